@@ -41,21 +41,8 @@ from dataclasses import dataclass
 from enum import Enum
 
 __all__ = [
-    "Layout",
-    "Hex",
-    "parse_hex",
-    "hex_label",
-    "Cube",
-    "to_cube",
-    "from_cube",
-    "neighbours",
-    "distance",
-    "HexSide",
-    "hexside",
-    "Grid",
-    "NORTHS",
-    "EDGES",
-    "COMPASS",
+    "Layout", "Hex", "parse_hex", "hex_label", "Cube", "to_cube", "from_cube", "neighbours",
+    "distance", "HexSide", "hexside", "Grid", "NORTHS", "EDGES", "COMPASS",
 ]
 
 NORTHS: tuple[str, ...] = ("up", "right", "down", "left")
@@ -153,14 +140,10 @@ def _as_layout(layout: Layout | str) -> Layout:
 def to_cube(h: Hex, layout: Layout | str) -> Cube:
     """Cube coordinates of the printed hex ``h`` under ``layout`` (redblobgames offset -> cube)."""
     lay = _as_layout(layout)
-    p = lay.shifted_parity
-    if lay.flat:
-        # columns whose printed parity is p sit half a hex lower (redblob odd-q / even-q)
-        q = h.col
-        r = h.row - _half(h.col, p)
-        return Cube(q, r, -q - r)
-    r = h.row
-    q = h.col - _half(h.row, p)
+    if lay.flat:  # columns of the shifted parity sit half a hex lower (redblob odd-q / even-q)
+        q, r = h.col, h.row - _half(h.col, lay.shifted_parity)
+    else:  # rows of the shifted parity sit half a hex right (redblob odd-r / even-r)
+        q, r = h.col - _half(h.row, lay.shifted_parity), h.row
     return Cube(q, r, -q - r)
 
 
@@ -189,10 +172,6 @@ _FLAT_ANGLES = (0, 60, 120, 180, 240, 300)
 _POINTY_ANGLES = (30, 90, 150, 210, 270, 330)
 
 
-def _dirs(lay: Layout) -> tuple[tuple[int, int], ...]:
-    return _FLAT_DIRS if lay.flat else _POINTY_DIRS
-
-
 def neighbours(h: Hex, layout: Layout | str) -> list[Hex]:
     """The six hexes adjacent to ``h``, clockwise on the sheet from the top (module docstring).
 
@@ -200,7 +179,7 @@ def neighbours(h: Hex, layout: Layout | str) -> list[Hex]:
     """
     lay = _as_layout(layout)
     c = to_cube(h, lay)
-    return [from_cube(Cube(c.q + dq, c.r + dr, -(c.q + dq) - (c.r + dr)), lay) for dq, dr in _dirs(lay)]
+    return [from_cube(Cube(c.q + dq, c.r + dr, -(c.q + dq) - (c.r + dr)), lay) for dq, dr in (_FLAT_DIRS if lay.flat else _POINTY_DIRS)]
 
 
 def distance(a: Hex, b: Hex, layout: Layout | str) -> int:
@@ -296,7 +275,6 @@ class Grid:
                 f"{self.first_col}..{self.last_col}, rows {self.first_row}..{self.last_row}"
             )
 
-    # -- extent -------------------------------------------------------------------------------
     @property
     def last_col(self) -> int:
         """Printed number of the last (right-most) column."""
@@ -330,7 +308,6 @@ class Grid:
             f"{hex_label(Hex(self.last_col, self.last_row))}"
         )
 
-    # -- adjacency ----------------------------------------------------------------------------
     def neighbours(self, h: Hex) -> list[Hex]:
         """The on-map neighbours of ``h``, in :func:`neighbours` order (clockwise from sheet-top)."""
         return [n for n in neighbours(h, self.layout) if self.contains(n)]
@@ -361,7 +338,6 @@ class Grid:
                 return _compass(angle - self._rotation())
         raise ValueError(f"hexes {a} and {b} are not adjacent, so {b} has no direction from {a}")
 
-    # -- edges --------------------------------------------------------------------------------
     def _sheet_edge_to_compass(self) -> dict[str, str]:
         """Map sheet edges (top/right/bottom/left) to compass edge names."""
         names = {0: "north", 90: "east", 180: "south", 270: "west"}
@@ -400,7 +376,6 @@ class Grid:
             raise ValueError(f"map edge must be one of {', '.join(EDGES)}; got {edge!r}")
         return [h for h in self.hexes() if edge in self.edges(h)]
 
-    # -- lines --------------------------------------------------------------------------------
     def line(self, a: Hex, b: Hex) -> list[Hex]:
         """The hexes on the straight line from ``a`` to ``b``, both included, each adjacent to the next.
 
@@ -436,7 +411,6 @@ class Grid:
                     break
         return best
 
-    # -- sheet coordinates --------------------------------------------------------------------
     def center(self, h: Hex, size: float) -> tuple[float, float]:
         """Sheet coordinates ``(x, y)`` of the centre of ``h`` (x right, y down, same unit as ``size``).
 
@@ -472,9 +446,7 @@ class Grid:
         if distance(side.a, side.b, self.layout) != 1:
             raise ValueError(f"hexes {side.a} and {side.b} are not adjacent")
         bx, by = self.center(side.b, size)
-        ranked = sorted(
-            enumerate(self.corners(side.a, size)),
-            key=lambda ic: (ic[1][0] - bx) ** 2 + (ic[1][1] - by) ** 2,
-        )
-        (i, p), (j, q) = sorted(ranked[:2])
-        return (p, q)
+        corners = self.corners(side.a, size)
+        nearest = sorted(range(6), key=lambda i: math.dist(corners[i], (bx, by)))[:2]
+        i, j = sorted(nearest)
+        return (corners[i], corners[j])

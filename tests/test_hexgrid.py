@@ -6,7 +6,7 @@ import math
 
 import networkx as nx
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from casebook.kernel.hexgrid import (
@@ -27,6 +27,7 @@ from casebook.kernel.hexgrid import (
 LAYOUTS = list(Layout)
 hexes = st.builds(Hex, st.integers(0, 99), st.integers(0, 99))
 layouts = st.sampled_from(LAYOUTS)
+untimed = settings(deadline=None)  # no timing assertions: hypothesis' per-example deadline is off
 
 
 def H(label: str) -> Hex:
@@ -58,17 +59,20 @@ def test_hex_label_refuses_numbers_that_do_not_print_as_two_digits():
         hex_label(Hex(-1, 1))
 
 
+@untimed
 @given(hexes)
 def test_label_round_trip(h):
     assert parse_hex(hex_label(h)) == h
 
 
+@untimed
 @given(st.from_regex(r"[0-9]{4}", fullmatch=True))
 def test_parse_round_trip(label):
     assert hex_label(parse_hex(label)) == label
 
 
 # -- cube coordinates -----------------------------------------------------------------------------
+@untimed
 @given(st.builds(Hex, st.integers(-200, 200), st.integers(-200, 200)), layouts)
 def test_to_cube_from_cube_inverse(h, layout):
     c = to_cube(h, layout)
@@ -76,6 +80,7 @@ def test_to_cube_from_cube_inverse(h, layout):
     assert from_cube(c, layout) == h
 
 
+@untimed
 @given(st.integers(-200, 200), st.integers(-200, 200), layouts)
 def test_from_cube_to_cube_inverse(q, r, layout):
     c = Cube(q, r, -q - r)
@@ -121,6 +126,7 @@ def test_parity_is_that_of_the_printed_number_not_of_first_col():
     assert g.center(H("0202"), 1.0)[1] > g.center(H("0302"), 1.0)[1]
 
 
+@untimed
 @given(hexes, layouts)
 def test_neighbour_symmetry(h, layout):
     ns = neighbours(h, layout)
@@ -131,6 +137,7 @@ def test_neighbour_symmetry(h, layout):
 
 
 # -- distance -------------------------------------------------------------------------------------
+@untimed
 @given(hexes, hexes, hexes, layouts)
 def test_distance_is_a_metric(a, b, c, layout):
     assert distance(a, b, layout) == distance(b, a, layout)
@@ -246,6 +253,7 @@ def test_grid_validation():
 big = st.builds(Hex, st.integers(1, 20), st.integers(1, 20))
 
 
+@untimed
 @given(big, big, layouts)
 def test_line_endpoints_contiguity_and_length(a, b, layout):
     g = Grid(layout, 20, 20)
