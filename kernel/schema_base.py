@@ -1,0 +1,116 @@
+"""Building blocks of the content schemas: the strict base model and shared field types.
+
+Every model is pydantic v2 *strict* (no coercion: ``"7"`` is not an int) with ``extra="forbid"``
+(an unknown key is an error) and frozen. Every mapping may carry ``provenance:`` (see
+docs/content-format.md, "Provenance").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict
+
+__all__ = [
+    "Model",
+    "CASE_ID",
+    "Provenance",
+    "CaseId",
+    "HexLabel",
+    "Slug",
+    "Side",
+    "UnitClass",
+    "UnitSize",
+    "Scalar",
+    "parse_provenance",
+    "cited_cases",
+    "FORMAT",
+]
+
+FORMAT = 1
+
+#: A rulebook case id: "9.6C", "0.2.3.3A", "10.4.5C", "P1A".
+CASE_ID = r"[A-Z]{0,2}\d+(?:\.\d+)*[A-Z]?"
+_CASE_RE = re.compile(rf"^{CASE_ID}$")
+_PROV_RE = re.compile(r"^(rulebook|errata|reconstructed):\s*(\S.*)$", re.S)
+_CASE_LIST_RE = re.compile(rf"^({CASE_ID})(?:\s*,\s*({CASE_ID}))*\b")
+
+
+def parse_provenance(text: str) -> tuple[str, str]:
+    """Split a provenance string into ``(source, rest)``; source is rulebook | errata | reconstructed.
+
+    Raises ValueError with a readable message for anything else, or for a ``rulebook:`` /
+    ``errata:`` provenance that does not start with a case id (content-format.md, Provenance).
+    """
+    m = _PROV_RE.match(text)
+    if not m:
+        raise ValueError(
+            f"provenance must be 'rulebook: <case>', 'errata: <case>' or 'reconstructed: <how>', got {text!r}"
+        )
+    source, rest = m.group(1), m.group(2).strip()
+    if source != "reconstructed" and not _CASE_LIST_RE.match(rest):
+        raise ValueError(f"'{source}:' must cite a case id such as 9.6C, got {rest!r}")
+    return source, rest
+
+
+def cited_cases(text: str) -> list[str]:
+    """The case ids a provenance string cites (``[]`` for reconstructed or free text)."""
+    try:
+        source, rest = parse_provenance(text)
+    except ValueError:
+        return []
+    if source == "reconstructed":
+        return []
+    m = _CASE_LIST_RE.match(rest)
+    if not m:
+        return []
+    head = m.group(0)
+    return [c.strip() for c in head.split(",") if c.strip()]
+
+
+def _check_provenance(text: str) -> str:
+    parse_provenance(text)
+    return text
+
+
+def _check_case(text: str) -> str:
+    if not _CASE_RE.match(text):
+        raise ValueError(f"expected a case id such as '9.6C', got {text!r}")
+    return text
+
+
+def _hex_before(value: Any) -> Any:
+    if isinstance(value, int) and not isinstance(value, bool):
+        raise ValueError(f"a hex label is a quoted string like \"0303\", got the number {value}")
+    return value
+
+
+def _check_hex(text: str) -> str:
+    if not re.fullmatch(r"\d{4}", text):
+        raise ValueError(f"expected a hex label of four digits like '0303', got {text!r}")
+    return text
+
+
+def _check_slug(text: str) -> str:
+    if not re.fullmatch(r"[a-z][a-z0-9_-]*", text):
+        raise ValueError(f"expected an id of lower-case letters, digits, '-' or '_', got {text!r}")
+    return text
+
+
+Provenance = Annotated[str, AfterValidator(_check_provenance)]
+CaseId = Annotated[str, AfterValidator(_check_case)]
+HexLabel = Annotated[str, BeforeValidator(_hex_before), AfterValidator(_check_hex)]
+Slug = Annotated[str, AfterValidator(_check_slug)]
+Side = Literal["german", "soviet"]
+UnitClass = Literal["infantry", "cavalry", "armor", "mechanized", "hq", "remnant", "ski", "paratroop"]
+UnitSize = Literal["division", "brigade", "regiment", "battalion"]
+Scalar = bool | int | float | str
+
+
+class Model(BaseModel):
+    """Strict, frozen, no unknown keys; any mapping may carry its own ``provenance``."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True, populate_by_name=False)
+
+    provenance: Provenance | None = None
