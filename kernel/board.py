@@ -39,12 +39,22 @@ FEATURES: tuple[str, ...] = ("river", "major_river", "road", "trail", "rail", "c
 _SIDE_KEYS = frozenset(FEATURES) | {"hexes", "fortification", "provenance"}
 
 
-class BoardError(ValueError):
-    """Map data that cannot make a board. ``problems`` is a tuple of ``(key_path, message)``
-    pairs, every problem found; ``key_path`` is dotted inside the map data (``towns.0707``)."""
+KeyPath = tuple  # tuple[str | int, ...]: mapping keys and list indices, as in kernel.yamlio
 
-    def __init__(self, problems: Sequence[tuple[str, str]]) -> None:
-        self.problems: tuple[tuple[str, str], ...] = tuple(problems)
+
+class BoardError(ValueError):
+    """Map data that cannot make a board; lists every problem found.
+
+    ``paths`` is a tuple of ``(key_path, message)`` with ``key_path`` a tuple of mapping keys and
+    list indices inside the map data (``("hexsides", 3, "hexes")``, for ``YamlDoc.problem``);
+    ``problems`` is the same with the path dotted (``"hexsides.3.hexes"``).
+    """
+
+    def __init__(self, paths: Sequence[tuple[KeyPath, str]]) -> None:
+        self.paths: tuple[tuple[KeyPath, str], ...] = tuple((tuple(k), m) for k, m in paths)
+        self.problems: tuple[tuple[str, str], ...] = tuple(
+            (".".join(str(x) for x in k), m) for k, m in self.paths
+        )
         lines = [f"{k}: {m}" if k else m for k, m in self.problems]
         n = len(lines)
         super().__init__(f"{n} problem{'s' if n != 1 else ''} in map data:\n  " + "\n  ".join(lines))
@@ -94,12 +104,12 @@ class SideInfo:
 
 class _Problems:
     def __init__(self) -> None:
-        self.items: list[tuple[str, str]] = []
+        self.items: list[tuple[KeyPath, str]] = []
 
-    def add(self, key: str, message: str) -> None:
+    def add(self, key: KeyPath, message: str) -> None:
         self.items.append((key, message))
 
-    def label(self, key: str, value: Any, grid: Grid) -> Hex | None:
+    def label(self, key: KeyPath, value: Any, grid: Grid) -> Hex | None:
         """Parse an on-map hex label, or record a problem and return None."""
         try:
             h = parse_hex(value)
@@ -115,13 +125,13 @@ class _Problems:
 def _grid_from(data: Mapping[str, Any]) -> Grid:
     size = data.get("size")
     first = data.get("first") or {}
-    problems = []
+    problems: list[tuple[KeyPath, str]] = []
     if not isinstance(size, Mapping):
-        problems.append(("size", "expected a mapping {columns: <int>, rows: <int>}"))
+        problems.append((("size",), "expected a mapping {columns: <int>, rows: <int>}"))
     if not isinstance(first, Mapping):
-        problems.append(("first", "expected a mapping {column: <int>, row: <int>}"))
+        problems.append((("first",), "expected a mapping {column: <int>, row: <int>}"))
     if "layout" not in data:
-        problems.append(("layout", "missing; expected one of the hex layouts, e.g. flat-top-even-q"))
+        problems.append((("layout",), "missing; expected one of the hex layouts, e.g. flat-top-even-q"))
     if problems:
         raise BoardError(problems)
     try:
@@ -135,7 +145,7 @@ def _grid_from(data: Mapping[str, Any]) -> Grid:
         )
     except ValueError as exc:
         key = "layout" if "layout" in str(exc) else "north" if "north" in str(exc) else "size"
-        raise BoardError([(key, str(exc))]) from None
+        raise BoardError([((key,), str(exc))]) from None
 
 
 class Board:
@@ -178,10 +188,10 @@ class Board:
         _hexsides(map_data.get("hexsides") or [], grid, graph, p)
         for h, town in _towns(map_data.get("towns") or {}, grid, p):
             graph.nodes[h]["town"] = town
-        for _, h in _labels(map_data.get("moscow"), "moscow", grid, p):
+        for _, h in _labels(map_data.get("moscow"), ("moscow",), grid, p):
             graph.nodes[h]["moscow"] = True
         if "railheads" in map_data and map_data["railheads"] is not None:
-            for _, h in _labels(map_data["railheads"], "railheads", grid, p):
+            for _, h in _labels(map_data["railheads"], ("railheads",), grid, p):
                 graph.nodes[h]["railhead"] = True
         else:
             for h, town in graph.nodes(data="town"):
@@ -200,7 +210,10 @@ class Board:
     def hex(self, h: Hex) -> HexInfo:
         """What the map says about on-map hex ``h``; ValueError if off the map."""
         self._on_map(h)
-        return HexInfo(hex=h, **self.graph.nodes[h])
+        attrs = dict(self.graph.nodes[h])
+        if attrs["town"] is not None:
+            attrs["town"] = dict(attrs["town"])  # a copy: the board stays unchanged
+        return HexInfo(hex=h, **attrs)
 
     def side(self, a: Hex, b: Hex) -> SideInfo:
         """What the map says about the hexside between ``a`` and ``b`` (either order).
@@ -247,7 +260,7 @@ def _terrain(data: Any, grid: Grid, p: _Problems) -> dict[Hex | None, str]:
     """Hex -> terrain id, with the default under key None."""
     out: dict[Hex | None, str] = {}
     if not isinstance(data, Mapping) or not isinstance(data.get("default"), str):
-        p.add("terrain.default" if isinstance(data, Mapping) else "terrain",
+        p.add(("terrain", "default") if isinstance(data, Mapping) else ("terrain",),
               "expected a mapping with `default: <terrain id>` and label: <terrain id> entries")
         return out
     for key, value in data.items():
@@ -256,11 +269,11 @@ def _terrain(data: Any, grid: Grid, p: _Problems) -> dict[Hex | None, str]:
         if key == "default":
             out[None] = value
             continue
-        h = p.label(f"terrain.{key}", key, grid)
+        h = p.label(("terrain", key), key, grid)
         if h is None:
             continue
         if not isinstance(value, str):
-            p.add(f"terrain.{key}", f"expected a terrain id (string), got {value!r}")
+            p.add(("terrain", key), f"expected a terrain id (string), got {value!r}")
             continue
         out[h] = value
     return out
@@ -268,50 +281,50 @@ def _terrain(data: Any, grid: Grid, p: _Problems) -> dict[Hex | None, str]:
 
 def _hexsides(data: Any, grid: Grid, graph: nx.Graph, p: _Problems) -> None:
     if not isinstance(data, Sequence) or isinstance(data, str):
-        p.add("hexsides", "expected a list of {hexes: [<label>, <label>], <feature>: true, ...}")
+        p.add(("hexsides",), "expected a list of {hexes: [<label>, <label>], <feature>: true, ...}")
         return
     for i, entry in enumerate(data):
-        key = f"hexsides.{i}"
+        key = ("hexsides", i)
         if not isinstance(entry, Mapping):
             p.add(key, "expected a mapping {hexes: [<label>, <label>], <feature>: true, ...}")
             continue
         for k in entry:
             if k not in _SIDE_KEYS:
-                p.add(f"{key}.{k}", f"unknown hexside key {k!r}; expected one of {', '.join(sorted(_SIDE_KEYS))}")
+                p.add((*key, k), f"unknown hexside key {k!r}; expected one of {', '.join(sorted(_SIDE_KEYS))}")
         pair = entry.get("hexes")
         if not isinstance(pair, Sequence) or isinstance(pair, str) or len(pair) != 2:
-            p.add(f"{key}.hexes", f"expected two hex labels, got {pair!r}")
+            p.add((*key, "hexes"), f"expected two hex labels, got {pair!r}")
             continue
-        a = p.label(f"{key}.hexes.0", pair[0], grid)
-        b = p.label(f"{key}.hexes.1", pair[1], grid)
+        a = p.label((*key, "hexes", 0), pair[0], grid)
+        b = p.label((*key, "hexes", 1), pair[1], grid)
         if a is None or b is None:
             continue
         if grid.distance(a, b) != 1:
-            p.add(f"{key}.hexes", f"hexes {pair[0]} and {pair[1]} are not adjacent, so they share no hexside")
+            p.add((*key, "hexes"), f"hexes {pair[0]} and {pair[1]} are not adjacent, so they share no hexside")
             continue
         attrs = graph.edges[a, b]
         for f in FEATURES:
             if f in entry:
                 if not isinstance(entry[f], bool):
-                    p.add(f"{key}.{f}", f"expected true or false, got {entry[f]!r}")
+                    p.add((*key, f), f"expected true or false, got {entry[f]!r}")
                 elif entry[f]:
                     attrs[f] = True
         if "fortification" in entry:
-            _fortification(f"{key}.fortification", entry["fortification"], a, b, attrs, grid, p)
+            _fortification((*key, "fortification"), entry["fortification"], a, b, attrs, grid, p)
 
 
-def _fortification(key: str, value: Any, a: Hex, b: Hex, attrs: dict, grid: Grid, p: _Problems) -> None:
+def _fortification(key: KeyPath, value: Any, a: Hex, b: Hex, attrs: dict, grid: Grid, p: _Problems) -> None:
     if not isinstance(value, Mapping) or "protects" not in value:
         p.add(key, f"expected {{protects: <label>}}, got {value!r}")
         return
-    h = p.label(f"{key}.protects", value["protects"], grid)
+    h = p.label((*key, "protects"), value["protects"], grid)
     if h is None:
         return
     if h not in (a, b):
-        p.add(f"{key}.protects", f"a fortification on hexside {hex_label(a)}/{hex_label(b)} "
+        p.add((*key, "protects"), f"a fortification on hexside {hex_label(a)}/{hex_label(b)} "
                                  f"must protect one of its two hexes, not {value['protects']}")
     elif attrs["fortification"] not in (None, h):
-        p.add(f"{key}.protects", f"hexside {hex_label(a)}/{hex_label(b)} already has a fortification "
+        p.add((*key, "protects"), f"hexside {hex_label(a)}/{hex_label(b)} already has a fortification "
                                  f"protecting {hex_label(attrs['fortification'])}")
     else:
         attrs["fortification"] = h
@@ -319,12 +332,12 @@ def _fortification(key: str, value: Any, a: Hex, b: Hex, attrs: dict, grid: Grid
 
 def _towns(data: Any, grid: Grid, p: _Problems) -> Iterator[tuple[Hex, dict[str, Any]]]:
     if not isinstance(data, Mapping):
-        p.add("towns", "expected a mapping label -> {name, kind, ip}")
+        p.add(("towns",), "expected a mapping label -> {name, kind, ip}")
         return
     for label, town in data.items():
         if label == "provenance":
             continue
-        key = f"towns.{label}"
+        key = ("towns", label)
         h = p.label(key, label, grid)
         if h is None:
             continue
@@ -334,32 +347,32 @@ def _towns(data: Any, grid: Grid, p: _Problems) -> Iterator[tuple[Hex, dict[str,
         yield h, {k: v for k, v in town.items() if k != "provenance"}
 
 
-def _labels(values: Any, key: str, grid: Grid, p: _Problems) -> Iterator[tuple[str, Hex]]:
-    """Parse a list of on-map labels found at ``key``; problems recorded as ``key.<index>``."""
+def _labels(values: Any, key: KeyPath, grid: Grid, p: _Problems) -> Iterator[tuple[KeyPath, Hex]]:
+    """Parse a list of on-map labels found at ``key``; problems recorded at ``(*key, index)``."""
     values = values or []
     if not isinstance(values, Sequence) or isinstance(values, str):
         p.add(key, f"expected a list of hex labels, got {values!r}")
         return
     for i, label in enumerate(values):
-        h = p.label(f"{key}.{i}", label, grid)
+        h = p.label((*key, i), label, grid)
         if h is not None:
-            yield f"{key}.{i}", h
+            yield (*key, i), h
 
 
 def _entry_areas(data: Any, grid: Grid, graph: nx.Graph, p: _Problems) -> dict[str, frozenset[Hex]]:
     out: dict[str, frozenset[Hex]] = {}
     if not isinstance(data, Mapping):
-        p.add("entry_areas", "expected a mapping area name -> list of hex labels")
+        p.add(("entry_areas",), "expected a mapping area name -> list of hex labels")
         return out
     for name, labels in data.items():
         if name == "provenance":
             continue
         area = str(name)
-        hexes = {h for _, h in _labels(labels, f"entry_areas.{area}", grid, p)}
+        hexes = {h for _, h in _labels(labels, ("entry_areas", name), grid, p)}
         for h in sorted(hexes):
             other = graph.nodes[h]["entry_area"]
             if other is not None:
-                p.add(f"entry_areas.{area}", f"hex {hex_label(h)} is already in entry area {other}")
+                p.add(("entry_areas", name), f"hex {hex_label(h)} is already in entry area {other}")
             else:
                 graph.nodes[h]["entry_area"] = area
         out[area] = frozenset(hexes)

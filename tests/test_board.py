@@ -152,6 +152,9 @@ def test_all_problems_are_reported_at_once_with_key_paths():
         "moscow.1",
         "entry_areas.C",
     ]
+    assert info.value.paths[1][0] == ("hexsides", 6, "hexes")
+    assert info.value.paths[0][0] == ("terrain", "0707")
+    assert info.value.paths[-1][0] == ("entry_areas", "C")
     text = str(info.value)
     assert "10 problems" in text
     assert "hexes 0303 and 0305 are not adjacent" in text
