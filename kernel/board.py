@@ -309,7 +309,7 @@ def _hexsides(data: Any, grid: Grid, graph: nx.Graph, p: _Problems) -> None:
                     p.add((*key, f), f"expected true or false, got {entry[f]!r}")
                 elif entry[f]:
                     attrs[f] = True
-        if "fortification" in entry:
+        if entry.get("fortification") is not None:  # None: none (as a schema model dumps it)
             _fortification((*key, "fortification"), entry["fortification"], a, b, attrs, grid, p)
 
 

@@ -193,3 +193,14 @@ def test_conflicting_fortifications_on_one_side():
 def test_hex_type_in_graph_is_hex(board):
     assert all(isinstance(n, Hex) for n in board.graph.nodes)
     assert repr(board) == "Board(flat-top-even-q, hexes 0101..0606, north=up)"
+
+
+def test_schema_dump_shape_is_accepted():
+    # a pydantic model_dump of the map schema writes every feature and `fortification: None`
+    data = dict(MAP, first=None, railheads=None, hexsides=[
+        {"hexes": ["0303", "0304"], "river": False, "major_river": False, "road": True, "trail": False,
+         "rail": False, "canal": False, "fortification": None},
+    ])
+    b = Board.from_map(data)
+    assert b.side(H("0303"), H("0304")).features == {"road"}
+    assert b.railheads == frozenset()
