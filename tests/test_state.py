@@ -128,11 +128,13 @@ def test_clone_is_independent() -> None:
     assert s.unit("g1")["hex"] == "0303" and s != c
 
 
+# printable text: YAML itself turns control characters such as NEL (U+0085) into line breaks
+text = st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs")), max_size=6)
 hexes = st.from_regex(r"\A[0-9]{4}\Z")
 names = st.text(alphabet="abcdefghijklmnopqrstuvwxyz-_0123456789", min_size=1, max_size=8)
 sides = st.sampled_from(["german", "soviet"])
 flags = st.fixed_dictionaries({}, optional={"fatigued": st.booleans(), "losses": st.integers(0, 3),
-                                            "oos": st.booleans(), "name": st.text(max_size=6)})
+                                            "oos": st.booleans(), "name": text})
 units = st.lists(
     st.tuples(names, sides, hexes, st.integers(0, 12), flags).map(
         lambda t: {"id": t[0], "side": t[1], "hex": t[2], "strength": t[3], **t[4]}),
@@ -148,13 +150,13 @@ positions = st.fixed_dictionaries(
      "pending": st.lists(st.fixed_dictionaries({"unit": names, "turn": st.integers(1, 20)}), max_size=3),
      "removed": st.lists(st.fixed_dictionaries({"unit": names, "reason": st.sampled_from(["eliminated", "withdrawn"]),
                                                 "turn": st.integers(1, 20)}), max_size=3),
-     "settings": st.dictionaries(names, st.text(max_size=5) | st.booleans() | st.integers(), max_size=2),
+     "settings": st.dictionaries(names, text | st.booleans() | st.integers(), max_size=2),
      "rng": st.fixed_dictionaries({"seed": st.integers(0, 2**32), "state": st.none() | st.integers(0, 2**64 - 1)}),
      "trace_seq": st.integers(0, 10_000)},
     optional={"weather": st.fixed_dictionaries({"temperature": st.sampled_from(["warm", "cold", "arctic"]),
                                                 "ground": st.sampled_from(["dry", "mud", "snow"])}),
               "phase": names, "step": names, "phasing": sides, "first_player": sides,
-              "provenance": st.text(max_size=20)},
+              "provenance": text},
 )
 
 
