@@ -1,0 +1,291 @@
+"""Hook specifications (pluggy) and the plugin manager of a game.
+
+The kernel is a thin driver that calls these hooks in order; every game rule lives in a plugin (a
+module of :mod:`casebook.plugins` or an entry point of group ``casebook.plugins``) or in a rule
+script. Project name ``"casebook"``; every hook is named ``casebook_<what>``. Implementations may
+take fewer arguments than the spec (pluggy passes only the ones they name), so specs can grow.
+
+Lifecycle, in the order the driver fires the hooks:
+
+1. **Setup** — :meth:`Specs.casebook_setup` once per game after the position is loaded.
+2. **Step** — :meth:`Specs.casebook_step_start` when the sequence machine enters a step;
+   :meth:`Specs.casebook_decider` and :meth:`Specs.casebook_legal_actions` while in it;
+   :meth:`Specs.casebook_step_end` when it leaves the step.
+3. **Action** — :meth:`Specs.casebook_validate_action` then :meth:`Specs.casebook_apply_action`
+   for each action a player (or chance) takes, inside ``state.transaction``.
+4. **Turn** — :meth:`Specs.casebook_turn_end` after the last step of the end phase (0.7.5).
+5. **Queries** (any time, never change the state) — :meth:`Specs.casebook_facts`,
+   :meth:`Specs.casebook_answer` (for ``casebook ask``).
+
+:func:`make_plugin_manager` builds a manager from the manifest's ``plugins:`` list. Names resolve
+*only* to ``casebook.plugins.<name>`` or to an entry point named ``<name>`` in group
+``casebook.plugins``; anything else (a dotted path, an unknown name) is a :class:`ContentError`
+naming the plugin. Every hook call is recorded as a :class:`HookCall` (which plugins answered) in
+``pm.calls`` so the trace can name its ``source``.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import importlib.metadata
+import importlib.util
+import re
+import types
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Sequence
+
+import pluggy
+
+from casebook.kernel.errors import ContentError, Problem
+
+__all__ = [
+    "PROJECT", "ENTRY_POINT_GROUP", "hookspec", "hookimpl", "Specs", "Refusal", "HookCall",
+    "CasebookPluginManager", "make_plugin_manager", "resolve_plugin",
+]
+
+PROJECT = "casebook"
+ENTRY_POINT_GROUP = "casebook.plugins"
+hookspec = pluggy.HookspecMarker(PROJECT)
+#: Decorate plugin functions with ``@hookimpl`` (``from casebook.kernel.hooks import hookimpl``).
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why an action is illegal: ``reason`` (one sentence) and the ``cases`` that forbid it."""
+
+    reason: str
+    cases: tuple[str, ...] = ()
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class HookCall:
+    """One recorded hook call: the hook, the plugins called (in call order), the plugins whose
+    implementation returned a value (``answered_by``), and the error text if the call raised."""
+
+    hook: str
+    called: tuple[str, ...]
+    answered_by: tuple[str, ...] = ()
+    error: str | None = None
+
+
+class Specs:
+    """The hook specifications. Each docstring is the contract: summary, parameters, ``Return:``
+    (firstresult or list) and ``Fires:`` (where in the sequence of play it is called).
+
+    Common parameters: ``state`` — the :class:`~casebook.kernel.state.GameState` (change it only
+    through its methods); ``board`` — the map (``casebook.kernel.board``); ``trace`` — the
+    :class:`~casebook.kernel.trace.Trace` to record events in; ``phase``/``step`` — ids from the
+    game's sequence of play.
+    """
+
+    # -- 1. setup -----------------------------------------------------------------------------
+    @hookspec
+    def casebook_setup(self, state: Any, board: Any, pack: Any) -> None:
+        """Prepare a plugin for one game (``pack`` is the loaded content pack); may add derived
+        state through ``state`` methods.
+
+        Return: ignored (list hook: every plugin is called).
+        Fires: once, after the position is loaded and before the first step starts.
+        """
+
+    # -- 2. steps -----------------------------------------------------------------------------
+    @hookspec
+    def casebook_step_start(self, state: Any, board: Any, phase: str, step: str, trace: Any) -> None:
+        """Do the automatic work of ``phase``/``step`` on entering it (record it in ``trace``).
+
+        Return: ignored (list hook).
+        Fires: right after the sequence machine enters the step, before any legal-action query.
+        """
+
+    @hookspec(firstresult=True)
+    def casebook_decider(self, state: Any, board: Any, phase: str, step: str) -> str | None:
+        """Who decides now: a side (``"german"``), ``"chance"`` or ``"none"`` (nothing to decide).
+
+        Return: the first non-None result (firstresult); None means "not my step".
+        Fires: at each decision point within a step.
+        """
+
+    @hookspec
+    def casebook_legal_actions(self, state: Any, board: Any, step: str) -> list[Any]:
+        """The actions this plugin offers in ``step`` now, each already legal, in a deterministic
+        order; never changes the state.
+
+        Return: a list per plugin; the driver concatenates them in plugin order (list hook).
+        Fires: while the step waits for the decider's choice.
+        """
+
+    @hookspec
+    def casebook_step_end(self, state: Any, board: Any, phase: str, step: str, trace: Any) -> None:
+        """Do the closing work of ``phase``/``step`` (e.g. remove Activation markers, 0.7.3.8B).
+
+        Return: ignored (list hook).
+        Fires: when the decider passed or nothing is left to do, before the machine advances.
+        """
+
+    # -- 3. actions ---------------------------------------------------------------------------
+    @hookspec
+    def casebook_validate_action(self, state: Any, board: Any, action: Any) -> list[Refusal]:
+        """Check ``action`` against the rules this plugin owns; never changes the state.
+
+        Return: a list of :class:`Refusal` per plugin, empty when it has no objection (list hook);
+        the driver gathers all and raises ``IllegalActionError`` with their cases if any.
+        Fires: for every chosen action, before ``casebook_apply_action``.
+        """
+
+    @hookspec(firstresult=True)
+    def casebook_apply_action(self, state: Any, board: Any, action: Any, trace: Any) -> Any:
+        """Apply a validated ``action`` this plugin owns: change ``state`` through its methods,
+        roll with :func:`casebook.kernel.dice.roll`, record events in ``trace``.
+
+        Return: a non-None result (a summary) when this plugin applied it, None when the action
+        is not its own (firstresult: the first owner wins).
+        Fires: after validation, inside ``state.transaction(trace)`` (raising undoes everything).
+        """
+
+    # -- 4. turn ------------------------------------------------------------------------------
+    @hookspec
+    def casebook_turn_end(self, state: Any, board: Any, turn: int, trace: Any) -> None:
+        """End-of-turn work for ``turn`` (victory checks, withdrawals).
+
+        Return: ignored (list hook).
+        Fires: in the End Phase (0.7.5), before the turn marker advances.
+        """
+
+    # -- 5. queries ---------------------------------------------------------------------------
+    @hookspec
+    def casebook_facts(self, state: Any, board: Any, subject: Any) -> dict[str, Any] | None:
+        """Derived facts about ``subject`` (a unit id, a hex label, a side), each with its cases:
+        ``{"in_supply": {"value": True, "cases": ["11.1A"]}}``; never changes the state.
+
+        Return: a mapping or None per plugin; the driver merges them (list hook; a key given by
+        two plugins is an error).
+        Fires: any time (queries, rule scripts asking for a fact).
+        """
+
+    @hookspec(firstresult=True)
+    def casebook_answer(self, question: Any, state: Any, board: Any) -> Any:
+        """Answer a rules question for ``casebook ask`` ("attack DRM of g1 on 0305"): the value
+        with the chain of cases that produced it; never changes the state.
+
+        Return: the first non-None answer (firstresult).
+        Fires: any time, on a user's question.
+        """
+
+
+class CasebookPluginManager(pluggy.PluginManager):
+    """A pluggy manager for project ``casebook`` that records every hook call in :attr:`calls`."""
+
+    def __init__(self) -> None:
+        super().__init__(PROJECT)
+        self.add_hookspecs(Specs)
+        #: Hook calls in order (see :class:`HookCall`); the trace uses it to name sources.
+        self.calls: list[HookCall] = []
+        #: Plugin name -> the module (or object) the name resolved to.
+        self.modules: dict[str, Any] = {}
+        self._answered: list[list[str]] = []
+        self.add_hookcall_monitoring(self._before, self._after)
+
+    def register_plugin(self, name: str, plugin: Any) -> None:
+        """Register ``plugin`` (module or object) under ``name``; its hook implementations are
+        wrapped so each call knows which plugin returned a value."""
+        proxy = types.SimpleNamespace()
+        for attr in dir(plugin):
+            if attr.startswith("__"):
+                continue
+            opts = self.parse_hookimpl_opts(plugin, attr)
+            if opts is None:
+                continue
+            fn = getattr(plugin, attr)
+            if opts.get("wrapper") or opts.get("hookwrapper"):
+                setattr(proxy, attr, fn)
+            else:
+                setattr(proxy, attr, self._answering(name, fn))
+        self.modules[name] = plugin
+        self.register(proxy, name=name)
+
+    def _answering(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            result = fn(*args, **kwargs)
+            if result is not None and self._answered:
+                self._answered[-1].append(name)
+            return result
+
+        return wrapper
+
+    def _before(self, hook_name: str, hook_impls: Sequence[Any], kwargs: Any) -> None:
+        self._answered.append([])
+
+    def _after(self, outcome: Any, hook_name: str, hook_impls: Sequence[Any], kwargs: Any) -> None:
+        answered = self._answered.pop()
+        error = None if outcome.exception is None else repr(outcome.exception)
+        called = tuple(i.plugin_name for i in reversed(hook_impls))  # pluggy calls LIFO
+        self.calls.append(HookCall(hook_name, called, tuple(answered), error))
+
+
+def resolve_plugin(name: Any) -> Any:
+    """The module (or entry-point object) for plugin ``name``.
+
+    Only ``casebook.plugins.<name>`` or an entry point ``<name>`` of group ``casebook.plugins``;
+    raises ``LookupError`` with the reason otherwise (the caller turns it into a ContentError).
+    """
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise LookupError(f"plugin name {name!r} is not a plain name (lower case, digits, _): "
+                          f"plugins are registered names, never module paths")
+    module = f"{ENTRY_POINT_GROUP}.{name}"
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        found = False
+    if found:
+        return importlib.import_module(module)
+    for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        if ep.name == name:
+            return ep.load()
+    raise LookupError(f"unknown plugin {name!r}: no module {module} and no entry point "
+                      f"{name!r} in group {ENTRY_POINT_GROUP}")
+
+
+def make_plugin_manager(
+    names: Iterable[Any],
+    *,
+    file: str = "game.yaml",
+    extra: dict[str, Any] | None = None,
+) -> CasebookPluginManager:
+    """A plugin manager with the plugins ``names`` (the manifest's ``plugins:`` list) registered
+    in list order, then ``extra`` (name -> already-built plugin object; used by tests and tools).
+
+    Raises :class:`ContentError` listing every plugin that cannot be resolved or imported, and
+    every hook implementation without a spec (``pm.check_pending()``), each naming the plugin
+    (``file: plugins.<i>: …``). Nothing is half-registered: the manager is only returned whole.
+    """
+    pm = CasebookPluginManager()
+    problems: list[Problem] = []
+    resolved: list[tuple[str, Any]] = []
+    for i, name in enumerate(names):
+        try:
+            resolved.append((name, resolve_plugin(name)))
+        except LookupError as exc:
+            problems.append(Problem(file, 0, 0, f"plugins.{i}", str(exc)))
+        except Exception as exc:  # an import error inside the plugin module
+            problems.append(Problem(file, 0, 0, f"plugins.{i}",
+                                    f"plugin {name!r} failed to import: {exc!r}"))
+    resolved += list((extra or {}).items())
+    for name, plugin in resolved:
+        try:
+            pm.register_plugin(name, plugin)
+        except (ValueError, pluggy.PluginValidationError) as exc:
+            problems.append(Problem(file, 0, 0, "plugins", f"plugin {name!r}: {exc}"))
+    try:
+        pm.check_pending()
+    except pluggy.PluginValidationError as exc:
+        plugin_name = pm.get_name(exc.plugin) if exc.plugin is not None else "?"
+        problems.append(Problem(file, 0, 0, "plugins", f"plugin {plugin_name!r}: {exc}"))
+    if problems:
+        raise ContentError(problems)
+    return pm
