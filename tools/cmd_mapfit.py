@@ -8,6 +8,7 @@ if the committed files differ from a regeneration (the output is deterministic, 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import click
@@ -46,8 +47,11 @@ def map_text(data: dict) -> str:
     i = keys.index("terrain")
     head = dump_yaml({k: data[k] for k in keys[:i]})
     tail = dump_yaml({k: data[k] for k in keys[i + 1:]})
+    for k, v in data["terrain"].items():  # plain words and four-digit labels only
+        if not (re.fullmatch(r"default|[0-9]{4}", k) and re.fullmatch(r"[a-z_]+", v)):
+            raise ValueError(f"terrain entry {k!r}: {v!r} cannot be written as a plain block line")
     terrain = "terrain:\n" + "".join(
-        f"  {dump_yaml({k: v}).strip()}\n" for k, v in data["terrain"].items())
+        f"  {k if k == 'default' else repr(k)}: {v}\n" for k, v in data["terrain"].items())
     return head + terrain + tail
 
 
