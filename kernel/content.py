@@ -25,7 +25,7 @@ from casebook.kernel.schema_pack import check_cross_file, located
 from casebook.kernel.schema_tables import cell_value
 from casebook.kernel.yamlio import YamlDoc, read_yaml
 
-__all__ = ["find_pack", "load_pack", "Pack", "Table", "FileInfo", "display_path", "read_pack_file"]
+__all__ = ["find_pack", "load_pack", "scan_pack", "plugin_registered", "Pack", "Table", "FileInfo", "display_path", "read_pack_file"]
 
 #: manifest key -> kind of the file(s) it names
 _SINGLE = {"cases": "cases", "sequence": "sequence", "map": "map", "counters": "counters",
@@ -207,6 +207,8 @@ def _apply_errata(st: _Loaded, errata_paths: list[Path]) -> list[tuple[Path, int
                 continue
             target = (st.dir / str(patch.get("file"))).resolve()
             if target not in {p.resolve() for p in st.data}:
+                if target.is_file() and target.is_relative_to(st.dir.resolve()):
+                    continue  # a file of the pack with its own YAML problems
                 st.problems.append(doc.problem(("patches", i, "file"), f"not a file of this pack: {patch.get('file')!r}", value=True))
                 continue
             tpath = next(p for p in st.data if p.resolve() == target)
@@ -227,14 +229,9 @@ def _apply_errata(st: _Loaded, errata_paths: list[Path]) -> list[tuple[Path, int
     return applied
 
 
-def load_pack(game_or_dir: str | os.PathLike[str]) -> Pack:
-    """Load, patch and validate a whole pack; raise ONE ContentError with every problem.
-
-    Checks: YAML safety and syntax, every file against its schema, errata patches resolve,
-    case ids cited exist in the case index, hexes on the map and hexsides adjacent, table and
-    records ids unique, plugins registered, rule files exist, every value has provenance,
-    and every scenario position (``counter:`` references, hexes, phases).
-    """
+def _read(game_or_dir: str | os.PathLike[str]) -> tuple[_Loaded, Path, dict[str, Any], list, list]:
+    """Read the manifest and every file it names, validate the errata and apply them.
+    Raises ContentError only if the manifest itself is unusable."""
     pack_dir = find_pack(game_or_dir)
     st = _Loaded(pack_dir)
     gpath = pack_dir / "game.yaml"
@@ -252,20 +249,47 @@ def load_pack(game_or_dir: str | os.PathLike[str]) -> Pack:
     for path, kind, _ in named:
         doc, probs = read_pack_file(path)
         st.problems += probs
-        if doc is not None:
+        if doc is not None and not probs:  # a file with YAML problems is not checked further
             st.docs[path], st.data[path] = doc, doc.data
             st.kinds[path] = kind or (doc.data.get("kind") if isinstance(doc.data, dict) else None) or "?"
-    errata_paths = [p for p, k, _ in named if k == "errata"]
+    errata_paths = [p for p, k, _ in named if k == "errata" and p in st.docs]
+    valid_errata = []
     for epath in errata_paths:  # errata must be valid before they are applied
-        if epath in st.docs:
-            model, probs = validate(st.docs[epath], kind="errata")
-            st.problems += probs
-            if model is None:
-                st.data.pop(epath)
-    applied = _apply_errata(st, [p for p in errata_paths if p in st.data])
+        model, probs = validate(st.docs[epath], kind="errata")
+        st.problems += probs
+        if model is not None:
+            valid_errata.append(epath)
+    applied = _apply_errata(st, valid_errata)
+    return st, gpath, manifest, named, applied
+
+
+def scan_pack(game_or_dir: str | os.PathLike[str]) -> tuple[FileInfo, ...]:
+    """Provenance counts of every readable file of a pack (errata applied), without the full
+    validation of :func:`load_pack`, so a pack with untagged values can still be reported.
+    Raises ContentError only if the manifest is unusable."""
+    st, gpath, _, named, _ = _read(game_or_dir)
+    return _file_infos(st, gpath, named)
+
+
+def _file_infos(st: _Loaded, gpath: Path, named: list) -> tuple[FileInfo, ...]:
+    return tuple(
+        FileInfo(p, st.kinds.get(p, "?"), count_provenance(st.data[p], st.overrides.get(p)).as_dict())
+        for p in [gpath] + [n[0] for n in named] if p in st.data
+    )
+
+
+def load_pack(game_or_dir: str | os.PathLike[str]) -> Pack:
+    """Load, patch and validate a whole pack; raise ONE ContentError with every problem.
+
+    Checks: YAML safety and syntax, every file against its schema, errata patches resolve,
+    case ids cited exist in the case index, hexes on the map and hexsides adjacent, table and
+    records ids unique, plugins registered, rule files exist, every value has provenance,
+    and every scenario position (``counter:`` references, hexes, phases).
+    """
+    st, gpath, manifest, named, applied = _read(game_or_dir)
     for path, kind, _ in named:
         if path not in st.data or kind in ("errata", "position"):
-            continue  # errata were validated above; positions by check_scenario
+            continue  # errata were validated in _read; positions by check_scenario
         model, probs = validate(st.docs[path], kind=kind, data=st.data[path], locate=located(st, path))
         st.problems += probs
         if model is not None:
@@ -301,10 +325,7 @@ def _build(st: _Loaded, gpath: Path, manifest: dict[str, Any], named: list, appl
     counters = get("counters", {}).get("units") or []
     interps = get("interpretations", {}).get("interpretations") or []
     rules_dir = (d / (manifest.get("rules_dir") or f"../../rules/{manifest.get('id')}")).resolve()
-    files = tuple(
-        FileInfo(p, st.kinds.get(p, "?"), count_provenance(st.data[p], st.overrides.get(p)).as_dict())
-        for p in [gpath] + [n[0] for n in named] if p in st.data
-    )
+    files = _file_infos(st, gpath, named)
     return Pack(
         dir=d,
         manifest=manifest,

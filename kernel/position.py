@@ -52,26 +52,30 @@ def _find_pack_for(game: str, near: Path | None) -> Any:
         raise
 
 
-def _resolve_counters(data: dict[str, Any], pack: Any, locate: Locate, out: list[Problem]) -> dict[str, Any]:
-    """A copy of ``data`` whose ``counter:`` units carry the counter mix fields."""
+def _resolve_counters(data: dict[str, Any], pack: Any, locate: Locate, out: list[Problem]) -> tuple[dict[str, Any], set[int]]:
+    """A copy of ``data`` whose ``counter:`` units carry the counter mix fields, and the
+    indices of units whose counter could not be resolved."""
     units = data.get("units")
+    bad: set[int] = set()
     if not isinstance(units, list):
-        return data
+        return data, bad
     resolved = []
     for i, u in enumerate(units):
         if isinstance(u, dict) and "counter" in u:
             cid = u["counter"]
             mix = pack.counters if pack is not None else {}
             if pack is None:
+                bad.add(i)
                 out.append(_p(locate, ("units", i, "counter"), "a counter: reference needs the game's pack"))
-            elif cid not in mix:
+            elif not isinstance(cid, str) or cid not in mix:
+                bad.add(i)
                 hint = did_you_mean(cid, mix) if isinstance(cid, str) else ""
                 out.append(_p(locate, ("units", i, "counter"), f"unknown counter {describe(cid)}{hint}"))
             else:
                 base = {k: mix[cid][k] for k in COUNTER_FIELDS if k in mix[cid]}
                 u = {**base, **u}
         resolved.append(u)
-    return {**data, "units": resolved}
+    return {**data, "units": resolved}, bad
 
 
 def _board(map_data: Any, base: tuple, locate: Locate, out: list[Problem]) -> Any:
@@ -153,9 +157,10 @@ def _validate(doc: YamlDoc, data: Any, pack: Any, locate: Locate) -> tuple[Posit
     if data.get("kind") != "position":
         out.append(_p(locate, ("kind",), f"expected kind 'position', got {describe(data.get('kind'))}"))
         return None, out
-    resolved = _resolve_counters(data, pack, locate, out)
+    resolved, bad = _resolve_counters(data, pack, locate, out)
     pos, probs = validate_model(Position, resolved, locate)
-    out += probs
+    skip = tuple(f"units.{i}" for i in bad)  # their counter problem says it all
+    out += [p for p in probs if not any(p.key == s or p.key.startswith(s + ".") for s in skip)]
     if pos is not None:
         out += _semantic(pos, resolved, pack, locate)
     return (pos if not out else None), out

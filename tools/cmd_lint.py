@@ -1,0 +1,42 @@
+"""``casebook lint PACK_DIR``: validate a content pack and list every problem at once.
+
+Loads the pack (:func:`casebook.kernel.content.load_pack`): every file against its schema, the
+errata overlays, the cross-file checks and every scenario position. Exit 0 with a one-line
+summary, or exit 1 with every problem as ``file:line:col: key.path: message`` and a count line.
+"""
+
+from __future__ import annotations
+
+import click
+
+from casebook.kernel.content import display_path, load_pack
+from casebook.kernel.errors import ContentError
+
+__all__ = ["lint"]
+
+
+@click.command("lint")
+@click.argument("pack_dir")
+@click.pass_context
+def lint(ctx: click.Context, pack_dir: str) -> None:
+    """Validate the content pack PACK_DIR (a directory with game.yaml, or an installed game id)."""
+    try:
+        pack = load_pack(pack_dir)
+    except ContentError as exc:
+        for problem in exc.problems:
+            click.echo(str(problem))
+        click.echo(f"{display_path_or(pack_dir)}: {exc.summary}")
+        ctx.exit(1)
+    n_values = sum(sum(f.counts.values()) for f in pack.files)
+    click.echo(
+        f"{display_path(pack.dir)}: ok — game {pack.id}, {len(pack.files)} files, {n_values} values, "
+        f"{len(pack.counters)} counters, {len(pack.tables) + len(pack.records)} tables, "
+        f"{len(pack.scenarios)} scenario(s), {len(pack.errata)} errata patch(es) applied"
+    )
+
+
+def display_path_or(name: str) -> str:
+    """A pack argument as printed: its display path when it is a directory, else as given."""
+    from pathlib import Path
+
+    return display_path(Path(name)) if Path(name).is_dir() else name
