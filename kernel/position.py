@@ -52,13 +52,15 @@ def _find_pack_for(game: str, near: Path | None) -> Any:
         raise
 
 
-def _resolve_counters(data: dict[str, Any], pack: Any, locate: Locate, out: list[Problem]) -> tuple[dict[str, Any], set[int]]:
-    """A copy of ``data`` whose ``counter:`` units carry the counter mix fields, and the
-    indices of units whose counter could not be resolved."""
+def _resolve_counters(data: dict[str, Any], pack: Any, locate: Locate, out: list[Problem]) -> tuple[dict[str, Any], set[int], set[str]]:
+    """A copy of ``data`` whose ``counter:`` units carry the counter mix fields, the indices of
+    units whose counter could not be resolved, and the key paths taken from the counter mix
+    (their problems are the counter mix's, reported there)."""
     units = data.get("units")
     bad: set[int] = set()
+    inherited: set[str] = set()
     if not isinstance(units, list):
-        return data, bad
+        return data, bad, inherited
     resolved = []
     for i, u in enumerate(units):
         if isinstance(u, dict) and "counter" in u:
@@ -73,9 +75,10 @@ def _resolve_counters(data: dict[str, Any], pack: Any, locate: Locate, out: list
                 out.append(_p(locate, ("units", i, "counter"), f"unknown counter {describe(cid)}{hint}"))
             else:
                 base = {k: mix[cid][k] for k in COUNTER_FIELDS if k in mix[cid]}
+                inherited.update(f"units.{i}.{k}" for k in base if k not in u)
                 u = {**base, **u}
         resolved.append(u)
-    return {**data, "units": resolved}, bad
+    return {**data, "units": resolved}, bad, inherited
 
 
 def _board(map_data: Any, base: tuple, locate: Locate, out: list[Problem]) -> Any:
@@ -157,12 +160,14 @@ def _validate(doc: YamlDoc, data: Any, pack: Any, locate: Locate) -> tuple[Posit
     if data.get("kind") != "position":
         out.append(_p(locate, ("kind",), f"expected kind 'position', got {describe(data.get('kind'))}"))
         return None, out
-    resolved, bad = _resolve_counters(data, pack, locate, out)
+    resolved, bad, inherited = _resolve_counters(data, pack, locate, out)
     pos, probs = validate_model(Position, resolved, locate)
     skip = tuple(f"units.{i}" for i in bad)  # their counter problem says it all
-    out += [p for p in probs if not any(p.key == s or p.key.startswith(s + ".") for s in skip)]
+    out += [p for p in probs if p.key not in inherited
+            and not any(p.key == s or p.key.startswith(s + ".") for s in skip)]
     if pos is not None:
         out += _semantic(pos, resolved, pack, locate)
+
     return (pos if not out else None), out
 
 
@@ -209,7 +214,7 @@ def load_position(path_or_text: str | Path, pack: Any = None) -> Position:
                 raise PositionError([Problem(display_path(epath), 0, 0, f"patches.{i}.path", str(exc))]) from None
     pos, problems = _validate(doc, data, pack, locate)
     if pos is None:
-        raise PositionError(problems)
+        raise PositionError(problems or [_p(locate, ("units",), "a unit taken from the counter mix is invalid")])
     return pos
 
 

@@ -156,8 +156,8 @@ def check_cross_file(st: Any, pack: Any, named: list[tuple[Path, str | None, tup
     from casebook.kernel.position import check_scenario
 
     needed = [pack.dir / pack.manifest[k] for k in ("map", "counters", "sequence")]
-    if not all(p in st.valid for p in needed):
-        return out  # scenarios are checked once the map, counter mix and sequence are valid
+    if not all(p in st.data for p in needed):
+        return out  # scenarios are checked once the map, counter mix and sequence are readable
     for sid, spath in pack.scenarios.items():
         if spath in st.docs:
             out += check_scenario(st.docs[spath], st.data[spath], pack, located(st, spath))

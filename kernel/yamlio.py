@@ -214,6 +214,8 @@ def read_yaml(source: str | Path, *, text: str | None = None, file: str | None =
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark is not None else (0, 0)
         what = "; ".join(str(x) for x in (exc.context, exc.problem) if x)
+        for jargon, plain in _JARGON.items():
+            what = what.replace(jargon, plain)
         cm = exc.context_mark
         if cm is not None and mark is not None and (cm.line, cm.column) != (mark.line, mark.column):
             what += f" (the construct began at {cm.line + 1}:{cm.column + 1})"
@@ -225,6 +227,15 @@ def read_yaml(source: str | Path, *, text: str | None = None, file: str | None =
         b.problems.append(Problem(name, 0, 0, "", f"YAML error: {exc}"))
         return None, b.problems
     return YamlDoc(name, data, b.positions, b.value_positions), b.problems
+
+
+_JARGON = {
+    "expected <block end>, but found '<block mapping start>'": "expected the block to end, but found a key indented differently (check the indentation)",
+    "expected <block end>": "expected the block to end",
+    "'<stream end>'": "the end of the file",
+    "'<block mapping start>'": "a mapping",
+    "'<block sequence start>'": "a list",
+}
 
 
 def _caret(text: str, line: int, col: int) -> str:

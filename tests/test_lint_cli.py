@@ -1,0 +1,83 @@
+"""`casebook lint` and `casebook provenance` on the mini pack and broken copies."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from casebook.tools.cli import cli
+
+
+@pytest.fixture
+def copy(mini_pack, tmp_path, monkeypatch) -> Path:
+    dest = tmp_path / "mini"
+    shutil.copytree(mini_pack, dest)
+    monkeypatch.chdir(tmp_path)
+    return dest
+
+
+def _run(*args):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def _set_line(path: Path, n: int, old: str, new: str) -> None:
+    lines = path.read_text().splitlines(keepends=True)
+    assert old in lines[n - 1]
+    lines[n - 1] = lines[n - 1].replace(old, new, 1)
+    path.write_text("".join(lines))
+
+
+def test_lint_mini_pack_ok(mini_pack):
+    out = _run("lint", str(mini_pack))
+    assert out.exit_code == 0, out.output
+    assert out.output.count("\n") == 1 and ": ok — game mini, 10 files," in out.output
+
+
+def test_wrong_typed_value_names_file_line_column_and_key(copy):
+    _set_line(copy / "counters.yaml", 7, "ma: 8", "ma: fast")
+    out = _run("lint", "mini")
+    assert out.exit_code == 1
+    col = (copy / "counters.yaml").read_text().splitlines()[6].index("ma: fast") + 1
+    assert f"mini/counters.yaml:7:{col}: units.2.ma: expected an integer, got 'fast'" in out.output
+    assert out.output.rstrip().endswith("mini: 1 error")
+
+
+def test_three_broken_values_three_errors(copy, snapshot):
+    _set_line(copy / "counters.yaml", 5, "strength: 7", "strength: seven")
+    _set_line(copy / "map.yaml", 14, '"0202", "0203"', '"0202", "0209"')
+    _set_line(copy / "scenarios/skirmish.yaml", 7, "ground: dry", "ground: wet")
+    out = _run("lint", "mini")
+    assert out.exit_code == 1
+    lines = out.output.splitlines()
+    assert len(lines) == 4 and lines[-1] == "mini: 3 errors"
+    assert out.output == snapshot
+
+
+def test_python_object_tag_is_refused(copy):
+    _set_line(copy / "counters.yaml", 4, "units:", "units: !!python/object/apply:os.system [echo hi]")
+    out = _run("lint", "mini")
+    assert out.exit_code == 1
+    assert "mini/counters.yaml:4:8: units: tags are not allowed (!!python/object/apply:os.system)" in out.output
+
+
+def test_provenance_counts(mini_pack):
+    out = _run("provenance", str(mini_pack), "--json")
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    assert data["totals"] == {"rulebook": 51, "errata": 7, "reconstructed": 158, "untagged": 0}
+    counters = next(f for f in data["files"] if f["file"] == "counters.yaml")
+    assert counters["errata"] == 1
+    table = _run("provenance", str(mini_pack))
+    assert table.exit_code == 0 and table.output.splitlines()[-1].split() == ["total", "51", "7", "158", "0"]
+
+
+def test_provenance_untagged_exits_1(copy):
+    _set_line(copy / "map.yaml", 3, 'provenance: "reconstructed: a 6x6 test board"', "")
+    out = _run("provenance", "mini")
+    assert out.exit_code == 1
+    row = next(line for line in out.output.splitlines() if line.startswith("map.yaml"))
+    assert row.split() == ["map.yaml", "map", "0", "0", "0", "22"]
