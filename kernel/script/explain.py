@@ -1,0 +1,133 @@
+"""Explanations: what a rule-script evaluation computed, term by term, with cases and sources.
+
+An :class:`Explanation` is what the trace records and ``casebook explain`` shows: the value, and one
+:class:`Line` per script line that took part — the ones that fired *and* the ones that did not,
+each with its cases and ``file:line``. Both are frozen and turn into plain data with ``to_dict()``
+(fractions become strings such as ``"7/4"``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+__all__ = ["Line", "Explanation", "plain"]
+
+
+def plain(value: Any) -> Any:
+    """A value as plain data: integral fractions become ``int``, others ``"n/d"``; rest unchanged."""
+    if isinstance(value, Fraction):
+        return int(value) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    return value
+
+
+def _signed(value: Any) -> str:
+    v = plain(value)
+    if isinstance(v, bool) or not isinstance(v, int):
+        return str(v)
+    return f"{v:+d}"
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of a script as it took part in an evaluation.
+
+    ``kind``: ``start | term | group | round | clamp | at_least | at_most | forbid | permit``.
+    ``fired``: its condition held (a bound or rounding: it changed the value). ``amount``: the
+    term's amount when it fired (``None`` otherwise); for round/bounds the value after the step.
+    ``won``: in a most-severe group, the member that applied. ``members``: a group's terms.
+    ``note``: a short human remark (e.g. ``"only the most severe applies"``).
+    """
+
+    kind: str
+    cases: tuple[str, ...]
+    source: str
+    text: str
+    fired: bool
+    amount: Any = None
+    won: bool = False
+    members: tuple["Line", ...] = ()
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (JSON-ready)."""
+        d: dict[str, Any] = {
+            "kind": self.kind,
+            "cases": list(self.cases),
+            "source": self.source,
+            "text": self.text,
+            "fired": self.fired,
+            "amount": plain(self.amount),
+        }
+        if self.kind == "group" or self.won:
+            d["won"] = self.won
+        if self.members:
+            d["members"] = [m.to_dict() for m in self.members]
+        if self.note:
+            d["note"] = self.note
+        return d
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """The value of one quantity (or permission) and every line that went into it.
+
+    ``kind`` is ``quantity`` or ``permission``; ``mode`` the combination (``sum``, ``product``,
+    ``min``, ``max``, ``first``, or ``permission``); ``value`` the result (``int``, ``Fraction``,
+    ``str`` or, for a permission, ``bool`` allowed); ``cases`` the cases of the lines that fired,
+    in order, without repeats.
+    """
+
+    name: str
+    kind: str
+    mode: str
+    value: Any
+    lines: tuple[Line, ...]
+
+    @property
+    def cases(self) -> tuple[str, ...]:
+        seen: dict[str, None] = {}
+        for line in self.lines:
+            if line.fired:
+                for c in line.cases:
+                    seen.setdefault(c, None)
+                for m in line.members:
+                    if m.won:
+                        for c in m.cases:
+                            seen.setdefault(c, None)
+        return tuple(seen)
+
+    def fired(self) -> tuple[Line, ...]:
+        """The lines that fired (for a group: the group line itself)."""
+        return tuple(line for line in self.lines if line.fired)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (JSON-ready): name, kind, mode, value, cases, lines."""
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "mode": self.mode,
+            "value": plain(self.value),
+            "cases": list(self.cases),
+            "lines": [line.to_dict() for line in self.lines],
+        }
+
+    def render(self) -> str:
+        """A few lines of text: the value, then each line (``✓`` fired, ``·`` did not)."""
+        out = [f"{self.name} = {plain(self.value)}  ({self.mode})"]
+
+        def one(line: Line, indent: str) -> None:
+            mark = "✓" if line.fired else "·"
+            amt = "" if line.amount is None else f"{_signed(line.amount):>5} "
+            if line.won:
+                mark = "★"
+            cases = ", ".join(line.cases)
+            note = f"  — {line.note}" if line.note else ""
+            out.append(f"{indent}{mark} {amt}{line.kind} by {cases}  [{line.source}]  {line.text}{note}")
+            for m in line.members:
+                one(m, indent + "    ")
+
+        for line in self.lines:
+            one(line, "  ")
+        return "\n".join(out)

@@ -1,0 +1,248 @@
+"""Compiled quantities and permissions: fast evaluation, and evaluation with an explanation.
+
+A quantity combines its base (``start``/``otherwise``) and the terms that fire — by ``sum``,
+``product``, ``min``, ``max`` or ``first`` — then applies its ``round`` line, then its bounds
+(``clamp``, ``at least``, ``at most``) in the order written, each after the whole combination
+(10.4.5C: "This limit applies after calculations have been completed"). A ``most severe`` group
+counts as one term whose amount is the smallest of its members that fire (4.6A). Everything is
+exact (``fractions.Fraction``) until the ``round`` line; an integral result is returned as ``int``.
+
+A permission is allowed unless a ``forbid`` line fires and no ``permit`` line (an exception) fires.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any, Callable
+
+from .explain import Explanation, Line
+from .exprs import Env, Fn, round_value
+
+__all__ = ["MISS", "TermCode", "BoundCode", "QuantityCode", "PermissionCode", "RuleCode"]
+
+MISS = object()  # a term that did not fire
+
+
+@dataclass(frozen=True)
+class RuleCode:
+    """Where a compiled line came from: its cases, ``file:line`` and the line as written."""
+
+    cases: tuple[str, ...]
+    source: str
+    text: str
+
+
+@dataclass(frozen=True)
+class TermCode:
+    """A compiled term (``members`` empty) or most-severe group (``cond``/``amount`` ``None``)."""
+
+    code: RuleCode
+    cond: Fn | None
+    amount: Fn | None
+    members: tuple["TermCode", ...] = ()
+
+    def fast(self) -> Callable[[Env], Any]:
+        """A closure ``env -> amount | MISS`` (no explanation)."""
+        if self.members:
+            fs = tuple(m.fast() for m in self.members)
+
+            def group(env):
+                best = MISS
+                for f in fs:
+                    v = f(env)
+                    if v is not MISS and (best is MISS or v < best):
+                        best = v
+                return best
+            return group
+        amt, cond = self.amount, self.cond
+        if cond is None:
+            return lambda env: amt(env, None)
+        return lambda env: amt(env, None) if cond(env, None) else MISS
+
+    def explain(self, env: Env) -> Line:
+        c = self.code
+        if not self.members:
+            fired = self.cond is None or bool(self.cond(env, None))
+            return Line("term", c.cases, c.source, c.text, fired, self.amount(env, None) if fired else None)
+        lines = [m.explain(env) for m in self.members]
+        best = None
+        for i, ln in enumerate(lines):
+            if ln.fired and (best is None or ln.amount < lines[best].amount):
+                best = i
+        if best is not None:
+            lines[best] = replace(lines[best], won=True)
+        amount = lines[best].amount if best is not None else None
+        note = "only the most severe applies"
+        if best is not None:
+            note += f": {', '.join(lines[best].cases)} ({lines[best].source})"
+        return Line("group", c.cases, c.source, c.text, best is not None, amount, members=tuple(lines),
+                    note=note)
+
+
+@dataclass(frozen=True)
+class BoundCode:
+    """``clamp`` (low and high), ``at_least`` (low) or ``at_most`` (high), with its condition."""
+
+    kind: str
+    code: RuleCode
+    low: Fn | None
+    high: Fn | None
+    cond: Fn | None
+
+    def apply(self, env: Env, value: Any) -> Any:
+        if self.cond is not None and not self.cond(env, None):
+            return value
+        if self.low is not None:
+            lo = self.low(env, None)
+            if value < lo:
+                value = lo
+        if self.high is not None:
+            hi = self.high(env, None)
+            if value > hi:
+                value = hi
+        return value
+
+
+def _norm(v: Any) -> Any:
+    if isinstance(v, Fraction) and v.denominator == 1:
+        return int(v)
+    return v
+
+
+@dataclass(frozen=True)
+class QuantityCode:
+    """One compiled quantity. ``value_in(env)`` is the fast path; ``explain_in(env)`` records lines."""
+
+    name: str
+    mode: str
+    code: RuleCode
+    base: Fn | None
+    base_code: RuleCode | None
+    terms: tuple[TermCode, ...]
+    rounding: tuple[str, RuleCode] | None
+    bounds: tuple[BoundCode, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "value_in", self._make_fast())
+
+    def _make_fast(self) -> Callable[[Env], Any]:
+        fs = tuple(t.fast() for t in self.terms)
+        base, mode = self.base, self.mode
+        rmode = self.rounding[0] if self.rounding else None
+        bounds = self.bounds
+        start = {"sum": 0, "product": 1}.get(mode)
+
+        def finish(env, acc):
+            if rmode is not None:
+                acc = round_value(acc, rmode)
+            for b in bounds:
+                acc = b.apply(env, acc)
+            return _norm(acc)
+
+        if mode == "sum":
+            def value(env):
+                acc = base(env, None) if base is not None else 0
+                for f in fs:
+                    v = f(env)
+                    if v is not MISS:
+                        acc += v
+                return finish(env, acc) if (rmode or bounds) else _norm(acc)
+        elif mode == "product":
+            def value(env):
+                acc = base(env, None) if base is not None else start
+                for f in fs:
+                    v = f(env)
+                    if v is not MISS:
+                        acc *= v
+                return finish(env, acc)
+        elif mode == "first":
+            def value(env):
+                for f in fs:
+                    v = f(env)
+                    if v is not MISS:
+                        return finish(env, v)
+                return finish(env, base(env, None))
+        else:
+            pick = min if mode == "min" else max
+
+            def value(env):
+                acc = base(env, None)
+                for f in fs:
+                    v = f(env)
+                    if v is not MISS:
+                        acc = pick(acc, v)
+                return finish(env, acc)
+        return value
+
+    def explain_in(self, env: Env) -> Explanation:
+        lines: list[Line] = []
+        acc: Any = {"sum": 0, "product": 1}.get(self.mode)
+        if self.base is not None:
+            acc = self.base(env, None)
+            b = self.base_code
+            lines.append(Line("start", b.cases, b.source, b.text, True, acc))
+        chosen = False
+        for t in self.terms:
+            line = t.explain(env)
+            if self.mode == "first" and chosen and line.fired:
+                line = replace(line, fired=False, amount=None, note="an earlier line already decided")
+            lines.append(line)
+            if not line.fired:
+                continue
+            v = line.amount
+            if self.mode == "sum":
+                acc += v
+            elif self.mode == "product":
+                acc *= v
+            elif self.mode == "first":
+                acc, chosen = v, True
+            else:
+                acc = (min if self.mode == "min" else max)(acc, v)
+        if self.rounding is not None:
+            mode, rc = self.rounding
+            new = round_value(acc, mode)
+            lines.append(Line("round", rc.cases, rc.source, rc.text, new != acc, new,
+                              note=f"{_show(acc)} rounded {mode}"))
+            acc = new
+        for bound in self.bounds:
+            new = bound.apply(env, acc)
+            bc = bound.code
+            active = bound.cond is None or bool(bound.cond(env, None))
+            note = f"{_show(acc)} → {_show(new)}" if new != acc else ("within limits" if active else "")
+            lines.append(Line(bound.kind, bc.cases, bc.source, bc.text, new != acc, new, note=note))
+            acc = new
+        return Explanation(self.name, "quantity", self.mode, _norm(acc), tuple(lines))
+
+
+def _show(v: Any) -> str:
+    v = _norm(v)
+    return f"{v.numerator}/{v.denominator}" if isinstance(v, Fraction) else str(v)
+
+
+@dataclass(frozen=True)
+class PermissionCode:
+    """All ``forbid``/``permit`` lines of one action kind, in script order."""
+
+    action: str
+    lines: tuple[tuple[str, RuleCode, Fn | None], ...]  # (verdict, code, condition)
+
+    def allowed_in(self, env: Env) -> bool:
+        forbidden = False
+        for verdict, _, cond in self.lines:
+            if cond is None or cond(env, None):
+                if verdict == "permit":
+                    return True
+                forbidden = True
+        return not forbidden
+
+    def explain_in(self, env: Env) -> Explanation:
+        out = []
+        forbidden = permitted = False
+        for verdict, c, cond in self.lines:
+            fired = cond is None or bool(cond(env, None))
+            out.append(Line(verdict, c.cases, c.source, c.text, fired))
+            forbidden |= fired and verdict == "forbid"
+            permitted |= fired and verdict == "permit"
+        allowed = permitted or not forbidden
+        return Explanation(self.action, "permission", "permission", allowed, tuple(out))
