@@ -45,6 +45,11 @@ _EXAMPLES: dict[str, list[str]] = {
         "quantity q = sum\n  +2 by 1.1 when x is\n",
         "quantity q = sum\n  +2 by 1.1 when x and\n",
         "quantity q = sum\n  +2 by 1.1 when any x has\n",
+        "quantity q = sum\n  +2 by 1.1 when x >\n",
+        "forbid move by 1.1 when\n",
+        "forbid move by 1.1 when x >\n",
+        "forbid move by 1.1 when x is\n",
+        "forbid move by 1.1 when x and\n",
     ],
     "a quantity starts `quantity <name> = sum|product|min|max|first`": [
         "quantity q sum\n",
