@@ -31,7 +31,7 @@ __all__ = [
 FORMAT = 1
 
 #: A rulebook case id: "9.6C", "0.2.3.3A", "10.4.5C", "P1A".
-CASE_ID = r"[A-Z]{0,2}\d+(?:\.\d+)*[A-Z]?"
+CASE_ID = r"[A-Z]{0,2}\d+(?:\.\d+)*(?:[A-Z]\d*)?"
 _CASE_RE = re.compile(rf"^{CASE_ID}$")
 _PROV_RE = re.compile(r"^(rulebook|errata|reconstructed):\s*(\S.*)$", re.S)
 _CASE_LIST_RE = re.compile(rf"^({CASE_ID})(?:\s*,\s*({CASE_ID}))*\b")
