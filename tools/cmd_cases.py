@@ -1,0 +1,162 @@
+"""``casebook cases GAME [--json] [--tests DIR] [--status S]`` — case coverage of a game.
+
+For every leaf case of kind rule or errata in the game's case index: which code implements it,
+which tests test it, and its status:
+
+- ``missing`` — neither; ``implemented`` — code only; ``tested`` — tests only; ``done`` — both.
+
+*Implemented by* gathers, without running any game:
+
+1. plugins named in the manifest's ``plugins:`` list (imported as ``casebook.plugins.<name>`` or
+   the entry point of that name), then every module of the :mod:`casebook.plugins` package — their
+   functions declare cases with :func:`casebook.kernel.cases.implements`;
+2. rule scripts: the game's scripts are compiled (:func:`casebook.kernel.script.compile_pack`) and
+   each quantity / permission is listed with the cases its lines cite (``rules:<name>``); and
+   anything the compiler registered with :func:`casebook.kernel.cases.register_cases`.
+
+*Tested by* comes from a static scan of the tests folder (:func:`casebook.kernel.cases.scan_tests`):
+``@pytest.mark.case(...)`` marks and test names like ``test_9_6C_...``. Nothing is run.
+Problems found on the way (a plugin that fails to import, scripts that do not compile, marks
+naming unknown cases) are printed as warnings on stderr; they do not stop the report.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import pkgutil
+from pathlib import Path
+from typing import Any
+
+import click
+
+from casebook.kernel.cases import REGISTRY, STATUSES, CaseIndex, coverage, scan_tests
+from casebook.kernel.errors import CasebookError
+
+__all__ = ["cases", "gather_implemented", "gather_report", "default_tests_dir"]
+
+
+def default_tests_dir() -> Path | None:
+    """``./tests`` if it exists, else the ``tests`` folder of the source checkout, else None."""
+    here = Path("tests")
+    if here.is_dir():
+        return here
+    checkout = Path(__file__).resolve().parent.parent / "tests"
+    return checkout if checkout.is_dir() else None
+
+
+def _manifest(pack_dir: Path) -> dict[str, Any]:
+    path = pack_dir / "game.yaml"
+    if not path.is_file():
+        return {}
+    from casebook.kernel.yamlio import load_yaml
+
+    data = load_yaml(path).data
+    return data if isinstance(data, dict) else {}
+
+
+def _pack_dir(game: str) -> Path:
+    p = Path(game)
+    if p.is_dir():
+        return p
+    import importlib.resources
+
+    return Path(str(importlib.resources.files("casebook.content"))) / game
+
+
+def _import_plugins(manifest: dict[str, Any], warnings: list[str]) -> None:
+    from casebook.kernel.hooks import resolve_plugin
+
+    for name in manifest.get("plugins") or []:
+        try:
+            resolve_plugin(name)
+        except Exception as exc:  # report, keep counting the rest
+            warnings.append(f"plugin {name!r}: {exc}")
+    import casebook.plugins as package
+
+    for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+        try:
+            importlib.import_module(info.name)
+        except Exception as exc:
+            warnings.append(f"plugin module {info.name}: failed to import: {exc!r}")
+
+
+def _script_cases(game: str, warnings: list[str]) -> dict[str, list[str]]:
+    """case -> ``rules:<quantity or permission>`` for the game's compiled rule scripts.
+
+    Seam: uses ``casebook.kernel.script.find_rule_pack`` / ``compile_pack`` and
+    ``RuleSet.cases_cited()``; a game without scripts contributes nothing.
+    """
+    try:
+        from casebook.kernel.script import RuleSet, compile_pack, find_rule_pack
+    except ImportError:
+        return {}
+    try:
+        pack = find_rule_pack(game)
+        if not pack.files:
+            return {}
+        rules = compile_pack(pack)
+    except CasebookError as exc:
+        warnings.append(f"rule scripts not counted: {exc}".splitlines()[0])
+        return {}
+    out: dict[str, list[str]] = {}
+    parts = [(f"rules:{n}", RuleSet({n: q}, {}, rules.schema)) for n, q in rules.quantities.items()]
+    parts += [(f"rules:{a}", RuleSet({}, {a: p}, rules.schema)) for a, p in rules.permissions.items()]
+    for source, part in parts:
+        for case in part.cases_cited():
+            out.setdefault(case, []).append(source)
+    return out
+
+
+def gather_implemented(game: str, warnings: list[str]) -> dict[str, list[str]]:
+    """case -> sources implementing it (plugins via the ``implements`` registry, rule scripts)."""
+    _import_plugins(_manifest(_pack_dir(game)), warnings)
+    found = REGISTRY.by_case()
+    for case, sources in _script_cases(game, warnings).items():
+        found.setdefault(case, []).extend(sources)
+    return found
+
+
+def gather_report(game: str, tests_dir: Path | None, warnings: list[str]) -> dict[str, Any]:
+    """The whole coverage report (see :func:`casebook.kernel.cases.coverage`) of ``game``."""
+    index = CaseIndex.for_game(game)
+    implemented = gather_implemented(game, warnings)
+    tested: dict[str, list[str]] = {}
+    if tests_dir is not None:
+        scan = scan_tests(tests_dir, index)
+        tested = scan.tested
+        warnings += [f"{test}: marks unknown case {case}" for test, case in scan.unknown]
+    unknown_impl = sorted(c for c in implemented if c not in index)
+    if unknown_impl:
+        warnings.append(f"implemented cases not in the {game} index: {', '.join(unknown_impl)}")
+    return coverage(index, implemented, tested)
+
+
+@click.command("cases")
+@click.argument("game")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--tests", "tests_dir", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=None, help="Tests folder to scan (default: ./tests or the checkout's tests).")
+@click.option("--status", "only", type=click.Choice(STATUSES), default=None,
+              help="List only the cases with this status (the summary still counts all).")
+def cases(game: str, as_json: bool, tests_dir: Path | None, only: str | None) -> None:
+    """Case coverage of GAME (a game id or pack directory): per leaf rule/errata case, what
+    implements it, what tests it and its status; then `implemented N/T, tested M/T`."""
+    warnings: list[str] = []
+    report = gather_report(game, tests_dir or default_tests_dir(), warnings)
+    rows = [r for r in report["cases"] if only is None or r["status"] == only]
+    for w in warnings:
+        click.echo(f"warning: {w}", err=True)
+    s = report["summary"]
+    if as_json:
+        click.echo(json.dumps({"cases": rows, "summary": s}, indent=2, ensure_ascii=False))
+        return
+    width = max((len(r["case"]) for r in rows), default=4)
+    for r in rows:
+        click.echo(f"{r['case']:<{width}}  {r['status']:<11}  {r['title']}")
+        if r["implemented_by"]:
+            click.echo(f"{'':<{width}}    implemented by: {', '.join(r['implemented_by'])}")
+        if r["tested_by"]:
+            click.echo(f"{'':<{width}}    tested by: {', '.join(r['tested_by'])}")
+    click.echo(f"implemented {s['implemented']}/{s['total']}, tested {s['tested']}/{s['total']}, "
+               f"done {s['done']}/{s['total']}")
