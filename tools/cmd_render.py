@@ -40,7 +40,15 @@ def _load_position(path: Path, pack_dir: Path) -> dict[str, Any]:
     data = load_yaml(path).data
     if not isinstance(data, dict):
         raise ContentError([Problem(str(path), 1, 1, "", "a position is a mapping")])
-    return data
+    # no manifest yet: resolve `counter:` references from the pack's counters.yaml, if any
+    counters: dict[str, Any] = {}
+    if (pack_dir / "counters.yaml").is_file():
+        counters = {c["id"]: c for c in load_yaml(pack_dir / "counters.yaml").data.get("units") or []}
+    units = []
+    for u in data.get("units") or []:
+        ref = counters.get(u.get("counter", ""), {})
+        units.append({**ref, **{k: v for k, v in u.items() if k != "counter"}})
+    return {**data, "units": units}
 
 
 def map_and_units(game: str, scenario: str | None = None, position: str | None = None
