@@ -33,7 +33,7 @@ import importlib.util
 import re
 import types
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import pluggy
 
@@ -77,17 +77,21 @@ class Specs:
     """The hook specifications. Each docstring is the contract: summary, parameters, ``Return:``
     (firstresult or list) and ``Fires:`` (where in the sequence of play it is called).
 
-    Common parameters: ``state`` — the :class:`~casebook.kernel.state.GameState` (change it only
-    through its methods); ``board`` — the map (``casebook.kernel.board``); ``trace`` — the
-    :class:`~casebook.kernel.trace.Trace` to record events in; ``phase``/``step`` — ids from the
-    game's sequence of play.
+    Every hook takes ``ctx`` first: a :class:`casebook.kernel.engine.Ctx` carrying ``ctx.state``
+    (the :class:`~casebook.kernel.state.GameState`; change it only through its methods),
+    ``ctx.board`` (the map), ``ctx.rules`` (the compiled rule scripts), ``ctx.pack`` (the content),
+    ``ctx.trace`` (the :class:`~casebook.kernel.trace.Trace`, or None for a pure query) and
+    ``ctx.hook`` (to ask other plugins: plugins never import each other). ``phase``/``step`` are
+    ids from the game's sequence of play.
+
+    Query hooks (group 5) return plain JSON-ready dicts shaped like the ``casebook ask --json``
+    answers (docs/ask.md), each with a ``"cases"`` list naming the cases that decided it.
     """
 
     # -- 1. setup -----------------------------------------------------------------------------
     @hookspec
-    def casebook_setup(self, state: Any, board: Any, pack: Any) -> None:
-        """Prepare a plugin for one game (``pack`` is the loaded content pack); may add derived
-        state through ``state`` methods.
+    def casebook_setup(self, ctx: Any) -> None:
+        """Prepare a plugin for one game; may add derived state through ``ctx.state`` methods.
 
         Return: ignored (list hook: every plugin is called).
         Fires: once, after the position is loaded and before the first step starts.
@@ -95,15 +99,15 @@ class Specs:
 
     # -- 2. steps -----------------------------------------------------------------------------
     @hookspec
-    def casebook_step_start(self, state: Any, board: Any, phase: str, step: str, trace: Any) -> None:
-        """Do the automatic work of ``phase``/``step`` on entering it (record it in ``trace``).
+    def casebook_step_start(self, ctx: Any, phase: str, step: str) -> None:
+        """Do the automatic work of ``phase``/``step`` on entering it (record it in ``ctx.trace``).
 
         Return: ignored (list hook).
         Fires: right after the sequence machine enters the step, before any legal-action query.
         """
 
     @hookspec(firstresult=True)
-    def casebook_decider(self, state: Any, board: Any, phase: str, step: str) -> str | None:
+    def casebook_decider(self, ctx: Any, phase: str, step: str) -> str | None:
         """Who decides now: a side (``"german"``), ``"chance"`` or ``"none"`` (nothing to decide).
 
         Return: the first non-None result (firstresult); None means "not my step".
@@ -111,7 +115,7 @@ class Specs:
         """
 
     @hookspec
-    def casebook_legal_actions(self, state: Any, board: Any, step: str) -> list[Any]:
+    def casebook_legal_actions(self, ctx: Any, phase: str, step: str) -> list[Any]:
         """The actions this plugin offers in ``step`` now, each already legal, in a deterministic
         order; never changes the state.
 
@@ -120,7 +124,7 @@ class Specs:
         """
 
     @hookspec
-    def casebook_step_end(self, state: Any, board: Any, phase: str, step: str, trace: Any) -> None:
+    def casebook_step_end(self, ctx: Any, phase: str, step: str) -> None:
         """Do the closing work of ``phase``/``step`` (e.g. remove Activation markers, 0.7.3.8B).
 
         Return: ignored (list hook).
@@ -129,7 +133,7 @@ class Specs:
 
     # -- 3. actions ---------------------------------------------------------------------------
     @hookspec
-    def casebook_validate_action(self, state: Any, board: Any, action: Any) -> list[Refusal]:
+    def casebook_validate_action(self, ctx: Any, action: Any) -> list[Refusal]:
         """Check ``action`` against the rules this plugin owns; never changes the state.
 
         Return: a list of :class:`Refusal` per plugin, empty when it has no objection (list hook);
@@ -138,9 +142,9 @@ class Specs:
         """
 
     @hookspec(firstresult=True)
-    def casebook_apply_action(self, state: Any, board: Any, action: Any, trace: Any) -> Any:
-        """Apply a validated ``action`` this plugin owns: change ``state`` through its methods,
-        roll with :func:`casebook.kernel.dice.roll`, record events in ``trace``.
+    def casebook_apply_action(self, ctx: Any, action: Any) -> Any:
+        """Apply a validated ``action`` this plugin owns: change ``ctx.state`` through its
+        methods, roll with :func:`casebook.kernel.dice.roll`, record events in ``ctx.trace``.
 
         Return: a non-None result (a summary) when this plugin applied it, None when the action
         is not its own (firstresult: the first owner wins).
@@ -149,18 +153,18 @@ class Specs:
 
     # -- 4. turn ------------------------------------------------------------------------------
     @hookspec
-    def casebook_turn_end(self, state: Any, board: Any, turn: int, trace: Any) -> None:
+    def casebook_turn_end(self, ctx: Any, turn: int) -> None:
         """End-of-turn work for ``turn`` (victory checks, withdrawals).
 
         Return: ignored (list hook).
         Fires: in the End Phase (0.7.5), before the turn marker advances.
         """
 
-    # -- 5. queries ---------------------------------------------------------------------------
+    # -- 5. queries (never change the state) -----------------------------------------------------
     @hookspec
-    def casebook_facts(self, state: Any, board: Any, subject: Any) -> dict[str, Any] | None:
+    def casebook_facts(self, ctx: Any, subject: Any) -> dict[str, Any] | None:
         """Derived facts about ``subject`` (a unit id, a hex label, a side), each with its cases:
-        ``{"in_supply": {"value": True, "cases": ["11.1A"]}}``; never changes the state.
+        ``{"in_supply": {"value": True, "cases": ["5.2A"]}}``.
 
         Return: a mapping or None per plugin; the driver merges them (list hook; a key given by
         two plugins is an error).
@@ -168,12 +172,79 @@ class Specs:
         """
 
     @hookspec(firstresult=True)
-    def casebook_answer(self, question: Any, state: Any, board: Any) -> Any:
-        """Answer a rules question for ``casebook ask`` ("attack DRM of g1 on 0305"): the value
-        with the chain of cases that produced it; never changes the state.
+    def casebook_answer(self, ctx: Any, question: str, args: Sequence[str], options: Mapping[str, Any]) -> Any:
+        """Answer a rules-lawyer question for ``casebook ask`` (``question`` is the first word:
+        ``supply``, ``reach``, ``move``, ``zoc``, ``attack`` …; ``args`` the rest; ``options`` the
+        flags such as ``{"as": "reaction", "with": ["g1"], "roll": 7}``).
 
-        Return: the first non-None answer (firstresult).
+        Return: the first non-None answer (firstresult): a JSON-ready dict with a ``"cases"``
+        list, shaped as documented in docs/ask.md; None when the question is not this plugin's.
         Fires: any time, on a user's question.
+        """
+
+    @hookspec(firstresult=True)
+    def casebook_zoc(self, ctx: Any, hex: str, side: str) -> dict[str, Any] | None:
+        """The enemy ZOC in ``hex`` as it affects a unit of ``side``: ``{"hex", "exerted_by":
+        [unit ids], "kind": "locking"|"fluid"|"none", "cases"}``.
+
+        Return: firstresult (the ZOC plugin answers).
+        Fires: any time (movement, supply, retreat, rail, fortification placement ask it).
+        """
+
+    @hookspec(firstresult=True)
+    def casebook_supply(self, ctx: Any, unit: str) -> dict[str, Any] | None:
+        """Whether ``unit`` is in supply now: ``{"unit", "in_supply", "route", "path", "mp",
+        "cases", "blocked"}``.
+
+        Return: firstresult (the supply plugin answers).
+        Fires: any time; supply is judged at the instant of moving or attacking.
+        """
+
+    @hookspec(firstresult=True)
+    def casebook_command(self, ctx: Any, unit: str) -> dict[str, Any] | None:
+        """Whether ``unit`` is in command: ``{"unit", "in_command", "hqs": [{"hq", "distance",
+        "radius"}], "cases"}``.
+
+        Return: firstresult (the command plugin answers).
+        Fires: any time.
+        """
+
+    @hookspec(firstresult=True)
+    def casebook_stacking(self, ctx: Any, hex: str, units: Sequence[str] | None) -> dict[str, Any] | None:
+        """Stacking in ``hex`` (of ``units`` if given, else the units there now): ``{"hex",
+        "points", "limit", "overstacked", "cases"}``.
+
+        Return: firstresult (the stacking plugin answers).
+        Fires: any time; legality is judged at the end of a step.
+        """
+
+    @hookspec(firstresult=True)
+    def casebook_move_cost(self, ctx: Any, units: Sequence[str], from_hex: str, to_hex: str,
+                           mode: str) -> dict[str, Any] | None:
+        """The MP cost for ``units`` (one stack) to move from ``from_hex`` into the adjacent
+        ``to_hex`` by ``mode`` (``"stack"``, ``"reaction"``, ``"supply"`` …): ``{"mp": number or
+        None if prohibited, "cases"}``; terrain, hexside and weather only (no ZOC or stacking).
+
+        Return: firstresult (the movement plugin answers).
+        Fires: any time (movement, reach, supply paths, retreat).
+        """
+
+    @hookspec(firstresult=True)
+    def casebook_movement_allowance(self, ctx: Any, units: Sequence[str], mode: str) -> dict[str, Any] | None:
+        """The MA in MP of a stack for ``mode`` after weather and supply: ``{"ma", "cases",
+        "terms"}`` (the slowest unit decides).
+
+        Return: firstresult (the movement plugin answers).
+        Fires: any time.
+        """
+
+    @hookspec(firstresult=True)
+    def casebook_weather_effects(self, ctx: Any) -> dict[str, Any] | None:
+        """The weather in force and its effects this turn: ``{"temperature", "ground",
+        "effects": [{"effect", "cases"}], "cases"}``.
+
+        Return: firstresult (the weather plugin answers).
+        Fires: any time.
         """
 
 

@@ -34,7 +34,7 @@ class Movement:
         return "german" if step == "movement" else None
 
     @hookimpl
-    def casebook_legal_actions(self, state, step):
+    def casebook_legal_actions(self, ctx, step):
         return [{"do": "move", "to": "0304"}] if step == "movement" else []
 
     @hookimpl
@@ -54,12 +54,12 @@ def _pm():
 
 def test_firstresult_hook_records_which_plugin_answered() -> None:
     pm = _pm()
-    assert pm.hook.casebook_decider(state=None, board=None, phase="p", step="movement") == "german"
-    assert pm.hook.casebook_decider(state=None, board=None, phase="p", step="temperature") == "chance"
+    assert pm.hook.casebook_decider(ctx=None, phase="p", step="movement") == "german"
+    assert pm.hook.casebook_decider(ctx=None, phase="p", step="temperature") == "chance"
     first, second = pm.calls
     assert first.hook == "casebook_decider" and first.answered_by == ("movement",)
     assert second.answered_by == ("weather",)
-    assert pm.hook.casebook_apply_action(state=None, board=None, action={"do": "move", "to": "0304"},
+    assert pm.hook.casebook_apply_action(ctx=None, action={"do": "move", "to": "0304"},
                                          trace=None) == {"moved": "0304"}
     assert pm.calls[-1].answered_by == ("movement",) and pm.calls[-1].called == ("movement",)
 
@@ -67,10 +67,10 @@ def test_firstresult_hook_records_which_plugin_answered() -> None:
 def test_list_hooks_collect_every_plugin_in_registration_order() -> None:
     pm = _pm()
     # pluggy calls the last registered first; implementations take fewer arguments than the spec
-    actions = pm.hook.casebook_legal_actions(state=None, board=None, step="movement")
+    actions = pm.hook.casebook_legal_actions(ctx=None, phase="p", step="movement")
     assert actions == [[{"do": "move", "to": "0304"}], []]
     assert pm.calls[-1].called == ("movement", "weather")
-    refusals = [r for rs in pm.hook.casebook_validate_action(state=None, board=None,
+    refusals = [r for rs in pm.hook.casebook_validate_action(ctx=None,
                                                              action={"do": "move", "to": "0305"}) for r in rs]
     assert [(r.reason, r.cases) for r in refusals] == [("enemy-occupied hex", ("8.1A",)),
                                                        ("not a weather action", ())]
@@ -84,14 +84,14 @@ def test_a_raising_hook_is_recorded_with_its_error() -> None:
 
     pm = make_plugin_manager([], extra={"broken": Broken()})
     with pytest.raises(RuntimeError):
-        pm.hook.casebook_answer(question="q", state=None, board=None)
+        pm.hook.casebook_answer(ctx=None, question="q", args=[], options={})
     assert pm.calls[-1].error == "RuntimeError('boom')"
 
 
 def test_unknown_hook_is_refused_by_check_pending_naming_the_plugin() -> None:
     class Typo:
         @hookimpl
-        def casebook_legal_moves(self, state):
+        def casebook_legal_moves(self, ctx):
             return []
 
     with pytest.raises(ContentError, match=r"plugin 'typo'.*casebook_legal_moves"):
@@ -111,7 +111,7 @@ def test_plugin_names_resolve_only_to_registered_plugins() -> None:
 
 def test_every_spec_documents_its_return_rule() -> None:
     specs = [getattr(Specs, n) for n in dir(Specs) if n.startswith("casebook_")]
-    assert len(specs) >= 9
+    assert len(specs) >= 16
     for spec in specs:
         assert "Return: " in spec.__doc__ and "Fires: " in spec.__doc__, spec.__name__
         firstresult = spec.casebook_spec.get("firstresult")
