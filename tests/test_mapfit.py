@@ -1,0 +1,188 @@
+"""The Moscow '41 map reconstruction: the affine fit reproduces the printed hexes, the generated
+map.yaml is current and loads into a Board, and its features are geometrically sound."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from casebook.kernel.board import Board
+from casebook.kernel.errors import ContentError
+from casebook.kernel.hexgrid import Grid, Hex, parse_hex
+from casebook.kernel.yamlio import load_yaml
+from casebook.tools.cmd_mapfit import generate, mapfit, outputs
+from casebook.tools.mapfit import fit_affine, hex_at, residuals
+from casebook.tools.mapsource import load_sources
+
+PACK = Path(__file__).resolve().parent.parent / "content" / "moscow41"
+PRINTED = {"Kalinin": "3733", "Volokolamsk": "2733", "Mozhaisk": "2032",
+           "Maloyaroslavets": "1435", "Kaluga": "0833"}
+
+
+@pytest.fixture(scope="module")
+def build():
+    return generate(PACK)
+
+
+@pytest.fixture(scope="module")
+def committed_map():
+    return load_yaml(PACK / "map.yaml").data
+
+
+@pytest.mark.case("18.1.3A")
+def test_18_1_3A_printed_towns_land_on_their_printed_hexes(build, committed_map):
+    placed = {p.name: p.hex for p in build.placements}
+    for name, label in PRINTED.items():
+        assert placed[name] == parse_hex(label), name
+        assert committed_map["towns"][label]["name"] == name
+    assert {r.name: r.snapped for r in build.residuals} == PRINTED
+    assert all(r.distance < 0.5 for r in build.residuals)  # inside the hex, in hexes
+
+
+@pytest.mark.case("0.2.3.3A")
+def test_0_2_3_3A_hex_3111_is_on_the_map(build):
+    assert build.grid.contains(Hex(31, 11))
+
+
+@pytest.mark.case("18.1.3D")
+def test_18_1_3D_smolensk_on_the_west_edge_and_moscow_several_hexes(build, committed_map):
+    placed = {p.name: p for p in build.placements}
+    assert "west" in build.grid.edges(placed["Smolensk"].hex)
+    for name in ("Kalinin", "Zagorsk", "Kolomna", "Tula"):
+        assert placed[name].on_map, name
+    for name in ("Bryansk", "Orel", "Ryazan"):
+        assert not placed[name].on_map, name
+    assert len(committed_map["moscow"]) >= 3
+    assert placed["Moscow"].hex == parse_hex(committed_map["moscow"][0])
+
+
+def test_fit_needs_three_points_and_snaps_exactly_on_centres():
+    grid = Grid("flat-top-even-q", 10, 10, north="right")
+    pts = [(55.0, 36.0, Hex(2, 2)), (56.0, 36.0, Hex(8, 2)), (55.0, 37.0, Hex(2, 8))]
+    aff = fit_affine(grid, pts)
+    for lat, lon, h in pts:
+        assert hex_at(grid, *aff.apply(lat, lon)) == h
+    res = residuals(grid, aff, [("a", 55.0, 36.0, Hex(2, 2))])
+    assert res[0].exact and res[0].distance < 1e-9
+    with pytest.raises(ValueError, match="at least 3"):
+        fit_affine(grid, pts[:2])
+
+
+def test_regeneration_is_byte_identical_and_check_passes(build):
+    again = outputs(generate(PACK))
+    assert again == outputs(build)
+    for rel, text in again.items():
+        assert (PACK / rel).read_text(encoding="utf-8") == text, f"{rel} is stale: run casebook mapfit"
+    result = CliRunner().invoke(mapfit, ["moscow41", "--check", "-q"], standalone_mode=False)
+    assert result.exception is None and result.return_value == 0
+
+
+def test_check_fails_on_a_stale_file(tmp_path):
+    for name in ("gazetteer.yaml", "geography.yaml", "map.yaml"):
+        (tmp_path / name).write_text((PACK / name).read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "tables").mkdir()
+    (tmp_path / "tables" / "initiative_chart.yaml").write_text("stale\n", encoding="utf-8")
+    result = CliRunner().invoke(mapfit, [str(tmp_path), "--check", "-q"], standalone_mode=False)
+    assert result.return_value == 1
+
+
+def test_a_printed_hex_the_fit_cannot_reproduce_is_an_error(tmp_path):
+    text = (PACK / "gazetteer.yaml").read_text(encoding="utf-8").replace('Kaluga: "0833"', 'Kaluga: "0840"')
+    (tmp_path / "gazetteer.yaml").write_text(text, encoding="utf-8")
+    (tmp_path / "geography.yaml").write_text((PACK / "geography.yaml").read_text(encoding="utf-8"))
+    with pytest.raises(ContentError) as exc:
+        generate(tmp_path)
+    # a wrong anchor drags the whole fit: every printed town that moves is reported at once
+    assert "gazetteer.yaml:14:3: printed.Kaluga: the fit puts Kaluga in 0837, not the printed 0840" in str(exc.value)
+    assert len(exc.value.problems) == 5
+
+
+def test_bad_sources_report_every_problem_with_positions(tmp_path):
+    (tmp_path / "gazetteer.yaml").write_text((PACK / "gazetteer.yaml").read_text(encoding="utf-8"))
+    text = (PACK / "geography.yaml").read_text(encoding="utf-8")
+    text = text.replace("course: [Moscow, Istra, Volokolamsk]", "course: [Moscow, Atlantis, Volokolamsk]")
+    text = text.replace("terrain: swamp, name: Yelnya", "terrain: lava, name: Yelnya")
+    (tmp_path / "geography.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(ContentError) as exc:
+        load_sources(tmp_path)
+    msg = str(exc.value)
+    assert "unknown place 'Atlantis'" in msg and "terrain: forest | swamp" in msg
+    assert len(exc.value.problems) == 2
+
+
+def test_map_loads_into_a_board_and_every_hex_has_a_terrain(committed_map):
+    board = Board.from_map(committed_map)
+    assert len(board.hexes()) == 40 * 54
+    terrain = committed_map["terrain"]
+    assert terrain["default"] == "clear"
+    assert set(terrain.values()) <= {"clear", "forest", "swamp"}
+    assert {k for k in terrain if k != "default"} <= {f"{h.col:02d}{h.row:02d}" for h in board.hexes()}
+    assert "forest" in terrain.values() and "swamp" in terrain.values()
+
+
+def test_hexsides_are_between_adjacent_on_map_hexes(build, committed_map):
+    grid = build.grid
+    rivers = 0
+    for s in committed_map["hexsides"]:
+        a, b = (parse_hex(x) for x in s["hexes"])
+        assert grid.contains(a) and grid.contains(b) and grid.distance(a, b) == 1, s
+        rivers += bool(s.get("river") or s.get("major_river"))
+    assert rivers > 100
+
+
+@pytest.mark.parametrize("kind", ["road", "rail"])
+def test_roads_and_rails_form_connected_hex_paths(build, committed_map, kind):
+    import networkx as nx
+
+    g = nx.Graph()
+    for s in committed_map["hexsides"]:
+        if s.get(kind):
+            g.add_edge(*s["hexes"])
+    # Moscow's hub joins every radial line: the Kremlin hex reaches Kalinin, Tula, Smolensk, Kaluga
+    hub = committed_map["moscow"][0]
+    for town in ("3733", "0343", "1303", "0833"):
+        assert nx.has_path(g, hub, town), (kind, town)
+    for comp in nx.connected_components(g):
+        assert len(comp) >= 2
+
+
+@pytest.mark.case("9.9I")
+def test_9_9I_railheads_are_towns_on_a_rail_line(committed_map):
+    rail_hexes = {x for s in committed_map["hexsides"] if s.get("rail") for x in s["hexes"]}
+    assert set(committed_map["railheads"]) == rail_hexes & set(committed_map["towns"])
+    assert {"2032", "1720", "3733"} <= set(committed_map["railheads"])  # Mozhaisk, Vyazma, Kalinin
+
+
+@pytest.mark.case("14.2A")
+def test_14_2A_mozhaisk_line_faces_west(build, committed_map):
+    forts = [s for s in committed_map["hexsides"] if s.get("fortification")]
+    assert len(forts) > 20
+    protected = {s["fortification"]["protects"] for s in forts}
+    assert {"2733", "2032", "1435", "0833"} <= protected
+    for s in forts:
+        line = parse_hex(s["fortification"]["protects"])
+        other = next(parse_hex(x) for x in s["hexes"] if x != s["fortification"]["protects"])
+        assert build.grid.direction(line, other) in ("W", "NW", "SW")
+
+
+@pytest.mark.case("12.1A", "0.2.3.2")
+def test_12_1A_entry_areas_on_the_south_edge_A_west_of_B(committed_map, build):
+    areas = committed_map["entry_areas"]
+    assert set(areas) == {"A", "B"}
+    for labels in areas.values():
+        assert len(labels) == 3
+        assert all("south" in build.grid.edges(parse_hex(x)) for x in labels)
+    assert max(parse_hex(x).row for x in areas["A"]) < min(parse_hex(x).row for x in areas["B"])
+
+
+@pytest.mark.case("1.1A", "1.1C", "0.2.2.10")
+def test_1_1C_initiative_chart_lists_each_moscow_hex(committed_map):
+    chart = load_yaml(PACK / "tables" / "initiative_chart.yaml").data
+    rows = {r["hex"]: r for r in chart["rows"]}
+    assert set(rows) == set(committed_map["towns"])
+    for h in committed_map["moscow"]:
+        assert rows[h]["town"] == "Moscow" and rows[h]["ip"] == 3
+    assert rows["3733"]["ip"] == 2 and rows["2733"]["ip"] == 1
+    assert all(committed_map["towns"][h]["ip"] == r["ip"] for h, r in rows.items())
