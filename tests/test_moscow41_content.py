@@ -92,20 +92,31 @@ def test_crt_is_monotone_for_the_attacker(pack):
 
 @pytest.mark.case("9.2A", "9.2B", "4.1B", "4.2B", "4.3E", "4.4B", "4.5E", "3.1B")
 def test_9_2A_tec_complete_for_every_terrain_class_and_ground(pack):
-    tec, cols = pack.tables["tec"], pack.tables["chart_columns"]
-    terrains = set(pack.map["terrain"].values()) | {"clear", "forest", "swamp"}
-    features = {"town", "city", "road", "trail", "river", "major_river", "canal"}
+    tec, side, cols = pack.tables["tec"], pack.tables["tec_hexside"], pack.tables["chart_columns"]
+    prohibited = {(r["feature"], r["unit"], r["column"]) for r in rows(pack, "tec_prohibited")}
+    terrains = set(pack.map["terrain"].values()) | {"clear", "forest", "swamp", "town", "city", "road", "trail"}
+    features = {"river", "major_river", "canal"}
     classes = ["infantry", "cavalry", "armor", "mechanized", "hq", "remnant", "ski", "paratroop"]
     grounds = ["dry", "frozen", "mud", "drying", "snow", "deep_snow"]
-    for t in terrains | features:
-        for c in classes:
-            for g in grounds:
-                v = tec.lookup(terrain=t, **{"class": c}, column=cols.lookup(ground=g))
-                hexside = t in {"river", "major_river", "canal"}
-                assert v == "P" or (v.startswith("+") == hexside and int(v.lstrip("+")) >= 0), (t, c, g, v)
-    # 9.2B: an infantry division entering clear terrain across a river in dry weather pays 2 MPs
-    assert tec.lookup(terrain="clear", **{"class": "infantry"}, column="dry") == "1"
-    assert tec.lookup(terrain="river", **{"class": "infantry"}, column="dry") == "+1"
+    found = set()
+    for table, names in ((tec, terrains), (side, features)):
+        dim = dict(table.dims)
+        assert set(dim) == {"terrain" if table is tec else "feature", "unit", "column"}
+        for t in names:
+            for c in classes:
+                for g in grounds:
+                    col = cols.lookup(ground=g)
+                    key = "terrain" if table is tec else "feature"
+                    v = table.lookup(**{key: t, "unit": c, "column": col})
+                    assert (v == 99) == ((t, c, col) in prohibited), (t, c, g, v)
+                    assert 0 <= v <= 6 or v == 99, (t, c, g, v)
+                    assert v >= 1 or table is side, (t, c, g, v)
+                    if v == 99:
+                        found.add((t, c, col))
+    assert found == prohibited and prohibited
+    # 9.2B: an infantry division entering clear terrain across a river in dry weather pays 1 + 1 = 2 MPs
+    assert tec.lookup(terrain="clear", unit="infantry", column="dry") + \
+        side.lookup(feature="river", unit="infantry", column="dry") == 2
     assert cols.lookup(ground="drying") == "mud" and cols.lookup(ground="deep_snow") == "snow"
 
 
@@ -113,13 +124,13 @@ def test_9_2A_tec_complete_for_every_terrain_class_and_ground(pack):
 def test_0_2_3_1_no_zoc_in_arctic_after_errata(pack):
     zoc = pack.tables["zoc_chart"]
     printed = raw("tables/zoc_chart.yaml")["cells"]
-    for c in dict(zoc.dims)["class"]:
-        assert zoc.lookup(**{"class": c}, weather="arctic") == "none"
+    for c in dict(zoc.dims)["unit"]:
+        assert zoc.lookup(unit=c, weather="arctic") == "none"
     # the stand-in printed column is what the erratum corrects
     assert printed["infantry"]["arctic"]["value"] != "none"
-    assert all(zoc.lookup(**{"class": "remnant"}, weather=w) == "fluid" for w in ("dry", "frozen", "mud", "snow"))
-    assert zoc.lookup(**{"class": "infantry"}, weather="dry") == "locking"
-    assert zoc.lookup(**{"class": "armor"}, weather="dry") == "fluid"
+    assert all(zoc.lookup(unit="remnant", weather=w) == "fluid" for w in ("dry", "frozen", "mud", "snow"))
+    assert zoc.lookup(unit="infantry", weather="dry") == "locking"
+    assert zoc.lookup(unit="armor", weather="dry") == "fluid"
 
 
 @pytest.mark.case("4.3B", "4.3C", "4.4A", "4.5A", "4.5B", "3.1B")
