@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, Field, model_validator
+from pydantic import AfterValidator, Field, field_validator, model_validator
 
 from casebook.kernel.schema_base import (
     CaseId,
@@ -22,6 +22,7 @@ from casebook.kernel.schema_base import (
     Slug,
     UnitClass,
     UnitSize,
+    _check_provenance,
 )
 
 __all__ = [
@@ -301,5 +302,14 @@ class GazetteerTown(Model):
 
 class GazetteerFile(_File):
     kind: Literal["gazetteer"]
+    #: town name -> printed hex; may carry its own ``provenance`` (the case that prints them)
     printed: dict[str, HexLabel] = {}
+
+    @field_validator("printed", mode="before")
+    @classmethod
+    def _printed_provenance(cls, value: Any) -> Any:
+        if isinstance(value, dict) and "provenance" in value:
+            value = dict(value)
+            _check_provenance(value.pop("provenance"))
+        return value
     towns: list[GazetteerTown] = []
