@@ -253,6 +253,7 @@ class _Builder:
                     self.ex.key = s.name
                     self.ex.error(s.name_loc, f"quantity `{s.name}` is already defined at {where[s.name]}",
                                   len(s.name))
+                    self.quantity(s)  # still check it, for its own errors
                     continue
                 if s.name in self.schema.facts:
                     self.ex.key = s.name

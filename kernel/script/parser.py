@@ -66,6 +66,26 @@ _EXAMPLES: dict[str, list[str]] = {
     ],
 }
 
+def _variants(examples: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Each quantity example also with a header case and after an earlier term: lark compares parser
+    states including the stack depth, which those change."""
+    head = "quantity q = sum\n"
+    out: dict[str, list[str]] = {}
+    for label, texts in examples.items():
+        more = []
+        for t in texts:
+            more.append(t)
+            if t.startswith(head):
+                body = t[len(head):]
+                for h in (head, "quantity q = sum by 1.1\n"):
+                    for before in ("", "  +1 by 1.1\n", "  +1 by 1.1\n  +1 by 1.1\n"):
+                        more.append(h + before + body)
+        out[label] = list(dict.fromkeys(more))
+    return out
+
+
+_EXAMPLES = _variants(_EXAMPLES)
+
 #: How terminals are named in "expected ..." lists.
 _TERMINAL_WORDS = {
     "NAME": "a name",
@@ -89,7 +109,7 @@ def _literals() -> dict[str, str]:
     return {t.name: t.pattern.value for t in parser().terminals if isinstance(t.pattern, PatternStr)}
 
 
-def _expected_words(names: set[str]) -> str:
+def _expected_words(names: set[str], limit: int = 12) -> str:
     lits = _literals()
     words = set()
     for n in names:
@@ -102,8 +122,8 @@ def _expected_words(names: set[str]) -> str:
     first = ("`by`", "`when`", "a case id", "end of line", "a name", "a number")
     ordered = sorted(words, key=lambda w: (w not in first, first.index(w) if w in first else 0,
                                            not w.startswith("`"), w))
-    if len(ordered) > 12:
-        ordered = ordered[:12] + ["…"]
+    if len(ordered) > limit:
+        ordered = ordered[:limit] + ["…"]
     return ", ".join(ordered)
 
 
@@ -156,7 +176,7 @@ def _syntax_problem(file: str, text: str, err: UnexpectedInput, offset: int = 0)
     if diagnosis:
         message += f"; {diagnosis}"
     if expected:
-        message += f" (expected {_expected_words(expected)})"
+        message += f" (expected {_expected_words(expected, 6 if diagnosis else 12)})"
     src_lines = text.split("\n")
     src = src_lines[line - 1] if 0 < line <= len(src_lines) else ""
     return Problem(file, line + offset, column, "", message, caret_context(src, column))
