@@ -9,7 +9,7 @@ file there in name order, ``cases.yaml`` beside the manifest.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -36,8 +36,8 @@ class RulePack:
     rules_dir: Path
     files: tuple[Path, ...]
     facts: Path
-    cases: frozenset[str] | None
-    tables: frozenset[str] | None
+    cases: frozenset[str] | None = field(repr=False)
+    tables: frozenset[str] | None = field(repr=False)
 
 
 def _load(path: Path) -> Any:
