@@ -122,5 +122,7 @@ class Position(Model):
     pending: list[Pending] = []
     removed: list[Removed] = []
     settings: dict[str, Scalar] = {}
+    #: plugin name -> that plugin's private plain data (e.g. a combat awaiting a decision)
+    plugin_state: dict[str, Any] = {}
     rng: Rng | None = None
     trace_seq: int = Field(0, ge=0)

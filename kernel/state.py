@@ -31,7 +31,7 @@ __all__ = ["GameState", "Journal", "TOP_LEVEL_KEYS", "HEX_RE"]
 TOP_LEVEL_KEYS: tuple[str, ...] = (
     "kind", "format", "game", "provenance", "scenario", "map", "turn", "weather", "phase", "step",
     "phasing", "first_player", "ip", "rp", "fp", "partisans", "units", "markers", "control",
-    "pending", "removed", "settings", "rng", "trace_seq",
+    "pending", "removed", "settings", "plugin_state", "rng", "trace_seq",
 )
 #: Keys written only when set (``None`` = absent).
 _OPTIONAL = frozenset({"provenance", "scenario", "map", "weather", "phase", "step", "phasing",
@@ -75,7 +75,7 @@ class GameState:
             "map": None, "turn": 1, "weather": None, "phase": None, "step": None,
             "phasing": None, "first_player": None, "ip": {}, "rp": {}, "fp": {}, "partisans": 0,
             "units": [], "markers": [], "control": {}, "pending": [], "removed": [],
-            "settings": {}, "rng": {"seed": 0, "state": None}, "trace_seq": 0,
+            "settings": {}, "plugin_state": {}, "rng": {"seed": 0, "state": None}, "trace_seq": 0,
         }
 
     # ------------------------------------------------------------------ plain data in and out
@@ -126,7 +126,7 @@ class GameState:
         """The state as a position document (deep copy, keys in :data:`TOP_LEVEL_KEYS` order;
         unset optional keys omitted). ``GameState.from_dict(s.to_dict()) == s``."""
         return {k: copy.deepcopy(v) for k, v in self._d.items()
-                if not (k in _OPTIONAL and v is None)}
+                if not (k in _OPTIONAL and v is None) and not (k == "plugin_state" and not v)}
 
     def clone(self) -> GameState:
         """An independent copy."""
@@ -382,6 +382,19 @@ class GameState:
 
     def set_setting(self, name: str, value: Any) -> None:
         self._d["settings"][name] = value
+
+    def plugin_data(self, plugin: str) -> Any:
+        """The private plain-data record a plugin keeps in the state under its own name (a
+        deep copy; ``None`` if it keeps none) — e.g. a combat awaiting the defender's support."""
+        return copy.deepcopy(self._d["plugin_state"].get(plugin))
+
+    def set_plugin_data(self, plugin: str, value: Any) -> None:
+        """Store (or, with ``None``, drop) ``plugin``'s private record; it must be plain data
+        (dicts, lists, str, int, bool) so it round-trips through a position file."""
+        if value is None:
+            self._d["plugin_state"].pop(plugin, None)
+        else:
+            self._d["plugin_state"][plugin] = _plain(copy.deepcopy(value))
 
     def set_rng_state(self, value: int) -> None:
         """Store the generator state (used only by :mod:`casebook.kernel.dice`)."""

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ruamel.yaml import YAML
+from ruamel.yaml.representer import SafeRepresenter
 from ruamel.yaml import events as ev
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import ScalarNode
@@ -255,11 +256,32 @@ def load_yaml(source: str | Path, *, text: str | None = None, file: str | None =
     return doc
 
 
+_FLOW_UNSAFE = frozenset("?:-,[]{}#&*!|>'\"%@`")
+
+
+def _represent_str(representer: Any, value: str) -> Any:
+    """Quote strings a flow context could misread (``?0``, ``-x``, ``a, b``): ruamel's safe
+    emitter writes some of them plain, and its own parser then refuses them."""
+    style = None
+    if value and (value[0] in _FLOW_UNSAFE or value != value.strip()
+                  or any(not c.isprintable() for c in value)):
+        style = '"'
+    return representer.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+class _Representer(SafeRepresenter):
+    """The safe representer with :func:`_represent_str` (a subclass: no global registration)."""
+
+
+_Representer.add_representer(str, _represent_str)
+
+
 def dump_yaml(data: Any) -> str:
     """Plain data as YAML text: deterministic (insertion order, no line wrapping), block style
     with leaf collections in flow style; ``read_yaml(dump_yaml(d)).data == d`` for plain data
     (strings that look like numbers, booleans or dates are quoted)."""
     y = YAML(typ="safe", pure=True)
+    y.Representer = _Representer
     y.default_flow_style = None
     y.allow_unicode = True
     y.width = 1 << 16

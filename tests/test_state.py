@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import io
 import json
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from ruamel.yaml import YAML
 
 from casebook.kernel.errors import IllegalActionError, PositionError
 from casebook.kernel.state import GameState
@@ -37,10 +35,12 @@ EXAMPLE = {
 
 
 def _yaml_round_trip(d: dict) -> dict:
-    yaml = YAML(typ="safe", pure=True)
-    buf = io.StringIO()
-    yaml.dump(d, buf)
-    return yaml.load(buf.getvalue())
+    """Through the project's own save path: dump_yaml, then the safe position-keeping reader."""
+    from casebook.kernel.yamlio import dump_yaml, read_yaml
+
+    doc, problems = read_yaml("<save>", text=dump_yaml(d))
+    assert not problems, problems
+    return doc.data
 
 
 def test_example_position_round_trips_exactly() -> None:
