@@ -11,6 +11,8 @@ cleanly and exit 1. Each class says what was wrong and where:
 - :class:`ScriptSyntaxError` — a rule script failed to parse or compile; carries its problems too.
 - :class:`IllegalActionError` — an action refused by the rules; names the cases that forbid it. The
   state it was tried on is unchanged.
+- :class:`QuestionError` — a rules question (``casebook ask``) that cannot be answered as asked: an
+  unknown unit or question, a hex off the map, a malformed argument.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ __all__ = [
     "PositionError",
     "ScriptSyntaxError",
     "IllegalActionError",
+    "QuestionError",
 ]
 
 
@@ -107,3 +110,8 @@ class IllegalActionError(CasebookError):
         self.reason = reason
         cited = ", ".join(self.cases) if self.cases else "no case"
         super().__init__(f"illegal action {action!r}: {reason} ({cited})")
+
+
+class QuestionError(CasebookError):
+    """A rules question that cannot be answered as asked (unknown unit, hex off the map, bad
+    argument); the message says what was wrong and what was expected."""
