@@ -151,6 +151,38 @@ class Specs:
         Fires: after validation, inside ``state.transaction(trace)`` (raising undoes everything).
         """
 
+    @hookspec
+    def casebook_after_action(self, ctx: Any, action: Any, result: Any) -> None:
+        """React to an action just applied by any plugin (``result`` is what its owner returned):
+        update town control (1.1B), check instant victory (18.1.3B/D), drop cached maps.
+
+        Return: ignored (list hook: every plugin is called).
+        Fires: right after ``casebook_apply_action``, inside the same transaction.
+        """
+
+    @hookspec(firstresult=True)
+    def casebook_combat(self, ctx: Any, attackers: Sequence[str], hex: str, kind: str,
+                        support: Mapping[str, int] | None) -> dict[str, Any] | None:
+        """Resolve one combat against the stack in ``hex`` by ``attackers`` (unit ids); ``kind``
+        is ``"attack"``, ``"reaction"`` or ``"overrun"`` (9.5); ``support`` the IPs each side
+        spends (``{"attacker": 2, "defender": 0}``). Rolls with the state's dice, applies the
+        result (fatigue, retreats, losses, advance per the plugin's policy or pending decisions)
+        and records it.
+
+        Return: firstresult (the combat plugin answers): ``{"odds", "column", "drm", "roll",
+        "result", "cases", …}``.
+        Fires: from the combat step, reaction attacks, or a move that overruns.
+        """
+
+    @hookspec(firstresult=True)
+    def casebook_game_result(self, ctx: Any) -> dict[str, Any] | None:
+        """The result if the game is over: ``{"winner": side or None, "level": str, "reason",
+        "cases"}``; None while it goes on.
+
+        Return: firstresult (the victory plugin answers).
+        Fires: after every action and at the end of every turn.
+        """
+
     # -- 4. turn ------------------------------------------------------------------------------
     @hookspec
     def casebook_turn_end(self, ctx: Any, turn: int) -> None:

@@ -22,10 +22,12 @@ spec's docstring is its contract) and declares the cases each function implement
 
     @hookimpl
     @implements("0.7.1.1A", "0.7.1.1B")
-    def casebook_step_start(state, board, phase, step, trace):
+    def casebook_step_start(ctx, phase, step):
         ...
 
-An implementation may take fewer arguments than its spec. Plugins never import each other; they
+Every hook receives ``ctx`` (``casebook.kernel.engine.Ctx``: state, board, rules, pack, trace,
+hook). An implementation may take fewer arguments than its spec. The full conventions are in
+``docs/plugins.md``. Plugins never import each other; they
 meet through hooks and the state, and change the state only through ``GameState`` methods (inside
 ``state.transaction``). Every die is rolled with ``casebook.kernel.dice.roll`` (traced with its
 purpose and cases). ``casebook cases GAME`` imports every module of this package to count the
