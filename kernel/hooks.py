@@ -31,7 +31,6 @@ import importlib
 import importlib.metadata
 import importlib.util
 import re
-import types
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -280,6 +279,17 @@ class Specs:
         """
 
 
+class _Proxy:
+    """The object registered with pluggy for one plugin: its wrapped hook implementations as
+    attributes. Compared by identity (two plugins with equal attributes are still two)."""
+
+    def __init__(self, name: str) -> None:
+        self._casebook_plugin = name
+
+    def __repr__(self) -> str:
+        return f"<plugin {self._casebook_plugin}>"
+
+
 class CasebookPluginManager(pluggy.PluginManager):
     """A pluggy manager for project ``casebook`` that records every hook call in :attr:`calls`."""
 
@@ -296,7 +306,7 @@ class CasebookPluginManager(pluggy.PluginManager):
     def register_plugin(self, name: str, plugin: Any) -> None:
         """Register ``plugin`` (module or object) under ``name``; its hook implementations are
         wrapped so each call knows which plugin returned a value."""
-        proxy = types.SimpleNamespace()
+        proxy = _Proxy(name)
         for attr in dir(plugin):
             if attr.startswith("__"):
                 continue
