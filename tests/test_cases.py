@@ -137,3 +137,12 @@ def test_cli_text_ends_with_the_summary_line(tmp_path) -> None:
     assert lines[at].split()[1] in ("tested", "done")
     assert "tested by: test_a.py::test_10_4_5C_clamp" in "\n".join(lines[at + 1:at + 3])
     assert sum(1 for line in lines if not line.startswith(" ")) == 362 + 1
+
+
+def test_errata_patches_count_as_implementing_their_cases() -> None:
+    from casebook.tools.cmd_cases import gather_implemented
+
+    warnings: list[str] = []
+    found = gather_implemented("moscow41", warnings)
+    assert "errata:0.2.3.3.yaml" in found["0.2.3.3A"]
+    assert "errata:0.2.4.9.yaml" in found["0.2.4.9E"]

@@ -12,7 +12,8 @@ which tests test it, and its status:
    functions declare cases with :func:`casebook.kernel.cases.implements`;
 2. rule scripts: the game's scripts are compiled (:func:`casebook.kernel.script.compile_pack`) and
    each quantity / permission is listed with the cases its lines cite (``rules:<name>``); and
-   anything the compiler registered with :func:`casebook.kernel.cases.register_cases`.
+   anything the compiler registered with :func:`casebook.kernel.cases.register_cases`;
+3. errata overlay patches of the pack (``errata:<file>``), each citing its case.
 
 *Tested by* comes from a static scan of the tests folder (:func:`casebook.kernel.cases.scan_tests`):
 ``@pytest.mark.case(...)`` marks and test names like ``test_9_6C_...``. Nothing is run.
@@ -108,12 +109,33 @@ def _script_cases(game: str, warnings: list[str]) -> dict[str, list[str]]:
     return out
 
 
+def _errata_cases(game: str, warnings: list[str]) -> dict[str, list[str]]:
+    """case -> ``errata:<file>`` for every errata overlay patch of the pack citing that case
+    (errata are implemented as data: patches applied on load)."""
+    from casebook.kernel.content import load_pack
+
+    try:
+        pack = load_pack(game)
+    except CasebookError as exc:
+        warnings.append(f"errata not counted: {exc}".splitlines()[0])
+        return {}
+    out: dict[str, list[str]] = {}
+    for path, _, patch in pack.errata:
+        source = f"errata:{Path(path).name}"
+        case = str(patch.get("case", ""))
+        if case and source not in out.get(case, []):
+            out.setdefault(case, []).append(source)
+    return out
+
+
 def gather_implemented(game: str, warnings: list[str]) -> dict[str, list[str]]:
-    """case -> sources implementing it (plugins via the ``implements`` registry, rule scripts)."""
+    """case -> sources implementing it (plugins via the ``implements`` registry, rule scripts,
+    errata overlay patches)."""
     _import_plugins(_manifest(_pack_dir(game)), warnings)
     found = REGISTRY.by_case()
-    for case, sources in _script_cases(game, warnings).items():
-        found.setdefault(case, []).extend(sources)
+    for extra in (_script_cases(game, warnings), _errata_cases(game, warnings)):
+        for case, sources in extra.items():
+            found.setdefault(case, []).extend(sources)
     return found
 
 
