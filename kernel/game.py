@@ -180,7 +180,8 @@ class State:
     def _setup(self) -> None:
         ctx = self._ctx()
         self.game.engine.hook.casebook_setup(ctx=ctx)
-        ctx.record("setup", (), {"scenario": self.game.scenario, "seed": self.data.rng.get("seed")},
+        ctx.record("setup", (), {"game": self.game.engine.pack.id, "scenario": self.game.scenario,
+                                 "seed": self.data.rng.get("seed")},
                    source=DRIVER, side=None)
 
     def _gather(self) -> list[Action]:

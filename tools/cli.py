@@ -20,6 +20,9 @@ __all__ = ["main", "COMMANDS"]
 #: command name -> (module under casebook.tools, attribute, one-line help)
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "ask": ("cmd_ask", "ask", "Ask a rules question about a position; the answer cites its cases."),
+    "play": ("cmd_play", "play", "Play a scenario: bots, hot-seat, or you against a bot."),
+    "replay": ("cmd_replay", "replay", "Re-execute a trace from its seed and actions; check every event."),
+    "explain": ("cmd_explain", "explain", "Show one trace event with its cases, titles, terms and sources."),
     "lint": ("cmd_lint", "lint", "Validate a content pack; list every error with file:line:column."),
     "cases": ("cmd_cases", "cases", "Case coverage of a game: implemented by, tested by, status."),
     "rules": ("cmd_rules", "rules", "Rule scripts: `rules check GAME` compiles and reports errors."),

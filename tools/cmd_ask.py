@@ -18,7 +18,7 @@ import click
 
 from casebook.kernel.errors import QuestionError
 
-__all__ = ["ask", "ask_position"]
+__all__ = ["ask", "ask_position", "answer_ctx", "render_text"]
 
 
 def _csv(value: str | None) -> list[str] | None:
@@ -33,15 +33,25 @@ def ask_position(position: str, question: str, args: list[str], options: dict[st
 
     pos = load_position(position)
     engine = load_engine(pos.game)
-    ctx = engine.ctx(state_from_position(pos))
+    return answer_ctx(engine.ctx(state_from_position(pos)), question, args, options)
+
+
+def answer_ctx(ctx: Any, question: str, args: list[str], options: dict[str, Any]) -> dict[str, Any]:
+    """Answer ``question`` on a context (a position bound to its engine); QuestionError if no
+    plugin answers it (the message lists the questions the game's plugins answer)."""
     answer = ctx.hook.casebook_answer(ctx=ctx, question=question, args=list(args), options=options)
     if answer is None:
-        known = {}
-        for module in engine.pm.modules.values():
+        known: dict[str, str] = {}
+        for module in ctx.engine.pm.modules.values():
             known.update(getattr(module, "QUESTIONS", {}) or {})
         listing = "\n".join(f"  {usage}" for _, usage in sorted(known.items())) or "  (none: no plugin answers questions)"
-        raise QuestionError(f"no rules plugin of {pos.game} answers {question!r}; questions:\n{listing}")
+        raise QuestionError(f"no rules plugin of {ctx.pack.id} answers {question!r}; questions:\n{listing}")
     return answer
+
+
+def render_text(answer: dict[str, Any]) -> str:
+    """An answer as readable indented text."""
+    return "\n".join(_text(answer))
 
 
 def _text(value: Any, indent: int = 0) -> list[str]:
@@ -111,5 +121,5 @@ def ask(position: str, question: str, args: tuple[str, ...], as_: str | None, fo
     if as_json:
         click.echo(json.dumps(answer, ensure_ascii=False, sort_keys=False))
     else:
-        click.echo("\n".join(_text(answer)))
+        click.echo(render_text(answer))
     sys.stdout.flush()

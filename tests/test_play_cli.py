@@ -1,0 +1,64 @@
+"""Play, replay and explain on the mini pack with a toy rules plugin (the real game's plugins are
+tested in tests/rules/ and by the Moscow '41 play tests)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from casebook.kernel.engine import Engine
+from casebook.kernel.game import Game
+from casebook.kernel.trace import Trace
+from casebook.tools.account import narrate_all
+from casebook.tools.bots import GreedyBot, RandomBot
+from casebook.tools.cmd_play import run_play
+from casebook.tools.human import HumanPlayer, parse_ask_words
+
+from test_game import Toy
+
+
+def _game(mini_pack) -> Game:
+    return Game(Engine.load(mini_pack, extra_plugins={"toy": Toy()}), "skirmish")
+
+
+def test_bots_play_the_mini_game_to_the_end_and_write_their_files(mini_pack, tmp_path):
+    lines: list[str] = []
+    state = run_play(_game(mini_pack), "skirmish", {"german": ("bot", "greedy"), "soviet": ("bot", "random")},
+                     seed=3, out=tmp_path, echo=lines.append, progress=False)
+    assert state.is_terminal()
+    assert any(line.strip().startswith("Result: nobody — draw") for line in lines)
+    assert (tmp_path / "trace.jsonl").is_file() and (tmp_path / "final.yaml").is_file()
+    assert Trace.read(tmp_path / "trace.jsonl") == state.trace
+    assert sorted(p.name for p in tmp_path.glob("turn-*.svg"))[0] == "turn-01.svg"
+
+
+def test_greedy_prefers_moving_to_passing_and_random_is_seeded(mini_pack):
+    state = _game(mini_pack).new_initial_state(seed=1)
+    assert GreedyBot("german").choose(state).kind == "move"
+    picks = {str(RandomBot("german", seed=s).choose(state)) for s in range(20)}
+    assert picks == {"german: move path=0304 stack=0303", "german: pass"}
+    assert RandomBot("german", 4).choose(state) == RandomBot("german", 4).choose(state)
+
+
+def test_account_names_actions_and_rolls(mini_pack):
+    state = _game(mini_pack).new_initial_state(seed=2)
+    state.apply(state.legal_actions()[0])
+    text = "\n".join(narrate_all(state.trace))
+    assert "german: move path=0304 stack=0303" in text and "rolls" in text and "=== Turn 1 ===" in text
+
+
+def test_human_commands_then_a_numbered_choice(mini_pack, tmp_path):
+    state = _game(mini_pack).new_initial_state(seed=2)
+    said: list[str] = []
+    replies = iter(["", "help", "why german: move stack=0303 path=0305", "9", "frobnicate now",
+                    f"save {tmp_path / 's.yaml'}", "1"])
+    human = HumanPlayer("german", "mini", echo=said.append, read=lambda prompt: next(replies))
+    assert str(human.choose(state)) == "german: move path=0304 stack=0303"
+    out = "\n".join(said)
+    assert "0305 holds an enemy unit (cases 9.1C)" in out
+    assert "no action number 9" in out and "error:" in out
+    assert (tmp_path / "s.yaml").is_file() and (tmp_path / "s.yaml.trace.jsonl").is_file()
+
+
+def test_ask_words_are_parsed_like_the_command_line():
+    q, args, opts, as_json = parse_ask_words(["attack", "2134", "--with", "g1,g2", "--roll", "7", "--json"])
+    assert (q, args, opts, as_json) == ("attack", ["2134"], {"with": ["g1", "g2"], "roll": 7}, True)

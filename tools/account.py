@@ -1,0 +1,70 @@
+"""A readable turn-by-turn account of a play, written from its trace events.
+
+:func:`narrate` turns one :class:`~casebook.kernel.trace.Event` into zero or more lines: turn
+headers, weather, IPs, activations, moves, attacks with odds/DRM/result, losses, control changes,
+VPs — whatever the plugins record, with the cases cited. Bookkeeping events (step advances,
+automatic passes) are left out. The account is a view of the trace; the trace is the record.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable
+
+from casebook.kernel.trace import Event
+
+__all__ = ["narrate", "narrate_all", "QUIET_KINDS"]
+
+#: Event kinds left out of the account (bookkeeping).
+QUIET_KINDS = frozenset({"advance", "auto-pass", "setup"})
+
+_SKIP_KEYS = frozenset({"terms", "explanation", "lines", "path_steps", "outcomes"})
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, (list, tuple)):
+        if len(v) > 8:
+            return ",".join(map(str, v[:8])) + f",… ({len(v)})"
+        return ",".join(map(str, v))
+    if isinstance(v, dict):
+        return json.dumps(v, ensure_ascii=False, separators=(",", ":"))[:120]
+    return str(v)
+
+
+def _summary(data: dict[str, Any]) -> str:
+    parts = [f"{k} {_value(v)}" for k, v in data.items() if k not in _SKIP_KEYS and v not in (None, "", [], {})]
+    return "; ".join(parts)
+
+
+def narrate(event: Event, last_turn: int | None = None) -> list[str]:
+    """Lines of the account for ``event`` (a turn header first when the turn changed)."""
+    lines: list[str] = []
+    if last_turn is not None and event.turn != last_turn:
+        lines.append(f"\n=== Turn {event.turn} ===")
+    if event.kind in QUIET_KINDS:
+        return lines
+    cases = f"  [{', '.join(event.cases)}]" if event.cases else ""
+    who = f"{event.side}: " if event.side and event.kind != "action" else ""
+    data = dict(event.data)
+    if event.kind == "action":
+        text = f"  {data.get('action', '')}"
+    elif event.kind == "roll":
+        text = f"  {who}rolls {data.get('total')} for {data.get('purpose', '?')}"
+    elif event.kind == "game-over":
+        winner = data.get("winner") or "nobody"
+        text = f"\n*** Game over: {winner} wins ({data.get('level')}) — {data.get('reason', '')}"
+    else:
+        summary = _summary(data)
+        text = f"  {who}{event.kind}" + (f": {summary}" if summary else "")
+    lines.append(text + cases)
+    return lines
+
+
+def narrate_all(events: Iterable[Event]) -> list[str]:
+    """The account of a whole trace."""
+    out: list[str] = []
+    turn = None
+    for event in events:
+        out += narrate(event, turn if turn is not None else -1)
+        turn = event.turn
+    return out

@@ -1,0 +1,61 @@
+"""``casebook replay TRACE`` — re-execute a play from its seed and actions and check the trace.
+
+The trace must start with the ``setup`` event of a play started from a scenario (it names the
+game, the scenario and the seed). Every ``action`` event is applied again in order; the new trace
+must equal the recorded one event by event. Exit 0 when identical; exit 1 at the first
+divergence, naming its sequence number and both versions of the event.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from casebook.kernel.errors import CasebookError, IllegalActionError
+
+__all__ = ["replay", "replay_trace"]
+
+
+def replay_trace(path: Path) -> tuple[bool, str]:
+    """(identical?, message) for the trace file at ``path``."""
+    from casebook.kernel.actions import parse_action
+    from casebook.kernel.game import Game
+    from casebook.kernel.trace import Trace
+
+    recorded = Trace.read(path)
+    if len(recorded) == 0 or recorded[0].kind != "setup":
+        return False, f"{path}: the trace does not start with a setup event (a play started from a scenario)"
+    setup = recorded[0].data
+    game = Game.load(setup["game"], setup["scenario"])
+    state = game.new_initial_state(int(setup["seed"]))
+    for event in recorded:
+        if event.kind != "action":
+            continue
+        if state.is_terminal():
+            return False, f"seq {event.seq}: the replayed game was already over before this action"
+        try:
+            state.apply(parse_action(event.data["action"]))
+        except (IllegalActionError, ValueError) as exc:
+            return False, f"seq {event.seq}: the recorded action was refused on replay: {exc}"
+    for old, new in zip(recorded, state.trace):
+        if old != new:
+            return False, (f"seq {old.seq}: events differ\n  recorded: {old.to_json()}\n"
+                           f"  replayed: {new.to_json()}")
+    if len(recorded) != len(state.trace):
+        return False, f"the replay has {len(state.trace)} events, the trace {len(recorded)}"
+    return True, f"{path}: {len(recorded)} events replayed identically"
+
+
+@click.command("replay")
+@click.argument("trace", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+def replay(trace: Path) -> int:
+    """Re-execute TRACE from its seed and actions; exit 1 at the first divergence."""
+    try:
+        ok, message = replay_trace(trace)
+    except (CasebookError, KeyError, json.JSONDecodeError) as exc:
+        raise click.ClickException(f"{trace}: cannot replay: {exc}") from None
+    click.echo(message, err=not ok)
+    return 0 if ok else 1
