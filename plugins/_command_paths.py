@@ -1,0 +1,121 @@
+"""Command paths for the Moscow '41 `command` plugin (0.2.4.8, 7.4, 8.0-8.4): private helper.
+
+A command path runs from an HQ to a unit in hexes (no MPs, 8.1A), at most the HQ's Command Radius
+long counting the unit's hex and not the HQ's (0.2.4.8), through no enemy unit and no EZOC
+unless a friendly non-remnant combat unit is in the hex (8.1B, 7.4). Supply and weather do not
+matter (8.1D). Derived maps are cached in ``ctx.memo``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import networkx as nx
+
+from casebook.kernel.cases import implements
+from casebook.kernel.hexgrid import Hex, hex_label, parse_hex
+
+__all__ = ["is_panzer", "hqs_of", "command_blocked", "command_path", "hq_entry", "command_answer"]
+
+
+def is_panzer(unit: Mapping[str, Any]) -> bool:
+    """A German panzer division regiment (0.2.4.1: it carries its division; 2.2C)."""
+    return (unit.get("side") == "german" and bool(unit.get("division"))
+            and unit.get("class") in ("armor", "mechanized"))
+
+
+def hqs_of(ctx: Any, side: str) -> list[Mapping[str, Any]]:
+    """The HQs of ``side`` on the map, by id."""
+    return sorted((u for u in ctx.state.units if u.get("side") == side and u.get("class") == "hq"
+                   and u.get("hex")), key=lambda u: u["id"])
+
+
+def _ezoc(ctx: Any, h: Hex, side: str, by_hex: Mapping[Hex, list[Any]]) -> bool:
+    answer = ctx.hook.casebook_zoc(ctx=ctx, hex=hex_label(h), side=side)
+    if answer is not None:
+        return bool(answer.get("exerted_by")) and answer.get("kind", "locking") != "none"
+    temperature = (ctx.state.weather or {}).get("temperature", "warm")
+    return any(u.get("side") != side and ctx.permission(
+        "exert_zoc", {"temperature": temperature, "unit_class": u.get("class")}).value
+        for n in ctx.board.neighbours(h) for u in by_hex.get(n, ()))
+
+
+@implements("8.0A", "8.1B", "7.4")
+def command_blocked(ctx: Any, side: str) -> dict[Hex, str]:
+    """Hex -> reason for every hex a command path of ``side`` cannot pass: enemy-occupied, or in
+    an EZOC (asked of ``casebook_zoc``) without a friendly non-remnant combat unit (8.1B, 7.4)."""
+    key = ("command", "blocked", side)
+    if key in ctx.memo:
+        return ctx.memo[key]
+    by_hex: dict[Hex, list[Any]] = {}
+    for u in ctx.state.units:
+        if u.get("hex"):
+            by_hex.setdefault(parse_hex(u["hex"]), []).append(u)
+    out: dict[Hex, str] = {}
+    near: set[Hex] = set()
+    for h, units in by_hex.items():
+        if any(u.get("side") != side for u in units):
+            out[h] = "enemy unit"
+            near.update(ctx.board.neighbours(h))
+    for h in sorted(near - set(out)):
+        if not any(u.get("side") == side and u.get("class") not in ("hq", "remnant")
+                   for u in by_hex.get(h, ())) and _ezoc(ctx, h, side, by_hex):
+            out[h] = "enemy ZOC"
+    ctx.memo[key] = out
+    return out
+
+
+@implements("8.1A", "8.1B", "8.1D", "0.2.4.8")
+def command_path(ctx: Any, hq: Mapping[str, Any], target: Hex) -> list[Hex] | None:
+    """The shortest command path from ``hq`` to ``target`` (8.1A: traced from the HQ) if it is
+    at most the HQ's radius in hexes (0.2.4.8), else None. Terrain, weather and supply do not
+    count (8.1D)."""
+    start = parse_hex(hq["hex"])
+    block = command_blocked(ctx, hq["side"])
+    view = nx.restricted_view(ctx.board.graph, [h for h in block if h not in (start, target)], [])
+    try:
+        path = nx.shortest_path(view, start, target)
+    except (nx.NetworkXNoPath, nx.NodeNotFound):
+        return None
+    return path if len(path) - 1 <= int(hq.get("radius") or 0) else None
+
+
+@implements("2.2C", "2.2E", "8.3.1B", "8.3.2B")
+def hq_entry(ctx: Any, hq: Mapping[str, Any], unit: Mapping[str, Any], distance: int) -> dict[str, Any]:
+    """One HQ in the command answer: ``{"hq", "distance" (hexes), "radius", "can_activate"
+    (2.2C, 2.2E), "support_limit" (attacks it can support, 8.3.1B / 8.3.2B)}``."""
+    facts = {"panzer_division": is_panzer(unit), "hq_mechanized": bool(hq.get("mechanized")),
+             "unit_class": unit.get("class")}
+    support = ctx.value("hq_support_limit", {"side": hq["side"], "command_limit": int(hq.get("limit") or 0),
+                                              "command_radius": int(hq.get("radius") or 0)})
+    return {"hq": hq["id"], "distance": distance, "radius": int(hq.get("radius") or 0),
+            "can_activate": bool(ctx.permission("hq_activate_unit", facts).value),
+            "support_limit": support}
+
+
+@implements("8.0A", "8.0B", "8.1C", "8.4B", "2.2D")
+def command_answer(ctx: Any, uid: str) -> dict[str, Any]:
+    """Whether ``uid`` is in command: ``{"unit", "in_command": bool, "hqs": [hq entries, nearest
+    first], "cases"}``. An HQ is always in command and traces to no other HQ (8.1C, 8.0B). A
+    German panzer regiment is in command of any German HQ (for support and supply, 2.2D) but
+    only a mechanized HQ can activate it (``can_activate``, 2.2C). KeyError if not on the map."""
+    key = ("command", "answer", uid)
+    if key in ctx.memo:
+        return ctx.memo[key]
+    unit = ctx.state.unit(uid)
+    if unit.get("class") == "hq":
+        answer = {"unit": uid, "in_command": True, "hqs": [], "cases": ["8.1C", "8.0B"]}
+    else:
+        target = parse_hex(unit["hex"])
+        hqs = []
+        for hq in hqs_of(ctx, unit["side"]):
+            path = command_path(ctx, hq, target)
+            if path is not None:
+                hqs.append(hq_entry(ctx, hq, unit, len(path) - 1))
+        hqs.sort(key=lambda e: (e["distance"], e["hq"]))
+        cases = ["8.0A", "8.1A", "8.1B", "7.4", "0.2.4.8", "8.1D"]
+        if is_panzer(unit):
+            cases += ["2.2C", "2.2D"]
+        answer = {"unit": uid, "in_command": bool(hqs), "hqs": hqs, "cases": cases}
+    ctx.memo[key] = answer
+    return answer
