@@ -1,0 +1,103 @@
+"""Moscow '41 movement, part 6: the legal actions of the movement steps, deterministic and
+small (one ``move`` per reachable destination with its canonical cheapest path, not every path).
+
+Private helper of :mod:`casebook.plugins.movement`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from casebook.kernel.actions import Action
+from casebook.kernel.cases import implements
+
+from casebook.plugins._movement_actions import check, rail_capacity_left
+from casebook.plugins._movement_costs import enemy_hexes
+from casebook.plugins._movement_paths import neighbours, rail_reach, reach
+from casebook.plugins._movement_state import (
+    MODE, STEPS, current_mover, data, decider, eligible_stacks, mover,
+)
+
+__all__ = ["legal_actions"]
+
+
+def _overstacked(ctx: Any, hex_: str, units: list[str]) -> bool:
+    """6.2B: a move may not end overstacked (the stacking plugin's verdict; False without one)."""
+    if not ctx.state.units_at(hex_):
+        return False
+    here = [u["id"] for u in ctx.state.units_at(hex_)]
+    ans = ctx.hook.casebook_stacking(ctx=ctx, hex=hex_, units=here + list(units))
+    return bool(ans and ans.get("overstacked"))
+
+
+def _moves(ctx: Any, side: str, hex_: str, m: Any) -> list[Action]:
+    out = []
+    for dest, r in reach(ctx, m).items():
+        if _overstacked(ctx, dest, list(m.units)):
+            continue
+        out.append(Action.make("move", side, stack=hex_, path=r["path"]))
+    return out
+
+
+def _overruns(ctx: Any, side: str, hex_: str) -> list[Action]:
+    out = []
+    for t in neighbours(ctx, hex_):
+        if t in enemy_hexes(ctx, side):
+            a = Action.make("overrun", side, stack=hex_, hex=t)
+            if not check(ctx, a):
+                out.append(a)
+    return out
+
+
+@implements("0.7.3.2A", "0.7.3.2B", "0.7.3.4A", "0.7.3.7", "9.8A")
+def legal_actions(ctx: Any, step: str) -> list[Action]:
+    """The actions of the deciding side in a movement step, deterministic: for the stack being
+    moved, its continuations, overruns and force march (right after its move, 0.7.3.2B); for each
+    stack that may start moving, a ``move`` per destination, overruns, Soviet rail moves; in
+    Reaction Movement, ``react`` per stack (2.4A); ``pass`` last. Unactivated Movement costs no
+    IPs (9.8A) and offers no reaction to the opponent (9.8C)."""
+    if step not in STEPS:
+        return []
+    side = decider(ctx, step)
+    if side is None:
+        return []
+    d = data(ctx)
+    out: list[Action] = []
+    cur = d.get("current")
+    if cur and cur["units"]:
+        h = cur["hex"]
+        if not cur["stopped"] and not cur["spent_all"] and cur["mode"] != "unactivated":
+            out += _moves(ctx, side, h, current_mover(ctx, cur))
+        if step == "movement" and not cur["spent_all"]:
+            out += _overruns(ctx, side, h)
+        fm = Action.make("force-march", side, stack=h)
+        if step == "movement" and not check(ctx, fm):
+            out.append(fm)
+    for h, units in eligible_stacks(ctx, step, side, d).items():
+        m, _ = mover(ctx, units, h, MODE[step])
+        out += [a for a in _moves(ctx, side, h, m) if not _rail_hq_blocks(d, step, ctx, units)]
+        if step == "movement":
+            out += _overruns(ctx, side, h)
+        if side == "soviet" and step != "reaction_movement":
+            combat = [u for u in units if ctx.state.unit(u).get("class") != "hq"]
+            if len(combat) <= rail_capacity_left(ctx, d):
+                dests, why = rail_reach(ctx, side, h)
+                out += [Action.make("rail-move", side, stack=h, to=dst) for dst in dests] if not why else []
+    if step == "reaction_movement":
+        seen = set(d["react"])
+        stacks: dict[str, list[str]] = {}
+        for u in ctx.state.units:
+            if u.get("side") == side and u.get("hex") and not u.get("activated") and u["id"] not in seen:
+                stacks.setdefault(u["hex"], []).append(u["id"])
+        for h in sorted(stacks):
+            a = Action.make("react", side, stack=h)
+            if not check(ctx, a):
+                out.append(a)
+    out.append(Action.make("pass", side))
+    return out
+
+
+def _rail_hq_blocks(d: dict[str, Any], step: str, ctx: Any, units: list[str]) -> bool:
+    """9.9G: after an HQ moved by rail, the units it activated may only rail-move."""
+    return step == "movement" and bool(d.get("rail_hq")) and any(
+        ctx.state.unit(u).get("class") != "hq" and not ctx.state.unit(u).get("reserve") for u in units)
