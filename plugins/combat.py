@@ -1,9 +1,312 @@
-"""Moscow '41 rules plugin `combat` (placeholder: being written).
+"""Moscow '41 rules plugin `combat`: the combat procedure (10.0-10.7, 2.3, 0.7.3.3, 0.7.3.5).
 
-See plugins/__init__.py for the plugin conventions.
+Owner of the steps ``combat`` (the phasing player attacks with activated and reserve units) and
+``reaction_attacks`` (the non-phasing player activates stacks to attack, 10.5). It answers
+``casebook_combat`` (odds, column, DRM, roll, CRT cell; the `results` plugin applies the cell) and
+``casebook ask … attack``. An attack's defender support is a pending decision of the defender
+(action ``support``) kept in ``plugin_state.combat``.
 """
 
 from __future__ import annotations
 
-#: question -> usage line, for `casebook ask` (see docs/ask.md)
-QUESTIONS: dict[str, str] = {}
+from typing import Any, Mapping, Sequence
+
+from casebook.kernel.actions import Action
+from casebook.kernel.cases import implements
+from casebook.kernel.dice import roll as roll_dice
+from casebook.kernel.errors import IllegalActionError, QuestionError
+from casebook.kernel.hooks import Refusal, hookimpl
+from casebook.kernel.trace import Trace
+from casebook.plugins._combat_odds import (as_json_number, crt_result, gather, guards_marker, is_hq,
+                                           odds_column, outcomes, shifted_column, supplied)
+from casebook.plugins._combat_rules import (PLUGIN, attack_refusals, max_support, reaction_cost, record,
+                                            save, support_allowed, targets)
+
+__all__ = ["QUESTIONS", "assess", "attack_answer", "resolve", "defender_support_policy"]
+
+QUESTIONS = {"attack": "attack HEX --with UNIT,UNIT… [--support A,D] [--overrun] [--roll N] — odds, "
+                       "column, DRM terms and every outcome of an attack (10.0-10.7)"}
+_STEPS = {"combat": "attack", "reaction_attacks": "reaction"}
+
+
+@implements("10.0B", "10.3B", "10.3C", "10.4.5B", "10.4.5C")
+def assess(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, int] | None = None,
+           overrun: bool = False) -> dict[str, Any]:
+    """Everything about an attack before the dice: strengths (strength points), the ratio, the
+    basic and shifted CRT column (each side's largest Loss marker shifts one column per step,
+    attacker left, defender right: 10.3B-C), and the DRM of ``attack_drm`` with its terms (net
+    clamped once, 10.4.5C). Raises KeyError for an unknown unit."""
+    f = gather(ctx, attackers, hex_, support, overrun)
+    index, basic = odds_column(ctx, f.attack_strength, f.defense_strength)
+    shift = f.defender_loss_shift - f.attacker_loss_shift
+    _, column = shifted_column(ctx, index, shift)
+    e = ctx.quantity("attack_drm", f.drm_facts)
+    terms = [{"case": ", ".join(ln.cases), "value": ln.amount, "source": ln.source.rsplit("/", 1)[-1]}
+             for ln in e.lines if ln.fired and ln.kind in ("term", "group")]
+    raw = sum(t["value"] for t in terms)
+    ratio = f.attack_strength / f.defense_strength if f.defense_strength else None
+    return {"facts": f, "attackers": list(f.attackers), "defenders": list(f.defenders),
+            "attack_strength": as_json_number(f.attack_strength),
+            "defense_strength": as_json_number(f.defense_strength),
+            "ratio": None if ratio is None else f"{as_json_number(ratio)}", "basic_column": basic,
+            "column": column, "column_shift": shift,
+            "drm": {"raw": raw, "net": int(e.value), "terms": terms}}
+
+
+@implements("10.0C", "10.0D", "10.0E", "10.7A", "10.5C", "0.7.3.5B")
+def resolve(ctx: Any, attackers: Sequence[str], hex_: str, kind: str, support: Mapping[str, int] | None,
+            roll: int | None = None) -> dict[str, Any]:
+    """Resolve one combat: pay the announced support (attacker then defender, 10.0C; none for an
+    overrunning attacker, 9.5A), roll two dice (10.0D), read the CRT (10.0E) and note a Guards
+    candidate on an unmodified 12 by the Soviets or 2 by the Germans (10.7A). The `results`
+    plugin applies the cell. Raises IllegalActionError if a side cannot pay its support."""
+    sup = {"attacker": 0, "defender": 0, **dict(support or {})}
+    if kind == "overrun":
+        sup["attacker"] = 0
+    a = assess(ctx, attackers, hex_, sup, kind == "overrun")
+    f = a["facts"]
+    for who, side in (("attacker", f.attacker_side), ("defender", f.defender_side)):
+        if sup[who]:
+            if sup[who] > ctx.state.ip(side):
+                raise IllegalActionError(f"{side}: support {sup[who]}", ["2.3A"], f"{side} has {ctx.state.ip(side)} IPs")
+            ctx.state.add_ip(side, -sup[who])
+    if roll is None:
+        roll = roll_dice(ctx.state, 2, purpose="combat", cases=["10.0D"],
+                         trace=ctx.trace if ctx.trace is not None else Trace(), source="combat.resolve")
+    result = crt_result(ctx, a["column"], roll, a["drm"]["net"])
+    rec = record(ctx)
+    guards_event = None
+    if (roll == 12 and f.attacker_side == "soviet") or (roll == 2 and f.attacker_side == "german"):
+        soviets = [ctx.state.unit(u) for u in (f.attackers if f.attacker_side == "soviet" else f.defenders)]
+        soviets = [u for u in soviets if u.get("class") not in ("hq", "remnant") and not u.get("guards")]
+        if soviets:
+            noted = sorted(soviets, key=lambda u: (-int(u.get("strength") or 0), u["id"]))[0]["id"]
+            rec["guards"] = sorted(set(rec.get("guards", [])) | {noted})
+            guards_event = noted
+    if kind != "overrun":
+        rec["attacked_step"] = sorted(set(rec["attacked_step"]) | set(attackers))
+        rec["defended_step"] = sorted(set(rec["defended_step"]) | set(f.defenders))
+    if kind == "attack":
+        rec["attacked_phase"] = sorted(set(rec["attacked_phase"]) | set(attackers))
+    save(ctx, rec)
+    out = {k: v for k, v in a.items() if k != "facts"}
+    out.update(hex=hex_, kind=kind, attacker_side=f.attacker_side, defender_side=f.defender_side,
+               odds=a["column"], support=sup, roll=roll, modified_roll=roll + a["drm"]["net"], result=result,
+               guards_noted=guards_event, cases=["10.0A", "10.0B", "10.0D", "10.0E", "10.3A"])
+    ctx.record("combat", ["10.0D", "10.0E"], {k: v for k, v in out.items() if k != "drm"} | {"drm": a["drm"]["net"]},
+               source="combat.resolve", side=f.attacker_side)
+    return out
+
+
+def defender_support_policy(ctx: Any, attackers: Sequence[str], hex_: str) -> int:
+    """The default defender support for bots and overruns: none (IPs are kept for activations)."""
+    return 0
+
+
+@hookimpl
+def casebook_combat(ctx, attackers, hex, kind, support):
+    sup = dict(support or {})
+    if "defender" not in sup:
+        sup["defender"] = defender_support_policy(ctx, attackers, hex)
+    return resolve(ctx, list(attackers), hex, kind, sup)
+
+
+# ---------------------------------------------------------------------------- steps and actions
+def _pending(ctx: Any) -> dict[str, Any] | None:
+    return (ctx.state.plugin_data(PLUGIN) or {}).get("pending")
+
+
+@hookimpl(tryfirst=True)
+def casebook_decider(ctx, phase, step):
+    pending = _pending(ctx)
+    if pending:
+        return pending["defender_side"]
+    if (ctx.state.plugin_data("results") or {}).get("queue"):
+        return None
+    if step == "combat":
+        return ctx.state.phasing
+    if step == "reaction_attacks" and ctx.state.phasing:
+        return ctx.state.other_side(ctx.state.phasing)
+    return None
+
+
+@hookimpl
+def casebook_step_start(ctx, phase, step):
+    if step in _STEPS:
+        rec = record(ctx)
+        rec.update(attacked_step=[], defended_step=[])
+        rec.pop("pending", None)
+        save(ctx, rec)
+
+
+@implements("0.7.3.3B")
+@hookimpl
+def casebook_step_end(ctx, phase, step):
+    """0.7.3.3B: activated units that did not attack in the combat step are marked Reserve."""
+    if step != "combat":
+        return
+    rec = record(ctx)
+    for u in ctx.state.units:
+        if u.get("side") == ctx.state.phasing and u.get("activated") and not u.get("reserve") \
+                and u["id"] not in rec["attacked_phase"] and not is_hq(u):
+            ctx.state.update_unit(u["id"], reserve=True)
+    ctx.record("reserve", ["0.7.3.3B"], {}, source="combat.casebook_step_end")
+
+
+def _support_options(ctx: Any, side: str, attackers: list[str], hex_: str, paid: int, kind: str) -> list[int]:
+    if kind == "overrun" or not support_allowed(ctx, attackers, True) or not support_allowed(ctx, attackers, True).value:
+        return [0]
+    f = assess(ctx, attackers, hex_)["facts"]
+    top = max_support(ctx, side, ctx.state.ip(side) - paid,
+                      lambda ips: {**f.drm_facts, "attacker_support_ips": ips})
+    return sorted({0, top})
+
+
+@hookimpl
+def casebook_legal_actions(ctx, phase, step):
+    pending = _pending(ctx)
+    if pending:
+        side, hex_ = pending["defender_side"], pending["hex"]
+        defenders = [u["id"] for u in ctx.state.units_at(hex_)]
+        options = [0]
+        verdict = support_allowed(ctx, defenders, False)
+        if verdict is None or verdict.value:
+            f = assess(ctx, pending["attackers"], hex_, {"attacker": pending["attacker_support"]})["facts"]
+            top = max_support(ctx, side, ctx.state.ip(side),
+                              lambda ips: {**f.drm_facts, "attacker_support_ips": 0, "defender_support_ips": ips} | {})
+            options = sorted({0, top})
+        return [Action.make("support", side, ips=n) for n in options]
+    if step not in _STEPS or (ctx.state.plugin_data("results") or {}).get("queue"):
+        return []
+    kind = _STEPS[step]
+    side = casebook_decider(ctx, phase, step)
+    if not side:
+        return []
+    out = []
+    for hex_, units in targets(ctx, side, kind).items():
+        groups = [units]
+        if kind == "attack" and attack_refusals(ctx, side, hex_, units, kind):
+            groups = [[u] for u in units]
+        for group in groups:
+            if attack_refusals(ctx, side, hex_, group, kind):
+                continue
+            paid = reaction_cost(ctx, side, group) if kind == "reaction" else 0
+            for ips in _support_options(ctx, side, group, hex_, paid, kind):
+                out.append(Action.make("attack", side, hex=hex_, support=ips, **{"with": group}))
+    return out + [Action.make("pass", side)]
+
+
+@hookimpl
+def casebook_validate_action(ctx, action):
+    if action.kind == "attack":
+        if _pending(ctx):
+            return [Refusal("a combat awaits the defender's support", ("10.0C", "10.0F"), PLUGIN)]
+        kind = _STEPS.get(ctx.state.step, "attack")
+        return attack_refusals(ctx, action.side, str(action.get("hex")), list(action.get("with") or ()),
+                               kind, int(action.get("support", 0)))
+    if action.kind == "support":
+        pending = _pending(ctx)
+        if not pending or action.side != pending["defender_side"]:
+            return [Refusal("no attack awaits this side's combat support", ("10.4.2A",), PLUGIN)]
+        ips = int(action.get("ips", 0))
+        out = []
+        if ips < 0 or ips > ctx.state.ip(action.side):
+            out.append(Refusal(f"{action.side} has {ctx.state.ip(action.side)} IPs", ("2.3A",), PLUGIN))
+        if ips:
+            verdict = support_allowed(ctx, [u["id"] for u in ctx.state.units_at(pending["hex"])], False)
+            if verdict is not None and not verdict.value:
+                out.append(Refusal("the defenders must be in supply and in command to receive support",
+                                   ("2.3C", "10.4.2B"), PLUGIN))
+        return out
+    return []
+
+
+def _resolve_pending(ctx: Any, pending: Mapping[str, Any], defender_ips: int) -> dict[str, Any]:
+    rec = record(ctx)
+    rec["interactive"] = True
+    rec.pop("pending", None)
+    save(ctx, rec)
+    out = ctx.hook.casebook_combat(ctx=ctx, attackers=pending["attackers"], hex=pending["hex"],
+                                   kind=pending["kind"], support={"attacker": pending["attacker_support"],
+                                                                  "defender": defender_ips})
+    rec = record(ctx)
+    rec.pop("interactive", None)
+    save(ctx, rec)
+    return out
+
+
+@implements("0.7.3.3A", "0.7.3.5A", "10.0C", "10.4.2A", "10.5A")
+@hookimpl
+def casebook_apply_action(ctx, action):
+    """``attack`` (reaction cost paid and attackers marked activated in the reaction step; Reserve
+    markers removed, 0.7.3.3A), then the defender's ``support`` (10.0C), then the roll."""
+    if action.kind == "attack":
+        side, hex_ = action.side, str(action.get("hex"))
+        attackers = list(action.get("with"))
+        kind = _STEPS.get(ctx.state.step, "attack")
+        if kind == "reaction":
+            ctx.state.add_ip(side, -reaction_cost(ctx, side, attackers))
+            for a in attackers:
+                ctx.state.update_unit(a, activated=True)
+        for a in attackers:
+            if ctx.state.unit(a).get("reserve"):
+                ctx.state.update_unit(a, reserve=None)
+        defender = ctx.state.units_at(hex_)[0]["side"]
+        pending = {"attackers": attackers, "hex": hex_, "kind": kind, "attacker_support": int(action.get("support", 0)),
+                   "attacker_side": side, "defender_side": defender}
+        ctx.changed()
+        rec = record(ctx)
+        rec["pending"] = pending
+        save(ctx, rec)
+        if len(casebook_legal_actions(ctx, ctx.state.phase, ctx.state.step)) > 1:
+            return {"pending": "support", "defender": defender, "attack": pending}
+        return _resolve_pending(ctx, pending, 0)
+    if action.kind == "support":
+        pending = _pending(ctx)
+        return _resolve_pending(ctx, pending, int(action.get("ips", 0)))
+    return None
+
+
+# ---------------------------------------------------------------------------- the question
+@implements("10.0A", "10.1A")
+def attack_answer(ctx: Any, hex_: str, attackers: Sequence[str], support: Sequence[int] = (0, 0),
+                  overrun: bool = False, roll: int | None = None) -> dict[str, Any]:
+    """``attack HEX --with U,U [--support A,D] [--overrun] [--roll N]``: the attack assessed
+    (eligibility refusals with their cases, strengths, ratio, column and shift, DRM terms, every
+    outcome); with ``roll`` the CRT cell for that unmodified roll. Never changes the state."""
+    units = [ctx.state.unit(a) for a in attackers if ctx.state.has_unit(a)]
+    if len(units) != len(attackers):
+        missing = [a for a in attackers if not ctx.state.has_unit(a)]
+        raise QuestionError(f"attack: no unit {', '.join(missing)} on the map")
+    side = units[0]["side"]
+    kind = "overrun" if overrun else ("reaction" if side != ctx.state.phasing and ctx.state.phasing else "attack")
+    sup = {"attacker": int(support[0]) if support else 0, "defender": int(support[1]) if len(support) > 1 else 0}
+    refusals = attack_refusals(ctx, side, hex_, list(attackers), kind, sup["attacker"])
+    if not ctx.state.units_at(hex_) or all(u.get("side") == side for u in ctx.state.units_at(hex_)):
+        return {"attackers": list(attackers), "hex": hex_, "legal": False,
+                "refusals": [{"reason": r.reason, "cases": list(r.cases)} for r in refusals], "cases": ["10.3A"]}
+    a = assess(ctx, attackers, hex_, sup, overrun)
+    out = {k: v for k, v in a.items() if k not in ("facts", "basic_column")}
+    out["basic_column"] = a["basic_column"]
+    out["kind"] = kind
+    out["legal"] = not refusals
+    out["refusals"] = [{"reason": r.reason, "cases": list(r.cases)} for r in refusals]
+    out["outcomes"] = [{k: v for k, v in o.items() if k != "p"} for o in outcomes(ctx, a["column"], a["drm"]["net"])]
+    if roll is not None:
+        out["result"] = {"roll": roll, "modified_roll": roll + a["drm"]["net"],
+                         "result": crt_result(ctx, a["column"], roll, a["drm"]["net"]),
+                         "guards": (roll == 12 and side == "soviet") or (roll == 2 and side == "german")}
+    out["cases"] = sorted({"10.0A", "10.0B", "10.0E", "10.3A", "10.3B", "10.4.5C"}
+                          | {c for t in a["drm"]["terms"] for c in t["case"].split(", ")}
+                          | {c for r in refusals for c in r.cases})
+    return out
+
+
+@hookimpl
+def casebook_answer(ctx, question, args, options):
+    if question != "attack":
+        return None
+    if len(args) != 1 or not options.get("with"):
+        raise QuestionError("usage: " + QUESTIONS["attack"])
+    return attack_answer(ctx, args[0], list(options["with"]), options.get("support") or (0, 0),
+                         bool(options.get("overrun")), options.get("roll"))

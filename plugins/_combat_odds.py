@@ -1,0 +1,216 @@
+"""Combat arithmetic of Moscow '41 (private to the `combat` plugin): the facts of one combat,
+strengths, odds and CRT column (10.0A-B, 10.3), DRMs (10.4), the outcome of each roll (10.0D-E).
+
+Every number comes from the rule scripts (``combat_strength``, ``attack_drm``) and the CRT table
+(``crt``, dims ``odds`` × ``roll``); nothing the rulebook states is a Python literal here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Mapping, Sequence
+
+from casebook.kernel.cases import implements
+from casebook.kernel.dice import distribution
+from casebook.kernel.hexgrid import parse_hex
+
+__all__ = ["CombatFacts", "gather", "odds_column", "shifted_column", "outcomes", "crt_result",
+           "supplied", "in_command", "is_hq", "guards_marker", "as_json_number"]
+
+#: Counter classes the combat facts know (the ``class`` enum of facts.yaml).
+_HQ = "hq"
+
+
+def is_hq(unit: Mapping[str, Any]) -> bool:
+    return unit.get("class") == _HQ
+
+
+def guards_marker(ctx: Any, unit: Mapping[str, Any]) -> bool:
+    """True if the unit carries a Guards +1 marker (10.7A): its ``guards`` flag is set and its
+    counter is not printed as a Guards division (whose strength already includes it, 10.7C)."""
+    if not unit.get("guards"):
+        return False
+    counter = ctx.pack.counters.get(unit.get("counter") or unit.get("id"), {})
+    return not counter.get("guards", False)
+
+
+def supplied(ctx: Any, uid: str) -> bool:
+    """Supply at this instant (10.2), asked of ``casebook_supply``; in supply when no plugin
+    answers (the supply area is optional for combat)."""
+    answer = ctx.hook.casebook_supply(ctx=ctx, unit=uid)
+    return True if answer is None else bool(answer.get("in_supply", True))
+
+
+def in_command(ctx: Any, uid: str) -> bool:
+    """Command at this instant (10.1B, 10.4.2B, 11.1B), asked of ``casebook_command``; in command
+    when no plugin answers."""
+    answer = ctx.hook.casebook_command(ctx=ctx, unit=uid)
+    return True if answer is None else bool(answer.get("in_command", True))
+
+
+def as_json_number(x: Fraction | int) -> Any:
+    """An exact strength as JSON: an int when whole, else the fraction text (``"7/2"``)."""
+    x = Fraction(x)
+    return int(x) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+@dataclass(frozen=True)
+class CombatFacts:
+    """What one combat is made of: ``attackers``/``defenders`` (unit ids), the sides, the exact
+    strengths (strength points), the facts given to ``attack_drm`` and the terms of the odds."""
+
+    hex: str
+    attackers: tuple[str, ...]
+    defenders: tuple[str, ...]
+    attacker_side: str
+    defender_side: str
+    attack_strength: Fraction
+    defense_strength: Fraction
+    drm_facts: Mapping[str, Any] = field(hash=False)
+    attacker_loss_shift: int = 0
+    defender_loss_shift: int = 0
+
+
+def _weather(ctx: Any) -> dict[str, str]:
+    w = ctx.state.weather or {}
+    return {"temperature": w.get("temperature", "warm"), "ground": w.get("ground", "dry")}
+
+
+def _fortification_marker(ctx: Any, hex_: str) -> bool:
+    return any(m.get("kind") == "fortification" and m.get("hex") == hex_ for m in ctx.state.markers)
+
+
+def _hedgehog(ctx: Any, unit: Mapping[str, Any]) -> bool:
+    return bool(unit.get("hedgehog")) or any(
+        m.get("kind") == "hedgehog" and m.get("hex") == unit.get("hex") for m in ctx.state.markers)
+
+
+def _across(ctx: Any, from_hex: str, to_hex: str) -> tuple[bool, bool]:
+    """(across a river, across a fortification protecting ``to_hex``) for an attack from
+    ``from_hex`` into ``to_hex`` (10.4.7, 10.4.8, 14.2A-B)."""
+    a, b = parse_hex(from_hex), parse_hex(to_hex)
+    side = ctx.board.side(a, b)
+    destroyed = any(m.get("kind") == "fort-destroyed" and m.get("hex") == to_hex for m in ctx.state.markers)
+    printed = side.fortification == b and not destroyed
+    return bool(side.river or side.major_river), bool(printed or _fortification_marker(ctx, to_hex))
+
+
+def _overstacked(ctx: Any, hex_: str) -> bool:
+    answer = ctx.hook.casebook_stacking(ctx=ctx, hex=hex_, units=None)
+    return bool(answer and answer.get("overstacked"))
+
+
+def _whole_panzer_division(ctx: Any, units: Sequence[Mapping[str, Any]], side: str) -> bool:
+    """10.4.6: all the regiments of one German panzer division attack (every counter of the
+    mix with that ``division`` is among the attackers)."""
+    if side != "german":
+        return False
+    ids = {u.get("counter") or u["id"] for u in units} | {u["id"] for u in units}
+    divisions = {u.get("division") for u in units if u.get("division")}
+    for d in divisions:
+        members = {cid for cid, c in ctx.pack.counters.items() if c.get("division") == d}
+        if len(members) > 1 and members <= ids:
+            return True
+    return False
+
+
+def _stack_records(ctx: Any, units: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    return [{"class": u.get("class"), "strength": int(u.get("strength") or 0),
+             "guards_marker": guards_marker(ctx, u), "hedgehog": _hedgehog(ctx, u)} for u in units]
+
+
+@implements("10.0A", "10.3A", "10.3B", "10.3C", "10.2", "10.4A", "10.4B", "10.4.1A", "10.4.1B",
+            "10.4.3", "10.4.4", "10.4.5A", "10.4.6", "10.4.7", "10.4.8", "10.6A", "10.7C")
+def gather(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, int] | None = None,
+           overrun: bool = False) -> CombatFacts:
+    """The facts of an attack by ``attackers`` (unit ids) on the stack in ``hex_``.
+
+    Strengths are the sums of ``combat_strength`` per stack (10.3A: one total per side; 10.6A:
+    an HQ adds 1 per stack; 14.4D: halved for hedgehog attackers, summed exactly before the
+    ratio). Supply is judged now (10.2). Loss shifts: the largest Loss marker per side, one column
+    per step (10.3B-C). Raises KeyError for an unknown unit.
+    """
+    state = ctx.state
+    att = [state.unit(a) for a in attackers]
+    dfd = [u for u in state.units_at(hex_)]
+    a_side = att[0]["side"] if att else (state.phasing or "german")
+    d_side = dfd[0]["side"] if dfd else state.other_side(a_side)
+    weather = _weather(ctx)
+    by_stack: dict[str, list[Mapping[str, Any]]] = {}
+    for u in att:
+        by_stack.setdefault(u["hex"], []).append(u)
+    attack_strength = Fraction(0)
+    for h, units in by_stack.items():
+        attack_strength += Fraction(ctx.value("combat_strength", {
+            "units": _stack_records(ctx, units), "attacking": True, "fortified": False}))
+    att_records = []
+    fortified = False
+    for u in att:
+        river, fort = _across(ctx, u["hex"], hex_)
+        fortified |= fort
+        att_records.append({"class": u.get("class"), "fatigued": bool(u.get("fatigued")),
+                            "supplied": supplied(ctx, u["id"]), "overstacked": _overstacked(ctx, u["hex"]),
+                            "across_river": river, "across_fortification": fort})
+    defense_strength = Fraction(ctx.value("combat_strength", {
+        "units": _stack_records(ctx, dfd), "attacking": False, "fortified": fortified}))
+    sup = dict(support or {})
+    drm_facts = {
+        **weather, "attacker_side": a_side, "defender_side": d_side,
+        "attacker_support_ips": 0 if overrun else int(sup.get("attacker", 0)),
+        "defender_support_ips": int(sup.get("defender", 0)),
+        "whole_panzer_division": _whole_panzer_division(ctx, att, a_side),
+        "attackers": att_records,
+        "defenders": [{"class": u.get("class"), "hedgehog": _hedgehog(ctx, u)} for u in dfd],
+    }
+    return CombatFacts(hex_, tuple(attackers), tuple(u["id"] for u in dfd), a_side, d_side,
+                       attack_strength, defense_strength, drm_facts,
+                       max((int(u.get("losses") or 0) for u in att), default=0),
+                       max((int(u.get("losses") or 0) for u in dfd), default=0))
+
+
+def _ratio(label: str) -> Fraction:
+    a, _, d = str(label).partition(":")
+    return Fraction(int(a), int(d))
+
+
+@implements("10.0B")
+def odds_column(ctx: Any, attack: Fraction, defense: Fraction) -> tuple[int, str]:
+    """The CRT column index and label for ``attack`` : ``defense`` strength points, rounded in
+    the defender's favour: the highest column whose ratio the odds reach. Odds below the first
+    column use the first, above the last the last (interpretation crt-odds-beyond-the-table)."""
+    columns = list(dict(ctx.table("crt").dims)["odds"])
+    if defense <= 0:
+        return len(columns) - 1, columns[-1]
+    odds = Fraction(attack) / Fraction(defense)
+    index = 0
+    for i, label in enumerate(columns):
+        if odds >= _ratio(label):
+            index = i
+    return index, columns[index]
+
+
+def shifted_column(ctx: Any, index: int, shift: int) -> tuple[int, str]:
+    """Shift column ``index`` by ``shift`` columns (right +, 10.3B); a shift past the table's
+    edge stops at the edge column (interpretation crt-shift-past-the-edge)."""
+    columns = list(dict(ctx.table("crt").dims)["odds"])
+    j = max(0, min(len(columns) - 1, index + shift))
+    return j, columns[j]
+
+
+@implements("10.0D", "10.0E")
+def crt_result(ctx: Any, column: str, roll: int, drm: int) -> str:
+    """The CRT cell for the two-dice ``roll`` modified by the net ``drm`` (10.0D-E); a modified
+    roll beyond the table's rows reads the nearest row."""
+    rows = [int(r) for r in dict(ctx.table("crt").dims)["roll"]]
+    modified = max(min(rows), min(max(rows), roll + drm))
+    return str(ctx.table("crt").lookup(odds=column, roll=modified))
+
+
+def outcomes(ctx: Any, column: str, drm: int) -> list[dict[str, Any]]:
+    """Every 2d6 roll with its exact probability (as text ``"1/36"`` and a float) and result."""
+    out = []
+    for total, p in distribution(2).items():
+        out.append({"roll": total, "probability": f"{p.numerator}/{p.denominator}",
+                    "p": round(float(p), 4), "result": crt_result(ctx, column, total, drm)})
+    return out

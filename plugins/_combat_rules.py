@@ -1,0 +1,174 @@
+"""Who may attack whom, and what it costs (private to the `combat` plugin): 10.1A-C, 0.7.3.3A,
+0.7.3.5A, 10.5A-C, 2.3A-C, 10.4.2A-B; the plugin's own record of who attacked in this step."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from casebook.kernel.cases import implements
+from casebook.kernel.hexgrid import hex_label, parse_hex
+from casebook.kernel.hooks import Refusal
+from casebook.plugins._combat_odds import gather, in_command, is_hq, supplied
+
+__all__ = ["record", "save", "attack_refusals", "support_allowed", "support_cost", "max_support",
+           "reaction_cost", "eligible_attackers", "targets"]
+
+PLUGIN = "combat"
+
+
+def record(ctx: Any) -> dict[str, Any]:
+    """The plugin's record (``plugin_state.combat``), reset when the phase changes."""
+    rec = ctx.state.plugin_data(PLUGIN) or {}
+    phase_key = f"{ctx.state.turn}:{ctx.state.phase}"
+    if rec.get("phase") != phase_key:
+        rec = {"phase": phase_key, "attacked_phase": [], "attacked_step": [], "defended_step": [],
+               "guards": rec.get("guards", [])}
+    return rec
+
+
+def save(ctx: Any, rec: Mapping[str, Any]) -> None:
+    ctx.state.set_plugin_data(PLUGIN, dict(rec))
+
+
+def _kind_for_step(ctx: Any) -> str:
+    return "reaction" if ctx.state.step == "reaction_attacks" else "attack"
+
+
+@implements("10.1A", "10.5A", "10.5B", "0.7.3.5A", "0.7.3.3A")
+def eligible_attackers(ctx: Any, side: str, kind: str) -> list[Mapping[str, Any]]:
+    """Units of ``side`` that may join an attack now (10.1A): in the combat step, activated units
+    and units marked Reserve that have not attacked this phase (0.7.3.3A); in the reaction-attacks
+    step, non-phasing units not yet activated this phase (activated for the attack, 10.5A, 2.0);
+    never a unit that attacked in this step (10.1C)."""
+    rec = record(ctx)
+    out = []
+    for u in ctx.state.units:
+        if u.get("side") != side or "hex" not in u or u["id"] in rec["attacked_step"]:
+            continue
+        if kind == "reaction":
+            if u.get("activated") or side == ctx.state.phasing:
+                continue
+        elif not (u.get("activated") or u.get("reserve")) or u["id"] in rec["attacked_phase"]:
+            continue
+        out.append(u)
+    return out
+
+
+def targets(ctx: Any, side: str, kind: str) -> dict[str, list[str]]:
+    """Enemy-occupied hex -> eligible adjacent attackers (ids, sorted), for the legal actions."""
+    rec = record(ctx)
+    found: dict[str, list[str]] = {}
+    for u in eligible_attackers(ctx, side, kind):
+        for n in ctx.board.neighbours(parse_hex(u["hex"])):
+            h = hex_label(n)
+            enemy = [x for x in ctx.state.units_at(h) if x.get("side") != side]
+            if enemy and not any(x["id"] in rec["defended_step"] for x in enemy):
+                found.setdefault(h, []).append(u["id"])
+    return {h: sorted(v) for h, v in sorted(found.items())}
+
+
+def reaction_cost(ctx: Any, side: str, attackers: Sequence[str]) -> int:
+    """IPs to activate ``attackers`` for a reaction attack (0.7.3.5A): ``ip_cost`` for a reaction
+    per stack, or per unit under setting ``reaction_cost_per`` (interpretation reaction-cost)."""
+    per = ctx.value("ip_cost", {"ip_use": "reaction", "side": side})
+    if ctx.state.setting("reaction_cost_per", "stack") == "unit":
+        return per * len(attackers)
+    return per * len({ctx.state.unit(a)["hex"] for a in attackers})
+
+
+def support_cost(ctx: Any, side: str, drm: int) -> int:
+    return ctx.value("ip_cost", {"ip_use": "combat_support", "side": side, "support_drm": drm})
+
+
+@implements("2.3A", "2.3B", "2.3C", "10.4.2B")
+def support_allowed(ctx: Any, units: Sequence[str], attacking: bool, overrun: bool = False) -> Any:
+    """The verdict (script permission ``combat_support``) on buying combat support for ``units``:
+    every one must be in supply and in command (2.3B attacker, 2.3C defender, 10.4.2B); never for
+    an overrunning attacker (9.5A). Returns the failing Explanation or the last passing one."""
+    verdict = None
+    for u in units:
+        if is_hq(ctx.state.unit(u)):
+            continue
+        verdict = ctx.permission("combat_support", {"supplied": supplied(ctx, u), "in_command": in_command(ctx, u),
+                                                    "overrun": overrun, "attacking": attacking})
+        if not verdict.value:
+            return verdict
+    return verdict
+
+
+@implements("10.4.2A")
+def max_support(ctx: Any, side: str, available: int, facts_for: Any) -> int:
+    """The most IPs worth spending on support: the largest whole-DRM purchase ``side`` can afford
+    that still changes the clamped DRM (``facts_for(ips)`` gives ``attack_drm`` facts)."""
+    best, drm = 0, 1
+    last = ctx.value("attack_drm", facts_for(0))
+    while support_cost(ctx, side, drm) <= available:
+        value = ctx.value("attack_drm", facts_for(support_cost(ctx, side, drm)))
+        if value == last:
+            break
+        best, last, drm = support_cost(ctx, side, drm), value, drm + 1
+    return best
+
+
+@implements("10.1A", "10.1B", "10.1C", "10.5C", "10.6A", "0.7.3.5A")
+def attack_refusals(ctx: Any, side: str, hex_: str, attackers: Sequence[str], kind: str,
+                    support: int = 0) -> list[Refusal]:
+    """Why ``side`` may not attack ``hex_`` with ``attackers`` (``kind`` attack/reaction/overrun)
+    paying ``support`` IPs: each refusal names its cases; empty when the attack is legal."""
+    out: list[Refusal] = []
+    rec = record(ctx)
+    try:
+        parse_hex(hex_)
+        on_map = ctx.board.contains(parse_hex(hex_))
+    except ValueError:
+        on_map = False
+    enemy = [u for u in ctx.state.units_at(hex_) if u.get("side") != side] if on_map else []
+    if not enemy:
+        return [Refusal(f"no enemy unit in hex {hex_} to attack", ("10.3A",), PLUGIN)]
+    if not attackers:
+        return [Refusal("an attack needs at least one attacking unit", ("10.3A",), PLUGIN)]
+    if kind != "overrun" and any(u["id"] in rec["defended_step"] for u in enemy):
+        out.append(Refusal(f"the units in {hex_} were already attacked in this step", ("10.1C",), PLUGIN))
+    eligible = {u["id"] for u in eligible_attackers(ctx, side, "reaction" if kind == "reaction" else "attack")}
+    units = []
+    for a in attackers:
+        if not ctx.state.has_unit(a):
+            out.append(Refusal(f"no unit {a!r} on the map", ("10.1A",), PLUGIN))
+            continue
+        u = ctx.state.unit(a)
+        units.append(u)
+        if u.get("side") != side:
+            out.append(Refusal(f"{a} is not a {side} unit", ("10.0C",), PLUGIN))
+        elif ctx.board.grid.distance(parse_hex(u["hex"]), parse_hex(hex_)) != 1:
+            out.append(Refusal(f"{a} is not adjacent to {hex_}", ("10.1B",), PLUGIN))
+        elif a in rec["attacked_step"]:
+            out.append(Refusal(f"{a} already attacked in this step", ("10.1C",), PLUGIN))
+        elif kind != "overrun" and a not in eligible:
+            cases = ("10.1A", "2.0") if kind == "reaction" else ("10.1A", "0.7.3.3A")
+            why = "is already activated in this phase" if kind == "reaction" else "is neither activated nor in reserve, or attacked already this phase"
+            out.append(Refusal(f"{a} {why}", cases, PLUGIN))
+    hexes_with_combat = {u["hex"] for u in units if not is_hq(u)}
+    for u in units:
+        if is_hq(u) and u["hex"] not in hexes_with_combat:
+            out.append(Refusal(f"HQ {u['id']} can join an attack only with combat units of its stack", ("10.6A",), PLUGIN))
+    if kind == "attack" and any(u.get("reserve") for u in units) and not any(
+            u.get("activated") and not u.get("reserve") for u in units):
+        out.append(Refusal("a Reserve unit attacks only in conjunction with a currently activated unit", ("10.1A",), PLUGIN))
+    cost = 0
+    if kind == "reaction" and not out:
+        for u in units:
+            verdict = ctx.permission("reaction_attack", {"turn": ctx.state.turn, "side": side,
+                                                         "supplied": supplied(ctx, u["id"]), "in_command": in_command(ctx, u["id"])})
+            if not verdict.value:
+                cases = tuple(c for ln in verdict.lines if ln.fired and ln.kind == "forbid" for c in ln.cases)
+                out.append(Refusal(f"{u['id']} may not be activated for a reaction attack", cases or ("2.4A",), PLUGIN))
+        cost = reaction_cost(ctx, side, attackers)
+    if support:
+        verdict = support_allowed(ctx, attackers, True, kind == "overrun")
+        if verdict is not None and not verdict.value:
+            cases = tuple(c for ln in verdict.lines if ln.fired and ln.kind == "forbid" for c in ln.cases)
+            out.append(Refusal("combat support needs every attacking unit in supply and in command", cases, PLUGIN))
+    if cost + max(0, support) > ctx.state.ip(side):
+        out.append(Refusal(f"{side} has {ctx.state.ip(side)} IPs, the attack needs {cost + support}",
+                           ("0.7.3.5A", "2.3A") if cost else ("2.3A",), PLUGIN))
+    return out
