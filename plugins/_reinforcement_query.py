@@ -1,0 +1,106 @@
+"""Queries the reinforcement plugin asks of other areas (supply, command, ZOC), degrading when an
+area does not answer, and small state helpers. Imported only by ``plugins/reinforcement.py`` and
+its private modules.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from casebook.kernel.hooks import Refusal
+from casebook.kernel.hexgrid import hex_label, parse_hex
+from casebook.kernel.schema_position import COUNTER_FIELDS
+
+__all__ = ["PLUGIN", "data", "set_data", "supplied", "in_command", "in_ezoc", "hex_supplied",
+           "refusals", "counter_unit", "unit_side", "enemy_occupied", "friendly_railheads"]
+
+PLUGIN = "reinforcement"
+
+
+def data(ctx: Any) -> dict[str, Any]:
+    """This plugin's private record (a fresh dict when it keeps none)."""
+    return ctx.state.plugin_data(PLUGIN) or {}
+
+
+def set_data(ctx: Any, value: Mapping[str, Any]) -> None:
+    ctx.state.set_plugin_data(PLUGIN, dict(value))
+    ctx.changed()
+
+
+def supplied(ctx: Any, uid: str) -> bool:
+    """Whether unit ``uid`` can trace supply (asks ``casebook_supply``; True when unanswered)."""
+    answer = ctx.hook.casebook_supply(ctx=ctx, unit=uid)
+    return True if answer is None else bool(answer.get("in_supply"))
+
+
+def in_command(ctx: Any, uid: str) -> bool:
+    """Whether unit ``uid`` is in command (asks ``casebook_command``; True when unanswered)."""
+    answer = ctx.hook.casebook_command(ctx=ctx, unit=uid)
+    return True if answer is None else bool(answer.get("in_command"))
+
+
+def in_ezoc(ctx: Any, hex_: str, side: str) -> bool:
+    """Whether ``hex_`` is in an enemy ZOC for ``side`` (asks ``casebook_zoc``; False when
+    unanswered)."""
+    answer = ctx.hook.casebook_zoc(ctx=ctx, hex=hex_, side=side)
+    if answer is None:
+        return False
+    return answer.get("kind", "none") != "none" and bool(answer.get("exerted_by", [1]))
+
+
+def hex_supplied(ctx: Any, hex_: str, probe: Mapping[str, Any]) -> bool:
+    """Whether unit ``probe`` (plain unit data, not on the map) could trace supply from ``hex_``:
+    the question is put to ``casebook_supply`` on a copy of the state with the unit placed there
+    (the supply hook is asked about units). True when unanswered."""
+    key = ("reinforcement.hex_supplied", hex_, probe["id"])
+    if key not in ctx.memo:
+        trial = ctx.state.clone()
+        if trial.has_unit(probe["id"]):
+            trial.move_unit(probe["id"], hex_)
+        else:
+            trial.add_unit({**probe, "hex": hex_})
+        tctx = ctx.engine.ctx(trial)
+        ctx.memo[key] = supplied(tctx, probe["id"])
+    return ctx.memo[key]
+
+
+def refusals(ctx: Any, action: str, facts: Mapping[str, Any]) -> list[Refusal]:
+    """One :class:`Refusal` per rule-script ``forbid`` line on ``action`` that fires."""
+    verdict = ctx.permission(action, facts)
+    return [Refusal(f"forbidden: {line.text}", tuple(line.cases), source=line.source)
+            for line in verdict.lines if line.fired and line.kind == "forbid"]
+
+
+def counter_unit(ctx: Any, uid: str) -> dict[str, Any]:
+    """Plain unit data for counter ``uid`` of the pack's counter mix (the fields a position takes
+    from it); KeyError if the mix has no such counter."""
+    counter = ctx.pack.counters[uid]
+    return {"id": uid, **{k: counter[k] for k in COUNTER_FIELDS if k in counter and k != "id"}}
+
+
+def unit_side(ctx: Any, uid: str) -> str | None:
+    """The side of ``uid``: on the map, else from the counter mix; None if unknown."""
+    if ctx.state.has_unit(uid):
+        return ctx.state.unit(uid).get("side")
+    counter = ctx.pack.counters.get(uid)
+    return None if counter is None else counter.get("side")
+
+
+def enemy_occupied(ctx: Any, hex_: str, side: str) -> bool:
+    """Whether a unit of another side stands in ``hex_``."""
+    return any(u.get("side") != side for u in ctx.state.units_at(hex_))
+
+
+def friendly_railheads(ctx: Any, side: str) -> list[str]:
+    """Railhead hexes (labels, sorted) controlled by ``side``."""
+    out = [hex_label(h) for h in ctx.board.railheads]
+    return sorted(h for h in out if ctx.state.control(h) == side)
+
+
+def hexes(labels: Any) -> list[str]:
+    """Hex labels of a collection of :class:`Hex` es or labels, sorted."""
+    return sorted(h if isinstance(h, str) else hex_label(h) for h in labels)
+
+
+def distance(ctx: Any, a: str, b: str) -> int:
+    return ctx.board.grid.distance(parse_hex(a), parse_hex(b))
