@@ -135,6 +135,13 @@ def _cases_of(provenance: str | None) -> tuple[str, ...]:
     return tuple(c.strip().split(" ")[0] for c in head.split(",") if c.strip())
 
 
+def _errata_cases(ctx: Any, table_id: str, path: list[str]) -> tuple[str, ...]:
+    """The cases of the errata patches that set this cell of table ``table_id`` (the loader
+    keeps a patched value's provenance beside the table, not in the cell)."""
+    return tuple(p["case"] for _, _, p in ctx.pack.errata
+                 if list(p.get("path") or []) == path and str(p.get("file", "")).endswith(f"/{table_id}.yaml"))
+
+
 @implements("7.0B", "7.0C", "0.2.3.1")
 def chart_kind(ctx: Any, row: str) -> tuple[str, tuple[str, ...]]:
     """How a moving unit of chart row ``row`` treats an EZOC now: ``"locking"``, ``"fluid"`` or
@@ -145,7 +152,8 @@ def chart_kind(ctx: Any, row: str) -> tuple[str, tuple[str, ...]]:
         column, cases = chart_column(ctx)
         table = ctx.table("zoc_chart")
         kind = table.lookup(unit=row, weather=column)
-        cell_cases = _cases_of(table.provenance_of(unit=row, weather=column))
+        cell_cases = (_cases_of(table.provenance_of(unit=row, weather=column))
+                      + _errata_cases(ctx, table.id, ["cells", row, column]))
         ctx.memo[key] = (kind, tuple(dict.fromkeys(("7.0C", *cases, *cell_cases))))
     return ctx.memo[key]
 
