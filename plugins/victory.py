@@ -104,7 +104,9 @@ def scenario_rules(ctx: Any) -> dict[str, Any]:
         "soviet_reaction_allowed": {"value": bool(allowed.value), "cases": list(allowed.cases) or ["18.2.4B"]},
     }
     if ctx.state.turn == scenario.get("first_turn", 1) and ctx.state.setting("turn1_weather") == "fixed":
-        facts["turn1_weather"] = {"value": dict(ctx.state.weather or {}), "cases": ["18.2.4A"]}
+        w = ctx.state.weather or {}
+        facts["turn1_weather"] = {"value": {k: w.get(k) for k in ("temperature", "ground")},
+                                  "cases": ["18.2.4A"]}
     return facts
 
 

@@ -1,17 +1,36 @@
-"""One Moscow '41 engine with a fake supply/command/ZOC plugin, shared by the paratroops,
-partisans, victory and scenario tests (loaded once per session: ``fake_engine()``)."""
+"""One Moscow '41 engine with a fake supply plugin, shared by the paratroops, partisans, victory
+and scenario tests (loaded once per session: ``fake_engine()``)."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 
 from casebook.kernel.engine import Engine
-from tests.rules._fakes import FakeAreas
+from casebook.kernel.hooks import hookimpl
 
-FAKE = FakeAreas()
+
+class FakeSupply:
+    """Supply as the test says: a unit, or any unit in a hex, listed in ``unsupplied`` is out of
+    supply; every other unit is in supply (route ``"fake"``)."""
+
+    def __init__(self) -> None:
+        self.unsupplied: set[str] = set()
+
+    def reset(self) -> None:
+        self.unsupplied = set()
+
+    @hookimpl
+    def casebook_supply(self, ctx, unit):
+        u = ctx.state.unit(unit)
+        ok = unit not in self.unsupplied and u.get("hex") not in self.unsupplied
+        return {"unit": unit, "in_supply": ok, "route": "fake", "path": [], "mp": 0,
+                "cases": ["5.2A"], "blocked": []}
+
+
+FAKE = FakeSupply()
 
 
 @lru_cache(maxsize=1)
 def fake_engine() -> Engine:
-    """The engine with :data:`FAKE` registered last (called first): supply is what the test says."""
+    """The engine with :data:`FAKE` registered last (called first, after tryfirst hooks)."""
     return Engine.load("moscow41", extra_plugins={"fake_vp": FAKE})
