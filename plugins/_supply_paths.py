@@ -268,7 +268,7 @@ def trace_mp(ctx: Any, uid: str, limit: int) -> dict[str, Any]:
             best = rank if best is None or rank < best else best
     for h, (ok, why, cases) in sources(ctx, side).items():
         if not ok and (h in dist or any(n in dist for n in ctx.board.neighbours(h))):
-            met.setdefault(h, (why, cases))
+            met[h] = (why, cases)
     if best is None:
         return {"target": None, "kind": None, "mp": None, "path": [], "blocked": met}
     d, rank, h = best
