@@ -90,6 +90,8 @@ def _across(ctx: Any, from_hex: str, to_hex: str) -> tuple[bool, bool]:
     """(across a river, across a fortification protecting ``to_hex``) for an attack from
     ``from_hex`` into ``to_hex`` (10.4.7, 10.4.8, 14.2A-B)."""
     a, b = parse_hex(from_hex), parse_hex(to_hex)
+    if ctx.board.grid.distance(a, b) != 1:
+        return False, False  # not adjacent: refused by 10.1B, no hexside to cross
     side = ctx.board.side(a, b)
     destroyed = any(m.get("kind") == "fort-destroyed" and m.get("hex") == to_hex for m in ctx.state.markers)
     printed = side.fortification == b and not destroyed

@@ -204,6 +204,7 @@ def _maybe_queue_advance(ctx: Any, rec: dict[str, Any]) -> None:
         return
     eliminated = not any(ctx.state.has_unit(u) for u in c["defenders"]) and rec.get("retreated", 0) == 0
     rec["advance_done"] = True
+    rec["cleared"] = True
     rec["queue"].append({"type": "advance", "side": c["attacker_side"], "eliminated": eliminated,
                          "mandatory": c["kind"] == "overrun"})
 
@@ -228,7 +229,7 @@ def run_stages(ctx: Any, rec: dict[str, Any], interactive: bool, outcome: dict[s
     ctx.record("combat-results", ["10.0F"], {"combat": rec["combat"], "effects": rec["effects"]},
                source="results.run_stages")
     out = dict(outcome or rec["combat"])
-    out.update(pending=False, effects=rec["effects"], cleared=not ctx.state.units_at(rec["combat"]["hex"]))
+    out.update(pending=False, effects=rec["effects"], cleared=bool(rec.get("cleared")))
     return out
 
 

@@ -142,7 +142,15 @@ def casebook_step_start(ctx, phase, step):
 @implements("0.7.3.3B")
 @hookimpl
 def casebook_step_end(ctx, phase, step):
-    """0.7.3.3B: activated units that did not attack in the combat step are marked Reserve."""
+    """0.7.3.3B: activated units that did not attack in the combat step are marked Reserve;
+    10.7B: Guards candidates not raised in the Soviet Reinforcement Step are forgotten."""
+    if _guards_step(ctx, step):
+        rec = record(ctx)
+        if rec.get("guards"):
+            ctx.record("guards-lapsed", ["10.7B"], {"units": rec["guards"]}, source="combat.casebook_step_end")
+            rec["guards"] = []
+            save(ctx, rec)
+        return
     if step != "combat":
         return
     rec = record(ctx)
@@ -176,6 +184,8 @@ def casebook_legal_actions(ctx, phase, step):
                               lambda ips: {**f.drm_facts, "attacker_support_ips": 0, "defender_support_ips": ips} | {})
             options = sorted({0, top})
         return [Action.make("support", side, ips=n) for n in options]
+    if _guards_step(ctx, step):
+        return guards_actions(ctx)
     if step not in _STEPS or (ctx.state.plugin_data("results") or {}).get("queue"):
         return []
     kind = _STEPS[step]
@@ -204,6 +214,11 @@ def casebook_validate_action(ctx, action):
         kind = _STEPS.get(ctx.state.step, "attack")
         return attack_refusals(ctx, action.side, str(action.get("hex")), list(action.get("with") or ()),
                                kind, int(action.get("support", 0)))
+    if action.kind == "raise-guards":
+        if action not in guards_actions(ctx) or not _guards_step(ctx, ctx.state.step):
+            return [Refusal("the unit was not noted for Guards status, is not in supply, or the Soviets lack "
+                            "the IPs, or this is not the Soviet Reinforcement Step", ("10.7A",), PLUGIN)]
+        return []
     if action.kind == "support":
         pending = _pending(ctx)
         if not pending or action.side != pending["defender_side"]:
@@ -261,10 +276,43 @@ def casebook_apply_action(ctx, action):
         if len(casebook_legal_actions(ctx, ctx.state.phase, ctx.state.step)) > 1:
             return {"pending": "support", "defender": defender, "attack": pending}
         return _resolve_pending(ctx, pending, 0)
+    if action.kind == "raise-guards":
+        return _raise_guards(ctx, action)
     if action.kind == "support":
         pending = _pending(ctx)
         return _resolve_pending(ctx, pending, int(action.get("ips", 0)))
     return None
+
+
+# ---------------------------------------------------------------------------- Guards (10.7)
+def _guards_step(ctx: Any, step: str) -> bool:
+    return step == "replacement_reinforcement" and ctx.state.phasing == "soviet"
+
+
+@implements("10.7A", "10.7B")
+def guards_actions(ctx: Any) -> list[Action]:
+    """In the Soviet Reinforcement Step, ``raise-guards unit=X`` for each noted unit still on the
+    map, in supply (permission ``raise_guards``), when the Soviets have the IPs (10.7A)."""
+    cost = ctx.value("ip_cost", {"ip_use": "guards", "side": "soviet"})
+    out = []
+    for uid in record(ctx).get("guards", []):
+        if not ctx.state.has_unit(uid) or ctx.state.ip("soviet") < cost:
+            continue
+        if ctx.permission("raise_guards", {"supplied": supplied(ctx, uid)}).value:
+            out.append(Action.make("raise-guards", "soviet", unit=uid))
+    return out
+
+
+def _raise_guards(ctx: Any, action: Action) -> dict[str, Any]:
+    uid = str(action.get("unit"))
+    cost = ctx.value("ip_cost", {"ip_use": "guards", "side": "soviet"})
+    ctx.state.add_ip("soviet", -cost)
+    ctx.state.update_unit(uid, guards=True)
+    rec = record(ctx)
+    rec["guards"] = [g for g in rec.get("guards", []) if g != uid]
+    save(ctx, rec)
+    ctx.record("guards", ["10.7A"], {"unit": uid, "ips": cost}, source="combat.raise_guards", side="soviet")
+    return {"unit": uid, "guards": True, "ips": cost, "cases": ["10.7A", "10.7C"]}
 
 
 # ---------------------------------------------------------------------------- the question
