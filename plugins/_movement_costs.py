@@ -237,7 +237,7 @@ def ezoc(ctx: Any, hex_: str, side: str) -> frozenset[str]:
         return memo[key]
     ans = ctx.hook.casebook_zoc(ctx=ctx, hex=hex_, side=side)
     if ans is not None:
-        out = frozenset() if ans.get("kind") == "none" else frozenset(ans.get("exerted_by") or ())
+        out = frozenset(ans.get("exerted_by") or ())
     else:
         temperature = weather(ctx)[0]
         h = parse_hex(hex_)

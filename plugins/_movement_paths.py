@@ -155,8 +155,7 @@ def check_path(ctx: Any, m: Mover, path: list[str]) -> dict[str, Any]:
     terminal: Step | None = None
     spent_all = False
     for i, b in enumerate(path):
-        s = Step(False, None, f"movement already ended in {here}", terminal.cases) if terminal else \
-            step(ctx, m, here, b, spent, i)
+        s = _ended(m, here, terminal, i) if terminal else step(ctx, m, here, b, spent, i)
         if not s.ok:
             return {"legal": False, "mp_spent": spent, "mp_left": m.budget - spent, "stops_at": here,
                     "spent_all": spent_all, "steps": steps,
@@ -171,6 +170,15 @@ def check_path(ctx: Any, m: Mover, path: list[str]) -> dict[str, Any]:
             terminal = s
     return {"legal": True, "mp_spent": spent, "mp_left": m.budget - spent, "stops_at": here,
             "spent_all": spent_all, "steps": steps, "cases": sorted(set(cases), key=_case_key)}
+
+
+def _ended(m: Mover, here: str, last: Step, hexes: int) -> Step:
+    """Why no hex may follow ``here``: one hex only (9.8B), all MPs spent (9.2C), an EZOC (7.2)."""
+    if m.max_hexes is not None and hexes >= m.max_hexes:
+        return Step(False, None, "an unactivated unit moves only one hex", ("9.8B",))
+    if last.spent_all:
+        return Step(False, None, f"the stack spent all its MPs to enter {here}", ("9.2C",))
+    return Step(False, None, f"the stack must stop on entering the EZOC in {here}", ("7.2",))
 
 
 def _case_key(case: str) -> tuple:

@@ -64,7 +64,7 @@ def decider(ctx: Any, step: str) -> str | None:
     return ctx.state.other_side(phasing) if step == "reaction_movement" else phasing
 
 
-@implements("9.4A", "9.8A", "9.7")
+@implements("9.4A", "9.4B", "9.8A", "9.7")
 def eligible_stacks(ctx: Any, step: str, side: str, d: Mapping[str, Any]) -> dict[str, list[str]]:
     """Hex -> ids of ``side``'s units that may start a move now in ``step``, label order:
     activated units in Movement (9.4A), units activated for reaction in Reaction Movement (9.7,
