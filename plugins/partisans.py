@@ -236,10 +236,12 @@ def casebook_after_action(ctx: Any, action: Any, result: Any) -> None:
     remove_markers_entered(ctx, action)
 
 
-@hookimpl
+@hookimpl(tryfirst=True)
 def casebook_step_end(ctx: Any, phase: str, step: str) -> None:
     """End of a Recovery Step: the Soviet one removes OOS remnants and awards partisan points
-    (16.1B); the German one ends the German half of the turn and removes every marker (16.3C)."""
+    (16.1B); the German one ends the German half of the turn and removes every marker (16.3C).
+    Runs before the supply plugin's OOS marking (tryfirst), so OOS remnants and voluntary
+    disbandments count together (5.5C: "these can be combined")."""
     if step != RECOVERY_STEP:
         return
     side = _phasing(ctx, phase)
