@@ -47,9 +47,14 @@ def _facts(ctx: Any, unit: Mapping[str, Any], **extra: Any) -> dict[str, Any]:
 def exerts_zoc(ctx: Any, unit: Mapping[str, Any]) -> tuple[bool, tuple[str, ...]]:
     """Whether ``unit`` (a unit record) has a ZOC at all, with the cases deciding: every unit
     but HQs and remnants (7.1A, 11.3D), none in Arctic turns (7.1C, 4.6A, 0.2.3.1; Snow and Deep
-    Snow too under setting ``no_zoc_scope: winter``). Verdict of the ``exert_zoc`` script lines."""
-    verdict = ctx.permission("exert_zoc", _facts(ctx, unit))
-    return bool(verdict.value), tuple(verdict.cases) or ("7.1A",)
+    Snow too under setting ``no_zoc_scope: winter``). Verdicts of the ``exert_zoc`` and
+    ``exert_zoc_on_ground`` script lines."""
+    facts = _facts(ctx, unit)
+    for action in ("exert_zoc", "exert_zoc_on_ground"):
+        verdict = ctx.permission(action, facts)
+        if not verdict.value:
+            return False, tuple(verdict.cases)
+    return True, ("7.1A",)
 
 
 def _road_or_town(ctx: Any, target: Any, source: Any) -> bool:
