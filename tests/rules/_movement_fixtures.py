@@ -58,18 +58,22 @@ class FakeAreas:
     @hookimpl
     def casebook_combat(self, ctx, attackers, hex, kind, support):
         self.combats.append({"attackers": list(attackers), "hex": hex, "kind": kind, "support": support})
+        defenders = [u["id"] for u in ctx.state.units_at(hex)]
         if self.outcome == "eliminate":
-            for u in [u["id"] for u in ctx.state.units_at(hex)]:
+            for u in defenders:
                 ctx.state.remove_unit(u, "eliminated")
-        return {"odds": "3:1", "column": "3:1", "drm": 0, "roll": 7, "result": "3", "cases": ["10.0A"]}
+            defenders = []
+        return {"attackers": list(attackers), "defenders": defenders, "odds": "3:1", "column": "3:1", "drm": 0, "roll": 7, "result": "-/-", "cases": ["10.0A"]}
 
 
 def engine_with(m41, **extra):
-    """The loaded engine with ``extra`` plugins registered last (called first)."""
+    """The loaded engine with ``extra`` plugins registered last (called first), without the
+    combat and results plugins (the fake resolves overruns alone)."""
     from casebook.kernel.engine import Engine
     from casebook.kernel.hooks import make_plugin_manager
 
-    pm = make_plugin_manager(m41.pack.manifest.get("plugins") or [], extra=extra)
+    names = [p for p in m41.pack.manifest.get("plugins") or [] if p not in ("combat", "results")]
+    pm = make_plugin_manager(names, extra=extra)
     return Engine(m41.pack, m41.board, m41.rules, pm, m41.sequence)
 
 
