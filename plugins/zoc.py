@@ -60,6 +60,15 @@ def zoc_answer(ctx: Any, hex_: str, side: str) -> dict[str, Any]:
     an EZOC hex, nor a retreat enter one, unless a friendly non-remnant combat unit is there
     (7.4, 7.5A). Raises QuestionError for a bad hex label or off-map hex.
     """
+    key = ("zoc.answer", hex_, side)
+    if key not in ctx.memo:
+        ctx.memo[key] = _zoc_answer(ctx, hex_, side)
+    a = ctx.memo[key]
+    return {**a, "exerted_by": list(a["exerted_by"]), "by_class": dict(a["by_class"]),
+            "cases": list(a["cases"])}
+
+
+def _zoc_answer(ctx: Any, hex_: str, side: str) -> dict[str, Any]:
     try:
         if not ctx.board.contains(parse_hex(hex_)):
             raise QuestionError(f"hex {hex_} is off the map ({ctx.board.grid.describe()})")

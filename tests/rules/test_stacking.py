@@ -9,7 +9,6 @@ import pytest
 
 from casebook.kernel.actions import Action
 from casebook.plugins import stacking
-from casebook.tools.cmd_ask import ask_position
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -169,6 +168,9 @@ def test_6_2F_retreat_into_an_overstack_only_if_no_other_route(position):
 
 @pytest.mark.case("6.0A", "6.0B")
 @pytest.mark.parametrize("hex_", ["0303", "0304"])
-def test_ask_stacking_json(hex_, snapshot):
-    answer = ask_position(str(ROOT / "docs/examples/stacking-overstack.yaml"), "stacking", [hex_], {})
+def test_ask_stacking_json(hex_, snapshot, position):
+    """What `casebook ask docs/examples/stacking-overstack.yaml stacking HEX --json` prints (same
+    hook call as tools/cmd_ask.py, on the session's engine)."""
+    ctx = position((ROOT / "docs/examples/stacking-overstack.yaml").read_text())
+    answer = ctx.hook.casebook_answer(ctx=ctx, question="stacking", args=[hex_], options={})
     assert json.loads(json.dumps(answer)) == snapshot

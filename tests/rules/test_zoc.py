@@ -14,7 +14,6 @@ import pytest
 from casebook.kernel.actions import Action
 from casebook.plugins import zoc
 from casebook.plugins._zoc_map import chart_kind, zoc_map
-from casebook.tools.cmd_ask import ask_position
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -248,6 +247,9 @@ def test_7_5B_a_unit_hemmed_in_by_ezocs_cannot_retreat(position):
 @pytest.mark.case("7.0A", "7.0B")
 @pytest.mark.parametrize("args,options", [(["0304"], {}), (["0304"], {"for": "g2"}),
                                           (["0304", "soviet"], {})])
-def test_ask_zoc_json(args, options, snapshot):
-    answer = ask_position(str(ROOT / "docs/examples/zoc-basics.yaml"), "zoc", args, options)
+def test_ask_zoc_json(args, options, snapshot, position):
+    """What `casebook ask docs/examples/zoc-basics.yaml zoc … --json` prints (same hook call as
+    tools/cmd_ask.py, on the session's engine)."""
+    ctx = position((ROOT / "docs/examples/zoc-basics.yaml").read_text())
+    answer = ctx.hook.casebook_answer(ctx=ctx, question="zoc", args=args, options=options)
     assert json.loads(json.dumps(answer)) == snapshot
