@@ -18,20 +18,22 @@ def mark_oos(ctx: Any, side: str, in_supply: Callable[[Any, str], bool]) -> dict
     All verdicts are taken first (one instant), then applied per unit in id order:
 
     - supplied: an OOS marker is removed (5.5D);
-    - unsupplied remnant: eliminated (5.5B; 16.1B "the Soviets remove all remnants that are OOS");
-      every three such Soviet remnants give one partisan point, fractions lost (5.5C, 16.1B);
+    - unsupplied remnant: eliminated (5.5B; 16.1B "the Soviets remove all remnants that are OOS").
+      The partisans plugin removes them first (its step_end runs tryfirst) and gives one partisan
+      point per three, together with voluntary disbandments (5.5C, 16.1B); a remnant still here
+      is removed and counted in the plugin data ``oos_remnants_removed``;
     - unsupplied, not yet OOS: marked OOS (5.5A);
     - unsupplied and already OOS: a fatigue result (5.5A); if already fatigued, one more loss
       marker (5.5A), the unit eliminated at its third loss (11.3A). HQs are only marked.
 
     This is the only place OOS markers are placed (5.6B). Returns ``{"restored", "marked",
-    "fatigued", "losses", "eliminated": [unit ids], "partisan_points": int}``.
+    "fatigued", "losses", "eliminated": [unit ids]}``.
     """
     state = ctx.state
     units = sorted((u["id"] for u in state.units if u.get("side") == side and u.get("hex")))
     verdict = {uid: in_supply(ctx, uid) for uid in units}
     out: dict[str, Any] = {"restored": [], "marked": [], "fatigued": [], "losses": [],
-                           "eliminated": [], "partisan_points": 0}
+                           "eliminated": []}
     for uid in units:
         unit = state.unit(uid)
         if verdict[uid]:
@@ -63,9 +65,6 @@ def mark_oos(ctx: Any, side: str, in_supply: Callable[[Any, str], bool]) -> dict
         data = dict(state.plugin_data("supply") or {})
         data["oos_remnants_removed"] = {"turn": state.turn, "count": len(remnants)}
         state.set_plugin_data("supply", data)
-        if side == "soviet" and len(remnants) // 3:
-            out["partisan_points"] = len(remnants) // 3
-            state.add_partisans(len(remnants) // 3)
     ctx.changed()
     ctx.record("oos-marking", ["5.5A", "5.5B", "5.5C", "5.5D"], out, source=_SOURCE, side=side)
     return out

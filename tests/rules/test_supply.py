@@ -260,8 +260,12 @@ def test_5_5B_oos_remnants_eliminated_5_5C_three_make_a_partisan_point(eng):
     with ctx.state.transaction():
         supply.casebook_step_end(ctx, "first_player", "recovery")
     assert [u["id"] for u in ctx.state.units] == []
-    assert ctx.state.partisans == 1                                       # 4 remnants: 1 point
     assert ctx.state.plugin_data("supply")["oos_remnants_removed"]["count"] == 4
+    # the whole step end: the partisans plugin removes them first and scores 5.5C (4 -> 1 point)
+    ctx = make(eng, units, phasing="soviet", cols=20)
+    with ctx.state.transaction():
+        ctx.hook.casebook_step_end(ctx=ctx, phase="first_player", step="recovery")
+    assert [u["id"] for u in ctx.state.units] == [] and ctx.state.partisans == 1
 
 
 @pytest.mark.case("5.6A")
