@@ -56,7 +56,7 @@ def casebook_step_start(ctx: Any, phase: str, step: str) -> None:
         return
     side = ctx.state.phasing
     rec = q.data(ctx)
-    rec.update(available=[], placed=False)
+    rec.update(available=[], placed=False, at=f"{ctx.state.turn}:{side}")
     q.set_data(ctx, rec)
     rp.collect_rps(ctx, side)
     entry.withdraw_due(ctx, side)
@@ -175,10 +175,14 @@ def reinforcements_answer(ctx: Any, side: str | None = None) -> dict[str, Any]:
     side = side or ctx.state.phasing or "soviet"
     if side not in ("german", "soviet"):
         raise QuestionError(f"unknown side {side!r}: german or soviet")
-    available = []
-    for e in q.data(ctx).get("available", []) if side == ctx.state.phasing else []:
-        available.append({"unit": e["unit"], **({"areas": e["areas"]} if "areas" in e else {"railhead": True}),
-                          "hexes": entry.entry_hexes(ctx, e, side)})
+    rec, look = q.data(ctx), ctx
+    if rec.get("at") != f"{ctx.state.turn}:{side}":  # the step has not run: preview it on a copy
+        look = ctx.engine.ctx(ctx.state.clone())
+        entries = entry.gather_due(look, side)[0]
+    else:
+        entries = rec.get("available", [])
+    available = [{"unit": e["unit"], **({"areas": e["areas"]} if "areas" in e else {"railhead": True}),
+                  "hexes": entry.entry_hexes(look, e, side)} for e in entries]
     pending = [dict(p) for p in ctx.state.pending if q.unit_side(ctx, p["unit"]) == side]
     return {"side": side, "rp": {k: ctx.state.rp(side, k) for k in rp.KINDS},
             "rp_limit": ctx.value("rp_limit", {}), "available": available, "pending": pending,
