@@ -284,3 +284,13 @@ def test_14_4D2_scattered_paratroop_is_fatigued_once(pos):
     ctx.state.update_unit("s-250ar", fatigued=None)        # recovered while still scattered
     F.casebook_after_action(ctx, Action.make("pass", "soviet"), {})
     assert not ctx.state.unit("s-250ar").get("fatigued")
+
+
+def test_ask_fortification_snapshot(m41, repo_root, snapshot):
+    from casebook.kernel.position import load_position
+    from casebook.kernel.engine import state_from_position
+
+    ctx = m41.ctx(state_from_position(load_position(repo_root / "docs/examples/fortification-line.yaml",
+                                                    pack=m41.pack)))
+    assert F.fortification_answer(ctx, "0305", ["g-6id", "g-26id"]) == snapshot
+    assert F.fortification_answer(ctx, "0603") == snapshot

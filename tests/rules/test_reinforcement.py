@@ -330,3 +330,12 @@ def test_12_4D_units_to_be_withdrawn_are_not_rebuilt(m41):
     rd = dict(m41.pack.counters["s-133rd"])
     assert rebuildable(rd, "soviet", 6) is True
     assert rebuildable({**rd, "withdraw": 22}, "soviet", 6) is False   # marked with an asterisk
+
+
+def test_ask_reinforcements_snapshot(m41, repo_root, snapshot):
+    from casebook.kernel.engine import state_from_position
+    from casebook.kernel.position import load_position
+
+    ctx = m41.ctx(state_from_position(load_position(repo_root / "docs/examples/reinforcements-turn10.yaml",
+                                                    pack=m41.pack)))
+    assert R.reinforcements_answer(ctx, "soviet") == snapshot
