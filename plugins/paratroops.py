@@ -5,7 +5,7 @@ Action ``soviet: drop unit=s-201ab hex=2540`` in the Soviet Replacement and Rein
 Eligibility and targets: ``_paratroops_drop`` and ``rules/moscow41/paratroops.rules``.
 
 Scatter (15.2-15.3): the unit lands on the target hex with ``scattered: true``, a ``scatter``
-marker and automatic fatigue (14.4D2; set here as the fortification area does not set it). While
+marker; its automatic fatigue (14.4D2) is set by the fortification plugin after the action. While
 scattered it cannot move, attack or react and cannot be attacked; enemy units cannot enter its
 hex (refused in ``casebook_validate_action``; the hex's ZOC is published as the fact
 ``scattered_paratroop_zoc`` of the hex). At the start of the next Soviet turn the marker goes
@@ -61,7 +61,7 @@ def scattered_in(ctx: Any, hex_: str) -> list[str]:
 def apply_drop(ctx: Any, unit: str, target: str) -> dict[str, Any]:
     """Drop ``unit`` on ``target`` (validated): roll one die (15.2, rule ``drop_outcome``: on
     target on a 6); on target the unit is placed; otherwise it is placed scattered on the target
-    hex with a ``scatter`` marker and fatigued (14.4D2). Returns ``{"unit", "hex", "roll",
+    hex with a ``scatter`` marker (the fortification plugin fatigues it, 14.4D2). Returns ``{"unit", "hex", "roll",
     "result", "cases"}``."""
     st = ctx.state
     trace = ctx.trace if ctx.trace is not None else Trace()
@@ -72,10 +72,10 @@ def apply_drop(ctx: Any, unit: str, target: str) -> dict[str, Any]:
     rec = unit_record(ctx, unit, target)
     cases = ["15.2", *outcome.cases]
     if outcome.value == "scattered":
-        rec.update(scattered=True, fatigued=True)
+        rec["scattered"] = True           # its automatic fatigue is the fortification area's (14.4D2)
         st.add_unit(rec)
         st.add_marker("scatter", target, unit=unit)
-        cases += ["15.3A", "14.4D2"]
+        cases += ["15.3A"]
     else:
         st.add_unit(rec)
     book = data(ctx)

@@ -116,6 +116,7 @@ def test_15_2_on_target_only_on_a_6(ctx):
     c = ctx(pos(seed=1))
     out = paratroops.casebook_apply_action(c, drop(hex_="0505"))
     assert (out["roll"], out["result"]) == (2, "scattered")
+    c.hook.casebook_after_action(ctx=c, action=drop(hex_="0505"), result=out)   # every area reacts
     unit = c.state.unit("s-201ab")
     assert (unit["hex"], unit["scattered"], unit["fatigued"]) == ("0505", True, True)   # 14.4D2
     assert [m["kind"] for m in c.state.markers if m["hex"] == "0505"] == ["scatter"]
