@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from casebook.kernel.engine import Engine
-from casebook.kernel.hooks import hookimpl
+from casebook.kernel.engine import Engine, load_engine
+from casebook.kernel.hooks import hookimpl, make_plugin_manager
 
 
 class FakeSupply:
@@ -32,5 +32,8 @@ FAKE = FakeSupply()
 
 @lru_cache(maxsize=1)
 def fake_engine() -> Engine:
-    """The engine with :data:`FAKE` registered last (called first, after tryfirst hooks)."""
-    return Engine.load("moscow41", extra_plugins={"fake_vp": FAKE})
+    """The engine with :data:`FAKE` registered last (called first, after tryfirst hooks); it
+    shares the pack, board and compiled rules of the cached Moscow '41 engine."""
+    base = load_engine("moscow41")
+    pm = make_plugin_manager(base.pack.manifest.get("plugins") or [], extra={"fake_vp": FAKE})
+    return Engine(base.pack, base.board, base.rules, pm, base.sequence)

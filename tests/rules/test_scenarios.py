@@ -15,13 +15,18 @@ from tests.rules._fakes_vp import FAKE, fake_engine
 BLITZ_TOWNS = ["3733", "2733", "2032", "1435", "0833"]   # Kalinin, Volokolamsk, Mozhaisk, Maloyaroslavets, Kaluga
 
 
+_LOADED: dict = {}
+
+
 @pytest.fixture
 def scenario():
     FAKE.reset()
     engine = fake_engine()
 
     def load(sid: str, turn: int | None = None):
-        state = state_from_position(engine.pack.scenario(sid))
+        if sid not in _LOADED:
+            _LOADED[sid] = state_from_position(engine.pack.scenario(sid))
+        state = _LOADED[sid].clone()
         if turn is not None:
             state.set_turn(turn)
         return engine.ctx(state, Trace())
