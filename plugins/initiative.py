@@ -4,7 +4,7 @@
 - Step ``initiative_determination`` (0.7.1.3): rule-script quantity ``initiative`` on the IPs on
   the Initiative Track at that step (the Germans on Turn 1 and on ties) → ``state.set_first_player``.
 - Step ``ip_collection`` of each Initiative Phase (0.7.2.1, 0.7.4): the phasing side collects:
-  town IPs held (1.1A-C, :mod:`casebook.plugins._initiative_control`) plus the Turn Track bonus
+  town IPs held (1.1A-C) plus the Turn Track bonus
   (1.2) make the new IPs, multiplied by the weather (quantity ``ip_income``, 1.3; setting
   ``ip_multiplier_scope``), one die added (1.0C), added to the track and capped at 99 (quantities
   ``ip_available``, ``ip_total``, 1.4).
@@ -24,9 +24,9 @@ from typing import Any, Mapping, Sequence
 from casebook.kernel.cases import implements
 from casebook.kernel.dice import roll as roll_dice
 from casebook.kernel.errors import QuestionError
+from casebook.kernel.hexgrid import hex_label
 from casebook.kernel.hooks import hookimpl
 from casebook.kernel.trace import Trace
-from casebook.plugins._initiative_control import town_values, towns_held, update_control
 
 __all__ = [
     "QUESTIONS", "PLUGIN", "SIDES", "town_values", "towns_held", "update_control", "track_bonus",
@@ -61,6 +61,55 @@ def _source(ctx: Any, source: str) -> str:
 
 def _amount(value: Any) -> Any:
     return str(value) if isinstance(value, Fraction) and value.denominator != 1 else int(value)
+
+
+@implements("1.1A", "1.1C")
+def town_values(ctx: Any) -> dict[str, dict[str, Any]]:
+    """Hex label -> ``{"town", "ip"}`` for every town that earns IPs (1.1A), each Moscow hex on
+    its own (1.1C). The Initiative Chart (records ``initiative_chart``) is authoritative over the
+    map (0.2.2.10); a position with its own inline map is its own chart (its towns' ``ip``;
+    reconstructed: test and scenario maps carry their towns' values)."""
+    if ctx.state.map:
+        return {hex_label(h): {"town": t.get("name"), "ip": int(t.get("ip") or 0)}
+                for h, t in ctx.board.towns().items() if t.get("ip")}
+    return {row["hex"]: {"town": row.get("town"), "ip": int(row["ip"])}
+            for row in ctx.records("initiative_chart")}
+
+
+def towns_held(ctx: Any, side: str) -> list[dict[str, Any]]:
+    """The towns ``side`` controls (``state.control``), each ``{"hex", "town", "ip"}``, in hex
+    order (1.1A)."""
+    return [{"hex": h, **v} for h, v in sorted(town_values(ctx).items()) if ctx.state.control(h) == side]
+
+
+def _town_hexes(ctx: Any) -> list[str]:
+    hexes = set(town_values(ctx))
+    hexes.update(hex_label(h) for h in ctx.board.towns())
+    return sorted(hexes)
+
+
+@implements("1.1B")
+def update_control(ctx: Any) -> list[dict[str, Any]]:
+    """Give each town or city hex occupied by units of one side only to that side (1.1B: a
+    friendly unit occupies it, or was the last to; enemy ZOCs have no effect, so none is
+    asked). Hexes without units keep their last controller. Returns the changes, each
+    ``{"hex", "side", "was"}``, and records a ``control`` event for each."""
+    changes = []
+    for h in _town_hexes(ctx):
+        sides = {u.get("side") for u in ctx.state.units_at(h)} - {None}
+        if len(sides) != 1:
+            continue
+        (side,) = sides
+        was = ctx.state.control(h)
+        if was == side:
+            continue
+        ctx.state.set_control(h, side)
+        change = {"hex": h, "side": side, "was": was}
+        changes.append(change)
+        ctx.record("control", ("1.1B",), change, source=f"{_SRC}.update_control", side=side)
+    if changes:
+        ctx.changed()
+    return changes
 
 
 @implements("1.2")
