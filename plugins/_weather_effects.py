@@ -28,7 +28,7 @@ from typing import Any, Callable
 from casebook.kernel.cases import implements
 from casebook.kernel.script.exprs import MissingFactError
 
-__all__ = ["effects_of", "rel_source", "SIDES"]
+__all__ = ["effects_of", "rel_source", "setting", "SIDES"]
 
 #: The two sides of Moscow '41 (the rule scripts' ``side`` enum).
 SIDES = ("german", "soviet")
@@ -38,6 +38,17 @@ _NO_EFFECT = {
     "frozen": ("no effect on IP collection, force march die rolls or combat; as Dry ground but "
                "for ZOCs and ski units", ("4.2A", "3.5B")),
 }
+
+
+def setting(ctx: Any, name: str) -> Any:
+    """The position's value of setting ``name``, else the reading the interpretations register
+    takes (its ``setting.value``)."""
+    default = None
+    for entry in ctx.pack.interpretations.values():
+        spec = entry.get("setting") or {}
+        if spec.get("name") == name:
+            default = spec.get("value")
+    return ctx.state.setting(name, default)
 
 
 def rel_source(ctx: Any, source: str) -> str:
@@ -111,7 +122,7 @@ def _columns(ctx: Any, temperature: str, ground: str) -> list[dict[str, Any]]:
 
 def _zoc(ctx: Any, temperature: str, ground: str) -> list[dict[str, Any]]:
     facts = {"temperature": temperature, "ground": ground, "unit_class": "infantry",
-             "no_zoc_scope": ctx.state.setting("no_zoc_scope", "arctic")}
+             "no_zoc_scope": setting(ctx, "no_zoc_scope")}
     verdict = ctx.permission("exert_zoc", facts)
     if verdict.value:
         return []

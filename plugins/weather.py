@@ -28,7 +28,7 @@ from casebook.kernel.dice import roll
 from casebook.kernel.errors import QuestionError
 from casebook.kernel.hooks import hookimpl
 from casebook.kernel.trace import Trace
-from casebook.plugins._weather_effects import effects_of, rel_source
+from casebook.plugins._weather_effects import effects_of, rel_source, setting as _setting
 
 __all__ = [
     "QUESTIONS", "PLUGIN", "weather_fixed", "turn_row", "roll_temperature", "roll_ground",
@@ -43,17 +43,6 @@ _SRC = "casebook.plugins.weather"
 QUESTIONS: dict[str, str] = {
     "weather": "weather — the temperature and ground condition in force and their effects (3.0-4.6)",
 }
-
-
-def _setting(ctx: Any, name: str) -> Any:
-    """The position's value of setting ``name``, else the reading the interpretations register
-    takes (its ``setting.value``)."""
-    default = None
-    for entry in ctx.pack.interpretations.values():
-        setting = entry.get("setting") or {}
-        if setting.get("name") == name:
-            default = setting.get("value")
-    return ctx.state.setting(name, default)
 
 
 def _die(ctx: Any, purpose: str, cases: tuple[str, ...], source: str) -> int:
