@@ -130,6 +130,22 @@ class Pack:
         return [e for e in self.errata if (self.dir / e[2]["file"]).resolve() == target]
 
 
+def resolve_rules_dir(pack_dir: Path, manifest: Mapping[str, Any]) -> Path:
+    """Where a pack's rule scripts live: the manifest's ``rules_dir`` (relative to the pack dir);
+    by default ``../../rules/<id>`` beside the content folder, or — for a pack copied elsewhere —
+    the installed ``casebook.rules/<id>`` of the same game when the sibling folder is absent."""
+    if manifest.get("rules_dir"):
+        return (pack_dir / str(manifest["rules_dir"])).resolve()
+    game = str(manifest.get("id") or pack_dir.name)
+    sibling = (pack_dir / f"../../rules/{game}").resolve()
+    if sibling.is_dir():
+        return sibling
+    import casebook.rules
+
+    installed = Path(casebook.rules.__file__).resolve().parent / game
+    return installed if installed.is_dir() else sibling
+
+
 def find_pack(game_or_dir: str | os.PathLike[str]) -> Path:
     """The directory of a pack: a directory holding ``game.yaml``, a ``game.yaml`` path, or a game
     id of an installed pack (``casebook.content/<id>``). Raises ContentError if none is found."""
@@ -324,7 +340,7 @@ def _build(st: _Loaded, gpath: Path, manifest: dict[str, Any], named: list, appl
     cases = get("cases", {}).get("cases") or []
     counters = get("counters", {}).get("units") or []
     interps = get("interpretations", {}).get("interpretations") or []
-    rules_dir = (d / (manifest.get("rules_dir") or f"../../rules/{manifest.get('id')}")).resolve()
+    rules_dir = resolve_rules_dir(d, manifest)
     files = _file_infos(st, gpath, named)
     return Pack(
         dir=d,

@@ -58,14 +58,11 @@ class Engine:
         Raises ContentError (content, plugins) or ScriptSyntaxError (rule scripts), each listing
         every problem found.
         """
-        from casebook.kernel.script import FactSchema, compile_pack, compile_scripts, find_rule_pack
+        from casebook.kernel.script import compile_pack, find_rule_pack
 
         pack = load_pack(game_or_dir)
         board = Board.from_map(pack.map)
-        if pack.manifest.get("rules") == []:  # a pack that declares no rule scripts at all
-            rules = compile_scripts([], FactSchema({}, {}))
-        else:
-            rules = compile_pack(find_rule_pack(pack.dir))
+        rules = compile_pack(find_rule_pack(pack.dir))
         pm = make_plugin_manager(pack.manifest.get("plugins") or [],
                                  file=str(pack.dir / "game.yaml"), extra=dict(extra_plugins or {}))
         sequence = Sequence.from_dict(pack.sequence, file=str(pack.dir / pack.manifest["sequence"]))

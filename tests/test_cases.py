@@ -46,7 +46,8 @@ def test_implements_and_register_cases_fill_the_registry() -> None:
         assert force_march.__casebook_cases__ == ("9.6C", "9.5A") and force_march(3) == 3
         register_cases("movement.rules:12", ["9.6C"])
         by_case = REGISTRY.by_case()
-        assert by_case["9.6C"] == sorted([source, "movement.rules:12"]) and source in by_case["9.5A"]
+        # other implementers may be registered already (plugins imported by earlier tests)
+        assert {source, "movement.rules:12"} <= set(by_case["9.6C"]) and source in by_case["9.5A"]
         with pytest.raises(ValueError, match="not a case id"):
             register_cases("x.rules:1", ["nine point six"])
     finally:

@@ -4,6 +4,8 @@ at once with file:line:column, the source line and a caret (syrupy snapshots, re
 
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 
 import pytest
@@ -79,7 +81,7 @@ def test_facts_yaml_refuses_tags(tmp_path):
 def test_rules_check_moscow41_prints_a_summary():
     out = CliRunner().invoke(rules, ["check", "moscow41"])
     assert out.exit_code == 0, out.output
-    assert out.output.startswith("moscow41: 5 rule scripts compiled, no errors")
+    assert re.match(r"moscow41: \d+ rule scripts compiled, no errors", out.output), out.output
     assert "attack_drm" in out.output and "sum" in out.output
     assert "10.4.5C" in out.output.split("cases cited")[1]
 

@@ -83,4 +83,7 @@ def main(argv: list[str] | None = None) -> None:
     except CasebookError as exc:
         click.echo(str(exc), err=True)
         sys.exit(1)
+    except OSError as exc:  # an unreadable input or unwritable output named on the command line
+        click.echo(f"error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), err=True)
+        sys.exit(1)
     sys.exit(rv if isinstance(rv, int) else 0)

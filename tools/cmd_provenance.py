@@ -44,6 +44,16 @@ def provenance(ctx: click.Context, game_or_dir: str, as_json: bool) -> None:
         for r in rows:
             click.echo(f"{r['file']:<{width}}  {r['kind']:<15}" + "".join(f"{r[c]:>15}" for c in _COLUMNS))
         click.echo(f"{'total':<{width}}  {'':<15}" + "".join(f"{totals[c]:>15}" for c in _COLUMNS))
+    from casebook.kernel.content import load_pack
+    from casebook.kernel.errors import ContentError
+
+    try:
+        load_pack(pack_dir)
+    except ContentError as exc:  # files that do not load are not counted above: say so, fail
+        for problem in exc.problems:
+            click.echo(str(problem), err=True)
+        click.echo(f"{exc.summary}: the counts above leave out what could not be read", err=True)
+        ctx.exit(1)
     if totals["untagged"]:
         if not as_json:
             click.echo(f"{totals['untagged']} untagged value(s): every value needs a provenance", err=True)

@@ -18,6 +18,8 @@ from ruamel.yaml.error import YAMLError
 
 from casebook.kernel.errors import ContentError, Problem
 
+from casebook.kernel.content import resolve_rules_dir
+
 from .compiler import RuleSet, compile_files
 from .facts import load_facts
 
@@ -97,7 +99,7 @@ def find_rule_pack(game_or_dir: str | Path) -> RulePack:
     if given.is_dir() and not (given / "game.yaml").is_file() and not (given / "cases.yaml").is_file():
         rules_dir = given
     else:
-        rules_dir = (pack / str(man.get("rules_dir", f"../../rules/{game}"))).resolve()
+        rules_dir = resolve_rules_dir(pack, {"id": game, **man})
     problems: list[Problem] = []
     if "rules" in man:
         files = tuple(rules_dir / str(f) for f in (man["rules"] or []))
@@ -107,7 +109,7 @@ def find_rule_pack(game_or_dir: str | Path) -> RulePack:
         if not f.is_file():
             problems.append(Problem(str(pack / "game.yaml"), 0, 0, "rules", f"rule script not found: {f}"))
     facts = rules_dir / "facts.yaml"
-    if not facts.is_file():
+    if files and not facts.is_file():
         problems.append(Problem(str(facts), 0, 0, "", "the facts declaration is missing"))
     cases = None
     cases_file = pack / str(man.get("cases", "cases.yaml"))
@@ -141,5 +143,10 @@ def compile_pack(pack: RulePack, relative_to: str | Path | None = None) -> RuleS
             shown = str(pack.facts.resolve().relative_to(Path(relative_to).resolve()))
         except ValueError:
             shown = None
+    if not pack.files:  # a game with no rule scripts at all
+        from .compiler import compile_scripts
+        from .facts import FactSchema
+
+        return compile_scripts([], FactSchema({}, {}))
     schema = load_facts(pack.facts, shown)
     return compile_files(pack.files, schema, pack.cases, pack.tables, relative_to=relative_to)
