@@ -2,7 +2,7 @@
 
 The sheet is drawn as printed: column 01 at the left, row ``first`` at the top, whatever the
 ``north`` of the map (Moscow '41: north is to the right); a compass arrow and edge captions say
-where north, west (German supply, 5.1A) and east (Soviet supply, 5.1C) are.
+where the compass edges are (for Moscow '41: west = German supply 5.1A, east = Soviet supply 5.1C).
 
 Drawn, bottom to top: terrain fills, hex numbers, rivers and canals on hexsides (blue; major rivers
 thicker), trails / roads / rail lines through hexsides between hex centres, printed fortifications
@@ -33,6 +33,8 @@ S = 16.0  # hex size (centre to corner), px
 MARGIN = 44.0
 TOP = 86.0
 LEGEND_H = 190.0
+#: the legend's three columns and the title need this width even for a small test map
+MIN_WIDTH = 860.0
 RIVER, CANAL, ROAD, TRAIL, RAIL = "#2f6fbf", "#1d4f99", "#b8322a", "#8a5a2b", "#222222"
 FORT = "#6a1b9a"
 _NORTH_ANGLE = {"up": -90.0, "right": 0.0, "down": 90.0, "left": 180.0}
@@ -99,7 +101,7 @@ def render_svg(map_data: Mapping[str, Any], units: Iterable[Mapping[str, Any]] =
     """
     grid = _grid(map_data)
     sh = _Sheet(grid)
-    W, H = sh.width + 2 * MARGIN, TOP + sh.height + 34 + LEGEND_H
+    W, H = max(sh.width + 2 * MARGIN, MIN_WIDTH), TOP + sh.height + 34 + LEGEND_H
     d = draw.Drawing(_r(W), _r(H), font_family="DejaVu Sans, Arial, sans-serif")
     d.append(draw.Rectangle(0, 0, _r(W), _r(H), fill="#f7f3e6"))
     terrain = dict(map_data.get("terrain") or {})
@@ -233,7 +235,7 @@ def _frame(d: draw.Drawing, sh: _Sheet, grid: Grid, title: str, subtitle: str) -
         _text(d, subtitle, 9, x0, 50, fill="#444")
     # compass: an arrow pointing north on the sheet
     ang = math.radians(_NORTH_ANGLE[grid.north])
-    cx, cy = x0 + w - 40, 40.0
+    cx, cy = float(d.width) - MARGIN - 30, 40.0
     tip = (cx + math.cos(ang) * 18, cy + math.sin(ang) * 18)
     tail = (cx - math.cos(ang) * 18, cy - math.sin(ang) * 18)
     _line(d, tail, tip, stroke="#222", stroke_width=2.2)
@@ -247,8 +249,7 @@ def _frame(d: draw.Drawing, sh: _Sheet, grid: Grid, title: str, subtitle: str) -
     for edge in ("north", "east", "south", "west"):
         hexes = grid.edge_hexes(edge)
         captions[edge] = hexes
-    notes = {"west": "WEST EDGE: German supply (5.1A)", "east": "EAST EDGE: Soviet supply (5.1C)",
-             "north": "NORTH EDGE", "south": "SOUTH EDGE"}
+    notes = {"west": "WEST EDGE", "east": "EAST EDGE", "north": "NORTH EDGE", "south": "SOUTH EDGE"}
     for edge, hexes in captions.items():
         xs = [sh.c(hx) for hx in hexes]
         mx = sum(p[0] for p in xs) / len(xs)
