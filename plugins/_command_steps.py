@@ -129,7 +129,7 @@ def legal(ctx: Any, step: str, side: str) -> list[Action]:
                 continue
             stacks = list(hq_stacks(ctx, hq))
             out.append(Action.make("activate-hq", side, hq=hq["id"],
-                                   stacks=stacks[:hq_limit(ctx, hq, len(stacks))]))
+                                   stacks=stacks[:hq_limit(ctx, hq, len(stacks))] or None))
         if ctx.value("ip_cost", {"ip_use": "activate_stack"}) <= ip:
             out += [Action.make("activate-stack", side, stack=h) for h in single_stacks(ctx, side)]
     elif step == "recovery":
