@@ -60,8 +60,11 @@ def enemy_distance(ctx: Any, hex_: str, side: str = "soviet") -> int:
     """Hexes from ``hex_`` to the nearest unit of ``side``'s enemy (16.2); 999 if none."""
     h = parse_hex(hex_)
     grid = ctx.board.grid
-    return min((grid.distance(h, parse_hex(u["hex"])) for u in ctx.state.units
-                if u.get("side") != side and "hex" in u), default=FAR)
+    key = ("partisans", "enemy-hexes", side)
+    if key not in ctx.memo:
+        ctx.memo[key] = sorted({parse_hex(u["hex"]) for u in ctx.state.units
+                                if u.get("side") != side and "hex" in u})
+    return min((grid.distance(h, e) for e in ctx.memo[key]), default=FAR)
 
 
 @implements("16.0", "16.1C", "16.1D", "16.2")
@@ -194,8 +197,11 @@ def casebook_legal_actions(ctx: Any, phase: str, step: str) -> list[Action]:
         return [Action.make("disband-remnant", "soviet", unit=_uid(u)) for u in ctx.state.units
                 if u.get("side") == "soviet" and u.get("class") == "remnant"]
     if step == REINFORCEMENT_STEP and ctx.state.partisans > 0:
-        return [Action.make("place-partisan", "soviet", hex=hex_label(h)) for h in ctx.board.hexes()
-                if placement_verdict(ctx, "soviet", hex_label(h))[0]]
+        key = ("partisans", "places")
+        if key not in ctx.memo:
+            ctx.memo[key] = [Action.make("place-partisan", "soviet", hex=hex_label(h))
+                             for h in ctx.board.hexes() if placement_verdict(ctx, "soviet", hex_label(h))[0]]
+        return list(ctx.memo[key])
     return []
 
 
