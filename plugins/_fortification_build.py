@@ -79,12 +79,28 @@ def _hex_supplied(ctx: Any, hex_: str) -> bool:
     here = [u["id"] for u in ctx.state.units_at(hex_) if u.get("side") == "soviet"]
     if here:
         return _supplied(ctx, here[0])
-    key = ("fortification.hex_supplied", hex_)
-    if key not in ctx.memo:
-        trial = ctx.state.clone()
-        trial.add_unit({**_PROBE, "hex": hex_})
-        ctx.memo[key] = _supplied(ctx.engine.ctx(trial), _PROBE["id"])
-    return ctx.memo[key]
+    return probe_supply(ctx, [hex_])[hex_]
+
+
+def probe_supply(ctx: Any, hexes: list[str]) -> dict[str, bool]:
+    """Whether a Soviet unit could trace supply from each of ``hexes`` (empty of Soviet units):
+    probe units are put on one copy of the state and asked about together (so the supply area
+    computes its maps once); a hex in a German ZOC gets a copy of its own, as a probe there
+    could open an EZOC on another probe's path (5.4). Memoised in ``ctx.memo``."""
+    memo = ctx.memo.setdefault("fortification.probe", {})
+    todo = [h for h in hexes if h not in memo]
+    if todo:
+        batch = [h for h in todo if not _german_zoc(ctx, h)]
+        groups = [batch] if batch else []
+        groups += [[h] for h in todo if h not in batch]
+        for group in groups:
+            trial = ctx.state.clone()
+            for h in group:
+                trial.add_unit({**_PROBE, "id": f"{_PROBE['id']}_{h}", "hex": h})
+            tctx = ctx.engine.ctx(trial)
+            for h in group:
+                memo[h] = _supplied(tctx, f"{_PROBE['id']}_{h}")
+    return {h: memo[h] for h in hexes}
 
 
 def _german_zoc(ctx: Any, hex_: str) -> bool:
@@ -93,10 +109,11 @@ def _german_zoc(ctx: Any, hex_: str) -> bool:
 
 
 @implements("14.1B", "14.1C", "14.1D", "14.1E")
-def hex_facts(ctx: Any, hex_: str) -> dict[str, Any]:
+def hex_facts(ctx: Any, hex_: str, supplied: bool | None = None) -> dict[str, Any]:
     """The facts of ``fort_cost`` / ``build_fort`` / ``spend_moscow_fp`` for ``hex_``: city,
     town, road or trail (any hexside of the hex), hexes to Moscow, supply (14.1C), German ZOC
-    (14.1E, asked of ``casebook_zoc``), a Soviet combat unit present (14.1D)."""
+    (14.1E, asked of ``casebook_zoc``), a Soviet combat unit present (14.1D). ``supplied``
+    given: taken as ``hex_supplied`` instead of asking (a pre-check)."""
     h = parse_hex(hex_)
     info = ctx.board.hex(h)
     town = info.town or {}
@@ -104,7 +121,8 @@ def hex_facts(ctx: Any, hex_: str) -> dict[str, Any]:
     moscow = min((ctx.board.grid.distance(h, m) for m in ctx.board.moscow), default=999)
     return {"side": "soviet", "hex_city": town.get("kind") == "city",
             "hex_town": bool(town) and town.get("kind") != "city", "hex_road": road,
-            "moscow_distance": moscow, "hex_supplied": _hex_supplied(ctx, hex_),
+            "moscow_distance": moscow,
+            "hex_supplied": _hex_supplied(ctx, hex_) if supplied is None else supplied,
             "in_german_zoc": _german_zoc(ctx, hex_),
             "combat_unit_present": bool(combat_units(ctx, hex_)),
             "already_fortified": has_marker(ctx, "fortification", hex_)}
@@ -159,15 +177,19 @@ def _candidates(ctx: Any) -> list[str]:
 
 
 def build_actions(ctx: Any, side: str) -> list[Action]:
-    """Every legal ``build-fort`` now (none without FPs)."""
-    if side != "soviet" or ctx.state.fp("normal") + ctx.state.fp("moscow") == 0:
+    """Every legal ``build-fort`` now (none without FPs). Hexes are first checked as if in supply;
+    supply (the costly question) is asked only of those that pass, all probes at once."""
+    if side != "soviet" or ctx.state.fp("normal") + ctx.state.fp("moscow") == 0 \
+            or ctx.state.step != "replacement_reinforcement" or ctx.state.phasing != side:
         return []
-    out = []
+    maybe = []
     for hex_ in _candidates(ctx):
-        a = Action.make("build-fort", side, hex=hex_)
-        if not build_refusals(ctx, a):
-            out.append(a)
-    return out
+        facts = hex_facts(ctx, hex_, supplied=True)
+        if ctx.rules.allowed("build_fort", facts) and _payment(ctx, facts, ctx.value("fort_cost", facts)):
+            maybe.append(hex_)
+    empty = [h for h in maybe if not any(u.get("side") == "soviet" for u in ctx.state.units_at(h))]
+    probe_supply(ctx, empty)
+    return [Action.make("build-fort", side, hex=h) for h in maybe if _hex_supplied(ctx, h)]
 
 
 @implements("14.1A", "14.1B", "14.1D")

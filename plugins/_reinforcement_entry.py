@@ -112,8 +112,9 @@ def entry_hexes(ctx: Any, entry: dict[str, Any], side: str) -> list[str]:
         candidates = sorted({h for a in entry["areas"] for h in _area_hexes(ctx, a)})
     else:
         probe = q.counter_unit(ctx, entry["unit"]) if entry["unit"] in ctx.pack.counters else None
-        candidates = [h for h in q.friendly_railheads(ctx, side)
-                      if probe is None or q.hex_supplied(ctx, h, probe)]
+        free = [h for h in q.friendly_railheads(ctx, side) if not q.enemy_occupied(ctx, h, side)]
+        ok = q.probe_supply(ctx, free, probe) if probe is not None else {}
+        return [h for h in free if ok.get(h, True)]
     return [h for h in candidates if not q.enemy_occupied(ctx, h, side)]
 
 

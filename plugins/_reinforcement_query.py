@@ -12,7 +12,7 @@ from casebook.kernel.hexgrid import hex_label, parse_hex
 from casebook.kernel.schema_position import COUNTER_FIELDS
 
 __all__ = ["PLUGIN", "data", "set_data", "supplied", "in_command", "in_ezoc", "hex_supplied",
-           "refusals", "counter_unit", "unit_side", "enemy_occupied", "friendly_railheads"]
+           "probe_supply", "refusals", "counter_unit", "unit_side", "enemy_occupied", "friendly_railheads"]
 
 PLUGIN = "reinforcement"
 
@@ -49,19 +49,32 @@ def in_ezoc(ctx: Any, hex_: str, side: str) -> bool:
 
 
 def hex_supplied(ctx: Any, hex_: str, probe: Mapping[str, Any]) -> bool:
-    """Whether unit ``probe`` (plain unit data, not on the map) could trace supply from ``hex_``:
-    the question is put to ``casebook_supply`` on a copy of the state with the unit placed there
-    (the supply hook is asked about units). True when unanswered."""
-    key = ("reinforcement.hex_supplied", hex_, probe["id"])
-    if key not in ctx.memo:
-        trial = ctx.state.clone()
-        if trial.has_unit(probe["id"]):
-            trial.move_unit(probe["id"], hex_)
-        else:
-            trial.add_unit({**probe, "hex": hex_})
-        tctx = ctx.engine.ctx(trial)
-        ctx.memo[key] = supplied(tctx, probe["id"])
-    return ctx.memo[key]
+    """Whether unit ``probe`` (plain unit data, not on the map) could trace supply from ``hex_``
+    (see :func:`probe_supply`). True when the supply area does not answer."""
+    return probe_supply(ctx, [hex_], probe)[hex_]
+
+
+def probe_supply(ctx: Any, hexes: list[str], probe: Mapping[str, Any]) -> dict[str, bool]:
+    """Whether a unit like ``probe`` could trace supply from each of ``hexes``: the supply hook
+    is asked about units, so copies of ``probe`` are put on one copy of the state and asked about
+    together (the supply area computes its maps once); a hex in an EZOC gets a copy of its own,
+    as a probe there could open the EZOC on another probe's path (5.4, 7.4). Memoised per hex
+    and kind of unit in ``ctx.memo``."""
+    kind = (probe.get("side"), probe.get("class"), bool(probe.get("mechanized")))
+    memo = ctx.memo.setdefault(("reinforcement.probe", kind), {})
+    todo = [h for h in hexes if h not in memo]
+    if todo:
+        side = probe.get("side", "soviet")
+        batch = [h for h in todo if not in_ezoc(ctx, h, side)]
+        groups = ([batch] if batch else []) + [[h] for h in todo if h not in batch]
+        for group in groups:
+            trial = ctx.state.clone()
+            for h in group:
+                trial.add_unit({**probe, "id": f"_probe_{h}", "hex": h})
+            tctx = ctx.engine.ctx(trial)
+            for h in group:
+                memo[h] = supplied(tctx, f"_probe_{h}")
+    return {h: memo[h] for h in hexes}
 
 
 def refusals(ctx: Any, action: str, facts: Mapping[str, Any]) -> list[Refusal]:
