@@ -125,6 +125,8 @@ def delay_unplaced(ctx: Any) -> list[str]:
     rec = q.data(ctx)
     out = []
     for entry in rec.get("available", []):
+        if ctx.state.has_unit(entry["unit"]):  # entered some other way (a paratroop drop, 15.1B)
+            continue
         ctx.state.add_pending(entry["unit"], ctx.state.turn + 1, entry.get("area"))
         out.append(entry["unit"])
     if out:
