@@ -12,8 +12,10 @@ An :class:`Engine` is loaded once per pack (``Engine.load("moscow41")``) and is 
 - ``ctx.hook`` — the plugin manager's hooks, to ask another rules area (plugins never import each
   other);
 - ``ctx.record(kind, cases, data)`` — a trace event (no-op for a pure query without a trace);
-- ``ctx.memo`` — a per-context cache for derived maps (ZOC, supply), dropped by
-  :meth:`Ctx.changed` after every state change.
+- ``ctx.memo`` — a cache for derived maps (ZOC, supply) keyed by the state's version, so it is
+  shared by every context on the same content and never outlives a change;
+  ``ctx.lasting(name, *depends_on)`` — a cache that survives changes, for values that depend
+  only on the board and what the caller names (terrain costs under a weather).
 
 The kernel names no game: which plugins and scripts run is the manifest's choice.
 """
@@ -21,6 +23,7 @@ The kernel names no game: which plugins and scripts run is the manifest's choice
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -35,6 +38,11 @@ from casebook.kernel.trace import Event, Trace
 
 __all__ = ["Engine", "Ctx", "load_engine", "state_from_position"]
 
+#: How many state versions keep their derived-map caches.
+_MEMO_VERSIONS = 32
+#: How many distinct dependency keys keep a lasting cache.
+_LASTING_KEYS = 256
+
 
 @dataclass(frozen=True, eq=False)
 class Engine:
@@ -48,6 +56,33 @@ class Engine:
     pm: CasebookPluginManager
     sequence: Sequence
     _boards: dict[str, Board] = field(default_factory=dict, repr=False)
+    _memos: "OrderedDict[int, dict[Any, Any]]" = field(default_factory=OrderedDict, repr=False)
+    _lasting: dict[Any, dict[Any, Any]] = field(default_factory=dict, repr=False)
+
+    def lasting(self, board: Board, depends_on: tuple[Any, ...]) -> dict[Any, Any]:
+        """A cache that outlives state changes, for values that depend only on the board and on
+        ``depends_on`` (e.g. the weather and a setting, for terrain costs)."""
+        key = (id(board), depends_on)
+        cache = self._lasting.get(key)
+        if cache is None:
+            cache = self._lasting[key] = {}
+            while len(self._lasting) > _LASTING_KEYS:
+                self._lasting.pop(next(iter(self._lasting)))
+        return cache
+
+    def memo_for(self, state: GameState) -> dict[Any, Any]:
+        """The cache of derived maps for this content of ``state`` (by :attr:`GameState.version`;
+        the last few versions are kept, so a clone or a rollback to a known content reuses it)."""
+        memos = self._memos
+        version = state.version
+        memo = memos.get(version)
+        if memo is None:
+            memo = memos[version] = {}
+            while len(memos) > _MEMO_VERSIONS:
+                memos.popitem(last=False)
+        else:
+            memos.move_to_end(version)
+        return memo
 
     @classmethod
     def load(cls, game_or_dir: str | Path, *, extra_plugins: Mapping[str, Any] | None = None) -> Engine:
@@ -117,7 +152,12 @@ class Ctx:
     state: GameState
     board: Board
     trace: Trace | None = None
-    memo: dict[Any, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def memo(self) -> dict[Any, Any]:
+        """A cache for derived maps, valid for the state's current content (a new, empty one
+        after any change: caches never outlive the content they were computed from)."""
+        return self.engine.memo_for(self.state)
 
     @property
     def pack(self) -> Pack:
@@ -166,6 +206,14 @@ class Ctx:
         return self.trace.record(self.state, kind, cases=tuple(cases), source=source,
                                  data=dict(data or {}), side=side)
 
+    def lasting(self, *depends_on: Any) -> dict[Any, Any]:
+        """A cache kept across state changes for values that depend only on the board and on
+        ``depends_on`` — name everything else the values depend on, e.g.
+        ``ctx.lasting("movement.cell", temperature, ground)``. Use :attr:`memo` for anything
+        that depends on where the units are."""
+        return self.engine.lasting(self.board, depends_on)
+
     def changed(self) -> None:
-        """Forget cached derived maps: call after every change of ``state``."""
-        self.memo.clear()
+        """Announce a change: the memo follows the state's version, which every state method
+        already renews; this renews it too (for changes the state cannot see)."""
+        self.state.touch()

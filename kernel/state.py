@@ -18,12 +18,16 @@ Moscow '41); rules about them (who may spend what, 1.0) live in plugins and rule
 from __future__ import annotations
 
 import copy
+import functools
+import itertools
 import re
 from contextlib import contextmanager
 from types import MappingProxyType
 from typing import Any, Iterator, Mapping, Protocol
 
 from casebook.kernel.errors import PositionError, Problem
+
+_VERSIONS = itertools.count(1)
 
 __all__ = ["GameState", "Journal", "TOP_LEVEL_KEYS", "HEX_RE"]
 
@@ -70,6 +74,10 @@ class GameState:
     """
 
     def __init__(self, game: str) -> None:
+        #: a number unique to this state's content: every change (and a rollback) draws a new one
+        self._version = next(_VERSIONS)
+        #: lazily built lookups of units by id and by hex (dropped on every structural change)
+        self._ix: tuple[dict[str, dict[str, Any]], dict[str, list[dict[str, Any]]]] | None = None
         self._d: dict[str, Any] = {
             "kind": "position", "format": 1, "game": game, "provenance": None, "scenario": None,
             "map": None, "turn": 1, "weather": None, "phase": None, "step": None,
@@ -132,6 +140,8 @@ class GameState:
         """An independent copy."""
         other = GameState(self.game)
         other._d = copy.deepcopy(self._d)
+        other._ix = None
+        other._version = self._version  # same content: derived maps computed for it still hold
         return other
 
     def __eq__(self, other: object) -> bool:
@@ -157,12 +167,26 @@ class GameState:
             yield self
         except BaseException:
             self._d = saved
+            self._ix = None
+            self._version = next(_VERSIONS)
             for journal, n in zip(journals, lengths):
                 if isinstance(journal, list):
                     del journal[n:]
                 else:
                     journal.truncate(n)
             raise
+
+    @property
+    def version(self) -> int:
+        """A number identifying this content of the state: any change through a method draws a
+        new one (trace numbering and the dice generator's position excepted), so derived maps
+        (ZOC, supply) can be cached per version (``casebook.kernel.engine.Ctx.memo``)."""
+        return self._version
+
+    def touch(self) -> None:
+        """Draw a new :attr:`version` without changing anything: for a change the state cannot
+        see (a test double's answers, say) that must invalidate caches."""
+        self._version = next(_VERSIONS)
 
     # ------------------------------------------------------------------ read-only views
     game = property(lambda self: self._d["game"], doc="The game id.")
@@ -227,11 +251,23 @@ class GameState:
         return MappingProxyType(self._find(uid))
 
     def has_unit(self, uid: str) -> bool:
-        return any(_unit_key(u) == uid for u in self._d["units"])
+        return uid in self._index()[0]
 
     def units_at(self, hex_: str) -> tuple[Mapping[str, Any], ...]:
         """The units in hex ``hex_`` (a stack), in order."""
-        return tuple(MappingProxyType(u) for u in self._d["units"] if u.get("hex") == hex_)
+        return tuple(MappingProxyType(u) for u in self._index()[1].get(hex_, ()))
+
+    def _index(self) -> tuple[dict[str, dict[str, Any]], dict[str, list[dict[str, Any]]]]:
+        if self._ix is None:
+            by_id: dict[str, dict[str, Any]] = {}
+            by_hex: dict[str, list[dict[str, Any]]] = {}
+            for u in self._d["units"]:
+                key = _unit_key(u)
+                if key is not None:
+                    by_id.setdefault(key, u)
+                by_hex.setdefault(u.get("hex"), []).append(u)
+            self._ix = (by_id, by_hex)
+        return self._ix
 
     @property
     def markers(self) -> tuple[Mapping[str, Any], ...]:
@@ -260,10 +296,10 @@ class GameState:
 
     # ------------------------------------------------------------------ mutations
     def _find(self, uid: str) -> dict[str, Any]:
-        for u in self._d["units"]:
-            if _unit_key(u) == uid:
-                return u
-        raise KeyError(f"no unit {uid!r} on the map")
+        try:
+            return self._index()[0][uid]
+        except KeyError:
+            raise KeyError(f"no unit {uid!r} on the map") from None
 
     def set_turn(self, turn: int) -> None:
         if not isinstance(turn, int) or turn < 1:
@@ -320,6 +356,7 @@ class GameState:
         if "hex" in unit:
             self._check_hex(unit["hex"])
         self._d["units"].append(_plain(dict(unit)))
+        self._ix = None
 
     def update_unit(self, uid: str, **fields: Any) -> None:
         """Set status fields of a unit (``fatigued=True``, ``losses=2``); ``None`` removes a field."""
@@ -334,6 +371,8 @@ class GameState:
                 unit.pop(key, None)
             else:
                 unit[key] = copy.deepcopy(value)
+        if "hex" in fields:
+            self._ix = None
 
     def move_unit(self, uid: str, hex_: str) -> None:
         """Place unit ``uid`` in hex ``hex_`` (a printed label like ``"0304"``)."""
@@ -344,6 +383,7 @@ class GameState:
         returns its last data."""
         unit = self._find(uid)
         self._d["units"].remove(unit)
+        self._ix = None
         self._d["removed"].append({"unit": uid, "reason": reason,
                                    "turn": self.turn if turn is None else turn})
         return MappingProxyType(unit)
@@ -410,3 +450,25 @@ class GameState:
     def _check_hex(hex_: Any) -> None:
         if not isinstance(hex_, str) or not HEX_RE.match(hex_):
             raise ValueError(f"not a hex label (XXYY): {hex_!r}")
+
+
+def _bumps_version(method: Any) -> Any:
+    @functools.wraps(method)
+    def wrapper(self: GameState, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            self._version = next(_VERSIONS)
+            if method.__name__ in _STRUCTURAL:
+                self._ix = None
+
+    return wrapper
+
+
+#: Mutators that change what the rules see (all but trace numbering and the dice position).
+_STRUCTURAL = frozenset({"add_unit", "remove_unit", "update_unit", "move_unit"})
+for _name in [n for n in vars(GameState) if n.startswith(("set_", "add_", "update_", "move_", "remove_",
+                                                          "take_"))]:
+    if _name != "set_rng_state":
+        setattr(GameState, _name, _bumps_version(getattr(GameState, _name)))
+del _name

@@ -89,11 +89,11 @@ def cell_cost(ctx: Any, cls: str, terrain: str, feature: str | None, *, fluid: b
               overrun: bool = False) -> int | None:
     """MP for one TEC row ``cls`` to enter ``terrain`` across ``feature`` (or None): the
     ``move_cost`` script (9.2A-B, 4.6A, 7.3, 9.5A); None if prohibited (tables/tec_prohibited)."""
-    key = ("movement.cell", cls, terrain, feature, fluid, overrun)
-    memo = ctx.memo
+    temperature, ground = weather(ctx)
+    key = (cls, terrain, feature, fluid, overrun)
+    memo = ctx.lasting("movement.cell", temperature, ground)
     if key in memo:
         return memo[key]
-    temperature, ground = weather(ctx)
     column = _column(ctx)
     bad = _prohibited(ctx)
     if (terrain, cls, column) in bad or (feature is not None and (feature, cls, column) in bad):
@@ -110,9 +110,10 @@ def _candidates(ctx: Any, a: str, b: str) -> list[tuple[str, str | None, str]]:
     """(terrain, feature, via) ways to enter ``b`` from ``a``: the hex's own terrain (a town's
     kind replaces it), a road or trail through the hexside crossed (9.2A; road bridges rivers per
     interpretation road-bridges). ValueError if not adjacent."""
-    key = ("movement.cands", a, b)
-    if key in ctx.memo:
-        return ctx.memo[key]
+    memo = ctx.lasting("movement.cands", ctx.state.setting("road_bridges", "bridged"))
+    key = (a, b)
+    if key in memo:
+        return memo[key]
     ha, hb = parse_hex(a), parse_hex(b)
     side = ctx.board.side(ha, hb)
     node = ctx.board.graph.nodes[hb]
@@ -126,7 +127,7 @@ def _candidates(ctx: Any, a: str, b: str) -> list[tuple[str, str | None, str]]:
         out.append(("road", None if bridged else feature, "road"))
     if side.trail:
         out.append(("trail", feature, "trail"))
-    ctx.memo[key] = out
+    memo[key] = out
     return out
 
 
@@ -134,8 +135,8 @@ def step_cost(ctx: Any, classes: frozenset[str], a: str, b: str, *, fluid: bool 
               overrun: bool = False) -> tuple[int | None, str, str | None]:
     """``(mp, via, feature)``: the cheapest way for a stack of TEC rows ``classes`` to enter
     ``b`` from adjacent ``a`` (the slowest unit decides each way, 9.1C); mp None if prohibited."""
-    key = ("movement.step", classes, a, b, fluid, overrun)
-    memo = ctx.memo
+    key = (classes, a, b, fluid, overrun)
+    memo = ctx.lasting("movement.step", *weather(ctx), ctx.state.setting("road_bridges", "bridged"))
     if key in memo:
         return memo[key]
     best: tuple[int | None, str, str | None] = (None, "prohibited", None)

@@ -227,13 +227,62 @@ def _tec_cost(ctx: Any, unit: Mapping[str, Any], a: Hex, b: Hex) -> int | None:
     return None if cost >= 99 else cost
 
 
-def _cost(ctx: Any, uid: str, a: Hex, b: Hex) -> float | None:
+def _cost_table(ctx: Any, uid: str) -> tuple[dict[tuple[Hex, Hex], float | None], Any]:
+    """The step costs of a unit moving like ``uid`` — ``(a, b) -> MP to enter b from a`` —
+    and a function filling a missing entry. Terrain, hexside and weather only, so the table is
+    kept across state changes for the weather and settings it depends on."""
     unit = ctx.state.unit(uid)
-    key = ("supply", "cost", move_class(ctx, unit), a, b)
-    if key not in ctx.memo:
+    temperature, ground = _weather(ctx)
+    cls = move_class(ctx, unit)
+    table = ctx.lasting("supply.cost", cls, temperature, ground,
+                        ctx.state.setting("road_bridges", "bridged"),
+                        ctx.state.setting("hq_movement_class", "by_mechanized"))
+
+    def fill(a: Hex, b: Hex) -> float | None:
         answer = ctx.hook.casebook_move_cost(ctx=ctx, units=[uid], from_hex=hex_label(a),
                                              to_hex=hex_label(b), mode="supply")
-        ctx.memo[key] = answer.get("mp") if answer is not None else _tec_cost(ctx, unit, a, b)
+        cost = answer.get("mp") if answer is not None else _tec_cost(ctx, unit, a, b)
+        table[a, b] = cost
+        return cost
+
+    return table, fill
+
+
+def _cost(ctx: Any, uid: str, a: Hex, b: Hex) -> float | None:
+    """MP for a unit moving like ``uid`` to enter ``b`` from ``a`` (see :func:`_cost_table`)."""
+    table, fill = _cost_table(ctx, uid)
+    try:
+        return table[a, b]
+    except KeyError:
+        return fill(a, b)
+
+
+def _reverse_map(ctx: Any, side: str, uid: str, limit: int) -> tuple[dict[Hex, float], dict[Hex, list[Hex]]]:
+    """MPs from every hex to the nearest usable source or line hex of ``side`` for units moving
+    like ``uid`` (one multi-source Dijkstra from the targets, searching the graph backwards with
+    the forward step costs), cached per state version and TEC row.
+
+    A blocked hex (5.4, 7.4) may end a path (it is where the unit stands) but is never passed.
+    """
+    unit = ctx.state.unit(uid)
+    key = ("supply", "reverse", side, move_class(ctx, unit), limit)
+    if key not in ctx.memo:
+        usable = _usable(ctx, side)
+        closed = {h for h in blocked(ctx, side) if h not in usable}
+        targets = usable | line_supplied(ctx, side)
+        table, fill = _cost_table(ctx, uid)
+
+        def weight(x: Hex, y: Hex, _d: Any) -> float | None:  # the forward step y -> x
+            if x in closed:
+                return None
+            cost = table.get((y, x), fill)
+            return fill(y, x) if cost is fill else cost
+
+        if targets:
+            dist, back = nx.multi_source_dijkstra(ctx.board.graph, targets, cutoff=limit, weight=weight)
+        else:
+            dist, back = {}, {}
+        ctx.memo[key] = (dist, back)
     return ctx.memo[key]
 
 
@@ -243,12 +292,19 @@ def trace_mp(ctx: Any, uid: str, limit: int) -> dict[str, Any]:
     or a line hex leading to one, MPs counted with the movement cost hook (mode ``supply``).
 
     Return: ``{"target": Hex or None, "kind": "source"|"line"|None, "mp", "path": [Hex…],
-    "blocked": {Hex: (reason, cases)}}`` — ``blocked`` holds the blocked hexes met on the way.
+    "blocked": {Hex: (reason, cases)}}`` — ``blocked`` holds the blocked hexes met on the way
+    (searched only when no path is found, to say what stops it).
     """
     side = side_of(ctx, uid)
     start = unit_hex(ctx, uid)
-    block = blocked(ctx, side)
     usable = _usable(ctx, side)
+    dist, back = _reverse_map(ctx, side, uid, limit)
+    if start in dist:
+        path = list(reversed(back[start]))
+        target = path[-1]
+        return {"target": target, "kind": "source" if target in usable else "line",
+                "mp": dist[start], "path": path, "blocked": {}}
+    block = blocked(ctx, side)
     line = line_supplied(ctx, side)
     met: dict[Hex, tuple[str, tuple[str, ...]]] = {}
 
@@ -260,20 +316,22 @@ def trace_mp(ctx: Any, uid: str, limit: int) -> dict[str, Any]:
             return None
         return _cost(ctx, uid, u, v)
 
-    dist, paths = nx.single_source_dijkstra(ctx.board.graph, start, cutoff=limit, weight=weight)
-    best = None
-    for h, d in dist.items():
-        if h in usable or h in line:
-            rank = (d, 0 if h in usable else 1, h)
-            best = rank if best is None or rank < best else best
+    reached = nx.single_source_dijkstra_path_length(ctx.board.graph, start, cutoff=limit, weight=weight)
     for h, (ok, why, cases) in sources(ctx, side).items():
-        if not ok and (h in dist or any(n in dist for n in ctx.board.neighbours(h))):
+        if not ok and (h in reached or any(n in reached for n in ctx.board.neighbours(h))):
             met[h] = (why, cases)
-    if best is None:
-        return {"target": None, "kind": None, "mp": None, "path": [], "blocked": met}
-    d, rank, h = best
-    return {"target": h, "kind": "source" if rank == 0 else "line", "mp": d, "path": paths[h],
-            "blocked": met}
+    return {"target": None, "kind": None, "mp": None, "path": [], "blocked": met}
+
+
+def _hq_reach(ctx: Any, side: str, hq_hex: Hex, radius: int) -> dict[Hex, list[Hex]]:
+    """Shortest hex paths from an HQ through unblocked hexes, up to ``radius`` hexes (one
+    breadth-first search per HQ and state version)."""
+    key = ("supply", "hq-reach", side, hq_hex, radius)
+    if key not in ctx.memo:
+        hidden = [h for h in blocked(ctx, side) if h != hq_hex]
+        view = nx.restricted_view(ctx.board.graph, hidden, [])
+        ctx.memo[key] = nx.single_source_shortest_path(view, hq_hex, cutoff=radius)
+    return ctx.memo[key]
 
 
 @implements("5.3", "8.1A", "8.1B")
@@ -281,11 +339,12 @@ def radius_path(ctx: Any, side: str, hq_hex: Hex, target: Hex, radius: int) -> l
     """The shortest path of hexes from an HQ to ``target`` of at most ``radius`` hexes (0.2.4.8:
     the target's hex counts, the HQ's does not), through no blocked hex but its two ends
     (5.2A, 5.4, 7.4, 8.1B); None if there is none. Terrain and weather do not count (8.1A, 8.1D)."""
-    block = blocked(ctx, side)
-    hidden = [h for h in block if h not in (hq_hex, target)]
-    view = nx.restricted_view(ctx.board.graph, hidden, [])
-    try:
-        path = nx.shortest_path(view, hq_hex, target)
-    except (nx.NetworkXNoPath, nx.NodeNotFound):
-        return None
-    return path if len(path) - 1 <= radius else None
+    reach = _hq_reach(ctx, side, hq_hex, radius)
+    if target in reach:
+        return reach[target]
+    best: list[Hex] | None = None
+    for n in sorted(ctx.board.graph.neighbors(target)):  # a blocked target ends the path
+        path = reach.get(n)
+        if path is not None and len(path) <= radius and (best is None or len(path) + 1 < len(best)):
+            best = path + [target]
+    return best
