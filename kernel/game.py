@@ -133,6 +133,19 @@ class State:
         self.history.append(action)
         return result
 
+    def peek(self, action: Action) -> State:
+        """A copy of this play with the legal ``action`` applied but nothing after it settled
+        (no automatic steps, no legal-action search): a cheap look-ahead for bots. Raises
+        IllegalActionError like :meth:`apply`; this play is unchanged."""
+        if action not in self.legal_actions():
+            raise IllegalActionError(str(action), *self._why_not(action))
+        other = State(self.game, self.data.clone(), Trace(), self.history)
+        other._decider = self._decider
+        ctx = other._ctx()
+        with other.data.transaction(other.trace):
+            other._apply(ctx, action)
+        return other
+
     def why_not(self, action: Action | str) -> tuple[tuple[str, ...], str]:
         """(cases, reason) why ``action`` is not legal now; ``((), "legal")`` if it is."""
         if isinstance(action, str):

@@ -98,7 +98,7 @@ def score(state: Any, side: str) -> float:
 class GreedyBot:
     """One-ply greedy over at most ``max_candidates`` actions (see the module docstring)."""
 
-    def __init__(self, side: str, seed: int = 0, max_candidates: int = 24) -> None:
+    def __init__(self, side: str, seed: int = 0, max_candidates: int = 12) -> None:
         self.side = side
         self.max_candidates = max_candidates
         self._rng = random.Random(f"greedy:{side}:{seed}")
@@ -118,9 +118,8 @@ class GreedyBot:
             return actions[0]
         best, best_value = actions[0], float("-inf")
         for action in self._candidates(actions):
-            trial = state.clone()
             try:
-                trial.apply(action)
+                trial = state.peek(action)
             except Exception:  # an action the rules refuse on application: skip it
                 continue
             value = score(trial, self.side)
