@@ -1,13 +1,12 @@
 """Bots: players that choose among a :class:`~casebook.kernel.game.State`'s legal actions.
 
 - :class:`RandomBot` — seeded, uniform over the legal actions.
-- :class:`GreedyBot` — a one-ply heuristic: it tries each candidate action on a clone of the
-  state and keeps the one whose resulting position scores best for its side (:func:`score`):
-  objectives held (towns' IP values, Moscow hexes, the scenario's victory towns), enemy strength
-  destroyed and own strength kept, closeness of its combat units to the enemy's objectives, and
-  the game result when an action ends the game. Candidates are capped (``max_candidates``) by a
-  cheap ordering so a large Movement Step stays fast; ties break by the legal-action order, so
-  the bot is deterministic.
+- :class:`GreedyBot` — a one-step heuristic: each legal action gets a value from
+  :func:`action_value` (attacks by their odds column and DRM from the rules' own ``attack``
+  answer, moves by how much closer they bring a stack to an objective it does not hold — towns by
+  their IP value, Moscow hexes —, activations by the stacks they wake, retreats by the losses they
+  avoid), and the best is played; ties break by the legal-action order, so the bot is
+  deterministic. :func:`score` rates a whole position the same way, for reports and tests.
 
 Bots use only the public game API; they know no rule beyond what :func:`score` reads from the
 state and the pack.
@@ -96,38 +95,89 @@ def score(state: Any, side: str) -> float:
 
 
 class GreedyBot:
-    """One-ply greedy over at most ``max_candidates`` actions (see the module docstring)."""
+    """A one-step heuristic (see the module docstring): every legal action gets a value from
+    :func:`action_value` without simulating it, and the best is played (ties: the first in the
+    legal order), so the bot is deterministic and fast enough for bulk play."""
 
-    def __init__(self, side: str, seed: int = 0, max_candidates: int = 12) -> None:
+    def __init__(self, side: str, seed: int = 0) -> None:
         self.side = side
-        self.max_candidates = max_candidates
         self._rng = random.Random(f"greedy:{side}:{seed}")
-
-    def _candidates(self, actions: list[Action]) -> list[Action]:
-        if len(actions) <= self.max_candidates:
-            return actions
-        passes = [a for a in actions if a.kind == "pass"]
-        others = [a for a in actions if a.kind != "pass"]
-        picked = self._rng.sample(others, self.max_candidates - len(passes))
-        keep = set(picked) | set(passes)
-        return [a for a in actions if a in keep]
 
     def choose(self, state: Any) -> Action:
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
+        ctx = state.ctx()
         best, best_value = actions[0], float("-inf")
-        for action in self._candidates(actions):
-            try:
-                trial = state.peek(action)
-            except Exception:  # an action the rules refuse on application: skip it
-                continue
-            value = score(trial, self.side)
-            if action.kind == "pass":
-                value -= 0.01  # prefer doing something when it is as good
+        for action in actions:
+            value = action_value(state, ctx, action)
             if value > best_value:
                 best, best_value = action, value
         return best
+
+
+def _nearest_objective(state: Any, side: str, label: str) -> int:
+    """Hexes from ``label`` to the nearest objective ``side`` does not hold (a large number if none)."""
+    cache = state.__dict__.setdefault("_bot_targets", {})
+    key = (state.data.version, side)
+    if key not in cache:
+        cache.clear()
+        cache[key] = [parse_hex(h) for h in _objectives(state) if state.data.control(h) != side]
+    targets = cache[key]
+    if not targets:
+        return 99
+    grid = state.game.engine.board_for(state.data).grid
+    here = parse_hex(label)
+    return min(grid.distance(here, t) for t in targets)
+
+
+def _attack_value(ctx: Any, action: Action) -> float:
+    answer = ctx.hook.casebook_answer(ctx=ctx, question="attack", args=[action.get("hex")],
+                                      options={"with": list(action.get("with") or ())})
+    if not answer or answer.get("refusals"):
+        return -1.0
+    column = str(answer.get("column") or "1:1")
+    try:
+        a, d = (float(x) for x in column.split(":"))
+    except ValueError:
+        return 0.0
+    odds = a / d + 0.5 * int((answer.get("drm") or {}).get("net") or 0)
+    return 4.0 * (odds - 2.0) - 0.2 * int(action.get("support") or 0)
+
+
+def action_value(state: Any, ctx: Any, action: Action) -> float:
+    """How much ``action`` seems to help its side (a heuristic, not a rule): attacks by their odds
+    and DRM, moves by how much closer they bring the stack to an objective it does not hold,
+    activations by how many stacks they wake, losses avoided, advances and recoveries taken."""
+    side, kind = action.side, action.kind
+    if kind == "pass":
+        return 0.0
+    if kind == "attack":
+        return _attack_value(ctx, action)
+    if kind in ("move", "rail-move"):
+        origin = action.get("stack")
+        dest = (action.get("path") or (action.get("to"),))[-1]
+        if not origin or not dest:
+            return 0.0
+        gain = _nearest_objective(state, side, origin) - _nearest_objective(state, side, dest)
+        return 1.5 * gain - 0.25
+    if kind == "activate-hq":
+        return 1.0 + len(action.get("stacks") or ())
+    if kind in ("activate-stack", "react"):
+        return 0.5
+    if kind == "retreat":
+        return 1.0 - 2.0 * int(action.get("losses") or 0)
+    if kind == "advance":
+        return 0.5 if action.get("path") else 0.0
+    if kind == "negate-fatigue":
+        return 0.5 if action.get("negate") and state.data.ip(side) >= 6 else -0.5
+    if kind in ("recover", "place-reinforcement", "assign-rp", "rebuild", "build-fort", "raise-guards"):
+        return 1.0
+    if kind == "overrun":
+        return 2.0
+    if kind == "support":
+        return -0.1 * int(action.get("ips") or 0)
+    return -0.1  # force march, hedgehog, breakdown, drops, partisans: only when nothing better
 
 
 def make_bot(kind: str, side: str, seed: int = 0) -> Bot:
