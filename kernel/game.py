@@ -10,7 +10,9 @@ seed)`` starts a play. A :class:`State` drives the sequence of play through the 
   list; membership is a cheap ``in``), :meth:`State.apply`;
 - a step whose decider is ``None``/``"none"``, or whose only legal action is ``pass``, ends by
   itself (the pass is recorded as automatic); then ``casebook_step_end`` and the sequence
-  machine advances (a ``pass`` at the first step of a loop ends the loop, 0.7.3.6);
+  machine advances. A step ended without any action taken in it counts as *passed*: at the first
+  step of a loop that ends the loop (0.7.3.6: the phasing player passes); after an action (an
+  activation) play goes on to the next step;
 - leaving the last step of a turn fires ``casebook_turn_end``; after every action and turn
   ``casebook_game_result`` may end the game, and so does passing the scenario's last turn.
 
@@ -226,11 +228,12 @@ class State:
         phase, step = self._machine.current
         ctx.record("action", (step.case,), {"action": str(action)}, source=DRIVER, side=action.side)
         if action.kind == "pass":
-            self._end_step(ctx, passed=True)
+            self._end_step(ctx, passed=not self._driver().get("acted"))
             return {"passed": step.id}
         result = self.game.engine.hook.casebook_apply_action(ctx=ctx, action=action)
         if result is None:
             raise IllegalActionError(str(action), (step.case,), "no rules plugin applies this action")
+        self._set_driver(acted=True)
         ctx.changed()
         self.game.engine.hook.casebook_after_action(ctx=ctx, action=action, result=result)
         self._check_result(ctx)
@@ -262,7 +265,7 @@ class State:
                 ctx.record("game-over", (), outcome, source=DRIVER, side=None)
         if self.result() is None:
             self._machine.advance(passed=passed, trace=self.trace)
-        self._set_driver(started=False)
+        self._set_driver(started=False, acted=False)
         self._legal = None
 
     def _settle(self) -> None:
@@ -286,7 +289,8 @@ class State:
             legal = self.legal_actions() if self._decider else []
             if self._decider and any(a.kind != "pass" for a in legal):
                 return
-            ctx.record("auto-pass", (step.case,), {"step": step.id}, source=DRIVER,
+            acted = bool(self._driver().get("acted"))
+            ctx.record("auto-pass", (step.case,), {"step": step.id, "acted": acted}, source=DRIVER,
                        side=self._decider)
-            self._end_step(ctx, passed=True)
+            self._end_step(ctx, passed=not acted)
         raise RuntimeError("the sequence of play did not reach a decision (driver loop limit)")

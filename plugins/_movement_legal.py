@@ -30,12 +30,14 @@ def _overstacked(ctx: Any, hex_: str, units: list[str]) -> bool:
     return bool(ans and ans.get("overstacked"))
 
 
-def _moves(ctx: Any, side: str, hex_: str, m: Any) -> list[Action]:
+def _moves(ctx: Any, side: str, hex_: str, m: Any, units: list[str] | None = None) -> list[Action]:
+    """A ``move`` per destination; ``units`` names the movers when the hex also holds the stack
+    being moved, so the action cannot be read as that stack's continuation (9.1D)."""
     out = []
     for dest, r in reach(ctx, m).items():
         if _overstacked(ctx, dest, list(m.units)):
             continue
-        out.append(Action.make("move", side, stack=hex_, path=r["path"]))
+        out.append(Action.make("move", side, stack=hex_, path=r["path"], units=units))
     return out
 
 
@@ -75,7 +77,8 @@ def legal_actions(ctx: Any, step: str) -> list[Action]:
             out.append(fm)
     for h, units in eligible_stacks(ctx, step, side, d).items():
         m, _ = mover(ctx, units, h, MODE[step])
-        out += [a for a in _moves(ctx, side, h, m) if not _rail_hq_blocks(d, step, ctx, units)]
+        named = sorted(units) if cur and cur["units"] and cur["hex"] == h else None
+        out += [a for a in _moves(ctx, side, h, m, named) if not _rail_hq_blocks(d, step, ctx, units)]
         if step == "movement":
             out += _overruns(ctx, side, h)
         if side == "soviet" and step != "reaction_movement":
