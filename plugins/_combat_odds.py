@@ -98,6 +98,19 @@ def _across(ctx: Any, from_hex: str, to_hex: str) -> tuple[bool, bool]:
     return bool(side.river or side.major_river), bool(printed or _fortification_marker(ctx, to_hex))
 
 
+@implements("10.4B")
+def terrain_drm(ctx: Any, hex_: str) -> int:
+    """10.4B: the Combat Modifiers Chart's DRM for the terrain the defender occupies — the
+    row ``terrain_<town kind or terrain id>`` of the ``combat_modifiers`` records (a town's kind
+    replaces the hex terrain, as on the TEC); 0 when the chart has no row for it."""
+    info = ctx.board.hex(parse_hex(hex_))
+    terrain = info.town.get("kind") if info.town else info.terrain
+    for row in ctx.records("combat_modifiers"):
+        if row.get("id") == f"terrain_{terrain}":
+            return int(row.get("drm") or 0)
+    return 0
+
+
 def _overstacked(ctx: Any, hex_: str) -> bool:
     answer = ctx.hook.casebook_stacking(ctx=ctx, hex=hex_, units=None)
     return bool(answer and answer.get("overstacked"))
@@ -162,6 +175,7 @@ def gather(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, 
         "attacker_support_ips": 0 if overrun else int(sup.get("attacker", 0)),
         "defender_support_ips": int(sup.get("defender", 0)),
         "whole_panzer_division": _whole_panzer_division(ctx, att, a_side),
+        "defender_terrain_drm": terrain_drm(ctx, hex_),
         "attackers": att_records,
         "defenders": [{"class": u.get("class"), "hedgehog": _hedgehog(ctx, u)} for u in dfd],
     }

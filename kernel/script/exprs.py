@@ -182,10 +182,12 @@ class ExprCompiler:
                            f"`all {n} have …` or `count({n})`", len(n))
                 return _const(None, ANY)
 
-            def get(e, r, n=n):
+            def get(e, r, n=n, fact=fact):
                 try:
                     return e.facts[n]
                 except KeyError:
+                    if fact.has_default:
+                        return fact.default
                     raise MissingFactError(f"fact `{n}` was not given ({node.loc})") from None
             return Compiled(get, _norm(fact))
         if n in self.quantities:

@@ -52,6 +52,9 @@ class FactType:
     fields: Mapping[str, "FactType"] = field(default_factory=dict)
     each: str | None = None
     description: str = ""
+    #: the value used when a plugin does not give the fact (``default:`` in facts.yaml)
+    default: Any = None
+    has_default: bool = False
 
 
 @dataclass(frozen=True)
@@ -95,7 +98,7 @@ def _type(node: Any, where: str, file: str, problems: list[Problem], parent: Any
     if not isinstance(node, Mapping):
         problems.append(Problem(file, line, col, where, "expected a mapping with `type:`"))
         return None
-    allowed = {"type", "values", "description", "fields", "each", "provenance"}
+    allowed = {"type", "values", "description", "fields", "each", "provenance", "default"}
     for k in node:
         if k not in allowed:
             kl, kc = _pos(node, k)
@@ -126,7 +129,18 @@ def _type(node: Any, where: str, file: str, problems: list[Problem], parent: Any
                 if ft is not None:
                     fields[str(fname)] = ft
     each = node.get("each")
-    return FactType(kind, values, fields, str(each) if each else None, str(node.get("description", "")))
+    has_default = "default" in node
+    default = node.get("default")
+    if has_default:
+        ok = {"int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+              "bool": lambda v: isinstance(v, bool), "str": lambda v: isinstance(v, str),
+              "enum": lambda v: v in values}.get(kind, lambda v: False)
+        if not ok(default):
+            dl, dc = _pos(node, "default")
+            problems.append(Problem(file, dl, dc, f"{where}.default",
+                                    f"default {default!r} is not a valid {kind}"))
+    return FactType(kind, values, fields, str(each) if each else None, str(node.get("description", "")),
+                    default, has_default)
 
 
 def facts_from_mapping(data: Any, file: str) -> FactSchema:

@@ -334,3 +334,30 @@ def test_ask_attack_json_snapshot(repo_root, snapshot):
     answer = ask_position(str(repo_root / "docs/examples/attack.yaml"), "attack", ["0304"],
                           {"with": ["g1", "g2"], "support": [2, 0], "roll": 8})
     assert answer == snapshot
+
+
+@pytest.mark.case("10.4B")
+def test_10_4B_terrain_modifier_of_the_defenders_hex(position):
+    """10.4B: terrain modifiers apply when the defender occupies the terrain listed on the Combat
+    Modifiers Chart (forest -1 in the reconstructed chart); clear terrain adds nothing."""
+    from casebook.plugins._combat_odds import gather, terrain_drm
+
+    text = """kind: position
+format: 1
+game: moscow41
+map: {layout: flat-top-even-q, size: {columns: 4, rows: 4}, terrain: {default: clear, "0203": forest}}
+turn: 2
+weather: {temperature: warm, ground: dry}
+units:
+  - {id: g1, side: german, class: infantry, size: division, strength: 7, ma: 4, hex: "0202"}
+  - {id: s1, side: soviet, class: infantry, size: division, strength: 6, ma: 4, hex: "0203"}
+  - {id: s2, side: soviet, class: infantry, size: division, strength: 6, ma: 4, hex: "0303"}
+"""
+    ctx = position(text)
+    forest = next(r["drm"] for r in ctx.records("combat_modifiers") if r["id"] == "terrain_forest")
+    assert terrain_drm(ctx, "0203") == forest == -1 and terrain_drm(ctx, "0303") == 0
+    in_forest = ctx.quantity("attack_drm", gather(ctx, ["g1"], "0203").drm_facts)
+    in_clear = ctx.quantity("attack_drm", gather(ctx, ["g1"], "0303").drm_facts)
+    assert in_forest.value == in_clear.value - 1
+    fired = [line for line in in_forest.lines if "10.4B" in line.cases and line.fired]
+    assert fired and fired[0].amount == -1
