@@ -46,6 +46,14 @@ def data(ctx: Any) -> dict[str, Any]:
     d.setdefault("railed", [])
     d.setdefault("rail_units", 0)
     d.setdefault("rail_hq", False)
+    cur = d.get("current")
+    if cur and cur.get("units"):
+        # units of the moving stack eliminated or displaced meanwhile (an overrun's results) drop
+        # out of it; a stack with none left has ended its move (9.1D)
+        here = [u for u in cur["units"] if ctx.state.has_unit(u) and ctx.state.unit(u).get("hex") == cur["hex"]]
+        if len(here) != len(cur["units"]):
+            cur = dict(cur, units=here)
+            d["current"] = cur if here else None
     return d
 
 
