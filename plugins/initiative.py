@@ -63,7 +63,7 @@ def _amount(value: Any) -> Any:
     return str(value) if isinstance(value, Fraction) and value.denominator != 1 else int(value)
 
 
-@implements("1.1A", "1.1C")
+@implements("1.1A", "1.1C", "0.2.2.10")
 def town_values(ctx: Any) -> dict[str, dict[str, Any]]:
     """Hex label -> ``{"town", "ip"}`` for every town that earns IPs (1.1A), each Moscow hex on
     its own (1.1C). The Initiative Chart (records ``initiative_chart``) is authoritative over the

@@ -13,7 +13,8 @@ which tests test it, and its status:
 2. rule scripts: the game's scripts are compiled (:func:`casebook.kernel.script.compile_pack`) and
    each quantity / permission is listed with the cases its lines cite (``rules:<name>``); and
    anything the compiler registered with :func:`casebook.kernel.cases.register_cases`;
-3. errata overlay patches of the pack (``errata:<file>``), each citing its case.
+3. errata overlay patches of the pack (``errata:<file>``), each citing its case, and the
+   sequence of play's phases, steps and loops (``sequence:<file>``: the kernel's machine runs them).
 
 *Tested by* comes from a static scan of the tests folder (:func:`casebook.kernel.cases.scan_tests`):
 ``@pytest.mark.case(...)`` marks and test names like ``test_9_6C_...``. Nothing is run.
@@ -120,6 +121,12 @@ def _errata_cases(game: str, warnings: list[str]) -> dict[str, list[str]]:
         warnings.append(f"errata not counted: {exc}".splitlines()[0])
         return {}
     out: dict[str, list[str]] = {}
+    seq_file = f"sequence:{pack.manifest.get('sequence', 'sequence.yaml')}"
+    for phase in pack.sequence.get("phases") or []:   # the sequence of play is data (0.7)
+        for item in [phase, *(phase.get("steps") or []), *(phase.get("loops") or [])]:
+            case = str(item.get("case", ""))
+            if case and seq_file not in out.get(case, []):
+                out.setdefault(case, []).append(seq_file)
     for path, _, patch in pack.errata:
         source = f"errata:{Path(path).name}"
         case = str(patch.get("case", ""))

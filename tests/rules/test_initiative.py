@@ -261,3 +261,17 @@ def test_ask_income_errors(quick):
     with pytest.raises(QuestionError, match="die face"):
         initiative.casebook_answer(ctx, "income", ["german"], {"roll": 7})
     assert initiative.casebook_answer(ctx, "weather", [], {}) is None
+
+
+@pytest.mark.case("0.2.2.10")
+def test_0_2_2_10_the_initiative_chart_not_the_map_gives_town_ips(m41):
+    """0.2.2.10: the IP Table is correct, the values printed beside towns are not — IP collection
+    reads the chart (records initiative_chart), whatever the map's town entries say."""
+    from casebook.kernel.engine import state_from_position
+    from casebook.plugins.initiative import town_values
+
+    ctx = m41.ctx(state_from_position(m41.pack.scenario("october-blitz")))
+    chart = {row["hex"]: int(row["ip"]) for row in ctx.records("initiative_chart")}
+    values = town_values(ctx)
+    assert {h: v["ip"] for h, v in values.items()} == chart
+    assert len(values) == len(chart) and all(ip > 0 for ip in chart.values())
