@@ -71,13 +71,21 @@ def command_path(ctx: Any, hq: Mapping[str, Any], target: Hex) -> list[Hex] | No
     at most the HQ's radius in hexes (0.2.4.8), else None. Terrain, weather and supply do not
     count (8.1D)."""
     start = parse_hex(hq["hex"])
-    block = command_blocked(ctx, hq["side"])
-    view = nx.restricted_view(ctx.board.graph, [h for h in block if h not in (start, target)], [])
-    try:
-        path = nx.shortest_path(view, start, target)
-    except (nx.NetworkXNoPath, nx.NodeNotFound):
-        return None
-    return path if len(path) - 1 <= int(hq.get("radius") or 0) else None
+    radius = int(hq.get("radius") or 0)
+    key = ("command", "reach", hq["side"], start, radius)
+    if key not in ctx.memo:  # one breadth-first search per HQ and state version
+        block = command_blocked(ctx, hq["side"])
+        view = nx.restricted_view(ctx.board.graph, [h for h in block if h != start], [])
+        ctx.memo[key] = nx.single_source_shortest_path(view, start, cutoff=radius)
+    reach = ctx.memo[key]
+    if target in reach:
+        return reach[target]
+    best: list[Hex] | None = None
+    for n in sorted(ctx.board.graph.neighbors(target)):  # a blocked target hex ends the path
+        path = reach.get(n)
+        if path is not None and len(path) <= radius and (best is None or len(path) + 1 < len(best)):
+            best = path + [target]
+    return best
 
 
 @implements("2.2C", "2.2E", "8.3.1B", "8.3.2B")
