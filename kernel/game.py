@@ -264,6 +264,9 @@ class State:
                 self._set_driver(result=outcome)
                 ctx.record("game-over", (), outcome, source=DRIVER, side=None)
         if self.result() is None:
+            # only a pass at a loop's first step ends the loop (0.7.3.6: the *phasing* player
+            # passes in the Command Step); elsewhere a step ending without action just ends it
+            passed = passed and phase.loop_starting(step.id) is not None
             self._machine.advance(passed=passed, trace=self.trace)
         self._set_driver(started=False, acted=False)
         self._legal = None

@@ -12,6 +12,7 @@ continued when present, so a saved and resumed game has the same trace as an uni
 
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -101,6 +102,7 @@ def run_play(game_id: Any, scenario: str, players: dict[str, tuple[str, str]], s
         bar = Progress(transient=True)
         bar.start()
         task = bar.add_task("playing", total=last or None)
+    previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         for _ in range(max_actions):
             if state.is_terminal():
@@ -125,21 +127,37 @@ def run_play(game_id: Any, scenario: str, players: dict[str, tuple[str, str]], s
             flush()
             if bar is not None:
                 bar.update(task, completed=state.data.turn - 1, description=f"turn {state.data.turn}")
+    except KeyboardInterrupt:
+        echo("\nInterrupted: the play so far is saved (continue it with --load).")
     finally:
+        signal.signal(signal.SIGTERM, previous)
         if bar is not None:
             bar.stop()
+        if out is not None:
+            _write_outputs(state, out, name, echo)
     result = state.result()
     if result is not None:
         winner = result.get("winner") or "nobody"
         echo(f"\nResult: {winner} — {result.get('level')} ({result.get('reason', '')})")
-    if out is not None:
-        from casebook.kernel.yamlio import dump_yaml
-
-        state.trace.write(out / "trace.jsonl")
-        (out / "final.yaml").write_text(dump_yaml(state.to_dict()), encoding="utf-8")
-        write_turn_map(state, out / f"turn-{state.data.turn:02d}.svg", f"{name}: final position")
-        echo(f"Wrote {out / 'trace.jsonl'}, {out / 'final.yaml'} and the turn maps.")
     return state
+
+
+def _terminate(signum: int, frame: Any) -> None:
+    """SIGTERM (e.g. ``timeout``) ends a play like Ctrl-C: what was played is written out."""
+    raise KeyboardInterrupt
+
+
+def _write_outputs(state: Any, out: Path, name: str, echo: Any) -> None:
+    """trace.jsonl, final.yaml (a position ``--load`` continues, with its trace beside it as
+    final.yaml.trace.jsonl) and the last turn's map."""
+    from casebook.kernel.yamlio import dump_yaml
+
+    state.trace.write(out / "trace.jsonl")
+    state.trace.write(out / "final.yaml.trace.jsonl")
+    (out / "final.yaml").write_text(dump_yaml(state.to_dict()), encoding="utf-8")
+    title = f"{name}: final position" if state.is_terminal() else f"{name}: turn {state.data.turn} (unfinished)"
+    write_turn_map(state, out / f"turn-{state.data.turn:02d}.svg", title)
+    echo(f"Wrote {out / 'trace.jsonl'}, {out / 'final.yaml'} and the turn maps.")
 
 
 def _undo(initial: Any, state: Any, side: str, echo: Any) -> Any:

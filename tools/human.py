@@ -100,7 +100,7 @@ class HumanPlayer:
                 if word in ("quit", "exit"):
                     return None
                 if word == "help":
-                    self.echo(__doc__.split("\n\n", 1)[1])
+                    self.echo(__doc__.split("\n\n", 1)[1].replace("``", ""))
                 elif word == "list":
                     self._show(state, everything=True)
                 elif word == "undo":
@@ -145,4 +145,4 @@ class HumanPlayer:
         path = Path(target)
         path.write_text(dump_yaml(state.to_dict()), encoding="utf-8")
         state.trace.write(Path(target + ".trace.jsonl"))
-        self.echo(f"saved {path} (continue with: casebook play {self.game} --load {path})")
+        self.echo(f"saved {path} (continue with: casebook play --load {path} --{self.side} human)")
