@@ -8,7 +8,6 @@ automatic passes) are left out. The account is a view of the trace; the trace is
 
 from __future__ import annotations
 
-import json
 from typing import Any, Iterable
 
 from casebook.kernel.trace import Event
@@ -18,16 +17,23 @@ __all__ = ["narrate", "narrate_all", "QUIET_KINDS"]
 #: Event kinds left out of the account (bookkeeping).
 QUIET_KINDS = frozenset({"advance", "auto-pass", "setup"})
 
-_SKIP_KEYS = frozenset({"terms", "explanation", "lines", "path_steps", "outcomes"})
+_SKIP_KEYS = frozenset({"terms", "explanation", "lines", "path_steps", "outcomes", "transitions",
+                        "combat", "support"})
 
 
-def _value(v: Any) -> str:
+def _value(v: Any, depth: int = 0) -> str:
+    """A compact, readable rendering: lists comma-joined (long ones cut with a count), mappings
+    as ``key value`` pairs in parentheses, nested ones summarised."""
     if isinstance(v, (list, tuple)):
-        if len(v) > 8:
-            return ",".join(map(str, v[:8])) + f",… ({len(v)})"
-        return ",".join(map(str, v))
+        items = [_value(x, depth + 1) for x in v[:8]]
+        more = f", … ({len(v)} in all)" if len(v) > 8 else ""
+        return ", ".join(items) + more
     if isinstance(v, dict):
-        return json.dumps(v, ensure_ascii=False, separators=(",", ":"))[:120]
+        if depth > 1:
+            return "{…}"
+        inner = " ".join(f"{k} {_value(x, depth + 1)}" for k, x in v.items()
+                         if k not in _SKIP_KEYS and k != "cases" and x not in (None, "", [], {}))
+        return f"({inner})"
     return str(v)
 
 
