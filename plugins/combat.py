@@ -93,7 +93,8 @@ def resolve(ctx: Any, attackers: Sequence[str], hex_: str, kind: str, support: M
     out.update(hex=hex_, kind=kind, attacker_side=f.attacker_side, defender_side=f.defender_side,
                odds=a["column"], support=sup, roll=roll, modified_roll=roll + a["drm"]["net"], result=result,
                guards_noted=guards_event, cases=["10.0A", "10.0B", "10.0D", "10.0E", "10.3A"])
-    ctx.record("combat", ["10.0D", "10.0E"], {k: v for k, v in out.items() if k != "drm"} | {"drm": a["drm"]["net"]},
+    ctx.record("combat", ["10.0D", "10.0E"], {k: v for k, v in out.items() if k != "drm"}
+               | {"drm": a["drm"]["net"], "terms": a["drm"].get("terms", [])},
                source="combat.resolve", side=f.attacker_side)
     return out
 
