@@ -127,6 +127,15 @@ def casebook_answer(ctx: Any, question: str, args: Any, options: Any) -> Any:
     if args:
         raise QuestionError("usage: vp (no arguments)")
     answer = vp_answer(ctx)
+    block = victory_block(ctx)
+    if block is not None and block.get("kind") != "points":
+        # a scenario decided by its own conditions (18.1.3): the VP level is for information only
+        answer["scenario_conditions"] = {
+            side: [{"id": c.get("id"), "case": c.get("case"), "when": c.get("when")}
+                   for c in block.get(side) or [] if isinstance(c, dict)]
+            for side in ("german", "soviet")}
+        answer["note"] = ("this scenario is decided by the conditions above, not by the 17.4 "
+                          "victory levels, which are shown for information")
     result = stored_result(ctx)
     if result is not None:
         answer["result"] = result
