@@ -105,7 +105,12 @@ def move_answer(ctx: Any, stack: str, path: Sequence[str], mode: str = "stack") 
                 raise QuestionError(f"hex {h} is off the map")
         except ValueError as exc:
             raise QuestionError(str(exc)) from None
-    res = check_path(ctx, m, list(path))
+    path = list(path)
+    if path and path[0] == m.start:  # the path may be given from the stack's own hex
+        path = path[1:]
+    if not path:
+        raise QuestionError("usage: move STACK HEX HEX … (the hexes to enter, after the stack's own)")
+    res = check_path(ctx, m, path)
     res.pop("spent_all", None)
     out = {"stack": m.start, "units": list(m.units), "mode": mode, "ma": ma["ma"], **res}
     out["cases"] = sorted(set(res["cases"]) | set(ma["cases"]), key=_key)
