@@ -15,6 +15,7 @@ from casebook.kernel.actions import Action
 from casebook.kernel.cases import implements
 from casebook.kernel.dice import roll as roll_dice
 from casebook.kernel.errors import IllegalActionError, QuestionError
+from casebook.kernel.hexgrid import parse_hex
 from casebook.kernel.hooks import Refusal, hookimpl
 from casebook.kernel.trace import Trace
 from casebook.plugins._combat_odds import (as_json_number, crt_result, gather, guards_marker, is_hq,
@@ -357,5 +358,11 @@ def casebook_answer(ctx, question, args, options):
         return None
     if len(args) != 1 or not options.get("with"):
         raise QuestionError("usage: " + QUESTIONS["attack"])
+    try:
+        on_map = ctx.board.contains(parse_hex(args[0]))
+    except ValueError as exc:
+        raise QuestionError(str(exc)) from None
+    if not on_map:
+        raise QuestionError(f"hex {args[0]} is off the map ({ctx.board.grid.describe()})")
     return attack_answer(ctx, args[0], list(options["with"]), options.get("support") or (0, 0),
                          bool(options.get("overrun")), options.get("roll"))
