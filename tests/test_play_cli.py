@@ -62,3 +62,19 @@ def test_human_commands_then_a_numbered_choice(mini_pack, tmp_path):
 def test_ask_words_are_parsed_like_the_command_line():
     q, args, opts, as_json = parse_ask_words(["attack", "2134", "--with", "g1,g2", "--roll", "7", "--json"])
     assert (q, args, opts, as_json) == ("attack", ["2134"], {"with": ["g1", "g2"], "roll": 7}, True)
+
+
+def test_an_interrupted_play_still_writes_its_trace_and_position(mini_pack, tmp_path, monkeypatch):
+    from casebook.tools import bots
+
+    def interrupt(self, state):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(bots.RandomBot, "choose", interrupt)
+    lines: list[str] = []
+    state = run_play(_game(mini_pack), "skirmish", {"german": ("bot", "random"), "soviet": ("bot", "random")},
+                     seed=1, out=tmp_path, echo=lines.append, progress=False)
+    assert not state.is_terminal()
+    assert any("Interrupted" in line for line in lines)
+    assert Trace.read(tmp_path / "trace.jsonl") == state.trace
+    assert (tmp_path / "final.yaml").is_file() and (tmp_path / "final.yaml.trace.jsonl").is_file()
