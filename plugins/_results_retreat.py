@@ -96,6 +96,9 @@ def retreat_options(ctx: Any, units: Sequence[str], start: str, side: str, hexes
     toward a friendly supply source (closer to it than the start), then away from the combat hex
     (11.2D: never an advance), then by hex labels. Each: ``{"path", "hexes", "losses",
     "toward_supply", "ends_adjacent_to_attacker", "cases"}``."""
+    units = [u for u in units if ctx.state.has_unit(u)]
+    if not units:  # the whole stack is gone: nothing retreats
+        return []
     paths = _paths(ctx, units, start, side, hexes)
     best = max((len(p) for p in paths), default=0)
     targets = supply_target(ctx, units, side)
