@@ -67,6 +67,18 @@ class Action:
                 return value
         return default
 
+    def values_of(self, *names: str) -> list[str]:
+        """The text values of the arguments ``names``, in that order, lists flattened (e.g. the
+        hexes an action enters: ``action.values_of("path", "to", "hex")``)."""
+        out: list[str] = []
+        for name in names:
+            value = self.get(name)
+            if isinstance(value, str):
+                out.append(value)
+            elif isinstance(value, tuple):
+                out.extend(value)
+        return out
+
     @property
     def params(self) -> Mapping[str, Any]:
         """The arguments as a dict."""

@@ -17,7 +17,7 @@ answered first, route ``"airdrop"``); on later turns this plugin does not answer
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any
 
 from casebook.kernel.actions import Action
 from casebook.kernel.cases import implements
@@ -180,15 +180,6 @@ def _acting_units(ctx: Any, action: Any) -> list[str]:
     return []
 
 
-def _hexes_entered(action: Any) -> Iterable[str]:
-    for k in _HEX_ARGS:
-        v = action.get(k)
-        if isinstance(v, str):
-            yield v
-        elif isinstance(v, tuple):
-            yield from v
-
-
 @implements("15.3B", "15.3C")
 def scatter_refusals(ctx: Any, action: Any) -> list[Refusal]:
     """15.3B: a scattered unit cannot move, attack or react, and enemy units cannot enter its
@@ -201,7 +192,7 @@ def scatter_refusals(ctx: Any, action: Any) -> list[Refusal]:
     if stuck:
         out.append(Refusal(f"scattered paratroop {', '.join(stuck)} cannot move, attack or react",
                            ("15.3B",), source=PLUGIN))
-    for h in dict.fromkeys(_hexes_entered(action)):
+    for h in dict.fromkeys(action.values_of(*_HEX_ARGS)):
         if not isinstance(h, str) or len(h) != 4:
             continue
         enemy = [u for u in scattered_in(ctx, h) if ctx.state.unit(u).get("side") != action.side]

@@ -15,7 +15,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any
 
 from casebook.kernel.actions import Action
 from casebook.kernel.cases import implements
@@ -146,15 +146,6 @@ def award_points(ctx: Any) -> int:
     return gained
 
 
-def _entered(action: Any) -> Iterable[str]:
-    for k in ("path", "to", "hex", "into"):
-        v = action.get(k)
-        if isinstance(v, str):
-            yield v
-        elif isinstance(v, tuple):
-            yield from v
-
-
 @implements("16.3B", "16.3D")
 def remove_markers_entered(ctx: Any, action: Any) -> list[str]:
     """16.3B: after a German movement action, remove the markers in every hex its units entered
@@ -162,7 +153,7 @@ def remove_markers_entered(ctx: Any, action: Any) -> list[str]:
     if action.side != "german" or action.kind not in MOVEMENT_KINDS:
         return []
     german = {u["hex"] for u in ctx.state.units if u.get("side") == "german" and "hex" in u}
-    entered = set(_entered(action))
+    entered = set(action.values_of("path", "to", "hex", "into"))
     cleared = []
     for h in markers(ctx):
         if h in entered or h in german:

@@ -35,3 +35,9 @@ def test_any_action_round_trips(kind, side, args, path):
     a = Action.make(kind, side, path=path, **args)
     assert parse_action(format_action(a)) == a
     assert Action.from_dict(a.to_dict()) == a
+
+
+def test_values_of_flattens_text_and_list_arguments():
+    a = Action.make("move", "german", stack="2032", path=["2033", "2134"], hex="0303")
+    assert a.values_of("path", "to", "hex") == ["2033", "2134", "0303"]
+    assert a.values_of("to") == []
