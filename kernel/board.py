@@ -23,7 +23,7 @@ the key path inside the map data (``hexsides.3.hexes``) so the loader can turn i
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -241,6 +241,25 @@ class Board:
     def neighbours(self, h: Hex) -> list[Hex]:
         """On-map neighbours of ``h`` (clockwise from sheet-top, see ``hexgrid``)."""
         return self.grid.neighbours(h)
+
+    def paths_within(self, start: Hex, radius: int, closed: Iterable[Hex] = ()) -> dict[Hex, list[Hex]]:
+        """Shortest hex paths from ``start`` to every hex within ``radius`` hexes that avoid the
+        ``closed`` hexes (``start`` itself is never closed): one breadth-first search (networkx)."""
+        view = nx.restricted_view(self.graph, [h for h in closed if h != start], [])
+        return nx.single_source_shortest_path(view, start, cutoff=radius)
+
+    def path_within(self, reach: Mapping[Hex, list[Hex]], target: Hex, radius: int) -> list[Hex] | None:
+        """The path to ``target`` from a :meth:`paths_within` result, or — when ``target`` itself
+        is closed — through its nearest reachable neighbour, if that stays within ``radius``
+        hexes; None if there is none."""
+        if target in reach:
+            return reach[target]
+        best: list[Hex] | None = None
+        for n in sorted(self.graph.neighbors(target)):
+            path = reach.get(n)
+            if path is not None and len(path) <= radius and (best is None or len(path) + 1 < len(best)):
+                best = path + [target]
+        return best
 
     def towns(self) -> dict[Hex, dict[str, Any]]:
         """Hex -> town dict (``name``, ``kind``, ``ip``…) for every town, in label order."""

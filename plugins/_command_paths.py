@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-import networkx as nx
 
 from casebook.kernel.cases import implements
 from casebook.kernel.hexgrid import Hex, hex_label, parse_hex
@@ -74,18 +73,8 @@ def command_path(ctx: Any, hq: Mapping[str, Any], target: Hex) -> list[Hex] | No
     radius = int(hq.get("radius") or 0)
     key = ("command", "reach", hq["side"], start, radius)
     if key not in ctx.memo:  # one breadth-first search per HQ and state version
-        block = command_blocked(ctx, hq["side"])
-        view = nx.restricted_view(ctx.board.graph, [h for h in block if h != start], [])
-        ctx.memo[key] = nx.single_source_shortest_path(view, start, cutoff=radius)
-    reach = ctx.memo[key]
-    if target in reach:
-        return reach[target]
-    best: list[Hex] | None = None
-    for n in sorted(ctx.board.graph.neighbors(target)):  # a blocked target hex ends the path
-        path = reach.get(n)
-        if path is not None and len(path) <= radius and (best is None or len(path) + 1 < len(best)):
-            best = path + [target]
-    return best
+        ctx.memo[key] = ctx.board.paths_within(start, radius, command_blocked(ctx, hq["side"]))
+    return ctx.board.path_within(ctx.memo[key], target, radius)
 
 
 @implements("2.2C", "2.2E", "8.3.1B", "8.3.2B")

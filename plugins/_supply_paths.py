@@ -328,9 +328,7 @@ def _hq_reach(ctx: Any, side: str, hq_hex: Hex, radius: int) -> dict[Hex, list[H
     breadth-first search per HQ and state version)."""
     key = ("supply", "hq-reach", side, hq_hex, radius)
     if key not in ctx.memo:
-        hidden = [h for h in blocked(ctx, side) if h != hq_hex]
-        view = nx.restricted_view(ctx.board.graph, hidden, [])
-        ctx.memo[key] = nx.single_source_shortest_path(view, hq_hex, cutoff=radius)
+        ctx.memo[key] = ctx.board.paths_within(hq_hex, radius, blocked(ctx, side))
     return ctx.memo[key]
 
 
@@ -339,12 +337,4 @@ def radius_path(ctx: Any, side: str, hq_hex: Hex, target: Hex, radius: int) -> l
     """The shortest path of hexes from an HQ to ``target`` of at most ``radius`` hexes (0.2.4.8:
     the target's hex counts, the HQ's does not), through no blocked hex but its two ends
     (5.2A, 5.4, 7.4, 8.1B); None if there is none. Terrain and weather do not count (8.1A, 8.1D)."""
-    reach = _hq_reach(ctx, side, hq_hex, radius)
-    if target in reach:
-        return reach[target]
-    best: list[Hex] | None = None
-    for n in sorted(ctx.board.graph.neighbors(target)):  # a blocked target ends the path
-        path = reach.get(n)
-        if path is not None and len(path) <= radius and (best is None or len(path) + 1 < len(best)):
-            best = path + [target]
-    return best
+    return ctx.board.path_within(_hq_reach(ctx, side, hq_hex, radius), target, radius)

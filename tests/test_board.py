@@ -204,3 +204,17 @@ def test_schema_dump_shape_is_accepted():
     b = Board.from_map(data)
     assert b.side(H("0303"), H("0304")).features == {"road"}
     assert b.railheads == frozenset()
+
+
+def test_paths_within_avoid_closed_hexes_and_reach_a_closed_target_through_a_neighbour():
+    board = Board.from_map({"layout": "flat-top-even-q", "size": {"columns": 6, "rows": 6},
+                            "terrain": {"default": "clear"}})
+    start, wall = parse_hex("0101"), [parse_hex("0201"), parse_hex("0202")]
+    reach = board.paths_within(start, 3, wall + [start])        # the start is never closed
+    assert start in reach and not set(wall) & set(reach)
+    assert all(len(p) - 1 <= 3 for p in reach.values())
+    assert board.path_within(reach, parse_hex("0102"), 3) == [start, parse_hex("0102")]
+    # a closed target is reached through its nearest open neighbour
+    path = board.path_within(reach, parse_hex("0201"), 3)
+    assert path is not None and path[-1] == parse_hex("0201") and len(path) == 2
+    assert board.path_within(reach, parse_hex("0606"), 3) is None
