@@ -8,7 +8,7 @@ from typing import Any, Mapping, Sequence
 from casebook.kernel.cases import implements
 from casebook.kernel.hexgrid import hex_label, parse_hex
 from casebook.kernel.hooks import Refusal
-from casebook.plugins._combat_odds import gather, in_command, is_hq, supplied
+from casebook.plugins._combat_odds import below_table, gather, in_command, is_hq, rules_permit, supplied
 
 __all__ = ["record", "save", "attack_refusals", "support_allowed", "support_cost", "max_support",
            "reaction_cost", "eligible_attackers", "targets"]
@@ -39,8 +39,11 @@ def eligible_attackers(ctx: Any, side: str, kind: str) -> list[Mapping[str, Any]
     """Units of ``side`` that may join an attack now (10.1A): in the combat step, activated units
     and units marked Reserve that have not attacked this phase (0.7.3.3A); in the reaction-attacks
     step, non-phasing units not yet activated this phase (activated for the attack, 10.5A, 2.0);
-    never a unit that attacked in this step (10.1C)."""
+    never a unit that attacked in this step (10.1C). A game whose scripts permit
+    ``attack_without_activation`` (Battle for Moscow 8.1) lets every unit of the phasing side
+    attack once a combat phase."""
     rec = record(ctx)
+    open_attack = kind == "attack" and rules_permit(ctx, "attack_without_activation")
     out = []
     for u in ctx.state.units:
         if u.get("side") != side or "hex" not in u or u["id"] in rec["attacked_step"]:
@@ -48,7 +51,7 @@ def eligible_attackers(ctx: Any, side: str, kind: str) -> list[Mapping[str, Any]
         if kind == "reaction":
             if u.get("activated") or side == ctx.state.phasing:
                 continue
-        elif not (u.get("activated") or u.get("reserve")) or u["id"] in rec["attacked_phase"]:
+        elif u["id"] in rec["attacked_phase"] or not (open_attack or u.get("activated") or u.get("reserve")):
             continue
         out.append(u)
     return out
@@ -154,6 +157,14 @@ def attack_refusals(ctx: Any, side: str, hex_: str, attackers: Sequence[str], ki
     if kind == "attack" and any(u.get("reserve") for u in units) and not any(
             u.get("activated") and not u.get("reserve") for u in units):
         out.append(Refusal("a Reserve unit attacks only in conjunction with a currently activated unit", ("10.1A",), PLUGIN))
+    if not out and units and "attack" in ctx.rules.permissions:
+        f = gather(ctx, [u["id"] for u in units], hex_)
+        verdict = ctx.permission("attack", {**f.drm_facts, "odds_below_table": below_table(
+            ctx, f.attack_strength, f.defense_strength)})
+        if not verdict.value:
+            cases = tuple(c for ln in verdict.lines if ln.fired and ln.kind == "forbid" for c in ln.cases)
+            out.append(Refusal(f"the odds {f.attack_strength}:{f.defense_strength} are below the CRT's first column",
+                               cases, PLUGIN))
     cost = 0
     if kind == "reaction" and not out:
         for u in units:
