@@ -358,8 +358,9 @@ def attack_answer(ctx: Any, hex_: str, attackers: Sequence[str], support: Sequen
         out["result"] = {"roll": roll, "modified_roll": roll + a["drm"]["net"],
                          "result": crt_result(ctx, a["column"], roll, a["drm"]["net"]),
                          "guards": (roll == 12 and side == "soviet") or (roll == 2 and side == "german")}
-    out["cases"] = sorted({"10.0A", "10.0B", "10.0E", "10.3A", "10.3B", "10.4.5C"}
+    out["cases"] = sorted(set(procedure_cases(ctx, ["10.0A", "10.0B", "10.0E", "10.3A", "10.3B", "10.4.5C"]))
                           | {c for t in a["drm"]["terms"] for c in t["case"].split(", ")}
+                          | {c for t in a.get("shifts", ()) for c in t["case"].split(", ")}
                           | {c for r in refusals for c in r.cases})
     return out
 

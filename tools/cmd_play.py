@@ -45,6 +45,7 @@ def write_turn_map(state: Any, path: Path, title: str) -> None:
     engine = state.game.engine
     map_data = state.data.map or dict(engine.pack.map)
     svg = render_svg(map_data, [dict(u) for u in state.data.units], title=title,
+                     markers=[dict(m) for m in state.data.markers],
                      subtitle=f"turn {state.data.turn}, {state.data.phase or ''} {state.data.step or ''}")
     path.write_text(svg, encoding="utf-8")
 
