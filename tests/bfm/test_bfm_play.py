@@ -115,6 +115,9 @@ def test_1_a_whole_game_with_bots_replays_identically(bfm, tmp_path):
     assert result["cases"][0] == "1.2" and set(result["cases"]) & {"10.1", "10.2"}
     steps = {(e.phase, e.step) for e in state.trace}
     assert ("german_turn", "panzer_movement") in steps and ("soviet_turn", "rail_movement") in steps
+    index = set(bfm.pack.cases)
+    cited = {c for e in state.trace for c in e.cases}
+    assert cited and cited <= index, cited - index         # every event cites this game's cases
     path = tmp_path / "trace.jsonl"
     state.trace.write(path)
     ok, message = replay_trace(path)
