@@ -148,8 +148,7 @@ def test_8_6B_dr_into_enemy_zoc_eliminates(position):
     ctx = position(ring, trace=True)
     assert retreat_paths(ctx, "s-3a") == []
     applied = apply_result(ctx, _outcome(ctx, "DR", "0606", ["g-vii"]))
-    assert not ctx.state.unit("s-3a").get("hex")
-    assert {"unit": "s-3a", "retreat": None, "eliminated": True} in applied["defender"]
+    assert not ctx.state.unit("s-3a").get("hex") and not applied["pending"]
     assert "8.6B" in [e for e in ctx.trace if e.kind == "eliminated"][0].cases
     assert ctx.state.unit("g-vii")["hex"] == "0606"           # 8.7: the advance into the vacated hex
 
@@ -170,8 +169,8 @@ def test_8_6A_dr_retreats_two_hexes_towards_the_friendly_edge(position):
 def test_8_5E_exchange_attacker_loses_at_least_as_much(position):
     ctx = position([("s-3a", "0606", 8), ("g-vii", "0605", None), ("g-xxxiv", "0706", None)], ground="mud")
     applied = apply_result(ctx, _outcome(ctx, "EX", "0606", ["g-vii", "g-xxxiv"]))
-    assert ctx.state.unit("s-3a")["strength"] == 4            # 8 -> 4: the defender lost 4
-    lost = sum(x["lost"] for x in applied["attacker"])
+    assert ctx.state.unit("s-3a")["strength"] == 4 and applied["lost"] == 4   # 8 -> 4
+    lost = (7 + 4) - sum(ctx.state.unit(u)["strength"] for u in ("g-vii", "g-xxxiv"))
     assert lost >= 4                                          # printed strength, even in mud
     assert ctx.state.unit("g-vii")["strength"] == 3           # 7 -> 3 covers it in one step
 
@@ -182,3 +181,33 @@ def test_8_5A_al_costs_one_attacking_step(position):
     apply_result(ctx, _outcome(ctx, "AL", "0606", ["g-vii", "g-xxxiv"]))
     assert not ctx.state.unit("g-xxxiv").get("hex")           # the reduced unit is eliminated
     assert ctx.state.unit("g-vii")["strength"] == 7
+
+
+@pytest.mark.case("8.5E", "8.6A", "8.7")
+def test_8_5E_choices_are_the_players_in_the_combat_step(bfm):
+    """In play the attacker picks the unit that pays an exchange and who advances, the defender
+    the retreat path (decisions of the combat step, refused when not among the choices)."""
+    from casebook.kernel.game import Game
+    from casebook.plugins.bfm_results import run, start
+    from tests.bfm.conftest import bfm_ctx
+
+    ctx = bfm_ctx(bfm, [("s-3a", "0606", 8), ("g-vii", "0605", None), ("g-xxxiv", "0706", None)])
+    rec = start({"result": "EX", "hex": "0606", "attackers": ["g-vii", "g-xxxiv"],
+                 "attacker_side": "german", "defender_side": "soviet"}, ["s-3a"])
+    out = run(ctx, rec, interactive=True)                     # the defender's step is taken at once
+    assert out["pending"] and ctx.state.unit("s-3a")["strength"] == 4
+    state = Game(bfm, "campaign").state_from_dict(ctx.state.to_dict())   # a save with the choice pending
+    assert state.current_player() == "german"
+    assert [str(a) for a in state.legal_actions()] == ["german: take-loss unit=g-vii",
+                                                       "german: take-loss unit=g-xxxiv"]
+    state.apply("german: take-loss unit=g-xxxiv")             # 4 -> 2: 2 of the 4 owed
+    assert [a.kind for a in state.legal_actions()] == ["take-loss", "take-loss"]
+    state.apply("german: take-loss unit=g-xxxiv")             # 2 -> eliminated: 4 in all
+    assert state.current_player() == "soviet" and {a.kind for a in state.legal_actions()} == {"retreat"}
+    retreat = state.legal_actions()[-1]
+    state.apply(retreat)
+    assert state.data.unit("s-3a")["hex"] == list(retreat.get("path"))[-1]
+    assert [str(a) for a in state.legal_actions()] == ["german: advance path=0606 with=g-vii",
+                                                       "german: advance hold=true"]
+    state.apply("german: advance hold=true")
+    assert state.data.unit("g-vii")["hex"] == "0605" and not state.data.units_at("0606")
