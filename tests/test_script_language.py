@@ -220,3 +220,19 @@ def test_fused_tests_on_facts_and_fields_keep_their_meaning():
     assert rs.value("q", {"ground": "snow", "n": 9, "units": ski}) == 2 + 4
     with pytest.raises(MissingFactError):
         rs.value("q", {"n": 3, "units": units})
+
+
+def test_case_ids_with_a_game_prefix_are_cited_like_any_other():
+    """A pack whose rules have no printed numbers may prefix its own ids (``BM8.3``) so they never
+    collide with another game's; the script grammar accepts every id the case index does
+    (casebook.kernel.cases.CASE_ID)."""
+    from casebook.kernel.cases import CASE_ID
+
+    ids = ["BM8.3", "BM2.2A", "B1", "10.4.5C", "0.2.3.1", "7", "AB12.1C2"]
+    assert all(CASE_ID.match(i) for i in ids)
+    text = "quantity q = sum by BM8\n" + "".join(f"  +1 by {i} when flag\n" for i in ids)
+    rs = rules(text)
+    assert rs.value("q", {"flag": True}) == len(ids)
+    cited = [c for line in rs.explain("q", {"flag": True}).lines for c in line.cases]
+    assert cited == ids
+    assert set(rs.cases_cited()) == {*ids, "BM8"}
