@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-import networkx as nx
 
 from casebook.kernel.cases import implements
 from casebook.kernel.hexgrid import Hex, hex_label, parse_hex
@@ -29,7 +28,7 @@ from casebook.plugins._supply_keys import lru_get, settings, side_store, weather
 
 __all__ = [
     "NON_COMBAT", "is_combat", "side_of", "unit_hex", "move_class", "ezoc", "blocked", "sources",
-    "line_supplied", "line_path", "trace_mp", "radius_path",
+    "line_supplied", "line_path", "trace_mp", "blocked_met", "radius_path",
 ]
 
 #: Classes that are not combat units: HQs (0.5.4) and remnants (11.3D).
@@ -120,6 +119,14 @@ def blocked(ctx: Any, side: str) -> dict[Hex, tuple[str, tuple[str, ...]]]:
     return out
 
 
+def _edge(ctx: Any, edge: str) -> list[Hex]:
+    """``ctx.board.edge_hexes(edge)``, found once per board."""
+    cache = ctx.lasting("supply.edge", edge)
+    if "hexes" not in cache:
+        cache["hexes"] = ctx.board.edge_hexes(edge)
+    return cache["hexes"]
+
+
 @implements("5.1A", "5.1B", "5.1C")
 def sources(ctx: Any, side: str) -> dict[Hex, tuple[bool, str, tuple[str, ...]]]:
     """Hex -> (usable, why, cases) for every supply source of ``side``: German west map edge
@@ -132,14 +139,14 @@ def sources(ctx: Any, side: str) -> dict[Hex, tuple[bool, str, tuple[str, ...]]]
         return store["sources"]
     found: dict[Hex, tuple[str, tuple[str, ...]]] = {}
     if side == "german":
-        for h in ctx.board.edge_hexes("west"):
+        for h in _edge(ctx, "west"):
             found[h] = ("west map edge", ("5.1A",))
         entered = (ctx.state.plugin_data("supply") or {}).get("entered", [])
         for area in sorted(entered):
             for h in sorted(ctx.board.entry_areas.get(area, ())):
                 found.setdefault(h, (f"Entry Area {area}, entered by German units", ("5.1B",)))
     else:
-        for h in ctx.board.edge_hexes("east"):
+        for h in _edge(ctx, "east"):
             found[h] = ("east map edge", ("5.1C",))
         for h, town in ctx.board.towns().items():
             if town.get("kind") == "city" and ctx.state.control(hex_label(h)) == side:
@@ -271,6 +278,20 @@ def _asker(ctx: Any, uid: str) -> search.Ask:
     return ask
 
 
+def _index_sets(ctx: Any, side: str) -> tuple[frozenset[int], tuple[int, ...], frozenset[int]]:
+    """``(closed, targets, target set)`` as board indices: the blocked hexes a path may end in
+    but not pass (all but usable sources), and the usable sources and line hexes in the order
+    networkx would take them (iteration order of the set ``usable | line``)."""
+    store = side_store(ctx, side)
+    if "index-sets" not in store:
+        ix = search.board_index(ctx).index
+        usable = _usable(ctx, side)
+        closed = frozenset(ix[h] for h in blocked(ctx, side) if h not in usable)
+        targets = tuple(ix[h] for h in usable | line_supplied(ctx, side))
+        store["index-sets"] = (closed, targets, frozenset(targets))
+    return store["index-sets"]
+
+
 def _reverse_map(ctx: Any, side: str, uid: str, limit: int) -> tuple[dict[int, float], dict[int, int]]:
     """MPs from every hex (board index) to the nearest usable source or line hex of ``side``
     for units moving like ``uid`` — one multi-source Dijkstra from the targets, searching the
@@ -284,11 +305,7 @@ def _reverse_map(ctx: Any, side: str, uid: str, limit: int) -> tuple[dict[int, f
     cls = move_class(ctx, unit)
     key = ("reverse", cls, limit)
     if key not in store:
-        index = search.board_index(ctx)
-        ix = index.index
-        usable = _usable(ctx, side)
-        closed = frozenset(ix[h] for h in blocked(ctx, side) if h not in usable)
-        targets = tuple(ix[h] for h in usable | line_supplied(ctx, side))
+        closed, targets, _ = _index_sets(ctx, side)
         shared, found = lru_get(ctx.lasting("supply.reverse"),
                                 (cls, _weather(ctx), settings(ctx), limit, closed, targets), 16)
         if not found:
@@ -299,13 +316,14 @@ def _reverse_map(ctx: Any, side: str, uid: str, limit: int) -> tuple[dict[int, f
 
 
 @implements("5.2A", "5.2B", "5.2C")
-def trace_mp(ctx: Any, uid: str, limit: int) -> dict[str, Any]:
+def trace_mp(ctx: Any, uid: str, limit: int, why: bool = True) -> dict[str, Any]:
     """The cheapest supply path of at most ``limit`` MPs from unit ``uid`` to a usable source
     or a line hex leading to one, MPs counted with the movement cost hook (mode ``supply``).
 
     Return: ``{"target": Hex or None, "kind": "source"|"line"|None, "mp", "path": [Hex…],
     "blocked": {Hex: (reason, cases)}}`` — ``blocked`` holds the blocked hexes met on the way
-    (searched only when no path is found, to say what stops it).
+    (searched only when no path is found and ``why``, to say what stops it: see
+    :func:`blocked_met`).
     """
     side = side_of(ctx, uid)
     start = unit_hex(ctx, uid)
@@ -318,24 +336,39 @@ def trace_mp(ctx: Any, uid: str, limit: int) -> dict[str, Any]:
         target = path[-1]
         return {"target": target, "kind": "source" if target in usable else "line",
                 "mp": dist[here], "path": path, "blocked": {}}
+    return {"target": None, "kind": None, "mp": None, "path": [],
+            "blocked": blocked_met(ctx, uid, limit) if why else {}}
+
+
+def blocked_met(ctx: Any, uid: str, limit: int) -> dict[Hex, tuple[str, tuple[str, ...]]]:
+    """What stops unit ``uid``'s supply path (5.4, 7.4, 5.1C): the blocked hexes next to a hex
+    a search of ``limit`` MPs from the unit reaches before a source or line (where a path would
+    end), and the unusable sources it reaches or touches."""
+    side = side_of(ctx, uid)
+    index = search.board_index(ctx)
+    start = index.index[unit_hex(ctx, uid)]
     block = blocked(ctx, side)
-    line = line_supplied(ctx, side)
-    costs, ask, ix = _step_costs(ctx, ctx.state.unit(uid)), _asker(ctx, uid), index.index
-    met: dict[Hex, tuple[str, tuple[str, ...]]] = {}
+    closed, _, targets = _index_sets(ctx, side)
+    costs, ask, adj = _step_costs(ctx, ctx.state.unit(uid)), _asker(ctx, uid), index.adj
+    met: set[int] = set()
 
-    def weight(u: Hex, v: Hex, _d: Any) -> float | None:
-        if u != start and (u in usable or u in line):
-            return None  # the path ends at a source or on the line
-        if v in block and v not in usable:
-            met[v] = block[v]
-            return None
-        return costs.cost(ix[u], ix[v], ask)
+    def steps(u: int) -> list[tuple[int, float]]:
+        out = []
+        for v in adj[u]:
+            if v in closed:
+                met.add(v)
+                continue
+            mp = costs.cost(u, v, ask)
+            if mp is not None:
+                out.append((v, mp))
+        return out
 
-    reached = nx.single_source_dijkstra_path_length(ctx.board.graph, start, cutoff=limit, weight=weight)
+    reached, _ = search.dijkstra([start], limit, steps, targets - {start})
+    found = {index.hexes[i]: block[index.hexes[i]] for i in met}
     for h, (ok, why, cases) in sources(ctx, side).items():
-        if not ok and (h in reached or any(n in reached for n in ctx.board.neighbours(h))):
-            met[h] = (why, cases)
-    return {"target": None, "kind": None, "mp": None, "path": [], "blocked": met}
+        if not ok and (index.index[h] in reached or any(index.index[n] in reached for n in ctx.board.neighbours(h))):
+            found[h] = (why, cases)
+    return found
 
 
 def _hq_reach(ctx: Any, side: str, hq_hex: Hex, radius: int) -> dict[Hex, list[Hex]]:

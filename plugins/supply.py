@@ -57,7 +57,7 @@ def _own_trace(ctx: Any, uid: str) -> dict[str, Any]:
     store = side_store(ctx, paths.side_of(ctx, uid))
     key = ("trace", uid)
     if key not in store:
-        store[key] = paths.trace_mp(ctx, uid, ctx.value("supply_path_mp", {}))
+        store[key] = paths.trace_mp(ctx, uid, ctx.value("supply_path_mp", {}), why=False)
     return store[key]
 
 
@@ -100,7 +100,6 @@ def supply_answer(ctx: Any, uid: str) -> dict[str, Any]:
     if key in store:
         return store[key]
     trace = _own_trace(ctx, uid)
-    blocked = dict(trace["blocked"])
     answer: dict[str, Any] = {"unit": uid, "in_supply": False, "route": None, "path": [], "mp": None}
     cases = ["5.0C", "5.2A", *_path_cases(side)]
     if trace["target"] is not None:
@@ -117,6 +116,7 @@ def supply_answer(ctx: Any, uid: str) -> dict[str, Any]:
             full = list(reversed(radius_path)) + hq_path[1:]
             answer.update(in_supply=True, route="hq", path=[hex_label(h) for h in full], hq=hq)
             cases += ["5.3", "0.2.4.8"] + (["2.2D"] if unit.get("division") else [])
+    blocked = {} if trace["target"] is not None else paths.blocked_met(ctx, uid, ctx.value("supply_path_mp", {}))
     if not answer["in_supply"]:
         cases += sorted({c for _, cs in blocked.values() for c in cs})
     answer["cases"] = list(dict.fromkeys([*cases, "5.6A"]))
