@@ -41,7 +41,7 @@ def test_ask_attack_cites_bfm_cases(repo_root):
     assert r.exit_code == 0, r.output
     a = json.loads(r.output)
     assert (a["attack_strength"], a["defense_strength"], a["column"]) == (15, 4, "3:1")
-    assert a["cases"] == ["8.2A", "8.3", "8.4"] and len(a["outcomes"]) == 6
+    assert a["cases"] == ["BM8.2A", "BM8.3", "BM8.4"] and len(a["outcomes"]) == 6
 
 
 def test_lint_and_rules_check_pass(repo_root):
