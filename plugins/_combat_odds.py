@@ -205,11 +205,13 @@ def _ratio(label: str) -> Fraction:
     return Fraction(int(a), int(d))
 
 
-@implements("10.0B")
+@implements("10.0B", "BM8.2A", "BM8.2B")
 def odds_column(ctx: Any, attack: Fraction, defense: Fraction) -> tuple[int, str]:
     """The CRT column index and label for ``attack`` : ``defense`` strength points, rounded in
     the defender's favour: the highest column whose ratio the odds reach. Odds below the first
-    column use the first, above the last the last (interpretation crt-odds-beyond-the-table)."""
+    column use the first, above the last the last (interpretation crt-odds-beyond-the-table).
+    Battle for Moscow reads its CRT the same way: fractions dropped (BM8.2A), odds above its last
+    column, 6:1, resolved at 6:1 (BM8.2B)."""
     columns = list(dict(ctx.table("crt").dims)["odds"])
     if defense <= 0:
         return len(columns) - 1, columns[-1]

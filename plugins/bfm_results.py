@@ -37,6 +37,7 @@ _RESULTS: dict[str, tuple[str, ...]] = {
 _EDGE = {"german": "west", "soviet": "east"}
 
 
+@implements("BM3.1A")
 def steps_of(ctx: Any, uid: str) -> dict[str, int]:
     """``{"full", "reduced"}`` printed strengths of a unit (tables/unit_steps.yaml, BM3.1A)."""
     unit = ctx.state.unit(uid)

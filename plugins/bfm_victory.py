@@ -77,10 +77,10 @@ def casebook_after_action(ctx: Any, action: Any, result: Any) -> None:
         ctx.changed()
 
 
-@implements("BM1.2")
+@implements("BM1.1", "BM1.2")
 @hookimpl
 def casebook_turn_end(ctx: Any, turn: int) -> None:
-    """BM1.2: the game ends after the last turn of the scenario (turn 7)."""
+    """BM1.2: the game ends after the last turn of the scenario (turn 7 of the seven, BM1.1)."""
     info = ctx.state.scenario
     last = getattr(info, "last_turn", None) if info is not None and not isinstance(info, Mapping) \
         else (info or {}).get("last_turn")

@@ -211,3 +211,54 @@ def test_BM8_5E_choices_are_the_players_in_the_combat_step(bfm):
                                                        "german: advance hold=true"]
     state.apply("german: advance hold=true")
     assert state.data.unit("g-vii")["hex"] == "0605" and not state.data.units_at("0606")
+
+
+@pytest.mark.case("BM8.1")
+def test_BM8_1_every_unit_attacks_once_and_every_hex_is_attacked_once(position):
+    from casebook.plugins._combat_rules import attack_refusals, eligible_attackers
+    from casebook.plugins.combat import resolve
+
+    ctx = position([("s-3a", "0606", 4), ("s-5a", "0505", 4), ("g-vii", "0605", None),
+                    ("g-xxxiv", "0706", None), ("g-xx", "0604", None)])
+    # no activation: every German unit may attack in its combat phase
+    assert {u["id"] for u in eligible_attackers(ctx, "german", "attack")} == {"g-vii", "g-xxxiv", "g-xx"}
+    assert attack_refusals(ctx, "german", "0606", ["g-vii"], "attack") == []
+    far = attack_refusals(ctx, "german", "0606", ["g-xx"], "attack")         # 0604 is not adjacent
+    assert [(r.reason, r.cases) for r in far] == [("g-xx is not adjacent to 0606", ("BM8.1",))]
+    out = resolve(ctx, ["g-vii"], "0606", "attack", None, roll=4)            # 7 : 4 is 1:1, roll 4: NE
+    assert (out["odds"], out["result"]) == ("1:1", "NE")
+    again = attack_refusals(ctx, "german", "0505", ["g-vii"], "attack")      # g-vii attacked already
+    assert [r.reason for r in again] == ["g-vii already attacked in this step"]
+    assert again[0].cases == ("BM8.1",)
+    twice = attack_refusals(ctx, "german", "0606", ["g-xxxiv"], "attack")    # 0606 was attacked already
+    assert [(r.reason, r.cases) for r in twice] == [("the units in 0606 were already attacked in this step",
+                                                     ("BM8.1",))]
+    assert attack_refusals(ctx, "german", "0505", ["g-xx"], "attack") == []  # another hex, another unit
+
+
+@pytest.mark.case("BM8.5C", "BM3.1B")
+def test_BM8_5C_drl_a_step_then_the_retreat(position):
+    ctx = position([("s-3a", "0606", 8), ("g-vii", "0605", None)], trace=True)
+    apply_result(ctx, _outcome(ctx, "DRL", "0606", ["g-vii"]))
+    s3a = ctx.state.unit("s-3a")
+    assert s3a["strength"] == 4                                   # 8 -> 4: one step
+    assert ctx.board.grid.distance(parse_hex("0606"), parse_hex(s3a["hex"])) == 2
+    kinds = [e.kind for e in ctx.trace if "BM8.5C" in e.cases]
+    assert kinds[:2] == ["step-loss", "retreat"]                  # the loss first, then the retreat
+
+
+@pytest.mark.case("BM8.5D")
+def test_BM8_5D_de_eliminates_the_defender_whatever_its_strength(position):
+    ctx = position([("s-3a", "0606", 8), ("g-vii", "0605", None)], trace=True)
+    apply_result(ctx, _outcome(ctx, "DE", "0606", ["g-vii"]))
+    assert not ctx.state.unit("s-3a").get("hex")                  # a full-strength army goes at once
+    assert ctx.state.unit("g-vii")["hex"] == "0606"               # and the hex may be entered (BM8.7)
+
+
+@pytest.mark.case("BM8.5F")
+def test_BM8_5F_ne_changes_nothing(position):
+    units = [("s-3a", "0606", 8), ("g-vii", "0605", None)]
+    ctx = position(units)
+    before = [dict(u) for u in ctx.state.units]
+    applied = apply_result(ctx, _outcome(ctx, "NE", "0606", ["g-vii"]))
+    assert [dict(u) for u in ctx.state.units] == before and not applied["pending"]
