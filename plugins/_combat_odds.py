@@ -115,7 +115,7 @@ def terrain_drm(ctx: Any, hex_: str) -> int:
 
 def defender_hex_facts(ctx: Any, hex_: str) -> dict[str, Any]:
     """Facts about the defender's hex for games that shift columns by terrain (Battle for Moscow
-    8.3A-C): ``defender_terrain`` (the hex terrain id), ``defender_in_moscow`` and
+    BM8.3A-C): ``defender_terrain`` (the hex terrain id), ``defender_in_moscow`` and
     ``defender_fortified`` (a fortification marker in the hex, or a printed faced fortification
     on any of its hexsides protecting it). Moscow '41's scripts do not read them."""
     h = parse_hex(hex_)
@@ -205,11 +205,13 @@ def _ratio(label: str) -> Fraction:
     return Fraction(int(a), int(d))
 
 
-@implements("10.0B")
+@implements("10.0B", "BM8.2A", "BM8.2B")
 def odds_column(ctx: Any, attack: Fraction, defense: Fraction) -> tuple[int, str]:
     """The CRT column index and label for ``attack`` : ``defense`` strength points, rounded in
     the defender's favour: the highest column whose ratio the odds reach. Odds below the first
-    column use the first, above the last the last (interpretation crt-odds-beyond-the-table)."""
+    column use the first, above the last the last (interpretation crt-odds-beyond-the-table).
+    Battle for Moscow reads its CRT the same way: fractions dropped (BM8.2A), odds above its last
+    column, 6:1, resolved at 6:1 (BM8.2B)."""
     columns = list(dict(ctx.table("crt").dims)["odds"])
     if defense <= 0:
         return len(columns) - 1, columns[-1]
@@ -235,14 +237,14 @@ def rules_permit(ctx: Any, action: str, facts: Mapping[str, Any] | None = None) 
 
 def combat_dice(ctx: Any) -> int:
     """Dice rolled for a combat: quantity ``combat_dice`` when the game defines it (Battle for
-    Moscow 8.4: one), else two (Moscow '41 10.0D)."""
+    Moscow BM8.4: one), else two (Moscow '41 10.0D)."""
     return int(ctx.value("combat_dice", {})) if rules_define(ctx, "combat_dice") else 2
 
 
 def procedure_cases(ctx: Any, default: Sequence[str]) -> list[str]:
     """The cases a resolved combat cites: ``default`` (Moscow '41's 10.0A-E), or, for a game
     whose scripts define ``combat_dice``, the cases heading its ``combat_strength``,
-    ``combat_dice`` and ``column_shift`` quantities (Battle for Moscow 8.2A, 8.4, 8.3)."""
+    ``combat_dice`` and ``column_shift`` quantities (Battle for Moscow BM8.2A, BM8.4, BM8.3)."""
     if not rules_define(ctx, "combat_dice"):
         return list(default)
     out: list[str] = []
@@ -254,7 +256,7 @@ def procedure_cases(ctx: Any, default: Sequence[str]) -> list[str]:
 
 def column_shift(ctx: Any, facts: Mapping[str, Any]) -> tuple[int, list[dict[str, Any]]]:
     """Column shifts the game's scripts give for an attack (quantity ``column_shift``, negative =
-    left: Battle for Moscow 8.3), with the terms that fired; ``(0, [])`` when it defines none."""
+    left: Battle for Moscow BM8.3), with the terms that fired; ``(0, [])`` when it defines none."""
     if not rules_define(ctx, "column_shift"):
         return 0, []
     e = ctx.quantity("column_shift", facts)
@@ -264,7 +266,7 @@ def column_shift(ctx: Any, facts: Mapping[str, Any]) -> tuple[int, list[dict[str
 
 
 def below_table(ctx: Any, attack: Fraction, defense: Fraction) -> bool:
-    """The odds are below the CRT's first column (8.2C of Battle for Moscow forbids the attack;
+    """The odds are below the CRT's first column (BM8.2C of Battle for Moscow forbids the attack;
     Moscow '41 reads the first column, interpretation crt-odds-beyond-the-table)."""
     columns = list(dict(ctx.table("crt").dims)["odds"])
     return defense > 0 and Fraction(attack) / Fraction(defense) < _ratio(columns[0])

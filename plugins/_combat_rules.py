@@ -40,7 +40,7 @@ def eligible_attackers(ctx: Any, side: str, kind: str) -> list[Mapping[str, Any]
     and units marked Reserve that have not attacked this phase (0.7.3.3A); in the reaction-attacks
     step, non-phasing units not yet activated this phase (activated for the attack, 10.5A, 2.0);
     never a unit that attacked in this step (10.1C). A game whose scripts permit
-    ``attack_without_activation`` (Battle for Moscow 8.1) lets every unit of the phasing side
+    ``attack_without_activation`` (Battle for Moscow BM8.1) lets every unit of the phasing side
     attack once a combat phase."""
     rec = record(ctx)
     open_attack = kind == "attack" and rules_permit(ctx, "attack_without_activation")
@@ -115,7 +115,7 @@ def max_support(ctx: Any, side: str, available: int, facts_for: Any) -> int:
 
 def _cases(ctx: Any, cases: tuple[str, ...]) -> tuple[str, ...]:
     """The cases an eligibility refusal cites: Moscow '41's, or in a game whose scripts permit
-    ``attack_without_activation`` the cases of that line (Battle for Moscow 8.1: who may attack)."""
+    ``attack_without_activation`` the cases of that line (Battle for Moscow BM8.1: who may attack)."""
     if rules_permit(ctx, "attack_without_activation"):
         return tuple(ctx.permission("attack_without_activation", {}).cases)
     return cases

@@ -1,9 +1,9 @@
 """Battle for Moscow rules plugin ``bfm_movement``: the panzer movement, rail movement and
-movement phases (4.1B, 4.1D, 4.2B, 4.2D; 5.1-5.5), and stacking at the end of each phase (7.1).
+movement phases (BM4.1B, BM4.1D, BM4.2B, BM4.2D; BM5.1-BM5.5), and stacking at the end of each phase (BM7.1).
 
 Numbers and verdicts come from ``rules/battle_for_moscow/movement.rules`` (``move_cost``, ``ma``,
 ``max_hexes``, ``stacking_limit``, permissions ``move`` and ``rail_move``); enemy ZOCs are asked of
-``casebook_zoc`` (the shared ``zoc`` plugin, 6.1-6.3). Actions: ``move stack=HEX path=HEX,…`` (one
+``casebook_zoc`` (the shared ``zoc`` plugin, BM6.1-BM6.3). Actions: ``move stack=HEX path=HEX,…`` (one
 unit: Battle for Moscow stacks one unit a hex) and ``rail-move stack=HEX to=HEX``; ``pass`` ends
 the phase. Answers ``casebook ask … reach UNIT``.
 """
@@ -22,7 +22,7 @@ from casebook.kernel.hooks import Refusal, hookimpl
 __all__ = ["QUESTIONS", "reach", "rail_reach", "in_ezoc", "overstack_check"]
 
 QUESTIONS = {"reach": "reach UNIT [--as movement|panzer_movement|rail_movement] — the hexes UNIT "
-                      "can end its move in, with the path and MP (5.1-5.5, 6.2)"}
+                      "can end its move in, with the path and MP (BM5.1-BM5.5, BM6.2)"}
 PLUGIN = "bfm_movement"
 STEPS = ("panzer_movement", "rail_movement", "movement")
 
@@ -33,7 +33,7 @@ def _weather(ctx: Any) -> dict[str, str]:
 
 
 def in_ezoc(ctx: Any, hex_: str, side: str) -> bool:
-    """An enemy ZOC covers ``hex_`` for ``side`` (6.1; asked of ``casebook_zoc``)."""
+    """An enemy ZOC covers ``hex_`` for ``side`` (BM6.1; asked of ``casebook_zoc``)."""
     answer = ctx.hook.casebook_zoc(ctx=ctx, hex=hex_, side=side)
     if answer is not None:
         return bool(answer.get("exerted_by"))
@@ -58,14 +58,14 @@ def _facts(ctx: Any, unit: Mapping[str, Any], step: str, by_rail: bool = False) 
             "printed_ma": int(unit.get("ma") or 0), "movement_step": step, "by_rail": by_rail}
 
 
-@implements("5.1A", "5.1B", "5.1C", "5.2", "5.5A", "6.2", "6.3", "7.1")
+@implements("BM5.1A", "BM5.1B", "BM5.1C", "BM5.2", "BM5.5A", "BM6.2", "BM6.3", "BM7.1")
 def reach(ctx: Any, uid: str, step: str = "movement") -> dict[str, dict[str, Any]]:
     """Every hex unit ``uid`` may end a move in: ``{hex: {"path": [...], "mp": n}}``.
 
-    MPs up to ``ma`` (5.1A), each hex costing ``move_cost`` (forest 2, else 1: 5.1B-C), at most
-    ``max_hexes`` hexes (mud: one, 5.5A); never into an enemy-occupied hex (5.2); entering an
-    enemy ZOC ends the move (6.2), leaving one is free (6.3); friendly units may be passed
-    through but not stopped on (7.1)."""
+    MPs up to ``ma`` (BM5.1A), each hex costing ``move_cost`` (forest 2, else 1: BM5.1B-C), at most
+    ``max_hexes`` hexes (mud: one, BM5.5A); never into an enemy-occupied hex (BM5.2); entering an
+    enemy ZOC ends the move (BM6.2), leaving one is free (BM6.3); friendly units may be passed
+    through but not stopped on (BM7.1)."""
     unit = ctx.state.unit(uid)
     side, start = unit["side"], unit["hex"]
     facts = _facts(ctx, unit, step)
@@ -78,7 +78,7 @@ def reach(ctx: Any, uid: str, step: str = "movement") -> dict[str, dict[str, Any
         if best.get(here) != (spent, hexes) or hexes >= max_hexes:
             continue
         if here != start and in_ezoc(ctx, here, side):
-            continue  # 6.2: a unit entering an enemy ZOC stops
+            continue  # BM6.2: a unit entering an enemy ZOC stops
         for n in ctx.board.neighbours(parse_hex(here)):
             label = hex_label(n)
             if _enemy(ctx, label, side):
@@ -106,11 +106,11 @@ def _on_rail(ctx: Any, hex_: str) -> bool:
     return any(ctx.board.side(h, n).rail for n in ctx.board.neighbours(h))
 
 
-@implements("5.4A", "5.4B", "5.5B")
+@implements("BM5.4A", "BM5.4B", "BM5.5B")
 def rail_reach(ctx: Any, uid: str) -> dict[str, dict[str, Any]]:
-    """Hexes a Soviet unit starting on a rail line may reach along it (5.4A): any distance over
-    rail hexsides, never into an enemy-occupied hex or an enemy ZOC (5.4B), ending in an empty
-    hex (7.1); mud does not limit it (5.5B). Empty if the unit is not on a rail line."""
+    """Hexes a Soviet unit starting on a rail line may reach along it (BM5.4A): any distance over
+    rail hexsides, never into an enemy-occupied hex or an enemy ZOC (BM5.4B), ending in an empty
+    hex (BM7.1); mud does not limit it (BM5.5B). Empty if the unit is not on a rail line."""
     unit = ctx.state.unit(uid)
     side, start = unit["side"], unit["hex"]
     if not _on_rail(ctx, start):
@@ -161,9 +161,9 @@ def legal_moves(ctx: Any, step: str) -> list[Action]:
     return out + [Action.make("pass", side)]
 
 
-@implements("7.1")
+@implements("BM7.1")
 def overstack_check(ctx: Any) -> list[str]:
-    """7.1 at the end of a phase: in a hex holding more units of a side than ``stacking_limit``,
+    """BM7.1 at the end of a phase: in a hex holding more units of a side than ``stacking_limit``,
     the units beyond the limit (weakest first) are eliminated (interpretation
     overstack-at-phase-end). Returns the ids eliminated."""
     gone = []
@@ -179,7 +179,7 @@ def overstack_check(ctx: Any) -> list[str]:
         for u in ranked[limit:]:
             ctx.state.update_unit(u["id"], hex=None)
             gone.append(u["id"])
-            ctx.record("eliminated", ["7.1"], {"unit": u["id"], "hex": hex_, "reason": "overstacked"},
+            ctx.record("eliminated", ["BM7.1"], {"unit": u["id"], "hex": hex_, "reason": "overstacked"},
                        source="bfm_movement.overstack_check", side=side)
     return gone
 
@@ -202,10 +202,10 @@ def casebook_validate_action(ctx: Any, action: Any) -> list[Any]:
     stack = str(action.get("stack"))
     units = [u for u in ctx.state.units_at(stack) if u.get("side") == action.side]
     if not units:
-        return [Refusal(f"no {action.side} unit in {stack}", ("5.2",), PLUGIN)]
+        return [Refusal(f"no {action.side} unit in {stack}", ("BM5.2",), PLUGIN)]
     uid = units[0]["id"]
     if uid in _record(ctx)["moved"]:
-        return [Refusal(f"{uid} already moved in this phase", ("5.2",), PLUGIN)]
+        return [Refusal(f"{uid} already moved in this phase", ("BM5.2",), PLUGIN)]
     step = ctx.state.step
     verdict = ctx.permission("rail_move" if action.kind == "rail-move" else "move",
                              _facts(ctx, units[0], step, action.kind == "rail-move"))
@@ -213,18 +213,18 @@ def casebook_validate_action(ctx: Any, action: Any) -> list[Any]:
         return [Refusal(f"{uid} may not move in the {step} phase", tuple(verdict.cases), PLUGIN)]
     if action.kind == "rail-move":
         if step != "rail_movement" or str(action.get("to")) not in rail_reach(ctx, uid):
-            return [Refusal(f"{uid} cannot reach {action.get('to')} by rail", ("5.4A", "5.4B"), PLUGIN)]
+            return [Refusal(f"{uid} cannot reach {action.get('to')} by rail", ("BM5.4A", "BM5.4B"), PLUGIN)]
         return []
     path = action.get("path") or ()
     path = [path] if isinstance(path, str) else list(path)
     r = reach(ctx, uid, step).get(path[-1] if path else "")
     if r is None:
         return [Refusal(f"{uid} cannot end a move in {path[-1] if path else '?'}: MPs, mud, enemy units, "
-                        "enemy ZOC or another unit", ("5.1A", "5.2", "5.5A", "6.2", "7.1"), PLUGIN)]
+                        "enemy ZOC or another unit", ("BM5.1A", "BM5.2", "BM5.5A", "BM6.2", "BM7.1"), PLUGIN)]
     return []
 
 
-@implements("5.1A", "5.4A")
+@implements("BM5.1A", "BM5.4A")
 @hookimpl
 def casebook_apply_action(ctx: Any, action: Any) -> Any:
     if action.kind not in ("move", "rail-move") or ctx.state.step not in STEPS:
@@ -232,12 +232,12 @@ def casebook_apply_action(ctx: Any, action: Any) -> Any:
     stack = str(action.get("stack"))
     uid = next(u["id"] for u in ctx.state.units_at(stack) if u.get("side") == action.side)
     if action.kind == "rail-move":
-        to, path, cases = str(action.get("to")), rail_reach(ctx, uid)[str(action.get("to"))]["path"], ["5.4A"]
+        to, path, cases = str(action.get("to")), rail_reach(ctx, uid)[str(action.get("to"))]["path"], ["BM5.4A"]
     else:
         path = action.get("path")
         path = [path] if isinstance(path, str) else list(path)
-        to, cases = path[-1], ["5.1A"]
-        cases += ["6.2"] if in_ezoc(ctx, to, action.side) else []
+        to, cases = path[-1], ["BM5.1A"]
+        cases += ["BM6.2"] if in_ezoc(ctx, to, action.side) else []
     ctx.state.move_unit(uid, to)
     rec = _record(ctx)
     rec["moved"] = sorted(set(rec["moved"]) | {uid})
@@ -250,7 +250,7 @@ def casebook_apply_action(ctx: Any, action: Any) -> Any:
 
 @hookimpl
 def casebook_step_end(ctx: Any, phase: str, step: str) -> None:
-    """7.1 is judged at the end of every phase (the steps of the sequence of play)."""
+    """BM7.1 is judged at the end of every phase (the steps of the sequence of play)."""
     if overstack_check(ctx):
         ctx.changed()
 
@@ -272,4 +272,4 @@ def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Mappi
     return {"unit": args[0], "step": step, "allowed": bool(allowed.value), "ma": ma.value,
             "max_hexes": mx.value, "hexes": hexes if allowed.value else {},
             "cases": sorted(set(ma.cases) | set(mx.cases) | set(allowed.cases)
-                            | {"5.2", "6.2", "7.1"} | ({"5.4A", "5.4B"} if step == "rail_movement" else set()))}
+                            | {"BM5.2", "BM6.2", "BM7.1"} | ({"BM5.4A", "BM5.4B"} if step == "rail_movement" else set()))}

@@ -1,11 +1,11 @@
-"""Battle for Moscow rules plugin ``bfm_results``: applying a CRT result (8.5-8.8) — step losses
-of two-step units (3.1), retreats (8.6), exchanges (8.5E, 8.8B) and the advance after combat (8.7).
+"""Battle for Moscow rules plugin ``bfm_results``: applying a CRT result (BM8.5-BM8.8) — step losses
+of two-step units (BM3.1), retreats (BM8.6), exchanges (BM8.5E, BM8.8B) and the advance after combat (BM8.7).
 
 It wraps ``casebook_combat`` (the shared ``combat`` plugin assesses the odds, shifts columns,
 rolls one die and reads the CRT; this plugin applies the cell). The choices the rules leave to a
 player are decisions of the combat step: ``take-loss unit=ID`` (which attacking unit loses a step,
-8.5A, 8.5E), ``retreat path=HEX,HEX`` (the defender, 8.6) and ``advance path=HEX with=ID`` or
-``advance hold=true`` (8.7). Called outside the combat step (``ask``, tests) every choice follows
+BM8.5A, BM8.5E), ``retreat path=HEX,HEX`` (the defender, BM8.6) and ``advance path=HEX with=ID`` or
+``advance hold=true`` (BM8.7). Called outside the combat step (``ask``, tests) every choice follows
 the policy that orders the options (the cheapest loss that covers, the retreat nearest the
 friendly edge, the strongest unit advances). Answers ``casebook ask … retreat UNIT``.
 """
@@ -23,22 +23,23 @@ from casebook.kernel.hooks import Refusal, hookimpl
 __all__ = ["QUESTIONS", "steps_of", "step_loss", "retreat_paths", "options", "run", "apply_result"]
 
 QUESTIONS = {"retreat": "retreat UNIT — the legal retreat paths of UNIT, best first, or why it "
-                        "would be eliminated (8.6A-B)"}
+                        "would be eliminated (BM8.6A-B)"}
 PLUGIN = "bfm_results"
 #: The plugin_state key of a result awaiting a player's choice: the `combat` plugin offers no
 #: attack while ``plugin_state.results.queue`` is not empty (the same contract as Moscow '41's).
 STATE_KEY = "results"
 _CHOICES = ("take-loss", "retreat", "advance")
-#: result code -> the cases it cites (8.5A-F; 8.6A for the retreats, 8.8B for the exchange).
+#: result code -> the cases it cites (BM8.5A-F; BM8.6A for the retreats, BM8.8B for the exchange).
 _RESULTS: dict[str, tuple[str, ...]] = {
-    "AL": ("8.5A",), "DR": ("8.5B", "8.6A"), "DRL": ("8.5C", "8.6A"), "DE": ("8.5D",),
-    "EX": ("8.5E", "8.8B"), "NE": ("8.5F",),
+    "AL": ("BM8.5A",), "DR": ("BM8.5B", "BM8.6A"), "DRL": ("BM8.5C", "BM8.6A"), "DE": ("BM8.5D",),
+    "EX": ("BM8.5E", "BM8.8B"), "NE": ("BM8.5F",),
 }
 _EDGE = {"german": "west", "soviet": "east"}
 
 
+@implements("BM3.1A")
 def steps_of(ctx: Any, uid: str) -> dict[str, int]:
-    """``{"full", "reduced"}`` printed strengths of a unit (tables/unit_steps.yaml, 3.1A)."""
+    """``{"full", "reduced"}`` printed strengths of a unit (tables/unit_steps.yaml, BM3.1A)."""
     unit = ctx.state.unit(uid)
     key = unit.get("counter") or uid
     for row in ctx.records("unit_steps"):
@@ -48,26 +49,26 @@ def steps_of(ctx: Any, uid: str) -> dict[str, int]:
 
 
 def _loss_value(ctx: Any, uid: str) -> int:
-    """Printed strength a step loss costs the unit now (8.8B: printed, never the mud half)."""
+    """Printed strength a step loss costs the unit now (BM8.8B: printed, never the mud half)."""
     s, strength = steps_of(ctx, uid), int(ctx.state.unit(uid).get("strength") or 0)
     return strength - s["reduced"] if strength > s["reduced"] else strength
 
 
-@implements("3.1B")
+@implements("BM3.1B")
 def step_loss(ctx: Any, uid: str, cases: Sequence[str]) -> dict[str, Any]:
     """A full unit flips to its reduced side; a reduced unit is eliminated (taken off the map:
-    it may come back through replacements, 9.2). Returns ``{"unit", "lost", "eliminated"}``."""
+    it may come back through replacements, BM9.2). Returns ``{"unit", "lost", "eliminated"}``."""
     unit = ctx.state.unit(uid)
     lost = _loss_value(ctx, uid)
     s = steps_of(ctx, uid)
     side, hex_ = unit["side"], unit.get("hex")
     if int(unit.get("strength") or 0) > s["reduced"]:
         ctx.state.update_unit(uid, strength=s["reduced"])
-        ctx.record("step-loss", ["3.1B", *cases], {"unit": uid, "hex": hex_, "strength": s["reduced"]},
+        ctx.record("step-loss", ["BM3.1B", *cases], {"unit": uid, "hex": hex_, "strength": s["reduced"]},
                    source=f"{PLUGIN}.step_loss", side=side)
         return {"unit": uid, "lost": lost, "eliminated": False}
     ctx.state.update_unit(uid, hex=None)
-    ctx.record("eliminated", ["3.1B", *cases], {"unit": uid, "hex": hex_}, source=f"{PLUGIN}.step_loss", side=side)
+    ctx.record("eliminated", ["BM3.1B", *cases], {"unit": uid, "hex": hex_}, source=f"{PLUGIN}.step_loss", side=side)
     return {"unit": uid, "lost": lost, "eliminated": True}
 
 
@@ -76,11 +77,11 @@ def _ezoc(ctx: Any, hex_: str, side: str) -> bool:
     return bool(answer and answer.get("exerted_by"))
 
 
-@implements("8.6A", "8.6B")
+@implements("BM8.6A", "BM8.6B")
 def retreat_paths(ctx: Any, uid: str) -> list[list[str]]:
-    """The legal retreats of ``uid``, best first: ``retreat_hexes`` hexes (8.6A), each entered
-    hex on the map, free of enemy units and enemy ZOC (8.6B), ending that many hexes from the
-    start in an empty hex (7.1; interpretation retreat-path). Order (the owner's choice, bots'
+    """The legal retreats of ``uid``, best first: ``retreat_hexes`` hexes (BM8.6A), each entered
+    hex on the map, free of enemy units and enemy ZOC (BM8.6B), ending that many hexes from the
+    start in an empty hex (BM7.1; interpretation retreat-path). Order (the owner's choice, bots'
     policy): nearest the side's friendly map edge, then by labels. Empty: the unit is eliminated."""
     unit = ctx.state.unit(uid)
     side, start = unit["side"], unit["hex"]
@@ -117,7 +118,7 @@ def _alive(ctx: Any, ids: Sequence[str]) -> list[str]:
 
 
 def _stages(code: str, defenders: list[str]) -> list[dict[str, Any]]:
-    """The steps of applying ``code``, in order (8.5A-F); the advance is judged at the end."""
+    """The steps of applying ``code``, in order (BM8.5A-F); the advance is judged at the end."""
     out: list[dict[str, Any]] = []
     if code == "AL":
         out.append({"kind": "attacker_loss", "owed": 0})
@@ -134,7 +135,7 @@ def _stages(code: str, defenders: list[str]) -> list[dict[str, Any]]:
     return out
 
 
-@implements("8.5A", "8.5E", "8.8B", "8.6A", "8.6B", "8.7")
+@implements("BM8.5A", "BM8.5E", "BM8.8B", "BM8.6A", "BM8.6B", "BM8.7")
 def options(ctx: Any, rec: Mapping[str, Any], stage: Mapping[str, Any]) -> list[Action]:
     """The choices a stage leaves to a player, the bots' policy first; empty when there is
     nothing to choose (the stage is applied as it stands)."""
@@ -176,7 +177,7 @@ def _apply_stage(ctx: Any, rec: dict[str, Any], stage: dict[str, Any], action: A
         return True
     if kind == "attacker_loss":
         if stage.get("owed") is None:
-            stage["owed"] = rec["lost"]                         # 8.5E: at least the defender's loss
+            stage["owed"] = rec["lost"]                         # BM8.5E: at least the defender's loss
             if stage["owed"] <= 0:
                 return True
         if action is None:
@@ -191,19 +192,19 @@ def _apply_stage(ctx: Any, rec: dict[str, Any], stage: dict[str, Any], action: A
         start = ctx.state.unit(unit)["hex"]
         if action is None:
             ctx.state.update_unit(unit, hex=None)
-            ctx.record("eliminated", ["8.6B", *cases], {"unit": unit, "hex": start, "reason": "cannot retreat"},
+            ctx.record("eliminated", ["BM8.6B", *cases], {"unit": unit, "hex": start, "reason": "cannot retreat"},
                        source=f"{PLUGIN}.retreat", side=rec["defender_side"])
             return True
         path = list(action.get("path"))
         ctx.state.move_unit(unit, path[-1])
-        ctx.record("retreat", ["8.6A", "8.6B", *cases], {"unit": unit, "from": start, "path": path},
+        ctx.record("retreat", ["BM8.6A", "BM8.6B", *cases], {"unit": unit, "from": start, "path": path},
                    source=f"{PLUGIN}.retreat", side=rec["defender_side"])
         return True
     if kind == "advance" and action is not None and not action.get("hold"):
         mover = str(action.get("with")[0])
         start = ctx.state.unit(mover)["hex"]
         ctx.state.move_unit(mover, rec["hex"])
-        ctx.record("advance", ["8.7"], {"unit": mover, "from": start, "to": rec["hex"]},
+        ctx.record("advance", ["BM8.7"], {"unit": mover, "from": start, "to": rec["hex"]},
                    source=f"{PLUGIN}.advance", side=rec["attacker_side"])
     return True
 
@@ -242,7 +243,7 @@ def start(outcome: Mapping[str, Any], defenders: list[str]) -> dict[str, Any]:
             "stages": _stages(code, defenders)}
 
 
-@implements("8.5A", "8.5B", "8.5C", "8.5D", "8.5E", "8.5F", "8.7")
+@implements("BM8.5A", "BM8.5B", "BM8.5C", "BM8.5D", "BM8.5E", "BM8.5F", "BM8.7")
 def apply_result(ctx: Any, outcome: Mapping[str, Any], interactive: bool = False) -> dict[str, Any]:
     """Apply the CRT cell of ``outcome`` (the combat plugin's answer): losses, exchange, retreat,
     advance. Without ``interactive`` every choice follows the policy (:func:`options` order)."""
@@ -288,7 +289,7 @@ def casebook_validate_action(ctx, action):
     rec = _pending(ctx)
     if rec is None or action not in options(ctx, rec, rec["stages"][0]):
         return [Refusal(f"no combat result awaits this {action.kind}, or it is not one of the choices",
-                        ("8.5A", "8.5E", "8.6A", "8.6B", "8.7"), PLUGIN)]
+                        ("BM8.5A", "BM8.5E", "BM8.6A", "BM8.6B", "BM8.7"), PLUGIN)]
     return []
 
 
@@ -307,4 +308,4 @@ def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Mappi
         raise QuestionError("usage: " + QUESTIONS["retreat"] + " (UNIT must be on the map)")
     paths = retreat_paths(ctx, args[0])
     return {"unit": args[0], "hexes": int(ctx.value("retreat_hexes", {"side": ctx.state.unit(args[0])["side"]})),
-            "paths": paths, "eliminated_if_retreating": not paths, "cases": ["8.6A", "8.6B", "7.1"]}
+            "paths": paths, "eliminated_if_retreating": not paths, "cases": ["BM8.6A", "BM8.6B", "BM7.1"]}

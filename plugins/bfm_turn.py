@@ -1,17 +1,17 @@
-"""Battle for Moscow rules plugin ``bfm_turn``: the Turn Record (mud turns 4.3A, the 1st Shock
-Army's arrival 4.3B) and the replacement phases (4.1A, 4.2A; 9.1-9.5).
+"""Battle for Moscow rules plugin ``bfm_turn``: the Turn Record (mud turns BM4.3A, the 1st Shock
+Army's arrival BM4.3B) and the replacement phases (BM4.1A, BM4.2A; BM9.1-BM9.5).
 
 At the start of each turn the ground of the Turn Record row is set (``tables/turn_record.yaml``).
-In a replacement phase the phasing side has the row's replacement steps (9.1; unused ones are
+In a replacement phase the phasing side has the row's replacement steps (BM9.1; unused ones are
 lost at the end of the phase) and spends them one at a time:
 
-- ``assign-rp unit=ID`` — flip a half-strength unit on the map to full (9.2);
+- ``assign-rp unit=ID`` — flip a half-strength unit on the map to full (BM9.2);
 - ``place-reinforcement unit=ID hex=HEX`` — bring a unit off the map (the pool, eliminated units,
-  the 1st Shock Army from turn 4) on at half strength (9.2) in an empty hex of the friendly map
-  edge or an empty friendly city (9.3);
+  the 1st Shock Army from turn 4) on at half strength (BM9.2) in an empty hex of the friendly map
+  edge or an empty friendly city (BM9.3);
 
-both where the script permission ``place_replacement`` allows: in communication (9.4), or for
-the Soviets in Moscow without it (9.5). Answers ``casebook ask … communication HEX SIDE``.
+both where the script permission ``place_replacement`` allows: in communication (BM9.4), or for
+the Soviets in Moscow without it (BM9.5). Answers ``casebook ask … communication HEX SIDE``.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from casebook.kernel.hooks import Refusal, hookimpl
 __all__ = ["QUESTIONS", "turn_row", "communication", "replacement_actions"]
 
 QUESTIONS = {"communication": "communication HEX SIDE — is HEX in communication for SIDE: a path to "
-                              "its map edge free of enemy units and enemy ZOC (9.4)"}
+                              "its map edge free of enemy units and enemy ZOC (BM9.4)"}
 PLUGIN = "bfm_turn"
 _EDGE = {"german": "west", "soviet": "east"}
 
@@ -44,10 +44,10 @@ def _ezoc(ctx: Any, hex_: str, side: str) -> bool:
     return bool(answer and answer.get("exerted_by"))
 
 
-@implements("9.4", "2.3A", "2.3B")
+@implements("BM9.4", "BM2.3A", "BM2.3B")
 def communication(ctx: Any, hex_: str, side: str) -> list[str] | None:
-    """A path from ``hex_`` to ``side``'s map edge (west German, east Soviet: 2.3) whose hexes
-    after the first hold no enemy unit and no enemy ZOC (9.4), or None. The shortest, in label
+    """A path from ``hex_`` to ``side``'s map edge (west German, east Soviet: BM2.3) whose hexes
+    after the first hold no enemy unit and no enemy ZOC (BM9.4), or None. The shortest, in label
     order (breadth first)."""
     key = ("bfm_turn.comm", hex_, side)
     if key in ctx.memo:
@@ -86,7 +86,7 @@ def _left(ctx: Any) -> int:
 
 
 def _placement_hexes(ctx: Any, side: str) -> list[str]:
-    """Empty hexes of the friendly map edge and empty friendly cities (9.3), label order."""
+    """Empty hexes of the friendly map edge and empty friendly cities (BM9.3), label order."""
     hexes = {hex_label(h) for h in ctx.board.edge_hexes(_EDGE[side])}
     hexes |= {hex_label(h) for h in ctx.board.towns() if ctx.state.control(hex_label(h)) == side}
     return sorted(h for h in hexes if not ctx.state.units_at(h))
@@ -103,7 +103,7 @@ def _reduced(ctx: Any, unit: Mapping[str, Any]) -> tuple[int, int]:
     return int(row["full"]), int(row["reduced"])
 
 
-@implements("9.2", "9.3", "9.5", "4.3B")
+@implements("BM9.2", "BM9.3", "BM9.5", "BM4.3B")
 def replacement_actions(ctx: Any, side: str) -> list[Action]:
     """The replacement steps ``side`` may take now (see the module docstring)."""
     if _left(ctx) <= 0:
@@ -124,11 +124,11 @@ def replacement_actions(ctx: Any, side: str) -> list[Action]:
 
 
 # ------------------------------------------------------------------------------------- hooks
-@implements("4.3A", "9.1", "4.1A")
+@implements("BM4.3A", "BM9.1", "BM4.1A")
 @hookimpl
 def casebook_step_start(ctx: Any, phase: str, step: str) -> None:
-    """The first step of a turn sets the Turn Record's ground (4.3A); a replacement phase gets
-    the row's steps for the phasing side (9.1; none for the Germans on turn 1, 4.1A)."""
+    """The first step of a turn sets the Turn Record's ground (BM4.3A); a replacement phase gets
+    the row's steps for the phasing side (BM9.1; none for the Germans on turn 1, BM4.1A)."""
     if step != "replacements":
         return
     row, side = turn_row(ctx), ctx.state.phasing
@@ -136,11 +136,11 @@ def casebook_step_start(ctx: Any, phase: str, step: str) -> None:
         ground = str(row["ground"])
         if (ctx.state.weather or {}).get("ground") != ground:
             ctx.state.set_weather(temperature=(ctx.state.weather or {}).get("temperature", "warm"), ground=ground)
-        ctx.record("turn-record", ["4.3A"], {"turn": ctx.state.turn, "date": row["date"], "ground": ground},
+        ctx.record("turn-record", ["BM4.3A"], {"turn": ctx.state.turn, "date": row["date"], "ground": ground},
                    source=f"{PLUGIN}.turn_record", side=None)
     steps = int(row["replacements"][side])
     ctx.state.set_plugin_data(PLUGIN, {"key": f"{ctx.state.turn}:{phase}", "left": steps})
-    ctx.record("replacement-steps", ["9.1", "4.1A" if side == "german" else "4.2A"],
+    ctx.record("replacement-steps", ["BM9.1", "BM4.1A" if side == "german" else "BM4.2A"],
                {"side": side, "steps": steps}, source=f"{PLUGIN}.replacements", side=side)
     ctx.changed()
 
@@ -148,7 +148,7 @@ def casebook_step_start(ctx: Any, phase: str, step: str) -> None:
 @hookimpl
 def casebook_step_end(ctx: Any, phase: str, step: str) -> None:
     if step == "replacements" and _left(ctx) > 0:
-        ctx.record("replacement-steps-lost", ["9.1"], {"side": ctx.state.phasing, "steps": _left(ctx)},
+        ctx.record("replacement-steps-lost", ["BM9.1"], {"side": ctx.state.phasing, "steps": _left(ctx)},
                    source=f"{PLUGIN}.replacements", side=ctx.state.phasing)
         ctx.state.set_plugin_data(PLUGIN, None)
 
@@ -170,14 +170,14 @@ def casebook_validate_action(ctx: Any, action: Any) -> list[Any]:
     if action.kind not in ("assign-rp", "place-reinforcement") or ctx.state.step != "replacements":
         return []
     if _left(ctx) <= 0:
-        return [Refusal(f"{action.side} has no replacement step left this turn", ("9.1",), PLUGIN)]
+        return [Refusal(f"{action.side} has no replacement step left this turn", ("BM9.1",), PLUGIN)]
     if action not in replacement_actions(ctx, action.side):
         hex_ = action.get("hex") or (ctx.state.unit(str(action.get("unit"))).get("hex")
                                      if ctx.state.has_unit(str(action.get("unit"))) else None)
-        cases = tuple(_allowed(ctx, str(hex_), action.side).cases) if hex_ else ("9.2",)
+        cases = tuple(_allowed(ctx, str(hex_), action.side).cases) if hex_ else ("BM9.2",)
         return [Refusal("not a legal replacement: the unit must be half strength on the map (flip) or off "
                         "it and available (new), in an empty edge hex or friendly city in communication",
-                        cases or ("9.2", "9.3"), PLUGIN)]
+                        cases or ("BM9.2", "BM9.3"), PLUGIN)]
     return []
 
 
@@ -189,13 +189,13 @@ def casebook_apply_action(ctx: Any, action: Any) -> Any:
     full, reduced = _reduced(ctx, ctx.state.unit(uid))
     if action.kind == "assign-rp":
         ctx.state.update_unit(uid, strength=full)
-        data, cases = {"unit": uid, "strength": full}, ["9.2"]
+        data, cases = {"unit": uid, "strength": full}, ["BM9.2"]
     else:
         hex_ = str(action.get("hex"))
         ctx.state.update_unit(uid, hex=hex_, strength=reduced)
-        data, cases = {"unit": uid, "hex": hex_, "strength": reduced}, ["9.2", "9.3"]
+        data, cases = {"unit": uid, "hex": hex_, "strength": reduced}, ["BM9.2", "BM9.3"]
         if parse_hex(hex_) in ctx.board.moscow:
-            cases.append("9.5")
+            cases.append("BM9.5")
     rec = ctx.state.plugin_data(PLUGIN)
     rec["left"] = int(rec["left"]) - 1
     ctx.state.set_plugin_data(PLUGIN, rec)
@@ -213,4 +213,4 @@ def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Mappi
     path = communication(ctx, args[0], args[1])
     verdict = _allowed(ctx, args[0], args[1])
     return {"hex": args[0], "side": args[1], "in_communication": path is not None, "path": path,
-            "may_replace_here": bool(verdict.value), "cases": sorted({"9.4", *verdict.cases})}
+            "may_replace_here": bool(verdict.value), "cases": sorted({"BM9.4", *verdict.cases})}

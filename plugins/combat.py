@@ -38,7 +38,7 @@ def assess(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, 
     """Everything about an attack before the dice: strengths (strength points), the ratio, the
     basic and shifted CRT column (each side's largest Loss marker shifts one column per step,
     attacker left, defender right: 10.3B-C), and the DRM of ``attack_drm`` with its terms (net
-    clamped once, 10.4.5C). A game whose scripts define ``column_shift`` (Battle for Moscow 8.3)
+    clamped once, 10.4.5C). A game whose scripts define ``column_shift`` (Battle for Moscow BM8.3)
     adds its shifts, listed under ``shifts``. Raises KeyError for an unknown unit."""
     f = gather(ctx, attackers, hex_, support, overrun)
     index, basic = odds_column(ctx, f.attack_strength, f.defense_strength)

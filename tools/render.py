@@ -98,7 +98,7 @@ def render_svg(map_data: Mapping[str, Any], units: Iterable[Mapping[str, Any]] =
     ``units``: mappings with ``hex`` (label; units without one are skipped), ``side`` (german |
     soviet), ``class``, ``strength`` (strength points), ``ma`` (MP), ``name`` or ``id``.
     ``markers``: a position's markers; ``fortification`` markers are drawn as fortified hexes
-    (Battle for Moscow prints its fortifications as hexes, 2.2D). The legend lists only what
+    (Battle for Moscow prints its fortifications as hexes, BM2.2D). The legend lists only what
     this map and these markers contain. Raises ValueError (from the hex grid) on a malformed map.
     """
     units = list(units)

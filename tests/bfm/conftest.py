@@ -14,7 +14,7 @@ def bfm():
 
 
 def bfm_ctx(engine, units, *, ground="dry", step="combat", phasing="german", markers=(), settings=None,
-            trace=False):
+            trace=False, turn=3):
     """A :class:`Ctx` on the pack's map: ``units`` are ``(counter, hex, strength)`` (strength
     None: the counter's full strength); ``markers`` fortification hexes."""
     from casebook.kernel.engine import state_from_position
@@ -22,7 +22,7 @@ def bfm_ctx(engine, units, *, ground="dry", step="combat", phasing="german", mar
     from casebook.kernel.trace import Trace
 
     phase = "german_turn" if phasing == "german" else "soviet_turn"
-    lines = ["kind: position", "format: 1", "game: battle_for_moscow", "turn: 3",
+    lines = ["kind: position", "format: 1", "game: battle_for_moscow", f"turn: {turn}",
              f"weather: {{temperature: warm, ground: {ground}}}", f"phase: {phase}", f"step: {step}",
              "first_player: german", f"phasing: {phasing}", "units:" if units else "units: []"]
     for counter, hex_, strength in units:

@@ -41,10 +41,27 @@ def test_ask_attack_cites_bfm_cases(repo_root):
     assert r.exit_code == 0, r.output
     a = json.loads(r.output)
     assert (a["attack_strength"], a["defense_strength"], a["column"]) == (15, 4, "3:1")
-    assert a["cases"] == ["8.2A", "8.3", "8.4"] and len(a["outcomes"]) == 6
+    assert a["cases"] == ["BM8.2A", "BM8.3", "BM8.4"] and len(a["outcomes"]) == 6
 
 
 def test_lint_and_rules_check_pass(repo_root):
     assert _run(repo_root, "lint", "content/battle_for_moscow").exit_code == 0
     r = _run(repo_root, "rules", "check", "battle_for_moscow")
     assert r.exit_code == 0 and "column_shift" in r.output
+
+
+def test_human_header_shows_only_what_the_game_has(bfm, m41):
+    """Battle for Moscow has no IPs and no temperature: the header shows its ground (mud turns);
+    Moscow '41's header keeps its IPs and weather."""
+    from casebook.kernel.game import Game
+    from casebook.tools.human import position_header
+
+    state = Game(bfm, "campaign").new_initial_state(seed=1)
+    header = position_header(state, "german")
+    assert header == f"Turn 1 · german_turn / {state.data.step} · german to decide · ground dry"
+    m = Game(m41, "october-blitz").new_initial_state(seed=1)
+    d, w = m.data, m.data.weather or {}
+    assert position_header(m, "german") == (
+        f"Turn {d.turn} · {d.phase} / {d.step} · german to decide · "
+        f"IPs german {d.ip('german')} soviet {d.ip('soviet')} · "
+        f"weather {w.get('temperature', '?')}/{w.get('ground', '?')}")
