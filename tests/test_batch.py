@@ -147,10 +147,19 @@ def test_limits_stop_a_game_and_an_unlimited_one_ends_by_the_rules(ticker):
     assert (short.stopped, short.turns, short.actions) == ("max_actions", 3, 2)
 
 
+def _no_third_turn(state) -> None:
+    if state.data.turn >= 3:
+        raise AssertionError("an invariant of this test: no turn 3")
+
+
 def test_a_failing_game_is_reported_with_its_seed_and_the_batch_goes_on(ticker):
     records = run_batch([_mini(ticker, s) for s in (12, 13, 14)])
     assert [r.error for r in records] == [None, "RuntimeError: the ticker broke", None]
     assert records[1].where == "turn 2, first_player/movement, after 1 actions"
+    assert "the ticker broke" in records[1].detail.splitlines()[-1]
+    checked = play_one(_mini(ticker, 1, check=_no_third_turn))
+    assert checked.error == "AssertionError: an invariant of this test: no turn 3"
+    assert checked.where == "turn 3, first_player/movement, after 2 actions"
     assert summarize(records)["errors"] == [13]
     result = CliRunner().invoke(cli, ["batch", ticker, "skirmish", "--first-seed", "12", "--games", "3",
                                       "--workers", "1"])

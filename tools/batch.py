@@ -201,7 +201,8 @@ def play_one(spec: GameSpec) -> GameRecord:
     except Exception as exc:  # a failing game is reported with its seed; the batch goes on
         where = ("loading" if state is None else
                  f"turn {state.data.turn}, {state.data.phase}/{state.data.step}, after {actions} actions")
-        return GameRecord(**base, error=f"{type(exc).__name__}: {exc}", where=where, actions=actions,
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        return GameRecord(**base, error=f"{type(exc).__name__}: {first}".rstrip(": "), where=where, actions=actions,
                           detail=traceback.format_exc(), seconds=time.perf_counter() - start)
 
 
