@@ -107,18 +107,16 @@ def load_game(game: str, scenario: str, settings: tuple[tuple[str, Any], ...] = 
     """The :class:`~casebook.kernel.game.Game` (cached per process: a Game is immutable) with
     ``settings`` written into its scenario position, so they hold from the setup on."""
     from casebook.kernel.game import Game
-    from casebook.kernel.engine import load_engine
 
-    if not settings:
-        return Game.load(game, scenario)
-
-    class _Configured(Game):
-        def __init__(self) -> None:
-            super().__init__(load_engine(game), scenario)
-            merged = {**self._position.settings, **dict(settings)}
-            self._position = self._position.model_copy(update={"settings": merged})
-
-    return _Configured()
+    configured = Game.load(game, scenario)
+    if settings:
+        # the kernel offers no public way yet to start a scenario under other settings (a
+        # ``settings=`` argument to ``new_initial_state`` would be it): this fresh Game's
+        # starting position is replaced by a copy carrying them
+        position = configured._position
+        merged = {**position.settings, **dict(settings)}
+        configured._position = position.model_copy(update={"settings": merged})
+    return configured
 
 
 def game_sides(game: Any) -> tuple[str, ...]:

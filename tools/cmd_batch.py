@@ -12,6 +12,7 @@ seed, the others go on, and the command exits 1 at the end. Library: :mod:`caseb
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -107,7 +108,8 @@ def _print(title: str, summaries: list[tuple[str, dict[str, Any]]], changed: lis
             table.add_row(row.label, row.text)
     else:
         (name_a, a), (name_b, b) = summaries
-        for head in (name_a, name_b, "difference"):
+        console.print(f"base: {name_a}\nalternative: {name_b}")
+        for head in ("base", "alternative", "difference"):
             table.add_column(head, justify="right")
         for row in compare_rows(a, b):
             table.add_row(*row)
@@ -169,11 +171,13 @@ def batch(ctx: click.Context, game: str, scenario: str, games: int, workers: int
                **_settings(alt_game, compare_sets, "--compare-set")}
         arms.append(("alternative", specs(alt_name, alt)))
     backend = Backend.choose(workers, scheduler)
+    if backend.kind == "dask" and importlib.util.find_spec("distributed") is None:
+        raise click.UsageError("--scheduler needs Dask: pip install 'casebook[dask]'")
     everything = [spec for _, arm in arms for spec in arm]
     records = _play(everything, backend, quiet)
     split = [records[i * games:(i + 1) * games] for i in range(len(arms))]
 
-    labels = [_label(arm[0], arm_name) for arm_name, arm in arms]
+    labels = [_label(arm[0]) for _, arm in arms]
     summaries = [(label, summarize(recs)) for label, recs in zip(labels, split)]
     bots_text = " ".join(f"{s}={k}" for s, k in chosen)
     title = (f"{loaded.engine.pack.manifest.get('name', name)}, {scenario}: {games} games, seeds "
@@ -183,20 +187,17 @@ def batch(ctx: click.Context, game: str, scenario: str, games: int, workers: int
     for r in failed:
         click.echo(f"seed {r.seed} ({_label_of(r)}): {r.error} — at {r.where}", err=True)
     if json_out is not None:
-        doc = {"arms": [{"label": label, "records": [r.to_dict() for r in recs], "summary": summary}
+        doc = {"title": title, "arms": [{"label": label, "records": [r.to_dict() for r in recs], "summary": summary}
                         for label, recs, (_, summary) in zip(labels, split, summaries)]}
         json_out.write_text(json.dumps(doc, indent=1, default=str) + "\n", encoding="utf-8")
     if failed:
         ctx.exit(1)
 
 
-def _label(spec: Any, arm: str) -> str:
-    """A column head: the pack (when not the default) and the settings of an arm."""
-    parts = [Path(spec.game).name if "/" in spec.game else spec.game]
-    parts += [f"{k}={v}" for k, v in spec.settings]
-    return " ".join(parts) if arm == "base" or len(parts) > 1 else f"{parts[0]} (alternative)"
+def _label(spec: Any) -> str:
+    """An arm's pack and settings, e.g. ``moscow41 road_bridges=river_added``."""
+    return " ".join([Path(spec.game).name] + [f"{k}={v}" for k, v in spec.settings])
 
 
 def _label_of(record: Any) -> str:
-    parts = [Path(record.game).name] + [f"{k}={v}" for k, v in record.settings.items()]
-    return " ".join(parts)
+    return " ".join([Path(record.game).name] + [f"{k}={v}" for k, v in record.settings.items()])
