@@ -20,6 +20,7 @@ from casebook.tools import batch as batch_mod
 from casebook.tools.batch import Backend, GameRecord, GameSpec, load_game, play_one, run_batch
 from casebook.tools.batch_summary import changed_seeds, compare_rows, summarize, summary_rows
 from casebook.tools.cli import cli
+from conftest import PACKS
 
 BOTS = (("german", "greedy"), ("soviet", "random"))
 
@@ -91,6 +92,7 @@ def test_an_unfinished_game_is_scored_by_the_rules_vp_answer():
     (["--bot", "finnish=greedy"], "unknown side 'finnish' (sides: german, soviet)"),
     (["--bot", "german=bot:clever"], "unknown bot 'clever'"),
     (["--compare-set", "road_bridges=ferries"], "expected one of bridged, river_added"),
+    (["--compare-pack", str(PACKS / "mini")], "mini has no scenario 'october-blitz' (scenarios: skirmish)"),
 ])
 def test_bad_arguments_are_usage_errors(args, message):
     result = CliRunner().invoke(cli, ["batch", *args, "--games", "1"])
@@ -166,6 +168,18 @@ def test_a_failing_game_is_reported_with_its_seed_and_the_batch_goes_on(ticker):
     assert result.exit_code == 1
     assert "seed 13 (mini): RuntimeError: the ticker broke — at turn 2" in result.output
     assert "1 (seeds 13)" in result.output and "2 of 3" in result.output
+
+
+def test_compare_pack_plays_the_same_seeds_on_the_other_pack(ticker, tmp_path):
+    out = tmp_path / "p.json"
+    result = CliRunner().invoke(cli, ["batch", ticker, "skirmish", "--compare-pack", ticker, "--games", "2",
+                                      "--workers", "1", "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    base, alt = json.loads(out.read_text())["arms"]
+    assert [r["seed"] for r in alt["records"]] == [r["seed"] for r in base["records"]] == [1, 2]
+    assert {r["game"] for r in alt["records"]} == {str(PACKS / "mini")}
+    assert [r["digest"] for r in alt["records"]] == [r["digest"] for r in base["records"]]
+    assert "seeds whose outcome changed: 0 (none)" in result.output
 
 
 # ---------------------------------------------------------------- summaries

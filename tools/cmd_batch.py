@@ -142,7 +142,7 @@ def _print(title: str, summaries: list[tuple[str, dict[str, Any]]], changed: lis
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Play on a Dask distributed scheduler (tcp://host:8786), or `local` for a local cluster.")
 @click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write the specs, raw records and summaries to FILE.")
+              help="Write the raw records (each with its game, seed, bots, settings) and the summaries to FILE.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.pass_context
 def batch(ctx: click.Context, game: str, scenario: str, games: int, workers: int | None,
