@@ -50,7 +50,7 @@ def test_the_cli_on_a_dask_scheduler_writes_the_serial_records(serial_blitz, tmp
     from dask.distributed import LocalCluster
 
     out = tmp_path / "b.json"
-    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0") as cluster:
         result = CliRunner().invoke(cli, ["batch", "--games", "2", "--max-actions", "3", "--no-vp",
                                           "--bot", "soviet=bot:random", "--scheduler", cluster.scheduler_address,
                                           "--json", str(out)])

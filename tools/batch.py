@@ -293,9 +293,9 @@ def _dask(specs: Sequence[GameSpec], address: str, workers: int,
     from dask.distributed import as_completed as dask_completed
 
     cluster = None
-    if address == "local":
+    if address == "local":  # ":0": any free port, never a clash with a cluster already on 8787
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes,
-                               dashboard_address=None)
+                               dashboard_address=":0")
     client = Client(cluster if cluster is not None else address)
     try:
         futures = [client.submit(play_one, spec, pure=False) for spec in specs]

@@ -151,7 +151,7 @@ def batch(ctx: click.Context, game: str, scenario: str, games: int, workers: int
           no_vp: bool, scheduler: str | None, json_out: Path | None, quiet: bool) -> None:
     """Play GAME's SCENARIO (default: moscow41 october-blitz) with bots on many seeds; print win
     rates, mean VPs and game lengths."""
-    from casebook.tools.batch import Backend, GameSpec, game_sides
+    from casebook.tools.batch import Backend, GameSpec, default_workers, game_sides
     from casebook.tools.batch_summary import changed_seeds, summarize
 
     name, loaded = _load(game, scenario, "GAME")
@@ -164,20 +164,20 @@ def batch(ctx: click.Context, game: str, scenario: str, games: int, workers: int
         return [GameSpec(pack, scenario, seed, chosen, tuple(sorted(overrides.items())), max_turns,
                          max_actions, not no_vp) for seed in seeds]
 
-    arms = [("base", specs(name, settings))]
+    arms = [specs(name, settings)]
     if compare_pack or compare_sets:
         alt_name, alt_game = _load(compare_pack, scenario, "--compare-pack") if compare_pack else (name, loaded)
         alt = {**(_settings(alt_game, sets, "--set") if compare_pack else settings),
                **_settings(alt_game, compare_sets, "--compare-set")}
-        arms.append(("alternative", specs(alt_name, alt)))
-    backend = Backend.choose(workers, scheduler)
+        arms.append(specs(alt_name, alt))
+    everything = [spec for arm in arms for spec in arm]
+    backend = Backend.choose(min(workers or default_workers(), len(everything)), scheduler)
     if backend.kind == "dask" and importlib.util.find_spec("distributed") is None:
         raise click.UsageError("--scheduler needs Dask: pip install 'casebook[dask]'")
-    everything = [spec for _, arm in arms for spec in arm]
     records = _play(everything, backend, quiet)
     split = [records[i * games:(i + 1) * games] for i in range(len(arms))]
 
-    labels = [_label(arm[0]) for _, arm in arms]
+    labels = [_label(arm[0]) for arm in arms]
     summaries = [(label, summarize(recs)) for label, recs in zip(labels, split)]
     bots_text = " ".join(f"{s}={k}" for s, k in chosen)
     title = (f"{loaded.engine.pack.manifest.get('name', name)}, {scenario}: {games} games, seeds "
@@ -187,8 +187,9 @@ def batch(ctx: click.Context, game: str, scenario: str, games: int, workers: int
     for r in failed:
         click.echo(f"seed {r.seed} ({_label_of(r)}): {r.error} — at {r.where}", err=True)
     if json_out is not None:
-        doc = {"title": title, "arms": [{"label": label, "records": [r.to_dict() for r in recs], "summary": summary}
-                        for label, recs, (_, summary) in zip(labels, split, summaries)]}
+        doc = {"title": title, "arms": [
+            {"label": label, "records": [r.to_dict() for r in recs], "summary": summary}
+            for label, recs, (_, summary) in zip(labels, split, summaries)]}
         json_out.write_text(json.dumps(doc, indent=1, default=str) + "\n", encoding="utf-8")
     if failed:
         ctx.exit(1)
