@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import time
 import traceback
@@ -295,7 +296,7 @@ def _dask(specs: Sequence[GameSpec], address: str, workers: int,
     cluster = None
     if address == "local":  # ":0": any free port, never a clash with a cluster already on 8787
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes,
-                               dashboard_address=":0")
+                               dashboard_address=":0", silence_logs=logging.ERROR)
     client = Client(cluster if cluster is not None else address)
     try:
         futures = [client.submit(play_one, spec, pure=False) for spec in specs]
