@@ -36,9 +36,11 @@ def parse_pairs(values: Sequence[str], option: str) -> dict[str, str]:
     return out
 
 
-def _load(game: str, scenario: str, option: str) -> tuple[str, Any]:
-    """(the game as workers should name it, the loaded Game); BadParameter if unknown."""
+def _load(game: str, scenario: str | None, option: str) -> tuple[str, Any]:
+    """(the game as workers should name it, the loaded Game of ``scenario`` — by default the
+    first the manifest lists); BadParameter if either is unknown."""
     from casebook.kernel.content import find_pack
+    from casebook.kernel.engine import load_engine
     from casebook.kernel.errors import ContentError
     from casebook.tools.batch import load_game
 
@@ -48,6 +50,8 @@ def _load(game: str, scenario: str, option: str) -> tuple[str, Any]:
         raise click.BadParameter(f"no game {game!r}: expected an installed game id or a pack "
                                  "directory with game.yaml", param_hint=option) from None
     name = game if not Path(game).exists() else str(pack_dir.resolve())
+    if scenario is None:
+        scenario = next(iter(load_engine(name).pack.scenarios))
     try:
         return name, load_game(name, scenario)
     except KeyError as exc:  # unknown scenario: the message names the known ones
@@ -121,7 +125,7 @@ def _print(title: str, summaries: list[tuple[str, dict[str, Any]]], changed: lis
 
 @click.command("batch")
 @click.argument("game", default="moscow41")
-@click.argument("scenario", default="october-blitz")
+@click.argument("scenario", required=False, default=None)
 @click.option("--games", type=click.IntRange(min=1), default=10, show_default=True, help="How many games.")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Local processes (default: the cores); with --scheduler local, the cluster's workers.")
@@ -145,16 +149,17 @@ def _print(title: str, summaries: list[tuple[str, dict[str, Any]]], changed: lis
               help="Write the raw records (each with its game, seed, bots, settings) and the summaries to FILE.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.pass_context
-def batch(ctx: click.Context, game: str, scenario: str, games: int, workers: int | None,
+def batch(ctx: click.Context, game: str, scenario: str | None, games: int, workers: int | None,
           first_seed: int, bots: tuple[str, ...], sets: tuple[str, ...], compare_pack: str | None,
           compare_sets: tuple[str, ...], max_turns: int | None, max_actions: int | None,
           no_vp: bool, scheduler: str | None, json_out: Path | None, quiet: bool) -> None:
-    """Play GAME's SCENARIO (default: moscow41 october-blitz) with bots on many seeds; print win
-    rates, mean VPs and game lengths."""
+    """Play GAME's SCENARIO (default: moscow41 and the first scenario its manifest lists, the
+    October Blitz) with bots on many seeds; print win rates, mean VPs and game lengths."""
     from casebook.tools.batch import Backend, GameSpec, default_workers, game_sides
     from casebook.tools.batch_summary import changed_seeds, summarize
 
     name, loaded = _load(game, scenario, "GAME")
+    scenario = loaded.scenario
     sides = game_sides(loaded)
     chosen = _bots(sides, bots)
     settings = _settings(loaded, sets, "--set")
