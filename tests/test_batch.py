@@ -8,6 +8,7 @@ error path are played on the mini pack with a tiny rules plugin, :class:`Ticker`
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -20,7 +21,8 @@ from casebook.tools import batch as batch_mod
 from casebook.tools.batch import Backend, GameRecord, GameSpec, load_game, play_one, run_batch
 from casebook.tools.batch_summary import changed_seeds, compare_rows, summarize, summary_rows
 from casebook.tools.cli import cli
-from conftest import PACKS
+
+PACKS = Path(__file__).resolve().parent / "packs"
 
 BOTS = (("german", "greedy"), ("soviet", "random"))
 
