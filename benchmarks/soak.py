@@ -1,21 +1,21 @@
 """Soak: play whole games with bots and check the invariants after every action.
 
     python benchmarks/soak.py [--games N] [--scenario october-blitz|campaign] [--bot random|greedy]
+                              [--first-seed S] [--workers W] [--max-actions A]
 
-Prints one line per game (seed, actions, turns, result, seconds) and exits 1 at the first
-failure (an exception or a broken invariant), naming the seed and the action. Not part of the
-test suite (CI plays short prefixes in tests/test_play_moscow41.py).
+Games are played by :func:`casebook.tools.batch.run_batch` (serially, or on ``--workers``
+processes) with :func:`check` run after every action. Prints one line per game (seed, actions,
+turns, result, seconds); a failure (an exception or a broken invariant) is printed with its seed,
+where it happened and the traceback, the other games go on, and the script exits 1. Not part of
+the test suite (CI plays short prefixes in tests/test_play_moscow41.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-import time
-import traceback
 
-from casebook.kernel.game import Game
-from casebook.tools.bots import make_bot
+from casebook.tools.batch import Backend, GameRecord, GameSpec, run_batch
 
 
 def check(state) -> None:
@@ -30,32 +30,29 @@ def check(state) -> None:
     assert seqs == list(range(len(seqs))), "trace sequence not dense"
 
 
+def show(r: GameRecord) -> None:
+    if r.error:
+        print(f"seed {r.seed}: FAILED at {r.where}: {r.error}\n{r.detail}", flush=True)
+    else:
+        print(f"seed {r.seed}: {r.actions} actions, turn {r.turns}, {r.winner} {r.level}, "
+              f"{r.seconds:.1f} s", flush=True)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=3)
     ap.add_argument("--scenario", default="october-blitz")
     ap.add_argument("--bot", default="random")
     ap.add_argument("--first-seed", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--max-actions", type=int, default=None, help="stop each game after this many")
     args = ap.parse_args()
-    game = Game.load("moscow41", args.scenario)
-    for seed in range(args.first_seed, args.first_seed + args.games):
-        state = game.new_initial_state(seed)
-        bots = {s: make_bot(args.bot, s, seed) for s in ("german", "soviet")}
-        start, n = time.time(), 0
-        try:
-            while not state.is_terminal():
-                action = bots[state.current_player()].choose(state)
-                state.apply(action)
-                n += 1
-                check(state)
-        except Exception:
-            print(f"seed {seed}: FAILED after {n} actions (turn {state.data.turn}, {state.data.step})")
-            traceback.print_exc()
-            return 1
-        result = state.result() or {}
-        print(f"seed {seed}: {n} actions, turn {state.data.turn}, {result.get('winner')} "
-              f"{result.get('level')}, {time.time() - start:.1f} s", flush=True)
-    return 0
+    bots = tuple((side, args.bot) for side in ("german", "soviet"))
+    specs = [GameSpec("moscow41", args.scenario, seed, bots, vps=False, check=check,
+                      max_actions=args.max_actions)
+             for seed in range(args.first_seed, args.first_seed + args.games)]
+    records = run_batch(specs, Backend.choose(args.workers, None), on_done=show)
+    return 1 if any(r.error for r in records) else 0
 
 
 if __name__ == "__main__":

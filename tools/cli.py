@@ -21,6 +21,7 @@ __all__ = ["main", "COMMANDS"]
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "ask": ("cmd_ask", "ask", "Ask a rules question about a position; the answer cites its cases."),
     "play": ("cmd_play", "play", "Play a scenario: bots, hot-seat, or you against a bot."),
+    "batch": ("cmd_batch", "batch", "Play many seeded bot games in parallel; print win rates, VPs, lengths."),
     "replay": ("cmd_replay", "replay", "Re-execute a trace from its seed and actions; check every event."),
     "explain": ("cmd_explain", "explain", "Show one trace event with its cases, titles, terms and sources."),
     "lint": ("cmd_lint", "lint", "Validate a content pack; list every error with file:line:column."),
