@@ -56,6 +56,15 @@ class Game:
         ScriptSyntaxError on bad content, KeyError on an unknown scenario."""
         return cls(load_engine(game), scenario)
 
+    def with_settings(self, settings: Mapping[str, Any]) -> Game:
+        """The same game and scenario, its starting position carrying ``settings`` (interpretation
+        and option names, as in a position's ``settings:``) over the scenario's own, so they hold
+        from the setup on (a batch study of an interpretation). Values are not checked here."""
+        other = Game(self.engine, self.scenario)
+        merged = {**self._position.settings, **dict(settings)}
+        other._position = self._position.model_copy(update={"settings": merged})
+        return other
+
     @property
     def last_turn(self) -> int | None:
         """The scenario's last turn (None if open-ended)."""

@@ -92,3 +92,13 @@ def test_clone_is_independent(game):
     other = state.clone()
     other.apply(other.legal_actions()[0])
     assert not state.is_terminal() and other.is_terminal()
+
+
+def test_with_settings_starts_the_scenario_under_other_settings():
+    """Game.with_settings: a new Game whose setup carries the settings; the original is unchanged."""
+    from casebook.kernel.game import Game
+
+    base = Game.load("moscow41", "october-blitz")
+    other = base.with_settings({"turn1_weather": "rolled"})
+    assert other.new_initial_state(1).data.setting("turn1_weather") == "rolled"
+    assert base.new_initial_state(1).data.setting("turn1_weather") != "rolled"

@@ -110,14 +110,7 @@ def load_game(game: str, scenario: str, settings: tuple[tuple[str, Any], ...] = 
     from casebook.kernel.game import Game
 
     configured = Game.load(game, scenario)
-    if settings:
-        # the kernel offers no public way yet to start a scenario under other settings (a
-        # ``settings=`` argument to ``new_initial_state`` would be it): this fresh Game's
-        # starting position is replaced by a copy carrying them
-        position = configured._position
-        merged = {**position.settings, **dict(settings)}
-        configured._position = position.model_copy(update={"settings": merged})
-    return configured
+    return configured.with_settings(dict(settings)) if settings else configured
 
 
 def game_sides(game: Any) -> tuple[str, ...]:
