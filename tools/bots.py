@@ -131,6 +131,20 @@ def _nearest_objective(state: Any, side: str, label: str) -> int:
     return min(grid.distance(here, t) for t in targets)
 
 
+def _overstacked(state: Any, ctx: Any, label: str | None) -> bool:
+    """Whether the stack in ``label`` is overstacked now (the stacking hook; cached per version)."""
+    if not label:
+        return False
+    cache = state.__dict__.setdefault("_bot_overstacked", {})
+    key = (state.data.version, label)
+    if key not in cache:
+        if len(cache) > 4096:
+            cache.clear()
+        answer = ctx.hook.casebook_stacking(ctx=ctx, hex=label, units=None)  # a query hook: one answer
+        cache[key] = bool(answer and answer.get("overstacked"))
+    return cache[key]
+
+
 def _attack_value(ctx: Any, action: Action) -> float:
     answer = ctx.hook.casebook_answer(ctx=ctx, question="attack", args=[action.get("hex")],
                                       options={"with": list(action.get("with") or ())})
@@ -148,7 +162,8 @@ def _attack_value(ctx: Any, action: Action) -> float:
 def action_value(state: Any, ctx: Any, action: Action) -> float:
     """How much ``action`` seems to help its side (a heuristic, not a rule): attacks by their odds
     and DRM, moves by how much closer they bring the stack to an objective it does not hold,
-    activations by how many stacks they wake, losses avoided, advances and recoveries taken."""
+    activations by how many stacks they wake (overstacked ones first, 6.2F), losses avoided,
+    advances and recoveries taken, paratroop drops and partisans placed near objectives."""
     side, kind = action.side, action.kind
     if kind == "pass":
         return 0.0
@@ -160,11 +175,16 @@ def action_value(state: Any, ctx: Any, action: Action) -> float:
         if not origin or not dest:
             return 0.0
         gain = _nearest_objective(state, side, origin) - _nearest_objective(state, side, dest)
-        return 1.5 * gain - 0.25
+        # 6.2F: an overstack must be corrected at the earliest instant
+        return 1.5 * gain - 0.25 + (3.0 if _overstacked(state, ctx, origin) else 0.0)
     if kind == "activate-hq":
-        return 1.0 + len(action.get("stacks") or ())
+        stacks = action.get("stacks") or ()
+        return 1.0 + len(stacks) + 2.0 * sum(_overstacked(state, ctx, h) for h in stacks)
     if kind in ("activate-stack", "react"):
-        return 0.5
+        return 0.5 + (2.0 if _overstacked(state, ctx, action.get("stack")) else 0.0)
+    if kind in ("drop", "place-partisan"):
+        where = action.get("hex")
+        return 0.8 - 0.05 * min(_nearest_objective(state, side, where), 20) if where else 0.3
     if kind == "retreat":
         return 1.0 - 2.0 * int(action.get("losses") or 0)
     if kind == "advance":
@@ -177,7 +197,7 @@ def action_value(state: Any, ctx: Any, action: Action) -> float:
         return 2.0
     if kind == "support":
         return -0.1 * int(action.get("ips") or 0)
-    return -0.1  # force march, hedgehog, breakdown, drops, partisans: only when nothing better
+    return -0.1  # force march, hedgehog, breakdown: only when nothing better
 
 
 def make_bot(kind: str, side: str, seed: int = 0) -> Bot:
