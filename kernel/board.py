@@ -160,6 +160,11 @@ class Board:
         nodes = graph.nodes
         self.moscow: frozenset[Hex] = frozenset(h for h in nodes if nodes[h]["moscow"])
         self.railheads: frozenset[Hex] = frozenset(h for h in nodes if nodes[h]["railhead"])
+        # geometry tables, filled once per board (the board is read-only): on-map neighbours of
+        # a hex, the SideInfo of an ordered pair, and the same by printed labels
+        self._nbrs: dict[Hex, tuple[Hex, ...]] = {}
+        self._sides: dict[tuple[Hex, Hex], SideInfo] = {}
+        self._label_nbrs: dict[str, tuple[str, ...]] = {}
 
     # -- construction ---------------------------------------------------------------------------
     @classmethod
@@ -220,8 +225,12 @@ class Board:
 
         ValueError if either hex is off the map or they are not adjacent.
         """
-        side = self.grid.hexside(a, b)
-        return SideInfo(**self.graph.edges[side.a, side.b])
+        info = self._sides.get((a, b))
+        if info is None:
+            side = self.grid.hexside(a, b)
+            info = SideInfo(**self.graph.edges[side.a, side.b])
+            self._sides[(a, b)] = self._sides[(b, a)] = info
+        return info
 
     def sides(self) -> Iterator[SideInfo]:
         """Every hexside with at least one feature, in label order."""
@@ -239,8 +248,21 @@ class Board:
         return self.grid.contains(h)
 
     def neighbours(self, h: Hex) -> list[Hex]:
-        """On-map neighbours of ``h`` (clockwise from sheet-top, see ``hexgrid``)."""
-        return self.grid.neighbours(h)
+        """On-map neighbours of ``h`` (clockwise from sheet-top, see ``hexgrid``); a fresh list
+        from a table filled once per hex."""
+        found = self._nbrs.get(h)
+        if found is None:
+            found = self._nbrs[h] = tuple(self.grid.neighbours(h))
+        return list(found)
+
+    def label_neighbours(self, label: str) -> tuple[str, ...]:
+        """On-map neighbours of the hex labelled ``label``, as labels in label order (a table
+        filled once per hex; ValueError for a bad label). Plugins key their maps by labels."""
+        found = self._label_nbrs.get(label)
+        if found is None:
+            found = self._label_nbrs[label] = tuple(sorted(hex_label(n) for n in
+                                                           self.neighbours(parse_hex(label))))
+        return found
 
     def paths_within(self, start: Hex, radius: int, closed: Iterable[Hex] = ()) -> dict[Hex, list[Hex]]:
         """Shortest hex paths from ``start`` to every hex within ``radius`` hexes that avoid the
