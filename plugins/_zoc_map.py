@@ -21,7 +21,7 @@ from casebook.kernel.cases import implements
 from casebook.kernel.hexgrid import hex_label, parse_hex
 
 __all__ = [
-    "KIND_ORDER", "UNIT_FIELDS", "map_key", "weather_facts", "exerts_zoc", "zoc_reach", "zoc_map", "exerted_by",
+    "KIND_ORDER", "UNIT_FIELDS", "map_key", "conditions", "weather_facts", "exerts_zoc", "zoc_reach", "zoc_map", "exerted_by",
     "chart_row", "chart_column", "chart_kind", "most_restrictive", "unit_kind",
     "is_combat_unit", "friendly_combat_unit_in",
 ]
@@ -46,7 +46,7 @@ def weather_facts(ctx: Any) -> dict[str, str]:
     return {"temperature": w.get("temperature", "warm"), "ground": w.get("ground", "dry")}
 
 
-def _conditions(ctx: Any) -> tuple[str, ...]:
+def conditions(ctx: Any) -> tuple[str, ...]:
     """What a unit's ZOC reads besides the unit and the board: temperature, ground and the
     settings of :data:`_SETTINGS`, in that order (memo per state version)."""
     key = "zoc.conditions"
@@ -79,7 +79,7 @@ def exerts_zoc(ctx: Any, unit: Mapping[str, Any]) -> tuple[bool, tuple[str, ...]
     but HQs and remnants (7.1A, 11.3D), none in Arctic turns (7.1C, 4.6A, 0.2.3.1; Snow and Deep
     Snow too under setting ``no_zoc_scope: winter``). Verdicts of the ``exert_zoc`` and
     ``exert_zoc_on_ground`` script lines (kept per unit fields and conditions)."""
-    cache = ctx.lasting("zoc.exerts", _conditions(ctx))
+    cache = ctx.lasting("zoc.exerts", conditions(ctx))
     key = _fields(unit)
     found = cache.get(key)
     if found is None:
@@ -127,7 +127,7 @@ def zoc_reach(ctx: Any, unit: Mapping[str, Any]) -> list[str]:
     changes by (hex, unit fields, conditions)."""
     if not unit.get("hex"):
         return []
-    cache = ctx.lasting("zoc.reach", _conditions(ctx))
+    cache = ctx.lasting("zoc.reach", conditions(ctx))
     key = (unit["hex"], _fields(unit))
     found = cache.get(key)
     if found is None:
@@ -155,7 +155,7 @@ def map_key(ctx: Any, side: str) -> tuple[Any, ...]:
     memo = ctx.memo
     found = memo.get(key)
     if found is None:
-        found = memo[key] = (_conditions(ctx), tuple(
+        found = memo[key] = (conditions(ctx), tuple(
             (u.get("id"), u["hex"], *_fields(u)) for u in ctx.state.units
             if u.get("side") != side and u.get("hex")))
     return found
@@ -235,15 +235,16 @@ def chart_kind(ctx: Any, row: str) -> tuple[str, tuple[str, ...]]:
     """How a moving unit of chart row ``row`` treats an EZOC now: ``"locking"``, ``"fluid"`` or
     ``"none"`` (7.0B-C), from ``zoc_chart`` (its Arctic column is ``none`` for every row after
     errata 0.2.3.1), with the cases: the column's and the cell's provenance."""
-    key = ("zoc.kind", row)
-    if key not in ctx.memo:
+    cache = ctx.lasting("zoc.kind", *weather_facts(ctx).values())  # the column: weather only
+    found = cache.get(row)
+    if found is None:
         column, cases = chart_column(ctx)
         table = ctx.table("zoc_chart")
         kind = table.lookup(unit=row, weather=column)
         cell_cases = (_cases_of(table.provenance_of(unit=row, weather=column))
                       + _errata_cases(ctx, table.id, ["cells", row, column]))
-        ctx.memo[key] = (kind, tuple(dict.fromkeys(("7.0C", *cases, *cell_cases))))
-    return ctx.memo[key]
+        found = cache[row] = (kind, tuple(dict.fromkeys(("7.0C", *cases, *cell_cases))))
+    return found
 
 
 def most_restrictive(kinds: Any) -> str:

@@ -20,7 +20,7 @@ from casebook.kernel.hexgrid import hex_label, parse_hex
 from casebook.kernel.hooks import hookimpl
 from casebook.kernel.state import HEX_RE
 
-from ._zoc_map import (chart_kind, chart_row, exerted_by, exerts_zoc, friendly_combat_unit_in,
+from ._zoc_map import (chart_kind, chart_row, conditions, exerted_by, exerts_zoc, friendly_combat_unit_in,
                        map_key, most_restrictive, unit_kind, zoc_map)
 from ._zoc_moves import locking_refusals, moving_units, retreat_allowed_into, retreat_refusals
 
@@ -63,11 +63,32 @@ def zoc_answer(ctx: Any, hex_: str, side: str) -> dict[str, Any]:
     (7.4, 7.5A). Raises QuestionError for a bad hex label or off-map hex.
     """
     key = ("zoc.answer", hex_, side)
-    if key not in ctx.memo:
-        ctx.memo[key] = _zoc_answer(ctx, hex_, side)
-    a = ctx.memo[key]
+    memo = ctx.memo
+    a = memo.get(key)
+    if a is None:
+        a = memo[key] = _kept_answer(ctx, hex_, side)
     return {**a, "exerted_by": list(a["exerted_by"]), "by_class": dict(a["by_class"]),
             "cases": list(a["cases"])}
+
+
+#: How many ZOC answers are kept across state changes (per weather and settings).
+_ANSWERS_KEPT = 20000
+
+
+def _kept_answer(ctx: Any, hex_: str, side: str) -> dict[str, Any]:
+    """:func:`_zoc_answer` kept across state changes by what it reads: the hex and side, who
+    exerts a ZOC there, whether a friendly combat unit is there, the weather and settings."""
+    who = exerted_by(ctx, hex_, side) if isinstance(hex_, str) else None
+    if who is None:
+        return _zoc_answer(ctx, hex_, side)
+    kept = ctx.lasting("zoc.answers", conditions(ctx))
+    key = (hex_, side, who, friendly_combat_unit_in(ctx, hex_, side))
+    found = kept.get(key)
+    if found is None:
+        found = kept[key] = _zoc_answer(ctx, hex_, side)
+        while len(kept) > _ANSWERS_KEPT:
+            kept.pop(next(iter(kept)))
+    return found
 
 
 def _zoc_answer(ctx: Any, hex_: str, side: str) -> dict[str, Any]:
