@@ -35,19 +35,22 @@ _MOVES = ("move", "react-move", "force-march", "rail-move")
 def unit_points(ctx: Any, unit: Mapping[str, Any]) -> tuple[int, tuple[str, ...]]:
     """Stacking points of one unit (script ``stacking_points``): German division 3, other 1
     (6.0A); Soviet division 2, other 1 (6.0B); HQs 0 (6.1: any number stack free)."""
-    key = ("stacking.points", unit.get("side"), unit.get("class"), unit.get("size", "none"))
-    if key not in ctx.memo:
-        q = ctx.quantity("stacking_points", {"side": key[1], "unit_class": key[2], "unit_size": key[3]})
-        ctx.memo[key] = (int(q.value), tuple(q.cases))
-    return ctx.memo[key]
+    kept = ctx.lasting("stacking.points")  # the script reads these three facts only
+    key = (unit.get("side"), unit.get("class"), unit.get("size", "none"))
+    found = kept.get(key)
+    if found is None:
+        q = ctx.quantity("stacking_points", {"side": key[0], "unit_class": key[1], "unit_size": key[2]})
+        found = kept[key] = (int(q.value), tuple(q.cases))
+    return found
 
 
 def _limit(ctx: Any, side: str) -> tuple[int, tuple[str, ...]]:
-    key = ("stacking.limit", side)
-    if key not in ctx.memo:
+    kept = ctx.lasting("stacking.limit")  # the script reads the side only
+    found = kept.get(side)
+    if found is None:
         q = ctx.quantity("stacking_limit", {"side": side})
-        ctx.memo[key] = (int(q.value), tuple(q.cases))
-    return ctx.memo[key]
+        found = kept[side] = (int(q.value), tuple(q.cases))
+    return found
 
 
 def _records(ctx: Any, hex_: str, units: Sequence[Any] | None) -> list[Mapping[str, Any]]:
