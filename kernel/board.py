@@ -165,6 +165,7 @@ class Board:
         self._nbrs: dict[Hex, tuple[Hex, ...]] = {}
         self._sides: dict[tuple[Hex, Hex], SideInfo] = {}
         self._label_nbrs: dict[str, tuple[str, ...]] = {}
+        self._edge_hexes: dict[str, tuple[Hex, ...]] = {}
 
     # -- construction ---------------------------------------------------------------------------
     @classmethod
@@ -288,8 +289,12 @@ class Board:
         return {h: dict(t) for h, t in sorted(self.graph.nodes(data="town")) if t is not None}
 
     def edge_hexes(self, edge: str) -> list[Hex]:
-        """On-map hexes on compass map edge ``edge`` (north/south/east/west), label order."""
-        return self.grid.edge_hexes(edge)
+        """On-map hexes on compass map edge ``edge`` (north/south/east/west), label order (a
+        fresh list from a table filled once per edge; ValueError for another name)."""
+        found = self._edge_hexes.get(edge)
+        if found is None:
+            found = self._edge_hexes[edge] = tuple(self.grid.edge_hexes(edge))
+        return list(found)
 
     def __repr__(self) -> str:
         g = self.grid
