@@ -166,6 +166,8 @@ class Board:
         self._sides: dict[tuple[Hex, Hex], SideInfo] = {}
         self._label_nbrs: dict[str, tuple[str, ...]] = {}
         self._edge_hexes: dict[str, tuple[Hex, ...]] = {}
+        self._towns: tuple[tuple[Hex, Mapping[str, Any]], ...] | None = None
+        self._adj: dict[Hex, tuple[Hex, ...]] | None = None
 
     # -- construction ---------------------------------------------------------------------------
     @classmethod
@@ -267,9 +269,33 @@ class Board:
 
     def paths_within(self, start: Hex, radius: int, closed: Iterable[Hex] = ()) -> dict[Hex, list[Hex]]:
         """Shortest hex paths from ``start`` to every hex within ``radius`` hexes that avoid the
-        ``closed`` hexes (``start`` itself is never closed): one breadth-first search (networkx)."""
-        view = nx.restricted_view(self.graph, [h for h in closed if h != start], [])
-        return nx.single_source_shortest_path(view, start, cutoff=radius)
+        ``closed`` hexes (``start`` itself is never closed): one breadth-first search, the very
+        one of ``networkx.single_source_shortest_path`` on ``restricted_view(graph, closed)``
+        (same paths, same order; run on the board's adjacency table, without the view's
+        per-edge filters). networkx.NodeNotFound if ``start`` is off the map."""
+        if start not in self.graph:
+            raise nx.NodeNotFound(f"Source {start} not in G")
+        adj = self._adjacency()
+        shut = set(closed)
+        shut.discard(start)
+        paths: dict[Hex, list[Hex]] = {start: [start]}
+        level, nextlevel = 0, [start]
+        limit = float("inf") if radius is None else radius
+        while nextlevel and limit > level:
+            thislevel, nextlevel = nextlevel, []
+            for v in thislevel:
+                for w in adj[v]:
+                    if w not in paths and w not in shut:
+                        paths[w] = paths[v] + [w]
+                        nextlevel.append(w)
+            level += 1
+        return paths
+
+    def _adjacency(self) -> dict[Hex, tuple[Hex, ...]]:
+        """Hex -> its neighbours in the graph's adjacency order (built once per board)."""
+        if self._adj is None:
+            self._adj = {h: tuple(self.graph.adj[h]) for h in self.graph}
+        return self._adj
 
     def path_within(self, reach: Mapping[Hex, list[Hex]], target: Hex, radius: int) -> list[Hex] | None:
         """The path to ``target`` from a :meth:`paths_within` result, or — when ``target`` itself
@@ -286,7 +312,9 @@ class Board:
 
     def towns(self) -> dict[Hex, dict[str, Any]]:
         """Hex -> town dict (``name``, ``kind``, ``ip``…) for every town, in label order."""
-        return {h: dict(t) for h, t in sorted(self.graph.nodes(data="town")) if t is not None}
+        if self._towns is None:
+            self._towns = tuple(sorted((h, t) for h, t in self.graph.nodes(data="town") if t is not None))
+        return {h: dict(t) for h, t in self._towns}
 
     def edge_hexes(self, edge: str) -> list[Hex]:
         """On-map hexes on compass map edge ``edge`` (north/south/east/west), label order (a

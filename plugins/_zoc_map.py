@@ -21,7 +21,8 @@ from casebook.kernel.cases import implements
 from casebook.kernel.hexgrid import hex_label, parse_hex
 
 __all__ = [
-    "KIND_ORDER", "UNIT_FIELDS", "map_key", "conditions", "weather_facts", "exerts_zoc", "zoc_reach", "zoc_map", "exerted_by",
+    "KIND_ORDER", "UNIT_FIELDS", "map_key", "conditions", "weather_facts", "exerts_zoc",
+    "zoc_reach", "zoc_map", "exerted_by",
     "chart_row", "chart_column", "chart_kind", "most_restrictive", "unit_kind",
     "is_combat_unit", "friendly_combat_unit_in",
 ]
@@ -70,7 +71,8 @@ def _facts(ctx: Any, unit: Mapping[str, Any], **extra: Any) -> dict[str, Any]:
 
 
 def _fields(unit: Mapping[str, Any]) -> tuple[Any, ...]:
-    return tuple(unit.get(f) for f in UNIT_FIELDS)
+    """The :data:`UNIT_FIELDS` of a unit record, in order."""
+    return unit.get("side"), unit.get("class"), unit.get("size")
 
 
 @implements("7.1A", "7.1C", "0.2.3.1")
