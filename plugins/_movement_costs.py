@@ -179,15 +179,6 @@ def move_cost(ctx: Any, units: Sequence[str], from_hex: str, to_hex: str, mode: 
     Raises QuestionError for unknown units or hexes that are not adjacent.
     """
     classes = frozenset(move_class(ctx, u) for u in units_of(ctx, units))
-    kept = ctx.lasting("movement.move_cost", *weather(ctx), ctx.state.setting("road_bridges", "bridged"))
-    key = (classes, from_hex, to_hex)
-    found = kept.get(key)
-    if found is None:
-        found = kept[key] = _move_cost(ctx, classes, from_hex, to_hex)
-    return {**found, "cases": list(found["cases"])}
-
-
-def _move_cost(ctx: Any, classes: frozenset[str], from_hex: str, to_hex: str) -> dict[str, Any]:
     try:
         mp, via, feature = step_cost(ctx, classes, from_hex, to_hex)
     except ValueError as exc:
