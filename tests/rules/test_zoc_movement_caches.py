@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from casebook.kernel.engine import Engine
 from casebook.kernel.game import Game
+from casebook.kernel.hooks import hookimpl, make_plugin_manager
 from casebook.plugins import _movement_costs as costs
 from casebook.plugins import _movement_paths as paths
 from casebook.plugins import _zoc_map as zmap
@@ -138,3 +139,33 @@ def test_a_moved_enemy_changes_the_kept_zoc_map_and_reach():
     after = paths.reach(ctx, m)
     assert target not in after and target in before  # now enemy-occupied (9.0A)
     assert after == reference_reach(fresh(state), m)
+
+
+class _HexByHexZoc:
+    """A ZOC plugin answering ``casebook_zoc`` only (every enemy unit but HQs exerts one into
+    the adjacent hexes): movement must then ask hex by hex and keep nothing across versions."""
+
+    @hookimpl
+    def casebook_zoc(self, ctx, hex, side):
+        near = set(ctx.board.label_neighbours(hex))
+        who = sorted(u["id"] for u in ctx.state.units
+                     if u.get("side") != side and u.get("hex") in near and u.get("class") != "hq")
+        return {"hex": hex, "exerted_by": who, "cases": ["7.0A"]}
+
+
+@pytest.mark.case("7.2", "7.3")
+def test_reach_without_a_zoc_map_asks_casebook_zoc_hex_by_hex():
+    names = [p for p in WARM.pack.manifest["plugins"] if p != "zoc"]
+    engine = Engine(WARM.pack, WARM.board, WARM.rules,
+                    make_plugin_manager(names, extra={"fakezoc": _HexByHexZoc()}), WARM.sequence)
+    state = SETUP.clone()
+    ctx = engine.ctx(state)
+    assert costs.ezoc_map(ctx, "german") == (None, None)
+    panzer = next(u for u in state.units if u["side"] == "german" and u["class"] == "armor")
+    m, _ = mover(ctx, [u["id"] for u in state.units_at(panzer["hex"])], panzer["hex"], "stack")
+    got = paths.reach(ctx, m)
+    assert got == reference_reach(engine.ctx(state), m)
+    assert any(costs.ezoc(ctx, h, "german") for h in got)  # the fake's EZOCs were met
+    soviet = next(u["id"] for u in state.units if u["side"] == "soviet")
+    state.remove_unit(soviet, "eliminated")  # a new version: nothing kept from the last one
+    assert paths.reach(engine.ctx(state), m) == reference_reach(engine.ctx(state), m)
