@@ -14,6 +14,8 @@ Variants timed:
   of ``step`` — terrain and hexside costs, enemy-occupied hexes, locking/fluid EZOCs, 9.2C —
   then the 6.2B stacking filter of ``_movement_legal``), with what a state version shares ready:
   the ZOC map, the enemy hexes and the MP table (as networkx gets its weights ready).
+- ``engine_search_no_stacking`` — the same search without the stacking filter (each occupied
+  destination is one ``casebook_stacking`` hook call).
 - ``engine_new_version`` — what a decision costs after an unrelated change: a new state version
   (``ctx.changed()``), then ``destinations`` (the ZOC map, enemy hexes and stacking asked again,
   the reach kept across versions by its key).
@@ -74,6 +76,17 @@ def engine_search():
     return _not_overstacked(paths.search(CTX, MOVER, zmap, enemy_hexes(CTX, MOVER.side), same))
 
 
+def engine_search_no_stacking():
+    """The search alone (terrain, enemy hexes, ZOC), without the 6.2B stacking filter."""
+    if not NEW:
+        CTX.changed()
+        return paths.reach(CTX, MOVER)
+    from casebook.plugins._movement_costs import ezoc_map
+    zmap = ezoc_map(CTX, MOVER.side)[0]
+    same = CTX.state.setting("locking_ezoc_to_ezoc", "any") == "same_unit"
+    return paths.search(CTX, MOVER, zmap, enemy_hexes(CTX, MOVER.side), same)
+
+
 def engine_new_version():
     CTX.changed()
     if NEW:
@@ -93,9 +106,10 @@ def _report():
     if base:
         print(f"\nreach of {START} ({len(UNITS)} units, MA {MA['ma']}): "
               f"{len(engine_new_version())} destinations; networkx {base * 1e6:.0f} µs")
-        for name in ("networkx_lengths", "engine_search", "engine_new_version", "engine_cold"):
+        for name in ("networkx_lengths", "engine_search_no_stacking", "engine_search",
+                     "engine_new_version", "engine_cold"):
             if name in _STATS:
-                print(f"  {name:20s} {_STATS[name] * 1e6:9.0f} µs  {_STATS[name] / base:6.2f}x networkx")
+                print(f"  {name:26s} {_STATS[name] * 1e6:9.0f} µs  {_STATS[name] / base:6.2f}x networkx")
 
 
 def test_same_destinations_as_networkx_where_no_zoc_or_enemy_interferes():
@@ -121,6 +135,11 @@ def test_bench_networkx_lengths(benchmark):
 def test_bench_engine_search(benchmark):
     benchmark(engine_search)
     _STATS["engine_search"] = benchmark.stats.stats.median
+
+
+def test_bench_engine_search_no_stacking(benchmark):
+    benchmark(engine_search_no_stacking)
+    _STATS["engine_search_no_stacking"] = benchmark.stats.stats.median
 
 
 def test_bench_engine_new_version(benchmark):
