@@ -23,9 +23,10 @@ __all__ = ["legal_actions", "destinations"]
 
 def _overstacked(ctx: Any, hex_: str, units: list[str]) -> bool:
     """6.2B: a move may not end overstacked (the stacking plugin's verdict; False without one)."""
-    if not ctx.state.units_at(hex_):
+    stack = ctx.state.units_at(hex_)
+    if not stack:
         return False
-    here = [u["id"] for u in ctx.state.units_at(hex_)]
+    here = [u["id"] for u in stack]
     ans = ctx.hook.casebook_stacking(ctx=ctx, hex=hex_, units=here + list(units))
     return bool(ans and ans.get("overstacked"))
 
