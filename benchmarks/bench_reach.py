@@ -5,15 +5,16 @@ the same MA cutoff. Figures only, never asserted (benchmarks/ is outside the tes
 
     .venv/bin/python -m pytest benchmarks/bench_reach.py --benchmark-only -p no:cacheprovider -s
 
-Variants timed:
+Variants timed (pytest test names; ``benchmarks/run.py`` reads figure 2 as
+``test_bench_engine_reach`` / ``test_bench_plain_dijkstra``):
 
-- ``networkx`` — ``nx.single_source_dijkstra`` (distances and paths, as the engine returns paths)
-  on a ``DiGraph`` of the board with the stack's MP cost of every hexside as edge weight
+- ``plain_dijkstra`` — ``nx.single_source_dijkstra`` (distances and paths, as the engine returns
+  paths) on a ``DiGraph`` of the board with the stack's MP cost of every hexside as edge weight
   (computed once, outside the timing), cutoff = MA; ``networkx_lengths`` — distances only.
-- ``engine_search`` — the engine's search from scratch (``_movement_paths.search``: every rule
-  of ``step`` — terrain and hexside costs, enemy-occupied hexes, locking/fluid EZOCs, 9.2C —
-  then the 6.2B stacking filter of ``_movement_legal``), with what a state version shares ready:
-  the ZOC map, the enemy hexes and the MP table (as networkx gets its weights ready).
+- ``engine_reach`` — the engine's search from scratch (``_movement_paths.search``: every rule of
+  ``step`` — terrain and hexside costs, enemy-occupied hexes, locking/fluid EZOCs, 9.2C — then
+  the 6.2B stacking filter of ``_movement_legal``), with what a state version shares ready: the
+  ZOC map, the enemy hexes and the MP table (as networkx gets its weights ready).
 - ``engine_search_no_stacking`` — the same search without the stacking filter (each occupied
   destination is one ``casebook_stacking`` hook call).
 - ``engine_new_version`` — what a decision costs after an unrelated change: a new state version
@@ -102,14 +103,14 @@ def engine_cold():
 @pytest.fixture(scope="module", autouse=True)
 def _report():
     yield
-    base = _STATS.get("networkx")
+    base = _STATS.get("plain_dijkstra")
     if base:
         print(f"\nreach of {START} ({len(UNITS)} units, MA {MA['ma']}): "
-              f"{len(engine_new_version())} destinations; networkx {base * 1e6:.0f} µs")
-        for name in ("networkx_lengths", "engine_search_no_stacking", "engine_search",
+              f"{len(engine_new_version())} destinations; plain Dijkstra {base * 1e6:.0f} µs")
+        for name in ("networkx_lengths", "engine_search_no_stacking", "engine_reach",
                      "engine_new_version", "engine_cold"):
             if name in _STATS:
-                print(f"  {name:26s} {_STATS[name] * 1e6:9.0f} µs  {_STATS[name] / base:6.2f}x networkx")
+                print(f"  {name:26s} {_STATS[name] * 1e6:9.0f} µs  {_STATS[name] / base:6.2f}x plain Dijkstra")
 
 
 def test_same_destinations_as_networkx_where_no_zoc_or_enemy_interferes():
@@ -122,9 +123,9 @@ def test_same_destinations_as_networkx_where_no_zoc_or_enemy_interferes():
     assert all(r["mp"] >= dist.get(h, MA["ma"]) for h, r in got.items())
 
 
-def test_bench_networkx(benchmark):
+def test_bench_plain_dijkstra(benchmark):
     benchmark(nx.single_source_dijkstra, GRAPH, START, cutoff=MA["ma"], weight="mp")
-    _STATS["networkx"] = benchmark.stats.stats.median
+    _STATS["plain_dijkstra"] = benchmark.stats.stats.median
 
 
 def test_bench_networkx_lengths(benchmark):
@@ -132,9 +133,9 @@ def test_bench_networkx_lengths(benchmark):
     _STATS["networkx_lengths"] = benchmark.stats.stats.median
 
 
-def test_bench_engine_search(benchmark):
+def test_bench_engine_reach(benchmark):
     benchmark(engine_search)
-    _STATS["engine_search"] = benchmark.stats.stats.median
+    _STATS["engine_reach"] = benchmark.stats.stats.median
 
 
 def test_bench_engine_search_no_stacking(benchmark):
