@@ -78,6 +78,8 @@ class GameState:
         self._version = next(_VERSIONS)
         #: lazily built lookups of units by id and by hex (dropped on every structural change)
         self._ix: tuple[dict[str, dict[str, Any]], dict[str, list[dict[str, Any]]]] | None = None
+        #: (version, read-only views of the units) for :attr:`units` (rebuilt after any change)
+        self._unit_views: tuple[int, tuple[Mapping[str, Any], ...]] = (-1, ())
         self._d: dict[str, Any] = {
             "kind": "position", "format": 1, "game": game, "provenance": None, "scenario": None,
             "map": None, "turn": 1, "weather": None, "phase": None, "step": None,
@@ -243,8 +245,13 @@ class GameState:
 
     @property
     def units(self) -> tuple[Mapping[str, Any], ...]:
-        """All units on the map, in order, as read-only mappings."""
-        return tuple(MappingProxyType(u) for u in self._d["units"])
+        """All units on the map, in order, as read-only mappings (the same tuple until the state
+        changes: hot loops ask for it thousands of times a step)."""
+        version, views = self._unit_views
+        if version != self._version:
+            views = tuple(MappingProxyType(u) for u in self._d["units"])
+            self._unit_views = (self._version, views)
+        return views
 
     def unit(self, uid: str) -> Mapping[str, Any]:
         """The unit with ``id`` (or ``counter``) ``uid``; ``KeyError`` if not on the map."""

@@ -103,12 +103,26 @@ def terrain_drm(ctx: Any, hex_: str) -> int:
     """10.4B: the Combat Modifiers Chart's DRM for the terrain the defender occupies — the
     row ``terrain_<town kind or terrain id>`` of the ``combat_modifiers`` records (a town's kind
     replaces the hex terrain, as on the TEC); 0 when the chart has no row for it."""
+    if "combat_modifiers" not in ctx.pack.records:
+        return 0  # a game without a Combat Modifiers Chart (Battle for Moscow shifts columns)
     info = ctx.board.hex(parse_hex(hex_))
     terrain = info.town.get("kind") if info.town else info.terrain
     for row in ctx.records("combat_modifiers"):
         if row.get("id") == f"terrain_{terrain}":
             return int(row.get("drm") or 0)
     return 0
+
+
+def defender_hex_facts(ctx: Any, hex_: str) -> dict[str, Any]:
+    """Facts about the defender's hex for games that shift columns by terrain (Battle for Moscow
+    BM8.3A-C): ``defender_terrain`` (the hex terrain id), ``defender_in_moscow`` and
+    ``defender_fortified`` (a fortification marker in the hex, or a printed faced fortification
+    on any of its hexsides protecting it). Moscow '41's scripts do not read them."""
+    h = parse_hex(hex_)
+    info = ctx.board.hex(h)
+    printed = any(ctx.board.side(h, n).fortification == h for n in ctx.board.neighbours(h))
+    return {"defender_terrain": info.terrain, "defender_in_moscow": h in ctx.board.moscow,
+            "defender_fortified": bool(printed or _fortification_marker(ctx, hex_))}
 
 
 def _overstacked(ctx: Any, hex_: str) -> bool:
@@ -158,7 +172,7 @@ def gather(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, 
     attack_strength = Fraction(0)
     for h, units in by_stack.items():
         attack_strength += Fraction(ctx.value("combat_strength", {
-            "units": _stack_records(ctx, units), "attacking": True, "fortified": False}))
+            **weather, "units": _stack_records(ctx, units), "attacking": True, "fortified": False}))
     att_records = []
     fortified = False
     for u in att:
@@ -168,7 +182,7 @@ def gather(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, 
                             "supplied": supplied(ctx, u["id"]), "overstacked": _overstacked(ctx, u["hex"]),
                             "across_river": river, "across_fortification": fort})
     defense_strength = Fraction(ctx.value("combat_strength", {
-        "units": _stack_records(ctx, dfd), "attacking": False, "fortified": fortified}))
+        **weather, "units": _stack_records(ctx, dfd), "attacking": False, "fortified": fortified}))
     sup = dict(support or {})
     drm_facts = {
         **weather, "attacker_side": a_side, "defender_side": d_side,
@@ -176,6 +190,7 @@ def gather(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, 
         "defender_support_ips": int(sup.get("defender", 0)),
         "whole_panzer_division": _whole_panzer_division(ctx, att, a_side),
         "defender_terrain_drm": terrain_drm(ctx, hex_),
+        **defender_hex_facts(ctx, hex_),
         "attackers": att_records,
         "defenders": [{"class": u.get("class"), "hedgehog": _hedgehog(ctx, u)} for u in dfd],
     }
@@ -190,11 +205,13 @@ def _ratio(label: str) -> Fraction:
     return Fraction(int(a), int(d))
 
 
-@implements("10.0B")
+@implements("10.0B", "BM8.2A", "BM8.2B")
 def odds_column(ctx: Any, attack: Fraction, defense: Fraction) -> tuple[int, str]:
     """The CRT column index and label for ``attack`` : ``defense`` strength points, rounded in
     the defender's favour: the highest column whose ratio the odds reach. Odds below the first
-    column use the first, above the last the last (interpretation crt-odds-beyond-the-table)."""
+    column use the first, above the last the last (interpretation crt-odds-beyond-the-table).
+    Battle for Moscow reads its CRT the same way: fractions dropped (BM8.2A), odds above its last
+    column, 6:1, resolved at 6:1 (BM8.2B)."""
     columns = list(dict(ctx.table("crt").dims)["odds"])
     if defense <= 0:
         return len(columns) - 1, columns[-1]
@@ -204,6 +221,55 @@ def odds_column(ctx: Any, attack: Fraction, defense: Fraction) -> tuple[int, str
         if odds >= _ratio(label):
             index = i
     return index, columns[index]
+
+
+def rules_define(ctx: Any, name: str) -> bool:
+    """Whether the game's rule scripts define quantity ``name`` (a data switch: Moscow '41 has no
+    ``column_shift`` or ``combat_dice``, Battle for Moscow has both)."""
+    return name in ctx.rules.quantities
+
+
+def rules_permit(ctx: Any, action: str, facts: Mapping[str, Any] | None = None) -> bool:
+    """Whether the game's scripts have lines about ``action`` and allow it (an action no line
+    names is *not* permitted here: this is an opt-in switch, e.g. ``attack_without_activation``)."""
+    return action in ctx.rules.permissions and bool(ctx.permission(action, dict(facts or {})).value)
+
+
+def combat_dice(ctx: Any) -> int:
+    """Dice rolled for a combat: quantity ``combat_dice`` when the game defines it (Battle for
+    Moscow BM8.4: one), else two (Moscow '41 10.0D)."""
+    return int(ctx.value("combat_dice", {})) if rules_define(ctx, "combat_dice") else 2
+
+
+def procedure_cases(ctx: Any, default: Sequence[str]) -> list[str]:
+    """The cases a resolved combat cites: ``default`` (Moscow '41's 10.0A-E), or, for a game
+    whose scripts define ``combat_dice``, the cases heading its ``combat_strength``,
+    ``combat_dice`` and ``column_shift`` quantities (Battle for Moscow BM8.2A, BM8.4, BM8.3)."""
+    if not rules_define(ctx, "combat_dice"):
+        return list(default)
+    out: list[str] = []
+    for name in ("combat_strength", "combat_dice", "column_shift"):
+        if rules_define(ctx, name):
+            out += [c for c in ctx.rules.quantities[name].code.cases if c not in out]
+    return out
+
+
+def column_shift(ctx: Any, facts: Mapping[str, Any]) -> tuple[int, list[dict[str, Any]]]:
+    """Column shifts the game's scripts give for an attack (quantity ``column_shift``, negative =
+    left: Battle for Moscow BM8.3), with the terms that fired; ``(0, [])`` when it defines none."""
+    if not rules_define(ctx, "column_shift"):
+        return 0, []
+    e = ctx.quantity("column_shift", facts)
+    terms = [{"case": ", ".join(ln.cases), "value": ln.amount, "source": ln.source.rsplit("/", 1)[-1]}
+             for ln in e.lines if ln.fired and ln.kind in ("term", "group")]
+    return int(e.value), terms
+
+
+def below_table(ctx: Any, attack: Fraction, defense: Fraction) -> bool:
+    """The odds are below the CRT's first column (BM8.2C of Battle for Moscow forbids the attack;
+    Moscow '41 reads the first column, interpretation crt-odds-beyond-the-table)."""
+    columns = list(dict(ctx.table("crt").dims)["odds"])
+    return defense > 0 and Fraction(attack) / Fraction(defense) < _ratio(columns[0])
 
 
 def shifted_column(ctx: Any, index: int, shift: int) -> tuple[int, str]:
@@ -216,17 +282,24 @@ def shifted_column(ctx: Any, index: int, shift: int) -> tuple[int, str]:
 
 @implements("10.0D", "10.0E")
 def crt_result(ctx: Any, column: str, roll: int, drm: int) -> str:
-    """The CRT cell for the two-dice ``roll`` modified by the net ``drm`` (10.0D-E); a modified
-    roll beyond the table's rows reads the nearest row."""
+    """The CRT cell for the ``roll`` modified by the net ``drm`` (10.0D-E); a modified roll
+    beyond the table's rows reads the nearest row. A cell with selectable readings (records
+    ``crt_readings``: setting, value, odds, roll, result) reads the one the position's setting
+    chooses (Battle for Moscow, interpretation crt-4-1-roll-3)."""
     rows = [int(r) for r in dict(ctx.table("crt").dims)["roll"]]
     modified = max(min(rows), min(max(rows), roll + drm))
+    for row in ctx.pack.records.get("crt_readings", ()):
+        if str(row["odds"]) == column and int(row["roll"]) == modified \
+                and ctx.state.setting(row["setting"]) == row["value"]:
+            return str(row["result"])
     return str(ctx.table("crt").lookup(odds=column, roll=modified))
 
 
 def outcomes(ctx: Any, column: str, drm: int) -> list[dict[str, Any]]:
-    """Every 2d6 roll with its exact probability (as text ``"1/36"`` and a float) and result."""
+    """Every roll of the combat dice with its exact probability (as text ``"1/36"`` and a float)
+    and result."""
     out = []
-    for total, p in distribution(2).items():
+    for total, p in distribution(combat_dice(ctx)).items():
         out.append({"roll": total, "probability": f"{p.numerator}/{p.denominator}",
                     "p": round(float(p), 4), "result": crt_result(ctx, column, total, drm)})
     return out

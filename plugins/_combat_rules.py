@@ -8,7 +8,7 @@ from typing import Any, Mapping, Sequence
 from casebook.kernel.cases import implements
 from casebook.kernel.hexgrid import hex_label, parse_hex
 from casebook.kernel.hooks import Refusal
-from casebook.plugins._combat_odds import gather, in_command, is_hq, supplied
+from casebook.plugins._combat_odds import below_table, gather, in_command, is_hq, rules_permit, supplied
 
 __all__ = ["record", "save", "attack_refusals", "support_allowed", "support_cost", "max_support",
            "reaction_cost", "eligible_attackers", "targets"]
@@ -39,8 +39,11 @@ def eligible_attackers(ctx: Any, side: str, kind: str) -> list[Mapping[str, Any]
     """Units of ``side`` that may join an attack now (10.1A): in the combat step, activated units
     and units marked Reserve that have not attacked this phase (0.7.3.3A); in the reaction-attacks
     step, non-phasing units not yet activated this phase (activated for the attack, 10.5A, 2.0);
-    never a unit that attacked in this step (10.1C)."""
+    never a unit that attacked in this step (10.1C). A game whose scripts permit
+    ``attack_without_activation`` (Battle for Moscow BM8.1) lets every unit of the phasing side
+    attack once a combat phase."""
     rec = record(ctx)
+    open_attack = kind == "attack" and rules_permit(ctx, "attack_without_activation")
     out = []
     for u in ctx.state.units:
         if u.get("side") != side or "hex" not in u or u["id"] in rec["attacked_step"]:
@@ -48,7 +51,7 @@ def eligible_attackers(ctx: Any, side: str, kind: str) -> list[Mapping[str, Any]
         if kind == "reaction":
             if u.get("activated") or side == ctx.state.phasing:
                 continue
-        elif not (u.get("activated") or u.get("reserve")) or u["id"] in rec["attacked_phase"]:
+        elif u["id"] in rec["attacked_phase"] or not (open_attack or u.get("activated") or u.get("reserve")):
             continue
         out.append(u)
     return out
@@ -110,6 +113,14 @@ def max_support(ctx: Any, side: str, available: int, facts_for: Any) -> int:
     return best
 
 
+def _cases(ctx: Any, cases: tuple[str, ...]) -> tuple[str, ...]:
+    """The cases an eligibility refusal cites: Moscow '41's, or in a game whose scripts permit
+    ``attack_without_activation`` the cases of that line (Battle for Moscow BM8.1: who may attack)."""
+    if rules_permit(ctx, "attack_without_activation"):
+        return tuple(ctx.permission("attack_without_activation", {}).cases)
+    return cases
+
+
 @implements("10.1A", "10.1B", "10.1C", "10.5C", "10.6A", "0.7.3.5A")
 def attack_refusals(ctx: Any, side: str, hex_: str, attackers: Sequence[str], kind: str,
                     support: int = 0) -> list[Refusal]:
@@ -124,25 +135,25 @@ def attack_refusals(ctx: Any, side: str, hex_: str, attackers: Sequence[str], ki
         on_map = False
     enemy = [u for u in ctx.state.units_at(hex_) if u.get("side") != side] if on_map else []
     if not enemy:
-        return [Refusal(f"no enemy unit in hex {hex_} to attack", ("10.3A",), PLUGIN)]
+        return [Refusal(f"no enemy unit in hex {hex_} to attack", _cases(ctx, ("10.3A",)), PLUGIN)]
     if not attackers:
-        return [Refusal("an attack needs at least one attacking unit", ("10.3A",), PLUGIN)]
+        return [Refusal("an attack needs at least one attacking unit", _cases(ctx, ("10.3A",)), PLUGIN)]
     if kind != "overrun" and any(u["id"] in rec["defended_step"] for u in enemy):
-        out.append(Refusal(f"the units in {hex_} were already attacked in this step", ("10.1C",), PLUGIN))
+        out.append(Refusal(f"the units in {hex_} were already attacked in this step", _cases(ctx, ("10.1C",)), PLUGIN))
     eligible = {u["id"] for u in eligible_attackers(ctx, side, "reaction" if kind == "reaction" else "attack")}
     units = []
     for a in attackers:
         if not ctx.state.has_unit(a):
-            out.append(Refusal(f"no unit {a!r} on the map", ("10.1A",), PLUGIN))
+            out.append(Refusal(f"no unit {a!r} on the map", _cases(ctx, ("10.1A",)), PLUGIN))
             continue
         u = ctx.state.unit(a)
         units.append(u)
         if u.get("side") != side:
-            out.append(Refusal(f"{a} is not a {side} unit", ("10.0C",), PLUGIN))
+            out.append(Refusal(f"{a} is not a {side} unit", _cases(ctx, ("10.0C",)), PLUGIN))
         elif ctx.board.grid.distance(parse_hex(u["hex"]), parse_hex(hex_)) != 1:
-            out.append(Refusal(f"{a} is not adjacent to {hex_}", ("10.1B",), PLUGIN))
+            out.append(Refusal(f"{a} is not adjacent to {hex_}", _cases(ctx, ("10.1B",)), PLUGIN))
         elif a in rec["attacked_step"]:
-            out.append(Refusal(f"{a} already attacked in this step", ("10.1C",), PLUGIN))
+            out.append(Refusal(f"{a} already attacked in this step", _cases(ctx, ("10.1C",)), PLUGIN))
         elif kind != "overrun" and a not in eligible:
             cases = ("10.1A", "2.0") if kind == "reaction" else ("10.1A", "0.7.3.3A")
             why = "is already activated in this phase" if kind == "reaction" else "is neither activated nor in reserve, or attacked already this phase"
@@ -150,10 +161,18 @@ def attack_refusals(ctx: Any, side: str, hex_: str, attackers: Sequence[str], ki
     hexes_with_combat = {u["hex"] for u in units if not is_hq(u)}
     for u in units:
         if is_hq(u) and u["hex"] not in hexes_with_combat:
-            out.append(Refusal(f"HQ {u['id']} can join an attack only with combat units of its stack", ("10.6A",), PLUGIN))
+            out.append(Refusal(f"HQ {u['id']} can join an attack only with combat units of its stack", _cases(ctx, ("10.6A",)), PLUGIN))
     if kind == "attack" and any(u.get("reserve") for u in units) and not any(
             u.get("activated") and not u.get("reserve") for u in units):
-        out.append(Refusal("a Reserve unit attacks only in conjunction with a currently activated unit", ("10.1A",), PLUGIN))
+        out.append(Refusal("a Reserve unit attacks only in conjunction with a currently activated unit", _cases(ctx, ("10.1A",)), PLUGIN))
+    if not out and units and "attack" in ctx.rules.permissions:
+        f = gather(ctx, [u["id"] for u in units], hex_)
+        verdict = ctx.permission("attack", {**f.drm_facts, "odds_below_table": below_table(
+            ctx, f.attack_strength, f.defense_strength)})
+        if not verdict.value:
+            cases = tuple(c for ln in verdict.lines if ln.fired and ln.kind == "forbid" for c in ln.cases)
+            out.append(Refusal(f"the odds {f.attack_strength}:{f.defense_strength} are below the CRT's first column",
+                               cases, PLUGIN))
     cost = 0
     if kind == "reaction" and not out:
         for u in units:

@@ -3,7 +3,9 @@
 A command path runs from an HQ to a unit in hexes (no MPs, 8.1A), at most the HQ's Command Radius
 long counting the unit's hex and not the HQ's (0.2.4.8), through no enemy unit and no EZOC
 unless a friendly non-remnant combat unit is in the hex (8.1B, 7.4). Supply and weather do not
-matter (8.1D). Derived maps are cached in ``ctx.memo``.
+matter (8.1D). Derived maps are kept per :func:`command_key` (what they depend on: unit placement,
+weather, the settings the ZOC hook reads) in ``ctx.lasting``, so a change that moves nothing
+(an activation, IPs, a new step) keeps them.
 """
 
 from __future__ import annotations
@@ -14,7 +16,42 @@ from typing import Any, Mapping
 from casebook.kernel.cases import implements
 from casebook.kernel.hexgrid import Hex, hex_label, parse_hex
 
-__all__ = ["is_panzer", "hqs_of", "command_blocked", "command_path", "hq_entry", "command_answer"]
+__all__ = ["is_panzer", "hqs_of", "command_key", "command_blocked", "command_path", "hq_entry",
+           "command_answer"]
+
+#: The unit fields command paths and answers read (and the ZOC hook: side, class, size).
+_UNIT_FIELDS = ("id", "hex", "side", "class", "size", "mechanized", "radius", "limit", "division")
+#: Settings read by the ZOC hook (and the HQ movement class).
+_SETTINGS = ("no_zoc_scope", "mud_zoc_roads", "hq_movement_class")
+#: How many keys keep their maps.
+_KEEP = 32
+
+
+def command_key(ctx: Any, side: str) -> tuple[Any, ...]:
+    """Everything ``side``'s command paths and answers depend on: where each unit stands and
+    what it is (enemy units and their ZOCs block, 8.1B; friendly combat units open EZOC hexes,
+    7.4; HQs trace, 8.1), the weather and the settings the ZOC hook reads."""
+    w = ctx.state.weather or {}
+    units = tuple(tuple(u.get(f) for f in _UNIT_FIELDS) for u in ctx.state.units if u.get("hex"))
+    return (side, units, w.get("temperature", "warm"), w.get("ground", "dry"),
+            tuple(ctx.state.setting(name) for name in _SETTINGS))
+
+
+def _store(ctx: Any, side: str) -> dict[Any, Any]:
+    """The cache of ``side``'s command maps for the current :func:`command_key` (found once per
+    state version through ``ctx.memo``)."""
+    mkey = ("command", "store", side)
+    store = ctx.memo.get(mkey)
+    if store is None:
+        cache = ctx.lasting("command.maps")
+        key = command_key(ctx, side)
+        store = cache.pop(key, None)
+        if store is None:
+            store = {}
+        cache[key] = ctx.memo[mkey] = store
+        while len(cache) > _KEEP:
+            cache.pop(next(iter(cache)))
+    return store
 
 
 def is_panzer(unit: Mapping[str, Any]) -> bool:
@@ -43,9 +80,9 @@ def _ezoc(ctx: Any, h: Hex, side: str, by_hex: Mapping[Hex, list[Any]]) -> bool:
 def command_blocked(ctx: Any, side: str) -> dict[Hex, str]:
     """Hex -> reason for every hex a command path of ``side`` cannot pass: enemy-occupied, or in
     an EZOC (asked of ``casebook_zoc``) without a friendly non-remnant combat unit (8.1B, 7.4)."""
-    key = ("command", "blocked", side)
-    if key in ctx.memo:
-        return ctx.memo[key]
+    store = _store(ctx, side)
+    if "blocked" in store:
+        return store["blocked"]
     by_hex: dict[Hex, list[Any]] = {}
     for u in ctx.state.units:
         if u.get("hex"):
@@ -60,8 +97,26 @@ def command_blocked(ctx: Any, side: str) -> dict[Hex, str]:
         if not any(u.get("side") == side and u.get("class") not in ("hq", "remnant")
                    for u in by_hex.get(h, ())) and _ezoc(ctx, h, side, by_hex):
             out[h] = "enemy ZOC"
-    ctx.memo[key] = out
+    store["blocked"] = out
     return out
+
+
+def _paths_within(graph: Any, start: Hex, radius: int, closed: Mapping[Hex, Any]) -> dict[Hex, list[Hex]]:
+    """``Board.paths_within``'s answer (shortest hex paths from ``start`` within ``radius`` steps
+    avoiding ``closed``, networkx's breadth-first order) walking the graph's adjacency directly:
+    the networkx restricted view it uses counts the whole board on every search."""
+    adj = graph.adj
+    paths = {start: [start]}
+    level = [start]
+    for _ in range(radius):
+        nxt = []
+        for v in level:
+            for w in adj[v]:
+                if w not in paths and w not in closed:
+                    paths[w] = paths[v] + [w]
+                    nxt.append(w)
+        level = nxt
+    return paths
 
 
 @implements("8.1A", "8.1B", "8.1D", "0.2.4.8")
@@ -71,10 +126,11 @@ def command_path(ctx: Any, hq: Mapping[str, Any], target: Hex) -> list[Hex] | No
     count (8.1D)."""
     start = parse_hex(hq["hex"])
     radius = int(hq.get("radius") or 0)
-    key = ("command", "reach", hq["side"], start, radius)
-    if key not in ctx.memo:  # one breadth-first search per HQ and state version
-        ctx.memo[key] = ctx.board.paths_within(start, radius, command_blocked(ctx, hq["side"]))
-    return ctx.board.path_within(ctx.memo[key], target, radius)
+    store = _store(ctx, hq["side"])
+    key = ("reach", start, radius)
+    if key not in store:  # one breadth-first search per HQ and key
+        store[key] = _paths_within(ctx.board.graph, start, radius, command_blocked(ctx, hq["side"]))
+    return ctx.board.path_within(store[key], target, radius)
 
 
 @implements("2.2C", "2.2E", "8.3.1B", "8.3.2B")
@@ -96,10 +152,11 @@ def command_answer(ctx: Any, uid: str) -> dict[str, Any]:
     first], "cases"}``. An HQ is always in command and traces to no other HQ (8.1C, 8.0B). A
     German panzer regiment is in command of any German HQ (for support and supply, 2.2D) but
     only a mechanized HQ can activate it (``can_activate``, 2.2C). KeyError if not on the map."""
-    key = ("command", "answer", uid)
-    if key in ctx.memo:
-        return ctx.memo[key]
     unit = ctx.state.unit(uid)
+    store = _store(ctx, unit["side"])
+    key = ("answer", uid)
+    if key in store:
+        return store[key]
     if unit.get("class") == "hq":
         answer = {"unit": uid, "in_command": True, "hqs": [], "cases": ["8.1C", "8.0B"]}
     else:
@@ -114,5 +171,5 @@ def command_answer(ctx: Any, uid: str) -> dict[str, Any]:
         if is_panzer(unit):
             cases += ["2.2C", "2.2D"]
         answer = {"unit": uid, "in_command": bool(hqs), "hqs": hqs, "cases": cases}
-    ctx.memo[key] = answer
+    store[key] = answer
     return answer

@@ -1,7 +1,9 @@
 """Supply path search for the Moscow '41 `supply` plugin (5.1-5.4, 7.4): private helper.
 
 Hexes are :class:`~casebook.kernel.hexgrid.Hex` inside this module, labels (``"0303"``) at its
-edges. Every derived map is cached per context in ``ctx.memo`` (dropped by ``ctx.changed()``):
+edges. Every derived map of a side is kept in the side's store (``_supply_keys.side_store``:
+keyed by what the map depends on — unit placement, weather, settings, entered areas, city
+control — so it survives state changes that touch none of these):
 
 - ``blocked(ctx, side)`` — hexes a supply path of ``side`` cannot pass (5.4A enemy units; 5.4B,
   7.4 EZOCs without a friendly non-remnant combat unit), each with its reason and cases;
@@ -9,21 +11,24 @@ edges. Every derived map is cached per context in ``ctx.memo`` (dropped by ``ctx
 - ``line_supplied(ctx, side)`` — the road/trail (Soviet: also rail) hexes from which an unbroken
   line leads to a usable source, following the line through its hexsides (5.2B-D);
 - ``trace_mp(ctx, uid)`` — the cheapest path of at most ``supply_path_mp`` MPs (5.2B-C) from a
-  unit to a usable source or to such a line hex (networkx Dijkstra with a cutoff).
+  unit to a usable source or to such a line hex (one backward Dijkstra per side, TEC row and
+  blocked/target sets, on step costs kept per weather: ``_supply_search``).
 """
 
 from __future__ import annotations
 
 from typing import Any, Mapping
 
-import networkx as nx
 
 from casebook.kernel.cases import implements
 from casebook.kernel.hexgrid import Hex, hex_label, parse_hex
 
+from casebook.plugins import _supply_search as search
+from casebook.plugins._supply_keys import lru_get, settings, side_store, weather
+
 __all__ = [
     "NON_COMBAT", "is_combat", "side_of", "unit_hex", "move_class", "ezoc", "blocked", "sources",
-    "line_supplied", "line_path", "trace_mp", "radius_path",
+    "line_supplied", "line_path", "trace_mp", "blocked_met", "radius_path",
 ]
 
 #: Classes that are not combat units: HQs (0.5.4) and remnants (11.3D).
@@ -70,9 +75,7 @@ def _units_by_hex(ctx: Any) -> dict[Hex, list[Mapping[str, Any]]]:
     return ctx.memo[key]
 
 
-def _weather(ctx: Any) -> tuple[str, str]:
-    w = ctx.state.weather or {}
-    return w.get("temperature", "warm"), w.get("ground", "dry")
+_weather = weather
 
 
 @implements("7.4")
@@ -98,9 +101,9 @@ def blocked(ctx: Any, side: str) -> dict[Hex, tuple[str, tuple[str, ...]]]:
     """Hex -> (reason, cases) for every hex a supply or command path of ``side`` cannot pass:
     enemy-occupied (5.4A) or in an EZOC without a friendly non-remnant combat unit (5.4B, 7.4).
     Only hexes next to enemy units are asked about ZOCs (a ZOC extends to adjacent hexes, 7.0D)."""
-    key = ("supply", "blocked", side)
-    if key in ctx.memo:
-        return ctx.memo[key]
+    store = side_store(ctx, side)
+    if "blocked" in store:
+        return store["blocked"]
     by_hex = _units_by_hex(ctx)
     out: dict[Hex, tuple[str, tuple[str, ...]]] = {}
     near: set[Hex] = set()
@@ -112,8 +115,16 @@ def blocked(ctx: Any, side: str) -> dict[Hex, tuple[str, tuple[str, ...]]]:
         friends = [u for u in by_hex.get(h, ()) if u.get("side") == side and is_combat(u)]
         if not friends and ezoc(ctx, h, side):
             out[h] = _EZOC
-    ctx.memo[key] = out
+    store["blocked"] = out
     return out
+
+
+def _edge(ctx: Any, edge: str) -> list[Hex]:
+    """``ctx.board.edge_hexes(edge)``, found once per board."""
+    cache = ctx.lasting("supply.edge", edge)
+    if "hexes" not in cache:
+        cache["hexes"] = ctx.board.edge_hexes(edge)
+    return cache["hexes"]
 
 
 @implements("5.1A", "5.1B", "5.1C")
@@ -123,19 +134,19 @@ def sources(ctx: Any, side: str) -> dict[Hex, tuple[bool, str, tuple[str, ...]]]
     plugin's data ``entered``); Soviet east map edge and friendly (Soviet-controlled) cities
     (5.1C). A source occupied by an enemy unit is unusable; an unoccupied one in an EZOC too,
     unless a friendly unit is there (5.1C)."""
-    key = ("supply", "sources", side)
-    if key in ctx.memo:
-        return ctx.memo[key]
+    store = side_store(ctx, side)
+    if "sources" in store:
+        return store["sources"]
     found: dict[Hex, tuple[str, tuple[str, ...]]] = {}
     if side == "german":
-        for h in ctx.board.edge_hexes("west"):
+        for h in _edge(ctx, "west"):
             found[h] = ("west map edge", ("5.1A",))
         entered = (ctx.state.plugin_data("supply") or {}).get("entered", [])
         for area in sorted(entered):
             for h in sorted(ctx.board.entry_areas.get(area, ())):
                 found.setdefault(h, (f"Entry Area {area}, entered by German units", ("5.1B",)))
     else:
-        for h in ctx.board.edge_hexes("east"):
+        for h in _edge(ctx, "east"):
             found[h] = ("east map edge", ("5.1C",))
         for h, town in ctx.board.towns().items():
             if town.get("kind") == "city" and ctx.state.control(hex_label(h)) == side:
@@ -151,12 +162,15 @@ def sources(ctx: Any, side: str) -> dict[Hex, tuple[bool, str, tuple[str, ...]]]
             out[h] = (False, f"{why}: unoccupied and in an enemy ZOC", (*cases, "5.1C"))
         else:
             out[h] = (True, why, cases)
-    ctx.memo[key] = out
+    store["sources"] = out
     return out
 
 
 def _usable(ctx: Any, side: str) -> set[Hex]:
-    return {h for h, (ok, _, _) in sources(ctx, side).items() if ok}
+    store = side_store(ctx, side)
+    if "usable" not in store:
+        store["usable"] = {h for h, (ok, _, _) in sources(ctx, side).items() if ok}
+    return store["usable"]
 
 
 def _line_kinds(side: str) -> tuple[str, ...]:
@@ -164,42 +178,56 @@ def _line_kinds(side: str) -> tuple[str, ...]:
     return ("road", "trail", "rail") if side == "soviet" else ("road", "trail")
 
 
+def _line_edges(ctx: Any, side: str) -> list[tuple[Hex, Hex, bool]]:
+    """The hexsides a line of ``side`` crosses (5.2B-C), in board order, each with whether
+    only a rail crosses it (once per board)."""
+    kinds = _line_kinds(side)
+    cache = ctx.lasting("supply.line-edges", kinds)
+    if "edges" not in cache:
+        cache["edges"] = [(a, b, not (data.get("road") or data.get("trail")))
+                          for a, b, data in ctx.board.graph.edges(data=True)
+                          if any(data.get(k) for k in kinds)]
+    return cache["edges"]
+
+
 @implements("5.2B", "5.2C", "5.2D")
-def _line_graph(ctx: Any, side: str) -> tuple[nx.Graph, dict[Hex, int], dict[Hex, list[Hex]]]:
+def _line_graph(ctx: Any, side: str) -> tuple[dict[tuple[Hex, Hex], bool], dict[Hex, int], dict[Hex, Hex]]:
     """The line network of ``side``: unblocked hexes (and usable sources) joined only through
     hexsides a road/trail/rail crosses (5.2D: the path enters and leaves by the line's
-    hexsides); with the hop count and path from the nearest usable source to each hex."""
-    key = ("supply", "line", side)
-    if key in ctx.memo:
-        return ctx.memo[key]
-    kinds = _line_kinds(side)
+    hexsides); with the hop count from the nearest usable source to each hex and the hex each
+    was reached from (``(rail_only by hexside, dist, pred)``)."""
+    store = side_store(ctx, side)
+    if "line" in store:
+        return store["line"]
     block = blocked(ctx, side)
     usable = _usable(ctx, side)
-    g = nx.Graph()
-    for a, b, data in ctx.board.graph.edges(data=True):
-        if not any(data.get(k) for k in kinds):
-            continue
+    adj: dict[Hex, list[Hex]] = {}
+    rail: dict[tuple[Hex, Hex], bool] = {}
+    for a, b, rail_only in _line_edges(ctx, side):
         if (a in block and a not in usable) or (b in block and b not in usable):
             continue
-        g.add_edge(a, b, rail_only=not (data.get("road") or data.get("trail")))
-    starts = [h for h in sorted(usable) if h in g]
-    dist, paths = ({}, {}) if not starts else nx.multi_source_dijkstra(g, starts, weight=lambda u, v, d: 1)
-    ctx.memo[key] = (g, dist, paths)
-    return ctx.memo[key]
+        adj.setdefault(a, []).append(b)
+        adj.setdefault(b, []).append(a)
+        rail[a, b] = rail[b, a] = rail_only
+    dist, pred = search.bfs([h for h in sorted(usable) if h in adj], adj)
+    store["line"] = (rail, dist, pred)
+    return store["line"]
 
 
 def line_supplied(ctx: Any, side: str) -> set[Hex]:
     """Line hexes (5.2B-D) from which an unbroken line leads to a usable source."""
-    return set(_line_graph(ctx, side)[1])
+    store = side_store(ctx, side)
+    if "line-set" not in store:
+        store["line-set"] = set(_line_graph(ctx, side)[1])
+    return store["line-set"]
 
 
 def line_path(ctx: Any, side: str, h: Hex) -> tuple[list[Hex], bool]:
     """The line path from ``h`` to its nearest usable source and whether it uses a rail-only
     hexside (route "rail" rather than "road")."""
-    g, _, paths = _line_graph(ctx, side)
-    path = list(reversed(paths[h]))
-    rail = any(g.edges[a, b]["rail_only"] for a, b in zip(path, path[1:]))
-    return path, rail
+    rail, _, pred = _line_graph(ctx, side)
+    path = search.path_to_source(pred, h)
+    return path, any(rail[a, b] for a, b in zip(path, path[1:]))
 
 
 def _tec_cost(ctx: Any, unit: Mapping[str, Any], a: Hex, b: Hex) -> int | None:
@@ -227,109 +255,130 @@ def _tec_cost(ctx: Any, unit: Mapping[str, Any], a: Hex, b: Hex) -> int | None:
     return None if cost >= 99 else cost
 
 
-def _cost_table(ctx: Any, uid: str) -> tuple[dict[tuple[Hex, Hex], float | None], Any]:
-    """The step costs of a unit moving like ``uid`` — ``(a, b) -> MP to enter b from a`` —
-    and a function filling a missing entry. Terrain, hexside and weather only, so the table is
-    kept across state changes for the weather and settings it depends on."""
-    unit = ctx.state.unit(uid)
-    temperature, ground = _weather(ctx)
-    cls = move_class(ctx, unit)
-    table = ctx.lasting("supply.cost", cls, temperature, ground,
-                        ctx.state.setting("road_bridges", "bridged"),
-                        ctx.state.setting("hq_movement_class", "by_mechanized"))
+def _step_costs(ctx: Any, unit: Mapping[str, Any]) -> search.StepCosts:
+    """The step costs of units moving like ``unit`` under the weather and settings in force:
+    terrain, hexside, weather and the TEC row only (see ``_supply_search``), so they are kept
+    across state changes."""
+    cache = ctx.lasting("supply.steps", move_class(ctx, unit), *_weather(ctx), *settings(ctx))
+    costs = cache.get("costs")
+    if costs is None:
+        costs = cache["costs"] = search.StepCosts(search.board_index(ctx))
+    return costs
 
-    def fill(a: Hex, b: Hex) -> float | None:
+
+def _asker(ctx: Any, uid: str) -> search.Ask:
+    """MP for a unit moving like ``uid`` to enter ``b`` from ``a``: the movement cost hook
+    (mode ``supply``), else the TEC (:func:`_tec_cost`)."""
+    unit = ctx.state.unit(uid)
+
+    def ask(a: Hex, b: Hex) -> float | None:
         answer = ctx.hook.casebook_move_cost(ctx=ctx, units=[uid], from_hex=hex_label(a),
                                              to_hex=hex_label(b), mode="supply")
-        cost = answer.get("mp") if answer is not None else _tec_cost(ctx, unit, a, b)
-        table[a, b] = cost
-        return cost
-
-    return table, fill
+        return answer.get("mp") if answer is not None else _tec_cost(ctx, unit, a, b)
+    return ask
 
 
-def _cost(ctx: Any, uid: str, a: Hex, b: Hex) -> float | None:
-    """MP for a unit moving like ``uid`` to enter ``b`` from ``a`` (see :func:`_cost_table`)."""
-    table, fill = _cost_table(ctx, uid)
-    try:
-        return table[a, b]
-    except KeyError:
-        return fill(a, b)
+def _index_sets(ctx: Any, side: str) -> tuple[frozenset[int], tuple[int, ...], frozenset[int]]:
+    """``(closed, targets, target set)`` as board indices: the blocked hexes a path may end in
+    but not pass (all but usable sources), and the usable sources and line hexes in the order
+    networkx would take them (iteration order of the set ``usable | line``)."""
+    store = side_store(ctx, side)
+    if "index-sets" not in store:
+        ix = search.board_index(ctx).index
+        usable = _usable(ctx, side)
+        closed = frozenset(ix[h] for h in blocked(ctx, side) if h not in usable)
+        targets = tuple(ix[h] for h in usable | line_supplied(ctx, side))
+        store["index-sets"] = (closed, targets, frozenset(targets))
+    return store["index-sets"]
 
 
-def _reverse_map(ctx: Any, side: str, uid: str, limit: int) -> tuple[dict[Hex, float], dict[Hex, list[Hex]]]:
-    """MPs from every hex to the nearest usable source or line hex of ``side`` for units moving
-    like ``uid`` (one multi-source Dijkstra from the targets, searching the graph backwards with
-    the forward step costs), cached per state version and TEC row.
+def _reverse_map(ctx: Any, side: str, uid: str, limit: int) -> tuple[dict[int, float], dict[int, int]]:
+    """MPs from every hex (board index) to the nearest usable source or line hex of ``side``
+    for units moving like ``uid`` — one multi-source Dijkstra from the targets, searching the
+    graph backwards with the forward step costs — and the hex each is reached from. Kept per
+    side store and TEC row, and shared by stores with the same blocked hexes and targets.
 
     A blocked hex (5.4, 7.4) may end a path (it is where the unit stands) but is never passed.
     """
+    store = side_store(ctx, side)
     unit = ctx.state.unit(uid)
-    key = ("supply", "reverse", side, move_class(ctx, unit), limit)
-    if key not in ctx.memo:
-        usable = _usable(ctx, side)
-        closed = {h for h in blocked(ctx, side) if h not in usable}
-        targets = usable | line_supplied(ctx, side)
-        table, fill = _cost_table(ctx, uid)
-
-        def weight(x: Hex, y: Hex, _d: Any) -> float | None:  # the forward step y -> x
-            if x in closed:
-                return None
-            cost = table.get((y, x), fill)
-            return fill(y, x) if cost is fill else cost
-
-        if targets:
-            dist, back = nx.multi_source_dijkstra(ctx.board.graph, targets, cutoff=limit, weight=weight)
-        else:
-            dist, back = {}, {}
-        ctx.memo[key] = (dist, back)
-    return ctx.memo[key]
+    cls = move_class(ctx, unit)
+    key = ("reverse", cls, limit)
+    if key not in store:
+        closed, targets, _ = _index_sets(ctx, side)
+        shared, found = lru_get(ctx.lasting("supply.reverse"),
+                                (cls, _weather(ctx), settings(ctx), limit, closed, targets), 16)
+        if not found:
+            costs, ask = _step_costs(ctx, unit), _asker(ctx, uid)
+            shared["map"] = search.dijkstra(targets, limit, lambda x: costs.into(x, ask), closed)
+        store[key] = shared["map"]
+    return store[key]
 
 
 @implements("5.2A", "5.2B", "5.2C")
-def trace_mp(ctx: Any, uid: str, limit: int) -> dict[str, Any]:
+def trace_mp(ctx: Any, uid: str, limit: int, why: bool = True) -> dict[str, Any]:
     """The cheapest supply path of at most ``limit`` MPs from unit ``uid`` to a usable source
     or a line hex leading to one, MPs counted with the movement cost hook (mode ``supply``).
 
     Return: ``{"target": Hex or None, "kind": "source"|"line"|None, "mp", "path": [Hex…],
     "blocked": {Hex: (reason, cases)}}`` — ``blocked`` holds the blocked hexes met on the way
-    (searched only when no path is found, to say what stops it).
+    (searched only when no path is found and ``why``, to say what stops it: see
+    :func:`blocked_met`).
     """
     side = side_of(ctx, uid)
     start = unit_hex(ctx, uid)
     usable = _usable(ctx, side)
-    dist, back = _reverse_map(ctx, side, uid, limit)
-    if start in dist:
-        path = list(reversed(back[start]))
+    index = search.board_index(ctx)
+    dist, pred = _reverse_map(ctx, side, uid, limit)
+    here = index.index[start]
+    if here in dist:
+        path = [index.hexes[i] for i in search.path_to_source(pred, here)]
         target = path[-1]
         return {"target": target, "kind": "source" if target in usable else "line",
-                "mp": dist[start], "path": path, "blocked": {}}
+                "mp": dist[here], "path": path, "blocked": {}}
+    return {"target": None, "kind": None, "mp": None, "path": [],
+            "blocked": blocked_met(ctx, uid, limit) if why else {}}
+
+
+def blocked_met(ctx: Any, uid: str, limit: int) -> dict[Hex, tuple[str, tuple[str, ...]]]:
+    """What stops unit ``uid``'s supply path (5.4, 7.4, 5.1C): the blocked hexes next to a hex
+    a search of ``limit`` MPs from the unit reaches before a source or line (where a path would
+    end), and the unusable sources it reaches or touches."""
+    side = side_of(ctx, uid)
+    index = search.board_index(ctx)
+    start = index.index[unit_hex(ctx, uid)]
     block = blocked(ctx, side)
-    line = line_supplied(ctx, side)
-    met: dict[Hex, tuple[str, tuple[str, ...]]] = {}
+    closed, _, targets = _index_sets(ctx, side)
+    costs, ask, adj = _step_costs(ctx, ctx.state.unit(uid)), _asker(ctx, uid), index.adj
+    met: set[int] = set()
 
-    def weight(u: Hex, v: Hex, _d: Any) -> float | None:
-        if u != start and (u in usable or u in line):
-            return None  # the path ends at a source or on the line
-        if v in block and v not in usable:
-            met[v] = block[v]
-            return None
-        return _cost(ctx, uid, u, v)
+    def steps(u: int) -> list[tuple[int, float]]:
+        out = []
+        for v in adj[u]:
+            if v in closed:
+                met.add(v)
+                continue
+            mp = costs.cost(u, v, ask)
+            if mp is not None:
+                out.append((v, mp))
+        return out
 
-    reached = nx.single_source_dijkstra_path_length(ctx.board.graph, start, cutoff=limit, weight=weight)
+    reached, _ = search.dijkstra([start], limit, steps, targets - {start})
+    found = {index.hexes[i]: block[index.hexes[i]] for i in met}
     for h, (ok, why, cases) in sources(ctx, side).items():
-        if not ok and (h in reached or any(n in reached for n in ctx.board.neighbours(h))):
-            met[h] = (why, cases)
-    return {"target": None, "kind": None, "mp": None, "path": [], "blocked": met}
+        if not ok and (index.index[h] in reached or any(index.index[n] in reached for n in ctx.board.neighbours(h))):
+            found[h] = (why, cases)
+    return found
 
 
 def _hq_reach(ctx: Any, side: str, hq_hex: Hex, radius: int) -> dict[Hex, list[Hex]]:
     """Shortest hex paths from an HQ through unblocked hexes, up to ``radius`` hexes (one
-    breadth-first search per HQ and state version)."""
-    key = ("supply", "hq-reach", side, hq_hex, radius)
-    if key not in ctx.memo:
-        ctx.memo[key] = ctx.board.paths_within(hq_hex, radius, blocked(ctx, side))
-    return ctx.memo[key]
+    breadth-first search per HQ and side store)."""
+    store = side_store(ctx, side)
+    key = ("hq-reach", hq_hex, radius)
+    if key not in store:
+        store[key] = search.paths_within(ctx.board.graph, hq_hex, radius, blocked(ctx, side))
+    return store[key]
 
 
 @implements("5.3", "8.1A", "8.1B")

@@ -18,8 +18,10 @@ from casebook.kernel.errors import IllegalActionError, QuestionError
 from casebook.kernel.hexgrid import parse_hex
 from casebook.kernel.hooks import Refusal, hookimpl
 from casebook.kernel.trace import Trace
-from casebook.plugins._combat_odds import (as_json_number, crt_result, gather, guards_marker, is_hq,
-                                           odds_column, outcomes, shifted_column, supplied)
+from casebook.plugins._combat_odds import (as_json_number, column_shift, combat_dice, crt_result, gather,
+                                           procedure_cases,
+                                           guards_marker, is_hq, odds_column, outcomes, rules_define,
+                                           shifted_column, supplied)
 from casebook.plugins._combat_rules import (PLUGIN, attack_refusals, max_support, reaction_cost, record,
                                             save, support_allowed, targets)
 
@@ -36,22 +38,27 @@ def assess(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, 
     """Everything about an attack before the dice: strengths (strength points), the ratio, the
     basic and shifted CRT column (each side's largest Loss marker shifts one column per step,
     attacker left, defender right: 10.3B-C), and the DRM of ``attack_drm`` with its terms (net
-    clamped once, 10.4.5C). Raises KeyError for an unknown unit."""
+    clamped once, 10.4.5C). A game whose scripts define ``column_shift`` (Battle for Moscow BM8.3)
+    adds its shifts, listed under ``shifts``. Raises KeyError for an unknown unit."""
     f = gather(ctx, attackers, hex_, support, overrun)
     index, basic = odds_column(ctx, f.attack_strength, f.defense_strength)
-    shift = f.defender_loss_shift - f.attacker_loss_shift
+    scripted, shift_terms = column_shift(ctx, f.drm_facts)
+    shift = f.defender_loss_shift - f.attacker_loss_shift + scripted
     _, column = shifted_column(ctx, index, shift)
     e = ctx.quantity("attack_drm", f.drm_facts)
     terms = [{"case": ", ".join(ln.cases), "value": ln.amount, "source": ln.source.rsplit("/", 1)[-1]}
              for ln in e.lines if ln.fired and ln.kind in ("term", "group")]
     raw = sum(t["value"] for t in terms)
     ratio = f.attack_strength / f.defense_strength if f.defense_strength else None
-    return {"facts": f, "attackers": list(f.attackers), "defenders": list(f.defenders),
-            "attack_strength": as_json_number(f.attack_strength),
-            "defense_strength": as_json_number(f.defense_strength),
-            "ratio": None if ratio is None else f"{as_json_number(ratio)}", "basic_column": basic,
-            "column": column, "column_shift": shift,
-            "drm": {"raw": raw, "net": int(e.value), "terms": terms}}
+    out = {"facts": f, "attackers": list(f.attackers), "defenders": list(f.defenders),
+           "attack_strength": as_json_number(f.attack_strength),
+           "defense_strength": as_json_number(f.defense_strength),
+           "ratio": None if ratio is None else f"{as_json_number(ratio)}", "basic_column": basic,
+           "column": column, "column_shift": shift,
+           "drm": {"raw": raw, "net": int(e.value), "terms": terms}}
+    if rules_define(ctx, "column_shift"):
+        out["shifts"] = shift_terms
+    return out
 
 
 @implements("10.0C", "10.0D", "10.0E", "10.7A", "10.5C", "0.7.3.5B")
@@ -71,13 +78,15 @@ def resolve(ctx: Any, attackers: Sequence[str], hex_: str, kind: str, support: M
             if sup[who] > ctx.state.ip(side):
                 raise IllegalActionError(f"{side}: support {sup[who]}", ["2.3A"], f"{side} has {ctx.state.ip(side)} IPs")
             ctx.state.add_ip(side, -sup[who])
+    dice = combat_dice(ctx)
     if roll is None:
-        roll = roll_dice(ctx.state, 2, purpose="combat", cases=["10.0D"],
+        roll = roll_dice(ctx.state, dice, purpose="combat", cases=procedure_cases(ctx, ["10.0D"]),
                          trace=ctx.trace if ctx.trace is not None else Trace(), source="combat.resolve")
     result = crt_result(ctx, a["column"], roll, a["drm"]["net"])
     rec = record(ctx)
     guards_event = None
-    if (roll == 12 and f.attacker_side == "soviet") or (roll == 2 and f.attacker_side == "german"):
+    guards_game = "raise_guards" in ctx.rules.permissions  # 10.7A: only a game with Guards notes them
+    if guards_game and ((roll == 12 and f.attacker_side == "soviet") or (roll == 2 and f.attacker_side == "german")):
         soviets = [ctx.state.unit(u) for u in (f.attackers if f.attacker_side == "soviet" else f.defenders)]
         soviets = [u for u in soviets if u.get("class") not in ("hq", "remnant") and not u.get("guards")]
         if soviets:
@@ -93,8 +102,9 @@ def resolve(ctx: Any, attackers: Sequence[str], hex_: str, kind: str, support: M
     out = {k: v for k, v in a.items() if k != "facts"}
     out.update(hex=hex_, kind=kind, attacker_side=f.attacker_side, defender_side=f.defender_side,
                odds=a["column"], support=sup, roll=roll, modified_roll=roll + a["drm"]["net"], result=result,
-               guards_noted=guards_event, cases=["10.0A", "10.0B", "10.0D", "10.0E", "10.3A"])
-    ctx.record("combat", ["10.0D", "10.0E"], {k: v for k, v in out.items() if k != "drm"}
+               guards_noted=guards_event,
+               cases=procedure_cases(ctx, ["10.0A", "10.0B", "10.0D", "10.0E", "10.3A"]))
+    ctx.record("combat", procedure_cases(ctx, ["10.0D", "10.0E"]), {k: v for k, v in out.items() if k != "drm"}
                | {"drm": a["drm"]["net"], "terms": a["drm"].get("terms", [])},
                source="combat.resolve", side=f.attacker_side)
     return out
@@ -153,8 +163,8 @@ def casebook_step_end(ctx, phase, step):
             rec["guards"] = []
             save(ctx, rec)
         return
-    if step != "combat":
-        return
+    if step != "combat" or not rules_define(ctx, "ip_cost"):
+        return  # a game without IPs has no activation and no Reserve markers (Battle for Moscow)
     rec = record(ctx)
     for u in ctx.state.units:
         if u.get("side") == ctx.state.phasing and u.get("activated") and not u.get("reserve") \
@@ -164,6 +174,8 @@ def casebook_step_end(ctx, phase, step):
 
 
 def _support_options(ctx: Any, side: str, attackers: list[str], hex_: str, paid: int, kind: str) -> list[int]:
+    if kind == "overrun" or not rules_define(ctx, "ip_cost"):
+        return [0]  # no IPs to buy support with (Battle for Moscow)
     if kind == "overrun" or not support_allowed(ctx, attackers, True) or not support_allowed(ctx, attackers, True).value:
         return [0]
     f = assess(ctx, attackers, hex_)["facts"]
@@ -180,7 +192,7 @@ def casebook_legal_actions(ctx, phase, step):
         defenders = [u["id"] for u in ctx.state.units_at(hex_)]
         options = [0]
         verdict = support_allowed(ctx, defenders, False)
-        if verdict is None or verdict.value:
+        if rules_define(ctx, "ip_cost") and (verdict is None or verdict.value):
             f = assess(ctx, pending["attackers"], hex_, {"attacker": pending["attacker_support"]})["facts"]
             top = max_support(ctx, side, ctx.state.ip(side),
                               lambda ips: {**f.drm_facts, "attacker_support_ips": 0, "defender_support_ips": ips} | {})
@@ -346,8 +358,9 @@ def attack_answer(ctx: Any, hex_: str, attackers: Sequence[str], support: Sequen
         out["result"] = {"roll": roll, "modified_roll": roll + a["drm"]["net"],
                          "result": crt_result(ctx, a["column"], roll, a["drm"]["net"]),
                          "guards": (roll == 12 and side == "soviet") or (roll == 2 and side == "german")}
-    out["cases"] = sorted({"10.0A", "10.0B", "10.0E", "10.3A", "10.3B", "10.4.5C"}
+    out["cases"] = sorted(set(procedure_cases(ctx, ["10.0A", "10.0B", "10.0E", "10.3A", "10.3B", "10.4.5C"]))
                           | {c for t in a["drm"]["terms"] for c in t["case"].split(", ")}
+                          | {c for t in a.get("shifts", ()) for c in t["case"].split(", ")}
                           | {c for r in refusals for c in r.cases})
     return out
 

@@ -22,6 +22,7 @@ from casebook.kernel.hexgrid import hex_label, parse_hex
 from casebook.kernel.hooks import hookimpl
 
 from casebook.plugins import _supply_paths as paths
+from casebook.plugins._supply_keys import side_store
 from casebook.plugins._supply_recovery import mark_oos
 
 __all__ = ["QUESTIONS", "supply_answer", "in_supply", "oos_effects", "record_entry"]
@@ -53,10 +54,11 @@ def oos_effects(side: str) -> list[dict[str, Any]]:
 
 def _own_trace(ctx: Any, uid: str) -> dict[str, Any]:
     """A unit's supply without HQs (5.2B-C first bullet; 5.3: an HQ never traces through another)."""
-    key = ("supply", "trace", uid)
-    if key not in ctx.memo:
-        ctx.memo[key] = paths.trace_mp(ctx, uid, ctx.value("supply_path_mp", {}))
-    return ctx.memo[key]
+    store = side_store(ctx, paths.side_of(ctx, uid))
+    key = ("trace", uid)
+    if key not in store:
+        store[key] = paths.trace_mp(ctx, uid, ctx.value("supply_path_mp", {}), why=False)
+    return store[key]
 
 
 def _by_hq(ctx: Any, uid: str, side: str) -> tuple[str, list[Any], dict[str, Any]] | None:
@@ -91,13 +93,13 @@ def supply_answer(ctx: Any, uid: str) -> dict[str, Any]:
     (unsupplied only: 5.7)}``. A combat unit may use any friendly HQ's radius (5.3; German
     panzer divisions too, 2.2D). Raises KeyError if the unit is not on the map.
     """
-    key = ("supply", "answer", uid)
-    if key in ctx.memo:
-        return ctx.memo[key]
     unit = ctx.state.unit(uid)
     side = unit["side"]
+    store = side_store(ctx, side)
+    key = ("answer", uid)
+    if key in store:
+        return store[key]
     trace = _own_trace(ctx, uid)
-    blocked = dict(trace["blocked"])
     answer: dict[str, Any] = {"unit": uid, "in_supply": False, "route": None, "path": [], "mp": None}
     cases = ["5.0C", "5.2A", *_path_cases(side)]
     if trace["target"] is not None:
@@ -114,6 +116,7 @@ def supply_answer(ctx: Any, uid: str) -> dict[str, Any]:
             full = list(reversed(radius_path)) + hq_path[1:]
             answer.update(in_supply=True, route="hq", path=[hex_label(h) for h in full], hq=hq)
             cases += ["5.3", "0.2.4.8"] + (["2.2D"] if unit.get("division") else [])
+    blocked = {} if trace["target"] is not None else paths.blocked_met(ctx, uid, ctx.value("supply_path_mp", {}))
     if not answer["in_supply"]:
         cases += sorted({c for _, cs in blocked.values() for c in cs})
     answer["cases"] = list(dict.fromkeys([*cases, "5.6A"]))
@@ -121,7 +124,7 @@ def supply_answer(ctx: Any, uid: str) -> dict[str, Any]:
                          for h, (r, c) in sorted(blocked.items())]
     if not answer["in_supply"]:
         answer["effects"] = oos_effects(side)
-    ctx.memo[key] = answer
+    store[key] = answer
     return answer
 
 

@@ -147,3 +147,22 @@ def test_errata_patches_count_as_implementing_their_cases() -> None:
     found = gather_implemented("moscow41", warnings)
     assert "errata:0.2.3.3.yaml" in found["0.2.3.3A"]
     assert "errata:0.2.4.9.yaml" in found["0.2.4.9E"]
+
+
+def test_coverage_of_two_games_does_not_mix_their_cases():
+    """Battle for Moscow's ids carry the BM prefix: its report counts only its own tests and code,
+    counts its set-up (scenario data) as implemented, and neither game warns about the other's ids."""
+    from casebook.tools.cmd_cases import gather_report
+
+    tests_dir = Path(__file__).parent
+    warnings: list[str] = []
+    bfm = gather_report("battle_for_moscow", tests_dir, warnings)
+    rows = {r["case"]: r for r in bfm["cases"]}
+    assert all(c.startswith("BM") for c in rows)
+    assert all(t.startswith("bfm/") for r in rows.values() for t in r["tested_by"])
+    assert rows["BM3.4A"]["implemented_by"] == ["scenario:campaign"]
+    assert not [w for w in warnings if "unknown case" in w and " BM" not in w]
+    m41_warnings: list[str] = []
+    m41 = gather_report("moscow41", tests_dir, m41_warnings)
+    assert m41["summary"]["done"] == m41["summary"]["total"] == 362
+    assert not [w for w in m41_warnings if "BM" in w]

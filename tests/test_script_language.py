@@ -186,3 +186,53 @@ def test_no_eval_or_exec_in_the_language_package(repo_root):
     for path in (repo_root / "kernel" / "script").glob("*.py"):
         source = path.read_text()
         assert "eval(" not in source and "exec(" not in source, path
+
+
+@pytest.mark.parametrize("n", [-7, -6, -5, -1, 0, 1, 2, 3, 5, 6, 7, 9])
+def test_integer_quotient_rounding_matches_exact_fractions(n):
+    """``a / k rounded …`` takes an integer fast path; it must agree with exact rational rounding
+    (floor, ceiling, nearest with halves up) for negative numbers too."""
+    import math
+
+    for k in (2, 3, -2):
+        for mode, exact in (("down", math.floor(Fraction(n, k))), ("up", math.ceil(Fraction(n, k))),
+                            ("nearest", math.floor(Fraction(n, k) + Fraction(1, 2)))):
+            rs = rules(f"quantity q = sum\n  n / {k} rounded {mode} by 1.1\n")
+            assert rs.value("q", {"n": n}) == exact, (n, k, mode)
+            assert rs.explain("q", {"n": n}).value == exact
+
+
+def test_fused_tests_on_facts_and_fields_keep_their_meaning():
+    """Comparisons of a plain fact or field with a constant run as one closure; the results, and
+    a missing fact's error, are those of the general path."""
+    rs = rules("quantity q = sum\n"
+               "  +1 by 1.1 when ground is mud\n"
+               "  +2 by 1.2 when ground in [snow, mud]\n"
+               "  +4 by 1.3 when n >= 3\n"
+               "  +8 by 1.4 when any unit has class not in [armor, ski]\n"
+               "  +16 by 1.5 when all units have strength < 5\n"
+               "  +32 by 1.6 when no unit has class is ski\n")
+    units = [{"class": "infantry", "strength": 4, "tired": False},
+             {"class": "armor", "strength": 3, "tired": True}]
+    assert rs.value("q", {"ground": "mud", "n": 3, "units": units}) == 1 + 2 + 4 + 8 + 16 + 32
+    assert rs.value("q", {"ground": "dry", "n": 2, "units": units[1:]}) == 16 + 32
+    ski = [{"class": "ski", "strength": 6, "tired": False}]
+    assert rs.value("q", {"ground": "snow", "n": 9, "units": ski}) == 2 + 4
+    with pytest.raises(MissingFactError):
+        rs.value("q", {"n": 3, "units": units})
+
+
+def test_case_ids_with_a_game_prefix_are_cited_like_any_other():
+    """A pack whose rules have no printed numbers may prefix its own ids (``BM8.3``) so they never
+    collide with another game's; the script grammar accepts every id the case index does
+    (casebook.kernel.cases.CASE_ID)."""
+    from casebook.kernel.cases import CASE_ID
+
+    ids = ["BM8.3", "BM2.2A", "B1", "10.4.5C", "0.2.3.1", "7", "AB12.1C2"]
+    assert all(CASE_ID.match(i) for i in ids)
+    text = "quantity q = sum by BM8\n" + "".join(f"  +1 by {i} when flag\n" for i in ids)
+    rs = rules(text)
+    assert rs.value("q", {"flag": True}) == len(ids)
+    cited = [c for line in rs.explain("q", {"flag": True}).lines for c in line.cases]
+    assert cited == ids
+    assert set(rs.cases_cited()) == {*ids, "BM8"}

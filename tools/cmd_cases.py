@@ -32,7 +32,7 @@ from typing import Any
 
 import click
 
-from casebook.kernel.cases import REGISTRY, STATUSES, CaseIndex, coverage, scan_tests
+from casebook.kernel.cases import CASE_ID, REGISTRY, STATUSES, CaseIndex, coverage, scan_tests
 from casebook.kernel.errors import CasebookError
 
 __all__ = ["cases", "gather_implemented", "gather_report", "default_tests_dir"]
@@ -132,7 +132,47 @@ def _errata_cases(game: str, warnings: list[str]) -> dict[str, list[str]]:
         case = str(patch.get("case", ""))
         if case and source not in out.get(case, []):
             out.setdefault(case, []).append(source)
+    for sid, path in pack.scenarios.items():  # a set-up is data: the scenario's cited cases
+        for case in _scenario_cases(Path(path), warnings):
+            source = f"scenario:{sid}"
+            if source not in out.get(case, []):
+                out.setdefault(case, []).append(source)
     return out
+
+
+def _scenario_cases(path: Path, warnings: list[str]) -> list[str]:
+    """Case ids a scenario document cites: its ``provenance`` text (``rulebook BM3.4A, BM3.4B``)
+    and the ``case`` fields anywhere in it (victory conditions and the like)."""
+    from casebook.kernel.yamlio import load_yaml
+
+    try:
+        data = load_yaml(path).data
+    except Exception as exc:  # report, keep counting the rest
+        warnings.append(f"scenario {path.name} not counted: {exc}".splitlines()[0])
+        return []
+    found: list[str] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k == "case" and isinstance(v, str):
+                    found.append(v)
+                else:
+                    walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    walk(data)
+    if isinstance(data, dict) and isinstance(data.get("provenance"), str):
+        tokens = (t.strip(",;:()") for t in data["provenance"].split())
+        found += [t for t in tokens if t and ("." in t or t[0].isalpha())]  # not years or counts
+    return [c for c in dict.fromkeys(found) if CASE_ID.match(c)]
+
+
+def _prefix(case: str) -> str:
+    """The game prefix of a case id (``BM`` of ``BM8.3``; empty for ``10.4.5C``)."""
+    return case[:len(case) - len(case.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ"))]
 
 
 def gather_implemented(game: str, warnings: list[str]) -> dict[str, list[str]]:
@@ -154,8 +194,12 @@ def gather_report(game: str, tests_dir: Path | None, warnings: list[str]) -> dic
     if tests_dir is not None:
         scan = scan_tests(tests_dir, index)
         tested = scan.tested
-        warnings += [f"{test}: marks unknown case {case}" for test, case in scan.unknown]
-    unknown_impl = sorted(c for c in implemented if c not in index)
+        # a case of another game (another id prefix: BM8.3 beside 10.4.5C) is not this game's concern
+        prefixes = {_prefix(c.id) for c in index.leaves()}
+        warnings += [f"{test}: marks unknown case {case}" for test, case in scan.unknown
+                     if _prefix(case) in prefixes]
+    prefixes = {_prefix(c.id) for c in index.leaves()}
+    unknown_impl = sorted(c for c in implemented if c not in index and _prefix(c) in prefixes)
     if unknown_impl:
         warnings.append(f"implemented cases not in the {game} index: {', '.join(unknown_impl)}")
     return coverage(index, implemented, tested)

@@ -45,6 +45,7 @@ def write_turn_map(state: Any, path: Path, title: str) -> None:
     engine = state.game.engine
     map_data = state.data.map or dict(engine.pack.map)
     svg = render_svg(map_data, [dict(u) for u in state.data.units], title=title,
+                     markers=[dict(m) for m in state.data.markers],
                      subtitle=f"turn {state.data.turn}, {state.data.phase or ''} {state.data.step or ''}")
     path.write_text(svg, encoding="utf-8")
 
@@ -175,7 +176,7 @@ def _undo(initial: Any, state: Any, side: str, echo: Any) -> Any:
 
 @click.command("play")
 @click.argument("game", default="moscow41")
-@click.argument("scenario", default="october-blitz")
+@click.argument("scenario", required=False, default=None)
 @click.option("--german", default=DEFAULT_PLAYER, show_default=True, help="human, bot:greedy or bot:random.")
 @click.option("--soviet", default=DEFAULT_PLAYER, show_default=True, help="human, bot:greedy or bot:random.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the dice (and the bots).")
@@ -184,8 +185,13 @@ def _undo(initial: Any, state: Any, side: str, echo: Any) -> Any:
 @click.option("--load", type=click.Path(exists=True, dir_okay=False), default=None,
               help="Continue a saved game (a position file written by `save`).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def play(game: str, scenario: str, german: str, soviet: str, seed: int, out: Path,
+def play(game: str, scenario: str | None, german: str, soviet: str, seed: int, out: Path,
          load: str | None, quiet: bool) -> None:
-    """Play GAME's SCENARIO (default: moscow41 october-blitz, greedy vs greedy, seed 1)."""
+    """Play GAME's SCENARIO (default: moscow41 and the first scenario its manifest lists, the
+    October Blitz; greedy vs greedy, seed 1)."""
     players = {"german": parse_player(german), "soviet": parse_player(soviet)}
+    if scenario is None:
+        from casebook.kernel.content import load_pack
+
+        scenario = next(iter(load_pack(game).scenarios))
     run_play(game, scenario, players, seed, out, load=load, progress=not quiet)

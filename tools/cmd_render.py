@@ -88,10 +88,15 @@ def render(game: str, scenario: str | None, position: str | None, output: str) -
     if scenario and position:
         raise click.UsageError("give --scenario or --position, not both")
     map_data, units, title = map_and_units(game, scenario, position)
+    markers: list[dict[str, Any]] = []
+    if scenario or position:
+        pack_dir = _pack_dir(game)
+        path = pack_dir / "scenarios" / f"{scenario}.yaml" if scenario else Path(str(position))
+        markers = [dict(m) for m in _load_position(path, pack_dir).get("markers") or []]
     subtitle = ("Reconstructed map: geography fitted on the hexes printed in the rules (18.1.3A); "
                 "terrain, rivers, roads and rails reconstructed. North is to the "
                 f"{map_data.get('north', 'up')}." if map_data.get("north", "up") != "up" else
                 "Reconstructed map.")
-    Path(output).write_text(render_svg(map_data, units, title=title, subtitle=subtitle), encoding="utf-8")
+    Path(output).write_text(render_svg(map_data, units, title=title, subtitle=subtitle, markers=markers), encoding="utf-8")
     click.echo(f"wrote {output} ({len(units)} units)")
     return 0

@@ -22,7 +22,7 @@ from typing import Any, Callable
 from casebook.kernel.actions import Action, parse_action
 from casebook.kernel.errors import CasebookError
 
-__all__ = ["HumanPlayer", "UNDO", "parse_ask_words"]
+__all__ = ["HumanPlayer", "UNDO", "parse_ask_words", "position_header"]
 
 #: Returned by :meth:`HumanPlayer.choose` when the player asks to take back a decision.
 UNDO = Action.make("undo", "chance")
@@ -60,6 +60,33 @@ def parse_ask_words(words: list[str]) -> tuple[str, list[str], dict[str, Any], b
     return question, args, options, as_json
 
 
+def _has_weather_phase(state: Any) -> bool:
+    """Whether the game's sequence of play has a weather phase or step (Moscow '41 does; Battle
+    for Moscow's mud comes from its Turn Record instead)."""
+    engine = getattr(getattr(state, "game", None), "engine", None)
+    sequence = getattr(engine, "sequence", None)
+    if sequence is None:
+        return False
+    return any("weather" in p.id or any("weather" in s.id for s in p.steps) for p in sequence.phases)
+
+
+def position_header(state: Any, side: str) -> str:
+    """The line shown above the legal actions: turn, phase / step, who decides, then only what the
+    game has: the IPs when the position has an ``ip`` track, the weather (temperature/ground) when
+    the sequence has a weather phase, else the ground alone when the position has one (mud)."""
+    d = state.data
+    parts = [f"Turn {d.turn}", f"{d.phase} / {d.step}", f"{side} to decide"]
+    ips = d.to_dict().get("ip") or {}
+    if ips:
+        parts.append(" ".join(["IPs"] + [f"{s} {d.ip(s)}" for s in ("german", "soviet")]))
+    weather = d.weather or {}
+    if _has_weather_phase(state):
+        parts.append(f"weather {weather.get('temperature', '?')}/{weather.get('ground', '?')}")
+    elif weather.get("ground"):
+        parts.append(f"ground {weather['ground']}")
+    return " · ".join(parts)
+
+
 class HumanPlayer:
     """Reads decisions for ``side`` from ``read`` (default: ``input``) and writes with ``echo``."""
 
@@ -73,11 +100,7 @@ class HumanPlayer:
         self.read = read
 
     def _show(self, state: Any, everything: bool = False) -> None:
-        d = state.data
-        weather = d.weather or {}
-        self.echo(f"\nTurn {d.turn} · {d.phase} / {d.step} · {self.side} to decide · "
-                  f"IPs german {d.ip('german')} soviet {d.ip('soviet')} · "
-                  f"weather {weather.get('temperature', '?')}/{weather.get('ground', '?')}")
+        self.echo("\n" + position_header(state, self.side))
         actions = state.legal_actions()
         limit = len(actions) if everything else _SHOWN
         for i, a in enumerate(actions[:limit], 1):

@@ -92,13 +92,17 @@ def _halo_text(d: draw.Drawing, text: str, size: float, x: float, y: float, **kw
 
 
 def render_svg(map_data: Mapping[str, Any], units: Iterable[Mapping[str, Any]] = (), *,
-               title: str = "Map", subtitle: str = "") -> str:
+               title: str = "Map", subtitle: str = "", markers: Iterable[Mapping[str, Any]] = ()) -> str:
     """The SVG text of ``map_data`` (a ``map`` document or an inline position map) with ``units``.
 
     ``units``: mappings with ``hex`` (label; units without one are skipped), ``side`` (german |
     soviet), ``class``, ``strength`` (strength points), ``ma`` (MP), ``name`` or ``id``.
-    Raises ValueError (from the hex grid) on a malformed map.
+    ``markers``: a position's markers; ``fortification`` markers are drawn as fortified hexes
+    (Battle for Moscow prints its fortifications as hexes, BM2.2D). The legend lists only what
+    this map and these markers contain. Raises ValueError (from the hex grid) on a malformed map.
     """
+    units = list(units)
+    forts = sorted({m["hex"] for m in markers if m.get("kind") == "fortification" and m.get("hex")})
     grid = _grid(map_data)
     sh = _Sheet(grid)
     W, H = max(sh.width + 2 * MARGIN, MIN_WIDTH), TOP + sh.height + 34 + LEGEND_H
@@ -120,11 +124,40 @@ def render_svg(map_data: Mapping[str, Any], units: Iterable[Mapping[str, Any]] =
         _text(d, hex_label(h), 3.6, x, y - S * 0.62, fill="#5a5846", text_anchor="middle")
     _features(d, sh, map_data.get("hexsides") or [])
     _entry_areas(d, sh, map_data.get("entry_areas") or {})
+    _fort_hexes(d, sh, forts)
     _towns(d, sh, map_data.get("towns") or {}, moscow)
     _units(d, sh, units)
     _frame(d, sh, grid, title, subtitle)
-    _legend(d, TOP + sh.height + 30, W)
+    _legend(d, TOP + sh.height + 30, W, _present(map_data, terrain, default, moscow, forts))
     return d.as_svg()
+
+
+def _present(map_data: Mapping[str, Any], terrain: Mapping[str, str], default: str, moscow: set[Hex],
+             forts: list[str]) -> set[str]:
+    """The legend entries this map needs (terrain ids, hexside features, towns by kind, ...)."""
+    out = {default, *terrain.values(), "unit"}
+    for s in map_data.get("hexsides") or []:
+        out |= {k for k in ("river", "major_river", "canal", "road", "trail", "rail") if s.get(k)}
+        if s.get("fortification"):
+            out.add("fortification")
+    out |= {t.get("kind", "town") for t in (map_data.get("towns") or {}).values()}
+    if map_data.get("entry_areas"):
+        out.add("entry_areas")
+    if moscow:
+        out.add("moscow" if len(moscow) > 1 else "moscow_one")
+    if forts:
+        out.add("fort_hex")
+    return out
+
+
+def _fort_hexes(d: draw.Drawing, sh: _Sheet, hexes: Iterable[str]) -> None:
+    for label in hexes:
+        h = parse_hex(label)
+        x, y = sh.c(h)
+        pts = [_r(x + (px - x) * 0.82) if i % 2 == 0 else _r(y + (px - y) * 0.82)
+               for i, px in enumerate(sh.corners(h))]
+        d.append(draw.Lines(*pts, close=True, fill="none", stroke=FORT, stroke_width=1.6,
+                            stroke_dasharray="3,1.5"))
 
 
 def _features(d: draw.Drawing, sh: _Sheet, hexsides: Iterable[Mapping[str, Any]]) -> None:
@@ -263,7 +296,7 @@ def _frame(d: draw.Drawing, sh: _Sheet, grid: Grid, title: str, subtitle: str) -
                   transform=f"rotate(-90 {_r(x)} {_r(y0 + h / 2)})")
 
 
-def _legend(d: draw.Drawing, y0: float, width: float) -> None:
+def _legend(d: draw.Drawing, y0: float, width: float, present: set[str]) -> None:
     x0 = MARGIN
     _text(d, "Legend", 12, x0, y0 + 8, fill="#222", font_weight="bold")
     col, row = 0, 0
@@ -271,20 +304,24 @@ def _legend(d: draw.Drawing, y0: float, width: float) -> None:
     def slot() -> tuple[float, float]:
         return (x0 + col * (width - 2 * MARGIN) / 3, y0 + 26 + row * 19)
 
-    items: list[tuple[str, Any]] = [
-        ("Clear", ("hex", TERRAIN_COLOURS["clear"])), ("Forest", ("hex", TERRAIN_COLOURS["forest"])),
-        ("Swamp", ("hex", TERRAIN_COLOURS["swamp"])), ("Moscow hex (each controlled separately, 1.1C)", ("hex", "#e6b1a3")),
-        ("Major river (on hexsides)", ("line", dict(stroke=RIVER, stroke_width=3.2))),
-        ("River", ("line", dict(stroke=RIVER, stroke_width=1.6))),
-        ("Moscow-Volga canal", ("line", dict(stroke=CANAL, stroke_width=2.2))),
-        ("Road", ("line", dict(stroke=ROAD, stroke_width=2.0))),
-        ("Trail", ("line", dict(stroke=TRAIL, stroke_width=1.3, stroke_dasharray="3,2"))),
-        ("Rail line", ("rail", None)),
-        ("Fortification, teeth toward attacker (14.2A)", ("line", dict(stroke=FORT, stroke_width=2.6))),
-        ("German entry area (12.1)", ("hex", "#ffc77a")),
-        ("City", ("city", None)), ("Town", ("town", None)),
-        ("German unit: strength-MA", ("unit", "german")), ("Soviet unit: strength-MA", ("unit", "soviet")),
+    catalogue: list[tuple[str, str, Any]] = [
+        ("clear", "Clear", ("hex", TERRAIN_COLOURS["clear"])), ("forest", "Forest", ("hex", TERRAIN_COLOURS["forest"])),
+        ("swamp", "Swamp", ("hex", TERRAIN_COLOURS["swamp"])),
+        ("moscow", "Moscow hex (each controlled separately, 1.1C)", ("hex", "#e6b1a3")),
+        ("moscow_one", "Moscow", ("hex", "#e6b1a3")),
+        ("major_river", "Major river (on hexsides)", ("line", dict(stroke=RIVER, stroke_width=3.2))),
+        ("river", "River", ("line", dict(stroke=RIVER, stroke_width=1.6))),
+        ("canal", "Moscow-Volga canal", ("line", dict(stroke=CANAL, stroke_width=2.2))),
+        ("road", "Road", ("line", dict(stroke=ROAD, stroke_width=2.0))),
+        ("trail", "Trail", ("line", dict(stroke=TRAIL, stroke_width=1.3, stroke_dasharray="3,2"))),
+        ("rail", "Rail line", ("rail", None)),
+        ("fortification", "Fortification, teeth toward attacker (14.2A)", ("line", dict(stroke=FORT, stroke_width=2.6))),
+        ("fort_hex", "Fortification hex", ("line", dict(stroke=FORT, stroke_width=1.6, stroke_dasharray="3,1.5"))),
+        ("entry_areas", "German entry area (12.1)", ("hex", "#ffc77a")),
+        ("city", "City", ("city", None)), ("town", "Town", ("town", None)),
+        ("unit", "German unit: strength-MA", ("unit", "german")), ("unit", "Soviet unit: strength-MA", ("unit", "soviet")),
     ]
+    items = [(label, item) for key, label, item in catalogue if key in present]
     for i, (label, (kind, arg)) in enumerate(items):
         col, row = i % 3, i // 3
         x, y = slot()

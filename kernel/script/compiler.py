@@ -54,7 +54,12 @@ class RuleSet:
     def value(self, name: str, facts: Mapping[str, Any], tables: Mapping[str, Any] | None = None) -> Any:
         """The value of quantity ``name`` (fast; no explanation). Raises :class:`MissingFactError`."""
         q = self._get(name)
-        return _guard(lambda: q.value_in(self._env(facts, tables)), name)
+        try:
+            return q.value_in(Env(facts, tables, self))
+        except MissingFactError:
+            raise
+        except KeyError as exc:
+            raise MissingFactError(f"evaluating `{name}`: fact or field {exc} was not given") from None
 
     def explain(self, name: str, facts: Mapping[str, Any],
                 tables: Mapping[str, Any] | None = None) -> Explanation:

@@ -61,6 +61,9 @@ class Compiled:
     type: FactType
     const: Any = _NOCONST
     uses: frozenset[str] = field(default_factory=frozenset)  # quantities referenced
+    #: ``("field", name)`` for a plain field of the current record, ``("fact", name)`` for a plain
+    #: fact: comparisons with a constant fuse the access into one closure (speed only).
+    access: tuple[str, str] | None = None
 
     @property
     def is_const(self) -> bool:
@@ -81,7 +84,10 @@ def _div(a: Any, b: Any) -> Any:
 
 
 def _const(value: Any, t: FactType) -> Compiled:
-    return Compiled(lambda e, r: value, t, value)
+    def fn(e, r):
+        return value
+    fn.const = value  # type: ignore[attr-defined]  # read by TermCode.fast (speed only)
+    return Compiled(fn, t, value)
 
 
 def _numeric(t: FactType) -> bool:
@@ -95,6 +101,57 @@ def _norm(t: FactType) -> FactType:
 _ARITH = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b, "/": _div}
 _CMP = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
         ">=": lambda a, b: a >= b, "=": lambda a, b: a == b, "!=": lambda a, b: a != b}
+
+
+#: Binary tests with a constant right side, for :func:`_fused_op`.
+_FUSABLE = {
+    "==": lambda v, k: v == k, "!=": lambda v, k: v != k, "in": lambda v, k: v in k,
+    "not in": lambda v, k: v not in k, "<": lambda v, k: v < k, "<=": lambda v, k: v <= k,
+    ">": lambda v, k: v > k, ">=": lambda v, k: v >= k,
+}
+
+
+def _fused_op(a: Compiled, op: str, k: Any) -> Fn | None:
+    """One closure for ``<plain field or fact> <op> <constant>`` (the commonest script test),
+    instead of a closure calling the access closure; ``None`` when ``a`` is not a plain access.
+    A fact that is missing falls back to ``a.fn`` (its default, or MissingFactError)."""
+    if a.access is None:
+        return None
+    where, n = a.access
+    if where == "field":
+        if op == "==":
+            return lambda e, r: r[n] == k
+        if op == "!=":
+            return lambda e, r: r[n] != k
+        if op == "in":
+            return lambda e, r: r[n] in k
+        if op == "not in":
+            return lambda e, r: r[n] not in k
+        test = _FUSABLE[op]
+        return lambda e, r: test(r[n], k)
+    get, test = a.fn, _FUSABLE[op]
+    if op == "==":
+        def fact_eq(e, r):
+            try:
+                return e.facts[n] == k
+            except KeyError:
+                return get(e, r) == k
+        return fact_eq
+    if op == "in":
+        def fact_in(e, r):
+            try:
+                return e.facts[n] in k
+            except KeyError:
+                return get(e, r) in k
+        return fact_in
+
+    def fact_test(e, r):
+        try:
+            v = e.facts[n]
+        except KeyError:
+            v = get(e, r)
+        return test(v, k)
+    return fact_test
 
 
 class ExprCompiler:
@@ -169,7 +226,7 @@ class ExprCompiler:
         n = node.id
         if record is not None and n in record.fields:
             t = _norm(record.fields[n])
-            return Compiled(lambda e, r: r[n], t)
+            return Compiled(lambda e, r: r[n], t, access=("field", n))
         if expect is not None and expect.kind == "enum" and n in expect.values:
             return _const(n, expect)
         if expect is not None and expect.kind == "any" and n not in self.schema.facts \
@@ -189,7 +246,7 @@ class ExprCompiler:
                     if fact.has_default:
                         return fact.default
                     raise MissingFactError(f"fact `{n}` was not given ({node.loc})") from None
-            return Compiled(get, _norm(fact))
+            return Compiled(get, _norm(fact), access=("fact", n))
         if n in self.quantities:
             return Compiled(lambda e, r: e.quantity(n), self.quantities[n], uses=frozenset({n}))
         if expect is not None and expect.kind == "enum":
@@ -236,8 +293,31 @@ class ExprCompiler:
         mode = node.mode
         if c.is_const and c.const is not None:
             return _const(round_value(c.const, mode), NUM)
+        if isinstance(node.expr, A.BinOp) and node.expr.op == "/":
+            quotient = self._rounded_quotient(node.expr, record, mode)
+            if quotient is not None:
+                return quotient
         f = c.fn
         return Compiled(lambda e, r: round_value(f(e, r), mode), NUM, uses=c.uses)
+
+    def _rounded_quotient(self, node: A.BinOp, record, mode: str) -> Compiled | None:
+        """``a / b rounded …`` without a Fraction when both are integers (the usual case: IPs,
+        strength points): floor division is exact there; anything else takes the general path."""
+        a, b = self.number(node.left, record), self.number(node.right, record)
+        if not b.is_const or not isinstance(b.const, int) or b.const == 0:
+            return None
+        fa, k = a.fn, b.const
+
+        def rounded(e, r):
+            v = fa(e, r)
+            if type(v) is int:
+                if mode == "down":
+                    return v // k
+                if mode == "up":
+                    return -(-v // k)
+                return (2 * v + k) // (2 * k)
+            return round_value(Fraction(v) / k, mode)
+        return Compiled(rounded, NUM, uses=a.uses)
 
     def _call(self, node: A.Call, record, expect) -> Compiled:
         fns = {"min": min, "max": max}
@@ -309,6 +389,9 @@ class ExprCompiler:
         op, fa, fb = _CMP[node.op], a.fn, b.fn
         if b.is_const:
             k = b.const
+            fused = _fused_op(a, node.op, k)
+            if fused is not None:
+                return Compiled(fused, BOOL, uses=a.uses)
             return Compiled(lambda e, r: op(fa(e, r), k), BOOL, uses=a.uses)
         return Compiled(lambda e, r: op(fa(e, r), fb(e, r)), BOOL, uses=a.uses | b.uses)
 
@@ -324,6 +407,9 @@ class ExprCompiler:
         fa, fb = a.fn, b.fn
         if b.is_const:
             k = b.const
+            fused = _fused_op(a, "!=" if negate else "==", k)
+            if fused is not None:
+                return Compiled(fused, BOOL, uses=a.uses)
             fn = (lambda e, r: fa(e, r) != k) if negate else (lambda e, r: fa(e, r) == k)
         else:
             fn = (lambda e, r: fa(e, r) != fb(e, r)) if negate else (lambda e, r: fa(e, r) == fb(e, r))
@@ -344,6 +430,9 @@ class ExprCompiler:
         uses = a.uses.union(*(c.uses for c in items))
         if all(c.is_const for c in items):
             s = frozenset(c.const for c in items)
+            fused = _fused_op(a, "not in" if node.negate else "in", s)
+            if fused is not None:
+                return Compiled(fused, BOOL, uses=uses)
             fn = (lambda e, r: fa(e, r) not in s) if node.negate else (lambda e, r: fa(e, r) in s)
         else:
             fs = tuple(c.fn for c in items)
@@ -373,10 +462,18 @@ class ExprCompiler:
             return _const(False, BOOL)
         coll, t = found
         c = self.condition(node.cond, t).fn
-        if node.quant == "any":
-            fn = lambda e, r: any(c(e, x) for x in e.facts[coll])  # noqa: E731
-        elif node.quant == "all":
-            fn = lambda e, r: all(c(e, x) for x in e.facts[coll])  # noqa: E731
+        if node.quant == "all":
+            def fn(e, r):
+                for x in e.facts[coll]:
+                    if not c(e, x):
+                        return False
+                return True
         else:
-            fn = lambda e, r: not any(c(e, x) for x in e.facts[coll])  # noqa: E731
+            found = node.quant == "any"
+
+            def fn(e, r):
+                for x in e.facts[coll]:
+                    if c(e, x):
+                        return found
+                return not found
         return Compiled(fn, BOOL)

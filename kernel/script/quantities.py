@@ -56,6 +56,9 @@ class TermCode:
                 return best
             return group
         amt, cond = self.amount, self.cond
+        k = getattr(amt, "const", MISS)
+        if k is not MISS and cond is not None:
+            return lambda env: k if cond(env, None) else MISS
         if cond is None:
             return lambda env: amt(env, None)
         return lambda env: amt(env, None) if cond(env, None) else MISS

@@ -17,7 +17,7 @@ from casebook.kernel.actions import Action
 from casebook.plugins import combat
 from casebook.plugins._combat_odds import odds_column, shifted_column
 from tests.conftest import make_ctx
-from tests.rules._fakes_combat import FakeAreas, engine_with
+from tests.rules._fakes import FakeAreasWithStacking as FakeAreas, engine_with
 
 INF = "class: infantry, size: division, strength: 7, ma: 4"
 SINF = "class: infantry, size: division, strength: 6, ma: 4"

@@ -10,7 +10,7 @@ from casebook.kernel.actions import Action
 from casebook.plugins import fortification as F
 from casebook.plugins._fortification_build import hex_facts
 from tests.conftest import make_ctx
-from tests.rules._fakes_reinforcement import FakeAreas, engine_with
+from tests.rules._fakes import FakeAreas, engine_with
 
 FAKE = FakeAreas()
 STEP = "replacement_reinforcement"

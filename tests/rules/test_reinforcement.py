@@ -8,7 +8,7 @@ from casebook.kernel.actions import Action
 from casebook.kernel.dice import roll
 from casebook.plugins import reinforcement as R
 from tests.conftest import make_ctx
-from tests.rules._fakes_reinforcement import FakeAreas, engine_with
+from tests.rules._fakes import FakeAreas, engine_with
 
 FAKE = FakeAreas()
 STEP = "replacement_reinforcement"

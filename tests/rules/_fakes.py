@@ -1,16 +1,17 @@
-"""Fakes for the combat and results tests: supply, command, ZOC and stacking answered as
-configured (registered last, so called first, overriding the real areas)."""
+"""Fake plugins for the rules tests: supply, command and ZOC (and, for combat and results, stacking)
+answered as configured. Registered last, so pluggy calls them first and they override the real
+areas; the Moscow '41 pack, board and compiled scripts are shared with the session engine."""
 
 from __future__ import annotations
 
 from casebook.kernel.hooks import hookimpl
 
-__all__ = ["FakeAreas", "engine_with"]
+__all__ = ["FakeAreas", "FakeAreasWithStacking", "engine_with"]
 
 
 class FakeAreas:
     """Units (or hexes) in ``unsupplied`` are out of supply, in ``out_of_command`` out of command;
-    ``zoc[side]`` lists the hexes in an enemy ZOC for that side; ``over`` the overstacked hexes."""
+    ``zoc[side]`` lists the hexes in an enemy ZOC for that side."""
 
     def __init__(self) -> None:
         self.reset()
@@ -37,13 +38,18 @@ class FakeAreas:
         return {"hex": hex, "exerted_by": ["x"] if inside else [],
                 "kind": "locking" if inside else "none", "cases": ["7.1A"]}
 
+
+class FakeAreasWithStacking(FakeAreas):
+    """:class:`FakeAreas` that also answers stacking: the hexes in ``over`` are overstacked."""
+
     @hookimpl
     def casebook_stacking(self, ctx, hex, units):
         return {"hex": hex, "overstacked": hex in self.over, "cases": ["6.0"]}
 
 
 def engine_with(m41, **extra):
-    """The Moscow '41 engine with ``extra`` plugins registered last (pack, board and scripts shared)."""
+    """The Moscow '41 engine with ``extra`` plugins registered last (cheap: the pack, the board and
+    the compiled scripts are shared, only the plugin manager is new)."""
     from casebook.kernel.engine import Engine
     from casebook.kernel.hooks import make_plugin_manager
 

@@ -1,0 +1,176 @@
+"""Search primitives of the Moscow '41 `supply` plugin (5.2B-D, 5.3): private helper.
+
+The supply area asks two searches many times per game: the line network from the usable
+sources (5.2D, one step per hexside) and the cheapest cross-country path of at most
+``supply_path_mp`` MPs to a source or a line hex (5.2B-C). Both run here on plain integer
+hex indices with precomputed neighbour lists, with the tie-breaks of networkx's
+``multi_source_dijkstra`` (sources in the order given, neighbours in the board graph's order,
+the first path found to a hex kept among equal ones), so every path is the one networkx would
+give (``tests/rules/test_supply_cache.py`` checks it against networkx).
+
+- :class:`BoardIndex` — per board: hexes as indices, neighbour lists (``ctx.lasting``);
+- :class:`StepCosts` — per TEC row, weather and settings: the MP to enter a hex from a
+  neighbour, asked once per hex pair of the movement cost hook (``casebook_move_cost``, mode
+  ``supply``) and kept across state changes (the hook's answer depends only on the hex pair,
+  the weather, the TEC row and the settings ``road_bridges``/``hq_movement_class``: see
+  ``plugins/_movement_costs.py`` ``move_cost``);
+- :func:`dijkstra` — multi-source Dijkstra with a cutoff, never expanding ``closed`` hexes;
+- :func:`bfs` — multi-source breadth-first search (unit steps) over an adjacency mapping;
+- :func:`paths_within` — the HQ radius search: ``Board.paths_within``'s answer without the
+  cost of a networkx restricted view (whose ``len`` walks the whole board on every search).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from heapq import heappop, heappush
+from itertools import count
+from typing import Any, Callable, Collection, Iterable, Mapping, Sequence
+
+from casebook.kernel.hexgrid import Hex
+
+__all__ = ["BoardIndex", "StepCosts", "board_index", "dijkstra", "bfs", "path_to_source", "paths_within"]
+
+#: Ask one step's MP: ``ask(from_hex, to_hex) -> MP or None`` (None: prohibited).
+Ask = Callable[[Hex, Hex], "float | None"]
+
+
+class BoardIndex:
+    """The hexes of a board as indices ``0..n-1`` (the board graph's node order) and each hex's
+    neighbours in the graph's adjacency order (the order networkx searches them in)."""
+
+    def __init__(self, graph: Any) -> None:
+        self.hexes: list[Hex] = list(graph)
+        self.index: dict[Hex, int] = {h: i for i, h in enumerate(self.hexes)}
+        ix = self.index
+        self.adj: list[list[int]] = [[ix[n] for n in graph.adj[h]] for h in self.hexes]
+
+    def __len__(self) -> int:
+        return len(self.hexes)
+
+
+def board_index(ctx: Any) -> BoardIndex:
+    """The :class:`BoardIndex` of ``ctx.board`` (built once per board)."""
+    cache = ctx.lasting("supply.index")
+    index = cache.get("index")
+    if index is None:
+        index = cache["index"] = BoardIndex(ctx.board.graph)
+    return index
+
+
+class StepCosts:
+    """MPs of every step between adjacent hexes for one TEC row, weather and settings, asked
+    lazily (``ask``) and kept: ``into(x)`` lists ``(y, MP of the step y -> x)`` for the
+    neighbours ``y`` of ``x`` that may enter it (the backward view a search from the sources
+    needs); ``cost(a, b)`` is the MP of ``a -> b`` (None: prohibited)."""
+
+    def __init__(self, index: BoardIndex) -> None:
+        self._index = index
+        self._table: dict[tuple[int, int], float | None] = {}
+        self._into: list[list[tuple[int, float]] | None] = [None] * len(index)
+
+    def cost(self, a: int, b: int, ask: Ask) -> float | None:
+        key = (a, b)
+        try:
+            return self._table[key]
+        except KeyError:
+            hexes = self._index.hexes
+            value = self._table[key] = ask(hexes[a], hexes[b])
+            return value
+
+    def into(self, x: int, ask: Ask) -> list[tuple[int, float]]:
+        found = self._into[x]
+        if found is None:
+            found = []
+            for y in self._index.adj[x]:
+                mp = self.cost(y, x, ask)
+                if mp is not None:
+                    found.append((y, mp))
+            self._into[x] = found
+        return found
+
+
+def dijkstra(sources: Iterable[int], cutoff: float, neighbours: Callable[[int], Sequence[tuple[int, float]]],
+             closed: Collection[int] = ()) -> tuple[dict[int, float], dict[int, int]]:
+    """Multi-source Dijkstra: ``(dist, pred)`` for every index within ``cutoff`` of a source;
+    ``dist`` in the order hexes are settled, ``pred[h]`` the hex ``h`` was reached from (none
+    for sources). A ``closed`` hex may be reached but is never left. Tie-breaks as networkx's
+    ``_dijkstra_multisource``: a heap of ``(distance, push count, hex)``, neighbours in the
+    order ``neighbours`` gives, a hex's path replaced only by a strictly shorter one."""
+    dist: dict[int, float] = {}
+    seen: dict[int, float] = {}
+    pred: dict[int, int] = {}
+    fringe: list[tuple[float, int, int]] = []
+    c = count()
+    for s in sources:
+        seen[s] = 0
+        heappush(fringe, (0, next(c), s))
+    while fringe:
+        d, _, v = heappop(fringe)
+        if v in dist:
+            continue
+        dist[v] = d
+        if v in closed:
+            continue
+        for u, cost in neighbours(v):
+            vu = d + cost
+            if vu > cutoff or u in dist:
+                continue
+            if u not in seen or vu < seen[u]:
+                seen[u] = vu
+                heappush(fringe, (vu, next(c), u))
+                pred[u] = v
+    return dist, pred
+
+
+def bfs(sources: Iterable[Any], adj: Mapping[Any, Sequence[Any]]) -> tuple[dict[Any, int], dict[Any, Any]]:
+    """Multi-source breadth-first search over ``adj`` (node -> neighbours in order): ``(dist,
+    pred)`` as :func:`dijkstra` with every step 1 (first-in first-out is the heap's order when
+    all steps cost 1, so the paths are networkx's)."""
+    dist: dict[Any, int] = {}
+    pred: dict[Any, Any] = {}
+    queue: deque[Any] = deque()
+    for s in sources:
+        if s not in dist:
+            dist[s] = 0
+            queue.append(s)
+    while queue:
+        v = queue.popleft()
+        d = dist[v] + 1
+        for u in adj.get(v, ()):
+            if u not in dist:
+                dist[u] = d
+                pred[u] = v
+                queue.append(u)
+    return dist, pred
+
+
+def path_to_source(pred: Mapping[Any, Any], node: Any) -> list[Any]:
+    """``[node, …, source]``: the search's path to ``node``, walked back to its source."""
+    path = [node]
+    while node in pred:
+        node = pred[node]
+        path.append(node)
+    return path
+
+
+def paths_within(graph: Any, start: Hex, radius: int, closed: Collection[Hex] = ()) -> dict[Hex, list[Hex]]:
+    """Shortest hex paths from ``start`` to every hex within ``radius`` steps that avoid the
+    ``closed`` hexes (``start`` itself never closed): what ``Board.paths_within`` answers
+    (networkx ``single_source_shortest_path`` on a restricted view, same breadth-first order),
+    walking ``graph``'s adjacency directly."""
+    adj = graph.adj
+    paths = {start: [start]}
+    level = [start]
+    for _ in range(radius):
+        nxt = []
+        for v in level:
+            here = paths[v]
+            for w in adj[v]:
+                if w not in paths and w not in closed:
+                    paths[w] = here + [w]
+                    nxt.append(w)
+        if not nxt:
+            break
+        level = nxt
+    return paths

@@ -1,0 +1,151 @@
+"""The caches and searches behind supply (5.x) and command (8.x) answers (issue #9).
+
+- the searches of ``plugins/_supply_search.py`` give networkx's answers — distances and the very
+  paths, ties broken alike (hypothesis property tests on random graphs);
+- the radius searches of supply (5.3) and command (8.1) give ``Board.paths_within``'s paths;
+- the maps kept per placement/weather/settings key give, over a played prefix, the answers an
+  engine with no kept maps computes from scratch, for every unit of both sides;
+- kept step costs are the movement cost hook's answers.
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from casebook.kernel.engine import Engine
+from casebook.kernel.game import Game
+from casebook.kernel.hexgrid import hex_label
+from casebook.plugins import _command_paths, _supply_search as search
+from casebook.tools.bots import RandomBot
+
+
+# -- searches against networkx ------------------------------------------------------------------
+@st.composite
+def graphs(draw):
+    """A random undirected graph on 2..14 nodes with integer step costs per direction."""
+    n = draw(st.integers(2, 14))
+    pairs = [(a, b) for a in range(n) for b in range(a + 1, n)]
+    edges = draw(st.lists(st.sampled_from(pairs), unique=True, max_size=len(pairs)))
+    g = nx.Graph()
+    g.add_nodes_from(draw(st.permutations(range(n))))
+    g.add_edges_from(edges)
+    cost = {}
+    for a, b in g.edges:
+        cost[a, b] = draw(st.integers(1, 4))
+        cost[b, a] = draw(st.integers(1, 4))
+    return g, cost
+
+
+@settings(max_examples=150, deadline=None)
+@given(graphs(), st.data())
+def test_dijkstra_gives_networkx_distances_and_paths(gc, data):
+    g, cost = gc
+    nodes = list(g)
+    sources = data.draw(st.lists(st.sampled_from(nodes), min_size=1, max_size=4, unique=True))
+    closed = set(data.draw(st.lists(st.sampled_from(nodes), max_size=4)))
+    cutoff = data.draw(st.integers(0, 9))
+
+    def weight(x, y, _d):  # backward: from x to y costs the forward step y -> x
+        return None if x in closed else cost[y, x]
+
+    want_dist, want_paths = nx.multi_source_dijkstra(g, sources, cutoff=cutoff, weight=weight)
+    neighbours = {x: [(y, cost[y, x]) for y in g.adj[x]] for x in g}
+    dist, pred = search.dijkstra(sources, cutoff, neighbours.__getitem__, closed)
+    assert dist == want_dist
+    assert list(dist) == list(want_dist)  # settled in the same order
+    for h in dist:
+        assert search.path_to_source(pred, h) == list(reversed(want_paths[h]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(graphs(), st.data())
+def test_bfs_gives_networkx_unit_step_paths(gc, data):
+    g, _ = gc
+    nodes = list(g)
+    sources = sorted(data.draw(st.lists(st.sampled_from(nodes), min_size=1, max_size=4, unique=True)))
+    want_dist, want_paths = nx.multi_source_dijkstra(g, sources, weight=lambda u, v, d: 1)
+    adj = {x: list(g.adj[x]) for x in g}
+    dist, pred = search.bfs(sources, adj)
+    assert dist == want_dist and list(dist) == list(want_dist)
+    for h in dist:
+        assert search.path_to_source(pred, h) == list(reversed(want_paths[h]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2159), st.integers(0, 6), st.lists(st.integers(0, 2159), max_size=60))
+def test_radius_searches_give_board_paths_within(m41, start, radius, closed_ix):
+    board = m41.board
+    hexes = list(board.graph)
+    start_hex = hexes[start]
+    closed = {hexes[i] for i in closed_ix}
+    want = board.paths_within(start_hex, radius, closed)
+    assert search.paths_within(board.graph, start_hex, radius, closed) == want
+    assert _command_paths._paths_within(board.graph, start_hex, radius, dict.fromkeys(closed)) == want
+
+
+# -- kept maps against maps computed from scratch -------------------------------------------------
+def _fresh(m41):
+    """An engine on the same content with nothing kept (its own caches)."""
+    return Engine(m41.pack, m41.board, m41.rules, m41.pm, m41.sequence)
+
+
+def _drop_kept_maps(ctx):
+    for name in ("supply.maps", "supply.reverse", "command.maps"):
+        ctx.lasting(name).clear()
+
+
+@pytest.mark.case("5.6A", "8.0A")
+def test_kept_supply_and_command_answers_equal_fresh_ones_over_a_played_prefix(m41):
+    """Random bots play 45 actions of the October Blitz (moves, force marches, breakdowns,
+    activations, an attack); every third position, the supply and
+    command answers of every unit (the play's engine, its maps kept since earlier positions)
+    equal those of an engine whose kept maps are dropped first (step costs aside: see below)."""
+    game = Game(m41, "october-blitz")
+    state = game.new_initial_state(seed=5)
+    bots = {s: RandomBot(s, 5) for s in ("german", "soviet")}
+    fresh = _fresh(m41)
+    checked = 0
+    placements = set()
+    for i in range(45):
+        if state.is_terminal():
+            break
+        state.apply(bots[state.current_player()].choose(state))
+        if i % 3:
+            continue
+        warm = state.ctx()
+        clone = state.data.clone()
+        clone.touch()  # a version the fresh engine has never seen
+        cold = fresh.ctx(clone)
+        _drop_kept_maps(cold)
+        for unit in state.data.units:
+            if not unit.get("hex"):
+                continue
+            uid = unit["id"]
+            assert warm.hook.casebook_supply(ctx=warm, unit=uid) == cold.hook.casebook_supply(ctx=cold, unit=uid), uid
+            assert warm.hook.casebook_command(ctx=warm, unit=uid) == cold.hook.casebook_command(ctx=cold, unit=uid), uid
+        checked += 1
+        placements.add(tuple((u["id"], u.get("hex")) for u in state.data.units))
+    assert checked == 15 and len(placements) >= 10
+
+
+def test_kept_step_costs_are_the_movement_hooks_answers(m41):
+    """Every step cost the supply search kept for a TEC row is what ``casebook_move_cost``
+    (mode supply) answers for a unit of that row now."""
+    game = Game(m41, "october-blitz")
+    state = game.new_initial_state(seed=1)
+    ctx = state.ctx()
+    uid = next(u["id"] for u in state.data.units if u["side"] == "german" and u["class"] == "infantry")
+    ctx.hook.casebook_supply(ctx=ctx, unit=uid)
+    temperature, ground = (state.data.weather or {}).get("temperature", "warm"), (state.data.weather or {}).get("ground", "dry")
+    from casebook.plugins._supply_keys import settings as supply_settings
+    costs = ctx.lasting("supply.steps", "infantry", temperature, ground, *supply_settings(ctx))["costs"]
+    index = search.board_index(ctx)
+    kept = list(costs._table.items())
+    assert len(kept) > 1000
+    for (a, b), mp in kept[::37]:
+        answer = ctx.hook.casebook_move_cost(ctx=ctx, units=[uid], from_hex=hex_label(index.hexes[a]),
+                                             to_hex=hex_label(index.hexes[b]), mode="supply")
+        assert answer["mp"] == mp
