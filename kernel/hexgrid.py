@@ -130,6 +130,8 @@ class Cube:
 
 
 def _as_layout(layout: Layout | str) -> Layout:
+    if isinstance(layout, Layout):
+        return layout
     try:
         return Layout(layout)
     except ValueError:
@@ -185,8 +187,14 @@ def neighbours(h: Hex, layout: Layout | str) -> list[Hex]:
 def distance(a: Hex, b: Hex, layout: Layout | str) -> int:
     """Distance in hexes between ``a`` and ``b`` (0 for the same hex)."""
     lay = _as_layout(layout)
-    ca, cb = to_cube(a, lay), to_cube(b, lay)
-    return max(abs(ca.q - cb.q), abs(ca.r - cb.r), abs(ca.s - cb.s))
+    p = lay.shifted_parity
+    if lay.flat:  # to_cube inlined (this is a hot path): q = col, r = row - half(col)
+        dq = a.col - b.col
+        dr = (a.row - _half(a.col, p)) - (b.row - _half(b.col, p))
+    else:
+        dr = a.row - b.row
+        dq = (a.col - _half(a.row, p)) - (b.col - _half(b.row, p))
+    return max(abs(dq), abs(dr), abs(dq + dr))
 
 
 @dataclass(frozen=True, order=True)

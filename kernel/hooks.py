@@ -223,6 +223,17 @@ class Specs:
         """
 
     @hookspec(firstresult=True)
+    def casebook_zoc_map(self, ctx: Any, side: str) -> dict[str, Any] | None:
+        """Every enemy ZOC affecting units of ``side`` at once: ``{"key", "exerted_by": {hex:
+        (unit ids)}, "cases"}`` (hexes without an EZOC are absent; read-only). ``key`` is a
+        hashable value naming everything the map is computed from: equal keys, equal maps, so a
+        caller may key its own caches by it across state changes.
+
+        Return: firstresult (the ZOC plugin answers).
+        Fires: any time (path searches ask it once instead of ``casebook_zoc`` per hex).
+        """
+
+    @hookspec(firstresult=True)
     def casebook_supply(self, ctx: Any, unit: str) -> dict[str, Any] | None:
         """Whether ``unit`` is in supply now: ``{"unit", "in_supply", "route", "path", "mp",
         "cases", "blocked"}``.

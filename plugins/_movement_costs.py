@@ -17,7 +17,7 @@ from casebook.kernel.hexgrid import hex_label, parse_hex
 
 __all__ = [
     "weather", "units_of", "move_class", "is_supplied", "cell_cost", "step_cost", "move_cost",
-    "movement_allowance", "ezoc", "zoc_treatment", "enemy_hexes", "rel_source", "FEATURE_ORDER",
+    "movement_allowance", "ezoc", "ezoc_map", "step_table", "table_row", "zoc_treatment", "enemy_hexes", "rel_source", "FEATURE_ORDER",
 ]
 
 #: Hexside features with a crossing cost on the TEC (tables/tec_hexside.yaml dims), costliest last
@@ -151,6 +151,24 @@ def step_cost(ctx: Any, classes: frozenset[str], a: str, b: str, *, fluid: bool 
     return best
 
 
+def step_table(ctx: Any, classes: frozenset[str]) -> dict[str, tuple[tuple[str, int | None, int | None], ...]]:
+    """For a stack of TEC rows ``classes``: hex label -> ``((neighbour, mp, mp EZOC to EZOC
+    when fluid), ...)`` in label order — :func:`step_cost` of every hexside, filled hex by hex
+    and kept for the weather and settings it depends on (a path search reads it as a table).
+    Use :func:`table_row` to read it."""
+    return ctx.lasting("movement.table", *weather(ctx), ctx.state.setting("road_bridges", "bridged"),
+                       classes)
+
+
+def table_row(ctx: Any, table: dict[str, Any], classes: frozenset[str], a: str) -> tuple[Any, ...]:
+    """The row of :func:`step_table` for hex ``a`` (filled on first use)."""
+    row = table.get(a)
+    if row is None:
+        row = table[a] = tuple((b, step_cost(ctx, classes, a, b)[0], step_cost(ctx, classes, a, b, fluid=True)[0])
+                               for b in ctx.board.label_neighbours(a))
+    return row
+
+
 @implements("9.2A", "9.2B", "4.6A")
 def move_cost(ctx: Any, units: Sequence[str], from_hex: str, to_hex: str, mode: str) -> dict[str, Any]:
     """MP for the stack ``units`` to enter adjacent ``to_hex`` from ``from_hex`` (hook
@@ -176,6 +194,17 @@ def move_cost(ctx: Any, units: Sequence[str], from_hex: str, to_hex: str, mode: 
     return {"mp": mp, "via": via, "terrain": terrain, "feature": feature, "cases": cases}
 
 
+def _ma_quantity(ctx: Any, facts: Mapping[str, Any]) -> Any:
+    """The ``ma`` script's explained value for ``facts`` (kept by the facts: the script reads
+    nothing else; the explanation is shared, read-only)."""
+    cache = ctx.lasting("movement.ma")
+    key = tuple(facts.items())
+    q = cache.get(key)
+    if q is None:
+        q = cache[key] = ctx.quantity("ma", facts)
+    return q
+
+
 @implements("9.0B", "9.1A", "9.3", "9.7", "9.8B", "9.6A", "5.7B")
 def movement_allowance(ctx: Any, units: Sequence[str], mode: str, *,
                        supplied: Mapping[str, bool] | None = None) -> dict[str, Any]:
@@ -196,7 +225,7 @@ def movement_allowance(ctx: Any, units: Sequence[str], mode: str, *,
         sup = supplied[uid] if supplied is not None and uid in supplied else is_supplied(ctx, uid)
         facts = {"printed_ma": int(u.get("ma", 0)), "reaction": mode == "reaction", "ground": ground,
                  "supplied": sup}
-        q = ctx.quantity("ma", facts)
+        q = _ma_quantity(ctx, facts)
         if best is None or q.value < best[0]:
             best = (int(q.value), uid, q)
     assert best is not None
@@ -228,10 +257,40 @@ def enemy_hexes(ctx: Any, side: str) -> frozenset[str]:
     return ctx.memo[key]
 
 
+_NO_EZOC: frozenset[str] = frozenset()
+
+
+def ezoc_map(ctx: Any, side: str) -> tuple[Mapping[str, frozenset[str]] | None, Any]:
+    """``(hex -> enemy unit ids, key)``: every EZOC against ``side`` at once, from the ZOC
+    plugin's ``casebook_zoc_map`` (7.0A), with the key it names (equal keys, equal maps: reach
+    results are kept by it); ``(None, None)`` without a ZOC plugin (then :func:`ezoc` asks hex by
+    hex). Memo per state version; the converted map is kept by its key."""
+    memo = ctx.memo
+    mkey = ("movement.ezoc_map", side)
+    found = memo.get(mkey)
+    if found is None:
+        ans = ctx.hook.casebook_zoc_map(ctx=ctx, side=side)
+        if ans is None:
+            found = (None, None)
+        else:
+            kept = ctx.lasting("movement.ezoc_maps")
+            zmap = kept.get(ans["key"])
+            if zmap is None:
+                zmap = kept[ans["key"]] = {h: frozenset(ids) for h, ids in ans["exerted_by"].items() if ids}
+                while len(kept) > 64:
+                    kept.pop(next(iter(kept)))
+            found = (zmap, ans["key"])
+        memo[mkey] = found
+    return found
+
+
 def ezoc(ctx: Any, hex_: str, side: str) -> frozenset[str]:
     """Enemy units exerting a ZOC into ``hex_`` against ``side``: the ZOC plugin's answer
-    (``casebook_zoc``); without one, adjacent enemy units the ``exert_zoc`` permission allows
-    (7.1A, 7.1C)."""
+    (``casebook_zoc_map``, the map ``casebook_zoc`` reads); without one, adjacent enemy units
+    the ``exert_zoc`` permission allows (7.1A, 7.1C)."""
+    zmap = ezoc_map(ctx, side)[0]
+    if zmap is not None:
+        return zmap.get(hex_, _NO_EZOC)
     key = ("movement.ezoc", hex_, side)
     memo = ctx.memo
     if key in memo:

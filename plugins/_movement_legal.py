@@ -18,27 +18,32 @@ from casebook.plugins._movement_state import (
     MODE, STEPS, current_mover, data, decider, eligible_stacks, mover,
 )
 
-__all__ = ["legal_actions"]
+__all__ = ["legal_actions", "destinations"]
 
 
 def _overstacked(ctx: Any, hex_: str, units: list[str]) -> bool:
     """6.2B: a move may not end overstacked (the stacking plugin's verdict; False without one)."""
-    if not ctx.state.units_at(hex_):
+    stack = ctx.state.units_at(hex_)
+    if not stack:
         return False
-    here = [u["id"] for u in ctx.state.units_at(hex_)]
+    here = [u["id"] for u in stack]
     ans = ctx.hook.casebook_stacking(ctx=ctx, hex=hex_, units=here + list(units))
     return bool(ans and ans.get("overstacked"))
+
+
+@implements("9.0A", "6.2B")
+def destinations(ctx: Any, m: Any) -> dict[str, dict[str, Any]]:
+    """The hexes stack ``m`` may end a move in now: its :func:`reach` (terrain, ZOC, MPs) less
+    those where it would end overstacked (6.2B); label -> ``{"mp", "path", …}`` (read-only)."""
+    units = list(m.units)
+    return {dest: r for dest, r in reach(ctx, m).items() if not _overstacked(ctx, dest, units)}
 
 
 def _moves(ctx: Any, side: str, hex_: str, m: Any, units: list[str] | None = None) -> list[Action]:
     """A ``move`` per destination; ``units`` names the movers when the hex also holds the stack
     being moved, so the action cannot be read as that stack's continuation (9.1D)."""
-    out = []
-    for dest, r in reach(ctx, m).items():
-        if _overstacked(ctx, dest, list(m.units)):
-            continue
-        out.append(Action.make("move", side, stack=hex_, path=r["path"], units=units))
-    return out
+    return [Action.make("move", side, stack=hex_, path=r["path"], units=units)
+            for r in destinations(ctx, m).values()]
 
 
 def _overruns(ctx: Any, side: str, hex_: str) -> list[Action]:

@@ -17,9 +17,11 @@ from typing import Any
 from casebook.kernel.cases import implements
 from casebook.kernel.hexgrid import hex_label, parse_hex
 
-from casebook.plugins._movement_costs import enemy_hexes, ezoc, step_cost
+from casebook.plugins._movement_costs import (
+    enemy_hexes, ezoc, ezoc_map, step_cost, step_table, table_row, weather,
+)
 
-__all__ = ["Mover", "Step", "step", "reach", "check_path", "rail_reach", "neighbours"]
+__all__ = ["Mover", "Step", "step", "reach", "search", "check_path", "rail_reach", "neighbours"]
 
 
 @dataclass(frozen=True)
@@ -53,12 +55,9 @@ class Step:
     spent_all: bool = False
 
 
-def neighbours(ctx: Any, hex_: str) -> list[str]:
-    """On-map neighbours of ``hex_`` as labels, in label order (cached)."""
-    key = ("movement.nbrs", hex_)
-    if key not in ctx.memo:
-        ctx.memo[key] = sorted(hex_label(n) for n in ctx.board.neighbours(parse_hex(hex_)))
-    return ctx.memo[key]
+def neighbours(ctx: Any, hex_: str) -> tuple[str, ...]:
+    """On-map neighbours of ``hex_`` as labels, in label order (the board's table)."""
+    return ctx.board.label_neighbours(hex_)
 
 
 @implements("9.0A", "9.1A", "9.2C", "7.2", "7.3")
@@ -109,41 +108,112 @@ def step(ctx: Any, m: Mover, a: str, b: str, spent: int, hexes: int) -> Step:
     return Step(False, None, f"{cost} MP needed to enter {b}, {m.budget - spent} left", ("9.1A", "9.2C"))
 
 
+@implements("9.0A", "9.1A", "9.2C", "7.2", "7.3", "9.8B")
 def reach(ctx: Any, m: Mover) -> dict[str, dict[str, Any]]:
     """Every hex ``m`` can end its move in, by Dijkstra (heapq) over MP spent: label ->
     ``{"mp", "path", "spent_all", "stop"}`` with the canonical cheapest path (ties broken by
-    label order) excluding the start; the start itself is not listed."""
-    best: dict[str, tuple[int, tuple[str, ...], Step | None]] = {m.start: (0, (), None)}
+    label order) excluding the start; the start itself is not listed.
+
+    The search applies :func:`step` (its rules and cases) from tables: MP costs from
+    :func:`~casebook.plugins._movement_costs.step_table`, EZOCs from the ZOC plugin's map. The
+    result is kept across state changes by everything it depends on — the mover, the weather,
+    the settings read, the enemy-occupied hexes and the ZOC map's key — so treat it as
+    read-only."""
+    zmap, zkey = ezoc_map(ctx, m.side)
+    enemy = enemy_hexes(ctx, m.side)
+    same_only = ctx.state.setting("locking_ezoc_to_ezoc", "any") == "same_unit"
+    if zmap is None:  # no ZOC plugin map: ask hex by hex, keep for this state version only
+        zmap = _EzocByHex(ctx, m.side)
+        kept = ctx.memo.setdefault("movement.reach", {})
+        key: tuple[Any, ...] = (m, same_only)
+    else:
+        kept = ctx.lasting("movement.reach", *weather(ctx), ctx.state.setting("road_bridges", "bridged"))
+        key = (m, same_only, enemy, zkey)
+    found = kept.get(key)
+    if found is None:
+        found = kept[key] = search(ctx, m, zmap, enemy, same_only)
+        while len(kept) > _REACH_KEPT:
+            kept.pop(next(iter(kept)))
+    return found
+
+
+#: How many reach results are kept per weather (a movement step asks a few dozen stacks).
+_REACH_KEPT = 512
+
+
+class _EzocByHex(dict):
+    """:func:`ezoc` hex by hex as a mapping (``.get``), when no ZOC plugin gives a whole map."""
+
+    def __init__(self, ctx: Any, side: str) -> None:
+        super().__init__()
+        self._ctx, self._side = ctx, side
+
+    def get(self, hex_: str, default: Any = None) -> Any:  # type: ignore[override]
+        if hex_ not in self:
+            self[hex_] = ezoc(self._ctx, hex_, self._side)
+        return dict.get(self, hex_) or default
+
+
+def search(ctx: Any, m: Mover, zmap: Any, enemy: frozenset[str], same_only: bool) -> dict[str, dict[str, Any]]:
+    """The Dijkstra of :func:`reach` (uncached): :func:`step`'s verdicts from tables, the same
+    order and tie-breaks. ``zmap``: hex -> enemy unit ids exerting a ZOC there (absent: none)."""
+    classes, budget, max_hexes = m.classes, m.budget, m.max_hexes
+    table = step_table(ctx, classes)
+    zoc_on, locking, fluid_kind = m.zoc != "none", m.zoc == "locking", m.zoc == "fluid"
+    best: dict[str, int] = {m.start: 0}
+    nhex: dict[str, int] = {m.start: 0}
+    prev: dict[str, str] = {}
+    how: dict[str, int] = {}  # 0 ordinary, 1 terminal (7.2 / 9.8B), 2 all MPs spent (9.2C)
     heap: list[tuple[int, str]] = [(0, m.start)]
     done: set[str] = set()
+    pop, push = heapq.heappop, heapq.heappush
     while heap:
-        spent, a = heapq.heappop(heap)
+        spent, a = pop(heap)
         if a in done:
             continue
         done.add(a)
-        _, path, how = best[a]
-        if how is not None and how.terminal:
-            continue
-        for b in neighbours(ctx, a):
-            if b in done:
-                continue
-            s = step(ctx, m, a, b, spent, len(path))
-            if not s.ok:
-                continue
-            total = spent + (s.cost or 0)
+        if how.get(a):
+            continue  # movement ends there (7.2, 9.2C, 9.8B)
+        hexes = nhex[a]
+        if max_hexes is not None and hexes >= max_hexes:
+            continue  # 9.8B
+        za = zmap.get(a) if zoc_on else None
+        if za and locking and not (hexes == 0 and m.at_start):
+            continue  # 7.2: stopped on entering an EZOC
+        last = max_hexes is not None and hexes + 1 >= max_hexes
+        row = table.get(a) or table_row(ctx, table, classes, a)
+        for b, cost, fluid_cost in row:
+            if b in done or b in enemy:
+                continue  # 9.0A, 9.5A
+            zb = zmap.get(b) if zoc_on else None
+            if za and zb:
+                if locking:
+                    if not same_only or za & zb:
+                        continue  # 7.2: never EZOC to EZOC
+                elif fluid_kind:
+                    cost = fluid_cost  # 7.3: +1 MP EZOC to EZOC
+            if cost is None:
+                continue  # 9.2A: prohibited
+            if spent + cost <= budget:
+                total, end = spent + cost, 1 if (locking and zb) or last else 0
+            elif hexes == 0 and m.fresh:
+                total, end = spent + max(budget - spent, 0), 2  # 9.2C
+            else:
+                continue  # 9.1A
             old = best.get(b)
-            if old is None or total < old[0]:
-                best[b] = (total, path + (b,), s)
-                heapq.heappush(heap, (total, b))
+            if old is None or total < old:
+                best[b], nhex[b], prev[b], how[b] = total, hexes + 1, a, end
+                push(heap, (total, b))
     out = {}
     for h in sorted(best):
         if h == m.start:
             continue
-        mp, path, how = best[h]
-        stop = None
-        if how is not None and how.terminal:
-            stop = "9.2C" if how.spent_all else ("9.8B" if m.max_hexes else "7.2")
-        out[h] = {"mp": mp, "path": list(path), "spent_all": bool(how and how.spent_all), "stop": stop}
+        path = [h]
+        while prev[path[-1]] != m.start:
+            path.append(prev[path[-1]])
+        end = how[h]
+        stop = None if not end else "9.2C" if end == 2 else ("9.8B" if m.max_hexes else "7.2")
+        out[h] = {"mp": best[h], "path": path[::-1], "spent_all": end == 2, "stop": stop}
     return out
 
 

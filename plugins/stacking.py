@@ -35,19 +35,27 @@ _MOVES = ("move", "react-move", "force-march", "rail-move")
 def unit_points(ctx: Any, unit: Mapping[str, Any]) -> tuple[int, tuple[str, ...]]:
     """Stacking points of one unit (script ``stacking_points``): German division 3, other 1
     (6.0A); Soviet division 2, other 1 (6.0B); HQs 0 (6.1: any number stack free)."""
-    key = ("stacking.points", unit.get("side"), unit.get("class"), unit.get("size", "none"))
-    if key not in ctx.memo:
-        q = ctx.quantity("stacking_points", {"side": key[1], "unit_class": key[2], "unit_size": key[3]})
-        ctx.memo[key] = (int(q.value), tuple(q.cases))
-    return ctx.memo[key]
+    return _points(ctx, ctx.lasting("stacking.points"), unit)
+
+
+def _points(ctx: Any, kept: dict[Any, Any], unit: Mapping[str, Any]) -> tuple[int, tuple[str, ...]]:
+    """:func:`unit_points` from ``kept`` (the lasting cache: the script reads these three facts
+    only), computed on a miss."""
+    key = (unit.get("side"), unit.get("class"), unit.get("size", "none"))
+    found = kept.get(key)
+    if found is None:
+        q = ctx.quantity("stacking_points", {"side": key[0], "unit_class": key[1], "unit_size": key[2]})
+        found = kept[key] = (int(q.value), tuple(q.cases))
+    return found
 
 
 def _limit(ctx: Any, side: str) -> tuple[int, tuple[str, ...]]:
-    key = ("stacking.limit", side)
-    if key not in ctx.memo:
+    kept = ctx.lasting("stacking.limit")  # the script reads the side only
+    found = kept.get(side)
+    if found is None:
         q = ctx.quantity("stacking_limit", {"side": side})
-        ctx.memo[key] = (int(q.value), tuple(q.cases))
-    return ctx.memo[key]
+        found = kept[side] = (int(q.value), tuple(q.cases))
+    return found
 
 
 def _records(ctx: Any, hex_: str, units: Sequence[Any] | None) -> list[Mapping[str, Any]]:
@@ -76,19 +84,23 @@ def stacking_answer(ctx: Any, hex_: str, units: Sequence[Any] | None = None) -> 
     move out of an overstacked hex during the Movement Step if possible (6.2C).
     Raises QuestionError for a bad or off-map hex or an unknown unit id.
     """
-    try:
-        if not ctx.board.contains(parse_hex(hex_)):
-            raise QuestionError(f"hex {hex_} is off the map ({ctx.board.grid.describe()})")
-    except ValueError as exc:
-        raise QuestionError(str(exc)) from None
+    on_map = ctx.lasting("stacking.on_map")
+    if not isinstance(hex_, str) or hex_ not in on_map:
+        try:
+            if not ctx.board.contains(parse_hex(hex_)):
+                raise QuestionError(f"hex {hex_} is off the map ({ctx.board.grid.describe()})")
+        except ValueError as exc:
+            raise QuestionError(str(exc)) from None
+        on_map[hex_] = True
     recs = _records(ctx, hex_, units)
     sides = list(dict.fromkeys(u.get("side") for u in recs)) or [ctx.state.phasing or "german"]
+    kept = ctx.lasting("stacking.points")
     best: dict[str, Any] | None = None
     for side in sides:
         mine = [u for u in recs if u.get("side") == side]
         rows, cases = [], []
         for u in mine:
-            pts, pc = unit_points(ctx, u)
+            pts, pc = _points(ctx, kept, u)
             rows.append({"id": u.get("id"), "points": pts})
             cases += pc
         limit, lc = _limit(ctx, side)

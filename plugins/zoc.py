@@ -2,7 +2,8 @@
 a moving unit treats it (locking, fluid, none: the ZOC Chart), and its effects on moves (7.2-7.3),
 supply and command paths (7.4) and retreats (7.5).
 
-Answers ``casebook_zoc`` (the EZOC in a hex for a side), ``casebook_facts`` (``in_ezoc`` and
+Answers ``casebook_zoc`` (the EZOC in a hex for a side), ``casebook_zoc_map`` (every EZOC of a
+side at once, with the key it is cached by), ``casebook_facts`` (``in_ezoc`` and
 ``zoc_retreat_blocked`` of a unit), ``casebook ask … zoc HEX [--for UNIT]``, and refuses through
 ``casebook_validate_action`` the moves that 7.2 forbids (``move``, ``react-move``,
 ``force-march`` with a ``path``) and the retreats 7.5A forbids (``retreat`` with a ``path``).
@@ -10,6 +11,7 @@ Answers ``casebook_zoc`` (the EZOC in a hex for a side), ``casebook_facts`` (``i
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any, Mapping
 
 from casebook.kernel.cases import implements
@@ -18,12 +20,12 @@ from casebook.kernel.hexgrid import hex_label, parse_hex
 from casebook.kernel.hooks import hookimpl
 from casebook.kernel.state import HEX_RE
 
-from ._zoc_map import (chart_kind, chart_row, exerted_by, exerts_zoc, friendly_combat_unit_in,
-                       most_restrictive, unit_kind)
+from ._zoc_map import (chart_kind, chart_row, conditions, exerted_by, exerts_zoc, friendly_combat_unit_in,
+                       map_key, most_restrictive, unit_kind, zoc_map)
 from ._zoc_moves import locking_refusals, moving_units, retreat_allowed_into, retreat_refusals
 
 __all__ = ["QUESTIONS", "zoc_answer", "zoc_for_unit", "retreat_blocked_by_zoc",
-           "casebook_zoc", "casebook_answer", "casebook_validate_action", "casebook_facts"]
+           "casebook_zoc", "casebook_zoc_map", "casebook_answer", "casebook_validate_action", "casebook_facts"]
 
 #: question -> usage line, for `casebook ask` (see docs/ask/zoc.md)
 QUESTIONS: dict[str, str] = {
@@ -61,11 +63,32 @@ def zoc_answer(ctx: Any, hex_: str, side: str) -> dict[str, Any]:
     (7.4, 7.5A). Raises QuestionError for a bad hex label or off-map hex.
     """
     key = ("zoc.answer", hex_, side)
-    if key not in ctx.memo:
-        ctx.memo[key] = _zoc_answer(ctx, hex_, side)
-    a = ctx.memo[key]
+    memo = ctx.memo
+    a = memo.get(key)
+    if a is None:
+        a = memo[key] = _kept_answer(ctx, hex_, side)
     return {**a, "exerted_by": list(a["exerted_by"]), "by_class": dict(a["by_class"]),
             "cases": list(a["cases"])}
+
+
+#: How many ZOC answers are kept across state changes (per weather and settings).
+_ANSWERS_KEPT = 20000
+
+
+def _kept_answer(ctx: Any, hex_: str, side: str) -> dict[str, Any]:
+    """:func:`_zoc_answer` kept across state changes by what it reads: the hex and side, who
+    exerts a ZOC there, whether a friendly combat unit is there, the weather and settings."""
+    who = exerted_by(ctx, hex_, side) if isinstance(hex_, str) else None
+    if who is None:
+        return _zoc_answer(ctx, hex_, side)
+    kept = ctx.lasting("zoc.answers", conditions(ctx))
+    key = (hex_, side, who, friendly_combat_unit_in(ctx, hex_, side))
+    found = kept.get(key)
+    if found is None:
+        found = kept[key] = _zoc_answer(ctx, hex_, side)
+        while len(kept) > _ANSWERS_KEPT:
+            kept.pop(next(iter(kept)))
+    return found
 
 
 def _zoc_answer(ctx: Any, hex_: str, side: str) -> dict[str, Any]:
@@ -146,6 +169,20 @@ def retreat_blocked_by_zoc(ctx: Any, unit_id: str) -> bool:
 def casebook_zoc(ctx: Any, hex: str, side: str) -> dict[str, Any]:
     """The enemy ZOC in ``hex`` affecting a unit of ``side`` (:func:`zoc_answer`)."""
     return zoc_answer(ctx, hex, side)
+
+
+@hookimpl
+@implements("7.0A", "7.0D", "7.0E", "7.1A")
+def casebook_zoc_map(ctx: Any, side: str) -> dict[str, Any]:
+    """Every enemy ZOC affecting units of ``side``: ``{"key", "exerted_by": {hex: (ids)},
+    "cases"}`` — the map :func:`zoc_answer` reads (7.0A, 7.0D, 7.0E; who has a ZOC, 7.1A-C),
+    read-only, and ``key`` (:func:`map_key`: the weather, settings and enemy units it is
+    computed from)."""
+    cases = ["7.0A", "7.0D", "7.0E", "7.1A"]
+    found = zoc_map(ctx, side)
+    if not found:
+        cases += _no_zoc_cases(ctx)
+    return {"key": map_key(ctx, side), "exerted_by": MappingProxyType(found), "cases": cases}
 
 
 @hookimpl

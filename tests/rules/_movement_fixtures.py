@@ -30,7 +30,7 @@ map:
 
 class FakeAreas:
     """Supply (units in ``unsupplied`` are OOS), command (``out_of_command``), ZOC (every
-    non-HQ enemy unit adjacent exerts one) and overrun combat (``outcome``: "eliminate" removes
+    non-HQ enemy unit adjacent exerts one; ``casebook_zoc`` and ``casebook_zoc_map`` alike) and overrun combat (``outcome``: "eliminate" removes
     the defenders, "hold" leaves them); combats asked are kept in ``combats``."""
 
     def __init__(self) -> None:
@@ -54,6 +54,18 @@ class FakeAreas:
         who = sorted(u["id"] for u in ctx.state.units
                      if u.get("side") != side and u.get("hex") in near and u.get("class") != "hq")
         return {"hex": hex, "exerted_by": who, "kind": "locking" if who else "none", "cases": ["7.1A"]}
+
+    @hookimpl
+    def casebook_zoc_map(self, ctx, side):
+        """The same ZOC as :meth:`casebook_zoc`, every hex at once (movement asks this one)."""
+        found: dict[str, list[str]] = {}
+        for u in ctx.state.units:
+            if u.get("side") != side and u.get("hex") and u.get("class") != "hq":
+                for n in ctx.board.label_neighbours(u["hex"]):
+                    found.setdefault(n, []).append(u["id"])
+        key = ("fake", side, tuple((u["id"], u.get("hex"), u.get("side"), u.get("class")) for u in ctx.state.units))
+        return {"key": key, "exerted_by": {h: tuple(sorted(ids)) for h, ids in found.items()},
+                "cases": ["7.1A"]}
 
     @hookimpl
     def casebook_combat(self, ctx, attackers, hex, kind, support):
