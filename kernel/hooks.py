@@ -20,11 +20,13 @@ Lifecycle, in the order the driver fires the hooks:
 :func:`make_plugin_manager` builds a manager from the manifest's ``plugins:`` list. Names resolve
 *only* to ``casebook.plugins.<name>`` or to an entry point named ``<name>`` in group
 ``casebook.plugins``; anything else (a dotted path, an unknown name) is a :class:`ContentError`
-naming the plugin. Every hook call is recorded as a :class:`HookCall` (which plugins answered) in
-``pm.calls`` so the trace can name its ``source``.
+naming the plugin. The last hook calls are recorded as :class:`HookCall` s (which plugins answered) in
+``pm.calls`` (bounded by ``CALLS_KEPT``), for tests and debugging.
 """
 
 from __future__ import annotations
+
+from collections import deque
 
 import functools
 import importlib
@@ -301,14 +303,19 @@ class _Proxy:
         return f"<plugin {self._casebook_plugin}>"
 
 
+#: How many recent hook calls a plugin manager keeps in ``calls``.
+CALLS_KEPT = 1000
+
+
 class CasebookPluginManager(pluggy.PluginManager):
     """A pluggy manager for project ``casebook`` that records every hook call in :attr:`calls`."""
 
     def __init__(self) -> None:
         super().__init__(PROJECT)
         self.add_hookspecs(Specs)
-        #: Hook calls in order (see :class:`HookCall`); the trace uses it to name sources.
-        self.calls: list[HookCall] = []
+        #: The last :data:`CALLS_KEPT` hook calls, oldest first (see :class:`HookCall`): which
+        #: plugins were called and which answered. Bounded: a game makes millions of hook calls.
+        self.calls: deque[HookCall] = deque(maxlen=CALLS_KEPT)
         #: Plugin name -> the module (or object) the name resolved to.
         self.modules: dict[str, Any] = {}
         self._answered: list[list[str]] = []

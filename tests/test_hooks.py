@@ -121,3 +121,14 @@ def test_plugins_never_share_state_through_the_manager() -> None:
     pm = _pm()
     assert set(pm.modules) == {"weather", "movement"}
     assert repr(pm.get_plugin("weather")) == "<plugin weather>"
+
+
+def test_recorded_calls_are_bounded():
+    """The manager keeps only the last CALLS_KEPT calls (a whole game makes millions)."""
+    from casebook.kernel.hooks import CALLS_KEPT, make_plugin_manager
+
+    pm = make_plugin_manager([])
+    for _ in range(CALLS_KEPT + 5):
+        pm.hook.casebook_decider(ctx=None, phase="p", step="s")
+    assert len(pm.calls) == CALLS_KEPT
+    assert pm.calls[-1].hook == "casebook_decider"
