@@ -101,24 +101,6 @@ def command_blocked(ctx: Any, side: str) -> dict[Hex, str]:
     return out
 
 
-def _paths_within(graph: Any, start: Hex, radius: int, closed: Mapping[Hex, Any]) -> dict[Hex, list[Hex]]:
-    """``Board.paths_within``'s answer (shortest hex paths from ``start`` within ``radius`` steps
-    avoiding ``closed``, networkx's breadth-first order) walking the graph's adjacency directly:
-    the networkx restricted view it uses counts the whole board on every search."""
-    adj = graph.adj
-    paths = {start: [start]}
-    level = [start]
-    for _ in range(radius):
-        nxt = []
-        for v in level:
-            for w in adj[v]:
-                if w not in paths and w not in closed:
-                    paths[w] = paths[v] + [w]
-                    nxt.append(w)
-        level = nxt
-    return paths
-
-
 @implements("8.1A", "8.1B", "8.1D", "0.2.4.8")
 def command_path(ctx: Any, hq: Mapping[str, Any], target: Hex) -> list[Hex] | None:
     """The shortest command path from ``hq`` to ``target`` (8.1A: traced from the HQ) if it is
@@ -129,7 +111,7 @@ def command_path(ctx: Any, hq: Mapping[str, Any], target: Hex) -> list[Hex] | No
     store = _store(ctx, hq["side"])
     key = ("reach", start, radius)
     if key not in store:  # one breadth-first search per HQ and key
-        store[key] = _paths_within(ctx.board.graph, start, radius, command_blocked(ctx, hq["side"]))
+        store[key] = ctx.board.paths_within(start, radius, command_blocked(ctx, hq["side"]))
     return ctx.board.path_within(store[key], target, radius)
 
 

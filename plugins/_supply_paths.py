@@ -377,7 +377,7 @@ def _hq_reach(ctx: Any, side: str, hq_hex: Hex, radius: int) -> dict[Hex, list[H
     store = side_store(ctx, side)
     key = ("hq-reach", hq_hex, radius)
     if key not in store:
-        store[key] = search.paths_within(ctx.board.graph, hq_hex, radius, blocked(ctx, side))
+        store[key] = ctx.board.paths_within(hq_hex, radius, blocked(ctx, side))
     return store[key]
 
 

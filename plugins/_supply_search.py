@@ -16,8 +16,6 @@ give (``tests/rules/test_supply_cache.py`` checks it against networkx).
   ``plugins/_movement_costs.py`` ``move_cost``);
 - :func:`dijkstra` — multi-source Dijkstra with a cutoff, never expanding ``closed`` hexes;
 - :func:`bfs` — multi-source breadth-first search (unit steps) over an adjacency mapping;
-- :func:`paths_within` — the HQ radius search: ``Board.paths_within``'s answer without the
-  cost of a networkx restricted view (whose ``len`` walks the whole board on every search).
 """
 
 from __future__ import annotations
@@ -29,7 +27,7 @@ from typing import Any, Callable, Collection, Iterable, Mapping, Sequence
 
 from casebook.kernel.hexgrid import Hex
 
-__all__ = ["BoardIndex", "StepCosts", "board_index", "dijkstra", "bfs", "path_to_source", "paths_within"]
+__all__ = ["BoardIndex", "StepCosts", "board_index", "dijkstra", "bfs", "path_to_source"]
 
 #: Ask one step's MP: ``ask(from_hex, to_hex) -> MP or None`` (None: prohibited).
 Ask = Callable[[Hex, Hex], "float | None"]
@@ -154,23 +152,3 @@ def path_to_source(pred: Mapping[Any, Any], node: Any) -> list[Any]:
     return path
 
 
-def paths_within(graph: Any, start: Hex, radius: int, closed: Collection[Hex] = ()) -> dict[Hex, list[Hex]]:
-    """Shortest hex paths from ``start`` to every hex within ``radius`` steps that avoid the
-    ``closed`` hexes (``start`` itself never closed): what ``Board.paths_within`` answers
-    (networkx ``single_source_shortest_path`` on a restricted view, same breadth-first order),
-    walking ``graph``'s adjacency directly."""
-    adj = graph.adj
-    paths = {start: [start]}
-    level = [start]
-    for _ in range(radius):
-        nxt = []
-        for v in level:
-            here = paths[v]
-            for w in adj[v]:
-                if w not in paths and w not in closed:
-                    paths[w] = here + [w]
-                    nxt.append(w)
-        if not nxt:
-            break
-        level = nxt
-    return paths

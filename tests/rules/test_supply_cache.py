@@ -2,7 +2,6 @@
 
 - the searches of ``plugins/_supply_search.py`` give networkx's answers — distances and the very
   paths, ties broken alike (hypothesis property tests on random graphs);
-- the radius searches of supply (5.3) and command (8.1) give ``Board.paths_within``'s paths;
 - the maps kept per placement/weather/settings key give, over a played prefix, the answers an
   engine with no kept maps computes from scratch, for every unit of both sides;
 - kept step costs are the movement cost hook's answers.
@@ -18,7 +17,7 @@ from hypothesis import strategies as st
 from casebook.kernel.engine import Engine
 from casebook.kernel.game import Game
 from casebook.kernel.hexgrid import hex_label
-from casebook.plugins import _command_paths, _supply_search as search
+from casebook.plugins import _supply_search as search
 from casebook.tools.bots import RandomBot
 
 
@@ -72,18 +71,6 @@ def test_bfs_gives_networkx_unit_step_paths(gc, data):
     assert dist == want_dist and list(dist) == list(want_dist)
     for h in dist:
         assert search.path_to_source(pred, h) == list(reversed(want_paths[h]))
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.integers(0, 2159), st.integers(0, 6), st.lists(st.integers(0, 2159), max_size=60))
-def test_radius_searches_give_board_paths_within(m41, start, radius, closed_ix):
-    board = m41.board
-    hexes = list(board.graph)
-    start_hex = hexes[start]
-    closed = {hexes[i] for i in closed_ix}
-    want = board.paths_within(start_hex, radius, closed)
-    assert search.paths_within(board.graph, start_hex, radius, closed) == want
-    assert _command_paths._paths_within(board.graph, start_hex, radius, dict.fromkeys(closed)) == want
 
 
 # -- kept maps against maps computed from scratch -------------------------------------------------
