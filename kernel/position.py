@@ -22,7 +22,7 @@ from casebook.kernel.schema_pack import undot
 from casebook.kernel.schema_position import COUNTER_FIELDS, Position
 from casebook.kernel.yamlio import YamlDoc, dotted, dump_yaml, read_yaml
 
-__all__ = ["load_position", "check_scenario", "position_to_dict", "dump_position", "effective_map", "Position"]
+__all__ = ["load_position", "check_scenario", "position_to_dict", "dump_position", "effective_map", "pack_dir_near", "Position"]
 
 Locate = Callable[[tuple], tuple[str, int, int]]
 
@@ -32,18 +32,29 @@ def _p(locate: Locate, kp: tuple, message: str) -> Problem:
     return Problem(f, line, col, dotted(kp), message)
 
 
+def pack_dir_near(game: str, near: str | Path | None) -> Path | None:
+    """The folder of the pack of ``game`` that a position file at ``near`` belongs to: the
+    nearest folder above it holding a ``game.yaml`` with that id (a copied or edited pack), or
+    None (then the installed game is meant)."""
+    if near is None:
+        return None
+    for parent in Path(near).resolve().parents:
+        gy = parent / "game.yaml"
+        if gy.is_file():
+            doc, _ = read_yaml(gy)
+            if doc is not None and isinstance(doc.data, dict) and doc.data.get("id") == game:
+                return parent
+    return None
+
+
 def _find_pack_for(game: str, near: Path | None) -> Any:
     """The pack of ``game``: a ``game.yaml`` with that id above ``near``, else the installed one."""
     from casebook.kernel.content import find_pack, load_pack
     from casebook.kernel.errors import ContentError
 
-    if near is not None:
-        for parent in near.resolve().parents:
-            gy = parent / "game.yaml"
-            if gy.is_file():
-                doc, _ = read_yaml(gy)
-                if doc is not None and isinstance(doc.data, dict) and doc.data.get("id") == game:
-                    return load_pack(parent)
+    here = pack_dir_near(game, near)
+    if here is not None:
+        return load_pack(here)
     try:
         return load_pack(find_pack(game))
     except ContentError as exc:

@@ -10,6 +10,8 @@ it answers in its module constant ``QUESTIONS`` (question -> usage line).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import json
 import sys
 from typing import Any
@@ -29,10 +31,12 @@ def ask_position(position: str, question: str, args: list[str], options: dict[st
     """Answer ``question`` about the position file ``position``; raises PositionError (bad file)
     or QuestionError (no plugin answers, or the question is malformed)."""
     from casebook.kernel.engine import load_engine, state_from_position
-    from casebook.kernel.position import load_position
+    from casebook.kernel.position import load_position, pack_dir_near
 
     pos = load_position(position)
-    engine = load_engine(pos.game)
+    # the pack the position belongs to (a copied pack above the file), as load_position used
+    here = Path(position) if "\n" not in position and Path(position).is_file() else None
+    engine = load_engine(pack_dir_near(pos.game, here) or pos.game)
     return answer_ctx(engine.ctx(state_from_position(pos)), question, args, options)
 
 

@@ -57,6 +57,7 @@ def run_play(game_id: Any, scenario: str, players: dict[str, tuple[str, str]], s
     game id or pack dir, or an already loaded :class:`~casebook.kernel.game.Game`."""
     from casebook.kernel.game import Game
     from casebook.kernel.position import load_position, position_to_dict
+    from casebook.kernel.position import pack_dir_near
     from casebook.kernel.trace import Trace
     from casebook.tools.account import narrate
     from casebook.tools.bots import make_bot
@@ -66,7 +67,9 @@ def run_play(game_id: Any, scenario: str, players: dict[str, tuple[str, str]], s
         pos = load_position(load)
         if pos.scenario is not None:
             scenario = pos.scenario.id
-        game = Game.load(pos.game, scenario)
+        # the pack named on the command line if it is a folder, else the one the save belongs to
+        pack = game_id if isinstance(game_id, (str, Path)) and Path(game_id).is_dir() else None
+        game = Game.load(pack or pack_dir_near(pos.game, Path(load)) or pos.game, scenario)
         trace_path = Path(load + ".trace.jsonl")
         trace = Trace.read(trace_path) if trace_path.is_file() else Trace()
         state = game.state_from_dict(position_to_dict(pos), trace)
@@ -189,9 +192,13 @@ def play(game: str, scenario: str | None, german: str, soviet: str, seed: int, o
          load: str | None, quiet: bool) -> None:
     """Play GAME's SCENARIO (default: moscow41 and the first scenario its manifest lists, the
     October Blitz; greedy vs greedy, seed 1)."""
-    players = {"german": parse_player(german), "soviet": parse_player(soviet)}
-    if scenario is None:
-        from casebook.kernel.content import load_pack
+    from casebook.kernel.content import load_pack
 
-        scenario = next(iter(load_pack(game).scenarios))
+    players = {"german": parse_player(german), "soviet": parse_player(soviet)}
+    scenarios = list(load_pack(game).scenarios)
+    if scenario is None:
+        scenario = scenarios[0]
+    elif scenario not in scenarios and load is None:
+        raise click.BadParameter(f"{game} has no scenario {scenario!r} (scenarios: {', '.join(scenarios)})",
+                                 param_hint="SCENARIO")
     run_play(game, scenario, players, seed, out, load=load, progress=not quiet)
