@@ -94,7 +94,11 @@ def test_an_unfinished_game_is_scored_by_the_rules_vp_answer():
     (["--bot", "finnish=greedy"], "unknown side 'finnish' (sides: german, soviet)"),
     (["--bot", "german=bot:clever"], "unknown bot 'clever'"),
     (["--compare-set", "road_bridges=ferries"], "expected one of bridged, river_added"),
-    (["--compare-pack", str(PACKS / "mini")], "mini has no scenario 'october-blitz' (scenarios: skirmish)"),
+    (["--compare-pack", str(PACKS / "mini")], "is a pack of 'mini'; the batch plays 'moscow41'"),
+    (["--scheduler", "bogus"], "expected local or tcp://HOST:PORT, got 'bogus'"),
+    (["--first-seed", "-5"], "-5 is not in the range x>=0"),
+    (["--bot", "soviet"], "expected SIDE=KIND, got 'soviet'"),
+    (["--set", "road_bridges=bridged", "--set", "road_bridges=river_added"], "road_bridges given twice"),
 ])
 def test_bad_arguments_are_usage_errors(args, message):
     result = CliRunner().invoke(cli, ["batch", *args, "--games", "1"])
@@ -182,6 +186,7 @@ def test_compare_pack_plays_the_same_seeds_on_the_other_pack(ticker, tmp_path):
     assert {r["game"] for r in alt["records"]} == {str(PACKS / "mini")}
     assert [r["digest"] for r in alt["records"]] == [r["digest"] for r in base["records"]]
     assert "seeds whose outcome changed: 0 (none)" in result.output
+    assert "seeds whose play differs (trace digests): 0 (none: the alternative changed nothing)" in result.output
 
 
 # ---------------------------------------------------------------- summaries
@@ -221,7 +226,39 @@ def test_compare_set_plays_the_same_seeds_twice_and_prints_both(tmp_path):
     assert result.exit_code == 0, result.output
     assert "difference" in result.output and "turn1_weather=rolled" in result.output
     assert "seeds whose outcome changed: 0 (none)" in result.output
+    assert "seeds whose play differs (trace digests): 1 (1)" in result.output
     base, alt = json.loads(out.read_text())["arms"]
     assert base["records"][0]["seed"] == alt["records"][0]["seed"] == 1
     assert alt["records"][0]["settings"] == {"turn1_weather": "rolled"}
     assert base["records"][0]["digest"] != alt["records"][0]["digest"]
+
+
+def test_a_scheduler_that_never_answers_is_a_clear_error_not_a_hang(monkeypatch):
+    """A port that accepts but never completes Dask's handshake (a web server, the dashboard port)
+    and a service answering garbage both end in one ConnectionError naming the address."""
+    import time
+
+    monkeypatch.setattr(batch_mod, "CONNECT_SECONDS", 1)
+
+    class Silent:
+        def __init__(self, address, timeout):
+            time.sleep(30)
+
+    class Garbage:
+        def __init__(self, address, timeout):
+            raise MemoryError()
+
+    start = time.monotonic()
+    with pytest.raises(ConnectionError, match=r"no Dask scheduler at tcp://127.0.0.1:9 \(no answer"):
+        batch_mod._connect(Silent, "tcp://127.0.0.1:9")
+    assert time.monotonic() - start < 10
+    with pytest.raises(ConnectionError, match="MemoryError"):
+        batch_mod._connect(Garbage, "tcp://127.0.0.1:9")
+
+
+def test_json_goes_into_a_new_folder_made_before_the_games(tmp_path):
+    out = tmp_path / "not" / "yet" / "batch.json"
+    result = CliRunner().invoke(cli, ["batch", "--games", "1", "--max-actions", "0", "--no-vp",
+                                      "--workers", "1", "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(out.read_text())["arms"][0]["records"][0]["seed"] == 1

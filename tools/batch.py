@@ -272,13 +272,47 @@ def _pool(specs: Sequence[GameSpec], workers: int) -> Iterator[tuple[int, GameRe
     # forkserver: no fork of a process that runs threads (the progress bar, a Dask client)
     ctx = get_context("forkserver") if os.name == "posix" else None
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        futures = {pool.submit(play_one, spec): i for i, spec in enumerate(specs)}
-        for future in as_completed(futures):
-            i = futures[future]
-            try:
-                yield i, future.result()
-            except Exception as exc:
-                yield i, _lost(specs[i], exc)
+        try:
+            futures = {pool.submit(play_one, spec): i for i, spec in enumerate(specs)}
+            for future in as_completed(futures):
+                i = futures[future]
+                try:
+                    yield i, future.result()
+                except Exception as exc:
+                    yield i, _lost(specs[i], exc)
+        except BaseException:  # interrupted or terminated: leave no worker playing on
+            for process in list(getattr(pool, "_processes", {}).values()):  # no public handle
+                process.terminate()
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+
+
+#: Seconds to wait for a Dask scheduler's handshake before giving up.
+CONNECT_SECONDS = 45
+
+
+def _connect(client_class: Any, address: str) -> Any:
+    """A Dask client of the scheduler at ``address``, or ConnectionError naming it: a port that
+    accepts but never answers (a web server, the dashboard port) must not hang the batch, and
+    garbage from a non-Dask service must not surface as a traceback."""
+    import threading
+
+    box: dict[str, Any] = {}
+
+    def connect() -> None:
+        try:
+            box["client"] = client_class(address, timeout=f"{CONNECT_SECONDS - 5}s")
+        except BaseException as exc:  # noqa: BLE001 - reported below, whatever it was
+            box["error"] = exc
+
+    thread = threading.Thread(target=connect, daemon=True)  # daemon: a hung handshake dies with us
+    thread.start()
+    thread.join(CONNECT_SECONDS)
+    if "client" in box:
+        return box["client"]
+    why = f"{type(box['error']).__name__}: {box['error']}" if "error" in box else "no answer"
+    raise ConnectionError(f"no Dask scheduler at {address} ({why}; waited up to "
+                          f"{CONNECT_SECONDS} s)")
 
 
 def _dask(specs: Sequence[GameSpec], address: str, workers: int,
@@ -290,7 +324,9 @@ def _dask(specs: Sequence[GameSpec], address: str, workers: int,
     if address == "local":  # ":0": any free port, never a clash with a cluster already on 8787
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes,
                                dashboard_address=":0", silence_logs=logging.ERROR)
-    client = Client(cluster if cluster is not None else address)
+        client = Client(cluster)
+    else:
+        client = _connect(Client, address)
     try:
         futures = [client.submit(play_one, spec, pure=False) for spec in specs]
         index = {f.key: i for i, f in enumerate(futures)}

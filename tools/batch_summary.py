@@ -16,7 +16,7 @@ from typing import Any, Sequence
 
 from casebook.tools.batch import GameRecord
 
-__all__ = ["summarize", "summary_rows", "compare_rows", "changed_seeds", "Row", "outcome"]
+__all__ = ["summarize", "summary_rows", "compare_rows", "changed_seeds", "differing_traces", "Row", "outcome"]
 
 
 @dataclass(frozen=True)
@@ -125,6 +125,12 @@ def compare_rows(base: dict[str, Any], other: dict[str, Any]) -> list[tuple[str,
             diff = f"{vb - va:+.1f}{unit}" if vb != va else "="
         out.append((label, ra.text if ra else "-", rb.text if rb else "-", diff))
     return out
+
+
+def differing_traces(base: Sequence[GameRecord], other: Sequence[GameRecord]) -> list[int]:
+    """Seeds whose play differs at all between two batches of the same seeds (trace digests)."""
+    theirs = {r.seed: r.digest for r in other}
+    return [r.seed for r in base if r.seed in theirs and theirs[r.seed] != r.digest]
 
 
 def changed_seeds(base: Sequence[GameRecord], other: Sequence[GameRecord]) -> list[int]:

@@ -25,13 +25,16 @@ __all__ = ["batch", "parse_pairs"]
 DEFAULT_BOT = "greedy"
 
 
-def parse_pairs(values: Sequence[str], option: str) -> dict[str, str]:
-    """``["a=b", …]`` → ``{"a": "b"}``; BadParameter naming ``option`` on a malformed pair."""
+def parse_pairs(values: Sequence[str], option: str, form: str = "NAME=VALUE") -> dict[str, str]:
+    """``["a=b", …]`` → ``{"a": "b"}``; BadParameter naming ``option`` on a malformed pair or a
+    name given twice."""
     out: dict[str, str] = {}
     for text in values:
         name, sep, value = text.partition("=")
         if not sep or not name.strip() or not value.strip():
-            raise click.BadParameter(f"expected NAME=VALUE, got {text!r}", param_hint=option)
+            raise click.BadParameter(f"expected {form}, got {text!r}", param_hint=option)
+        if name.strip() in out:
+            raise click.BadParameter(f"{name.strip()} given twice", param_hint=option)
         out[name.strip()] = value.strip()
     return out
 
@@ -62,7 +65,7 @@ def _bots(sides: Sequence[str], values: Sequence[str]) -> tuple[tuple[str, str],
     from casebook.tools.bots import BOT_KINDS
 
     chosen = {side: DEFAULT_BOT for side in sides}
-    for side, kind in parse_pairs(values, "--bot").items():
+    for side, kind in parse_pairs(values, "--bot", "SIDE=KIND").items():
         kind = kind.removeprefix("bot:")
         if side not in chosen:
             raise click.BadParameter(f"unknown side {side!r} (sides: {', '.join(sides)})", param_hint="--bot")
@@ -96,7 +99,26 @@ def _play(specs: list[Any], backend: Any, quiet: bool) -> list[Any]:
         return run_batch(specs, backend, on_done=lambda record: bar.advance(task))
 
 
-def _print(title: str, summaries: list[tuple[str, dict[str, Any]]], changed: list[int] | None) -> None:
+def _play_terminable(specs: list[Any], backend: Any, quiet: bool) -> list[Any]:
+    """:func:`_play`, with SIGTERM (a job scheduler, ``timeout``) handled as Ctrl-C is: the
+    workers are stopped, none is left playing on."""
+    import signal
+    import threading
+
+    def terminate(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread():
+        return _play(specs, backend, quiet)
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        return _play(specs, backend, quiet)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _print(title: str, summaries: list[tuple[str, dict[str, Any]]], changed: list[int] | None,
+           differing: list[int] | None = None) -> None:
     from rich.console import Console
     from rich.table import Table
 
@@ -121,6 +143,9 @@ def _print(title: str, summaries: list[tuple[str, dict[str, Any]]], changed: lis
     if changed is not None:
         seeds = ", ".join(map(str, changed)) if changed else "none"
         console.print(f"seeds whose outcome changed: {len(changed)} ({seeds})")
+    if differing is not None:  # "no effect" and "not applied" look alike in the outcome alone
+        seeds = ", ".join(map(str, differing)) if differing else "none: the alternative changed nothing"
+        console.print(f"seeds whose play differs (trace digests): {len(differing)} ({seeds})")
 
 
 @click.command("batch")
@@ -129,7 +154,7 @@ def _print(title: str, summaries: list[tuple[str, dict[str, Any]]], changed: lis
 @click.option("--games", type=click.IntRange(min=1), default=10, show_default=True, help="How many games.")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Local processes (default: the cores); with --scheduler local, the cluster's workers.")
-@click.option("--first-seed", type=int, default=1, show_default=True, help="Seed of the first game (then +1 …).")
+@click.option("--first-seed", type=click.IntRange(min=0), default=1, show_default=True, help="Seed of the first game (then +1 …).")
 @click.option("--bot", "bots", multiple=True, metavar="SIDE=KIND",
               help="A side's bot: greedy or random (default: greedy on every side). Repeatable.")
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
@@ -156,7 +181,7 @@ def batch(ctx: click.Context, game: str, scenario: str | None, games: int, worke
     """Play GAME's SCENARIO (default: moscow41 and the first scenario its manifest lists, the
     October Blitz) with bots on many seeds; print win rates, mean VPs and game lengths."""
     from casebook.tools.batch import Backend, GameSpec, default_workers, game_sides
-    from casebook.tools.batch_summary import changed_seeds, summarize
+    from casebook.tools.batch_summary import changed_seeds, differing_traces, summarize
 
     name, loaded = _load(game, scenario, "GAME")
     scenario = loaded.scenario
@@ -171,23 +196,34 @@ def batch(ctx: click.Context, game: str, scenario: str | None, games: int, worke
 
     arms = [specs(name, settings)]
     if compare_pack or compare_sets:
+        if compare_pack:
+            _compare_same_game(compare_pack, loaded)
         alt_name, alt_game = _load(compare_pack, scenario, "--compare-pack") if compare_pack else (name, loaded)
         alt = {**(_settings(alt_game, sets, "--set") if compare_pack else settings),
                **_settings(alt_game, compare_sets, "--compare-set")}
         arms.append(specs(alt_name, alt))
     everything = [spec for arm in arms for spec in arm]
+    if scheduler is not None:
+        _check_scheduler(scheduler)
+    if json_out is not None:  # before hours of play, not after
+        try:
+            json_out.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise click.BadParameter(f"cannot write there: {exc}", param_hint="--json") from None
     backend = Backend.choose(min(workers or default_workers(), len(everything)), scheduler)
     if backend.kind == "dask" and importlib.util.find_spec("distributed") is None:
         raise click.UsageError("--scheduler needs Dask: pip install 'casebook[dask]'")
-    records = _play(everything, backend, quiet)
+    records = _play_terminable(everything, backend, quiet)
     split = [records[i * games:(i + 1) * games] for i in range(len(arms))]
 
     labels = [_label(arm[0]) for arm in arms]
     summaries = [(label, summarize(recs)) for label, recs in zip(labels, split)]
     bots_text = " ".join(f"{s}={k}" for s, k in chosen)
-    title = (f"{loaded.engine.pack.manifest.get('name', name)}, {scenario}: {games} games, seeds "
+    title = (f"{loaded.engine.pack.manifest.get('name', name)}, {scenario}: {games} "
+             f"game{'s' if games != 1 else ''}, seeds "
              f"{seeds[0]}–{seeds[-1]}, {bots_text}, on {backend.describe()}")
-    _print(title, summaries, changed_seeds(*split) if len(split) == 2 else None)
+    _print(title, summaries, changed_seeds(*split) if len(split) == 2 else None,
+           differing_traces(*split) if len(split) == 2 else None)
     failed = [r for r in records if r.error]
     for r in failed:
         click.echo(f"seed {r.seed} ({_label_of(r)}): {r.error} — at {r.where}", err=True)
@@ -198,6 +234,30 @@ def batch(ctx: click.Context, game: str, scenario: str | None, games: int, worke
         json_out.write_text(json.dumps(doc, indent=1, default=str) + "\n", encoding="utf-8")
     if failed:
         ctx.exit(1)
+
+
+def _compare_same_game(compare_pack: str, loaded: Any) -> None:
+    """BadParameter unless ``compare_pack`` is a pack of the same game as the batch."""
+    from casebook.kernel.content import load_pack
+    from casebook.kernel.errors import ContentError
+
+    try:
+        other = load_pack(compare_pack).id
+    except ContentError:
+        return  # _load names the problem
+    if other != loaded.engine.pack.id:
+        raise click.BadParameter(f"{compare_pack} is a pack of {other!r}; the batch plays "
+                                 f"{loaded.engine.pack.id!r}", param_hint="--compare-pack")
+
+
+def _check_scheduler(address: str) -> None:
+    """BadParameter unless ``address`` is ``local`` or a Dask address ``PROTOCOL://…``
+    (``tcp://HOST:PORT``, ``inproc://…``)."""
+    import re
+
+    if address != "local" and not re.fullmatch(r"[a-z]+://\S+", address):
+        raise click.BadParameter(f"expected local or tcp://HOST:PORT, got {address!r}",
+                                 param_hint="--scheduler")
 
 
 def _label(spec: Any) -> str:
