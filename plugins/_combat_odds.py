@@ -77,6 +77,14 @@ def _weather(ctx: Any) -> dict[str, str]:
     return {"temperature": w.get("temperature", "warm"), "ground": w.get("ground", "dry")}
 
 
+def _setting_facts(ctx: Any) -> dict[str, Any]:
+    """The position's interpretation settings that the game's rule scripts declare as facts, for
+    ``combat_strength`` (Battle for Moscow: ``mud_halving``, BM8.8A). Moscow '41's combat strength
+    reads none of them, so its values are unchanged."""
+    facts = ctx.rules.schema.facts
+    return {n: v for n in facts if (v := ctx.state.setting(n)) is not None}
+
+
 def _fortification_marker(ctx: Any, hex_: str) -> bool:
     return any(m.get("kind") == "fortification" and m.get("hex") == hex_ for m in ctx.state.markers)
 
@@ -170,9 +178,10 @@ def gather(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, 
     for u in att:
         by_stack.setdefault(u["hex"], []).append(u)
     attack_strength = Fraction(0)
+    settings = _setting_facts(ctx)
     for h, units in by_stack.items():
         attack_strength += Fraction(ctx.value("combat_strength", {
-            **weather, "units": _stack_records(ctx, units), "attacking": True, "fortified": False}))
+            **weather, **settings, "units": _stack_records(ctx, units), "attacking": True, "fortified": False}))
     att_records = []
     fortified = False
     for u in att:
@@ -182,7 +191,7 @@ def gather(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, 
                             "supplied": supplied(ctx, u["id"]), "overstacked": _overstacked(ctx, u["hex"]),
                             "across_river": river, "across_fortification": fort})
     defense_strength = Fraction(ctx.value("combat_strength", {
-        **weather, "units": _stack_records(ctx, dfd), "attacking": False, "fortified": fortified}))
+        **weather, **settings, "units": _stack_records(ctx, dfd), "attacking": False, "fortified": fortified}))
     sup = dict(support or {})
     drm_facts = {
         **weather, "attacker_side": a_side, "defender_side": d_side,

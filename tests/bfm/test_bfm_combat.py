@@ -136,6 +136,23 @@ def test_BM8_8A_mud_halves_attack_summed_before_dividing(position):
     assert (dry["attack_strength"], dry["column"]) == (16, "2:1")
 
 
+@pytest.mark.case("BM8.8A")
+def test_BM8_8A_mud_halving_reads_all_or_panzers_only(position):
+    """Interpretation mud-halving-scope: g-ix (infantry 7) and g-xl-pz (panzer 8) attack a Soviet
+    army at half strength (4) in mud. All halved (the default, original rules): 7/2 + 8/2 = 15/2,
+    15/2 : 4 is 1:1. Panzers only (later editions): 7 + 8/2 = 11, 11 : 4 is 2:1."""
+    units = [("s-3a", "0606", 4), ("g-ix", "0605", None), ("g-xl-pz", "0706", None)]
+    default = attack(position(units, ground="mud"), "0606", "g-ix", "g-xl-pz")
+    every = attack(position(units, ground="mud", settings={"mud_halving": "all"}), "0606", "g-ix", "g-xl-pz")
+    panzers = attack(position(units, ground="mud", settings={"mud_halving": "panzers"}), "0606", "g-ix", "g-xl-pz")
+    assert str(default["attack_strength"]) == str(every["attack_strength"]) == "15/2"
+    assert (default["column"], every["column"]) == ("1:1", "1:1")
+    assert (panzers["attack_strength"], panzers["defense_strength"], panzers["column"]) == (11, 4, "2:1")
+    infantry = attack(position(units, ground="mud", settings={"mud_halving": "panzers"}), "0606", "g-ix")
+    assert (infantry["attack_strength"], infantry["column"]) == (7, "1:1")     # not halved at all
+    dry = attack(position(units, settings={"mud_halving": "panzers"}), "0606", "g-ix", "g-xl-pz")
+    assert (dry["attack_strength"], dry["column"]) == (15, "3:1")
+
 def _outcome(ctx, result, hex_, attackers):
     return {"result": result, "hex": hex_, "attackers": attackers, "attacker_side": "german",
             "defender_side": "soviet"}
