@@ -22,8 +22,8 @@ from casebook.plugins._combat_odds import (as_json_number, column_shift, combat_
                                            procedure_cases,
                                            guards_marker, is_hq, odds_column, outcomes, rules_define,
                                            shifted_column, supplied)
-from casebook.plugins._combat_rules import (PLUGIN, attack_refusals, max_support, reaction_cost, record,
-                                            save, support_allowed, targets)
+from casebook.plugins._combat_rules import (PLUGIN, attack_groups, attack_refusals, max_support, reaction_cost,
+                                            record, save, support_allowed, targets)
 
 __all__ = ["QUESTIONS", "assess", "attack_answer", "resolve", "defender_support_policy"]
 
@@ -208,10 +208,7 @@ def casebook_legal_actions(ctx, phase, step):
         return []
     out = []
     for hex_, units in targets(ctx, side, kind).items():
-        groups = [units]
-        if kind == "attack" and attack_refusals(ctx, side, hex_, units, kind):
-            groups = [[u] for u in units]
-        for group in groups:
+        for group in attack_groups(ctx, side, hex_, units, kind):
             if attack_refusals(ctx, side, hex_, group, kind):
                 continue
             paid = reaction_cost(ctx, side, group) if kind == "reaction" else 0

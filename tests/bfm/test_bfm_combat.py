@@ -253,6 +253,28 @@ def test_BM8_1_every_unit_attacks_once_and_every_hex_is_attacked_once(position):
     assert attack_refusals(ctx, "german", "0505", ["g-xx"], "attack") == []  # another hex, another unit
 
 
+@pytest.mark.case("BM8.1")
+def test_BM8_1_the_attacker_chooses_which_adjacent_units_attack(bfm):
+    """Every non-empty group of the eligible adjacent units is offered (largest first, then by
+    sorted ids), less those below 1:1 (BM8.2C): against s-3a (8), g-ix 7, g-vi 5 and g-vii 7 may
+    attack as three (19) or any two (12, 14, 12), none alone (7 or 5 : 8). A pair is played."""
+    from casebook.kernel.game import Game
+    from tests.bfm.conftest import bfm_ctx
+
+    ctx = bfm_ctx(bfm, [("s-3a", "0606", 8), ("g-vii", "0605", None), ("g-vi", "0706", None),
+                        ("g-ix", "0506", None)], turn=1)
+    state = Game(bfm, "campaign").state_from_dict(ctx.state.to_dict())
+    attacks = [a for a in state.legal_actions() if a.kind == "attack"]
+    assert [list(a.get("with")) for a in attacks] == [["g-ix", "g-vi", "g-vii"], ["g-ix", "g-vi"],
+                                                     ["g-ix", "g-vii"], ["g-vi", "g-vii"]]
+    pair = attacks[2]
+    state.apply(pair)
+    combat = state.trace.of_kind("combat")[-1]
+    assert (combat.data["attackers"], combat.data["attack_strength"], combat.data["odds"]) == (
+        ["g-ix", "g-vii"], 14, "1:1")
+    rec = state.data.plugin_data("combat")
+    assert (rec["attacked_phase"], rec["defended_step"]) == (["g-ix", "g-vii"], ["s-3a"])   # g-vi did not attack
+
 @pytest.mark.case("BM8.5C", "BM3.1B")
 def test_BM8_5C_drl_a_step_then_the_retreat(position):
     ctx = position([("s-3a", "0606", 8), ("g-vii", "0605", None)], trace=True)
