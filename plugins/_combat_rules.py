@@ -24,6 +24,8 @@ def record(ctx: Any) -> dict[str, Any]:
     if rec.get("phase") != phase_key:
         rec = {"phase": phase_key, "attacked_phase": [], "attacked_step": [], "defended_step": [],
                "guards": rec.get("guards", [])}
+        if "raise_guards" not in ctx.rules.permissions:
+            del rec["guards"]  # a game without Guards (Battle for Moscow) keeps no Guards notes
     return rec
 
 

@@ -29,7 +29,8 @@ PLUGIN = "bfm_results"
 #: attack while ``plugin_state.results.queue`` is not empty (the same contract as Moscow '41's).
 STATE_KEY = "results"
 _CHOICES = ("take-loss", "retreat", "advance")
-#: result code -> the cases it cites (BM8.5A-F; BM8.6A for the retreats, BM8.8B for the exchange).
+#: result code -> the cases it cites (BM8.5A-F; BM8.6A for the retreats, BM8.8B for the exchange
+#: in mud).
 _RESULTS: dict[str, tuple[str, ...]] = {
     "AL": ("BM8.5A",), "DR": ("BM8.5B", "BM8.6A"), "DRL": ("BM8.5C", "BM8.6A"), "DE": ("BM8.5D",),
     "EX": ("BM8.5E", "BM8.8B"), "NE": ("BM8.5F",),
@@ -233,11 +234,14 @@ def run(ctx: Any, rec: dict[str, Any], interactive: bool, choice: Action | None 
     return {**rec, "pending": False}
 
 
-def start(outcome: Mapping[str, Any], defenders: list[str]) -> dict[str, Any]:
+def start(outcome: Mapping[str, Any], defenders: list[str], mud: bool = False) -> dict[str, Any]:
+    """A result record for ``outcome``'s CRT cell; an exchange cites BM8.8B (printed strength)
+    only in ``mud``, the one time printed and current strengths differ."""
     code = str(outcome["result"])
     if code not in _RESULTS:
         raise ValueError(f"Battle for Moscow CRT result {code!r} is not one of {', '.join(_RESULTS)}")
-    return {"code": code, "cases": list(_RESULTS[code]), "hex": str(outcome["hex"]),
+    cases = [c for c in _RESULTS[code] if mud or c != "BM8.8B"]
+    return {"code": code, "cases": cases, "hex": str(outcome["hex"]),
             "attackers": list(outcome["attackers"]), "defenders": defenders, "lost": 0,
             "attacker_side": outcome.get("attacker_side"), "defender_side": outcome.get("defender_side"),
             "stages": _stages(code, defenders)}
@@ -248,7 +252,8 @@ def apply_result(ctx: Any, outcome: Mapping[str, Any], interactive: bool = False
     """Apply the CRT cell of ``outcome`` (the combat plugin's answer): losses, exchange, retreat,
     advance. Without ``interactive`` every choice follows the policy (:func:`options` order)."""
     defenders = [u["id"] for u in ctx.state.units_at(str(outcome["hex"]))]
-    return run(ctx, start(outcome, defenders), interactive)
+    mud = (ctx.state.weather or {}).get("ground") == "mud"
+    return run(ctx, start(outcome, defenders, mud), interactive)
 
 
 def _pending(ctx: Any) -> dict[str, Any] | None:

@@ -153,6 +153,7 @@ def test_BM8_8A_mud_halving_reads_all_or_panzers_only(position):
     dry = attack(position(units, settings={"mud_halving": "panzers"}), "0606", "g-ix", "g-xl-pz")
     assert (dry["attack_strength"], dry["column"]) == (15, "3:1")
 
+
 def _outcome(ctx, result, hex_, attackers):
     return {"result": result, "hex": hex_, "attackers": attackers, "attacker_side": "german",
             "defender_side": "soviet"}
