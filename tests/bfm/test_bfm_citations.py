@@ -73,3 +73,26 @@ def test_BM8_1_combat_events_carry_no_moscow41_fields(position):
     assert "guards" not in ctx.state.plugin_data("combat")
     answer = attack(position([("s-3a", "0606", 4), ("g-vii", "0605", None)]), "0606", "g-vii", roll=4)
     assert answer["result"] == {"roll": 4, "modified_roll": 4, "result": "NE"}
+
+
+@pytest.mark.case("BM8.6B", "BM8.6A", "BM7.1")
+def test_BM8_6B_why_a_retreat_is_refused_cites_bfm_cases(bfm):
+    """`why` on a retreat answers with Battle for Moscow's rule and wording (BM8.6A-B, BM7.1),
+    not Moscow '41's 7.5A ("a friendly combat unit other than a remnant")."""
+    from casebook.kernel.game import Game
+    from casebook.plugins.bfm_results import run, start
+    from tests.bfm.conftest import bfm_ctx
+
+    ctx = bfm_ctx(bfm, [("s-3a", "0606", 8), ("s-13a", "0806", None), ("g-vii", "0605", None)], turn=1)
+    run(ctx, start({"result": "DR", "hex": "0606", "attackers": ["g-vii"], "attacker_side": "german",
+                    "defender_side": "soviet"}, ["s-3a"]), interactive=True)
+    state = Game(bfm, "campaign").state_from_dict(ctx.state.to_dict())
+    assert state.why_not("soviet: retreat path=0707,0807") == ((), "legal")
+    assert state.why_not("soviet: retreat path=0706,0806") == (
+        ("BM8.6B",), "s-3a may not retreat into 0706: it is in the ZOC of enemy unit g-vii")
+    assert state.why_not("soviet: retreat path=0707") == (
+        ("BM8.6A",), "s-3a retreats 2 hexes, ending 2 hexes from 0606; 0707 does not")
+    assert state.why_not("soviet: retreat path=0707,0806") == (
+        ("BM7.1", "BM8.6A"), "a retreat may not end on another unit (s-13a in 0806)")
+    cases, reason = state.why_not("german: advance hold=true")
+    assert cases == ("BM8.7",) and reason == "no combat result awaits an advance after combat now"
