@@ -188,8 +188,9 @@ def attack_refusals(ctx: Any, side: str, hex_: str, attackers: Sequence[str], ki
             ctx, f.attack_strength, f.defense_strength)})
         if not verdict.value:
             cases = tuple(c for ln in verdict.lines if ln.fired and ln.kind == "forbid" for c in ln.cases)
-            out.append(Refusal(f"the odds {f.attack_strength}:{f.defense_strength} are below the CRT's first column",
-                               cases, PLUGIN))
+            first = dict(ctx.table("crt").dims)["odds"][0]
+            out.append(Refusal(f"the odds {f.attack_strength}:{f.defense_strength} are below the CRT's first "
+                               f"column, {first}", cases, PLUGIN))
     cost = 0
     if kind == "reaction" and not out:
         for u in units:

@@ -79,6 +79,22 @@ def test_BM8_2C_no_attack_below_1_to_1(position):
     assert not [x for xs in offered for x in xs if x.kind == "attack"]
 
 
+@pytest.mark.case("BM8.2C")
+def test_BM8_2C_ask_attack_below_1_to_1_says_not_legal_first_and_shows_no_outcomes(position):
+    ctx = position([("s-3a", "0606", 8), ("g-xxxiv", "0605", None)])
+    a = attack(ctx, "0606", "g-xxxiv")                        # 4 : 8 = 1/2
+    assert list(a)[:2] == ["legal", "refusals"] and a["legal"] is False
+    assert a["refusals"] == [{"reason": "the odds 4:8 are below the CRT's first column, 1:1", "cases": ["BM8.2C"]}]
+    assert (a["attack_strength"], a["defense_strength"], a["ratio"]) == (4, 8, "1/2")
+    assert a["column"] is None and a["basic_column"] is None
+    assert "outcomes" not in a and "BM8.2C" in a["cases"]
+    rolled = ctx.hook.casebook_answer(ctx=ctx, question="attack", args=["0606"],
+                                      options={"with": ["g-xxxiv"], "roll": 1})
+    assert "result" not in rolled                             # no CRT cell for an attack not allowed
+    legal = attack(position([("s-3a", "0606", 4), ("g-xxxiv", "0605", None)]), "0606", "g-xxxiv")
+    assert legal["legal"] and legal["column"] == "1:1" and len(legal["outcomes"]) == 6
+
+
 @pytest.mark.case("BM8.3A")
 def test_BM8_3A_forest_shifts_one_left(position):
     ctx = position([("s-3a", "0405", 4), ("g-vii", "0305", None), ("g-vi", "0306", None)])
