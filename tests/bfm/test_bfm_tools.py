@@ -109,3 +109,22 @@ def test_BM8_5_crt_values_are_the_codes_the_results_plugin_applies(bfm):
     codes = ["AL", "DR", "DRL", "DE", "EX", "NE"]
     assert crt["values"] == readings["values"]["result"] == list(bfm_results._RESULTS) == codes
     assert readings["values"]["odds"] == crt["dims"][0]["values"]
+
+
+@pytest.mark.case("BM3.4A", "BM3.4B")
+def test_BM3_4_render_counts_the_units_it_draws(repo_root, tmp_path):
+    """The campaign sets up 35 units on the map; the 4 of the Soviet pool (5th, 10th, 40th Armies
+    and the 1st Shock Army, off the map at the start) are not drawn: the message counts what is."""
+    import re
+
+    from casebook.kernel.yamlio import load_yaml
+
+    out = tmp_path / "bfm.svg"
+    r = _run(repo_root, "render", "battle_for_moscow", "--scenario", "campaign", "-o", str(out))
+    assert r.exit_code == 0, r.output
+    units = load_yaml(str(repo_root / SCENARIO)).data["units"]
+    on_map = [u for u in units if u.get("hex")]
+    assert (len(on_map), len(units) - len(on_map)) == (35, 4)
+    assert r.output.strip() == f"wrote {out} (35 units drawn; 4 off the map)"
+    counters = [m for m in re.findall(r'<rect [^>]*rx="1.2"[^>]*>', out.read_text()) if 'width="14"' not in m]
+    assert len(counters) == 35                                # the legend's two swatches are 14 wide
