@@ -226,6 +226,7 @@ class TableFile(_File):
     notes: str | None = None
     dims: list[Dim] = Field(min_length=1)
     value: Literal["int", "float", "str", "bool"]
+    values: list[Scalar] | None = Field(default=None, min_length=1)
     cells: dict[Scalar, Any]
 
 
@@ -236,6 +237,7 @@ class RecordsFile(_File):
     notes: str | None = None
     key: str | None = None
     fields: dict[str, Any] = Field(min_length=1)
+    values: dict[str, list[Scalar]] | None = None
     rows: list[dict[str, Any]]
 
 

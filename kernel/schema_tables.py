@@ -1,9 +1,11 @@
 """Cell checks of ``kind: table`` and row checks of ``kind: records`` (docs/content-format.md).
 
 A table's ``cells`` nest in the order of its ``dims`` and hold every combination of dim values,
-no more; each cell is a value of the table's ``value`` type or ``{value: v, provenance: "..."}``.
+no more; each cell is a value of the table's ``value`` type or ``{value: v, provenance: "..."}``, and one
+of the table's ``values:`` when it declares them (e.g. the result codes of a CRT).
 A records file's ``fields`` give each row's typed fields: ``int``, ``float``, ``str``, ``bool``,
-``hex``, ``list[<type>]``, ``<type>?`` (optional) or a mapping of sub-fields.
+``hex``, ``list[<type>]``, ``<type>?`` (optional) or a mapping of sub-fields; its optional
+``values: {field: [..]}`` restricts a top-level field (or each item of a list field) to a set.
 """
 
 from __future__ import annotations
@@ -54,6 +56,26 @@ def check_type(spec: str, value: Any) -> str | None:
     return None if ok else f"expected {_NAMES[spec]}, got {_show(value)}"
 
 
+def _not_one_of(value: Any, allowed: list[Any], what: str) -> str | None:
+    """``None`` if ``value`` is in ``allowed``, else "'DX' is not one of <what>: AL, DR (did you mean 'DR'?)"."""
+    if any(type(value) is type(a) and value == a for a in allowed):
+        return None
+    hint = difflib.get_close_matches(str(value), [str(a) for a in allowed], n=1)
+    more = f" (did you mean {hint[0]!r}?)" if hint else ""
+    return f"{_show(value)} is not one of {what}: {', '.join(_show(a) for a in allowed)}{more}"
+
+
+def _check_allowed(allowed: Any, vtype: str | None, path: tuple, locate: Locate, out: list[Problem]) -> list[Any] | None:
+    """The declared ``values:`` list if usable, after reporting declared values of the wrong type."""
+    if not isinstance(allowed, list) or not allowed:
+        return None  # absent, or a shape error the model reports
+    for i, a in enumerate(allowed):
+        msg = check_type(vtype, a) if vtype is not None else None
+        if msg:
+            out.append(_problem(locate, path + (i,), msg))
+    return allowed
+
+
 def cell_value(cell: Any) -> Any:
     """The value of a cell, unwrapping ``{value: v, provenance: ...}``."""
     if isinstance(cell, dict) and "value" in cell:
@@ -68,6 +90,7 @@ def check_table(data: dict[str, Any], locate: Locate) -> list[Problem]:
         return []  # shape errors are reported by the model
     vtype = data.get("value") if data.get("value") in ("int", "float", "str", "bool") else None
     problems: list[Problem] = []
+    allowed = _check_allowed(data.get("values"), vtype, ("values",), locate, problems)
     names = [d.get("name") for d in dims]
     for i, d in enumerate(dims):
         if names.count(d.get("name")) > 1:
@@ -109,10 +132,11 @@ def check_table(data: dict[str, Any], locate: Locate) -> list[Problem]:
                 except ValueError as exc:
                     problems.append(_problem(locate, path + ("provenance",), str(exc)))
             path, cell = path + ("value",), cell["value"]
-        if vtype is not None:
-            msg = check_type(vtype, cell)
-            if msg:
-                problems.append(_problem(locate, path, msg))
+        msg = check_type(vtype, cell) if vtype is not None else None
+        if msg is None and allowed is not None:
+            msg = _not_one_of(cell, allowed, "the table's values")
+        if msg:
+            problems.append(_problem(locate, path, msg))
 
     if isinstance(data.get("cells"), dict) and dims:
         walk(data["cells"], 0, ("cells",))
@@ -142,7 +166,8 @@ def _check_fields_spec(fields: dict[str, Any], path: tuple, locate: Locate, out:
             _check_fields_spec(parsed, path + (name,), locate, out)
 
 
-def _check_row(row: Any, fields: dict[str, Any], path: tuple, locate: Locate, out: list[Problem]) -> None:
+def _check_row(row: Any, fields: dict[str, Any], path: tuple, locate: Locate, out: list[Problem],
+               allowed: dict[str, list[Any]] | None = None) -> None:
     if not isinstance(row, dict):
         out.append(_problem(locate, path, f"expected a mapping of fields, got {_show(row)}"))
         return
@@ -178,12 +203,36 @@ def _check_row(row: Any, fields: dict[str, Any], path: tuple, locate: Locate, ou
                 continue
             for i, item in enumerate(value):
                 msg = check_type(base[5:-1], item)
+                if msg is None and allowed and name in allowed:
+                    msg = _not_one_of(item, allowed[name], f"the values of {name!r}")
                 if msg:
                     out.append(_problem(locate, path + (name, i), msg))
         else:
             msg = check_type(base, value)
+            if msg is None and allowed and name in allowed:
+                msg = _not_one_of(value, allowed[name], f"the values of {name!r}")
             if msg:
                 out.append(_problem(locate, path + (name,), msg))
+
+
+def _records_values(values: Any, fields: dict[str, Any], locate: Locate, out: list[Problem]) -> dict[str, list[Any]]:
+    """The usable ``values: {field: [..]}`` of a records file; a field that is not a top-level
+    basic (or list) field is reported."""
+    if not isinstance(values, dict):
+        return {}
+    usable: dict[str, list[Any]] = {}
+    for name, allowed in values.items():
+        parsed = _parse_spec(fields.get(name)) if name in fields else None
+        if not isinstance(parsed, tuple):
+            hint = difflib.get_close_matches(str(name), list(fields), n=1)
+            more = f" (did you mean {hint[0]!r}?)" if hint else ""
+            out.append(_problem(locate, ("values", name), f"values for {name!r}: not a field with a basic or list type{more}"))
+            continue
+        base = parsed[0][5:-1] if parsed[0].startswith("list[") else parsed[0]
+        checked = _check_allowed(allowed, base, ("values", name), locate, out)
+        if checked is not None:
+            usable[name] = checked
+    return usable
 
 
 def check_records(data: dict[str, Any], locate: Locate) -> list[Problem]:
@@ -194,12 +243,13 @@ def check_records(data: dict[str, Any], locate: Locate) -> list[Problem]:
     key = data.get("key")
     if isinstance(key, str) and key not in fields:
         out.append(_problem(locate, ("key",), f"key {key!r} is not one of the fields{''.join('') }"))
+    allowed = _records_values(data.get("values"), fields, locate, out)
     rows = data.get("rows")
     if not isinstance(rows, list):
         return out
     seen: dict[Any, int] = {}
     for i, row in enumerate(rows):
-        _check_row(row, fields, ("rows", i), locate, out)
+        _check_row(row, fields, ("rows", i), locate, out, allowed)
         if isinstance(key, str) and isinstance(row, dict) and key in row:
             k = row[key]
             if isinstance(k, (str, int, float, bool)):

@@ -16,7 +16,7 @@ from casebook.kernel.dice import distribution
 from casebook.kernel.hexgrid import parse_hex
 
 __all__ = ["CombatFacts", "gather", "odds_column", "shifted_column", "outcomes", "crt_result",
-           "supplied", "in_command", "is_hq", "guards_marker", "as_json_number"]
+           "supplied", "in_command", "is_hq", "guards_marker", "as_json_number", "fired_cases"]
 
 #: Counter classes the combat facts know (the ``class`` enum of facts.yaml).
 _HQ = "hq"
@@ -70,11 +70,21 @@ class CombatFacts:
     drm_facts: Mapping[str, Any] = field(hash=False)
     attacker_loss_shift: int = 0
     defender_loss_shift: int = 0
+    #: the facts each ``combat_strength`` was computed from (attacking stacks, then the defence)
+    strength_facts: tuple[Mapping[str, Any], ...] = field(default=(), hash=False, compare=False)
 
 
 def _weather(ctx: Any) -> dict[str, str]:
     w = ctx.state.weather or {}
     return {"temperature": w.get("temperature", "warm"), "ground": w.get("ground", "dry")}
+
+
+def _setting_facts(ctx: Any) -> dict[str, Any]:
+    """The position's interpretation settings that the game's rule scripts declare as facts, for
+    ``combat_strength`` (Battle for Moscow: ``mud_halving``, BM8.8A). Moscow '41's combat strength
+    reads none of them, so its values are unchanged."""
+    facts = ctx.rules.schema.facts
+    return {n: v for n in facts if (v := ctx.state.setting(n)) is not None}
 
 
 def _fortification_marker(ctx: Any, hex_: str) -> bool:
@@ -170,9 +180,12 @@ def gather(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, 
     for u in att:
         by_stack.setdefault(u["hex"], []).append(u)
     attack_strength = Fraction(0)
+    settings = _setting_facts(ctx)
+    strength_facts = []
     for h, units in by_stack.items():
-        attack_strength += Fraction(ctx.value("combat_strength", {
-            **weather, "units": _stack_records(ctx, units), "attacking": True, "fortified": False}))
+        strength_facts.append({**weather, **settings, "units": _stack_records(ctx, units), "attacking": True,
+                               "fortified": False})
+        attack_strength += Fraction(ctx.value("combat_strength", strength_facts[-1]))
     att_records = []
     fortified = False
     for u in att:
@@ -181,8 +194,9 @@ def gather(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, 
         att_records.append({"class": u.get("class"), "fatigued": bool(u.get("fatigued")),
                             "supplied": supplied(ctx, u["id"]), "overstacked": _overstacked(ctx, u["hex"]),
                             "across_river": river, "across_fortification": fort})
-    defense_strength = Fraction(ctx.value("combat_strength", {
-        **weather, "units": _stack_records(ctx, dfd), "attacking": False, "fortified": fortified}))
+    strength_facts.append({**weather, **settings, "units": _stack_records(ctx, dfd), "attacking": False,
+                           "fortified": fortified})
+    defense_strength = Fraction(ctx.value("combat_strength", strength_facts[-1]))
     sup = dict(support or {})
     drm_facts = {
         **weather, "attacker_side": a_side, "defender_side": d_side,
@@ -197,7 +211,7 @@ def gather(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, 
     return CombatFacts(hex_, tuple(attackers), tuple(u["id"] for u in dfd), a_side, d_side,
                        attack_strength, defense_strength, drm_facts,
                        max((int(u.get("losses") or 0) for u in att), default=0),
-                       max((int(u.get("losses") or 0) for u in dfd), default=0))
+                       max((int(u.get("losses") or 0) for u in dfd), default=0), tuple(strength_facts))
 
 
 def _ratio(label: str) -> Fraction:
@@ -270,6 +284,25 @@ def below_table(ctx: Any, attack: Fraction, defense: Fraction) -> bool:
     Moscow '41 reads the first column, interpretation crt-odds-beyond-the-table)."""
     columns = list(dict(ctx.table("crt").dims)["odds"])
     return defense > 0 and Fraction(attack) / Fraction(defense) < _ratio(columns[0])
+
+
+def fired_cases(ctx: Any, f: CombatFacts) -> list[str]:
+    """The cases a game whose combat cites its quantities (``combat_dice`` defined: Battle for
+    Moscow) adds for one combat: those of the ``combat_strength`` terms that fired (BM8.8A, in
+    mud) and, when the odds are above the CRT's last column, those of the script line
+    ``permit attack_above_table`` (BM8.2B: resolved at 6:1). None for Moscow '41 (10.0A-E)."""
+    if not rules_define(ctx, "combat_dice"):
+        return []
+    out: list[str] = []
+    for facts in f.strength_facts:
+        e = ctx.quantity("combat_strength", facts)
+        out += [c for ln in e.lines if ln.fired and ln.kind in ("term", "group") for c in ln.cases]
+    columns = list(dict(ctx.table("crt").dims)["odds"])
+    d = Fraction(f.defense_strength)
+    above = d <= 0 or int(Fraction(f.attack_strength) / d) > _ratio(columns[-1])
+    if above and "attack_above_table" in ctx.rules.permissions:
+        out += list(ctx.permission("attack_above_table", {}).cases)
+    return list(dict.fromkeys(out))
 
 
 def shifted_column(ctx: Any, index: int, shift: int) -> tuple[int, str]:

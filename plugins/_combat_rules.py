@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import Any, Mapping, Sequence
 
 from casebook.kernel.cases import implements
@@ -11,7 +12,7 @@ from casebook.kernel.hooks import Refusal
 from casebook.plugins._combat_odds import below_table, gather, in_command, is_hq, rules_permit, supplied
 
 __all__ = ["record", "save", "attack_refusals", "support_allowed", "support_cost", "max_support",
-           "reaction_cost", "eligible_attackers", "targets"]
+           "reaction_cost", "eligible_attackers", "targets", "attack_groups"]
 
 PLUGIN = "combat"
 
@@ -23,6 +24,8 @@ def record(ctx: Any) -> dict[str, Any]:
     if rec.get("phase") != phase_key:
         rec = {"phase": phase_key, "attacked_phase": [], "attacked_step": [], "defended_step": [],
                "guards": rec.get("guards", [])}
+        if "raise_guards" not in ctx.rules.permissions:
+            del rec["guards"]  # a game without Guards (Battle for Moscow) keeps no Guards notes
     return rec
 
 
@@ -68,6 +71,20 @@ def targets(ctx: Any, side: str, kind: str) -> dict[str, list[str]]:
             if enemy and not any(x["id"] in rec["defended_step"] for x in enemy):
                 found.setdefault(h, []).append(u["id"])
     return {h: sorted(v) for h, v in sorted(found.items())}
+
+
+def attack_groups(ctx: Any, side: str, hex_: str, units: Sequence[str], kind: str) -> list[list[str]]:
+    """The groups of eligible adjacent ``units`` offered to attack ``hex_`` (before their own
+    refusals are checked). A game whose scripts permit ``choose_attackers`` (Battle for Moscow
+    BM8.1: one unit a hex, so at most six attackers, 63 groups) offers every non-empty subset,
+    largest first, then in the order of the sorted ids; otherwise (Moscow '41) all of them, or,
+    when all of them may not attack, each one alone."""
+    if kind == "attack" and rules_permit(ctx, "choose_attackers"):
+        ids = sorted(units)
+        return [list(c) for n in range(len(ids), 0, -1) for c in combinations(ids, n)]
+    if kind == "attack" and attack_refusals(ctx, side, hex_, units, kind):
+        return [[u] for u in units]
+    return [list(units)]
 
 
 def reaction_cost(ctx: Any, side: str, attackers: Sequence[str]) -> int:
@@ -171,8 +188,9 @@ def attack_refusals(ctx: Any, side: str, hex_: str, attackers: Sequence[str], ki
             ctx, f.attack_strength, f.defense_strength)})
         if not verdict.value:
             cases = tuple(c for ln in verdict.lines if ln.fired and ln.kind == "forbid" for c in ln.cases)
-            out.append(Refusal(f"the odds {f.attack_strength}:{f.defense_strength} are below the CRT's first column",
-                               cases, PLUGIN))
+            first = dict(ctx.table("crt").dims)["odds"][0]
+            out.append(Refusal(f"the odds {f.attack_strength}:{f.defense_strength} are below the CRT's first "
+                               f"column, {first}", cases, PLUGIN))
     cost = 0
     if kind == "reaction" and not out:
         for u in units:

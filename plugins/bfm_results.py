@@ -29,7 +29,8 @@ PLUGIN = "bfm_results"
 #: attack while ``plugin_state.results.queue`` is not empty (the same contract as Moscow '41's).
 STATE_KEY = "results"
 _CHOICES = ("take-loss", "retreat", "advance")
-#: result code -> the cases it cites (BM8.5A-F; BM8.6A for the retreats, BM8.8B for the exchange).
+#: result code -> the cases it cites (BM8.5A-F; BM8.6A for the retreats, BM8.8B for the exchange
+#: in mud).
 _RESULTS: dict[str, tuple[str, ...]] = {
     "AL": ("BM8.5A",), "DR": ("BM8.5B", "BM8.6A"), "DRL": ("BM8.5C", "BM8.6A"), "DE": ("BM8.5D",),
     "EX": ("BM8.5E", "BM8.8B"), "NE": ("BM8.5F",),
@@ -111,6 +112,40 @@ def retreat_paths(ctx: Any, uid: str) -> list[list[str]]:
         return (min((grid.distance(end, parse_hex(e)) for e in edge), default=0), p)
 
     return sorted({tuple(p): p for p in paths}.values(), key=key)
+
+
+@implements("BM8.6A", "BM8.6B", "BM7.1")
+def retreat_refusal(ctx: Any, uid: str, path: Sequence[str]) -> Refusal:
+    """Why ``path`` is not a retreat of ``uid``, in Battle for Moscow's terms: its length and end
+    (BM8.6A), an enemy unit or enemy ZOC entered (BM8.6B), an occupied last hex (BM7.1)."""
+    unit = ctx.state.unit(uid)
+    side, start = unit["side"], unit["hex"]
+    n = int(ctx.value("retreat_hexes", {"side": side}))
+    grid, hexes = ctx.board.grid, [start, *path]
+    for before, here in zip(hexes, hexes[1:]):
+        try:
+            adjacent = ctx.board.contains(parse_hex(here)) and grid.distance(parse_hex(before), parse_hex(here)) == 1
+        except ValueError:
+            adjacent = False
+        if not adjacent:
+            return Refusal(f"a retreat moves hex by hex on the map: {here} is not a hex next to {before}",
+                           ("BM8.6A",), PLUGIN)
+        enemy = [u["id"] for u in ctx.state.units_at(here) if u.get("side") != side]
+        if enemy:
+            return Refusal(f"{uid} may not retreat into {here}: enemy unit {', '.join(enemy)} is there",
+                           ("BM8.6B",), PLUGIN)
+        zoc = ctx.hook.casebook_zoc(ctx=ctx, hex=here, side=side) or {}
+        if zoc.get("exerted_by"):
+            return Refusal(f"{uid} may not retreat into {here}: it is in the ZOC of enemy unit "
+                           f"{', '.join(zoc['exerted_by'])}", ("BM8.6B",), PLUGIN)
+    if len(path) != n or grid.distance(parse_hex(start), parse_hex(hexes[-1])) != n:
+        return Refusal(f"{uid} retreats {n} hexes, ending {n} hexes from {start}; {','.join(path)} does not",
+                       ("BM8.6A",), PLUGIN)
+    held = [u["id"] for u in ctx.state.units_at(hexes[-1]) if u["id"] != uid]
+    if held:
+        return Refusal(f"a retreat may not end on another unit ({', '.join(held)} in {hexes[-1]})",
+                       ("BM7.1", "BM8.6A"), PLUGIN)
+    return Refusal(f"{','.join(path)} is not one of {uid}'s retreats", ("BM8.6A", "BM8.6B"), PLUGIN)
 
 
 def _alive(ctx: Any, ids: Sequence[str]) -> list[str]:
@@ -233,11 +268,14 @@ def run(ctx: Any, rec: dict[str, Any], interactive: bool, choice: Action | None 
     return {**rec, "pending": False}
 
 
-def start(outcome: Mapping[str, Any], defenders: list[str]) -> dict[str, Any]:
+def start(outcome: Mapping[str, Any], defenders: list[str], mud: bool = False) -> dict[str, Any]:
+    """A result record for ``outcome``'s CRT cell; an exchange cites BM8.8B (printed strength)
+    only in ``mud``, the one time printed and current strengths differ."""
     code = str(outcome["result"])
     if code not in _RESULTS:
         raise ValueError(f"Battle for Moscow CRT result {code!r} is not one of {', '.join(_RESULTS)}")
-    return {"code": code, "cases": list(_RESULTS[code]), "hex": str(outcome["hex"]),
+    cases = [c for c in _RESULTS[code] if mud or c != "BM8.8B"]
+    return {"code": code, "cases": cases, "hex": str(outcome["hex"]),
             "attackers": list(outcome["attackers"]), "defenders": defenders, "lost": 0,
             "attacker_side": outcome.get("attacker_side"), "defender_side": outcome.get("defender_side"),
             "stages": _stages(code, defenders)}
@@ -248,7 +286,8 @@ def apply_result(ctx: Any, outcome: Mapping[str, Any], interactive: bool = False
     """Apply the CRT cell of ``outcome`` (the combat plugin's answer): losses, exchange, retreat,
     advance. Without ``interactive`` every choice follows the policy (:func:`options` order)."""
     defenders = [u["id"] for u in ctx.state.units_at(str(outcome["hex"]))]
-    return run(ctx, start(outcome, defenders), interactive)
+    mud = (ctx.state.weather or {}).get("ground") == "mud"
+    return run(ctx, start(outcome, defenders, mud), interactive)
 
 
 def _pending(ctx: Any) -> dict[str, Any] | None:
@@ -282,15 +321,38 @@ def casebook_legal_actions(ctx, phase, step):
     return options(ctx, rec, rec["stages"][0]) if rec else []
 
 
+_STAGE_CHOICE = {"attacker_loss": "take-loss", "retreat": "retreat", "advance": "advance"}
+_AWAITS = {"take-loss": ("an attacking unit's step loss", ("BM8.5A", "BM8.5E")),
+           "retreat": ("the defender's retreat", ("BM8.5B", "BM8.6A")),
+           "advance": ("an advance after combat", ("BM8.7",))}
+
+
 @hookimpl
 def casebook_validate_action(ctx, action):
     if action.kind not in _CHOICES:
         return []
     rec = _pending(ctx)
-    if rec is None or action not in options(ctx, rec, rec["stages"][0]):
-        return [Refusal(f"no combat result awaits this {action.kind}, or it is not one of the choices",
-                        ("BM8.5A", "BM8.5E", "BM8.6A", "BM8.6B", "BM8.7"), PLUGIN)]
-    return []
+    stage = rec["stages"][0] if rec else None
+    what, cases = _AWAITS[action.kind]
+    if stage is None or _STAGE_CHOICE.get(stage["kind"]) != action.kind:
+        return [Refusal(f"no combat result awaits {what} now", cases, PLUGIN)]
+    if action in options(ctx, rec, stage):
+        return []
+    path = action.get("path")
+    if action.kind == "retreat" and path:
+        return [retreat_refusal(ctx, stage["unit"], [path] if isinstance(path, str) else list(path))]
+    return [Refusal(f"{action} is not one of the choices of {what}", cases, PLUGIN)]
+
+
+@hookimpl(wrapper=True, specname="casebook_validate_action")
+def casebook_validate_retreat(ctx, action):
+    """A Battle for Moscow retreat is judged by BM8.6 alone (:func:`retreat_refusal`): the shared
+    `zoc` plugin's refusal of retreats (Moscow '41 7.5A: an EZOC may be entered where a friendly
+    combat unit stands) is not this game's rule, so it is left out."""
+    results = yield
+    if action.kind != "retreat":
+        return results
+    return [[r for r in (rs or ()) if r.source != "zoc"] for rs in results]
 
 
 @hookimpl

@@ -18,12 +18,12 @@ from casebook.kernel.errors import IllegalActionError, QuestionError
 from casebook.kernel.hexgrid import parse_hex
 from casebook.kernel.hooks import Refusal, hookimpl
 from casebook.kernel.trace import Trace
-from casebook.plugins._combat_odds import (as_json_number, column_shift, combat_dice, crt_result, gather,
-                                           procedure_cases,
+from casebook.plugins._combat_odds import (as_json_number, below_table, column_shift, combat_dice, crt_result,
+                                           fired_cases, gather, procedure_cases,
                                            guards_marker, is_hq, odds_column, outcomes, rules_define,
                                            shifted_column, supplied)
-from casebook.plugins._combat_rules import (PLUGIN, attack_refusals, max_support, reaction_cost, record,
-                                            save, support_allowed, targets)
+from casebook.plugins._combat_rules import (PLUGIN, attack_groups, attack_refusals, max_support, reaction_cost,
+                                            record, save, support_allowed, targets)
 
 __all__ = ["QUESTIONS", "assess", "attack_answer", "resolve", "defender_support_policy"]
 
@@ -100,11 +100,16 @@ def resolve(ctx: Any, attackers: Sequence[str], hex_: str, kind: str, support: M
         rec["attacked_phase"] = sorted(set(rec["attacked_phase"]) | set(attackers))
     save(ctx, rec)
     out = {k: v for k, v in a.items() if k != "facts"}
+    fired = fired_cases(ctx, f)
     out.update(hex=hex_, kind=kind, attacker_side=f.attacker_side, defender_side=f.defender_side,
                odds=a["column"], support=sup, roll=roll, modified_roll=roll + a["drm"]["net"], result=result,
                guards_noted=guards_event,
-               cases=procedure_cases(ctx, ["10.0A", "10.0B", "10.0D", "10.0E", "10.3A"]))
-    ctx.record("combat", procedure_cases(ctx, ["10.0D", "10.0E"]), {k: v for k, v in out.items() if k != "drm"}
+               cases=list(dict.fromkeys([*procedure_cases(ctx, ["10.0A", "10.0B", "10.0D", "10.0E", "10.3A"]), *fired])))
+    if not rules_define(ctx, "ip_cost"):
+        del out["support"]       # no IPs, no combat support (Battle for Moscow)
+    if not guards_game:
+        del out["guards_noted"]  # no Guards (Battle for Moscow)
+    ctx.record("combat", list(dict.fromkeys([*procedure_cases(ctx, ["10.0D", "10.0E"]), *fired])), {k: v for k, v in out.items() if k != "drm"}
                | {"drm": a["drm"]["net"], "terms": a["drm"].get("terms", [])},
                source="combat.resolve", side=f.attacker_side)
     return out
@@ -208,10 +213,7 @@ def casebook_legal_actions(ctx, phase, step):
         return []
     out = []
     for hex_, units in targets(ctx, side, kind).items():
-        groups = [units]
-        if kind == "attack" and attack_refusals(ctx, side, hex_, units, kind):
-            groups = [[u] for u in units]
-        for group in groups:
+        for group in attack_groups(ctx, side, hex_, units, kind):
             if attack_refusals(ctx, side, hex_, group, kind):
                 continue
             paid = reaction_cost(ctx, side, group) if kind == "reaction" else 0
@@ -358,11 +360,26 @@ def attack_answer(ctx: Any, hex_: str, attackers: Sequence[str], support: Sequen
         out["result"] = {"roll": roll, "modified_roll": roll + a["drm"]["net"],
                          "result": crt_result(ctx, a["column"], roll, a["drm"]["net"]),
                          "guards": (roll == 12 and side == "soviet") or (roll == 2 and side == "german")}
+        if "raise_guards" not in ctx.rules.permissions:
+            del out["result"]["guards"]  # no Guards (Battle for Moscow)
+    if refusals and rules_define(ctx, "combat_dice"):
+        out = _not_legal(ctx, out, a["facts"])
     out["cases"] = sorted(set(procedure_cases(ctx, ["10.0A", "10.0B", "10.0E", "10.3A", "10.3B", "10.4.5C"]))
                           | {c for t in a["drm"]["terms"] for c in t["case"].split(", ")}
                           | {c for t in a.get("shifts", ()) for c in t["case"].split(", ")}
+                          | set(fired_cases(ctx, a["facts"]))
                           | {c for r in refusals for c in r.cases})
     return out
+
+
+def _not_legal(ctx: Any, out: Mapping[str, Any], f: Any) -> dict[str, Any]:
+    """A refused attack where the scripts define ``combat_dice`` (Battle for Moscow): ``legal`` and
+    the refusals first, no outcomes or result, no column below the CRT (BM8.2C)."""
+    head = {"legal": False, "refusals": out["refusals"]}
+    rest = {k: v for k, v in out.items() if k not in ("legal", "refusals", "outcomes", "result")}
+    if below_table(ctx, f.attack_strength, f.defense_strength):
+        rest.update(column=None, basic_column=None)
+    return head | rest
 
 
 @hookimpl

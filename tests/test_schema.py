@@ -116,3 +116,53 @@ def test_records_rows_typed_and_keys_unique():
         (10, "rows.1.ip", "missing field 'soviet'"),
         (10, "rows.1.extra", "unknown field 'extra'"),
     }
+
+
+CODES_TABLE = """\
+kind: table
+format: 1
+id: crt
+title: CRT
+provenance: "reconstructed: test"
+dims:
+  - {name: roll, values: [1, 2, 3]}
+value: str
+values: [DR, EX, NE, 4]
+cells: {1: DR, 2: DX, 3: {value: QQ, provenance: "rulebook: 8.1"}}
+"""
+
+
+def test_table_values_restrict_cells_all_errors_at_once():
+    got = {(p[0], p[2], p[3]) for p in _problems(CODES_TABLE)}
+    assert got == {
+        (9, "values.3", "expected a string, got 4"),
+        (10, "cells.2", "'DX' is not one of the table's values: 'DR', 'EX', 'NE', 4"),
+        (10, "cells.3.value", "'QQ' is not one of the table's values: 'DR', 'EX', 'NE', 4"),
+    }
+
+
+def test_table_values_accept_declared_cells():
+    assert _problems(CODES_TABLE.replace(", 4]", "]").replace("DX", "EX").replace("QQ", "NE")) == []
+
+
+CODES_RECORDS = """\
+kind: records
+format: 1
+id: readings
+title: Readings
+provenance: "reconstructed: test"
+fields: {odds: str, roll: int, result: str, alts: "list[str]"}
+values: {result: [DR, EX], roll: [1, 2], rsult: [DR]}
+rows:
+  - {odds: "4:1", roll: 3, result: EX, alts: [DR]}
+  - {odds: "4:1", roll: 1, result: QQ, alts: [EX]}
+"""
+
+
+def test_records_values_restrict_fields():
+    got = {(p[0], p[2], p[3]) for p in _problems(CODES_RECORDS)}
+    assert got == {
+        (7, "values.rsult", "values for 'rsult': not a field with a basic or list type (did you mean 'result'?)"),
+        (9, "rows.0.roll", "3 is not one of the values of 'roll': 1, 2"),
+        (10, "rows.1.result", "'QQ' is not one of the values of 'result': 'DR', 'EX'"),
+    }

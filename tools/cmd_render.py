@@ -98,5 +98,7 @@ def render(game: str, scenario: str | None, position: str | None, output: str) -
                 f"{map_data.get('north', 'up')}." if map_data.get("north", "up") != "up" else
                 "Reconstructed map.")
     Path(output).write_text(render_svg(map_data, units, title=title, subtitle=subtitle, markers=markers), encoding="utf-8")
-    click.echo(f"wrote {output} ({len(units)} units)")
+    drawn = sum(1 for u in units if u.get("hex"))  # render_svg draws only the units with a hex
+    off = len(units) - drawn
+    click.echo(f"wrote {output} ({drawn} units drawn" + (f"; {off} off the map)" if off else ")"))
     return 0

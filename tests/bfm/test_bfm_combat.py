@@ -79,6 +79,22 @@ def test_BM8_2C_no_attack_below_1_to_1(position):
     assert not [x for xs in offered for x in xs if x.kind == "attack"]
 
 
+@pytest.mark.case("BM8.2C")
+def test_BM8_2C_ask_attack_below_1_to_1_says_not_legal_first_and_shows_no_outcomes(position):
+    ctx = position([("s-3a", "0606", 8), ("g-xxxiv", "0605", None)])
+    a = attack(ctx, "0606", "g-xxxiv")                        # 4 : 8 = 1/2
+    assert list(a)[:2] == ["legal", "refusals"] and a["legal"] is False
+    assert a["refusals"] == [{"reason": "the odds 4:8 are below the CRT's first column, 1:1", "cases": ["BM8.2C"]}]
+    assert (a["attack_strength"], a["defense_strength"], a["ratio"]) == (4, 8, "1/2")
+    assert a["column"] is None and a["basic_column"] is None
+    assert "outcomes" not in a and "BM8.2C" in a["cases"]
+    rolled = ctx.hook.casebook_answer(ctx=ctx, question="attack", args=["0606"],
+                                      options={"with": ["g-xxxiv"], "roll": 1})
+    assert "result" not in rolled                             # no CRT cell for an attack not allowed
+    legal = attack(position([("s-3a", "0606", 4), ("g-xxxiv", "0605", None)]), "0606", "g-xxxiv")
+    assert legal["legal"] and legal["column"] == "1:1" and len(legal["outcomes"]) == 6
+
+
 @pytest.mark.case("BM8.3A")
 def test_BM8_3A_forest_shifts_one_left(position):
     ctx = position([("s-3a", "0405", 4), ("g-vii", "0305", None), ("g-vi", "0306", None)])
@@ -134,6 +150,24 @@ def test_BM8_8A_mud_halves_attack_summed_before_dividing(position):
     assert (mud["attack_strength"], mud["defense_strength"], mud["column"], mud["legal"]) == (8, 8, "1:1", True)
     dry = attack(position(units), "0606", "g-xlvii-pz", "g-vii")
     assert (dry["attack_strength"], dry["column"]) == (16, "2:1")
+
+
+@pytest.mark.case("BM8.8A")
+def test_BM8_8A_mud_halving_reads_all_or_panzers_only(position):
+    """Interpretation mud-halving-scope: g-ix (infantry 7) and g-xl-pz (panzer 8) attack a Soviet
+    army at half strength (4) in mud. All halved (the default, original rules): 7/2 + 8/2 = 15/2,
+    15/2 : 4 is 1:1. Panzers only (later editions): 7 + 8/2 = 11, 11 : 4 is 2:1."""
+    units = [("s-3a", "0606", 4), ("g-ix", "0605", None), ("g-xl-pz", "0706", None)]
+    default = attack(position(units, ground="mud"), "0606", "g-ix", "g-xl-pz")
+    every = attack(position(units, ground="mud", settings={"mud_halving": "all"}), "0606", "g-ix", "g-xl-pz")
+    panzers = attack(position(units, ground="mud", settings={"mud_halving": "panzers"}), "0606", "g-ix", "g-xl-pz")
+    assert str(default["attack_strength"]) == str(every["attack_strength"]) == "15/2"
+    assert (default["column"], every["column"]) == ("1:1", "1:1")
+    assert (panzers["attack_strength"], panzers["defense_strength"], panzers["column"]) == (11, 4, "2:1")
+    infantry = attack(position(units, ground="mud", settings={"mud_halving": "panzers"}), "0606", "g-ix")
+    assert (infantry["attack_strength"], infantry["column"]) == (7, "1:1")     # not halved at all
+    dry = attack(position(units, settings={"mud_halving": "panzers"}), "0606", "g-ix", "g-xl-pz")
+    assert (dry["attack_strength"], dry["column"]) == (15, "3:1")
 
 
 def _outcome(ctx, result, hex_, attackers):
@@ -235,6 +269,28 @@ def test_BM8_1_every_unit_attacks_once_and_every_hex_is_attacked_once(position):
                                                      ("BM8.1",))]
     assert attack_refusals(ctx, "german", "0505", ["g-xx"], "attack") == []  # another hex, another unit
 
+
+@pytest.mark.case("BM8.1")
+def test_BM8_1_the_attacker_chooses_which_adjacent_units_attack(bfm):
+    """Every non-empty group of the eligible adjacent units is offered (largest first, then by
+    sorted ids), less those below 1:1 (BM8.2C): against s-3a (8), g-ix 7, g-vi 5 and g-vii 7 may
+    attack as three (19) or any two (12, 14, 12), none alone (7 or 5 : 8). A pair is played."""
+    from casebook.kernel.game import Game
+    from tests.bfm.conftest import bfm_ctx
+
+    ctx = bfm_ctx(bfm, [("s-3a", "0606", 8), ("g-vii", "0605", None), ("g-vi", "0706", None),
+                        ("g-ix", "0506", None)], turn=1)
+    state = Game(bfm, "campaign").state_from_dict(ctx.state.to_dict())
+    attacks = [a for a in state.legal_actions() if a.kind == "attack"]
+    assert [list(a.get("with")) for a in attacks] == [["g-ix", "g-vi", "g-vii"], ["g-ix", "g-vi"],
+                                                     ["g-ix", "g-vii"], ["g-vi", "g-vii"]]
+    pair = attacks[2]
+    state.apply(pair)
+    combat = state.trace.of_kind("combat")[-1]
+    assert (combat.data["attackers"], combat.data["attack_strength"], combat.data["odds"]) == (
+        ["g-ix", "g-vii"], 14, "1:1")
+    rec = state.data.plugin_data("combat")
+    assert (rec["attacked_phase"], rec["defended_step"]) == (["g-ix", "g-vii"], ["s-3a"])   # g-vi did not attack
 
 @pytest.mark.case("BM8.5C", "BM3.1B")
 def test_BM8_5C_drl_a_step_then_the_retreat(position):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from click.testing import CliRunner
 
 from casebook.tools.cli import cli as main
@@ -65,3 +67,64 @@ def test_human_header_shows_only_what_the_game_has(bfm, m41):
         f"Turn {d.turn} · {d.phase} / {d.step} · german to decide · "
         f"IPs german {d.ip('german')} soviet {d.ip('soviet')} · "
         f"weather {w.get('temperature', '?')}/{w.get('ground', '?')}")
+
+
+@pytest.mark.case("BM8.5")
+def test_BM8_5_lint_and_load_refuse_unknown_crt_result_codes(repo_root, tmp_path):
+    """A result code outside BM8.5A-F in the CRT or in a reading is a content error at load/lint
+    (file:line:column and key, all at once), never a traceback in play."""
+    import shutil
+
+    from casebook.kernel.content import load_pack
+    from casebook.kernel.errors import ContentError
+
+    pack = tmp_path / "bfm"
+    shutil.copytree(repo_root / "content" / "battle_for_moscow", pack)
+    crt, readings = pack / "tables" / "crt.yaml", pack / "tables" / "crt_readings.yaml"
+    crt.write_text(crt.read_text().replace('"1:1": {1: DR, 2: EX', '"1:1": {1: DR, 2: DX'))
+    readings.write_text(readings.read_text().replace("roll: 3, result: EX}", "roll: 3, result: QQ}"))
+    r = _run(repo_root, "lint", str(pack))
+    assert r.exit_code == 1
+    crt_line = next(i for i, t in enumerate(crt.read_text().splitlines(), 1) if "2: DX" in t)
+    col = crt.read_text().splitlines()[crt_line - 1].index("2: DX") + 1   # the key of the cell
+    assert f"{crt}:{crt_line}:{col}: cells.1:1.2: 'DX' is not one of the table's values: " \
+        "'AL', 'DR', 'DRL', 'DE', 'EX', 'NE'" in r.output
+    assert "crt_readings.yaml:" in r.output and "rows.1.result: 'QQ' is not one of the values of 'result'" in r.output
+    assert r.output.rstrip().endswith(": 2 errors")
+    with pytest.raises(ContentError) as exc:
+        load_pack(pack)
+    assert {p.key for p in exc.value.problems} == {"cells.1:1.2", "rows.1.result"}
+
+
+@pytest.mark.case("BM8.5")
+def test_BM8_5_crt_values_are_the_codes_the_results_plugin_applies(bfm):
+    """The CRT's declared values, the readings' result values and the codes bfm_results applies
+    are the same six (AL DR DRL DE EX NE, BM8.5A-F)."""
+    from casebook.kernel.yamlio import load_yaml
+    from casebook.plugins import bfm_results
+
+    tables = bfm.pack.dir / "tables"
+    crt = load_yaml(str(tables / "crt.yaml")).data
+    readings = load_yaml(str(tables / "crt_readings.yaml")).data
+    codes = ["AL", "DR", "DRL", "DE", "EX", "NE"]
+    assert crt["values"] == readings["values"]["result"] == list(bfm_results._RESULTS) == codes
+    assert readings["values"]["odds"] == crt["dims"][0]["values"]
+
+
+@pytest.mark.case("BM3.4A", "BM3.4B")
+def test_BM3_4_render_counts_the_units_it_draws(repo_root, tmp_path):
+    """The campaign sets up 35 units on the map; the 4 of the Soviet pool (5th, 10th, 40th Armies
+    and the 1st Shock Army, off the map at the start) are not drawn: the message counts what is."""
+    import re
+
+    from casebook.kernel.yamlio import load_yaml
+
+    out = tmp_path / "bfm.svg"
+    r = _run(repo_root, "render", "battle_for_moscow", "--scenario", "campaign", "-o", str(out))
+    assert r.exit_code == 0, r.output
+    units = load_yaml(str(repo_root / SCENARIO)).data["units"]
+    on_map = [u for u in units if u.get("hex")]
+    assert (len(on_map), len(units) - len(on_map)) == (35, 4)
+    assert r.output.strip() == f"wrote {out} (35 units drawn; 4 off the map)"
+    counters = [m for m in re.findall(r'<rect [^>]*rx="1.2"[^>]*>', out.read_text()) if 'width="14"' not in m]
+    assert len(counters) == 35                                # the legend's two swatches are 14 wide
