@@ -107,7 +107,7 @@ def games(campaign: bool, seed: int = 1) -> list[dict[str, Any]]:
                    "--seed", str(seed)]
             done = subprocess.run(cmd, capture_output=True, text=True, check=True)
             row = json.loads(done.stdout.strip().splitlines()[-1])
-            print(json.dumps(row), flush=True)
+            print(json.dumps(row), file=sys.stderr, flush=True)  # progress; the table is stdout
             out.append(row)
     return out
 

@@ -96,10 +96,19 @@ def table(campaign: bool) -> str:
         rows.append(
             f"| 5 | {g['scenario']}, {g['bot']} vs {g['bot']}, seed {g['seed']}: {g['actions']} "
             f"actions, turn {g['turn']}, {g['winner'] or 'nobody'} {g['level'] or ''} | "
-            f"{g['wall_s']:.1f} s, {g['peak_mb']:.0f} MB peak | load {g['load_s']:.1f} s | – | "
+            f"{g['wall_s']:.1f} s, {g['peak_mb']:.0f} MB peak | – | pack load {g['load_s']:.1f} s apart | "
             f"{'≤ %g s, ' % target if target else ''}≤ {PEAK_TARGET_MB:g} MB | "
             f"{'yes' if all(met) else 'no'} |")
-    return "\n".join([f"Machine: {machine()}.", "", *rows])
+    legend = [
+        "", "Ratios are engine ÷ baseline (medians). Targets are issue #9's for a 2-core machine.",
+        "Figure 4: *cold* lists the legal actions with the per-state caches emptied (as after loading a",
+        "position); *in play* is what a bot sees over the next 20 actions of the game (apply plus listing).",
+        "Figure 5: one game per fresh process; wall time excludes loading the pack; peak memory is the",
+        "process's maximum resident set. Figures taken on a busy machine run slower: note the load.",
+    ]
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return "\n".join([f"Machine: {machine()}; load average {load:.1f} when the run started.", "",
+                      *rows, *legend])
 
 
 def write(text: str) -> None:
