@@ -69,6 +69,7 @@ def machine() -> str:
 
 
 def table(campaign: bool) -> str:
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     rows = ["| # | figure | engine | baseline | ratio / value | target | met |",
             "|---|---|---|---|---|---|---|"]
     for n, (what, file, engine, base, target) in RATIOS.items():
@@ -106,7 +107,6 @@ def table(campaign: bool) -> str:
         "Figure 5: one game per fresh process; wall time excludes loading the pack; peak memory is the",
         "process's maximum resident set. Figures taken on a busy machine run slower: note the load.",
     ]
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     return "\n".join([f"Machine: {machine()}; load average {load:.1f} when the run started.", "",
                       *rows, *legend])
 
