@@ -254,6 +254,17 @@ class Specs:
         """
 
     @hookspec(firstresult=True)
+    def casebook_combat_loss(self, ctx: Any, unit: str, cases: Sequence[str]) -> dict[str, Any] | None:
+        """Apply one combat loss to ``unit`` that does not come from a combat result (a fatigued
+        unit fatigued again by overstacking or a force march, which the rules treat as a combat
+        loss): the plugin owning losses applies it as it applies combat losses, records it citing
+        ``cases`` with its own, and answers ``{"unit", "effect", "cases"}``.
+
+        Return: firstresult (the plugin owning losses answers); None when no plugin takes losses.
+        Fires: inside an action or a step's automatic work (it changes the state).
+        """
+
+    @hookspec(firstresult=True)
     def casebook_stacking(self, ctx: Any, hex: str, units: Sequence[str] | None) -> dict[str, Any] | None:
         """Stacking in ``hex`` (of ``units`` if given, else the units there now): ``{"hex",
         "points", "limit", "overstacked", "cases"}``.

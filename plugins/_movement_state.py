@@ -164,7 +164,10 @@ def fatigue_roll(ctx: Any, units: list[str], supplied: Mapping[str, bool]) -> di
                 ctx.state.remove_unit(u, "eliminated")
                 effects.append({"unit": u, "effect": "eliminated", "cases": ["9.6E"]})
             elif unit.get("fatigued"):
-                ctx.state.update_unit(u, losses=int(unit.get("losses", 0)) + 1)
+                # 11.1D: a combat loss, applied as combat losses are (German steps, Soviet remnant)
+                taken = ctx.hook.casebook_combat_loss(ctx=ctx, unit=u, cases=["9.6D", "11.1D"])
+                if taken is None:  # no plugin owns losses in this game: count the step here
+                    ctx.state.update_unit(u, losses=int(unit.get("losses", 0)) + 1)
                 effects.append({"unit": u, "effect": "loss", "cases": ["11.1D"]})
             else:
                 ctx.state.update_unit(u, fatigued=True)

@@ -16,7 +16,8 @@ from casebook.kernel.actions import Action
 from casebook.kernel.cases import implements
 from casebook.kernel.errors import QuestionError
 from casebook.kernel.hooks import Refusal, hookimpl
-from casebook.plugins._results_losses import (distribute_losses, fatigue_unit, is_hq, parse_result)
+from casebook.plugins._results_losses import (apply_loss, distribute_losses, fatigue_unit, is_hq,
+                                              parse_result)
 from casebook.plugins._results_retreat import advance_paths, retreat_options
 from casebook.plugins._results_stages import (apply_choice, choices, decider_side, run_stages,
                                               start_stages)
@@ -108,3 +109,14 @@ def casebook_answer(ctx, question, args, options):
     if not isinstance(hexes, int) or hexes < 0:
         raise QuestionError(f"retreat: --hexes must be a whole number >= 0, got {hexes!r}")
     return retreat_answer(ctx, args[0], hexes)
+
+
+@hookimpl
+def casebook_combat_loss(ctx, unit, cases):
+    """A combat loss outside a combat result (11.1D: a fatigued unit fatigued again), applied as a
+    combat loss is (11.3, :func:`apply_loss`) and recorded."""
+    effect = apply_loss(ctx, unit)
+    effect = {**effect, "cases": [*cases, *effect["cases"]]}
+    ctx.record("combat-loss", effect["cases"], effect, source="results.casebook_combat_loss")
+    ctx.changed()
+    return effect

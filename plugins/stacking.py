@@ -202,9 +202,9 @@ def overstack_check(ctx: Any, step: str) -> list[dict[str, Any]]:
     """The end-of-step check of 6.2A (Command and Movement Steps). Returns the overstacked
     hexes (stacking answers). At the end of the Movement Step every unit of the phasing player
     in an overstacked hex suffers an automatic fatigue result (6.2E): it is flipped fatigued
-    (11.1C); one already fatigued owes a combat loss instead (11.1D: recorded as
-    ``fatigue-loss`` for the results rules). HQs have no fatigued side. At the end of a Command
-    Step the overstacks are recorded for correction at the earliest instant (6.2F)."""
+    (11.1C); one already fatigued takes a combat loss instead (11.1D: recorded as
+    ``fatigue-loss`` and applied through the ``casebook_combat_loss`` hook). HQs have no
+    fatigued side. At the end of a Command Step the overstacks are recorded for correction at the earliest instant (6.2F)."""
     hexes = sorted({u["hex"] for u in ctx.state.units if u.get("hex")})
     found = [a for a in (stacking_answer(ctx, h) for h in hexes) if a["overstacked"]]
     for a in found:
@@ -223,6 +223,9 @@ def overstack_check(ctx: Any, step: str) -> list[dict[str, Any]]:
             if unit.get("fatigued"):
                 ctx.record("fatigue-loss", ("6.2E", "11.1D"), {"unit": row["id"], "hex": a["hex"]},
                            source="stacking.overstack_check", side=a["side"])
+                # 11.1D: treated as a combat loss, applied by the plugin owning losses
+                ctx.hook.casebook_combat_loss(ctx=ctx, unit=row["id"], cases=["6.2E", "11.1D"])
+                changed = True
             else:
                 ctx.state.update_unit(row["id"], fatigued=True)
                 changed = True

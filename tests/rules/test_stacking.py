@@ -150,6 +150,10 @@ def test_6_2E_overstacked_units_fatigue_at_the_end_of_the_movement_step(position
     assert ctx.state.unit("s1").get("fatigued") is None                  # not the moving player's
     kinds = sorted((e.kind, e.data.get("unit")) for e in ctx.trace if e.kind != "overstacked")
     assert ("fatigue-loss", "r1") in kinds and ("fatigue", "d1") in kinds    # 11.1D for r1
+    # 11.1D: the fatigued r1 takes a combat loss, applied as combat losses are (11.3B)
+    (loss,) = [e for e in ctx.trace if e.kind == "combat-loss"]
+    assert loss.data["unit"] == "r1" and loss.cases[:2] == ("6.2E", "11.1D")
+    assert (loss.data["effect"], ctx.state.unit("r1")["losses"]) == ("1-loss", 1)
 
 
 @pytest.mark.case("6.2F")
