@@ -182,7 +182,10 @@ def action_value(state: Any, ctx: Any, action: Action) -> float:
         return 1.0 + len(stacks) + 2.0 * sum(_overstacked(state, ctx, h) for h in stacks)
     if kind in ("activate-stack", "react"):
         return 0.5 + (2.0 if _overstacked(state, ctx, action.get("stack")) else 0.0)
-    if kind in ("drop", "place-partisan"):
+    if kind == "drop":  # above an ordinary placement (1.0): paratroops are worth dropping (15.1)
+        where = action.get("hex")
+        return 1.2 - 0.01 * min(_nearest_objective(state, side, where), 20) if where else 1.0
+    if kind == "place-partisan":
         where = action.get("hex")
         return 0.8 - 0.05 * min(_nearest_objective(state, side, where), 20) if where else 0.3
     if kind == "retreat":
