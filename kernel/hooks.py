@@ -20,8 +20,9 @@ Lifecycle, in the order the driver fires the hooks:
 :func:`make_plugin_manager` builds a manager from the manifest's ``plugins:`` list. Names resolve
 *only* to ``casebook.plugins.<name>`` or to an entry point named ``<name>`` in group
 ``casebook.plugins``; anything else (a dotted path, an unknown name) is a :class:`ContentError`
-naming the plugin. The last hook calls are recorded as :class:`HookCall` s (which plugins answered) in
-``pm.calls`` (bounded by ``CALLS_KEPT``), for tests and debugging.
+naming the plugin. With ``pm.record_calls()`` the last hook calls are recorded as
+:class:`HookCall` s (which plugins answered) in ``pm.calls`` (bounded by ``CALLS_KEPT``), for
+tests and debugging.
 """
 
 from __future__ import annotations
@@ -319,18 +320,28 @@ CALLS_KEPT = 1000
 
 
 class CasebookPluginManager(pluggy.PluginManager):
-    """A pluggy manager for project ``casebook`` that records every hook call in :attr:`calls`."""
+    """A pluggy manager for project ``casebook`` that can record hook calls in :attr:`calls`."""
 
     def __init__(self) -> None:
         super().__init__(PROJECT)
         self.add_hookspecs(Specs)
         #: The last :data:`CALLS_KEPT` hook calls, oldest first (see :class:`HookCall`): which
-        #: plugins were called and which answered. Bounded: a game makes millions of hook calls.
+        #: plugins were called and which answered, once :meth:`record_calls` is on. Bounded: a
+        #: game makes millions of hook calls.
         self.calls: deque[HookCall] = deque(maxlen=CALLS_KEPT)
         #: Plugin name -> the module (or object) the name resolved to.
         self.modules: dict[str, Any] = {}
         self._answered: list[list[str]] = []
-        self.add_hookcall_monitoring(self._before, self._after)
+        self._stop_recording: Callable[[], None] | None = None
+
+    def record_calls(self, on: bool = True) -> None:
+        """Start (or stop) recording hook calls in :attr:`calls`. Off by default: the monitoring
+        costs every hook call of a game (about a tenth of the time); tests and debugging turn it on."""
+        if on and self._stop_recording is None:
+            self._stop_recording = self.add_hookcall_monitoring(self._before, self._after)
+        elif not on and self._stop_recording is not None:
+            self._stop_recording()
+            self._stop_recording = None
 
     def register_plugin(self, name: str, plugin: Any) -> None:
         """Register ``plugin`` (module or object) under ``name``; its hook implementations are

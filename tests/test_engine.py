@@ -20,6 +20,7 @@ class _Zoc:
 
 def test_engine_loads_mini_pack_and_binds_a_state(mini_pack):
     engine = Engine.load(mini_pack, extra_plugins={"zoc": _Zoc()})
+    engine.pm.record_calls()
     state = state_from_position(engine.pack.scenario("skirmish"))
     ctx = engine.ctx(state, Trace())
     assert ctx.board is engine.board          # the scenario has no inline map

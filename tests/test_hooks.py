@@ -48,7 +48,9 @@ class Movement:
 
 
 def _pm():
-    return make_plugin_manager([], extra={"weather": Weather(), "movement": Movement()})
+    pm = make_plugin_manager([], extra={"weather": Weather(), "movement": Movement()})
+    pm.record_calls()
+    return pm
 
 
 def test_firstresult_hook_records_which_plugin_answered() -> None:
@@ -82,6 +84,7 @@ def test_a_raising_hook_is_recorded_with_its_error() -> None:
             raise RuntimeError("boom")
 
     pm = make_plugin_manager([], extra={"broken": Broken()})
+    pm.record_calls()
     with pytest.raises(RuntimeError):
         pm.hook.casebook_answer(ctx=None, question="q", args=[], options={})
     assert pm.calls[-1].error == "RuntimeError('boom')"
@@ -128,6 +131,9 @@ def test_recorded_calls_are_bounded():
     from casebook.kernel.hooks import CALLS_KEPT, make_plugin_manager
 
     pm = make_plugin_manager([])
+    pm.hook.casebook_decider(ctx=None, phase="p", step="s")
+    assert len(pm.calls) == 0                                   # off by default: it costs every call
+    pm.record_calls()
     for _ in range(CALLS_KEPT + 5):
         pm.hook.casebook_decider(ctx=None, phase="p", step="s")
     assert len(pm.calls) == CALLS_KEPT
