@@ -22,13 +22,19 @@ __all__ = ["legal_actions", "destinations"]
 
 
 def _overstacked(ctx: Any, hex_: str, units: list[str]) -> bool:
-    """6.2B: a move may not end overstacked (the stacking plugin's verdict; False without one)."""
+    """6.2B: a move may not end overstacked (the stacking plugin's verdict; False without one).
+    Kept for the state version: every stack's destinations ask about the same occupied hexes."""
     stack = ctx.state.units_at(hex_)
     if not stack:
         return False
-    here = [u["id"] for u in stack]
-    ans = ctx.hook.casebook_stacking(ctx=ctx, hex=hex_, units=here + list(units))
-    return bool(ans and ans.get("overstacked"))
+    memo = ctx.memo
+    key = ("movement.overstacked", hex_, tuple(units))
+    found = memo.get(key)
+    if found is None:
+        here = [u["id"] for u in stack]
+        ans = ctx.hook.casebook_stacking(ctx=ctx, hex=hex_, units=here + list(units))
+        found = memo[key] = bool(ans and ans.get("overstacked"))
+    return found
 
 
 @implements("9.0A", "6.2B")
