@@ -91,11 +91,13 @@ def exerts_zoc(ctx: Any, unit: Mapping[str, Any]) -> tuple[bool, tuple[str, ...]
 
 def _exerts_zoc(ctx: Any, unit: Mapping[str, Any]) -> tuple[bool, tuple[str, ...]]:
     facts = _facts(ctx, unit)
+    cases: list[str] = []
     for action in ("exert_zoc", "exert_zoc_on_ground"):
         verdict = ctx.permission(action, facts)
         if not verdict.value:
             return False, tuple(verdict.cases)
-    return True, ("7.1A",)
+        cases += verdict.cases
+    return True, tuple(dict.fromkeys(cases))
 
 
 def _road_or_town(ctx: Any, target: Any, source: Any) -> bool:
@@ -209,12 +211,14 @@ def chart_row(ctx: Any, unit: Mapping[str, Any]) -> str:
 @implements("7.0C")
 def chart_column(ctx: Any) -> tuple[str, tuple[str, ...]]:
     """The ZOC Chart column in force and its cases: the Arctic column whenever the temperature
-    is Arctic (4.6A, 7.1C), else the column of the ground condition (script ``zoc_column``)."""
+    is Arctic (4.6A, 7.1C), else the column of the ground condition (script ``zoc_column``: the
+    cases of its header and of the line that gave the column)."""
     w = weather_facts(ctx)
     if w["temperature"] == "arctic":
         return "arctic", ("7.0C", "4.6A")
     q = ctx.quantity("zoc_column", w)
-    return str(q.value), tuple(q.cases)
+    header = ctx.rules.quantities["zoc_column"].code.cases   # `quantity zoc_column = first by …`
+    return str(q.value), tuple(dict.fromkeys((*header, *q.cases)))
 
 
 def _cases_of(provenance: str | None) -> tuple[str, ...]:
@@ -245,7 +249,7 @@ def chart_kind(ctx: Any, row: str) -> tuple[str, tuple[str, ...]]:
         kind = table.lookup(unit=row, weather=column)
         cell_cases = (_cases_of(table.provenance_of(unit=row, weather=column))
                       + _errata_cases(ctx, table.id, ["cells", row, column]))
-        found = cache[row] = (kind, tuple(dict.fromkeys(("7.0C", *cases, *cell_cases))))
+        found = cache[row] = (kind, tuple(dict.fromkeys((*cases, *cell_cases))))
     return found
 
 

@@ -20,6 +20,7 @@ from casebook.kernel.hexgrid import hex_label, parse_hex
 from casebook.kernel.hooks import hookimpl
 from casebook.kernel.state import HEX_RE
 
+from ._zoc_cites import blocks, combine_cases, definition_cases, effect_cases, map_cases
 from ._zoc_map import (chart_kind, chart_row, conditions, exerted_by, exerts_zoc, friendly_combat_unit_in,
                        map_key, most_restrictive, unit_kind, zoc_map)
 from ._zoc_moves import locking_refusals, moving_units, retreat_allowed_into, retreat_refusals
@@ -33,11 +34,12 @@ QUESTIONS: dict[str, str] = {
            "its effect on moves, supply, command and retreats (7.0-7.5)",
 }
 
-#: What each kind means for a moving unit (7.2, 7.3; 7.0B: none = no effect).
+#: What each kind means for a moving unit (Moscow '41 7.2, 7.3; 7.0B: none = no effect); the
+#: cases are each game's (permission ``move_on_in_ezoc``, :func:`effect_cases`).
 _EFFECTS: dict[str, dict[str, Any]] = {
-    "locking": {"must_stop_on_entering": True, "ezoc_to_ezoc": "prohibited", "cases": ["7.2"]},
-    "fluid": {"must_stop_on_entering": False, "ezoc_to_ezoc": "+1 MP", "cases": ["7.3"]},
-    "none": {"must_stop_on_entering": False, "ezoc_to_ezoc": "no effect", "cases": ["7.0B"]},
+    "locking": {"must_stop_on_entering": True, "ezoc_to_ezoc": "prohibited"},
+    "fluid": {"must_stop_on_entering": False, "ezoc_to_ezoc": "+1 MP"},
+    "none": {"must_stop_on_entering": False, "ezoc_to_ezoc": "no effect"},
 }
 _MOVES = ("move", "react-move", "force-march")
 
@@ -100,22 +102,22 @@ def _zoc_answer(ctx: Any, hex_: str, side: str) -> dict[str, Any]:
     who = list(exerted_by(ctx, hex_, side))
     rows = [r for r in ctx.table("zoc_chart").dims[0][1]]
     by_class: dict[str, str] = {}
-    cases: list[str] = ["7.0A", "7.0D", "7.1A"]
+    cases: list[str] = list(definition_cases(ctx))
     row_cases: dict[str, tuple[str, ...]] = {}
     for row in rows:
         by_class[row], row_cases[row] = chart_kind(ctx, row) if who else ("none", ())
     kind = most_restrictive(by_class.values()) if who else "none"
     cases += [c for row in rows if by_class[row] == kind for c in row_cases[row]]
     friendly = friendly_combat_unit_in(ctx, hex_, side)
-    blocked = bool(who) and not friendly
+    blocked, block_cases = blocks(ctx, bool(who), friendly)
     if who:
-        cases += ["7.0F", "7.4", "7.5A"]
+        cases += [*combine_cases(ctx), *block_cases]
     else:
         cases += _no_zoc_cases(ctx)
     return {"hex": hex_, "side": side, "exerted_by": who,
             "kind": kind,
             "by_class": by_class, "friendly_combat_unit": friendly,
-            "blocks_supply": blocked, "blocks_command": blocked, "blocks_retreat": blocked,
+            **blocked,
             "cases": list(dict.fromkeys(cases))}
 
 
@@ -141,7 +143,7 @@ def zoc_for_unit(ctx: Any, hex_: str, unit_id: str) -> dict[str, Any]:
     answer.update({"for": unit_id, "row": chart_row(ctx, unit), "kind": kind,
                    "must_stop_on_entering": effect["must_stop_on_entering"],
                    "ezoc_to_ezoc": effect["ezoc_to_ezoc"]})
-    answer["cases"] = list(dict.fromkeys([*answer["cases"], *kcases, *effect["cases"]]))
+    answer["cases"] = list(dict.fromkeys([*answer["cases"], *kcases, *effect_cases(ctx, kind)]))
     return answer
 
 
@@ -178,7 +180,7 @@ def casebook_zoc_map(ctx: Any, side: str) -> dict[str, Any]:
     "cases"}`` — the map :func:`zoc_answer` reads (7.0A, 7.0D, 7.0E; who has a ZOC, 7.1A-C),
     read-only, and ``key`` (:func:`map_key`: the weather, settings and enemy units it is
     computed from)."""
-    cases = ["7.0A", "7.0D", "7.0E", "7.1A"]
+    cases = list(map_cases(ctx))
     found = zoc_map(ctx, side)
     if not found:
         cases += _no_zoc_cases(ctx)

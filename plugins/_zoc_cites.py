@@ -1,0 +1,87 @@
+"""What each game's rule scripts say about ZOCs, for the answers of the `zoc` plugin (private
+helper): the cases a ZOC answer cites and which paths an EZOC blocks come from the game's own
+lines, never from constants here, so Moscow '41 cites 7.x and Battle for Moscow BM6.x.
+
+The lines read (all optional; a game without a line simply has no such citation or effect):
+
+- ``permit zoc_into_hex`` / ``permit exert_zoc``: what a ZOC is (cited by every answer);
+- ``permit exert_zoc_in_ezoc``: an enemy ZOC does not affect a unit's own (the ZOC map);
+- ``forbid add_zoc_effects``: several ZOCs add nothing (cited where an EZOC is);
+- ``forbid trace_supply_through_ezoc``, ``trace_command_through_ezoc``,
+  ``trace_communication_through_ezoc``, ``retreat_into_ezoc`` (fact ``friendly_combat_unit``):
+  the ``blocks_supply``, ``blocks_command``, ``blocks_communication``, ``blocks_retreat`` keys;
+- ``forbid``/``permit move_on_in_ezoc`` (fact ``zoc_kind``): the cases of what a locking, fluid
+  or no ZOC means for a moving unit (``--for UNIT``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["BLOCKS", "line_cases", "definition_cases", "map_cases", "combine_cases", "blocks",
+           "effect_cases"]
+
+#: answer key -> the permission a rule script forbids (when it may not pass an EZOC hex)
+BLOCKS: tuple[tuple[str, str], ...] = (
+    ("blocks_supply", "trace_supply_through_ezoc"),
+    ("blocks_command", "trace_command_through_ezoc"),
+    ("blocks_communication", "trace_communication_through_ezoc"),
+    ("blocks_retreat", "retreat_into_ezoc"),
+)
+
+
+def line_cases(ctx: Any, actions: tuple[str, ...], verdict: str | None = None) -> tuple[str, ...]:
+    """The cases of every ``verdict`` line (``permit``/``forbid``; None: both) of ``actions``, in
+    the order of ``actions`` then script order, without repeats (the compiled scripts: kept per
+    board and rules)."""
+    cache = ctx.lasting("zoc.line_cases", id(ctx.rules))
+    key = (actions, verdict)
+    found = cache.get(key)
+    if found is None:
+        out: list[str] = []
+        for action in actions:
+            p = ctx.rules.permissions.get(action)
+            for v, code, _ in (p.lines if p is not None else ()):
+                if verdict is None or v == verdict:
+                    out.extend(code.cases)
+        found = cache[key] = tuple(dict.fromkeys(out))
+    return found
+
+
+def definition_cases(ctx: Any) -> tuple[str, ...]:
+    """What a ZOC is: the cases of the ``permit zoc_into_hex`` and ``permit exert_zoc`` lines."""
+    return line_cases(ctx, ("zoc_into_hex", "exert_zoc"), "permit")
+
+
+def map_cases(ctx: Any) -> tuple[str, ...]:
+    """The cases of the whole ZOC map: :func:`definition_cases`, and ``permit exert_zoc_in_ezoc``."""
+    return tuple(dict.fromkeys((*definition_cases(ctx), *line_cases(ctx, ("exert_zoc_in_ezoc",), "permit"))))
+
+
+def combine_cases(ctx: Any) -> tuple[str, ...]:
+    """Several ZOCs add nothing: the cases of the ``forbid add_zoc_effects`` lines."""
+    return line_cases(ctx, ("add_zoc_effects",), "forbid")
+
+
+def blocks(ctx: Any, exerted: bool, friendly: bool) -> tuple[dict[str, bool], tuple[str, ...]]:
+    """``({blocks_x: bool}, cases)`` for the paths the game's scripts close in an EZOC hex
+    (:data:`BLOCKS`; only the keys the game has). ``exerted``: an EZOC is there; ``friendly``:
+    a friendly non-remnant combat unit is in the hex (fact ``friendly_combat_unit``). The cases
+    are those of every line of the game's blocking permissions (cited where an EZOC is)."""
+    perms = ctx.rules.permissions
+    facts = {"friendly_combat_unit": friendly}
+    found = {key: exerted and not ctx.rules.allowed(action, facts, ctx.pack.tables)
+             for key, action in BLOCKS if action in perms}
+    return found, line_cases(ctx, tuple(a for _, a in BLOCKS))
+
+
+def effect_cases(ctx: Any, kind: str) -> tuple[str, ...]:
+    """The cases of what an EZOC of ``kind`` (locking, fluid, none) means for a moving unit: the
+    lines of permission ``move_on_in_ezoc`` that fire for fact ``zoc_kind``."""
+    if "move_on_in_ezoc" not in ctx.rules.permissions:
+        return ()
+    cache = ctx.lasting("zoc.effect_cases", id(ctx.rules))
+    found = cache.get(kind)
+    if found is None:
+        found = cache[kind] = tuple(ctx.permission("move_on_in_ezoc", {"zoc_kind": kind}).cases)
+    return found
