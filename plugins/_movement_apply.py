@@ -92,7 +92,9 @@ def _overrun(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[str, A
     if result is None:
         raise IllegalActionError(str(action), ["9.5A"], "no combat plugin resolves overruns")
     ctx.changed()
-    alive = [u for u in units if ctx.state.has_unit(u) and ctx.state.unit(u).get("hex") == hex_]
+    # survivors: still in the hex overrun from, or already advanced into the vacated hex by the
+    # combat results (the move goes on from there with the MPs left, 9.5B-C)
+    alive = [u for u in units if ctx.state.has_unit(u) and ctx.state.unit(u).get("hex") in (hex_, target)]
     cur["units"] = alive
     vacated = target not in enemy_hexes(ctx, action.side)
     advanced = bool(alive) and vacated

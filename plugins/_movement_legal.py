@@ -24,14 +24,13 @@ __all__ = ["legal_actions", "destinations"]
 def _overstacked(ctx: Any, hex_: str, units: list[str]) -> bool:
     """6.2B: a move may not end overstacked (the stacking plugin's verdict; False without one).
     Kept for the state version: every stack's destinations ask about the same occupied hexes."""
-    stack = ctx.state.units_at(hex_)
-    if not stack:
-        return False
     memo = ctx.memo
     key = ("movement.overstacked", hex_, tuple(units))
     found = memo.get(key)
     if found is None:
-        here = [u["id"] for u in stack]
+        # the units already there (not the movers themselves) plus the movers: an overstacked
+        # stack may not end its move overstacked in an empty hex either
+        here = [u["id"] for u in ctx.state.units_at(hex_) if u["id"] not in units]
         ans = ctx.hook.casebook_stacking(ctx=ctx, hex=hex_, units=here + list(units))
         found = memo[key] = bool(ans and ans.get("overstacked"))
     return found
@@ -90,6 +89,13 @@ def legal_actions(ctx: Any, step: str) -> list[Action]:
         m, _ = mover(ctx, units, h, MODE[step])
         named = sorted(units) if cur and cur["units"] and cur["hex"] == h else None
         out += [a for a in _moves(ctx, side, h, m, named) if not _rail_hq_blocks(d, step, ctx, units)]
+        if _overstacked(ctx, h, []):  # 6.2F: an overstack is corrected by moving units out one by one
+            for u in units:
+                if ctx.state.unit(u).get("class") == "hq":
+                    continue
+                mu, _ = mover(ctx, [u], h, MODE[step])
+                out += [a for a in _moves(ctx, side, h, mu, [u])
+                        if not _rail_hq_blocks(d, step, ctx, [u]) and a not in out]
         if step == "movement":
             out += _overruns(ctx, side, h)
         if side == "soviet" and step != "reaction_movement":

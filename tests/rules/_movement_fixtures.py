@@ -31,7 +31,7 @@ map:
 class FakeAreas:
     """Supply (units in ``unsupplied`` are OOS), command (``out_of_command``), ZOC (every
     non-HQ enemy unit adjacent exerts one; ``casebook_zoc`` and ``casebook_zoc_map`` alike) and overrun combat (``outcome``: "eliminate" removes
-    the defenders, "hold" leaves them); combats asked are kept in ``combats``."""
+    the defenders, "eliminate-and-advance" also moves the attackers in, "hold" leaves them); combats asked are kept in ``combats``."""
 
     def __init__(self) -> None:
         self.unsupplied: set[str] = set()
@@ -71,10 +71,13 @@ class FakeAreas:
     def casebook_combat(self, ctx, attackers, hex, kind, support):
         self.combats.append({"attackers": list(attackers), "hex": hex, "kind": kind, "support": support})
         defenders = [u["id"] for u in ctx.state.units_at(hex)]
-        if self.outcome == "eliminate":
+        if self.outcome in ("eliminate", "eliminate-and-advance"):
             for u in defenders:
                 ctx.state.remove_unit(u, "eliminated")
             defenders = []
+        if self.outcome == "eliminate-and-advance":  # as the results plugin does: 11.4 advance
+            for u in attackers:
+                ctx.state.move_unit(u, hex)
         return {"attackers": list(attackers), "defenders": defenders, "odds": "3:1", "column": "3:1", "drm": 0, "roll": 7, "result": "-/-", "cases": ["10.0A"]}
 
 

@@ -313,3 +313,18 @@ def test_reach_and_move_answers(pos, snapshot):
     assert mv.casebook_answer(ctx, "reach", ["0202"], {}) == snapshot
     assert mv.casebook_answer(ctx, "move", ["g1", "0203", "0204", "0304"], {}) == snapshot
     assert mv.casebook_answer(ctx, "move", ["g1", "0302", "0402", "0403", "0404", "0405"], {}) == snapshot
+
+
+@pytest.mark.case("6.2B", "6.2F")
+def test_6_2F_an_overstacked_stack_is_offered_its_units_one_by_one(pos):
+    """Three German divisions in one hex (limit: a division and a regiment, 6.0A): moving the
+    whole stack would end overstacked anywhere (6.2B), so it is not offered; each division may
+    move out alone (9.1C), which corrects the overstack (6.2F)."""
+    units = "\n".join(inf(f"g{i}", "0202", extra=", activated: true") for i in (1, 2, 3))
+    ctx = pos(units)
+    offered = [a for a in mv.casebook_legal_actions(ctx, "first_player", "movement")
+               if a.kind == "move" and a.get("stack") == "0202"]
+    assert offered and all(len(a.get("units") or ()) == 1 for a in offered)
+    assert {a.get("units")[0] for a in offered} == {"g1", "g2", "g3"}
+    apply(ctx, "german: move stack=0202 path=0102 units=g1")
+    assert ctx.state.unit("g1")["hex"] == "0102"

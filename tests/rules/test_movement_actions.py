@@ -265,3 +265,16 @@ def test_0_7_3_4B_reacting_units_are_marked_activated_and_cannot_overrun(pos):
     assert refusal and "9.7" in refusal[0].cases
     mv.casebook_step_end(ctx, "first_player", "recovery")
     assert ctx.state.plugin_data("movement") is None
+
+
+@pytest.mark.case("9.5B", "9.5C")
+def test_9_5C_an_overrun_advanced_by_the_combat_results_moves_on_with_the_mps_left(pos, fake):
+    """When the combat results already put the overrunning stack into the vacated hex, the move
+    goes on from there with the MPs left: no fresh movement allowance (9.5B-C)."""
+    fake.outcome = "eliminate-and-advance"
+    units = "\n".join([PZ % ("p1", "0201"), inf("s1", "0302", side="soviet")])
+    ctx = pos(units)
+    res = apply(ctx, "german: overrun stack=0201 hex=0302")
+    assert res["advanced"] is True and res["units"] == ["p1"]
+    cur = ctx.state.plugin_data("movement")["current"]
+    assert cur["hex"] == "0302" and cur["units"] == ["p1"] and cur["spent"] == res["mp"]
