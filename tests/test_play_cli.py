@@ -78,3 +78,14 @@ def test_an_interrupted_play_still_writes_its_trace_and_position(mini_pack, tmp_
     assert any("Interrupted" in line for line in lines)
     assert Trace.read(tmp_path / "trace.jsonl") == state.trace
     assert (tmp_path / "final.yaml").is_file() and (tmp_path / "final.yaml.trace.jsonl").is_file()
+
+
+def test_a_bad_path_for_map_or_save_is_an_error_and_play_goes_on(mini_pack, tmp_path):
+    state = _game(mini_pack).new_initial_state(seed=2)
+    said: list[str] = []
+    missing = tmp_path / "no" / "such" / "dir"
+    replies = iter([f"map {missing / 'x.svg'}", f"save {missing / 'x.yaml'}", "1"])
+    human = HumanPlayer("german", "mini", echo=said.append, read=lambda prompt: next(replies))
+    assert str(human.choose(state)) == "german: move path=0304 stack=0303"
+    errors = [line for line in said if line.startswith("error: cannot write")]
+    assert len(errors) == 2 and "x.svg" in errors[0] and "x.yaml" in errors[1]

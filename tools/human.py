@@ -152,6 +152,8 @@ class HumanPlayer:
                     return parse_action(line, side=self.side)
             except (CasebookError, ValueError, KeyError) as exc:
                 self.echo(f"error: {exc}")
+            except OSError as exc:  # a bad path for map or save: say so, play on
+                self.echo(f"error: cannot write {exc.filename or ''}: {exc.strerror or exc}")
 
     def _ask(self, state: Any, words: list[str]) -> None:
         from casebook.tools.cmd_ask import answer_ctx, render_text
