@@ -61,6 +61,13 @@ def casebook_step_start(ctx: Any, phase: str, step: str) -> None:
     rp.collect_rps(ctx, side)
     entry.withdraw_due(ctx, side)
     available, delayed = entry.gather_due(ctx, side)
+    # a unit already on the map (a division rebuilt from its remnant, 12.2, before its scheduled
+    # return) is not placed a second time
+    present = [e["unit"] for e in available if ctx.state.has_unit(e["unit"])]
+    available = [e for e in available if not ctx.state.has_unit(e["unit"])]
+    if present:
+        ctx.record("reinforcement-already-on-map", ("12.1A",), {"units": present},
+                   source="reinforcement.casebook_step_start", side=side)
     rec = q.data(ctx)
     rec["available"] = available
     q.set_data(ctx, rec)

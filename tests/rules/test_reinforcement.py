@@ -339,3 +339,16 @@ def test_ask_reinforcements_snapshot(m41, repo_root, snapshot):
     ctx = m41.ctx(state_from_position(load_position(repo_root / "docs/examples/reinforcements-turn10.yaml",
                                                     pack=m41.pack)))
     assert R.reinforcements_answer(ctx, "soviet") == snapshot
+
+
+@pytest.mark.case("12.1A")
+def test_12_1A_a_unit_already_on_the_map_is_not_placed_again(pos):
+    """A division back on the map before its scheduled return (rebuilt from its remnant) is not
+    offered for placement a second time (found in a greedy Campaign: it crashed the game)."""
+    ctx = pos("units:\n  - {counter: s-174rd, hex: '0505'}\npending:\n  - {unit: s-174rd, turn: 10}")
+    start(ctx)
+    offered = {a.get("unit") for a in R.casebook_legal_actions(ctx, "first_initiative", STEP)
+               if a.kind == "place-reinforcement"}
+    assert offered and "s-174rd" not in offered        # the turn's other reinforcements still come
+    (ev,) = [e for e in ctx.trace if e.kind == "reinforcement-already-on-map"]
+    assert ev.data["units"] == ["s-174rd"] and ev.cases == ("12.1A",)
