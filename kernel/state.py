@@ -452,7 +452,7 @@ class GameState:
         if value is None:
             self._d["plugin_state"].pop(plugin, None)
         else:
-            self._d["plugin_state"][plugin] = _plain(copy.deepcopy(value))
+            self._d["plugin_state"][plugin] = _plain(_copy(value))
 
     def set_rng_state(self, value: int) -> None:
         """Store the generator state (used only by :mod:`casebook.kernel.dice`)."""
