@@ -12,8 +12,9 @@ give (``tests/rules/test_supply_cache.py`` checks it against networkx).
 - :class:`StepCosts` — per TEC row, weather and settings: the MP to enter a hex from a
   neighbour, asked once per hex pair of the movement cost hook (``casebook_move_cost``, mode
   ``supply``) and kept across state changes (the hook's answer depends only on the hex pair,
-  the weather, the TEC row and the settings ``road_bridges``/``hq_movement_class``: see
-  ``plugins/_movement_costs.py`` ``move_cost``);
+  the weather, the TEC row and the settings ``road_bridges``/``hq_movement_class``, and on the
+  hex pair only through what the map says of the two hexes and their hexside — the TEC's inputs,
+  9.2A-B: see ``plugins/_movement_costs.py`` ``move_cost``);
 - :func:`dijkstra` — multi-source Dijkstra with a cutoff, never expanding ``closed`` hexes;
 - :func:`bfs` — multi-source breadth-first search (unit steps) over an adjacency mapping;
 """
@@ -35,16 +36,47 @@ Ask = Callable[[Hex, Hex], "float | None"]
 
 class BoardIndex:
     """The hexes of a board as indices ``0..n-1`` (the board graph's node order) and each hex's
-    neighbours in the graph's adjacency order (the order networkx searches them in)."""
+    neighbours in the graph's adjacency order (the order networkx searches them in).
+
+    ``step_kind[(a, b)]`` numbers the *kinds* of step from ``a`` into ``b``: two steps are of one
+    kind when the map says the same of both hexes and of the hexside between them (terrain, town
+    kind, the printed hexside features): the Terrain Effects Chart's inputs (9.2A-B), so a step
+    cost is asked once per kind, not once per hexside."""
 
     def __init__(self, graph: Any) -> None:
         self.hexes: list[Hex] = list(graph)
         self.index: dict[Hex, int] = {h: i for i, h in enumerate(self.hexes)}
         ix = self.index
         self.adj: list[list[int]] = [[ix[n] for n in graph.adj[h]] for h in self.hexes]
+        nodes = [_hex_kind(graph.nodes[h]) for h in self.hexes]
+        kinds: dict[tuple[Any, ...], int] = {}
+        self.step_kind: dict[tuple[int, int], int] = {}
+        for a, nbrs in enumerate(self.adj):
+            for b in nbrs:
+                key = (nodes[a], nodes[b], _side_kind(graph.edges[self.hexes[a], self.hexes[b]], self.hexes[b]))
+                self.step_kind[a, b] = kinds.setdefault(key, len(kinds))
 
     def __len__(self) -> int:
         return len(self.hexes)
+
+
+def _hex_kind(node: Mapping[str, Any]) -> tuple[Any, ...]:
+    town = node.get("town")
+    return (node.get("terrain"), town.get("kind", "town") if town else None, bool(node.get("moscow")),
+            bool(node.get("railhead")), node.get("entry_area"), tuple(sorted(node.get("edges") or ())))
+
+
+def _side_kind(edge: Mapping[str, Any], entered: Hex) -> tuple[Any, ...]:
+    """The printed features of a hexside (its identity ``side`` left out); a faced fortification
+    by whether it protects the hex entered."""
+    out = []
+    for k, v in sorted(edge.items()):
+        if k == "side":
+            continue
+        if k == "fortification":
+            v = None if v is None else ("entered" if v == entered else "left")
+        out.append((k, v))
+    return tuple(out)
 
 
 def board_index(ctx: Any) -> BoardIndex:
@@ -58,22 +90,23 @@ def board_index(ctx: Any) -> BoardIndex:
 
 class StepCosts:
     """MPs of every step between adjacent hexes for one TEC row, weather and settings, asked
-    lazily (``ask``) and kept: ``into(x)`` lists ``(y, MP of the step y -> x)`` for the
-    neighbours ``y`` of ``x`` that may enter it (the backward view a search from the sources
-    needs); ``cost(a, b)`` is the MP of ``a -> b`` (None: prohibited)."""
+    lazily (``ask``) once per kind of step (:class:`BoardIndex` ``step_kind``) and kept:
+    ``into(x)`` lists ``(y, MP of the step y -> x)`` for the neighbours ``y`` of ``x`` that may
+    enter it (the backward view a search from the sources needs); ``cost(a, b)`` is the MP of
+    ``a -> b`` (None: prohibited)."""
 
     def __init__(self, index: BoardIndex) -> None:
         self._index = index
-        self._table: dict[tuple[int, int], float | None] = {}
+        self._by_kind: dict[int, float | None] = {}
         self._into: list[list[tuple[int, float]] | None] = [None] * len(index)
 
     def cost(self, a: int, b: int, ask: Ask) -> float | None:
-        key = (a, b)
+        kind = self._index.step_kind[a, b]
         try:
-            return self._table[key]
+            return self._by_kind[kind]
         except KeyError:
             hexes = self._index.hexes
-            value = self._table[key] = ask(hexes[a], hexes[b])
+            value = self._by_kind[kind] = ask(hexes[a], hexes[b])
             return value
 
     def into(self, x: int, ask: Ask) -> list[tuple[int, float]]:

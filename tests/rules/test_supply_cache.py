@@ -118,21 +118,32 @@ def test_kept_supply_and_command_answers_equal_fresh_ones_over_a_played_prefix(m
     assert checked == 15 and len(placements) >= 10
 
 
-def test_kept_step_costs_are_the_movement_hooks_answers(m41):
-    """Every step cost the supply search kept for a TEC row is what ``casebook_move_cost``
-    (mode supply) answers for a unit of that row now."""
+@pytest.mark.case("9.2A", "9.2B", "5.2B")
+@pytest.mark.parametrize("weather", [("warm", "dry"), ("cold", "mud"), ("arctic", "deep_snow")])
+def test_kept_step_costs_are_the_movement_hooks_answers(m41, weather):
+    """A step cost is asked once per kind of step (same terrain, town kind and hexside features:
+    the TEC's inputs) and kept for the weather and TEC row: for EVERY hexside, both directions,
+    of the board, and a unit of each TEC row, the kept cost is what ``casebook_move_cost``
+    (mode supply) answers for that very hexside now."""
     game = Game(m41, "october-blitz")
     state = game.new_initial_state(seed=1)
+    state.data.set_weather(temperature=weather[0], ground=weather[1])
+    state.data.touch()
     ctx = state.ctx()
-    uid = next(u["id"] for u in state.data.units if u["side"] == "german" and u["class"] == "infantry")
-    ctx.hook.casebook_supply(ctx=ctx, unit=uid)
-    temperature, ground = (state.data.weather or {}).get("temperature", "warm"), (state.data.weather or {}).get("ground", "dry")
-    from casebook.plugins._supply_keys import settings as supply_settings
-    costs = ctx.lasting("supply.steps", "infantry", temperature, ground, *supply_settings(ctx))["costs"]
     index = search.board_index(ctx)
-    kept = list(costs._table.items())
-    assert len(kept) > 1000
-    for (a, b), mp in kept[::37]:
-        answer = ctx.hook.casebook_move_cost(ctx=ctx, units=[uid], from_hex=hex_label(index.hexes[a]),
-                                             to_hex=hex_label(index.hexes[b]), mode="supply")
-        assert answer["mp"] == mp
+    assert len(set(index.step_kind.values())) < len(index.step_kind) / 10  # kinds, not hexsides
+    rows = {}
+    for u in state.data.units:
+        if u.get("hex") and u["class"] not in rows:
+            rows[u["class"]] = u
+    assert {"infantry", "armor", "cavalry", "hq"} <= set(rows)
+    from casebook.plugins import _supply_paths as paths
+    for cls, unit in rows.items():
+        costs, ask = paths._step_costs(ctx, unit), paths._asker(ctx, unit["id"])
+        prohibited = 0
+        for (a, b) in index.step_kind:
+            answer = ctx.hook.casebook_move_cost(ctx=ctx, units=[unit["id"]], from_hex=hex_label(index.hexes[a]),
+                                                 to_hex=hex_label(index.hexes[b]), mode="supply")
+            assert costs.cost(a, b, ask) == answer["mp"], (cls, index.hexes[a], index.hexes[b])
+            prohibited += answer["mp"] is None
+        assert prohibited < len(index.step_kind)
