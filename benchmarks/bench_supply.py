@@ -34,7 +34,7 @@ from casebook.kernel.hexgrid import hex_label
 from casebook.plugins import _supply_paths as paths
 
 SIDE = "german"
-_KEPT = ("supply.maps", "supply.reverse", "command.maps")
+_KEPT = ("supply.maps", "supply.reverse", "supply.line-runs", "command.maps")
 
 
 def setup_state() -> Any:

@@ -190,44 +190,95 @@ def _line_edges(ctx: Any, side: str) -> list[tuple[Hex, Hex, bool]]:
     return cache["edges"]
 
 
+def _line_adj(ctx: Any, side: str) -> tuple[dict[int, list[int]], dict[tuple[int, int], bool]]:
+    """The whole line network of ``side`` as board indices (once per board): each line hex's
+    neighbours through line hexsides, in board order, and whether only a rail crosses each."""
+    cache = ctx.lasting("supply.line-adj", _line_kinds(side))
+    if "adj" not in cache:
+        ix = search.board_index(ctx).index
+        adj: dict[int, list[int]] = {}
+        rail: dict[tuple[int, int], bool] = {}
+        for a, b, rail_only in _line_edges(ctx, side):
+            i, j = ix[a], ix[b]
+            adj.setdefault(i, []).append(j)
+            adj.setdefault(j, []).append(i)
+            rail[i, j] = rail[j, i] = rail_only
+        cache["adj"], cache["rail"] = adj, rail
+    return cache["adj"], cache["rail"]
+
+
+def _closed(ctx: Any, side: str) -> frozenset[int]:
+    """Board indices of the blocked hexes a path may end in but not pass: all but usable sources."""
+    store = side_store(ctx, side)
+    if "closed" not in store:
+        ix = search.board_index(ctx).index
+        usable = _usable(ctx, side)
+        store["closed"] = frozenset(ix[h] for h in blocked(ctx, side) if h not in usable)
+    return store["closed"]
+
+
 @implements("5.2B", "5.2C", "5.2D")
-def _line_graph(ctx: Any, side: str) -> tuple[dict[tuple[Hex, Hex], bool], dict[Hex, int], dict[Hex, Hex]]:
-    """The line network of ``side``: unblocked hexes (and usable sources) joined only through
-    hexsides a road/trail/rail crosses (5.2D: the path enters and leaves by the line's
-    hexsides); with the hop count from the nearest usable source to each hex and the hex each
-    was reached from (``(rail_only by hexside, dist, pred)``)."""
+def _line_graph(ctx: Any, side: str) -> tuple[dict[int, int], dict[int, int]]:
+    """The line network of ``side`` from its usable sources (5.2D: the path enters and leaves by
+    the line's hexsides), through no blocked hex (5.4, 7.4) but usable sources: the hop count
+    from the nearest usable source to each line hex reached and the hex each was reached from
+    (board indices).
+
+    A breadth-first search reads the blocked status of the hexes it reaches and of their line
+    neighbours only; the last results per side are kept (``ctx.lasting``) with those hexes, and
+    one is reused, unchanged, when the sources are the same and no hex it read changed status
+    (a move far from the line leaves it alone)."""
     store = side_store(ctx, side)
     if "line" in store:
         return store["line"]
-    block = blocked(ctx, side)
-    usable = _usable(ctx, side)
-    adj: dict[Hex, list[Hex]] = {}
-    rail: dict[tuple[Hex, Hex], bool] = {}
-    for a, b, rail_only in _line_edges(ctx, side):
-        if (a in block and a not in usable) or (b in block and b not in usable):
-            continue
-        adj.setdefault(a, []).append(b)
-        adj.setdefault(b, []).append(a)
-        rail[a, b] = rail[b, a] = rail_only
-    dist, pred = search.bfs([h for h in sorted(usable) if h in adj], adj)
-    store["line"] = (rail, dist, pred)
+    adj, _ = _line_adj(ctx, side)
+    closed = _closed(ctx, side)
+    ix = search.board_index(ctx).index
+    starts = tuple(i for i in (ix[h] for h in sorted(_usable(ctx, side)))
+                   if any(n not in closed for n in adj.get(i, ())))
+    kept = ctx.lasting("supply.line-runs").setdefault(side, {})
+    found = None
+    for run in kept.values():
+        if run["starts"] == starts and _untouched(run["closed"] ^ closed, run["read"]):
+            found = run
+            break
+    if found is None:
+        dist, pred = search.bfs(starts, adj, closed)
+        read = set(dist)
+        for i in dist:
+            read.update(adj.get(i, ()))
+        found = {"starts": starts, "closed": closed, "read": frozenset(read), "result": (dist, pred)}
+    lru_get(kept, (starts, closed), _RUNS_KEPT)[0].update(found)
+    store["line"] = found["result"]
     return store["line"]
+
+
+#: How many searches per side (line) or per side and TEC row (backward maps) are kept for reuse.
+_RUNS_KEPT = 8
+
+
+def _untouched(changed: frozenset[int], read: Any) -> bool:
+    """No hex whose status ``changed`` is one a search ``read`` (a set or dict of indices)."""
+    return not any(i in read for i in changed)
 
 
 def line_supplied(ctx: Any, side: str) -> set[Hex]:
     """Line hexes (5.2B-D) from which an unbroken line leads to a usable source."""
     store = side_store(ctx, side)
     if "line-set" not in store:
-        store["line-set"] = set(_line_graph(ctx, side)[1])
+        hexes = search.board_index(ctx).hexes
+        store["line-set"] = {hexes[i] for i in _line_graph(ctx, side)[0]}
     return store["line-set"]
 
 
 def line_path(ctx: Any, side: str, h: Hex) -> tuple[list[Hex], bool]:
     """The line path from ``h`` to its nearest usable source and whether it uses a rail-only
     hexside (route "rail" rather than "road")."""
-    rail, _, pred = _line_graph(ctx, side)
-    path = search.path_to_source(pred, h)
-    return path, any(rail[a, b] for a, b in zip(path, path[1:]))
+    index = search.board_index(ctx)
+    _, pred = _line_graph(ctx, side)
+    _, rail = _line_adj(ctx, side)
+    path = search.path_to_source(pred, index.index[h])
+    return [index.hexes[i] for i in path], any(rail[a, b] for a, b in zip(path, path[1:]))
 
 
 def _tec_cost(ctx: Any, unit: Mapping[str, Any], a: Hex, b: Hex) -> int | None:
@@ -285,10 +336,8 @@ def _index_sets(ctx: Any, side: str) -> tuple[frozenset[int], tuple[int, ...], f
     store = side_store(ctx, side)
     if "index-sets" not in store:
         ix = search.board_index(ctx).index
-        usable = _usable(ctx, side)
-        closed = frozenset(ix[h] for h in blocked(ctx, side) if h not in usable)
-        targets = tuple(ix[h] for h in usable | line_supplied(ctx, side))
-        store["index-sets"] = (closed, targets, frozenset(targets))
+        targets = tuple(ix[h] for h in _usable(ctx, side) | line_supplied(ctx, side))
+        store["index-sets"] = (_closed(ctx, side), targets, frozenset(targets))
     return store["index-sets"]
 
 
@@ -296,22 +345,30 @@ def _reverse_map(ctx: Any, side: str, uid: str, limit: int) -> tuple[dict[int, f
     """MPs from every hex (board index) to the nearest usable source or line hex of ``side``
     for units moving like ``uid`` — one multi-source Dijkstra from the targets, searching the
     graph backwards with the forward step costs — and the hex each is reached from. Kept per
-    side store and TEC row, and shared by stores with the same blocked hexes and targets.
+    side store and TEC row.
 
     A blocked hex (5.4, 7.4) may end a path (it is where the unit stands) but is never passed.
-    """
+    The search reads the blocked status only of the hexes it settles; the last searches per
+    side and TEC row are kept (``ctx.lasting``) and one is reused, unchanged, when the targets
+    are the same and no hex it settled changed status."""
     store = side_store(ctx, side)
     unit = ctx.state.unit(uid)
     cls = move_class(ctx, unit)
     key = ("reverse", cls, limit)
     if key not in store:
         closed, targets, _ = _index_sets(ctx, side)
-        shared, found = lru_get(ctx.lasting("supply.reverse"),
-                                (cls, _weather(ctx), settings(ctx), limit, closed, targets), 16)
-        if not found:
+        kept = ctx.lasting("supply.reverse").setdefault((side, cls, _weather(ctx), settings(ctx), limit), {})
+        found = None
+        for run in kept.values():
+            if run["targets"] == targets and _untouched(run["closed"] ^ closed, run["map"][0]):
+                found = run
+                break
+        if found is None:
             costs, ask = _step_costs(ctx, unit), _asker(ctx, uid)
-            shared["map"] = search.dijkstra(targets, limit, lambda x: costs.into(x, ask), closed)
-        store[key] = shared["map"]
+            found = {"targets": targets, "closed": closed,
+                     "map": search.dijkstra(targets, limit, lambda x: costs.into(x, ask), closed)}
+        lru_get(kept, (targets, closed), _RUNS_KEPT)[0].update(found)
+        store[key] = found["map"]
     return store[key]
 
 

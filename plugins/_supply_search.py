@@ -154,10 +154,12 @@ def dijkstra(sources: Iterable[int], cutoff: float, neighbours: Callable[[int], 
     return dist, pred
 
 
-def bfs(sources: Iterable[Any], adj: Mapping[Any, Sequence[Any]]) -> tuple[dict[Any, int], dict[Any, Any]]:
-    """Multi-source breadth-first search over ``adj`` (node -> neighbours in order): ``(dist,
-    pred)`` as :func:`dijkstra` with every step 1 (first-in first-out is the heap's order when
-    all steps cost 1, so the paths are networkx's)."""
+def bfs(sources: Iterable[Any], adj: Mapping[Any, Sequence[Any]],
+        closed: Collection[Any] = ()) -> tuple[dict[Any, int], dict[Any, Any]]:
+    """Multi-source breadth-first search over ``adj`` (node -> neighbours in order), never
+    entering a ``closed`` node: ``(dist, pred)`` as :func:`dijkstra` with every step 1
+    (first-in first-out is the heap's order when all steps cost 1, so the paths are networkx's
+    on the graph without the closed nodes)."""
     dist: dict[Any, int] = {}
     pred: dict[Any, Any] = {}
     queue: deque[Any] = deque()
@@ -169,7 +171,7 @@ def bfs(sources: Iterable[Any], adj: Mapping[Any, Sequence[Any]]) -> tuple[dict[
         v = queue.popleft()
         d = dist[v] + 1
         for u in adj.get(v, ()):
-            if u not in dist:
+            if u not in dist and u not in closed:
                 dist[u] = d
                 pred[u] = v
                 queue.append(u)

@@ -65,9 +65,11 @@ def test_bfs_gives_networkx_unit_step_paths(gc, data):
     g, _ = gc
     nodes = list(g)
     sources = sorted(data.draw(st.lists(st.sampled_from(nodes), min_size=1, max_size=4, unique=True)))
-    want_dist, want_paths = nx.multi_source_dijkstra(g, sources, weight=lambda u, v, d: 1)
+    closed = set(data.draw(st.lists(st.sampled_from(nodes), max_size=4))) - set(sources)
+    open_graph = g.subgraph([n for n in g if n not in closed])  # adjacency order kept
+    want_dist, want_paths = nx.multi_source_dijkstra(open_graph, sources, weight=lambda u, v, d: 1)
     adj = {x: list(g.adj[x]) for x in g}
-    dist, pred = search.bfs(sources, adj)
+    dist, pred = search.bfs(sources, adj, closed)
     assert dist == want_dist and list(dist) == list(want_dist)
     for h in dist:
         assert search.path_to_source(pred, h) == list(reversed(want_paths[h]))
@@ -80,7 +82,7 @@ def _fresh(m41):
 
 
 def _drop_kept_maps(ctx):
-    for name in ("supply.maps", "supply.reverse", "command.maps"):
+    for name in ("supply.maps", "supply.reverse", "supply.line-runs", "command.maps"):
         ctx.lasting(name).clear()
 
 
@@ -147,3 +149,46 @@ def test_kept_step_costs_are_the_movement_hooks_answers(m41, weather):
             assert costs.cost(a, b, ask) == answer["mp"], (cls, index.hexes[a], index.hexes[b])
             prohibited += answer["mp"] is None
         assert prohibited < len(index.step_kind)
+
+
+def _supply_of(ctx, side):
+    return {u["id"]: ctx.hook.casebook_supply(ctx=ctx, unit=u["id"])
+            for u in ctx.state.units if u.get("hex") and u["side"] == side}
+
+
+@pytest.mark.case("5.2C", "5.2D", "5.4A", "5.4B")
+def test_a_move_far_from_the_soviet_paths_reuses_their_searches_and_a_near_one_does_not(m41):
+    """The line search and backward maps read the blocked status of the hexes they reach only;
+    one is reused when no such hex changed. A German unit stepping about in the German rear
+    changes no hex the Soviet searches read: the same maps serve, and every Soviet answer equals
+    a fresh engine's. A German unit put on the Soviet line network blocks a hex they read (5.4A):
+    new maps, again equal to a fresh engine's."""
+    game = Game(m41, "october-blitz")
+    state = game.new_initial_state(seed=1)
+    ctx = state.ctx()
+    before = _supply_of(ctx, "soviet")
+    runs = ctx.lasting("supply.line-runs")["soviet"]
+    line_before = ctx.memo[("supply", "store", "soviet")]["line"]
+    # the westmost German unit: its hex and its neighbours are read by no Soviet search
+    rear = min((u for u in state.data.units if u.get("hex") and u["side"] == "german"),
+               key=lambda u: u["hex"])
+    from casebook.kernel.hexgrid import parse_hex
+    step = next(hex_label(n) for n in m41.board.neighbours(parse_hex(rear["hex"]))
+                if not state.data.units_at(hex_label(n)))
+    state.data.move_unit(rear["id"], step)
+    moved = state.ctx()
+    after = _supply_of(moved, "soviet")
+    assert moved.memo[("supply", "store", "soviet")]["line"] is line_before  # reused
+    assert after == before
+    cold = _fresh(m41).ctx(state.data)
+    assert _supply_of(cold, "soviet") == after
+    # now onto an empty hex of the Soviet line network: that search must be made anew
+    from casebook.plugins import _supply_paths as paths
+    near = next(hex_label(h) for h in sorted(paths.line_supplied(moved, "soviet"))
+                if not state.data.units_at(hex_label(h)))
+    state.data.move_unit(rear["id"], near)
+    moved = state.ctx()
+    after = _supply_of(moved, "soviet")
+    assert moved.memo[("supply", "store", "soviet")]["line"] is not line_before
+    assert _supply_of(_fresh(m41).ctx(state.data), "soviet") == after
+    assert len(runs) >= 2
