@@ -11,7 +11,7 @@ from typing import Any
 from casebook.kernel.actions import Action
 from casebook.kernel.cases import implements
 
-from casebook.plugins._movement_actions import check, rail_capacity_left
+from casebook.plugins._movement_actions import check, rail_capacity_left, react_cost
 from casebook.plugins._movement_costs import enemy_hexes
 from casebook.plugins._movement_paths import neighbours, rail_reach, reach
 from casebook.plugins._movement_state import (
@@ -103,7 +103,9 @@ def legal_actions(ctx: Any, step: str) -> list[Action]:
             if len(combat) <= rail_capacity_left(ctx, d):
                 dests, why = rail_reach(ctx, side, h)
                 out += [Action.make("rail-move", side, stack=h, to=dst) for dst in dests] if not why else []
-    if step == "reaction_movement":
+    # 2.4A, 9.4C: with fewer IPs than one unit's activation no stack can react (the check would
+    # refuse each for the IPs after asking its supply and command)
+    if step == "reaction_movement" and ctx.state.ip(side) >= react_cost(ctx, side, [None]):
         seen = set(d["react"])
         stacks: dict[str, list[str]] = {}
         for u in ctx.state.units:

@@ -17,6 +17,7 @@ control — so it survives state changes that touch none of these):
 
 from __future__ import annotations
 
+import itertools
 from typing import Any, Mapping
 
 
@@ -28,7 +29,7 @@ from casebook.plugins._supply_keys import lru_get, settings, side_store, weather
 
 __all__ = [
     "NON_COMBAT", "is_combat", "side_of", "unit_hex", "move_class", "ezoc", "blocked", "sources",
-    "line_supplied", "line_path", "trace_mp", "blocked_met", "radius_path",
+    "line_supplied", "line_path", "trace_mp", "kept_answers", "blocked_met", "radius_path",
 ]
 
 #: Classes that are not combat units: HQs (0.5.4) and remnants (11.3D).
@@ -247,14 +248,18 @@ def _line_graph(ctx: Any, side: str) -> tuple[dict[int, int], dict[int, int]]:
         read = set(dist)
         for i in dist:
             read.update(adj.get(i, ()))
-        found = {"starts": starts, "closed": closed, "read": frozenset(read), "result": (dist, pred)}
+        found = {"starts": starts, "closed": closed, "read": frozenset(read), "result": (dist, pred),
+                 "stamp": next(_STAMPS)}
     lru_get(kept, (starts, closed), _RUNS_KEPT)[0].update(found)
     store["line"] = found["result"]
+    store["line-stamp"] = found["stamp"]
     return store["line"]
 
 
 #: How many searches per side (line) or per side and TEC row (backward maps) are kept for reuse.
 _RUNS_KEPT = 8
+#: Line searches are told apart by a stamp (never reused, unlike ``id``).
+_STAMPS = itertools.count()
 
 
 def _untouched(changed: frozenset[int], read: Any) -> bool:
@@ -365,11 +370,29 @@ def _reverse_map(ctx: Any, side: str, uid: str, limit: int) -> tuple[dict[int, f
                 break
         if found is None:
             costs, ask = _step_costs(ctx, unit), _asker(ctx, uid)
-            found = {"targets": targets, "closed": closed,
+            found = {"targets": targets, "closed": closed, "answers": {},
                      "map": search.dijkstra(targets, limit, lambda x: costs.into(x, ask), closed)}
         lru_get(kept, (targets, closed), _RUNS_KEPT)[0].update(found)
         store[key] = found["map"]
+        store[("reverse-answers", cls, limit)] = found["answers"]
     return store[key]
+
+
+def kept_answers(ctx: Any, uid: str, limit: int) -> tuple[dict[Any, Any], tuple[Any, ...]]:
+    """Where to keep the answer of a unit whose own trace reaches a source or line hex, and
+    its key: ``(answers, key)``. Such an answer depends only on the unit's hex, the backward map
+    of its TEC row, the line search and the usable sources, so it is kept with the backward
+    map (which outlives placements that leave it unchanged) under the unit's id and hex, the
+    line search's stamp and the usable sources."""
+    side = side_of(ctx, uid)
+    store = side_store(ctx, side)
+    cls = move_class(ctx, ctx.state.unit(uid))
+    _reverse_map(ctx, side, uid, limit)
+    _line_graph(ctx, side)
+    if "usable-key" not in store:
+        store["usable-key"] = frozenset(_usable(ctx, side))
+    return (store[("reverse-answers", cls, limit)],
+            (uid, ctx.state.unit(uid)["hex"], store["line-stamp"], store["usable-key"]))
 
 
 @implements("5.2A", "5.2B", "5.2C")

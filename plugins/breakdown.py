@@ -46,8 +46,10 @@ def _is_regiment(u: Mapping[str, Any]) -> bool:
 def regiment_pool(ctx: Any) -> list[str]:
     """German infantry regiment counters of the counter mix not on the map, in id order (13.0A;
     any regiment serves any division, 13.0F)."""
-    return sorted(cid for cid, c in ctx.pack.counters.items()
-                  if _is_regiment(c) and not ctx.state.has_unit(cid))
+    cache = ctx.lasting("breakdown.regiments")
+    if "ids" not in cache:
+        cache["ids"] = sorted(cid for cid, c in ctx.pack.counters.items() if _is_regiment(c))
+    return [cid for cid in cache["ids"] if not ctx.state.has_unit(cid)]
 
 
 def divisions_available(ctx: Any) -> list[str]:

@@ -99,6 +99,10 @@ def supply_answer(ctx: Any, uid: str) -> dict[str, Any]:
     key = ("answer", uid)
     if key in store:
         return store[key]
+    kept, kept_key = paths.kept_answers(ctx, uid, ctx.value("supply_path_mp", {}))
+    if kept_key in kept:
+        store[key] = kept[kept_key]
+        return store[key]
     trace = _own_trace(ctx, uid)
     answer: dict[str, Any] = {"unit": uid, "in_supply": False, "route": None, "path": [], "mp": None}
     cases = ["5.0C", "5.2A", *_path_cases(side)]
@@ -125,6 +129,8 @@ def supply_answer(ctx: Any, uid: str) -> dict[str, Any]:
     if not answer["in_supply"]:
         answer["effects"] = oos_effects(side)
     store[key] = answer
+    if trace["target"] is not None:
+        kept[kept_key] = answer
     return answer
 
 

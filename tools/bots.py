@@ -122,13 +122,22 @@ def _nearest_objective(state: Any, side: str, label: str) -> int:
     key = (state.data.version, side)
     if key not in cache:
         cache.clear()
-        cache[key] = [parse_hex(h) for h in _objectives(state) if state.data.control(h) != side]
+        cache[key] = tuple(h for h in _objectives(state) if state.data.control(h) != side)
     targets = cache[key]
     if not targets:
         return 99
-    grid = state.game.engine.board_for(state.data).grid
-    here = parse_hex(label)
-    return min(grid.distance(here, t) for t in targets)
+    # distances kept per set of objectives (they change only when control does)
+    kept = state.__dict__.setdefault("_bot_distances", {})
+    found = kept.get(targets)
+    if found is None:
+        kept.clear()
+        found = kept[targets] = {}
+    d = found.get(label)
+    if d is None:
+        grid = state.game.engine.board_for(state.data).grid
+        here = parse_hex(label)
+        d = found[label] = min(grid.distance(here, parse_hex(t)) for t in targets)
+    return d
 
 
 def _overstacked(state: Any, ctx: Any, label: str | None) -> bool:
