@@ -341,6 +341,21 @@ def _step_costs(ctx: Any, unit: Mapping[str, Any]) -> search.StepCosts:
     return costs
 
 
+def search_row(ctx: Any, uid: str) -> str:
+    """The TEC row whose backward searches serve unit ``uid``: the first row seen (in this
+    weather and settings) whose cost for every kind of step equals that of the unit's own row
+    (9.2A: rows printed alike, e.g. infantry and remnants, move alike), so one search serves
+    them all."""
+    unit = ctx.state.unit(uid)
+    cls = move_class(ctx, unit)
+    rows = ctx.lasting("supply.rows", *_weather(ctx), *settings(ctx))
+    found = rows.get(cls)
+    if found is None:
+        row = _step_costs(ctx, unit).row(_asker(ctx, uid))
+        found = rows[cls] = rows.setdefault(row, cls)
+    return found
+
+
 def _asker(ctx: Any, uid: str) -> search.Ask:
     """MP for a unit moving like ``uid`` to enter ``b`` from ``a``: the movement cost hook
     (mode ``supply``), else the TEC (:func:`_tec_cost`)."""
@@ -377,7 +392,7 @@ def _reverse_map(ctx: Any, side: str, uid: str, limit: int) -> tuple[dict[int, f
     are the same and no hex it settled changed status."""
     store = side_store(ctx, side)
     unit = ctx.state.unit(uid)
-    cls = move_class(ctx, unit)
+    cls = search_row(ctx, uid)
     key = ("reverse", cls, limit)
     if key not in store:
         closed, targets, _ = _index_sets(ctx, side)
@@ -405,7 +420,7 @@ def kept_answers(ctx: Any, uid: str, limit: int) -> tuple[dict[Any, Any], tuple[
     line search's stamp and the usable sources."""
     side = side_of(ctx, uid)
     store = side_store(ctx, side)
-    cls = move_class(ctx, ctx.state.unit(uid))
+    cls = search_row(ctx, uid)
     _reverse_map(ctx, side, uid, limit)
     _line_graph(ctx, side)
     if "usable-key" not in store:
