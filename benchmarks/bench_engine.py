@@ -57,6 +57,7 @@ def legal_rates(rounds: int = 5, follow: int = 20) -> dict[str, Any]:
     n = 0
     for _ in range(rounds):
         engine._memos.clear()  # the per-state caches only (private: a benchmark may look inside)
+        engine._recent[:] = [None, None]
         state._legal = None
         t = time.perf_counter()
         n = len(state.legal_actions())

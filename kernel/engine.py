@@ -58,6 +58,7 @@ class Engine:
     _boards: dict[str, Board] = field(default_factory=dict, repr=False)
     _memos: "OrderedDict[int, dict[Any, Any]]" = field(default_factory=OrderedDict, repr=False)
     _lasting: dict[Any, dict[Any, Any]] = field(default_factory=dict, repr=False)
+    _recent: list[Any] = field(default_factory=lambda: [None, None], repr=False)
 
     def lasting(self, board: Board, depends_on: tuple[Any, ...]) -> dict[Any, Any]:
         """A cache that outlives state changes, for values that depend only on the board and on
@@ -73,8 +74,11 @@ class Engine:
     def memo_for(self, state: GameState) -> dict[Any, Any]:
         """The cache of derived maps for this content of ``state`` (by :attr:`GameState.version`;
         the last few versions are kept, so a clone or a rollback to a known content reuses it)."""
-        memos = self._memos
         version = state.version
+        recent = self._recent
+        if recent[0] == version:  # the same version as the last call: most calls of a step
+            return recent[1]
+        memos = self._memos
         memo = memos.get(version)
         if memo is None:
             memo = memos[version] = {}
@@ -82,6 +86,7 @@ class Engine:
                 memos.popitem(last=False)
         else:
             memos.move_to_end(version)
+        recent[0], recent[1] = version, memo
         return memo
 
     @classmethod

@@ -38,7 +38,7 @@ def placement(ctx: Any) -> tuple[tuple[Any, ...], ...]:
     found = memo.get(("supply", "placement"))
     if found is None:
         found = memo[("supply", "placement")] = tuple(
-            tuple(u.get(f) for f in UNIT_FIELDS) for u in ctx.state.units if u.get("hex"))
+            tuple(map(u.get, UNIT_FIELDS)) for u in ctx.state.units if u.get("hex"))
     return found
 
 
@@ -49,7 +49,12 @@ def weather(ctx: Any) -> tuple[str, str]:
 
 
 def settings(ctx: Any) -> tuple[Any, ...]:
-    return tuple(ctx.state.setting(name) for name in SETTINGS)
+    """The :data:`SETTINGS` in force (once per state version)."""
+    memo = ctx.memo
+    found = memo.get(("supply", "settings"))
+    if found is None:
+        found = memo[("supply", "settings")] = tuple(ctx.state.setting(name) for name in SETTINGS)
+    return found
 
 
 def _cities(ctx: Any) -> list[str]:

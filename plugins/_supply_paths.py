@@ -268,10 +268,11 @@ def _line_graph(ctx: Any, side: str) -> tuple[dict[int, int], dict[int, int]]:
         for i in dist:
             read.update(adj.get(i, ()))
         found = {"starts": starts, "closed": closed, "read": frozenset(read), "result": (dist, pred),
-                 "stamp": next(_STAMPS)}
+                 "stamp": next(_STAMPS), "derived": {}}
     lru_get(kept, (starts, closed), _RUNS_KEPT)[0].update(found)
     store["line"] = found["result"]
     store["line-stamp"] = found["stamp"]
+    store["line-derived"] = found["derived"]
     return store["line"]
 
 
@@ -290,8 +291,12 @@ def line_supplied(ctx: Any, side: str) -> set[Hex]:
     """Line hexes (5.2B-D) from which an unbroken line leads to a usable source."""
     store = side_store(ctx, side)
     if "line-set" not in store:
-        hexes = search.board_index(ctx).hexes
-        store["line-set"] = {hexes[i] for i in _line_graph(ctx, side)[0]}
+        dist = _line_graph(ctx, side)[0]
+        derived = store["line-derived"]  # kept with the line search (reused with it)
+        if "line-set" not in derived:
+            hexes = search.board_index(ctx).hexes
+            derived["line-set"] = {hexes[i] for i in dist}
+        store["line-set"] = derived["line-set"]
     return store["line-set"]
 
 
@@ -348,7 +353,9 @@ def search_row(ctx: Any, uid: str) -> str:
     them all."""
     unit = ctx.state.unit(uid)
     cls = move_class(ctx, unit)
-    rows = ctx.lasting("supply.rows", *_weather(ctx), *settings(ctx))
+    rows = ctx.memo.get(("supply", "rows"))
+    if rows is None:
+        rows = ctx.memo[("supply", "rows")] = ctx.lasting("supply.rows", *_weather(ctx), *settings(ctx))
     found = rows.get(cls)
     if found is None:
         row = _step_costs(ctx, unit).row(_asker(ctx, uid))
@@ -374,10 +381,23 @@ def _index_sets(ctx: Any, side: str) -> tuple[frozenset[int], tuple[int, ...], f
     networkx would take them (iteration order of the set ``usable | line``)."""
     store = side_store(ctx, side)
     if "index-sets" not in store:
-        ix = search.board_index(ctx).index
-        targets = tuple(ix[h] for h in _usable(ctx, side) | line_supplied(ctx, side))
-        store["index-sets"] = (_closed(ctx, side), targets, frozenset(targets))
+        line = line_supplied(ctx, side)
+        by_usable = store["line-derived"].setdefault("targets", {})
+        key = _usable_key(ctx, side)
+        found = by_usable.get(key)
+        if found is None:
+            ix = search.board_index(ctx).index
+            targets = tuple(ix[h] for h in _usable(ctx, side) | line)
+            found = by_usable[key] = (targets, frozenset(targets))
+        store["index-sets"] = (_closed(ctx, side), *found)
     return store["index-sets"]
+
+
+def _usable_key(ctx: Any, side: str) -> frozenset[Hex]:
+    store = side_store(ctx, side)
+    if "usable-key" not in store:
+        store["usable-key"] = frozenset(_usable(ctx, side))
+    return store["usable-key"]
 
 
 def _reverse_map(ctx: Any, side: str, uid: str, limit: int) -> tuple[dict[int, float], dict[int, int]]:
@@ -423,10 +443,8 @@ def kept_answers(ctx: Any, uid: str, limit: int) -> tuple[dict[Any, Any], tuple[
     cls = search_row(ctx, uid)
     _reverse_map(ctx, side, uid, limit)
     _line_graph(ctx, side)
-    if "usable-key" not in store:
-        store["usable-key"] = frozenset(_usable(ctx, side))
     return (store[("reverse-answers", cls, limit)],
-            (uid, ctx.state.unit(uid)["hex"], store["line-stamp"], store["usable-key"]))
+            (uid, ctx.state.unit(uid)["hex"], store["line-stamp"], _usable_key(ctx, side)))
 
 
 @implements("5.2A", "5.2B", "5.2C")
