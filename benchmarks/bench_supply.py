@@ -31,7 +31,7 @@ import pytest
 from casebook.kernel.engine import Engine, load_engine
 from casebook.kernel.game import Game
 from casebook.kernel.hexgrid import hex_label
-from casebook.plugins import _supply_paths as paths
+from casebook.plugins import _supply_trace as paths
 
 SIDE = "german"
 _KEPT = ("supply.maps", "supply.reverse", "supply.line-runs", "command.maps")

@@ -22,6 +22,7 @@ from casebook.kernel.hexgrid import hex_label, parse_hex
 from casebook.kernel.hooks import hookimpl
 
 from casebook.plugins import _supply_paths as paths
+from casebook.plugins import _supply_trace as trace_
 from casebook.plugins._supply_keys import side_store
 from casebook.plugins._supply_recovery import mark_oos
 
@@ -57,7 +58,7 @@ def _own_trace(ctx: Any, uid: str) -> dict[str, Any]:
     store = side_store(ctx, paths.side_of(ctx, uid))
     key = ("trace", uid)
     if key not in store:
-        store[key] = paths.trace_mp(ctx, uid, ctx.value("supply_path_mp", {}), why=False)
+        store[key] = trace_.trace_mp(ctx, uid, ctx.value("supply_path_mp", {}), why=False)
     return store[key]
 
 
@@ -79,7 +80,7 @@ def _full_path(ctx: Any, side: str, trace: dict[str, Any]) -> tuple[list[Any], s
     path = list(trace["path"])
     if trace["kind"] == "source":
         return path, "mp"
-    line, rail = paths.line_path(ctx, side, trace["target"])
+    line, rail = trace_.line_path(ctx, side, trace["target"])
     return path + line[1:], "rail" if rail else "road"
 
 
@@ -100,7 +101,7 @@ def supply_answer(ctx: Any, uid: str) -> dict[str, Any]:
     key = ("answer", uid)
     if key in store:
         return store[key]
-    kept, kept_key = paths.kept_answers(ctx, uid, ctx.value("supply_path_mp", {}))
+    kept, kept_key = trace_.kept_answers(ctx, uid, ctx.value("supply_path_mp", {}))
     if kept_key in kept:
         store[key] = kept[kept_key]
         return store[key]
@@ -123,7 +124,7 @@ def supply_answer(ctx: Any, uid: str) -> dict[str, Any]:
             cases += ["5.3", "0.2.4.8"] + (["2.2D"] if unit.get("division") else [])
     # what stops the unit's own path is searched for an unsupplied unit only (a unit in supply
     # through an HQ's radius, 5.3, needs no explanation of why its own path fails)
-    blocked = {} if answer["in_supply"] else paths.blocked_met(ctx, uid, ctx.value("supply_path_mp", {}))
+    blocked = {} if answer["in_supply"] else trace_.blocked_met(ctx, uid, ctx.value("supply_path_mp", {}))
     if not answer["in_supply"]:
         cases += sorted({c for _, cs in blocked.values() for c in cs})
     answer["cases"] = list(dict.fromkeys([*cases, "5.6A"]))

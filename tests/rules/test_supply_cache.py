@@ -139,7 +139,7 @@ def test_kept_step_costs_are_the_movement_hooks_answers(m41, weather):
         if u.get("hex") and u["class"] not in rows:
             rows[u["class"]] = u
     assert {"infantry", "armor", "cavalry", "hq"} <= set(rows)
-    from casebook.plugins import _supply_paths as paths
+    from casebook.plugins import _supply_trace as paths
     for cls, unit in rows.items():
         costs, ask = paths._step_costs(ctx, unit), paths._asker(ctx, unit["id"])
         prohibited = 0
@@ -183,7 +183,7 @@ def test_a_move_far_from_the_soviet_paths_reuses_their_searches_and_a_near_one_d
     cold = _fresh(m41).ctx(state.data)
     assert _supply_of(cold, "soviet") == after
     # now onto an empty hex of the Soviet line network: that search must be made anew
-    from casebook.plugins import _supply_paths as paths
+    from casebook.plugins import _supply_trace as paths
     near = next(hex_label(h) for h in sorted(paths.line_supplied(moved, "soviet"))
                 if not state.data.units_at(hex_label(h)))
     state.data.move_unit(rear["id"], near)
@@ -199,7 +199,7 @@ def test_rows_with_equal_costs_share_one_search_and_it_is_each_units_own(m41):
     """TEC rows whose cost for every kind of step is equal share one backward search (in the
     October Blitz setup, infantry, cavalry and HQs; armour and mechanized): for every unit on the
     map, the shared search gives the distance and path a search with its own row gives."""
-    from casebook.plugins import _supply_paths as paths
+    from casebook.plugins import _supply_trace as paths
     state = Game(m41, "october-blitz").new_initial_state(seed=1)
     ctx = state.ctx()
     rows = {paths.move_class(ctx, u): paths.search_row(ctx, u["id"]) for u in state.data.units if u.get("hex")}
