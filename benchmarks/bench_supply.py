@@ -14,6 +14,9 @@ nothing asserted (benchmarks/ is outside the test paths).
   version kept: supply's own share of the cold figure.
 - ``test_bench_supply_warm`` — a new state version with the same placement (after an activation,
   an IP spent, a new step): the kept maps answer.
+- ``test_bench_supply_after_move`` — what play sees most: one German unit has stepped to an
+  adjacent empty hex (a placement never seen: a new side store), the searches of earlier
+  placements kept; they are reused where the move left every hex they read unchanged.
 - ``test_bench_networkx_multi_source`` — the baseline: one ``nx.multi_source_dijkstra`` with
   cutoff 8 MP from the same targets (usable German sources and line hexes) over the board graph,
   backwards, with the infantry step costs precomputed in a dict (the weight function only looks
@@ -67,6 +70,31 @@ def _ctx(engine: Engine, drop: bool, zoc_kept: bool = False) -> Any:
 
 
 _LAST: Any = None
+_MOVES = iter(())
+
+
+def _moved_ctx(engine: Engine) -> Any:
+    """A copy of the setup in which the next German unit (in turn) stepped to an adjacent empty
+    hex: a placement no cache has seen, the searches of other placements kept."""
+    global _MOVES
+    for _ in range(2):
+        for uid, to in _MOVES:
+            state = STATE.clone()
+            state.move_unit(uid, to)
+            return engine.ctx(state)
+        _MOVES = iter(_steps())
+    raise RuntimeError("no German unit can step")
+
+
+def _steps() -> list[tuple[str, str]]:
+    board = ENGINE.board
+    out = []
+    for uid in UNITS:
+        here = board.label_neighbours(STATE.unit(uid)["hex"])
+        empty = [h for h in here if not STATE.units_at(h)]
+        if empty:
+            out.append((uid, empty[0]))
+    return out
 
 
 def supply_all(ctx: Any) -> int:
@@ -126,6 +154,13 @@ def test_bench_supply_warm(benchmark):
     assert result > 0
 
 
+def test_bench_supply_after_move(benchmark):
+    supply_all(_ctx(ENGINE, drop=False))
+    result = benchmark.pedantic(supply_all, setup=lambda: ((_moved_ctx(ENGINE),), {}),
+                                rounds=30, iterations=1)
+    assert result > 0
+
+
 def test_bench_supply_first(benchmark):
     def fresh():
         engine = Engine(ENGINE.pack, ENGINE.board, ENGINE.rules, ENGINE.pm, ENGINE.sequence)
@@ -147,6 +182,16 @@ def _best(fn: Any, setup: Any = None, number: int = 1, repeat: int = 7) -> float
     return min(times)
 
 
+def _median(fn: Any, setup: Any, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        arg = setup()
+        t = timeit.default_timer()
+        fn(arg)
+        times.append(timeit.default_timer() - t)
+    return sorted(times)[len(times) // 2]
+
+
 def main() -> None:
     _warm_up()
     base = _best(networkx_multi_source, repeat=15)
@@ -154,12 +199,14 @@ def main() -> None:
     supply_all(_ctx(ENGINE, drop=True))
     own = _best(supply_all, lambda: _ctx(ENGINE, drop=True, zoc_kept=True), repeat=9)
     warm = _best(supply_all, lambda: _ctx(ENGINE, drop=False), repeat=15)
+    moved = _median(supply_all, lambda: _moved_ctx(ENGINE), repeat=31)
     print(f"{len(UNITS)} {SIDE} units, {supply_all(_ctx(ENGINE, drop=False))} in supply; "
           f"{len(TARGETS)} targets, {GRAPH.number_of_nodes()} hexes")
     print(f"networkx multi_source_dijkstra, cutoff 8: {base * 1e3:8.2f} ms")
     print(f"supply of every unit, cold:              {cold * 1e3:8.2f} ms  ({cold / base:.1f}x)")
     print(f"  the same, ZOC answers kept:            {own * 1e3:8.2f} ms  ({own / base:.1f}x)")
     print(f"supply of every unit, warm:              {warm * 1e3:8.2f} ms  ({warm / base:.2f}x)")
+    print(f"supply of every unit, after one move:    {moved * 1e3:8.2f} ms  ({moved / base:.2f}x, median)")
 
 
 if __name__ == "__main__":

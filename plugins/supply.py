@@ -53,12 +53,20 @@ def oos_effects(side: str) -> list[dict[str, Any]]:
     ]
 
 
+def _path_mp(ctx: Any) -> int:
+    """``supply_path_mp`` (5.2B-C), once per state version."""
+    found = ctx.memo.get(("supply", "path_mp"))
+    if found is None:
+        found = ctx.memo[("supply", "path_mp")] = ctx.value("supply_path_mp", {})
+    return found
+
+
 def _own_trace(ctx: Any, uid: str) -> dict[str, Any]:
     """A unit's supply without HQs (5.2B-C first bullet; 5.3: an HQ never traces through another)."""
     store = side_store(ctx, paths.side_of(ctx, uid))
     key = ("trace", uid)
     if key not in store:
-        store[key] = trace_.trace_mp(ctx, uid, ctx.value("supply_path_mp", {}), why=False)
+        store[key] = trace_.trace_mp(ctx, uid, _path_mp(ctx), why=False)
     return store[key]
 
 
@@ -101,7 +109,7 @@ def supply_answer(ctx: Any, uid: str) -> dict[str, Any]:
     key = ("answer", uid)
     if key in store:
         return store[key]
-    kept, kept_key = trace_.kept_answers(ctx, uid, ctx.value("supply_path_mp", {}))
+    kept, kept_key = trace_.kept_answers(ctx, uid, _path_mp(ctx))
     if kept_key in kept:
         store[key] = kept[kept_key]
         return store[key]
@@ -124,7 +132,7 @@ def supply_answer(ctx: Any, uid: str) -> dict[str, Any]:
             cases += ["5.3", "0.2.4.8"] + (["2.2D"] if unit.get("division") else [])
     # what stops the unit's own path is searched for an unsupplied unit only (a unit in supply
     # through an HQ's radius, 5.3, needs no explanation of why its own path fails)
-    blocked = {} if answer["in_supply"] else trace_.blocked_met(ctx, uid, ctx.value("supply_path_mp", {}))
+    blocked = {} if answer["in_supply"] else trace_.blocked_met(ctx, uid, _path_mp(ctx))
     if not answer["in_supply"]:
         cases += sorted({c for _, cs in blocked.values() for c in cs})
     answer["cases"] = list(dict.fromkeys([*cases, "5.6A"]))
