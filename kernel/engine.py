@@ -40,8 +40,9 @@ __all__ = ["Engine", "Ctx", "load_engine", "state_from_position"]
 
 #: How many state versions keep their derived-map caches.
 _MEMO_VERSIONS = 32
-#: How many distinct dependency keys keep a lasting cache.
-_LASTING_KEYS = 256
+#: How many distinct dependency keys keep a lasting cache (least recently used dropped first:
+#: the caches of a weather no longer in force go; bounds the memory of a long game).
+_LASTING_KEYS = 128
 
 
 @dataclass(frozen=True, eq=False)
@@ -57,18 +58,21 @@ class Engine:
     sequence: Sequence
     _boards: dict[str, Board] = field(default_factory=dict, repr=False)
     _memos: "OrderedDict[int, dict[Any, Any]]" = field(default_factory=OrderedDict, repr=False)
-    _lasting: dict[Any, dict[Any, Any]] = field(default_factory=dict, repr=False)
+    _lasting: "OrderedDict[Any, dict[Any, Any]]" = field(default_factory=OrderedDict, repr=False)
     _recent: list[Any] = field(default_factory=lambda: [None, None], repr=False)
 
     def lasting(self, board: Board, depends_on: tuple[Any, ...]) -> dict[Any, Any]:
         """A cache that outlives state changes, for values that depend only on the board and on
         ``depends_on`` (e.g. the weather and a setting, for terrain costs)."""
         key = (id(board), depends_on)
-        cache = self._lasting.get(key)
+        lasting = self._lasting
+        cache = lasting.get(key)
         if cache is None:
-            cache = self._lasting[key] = {}
-            while len(self._lasting) > _LASTING_KEYS:
-                self._lasting.pop(next(iter(self._lasting)))
+            cache = lasting[key] = {}
+            while len(lasting) > _LASTING_KEYS:
+                lasting.popitem(last=False)  # the least recently used: e.g. an old weather's tables
+        else:
+            lasting.move_to_end(key)
         return cache
 
     def memo_for(self, state: GameState) -> dict[Any, Any]:

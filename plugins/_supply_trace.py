@@ -109,7 +109,7 @@ def _line_graph(ctx: Any, side: str) -> tuple[dict[int, int], dict[int, int]]:
 
 
 #: How many searches per side (line) or per side and TEC row (backward maps) are kept for reuse.
-_RUNS_KEPT = 8
+_RUNS_KEPT = 4
 #: Line searches are told apart by a stamp (never reused, unlike ``id``).
 _STAMPS = itertools.count()
 
@@ -248,7 +248,7 @@ def _reverse_map(ctx: Any, side: str, uid: str, limit: int) -> tuple[dict[int, f
     key = ("reverse", cls, limit)
     if key not in store:
         closed, targets, _ = _index_sets(ctx, side)
-        kept = ctx.lasting("supply.reverse").setdefault((side, cls, _weather(ctx), settings(ctx), limit), {})
+        kept, _ = lru_get(ctx.lasting("supply.reverse"), (side, cls, _weather(ctx), settings(ctx), limit), 8)
         found = None
         for run in kept.values():
             if run["targets"] == targets and _untouched(run["closed"] ^ closed, run["map"][0]):
