@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from casebook.kernel.cases import implements
 from casebook.kernel.hexgrid import hex_label, parse_hex
@@ -48,6 +48,32 @@ def record(ctx: Any) -> dict[str, Any]:
         if "raise_guards" not in ctx.rules.permissions:
             del rec["guards"]  # a game without Guards (Battle for Moscow) keeps no Guards notes
     return rec
+
+
+class AskedFacts(Mapping[str, Any]):
+    """Facts for a rule script whose ``asked`` ones (name -> question) are put to their hooks
+    only when a script line reads them: the verdict and its lines are those of the plain facts,
+    with fewer questions (``not (supplied and in_command)`` asks command of supplied units only)."""
+
+    def __init__(self, plain: Mapping[str, Any], asked: Mapping[str, Callable[[], Any]]) -> None:
+        self._known = dict(plain)
+        self._asked = dict(asked)
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._known and name in self._asked:
+            self._known[name] = self._asked[name]()
+        return self._known[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(dict.fromkeys([*self._known, *self._asked]))
+
+    def __len__(self) -> int:
+        return len(set(self._known) | set(self._asked))
+
+
+def _unit_facts(ctx: Any, uid: str, plain: Mapping[str, Any]) -> AskedFacts:
+    """``plain`` facts, and the unit's ``supplied`` and ``in_command`` asked when read."""
+    return AskedFacts(plain, {"supplied": lambda: supplied(ctx, uid), "in_command": lambda: in_command(ctx, uid)})
 
 
 def _seen(ctx: Any) -> dict[str, frozenset[str]]:
@@ -100,16 +126,30 @@ def _eligible_ids(ctx: Any, side: str, kind: str) -> frozenset[str]:
 
 
 def targets(ctx: Any, side: str, kind: str) -> dict[str, list[str]]:
-    """Enemy-occupied hex -> eligible adjacent attackers (ids, sorted), for the legal actions."""
-    rec = _seen(ctx)
+    """Enemy-occupied hex -> eligible adjacent attackers (ids, sorted), for the legal actions:
+    hexes none of whose units was attacked in this step (10.1C)."""
+    open_hexes = _open_targets(ctx, side)
     found: dict[str, list[str]] = {}
     for u in eligible_attackers(ctx, side, kind):
-        for n in ctx.board.neighbours(parse_hex(u["hex"])):
-            h = hex_label(n)
-            enemy = [x for x in ctx.state.units_at(h) if x.get("side") != side]
-            if enemy and not any(x["id"] in rec["defended_step"] for x in enemy):
+        for h in ctx.board.label_neighbours(u["hex"]):
+            if h in open_hexes:
                 found.setdefault(h, []).append(u["id"])
     return {h: sorted(v) for h, v in sorted(found.items())}
+
+
+def _open_targets(ctx: Any, side: str) -> frozenset[str]:
+    """Hexes holding units not of ``side``, none of them attacked in this step (per version)."""
+    def make() -> frozenset[str]:
+        defended = _seen(ctx)["defended_step"]
+        held, attacked = set(), set()
+        for u in ctx.state.units:
+            h = u.get("hex")
+            if h is not None and u.get("side") != side:
+                held.add(h)
+                if u["id"] in defended:
+                    attacked.add(h)
+        return frozenset(held - attacked)
+    return per_version(ctx, ("open-targets", side), make)
 
 
 def attack_groups(ctx: Any, side: str, hex_: str, units: Sequence[str], kind: str,
@@ -160,8 +200,7 @@ def support_allowed(ctx: Any, units: Sequence[str], attacking: bool, overrun: bo
         if is_hq(ctx.state.unit(u)):
             continue
         verdict = kept(cache, ("support", u, attacking, overrun), lambda: ctx.permission(
-            "combat_support", {"supplied": supplied(ctx, u), "in_command": in_command(ctx, u),
-                               "overrun": overrun, "attacking": attacking}))
+            "combat_support", _unit_facts(ctx, u, {"overrun": overrun, "attacking": attacking})))
         if not verdict.value:
             return verdict
     return verdict
@@ -171,8 +210,7 @@ def _reaction_verdict(ctx: Any, side: str, uid: str, cache: dict[Any, Any] | Non
     """The verdict (permission ``reaction_attack``) on activating ``uid`` for a reaction attack
     (2.4A-B), kept in ``cache`` (see :func:`kept`)."""
     return kept(cache, ("reaction", side, uid), lambda: ctx.permission(
-        "reaction_attack", {"turn": ctx.state.turn, "side": side, "supplied": supplied(ctx, uid),
-                            "in_command": in_command(ctx, uid)}))
+        "reaction_attack", _unit_facts(ctx, uid, {"turn": ctx.state.turn, "side": side})))
 
 
 @implements("10.4.2A")

@@ -157,16 +157,20 @@ class CountingAreas(FakeAreasWithStacking):
 
     def reset(self) -> None:
         super().reset()
-        self.asked = 0
+        self.questions: list[tuple[str, str]] = []
+
+    @property
+    def asked(self) -> int:
+        return len(self.questions)
 
     @hookimpl
     def casebook_supply(self, ctx, unit):
-        self.asked += 1
+        self.questions.append(("supply", unit))
         return super().casebook_supply(ctx, unit)
 
     @hookimpl
     def casebook_command(self, ctx, unit):
-        self.asked += 1
+        self.questions.append(("command", unit))
         return super().casebook_command(ctx, unit)
 
 
@@ -179,13 +183,12 @@ def test_an_unaffordable_reaction_is_left_out_unasked_and_why_names_every_refusa
     one per stack); with 1 IP no reaction is offered and no supply or command question is asked,
     while the refusals of that very attack name both s1 out of supply (2.4A) and the IPs (2.3A).
     With 2 IPs and s1 in supply the same listing asks and offers the attack."""
-    engine = engine_with(m41, counting=COUNT)
     units = ('  - {id: g1, side: german, class: infantry, size: division, strength: 7, ma: 4, hex: "0304", activated: true}\n'
              '  - {id: s1, side: soviet, class: infantry, size: division, strength: 6, ma: 4, hex: "0303"}\n'
              '  - {id: s2, side: soviet, class: infantry, size: division, strength: 6, ma: 4, hex: "0305"}\n')
 
     def position(ip):
-        return make_ctx(engine, f"""
+        return make_ctx(engine_with(m41, counting=COUNT), f"""
 kind: position
 format: 1
 game: moscow41
@@ -217,3 +220,52 @@ units:
     assert attack_actions(ctx, "soviet", "reaction") == [
         Action.make("attack", "soviet", hex="0304", support=0, **{"with": ["s1", "s2"]})]
     assert COUNT.asked > 0
+
+
+@pytest.mark.case("2.3B", "2.3C", "10.4.2B", "2.4A")
+@pytest.mark.parametrize("unsupplied, out_of_command", [(False, False), (True, False), (False, True), (True, True)])
+def test_support_and_reaction_verdicts_ask_command_only_when_the_script_reads_it(m41, unsupplied, out_of_command):
+    """The verdicts on combat support (2.3B-C, 10.4.2B) and reaction activation (2.4A) are those
+    of the plain facts, line for line; ``not (supplied and in_command)`` reads command only of a
+    unit in supply, so an unsupplied unit is asked supply alone."""
+    from casebook.plugins._combat_odds import in_command, supplied
+    from casebook.plugins._combat_rules import _reaction_verdict
+
+    COUNT.reset()
+    ctx = make_ctx(engine_with(m41, counting=COUNT), """
+kind: position
+format: 1
+game: moscow41
+map:
+  layout: flat-top-even-q
+  size: {columns: 8, rows: 8}
+  terrain: {default: clear}
+turn: 3
+weather: {temperature: warm, ground: dry}
+phase: first_player
+step: combat
+phasing: german
+first_player: german
+ip: {german: 10, soviet: 9}
+units:
+  - {id: g1, side: german, class: infantry, size: division, strength: 7, ma: 4, hex: "0303", activated: true}
+  - {id: s1, side: soviet, class: infantry, size: division, strength: 6, ma: 4, hex: "0304"}
+""")
+    if unsupplied:
+        COUNT.unsupplied.add("g1")
+    if out_of_command:
+        COUNT.out_of_command.add("g1")
+    plain = {"supplied": not unsupplied, "in_command": not out_of_command}
+    for attacking in (True, False):
+        COUNT.questions.clear()
+        verdict = support_allowed(ctx, ["g1"], attacking)
+        want = ctx.permission("combat_support", {**plain, "overrun": False, "attacking": attacking})
+        assert (verdict.value, verdict.lines) == (want.value, want.lines)
+        assert verdict.value == (not unsupplied and not out_of_command)
+        assert COUNT.questions == ([("supply", "g1")] if unsupplied else [("supply", "g1"), ("command", "g1")])
+    COUNT.questions.clear()
+    verdict = _reaction_verdict(ctx, "german", "g1", None)
+    want = ctx.permission("reaction_attack", {**plain, "turn": 3, "side": "german"})
+    assert (verdict.value, verdict.lines) == (want.value, want.lines)
+    assert ("command", "g1") not in COUNT.questions or not unsupplied
+    assert (supplied(ctx, "g1"), in_command(ctx, "g1")) == (plain["supplied"], plain["in_command"])
