@@ -185,7 +185,12 @@ def reaction_cost(ctx: Any, side: str, attackers: Sequence[str]) -> int:
 
 
 def support_cost(ctx: Any, side: str, drm: int) -> int:
-    return ctx.value("ip_cost", {"ip_use": "combat_support", "side": side, "support_drm": drm})
+    """IPs for ``drm`` DRMs of combat support (10.4.2A: script ``ip_cost``), kept per engine:
+    the rule scripts and tables do not change during play."""
+    kept_costs = ctx.lasting("combat.support_cost")
+    if (side, drm) not in kept_costs:
+        kept_costs[side, drm] = ctx.value("ip_cost", {"ip_use": "combat_support", "side": side, "support_drm": drm})
+    return kept_costs[side, drm]
 
 
 @implements("2.3A", "2.3B", "2.3C", "10.4.2B")
@@ -268,7 +273,7 @@ def attack_refusals(ctx: Any, side: str, hex_: str, attackers: Sequence[str], ki
         units.append(u)
         if u.get("side") != side:
             out.append(Refusal(f"{a} is not a {side} unit", _cases(ctx, ("10.0C",)), PLUGIN))
-        elif ctx.board.grid.distance(parse_hex(u["hex"]), parse_hex(hex_)) != 1:
+        elif hex_ not in ctx.board.label_neighbours(u["hex"]):  # on the map: adjacent = a neighbour
             out.append(Refusal(f"{a} is not adjacent to {hex_}", _cases(ctx, ("10.1B",)), PLUGIN))
         elif a in rec["attacked_step"]:
             out.append(Refusal(f"{a} already attacked in this step", _cases(ctx, ("10.1C",)), PLUGIN))

@@ -22,7 +22,7 @@ from casebook.kernel.hooks import hookimpl
 from casebook.plugins import combat
 from casebook.plugins._combat_listing import attack_actions, support_actions
 from casebook.plugins._combat_rules import (attack_refusals, max_support, reaction_cost, support_allowed,
-                                            targets)
+                                            support_cost, targets)
 from casebook.tools.bots import make_bot
 from tests.conftest import make_ctx
 from tests.rules._fakes import FakeAreasWithStacking, engine_with
@@ -150,6 +150,12 @@ def test_listed_attacks_equal_the_plain_procedure_over_a_played_prefix(m41, monk
     assert seen["positions"] >= 80 and seen["attacks"] >= 2000 and seen["supported"] >= 500, seen
     assert seen["reaction_positions"] >= 30 and seen["reaction"] >= 500 and seen["defender_support"] >= 100, seen
     assert seen["refused"] >= 5000 and seen["legal"] >= 1000, seen
+    # support costs kept per engine are the script's (10.4.2A: 2 IPs a DRM German, 3 Soviet)
+    ctx = state.ctx()
+    for side, per in (("german", 2), ("soviet", 3)):
+        for drm in range(1, 8):
+            plain = ctx.value("ip_cost", {"ip_use": "combat_support", "side": side, "support_drm": drm})
+            assert support_cost(ctx, side, drm) == plain == per * drm
 
 
 class CountingAreas(FakeAreasWithStacking):
