@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from casebook.kernel.cases import implements
 from casebook.kernel.hexgrid import hex_label, parse_hex
@@ -12,9 +12,30 @@ from casebook.kernel.hooks import Refusal
 from casebook.plugins._combat_odds import below_table, gather, in_command, is_hq, rules_permit, supplied
 
 __all__ = ["record", "save", "attack_refusals", "support_allowed", "support_cost", "max_support",
-           "reaction_cost", "eligible_attackers", "targets", "attack_groups"]
+           "reaction_cost", "eligible_attackers", "targets", "attack_groups", "attack_legal", "per_version", "kept"]
 
 PLUGIN = "combat"
+
+
+def per_version(ctx: Any, key: Any, make: Any) -> Any:
+    """``make()`` once per state version (``ctx.memo``: any change to the state makes a new
+    version, so a kept value never outlives what it was computed from). Only for values read
+    from the state and the content: answers of other areas' hooks are kept by :func:`kept`."""
+    memo = ctx.memo
+    mkey = (PLUGIN, key)
+    if mkey not in memo:
+        memo[mkey] = make()
+    return memo[mkey]
+
+
+def kept(cache: dict[Any, Any] | None, key: Any, make: Any) -> Any:
+    """``make()`` once per ``cache`` — a dict living for one listing of the legal actions (the
+    state cannot change during it), or None for no caching."""
+    if cache is None:
+        return make()
+    if key not in cache:
+        cache[key] = make()
+    return cache[key]
 
 
 def record(ctx: Any) -> dict[str, Any]:
@@ -27,6 +48,41 @@ def record(ctx: Any) -> dict[str, Any]:
         if "raise_guards" not in ctx.rules.permissions:
             del rec["guards"]  # a game without Guards (Battle for Moscow) keeps no Guards notes
     return rec
+
+
+class AskedFacts(Mapping[str, Any]):
+    """Facts for a rule script whose ``asked`` ones (name -> question) are put to their hooks
+    only when a script line reads them: the verdict and its lines are those of the plain facts,
+    with fewer questions (``not (supplied and in_command)`` asks command of supplied units only)."""
+
+    def __init__(self, plain: Mapping[str, Any], asked: Mapping[str, Callable[[], Any]]) -> None:
+        self._known = dict(plain)
+        self._asked = dict(asked)
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._known and name in self._asked:
+            self._known[name] = self._asked[name]()
+        return self._known[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(dict.fromkeys([*self._known, *self._asked]))
+
+    def __len__(self) -> int:
+        return len(set(self._known) | set(self._asked))
+
+
+def _unit_facts(ctx: Any, uid: str, plain: Mapping[str, Any]) -> AskedFacts:
+    """``plain`` facts, and the unit's ``supplied`` and ``in_command`` asked when read."""
+    return AskedFacts(plain, {"supplied": lambda: supplied(ctx, uid), "in_command": lambda: in_command(ctx, uid)})
+
+
+def _seen(ctx: Any) -> dict[str, frozenset[str]]:
+    """Who attacked this phase and step and who defended this step (:func:`record`, read once
+    per state version: each read of plugin data is a copy)."""
+    def make() -> dict[str, frozenset[str]]:
+        rec = record(ctx)
+        return {k: frozenset(rec[k]) for k in ("attacked_phase", "attacked_step", "defended_step")}
+    return per_version(ctx, "seen", make)
 
 
 def save(ctx: Any, rec: Mapping[str, Any]) -> None:
@@ -44,8 +100,12 @@ def eligible_attackers(ctx: Any, side: str, kind: str) -> list[Mapping[str, Any]
     step, non-phasing units not yet activated this phase (activated for the attack, 10.5A, 2.0);
     never a unit that attacked in this step (10.1C). A game whose scripts permit
     ``attack_without_activation`` (Battle for Moscow BM8.1) lets every unit of the phasing side
-    attack once a combat phase."""
-    rec = record(ctx)
+    attack once a combat phase. Kept per state version."""
+    return list(per_version(ctx, ("eligible", side, kind), lambda: _eligible(ctx, side, kind)))
+
+
+def _eligible(ctx: Any, side: str, kind: str) -> tuple[Mapping[str, Any], ...]:
+    rec = _seen(ctx)
     open_attack = kind == "attack" and rules_permit(ctx, "attack_without_activation")
     out = []
     for u in ctx.state.units:
@@ -57,34 +117,62 @@ def eligible_attackers(ctx: Any, side: str, kind: str) -> list[Mapping[str, Any]
         elif u["id"] in rec["attacked_phase"] or not (open_attack or u.get("activated") or u.get("reserve")):
             continue
         out.append(u)
-    return out
+    return tuple(out)
+
+
+def _eligible_ids(ctx: Any, side: str, kind: str) -> frozenset[str]:
+    return per_version(ctx, ("eligible-ids", side, kind),
+                       lambda: frozenset(u["id"] for u in eligible_attackers(ctx, side, kind)))
 
 
 def targets(ctx: Any, side: str, kind: str) -> dict[str, list[str]]:
-    """Enemy-occupied hex -> eligible adjacent attackers (ids, sorted), for the legal actions."""
-    rec = record(ctx)
+    """Enemy-occupied hex -> eligible adjacent attackers (ids, sorted), for the legal actions:
+    hexes none of whose units was attacked in this step (10.1C)."""
+    open_hexes = _open_targets(ctx, side)
     found: dict[str, list[str]] = {}
     for u in eligible_attackers(ctx, side, kind):
-        for n in ctx.board.neighbours(parse_hex(u["hex"])):
-            h = hex_label(n)
-            enemy = [x for x in ctx.state.units_at(h) if x.get("side") != side]
-            if enemy and not any(x["id"] in rec["defended_step"] for x in enemy):
+        for h in ctx.board.label_neighbours(u["hex"]):
+            if h in open_hexes:
                 found.setdefault(h, []).append(u["id"])
     return {h: sorted(v) for h, v in sorted(found.items())}
 
 
-def attack_groups(ctx: Any, side: str, hex_: str, units: Sequence[str], kind: str) -> list[list[str]]:
+def _open_targets(ctx: Any, side: str) -> frozenset[str]:
+    """Hexes holding units not of ``side``, none of them attacked in this step (per version)."""
+    def make() -> frozenset[str]:
+        defended = _seen(ctx)["defended_step"]
+        held, attacked = set(), set()
+        for u in ctx.state.units:
+            h = u.get("hex")
+            if h is not None and u.get("side") != side:
+                held.add(h)
+                if u["id"] in defended:
+                    attacked.add(h)
+        return frozenset(held - attacked)
+    return per_version(ctx, ("open-targets", side), make)
+
+
+def attack_groups(ctx: Any, side: str, hex_: str, units: Sequence[str], kind: str,
+                  cache: dict[Any, Any] | None = None) -> list[list[str]]:
     """The groups of eligible adjacent ``units`` offered to attack ``hex_`` (before their own
     refusals are checked). A game whose scripts permit ``choose_attackers`` (Battle for Moscow
     BM8.1: one unit a hex, so at most six attackers, 63 groups) offers every non-empty subset,
     largest first, then in the order of the sorted ids; otherwise (Moscow '41) all of them, or,
-    when all of them may not attack, each one alone."""
+    when all of them may not attack, each one alone. ``cache``: see :func:`kept`."""
     if kind == "attack" and rules_permit(ctx, "choose_attackers"):
         ids = sorted(units)
         return [list(c) for n in range(len(ids), 0, -1) for c in combinations(ids, n)]
-    if kind == "attack" and attack_refusals(ctx, side, hex_, units, kind):
+    if kind == "attack" and not attack_legal(ctx, side, hex_, units, kind, cache):
         return [[u] for u in units]
     return [list(units)]
+
+
+def attack_legal(ctx: Any, side: str, hex_: str, group: Sequence[str], kind: str,
+                 cache: dict[Any, Any] | None = None) -> bool:
+    """Whether :func:`attack_refusals` has nothing against ``group`` attacking ``hex_`` without
+    support (its quick form; kept in ``cache``, see :func:`kept`)."""
+    key = ("legal", side, hex_, tuple(group), kind)
+    return kept(cache, key, lambda: not attack_refusals(ctx, side, hex_, group, kind, quick=True, cache=cache))
 
 
 def reaction_cost(ctx: Any, side: str, attackers: Sequence[str]) -> int:
@@ -97,23 +185,37 @@ def reaction_cost(ctx: Any, side: str, attackers: Sequence[str]) -> int:
 
 
 def support_cost(ctx: Any, side: str, drm: int) -> int:
-    return ctx.value("ip_cost", {"ip_use": "combat_support", "side": side, "support_drm": drm})
+    """IPs for ``drm`` DRMs of combat support (10.4.2A: script ``ip_cost``), kept per engine:
+    the rule scripts and tables do not change during play."""
+    kept_costs = ctx.lasting("combat.support_cost")
+    if (side, drm) not in kept_costs:
+        kept_costs[side, drm] = ctx.value("ip_cost", {"ip_use": "combat_support", "side": side, "support_drm": drm})
+    return kept_costs[side, drm]
 
 
 @implements("2.3A", "2.3B", "2.3C", "10.4.2B")
-def support_allowed(ctx: Any, units: Sequence[str], attacking: bool, overrun: bool = False) -> Any:
+def support_allowed(ctx: Any, units: Sequence[str], attacking: bool, overrun: bool = False,
+                    cache: dict[Any, Any] | None = None) -> Any:
     """The verdict (script permission ``combat_support``) on buying combat support for ``units``:
     every one must be in supply and in command (2.3B attacker, 2.3C defender, 10.4.2B); never for
-    an overrunning attacker (9.5A). Returns the failing Explanation or the last passing one."""
+    an overrunning attacker (9.5A). Returns the failing Explanation or the last passing one.
+    Each unit's verdict is kept in ``cache`` (see :func:`kept`)."""
     verdict = None
     for u in units:
         if is_hq(ctx.state.unit(u)):
             continue
-        verdict = ctx.permission("combat_support", {"supplied": supplied(ctx, u), "in_command": in_command(ctx, u),
-                                                    "overrun": overrun, "attacking": attacking})
+        verdict = kept(cache, ("support", u, attacking, overrun), lambda: ctx.permission(
+            "combat_support", _unit_facts(ctx, u, {"overrun": overrun, "attacking": attacking})))
         if not verdict.value:
             return verdict
     return verdict
+
+
+def _reaction_verdict(ctx: Any, side: str, uid: str, cache: dict[Any, Any] | None) -> Any:
+    """The verdict (permission ``reaction_attack``) on activating ``uid`` for a reaction attack
+    (2.4A-B), kept in ``cache`` (see :func:`kept`)."""
+    return kept(cache, ("reaction", side, uid), lambda: ctx.permission(
+        "reaction_attack", _unit_facts(ctx, uid, {"turn": ctx.state.turn, "side": side})))
 
 
 @implements("10.4.2A")
@@ -140,11 +242,15 @@ def _cases(ctx: Any, cases: tuple[str, ...]) -> tuple[str, ...]:
 
 @implements("10.1A", "10.1B", "10.1C", "10.5C", "10.6A", "0.7.3.5A")
 def attack_refusals(ctx: Any, side: str, hex_: str, attackers: Sequence[str], kind: str,
-                    support: int = 0) -> list[Refusal]:
+                    support: int = 0, quick: bool = False, cache: dict[Any, Any] | None = None) -> list[Refusal]:
     """Why ``side`` may not attack ``hex_`` with ``attackers`` (``kind`` attack/reaction/overrun)
-    paying ``support`` IPs: each refusal names its cases; empty when the attack is legal."""
+    paying ``support`` IPs: each refusal names its cases; empty when the attack is legal.
+
+    ``quick`` (for the legal actions) stops at the first refusal found, judging the IP cost
+    before the supply and command of each unit: the list is empty exactly when the full one is,
+    and otherwise holds some of its refusals. ``cache``: see :func:`kept`."""
     out: list[Refusal] = []
-    rec = record(ctx)
+    rec = _seen(ctx)
     try:
         parse_hex(hex_)
         on_map = ctx.board.contains(parse_hex(hex_))
@@ -157,7 +263,7 @@ def attack_refusals(ctx: Any, side: str, hex_: str, attackers: Sequence[str], ki
         return [Refusal("an attack needs at least one attacking unit", _cases(ctx, ("10.3A",)), PLUGIN)]
     if kind != "overrun" and any(u["id"] in rec["defended_step"] for u in enemy):
         out.append(Refusal(f"the units in {hex_} were already attacked in this step", _cases(ctx, ("10.1C",)), PLUGIN))
-    eligible = {u["id"] for u in eligible_attackers(ctx, side, "reaction" if kind == "reaction" else "attack")}
+    eligible = _eligible_ids(ctx, side, "reaction" if kind == "reaction" else "attack")
     units = []
     for a in attackers:
         if not ctx.state.has_unit(a):
@@ -167,7 +273,7 @@ def attack_refusals(ctx: Any, side: str, hex_: str, attackers: Sequence[str], ki
         units.append(u)
         if u.get("side") != side:
             out.append(Refusal(f"{a} is not a {side} unit", _cases(ctx, ("10.0C",)), PLUGIN))
-        elif ctx.board.grid.distance(parse_hex(u["hex"]), parse_hex(hex_)) != 1:
+        elif hex_ not in ctx.board.label_neighbours(u["hex"]):  # on the map: adjacent = a neighbour
             out.append(Refusal(f"{a} is not adjacent to {hex_}", _cases(ctx, ("10.1B",)), PLUGIN))
         elif a in rec["attacked_step"]:
             out.append(Refusal(f"{a} already attacked in this step", _cases(ctx, ("10.1C",)), PLUGIN))
@@ -182,6 +288,8 @@ def attack_refusals(ctx: Any, side: str, hex_: str, attackers: Sequence[str], ki
     if kind == "attack" and any(u.get("reserve") for u in units) and not any(
             u.get("activated") and not u.get("reserve") for u in units):
         out.append(Refusal("a Reserve unit attacks only in conjunction with a currently activated unit", _cases(ctx, ("10.1A",)), PLUGIN))
+    if quick and out:
+        return out
     if not out and units and "attack" in ctx.rules.permissions:
         f = gather(ctx, [u["id"] for u in units], hex_)
         verdict = ctx.permission("attack", {**f.drm_facts, "odds_below_table": below_table(
@@ -191,21 +299,27 @@ def attack_refusals(ctx: Any, side: str, hex_: str, attackers: Sequence[str], ki
             first = dict(ctx.table("crt").dims)["odds"][0]
             out.append(Refusal(f"the odds {f.attack_strength}:{f.defense_strength} are below the CRT's first "
                                f"column, {first}", cases, PLUGIN))
-    cost = 0
+    cost = reaction_cost(ctx, side, attackers) if kind == "reaction" and not out else 0
+    if quick and (out or cost + max(0, support) > ctx.state.ip(side)):
+        return out or [_ip_refusal(ctx, side, cost, support)]
     if kind == "reaction" and not out:
         for u in units:
-            verdict = ctx.permission("reaction_attack", {"turn": ctx.state.turn, "side": side,
-                                                         "supplied": supplied(ctx, u["id"]), "in_command": in_command(ctx, u["id"])})
+            verdict = _reaction_verdict(ctx, side, u["id"], cache)
             if not verdict.value:
                 cases = tuple(c for ln in verdict.lines if ln.fired and ln.kind == "forbid" for c in ln.cases)
                 out.append(Refusal(f"{u['id']} may not be activated for a reaction attack", cases or ("2.4A",), PLUGIN))
-        cost = reaction_cost(ctx, side, attackers)
+                if quick:
+                    return out
     if support:
-        verdict = support_allowed(ctx, attackers, True, kind == "overrun")
+        verdict = support_allowed(ctx, attackers, True, kind == "overrun", cache)
         if verdict is not None and not verdict.value:
             cases = tuple(c for ln in verdict.lines if ln.fired and ln.kind == "forbid" for c in ln.cases)
             out.append(Refusal("combat support needs every attacking unit in supply and in command", cases, PLUGIN))
     if cost + max(0, support) > ctx.state.ip(side):
-        out.append(Refusal(f"{side} has {ctx.state.ip(side)} IPs, the attack needs {cost + support}",
-                           ("0.7.3.5A", "2.3A") if cost else ("2.3A",), PLUGIN))
+        out.append(_ip_refusal(ctx, side, cost, support))
     return out
+
+
+def _ip_refusal(ctx: Any, side: str, cost: int, support: int) -> Refusal:
+    return Refusal(f"{side} has {ctx.state.ip(side)} IPs, the attack needs {cost + support}",
+                   ("0.7.3.5A", "2.3A") if cost else ("2.3A",), PLUGIN)

@@ -22,8 +22,9 @@ from casebook.plugins._combat_odds import (as_json_number, below_table, column_s
                                            fired_cases, gather, procedure_cases,
                                            guards_marker, is_hq, odds_column, outcomes, rules_define,
                                            shifted_column, supplied)
-from casebook.plugins._combat_rules import (PLUGIN, attack_groups, attack_refusals, max_support, reaction_cost,
-                                            record, save, support_allowed, targets)
+from casebook.plugins._combat_listing import attack_actions, support_actions
+from casebook.plugins._combat_rules import (PLUGIN, attack_refusals, reaction_cost, record, save,
+                                            support_allowed)
 
 __all__ = ["QUESTIONS", "assess", "attack_answer", "resolve", "defender_support_policy"]
 
@@ -178,31 +179,11 @@ def casebook_step_end(ctx, phase, step):
     ctx.record("reserve", ["0.7.3.3B"], {}, source="combat.casebook_step_end")
 
 
-def _support_options(ctx: Any, side: str, attackers: list[str], hex_: str, paid: int, kind: str) -> list[int]:
-    if kind == "overrun" or not rules_define(ctx, "ip_cost"):
-        return [0]  # no IPs to buy support with (Battle for Moscow)
-    if kind == "overrun" or not support_allowed(ctx, attackers, True) or not support_allowed(ctx, attackers, True).value:
-        return [0]
-    f = assess(ctx, attackers, hex_)["facts"]
-    top = max_support(ctx, side, ctx.state.ip(side) - paid,
-                      lambda ips: {**f.drm_facts, "attacker_support_ips": ips})
-    return sorted({0, top})
-
-
 @hookimpl
 def casebook_legal_actions(ctx, phase, step):
     pending = _pending(ctx)
     if pending:
-        side, hex_ = pending["defender_side"], pending["hex"]
-        defenders = [u["id"] for u in ctx.state.units_at(hex_)]
-        options = [0]
-        verdict = support_allowed(ctx, defenders, False)
-        if rules_define(ctx, "ip_cost") and (verdict is None or verdict.value):
-            f = assess(ctx, pending["attackers"], hex_, {"attacker": pending["attacker_support"]})["facts"]
-            top = max_support(ctx, side, ctx.state.ip(side),
-                              lambda ips: {**f.drm_facts, "attacker_support_ips": 0, "defender_support_ips": ips} | {})
-            options = sorted({0, top})
-        return [Action.make("support", side, ips=n) for n in options]
+        return support_actions(ctx, pending)
     if _guards_step(ctx, step):
         return guards_actions(ctx)
     if step not in _STEPS or (ctx.state.plugin_data("results") or {}).get("queue"):
@@ -211,15 +192,7 @@ def casebook_legal_actions(ctx, phase, step):
     side = casebook_decider(ctx, phase, step)
     if not side:
         return []
-    out = []
-    for hex_, units in targets(ctx, side, kind).items():
-        for group in attack_groups(ctx, side, hex_, units, kind):
-            if attack_refusals(ctx, side, hex_, group, kind):
-                continue
-            paid = reaction_cost(ctx, side, group) if kind == "reaction" else 0
-            for ips in _support_options(ctx, side, group, hex_, paid, kind):
-                out.append(Action.make("attack", side, hex=hex_, support=ips, **{"with": group}))
-    return out + [Action.make("pass", side)]
+    return attack_actions(ctx, side, kind) + [Action.make("pass", side)]
 
 
 @hookimpl
