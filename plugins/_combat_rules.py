@@ -4,11 +4,12 @@
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from casebook.kernel.cases import implements
-from casebook.kernel.hexgrid import hex_label, parse_hex
+from casebook.kernel.hexgrid import parse_hex
 from casebook.kernel.hooks import Refusal
+from casebook.kernel.script import AskedFacts
 from casebook.plugins._combat_odds import below_table, gather, in_command, is_hq, rules_permit, supplied
 
 __all__ = ["record", "save", "attack_refusals", "support_allowed", "support_cost", "max_support",
@@ -48,27 +49,6 @@ def record(ctx: Any) -> dict[str, Any]:
         if "raise_guards" not in ctx.rules.permissions:
             del rec["guards"]  # a game without Guards (Battle for Moscow) keeps no Guards notes
     return rec
-
-
-class AskedFacts(Mapping[str, Any]):
-    """Facts for a rule script whose ``asked`` ones (name -> question) are put to their hooks
-    only when a script line reads them: the verdict and its lines are those of the plain facts,
-    with fewer questions (``not (supplied and in_command)`` asks command of supplied units only)."""
-
-    def __init__(self, plain: Mapping[str, Any], asked: Mapping[str, Callable[[], Any]]) -> None:
-        self._known = dict(plain)
-        self._asked = dict(asked)
-
-    def __getitem__(self, name: str) -> Any:
-        if name not in self._known and name in self._asked:
-            self._known[name] = self._asked[name]()
-        return self._known[name]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(dict.fromkeys([*self._known, *self._asked]))
-
-    def __len__(self) -> int:
-        return len(set(self._known) | set(self._asked))
 
 
 def _unit_facts(ctx: Any, uid: str, plain: Mapping[str, Any]) -> AskedFacts:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from casebook.kernel.cases import implements
+from casebook.kernel.script import AskedFacts
 from casebook.kernel.errors import IllegalActionError
 from casebook.kernel.hooks import Refusal
 
@@ -189,8 +190,10 @@ def _check_react(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[Re
     if not units or any(u not in here for u in units):
         return _r(f"no unactivated unit of {action.side} in {hex_} to activate for reaction", "2.0", "2.4A")
     for u in units:
-        v = ctx.permission("reaction_move", {"turn": ctx.state.turn, "side": action.side,
-                                             "supplied": is_supplied(ctx, u), "in_command": in_command(ctx, u)})
+        # supply and command asked only if a rule line reads them (2.4A: command of a supplied unit)
+        v = ctx.permission("reaction_move", AskedFacts(
+            {"turn": ctx.state.turn, "side": action.side},
+            {"supplied": lambda u=u: is_supplied(ctx, u), "in_command": lambda u=u: in_command(ctx, u)}))
         if not v.value:
             cases = [c for ln in v.lines if ln.fired for c in ln.cases]
             return _r(f"{u} may not react (supply and command, 2.4A; Soviets not on Turn 1, 2.4B)", *cases)

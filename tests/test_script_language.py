@@ -142,6 +142,24 @@ def test_permissions_forbid_unless_an_exception_permits():
     assert exc.value.cases == ("9.8B",) and "t.rules:1" in str(exc.value)
 
 
+def test_asked_facts_are_put_only_when_a_line_reads_them_and_change_no_verdict():
+    """AskedFacts (kernel.script): a fact given as a question is asked the first time a line
+    reads it, once; ``not (flag and n > 5)`` reads ``n`` only when ``flag`` holds. Verdicts and
+    their lines equal those of the plain facts."""
+    from casebook.kernel.script import AskedFacts
+    rs = rules("forbid march by 2.4A when not (flag and n > 5)\nforbid march by 2.4B when n = 9\n")
+    for flag in (False, True):
+        for n in (0, 6, 9):
+            asked = []
+            facts = AskedFacts({"flag": flag}, {"n": lambda n=n: asked.append("n") or n})
+            lazy, plain = rs.permission("march", facts), rs.permission("march", {"flag": flag, "n": n})
+            assert (lazy.value, lazy.cases) == (plain.value, plain.cases)
+            assert [(ln.fired, ln.cases) for ln in lazy.lines] == [(ln.fired, ln.cases) for ln in plain.lines]
+            assert asked == ["n"]  # the second line always reads n; asked once however often read
+    facts = AskedFacts({"flag": False}, {"n": lambda: pytest.fail("n must not be asked")})
+    assert not rules("forbid march by 2.4A when not (flag and n > 5)\n").allowed("march", facts)
+
+
 def test_explanation_lists_every_line_and_is_plain_data():
     rs = rules("quantity q = sum by 1.0\n  +2 by 1.1 when flag\n  -1 by 1.2 when not flag\n"
                "  clamp -1 to 1 by 1.3\n")

@@ -11,12 +11,12 @@ from __future__ import annotations
 from .compiler import RuleSet, compile_files, compile_scripts
 from .explain import Explanation, Line
 from .exprs import MissingFactError
-from .facts import FactSchema, FactType, facts_from_mapping, load_facts
+from .facts import AskedFacts, FactSchema, FactType, facts_from_mapping, load_facts
 from .pack import RulePack, compile_pack, find_rule_pack
 from .parser import parse_file, parse_script
 
 __all__ = [
     "RuleSet", "compile_scripts", "compile_files", "Explanation", "Line", "MissingFactError",
-    "FactSchema", "FactType", "load_facts", "facts_from_mapping", "parse_script", "parse_file",
+    "AskedFacts", "FactSchema", "FactType", "load_facts", "facts_from_mapping", "parse_script", "parse_file",
     "RulePack", "find_rule_pack", "compile_pack",
 ]

@@ -27,14 +27,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
 from casebook.kernel.errors import ContentError, Problem
 
-__all__ = ["FactType", "FactSchema", "load_facts", "facts_from_mapping"]
+__all__ = ["FactType", "FactSchema", "load_facts", "facts_from_mapping", "AskedFacts"]
 
 _SCALAR_TYPES = ("int", "bool", "str", "enum")
 
@@ -186,3 +186,24 @@ def load_facts(path: str | Path, display: str | None = None) -> FactSchema:
         line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
         raise ContentError([Problem(file, line, col, "", f"YAML error: {getattr(exc, 'problem', exc)}")])
     return facts_from_mapping(data, file)
+
+
+class AskedFacts(Mapping[str, Any]):
+    """Facts for a rule script whose ``asked`` ones (name -> question) are put to their hooks
+    only when a script line reads them: the verdict and its lines are those of the plain facts,
+    with fewer questions (``not (supplied and in_command)`` asks command of supplied units only)."""
+
+    def __init__(self, plain: Mapping[str, Any], asked: Mapping[str, Callable[[], Any]]) -> None:
+        self._known = dict(plain)
+        self._asked = dict(asked)
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._known and name in self._asked:
+            self._known[name] = self._asked[name]()
+        return self._known[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(dict.fromkeys([*self._known, *self._asked]))
+
+    def __len__(self) -> int:
+        return len(set(self._known) | set(self._asked))
