@@ -228,9 +228,12 @@ class Specs:
     @hookspec(firstresult=True)
     def casebook_zoc_map(self, ctx: Any, side: str) -> dict[str, Any] | None:
         """Every enemy ZOC affecting units of ``side`` at once: ``{"key", "exerted_by": {hex:
-        (unit ids)}, "cases"}`` (hexes without an EZOC are absent; read-only). ``key`` is a
-        hashable value naming everything the map is computed from: equal keys, equal maps, so a
-        caller may key its own caches by it across state changes.
+        (unit ids)}, "cases"}`` and optionally ``"kind"`` (hexes without an EZOC are absent;
+        read-only). ``key`` is a hashable value naming everything the map is computed from:
+        equal keys, equal maps, so a caller may key its own caches by it across state changes.
+        ``kind``, when given, is the ``kind`` ``casebook_zoc`` answers for every hex of the map
+        (how the most restricted unit treats an EZOC under the conditions in force, e.g.
+        ``"none"`` when no ZOC has an effect): a caller needing only that need not ask hex by hex.
 
         Return: firstresult (the ZOC plugin answers).
         Fires: any time (path searches ask it once instead of ``casebook_zoc`` per hex).

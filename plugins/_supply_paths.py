@@ -131,7 +131,11 @@ def _enemy_blocks(ctx: Any, side: str) -> tuple[list[Hex], list[Hex]]:
                 occupied.add(h)
                 near.update(ctx.board.neighbours(h))
         kept["occupied"] = sorted(occupied)
-        kept["ezoc"] = [h for h in sorted(near - occupied) if ezoc(ctx, h, side)]
+        if answer is not None and "kind" in answer:  # the ZOC plugin's map says it all at once
+            zmap, locks = answer["exerted_by"], answer["kind"] != "none"
+            kept["ezoc"] = [h for h in sorted(near - occupied) if locks and zmap.get(hex_label(h))]
+        else:
+            kept["ezoc"] = [h for h in sorted(near - occupied) if ezoc(ctx, h, side)]
     return kept["occupied"], kept["ezoc"]
 
 
@@ -201,12 +205,22 @@ def closed_indices(ctx: Any, side: str) -> frozenset[int]:
 
 
 def _hq_reach(ctx: Any, side: str, hq_hex: Hex, radius: int) -> dict[Hex, list[Hex]]:
-    """Shortest hex paths from an HQ through unblocked hexes, up to ``radius`` hexes (one
-    breadth-first search per HQ and side store)."""
+    """Shortest hex paths from an HQ through unblocked hexes, up to ``radius`` hexes: one
+    breadth-first search per side store, kept (``ctx.lasting``) by the blocked hexes within the
+    radius — the only ones the search reads — so a move elsewhere on the map reuses it."""
     store = side_store(ctx, side)
     key = ("hq-reach", hq_hex, radius)
     if key not in store:
-        store[key] = ctx.board.paths_within(hq_hex, radius, blocked(ctx, side))
+        disks = ctx.lasting("supply.hq-disks")
+        disk = disks.get((hq_hex, radius))
+        if disk is None:
+            disk = disks[(hq_hex, radius)] = tuple(ctx.board.paths_within(hq_hex, radius))
+        block = blocked(ctx, side)
+        shut = frozenset(h for h in disk if h in block)
+        kept, found = lru_get(ctx.lasting("supply.hq-reach"), (hq_hex, radius, shut), 512)
+        if not found:
+            kept["paths"] = ctx.board.paths_within(hq_hex, radius, shut)
+        store[key] = kept["paths"]
     return store[key]
 
 

@@ -184,7 +184,10 @@ def casebook_zoc_map(ctx: Any, side: str) -> dict[str, Any]:
     found = zoc_map(ctx, side)
     if not found:
         cases += _no_zoc_cases(ctx)
-    return {"key": map_key(ctx, side), "exerted_by": MappingProxyType(found), "cases": cases}
+    rows = ctx.table("zoc_chart").dims[0][1]
+    kind = most_restrictive(chart_kind(ctx, row)[0] for row in rows)  # as zoc_answer's, 7.0B-C
+    return {"key": map_key(ctx, side), "exerted_by": MappingProxyType(found), "cases": cases,
+            "kind": kind}
 
 
 @hookimpl

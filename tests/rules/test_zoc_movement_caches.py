@@ -169,3 +169,22 @@ def test_reach_without_a_zoc_map_asks_casebook_zoc_hex_by_hex():
     soviet = next(u["id"] for u in state.units if u["side"] == "soviet")
     state.remove_unit(soviet, "eliminated")  # a new version: nothing kept from the last one
     assert paths.reach(engine.ctx(state), m) == reference_reach(engine.ctx(state), m)
+
+
+@pytest.mark.case("7.0B", "7.0C", "7.1C")
+@pytest.mark.parametrize("weather", [("warm", "dry"), ("cold", "snow"), ("warm", "mud"), ("arctic", "frozen")])
+def test_the_zoc_maps_kind_is_every_hexs_kind(weather):
+    """``casebook_zoc_map``'s ``kind`` is the ``kind`` ``casebook_zoc`` answers for every hex of
+    the map (supply reads it instead of asking hex by hex), in every weather: the most
+    restrictive chart row's; under Arctic temperature nobody exerts a ZOC at all (7.1C)."""
+    state = SETUP.clone()
+    state.set_weather(temperature=weather[0], ground=weather[1])
+    ctx = fresh(state)
+    kinds = set()
+    for side in ("german", "soviet"):
+        answer = ctx.hook.casebook_zoc_map(ctx=ctx, side=side)
+        assert bool(answer["exerted_by"]) == (weather[0] != "arctic")
+        for h in answer["exerted_by"]:
+            assert ctx.hook.casebook_zoc(ctx=ctx, hex=h, side=side)["kind"] == answer["kind"], h
+        kinds.add(answer["kind"])
+    assert kinds == {"locking"} or weather[0] == "arctic"
