@@ -93,6 +93,26 @@ def stacking_answer(ctx: Any, hex_: str, units: Sequence[Any] | None = None) -> 
             raise QuestionError(str(exc)) from None
         on_map[hex_] = True
     recs = _records(ctx, hex_, units)
+    # the answer reads these fields of the units only (and the phasing side for an empty hex):
+    # kept by them across state changes (a movement listing asks about every destination)
+    fields = tuple((u.get("id"), u.get("counter"), u.get("side"), u.get("class"), u.get("size"),
+                    u.get("activated")) for u in recs)
+    key = (hex_, fields, None if recs else ctx.state.phasing)
+    kept = ctx.lasting("stacking.answers")
+    found = kept.get(key)
+    if found is None:
+        found = kept[key] = _answer(ctx, hex_, recs)
+        while len(kept) > _ANSWERS_KEPT:
+            kept.pop(next(iter(kept)))
+    return {**found, "units": [dict(r) for r in found["units"]], "must_leave": list(found["must_leave"]),
+            "cases": list(found["cases"])}
+
+
+#: How many stacking answers are kept across state changes.
+_ANSWERS_KEPT = 4096
+
+
+def _answer(ctx: Any, hex_: str, recs: list[Mapping[str, Any]]) -> dict[str, Any]:
     sides = list(dict.fromkeys(u.get("side") for u in recs)) or [ctx.state.phasing or "german"]
     kept = ctx.lasting("stacking.points")
     best: dict[str, Any] | None = None

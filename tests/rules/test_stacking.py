@@ -178,3 +178,33 @@ def test_ask_stacking_json(hex_, snapshot, position):
     ctx = position((ROOT / "docs/examples/stacking-overstack.yaml").read_text())
     answer = ctx.hook.casebook_answer(ctx=ctx, question="stacking", args=[hex_], options={})
     assert json.loads(json.dumps(answer)) == snapshot
+
+
+@pytest.mark.case("6.0A", "6.0B", "6.2C")
+def test_kept_stacking_answers_equal_fresh_ones_over_a_played_prefix():
+    """Stacking answers are kept across state changes by the unit fields they read (issue #9):
+    over 60 actions of a random Blitz, every occupied hex's answer — and the answer with a
+    unit from the next hex added, as a movement listing asks — equals a fresh engine's."""
+    from casebook.kernel.engine import Engine
+    from casebook.kernel.game import Game
+    from casebook.tools.bots import RandomBot
+    game = Game.load("moscow41", "october-blitz")
+    state = game.new_initial_state(seed=3)
+    bots = {s: RandomBot(s, 3) for s in ("german", "soviet")}
+    e = game.engine
+    checked = 0
+    for i in range(60):
+        if state.is_terminal():
+            break
+        state.apply(bots[state.current_player()].choose(state))
+        if i % 6:
+            continue
+        warm, cold = state.ctx(), Engine(e.pack, e.board, e.rules, e.pm, e.sequence).ctx(state.data)
+        hexes = sorted({u["hex"] for u in state.data.units if u.get("hex")})
+        for h, nxt in zip(hexes, hexes[1:] + hexes[:1]):
+            here = [u["id"] for u in state.data.units_at(h)]
+            for units in (None, here + [state.data.units_at(nxt)[0]["id"]]):
+                a = warm.hook.casebook_stacking(ctx=warm, hex=h, units=units)
+                assert a == cold.hook.casebook_stacking(ctx=cold, hex=h, units=units), (h, units)
+                checked += 1
+    assert checked > 1000
