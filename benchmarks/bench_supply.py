@@ -37,7 +37,8 @@ from casebook.kernel.hexgrid import hex_label
 from casebook.plugins import _supply_trace as paths
 
 SIDE = "german"
-_KEPT = ("supply.maps", "supply.reverse", "supply.line-runs", "supply.enemy-blocks", "supply.hq-reach", "command.maps")
+_KEPT = ("supply.maps", "supply.reverse", "supply.line-runs", "supply.enemy-blocks", "supply.hq-reach",
+         "supply.answers", "command.maps")
 
 
 def setup_state() -> Any:

@@ -30,7 +30,8 @@ from casebook.plugins._supply_paths import (
     blocked, closed_indices as _closed, move_class, side_of, sources, unit_hex, usable as _usable,
 )
 
-__all__ = ["line_supplied", "line_path", "search_row", "trace_mp", "kept_answers", "blocked_met"]
+__all__ = ["line_supplied", "line_path", "search_row", "trace_mp", "kept_answers", "ANSWERS_KEPT",
+           "blocked_met"]
 
 _weather = weather
 
@@ -256,27 +257,33 @@ def _reverse_map(ctx: Any, side: str, uid: str, limit: int) -> tuple[dict[int, f
                 break
         if found is None:
             costs, ask = _step_costs(ctx, unit), _asker(ctx, uid)
-            found = {"targets": targets, "closed": closed, "answers": {},
+            found = {"targets": targets, "closed": closed,
                      "map": search.dijkstra(targets, limit, lambda x: costs.into(x, ask), closed)}
         lru_get(kept, (targets, closed), _RUNS_KEPT)[0].update(found)
         store[key] = found["map"]
-        store[("reverse-answers", cls, limit)] = found["answers"]
     return store[key]
 
 
-def kept_answers(ctx: Any, uid: str, limit: int) -> tuple[dict[Any, Any], tuple[Any, ...]]:
-    """Where to keep the answer of a unit whose own trace reaches a source or line hex, and
-    its key: ``(answers, key)``. Such an answer depends only on the unit's hex, the backward map
-    of its TEC row, the line search and the usable sources, so it is kept with the backward
-    map (which outlives placements that leave it unchanged) under the unit's id and hex, the
-    line search's stamp and the usable sources."""
+def kept_answers(ctx: Any, uid: str, limit: int) -> tuple[dict[Any, Any], tuple[Any, ...]] | None:
+    """Where to keep the answer of a unit whose own trace reaches a source or line hex, and its
+    key: ``(answers, key)``; None when its own trace fails. Such an answer depends only on the
+    unit, its path (board indices) and MPs, the line search (by stamp) and the usable sources,
+    so it is kept (``ctx.lasting``, the last :data:`ANSWERS_KEPT`) under exactly these: a
+    placement that leaves a unit's path as it was finds its answer made."""
     side = side_of(ctx, uid)
     store = side_store(ctx, side)
-    cls = search_row(ctx, uid)
-    _reverse_map(ctx, side, uid, limit)
+    dist, pred = _reverse_map(ctx, side, uid, limit)
+    here = search.board_index(ctx).index[unit_hex(ctx, uid)]
+    if here not in dist:
+        return None
     _line_graph(ctx, side)
-    return (store[("reverse-answers", cls, limit)],
-            (uid, ctx.state.unit(uid)["hex"], store["line-stamp"], _usable_key(ctx, side)))
+    return (ctx.lasting("supply.answers"),
+            (uid, tuple(search.path_to_source(pred, here)), dist[here], store["line-stamp"],
+             _usable_key(ctx, side)))
+
+
+#: How many traced answers :func:`kept_answers` keeps.
+ANSWERS_KEPT = 4096
 
 
 @implements("5.2A", "5.2B", "5.2C")

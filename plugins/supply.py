@@ -109,9 +109,9 @@ def supply_answer(ctx: Any, uid: str) -> dict[str, Any]:
     key = ("answer", uid)
     if key in store:
         return store[key]
-    kept, kept_key = trace_.kept_answers(ctx, uid, _path_mp(ctx))
-    if kept_key in kept:
-        store[key] = kept[kept_key]
+    slot = trace_.kept_answers(ctx, uid, _path_mp(ctx))
+    if slot is not None and slot[1] in slot[0]:
+        store[key] = slot[0][slot[1]]
         return store[key]
     trace = _own_trace(ctx, uid)
     answer: dict[str, Any] = {"unit": uid, "in_supply": False, "route": None, "path": [], "mp": None}
@@ -141,8 +141,11 @@ def supply_answer(ctx: Any, uid: str) -> dict[str, Any]:
     if not answer["in_supply"]:
         answer["effects"] = oos_effects(side)
     store[key] = answer
-    if trace["target"] is not None:
+    if slot is not None:
+        kept, kept_key = slot
         kept[kept_key] = answer
+        while len(kept) > trace_.ANSWERS_KEPT:
+            kept.pop(next(iter(kept)))
     return answer
 
 
