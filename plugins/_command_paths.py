@@ -16,7 +16,7 @@ from typing import Any, Mapping
 from casebook.kernel.cases import implements
 from casebook.kernel.hexgrid import Hex, hex_label, parse_hex
 
-__all__ = ["is_panzer", "hqs_of", "command_key", "command_blocked", "command_path", "hq_entry",
+__all__ = ["is_panzer", "hqs_of", "command_key", "command_blocked", "hq_reach", "command_path", "hq_entry",
            "command_answer"]
 
 #: The unit fields command paths and answers read (and the ZOC hook: side, class, size).
@@ -101,18 +101,25 @@ def command_blocked(ctx: Any, side: str) -> dict[Hex, str]:
     return out
 
 
+def hq_reach(ctx: Any, hq: Mapping[str, Any]) -> dict[Hex, list[Hex]]:
+    """Shortest unblocked hex paths from ``hq`` up to its radius (one breadth-first search per
+    HQ hex, radius and :func:`command_key`)."""
+    start = parse_hex(hq["hex"])
+    radius = int(hq.get("radius") or 0)
+    store = _store(ctx, hq["side"])
+    key = ("reach", start, radius)
+    found = store.get(key)
+    if found is None:  # one breadth-first search per HQ and key
+        found = store[key] = ctx.board.paths_within(start, radius, command_blocked(ctx, hq["side"]))
+    return found
+
+
 @implements("8.1A", "8.1B", "8.1D", "0.2.4.8")
 def command_path(ctx: Any, hq: Mapping[str, Any], target: Hex) -> list[Hex] | None:
     """The shortest command path from ``hq`` to ``target`` (8.1A: traced from the HQ) if it is
     at most the HQ's radius in hexes (0.2.4.8), else None. Terrain, weather and supply do not
     count (8.1D)."""
-    start = parse_hex(hq["hex"])
-    radius = int(hq.get("radius") or 0)
-    store = _store(ctx, hq["side"])
-    key = ("reach", start, radius)
-    if key not in store:  # one breadth-first search per HQ and key
-        store[key] = ctx.board.paths_within(start, radius, command_blocked(ctx, hq["side"]))
-    return ctx.board.path_within(store[key], target, radius)
+    return ctx.board.path_within(hq_reach(ctx, hq), target, int(hq.get("radius") or 0))
 
 
 @implements("2.2C", "2.2E", "8.3.1B", "8.3.2B")
