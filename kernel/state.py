@@ -88,7 +88,8 @@ class GameState:
         #: a number unique to this state's content: every change (and a rollback) draws a new one
         self._version = next(_VERSIONS)
         #: lazily built lookups of units by id and by hex (dropped on every structural change)
-        self._ix: tuple[dict[str, dict[str, Any]], dict[str, list[dict[str, Any]]]] | None = None
+        self._ix: tuple[Any, ...] | None = None
+        self._pickled: dict[str, tuple[Any, bytes]] = {}
         #: (version, read-only views of the units) for :attr:`units` (rebuilt after any change)
         self._unit_views: tuple[int, tuple[Mapping[str, Any], ...]] = (-1, ())
         self._d: dict[str, Any] = {
@@ -266,25 +267,34 @@ class GameState:
 
     def unit(self, uid: str) -> Mapping[str, Any]:
         """The unit with ``id`` (or ``counter``) ``uid``; ``KeyError`` if not on the map."""
-        return MappingProxyType(self._find(uid))
+        try:
+            return self._index()[0][uid]
+        except KeyError:
+            raise KeyError(f"no unit {uid!r} on the map") from None
 
     def has_unit(self, uid: str) -> bool:
         return uid in self._index()[0]
 
     def units_at(self, hex_: str) -> tuple[Mapping[str, Any], ...]:
         """The units in hex ``hex_`` (a stack), in order."""
-        return tuple(MappingProxyType(u) for u in self._index()[1].get(hex_, ()))
+        return self._index()[1].get(hex_, ())
 
-    def _index(self) -> tuple[dict[str, dict[str, Any]], dict[str, list[dict[str, Any]]]]:
+    def _index(self) -> tuple[dict[str, Mapping[str, Any]], dict[str, tuple[Mapping[str, Any], ...]],
+                              dict[str, dict[str, Any]]]:
+        """Read-only views of the units by id and by hex, and the records by id (rebuilt after
+        a unit changes: a view shows its record live)."""
         if self._ix is None:
-            by_id: dict[str, dict[str, Any]] = {}
-            by_hex: dict[str, list[dict[str, Any]]] = {}
+            by_id: dict[str, Mapping[str, Any]] = {}
+            raw: dict[str, dict[str, Any]] = {}
+            by_hex: dict[str, list[Mapping[str, Any]]] = {}
             for u in self._d["units"]:
+                view = MappingProxyType(u)
                 key = _unit_key(u)
-                if key is not None:
-                    by_id.setdefault(key, u)
-                by_hex.setdefault(u.get("hex"), []).append(u)
-            self._ix = (by_id, by_hex)
+                if key is not None and key not in raw:
+                    raw[key] = u
+                    by_id[key] = view
+                by_hex.setdefault(u.get("hex"), []).append(view)
+            self._ix = (by_id, {h: tuple(us) for h, us in by_hex.items()}, raw)
         return self._ix
 
     @property
@@ -315,7 +325,7 @@ class GameState:
     # ------------------------------------------------------------------ mutations
     def _find(self, uid: str) -> dict[str, Any]:
         try:
-            return self._index()[0][uid]
+            return self._index()[2][uid]
         except KeyError:
             raise KeyError(f"no unit {uid!r} on the map") from None
 
@@ -444,7 +454,15 @@ class GameState:
     def plugin_data(self, plugin: str) -> Any:
         """The private plain-data record a plugin keeps in the state under its own name (a
         deep copy; ``None`` if it keeps none) — e.g. a combat awaiting the defender's support."""
-        return _copy(self._d["plugin_state"].get(plugin))
+        stored = self._d["plugin_state"].get(plugin)
+        if stored is None:
+            return None
+        # the record is pickled once per stored value (set_plugin_data stores a new object and a
+        # rollback a new state dict, so the identity test sees every change); each read unpickles
+        kept = self._pickled.get(plugin)
+        if kept is None or kept[0] is not stored:
+            kept = self._pickled[plugin] = (stored, pickle.dumps(stored, pickle.HIGHEST_PROTOCOL))
+        return pickle.loads(kept[1])
 
     def set_plugin_data(self, plugin: str, value: Any) -> None:
         """Store (or, with ``None``, drop) ``plugin``'s private record; it must be plain data

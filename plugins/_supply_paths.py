@@ -25,7 +25,7 @@ from casebook.kernel.cases import implements
 from casebook.kernel.hexgrid import Hex, hex_label, parse_hex
 
 from casebook.plugins import _supply_search as search
-from casebook.plugins._supply_keys import lru_get, settings, side_store, weather
+from casebook.plugins._supply_keys import lru_get, placement, settings, side_store, weather
 
 __all__ = [
     "NON_COMBAT", "is_combat", "side_of", "unit_hex", "move_class", "ezoc", "blocked", "sources",
@@ -106,18 +106,37 @@ def blocked(ctx: Any, side: str) -> dict[Hex, tuple[str, tuple[str, ...]]]:
     if "blocked" in store:
         return store["blocked"]
     by_hex = _units_by_hex(ctx)
-    out: dict[Hex, tuple[str, tuple[str, ...]]] = {}
-    near: set[Hex] = set()
-    for h, units in by_hex.items():
-        if any(u.get("side") != side for u in units):
-            out[h] = _ENEMY
-            near.update(ctx.board.neighbours(h))
-    for h in sorted(near - set(out)):
-        friends = [u for u in by_hex.get(h, ()) if u.get("side") == side and is_combat(u)]
-        if not friends and ezoc(ctx, h, side):
+    occupied, ezocs = _enemy_blocks(ctx, side)
+    out: dict[Hex, tuple[str, tuple[str, ...]]] = dict.fromkeys(occupied, _ENEMY)
+    for h in ezocs:
+        if not any(u.get("side") == side and is_combat(u) for u in by_hex.get(h, ())):
             out[h] = _EZOC
     store["blocked"] = out
     return out
+
+
+def _enemy_blocks(ctx: Any, side: str) -> tuple[list[Hex], list[Hex]]:
+    """``(enemy-occupied hexes, EZOC hexes next to them)`` against ``side``, in board order,
+    whoever stands in the EZOC hexes (:func:`blocked` lifts the EZOCs friendly combat units
+    stand in). Kept by the ZOC plugin's map key (the enemy units and conditions the ZOC map
+    is computed from; without a ZOC plugin, every unit's placement and the weather), so a
+    side's own moves reuse it."""
+    answer = ctx.hook.casebook_zoc_map(ctx=ctx, side=side)
+    if answer is not None:
+        key: Any = (side, answer["key"])
+    else:
+        key = (side, placement(ctx), _weather(ctx))
+    kept, found = lru_get(ctx.lasting("supply.enemy-blocks"), key, 16)
+    if not found:
+        occupied: set[Hex] = set()
+        near: set[Hex] = set()
+        for h, units in _units_by_hex(ctx).items():
+            if any(u.get("side") != side for u in units):
+                occupied.add(h)
+                near.update(ctx.board.neighbours(h))
+        kept["occupied"] = sorted(occupied)
+        kept["ezoc"] = [h for h in sorted(near - occupied) if ezoc(ctx, h, side)]
+    return kept["occupied"], kept["ezoc"]
 
 
 def _edge(ctx: Any, edge: str) -> list[Hex]:
@@ -322,6 +341,21 @@ def _step_costs(ctx: Any, unit: Mapping[str, Any]) -> search.StepCosts:
     return costs
 
 
+def search_row(ctx: Any, uid: str) -> str:
+    """The TEC row whose backward searches serve unit ``uid``: the first row seen (in this
+    weather and settings) whose cost for every kind of step equals that of the unit's own row
+    (9.2A: rows printed alike, e.g. infantry and remnants, move alike), so one search serves
+    them all."""
+    unit = ctx.state.unit(uid)
+    cls = move_class(ctx, unit)
+    rows = ctx.lasting("supply.rows", *_weather(ctx), *settings(ctx))
+    found = rows.get(cls)
+    if found is None:
+        row = _step_costs(ctx, unit).row(_asker(ctx, uid))
+        found = rows[cls] = rows.setdefault(row, cls)
+    return found
+
+
 def _asker(ctx: Any, uid: str) -> search.Ask:
     """MP for a unit moving like ``uid`` to enter ``b`` from ``a``: the movement cost hook
     (mode ``supply``), else the TEC (:func:`_tec_cost`)."""
@@ -358,7 +392,7 @@ def _reverse_map(ctx: Any, side: str, uid: str, limit: int) -> tuple[dict[int, f
     are the same and no hex it settled changed status."""
     store = side_store(ctx, side)
     unit = ctx.state.unit(uid)
-    cls = move_class(ctx, unit)
+    cls = search_row(ctx, uid)
     key = ("reverse", cls, limit)
     if key not in store:
         closed, targets, _ = _index_sets(ctx, side)
@@ -386,7 +420,7 @@ def kept_answers(ctx: Any, uid: str, limit: int) -> tuple[dict[Any, Any], tuple[
     line search's stamp and the usable sources."""
     side = side_of(ctx, uid)
     store = side_store(ctx, side)
-    cls = move_class(ctx, ctx.state.unit(uid))
+    cls = search_row(ctx, uid)
     _reverse_map(ctx, side, uid, limit)
     _line_graph(ctx, side)
     if "usable-key" not in store:

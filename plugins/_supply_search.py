@@ -51,10 +51,15 @@ class BoardIndex:
         nodes = [_hex_kind(graph.nodes[h]) for h in self.hexes]
         kinds: dict[tuple[Any, ...], int] = {}
         self.step_kind: dict[tuple[int, int], int] = {}
+        #: one step ``(a, b)`` of each kind, by kind number
+        self.kind_step: list[tuple[int, int]] = []
         for a, nbrs in enumerate(self.adj):
             for b in nbrs:
                 key = (nodes[a], nodes[b], _side_kind(graph.edges[self.hexes[a], self.hexes[b]], self.hexes[b]))
-                self.step_kind[a, b] = kinds.setdefault(key, len(kinds))
+                kind = kinds.setdefault(key, len(kinds))
+                if kind == len(self.kind_step):
+                    self.kind_step.append((a, b))
+                self.step_kind[a, b] = kind
 
     def __len__(self) -> int:
         return len(self.hexes)
@@ -108,6 +113,11 @@ class StepCosts:
             hexes = self._index.hexes
             value = self._by_kind[kind] = ask(hexes[a], hexes[b])
             return value
+
+    def row(self, ask: Ask) -> tuple[float | None, ...]:
+        """The cost of every kind of step, by kind number (asked once): units whose rows are
+        equal move alike everywhere on the board, so they can share a search."""
+        return tuple(self.cost(a, b, ask) for a, b in self._index.kind_step)
 
     def into(self, x: int, ask: Ask) -> list[tuple[int, float]]:
         found = self._into[x]

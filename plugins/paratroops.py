@@ -156,7 +156,10 @@ def lift_scatter(ctx: Any) -> list[dict[str, Any]]:
 def drop_supply(ctx: Any, unit: str) -> dict[str, Any] | None:
     """15.4A: a paratroop on the turn it was dropped is in supply regardless of its path (the
     answer of ``casebook_supply``); 15.4B: on later turns None (the normal supply rules)."""
-    if data(ctx)["dropped"].get(unit) != ctx.state.turn or not ctx.state.has_unit(unit):
+    dropped = ctx.memo.get(("paratroops", "dropped"))
+    if dropped is None:  # read once per state version: asked for every supply question
+        dropped = ctx.memo[("paratroops", "dropped")] = data(ctx)["dropped"]
+    if dropped.get(unit) != ctx.state.turn or not ctx.state.has_unit(unit):
         return None
     return {"unit": unit, "in_supply": True, "route": "airdrop", "path": [], "mp": 0,
             "cases": ["15.4A"], "blocked": []}

@@ -89,9 +89,10 @@ def supply_answer(ctx: Any, uid: str) -> dict[str, Any]:
 
     Return: ``{"unit", "in_supply": bool, "route": "mp"|"road"|"rail"|"hq"|None, "path": [hex
     labels from the unit to the source], "mp": MPs of the cross-country part (None by HQ),
-    "hq": HQ id (route hq only), "cases", "blocked": [{"hex", "reason", "cases"}], "effects"
-    (unsupplied only: 5.7)}``. A combat unit may use any friendly HQ's radius (5.3; German
-    panzer divisions too, 2.2D). Raises KeyError if the unit is not on the map.
+    "hq": HQ id (route hq only), "cases", "blocked": [{"hex", "reason", "cases"}] (unsupplied
+    only: what stops its path), "effects" (unsupplied only: 5.7)}``. A combat unit may use any
+    friendly HQ's radius (5.3; German panzer divisions too, 2.2D). Raises KeyError if the unit
+    is not on the map.
     """
     unit = ctx.state.unit(uid)
     side = unit["side"]
@@ -120,7 +121,9 @@ def supply_answer(ctx: Any, uid: str) -> dict[str, Any]:
             full = list(reversed(radius_path)) + hq_path[1:]
             answer.update(in_supply=True, route="hq", path=[hex_label(h) for h in full], hq=hq)
             cases += ["5.3", "0.2.4.8"] + (["2.2D"] if unit.get("division") else [])
-    blocked = {} if trace["target"] is not None else paths.blocked_met(ctx, uid, ctx.value("supply_path_mp", {}))
+    # what stops the unit's own path is searched for an unsupplied unit only (a unit in supply
+    # through an HQ's radius, 5.3, needs no explanation of why its own path fails)
+    blocked = {} if answer["in_supply"] else paths.blocked_met(ctx, uid, ctx.value("supply_path_mp", {}))
     if not answer["in_supply"]:
         cases += sorted({c for _, cs in blocked.values() for c in cs})
     answer["cases"] = list(dict.fromkeys([*cases, "5.6A"]))

@@ -192,3 +192,28 @@ def test_a_move_far_from_the_soviet_paths_reuses_their_searches_and_a_near_one_d
     assert moved.memo[("supply", "store", "soviet")]["line"] is not line_before
     assert _supply_of(_fresh(m41).ctx(state.data), "soviet") == after
     assert len(runs) >= 2
+
+
+@pytest.mark.case("9.2A", "5.2B", "5.2C")
+def test_rows_with_equal_costs_share_one_search_and_it_is_each_units_own(m41):
+    """TEC rows whose cost for every kind of step is equal share one backward search (in the
+    October Blitz setup, infantry, cavalry and HQs; armour and mechanized): for every unit on the
+    map, the shared search gives the distance and path a search with its own row gives."""
+    from casebook.plugins import _supply_paths as paths
+    state = Game(m41, "october-blitz").new_initial_state(seed=1)
+    ctx = state.ctx()
+    rows = {paths.move_class(ctx, u): paths.search_row(ctx, u["id"]) for u in state.data.units if u.get("hex")}
+    assert rows["infantry"] == rows["cavalry"] and rows["armor"] == rows["mechanized"]
+    assert rows["infantry"] != rows["armor"]  # armour pays more in forest (9.2A)
+    index = search.board_index(ctx)
+    for u in state.data.units:
+        if not u.get("hex"):
+            continue
+        closed, targets, _ = paths._index_sets(ctx, u["side"])
+        costs, ask = paths._step_costs(ctx, u), paths._asker(ctx, u["id"])
+        own = search.dijkstra(targets, 8, lambda x: costs.into(x, ask), closed)
+        shared = paths._reverse_map(ctx, u["side"], u["id"], 8)
+        here = index.index[paths.unit_hex(ctx, u["id"])]
+        assert own[0].get(here) == shared[0].get(here), u["id"]
+        if here in own[0]:
+            assert search.path_to_source(own[1], here) == search.path_to_source(shared[1], here)
