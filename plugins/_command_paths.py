@@ -16,7 +16,7 @@ from typing import Any, Mapping
 from casebook.kernel.cases import implements
 from casebook.kernel.hexgrid import Hex, hex_label, parse_hex
 
-__all__ = ["is_panzer", "hqs_of", "command_key", "command_blocked", "hq_reach", "command_path", "hq_entry",
+__all__ = ["is_panzer", "hqs_of", "may_activate", "command_key", "command_blocked", "hq_reach", "command_path", "hq_entry",
            "command_answer"]
 
 #: The unit fields command paths and answers read (and the ZOC hook: side, class, size).
@@ -61,9 +61,44 @@ def is_panzer(unit: Mapping[str, Any]) -> bool:
 
 
 def hqs_of(ctx: Any, side: str) -> list[Mapping[str, Any]]:
-    """The HQs of ``side`` on the map, by id."""
-    return sorted((u for u in ctx.state.units if u.get("side") == side and u.get("class") == "hq"
-                   and u.get("hex")), key=lambda u: u["id"])
+    """The HQs of ``side`` on the map, by id (found once per state version)."""
+    key = ("command", "hqs", side)
+    found = ctx.memo.get(key)
+    if found is None:
+        found = ctx.memo[key] = sorted((u for u in ctx.state.units if u.get("side") == side
+                                        and u.get("class") == "hq" and u.get("hex")), key=lambda u: u["id"])
+    return list(found)
+
+
+def may_activate(ctx: Any, panzer: bool, hq_mechanized: bool, unit_class: Any) -> bool:
+    """The ``hq_activate_unit`` verdict (2.2C, 2.2E) for these facts, kept per engine: a rule
+    script is a pure function of its facts."""
+    cache = ctx.lasting("command.hq_activate_unit")
+    key = (panzer, hq_mechanized, unit_class)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = bool(ctx.permission("hq_activate_unit", {
+            "panzer_division": panzer, "hq_mechanized": hq_mechanized, "unit_class": unit_class}).value)
+    return found
+
+
+def _support_limit(ctx: Any, side: str, limit: int, radius: int) -> Any:
+    """The ``hq_support_limit`` quantity (8.3.1B, 8.3.2B) for these facts, kept per engine."""
+    cache = ctx.lasting("command.hq_support_limit")
+    key = (side, limit, radius)
+    if key not in cache:
+        cache[key] = ctx.value("hq_support_limit", {"side": side, "command_limit": limit, "command_radius": radius})
+    return cache[key]
+
+
+def _hq_hexes(ctx: Any, side: str) -> list[tuple[Mapping[str, Any], Hex, int]]:
+    """``(HQ, its hex, its radius)`` for every HQ of ``side`` by id (once per version)."""
+    key = ("command", "hq-hexes", side)
+    found = ctx.memo.get(key)
+    if found is None:
+        found = ctx.memo[key] = [(hq, parse_hex(hq["hex"]), int(hq.get("radius") or 0))
+                                 for hq in hqs_of(ctx, side)]
+    return found
 
 
 def _ezoc(ctx: Any, h: Hex, side: str, by_hex: Mapping[Hex, list[Any]]) -> bool:
@@ -126,12 +161,9 @@ def command_path(ctx: Any, hq: Mapping[str, Any], target: Hex) -> list[Hex] | No
 def hq_entry(ctx: Any, hq: Mapping[str, Any], unit: Mapping[str, Any], distance: int) -> dict[str, Any]:
     """One HQ in the command answer: ``{"hq", "distance" (hexes), "radius", "can_activate"
     (2.2C, 2.2E), "support_limit" (attacks it can support, 8.3.1B / 8.3.2B)}``."""
-    facts = {"panzer_division": is_panzer(unit), "hq_mechanized": bool(hq.get("mechanized")),
-             "unit_class": unit.get("class")}
-    support = ctx.value("hq_support_limit", {"side": hq["side"], "command_limit": int(hq.get("limit") or 0),
-                                              "command_radius": int(hq.get("radius") or 0)})
+    support = _support_limit(ctx, hq["side"], int(hq.get("limit") or 0), int(hq.get("radius") or 0))
     return {"hq": hq["id"], "distance": distance, "radius": int(hq.get("radius") or 0),
-            "can_activate": bool(ctx.permission("hq_activate_unit", facts).value),
+            "can_activate": may_activate(ctx, is_panzer(unit), bool(hq.get("mechanized")), unit.get("class")),
             "support_limit": support}
 
 
@@ -151,8 +183,12 @@ def command_answer(ctx: Any, uid: str) -> dict[str, Any]:
     else:
         target = parse_hex(unit["hex"])
         hqs = []
-        for hq in hqs_of(ctx, unit["side"]):
-            path = command_path(ctx, hq, target)
+        distance = ctx.board.grid.distance
+        for hq, start, radius in _hq_hexes(ctx, unit["side"]):
+            if distance(start, target) > radius:
+                continue  # a path steps between grid neighbours (the board's edges), so it is
+                # never shorter than the distance: none within the radius (0.2.4.8)
+            path = ctx.board.path_within(hq_reach(ctx, hq), target, radius)  # = command_path, 8.1A
             if path is not None:
                 hqs.append(hq_entry(ctx, hq, unit, len(path) - 1))
         hqs.sort(key=lambda e: (e["distance"], e["hq"]))

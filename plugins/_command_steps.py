@@ -56,15 +56,18 @@ def _side_stacks(ctx: Any, side: str) -> dict[str, list[Mapping[str, Any]]]:
     return found
 
 
-def _may_activate(ctx: Any, panzer: bool, hq_mechanized: bool, unit_class: Any) -> bool:
-    """The ``hq_activate_unit`` verdict (2.2C, 2.2E) for these facts, kept per engine: a rule
-    script is a pure function of its facts."""
-    cache = ctx.lasting("command.hq_activate_unit")
-    key = (panzer, hq_mechanized, unit_class)
-    if key not in cache:
-        cache[key] = bool(ctx.permission("hq_activate_unit", {
-            "panzer_division": panzer, "hq_mechanized": hq_mechanized, "unit_class": unit_class}).value)
-    return cache[key]
+def _eligible(ctx: Any, side: str, hq_mechanized: bool) -> list[tuple[str, Any, list[str]]]:
+    """``(hex label, Hex, unit ids)`` for every hex of ``side`` holding units an HQ (mechanized
+    or not) may activate (2.0, 2.2C, 2.2E), in label order; once per state version."""
+    key = ("command", "eligible", side, hq_mechanized)
+    found = ctx.memo.get(key)
+    if found is None:
+        found = ctx.memo[key] = []
+        for hex_, units in _side_stacks(ctx, side).items():
+            ids = [u["id"] for u in units if cp.may_activate(ctx, cp.is_panzer(u), hq_mechanized, u.get("class"))]
+            if ids:
+                found.append((hex_, parse_hex(hex_), ids))
+    return found
 
 
 @implements("2.1A")
@@ -81,15 +84,16 @@ def hq_stacks(ctx: Any, hq: Mapping[str, Any]) -> dict[str, list[str]]:
     canonical order (nearest first, then hex label). A hex with no unit the HQ could take is not
     traced to (same answer, one path search fewer)."""
     out: dict[str, tuple[int, list[str]]] = {}
-    mech = bool(hq.get("mechanized"))
     reach, radius, path_within = cp.hq_reach(ctx, hq), int(hq.get("radius") or 0), ctx.board.path_within
-    for hex_, units in _side_stacks(ctx, hq["side"]).items():
-        ids = [u["id"] for u in units if _may_activate(ctx, cp.is_panzer(u), mech, u.get("class"))]
-        if not ids:
-            continue
-        path = path_within(reach, parse_hex(hex_), radius)  # = cp.command_path (8.1A)
+    start, distance = parse_hex(hq["hex"]), ctx.board.grid.distance
+    for hex_, h, ids in _eligible(ctx, hq["side"], bool(hq.get("mechanized"))):
+        path = reach.get(h)  # = cp.command_path (8.1A) when traced to directly
+        if path is None:
+            if distance(start, h) > radius:
+                continue  # farther than the radius: no command path (0.2.4.8, see cp.command_answer)
+            path = path_within(reach, h, radius)
         if path is not None:
-            out[hex_] = (len(path) - 1, ids)
+            out[hex_] = (len(path) - 1, list(ids))
     return {h: ids for h, (_, ids) in sorted(out.items(), key=lambda kv: (kv[1][0], kv[0]))}
 
 

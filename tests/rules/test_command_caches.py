@@ -137,3 +137,58 @@ def test_2_2A_a_stack_qualifies_by_any_unit_in_supply_not_only_its_first(eng):  
     assert both.hook.casebook_supply(ctx=both, unit="inf")["route"] == "hq"
     assert stacks(both) == ["1101"]
     assert stacks(at(eng, [corps, G("rem", "1101", "remnant", size="regiment")])) == []
+
+
+def _plain_answer(ctx, uid):
+    """8.0-8.4 as written: every HQ of the side traced (no distance shortcut), every verdict and
+    support limit worked out from the rule scripts."""
+    unit = ctx.state.unit(uid)
+    if unit.get("class") == "hq":
+        return {"unit": uid, "in_command": True, "hqs": [], "cases": ["8.1C", "8.0B"]}
+    hqs = []
+    for hq in sorted((u for u in ctx.state.units if u.get("side") == unit["side"] and u.get("class") == "hq"
+                      and u.get("hex")), key=lambda u: u["id"]):
+        path = cp.command_path(ctx, hq, parse_hex(unit["hex"]))
+        if path is None:
+            continue
+        facts = {"panzer_division": cp.is_panzer(unit), "hq_mechanized": bool(hq.get("mechanized")),
+                 "unit_class": unit.get("class")}
+        hqs.append({"hq": hq["id"], "distance": len(path) - 1, "radius": int(hq.get("radius") or 0),
+                    "can_activate": bool(ctx.permission("hq_activate_unit", facts).value),
+                    "support_limit": ctx.value("hq_support_limit", {
+                        "side": hq["side"], "command_limit": int(hq.get("limit") or 0),
+                        "command_radius": int(hq.get("radius") or 0)})})
+    hqs.sort(key=lambda e: (e["distance"], e["hq"]))
+    cases = ["8.0A", "8.1A", "8.1B", "7.4", "0.2.4.8", "8.1D"] + (["2.2C", "2.2D"] if cp.is_panzer(unit) else [])
+    return {"unit": uid, "in_command": bool(hqs), "hqs": hqs, "cases": cases}
+
+
+@pytest.mark.case("8.0A", "8.1A", "0.2.4.8", "2.2C", "8.3.1B", "8.3.2B")
+def test_kept_command_answers_equal_plain_ones_over_a_played_prefix(m41):
+    """Greedy bots play 150 actions of the October Blitz (seed 4); every fifth position, the
+    command answer of every unit on the map (the play's engine: HQs farther than their radius
+    skipped, verdicts and support limits kept per engine) equals the plain definition's on an
+    engine with nothing kept."""
+    game = Game(m41, "october-blitz")
+    state = game.new_initial_state(seed=4)
+    bots = {s: make_bot("greedy", s, 4) for s in ("german", "soviet")}
+    fresh = _fresh(m41)
+    checked, in_command, out_of_command = 0, 0, 0
+    for i in range(150):
+        if state.is_terminal():
+            break
+        state.apply(bots[state.current_player()].choose(state))
+        if i % 5:
+            continue
+        warm = state.ctx()
+        clone = state.data.clone()
+        clone.touch()
+        cold = fresh.ctx(clone)
+        for unit in state.data.units:
+            if unit.get("hex"):
+                got = warm.hook.casebook_command(ctx=warm, unit=unit["id"])
+                assert got == _plain_answer(cold, unit["id"]), unit["id"]
+                in_command += got["in_command"] and bool(got["hqs"])
+                out_of_command += not got["in_command"]
+        checked += 1
+    assert checked == 30 and in_command > 1000 and out_of_command > 10
