@@ -32,7 +32,10 @@ def command_key(ctx: Any, side: str) -> tuple[Any, ...]:
     what it is (enemy units and their ZOCs block, 8.1B; friendly combat units open EZOC hexes,
     7.4; HQs trace, 8.1), the weather and the settings the ZOC hook reads."""
     w = ctx.state.weather or {}
-    units = tuple(tuple(u.get(f) for f in _UNIT_FIELDS) for u in ctx.state.units if u.get("hex"))
+    units = ctx.memo.get(("command", "placement"))
+    if units is None:  # the same for both sides: once per state version
+        units = ctx.memo[("command", "placement")] = tuple(
+            tuple(map(u.get, _UNIT_FIELDS)) for u in ctx.state.units if u.get("hex"))
     return (side, units, w.get("temperature", "warm"), w.get("ground", "dry"),
             tuple(ctx.state.setting(name) for name in _SETTINGS))
 
@@ -111,26 +114,56 @@ def _ezoc(ctx: Any, h: Hex, side: str, by_hex: Mapping[Hex, list[Any]]) -> bool:
         for n in ctx.board.neighbours(h) for u in by_hex.get(n, ()))
 
 
+def _by_hex(ctx: Any) -> dict[Hex, list[Any]]:
+    """Hex -> the units in it (state order), once per state version."""
+    found = ctx.memo.get(("command", "by-hex"))
+    if found is None:
+        found = ctx.memo[("command", "by-hex")] = {}
+        for u in ctx.state.units:
+            if u.get("hex"):
+                found.setdefault(parse_hex(u["hex"]), []).append(u)
+    return found
+
+
+def _enemy_blocks(ctx: Any, side: str) -> tuple[list[Hex], list[Hex]]:
+    """``(enemy-occupied hexes, EZOC hexes next to them)`` against ``side`` (sorted), whoever
+    stands in the EZOC hexes (:func:`command_blocked` lifts those a friendly combat unit opens).
+    They depend on the enemy units and the conditions only: kept by the key of the ZOC plugin's
+    map (``casebook_zoc_map``: equal keys, equal maps; it names every enemy unit, the weather
+    and the settings), so a side's own moves reuse them. Without a ZOC map, made anew."""
+    answer = ctx.hook.casebook_zoc_map(ctx=ctx, side=side)
+    kept = ctx.lasting("command.enemy-blocks")
+    key = None if answer is None else (side, answer["key"])
+    found = kept.pop(key, None) if key is not None else None
+    if found is None:
+        by_hex = _by_hex(ctx)
+        occupied: set[Hex] = set()
+        near: set[Hex] = set()
+        for h, units in by_hex.items():
+            if any(u.get("side") != side for u in units):
+                occupied.add(h)
+                near.update(ctx.board.neighbours(h))
+        found = (sorted(occupied), [h for h in sorted(near - occupied) if _ezoc(ctx, h, side, by_hex)])
+    if key is not None:
+        kept[key] = found
+        while len(kept) > _KEEP:
+            kept.pop(next(iter(kept)))
+    return found
+
+
 @implements("8.0A", "8.1B", "7.4")
 def command_blocked(ctx: Any, side: str) -> dict[Hex, str]:
     """Hex -> reason for every hex a command path of ``side`` cannot pass: enemy-occupied, or in
-    an EZOC (asked of ``casebook_zoc``) without a friendly non-remnant combat unit (8.1B, 7.4)."""
+    an EZOC (asked of ``casebook_zoc``) without a friendly non-remnant combat unit (8.1B, 7.4).
+    (Enemy hexes first, then EZOC hexes, each in hex order; the order carries no meaning.)"""
     store = _store(ctx, side)
     if "blocked" in store:
         return store["blocked"]
-    by_hex: dict[Hex, list[Any]] = {}
-    for u in ctx.state.units:
-        if u.get("hex"):
-            by_hex.setdefault(parse_hex(u["hex"]), []).append(u)
-    out: dict[Hex, str] = {}
-    near: set[Hex] = set()
-    for h, units in by_hex.items():
-        if any(u.get("side") != side for u in units):
-            out[h] = "enemy unit"
-            near.update(ctx.board.neighbours(h))
-    for h in sorted(near - set(out)):
-        if not any(u.get("side") == side and u.get("class") not in ("hq", "remnant")
-                   for u in by_hex.get(h, ())) and _ezoc(ctx, h, side, by_hex):
+    occupied, ezocs = _enemy_blocks(ctx, side)
+    by_hex = _by_hex(ctx)
+    out: dict[Hex, str] = dict.fromkeys(occupied, "enemy unit")
+    for h in ezocs:
+        if not any(u.get("side") == side and u.get("class") not in ("hq", "remnant") for u in by_hex.get(h, ())):
             out[h] = "enemy ZOC"
     store["blocked"] = out
     return out

@@ -16,7 +16,7 @@ import pytest
 from casebook.kernel.actions import Action
 from casebook.kernel.engine import Engine
 from casebook.kernel.game import Game
-from casebook.kernel.hexgrid import parse_hex
+from casebook.kernel.hexgrid import hex_label, parse_hex
 from casebook.plugins import _command_paths as cp
 from casebook.plugins import _command_steps as steps
 from casebook.plugins import _fortification_effects as fx
@@ -163,6 +163,47 @@ def _plain_answer(ctx, uid):
     return {"unit": uid, "in_command": bool(hqs), "hqs": hqs, "cases": cases}
 
 
+def _plain_blocked(ctx, side):
+    """8.1B, 7.4 as written: enemy-occupied hexes, and every hex next to one that is in an EZOC
+    (asked of ``casebook_zoc``) with no friendly non-remnant combat unit."""
+    out = {}
+    for u in ctx.state.units:
+        if u.get("hex") and u["side"] != side:
+            out[parse_hex(u["hex"])] = "enemy unit"
+    for h in list(out):
+        for n in ctx.board.neighbours(h):
+            if n in out:
+                continue
+            label = hex_label(n)
+            if any(u["side"] == side and u["class"] not in ("hq", "remnant") for u in ctx.state.units_at(label)):
+                continue
+            answer = ctx.hook.casebook_zoc(ctx=ctx, hex=label, side=side)
+            if answer["exerted_by"] and answer["kind"] != "none":
+                out[n] = "enemy ZOC"
+    return out
+
+
+@pytest.mark.case("8.1B", "7.4")
+def test_enemy_blocks_kept_by_the_zoc_map_key_serve_a_sides_own_moves(m41):
+    """A Soviet unit steps to an empty hex: the German ZOC map key is unchanged, so the enemy
+    blocks against the Soviets are reused — and the blocked hexes still equal the plain
+    definition's on a fresh engine (a friendly combat unit now opens its EZOC hex, 7.4)."""
+    state = Game(m41, "october-blitz").new_initial_state(seed=1)
+    ctx = state.ctx()
+    before = cp._enemy_blocks(ctx, "soviet")
+    blocked = cp.command_blocked(ctx, "soviet")
+    ezoc = [h for h, why in blocked.items() if why == "enemy ZOC"]
+    assert ezoc
+    mover = next(u for u in state.data.units if u.get("hex") and u["side"] == "soviet"
+                 and u["class"] not in ("hq", "remnant"))
+    state.data.move_unit(mover["id"], hex_label(ezoc[0]))
+    moved = state.ctx()
+    assert cp._enemy_blocks(moved, "soviet") is before                      # kept, not remade
+    got = cp.command_blocked(moved, "soviet")
+    assert ezoc[0] not in got                                               # 7.4: opened
+    assert got == _plain_blocked(_fresh(m41).ctx(state.data), "soviet")
+
+
 @pytest.mark.case("8.0A", "8.1A", "0.2.4.8", "2.2C", "8.3.1B", "8.3.2B")
 def test_kept_command_answers_equal_plain_ones_over_a_played_prefix(m41):
     """Greedy bots play 150 actions of the October Blitz (seed 4); every fifth position, the
@@ -184,6 +225,8 @@ def test_kept_command_answers_equal_plain_ones_over_a_played_prefix(m41):
         clone = state.data.clone()
         clone.touch()
         cold = fresh.ctx(clone)
+        for side in ("german", "soviet"):
+            assert cp.command_blocked(warm, side) == _plain_blocked(cold, side)
         for unit in state.data.units:
             if unit.get("hex"):
                 got = warm.hook.casebook_command(ctx=warm, unit=unit["id"])
