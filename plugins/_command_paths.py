@@ -136,13 +136,11 @@ def _enemy_blocks(ctx: Any, side: str) -> tuple[list[Hex], list[Hex]]:
     key = None if answer is None else (side, answer["key"])
     found = kept.pop(key, None) if key is not None else None
     if found is None:
-        by_hex = _by_hex(ctx)
-        occupied: set[Hex] = set()
+        occupied = {parse_hex(u["hex"]) for u in ctx.state.units if u.get("hex") and u.get("side") != side}
         near: set[Hex] = set()
-        for h, units in by_hex.items():
-            if any(u.get("side") != side for u in units):
-                occupied.add(h)
-                near.update(ctx.board.neighbours(h))
+        for h in occupied:
+            near.update(ctx.board.neighbours(h))
+        by_hex = _by_hex(ctx)
         found = (sorted(occupied), [h for h in sorted(near - occupied) if _ezoc(ctx, h, side, by_hex)])
     if key is not None:
         kept[key] = found
@@ -160,10 +158,11 @@ def command_blocked(ctx: Any, side: str) -> dict[Hex, str]:
     if "blocked" in store:
         return store["blocked"]
     occupied, ezocs = _enemy_blocks(ctx, side)
-    by_hex = _by_hex(ctx)
+    opened = {u["hex"] for u in ctx.state.units if u.get("hex") and u.get("side") == side
+              and u.get("class") not in ("hq", "remnant")}  # 7.4: friendly combat units' hexes
     out: dict[Hex, str] = dict.fromkeys(occupied, "enemy unit")
     for h in ezocs:
-        if not any(u.get("side") == side and u.get("class") not in ("hq", "remnant") for u in by_hex.get(h, ())):
+        if hex_label(h) not in opened:
             out[h] = "enemy ZOC"
     store["blocked"] = out
     return out
@@ -172,13 +171,15 @@ def command_blocked(ctx: Any, side: str) -> dict[Hex, str]:
 def hq_reach(ctx: Any, hq: Mapping[str, Any]) -> dict[Hex, list[Hex]]:
     """Shortest unblocked hex paths from ``hq`` up to its radius (one breadth-first search per
     HQ hex, radius and :func:`command_key`)."""
-    start = parse_hex(hq["hex"])
-    radius = int(hq.get("radius") or 0)
-    store = _store(ctx, hq["side"])
+    return _reach(ctx, hq["side"], parse_hex(hq["hex"]), int(hq.get("radius") or 0))
+
+
+def _reach(ctx: Any, side: str, start: Hex, radius: int) -> dict[Hex, list[Hex]]:
+    store = _store(ctx, side)
     key = ("reach", start, radius)
     found = store.get(key)
     if found is None:  # one breadth-first search per HQ and key
-        found = store[key] = ctx.board.paths_within(start, radius, command_blocked(ctx, hq["side"]))
+        found = store[key] = ctx.board.paths_within(start, radius, command_blocked(ctx, side))
     return found
 
 
@@ -216,12 +217,14 @@ def command_answer(ctx: Any, uid: str) -> dict[str, Any]:
     else:
         target = parse_hex(unit["hex"])
         hqs = []
-        distance = ctx.board.grid.distance
+        distance, col, row = ctx.board.grid.distance, target.col, target.row
         for hq, start, radius in _hq_hexes(ctx, unit["side"]):
-            if distance(start, target) > radius:
-                continue  # a path steps between grid neighbours (the board's edges), so it is
-                # never shorter than the distance: none within the radius (0.2.4.8)
-            path = ctx.board.path_within(hq_reach(ctx, hq), target, radius)  # = command_path, 8.1A
+            if abs(start.col - col) > radius or abs(start.row - row) > radius \
+                    or distance(start, target) > radius:
+                continue  # a path steps between grid neighbours (the board's edges: column and
+                # row change by one at most), so it is never shorter than the distance: none
+                # within the radius (0.2.4.8)
+            path = ctx.board.path_within(_reach(ctx, hq["side"], start, radius), target, radius)  # 8.1A
             if path is not None:
                 hqs.append(hq_entry(ctx, hq, unit, len(path) - 1))
         hqs.sort(key=lambda e: (e["distance"], e["hq"]))
