@@ -40,6 +40,36 @@ def _hexes(ctx: Any, side: str) -> list[str]:
     return sorted({u["hex"] for u in ctx.state.units if u.get("side") == side and u.get("hex")})
 
 
+def _side_stacks(ctx: Any, side: str) -> dict[str, list[Mapping[str, Any]]]:
+    """Hex -> :func:`_stack_units` of ``side``, for every hex of ``side`` (label order), built in
+    one pass over the units once per state version (``ctx.memo``)."""
+    key = ("command", "stacks", side)
+    found = ctx.memo.get(key)
+    if found is None:
+        by_hex: dict[str, list[Mapping[str, Any]]] = {}
+        for u in ctx.state.units:
+            if u.get("side") == side and u.get("hex"):
+                units = by_hex.setdefault(u["hex"], [])
+                if u.get("class") != "hq" and not u.get("activated"):
+                    units.append(u)
+        found = ctx.memo[key] = {h: by_hex[h] for h in sorted(by_hex)}
+    return found
+
+
+def _eligible(ctx: Any, side: str, hq_mechanized: bool) -> list[tuple[str, Any, list[str]]]:
+    """``(hex label, Hex, unit ids)`` for every hex of ``side`` holding units an HQ (mechanized
+    or not) may activate (2.0, 2.2C, 2.2E), in label order; once per state version."""
+    key = ("command", "eligible", side, hq_mechanized)
+    found = ctx.memo.get(key)
+    if found is None:
+        found = ctx.memo[key] = []
+        for hex_, units in _side_stacks(ctx, side).items():
+            ids = [u["id"] for u in units if cp.may_activate(ctx, cp.is_panzer(u), hq_mechanized, u.get("class"))]
+            if ids:
+                found.append((hex_, parse_hex(hex_), ids))
+    return found
+
+
 @implements("2.1A")
 def hq_cost(ctx: Any, hq: Mapping[str, Any]) -> int:
     """IPs to activate ``hq`` (2.1A: 1 in supply, 2 unsupplied German, 3 unsupplied Soviet)."""
@@ -51,18 +81,19 @@ def hq_cost(ctx: Any, hq: Mapping[str, Any]) -> int:
 def hq_stacks(ctx: Any, hq: Mapping[str, Any]) -> dict[str, list[str]]:
     """Hex -> unit ids the HQ can activate now, judged when it is activated (8.2A): units in
     command of it (8.0-8.1) that it may activate (2.2C, 2.2E) and not yet activated (2.0); in
-    canonical order (nearest first, then hex label)."""
+    canonical order (nearest first, then hex label). A hex with no unit the HQ could take is not
+    traced to (same answer, one path search fewer)."""
     out: dict[str, tuple[int, list[str]]] = {}
-    for hex_ in _hexes(ctx, hq["side"]):
-        path = cp.command_path(ctx, hq, parse_hex(hex_))
+    reach, radius, path_within = cp.hq_reach(ctx, hq), int(hq.get("radius") or 0), ctx.board.path_within
+    start, distance = parse_hex(hq["hex"]), ctx.board.grid.distance
+    for hex_, h, ids in _eligible(ctx, hq["side"], bool(hq.get("mechanized"))):
+        path = reach.get(h)  # = cp.command_path (8.1A) when traced to directly
         if path is None:
-            continue
-        ids = [u["id"] for u in _stack_units(ctx, hq["side"], hex_)
-               if ctx.permission("hq_activate_unit", {"panzer_division": cp.is_panzer(u),
-                                                     "hq_mechanized": bool(hq.get("mechanized")),
-                                                     "unit_class": u.get("class")}).value]
-        if ids:
-            out[hex_] = (len(path) - 1, ids)
+            if distance(start, h) > radius:
+                continue  # farther than the radius: no command path (0.2.4.8, see cp.command_answer)
+            path = path_within(reach, h, radius)
+        if path is not None:
+            out[hex_] = (len(path) - 1, list(ids))
     return {h: ids for h, (_, ids) in sorted(out.items(), key=lambda kv: (kv[1][0], kv[0]))}
 
 
@@ -115,6 +146,32 @@ def _done(ctx: Any) -> bool:
     return bool((ctx.state.plugin_data("command") or {}).get("done"))
 
 
+def _affordable(ctx: Any, hq: Mapping[str, Any], ip: int) -> bool:
+    """``hq_cost(ctx, hq) <= ip`` (2.1A), asking supply only when the answer turns on it: the
+    cost is worked out as if in supply and as if not, and supply is asked only when one fits
+    ``ip`` and the other does not."""
+    facts = {"ip_use": "activate_hq", "side": hq["side"]}
+    fits = {ctx.value("ip_cost", {**facts, "supplied": s}) <= ip for s in (True, False)}
+    return fits.pop() if len(fits) == 1 else hq_cost(ctx, hq) <= ip
+
+
+def _activate_stack_hexes(ctx: Any, side: str) -> list[str]:
+    """The keys of :func:`single_stacks`, asking supply no more than needed: the
+    ``activate_stack`` verdict (2.2A, 5.7A) is worked out for a supplied and an unsupplied unit;
+    when they differ, a hex qualifies at its first unit in supply (same hexes, fewer questions)."""
+    verdict = {s: bool(ctx.permission("activate_stack", {"supplied": s}).value) for s in (True, False)}
+    out = []
+    for hex_, units in _side_stacks(ctx, side).items():
+        if not units:
+            continue
+        if verdict[True] == verdict[False]:
+            if verdict[True]:
+                out.append(hex_)
+        elif any(verdict[_supplied(ctx, u["id"])] for u in units):
+            out.append(hex_)
+    return out
+
+
 @implements("0.7.3.1A", "0.7.3.1C", "0.7.3.8A", "2.1A", "2.2B")
 def legal(ctx: Any, step: str, side: str) -> list[Action]:
     """The legal actions of ``side`` in ``step``: in the Command Step one ``activate-hq`` per
@@ -125,13 +182,13 @@ def legal(ctx: Any, step: str, side: str) -> list[Action]:
     ip = ctx.state.ip(side)
     if step == "command" and not _done(ctx):
         for hq in cp.hqs_of(ctx, side):
-            if hq.get("activated") or hq_cost(ctx, hq) > ip:
+            if hq.get("activated") or not _affordable(ctx, hq, ip):
                 continue
             stacks = list(hq_stacks(ctx, hq))
             out.append(Action.make("activate-hq", side, hq=hq["id"],
                                    stacks=stacks[:hq_limit(ctx, hq, len(stacks))] or None))
         if ctx.value("ip_cost", {"ip_use": "activate_stack"}) <= ip:
-            out += [Action.make("activate-stack", side, stack=h) for h in single_stacks(ctx, side)]
+            out += [Action.make("activate-stack", side, stack=h) for h in _activate_stack_hexes(ctx, side)]
     elif step == "recovery":
         for hex_, ids in recoverable(ctx, side).items():
             if _recover_cost(ctx, len(ids)) <= ip:

@@ -31,7 +31,12 @@ def save(ctx: Any, rec: Mapping[str, Any]) -> None:
 
 
 def has_marker(ctx: Any, kind: str, hex_: str) -> bool:
-    return any(m.get("kind") == kind and m.get("hex") == hex_ for m in ctx.state.markers)
+    """Whether a ``kind`` marker stands in ``hex_`` (markers indexed once per state version)."""
+    found = ctx.memo.get("fortification.markers")
+    if found is None:
+        found = ctx.memo["fortification.markers"] = frozenset(
+            (m.get("kind"), m.get("hex")) for m in ctx.state.markers)
+    return (kind, hex_) in found
 
 
 @implements("14.1A", "14.1F", "14.1G", "14.1H")
@@ -108,20 +113,30 @@ def _german_zoc(ctx: Any, hex_: str) -> bool:
     return answer is not None and answer.get("kind", "none") != "none"
 
 
+def _board_facts(ctx: Any, hex_: str) -> dict[str, Any]:
+    """The facts of ``hex_`` printed on the map: city, town, road or trail (any hexside of the
+    hex), hexes to Moscow. Kept per board (``ctx.lasting``); ValueError/TypeError for a label
+    that is no hex, KeyError for a hex off the map (as the board answers)."""
+    cache = ctx.lasting("fortification.board_facts")
+    found = cache.get(hex_)
+    if found is None:
+        h = parse_hex(hex_)
+        town = ctx.board.hex(h).town or {}
+        road = any(ctx.board.side(h, n).road or ctx.board.side(h, n).trail for n in ctx.board.neighbours(h))
+        moscow = min((ctx.board.grid.distance(h, m) for m in ctx.board.moscow), default=999)
+        found = cache[hex_] = {"side": "soviet", "hex_city": town.get("kind") == "city",
+                               "hex_town": bool(town) and town.get("kind") != "city", "hex_road": road,
+                               "moscow_distance": moscow}
+    return found
+
+
 @implements("14.1B", "14.1C", "14.1D", "14.1E")
 def hex_facts(ctx: Any, hex_: str, supplied: bool | None = None) -> dict[str, Any]:
     """The facts of ``fort_cost`` / ``build_fort`` / ``spend_moscow_fp`` for ``hex_``: city,
     town, road or trail (any hexside of the hex), hexes to Moscow, supply (14.1C), German ZOC
     (14.1E, asked of ``casebook_zoc``), a Soviet combat unit present (14.1D). ``supplied``
     given: taken as ``hex_supplied`` instead of asking (a pre-check)."""
-    h = parse_hex(hex_)
-    info = ctx.board.hex(h)
-    town = info.town or {}
-    road = any(ctx.board.side(h, n).road or ctx.board.side(h, n).trail for n in ctx.board.neighbours(h))
-    moscow = min((ctx.board.grid.distance(h, m) for m in ctx.board.moscow), default=999)
-    return {"side": "soviet", "hex_city": town.get("kind") == "city",
-            "hex_town": bool(town) and town.get("kind") != "city", "hex_road": road,
-            "moscow_distance": moscow,
+    return {**_board_facts(ctx, hex_),
             "hex_supplied": _hex_supplied(ctx, hex_) if supplied is None else supplied,
             "in_german_zoc": _german_zoc(ctx, hex_),
             "combat_unit_present": bool(combat_units(ctx, hex_)),
@@ -170,10 +185,18 @@ def _candidates(ctx: Any) -> list[str]:
     """Hexes worth asking about: those with a Soviet combat unit, cities and towns, and hexes
     within two hexes of Moscow (14.1D: nowhere else can a fortification stand)."""
     out = {u["hex"] for u in ctx.state.units if u.get("side") == "soviet" and "hex" in u}
-    out |= {hex_label(h) for h in ctx.board.towns()}
-    for m in ctx.board.moscow:
-        out |= {hex_label(h) for h in ctx.board.hexes() if ctx.board.grid.distance(h, m) <= 2}
-    return sorted(out)
+    return sorted(out | _printed_candidates(ctx))
+
+
+def _printed_candidates(ctx: Any) -> frozenset[str]:
+    """Towns, cities and the hexes within two hexes of Moscow: the map's, kept per board."""
+    cache = ctx.lasting("fortification.candidates")
+    if "printed" not in cache:
+        printed = {hex_label(h) for h in ctx.board.towns()}
+        for m in ctx.board.moscow:
+            printed |= {hex_label(h) for h in ctx.board.hexes() if ctx.board.grid.distance(h, m) <= 2}
+        cache["printed"] = frozenset(printed)
+    return cache["printed"]
 
 
 def build_actions(ctx: Any, side: str) -> list[Action]:

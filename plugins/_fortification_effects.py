@@ -131,11 +131,20 @@ def note_acted(ctx: Any, action: Action) -> None:
 def acted(ctx: Any, units: Iterable[str]) -> bool:
     """Whether any of ``units`` moved or attacked in this player phase (this plugin's notes and
     the movement plugin's published ``moved`` / ``current`` record)."""
-    units = set(units)
-    mine = {u for u, when in data(ctx).get("acted", {}).items() if when == _now(ctx)}
-    mv = ctx.state.plugin_data("movement") or {}
-    moving = set(mv.get("moved", [])) | set((mv.get("current") or {}).get("units", []))
-    return bool(units & (mine | moving))
+    return not _acted_now(ctx).isdisjoint(units)
+
+
+def _acted_now(ctx: Any) -> frozenset[str]:
+    """The units that moved or attacked in this player phase (see :func:`acted`), once per
+    state version (``ctx.memo``)."""
+    found = ctx.memo.get("fortification.acted")
+    if found is None:
+        now = _now(ctx)
+        mine = {u for u, when in data(ctx).get("acted", {}).items() if when == now}
+        mv = ctx.state.plugin_data("movement") or {}
+        moving = set(mv.get("moved", [])) | set((mv.get("current") or {}).get("units", []))
+        found = ctx.memo["fortification.acted"] = frozenset(mine | moving)
+    return found
 
 
 def _stack(ctx: Any, hex_: str, hedged: bool) -> list[str]:
@@ -186,9 +195,20 @@ def apply_hedgehog(ctx: Any, action: Action) -> dict[str, Any]:
 
 
 def hedgehog_actions(ctx: Any, step: str) -> list[Action]:
+    """Every ``hedgehog`` action :func:`hedgehog_refusals` accepts now. Only a hex with an
+    activated German unit out of (to form) or in (to remove) hedgehog formation can have one, so
+    only those are asked about (same actions, fewer questions)."""
     out = []
-    for hex_ in sorted({u["hex"] for u in ctx.state.units if u.get("side") == "german" and "hex" in u}):
+    kinds: dict[str, set[bool]] = {}
+    for u in ctx.state.units:
+        if u.get("side") == "german" and "hex" in u:
+            found = kinds.setdefault(u["hex"], set())
+            if u.get("activated"):
+                found.add(bool(u.get("hedgehog")))
+    for hex_ in sorted(kinds):
         for remove in (False, True):
+            if remove not in kinds[hex_]:
+                continue  # _stack(ctx, hex_, remove) is empty: refused (14.4A)
             a = Action.make("hedgehog", "german", stack=hex_, remove=True if remove else None)
             if not hedgehog_refusals(ctx, a):
                 out.append(a)
