@@ -71,6 +71,19 @@ def is_supplied(ctx: Any, uid: str) -> bool:
     return ctx.memo[key]
 
 
+def _kept(ctx: Any, name: str) -> dict[Any, Any]:
+    """The lasting cache ``name`` for what the MP costs depend on — the weather (cells, steps)
+    and the setting ``road_bridges`` (candidates, steps) — found once per state version."""
+    memo = ctx.memo
+    found = memo.get(("movement.kept", name))
+    if found is None:
+        bridges = ctx.state.setting("road_bridges", "bridged")
+        deps = {"movement.cell": weather(ctx), "movement.cands": (bridges,),
+                "movement.step": (*weather(ctx), bridges)}[name]
+        found = memo[("movement.kept", name)] = ctx.lasting(name, *deps)
+    return found
+
+
 def _column(ctx: Any) -> str:
     key = "movement.tec_column"
     if key not in ctx.memo:
@@ -89,11 +102,11 @@ def cell_cost(ctx: Any, cls: str, terrain: str, feature: str | None, *, fluid: b
               overrun: bool = False) -> int | None:
     """MP for one TEC row ``cls`` to enter ``terrain`` across ``feature`` (or None): the
     ``move_cost`` script (9.2A-B, 4.6A, 7.3, 9.5A); None if prohibited (tables/tec_prohibited)."""
-    temperature, ground = weather(ctx)
     key = (cls, terrain, feature, fluid, overrun)
-    memo = ctx.lasting("movement.cell", temperature, ground)
+    memo = _kept(ctx, "movement.cell")
     if key in memo:
         return memo[key]
+    temperature, ground = weather(ctx)
     column = _column(ctx)
     bad = _prohibited(ctx)
     if (terrain, cls, column) in bad or (feature is not None and (feature, cls, column) in bad):
@@ -110,7 +123,7 @@ def _candidates(ctx: Any, a: str, b: str) -> list[tuple[str, str | None, str]]:
     """(terrain, feature, via) ways to enter ``b`` from ``a``: the hex's own terrain (a town's
     kind replaces it), a road or trail through the hexside crossed (9.2A; road bridges rivers per
     interpretation road-bridges). ValueError if not adjacent."""
-    memo = ctx.lasting("movement.cands", ctx.state.setting("road_bridges", "bridged"))
+    memo = _kept(ctx, "movement.cands")
     key = (a, b)
     if key in memo:
         return memo[key]
@@ -136,7 +149,7 @@ def step_cost(ctx: Any, classes: frozenset[str], a: str, b: str, *, fluid: bool 
     """``(mp, via, feature)``: the cheapest way for a stack of TEC rows ``classes`` to enter
     ``b`` from adjacent ``a`` (the slowest unit decides each way, 9.1C); mp None if prohibited."""
     key = (classes, a, b, fluid, overrun)
-    memo = ctx.lasting("movement.step", *weather(ctx), ctx.state.setting("road_bridges", "bridged"))
+    memo = _kept(ctx, "movement.step")
     if key in memo:
         return memo[key]
     best: tuple[int | None, str, str | None] = (None, "prohibited", None)
