@@ -336,7 +336,15 @@ def blocked_met(ctx: Any, uid: str, limit: int) -> dict[Hex, tuple[str, tuple[st
 
     reached, _ = search.dijkstra([start], limit, steps, targets - {start})
     found = {index.hexes[i]: block[index.hexes[i]] for i in met}
-    for h, (ok, why, cases) in sources(ctx, side).items():
-        if not ok and (index.index[h] in reached or any(index.index[n] in reached for n in ctx.board.neighbours(h))):
+    for h, (why, cases) in _unusable(ctx, side).items():
+        if index.index[h] in reached or any(index.index[n] in reached for n in ctx.board.neighbours(h)):
             found[h] = (why, cases)
     return found
+
+
+def _unusable(ctx: Any, side: str) -> dict[Hex, tuple[str, tuple[str, ...]]]:
+    """The unusable supply sources of ``side`` with why (once per side store)."""
+    store = side_store(ctx, side)
+    if "unusable" not in store:
+        store["unusable"] = {h: (why, cases) for h, (ok, why, cases) in sources(ctx, side).items() if not ok}
+    return store["unusable"]

@@ -73,15 +73,29 @@ def _own_trace(ctx: Any, uid: str) -> dict[str, Any]:
 def _by_hq(ctx: Any, uid: str, side: str) -> tuple[str, list[Any], dict[str, Any]] | None:
     """The first friendly HQ (by id) in supply on its own whose radius path reaches ``uid``."""
     target = paths.unit_hex(ctx, uid)
-    for hq in sorted((u for u in ctx.state.units if u.get("side") == side and u.get("class") == "hq"
-                      and u.get("hex")), key=lambda u: u["id"]):
-        trace = _own_trace(ctx, hq["id"])
-        if trace["target"] is None:
+    distance = ctx.board.grid.distance
+    for hq_id, hq_hex, radius, trace in _supplied_hqs(ctx, side):
+        if distance(hq_hex, target) > radius:  # no radius path is shorter than the distance
             continue
-        path = paths.radius_path(ctx, side, parse_hex(hq["hex"]), target, int(hq.get("radius") or 0))
+        path = paths.radius_path(ctx, side, hq_hex, target, radius)
         if path is not None:
-            return hq["id"], path, trace
+            return hq_id, path, trace
     return None
+
+
+def _supplied_hqs(ctx: Any, side: str) -> list[tuple[str, Any, int, dict[str, Any]]]:
+    """``side``'s HQs on the map in supply on their own, by id: ``(id, hex, radius, trace)``
+    (once per side store)."""
+    store = side_store(ctx, side)
+    if "supplied-hqs" not in store:
+        out = []
+        for hq in sorted((u for u in ctx.state.units if u.get("side") == side and u.get("class") == "hq"
+                          and u.get("hex")), key=lambda u: u["id"]):
+            trace = _own_trace(ctx, hq["id"])
+            if trace["target"] is not None:
+                out.append((hq["id"], parse_hex(hq["hex"]), int(hq.get("radius") or 0), trace))
+        store["supplied-hqs"] = out
+    return store["supplied-hqs"]
 
 
 def _full_path(ctx: Any, side: str, trace: dict[str, Any]) -> tuple[list[Any], str]:
