@@ -386,8 +386,13 @@ class GameState:
             raise ValueError(f"unit {key!r} is already on the map")
         if "hex" in unit:
             self._check_hex(unit["hex"])
-        self._d["units"].append(_plain(dict(unit)))
-        self._ix = None
+        record = _plain(dict(unit))
+        self._d["units"].append(record)
+        if self._ix is not None:  # the new unit joins the lookups (probes add units one by one)
+            by_id, by_hex, raw = self._ix
+            view = MappingProxyType(record)
+            raw[key], by_id[key] = record, view
+            by_hex[record.get("hex")] = (*by_hex.get(record.get("hex"), ()), view)
 
     def update_unit(self, uid: str, **fields: Any) -> None:
         """Set status fields of a unit (``fatigued=True``, ``losses=2``); ``None`` removes a field."""
@@ -498,8 +503,8 @@ def _bumps_version(method: Any) -> Any:
             return method(self, *args, **kwargs)
         finally:
             self._version = next(_VERSIONS)
-            if method.__name__ in _STRUCTURAL:
-                self._ix = None
+            if method.__name__ in _STRUCTURAL and method.__name__ != "add_unit":
+                self._ix = None  # add_unit keeps the lookups up to date itself
 
     return wrapper
 

@@ -120,12 +120,16 @@ def rebuildable(counter: Any, side: str, strength: int) -> bool:
 def rebuild_choices(ctx: Any, side: str) -> list[str]:
     """Eliminated divisions of ``side`` that can be rebuilt now (:func:`rebuildable`, with
     ``rebuild_strength`` from the rule script), not on the map and not already pending (12.3B)."""
-    st, strength = ctx.state, ctx.value("rebuild_strength", {})
-    pending = {p["unit"] for p in st.pending}
-    return sorted({r["unit"] for r in st.removed
-                   if r.get("reason") == "eliminated" and r["unit"] not in pending
-                   and not st.has_unit(r["unit"])
-                   and rebuildable(ctx.pack.counters.get(r["unit"]), side, strength)})
+    key = ("reinforcement", "rebuild-choices", side)
+    found = ctx.memo.get(key)  # once per state version: every rebuild verdict of a listing asks
+    if found is None:
+        st, strength = ctx.state, ctx.value("rebuild_strength", {})
+        pending = {p["unit"] for p in st.pending}
+        found = ctx.memo[key] = sorted({r["unit"] for r in st.removed
+                                        if r.get("reason") == "eliminated" and r["unit"] not in pending
+                                        and not st.has_unit(r["unit"])
+                                        and rebuildable(ctx.pack.counters.get(r["unit"]), side, strength)})
+    return list(found)
 
 
 @implements("12.3A", "12.3B")

@@ -15,6 +15,8 @@
 
 from __future__ import annotations
 
+import bisect
+
 from typing import Any
 
 from casebook.kernel.actions import Action
@@ -62,9 +64,30 @@ def enemy_distance(ctx: Any, hex_: str, side: str = "soviet") -> int:
     grid = ctx.board.grid
     key = ("partisans", "enemy-hexes", side)
     if key not in ctx.memo:
-        ctx.memo[key] = sorted({parse_hex(u["hex"]) for u in ctx.state.units
-                                if u.get("side") != side and "hex" in u})
-    return min((grid.distance(h, e) for e in ctx.memo[key]), default=FAR)
+        # by the coordinate a step changes by at most one (the column on flat-topped maps, the
+        # row on pointy-topped ones), so that the search can stop early: exact, not estimated
+        flat = grid.layout.flat
+        enemy = sorted({parse_hex(u["hex"]) for u in ctx.state.units if u.get("side") != side and "hex" in u})
+        axis = [(e.col if flat else e.row, e) for e in enemy]
+        axis.sort()
+        ctx.memo[key] = (flat, [a for a, _ in axis], [e for _, e in axis])
+    flat, coords, hexes = ctx.memo[key]
+    here = h.col if flat else h.row
+    best = FAR
+    right = bisect.bisect_left(coords, here)
+    left = right - 1
+    while left >= 0 or right < len(coords):  # nearest by the axis first, both ways
+        gap_l = here - coords[left] if left >= 0 else FAR
+        gap_r = coords[right] - here if right < len(coords) else FAR
+        if min(gap_l, gap_r) >= best:  # no hex further along the axis can be nearer
+            break
+        if gap_l <= gap_r:
+            best = min(best, grid.distance(h, hexes[left]))
+            left -= 1
+        else:
+            best = min(best, grid.distance(h, hexes[right]))
+            right += 1
+    return best
 
 
 @implements("16.0", "16.1C", "16.1D", "16.2")

@@ -106,6 +106,23 @@ def test_mutations() -> None:
         s.add_unit({"id": "g1"})
 
 
+def test_added_units_join_the_lookups_as_a_rebuild_would() -> None:
+    """add_unit keeps the unit lookups (by id, by hex) up to date instead of dropping them:
+    after adds into an empty and into an occupied hex, the views equal those of a fresh copy."""
+    s = GameState.from_dict(EXAMPLE)
+    here = s.units_at("0303")  # builds the lookups
+    s.add_unit({"id": "p1", "side": "german", "hex": "0909"})
+    s.add_unit({"id": "p2", "side": "german", "hex": "0909"})
+    s.add_unit({"id": "p3", "side": "soviet", "hex": here[0]["hex"] if here else "0303"})
+    fresh = s.clone()
+    for h in ("0909", "0303", here[0]["hex"] if here else "0303"):
+        assert [dict(u) for u in s.units_at(h)] == [dict(u) for u in fresh.units_at(h)]
+    assert [u["id"] for u in s.units_at("0909")] == ["p1", "p2"]
+    assert s.has_unit("p3") and dict(s.unit("p3")) == dict(fresh.unit("p3"))
+    s.update_unit("p1", fatigued=True)
+    assert s.unit("p1")["fatigued"] is True
+
+
 def test_transaction_rolls_back_state_and_trace() -> None:
     s, trace = GameState.from_dict(EXAMPLE), Trace()
     before = s.to_dict()

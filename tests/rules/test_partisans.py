@@ -7,9 +7,10 @@ The German unit g1 stands in 0101; hex 0106 is 5 hexes from it, 0107 6 hexes. Su
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings as hsettings, strategies as hst
 
 from casebook.kernel.actions import Action
-from casebook.kernel.hexgrid import parse_hex
+from casebook.kernel.hexgrid import Grid, Hex, Layout, hex_label as _label, parse_hex
 from casebook.plugins import partisans
 from tests.conftest import make_ctx
 from tests.rules._fakes_vp import FAKE, fake_engine
@@ -162,3 +163,27 @@ def test_16_3D_a_removed_marker_must_be_bought_again(ctx):
     assert (partisans.markers(c), c.state.partisans) == ([], 0)         # nothing comes back
     c.state.set_sequence_position("second_initiative", "replacement_reinforcement", "soviet")
     assert refused(c, place("0909")) == ["16.1C"]
+
+
+class _DistanceCtx:
+    """Just what ``enemy_distance`` reads: the grid, the units, a memo."""
+
+    def __init__(self, layout, enemy):
+        self.board = type("B", (), {"grid": Grid(layout, 30, 30)})()
+        self.state = type("S", (), {"units": [{"side": "german", "hex": h} for h in enemy]})()
+        self.memo = {}
+
+
+@pytest.mark.case("16.2")
+@hsettings(max_examples=60, deadline=None)
+@given(hst.sampled_from(list(Layout)),
+       hst.lists(hst.tuples(hst.integers(1, 30), hst.integers(1, 30)), max_size=25),
+       hst.lists(hst.tuples(hst.integers(1, 30), hst.integers(1, 30)), min_size=1, max_size=10))
+def test_16_2_enemy_distance_is_the_nearest_enemy_units_distance(layout, enemy, queries):
+    """The partisan placement distance (16.2), found by a search that stops early along the
+    axis a step changes by one, equals the plain minimum over every enemy unit, on every layout."""
+    ctx = _DistanceCtx(layout, [_label(Hex(c, r)) for c, r in enemy])
+    grid = ctx.board.grid
+    for c, r in queries:
+        want = min((grid.distance(Hex(c, r), Hex(a, b)) for a, b in enemy), default=partisans.FAR)
+        assert partisans.enemy_distance(ctx, _label(Hex(c, r))) == want
