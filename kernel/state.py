@@ -503,14 +503,13 @@ def _bumps_version(method: Any) -> Any:
             return method(self, *args, **kwargs)
         finally:
             self._version = next(_VERSIONS)
-            if method.__name__ in _STRUCTURAL and method.__name__ != "add_unit":
-                self._ix = None  # add_unit keeps the lookups up to date itself
 
     return wrapper
 
 
-#: Mutators that change what the rules see (all but trace numbering and the dice position).
-_STRUCTURAL = frozenset({"add_unit", "remove_unit", "update_unit", "move_unit"})
+# Mutators that change what the rules see (all but trace numbering and the dice position) draw a
+# new version; those changing units keep the unit lookups right themselves (add_unit extends
+# them, remove_unit and a change of hex drop them, other fields show through the live views).
 for _name in [n for n in vars(GameState) if n.startswith(("set_", "add_", "update_", "move_", "remove_",
                                                           "take_"))]:
     if _name != "set_rng_state":

@@ -120,7 +120,11 @@ def test_added_units_join_the_lookups_as_a_rebuild_would() -> None:
     assert [u["id"] for u in s.units_at("0909")] == ["p1", "p2"]
     assert s.has_unit("p3") and dict(s.unit("p3")) == dict(fresh.unit("p3"))
     s.update_unit("p1", fatigued=True)
-    assert s.unit("p1")["fatigued"] is True
+    assert s.unit("p1")["fatigued"] is True and s.units_at("0909")[0]["fatigued"] is True
+    s.move_unit("p1", "0910")
+    assert [u["id"] for u in s.units_at("0909")] == ["p2"] and [u["id"] for u in s.units_at("0910")] == ["p1"]
+    s.remove_unit("p2", "eliminated")
+    assert s.units_at("0909") == () and not s.has_unit("p2")
 
 
 def test_transaction_rolls_back_state_and_trace() -> None:
