@@ -38,7 +38,7 @@ from casebook.plugins import _supply_trace as paths
 
 SIDE = "german"
 _KEPT = ("supply.maps", "supply.reverse", "supply.line-runs", "supply.enemy-blocks", "supply.hq-reach",
-         "supply.answers", "command.maps")
+         "supply.answers", "supply.blocked-met", "command.maps")
 
 
 def setup_state() -> Any:

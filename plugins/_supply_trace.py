@@ -314,12 +314,27 @@ def trace_mp(ctx: Any, uid: str, limit: int, why: bool = True) -> dict[str, Any]
 def blocked_met(ctx: Any, uid: str, limit: int) -> dict[Hex, tuple[str, tuple[str, ...]]]:
     """What stops unit ``uid``'s supply path (5.4, 7.4, 5.1C): the blocked hexes next to a hex
     a search of ``limit`` MPs from the unit reaches before a source or line (where a path would
-    end), and the unusable sources it reaches or touches."""
+    end), and the unusable sources it reaches or touches.
+
+    The search reads only the hexes it reaches and their neighbours; its result is kept
+    (``ctx.lasting``) with what it read there — which of them are closed or targets, the
+    reasons of the blocked ones, the unusable sources among them — and reused while all of
+    that is unchanged (an unsupplied unit is asked about after every move)."""
     side = side_of(ctx, uid)
     index = search.board_index(ctx)
     start = index.index[unit_hex(ctx, uid)]
     block = blocked(ctx, side)
     closed, _, targets = _index_sets(ctx, side)
+    unusable = _unusable(ctx, side)
+    kept = ctx.lasting("supply.blocked-met")
+    key = (side, start, search_row(ctx, uid), _weather(ctx), settings(ctx), limit)
+    run = kept.get(key)
+    if run is not None:
+        read = run["read"]
+        seen = (closed & read, targets & read, {h: block[h] for h in run["met"] if h in block},
+                {h: v for h, v in unusable.items() if index.index[h] in read})
+        if seen == run["seen"]:
+            return run["found"]
     costs, ask, adj = _step_costs(ctx, ctx.state.unit(uid)), _asker(ctx, uid), index.adj
     met: set[int] = set()
 
@@ -336,10 +351,24 @@ def blocked_met(ctx: Any, uid: str, limit: int) -> dict[Hex, tuple[str, tuple[st
 
     reached, _ = search.dijkstra([start], limit, steps, targets - {start})
     found = {index.hexes[i]: block[index.hexes[i]] for i in met}
-    for h, (why, cases) in _unusable(ctx, side).items():
+    for h, (why, cases) in unusable.items():
         if index.index[h] in reached or any(index.index[n] in reached for n in ctx.board.neighbours(h)):
             found[h] = (why, cases)
+    read = set(reached)
+    for i in reached:
+        read.update(adj[i])
+    read = frozenset(read)
+    met_hexes = [index.hexes[i] for i in met]
+    kept[key] = {"read": read, "met": met_hexes, "found": found,
+                 "seen": (closed & read, targets & read, {h: block[h] for h in met_hexes},
+                          {h: v for h, v in unusable.items() if index.index[h] in read})}
+    while len(kept) > _MET_KEPT:
+        kept.pop(next(iter(kept)))
     return found
+
+
+#: How many :func:`blocked_met` searches are kept.
+_MET_KEPT = 512
 
 
 def _unusable(ctx: Any, side: str) -> dict[Hex, tuple[str, tuple[str, ...]]]:

@@ -83,7 +83,7 @@ def _fresh(m41):
 
 def _drop_kept_maps(ctx):
     for name in ("supply.maps", "supply.reverse", "supply.line-runs", "supply.enemy-blocks",
-                 "supply.hq-reach", "supply.answers", "command.maps"):
+                 "supply.blocked-met", "supply.hq-reach", "supply.answers", "command.maps"):
         ctx.lasting(name).clear()
 
 
