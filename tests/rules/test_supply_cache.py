@@ -218,3 +218,47 @@ def test_rows_with_equal_costs_share_one_search_and_it_is_each_units_own(m41):
         assert own[0].get(here) == shared[0].get(here), u["id"]
         if here in own[0]:
             assert search.path_to_source(own[1], here) == search.path_to_source(shared[1], here)
+
+
+@pytest.mark.case("5.4A", "5.4B", "7.4")
+def test_what_stops_an_unsupplied_units_path_is_kept_only_while_its_search_region_is_unchanged(m41):
+    """A Soviet unit set down among the German armies is out of supply; the blocked hexes its
+    answer lists (5.4, 7.4) come from a search kept with what it read. Moving a German unit far
+    away reuses it; moving one into that region does not; every answer equals a fresh engine's."""
+    from casebook.kernel.hexgrid import parse_hex
+    from casebook.plugins import _supply_trace as trace
+    state = Game(m41, "october-blitz").new_initial_state(seed=1)
+    data = state.data
+    german = sorted((u for u in data.units if u.get("hex") and u["side"] == "german"), key=lambda u: u["hex"])
+    soviet = next(u for u in data.units if u.get("hex") and u["side"] == "soviet" and u["class"] != "hq")
+    behind = next(hex_label(n) for g in german[len(german) // 2:]
+                  for n in m41.board.neighbours(parse_hex(g["hex"])) if not data.units_at(hex_label(n)))
+    data.move_unit(soviet["id"], behind)
+    ctx = state.ctx()
+    first = ctx.hook.casebook_supply(ctx=ctx, unit=soviet["id"])
+    assert not first["in_supply"] and first["blocked"]
+    cold = _fresh(m41).ctx(data)
+    assert first == cold.hook.casebook_supply(ctx=cold, unit=soviet["id"])
+    kept = dict(ctx.lasting("supply.blocked-met"))
+    run = next(v for v in kept.values())
+    read = {trace.search.board_index(ctx).hexes[i] for i in run["read"]}
+    far = next(g for g in german if parse_hex(g["hex"]) not in read
+               and all(n not in read for n in m41.board.neighbours(parse_hex(g["hex"]))))
+    step = next(hex_label(n) for n in m41.board.neighbours(parse_hex(far["hex"]))
+                if not data.units_at(hex_label(n)) and n not in read
+                and all(m not in read for m in m41.board.neighbours(n)))
+    data.move_unit(far["id"], step)
+    ctx = state.ctx()
+    again = ctx.hook.casebook_supply(ctx=ctx, unit=soviet["id"])
+    assert again["blocked"] == first["blocked"]
+    assert ctx.lasting("supply.blocked-met")[next(iter(kept))]["found"] is run["found"]  # reused
+    cold = _fresh(m41).ctx(data)
+    assert cold.hook.casebook_supply(ctx=cold, unit=soviet["id"]) == again
+    # a German unit stepping into the region read by the search: searched anew
+    near = next(hex_label(h) for h in sorted(read) if not data.units_at(hex_label(h)))
+    data.move_unit(far["id"], near)
+    ctx = state.ctx()
+    moved = ctx.hook.casebook_supply(ctx=ctx, unit=soviet["id"])
+    assert ctx.lasting("supply.blocked-met")[next(iter(kept))]["found"] is not run["found"]
+    cold = _fresh(m41).ctx(data)
+    assert cold.hook.casebook_supply(ctx=cold, unit=soviet["id"]) == moved
