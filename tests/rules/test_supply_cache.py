@@ -239,8 +239,9 @@ def test_what_stops_an_unsupplied_units_path_is_kept_only_while_its_search_regio
     assert not first["in_supply"] and first["blocked"]
     cold = _fresh(m41).ctx(data)
     assert first == cold.hook.casebook_supply(ctx=cold, unit=soviet["id"])
-    kept = dict(ctx.lasting("supply.blocked-met"))
-    run = next(v for v in kept.values())
+    here = trace.search.board_index(ctx).index[parse_hex(behind)]
+    key = next(k for k in ctx.lasting("supply.blocked-met") if k[:2] == ("soviet", here))
+    run = ctx.lasting("supply.blocked-met")[key]
     read = {trace.search.board_index(ctx).hexes[i] for i in run["read"]}
     far = next(g for g in german if parse_hex(g["hex"]) not in read
                and all(n not in read for n in m41.board.neighbours(parse_hex(g["hex"]))))
@@ -251,7 +252,7 @@ def test_what_stops_an_unsupplied_units_path_is_kept_only_while_its_search_regio
     ctx = state.ctx()
     again = ctx.hook.casebook_supply(ctx=ctx, unit=soviet["id"])
     assert again["blocked"] == first["blocked"]
-    assert ctx.lasting("supply.blocked-met")[next(iter(kept))]["found"] is run["found"]  # reused
+    assert ctx.lasting("supply.blocked-met")[key]["found"] is run["found"]  # reused
     cold = _fresh(m41).ctx(data)
     assert cold.hook.casebook_supply(ctx=cold, unit=soviet["id"]) == again
     # a German unit stepping into the region read by the search: searched anew
@@ -259,6 +260,6 @@ def test_what_stops_an_unsupplied_units_path_is_kept_only_while_its_search_regio
     data.move_unit(far["id"], near)
     ctx = state.ctx()
     moved = ctx.hook.casebook_supply(ctx=ctx, unit=soviet["id"])
-    assert ctx.lasting("supply.blocked-met")[next(iter(kept))]["found"] is not run["found"]
+    assert ctx.lasting("supply.blocked-met")[key]["found"] is not run["found"]
     cold = _fresh(m41).ctx(data)
     assert cold.hook.casebook_supply(ctx=cold, unit=soviet["id"]) == moved
