@@ -137,7 +137,54 @@ def dijkstra(sources: Iterable[int], cutoff: float, neighbours: Callable[[int], 
     ``dist`` in the order hexes are settled, ``pred[h]`` the hex ``h`` was reached from (none
     for sources). A ``closed`` hex may be reached but is never left. Tie-breaks as networkx's
     ``_dijkstra_multisource``: a heap of ``(distance, push count, hex)``, neighbours in the
-    order ``neighbours`` gives, a hex's path replaced only by a strictly shorter one."""
+    order ``neighbours`` gives, a hex's path replaced only by a strictly shorter one.
+
+    With whole-MP costs and cutoff (the TEC's) it runs on a bucket queue — one first-in
+    first-out list per distance, which pops in exactly the heap's (distance, push count) order;
+    any other cost falls back to the heap."""
+    sources = list(sources)
+    if isinstance(cutoff, int):
+        try:
+            return _buckets(sources, cutoff, neighbours, closed)
+        except TypeError:  # a cost that is not a whole number of MPs
+            pass
+    return _heap(sources, cutoff, neighbours, closed)
+
+
+def _buckets(sources: list[int], cutoff: int, neighbours: Callable[[int], Sequence[tuple[int, float]]],
+             closed: Collection[int]) -> tuple[dict[int, float], dict[int, int]]:
+    dist: dict[int, float] = {}
+    seen: dict[int, float] = {}
+    pred: dict[int, int] = {}
+    buckets: list[list[int]] = [[] for _ in range(cutoff + 1)]
+    for s in sources:
+        seen[s] = 0
+        buckets[0].append(s)
+    for d, bucket in enumerate(buckets):
+        i = 0
+        while i < len(bucket):  # a step of 0 MP appends to the bucket being read
+            v = bucket[i]
+            i += 1
+            if v in dist:
+                continue
+            dist[v] = d
+            if v in closed:
+                continue
+            for u, cost in neighbours(v):
+                vu = d + cost
+                if vu > cutoff or u in dist:
+                    continue
+                if u not in seen or vu < seen[u]:
+                    if vu < d:
+                        raise TypeError("negative step cost")
+                    buckets[vu].append(u)  # TypeError unless a whole number
+                    seen[u] = vu
+                    pred[u] = v
+    return dist, pred
+
+
+def _heap(sources: list[int], cutoff: float, neighbours: Callable[[int], Sequence[tuple[int, float]]],
+          closed: Collection[int]) -> tuple[dict[int, float], dict[int, int]]:
     dist: dict[int, float] = {}
     seen: dict[int, float] = {}
     pred: dict[int, int] = {}

@@ -59,6 +59,27 @@ def test_dijkstra_gives_networkx_distances_and_paths(gc, data):
         assert search.path_to_source(pred, h) == list(reversed(want_paths[h]))
 
 
+@settings(max_examples=60, deadline=None)
+@given(graphs(), st.data())
+def test_dijkstra_with_fractional_costs_or_cutoff_still_gives_networkx_answers(gc, data):
+    """Whole-MP costs run on the bucket queue; half-MP costs or a fractional cutoff fall back to
+    the heap: the same answers (and ties) as networkx either way."""
+    g, cost = gc
+    half = {k: v + 0.5 if data.draw(st.booleans()) else v for k, v in cost.items()}
+    nodes = list(g)
+    sources = data.draw(st.lists(st.sampled_from(nodes), min_size=1, max_size=4, unique=True))
+    cutoff = data.draw(st.sampled_from([3, 4.5, 7]))
+
+    def weight(x, y, _d):
+        return half[y, x]
+
+    want_dist, want_paths = nx.multi_source_dijkstra(g, sources, cutoff=cutoff, weight=weight)
+    dist, pred = search.dijkstra(sources, cutoff, {x: [(y, half[y, x]) for y in g.adj[x]] for x in g}.__getitem__)
+    assert dist == want_dist and list(dist) == list(want_dist)
+    for h in dist:
+        assert search.path_to_source(pred, h) == list(reversed(want_paths[h]))
+
+
 @settings(max_examples=150, deadline=None)
 @given(graphs(), st.data())
 def test_bfs_gives_networkx_unit_step_paths(gc, data):
