@@ -28,6 +28,7 @@ from typing import Any
 
 from casebook.kernel.game import Game
 from casebook.tools.bots import make_bot
+from casebook.tools.runtime import tune_gc
 
 __all__ = ["movement_position", "legal_rates", "play_game", "games"]
 
@@ -52,6 +53,7 @@ def legal_rates(rounds: int = 5, follow: int = 20) -> dict[str, Any]:
     """Figure 4: ``{"actions", "cold_s", "cold_per_s", "play_actions", "play_s", "play_per_s"}``
     (seconds are medians over ``rounds`` for cold; totals over ``follow`` actions in play)."""
     state = movement_position()
+    tune_gc()
     engine = state.game.engine
     times = []
     n = 0
@@ -84,6 +86,7 @@ def play_game(scenario: str, bot: str, seed: int) -> dict[str, Any]:
     game = Game.load("moscow41", scenario)
     state = game.new_initial_state(seed)
     load = time.perf_counter() - t0
+    tune_gc()  # as the casebook command does once a game is loaded
     bots = {s: make_bot(bot, s, seed) for s in ("german", "soviet")}
     t, n = time.perf_counter(), 0
     while not state.is_terminal():

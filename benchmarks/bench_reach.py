@@ -36,6 +36,7 @@ from casebook.plugins import _movement_legal as legal
 from casebook.plugins import _movement_paths as paths
 from casebook.plugins._movement_costs import enemy_hexes, step_cost
 from casebook.plugins._movement_state import mover
+from casebook.tools.runtime import tune_gc
 
 GAME = Game.load("moscow41", "october-blitz")
 STATE = GAME.new_initial_state(1).data
@@ -60,6 +61,7 @@ def _weighted_graph() -> nx.DiGraph:
 
 
 GRAPH = _weighted_graph()
+tune_gc()  # as the casebook command does once a game is loaded (tools/runtime.py)
 _STATS: dict[str, float] = {}
 
 
@@ -151,3 +153,9 @@ def test_bench_engine_new_version(benchmark):
 def test_bench_engine_cold(benchmark):
     benchmark.pedantic(engine_cold, rounds=20, iterations=1)
     _STATS["engine_cold"] = benchmark.stats.stats.median
+
+
+if __name__ == "__main__":  # the figures with their report (pytest-benchmark's table too)
+    import sys
+
+    sys.exit(pytest.main([__file__, "--benchmark-only", "-q", "-s", "-p", "no:cacheprovider"]))

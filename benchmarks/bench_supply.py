@@ -35,6 +35,7 @@ from casebook.kernel.engine import Engine, load_engine
 from casebook.kernel.game import Game
 from casebook.kernel.hexgrid import hex_label
 from casebook.plugins import _supply_trace as paths
+from casebook.tools.runtime import tune_gc
 
 SIDE = "german"
 _KEPT = ("supply.maps", "supply.reverse", "supply.line-runs", "supply.enemy-blocks", "supply.hq-reach",
@@ -117,6 +118,7 @@ def _baseline_inputs() -> tuple[Any, list[Any], dict[Any, Any]]:
 
 
 GRAPH, TARGETS, COST = _baseline_inputs()
+tune_gc()  # as the casebook command does once a game is loaded (tools/runtime.py)
 
 
 def networkx_multi_source() -> int:

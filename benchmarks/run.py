@@ -122,9 +122,19 @@ def table(campaign: bool) -> str:
                       *rows, *legend])
 
 
-def write(text: str) -> None:
+def write(text: str, campaign: bool) -> None:
+    """Put ``text`` between the markers of BENCHMARKS.md; without ``campaign`` the Campaign rows
+    of the table there are kept (marked as from an earlier run) rather than dropped."""
     path = ROOT / "BENCHMARKS.md"
     doc = path.read_text(encoding="utf-8")
+    if not campaign:
+        old = re.search(r"<!-- bench:start -->.*?<!-- bench:end -->", doc, flags=re.S)
+        kept = [ln if ln.endswith("(earlier run) |") else ln[:-2] + " (earlier run) |"
+                for ln in (old.group(0).splitlines() if old else []) if ln.startswith("| 5 | campaign")]
+        if kept:
+            lines = text.splitlines()
+            last = max(i for i, ln in enumerate(lines) if ln.startswith("| "))
+            text = "\n".join(lines[:last + 1] + kept + lines[last + 1:])
     block = f"<!-- bench:start -->\n{text}\n<!-- bench:end -->"
     if "<!-- bench:start -->" in doc:
         doc = re.sub(r"<!-- bench:start -->.*?<!-- bench:end -->", lambda _m: block, doc, flags=re.S)
@@ -141,7 +151,7 @@ def main() -> None:
     text = table(args.campaign)
     print(text)
     if args.write:
-        write(text)
+        write(text, args.campaign)
 
 
 if __name__ == "__main__":

@@ -109,7 +109,10 @@ def load_game(game: str, scenario: str, settings: tuple[tuple[str, Any], ...] = 
     ``settings`` written into its scenario position, so they hold from the setup on."""
     from casebook.kernel.game import Game
 
+    from casebook.tools.runtime import tune_gc
+
     configured = Game.load(game, scenario)
+    tune_gc()  # the loaded game lives as long as the worker: out of the collector's way
     return configured.with_settings(dict(settings)) if settings else configured
 
 

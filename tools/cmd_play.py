@@ -56,6 +56,7 @@ def run_play(game_id: Any, scenario: str, players: dict[str, tuple[str, str]], s
     """Play to the end; returns the final :class:`~casebook.kernel.game.State`. ``game_id`` is a
     game id or pack dir, or an already loaded :class:`~casebook.kernel.game.Game`."""
     from casebook.kernel.game import Game
+    from casebook.tools.runtime import tune_gc
     from casebook.kernel.position import load_position, position_to_dict
     from casebook.kernel.position import pack_dir_near
     from casebook.kernel.trace import Trace
@@ -76,6 +77,7 @@ def run_play(game_id: Any, scenario: str, players: dict[str, tuple[str, str]], s
     else:
         game = game_id if isinstance(game_id, Game) else Game.load(game_id, scenario)
         state = game.new_initial_state(seed)
+    tune_gc()  # the loaded game lives as long as the session (tools/runtime.py)
     initial = state.clone()
     actors: dict[str, Any] = {}
     for side, (kind, name) in players.items():

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -27,6 +26,7 @@ def replay_trace(path: Path, pack: Path | None = None) -> tuple[bool, str]:
     setup event names, or on the pack folder ``pack`` (which must have that game id)."""
     from casebook.kernel.actions import parse_action
     from casebook.kernel.game import Game
+    from casebook.tools.runtime import tune_gc
     from casebook.kernel.trace import Trace
 
     recorded = Trace.read(path)
@@ -41,6 +41,7 @@ def replay_trace(path: Path, pack: Path | None = None) -> tuple[bool, str]:
             return False, f"{pack} is a pack of {found!r}, the trace a game of {setup['game']!r}"
     hint = "" if pack is not None else _HINT
     game = Game.load(pack or setup["game"], setup["scenario"])
+    tune_gc()  # tools/runtime.py
     state = game.new_initial_state(int(setup["seed"]))
     for event in recorded:
         if event.kind != "action":
