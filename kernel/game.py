@@ -65,6 +65,17 @@ class Game:
         other._position = self._position.model_copy(update={"settings": merged})
         return other
 
+    def setting_defaults(self) -> dict[str, Any]:
+        """The default of every setting of the pack's interpretations register (its ``value``):
+        a position that does not name a setting plays with the register's reading, so a modder
+        changes a default by editing the register."""
+        out: dict[str, Any] = {}
+        for item in self.engine.pack.interpretations.values():
+            setting = item.get("setting")
+            if isinstance(setting, Mapping) and "name" in setting and "value" in setting:
+                out[setting["name"]] = setting["value"]
+        return out
+
     @property
     def last_turn(self) -> int | None:
         """The scenario's last turn (None if open-ended)."""
@@ -77,13 +88,16 @@ class Game:
 
         data = position_to_dict(self._position)
         data["rng"] = {"seed": int(seed), "state": None}
+        data["settings"] = {**self.setting_defaults(), **(data.get("settings") or {})}
         state = State(self, GameState.from_dict(data), Trace())
         state._setup()
         state._settle()
         return state
 
     def state_from_dict(self, data: Mapping[str, Any], trace: Trace | None = None) -> State:
-        """A play resumed from a saved position (``State.to_dict()``); draws no random number."""
+        """A play resumed from a saved position (``State.to_dict()``); draws no random number.
+        Settings the position does not name take the register's defaults."""
+        data = {**data, "settings": {**self.setting_defaults(), **(data.get("settings") or {})}}
         state = State(self, GameState.from_dict(data), trace if trace is not None else Trace())
         state._settle()
         return state

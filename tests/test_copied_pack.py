@@ -55,3 +55,38 @@ def test_play_refuses_an_unknown_scenario_as_a_usage_error():
     r = CliRunner().invoke(main, ["play", "battle_for_moscow", "blitz"])
     assert r.exit_code == 2
     assert "has no scenario 'blitz' (scenarios: campaign)" in r.output
+
+
+def test_a_reading_whose_default_is_changed_in_the_register_is_played(repo_root, tmp_path):
+    """A modder changes a reading by editing the interpretations register's ``value`` (no
+    Python): a game of the copied pack starts with it (a setting the scenario does not name),
+    plays by it, and a saved position without settings resumes with the register's defaults."""
+    from casebook.kernel.game import Game
+    pack = tmp_path / "m41"
+    shutil.copytree(repo_root / "content" / "moscow41", pack)
+    register = pack / "interpretations.yaml"
+    text = register.read_text(encoding="utf-8")
+    assert "setting: {name: road_bridges, value: bridged," in text
+    register.write_text(text.replace("setting: {name: road_bridges, value: bridged,",
+                                     "setting: {name: road_bridges, value: river_added,"), encoding="utf-8")
+    installed = Game.load("moscow41", "october-blitz").new_initial_state(1)
+    copied = Game.load(str(pack), "october-blitz").new_initial_state(1)
+    assert installed.data.setting("road_bridges") == "bridged"
+    assert copied.data.setting("road_bridges") == "river_added"
+    saved = copied.to_dict()
+    del saved["settings"]
+    resumed = Game.load(str(pack), "october-blitz").state_from_dict(saved)
+    assert resumed.data.setting("road_bridges") == "river_added"
+    # and it is played by: a road move across a river costs more without the bridge (9.2B)
+    ctx_i, ctx_c = installed.ctx(), copied.ctx()
+    differs = [(a, b) for a, b in installed.game.engine.board.graph.edges
+               if installed.game.engine.board.side(a, b).road and installed.game.engine.board.side(a, b).river]
+    assert differs
+    from casebook.kernel.hexgrid import hex_label
+    uid = next(u["id"] for u in installed.data.units if u.get("hex") and u["class"] == "infantry")
+    a, b = differs[0]
+
+    def cost(ctx):
+        return ctx.hook.casebook_move_cost(ctx=ctx, units=[uid], from_hex=hex_label(a),
+                                           to_hex=hex_label(b), mode="supply")["mp"]
+    assert cost(ctx_c) > cost(ctx_i)
