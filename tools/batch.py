@@ -298,8 +298,18 @@ def _connect(client_class: Any, address: str) -> Any:
     """A Dask client of the scheduler at ``address``, or ConnectionError naming it: a port that
     accepts but never answers (a web server, the dashboard port) must not hang the batch, and
     garbage from a non-Dask service must not surface as a traceback."""
+    import socket
     import threading
+    from urllib.parse import urlsplit
 
+    parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    if parts.hostname and parts.port:  # a closed port is refused at once: no need to wait
+        try:
+            socket.create_connection((parts.hostname, parts.port), timeout=5).close()
+        except ConnectionRefusedError as exc:
+            raise ConnectionError(f"no Dask scheduler at {address} (connection refused: {exc})") from None
+        except OSError:  # unreachable or slow: let the Dask client say so below
+            pass
     box: dict[str, Any] = {}
 
     def connect() -> None:

@@ -85,21 +85,36 @@ def _settings(game: Any, values: Sequence[str], option: str) -> dict[str, Any]:
         raise click.BadParameter(str(exc), param_hint=option) from None
 
 
-def _play(specs: list[Any], backend: Any, quiet: bool) -> list[Any]:
+def _play(specs: list[Any], backend: Any, quiet: bool, done: list[Any]) -> list[Any]:
+    """Every spec's record, in spec order; ``done`` gets each record as its game ends (what an
+    interrupted batch still has)."""
     from casebook.tools.batch import run_batch
 
     if quiet or not sys.stderr.isatty():
-        return run_batch(specs, backend)
+        return run_batch(specs, backend, on_done=done.append)
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task("games", total=len(specs))
-        return run_batch(specs, backend, on_done=lambda record: bar.advance(task))
+
+        def advance(record: Any) -> None:
+            done.append(record)
+            bar.advance(task)
+        return run_batch(specs, backend, on_done=advance)
 
 
-def _play_terminable(specs: list[Any], backend: Any, quiet: bool) -> list[Any]:
+def _finished(specs: list[Any], done: list[Any]) -> list[Any | None]:
+    """``done`` records in spec order, None for the games not finished (matched by what a record
+    is a pure function of: game, scenario, seed, bots, settings)."""
+    def key(x: Any, bots: Any, settings: Any) -> tuple[Any, ...]:
+        return (x.game, x.scenario, x.seed, tuple(sorted(dict(bots).items())), tuple(sorted(dict(settings).items())))
+    by_key = {key(r, r.bots, r.settings): r for r in done}
+    return [by_key.get(key(spec, spec.bots, spec.settings)) for spec in specs]
+
+
+def _play_terminable(specs: list[Any], backend: Any, quiet: bool, done: list[Any]) -> list[Any]:
     """:func:`_play`, with SIGTERM (a job scheduler, ``timeout``) handled as Ctrl-C is: the
     workers are stopped, none is left playing on."""
     import signal
@@ -109,10 +124,10 @@ def _play_terminable(specs: list[Any], backend: Any, quiet: bool) -> list[Any]:
         raise KeyboardInterrupt
 
     if threading.current_thread() is not threading.main_thread():
-        return _play(specs, backend, quiet)
+        return _play(specs, backend, quiet, done)
     previous = signal.signal(signal.SIGTERM, terminate)
     try:
-        return _play(specs, backend, quiet)
+        return _play(specs, backend, quiet, done)
     finally:
         signal.signal(signal.SIGTERM, previous)
 
@@ -213,25 +228,39 @@ def batch(ctx: click.Context, game: str, scenario: str | None, games: int, worke
     backend = Backend.choose(min(workers or default_workers(), len(everything)), scheduler)
     if backend.kind == "dask" and importlib.util.find_spec("distributed") is None:
         raise click.UsageError("--scheduler needs Dask: pip install 'casebook[dask]'")
-    records = _play_terminable(everything, backend, quiet)
-    split = [records[i * games:(i + 1) * games] for i in range(len(arms))]
+    done: list[Any] = []
+    try:
+        records = _play_terminable(everything, backend, quiet, done)
+        interrupted = None
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the workers are stopped; keep what finished
+        found = _finished(everything, done)
+        interrupted = f"interrupted: {len(done)} of {len(everything)} games finished"
+        records = [r for r in found if r is not None]
+        if not records:
+            raise
+    finished = _finished(everything, records)
+    split = [[r for r in finished[i * games:(i + 1) * games] if r is not None] for i in range(len(arms))]
 
     labels = [_label(arm[0]) for arm in arms]
     summaries = [(label, summarize(recs)) for label, recs in zip(labels, split)]
     bots_text = " ".join(f"{s}={k}" for s, k in chosen)
+    seed_text = f"seed {seeds[0]}" if games == 1 else f"seeds {seeds[0]}–{seeds[-1]}"
     title = (f"{loaded.engine.pack.manifest.get('name', name)}, {scenario}: {games} "
-             f"game{'s' if games != 1 else ''}, seeds "
-             f"{seeds[0]}–{seeds[-1]}, {bots_text}, on {backend.describe()}")
+             f"game{'s' if games != 1 else ''}, {seed_text}, {bots_text}, on {backend.describe()}"
+             + (f" — {interrupted}" if interrupted else ""))
     _print(title, summaries, changed_seeds(*split) if len(split) == 2 else None,
            differing_traces(*split) if len(split) == 2 else None)
     failed = [r for r in records if r.error]
     for r in failed:
         click.echo(f"seed {r.seed} ({_label_of(r)}): {r.error} — at {r.where}", err=True)
     if json_out is not None:
-        doc = {"title": title, "arms": [
+        doc = {"title": title, "interrupted": bool(interrupted), "arms": [
             {"label": label, "records": [r.to_dict() for r in recs], "summary": summary}
             for label, recs, (_, summary) in zip(labels, split, summaries)]}
         json_out.write_text(json.dumps(doc, indent=1, default=str) + "\n", encoding="utf-8")
+    if interrupted:
+        click.echo(f"Aborted ({interrupted}; the summary counts those only).", err=True)
+        ctx.exit(130)
     if failed:
         ctx.exit(1)
 
