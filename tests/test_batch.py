@@ -293,3 +293,61 @@ def test_an_interrupted_batch_keeps_the_games_it_finished(tmp_path, monkeypatch)
     assert "interrupted: 2 of 4 games finished" in result.output
     doc = json.loads(out.read_text())
     assert doc["interrupted"] is True and [r["seed"] for r in doc["arms"][0]["records"]] == [1, 2]
+
+
+def _descendants(root: int) -> set[int]:
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry.name))
+    out, todo = set(), [root]
+    while todo:
+        for c in children.get(todo.pop(), ()):
+            out.add(c)
+            todo.append(c)
+    return out
+
+
+def _running(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
+def test_workers_end_when_the_batch_process_is_killed_outright():
+    """SIGKILL (or the OOM killer) gives the batch no chance to stop its workers; they notice
+    their parent is gone within a second or two and end: no game is left playing on."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "casebook.tools", "batch", "--games", "6", "--workers", "2",
+                             "--quiet", "--no-vp"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        workers: set[int] = set()
+        while time.monotonic() < deadline and len(workers) < 3:  # forkserver and its workers
+            time.sleep(0.5)
+            workers = _descendants(proc.pid)
+        assert len(workers) >= 3, "the pool did not start"
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(_running(p) for p in workers):
+        time.sleep(0.5)
+    alive = [p for p in workers if _running(p)]
+    for p in alive:  # leave nothing behind whatever the verdict
+        try:
+            os.kill(p, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    assert not alive

@@ -271,10 +271,30 @@ def _lost(spec: GameSpec, exc: BaseException) -> GameRecord:
                       error=f"{type(exc).__name__}: {exc}", where="worker")
 
 
+def _watch(parent: int) -> None:
+    """Worker initializer: end this worker when the process that started the batch is gone (killed
+    by SIGKILL or the OOM killer, it cannot stop its workers itself). A daemon thread checks once a
+    second."""
+    import threading
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            try:
+                os.kill(parent, 0)
+            except ProcessLookupError:
+                os._exit(1)
+            except PermissionError:  # pragma: no cover - a pid reused by another user
+                os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="casebook-parent-watch").start()
+
+
 def _pool(specs: Sequence[GameSpec], workers: int) -> Iterator[tuple[int, GameRecord]]:
     # forkserver: no fork of a process that runs threads (the progress bar, a Dask client)
     ctx = get_context("forkserver") if os.name == "posix" else None
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_watch,
+                             initargs=(os.getpid(),)) as pool:
         try:
             futures = {pool.submit(play_one, spec): i for i, spec in enumerate(specs)}
             for future in as_completed(futures):
