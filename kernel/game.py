@@ -65,6 +65,11 @@ class Game:
         other._position = self._position.model_copy(update={"settings": merged})
         return other
 
+    def starting_settings(self) -> dict[str, Any]:
+        """The settings a game of this scenario starts with: the register's defaults, then the
+        scenario position's own (and any :meth:`with_settings` put there)."""
+        return {**self.setting_defaults(), **dict(self._position.settings)}
+
     def setting_defaults(self) -> dict[str, Any]:
         """The default of every setting of the pack's interpretations register (its ``value``):
         a position that does not name a setting plays with the register's reading, so a modder

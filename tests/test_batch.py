@@ -351,3 +351,14 @@ def test_workers_end_when_the_batch_process_is_killed_outright():
         except ProcessLookupError:
             pass
     assert not alive
+
+
+def test_comparing_against_a_reading_already_in_force_is_a_usage_error():
+    """--compare-set with the value the games already play by (the register's default here)
+    would play every seed twice for nothing: refused before any game, naming the option."""
+    result = CliRunner().invoke(cli, ["batch", "--games", "2", "--compare-set", "road_bridges=bridged"])
+    assert result.exit_code == 2 and "--compare-set" in result.output and "already in force" in result.output
+    result = CliRunner().invoke(cli, ["batch", "--games", "1", "--max-actions", "0", "--no-vp", "--workers", "1",
+                                      "--quiet", "--set", "road_bridges=river_added",
+                                      "--compare-set", "road_bridges=bridged"])
+    assert result.exit_code == 0, result.output  # against --set, the default is an alternative

@@ -216,6 +216,11 @@ def batch(ctx: click.Context, game: str, scenario: str | None, games: int, worke
         alt_name, alt_game = _load(compare_pack, scenario, "--compare-pack") if compare_pack else (name, loaded)
         alt = {**(_settings(alt_game, sets, "--set") if compare_pack else settings),
                **_settings(alt_game, compare_sets, "--compare-set")}
+        in_force = {**loaded.starting_settings(), **settings}
+        if not compare_pack and all(in_force.get(k) == v for k, v in alt.items()):
+            raise click.BadParameter(
+                "already in force (the register's default, the scenario's or --set): nothing to "
+                "compare", param_hint="--compare-set")
         arms.append(specs(alt_name, alt))
     everything = [spec for arm in arms for spec in arm]
     if scheduler is not None:
