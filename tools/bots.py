@@ -130,7 +130,8 @@ def _nearest_objective(state: Any, side: str, label: str) -> int:
     kept = state.__dict__.setdefault("_bot_distances", {})
     found = kept.get(targets)
     if found is None:
-        kept.clear()
+        if len(kept) >= 8:  # both sides' objective sets, and a few older ones
+            kept.pop(next(iter(kept)))
         found = kept[targets] = {}
     d = found.get(label)
     if d is None:
