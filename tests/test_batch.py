@@ -362,3 +362,25 @@ def test_comparing_against_a_reading_already_in_force_is_a_usage_error():
                                       "--quiet", "--set", "road_bridges=river_added",
                                       "--compare-set", "road_bridges=bridged"])
     assert result.exit_code == 0, result.output  # against --set, the default is an alternative
+
+
+def test_an_interrupted_comparison_compares_only_the_seeds_both_sides_finished(tmp_path, monkeypatch):
+    """Interrupted after seeds 1-2 of the base and seed 1 of the alternative: both summaries
+    and the differences count seed 1 only (not a base of two against an alternative of one);
+    --json keeps every finished game."""
+    real = batch_mod.run_batch
+
+    def some_then_interrupt(specs, backend=None, on_done=None):
+        for spec in (specs[0], specs[1], specs[3]):  # base seeds 1, 2; alternative seed 1
+            on_done(play_one(spec))
+        raise KeyboardInterrupt
+    monkeypatch.setattr(batch_mod, "run_batch", some_then_interrupt)
+    out = tmp_path / "c.json"
+    result = CliRunner().invoke(cli, ["batch", "--games", "3", "--max-actions", "3", "--no-vp", "--workers", "1",
+                                      "--quiet", "--compare-set", "road_bridges=river_added", "--json", str(out)])
+    monkeypatch.setattr(batch_mod, "run_batch", real)
+    assert result.exit_code == 130, result.output
+    assert "3 of 6 games finished; compared on the 1 seed both sides finished" in result.output
+    doc = json.loads(out.read_text())
+    assert [[r["seed"] for r in arm["records"]] for arm in doc["arms"]] == [[1, 2], [1]]
+    assert [arm["summary"]["games"] for arm in doc["arms"]] == [1, 1]

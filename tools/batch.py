@@ -328,6 +328,8 @@ def _connect(client_class: Any, address: str) -> Any:
             socket.create_connection((parts.hostname, parts.port), timeout=5).close()
         except ConnectionRefusedError as exc:
             raise ConnectionError(f"no Dask scheduler at {address} (connection refused: {exc})") from None
+        except socket.gaierror as exc:
+            raise ConnectionError(f"no Dask scheduler at {address} (host not found: {exc})") from None
         except OSError:  # unreachable or slow: let the Dask client say so below
             pass
     box: dict[str, Any] = {}

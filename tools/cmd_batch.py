@@ -245,8 +245,15 @@ def batch(ctx: click.Context, game: str, scenario: str | None, games: int, worke
             raise
     finished = _finished(everything, records)
     split = [[r for r in finished[i * games:(i + 1) * games] if r is not None] for i in range(len(arms))]
+    kept = split  # every finished game goes to --json
+    if interrupted and len(split) == 2:  # compare like with like: the seeds both sides finished
+        both = {r.seed for r in split[0]} & {r.seed for r in split[1]}
+        split = [[r for r in arm if r.seed in both] for arm in split]
+        interrupted += f"; compared on the {len(both)} seed{'s' if len(both) != 1 else ''} both sides finished"
 
     labels = [_label(arm[0]) for arm in arms]
+    if len(labels) == 2 and labels[0] == labels[1]:  # a copied pack in a folder named like the game
+        labels[1] = " ".join([str(arms[1][0].game)] + labels[1].split(" ")[1:])
     summaries = [(label, summarize(recs)) for label, recs in zip(labels, split)]
     bots_text = " ".join(f"{s}={k}" for s, k in chosen)
     seed_text = f"seed {seeds[0]}" if games == 1 else f"seeds {seeds[0]}–{seeds[-1]}"
@@ -261,7 +268,7 @@ def batch(ctx: click.Context, game: str, scenario: str | None, games: int, worke
     if json_out is not None:
         doc = {"title": title, "interrupted": bool(interrupted), "arms": [
             {"label": label, "records": [r.to_dict() for r in recs], "summary": summary}
-            for label, recs, (_, summary) in zip(labels, split, summaries)]}
+            for label, recs, (_, summary) in zip(labels, kept, summaries)]}
         json_out.write_text(json.dumps(doc, indent=1, default=str) + "\n", encoding="utf-8")
     if interrupted:
         click.echo(f"Aborted ({interrupted}; the summary counts those only).", err=True)
