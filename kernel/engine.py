@@ -166,6 +166,9 @@ class Ctx:
     def memo(self) -> dict[Any, Any]:
         """A cache for derived maps, valid for the state's current content (a new, empty one
         after any change: caches never outlive the content they were computed from)."""
+        recent = self.engine._recent  # the version asked last: most calls (inlined, a hot path)
+        if recent[0] == self.state._version:
+            return recent[1]
         return self.engine.memo_for(self.state)
 
     @property

@@ -72,7 +72,8 @@ def _records(ctx: Any, hex_: str, units: Sequence[Any] | None) -> list[Mapping[s
 
 
 @implements("6.0A", "6.0B", "6.1", "6.2C")
-def stacking_answer(ctx: Any, hex_: str, units: Sequence[Any] | None = None) -> dict[str, Any]:
+def stacking_answer(ctx: Any, hex_: str, units: Sequence[Any] | None = None, *,
+                    copy: bool = True) -> dict[str, Any]:
     """Stacking in ``hex_`` of ``units`` (ids or unit records; default: the units there now)::
 
         {"hex", "side", "points", "limit", "overstacked", "excess", "units": [{"id", "points"}],
@@ -82,7 +83,8 @@ def stacking_answer(ctx: Any, hex_: str, units: Sequence[Any] | None = None) -> 
     ``excess`` = points over the limit. With units of both sides (during an overrun) the side
     the more overstacked is reported. ``must_leave``: the unactivated combat units that must
     move out of an overstacked hex during the Movement Step if possible (6.2C).
-    Raises QuestionError for a bad or off-map hex or an unknown unit id.
+    Raises QuestionError for a bad or off-map hex or an unknown unit id. ``copy=False`` (this
+    plugin's own reads) returns the kept answer itself: read-only.
     """
     on_map = ctx.lasting("stacking.on_map")
     if not isinstance(hex_, str) or hex_ not in on_map:
@@ -104,6 +106,8 @@ def stacking_answer(ctx: Any, hex_: str, units: Sequence[Any] | None = None) -> 
         found = kept[key] = _answer(ctx, hex_, recs)
         while len(kept) > _ANSWERS_KEPT:
             kept.pop(next(iter(kept)))
+    if not copy:
+        return found
     return {**found, "units": [dict(r) for r in found["units"]], "must_leave": list(found["must_leave"]),
             "cases": list(found["cases"])}
 
@@ -226,7 +230,7 @@ def overstack_check(ctx: Any, step: str) -> list[dict[str, Any]]:
     ``fatigue-loss`` and applied through the ``casebook_combat_loss`` hook). HQs have no
     fatigued side. At the end of a Command Step the overstacks are recorded for correction at the earliest instant (6.2F)."""
     hexes = sorted({u["hex"] for u in ctx.state.units if u.get("hex")})
-    found = [a for a in (stacking_answer(ctx, h) for h in hexes) if a["overstacked"]]
+    found = [a for a in (stacking_answer(ctx, h, copy=False) for h in hexes) if a["overstacked"]]
     for a in found:
         ctx.record("overstacked", ("6.2A", "6.2F"), {"hex": a["hex"], "points": a["points"],
                    "limit": a["limit"], "step": step}, source="stacking.overstack_check", side=a["side"])
