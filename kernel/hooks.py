@@ -34,7 +34,7 @@ import importlib
 import importlib.metadata
 import importlib.util
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import pluggy

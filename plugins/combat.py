@@ -20,7 +20,7 @@ from casebook.kernel.hooks import Refusal, hookimpl
 from casebook.kernel.trace import Trace
 from casebook.plugins._combat_odds import (as_json_number, below_table, column_shift, combat_dice, crt_result,
                                            fired_cases, gather, procedure_cases,
-                                           guards_marker, is_hq, odds_column, outcomes, rules_define,
+                                           is_hq, odds_column, outcomes, rules_define,
                                            shifted_column, supplied)
 from casebook.plugins._combat_listing import attack_actions, support_actions
 from casebook.plugins._combat_rules import (PLUGIN, attack_refusals, reaction_cost, record, save,
