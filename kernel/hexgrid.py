@@ -101,11 +101,16 @@ def parse_hex(label: str) -> Hex:
 
     Raises ValueError quoting the input unless it is a string of exactly four ASCII digits.
     """
+    found = _PARSED.get(label) if isinstance(label, str) else None
+    if found is not None:  # at most 10000 labels: each parsed once (a hot path of every search)
+        return found
     if not isinstance(label, str) or not _LABEL.fullmatch(label):
         raise ValueError(
             f"hex label must be four digits XXYY (column, then row), e.g. \"0304\"; got {label!r}"
         )
-    return Hex(int(label[:2]), int(label[2:]))
+    found = _PARSED[label] = Hex(int(label[:2]), int(label[2:]))
+    _LABELS[found] = label
+    return found
 
 
 def hex_label(h: Hex) -> str:
@@ -113,9 +118,21 @@ def hex_label(h: Hex) -> str:
 
     Raises ValueError if a number is outside 0..99 (it would not print as two digits).
     """
+    found = _LABELS.get(h) if type(h) is Hex else None
+    if found is not None:
+        return found
     if not (0 <= h.col <= 99 and 0 <= h.row <= 99):
         raise ValueError(f"hex ({h.col}, {h.row}) has no four-digit label: numbers must be 0..99")
-    return f"{h.col:02d}{h.row:02d}"
+    found = f"{h.col:02d}{h.row:02d}"
+    if type(h) is Hex:
+        _LABELS[h] = found
+        _PARSED[found] = h
+    return found
+
+
+#: label -> Hex and Hex -> label, filled as labels are met (bounded: 10000 four-digit labels)
+_PARSED: dict[str, Hex] = {}
+_LABELS: dict[Hex, str] = {}
 
 
 @dataclass(frozen=True)
