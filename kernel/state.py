@@ -93,8 +93,9 @@ class GameState:
         #: lazily built lookups of units by id and by hex (dropped on every structural change)
         self._ix: tuple[Any, ...] | None = None
         self._pickled: dict[str, tuple[Any, bytes]] = {}
-        #: (version, read-only views of the units) for :attr:`units` (rebuilt after any change)
-        self._unit_views: tuple[int, tuple[Mapping[str, Any], ...]] = (-1, ())
+        #: read-only views of the units for :attr:`units` (live: rebuilt only when units are
+        #: removed or the state rolled back; an added unit is appended)
+        self._unit_views: tuple[Mapping[str, Any], ...] | None = None
         self._d: dict[str, Any] = {
             "kind": "position", "format": 1, "game": game, "provenance": None, "scenario": None,
             "map": None, "turn": 1, "weather": None, "phase": None, "step": None,
@@ -185,6 +186,7 @@ class GameState:
         except BaseException:
             self._d = saved
             self._ix = None
+            self._unit_views = None
             self._version = next(_VERSIONS)
             for journal, n in zip(journals, lengths):
                 if isinstance(journal, list):
@@ -260,12 +262,11 @@ class GameState:
 
     @property
     def units(self) -> tuple[Mapping[str, Any], ...]:
-        """All units on the map, in order, as read-only mappings (the same tuple until the state
-        changes: hot loops ask for it thousands of times a step)."""
-        version, views = self._unit_views
-        if version != self._version:
-            views = tuple(MappingProxyType(u) for u in self._d["units"])
-            self._unit_views = (self._version, views)
+        """All units on the map, in order, as read-only mappings (the same tuple until units are
+        added or removed: hot loops ask for it thousands of times a step; the views are live)."""
+        views = self._unit_views
+        if views is None:
+            views = self._unit_views = tuple(MappingProxyType(u) for u in self._d["units"])
         return views
 
     def unit(self, uid: str) -> Mapping[str, Any]:
@@ -388,6 +389,8 @@ class GameState:
             self._check_hex(unit["hex"])
         record = _plain(dict(unit))
         self._d["units"].append(record)
+        if self._unit_views is not None:
+            self._unit_views = (*self._unit_views, MappingProxyType(record))
         if self._ix is not None:  # the new unit joins the lookups (probes add units one by one)
             by_id, by_hex, raw = self._ix
             view = MappingProxyType(record)
@@ -419,6 +422,7 @@ class GameState:
         returns its last data."""
         unit = self._find(uid)
         self._d["units"].remove(unit)
+        self._unit_views = None
         self._ix = None
         self._d["removed"].append({"unit": uid, "reason": reason,
                                    "turn": self.turn if turn is None else turn})
