@@ -89,20 +89,17 @@ def _line_graph(ctx: Any, side: str) -> tuple[dict[int, int], dict[int, int]]:
     ix = search.board_index(ctx).index
     starts = tuple(i for i in (ix[h] for h in sorted(_usable(ctx, side)))
                    if any(n not in closed for n in adj.get(i, ())))
-    kept = ctx.lasting("supply.line-runs").setdefault(side, {})
-    found = None
-    for run in kept.values():
-        if run["starts"] == starts and _untouched(run["closed"] ^ closed, run["read"]):
-            found = run
-            break
-    if found is None:
+    def make() -> dict[str, Any]:
         dist, pred = search.bfs(starts, adj, closed)
         read = set(dist)
         for i in dist:
             read.update(adj.get(i, ()))
-        found = {"starts": starts, "closed": closed, "read": frozenset(read), "result": (dist, pred),
-                 "stamp": next(_STAMPS), "derived": {}}
-    lru_get(kept, (starts, closed), _RUNS_KEPT)[0].update(found)
+        return {"starts": starts, "closed": closed, "read": frozenset(read), "result": (dist, pred),
+                "stamp": next(_STAMPS), "derived": {}}
+
+    found = _kept_run(ctx.lasting("supply.line-runs").setdefault(side, {}), (starts, closed),
+                      lambda run: run["starts"] == starts and _untouched(run["closed"] ^ closed, run["read"]),
+                      make)
     store["line"] = found["result"]
     store["line-stamp"] = found["stamp"]
     store["line-derived"] = found["derived"]
@@ -113,6 +110,15 @@ def _line_graph(ctx: Any, side: str) -> tuple[dict[int, int], dict[int, int]]:
 _RUNS_KEPT = 4
 #: Line searches are told apart by a stamp (never reused, unlike ``id``).
 _STAMPS = itertools.count()
+
+
+def _kept_run(kept: dict[Any, Any], key: Any, reusable: Any, make: Any) -> dict[str, Any]:
+    """The first run in ``kept`` that is ``reusable`` (it read nothing that changed), else a new
+    one from ``make()``; either way kept under ``key`` as the most recent (the last
+    :data:`_RUNS_KEPT`)."""
+    found = next((run for run in kept.values() if reusable(run)), None) or make()
+    lru_get(kept, key, _RUNS_KEPT)[0].update(found)
+    return found
 
 
 def _untouched(changed: frozenset[int], read: Any) -> bool:
@@ -250,16 +256,16 @@ def _reverse_map(ctx: Any, side: str, uid: str, limit: int) -> tuple[dict[int, f
     if key not in store:
         closed, targets, _ = _index_sets(ctx, side)
         kept, _ = lru_get(ctx.lasting("supply.reverse"), (side, cls, _weather(ctx), settings(ctx), limit), 8)
-        found = None
-        for run in kept.values():
-            if run["targets"] == targets and _untouched(run["closed"] ^ closed, run["map"][0]):
-                found = run
-                break
-        if found is None:
+
+        def make() -> dict[str, Any]:
             costs, ask = _step_costs(ctx, unit), _asker(ctx, uid)
-            found = {"targets": targets, "closed": closed,
-                     "map": search.dijkstra(targets, limit, lambda x: costs.into(x, ask), closed)}
-        lru_get(kept, (targets, closed), _RUNS_KEPT)[0].update(found)
+            return {"targets": targets, "closed": closed,
+                    "map": search.dijkstra(targets, limit, lambda x: costs.into(x, ask), closed)}
+
+        def reusable(run: dict[str, Any]) -> bool:
+            return run["targets"] == targets and _untouched(run["closed"] ^ closed, run["map"][0])
+
+        found = _kept_run(kept, (targets, closed), reusable, make)
         store[key] = found["map"]
     return store[key]
 
@@ -328,13 +334,16 @@ def blocked_met(ctx: Any, uid: str, limit: int) -> dict[Hex, tuple[str, tuple[st
     unusable = _unusable(ctx, side)
     kept = ctx.lasting("supply.blocked-met")
     key = (side, start, search_row(ctx, uid), _weather(ctx), settings(ctx), limit)
-    run = kept.get(key)
-    if run is not None:
-        read = run["read"]
-        seen = (closed & read, targets & read, {h: block[h] for h in run["met"] if h in block},
+
+    def seen(read: frozenset[int], met: list[Hex]) -> tuple[Any, ...]:
+        """What the search read: closed hexes and targets, the reasons of those it met, the
+        unusable sources it reached or touched."""
+        return (closed & read, targets & read, {h: block[h] for h in met if h in block},
                 {h: v for h, v in unusable.items() if index.index[h] in read})
-        if seen == run["seen"]:
-            return run["found"]
+
+    run = kept.get(key)
+    if run is not None and seen(run["read"], run["met"]) == run["seen"]:
+        return run["found"]
     costs, ask, adj = _step_costs(ctx, ctx.state.unit(uid)), _asker(ctx, uid), index.adj
     met: set[int] = set()
 
@@ -350,18 +359,15 @@ def blocked_met(ctx: Any, uid: str, limit: int) -> dict[Hex, tuple[str, tuple[st
         return out
 
     reached, _ = search.dijkstra([start], limit, steps, targets - {start})
-    found = {index.hexes[i]: block[index.hexes[i]] for i in met}
-    for h, (why, cases) in unusable.items():
-        if index.index[h] in reached or any(index.index[n] in reached for n in ctx.board.neighbours(h)):
-            found[h] = (why, cases)
-    read = set(reached)
+    read = set(reached)  # the hexes reached and their neighbours
     for i in reached:
         read.update(adj[i])
     read = frozenset(read)
     met_hexes = [index.hexes[i] for i in met]
-    kept[key] = {"read": read, "met": met_hexes, "found": found,
-                 "seen": (closed & read, targets & read, {h: block[h] for h in met_hexes},
-                          {h: v for h, v in unusable.items() if index.index[h] in read})}
+    now = seen(read, met_hexes)
+    found = {h: block[h] for h in met_hexes}
+    found.update(now[3])  # unusable sources reached or next to a hex reached
+    kept[key] = {"read": read, "met": met_hexes, "found": found, "seen": now}
     while len(kept) > _MET_KEPT:
         kept.pop(next(iter(kept)))
     return found

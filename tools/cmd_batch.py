@@ -235,15 +235,14 @@ def batch(ctx: click.Context, game: str, scenario: str | None, games: int, worke
         raise click.UsageError("--scheduler needs Dask: pip install 'casebook[dask]'")
     done: list[Any] = []
     try:
-        records = _play_terminable(everything, backend, quiet, done)
+        finished: list[Any] = _play_terminable(everything, backend, quiet, done)  # in spec order
         interrupted = None
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the workers are stopped; keep what finished
-        found = _finished(everything, done)
-        interrupted = f"interrupted: {len(done)} of {len(everything)} games finished"
-        records = [r for r in found if r is not None]
-        if not records:
+        if not done:
             raise
-    finished = _finished(everything, records)
+        finished = _finished(everything, done)  # in spec order, None for the games not finished
+        interrupted = f"interrupted: {len(done)} of {len(everything)} games finished"
+    records = [r for r in finished if r is not None]
     split = [[r for r in finished[i * games:(i + 1) * games] if r is not None] for i in range(len(arms))]
     kept = split  # every finished game goes to --json
     if interrupted and len(split) == 2:  # compare like with like: the seeds both sides finished
