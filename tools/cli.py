@@ -29,6 +29,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "rules": ("cmd_rules", "rules", "Rule scripts: `rules check GAME` compiles and reports errors."),
     "provenance": ("cmd_provenance", "provenance", "Count rulebook / errata / reconstructed values per file."),
     "render": ("cmd_render", "render", "Draw the map (and a position's units) as SVG."),
+    "golden": ("golden", "golden", "Play the golden playthroughs; compare or (--write) regenerate their traces."),
     "mapfit": ("cmd_mapfit", "mapfit", "Fit geography to the printed hexes and (re)generate the map YAML."),
 }
 
