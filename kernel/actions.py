@@ -19,8 +19,9 @@ listed in :data:`TEXT_ARGS` (hexes and unit ids stay strings: ``hex=0303``).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 __all__ = ["Action", "format_action", "parse_action", "TEXT_ARGS"]
 

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping, TypeVar
+from typing import Any, TypeVar
 
 from casebook.kernel.errors import ContentError, Problem
 

@@ -14,9 +14,10 @@ import importlib.metadata
 import importlib.resources
 import importlib.util
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from casebook.kernel.errors import ContentError, Problem
 from casebook.kernel.provenance import PatchError, apply_patch, count_provenance

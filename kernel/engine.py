@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from casebook.kernel.board import Board
 from casebook.kernel.content import Pack, find_pack, load_pack
@@ -57,8 +58,8 @@ class Engine:
     pm: CasebookPluginManager
     sequence: Sequence
     _boards: dict[str, Board] = field(default_factory=dict, repr=False)
-    _memos: "OrderedDict[int, dict[Any, Any]]" = field(default_factory=OrderedDict, repr=False)
-    _lasting: "OrderedDict[Any, dict[Any, Any]]" = field(default_factory=OrderedDict, repr=False)
+    _memos: OrderedDict[int, dict[Any, Any]] = field(default_factory=OrderedDict, repr=False)
+    _lasting: OrderedDict[Any, dict[Any, Any]] = field(default_factory=OrderedDict, repr=False)
     _recent: list[Any] = field(default_factory=lambda: [None, None], repr=False)
 
     def lasting(self, board: Board, depends_on: tuple[Any, ...]) -> dict[Any, Any]:

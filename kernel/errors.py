@@ -17,8 +17,8 @@ cleanly and exit 1. Each class says what was wrong and where:
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
 
 __all__ = [
     "Problem",

@@ -23,7 +23,8 @@ never holds a half-applied action. The trace records every action, roll and auto
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from casebook.kernel.actions import Action, parse_action
 from casebook.kernel.engine import Engine, load_engine

@@ -27,15 +27,15 @@ tests and debugging.
 
 from __future__ import annotations
 
-from collections import deque
-
 import functools
 import importlib
 import importlib.metadata
 import importlib.util
 import re
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 import pluggy
 

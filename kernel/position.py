@@ -12,8 +12,9 @@ class, hex off the map, duplicate unit ids, unknown counter, bad weather, unknow
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from casebook.kernel.errors import PositionError, Problem
 from casebook.kernel.provenance import PatchError, apply_patch

@@ -10,8 +10,9 @@ returns the key path whose values now carry ``errata: <case>``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 __all__ = [
     "SOURCES",

@@ -13,7 +13,8 @@ from __future__ import annotations
 import difflib
 import types
 import typing
-from typing import Any, Callable, Iterable, Union
+from collections.abc import Callable, Iterable
+from typing import Any, Union
 
 from pydantic import BaseModel, ValidationError
 
@@ -21,7 +22,6 @@ from casebook.kernel.errors import Problem
 from casebook.kernel.schema_base import *  # noqa: F403  (re-export)
 from casebook.kernel.schema_base import __all__ as _base_all
 from casebook.kernel.schema_content import *  # noqa: F403
-from casebook.kernel.schema_content import __all__ as _content_all
 from casebook.kernel.schema_content import (
     CasesFile,
     CountersFile,
@@ -34,9 +34,10 @@ from casebook.kernel.schema_content import (
     SequenceFile,
     TableFile,
 )
+from casebook.kernel.schema_content import __all__ as _content_all
 from casebook.kernel.schema_position import *  # noqa: F403
-from casebook.kernel.schema_position import __all__ as _position_all
 from casebook.kernel.schema_position import Position
+from casebook.kernel.schema_position import __all__ as _position_all
 from casebook.kernel.schema_tables import check_records, check_table
 from casebook.kernel.yamlio import YamlDoc, dotted
 

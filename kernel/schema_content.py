@@ -252,7 +252,7 @@ class Patch(Model):
     note: str | None = None
 
     @model_validator(mode="after")
-    def _one_operation(self) -> "Patch":
+    def _one_operation(self) -> Patch:
         ops = [k for k in ("set", "add", "remove") if k in self.model_fields_set]
         if len(ops) != 1:
             raise ValueError(f"a patch needs exactly one of set / add / remove, got {ops or 'none'}")
@@ -271,7 +271,7 @@ class Setting(Model):
     choices: list[Scalar] = Field(min_length=1)
 
     @model_validator(mode="after")
-    def _value_in_choices(self) -> "Setting":
+    def _value_in_choices(self) -> Setting:
         if self.value not in self.choices:
             raise ValueError(f"value {self.value!r} is not one of the choices {self.choices}")
         return self

@@ -9,8 +9,9 @@ of their phase; plugins registered; rule files present; every scenario position 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from casebook.kernel.errors import Problem
 from casebook.kernel.provenance import count_provenance

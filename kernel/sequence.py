@@ -24,9 +24,10 @@ exactly where it stopped. :meth:`SequenceMachine.advance` moves one step on:
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 from casebook.kernel.errors import ContentError, PositionError, Problem
 

@@ -22,10 +22,11 @@ import functools
 import itertools
 import pickle
 import re
+from collections.abc import Iterator, Mapping
 from collections.abc import Mapping as _AbcMapping
 from contextlib import contextmanager
 from types import MappingProxyType
-from typing import Any, Iterator, Mapping, Protocol
+from typing import Any, Protocol
 
 from casebook.kernel.errors import PositionError, Problem
 

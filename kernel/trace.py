@@ -27,9 +27,10 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from os import PathLike
-from typing import IO, TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
+from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
     from casebook.kernel.state import GameState

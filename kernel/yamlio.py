@@ -19,15 +19,16 @@ Key paths are tuples of mapping keys and list indices, e.g. ``("units", 3, "stre
 from __future__ import annotations
 
 import io
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from ruamel.yaml import YAML
-from ruamel.yaml.representer import SafeRepresenter
 from ruamel.yaml import events as ev
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import ScalarNode
+from ruamel.yaml.representer import SafeRepresenter
 
 from casebook.kernel.errors import ContentError, Problem
 

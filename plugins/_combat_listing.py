@@ -8,13 +8,21 @@ of its units are asked; so is support a side cannot afford. What is offered is u
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from casebook.kernel.actions import Action
 from casebook.kernel.cases import implements
 from casebook.plugins._combat_odds import gather, rules_define
-from casebook.plugins._combat_rules import (attack_groups, attack_legal, max_support, reaction_cost,
-                                            support_allowed, support_cost, targets)
+from casebook.plugins._combat_rules import (
+    attack_groups,
+    attack_legal,
+    max_support,
+    reaction_cost,
+    support_allowed,
+    support_cost,
+    targets,
+)
 
 __all__ = ["attack_actions", "support_options", "support_actions"]
 

@@ -7,9 +7,10 @@ Every number comes from the rule scripts (``combat_strength``, ``attack_drm``) a
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from casebook.kernel.cases import implements
 from casebook.kernel.dice import distribution

@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from itertools import combinations
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from casebook.kernel.cases import implements
 from casebook.kernel.hexgrid import parse_hex

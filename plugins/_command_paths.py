@@ -10,8 +10,8 @@ weather, the settings the ZOC hook reads) in ``ctx.lasting``, so a change that m
 
 from __future__ import annotations
 
-from typing import Any, Mapping
-
+from collections.abc import Mapping
+from typing import Any
 
 from casebook.kernel.cases import implements
 from casebook.kernel.hexgrid import Hex, hex_label, parse_hex

@@ -10,13 +10,13 @@ Actions (notation of ``casebook.kernel.actions``)::
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from casebook.kernel.actions import Action
 from casebook.kernel.cases import implements
 from casebook.kernel.hexgrid import parse_hex
 from casebook.kernel.hooks import Refusal
-
 from casebook.plugins import _command_paths as cp
 
 __all__ = ["hq_cost", "hq_stacks", "hq_limit", "single_stacks", "recoverable", "legal", "refusals", "apply"]

@@ -6,7 +6,8 @@ turn it had a fortification built in its hex (14.1D: it cannot move or attack th
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from casebook.kernel.actions import Action
 from casebook.kernel.cases import implements

@@ -9,7 +9,8 @@ already fatigued for their scatter (14.4D2).
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from casebook.kernel.actions import Action
 from casebook.kernel.cases import implements

@@ -17,15 +17,20 @@ from __future__ import annotations
 from typing import Any
 
 from casebook.kernel.cases import implements
-from casebook.kernel.script import AskedFacts
 from casebook.kernel.errors import IllegalActionError
 from casebook.kernel.hooks import Refusal
-
-from casebook.plugins._movement_costs import enemy_hexes, is_supplied, move_class, step_cost, weather
+from casebook.kernel.script import AskedFacts
 from casebook.plugins._movement_apply import APPLY
+from casebook.plugins._movement_costs import enemy_hexes, is_supplied, move_class, step_cost, weather
 from casebook.plugins._movement_paths import check_path, neighbours, rail_reach
 from casebook.plugins._movement_state import (
-    MODE, STEPS, current_mover, data, decider, eligible_stacks, mover,
+    MODE,
+    STEPS,
+    current_mover,
+    data,
+    decider,
+    eligible_stacks,
+    mover,
 )
 
 __all__ = ["KINDS", "check", "apply", "in_command", "react_cost", "rail_capacity_left"]

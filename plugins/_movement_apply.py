@@ -10,11 +10,16 @@ from typing import Any
 
 from casebook.kernel.cases import implements
 from casebook.kernel.errors import IllegalActionError
-
 from casebook.plugins._movement_costs import enemy_hexes, ezoc, move_class, step_cost, zoc_treatment
 from casebook.plugins._movement_paths import check_path, rail_reach
 from casebook.plugins._movement_state import (
-    MODE, current_mover, eligible_stacks, finish_current, save, start_current, uid,
+    MODE,
+    current_mover,
+    eligible_stacks,
+    finish_current,
+    save,
+    start_current,
+    uid,
 )
 
 __all__ = ["APPLY"]

@@ -9,7 +9,8 @@ context in ``ctx.memo`` (the hot path of reach and of the supply plugin's 8-MP p
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from casebook.kernel.cases import implements
 from casebook.kernel.errors import QuestionError

@@ -10,12 +10,17 @@ from typing import Any
 
 from casebook.kernel.actions import Action
 from casebook.kernel.cases import implements
-
 from casebook.plugins._movement_actions import check, rail_capacity_left, react_cost
 from casebook.plugins._movement_costs import enemy_hexes
 from casebook.plugins._movement_paths import neighbours, rail_reach, reach
 from casebook.plugins._movement_state import (
-    MODE, STEPS, current_mover, data, decider, eligible_stacks, mover,
+    MODE,
+    STEPS,
+    current_mover,
+    data,
+    decider,
+    eligible_stacks,
+    mover,
 )
 
 __all__ = ["legal_actions", "destinations"]

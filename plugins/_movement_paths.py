@@ -16,9 +16,14 @@ from typing import Any
 
 from casebook.kernel.cases import implements
 from casebook.kernel.hexgrid import hex_label, parse_hex
-
 from casebook.plugins._movement_costs import (
-    enemy_hexes, ezoc, ezoc_map, step_cost, step_table, table_row, weather,
+    enemy_hexes,
+    ezoc,
+    ezoc_map,
+    step_cost,
+    step_table,
+    table_row,
+    weather,
 )
 
 __all__ = ["Mover", "Step", "step", "reach", "search", "check_path", "rail_reach", "neighbours"]

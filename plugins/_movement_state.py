@@ -12,14 +12,17 @@ Private helper of :mod:`casebook.plugins.movement`. The plugin data is plain dat
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from casebook.kernel.cases import implements
 from casebook.kernel.dice import roll
 from casebook.kernel.trace import Trace
-
 from casebook.plugins._movement_costs import (
-    is_supplied, move_class, movement_allowance, zoc_treatment,
+    is_supplied,
+    move_class,
+    movement_allowance,
+    zoc_treatment,
 )
 from casebook.plugins._movement_paths import Mover
 

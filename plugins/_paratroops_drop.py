@@ -11,7 +11,8 @@ The plugin keeps ``plugin_data("paratroops") = {"drops": {turn: unit}, "dropped"
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from casebook.kernel.cases import implements
 from casebook.kernel.hexgrid import hex_label, parse_hex

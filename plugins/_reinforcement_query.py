@@ -5,10 +5,11 @@ its private modules.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from casebook.kernel.hooks import Refusal
 from casebook.kernel.hexgrid import hex_label, parse_hex
+from casebook.kernel.hooks import Refusal
 from casebook.kernel.schema_position import COUNTER_FIELDS
 
 __all__ = ["PLUGIN", "data", "set_data", "supplied", "in_command", "in_ezoc", "hex_supplied",

@@ -7,7 +7,8 @@ them in order, asking the deciding side (interactive) or following :func:`policy
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from casebook.kernel.actions import Action
 from casebook.kernel.cases import implements

@@ -15,11 +15,11 @@ The line network and the units' traces are in ``_supply_trace``.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from casebook.kernel.cases import implements
 from casebook.kernel.hexgrid import Hex, hex_label, parse_hex
-
 from casebook.plugins import _supply_search as search
 from casebook.plugins._supply_keys import lru_get, placement, side_store, weather
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from casebook.kernel.cases import implements
 
@@ -30,7 +31,7 @@ def mark_oos(ctx: Any, side: str, in_supply: Callable[[Any, str], bool]) -> dict
     "fatigued", "losses", "eliminated": [unit ids]}``.
     """
     state = ctx.state
-    units = sorted((u["id"] for u in state.units if u.get("side") == side and u.get("hex")))
+    units = sorted(u["id"] for u in state.units if u.get("side") == side and u.get("hex"))
     verdict = {uid: in_supply(ctx, uid) for uid in units}
     out: dict[str, Any] = {"restored": [], "marked": [], "fatigued": [], "losses": [],
                            "eliminated": []}

@@ -22,9 +22,10 @@ give (``tests/rules/test_supply_cache.py`` checks it against networkx).
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from heapq import heappop, heappush
 from itertools import count
-from typing import Any, Callable, Collection, Iterable, Mapping, Sequence
+from typing import Any
 
 from casebook.kernel.hexgrid import Hex
 

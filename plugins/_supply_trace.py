@@ -19,15 +19,25 @@ leaves every hex they read as it was:
 from __future__ import annotations
 
 import itertools
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from casebook.kernel.cases import implements
 from casebook.kernel.hexgrid import Hex, hex_label
-
 from casebook.plugins import _supply_search as search
 from casebook.plugins._supply_keys import lru_get, settings, side_store, weather
 from casebook.plugins._supply_paths import (
-    blocked, closed_indices as _closed, move_class, side_of, sources, unit_hex, usable as _usable,
+    blocked,
+    move_class,
+    side_of,
+    sources,
+    unit_hex,
+)
+from casebook.plugins._supply_paths import (
+    closed_indices as _closed,
+)
+from casebook.plugins._supply_paths import (
+    usable as _usable,
 )
 
 __all__ = ["line_supplied", "line_path", "search_row", "trace_mp", "kept_answers", "ANSWERS_KEPT",

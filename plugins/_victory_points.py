@@ -18,7 +18,8 @@ Every number is the rule script's (rules/moscow41/victory.rules).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from casebook.kernel.cases import implements
 from casebook.kernel.hexgrid import hex_label

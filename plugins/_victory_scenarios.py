@@ -16,11 +16,11 @@ A result is ``{"winner", "level", "reason", "cases", "condition"}``; it is kept 
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from casebook.kernel.cases import implements
 from casebook.kernel.hexgrid import hex_label
-
 from casebook.plugins._victory_points import PLUGIN, is_combat_unit, moscow_hexes, vp_answer
 
 __all__ = ["victory_block", "conditions", "target_hexes", "instant_result", "end_result",

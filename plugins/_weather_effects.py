@@ -22,8 +22,9 @@ quantity           effect reported
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any
 
 from casebook.kernel.cases import implements
 from casebook.kernel.script.exprs import MissingFactError

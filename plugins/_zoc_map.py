@@ -15,7 +15,8 @@ by hexside, once per board; so one stack's move recomputes the map from cached p
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from casebook.kernel.cases import implements
 from casebook.kernel.hexgrid import hex_label, parse_hex

@@ -8,7 +8,8 @@ hex (``stack``).
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from casebook.kernel.cases import implements
 from casebook.kernel.hooks import Refusal

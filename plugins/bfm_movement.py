@@ -11,7 +11,8 @@ the phase. Answers ``casebook ask … reach UNIT``.
 from __future__ import annotations
 
 import heapq
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from casebook.kernel.actions import Action
 from casebook.kernel.cases import implements

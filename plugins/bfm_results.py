@@ -12,7 +12,8 @@ friendly edge, the strongest unit advances). Answers ``casebook ask … retreat 
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from casebook.kernel.actions import Action
 from casebook.kernel.cases import implements

@@ -16,7 +16,8 @@ the Soviets in Moscow without it (BM9.5). Answers ``casebook ask … communicati
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from casebook.kernel.actions import Action
 from casebook.kernel.cases import implements

@@ -10,7 +10,8 @@ city; otherwise a draw). Answers ``casebook ask … victory``.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from casebook.kernel.cases import implements
 from casebook.kernel.hexgrid import hex_label

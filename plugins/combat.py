@@ -9,7 +9,8 @@ Owner of the steps ``combat`` (the phasing player attacks with activated and res
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from casebook.kernel.actions import Action
 from casebook.kernel.cases import implements
@@ -18,13 +19,24 @@ from casebook.kernel.errors import IllegalActionError, QuestionError
 from casebook.kernel.hexgrid import parse_hex
 from casebook.kernel.hooks import Refusal, hookimpl
 from casebook.kernel.trace import Trace
-from casebook.plugins._combat_odds import (as_json_number, below_table, column_shift, combat_dice, crt_result,
-                                           fired_cases, gather, procedure_cases,
-                                           is_hq, odds_column, outcomes, rules_define,
-                                           shifted_column, supplied)
 from casebook.plugins._combat_listing import attack_actions, support_actions
-from casebook.plugins._combat_rules import (PLUGIN, attack_refusals, reaction_cost, record, save,
-                                            support_allowed)
+from casebook.plugins._combat_odds import (
+    as_json_number,
+    below_table,
+    column_shift,
+    combat_dice,
+    crt_result,
+    fired_cases,
+    gather,
+    is_hq,
+    odds_column,
+    outcomes,
+    procedure_cases,
+    rules_define,
+    shifted_column,
+    supplied,
+)
+from casebook.plugins._combat_rules import PLUGIN, attack_refusals, reaction_cost, record, save, support_allowed
 
 __all__ = ["QUESTIONS", "assess", "attack_answer", "resolve", "defender_support_policy"]
 

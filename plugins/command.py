@@ -11,12 +11,12 @@ Plugin data ``command``: ``{"done": bool}`` — something was activated in this 
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from casebook.kernel.cases import implements
 from casebook.kernel.errors import QuestionError
 from casebook.kernel.hooks import hookimpl
-
 from casebook.plugins import _command_steps as steps
 from casebook.plugins._command_paths import command_answer
 

@@ -18,8 +18,9 @@ Base IP marker of 1.1D, set at each collection.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from casebook.kernel.cases import implements
 from casebook.kernel.dice import roll as roll_dice

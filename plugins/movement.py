@@ -13,19 +13,24 @@ The pieces live in ``plugins/_movement_*.py``.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from casebook.kernel.cases import implements
 from casebook.kernel.errors import QuestionError
 from casebook.kernel.hexgrid import parse_hex
 from casebook.kernel.hooks import hookimpl
-
 from casebook.plugins import _movement_actions as actions
 from casebook.plugins import _movement_costs as costs
 from casebook.plugins._movement_legal import legal_actions
 from casebook.plugins._movement_paths import Mover, check_path, reach
 from casebook.plugins._movement_state import (
-    STEPS, data, decider, finish_current, save, uid,
+    STEPS,
+    data,
+    decider,
+    finish_current,
+    save,
+    uid,
 )
 
 __all__ = ["QUESTIONS", "reach_answer", "move_answer", "stack_for"]

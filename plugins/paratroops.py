@@ -25,9 +25,15 @@ from casebook.kernel.dice import roll
 from casebook.kernel.hexgrid import hex_label, parse_hex
 from casebook.kernel.hooks import Refusal, hookimpl
 from casebook.kernel.trace import Trace
-
-from casebook.plugins._paratroops_drop import (PLUGIN, data, drop_targets, drop_verdict,
-                                               eligible_units, take_off_schedule, unit_record)
+from casebook.plugins._paratroops_drop import (
+    PLUGIN,
+    data,
+    drop_targets,
+    drop_verdict,
+    eligible_units,
+    take_off_schedule,
+    unit_record,
+)
 
 __all__ = ["QUESTIONS", "apply_drop", "lift_scatter", "lose_step", "scattered_in", "drop_supply",
            "casebook_legal_actions", "casebook_validate_action", "casebook_apply_action",

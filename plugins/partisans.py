@@ -16,7 +16,6 @@
 from __future__ import annotations
 
 import bisect
-
 from typing import Any
 
 from casebook.kernel.actions import Action

@@ -10,17 +10,14 @@ bots) every decision follows :func:`policy`.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
 
-from casebook.kernel.actions import Action
 from casebook.kernel.cases import implements
 from casebook.kernel.errors import QuestionError
 from casebook.kernel.hooks import Refusal, hookimpl
-from casebook.plugins._results_losses import (apply_loss, distribute_losses, fatigue_unit, is_hq,
-                                              parse_result)
-from casebook.plugins._results_retreat import advance_paths, retreat_options
-from casebook.plugins._results_stages import (apply_choice, choices, decider_side, run_stages,
-                                              start_stages)
+from casebook.plugins._results_losses import apply_loss
+from casebook.plugins._results_retreat import retreat_options
+from casebook.plugins._results_stages import apply_choice, choices, decider_side, run_stages, start_stages
 
 __all__ = ["QUESTIONS", "retreat_answer", "apply_outcome"]
 

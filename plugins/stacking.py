@@ -11,7 +11,8 @@ limits are the rule-script quantities ``stacking_points`` and ``stacking_limit``
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from casebook.kernel.cases import implements
 from casebook.kernel.errors import QuestionError

@@ -14,13 +14,13 @@ through (5.1B); ``oos_remnants_removed`` — remnants removed at the last OOS ma
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from casebook.kernel.cases import implements
 from casebook.kernel.errors import QuestionError
 from casebook.kernel.hexgrid import hex_label, parse_hex
 from casebook.kernel.hooks import hookimpl
-
 from casebook.plugins import _supply_paths as paths
 from casebook.plugins import _supply_trace as trace_
 from casebook.plugins._supply_keys import side_store

@@ -16,10 +16,15 @@ from typing import Any
 from casebook.kernel.cases import implements
 from casebook.kernel.errors import QuestionError
 from casebook.kernel.hooks import Refusal, hookimpl
-
 from casebook.plugins._victory_points import PLUGIN, moscow_taken, vp_answer
-from casebook.plugins._victory_scenarios import (end_result, instant_result, reaction_refusal,
-                                                 store_result, stored_result, victory_block)
+from casebook.plugins._victory_scenarios import (
+    end_result,
+    instant_result,
+    reaction_refusal,
+    store_result,
+    stored_result,
+    victory_block,
+)
 
 __all__ = ["QUESTIONS", "casebook_after_action", "casebook_turn_end", "casebook_game_result",
            "casebook_validate_action", "casebook_facts", "casebook_answer", "remember_moscow",

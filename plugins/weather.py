@@ -21,14 +21,16 @@ Plugin data (``state.plugin_data("weather")``): ``{"turn", "previous_ground", "t
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from casebook.kernel.cases import implements
 from casebook.kernel.dice import roll
 from casebook.kernel.errors import QuestionError
 from casebook.kernel.hooks import hookimpl
 from casebook.kernel.trace import Trace
-from casebook.plugins._weather_effects import effects_of, rel_source, setting as _setting
+from casebook.plugins._weather_effects import effects_of, rel_source
+from casebook.plugins._weather_effects import setting as _setting
 
 __all__ = [
     "QUESTIONS", "PLUGIN", "weather_fixed", "turn_row", "roll_temperature", "roll_ground",

@@ -11,8 +11,9 @@ side at once, with the key it is cached by), ``casebook_facts`` (``in_ezoc`` and
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from casebook.kernel.cases import implements
 from casebook.kernel.errors import QuestionError
@@ -21,8 +22,18 @@ from casebook.kernel.hooks import hookimpl
 from casebook.kernel.state import HEX_RE
 
 from ._zoc_cites import blocks, combine_cases, definition_cases, effect_cases, map_cases
-from ._zoc_map import (chart_kind, chart_row, conditions, exerted_by, exerts_zoc, friendly_combat_unit_in,
-                       map_key, most_restrictive, unit_kind, zoc_map)
+from ._zoc_map import (
+    chart_kind,
+    chart_row,
+    conditions,
+    exerted_by,
+    exerts_zoc,
+    friendly_combat_unit_in,
+    map_key,
+    most_restrictive,
+    unit_kind,
+    zoc_map,
+)
 from ._zoc_moves import locking_refusals, moving_units, retreat_allowed_into, retreat_refusals
 
 __all__ = ["QUESTIONS", "zoc_answer", "zoc_for_unit", "retreat_blocked_by_zoc",

@@ -3,7 +3,7 @@ tested in tests/rules/ and by the Moscow '41 play tests)."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from test_game import Toy
 
 from casebook.kernel.engine import Engine
 from casebook.kernel.game import Game
@@ -12,8 +12,6 @@ from casebook.tools.account import narrate_all
 from casebook.tools.bots import GreedyBot, RandomBot
 from casebook.tools.cmd_play import run_play
 from casebook.tools.human import HumanPlayer, parse_ask_words
-
-from test_game import Toy
 
 
 def _game(mini_pack) -> Game:

@@ -5,7 +5,6 @@ at once with file:line:column, the source line and a caret (syrupy snapshots, re
 from __future__ import annotations
 
 import re
-
 from pathlib import Path
 
 import pytest

@@ -10,7 +10,12 @@ import pytest
 
 from casebook.kernel.errors import IllegalActionError, ScriptSyntaxError
 from casebook.kernel.script import (
-    Explanation, MissingFactError, RuleSet, compile_scripts, facts_from_mapping, parse_script,
+    Explanation,
+    MissingFactError,
+    RuleSet,
+    compile_scripts,
+    facts_from_mapping,
+    parse_script,
 )
 from casebook.kernel.script.ast import Quantity, Term
 

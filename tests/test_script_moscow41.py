@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 from casebook.kernel.errors import IllegalActionError
 from casebook.kernel.script import compile_files, compile_pack, compile_scripts, find_rule_pack, load_facts
 
-
 PACK = find_rule_pack("moscow41")
 RULES = compile_pack(PACK)
 SCHEMA = load_facts(PACK.facts)

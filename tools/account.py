@@ -8,7 +8,8 @@ automatic passes) are left out. The account is a view of the trace; the trace is
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from casebook.kernel.trace import Event
 

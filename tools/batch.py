@@ -22,11 +22,12 @@ import logging
 import os
 import time
 import traceback
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from multiprocessing import get_context
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any
 
 __all__ = ["GameSpec", "GameRecord", "Backend", "play_one", "run_batch", "game_sides",
            "check_settings", "load_game", "default_workers"]
@@ -108,7 +109,6 @@ def load_game(game: str, scenario: str, settings: tuple[tuple[str, Any], ...] = 
     """The :class:`~casebook.kernel.game.Game` (cached per process: a Game is immutable) with
     ``settings`` written into its scenario position, so they hold from the setup on."""
     from casebook.kernel.game import Game
-
     from casebook.tools.runtime import tune_gc
 
     configured = Game.load(game, scenario)

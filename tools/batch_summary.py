@@ -10,9 +10,10 @@ difference between two summaries.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import mean
-from typing import Any, Sequence
+from typing import Any
 
 from casebook.tools.batch import GameRecord
 

@@ -10,10 +10,9 @@ it answers in its module constant ``QUESTIONS`` (question -> usage line).
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 import click

@@ -56,13 +56,12 @@ def run_play(game_id: Any, scenario: str, players: dict[str, tuple[str, str]], s
     """Play to the end; returns the final :class:`~casebook.kernel.game.State`. ``game_id`` is a
     game id or pack dir, or an already loaded :class:`~casebook.kernel.game.Game`."""
     from casebook.kernel.game import Game
-    from casebook.tools.runtime import tune_gc
-    from casebook.kernel.position import load_position, position_to_dict
-    from casebook.kernel.position import pack_dir_near
+    from casebook.kernel.position import load_position, pack_dir_near, position_to_dict
     from casebook.kernel.trace import Trace
     from casebook.tools.account import narrate
     from casebook.tools.bots import make_bot
     from casebook.tools.human import UNDO, HumanPlayer
+    from casebook.tools.runtime import tune_gc
 
     if load:
         pos = load_position(load)

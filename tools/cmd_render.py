@@ -34,7 +34,7 @@ def _load_position(path: Path, pack_dir: Path) -> dict[str, Any]:
     """A position as plain data: validated by the position loader when the pack loads, else raw."""
     if (pack_dir / "game.yaml").is_file():
         from casebook.kernel.content import load_pack
-        from casebook.kernel.position import position_to_dict, load_position
+        from casebook.kernel.position import load_position, position_to_dict
 
         return position_to_dict(load_position(path, pack=load_pack(pack_dir)))
     data = load_yaml(path).data

@@ -26,8 +26,8 @@ def replay_trace(path: Path, pack: Path | None = None) -> tuple[bool, str]:
     setup event names, or on the pack folder ``pack`` (which must have that game id)."""
     from casebook.kernel.actions import parse_action
     from casebook.kernel.game import Game
-    from casebook.tools.runtime import tune_gc
     from casebook.kernel.trace import Trace
+    from casebook.tools.runtime import tune_gc
 
     recorded = Trace.read(path)
     if len(recorded) == 0 or recorded[0].kind != "setup":

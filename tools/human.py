@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import json
 import shlex
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from casebook.kernel.actions import Action, parse_action
 from casebook.kernel.errors import CasebookError

@@ -17,8 +17,8 @@ Units: sheet coordinates are in hex sizes (centre to corner = 1); residuals are 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from casebook.kernel.hexgrid import Grid, Hex, hex_label
 

@@ -16,7 +16,8 @@ rounded to 0.01 px).
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 import drawsvg as draw
 

@@ -67,21 +67,21 @@ class Name:
 @dataclass(frozen=True)
 class Unary:
     op: str  # "-" or "+"
-    operand: "Expr"
+    operand: Expr
     loc: Loc
 
 
 @dataclass(frozen=True)
 class BinOp:
     op: str  # "+", "-", "*", "/"
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
     loc: Loc
 
 
 @dataclass(frozen=True)
 class Rounded:
-    expr: "Expr"
+    expr: Expr
     mode: str  # "down" | "up" | "nearest"
     loc: Loc
 
@@ -89,21 +89,21 @@ class Rounded:
 @dataclass(frozen=True)
 class Call:
     fn: str  # "min" | "max"
-    args: tuple["Expr", ...]
+    args: tuple[Expr, ...]
     loc: Loc
 
 
 @dataclass(frozen=True)
 class Lookup:
     table: str
-    coords: tuple[tuple[str, "Expr"], ...]
+    coords: tuple[tuple[str, Expr], ...]
     loc: Loc
 
 
 @dataclass(frozen=True)
 class Count:
     collection: str
-    where: "Expr | None"
+    where: Expr | None
     loc: Loc
 
 
@@ -111,45 +111,45 @@ class Count:
 class Total:
     field: str
     collection: str
-    where: "Expr | None"
+    where: Expr | None
     loc: Loc
 
 
 @dataclass(frozen=True)
 class Compare:
     op: str  # "<", "<=", ">", ">=", "=", "!="
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
     loc: Loc
 
 
 @dataclass(frozen=True)
 class Is:
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
     negate: bool
     loc: Loc
 
 
 @dataclass(frozen=True)
 class In:
-    left: "Expr"
-    items: tuple["Expr", ...]
+    left: Expr
+    items: tuple[Expr, ...]
     negate: bool
     loc: Loc
 
 
 @dataclass(frozen=True)
 class Not:
-    operand: "Expr"
+    operand: Expr
     loc: Loc
 
 
 @dataclass(frozen=True)
 class BoolOp:
     op: str  # "and" | "or"
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
     loc: Loc
 
 
@@ -159,7 +159,7 @@ class Quantified:
 
     quant: str  # "any" | "all" | "no"
     collection: str
-    cond: "Expr"
+    cond: Expr
     loc: Loc
 
 
@@ -229,7 +229,7 @@ class Quantity:
     value_of: str | None  # `quantity x: ground = first` — takes the values of fact `ground`
     mode: str  # "sum" | "product" | "min" | "max" | "first"
     cases: tuple[CaseRef, ...]
-    items: tuple[Union[Term, Group, Base, Rounding, Bound], ...]
+    items: tuple[Term | Group | Base | Rounding | Bound, ...]
     loc: Loc
     name_loc: Loc
 

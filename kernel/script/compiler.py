@@ -9,9 +9,10 @@ as one :class:`~casebook.kernel.errors.ScriptSyntaxError`; nothing is half-compi
 from __future__ import annotations
 
 import difflib
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Collection, Iterable, Mapping, Sequence
+from typing import Any
 
 import networkx as nx
 

@@ -47,7 +47,7 @@ class Line:
     fired: bool
     amount: Any = None
     won: bool = False
-    members: tuple["Line", ...] = ()
+    members: tuple[Line, ...] = ()
     note: str = ""
 
     def to_dict(self) -> dict[str, Any]:

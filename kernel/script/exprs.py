@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import difflib
 import math
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable, Collection, Mapping
+from typing import Any
 
 from casebook.kernel.errors import CasebookError, Problem
 

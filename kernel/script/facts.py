@@ -25,9 +25,10 @@ types are ``int | bool | str | enum``). Loaded safely; all problems are reported
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
@@ -49,7 +50,7 @@ class FactType:
 
     kind: str
     values: tuple[str, ...] = ()
-    fields: Mapping[str, "FactType"] = field(default_factory=dict)
+    fields: Mapping[str, FactType] = field(default_factory=dict)
     each: str | None = None
     description: str = ""
     #: the value used when a plugin does not give the fact (``default:`` in facts.yaml)

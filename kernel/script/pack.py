@@ -16,9 +16,8 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
-from casebook.kernel.errors import ContentError, Problem
-
 from casebook.kernel.content import resolve_rules_dir
+from casebook.kernel.errors import ContentError, Problem
 
 from .compiler import RuleSet, compile_files
 from .facts import load_facts

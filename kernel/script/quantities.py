@@ -12,9 +12,10 @@ A permission is allowed unless a ``forbid`` line fires and no ``permit`` line (a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any
 
 from .explain import Explanation, Line
 from .exprs import Env, Fn, round_value
@@ -40,7 +41,7 @@ class TermCode:
     code: RuleCode
     cond: Fn | None
     amount: Fn | None
-    members: tuple["TermCode", ...] = ()
+    members: tuple[TermCode, ...] = ()
 
     def fast(self) -> Callable[[Env], Any]:
         """A closure ``env -> amount | MISS`` (no explanation)."""

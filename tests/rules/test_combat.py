@@ -6,18 +6,19 @@ Supply, command and ZOC come from a fake (tests/rules/_fakes.py) so each test se
 
 from __future__ import annotations
 
-import itertools
 import json
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from casebook.kernel.actions import Action
 from casebook.plugins import combat
 from casebook.plugins._combat_odds import odds_column, shifted_column
 from tests.conftest import make_ctx
-from tests.rules._fakes import FakeAreasWithStacking as FakeAreas, engine_with
+from tests.rules._fakes import FakeAreasWithStacking as FakeAreas
+from tests.rules._fakes import engine_with
 
 INF = "class: infantry, size: division, strength: 7, ma: 4"
 SINF = "class: infantry, size: division, strength: 6, ma: 4"

@@ -21,8 +21,14 @@ from casebook.kernel.game import Game, State
 from casebook.kernel.hooks import hookimpl
 from casebook.plugins import combat
 from casebook.plugins._combat_listing import attack_actions, support_actions
-from casebook.plugins._combat_rules import (attack_refusals, max_support, reaction_cost, support_allowed,
-                                            support_cost, targets)
+from casebook.plugins._combat_rules import (
+    attack_refusals,
+    max_support,
+    reaction_cost,
+    support_allowed,
+    support_cost,
+    targets,
+)
 from casebook.tools.bots import make_bot
 from tests.conftest import make_ctx
 from tests.rules._fakes import FakeAreasWithStacking, engine_with

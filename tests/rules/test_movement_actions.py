@@ -8,7 +8,6 @@ import pytest
 from casebook.kernel.dice import Pcg32
 from casebook.kernel.errors import IllegalActionError
 from casebook.plugins import movement as mv
-
 from tests.conftest import make_ctx
 from tests.rules._movement_fixtures import FakeAreas, act, engine_with, position_text
 from tests.rules.test_movement import apply, inf, kinds, moves

@@ -7,10 +7,13 @@ The German unit g1 stands in 0101; hex 0106 is 5 hexes from it, 0107 6 hexes. Su
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings as hsettings, strategies as hst
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as hst
 
 from casebook.kernel.actions import Action
-from casebook.kernel.hexgrid import Grid, Hex, Layout, hex_label as _label, parse_hex
+from casebook.kernel.hexgrid import Grid, Hex, Layout, parse_hex
+from casebook.kernel.hexgrid import hex_label as _label
 from casebook.plugins import partisans
 from tests.conftest import make_ctx
 from tests.rules._fakes_vp import FAKE, fake_engine

@@ -16,7 +16,8 @@ from casebook.plugins import results
 from casebook.plugins._results_losses import apply_loss, distribute_losses, parse_result
 from casebook.plugins._results_retreat import advance_paths, retreat_options
 from tests.conftest import make_ctx
-from tests.rules._fakes import FakeAreasWithStacking as FakeAreas, engine_with
+from tests.rules._fakes import FakeAreasWithStacking as FakeAreas
+from tests.rules._fakes import engine_with
 
 INF = "class: infantry, size: division, strength: 7, ma: 4"
 SINF = "class: infantry, size: division, strength: 6, ma: 4"
