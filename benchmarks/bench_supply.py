@@ -181,7 +181,7 @@ def _best(fn: Any, setup: Any = None, number: int = 1, repeat: int = 7) -> float
     times = []
     for _ in range(repeat):
         arg = setup() if setup else None
-        times.append(timeit.timeit(lambda: fn(arg) if setup else fn(), number=number) / number)
+        times.append(timeit.timeit(lambda arg=arg: fn(arg) if setup else fn(), number=number) / number)
     return min(times)
 
 

@@ -109,7 +109,7 @@ def table(campaign: bool) -> str:
             f"| 5 | {g['scenario']}, {g['bot']} vs {g['bot']}, seed {g['seed']}: {g['actions']} "
             f"actions, turn {g['turn']}, {g['winner'] or 'nobody'} {g['level'] or ''} | "
             f"{g['wall_s']:.1f} s, {g['peak_mb']:.0f} MB peak | – | pack load {g['load_s']:.1f} s apart | "
-            f"{'≤ %g s, ' % target if target else ''}≤ {PEAK_TARGET_MB:g} MB | "
+            f"{f'≤ {target:g} s, ' if target else ''}≤ {PEAK_TARGET_MB:g} MB | "
             f"{'yes' if all(met) else 'no'} |")
     legend = [
         "", "Ratios are engine ÷ baseline (medians). Targets are issue #9's for a 2-core machine.",

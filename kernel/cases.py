@@ -251,7 +251,7 @@ def scan_tests(root: str | Path, known: Iterable[str] | None = None) -> TestScan
         def visit(fn: ast.FunctionDef | ast.AsyncFunctionDef, prefix: str, inherited: list[str]) -> None:
             if not fn.name.startswith("test"):
                 return
-            test_id = f"{rel}::{prefix}{fn.name}"
+            test_id = f"{rel}::{prefix}{fn.name}"  # noqa: B023 - called at once, inside the loop
             marks = inherited + _mark_cases(fn.decorator_list)
             cases = list(dict.fromkeys(marks))
             named = _name_case(fn.name)

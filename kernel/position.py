@@ -135,7 +135,8 @@ def _semantic(pos: Position, data: dict[str, Any], pack: Any, locate: Locate) ->
         for label in pos.control:
             on_map(label, ("control", label))
     if pos.scenario is not None and pos.scenario.first_turn > pos.scenario.last_turn:
-        out.append(_p(locate, ("scenario", "last_turn"), f"last_turn {pos.scenario.last_turn} is before first_turn {pos.scenario.first_turn}"))
+        out.append(_p(locate, ("scenario", "last_turn"),
+                      f"last_turn {pos.scenario.last_turn} is before first_turn {pos.scenario.first_turn}"))
     if pack is not None:
         out += _against_pack(pos, pack, locate)
     return out

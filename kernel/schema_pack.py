@@ -127,7 +127,9 @@ def check_cross_file(st: Any, pack: Any, named: list[tuple[Path, str | None, tup
                     out.append(_p(loc, kp, f"case {case} is not in the case index"))
         counts = count_provenance(data, st.overrides.get(path))
         if counts.untagged:
-            out.append(_p(loc, counts.first_untagged or (), f"untagged value: {counts.untagged} value(s) of this file have no provenance; add `provenance:` at the top of the file or on their mapping"))
+            out.append(_p(loc, counts.first_untagged or (),
+                          f"untagged value: {counts.untagged} value(s) of this file have no provenance; "
+                          "add `provenance:` at the top of the file or on their mapping"))
         if path not in st.valid:
             continue
         if kind == "sequence":
@@ -142,15 +144,18 @@ def check_cross_file(st: Any, pack: Any, named: list[tuple[Path, str | None, tup
             except BoardError as exc:
                 out += [_p(loc, undot(data, k), m) for k, m in exc.problems]
     seen_ids: dict[str, Path] = {}
-    for i, rel in enumerate(pack.manifest.get("tables") or []):
+    for rel in (pack.manifest.get("tables") or []):
         data = st.data.get(pack.dir / rel)
         if isinstance(data, dict) and isinstance(data.get("id"), str):
             if data["id"] in seen_ids:
-                out.append(_p(located(st, pack.dir / rel), ("id",), f"duplicate table id {data['id']!r} (also in {seen_ids[data['id']].name})"))
+                out.append(_p(located(st, pack.dir / rel), ("id",),
+                              f"duplicate table id {data['id']!r} (also in {seen_ids[data['id']].name})"))
             seen_ids.setdefault(data["id"], pack.dir / rel)
     for i, name in enumerate(pack.manifest.get("plugins") or []):
         if not plugin_registered(name):
-            out.append(_p(gloc, ("plugins", i), f"plugin {name!r} is not registered (no module casebook.plugins.{name}, no entry point in group casebook.plugins)"))
+            out.append(_p(gloc, ("plugins", i),
+                          f"plugin {name!r} is not registered (no module casebook.plugins.{name}, "
+                          "no entry point in group casebook.plugins)"))
     for i, rule in enumerate(pack.rule_files):
         if not rule.is_file():
             out.append(_p(gloc, ("rules", i), f"rule file not found: {rule}"))
@@ -159,7 +164,7 @@ def check_cross_file(st: Any, pack: Any, named: list[tuple[Path, str | None, tup
     needed = [pack.dir / pack.manifest[k] for k in ("map", "counters", "sequence")]
     if not all(p in st.data for p in needed):
         return out  # scenarios are checked once the map, counter mix and sequence are readable
-    for sid, spath in pack.scenarios.items():
+    for spath in pack.scenarios.values():
         if spath in st.docs:
             out += check_scenario(st.docs[spath], st.data[spath], pack, located(st, spath))
     return out

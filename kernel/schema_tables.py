@@ -162,7 +162,9 @@ def _check_fields_spec(fields: dict[str, Any], path: tuple, locate: Locate, out:
     for name, spec in fields.items():
         parsed = _parse_spec(spec)
         if parsed is None:
-            out.append(_problem(locate, path + (name,), f"unknown field type {_show(spec)}; use int, float, str, bool, hex, list[<type>], <type>? or a mapping"))
+            out.append(_problem(locate, path + (name,),
+                                f"unknown field type {_show(spec)}; use int, float, str, bool, hex, list[<type>], "
+                                "<type>? or a mapping"))
         elif isinstance(parsed, dict):
             _check_fields_spec(parsed, path + (name,), locate, out)
 

@@ -232,7 +232,8 @@ def read_yaml(source: str | Path, *, text: str | None = None, file: str | None =
 
 
 _JARGON = {
-    "expected <block end>, but found '<block mapping start>'": "expected the block to end, but found a key indented differently (check the indentation)",
+    "expected <block end>, but found '<block mapping start>'":
+        "expected the block to end, but found a key indented differently (check the indentation)",
     "expected <block end>": "expected the block to end",
     "'<stream end>'": "the end of the file",
     "'<block mapping start>'": "a mapping",

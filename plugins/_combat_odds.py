@@ -183,7 +183,7 @@ def gather(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, 
     attack_strength = Fraction(0)
     settings = _setting_facts(ctx)
     strength_facts = []
-    for h, units in by_stack.items():
+    for units in by_stack.values():
         strength_facts.append({**weather, **settings, "units": _stack_records(ctx, units), "attacking": True,
                                "fortified": False})
         attack_strength += Fraction(ctx.value("combat_strength", strength_facts[-1]))

@@ -186,7 +186,7 @@ def support_allowed(ctx: Any, units: Sequence[str], attacking: bool, overrun: bo
         if is_hq(ctx.state.unit(u)):
             continue
         verdict = kept(cache, ("support", u, attacking, overrun), lambda: ctx.permission(
-            "combat_support", _unit_facts(ctx, u, {"overrun": overrun, "attacking": attacking})))
+            "combat_support", _unit_facts(ctx, u, {"overrun": overrun, "attacking": attacking})))  # noqa: B023 - called at once, inside the loop
         if not verdict.value:
             return verdict
     return verdict
@@ -260,7 +260,8 @@ def attack_refusals(ctx: Any, side: str, hex_: str, attackers: Sequence[str], ki
             out.append(Refusal(f"{a} already attacked in this step", _cases(ctx, ("10.1C",)), PLUGIN))
         elif kind != "overrun" and a not in eligible:
             cases = ("10.1A", "2.0") if kind == "reaction" else ("10.1A", "0.7.3.3A")
-            why = "is already activated in this phase" if kind == "reaction" else "is neither activated nor in reserve, or attacked already this phase"
+            why = ("is already activated in this phase" if kind == "reaction"
+                   else "is neither activated nor in reserve, or attacked already this phase")
             out.append(Refusal(f"{a} {why}", cases, PLUGIN))
     hexes_with_combat = {u["hex"] for u in units if not is_hq(u)}
     for u in units:

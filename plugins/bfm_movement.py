@@ -157,7 +157,7 @@ def legal_moves(ctx: Any, step: str) -> list[Action]:
             for h in rail_reach(ctx, u["id"]):
                 out.append(Action.make("rail-move", side, stack=u["hex"], to=h))
         else:
-            for h, r in reach(ctx, u["id"], step).items():
+            for r in reach(ctx, u["id"], step).values():
                 out.append(Action.make("move", side, stack=u["hex"], path=r["path"]))
     return out + [Action.make("pass", side)]
 

@@ -195,7 +195,7 @@ def casebook_legal_actions(ctx: Any, phase: str, step: str) -> list[Action]:
         for u in ctx.state.units:
             if _is_regiment(u) and u.get("activated") and "hex" in u:
                 by_hex.setdefault(u["hex"], []).append(u["id"])
-        for hex_, regs in sorted(by_hex.items()):
+        for _hex, regs in sorted(by_hex.items()):
             a = Action.make("recombine", side, units=sorted(regs)[:3], into=divisions[0])
             if not recombine_refusals(ctx, a):
                 out.append(a)

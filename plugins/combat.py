@@ -122,7 +122,8 @@ def resolve(ctx: Any, attackers: Sequence[str], hex_: str, kind: str, support: M
         del out["support"]       # no IPs, no combat support (Battle for Moscow)
     if not guards_game:
         del out["guards_noted"]  # no Guards (Battle for Moscow)
-    ctx.record("combat", list(dict.fromkeys([*procedure_cases(ctx, ["10.0D", "10.0E"]), *fired])), {k: v for k, v in out.items() if k != "drm"}
+    ctx.record("combat", list(dict.fromkeys([*procedure_cases(ctx, ["10.0D", "10.0E"]), *fired])),
+               {k: v for k, v in out.items() if k != "drm"}
                | {"drm": a["drm"]["net"], "terms": a["drm"].get("terms", [])},
                source="combat.resolve", side=f.attacker_side)
     return out

@@ -23,7 +23,7 @@ def test_lint_reports_rule_script_errors_with_their_position(tmp_path):
     script = tmp_path / "rules" / "moscow41" / "combat.rules"
     text = script.read_text().replace("by 10.4.1A", "by 99.9Z", 1)
     script.write_text(text)
-    line = next(i for i, l in enumerate(text.splitlines(), 1) if "99.9Z" in l)
+    line = next(i for i, text_line in enumerate(text.splitlines(), 1) if "99.9Z" in text_line)
     out = CliRunner().invoke(cli, ["lint", str(pack)])
     assert out.exit_code == 1
     assert f"combat.rules:{line}:" in out.output and "99.9Z" in out.output

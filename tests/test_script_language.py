@@ -156,7 +156,7 @@ def test_asked_facts_are_put_only_when_a_line_reads_them_and_change_no_verdict()
     for flag in (False, True):
         for n in (0, 6, 9):
             asked = []
-            facts = AskedFacts({"flag": flag}, {"n": lambda n=n: asked.append("n") or n})
+            facts = AskedFacts({"flag": flag}, {"n": lambda n=n: asked.append("n") or n})  # noqa: B023 - called at once, inside the loop
             lazy, plain = rs.permission("march", facts), rs.permission("march", {"flag": flag, "n": n})
             assert (lazy.value, lazy.cases) == (plain.value, plain.cases)
             assert [(ln.fired, ln.cases) for ln in lazy.lines] == [(ln.fired, ln.cases) for ln in plain.lines]

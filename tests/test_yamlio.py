@@ -73,7 +73,8 @@ def test_dump_is_deterministic_and_quotes_lookalikes():
 _scalars = st.none() | st.booleans() | st.integers() | st.text(st.characters(categories=["L", "N", "P", "Zs"]))
 _plain = st.recursive(
     _scalars,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(st.characters(categories=["L", "N"]), min_size=1), inner, max_size=4),
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(st.text(st.characters(categories=["L", "N"]), min_size=1), inner, max_size=4),
     max_leaves=20,
 )
 

@@ -111,7 +111,7 @@ def build_map(src: Sources) -> MapBuild:
             for a, b in zip(path, path[1:]):
                 if grid.contains(a) and grid.contains(b):
                     sides.setdefault(_pair(a, b), {})[_FLAG[key]] = True
-    for side, feats in sides.items():
+    for feats in sides.values():
         if feats.get("major_river"):
             feats.pop("river", None)
     for f in geo.get("fortifications") or []:

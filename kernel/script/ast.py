@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Union
 
 from lark import Token, Transformer, v_args
 
@@ -163,8 +162,8 @@ class Quantified:
     loc: Loc
 
 
-Expr = Union[Num, Str, Bool, Name, Unary, BinOp, Rounded, Call, Lookup, Count, Total, Compare, Is,
-             In, Not, BoolOp, Quantified]
+Expr = (Num | Str | Bool | Name | Unary | BinOp | Rounded | Call | Lookup | Count | Total | Compare | Is
+        | In | Not | BoolOp | Quantified)
 
 
 # ---- statements -----------------------------------------------------------------------------
@@ -244,7 +243,7 @@ class Permission:
     action_loc: Loc
 
 
-Statement = Union[Quantity, Permission]
+Statement = Quantity | Permission
 
 
 def _text(tok: Token) -> str:

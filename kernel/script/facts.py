@@ -185,7 +185,7 @@ def load_facts(path: str | Path, display: str | None = None) -> FactSchema:
     except YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
-        raise ContentError([Problem(file, line, col, "", f"YAML error: {getattr(exc, 'problem', exc)}")])
+        raise ContentError([Problem(file, line, col, "", f"YAML error: {getattr(exc, 'problem', exc)}")]) from exc
     return facts_from_mapping(data, file)
 
 

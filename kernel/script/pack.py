@@ -47,7 +47,7 @@ def _load(path: Path) -> Any:
     except YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
-        raise ContentError([Problem(str(path), line, col, "", f"YAML error: {getattr(exc, 'problem', exc)}")])
+        raise ContentError([Problem(str(path), line, col, "", f"YAML error: {getattr(exc, 'problem', exc)}")]) from exc
 
 
 def read_manifest(pack_dir: Path) -> dict[str, Any]:

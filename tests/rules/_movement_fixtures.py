@@ -30,7 +30,8 @@ map:
 
 class FakeAreas:
     """Supply (units in ``unsupplied`` are OOS), command (``out_of_command``), ZOC (every
-    non-HQ enemy unit adjacent exerts one; ``casebook_zoc`` and ``casebook_zoc_map`` alike) and overrun combat (``outcome``: "eliminate" removes
+    non-HQ enemy unit adjacent exerts one; ``casebook_zoc`` and ``casebook_zoc_map`` alike) and overrun combat
+    (``outcome``: "eliminate" removes
     the defenders, "eliminate-and-advance" also moves the attackers in, "hold" leaves them); combats asked are kept in ``combats``."""
 
     def __init__(self) -> None:
@@ -78,7 +79,8 @@ class FakeAreas:
         if self.outcome == "eliminate-and-advance":  # as the results plugin does: 11.4 advance
             for u in attackers:
                 ctx.state.move_unit(u, hex)
-        return {"attackers": list(attackers), "defenders": defenders, "odds": "3:1", "column": "3:1", "drm": 0, "roll": 7, "result": "-/-", "cases": ["10.0A"]}
+        return {"attackers": list(attackers), "defenders": defenders, "odds": "3:1", "column": "3:1", "drm": 0, "roll": 7,
+                "result": "-/-", "cases": ["10.0A"]}
 
 
 def engine_with(m41, **extra):

@@ -62,7 +62,7 @@ def plain_attacks(ctx, side, kind):
             if verdict and verdict.value:
                 f = combat.assess(ctx, group, hex_)["facts"]
                 top = max_support(ctx, side, ctx.state.ip(side) - paid,
-                                  lambda ips: {**f.drm_facts, "attacker_support_ips": ips})
+                                  lambda ips: {**f.drm_facts, "attacker_support_ips": ips})  # noqa: B023 - called at once, inside the loop
                 options = sorted({0, top})
             out += [Action.make("attack", side, hex=hex_, support=n, **{"with": group}) for n in options]
     return out

@@ -233,7 +233,7 @@ def test_rows_with_equal_costs_share_one_search_and_it_is_each_units_own(m41):
             continue
         closed, targets, _ = paths._index_sets(ctx, u["side"])
         costs, ask = paths._step_costs(ctx, u), paths._asker(ctx, u["id"])
-        own = search.dijkstra(targets, 8, lambda x: costs.into(x, ask), closed)
+        own = search.dijkstra(targets, 8, lambda x: costs.into(x, ask), closed)  # noqa: B023 - called at once, inside the loop
         shared = paths._reverse_map(ctx, u["side"], u["id"], 8)
         here = index.index[paths.unit_hex(ctx, u["id"])]
         assert own[0].get(here) == shared[0].get(here), u["id"]
