@@ -107,7 +107,10 @@ class Engine:
 
         pack = load_pack(game_or_dir)
         board = Board.from_map(pack.map)
-        rules = compile_pack(find_rule_pack(pack.dir))
+        rule_pack = find_rule_pack(pack.dir)
+        # rule lines are named relative to the game's rules folder (``combat.rules:15``) in
+        # answers and traces, whatever folder the game is installed or copied to
+        rules = compile_pack(rule_pack, relative_to=rule_pack.rules_dir)
         pm = make_plugin_manager(pack.manifest.get("plugins") or [],
                                  file=str(pack.dir / "game.yaml"), extra=dict(extra_plugins or {}))
         sequence = Sequence.from_dict(pack.sequence, file=str(pack.dir / pack.manifest["sequence"]))

@@ -214,7 +214,7 @@ class SequenceMachine:
     not know, or a ``phasing`` contradicting the first player, is a :class:`PositionError`.
     """
 
-    SOURCE = "casebook.kernel.sequence"
+    SOURCE = "sequence"
 
     def __init__(self, sequence: Sequence, state: GameState,
                  sides: tuple[str, str] | None = None) -> None:

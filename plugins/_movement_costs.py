@@ -18,19 +18,13 @@ from casebook.kernel.hexgrid import hex_label, parse_hex
 
 __all__ = [
     "weather", "units_of", "move_class", "is_supplied", "cell_cost", "step_cost", "move_cost",
-    "movement_allowance", "ezoc", "ezoc_map", "step_table", "table_row", "zoc_treatment", "enemy_hexes", "rel_source", "FEATURE_ORDER",
+    "movement_allowance", "ezoc", "ezoc_map", "step_table", "table_row", "zoc_treatment", "enemy_hexes", "FEATURE_ORDER",
 ]
 
 #: Hexside features with a crossing cost on the TEC (tables/tec_hexside.yaml dims), costliest last
 #: when more than one is printed on a side.
 FEATURE_ORDER = ("river", "canal", "major_river")
 _ZOC_RANK = {"none": 0, "fluid": 1, "locking": 2}
-
-
-def rel_source(source: str) -> str:
-    """A rule line's ``file:line`` relative to the checkout (``rules/moscow41/movement.rules:8``)."""
-    i = source.rfind("rules/")
-    return source[i:] if i >= 0 else source
 
 
 def weather(ctx: Any) -> tuple[str, str]:
@@ -245,7 +239,7 @@ def movement_allowance(ctx: Any, units: Sequence[str], mode: str, *,
     assert best is not None
     ma, uid, q = best
     terms = [{"text": ln.text.split("  by")[0].strip(), "amount": str(ln.amount),
-              "cases": list(ln.cases), "source": rel_source(ln.source)}
+              "cases": list(ln.cases), "source": ln.source}
              for ln in q.lines if ln.fired]
     cases = list(q.cases)
     if mode == "force-march":

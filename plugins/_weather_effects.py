@@ -21,7 +21,6 @@ quantity           effect reported
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -29,7 +28,7 @@ from typing import Any
 from casebook.kernel.cases import implements
 from casebook.kernel.script.exprs import MissingFactError
 
-__all__ = ["effects_of", "rel_source", "setting", "SIDES"]
+__all__ = ["effects_of", "setting", "SIDES"]
 
 #: The two sides of Moscow '41 (the rule scripts' ``side`` enum).
 SIDES = ("german", "soviet")
@@ -50,19 +49,6 @@ def setting(ctx: Any, name: str) -> Any:
         if spec.get("name") == name:
             default = spec.get("value")
     return ctx.state.setting(name, default)
-
-
-def rel_source(ctx: Any, source: str) -> str:
-    """A rule-script ``file:line`` relative to the repository (``rules/moscow41/x.rules:12``)."""
-    root = ctx.pack.rules_dir.parent.parent
-    path, _, line = source.rpartition(":")
-    if path and os.path.isabs(path):
-        try:
-            path = os.path.relpath(path, root)
-        except ValueError:
-            pass
-        return f"{path}:{line}"
-    return source
 
 
 def _fired_terms(e: Any) -> list[Any]:

@@ -36,7 +36,7 @@ __all__ = [
 ]
 
 PLUGIN = "initiative"
-_SRC = "casebook.plugins.initiative"
+_SRC = "initiative"
 #: The sides of the rule scripts' ``side`` enum.
 SIDES = ("german", "soviet")
 
@@ -53,11 +53,6 @@ def _setting(ctx: Any, name: str) -> Any:
         if setting.get("name") == name:
             default = setting.get("value")
     return ctx.state.setting(name, default)
-
-
-def _source(ctx: Any, source: str) -> str:
-    root = str(ctx.pack.rules_dir.parent.parent)
-    return source[len(root) + 1:] if source.startswith(root + "/") else source
 
 
 def _amount(value: Any) -> Any:
@@ -133,7 +128,7 @@ def _terms(ctx: Any, *explanations: Any) -> list[dict[str, Any]]:
                 continue
             out.append({"case": ln.cases[0] if ln.cases else None, "cases": list(ln.cases),
                         "quantity": e.name, "kind": ln.kind, "value": _amount(ln.amount),
-                        "source": _source(ctx, ln.source), "text": ln.text.strip()})
+                        "source": ln.source, "text": ln.text.strip()})
     return out
 
 

@@ -29,7 +29,7 @@ from casebook.kernel.dice import roll
 from casebook.kernel.errors import QuestionError
 from casebook.kernel.hooks import hookimpl
 from casebook.kernel.trace import Trace
-from casebook.plugins._weather_effects import effects_of, rel_source
+from casebook.plugins._weather_effects import effects_of
 from casebook.plugins._weather_effects import setting as _setting
 
 __all__ = [
@@ -39,7 +39,7 @@ __all__ = [
 ]
 
 PLUGIN = "weather"
-_SRC = "casebook.plugins.weather"
+_SRC = "weather"
 
 #: question -> usage line, for `casebook ask` (see docs/ask/weather.md)
 QUESTIONS: dict[str, str] = {
@@ -161,7 +161,7 @@ def roll_ground(ctx: Any, die: int | None = None) -> dict[str, Any]:
     else:
         g = ctx.quantity("ground_condition", {"previous_ground": previous, "temperature": temperature,
                                               "table_ground": table_ground, "precipitation": precipitation})
-        ground, lines = g.value, [{"case": c, "source": rel_source(ctx, ln.source), "text": ln.text}
+        ground, lines = g.value, [{"case": c, "source": ln.source, "text": ln.text}
                                   for ln in g.lines if ln.fired for c in ln.cases]
         cases += [c for c in g.cases if c not in cases]
     ctx.state.set_weather(ground=ground)
