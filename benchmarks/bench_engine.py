@@ -26,7 +26,7 @@ import sys
 import time
 from typing import Any
 
-from casebook.kernel.game import Game
+from casebook.core.game import Game
 from casebook.tools.bots import make_bot
 from casebook.tools.runtime import tune_gc
 

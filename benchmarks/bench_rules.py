@@ -1,4 +1,4 @@
-"""Speed of rule-script evaluation: ``attack_drm`` compiled from rules/moscow41/combat.rules against
+"""Speed of rule-script evaluation: ``attack_drm`` compiled from games/moscow41/rules/combat.rules against
 the same computation hand-written in Python. Not a timed test; figures only.
 
     pytest benchmarks/bench_rules.py -s          # pytest-benchmark table, then the ratios
@@ -11,7 +11,7 @@ import timeit
 
 import pytest
 
-from casebook.kernel.script import compile_pack, find_rule_pack
+from casebook.script import compile_pack, find_rule_pack
 
 RULES = compile_pack(find_rule_pack("moscow41"))
 

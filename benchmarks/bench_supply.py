@@ -31,10 +31,10 @@ from typing import Any
 import networkx as nx
 import pytest
 
-from casebook.kernel.engine import Engine, load_engine
-from casebook.kernel.game import Game
-from casebook.kernel.hexgrid import hex_label
-from casebook.plugins import _supply_trace as paths
+from casebook.core.engine import Engine, load_engine
+from casebook.core.game import Game
+from casebook.core.hexgrid import hex_label
+from casebook.games.moscow41.plugins import _supply_trace as paths
 from casebook.tools.runtime import tune_gc
 
 SIDE = "german"
@@ -118,7 +118,7 @@ def _baseline_inputs() -> tuple[Any, list[Any], dict[Any, Any]]:
 
 
 GRAPH, TARGETS, COST = _baseline_inputs()
-tune_gc()  # as the casebook command does once a game is loaded (tools/runtime.py)
+tune_gc()  # as the casebook command does once a game is loaded (src/casebook/tools/runtime.py)
 
 
 def networkx_multi_source() -> int:

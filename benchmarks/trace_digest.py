@@ -17,7 +17,7 @@ import hashlib
 import json
 import sys
 
-from casebook.kernel.game import Game
+from casebook.core.game import Game
 from casebook.tools.bots import make_bot
 
 #: (scenario, bot kind, seed, action limit or None for the whole game)

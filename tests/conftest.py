@@ -24,16 +24,16 @@ def mini_pack() -> Path:
 @pytest.fixture(scope="session")
 def m41():
     """The Moscow '41 engine (loaded once per test session)."""
-    from casebook.kernel.engine import load_engine
+    from casebook.core.engine import load_engine
 
     return load_engine("moscow41")
 
 
 def make_ctx(engine, text: str, trace: bool = False):
     """A :class:`Ctx` for a position given as YAML text (inline map or the pack's map)."""
-    from casebook.kernel.engine import state_from_position
-    from casebook.kernel.position import load_position
-    from casebook.kernel.trace import Trace
+    from casebook.core.engine import state_from_position
+    from casebook.core.position import load_position
+    from casebook.core.trace import Trace
 
     pos = load_position(text, pack=engine.pack)
     return engine.ctx(state_from_position(pos), Trace() if trace else None)

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from casebook.kernel.actions import Action, format_action, parse_action
+from casebook.core.actions import Action, format_action, parse_action
 
 
 def test_notation_round_trips_and_keeps_hexes_as_text():

@@ -1,4 +1,4 @@
-"""Tests of kernel/board.py on a 6x6 inline map (the inline `map:` of the content format)."""
+"""Tests of src/casebook/core/board.py on a 6x6 inline map (the inline `map:` of the content format)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import copy
 import networkx as nx
 import pytest
 
-from casebook.kernel.board import Board, BoardError, HexInfo, SideInfo
-from casebook.kernel.hexgrid import Hex, HexSide, Layout, parse_hex
+from casebook.core.board import Board, BoardError, HexInfo, SideInfo
+from casebook.core.hexgrid import Hex, HexSide, Layout, parse_hex
 
 H = parse_hex
 

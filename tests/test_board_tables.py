@@ -1,4 +1,4 @@
-"""The board's geometry tables (kernel/board.py): neighbours, hexsides and label neighbours are
+"""The board's geometry tables (src/casebook/core/board.py): neighbours, hexsides and label neighbours are
 filled once per board and give exactly what the grid and the graph say."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from casebook.kernel.board import Board, SideInfo
-from casebook.kernel.hexgrid import hex_label, parse_hex
+from casebook.core.board import Board, SideInfo
+from casebook.core.hexgrid import hex_label, parse_hex
 from tests.test_board import MAP
 
 

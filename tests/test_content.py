@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from casebook.kernel.content import Pack, find_pack, load_pack, scan_pack
-from casebook.kernel.errors import ContentError
-from casebook.kernel.provenance import effective_provenance
+from casebook.core.content import Pack, find_pack, load_pack, scan_pack
+from casebook.core.errors import ContentError
+from casebook.core.provenance import effective_provenance
 
 
 @pytest.fixture

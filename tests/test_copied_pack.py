@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from casebook.tools.cli import cli as main
 
-BFM = "content/battle_for_moscow"
+BFM = "games/battle_for_moscow"
 
 
 def _copy_with_all_de(repo_root, tmp_path):
@@ -47,7 +47,7 @@ def test_ask_play_and_replay_use_the_copied_pack(repo_root, tmp_path, monkeypatc
     right = run(main, ["replay", trace, "--pack", str(pack)])
     assert right.exit_code == 0, right.output
     assert "replayed identically" in right.output
-    other = run(main, ["replay", trace, "--pack", str(repo_root / "content" / "moscow41")])
+    other = run(main, ["replay", trace, "--pack", str(repo_root / "games" / "moscow41")])
     assert other.exit_code == 1 and "a pack of 'moscow41'" in other.output
 
 
@@ -61,9 +61,9 @@ def test_a_reading_whose_default_is_changed_in_the_register_is_played(repo_root,
     """A modder changes a reading by editing the interpretations register's ``value`` (no
     Python): a game of the copied pack starts with it (a setting the scenario does not name),
     plays by it, and a saved position without settings resumes with the register's defaults."""
-    from casebook.kernel.game import Game
+    from casebook.core.game import Game
     pack = tmp_path / "m41"
-    shutil.copytree(repo_root / "content" / "moscow41", pack)
+    shutil.copytree(repo_root / "games" / "moscow41", pack)
     register = pack / "interpretations.yaml"
     text = register.read_text(encoding="utf-8")
     assert "setting: {name: road_bridges, value: bridged," in text
@@ -82,7 +82,7 @@ def test_a_reading_whose_default_is_changed_in_the_register_is_played(repo_root,
     differs = [(a, b) for a, b in installed.game.engine.board.graph.edges
                if installed.game.engine.board.side(a, b).road and installed.game.engine.board.side(a, b).river]
     assert differs
-    from casebook.kernel.hexgrid import hex_label
+    from casebook.core.hexgrid import hex_label
     uid = next(u["id"] for u in installed.data.units if u.get("hex") and u["class"] == "infantry")
     a, b = differs[0]
 

@@ -6,9 +6,9 @@ from fractions import Fraction
 
 import pytest
 
-from casebook.kernel.dice import Pcg32, distribution, roll
-from casebook.kernel.state import GameState
-from casebook.kernel.trace import Trace
+from casebook.core.dice import Pcg32, distribution, roll
+from casebook.core.state import GameState
+from casebook.core.trace import Trace
 
 
 def _state(seed: int = 1) -> GameState:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from casebook.kernel.actions import Action
-from casebook.kernel.dice import roll
-from casebook.kernel.engine import Engine
-from casebook.kernel.errors import IllegalActionError
-from casebook.kernel.game import Game
-from casebook.kernel.hooks import Refusal, hookimpl
+from casebook.core.actions import Action
+from casebook.core.dice import roll
+from casebook.core.engine import Engine
+from casebook.core.errors import IllegalActionError
+from casebook.core.game import Game
+from casebook.core.hooks import Refusal, hookimpl
 
 
 class Toy:
@@ -96,7 +96,7 @@ def test_clone_is_independent(game):
 
 def test_with_settings_starts_the_scenario_under_other_settings():
     """Game.with_settings: a new Game whose setup carries the settings; the original is unchanged."""
-    from casebook.kernel.game import Game
+    from casebook.core.game import Game
 
     base = Game.load("moscow41", "october-blitz")
     other = base.with_settings({"turn1_weather": "rolled"})

@@ -14,13 +14,14 @@ pytestmark = pytest.mark.golden
 
 
 def test_golden_files_are_exactly_the_listed_games() -> None:
-    on_disk = {p.relative_to(golden_dir()).as_posix() for p in golden_dir().rglob("*.jsonl")}
+    games = sorted({g.game for g in GOLDEN})
+    on_disk = {f"{game}/{p.name}" for game in games for p in golden_dir(game).glob("*.jsonl")}
     listed = {g.name for g in GOLDEN}
     assert on_disk == listed, f"missing: {sorted(listed - on_disk)}; unused: {sorted(on_disk - listed)}"
 
 
 def test_golden_covers_every_scenario_with_three_seeds_and_both_bots() -> None:
-    from casebook.kernel.game import Game
+    from casebook.core.game import Game
 
     for game in ("moscow41", "battle_for_moscow"):
         pack = Game.load(game).engine.pack
@@ -32,7 +33,7 @@ def test_golden_covers_every_scenario_with_three_seeds_and_both_bots() -> None:
 
 @pytest.mark.parametrize("spec", GOLDEN, ids=[g.name for g in GOLDEN])
 def test_golden_playthrough(spec) -> None:
-    expected = (golden_dir() / spec.name).read_text(encoding="utf-8")
+    expected = spec.path.read_text(encoding="utf-8")
     actual = play_golden(spec)
     assert actual == expected, first_difference(expected, actual)
 

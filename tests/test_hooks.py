@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from casebook.kernel.errors import ContentError
-from casebook.kernel.hooks import Refusal, Specs, hookimpl, make_plugin_manager, resolve_plugin
+from casebook.core.errors import ContentError
+from casebook.core.hooks import Refusal, Specs, hookimpl, make_plugin_manager, resolve_plugin
 
 
 class Weather:
@@ -107,7 +107,7 @@ def test_plugin_names_resolve_only_to_registered_plugins() -> None:
     assert "'os.path' is not a plain name" in text and "unknown plugin 'no_such_plugin'" in text
     assert "content/x/game.yaml" in text
     with pytest.raises(LookupError):
-        resolve_plugin("sys")                       # a real module, but not casebook.plugins.sys
+        resolve_plugin("sys")                       # a real module, but not casebook.games.moscow41.plugins.sys
 
 
 def test_every_spec_documents_its_return_rule() -> None:
@@ -127,7 +127,7 @@ def test_plugins_never_share_state_through_the_manager() -> None:
 
 def test_recorded_calls_are_bounded():
     """The manager keeps only the last CALLS_KEPT calls (a whole game makes millions)."""
-    from casebook.kernel.hooks import CALLS_KEPT, make_plugin_manager
+    from casebook.core.hooks import CALLS_KEPT, make_plugin_manager
 
     pm = make_plugin_manager([])
     pm.hook.casebook_decider(ctx=None, phase="p", step="s")

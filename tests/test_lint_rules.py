@@ -13,14 +13,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _copy_game(tmp_path: Path) -> Path:
-    shutil.copytree(ROOT / "content" / "moscow41", tmp_path / "content" / "moscow41")
-    shutil.copytree(ROOT / "rules" / "moscow41", tmp_path / "rules" / "moscow41")
-    return tmp_path / "content" / "moscow41"
+    shutil.copytree(ROOT / "games" / "moscow41", tmp_path / "games" / "moscow41")  # with its rules/
+    return tmp_path / "games" / "moscow41"
 
 
 def test_lint_reports_rule_script_errors_with_their_position(tmp_path):
     pack = _copy_game(tmp_path)
-    script = tmp_path / "rules" / "moscow41" / "combat.rules"
+    script = tmp_path / "games" / "moscow41" / "rules" / "combat.rules"
     text = script.read_text().replace("by 10.4.1A", "by 99.9Z", 1)
     script.write_text(text)
     line = next(i for i, text_line in enumerate(text.splitlines(), 1) if "99.9Z" in text_line)
@@ -30,7 +29,7 @@ def test_lint_reports_rule_script_errors_with_their_position(tmp_path):
 
 
 def test_a_pack_copied_elsewhere_uses_the_installed_rules(tmp_path):
-    shutil.copytree(ROOT / "content" / "moscow41", tmp_path / "m41")
+    shutil.copytree(ROOT / "games" / "moscow41", tmp_path / "m41", ignore=shutil.ignore_patterns("rules"))
     out = CliRunner().invoke(cli, ["rules", "check", str(tmp_path / "m41")])
     assert out.exit_code == 0, out.output
     assert "rule scripts compiled, no errors" in out.output

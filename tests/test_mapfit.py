@@ -8,15 +8,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from casebook.kernel.board import Board
-from casebook.kernel.errors import ContentError
-from casebook.kernel.hexgrid import Grid, Hex, parse_hex
-from casebook.kernel.yamlio import load_yaml
+from casebook.core.board import Board
+from casebook.core.errors import ContentError
+from casebook.core.hexgrid import Grid, Hex, parse_hex
+from casebook.core.yamlio import load_yaml
 from casebook.tools.cmd_mapfit import generate, mapfit, outputs
 from casebook.tools.mapfit import fit_affine, hex_at, residuals
 from casebook.tools.mapsource import load_sources
 
-PACK = Path(__file__).resolve().parent.parent / "content" / "moscow41"
+PACK = Path(__file__).resolve().parent.parent / "games" / "moscow41"
 PRINTED = {"Kalinin": "3733", "Volokolamsk": "2733", "Mozhaisk": "2032",
            "Maloyaroslavets": "1435", "Kaluga": "0833"}
 

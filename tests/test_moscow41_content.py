@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
-from casebook.kernel.content import load_pack
+from casebook.core.content import load_pack
 
-PACK = Path(__file__).resolve().parent.parent / "content" / "moscow41"
+PACK = Path(__file__).resolve().parent.parent / "games" / "moscow41"
 FIVE_TOWNS = {"Kalinin": "3733", "Volokolamsk": "2733", "Mozhaisk": "2032", "Maloyaroslavets": "1435",
               "Kaluga": "0833"}
 

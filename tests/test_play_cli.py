@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from test_game import Toy
 
-from casebook.kernel.engine import Engine
-from casebook.kernel.game import Game
-from casebook.kernel.trace import Trace
+from casebook.core.engine import Engine
+from casebook.core.game import Game
+from casebook.core.trace import Trace
 from casebook.tools.account import narrate_all
 from casebook.tools.bots import GreedyBot, RandomBot
 from casebook.tools.cmd_play import run_play

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from casebook.kernel.game import Game
-from casebook.kernel.trace import Trace
+from casebook.core.game import Game
+from casebook.core.trace import Trace
 from casebook.tools.bots import GreedyBot, RandomBot
 from casebook.tools.cmd_replay import replay_trace
 

@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from casebook.kernel.yamlio import load_yaml
+from casebook.core.yamlio import load_yaml
 from casebook.tools.cmd_render import render
 from casebook.tools.render import render_svg
 
-PACK = Path(__file__).resolve().parent.parent / "content" / "moscow41"
+PACK = Path(__file__).resolve().parent.parent / "games" / "moscow41"
 
 MINI = {
     "layout": "flat-top-even-q", "north": "up", "size": {"columns": 4, "rows": 4},

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from casebook.kernel.errors import ContentError, ScriptSyntaxError
-from casebook.kernel.script import compile_scripts, facts_from_mapping, find_rule_pack, load_facts
+from casebook.core.errors import ContentError, ScriptSyntaxError
+from casebook.script import compile_scripts, facts_from_mapping, find_rule_pack, load_facts
 from casebook.tools.cmd_rules import rules
 
 HERE = Path(__file__).resolve().parent

@@ -8,8 +8,8 @@ from fractions import Fraction
 
 import pytest
 
-from casebook.kernel.errors import IllegalActionError, ScriptSyntaxError
-from casebook.kernel.script import (
+from casebook.core.errors import IllegalActionError, ScriptSyntaxError
+from casebook.script import (
     Explanation,
     MissingFactError,
     RuleSet,
@@ -17,7 +17,7 @@ from casebook.kernel.script import (
     facts_from_mapping,
     parse_script,
 )
-from casebook.kernel.script.ast import Quantity, Term
+from casebook.script.ast import Quantity, Term
 
 SCHEMA = facts_from_mapping({
     "kind": "facts", "format": 1,
@@ -151,7 +151,7 @@ def test_asked_facts_are_put_only_when_a_line_reads_them_and_change_no_verdict()
     """AskedFacts (kernel.script): a fact given as a question is asked the first time a line
     reads it, once; ``not (flag and n > 5)`` reads ``n`` only when ``flag`` holds. Verdicts and
     their lines equal those of the plain facts."""
-    from casebook.kernel.script import AskedFacts
+    from casebook.script import AskedFacts
     rs = rules("forbid march by 2.4A when not (flag and n > 5)\nforbid march by 2.4B when n = 9\n")
     for flag in (False, True):
         for n in (0, 6, 9):
@@ -206,7 +206,7 @@ def test_duplicate_quantity_and_unknown_action():
 
 
 def test_no_eval_or_exec_in_the_language_package(repo_root):
-    for path in (repo_root / "kernel" / "script").glob("*.py"):
+    for path in (repo_root / "src" / "casebook" / "script").glob("*.py"):
         source = path.read_text()
         assert "eval(" not in source and "exec(" not in source, path
 
@@ -248,8 +248,8 @@ def test_fused_tests_on_facts_and_fields_keep_their_meaning():
 def test_case_ids_with_a_game_prefix_are_cited_like_any_other():
     """A pack whose rules have no printed numbers may prefix its own ids (``BM8.3``) so they never
     collide with another game's; the script grammar accepts every id the case index does
-    (casebook.kernel.cases.CASE_ID)."""
-    from casebook.kernel.cases import CASE_ID
+    (casebook.core.cases.CASE_ID)."""
+    from casebook.core.cases import CASE_ID
 
     ids = ["BM8.3", "BM2.2A", "B1", "10.4.5C", "0.2.3.1", "7", "AB12.1C2"]
     assert all(CASE_ID.match(i) for i in ids)

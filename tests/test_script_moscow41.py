@@ -1,4 +1,4 @@
-"""Moscow '41 rule scripts (rules/moscow41/) evaluated against values the rulebook states."""
+"""Moscow '41 rule scripts (games/moscow41/rules/) evaluated against values the rulebook states."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from casebook.kernel.errors import IllegalActionError
-from casebook.kernel.script import compile_files, compile_pack, compile_scripts, find_rule_pack, load_facts
+from casebook.core.errors import IllegalActionError
+from casebook.script import compile_files, compile_pack, compile_scripts, find_rule_pack, load_facts
 
 PACK = find_rule_pack("moscow41")
 RULES = compile_pack(PACK)

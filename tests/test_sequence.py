@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from casebook.kernel.errors import ContentError, PositionError
-from casebook.kernel.sequence import Sequence, SequenceMachine
-from casebook.kernel.state import GameState
-from casebook.kernel.trace import Trace
+from casebook.core.errors import ContentError, PositionError
+from casebook.core.sequence import Sequence, SequenceMachine
+from casebook.core.state import GameState
+from casebook.core.trace import Trace
 
-SEQ = Path(__file__).resolve().parent.parent / "content" / "moscow41" / "sequence.yaml"
+SEQ = Path(__file__).resolve().parent.parent / "games" / "moscow41" / "sequence.yaml"
 
 
 def _state(**extra) -> GameState:

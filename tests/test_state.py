@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from casebook.kernel.errors import IllegalActionError, PositionError
-from casebook.kernel.state import GameState
-from casebook.kernel.trace import Trace
+from casebook.core.errors import IllegalActionError, PositionError
+from casebook.core.state import GameState
+from casebook.core.trace import Trace
 
 EXAMPLE = {
     "kind": "position", "format": 1, "game": "moscow41", "turn": 3,
@@ -36,7 +36,7 @@ EXAMPLE = {
 
 def _yaml_round_trip(d: dict) -> dict:
     """Through the project's own save path: dump_yaml, then the safe position-keeping reader."""
-    from casebook.kernel.yamlio import dump_yaml, read_yaml
+    from casebook.core.yamlio import dump_yaml, read_yaml
 
     doc, problems = read_yaml("<save>", text=dump_yaml(d))
     assert not problems, problems
@@ -191,9 +191,9 @@ def test_any_position_round_trips_through_state_yaml_and_json(d) -> None:
 
 
 def test_a_save_is_a_position_file(mini_pack) -> None:
-    from casebook.kernel.content import load_pack
-    from casebook.kernel.position import load_position, position_to_dict
-    from casebook.kernel.yamlio import dump_yaml
+    from casebook.core.content import load_pack
+    from casebook.core.position import load_position, position_to_dict
+    from casebook.core.yamlio import dump_yaml
 
     pack = load_pack(mini_pack)
     pos = load_position(mini_pack / "scenarios" / "skirmish.yaml", pack=pack)
@@ -210,7 +210,7 @@ def test_a_save_is_a_position_file(mini_pack) -> None:
 def test_state_copies_are_deep_and_take_anything_deepcopy_takes():
     """Snapshots (transactions, clones) copy position data by a pickle round trip, falling back
     to deepcopy for what pickle cannot take."""
-    from casebook.kernel.state import _copy
+    from casebook.core.state import _copy
 
     data = {"units": [{"id": "a", "hex": "0101", "tags": ["x"]}], "t": (1, 2)}
     copied = _copy(data)

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from casebook.kernel.state import GameState
-from casebook.kernel.trace import FIELDS, Event, Trace
+from casebook.core.state import GameState
+from casebook.core.trace import FIELDS, Event, Trace
 
 
 def _state() -> GameState:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from casebook.plugins.bfm_results import apply_result
-from casebook.plugins.combat import resolve
+from casebook.games.battle_for_moscow.plugins.bfm_results import apply_result
+from casebook.areas.combat import resolve
 
 
 def attack(ctx, hex_, *with_, roll=None):
@@ -79,8 +79,8 @@ def test_BM8_1_combat_events_carry_no_moscow41_fields(position):
 def test_BM8_6B_why_a_retreat_is_refused_cites_bfm_cases(bfm):
     """`why` on a retreat answers with Battle for Moscow's rule and wording (BM8.6A-B, BM7.1),
     not Moscow '41's 7.5A ("a friendly combat unit other than a remnant")."""
-    from casebook.kernel.game import Game
-    from casebook.plugins.bfm_results import run, start
+    from casebook.core.game import Game
+    from casebook.games.battle_for_moscow.plugins.bfm_results import run, start
     from tests.bfm.conftest import bfm_ctx
 
     ctx = bfm_ctx(bfm, [("s-3a", "0606", 8), ("s-13a", "0806", None), ("g-vii", "0605", None)], turn=1)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from casebook.kernel.hexgrid import parse_hex
-from casebook.plugins._combat_odds import crt_result
-from casebook.plugins.bfm_results import apply_result, retreat_paths
+from casebook.core.hexgrid import parse_hex
+from casebook.areas._combat_odds import crt_result
+from casebook.games.battle_for_moscow.plugins.bfm_results import apply_result, retreat_paths
 
 REFERENCE_CRT = {  # shared/reference/battle-for-moscow.md, rows = die 1..6
     "1:1": ["DR", "EX", "EX", "NE", "NE", "AL"],
@@ -221,8 +221,8 @@ def test_BM8_5A_al_costs_one_attacking_step(position):
 def test_BM8_5E_choices_are_the_players_in_the_combat_step(bfm):
     """In play the attacker picks the unit that pays an exchange and who advances, the defender
     the retreat path (decisions of the combat step, refused when not among the choices)."""
-    from casebook.kernel.game import Game
-    from casebook.plugins.bfm_results import run, start
+    from casebook.core.game import Game
+    from casebook.games.battle_for_moscow.plugins.bfm_results import run, start
     from tests.bfm.conftest import bfm_ctx
 
     ctx = bfm_ctx(bfm, [("s-3a", "0606", 8), ("g-vii", "0605", None), ("g-xxxiv", "0706", None)])
@@ -249,8 +249,8 @@ def test_BM8_5E_choices_are_the_players_in_the_combat_step(bfm):
 
 @pytest.mark.case("BM8.1")
 def test_BM8_1_every_unit_attacks_once_and_every_hex_is_attacked_once(position):
-    from casebook.plugins._combat_rules import attack_refusals, eligible_attackers
-    from casebook.plugins.combat import resolve
+    from casebook.areas._combat_rules import attack_refusals, eligible_attackers
+    from casebook.areas.combat import resolve
 
     ctx = position([("s-3a", "0606", 4), ("s-5a", "0505", 4), ("g-vii", "0605", None),
                     ("g-xxxiv", "0706", None), ("g-xx", "0604", None)])
@@ -275,7 +275,7 @@ def test_BM8_1_the_attacker_chooses_which_adjacent_units_attack(bfm):
     """Every non-empty group of the eligible adjacent units is offered (largest first, then by
     sorted ids), less those below 1:1 (BM8.2C): against s-3a (8), g-ix 7, g-vi 5 and g-vii 7 may
     attack as three (19) or any two (12, 14, 12), none alone (7 or 5 : 8). A pair is played."""
-    from casebook.kernel.game import Game
+    from casebook.core.game import Game
     from tests.bfm.conftest import bfm_ctx
 
     ctx = bfm_ctx(bfm, [("s-3a", "0606", 8), ("g-vii", "0605", None), ("g-vi", "0706", None),

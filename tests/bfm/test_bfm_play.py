@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from casebook.kernel.game import Game
-from casebook.plugins.bfm_movement import in_ezoc, overstack_check, rail_reach, reach
-from casebook.plugins.bfm_turn import communication, replacement_actions
-from casebook.plugins.bfm_victory import verdict
+from casebook.core.game import Game
+from casebook.games.battle_for_moscow.plugins.bfm_movement import in_ezoc, overstack_check, rail_reach, reach
+from casebook.games.battle_for_moscow.plugins.bfm_turn import communication, replacement_actions
+from casebook.games.battle_for_moscow.plugins.bfm_victory import verdict
 from casebook.tools.bots import GreedyBot
 from casebook.tools.cmd_replay import replay_trace
 

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from casebook.tools.cli import cli as main
 
-SCENARIO = "content/battle_for_moscow/scenarios/campaign.yaml"
+SCENARIO = "games/battle_for_moscow/scenarios/campaign.yaml"
 
 
 def _run(repo_root, *args):
@@ -46,7 +46,7 @@ def test_ask_attack_cites_bfm_cases(repo_root):
 
 
 def test_lint_and_rules_check_pass(repo_root):
-    assert _run(repo_root, "lint", "content/battle_for_moscow").exit_code == 0
+    assert _run(repo_root, "lint", "games/battle_for_moscow").exit_code == 0
     r = _run(repo_root, "rules", "check", "battle_for_moscow")
     assert r.exit_code == 0 and "column_shift" in r.output
 
@@ -54,7 +54,7 @@ def test_lint_and_rules_check_pass(repo_root):
 def test_human_header_shows_only_what_the_game_has(bfm, m41):
     """Battle for Moscow has no IPs and no temperature: the header shows its ground (mud turns);
     Moscow '41's header keeps its IPs and weather."""
-    from casebook.kernel.game import Game
+    from casebook.core.game import Game
     from casebook.tools.human import position_header
 
     state = Game(bfm, "campaign").new_initial_state(seed=1)
@@ -74,11 +74,11 @@ def test_BM8_5_lint_and_load_refuse_unknown_crt_result_codes(repo_root, tmp_path
     (file:line:column and key, all at once), never a traceback in play."""
     import shutil
 
-    from casebook.kernel.content import load_pack
-    from casebook.kernel.errors import ContentError
+    from casebook.core.content import load_pack
+    from casebook.core.errors import ContentError
 
     pack = tmp_path / "bfm"
-    shutil.copytree(repo_root / "content" / "battle_for_moscow", pack)
+    shutil.copytree(repo_root / "games" / "battle_for_moscow", pack)
     crt, readings = pack / "tables" / "crt.yaml", pack / "tables" / "crt_readings.yaml"
     crt.write_text(crt.read_text().replace('"1:1": {1: DR, 2: EX', '"1:1": {1: DR, 2: DX'))
     readings.write_text(readings.read_text().replace("roll: 3, result: EX}", "roll: 3, result: QQ}"))
@@ -99,8 +99,8 @@ def test_BM8_5_lint_and_load_refuse_unknown_crt_result_codes(repo_root, tmp_path
 def test_BM8_5_crt_values_are_the_codes_the_results_plugin_applies(bfm):
     """The CRT's declared values, the readings' result values and the codes bfm_results applies
     are the same six (AL DR DRL DE EX NE, BM8.5A-F)."""
-    from casebook.kernel.yamlio import load_yaml
-    from casebook.plugins import bfm_results
+    from casebook.core.yamlio import load_yaml
+    from casebook.games.battle_for_moscow.plugins import bfm_results
 
     tables = bfm.pack.dir / "tables"
     crt = load_yaml(str(tables / "crt.yaml")).data
@@ -116,7 +116,7 @@ def test_BM3_4_render_counts_the_units_it_draws(repo_root, tmp_path):
     and the 1st Shock Army, off the map at the start) are not drawn: the message counts what is."""
     import re
 
-    from casebook.kernel.yamlio import load_yaml
+    from casebook.core.yamlio import load_yaml
 
     out = tmp_path / "bfm.svg"
     r = _run(repo_root, "render", "battle_for_moscow", "--scenario", "campaign", "-o", str(out))

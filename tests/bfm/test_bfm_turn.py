@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from casebook.kernel.game import Game
-from casebook.kernel.hexgrid import hex_label, parse_hex
-from casebook.plugins.bfm_movement import in_ezoc
-from casebook.plugins.bfm_results import steps_of
-from casebook.plugins.bfm_turn import casebook_step_start, replacement_actions
+from casebook.core.game import Game
+from casebook.core.hexgrid import hex_label, parse_hex
+from casebook.games.battle_for_moscow.plugins.bfm_movement import in_ezoc
+from casebook.games.battle_for_moscow.plugins.bfm_results import steps_of
+from casebook.games.battle_for_moscow.plugins.bfm_turn import casebook_step_start, replacement_actions
 
 # Reference, "Setup": 22 German and 13 Soviet set-up hexes.
 GERMAN_SETUP = {"0103", "0104", "0106", "0107", "0201", "0202", "0203", "0204", "0205", "0206", "0209",
@@ -29,7 +29,7 @@ def test_BM1_1_seven_turns_oct_i_to_dec_i(bfm):
     assert (rows[0]["date"], rows[-1]["date"]) == ("Oct I", "Dec I")
     state = Game(bfm, "campaign").new_initial_state(seed=1)
     assert (state.data.scenario or {}).get("last_turn") == 7
-    from casebook.plugins.bfm_victory import casebook_turn_end
+    from casebook.games.battle_for_moscow.plugins.bfm_victory import casebook_turn_end
 
     ctx = state.ctx()
     casebook_turn_end(ctx, 6)

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from casebook.tools.cli import cli
 
-CAMPAIGN = "content/battle_for_moscow/scenarios/campaign.yaml"
+CAMPAIGN = "games/battle_for_moscow/scenarios/campaign.yaml"
 
 
 def ask_zoc(position, hex_, *args, for_=None):
@@ -93,7 +93,7 @@ def _m41_fact_space():
 def test_moscow41_citation_permits_change_no_verdict():
     # A permit line that fires wins over a forbid line: the permit lines carrying 7.0A, 7.0D, 7.1A
     # must fire exactly where no forbid line of their action does.
-    from casebook.kernel.engine import load_engine
+    from casebook.core.engine import load_engine
 
     rules = load_engine("moscow41").rules
     checked = 0

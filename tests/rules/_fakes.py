@@ -4,7 +4,7 @@ areas; the Moscow '41 pack, board and compiled scripts are shared with the sessi
 
 from __future__ import annotations
 
-from casebook.kernel.hooks import hookimpl
+from casebook.core.hooks import hookimpl
 
 __all__ = ["FakeAreas", "FakeAreasWithStacking", "engine_with"]
 
@@ -50,8 +50,8 @@ class FakeAreasWithStacking(FakeAreas):
 def engine_with(m41, **extra):
     """The Moscow '41 engine with ``extra`` plugins registered last (cheap: the pack, the board and
     the compiled scripts are shared, only the plugin manager is new)."""
-    from casebook.kernel.engine import Engine
-    from casebook.kernel.hooks import make_plugin_manager
+    from casebook.core.engine import Engine
+    from casebook.core.hooks import make_plugin_manager
 
     pm = make_plugin_manager(m41.pack.manifest.get("plugins") or [], extra=extra)
     return Engine(m41.pack, m41.board, m41.rules, pm, m41.sequence)

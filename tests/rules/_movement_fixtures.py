@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import textwrap
 
-from casebook.kernel.actions import Action
-from casebook.kernel.hooks import hookimpl
+from casebook.core.actions import Action
+from casebook.core.hooks import hookimpl
 
 MAP = """\
 map:
@@ -50,7 +50,7 @@ class FakeAreas:
 
     @hookimpl
     def casebook_zoc(self, ctx, hex, side):
-        from casebook.kernel.hexgrid import hex_label, parse_hex
+        from casebook.core.hexgrid import hex_label, parse_hex
         near = {hex_label(n) for n in ctx.board.neighbours(parse_hex(hex))}
         who = sorted(u["id"] for u in ctx.state.units
                      if u.get("side") != side and u.get("hex") in near and u.get("class") != "hq")
@@ -86,8 +86,8 @@ class FakeAreas:
 def engine_with(m41, **extra):
     """The loaded engine with ``extra`` plugins registered last (called first), without the
     combat and results plugins (the fake resolves overruns alone)."""
-    from casebook.kernel.engine import Engine
-    from casebook.kernel.hooks import make_plugin_manager
+    from casebook.core.engine import Engine
+    from casebook.core.hooks import make_plugin_manager
 
     names = [p for p in m41.pack.manifest.get("plugins") or [] if p not in ("combat", "results")]
     pm = make_plugin_manager(names, extra=extra)
@@ -106,5 +106,5 @@ def position_text(units: str, *, ground: str = "dry", temperature: str = "warm",
 
 
 def act(text: str) -> Action:
-    from casebook.kernel.actions import parse_action
+    from casebook.core.actions import parse_action
     return parse_action(text)

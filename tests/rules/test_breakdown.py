@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from casebook.kernel.actions import Action
-from casebook.plugins import breakdown as B
+from casebook.core.actions import Action
+from casebook.games.moscow41.plugins import breakdown as B
 from tests.conftest import make_ctx
 
 

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from casebook.kernel.actions import Action
-from casebook.plugins import combat
-from casebook.plugins._combat_odds import odds_column, shifted_column
+from casebook.core.actions import Action
+from casebook.areas import combat
+from casebook.areas._combat_odds import odds_column, shifted_column
 from tests.conftest import make_ctx
 from tests.rules._fakes import FakeAreasWithStacking as FakeAreas
 from tests.rules._fakes import engine_with
@@ -341,7 +341,7 @@ def test_ask_attack_json_snapshot(repo_root, snapshot):
 def test_10_4B_terrain_modifier_of_the_defenders_hex(position):
     """10.4B: terrain modifiers apply when the defender occupies the terrain listed on the Combat
     Modifiers Chart (forest -1 in the reconstructed chart); clear terrain adds nothing."""
-    from casebook.plugins._combat_odds import gather, terrain_drm
+    from casebook.areas._combat_odds import gather, terrain_drm
 
     text = """kind: position
 format: 1

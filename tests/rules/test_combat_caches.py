@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import pytest
 
-from casebook.kernel.actions import Action
-from casebook.kernel.engine import Engine
-from casebook.kernel.game import Game, State
-from casebook.kernel.hooks import hookimpl
-from casebook.plugins import combat
-from casebook.plugins._combat_listing import attack_actions, support_actions
-from casebook.plugins._combat_rules import (
+from casebook.core.actions import Action
+from casebook.core.engine import Engine
+from casebook.core.game import Game, State
+from casebook.core.hooks import hookimpl
+from casebook.areas import combat
+from casebook.areas._combat_listing import attack_actions, support_actions
+from casebook.areas._combat_rules import (
     attack_refusals,
     max_support,
     reaction_cost,
@@ -240,8 +240,8 @@ def test_support_and_reaction_verdicts_ask_command_only_when_the_script_reads_it
     """The verdicts on combat support (2.3B-C, 10.4.2B) and reaction activation (2.4A) are those
     of the plain facts, line for line; ``not (supplied and in_command)`` reads command only of a
     unit in supply, so an unsupplied unit is asked supply alone."""
-    from casebook.plugins._combat_odds import in_command, supplied
-    from casebook.plugins._combat_rules import _reaction_verdict
+    from casebook.areas._combat_odds import in_command, supplied
+    from casebook.areas._combat_rules import _reaction_verdict
 
     COUNT.reset()
     ctx = make_ctx(engine_with(m41, counting=COUNT), """

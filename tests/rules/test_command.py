@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from casebook.kernel.actions import Action
-from casebook.kernel.engine import Engine
-from casebook.kernel.hooks import make_plugin_manager
-from casebook.plugins import command
+from casebook.core.actions import Action
+from casebook.core.engine import Engine
+from casebook.core.hooks import make_plugin_manager
+from casebook.games.moscow41.plugins import command
 from tests.rules.test_supply import FakeZoc, G, S, make
 
 

@@ -6,9 +6,9 @@ from fractions import Fraction
 
 import pytest
 
-from casebook.kernel.actions import Action
-from casebook.plugins import fortification as F
-from casebook.plugins._fortification_build import hex_facts
+from casebook.core.actions import Action
+from casebook.games.moscow41.plugins import fortification as F
+from casebook.games.moscow41.plugins._fortification_build import hex_facts
 from tests.conftest import make_ctx
 from tests.rules._fakes import FakeAreas, engine_with
 
@@ -287,8 +287,8 @@ def test_14_4D2_scattered_paratroop_is_fatigued_once(pos):
 
 
 def test_ask_fortification_snapshot(m41, repo_root, snapshot):
-    from casebook.kernel.engine import state_from_position
-    from casebook.kernel.position import load_position
+    from casebook.core.engine import state_from_position
+    from casebook.core.position import load_position
 
     ctx = m41.ctx(state_from_position(load_position(repo_root / "docs/examples/fortification-line.yaml",
                                                     pack=m41.pack)))

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from casebook.kernel.actions import Action
-from casebook.kernel.engine import Engine
-from casebook.kernel.game import Game
-from casebook.kernel.hexgrid import hex_label, parse_hex
-from casebook.plugins import _fortification_build as build
+from casebook.core.actions import Action
+from casebook.core.engine import Engine
+from casebook.core.game import Game
+from casebook.core.hexgrid import hex_label, parse_hex
+from casebook.games.moscow41.plugins import _fortification_build as build
 
 STEP = "replacement_reinforcement"
 

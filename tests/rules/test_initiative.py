@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from casebook.kernel.errors import QuestionError
-from casebook.kernel.sequence import SequenceMachine
-from casebook.kernel.state import GameState
-from casebook.kernel.trace import Trace
-from casebook.plugins import initiative
-from casebook.plugins.initiative import collect_ips, determine_first_player, income, track_bonus
+from casebook.core.errors import QuestionError
+from casebook.core.sequence import SequenceMachine
+from casebook.core.state import GameState
+from casebook.core.trace import Trace
+from casebook.games.moscow41.plugins import initiative
+from casebook.games.moscow41.plugins.initiative import collect_ips, determine_first_player, income, track_bonus
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 #: 1.3B's example: 12 IPs of towns held by the Germans (two Moscow hexes, Kalinin, Kaluga, Rzhev).
@@ -227,7 +227,7 @@ def test_0_7_5_end_phase_advances_the_turn_marker_once(quick, m41):
 
 
 def test_a_played_turn_rolls_the_weather_of_turn_2_and_collects_for_both(m41):
-    from casebook.kernel.game import Game
+    from casebook.core.game import Game
 
     state = Game(m41, "october-blitz").new_initial_state(seed=11)
     events = list(state.trace)
@@ -241,8 +241,8 @@ def test_a_played_turn_rolls_the_weather_of_turn_2_and_collects_for_both(m41):
 # ---- casebook ask … income ------------------------------------------------------------------
 
 def test_ask_income_json_snapshot(m41, snapshot):
-    from casebook.kernel.engine import state_from_position
-    from casebook.kernel.position import load_position
+    from casebook.core.engine import state_from_position
+    from casebook.core.position import load_position
 
     # what `casebook ask docs/examples/income-turn13.yaml income german --roll 5 --json` prints
     # (cmd_ask.ask_position, with the session's engine instead of loading the pack again)
@@ -267,8 +267,8 @@ def test_ask_income_errors(quick):
 def test_0_2_2_10_the_initiative_chart_not_the_map_gives_town_ips(m41):
     """0.2.2.10: the IP Table is correct, the values printed beside towns are not — IP collection
     reads the chart (records initiative_chart), whatever the map's town entries say."""
-    from casebook.kernel.engine import state_from_position
-    from casebook.plugins.initiative import town_values
+    from casebook.core.engine import state_from_position
+    from casebook.games.moscow41.plugins.initiative import town_values
 
     ctx = m41.ctx(state_from_position(m41.pack.scenario("october-blitz")))
     chart = {row["hex"]: int(row["ip"]) for row in ctx.records("initiative_chart")}

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from casebook.kernel.errors import IllegalActionError
-from casebook.plugins import movement as mv
-from casebook.plugins._movement_costs import movement_allowance
+from casebook.core.errors import IllegalActionError
+from casebook.games.moscow41.plugins import movement as mv
+from casebook.games.moscow41.plugins._movement_costs import movement_allowance
 from tests.conftest import make_ctx
 from tests.rules._movement_fixtures import FakeAreas, act, engine_with, position_text
 

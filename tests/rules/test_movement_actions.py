@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from casebook.kernel.dice import Pcg32
-from casebook.kernel.errors import IllegalActionError
-from casebook.plugins import movement as mv
+from casebook.core.dice import Pcg32
+from casebook.core.errors import IllegalActionError
+from casebook.games.moscow41.plugins import movement as mv
 from tests.conftest import make_ctx
 from tests.rules._movement_fixtures import FakeAreas, act, engine_with, position_text
 from tests.rules.test_movement import apply, inf, kinds, moves

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from casebook.kernel.actions import Action
-from casebook.plugins import paratroops
-from casebook.plugins._paratroops_drop import drop_verdict, eligible_units
+from casebook.core.actions import Action
+from casebook.games.moscow41.plugins import paratroops
+from casebook.games.moscow41.plugins._paratroops_drop import drop_verdict, eligible_units
 from tests.conftest import make_ctx
 from tests.rules._fakes_vp import FAKE, fake_engine
 

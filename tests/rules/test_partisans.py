@@ -11,10 +11,10 @@ from hypothesis import given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as hst
 
-from casebook.kernel.actions import Action
-from casebook.kernel.hexgrid import Grid, Hex, Layout, parse_hex
-from casebook.kernel.hexgrid import hex_label as _label
-from casebook.plugins import partisans
+from casebook.core.actions import Action
+from casebook.core.hexgrid import Grid, Hex, Layout, parse_hex
+from casebook.core.hexgrid import hex_label as _label
+from casebook.games.moscow41.plugins import partisans
 from tests.conftest import make_ctx
 from tests.rules._fakes_vp import FAKE, fake_engine
 

@@ -1,4 +1,4 @@
-"""The movement plugin's own path search (plugins/_movement_paths.py ``search``) agrees with
+"""The movement plugin's own path search (games/moscow41/plugins/_movement_paths.py ``search``) agrees with
 networkx's Dijkstra on random small boards: random terrain and hexside features (so random TEC
 weights), random weather and MA, one stack and no enemy (no ZOC). The only departure is the
 rule, not the search: a stack may always enter the first hex of its move by spending all its
@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from casebook.kernel.engine import load_engine
-from casebook.kernel.state import GameState
-from casebook.plugins._movement_costs import step_cost
-from casebook.plugins._movement_paths import Mover, reach
+from casebook.core.engine import load_engine
+from casebook.core.state import GameState
+from casebook.games.moscow41.plugins._movement_costs import step_cost
+from casebook.games.moscow41.plugins._movement_paths import Mover, reach
 
 ENGINE = load_engine("moscow41")
 SIZE = 5

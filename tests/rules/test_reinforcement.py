@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from casebook.kernel.actions import Action
-from casebook.kernel.dice import roll
-from casebook.plugins import reinforcement as R
+from casebook.core.actions import Action
+from casebook.core.dice import roll
+from casebook.games.moscow41.plugins import reinforcement as R
 from tests.conftest import make_ctx
 from tests.rules._fakes import FakeAreas, engine_with
 
@@ -325,7 +325,7 @@ def test_12_3C_rebuilt_unit_enters_at_a_friendly_railhead(pos):
 
 @pytest.mark.case("12.4D")
 def test_12_4D_units_to_be_withdrawn_are_not_rebuilt(m41):
-    from casebook.plugins._reinforcement_rp import rebuildable
+    from casebook.games.moscow41.plugins._reinforcement_rp import rebuildable
 
     rd = dict(m41.pack.counters["s-133rd"])
     assert rebuildable(rd, "soviet", 6) is True
@@ -333,8 +333,8 @@ def test_12_4D_units_to_be_withdrawn_are_not_rebuilt(m41):
 
 
 def test_ask_reinforcements_snapshot(m41, repo_root, snapshot):
-    from casebook.kernel.engine import state_from_position
-    from casebook.kernel.position import load_position
+    from casebook.core.engine import state_from_position
+    from casebook.core.position import load_position
 
     ctx = m41.ctx(state_from_position(load_position(repo_root / "docs/examples/reinforcements-turn10.yaml",
                                                     pack=m41.pack)))

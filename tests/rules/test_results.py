@@ -11,10 +11,10 @@ import json
 
 import pytest
 
-from casebook.kernel.actions import Action
-from casebook.plugins import results
-from casebook.plugins._results_losses import apply_loss, distribute_losses, parse_result
-from casebook.plugins._results_retreat import advance_paths, retreat_options
+from casebook.core.actions import Action
+from casebook.games.moscow41.plugins import results
+from casebook.games.moscow41.plugins._results_losses import apply_loss, distribute_losses, parse_result
+from casebook.games.moscow41.plugins._results_retreat import advance_paths, retreat_options
 from tests.conftest import make_ctx
 from tests.rules._fakes import FakeAreasWithStacking as FakeAreas
 from tests.rules._fakes import engine_with

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from casebook.kernel.actions import Action
-from casebook.plugins import stacking
+from casebook.core.actions import Action
+from casebook.games.moscow41.plugins import stacking
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -174,7 +174,7 @@ def test_6_2F_retreat_into_an_overstack_only_if_no_other_route(position):
 @pytest.mark.parametrize("hex_", ["0303", "0304"])
 def test_ask_stacking_json(hex_, snapshot, position):
     """What `casebook ask docs/examples/stacking-overstack.yaml stacking HEX --json` prints (same
-    hook call as tools/cmd_ask.py, on the session's engine)."""
+    hook call as src/casebook/tools/cmd_ask.py, on the session's engine)."""
     ctx = position((ROOT / "docs/examples/stacking-overstack.yaml").read_text())
     answer = ctx.hook.casebook_answer(ctx=ctx, question="stacking", args=[hex_], options={})
     assert json.loads(json.dumps(answer)) == snapshot
@@ -185,8 +185,8 @@ def test_kept_stacking_answers_equal_fresh_ones_over_a_played_prefix():
     """Stacking answers are kept across state changes by the unit fields they read (issue #9):
     over 60 actions of a random Blitz, every occupied hex's answer — and the answer with a
     unit from the next hex added, as a movement listing asks — equals a fresh engine's."""
-    from casebook.kernel.engine import Engine
-    from casebook.kernel.game import Game
+    from casebook.core.engine import Engine
+    from casebook.core.game import Game
     from casebook.tools.bots import RandomBot
     game = Game.load("moscow41", "october-blitz")
     state = game.new_initial_state(seed=3)

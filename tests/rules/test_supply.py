@@ -13,11 +13,11 @@ import json
 
 import pytest
 
-from casebook.kernel.actions import Action
-from casebook.kernel.engine import Engine
-from casebook.kernel.hexgrid import hex_label, parse_hex
-from casebook.kernel.hooks import hookimpl, make_plugin_manager
-from casebook.plugins import _supply_trace, supply
+from casebook.core.actions import Action
+from casebook.core.engine import Engine
+from casebook.core.hexgrid import hex_label, parse_hex
+from casebook.core.hooks import hookimpl, make_plugin_manager
+from casebook.games.moscow41.plugins import _supply_trace, supply
 from tests.conftest import make_ctx
 
 

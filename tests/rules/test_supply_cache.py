@@ -1,6 +1,6 @@
 """The caches and searches behind supply (5.x) and command (8.x) answers (issue #9).
 
-- the searches of ``plugins/_supply_search.py`` give networkx's answers — distances and the very
+- the searches of ``games/moscow41/plugins/_supply_search.py`` give networkx's answers — distances and the very
   paths, ties broken alike (hypothesis property tests on random graphs);
 - the maps kept per placement/weather/settings key give, over a played prefix, the answers an
   engine with no kept maps computes from scratch, for every unit of both sides;
@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from casebook.kernel.engine import Engine
-from casebook.kernel.game import Game
-from casebook.kernel.hexgrid import hex_label
-from casebook.plugins import _supply_search as search
+from casebook.core.engine import Engine
+from casebook.core.game import Game
+from casebook.core.hexgrid import hex_label
+from casebook.games.moscow41.plugins import _supply_search as search
 from casebook.tools.bots import RandomBot
 
 
@@ -161,7 +161,7 @@ def test_kept_step_costs_are_the_movement_hooks_answers(m41, weather):
         if u.get("hex") and u["class"] not in rows:
             rows[u["class"]] = u
     assert {"infantry", "armor", "cavalry", "hq"} <= set(rows)
-    from casebook.plugins import _supply_trace as paths
+    from casebook.games.moscow41.plugins import _supply_trace as paths
     for cls, unit in rows.items():
         costs, ask = paths._step_costs(ctx, unit), paths._asker(ctx, unit["id"])
         prohibited = 0
@@ -194,7 +194,7 @@ def test_a_move_far_from_the_soviet_paths_reuses_their_searches_and_a_near_one_d
     # the westmost German unit: its hex and its neighbours are read by no Soviet search
     rear = min((u for u in state.data.units if u.get("hex") and u["side"] == "german"),
                key=lambda u: u["hex"])
-    from casebook.kernel.hexgrid import parse_hex
+    from casebook.core.hexgrid import parse_hex
     step = next(hex_label(n) for n in m41.board.neighbours(parse_hex(rear["hex"]))
                 if not state.data.units_at(hex_label(n)))
     state.data.move_unit(rear["id"], step)
@@ -205,7 +205,7 @@ def test_a_move_far_from_the_soviet_paths_reuses_their_searches_and_a_near_one_d
     cold = _fresh(m41).ctx(state.data)
     assert _supply_of(cold, "soviet") == after
     # now onto an empty hex of the Soviet line network: that search must be made anew
-    from casebook.plugins import _supply_trace as paths
+    from casebook.games.moscow41.plugins import _supply_trace as paths
     near = next(hex_label(h) for h in sorted(paths.line_supplied(moved, "soviet"))
                 if not state.data.units_at(hex_label(h)))
     state.data.move_unit(rear["id"], near)
@@ -221,7 +221,7 @@ def test_rows_with_equal_costs_share_one_search_and_it_is_each_units_own(m41):
     """TEC rows whose cost for every kind of step is equal share one backward search (in the
     October Blitz setup, infantry, cavalry and HQs; armour and mechanized): for every unit on the
     map, the shared search gives the distance and path a search with its own row gives."""
-    from casebook.plugins import _supply_trace as paths
+    from casebook.games.moscow41.plugins import _supply_trace as paths
     state = Game(m41, "october-blitz").new_initial_state(seed=1)
     ctx = state.ctx()
     rows = {paths.move_class(ctx, u): paths.search_row(ctx, u["id"]) for u in state.data.units if u.get("hex")}
@@ -246,8 +246,8 @@ def test_what_stops_an_unsupplied_units_path_is_kept_only_while_its_search_regio
     """A Soviet unit set down among the German armies is out of supply; the blocked hexes its
     answer lists (5.4, 7.4) come from a search kept with what it read. Moving a German unit far
     away reuses it; moving one into that region does not; every answer equals a fresh engine's."""
-    from casebook.kernel.hexgrid import parse_hex
-    from casebook.plugins import _supply_trace as trace
+    from casebook.core.hexgrid import parse_hex
+    from casebook.games.moscow41.plugins import _supply_trace as trace
     state = Game(m41, "october-blitz").new_initial_state(seed=1)
     data = state.data
     german = sorted((u for u in data.units if u.get("hex") and u["side"] == "german"), key=lambda u: u["hex"])

@@ -11,9 +11,9 @@ import json
 
 import pytest
 
-from casebook.kernel.actions import Action
-from casebook.plugins import victory
-from casebook.plugins._victory_points import level_for, losses, side_points, town_supplied
+from casebook.core.actions import Action
+from casebook.games.moscow41.plugins import victory
+from casebook.games.moscow41.plugins._victory_points import level_for, losses, side_points, town_supplied
 from tests.conftest import make_ctx
 from tests.rules._fakes_vp import FAKE, fake_engine
 

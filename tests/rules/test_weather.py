@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from casebook.kernel.state import GameState
-from casebook.kernel.trace import Trace
-from casebook.plugins import weather
-from casebook.plugins.weather import roll_ground, roll_temperature, weather_effects
+from casebook.core.state import GameState
+from casebook.core.trace import Trace
+from casebook.games.moscow41.plugins import weather
+from casebook.games.moscow41.plugins.weather import roll_ground, roll_temperature, weather_effects
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 
@@ -343,8 +343,8 @@ def test_4_6A_arctic_alone_and_with_deep_snow_most_severe_only(fast):
 def ask(m41, file, question, args, options):
     """What ``casebook ask FILE QUESTION ARGS --json`` prints (``cmd_ask.ask_position`` without
     finding and loading the pack again: the session's engine is given)."""
-    from casebook.kernel.engine import state_from_position
-    from casebook.kernel.position import load_position
+    from casebook.core.engine import state_from_position
+    from casebook.core.position import load_position
 
     ctx = m41.ctx(state_from_position(load_position(EXAMPLES / file, pack=m41.pack)))
     return ctx.hook.casebook_answer(ctx=ctx, question=question, args=args, options=options)
@@ -357,7 +357,7 @@ def test_ask_weather_json_snapshot(m41, snapshot):
 
 
 def test_ask_weather_takes_no_arguments(fast):
-    from casebook.kernel.errors import QuestionError
+    from casebook.core.errors import QuestionError
 
     with pytest.raises(QuestionError, match="usage: weather"):
         weather.casebook_answer(fast(), "weather", ["x"], {})

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from casebook.kernel.actions import Action
-from casebook.plugins import zoc
-from casebook.plugins._zoc_map import chart_kind, zoc_map
+from casebook.core.actions import Action
+from casebook.areas import zoc
+from casebook.areas._zoc_map import chart_kind, zoc_map
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -249,7 +249,7 @@ def test_7_5B_a_unit_hemmed_in_by_ezocs_cannot_retreat(position):
                                           (["0304", "soviet"], {})])
 def test_ask_zoc_json(args, options, snapshot, position):
     """What `casebook ask docs/examples/zoc-basics.yaml zoc … --json` prints (same hook call as
-    tools/cmd_ask.py, on the session's engine)."""
+    src/casebook/tools/cmd_ask.py, on the session's engine)."""
     ctx = position((ROOT / "docs/examples/zoc-basics.yaml").read_text())
     answer = ctx.hook.casebook_answer(ctx=ctx, question="zoc", args=args, options=options)
     assert json.loads(json.dumps(answer)) == snapshot

@@ -1,7 +1,7 @@
 """The ZOC and movement caches (issue #9) give the answers computed from scratch.
 
 ZOC maps, ZOC answers and reach results are kept across state changes under keys naming what
-they are computed from (plugins/_zoc_map.py, plugins/zoc.py, plugins/_movement_paths.py). These
+they are computed from (src/casebook/areas/_zoc_map.py, src/casebook/areas/zoc.py, games/moscow41/plugins/_movement_paths.py). These
 tests change a position of the October Blitz the ways play does — units moved or eliminated, the
 weather, the interpretation settings — on one engine whose caches stay warm with the earlier
 keys, and compare every answer with a fresh engine (empty caches). The reach is also compared
@@ -17,14 +17,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from casebook.kernel.engine import Engine
-from casebook.kernel.game import Game
-from casebook.kernel.hooks import hookimpl, make_plugin_manager
-from casebook.plugins import _movement_costs as costs
-from casebook.plugins import _movement_paths as paths
-from casebook.plugins import _zoc_map as zmap
-from casebook.plugins import zoc
-from casebook.plugins._movement_state import mover
+from casebook.core.engine import Engine
+from casebook.core.game import Game
+from casebook.core.hooks import hookimpl, make_plugin_manager
+from casebook.games.moscow41.plugins import _movement_costs as costs
+from casebook.games.moscow41.plugins import _movement_paths as paths
+from casebook.areas import _zoc_map as zmap
+from casebook.areas import zoc
+from casebook.games.moscow41.plugins._movement_state import mover
 
 untimed = settings(deadline=None, max_examples=20, suppress_health_check=[HealthCheck.function_scoped_fixture])
 

@@ -1,0 +1,1 @@
+"""Battle for Moscow's own plugins (what its data cannot say)."""

@@ -1,0 +1,104 @@
+"""Battle for Moscow rules plugin ``bfm_victory``: who holds the cities (the last side to occupy
+one, as the victory rule reads Moscow) and who wins at the end of turn 7 (BM1.2, BM10.1, BM10.2).
+
+Control is updated after every action and at set-up: a city hex occupied by a unit belongs to
+that unit's side until the other side occupies it. The setting ``victory_rule`` (interpretation
+victory-edition) chooses the original rule (BM10.1: whoever last occupied Moscow wins) or the later
+editions' (BM10.2: the Germans win holding Moscow; the Soviets win holding Moscow and one other
+city; otherwise a draw). Answers ``casebook ask … victory``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from casebook.core.cases import implements
+from casebook.core.hexgrid import hex_label
+from casebook.core.hooks import hookimpl
+
+__all__ = ["QUESTIONS", "update_control", "verdict"]
+
+QUESTIONS = {"victory": "victory — who holds Moscow and the cities, and who would win now (BM10.1, BM10.2)"}
+PLUGIN = "bfm_victory"
+
+
+@implements("BM10.1")
+def update_control(ctx: Any) -> list[str]:
+    """Give every occupied city to its occupant's side; returns the hexes that changed hands."""
+    changed = []
+    for h in sorted(ctx.board.towns()):
+        label = hex_label(h)
+        units = ctx.state.units_at(label)
+        if units and ctx.state.control(label) != units[0]["side"]:
+            ctx.state.set_control(label, units[0]["side"])
+            changed.append(label)
+            ctx.record("control", ["BM10.1"], {"hex": label, "side": units[0]["side"],
+                                             "city": ctx.board.towns()[h].get("name")},
+                       source=f"{PLUGIN}.update_control", side=units[0]["side"])
+    return changed
+
+
+@implements("BM10.1", "BM10.2")
+def verdict(ctx: Any) -> dict[str, Any]:
+    """Who wins if the game ended now: ``{"winner", "level", "reason", "cases", "moscow",
+    "cities"}`` under the setting ``victory_rule`` (original, or later)."""
+    moscow = [hex_label(h) for h in sorted(ctx.board.moscow)]
+    holder = {ctx.state.control(h) for h in moscow}
+    owner = holder.pop() if len(holder) == 1 else None
+    cities = {hex_label(h): ctx.state.control(hex_label(h)) for h in sorted(ctx.board.towns())}
+    rule = ctx.state.setting("victory_rule", "original")
+    if rule == "later":
+        others = [h for h, s in cities.items() if s == "soviet" and h not in moscow]
+        if owner == "german":
+            winner, reason = "german", "the Germans hold Moscow (BM10.2)"
+        elif owner == "soviet" and others:
+            winner, reason = "soviet", f"the Soviets hold Moscow and {len(others)} other cities (BM10.2)"
+        else:
+            winner, reason = None, "neither side meets its condition: a draw (BM10.2)"
+        cases = ["BM10.2"]
+    else:
+        winner = owner
+        reason = (f"the {owner.capitalize()}s last occupied Moscow (BM10.1)" if owner
+                  else "Moscow has no holder (BM10.1)")
+        cases = ["BM10.1"]
+    return {"winner": winner, "level": "victory" if winner else "draw", "reason": reason, "cases": cases,
+            "rule": rule, "moscow": {h: ctx.state.control(h) for h in moscow}, "cities": cities}
+
+
+# ------------------------------------------------------------------------------------- hooks
+@hookimpl
+def casebook_setup(ctx: Any) -> None:
+    update_control(ctx)
+
+
+@hookimpl
+def casebook_after_action(ctx: Any, action: Any, result: Any) -> None:
+    if update_control(ctx):
+        ctx.changed()
+
+
+@implements("BM1.1", "BM1.2")
+@hookimpl
+def casebook_turn_end(ctx: Any, turn: int) -> None:
+    """BM1.2: the game ends after the last turn of the scenario (turn 7 of the seven, BM1.1)."""
+    info = ctx.state.scenario
+    last = getattr(info, "last_turn", None) if info is not None and not isinstance(info, Mapping) \
+        else (info or {}).get("last_turn")
+    if last is not None and turn >= int(last):
+        ctx.state.set_plugin_data(PLUGIN, {"final": True})
+
+
+@hookimpl
+def casebook_game_result(ctx: Any) -> dict[str, Any] | None:
+    if not (ctx.state.plugin_data(PLUGIN) or {}).get("final"):
+        return None
+    v = verdict(ctx)
+    return {"winner": v["winner"], "level": v["level"], "reason": v["reason"], "cases": ["BM1.2", *v["cases"]]}
+
+
+@hookimpl
+def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Mapping[str, Any]) -> Any:
+    if question != "victory":
+        return None
+    return verdict(ctx)

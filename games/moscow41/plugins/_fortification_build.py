@@ -1,0 +1,242 @@
+"""Building fortifications with FPs (14.1) for ``games/moscow41/plugins/fortification.py``.
+
+The plugin's record (``state.plugin_data("fortification")``) keeps ``builders``: unit -> the
+turn it had a fortification built in its hex (14.1D: it cannot move or attack that turn).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from casebook.core.actions import Action
+from casebook.core.cases import implements
+from casebook.core.hexgrid import hex_label, parse_hex
+from casebook.core.hooks import Refusal
+
+__all__ = ["PLUGIN", "data", "save", "collect_fps", "expire_moscow_fps", "hex_facts", "build_refusals",
+           "build_actions", "apply_build", "combat_units", "has_marker"]
+
+PLUGIN = "fortification"
+_PROBE = {"id": "_fortification_probe", "side": "soviet", "class": "infantry", "size": "division",
+          "strength": 1, "ma": 4}
+
+
+def data(ctx: Any) -> dict[str, Any]:
+    return ctx.state.plugin_data(PLUGIN) or {}
+
+
+def save(ctx: Any, rec: Mapping[str, Any]) -> None:
+    ctx.state.set_plugin_data(PLUGIN, dict(rec) or None)
+    ctx.changed()
+
+
+def has_marker(ctx: Any, kind: str, hex_: str) -> bool:
+    """Whether a ``kind`` marker stands in ``hex_`` (markers indexed once per state version)."""
+    found = ctx.memo.get("fortification.markers")
+    if found is None:
+        found = ctx.memo["fortification.markers"] = frozenset(
+            (m.get("kind"), m.get("hex")) for m in ctx.state.markers)
+    return (kind, hex_) in found
+
+
+@implements("14.1A", "14.1F", "14.1G", "14.1H")
+def collect_fps(ctx: Any) -> dict[str, int]:
+    """The Soviet FPs of this turn (records ``fortification_points``: 3 FPs on Turns 3-12, 2
+    Moscow FPs on Turns 5-7, 14.1H), received in the Soviet Reinforcement Step (14.1A). Normal
+    FPs add to those saved (14.1F); Moscow FPs are not saved (14.1F-G). Returns the totals."""
+    rows = [r for r in ctx.records("fortification_points") if r.get("turn") == ctx.state.turn]
+    row = rows[0] if rows else {}
+    ctx.state.add_fp("normal", int(row.get("normal", 0)))
+    ctx.state.add_fp("moscow", int(row.get("moscow", 0)) - ctx.state.fp("moscow"))
+    ctx.changed()
+    out = {"normal": ctx.state.fp("normal"), "moscow": ctx.state.fp("moscow")}
+    ctx.record("fp-collected", ("14.1A", "14.1F", "14.1H"), {"new": dict(row), "total": out},
+               source="fortification.collect_fps", side="soviet")
+    return out
+
+
+@implements("14.1F", "14.1G")
+def expire_moscow_fps(ctx: Any) -> int:
+    """At the end of the Soviet Reinforcement Step unused Moscow FPs are lost (14.1G; only
+    normal FPs accumulate, 14.1F). Returns the number lost."""
+    lost = ctx.state.fp("moscow")
+    if lost:
+        ctx.state.add_fp("moscow", -lost)
+        ctx.changed()
+        ctx.record("fp-lost", ("14.1G",), {"moscow": lost}, source="fortification.expire_moscow_fps")
+    return lost
+
+
+def combat_units(ctx: Any, hex_: str, side: str = "soviet") -> list[str]:
+    """Combat units of ``side`` in ``hex_`` (not HQs, not remnants: 11.3D), in stack order."""
+    return [u["id"] for u in ctx.state.units_at(hex_)
+            if u.get("side") == side and u.get("class") not in ("hq", "remnant")]
+
+
+def _supplied(ctx: Any, uid: str) -> bool:
+    answer = ctx.hook.casebook_supply(ctx=ctx, unit=uid)
+    return True if answer is None else bool(answer.get("in_supply"))
+
+
+def _hex_supplied(ctx: Any, hex_: str) -> bool:
+    """14.1C: a Soviet supply line from ``hex_`` — a Soviet unit there is asked about, else a
+    probe unit placed there on a copy of the state (the supply hook is asked about units)."""
+    here = [u["id"] for u in ctx.state.units_at(hex_) if u.get("side") == "soviet"]
+    if here:
+        return _supplied(ctx, here[0])
+    return probe_supply(ctx, [hex_])[hex_]
+
+
+def probe_supply(ctx: Any, hexes: list[str]) -> dict[str, bool]:
+    """Whether a Soviet unit could trace supply from each of ``hexes`` (empty of Soviet units):
+    probe units are put on one copy of the state and asked about together (so the supply area
+    computes its maps once); a hex in a German ZOC gets a copy of its own, as a probe there
+    could open an EZOC on another probe's path (5.4). Memoised in ``ctx.memo``."""
+    memo = ctx.memo.setdefault("fortification.probe", {})
+    todo = [h for h in hexes if h not in memo]
+    if todo:
+        batch = [h for h in todo if not _german_zoc(ctx, h)]
+        groups = [batch] if batch else []
+        groups += [[h] for h in todo if h not in batch]
+        for group in groups:
+            trial = ctx.state.clone()
+            for h in group:
+                trial.add_unit({**_PROBE, "id": f"{_PROBE['id']}_{h}", "hex": h})
+            tctx = ctx.engine.ctx(trial)
+            for h in group:
+                memo[h] = _supplied(tctx, f"{_PROBE['id']}_{h}")
+    return {h: memo[h] for h in hexes}
+
+
+def _german_zoc(ctx: Any, hex_: str) -> bool:
+    answer = ctx.hook.casebook_zoc(ctx=ctx, hex=hex_, side="soviet")
+    return answer is not None and answer.get("kind", "none") != "none"
+
+
+def _board_facts(ctx: Any, hex_: str) -> dict[str, Any]:
+    """The facts of ``hex_`` printed on the map: city, town, road or trail (any hexside of the
+    hex), hexes to Moscow. Kept per board (``ctx.lasting``); ValueError/TypeError for a label
+    that is no hex, KeyError for a hex off the map (as the board answers)."""
+    cache = ctx.lasting("fortification.board_facts")
+    found = cache.get(hex_)
+    if found is None:
+        h = parse_hex(hex_)
+        town = ctx.board.hex(h).town or {}
+        road = any(ctx.board.side(h, n).road or ctx.board.side(h, n).trail for n in ctx.board.neighbours(h))
+        moscow = min((ctx.board.grid.distance(h, m) for m in ctx.board.moscow), default=999)
+        found = cache[hex_] = {"side": "soviet", "hex_city": town.get("kind") == "city",
+                               "hex_town": bool(town) and town.get("kind") != "city", "hex_road": road,
+                               "moscow_distance": moscow}
+    return found
+
+
+@implements("14.1B", "14.1C", "14.1D", "14.1E")
+def hex_facts(ctx: Any, hex_: str, supplied: bool | None = None) -> dict[str, Any]:
+    """The facts of ``fort_cost`` / ``build_fort`` / ``spend_moscow_fp`` for ``hex_``: city,
+    town, road or trail (any hexside of the hex), hexes to Moscow, supply (14.1C), German ZOC
+    (14.1E, asked of ``casebook_zoc``), a Soviet combat unit present (14.1D). ``supplied``
+    given: taken as ``hex_supplied`` instead of asking (a pre-check)."""
+    return {**_board_facts(ctx, hex_),
+            "hex_supplied": _hex_supplied(ctx, hex_) if supplied is None else supplied,
+            "in_german_zoc": _german_zoc(ctx, hex_),
+            "combat_unit_present": bool(combat_units(ctx, hex_)),
+            "already_fortified": has_marker(ctx, "fortification", hex_)}
+
+
+def _refuse(ctx: Any, action_name: str, facts: Mapping[str, Any]) -> list[Refusal]:
+    verdict = ctx.permission(action_name, facts)
+    return [Refusal(f"forbidden: {ln.text}", tuple(ln.cases), source=ln.source)
+            for ln in verdict.lines if ln.fired and ln.kind == "forbid"]
+
+
+def _payment(ctx: Any, facts: Mapping[str, Any], cost: int) -> dict[str, int] | None:
+    """How ``cost`` FPs are paid: Moscow FPs first where they may be used (they are lost at the
+    end of the step anyway, 14.1G), then normal FPs; None if there are not enough."""
+    moscow = ctx.state.fp("moscow") if ctx.rules.allowed("spend_moscow_fp", facts) else 0
+    use_moscow = min(moscow, cost)
+    if ctx.state.fp("normal") < cost - use_moscow:
+        return None
+    return {"moscow": use_moscow, "normal": cost - use_moscow}
+
+
+@implements("14.1A", "14.1B", "14.1C", "14.1D", "14.1E", "14.1G")
+def build_refusals(ctx: Any, action: Action) -> list[Refusal]:
+    """Why ``build-fort hex=H [unit=U]`` is illegal: not the Soviet Reinforcement Step (14.1A),
+    the ``build_fort`` permission (14.1C-E, 14.1G), U not a Soviet combat unit in H (14.1D), or
+    FPs short of ``fort_cost`` (14.1B; Moscow FPs only within two hexes of Moscow, 14.1G)."""
+    if ctx.state.step != "replacement_reinforcement" or ctx.state.phasing != action.side:
+        return [Refusal("fortifications are placed in the Soviet Reinforcement Step", ("14.1A",))]
+    hex_ = action.get("hex")
+    try:
+        facts = hex_facts(ctx, hex_)
+    except (ValueError, TypeError):
+        return [Refusal(f"{hex_!r} is not a hex of the map", ("14.1A",))]
+    out = _refuse(ctx, "build_fort", {**facts, "side": action.side})
+    unit = action.get("unit")
+    if unit is not None and unit not in combat_units(ctx, hex_):
+        out.append(Refusal(f"{unit} is not a Soviet combat unit in {hex_}", ("14.1D",)))
+    cost = ctx.value("fort_cost", facts)
+    if not out and _payment(ctx, facts, cost) is None:
+        out.append(Refusal(f"a fortification in {hex_} costs {cost} FPs", ("14.1B", "14.1G")))
+    return out
+
+
+def _candidates(ctx: Any) -> list[str]:
+    """Hexes worth asking about: those with a Soviet combat unit, cities and towns, and hexes
+    within two hexes of Moscow (14.1D: nowhere else can a fortification stand)."""
+    out = {u["hex"] for u in ctx.state.units if u.get("side") == "soviet" and "hex" in u}
+    return sorted(out | _printed_candidates(ctx))
+
+
+def _printed_candidates(ctx: Any) -> frozenset[str]:
+    """Towns, cities and the hexes within two hexes of Moscow: the map's, kept per board."""
+    cache = ctx.lasting("fortification.candidates")
+    if "printed" not in cache:
+        printed = {hex_label(h) for h in ctx.board.towns()}
+        for m in ctx.board.moscow:
+            printed |= {hex_label(h) for h in ctx.board.hexes() if ctx.board.grid.distance(h, m) <= 2}
+        cache["printed"] = frozenset(printed)
+    return cache["printed"]
+
+
+def build_actions(ctx: Any, side: str) -> list[Action]:
+    """Every legal ``build-fort`` now (none without FPs). Hexes are first checked as if in supply;
+    supply (the costly question) is asked only of those that pass, all probes at once."""
+    if side != "soviet" or ctx.state.fp("normal") + ctx.state.fp("moscow") == 0 \
+            or ctx.state.step != "replacement_reinforcement" or ctx.state.phasing != side:
+        return []
+    maybe = []
+    for hex_ in _candidates(ctx):
+        facts = hex_facts(ctx, hex_, supplied=True)
+        if ctx.rules.allowed("build_fort", facts) and _payment(ctx, facts, ctx.value("fort_cost", facts)):
+            maybe.append(hex_)
+    empty = [h for h in maybe if not any(u.get("side") == "soviet" for u in ctx.state.units_at(h))]
+    probe_supply(ctx, empty)
+    return [Action.make("build-fort", side, hex=h) for h in maybe if _hex_supplied(ctx, h)]
+
+
+@implements("14.1A", "14.1B", "14.1D")
+def apply_build(ctx: Any, action: Action) -> dict[str, Any]:
+    """Pay ``fort_cost`` FPs (Moscow FPs first where allowed) and place a Fortification marker
+    in H. Outside cities, towns and the Moscow ring, the combat unit U (default: the first in the
+    hex) may not move or attack this turn (14.1D). Returns ``{"hex", "cost", "paid", "unit"}``."""
+    hex_ = action.get("hex")
+    facts = hex_facts(ctx, hex_)
+    cost = ctx.value("fort_cost", facts)
+    paid = _payment(ctx, facts, cost)
+    for pool, n in paid.items():
+        if n:
+            ctx.state.add_fp(pool, -n)
+    ctx.state.add_marker("fortification", hex_)
+    builder = None
+    if not (facts["hex_city"] or facts["hex_town"] or facts["moscow_distance"] <= 2):
+        builder = action.get("unit") or combat_units(ctx, hex_)[0]
+        rec = data(ctx)
+        rec.setdefault("builders", {})[builder] = ctx.state.turn
+        save(ctx, rec)
+    ctx.changed()
+    out = {"hex": hex_, "cost": cost, "paid": paid, "unit": builder}
+    ctx.record("fortification-built", ("14.1A", "14.1B", "14.1D"), out,
+               source="fortification.apply_build", side=action.side)
+    return {**out, "cases": ["14.1A", "14.1B"] + (["14.1D"] if builder else [])}

@@ -1,0 +1,233 @@
+"""Moscow '41 movement, part 4: checking and applying the movement actions.
+
+Private helper of :mod:`casebook.games.moscow41.plugins.movement`. Kinds (notation of src/casebook/core/actions.py):
+
+- ``move stack=HEX path=H,H… [units=U,…] [reserve=true]`` — move a stack (or continue the stack
+  being moved; a subset of it drops the others off, 9.1E);
+- ``overrun stack=HEX hex=HEX`` — overrun the adjacent enemy stack (9.5);
+- ``force-march stack=HEX`` — a second MP allotment for the stack just moved (9.6);
+- ``rail-move stack=HEX to=HEX [units=U,…]`` — Soviet rail movement (9.9);
+- ``react stack=HEX [units=U,…]`` — activate a stack for reaction movement (2.4, 0.7.3.4).
+
+:func:`check` returns the refusals (empty: legal); :func:`apply` re-checks and applies.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from casebook.core.cases import implements
+from casebook.core.errors import IllegalActionError
+from casebook.core.hooks import Refusal
+from casebook.script import AskedFacts
+from casebook.games.moscow41.plugins._movement_apply import APPLY
+from casebook.games.moscow41.plugins._movement_costs import enemy_hexes, is_supplied, move_class, step_cost, weather
+from casebook.games.moscow41.plugins._movement_paths import check_path, neighbours, rail_reach
+from casebook.games.moscow41.plugins._movement_state import (
+    MODE,
+    STEPS,
+    current_mover,
+    data,
+    decider,
+    eligible_stacks,
+    mover,
+)
+
+__all__ = ["KINDS", "check", "apply", "in_command", "react_cost", "rail_capacity_left"]
+
+KINDS = frozenset({"move", "overrun", "force-march", "rail-move", "react"})
+_SRC = "movement"
+
+
+def _r(reason: str, *cases: str) -> list[Refusal]:
+    return [Refusal(reason, tuple(cases), source=_SRC)]
+
+
+def in_command(ctx: Any, uid: str) -> bool:
+    """The command plugin's verdict (``casebook_command``); True when no plugin answers."""
+    ans = ctx.hook.casebook_command(ctx=ctx, unit=uid)
+    return True if ans is None else bool(ans.get("in_command"))
+
+
+def _stack(ctx: Any, action: Any, d: dict[str, Any], step: str) -> tuple[list[str], bool, list[Refusal]]:
+    """``(units, continuing, refusals)`` for the ``stack``/``units`` arguments."""
+    hex_ = action.get("stack")
+    given = list(action.get("units") or ())
+    cur = d.get("current")
+    if cur and cur["hex"] == hex_ and (not given or set(given) <= set(cur["units"])) and \
+            action.kind in ("move", "overrun"):
+        return (given or list(cur["units"])), True, []
+    stacks = eligible_stacks(ctx, step, action.side, d)
+    here = stacks.get(hex_, [])
+    units = given or here
+    if not units:
+        return [], False, _r(f"no unit of {action.side} in {hex_} may move now "
+                             f"(activated units move, 9.4A; each once, 9.1D)", "9.4A", "9.1D")
+    bad = [u for u in units if u not in here]
+    if bad:
+        return [], False, _r(f"{', '.join(bad)} cannot move with the stack in {hex_}: a stack cannot "
+                             f"pick up units (9.1D) and only eligible units move (9.4A, 9.8A)",
+                             "9.1D", "9.4A", "9.8A")
+    return units, False, []
+
+
+@implements("9.4A", "9.9G", "9.1C", "9.1E")
+def _check_move(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[Refusal]:
+    units, cont, bad = _stack(ctx, action, d, step)
+    if bad:
+        return bad
+    path = list(action.get("path") or ())
+    if not path:
+        return _r("a move needs a path of at least one hex", "9.0A")
+    if cont:
+        cur = d["current"]
+        if cur["stopped"] or cur["spent_all"]:
+            return _r(f"the stack in {cur['hex']} has ended its movement",
+                      *(("9.2C",) if cur["spent_all"] else ("7.2", "9.5D")))
+        m = current_mover(ctx, cur, units)
+    else:
+        if step == "movement" and d.get("rail_hq") and any(
+                ctx.state.unit(u).get("class") != "hq" and not ctx.state.unit(u).get("reserve") for u in units):
+            return _r("an HQ moved by rail this Command Step: the units it activated may only use "
+                      "rail movement", "9.9G")
+        m, _ = mover(ctx, units, action.get("stack"), MODE[step])
+    res = check_path(ctx, m, path)
+    if not res["legal"]:
+        return [Refusal(f"{res['refused']['hex']}: {res['refused']['reason']}",
+                        tuple(res["refused"]["cases"]), source=_SRC)]
+    return []
+
+
+@implements("9.5A", "9.5C", "9.5D")
+def _check_overrun(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[Refusal]:
+    units, cont, bad = _stack(ctx, action, d, step)
+    if bad:
+        return bad
+    here, target = action.get("stack"), action.get("hex")
+    for u in units:
+        v = ctx.permission("overrun", {"reaction": step == "reaction_movement",
+                                       "unit_class": ctx.state.unit(u).get("class", "infantry")})
+        if not v.value:
+            cases = [c for ln in v.lines if ln.fired for c in ln.cases]
+            return _r(f"{u} may not overrun (only moving armor and mechanized units, never in a "
+                      f"reaction)", *cases)
+    if step != "movement":
+        return _r("overruns are made by units moving in the Movement Step", "0.7.3.2A", "9.8B")
+    if target not in neighbours(ctx, here) or target not in enemy_hexes(ctx, action.side):
+        return _r(f"{target} is not an enemy-occupied hex adjacent to {here}", "9.5A")
+    cur = d["current"] if cont else None
+    if cur and cur["spent_all"]:
+        return _r("the stack spent all its MPs", "9.2C")
+    classes = frozenset(move_class(ctx, ctx.state.unit(u)) for u in units)
+    cost = step_cost(ctx, classes, here, target, overrun=True)[0]
+    if cost is None:
+        return _r(f"the TEC prohibits entering {target}", "9.2A", "9.5A")
+    left = (cur["budget"] - cur["spent"]) if cur else mover(ctx, units, here, MODE[step])[0].budget
+    if cost > left:
+        return _r(f"an overrun of {target} costs {cost} MP (terrain +1), {left} left", "9.5A", "9.5C")
+    return []
+
+
+@implements("9.6A", "9.2C", "9.7", "9.8B", "9.9J")
+def _check_force_march(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[Refusal]:
+    cur = d.get("current")
+    if not cur or cur["hex"] != action.get("stack") or cur["hexes"] == 0 and cur["allotment"] == 1:
+        return _r("a force march is declared right after the stack's normal movement, before any "
+                  "other unit moves", "9.6A", "0.7.3.2B")
+    if cur["allotment"] != 1:
+        return _r("the stack already force marched", "9.6A")
+    if cur["stopped"] and not cur["spent_all"]:
+        return _r("the stack stopped in an EZOC or after an overrun", "7.2", "9.5D")
+    for u in cur["units"]:
+        v = ctx.permission("force_march", {
+            "reaction": cur["mode"] == "reaction", "unactivated": cur["mode"] == "unactivated",
+            "moved_by_rail": bool(cur.get("rail")), "spent_all_mp": bool(cur["spent_all"]),
+            "unit_class": ctx.state.unit(u).get("class", "infantry")})
+        if not v.value:
+            cases = [c for ln in v.lines if ln.fired for c in ln.cases]
+            return _r("this stack may not force march", *cases)
+    return []
+
+
+def rail_capacity_left(ctx: Any, d: dict[str, Any]) -> int:
+    """Combat units the Soviets may still move by rail this phase (9.9A-D: script rail_capacity)."""
+    return int(ctx.value("rail_capacity", {"ground": weather(ctx)[1]})) - int(d["rail_units"])
+
+
+@implements("9.9A", "9.9B", "9.9C", "9.9D", "9.9E", "9.9F", "9.9H", "9.9I")
+def _check_rail(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[Refusal]:
+    if action.side != "soviet":
+        return _r("only the Soviets move by rail", "9.9A")
+    if step == "reaction_movement":
+        return _r("rail movement happens in the Movement or Unactivated Movement Step", "9.9A", "9.9F")
+    units, _cont, bad = _stack(ctx, action, d, step)
+    if bad:
+        return bad
+    combat = [u for u in units if ctx.state.unit(u).get("class") != "hq"]
+    left = rail_capacity_left(ctx, d)
+    if len(combat) > left:
+        return _r(f"rail capacity: {left} more combat unit(s) this turn, {len(combat)} asked "
+                  f"(HQs do not count)", "9.9A", "9.9B", "9.9C", "9.9D", "9.9E")
+    dests, why = rail_reach(ctx, action.side, action.get("stack"))
+    if why:
+        return _r(why, "9.9I")
+    if action.get("to") not in dests:
+        return _r(f"no rail path from {action.get('stack')} to the railhead {action.get('to')} free of "
+                  f"enemy units and EZOCs", "9.9I")
+    return []
+
+
+def react_cost(ctx: Any, side: str, units: list[str]) -> int:
+    """IPs to activate ``units`` for reaction (script ip_cost, interpretation reaction-cost)."""
+    per = int(ctx.value("ip_cost", {"ip_use": "reaction", "side": side, "supplied": True}))
+    return per * (len(units) if ctx.state.setting("reaction_cost_per", "stack") == "unit" else 1)
+
+
+@implements("2.4A", "2.4B", "9.4C", "9.8C", "0.7.3.4A")
+def _check_react(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[Refusal]:
+    if step != "reaction_movement":
+        return _r("reaction movement is activated only in the Reaction Movement Step; never in "
+                  "the Unactivated Movement Step", "0.7.3.4A", "9.8C")
+    hex_ = action.get("stack")
+    here = [u["id"] for u in ctx.state.units_at(hex_) if u.get("side") == action.side
+            and not u.get("activated") and u["id"] not in d["react"]]
+    units = list(action.get("units") or ()) or here
+    if not units or any(u not in here for u in units):
+        return _r(f"no unactivated unit of {action.side} in {hex_} to activate for reaction", "2.0", "2.4A")
+    for u in units:
+        # supply and command asked only if a rule line reads them (2.4A: command of a supplied unit)
+        v = ctx.permission("reaction_move", AskedFacts(
+            {"turn": ctx.state.turn, "side": action.side},
+            {"supplied": lambda u=u: is_supplied(ctx, u), "in_command": lambda u=u: in_command(ctx, u)}))
+        if not v.value:
+            cases = [c for ln in v.lines if ln.fired for c in ln.cases]
+            return _r(f"{u} may not react (supply and command, 2.4A; Soviets not on Turn 1, 2.4B)", *cases)
+    cost = react_cost(ctx, action.side, units)
+    if ctx.state.ip(action.side) < cost:
+        return _r(f"a reaction activation costs {cost} IP, {ctx.state.ip(action.side)} left", "2.4A", "9.4C")
+    return []
+
+
+_CHECKS = {"move": _check_move, "overrun": _check_overrun, "force-march": _check_force_march,
+           "rail-move": _check_rail, "react": _check_react}
+
+
+def check(ctx: Any, action: Any) -> list[Refusal]:
+    """Refusals of a movement ``action`` now (empty: legal); [] for other plugins' kinds."""
+    if action.kind not in KINDS:
+        return []
+    step = ctx.state.step
+    if step not in STEPS or decider(ctx, step) != action.side:
+        return _r(f"{action.kind} is not an action of {action.side} in step {step}",
+                  "0.7.3.2A", "0.7.3.4A", "0.7.3.7")
+    return _CHECKS[action.kind](ctx, action, data(ctx), step)
+
+
+def apply(ctx: Any, action: Any) -> dict[str, Any] | None:
+    """Apply a checked movement action; returns a summary (None for other kinds)."""
+    if action.kind not in KINDS:
+        return None
+    refusals = check(ctx, action)
+    if refusals:
+        raise IllegalActionError(str(action), [c for r in refusals for c in r.cases], refusals[0].reason)
+    return APPLY[action.kind](ctx, action, data(ctx), ctx.state.step)

@@ -1,0 +1,188 @@
+"""Moscow '41 movement, part 5: applying the (already checked) movement actions.
+
+Private helper of :mod:`casebook.games.moscow41.plugins.movement`. Every change goes through ``GameState``
+methods; every effect is recorded in the trace with its cases.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from casebook.core.cases import implements
+from casebook.core.errors import IllegalActionError
+from casebook.games.moscow41.plugins._movement_costs import enemy_hexes, ezoc, move_class, step_cost, zoc_treatment
+from casebook.games.moscow41.plugins._movement_paths import check_path, rail_reach
+from casebook.games.moscow41.plugins._movement_state import (
+    MODE,
+    current_mover,
+    eligible_stacks,
+    finish_current,
+    save,
+    start_current,
+    uid,
+)
+
+__all__ = ["APPLY"]
+
+
+def _place(ctx: Any, units: list[str], hex_: str) -> None:
+    for u in units:
+        ctx.state.move_unit(u, hex_)
+    ctx.changed()
+
+
+@implements("9.0A", "9.1C", "9.1E", "9.4D", "9.8B")
+def _move(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[str, Any]:
+    """Move the stack along the path; a subset of the stack being moved drops the rest off,
+    whose movement ends (9.1E); ``reserve=true`` marks the stack Reserve when it completes its
+    move (9.4D); an unactivated stack's one hex ends its move (9.8B)."""
+    hex_ = action.get("stack")
+    given = list(action.get("units") or ())
+    cur = d.get("current")
+    if cur and cur["hex"] == hex_ and (not given or set(given) <= set(cur["units"])):
+        units = given or list(cur["units"])
+        dropped = [u for u in cur["units"] if u not in units]
+        if dropped:
+            d["moved"] = sorted(set(d["moved"]) | set(dropped))
+            cur["units"] = units
+            ctx.record("drop-off", ["9.1E"], {"units": dropped, "hex": hex_}, source="movement.move",
+                       side=action.side)
+    else:
+        units = given or [u["id"] for u in ctx.state.units_at(hex_) if u["id"] in _eligible(ctx, step, action.side, d, hex_)]
+        cur = start_current(ctx, d, units, hex_, MODE[step])
+    m = current_mover(ctx, cur, units)
+    res = check_path(ctx, m, list(action.get("path")))
+    dest = res["stops_at"]
+    _place(ctx, units, dest)
+    last = res["steps"][-1] if res["steps"] else None
+    cur.update(hex=dest, spent=cur["spent"] + res["mp_spent"], hexes=cur["hexes"] + len(res["steps"]),
+               spent_all=bool(res["spent_all"]),
+               stopped=bool(last and "7.2" in last["cases"]))
+    ctx.record("move", res["cases"], {"units": units, "from": hex_, "path": list(action.get("path")),
+                                      "mp_spent": res["mp_spent"], "mp_left": cur["budget"] - cur["spent"]},
+               source="movement.move", side=action.side)
+    if action.get("reserve"):
+        for u in units:
+            ctx.state.update_unit(u, reserve=True)
+        ctx.record("reserve", ["9.4D"], {"units": units}, source="movement.move", side=action.side)
+    if cur["mode"] == "unactivated":
+        finish_current(ctx, d)
+    save(ctx, d)
+    return {"units": units, "hex": dest, "mp_spent": res["mp_spent"],
+            "mp_left": cur["budget"] - cur["spent"], "cases": res["cases"]}
+
+
+def _eligible(ctx: Any, step: str, side: str, d: dict[str, Any], hex_: str) -> list[str]:
+    return eligible_stacks(ctx, step, side, d).get(hex_, [])
+
+
+@implements("9.5A", "9.5B", "9.5C", "9.5D", "9.5E")
+def _overrun(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[str, Any]:
+    """Pay the terrain cost of the defender's hex +1 MP (9.5A), resolve the combat through the
+    combat plugin (``casebook_combat``, kind "overrun", no combat support), then advance into the
+    vacated hex at no cost (9.5B) and go on moving; if defenders remain the stack stops unless
+    it overruns again (9.5D). A stack overruns as often as its MPs pay for (9.5C); a hex may be
+    overrun again and again (9.5E)."""
+    hex_, target = action.get("stack"), action.get("hex")
+    cur = d.get("current")
+    if not (cur and cur["hex"] == hex_):
+        units = _eligible(ctx, step, action.side, d, hex_)
+        cur = start_current(ctx, d, units, hex_, MODE[step])
+    units = list(cur["units"])
+    classes = frozenset(move_class(ctx, ctx.state.unit(u)) for u in units)
+    cost = step_cost(ctx, classes, hex_, target, overrun=True)[0]
+    cur["spent"] += int(cost or 0)
+    save(ctx, d)
+    result = ctx.hook.casebook_combat(ctx=ctx, attackers=units, hex=target, kind="overrun", support=None)
+    if result is None:
+        raise IllegalActionError(str(action), ["9.5A"], "no combat plugin resolves overruns")
+    ctx.changed()
+    # survivors: still in the hex overrun from, or already advanced into the vacated hex by the
+    # combat results (the move goes on from there with the MPs left, 9.5B-C)
+    alive = [u for u in units if ctx.state.has_unit(u) and ctx.state.unit(u).get("hex") in (hex_, target)]
+    cur["units"] = alive
+    vacated = target not in enemy_hexes(ctx, action.side)
+    advanced = bool(alive) and vacated
+    if advanced:
+        _place(ctx, alive, target)
+        locking = zoc_treatment(ctx, classes) == "locking" and bool(ezoc(ctx, target, action.side))
+        cur.update(hex=target, hexes=cur["hexes"] + 1, stopped=locking)
+    else:
+        cur["stopped"] = True
+    cases = ["9.5A", "9.5B"] if advanced else ["9.5A", "9.5D"]
+    ctx.record("overrun", cases, {"units": alive, "hex": target, "mp": cost, "advanced": advanced,
+                                  "combat": {k: result.get(k) for k in ("odds", "roll", "result")}},
+               source="movement.overrun", side=action.side)
+    if not alive:
+        finish_current(ctx, d)
+    save(ctx, d)
+    return {"units": alive, "hex": target, "mp": cost, "advanced": advanced, "combat": result,
+            "cases": cases}
+
+
+@implements("9.6A", "9.6B")
+def _force_march(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[str, Any]:
+    """A second allotment of MPs equal to the first (9.6A; MPs left from the first are lost),
+    with the supply the move began with (9.6B); the fatigue roll follows when the force march
+    ends (9.6C, in :func:`finish_current`)."""
+    from casebook.games.moscow41.plugins._movement_costs import movement_allowance
+    cur = d["current"]
+    ma = movement_allowance(ctx, cur["units"], "force-march", supplied=cur["supplied"])
+    forfeited = cur["budget"] - cur["spent"]
+    cur.update(allotment=2, budget=ma["ma"], spent=0, stopped=False, spent_all=False)
+    ctx.record("force-march", ["9.6A", "9.6B"], {"units": cur["units"], "ma": ma["ma"],
+                                                 "forfeited": forfeited},
+               source="movement.force_march", side=action.side)
+    save(ctx, d)
+    return {"units": cur["units"], "ma": ma["ma"], "forfeited": forfeited, "cases": ["9.6A", "9.6B"]}
+
+
+@implements("9.9E", "9.9G", "9.9J", "9.9K")
+def _rail(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[str, Any]:
+    """Move the stack by rail to a railhead (9.9I); it spends its entire MA and moves no
+    further, nor force marches (9.9J); combat units count against the capacity, HQs do not
+    (9.9E); an HQ moved by rail in the Movement Step lets the units it activated move only by
+    rail (9.9G). A unit railed into an EZOC may attack this phase if in command there (9.9K;
+    published as the fact ``rail_attack_allowed``)."""
+    finish_current(ctx, d)
+    hex_, dest = action.get("stack"), action.get("to")
+    units = list(action.get("units") or ()) or _eligible(ctx, step, action.side, d, hex_)
+    path = rail_reach(ctx, action.side, hex_)[0][dest]
+    _place(ctx, units, dest)
+    combat = [u for u in units if ctx.state.unit(u).get("class") != "hq"]
+    d["rail_units"] = int(d["rail_units"]) + len(combat)
+    d["railed"] = sorted(set(d["railed"]) | set(units))
+    d["moved"] = sorted(set(d["moved"]) | set(units))
+    if step == "movement" and len(combat) < len(units):
+        d["rail_hq"] = True
+    cases = ["9.9I", "9.9J"] + (["9.9E"] if len(combat) < len(units) else [])
+    ctx.record("rail-move", cases, {"units": units, "from": hex_, "to": dest, "path": path,
+                                    "capacity_used": d["rail_units"]},
+               source="movement.rail", side=action.side)
+    save(ctx, d)
+    return {"units": units, "to": dest, "path": path, "cases": cases}
+
+
+@implements("2.4A", "0.7.3.4A", "0.7.3.4B")
+def _react(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[str, Any]:
+    """Pay the reaction IPs (2.4A, 0.7.3.4A; interpretation reaction-cost) and mark the stack
+    Activated (0.7.3.4B); it then moves with half its MA (9.7)."""
+    from casebook.games.moscow41.plugins._movement_actions import react_cost
+    finish_current(ctx, d)
+    hex_ = action.get("stack")
+    units = list(action.get("units") or ()) or [
+        uid(u) for u in ctx.state.units_at(hex_) if u.get("side") == action.side
+        and not u.get("activated") and uid(u) not in d["react"]]
+    cost = react_cost(ctx, action.side, units)
+    ctx.state.add_ip(action.side, -cost)
+    for u in units:
+        ctx.state.update_unit(u, activated=True)
+    d["react"] = sorted(set(d["react"]) | set(units))
+    ctx.record("react", ["2.4A", "0.7.3.4A", "0.7.3.4B"], {"units": units, "hex": hex_, "ip": cost},
+               source="movement.react", side=action.side)
+    save(ctx, d)
+    return {"units": units, "ip": cost, "cases": ["2.4A", "0.7.3.4B"]}
+
+
+APPLY = {"move": _move, "overrun": _overrun, "force-march": _force_march, "rail-move": _rail,
+         "react": _react}

@@ -1,0 +1,130 @@
+"""Moscow '41 movement, part 6: the legal actions of the movement steps, deterministic and
+small (one ``move`` per reachable destination with its canonical cheapest path, not every path).
+
+Private helper of :mod:`casebook.games.moscow41.plugins.movement`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from casebook.core.actions import Action
+from casebook.core.cases import implements
+from casebook.games.moscow41.plugins._movement_actions import check, rail_capacity_left, react_cost
+from casebook.games.moscow41.plugins._movement_costs import enemy_hexes
+from casebook.games.moscow41.plugins._movement_paths import neighbours, rail_reach, reach
+from casebook.games.moscow41.plugins._movement_state import (
+    MODE,
+    STEPS,
+    current_mover,
+    data,
+    decider,
+    eligible_stacks,
+    mover,
+)
+
+__all__ = ["legal_actions", "destinations"]
+
+
+def _overstacked(ctx: Any, hex_: str, units: list[str]) -> bool:
+    """6.2B: a move may not end overstacked (the stacking plugin's verdict; False without one).
+    Kept for the state version: every stack's destinations ask about the same occupied hexes."""
+    memo = ctx.memo
+    key = ("movement.overstacked", hex_, tuple(units))
+    found = memo.get(key)
+    if found is None:
+        # the units already there (not the movers themselves) plus the movers: an overstacked
+        # stack may not end its move overstacked in an empty hex either
+        here = [u["id"] for u in ctx.state.units_at(hex_) if u["id"] not in units]
+        ans = ctx.hook.casebook_stacking(ctx=ctx, hex=hex_, units=here + list(units))
+        found = memo[key] = bool(ans and ans.get("overstacked"))
+    return found
+
+
+@implements("9.0A", "6.2B")
+def destinations(ctx: Any, m: Any) -> dict[str, dict[str, Any]]:
+    """The hexes stack ``m`` may end a move in now: its :func:`reach` (terrain, ZOC, MPs) less
+    those where it would end overstacked (6.2B); label -> ``{"mp", "path", …}`` (read-only)."""
+    units = list(m.units)
+    return {dest: r for dest, r in reach(ctx, m).items() if not _overstacked(ctx, dest, units)}
+
+
+def _moves(ctx: Any, side: str, hex_: str, m: Any, units: list[str] | None = None) -> list[Action]:
+    """A ``move`` per destination; ``units`` names the movers when the hex also holds the stack
+    being moved, so the action cannot be read as that stack's continuation (9.1D)."""
+    return [Action.make("move", side, stack=hex_, path=r["path"], units=units)
+            for r in destinations(ctx, m).values()]
+
+
+def _overruns(ctx: Any, side: str, hex_: str) -> list[Action]:
+    out = []
+    for t in neighbours(ctx, hex_):
+        if t in enemy_hexes(ctx, side):
+            a = Action.make("overrun", side, stack=hex_, hex=t)
+            if not check(ctx, a):
+                out.append(a)
+    return out
+
+
+@implements("0.7.3.2A", "0.7.3.2B", "0.7.3.4A", "0.7.3.7", "9.8A")
+def legal_actions(ctx: Any, step: str) -> list[Action]:
+    """The actions of the deciding side in a movement step, deterministic: for the stack being
+    moved, its continuations, overruns and force march (right after its move, 0.7.3.2B); for each
+    stack that may start moving, a ``move`` per destination, overruns, Soviet rail moves; in
+    Reaction Movement, ``react`` per stack (2.4A); ``pass`` last. Unactivated Movement costs no
+    IPs (9.8A) and offers no reaction to the opponent (9.8C)."""
+    if step not in STEPS:
+        return []
+    side = decider(ctx, step)
+    if side is None:
+        return []
+    d = data(ctx)
+    out: list[Action] = []
+    cur = d.get("current")
+    if cur and cur["units"]:
+        h = cur["hex"]
+        if not cur["stopped"] and not cur["spent_all"] and cur["mode"] != "unactivated":
+            out += _moves(ctx, side, h, current_mover(ctx, cur))
+        if step == "movement" and not cur["spent_all"]:
+            out += _overruns(ctx, side, h)
+        fm = Action.make("force-march", side, stack=h)
+        if step == "movement" and not check(ctx, fm):
+            out.append(fm)
+    for h, units in eligible_stacks(ctx, step, side, d).items():
+        m, _ = mover(ctx, units, h, MODE[step])
+        named = sorted(units) if cur and cur["units"] and cur["hex"] == h else None
+        out += [a for a in _moves(ctx, side, h, m, named) if not _rail_hq_blocks(d, step, ctx, units)]
+        if _overstacked(ctx, h, []):  # 6.2F: an overstack is corrected by moving units out one by one
+            for u in units:
+                if ctx.state.unit(u).get("class") == "hq":
+                    continue
+                mu, _ = mover(ctx, [u], h, MODE[step])
+                out += [a for a in _moves(ctx, side, h, mu, [u])
+                        if not _rail_hq_blocks(d, step, ctx, [u]) and a not in out]
+        if step == "movement":
+            out += _overruns(ctx, side, h)
+        if side == "soviet" and step != "reaction_movement":
+            combat = [u for u in units if ctx.state.unit(u).get("class") != "hq"]
+            if len(combat) <= rail_capacity_left(ctx, d):
+                dests, why = rail_reach(ctx, side, h)
+                out += [Action.make("rail-move", side, stack=h, to=dst) for dst in dests] if not why else []
+    # 2.4A, 9.4C: with fewer IPs than one unit's activation no stack can react (the check would
+    # refuse each for the IPs after asking its supply and command)
+    if step == "reaction_movement" and ctx.state.ip(side) >= react_cost(ctx, side, [None]):
+        seen = set(d["react"])
+        stacks: dict[str, list[str]] = {}
+        for u in ctx.state.units:
+            if u.get("side") == side and u.get("hex") and not u.get("activated") and u["id"] not in seen:
+                stacks.setdefault(u["hex"], []).append(u["id"])
+        for h in sorted(stacks):
+            a = Action.make("react", side, stack=h)
+            if not check(ctx, a):
+                out.append(a)
+    out.append(Action.make("pass", side))
+    return out
+
+
+def _rail_hq_blocks(d: dict[str, Any], step: str, ctx: Any, units: list[str]) -> bool:
+    """9.9G: after an HQ moved by rail, the units it activated may only rail-move."""
+    return step == "movement" and bool(d.get("rail_hq")) and any(
+        ctx.state.unit(u).get("class") != "hq" and not ctx.state.unit(u).get("reserve") for u in units)

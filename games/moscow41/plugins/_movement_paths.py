@@ -1,0 +1,299 @@
+"""Moscow '41 movement, part 2: path legality (9.0A, 9.1A, 9.2C, 7.2, 7.3, 9.8B), reach by
+Dijkstra over the board graph, and rail paths (9.9I).
+
+Private helper of :mod:`casebook.games.moscow41.plugins.movement`. Hexes are printed labels (``"0303"``).
+A :class:`Mover` is a stack about to move with its budget; :func:`step` is the one rule for
+entering the next hex, used by :func:`reach` (every destination, canonical cheapest path) and
+:func:`check_path` (a given path, hex by hex, saying where and why it stops).
+"""
+
+from __future__ import annotations
+
+import heapq
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from casebook.core.cases import implements
+from casebook.core.hexgrid import hex_label, parse_hex
+from casebook.games.moscow41.plugins._movement_costs import (
+    enemy_hexes,
+    ezoc,
+    ezoc_map,
+    step_cost,
+    step_table,
+    table_row,
+    weather,
+)
+
+__all__ = ["Mover", "Step", "step", "reach", "search", "check_path", "rail_reach", "neighbours"]
+
+
+@dataclass(frozen=True)
+class Mover:
+    """A stack about to move: its ``units``, ``side``, hex ``start``, TEC rows ``classes``,
+    ZOC treatment ``zoc`` (locking/fluid/none), MP ``budget`` left in this allotment, ``fresh``
+    (nothing spent yet in this allotment: 9.2C applies), ``max_hexes`` (1 for unactivated
+    movement, 9.8B) and ``at_start`` (the start of its movement: 7.2 lets it leave an EZOC)."""
+
+    units: tuple[str, ...]
+    side: str
+    start: str
+    classes: frozenset[str]
+    zoc: str
+    budget: int
+    fresh: bool = True
+    max_hexes: int | None = None
+    at_start: bool = True
+
+
+@dataclass(frozen=True)
+class Step:
+    """The verdict on entering one hex: ``ok``; ``cost`` (MP charged); ``reason`` and ``cases``;
+    ``terminal`` (movement must stop there: 7.2, 9.2C, 9.8B) and ``spent_all`` (9.2C)."""
+
+    ok: bool
+    cost: int | None
+    reason: str
+    cases: tuple[str, ...]
+    terminal: bool = False
+    spent_all: bool = False
+
+
+def neighbours(ctx: Any, hex_: str) -> tuple[str, ...]:
+    """On-map neighbours of ``hex_`` as labels, in label order (the board's table)."""
+    return ctx.board.label_neighbours(hex_)
+
+
+@implements("9.0A", "9.1A", "9.2C", "7.2", "7.3")
+def step(ctx: Any, m: Mover, a: str, b: str, spent: int, hexes: int) -> Step:
+    """May stack ``m``, in ``a`` after ``spent`` MP and ``hexes`` hexes, enter ``b``?
+
+    Contiguous hexes only (9.0A); never an enemy-occupied hex (only an overrun, 9.5A, removes a
+    defender); not beyond ``max_hexes`` (9.8B); a locking ZOC stops the stack on entering an EZOC
+    and forbids moving directly from one EZOC to another (7.2; interpretation
+    locking-ezoc-to-ezoc: any EZOC, or only one of the same enemy unit); a fluid ZOC pays +1 MP
+    from EZOC to EZOC (7.3); the TEC cost must fit the MPs left (9.1A) unless it is the first hex
+    of an allotment, which a stack may always enter by spending all its MPs (9.2C).
+    """
+    if b not in neighbours(ctx, a):
+        return Step(False, None, f"{b} is not adjacent to {a}: no hex can be skipped", ("9.0A",))
+    if b in enemy_hexes(ctx, m.side):
+        return Step(False, None, f"{b} is occupied by enemy units (only an overrun attacks them)",
+                    ("9.0A", "9.5A"))
+    if m.max_hexes is not None and hexes >= m.max_hexes:
+        return Step(False, None, "an unactivated unit moves only one hex", ("9.8B",))
+    fluid = False
+    zb: frozenset[str] = frozenset()
+    if m.zoc != "none":
+        za, zb = ezoc(ctx, a, m.side), ezoc(ctx, b, m.side)
+        if za and zb:
+            if m.zoc == "locking":
+                same_only = ctx.state.setting("locking_ezoc_to_ezoc", "any") == "same_unit"
+                if not same_only or za & zb:
+                    return Step(False, None, f"cannot move directly from the EZOC in {a} to the EZOC "
+                                f"in {b} (of {', '.join(sorted(za & zb or zb))})", ("7.2",))
+            elif m.zoc == "fluid":
+                fluid = True
+        if za and m.zoc == "locking" and not (hexes == 0 and m.at_start):
+            return Step(False, None, f"the stack stopped on entering the EZOC in {a}", ("7.2",))
+    cost, _via, feature = step_cost(ctx, m.classes, a, b, fluid=fluid)
+    if cost is None:
+        return Step(False, None, f"the TEC prohibits entering {b} from {a}", ("9.2A", "9.2C"))
+    cases = ["9.2A"] + (["9.2B"] if feature else []) + (["7.3"] if fluid else [])
+    locked = m.zoc == "locking" and bool(zb)
+    if locked:
+        cases.append("7.2")
+    last = m.max_hexes is not None and hexes + 1 >= m.max_hexes
+    if spent + cost <= m.budget:
+        return Step(True, cost, "", tuple(cases), terminal=locked or last)
+    if hexes == 0 and m.fresh:
+        return Step(True, max(m.budget - spent, 0), f"enters {b} by spending all its MPs",
+                    tuple(cases + ["9.2C"]), terminal=True, spent_all=True)
+    return Step(False, None, f"{cost} MP needed to enter {b}, {m.budget - spent} left", ("9.1A", "9.2C"))
+
+
+@implements("9.0A", "9.1A", "9.2C", "7.2", "7.3", "9.8B")
+def reach(ctx: Any, m: Mover) -> dict[str, dict[str, Any]]:
+    """Every hex ``m`` can end its move in, by Dijkstra (heapq) over MP spent: label ->
+    ``{"mp", "path", "spent_all", "stop"}`` with the canonical cheapest path (ties broken by
+    label order) excluding the start; the start itself is not listed.
+
+    The search applies :func:`step` (its rules and cases) from tables: MP costs from
+    :func:`~casebook.games.moscow41.plugins._movement_costs.step_table`, EZOCs from the ZOC plugin's map. The
+    result is kept across state changes by everything it depends on — the mover, the weather,
+    the settings read, the enemy-occupied hexes and the ZOC map's key — so treat it as
+    read-only."""
+    zmap, zkey = ezoc_map(ctx, m.side)
+    enemy = enemy_hexes(ctx, m.side)
+    same_only = ctx.state.setting("locking_ezoc_to_ezoc", "any") == "same_unit"
+    if zmap is None:  # no ZOC plugin map: ask hex by hex, keep for this state version only
+        zmap = _EzocByHex(ctx, m.side)
+        kept = ctx.memo.setdefault("movement.reach", {})
+        key: tuple[Any, ...] = (m, same_only)
+    else:
+        kept = ctx.lasting("movement.reach", *weather(ctx), ctx.state.setting("road_bridges", "bridged"))
+        key = (m, same_only, enemy, zkey)
+    found = kept.get(key)
+    if found is None:
+        found = kept[key] = search(ctx, m, zmap, enemy, same_only)
+        while len(kept) > _REACH_KEPT:
+            kept.pop(next(iter(kept)))
+    return found
+
+
+#: How many reach results are kept per weather (a movement step asks a few dozen stacks).
+_REACH_KEPT = 512
+
+
+class _EzocByHex(dict):
+    """:func:`ezoc` hex by hex as a mapping (``.get``), when no ZOC plugin gives a whole map."""
+
+    def __init__(self, ctx: Any, side: str) -> None:
+        super().__init__()
+        self._ctx, self._side = ctx, side
+
+    def get(self, hex_: str, default: Any = None) -> Any:  # type: ignore[override]
+        if hex_ not in self:
+            self[hex_] = ezoc(self._ctx, hex_, self._side)
+        return dict.get(self, hex_) or default
+
+
+def search(ctx: Any, m: Mover, zmap: Any, enemy: frozenset[str], same_only: bool) -> dict[str, dict[str, Any]]:
+    """The Dijkstra of :func:`reach` (uncached): :func:`step`'s verdicts from tables, the same
+    order and tie-breaks. ``zmap``: hex -> enemy unit ids exerting a ZOC there (absent: none)."""
+    classes, budget, max_hexes = m.classes, m.budget, m.max_hexes
+    table = step_table(ctx, classes)
+    zoc_on, locking, fluid_kind = m.zoc != "none", m.zoc == "locking", m.zoc == "fluid"
+    best: dict[str, int] = {m.start: 0}
+    nhex: dict[str, int] = {m.start: 0}
+    prev: dict[str, str] = {}
+    how: dict[str, int] = {}  # 0 ordinary, 1 terminal (7.2 / 9.8B), 2 all MPs spent (9.2C)
+    heap: list[tuple[int, str]] = [(0, m.start)]
+    done: set[str] = set()
+    pop, push = heapq.heappop, heapq.heappush
+    while heap:
+        spent, a = pop(heap)
+        if a in done:
+            continue
+        done.add(a)
+        if how.get(a):
+            continue  # movement ends there (7.2, 9.2C, 9.8B)
+        hexes = nhex[a]
+        if max_hexes is not None and hexes >= max_hexes:
+            continue  # 9.8B
+        za = zmap.get(a) if zoc_on else None
+        if za and locking and not (hexes == 0 and m.at_start):
+            continue  # 7.2: stopped on entering an EZOC
+        last = max_hexes is not None and hexes + 1 >= max_hexes
+        row = table.get(a) or table_row(ctx, table, classes, a)
+        for b, cost, fluid_cost in row:
+            if b in done or b in enemy:
+                continue  # 9.0A, 9.5A
+            zb = zmap.get(b) if zoc_on else None
+            if za and zb:
+                if locking:
+                    if not same_only or za & zb:
+                        continue  # 7.2: never EZOC to EZOC
+                elif fluid_kind:
+                    cost = fluid_cost  # 7.3: +1 MP EZOC to EZOC
+            if cost is None:
+                continue  # 9.2A: prohibited
+            if spent + cost <= budget:
+                total, end = spent + cost, 1 if (locking and zb) or last else 0
+            elif hexes == 0 and m.fresh:
+                total, end = spent + max(budget - spent, 0), 2  # 9.2C
+            else:
+                continue  # 9.1A
+            old = best.get(b)
+            if old is None or total < old:
+                best[b], nhex[b], prev[b], how[b] = total, hexes + 1, a, end
+                push(heap, (total, b))
+    out = {}
+    for h in sorted(best):
+        if h == m.start:
+            continue
+        path = [h]
+        while prev[path[-1]] != m.start:
+            path.append(prev[path[-1]])
+        end = how[h]
+        stop = None if not end else "9.2C" if end == 2 else ("9.8B" if m.max_hexes else "7.2")
+        out[h] = {"mp": best[h], "path": path[::-1], "spent_all": end == 2, "stop": stop}
+    return out
+
+
+def check_path(ctx: Any, m: Mover, path: list[str]) -> dict[str, Any]:
+    """Walk ``path`` (hexes after the start) hex by hex: ``{"legal", "mp_spent", "mp_left",
+    "stops_at", "spent_all", "steps": [{"hex", "cost", "cases"}], "cases"}``; an illegal path
+    also has ``"refused": {"hex", "reason", "cases"}`` (where and why it stops)."""
+    spent, here, steps, cases = 0, m.start, [], ["9.0A"]
+    terminal: Step | None = None
+    spent_all = False
+    for i, b in enumerate(path):
+        s = _ended(m, here, terminal, i) if terminal else step(ctx, m, here, b, spent, i)
+        if not s.ok:
+            return {"legal": False, "mp_spent": spent, "mp_left": m.budget - spent, "stops_at": here,
+                    "spent_all": spent_all, "steps": steps,
+                    "refused": {"hex": b, "reason": s.reason, "cases": list(s.cases)},
+                    "cases": sorted(set(cases) | set(s.cases), key=_case_key)}
+        spent += s.cost or 0
+        spent_all = s.spent_all
+        steps.append({"hex": b, "cost": s.cost, "cases": list(s.cases)})
+        cases += list(s.cases)
+        here = b
+        if s.terminal:
+            terminal = s
+    return {"legal": True, "mp_spent": spent, "mp_left": m.budget - spent, "stops_at": here,
+            "spent_all": spent_all, "steps": steps, "cases": sorted(set(cases), key=_case_key)}
+
+
+def _ended(m: Mover, here: str, last: Step, hexes: int) -> Step:
+    """Why no hex may follow ``here``: one hex only (9.8B), all MPs spent (9.2C), an EZOC (7.2)."""
+    if m.max_hexes is not None and hexes >= m.max_hexes:
+        return Step(False, None, "an unactivated unit moves only one hex", ("9.8B",))
+    if last.spent_all:
+        return Step(False, None, f"the stack spent all its MPs to enter {here}", ("9.2C",))
+    return Step(False, None, f"the stack must stop on entering the EZOC in {here}", ("7.2",))
+
+
+def _case_key(case: str) -> tuple:
+    return tuple((int(p) if p.isdigit() else p) for p in re.findall(r"\d+|[A-Z]+", case))
+
+
+@implements("9.9I")
+def rail_reach(ctx: Any, side: str, start: str) -> tuple[dict[str, list[str]], str | None]:
+    """Railheads a stack of ``side`` in ``start`` can reach by rail (9.9I): ``({dest: path},
+    refusal)``. It must begin on a railhead free of EZOCs (a friendly unit does not negate them);
+    the path follows rail hexsides, through hexes neither enemy-occupied nor in an EZOC, except
+    that the destination may be in an EZOC. ``refusal`` says why no rail move starts here."""
+    railheads = {hex_label(h) for h in ctx.board.railheads}
+    if start not in railheads:
+        return {}, f"{start} is not a railhead (a city or town on a rail line)"
+    if ezoc(ctx, start, side):
+        return {}, f"the railhead {start} is in an EZOC"
+    enemy = enemy_hexes(ctx, side)
+    graph = ctx.board.graph
+    prev: dict[str, str | None] = {start: None}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for a in frontier:
+            if a != start and ezoc(ctx, a, side):
+                continue  # an EZOC hex may only end the rail move
+            ha = parse_hex(a)
+            for b in neighbours(ctx, a):
+                if b in prev or b in enemy or not graph.edges[ha, parse_hex(b)].get("rail"):
+                    continue
+                prev[b] = a
+                nxt.append(b)
+        frontier = sorted(nxt)
+    out = {}
+    for dest in sorted(railheads & set(prev)):
+        if dest == start:
+            continue
+        path, h = [], dest
+        while h != start:
+            path.append(h)
+            h = prev[h]  # type: ignore[assignment]
+        out[dest] = path[::-1]
+    return out, None

@@ -1,0 +1,187 @@
+"""Reinforcement entry (12.1) and withdrawals (12.4) for ``games/moscow41/plugins/reinforcement.py``.
+
+The plugin's record (``state.plugin_data("reinforcement")``) holds, for the Replacement and
+Reinforcement Step in progress, ``available``: the reinforcements the phasing player may place
+now, each ``{"unit", "area" (or absent: a railhead, 12.1C), "areas": [entry areas allowed]}``;
+``delayed``: units already delayed once for blocked entry (12.1B); ``arrived``: unit -> the turn
+it arrived (12.1F); ``owed``: withdrawals not yet made for want of a unit in supply (12.4B).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from casebook.core.cases import implements
+from casebook.core.hexgrid import parse_hex
+
+from . import _reinforcement_query as q
+
+__all__ = ["gather_due", "entry_hexes", "delay_unplaced", "withdraw_due", "withdrawal_candidates"]
+
+
+def _area_hexes(ctx: Any, area: str) -> list[str]:
+    return q.hexes(ctx.board.entry_areas.get(area, ()))
+
+
+def _blocked(ctx: Any, area: str, side: str) -> bool:
+    """12.1B: every hex of the entry area holds enemy units."""
+    hexes = _area_hexes(ctx, area)
+    return bool(hexes) and all(q.enemy_occupied(ctx, h, side) for h in hexes)
+
+
+def _edge_distance(ctx: Any, area: str, side: str) -> int:
+    edge = [parse_hex(h) for h in q.hexes(ctx.board.edge_hexes("west" if side == "german" else "east"))]
+    if not edge:
+        return 0
+    grid = ctx.board.grid
+    return min(grid.distance(parse_hex(h), e) for h in _area_hexes(ctx, area) for e in edge)
+
+
+@implements("12.1B")
+def fallback_areas(ctx: Any, area: str, side: str) -> list[str]:
+    """The entry areas a once-delayed reinforcement of ``area`` may use instead (12.1B): the
+    adjacent ones (nearest to ``area`` in hexes) that are closer to the owner's map edge (west
+    for the German, east for the Soviet). Reading: interpretation ``entry-area-adjacent``."""
+    others = [a for a in sorted(ctx.board.entry_areas) if a != area]
+    if not others or area not in ctx.board.entry_areas:
+        return []
+    own = _area_hexes(ctx, area)
+
+    def gap(a: str) -> int:
+        return min(q.distance(ctx, x, y) for x in own for y in _area_hexes(ctx, a))
+
+    nearest = min(gap(a) for a in others)
+    mine = _edge_distance(ctx, area, side)
+    return [a for a in others if gap(a) == nearest and _edge_distance(ctx, a, side) < mine]
+
+
+def _scheduled(ctx: Any, turn: int, side: str) -> list[dict[str, Any]]:
+    """Rows of the Reinforcement Schedule for ``turn`` and ``side`` (12.0B)."""
+    return [r for r in ctx.records("reinforcements") if r.get("turn") == turn and r.get("side") == side]
+
+
+@implements("12.0B", "12.0E", "12.1A", "12.1B", "0.7.2.2B")
+def gather_due(ctx: Any, side: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Take ``side``'s reinforcements due this turn out of ``state.pending`` and the schedule;
+    return ``(available, delayed)``: those that can enter now (12.1A: their entry area, or a
+    railhead when none is listed, 12.1C) and those delayed one turn because every hex of their
+    area is enemy-occupied (12.1B; put back into ``pending`` for next turn). Changes the state."""
+    st, turn, rec = ctx.state, ctx.state.turn, q.data(ctx)
+    taken: list[dict[str, Any]] = []
+    for t in range(1, turn + 1):
+        taken += st.take_pending(t)
+    due = []
+    for p in taken:  # the other side's entries go back untouched
+        if q.unit_side(ctx, p["unit"]) == side:
+            due.append(p)
+        else:
+            st.add_pending(p["unit"], p["turn"], p.get("area"))
+    known = ({p["unit"] for p in st.pending} | {d["unit"] for d in due}
+             | {r["unit"] for r in st.removed} | set(rec.get("arrived", {})))
+    for row in _scheduled(ctx, turn, side):
+        if row["unit"] not in known and not st.has_unit(row["unit"]):
+            due.append({"unit": row["unit"], "turn": turn, "area": row.get("area")})
+    delayed_once = set(rec.get("delayed", []))
+    available, delayed = [], []
+    for p in due:
+        area = p.get("area")
+        entry = {"unit": p["unit"]}
+        if area is None:
+            available.append(entry)
+            continue
+        entry["area"] = area
+        areas = [area] + (fallback_areas(ctx, area, side) if p["unit"] in delayed_once else [])
+        open_areas = [a for a in areas if not _blocked(ctx, a, side)]
+        if open_areas:
+            available.append({**entry, "areas": open_areas})
+        else:
+            st.add_pending(p["unit"], turn + 1, area)
+            delayed.append(entry)
+            delayed_once.add(p["unit"])
+    rec["delayed"] = sorted(delayed_once)
+    q.set_data(ctx, rec)
+    return available, delayed
+
+
+@implements("12.1A", "12.1C", "12.1D", "12.3C")
+def entry_hexes(ctx: Any, entry: dict[str, Any], side: str) -> list[str]:
+    """The hexes reinforcement ``entry`` may be placed in now: any hex of its open entry areas
+    (12.1A) or any friendly railhead from which it can trace supply when no area is listed
+    (12.1C, 12.3C) — never an enemy-occupied hex, though an EZOC is allowed (12.1D)."""
+    if "areas" in entry:
+        candidates = sorted({h for a in entry["areas"] for h in _area_hexes(ctx, a)})
+    else:
+        probe = q.counter_unit(ctx, entry["unit"]) if entry["unit"] in ctx.pack.counters else None
+        free = [h for h in q.friendly_railheads(ctx, side) if not q.enemy_occupied(ctx, h, side)]
+        ok = q.probe_supply(ctx, free, probe) if probe is not None else {}
+        return [h for h in free if ok.get(h, True)]
+    return [h for h in candidates if not q.enemy_occupied(ctx, h, side)]
+
+
+@implements("12.1E", "12.1B")
+def delay_unplaced(ctx: Any) -> list[str]:
+    """At the end of the step, every reinforcement left unplaced waits for next turn (12.1E:
+    voluntary delay; 12.1B: no open hex). Returns their ids. Changes the state."""
+    rec = q.data(ctx)
+    out = []
+    for entry in rec.get("available", []):
+        if ctx.state.has_unit(entry["unit"]):  # entered some other way (a paratroop drop, 15.1B)
+            continue
+        ctx.state.add_pending(entry["unit"], ctx.state.turn + 1, entry.get("area"))
+        out.append(entry["unit"])
+    if out:
+        ctx.record("reinforcement-delayed", ("12.1E",), {"units": out, "to_turn": ctx.state.turn + 1},
+                   source="reinforcement.delay_unplaced")
+    rec["available"] = []
+    q.set_data(ctx, rec)
+    return out
+
+
+@implements("12.4A", "12.4B")
+def withdrawal_candidates(ctx: Any, row: dict[str, Any]) -> list[str]:
+    """Units that may fill withdrawal ``row`` (``unit``, ``type``, ``strength``, ``side``), best
+    first: the named unit; else units of the same type and strength; else of the same type and
+    greater strength (weakest first) — only units in supply (12.4B)."""
+    st = ctx.state
+    own = [u for u in st.units if u.get("side") == row["side"] and "hex" in u]
+    if st.has_unit(row["unit"]):
+        named = [row["unit"]]
+    else:
+        named = []
+    same = sorted(u["id"] for u in own if u.get("type") == row["type"] and u.get("strength") == row["strength"])
+    greater = [u["id"] for u in sorted(
+        (u for u in own if u.get("type") == row["type"] and (u.get("strength") or 0) > row["strength"]),
+        key=lambda u: (u.get("strength") or 0, u["id"]))]
+    for group in (named, same, greater):
+        ok = [uid for uid in group if q.supplied(ctx, uid)]
+        if ok:
+            return ok
+    return []
+
+
+@implements("12.0D", "12.0E", "12.4A", "12.4B", "12.4C")
+def withdraw_due(ctx: Any, side: str) -> list[dict[str, Any]]:
+    """Withdraw ``side``'s units due this turn (Withdrawal Schedule, plus any owed from earlier
+    turns for want of a unit in supply). Each goes to ``removed`` as ``withdrawn`` at no IP cost
+    (12.4C). Returns ``[{"row", "unit" or None}]``. Changes the state."""
+    rec = q.data(ctx)
+    rows = [dict(r) for r in rec.get("owed", []) if r["side"] == side]
+    rows += [dict(r) for r in ctx.records("withdrawals")
+             if r.get("turn") == ctx.state.turn and r.get("side") == side]
+    owed = [r for r in rec.get("owed", []) if r["side"] != side]
+    done = []
+    for row in rows:
+        found = withdrawal_candidates(ctx, row)
+        if not found:
+            owed.append(row)
+            done.append({"row": row, "unit": None})
+            continue
+        ctx.state.remove_unit(found[0], "withdrawn")
+        ctx.changed()
+        ctx.record("withdrawal", ("12.4A", "12.4C"), {"unit": found[0], "for": row["unit"]},
+                   source="reinforcement.withdraw_due", side=side)
+        done.append({"row": row, "unit": found[0]})
+    rec = q.data(ctx)
+    rec["owed"] = owed
+    q.set_data(ctx, rec)
+    return done

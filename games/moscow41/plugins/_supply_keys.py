@@ -1,0 +1,96 @@
+"""What a side's supply depends on, and where its maps are kept: private helper of `supply`.
+
+A side's supply (5.1-5.4, 7.4) is a function of
+
+- where every unit stands and what it is — id, hex, side, class, size, mechanized, radius,
+  limit, division: enemy units block paths (5.4A) and exert ZOCs (the ZOC hook reads side,
+  class and size, 7.1A-C), friendly non-remnant combat units open EZOC hexes (5.4B, 7.4), HQs
+  lend their radius (5.3), the TEC row follows class and mechanized (9.2A);
+- the weather and the settings read by the ZOC and movement cost hooks (:data:`SETTINGS`);
+- the Entry Areas German units entered (5.1B) and who controls the cities (5.1C).
+
+:func:`side_store` returns a dict for the maps of one such key, kept across state changes in
+``ctx.lasting`` (the last :data:`KEEP` keys): an activation, an IP, a marker or a new step
+keeps them; any move, loss or weather change makes a new key. Within one state version the
+store is found again through ``ctx.memo`` without recomputing the key.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from casebook.core.hexgrid import hex_label
+
+__all__ = ["UNIT_FIELDS", "SETTINGS", "KEEP", "placement", "weather", "settings", "side_key",
+           "side_store", "lru_get"]
+
+#: The unit fields supply and the hooks it asks (ZOC, movement costs) read.
+UNIT_FIELDS = ("id", "hex", "side", "class", "size", "mechanized", "radius", "limit", "division")
+#: Settings (interpretations) read by supply, the ZOC hook and the movement cost hook.
+SETTINGS = ("road_bridges", "hq_movement_class", "no_zoc_scope", "mud_zoc_roads", "locking_ezoc_to_ezoc")
+#: How many keys keep their maps.
+KEEP = 48
+
+
+def placement(ctx: Any) -> tuple[tuple[Any, ...], ...]:
+    """The :data:`UNIT_FIELDS` of every unit on a map hex, in state order (once per version)."""
+    memo = ctx.memo
+    found = memo.get(("supply", "placement"))
+    if found is None:
+        found = memo[("supply", "placement")] = tuple(
+            tuple(map(u.get, UNIT_FIELDS)) for u in ctx.state.units if u.get("hex"))
+    return found
+
+
+def weather(ctx: Any) -> tuple[str, str]:
+    """``(temperature, ground)`` in force; Warm/Dry before the first Weather Phase."""
+    w = ctx.state.weather or {}
+    return w.get("temperature", "warm"), w.get("ground", "dry")
+
+
+def settings(ctx: Any) -> tuple[Any, ...]:
+    """The :data:`SETTINGS` in force (once per state version)."""
+    memo = ctx.memo
+    found = memo.get(("supply", "settings"))
+    if found is None:
+        found = memo[("supply", "settings")] = tuple(ctx.state.setting(name) for name in SETTINGS)
+    return found
+
+
+def _cities(ctx: Any) -> list[str]:
+    cache = ctx.lasting("supply.cities")
+    if "cities" not in cache:
+        cache["cities"] = [hex_label(h) for h, t in ctx.board.towns().items() if t.get("kind") == "city"]
+    return cache["cities"]
+
+
+def side_key(ctx: Any, side: str) -> tuple[Any, ...]:
+    """Everything ``side``'s supply maps depend on (see the module docstring)."""
+    if side == "german":
+        extra: tuple[Any, ...] = tuple((ctx.state.plugin_data("supply") or {}).get("entered", ()))
+    else:
+        extra = tuple(ctx.state.control(h) for h in _cities(ctx))
+    return (side, placement(ctx), weather(ctx), settings(ctx), extra)
+
+
+def lru_get(cache: dict[Any, Any], key: Any, keep: int) -> tuple[dict[Any, Any], bool]:
+    """The dict under ``key`` in ``cache`` (made if absent), moved to the young end; the oldest
+    keys beyond ``keep`` are dropped. Returns ``(value, found)``."""
+    value = cache.pop(key, None)
+    found = value is not None
+    if value is None:
+        value = {}
+    cache[key] = value
+    while len(cache) > keep:
+        cache.pop(next(iter(cache)))
+    return value, found
+
+
+def side_store(ctx: Any, side: str) -> dict[Any, Any]:
+    """The cache of ``side``'s supply maps for the current :func:`side_key`."""
+    memo = ctx.memo
+    mkey = ("supply", "store", side)
+    store = memo.get(mkey)
+    if store is None:
+        store = memo[mkey] = lru_get(ctx.lasting("supply.maps"), side_key(ctx, side), KEEP)[0]
+    return store

@@ -1,0 +1,232 @@
+"""Supply path search for the Moscow '41 `supply` plugin (5.1-5.4, 7.4): private helper.
+
+Hexes are :class:`~casebook.core.hexgrid.Hex` inside this module, labels (``"0303"``) at its
+edges. Every derived map of a side is kept in the side's store (``_supply_keys.side_store``:
+keyed by what the map depends on — unit placement, weather, settings, entered areas, city
+control — so it survives state changes that touch none of these):
+
+- ``blocked(ctx, side)`` — hexes a supply path of ``side`` cannot pass (5.4A enemy units; 5.4B,
+  7.4 EZOCs without a friendly non-remnant combat unit), each with its reason and cases;
+- ``sources(ctx, side)`` — supply source hexes and whether each is usable (5.1A-C);
+- ``radius_path`` — an HQ's radius path (5.3).
+
+The line network and the units' traces are in ``_supply_trace``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from casebook.core.cases import implements
+from casebook.core.hexgrid import Hex, hex_label, parse_hex
+from casebook.games.moscow41.plugins import _supply_search as search
+from casebook.games.moscow41.plugins._supply_keys import lru_get, placement, side_store, weather
+
+__all__ = [
+    "NON_COMBAT", "is_combat", "side_of", "unit_hex", "move_class", "ezoc", "blocked", "sources",
+    "usable", "closed_indices", "radius_path",
+]
+
+#: Classes that are not combat units: HQs (0.5.4) and remnants (11.3D).
+NON_COMBAT = frozenset({"hq", "remnant"})
+_ENEMY = ("enemy unit", ("5.4A", "5.2A"))
+_EZOC = ("enemy ZOC without a friendly non-remnant combat unit", ("5.4B", "7.4"))
+
+
+def is_combat(unit: Mapping[str, Any]) -> bool:
+    """A combat unit: neither an HQ nor a remnant (11.3D: a remnant is not a combat unit)."""
+    return unit.get("class") not in NON_COMBAT
+
+
+def side_of(ctx: Any, uid: str) -> str:
+    return ctx.state.unit(uid)["side"]
+
+
+def unit_hex(ctx: Any, uid: str) -> Hex:
+    """The hex of unit ``uid``; KeyError if it is not on the map or has no hex."""
+    unit = ctx.state.unit(uid)
+    if not unit.get("hex"):
+        raise KeyError(f"unit {uid!r} is not on a map hex")
+    return parse_hex(unit["hex"])
+
+
+def move_class(ctx: Any, unit: Mapping[str, Any]) -> str:
+    """The TEC row of ``unit``: its class; an HQ marked mechanized uses the mechanized row
+    (interpretation hq-movement-class, setting ``hq_movement_class``)."""
+    cls = unit.get("class", "infantry")
+    if cls == "hq" and unit.get("mechanized") and \
+            ctx.state.setting("hq_movement_class", "by_mechanized") == "by_mechanized":
+        return "mechanized"
+    return cls
+
+
+def _units_by_hex(ctx: Any) -> dict[Hex, list[Mapping[str, Any]]]:
+    key = ("supply", "units_by_hex")
+    if key not in ctx.memo:
+        out: dict[Hex, list[Mapping[str, Any]]] = {}
+        for u in ctx.state.units:
+            if u.get("hex"):
+                out.setdefault(parse_hex(u["hex"]), []).append(u)
+        ctx.memo[key] = out
+    return ctx.memo[key]
+
+
+_weather = weather
+
+
+@implements("7.4")
+def ezoc(ctx: Any, h: Hex, side: str) -> bool:
+    """Whether an enemy ZOC lies in ``h`` for ``side`` (asks ``casebook_zoc``; without a ZOC
+    plugin, any adjacent enemy unit allowed to exert a ZOC by the ``exert_zoc`` permission
+    (7.1A, 7.1C, 4.6A))."""
+    answer = ctx.hook.casebook_zoc(ctx=ctx, hex=hex_label(h), side=side)
+    if answer is not None:
+        return bool(answer.get("exerted_by")) and answer.get("kind", "locking") != "none"
+    temperature, _ = _weather(ctx)
+    by_hex = _units_by_hex(ctx)
+    for n in ctx.board.neighbours(h):
+        for u in by_hex.get(n, ()):
+            if u.get("side") != side and ctx.permission(
+                    "exert_zoc", {"temperature": temperature, "unit_class": u.get("class")}).value:
+                return True
+    return False
+
+
+@implements("5.2A", "5.4A", "5.4B", "7.4")
+def blocked(ctx: Any, side: str) -> dict[Hex, tuple[str, tuple[str, ...]]]:
+    """Hex -> (reason, cases) for every hex a supply or command path of ``side`` cannot pass:
+    enemy-occupied (5.4A) or in an EZOC without a friendly non-remnant combat unit (5.4B, 7.4).
+    Only hexes next to enemy units are asked about ZOCs (a ZOC extends to adjacent hexes, 7.0D)."""
+    store = side_store(ctx, side)
+    if "blocked" in store:
+        return store["blocked"]
+    by_hex = _units_by_hex(ctx)
+    occupied, ezocs = _enemy_blocks(ctx, side)
+    out: dict[Hex, tuple[str, tuple[str, ...]]] = dict.fromkeys(occupied, _ENEMY)
+    for h in ezocs:
+        if not any(u.get("side") == side and is_combat(u) for u in by_hex.get(h, ())):
+            out[h] = _EZOC
+    store["blocked"] = out
+    return out
+
+
+def _enemy_blocks(ctx: Any, side: str) -> tuple[list[Hex], list[Hex]]:
+    """``(enemy-occupied hexes, EZOC hexes next to them)`` against ``side``, in board order,
+    whoever stands in the EZOC hexes (:func:`blocked` lifts the EZOCs friendly combat units
+    stand in). Kept by the ZOC plugin's map key (the enemy units and conditions the ZOC map
+    is computed from; without a ZOC plugin, every unit's placement and the weather), so a
+    side's own moves reuse it."""
+    answer = ctx.hook.casebook_zoc_map(ctx=ctx, side=side)
+    if answer is not None:
+        key: Any = (side, answer["key"])
+    else:
+        key = (side, placement(ctx), _weather(ctx))
+    kept, found = lru_get(ctx.lasting("supply.enemy-blocks"), key, 16)
+    if not found:
+        occupied: set[Hex] = set()
+        near: set[Hex] = set()
+        for h, units in _units_by_hex(ctx).items():
+            if any(u.get("side") != side for u in units):
+                occupied.add(h)
+                near.update(ctx.board.neighbours(h))
+        kept["occupied"] = sorted(occupied)
+        if answer is not None and "kind" in answer:  # the ZOC plugin's map says it all at once
+            zmap, locks = answer["exerted_by"], answer["kind"] != "none"
+            kept["ezoc"] = [h for h in sorted(near - occupied) if locks and zmap.get(hex_label(h))]
+        else:
+            kept["ezoc"] = [h for h in sorted(near - occupied) if ezoc(ctx, h, side)]
+    return kept["occupied"], kept["ezoc"]
+
+
+def _edge(ctx: Any, edge: str) -> list[Hex]:
+    """``ctx.board.edge_hexes(edge)``, found once per board."""
+    cache = ctx.lasting("supply.edge", edge)
+    if "hexes" not in cache:
+        cache["hexes"] = ctx.board.edge_hexes(edge)
+    return cache["hexes"]
+
+
+@implements("5.1A", "5.1B", "5.1C")
+def sources(ctx: Any, side: str) -> dict[Hex, tuple[bool, str, tuple[str, ...]]]:
+    """Hex -> (usable, why, cases) for every supply source of ``side``: German west map edge
+    (5.1A) and Entry Areas A/B once German units entered through them (5.1B, recorded in the
+    plugin's data ``entered``); Soviet east map edge and friendly (Soviet-controlled) cities
+    (5.1C). A source occupied by an enemy unit is unusable; an unoccupied one in an EZOC too,
+    unless a friendly unit is there (5.1C)."""
+    store = side_store(ctx, side)
+    if "sources" in store:
+        return store["sources"]
+    found: dict[Hex, tuple[str, tuple[str, ...]]] = {}
+    if side == "german":
+        for h in _edge(ctx, "west"):
+            found[h] = ("west map edge", ("5.1A",))
+        entered = (ctx.state.plugin_data("supply") or {}).get("entered", [])
+        for area in sorted(entered):
+            for h in sorted(ctx.board.entry_areas.get(area, ())):
+                found.setdefault(h, (f"Entry Area {area}, entered by German units", ("5.1B",)))
+    else:
+        for h in _edge(ctx, "east"):
+            found[h] = ("east map edge", ("5.1C",))
+        for h, town in ctx.board.towns().items():
+            if town.get("kind") == "city" and ctx.state.control(hex_label(h)) == side:
+                found.setdefault(h, (f"friendly city {town.get('name', '')}".strip(), ("5.1C",)))
+    by_hex = _units_by_hex(ctx)
+    block = blocked(ctx, side)
+    out: dict[Hex, tuple[bool, str, tuple[str, ...]]] = {}
+    for h, (why, cases) in found.items():
+        units = by_hex.get(h, ())
+        if any(u.get("side") != side for u in units):
+            out[h] = (False, f"{why}: occupied by an enemy unit", (*cases, "5.1C"))
+        elif h in block and not units:
+            out[h] = (False, f"{why}: unoccupied and in an enemy ZOC", (*cases, "5.1C"))
+        else:
+            out[h] = (True, why, cases)
+    store["sources"] = out
+    return out
+
+
+def usable(ctx: Any, side: str) -> set[Hex]:
+    """The usable supply sources of ``side`` (:func:`sources`)."""
+    store = side_store(ctx, side)
+    if "usable" not in store:
+        store["usable"] = {h for h, (ok, _, _) in sources(ctx, side).items() if ok}
+    return store["usable"]
+
+
+def closed_indices(ctx: Any, side: str) -> frozenset[int]:
+    """Board indices of the blocked hexes a path may end in but not pass: all but usable sources."""
+    store = side_store(ctx, side)
+    if "closed" not in store:
+        ix = search.board_index(ctx).index
+        open_sources = usable(ctx, side)
+        store["closed"] = frozenset(ix[h] for h in blocked(ctx, side) if h not in open_sources)
+    return store["closed"]
+
+
+def _hq_reach(ctx: Any, side: str, hq_hex: Hex, radius: int) -> dict[Hex, list[Hex]]:
+    """Shortest hex paths from an HQ through unblocked hexes, up to ``radius`` hexes: one
+    breadth-first search per side store, kept (``ctx.lasting``) by the blocked hexes within the
+    radius — the only ones the search reads — so a move elsewhere on the map reuses it."""
+    store = side_store(ctx, side)
+    key = ("hq-reach", hq_hex, radius)
+    if key not in store:
+        disks = ctx.lasting("supply.hq-disks")
+        disk = disks.get((hq_hex, radius))
+        if disk is None:
+            disk = disks[(hq_hex, radius)] = tuple(ctx.board.paths_within(hq_hex, radius))
+        block = blocked(ctx, side)
+        shut = frozenset(h for h in disk if h in block)
+        kept, found = lru_get(ctx.lasting("supply.hq-reach"), (hq_hex, radius, shut), 512)
+        if not found:
+            kept["paths"] = ctx.board.paths_within(hq_hex, radius, shut)
+        store[key] = kept["paths"]
+    return store[key]
+
+
+@implements("5.3", "8.1A", "8.1B")
+def radius_path(ctx: Any, side: str, hq_hex: Hex, target: Hex, radius: int) -> list[Hex] | None:
+    """The shortest path of hexes from an HQ to ``target`` of at most ``radius`` hexes (0.2.4.8:
+    the target's hex counts, the HQ's does not), through no blocked hex but its two ends
+    (5.2A, 5.4, 7.4, 8.1B); None if there is none. Terrain and weather do not count (8.1A, 8.1D)."""
+    return ctx.board.path_within(_hq_reach(ctx, side, hq_hex, radius), target, radius)

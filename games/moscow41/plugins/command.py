@@ -1,0 +1,121 @@
+"""Moscow '41 rules plugin `command` (2.0-2.2, 2.5, 8.0-8.4, 0.7.3.1, 0.7.3.8).
+
+Owner of the steps ``command`` (0.7.3.1: activate one HQ with the stacks in its command radius,
+or one stack on its own with a Reserve marker) and ``recovery`` (0.7.3.8: spend IPs to remove
+fatigue; at its end Activation markers come off all units of both sides). Answers
+``casebook_command`` and ``casebook ask … command UNIT``; publishes the fact ``in_command``.
+
+Plugin data ``command``: ``{"done": bool}`` — something was activated in this Command Step
+(one HQ or one stack per step, 2.1A, 2.2A; the loop of 0.7.3.6 brings the next step).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from casebook.core.cases import implements
+from casebook.core.errors import QuestionError
+from casebook.core.hooks import hookimpl
+from casebook.games.moscow41.plugins import _command_steps as steps
+from casebook.games.moscow41.plugins._command_paths import command_answer
+
+__all__ = ["QUESTIONS", "command_answer", "clear_activation"]
+
+#: question -> usage line, for `casebook ask` (see docs/ask/command.md)
+QUESTIONS: dict[str, str] = {"command": "command UNIT — is the unit in command, of which HQs (8.0-8.4)"}
+
+_KINDS = ("activate-hq", "activate-stack", "recover")
+
+
+@implements("0.7.3.8B", "2.0", "8.2B", "8.2C")
+def clear_activation(ctx: Any) -> list[str]:
+    """Remove the Activation (and Reserve) markers from all units of both sides and flip the HQs
+    back (0.7.3.8B; 2.0: until then an activated unit cannot be used again). Activation is a
+    marker on the unit, not a position: a unit that left its HQ's radius stays activated and may
+    still overrun and attack (8.2B-C). Returns the unit ids cleared."""
+    cleared = []
+    for unit in ctx.state.units:
+        if unit.get("activated") or unit.get("reserve"):
+            cleared.append(unit["id"])
+            ctx.state.update_unit(unit["id"], activated=None, reserve=None)
+    ctx.changed()
+    ctx.record("activation-cleared", ["0.7.3.8B"], {"units": cleared}, source="command.clear_activation")
+    return cleared
+
+
+@hookimpl
+def casebook_step_start(ctx: Any, phase: str, step: str) -> None:
+    if step == "command":
+        data = dict(ctx.state.plugin_data("command") or {})
+        data["done"] = False
+        ctx.state.set_plugin_data("command", data)
+
+
+@hookimpl
+def casebook_decider(ctx: Any, phase: str, step: str) -> str | None:
+    """The phasing side decides in the Command and Recovery Steps (0.7.3.1A, 0.7.3.8A); once a
+    Command Step has its activation, nobody (the step ends)."""
+    if step not in ("command", "recovery"):
+        return None
+    if step == "command" and (ctx.state.plugin_data("command") or {}).get("done"):
+        return "none"
+    return ctx.state.phasing or "none"
+
+
+@hookimpl
+def casebook_legal_actions(ctx: Any, phase: str, step: str) -> list[Any]:
+    side = ctx.state.phasing
+    if step not in ("command", "recovery") or not side:
+        return []
+    if step == "command" and (ctx.state.plugin_data("command") or {}).get("done"):
+        return []
+    return steps.legal(ctx, step, side)
+
+
+@hookimpl
+def casebook_validate_action(ctx: Any, action: Any) -> list[Any]:
+    if action.kind not in _KINDS:
+        return []
+    return steps.refusals(ctx, action)
+
+
+@hookimpl
+def casebook_apply_action(ctx: Any, action: Any) -> Any:
+    if action.kind not in _KINDS:
+        return None
+    return steps.apply(ctx, action)
+
+
+@hookimpl
+def casebook_step_end(ctx: Any, phase: str, step: str) -> None:
+    if step == "recovery":
+        clear_activation(ctx)
+
+
+@hookimpl
+def casebook_command(ctx: Any, unit: str) -> dict[str, Any] | None:
+    if not ctx.state.has_unit(unit) or not ctx.state.unit(unit).get("hex"):
+        return None
+    return command_answer(ctx, unit)
+
+
+@hookimpl
+def casebook_facts(ctx: Any, subject: Any) -> dict[str, Any] | None:
+    """``in_command`` of a unit id (8.0A)."""
+    if not isinstance(subject, str) or not ctx.state.has_unit(subject) \
+            or not ctx.state.unit(subject).get("hex"):
+        return None
+    answer = command_answer(ctx, subject)
+    return {"in_command": {"value": answer["in_command"], "cases": answer["cases"]}}
+
+
+@hookimpl
+def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Any) -> Any:
+    if question != "command":
+        return None
+    if len(args) != 1:
+        raise QuestionError("usage: command UNIT")
+    if not ctx.state.has_unit(args[0]) or not ctx.state.unit(args[0]).get("hex"):
+        raise QuestionError(f"command: no unit {args[0]!r} on the map")
+    return command_answer(ctx, args[0])

@@ -1,0 +1,211 @@
+"""Moscow '41 rules plugin ``movement`` (9.0–9.9, 2.4, 0.7.3.2, 0.7.3.4, 0.7.3.7): MP costs and
+movement allowances for everyone, path legality with ZOCs, reach, and the Movement, Reaction
+Movement and Unactivated Movement steps (move, overrun, force march, rail, reaction).
+
+Hooks answered: ``casebook_move_cost``, ``casebook_movement_allowance`` (queries);
+``casebook_decider``, ``casebook_legal_actions``, ``casebook_validate_action``,
+``casebook_apply_action``, ``casebook_step_start``, ``casebook_step_end`` for steps
+``movement``, ``reaction_movement``, ``unactivated_movement``; ``casebook_facts`` (rail moves,
+9.9J-K); ``casebook_answer`` for ``reach`` and ``move``. Asks: ``casebook_zoc``,
+``casebook_supply``, ``casebook_command``, ``casebook_stacking``, ``casebook_combat``.
+The pieces live in ``plugins/_movement_*.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from casebook.core.cases import implements
+from casebook.core.errors import QuestionError
+from casebook.core.hexgrid import parse_hex
+from casebook.core.hooks import hookimpl
+from casebook.games.moscow41.plugins import _movement_actions as actions
+from casebook.games.moscow41.plugins import _movement_costs as costs
+from casebook.games.moscow41.plugins._movement_legal import legal_actions
+from casebook.games.moscow41.plugins._movement_paths import Mover, check_path, reach
+from casebook.games.moscow41.plugins._movement_state import (
+    STEPS,
+    data,
+    decider,
+    finish_current,
+    save,
+    uid,
+)
+
+__all__ = ["QUESTIONS", "reach_answer", "move_answer", "stack_for"]
+
+#: question -> usage line, for `casebook ask` (see docs/ask/reach.md, docs/ask/move.md)
+QUESTIONS: dict[str, str] = {
+    "reach": "reach STACK [--as hq|stack|reaction|unactivated|force-march] — hexes a stack can "
+             "reach and the MP spent (9.0-9.3, 7.2-7.3, 9.7, 9.8)",
+    "move": "move STACK HEX HEX … [--as …] — is this path legal, MP spent and left, where and why "
+            "it stops (9.0-9.2, 7.2-7.3)",
+}
+_MODES = ("hq", "stack", "reaction", "unactivated", "force-march")
+
+
+def stack_for(ctx: Any, stack: str) -> tuple[str, list[str]]:
+    """``(hex, unit ids)`` for STACK: a unit id (that unit alone) or a hex (all units there, of
+    one side). QuestionError if unknown, empty or mixed."""
+    if ctx.state.has_unit(stack):
+        u = ctx.state.unit(stack)
+        if not u.get("hex"):
+            raise QuestionError(f"unit {stack!r} is not on the map")
+        return u["hex"], [stack]
+    try:
+        h = parse_hex(stack)
+    except ValueError:
+        raise QuestionError(f"STACK must be a unit id or a hex label, got {stack!r}") from None
+    if not ctx.board.contains(h):
+        raise QuestionError(f"hex {stack} is off the map")
+    units = [uid(u) for u in ctx.state.units_at(stack)]
+    if not units:
+        raise QuestionError(f"no units in hex {stack}")
+    if len({ctx.state.unit(u).get("side") for u in units}) > 1:
+        raise QuestionError(f"hex {stack} holds units of both sides")
+    return stack, units
+
+
+def _mover(ctx: Any, stack: str, mode: str) -> tuple[Mover, dict[str, Any]]:
+    if mode not in _MODES:
+        raise QuestionError(f"--as must be one of {', '.join(_MODES)}, got {mode!r}")
+    hex_, units = stack_for(ctx, stack)
+    ma = costs.movement_allowance(ctx, units, mode)
+    us = [ctx.state.unit(u) for u in units]
+    classes = frozenset(costs.move_class(ctx, u) for u in us)
+    m = Mover(tuple(units), us[0].get("side", ""), hex_, classes, costs.zoc_treatment(ctx, classes),
+              ma["ma"], fresh=True, max_hexes=ma["max_hexes"], at_start=mode != "force-march")
+    return m, ma
+
+
+@implements("9.0A", "9.2C", "7.2", "7.3")
+def reach_answer(ctx: Any, stack: str, mode: str = "stack") -> dict[str, Any]:
+    """``reach STACK``: ``{"stack", "units", "mode", "ma", "zoc", "hexes": {hex: mp_spent},
+    "stops": {hex: case}, "cases"}`` — every hex the stack can end a move in this allotment,
+    with the MP spent on the cheapest path; ``stops`` marks hexes where movement must end
+    (7.2 locking EZOC, 9.2C all MPs spent, 9.8B one hex)."""
+    m, ma = _mover(ctx, stack, mode)
+    r = reach(ctx, m)
+    cases = set(ma["cases"]) | {"9.0A", "9.2A"}
+    stops = {h: v["stop"] for h, v in r.items() if v["stop"]}
+    cases |= set(stops.values())
+    if m.zoc == "fluid" and any(costs.ezoc(ctx, h, m.side) for h in r):
+        cases.add("7.3")
+    return {"stack": m.start, "units": list(m.units), "mode": mode, "ma": ma["ma"], "zoc": m.zoc,
+            "hexes": {h: v["mp"] for h, v in r.items()}, "stops": stops,
+            "cases": sorted(cases, key=_key)}
+
+
+def move_answer(ctx: Any, stack: str, path: Sequence[str], mode: str = "stack") -> dict[str, Any]:
+    """``move STACK HEX …``: ``{"stack", "units", "ma", "legal", "mp_spent", "mp_left",
+    "stops_at", "steps": [{"hex", "cost", "cases"}], "cases"}`` (+ ``"refused": {"hex",
+    "reason", "cases"}`` when illegal: where and why, e.g. 7.2)."""
+    if not path:
+        raise QuestionError("usage: move STACK HEX HEX …")
+    m, ma = _mover(ctx, stack, mode)
+    for h in path:
+        try:
+            if not ctx.board.contains(parse_hex(h)):
+                raise QuestionError(f"hex {h} is off the map")
+        except ValueError as exc:
+            raise QuestionError(str(exc)) from None
+    path = list(path)
+    if path and path[0] == m.start:  # the path may be given from the stack's own hex
+        path = path[1:]
+    if not path:
+        raise QuestionError("usage: move STACK HEX HEX … (the hexes to enter, after the stack's own)")
+    res = check_path(ctx, m, path)
+    res.pop("spent_all", None)
+    out = {"stack": m.start, "units": list(m.units), "mode": mode, "ma": ma["ma"], **res}
+    out["cases"] = sorted(set(res["cases"]) | set(ma["cases"]), key=_key)
+    return out
+
+
+def _key(case: str) -> tuple:
+    import re
+    return tuple((int(p) if p.isdigit() else p) for p in re.findall(r"\d+|[A-Z]+", case))
+
+
+# -- query hooks ------------------------------------------------------------------------------
+@hookimpl
+def casebook_move_cost(ctx: Any, units: Sequence[str], from_hex: str, to_hex: str, mode: str) -> dict[str, Any]:
+    return costs.move_cost(ctx, units, from_hex, to_hex, mode)
+
+
+@hookimpl
+def casebook_movement_allowance(ctx: Any, units: Sequence[str], mode: str) -> dict[str, Any]:
+    return costs.movement_allowance(ctx, units, mode)
+
+
+@hookimpl
+@implements("9.9J", "9.9K")
+def casebook_facts(ctx: Any, subject: Any) -> dict[str, Any] | None:
+    """For a unit moved by rail this phase: ``moved_by_rail`` (9.9J: no further move, no force
+    march) and ``rail_attack_allowed`` (9.9K: it may attack this phase if in command there)."""
+    if not isinstance(subject, str) or subject not in data(ctx)["railed"]:
+        return None
+    return {"moved_by_rail": {"value": True, "cases": ["9.9J"]},
+            "rail_attack_allowed": {"value": actions.in_command(ctx, subject), "cases": ["9.9K"]}}
+
+
+@hookimpl
+def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Mapping[str, Any]) -> Any:
+    if question not in QUESTIONS:
+        return None
+    mode = options.get("as") or "stack"
+    if question == "reach":
+        if len(args) != 1:
+            raise QuestionError("usage: " + QUESTIONS["reach"])
+        return reach_answer(ctx, args[0], mode)
+    if len(args) < 2:
+        raise QuestionError("usage: " + QUESTIONS["move"])
+    return move_answer(ctx, args[0], list(args[1:]), mode)
+
+
+# -- steps --------------------------------------------------------------------------------------
+@hookimpl
+def casebook_decider(ctx: Any, phase: str, step: str) -> str | None:
+    return decider(ctx, step)
+
+
+@hookimpl
+def casebook_legal_actions(ctx: Any, phase: str, step: str) -> list[Any]:
+    return legal_actions(ctx, step)
+
+
+@hookimpl
+def casebook_validate_action(ctx: Any, action: Any) -> list[Any]:
+    return actions.check(ctx, action)
+
+
+@hookimpl
+def casebook_apply_action(ctx: Any, action: Any) -> Any:
+    return actions.apply(ctx, action)
+
+
+@hookimpl
+def casebook_step_start(ctx: Any, phase: str, step: str) -> None:
+    if step == "movement":
+        d = data(ctx)
+        d["rail_hq"] = False
+        save(ctx, d)
+
+
+@hookimpl
+@implements("9.1B", "0.7.3.4B")
+def casebook_step_end(ctx: Any, phase: str, step: str) -> None:
+    """End of a movement step: the stack being moved finishes (a force march rolls, 9.6C); in
+    the Movement Step every activated unit has had its move (unused MPs are lost, 9.1B).
+    Recovery (0.7.3.8B): the activation bookkeeping of the phase is dropped."""
+    if step in STEPS:
+        d = data(ctx)
+        finish_current(ctx, d)
+        if step == "movement" and ctx.state.phasing:
+            done = {uid(u) for u in ctx.state.units
+                    if u.get("side") == ctx.state.phasing and u.get("activated")}
+            d["moved"] = sorted(set(d["moved"]) | done)
+        save(ctx, d)
+    elif step == "recovery" and ctx.state.plugin_data("movement") is not None:
+        ctx.state.set_plugin_data("movement", None)
+        ctx.changed()

@@ -1,0 +1,288 @@
+"""Moscow '41 partisans (16.0-16.3): points from remnants, Partisan markers, their effects.
+
+- Soviet Recovery Step: ``soviet: disband-remnant unit=s-rem-03`` removes a remnant (16.1B, "as
+  many more as desired"); at the end of the step every remnant that cannot trace supply is removed
+  too (16.1B, 5.5B-C) and the Partisan Track gains one point per three removed in that step
+  (rule ``partisan_points_gained``; fractions lost). The tally is ``plugin_data("partisans")``.
+- Soviet Replacement and Reinforcement Step: ``soviet: place-partisan hex=2520`` buys one marker
+  for one point (16.1C) and places it (16.2: not within 5 hexes of a German unit; at most five in
+  play, 16.1D) — the ``place_partisan`` lines of ``games/moscow41/rules/partisans.rules``.
+- Effects: the marker's hex is a Soviet ZOC (16.3A) — published as fact ``partisan_zoc`` of the
+  hex for the ZOC, supply, command and retreat areas; it is removed when a German unit enters its
+  hex during a German movement action (16.3B) and at the end of the German half of every turn
+  (16.3C); a removed marker is gone and must be bought again (16.3D).
+"""
+
+from __future__ import annotations
+
+import bisect
+from typing import Any
+
+from casebook.core.actions import Action
+from casebook.core.cases import implements
+from casebook.core.hexgrid import hex_label, parse_hex
+from casebook.core.hooks import Refusal, hookimpl
+
+__all__ = ["QUESTIONS", "MARKER", "markers", "enemy_distance", "placement_verdict", "place",
+           "disband", "remove_oos_remnants", "award_points", "remove_markers_entered",
+           "remove_all_markers", "casebook_legal_actions", "casebook_validate_action",
+           "casebook_apply_action", "casebook_after_action", "casebook_step_end", "casebook_facts"]
+
+#: question -> usage line, for `casebook ask` (see docs/ask.md)
+QUESTIONS: dict[str, str] = {}
+PLUGIN = "partisans"
+MARKER = "partisan"
+FAR = 999
+REINFORCEMENT_STEP = "replacement_reinforcement"
+RECOVERY_STEP = "recovery"
+#: German movement actions (16.3B)
+MOVEMENT_KINDS = frozenset({"move", "force-march", "rail-move", "react-move"})
+
+
+def _phasing(ctx: Any, phase: str) -> str | None:
+    if ctx.state.phasing:
+        return ctx.state.phasing
+    first = ctx.state.first_player
+    if first is None:
+        return None
+    return first if phase.startswith("first") else ctx.state.other_side(first)
+
+
+def _uid(u: Any) -> str:
+    return str(u.get("id", u.get("counter")))
+
+
+def markers(ctx: Any) -> list[str]:
+    """Hexes of the Partisan markers in play (16.1D)."""
+    return [m["hex"] for m in ctx.state.markers if m.get("kind") == MARKER]
+
+
+def enemy_distance(ctx: Any, hex_: str, side: str = "soviet") -> int:
+    """Hexes from ``hex_`` to the nearest unit of ``side``'s enemy (16.2); 999 if none."""
+    h = parse_hex(hex_)
+    grid = ctx.board.grid
+    key = ("partisans", "enemy-hexes", side)
+    if key not in ctx.memo:
+        # by the coordinate a step changes by at most one (the column on flat-topped maps, the
+        # row on pointy-topped ones), so that the search can stop early: exact, not estimated
+        flat = grid.layout.flat
+        enemy = sorted({parse_hex(u["hex"]) for u in ctx.state.units if u.get("side") != side and "hex" in u})
+        axis = [(e.col if flat else e.row, e) for e in enemy]
+        axis.sort()
+        ctx.memo[key] = (flat, [a for a, _ in axis], [e for _, e in axis])
+    flat, coords, hexes = ctx.memo[key]
+    here = h.col if flat else h.row
+    best = FAR
+    right = bisect.bisect_left(coords, here)
+    left = right - 1
+    while left >= 0 or right < len(coords):  # nearest by the axis first, both ways
+        gap_l = here - coords[left] if left >= 0 else FAR
+        gap_r = coords[right] - here if right < len(coords) else FAR
+        if min(gap_l, gap_r) >= best:  # no hex further along the axis can be nearer
+            break
+        if gap_l <= gap_r:
+            best = min(best, grid.distance(h, hexes[left]))
+            left -= 1
+        else:
+            best = min(best, grid.distance(h, hexes[right]))
+            right += 1
+    return best
+
+
+@implements("16.0", "16.1C", "16.1D", "16.2")
+def placement_verdict(ctx: Any, side: str, hex_: str) -> tuple[bool, tuple[str, ...]]:
+    """May ``side`` buy and place a Partisan marker in ``hex_`` now? The ``place_partisan``
+    lines: Soviets only (16.0), a point on the Partisan Track (16.1C), fewer than five markers in
+    play (16.1D), no enemy unit within five hexes (16.2). Returns ``(allowed, cases)``."""
+    try:
+        distance = enemy_distance(ctx, hex_, side)
+    except ValueError:
+        return False, ("16.2",)
+    verdict = ctx.permission("place_partisan", {
+        "side": side, "partisan_points": ctx.state.partisans,
+        "partisan_markers": len(markers(ctx)), "partisan_enemy_distance": distance})
+    return bool(verdict.value), tuple(verdict.cases)
+
+
+@implements("16.1C", "16.2")
+def place(ctx: Any, hex_: str) -> dict[str, Any]:
+    """Buy a marker (one Partisan Track point, rule ``partisan_marker_cost``) and place it."""
+    cost = int(ctx.value("partisan_marker_cost", {}))
+    ctx.state.add_partisans(-cost)
+    ctx.state.add_marker(MARKER, hex_)
+    out = {"hex": hex_, "cost": cost, "track": ctx.state.partisans, "cases": ["16.1C", "16.2"]}
+    ctx.record("partisan-placed", out["cases"], out, source="partisans.place", side="soviet")
+    return out
+
+
+def _tally(ctx: Any, n: int) -> int:
+    rec = ctx.state.plugin_data(PLUGIN) or {}
+    rec["removed_remnants"] = int(rec.get("removed_remnants", 0)) + n
+    ctx.state.set_plugin_data(PLUGIN, rec)
+    return rec["removed_remnants"]
+
+
+@implements("16.1A", "16.1B")
+def disband(ctx: Any, uid: str) -> dict[str, Any]:
+    """Remove Soviet remnant ``uid`` in the Recovery Step, counted for partisan points (16.1B)."""
+    ctx.state.remove_unit(uid, "eliminated")
+    total = _tally(ctx, 1)
+    out = {"unit": uid, "removed_this_step": total, "cases": ["16.1A", "16.1B"]}
+    ctx.record("remnant-disbanded", out["cases"], out, source="partisans.disband", side="soviet")
+    return out
+
+
+@implements("16.1B")
+def remove_oos_remnants(ctx: Any) -> list[str]:
+    """16.1B (5.5B): remove every Soviet remnant that cannot trace supply (the supply plugin's
+    verdict; without one, the ``oos`` flag), counting them for partisan points."""
+    gone = []
+    for u in [dict(u) for u in ctx.state.units if u.get("side") == "soviet" and u.get("class") == "remnant"]:
+        answer = ctx.hook.casebook_supply(ctx=ctx, unit=_uid(u))
+        oos = bool(u.get("oos")) if answer is None else not answer.get("in_supply")
+        if oos:
+            ctx.state.remove_unit(_uid(u), "eliminated")
+            gone.append(_uid(u))
+    if gone:
+        _tally(ctx, len(gone))
+        ctx.record("remnants-oos-removed", ("16.1B", "5.5B"), {"units": gone},
+                   source="partisans.remove_oos_remnants", side="soviet")
+    return gone
+
+
+@implements("16.1B", "16.1D")
+def award_points(ctx: Any) -> int:
+    """End of the Soviet Recovery Step: one Partisan Track point per three remnants removed in
+    it (rule ``partisan_points_gained``: fractions are lost); the tally starts again. Points stay
+    on the track from turn to turn (16.1D). Returns the points gained."""
+    rec = ctx.state.plugin_data(PLUGIN) or {}
+    n = int(rec.pop("removed_remnants", 0))
+    gained = int(ctx.value("partisan_points_gained", {"remnants_disbanded": n}))
+    if gained:
+        ctx.state.add_partisans(gained)
+    ctx.state.set_plugin_data(PLUGIN, rec or None)
+    if n:
+        ctx.record("partisan-points", ("16.1B",), {"remnants": n, "points": gained,
+                                                  "track": ctx.state.partisans},
+                   source="partisans.award_points", side="soviet")
+    return gained
+
+
+@implements("16.3B", "16.3D")
+def remove_markers_entered(ctx: Any, action: Any) -> list[str]:
+    """16.3B: after a German movement action, remove the markers in every hex its units entered
+    (the path) or stand in now; removed markers are gone (16.3D). Returns the hexes cleared."""
+    if action.side != "german" or action.kind not in MOVEMENT_KINDS:
+        return []
+    german = {u["hex"] for u in ctx.state.units if u.get("side") == "german" and "hex" in u}
+    entered = set(action.values_of("path", "to", "hex", "into"))
+    cleared = []
+    for h in markers(ctx):
+        if h in entered or h in german:
+            ctx.state.remove_marker(MARKER, h)
+            cleared.append(h)
+    if cleared:
+        ctx.record("partisan-removed", ("16.3B", "16.3D"), {"hexes": cleared},
+                   source="partisans.remove_markers_entered", side="german")
+    return cleared
+
+
+@implements("16.3C", "16.3D")
+def remove_all_markers(ctx: Any) -> list[str]:
+    """16.3C: at the end of the German half of the turn every Partisan marker is removed (and
+    must be bought again, 16.3D)."""
+    cleared = markers(ctx)
+    for h in cleared:
+        ctx.state.remove_marker(MARKER, h)
+    if cleared:
+        ctx.record("partisan-removed", ("16.3C",), {"hexes": cleared},
+                   source="partisans.remove_all_markers")
+    return cleared
+
+
+@hookimpl
+def casebook_legal_actions(ctx: Any, phase: str, step: str) -> list[Action]:
+    """Soviet Recovery Step: ``disband-remnant`` per remnant; Soviet Reinforcement Step:
+    ``place-partisan`` per hex a marker may go to now."""
+    if _phasing(ctx, phase) != "soviet":
+        return []
+    if step == RECOVERY_STEP:
+        return [Action.make("disband-remnant", "soviet", unit=_uid(u)) for u in ctx.state.units
+                if u.get("side") == "soviet" and u.get("class") == "remnant"]
+    if step == REINFORCEMENT_STEP and ctx.state.partisans > 0:
+        key = ("partisans", "places")
+        if key not in ctx.memo:
+            ctx.memo[key] = [Action.make("place-partisan", "soviet", hex=hex_label(h))
+                             for h in ctx.board.hexes() if placement_verdict(ctx, "soviet", hex_label(h))[0]]
+        return list(ctx.memo[key])
+    return []
+
+
+@hookimpl
+def casebook_validate_action(ctx: Any, action: Any) -> list[Refusal]:
+    """Refuse a ``place-partisan`` the rules forbid (16.0-16.2) or out of its step, and a
+    ``disband-remnant`` of anything but a Soviet remnant in the Recovery Step (16.1B)."""
+    if action.kind == "place-partisan":
+        out = []
+        if ctx.state.step != REINFORCEMENT_STEP:
+            out.append(Refusal("Partisan markers are bought in the Reinforcement Step", ("16.1C", "16.2"), PLUGIN))
+        ok, cases = placement_verdict(ctx, action.side, str(action.get("hex", "")))
+        if not ok:
+            out.append(Refusal(f"no Partisan marker may be placed in {action.get('hex')} now", cases, PLUGIN))
+        return out
+    if action.kind == "disband-remnant":
+        uid = str(action.get("unit", ""))
+        unit = ctx.state.unit(uid) if ctx.state.has_unit(uid) else {}
+        if (action.side != "soviet" or unit.get("class") != "remnant" or unit.get("side") != "soviet"
+                or ctx.state.step != RECOVERY_STEP):
+            return [Refusal(f"{uid} is not a Soviet remnant in the Recovery Step", ("16.1A", "16.1B"), PLUGIN)]
+    return []
+
+
+@hookimpl
+def casebook_apply_action(ctx: Any, action: Any) -> Any:
+    """Apply ``place-partisan`` and ``disband-remnant``."""
+    if action.kind == "place-partisan":
+        return place(ctx, str(action.get("hex")))
+    if action.kind == "disband-remnant":
+        return disband(ctx, str(action.get("unit")))
+    return None
+
+
+@hookimpl
+def casebook_after_action(ctx: Any, action: Any, result: Any) -> None:
+    """16.3B: a German movement action removes the markers whose hexes its units entered."""
+    remove_markers_entered(ctx, action)
+
+
+@hookimpl(tryfirst=True)
+def casebook_step_end(ctx: Any, phase: str, step: str) -> None:
+    """End of a Recovery Step: the Soviet one removes OOS remnants and awards partisan points
+    (16.1B); the German one ends the German half of the turn and removes every marker (16.3C).
+    Runs before the supply plugin's OOS marking (tryfirst), so OOS remnants and voluntary
+    disbandments count together (5.5C: "these can be combined")."""
+    if step != RECOVERY_STEP:
+        return
+    side = _phasing(ctx, phase)
+    if side == "soviet":
+        remove_oos_remnants(ctx)
+        award_points(ctx)
+    elif side == "german":
+        remove_all_markers(ctx)
+
+
+@implements("16.3A")
+def partisan_zoc(ctx: Any, hex_: str) -> dict[str, Any] | None:
+    """16.3A: a Partisan marker makes its hex a Soviet ZOC (blocks German supply, command and
+    retreat through it): ``{"partisan_zoc": {"value": "soviet", "cases": ["16.3A"]}}``."""
+    if hex_ in markers(ctx):
+        return {"partisan_zoc": {"value": "soviet", "cases": ["16.3A"]}}
+    return None
+
+
+@hookimpl
+def casebook_facts(ctx: Any, subject: Any) -> dict[str, Any] | None:
+    """Facts of a hex label: ``partisan_zoc`` (16.3A)."""
+    if isinstance(subject, str) and len(subject) == 4 and subject.isdigit():
+        return partisan_zoc(ctx, subject)
+    return None

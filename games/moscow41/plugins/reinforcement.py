@@ -1,0 +1,206 @@
+"""Moscow '41 reinforcements, replacements and withdrawals (12.0–12.4; the Replacement and
+Reinforcement Step 0.7.2.2).
+
+On entering the step (either Initiative Phase) the phasing side collects its RPs from the Turn
+Track (12.2A, 12.2C), makes the withdrawals due (12.4) and finds its reinforcements due from
+``state.pending`` and the Reinforcement Schedule (12.0B, 12.1A-B). The phasing player then
+assigns RPs (``assign-rp``), rebuilds divisions around remnants (``rebuild``, 12.3) and places
+reinforcements (``place-reinforcement``), in that order (0.7.2.2A-B), and passes; whatever is
+left unplaced is delayed to the next turn (12.1E).
+
+Actions::
+
+    soviet: assign-rp rp=infantry unit=s-5rd      # 12.2A-G
+    soviet: assign-rp from=s-rem-01 unit=s-5rd      # a stacked remnant used as an RP, 12.2H
+    soviet: rebuild into=s-5rd unit=s-rem-01        # 12.3
+    german: place-reinforcement hex=0122 unit=g-31id
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from casebook.core.actions import Action
+from casebook.core.cases import implements
+from casebook.core.errors import QuestionError
+from casebook.core.hooks import Refusal, hookimpl
+
+from . import _reinforcement_entry as entry
+from . import _reinforcement_query as q
+from . import _reinforcement_rp as rp
+
+__all__ = ["QUESTIONS", "STEP", "reinforcements_answer", "place_refusals", "apply_place",
+           "arrived_this_turn"]
+
+#: question -> usage line, for `casebook ask` (see docs/ask.md)
+QUESTIONS: dict[str, str] = {
+    "reinforcements": "reinforcements [SIDE] — RPs, reinforcements available now and where they "
+                      "may enter, rebuild choices (12.0-12.3)",
+}
+#: The step this plugin owns (0.7.2.2), in both Initiative Phases.
+STEP = "replacement_reinforcement"
+_KINDS = ("assign-rp", "rebuild", "place-reinforcement")
+
+
+def _ours(ctx: Any, step: str) -> bool:
+    return step == STEP and ctx.state.phasing is not None
+
+
+@hookimpl
+@implements("0.7.2.2A", "0.7.2.2B", "12.0A", "12.0E")
+def casebook_step_start(ctx: Any, phase: str, step: str) -> None:
+    """Automatic work of the phasing side's Replacement and Reinforcement Step: RPs in (12.2A,
+    12.2C), withdrawals out (12.4), reinforcements due made available (12.1A-B); all in Step 2
+    of the Initiative Phase (12.0E)."""
+    if not _ours(ctx, step):
+        return
+    side = ctx.state.phasing
+    rec = q.data(ctx)
+    rec.update(available=[], placed=False, at=f"{ctx.state.turn}:{side}")
+    q.set_data(ctx, rec)
+    rp.collect_rps(ctx, side)
+    entry.withdraw_due(ctx, side)
+    available, delayed = entry.gather_due(ctx, side)
+    # a unit already on the map (a division rebuilt from its remnant, 12.2, before its scheduled
+    # return) is not placed a second time
+    present = [e["unit"] for e in available if ctx.state.has_unit(e["unit"])]
+    available = [e for e in available if not ctx.state.has_unit(e["unit"])]
+    if present:
+        ctx.record("reinforcement-already-on-map", ("12.1A",), {"units": present},
+                   source="reinforcement.casebook_step_start", side=side)
+    rec = q.data(ctx)
+    rec["available"] = available
+    q.set_data(ctx, rec)
+    if delayed:
+        ctx.record("reinforcement-blocked", ("12.1B",), {"units": [d["unit"] for d in delayed],
+                   "to_turn": ctx.state.turn + 1}, source="reinforcement.casebook_step_start", side=side)
+
+
+@hookimpl
+def casebook_decider(ctx: Any, phase: str, step: str) -> str | None:
+    """The phasing player decides in the Replacement and Reinforcement Step (0.7.2.2)."""
+    return ctx.state.phasing if _ours(ctx, step) else None
+
+
+@hookimpl
+def casebook_legal_actions(ctx: Any, phase: str, step: str) -> list[Action]:
+    if not _ours(ctx, step):
+        return []
+    side = ctx.state.phasing
+    out: list[Action] = []
+    if not q.data(ctx).get("placed"):  # 0.7.2.2A before B
+        out += rp.rp_actions(ctx, side) + rp.rebuild_actions(ctx, side)
+    for e in q.data(ctx).get("available", []):
+        out += [Action.make("place-reinforcement", side, unit=e["unit"], hex=h)
+                for h in entry.entry_hexes(ctx, e, side)]
+    return out + [Action.make("pass", side)]
+
+
+@implements("12.1A", "12.1C", "12.1D")
+def place_refusals(ctx: Any, action: Action) -> list[Refusal]:
+    """Why ``place-reinforcement unit=U hex=H`` is illegal: U is not available to the side now
+    (12.1A-B), or H is not one of its entry hexes (12.1A, 12.1C) or is enemy-occupied (12.1D)."""
+    found = [e for e in q.data(ctx).get("available", []) if e["unit"] == action.get("unit")]
+    if not found:
+        return [Refusal(f"{action.get('unit')!r} is not a reinforcement available now", ("12.1A", "12.1B"))]
+    hex_ = action.get("hex")
+    if isinstance(hex_, str) and q.enemy_occupied(ctx, hex_, action.side):
+        return [Refusal(f"{hex_} is enemy-occupied", ("12.1D",))]
+    if hex_ not in entry.entry_hexes(ctx, found[0], action.side):
+        where = f"entry area {', '.join(found[0]['areas'])}" if "areas" in found[0] else \
+            "a friendly railhead that can trace supply"
+        return [Refusal(f"{hex_} is not in {where}", ("12.1A",) if "areas" in found[0] else ("12.1C",))]
+    return []
+
+
+@hookimpl
+def casebook_validate_action(ctx: Any, action: Action) -> list[Refusal]:
+    if action.kind not in _KINDS:
+        return []
+    if ctx.state.step != STEP or action.side != ctx.state.phasing:
+        return [Refusal(f"{action.kind} is taken by the phasing player in the Replacement and "
+                        f"Reinforcement Step", ("0.7.2.2", "12.0E"))]
+    if action.kind == "place-reinforcement":
+        return place_refusals(ctx, action)
+    if q.data(ctx).get("placed"):
+        return [Refusal("RPs are assigned before reinforcements are placed", ("0.7.2.2A", "0.7.2.2B"))]
+    return rp.rp_refusals(ctx, action) if action.kind == "assign-rp" else rp.rebuild_refusals(ctx, action)
+
+
+@implements("12.1F", "0.7.2.2B")
+def apply_place(ctx: Any, action: Action) -> dict[str, Any]:
+    """Put reinforcement U on the map in H, not activated: it gains no free move (12.1F) but
+    counts as in command this turn (12.1F, see :func:`arrived_this_turn`). Changes the state."""
+    uid, hex_ = action.get("unit"), action.get("hex")
+    unit = q.counter_unit(ctx, uid) if uid in ctx.pack.counters else {"id": uid, "side": action.side}
+    ctx.state.add_unit({**unit, "hex": hex_})
+    rec = q.data(ctx)
+    rec["available"] = [e for e in rec.get("available", []) if e["unit"] != uid]
+    rec["placed"] = True
+    rec.setdefault("arrived", {})[uid] = ctx.state.turn
+    q.set_data(ctx, rec)
+    ctx.record("reinforcement", ("12.1A", "12.1F"), {"unit": uid, "hex": hex_},
+               source="reinforcement.apply_place", side=action.side)
+    return {"unit": uid, "hex": hex_, "cases": ["12.1A", "12.1F"]}
+
+
+@hookimpl
+def casebook_apply_action(ctx: Any, action: Action) -> Any:
+    if action.kind == "place-reinforcement":
+        return apply_place(ctx, action)
+    if action.kind == "assign-rp":
+        return rp.apply_rp(ctx, action)
+    if action.kind == "rebuild":
+        return rp.apply_rebuild(ctx, action)
+    return None
+
+
+@hookimpl
+def casebook_step_end(ctx: Any, phase: str, step: str) -> None:
+    if _ours(ctx, step):
+        entry.delay_unplaced(ctx)
+
+
+@implements("12.1F")
+def arrived_this_turn(ctx: Any, uid: str) -> bool:
+    """Whether ``uid`` entered as a reinforcement this turn (it is in command, 12.1F)."""
+    return q.data(ctx).get("arrived", {}).get(uid) == ctx.state.turn
+
+
+@hookimpl
+def casebook_facts(ctx: Any, subject: Any) -> dict[str, Any] | None:
+    """For a unit id: ``reinforcement_in_command`` — True the turn it arrives (12.1F)."""
+    if not isinstance(subject, str) or not ctx.state.has_unit(subject):
+        return None
+    return {"reinforcement_in_command": {"value": arrived_this_turn(ctx, subject), "cases": ["12.1F"]}}
+
+
+def reinforcements_answer(ctx: Any, side: str | None = None) -> dict[str, Any]:
+    """``casebook ask reinforcements [SIDE]``: ``{"side", "rp": {kind: n}, "rp_limit",
+    "available": [{"unit", "areas"|"railhead", "hexes"}], "pending": [...], "rebuild":
+    [division ids], "cases"}`` (12.1-12.3). Raises QuestionError for an unknown side."""
+    side = side or ctx.state.phasing or "soviet"
+    if side not in ("german", "soviet"):
+        raise QuestionError(f"unknown side {side!r}: german or soviet")
+    rec, look = q.data(ctx), ctx
+    if rec.get("at") != f"{ctx.state.turn}:{side}":  # the step has not run: preview it on a copy
+        look = ctx.engine.ctx(ctx.state.clone())
+        entries = entry.gather_due(look, side)[0]
+    else:
+        entries = rec.get("available", [])
+    available = [{"unit": e["unit"], **({"areas": e["areas"]} if "areas" in e else {"railhead": True}),
+                  "hexes": entry.entry_hexes(look, e, side)} for e in entries]
+    pending = [dict(p) for p in ctx.state.pending if q.unit_side(ctx, p["unit"]) == side]
+    return {"side": side, "rp": {k: ctx.state.rp(side, k) for k in rp.KINDS},
+            "rp_limit": ctx.value("rp_limit", {}), "available": available, "pending": pending,
+            "rebuild": rp.rebuild_choices(ctx, side) if side == "soviet" else [],
+            "cases": ["12.1A", "12.1C", "12.2A", "12.2C", "12.3B"]}
+
+
+@hookimpl
+def casebook_answer(ctx: Any, question: str, args: Any, options: Any) -> Any:
+    if question != "reinforcements":
+        return None
+    if len(args) > 1:
+        raise QuestionError("usage: " + QUESTIONS["reinforcements"])
+    return reinforcements_answer(ctx, args[0] if args else None)

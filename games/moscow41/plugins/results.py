@@ -1,0 +1,119 @@
+"""Moscow '41 rules plugin `results`: applying combat results (11.0-11.4, 10.6).
+
+It wraps ``casebook_combat`` (the `combat` plugin rolls and reads the CRT; this plugin applies
+the cell): fatigue and its negation for 1 IP (11.1), attacker losses, the defender's choice of
+retreat and/or losses (11.0B, 11.2), remnants (11.3), HQs in combat (10.6) and the advance after
+combat (11.4). Inside a combat step the deciding side chooses (actions ``negate-fatigue``,
+``retreat``, ``advance``, held pending in ``plugin_state.results``); called directly (overruns,
+bots) every decision follows :func:`policy`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from casebook.core.cases import implements
+from casebook.core.errors import QuestionError
+from casebook.core.hooks import Refusal, hookimpl
+from casebook.games.moscow41.plugins._results_losses import apply_loss
+from casebook.games.moscow41.plugins._results_retreat import retreat_options
+from casebook.games.moscow41.plugins._results_stages import apply_choice, choices, decider_side, run_stages, start_stages
+
+__all__ = ["QUESTIONS", "retreat_answer", "apply_outcome"]
+
+QUESTIONS = {"retreat": "retreat UNIT --hexes N — the legal retreat paths by priority and the "
+                        "losses for hexes not retreated (11.2, 7.5)"}
+_PLUGIN = "results"
+
+
+def apply_outcome(ctx: Any, outcome: dict[str, Any], interactive: bool) -> dict[str, Any]:
+    """Apply the CRT result of ``outcome`` (from the combat plugin) to the state; decisions are
+    left pending when ``interactive`` (``outcome["pending"]`` is then True)."""
+    record = start_stages(ctx, outcome)
+    return run_stages(ctx, record, interactive, outcome)
+
+
+@hookimpl(wrapper=True)
+def casebook_combat(ctx, attackers, hex, kind, support):
+    outcome = yield
+    if outcome is None or "result" not in outcome:
+        return outcome
+    interactive = bool((ctx.state.plugin_data("combat") or {}).get("interactive"))
+    return apply_outcome(ctx, outcome, interactive)
+
+
+@hookimpl(tryfirst=True)
+def casebook_decider(ctx, phase, step):
+    return decider_side(ctx)
+
+
+@hookimpl
+def casebook_legal_actions(ctx, phase, step):
+    return choices(ctx)
+
+
+@hookimpl
+def casebook_validate_action(ctx, action):
+    if action.kind not in ("negate-fatigue", "retreat", "advance"):
+        return []
+    legal = choices(ctx)
+    if action in legal:
+        return []
+    if not legal:
+        return [Refusal(f"no combat result awaits a {action.kind} decision", ("10.0F",), _PLUGIN)]
+    cases = {"negate-fatigue": ("11.1A", "11.1B"), "retreat": ("11.2B", "11.2C"),
+             "advance": ("11.4B", "11.4C", "11.4D")}[action.kind]
+    return [Refusal(f"{action} is not one of the choices of the pending combat result: "
+                    + "; ".join(str(a) for a in legal), cases, _PLUGIN)]
+
+
+@hookimpl
+def casebook_apply_action(ctx, action):
+    if action.kind not in ("negate-fatigue", "retreat", "advance"):
+        return None
+    return apply_choice(ctx, action)
+
+
+@implements("11.2B", "11.2C", "7.5B")
+def retreat_answer(ctx: Any, uid: str, hexes: int) -> dict[str, Any]:
+    """``retreat UNIT --hexes N``: the unit's stack retreating N hexes — every legal path of the
+    greatest length possible, best first, with the losses for hexes not retreated (11.2B); the
+    attackers are taken to be the adjacent enemy units."""
+    try:
+        unit = ctx.state.unit(uid)
+    except KeyError:
+        raise QuestionError(f"retreat: no unit {uid!r} on the map") from None
+    if "hex" not in unit:
+        raise QuestionError(f"retreat: unit {uid!r} is not on the map")
+    stack = [u["id"] for u in ctx.state.units_at(unit["hex"]) if u.get("side") == unit["side"]]
+    from casebook.core.hexgrid import hex_label, parse_hex
+    adjacent = [u["id"] for n in ctx.board.neighbours(parse_hex(unit["hex"]))
+                for u in ctx.state.units_at(hex_label(n)) if u.get("side") != unit["side"]]
+    options = retreat_options(ctx, stack, unit["hex"], unit["side"], hexes, adjacent)
+    return {"unit": uid, "hex": unit["hex"], "stack": stack, "hexes": hexes,
+            "presumed_attackers": adjacent, "options": options,
+            "losses": options[0]["losses"] if options else hexes,
+            "cases": ["11.2A", "11.2B", "11.2C", "7.5A", "7.5B"]}
+
+
+@hookimpl
+def casebook_answer(ctx, question, args, options):
+    if question != "retreat":
+        return None
+    if len(args) != 1:
+        raise QuestionError("usage: " + QUESTIONS["retreat"])
+    hexes = options.get("hexes", 1)
+    if not isinstance(hexes, int) or hexes < 0:
+        raise QuestionError(f"retreat: --hexes must be a whole number >= 0, got {hexes!r}")
+    return retreat_answer(ctx, args[0], hexes)
+
+
+@hookimpl
+def casebook_combat_loss(ctx, unit, cases):
+    """A combat loss outside a combat result (11.1D: a fatigued unit fatigued again), applied as a
+    combat loss is (11.3, :func:`apply_loss`) and recorded."""
+    effect = apply_loss(ctx, unit)
+    effect = {**effect, "cases": [*cases, *effect["cases"]]}
+    ctx.record("combat-loss", effect["cases"], effect, source="results.casebook_combat_loss")
+    ctx.changed()
+    return effect

@@ -1,0 +1,147 @@
+"""Moscow '41 victory (17.0-17.4) and scenarios (18.0-18.2): VPs, levels, instant and end wins.
+
+Hooks: ``casebook_after_action`` (remember Moscow hexes taken, 17.2; record instant wins,
+18.1.3B/D), ``casebook_turn_end`` (end-of-scenario evaluation at the last turn, 18.1.2/18.2.2),
+``casebook_game_result`` (the recorded result), ``casebook_validate_action`` (no Soviet reaction on
+Turn 1 of the Campaign Game, 18.2.4B), ``casebook_facts`` (subject ``"scenario"``: the special
+rules in force), ``casebook_answer`` (question ``vp``). The computation lives in
+``_victory_points`` (17.x) and ``_victory_scenarios`` (18.x); the numbers in
+``games/moscow41/rules/victory.rules``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from casebook.core.cases import implements
+from casebook.core.errors import QuestionError
+from casebook.core.hooks import Refusal, hookimpl
+from casebook.games.moscow41.plugins._victory_points import PLUGIN, moscow_taken, vp_answer
+from casebook.games.moscow41.plugins._victory_scenarios import (
+    end_result,
+    instant_result,
+    reaction_refusal,
+    store_result,
+    stored_result,
+    victory_block,
+)
+
+__all__ = ["QUESTIONS", "casebook_after_action", "casebook_turn_end", "casebook_game_result",
+           "casebook_validate_action", "casebook_facts", "casebook_answer", "remember_moscow",
+           "scenario_rules"]
+
+#: question -> usage line, for `casebook ask` (see docs/ask.md)
+QUESTIONS: dict[str, str] = {
+    "vp": "vp — both sides' victory points now, term by term, and the victory level (17.0-17.4)",
+}
+
+
+@implements("17.2")
+def remember_moscow(ctx: Any) -> list[str]:
+    """Add the Moscow hexes taken now to ``plugin_data("victory")["moscow_taken"]`` (17.2: the
+    5 VP per hex stay even if the hex is lost later, and count once); returns the new ones."""
+    data = ctx.state.plugin_data(PLUGIN) or {}
+    before = list(data.get("moscow_taken", []))
+    now = moscow_taken(ctx)
+    new = [h for h in now if h not in before]
+    if new:
+        data["moscow_taken"] = now
+        ctx.state.set_plugin_data(PLUGIN, data)
+        ctx.record("moscow-taken", ("17.2",), {"hexes": new}, source="victory.remember_moscow")
+    return new
+
+
+@hookimpl
+def casebook_after_action(ctx: Any, action: Any, result: Any) -> None:
+    """After every action: remember Moscow hexes taken (17.2) and record an instant win
+    (18.1.3B/D) in plugin_data."""
+    remember_moscow(ctx)
+    if stored_result(ctx) is None:
+        won = instant_result(ctx)
+        if won is not None:
+            store_result(ctx, won, "victory.casebook_after_action")
+
+
+@hookimpl
+def casebook_turn_end(ctx: Any, turn: int) -> None:
+    """At the end of every turn remember Moscow hexes (17.2); at the end of the scenario's last
+    turn (``scenario.last_turn``: 4 for the Blitz 18.1.2, 31 for the Campaign 18.2.2) evaluate
+    its victory conditions and record the result."""
+    remember_moscow(ctx)
+    scenario = ctx.state.scenario or {}
+    if stored_result(ctx) is not None or victory_block(ctx) is None:
+        return
+    last = scenario.get("last_turn")
+    if last is not None and turn >= int(last):
+        result = end_result(ctx)
+        if result is not None:
+            store_result(ctx, result, "victory.casebook_turn_end")
+
+
+@hookimpl
+def casebook_game_result(ctx: Any) -> dict[str, Any] | None:
+    """The result recorded by an instant win or the end-of-scenario evaluation, else None:
+    ``{"winner": side or None, "level", "reason", "cases", "condition"}``."""
+    return stored_result(ctx)
+
+
+@hookimpl
+def casebook_validate_action(ctx: Any, action: Any) -> list[Refusal]:
+    """Refuse a Soviet reaction on Turn 1 of the Campaign Game (18.2.4B)."""
+    why = reaction_refusal(ctx, action)
+    return [Refusal(why, ("18.2.4B",), source="victory")] if why else []
+
+
+@implements("18.2.4A", "18.2.4B", "18.1.1", "18.2.1")
+def scenario_rules(ctx: Any) -> dict[str, Any]:
+    """The scenario in force and its special rules as facts: ``{"scenario": {"value": id,
+    "cases"}, "last_turn": …, "turn1_weather": {"value": {"temperature", "ground"}, "cases":
+    ["18.2.4A"]}, "soviet_reaction_allowed": {"value": bool, "cases": ["18.2.4B"]}}``. The
+    setup (18.1.1, 18.2.1: the Campaign Game setup of the Player Aid Cards) and Turn 1's Warm
+    and Dry weather are the scenario file's; the weather plugin keeps them (setting
+    ``turn1_weather: fixed``)."""
+    scenario = ctx.state.scenario or {}
+    sid = str(scenario.get("id", ""))
+    allowed = ctx.permission("reaction_step", {"scenario_id": sid, "turn": ctx.state.turn})
+    facts: dict[str, Any] = {
+        "scenario": {"value": sid or None, "cases": ["18.0"]},
+        "last_turn": {"value": scenario.get("last_turn"), "cases": ["18.1.2", "18.2.2"]},
+        "soviet_reaction_allowed": {"value": bool(allowed.value), "cases": list(allowed.cases) or ["18.2.4B"]},
+    }
+    if ctx.state.turn == scenario.get("first_turn", 1) and ctx.state.setting("turn1_weather") == "fixed":
+        w = ctx.state.weather or {}
+        facts["turn1_weather"] = {"value": {k: w.get(k) for k in ("temperature", "ground")},
+                                  "cases": ["18.2.4A"]}
+    return facts
+
+
+@hookimpl
+def casebook_facts(ctx: Any, subject: Any) -> dict[str, Any] | None:
+    """Facts for subject ``"scenario"`` (see :func:`scenario_rules`); None otherwise."""
+    if subject != "scenario":
+        return None
+    return scenario_rules(ctx)
+
+
+@hookimpl
+def casebook_answer(ctx: Any, question: str, args: Any, options: Any) -> Any:
+    """``casebook ask … vp``: both sides' VPs with their terms, the difference and the level
+    (17.0-17.4), plus the result if the game is over."""
+    if question != "vp":
+        return None
+    if args:
+        raise QuestionError("usage: vp (no arguments)")
+    answer = vp_answer(ctx)
+    block = victory_block(ctx)
+    if block is not None and block.get("kind") != "points":
+        # a scenario decided by its own conditions (18.1.3): the VP level is for information only
+        answer["scenario_conditions"] = {
+            side: [{"id": c.get("id"), "case": c.get("case"), "when": c.get("when")}
+                   for c in block.get(side) or [] if isinstance(c, dict)]
+            for side in ("german", "soviet")}
+        answer["note"] = ("this scenario is decided by the conditions above, not by the 17.4 "
+                          "victory levels, which are shown for information")
+    result = stored_result(ctx)
+    if result is not None:
+        answer["result"] = result
+    return answer

@@ -1,0 +1,79 @@
+"""The attacks offered in the combat and reaction-attacks steps (private to the `combat` plugin):
+10.1A-C, 10.5A-C, 0.7.3.3A, 0.7.3.5A, 2.3A-C, 10.4.2A.
+
+The listing asks the same questions as the refusals of an ``attack`` action (``attack_refusals``),
+but cheap ones first: a group the side cannot pay for is left out before the supply and command
+of its units are asked; so is support a side cannot afford. What is offered is unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from casebook.core.actions import Action
+from casebook.core.cases import implements
+from casebook.areas._combat_odds import gather, rules_define
+from casebook.areas._combat_rules import (
+    attack_groups,
+    attack_legal,
+    max_support,
+    reaction_cost,
+    support_allowed,
+    support_cost,
+    targets,
+)
+
+__all__ = ["attack_actions", "support_options", "support_actions"]
+
+
+@implements("2.3A", "10.4.2A")
+def support_options(ctx: Any, side: str, attackers: list[str], hex_: str, paid: int, kind: str,
+                    cache: dict[Any, Any] | None = None) -> list[int]:
+    """The attacker's support offered with an attack: none, and the most worth buying
+    (``max_support``) when the attackers may receive it (2.3B); none when the side cannot pay
+    one DRM of it after ``paid`` IPs (2.3A), without asking who is in supply."""
+    if kind == "overrun" or not rules_define(ctx, "ip_cost"):
+        return [0]  # no IPs to buy support with (Battle for Moscow)
+    available = ctx.state.ip(side) - paid
+    if support_cost(ctx, side, 1) > available:
+        return [0]  # max_support buys nothing it cannot pay for
+    verdict = support_allowed(ctx, attackers, True, cache=cache)
+    if not verdict or not verdict.value:
+        return [0]
+    f = gather(ctx, attackers, hex_)
+    top = max_support(ctx, side, available, lambda ips: {**f.drm_facts, "attacker_support_ips": ips})
+    return sorted({0, top})
+
+
+@implements("10.1A", "10.5A")
+def attack_actions(ctx: Any, side: str, kind: str) -> list[Action]:
+    """Every ``attack`` of ``side`` now (``kind`` attack or reaction), with each support offered."""
+    out: list[Action] = []
+    cache: dict[Any, Any] = {}  # answers kept for this listing only (see _combat_rules.kept)
+    for hex_, units in targets(ctx, side, kind).items():
+        for group in attack_groups(ctx, side, hex_, units, kind, cache):
+            if not attack_legal(ctx, side, hex_, group, kind, cache):
+                continue
+            paid = reaction_cost(ctx, side, group) if kind == "reaction" else 0
+            for ips in support_options(ctx, side, group, hex_, paid, kind, cache):
+                out.append(Action.make("attack", side, hex=hex_, support=ips, **{"with": group}))
+    return out
+
+
+@implements("10.0C", "10.4.2A", "2.3C")
+def support_actions(ctx: Any, pending: Mapping[str, Any]) -> list[Action]:
+    """The defender's ``support`` choices for the ``pending`` attack: none, and the most worth
+    buying (``max_support``) when the defenders may receive it (2.3C, 10.4.2B). Who is in supply
+    and command among the defenders is asked only when some support would change the DRM."""
+    side, hex_ = pending["defender_side"], pending["hex"]
+    options = [0]
+    if rules_define(ctx, "ip_cost") and support_cost(ctx, side, 1) <= ctx.state.ip(side):
+        f = gather(ctx, pending["attackers"], hex_, {"attacker": pending["attacker_support"]})
+        top = max_support(ctx, side, ctx.state.ip(side),
+                          lambda ips: {**f.drm_facts, "attacker_support_ips": 0, "defender_support_ips": ips})
+        if top:
+            verdict = support_allowed(ctx, [u["id"] for u in ctx.state.units_at(hex_)], False)
+            if verdict is None or verdict.value:
+                options = [0, top]
+    return [Action.make("support", side, ips=n) for n in options]

@@ -1,0 +1,339 @@
+"""Combat arithmetic of Moscow '41 (private to the `combat` plugin): the facts of one combat,
+strengths, odds and CRT column (10.0A-B, 10.3), DRMs (10.4), the outcome of each roll (10.0D-E).
+
+Every number comes from the rule scripts (``combat_strength``, ``attack_drm``) and the CRT table
+(``crt``, dims ``odds`` × ``roll``); nothing the rulebook states is a Python literal here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from casebook.core.cases import implements
+from casebook.core.dice import distribution
+from casebook.core.hexgrid import parse_hex
+
+__all__ = ["CombatFacts", "gather", "odds_column", "shifted_column", "outcomes", "crt_result",
+           "supplied", "in_command", "is_hq", "guards_marker", "as_json_number", "fired_cases"]
+
+#: Counter classes the combat facts know (the ``class`` enum of facts.yaml).
+_HQ = "hq"
+
+
+def is_hq(unit: Mapping[str, Any]) -> bool:
+    return unit.get("class") == _HQ
+
+
+def guards_marker(ctx: Any, unit: Mapping[str, Any]) -> bool:
+    """True if the unit carries a Guards +1 marker (10.7A): its ``guards`` flag is set and its
+    counter is not printed as a Guards division (whose strength already includes it, 10.7C)."""
+    if not unit.get("guards"):
+        return False
+    counter = ctx.pack.counters.get(unit.get("counter") or unit.get("id"), {})
+    return not counter.get("guards", False)
+
+
+def supplied(ctx: Any, uid: str) -> bool:
+    """Supply at this instant (10.2), asked of ``casebook_supply``; in supply when no plugin
+    answers (the supply area is optional for combat)."""
+    answer = ctx.hook.casebook_supply(ctx=ctx, unit=uid)
+    return True if answer is None else bool(answer.get("in_supply", True))
+
+
+def in_command(ctx: Any, uid: str) -> bool:
+    """Command at this instant (10.1B, 10.4.2B, 11.1B), asked of ``casebook_command``; in command
+    when no plugin answers."""
+    answer = ctx.hook.casebook_command(ctx=ctx, unit=uid)
+    return True if answer is None else bool(answer.get("in_command", True))
+
+
+def as_json_number(x: Fraction | int) -> Any:
+    """An exact strength as JSON: an int when whole, else the fraction text (``"7/2"``)."""
+    x = Fraction(x)
+    return int(x) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+@dataclass(frozen=True)
+class CombatFacts:
+    """What one combat is made of: ``attackers``/``defenders`` (unit ids), the sides, the exact
+    strengths (strength points), the facts given to ``attack_drm`` and the terms of the odds."""
+
+    hex: str
+    attackers: tuple[str, ...]
+    defenders: tuple[str, ...]
+    attacker_side: str
+    defender_side: str
+    attack_strength: Fraction
+    defense_strength: Fraction
+    drm_facts: Mapping[str, Any] = field(hash=False)
+    attacker_loss_shift: int = 0
+    defender_loss_shift: int = 0
+    #: the facts each ``combat_strength`` was computed from (attacking stacks, then the defence)
+    strength_facts: tuple[Mapping[str, Any], ...] = field(default=(), hash=False, compare=False)
+
+
+def _weather(ctx: Any) -> dict[str, str]:
+    w = ctx.state.weather or {}
+    return {"temperature": w.get("temperature", "warm"), "ground": w.get("ground", "dry")}
+
+
+def _setting_facts(ctx: Any) -> dict[str, Any]:
+    """The position's interpretation settings that the game's rule scripts declare as facts, for
+    ``combat_strength`` (Battle for Moscow: ``mud_halving``, BM8.8A). Moscow '41's combat strength
+    reads none of them, so its values are unchanged."""
+    facts = ctx.rules.schema.facts
+    return {n: v for n in facts if (v := ctx.state.setting(n)) is not None}
+
+
+def _fortification_marker(ctx: Any, hex_: str) -> bool:
+    return any(m.get("kind") == "fortification" and m.get("hex") == hex_ for m in ctx.state.markers)
+
+
+def _hedgehog(ctx: Any, unit: Mapping[str, Any]) -> bool:
+    return bool(unit.get("hedgehog")) or any(
+        m.get("kind") == "hedgehog" and m.get("hex") == unit.get("hex") for m in ctx.state.markers)
+
+
+def _across(ctx: Any, from_hex: str, to_hex: str) -> tuple[bool, bool]:
+    """(across a river, across a fortification protecting ``to_hex``) for an attack from
+    ``from_hex`` into ``to_hex`` (10.4.7, 10.4.8, 14.2A-B)."""
+    a, b = parse_hex(from_hex), parse_hex(to_hex)
+    if ctx.board.grid.distance(a, b) != 1:
+        return False, False  # not adjacent: refused by 10.1B, no hexside to cross
+    side = ctx.board.side(a, b)
+    destroyed = any(m.get("kind") == "fort-destroyed" and m.get("hex") == to_hex for m in ctx.state.markers)
+    printed = side.fortification == b and not destroyed
+    return bool(side.river or side.major_river), bool(printed or _fortification_marker(ctx, to_hex))
+
+
+@implements("10.4B")
+def terrain_drm(ctx: Any, hex_: str) -> int:
+    """10.4B: the Combat Modifiers Chart's DRM for the terrain the defender occupies — the
+    row ``terrain_<town kind or terrain id>`` of the ``combat_modifiers`` records (a town's kind
+    replaces the hex terrain, as on the TEC); 0 when the chart has no row for it."""
+    if "combat_modifiers" not in ctx.pack.records:
+        return 0  # a game without a Combat Modifiers Chart (Battle for Moscow shifts columns)
+    info = ctx.board.hex(parse_hex(hex_))
+    terrain = info.town.get("kind") if info.town else info.terrain
+    for row in ctx.records("combat_modifiers"):
+        if row.get("id") == f"terrain_{terrain}":
+            return int(row.get("drm") or 0)
+    return 0
+
+
+def defender_hex_facts(ctx: Any, hex_: str) -> dict[str, Any]:
+    """Facts about the defender's hex for games that shift columns by terrain (Battle for Moscow
+    BM8.3A-C): ``defender_terrain`` (the hex terrain id), ``defender_in_moscow`` and
+    ``defender_fortified`` (a fortification marker in the hex, or a printed faced fortification
+    on any of its hexsides protecting it). Moscow '41's scripts do not read them."""
+    h = parse_hex(hex_)
+    info = ctx.board.hex(h)
+    printed = any(ctx.board.side(h, n).fortification == h for n in ctx.board.neighbours(h))
+    return {"defender_terrain": info.terrain, "defender_in_moscow": h in ctx.board.moscow,
+            "defender_fortified": bool(printed or _fortification_marker(ctx, hex_))}
+
+
+def _overstacked(ctx: Any, hex_: str) -> bool:
+    answer = ctx.hook.casebook_stacking(ctx=ctx, hex=hex_, units=None)
+    return bool(answer and answer.get("overstacked"))
+
+
+def _whole_panzer_division(ctx: Any, units: Sequence[Mapping[str, Any]], side: str) -> bool:
+    """10.4.6: all the regiments of one German panzer division attack (every counter of the
+    mix with that ``division`` is among the attackers)."""
+    if side != "german":
+        return False
+    ids = {u.get("counter") or u["id"] for u in units} | {u["id"] for u in units}
+    divisions = {u.get("division") for u in units if u.get("division")}
+    for d in divisions:
+        members = {cid for cid, c in ctx.pack.counters.items() if c.get("division") == d}
+        if len(members) > 1 and members <= ids:
+            return True
+    return False
+
+
+def _stack_records(ctx: Any, units: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    return [{"class": u.get("class"), "strength": int(u.get("strength") or 0),
+             "guards_marker": guards_marker(ctx, u), "hedgehog": _hedgehog(ctx, u)} for u in units]
+
+
+@implements("10.0A", "10.3A", "10.3B", "10.3C", "10.2", "10.4A", "10.4B", "10.4.1A", "10.4.1B",
+            "10.4.3", "10.4.4", "10.4.5A", "10.4.6", "10.4.7", "10.4.8", "10.6A", "10.7C")
+def gather(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, int] | None = None,
+           overrun: bool = False) -> CombatFacts:
+    """The facts of an attack by ``attackers`` (unit ids) on the stack in ``hex_``.
+
+    Strengths are the sums of ``combat_strength`` per stack (10.3A: one total per side; 10.6A:
+    an HQ adds 1 per stack; 14.4D: halved for hedgehog attackers, summed exactly before the
+    ratio). Supply is judged now (10.2). Loss shifts: the largest Loss marker per side, one column
+    per step (10.3B-C). Raises KeyError for an unknown unit.
+    """
+    state = ctx.state
+    att = [state.unit(a) for a in attackers]
+    dfd = [u for u in state.units_at(hex_)]
+    a_side = att[0]["side"] if att else (state.phasing or "german")
+    d_side = dfd[0]["side"] if dfd else state.other_side(a_side)
+    weather = _weather(ctx)
+    by_stack: dict[str, list[Mapping[str, Any]]] = {}
+    for u in att:
+        by_stack.setdefault(u["hex"], []).append(u)
+    attack_strength = Fraction(0)
+    settings = _setting_facts(ctx)
+    strength_facts = []
+    for units in by_stack.values():
+        strength_facts.append({**weather, **settings, "units": _stack_records(ctx, units), "attacking": True,
+                               "fortified": False})
+        attack_strength += Fraction(ctx.value("combat_strength", strength_facts[-1]))
+    att_records = []
+    fortified = False
+    for u in att:
+        river, fort = _across(ctx, u["hex"], hex_)
+        fortified |= fort
+        att_records.append({"class": u.get("class"), "fatigued": bool(u.get("fatigued")),
+                            "supplied": supplied(ctx, u["id"]), "overstacked": _overstacked(ctx, u["hex"]),
+                            "across_river": river, "across_fortification": fort})
+    strength_facts.append({**weather, **settings, "units": _stack_records(ctx, dfd), "attacking": False,
+                           "fortified": fortified})
+    defense_strength = Fraction(ctx.value("combat_strength", strength_facts[-1]))
+    sup = dict(support or {})
+    drm_facts = {
+        **weather, "attacker_side": a_side, "defender_side": d_side,
+        "attacker_support_ips": 0 if overrun else int(sup.get("attacker", 0)),
+        "defender_support_ips": int(sup.get("defender", 0)),
+        "whole_panzer_division": _whole_panzer_division(ctx, att, a_side),
+        "defender_terrain_drm": terrain_drm(ctx, hex_),
+        **defender_hex_facts(ctx, hex_),
+        "attackers": att_records,
+        "defenders": [{"class": u.get("class"), "hedgehog": _hedgehog(ctx, u)} for u in dfd],
+    }
+    return CombatFacts(hex_, tuple(attackers), tuple(u["id"] for u in dfd), a_side, d_side,
+                       attack_strength, defense_strength, drm_facts,
+                       max((int(u.get("losses") or 0) for u in att), default=0),
+                       max((int(u.get("losses") or 0) for u in dfd), default=0), tuple(strength_facts))
+
+
+def _ratio(label: str) -> Fraction:
+    a, _, d = str(label).partition(":")
+    return Fraction(int(a), int(d))
+
+
+@implements("10.0B", "BM8.2A", "BM8.2B")
+def odds_column(ctx: Any, attack: Fraction, defense: Fraction) -> tuple[int, str]:
+    """The CRT column index and label for ``attack`` : ``defense`` strength points, rounded in
+    the defender's favour: the highest column whose ratio the odds reach. Odds below the first
+    column use the first, above the last the last (interpretation crt-odds-beyond-the-table).
+    Battle for Moscow reads its CRT the same way: fractions dropped (BM8.2A), odds above its last
+    column, 6:1, resolved at 6:1 (BM8.2B)."""
+    columns = list(dict(ctx.table("crt").dims)["odds"])
+    if defense <= 0:
+        return len(columns) - 1, columns[-1]
+    odds = Fraction(attack) / Fraction(defense)
+    index = 0
+    for i, label in enumerate(columns):
+        if odds >= _ratio(label):
+            index = i
+    return index, columns[index]
+
+
+def rules_define(ctx: Any, name: str) -> bool:
+    """Whether the game's rule scripts define quantity ``name`` (a data switch: Moscow '41 has no
+    ``column_shift`` or ``combat_dice``, Battle for Moscow has both)."""
+    return name in ctx.rules.quantities
+
+
+def rules_permit(ctx: Any, action: str, facts: Mapping[str, Any] | None = None) -> bool:
+    """Whether the game's scripts have lines about ``action`` and allow it (an action no line
+    names is *not* permitted here: this is an opt-in switch, e.g. ``attack_without_activation``)."""
+    return action in ctx.rules.permissions and bool(ctx.permission(action, dict(facts or {})).value)
+
+
+def combat_dice(ctx: Any) -> int:
+    """Dice rolled for a combat: quantity ``combat_dice`` when the game defines it (Battle for
+    Moscow BM8.4: one), else two (Moscow '41 10.0D)."""
+    return int(ctx.value("combat_dice", {})) if rules_define(ctx, "combat_dice") else 2
+
+
+def procedure_cases(ctx: Any, default: Sequence[str]) -> list[str]:
+    """The cases a resolved combat cites: ``default`` (Moscow '41's 10.0A-E), or, for a game
+    whose scripts define ``combat_dice``, the cases heading its ``combat_strength``,
+    ``combat_dice`` and ``column_shift`` quantities (Battle for Moscow BM8.2A, BM8.4, BM8.3)."""
+    if not rules_define(ctx, "combat_dice"):
+        return list(default)
+    out: list[str] = []
+    for name in ("combat_strength", "combat_dice", "column_shift"):
+        if rules_define(ctx, name):
+            out += [c for c in ctx.rules.quantities[name].code.cases if c not in out]
+    return out
+
+
+def column_shift(ctx: Any, facts: Mapping[str, Any]) -> tuple[int, list[dict[str, Any]]]:
+    """Column shifts the game's scripts give for an attack (quantity ``column_shift``, negative =
+    left: Battle for Moscow BM8.3), with the terms that fired; ``(0, [])`` when it defines none."""
+    if not rules_define(ctx, "column_shift"):
+        return 0, []
+    e = ctx.quantity("column_shift", facts)
+    terms = [{"case": ", ".join(ln.cases), "value": ln.amount, "source": ln.source.rsplit("/", 1)[-1]}
+             for ln in e.lines if ln.fired and ln.kind in ("term", "group")]
+    return int(e.value), terms
+
+
+def below_table(ctx: Any, attack: Fraction, defense: Fraction) -> bool:
+    """The odds are below the CRT's first column (BM8.2C of Battle for Moscow forbids the attack;
+    Moscow '41 reads the first column, interpretation crt-odds-beyond-the-table)."""
+    columns = list(dict(ctx.table("crt").dims)["odds"])
+    return defense > 0 and Fraction(attack) / Fraction(defense) < _ratio(columns[0])
+
+
+def fired_cases(ctx: Any, f: CombatFacts) -> list[str]:
+    """The cases a game whose combat cites its quantities (``combat_dice`` defined: Battle for
+    Moscow) adds for one combat: those of the ``combat_strength`` terms that fired (BM8.8A, in
+    mud) and, when the odds are above the CRT's last column, those of the script line
+    ``permit attack_above_table`` (BM8.2B: resolved at 6:1). None for Moscow '41 (10.0A-E)."""
+    if not rules_define(ctx, "combat_dice"):
+        return []
+    out: list[str] = []
+    for facts in f.strength_facts:
+        e = ctx.quantity("combat_strength", facts)
+        out += [c for ln in e.lines if ln.fired and ln.kind in ("term", "group") for c in ln.cases]
+    columns = list(dict(ctx.table("crt").dims)["odds"])
+    d = Fraction(f.defense_strength)
+    above = d <= 0 or int(Fraction(f.attack_strength) / d) > _ratio(columns[-1])
+    if above and "attack_above_table" in ctx.rules.permissions:
+        out += list(ctx.permission("attack_above_table", {}).cases)
+    return list(dict.fromkeys(out))
+
+
+def shifted_column(ctx: Any, index: int, shift: int) -> tuple[int, str]:
+    """Shift column ``index`` by ``shift`` columns (right +, 10.3B); a shift past the table's
+    edge stops at the edge column (interpretation crt-shift-past-the-edge)."""
+    columns = list(dict(ctx.table("crt").dims)["odds"])
+    j = max(0, min(len(columns) - 1, index + shift))
+    return j, columns[j]
+
+
+@implements("10.0D", "10.0E")
+def crt_result(ctx: Any, column: str, roll: int, drm: int) -> str:
+    """The CRT cell for the ``roll`` modified by the net ``drm`` (10.0D-E); a modified roll
+    beyond the table's rows reads the nearest row. A cell with selectable readings (records
+    ``crt_readings``: setting, value, odds, roll, result) reads the one the position's setting
+    chooses (Battle for Moscow, interpretation crt-4-1-roll-3)."""
+    rows = [int(r) for r in dict(ctx.table("crt").dims)["roll"]]
+    modified = max(min(rows), min(max(rows), roll + drm))
+    for row in ctx.pack.records.get("crt_readings", ()):
+        if str(row["odds"]) == column and int(row["roll"]) == modified \
+                and ctx.state.setting(row["setting"]) == row["value"]:
+            return str(row["result"])
+    return str(ctx.table("crt").lookup(odds=column, roll=modified))
+
+
+def outcomes(ctx: Any, column: str, drm: int) -> list[dict[str, Any]]:
+    """Every roll of the combat dice with its exact probability (as text ``"1/36"`` and a float)
+    and result."""
+    out = []
+    for total, p in distribution(combat_dice(ctx)).items():
+        out.append({"roll": total, "probability": f"{p.numerator}/{p.denominator}",
+                    "p": round(float(p), 4), "result": crt_result(ctx, column, total, drm)})
+    return out

@@ -1,0 +1,274 @@
+"""Moscow '41 ZOC computation (private helper of the `zoc` plugin): who exerts a ZOC into which
+hexes, and how a moving unit treats an EZOC (the ZOC Chart).
+
+Everything is keyed by printed hex labels (``"0303"``) and unit ids. Numbers and verdicts come
+from the rule scripts (``exert_zoc``, ``zoc_into_hex``, ``zoc_column``) and the ``zoc_chart``
+table; this module only walks the map.
+
+Caches (movement and supply ask for ZOCs thousands of times per decision): the ZOC map of a side
+is kept across state changes under its :func:`map_key` — exactly what the map is computed from:
+the weather, the settings read, and ``(id, hex, side, class, size)`` of every unit of the other
+sides (:data:`UNIT_FIELDS`, the only unit fields the rule scripts are given). Below it, one
+unit's ZOC hexes are kept by (hex, unit fields, weather, settings) and the 7.1B road-or-town test
+by hexside, once per board; so one stack's move recomputes the map from cached pieces.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from casebook.core.cases import implements
+from casebook.core.hexgrid import hex_label, parse_hex
+
+__all__ = [
+    "KIND_ORDER", "UNIT_FIELDS", "map_key", "conditions", "weather_facts", "exerts_zoc",
+    "zoc_reach", "zoc_map", "exerted_by",
+    "chart_row", "chart_column", "chart_kind", "most_restrictive", "unit_kind",
+    "is_combat_unit", "friendly_combat_unit_in",
+]
+
+#: The unit fields a ZOC is computed from (the facts of :func:`_facts`); a cache key names them.
+UNIT_FIELDS: tuple[str, ...] = ("side", "class", "size")
+#: Settings the ZOC of a unit reads (7.1B, 0.2.3.1 interpretations) and their defaults.
+_SETTINGS: tuple[tuple[str, str], ...] = (("no_zoc_scope", "arctic"), ("mud_zoc_roads", "road_in_hex"))
+#: How many ZOC maps (distinct placements) are kept across state changes.
+_MAPS_KEPT = 64
+
+#: ZOC kinds from least to most restrictive (7.0B: a locking ZOC stops a unit, a fluid one costs
+#: +1 MP EZOC to EZOC, none has no effect); the most restrictive wins (7.0F).
+KIND_ORDER: tuple[str, ...] = ("none", "fluid", "locking")
+
+
+def weather_facts(ctx: Any) -> dict[str, str]:
+    """``{"temperature", "ground"}`` in force (the Weather Display). A position without weather
+    (before the first Weather Phase) is read as Warm and Dry, the fixed weather of Turn 1
+    (18.2.4A; interpretation blitz-turn1-weather)."""
+    w = ctx.state.weather or {}
+    return {"temperature": w.get("temperature", "warm"), "ground": w.get("ground", "dry")}
+
+
+def conditions(ctx: Any) -> tuple[str, ...]:
+    """What a unit's ZOC reads besides the unit and the board: temperature, ground and the
+    settings of :data:`_SETTINGS`, in that order (memo per state version)."""
+    key = "zoc.conditions"
+    memo = ctx.memo
+    found = memo.get(key)
+    if found is None:
+        w = weather_facts(ctx)
+        found = memo[key] = (w["temperature"], w["ground"],
+                             *(str(ctx.state.setting(n, d)) for n, d in _SETTINGS))
+    return found
+
+
+def _facts(ctx: Any, unit: Mapping[str, Any], **extra: Any) -> dict[str, Any]:
+    facts: dict[str, Any] = dict(weather_facts(ctx))
+    facts.update(side=unit.get("side"), unit_class=unit.get("class"),
+                 unit_size=unit.get("size", "none"),
+                 no_zoc_scope=ctx.state.setting("no_zoc_scope", "arctic"),
+                 road_or_town_hex=False)
+    facts.update(extra)
+    return facts
+
+
+def _fields(unit: Mapping[str, Any]) -> tuple[Any, ...]:
+    """The :data:`UNIT_FIELDS` of a unit record, in order."""
+    return unit.get("side"), unit.get("class"), unit.get("size")
+
+
+@implements("7.1A", "7.1C", "0.2.3.1")
+def exerts_zoc(ctx: Any, unit: Mapping[str, Any]) -> tuple[bool, tuple[str, ...]]:
+    """Whether ``unit`` (a unit record) has a ZOC at all, with the cases deciding: every unit
+    but HQs and remnants (7.1A, 11.3D), none in Arctic turns (7.1C, 4.6A, 0.2.3.1; Snow and Deep
+    Snow too under setting ``no_zoc_scope: winter``). Verdicts of the ``exert_zoc`` and
+    ``exert_zoc_on_ground`` script lines (kept per unit fields and conditions)."""
+    cache = ctx.lasting("zoc.exerts", conditions(ctx))
+    key = _fields(unit)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = _exerts_zoc(ctx, unit)
+    return found
+
+
+def _exerts_zoc(ctx: Any, unit: Mapping[str, Any]) -> tuple[bool, tuple[str, ...]]:
+    facts = _facts(ctx, unit)
+    cases: list[str] = []
+    for action in ("exert_zoc", "exert_zoc_on_ground"):
+        verdict = ctx.permission(action, facts)
+        if not verdict.value:
+            return False, tuple(verdict.cases)
+        cases += verdict.cases
+    return True, tuple(dict.fromkeys(cases))
+
+
+def _road_or_town(ctx: Any, target: Any, source: Any) -> bool:
+    """7.1B: is ``target`` a town, city, road or trail hex (as reached from ``source``)?
+    Board geometry and one setting: kept once per board."""
+    mode = ctx.state.setting("mud_zoc_roads", "road_in_hex")
+    cache = ctx.lasting("zoc.road_or_town", mode)
+    key = (target, source)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = _road_or_town_now(ctx.board, target, source, mode)
+    return found
+
+
+def _road_or_town_now(board: Any, target: Any, source: Any, mode: str) -> bool:
+    if board.graph.nodes[target]["town"] is not None:
+        return True
+    if mode == "road_hexside":
+        side = board.side(source, target)
+        return side.road or side.trail
+    return any(board.side(target, n).road or board.side(target, n).trail
+               for n in board.neighbours(target))
+
+
+@implements("7.0A", "7.0D", "7.1B")
+def zoc_reach(ctx: Any, unit: Mapping[str, Any]) -> list[str]:
+    """The hexes (labels, board order) ``unit`` exerts a ZOC into: all six adjacent on-map hexes
+    (7.0A, 7.0D: no terrain or hexside stops a ZOC), but in Mud (and Drying, 3.1B) an armor or
+    mechanized ZOC only into town, city, road and trail hexes (7.1B: script ``zoc_into_hex``).
+    Empty if the unit has no ZOC (:func:`exerts_zoc`) or is not on the map. Kept across state
+    changes by (hex, unit fields, conditions)."""
+    if not unit.get("hex"):
+        return []
+    cache = ctx.lasting("zoc.reach", conditions(ctx))
+    key = (unit["hex"], _fields(unit))
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = tuple(_zoc_reach(ctx, unit))
+    return list(found)
+
+
+def _zoc_reach(ctx: Any, unit: Mapping[str, Any]) -> list[str]:
+    if not exerts_zoc(ctx, unit)[0]:
+        return []
+    here = parse_hex(unit["hex"])
+    out = []
+    for n in ctx.board.neighbours(here):
+        facts = _facts(ctx, unit, road_or_town_hex=_road_or_town(ctx, n, here))
+        if ctx.rules.allowed("zoc_into_hex", facts, ctx.pack.tables):
+            out.append(hex_label(n))
+    return out
+
+
+def map_key(ctx: Any, side: str) -> tuple[Any, ...]:
+    """What the ZOC map against ``side`` is computed from (see the module docstring): the
+    conditions, then ``(id, hex, side, class, size)`` of every other side's unit on the map, in
+    state order. Equal keys give equal maps, so a consumer may key its own caches by it."""
+    key = ("zoc.map_key", side)
+    memo = ctx.memo
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = (conditions(ctx), tuple(
+            (u.get("id"), u["hex"], *_fields(u)) for u in ctx.state.units
+            if u.get("side") != side and u.get("hex")))
+    return found
+
+
+@implements("7.0E")
+def zoc_map(ctx: Any, side: str) -> dict[str, tuple[str, ...]]:
+    """The enemy ZOC affecting units of ``side``: hex label -> ids of the enemy units exerting a
+    ZOC into it (sorted). EZOCs do not affect an enemy unit's own ZOC (7.0E): every enemy unit
+    is counted wherever it stands, even in a hex of ``side``'s ZOC. Kept by :func:`map_key`
+    (treat the result as read-only: it is shared)."""
+    key = ("zoc.map", side)
+    cached = ctx.memo.get(key)
+    if cached is not None:
+        return cached
+    mkey = map_key(ctx, side)
+    maps = ctx.lasting("zoc.maps")
+    result = maps.get(mkey)
+    if result is None:
+        found: dict[str, list[str]] = {}
+        for u in ctx.state.units:
+            if u.get("side") == side or not u.get("hex"):
+                continue
+            for h in zoc_reach(ctx, u):
+                found.setdefault(h, []).append(u["id"])
+        result = {h: tuple(sorted(ids)) for h, ids in found.items()}
+        maps[mkey] = result
+        while len(maps) > _MAPS_KEPT:
+            maps.pop(next(iter(maps)))
+    ctx.memo[key] = result
+    return result
+
+
+def exerted_by(ctx: Any, hex_: str, side: str) -> tuple[str, ...]:
+    """Ids of the enemy units exerting a ZOC into ``hex_`` against ``side`` (empty: no EZOC)."""
+    return zoc_map(ctx, side).get(hex_, ())
+
+
+def chart_row(ctx: Any, unit: Mapping[str, Any]) -> str:
+    """The ZOC Chart row of a unit: its class; an HQ marked mechanized uses the mechanized row
+    under interpretation hq-movement-class (setting ``hq_movement_class``)."""
+    cls = unit.get("class", "infantry")
+    if cls == "hq" and unit.get("mechanized") and \
+            ctx.state.setting("hq_movement_class", "by_mechanized") == "by_mechanized":
+        return "mechanized"
+    return cls
+
+
+@implements("7.0C")
+def chart_column(ctx: Any) -> tuple[str, tuple[str, ...]]:
+    """The ZOC Chart column in force and its cases: the Arctic column whenever the temperature
+    is Arctic (4.6A, 7.1C), else the column of the ground condition (script ``zoc_column``: the
+    cases of its header and of the line that gave the column)."""
+    w = weather_facts(ctx)
+    if w["temperature"] == "arctic":
+        return "arctic", ("7.0C", "4.6A")
+    q = ctx.quantity("zoc_column", w)
+    header = ctx.rules.quantities["zoc_column"].code.cases   # `quantity zoc_column = first by …`
+    return str(q.value), tuple(dict.fromkeys((*header, *q.cases)))
+
+
+def _cases_of(provenance: str | None) -> tuple[str, ...]:
+    """The case ids a ``rulebook:``/``errata:`` provenance names (none for reconstructed)."""
+    if not provenance or not provenance.startswith(("rulebook:", "errata:")):
+        return ()
+    head = provenance.split(":", 1)[1]
+    return tuple(c.strip().split(" ")[0] for c in head.split(",") if c.strip())
+
+
+def _errata_cases(ctx: Any, table_id: str, path: list[str]) -> tuple[str, ...]:
+    """The cases of the errata patches that set this cell of table ``table_id`` (the loader
+    keeps a patched value's provenance beside the table, not in the cell)."""
+    return tuple(p["case"] for _, _, p in ctx.pack.errata
+                 if list(p.get("path") or []) == path and str(p.get("file", "")).endswith(f"/{table_id}.yaml"))
+
+
+@implements("7.0B", "7.0C", "0.2.3.1")
+def chart_kind(ctx: Any, row: str) -> tuple[str, tuple[str, ...]]:
+    """How a moving unit of chart row ``row`` treats an EZOC now: ``"locking"``, ``"fluid"`` or
+    ``"none"`` (7.0B-C), from ``zoc_chart`` (its Arctic column is ``none`` for every row after
+    errata 0.2.3.1), with the cases: the column's and the cell's provenance."""
+    cache = ctx.lasting("zoc.kind", *weather_facts(ctx).values())  # the column: weather only
+    found = cache.get(row)
+    if found is None:
+        column, cases = chart_column(ctx)
+        table = ctx.table("zoc_chart")
+        kind = table.lookup(unit=row, weather=column)
+        cell_cases = (_cases_of(table.provenance_of(unit=row, weather=column))
+                      + _errata_cases(ctx, table.id, ["cells", row, column]))
+        found = cache[row] = (kind, tuple(dict.fromkeys((*cases, *cell_cases))))
+    return found
+
+
+def most_restrictive(kinds: Any) -> str:
+    """The most restrictive of ``kinds`` (7.0F: several ZOCs or units add nothing more)."""
+    return max(kinds, key=KIND_ORDER.index, default="none")
+
+
+def unit_kind(ctx: Any, unit: Mapping[str, Any]) -> tuple[str, tuple[str, ...]]:
+    """How ``unit`` (a record) treats an EZOC now (its chart row, :func:`chart_kind`)."""
+    return chart_kind(ctx, chart_row(ctx, unit))
+
+
+def is_combat_unit(unit: Mapping[str, Any]) -> bool:
+    """A combat unit for 7.4/7.5A: not an HQ, and not a remnant (11.3D)."""
+    return unit.get("class") not in ("hq", "remnant")
+
+
+def friendly_combat_unit_in(ctx: Any, hex_: str, side: str) -> bool:
+    """Whether a non-remnant combat unit of ``side`` is in ``hex_`` (7.4, 7.5A)."""
+    return any(u.get("side") == side and is_combat_unit(u) for u in ctx.state.units_at(hex_))

@@ -1,0 +1,92 @@
+"""Moscow '41 ZOC effects on moves and retreats (private helper of the `zoc` plugin):
+the refusals of 7.2 (locking ZOCs) and 7.5A (retreats), checked on the path of an action.
+
+A path is the list of hex labels entered, in order, after the starting hex. The moving units are
+the action's ``units`` (or ``unit``) argument, else every unit of the acting side in the starting
+hex (``stack``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from casebook.core.cases import implements
+from casebook.core.hooks import Refusal
+
+from ._zoc_map import exerted_by, friendly_combat_unit_in, most_restrictive, unit_kind
+
+__all__ = ["moving_units", "stack_kind", "locking_refusals", "retreat_refusals",
+           "retreat_allowed_into"]
+
+SOURCE = "zoc"
+
+
+def moving_units(ctx: Any, action: Any, start: str | None) -> list[Mapping[str, Any]]:
+    """The unit records an action moves (see the module docstring); unknown ids are skipped
+    (the owning plugin refuses them)."""
+    ids = action.get("units") or action.get("unit")
+    if isinstance(ids, str):
+        ids = (ids,)
+    if ids:
+        return [ctx.state.unit(i) for i in ids if ctx.state.has_unit(i)]
+    if start is None:
+        return []
+    return [u for u in ctx.state.units_at(start) if u.get("side") == action.side]
+
+
+def stack_kind(ctx: Any, units: Sequence[Mapping[str, Any]]) -> tuple[str, tuple[str, ...]]:
+    """How a stack moving together treats EZOCs: the most restrictive kind of its units
+    (a stack moves as one, so each unit's limits bind it; 7.0B-C, 7.0F)."""
+    kinds = [unit_kind(ctx, u) for u in units]
+    kind = most_restrictive(k for k, _ in kinds)
+    cases = tuple(dict.fromkeys(c for k, cs in kinds if k == kind for c in cs))
+    return kind, cases
+
+
+@implements("7.2")
+def locking_refusals(ctx: Any, side: str, start: str, path: Sequence[str],
+                     units: Sequence[Mapping[str, Any]]) -> list[Refusal]:
+    """The 7.2 refusals of moving ``units`` (of ``side``) from ``start`` along ``path`` when they
+    treat EZOCs as locking: a unit stops on entering an EZOC (no hex may follow it on the path),
+    and may leave an EZOC at the start of its move but never directly into another EZOC (any
+    enemy unit's, or only the same enemy unit's under setting ``locking_ezoc_to_ezoc:
+    same_unit``; interpretation locking-ezoc-to-ezoc). Fluid and none kinds: no refusal here
+    (7.3's +1 MP is a cost, script ``move_cost``)."""
+    if not units or not path:
+        return []
+    kind, cases = stack_kind(ctx, units)
+    if kind != "locking":
+        return []
+    same_only = ctx.state.setting("locking_ezoc_to_ezoc", "any") == "same_unit"
+    cited = tuple(dict.fromkeys(("7.2", *cases)))
+    hexes = [start, *path]
+    for i in range(1, len(hexes)):
+        before, here = exerted_by(ctx, hexes[i - 1], side), exerted_by(ctx, hexes[i], side)
+        if before and here and (not same_only or set(before) & set(here)):
+            return [Refusal(f"a unit treating ZOCs as locking cannot move directly from one EZOC "
+                            f"({hexes[i - 1]}, of {', '.join(before)}) to another ({hexes[i]}, of "
+                            f"{', '.join(here)})", cited, SOURCE)]
+        if here and i < len(hexes) - 1:
+            return [Refusal(f"a unit treating ZOCs as locking must stop on entering the EZOC in "
+                            f"{hexes[i]} (of {', '.join(here)}); the path goes on to {hexes[i + 1]}",
+                            cited, SOURCE)]
+    return []
+
+
+@implements("7.5A")
+def retreat_allowed_into(ctx: Any, hex_: str, side: str) -> bool:
+    """Whether a retreating unit of ``side`` may enter ``hex_`` as far as ZOCs go: not an EZOC,
+    unless a friendly combat unit other than a remnant is also in the hex (7.5A)."""
+    return not exerted_by(ctx, hex_, side) or friendly_combat_unit_in(ctx, hex_, side)
+
+
+def retreat_refusals(ctx: Any, side: str, path: Sequence[str]) -> list[Refusal]:
+    """7.5A: the first hex of a retreat ``path`` that is an EZOC without a friendly non-remnant
+    combat unit refuses the retreat (the unit takes losses instead, 7.5B/11.2B)."""
+    for h in path:
+        if not retreat_allowed_into(ctx, h, side):
+            return [Refusal(f"a retreating unit cannot enter the EZOC in {h} (of "
+                            f"{', '.join(exerted_by(ctx, h, side))}) without a friendly combat "
+                            f"unit other than a remnant there", ("7.5A", "7.5B"), SOURCE)]
+    return []

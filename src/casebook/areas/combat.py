@@ -1,0 +1,384 @@
+"""Moscow '41 rules plugin `combat`: the combat procedure (10.0-10.7, 2.3, 0.7.3.3, 0.7.3.5).
+
+Owner of the steps ``combat`` (the phasing player attacks with activated and reserve units) and
+``reaction_attacks`` (the non-phasing player activates stacks to attack, 10.5). It answers
+``casebook_combat`` (odds, column, DRM, roll, CRT cell; the `results` plugin applies the cell) and
+``casebook ask … attack``. An attack's defender support is a pending decision of the defender
+(action ``support``) kept in ``plugin_state.combat``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from casebook.core.actions import Action
+from casebook.core.cases import implements
+from casebook.core.dice import roll as roll_dice
+from casebook.core.errors import IllegalActionError, QuestionError
+from casebook.core.hexgrid import parse_hex
+from casebook.core.hooks import Refusal, hookimpl
+from casebook.core.trace import Trace
+from casebook.areas._combat_listing import attack_actions, support_actions
+from casebook.areas._combat_odds import (
+    as_json_number,
+    below_table,
+    column_shift,
+    combat_dice,
+    crt_result,
+    fired_cases,
+    gather,
+    is_hq,
+    odds_column,
+    outcomes,
+    procedure_cases,
+    rules_define,
+    shifted_column,
+    supplied,
+)
+from casebook.areas._combat_rules import PLUGIN, attack_refusals, reaction_cost, record, save, support_allowed
+
+__all__ = ["QUESTIONS", "assess", "attack_answer", "resolve", "defender_support_policy"]
+
+QUESTIONS = {"attack": "attack HEX --with UNIT,UNIT… [--support A,D] [--overrun] [--roll N] — odds, "
+                       "column, DRM terms and every outcome of an attack (10.0-10.7)"}
+_STEPS = {"combat": "attack", "reaction_attacks": "reaction"}
+
+
+@implements("10.0B", "10.3B", "10.3C", "10.4.5B", "10.4.5C")
+def assess(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, int] | None = None,
+           overrun: bool = False) -> dict[str, Any]:
+    """Everything about an attack before the dice: strengths (strength points), the ratio, the
+    basic and shifted CRT column (each side's largest Loss marker shifts one column per step,
+    attacker left, defender right: 10.3B-C), and the DRM of ``attack_drm`` with its terms (net
+    clamped once, 10.4.5C). A game whose scripts define ``column_shift`` (Battle for Moscow BM8.3)
+    adds its shifts, listed under ``shifts``. Raises KeyError for an unknown unit."""
+    f = gather(ctx, attackers, hex_, support, overrun)
+    index, basic = odds_column(ctx, f.attack_strength, f.defense_strength)
+    scripted, shift_terms = column_shift(ctx, f.drm_facts)
+    shift = f.defender_loss_shift - f.attacker_loss_shift + scripted
+    _, column = shifted_column(ctx, index, shift)
+    e = ctx.quantity("attack_drm", f.drm_facts)
+    terms = [{"case": ", ".join(ln.cases), "value": ln.amount, "source": ln.source.rsplit("/", 1)[-1]}
+             for ln in e.lines if ln.fired and ln.kind in ("term", "group")]
+    raw = sum(t["value"] for t in terms)
+    ratio = f.attack_strength / f.defense_strength if f.defense_strength else None
+    out = {"facts": f, "attackers": list(f.attackers), "defenders": list(f.defenders),
+           "attack_strength": as_json_number(f.attack_strength),
+           "defense_strength": as_json_number(f.defense_strength),
+           "ratio": None if ratio is None else f"{as_json_number(ratio)}", "basic_column": basic,
+           "column": column, "column_shift": shift,
+           "drm": {"raw": raw, "net": int(e.value), "terms": terms}}
+    if rules_define(ctx, "column_shift"):
+        out["shifts"] = shift_terms
+    return out
+
+
+@implements("10.0C", "10.0D", "10.0E", "10.7A", "10.5C", "0.7.3.5B")
+def resolve(ctx: Any, attackers: Sequence[str], hex_: str, kind: str, support: Mapping[str, int] | None,
+            roll: int | None = None) -> dict[str, Any]:
+    """Resolve one combat: pay the announced support (attacker then defender, 10.0C; none for an
+    overrunning attacker, 9.5A), roll two dice (10.0D), read the CRT (10.0E) and note a Guards
+    candidate on an unmodified 12 by the Soviets or 2 by the Germans (10.7A). The `results`
+    plugin applies the cell. Raises IllegalActionError if a side cannot pay its support."""
+    sup = {"attacker": 0, "defender": 0, **dict(support or {})}
+    if kind == "overrun":
+        sup["attacker"] = 0
+    a = assess(ctx, attackers, hex_, sup, kind == "overrun")
+    f = a["facts"]
+    for who, side in (("attacker", f.attacker_side), ("defender", f.defender_side)):
+        if sup[who]:
+            if sup[who] > ctx.state.ip(side):
+                raise IllegalActionError(f"{side}: support {sup[who]}", ["2.3A"], f"{side} has {ctx.state.ip(side)} IPs")
+            ctx.state.add_ip(side, -sup[who])
+    dice = combat_dice(ctx)
+    if roll is None:
+        roll = roll_dice(ctx.state, dice, purpose="combat", cases=procedure_cases(ctx, ["10.0D"]),
+                         trace=ctx.trace if ctx.trace is not None else Trace(), source="combat.resolve")
+    result = crt_result(ctx, a["column"], roll, a["drm"]["net"])
+    rec = record(ctx)
+    guards_event = None
+    guards_game = "raise_guards" in ctx.rules.permissions  # 10.7A: only a game with Guards notes them
+    if guards_game and ((roll == 12 and f.attacker_side == "soviet") or (roll == 2 and f.attacker_side == "german")):
+        soviets = [ctx.state.unit(u) for u in (f.attackers if f.attacker_side == "soviet" else f.defenders)]
+        soviets = [u for u in soviets if u.get("class") not in ("hq", "remnant") and not u.get("guards")]
+        if soviets:
+            noted = sorted(soviets, key=lambda u: (-int(u.get("strength") or 0), u["id"]))[0]["id"]
+            rec["guards"] = sorted(set(rec.get("guards", [])) | {noted})
+            guards_event = noted
+    if kind != "overrun":
+        rec["attacked_step"] = sorted(set(rec["attacked_step"]) | set(attackers))
+        rec["defended_step"] = sorted(set(rec["defended_step"]) | set(f.defenders))
+    if kind == "attack":
+        rec["attacked_phase"] = sorted(set(rec["attacked_phase"]) | set(attackers))
+    save(ctx, rec)
+    out = {k: v for k, v in a.items() if k != "facts"}
+    fired = fired_cases(ctx, f)
+    out.update(hex=hex_, kind=kind, attacker_side=f.attacker_side, defender_side=f.defender_side,
+               odds=a["column"], support=sup, roll=roll, modified_roll=roll + a["drm"]["net"], result=result,
+               guards_noted=guards_event,
+               cases=list(dict.fromkeys([*procedure_cases(ctx, ["10.0A", "10.0B", "10.0D", "10.0E", "10.3A"]), *fired])))
+    if not rules_define(ctx, "ip_cost"):
+        del out["support"]       # no IPs, no combat support (Battle for Moscow)
+    if not guards_game:
+        del out["guards_noted"]  # no Guards (Battle for Moscow)
+    ctx.record("combat", list(dict.fromkeys([*procedure_cases(ctx, ["10.0D", "10.0E"]), *fired])),
+               {k: v for k, v in out.items() if k != "drm"}
+               | {"drm": a["drm"]["net"], "terms": a["drm"].get("terms", [])},
+               source="combat.resolve", side=f.attacker_side)
+    return out
+
+
+def defender_support_policy(ctx: Any, attackers: Sequence[str], hex_: str) -> int:
+    """The default defender support for bots and overruns: none (IPs are kept for activations)."""
+    return 0
+
+
+@hookimpl
+def casebook_combat(ctx, attackers, hex, kind, support):
+    sup = dict(support or {})
+    if "defender" not in sup:
+        sup["defender"] = defender_support_policy(ctx, attackers, hex)
+    return resolve(ctx, list(attackers), hex, kind, sup)
+
+
+# ---------------------------------------------------------------------------- steps and actions
+def _pending(ctx: Any) -> dict[str, Any] | None:
+    return (ctx.state.plugin_data(PLUGIN) or {}).get("pending")
+
+
+@hookimpl(tryfirst=True)
+def casebook_decider(ctx, phase, step):
+    pending = _pending(ctx)
+    if pending:
+        return pending["defender_side"]
+    if (ctx.state.plugin_data("results") or {}).get("queue"):
+        return None
+    if step == "combat":
+        return ctx.state.phasing
+    if step == "reaction_attacks" and ctx.state.phasing:
+        return ctx.state.other_side(ctx.state.phasing)
+    return None
+
+
+@hookimpl
+def casebook_step_start(ctx, phase, step):
+    if step in _STEPS:
+        rec = record(ctx)
+        rec.update(attacked_step=[], defended_step=[])
+        rec.pop("pending", None)
+        save(ctx, rec)
+
+
+@implements("0.7.3.3B")
+@hookimpl
+def casebook_step_end(ctx, phase, step):
+    """0.7.3.3B: activated units that did not attack in the combat step are marked Reserve;
+    10.7B: Guards candidates not raised in the Soviet Reinforcement Step are forgotten."""
+    if _guards_step(ctx, step):
+        rec = record(ctx)
+        if rec.get("guards"):
+            ctx.record("guards-lapsed", ["10.7B"], {"units": rec["guards"]}, source="combat.casebook_step_end")
+            rec["guards"] = []
+            save(ctx, rec)
+        return
+    if step != "combat" or not rules_define(ctx, "ip_cost"):
+        return  # a game without IPs has no activation and no Reserve markers (Battle for Moscow)
+    rec = record(ctx)
+    for u in ctx.state.units:
+        if u.get("side") == ctx.state.phasing and u.get("activated") and not u.get("reserve") \
+                and u["id"] not in rec["attacked_phase"] and not is_hq(u):
+            ctx.state.update_unit(u["id"], reserve=True)
+    ctx.record("reserve", ["0.7.3.3B"], {}, source="combat.casebook_step_end")
+
+
+@hookimpl
+def casebook_legal_actions(ctx, phase, step):
+    pending = _pending(ctx)
+    if pending:
+        return support_actions(ctx, pending)
+    if _guards_step(ctx, step):
+        return guards_actions(ctx)
+    if step not in _STEPS or (ctx.state.plugin_data("results") or {}).get("queue"):
+        return []
+    kind = _STEPS[step]
+    side = casebook_decider(ctx, phase, step)
+    if not side:
+        return []
+    return attack_actions(ctx, side, kind) + [Action.make("pass", side)]
+
+
+@hookimpl
+def casebook_validate_action(ctx, action):
+    if action.kind == "attack":
+        if _pending(ctx):
+            return [Refusal("a combat awaits the defender's support", ("10.0C", "10.0F"), PLUGIN)]
+        kind = _STEPS.get(ctx.state.step, "attack")
+        return attack_refusals(ctx, action.side, str(action.get("hex")), list(action.get("with") or ()),
+                               kind, int(action.get("support", 0)))
+    if action.kind == "raise-guards":
+        if action not in guards_actions(ctx) or not _guards_step(ctx, ctx.state.step):
+            return [Refusal("the unit was not noted for Guards status, is not in supply, or the Soviets lack "
+                            "the IPs, or this is not the Soviet Reinforcement Step", ("10.7A",), PLUGIN)]
+        return []
+    if action.kind == "support":
+        pending = _pending(ctx)
+        if not pending or action.side != pending["defender_side"]:
+            return [Refusal("no attack awaits this side's combat support", ("10.4.2A",), PLUGIN)]
+        ips = int(action.get("ips", 0))
+        out = []
+        if ips < 0 or ips > ctx.state.ip(action.side):
+            out.append(Refusal(f"{action.side} has {ctx.state.ip(action.side)} IPs", ("2.3A",), PLUGIN))
+        if ips:
+            verdict = support_allowed(ctx, [u["id"] for u in ctx.state.units_at(pending["hex"])], False)
+            if verdict is not None and not verdict.value:
+                out.append(Refusal("the defenders must be in supply and in command to receive support",
+                                   ("2.3C", "10.4.2B"), PLUGIN))
+        return out
+    return []
+
+
+def _resolve_pending(ctx: Any, pending: Mapping[str, Any], defender_ips: int) -> dict[str, Any]:
+    rec = record(ctx)
+    rec["interactive"] = True
+    rec.pop("pending", None)
+    save(ctx, rec)
+    out = ctx.hook.casebook_combat(ctx=ctx, attackers=pending["attackers"], hex=pending["hex"],
+                                   kind=pending["kind"], support={"attacker": pending["attacker_support"],
+                                                                  "defender": defender_ips})
+    rec = record(ctx)
+    rec.pop("interactive", None)
+    save(ctx, rec)
+    return out
+
+
+@implements("0.7.3.3A", "0.7.3.5A", "10.0C", "10.4.2A", "10.5A")
+@hookimpl
+def casebook_apply_action(ctx, action):
+    """``attack`` (reaction cost paid and attackers marked activated in the reaction step; Reserve
+    markers removed, 0.7.3.3A), then the defender's ``support`` (10.0C), then the roll."""
+    if action.kind == "attack":
+        side, hex_ = action.side, str(action.get("hex"))
+        attackers = list(action.get("with"))
+        kind = _STEPS.get(ctx.state.step, "attack")
+        if kind == "reaction":
+            ctx.state.add_ip(side, -reaction_cost(ctx, side, attackers))
+            for a in attackers:
+                ctx.state.update_unit(a, activated=True)
+        for a in attackers:
+            if ctx.state.unit(a).get("reserve"):
+                ctx.state.update_unit(a, reserve=None)
+        defender = ctx.state.units_at(hex_)[0]["side"]
+        pending = {"attackers": attackers, "hex": hex_, "kind": kind, "attacker_support": int(action.get("support", 0)),
+                   "attacker_side": side, "defender_side": defender}
+        ctx.changed()
+        rec = record(ctx)
+        rec["pending"] = pending
+        save(ctx, rec)
+        if len(casebook_legal_actions(ctx, ctx.state.phase, ctx.state.step)) > 1:
+            return {"pending": "support", "defender": defender, "attack": pending}
+        return _resolve_pending(ctx, pending, 0)
+    if action.kind == "raise-guards":
+        return _raise_guards(ctx, action)
+    if action.kind == "support":
+        pending = _pending(ctx)
+        return _resolve_pending(ctx, pending, int(action.get("ips", 0)))
+    return None
+
+
+# ---------------------------------------------------------------------------- Guards (10.7)
+def _guards_step(ctx: Any, step: str) -> bool:
+    return step == "replacement_reinforcement" and ctx.state.phasing == "soviet"
+
+
+@implements("10.7A", "10.7B")
+def guards_actions(ctx: Any) -> list[Action]:
+    """In the Soviet Reinforcement Step, ``raise-guards unit=X`` for each noted unit still on the
+    map, in supply (permission ``raise_guards``), when the Soviets have the IPs (10.7A)."""
+    cost = ctx.value("ip_cost", {"ip_use": "guards", "side": "soviet"})
+    out = []
+    for uid in record(ctx).get("guards", []):
+        if not ctx.state.has_unit(uid) or ctx.state.ip("soviet") < cost:
+            continue
+        if ctx.permission("raise_guards", {"supplied": supplied(ctx, uid)}).value:
+            out.append(Action.make("raise-guards", "soviet", unit=uid))
+    return out
+
+
+def _raise_guards(ctx: Any, action: Action) -> dict[str, Any]:
+    uid = str(action.get("unit"))
+    cost = ctx.value("ip_cost", {"ip_use": "guards", "side": "soviet"})
+    ctx.state.add_ip("soviet", -cost)
+    ctx.state.update_unit(uid, guards=True)
+    rec = record(ctx)
+    rec["guards"] = [g for g in rec.get("guards", []) if g != uid]
+    save(ctx, rec)
+    ctx.record("guards", ["10.7A"], {"unit": uid, "ips": cost}, source="combat.raise_guards", side="soviet")
+    return {"unit": uid, "guards": True, "ips": cost, "cases": ["10.7A", "10.7C"]}
+
+
+# ---------------------------------------------------------------------------- the question
+@implements("10.0A", "10.1A")
+def attack_answer(ctx: Any, hex_: str, attackers: Sequence[str], support: Sequence[int] = (0, 0),
+                  overrun: bool = False, roll: int | None = None) -> dict[str, Any]:
+    """``attack HEX --with U,U [--support A,D] [--overrun] [--roll N]``: the attack assessed
+    (eligibility refusals with their cases, strengths, ratio, column and shift, DRM terms, every
+    outcome); with ``roll`` the CRT cell for that unmodified roll. Never changes the state."""
+    units = [ctx.state.unit(a) for a in attackers if ctx.state.has_unit(a)]
+    if len(units) != len(attackers):
+        missing = [a for a in attackers if not ctx.state.has_unit(a)]
+        raise QuestionError(f"attack: no unit {', '.join(missing)} on the map")
+    side = units[0]["side"]
+    kind = "overrun" if overrun else ("reaction" if side != ctx.state.phasing and ctx.state.phasing else "attack")
+    sup = {"attacker": int(support[0]) if support else 0, "defender": int(support[1]) if len(support) > 1 else 0}
+    refusals = attack_refusals(ctx, side, hex_, list(attackers), kind, sup["attacker"])
+    if not ctx.state.units_at(hex_) or all(u.get("side") == side for u in ctx.state.units_at(hex_)):
+        return {"attackers": list(attackers), "hex": hex_, "legal": False,
+                "refusals": [{"reason": r.reason, "cases": list(r.cases)} for r in refusals], "cases": ["10.3A"]}
+    a = assess(ctx, attackers, hex_, sup, overrun)
+    out = {k: v for k, v in a.items() if k not in ("facts", "basic_column")}
+    out["basic_column"] = a["basic_column"]
+    out["kind"] = kind
+    out["legal"] = not refusals
+    out["refusals"] = [{"reason": r.reason, "cases": list(r.cases)} for r in refusals]
+    out["outcomes"] = [{k: v for k, v in o.items() if k != "p"} for o in outcomes(ctx, a["column"], a["drm"]["net"])]
+    if roll is not None:
+        out["result"] = {"roll": roll, "modified_roll": roll + a["drm"]["net"],
+                         "result": crt_result(ctx, a["column"], roll, a["drm"]["net"]),
+                         "guards": (roll == 12 and side == "soviet") or (roll == 2 and side == "german")}
+        if "raise_guards" not in ctx.rules.permissions:
+            del out["result"]["guards"]  # no Guards (Battle for Moscow)
+    if refusals and rules_define(ctx, "combat_dice"):
+        out = _not_legal(ctx, out, a["facts"])
+    out["cases"] = sorted(set(procedure_cases(ctx, ["10.0A", "10.0B", "10.0E", "10.3A", "10.3B", "10.4.5C"]))
+                          | {c for t in a["drm"]["terms"] for c in t["case"].split(", ")}
+                          | {c for t in a.get("shifts", ()) for c in t["case"].split(", ")}
+                          | set(fired_cases(ctx, a["facts"]))
+                          | {c for r in refusals for c in r.cases})
+    return out
+
+
+def _not_legal(ctx: Any, out: Mapping[str, Any], f: Any) -> dict[str, Any]:
+    """A refused attack where the scripts define ``combat_dice`` (Battle for Moscow): ``legal`` and
+    the refusals first, no outcomes or result, no column below the CRT (BM8.2C)."""
+    head = {"legal": False, "refusals": out["refusals"]}
+    rest = {k: v for k, v in out.items() if k not in ("legal", "refusals", "outcomes", "result")}
+    if below_table(ctx, f.attack_strength, f.defense_strength):
+        rest.update(column=None, basic_column=None)
+    return head | rest
+
+
+@hookimpl
+def casebook_answer(ctx, question, args, options):
+    if question != "attack":
+        return None
+    if len(args) != 1 or not options.get("with"):
+        raise QuestionError("usage: " + QUESTIONS["attack"])
+    try:
+        on_map = ctx.board.contains(parse_hex(args[0]))
+    except ValueError as exc:
+        raise QuestionError(str(exc)) from None
+    if not on_map:
+        raise QuestionError(f"hex {args[0]} is off the map ({ctx.board.grid.describe()})")
+    return attack_answer(ctx, args[0], list(options["with"]), options.get("support") or (0, 0),
+                         bool(options.get("overrun")), options.get("roll"))

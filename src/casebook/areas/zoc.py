@@ -1,0 +1,256 @@
+"""Moscow '41 zones of control (7.0-7.5, errata 0.2.3.1): who exerts a ZOC into which hexes, how
+a moving unit treats it (locking, fluid, none: the ZOC Chart), and its effects on moves (7.2-7.3),
+supply and command paths (7.4) and retreats (7.5).
+
+Answers ``casebook_zoc`` (the EZOC in a hex for a side), ``casebook_zoc_map`` (every EZOC of a
+side at once, with the key it is cached by), ``casebook_facts`` (``in_ezoc`` and
+``zoc_retreat_blocked`` of a unit), ``casebook ask … zoc HEX [--for UNIT]``, and refuses through
+``casebook_validate_action`` the moves that 7.2 forbids (``move``, ``react-move``,
+``force-march`` with a ``path``) and the retreats 7.5A forbids (``retreat`` with a ``path``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
+
+from casebook.core.cases import implements
+from casebook.core.errors import QuestionError
+from casebook.core.hexgrid import hex_label, parse_hex
+from casebook.core.hooks import hookimpl
+from casebook.core.state import HEX_RE
+
+from ._zoc_cites import blocks, combine_cases, definition_cases, effect_cases, map_cases
+from ._zoc_map import (
+    chart_kind,
+    chart_row,
+    conditions,
+    exerted_by,
+    exerts_zoc,
+    friendly_combat_unit_in,
+    map_key,
+    most_restrictive,
+    unit_kind,
+    zoc_map,
+)
+from ._zoc_moves import locking_refusals, moving_units, retreat_allowed_into, retreat_refusals
+
+__all__ = ["QUESTIONS", "zoc_answer", "zoc_for_unit", "retreat_blocked_by_zoc",
+           "casebook_zoc", "casebook_zoc_map", "casebook_answer", "casebook_validate_action", "casebook_facts"]
+
+#: question -> usage line, for `casebook ask` (see docs/ask/zoc.md)
+QUESTIONS: dict[str, str] = {
+    "zoc": "zoc HEX [--for UNIT] — the enemy ZOC in HEX: who exerts it, locking/fluid/none, "
+           "its effect on moves, supply, command and retreats (7.0-7.5)",
+}
+
+#: What each kind means for a moving unit (Moscow '41 7.2, 7.3; 7.0B: none = no effect); the
+#: cases are each game's (permission ``move_on_in_ezoc``, :func:`effect_cases`).
+_EFFECTS: dict[str, dict[str, Any]] = {
+    "locking": {"must_stop_on_entering": True, "ezoc_to_ezoc": "prohibited"},
+    "fluid": {"must_stop_on_entering": False, "ezoc_to_ezoc": "+1 MP"},
+    "none": {"must_stop_on_entering": False, "ezoc_to_ezoc": "no effect"},
+}
+_MOVES = ("move", "react-move", "force-march")
+
+
+def _side_of(ctx: Any, side: str) -> str:
+    if side not in ("german", "soviet") and side not in ctx.state.sides:
+        raise QuestionError(f"unknown side {side!r}: expected german or soviet")
+    return side
+
+
+@implements("7.0A", "7.0B", "7.0F", "7.4", "7.5A")
+def zoc_answer(ctx: Any, hex_: str, side: str) -> dict[str, Any]:
+    """The enemy ZOC in hex ``hex_`` as it affects units of ``side``::
+
+        {"hex", "side", "exerted_by": [unit ids], "kind": "locking"|"fluid"|"none",
+         "by_class": {chart row: kind}, "friendly_combat_unit": bool,
+         "blocks_supply": bool, "blocks_command": bool, "blocks_retreat": bool, "cases"}
+
+    ``kind`` is how the most restricted unit class treats this EZOC (the chart depends on the
+    moving unit, 7.0B-C; several ZOCs add nothing, 7.0F: the most restrictive kind wins);
+    ``by_class`` gives each chart row. Supply lines and command paths cannot be traced through
+    an EZOC hex, nor a retreat enter one, unless a friendly non-remnant combat unit is there
+    (7.4, 7.5A). Raises QuestionError for a bad hex label or off-map hex.
+    """
+    key = ("zoc.answer", hex_, side)
+    memo = ctx.memo
+    a = memo.get(key)
+    if a is None:
+        a = memo[key] = _kept_answer(ctx, hex_, side)
+    return {**a, "exerted_by": list(a["exerted_by"]), "by_class": dict(a["by_class"]),
+            "cases": list(a["cases"])}
+
+
+#: How many ZOC answers are kept across state changes (per weather and settings).
+_ANSWERS_KEPT = 20000
+
+
+def _kept_answer(ctx: Any, hex_: str, side: str) -> dict[str, Any]:
+    """:func:`_zoc_answer` kept across state changes by what it reads: the hex and side, who
+    exerts a ZOC there, whether a friendly combat unit is there, the weather and settings."""
+    who = exerted_by(ctx, hex_, side) if isinstance(hex_, str) else None
+    if who is None:
+        return _zoc_answer(ctx, hex_, side)
+    kept = ctx.lasting("zoc.answers", conditions(ctx))
+    key = (hex_, side, who, friendly_combat_unit_in(ctx, hex_, side))
+    found = kept.get(key)
+    if found is None:
+        found = kept[key] = _zoc_answer(ctx, hex_, side)
+        while len(kept) > _ANSWERS_KEPT:
+            kept.pop(next(iter(kept)))
+    return found
+
+
+def _zoc_answer(ctx: Any, hex_: str, side: str) -> dict[str, Any]:
+    try:
+        if not ctx.board.contains(parse_hex(hex_)):
+            raise QuestionError(f"hex {hex_} is off the map ({ctx.board.grid.describe()})")
+    except ValueError as exc:
+        raise QuestionError(str(exc)) from None
+    who = list(exerted_by(ctx, hex_, side))
+    rows = [r for r in ctx.table("zoc_chart").dims[0][1]]
+    by_class: dict[str, str] = {}
+    cases: list[str] = list(definition_cases(ctx))
+    row_cases: dict[str, tuple[str, ...]] = {}
+    for row in rows:
+        by_class[row], row_cases[row] = chart_kind(ctx, row) if who else ("none", ())
+    kind = most_restrictive(by_class.values()) if who else "none"
+    cases += [c for row in rows if by_class[row] == kind for c in row_cases[row]]
+    friendly = friendly_combat_unit_in(ctx, hex_, side)
+    blocked, block_cases = blocks(ctx, bool(who), friendly)
+    if who:
+        cases += [*combine_cases(ctx), *block_cases]
+    else:
+        cases += _no_zoc_cases(ctx)
+    return {"hex": hex_, "side": side, "exerted_by": who,
+            "kind": kind,
+            "by_class": by_class, "friendly_combat_unit": friendly,
+            **blocked,
+            "cases": list(dict.fromkeys(cases))}
+
+
+def _no_zoc_cases(ctx: Any) -> tuple[str, ...]:
+    """The cases of a weather in which nobody has a ZOC (7.1C, 0.2.3.1), if it is in force."""
+    probe = {"class": "infantry", "side": "german", "size": "division"}
+    ok, cases = exerts_zoc(ctx, probe)
+    return () if ok else cases
+
+
+@implements("7.0B", "7.0C", "7.2", "7.3")
+def zoc_for_unit(ctx: Any, hex_: str, unit_id: str) -> dict[str, Any]:
+    """:func:`zoc_answer` for ``unit_id``'s side, plus how that unit treats the EZOC in
+    ``hex_``: ``{"for", "row", "kind", "must_stop_on_entering", "ezoc_to_ezoc"}`` — locking:
+    stop on entering, never EZOC to EZOC (7.2); fluid: EZOC to EZOC at +1 MP (7.3); none.
+    Raises QuestionError for an unknown unit."""
+    if not ctx.state.has_unit(unit_id):
+        raise QuestionError(f"no unit {unit_id!r} on the map")
+    unit = ctx.state.unit(unit_id)
+    answer = zoc_answer(ctx, hex_, unit["side"])
+    kind, kcases = unit_kind(ctx, unit) if answer["exerted_by"] else ("none", ())
+    effect = _EFFECTS[kind]
+    answer.update({"for": unit_id, "row": chart_row(ctx, unit), "kind": kind,
+                   "must_stop_on_entering": effect["must_stop_on_entering"],
+                   "ezoc_to_ezoc": effect["ezoc_to_ezoc"]})
+    answer["cases"] = list(dict.fromkeys([*answer["cases"], *kcases, *effect_cases(ctx, kind)]))
+    return answer
+
+
+@implements("7.5B")
+def retreat_blocked_by_zoc(ctx: Any, unit_id: str) -> bool:
+    """Whether EZOCs leave ``unit_id`` no hex to retreat into: every adjacent hex is enemy-
+    occupied or an EZOC it may not enter (7.5A), and EZOCs close at least one of them. The unit
+    then suffers losses instead (7.5B, 11.2B: the results plugin applies them)."""
+    unit = ctx.state.unit(unit_id)
+    if not unit.get("hex"):
+        return False
+    side, by_zoc = unit["side"], False
+    for n in ctx.board.neighbours(parse_hex(unit["hex"])):
+        label = hex_label(n)
+        if any(u.get("side") != side for u in ctx.state.units_at(label)):
+            continue
+        if retreat_allowed_into(ctx, label, side):
+            return False
+        by_zoc = True
+    return by_zoc
+
+
+# ------------------------------------------------------------------------------------- hooks
+@hookimpl
+def casebook_zoc(ctx: Any, hex: str, side: str) -> dict[str, Any]:
+    """The enemy ZOC in ``hex`` affecting a unit of ``side`` (:func:`zoc_answer`)."""
+    return zoc_answer(ctx, hex, side)
+
+
+@hookimpl
+@implements("7.0A", "7.0D", "7.0E", "7.1A")
+def casebook_zoc_map(ctx: Any, side: str) -> dict[str, Any]:
+    """Every enemy ZOC affecting units of ``side``: ``{"key", "exerted_by": {hex: (ids)},
+    "cases"}`` — the map :func:`zoc_answer` reads (7.0A, 7.0D, 7.0E; who has a ZOC, 7.1A-C),
+    read-only, and ``key`` (:func:`map_key`: the weather, settings and enemy units it is
+    computed from)."""
+    cases = list(map_cases(ctx))
+    found = zoc_map(ctx, side)
+    if not found:
+        cases += _no_zoc_cases(ctx)
+    rows = ctx.table("zoc_chart").dims[0][1]
+    kind = most_restrictive(chart_kind(ctx, row)[0] for row in rows)  # as zoc_answer's, 7.0B-C
+    return {"key": map_key(ctx, side), "exerted_by": MappingProxyType(found), "cases": cases,
+            "kind": kind}
+
+
+@hookimpl
+def casebook_answer(ctx: Any, question: str, args: Any, options: Mapping[str, Any]) -> Any:
+    """``zoc HEX [--for UNIT]`` (without --for: against the phasing side's enemy, i.e. for the
+    phasing side; a side may be given as a second argument: ``zoc HEX soviet``)."""
+    if question != "zoc":
+        return None
+    if len(args) not in (1, 2):
+        raise QuestionError("usage: zoc HEX [SIDE] [--for UNIT]")
+    if options.get("for"):
+        return zoc_for_unit(ctx, args[0], options["for"])
+    side = args[1] if len(args) == 2 else (ctx.state.phasing or "german")
+    return zoc_answer(ctx, args[0], _side_of(ctx, side))
+
+
+@hookimpl
+def casebook_validate_action(ctx: Any, action: Any) -> list[Any]:
+    """7.2 on moves with a ``path`` (``move``, ``react-move``, ``force-march``: start hex
+    ``stack`` or the units' hex); 7.5A on ``retreat`` actions with a ``path``."""
+    path = action.get("path")
+    if not path:
+        return []
+    path = [path] if isinstance(path, str) else list(path)
+    if action.kind in _MOVES:
+        start = action.get("stack") or action.get("from")
+        units = moving_units(ctx, action, start)
+        if start is None and units:
+            start = units[0].get("hex")
+        if start is None:
+            return []
+        return locking_refusals(ctx, action.side, start, path, units)
+    if action.kind == "retreat":
+        return retreat_refusals(ctx, action.side, path)
+    return []
+
+
+@hookimpl
+def casebook_facts(ctx: Any, subject: Any) -> dict[str, Any] | None:
+    """For a unit id: ``in_ezoc`` (its hex is in an EZOC: 7.0A) and ``zoc_retreat_blocked``
+    (7.5B). Hex labels and sides: None (the stacking plugin answers hexes)."""
+    if not isinstance(subject, str) or HEX_RE.match(subject) or not ctx.state.has_unit(subject):
+        return None
+    unit = ctx.state.unit(subject)
+    who = exerted_by(ctx, unit.get("hex", ""), unit["side"]) if unit.get("hex") else ()
+    return {"in_ezoc": {"value": bool(who), "exerted_by": list(who), "cases": ["7.0A"]},
+            "zoc_retreat_blocked": {"value": retreat_blocked_by_zoc(ctx, subject),
+                                    "cases": ["7.5A", "7.5B"]}}
+
+
+@hookimpl
+def casebook_after_action(ctx: Any, action: Any, result: Any) -> None:
+    """Drop the cached ZOC maps: units moved (the kernel may not call ``ctx.changed``)."""
+    for key in [k for k in ctx.memo if isinstance(k, tuple) and str(k[0]).startswith("zoc.")]:
+        del ctx.memo[key]

@@ -1,0 +1,259 @@
+"""The board: a map's hexes and hexsides as a read-only networkx graph with typed views.
+
+:meth:`Board.from_map` takes the plain data of a map (the ``map.yaml`` section of
+``docs/content-format.md``, or the inline ``map:`` of a position) and builds:
+
+- ``board.grid`` — the :class:`~casebook.core.hexgrid.Grid` (layout, size, first numbers, north);
+- ``board.graph`` — a frozen :class:`networkx.Graph` whose nodes are the on-map :class:`Hex` es and
+  whose edges are *every* pair of adjacent on-map hexes (a hexside), with attributes:
+
+  node: ``terrain`` (str, a terrain id), ``town`` (dict with ``name``/``kind``/``ip`` or None),
+  ``moscow`` (bool), ``railhead`` (bool), ``entry_area`` (str or None), ``edges`` (frozenset of
+  compass map edges, e.g. ``{"north", "west"}``);
+
+  edge: ``river``, ``major_river``, ``road``, ``trail``, ``rail``, ``canal`` (bool),
+  ``fortification`` (the :class:`Hex` a printed, faced fortification protects, or None) and
+  ``side`` (the :class:`HexSide`).
+
+The kernel gives these features no meaning; the rules (TEC, movement, combat) do.
+Bad map data raises :class:`BoardError` (a ValueError) listing every problem at once, each with
+the key path inside the map data (``hexsides.3.hexes``) so the loader can turn it into
+``file:line:column`` errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import networkx as nx
+
+from . import _board_parse as parse
+from ._board_parse import FEATURES, BoardError
+from .hexgrid import Grid, Hex, HexSide, hex_label, parse_hex
+
+__all__ = ["FEATURES", "HexInfo", "SideInfo", "Board", "BoardError"]
+
+
+@dataclass(frozen=True)
+class HexInfo:
+    """Everything the map says about one hex (node attributes of ``board.graph``).
+
+    ``town`` is a dict (``name``, ``kind``, ``ip`` in IPs, …) or None; it is left out of hashing.
+    ``edges`` are the compass map edges the hex lies on.
+    """
+
+    hex: Hex
+    terrain: str
+    town: Mapping[str, Any] | None = field(default=None, hash=False)
+    moscow: bool = False
+    railhead: bool = False
+    entry_area: str | None = None
+    edges: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class SideInfo:
+    """Everything the map says about one hexside (edge attributes of ``board.graph``).
+
+    ``fortification`` is the hex a faced fortification protects (one of the side's two hexes) or None.
+    """
+
+    side: HexSide
+    river: bool = False
+    major_river: bool = False
+    road: bool = False
+    trail: bool = False
+    rail: bool = False
+    canal: bool = False
+    fortification: Hex | None = None
+
+    @property
+    def features(self) -> frozenset[str]:
+        """Names of the features present (the true booleans, plus ``fortification``)."""
+        out = {f for f in FEATURES if getattr(self, f)}
+        if self.fortification is not None:
+            out.add("fortification")
+        return frozenset(out)
+
+
+class Board:
+    """A loaded map. Build it with :meth:`from_map`; read it through :meth:`hex`, :meth:`side`,
+    :meth:`towns`, :attr:`moscow`, :attr:`railheads`, :attr:`entry_areas`, :meth:`edge_hexes`
+    or the frozen :attr:`graph` directly."""
+
+    def __init__(self, grid: Grid, graph: nx.Graph, entry_areas: Mapping[str, frozenset[Hex]]) -> None:
+        self.grid: Grid = grid
+        self.graph: nx.Graph = graph
+        self.entry_areas: dict[str, frozenset[Hex]] = dict(entry_areas)
+        nodes = graph.nodes
+        self.moscow: frozenset[Hex] = frozenset(h for h in nodes if nodes[h]["moscow"])
+        self.railheads: frozenset[Hex] = frozenset(h for h in nodes if nodes[h]["railhead"])
+        # geometry tables, filled once per board (the board is read-only): on-map neighbours of
+        # a hex, the SideInfo of an ordered pair, and the same by printed labels
+        self._nbrs: dict[Hex, tuple[Hex, ...]] = {}
+        self._sides: dict[tuple[Hex, Hex], SideInfo] = {}
+        self._label_nbrs: dict[str, tuple[str, ...]] = {}
+        self._edge_hexes: dict[str, tuple[Hex, ...]] = {}
+        self._towns: tuple[tuple[Hex, Mapping[str, Any]], ...] | None = None
+        self._adj: dict[Hex, tuple[Hex, ...]] | None = None
+
+    # -- construction ---------------------------------------------------------------------------
+    @classmethod
+    def from_map(cls, map_data: Mapping[str, Any]) -> Board:
+        """Build a board from plain map data (``map.yaml`` schema; labels are strings).
+
+        Keys used: ``layout``, ``size``, ``first``, ``north``, ``terrain`` (``default`` plus
+        label -> terrain id), ``hexsides``, ``towns``, ``moscow``, ``railheads``,
+        ``entry_areas``; ``kind``/``format``/``provenance`` are ignored, as is ``provenance``
+        inside any mapping. Railheads default to the towns touching a ``rail`` hexside.
+        Raises :class:`BoardError` (a ValueError) listing every problem: a bad or off-map
+        label, a hexside between non-adjacent hexes, a fortification protecting neither of its
+        hexes, a non-boolean feature, an unknown hexside key, a hex in two entry areas.
+        """
+        grid = parse.grid_from(map_data)
+        p = parse.Problems()
+        graph = nx.Graph()
+        terrain = parse.terrain(map_data.get("terrain"), grid, p)
+        for h in grid.hexes():
+            graph.add_node(h, terrain=terrain.get(h, terrain.get(None, "")), town=None, moscow=False,
+                           railhead=False, entry_area=None, edges=grid.edges(h))
+            for n in grid.neighbours(h):
+                if n > h:
+                    graph.add_edge(h, n, side=HexSide(h, n), fortification=None,
+                                   **{f: False for f in FEATURES})
+        parse.hexsides(map_data.get("hexsides") or [], grid, graph, p)
+        for h, town in parse.towns(map_data.get("towns") or {}, grid, p):
+            graph.nodes[h]["town"] = town
+        for _, h in parse.labels(map_data.get("moscow"), ("moscow",), grid, p):
+            graph.nodes[h]["moscow"] = True
+        if "railheads" in map_data and map_data["railheads"] is not None:
+            for _, h in parse.labels(map_data["railheads"], ("railheads",), grid, p):
+                graph.nodes[h]["railhead"] = True
+        else:
+            for h, town in graph.nodes(data="town"):
+                if town is not None and any(graph.edges[h, n]["rail"] for n in graph[h]):
+                    graph.nodes[h]["railhead"] = True
+        areas = parse.entry_areas(map_data.get("entry_areas") or {}, grid, graph, p)
+        if p.items:
+            raise BoardError(p.items)
+        return cls(grid, nx.freeze(graph), areas)
+
+    # -- views ----------------------------------------------------------------------------------
+    def _on_map(self, h: Hex) -> None:
+        if not self.grid.contains(h):
+            raise ValueError(f"hex {h} is off the map ({self.grid.describe()})")
+
+    def hex(self, h: Hex) -> HexInfo:
+        """What the map says about on-map hex ``h``; ValueError if off the map."""
+        self._on_map(h)
+        attrs = dict(self.graph.nodes[h])
+        if attrs["town"] is not None:
+            attrs["town"] = dict(attrs["town"])  # a copy: the board stays unchanged
+        return HexInfo(hex=h, **attrs)
+
+    def side(self, a: Hex, b: Hex) -> SideInfo:
+        """What the map says about the hexside between ``a`` and ``b`` (either order).
+
+        ValueError if either hex is off the map or they are not adjacent.
+        """
+        info = self._sides.get((a, b))
+        if info is None:
+            side = self.grid.hexside(a, b)
+            info = SideInfo(**self.graph.edges[side.a, side.b])
+            self._sides[(a, b)] = self._sides[(b, a)] = info
+        return info
+
+    def sides(self) -> Iterator[SideInfo]:
+        """Every hexside with at least one feature, in label order."""
+        for a, b in sorted(tuple(sorted(e)) for e in self.graph.edges):
+            info = self.side(a, b)
+            if info.features:
+                yield info
+
+    def hexes(self) -> list[Hex]:
+        """Every on-map hex in label order."""
+        return self.grid.hexes()
+
+    def contains(self, h: Hex) -> bool:
+        """True if ``h`` is on the map."""
+        return self.grid.contains(h)
+
+    def neighbours(self, h: Hex) -> list[Hex]:
+        """On-map neighbours of ``h`` (clockwise from sheet-top, see ``hexgrid``); a fresh list
+        from a table filled once per hex."""
+        found = self._nbrs.get(h)
+        if found is None:
+            found = self._nbrs[h] = tuple(self.grid.neighbours(h))
+        return list(found)
+
+    def label_neighbours(self, label: str) -> tuple[str, ...]:
+        """On-map neighbours of the hex labelled ``label``, as labels in label order (a table
+        filled once per hex; ValueError for a bad label). Plugins key their maps by labels."""
+        found = self._label_nbrs.get(label)
+        if found is None:
+            found = self._label_nbrs[label] = tuple(sorted(hex_label(n) for n in
+                                                           self.neighbours(parse_hex(label))))
+        return found
+
+    def paths_within(self, start: Hex, radius: int, closed: Iterable[Hex] = ()) -> dict[Hex, list[Hex]]:
+        """Shortest hex paths from ``start`` to every hex within ``radius`` hexes that avoid the
+        ``closed`` hexes (``start`` itself is never closed): one breadth-first search, the very
+        one of ``networkx.single_source_shortest_path`` on ``restricted_view(graph, closed)``
+        (same paths, same order; run on the board's adjacency table, without the view's
+        per-edge filters). networkx.NodeNotFound if ``start`` is off the map."""
+        if start not in self.graph:
+            raise nx.NodeNotFound(f"Source {start} not in G")
+        adj = self._adjacency()
+        shut = set(closed)
+        shut.discard(start)
+        paths: dict[Hex, list[Hex]] = {start: [start]}
+        level, nextlevel = 0, [start]
+        limit = float("inf") if radius is None else radius
+        while nextlevel and limit > level:
+            thislevel, nextlevel = nextlevel, []
+            for v in thislevel:
+                for w in adj[v]:
+                    if w not in paths and w not in shut:
+                        paths[w] = paths[v] + [w]
+                        nextlevel.append(w)
+            level += 1
+        return paths
+
+    def _adjacency(self) -> dict[Hex, tuple[Hex, ...]]:
+        """Hex -> its neighbours in the graph's adjacency order (built once per board)."""
+        if self._adj is None:
+            self._adj = {h: tuple(self.graph.adj[h]) for h in self.graph}
+        return self._adj
+
+    def path_within(self, reach: Mapping[Hex, list[Hex]], target: Hex, radius: int) -> list[Hex] | None:
+        """The path to ``target`` from a :meth:`paths_within` result, or — when ``target`` itself
+        is closed — through its nearest reachable neighbour, if that stays within ``radius``
+        hexes; None if there is none."""
+        if target in reach:
+            return reach[target]
+        best: list[Hex] | None = None
+        for n in sorted(self.graph.neighbors(target)):
+            path = reach.get(n)
+            if path is not None and len(path) <= radius and (best is None or len(path) + 1 < len(best)):
+                best = path + [target]
+        return best
+
+    def towns(self) -> dict[Hex, dict[str, Any]]:
+        """Hex -> town dict (``name``, ``kind``, ``ip``…) for every town, in label order."""
+        if self._towns is None:
+            self._towns = tuple(sorted((h, t) for h, t in self.graph.nodes(data="town") if t is not None))
+        return {h: dict(t) for h, t in self._towns}
+
+    def edge_hexes(self, edge: str) -> list[Hex]:
+        """On-map hexes on compass map edge ``edge`` (north/south/east/west), label order (a
+        fresh list from a table filled once per edge; ValueError for another name)."""
+        found = self._edge_hexes.get(edge)
+        if found is None:
+            found = self._edge_hexes[edge] = tuple(self.grid.edge_hexes(edge))
+        return list(found)
+
+    def __repr__(self) -> str:
+        g = self.grid
+        return f"Board({g.layout.value}, {g.describe()}, north={g.north})"

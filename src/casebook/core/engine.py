@@ -1,0 +1,235 @@
+"""The engine of one game: content, map, compiled rule scripts and plugins, and the per-query
+context (:class:`Ctx`) every hook receives.
+
+An :class:`Engine` is loaded once per pack (``Engine.load("moscow41")``) and is immutable; a
+:class:`Ctx` binds it to one :class:`~casebook.core.state.GameState` (and optionally a
+:class:`~casebook.core.trace.Trace`). Plugins compute through the context:
+
+- ``ctx.state``, ``ctx.board`` (the position's inline map or the pack's map), ``ctx.pack``;
+- ``ctx.quantity(name, facts)`` / ``ctx.value(name, facts)`` — a rule-script quantity with (or
+  without) its explanation, tables of the pack available to the script;
+- ``ctx.permission(action, facts)`` — a rule-script permission verdict;
+- ``ctx.hook`` — the plugin manager's hooks, to ask another rules area (plugins never import each
+  other);
+- ``ctx.record(kind, cases, data)`` — a trace event (no-op for a pure query without a trace);
+- ``ctx.memo`` — a cache for derived maps (ZOC, supply) keyed by the state's version, so it is
+  shared by every context on the same content and never outlives a change;
+  ``ctx.lasting(name, *depends_on)`` — a cache that survives changes, for values that depend
+  only on the board and what the caller names (terrain costs under a weather).
+
+The kernel names no game: which plugins and scripts run is the manifest's choice.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from casebook.core.board import Board
+from casebook.core.content import Pack, find_pack, load_pack
+from casebook.core.hooks import CasebookPluginManager, make_plugin_manager
+from casebook.core.sequence import Sequence
+from casebook.core.state import GameState
+from casebook.core.trace import Event, Trace
+
+__all__ = ["Engine", "Ctx", "load_engine", "state_from_position"]
+
+#: How many state versions keep their derived-map caches.
+_MEMO_VERSIONS = 32
+#: How many distinct dependency keys keep a lasting cache (least recently used dropped first:
+#: the caches of a weather no longer in force go; bounds the memory of a long game).
+_LASTING_KEYS = 128
+
+
+@dataclass(frozen=True, eq=False)
+class Engine:
+    """One loaded game: ``pack`` (content), ``board`` (the pack's map), ``rules`` (compiled rule
+    scripts, a :class:`casebook.script.RuleSet`), ``pm`` (plugins of the manifest) and
+    ``sequence`` (the sequence of play)."""
+
+    pack: Pack
+    board: Board
+    rules: Any
+    pm: CasebookPluginManager
+    sequence: Sequence
+    _boards: dict[str, Board] = field(default_factory=dict, repr=False)
+    _memos: OrderedDict[int, dict[Any, Any]] = field(default_factory=OrderedDict, repr=False)
+    _lasting: OrderedDict[Any, dict[Any, Any]] = field(default_factory=OrderedDict, repr=False)
+    _recent: list[Any] = field(default_factory=lambda: [None, None], repr=False)
+
+    def lasting(self, board: Board, depends_on: tuple[Any, ...]) -> dict[Any, Any]:
+        """A cache that outlives state changes, for values that depend only on the board and on
+        ``depends_on`` (e.g. the weather and a setting, for terrain costs)."""
+        key = (id(board), depends_on)
+        lasting = self._lasting
+        cache = lasting.get(key)
+        if cache is None:
+            cache = lasting[key] = {}
+            while len(lasting) > _LASTING_KEYS:
+                lasting.popitem(last=False)  # the least recently used: e.g. an old weather's tables
+        else:
+            lasting.move_to_end(key)
+        return cache
+
+    def memo_for(self, state: GameState) -> dict[Any, Any]:
+        """The cache of derived maps for this content of ``state`` (by :attr:`GameState.version`;
+        the last few versions are kept, so a clone or a rollback to a known content reuses it)."""
+        version = state.version
+        recent = self._recent
+        if recent[0] == version:  # the same version as the last call: most calls of a step
+            return recent[1]
+        memos = self._memos
+        memo = memos.get(version)
+        if memo is None:
+            memo = memos[version] = {}
+            while len(memos) > _MEMO_VERSIONS:
+                memos.popitem(last=False)
+        else:
+            memos.move_to_end(version)
+        recent[0], recent[1] = version, memo
+        return memo
+
+    @classmethod
+    def load(cls, game_or_dir: str | Path, *, extra_plugins: Mapping[str, Any] | None = None) -> Engine:
+        """Load pack ``game_or_dir`` (a game id or a pack directory), build its board, compile its
+        rule scripts and register its plugins (plus ``extra_plugins``: name -> plugin object, for
+        tests and tools).
+
+        Raises ContentError (content, plugins) or ScriptSyntaxError (rule scripts), each listing
+        every problem found.
+        """
+        from casebook.script import compile_pack, find_rule_pack
+
+        pack = load_pack(game_or_dir)
+        board = Board.from_map(pack.map)
+        rule_pack = find_rule_pack(pack.dir)
+        # rule lines are named relative to the game's rules folder (``combat.rules:15``) in
+        # answers and traces, whatever folder the game is installed or copied to
+        rules = compile_pack(rule_pack, relative_to=rule_pack.rules_dir)
+        pm = make_plugin_manager(pack.manifest.get("plugins") or [],
+                                 file=str(pack.dir / "game.yaml"), extra=dict(extra_plugins or {}))
+        sequence = Sequence.from_dict(pack.sequence, file=str(pack.dir / pack.manifest["sequence"]))
+        return cls(pack, board, rules, pm, sequence)
+
+    @property
+    def hook(self) -> Any:
+        """The plugin manager's hook relay (``engine.hook.casebook_zoc(ctx=…, …)``)."""
+        return self.pm.hook
+
+    def board_for(self, state: GameState) -> Board:
+        """The board a state is played on: its inline map (built once per distinct map) or the
+        pack's board."""
+        inline = state.map
+        if not inline:
+            return self.board
+        key = json.dumps(inline, sort_keys=True, default=str)
+        board = self._boards.get(key)
+        if board is None:
+            board = self._boards[key] = Board.from_map(inline)
+        return board
+
+    def ctx(self, state: GameState, trace: Trace | None = None) -> Ctx:
+        """A context binding this engine to ``state`` (and ``trace`` for recorded play)."""
+        return Ctx(self, state, self.board_for(state), trace)
+
+
+@lru_cache(maxsize=8)
+def _cached_engine(pack_dir: str) -> Engine:
+    return Engine.load(pack_dir)
+
+
+def load_engine(game_or_dir: str | Path) -> Engine:
+    """:meth:`Engine.load` cached per pack directory (the engine is immutable)."""
+    return _cached_engine(str(find_pack(game_or_dir).resolve()))
+
+
+def state_from_position(position: Any) -> GameState:
+    """A :class:`GameState` from a validated position (``load_position`` result) or a plain
+    position dict."""
+    from casebook.core.position import position_to_dict
+
+    data = position if isinstance(position, Mapping) else position_to_dict(position)
+    return GameState.from_dict(data)
+
+
+@dataclass(eq=False)
+class Ctx:
+    """What every hook receives: the engine bound to one state (see the module docstring)."""
+
+    engine: Engine
+    state: GameState
+    board: Board
+    trace: Trace | None = None
+
+    @property
+    def memo(self) -> dict[Any, Any]:
+        """A cache for derived maps, valid for the state's current content (a new, empty one
+        after any change: caches never outlive the content they were computed from)."""
+        recent = self.engine._recent  # the version asked last: most calls (inlined, a hot path)
+        if recent[0] == self.state._version:
+            return recent[1]
+        return self.engine.memo_for(self.state)
+
+    @property
+    def pack(self) -> Pack:
+        return self.engine.pack
+
+    @property
+    def rules(self) -> Any:
+        return self.engine.rules
+
+    @property
+    def hook(self) -> Any:
+        return self.engine.pm.hook
+
+    def table(self, table_id: str) -> Any:
+        """A chart of the pack by id (KeyError naming it if absent)."""
+        try:
+            return self.engine.pack.tables[table_id]
+        except KeyError:
+            raise KeyError(f"the pack has no table {table_id!r}") from None
+
+    def records(self, table_id: str) -> list[dict[str, Any]]:
+        """A records table of the pack by id (KeyError naming it if absent)."""
+        try:
+            return self.engine.pack.records[table_id]
+        except KeyError:
+            raise KeyError(f"the pack has no records table {table_id!r}") from None
+
+    def value(self, name: str, facts: Mapping[str, Any]) -> Any:
+        """Rule-script quantity ``name`` for ``facts`` (fast path: no explanation)."""
+        return self.engine.rules.value(name, facts, self.engine.pack.tables)
+
+    def quantity(self, name: str, facts: Mapping[str, Any]) -> Any:
+        """Rule-script quantity ``name`` for ``facts`` with its :class:`Explanation`
+        (``.value``, and every line with cases and ``file:line``)."""
+        return self.engine.rules.explain(name, facts, self.engine.pack.tables)
+
+    def permission(self, action: str, facts: Mapping[str, Any]) -> Any:
+        """Rule-script verdict on ``action`` for ``facts`` (allowed, and the cases deciding)."""
+        return self.engine.rules.permission(action, facts, self.engine.pack.tables)
+
+    def record(self, kind: str, cases: Any = (), data: Mapping[str, Any] | None = None, *,
+               source: str = "", side: str | None = None) -> Event | None:
+        """Append a trace event (``seq`` from the state); None when this context has no trace."""
+        if self.trace is None:
+            return None
+        return self.trace.record(self.state, kind, cases=tuple(cases), source=source,
+                                 data=dict(data or {}), side=side)
+
+    def lasting(self, *depends_on: Any) -> dict[Any, Any]:
+        """A cache kept across state changes for values that depend only on the board and on
+        ``depends_on`` — name everything else the values depend on, e.g.
+        ``ctx.lasting("movement.cell", temperature, ground)``. Use :attr:`memo` for anything
+        that depends on where the units are."""
+        return self.engine.lasting(self.board, depends_on)
+
+    def changed(self) -> None:
+        """Announce a change: the memo follows the state's version, which every state method
+        already renews; this renews it too (for changes the state cannot see)."""
+        self.state.touch()

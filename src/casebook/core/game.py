@@ -1,0 +1,328 @@
+"""The game API (OpenSpiel-like): an immutable :class:`Game` and a mutable :class:`State`.
+
+``Game.load("moscow41", "october-blitz")`` loads the engine and a scenario; ``game.new_initial_state(
+seed)`` starts a play. A :class:`State` drives the sequence of play through the plugins' hooks
+(docs/plugins.md, "Hooks"):
+
+- on entering a step, ``casebook_step_start`` (automatic work: weather rolls, IP collection);
+- while ``casebook_decider`` names a side and there are legal actions, the play waits for that
+  side: :meth:`State.current_player`, :meth:`State.legal_actions` (deterministic order, a
+  list; membership is a cheap ``in``), :meth:`State.apply`;
+- a step whose decider is ``None``/``"none"``, or whose only legal action is ``pass``, ends by
+  itself (the pass is recorded as automatic); then ``casebook_step_end`` and the sequence
+  machine advances. A step ended without any action taken in it counts as *passed*: at the first
+  step of a loop that ends the loop (0.7.3.6: the phasing player passes); after an action (an
+  activation) play goes on to the next step;
+- leaving the last step of a turn fires ``casebook_turn_end``; after every action and turn
+  ``casebook_game_result`` may end the game, and so does passing the scenario's last turn.
+
+Every action is validated first (an illegal one raises :class:`IllegalActionError` naming the
+forbidding cases and leaves the state unchanged) and applied inside one transaction, so a state
+never holds a half-applied action. The trace records every action, roll and automatic step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from casebook.core.actions import Action, parse_action
+from casebook.core.engine import Engine, load_engine
+from casebook.core.errors import IllegalActionError
+from casebook.core.sequence import SequenceMachine
+from casebook.core.state import GameState
+from casebook.core.trace import Trace
+
+__all__ = ["Game", "State", "DRIVER"]
+
+#: Source name of the driver's trace events and the plugin_state key of its bookkeeping.
+DRIVER = "driver"
+_SETTLE_LIMIT = 100_000
+
+
+class Game:
+    """An immutable game: an :class:`Engine` and a scenario id (``first_turn``, ``last_turn``)."""
+
+    def __init__(self, engine: Engine, scenario: str) -> None:
+        if scenario not in engine.pack.scenarios:
+            known = ", ".join(sorted(engine.pack.scenarios))
+            raise KeyError(f"{engine.pack.id} has no scenario {scenario!r} (scenarios: {known})")
+        self.engine = engine
+        self.scenario = scenario
+        self._position = engine.pack.scenario(scenario)
+
+    @classmethod
+    def load(cls, game: str = "moscow41", scenario: str = "october-blitz") -> Game:
+        """Load ``game`` (id or pack dir) and its ``scenario``; raises ContentError /
+        ScriptSyntaxError on bad content, KeyError on an unknown scenario."""
+        return cls(load_engine(game), scenario)
+
+    def with_settings(self, settings: Mapping[str, Any]) -> Game:
+        """The same game and scenario, its starting position carrying ``settings`` (interpretation
+        and option names, as in a position's ``settings:``) over the scenario's own, so they hold
+        from the setup on (a batch study of an interpretation). Values are not checked here."""
+        other = Game(self.engine, self.scenario)
+        merged = {**self._position.settings, **dict(settings)}
+        other._position = self._position.model_copy(update={"settings": merged})
+        return other
+
+    def starting_settings(self) -> dict[str, Any]:
+        """The settings a game of this scenario starts with: the register's defaults, then the
+        scenario position's own (and any :meth:`with_settings` put there)."""
+        return {**self.setting_defaults(), **dict(self._position.settings)}
+
+    def setting_defaults(self) -> dict[str, Any]:
+        """The default of every setting of the pack's interpretations register (its ``value``):
+        a position that does not name a setting plays with the register's reading, so a modder
+        changes a default by editing the register."""
+        out: dict[str, Any] = {}
+        for item in self.engine.pack.interpretations.values():
+            setting = item.get("setting")
+            if isinstance(setting, Mapping) and "name" in setting and "value" in setting:
+                out[setting["name"]] = setting["value"]
+        return out
+
+    @property
+    def last_turn(self) -> int | None:
+        """The scenario's last turn (None if open-ended)."""
+        info = self._position.scenario
+        return None if info is None else getattr(info, "last_turn", None)
+
+    def new_initial_state(self, seed: int = 1) -> State:
+        """The scenario's setup, dice seeded with ``seed``, settled to the first decision."""
+        from casebook.core.position import position_to_dict
+
+        data = position_to_dict(self._position)
+        data["rng"] = {"seed": int(seed), "state": None}
+        data["settings"] = {**self.setting_defaults(), **(data.get("settings") or {})}
+        state = State(self, GameState.from_dict(data), Trace())
+        state._setup()
+        state._settle()
+        return state
+
+    def state_from_dict(self, data: Mapping[str, Any], trace: Trace | None = None) -> State:
+        """A play resumed from a saved position (``State.to_dict()``); draws no random number.
+        Settings the position does not name take the register's defaults."""
+        data = {**data, "settings": {**self.setting_defaults(), **(data.get("settings") or {})}}
+        state = State(self, GameState.from_dict(data), trace if trace is not None else Trace())
+        state._settle()
+        return state
+
+
+class State:
+    """A play in progress (see the module docstring). ``data`` is the
+    :class:`~casebook.core.state.GameState`, ``trace`` the :class:`Trace`, ``history`` the
+    actions applied by players (automatic passes excluded)."""
+
+    def __init__(self, game: Game, data: GameState, trace: Trace,
+                 history: Iterable[Action] = ()) -> None:
+        self.game = game
+        self.data = data
+        self.trace = trace
+        self.history: list[Action] = list(history)
+        self._machine = SequenceMachine(game.engine.sequence, data)
+        self._legal: list[Action] | None = None
+        self._decider: str | None = None
+
+    # ------------------------------------------------------------------ the public API
+    def current_player(self) -> str | None:
+        """The side to decide now, or None when the game is over."""
+        return None if self.is_terminal() else self._decider
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions now, in a deterministic order (empty when terminal)."""
+        if self.is_terminal():
+            return []
+        if self._legal is None:
+            self._legal = self._gather()
+        return list(self._legal)
+
+    def apply(self, action: Action | str) -> Any:
+        """Apply ``action`` (an :class:`Action` or its notation) for the current player.
+
+        Raises :class:`IllegalActionError` with the forbidding cases (the state is unchanged) if
+        it is not legal now; returns the owner's summary of what happened.
+        """
+        if isinstance(action, str):
+            try:
+                action = parse_action(action, side=self._decider)
+            except ValueError as exc:
+                raise IllegalActionError(action, ("0.7",), str(exc)) from None
+        if self.is_terminal():
+            raise IllegalActionError(str(action), (), "the game is over")
+        if action not in self.legal_actions():
+            raise IllegalActionError(str(action), *self._why_not(action))
+        ctx = self._ctx()
+        decider, legal = self._decider, self._legal
+        try:
+            with self.data.transaction(self.trace):
+                result = self._apply(ctx, action)
+                self._settle()
+        except BaseException:
+            self._decider, self._legal = decider, legal
+            raise
+        self.history.append(action)
+        return result
+
+    def peek(self, action: Action) -> State:
+        """A copy of this play with the legal ``action`` applied but nothing after it settled
+        (no automatic steps, no legal-action search): a cheap look-ahead for bots. Raises
+        IllegalActionError like :meth:`apply`; this play is unchanged."""
+        if action not in self.legal_actions():
+            raise IllegalActionError(str(action), *self._why_not(action))
+        other = State(self.game, self.data.clone(), Trace(), self.history)
+        other._decider = self._decider
+        ctx = other._ctx()
+        with other.data.transaction(other.trace):
+            other._apply(ctx, action)
+        return other
+
+    def why_not(self, action: Action | str) -> tuple[tuple[str, ...], str]:
+        """(cases, reason) why ``action`` is not legal now; ``((), "legal")`` if it is."""
+        if isinstance(action, str):
+            action = parse_action(action, side=self._decider)
+        if action in self.legal_actions():
+            return (), "legal"
+        return self._why_not(action)
+
+    def is_terminal(self) -> bool:
+        """The game is over (a result is declared, or the scenario's last turn has passed)."""
+        return self.result() is not None
+
+    def result(self) -> dict[str, Any] | None:
+        """``{"winner", "level", "reason", "cases"}`` once the game is over, else None."""
+        declared = self.data.plugin_data(DRIVER) or {}
+        return declared.get("result")
+
+    def clone(self) -> State:
+        """An independent copy (state, trace and history)."""
+        other = State(self.game, self.data.clone(), Trace(list(self.trace)), self.history)
+        other._legal = None if self._legal is None else list(self._legal)
+        other._decider = self._decider
+        return other
+
+    def to_dict(self) -> dict[str, Any]:
+        """The play as a position document (a save); ``game.state_from_dict`` resumes it."""
+        return self.data.to_dict()
+
+    def ctx(self) -> Any:
+        """A query context on this state (for ``ask``-style questions; records nothing)."""
+        return self.game.engine.ctx(self.data)
+
+    # ------------------------------------------------------------------ the driver
+    def _ctx(self) -> Any:
+        return self.game.engine.ctx(self.data, self.trace)
+
+    def _driver(self) -> dict[str, Any]:
+        return self.data.plugin_data(DRIVER) or {}
+
+    def _set_driver(self, **fields: Any) -> None:
+        record = self._driver()
+        record.update(fields)
+        self.data.set_plugin_data(DRIVER, record)
+
+    def _setup(self) -> None:
+        ctx = self._ctx()
+        self.game.engine.hook.casebook_setup(ctx=ctx)
+        ctx.record("setup", (), {"game": self.game.engine.pack.id, "scenario": self.game.scenario,
+                                 "seed": self.data.rng.get("seed")},
+                   source=DRIVER, side=None)
+
+    def _gather(self) -> list[Action]:
+        phase, step = self._machine.current
+        ctx = self.game.engine.ctx(self.data)
+        lists = self.game.engine.hook.casebook_legal_actions(ctx=ctx, phase=phase.id, step=step.id)
+        seen: set[Action] = set()
+        out: list[Action] = []
+        for actions in reversed(lists):  # pluggy calls LIFO: restore manifest order
+            for a in actions or ():
+                if a not in seen and a.side == self._decider:
+                    seen.add(a)
+                    out.append(a)
+        return out
+
+    def _why_not(self, action: Action) -> tuple[tuple[str, ...], str]:
+        ctx = self.game.engine.ctx(self.data)
+        refusals = [r for rs in self.game.engine.hook.casebook_validate_action(ctx=ctx, action=action)
+                    for r in (rs or ())]
+        if refusals:
+            cases = tuple(dict.fromkeys(c for r in refusals for c in r.cases))
+            return cases, "; ".join(r.reason for r in refusals)
+        phase, step = self._machine.current
+        who = self._decider or "nobody"
+        return (step.case,), (f"not among the legal actions of the {step.id} step "
+                              f"({phase.id}, {who} to decide)")
+
+    def _apply(self, ctx: Any, action: Action) -> Any:
+        phase, step = self._machine.current
+        ctx.record("action", (step.case,), {"action": str(action)}, source=DRIVER, side=action.side)
+        if action.kind == "pass":
+            self._end_step(ctx, passed=not self._driver().get("acted"))
+            return {"passed": step.id}
+        result = self.game.engine.hook.casebook_apply_action(ctx=ctx, action=action)
+        if result is None:
+            raise IllegalActionError(str(action), (step.case,), "no rules plugin applies this action")
+        self._set_driver(acted=True)
+        ctx.changed()
+        self.game.engine.hook.casebook_after_action(ctx=ctx, action=action, result=result)
+        self._check_result(ctx)
+        self._legal = None
+        return result
+
+    def _check_result(self, ctx: Any) -> None:
+        if self.result() is not None:
+            return
+        result = self.game.engine.hook.casebook_game_result(ctx=ctx)
+        if result is not None:
+            self._set_driver(result=dict(result))
+            ctx.record("game-over", result.get("cases", ()), dict(result), source=DRIVER, side=None)
+
+    def _end_step(self, ctx: Any, passed: bool) -> None:
+        phase, step = self._machine.current
+        engine = self.game.engine
+        engine.hook.casebook_step_end(ctx=ctx, phase=phase.id, step=step.id)
+        last_phase = engine.sequence.phases[-1]
+        if phase.id == last_phase.id and step.id == phase.steps[-1].id:
+            turn = self.data.turn
+            engine.hook.casebook_turn_end(ctx=ctx, turn=turn)
+            self._check_result(ctx)
+            last = self.game.last_turn
+            if self.result() is None and last is not None and turn >= last:
+                outcome = {"winner": None, "level": "draw", "reason": f"turn {turn} was the scenario's last",
+                           "cases": []}
+                self._set_driver(result=outcome)
+                ctx.record("game-over", (), outcome, source=DRIVER, side=None)
+        if self.result() is None:
+            # only a pass at a loop's first step ends the loop (0.7.3.6: the *phasing* player
+            # passes in the Command Step); elsewhere a step ending without action just ends it
+            passed = passed and phase.loop_starting(step.id) is not None
+            self._machine.advance(passed=passed, trace=self.trace)
+        self._set_driver(started=False, acted=False)
+        self._legal = None
+
+    def _settle(self) -> None:
+        """Run automatic work until a player must decide or the game is over."""
+        ctx = self._ctx()
+        for _ in range(_SETTLE_LIMIT):
+            if self.is_terminal():
+                self._decider = None
+                return
+            phase, step = self._machine.current
+            if not self._driver().get("started"):
+                self._set_driver(started=True)
+                self.game.engine.hook.casebook_step_start(ctx=ctx, phase=phase.id, step=step.id)
+                ctx.changed()
+                self._check_result(ctx)
+                if self.is_terminal():
+                    continue
+            decider = self.game.engine.hook.casebook_decider(ctx=ctx, phase=phase.id, step=step.id)
+            self._decider = decider if decider not in (None, "none") else None
+            self._legal = None
+            legal = self.legal_actions() if self._decider else []
+            if self._decider and any(a.kind != "pass" for a in legal):
+                return
+            acted = bool(self._driver().get("acted"))
+            ctx.record("auto-pass", (step.case,), {"step": step.id, "acted": acted}, source=DRIVER,
+                       side=self._decider)
+            self._end_step(ctx, passed=not acted)
+        raise RuntimeError("the sequence of play did not reach a decision (driver loop limit)")

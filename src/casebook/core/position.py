@@ -1,0 +1,258 @@
+"""Positions: one document format for scenarios, saved games and test positions (docs/positions.md).
+
+:func:`load_position` reads a position (a file path or YAML/JSON text), resolves its pack (from
+``game:`` when not given), its map (inline ``map:`` or the pack's) and its ``counter:``
+references (fields from the pack's counter mix, overridden by the unit's own keys), validates it
+and returns a frozen :class:`~casebook.core.schema_position.Position`. A bad position is
+refused whole: :class:`~casebook.core.errors.PositionError` lists every problem (unknown unit
+class, hex off the map, duplicate unit ids, unknown counter, bad weather, unknown phase, ...).
+:func:`dump_position` is the exact inverse: ``load_position(dump_position(p)) == p``.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from casebook.core.errors import PositionError, Problem
+from casebook.core.provenance import PatchError, apply_patch
+from casebook.core.schema import describe, did_you_mean, validate_model
+from casebook.core.schema_pack import undot
+from casebook.core.schema_position import COUNTER_FIELDS, Position
+from casebook.core.yamlio import YamlDoc, dotted, dump_yaml, read_yaml
+
+__all__ = ["load_position", "check_scenario", "position_to_dict", "dump_position", "effective_map", "pack_dir_near", "Position"]
+
+Locate = Callable[[tuple], tuple[str, int, int]]
+
+
+def _p(locate: Locate, kp: tuple, message: str) -> Problem:
+    f, line, col = locate(kp)
+    return Problem(f, line, col, dotted(kp), message)
+
+
+def pack_dir_near(game: str, near: str | Path | None) -> Path | None:
+    """The folder of the pack of ``game`` that a position file at ``near`` belongs to: the
+    nearest folder above it holding a ``game.yaml`` with that id (a copied or edited pack), or
+    None (then the installed game is meant)."""
+    if near is None:
+        return None
+    for parent in Path(near).resolve().parents:
+        gy = parent / "game.yaml"
+        if gy.is_file():
+            doc, _ = read_yaml(gy)
+            if doc is not None and isinstance(doc.data, dict) and doc.data.get("id") == game:
+                return parent
+    return None
+
+
+def _find_pack_for(game: str, near: Path | None) -> Any:
+    """The pack of ``game``: a ``game.yaml`` with that id above ``near``, else the installed one."""
+    from casebook.core.content import find_pack, load_pack
+    from casebook.core.errors import ContentError
+
+    here = pack_dir_near(game, near)
+    if here is not None:
+        return load_pack(here)
+    try:
+        return load_pack(find_pack(game))
+    except ContentError as exc:
+        if any("no content pack here" in p.message for p in exc.problems):
+            return None
+        raise
+
+
+def _resolve_counters(data: dict[str, Any], pack: Any, locate: Locate, out: list[Problem]) -> tuple[dict[str, Any], set[int], set[str]]:
+    """A copy of ``data`` whose ``counter:`` units carry the counter mix fields, the indices of
+    units whose counter could not be resolved, and the key paths taken from the counter mix
+    (their problems are the counter mix's, reported there)."""
+    units = data.get("units")
+    bad: set[int] = set()
+    inherited: set[str] = set()
+    if not isinstance(units, list):
+        return data, bad, inherited
+    resolved = []
+    for i, u in enumerate(units):
+        if isinstance(u, dict) and "counter" in u:
+            cid = u["counter"]
+            mix = pack.counters if pack is not None else {}
+            if pack is None:
+                bad.add(i)
+                out.append(_p(locate, ("units", i, "counter"), "a counter: reference needs the game's pack"))
+            elif not isinstance(cid, str) or cid not in mix:
+                bad.add(i)
+                hint = did_you_mean(cid, mix) if isinstance(cid, str) else ""
+                out.append(_p(locate, ("units", i, "counter"), f"unknown counter {describe(cid)}{hint}"))
+            else:
+                base = {k: mix[cid][k] for k in COUNTER_FIELDS if k in mix[cid]}
+                inherited.update(f"units.{i}.{k}" for k in base if k not in u)
+                u = {**base, **u}
+        resolved.append(u)
+    return {**data, "units": resolved}, bad, inherited
+
+
+def _board(map_data: Any, base: tuple, locate: Locate, out: list[Problem]) -> Any:
+    from casebook.core.board import Board, BoardError
+
+    try:
+        return Board.from_map(map_data)
+    except BoardError as exc:
+        out += [_p(locate, base + undot(map_data, k), m) for k, m in exc.problems]
+        return None
+
+
+def _semantic(pos: Position, data: dict[str, Any], pack: Any, locate: Locate) -> list[Problem]:
+    out: list[Problem] = []
+    if pack is not None and pos.game != pack.id:
+        out.append(_p(locate, ("game",), f"this position is for game {pos.game!r}, the pack is {pack.id!r}"))
+    seen: dict[str, int] = {}
+    for i, u in enumerate(pos.units):
+        if u.id in seen:
+            out.append(_p(locate, ("units", i, "id"), f"duplicate unit id {u.id!r} (also units.{seen[u.id]})"))
+        seen.setdefault(u.id, i)
+    if pos.map is not None:
+        board = _board(data["map"], ("map",), locate, out)
+    elif pack is not None and pack.map:
+        board = _board(pack.map, ("map",), locate, []) if pack.map else None
+    else:
+        board = None
+        out.append(_p(locate, (), "no map: give an inline map: or a game whose pack has one"))
+    if board is not None:
+        from casebook.core.hexgrid import parse_hex
+
+        grid = board.grid
+
+        def on_map(label: str | None, kp: tuple) -> None:
+            if label is not None and not grid.contains(parse_hex(label)):
+                out.append(_p(locate, kp, f"hex {label} is off the map ({grid.describe()})"))
+
+        for i, u in enumerate(pos.units):
+            on_map(u.hex, ("units", i, "hex"))
+        for i, m in enumerate(pos.markers):
+            on_map(m.hex, ("markers", i, "hex"))
+        for label in pos.control:
+            on_map(label, ("control", label))
+    if pos.scenario is not None and pos.scenario.first_turn > pos.scenario.last_turn:
+        out.append(_p(locate, ("scenario", "last_turn"),
+                      f"last_turn {pos.scenario.last_turn} is before first_turn {pos.scenario.first_turn}"))
+    if pack is not None:
+        out += _against_pack(pos, pack, locate)
+    return out
+
+
+def _against_pack(pos: Position, pack: Any, locate: Locate) -> list[Problem]:
+    out: list[Problem] = []
+    phases = {ph.get("id"): ph for ph in pack.sequence.get("phases") or [] if isinstance(ph, dict)}
+    if pos.phase is not None and phases and pos.phase not in phases:
+        out.append(_p(locate, ("phase",), f"unknown phase {pos.phase!r}{did_you_mean(pos.phase, phases)}"))
+    if pos.step is not None and phases:
+        phase = phases.get(pos.phase) if pos.phase else next(iter(phases.values()))
+        steps = [s.get("id") for s in (phase or {}).get("steps") or [] if isinstance(s, dict)]
+        if phase is not None and pos.step not in steps:
+            out.append(_p(locate, ("step",), f"{pos.step!r} is not a step of phase {phase.get('id')!r}{did_you_mean(pos.step, steps)}"))
+    settings = {i["setting"]["name"]: i["setting"] for i in pack.interpretations.values() if isinstance(i.get("setting"), dict)}
+    for name, value in pos.settings.items():
+        if name not in settings:
+            out.append(_p(locate, ("settings", name), f"unknown setting {name!r}{did_you_mean(name, settings)}"))
+        elif value not in settings[name].get("choices", []):
+            out.append(_p(locate, ("settings", name), f"expected one of {settings[name]['choices']}, got {describe(value)}"))
+    known = set(pack.counters) | {u.id for u in pos.units}
+    for key, items in (("pending", pos.pending), ("removed", pos.removed)):
+        for i, item in enumerate(items):
+            if pack.counters and item.unit not in known:
+                out.append(_p(locate, (key, i, "unit"), f"unknown unit {item.unit!r}{did_you_mean(item.unit, known)}"))
+    return out
+
+
+def _validate(doc: YamlDoc, data: Any, pack: Any, locate: Locate) -> tuple[Position | None, list[Problem]]:
+    if not isinstance(data, dict):
+        return None, [_p(locate, (), f"expected a position mapping (kind: position), got {describe(data)}")]
+    out: list[Problem] = []
+    if data.get("kind") != "position":
+        out.append(_p(locate, ("kind",), f"expected kind 'position', got {describe(data.get('kind'))}"))
+        return None, out
+    resolved, bad, inherited = _resolve_counters(data, pack, locate, out)
+    pos, probs = validate_model(Position, resolved, locate)
+    skip = tuple(f"units.{i}" for i in bad)  # their counter problem says it all
+    out += [p for p in probs if p.key not in inherited
+            and not any(p.key == s or p.key.startswith(s + ".") for s in skip)]
+    if pos is not None:
+        out += _semantic(pos, resolved, pack, locate)
+
+    return (pos if not out else None), out
+
+
+def check_scenario(doc: YamlDoc, data: Any, pack: Any, locate: Locate) -> list[Problem]:
+    """Every problem of a scenario of ``pack`` (raw data with errata applied)."""
+    return _validate(doc, data, pack, locate)[1]
+
+
+def load_position(path_or_text: str | Path, pack: Any = None) -> Position:
+    """Load and validate a position from a file path or YAML/JSON text.
+
+    ``pack`` (a :class:`~casebook.core.content.Pack`) defaults to the pack of the position's
+    ``game:`` (a ``game.yaml`` with that id in a folder above the file, else the installed game).
+    Errata of the pack that target this file are applied. Raises :class:`PositionError` listing
+    every problem; the position is refused whole.
+    """
+    from casebook.core.content import display_path
+
+    path: Path | None = None
+    if isinstance(path_or_text, Path) or ("\n" not in path_or_text and Path(path_or_text).is_file()):
+        path = Path(path_or_text)
+        doc, problems = read_yaml(path, file=display_path(path))
+    else:
+        doc, problems = read_yaml("<position>", text=str(path_or_text))
+    if doc is None or problems:
+        raise PositionError(problems)
+    data = doc.data
+
+    def locate(kp: tuple) -> tuple[str, int, int]:
+        line, col = doc.where(kp)
+        return doc.file, line, col
+
+    if pack is None and isinstance(data, dict) and isinstance(data.get("game"), str):
+        pack = _find_pack_for(data["game"], path)
+        if pack is None:
+            raise PositionError([_p(locate, ("game",), f"unknown game {data['game']!r}: no pack found")])
+    if pack is not None and path is not None and pack.patches_for(path):
+        data = copy.deepcopy(data)
+        for epath, i, patch in pack.patches_for(path):
+            op = next(k for k in ("set", "add", "remove") if k in patch)
+            try:
+                apply_patch(data, patch["path"], op, patch.get(op))
+            except PatchError as exc:
+                raise PositionError([Problem(display_path(epath), 0, 0, f"patches.{i}.path", str(exc))]) from None
+    pos, problems = _validate(doc, data, pack, locate)
+    if pos is None:
+        raise PositionError(problems or [_p(locate, ("units",), "a unit taken from the counter mix is invalid")])
+    return pos
+
+
+def position_to_dict(pos: Position) -> dict[str, Any]:
+    """Plain data of a position (defaults and nulls left out; units from a ``counter:`` keep
+    every field so they reload identically); ``kind``, ``format``, ``game`` first."""
+    d = pos.model_dump(by_alias=True, exclude_none=True, exclude_defaults=True)
+    if pos.units:
+        d["units"] = [
+            u.model_dump(by_alias=True, exclude_none=True, exclude_defaults=u.counter is None)
+            for u in pos.units
+        ]
+    head = {k: d.pop(k) for k in ("kind", "format", "game", "provenance") if k in d}
+    return {**head, **d}
+
+
+def dump_position(pos: Position) -> str:
+    """A position as YAML text; ``load_position(dump_position(p), pack) == p``."""
+    return dump_yaml(position_to_dict(pos))
+
+
+def effective_map(pos: Position, pack: Any = None) -> dict[str, Any]:
+    """The map a position is played on: its inline ``map:`` or the pack's map (plain data)."""
+    if pos.map is not None:
+        return pos.map.model_dump(by_alias=True, exclude_none=True)
+    if pack is None:
+        raise ValueError("this position has no inline map: give its pack")
+    return dict(pack.map)

@@ -1,0 +1,169 @@
+"""Cross-file checks of a content pack (docs/content-format.md), run by
+:func:`casebook.core.content.load_pack` after every file passed its own schema.
+
+Checks: case ids cited (``provenance:``, ``case:``, ``cases:``) exist in the case index; every
+value has a provenance; the map builds into a board (hexes on the map, hexsides adjacent);
+counter, table / records, phase, step and interpretation ids unique; sequence loops name steps
+of their phase; plugins registered; rule files present; every scenario position valid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from casebook.core.errors import Problem
+from casebook.core.provenance import count_provenance
+from casebook.core.schema_base import cited_cases
+from casebook.core.yamlio import dotted
+
+__all__ = ["located", "check_cross_file", "undot"]
+
+Locate = Callable[[tuple], tuple[str, int, int]]
+
+
+def located(st: Any, path: Path) -> Locate:
+    """Locator for a pack file: key paths inside a patched value point at the errata patch."""
+    doc = st.docs[path]
+    sites = st.patch_sites.get(path, {})
+
+    def locate(kp: tuple) -> tuple[str, int, int]:
+        for n in range(len(kp), -1, -1):
+            if kp[:n] in sites:
+                return sites[kp[:n]]
+        line, col = doc.where(kp)
+        return doc.file, line, col
+
+    return locate
+
+
+def undot(data: Any, key: str) -> tuple:
+    """A dotted key path (``hexsides.3.hexes``) back to a tuple, following ``data``."""
+    out: list[Any] = []
+    node = data
+    for part in key.split(".") if key else []:
+        if isinstance(node, list) and part.lstrip("-").isdigit():
+            k: Any = int(part)
+            node = node[k] if -len(node) <= k < len(node) else None
+        elif isinstance(node, dict):
+            k = part if part in node else next((x for x in node if str(x) == part), part)
+            node = node.get(k)
+        else:
+            k = part
+        out.append(k)
+    return tuple(out)
+
+
+def _p(locate: Locate, kp: tuple, message: str) -> Problem:
+    f, line, col = locate(kp)
+    return Problem(f, line, col, dotted(kp), message)
+
+
+def _case_refs(node: Any, path: tuple = ()) -> Iterator[tuple[tuple, str]]:
+    """(key path, case id) of every case cited below ``node``."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            kp = path + (k,)
+            if k == "provenance" and isinstance(v, str):
+                for c in cited_cases(v):
+                    yield kp, c
+            elif k == "case" and isinstance(v, str):
+                yield kp, v
+            elif k == "cases" and isinstance(v, list):
+                for i, c in enumerate(v):
+                    if isinstance(c, str):
+                        yield kp + (i,), c
+            else:
+                yield from _case_refs(v, kp)
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _case_refs(v, path + (i,))
+
+
+def _unique(items: Any, key: str, what: str, locate: Locate, base: tuple) -> list[Problem]:
+    seen: set[Any] = set()
+    out = []
+    for i, item in enumerate(items or []):
+        if isinstance(item, dict) and isinstance(item.get(key), (str, int)):
+            if item[key] in seen:
+                out.append(_p(locate, base + (i, key), f"duplicate {what} {item[key]!r}"))
+            seen.add(item[key])
+    return out
+
+
+def _sequence(data: Any, locate: Locate) -> list[Problem]:
+    out = _unique(data.get("phases"), "id", "phase id", locate, ("phases",))
+    for i, ph in enumerate(data.get("phases") or []):
+        if not isinstance(ph, dict):
+            continue
+        out += _unique(ph.get("steps"), "id", "step id", locate, ("phases", i, "steps"))
+        steps = {s.get("id") for s in ph.get("steps") or [] if isinstance(s, dict)}
+        for j, loop in enumerate(ph.get("loops") or []):
+            for end in ("from", "to"):
+                if isinstance(loop, dict) and loop.get(end) not in steps:
+                    out.append(_p(locate, ("phases", i, "loops", j, end),
+                                  f"{loop.get(end)!r} is not a step of phase {ph.get('id')!r}"))
+    return out
+
+
+def check_cross_file(st: Any, pack: Any, named: list[tuple[Path, str | None, tuple]]) -> list[Problem]:
+    """Every cross-file problem of a pack (see module docstring). ``st`` is the loader's working
+    state (docs, patched data, validity), ``pack`` the assembled :class:`Pack`."""
+    from casebook.core.board import Board, BoardError
+    from casebook.core.content import plugin_registered
+
+    out: list[Problem] = []
+    index = set(pack.cases)
+    gpath = pack.dir / "game.yaml"
+    gloc = located(st, gpath)
+    paths = [gpath] + [n[0] for n in named if n[0] in st.data]
+    for path in paths:
+        data, loc = st.data[path], located(st, path)
+        kind = st.kinds.get(path)
+        if index and kind != "cases":
+            for kp, case in _case_refs(data):
+                if case not in index:
+                    out.append(_p(loc, kp, f"case {case} is not in the case index"))
+        counts = count_provenance(data, st.overrides.get(path))
+        if counts.untagged:
+            out.append(_p(loc, counts.first_untagged or (),
+                          f"untagged value: {counts.untagged} value(s) of this file have no provenance; "
+                          "add `provenance:` at the top of the file or on their mapping"))
+        if path not in st.valid:
+            continue
+        if kind == "sequence":
+            out += _sequence(data, loc)
+        elif kind == "counters":
+            out += _unique(data.get("units"), "id", "counter id", loc, ("units",))
+        elif kind == "interpretations":
+            out += _unique(data.get("interpretations"), "id", "interpretation id", loc, ("interpretations",))
+        elif kind == "map":
+            try:
+                Board.from_map(data)
+            except BoardError as exc:
+                out += [_p(loc, undot(data, k), m) for k, m in exc.problems]
+    seen_ids: dict[str, Path] = {}
+    for rel in (pack.manifest.get("tables") or []):
+        data = st.data.get(pack.dir / rel)
+        if isinstance(data, dict) and isinstance(data.get("id"), str):
+            if data["id"] in seen_ids:
+                out.append(_p(located(st, pack.dir / rel), ("id",),
+                              f"duplicate table id {data['id']!r} (also in {seen_ids[data['id']].name})"))
+            seen_ids.setdefault(data["id"], pack.dir / rel)
+    for i, name in enumerate(pack.manifest.get("plugins") or []):
+        if not plugin_registered(name):
+            out.append(_p(gloc, ("plugins", i),
+                          f"plugin {name!r} is not registered (no entry point {name!r} in group casebook.plugins)"))
+    for i, rule in enumerate(pack.rule_files):
+        if not rule.is_file():
+            out.append(_p(gloc, ("rules", i), f"rule file not found: {rule}"))
+    from casebook.core.position import check_scenario
+
+    needed = [pack.dir / pack.manifest[k] for k in ("map", "counters", "sequence")]
+    if not all(p in st.data for p in needed):
+        return out  # scenarios are checked once the map, counter mix and sequence are readable
+    for spath in pack.scenarios.values():
+        if spath in st.docs:
+            out += check_scenario(st.docs[spath], st.data[spath], pack, located(st, spath))
+    return out

@@ -1,0 +1,128 @@
+"""Schema of the position document (docs/positions.md): scenarios, saves and test positions.
+
+The model checks shape only; :mod:`casebook.core.position` resolves ``counter:`` references
+and checks everything that needs the pack (hexes on the map, phase/step ids, settings).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field
+
+from casebook.core.schema_base import HexLabel, Model, Scalar, Side, Slug, UnitClass, UnitSize
+from casebook.core.schema_content import MapBody
+
+__all__ = [
+    "Position",
+    "Unit",
+    "Weather",
+    "Marker",
+    "Pending",
+    "Removed",
+    "ScenarioInfo",
+    "Rng",
+    "UNIT_FLAGS",
+    "COUNTER_FIELDS",
+]
+
+#: Status flags of a unit on the map (bools, default false).
+UNIT_FLAGS = ("fatigued", "oos", "activated", "reserve", "guards", "hedgehog", "scattered")
+#: Fields a ``counter:`` reference takes from the pack's counter mix (then overridden).
+COUNTER_FIELDS = (
+    "id", "name", "side", "class", "size", "strength", "ma", "radius", "limit", "mechanized",
+    "division", "type", "guards",
+)
+
+
+class ScenarioInfo(Model):
+    id: Slug
+    name: str
+    first_turn: int = Field(ge=1)
+    last_turn: int = Field(ge=1)
+    description: str | None = None
+    victory: dict[str, Any] = {}
+
+
+class Weather(Model):
+    temperature: Literal["warm", "cold", "arctic"]
+    ground: Literal["dry", "frozen", "mud", "drying", "snow", "deep_snow"]
+
+
+class Unit(Model):
+    """One unit on the map: strength in strength points, ``ma`` in MP, ``radius`` in hexes."""
+
+    id: str = Field(min_length=1)
+    counter: str | None = None
+    name: str | None = None
+    type: str | None = None
+    side: Side
+    class_: UnitClass = Field(alias="class")
+    size: UnitSize | None = None
+    strength: int | None = Field(None, ge=0)
+    ma: int | None = Field(None, ge=0)
+    radius: int | None = Field(None, ge=0)
+    limit: int | None = Field(None, ge=0)
+    mechanized: bool = False
+    division: str | None = None
+    hex: HexLabel | None = None
+    losses: int = Field(0, ge=0, le=3)
+    fatigued: bool = False
+    oos: bool = False
+    activated: bool = False
+    reserve: bool = False
+    guards: bool = False
+    hedgehog: bool = False
+    scattered: bool = False
+
+
+class Marker(Model):
+    kind: Literal["fortification", "hedgehog", "partisan", "scatter", "fort-destroyed"]
+    hex: HexLabel
+
+
+class Pending(Model):
+    unit: str
+    turn: int = Field(ge=1)
+    area: str | None = None
+
+
+class Removed(Model):
+    unit: str
+    reason: Literal["eliminated", "withdrawn", "rebuilding"]
+    turn: int | None = Field(None, ge=1)
+
+
+class Rng(Model):
+    seed: int
+    state: Any = None
+
+
+class Position(Model):
+    """A whole position; equality is value equality (``load(dump(p)) == p``)."""
+
+    kind: Literal["position"]
+    format: Literal[1]
+    game: Slug
+    scenario: ScenarioInfo | None = None
+    map: MapBody | None = None
+    turn: int = Field(1, ge=1)
+    weather: Weather | None = None
+    phase: str | None = None
+    step: str | None = None
+    phasing: Side | None = None
+    first_player: Side | None = None
+    ip: dict[Side, int] = {}
+    rp: dict[Side, dict[Literal["infantry", "armor"], int]] = {}
+    fp: dict[Literal["normal", "moscow"], int] = {}
+    partisans: int = Field(0, ge=0)
+    units: list[Unit] = []
+    markers: list[Marker] = []
+    control: dict[HexLabel, Side] = {}
+    pending: list[Pending] = []
+    removed: list[Removed] = []
+    settings: dict[str, Scalar] = {}
+    #: plugin name -> that plugin's private plain data (e.g. a combat awaiting a decision)
+    plugin_state: dict[str, Any] = {}
+    rng: Rng | None = None
+    trace_seq: int = Field(0, ge=0)

@@ -1,0 +1,522 @@
+"""The game state: the whole position of a game as plain data.
+
+A :class:`GameState` holds exactly what a position document holds (``docs/positions.md``): turn,
+weather, phase/step, phasing side, first player, the tracks (IPs, RPs, FPs, partisans), units with
+their hex and status flags, markers, control, pending reinforcements, removed units, settings, the
+RNG state and the next trace sequence number. :meth:`GameState.from_dict` / :meth:`to_dict` use the
+position document shape, so a save *is* a position file.
+
+Reading is free (properties return read-only views). Every change goes through a method, which is
+what plugins use. A state never holds a half-applied action: run an action inside
+:meth:`GameState.transaction`; if it raises, the state (and any trace or journal passed in) is put
+back exactly as it was.
+
+The kernel names no game: sides are whatever keys the position uses (``german``/``soviet`` for
+Moscow '41); rules about them (who may spend what, 1.0) live in plugins and rule scripts.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import itertools
+import pickle
+import re
+from collections.abc import Iterator, Mapping
+from collections.abc import Mapping as _AbcMapping
+from contextlib import contextmanager
+from types import MappingProxyType
+from typing import Any, Protocol
+
+from casebook.core.errors import PositionError, Problem
+
+_VERSIONS = itertools.count(1)
+
+__all__ = ["GameState", "Journal", "TOP_LEVEL_KEYS", "HEX_RE"]
+
+#: Keys of a position document, in the order :meth:`GameState.to_dict` writes them.
+TOP_LEVEL_KEYS: tuple[str, ...] = (
+    "kind", "format", "game", "provenance", "scenario", "map", "turn", "weather", "phase", "step",
+    "phasing", "first_player", "ip", "rp", "fp", "partisans", "units", "markers", "control",
+    "pending", "removed", "settings", "plugin_state", "rng", "trace_seq",
+)
+#: Keys written only when set (``None`` = absent).
+_OPTIONAL = frozenset({"provenance", "scenario", "map", "weather", "phase", "step", "phasing",
+                       "first_player"})
+#: Lists of records whose ``None`` fields count as absent (pydantic dumps them).
+_RECORD_LISTS = frozenset({"units", "markers", "pending", "removed"})
+#: A printed hex label: column then row, two digits each (``"0303"``).
+HEX_RE = re.compile(r"^\d{4}$")
+
+
+class Journal(Protocol):
+    """Anything rolled back with a state: a :class:`~casebook.core.trace.Trace`, a hook-call list."""
+
+    def __len__(self) -> int: ...
+
+
+def _unit_key(unit: Mapping[str, Any]) -> str | None:
+    key = unit.get("id", unit.get("counter"))
+    return key if isinstance(key, str) else None
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of position data (plain dicts, lists, scalars): a pickle round trip, about five
+    times faster than ``copy.deepcopy`` on a whole state (taken before every action); anything
+    pickle cannot take falls back to ``deepcopy``."""
+    try:
+        return pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return copy.deepcopy(value)
+
+
+def _plain(value: Any) -> Any:
+    """A deep copy with ``None`` values dropped from mappings (unit records and the like)."""
+    if isinstance(value, (str, int, float)):  # the common leaves, tested first (a hot path)
+        return value
+    if isinstance(value, _AbcMapping):
+        return {k: _plain(v) for k, v in value.items() if v is not None}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+class GameState:
+    """The mutable state of one game (see the module docstring).
+
+    Build with :meth:`from_dict` (from a position document or ``model.model_dump()`` of the
+    validating loader) or :meth:`clone`; compare with ``==`` (by :meth:`to_dict`).
+    """
+
+    def __init__(self, game: str) -> None:
+        #: a number unique to this state's content: every change (and a rollback) draws a new one
+        self._version = next(_VERSIONS)
+        #: lazily built lookups of units by id and by hex (dropped on every structural change)
+        self._ix: tuple[Any, ...] | None = None
+        self._pickled: dict[str, tuple[Any, bytes]] = {}
+        #: read-only views of the units for :attr:`units` (live: rebuilt only when units are
+        #: removed or the state rolled back; an added unit is appended)
+        self._unit_views: tuple[Mapping[str, Any], ...] | None = None
+        self._d: dict[str, Any] = {
+            "kind": "position", "format": 1, "game": game, "provenance": None, "scenario": None,
+            "map": None, "turn": 1, "weather": None, "phase": None, "step": None,
+            "phasing": None, "first_player": None, "ip": {}, "rp": {}, "fp": {}, "partisans": 0,
+            "units": [], "markers": [], "control": {}, "pending": [], "removed": [],
+            "settings": {}, "plugin_state": {}, "rng": {"seed": 0, "state": None}, "trace_seq": 0,
+        }
+
+    # ------------------------------------------------------------------ plain data in and out
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any], *, file: str = "<position>") -> GameState:
+        """A state from a position document (plain dict). Draws no random numbers.
+
+        Keys with value ``None`` count as absent (so a pydantic ``model_dump()`` loads too).
+        Raises :class:`PositionError` listing every problem: wrong kind/format, missing game,
+        unknown top-level keys, units without ``id``/``counter``, duplicate unit ids.
+        Deep validation (types, hexes on the map, counter ids) is ``casebook.core.position``'s job.
+        """
+        problems: list[Problem] = []
+
+        def bad(key: str, msg: str) -> None:
+            problems.append(Problem(file, 0, 0, key, msg))
+
+        if d.get("kind", "position") != "position":
+            bad("kind", f"expected 'position', got {d.get('kind')!r}")
+        if d.get("format", 1) != 1:
+            bad("format", f"expected 1, got {d.get('format')!r}")
+        if not isinstance(d.get("game"), str):
+            bad("game", "required: the game id (e.g. 'moscow41')")
+        for key in d:
+            if key not in TOP_LEVEL_KEYS:
+                bad(str(key), "unknown key")
+        seen: set[str] = set()
+        for i, unit in enumerate(d.get("units") or []):
+            key = _unit_key(unit) if isinstance(unit, Mapping) else None
+            if key is None:
+                bad(f"units.{i}", "a unit needs an 'id' or a 'counter'")
+            elif key in seen:
+                bad(f"units.{i}", f"duplicate unit id {key!r}")
+            else:
+                seen.add(key)
+        if problems:
+            raise PositionError(problems)
+        state = cls(d["game"])
+        for key in TOP_LEVEL_KEYS:
+            if d.get(key) is not None:
+                value = d[key]
+                state._d[key] = _plain(value) if key in _RECORD_LISTS else copy.deepcopy(value)
+        state._d["rng"].setdefault("seed", 0)
+        state._d["rng"].setdefault("state", None)
+        return state
+
+    def to_dict(self) -> dict[str, Any]:
+        """The state as a position document (deep copy, keys in :data:`TOP_LEVEL_KEYS` order;
+        unset optional keys omitted). ``GameState.from_dict(s.to_dict()) == s``."""
+        return {k: copy.deepcopy(v) for k, v in self._d.items()
+                if not (k in _OPTIONAL and v is None) and not (k == "plugin_state" and not v)}
+
+    def clone(self) -> GameState:
+        """An independent copy."""
+        other = GameState(self.game)
+        other._d = _copy(self._d)
+        other._ix = None
+        other._version = self._version  # same content: derived maps computed for it still hold
+        return other
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GameState) and self.to_dict() == other.to_dict()
+
+    def __repr__(self) -> str:
+        return (f"GameState(game={self.game!r}, turn={self.turn}, phase={self.phase!r}, "
+                f"step={self.step!r}, units={len(self._d['units'])})")
+
+    # ------------------------------------------------------------------ transactions
+    @contextmanager
+    def transaction(self, *journals: Any) -> Iterator[GameState]:
+        """Run an action all-or-nothing.
+
+        ``with state.transaction(trace): ...`` — if the block raises, the state is restored to
+        what it was on entry and every journal (anything with ``len()`` and ``truncate(n)``, or a
+        plain ``list``) is cut back to its length on entry; the exception propagates
+        (typically :class:`~casebook.core.errors.IllegalActionError`). Nests.
+        """
+        saved = _copy(self._d)
+        lengths = [len(j) for j in journals]
+        try:
+            yield self
+        except BaseException:
+            self._d = saved
+            self._ix = None
+            self._unit_views = None
+            self._version = next(_VERSIONS)
+            for journal, n in zip(journals, lengths):
+                if isinstance(journal, list):
+                    del journal[n:]
+                else:
+                    journal.truncate(n)
+            raise
+
+    @property
+    def version(self) -> int:
+        """A number identifying this content of the state: any change through a method draws a
+        new one (trace numbering and the dice generator's position excepted), so derived maps
+        (ZOC, supply) can be cached per version (``casebook.core.engine.Ctx.memo``)."""
+        return self._version
+
+    def touch(self) -> None:
+        """Draw a new :attr:`version` without changing anything: for a change the state cannot
+        see (a test double's answers, say) that must invalidate caches."""
+        self._version = next(_VERSIONS)
+
+    # ------------------------------------------------------------------ read-only views
+    game = property(lambda self: self._d["game"], doc="The game id.")
+    turn = property(lambda self: self._d["turn"], doc="The current Game-Turn (int >= 1).")
+    phase = property(lambda self: self._d["phase"], doc="Current phase id (None: not started).")
+    step = property(lambda self: self._d["step"], doc="Current step id of that phase.")
+    phasing = property(lambda self: self._d["phasing"], doc="The phasing side, or None.")
+    first_player = property(lambda self: self._d["first_player"],
+                            doc="The first player this turn (0.7.1.3), or None.")
+    partisans = property(lambda self: self._d["partisans"], doc="Partisan track value.")
+    trace_seq = property(lambda self: self._d["trace_seq"], doc="Next trace sequence number.")
+
+    @property
+    def weather(self) -> Mapping[str, str] | None:
+        """``{"temperature": …, "ground": …}`` or None before the first weather phase."""
+        w = self._d["weather"]
+        return None if w is None else MappingProxyType(w)
+
+    @property
+    def scenario(self) -> Any:
+        """The scenario block (plain data, deep copy) or None."""
+        return copy.deepcopy(self._d["scenario"])
+
+    @property
+    def map(self) -> Any:
+        """The inline map (plain data, deep copy) or None (= the pack's map)."""
+        return copy.deepcopy(self._d["map"])
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        """The sides of the game, from the IP track keys, else from the units (sorted)."""
+        if self._d["ip"]:
+            return tuple(self._d["ip"])
+        return tuple(sorted({u["side"] for u in self._d["units"] if "side" in u}))
+
+    def other_side(self, side: str) -> str:
+        """The opponent of ``side``; ``ValueError`` unless there are exactly two sides."""
+        sides = self.sides
+        if len(sides) != 2 or side not in sides:
+            raise ValueError(f"cannot tell the opponent of {side!r} among sides {sides}")
+        return sides[1] if side == sides[0] else sides[0]
+
+    def ip(self, side: str) -> int:
+        """Initiative Points of ``side`` (0 if unset)."""
+        return self._d["ip"].get(side, 0)
+
+    def rp(self, side: str, kind: str) -> int:
+        """Replacement Points of ``side`` of ``kind`` (infantry, armor)."""
+        return self._d["rp"].get(side, {}).get(kind, 0)
+
+    def fp(self, kind: str) -> int:
+        """Fortification Points of ``kind`` (normal, moscow)."""
+        return self._d["fp"].get(kind, 0)
+
+    @property
+    def units(self) -> tuple[Mapping[str, Any], ...]:
+        """All units on the map, in order, as read-only mappings (the same tuple until units are
+        added or removed: hot loops ask for it thousands of times a step; the views are live)."""
+        views = self._unit_views
+        if views is None:
+            views = self._unit_views = tuple(MappingProxyType(u) for u in self._d["units"])
+        return views
+
+    def unit(self, uid: str) -> Mapping[str, Any]:
+        """The unit with ``id`` (or ``counter``) ``uid``; ``KeyError`` if not on the map."""
+        try:
+            return self._index()[0][uid]
+        except KeyError:
+            raise KeyError(f"no unit {uid!r} on the map") from None
+
+    def has_unit(self, uid: str) -> bool:
+        return uid in self._index()[0]
+
+    def units_at(self, hex_: str) -> tuple[Mapping[str, Any], ...]:
+        """The units in hex ``hex_`` (a stack), in order."""
+        return self._index()[1].get(hex_, ())
+
+    def _index(self) -> tuple[dict[str, Mapping[str, Any]], dict[str, tuple[Mapping[str, Any], ...]],
+                              dict[str, dict[str, Any]]]:
+        """Read-only views of the units by id and by hex, and the records by id (rebuilt after
+        a unit changes: a view shows its record live)."""
+        if self._ix is None:
+            by_id: dict[str, Mapping[str, Any]] = {}
+            raw: dict[str, dict[str, Any]] = {}
+            by_hex: dict[str, list[Mapping[str, Any]]] = {}
+            for u in self._d["units"]:
+                view = MappingProxyType(u)
+                key = _unit_key(u)
+                if key is not None and key not in raw:
+                    raw[key] = u
+                    by_id[key] = view
+                by_hex.setdefault(u.get("hex"), []).append(view)
+            self._ix = (by_id, {h: tuple(us) for h, us in by_hex.items()}, raw)
+        return self._ix
+
+    @property
+    def markers(self) -> tuple[Mapping[str, Any], ...]:
+        return tuple(MappingProxyType(m) for m in self._d["markers"])
+
+    def control(self, hex_: str) -> str | None:
+        """The side that controls ``hex_``, if recorded."""
+        return self._d["control"].get(hex_)
+
+    @property
+    def pending(self) -> tuple[Mapping[str, Any], ...]:
+        return tuple(MappingProxyType(p) for p in self._d["pending"])
+
+    @property
+    def removed(self) -> tuple[Mapping[str, Any], ...]:
+        return tuple(MappingProxyType(r) for r in self._d["removed"])
+
+    def setting(self, name: str, default: Any = None) -> Any:
+        """An interpretation switch (interpretations register), or ``default``."""
+        return self._d["settings"].get(name, default)
+
+    @property
+    def rng(self) -> Mapping[str, Any]:
+        """``{"seed": int, "state": int | None}`` — see :mod:`casebook.core.dice`."""
+        return MappingProxyType(self._d["rng"])
+
+    # ------------------------------------------------------------------ mutations
+    def _find(self, uid: str) -> dict[str, Any]:
+        try:
+            return self._index()[2][uid]
+        except KeyError:
+            raise KeyError(f"no unit {uid!r} on the map") from None
+
+    def set_turn(self, turn: int) -> None:
+        if not isinstance(turn, int) or turn < 1:
+            raise ValueError(f"turn must be an int >= 1, got {turn!r}")
+        self._d["turn"] = turn
+
+    def set_weather(self, *, temperature: str | None = None, ground: str | None = None) -> None:
+        """Set temperature and/or ground condition (the Weather Display, 0.7.1)."""
+        w = dict(self._d["weather"] or {})
+        if temperature is not None:
+            w["temperature"] = temperature
+        if ground is not None:
+            w["ground"] = ground
+        self._d["weather"] = w
+
+    def set_sequence_position(self, phase: str, step: str, phasing: str | None) -> None:
+        """Move to ``phase``/``step`` with ``phasing`` as phasing side (used by the sequence machine)."""
+        self._d.update(phase=phase, step=step, phasing=phasing)
+
+    def set_first_player(self, side: str) -> None:
+        self._d["first_player"] = side
+
+    def add_ip(self, side: str, delta: int) -> int:
+        """Add ``delta`` (may be negative) IPs to ``side``; returns the new total.
+        ``ValueError`` if the track would go below 0 (the caller checks the rule first)."""
+        return self._add(self._d["ip"], side, delta, f"ip.{side}")
+
+    def add_rp(self, side: str, kind: str, delta: int) -> int:
+        return self._add(self._d["rp"].setdefault(side, {}), kind, delta, f"rp.{side}.{kind}")
+
+    def add_fp(self, kind: str, delta: int) -> int:
+        return self._add(self._d["fp"], kind, delta, f"fp.{kind}")
+
+    def add_partisans(self, delta: int) -> int:
+        return self._add(self._d, "partisans", delta, "partisans")
+
+    @staticmethod
+    def _add(track: dict[str, Any], key: str, delta: int, label: str) -> int:
+        if not isinstance(delta, int) or isinstance(delta, bool):
+            raise TypeError(f"{label}: delta must be an int, got {delta!r}")
+        value = track.get(key, 0) + delta
+        if value < 0:
+            raise ValueError(f"{label} would go below 0 ({track.get(key, 0)} {delta:+d})")
+        track[key] = value
+        return value
+
+    def add_unit(self, unit: Mapping[str, Any]) -> None:
+        """Put a unit on the map (plain data as in a position's ``units:`` list)."""
+        key = _unit_key(unit)
+        if key is None:
+            raise ValueError("a unit needs an 'id' or a 'counter'")
+        if self.has_unit(key):
+            raise ValueError(f"unit {key!r} is already on the map")
+        if "hex" in unit:
+            self._check_hex(unit["hex"])
+        record = _plain(dict(unit))
+        self._d["units"].append(record)
+        if self._unit_views is not None:
+            self._unit_views = (*self._unit_views, MappingProxyType(record))
+        if self._ix is not None:  # the new unit joins the lookups (probes add units one by one)
+            by_id, by_hex, raw = self._ix
+            view = MappingProxyType(record)
+            raw[key], by_id[key] = record, view
+            by_hex[record.get("hex")] = (*by_hex.get(record.get("hex"), ()), view)
+
+    def update_unit(self, uid: str, **fields: Any) -> None:
+        """Set status fields of a unit (``fatigued=True``, ``losses=2``); ``None`` removes a field."""
+        unit = self._find(uid)
+        for key in ("id", "counter"):
+            if key in fields:
+                raise ValueError(f"cannot change a unit's {key!r}")
+        if fields.get("hex") is not None:
+            self._check_hex(fields["hex"])
+        for key, value in fields.items():
+            if value is None:
+                unit.pop(key, None)
+            else:
+                unit[key] = copy.deepcopy(value)
+        if "hex" in fields:
+            self._ix = None
+
+    def move_unit(self, uid: str, hex_: str) -> None:
+        """Place unit ``uid`` in hex ``hex_`` (a printed label like ``"0304"``)."""
+        self.update_unit(uid, hex=hex_)
+
+    def remove_unit(self, uid: str, reason: str, turn: int | None = None) -> Mapping[str, Any]:
+        """Take a unit off the map into ``removed`` (reason: eliminated, withdrawn, rebuilding);
+        returns its last data."""
+        unit = self._find(uid)
+        self._d["units"].remove(unit)
+        self._unit_views = None
+        self._ix = None
+        self._d["removed"].append({"unit": uid, "reason": reason,
+                                   "turn": self.turn if turn is None else turn})
+        return MappingProxyType(unit)
+
+    def add_pending(self, unit: str, turn: int, area: str | None = None) -> None:
+        entry: dict[str, Any] = {"unit": unit, "turn": turn}
+        if area is not None:
+            entry["area"] = area
+        self._d["pending"].append(entry)
+
+    def take_pending(self, turn: int) -> list[dict[str, Any]]:
+        """Remove and return the pending reinforcements due on ``turn`` (in order)."""
+        due = [p for p in self._d["pending"] if p.get("turn") == turn]
+        self._d["pending"] = [p for p in self._d["pending"] if p.get("turn") != turn]
+        return due
+
+    def add_marker(self, kind: str, hex_: str, **extra: Any) -> None:
+        self._check_hex(hex_)
+        self._d["markers"].append({"kind": kind, "hex": hex_, **extra})
+
+    def remove_marker(self, kind: str, hex_: str) -> None:
+        """Remove one marker of ``kind`` in ``hex_``; ``KeyError`` if there is none."""
+        for m in self._d["markers"]:
+            if m.get("kind") == kind and m.get("hex") == hex_:
+                self._d["markers"].remove(m)
+                return
+        raise KeyError(f"no {kind} marker in {hex_}")
+
+    def set_control(self, hex_: str, side: str | None) -> None:
+        """Record who controls ``hex_`` (None: forget it)."""
+        self._check_hex(hex_)
+        if side is None:
+            self._d["control"].pop(hex_, None)
+        else:
+            self._d["control"][hex_] = side
+
+    def set_setting(self, name: str, value: Any) -> None:
+        self._d["settings"][name] = value
+
+    def plugin_data(self, plugin: str) -> Any:
+        """The private plain-data record a plugin keeps in the state under its own name (a
+        deep copy; ``None`` if it keeps none) — e.g. a combat awaiting the defender's support."""
+        stored = self._d["plugin_state"].get(plugin)
+        if stored is None:
+            return None
+        # the record is pickled once per stored value (set_plugin_data stores a new object and a
+        # rollback a new state dict, so the identity test sees every change); each read unpickles
+        kept = self._pickled.get(plugin)
+        if kept is None or kept[0] is not stored:
+            kept = self._pickled[plugin] = (stored, pickle.dumps(stored, pickle.HIGHEST_PROTOCOL))
+        return pickle.loads(kept[1])
+
+    def set_plugin_data(self, plugin: str, value: Any) -> None:
+        """Store (or, with ``None``, drop) ``plugin``'s private record; it must be plain data
+        (dicts, lists, str, int, bool) so it round-trips through a position file."""
+        if value is None:
+            self._d["plugin_state"].pop(plugin, None)
+        else:
+            self._d["plugin_state"][plugin] = _plain(_copy(value))
+
+    def set_rng_state(self, value: int) -> None:
+        """Store the generator state (used only by :mod:`casebook.core.dice`)."""
+        self._d["rng"]["state"] = value
+
+    def next_trace_seq(self) -> int:
+        """Return the next trace sequence number and advance the counter (dense numbering)."""
+        seq = self._d["trace_seq"]
+        self._d["trace_seq"] = seq + 1
+        return seq
+
+    @staticmethod
+    def _check_hex(hex_: Any) -> None:
+        if not isinstance(hex_, str) or not HEX_RE.match(hex_):
+            raise ValueError(f"not a hex label (XXYY): {hex_!r}")
+
+
+def _bumps_version(method: Any) -> Any:
+    @functools.wraps(method)
+    def wrapper(self: GameState, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            self._version = next(_VERSIONS)
+
+    return wrapper
+
+
+# Mutators that change what the rules see (all but trace numbering and the dice position) draw a
+# new version; those changing units keep the unit lookups right themselves (add_unit extends
+# them, remove_unit and a change of hex drop them, other fields show through the live views).
+for _name in [n for n in vars(GameState) if n.startswith(("set_", "add_", "update_", "move_", "remove_",
+                                                          "take_"))]:
+    if _name != "set_rng_state":
+        setattr(GameState, _name, _bumps_version(getattr(GameState, _name)))
+del _name

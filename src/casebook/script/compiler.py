@@ -1,0 +1,322 @@
+"""Compile a game's rule scripts into a :class:`RuleSet` — or report every error at once.
+
+``compile_scripts`` parses every script, checks every name against the facts declaration, every
+case id against the game's case index and (when given) every table id, rejects cycles between
+quantities, and compiles each statement to closures. All problems of all files are raised together
+as one :class:`~casebook.core.errors.ScriptSyntaxError`; nothing is half-compiled.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+
+from casebook.core.errors import IllegalActionError, Problem, ScriptSyntaxError
+
+from . import ast as A
+from .explain import Explanation
+from .exprs import ANY, NUM, Env, ExprCompiler, MissingFactError
+from .facts import FactSchema, FactType
+from .parser import caret_context, parse_script
+from .quantities import BoundCode, PermissionCode, QuantityCode, RuleCode, TermCode
+
+__all__ = ["RuleSet", "compile_scripts", "compile_files"]
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """The compiled rules of one game.
+
+    ``quantities``: name -> :class:`QuantityCode`; ``permissions``: action -> :class:`PermissionCode`;
+    ``schema``: the facts declaration they were checked against. Facts are a mapping of fact name
+    to value (collections: a sequence of mappings); ``tables`` maps table id -> an object with
+    ``.lookup(**coords)``.
+    """
+
+    quantities: Mapping[str, QuantityCode]
+    permissions: Mapping[str, PermissionCode]
+    schema: FactSchema
+
+    def _env(self, facts: Mapping[str, Any], tables: Mapping[str, Any] | None) -> Env:
+        return Env(facts, tables, self)
+
+    def _get(self, name: str) -> QuantityCode:
+        try:
+            return self.quantities[name]
+        except KeyError:
+            raise KeyError(f"no quantity `{name}`"
+                           + _suggest(name, self.quantities)) from None
+
+    def value(self, name: str, facts: Mapping[str, Any], tables: Mapping[str, Any] | None = None) -> Any:
+        """The value of quantity ``name`` (fast; no explanation). Raises :class:`MissingFactError`."""
+        q = self._get(name)
+        try:
+            return q.value_in(Env(facts, tables, self))
+        except MissingFactError:
+            raise
+        except KeyError as exc:
+            raise MissingFactError(f"evaluating `{name}`: fact or field {exc} was not given") from None
+
+    def explain(self, name: str, facts: Mapping[str, Any],
+                tables: Mapping[str, Any] | None = None) -> Explanation:
+        """The value of quantity ``name`` with every line that fired or did not, cases and sources."""
+        q = self._get(name)
+        return _guard(lambda: q.explain_in(self._env(facts, tables)), name)
+
+    def allowed(self, action: str, facts: Mapping[str, Any], tables: Mapping[str, Any] | None = None) -> bool:
+        """Whether ``action`` is allowed (no script line about it: allowed)."""
+        p = self.permissions.get(action)
+        return True if p is None else _guard(lambda: p.allowed_in(self._env(facts, tables)), action)
+
+    def permission(self, action: str, facts: Mapping[str, Any],
+                   tables: Mapping[str, Any] | None = None) -> Explanation:
+        """The verdict on ``action`` (``value``: allowed) with every forbid/permit line."""
+        p = self.permissions.get(action) or PermissionCode(action, ())
+        return _guard(lambda: p.explain_in(self._env(facts, tables)), action)
+
+    def require(self, action: str, facts: Mapping[str, Any], tables: Mapping[str, Any] | None = None,
+                notation: str | None = None) -> Explanation:
+        """Like :meth:`permission`, but raises :class:`IllegalActionError` (naming the forbidding
+        cases and script lines) when the action is not allowed."""
+        verdict = self.permission(action, facts, tables)
+        if not verdict.value:
+            fired = [ln for ln in verdict.lines if ln.fired and ln.kind == "forbid"]
+            cases = [c for ln in fired for c in ln.cases]
+            where = "; ".join(f"{ln.text} [{ln.source}]" for ln in fired)
+            raise IllegalActionError(notation or action, cases, f"forbidden: {where}")
+        return verdict
+
+    def cases_cited(self) -> tuple[str, ...]:
+        """Every case id any compiled line cites, sorted, without repeats."""
+        seen: set[str] = set()
+        for q in self.quantities.values():
+            seen.update(q.code.cases)
+            if q.base_code:
+                seen.update(q.base_code.cases)
+            if q.rounding:
+                seen.update(q.rounding[1].cases)
+            for t in q.terms:
+                seen.update(t.code.cases)
+                for m in t.members:
+                    seen.update(m.code.cases)
+            for b in q.bounds:
+                seen.update(b.code.cases)
+        for p in self.permissions.values():
+            for _, c, _ in p.lines:
+                seen.update(c.cases)
+        return tuple(sorted(seen, key=_case_key))
+
+
+def _case_key(case: str) -> tuple:
+    parts = []
+    for chunk in case.split("."):
+        digits = "".join(ch for ch in chunk if ch.isdigit())
+        parts.append((int(digits) if digits else 0, chunk[len(digits):]))
+    return tuple(parts)
+
+
+def _guard(fn, name: str):
+    try:
+        return fn()
+    except MissingFactError:
+        raise
+    except KeyError as exc:
+        raise MissingFactError(f"evaluating `{name}`: fact or field {exc} was not given") from None
+
+
+def _suggest(word: str, choices: Iterable[str]) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f"; did you mean `{close[0]}`?" if close else ""
+
+
+class _Builder:
+    def __init__(self, sources: Sequence[tuple[str, str]], schema: FactSchema,
+                 cases: Collection[str] | None, tables: Collection[str] | None) -> None:
+        self.schema = schema
+        self.cases = set(cases) if cases is not None else None
+        self.lines = {file: text.split("\n") for file, text in sources}
+        self.problems: list[Problem] = []
+        self.statements: list[A.Statement] = []
+        for file, text in sources:
+            stmts, probs = parse_script(text, file)
+            self.statements.extend(stmts)
+            self.problems.extend(probs)
+        self.qtypes: dict[str, FactType] = {}
+        for s in self.statements:
+            if isinstance(s, A.Quantity):
+                self.qtypes.setdefault(s.name, self._value_type(s, report=False))
+        self.ex = ExprCompiler(schema, self.qtypes, tables, self.lines)
+
+    def _value_type(self, q: A.Quantity, report: bool = True) -> FactType:
+        if q.value_of is None:
+            return NUM
+        t = self.schema.facts.get(q.value_of)
+        if t is None or t.kind != "enum":
+            if report:
+                enums = [n for n, f in self.schema.facts.items() if f.kind == "enum"]
+                self.ex.error(q.name_loc, f"`{q.value_of}` is not an enum fact; the values of a "
+                              "quantity are given as `: <enum fact>`" + _suggest(q.value_of, enums))
+            return ANY
+        return t
+
+    def text(self, loc: A.Loc) -> str:
+        src = self.lines.get(loc.file, [])
+        return src[loc.line - 1].split("#")[0].strip() if 0 < loc.line <= len(src) else ""
+
+    def code(self, cases: tuple[A.CaseRef, ...], loc: A.Loc) -> RuleCode:
+        for c in cases:
+            if self.cases is not None and c.id not in self.cases:
+                self.ex.error(c.loc, f"unknown case `{c.id}` (not in the game's case index)"
+                              + _suggest(c.id, self.cases), len(c.id))
+        return RuleCode(tuple(c.id for c in cases), loc.source(), self.text(loc))
+
+    # -- statements ----------------------------------------------------------------------------
+    def quantity(self, q: A.Quantity) -> QuantityCode:
+        ex = self.ex
+        ex.key = q.name
+        vtype = self._value_type(q)
+        numeric = q.value_of is None
+        base = base_code = rounding = None
+        terms: list[TermCode] = []
+        bounds: list[BoundCode] = []
+        uses: set[str] = set()
+
+        def amount(expr: A.Expr):
+            c = ex.number(expr) if numeric else ex.compile(expr, expect=vtype)
+            if not numeric and c.type.kind not in ("enum", "str", "any"):
+                ex.error(expr.loc, f"`{q.name}` takes values of `{q.value_of}`: one of "
+                         + ", ".join(vtype.values))
+            uses.update(c.uses)
+            return c.fn
+
+        def term(t: A.Term) -> TermCode:
+            if t.times and q.mode != "product":
+                ex.error(t.loc, f"`×` marks a multiplier, but `{q.name}` is a {q.mode}")
+            cond = None
+            if t.cond is not None:
+                cc = ex.condition(t.cond)
+                uses.update(cc.uses)
+                cond = cc.fn
+            return TermCode(self.code(t.cases, t.loc), cond, amount(t.amount))
+
+        for item in q.items:
+            if isinstance(item, A.Term):
+                terms.append(term(item))
+            elif isinstance(item, A.Group):
+                if q.mode == "first" or not numeric:
+                    ex.error(item.loc, "a `most severe` group needs a sum, product, min or max quantity")
+                if not item.terms:
+                    ex.error(item.loc, "an empty `most severe` group")
+                members = tuple(term(t) for t in item.terms)
+                terms.append(TermCode(self.code(item.cases, item.loc), None, None, members))
+            elif isinstance(item, A.Base):
+                if base is not None:
+                    ex.error(item.loc, f"`{q.name}` already has a start value")
+                base, base_code = amount(item.expr), self.code(item.cases, item.loc)
+            elif isinstance(item, A.Rounding):
+                if rounding is not None:
+                    ex.error(item.loc, f"`{q.name}` already has a `round` line")
+                if not numeric:
+                    ex.error(item.loc, "only a number can be rounded")
+                rounding = (item.mode, self.code(item.cases, item.loc))
+            elif isinstance(item, A.Bound):
+                if not numeric:
+                    ex.error(item.loc, "only a number can be bounded")
+                lo = hi = cond = None
+                if item.low is not None:
+                    c = ex.number(item.low)
+                    lo = c.fn
+                    uses.update(c.uses)
+                if item.high is not None:
+                    c = ex.number(item.high)
+                    hi = c.fn
+                    uses.update(c.uses)
+                if item.cond is not None:
+                    c = ex.condition(item.cond)
+                    cond = c.fn
+                    uses.update(c.uses)
+                bounds.append(BoundCode(item.kind, self.code(item.cases, item.loc), lo, hi, cond))
+        if base is None and q.mode in ("min", "max", "first"):
+            ex.error(q.name_loc, f"a `{q.mode}` quantity needs an `otherwise <value> by <case>` line",
+                     len(q.name))
+        self.uses[q.name] = uses
+        return QuantityCode(q.name, q.mode, self.code(q.cases, q.loc), base, base_code, tuple(terms),
+                            rounding, tuple(bounds))
+
+    def build(self) -> RuleSet:
+        quantities: dict[str, QuantityCode] = {}
+        perms: dict[str, list] = {}
+        self.uses: dict[str, set[str]] = {}
+        where: dict[str, A.Loc] = {}
+        for s in self.statements:
+            if isinstance(s, A.Quantity):
+                if s.name in where:
+                    self.ex.key = s.name
+                    self.ex.error(s.name_loc, f"quantity `{s.name}` is already defined at {where[s.name]}",
+                                  len(s.name))
+                    self.quantity(s)  # still check it, for its own errors
+                    continue
+                if s.name in self.schema.facts:
+                    self.ex.key = s.name
+                    self.ex.error(s.name_loc, f"`{s.name}` is a fact; a quantity needs another name",
+                                  len(s.name))
+                where[s.name] = s.name_loc
+                quantities[s.name] = self.quantity(s)
+            else:
+                self.ex.key = s.action
+                if s.action not in self.schema.actions:
+                    self.ex.error(s.action_loc, f"unknown action `{s.action}`"
+                                  + _suggest(s.action, self.schema.actions), len(s.action))
+                cond = self.ex.condition(s.cond).fn if s.cond is not None else None
+                perms.setdefault(s.action, []).append((s.verdict, self.code(s.cases, s.loc), cond))
+        graph = nx.DiGraph([(a, b) for a, bs in self.uses.items() for b in bs])
+        try:
+            cycle = nx.find_cycle(graph)
+        except nx.NetworkXNoCycle:
+            cycle = None
+        if cycle:
+            names = [a for a, _ in cycle] + [cycle[0][0]]
+            loc = where[names[0]]
+            src = self.lines.get(loc.file, [""])
+            self.problems.append(Problem(loc.file, loc.line, loc.column, names[0],
+                                         "quantities depend on each other in a cycle: "
+                                         + " → ".join(names),
+                                         caret_context(src[loc.line - 1], loc.column)))
+        problems = self.problems + self.ex.problems
+        if problems:
+            raise ScriptSyntaxError(problems)
+        return RuleSet(quantities, {a: PermissionCode(a, tuple(ls)) for a, ls in perms.items()},
+                       self.schema)
+
+
+def compile_scripts(sources: Sequence[tuple[str, str]], schema: FactSchema,
+                    cases: Collection[str] | None = None,
+                    tables: Collection[str] | None = None) -> RuleSet:
+    """Compile scripts given as ``(file name, text)`` pairs into one :class:`RuleSet`.
+
+    ``schema``: the game's facts declaration; ``cases``: the case index ids (``None``: unchecked);
+    ``tables``: known table ids (``None``: unchecked). Raises :class:`ScriptSyntaxError` carrying
+    every syntax, name, type, case and cycle problem of all the files at once.
+    """
+    return _Builder(sources, schema, cases, tables).build()
+
+
+def compile_files(paths: Sequence[str | Path], schema: FactSchema, cases: Collection[str] | None = None,
+                  tables: Collection[str] | None = None, relative_to: str | Path | None = None) -> RuleSet:
+    """Read and compile script files (names shown relative to ``relative_to`` when given)."""
+    sources = []
+    for p in paths:
+        p = Path(p)
+        shown = str(p)
+        if relative_to is not None:
+            try:
+                shown = str(p.resolve().relative_to(Path(relative_to).resolve()))
+            except ValueError:
+                shown = str(p)
+        sources.append((shown, p.read_text(encoding="utf-8")))
+    return compile_scripts(sources, schema, cases, tables)

@@ -1,0 +1,480 @@
+"""Compile rule-script expressions to closures, checking every name against the facts declaration.
+
+Each expression becomes a :class:`Compiled`: a closure ``fn(env, rec)`` (``env`` carries the facts,
+tables and quantity cache of one evaluation; ``rec`` the record of an ``any/all/no`` or ``count``),
+its type, and its constant value when it has one. Nothing is interpreted per call: the tree is
+walked once, here. Problems (unknown names with a suggestion, type mismatches, unknown cases) are
+collected, never raised one by one.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from casebook.core.errors import CasebookError, Problem
+
+from . import ast as A
+from .facts import FactSchema, FactType
+from .parser import caret_context
+
+__all__ = ["Compiled", "Env", "ExprCompiler", "round_value", "MissingFactError", "NUM", "BOOL", "ANY"]
+
+NUM = FactType("num")
+BOOL = FactType("bool")
+STR = FactType("str")
+ANY = FactType("any")
+_NOCONST = object()
+
+Fn = Callable[[Any, Any], Any]
+
+
+class MissingFactError(CasebookError, KeyError):
+    """A fact a script reads was not given to the evaluation (the plugin did not publish it)."""
+
+
+class Env:
+    """One evaluation: the facts mapping, the tables mapping, and a cache of quantities."""
+
+    __slots__ = ("facts", "tables", "rules", "cache")
+
+    def __init__(self, facts: Mapping[str, Any], tables: Mapping[str, Any] | None, rules: Any) -> None:
+        self.facts = facts
+        self.tables = tables or {}
+        self.rules = rules
+        self.cache: dict[str, Any] = {}
+
+    def quantity(self, name: str) -> Any:
+        try:
+            return self.cache[name]
+        except KeyError:
+            v = self.cache[name] = self.rules.quantities[name].value_in(self)
+            return v
+
+
+@dataclass(frozen=True)
+class Compiled:
+    fn: Fn
+    type: FactType
+    const: Any = _NOCONST
+    uses: frozenset[str] = field(default_factory=frozenset)  # quantities referenced
+    #: ``("field", name)`` for a plain field of the current record, ``("fact", name)`` for a plain
+    #: fact: comparisons with a constant fuse the access into one closure (speed only).
+    access: tuple[str, str] | None = None
+
+    @property
+    def is_const(self) -> bool:
+        return self.const is not _NOCONST
+
+
+def round_value(value: Any, mode: str) -> int:
+    """Round a number ``down`` (floor), ``up`` (ceiling) or to ``nearest`` (halves up)."""
+    if mode == "down":
+        return math.floor(value)
+    if mode == "up":
+        return math.ceil(value)
+    return math.floor(value + Fraction(1, 2))
+
+
+def _div(a: Any, b: Any) -> Any:
+    return Fraction(a) / b
+
+
+def _const(value: Any, t: FactType) -> Compiled:
+    def fn(e, r):
+        return value
+    fn.const = value  # type: ignore[attr-defined]  # read by TermCode.fast (speed only)
+    return Compiled(fn, t, value)
+
+
+def _numeric(t: FactType) -> bool:
+    return t.kind in ("num", "int", "any")
+
+
+def _norm(t: FactType) -> FactType:
+    return NUM if t.kind == "int" else t
+
+
+_ARITH = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b, "/": _div}
+_CMP = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
+        ">=": lambda a, b: a >= b, "=": lambda a, b: a == b, "!=": lambda a, b: a != b}
+
+
+#: Binary tests with a constant right side, for :func:`_fused_op`.
+_FUSABLE = {
+    "==": lambda v, k: v == k, "!=": lambda v, k: v != k, "in": lambda v, k: v in k,
+    "not in": lambda v, k: v not in k, "<": lambda v, k: v < k, "<=": lambda v, k: v <= k,
+    ">": lambda v, k: v > k, ">=": lambda v, k: v >= k,
+}
+
+
+def _fused_op(a: Compiled, op: str, k: Any) -> Fn | None:
+    """One closure for ``<plain field or fact> <op> <constant>`` (the commonest script test),
+    instead of a closure calling the access closure; ``None`` when ``a`` is not a plain access.
+    A fact that is missing falls back to ``a.fn`` (its default, or MissingFactError)."""
+    if a.access is None:
+        return None
+    where, n = a.access
+    if where == "field":
+        if op == "==":
+            return lambda e, r: r[n] == k
+        if op == "!=":
+            return lambda e, r: r[n] != k
+        if op == "in":
+            return lambda e, r: r[n] in k
+        if op == "not in":
+            return lambda e, r: r[n] not in k
+        test = _FUSABLE[op]
+        return lambda e, r: test(r[n], k)
+    get, test = a.fn, _FUSABLE[op]
+    if op == "==":
+        def fact_eq(e, r):
+            try:
+                return e.facts[n] == k
+            except KeyError:
+                return get(e, r) == k
+        return fact_eq
+    if op == "in":
+        def fact_in(e, r):
+            try:
+                return e.facts[n] in k
+            except KeyError:
+                return get(e, r) in k
+        return fact_in
+
+    def fact_test(e, r):
+        try:
+            v = e.facts[n]
+        except KeyError:
+            v = get(e, r)
+        return test(v, k)
+    return fact_test
+
+
+class ExprCompiler:
+    """Compiles expressions of one game's scripts; collects :class:`Problem` s in ``problems``.
+
+    ``quantities`` maps every quantity name of the game to its value type (so scripts may use one
+    quantity in another); ``tables`` the known table ids (``None``: not checked); ``lines`` the
+    source lines per file (for caret context).
+    """
+
+    def __init__(self, schema: FactSchema, quantities: Mapping[str, FactType],
+                 tables: Collection[str] | None, lines: Mapping[str, list[str]]) -> None:
+        self.schema = schema
+        self.quantities = quantities
+        self.tables = tables
+        self.lines = lines
+        self.problems: list[Problem] = []
+        self.key = ""
+
+    # -- problems ------------------------------------------------------------------------------
+    def error(self, loc: A.Loc, message: str, width: int = 1) -> None:
+        src = self.lines.get(loc.file, [])
+        text = src[loc.line - 1] if 0 < loc.line <= len(src) else ""
+        self.problems.append(Problem(loc.file, loc.line, loc.column, self.key, message,
+                                     caret_context(text, loc.column, width) if text else ""))
+
+    @staticmethod
+    def suggest(word: str, choices: Collection[str]) -> str:
+        close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+        return f"; did you mean `{close[0]}`?" if close else ""
+
+    # -- entry ---------------------------------------------------------------------------------
+    def compile(self, node: A.Expr, record: FactType | None = None,
+                expect: FactType | None = None) -> Compiled:
+        method = getattr(self, "_" + type(node).__name__.lower())
+        return method(node, record, expect)
+
+    def condition(self, node: A.Expr, record: FactType | None = None) -> Compiled:
+        c = self.compile(node, record)
+        if c.type.kind not in ("bool", "any"):
+            self.error(node.loc, f"a condition must be true or false, not a {self._tname(c.type)}")
+        return c
+
+    def number(self, node: A.Expr, record: FactType | None = None) -> Compiled:
+        c = self.compile(node, record)
+        if not _numeric(c.type):
+            self.error(node.loc, f"a number is needed here, not a {self._tname(c.type)}")
+        return c
+
+    @staticmethod
+    def _tname(t: FactType) -> str:
+        if t.kind == "enum":
+            return "value (one of " + ", ".join(t.values) + ")"
+        return {"num": "number", "int": "number", "bool": "condition", "str": "text",
+                "records": "collection"}.get(t.kind, t.kind)
+
+    # -- atoms ---------------------------------------------------------------------------------
+    def _num(self, node: A.Num, record, expect) -> Compiled:
+        v = node.value
+        return _const(int(v) if v.denominator == 1 else v, NUM)
+
+    def _str(self, node: A.Str, record, expect) -> Compiled:
+        if expect is not None and expect.kind == "enum" and node.value not in expect.values:
+            self.error(node.loc, f"`{node.value}` is not one of {', '.join(expect.values)}"
+                       + self.suggest(node.value, expect.values))
+        return _const(node.value, expect if expect is not None and expect.kind == "enum" else STR)
+
+    def _bool(self, node: A.Bool, record, expect) -> Compiled:
+        return _const(node.value, BOOL)
+
+    def _name(self, node: A.Name, record: FactType | None, expect: FactType | None) -> Compiled:
+        n = node.id
+        if record is not None and n in record.fields:
+            t = _norm(record.fields[n])
+            return Compiled(lambda e, r: r[n], t, access=("field", n))
+        if expect is not None and expect.kind == "enum" and n in expect.values:
+            return _const(n, expect)
+        if expect is not None and expect.kind == "any" and n not in self.schema.facts \
+                and n not in self.quantities:
+            return _const(n, ANY)  # compared with something unknown: already reported, or a table value
+        fact = self.schema.facts.get(n)
+        if fact is not None:
+            if fact.kind == "records":
+                self.error(node.loc, f"`{n}` is a collection: use `any {fact.each or n} has …`, "
+                           f"`all {n} have …` or `count({n})`", len(n))
+                return _const(None, ANY)
+
+            def get(e, r, n=n, fact=fact):
+                try:
+                    return e.facts[n]
+                except KeyError:
+                    if fact.has_default:
+                        return fact.default
+                    raise MissingFactError(f"fact `{n}` was not given ({node.loc})") from None
+            return Compiled(get, _norm(fact), access=("fact", n))
+        if n in self.quantities:
+            return Compiled(lambda e, r: e.quantity(n), self.quantities[n], uses=frozenset({n}))
+        if expect is not None and expect.kind == "enum":
+            self.error(node.loc, f"unknown value `{n}`: expected one of {', '.join(expect.values)}"
+                       + self.suggest(n, expect.values), len(n))
+            return _const(n, expect)
+        names = list(self.schema.facts) + list(self.quantities)
+        if record is not None:
+            names += list(record.fields)
+            what = "unknown field or fact"
+        else:
+            what = "unknown fact"
+        self.error(node.loc, f"{what} `{n}`" + self.suggest(n, names), len(n))
+        return _const(None, ANY)
+
+    def _unary(self, node: A.Unary, record, expect) -> Compiled:
+        c = self.number(node.operand, record)
+        if node.op == "+":
+            return c
+        if c.is_const and c.const is not None:
+            return _const(-c.const, NUM)
+        f = c.fn
+        return Compiled(lambda e, r: -f(e, r), NUM, uses=c.uses)
+
+    def _binop(self, node: A.BinOp, record, expect) -> Compiled:
+        a, b = self.number(node.left, record), self.number(node.right, record)
+        op = _ARITH[node.op]
+        if a.is_const and b.is_const and a.const is not None and b.const is not None:
+            if node.op == "/" and b.const == 0:
+                self.error(node.loc, "division by zero")
+                return _const(0, NUM)
+            v = op(a.const, b.const)
+            if isinstance(v, Fraction) and v.denominator == 1:
+                v = int(v)
+            return _const(v, NUM)
+        fa, fb = a.fn, b.fn
+        if b.is_const:
+            k = b.const
+            return Compiled(lambda e, r: op(fa(e, r), k), NUM, uses=a.uses)
+        return Compiled(lambda e, r: op(fa(e, r), fb(e, r)), NUM, uses=a.uses | b.uses)
+
+    def _rounded(self, node: A.Rounded, record, expect) -> Compiled:
+        c = self.number(node.expr, record)
+        mode = node.mode
+        if c.is_const and c.const is not None:
+            return _const(round_value(c.const, mode), NUM)
+        if isinstance(node.expr, A.BinOp) and node.expr.op == "/":
+            quotient = self._rounded_quotient(node.expr, record, mode)
+            if quotient is not None:
+                return quotient
+        f = c.fn
+        return Compiled(lambda e, r: round_value(f(e, r), mode), NUM, uses=c.uses)
+
+    def _rounded_quotient(self, node: A.BinOp, record, mode: str) -> Compiled | None:
+        """``a / b rounded …`` without a Fraction when both are integers (the usual case: IPs,
+        strength points): floor division is exact there; anything else takes the general path."""
+        a, b = self.number(node.left, record), self.number(node.right, record)
+        if not b.is_const or not isinstance(b.const, int) or b.const == 0:
+            return None
+        fa, k = a.fn, b.const
+
+        def rounded(e, r):
+            v = fa(e, r)
+            if type(v) is int:
+                if mode == "down":
+                    return v // k
+                if mode == "up":
+                    return -(-v // k)
+                return (2 * v + k) // (2 * k)
+            return round_value(Fraction(v) / k, mode)
+        return Compiled(rounded, NUM, uses=a.uses)
+
+    def _call(self, node: A.Call, record, expect) -> Compiled:
+        fns = {"min": min, "max": max}
+        if node.fn not in fns:
+            self.error(node.loc, f"unknown function `{node.fn}` (functions: min, max)"
+                       + self.suggest(node.fn, fns), len(node.fn))
+            return _const(0, NUM)
+        args = [self.number(a, record) for a in node.args]
+        fn = fns[node.fn]
+        fs = tuple(a.fn for a in args)
+        uses = frozenset().union(*(a.uses for a in args))
+        return Compiled(lambda e, r: fn(f(e, r) for f in fs), NUM, uses=uses)
+
+    def _lookup(self, node: A.Lookup, record, expect) -> Compiled:
+        if self.tables is not None and node.table not in self.tables:
+            self.error(node.loc, f"unknown table `{node.table}`" + self.suggest(node.table, self.tables),
+                       len(node.table))
+        coords = tuple((k, self.compile(v, record)) for k, v in node.coords)
+        table = node.table
+        fs = tuple((k, c.fn) for k, c in coords)
+        uses = frozenset().union(*(c.uses for _, c in coords))
+
+        def look(e, r):
+            try:
+                t = e.tables[table]
+            except KeyError:
+                raise MissingFactError(f"table `{table}` was not given ({node.loc})") from None
+            return t.lookup(**{k: f(e, r) for k, f in fs})
+        return Compiled(look, ANY, uses=uses)
+
+    def _collection(self, name: str, loc: A.Loc) -> tuple[str, FactType] | None:
+        found = self.schema.collection(name)
+        if found is None:
+            colls = [n for n, t in self.schema.facts.items() if t.kind == "records"]
+            colls += [t.each for t in self.schema.facts.values() if t.kind == "records" and t.each]
+            self.error(loc, f"unknown collection `{name}`" + self.suggest(name, colls), len(name))
+        return found
+
+    def _count(self, node: A.Count, record, expect) -> Compiled:
+        found = self._collection(node.collection, node.loc)
+        if found is None:
+            return _const(0, NUM)
+        coll, t = found
+        if node.where is None:
+            return Compiled(lambda e, r: len(e.facts[coll]), NUM)
+        c = self.condition(node.where, t).fn
+        return Compiled(lambda e, r: sum(1 for x in e.facts[coll] if c(e, x)), NUM)
+
+    def _total(self, node: A.Total, record, expect) -> Compiled:
+        found = self._collection(node.collection, node.loc)
+        if found is None:
+            return _const(0, NUM)
+        coll, t = found
+        f = node.field
+        if f not in t.fields:
+            self.error(node.loc, f"unknown field `{f}` of `{coll}`" + self.suggest(f, t.fields), len(f))
+        elif not _numeric(t.fields[f]):
+            self.error(node.loc, f"`total` needs a number field; `{f}` is a {self._tname(t.fields[f])}")
+        if node.where is None:
+            return Compiled(lambda e, r: sum(x[f] for x in e.facts[coll]), NUM)
+        c = self.condition(node.where, t).fn
+        return Compiled(lambda e, r: sum(x[f] for x in e.facts[coll] if c(e, x)), NUM)
+
+    # -- conditions ----------------------------------------------------------------------------
+    def _compare(self, node: A.Compare, record, expect) -> Compiled:
+        if node.op in ("=", "!="):
+            return self._equality(node.left, node.right, node.op == "!=", record, node.loc)
+        a, b = self.number(node.left, record), self.number(node.right, record)
+        op, fa, fb = _CMP[node.op], a.fn, b.fn
+        if b.is_const:
+            k = b.const
+            fused = _fused_op(a, node.op, k)
+            if fused is not None:
+                return Compiled(fused, BOOL, uses=a.uses)
+            return Compiled(lambda e, r: op(fa(e, r), k), BOOL, uses=a.uses)
+        return Compiled(lambda e, r: op(fa(e, r), fb(e, r)), BOOL, uses=a.uses | b.uses)
+
+    def _is(self, node: A.Is, record, expect) -> Compiled:
+        return self._equality(node.left, node.right, node.negate, record, node.loc)
+
+    def _equality(self, left, right, negate: bool, record, loc) -> Compiled:
+        a = self.compile(left, record)
+        if a.type.kind == "records":
+            self.error(left.loc, "a collection cannot be compared; use any/all/no")
+        b = self.compile(right, record, expect=a.type)
+        self._compatible(a.type, b.type, right.loc)
+        fa, fb = a.fn, b.fn
+        if b.is_const:
+            k = b.const
+            fused = _fused_op(a, "!=" if negate else "==", k)
+            if fused is not None:
+                return Compiled(fused, BOOL, uses=a.uses)
+            fn = (lambda e, r: fa(e, r) != k) if negate else (lambda e, r: fa(e, r) == k)
+        else:
+            fn = (lambda e, r: fa(e, r) != fb(e, r)) if negate else (lambda e, r: fa(e, r) == fb(e, r))
+        return Compiled(fn, BOOL, uses=a.uses | b.uses)
+
+    def _compatible(self, a: FactType, b: FactType, loc: A.Loc) -> None:
+        ka, kb = _norm(a).kind, _norm(b).kind
+        if "any" in (ka, kb) or ka == kb or {ka, kb} <= {"str", "enum"}:
+            return
+        self.error(loc, f"cannot compare a {self._tname(a)} with a {self._tname(b)}")
+
+    def _in(self, node: A.In, record, expect) -> Compiled:
+        a = self.compile(node.left, record)
+        items = [self.compile(i, record, expect=a.type) for i in node.items]
+        for i, c in zip(node.items, items):
+            self._compatible(a.type, c.type, i.loc)
+        fa = a.fn
+        uses = a.uses.union(*(c.uses for c in items))
+        if all(c.is_const for c in items):
+            s = frozenset(c.const for c in items)
+            fused = _fused_op(a, "not in" if node.negate else "in", s)
+            if fused is not None:
+                return Compiled(fused, BOOL, uses=uses)
+            fn = (lambda e, r: fa(e, r) not in s) if node.negate else (lambda e, r: fa(e, r) in s)
+        else:
+            fs = tuple(c.fn for c in items)
+            if node.negate:
+                fn = lambda e, r: fa(e, r) not in [f(e, r) for f in fs]  # noqa: E731
+            else:
+                fn = lambda e, r: fa(e, r) in [f(e, r) for f in fs]  # noqa: E731
+        return Compiled(fn, BOOL, uses=uses)
+
+    def _not(self, node: A.Not, record, expect) -> Compiled:
+        c = self.condition(node.operand, record)
+        f = c.fn
+        return Compiled(lambda e, r: not f(e, r), BOOL, uses=c.uses)
+
+    def _boolop(self, node: A.BoolOp, record, expect) -> Compiled:
+        a, b = self.condition(node.left, record), self.condition(node.right, record)
+        fa, fb = a.fn, b.fn
+        if node.op == "and":
+            fn = lambda e, r: fa(e, r) and fb(e, r)  # noqa: E731
+        else:
+            fn = lambda e, r: fa(e, r) or fb(e, r)  # noqa: E731
+        return Compiled(fn, BOOL, uses=a.uses | b.uses)
+
+    def _quantified(self, node: A.Quantified, record, expect) -> Compiled:
+        found = self._collection(node.collection, node.loc)
+        if found is None:
+            return _const(False, BOOL)
+        coll, t = found
+        c = self.condition(node.cond, t).fn
+        if node.quant == "all":
+            def fn(e, r):
+                for x in e.facts[coll]:
+                    if not c(e, x):
+                        return False
+                return True
+        else:
+            found = node.quant == "any"
+
+            def fn(e, r):
+                for x in e.facts[coll]:
+                    if c(e, x):
+                        return found
+                return not found
+        return Compiled(fn, BOOL)

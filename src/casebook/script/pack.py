@@ -1,0 +1,142 @@
+"""Find a game's rule scripts, facts declaration and case index, and compile them.
+
+This reads the two small pack files it needs (``game.yaml``: ``rules_dir``, ``rules``, ``cases``,
+``tables``; ``cases.yaml``: the case ids) directly with ruamel.yaml (safe), so it does not depend on
+the content loader; :func:`read_manifest` is the one function to swap for ``load_pack`` later.
+Without a ``game.yaml`` the defaults apply: ``rules_dir`` ``../../rules/<game>``, every ``*.rules``
+file there in name order, ``cases.yaml`` beside the manifest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
+
+from casebook.core.content import installed_games, resolve_rules_dir
+from casebook.core.errors import ContentError, Problem
+
+from .compiler import RuleSet, compile_files
+from .facts import load_facts
+
+__all__ = ["RulePack", "read_manifest", "find_rule_pack", "compile_pack"]
+
+
+@dataclass(frozen=True)
+class RulePack:
+    """Where one game's rules live: ``game`` id, ``pack_dir`` (content), ``rules_dir``, the script
+    ``files`` in manifest order, ``facts`` (the declaration file), ``cases`` (ids of the case
+    index, or ``None`` if the pack has none) and ``tables`` (table ids named by the manifest, or
+    ``None`` if it names none)."""
+
+    game: str
+    pack_dir: Path
+    rules_dir: Path
+    files: tuple[Path, ...]
+    facts: Path
+    cases: frozenset[str] | None = field(repr=False)
+    tables: frozenset[str] | None = field(repr=False)
+
+
+def _load(path: Path) -> Any:
+    try:
+        return YAML(typ="safe", pure=True).load(path.read_text(encoding="utf-8"))
+    except YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
+        raise ContentError([Problem(str(path), line, col, "", f"YAML error: {getattr(exc, 'problem', exc)}")]) from exc
+
+
+def read_manifest(pack_dir: Path) -> dict[str, Any]:
+    """The keys of ``game.yaml`` this module needs (``{}`` when the pack has no manifest yet)."""
+    manifest = pack_dir / "game.yaml"
+    if not manifest.is_file():
+        return {}
+    data = _load(manifest)
+    if not isinstance(data, dict):
+        raise ContentError([Problem(str(manifest), 1, 1, "", "expected a mapping (kind: game)")])
+    return {k: data[k] for k in ("id", "rules_dir", "rules", "cases", "tables") if k in data}
+
+
+def _pack_dir(game_or_dir: str | Path) -> Path:
+    p = Path(game_or_dir)
+    if p.is_dir():
+        if (p / "game.yaml").is_file() or (p / "cases.yaml").is_file():
+            return p
+        if (p / "facts.yaml").is_file() or any(p.glob("*.rules")):
+            return p.resolve().parent  # a game's rules/ folder: the pack is the folder holding it
+        raise ContentError([Problem(str(p), 0, 0, "", "not a content pack (no game.yaml or cases.yaml) "
+                                    "nor a rules directory (no facts.yaml or *.rules)")])
+    games = installed_games()
+    if str(game_or_dir) in games:
+        return games[str(game_or_dir)]
+    raise ContentError([Problem(str(game_or_dir), 0, 0, "", "no such game or directory (games: "
+                                + ", ".join(games) + ")")])
+
+
+def find_rule_pack(game_or_dir: str | Path) -> RulePack:
+    """Locate a game's scripts from a game id (``moscow41``), a pack dir or a rules dir.
+
+    Raises :class:`ContentError` listing every missing file.
+    """
+    given = Path(game_or_dir)
+    pack = _pack_dir(game_or_dir)
+    man = read_manifest(pack) if pack.is_dir() else {}
+    game = str(man.get("id") or pack.name)
+    if given.is_dir() and not (given / "game.yaml").is_file() and not (given / "cases.yaml").is_file():
+        rules_dir = given
+    else:
+        rules_dir = resolve_rules_dir(pack, {"id": game, **man})
+    problems: list[Problem] = []
+    if "rules" in man:
+        files = tuple(rules_dir / str(f) for f in (man["rules"] or []))
+    else:
+        files = tuple(sorted(rules_dir.glob("*.rules")))
+    for f in files:
+        if not f.is_file():
+            problems.append(Problem(str(pack / "game.yaml"), 0, 0, "rules", f"rule script not found: {f}"))
+    facts = rules_dir / "facts.yaml"
+    if files and not facts.is_file():
+        problems.append(Problem(str(facts), 0, 0, "", "the facts declaration is missing"))
+    cases = None
+    cases_file = pack / str(man.get("cases", "cases.yaml"))
+    if cases_file.is_file():
+        data = _load(cases_file)
+        cases = frozenset(str(c["id"]) for c in (data or {}).get("cases", []) if isinstance(c, dict))
+    tables = None
+    if man.get("tables"):
+        ids = set()
+        for t in man["tables"]:
+            tf = pack / str(t)
+            if tf.is_file():
+                data = _load(tf)
+                if isinstance(data, dict) and "id" in data:
+                    ids.add(str(data["id"]))
+        tables = frozenset(ids)
+    if problems:
+        raise ContentError(problems)
+    return RulePack(game, pack, rules_dir, files, facts, cases, tables)
+
+
+def compile_pack(pack: RulePack, relative_to: str | Path | None = None) -> RuleSet:
+    """Compile every script of ``pack`` against its facts, case index and tables.
+
+    Raises :class:`ContentError` (bad ``facts.yaml``) or :class:`ScriptSyntaxError` (all script
+    problems at once).
+    """
+    shown = None
+    if relative_to is not None:
+        try:
+            shown = str(pack.facts.resolve().relative_to(Path(relative_to).resolve()))
+        except ValueError:
+            shown = None
+    if not pack.files:  # a game with no rule scripts at all
+        from .compiler import compile_scripts
+        from .facts import FactSchema
+
+        return compile_scripts([], FactSchema({}, {}))
+    schema = load_facts(pack.facts, shown)
+    return compile_files(pack.files, schema, pack.cases, pack.tables, relative_to=relative_to)

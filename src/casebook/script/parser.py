@@ -1,0 +1,213 @@
+"""Parse rule scripts into the AST, reporting every syntax error of a file at once.
+
+The LALR parser is built once from ``rules.lark`` (beside this module) and cached. A file is split
+into its top-level statements (lines starting in column 1 with ``quantity``, ``forbid`` or
+``permit``); each statement is parsed on its own with the original line numbers, so one mistake
+does not hide the next. Syntax errors carry ``file:line:column``, the source line with a caret
+(lark's ``get_context``), a plain-words diagnosis (``match_examples``) and what was expected.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from lark import Lark
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.lexer import PatternStr
+
+from casebook.core.errors import Problem, ScriptSyntaxError
+
+from .ast import AstBuilder, Statement
+
+__all__ = ["parser", "parse_script", "parse_file", "caret_context"]
+
+GRAMMAR = Path(__file__).with_name("rules.lark")
+
+_STATEMENT_START = re.compile(r"^(quantity|forbid|permit)\b", re.MULTILINE)
+
+#: Diagnoses for common mistakes, matched against the parser state (lark ``match_examples``).
+_EXAMPLES: dict[str, list[str]] = {
+    "a term needs its case: write `by <case>` after the amount": [
+        "quantity q = sum\n  +2 when x\n",
+        "quantity q = sum\n  +2\n",
+        "forbid move when x\n",
+        "forbid move\n",
+    ],
+    "a case id is expected after `by` (like 10.4.5C)": [
+        "quantity q = sum\n  +2 by when x\n",
+        "quantity q = sum\n  +2 by x\n",
+        "forbid move by x\n",
+    ],
+    "the condition after `when` is incomplete": [
+        "quantity q = sum\n  +2 by 1.1 when\n",
+        "quantity q = sum\n  +2 by 1.1 when x is\n",
+        "quantity q = sum\n  +2 by 1.1 when x and\n",
+        "quantity q = sum\n  +2 by 1.1 when any x has\n",
+        "quantity q = sum\n  +2 by 1.1 when x >\n",
+        "forbid move by 1.1 when\n",
+        "forbid move by 1.1 when x >\n",
+        "forbid move by 1.1 when x is\n",
+        "forbid move by 1.1 when x and\n",
+    ],
+    "a quantity starts `quantity <name> = sum|product|min|max|first`": [
+        "quantity q sum\n",
+        "quantity q =\n",
+        "quantity = sum\n",
+        "quantity q = total\n",
+    ],
+    "a `most severe` group must be closed by `end`": [
+        "quantity q = sum\n  most severe by 1.1\n  +1 by 1.1\n",
+    ],
+    "a list of values is written in brackets: `[mud, drying]`": [
+        "quantity q = sum\n  +2 by 1.1 when x in mud\n",
+        "quantity q = sum\n  +2 by 1.1 when x in (mud)\n",
+    ],
+}
+
+def _variants(examples: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Each quantity example also with a header case and after an earlier term: lark compares parser
+    states including the stack depth, which those change."""
+    head = "quantity q = sum\n"
+    out: dict[str, list[str]] = {}
+    for label, texts in examples.items():
+        more = []
+        for t in texts:
+            more.append(t)
+            if t.startswith(head):
+                body = t[len(head):]
+                for h in (head, "quantity q = sum by 1.1\n"):
+                    for before in ("", "  +1 by 1.1\n", "  +1 by 1.1\n  +1 by 1.1\n"):
+                        more.append(h + before + body)
+        out[label] = list(dict.fromkeys(more))
+    return out
+
+
+_EXAMPLES = _variants(_EXAMPLES)
+
+#: How terminals are named in "expected ..." lists.
+_TERMINAL_WORDS = {
+    "NAME": "a name",
+    "CASE": "a case id",
+    "NUMBER": "a number",
+    "VULGAR": "a fraction like ½",
+    "STRING": "a quoted string",
+    "_NL": "end of line",
+    "$END": "end of file",
+}
+
+
+@lru_cache(maxsize=1)
+def parser() -> Lark:
+    """The rule-script LALR parser, built once per process (``propagate_positions=True``)."""
+    return Lark.open(str(GRAMMAR), parser="lalr", propagate_positions=True, maybe_placeholders=True)
+
+
+@lru_cache(maxsize=1)
+def _literals() -> dict[str, str]:
+    return {t.name: t.pattern.value for t in parser().terminals if isinstance(t.pattern, PatternStr)}
+
+
+def _expected_words(names: set[str], limit: int = 12) -> str:
+    lits = _literals()
+    words = set()
+    for n in names:
+        if n in _TERMINAL_WORDS:
+            words.add(_TERMINAL_WORDS[n])
+        elif n in lits:
+            words.add(f"`{lits[n]}`")
+        else:
+            words.add(n.lower())
+    first = ("`by`", "`when`", "a case id", "end of line", "a name", "a number")
+    ordered = sorted(words, key=lambda w: (w not in first, first.index(w) if w in first else 0,
+                                           not w.startswith("`"), w))
+    if len(ordered) > limit:
+        ordered = ordered[:limit] + ["…"]
+    return ", ".join(ordered)
+
+
+def caret_context(source_line: str, column: int, width: int = 1) -> str:
+    """The source line indented, with a caret (``^``) under 1-based ``column``."""
+    line = source_line.rstrip("\n").replace("\t", " ")
+    return f"    {line}\n    {' ' * max(column - 1, 0)}{'^' * max(width, 1)}"
+
+
+def _chunks(text: str) -> list[tuple[int, str]]:
+    """Split a script into top-level statements: (lines before the chunk, chunk text)."""
+    starts = [m.start() for m in _STATEMENT_START.finditer(text)]
+    if not starts or starts[0] != 0:
+        starts.insert(0, 0)
+    out = []
+    for i, s in enumerate(starts):
+        end = starts[i + 1] if i + 1 < len(starts) else len(text)
+        out.append((text.count("\n", 0, s), text[s:end]))
+    return out
+
+
+def _syntax_problem(file: str, text: str, err: UnexpectedInput, offset: int = 0) -> Problem:
+    diagnosis = None
+    try:
+        diagnosis = err.match_examples(parser().parse, _EXAMPLES, use_accepts=True)
+    except Exception:  # pragma: no cover - a diagnosis is a nicety, never a new failure
+        diagnosis = None
+    if isinstance(err, UnexpectedCharacters):
+        found = f"unexpected character `{text[err.pos_in_stream]}`"
+        expected = err.allowed or set()
+    elif isinstance(err, UnexpectedEOF):
+        found = "unexpected end of file"
+        expected = set(err.expected)
+    elif isinstance(err, UnexpectedToken):
+        tok = err.token
+        if tok.type == "_NL":
+            found = "unexpected end of line"
+        elif tok.type == "$END":
+            found = "unexpected end of file"
+        else:
+            found = f"unexpected `{tok}`"
+        expected = set(err.accepts or err.expected)
+    else:  # pragma: no cover
+        found, expected = str(err), set()
+    line, column = err.line, err.column
+    if line is None or line < 1:  # end of input: point after the last character
+        lines = text.rstrip("\n").split("\n")
+        line, column = len(lines), len(lines[-1]) + 1
+    message = f"syntax error: {found}"
+    if diagnosis:
+        message += f"; {diagnosis}"
+    if expected:
+        message += f" (expected {_expected_words(expected, 6 if diagnosis else 12)})"
+    src_lines = text.split("\n")
+    src = src_lines[line - 1] if 0 < line <= len(src_lines) else ""
+    return Problem(file, line + offset, column, "", message, caret_context(src, column))
+
+
+def parse_script(text: str, file: str) -> tuple[tuple[Statement, ...], list[Problem]]:
+    """Parse one script's text; returns (statements that parsed, syntax problems).
+
+    ``file`` is the name shown in positions. Statements with a syntax error are left out; the
+    caller decides whether to raise (see :func:`parse_file`).
+    """
+    if not text.endswith("\n"):
+        text += "\n"
+    statements: list[Statement] = []
+    problems: list[Problem] = []
+    for offset, chunk in _chunks(text):
+        if not chunk.strip():
+            continue
+        try:
+            tree = parser().parse(chunk)
+        except UnexpectedInput as err:
+            problems.append(_syntax_problem(file, chunk, err, offset))
+            continue
+        statements.extend(AstBuilder(file, offset).transform(tree))
+    return tuple(statements), problems
+
+
+def parse_file(path: str | Path, display: str | None = None) -> tuple[Statement, ...]:
+    """Parse a script file; raises :class:`ScriptSyntaxError` with every syntax error of the file."""
+    path = Path(path)
+    statements, problems = parse_script(path.read_text(encoding="utf-8"), display or str(path))
+    if problems:
+        raise ScriptSyntaxError(problems)
+    return statements

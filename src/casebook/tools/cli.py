@@ -1,0 +1,91 @@
+"""The ``casebook`` command: a click group whose subcommands live in their own modules.
+
+Subcommands are imported lazily (only the one being run), so ``casebook --help`` stays fast and a
+broken subcommand module cannot break the others. Each entry of :data:`COMMANDS` maps a command
+name to ``module:attribute`` under :mod:`casebook.tools`; the attribute is a ``click.Command``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+
+import click
+
+from casebook.core.errors import CasebookError
+
+__all__ = ["main", "COMMANDS"]
+
+#: command name -> (module under casebook.tools, attribute, one-line help)
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "ask": ("cmd_ask", "ask", "Ask a rules question about a position; the answer cites its cases."),
+    "play": ("cmd_play", "play", "Play a scenario: bots, hot-seat, or you against a bot."),
+    "batch": ("cmd_batch", "batch", "Play many seeded bot games in parallel; print win rates, VPs, lengths."),
+    "replay": ("cmd_replay", "replay", "Re-execute a trace from its seed and actions; check every event."),
+    "explain": ("cmd_explain", "explain", "Show one trace event with its cases, titles, terms and sources."),
+    "lint": ("cmd_lint", "lint", "Validate a content pack; list every error with file:line:column."),
+    "cases": ("cmd_cases", "cases", "Case coverage of a game: implemented by, tested by, status."),
+    "rules": ("cmd_rules", "rules", "Rule scripts: `rules check GAME` compiles and reports errors."),
+    "provenance": ("cmd_provenance", "provenance", "Count rulebook / errata / reconstructed values per file."),
+    "render": ("cmd_render", "render", "Draw the map (and a position's units) as SVG."),
+    "golden": ("golden", "golden", "Play the golden playthroughs; compare or (--write) regenerate their traces."),
+    "mapfit": ("cmd_mapfit", "mapfit", "Fit geography to the printed hexes and (re)generate the map YAML."),
+}
+
+
+class LazyGroup(click.Group):
+    """A click group that imports a subcommand's module only when that command is used."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(name for name, (mod, _, _) in COMMANDS.items() if _available(mod))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        entry = COMMANDS.get(cmd_name)
+        if entry is None:
+            return None
+        module_name, attr, _ = entry
+        if not _available(module_name):
+            return None
+        module = importlib.import_module(f"casebook.tools.{module_name}")
+        return getattr(module, attr)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, COMMANDS[name][2]) for name in self.list_commands(ctx)]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+def _available(module_name: str) -> bool:
+    return importlib.util.find_spec(f"casebook.tools.{module_name}") is not None
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="casebook")
+def cli() -> None:
+    """Casebook: a rules-as-data engine for hex-and-counter wargames.
+
+    Every number, move and refusal cites the rulebook cases that produced it.
+    """
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the ``casebook`` console script; user errors exit 1 with their message."""
+    try:
+        rv = cli.main(args=argv, prog_name="casebook", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.exceptions.Abort:
+        click.echo("Aborted.", err=True)
+        sys.exit(1)
+    except CasebookError as exc:
+        click.echo(str(exc), err=True)
+        sys.exit(1)
+    except OSError as exc:  # an unreadable input or unwritable output named on the command line
+        click.echo(f"error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), err=True)
+        sys.exit(1)
+    sys.exit(rv if isinstance(rv, int) else 0)

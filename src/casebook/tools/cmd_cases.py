@@ -1,0 +1,237 @@
+"""``casebook cases GAME [--json] [--tests DIR] [--status S]`` — case coverage of a game.
+
+For every leaf case of kind rule or errata in the game's case index: which code implements it,
+which tests test it, and its status:
+
+- ``missing`` — neither; ``implemented`` — code only; ``tested`` — tests only; ``done`` — both.
+
+*Implemented by* gathers, without running any game:
+
+1. plugins named in the manifest's ``plugins:`` list (imported as ``casebook.plugins.<name>`` or
+   the entry point of that name), then every module of the :mod:`casebook.plugins` package — their
+   functions declare cases with :func:`casebook.core.cases.implements`;
+2. rule scripts: the game's scripts are compiled (:func:`casebook.script.compile_pack`) and
+   each quantity / permission is listed with the cases its lines cite (``rules:<name>``); and
+   anything the compiler registered with :func:`casebook.core.cases.register_cases`;
+3. errata overlay patches of the pack (``errata:<file>``), each citing its case, and the
+   sequence of play's phases, steps and loops (``sequence:<file>``: the kernel's machine runs them).
+
+*Tested by* comes from a static scan of the tests folder (:func:`casebook.core.cases.scan_tests`):
+``@pytest.mark.case(...)`` marks and test names like ``test_9_6C_...``. Nothing is run.
+Problems found on the way (a plugin that fails to import, scripts that do not compile, marks
+naming unknown cases) are printed as warnings on stderr; they do not stop the report.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import pkgutil
+from pathlib import Path
+from typing import Any
+
+import click
+
+from casebook.core.cases import CASE_ID, REGISTRY, STATUSES, CaseIndex, coverage, scan_tests
+from casebook.core.errors import CasebookError
+
+__all__ = ["cases", "gather_implemented", "gather_report", "default_tests_dir"]
+
+
+def default_tests_dir() -> Path | None:
+    """``./tests`` if it exists, else the ``tests`` folder of the source checkout, else None."""
+    here = Path("tests")
+    if here.is_dir():
+        return here
+    checkout = Path(__file__).resolve().parent.parent / "tests"
+    return checkout if checkout.is_dir() else None
+
+
+def _manifest(pack_dir: Path) -> dict[str, Any]:
+    path = pack_dir / "game.yaml"
+    if not path.is_file():
+        return {}
+    from casebook.core.yamlio import load_yaml
+
+    data = load_yaml(path).data
+    return data if isinstance(data, dict) else {}
+
+
+def _pack_dir(game: str) -> Path:
+    from casebook.core.content import find_pack
+
+    return find_pack(game)
+
+
+def _import_plugins(manifest: dict[str, Any], warnings: list[str]) -> None:
+    from casebook.core.hooks import resolve_plugin
+
+    packages: dict[str, None] = {}
+    for name in manifest.get("plugins") or []:
+        try:
+            module = resolve_plugin(name)
+        except Exception as exc:  # report, keep counting the rest
+            warnings.append(f"plugin {name!r}: {exc}")
+            continue
+        if getattr(module, "__package__", None):
+            packages[module.__package__] = None
+    # the plugins' helper modules (``_combat_odds`` …): every module of the packages they live in
+    for package_name in packages:
+        package = importlib.import_module(package_name)
+        for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            try:
+                importlib.import_module(info.name)
+            except Exception as exc:
+                warnings.append(f"plugin module {info.name}: failed to import: {exc!r}")
+
+
+def _script_cases(game: str, warnings: list[str]) -> dict[str, list[str]]:
+    """case -> ``rules:<quantity or permission>`` for the game's compiled rule scripts.
+
+    Seam: uses ``casebook.script.find_rule_pack`` / ``compile_pack`` and
+    ``RuleSet.cases_cited()``; a game without scripts contributes nothing.
+    """
+    try:
+        from casebook.script import RuleSet, compile_pack, find_rule_pack
+    except ImportError:
+        return {}
+    try:
+        pack = find_rule_pack(game)
+        if not pack.files:
+            return {}
+        rules = compile_pack(pack)
+    except CasebookError as exc:
+        warnings.append(f"rule scripts not counted: {exc}".splitlines()[0])
+        return {}
+    out: dict[str, list[str]] = {}
+    parts = [(f"rules:{n}", RuleSet({n: q}, {}, rules.schema)) for n, q in rules.quantities.items()]
+    parts += [(f"rules:{a}", RuleSet({}, {a: p}, rules.schema)) for a, p in rules.permissions.items()]
+    for source, part in parts:
+        for case in part.cases_cited():
+            out.setdefault(case, []).append(source)
+    return out
+
+
+def _errata_cases(game: str, warnings: list[str]) -> dict[str, list[str]]:
+    """case -> ``errata:<file>`` for every errata overlay patch of the pack citing that case
+    (errata are implemented as data: patches applied on load)."""
+    from casebook.core.content import load_pack
+
+    try:
+        pack = load_pack(game)
+    except CasebookError as exc:
+        warnings.append(f"errata not counted: {exc}".splitlines()[0])
+        return {}
+    out: dict[str, list[str]] = {}
+    seq_file = f"sequence:{pack.manifest.get('sequence', 'sequence.yaml')}"
+    for phase in pack.sequence.get("phases") or []:   # the sequence of play is data (0.7)
+        for item in [phase, *(phase.get("steps") or []), *(phase.get("loops") or [])]:
+            case = str(item.get("case", ""))
+            if case and seq_file not in out.get(case, []):
+                out.setdefault(case, []).append(seq_file)
+    for path, _, patch in pack.errata:
+        source = f"errata:{Path(path).name}"
+        case = str(patch.get("case", ""))
+        if case and source not in out.get(case, []):
+            out.setdefault(case, []).append(source)
+    for sid, path in pack.scenarios.items():  # a set-up is data: the scenario's cited cases
+        for case in _scenario_cases(Path(path), warnings):
+            source = f"scenario:{sid}"
+            if source not in out.get(case, []):
+                out.setdefault(case, []).append(source)
+    return out
+
+
+def _scenario_cases(path: Path, warnings: list[str]) -> list[str]:
+    """Case ids a scenario document cites: its ``provenance`` text (``rulebook BM3.4A, BM3.4B``)
+    and the ``case`` fields anywhere in it (victory conditions and the like)."""
+    from casebook.core.yamlio import load_yaml
+
+    try:
+        data = load_yaml(path).data
+    except Exception as exc:  # report, keep counting the rest
+        warnings.append(f"scenario {path.name} not counted: {exc}".splitlines()[0])
+        return []
+    found: list[str] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k == "case" and isinstance(v, str):
+                    found.append(v)
+                else:
+                    walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    walk(data)
+    if isinstance(data, dict) and isinstance(data.get("provenance"), str):
+        tokens = (t.strip(",;:()") for t in data["provenance"].split())
+        found += [t for t in tokens if t and ("." in t or t[0].isalpha())]  # not years or counts
+    return [c for c in dict.fromkeys(found) if CASE_ID.match(c)]
+
+
+def _prefix(case: str) -> str:
+    """The game prefix of a case id (``BM`` of ``BM8.3``; empty for ``10.4.5C``)."""
+    return case[:len(case) - len(case.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ"))]
+
+
+def gather_implemented(game: str, warnings: list[str]) -> dict[str, list[str]]:
+    """case -> sources implementing it (plugins via the ``implements`` registry, rule scripts,
+    errata overlay patches)."""
+    _import_plugins(_manifest(_pack_dir(game)), warnings)
+    found = REGISTRY.by_case()
+    for extra in (_script_cases(game, warnings), _errata_cases(game, warnings)):
+        for case, sources in extra.items():
+            found.setdefault(case, []).extend(sources)
+    return found
+
+
+def gather_report(game: str, tests_dir: Path | None, warnings: list[str]) -> dict[str, Any]:
+    """The whole coverage report (see :func:`casebook.core.cases.coverage`) of ``game``."""
+    index = CaseIndex.for_game(game)
+    implemented = gather_implemented(game, warnings)
+    tested: dict[str, list[str]] = {}
+    if tests_dir is not None:
+        scan = scan_tests(tests_dir, index)
+        tested = scan.tested
+        # a case of another game (another id prefix: BM8.3 beside 10.4.5C) is not this game's concern
+        prefixes = {_prefix(c.id) for c in index.leaves()}
+        warnings += [f"{test}: marks unknown case {case}" for test, case in scan.unknown
+                     if _prefix(case) in prefixes]
+    prefixes = {_prefix(c.id) for c in index.leaves()}
+    unknown_impl = sorted(c for c in implemented if c not in index and _prefix(c) in prefixes)
+    if unknown_impl:
+        warnings.append(f"implemented cases not in the {game} index: {', '.join(unknown_impl)}")
+    return coverage(index, implemented, tested)
+
+
+@click.command("cases")
+@click.argument("game")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--tests", "tests_dir", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=None, help="Tests folder to scan (default: ./tests or the checkout's tests).")
+@click.option("--status", "only", type=click.Choice(STATUSES), default=None,
+              help="List only the cases with this status (the summary still counts all).")
+def cases(game: str, as_json: bool, tests_dir: Path | None, only: str | None) -> None:
+    """Case coverage of GAME (a game id or pack directory): per leaf rule/errata case, what
+    implements it, what tests it and its status; then `implemented N/T, tested M/T`."""
+    warnings: list[str] = []
+    report = gather_report(game, tests_dir or default_tests_dir(), warnings)
+    rows = [r for r in report["cases"] if only is None or r["status"] == only]
+    for w in warnings:
+        click.echo(f"warning: {w}", err=True)
+    s = report["summary"]
+    if as_json:
+        click.echo(json.dumps({"cases": rows, "summary": s}, indent=2, ensure_ascii=False))
+        return
+    width = max((len(r["case"]) for r in rows), default=4)
+    for r in rows:
+        click.echo(f"{r['case']:<{width}}  {r['status']:<11}  {r['title']}")
+        if r["implemented_by"]:
+            click.echo(f"{'':<{width}}    implemented by: {', '.join(r['implemented_by'])}")
+        if r["tested_by"]:
+            click.echo(f"{'':<{width}}    tested by: {', '.join(r['tested_by'])}")
+    click.echo(f"implemented {s['implemented']}/{s['total']}, tested {s['tested']}/{s['total']}, "
+               f"done {s['done']}/{s['total']}")

@@ -1,0 +1,76 @@
+"""``casebook explain TRACE SEQ [--json]`` — one trace event with the chain of cases behind it.
+
+Shows the event's turn, phase, step, side, kind and source; every case it cites with the case's
+title from the game's case index; its data; and, where the event carries a rule-script
+explanation (``terms`` or ``lines``), every term with its case, value and source ``file:line``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+__all__ = ["explain", "explain_event"]
+
+
+def explain_event(path: Path, seq: int) -> dict[str, Any]:
+    """The event ``seq`` of the trace at ``path`` with case titles; ClickException if absent."""
+    from casebook.core.cases import CaseIndex
+    from casebook.core.trace import Trace
+
+    trace = Trace.read(path)
+    events = [e for e in trace if e.seq == seq]
+    if not events:
+        last = trace[len(trace) - 1].seq if len(trace) else -1
+        raise click.ClickException(f"{path}: no event with seq {seq} (0..{last})")
+    event = events[0]
+    game = next((e.data.get("game") for e in trace if e.kind == "setup"), None)
+    titles: dict[str, str] = {}
+    if game:
+        index = CaseIndex.for_game(game)
+        for case in event.cases:
+            titles[case] = index[case].title if case in index else "(not in the case index)"
+    out = event.to_dict()
+    out["case_titles"] = titles
+    return out
+
+
+def _terms(data: Any) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key in ("terms", "lines") and isinstance(value, list):
+                found += [t for t in value if isinstance(t, dict)]
+            else:
+                found += _terms(value)
+    elif isinstance(data, list):
+        for item in data:
+            found += _terms(item)
+    return found
+
+
+@click.command("explain")
+@click.argument("trace", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("seq", type=int)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def explain(trace: Path, seq: int, as_json: bool) -> None:
+    """Show event SEQ of TRACE with its cases, case titles, terms and sources."""
+    out = explain_event(trace, seq)
+    if as_json:
+        click.echo(json.dumps(out, ensure_ascii=False))
+        return
+    click.echo(f"event {out['seq']} · turn {out['turn']} · {out['phase']} / {out['step']} · "
+               f"{out['side'] or '-'} · {out['kind']} · source {out['source'] or '-'}")
+    for case in out["cases"]:
+        click.echo(f"  case {case}: {out['case_titles'].get(case, '')}")
+    for term in _terms(out["data"]):
+        cases = ", ".join(term.get("cases") or ([term["case"]] if term.get("case") else []))
+        value = term.get("amount", term.get("value"))
+        fired = "" if term.get("fired", True) else " (did not apply)"
+        click.echo(f"    {value!s:>6}  {cases:<14} {term.get('source', '')}  {term.get('text', '')}{fired}")
+    data = {k: v for k, v in out["data"].items() if k not in ("terms", "lines")}
+    if data:
+        click.echo("  data: " + json.dumps(data, ensure_ascii=False))

@@ -1,0 +1,55 @@
+"""``casebook lint PACK_DIR``: validate a content pack and list every problem at once.
+
+Loads the pack (:func:`casebook.core.content.load_pack`): every file against its schema, the
+errata overlays, the cross-file checks and every scenario position; and compiles the game's rule
+scripts (as ``casebook rules check`` does). Exit 0 with a one-line summary, or exit 1 with every
+problem as ``file:line:col: key.path: message`` and a count line.
+"""
+
+from __future__ import annotations
+
+import click
+
+from casebook.core.content import display_path, load_pack
+from casebook.core.errors import ContentError, ScriptSyntaxError
+
+__all__ = ["lint"]
+
+
+@click.command("lint")
+@click.argument("pack_dir")
+@click.pass_context
+def lint(ctx: click.Context, pack_dir: str) -> None:
+    """Validate the content pack PACK_DIR (a directory with game.yaml, or an installed game id)."""
+    from casebook.script import compile_pack, find_rule_pack
+
+    problems = []
+    pack = None
+    try:
+        pack = load_pack(pack_dir)
+    except ContentError as exc:
+        problems += exc.problems
+    try:
+        rules = compile_pack(find_rule_pack(pack.dir if pack is not None else pack_dir))
+    except (ContentError, ScriptSyntaxError) as exc:
+        problems += exc.problems
+    if problems:
+        for problem in problems:
+            click.echo(str(problem))
+        n = len(problems)
+        click.echo(f"{display_path_or(pack_dir)}: {n} error{'s' if n != 1 else ''}")
+        ctx.exit(1)
+    n_values = sum(sum(f.counts.values()) for f in pack.files)
+    click.echo(
+        f"{display_path(pack.dir)}: ok — game {pack.id}, {len(pack.files)} files, {n_values} values, "
+        f"{len(pack.counters)} counters, {len(pack.tables) + len(pack.records)} tables, "
+        f"{len(pack.scenarios)} scenario(s), {len(pack.errata)} errata patch(es) applied, "
+        f"{len(rules.quantities)} rule quantities and {len(rules.permissions)} permissions compiled"
+    )
+
+
+def display_path_or(name: str) -> str:
+    """A pack argument as printed: its display path when it is a directory, else as given."""
+    from pathlib import Path
+
+    return display_path(Path(name)) if Path(name).is_dir() else name

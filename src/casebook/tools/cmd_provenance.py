@@ -1,0 +1,60 @@
+"""``casebook provenance GAME_OR_DIR [--json]``: where the values of a pack come from.
+
+Counts every scalar value of every file by its effective provenance (docs/content-format.md):
+``rulebook`` (stated in the rulebook text), ``errata``, ``reconstructed`` (authored here) and
+``untagged`` (no provenance: an error). Exit 1 when any value is untagged.
+"""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from casebook.core.content import find_pack, scan_pack
+from casebook.core.provenance import SOURCES
+
+__all__ = ["provenance"]
+
+_COLUMNS = (*SOURCES, "untagged")
+
+
+@click.command("provenance")
+@click.argument("game_or_dir")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+@click.pass_context
+def provenance(ctx: click.Context, game_or_dir: str, as_json: bool) -> None:
+    """Count rulebook / errata / reconstructed / untagged values per file of GAME_OR_DIR."""
+    pack_dir = find_pack(game_or_dir)
+    infos = scan_pack(pack_dir)
+    rows = []
+    for info in infos:
+        try:
+            rel = info.path.resolve().relative_to(pack_dir.resolve()).as_posix()
+        except ValueError:
+            rel = str(info.path)
+        rows.append({"file": rel, "kind": info.kind, **{c: info.counts[c] for c in _COLUMNS}})
+    totals = {c: sum(r[c] for r in rows) for c in _COLUMNS}
+    if as_json:
+        click.echo(json.dumps({"files": rows, "totals": totals}, indent=2))
+    else:
+        width = max([len(r["file"]) for r in rows] + [5])
+        head = f"{'file':<{width}}  {'kind':<15}" + "".join(f"{c:>15}" for c in _COLUMNS)
+        click.echo(head)
+        for r in rows:
+            click.echo(f"{r['file']:<{width}}  {r['kind']:<15}" + "".join(f"{r[c]:>15}" for c in _COLUMNS))
+        click.echo(f"{'total':<{width}}  {'':<15}" + "".join(f"{totals[c]:>15}" for c in _COLUMNS))
+    from casebook.core.content import load_pack
+    from casebook.core.errors import ContentError
+
+    try:
+        load_pack(pack_dir)
+    except ContentError as exc:  # files that do not load are not counted above: say so, fail
+        for problem in exc.problems:
+            click.echo(str(problem), err=True)
+        click.echo(f"{exc.summary}: the counts above leave out what could not be read", err=True)
+        ctx.exit(1)
+    if totals["untagged"]:
+        if not as_json:
+            click.echo(f"{totals['untagged']} untagged value(s): every value needs a provenance", err=True)
+        ctx.exit(1)

@@ -1,0 +1,100 @@
+"""``casebook render GAME [--scenario ID | --position FILE] -o OUT.svg``: draw the map as SVG.
+
+GAME is a game id (``moscow41``) or a pack directory. The map is the pack's ``map.yaml`` (read
+directly when the pack has no ``game.yaml`` yet). ``--scenario`` draws the units of a scenario of
+the pack, ``--position`` those of a position file (its inline ``map:`` if it has one).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from casebook.core.content import find_pack
+from casebook.core.errors import ContentError, Problem
+from casebook.core.yamlio import load_yaml
+from casebook.tools.render import render_svg
+
+__all__ = ["render", "map_and_units"]
+
+def _pack_dir(game: str) -> Path:
+    p = Path(game)
+    if p.is_dir():
+        return p
+    return find_pack(game)
+
+
+def _load_position(path: Path, pack_dir: Path) -> dict[str, Any]:
+    """A position as plain data: validated by the position loader when the pack loads, else raw."""
+    if (pack_dir / "game.yaml").is_file():
+        from casebook.core.content import load_pack
+        from casebook.core.position import load_position, position_to_dict
+
+        return position_to_dict(load_position(path, pack=load_pack(pack_dir)))
+    data = load_yaml(path).data
+    if not isinstance(data, dict):
+        raise ContentError([Problem(str(path), 1, 1, "", "a position is a mapping")])
+    # no manifest yet: resolve `counter:` references from the pack's counters.yaml, if any
+    counters: dict[str, Any] = {}
+    if (pack_dir / "counters.yaml").is_file():
+        counters = {c["id"]: c for c in load_yaml(pack_dir / "counters.yaml").data.get("units") or []}
+    units = []
+    for u in data.get("units") or []:
+        ref = counters.get(u.get("counter", ""), {})
+        units.append({**ref, **{k: v for k, v in u.items() if k != "counter"}})
+    return {**data, "units": units}
+
+
+def map_and_units(game: str, scenario: str | None = None, position: str | None = None
+                  ) -> tuple[dict[str, Any], list[dict[str, Any]], str]:
+    """The map (plain data), the units to draw and a title, for the command's arguments."""
+    pack_dir = _pack_dir(game)
+    map_data = load_yaml(pack_dir / "map.yaml").data
+    name = pack_dir.name
+    if (pack_dir / "game.yaml").is_file():
+        name = str(load_yaml(pack_dir / "game.yaml").data.get("name", name))
+    units: list[dict[str, Any]] = []
+    title = f"{name}: map"
+    path: Path | None = None
+    if scenario:
+        path = pack_dir / "scenarios" / f"{scenario}.yaml"
+        if not path.is_file():
+            raise ContentError([Problem(str(path), 0, 0, "", f"no scenario {scenario!r} in {pack_dir}")])
+    elif position:
+        path = Path(position)
+    if path is not None:
+        pos = _load_position(path, pack_dir)
+        units = [dict(u) for u in pos.get("units") or []]
+        if pos.get("map"):
+            map_data = pos["map"]
+        scen = pos.get("scenario") or {}
+        title = f"{name}: {scen.get('name', path.stem)}, turn {pos.get('turn', 1)}"
+    return map_data, units, title
+
+
+@click.command("render")
+@click.argument("game")
+@click.option("--scenario", help="Draw the units of this scenario of the game (an id).")
+@click.option("--position", type=click.Path(exists=True, dir_okay=False), help="Draw this position's units.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True, help="SVG file to write.")
+def render(game: str, scenario: str | None, position: str | None, output: str) -> int:
+    """Draw the map of GAME (and a scenario's or position's units) as an SVG file."""
+    if scenario and position:
+        raise click.UsageError("give --scenario or --position, not both")
+    map_data, units, title = map_and_units(game, scenario, position)
+    markers: list[dict[str, Any]] = []
+    if scenario or position:
+        pack_dir = _pack_dir(game)
+        path = pack_dir / "scenarios" / f"{scenario}.yaml" if scenario else Path(str(position))
+        markers = [dict(m) for m in _load_position(path, pack_dir).get("markers") or []]
+    subtitle = ("Reconstructed map: geography fitted on the hexes printed in the rules (18.1.3A); "
+                "terrain, rivers, roads and rails reconstructed. North is to the "
+                f"{map_data.get('north', 'up')}." if map_data.get("north", "up") != "up" else
+                "Reconstructed map.")
+    Path(output).write_text(render_svg(map_data, units, title=title, subtitle=subtitle, markers=markers), encoding="utf-8")
+    drawn = sum(1 for u in units if u.get("hex"))  # render_svg draws only the units with a hex
+    off = len(units) - drawn
+    click.echo(f"wrote {output} ({drawn} units drawn" + (f"; {off} off the map)" if off else ")"))
+    return 0

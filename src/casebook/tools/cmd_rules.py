@@ -1,0 +1,52 @@
+"""``casebook rules check GAME_OR_DIR``: compile a game's rule scripts; report every error at once.
+
+GAME_OR_DIR is an installed game id (``moscow41``), a content pack directory (with ``game.yaml``
+or ``cases.yaml``) or a rules directory (with ``facts.yaml``). The scripts are those the manifest
+lists under ``rules:`` (relative to ``rules_dir``, default ``../../rules/<game>``). Exit 1 with
+every problem as ``file:line:column: name: message`` (plus the source line and a caret), or exit 0
+with a summary: the quantities, the permissions and the cases cited.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from casebook.core.errors import ContentError, ScriptSyntaxError
+from casebook.script import compile_pack, find_rule_pack
+
+__all__ = ["rules"]
+
+
+@click.group("rules")
+def rules() -> None:
+    """Rule scripts: compile, check and summarise a game's scripts."""
+
+
+@rules.command("check")
+@click.argument("game_or_dir")
+@click.pass_context
+def check(ctx: click.Context, game_or_dir: str) -> None:
+    """Compile every rule script of GAME_OR_DIR and list all errors (exit 1) or a summary."""
+    try:
+        pack = find_rule_pack(game_or_dir)
+        ruleset = compile_pack(pack, relative_to=Path.cwd())
+    except (ContentError, ScriptSyntaxError) as exc:
+        for problem in exc.problems:
+            click.echo(str(problem))
+        click.echo(f"{game_or_dir}: {exc.summary}")
+        ctx.exit(1)
+        return
+    click.echo(f"{pack.game}: {len(pack.files)} rule scripts compiled, no errors")
+    click.echo(f"quantities ({len(ruleset.quantities)}):")
+    for name, q in ruleset.quantities.items():
+        n_terms = sum(max(len(t.members), 1) for t in q.terms)
+        click.echo(f"  {name:<20} {q.mode:<8} {n_terms:>2} terms  {q.code.source}")
+    click.echo(f"permissions ({len(ruleset.permissions)}):")
+    for action, p in ruleset.permissions.items():
+        forbids = sum(1 for v, _, _ in p.lines if v == "forbid")
+        permits = len(p.lines) - forbids
+        click.echo(f"  {action:<20} {forbids} forbid, {permits} permit")
+    cited = ruleset.cases_cited()
+    click.echo(f"cases cited ({len(cited)}): {', '.join(cited)}")

@@ -1,0 +1,174 @@
+"""A human player in the terminal: shows the position and the legal actions, reads a choice.
+
+At the prompt, type the number of a legal action or its notation (``german: move stack=2032
+path=2033``; the side may be left out), or a command:
+
+- ``list`` — every legal action (the prompt shows the first 30);
+- ``why ACTION`` — the cases that forbid ACTION now (or "legal");
+- ``ask QUESTION ARGS… [--with U,U] [--as MODE] [--roll N] …`` — as ``casebook ask``;
+- ``map [FILE]`` — write the SVG map of the position (default ``map.svg``);
+- ``save FILE`` — write the position to FILE (and its trace to FILE.trace.jsonl);
+- ``undo`` — take back your last decision (the game is replayed up to it);
+- ``help``, ``quit``.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from casebook.core.actions import Action, parse_action
+from casebook.core.errors import CasebookError
+
+__all__ = ["HumanPlayer", "UNDO", "parse_ask_words", "position_header"]
+
+#: Returned by :meth:`HumanPlayer.choose` when the player asks to take back a decision.
+UNDO = Action.make("undo", "chance")
+_SHOWN = 30
+
+
+def parse_ask_words(words: list[str]) -> tuple[str, list[str], dict[str, Any], bool]:
+    """``["attack", "2134", "--with", "g1,g2", "--roll", "7"]`` → (question, args, options,
+    as_json). ValueError on a flag without its value."""
+    if not words:
+        raise ValueError("usage: ask QUESTION [ARGS] [--with U,U] [--as MODE] [--for UNIT] "
+                         "[--support A,D] [--overrun] [--roll N] [--hexes N] [--json]")
+    question, args, options, as_json = words[0], [], {}, False
+    it = iter(words[1:])
+    for w in it:
+        if w == "--json":
+            as_json = True
+        elif w == "--overrun":
+            options["overrun"] = True
+        elif w in ("--with", "--as", "--for", "--support", "--roll", "--hexes"):
+            value = next(it, None)
+            if value is None:
+                raise ValueError(f"{w} needs a value")
+            key = w[2:]
+            if key == "with":
+                options[key] = [v for v in value.split(",") if v]
+            elif key == "support":
+                options[key] = [int(v) for v in value.split(",")]
+            elif key in ("roll", "hexes"):
+                options[key] = int(value)
+            else:
+                options[key] = value
+        else:
+            args.append(w)
+    return question, args, options, as_json
+
+
+def _has_weather_phase(state: Any) -> bool:
+    """Whether the game's sequence of play has a weather phase or step (Moscow '41 does; Battle
+    for Moscow's mud comes from its Turn Record instead)."""
+    engine = getattr(getattr(state, "game", None), "engine", None)
+    sequence = getattr(engine, "sequence", None)
+    if sequence is None:
+        return False
+    return any("weather" in p.id or any("weather" in s.id for s in p.steps) for p in sequence.phases)
+
+
+def position_header(state: Any, side: str) -> str:
+    """The line shown above the legal actions: turn, phase / step, who decides, then only what the
+    game has: the IPs when the position has an ``ip`` track, the weather (temperature/ground) when
+    the sequence has a weather phase, else the ground alone when the position has one (mud)."""
+    d = state.data
+    parts = [f"Turn {d.turn}", f"{d.phase} / {d.step}", f"{side} to decide"]
+    ips = d.to_dict().get("ip") or {}
+    if ips:
+        parts.append(" ".join(["IPs"] + [f"{s} {d.ip(s)}" for s in ("german", "soviet")]))
+    weather = d.weather or {}
+    if _has_weather_phase(state):
+        parts.append(f"weather {weather.get('temperature', '?')}/{weather.get('ground', '?')}")
+    elif weather.get("ground"):
+        parts.append(f"ground {weather['ground']}")
+    return " · ".join(parts)
+
+
+class HumanPlayer:
+    """Reads decisions for ``side`` from ``read`` (default: ``input``) and writes with ``echo``."""
+
+    interactive = True
+
+    def __init__(self, side: str, game: str, echo: Callable[[str], Any] = print,
+                 read: Callable[[str], str] = input) -> None:
+        self.side = side
+        self.game = game
+        self.echo = echo
+        self.read = read
+
+    def _show(self, state: Any, everything: bool = False) -> None:
+        self.echo("\n" + position_header(state, self.side))
+        actions = state.legal_actions()
+        limit = len(actions) if everything else _SHOWN
+        for i, a in enumerate(actions[:limit], 1):
+            self.echo(f"  {i:3d}. {a}")
+        if len(actions) > limit:
+            self.echo(f"  … {len(actions) - limit} more ('list' shows all)")
+
+    def choose(self, state: Any) -> Action | None:
+        """The chosen legal action, :data:`UNDO`, or None to quit."""
+        self._show(state)
+        while True:
+            try:
+                line = self.read(f"{self.side}> ").strip()
+            except EOFError:
+                return None
+            if not line:
+                continue
+            word, _, rest = line.partition(" ")
+            try:
+                if word in ("quit", "exit"):
+                    return None
+                if word == "help":
+                    self.echo(__doc__.split("\n\n", 1)[1].replace("``", ""))
+                elif word == "list":
+                    self._show(state, everything=True)
+                elif word == "undo":
+                    return UNDO
+                elif word == "why":
+                    cases, reason = state.why_not(rest)
+                    self.echo(f"{reason}" + (f" (cases {', '.join(cases)})" if cases else ""))
+                elif word == "ask":
+                    self._ask(state, shlex.split(rest))
+                elif word == "map":
+                    from casebook.tools.cmd_play import write_turn_map
+
+                    path = Path(rest or "map.svg")
+                    write_turn_map(state, path, f"{self.game}: turn {state.data.turn}")
+                    self.echo(f"wrote {path}")
+                elif word == "save":
+                    self._save(state, rest)
+                elif line.isdigit():
+                    actions = state.legal_actions()
+                    n = int(line)
+                    if not 1 <= n <= len(actions):
+                        self.echo(f"no action number {n}: choose 1–{len(actions)}")
+                        continue
+                    return actions[n - 1]
+                else:
+                    return parse_action(line, side=self.side)
+            except (CasebookError, ValueError, KeyError) as exc:
+                self.echo(f"error: {exc}")
+            except OSError as exc:  # a bad path for map or save: say so, play on
+                self.echo(f"error: cannot write {exc.filename or ''}: {exc.strerror or exc}")
+
+    def _ask(self, state: Any, words: list[str]) -> None:
+        from casebook.tools.cmd_ask import answer_ctx, render_text
+
+        question, args, options, as_json = parse_ask_words(words)
+        answer = answer_ctx(state.ctx(), question, args, options)
+        self.echo(json.dumps(answer, ensure_ascii=False) if as_json else render_text(answer))
+
+    def _save(self, state: Any, target: str) -> None:
+        from casebook.core.yamlio import dump_yaml
+
+        if not target:
+            raise ValueError("usage: save FILE")
+        path = Path(target)
+        path.write_text(dump_yaml(state.to_dict()), encoding="utf-8")
+        state.trace.write(Path(target + ".trace.jsonl"))
+        self.echo(f"saved {path} (continue with: casebook play --load {path} --{self.side} human)")

@@ -1,0 +1,162 @@
+"""Fit real geography to a printed hex grid: an affine transform lat/lon -> sheet coordinates.
+
+The Moscow '41 map is not available; the rulebook prints six hexes (18.1.3A: Kalinin 3733,
+Volokolamsk 2733, Mozhaisk 2032, Maloyaroslavets 1435, Kaluga 0833; 0.2.3.3A: 3111). This module
+fits a least-squares affine transform from the towns' coordinates to the **sheet** coordinates of
+the printed hexes' centres (the grid's own geometry, via :class:`~casebook.core.hexgrid.Grid`,
+not the raw XXYY numbers), then snaps any point to the hex whose centre is nearest (the hex that
+contains it). :mod:`casebook.tools.mapgen` uses it to build the map.
+
+Inputs are projected first: ``(lat, lon * cos(lat))`` in degrees (a local equirectangular
+projection, so an east-west degree shrinks northward as on the ground).
+
+Units: sheet coordinates are in hex sizes (centre to corner = 1); residuals are reported in hexes
+(1 hex = the distance between adjacent hex centres = sqrt(3) sizes).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from casebook.core.hexgrid import Grid, Hex, hex_label
+
+__all__ = ["Affine", "Residual", "project", "fit_affine", "hex_at", "residuals", "HEX"]
+
+HEX = math.sqrt(3.0)
+"""Distance between the centres of adjacent hexes, in hex sizes."""
+
+_SIZE = 1.0
+
+
+def project(lat: float, lon: float) -> tuple[float, float]:
+    """Local equirectangular projection: ``(lat, lon * cos(lat))`` in degrees."""
+    return (lat, lon * math.cos(math.radians(lat)))
+
+
+@dataclass(frozen=True)
+class Affine:
+    """``x = ax0*u + ax1*v + ax2``, ``y = ay0*u + ay1*v + ay2`` with ``(u, v) = project(lat, lon)``.
+
+    ``(x, y)`` are sheet coordinates of :meth:`Grid.center` with ``size = 1``.
+    """
+
+    ax: tuple[float, float, float]
+    ay: tuple[float, float, float]
+
+    def apply(self, lat: float, lon: float) -> tuple[float, float]:
+        """Sheet coordinates ``(x, y)`` of a point given in degrees."""
+        u, v = project(lat, lon)
+        return (
+            self.ax[0] * u + self.ax[1] * v + self.ax[2],
+            self.ay[0] * u + self.ay[1] * v + self.ay[2],
+        )
+
+    def km_per_hex(self) -> tuple[float, float]:
+        """Ground kilometres per hex step ``(north-south, east-west)``: a rough scale for reports."""
+        # one degree of latitude ~ 111.2 km; one projected degree of longitude ~ 111.2 km too
+        det = self.ax[0] * self.ay[1] - self.ax[1] * self.ay[0]
+        # inverse columns: d(u,v)/dx and d(u,v)/dy
+        dudx, dvdx = self.ay[1] / det, -self.ay[0] / det
+        dudy, dvdy = -self.ax[1] / det, self.ax[0] / det
+        return (111.2 * 1.5 * math.hypot(dudx, dvdx), 111.2 * HEX * math.hypot(dudy, dvdy))
+
+
+def _solve3(m: list[list[float]], b: list[float]) -> list[float]:
+    """Solve a 3x3 linear system by Gaussian elimination with partial pivoting."""
+    a = [row[:] + [bb] for row, bb in zip(m, b)]
+    for i in range(3):
+        p = max(range(i, 3), key=lambda r: abs(a[r][i]))
+        if abs(a[p][i]) < 1e-12:
+            raise ValueError("the printed points are collinear: the affine fit is undetermined")
+        a[i], a[p] = a[p], a[i]
+        for r in range(3):
+            if r != i:
+                f = a[r][i] / a[i][i]
+                for c in range(i, 4):
+                    a[r][c] -= f * a[i][c]
+    return [a[i][3] / a[i][i] for i in range(3)]
+
+
+def fit_affine(grid: Grid, points: Sequence[tuple[float, float, Hex]]) -> Affine:
+    """Least-squares affine transform taking each ``(lat, lon)`` to the centre of its ``Hex``.
+
+    Needs at least three points not on one line; raises ValueError otherwise.
+    """
+    if len(points) < 3:
+        raise ValueError(f"an affine fit needs at least 3 printed points, got {len(points)}")
+    rows = [(*project(lat, lon), 1.0) for lat, lon, _ in points]
+    targets = [grid.center(h, _SIZE) for _, _, h in points]
+    ata = [[sum(r[i] * r[j] for r in rows) for j in range(3)] for i in range(3)]
+    bx = [sum(r[i] * t[0] for r, t in zip(rows, targets)) for i in range(3)]
+    by = [sum(r[i] * t[1] for r, t in zip(rows, targets)) for i in range(3)]
+    return Affine(tuple(_solve3(ata, bx)), tuple(_solve3(ata, by)))  # type: ignore[arg-type]
+
+
+def hex_at(grid: Grid, x: float, y: float) -> Hex:
+    """The hex (on or off the map) whose centre is nearest to sheet point ``(x, y)`` (size 1).
+
+    Only flat-top layouts are supported (raises ValueError otherwise). Ties go to the lower label.
+    """
+    if not grid.layout.flat:
+        raise ValueError("hex_at supports flat-top layouts only")
+    col0 = grid.first_col + round((x - 1.0) / 1.5)
+    best: tuple[float, Hex] | None = None
+    for col in (col0 - 1, col0, col0 + 1):
+        shift = 0.5 if (col & 1) == grid.layout.shifted_parity else 0.0
+        row0 = grid.first_row + round(y / HEX - 0.5 - shift)
+        for row in (row0 - 1, row0, row0 + 1):
+            h = Hex(col, row)
+            cx, cy = grid.center(h, _SIZE)
+            d = (cx - x) ** 2 + (cy - y) ** 2
+            if best is None or d < best[0] - 1e-12:
+                best = (d, h)
+    assert best is not None
+    return best[1]
+
+
+@dataclass(frozen=True)
+class Residual:
+    """How far the fit puts a printed town from its printed hex.
+
+    ``dx``/``dy``: sheet offset from the printed hex's centre (hexes; x = sheet right = north on
+    Moscow '41, y = sheet down = east); ``distance`` its length (hexes); ``snapped`` the label the
+    fit gives; ``exact`` whether it equals ``printed``.
+    """
+
+    name: str
+    printed: str
+    snapped: str
+    dx: float
+    dy: float
+
+    @property
+    def distance(self) -> float:
+        return math.hypot(self.dx, self.dy)
+
+    @property
+    def exact(self) -> bool:
+        return self.printed == self.snapped
+
+
+def residuals(
+    grid: Grid, affine: Affine, printed: Sequence[tuple[str, float, float, Hex]]
+) -> list[Residual]:
+    """Residual of every printed ``(name, lat, lon, hex)`` under ``affine``."""
+    out = []
+    for name, lat, lon, h in printed:
+        x, y = affine.apply(lat, lon)
+        cx, cy = grid.center(h, _SIZE)
+        snapped = hex_at(grid, x, y)
+        out.append(
+            Residual(name, hex_label(h), _label(snapped), (x - cx) / HEX, (y - cy) / HEX)
+        )
+    return out
+
+
+def _label(h: Hex) -> str:
+    try:
+        return hex_label(h)
+    except ValueError:
+        return f"({h.col},{h.row})"

@@ -1,0 +1,343 @@
+"""Draw a map (kind ``map``) and optionally a position's units as an SVG, with drawsvg.
+
+The sheet is drawn as printed: column 01 at the left, row ``first`` at the top, whatever the
+``north`` of the map (Moscow '41: north is to the right); a compass arrow and edge captions say
+where the compass edges are (for Moscow '41: west = German supply 5.1A, east = Soviet supply 5.1C).
+
+Drawn, bottom to top: terrain fills, hex numbers, rivers and canals on hexsides (blue; major rivers
+thicker), trails / roads / rail lines through hexsides between hex centres, printed fortifications
+(14.2A; teeth toward the attacker), entry areas (12.1), towns and cities (Moscow hexes tinted, 1.1C),
+units as counters (side colour, ``strength-MA``, name; a stack is fanned out), title and legend.
+
+Output is deterministic: same input, same bytes (no timestamps, no random ids; coordinates
+rounded to 0.01 px).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import drawsvg as draw
+
+from casebook.core.hexgrid import Grid, Hex, HexSide, hex_label, parse_hex
+
+__all__ = ["render_svg", "TERRAIN_COLOURS", "SIDE_COLOURS"]
+
+TERRAIN_COLOURS = {"clear": "#ece6c8", "forest": "#9cbf86", "swamp": "#a9c9c3"}
+"""Fill of each terrain id (others are drawn grey)."""
+SIDE_COLOURS = {"german": ("#a8b3ba", "#1f2a30"), "soviet": ("#d99a6c", "#3b1a0c")}
+"""Counter (fill, ink) of each side."""
+
+S = 16.0  # hex size (centre to corner), px
+MARGIN = 44.0
+TOP = 86.0
+LEGEND_H = 190.0
+#: the legend's three columns and the title need this width even for a small test map
+MIN_WIDTH = 860.0
+RIVER, CANAL, ROAD, TRAIL, RAIL = "#2f6fbf", "#1d4f99", "#b8322a", "#8a5a2b", "#222222"
+FORT = "#6a1b9a"
+_NORTH_ANGLE = {"up": -90.0, "right": 0.0, "down": 90.0, "left": 180.0}
+
+
+def _r(v: float) -> float:
+    return round(v, 2)
+
+
+def _grid(m: Mapping[str, Any]) -> Grid:
+    first = m.get("first") or {}
+    return Grid(m["layout"], m["size"]["columns"], m["size"]["rows"], first.get("column", 1),
+                first.get("row", 1), m.get("north", "up"))
+
+
+class _Sheet:
+    """Sheet coordinates of the map drawn with an offset for the margins."""
+
+    def __init__(self, grid: Grid) -> None:
+        self.grid = grid
+        self.dx, self.dy = MARGIN, TOP
+
+    def c(self, h: Hex) -> tuple[float, float]:
+        x, y = self.grid.center(h, S)
+        return (x + self.dx, y + self.dy)
+
+    def corners(self, h: Hex) -> list[float]:
+        return [_r(v) for x, y in self.grid.corners(h, S) for v in (x + self.dx, y + self.dy)]
+
+    def side(self, a: Hex, b: Hex) -> tuple[tuple[float, float], tuple[float, float]]:
+        p, q = self.grid.side_segment(HexSide(min(a, b), max(a, b)), S)
+        return ((p[0] + self.dx, p[1] + self.dy), (q[0] + self.dx, q[1] + self.dy))
+
+    @property
+    def width(self) -> float:
+        return S * (1.5 * self.grid.columns + 0.5)
+
+    @property
+    def height(self) -> float:
+        return S * math.sqrt(3) * (self.grid.rows + 0.5)
+
+
+def _line(d: draw.Drawing, p: tuple[float, float], q: tuple[float, float], **kw: Any) -> None:
+    d.append(draw.Line(_r(p[0]), _r(p[1]), _r(q[0]), _r(q[1]), **kw))
+
+
+def _text(d: draw.Drawing, text: str, size: float, x: float, y: float, **kw: Any) -> None:
+    d.append(draw.Text(text, _r(size), _r(x), _r(y), **kw))
+
+
+def _halo_text(d: draw.Drawing, text: str, size: float, x: float, y: float, **kw: Any) -> None:
+    _text(d, text, size, x, y, stroke="white", stroke_width=_r(size / 3.5), stroke_linejoin="round",
+          fill="white", text_anchor="middle", **kw)
+    _text(d, text, size, x, y, fill="black", text_anchor="middle", **kw)
+
+
+def render_svg(map_data: Mapping[str, Any], units: Iterable[Mapping[str, Any]] = (), *,
+               title: str = "Map", subtitle: str = "", markers: Iterable[Mapping[str, Any]] = ()) -> str:
+    """The SVG text of ``map_data`` (a ``map`` document or an inline position map) with ``units``.
+
+    ``units``: mappings with ``hex`` (label; units without one are skipped), ``side`` (german |
+    soviet), ``class``, ``strength`` (strength points), ``ma`` (MP), ``name`` or ``id``.
+    ``markers``: a position's markers; ``fortification`` markers are drawn as fortified hexes
+    (Battle for Moscow prints its fortifications as hexes, BM2.2D). The legend lists only what
+    this map and these markers contain. Raises ValueError (from the hex grid) on a malformed map.
+    """
+    units = list(units)
+    forts = sorted({m["hex"] for m in markers if m.get("kind") == "fortification" and m.get("hex")})
+    grid = _grid(map_data)
+    sh = _Sheet(grid)
+    W, H = max(sh.width + 2 * MARGIN, MIN_WIDTH), TOP + sh.height + 34 + LEGEND_H
+    d = draw.Drawing(_r(W), _r(H), font_family="DejaVu Sans, Arial, sans-serif")
+    d.append(draw.Rectangle(0, 0, _r(W), _r(H), fill="#f7f3e6"))
+    terrain = dict(map_data.get("terrain") or {})
+    default = terrain.pop("default", "clear")
+    moscow = {parse_hex(x) for x in map_data.get("moscow") or []}
+    for h in grid.hexes():
+        t = terrain.get(hex_label(h), default)
+        fill = "#e6b1a3" if h in moscow else TERRAIN_COLOURS.get(t, "#cccccc")
+        d.append(draw.Lines(*sh.corners(h), close=True, fill=fill, stroke="#8d8a70", stroke_width=0.4))
+        if t == "swamp":
+            x, y = sh.c(h)
+            for k in (-1, 0, 1):
+                _line(d, (x - 4, y + 5 * k), (x + 4, y + 5 * k), stroke="#4f7f78", stroke_width=0.7)
+    for h in grid.hexes():
+        x, y = sh.c(h)
+        _text(d, hex_label(h), 3.6, x, y - S * 0.62, fill="#5a5846", text_anchor="middle")
+    _features(d, sh, map_data.get("hexsides") or [])
+    _entry_areas(d, sh, map_data.get("entry_areas") or {})
+    _fort_hexes(d, sh, forts)
+    _towns(d, sh, map_data.get("towns") or {}, moscow)
+    _units(d, sh, units)
+    _frame(d, sh, grid, title, subtitle)
+    _legend(d, TOP + sh.height + 30, W, _present(map_data, terrain, default, moscow, forts))
+    return d.as_svg()
+
+
+def _present(map_data: Mapping[str, Any], terrain: Mapping[str, str], default: str, moscow: set[Hex],
+             forts: list[str]) -> set[str]:
+    """The legend entries this map needs (terrain ids, hexside features, towns by kind, ...)."""
+    out = {default, *terrain.values(), "unit"}
+    for s in map_data.get("hexsides") or []:
+        out |= {k for k in ("river", "major_river", "canal", "road", "trail", "rail") if s.get(k)}
+        if s.get("fortification"):
+            out.add("fortification")
+    out |= {t.get("kind", "town") for t in (map_data.get("towns") or {}).values()}
+    if map_data.get("entry_areas"):
+        out.add("entry_areas")
+    if moscow:
+        out.add("moscow" if len(moscow) > 1 else "moscow_one")
+    if forts:
+        out.add("fort_hex")
+    return out
+
+
+def _fort_hexes(d: draw.Drawing, sh: _Sheet, hexes: Iterable[str]) -> None:
+    for label in hexes:
+        h = parse_hex(label)
+        x, y = sh.c(h)
+        pts = [_r(x + (px - x) * 0.82) if i % 2 == 0 else _r(y + (px - y) * 0.82)
+               for i, px in enumerate(sh.corners(h))]
+        d.append(draw.Lines(*pts, close=True, fill="none", stroke=FORT, stroke_width=1.6,
+                            stroke_dasharray="3,1.5"))
+
+
+def _features(d: draw.Drawing, sh: _Sheet, hexsides: Iterable[Mapping[str, Any]]) -> None:
+    sides = [(parse_hex(s["hexes"][0]), parse_hex(s["hexes"][1]), s) for s in hexsides]
+    for a, b, s in sides:
+        if s.get("river") or s.get("major_river") or s.get("canal"):
+            p, q = sh.side(a, b)
+            if s.get("canal"):
+                _line(d, p, q, stroke=CANAL, stroke_width=2.2, stroke_linecap="round")
+            else:
+                _line(d, p, q, stroke=RIVER, stroke_width=3.2 if s.get("major_river") else 1.6,
+                      stroke_linecap="round")
+    for a, b, s in sides:
+        if s.get("trail") and not (s.get("road") or s.get("rail")):
+            _line(d, sh.c(a), sh.c(b), stroke=TRAIL, stroke_width=1.3, stroke_dasharray="3,2")
+    for a, b, s in sides:  # a road under a rail line is drawn wider, so it shows on both sides
+        if s.get("road"):
+            _line(d, sh.c(a), sh.c(b), stroke=ROAD, stroke_width=4.6 if s.get("rail") else 2.2,
+                  stroke_linecap="round")
+    for a, b, s in sides:
+        if s.get("rail"):
+            _line(d, sh.c(a), sh.c(b), stroke=RAIL, stroke_width=2.0, stroke_linecap="round")
+    for a, b, s in sides:
+        if s.get("rail"):
+            _line(d, sh.c(a), sh.c(b), stroke="white", stroke_width=0.9, stroke_dasharray="2.5,2.5")
+    for a, b, s in sides:
+        f = s.get("fortification")
+        if f:
+            p, q = sh.side(a, b)
+            _line(d, p, q, stroke=FORT, stroke_width=2.6, stroke_linecap="round")
+            cx, cy = sh.c(parse_hex(f["protects"]))
+            mx, my = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
+            n = math.hypot(mx - cx, my - cy)
+            ux, uy = (mx - cx) / n, (my - cy) / n
+            for t in (0.25, 0.5, 0.75):
+                x, y = p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t
+                _line(d, (x, y), (x + ux * 3.5, y + uy * 3.5), stroke=FORT, stroke_width=1.4)
+
+
+def _entry_areas(d: draw.Drawing, sh: _Sheet, areas: Mapping[str, list[str]]) -> None:
+    for name, labels in sorted(areas.items()):
+        hexes = [parse_hex(x) for x in labels]
+        for h in hexes:
+            d.append(draw.Lines(*sh.corners(h), close=True, fill="#ffb347", fill_opacity=0.45,
+                                stroke="#d46a00", stroke_width=1.6))
+        xs = [sh.c(h) for h in hexes]
+        x = sum(p[0] for p in xs) / len(xs)
+        y = sum(p[1] for p in xs) / len(xs)
+        _halo_text(d, f"Entry {name}", 8.5, x, y + 3, font_weight="bold")
+
+
+def _towns(d: draw.Drawing, sh: _Sheet, towns: Mapping[str, Mapping[str, Any]], moscow: set[Hex]) -> None:
+    for label, t in sorted(towns.items()):
+        h = parse_hex(label)
+        x, y = sh.c(h)
+        if h in moscow:
+            d.append(draw.Circle(_r(x), _r(y), 2.6, fill="#8b0000", stroke="white", stroke_width=0.8))
+            continue
+        if t.get("kind") == "city":
+            d.append(draw.Rectangle(_r(x - 3.6), _r(y - 3.6), 7.2, 7.2, fill="#c0392b", stroke="black",
+                                    stroke_width=0.9))
+        else:
+            d.append(draw.Circle(_r(x), _r(y), 2.6, fill="black", stroke="white", stroke_width=0.8))
+        size = 8.0 if t.get("kind") == "city" else 6.8
+        _halo_text(d, t.get("name", ""), size, x, y + S * 0.62 + size * 0.35,
+                   font_weight="bold" if t.get("kind") == "city" else "normal")
+    if moscow:
+        xs = [sh.c(h) for h in sorted(moscow)]
+        x = sum(p[0] for p in xs) / len(xs)
+        y = sum(p[1] for p in xs) / len(xs)
+        _halo_text(d, "MOSCOW", 12.0, x, y + 4, font_weight="bold", letter_spacing=1)
+
+
+_CLASS_MARK = {"infantry": "X", "armor": "O", "mechanized": "OX", "cavalry": "/", "hq": "HQ",
+               "remnant": "R", "ski": "S", "paratroop": "P"}
+
+
+def _units(d: draw.Drawing, sh: _Sheet, units: Iterable[Mapping[str, Any]]) -> None:
+    stacks: dict[str, list[Mapping[str, Any]]] = {}
+    for u in units:
+        if u.get("hex"):
+            stacks.setdefault(u["hex"], []).append(u)
+    side = S * 1.3
+    for label in sorted(stacks):
+        x0, y0 = sh.c(parse_hex(label))
+        for i, u in enumerate(stacks[label]):
+            fill, ink = SIDE_COLOURS.get(u.get("side", ""), ("#dddddd", "#000000"))
+            x, y = x0 - side / 2 + 3.0 * i, y0 - side / 2 - 3.0 * i
+            d.append(draw.Rectangle(_r(x), _r(y), _r(side), _r(side), fill=fill, stroke=ink,
+                                    stroke_width=0.8, rx=1.2))
+            _text(d, _CLASS_MARK.get(u.get("class", ""), "?"), 5.0, x + side / 2, y + side * 0.5,
+                  fill=ink, text_anchor="middle", font_weight="bold")
+            name = str(u.get("name") or u.get("id", ""))
+            _text(d, name, 3.8 if len(name) < 9 else 3.0, x + side / 2, y + 4.6, fill=ink, text_anchor="middle")
+            if u.get("class") == "hq":
+                values = f"r{u.get('radius', '?')} {u.get('ma', '?')}"
+            else:
+                values = f"{u.get('strength', '?')}-{u.get('ma', '?')}"
+            _text(d, values, 5.6, x + side / 2, y + side - 2.0, fill=ink, text_anchor="middle",
+                  font_weight="bold")
+
+
+def _frame(d: draw.Drawing, sh: _Sheet, grid: Grid, title: str, subtitle: str) -> None:
+    x0, y0, w, h = sh.dx, sh.dy, sh.width, sh.height
+    d.append(draw.Rectangle(_r(x0), _r(y0), _r(w), _r(h), fill="none", stroke="#333", stroke_width=1.2))
+    _text(d, title, 20, x0, 32, fill="#222", font_weight="bold")
+    if subtitle:
+        _text(d, subtitle, 9, x0, 50, fill="#444")
+    # compass: an arrow pointing north on the sheet
+    ang = math.radians(_NORTH_ANGLE[grid.north])
+    cx, cy = float(d.width) - MARGIN - 30, 40.0
+    tip = (cx + math.cos(ang) * 18, cy + math.sin(ang) * 18)
+    tail = (cx - math.cos(ang) * 18, cy - math.sin(ang) * 18)
+    _line(d, tail, tip, stroke="#222", stroke_width=2.2)
+    left = (tip[0] - math.cos(ang - 0.5) * 7, tip[1] - math.sin(ang - 0.5) * 7)
+    right = (tip[0] - math.cos(ang + 0.5) * 7, tip[1] - math.sin(ang + 0.5) * 7)
+    d.append(draw.Lines(_r(tip[0]), _r(tip[1]), _r(left[0]), _r(left[1]), _r(right[0]), _r(right[1]),
+                        close=True, fill="#222"))
+    _text(d, "N", 11, tip[0] + math.cos(ang) * 9, tip[1] + math.sin(ang) * 9 + 4, fill="#222",
+          text_anchor="middle", font_weight="bold")
+    captions = {}
+    for edge in ("north", "east", "south", "west"):
+        hexes = grid.edge_hexes(edge)
+        captions[edge] = hexes
+    notes = {"west": "WEST EDGE", "east": "EAST EDGE", "north": "NORTH EDGE", "south": "SOUTH EDGE"}
+    for edge, hexes in captions.items():
+        xs = [sh.c(hx) for hx in hexes]
+        mx = sum(p[0] for p in xs) / len(xs)
+        my = sum(p[1] for p in xs) / len(xs)
+        if abs(mx - (x0 + w / 2)) < abs(my - (y0 + h / 2)):   # top or bottom edge
+            y = y0 - 6 if my < y0 + h / 2 else y0 + h + 14
+            _text(d, notes[edge], 9, x0 + w / 2, y, fill="#333", text_anchor="middle", font_weight="bold")
+        else:
+            x = x0 - 10 if mx < x0 + w / 2 else x0 + w + 16
+            _text(d, notes[edge], 9, x, y0 + h / 2, fill="#333", text_anchor="middle", font_weight="bold",
+                  transform=f"rotate(-90 {_r(x)} {_r(y0 + h / 2)})")
+
+
+def _legend(d: draw.Drawing, y0: float, width: float, present: set[str]) -> None:
+    x0 = MARGIN
+    _text(d, "Legend", 12, x0, y0 + 8, fill="#222", font_weight="bold")
+    col, row = 0, 0
+
+    def slot() -> tuple[float, float]:
+        return (x0 + col * (width - 2 * MARGIN) / 3, y0 + 26 + row * 19)
+
+    catalogue: list[tuple[str, str, Any]] = [
+        ("clear", "Clear", ("hex", TERRAIN_COLOURS["clear"])), ("forest", "Forest", ("hex", TERRAIN_COLOURS["forest"])),
+        ("swamp", "Swamp", ("hex", TERRAIN_COLOURS["swamp"])),
+        ("moscow", "Moscow hex (each controlled separately, 1.1C)", ("hex", "#e6b1a3")),
+        ("moscow_one", "Moscow", ("hex", "#e6b1a3")),
+        ("major_river", "Major river (on hexsides)", ("line", dict(stroke=RIVER, stroke_width=3.2))),
+        ("river", "River", ("line", dict(stroke=RIVER, stroke_width=1.6))),
+        ("canal", "Moscow-Volga canal", ("line", dict(stroke=CANAL, stroke_width=2.2))),
+        ("road", "Road", ("line", dict(stroke=ROAD, stroke_width=2.0))),
+        ("trail", "Trail", ("line", dict(stroke=TRAIL, stroke_width=1.3, stroke_dasharray="3,2"))),
+        ("rail", "Rail line", ("rail", None)),
+        ("fortification", "Fortification, teeth toward attacker (14.2A)", ("line", dict(stroke=FORT, stroke_width=2.6))),
+        ("fort_hex", "Fortification hex", ("line", dict(stroke=FORT, stroke_width=1.6, stroke_dasharray="3,1.5"))),
+        ("entry_areas", "German entry area (12.1)", ("hex", "#ffc77a")),
+        ("city", "City", ("city", None)), ("town", "Town", ("town", None)),
+        ("unit", "German unit: strength-MA", ("unit", "german")), ("unit", "Soviet unit: strength-MA", ("unit", "soviet")),
+    ]
+    items = [(label, item) for key, label, item in catalogue if key in present]
+    for i, (label, (kind, arg)) in enumerate(items):
+        col, row = i % 3, i // 3
+        x, y = slot()
+        if kind == "hex":
+            d.append(draw.Rectangle(_r(x), _r(y - 6), 22, 12, fill=arg, stroke="#8d8a70", stroke_width=0.6))
+        elif kind == "line":
+            _line(d, (x, y), (x + 22, y), **arg)
+        elif kind == "rail":
+            _line(d, (x, y), (x + 22, y), stroke=RAIL, stroke_width=2.0)
+            _line(d, (x, y), (x + 22, y), stroke="white", stroke_width=0.9, stroke_dasharray="2.5,2.5")
+        elif kind == "city":
+            d.append(draw.Rectangle(_r(x + 7.4), _r(y - 3.6), 7.2, 7.2, fill="#c0392b", stroke="black", stroke_width=0.9))
+        elif kind == "town":
+            d.append(draw.Circle(_r(x + 11), _r(y), 2.6, fill="black"))
+        elif kind == "unit":
+            fill, ink = SIDE_COLOURS[arg]
+            d.append(draw.Rectangle(_r(x + 4), _r(y - 7), 14, 14, fill=fill, stroke=ink, stroke_width=0.8, rx=1.2))
+        _text(d, label, 9, x + 30, y + 3, fill="#222")
