@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from casebook.games.battle_for_moscow.plugins.bfm_results import apply_result
 from casebook.areas.combat import resolve
+from casebook.games.battle_for_moscow.plugins.bfm_results import apply_result
 
 
 def attack(ctx, hex_, *with_, roll=None):

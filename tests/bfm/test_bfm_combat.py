@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from casebook.core.hexgrid import parse_hex
 from casebook.areas._combat_odds import crt_result
+from casebook.core.hexgrid import parse_hex
 from casebook.games.battle_for_moscow.plugins.bfm_results import apply_result, retreat_paths
 
 REFERENCE_CRT = {  # shared/reference/battle-for-moscow.md, rows = die 1..6

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from casebook.core.actions import Action
 from casebook.areas import combat
 from casebook.areas._combat_odds import odds_column, shifted_column
+from casebook.core.actions import Action
 from tests.conftest import make_ctx
 from tests.rules._fakes import FakeAreasWithStacking as FakeAreas
 from tests.rules._fakes import engine_with

@@ -15,10 +15,6 @@ from __future__ import annotations
 
 import pytest
 
-from casebook.core.actions import Action
-from casebook.core.engine import Engine
-from casebook.core.game import Game, State
-from casebook.core.hooks import hookimpl
 from casebook.areas import combat
 from casebook.areas._combat_listing import attack_actions, support_actions
 from casebook.areas._combat_rules import (
@@ -29,6 +25,10 @@ from casebook.areas._combat_rules import (
     support_cost,
     targets,
 )
+from casebook.core.actions import Action
+from casebook.core.engine import Engine
+from casebook.core.game import Game, State
+from casebook.core.hooks import hookimpl
 from casebook.tools.bots import make_bot
 from tests.conftest import make_ctx
 from tests.rules._fakes import FakeAreasWithStacking, engine_with

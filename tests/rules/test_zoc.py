@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from casebook.core.actions import Action
 from casebook.areas import zoc
 from casebook.areas._zoc_map import chart_kind, zoc_map
+from casebook.core.actions import Action
 
 ROOT = Path(__file__).resolve().parents[2]
 

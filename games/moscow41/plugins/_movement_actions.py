@@ -19,7 +19,6 @@ from typing import Any
 from casebook.core.cases import implements
 from casebook.core.errors import IllegalActionError
 from casebook.core.hooks import Refusal
-from casebook.script import AskedFacts
 from casebook.games.moscow41.plugins._movement_apply import APPLY
 from casebook.games.moscow41.plugins._movement_costs import enemy_hexes, is_supplied, move_class, step_cost, weather
 from casebook.games.moscow41.plugins._movement_paths import check_path, neighbours, rail_reach
@@ -32,6 +31,7 @@ from casebook.games.moscow41.plugins._movement_state import (
     eligible_stacks,
     mover,
 )
+from casebook.script import AskedFacts
 
 __all__ = ["KINDS", "check", "apply", "in_command", "react_cost", "rail_capacity_left"]
 

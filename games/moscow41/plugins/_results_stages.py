@@ -13,7 +13,13 @@ from typing import Any
 from casebook.core.actions import Action
 from casebook.core.cases import implements
 from casebook.core.errors import IllegalActionError
-from casebook.games.moscow41.plugins._results_losses import distribute_losses, fatigue_unit, is_hq, parse_result, steps_left
+from casebook.games.moscow41.plugins._results_losses import (
+    distribute_losses,
+    fatigue_unit,
+    is_hq,
+    parse_result,
+    steps_left,
+)
 from casebook.games.moscow41.plugins._results_retreat import advance_paths, retreat_options
 
 __all__ = ["start_stages", "run_stages", "choices", "apply_choice", "decider_side", "policy"]

@@ -17,7 +17,13 @@ from casebook.core.errors import QuestionError
 from casebook.core.hooks import Refusal, hookimpl
 from casebook.games.moscow41.plugins._results_losses import apply_loss
 from casebook.games.moscow41.plugins._results_retreat import retreat_options
-from casebook.games.moscow41.plugins._results_stages import apply_choice, choices, decider_side, run_stages, start_stages
+from casebook.games.moscow41.plugins._results_stages import (
+    apply_choice,
+    choices,
+    decider_side,
+    run_stages,
+    start_stages,
+)
 
 __all__ = ["QUESTIONS", "retreat_answer", "apply_outcome"]
 

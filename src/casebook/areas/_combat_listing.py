@@ -11,8 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from casebook.core.actions import Action
-from casebook.core.cases import implements
 from casebook.areas._combat_odds import gather, rules_define
 from casebook.areas._combat_rules import (
     attack_groups,
@@ -23,6 +21,8 @@ from casebook.areas._combat_rules import (
     support_cost,
     targets,
 )
+from casebook.core.actions import Action
+from casebook.core.cases import implements
 
 __all__ = ["attack_actions", "support_options", "support_actions"]
 

@@ -7,11 +7,11 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
+from casebook.areas._combat_odds import below_table, gather, in_command, is_hq, rules_permit, supplied
 from casebook.core.cases import implements
 from casebook.core.hexgrid import parse_hex
 from casebook.core.hooks import Refusal
 from casebook.script import AskedFacts
-from casebook.areas._combat_odds import below_table, gather, in_command, is_hq, rules_permit, supplied
 
 __all__ = ["record", "save", "attack_refusals", "support_allowed", "support_cost", "max_support",
            "reaction_cost", "eligible_attackers", "targets", "attack_groups", "attack_legal", "per_version", "kept"]

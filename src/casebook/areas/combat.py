@@ -12,13 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from casebook.core.actions import Action
-from casebook.core.cases import implements
-from casebook.core.dice import roll as roll_dice
-from casebook.core.errors import IllegalActionError, QuestionError
-from casebook.core.hexgrid import parse_hex
-from casebook.core.hooks import Refusal, hookimpl
-from casebook.core.trace import Trace
 from casebook.areas._combat_listing import attack_actions, support_actions
 from casebook.areas._combat_odds import (
     as_json_number,
@@ -37,6 +30,13 @@ from casebook.areas._combat_odds import (
     supplied,
 )
 from casebook.areas._combat_rules import PLUGIN, attack_refusals, reaction_cost, record, save, support_allowed
+from casebook.core.actions import Action
+from casebook.core.cases import implements
+from casebook.core.dice import roll as roll_dice
+from casebook.core.errors import IllegalActionError, QuestionError
+from casebook.core.hexgrid import parse_hex
+from casebook.core.hooks import Refusal, hookimpl
+from casebook.core.trace import Trace
 
 __all__ = ["QUESTIONS", "assess", "attack_answer", "resolve", "defender_support_policy"]
 

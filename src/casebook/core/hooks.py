@@ -1,8 +1,9 @@
 """Hook specifications (pluggy) and the plugin manager of a game.
 
-The kernel is a thin driver that calls these hooks in order; every game rule lives in a plugin (an entry
-point of group ``casebook.plugins``) or in a rule script. Project name ``"casebook"``; every hook is named ``casebook_<what>``. Implementations may
-take fewer arguments than the spec (pluggy passes only the ones they name), so specs can grow.
+The core is a thin driver that calls these hooks in order; every game rule lives in a plugin (an
+entry point of group ``casebook.plugins``) or in a rule script. Project name ``"casebook"``; every
+hook is named ``casebook_<what>``. Implementations may take fewer arguments than the spec (pluggy
+passes only the ones they name), so specs can grow.
 
 Lifecycle, in the order the driver fires the hooks:
 
@@ -17,8 +18,8 @@ Lifecycle, in the order the driver fires the hooks:
    :meth:`Specs.casebook_answer` (for ``casebook ask``).
 
 :func:`make_plugin_manager` builds a manager from the manifest's ``plugins:`` list. Names resolve
-*only* to an entry point named ``<name>`` in group ``casebook.plugins``; anything else (a dotted path, an unknown name) is a :class:`ContentError`
-naming the plugin. With ``pm.record_calls()`` the last hook calls are recorded as
+*only* to an entry point named ``<name>`` in group ``casebook.plugins``; anything else (a dotted
+path, an unknown name) is a :class:`ContentError` naming the plugin. With ``pm.record_calls()`` the last hook calls are recorded as
 :class:`HookCall` s (which plugins answered) in ``pm.calls`` (bounded by ``CALLS_KEPT``), for
 tests and debugging.
 """
