@@ -36,7 +36,6 @@ _RESULTS: dict[str, tuple[str, ...]] = {
     "AL": ("BM8.5A",), "DR": ("BM8.5B", "BM8.6A"), "DRL": ("BM8.5C", "BM8.6A"), "DE": ("BM8.5D",),
     "EX": ("BM8.5E", "BM8.8B"), "NE": ("BM8.5F",),
 }
-_EDGE = {"german": "west", "soviet": "east"}
 
 
 @implements("BM3.1A")
@@ -106,7 +105,7 @@ def retreat_paths(ctx: Any, uid: str) -> list[list[str]]:
             walk(path + [label])
 
     walk([start])
-    edge = {hex_label(h) for h in ctx.board.edge_hexes(_EDGE[side])}
+    edge = {hex_label(h) for h in ctx.board.edge_hexes(_edge(ctx, side))}
 
     def key(p: list[str]) -> tuple:
         end = parse_hex(p[-1])
@@ -372,3 +371,12 @@ def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Mappi
     paths = retreat_paths(ctx, args[0])
     return {"unit": args[0], "hexes": int(ctx.value("retreat_hexes", {"side": ctx.state.unit(args[0])["side"]})),
             "paths": paths, "eliminated_if_retreating": not paths, "cases": ["BM8.6A", "BM8.6B", "BM7.1"]}
+
+
+def _edge(ctx: Any, side: str) -> str:
+    """The map edge ``side`` retreats towards and draws replacements from: its ``edge`` in the
+    game's vocabulary (game.yaml)."""
+    edge = ctx.pack.vocabulary.side(side).edge
+    if edge is None:
+        raise ValueError(f"side {side!r} has no edge in the game's vocabulary (game.yaml)")
+    return edge

@@ -30,7 +30,6 @@ __all__ = ["QUESTIONS", "turn_row", "communication", "replacement_actions"]
 QUESTIONS = {"communication": "communication HEX SIDE — is HEX in communication for SIDE: a path to "
                               "its map edge free of enemy units and enemy ZOC (BM9.4)"}
 PLUGIN = "bfm_turn"
-_EDGE = {"german": "west", "soviet": "east"}
 
 
 def turn_row(ctx: Any, turn: int | None = None) -> Mapping[str, Any]:
@@ -53,7 +52,7 @@ def communication(ctx: Any, hex_: str, side: str) -> list[str] | None:
     key = ("bfm_turn.comm", hex_, side)
     if key in ctx.memo:
         return ctx.memo[key]
-    edge = {hex_label(h) for h in ctx.board.edge_hexes(_EDGE[side])}
+    edge = {hex_label(h) for h in ctx.board.edge_hexes(_edge(ctx, side))}
     paths: dict[str, list[str]] = {hex_: [hex_]}
     frontier, found = [hex_], None
     while frontier and found is None:
@@ -88,7 +87,7 @@ def _left(ctx: Any) -> int:
 
 def _placement_hexes(ctx: Any, side: str) -> list[str]:
     """Empty hexes of the friendly map edge and empty friendly cities (BM9.3), label order."""
-    hexes = {hex_label(h) for h in ctx.board.edge_hexes(_EDGE[side])}
+    hexes = {hex_label(h) for h in ctx.board.edge_hexes(_edge(ctx, side))}
     hexes |= {hex_label(h) for h in ctx.board.towns() if ctx.state.control(hex_label(h)) == side}
     return sorted(h for h in hexes if not ctx.state.units_at(h))
 
@@ -209,9 +208,18 @@ def casebook_apply_action(ctx: Any, action: Any) -> Any:
 def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Mapping[str, Any]) -> Any:
     if question != "communication":
         return None
-    if len(args) != 2 or args[1] not in _EDGE:
+    if len(args) != 2 or args[1] not in ctx.pack.vocabulary.side_ids:
         raise QuestionError("usage: " + QUESTIONS["communication"])
     path = communication(ctx, args[0], args[1])
     verdict = _allowed(ctx, args[0], args[1])
     return {"hex": args[0], "side": args[1], "in_communication": path is not None, "path": path,
             "may_replace_here": bool(verdict.value), "cases": sorted({"BM9.4", *verdict.cases})}
+
+
+def _edge(ctx: Any, side: str) -> str:
+    """The map edge ``side`` retreats towards and draws replacements from: its ``edge`` in the
+    game's vocabulary (game.yaml)."""
+    edge = ctx.pack.vocabulary.side(side).edge
+    if edge is None:
+        raise ValueError(f"side {side!r} has no edge in the game's vocabulary (game.yaml)")
+    return edge

@@ -56,8 +56,9 @@ _MOVES = ("move", "react-move", "force-march")
 
 
 def _side_of(ctx: Any, side: str) -> str:
-    if side not in ("german", "soviet") and side not in ctx.state.sides:
-        raise QuestionError(f"unknown side {side!r}: expected german or soviet")
+    sides = ctx.pack.vocabulary.side_ids or ctx.state.sides
+    if side not in sides:
+        raise QuestionError(f"unknown side {side!r}: expected {' or '.join(sides)}")
     return side
 
 

@@ -24,6 +24,7 @@ from casebook.core.provenance import PatchError, apply_patch, count_provenance
 from casebook.core.schema import validate
 from casebook.core.schema_pack import check_cross_file, located
 from casebook.core.schema_tables import cell_value
+from casebook.core.vocabulary import Vocabulary, vocabulary_of
 from casebook.core.yamlio import YamlDoc, read_yaml
 
 __all__ = ["find_pack", "load_pack", "scan_pack", "plugin_registered", "installed_games", "resolve_rules_dir", "Pack",
@@ -117,8 +118,13 @@ class Pack:
 
     @property
     def id(self) -> str:
-        """The game id of the manifest (``moscow41``)."""
+        """The game id of the manifest."""
         return self.manifest["id"]
+
+    @property
+    def vocabulary(self) -> Vocabulary:
+        """The game's :class:`~casebook.core.vocabulary.Vocabulary` (sides, unit classes, …)."""
+        return vocabulary_of(self.manifest)
 
     def scenario(self, scenario_id: str) -> Any:
         """Load scenario ``scenario_id`` as a Position (raises KeyError if unknown)."""

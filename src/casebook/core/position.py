@@ -12,7 +12,7 @@ class, hex off the map, duplicate unit ids, unknown counter, bad weather, unknow
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
@@ -142,6 +142,38 @@ def _semantic(pos: Position, data: dict[str, Any], pack: Any, locate: Locate) ->
     return out
 
 
+def _vocabulary(data: dict[str, Any], pack: Any, locate: Locate, skip: Collection[str]) -> list[Problem]:
+    """Sides, unit classes and sizes, weather and marker kinds of the raw position ``data`` against
+    the game's vocabulary (also when the schema finds other problems: all are listed at once);
+    keys in ``skip`` (units whose counter is unknown, fields taken from the counter mix) are not."""
+    from casebook.core.vocabulary import vocabulary_of, vocabulary_problems
+
+    out: list[Problem] = []
+
+    def report(kp: tuple[Any, ...], msg: str) -> None:
+        key = ".".join(map(str, kp))
+        if not any(key == s or key.startswith(s + ".") for s in skip):
+            out.append(_p(locate, kp, msg))
+
+    def items(key: str) -> list[tuple[int, Any]]:
+        value = data.get(key)
+        return list(enumerate(value)) if isinstance(value, list) else []
+
+    units = [(("units", i), u) for i, u in items("units") if isinstance(u, dict)]
+    markers = [(("markers", i, "kind"), m.get("kind")) for i, m in items("markers") if isinstance(m, dict)]
+    sides: list[tuple[tuple[Any, ...], Any]] = [((k,), data.get(k)) for k in ("phasing", "first_player")]
+    for key in ("ip", "rp"):
+        if isinstance(data.get(key), dict):
+            sides += [((key, s), s) for s in data[key]]
+    if isinstance(data.get("control"), dict):
+        sides += [(("control", h), s) for h, s in data["control"].items()]
+    weather = data.get("weather") if isinstance(data.get("weather"), dict) else None
+    vocabulary_problems(vocabulary_of(pack.manifest), units, report, weather=weather,
+                        markers=[(kp, k) for kp, k in markers if isinstance(k, str)],
+                        sides=[(kp, s) for kp, s in sides if isinstance(s, str)])
+    return out
+
+
 def _against_pack(pos: Position, pack: Any, locate: Locate) -> list[Problem]:
     out: list[Problem] = []
     phases = {ph.get("id"): ph for ph in pack.sequence.get("phases") or [] if isinstance(ph, dict)}
@@ -178,6 +210,8 @@ def _validate(doc: YamlDoc, data: Any, pack: Any, locate: Locate) -> tuple[Posit
     skip = tuple(f"units.{i}" for i in bad)  # their counter problem says it all
     out += [p for p in probs if p.key not in inherited
             and not any(p.key == s or p.key.startswith(s + ".") for s in skip)]
+    if pack is not None:
+        out += _vocabulary(resolved, pack, locate, (*skip, *inherited))
     if pos is not None:
         out += _semantic(pos, resolved, pack, locate)
 

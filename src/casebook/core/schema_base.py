@@ -8,7 +8,7 @@ docs/content-format.md, "Provenance").
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict
 
@@ -102,9 +102,11 @@ Provenance = Annotated[str, AfterValidator(_check_provenance)]
 CaseId = Annotated[str, AfterValidator(_check_case)]
 HexLabel = Annotated[str, BeforeValidator(_hex_before), AfterValidator(_check_hex)]
 Slug = Annotated[str, AfterValidator(_check_slug)]
-Side = Literal["german", "soviet"]
-UnitClass = Literal["infantry", "cavalry", "armor", "mechanized", "hq", "remnant", "ski", "paratroop"]
-UnitSize = Literal["division", "brigade", "regiment", "battalion"]
+#: Names a game declares in its manifest's ``vocabulary:`` (checked there, casebook.core.vocabulary):
+#: here only their form, an id.
+Side = Slug
+UnitClass = Slug
+UnitSize = Slug
 Scalar = bool | int | float | str
 
 

@@ -71,6 +71,27 @@ class _File(Model):
 
 
 # --- game.yaml --------------------------------------------------------------------------------
+class SideEntry(Model):
+    """A side of the game's vocabulary: display name, counter colours, map edge (supply/retreat)."""
+
+    name: str
+    colour: str | None = None
+    ink: str | None = None
+    edge: Literal["north", "east", "south", "west"] | None = None
+
+
+class VocabularyBlock(Model):
+    """The names a game uses (casebook.core.vocabulary): sides, unit classes and sizes, weather
+    kinds, marker kinds."""
+
+    sides: dict[Slug, SideEntry] = Field(min_length=1)
+    unit_classes: list[Slug] = []
+    unit_sizes: list[Slug] = []
+    temperatures: list[Slug] = []
+    grounds: list[Slug] = []
+    markers: list[Slug] = []
+
+
 class GameFile(_File):
     kind: Literal["game"]
     id: Slug
@@ -88,6 +109,7 @@ class GameFile(_File):
     plugins: list[PluginName] = []
     rules_dir: str | None = None
     rules: list[RelPath] = []
+    vocabulary: VocabularyBlock
 
 
 # --- cases.yaml -------------------------------------------------------------------------------

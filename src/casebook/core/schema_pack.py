@@ -107,6 +107,16 @@ def _sequence(data: Any, locate: Locate) -> list[Problem]:
     return out
 
 
+def _vocabulary(manifest: Any, counters: Any, loc: Any) -> list[Problem]:
+    """The counter mix's sides, classes and sizes against the manifest's vocabulary."""
+    from casebook.core.vocabulary import vocabulary_of, vocabulary_problems
+
+    out: list[Problem] = []
+    units = [(("units", i), u) for i, u in enumerate(counters.get("units") or []) if isinstance(u, dict)]
+    vocabulary_problems(vocabulary_of(manifest), units, lambda kp, msg: out.append(_p(loc, kp, msg)))
+    return out
+
+
 def check_cross_file(st: Any, pack: Any, named: list[tuple[Path, str | None, tuple]]) -> list[Problem]:
     """Every cross-file problem of a pack (see module docstring). ``st`` is the loader's working
     state (docs, patched data, validity), ``pack`` the assembled :class:`Pack`."""
@@ -136,6 +146,7 @@ def check_cross_file(st: Any, pack: Any, named: list[tuple[Path, str | None, tup
             out += _sequence(data, loc)
         elif kind == "counters":
             out += _unique(data.get("units"), "id", "counter id", loc, ("units",))
+            out += _vocabulary(pack.manifest, data, loc)
         elif kind == "interpretations":
             out += _unique(data.get("interpretations"), "id", "interpretation id", loc, ("interpretations",))
         elif kind == "map":

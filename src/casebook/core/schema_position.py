@@ -45,8 +45,8 @@ class ScenarioInfo(Model):
 
 
 class Weather(Model):
-    temperature: Literal["warm", "cold", "arctic"]
-    ground: Literal["dry", "frozen", "mud", "drying", "snow", "deep_snow"]
+    temperature: Slug  # the game's vocabulary: temperatures
+    ground: Slug       # the game's vocabulary: grounds
 
 
 class Unit(Model):
@@ -77,7 +77,7 @@ class Unit(Model):
 
 
 class Marker(Model):
-    kind: Literal["fortification", "hedgehog", "partisan", "scatter", "fort-destroyed"]
+    kind: Slug  # the game's vocabulary: markers
     hex: HexLabel
 
 
@@ -113,8 +113,8 @@ class Position(Model):
     phasing: Side | None = None
     first_player: Side | None = None
     ip: dict[Side, int] = {}
-    rp: dict[Side, dict[Literal["infantry", "armor"], int]] = {}
-    fp: dict[Literal["normal", "moscow"], int] = {}
+    rp: dict[Side, dict[Slug, int]] = {}
+    fp: dict[Slug, int] = {}
     partisans: int = Field(0, ge=0)
     units: list[Unit] = []
     markers: list[Marker] = []

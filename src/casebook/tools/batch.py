@@ -117,8 +117,11 @@ def load_game(game: str, scenario: str, settings: tuple[tuple[str, Any], ...] = 
 
 
 def game_sides(game: Any) -> tuple[str, ...]:
-    """The sides of a loaded game, in the order the counter mix and the scenario name them."""
+    """The sides of a loaded game: its vocabulary's (game.yaml), else in the order the counter mix
+    and the scenario name them."""
     pack = game.engine.pack
+    if pack.vocabulary.side_ids:
+        return pack.vocabulary.side_ids
     units = list(pack.counters.values()) + [u for u in pack.scenario(game.scenario).units]
     sides: dict[str, None] = {}
     for unit in units:

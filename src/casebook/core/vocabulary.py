@@ -1,0 +1,130 @@
+"""A game's vocabulary: the sides, unit classes and sizes, weather kinds and marker kinds it uses.
+
+The core names no game. What a game calls its sides (with their names, counter colours and the
+map edge each supplies from or retreats towards, where a rule needs one), its unit classes and
+sizes, its temperatures and ground conditions and its marker kinds is declared in the manifest's
+``vocabulary:`` block (docs/content-format.md, "Vocabulary")::
+
+    vocabulary:
+      sides:
+        blue: {name: Blue, colour: "#9db4d9", ink: "#10203a", edge: west}
+        red:  {name: Red,  colour: "#e0a090", ink: "#3a1010", edge: east}
+      unit_classes: [infantry, armor, hq]
+      unit_sizes: [division, corps]
+      temperatures: [warm]
+      grounds: [dry, mud]
+      markers: [fortification]
+
+Counters, positions and scenarios are checked against it (:func:`vocabulary_problems`): a side,
+class, size, weather kind or marker kind it does not list is an error at its ``file:line:column``
+with a "did you mean". A list left out (or empty) is not checked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["SideInfo", "Vocabulary", "vocabulary_of", "vocabulary_problems", "choice_problem"]
+
+
+@dataclass(frozen=True)
+class SideInfo:
+    """One side: ``id``, display ``name``, counter ``colour`` and ``ink`` (CSS colours) and the map
+    ``edge`` (north/east/south/west) it supplies from or retreats towards, or None."""
+
+    id: str
+    name: str
+    colour: str = "#dddddd"
+    ink: str = "#111111"
+    edge: str | None = None
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The names a game uses; an empty tuple means "not declared: not checked"."""
+
+    sides: tuple[SideInfo, ...] = ()
+    unit_classes: tuple[str, ...] = ()
+    unit_sizes: tuple[str, ...] = ()
+    temperatures: tuple[str, ...] = ()
+    grounds: tuple[str, ...] = ()
+    markers: tuple[str, ...] = field(default=())
+
+    @property
+    def side_ids(self) -> tuple[str, ...]:
+        """The side ids, in the manifest's order."""
+        return tuple(s.id for s in self.sides)
+
+    def side(self, side_id: str) -> SideInfo:
+        """The :class:`SideInfo` of ``side_id``; ``KeyError`` naming the known sides."""
+        for s in self.sides:
+            if s.id == side_id:
+                return s
+        raise KeyError(f"unknown side {side_id!r} (sides: {', '.join(self.side_ids) or 'none declared'})")
+
+
+def vocabulary_of(manifest: Mapping[str, Any]) -> Vocabulary:
+    """The :class:`Vocabulary` of a (validated) manifest mapping; empty when it declares none."""
+    v = manifest.get("vocabulary") or {}
+    sides = tuple(SideInfo(id=str(sid), name=str(info.get("name") or sid),
+                           colour=str(info.get("colour") or SideInfo.colour),
+                           ink=str(info.get("ink") or SideInfo.ink), edge=info.get("edge"))
+                  for sid, info in (v.get("sides") or {}).items())
+
+    def names(key: str) -> tuple[str, ...]:
+        return tuple(str(x) for x in v.get(key) or ())
+
+    return Vocabulary(sides, names("unit_classes"), names("unit_sizes"), names("temperatures"),
+                      names("grounds"), names("markers"))
+
+
+def choice_problem(value: Any, allowed: Sequence[str], what: str) -> str | None:
+    """None when ``value`` is one of ``allowed`` (or nothing is declared); else the message
+    ``expected 'a', 'b' or 'c', got 'x' (did you mean 'a'?)`` (``what`` names the list for the
+    caller's docs; the message lists the choices themselves)."""
+    if not allowed or value in allowed:
+        return None
+    from casebook.core.schema import describe, did_you_mean
+
+    listed = ", ".join(repr(a) for a in allowed[:-1]) + (" or " if len(allowed) > 1 else "") + repr(allowed[-1])
+    hint = did_you_mean(value, allowed) if isinstance(value, str) else ""
+    return f"expected {listed}, got {describe(value)}{hint}"
+
+
+Report = Callable[[tuple[Any, ...], str], None]
+
+
+def vocabulary_problems(vocab: Vocabulary, units: Iterable[tuple[tuple[Any, ...], Mapping[str, Any]]],
+                        report: Report, *, weather: Mapping[str, Any] | None = None,
+                        markers: Iterable[tuple[tuple[Any, ...], Any]] = (),
+                        sides: Iterable[tuple[tuple[Any, ...], Any]] = ()) -> None:
+    """Check names against ``vocab``, calling ``report(key_path, message)`` for each problem:
+    ``units`` as ``(key_path, unit mapping)`` (side, class, size), the ``weather`` mapping
+    (temperature, ground), ``markers`` as ``(key_path, kind)`` and other ``sides`` as
+    ``(key_path, side)`` (a position's phasing side, track and control keys)."""
+    side_ids = vocab.side_ids
+    for path, unit in units:
+        for key, allowed, what in (("side", side_ids, "sides"), ("class", vocab.unit_classes, "unit classes"),
+                                   ("size", vocab.unit_sizes, "unit sizes")):
+            value = unit.get(key)
+            if value is None:
+                continue
+            msg = choice_problem(value, allowed, what)
+            if msg:
+                report((*path, key), msg)
+    for key, allowed, what in (("temperature", vocab.temperatures, "temperatures"),
+                               ("ground", vocab.grounds, "ground conditions")):
+        if weather and weather.get(key) is not None:
+            msg = choice_problem(weather[key], allowed, what)
+            if msg:
+                report(("weather", key), msg)
+    for path, kind in markers:
+        msg = choice_problem(kind, vocab.markers, "marker kinds")
+        if msg:
+            report(path, msg)
+    for path, side in sides:
+        msg = choice_problem(side, side_ids, "sides")
+        if msg:
+            report(path, msg)
