@@ -23,7 +23,7 @@ __all__ = ["Watch"]
 
 class Watch:
     """A trace opened for stepping: ``events`` (the recorded events), ``index`` (the first event
-    of every turn and phase), :meth:`at` (event *i* with the position at it)."""
+    of every turn, phase and step), :meth:`at` (event *i* with the position at it)."""
 
     def __init__(self, path: Path, game: Any = None) -> None:
         from casebook.kernel.actions import parse_action
@@ -74,9 +74,9 @@ class Watch:
         out: list[dict[str, Any]] = []
         last = None
         for i, e in enumerate(self.events):
-            key = (e.turn, e.phase)
+            key = (e.turn, e.phase, e.step)
             if key != last:
-                out.append({"event": i, "turn": e.turn, "phase": e.phase})
+                out.append({"event": i, "turn": e.turn, "phase": e.phase, "step": e.step})
                 last = key
         return out
 

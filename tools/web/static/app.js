@@ -40,8 +40,9 @@ async function loadBoard() {
   ui.svg = svg;
   const vb = svg.getAttribute("viewBox").split(/[ ,]+/).map(Number);
   ui.full = vb.slice();
-  if (!ui.vb) {  // start on the map itself: the hexes' box with a margin of a hex or two
-    const cs = Object.values(ui.board.hexes).map((h) => h.c), m = ui.board.hex_size * 2.5;
+  if (!ui.vb) {  // start where the units are (else the whole map), with a margin of a few hexes
+    const on = (ui.st ? ui.st.units : []).map((u) => ui.board.hexes[u.hex]).filter(Boolean);
+    const cs = (on.length ? on : Object.values(ui.board.hexes)).map((h) => h.c), m = ui.board.hex_size * 3;
     const xs = cs.map((c) => c[0]), ys = cs.map((c) => c[1]);
     const x0 = Math.min(...xs) - m, y0 = Math.min(...ys) - m;
     ui.vb = [x0, y0, Math.max(...xs) + m - x0, Math.max(...ys) + m - y0];
@@ -320,7 +321,7 @@ async function openTrace() {
   try {
     say("replaying the trace…", true);
     ui.watch = await api("/api/watch", { path: $("w-path").value });
-    $("w-jump").innerHTML = ui.watch.index.map((x) => `<option value="${x.event}">turn ${x.turn} · ${esc(x.phase || "setup")} (event ${x.event})</option>`).join("");
+    $("w-jump").innerHTML = ui.watch.index.map((x) => `<option value="${x.event}">turn ${x.turn} · ${esc(x.phase || "setup")} / ${esc(x.step || "")} (event ${x.event + 1})</option>`).join("");
     say(`${esc(ui.watch.path)}: ${ui.watch.events} events, ${ui.watch.decisions} decisions`, true);
     await stepTo(0);
   } catch (e) { refused(e); }
@@ -391,11 +392,12 @@ function wire() {
 async function main() {
   wire();
   const st = await api("/api/state");
+  ui.st = st;
   await loadBoard();
   render(st);
   await loadQuestions();
   try { ui.watch = await api("/api/watch"); $("w-path").value = ui.watch.path;
-    $("w-jump").innerHTML = ui.watch.index.map((x) => `<option value="${x.event}">turn ${x.turn} · ${esc(x.phase || "setup")} (event ${x.event})</option>`).join("");
+    $("w-jump").innerHTML = ui.watch.index.map((x) => `<option value="${x.event}">turn ${x.turn} · ${esc(x.phase || "setup")} / ${esc(x.step || "")} (event ${x.event + 1})</option>`).join("");
   } catch (e) { /* no trace open */ }
   document.body.dataset.ready = "1";
   if (!st.human && st.header.decider && $("auto").checked && Object.values(st.players).some((k) => k === "human")) runBots(true);
