@@ -290,10 +290,11 @@ def load_state(game: Any, path: Path) -> Any:
             raise ServeError(f"{path}: a position of {pos.game!r}, not of {game.engine.pack.id!r}")
         trace_path = Path(str(path) + ".trace.jsonl")
         trace = Trace.read(trace_path) if trace_path.is_file() else Trace()
-        if pos.scenario is not None and pos.scenario.id != game.scenario and pos.scenario.id in game.engine.pack.scenarios:
+        other = pos.scenario.id if pos.scenario is not None else game.scenario
+        if other != game.scenario and other in game.engine.pack.scenarios:
             from casebook.kernel.game import Game
 
-            game = Game(game.engine, pos.scenario.id)
+            game = Game(game.engine, other)
         return game.state_from_dict(position_to_dict(pos), trace)
     except (CasebookError, ValueError, KeyError) as exc:
         raise ServeError(f"{path}: {_one_line(exc)}") from None
@@ -302,7 +303,9 @@ def load_state(game: Any, path: Path) -> Any:
 def _one_line(exc: BaseException) -> str:
     text = str(exc).strip()
     lines = [ln for ln in text.splitlines() if ln.strip()]
-    return lines[0] if len(lines) == 1 else (lines[0] + f" (+{len(lines) - 1} more lines)" if lines else type(exc).__name__)
+    if not lines:
+        return type(exc).__name__
+    return lines[0] if len(lines) == 1 else f"{lines[0]} (+{len(lines) - 1} more lines)"
 
 
 def _plain(value: Any) -> Any:

@@ -16,7 +16,8 @@ from typing import Any
 
 from casebook.kernel.hexgrid import Grid, hex_label
 
-__all__ = ["annotate", "case_title", "colours", "board_view", "header_view", "units_view", "event_view", "rule_line", "snapshot", "TRACKS"]
+__all__ = ["annotate", "case_title", "colours", "board_view", "header_view", "units_view", "event_view",
+           "rule_line", "snapshot", "TRACKS"]
 
 #: Track fields of the position format (docs/positions.md) shown in the header when non-empty.
 TRACKS = {"ip": "IP", "rp": "RP", "fp": "FP", "partisans": "Partisans"}

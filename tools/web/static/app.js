@@ -210,7 +210,7 @@ function showSelection(units) {
     const [fill] = colours[u.side] || ["#ddd"];
     const st = ["losses", "oos", "fatigued", "activated", "reserve", "hedgehog", "guards", "scattered"].filter((k) => u[k]).map((k) => (k === "losses" ? `losses ${u.losses}` : k)).join(", ");
     return `<div class="unit-row ${ui.attackers.has(u.id) ? "picked" : ""}" data-unit="${esc(u.id)}"><span class="sw" style="background:${fill}"></span>
-      <b>${esc(u.name || u.id)}</b> <span>${esc(u.id)}</span> <span>${esc(u.class)} ${esc(u.strength)}-${esc(u.ma)}</span> <i>${esc(st)}</i>
+      <b>${esc(u.name || u.id)}</b> <span>${esc(u.id)}</span> <span>${esc(u.class)} ${u.class === "hq" ? `radius ${esc(u.radius ?? "?")} MA ${esc(u.ma)}` : `${esc(u.strength)}-${esc(u.ma)}`}</span> <i>${esc(st)}</i>
       <button class="pick" data-unit="${esc(u.id)}">${ui.attackers.has(u.id) ? "− attacker" : "+ attacker"}</button>
       <button class="only" data-unit="${esc(u.id)}">reach</button></div>`;
   }).join("");
