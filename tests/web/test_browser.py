@@ -150,3 +150,22 @@ def test_moscow41_page_highlights_the_reach_of_ask(tmp_path, served, page):
     assert _highlighted(page) == set(asked["hexes"]) and asked["hexes"]
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "moscow41-reach.png"))
+
+
+def test_a_whole_battle_for_moscow_in_the_browser_against_the_bot(bfm_game, tmp_path, served, page):
+    """The person clicks the first legal action the page lists, the greedy bot replies by itself,
+    until the game is over; the header then shows the rules' result."""
+    session = new_session(bfm_game, HUMAN_GERMAN, tmp_path)
+    _open(page, served(session))
+    page.uncheck("#animate")  # the bot's replies in one request each (the game stays short)
+    for _ in range(1000):
+        page.wait_for_selector("body[data-busy='0']")
+        if session.state.is_terminal():
+            break
+        page.locator("#actions li").first.click()
+    page.wait_for_selector("body[data-busy='0']")
+    result = session.state.result()
+    assert result is not None and result["reason"] in page.inner_text("#h-result")
+    assert all(a.side == "german" for a in session.state.history if session.players[a.side] == "human")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "bfm-game-over.png"))

@@ -38,8 +38,11 @@ class Watch:
         if len(recorded) == 0 or recorded[0].kind != "setup":
             raise ServeError(f"{path}: the trace does not start with a setup event (a play from a scenario)")
         setup = recorded[0].data
+        if game is not None and game.engine.pack.id != setup.get("game"):
+            raise ServeError(f"{path}: a trace of {setup.get('game')!r}; this server plays {game.engine.pack.id!r} "
+                             f"(serve that game to watch it)")
         try:
-            if game is not None and game.engine.pack.id == setup.get("game"):
+            if game is not None:
                 game = Game(game.engine, setup["scenario"])
             else:
                 game = Game.load(setup["game"], setup["scenario"])

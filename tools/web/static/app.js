@@ -234,8 +234,12 @@ function offerChoices(actions) {
   $("choices").innerHTML = `<div class="box">Several legal actions end there:${actions.map((a) => `<div><button class="choice" data-action="${esc(a)}">${esc(a)}</button></div>`).join("")}</div>`;
 }
 
+let busy = 0;  // requests in flight; body[data-busy] tells a watcher (or a test) the page is idle
+function work(delta) { busy += delta; document.body.dataset.busy = busy > 0 ? "1" : "0"; }
+
 async function doAction(text) {
   $("choices").innerHTML = "";
+  work(1);
   try {
     const r = await api("/api/apply", { action: text });
     say(`applied ${esc(r.applied)}`, true);
@@ -243,20 +247,22 @@ async function doAction(text) {
     $("sel").textContent = "Click a stack on the map.";
     render(r.state);
     if ($("auto").checked) await runBots(true);
-  } catch (e) { refused(e); }
+  } catch (e) { refused(e); } finally { work(-1); }
 }
 
 async function runBots(animate) {
   if (ui.running) { ui.running = false; return; }
   ui.running = true; $("bot-run").textContent = "Stop";
+  work(1);
   try {
     while (ui.running && ui.st.header.decider && !ui.st.human) {
-      const r = await api("/api/bot", { steps: animate ? 1 : 100000 });
+      const slide = animate && $("animate").checked;
+      const r = await api("/api/bot", { steps: slide ? 1 : 100000 });
       render(r.state);
       if (!r.played.length) break;
-      if (animate) await new Promise((ok) => setTimeout(ok, 60));
+      if (slide) await new Promise((ok) => setTimeout(ok, 60));
     }
-  } catch (e) { refused(e); }
+  } catch (e) { refused(e); } finally { work(-1); }
   ui.running = false; $("bot-run").textContent = "Bot plays";
 }
 
@@ -400,6 +406,7 @@ async function main() {
     $("w-jump").innerHTML = ui.watch.index.map((x) => `<option value="${x.event}">turn ${x.turn} · ${esc(x.phase || "setup")} / ${esc(x.step || "")} (event ${x.event + 1})</option>`).join("");
   } catch (e) { /* no trace open */ }
   document.body.dataset.ready = "1";
+  work(0);
   if (!st.human && st.header.decider && $("auto").checked && Object.values(st.players).some((k) => k === "human")) runBots(true);
 }
 main().catch((e) => say(esc(e.message)));
