@@ -56,6 +56,10 @@ def make_app(session: Session, watch: Watch | None = None) -> Starlette:
     def refuse(exc: ServeError) -> JSONResponse:
         return JSONResponse(exc.to_dict(), status_code=exc.status)
 
+    def locked(fn: Callable[..., Any], request: Request, body: dict[str, Any]) -> Any:
+        with session.lock:  # one request at a time changes or reads the play
+            return fn(request, body)
+
     def route(fn: Callable[..., Any]) -> Callable[[Request], Any]:
         async def endpoint(request: Request) -> Response:
             try:
@@ -69,7 +73,7 @@ def make_app(session: Session, watch: Watch | None = None) -> Starlette:
                             raise ServeError(f"malformed JSON: {exc}") from None
                     if not isinstance(body, dict):
                         raise ServeError("the request body must be a JSON object")
-                out = await run_in_threadpool(fn, request, body)
+                out = await run_in_threadpool(locked, fn, request, body)
             except ServeError as exc:
                 return refuse(exc)
             if isinstance(out, Response):

@@ -113,10 +113,10 @@ class Session:
     def reach(self, stack: str, mode: str | None = None) -> dict[str, Any]:
         """``ask reach STACK [--as MODE]`` plus ``legal``: the hexes a legal action of this stack
         can end in now (hex -> list of the actions' notations)."""
-        answer = self.ask("reach", [stack], {"as": mode} if mode else {})
-        answer = dict(answer)
-        answer["legal"] = {h: [str(a) for a in acts] for h, acts in self._ends(stack).items()}
-        return answer
+        with self.lock:
+            answer = dict(self.ask("reach", [stack], {"as": mode} if mode else {}))
+            answer["legal"] = {h: [str(a) for a in acts] for h, acts in self._ends(stack).items()}
+            return answer
 
     def why(self, text: str) -> dict[str, Any]:
         """``{"legal", "cases", "reason"}`` for the action ``text`` now (the ``why`` of ``play``)."""
@@ -223,7 +223,10 @@ class Session:
                 if side is None or side not in self.bots:
                     break
                 action = self.bots[side].choose(self.state)
-                self.state.apply(action)
+                try:
+                    self.state.apply(action)
+                except IllegalActionError as exc:  # a bot's bug, never the page's: say so, change nothing
+                    raise ServeError(f"the {side} bot chose an illegal action: {exc}", exc.cases, 500) from None
                 done.append(str(action))
         return done
 

@@ -148,13 +148,7 @@ function highlight(hexes, legal, target) {
 }
 
 // ------------------------------------------------------------------ the play
-function render(st) {
-  ui.st = st;
-  const mk = JSON.stringify(st.markers);
-  if (ui.board && ui.mk !== undefined && mk !== ui.mk) loadBoard().then(() => drawUnits(ui.st.units, ui.st.colours));
-  ui.mk = mk;
-  const h = st.header;
-  $("h-title").textContent = `${st.name} · ${st.scenario}`;
+function renderHeader(h) {
   $("h-turn").textContent = `Turn ${h.turn}${h.last_turn ? " / " + h.last_turn : ""}`;
   $("h-step").textContent = `${h.phase || ""} / ${h.step || ""}`;
   $("h-decider").textContent = h.decider ? `${h.decider} to decide (${h.decider_kind})` : "game over";
@@ -163,8 +157,17 @@ function render(st) {
   const res = $("h-result");
   res.textContent = h.result ? `${h.result.winner || "nobody"} — ${h.result.level}: ${h.result.reason || ""}` : "";
   res.className = h.result ? "chip over" : "chip";
-  $("h-mode").textContent = ui.tab === "watch" && ui.watchAt ? "watching a trace" : "";
-  if (ui.tab !== "watch") drawUnits(st.units, st.colours);
+  $("h-mode").textContent = ui.tab === "watch" && ui.watchAt ? `watching ${ui.watch.path}` : "";
+}
+
+function render(st) {
+  ui.st = st;
+  const mk = JSON.stringify(st.markers);
+  if (ui.board && ui.mk !== undefined && mk !== ui.mk) loadBoard().then(() => drawUnits(ui.st.units, ui.st.colours));
+  ui.mk = mk;
+  $("h-title").textContent = `${st.name} · ${st.scenario}`;
+  if (ui.tab === "watch" && ui.watchAt) renderHeader({ ...ui.watchAt.header, decider_kind: "trace" });
+  else { renderHeader(st.header); drawUnits(st.units, st.colours); }
   $("undo").disabled = !st.undoable;
   const acts = $("actions"); acts.innerHTML = "";
   const f = $("act-filter").value.trim();
@@ -177,14 +180,12 @@ function render(st) {
     li.innerHTML = `T${e.turn} ${esc(e.side || "")} <b>${esc(e.kind)}</b> ${esc(e.text)} ${casesHtml(e.cases)}`;
     log.appendChild(li);
   }
-  if (ui.sel) showSelection();
+  if (ui.sel) showSelection(ui.tab === "watch" && ui.watchAt ? ui.watchAt.units : undefined);
 }
 function fmtTrack(v) { return Object.entries(v).map(([k, x]) => `${k} ${typeof x === "object" ? fmtTrack(x) : x}`).join(", "); }
 
-async function refresh() { render(await api("/api/state")); }
-
 async function stackClicked(hex, unit) {
-  if (ui.tab === "watch") { ui.sel = hex; drawUnits(ui.watchAt.units, ui.st.colours); return showSelection(ui.watchAt.units); }
+  if (ui.tab === "watch" && ui.watchAt) { ui.sel = hex; drawUnits(ui.watchAt.units, ui.st.colours); return showSelection(ui.watchAt.units); }
   if (ui.sel === hex) { ui.selUnit = unit; } else { ui.sel = hex; ui.selUnit = null; }
   drawUnits(ui.st.units, ui.st.colours);
   showSelection();
@@ -218,7 +219,7 @@ function showSelection(units) {
 }
 
 async function hexClicked(hex) {
-  if (ui.tab === "watch") return;
+  if (ui.tab === "watch" && ui.watchAt) return;
   if (!ui.sel || !ui.st.human) { ui.sel = hex; ui.selUnit = null; drawUnits(ui.st.units, ui.st.colours); showSelection(); highlight({}); return; }
   const here = ui.st.units.filter((u) => u.hex === ui.sel);
   const stack = ui.selUnit || (here.length === 1 ? here[0].id : ui.sel);
@@ -346,7 +347,7 @@ async function stepTo(i) {
     ${terms ? `<table class="t"><tr><th>case</th><th>value</th><th>rule</th><th>line</th></tr>${terms}</table>` : ""}
     <pre>${esc(JSON.stringify(e.data, null, 1))}</pre>
     <div>position after decision ${r.decision}: turn ${h.turn}, ${esc(h.phase)} / ${esc(h.step)}</div>`;
-  $("h-mode").textContent = "watching a trace";
+  if (ui.tab === "watch") renderHeader({ ...h, decider_kind: "trace" });
 }
 
 // ------------------------------------------------------------------ wiring
@@ -355,8 +356,8 @@ function wire() {
     ui.tab = b.dataset.tab;
     document.querySelectorAll("nav button").forEach((x) => x.classList.toggle("on", x === b));
     document.querySelectorAll(".tab").forEach((t) => { t.hidden = t.id !== `tab-${ui.tab}`; });
+    render(ui.st);
     if (ui.tab === "watch" && ui.watchAt) drawUnits(ui.watchAt.units, ui.st.colours);
-    else { $("h-mode").textContent = ""; drawUnits(ui.st.units, ui.st.colours); }
     if (ui.tab === "ask") fillArgs();
   }));
   $("zin").onclick = () => zoom(1 / 1.4); $("zout").onclick = () => zoom(1.4);
