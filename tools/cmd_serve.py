@@ -21,7 +21,11 @@ from typing import Any
 
 import click
 
-__all__ = ["serve", "build_session", "serve_in_thread", "bind"]
+__all__ = ["serve", "build_session", "serve_in_thread", "bind", "LOOPBACK_NAMES"]
+
+#: Host names of the loopback interface: the server answers requests addressed to these (and to
+#: the ``--host`` it binds), not to other names (DNS rebinding).
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -132,7 +136,7 @@ def serve(game: str, scenario: str | None, player: tuple[str, ...], seed: int, l
         raise click.ClickException(exc.message) from None
     except KeyError as exc:
         raise click.BadParameter(str(exc.args[0] if exc.args else exc), param_hint="SCENARIO") from None
-    if host not in ("127.0.0.1", "localhost", "::1"):
+    if host not in LOOPBACK_NAMES:
         click.echo(f"warning: serving on {host}, not loopback: anyone who reaches it can play", err=True)
     sock = bind(host, port)
     url = f"http://{host if ':' not in host else '[' + host + ']'}:{sock.getsockname()[1]}/"
@@ -143,5 +147,6 @@ def serve(game: str, scenario: str | None, player: tuple[str, ...], seed: int, l
         import webbrowser
 
         webbrowser.open(url)
-    server = uvicorn.Server(uvicorn.Config(make_app(session, watch), log_level="warning", lifespan="off"))
+    hosts = None if host in ("0.0.0.0", "::") else sorted({host, *LOOPBACK_NAMES})
+    server = uvicorn.Server(uvicorn.Config(make_app(session, watch, hosts), log_level="warning", lifespan="off"))
     server.run(sockets=[sock])

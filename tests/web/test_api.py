@@ -210,3 +210,20 @@ def test_a_whole_october_blitz_through_the_api(tmp_path):
     assert body["state"]["header"]["tracks"]["IP"].keys() == {"german", "soviet"}
     assert len(body["played"]) == len(session.state.history) > 100
     assert json.loads(client.get("/api/trace").text.splitlines()[0])["kind"] == "setup"
+
+
+def test_posts_must_be_json_and_hosts_other_than_loopback_are_refused(session):
+    from starlette.testclient import TestClient
+
+    from casebook.tools.cmd_serve import LOOPBACK_NAMES
+    from casebook.tools.web.app import make_app
+
+    client = client_for(session)
+    before = session.state.to_dict()
+    # a form or text/plain POST (which another site's page could send without CORS) is refused
+    r = client.post("/api/apply", content=b'{"action": "german: pass"}', headers={"content-type": "text/plain"})
+    assert r.status_code == 415 and "application/json" in r.json()["error"]
+    assert session.state.to_dict() == before
+    app = make_app(session, allowed_hosts=LOOPBACK_NAMES)
+    assert TestClient(app, base_url="http://127.0.0.1:8000").get("/api/state").status_code == 200
+    assert TestClient(app, base_url="http://rebound.example:8000").get("/api/state").status_code == 400

@@ -26,12 +26,14 @@ from __future__ import annotations
 
 import json
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
@@ -49,8 +51,13 @@ __all__ = ["make_app", "STATIC"]
 STATIC = Path(__file__).resolve().parent / "static"
 
 
-def make_app(session: Session, watch: Watch | None = None) -> Starlette:
-    """The application serving ``session`` (and the trace ``watch``, if one was opened)."""
+def make_app(session: Session, watch: Watch | None = None, allowed_hosts: Sequence[str] | None = None) -> Starlette:
+    """The application serving ``session`` (and the trace ``watch``, if one was opened).
+
+    ``allowed_hosts``: the host names a request may address (``casebook serve`` passes the loopback
+    names, so a page of another site cannot reach the server by DNS rebinding); None: any. POST
+    bodies must be sent as ``application/json``, which a page of another origin cannot do without
+    the server's consent (CORS), so it cannot play, save or load behind the player's back."""
     held: dict[str, Any] = {"watch": watch, "board": {}}
 
     def refuse(exc: ServeError) -> JSONResponse:
@@ -65,6 +72,9 @@ def make_app(session: Session, watch: Watch | None = None) -> Starlette:
             try:
                 body: dict[str, Any] = {}
                 if request.method == "POST":
+                    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+                    if kind != "application/json":
+                        raise ServeError("POST bodies must be sent as application/json", status=415)
                     raw = await request.body()
                     if raw.strip():
                         try:
@@ -212,7 +222,10 @@ def make_app(session: Session, watch: Watch | None = None) -> Starlette:
         Route("/api/watch/{i}", route(watch_at)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes)
+    middleware = []
+    if allowed_hosts is not None:
+        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)))
+    return Starlette(routes=routes, middleware=middleware)
 
 
 def _text(body: dict[str, Any], key: str) -> str:
