@@ -173,7 +173,7 @@ function render(st) {
   const f = $("act-filter").value.trim();
   const shown = st.legal.filter((a) => !f || a.includes(f));
   for (const a of shown.slice(0, 400)) { const li = document.createElement("li"); li.textContent = a; li.dataset.action = a; acts.appendChild(li); }
-  $("act-count").textContent = st.human ? `(${shown.length} of ${st.legal.length})` : "(a bot decides)";
+  $("act-count").textContent = st.human ? `(${shown.length} of ${st.legal.length})` : (st.header.decider ? "(a bot decides)" : "(the game is over)");
   const log = $("log"); log.innerHTML = "";
   for (const e of st.events.slice().reverse()) {
     const li = document.createElement("li"); li.value = e.seq;
