@@ -227,3 +227,20 @@ def test_posts_must_be_json_and_hosts_other_than_loopback_are_refused(session):
     app = make_app(session, allowed_hosts=LOOPBACK_NAMES)
     assert TestClient(app, base_url="http://127.0.0.1:8000").get("/api/state").status_code == 200
     assert TestClient(app, base_url="http://rebound.example:8000").get("/api/state").status_code == 400
+
+
+@pytest.mark.parametrize("route, body, status, words", [
+    ("/api/choose", {"stack": "0201"}, 400, "hex: a non-empty string is needed"),
+    ("/api/attack", {"hex": "0302", "with": "g-vi"}, 400, "with must be a non-empty list of unit ids"),
+    ("/api/ask", {"question": "reach", "args": ["nowhere"]}, 400, "usage: reach UNIT"),
+    ("/api/ask", {"question": "zoc", "words": "'unclosed"}, 400, "No closing quotation"),
+    ("/api/bot", {"steps": -1}, 400, "steps must be an integer"),
+    ("/api/save", {"path": "notes.txt"}, 400, "a save is a .yaml file"),
+    ("/api/watch", {"path": "missing.jsonl"}, 400, "no such file"),
+])
+def test_bad_requests_to_every_route_get_a_clear_error_and_change_nothing(session, route, body, status, words):
+    client = client_for(session)
+    before = session.state.to_dict()
+    r = client.post(route, json=body)
+    assert r.status_code == status and words in r.json()["error"], r.text
+    assert session.state.to_dict() == before

@@ -177,7 +177,7 @@ def make_app(session: Session, watch: Watch | None = None, allowed_hosts: Sequen
     def watch_open(request: Request, body: dict[str, Any]) -> Any:
         path = confine(_text(body, "path"), session.roots)
         if not path.is_file():
-            raise ServeError(f"{body['path']}: no such file")
+            raise ServeError(f"{body['path']}: no such file (or not a file)")
         held["watch"] = Watch(path, session.game)
         return held["watch"].summary()
 

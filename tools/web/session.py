@@ -132,13 +132,18 @@ class Session:
         try:
             return parse_action(text.strip(), side=self.decider())
         except ValueError as exc:
-            raise ServeError(f"{text!r}: {_one_line(exc)}", ("0.7",)) from None
+            message = _one_line(exc)
+            prefix = "" if text.strip() in message else f"{text.strip()!r}: "
+            raise ServeError(f"{prefix}{message} (notation: docs/actions.md)") from None
 
     def _units_at(self, stack: str) -> list[str]:
         data = self.state.data
         if data.has_unit(stack):
             return [stack]
-        return [u["id"] for u in data.units_at(stack)]
+        try:
+            return [u["id"] for u in data.units_at(stack)]
+        except (ValueError, KeyError):
+            raise ServeError(f"{stack!r}: neither a unit id nor a hex label") from None
 
     def _stack_hex(self, stack: str) -> str:
         data = self.state.data
@@ -169,10 +174,7 @@ class Session:
             found = self._ends(stack).get(hex_, [])
             if found:
                 return {"actions": [str(a) for a in found]}
-            side = self.decider()
-            probe = Action.make("move", side, stack=self._stack_hex(stack), path=[hex_])
-            cases, reason = self.state.why_not(probe)
-            return {"actions": [], "cases": list(cases), "reason": reason, "tried": str(probe)}
+            return self._refusal(Action.make("move", self.decider(), stack=self._stack_hex(stack), path=[hex_]))
 
     def attack_choices(self, hex_: str, attackers: Sequence[str]) -> dict[str, Any]:
         """The legal attack actions on ``hex_`` by exactly ``attackers`` (unit ids) now, with the
@@ -186,9 +188,15 @@ class Session:
                                                                and set(self._units_at(a.get("stack", ""))) == want))]
             if found:
                 return {"actions": [str(a) for a in found]}
-            probe = Action.make("attack", self.decider(), hex=hex_, **{"with": sorted(want)})
+            return self._refusal(Action.make("attack", self.decider(), hex=hex_, **{"with": sorted(want)}))
+
+    def _refusal(self, probe: Action) -> dict[str, Any]:
+        """No legal action matched: the rules' refusal of ``probe``, the plain action the page meant."""
+        try:
             cases, reason = self.state.why_not(probe)
-            return {"actions": [], "cases": list(cases), "reason": reason, "tried": str(probe)}
+        except (CasebookError, ValueError, KeyError) as exc:
+            raise ServeError(f"{probe}: {_one_line(exc)}") from None
+        return {"actions": [], "cases": list(cases), "reason": reason, "tried": str(probe)}
 
     # ------------------------------------------------------------------ changing
     def _require_human(self) -> str:
@@ -286,7 +294,7 @@ def load_state(game: Any, path: Path) -> Any:
     from casebook.kernel.trace import Trace
 
     if not path.is_file():
-        raise ServeError(f"{path}: no such file")
+        raise ServeError(f"{path}: no such file (or not a file)")
     try:
         pos = load_position(path, pack=game.engine.pack)
         if pos.game != game.engine.pack.id:
