@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "cases": ("cmd_cases", "cases", "Case coverage of a game: implemented by, tested by, status."),
     "rules": ("cmd_rules", "rules", "Rule scripts: `rules check GAME` compiles and reports errors."),
     "provenance": ("cmd_provenance", "provenance", "Count rulebook / errata / reconstructed values per file."),
+    "serve": ("cmd_serve", "serve", "Play, watch a trace and ask in a browser (a local web server)."),
     "render": ("cmd_render", "render", "Draw the map (and a position's units) as SVG."),
     "golden": ("golden", "golden", "Play the golden playthroughs; compare or (--write) regenerate their traces."),
     "mapfit": ("cmd_mapfit", "mapfit", "Fit geography to the printed hexes and (re)generate the map YAML."),

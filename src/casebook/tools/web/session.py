@@ -1,0 +1,330 @@
+"""One play behind the page: the Game API, its players, undo, save and load.
+
+A :class:`Session` holds a :class:`~casebook.core.game.State` and who plays each side
+(``human`` or a bot kind). Everything the page may do is a method here, and each one goes
+through the Game API: a choice is matched against ``State.legal_actions()`` and applied with
+``State.apply`` (same validation and trace as ``casebook play``), a number is an answer of the
+rules' ``casebook_answer`` hook (the questions of ``casebook ask``). A refused request raises
+:class:`ServeError` (HTTP status, one-line message, the forbidding cases) and changes nothing.
+
+Paths the page names (save, load, a trace to watch) must lie inside one of the session's
+``roots`` (the served folder and the pack), see :func:`confine`.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from casebook.core.actions import Action, parse_action
+from casebook.core.errors import CasebookError, IllegalActionError
+
+__all__ = ["ServeError", "Session", "confine", "parse_player_kind", "PLAYER_KINDS"]
+
+#: What may play a side: a person at the page, or one of the bots of casebook.tools.bots.
+PLAYER_KINDS = ("human", "bot:greedy", "bot:random")
+
+
+class ServeError(Exception):
+    """A request the server refuses: ``status`` (HTTP), ``message`` (one line), ``cases``."""
+
+    def __init__(self, message: str, cases: Sequence[str] = (), status: int = 400) -> None:
+        super().__init__(message)
+        self.message = message
+        self.cases = tuple(cases)
+        self.status = status
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"error": message, "cases": [...]}``, the JSON body of the refusal."""
+        return {"error": self.message, "cases": list(self.cases)}
+
+
+def parse_player_kind(text: str) -> str:
+    """``human``, ``bot:greedy``/``greedy``, ``bot:random``/``random`` → the canonical kind;
+    ValueError otherwise."""
+    kind = text if text == "human" or text.startswith("bot:") else f"bot:{text}"
+    if kind not in PLAYER_KINDS:
+        raise ValueError(f"expected one of {', '.join(PLAYER_KINDS)}, got {text!r}")
+    return kind
+
+
+def confine(path: str | Path, roots: Iterable[Path]) -> Path:
+    """``path`` resolved (relative to the first root) if it lies inside one of ``roots``;
+    ServeError otherwise (a path outside the served folder and the pack is never opened)."""
+    roots = [Path(r).resolve() for r in roots]
+    text = str(path)
+    if not text or "\x00" in text:
+        raise ServeError("a file name is needed")
+    p = Path(text)
+    full = (p if p.is_absolute() else roots[0] / p).resolve()
+    if not any(full == r or r in full.parents for r in roots):
+        raise ServeError(f"{text}: outside the served folders ({', '.join(map(str, roots))})", status=403)
+    return full
+
+
+class Session:
+    """A play in progress with its players. ``players`` maps every side to a kind of
+    :data:`PLAYER_KINDS`; ``roots`` are the folders the page may read and write in."""
+
+    def __init__(self, state: Any, players: Mapping[str, str], seed: int = 1,
+                 roots: Sequence[Path] = ()) -> None:
+        self.lock = threading.RLock()
+        self.seed = seed
+        self.roots = [Path(r).resolve() for r in roots] or [Path.cwd().resolve()]
+        self.roots.append(Path(state.game.engine.pack.dir).resolve())
+        self.players = {side: parse_player_kind(players.get(side, "human")) for side in state.data.sides}
+        self._start(state)
+
+    def _start(self, state: Any) -> None:
+        from casebook.tools.bots import make_bot
+
+        self.state = state
+        self.initial = state.clone()
+        self.bots = {side: make_bot(kind.split(":", 1)[1], side, self.seed)
+                     for side, kind in self.players.items() if kind != "human"}
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def game(self) -> Any:
+        """The :class:`~casebook.core.game.Game` being played."""
+        return self.state.game
+
+    def decider(self) -> str | None:
+        """The side to decide now (None when the game is over)."""
+        return self.state.current_player()
+
+    def human_decides(self) -> bool:
+        """A person (not a bot) decides now."""
+        side = self.decider()
+        return side is not None and self.players.get(side) == "human"
+
+    def ask(self, question: str, args: Sequence[str], options: Mapping[str, Any]) -> dict[str, Any]:
+        """The rules' answer to ``question`` on the current position (as ``casebook ask``)."""
+        from casebook.tools.cmd_ask import answer_ctx
+
+        with self.lock:
+            try:
+                return answer_ctx(self.state.ctx(), question, [str(a) for a in args], dict(options))
+            except (CasebookError, ValueError, KeyError) as exc:
+                raise ServeError(f"{question}: {_one_line(exc)}") from None
+
+    def reach(self, stack: str, mode: str | None = None) -> dict[str, Any]:
+        """``ask reach STACK [--as MODE]`` plus ``legal``: the hexes a legal action of this stack
+        can end in now (hex -> list of the actions' notations)."""
+        with self.lock:
+            answer = dict(self.ask("reach", [stack], {"as": mode} if mode else {}))
+            answer["legal"] = {h: [str(a) for a in acts] for h, acts in self._ends(stack).items()}
+            return answer
+
+    def why(self, text: str) -> dict[str, Any]:
+        """``{"legal", "cases", "reason"}`` for the action ``text`` now (the ``why`` of ``play``)."""
+        with self.lock:
+            action = self._parse(text)
+            cases, reason = self.state.why_not(action)
+            return {"action": str(action), "legal": reason == "legal", "cases": list(cases), "reason": reason}
+
+    # ------------------------------------------------------------------ choosing
+    def _parse(self, text: str) -> Action:
+        if not isinstance(text, str) or not text.strip():
+            raise ServeError("an action in notation is needed (docs/actions.md)")
+        try:
+            return parse_action(text.strip(), side=self.decider())
+        except ValueError as exc:
+            message = _one_line(exc)
+            prefix = "" if text.strip() in message else f"{text.strip()!r}: "
+            raise ServeError(f"{prefix}{message} (notation: docs/actions.md)") from None
+
+    def _units_at(self, stack: str) -> list[str]:
+        data = self.state.data
+        if data.has_unit(stack):
+            return [stack]
+        try:
+            return [u["id"] for u in data.units_at(stack)]
+        except (ValueError, KeyError):
+            raise ServeError(f"{stack!r}: neither a unit id nor a hex label") from None
+
+    def _stack_hex(self, stack: str) -> str:
+        data = self.state.data
+        return data.unit(stack).get("hex") if data.has_unit(stack) else stack
+
+    def _ends(self, stack: str) -> dict[str, list[Action]]:
+        """Legal actions now that move ``stack`` (a hex or unit id), by the hex they end in."""
+        if not self.human_decides():
+            return {}
+        where, ids = self._stack_hex(stack), set(self._units_at(stack))
+        out: dict[str, list[Action]] = {}
+        for a in self.state.legal_actions():
+            moved = a.get("stack") == where or bool(ids & set(a.values_of("with", "unit", "units")))
+            if not moved:
+                continue
+            if a.get("units") and ids and not ids <= set(a.values_of("units")) and len(ids) == 1:
+                continue
+            path = a.values_of("path", "to") or ([a.get("hex")] if a.kind != "attack" and a.get("hex") else [])
+            if path and path[-1] != where:
+                out.setdefault(path[-1], []).append(a)
+        return out
+
+    def choices_to(self, stack: str, hex_: str) -> dict[str, Any]:
+        """The legal actions that move ``stack`` into ``hex_`` now; when there is none, the
+        refusal of a plain move there (the rules' own cases, from ``State.why_not``)."""
+        with self.lock:
+            self._require_human()
+            found = self._ends(stack).get(hex_, [])
+            if found:
+                return {"actions": [str(a) for a in found]}
+            return self._refusal(Action.make("move", self.decider(), stack=self._stack_hex(stack), path=[hex_]))
+
+    def attack_choices(self, hex_: str, attackers: Sequence[str]) -> dict[str, Any]:
+        """The legal attack actions on ``hex_`` by exactly ``attackers`` (unit ids) now, with the
+        refusal of such an attack when there is none."""
+        with self.lock:
+            self._require_human()
+            want = set(attackers)
+            found = [a for a in self.state.legal_actions()
+                     if a.kind in ("attack", "overrun") and a.get("hex") == hex_
+                     and (set(a.values_of("with")) == want or (a.kind == "overrun" and not a.get("with")
+                                                               and set(self._units_at(a.get("stack", ""))) == want))]
+            if found:
+                return {"actions": [str(a) for a in found]}
+            return self._refusal(Action.make("attack", self.decider(), hex=hex_, **{"with": sorted(want)}))
+
+    def _refusal(self, probe: Action) -> dict[str, Any]:
+        """No legal action matched: the rules' refusal of ``probe``, the plain action the page meant."""
+        try:
+            cases, reason = self.state.why_not(probe)
+        except (CasebookError, ValueError, KeyError) as exc:
+            raise ServeError(f"{probe}: {_one_line(exc)}") from None
+        return {"actions": [], "cases": list(cases), "reason": reason, "tried": str(probe)}
+
+    # ------------------------------------------------------------------ changing
+    def _require_human(self) -> str:
+        side = self.decider()
+        if side is None:
+            raise ServeError("the game is over", status=409)
+        if self.players.get(side) != "human":
+            raise ServeError(f"{side} is played by {self.players.get(side)} here: let the bot play", status=409)
+        return side
+
+    def apply(self, text: str) -> dict[str, Any]:
+        """Apply the action ``text`` (notation) for the human side deciding now; ServeError with
+        the forbidding cases if it is not legal (the state is unchanged)."""
+        with self.lock:
+            side = self._require_human()
+            action = self._parse(text)
+            if action.side != side:
+                raise ServeError(f"{action.side} does not decide now: {side} does", status=409)
+            try:
+                result = self.state.apply(action)
+            except IllegalActionError as exc:
+                raise ServeError(f"illegal {exc.action}: {exc.reason}", exc.cases, 409) from None
+            return {"applied": str(action), "result": _plain(result)}
+
+    def bot(self, steps: int = 1) -> list[str]:
+        """Let the bots decide, at most ``steps`` actions, until a human decides or the game ends;
+        the actions they took, in order."""
+        done: list[str] = []
+        with self.lock:
+            for _ in range(max(0, int(steps))):
+                side = self.decider()
+                if side is None or side not in self.bots:
+                    break
+                action = self.bots[side].choose(self.state)
+                try:
+                    self.state.apply(action)
+                except IllegalActionError as exc:  # a bot's bug, never the page's: say so, change nothing
+                    raise ServeError(f"the {side} bot chose an illegal action: {exc}", exc.cases, 500) from None
+                done.append(str(action))
+        return done
+
+    def undo(self) -> dict[str, Any]:
+        """Take back the last decision of a human side and everything after it (the play is
+        re-executed from its start up to it, as ``play``'s ``undo``); ServeError if none."""
+        with self.lock:
+            history = self.state.history[len(self.initial.history):]
+            humans = [i for i, a in enumerate(history) if self.players.get(a.side) == "human"]
+            if not humans:
+                raise ServeError("nothing to undo: no human decision yet", status=409)
+            last = humans[-1]
+            redo = self.initial.clone()
+            for action in history[:last]:
+                redo.apply(action)
+            self.state = redo
+            return {"took_back": str(history[last]), "also": [str(a) for a in history[last + 1:]]}
+
+    def save(self, name: str) -> dict[str, Any]:
+        """Write the position to ``name`` and its trace to ``name.trace.jsonl`` (inside the served
+        folder); ``casebook play --load`` or ``casebook serve --load`` continues it."""
+        from casebook.core.yamlio import dump_yaml
+
+        with self.lock:
+            path = confine(name, self.roots[:1])
+            if path.suffix not in (".yaml", ".yml"):
+                raise ServeError(f"{name}: a save is a .yaml file")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(dump_yaml(self.state.to_dict()), encoding="utf-8")
+            self.state.trace.write(Path(str(path) + ".trace.jsonl"))
+            return {"saved": str(path), "trace": str(path) + ".trace.jsonl"}
+
+    def load(self, name: str) -> dict[str, Any]:
+        """Continue the saved game at ``name`` (a position file inside the served folders, of
+        this game); a bad file is refused whole and the play goes on unchanged."""
+        with self.lock:
+            path = confine(name, self.roots)
+            state = load_state(self.game, path)
+            self._start(state)
+            return {"loaded": str(path)}
+
+    def trace_text(self) -> str:
+        """The play's trace as JSON Lines (what ``casebook replay`` re-executes)."""
+        import io
+
+        with self.lock:
+            buf = io.StringIO()
+            for event in self.state.trace:
+                buf.write(event.to_json() + "\n")
+            return buf.getvalue()
+
+
+def load_state(game: Any, path: Path) -> Any:
+    """The play saved at ``path`` (with its trace ``path.trace.jsonl`` when present) resumed on
+    ``game``; ServeError if the file is not a valid position of this game."""
+    from casebook.core.position import load_position, position_to_dict
+    from casebook.core.trace import Trace
+
+    if not path.is_file():
+        raise ServeError(f"{path}: no such file (or not a file)")
+    try:
+        pos = load_position(path, pack=game.engine.pack)
+        if pos.game != game.engine.pack.id:
+            raise ServeError(f"{path}: a position of {pos.game!r}, not of {game.engine.pack.id!r}")
+        trace_path = Path(str(path) + ".trace.jsonl")
+        trace = Trace.read(trace_path) if trace_path.is_file() else Trace()
+        other = pos.scenario.id if pos.scenario is not None else game.scenario
+        if other != game.scenario and other in game.engine.pack.scenarios:
+            from casebook.core.game import Game
+
+            game = Game(game.engine, other)
+        return game.state_from_dict(position_to_dict(pos), trace)
+    except (CasebookError, ValueError, KeyError) as exc:
+        raise ServeError(f"{path}: {_one_line(exc)}") from None
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    if not lines:
+        return type(exc).__name__
+    return lines[0] if len(lines) == 1 else f"{lines[0]} (+{len(lines) - 1} more lines)"
+
+
+def _plain(value: Any) -> Any:
+    """JSON-able copy of a plugin's result summary (tuples as lists, other objects as text)."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [_plain(v) for v in value]
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return str(value)

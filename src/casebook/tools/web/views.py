@@ -1,0 +1,181 @@
+"""Plain JSON views of a play for the page: header, units, board geometry, trace events.
+
+Nothing here decides anything: the views read a :class:`~casebook.core.game.State` and its pack.
+They name no game: sides come from the position (``GameState.sides``), tracks are the position
+format's track fields that hold something (``ip``, ``rp``, ``fp``, ``partisans``), the weather is
+whatever the position's ``weather`` holds, case titles come from the pack's case index and rule
+lines from its rule scripts.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from casebook.core.hexgrid import Grid, hex_label
+
+__all__ = ["annotate", "case_title", "colours", "board_view", "header_view", "units_view", "event_view",
+           "rule_line", "snapshot", "TRACKS"]
+
+#: Track fields of the position format (docs/positions.md) shown in the header when non-empty.
+TRACKS = {"ip": "IP", "rp": "RP", "fp": "FP", "partisans": "Partisans"}
+_PALETTE = [("#a8b3ba", "#1f2a30"), ("#d99a6c", "#3b1a0c"), ("#9fc58f", "#16320f"), ("#c7a6d9", "#2d1538")]
+
+
+def _grid(m: Mapping[str, Any]) -> Grid:
+    first = m.get("first") or {}
+    return Grid(m["layout"], m["size"]["columns"], m["size"]["rows"], first.get("column", 1),
+                first.get("row", 1), m.get("north", "up"))
+
+
+def board_view(state: Any, title: str) -> dict[str, Any]:
+    """The map as the page draws it: ``svg`` (terrain, hexsides, towns, hex numbers, markers, no
+    units: :func:`casebook.tools.render.render_svg`), and per hex label its centre ``[x, y]`` and
+    its corner ``points`` in the SVG's px, so the page lays counters, highlights and click targets
+    exactly on the drawn hexes; ``hex_size`` is the centre-to-corner distance in px."""
+    from casebook.tools import render
+
+    map_data = state.data.map or dict(state.game.engine.pack.map)
+    svg = render.render_svg(map_data, [], title=title, markers=[dict(m) for m in state.data.markers],
+                            subtitle="click a stack, then a hex · wheel to zoom, drag to pan")
+    grid = _grid(map_data)
+    hexes: dict[str, Any] = {}
+    for h in grid.hexes():
+        x, y = grid.center(h, render.S)
+        pts = " ".join(f"{px + render.MARGIN:.2f},{py + render.TOP:.2f}" for px, py in grid.corners(h, render.S))
+        hexes[hex_label(h)] = {"c": [round(x + render.MARGIN, 2), round(y + render.TOP, 2)], "points": pts}
+    return {"svg": svg, "hexes": hexes, "hex_size": render.S}
+
+
+def colours(sides: tuple[str, ...]) -> dict[str, list[str]]:
+    """Counter (fill, ink) per side: the renderer's where it has them, else a palette by order."""
+    from casebook.tools.render import SIDE_COLOURS
+
+    return {s: list(SIDE_COLOURS.get(s, _PALETTE[i % len(_PALETTE)])) for i, s in enumerate(sides)}
+
+
+def units_view(data: Any) -> list[dict[str, Any]]:
+    """Every unit on the map as flat JSON (id, name, side, class, strength, ma, hex, status flags)."""
+    out = []
+    for u in data.units:
+        if not u.get("hex"):
+            continue
+        out.append({k: v for k, v in u.items() if v is None or isinstance(v, (str, int, float, bool))})
+    return out
+
+
+def header_view(state: Any, players: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Turn (and the scenario's last), phase and step, who decides (and whether a person or a bot),
+    weather, the non-empty tracks, and the result once the game is over."""
+    d = state.data
+    doc = d.to_dict()
+    tracks = {}
+    for key, label in TRACKS.items():
+        value = doc.get(key)
+        if value:
+            tracks[label] = value
+    weather = {k: v for k, v in (d.weather or {}).items() if k != "provenance"}
+    side = state.current_player()
+    return {"turn": d.turn, "last_turn": state.game.last_turn, "phase": d.phase, "step": d.step,
+            "decider": side, "decider_kind": (players or {}).get(side) if side else None,
+            "weather": weather, "tracks": tracks, "result": state.result()}
+
+
+@functools.lru_cache(maxsize=64)
+def _rule_file(path: str) -> tuple[str, ...]:
+    try:
+        return tuple(Path(path).read_text(encoding="utf-8").splitlines())
+    except OSError:
+        return ()
+
+
+def rule_line(pack: Any, source: str) -> str | None:
+    """The text of a rule-script line named ``file.rules:N`` (or ``file.rules:N:C``), else None."""
+    if ".rules:" not in str(source):
+        return None
+    name, _, rest = str(source).partition(".rules:")
+    number = rest.split(":")[0]
+    if not number.isdigit():
+        return None
+    lines = _rule_file(str(Path(pack.rules_dir) / (Path(name).name + ".rules")))
+    n = int(number)
+    return lines[n - 1].strip() if 0 < n <= len(lines) else None
+
+
+def _terms(data: Any) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
+    if isinstance(data, Mapping):
+        for key, value in data.items():
+            if key in ("terms", "lines") and isinstance(value, list):
+                found += [dict(t) for t in value if isinstance(t, Mapping)]
+            else:
+                found += _terms(value)
+    elif isinstance(data, list):
+        found += [t for item in data for t in _terms(item)]
+    return found
+
+
+def annotate(pack: Any, value: Any) -> Any:
+    """A copy of an answer in which every mapping with a rule-script ``source`` (``file.rules:N``)
+    also carries ``line``: the text of that line."""
+    if isinstance(value, Mapping):
+        out = {k: annotate(pack, v) for k, v in value.items()}
+        if isinstance(out.get("source"), str) and "line" not in out:
+            line = rule_line(pack, out["source"])
+            if line is not None:
+                out["line"] = line
+        return out
+    if isinstance(value, (list, tuple)):
+        return [annotate(pack, v) for v in value]
+    return value
+
+
+def event_view(pack: Any, event: Any) -> dict[str, Any]:
+    """A trace event as JSON with ``case_titles`` (case -> title from the pack's case index), the
+    rule line of its ``source`` when that is a rule script (``source_line``), and ``terms``: every
+    rule-script term it carries with its case, value, source and the text of that line."""
+    out = event.to_dict()
+    out["case_titles"] = {c: case_title(pack, c) for c in event.cases}
+    out["source_line"] = rule_line(pack, event.source)
+    terms = []
+    for t in _terms(event.data):
+        t["line"] = rule_line(pack, t.get("source", ""))
+        terms.append(t)
+    out["terms"] = terms
+    return out
+
+
+def case_title(pack: Any, case: str) -> str:
+    """The title of ``case`` in the pack's case index ("" when it is not there)."""
+    entry = pack.cases.get(case) if hasattr(pack.cases, "get") else None
+    return str((entry or {}).get("title", "")) if isinstance(entry, Mapping) else ""
+
+
+def snapshot(session: Any, recent: int = 40) -> dict[str, Any]:
+    """Everything the page shows of the play now: header, units, markers, sides and colours, the
+    players, the legal actions (when a person decides), the last ``recent`` trace events."""
+    state = session.state
+    pack = state.game.engine.pack
+    human = session.human_decides()
+    events = list(state.trace)[-recent:]
+    return {
+        "game": pack.id, "name": pack.manifest.get("name", pack.id), "scenario": state.game.scenario,
+        "header": header_view(state, session.players), "units": units_view(state.data),
+        "markers": [dict(m) for m in state.data.markers], "sides": list(state.data.sides),
+        "colours": colours(state.data.sides), "players": dict(session.players), "human": human,
+        "legal": [str(a) for a in state.legal_actions()] if human else [],
+        "history": len(state.history), "undoable": any(session.players.get(a.side) == "human"
+                                                       for a in state.history[len(session.initial.history):]),
+        "events": [{"seq": e.seq, "turn": e.turn, "side": e.side, "kind": e.kind, "cases": list(e.cases),
+                    "text": _short(e)} for e in events],
+    }
+
+
+def _short(event: Any) -> str:
+    data = event.data
+    for key in ("action", "result", "reason", "step"):
+        if key in data and isinstance(data[key], (str, int)):
+            return f"{key}: {data[key]}"
+    return ", ".join(f"{k}={v}" for k, v in list(data.items())[:3] if isinstance(v, (str, int, bool)))

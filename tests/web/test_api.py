@@ -1,0 +1,246 @@
+"""The JSON API of ``casebook serve`` (Starlette TestClient): the same Game API as ``play``/``ask``;
+bad input is refused with a clear error and changes nothing."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.web.conftest import client_for, new_session
+
+HUMAN_GERMAN = {"german": "human", "soviet": "bot:greedy"}
+
+
+@pytest.fixture
+def session(bfm_game, tmp_path):
+    return new_session(bfm_game, HUMAN_GERMAN, tmp_path)
+
+
+def test_state_shows_header_units_and_the_legal_actions_of_the_game_api(session):
+    body = client_for(session).get("/api/state").json()
+    header = body["header"]
+    assert (header["turn"], header["last_turn"], header["phase"], header["step"]) == (1, 7, "german_turn",
+                                                                                       "panzer_movement")
+    assert (header["decider"], header["decider_kind"]) == ("german", "human")
+    assert header["weather"] == {"temperature": "warm", "ground": "dry"}
+    assert body["legal"] == [str(a) for a in session.state.legal_actions()]
+    assert "german: move path=0102 stack=0201" in body["legal"]
+    assert {u["id"]: u["hex"] for u in body["units"]}["g-lvi-pz"] == "0201"
+    assert body["sides"] == ["german", "soviet"] and body["human"] is True
+
+
+def test_board_has_every_hex_of_the_map_with_its_centre(session):
+    board = client_for(session).get("/api/board").json()
+    assert len(board["hexes"]) == 140  # the Battle for Moscow map: 14 columns x 10 rows
+    assert board["svg"].startswith("<?xml") or board["svg"].startswith("<svg")
+    assert all(len(h["points"].split()) == 6 for h in board["hexes"].values())
+
+
+def test_reach_is_the_answer_of_casebook_ask_reach_on_the_same_position(session, tmp_path):
+    from casebook.tools.cmd_ask import ask_position
+
+    client = client_for(session)
+    reach = client.get("/api/reach", params={"stack": "g-lvi-pz"}).json()
+    client.post("/api/save", json={"path": "now.yaml"})
+    asked = ask_position(str(tmp_path / "now.yaml"), "reach", ["g-lvi-pz"], {})
+    assert reach["hexes"] == asked["hexes"] and reach["cases"] == asked["cases"]
+    assert set(reach["hexes"]) == {"0101", "0102", "0105"}
+    # the hexes a legal move ends in now, from the legal actions
+    assert reach["legal"]["0102"] == ["german: move path=0102 stack=0201"]
+
+
+def test_a_legal_move_is_applied_through_the_game_api_and_traced(session):
+    client = client_for(session)
+    choice = client.post("/api/choose", json={"stack": "g-lvi-pz", "hex": "0102"}).json()
+    assert choice["actions"] == ["german: move path=0102 stack=0201"]
+    r = client.post("/api/apply", json={"action": choice["actions"][0]})
+    assert r.status_code == 200
+    assert session.state.data.unit("g-lvi-pz")["hex"] == "0102"
+    assert [str(a) for a in session.state.history] == ["german: move path=0102 stack=0201"]
+    assert any(e.kind == "action" and e.data["action"] == "german: move path=0102 stack=0201"
+               for e in session.state.trace)
+
+
+def test_an_illegal_move_is_refused_with_the_rules_cases_and_changes_nothing(session):
+    client = client_for(session)
+    before = session.state.to_dict()
+    r = client.post("/api/apply", json={"action": "german: move stack=0201 path=0909"})
+    assert r.status_code == 409
+    assert "g-lvi-pz cannot end a move in 0909" in r.json()["error"]
+    assert "BM5.1A" in r.json()["cases"]
+    assert session.state.to_dict() == before
+    why = client.post("/api/choose", json={"stack": "g-lvi-pz", "hex": "0909"}).json()
+    assert why["actions"] == [] and "BM5.1A" in why["cases"]
+
+
+@pytest.mark.parametrize("body, status, words", [
+    (b"{not json", 400, "malformed JSON"),
+    (b"[1, 2]", 400, "JSON object"),
+    (b'{"action": 7}', 400, "action: a non-empty string"),
+    (b'{"action": "german: teleport stack=0201"}', 409, "illegal"),
+    (b'{"action": "soviet: pass"}', 409, "soviet does not decide now: german does"),
+    (b'{"action": "german move"}', 400, "german move"),
+])
+def test_bad_actions_are_refused_and_change_nothing(session, body, status, words):
+    client = client_for(session)
+    before, trace = session.state.to_dict(), len(session.state.trace)
+    r = client.post("/api/apply", content=body, headers={"content-type": "application/json"})
+    assert r.status_code == status, r.text
+    assert words in r.json()["error"]
+    assert session.state.to_dict() == before and len(session.state.trace) == trace
+
+
+def test_a_human_cannot_act_while_a_bot_decides_and_the_bot_endpoint_plays_it(bfm_game, tmp_path):
+    session = new_session(bfm_game, {"german": "bot:greedy", "soviet": "human"}, tmp_path)
+    client = client_for(session)
+    r = client.post("/api/apply", json={"action": str(session.state.legal_actions()[0])})
+    assert r.status_code == 409 and "played by bot:greedy" in r.json()["error"]
+    played = client.post("/api/bot", json={"steps": 3}).json()["played"]
+    assert len(played) == 3 and all(p.startswith("german: ") for p in played)
+    assert [str(a) for a in session.state.history] == played
+
+
+def test_undo_takes_back_the_human_decision_and_the_bot_replies(session):
+    client = client_for(session)
+    client.post("/api/apply", json={"action": "german: move path=0102 stack=0201"})
+    r = client.post("/api/undo", json={})
+    assert r.json()["took_back"] == "german: move path=0102 stack=0201"
+    assert session.state.data.unit("g-lvi-pz")["hex"] == "0201" and session.state.history == []
+    assert client.post("/api/undo", json={}).status_code == 409
+
+
+def test_paths_outside_the_served_folder_are_refused(session, tmp_path):
+    client = client_for(session)
+    for route in ("/api/load", "/api/watch", "/api/save"):
+        r = client.post(route, json={"path": "../../etc/passwd"})
+        assert r.status_code == 403 and "outside the served folders" in r.json()["error"], route
+    assert client.post("/api/load", json={"path": "/etc/hostname"}).status_code == 403
+
+
+def test_serve_load_outside_the_served_folder_is_refused(tmp_path):
+    from casebook.tools.cmd_serve import build_session
+    from casebook.tools.web.session import ServeError
+
+    outside = tmp_path.parent / "elsewhere.yaml"
+    with pytest.raises(ServeError, match="outside the served folders"):
+        build_session("battle_for_moscow", None, {}, load=str(outside), root=tmp_path / "served")
+
+
+def test_a_corrupt_save_is_refused_whole_and_the_play_goes_on(session, tmp_path):
+    client = client_for(session)
+    (tmp_path / "bad.yaml").write_text("kind: position\nformat: 1\ngame: battle_for_moscow\nturn: x\n")
+    before = session.state.to_dict()
+    r = client.post("/api/load", json={"path": "bad.yaml"})
+    assert r.status_code == 400 and r.json()["error"].startswith(str(tmp_path / "bad.yaml"))
+    assert session.state.to_dict() == before
+
+
+def test_save_then_load_continues_the_same_play(session, tmp_path):
+    client = client_for(session)
+    client.post("/api/apply", json={"action": "german: move path=0102 stack=0201"})
+    saved = client.post("/api/save", json={"path": "games/one.yaml"}).json()
+    assert (tmp_path / "games" / "one.yaml").is_file() and saved["trace"].endswith("one.yaml.trace.jsonl")
+    client.post("/api/apply", json={"action": "german: pass"})
+    r = client.post("/api/load", json={"path": "games/one.yaml"})
+    assert r.status_code == 200
+    assert session.state.data.unit("g-lvi-pz")["hex"] == "0102"
+    assert r.json()["state"]["header"]["step"] == "panzer_movement"
+
+
+def test_ask_answers_with_case_titles_and_rule_lines(session):
+    client = client_for(session)
+    r = client.post("/api/ask", json={"question": "zoc", "words": "0302"}).json()
+    assert r["answer"]["hex"] == "0302" and r["case_titles"]
+    assert client.post("/api/ask", json={"question": "nonsense"}).status_code == 400
+
+
+def test_a_game_played_through_the_page_replays_with_casebook_replay(session, tmp_path):
+    from casebook.tools.cmd_replay import replay_trace
+
+    client = client_for(session)
+    client.post("/api/apply", json={"action": "german: move path=0102 stack=0201"})
+    client.post("/api/apply", json={"action": "german: pass"})
+    client.post("/api/bot", json={"steps": 5})
+    path = tmp_path / "played.jsonl"
+    path.write_text(client.get("/api/trace").text, encoding="utf-8")
+    ok, message = replay_trace(path)
+    assert ok, message
+
+
+def test_watch_steps_through_a_trace_with_the_position_at_each_event(session, tmp_path):
+    client = client_for(session)
+    client.post("/api/apply", json={"action": "german: move path=0102 stack=0201"})
+    (tmp_path / "t.jsonl").write_text(client.get("/api/trace").text, encoding="utf-8")
+    summary = client.post("/api/watch", json={"path": "t.jsonl"}).json()
+    assert summary["events"] == len(session.state.trace) and summary["decisions"] == 1
+    first = client.get("/api/watch/0").json()
+    assert first["event"]["kind"] == "setup" and first["decision"] == 0
+    assert {u["id"]: u["hex"] for u in first["units"]}["g-lvi-pz"] == "0201"
+    last = client.get(f"/api/watch/{summary['events'] - 1}").json()
+    assert {u["id"]: u["hex"] for u in last["units"]}["g-lvi-pz"] == "0102"
+    assert last["event"]["case_titles"]
+    assert client.get("/api/watch/x").status_code == 400
+
+
+def test_a_whole_battle_for_moscow_against_the_bot_through_the_api(bfm_game, tmp_path):
+    session = new_session(bfm_game, HUMAN_GERMAN, tmp_path)
+    client = client_for(session)
+    state = client.get("/api/state").json()
+    for _ in range(2000):
+        if state["header"]["result"] is not None:
+            break
+        if state["human"]:  # the person picks the first action the page lists
+            state = client.post("/api/apply", json={"action": state["legal"][0]}).json()["state"]
+        else:
+            state = client.post("/api/bot", json={"steps": 100000}).json()["state"]
+    result = state["header"]["result"]
+    assert result is not None and session.state.is_terminal()
+    assert result == session.state.result() and result["winner"] in ("german", "soviet", None)
+
+
+def test_a_whole_october_blitz_through_the_api(tmp_path):
+    from casebook.core.game import Game
+
+    game = Game.load("moscow41", "october-blitz")
+    session = new_session(game, {"german": "bot:greedy", "soviet": "bot:greedy"}, tmp_path)
+    client = client_for(session)
+    body = client.post("/api/bot", json={"steps": 100000}).json()
+    assert body["state"]["header"]["result"] is not None
+    assert body["state"]["header"]["tracks"]["IP"].keys() == {"german", "soviet"}
+    assert len(body["played"]) == len(session.state.history) > 100
+    assert json.loads(client.get("/api/trace").text.splitlines()[0])["kind"] == "setup"
+
+
+def test_posts_must_be_json_and_hosts_other_than_loopback_are_refused(session):
+    from starlette.testclient import TestClient
+
+    from casebook.tools.cmd_serve import LOOPBACK_NAMES
+    from casebook.tools.web.app import make_app
+
+    client = client_for(session)
+    before = session.state.to_dict()
+    # a form or text/plain POST (which another site's page could send without CORS) is refused
+    r = client.post("/api/apply", content=b'{"action": "german: pass"}', headers={"content-type": "text/plain"})
+    assert r.status_code == 415 and "application/json" in r.json()["error"]
+    assert session.state.to_dict() == before
+    app = make_app(session, allowed_hosts=LOOPBACK_NAMES)
+    assert TestClient(app, base_url="http://127.0.0.1:8000").get("/api/state").status_code == 200
+    assert TestClient(app, base_url="http://rebound.example:8000").get("/api/state").status_code == 400
+
+
+@pytest.mark.parametrize("route, body, status, words", [
+    ("/api/choose", {"stack": "0201"}, 400, "hex: a non-empty string is needed"),
+    ("/api/attack", {"hex": "0302", "with": "g-vi"}, 400, "with must be a non-empty list of unit ids"),
+    ("/api/ask", {"question": "reach", "args": ["nowhere"]}, 400, "usage: reach UNIT"),
+    ("/api/ask", {"question": "zoc", "words": "'unclosed"}, 400, "No closing quotation"),
+    ("/api/bot", {"steps": -1}, 400, "steps must be an integer"),
+    ("/api/save", {"path": "notes.txt"}, 400, "a save is a .yaml file"),
+    ("/api/watch", {"path": "missing.jsonl"}, 400, "no such file"),
+])
+def test_bad_requests_to_every_route_get_a_clear_error_and_change_nothing(session, route, body, status, words):
+    client = client_for(session)
+    before = session.state.to_dict()
+    r = client.post(route, json=body)
+    assert r.status_code == status and words in r.json()["error"], r.text
+    assert session.state.to_dict() == before

@@ -1,0 +1,42 @@
+"""The ``casebook serve`` command: it prints its loopback address and serves the page; bad options
+are refused with a one-line message before anything is served."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import urllib.request
+
+from click.testing import CliRunner
+
+from casebook.tools.cli import cli
+
+
+def test_serve_prints_a_loopback_address_and_serves_the_game(tmp_path):
+    proc = subprocess.Popen([sys.executable, "-m", "casebook.tools", "serve", "battle_for_moscow",
+                             "--player", "soviet=human"], cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("Casebook serves battle_for_moscow campaign (german=bot:greedy, soviet=human) at "
+                               "http://127.0.0.1:"), line + proc.stderr.read() if proc.poll() is not None else line
+        url = line.rsplit(" at ", 1)[1].strip()
+        with urllib.request.urlopen(url + "api/state", timeout=30) as r:
+            state = json.load(r)
+        assert state["players"] == {"german": "bot:greedy", "soviet": "human"}
+        with urllib.request.urlopen(url, timeout=30) as r:
+            assert b'<script src="/static/app.js">' in r.read()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def test_serve_refuses_an_unknown_side_and_a_save_outside_the_served_folder(tmp_path):
+    runner = CliRunner()
+    bad = runner.invoke(cli, ["serve", "battle_for_moscow", "--player", "blue=human"])
+    assert bad.exit_code == 2 and "battle_for_moscow has no side blue (sides: german, soviet)" in bad.output
+    kind = runner.invoke(cli, ["serve", "battle_for_moscow", "--player", "german=wizard"])
+    assert kind.exit_code == 2 and "expected one of human, bot:greedy, bot:random" in kind.output
+    outside = runner.invoke(cli, ["serve", "battle_for_moscow", "--load", "/etc/hostname", "--root", str(tmp_path)])
+    assert outside.exit_code == 1 and "/etc/hostname: outside the served folders" in outside.output
