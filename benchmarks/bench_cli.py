@@ -1,0 +1,124 @@
+"""What a rules lawyer and a player feel: the wall and CPU seconds of whole ``casebook`` commands
+(issue #18 targets on this 2-core machine: pack load ≤ 0.3 s, any ``ask`` on the full map ≤ 0.5 s,
+``play --load`` ≤ 2 s). Nothing is asserted; the figures go into BENCHMARKS.md by hand.
+
+    python benchmarks/bench_cli.py [--rounds N] [--cold]
+
+Every command runs in a fresh process (``python -m casebook.tools …``), so its imports count.
+The compiled-pack cache (kernel/packcache.py) lives in a temporary folder: one warming run fills
+it, then each figure is the median of ``--rounds`` runs. ``--cold`` also times each command with
+``CASEBOOK_CACHE=off`` (every YAML file parsed and validated, as before the cache).
+
+Rows: pack load (``load_pack("moscow41")`` in a fresh interpreter; the imports apart), ``ask`` on
+the October Blitz setup (weather, supply, reach, zoc, vp), and
+``play --load`` of a Blitz position saved after 120 greedy decisions, with a human Soviet whose
+input ends at once (load, first legal actions, then "Game left unfinished").
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+__all__ = ["ASKS", "timed", "make_save", "main"]
+
+ROOT = Path(__file__).resolve().parent.parent
+BLITZ = "content/moscow41/scenarios/october-blitz.yaml"
+#: (label, ask arguments) on the October Blitz setup
+ASKS = (
+    ("ask weather", ["weather"]),
+    ("ask supply g-1pz-1", ["supply", "g-1pz-1"]),
+    ("ask reach g-xxxxi-pz", ["reach", "g-xxxxi-pz"]),
+    ("ask zoc 2708", ["zoc", "2708"]),
+    ("ask vp", ["vp"]),
+)
+_LOAD = ("import time; t = time.perf_counter(); from casebook.kernel.content import load_pack; "
+         "i = time.perf_counter(); load_pack('moscow41'); e = time.perf_counter(); "
+         "print(f'{i - t:.4f} {e - i:.4f}')")
+
+
+def timed(cmd: list[str], env: dict[str, str], stdin: str = "") -> tuple[float, float, str]:
+    """(wall s, CPU s of the child, stdout) of one fresh process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    done = subprocess.run(cmd, cwd=ROOT, env=env, input=stdin, capture_output=True, text=True)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode not in (0,):
+        raise RuntimeError(f"{' '.join(cmd)} exited {done.returncode}:\n{done.stdout[-1500:]}{done.stderr[-1500:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, done.stdout
+
+
+def make_save(folder: Path, decisions: int = 120) -> Path:
+    """A Blitz position saved after ``decisions`` greedy decisions (seed 1), with its trace."""
+    from casebook.kernel.game import Game
+    from casebook.kernel.yamlio import dump_yaml
+    from casebook.tools.bots import make_bot
+
+    state = Game.load("moscow41", "october-blitz").new_initial_state(1)
+    bots = {side: make_bot("greedy", side, 1) for side in ("german", "soviet")}
+    for _ in range(decisions):
+        state.apply(bots[state.current_player()].choose(state))
+    save = folder / "save.yaml"
+    save.write_text(dump_yaml(state.to_dict()), encoding="utf-8")
+    state.trace.write(Path(str(save) + ".trace.jsonl"))
+    return save
+
+
+def _median(runs: list[tuple[float, float]]) -> str:
+    wall = statistics.median(r[0] for r in runs)
+    cpu = statistics.median(r[1] for r in runs)
+    return f"{wall:.2f} s wall, {cpu:.2f} s CPU"
+
+
+def _rows(env: dict[str, str], save: Path, out: Path, rounds: int) -> list[tuple[str, str]]:
+    py = sys.executable
+    rows = []
+    loads = [timed([py, "-c", _LOAD], env)[2].split() for _ in range(rounds)]
+    imp = statistics.median(float(x[0]) for x in loads)
+    pack = statistics.median(float(x[1]) for x in loads)
+    rows.append(("pack load moscow41 (in process; imports apart)", f"{pack:.3f} s (imports {imp:.2f} s)"))
+    for label, args in ASKS:
+        runs = [timed([py, "-m", "casebook.tools", "ask", BLITZ, *args], env)[:2] for _ in range(rounds)]
+        rows.append((f"casebook {label} (October Blitz setup)", _median(runs)))
+    cmd = [py, "-m", "casebook.tools", "play", "--load", str(save), "--soviet", "human", "--quiet",
+           "--out", str(out)]
+    runs = []
+    for i in range(rounds):
+        runs.append(timed(cmd[:-1] + [f"{out}-{i}"], env)[:2])
+    rows.append(("casebook play --load (Blitz save after 120 decisions, to the first prompt)", _median(runs)))
+    return rows
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--cold", action="store_true", help="also time every command with the cache off")
+    args = ap.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        cache = folder / "cache"
+        env: dict[str, Any] = {**os.environ, "CASEBOOK_CACHE": str(cache)}
+        os.environ["CASEBOOK_CACHE"] = str(cache)
+        save = make_save(folder)
+        timed([sys.executable, "-m", "casebook.tools", "ask", BLITZ, "weather"], env)  # warm the cache
+        print(f"load average {os.getloadavg()[0]:.1f}; {args.rounds} rounds; median of fresh processes")
+        print("| command | cache warm |" + (" cache off |" if args.cold else ""))
+        print("|---|---|" + ("---|" if args.cold else ""))
+        warm = _rows(env, save, folder / "out", args.rounds)
+        cold = _rows({**env, "CASEBOOK_CACHE": "off"}, save, folder / "cold", 1) if args.cold else None
+        for i, (label, figure) in enumerate(warm):
+            print(f"| {label} | {figure} |" + (f" {cold[i][1]} |" if cold else ""))
+
+
+if __name__ == "__main__":
+    main()
