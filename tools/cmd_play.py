@@ -39,14 +39,16 @@ def parse_player(text: str) -> tuple[str, str]:
 
 
 def write_turn_map(state: Any, path: Path, title: str) -> None:
-    """An SVG of the state's map and units at ``path``."""
+    """An SVG of the state's map and units at ``path`` (with the front line; the subtitle names
+    the turn, phase and step as the game's sequence of play does)."""
     from casebook.tools.render import render_svg
+    from casebook.tools.render_units import step_subtitle
 
     engine = state.game.engine
     map_data = state.data.map or dict(engine.pack.map)
     svg = render_svg(map_data, [dict(u) for u in state.data.units], title=title,
-                     markers=[dict(m) for m in state.data.markers],
-                     subtitle=f"turn {state.data.turn}, {state.data.phase or ''} {state.data.step or ''}")
+                     markers=[dict(m) for m in state.data.markers], front=True,
+                     subtitle=step_subtitle(engine.sequence, state.data.turn, state.data.phase, state.data.step))
     path.write_text(svg, encoding="utf-8")
 
 
