@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from casebook.kernel.hexgrid import Grid, HexSide, parse_hex
 from casebook.kernel.yamlio import load_yaml
 from casebook.tools.cmd_render import render
-from casebook.kernel.hexgrid import Grid, HexSide, parse_hex
 from casebook.tools.render import S, render_svg
 from casebook.tools.render_units import front_sides, step_subtitle
 
@@ -82,7 +82,7 @@ def test_counters_are_smaller_than_the_hex_and_leave_its_number_free():
     svg = render_svg(MINI, UNITS)
     hex_height = S * math.sqrt(3)
     numbers = {t: (x, y) for _, x, y, t in _texts(svg, "hex-number")}
-    for x, y, w, h in _rects(svg, "counter"):
+    for _x, _y, w, h in _rects(svg, "counter"):
         assert w < hex_height and h < hex_height and w <= 0.9 * S
     # the counter in 0203 starts below the baseline of the number 0203
     (x, y, w, h), = [r for r in _rects(svg, "counter") if abs(r[0] + r[2] / 2 - numbers["0203"][0]) < 1
