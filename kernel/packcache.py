@@ -31,6 +31,7 @@ place, so a reader never sees half an entry.
 
 from __future__ import annotations
 
+import copyreg
 import hashlib
 import hmac
 import os
@@ -58,6 +59,18 @@ _BOARDS: dict[int, tuple[Any, Any]] = {}
 _KERNEL_HASH: list[str] = []
 #: cache key -> the Pack read for it in this process (a Pack is immutable: shared, like an Engine).
 _PACKS: dict[str, Any] = {}
+
+
+def _reduce_hex(h: Any) -> tuple[Any, tuple[Any, ...]]:
+    """Pickle a Hex as ``tuple.__new__(Hex, (col, row))``: rebuilt in C, a third of the time of
+    the NamedTuple default (a board holds thousands of them)."""
+    return tuple.__new__, (type(h), (h.col, h.row))
+
+
+def _register_reducers() -> None:
+    from casebook.kernel.hexgrid import Hex
+
+    copyreg.pickle(Hex, _reduce_hex)
 
 
 def cache_dir() -> Path | None:
@@ -183,6 +196,7 @@ def _read_entry(path: Path, key: bytes) -> Any | None:
 
 
 def _write_entry(path: Path, key: bytes, value: Any) -> None:
+    _register_reducers()
     try:
         payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:

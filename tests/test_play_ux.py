@@ -92,7 +92,7 @@ def test_ask_text_is_lines_and_tables_not_yaml():
               "cases": ["5.0C", "5.2A"]}
     lines = render_answer(answer).split("\n")
     assert lines[:4] == ["unit: g1", "in_supply: yes", "route: road", "mp: —"]
-    assert lines[4].startswith("path: 3002 → 2902 → ") and lines[4].endswith("… (30 in all)")
+    assert lines[4].startswith("path: 3002 → 2902 → ") and lines[4].endswith(" → … → 0302 → 0202 → 0102 (30 hexes)")
     assert lines[5] == "blocked: 2"
     assert lines[6].split() == ["hex", "reason", "cases"]
     assert lines[7].split() == ["1502", "enemy", "unit", "5.4A"]

@@ -2,7 +2,8 @@
 at the play prompt): short lines, never raw YAML.
 
 - a scalar is ``key: value`` (``yes``/``no``, ``—`` for none);
-- a list of scalars is one line, a ``path`` joined by ``→`` (a long list is cut with its count);
+- a list of scalars is one line (a long list is cut with its count); a ``path`` is joined by ``→``
+  and a long one shown by both ends;
 - a mapping of scalars (``hexes: {hex: MP}``) is one line of ``key value`` pairs;
 - a list of mappings is a table (a header and one aligned row per item), except DRM and script
   terms (``case``, ``value``, ``source``), one per line with the case's title and the rule-script
@@ -27,6 +28,8 @@ __all__ = ["render_answer", "LONG"]
 #: Items shown of a long list or mapping before "… (N in all)".
 LONG = 16
 _PAD = "  "
+#: keys whose lists are paths of hexes (joined by →, long ones shown by both ends)
+_PATHS = frozenset({"path", "route_path", "line", "hexes_path"})
 
 
 def _scalar(v: Any) -> str:
@@ -76,10 +79,15 @@ class _Writer:
         elif isinstance(value, Mapping):
             self.out.append(f"{pad}{key}:")
             self.mapping(value, depth + 1)
+        elif isinstance(value, (list, tuple)) and all(_is_scalar(v) for v in value) and key in _PATHS:
+            items = [_scalar(v) for v in value]
+            if len(items) > LONG:  # both ends of a long path: where it starts and where it arrives
+                items = items[:LONG - 4] + ["…"] + items[-3:]
+            count = f" ({len(value)} hexes)" if len(value) > LONG else ""
+            self.out.append(f"{pad}{key}: {' → '.join(items) or '—'}{count}")
         elif isinstance(value, (list, tuple)) and all(_is_scalar(v) for v in value):
             shown = [_scalar(v) for v in value[:LONG]]
-            joiner = " → " if key in ("path", "route_path", "line") else ", "
-            self.out.append(f"{pad}{key}: {joiner.join(shown) or '—'}{_cut(shown, len(value))}")
+            self.out.append(f"{pad}{key}: {', '.join(shown) or '—'}{_cut(shown, len(value))}")
         elif isinstance(value, (list, tuple)) and all(_is_term(v) for v in value):
             self.out.append(f"{pad}{key}:")
             for term in value:
