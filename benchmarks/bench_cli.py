@@ -42,8 +42,8 @@ ASKS = (
     ("ask zoc 2708", ["zoc", "2708"]),
     ("ask vp", ["vp"]),
 )
-_LOAD = ("import time; t = time.perf_counter(); from casebook.kernel.content import load_pack; "
-         "i = time.perf_counter(); load_pack('moscow41'); e = time.perf_counter(); "
+_LOAD = ("import time; t = time.process_time(); from casebook.kernel.content import load_pack; "
+         "i = time.process_time(); load_pack('moscow41'); e = time.process_time(); "
          "print(f'{i - t:.4f} {e - i:.4f}')")
 
 
@@ -88,20 +88,29 @@ def _rows(env: dict[str, str], save: Path, out: Path, rounds: int) -> list[tuple
     loads = [timed([py, "-c", _LOAD], env)[2].split() for _ in range(rounds)]
     imp = statistics.median(float(x[0]) for x in loads)
     pack = statistics.median(float(x[1]) for x in loads)
-    rows.append(("pack load moscow41 (in process; imports apart)", f"{pack:.3f} s (imports {imp:.2f} s)"))
+    rows.append(("pack load moscow41 (CPU in process; imports apart)", f"{pack:.3f} s CPU (imports {imp:.2f} s)"))
     for label, args in ASKS:
         runs = [timed([py, "-m", "casebook.tools", "ask", BLITZ, *args], env)[:2] for _ in range(rounds)]
         rows.append((f"casebook {label} (October Blitz setup)", _median(runs)))
     runs = [to_prompt([py, "-m", "casebook.tools", "play", "--load", str(save), "--german", "human",
                        "--soviet", "human", "--quiet", "--out", f"{out}-{i}"], env) for i in range(rounds)]
     rows.append(("casebook play --load (Blitz save after 120 decisions) to the first prompt",
-                 f"{statistics.median(runs):.2f} s wall"))
+                 _median(runs)))
     return rows
 
 
-def to_prompt(cmd: list[str], env: dict[str, str]) -> float:
-    """Wall seconds from starting ``cmd`` to its first ``SIDE> `` prompt on stdout (then its input
-    is closed: the play is left unfinished and written out)."""
+def _cpu_of(pid: int) -> float:
+    """CPU seconds (user + system) a running child has used so far (Linux /proc; 0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def to_prompt(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """(wall, CPU) seconds from starting ``cmd`` to its first ``SIDE> `` prompt on stdout (then
+    its input is closed: the play is left unfinished and written out)."""
     t = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL)
@@ -113,10 +122,11 @@ def to_prompt(cmd: list[str], env: dict[str, str]) -> float:
             break
         seen += chunk
     wall = time.perf_counter() - t
+    cpu = _cpu_of(proc.pid)
     proc.stdin.close()
     proc.stdout.read()
     proc.wait()
-    return wall
+    return wall, cpu
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -134,7 +144,8 @@ def main(argv: list[str] | None = None) -> None:
         os.environ["CASEBOOK_CACHE"] = str(cache)
         save = make_save(folder)
         timed([sys.executable, "-m", "casebook.tools", "ask", BLITZ, "weather"], env)  # warm the cache
-        print(f"load average {os.getloadavg()[0]:.1f}; {args.rounds} rounds; median of fresh processes")
+        print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {args.rounds} rounds; "
+              "median of fresh processes (on a busy machine read the CPU seconds)")
         print("| command | cache warm |" + (" cache off |" if args.cold else ""))
         print("|---|---|" + ("---|" if args.cold else ""))
         warm = _rows(env, save, folder / "out", args.rounds)

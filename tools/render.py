@@ -32,7 +32,7 @@ COLOURS: dict[str, Any] = {
     "terrain.clear": "#ece6c8", "terrain.forest": "#9cbf86", "terrain.swamp": "#a9c9c3",
     "side.german": ("#a8b3ba", "#1f2a30"), "side.soviet": ("#d99a6c", "#3b1a0c"),
     "river": "#2f6fbf", "canal": "#1d4f99", "road": "#b8322a", "trail": "#8a5a2b", "rail": "#222222",
-    "fortification": "#6a1b9a", "front": "#d0021b", "badge": "#ffffff",
+    "fortification": "#6a1b9a", "front": "#e4007c", "badge": "#ffffff",
     "marker.fatigued": "#f2c230", "marker.oos": "#c62828", "marker.losses": "#37474f", "marker.reserve": "#2e7d32",
 }
 TERRAIN_COLOURS = {k.split(".", 1)[1]: v for k, v in COLOURS.items() if k.startswith("terrain.")}
@@ -326,7 +326,7 @@ def _legend(d: draw.Drawing, y0: float, width: float, present: set[str]) -> None
         ("marker.fatigued", "F: fatigued", ("tag", "marker.fatigued")), ("marker.oos", "OOS: out of supply", ("tag", "marker.oos")),
         ("marker.losses", "L1-L3: losses taken", ("tag", "marker.losses")), ("marker.reserve", "R: in reserve", ("tag", "marker.reserve")),
         ("front", "Front line (drawn: hexes nearer each side's units; not a rule)",
-         ("line", dict(stroke=COLOURS["front"], stroke_width=2.6))),
+         ("line", dict(stroke=COLOURS["front"], stroke_width=3.0, stroke_dasharray="6,3"))),
     ]
     items = [(label, item) for key, label, item in catalogue if key in present]
     for i, (label, (kind, arg)) in enumerate(items):

@@ -9,7 +9,7 @@ town's name (below it), so neither is hidden:
 - markers of the stack's units are tags at the counter's left: ``F`` fatigued (11.1), ``OOS`` out
   of supply (5.5A), ``L1``–``L3`` the most losses of a unit (11.3), ``R`` reserve (0.7.3.3B);
 - the front line (``front=True``) is drawn on the hexsides between hexes nearer one side's units
-  and hexes nearer the other's (within :data:`FRONT_REACH` hexes of both). It is a picture of the
+  and hexes nearer the other's or as near to both (within :data:`FRONT_REACH` hexes). It is a picture of the
   position, not a rule of the game: no case defines it, and the legend says so.
 """
 
@@ -111,8 +111,8 @@ def draw_units(d: draw.Drawing, centre: Any, size: float, units: Iterable[Mappin
 def front_sides(grid: Grid, units: Iterable[Mapping[str, Any]], sides: tuple[str, str] = ("german", "soviet"),
                 reach: int = FRONT_REACH) -> list[HexSide]:
     """The hexsides of the front picture: between a hex nearer ``sides[0]``'s units and one nearer
-    ``sides[1]``'s, both within ``reach`` hexes of their own side's nearest unit (breadth first
-    over the grid; ties belong to nobody)."""
+    ``sides[1]``'s or as near to both, within ``reach`` hexes of the units (breadth first over the
+    grid), so a band of equally near hexes still gives one unbroken line."""
     dist: dict[str, dict[Hex, int]] = {}
     for s in sides:
         start = [parse_hex(u["hex"]) for u in units if u.get("hex") and u.get("side") == s]
@@ -130,6 +130,7 @@ def front_sides(grid: Grid, units: Iterable[Mapping[str, Any]], sides: tuple[str
     a, b = (dist[s] for s in sides)
 
     def owner(h: Hex) -> int:
+        """1 or 2: nearer that side's units; 3: as near to both; 0: out of reach of both."""
         da, db = a.get(h), b.get(h)
         if da is None and db is None:
             return 0
@@ -137,14 +138,14 @@ def front_sides(grid: Grid, units: Iterable[Mapping[str, Any]], sides: tuple[str
             return 1
         if da is None or db < da:
             return 2
-        return 0
+        return 3
 
     out = []
     for h in sorted(a):
         if owner(h) != 1:
             continue
         for n in grid.neighbours(h):
-            if owner(n) == 2:
+            if owner(n) in (2, 3):  # a band of hexes as near to both lies on the other side
                 out.append(HexSide(min(h, n), max(h, n)))
     return sorted(set(out))
 
@@ -155,8 +156,8 @@ def draw_front(d: draw.Drawing, segment: Any, grid: Grid, units: Iterable[Mappin
     sides = front_sides(grid, list(units))
     for s in sides:
         p, q = segment(s)
-        d.append(draw.Line(_r(p[0]), _r(p[1]), _r(q[0]), _r(q[1]), stroke=colour, stroke_width=2.6,
-                           stroke_linecap="round", stroke_opacity=0.85, class_="front"))
+        d.append(draw.Line(_r(p[0]), _r(p[1]), _r(q[0]), _r(q[1]), stroke=colour, stroke_width=3.0,
+                           stroke_linecap="round", stroke_dasharray="6,3", stroke_opacity=0.9, class_="front"))
     return len(sides)
 
 
