@@ -317,14 +317,18 @@ def _legend(d: draw.Drawing, y0: float, width: float, present: set[str]) -> None
         ("road", "Road", ("line", dict(stroke=ROAD, stroke_width=2.0))),
         ("trail", "Trail", ("line", dict(stroke=TRAIL, stroke_width=1.3, stroke_dasharray="3,2"))),
         ("rail", "Rail line", ("rail", None)),
-        ("fortification", "Fortification, teeth toward attacker (14.2A)", ("line", dict(stroke=FORT, stroke_width=2.6))),
+        ("fortification", "Fortification, teeth toward attacker (14.2A)",
+         ("line", dict(stroke=FORT, stroke_width=2.6))),
         ("fort_hex", "Fortification hex", ("line", dict(stroke=FORT, stroke_width=1.6, stroke_dasharray="3,1.5"))),
         ("entry_areas", "German entry area (12.1)", ("hex", "#ffc77a")),
         ("city", "City", ("city", None)), ("town", "Town", ("town", None)),
-        ("unit", "German unit: strength-MA", ("unit", "german")), ("unit", "Soviet unit: strength-MA", ("unit", "soviet")),
+        ("unit", "German unit: strength-MA", ("unit", "german")),
+        ("unit", "Soviet unit: strength-MA", ("unit", "soviet")),
         ("stack", "Stack: the strongest unit on top, badge = units in the hex", ("badge", None)),
-        ("marker.fatigued", "F: fatigued", ("tag", "marker.fatigued")), ("marker.oos", "OOS: out of supply", ("tag", "marker.oos")),
-        ("marker.losses", "L1-L3: losses taken", ("tag", "marker.losses")), ("marker.reserve", "R: in reserve", ("tag", "marker.reserve")),
+        ("marker.fatigued", "F: fatigued", ("tag", "marker.fatigued")),
+        ("marker.oos", "OOS: out of supply", ("tag", "marker.oos")),
+        ("marker.losses", "L1-L3: losses taken", ("tag", "marker.losses")),
+        ("marker.reserve", "R: in reserve", ("tag", "marker.reserve")),
         ("front", "Front line (drawn: hexes nearer each side's units; not a rule)",
          ("line", dict(stroke=COLOURS["front"], stroke_width=3.0, stroke_dasharray="6,3"))),
     ]
@@ -340,7 +344,8 @@ def _legend(d: draw.Drawing, y0: float, width: float, present: set[str]) -> None
             _line(d, (x, y), (x + 22, y), stroke=RAIL, stroke_width=2.0)
             _line(d, (x, y), (x + 22, y), stroke="white", stroke_width=0.9, stroke_dasharray="2.5,2.5")
         elif kind == "city":
-            d.append(draw.Rectangle(_r(x + 7.4), _r(y - 3.6), 7.2, 7.2, fill="#c0392b", stroke="black", stroke_width=0.9))
+            d.append(draw.Rectangle(_r(x + 7.4), _r(y - 3.6), 7.2, 7.2, fill="#c0392b", stroke="black",
+                                    stroke_width=0.9))
         elif kind == "town":
             d.append(draw.Circle(_r(x + 11), _r(y), 2.6, fill="black"))
         elif kind == "unit":
@@ -350,5 +355,6 @@ def _legend(d: draw.Drawing, y0: float, width: float, present: set[str]) -> None
             d.append(draw.Circle(_r(x + 11), _r(y), 4.8, fill=COLOURS["badge"], stroke="#222", stroke_width=0.6))
             _text(d, "3", 6.2, x + 11, y + 2.2, fill="#222", text_anchor="middle", font_weight="bold")
         elif kind == "tag":
-            d.append(draw.Rectangle(_r(x + 3), _r(y - 5), 16, 10, fill=COLOURS[arg], stroke="#222", stroke_width=0.4, rx=0.8))
+            d.append(draw.Rectangle(_r(x + 3), _r(y - 5), 16, 10, fill=COLOURS[arg], stroke="#222",
+                                    stroke_width=0.4, rx=0.8))
         _text(d, label, 9, x + 30, y + 3, fill="#222")
