@@ -158,7 +158,8 @@ def ask(position: str, question: str, args: tuple[str, ...], as_: str | None, fo
         try:
             options["support"] = [int(p) for p in parts]
         except ValueError:
-            raise click.BadParameter(f"expected two IP numbers 'A,D', got {support!r}", param_hint="--support")
+            raise click.BadParameter(f"expected two IP numbers 'A,D', got {support!r}",
+                                     param_hint="--support") from None
     if overrun:
         options["overrun"] = True
     if roll is not None:
