@@ -11,6 +11,22 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKS = Path(__file__).resolve().parent / "packs"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _pack_cache(tmp_path_factory: pytest.TempPathFactory):
+    """The compiled-pack cache of the session in a private temporary folder (never the user's
+    own ~/.cache/casebook), unless CASEBOOK_CACHE is set already (e.g. ``off``)."""
+    import os
+
+    if "CASEBOOK_CACHE" in os.environ:
+        yield
+        return
+    folder = tmp_path_factory.mktemp("casebook-cache")
+    folder.chmod(0o700)
+    os.environ["CASEBOOK_CACHE"] = str(folder)
+    yield
+    os.environ.pop("CASEBOOK_CACHE", None)
+
+
 @pytest.fixture
 def repo_root() -> Path:
     return ROOT

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import math
+import re
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from casebook.core.hexgrid import Grid, HexSide, parse_hex
 from casebook.core.yamlio import load_yaml
 from casebook.tools.cmd_render import render
-from casebook.tools.render import render_svg
+from casebook.tools.render import S, render_svg
+from casebook.tools.render_units import front_sides, step_subtitle
 
 PACK = Path(__file__).resolve().parent.parent / "games" / "moscow41"
 
@@ -36,17 +40,81 @@ def test_render_is_deterministic_and_draws_towns_and_units():
     a = render_svg(MINI, UNITS, title="Mini")
     assert a == render_svg(MINI, UNITS, title="Mini")
     assert a.startswith("<?xml") and "<svg" in a
-    for text in ("Testgrad", "MOSCOW", "Entry A", "7 Pz", "4-8", "3-8", "252 RD", "6-4", "Mini"):
+    for text in ("Testgrad", "MOSCOW", "Entry A", "7 Pz", "4-8", "252 RD", "6-4", "Mini"):  # 3-8 is under 4-8
         assert f">{text}<" in a, text
     assert "off map" not in a  # a unit with no hex is not drawn
     assert "random" not in a and "date" not in a.lower()
 
 
-def test_stacked_units_are_offset():
+def test_a_stack_is_one_counter_with_a_count_badge():
     one = render_svg(MINI, UNITS[:1])
     two = render_svg(MINI, UNITS[:2])
     assert two.count(">X<") == one.count(">X<") == 0
-    assert two.count('rx="1.2"') == one.count('rx="1.2"') + 1
+    assert two.count('class="counter"') == one.count('class="counter"') == 1
+    assert 'class="stack-count"' in two and 'class="stack-count"' not in one
+    assert two.count('class="stacked"') == 1  # the edge of the counter behind
+    assert ">4-8<" in two and ">3-8<" not in two  # the strongest unit is on top
+    assert "badge = units in the hex" in two and "badge = units in the hex" not in one
+
+
+def _texts(svg: str, cls: str) -> list[tuple[float, float, float, str]]:
+    """(font size, x, y, text) of every <text class=cls>."""
+    pat = re.compile(r'<text x="([\d.-]+)" y="([\d.-]+)" font-size="([\d.]+)"[^>]*class="' + cls + r'"[^>]*>([^<]*)<')
+    return [(float(c), float(a), float(b), t) for a, b, c, t in pat.findall(svg)]
+
+
+def _rects(svg: str, cls: str) -> list[tuple[float, float, float, float]]:
+    pat = re.compile(r'<rect x="([\d.-]+)" y="([\d.-]+)" width="([\d.]+)" height="([\d.]+)"[^>]*class="' + cls + '"')
+    return [tuple(map(float, m)) for m in pat.findall(svg)]
+
+
+def test_hex_numbers_are_readable_on_the_full_map(tmp_path):
+    out = tmp_path / "map.svg"
+    result = CliRunner().invoke(render, ["moscow41", "--scenario", "october-blitz", "-o", str(out)],
+                                standalone_mode=False)
+    assert result.exception is None, result.output
+    numbers = _texts(out.read_text(encoding="utf-8"), "hex-number")
+    assert len(numbers) == 40 * 54  # every hex of the full map (40 columns, 54 rows) is numbered
+    assert min(size for size, *_ in numbers) >= 7.0  # px at 100 %: was 3.6
+
+
+def test_counters_are_smaller_than_the_hex_and_leave_its_number_free():
+    svg = render_svg(MINI, UNITS)
+    hex_height = S * math.sqrt(3)
+    numbers = {t: (x, y) for _, x, y, t in _texts(svg, "hex-number")}
+    for _x, _y, w, h in _rects(svg, "counter"):
+        assert w < hex_height and h < hex_height and w <= 0.9 * S
+    # the counter in 0203 starts below the baseline of the number 0203
+    (x, y, w, h), = [r for r in _rects(svg, "counter") if abs(r[0] + r[2] / 2 - numbers["0203"][0]) < 1
+                     and r[1] > numbers["0203"][1] - S]
+    assert y > numbers["0203"][1]
+
+
+def test_unit_markers_fatigue_oos_losses_and_reserve_are_drawn():
+    marked = [{**UNITS[2], "fatigued": True, "oos": True, "losses": 2, "reserve": True}]
+    svg = render_svg(MINI, marked)
+    for field, tag in (("fatigued", "F"), ("oos", "OOS"), ("losses", "L2"), ("reserve", "R")):
+        assert f'class="marker-{field}"' in svg and f">{tag}<" in svg, field
+    assert "OOS: out of supply" in svg  # the legend lists the markers shown
+    plain = render_svg(MINI, UNITS[2:3])
+    assert "marker-" not in plain and "OOS: out of supply" not in plain
+
+
+def test_the_front_line_is_optional_and_lies_between_the_sides():
+    units = [{"id": "g", "hex": "0101", "side": "german", "class": "infantry", "strength": 1, "ma": 4},
+             {"id": "s", "hex": "0104", "side": "soviet", "class": "infantry", "strength": 1, "ma": 4}]
+    grid = Grid(layout="flat-top-even-q", columns=4, rows=4)
+    sides = front_sides(grid, units)
+    assert HexSide(parse_hex("0102"), parse_hex("0103")) in sides  # 0102 is nearer g, 0103 nearer s
+    assert all(s.a != parse_hex("0101") and s.b != parse_hex("0104") for s in sides)
+    assert 'class="front"' in render_svg(MINI, units, front=True)
+    assert 'class="front"' not in render_svg(MINI, units)
+
+
+def test_the_subtitle_names_the_phase_and_step_from_the_sequence(m41):
+    text = step_subtitle(m41.sequence, 2, "weather", "temperature")
+    assert text == "turn 2 · Weather Phase · Step 1: Temperature Check"
+    assert "first_initiative" not in step_subtitle(m41.sequence, 1, "first_initiative", "replacement_reinforcement")
 
 
 def test_render_command_writes_the_moscow41_map(tmp_path):
@@ -70,7 +138,10 @@ def test_render_scenario_draws_its_units(tmp_path):
     svg = out.read_text(encoding="utf-8")
     units = load_yaml(PACK / "scenarios" / "october-blitz.yaml").data["units"]
     placed = [u for u in units if u.get("hex")]
-    assert svg.count('rx="1.2"') >= len(placed)  # one counter per placed unit (+ legend swatches)
+    hexes = {u["hex"] for u in placed}
+    assert svg.count('class="counter"') == len(hexes)  # one counter per stack
+    badges = [int(n) for n in re.findall(r'class="stack-count" />\s*<text[^>]*>(\d+)</text>', svg)]
+    assert sum(badges) + (len(hexes) - len(badges)) == len(placed)  # every placed unit is counted
     assert "The October Blitz" in svg
 
 

@@ -24,7 +24,12 @@ from casebook.core.hooks import Refusal, hookimpl
 __all__ = ["QUESTIONS", "steps_of", "step_loss", "retreat_paths", "options", "run", "apply_result"]
 
 QUESTIONS = {"retreat": "retreat UNIT — the legal retreat paths of UNIT, best first, or why it "
-                        "would be eliminated (BM8.6A-B)"}
+                        "would be eliminated (BM8.6A-B)",
+             # this game's words for the questions of the shared combat and zoc plugins (ask --help)
+             "attack": "attack HEX --with UNIT,UNIT… [--roll N] — odds, column shifts and every outcome of an "
+                       "attack (BM8.1-BM8.5)",
+             "zoc": "zoc HEX [--for UNIT] — the enemy ZOC in HEX: who exerts it, and its effect on moves, "
+                    "communication and retreats (BM6.1-BM6.3, BM9.4, BM8.6B)"}
 PLUGIN = "bfm_results"
 #: The plugin_state key of a result awaiting a player's choice: the `combat` plugin offers no
 #: attack while ``plugin_state.results.queue`` is not empty (the same contract as Moscow '41's).

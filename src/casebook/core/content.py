@@ -325,7 +325,37 @@ def load_pack(game_or_dir: str | os.PathLike[str]) -> Pack:
     case ids cited exist in the case index, hexes on the map and hexsides adjacent, table and
     records ids unique, plugins registered, rule files exist, every value has provenance,
     and every scenario position (``counter:`` references, hexes, phases).
+
+    A pack that loaded without a problem is kept in the compiled-pack cache
+    (:mod:`casebook.core.packcache`, keyed by the hash of every file it depends on).
     """
+    from casebook.core.packcache import cached_load
+
+    pack_dir = find_pack(game_or_dir)
+    manifest_rules = _rules_dir_guess(pack_dir)
+    return cached_load(pack_dir, manifest_rules, lambda: _load_pack_fresh(pack_dir))
+
+
+def _rules_dir_guess(pack_dir: Path) -> Path | None:
+    """The rules folder the pack's scripts are in (for the cache key): the manifest's
+    ``rules_dir`` or the default beside the content folder; None when the manifest is unreadable
+    (then the load reports it)."""
+    import re
+
+    try:
+        text = (pack_dir / "game.yaml").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    found = re.search(r"^rules_dir:\s*['\"]?([^'\"#\n]+?)['\"]?\s*(#.*)?$", text, re.M)
+    ident = re.search(r"^id:\s*['\"]?([^'\"#\s]+)", text, re.M)
+    manifest = {"rules_dir": found.group(1)} if found else {}
+    if ident:
+        manifest["id"] = ident.group(1)
+    return resolve_rules_dir(pack_dir, manifest)
+
+
+def _load_pack_fresh(game_or_dir: str | os.PathLike[str]) -> Pack:
+    """:func:`load_pack` without the cache."""
     st, gpath, manifest, named, applied = _read(game_or_dir)
     for path, kind, _ in named:
         if path not in st.data or kind in ("errata", "position"):

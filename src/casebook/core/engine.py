@@ -103,14 +103,11 @@ class Engine:
         Raises ContentError (content, plugins) or ScriptSyntaxError (rule scripts), each listing
         every problem found.
         """
-        from casebook.script import compile_pack, find_rule_pack
+        from casebook.core.packcache import pack_board
 
         pack = load_pack(game_or_dir)
-        board = Board.from_map(pack.map)
-        rule_pack = find_rule_pack(pack.dir)
-        # rule lines are named relative to the game's rules folder (``combat.rules:15``) in
-        # answers and traces, whatever folder the game is installed or copied to
-        rules = compile_pack(rule_pack, relative_to=rule_pack.rules_dir)
+        board = pack_board(pack)
+        rules = _compile_rules(pack)
         pm = make_plugin_manager(pack.manifest.get("plugins") or [],
                                  file=str(pack.dir / "game.yaml"), extra=dict(extra_plugins or {}))
         sequence = Sequence.from_dict(pack.sequence, file=str(pack.dir / pack.manifest["sequence"]))
@@ -136,6 +133,30 @@ class Engine:
     def ctx(self, state: GameState, trace: Trace | None = None) -> Ctx:
         """A context binding this engine to ``state`` (and ``trace`` for recorded play)."""
         return Ctx(self, state, self.board_for(state), trace)
+
+
+def _compile_rules(pack: Pack) -> Any:
+    """The compiled rule scripts of a loaded pack: the script files, case ids and table ids are
+    the pack's own (no second reading of its YAML), the facts declaration comes through the
+    compiled-pack cache (:mod:`casebook.core.packcache`). A pack whose manifest lists no
+    scripts, or names a script that is missing, goes through ``find_rule_pack`` (its messages)."""
+    from casebook.core.packcache import cached_file_value
+    from casebook.script import compile_pack, find_rule_pack
+    from casebook.script.compiler import compile_files
+    from casebook.script.facts import load_facts
+
+    files = pack.rule_files if "rules" in pack.manifest else tuple(sorted(pack.rules_dir.glob("*.rules")))
+    facts = pack.rules_dir / "facts.yaml"
+    if (not files or not all(f.is_file() for f in files) or not facts.is_file()
+            or (not pack.manifest.get("cases") and (pack.dir / "cases.yaml").is_file())):
+        rule_pack = find_rule_pack(pack.dir)
+        return compile_pack(rule_pack, relative_to=rule_pack.rules_dir)
+    schema = cached_file_value("facts", facts, lambda: load_facts(facts))
+    cases = frozenset(pack.cases) if pack.manifest.get("cases") else None
+    tables = frozenset(pack.tables) | frozenset(pack.records) if pack.manifest.get("tables") else None
+    # rule lines are named relative to the game's rules folder (``combat.rules:15``) in answers and
+    # traces, whatever folder the game is installed or copied to
+    return compile_files(files, schema, cases, tables, relative_to=pack.rules_dir)
 
 
 @lru_cache(maxsize=8)

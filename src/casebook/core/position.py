@@ -115,7 +115,12 @@ def _semantic(pos: Position, data: dict[str, Any], pack: Any, locate: Locate) ->
     if pos.map is not None:
         board = _board(data["map"], ("map",), locate, out)
     elif pack is not None and pack.map:
-        board = _board(pack.map, ("map",), locate, []) if pack.map else None
+        from casebook.core.packcache import pack_board
+
+        try:
+            board = pack_board(pack)  # the pack's board, built once (src/casebook/core/packcache.py)
+        except Exception:
+            board = _board(pack.map, ("map",), locate, [])
     else:
         board = None
         out.append(_p(locate, (), "no map: give an inline map: or a game whose pack has one"))

@@ -17,12 +17,13 @@ from typing import Any
 import networkx as nx
 
 from casebook.core.errors import IllegalActionError, Problem, ScriptSyntaxError
+from casebook.core.packcache import cached_parse_script
 
 from . import ast as A
 from .explain import Explanation
 from .exprs import ANY, NUM, Env, ExprCompiler, MissingFactError
 from .facts import FactSchema, FactType
-from .parser import caret_context, parse_script
+from .parser import caret_context
 from .quantities import BoundCode, PermissionCode, QuantityCode, RuleCode, TermCode
 
 __all__ = ["RuleSet", "compile_scripts", "compile_files"]
@@ -143,7 +144,7 @@ class _Builder:
         self.problems: list[Problem] = []
         self.statements: list[A.Statement] = []
         for file, text in sources:
-            stmts, probs = parse_script(text, file)
+            stmts, probs = cached_parse_script(text, file)  # parse_script, cached (src/casebook/core/packcache.py)
             self.statements.extend(stmts)
             self.problems.extend(probs)
         self.qtypes: dict[str, FactType] = {}

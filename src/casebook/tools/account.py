@@ -1,30 +1,44 @@
 """A readable turn-by-turn account of a play, written from its trace events.
 
-:func:`narrate` turns one :class:`~casebook.core.trace.Event` into zero or more lines: turn
-headers, weather, IPs, activations, moves, attacks with odds/DRM/result, losses, control changes,
-VPs — whatever the plugins record, with the cases cited. Bookkeeping events (step advances,
-automatic passes) are left out. The account is a view of the trace; the trace is the record.
+Each line starts with the event's number (``#27``), the one to hand to ``casebook explain TRACE 27``.
+A decision and what it did are one line: the ``move`` event of ``german: move stack=1308 …``
+stands for both (the decision's own event is shown only when nothing else tells of it, as for a
+pass). A combat is one line (attackers, defenders, strengths, odds column, roll, DRM, result),
+followed by one line per DRM term with its case, the case's title and the rule-script condition
+that gave it. A notice that repeats unchanged step after step (``overstacked``) is shown once
+until it changes. At the end of each turn a summary line per side counts its decisions, attacks
+and results, losses and control changes. Bookkeeping events (step advances, automatic passes)
+are left out. The account is a view of the trace; the trace is the record.
+
+:class:`Narrator` keeps what a running account needs between batches (the turn, the notices
+shown, the turn's tallies); :func:`narrate_all` is the account of a whole trace.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 from casebook.core.trace import Event
 
-__all__ = ["narrate", "narrate_all", "QUIET_KINDS"]
+__all__ = ["Narrator", "narrate", "narrate_all", "QUIET_KINDS", "REPEATED_NOTICES", "term_words"]
 
 #: Event kinds left out of the account (bookkeeping).
 QUIET_KINDS = frozenset({"advance", "auto-pass", "setup"})
+#: Notices shown again only when their content (all but the step) changed.
+REPEATED_NOTICES = frozenset({"overstacked"})
+#: decision kind -> event kinds that tell what the decision did (then the decision's own line goes)
+_TOLD_BY = {"attack": ("combat",), "overrun": ("combat", "overrun"), "activate-stack": ("activate-stack",)}
 
 _SKIP_KEYS = frozenset({"terms", "explanation", "lines", "path_steps", "outcomes", "transitions",
-                        "combat", "support"})
+                        "combat", "support", "cases"})
 
 
 def _value(v: Any, depth: int = 0) -> str:
-    """A compact, readable rendering: lists comma-joined (long ones cut with a count), mappings
-    as ``key value`` pairs in parentheses, nested ones summarised."""
+    """A compact rendering: lists comma-joined (long ones cut with a count), mappings as
+    ``key value`` pairs in parentheses, nested ones summarised."""
     if isinstance(v, (list, tuple)):
         items = [_value(x, depth + 1) for x in v[:8]]
         more = f", … ({len(v)} in all)" if len(v) > 8 else ""
@@ -33,45 +47,217 @@ def _value(v: Any, depth: int = 0) -> str:
         if depth > 1:
             return "{…}"
         inner = " ".join(f"{k} {_value(x, depth + 1)}" for k, x in v.items()
-                         if k not in _SKIP_KEYS and k != "cases" and x not in (None, "", [], {}))
+                         if k not in _SKIP_KEYS and x not in (None, "", [], {}))
         return f"({inner})"
     return str(v)
 
 
-def _summary(data: dict[str, Any]) -> str:
-    parts = [f"{k} {_value(v)}" for k, v in data.items() if k not in _SKIP_KEYS and v not in (None, "", [], {})]
-    return "; ".join(parts)
+def _summary(data: Mapping[str, Any]) -> str:
+    return "; ".join(f"{k} {_value(v)}" for k, v in data.items() if k not in _SKIP_KEYS and v not in (None, "", [], {}))
+
+
+def _signed(n: Any) -> str:
+    return f"+{n}" if isinstance(n, (int, float)) and n > 0 else str(n)
+
+
+_SOURCES: dict[str, list[str]] = {}
+
+
+def term_words(term: Mapping[str, Any], titles: Mapping[str, str] | None = None,
+               rules_dir: Path | None = None) -> str:
+    """One DRM (or rule-script) term in words: ``+2  10.4.1A Armor DRMs, A — any attacker has class
+    in [armor, mechanized]``. ``term`` is a trace/answer term (``case``, ``value``, ``source``
+    ``file:line``); the title comes from the case index (``titles``: case id -> title), the
+    condition from the script line at ``source`` in ``rules_dir`` when it can be read."""
+    case = str(term.get("case") or "")
+    value = term.get("value")
+    title = (titles or {}).get(case, "")
+    words = f"{_signed(value):>3}  {case}" + (f" {title}" if title else "")
+    cond = _condition(str(term.get("source") or ""), rules_dir)
+    return words + (f" — {cond}" if cond else "")
+
+
+def _condition(source: str, rules_dir: Path | None) -> str:
+    file, _, line = source.rpartition(":")
+    if not file or not line.isdigit() or rules_dir is None:
+        return ""
+    if file not in _SOURCES:
+        try:
+            _SOURCES[file] = (Path(rules_dir) / Path(file).name).read_text(encoding="utf-8").split("\n")
+        except OSError:
+            _SOURCES[file] = []
+    lines = _SOURCES[file]
+    n = int(line)
+    text = lines[n - 1] if 0 < n <= len(lines) else ""
+    _, sep, cond = text.partition(" when ")
+    return " ".join(cond.split()) if sep else ""
+
+
+def _combat_line(event: Event) -> str:
+    d = event.data
+    att = ", ".join(d.get("attackers") or [])
+    dfn = ", ".join(d.get("defenders") or [])
+    kind = "overruns" if d.get("kind") == "overrun" else "attacks"
+    odds = d.get("column") or d.get("odds")
+    shift = d.get("column_shift")
+    shift_text = f" shifted {_signed(shift)}" if shift else ""
+    drm = d.get("drm")
+    roll = f"roll {d.get('roll')}"
+    if drm not in (None, 0):
+        roll += f", DRM {_signed(drm)} → {d.get('modified_roll')}"
+    return (f"{d.get('attacker_side') or event.side} {kind} {d.get('hex')} ({dfn}) with {att}: "
+            f"{d.get('attack_strength')} to {d.get('defense_strength')}, column {odds}{shift_text}; "
+            f"{roll}: {d.get('result')}")
 
 
 def narrate(event: Event, last_turn: int | None = None) -> list[str]:
-    """Lines of the account for ``event`` (a turn header first when the turn changed)."""
+    """Lines of the account for one ``event`` on its own (a turn header first when the turn
+    changed); :class:`Narrator` is the running account with merging and summaries."""
     lines: list[str] = []
     if last_turn is not None and event.turn != last_turn:
         lines.append(f"\n=== Turn {event.turn} ===")
-    if event.kind in QUIET_KINDS:
-        return lines
-    cases = f"  [{', '.join(event.cases)}]" if event.cases else ""
-    who = f"{event.side}: " if event.side and event.kind != "action" else ""
-    data = dict(event.data)
-    if event.kind == "action":
-        text = f"  {data.get('action', '')}"
-    elif event.kind == "roll":
-        text = f"  {who}rolls {data.get('total')} for {data.get('purpose', '?')}"
-    elif event.kind == "game-over":
-        winner = data.get("winner") or "nobody"
-        text = f"\n*** Game over: {winner} wins ({data.get('level')}) — {data.get('reason', '')}"
-    else:
-        summary = _summary(data)
-        text = f"  {who}{event.kind}" + (f": {summary}" if summary else "")
-    lines.append(text + cases)
+    if event.kind not in QUIET_KINDS:
+        lines.append(_line(event))
     return lines
 
 
-def narrate_all(events: Iterable[Event]) -> list[str]:
-    """The account of a whole trace."""
-    out: list[str] = []
-    turn = None
-    for event in events:
-        out += narrate(event, turn if turn is not None else -1)
-        turn = event.turn
-    return out
+def _line(event: Event, titles: Mapping[str, str] | None = None, rules_dir: Path | None = None) -> str:
+    cases = f"  [{', '.join(event.cases)}]" if event.cases else ""
+    who = f"{event.side}: " if event.side and event.kind != "action" else ""
+    data = event.data
+    if event.kind == "action":
+        text = f"{data.get('action', '')}"
+    elif event.kind == "roll":
+        text = f"{who}rolls {data.get('total')} for {data.get('purpose', '?')}"
+    elif event.kind == "combat":
+        text = _combat_line(event)
+    elif event.kind == "game-over":
+        winner = data.get("winner") or "nobody"
+        return f"\n*** #{event.seq} Game over: {winner} wins ({data.get('level')}) — {data.get('reason', '')}{cases}"
+    else:
+        summary = _summary(data)
+        text = f"{who}{event.kind}" + (f": {summary}" if summary else "")
+    line = f"  #{event.seq:<5} {text}{cases}"
+    if event.kind == "combat":
+        line += "".join(f"\n          DRM {term_words(t, titles, rules_dir)}" for t in data.get("terms") or [])
+    return line
+
+
+def _decision_kind(event: Event) -> str:
+    action = str(event.data.get("action", ""))
+    head = action.split(": ", 1)[-1]
+    return head.split(" ", 1)[0]
+
+
+class Narrator:
+    """The running account of one play. :meth:`lines` takes the events recorded since the last
+    call (all the events of the decisions applied meanwhile) and returns the account's lines.
+    ``titles`` (case id -> title) and ``rules_dir`` give DRM terms their words."""
+
+    def __init__(self, titles: Mapping[str, str] | None = None, rules_dir: Path | None = None) -> None:
+        self.titles = dict(titles or {})
+        self.rules_dir = rules_dir
+        self.turn: int | None = None
+        self._notices: dict[tuple[str | None, str], Any] = {}
+        self._tally: dict[str, Counter[str]] = {}
+        self._losses: dict[str, list[str]] = {}
+        self._control: list[str] = []
+
+    @classmethod
+    def for_engine(cls, engine: Any) -> Narrator:
+        """A narrator with the case titles and rule scripts of a loaded engine."""
+        pack = engine.pack
+        return cls({cid: str(c.get("title", "")) for cid, c in pack.cases.items()}, pack.rules_dir)
+
+    def lines(self, events: Iterable[Event]) -> list[str]:
+        """The account of ``events`` (in trace order), a turn summary and header at each new turn."""
+        batch = list(events)
+        out: list[str] = []
+        for i, event in enumerate(batch):
+            if event.turn != self.turn:
+                if self.turn is not None:
+                    out += self.summary()
+                out.append(f"\n=== Turn {event.turn} ===")
+                self.turn = event.turn
+            self._count(event)
+            if event.kind in QUIET_KINDS or self._repeated(event):
+                continue
+            if event.kind == "action" and self._told_later(event, batch[i + 1:]):
+                continue
+            if event.kind == "roll" and self._roll_told(event, batch[i + 1:]):
+                continue
+            out.append(_line(event, self.titles, self.rules_dir))
+        return out
+
+    def _told_later(self, action: Event, rest: list[Event]) -> bool:
+        kind = _decision_kind(action)
+        told = _TOLD_BY.get(kind, (kind,))
+        for later in rest:
+            if later.kind == "action":
+                return False
+            if later.kind in told and later.kind not in QUIET_KINDS:
+                return True
+        return False
+
+    @staticmethod
+    def _roll_told(roll: Event, rest: list[Event]) -> bool:
+        """A combat roll is shown in its combat's line."""
+        if roll.data.get("purpose") != "combat":
+            return False
+        for later in rest:
+            if later.kind == "action":
+                return False
+            if later.kind == "combat":
+                return True
+        return False
+
+    def _repeated(self, event: Event) -> bool:
+        if event.kind not in REPEATED_NOTICES:
+            return False
+        key = (event.side, event.kind)
+        content = {k: v for k, v in event.data.items() if k != "step"}
+        hexes = self._notices.setdefault(key, {})
+        where = str(content.get("hex", ""))
+        if hexes.get(where) == content:
+            return True
+        hexes[where] = content
+        return False
+
+    def _count(self, event: Event) -> None:
+        if event.kind == "action" and event.side:
+            self._tally.setdefault(event.side, Counter())[_decision_kind(event)] += 1
+        elif event.kind == "combat":
+            side = str(event.data.get("attacker_side") or event.side)
+            self._tally.setdefault(side, Counter())[f"result {event.data.get('result')}"] += 1
+        elif event.kind == "combat-loss" and event.side:
+            loss = f"{event.data.get('unit')} {event.data.get('effect', 'loss')}"
+            self._losses.setdefault(event.side, []).append(loss)
+        elif event.kind == "control":
+            self._control.append(f"{event.data.get('hex')} to {event.data.get('side')}")
+
+    def summary(self) -> list[str]:
+        """The summary of the turn narrated so far (and a fresh tally for the next one)."""
+        if self.turn is None:
+            return []
+        out = [f"--- Turn {self.turn} summary"]
+        for side in sorted(set(self._tally) | set(self._losses)):
+            tally = self._tally.get(side, Counter())
+            decisions = ", ".join(f"{n} {k}" for k, n in sorted(tally.items()) if not k.startswith("result "))
+            results = ", ".join(f"{k[7:]} ×{n}" for k, n in sorted(tally.items()) if k.startswith("result "))
+            losses = self._losses.get(side, [])
+            text = f"    {side}: {decisions or 'no decisions'}"
+            if results:
+                text += f"; its attacks: {results}"
+            if losses:
+                text += f"; losses: {len(losses)} ({', '.join(losses[:6])}{', …' if len(losses) > 6 else ''})"
+            out.append(text)
+        if self._control:
+            out.append(f"    control: {', '.join(self._control)}")
+        self._tally, self._losses, self._notices, self._control = {}, {}, {}, []
+        return out
+
+
+def narrate_all(events: Iterable[Event], narrator: Narrator | None = None) -> list[str]:
+    """The account of a whole trace (with the last turn's summary)."""
+    narrator = narrator or Narrator()
+    return narrator.lines(events) + narrator.summary()

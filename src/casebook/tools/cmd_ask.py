@@ -3,9 +3,12 @@
 The position file is loaded and validated (its own inline map or its pack's map), the game's
 engine is built, and the question goes to the plugins through the ``casebook_answer`` hook; the
 plugin owning the question answers with a plain dict whose ``cases`` list names the cases that
-decided it. ``--json`` prints that dict; otherwise it is printed as readable YAML-like text.
+decided it. ``--json`` prints that dict; otherwise it is printed as readable text
+(:mod:`casebook.tools.ask_text`: one line per value, tables, DRM terms in words).
 Every question is documented with an example in ``docs/ask.md``; each plugin lists the questions
-it answers in its module constant ``QUESTIONS`` (question -> usage line).
+it answers in its module constant ``QUESTIONS`` (question -> usage line; a later plugin of the
+manifest may restate a question of a shared one for its game). ``casebook ask POSITION --help``
+lists the questions of POSITION's game; without a position, those of every installed game.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import click
 
 from casebook.core.errors import QuestionError
 
-__all__ = ["ask", "ask_position", "answer_ctx", "render_text"]
+__all__ = ["ask", "ask_position", "answer_ctx", "render_text", "questions_of", "installed_games"]
 
 
 def _csv(value: str | None) -> list[str] | None:
@@ -29,14 +32,42 @@ def _csv(value: str | None) -> list[str] | None:
 def ask_position(position: str, question: str, args: list[str], options: dict[str, Any]) -> dict[str, Any]:
     """Answer ``question`` about the position file ``position``; raises PositionError (bad file)
     or QuestionError (no plugin answers, or the question is malformed)."""
-    from casebook.core.engine import load_engine, state_from_position
+    return _ask_position(position, question, args, options)[0]
+
+
+def _position_engine(position: str) -> tuple[Any, Any]:
+    """(validated position, the engine of its game) for a position file."""
+    from casebook.core.engine import load_engine
     from casebook.core.position import load_position, pack_dir_near
 
     pos = load_position(position)
     # the pack the position belongs to (a copied pack above the file), as load_position used
     here = Path(position) if "\n" not in position and Path(position).is_file() else None
-    engine = load_engine(pack_dir_near(pos.game, here) or pos.game)
-    return answer_ctx(engine.ctx(state_from_position(pos)), question, args, options)
+    return pos, load_engine(pack_dir_near(pos.game, here) or pos.game)
+
+
+def _ask_position(position: str, question: str, args: list[str], options: dict[str, Any]) -> tuple[dict[str, Any], Any]:
+    from casebook.core.engine import state_from_position
+
+    pos, engine = _position_engine(position)
+    return answer_ctx(engine.ctx(state_from_position(pos)), question, args, options), engine
+
+
+def questions_of(engine: Any) -> dict[str, str]:
+    """question -> usage line, for every question the plugins of ``engine``'s game answer (in
+    manifest order; a later plugin's line for the same question replaces an earlier one)."""
+    known: dict[str, str] = {}
+    for module in engine.pm.modules.values():
+        known.update(getattr(module, "QUESTIONS", {}) or {})
+    return dict(sorted(known.items()))
+
+
+def installed_games() -> list[str]:
+    """The ids of the installed games (folders of ``casebook.content`` with a ``game.yaml``)."""
+    import importlib.resources
+
+    root = Path(str(importlib.resources.files("casebook.content")))
+    return sorted(d.name for d in root.iterdir() if (d / "game.yaml").is_file())
 
 
 def answer_ctx(ctx: Any, question: str, args: list[str], options: dict[str, Any]) -> dict[str, Any]:
@@ -44,62 +75,76 @@ def answer_ctx(ctx: Any, question: str, args: list[str], options: dict[str, Any]
     plugin answers it (the message lists the questions the game's plugins answer)."""
     answer = ctx.hook.casebook_answer(ctx=ctx, question=question, args=list(args), options=options)
     if answer is None:
-        known: dict[str, str] = {}
-        for module in ctx.engine.pm.modules.values():
-            known.update(getattr(module, "QUESTIONS", {}) or {})
-        listing = "\n".join(f"  {usage}" for _, usage in sorted(known.items())) or "  (none: no plugin answers questions)"
+        known = questions_of(ctx.engine)
+        listing = "\n".join(f"  {usage}" for usage in known.values()) or "  (none: no plugin answers questions)"
         raise QuestionError(f"no rules plugin of {ctx.pack.id} answers {question!r}; questions:\n{listing}")
     return answer
 
 
-def render_text(answer: dict[str, Any]) -> str:
-    """An answer as readable indented text."""
-    return "\n".join(_text(answer))
+def render_text(answer: dict[str, Any], engine: Any = None) -> str:
+    """An answer as readable text (:func:`casebook.tools.ask_text.render_answer`); ``engine``
+    gives case titles and DRM words."""
+    from casebook.tools.ask_text import render_answer
+
+    return render_answer(answer, engine)
 
 
-def _text(value: Any, indent: int = 0) -> list[str]:
-    pad = "  " * indent
-    if isinstance(value, dict):
-        lines = []
-        for k, v in value.items():
-            if isinstance(v, (dict, list)) and v:
-                lines.append(f"{pad}{k}:")
-                lines += _text(v, indent + 1)
+class _AskCommand(click.Command):
+    """``casebook ask``: the help ends with the questions of the position's game (or of every
+    installed game when no position is named before ``--help``)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta["ask.argv"] = list(args)
+        return super().parse_args(ctx, args)
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_help(ctx, formatter)
+        from casebook.core.engine import load_engine
+        from casebook.core.errors import CasebookError
+
+        argv = [a for a in ctx.meta.get("ask.argv", []) if not a.startswith("-")]
+        sections: list[tuple[str, dict[str, str]]] = []
+        try:
+            if argv and Path(argv[0]).is_file():
+                pos, engine = _position_engine(argv[0])
+                sections.append((f"Questions of {engine.pack.manifest.get('name', pos.game)} ({pos.game})",
+                                 questions_of(engine)))
             else:
-                lines.append(f"{pad}{k}: {json.dumps(v, ensure_ascii=False)}")
-        return lines
-    if isinstance(value, list):
-        lines = []
-        for item in value:
-            if isinstance(item, (dict, list)):
-                sub = _text(item, indent + 1)
-                lines.append(f"{pad}- {sub[0].strip()}")
-                lines += sub[1:]
-            else:
-                lines.append(f"{pad}- {json.dumps(item, ensure_ascii=False)}")
-        return lines
-    return [f"{pad}{json.dumps(value, ensure_ascii=False)}"]
+                for game in installed_games():
+                    engine = load_engine(game)
+                    sections.append((f"Questions of {engine.pack.manifest.get('name', game)} ({game}; "
+                                     "name a position of it before --help for its questions alone)",
+                                     questions_of(engine)))
+        except CasebookError as exc:
+            sections.append((f"(its game could not be loaded: {str(exc).splitlines()[0]})", {}))
+        for title, known in sections:
+            with formatter.section(title):
+                formatter.write_dl([(q, usage.split(" — ", 1)[-1] if " — " in usage else usage)
+                                    for q, usage in known.items()] or [("", "(none)")])
+                formatter.write_paragraph()
+                for usage in known.values():
+                    formatter.write_text(usage.split(" — ", 1)[0])
 
 
-@click.command(context_settings={"ignore_unknown_options": False})
+@click.command(cls=_AskCommand, context_settings={"ignore_unknown_options": False})
 @click.argument("position", type=click.Path(exists=True, dir_okay=False))
 @click.argument("question")
 @click.argument("args", nargs=-1)
-@click.option("--as", "as_", metavar="MODE", help="Movement mode: hq, stack, reaction, unactivated, force-march.")
+@click.option("--as", "as_", metavar="MODE", help="Movement mode or step (reach, move): the game's own.")
 @click.option("--for", "for_", metavar="UNIT", help="Ask on behalf of this unit (zoc).")
-@click.option("--with", "with_", metavar="U,U…", help="Attacking units (attack).")
-@click.option("--support", metavar="A,D", help="IPs of combat support, attacker then defender (attack).")
-@click.option("--overrun", is_flag=True, help="The attack is an overrun (9.5).")
+@click.option("--with", "with_", metavar="U,U…", help="Attacking units (attack, fortification).")
+@click.option("--support", metavar="A,D", help="Combat support, attacker then defender (attack; games with support).")
+@click.option("--overrun", is_flag=True, help="The attack is an overrun (attack; games with overruns).")
 @click.option("--roll", type=int, help="Resolve with this die roll (attack, income).")
-@click.option("--hexes", type=int, help="Hexes of retreat (retreat).")
+@click.option("--hexes", type=int, help="Hexes of retreat (retreat; games that ask for them).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def ask(position: str, question: str, args: tuple[str, ...], as_: str | None, for_: str | None,
         with_: str | None, support: str | None, overrun: bool, roll: int | None, hexes: int | None,
         as_json: bool) -> None:
     """Ask QUESTION about the position in POSITION; every answer lists the cases that decided it.
 
-    Questions: supply UNIT · reach STACK · move STACK HEX HEX… · zoc HEX · command UNIT ·
-    stacking HEX · income SIDE · weather · attack HEX · retreat UNIT · vp (see docs/ask.md).
+    The questions are those the rules plugins of POSITION's game answer (listed below; examples
+    in docs/ask.md). Text by default, one JSON object with --json.
     """
     options: dict[str, Any] = {}
     if as_ is not None:
@@ -113,16 +158,17 @@ def ask(position: str, question: str, args: tuple[str, ...], as_: str | None, fo
         try:
             options["support"] = [int(p) for p in parts]
         except ValueError:
-            raise click.BadParameter(f"expected two IP numbers 'A,D', got {support!r}", param_hint="--support") from None
+            raise click.BadParameter(f"expected two IP numbers 'A,D', got {support!r}",
+                                     param_hint="--support") from None
     if overrun:
         options["overrun"] = True
     if roll is not None:
         options["roll"] = roll
     if hexes is not None:
         options["hexes"] = hexes
-    answer = ask_position(position, question, list(args), options)
+    answer, engine = _ask_position(position, question, list(args), options)
     if as_json:
         click.echo(json.dumps(answer, ensure_ascii=False, sort_keys=False))
     else:
-        click.echo(render_text(answer))
+        click.echo(render_text(answer, engine))
     sys.stdout.flush()

@@ -3,7 +3,8 @@
 With no arguments: Moscow '41, October Blitz, greedy vs greedy, seed 1. Prints a turn-by-turn
 account (:mod:`casebook.tools.account`) with a progress display on stderr, ends with the winner
 and the victory level, and writes to ``--out`` (default ``out/``): ``trace.jsonl``, the final
-position ``final.yaml`` and an SVG map per turn (``turn-NN.svg``).
+position ``final.yaml`` and an SVG map per turn (``turn-NN.svg``); a folder holding an earlier
+game is not mixed into (:mod:`casebook.tools.play_output`: a new ``out-N``, or ``--overwrite``).
 
 A ``human`` side plays in the terminal (:mod:`casebook.tools.human`). ``--load POSITION``
 continues a saved game (a position written by ``save``); its trace ``POSITION.trace.jsonl`` is
@@ -13,7 +14,6 @@ continued when present, so a saved and resumed game has the same trace as an uni
 from __future__ import annotations
 
 import signal
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -39,26 +39,29 @@ def parse_player(text: str) -> tuple[str, str]:
 
 
 def write_turn_map(state: Any, path: Path, title: str) -> None:
-    """An SVG of the state's map and units at ``path``."""
+    """An SVG of the state's map and units at ``path`` (with the front line; the subtitle names
+    the turn, phase and step as the game's sequence of play does)."""
     from casebook.tools.render import render_svg
+    from casebook.tools.render_units import step_subtitle
 
     engine = state.game.engine
     map_data = state.data.map or dict(engine.pack.map)
     svg = render_svg(map_data, [dict(u) for u in state.data.units], title=title,
-                     markers=[dict(m) for m in state.data.markers],
-                     subtitle=f"turn {state.data.turn}, {state.data.phase or ''} {state.data.step or ''}")
+                     markers=[dict(m) for m in state.data.markers], front=True,
+                     subtitle=step_subtitle(engine.sequence, state.data.turn, state.data.phase, state.data.step))
     path.write_text(svg, encoding="utf-8")
 
 
 def run_play(game_id: Any, scenario: str, players: dict[str, tuple[str, str]], seed: int,
              out: Path | None, load: str | None = None, echo: Any = click.echo,
-             progress: bool = True, max_actions: int = 200_000) -> Any:
+             progress: bool = True, max_actions: int = 200_000, overwrite: bool = False) -> Any:
     """Play to the end; returns the final :class:`~casebook.core.game.State`. ``game_id`` is a
-    game id or pack dir, or an already loaded :class:`~casebook.core.game.Game`."""
+    game id or pack dir, or an already loaded :class:`~casebook.core.game.Game`. ``out`` is
+    chosen by :func:`casebook.tools.play_output.prepare_out` (never two games in one folder)."""
     from casebook.core.game import Game
     from casebook.core.position import load_position, pack_dir_near, position_to_dict
     from casebook.core.trace import Trace
-    from casebook.tools.account import narrate
+    from casebook.tools.account import Narrator
     from casebook.tools.bots import make_bot
     from casebook.tools.human import UNDO, HumanPlayer
     from casebook.tools.runtime import tune_gc
@@ -83,30 +86,30 @@ def run_play(game_id: Any, scenario: str, players: dict[str, tuple[str, str]], s
         actors[side] = (HumanPlayer(side, game.engine.pack.id, echo=echo) if kind == "human"
                         else make_bot(name, side, seed))
     if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
+        from casebook.tools.play_output import prepare_out
+
+        out = prepare_out(out, load, overwrite, echo)
     name = game.engine.pack.manifest.get("name", game_id)
     last = game.last_turn
     shown = 0
     turn = None
+    narrator = Narrator.for_engine(game.engine)
 
     def flush() -> None:
         nonlocal shown, turn
-        for event in list(state.trace)[shown:]:
-            for line in narrate(event, turn if turn is not None else -1):
-                echo(line)
+        events = list(state.trace)[shown:]
+        for line in narrator.lines(events):
+            echo(line)
+        for event in events:
             if turn is not None and event.turn != turn and out is not None:
                 write_turn_map(state, out / f"turn-{turn:02d}.svg", f"{name}: end of turn {turn}")
             turn = event.turn
         shown = len(state.trace)
 
     flush()
-    bar = None
-    if progress and sys.stderr.isatty():
-        from rich.progress import Progress
+    from casebook.tools.play_output import ProgressBar
 
-        bar = Progress(transient=True)
-        bar.start()
-        task = bar.add_task("playing", total=last or None)
+    bar = ProgressBar(last, enabled=progress)
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         for _ in range(max_actions):
@@ -114,6 +117,10 @@ def run_play(game_id: Any, scenario: str, players: dict[str, tuple[str, str]], s
                 break
             side = state.current_player()
             actor = actors[side]
+            if getattr(actor, "interactive", False):
+                bar.human()  # never drawn over the prompt
+            else:
+                bar.bots(state.data.turn)
             action = actor.choose(state)
             if action is None:  # the human quit
                 echo("Game left unfinished.")
@@ -130,16 +137,15 @@ def run_play(game_id: Any, scenario: str, players: dict[str, tuple[str, str]], s
                     continue
                 raise
             flush()
-            if bar is not None:
-                bar.update(task, completed=state.data.turn - 1, description=f"turn {state.data.turn}")
     except KeyboardInterrupt:
         echo("\nInterrupted: the play so far is saved (continue it with --load).")
     finally:
         signal.signal(signal.SIGTERM, previous)
-        if bar is not None:
-            bar.stop()
+        bar.stop()
         if out is not None:
             _write_outputs(state, out, name, echo)
+    for line in narrator.summary():
+        echo(line)
     result = state.result()
     if result is not None:
         winner = result.get("winner") or "nobody"
@@ -188,9 +194,11 @@ def _undo(initial: Any, state: Any, side: str, echo: Any) -> Any:
               show_default=True, help="Folder for trace.jsonl, final.yaml and turn maps.")
 @click.option("--load", type=click.Path(exists=True, dir_okay=False), default=None,
               help="Continue a saved game (a position file written by `save`).")
+@click.option("--overwrite", is_flag=True,
+              help="Replace an earlier game's files in --out (else a new out-N folder is used).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def play(game: str, scenario: str | None, german: str, soviet: str, seed: int, out: Path,
-         load: str | None, quiet: bool) -> None:
+         load: str | None, overwrite: bool, quiet: bool) -> None:
     """Play GAME's SCENARIO (default: moscow41 and the first scenario its manifest lists, the
     October Blitz; greedy vs greedy, seed 1)."""
     from casebook.core.content import load_pack
@@ -202,4 +210,4 @@ def play(game: str, scenario: str | None, german: str, soviet: str, seed: int, o
     elif scenario not in scenarios and load is None:
         raise click.BadParameter(f"{game} has no scenario {scenario!r} (scenarios: {', '.join(scenarios)})",
                                  param_hint="SCENARIO")
-    run_play(game, scenario, players, seed, out, load=load, progress=not quiet)
+    run_play(game, scenario, players, seed, out, load=load, progress=not quiet, overwrite=overwrite)

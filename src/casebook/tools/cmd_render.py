@@ -79,21 +79,33 @@ def map_and_units(game: str, scenario: str | None = None, position: str | None =
 @click.option("--scenario", help="Draw the units of this scenario of the game (an id).")
 @click.option("--position", type=click.Path(exists=True, dir_okay=False), help="Draw this position's units.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), required=True, help="SVG file to write.")
-def render(game: str, scenario: str | None, position: str | None, output: str) -> int:
+@click.option("--front", is_flag=True, help="Draw the front line between the sides' units (a picture, not a rule).")
+def render(game: str, scenario: str | None, position: str | None, output: str, front: bool = False) -> int:
     """Draw the map of GAME (and a scenario's or position's units) as an SVG file."""
     if scenario and position:
         raise click.UsageError("give --scenario or --position, not both")
     map_data, units, title = map_and_units(game, scenario, position)
     markers: list[dict[str, Any]] = []
+    when = ""
     if scenario or position:
         pack_dir = _pack_dir(game)
         path = pack_dir / "scenarios" / f"{scenario}.yaml" if scenario else Path(str(position))
-        markers = [dict(m) for m in _load_position(path, pack_dir).get("markers") or []]
-    subtitle = ("Reconstructed map: geography fitted on the hexes printed in the rules (18.1.3A); "
-                "terrain, rivers, roads and rails reconstructed. North is to the "
-                f"{map_data.get('north', 'up')}." if map_data.get("north", "up") != "up" else
-                "Reconstructed map.")
-    Path(output).write_text(render_svg(map_data, units, title=title, subtitle=subtitle, markers=markers), encoding="utf-8")
+        pos = _load_position(path, pack_dir)
+        markers = [dict(m) for m in pos.get("markers") or []]
+        if pos.get("phase"):
+            from casebook.core.content import load_pack
+            from casebook.core.sequence import Sequence
+            from casebook.tools.render_units import step_subtitle
+
+            pack = load_pack(pack_dir)
+            sequence = Sequence.from_dict(pack.sequence, file=str(pack.dir / pack.manifest["sequence"]))
+            when = step_subtitle(sequence, int(pos.get("turn") or 1), pos.get("phase"), pos.get("step")) + ". "
+    subtitle = when + ("Reconstructed map: geography fitted on the hexes printed in the rules (18.1.3A); "
+                       "terrain, rivers, roads and rails reconstructed. North is to the "
+                       f"{map_data.get('north', 'up')}." if map_data.get("north", "up") != "up" else
+                       "Reconstructed map.")
+    svg = render_svg(map_data, units, title=title, subtitle=subtitle, markers=markers, front=front)
+    Path(output).write_text(svg, encoding="utf-8")
     drawn = sum(1 for u in units if u.get("hex"))  # render_svg draws only the units with a hex
     off = len(units) - drawn
     click.echo(f"wrote {output} ({drawn} units drawn" + (f"; {off} off the map)" if off else ")"))

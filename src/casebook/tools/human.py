@@ -160,8 +160,9 @@ class HumanPlayer:
         from casebook.tools.cmd_ask import answer_ctx, render_text
 
         question, args, options, as_json = parse_ask_words(words)
-        answer = answer_ctx(state.ctx(), question, args, options)
-        self.echo(json.dumps(answer, ensure_ascii=False) if as_json else render_text(answer))
+        ctx = state.ctx()
+        answer = answer_ctx(ctx, question, args, options)
+        self.echo(json.dumps(answer, ensure_ascii=False) if as_json else render_text(answer, ctx.engine))
 
     def _save(self, state: Any, target: str) -> None:
         from casebook.core.yamlio import dump_yaml

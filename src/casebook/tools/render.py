@@ -22,22 +22,34 @@ from typing import Any
 import drawsvg as draw
 
 from casebook.core.hexgrid import Grid, Hex, HexSide, hex_label, parse_hex
+from casebook.tools.render_units import draw_front, draw_units
 
-__all__ = ["render_svg", "TERRAIN_COLOURS", "SIDE_COLOURS"]
+__all__ = ["render_svg", "COLOURS", "TERRAIN_COLOURS", "SIDE_COLOURS", "S", "HEX_NUMBER_PX"]
 
-TERRAIN_COLOURS = {"clear": "#ece6c8", "forest": "#9cbf86", "swamp": "#a9c9c3"}
+#: Every colour of the map in one table (``terrain.<id>``, ``side.<side>`` = (fill, ink), features,
+#: ``marker.<unit field>``): the one place to change them (or, later, to take them from the pack).
+COLOURS: dict[str, Any] = {
+    "terrain.clear": "#ece6c8", "terrain.forest": "#9cbf86", "terrain.swamp": "#a9c9c3",
+    "side.german": ("#a8b3ba", "#1f2a30"), "side.soviet": ("#d99a6c", "#3b1a0c"),
+    "river": "#2f6fbf", "canal": "#1d4f99", "road": "#b8322a", "trail": "#8a5a2b", "rail": "#222222",
+    "fortification": "#6a1b9a", "front": "#e4007c", "badge": "#ffffff",
+    "marker.fatigued": "#f2c230", "marker.oos": "#c62828", "marker.losses": "#37474f", "marker.reserve": "#2e7d32",
+}
+TERRAIN_COLOURS = {k.split(".", 1)[1]: v for k, v in COLOURS.items() if k.startswith("terrain.")}
 """Fill of each terrain id (others are drawn grey)."""
-SIDE_COLOURS = {"german": ("#a8b3ba", "#1f2a30"), "soviet": ("#d99a6c", "#3b1a0c")}
+SIDE_COLOURS = {k.split(".", 1)[1]: v for k, v in COLOURS.items() if k.startswith("side.")}
 """Counter (fill, ink) of each side."""
 
-S = 16.0  # hex size (centre to corner), px
+S = 22.0  # hex size (centre to corner), px
+#: hex numbers' font size, px (readable at 100%)
+HEX_NUMBER_PX = 7.0
 MARGIN = 44.0
 TOP = 86.0
 LEGEND_H = 190.0
 #: the legend's three columns and the title need this width even for a small test map
 MIN_WIDTH = 860.0
-RIVER, CANAL, ROAD, TRAIL, RAIL = "#2f6fbf", "#1d4f99", "#b8322a", "#8a5a2b", "#222222"
-FORT = "#6a1b9a"
+RIVER, CANAL, ROAD, TRAIL, RAIL = (COLOURS[k] for k in ("river", "canal", "road", "trail", "rail"))
+FORT = COLOURS["fortification"]
 _NORTH_ANGLE = {"up": -90.0, "right": 0.0, "down": 90.0, "left": 180.0}
 
 
@@ -93,14 +105,17 @@ def _halo_text(d: draw.Drawing, text: str, size: float, x: float, y: float, **kw
 
 
 def render_svg(map_data: Mapping[str, Any], units: Iterable[Mapping[str, Any]] = (), *,
-               title: str = "Map", subtitle: str = "", markers: Iterable[Mapping[str, Any]] = ()) -> str:
+               title: str = "Map", subtitle: str = "", markers: Iterable[Mapping[str, Any]] = (),
+               front: bool = False) -> str:
     """The SVG text of ``map_data`` (a ``map`` document or an inline position map) with ``units``.
 
     ``units``: mappings with ``hex`` (label; units without one are skipped), ``side`` (german |
     soviet), ``class``, ``strength`` (strength points), ``ma`` (MP), ``name`` or ``id``.
     ``markers``: a position's markers; ``fortification`` markers are drawn as fortified hexes
     (Battle for Moscow prints its fortifications as hexes, BM2.2D). The legend lists only what
-    this map and these markers contain. Raises ValueError (from the hex grid) on a malformed map.
+    this map and these markers contain. Counters, stacks, unit markers and the front line
+    (``front=True``) are drawn by :mod:`casebook.tools.render_units`. Raises ValueError (from the
+    hex grid) on a malformed map.
     """
     units = list(units)
     forts = sorted({m["hex"] for m in markers if m.get("kind") == "fortification" and m.get("hex")})
@@ -122,14 +137,17 @@ def render_svg(map_data: Mapping[str, Any], units: Iterable[Mapping[str, Any]] =
                 _line(d, (x - 4, y + 5 * k), (x + 4, y + 5 * k), stroke="#4f7f78", stroke_width=0.7)
     for h in grid.hexes():
         x, y = sh.c(h)
-        _text(d, hex_label(h), 3.6, x, y - S * 0.62, fill="#5a5846", text_anchor="middle")
+        _text(d, hex_label(h), HEX_NUMBER_PX, x, y - S * 0.56, fill="#5a5846", text_anchor="middle",
+              class_="hex-number")
     _features(d, sh, map_data.get("hexsides") or [])
     _entry_areas(d, sh, map_data.get("entry_areas") or {})
     _fort_hexes(d, sh, forts)
     _towns(d, sh, map_data.get("towns") or {}, moscow)
-    _units(d, sh, units)
+    fronts = draw_front(d, lambda hs: sh.side(hs.a, hs.b), grid, units, COLOURS["front"]) if front else 0
+    draw_units(d, sh.c, S, units, COLOURS)
     _frame(d, sh, grid, title, subtitle)
-    _legend(d, TOP + sh.height + 30, W, _present(map_data, terrain, default, moscow, forts))
+    present = _present(map_data, terrain, default, moscow, forts) | _unit_legend(units, fronts)
+    _legend(d, TOP + sh.height + 30, W, present)
     return d.as_svg()
 
 
@@ -148,6 +166,18 @@ def _present(map_data: Mapping[str, Any], terrain: Mapping[str, str], default: s
         out.add("moscow" if len(moscow) > 1 else "moscow_one")
     if forts:
         out.add("fort_hex")
+    return out
+
+
+def _unit_legend(units: list[Mapping[str, Any]], fronts: int) -> set[str]:
+    """The legend entries of the units layer this picture shows."""
+    out: set[str] = {"front"} if fronts else set()
+    on_map = [u for u in units if u.get("hex")]
+    if len({u["hex"] for u in on_map}) < len(on_map):
+        out.add("stack")
+    for field in ("fatigued", "oos", "losses", "reserve"):
+        if any(u.get(field) for u in on_map):
+            out.add(f"marker.{field}")
     return out
 
 
@@ -232,35 +262,6 @@ def _towns(d: draw.Drawing, sh: _Sheet, towns: Mapping[str, Mapping[str, Any]], 
         _halo_text(d, "MOSCOW", 12.0, x, y + 4, font_weight="bold", letter_spacing=1)
 
 
-_CLASS_MARK = {"infantry": "X", "armor": "O", "mechanized": "OX", "cavalry": "/", "hq": "HQ",
-               "remnant": "R", "ski": "S", "paratroop": "P"}
-
-
-def _units(d: draw.Drawing, sh: _Sheet, units: Iterable[Mapping[str, Any]]) -> None:
-    stacks: dict[str, list[Mapping[str, Any]]] = {}
-    for u in units:
-        if u.get("hex"):
-            stacks.setdefault(u["hex"], []).append(u)
-    side = S * 1.3
-    for label in sorted(stacks):
-        x0, y0 = sh.c(parse_hex(label))
-        for i, u in enumerate(stacks[label]):
-            fill, ink = SIDE_COLOURS.get(u.get("side", ""), ("#dddddd", "#000000"))
-            x, y = x0 - side / 2 + 3.0 * i, y0 - side / 2 - 3.0 * i
-            d.append(draw.Rectangle(_r(x), _r(y), _r(side), _r(side), fill=fill, stroke=ink,
-                                    stroke_width=0.8, rx=1.2))
-            _text(d, _CLASS_MARK.get(u.get("class", ""), "?"), 5.0, x + side / 2, y + side * 0.5,
-                  fill=ink, text_anchor="middle", font_weight="bold")
-            name = str(u.get("name") or u.get("id", ""))
-            _text(d, name, 3.8 if len(name) < 9 else 3.0, x + side / 2, y + 4.6, fill=ink, text_anchor="middle")
-            if u.get("class") == "hq":
-                values = f"r{u.get('radius', '?')} {u.get('ma', '?')}"
-            else:
-                values = f"{u.get('strength', '?')}-{u.get('ma', '?')}"
-            _text(d, values, 5.6, x + side / 2, y + side - 2.0, fill=ink, text_anchor="middle",
-                  font_weight="bold")
-
-
 def _frame(d: draw.Drawing, sh: _Sheet, grid: Grid, title: str, subtitle: str) -> None:
     x0, y0, w, h = sh.dx, sh.dy, sh.width, sh.height
     d.append(draw.Rectangle(_r(x0), _r(y0), _r(w), _r(h), fill="none", stroke="#333", stroke_width=1.2))
@@ -316,11 +317,20 @@ def _legend(d: draw.Drawing, y0: float, width: float, present: set[str]) -> None
         ("road", "Road", ("line", dict(stroke=ROAD, stroke_width=2.0))),
         ("trail", "Trail", ("line", dict(stroke=TRAIL, stroke_width=1.3, stroke_dasharray="3,2"))),
         ("rail", "Rail line", ("rail", None)),
-        ("fortification", "Fortification, teeth toward attacker (14.2A)", ("line", dict(stroke=FORT, stroke_width=2.6))),
+        ("fortification", "Fortification, teeth toward attacker (14.2A)",
+         ("line", dict(stroke=FORT, stroke_width=2.6))),
         ("fort_hex", "Fortification hex", ("line", dict(stroke=FORT, stroke_width=1.6, stroke_dasharray="3,1.5"))),
         ("entry_areas", "German entry area (12.1)", ("hex", "#ffc77a")),
         ("city", "City", ("city", None)), ("town", "Town", ("town", None)),
-        ("unit", "German unit: strength-MA", ("unit", "german")), ("unit", "Soviet unit: strength-MA", ("unit", "soviet")),
+        ("unit", "German unit: strength-MA", ("unit", "german")),
+        ("unit", "Soviet unit: strength-MA", ("unit", "soviet")),
+        ("stack", "Stack: the strongest unit on top, badge = units in the hex", ("badge", None)),
+        ("marker.fatigued", "F: fatigued", ("tag", "marker.fatigued")),
+        ("marker.oos", "OOS: out of supply", ("tag", "marker.oos")),
+        ("marker.losses", "L1-L3: losses taken", ("tag", "marker.losses")),
+        ("marker.reserve", "R: in reserve", ("tag", "marker.reserve")),
+        ("front", "Front line (drawn: hexes nearer each side's units; not a rule)",
+         ("line", dict(stroke=COLOURS["front"], stroke_width=3.0, stroke_dasharray="6,3"))),
     ]
     items = [(label, item) for key, label, item in catalogue if key in present]
     for i, (label, (kind, arg)) in enumerate(items):
@@ -334,10 +344,17 @@ def _legend(d: draw.Drawing, y0: float, width: float, present: set[str]) -> None
             _line(d, (x, y), (x + 22, y), stroke=RAIL, stroke_width=2.0)
             _line(d, (x, y), (x + 22, y), stroke="white", stroke_width=0.9, stroke_dasharray="2.5,2.5")
         elif kind == "city":
-            d.append(draw.Rectangle(_r(x + 7.4), _r(y - 3.6), 7.2, 7.2, fill="#c0392b", stroke="black", stroke_width=0.9))
+            d.append(draw.Rectangle(_r(x + 7.4), _r(y - 3.6), 7.2, 7.2, fill="#c0392b", stroke="black",
+                                    stroke_width=0.9))
         elif kind == "town":
             d.append(draw.Circle(_r(x + 11), _r(y), 2.6, fill="black"))
         elif kind == "unit":
             fill, ink = SIDE_COLOURS[arg]
             d.append(draw.Rectangle(_r(x + 4), _r(y - 7), 14, 14, fill=fill, stroke=ink, stroke_width=0.8, rx=1.2))
+        elif kind == "badge":
+            d.append(draw.Circle(_r(x + 11), _r(y), 4.8, fill=COLOURS["badge"], stroke="#222", stroke_width=0.6))
+            _text(d, "3", 6.2, x + 11, y + 2.2, fill="#222", text_anchor="middle", font_weight="bold")
+        elif kind == "tag":
+            d.append(draw.Rectangle(_r(x + 3), _r(y - 5), 16, 10, fill=COLOURS[arg], stroke="#222",
+                                    stroke_width=0.4, rx=0.8))
         _text(d, label, 9, x + 30, y + 3, fill="#222")

@@ -1,0 +1,139 @@
+"""The readable text form of an ``ask`` answer (``casebook ask`` without ``--json``, and ``ask``
+at the play prompt): short lines, never raw YAML.
+
+- a scalar is ``key: value`` (``yes``/``no``, ``—`` for none);
+- a list of scalars is one line (a long list is cut with its count); a ``path`` is joined by ``→``
+  and a long one shown by both ends;
+- a mapping of scalars (``hexes: {hex: MP}``) is one line of ``key value`` pairs;
+- a list of mappings is a table (a header and one aligned row per item), except DRM and script
+  terms (``case``, ``value``, ``source``), one per line with the case's title and the rule-script
+  condition that gave it (:func:`casebook.tools.account.term_words`);
+- a nested mapping is a heading and its lines indented;
+- the answer's ``cases`` come last, on one line.
+
+The words come from the loaded game (:func:`render_answer` takes the engine); the JSON form
+(``--json``) is the answer itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from casebook.tools.account import term_words
+
+__all__ = ["render_answer", "LONG"]
+
+#: Items shown of a long list or mapping before "… (N in all)".
+LONG = 16
+_PAD = "  "
+#: keys whose lists are paths of hexes (joined by →, long ones shown by both ends)
+_PATHS = frozenset({"path", "route_path", "line", "hexes_path"})
+
+
+def _scalar(v: Any) -> str:
+    if v is None:
+        return "—"
+    if v is True:
+        return "yes"
+    if v is False:
+        return "no"
+    return str(v)
+
+
+def _is_scalar(v: Any) -> bool:
+    return v is None or isinstance(v, (str, int, float, bool))
+
+
+def _cut(items: list[str], total: int) -> str:
+    return "" if total <= len(items) else f" … ({total} in all)"
+
+
+def _is_term(item: Any) -> bool:
+    return isinstance(item, Mapping) and "case" in item and "value" in item and set(item) <= {
+        "case", "value", "source", "text", "cases"}
+
+
+class _Writer:
+    def __init__(self, titles: Mapping[str, str], rules_dir: Path | None) -> None:
+        self.titles = titles
+        self.rules_dir = rules_dir
+        self.out: list[str] = []
+
+    def mapping(self, data: Mapping[str, Any], depth: int) -> None:
+        for key, value in data.items():
+            if key == "cases" and depth == 0:
+                continue
+            self.item(str(key), value, depth)
+        if depth == 0 and data.get("cases"):
+            self.out.append(f"cases: {', '.join(map(str, data['cases']))}")
+
+    def item(self, key: str, value: Any, depth: int) -> None:
+        pad = _PAD * depth
+        if _is_scalar(value):
+            self.out.append(f"{pad}{key}: {_scalar(value)}")
+        elif isinstance(value, Mapping) and all(_is_scalar(v) for v in value.values()):
+            pairs = [f"{k} {_scalar(v)}" for k, v in list(value.items())[:LONG]]
+            self.out.append(f"{pad}{key}: {', '.join(pairs) or '—'}{_cut(pairs, len(value))}")
+        elif isinstance(value, Mapping):
+            self.out.append(f"{pad}{key}:")
+            self.mapping(value, depth + 1)
+        elif isinstance(value, (list, tuple)) and all(_is_scalar(v) for v in value) and key in _PATHS:
+            items = [_scalar(v) for v in value]
+            if len(items) > LONG:  # both ends of a long path: where it starts and where it arrives
+                items = items[:LONG - 4] + ["…"] + items[-3:]
+            count = f" ({len(value)} hexes)" if len(value) > LONG else ""
+            self.out.append(f"{pad}{key}: {' → '.join(items) or '—'}{count}")
+        elif isinstance(value, (list, tuple)) and all(_is_scalar(v) for v in value):
+            shown = [_scalar(v) for v in value[:LONG]]
+            self.out.append(f"{pad}{key}: {', '.join(shown) or '—'}{_cut(shown, len(value))}")
+        elif isinstance(value, (list, tuple)) and all(_is_term(v) for v in value):
+            self.out.append(f"{pad}{key}:")
+            for term in value:
+                self.out.append(f"{pad}{_PAD}{term_words(term, self.titles, self.rules_dir)}")
+        elif isinstance(value, (list, tuple)) and all(isinstance(v, Mapping) for v in value):
+            self.table(key, list(value), depth)
+        else:
+            self.out.append(f"{pad}{key}:")
+            for v in value:
+                if isinstance(v, Mapping):
+                    self.mapping(v, depth + 1)
+                else:
+                    self.out.append(f"{pad}{_PAD}{_scalar(v)}")
+
+    def table(self, key: str, rows: list[Mapping[str, Any]], depth: int) -> None:
+        pad = _PAD * depth
+        self.out.append(f"{pad}{key}: {len(rows)}")
+        columns: list[str] = []
+        for row in rows:
+            columns += [k for k in row if k not in columns]
+        cells = [[self.cell(row.get(c)) for c in columns] for row in rows[:LONG * 2]]
+        widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
+        self.out.append(pad + _PAD + "  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip())
+        for r in cells:
+            self.out.append(pad + _PAD + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
+        if len(rows) > len(cells):
+            self.out.append(f"{pad}{_PAD}… ({len(rows)} in all)")
+
+    @staticmethod
+    def cell(v: Any) -> str:
+        if _is_scalar(v):
+            return _scalar(v)
+        if isinstance(v, Mapping):
+            return " ".join(f"{k} {_scalar(x) if _is_scalar(x) else '…'}" for k, x in v.items()) or "—"
+        items = [_scalar(x) if _is_scalar(x) else "…" for x in v[:6]]
+        return ",".join(items) + ("…" if len(v) > 6 else "") if items else "—"
+
+
+def render_answer(answer: Mapping[str, Any], engine: Any = None) -> str:
+    """``answer`` (a ``casebook_answer`` dict) as readable lines; ``engine`` (optional) gives the
+    case titles and the rule scripts that put DRM terms into words."""
+    titles: dict[str, str] = {}
+    rules_dir = None
+    if engine is not None:
+        titles = {cid: str(c.get("title", "")) for cid, c in engine.pack.cases.items()}
+        rules_dir = engine.pack.rules_dir
+    writer = _Writer(titles, rules_dir)
+    writer.mapping(answer, 0)
+    return "\n".join(writer.out)

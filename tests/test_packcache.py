@@ -1,0 +1,123 @@
+"""The compiled-pack cache (src/casebook/core/packcache.py): an edit of any pack file is a new key (the
+answer follows the edit), a corrupt or foreign entry is ignored and rebuilt, never unpickled, and
+the cache is off on request or in a folder other users could write."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+
+import pytest
+
+from casebook.core import packcache
+from casebook.core.content import load_pack
+from casebook.core.engine import _cached_engine
+from casebook.tools.cmd_ask import ask_position
+
+BFM = "games/battle_for_moscow"
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    """A fresh private cache folder; the process-level memo emptied before and after."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("CASEBOOK_CACHE", str(folder))
+    packcache._PACKS.clear()
+    _cached_engine.cache_clear()
+    yield folder
+    packcache._PACKS.clear()
+    _cached_engine.cache_clear()
+
+
+def _new_process() -> None:
+    """What a second run of ``casebook`` starts from: only the disk cache."""
+    packcache._PACKS.clear()
+    _cached_engine.cache_clear()
+
+
+def _entries(folder):
+    return sorted(p.name for p in folder.glob("*.pack"))
+
+
+def _results(answer):
+    return [o["result"] for o in answer["outcomes"]]
+
+
+def test_editing_a_pack_file_gives_a_new_key_and_the_answer_follows(cache, repo_root, tmp_path):
+    pack = tmp_path / "bfm"
+    shutil.copytree(repo_root / BFM, pack)
+    position = str(pack / "scenarios" / "campaign.yaml")
+    opts = {"with": ["g-ix", "g-xl-pz"]}
+    first = ask_position(position, "attack", ["0304"], opts)
+    assert _results(first) == ["DR", "DR", "DR", "EX", "EX", "DRL"]  # the printed CRT column
+    assert len(_entries(cache)) == 1
+    _new_process()
+    assert _results(ask_position(position, "attack", ["0304"], opts)) == _results(first)  # a hit
+    assert len(_entries(cache)) == 1
+
+    crt = pack / "tables" / "crt.yaml"
+    head, cells = crt.read_text(encoding="utf-8").split("cells:", 1)
+    crt.write_text(head + "cells:" + re.sub(r"\b(AL|DRL|DR|EX|NE)\b", "DE", cells), encoding="utf-8")
+    _new_process()
+    assert _results(ask_position(position, "attack", ["0304"], opts)) == ["DE"] * 6
+    assert len(_entries(cache)) == 2  # the edited pack is another key; the old entry is not read
+
+
+def test_a_corrupt_entry_is_ignored_and_rebuilt(cache, mini_pack):
+    first = load_pack(mini_pack)
+    (entry,) = cache.glob("*.pack")
+    good = entry.read_bytes()
+    entry.write_bytes(good[:40] + bytes([good[40] ^ 0xFF]) + good[41:])  # one byte of the MAC'd pickle
+    _new_process()
+    again = load_pack(mini_pack)
+    assert again.map == first.map and again.manifest["name"] == "Mini test pack"
+    assert packcache._read_entry(entry, (cache / "hmac.key").read_bytes()) is not None  # rewritten whole
+    _new_process()
+    entry.write_bytes(b"garbage")  # truncated: no MAC at all
+    assert load_pack(mini_pack).counters == first.counters
+
+
+def test_an_entry_made_under_another_key_is_never_unpickled(cache, mini_pack, monkeypatch):
+    load_pack(mini_pack)
+    (entry,) = cache.glob("*.pack")
+    (cache / "hmac.key").write_bytes(os.urandom(32))  # as if the entry came from another machine
+    _new_process()
+    calls = []
+    monkeypatch.setattr(packcache.pickle, "loads", lambda data: calls.append(data))
+    assert load_pack(mini_pack).id == "mini"
+    assert calls == []
+
+
+def test_the_cache_is_off_on_request(tmp_path, monkeypatch, mini_pack):
+    monkeypatch.setenv("CASEBOOK_CACHE", "off")
+    _new_process()
+    assert packcache.cache_dir() is None
+    assert load_pack(mini_pack).id == "mini"
+    assert not packcache._PACKS
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid"), reason="POSIX permissions")
+def test_a_folder_others_can_write_is_not_used(tmp_path, monkeypatch, mini_pack):
+    folder = tmp_path / "shared"
+    folder.mkdir(mode=0o777)
+    folder.chmod(0o777)
+    monkeypatch.setenv("CASEBOOK_CACHE", str(folder))
+    _new_process()
+    assert load_pack(mini_pack).id == "mini"
+    assert list(folder.iterdir()) == []  # nothing read, nothing written
+
+
+def test_the_cache_folder_defaults_to_xdg_then_home(monkeypatch, tmp_path):
+    monkeypatch.delenv("CASEBOOK_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert packcache.cache_dir() == tmp_path / "xdg" / "casebook"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert packcache.cache_dir() == tmp_path / "home" / ".cache" / "casebook"
+
+
+def test_a_new_folder_is_private(cache, mini_pack):
+    load_pack(mini_pack)
+    assert cache.stat().st_mode & 0o777 == 0o700
+    assert (cache / "hmac.key").stat().st_mode & 0o777 == 0o600

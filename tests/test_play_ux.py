@@ -1,0 +1,192 @@
+"""What a player meets around the rules (#18 "rough edges"): the account, the ask text, ask --help
+per game, the output folder of a play and the progress bar under a human's prompt."""
+
+from __future__ import annotations
+
+import sys
+
+from click.testing import CliRunner
+from test_play_cli import _game
+
+from casebook.core.trace import Event
+from casebook.tools import play_output
+from casebook.tools.account import Narrator, narrate_all, term_words
+from casebook.tools.ask_text import render_answer
+from casebook.tools.cli import cli as main
+from casebook.tools.cmd_play import run_play
+from casebook.tools.play_output import ProgressBar, prepare_out
+
+BFM = "games/battle_for_moscow/scenarios/campaign.yaml"
+M41 = "games/moscow41/scenarios/october-blitz.yaml"
+
+
+def _ev(seq, kind, side="german", turn=1, step="movement", cases=(), **data):
+    return Event(seq, turn, "player", step, side, kind, tuple(cases), "test", data)
+
+
+# ---------------------------------------------------------------- the account
+
+def test_account_numbers_events_and_tells_a_decision_once():
+    events = [_ev(1, "action", cases=["0.7.3.2"], action="german: move path=0304 stack=0303"),
+              _ev(2, "move", cases=["9.0A"], units=["g1"], path=["0304"], mp_spent=1),
+              _ev(3, "action", cases=["0.7.3.2"], action="german: pass")]
+    text = "\n".join(Narrator().lines(events))
+    assert "#2" in text and "german: move: units g1; path 0304; mp_spent 1  [9.0A]" in text
+    assert "move path=0304 stack=0303" not in text  # the decision is told by its move event
+    assert "#3" in text and "german: pass  [0.7.3.2]" in text  # nothing else tells of a pass
+    assert "#1 " not in text
+
+
+def test_account_shows_an_unchanged_overstack_notice_once_per_turn():
+    notice = {"hex": "1010", "points": 6, "limit": 5}
+    events = [_ev(1, "overstacked", side="soviet", step="command", **notice),
+              _ev(2, "overstacked", side="soviet", step="movement", **notice),
+              _ev(3, "overstacked", side="soviet", step="combat", **{**notice, "points": 7}),
+              _ev(4, "overstacked", side="soviet", turn=2, step="command", **notice)]
+    lines = [line for line in Narrator().lines(events) if "overstacked" in line]
+    assert [line.split()[0] for line in lines] == ["#1", "#3", "#4"]
+
+
+def test_account_puts_a_combat_on_one_line_with_its_drm_terms_in_words(tmp_path):
+    (tmp_path / "combat.rules").write_text("quantity attack_drm\n"
+                                           "  +2 by 10.4.1A  when any attacker has class in [armor, mechanized]\n")
+    combat = _ev(5, "combat", cases=["10.0D"], attackers=["g1", "g2"], defenders=["s1"], attack_strength=13,
+                 defense_strength=8, column="3:2", column_shift=0, roll=8, drm=2, modified_roll=10, result="-/FR",
+                 hex="1110", attacker_side="german",
+                 terms=[{"case": "10.4.1A", "value": 2, "source": "combat.rules:2"}])
+    roll = _ev(4, "roll", side="chance", purpose="combat", total=8)
+    narrator = Narrator({"10.4.1A": "Armor DRMs, A"}, tmp_path)
+    lines = narrator.lines([roll, combat])
+    text = "\n".join(lines)
+    assert "german attacks 1110 (s1) with g1, g2: 13 to 8, column 3:2; roll 8, DRM +2 → 10: -/FR" in text
+    assert "DRM  +2  10.4.1A Armor DRMs, A — any attacker has class in [armor, mechanized]" in text
+    assert "rolls 8" not in text  # the roll is in the combat's line
+    summary = "\n".join(narrator.summary())
+    assert "--- Turn 1 summary" in summary and "its attacks: -/FR ×1" in summary
+
+
+def test_term_words_without_a_script_still_give_value_case_and_title():
+    assert term_words({"case": "10.4B", "value": -1}, {"10.4B": "Die Roll Modifiers, B"}) == \
+        " -1  10.4B Die Roll Modifiers, B"
+
+
+def test_account_ends_each_turn_with_a_summary(mini_pack):
+    state = _game(mini_pack).new_initial_state(seed=2)
+    for _ in range(6):
+        if state.is_terminal():
+            break
+        state.apply(state.legal_actions()[0])
+    text = "\n".join(narrate_all(state.trace))
+    assert "=== Turn 1 ===" in text and "--- Turn 1 summary" in text
+    assert "german: " in text.split("--- Turn 1 summary", 1)[1]
+
+
+# ---------------------------------------------------------------- ask
+
+def test_ask_text_is_lines_and_tables_not_yaml():
+    answer = {"unit": "g1", "in_supply": True, "route": "road", "mp": None,
+              "path": [f"{c:02d}02" for c in range(30, 0, -1)],
+              "blocked": [{"hex": "1502", "reason": "enemy unit", "cases": ["5.4A"]},
+                          {"hex": "1503", "reason": "enemy ZOC", "cases": ["5.4B", "7.4"]}],
+              "drm": {"net": -1, "terms": [{"case": "10.4B", "value": -1, "source": "x.rules:1"}]},
+              "cases": ["5.0C", "5.2A"]}
+    lines = render_answer(answer).split("\n")
+    assert lines[:4] == ["unit: g1", "in_supply: yes", "route: road", "mp: —"]
+    assert lines[4].startswith("path: 3002 → 2902 → ") and lines[4].endswith(" → … → 0302 → 0202 → 0102 (30 hexes)")
+    assert lines[5] == "blocked: 2"
+    assert lines[6].split() == ["hex", "reason", "cases"]
+    assert lines[7].split() == ["1502", "enemy", "unit", "5.4A"]
+    assert lines[8].split() == ["1503", "enemy", "ZOC", "5.4B,7.4"]
+    assert lines[9:12] == ["drm:", "  net: -1", "  terms:"]
+    assert lines[12].split() == ["-1", "10.4B"]
+    assert lines[-1] == "cases: 5.0C, 5.2A"
+    assert not any(line.strip().startswith("- ") for line in lines)  # no YAML list items
+
+
+def test_ask_help_lists_the_questions_of_the_position_s_game(repo_root, monkeypatch):
+    monkeypatch.chdir(repo_root)
+    bfm = CliRunner().invoke(main, ["ask", BFM, "--help"])
+    assert bfm.exit_code == 0, bfm.output
+    head, questions = bfm.output.split("Questions of Battle for Moscow (battle_for_moscow)", 1)
+    for q in ("attack", "communication", "reach", "retreat", "victory", "zoc"):
+        assert f"\n  {q} " in questions, q
+    for absent in ("weather", "supply", "income", "(10.0-10.7)", "(7.0-7.5)", "--support A,D] [--overrun"):
+        assert absent not in questions, absent
+    assert "(9.5)" not in head and "weather" not in head  # no Moscow '41 case or question in the options
+    m41 = CliRunner().invoke(main, ["ask", M41, "--help"])
+    assert "Questions of Moscow '41 (moscow41)" in m41.output
+    for q in ("supply", "weather", "attack", "income", "stacking"):
+        assert f"\n  {q} " in m41.output, q
+
+
+# ---------------------------------------------------------------- the output folder
+
+def test_a_second_play_never_mixes_its_files_with_an_earlier_game(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    for name in ("trace.jsonl", "final.yaml", "turn-01.svg", "turn-07.svg"):
+        (out / name).write_text("earlier game", encoding="utf-8")
+    (out / "notes.txt").write_text("mine", encoding="utf-8")
+    said: list[str] = []
+    fresh = prepare_out(out, echo=said.append)
+    assert fresh == tmp_path / "out-2" and fresh.is_dir() and list(fresh.iterdir()) == []
+    assert "out-2" in said[0] and "--overwrite" in said[0]
+    (fresh / "trace.jsonl").write_text("second game", encoding="utf-8")
+    assert prepare_out(out, echo=said.append) == tmp_path / "out-3"
+    # continuing the game saved in out/ goes on there
+    assert prepare_out(out, load=str(out / "final.yaml"), echo=said.append) == out
+    # --overwrite deletes the earlier game's files, and only those
+    assert prepare_out(out, overwrite=True, echo=said.append) == out
+    assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]
+
+
+def test_play_twice_into_one_folder(mini_pack, tmp_path):
+    players = {"german": ("bot", "greedy"), "soviet": ("bot", "random")}
+    out = tmp_path / "out"
+    run_play(_game(mini_pack), "skirmish", players, seed=3, out=out, echo=lambda s: None, progress=False)
+    first = sorted(p.name for p in out.iterdir())
+    run_play(_game(mini_pack), "skirmish", players, seed=4, out=out, echo=lambda s: None, progress=False)
+    assert sorted(p.name for p in out.iterdir()) == first  # untouched
+    assert (tmp_path / "out-2" / "trace.jsonl").is_file()
+
+
+# ---------------------------------------------------------------- the progress bar
+
+def test_the_progress_bar_is_down_while_a_human_decides(mini_pack, tmp_path, monkeypatch):
+    bars: list[ProgressBar] = []
+    live_at_prompt: list[bool] = []
+    shown: list[bool] = []
+
+    class Spy(ProgressBar):
+        def __init__(self, *a, **k):
+            super().__init__(*a, **k)
+            bars.append(self)
+
+        def bots(self, turn):
+            super().bots(turn)
+            shown.append(self._bar is not None)
+
+    monkeypatch.setattr(play_output, "ProgressBar", Spy)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+
+    def read(prompt):
+        live_at_prompt.append(bars[0]._bar is not None)
+        return "1"
+
+    from casebook.tools import human
+
+    plain = human.HumanPlayer.__init__
+
+    def scripted(self, side, game, echo=print, read_=None):
+        plain(self, side, game, echo=echo, read=read)
+
+    monkeypatch.setattr(human.HumanPlayer, "__init__", scripted)
+    # the mini game has one decision, the German's: a human's first, then a bot's
+    run_play(_game(mini_pack), "skirmish", {"german": ("human", ""), "soviet": ("bot", "random")},
+             seed=3, out=None, echo=lambda s: None, progress=True, max_actions=400)
+    assert live_at_prompt == [False]  # never drawn under the prompt
+    assert bars[0]._bar is None and shown == []
+    run_play(_game(mini_pack), "skirmish", {"german": ("bot", "greedy"), "soviet": ("bot", "random")},
+             seed=3, out=None, echo=lambda s: None, progress=True, max_actions=400)
+    assert shown == [True]  # shown while the bot decides
+    assert bars[1]._bar is None  # and taken down at the end
