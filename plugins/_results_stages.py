@@ -13,10 +13,14 @@ from typing import Any
 from casebook.kernel.actions import Action
 from casebook.kernel.cases import implements
 from casebook.kernel.errors import IllegalActionError
+from casebook.plugins._results_choices import allocate_losses, fatigue_choice
+from casebook.plugins._results_choices import refusals as choice_refusals
+from casebook.plugins._results_choices import templates as choice_templates
 from casebook.plugins._results_losses import distribute_losses, fatigue_unit, is_hq, parse_result, steps_left
 from casebook.plugins._results_retreat import advance_paths, retreat_options
 
-__all__ = ["start_stages", "run_stages", "choices", "apply_choice", "decider_side", "policy"]
+__all__ = ["start_stages", "run_stages", "choices", "choice_templates_now", "refusals_now", "apply_choice",
+           "decider_side", "policy"]
 
 _PLUGIN = "results"
 _MAX_PATHS = 3  # choices offered per retreat length / advance length (a bound on the action list)
@@ -159,7 +163,7 @@ def _stack_fits(ctx: Any, hex_: str, movers: list[str]) -> list[str]:
 def _apply(ctx: Any, rec: dict[str, Any], stage: dict[str, Any], action: Action | None) -> None:
     c, effects = rec["combat"], rec["effects"]
     if stage["type"] == "fatigue":
-        units = _alive(ctx, stage["units"])
+        units = fatigue_choice(action, _alive(ctx, stage["units"]))
         if action is not None and action.get("negate"):
             cost = ctx.value("ip_cost", {"ip_use": "negate_fatigue", "side": stage["side"]})
             ctx.state.add_ip(stage["side"], -cost)
@@ -179,6 +183,8 @@ def _apply(ctx: Any, rec: dict[str, Any], stage: dict[str, Any], action: Action 
                 ctx.state.remove_unit(u, "eliminated")
                 effects.append({"unit": u, "effect": "eliminated", "cases": ["10.6A"]})
             units = []
+        elif losses and action is not None and action.get("units"):
+            effects += allocate_losses(ctx, units, list(action.get("units")), losses)
         elif losses:
             effects += distribute_losses(ctx, units, losses)
         survivors = [u for u in ctx.state.units_at(c["hex"]) if u.get("side") == stage["side"]]
@@ -248,10 +254,33 @@ def choices(ctx: Any) -> list[Action]:
     return _options(ctx, rec, rec["queue"][0])
 
 
-def apply_choice(ctx: Any, action: Action) -> dict[str, Any]:
-    """Apply a player's choice for the pending stage, then run on (interactive)."""
+def choice_templates_now(ctx: Any) -> list[Any]:
+    """The templates of the pending stage (``_results_choices.templates``), or []."""
     rec = ctx.state.plugin_data(_PLUGIN)
-    if not rec or not rec.get("queue") or action not in _options(ctx, rec, rec["queue"][0]):
+    if not rec or not rec.get("queue"):
+        return []
+    stage = rec["queue"][0]
+    return choice_templates(ctx, rec, stage, _options(ctx, rec, stage))
+
+
+def refusals_now(ctx: Any, action: Action) -> list[Any] | None:
+    """The refusals of ``action`` as a filling of one of the pending stage's templates, or None
+    when it fills none of them."""
+    rec = ctx.state.plugin_data(_PLUGIN)
+    if not rec or not rec.get("queue"):
+        return None
+    stage = rec["queue"][0]
+    if not any(t.matches(action) for t in choice_templates(ctx, rec, stage, _options(ctx, rec, stage))):
+        return None
+    return choice_refusals(ctx, rec, stage, action)
+
+
+def apply_choice(ctx: Any, action: Action) -> dict[str, Any]:
+    """Apply a player's choice for the pending stage (listed, or a filled template that
+    :func:`refusals_now` accepts), then run on (interactive)."""
+    rec = ctx.state.plugin_data(_PLUGIN)
+    if not rec or not rec.get("queue") or (action not in _options(ctx, rec, rec["queue"][0])
+                                           and refusals_now(ctx, action) != []):
         raise IllegalActionError(str(action), ["10.0F"], "no pending combat result offers this choice")
     _apply(ctx, rec, rec["queue"].pop(0), action)
     return run_stages(ctx, rec, True, None)

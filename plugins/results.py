@@ -17,7 +17,15 @@ from casebook.kernel.errors import QuestionError
 from casebook.kernel.hooks import Refusal, hookimpl
 from casebook.plugins._results_losses import apply_loss
 from casebook.plugins._results_retreat import retreat_options
-from casebook.plugins._results_stages import apply_choice, choices, decider_side, run_stages, start_stages
+from casebook.plugins._results_stages import (
+    apply_choice,
+    choice_templates_now,
+    choices,
+    decider_side,
+    refusals_now,
+    run_stages,
+    start_stages,
+)
 
 __all__ = ["QUESTIONS", "retreat_answer", "apply_outcome"]
 
@@ -59,12 +67,21 @@ def casebook_validate_action(ctx, action):
     legal = choices(ctx)
     if action in legal:
         return []
+    filled = refusals_now(ctx, action)  # a filled template: its own refusals (_results_choices)
+    if filled is not None:
+        return filled
     if not legal:
         return [Refusal(f"no combat result awaits a {action.kind} decision", ("10.0F",), _PLUGIN)]
     cases = {"negate-fatigue": ("11.1A", "11.1B"), "retreat": ("11.2B", "11.2C"),
              "advance": ("11.4B", "11.4C", "11.4D")}[action.kind]
     return [Refusal(f"{action} is not one of the choices of the pending combat result: "
                     + "; ".join(str(a) for a in legal), cases, _PLUGIN)]
+
+
+@hookimpl
+def casebook_action_templates(ctx, phase, step):
+    """Who takes the F or the losses, who advances and where (_results_choices)."""
+    return choice_templates_now(ctx)
 
 
 @hookimpl
