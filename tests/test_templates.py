@@ -96,3 +96,16 @@ def test_template_matching_is_exact_on_kind_side_and_fixed_arguments():
     assert not tpl.matches(Action.make("activate-hq", "german", hq="g-vi", stacks=["0405"]))
     assert not tpl.matches(Action.make("activate-hq", "soviet", hq="g-v"))
     assert not tpl.matches(Action.make("activate-stack", "german", hq="g-v"))
+
+
+def test_the_human_prompt_shows_the_template_and_why_explains_a_refused_filling(game):
+    from casebook.tools.human import HumanPlayer
+
+    state = game.new_initial_state(seed=5)
+    said: list[str] = []
+    replies = iter(["why move stack=0303 path=0305", "move stack=0303 path=0302"])
+    human = HumanPlayer("german", "mini", echo=said.append, read=lambda prompt: next(replies))
+    chosen = human.choose(state)
+    assert chosen == Action.make("move", "german", stack="0303", path=["0302"])
+    assert "       german: move path=<HEX, a hex of column 03> stack=0303" in said
+    assert "0305 holds an enemy unit (cases 9.1C)" in said
