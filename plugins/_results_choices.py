@@ -6,6 +6,8 @@ template is checked here, each refusal naming its cases.
 
 - ``negate-fatigue negate=false unit=ID`` — the attacker's F falls on ``unit``, one of the
   attacking combat units (11.0B: "one unit of the attacking force is fatigued").
+- ``take-losses units=ID,…`` — the attacker's losses (11.0B: "the attacking force must suffer
+  the listed number of combat losses"), named as for the defender below.
 - ``retreat [path=…] losses=N units=ID,…`` — the first losses fall on the named defending units
   in order (a unit named again takes another; a Soviet unit turned remnant takes it as its
   remnant, 11.3C); losses not named follow the owner's default. An HQ is named only when no
@@ -49,6 +51,11 @@ def templates(ctx: Any, rec: Mapping[str, Any], stage: Mapping[str, Any],
         declined = next((a for a in listed if a.kind == "negate-fatigue" and a.get("negate") is False), None)
         if len(units) > 1 and declined is not None:
             out.append(ActionTemplate.of(declined, {"unit": f"ID, one of {','.join(units)}"}, ("11.0B", "11.1C")))
+    elif stage["type"] == "attacker_losses":
+        units = _alive(ctx, c["attackers"])
+        hint = f"ID,… up to {stage['n']} of {','.join(units)} in order, a unit once per loss; HQs last (10.6B)"
+        out += [ActionTemplate.of(a, {"units": hint}, ("11.0B", "11.3A", "10.6B")) for a in listed
+                if a.kind == "take-losses"]
     elif stage["type"] == "defender" and not stage.get("hq_alone"):
         units = _alive(ctx, c["defenders"])
         for a in listed:
@@ -84,6 +91,12 @@ def refusals(ctx: Any, rec: Mapping[str, Any], stage: Mapping[str, Any], action:
         uid = action.get("unit")
         if uid not in _combat_units(ctx, c["attackers"]):
             bad(f"{uid!r} is not an attacking combat unit of this combat: the F falls on one of them", "11.0B")
+    elif action.kind == "take-losses":
+        named = _ids(action.get("units"))
+        if named is None:
+            bad("units must name attacking units", "11.0B")
+            return out
+        _check_losses(ctx, c["attackers"], named, int(stage["n"]), bad)
     elif action.kind == "retreat":
         named = _ids(action.get("units"))
         if named is None:
@@ -109,16 +122,16 @@ def refusals(ctx: Any, rec: Mapping[str, Any], stage: Mapping[str, Any], action:
     return out
 
 
-def _check_losses(ctx: Any, defenders: Sequence[str], named: list[str], losses: int, bad: Any) -> None:
-    """The named loss order against the force: at most ``losses`` names, each a defending unit
-    with a loss left to take when its turn comes, an HQ only when no combat unit is left."""
-    force = _alive(ctx, defenders)
+def _check_losses(ctx: Any, units: Sequence[str], named: list[str], losses: int, bad: Any) -> None:
+    """The named loss order against the force: at most ``losses`` names, each a unit of the force
+    (``units``) with a loss left to take when its turn comes, an HQ only when no combat unit is left."""
+    force = _alive(ctx, units)
     left = {u: steps_left(ctx.state.unit(u)) for u in force}
     if len(named) > losses:
         bad(f"{len(named)} units named for {losses} losses", "11.0B")
     for uid in named:
         if uid not in left:
-            bad(f"{uid!r} is not a defending unit of this combat", "11.0B")
+            bad(f"{uid!r} is not a unit of this force: {','.join(force)}", "11.0B")
             return
         combat_left = [u for u in force if not is_hq(ctx.state.unit(u)) and left[u] > 0]
         if is_hq(ctx.state.unit(uid)):

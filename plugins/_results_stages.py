@@ -79,7 +79,7 @@ def start_stages(ctx: Any, outcome: Mapping[str, Any]) -> dict[str, Any]:
     if d["fatigue"] and not hq_alone:
         queue.append({"type": "fatigue", "who": "defender", "side": outcome["defender_side"], "units": defenders})
     if a["number"]:
-        queue.append({"type": "attacker_losses", "n": a["number"]})
+        queue.append({"type": "attacker_losses", "side": outcome["attacker_side"], "n": a["number"]})
     if hq_alone and any_defender_result:
         queue.append({"type": "defender", "side": outcome["defender_side"], "n": max(1, d["number"]),
                       "forced": True, "hq_alone": True})
@@ -103,7 +103,12 @@ def _options(ctx: Any, rec: Mapping[str, Any], stage: Mapping[str, Any]) -> list
     c = rec["combat"]
     side = stage.get("side", c["attacker_side"])
     if stage["type"] == "fatigue":
-        return [Action.make("negate-fatigue", side, negate=True), Action.make("negate-fatigue", side, negate=False)]
+        declined = Action.make("negate-fatigue", side, negate=False)
+        if not can_negate(ctx, side, _alive(ctx, stage["units"])):
+            return [declined]  # asked only for the attacker's choice of the unit (11.0B)
+        return [Action.make("negate-fatigue", side, negate=True), declined]
+    if stage["type"] == "attacker_losses":
+        return [Action.make("take-losses", side)]  # the default order; a template names the units
     if stage["type"] == "defender":
         units = _alive(ctx, c["defenders"])
         out: list[Action] = []
@@ -143,10 +148,25 @@ def policy(ctx: Any, rec: Mapping[str, Any], stage: Mapping[str, Any]) -> Action
     return opts[0]
 
 
+@implements("11.0B", "11.1A")
 def _needs_decision(ctx: Any, rec: Mapping[str, Any], stage: Mapping[str, Any]) -> bool:
+    """Whether the stage asks its side: fatigue it may negate (11.1A) or, for the attacker, an F
+    that may fall on more than one unit (11.0B); attacker losses that more than one unit could
+    take (11.0B); the defender's retreat with more than one option or losses more than one unit
+    could take; an advance (11.4A)."""
+    attackers = [u for u in _alive(ctx, rec["combat"]["attackers"]) if not is_hq(ctx.state.unit(u))]
     if stage["type"] == "fatigue":
-        return can_negate(ctx, stage["side"], _alive(ctx, stage["units"]))
-    return stage["type"] in ("defender", "advance") and len(_options(ctx, rec, stage)) > 1
+        return can_negate(ctx, stage["side"], _alive(ctx, stage["units"])) or (
+            stage.get("who") == "attacker" and len(attackers) > 1)
+    if stage["type"] == "attacker_losses":
+        return len(attackers) > 1
+    if stage["type"] not in ("defender", "advance"):
+        return False
+    options = _options(ctx, rec, stage)
+    if len(options) > 1 or stage["type"] == "advance" or stage.get("hq_alone"):
+        return len(options) > 1
+    defenders = [u for u in _alive(ctx, rec["combat"]["defenders"]) if not is_hq(ctx.state.unit(u))]
+    return len(defenders) > 1 and any(int(a.get("losses", 0)) > 0 for a in options)
 
 
 def _stack_fits(ctx: Any, hex_: str, movers: list[str]) -> list[str]:
@@ -172,6 +192,8 @@ def _apply(ctx: Any, rec: dict[str, Any], stage: dict[str, Any], action: Action 
         with_combat = any(not is_hq(ctx.state.unit(u)) for u in units)
         for u in units:
             effects.append(fatigue_unit(ctx, u, with_combat))
+    elif stage["type"] == "attacker_losses" and action is not None and action.get("units"):
+        effects += allocate_losses(ctx, _alive(ctx, c["attackers"]), list(action.get("units")), stage["n"])
     elif stage["type"] == "attacker_losses":
         effects += distribute_losses(ctx, _alive(ctx, c["attackers"]), stage["n"])
     elif stage["type"] == "defender":

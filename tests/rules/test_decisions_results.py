@@ -128,3 +128,51 @@ def test_11_4A_the_attacker_chooses_which_units_advance(pos):
     done = ctx.hook.casebook_apply_action(ctx=ctx, action=parse_action("german: advance path=0304 with=g2"))
     assert done["pending"] is False
     assert ctx.state.unit("g2")["hex"] == "0304" and ctx.state.unit("g1")["hex"] == "0303"
+
+
+@pytest.mark.case("11.0B", "11.3B")
+def test_11_0B_the_attacker_names_the_units_that_take_its_losses(pos):
+    # 11.0B: "The attacking force must suffer the listed number of combat losses."
+    ctx = pos(g("g1", "0303") + g("g2", "0403", strength=4) + s("s1", "0304", strength=30))
+    out = interactive(ctx, "1/-", ("g1", "g2"))
+    assert out["pending"] and out["awaiting"] == "attacker_losses" and out["decider"] == "german"
+    assert results.casebook_legal_actions(ctx, "first_player", "combat") == [Action.make("take-losses", "german")]
+    [tpl] = templates(ctx)
+    assert str(tpl) == ("german: take-losses units=<ID,… up to 1 of g1,g2 in order, a unit once per loss; "
+                        "HQs last (10.6B)>")
+    assert refused(ctx, "german: take-losses units=g1,g2") == ["11.0B"]       # two names, one loss
+    assert refused(ctx, "german: take-losses units=s1") == ["11.0B"]
+    ctx.hook.casebook_apply_action(ctx=ctx, action=parse_action("german: take-losses units=g2"))
+    assert ctx.state.unit("g2")["losses"] == 1 and not ctx.state.unit("g1").get("losses")   # 11.3B: 1-Loss
+    # the default (the listed action, as bots play it) puts the loss on the unit with most losses left, then
+    # the strongest: here g1 (strength 7) rather than g2 (4)
+    ctx2 = pos(g("g1", "0303") + g("g2", "0403", strength=4) + s("s1", "0304", strength=30))
+    interactive(ctx2, "1/-", ("g1", "g2"))
+    ctx2.hook.casebook_apply_action(ctx=ctx2, action=Action.make("take-losses", "german"))
+    assert ctx2.state.unit("g1")["losses"] == 1 and not ctx2.state.unit("g2").get("losses")
+
+
+@pytest.mark.case("11.0B")
+def test_11_0B_without_ips_to_negate_the_attacker_still_chooses_who_takes_the_F(pos):
+    ctx = pos(g("g1", "0303") + g("g2", "0403", strength=4) + s("s1", "0304", strength=30),
+              ip="{german: 0, soviet: 0}")
+    out = interactive(ctx, "F/-", ("g1", "g2"))
+    assert out["pending"] and out["awaiting"] == "fatigue"
+    assert results.casebook_legal_actions(ctx, "first_player", "combat") == [
+        Action.make("negate-fatigue", "german", negate=False)]                   # 11.1A: no IP to negate
+    assert refused(ctx, "german: negate-fatigue negate=true") != []
+    ctx.hook.casebook_apply_action(ctx=ctx, action=parse_action("german: negate-fatigue negate=false unit=g2"))
+    assert ctx.state.unit("g2")["fatigued"] and not ctx.state.unit("g1").get("fatigued")
+
+
+@pytest.mark.case("11.0B", "11.2B")
+def test_11_0B_a_defender_that_cannot_retreat_still_chooses_who_takes_the_losses(pos):
+    # every hex around 0304 but the attacker's is in a German ZOC: no retreat, the loss is taken (11.2B)
+    ctx = pos(g("g1", "0303", strength=30) + s("s1", "0304") + s("s2", "0304", strength=4))
+    FAKE.zoc["soviet"] = {"0305", "0203", "0204", "0403", "0404"}
+    out = interactive(ctx, "-/1")
+    assert out["pending"] and out["awaiting"] == "defender"
+    assert results.casebook_legal_actions(ctx, "first_player", "combat") == [
+        Action.make("retreat", "soviet", losses=1)]
+    ctx.hook.casebook_apply_action(ctx=ctx, action=parse_action("soviet: retreat losses=1 units=s2"))
+    assert ctx.state.unit("s2")["losses"] == 1 and not ctx.state.unit("s1").get("losses")
