@@ -17,9 +17,11 @@ from casebook.core.actions import Action
 from casebook.core.cases import implements
 from casebook.core.hexgrid import parse_hex
 from casebook.core.hooks import Refusal
+from casebook.core.templates import ActionTemplate
 from casebook.games.moscow41.plugins import _command_paths as cp
 
-__all__ = ["hq_cost", "hq_stacks", "hq_limit", "single_stacks", "recoverable", "legal", "refusals", "apply"]
+__all__ = ["hq_cost", "hq_stacks", "hq_limit", "single_stacks", "recoverable", "legal", "templates", "refusals",
+           "apply"]
 
 _SRC = "command"
 
@@ -194,6 +196,27 @@ def legal(ctx: Any, step: str, side: str) -> list[Action]:
             if _recover_cost(ctx, len(ids)) <= ip:
                 out.append(Action.make("recover", side, stack=hex_, units=ids))
     return out + [Action.make("pass", side)]
+
+
+@implements("0.7.3.1B", "8.3.1A", "8.3.2A")
+def templates(ctx: Any, step: str, side: str) -> list[ActionTemplate]:
+    """The player's choice of stacks (0.7.3.1B: "the player indicates which stacks … will in turn
+    be activated"): for each listed ``activate-hq`` (which takes every eligible stack up to the
+    limit, nearest first), a template whose ``stacks`` are any of the HQ's eligible stacks, none
+    or some, up to its limit (8.3.1A German Command Limit; 8.3.2A Soviet: all). :func:`refusals`
+    names the cases of a filling that is not legal."""
+    out: list[ActionTemplate] = []
+    for action in legal(ctx, step, side) if step == "command" else ():
+        if action.kind != "activate-hq":
+            continue
+        hq = ctx.state.unit(action.get("hq"))
+        eligible = list(hq_stacks(ctx, hq))
+        if not eligible:
+            continue
+        limit = hq_limit(ctx, hq, len(eligible))
+        hint = f"HEX,… any of {','.join(eligible)}, at most {limit}; left out: the HQ alone"
+        out.append(ActionTemplate.of(action, {"stacks": hint}, ("0.7.3.1B", "8.3.1A", "8.3.2A")))
+    return out
 
 
 def refusals(ctx: Any, action: Action) -> list[Refusal]:

@@ -13,6 +13,9 @@ from typing import Any
 from casebook.core.actions import Action
 from casebook.core.cases import implements
 from casebook.core.errors import IllegalActionError
+from casebook.games.moscow41.plugins._results_choices import allocate_losses, fatigue_choice
+from casebook.games.moscow41.plugins._results_choices import refusals as choice_refusals
+from casebook.games.moscow41.plugins._results_choices import templates as choice_templates
 from casebook.games.moscow41.plugins._results_losses import (
     distribute_losses,
     fatigue_unit,
@@ -22,7 +25,8 @@ from casebook.games.moscow41.plugins._results_losses import (
 )
 from casebook.games.moscow41.plugins._results_retreat import advance_paths, retreat_options
 
-__all__ = ["start_stages", "run_stages", "choices", "apply_choice", "decider_side", "policy"]
+__all__ = ["start_stages", "run_stages", "choices", "choice_templates_now", "refusals_now", "apply_choice",
+           "decider_side", "policy"]
 
 _PLUGIN = "results"
 _MAX_PATHS = 3  # choices offered per retreat length / advance length (a bound on the action list)
@@ -81,7 +85,7 @@ def start_stages(ctx: Any, outcome: Mapping[str, Any]) -> dict[str, Any]:
     if d["fatigue"] and not hq_alone:
         queue.append({"type": "fatigue", "who": "defender", "side": outcome["defender_side"], "units": defenders})
     if a["number"]:
-        queue.append({"type": "attacker_losses", "n": a["number"]})
+        queue.append({"type": "attacker_losses", "side": outcome["attacker_side"], "n": a["number"]})
     if hq_alone and any_defender_result:
         queue.append({"type": "defender", "side": outcome["defender_side"], "n": max(1, d["number"]),
                       "forced": True, "hq_alone": True})
@@ -105,7 +109,12 @@ def _options(ctx: Any, rec: Mapping[str, Any], stage: Mapping[str, Any]) -> list
     c = rec["combat"]
     side = stage.get("side", c["attacker_side"])
     if stage["type"] == "fatigue":
-        return [Action.make("negate-fatigue", side, negate=True), Action.make("negate-fatigue", side, negate=False)]
+        declined = Action.make("negate-fatigue", side, negate=False)
+        if not can_negate(ctx, side, _alive(ctx, stage["units"])):
+            return [declined]  # asked only for the attacker's choice of the unit (11.0B)
+        return [Action.make("negate-fatigue", side, negate=True), declined]
+    if stage["type"] == "attacker_losses":
+        return [Action.make("take-losses", side)]  # the default order; a template names the units
     if stage["type"] == "defender":
         units = _alive(ctx, c["defenders"])
         out: list[Action] = []
@@ -145,10 +154,25 @@ def policy(ctx: Any, rec: Mapping[str, Any], stage: Mapping[str, Any]) -> Action
     return opts[0]
 
 
+@implements("11.0B", "11.1A")
 def _needs_decision(ctx: Any, rec: Mapping[str, Any], stage: Mapping[str, Any]) -> bool:
+    """Whether the stage asks its side: fatigue it may negate (11.1A) or, for the attacker, an F
+    that may fall on more than one unit (11.0B); attacker losses that more than one unit could
+    take (11.0B); the defender's retreat with more than one option or losses more than one unit
+    could take; an advance (11.4A)."""
+    attackers = [u for u in _alive(ctx, rec["combat"]["attackers"]) if not is_hq(ctx.state.unit(u))]
     if stage["type"] == "fatigue":
-        return can_negate(ctx, stage["side"], _alive(ctx, stage["units"]))
-    return stage["type"] in ("defender", "advance") and len(_options(ctx, rec, stage)) > 1
+        return can_negate(ctx, stage["side"], _alive(ctx, stage["units"])) or (
+            stage.get("who") == "attacker" and len(attackers) > 1)
+    if stage["type"] == "attacker_losses":
+        return len(attackers) > 1
+    if stage["type"] not in ("defender", "advance"):
+        return False
+    options = _options(ctx, rec, stage)
+    if len(options) > 1 or stage["type"] == "advance" or stage.get("hq_alone"):
+        return len(options) > 1
+    defenders = [u for u in _alive(ctx, rec["combat"]["defenders"]) if not is_hq(ctx.state.unit(u))]
+    return len(defenders) > 1 and any(int(a.get("losses", 0)) > 0 for a in options)
 
 
 def _stack_fits(ctx: Any, hex_: str, movers: list[str]) -> list[str]:
@@ -165,7 +189,7 @@ def _stack_fits(ctx: Any, hex_: str, movers: list[str]) -> list[str]:
 def _apply(ctx: Any, rec: dict[str, Any], stage: dict[str, Any], action: Action | None) -> None:
     c, effects = rec["combat"], rec["effects"]
     if stage["type"] == "fatigue":
-        units = _alive(ctx, stage["units"])
+        units = fatigue_choice(action, _alive(ctx, stage["units"]))
         if action is not None and action.get("negate"):
             cost = ctx.value("ip_cost", {"ip_use": "negate_fatigue", "side": stage["side"]})
             ctx.state.add_ip(stage["side"], -cost)
@@ -174,6 +198,8 @@ def _apply(ctx: Any, rec: dict[str, Any], stage: dict[str, Any], action: Action 
         with_combat = any(not is_hq(ctx.state.unit(u)) for u in units)
         for u in units:
             effects.append(fatigue_unit(ctx, u, with_combat))
+    elif stage["type"] == "attacker_losses" and action is not None and action.get("units"):
+        effects += allocate_losses(ctx, _alive(ctx, c["attackers"]), list(action.get("units")), stage["n"])
     elif stage["type"] == "attacker_losses":
         effects += distribute_losses(ctx, _alive(ctx, c["attackers"]), stage["n"])
     elif stage["type"] == "defender":
@@ -185,6 +211,8 @@ def _apply(ctx: Any, rec: dict[str, Any], stage: dict[str, Any], action: Action 
                 ctx.state.remove_unit(u, "eliminated")
                 effects.append({"unit": u, "effect": "eliminated", "cases": ["10.6A"]})
             units = []
+        elif losses and action is not None and action.get("units"):
+            effects += allocate_losses(ctx, units, list(action.get("units")), losses)
         elif losses:
             effects += distribute_losses(ctx, units, losses)
         survivors = [u for u in ctx.state.units_at(c["hex"]) if u.get("side") == stage["side"]]
@@ -254,10 +282,33 @@ def choices(ctx: Any) -> list[Action]:
     return _options(ctx, rec, rec["queue"][0])
 
 
-def apply_choice(ctx: Any, action: Action) -> dict[str, Any]:
-    """Apply a player's choice for the pending stage, then run on (interactive)."""
+def choice_templates_now(ctx: Any) -> list[Any]:
+    """The templates of the pending stage (``_results_choices.templates``), or []."""
     rec = ctx.state.plugin_data(_PLUGIN)
-    if not rec or not rec.get("queue") or action not in _options(ctx, rec, rec["queue"][0]):
+    if not rec or not rec.get("queue"):
+        return []
+    stage = rec["queue"][0]
+    return choice_templates(ctx, rec, stage, _options(ctx, rec, stage))
+
+
+def refusals_now(ctx: Any, action: Action) -> list[Any] | None:
+    """The refusals of ``action`` as a filling of one of the pending stage's templates, or None
+    when it fills none of them."""
+    rec = ctx.state.plugin_data(_PLUGIN)
+    if not rec or not rec.get("queue"):
+        return None
+    stage = rec["queue"][0]
+    if not any(t.matches(action) for t in choice_templates(ctx, rec, stage, _options(ctx, rec, stage))):
+        return None
+    return choice_refusals(ctx, rec, stage, action)
+
+
+def apply_choice(ctx: Any, action: Action) -> dict[str, Any]:
+    """Apply a player's choice for the pending stage (listed, or a filled template that
+    :func:`refusals_now` accepts), then run on (interactive)."""
+    rec = ctx.state.plugin_data(_PLUGIN)
+    if not rec or not rec.get("queue") or (action not in _options(ctx, rec, rec["queue"][0])
+                                           and refusals_now(ctx, action) != []):
         raise IllegalActionError(str(action), ["10.0F"], "no pending combat result offers this choice")
     _apply(ctx, rec, rec["queue"].pop(0), action)
     return run_stages(ctx, rec, True, None)

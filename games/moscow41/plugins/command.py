@@ -74,6 +74,15 @@ def casebook_legal_actions(ctx: Any, phase: str, step: str) -> list[Any]:
 
 
 @hookimpl
+def casebook_action_templates(ctx: Any, phase: str, step: str) -> list[Any]:
+    """The Command Step's choice of stacks for each activatable HQ (0.7.3.1B)."""
+    side = ctx.state.phasing
+    if step != "command" or not side or (ctx.state.plugin_data("command") or {}).get("done"):
+        return []
+    return steps.templates(ctx, step, side)
+
+
+@hookimpl
 def casebook_validate_action(ctx: Any, action: Any) -> list[Any]:
     if action.kind not in _KINDS:
         return []

@@ -4,7 +4,7 @@ It wraps ``casebook_combat`` (the `combat` plugin rolls and reads the CRT; this 
 the cell): fatigue and its negation for 1 IP (11.1), attacker losses, the defender's choice of
 retreat and/or losses (11.0B, 11.2), remnants (11.3), HQs in combat (10.6) and the advance after
 combat (11.4). Inside a combat step the deciding side chooses (actions ``negate-fatigue``,
-``retreat``, ``advance``, held pending in ``plugin_state.results``); called directly (overruns,
+``take-losses``, ``retreat``, ``advance``, held pending in ``plugin_state.results``); called directly (overruns,
 bots) every decision follows :func:`policy`.
 """
 
@@ -19,8 +19,10 @@ from casebook.games.moscow41.plugins._results_losses import apply_loss
 from casebook.games.moscow41.plugins._results_retreat import retreat_options
 from casebook.games.moscow41.plugins._results_stages import (
     apply_choice,
+    choice_templates_now,
     choices,
     decider_side,
+    refusals_now,
     run_stages,
     start_stages,
 )
@@ -30,6 +32,7 @@ __all__ = ["QUESTIONS", "retreat_answer", "apply_outcome"]
 QUESTIONS = {"retreat": "retreat UNIT --hexes N — the legal retreat paths by priority and the "
                         "losses for hexes not retreated (11.2, 7.5)"}
 _PLUGIN = "results"
+_KINDS = ("negate-fatigue", "take-losses", "retreat", "advance")
 
 
 def apply_outcome(ctx: Any, outcome: dict[str, Any], interactive: bool) -> dict[str, Any]:
@@ -60,22 +63,31 @@ def casebook_legal_actions(ctx, phase, step):
 
 @hookimpl
 def casebook_validate_action(ctx, action):
-    if action.kind not in ("negate-fatigue", "retreat", "advance"):
+    if action.kind not in _KINDS:
         return []
     legal = choices(ctx)
     if action in legal:
         return []
+    filled = refusals_now(ctx, action)  # a filled template: its own refusals (_results_choices)
+    if filled is not None:
+        return filled
     if not legal:
         return [Refusal(f"no combat result awaits a {action.kind} decision", ("10.0F",), _PLUGIN)]
-    cases = {"negate-fatigue": ("11.1A", "11.1B"), "retreat": ("11.2B", "11.2C"),
+    cases = {"negate-fatigue": ("11.1A", "11.1B"), "take-losses": ("11.0B", "11.3A"), "retreat": ("11.2B", "11.2C"),
              "advance": ("11.4B", "11.4C", "11.4D")}[action.kind]
     return [Refusal(f"{action} is not one of the choices of the pending combat result: "
                     + "; ".join(str(a) for a in legal), cases, _PLUGIN)]
 
 
 @hookimpl
+def casebook_action_templates(ctx, phase, step):
+    """Who takes the F or the losses, who advances and where (_results_choices)."""
+    return choice_templates_now(ctx)
+
+
+@hookimpl
 def casebook_apply_action(ctx, action):
-    if action.kind not in ("negate-fatigue", "retreat", "advance"):
+    if action.kind not in _KINDS:
         return None
     return apply_choice(ctx, action)
 

@@ -23,8 +23,9 @@ from casebook.areas._combat_rules import (
 )
 from casebook.core.actions import Action
 from casebook.core.cases import implements
+from casebook.core.templates import ActionTemplate
 
-__all__ = ["attack_actions", "support_options", "support_actions"]
+__all__ = ["attack_actions", "support_options", "support_actions", "support_templates", "whole_ips"]
 
 
 @implements("2.3A", "10.4.2A")
@@ -77,3 +78,43 @@ def support_actions(ctx: Any, pending: Mapping[str, Any]) -> list[Action]:
             if verdict is None or verdict.value:
                 options = [0, top]
     return [Action.make("support", side, ips=n) for n in options]
+
+
+def whole_ips(value: Any) -> int | None:
+    """``value`` as a whole number of IPs (0 or more), or None when it is not one."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        return None
+    return value
+
+
+def _hint(ctx: Any, side: str, available: int, top: int) -> str:
+    per = support_cost(ctx, side, 1)
+    return (f"IPs 0-{available}: each {per} {side} IPs buy 1 DRM, a remainder buys none (10.4.2A); "
+            f"{top} buys the most that changes the DRM (10.4.5C)")
+
+
+@implements("10.4.2A", "2.3A")
+def support_templates(ctx: Any, listed: list[Action], pending: Mapping[str, Any] | None) -> list[ActionTemplate]:
+    """How much combat support to buy is the player's choice (10.4.2A: "announce how much combat
+    support, if any"): for each ``listed`` ``attack`` offered with support (the most worth
+    buying), a template whose ``support`` is any whole number of IPs the side can pay beyond a
+    reaction's cost; for the defender's pending ``support``, one whose ``ips`` is any it can pay.
+    The validators refuse an amount the side lacks (2.3A) or units that may not receive support
+    (2.3B-C, 10.4.2B)."""
+    out: list[ActionTemplate] = []
+    if pending:
+        side = pending["defender_side"]
+        top = max((int(a.get("ips", 0)) for a in listed if a.kind == "support"), default=0)
+        example = next((a for a in listed if a.kind == "support" and int(a.get("ips", 0)) == top), None)
+        if top and example is not None:
+            out.append(ActionTemplate.of(example, {"ips": _hint(ctx, side, ctx.state.ip(side), top)},
+                                         ("10.4.2A", "2.3A", "2.3C")))
+        return out
+    for a in listed:
+        if a.kind != "attack" or not int(a.get("support", 0)):
+            continue
+        group = list(a.get("with") or ())
+        paid = reaction_cost(ctx, a.side, group) if ctx.state.step == "reaction_attacks" else 0
+        hint = _hint(ctx, a.side, ctx.state.ip(a.side) - paid, int(a.get("support")))
+        out.append(ActionTemplate.of(a, {"support": hint}, ("10.4.2A", "2.3A", "2.3B")))
+    return out

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from casebook.areas._combat_listing import attack_actions, support_actions
+from casebook.areas._combat_listing import attack_actions, support_actions, support_templates, whole_ips
 from casebook.areas._combat_odds import (
     as_json_number,
     below_table,
@@ -209,7 +209,18 @@ def casebook_legal_actions(ctx, phase, step):
 
 
 @hookimpl
+def casebook_action_templates(ctx, phase, step):
+    """The amount of combat support, attacker's or defender's (10.4.2A; _combat_listing)."""
+    if not rules_define(ctx, "ip_cost"):
+        return []
+    return support_templates(ctx, casebook_legal_actions(ctx, phase, step), _pending(ctx))
+
+
+@hookimpl
 def casebook_validate_action(ctx, action):
+    amount = {"attack": "support", "support": "ips"}.get(action.kind)
+    if amount and whole_ips(action.get(amount, 0)) is None:
+        return [Refusal(f"{amount} must be a whole number of IPs, 0 or more", ("10.4.2A",), PLUGIN)]
     if action.kind == "attack":
         if _pending(ctx):
             return [Refusal("a combat awaits the defender's support", ("10.0C", "10.0F"), PLUGIN)]

@@ -16,7 +16,9 @@ seed)`` starts a play. A :class:`State` drives the sequence of play through the 
 - leaving the last step of a turn fires ``casebook_turn_end``; after every action and turn
   ``casebook_game_result`` may end the game, and so does passing the scenario's last turn.
 
-Every action is validated first (an illegal one raises :class:`IllegalActionError` naming the
+An action that is not listed but matches one of :meth:`State.action_templates` (a parameterised
+action whose free arguments the player fills in, docs/actions.md) is legal when no validator
+refuses it. Every action is validated first (an illegal one raises :class:`IllegalActionError` naming the
 forbidding cases and leaves the state unchanged) and applied inside one transaction, so a state
 never holds a half-applied action. The trace records every action, roll and automatic step.
 """
@@ -30,7 +32,10 @@ from casebook.core.actions import Action, parse_action
 from casebook.core.engine import Engine, load_engine
 from casebook.core.errors import IllegalActionError
 from casebook.core.sequence import SequenceMachine
+from casebook.core.standing import UNTIL, covers, lapsed, standing_record
+from casebook.core.standing import offer as standing_offer
 from casebook.core.state import GameState
+from casebook.core.templates import ActionTemplate
 from casebook.core.trace import Trace
 
 __all__ = ["Game", "State", "DRIVER"]
@@ -137,6 +142,19 @@ class State:
             self._legal = self._gather()
         return list(self._legal)
 
+    def action_templates(self) -> list[ActionTemplate]:
+        """The parameterised actions open to the current player (src/casebook/core/templates.py): the
+        owners' ``casebook_action_templates`` in plugin order, then the kernel's standing pass
+        ``pass until=loop`` where it is offered (src/casebook/core/standing.py). Empty when terminal."""
+        if self.is_terminal() or not self._decider:
+            return []
+        phase, step = self._machine.current
+        ctx = self.game.engine.ctx(self.data)
+        lists = self.game.engine.hook.casebook_action_templates(ctx=ctx, phase=phase.id, step=step.id)
+        out = [t for ts in reversed(lists) for t in ts or () if t.side == self._decider]
+        standing = standing_offer(phase, step, self._decider, self.legal_actions())
+        return out + ([standing] if standing else [])
+
     def apply(self, action: Action | str) -> Any:
         """Apply ``action`` (an :class:`Action` or its notation) for the current player.
 
@@ -150,7 +168,7 @@ class State:
                 raise IllegalActionError(action, ("0.7",), str(exc)) from None
         if self.is_terminal():
             raise IllegalActionError(str(action), (), "the game is over")
-        if action not in self.legal_actions():
+        if action not in self.legal_actions() and not self._accepts(action):
             raise IllegalActionError(str(action), *self._why_not(action))
         ctx = self._ctx()
         decider, legal = self._decider, self._legal
@@ -168,7 +186,7 @@ class State:
         """A copy of this play with the legal ``action`` applied but nothing after it settled
         (no automatic steps, no legal-action search): a cheap look-ahead for bots. Raises
         IllegalActionError like :meth:`apply`; this play is unchanged."""
-        if action not in self.legal_actions():
+        if action not in self.legal_actions() and not self._accepts(action):
             raise IllegalActionError(str(action), *self._why_not(action))
         other = State(self.game, self.data.clone(), Trace(), self.history)
         other._decider = self._decider
@@ -181,7 +199,7 @@ class State:
         """(cases, reason) why ``action`` is not legal now; ``((), "legal")`` if it is."""
         if isinstance(action, str):
             action = parse_action(action, side=self._decider)
-        if action in self.legal_actions():
+        if action in self.legal_actions() or self._accepts(action):
             return (), "legal"
         return self._why_not(action)
 
@@ -241,10 +259,22 @@ class State:
                     out.append(a)
         return out
 
-    def _why_not(self, action: Action) -> tuple[tuple[str, ...], str]:
+    def _refusals(self, action: Action) -> list[Any]:
         ctx = self.game.engine.ctx(self.data)
-        refusals = [r for rs in self.game.engine.hook.casebook_validate_action(ctx=ctx, action=action)
-                    for r in (rs or ())]
+        return [r for rs in self.game.engine.hook.casebook_validate_action(ctx=ctx, action=action)
+                for r in (rs or ())]
+
+    def _accepts(self, action: Action) -> bool:
+        """An unlisted ``action`` of the current player that fills in one of the templates and
+        that no validator refuses."""
+        if self.is_terminal() or action.side != self._decider:
+            return False
+        if not any(t.matches(action) for t in self.action_templates()):
+            return False
+        return not self._refusals(action)
+
+    def _why_not(self, action: Action) -> tuple[tuple[str, ...], str]:
+        refusals = self._refusals(action)
         if refusals:
             cases = tuple(dict.fromkeys(c for r in refusals for c in r.cases))
             return cases, "; ".join(r.reason for r in refusals)
@@ -257,6 +287,10 @@ class State:
         phase, step = self._machine.current
         ctx.record("action", (step.case,), {"action": str(action)}, source=DRIVER, side=action.side)
         if action.kind == "pass":
+            if action.get("until") == UNTIL:  # the standing pass (src/casebook/core/standing.py)
+                note = standing_record(phase, step, action.side, self.data.turn)
+                self._set_driver(standing=note)
+                ctx.record("standing-pass", note["cases"], note, source=DRIVER, side=action.side)
             self._end_step(ctx, passed=not self._driver().get("acted"))
             return {"passed": step.id}
         result = self.game.engine.hook.casebook_apply_action(ctx=ctx, action=action)
@@ -297,6 +331,9 @@ class State:
             # passes in the Command Step); elsewhere a step ending without action just ends it
             passed = passed and phase.loop_starting(step.id) is not None
             self._machine.advance(passed=passed, trace=self.trace)
+        if self._driver().get("standing") is not None and lapsed(self._driver()["standing"],
+                                                                 *self._machine.current, self.data.turn):
+            self._set_driver(standing=None)
         self._set_driver(started=False, acted=False)
         self._legal = None
 
@@ -319,10 +356,17 @@ class State:
             self._decider = decider if decider not in (None, "none") else None
             self._legal = None
             legal = self.legal_actions() if self._decider else []
-            if self._decider and any(a.kind != "pass" for a in legal):
+            standing = self._driver().get("standing")
+            held = covers(standing, phase, step, self._decider, self.data.turn, legal)
+            if self._decider and any(a.kind != "pass" for a in legal) and not held:
                 return
             acted = bool(self._driver().get("acted"))
-            ctx.record("auto-pass", (step.case,), {"step": step.id, "acted": acted}, source=DRIVER,
-                       side=self._decider)
+            if held:  # the decider's standing pass answers this step (src/casebook/core/standing.py)
+                ctx.record("auto-pass", tuple(dict.fromkeys([step.case, *standing["cases"]])),
+                           {"step": step.id, "acted": acted, "standing": True}, source=DRIVER,
+                           side=self._decider)
+            else:
+                ctx.record("auto-pass", (step.case,), {"step": step.id, "acted": acted}, source=DRIVER,
+                           side=self._decider)
             self._end_step(ctx, passed=not acted)
         raise RuntimeError("the sequence of play did not reach a decision (driver loop limit)")

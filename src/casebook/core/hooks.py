@@ -123,6 +123,17 @@ class Specs:
         """
 
     @hookspec
+    def casebook_action_templates(self, ctx: Any, phase: str, step: str) -> list[Any]:
+        """The parameterised actions this plugin offers now (``casebook.core.templates.
+        ActionTemplate``: a listed action whose free arguments the player may set otherwise, e.g.
+        a subset of stacks or an IP amount); this plugin's ``casebook_validate_action`` must
+        refuse, naming the cases, every filling that is not legal. Never changes the state.
+
+        Return: a list per plugin (list hook); bots see only ``casebook_legal_actions``.
+        Fires: when a player's action is not listed, for ``why``, and for the human prompt.
+        """
+
+    @hookspec
     def casebook_step_end(self, ctx: Any, phase: str, step: str) -> None:
         """Do the closing work of ``phase``/``step`` (e.g. remove Activation markers, 0.7.3.8B).
 

@@ -3,7 +3,11 @@
 At the prompt, type the number of a legal action or its notation (``german: move stack=2032
 path=2033``; the side may be left out), or a command:
 
-- ``list`` — every legal action (the prompt shows the first 30);
+- ``list`` — every legal action (the prompt shows the first 30) and every template;
+- a template (shown under the actions, ``<…>`` saying what may go there) is typed with your
+  own values: ``activate-hq hq=g-ix stacks=1308`` (the HQ takes only that stack), ``attack
+  hex=1309 with=g-183id support=3``; ``pass until=loop`` passes every reaction step until the
+  phasing player's Steps 1-5 loop ends;
 - ``why ACTION`` — the cases that forbid ACTION now (or "legal");
 - ``ask QUESTION ARGS… [--with U,U] [--as MODE] [--roll N] …`` — as ``casebook ask``;
 - ``map [FILE]`` — write the SVG map of the position (default ``map.svg``);
@@ -28,6 +32,7 @@ __all__ = ["HumanPlayer", "UNDO", "parse_ask_words", "position_header"]
 #: Returned by :meth:`HumanPlayer.choose` when the player asks to take back a decision.
 UNDO = Action.make("undo", "chance")
 _SHOWN = 30
+_SHOWN_TEMPLATES = 8
 
 
 def parse_ask_words(words: list[str]) -> tuple[str, list[str], dict[str, Any], bool]:
@@ -108,6 +113,14 @@ class HumanPlayer:
             self.echo(f"  {i:3d}. {a}")
         if len(actions) > limit:
             self.echo(f"  … {len(actions) - limit} more ('list' shows all)")
+        templates = state.action_templates() if hasattr(state, "action_templates") else []
+        if templates:
+            self.echo("  or type one of these with your own values in place of <…> ('why ACTION' explains a refusal):")
+            shown = len(templates) if everything else _SHOWN_TEMPLATES
+            for t in templates[:shown]:
+                self.echo(f"       {t}")
+            if len(templates) > shown:
+                self.echo(f"       … {len(templates) - shown} more ('list' shows all)")
 
     def choose(self, state: Any) -> Action | None:
         """The chosen legal action, :data:`UNDO`, or None to quit."""

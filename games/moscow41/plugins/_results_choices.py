@@ -1,0 +1,173 @@
+"""The player's choices inside a combat result (private to the `results` plugin), offered as
+parameterised actions (src/casebook/core/templates.py): which attacking unit takes the F (11.0B), which
+defending units take the losses (11.0B, 11.3A, 10.6B), which attacking units advance and by which
+path (11.4A-D). The listed actions stay the owner's defaults (bots choose among them); a filled
+template is checked here, each refusal naming its cases.
+
+- ``negate-fatigue negate=false unit=ID`` — the attacker's F falls on ``unit``, one of the
+  attacking combat units (11.0B: "one unit of the attacking force is fatigued").
+- ``take-losses units=ID,…`` — the attacker's losses (11.0B: "the attacking force must suffer
+  the listed number of combat losses"), named as for the defender below.
+- ``retreat [path=…] losses=N units=ID,…`` — the first losses fall on the named defending units
+  in order (a unit named again takes another; a Soviet unit turned remnant takes it as its
+  remnant, 11.3C); losses not named follow the owner's default. An HQ is named only when no
+  combat unit is left to take the loss (10.6B).
+- ``advance path=HEX,… with=ID,…`` — any of the attacking units, by any advance path (11.4C-D),
+  all of them within the stacking limits of the hex they end in (11.4B).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from casebook.core.actions import Action
+from casebook.core.cases import implements
+from casebook.core.hooks import Refusal
+from casebook.core.templates import ActionTemplate
+from casebook.games.moscow41.plugins._results_losses import apply_loss, distribute_losses, is_hq, steps_left
+from casebook.games.moscow41.plugins._results_retreat import advance_paths
+
+__all__ = ["templates", "refusals", "allocate_losses", "fatigue_choice"]
+
+_PLUGIN = "results"
+
+
+def _alive(ctx: Any, ids: Sequence[str]) -> list[str]:
+    return [u for u in ids if ctx.state.has_unit(u)]
+
+
+def _combat_units(ctx: Any, ids: Sequence[str]) -> list[str]:
+    return [u for u in _alive(ctx, ids) if not is_hq(ctx.state.unit(u))]
+
+
+def templates(ctx: Any, rec: Mapping[str, Any], stage: Mapping[str, Any],
+              listed: Sequence[Action]) -> list[ActionTemplate]:
+    """The templates of the pending ``stage`` of the combat record ``rec``, built on its
+    ``listed`` actions (see the module docstring)."""
+    c, out = rec["combat"], []
+    if stage["type"] == "fatigue" and stage.get("who") == "attacker":
+        units = _combat_units(ctx, c["attackers"])
+        declined = next((a for a in listed if a.kind == "negate-fatigue" and a.get("negate") is False), None)
+        if len(units) > 1 and declined is not None:
+            out.append(ActionTemplate.of(declined, {"unit": f"ID, one of {','.join(units)}"}, ("11.0B", "11.1C")))
+    elif stage["type"] == "attacker_losses":
+        units = _alive(ctx, c["attackers"])
+        hint = f"ID,… up to {stage['n']} of {','.join(units)} in order, a unit once per loss; HQs last (10.6B)"
+        out += [ActionTemplate.of(a, {"units": hint}, ("11.0B", "11.3A", "10.6B")) for a in listed
+                if a.kind == "take-losses"]
+    elif stage["type"] == "defender" and not stage.get("hq_alone"):
+        units = _alive(ctx, c["defenders"])
+        for a in listed:
+            if a.kind == "retreat" and not a.get("hold") and int(a.get("losses", 0)) > 0 and len(units) > 1:
+                hint = (f"ID,… up to {a.get('losses')} of {','.join(units)} in order, a unit once per loss; "
+                        "HQs last (10.6B)")
+                out.append(ActionTemplate.of(a, {"units": hint}, ("11.0B", "11.3A", "10.6B")))
+    elif stage["type"] == "advance":
+        movers = _alive(ctx, c["attackers"])
+        example = next((a for a in listed if a.kind == "advance" and not a.get("hold")), None)
+        if example is not None:
+            free = {"with": f"ID,… any of {','.join(movers)} (11.4A)",
+                    "path": "HEX,… an advance path: the cleared hex first, as far as the defenders retreated (11.4C-D)"}
+            out.append(ActionTemplate.of(example, free, ("11.4A", "11.4B", "11.4C", "11.4D")))
+    return out
+
+
+def _ids(value: Any) -> list[str] | None:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, tuple) and all(isinstance(v, str) for v in value):
+        return list(value)
+    return None
+
+
+@implements("11.0B", "11.4A", "11.4B", "11.4C", "11.4D", "10.6B")
+def refusals(ctx: Any, rec: Mapping[str, Any], stage: Mapping[str, Any], action: Action) -> list[Refusal]:
+    """Why the filled template ``action`` is not a legal choice for the pending ``stage``
+    (``[]`` when it is); each refusal names the forbidding cases."""
+    c, out = rec["combat"], []
+    bad = lambda reason, *cases: out.append(Refusal(reason, tuple(cases), _PLUGIN))  # noqa: E731
+    if action.kind == "negate-fatigue":
+        uid = action.get("unit")
+        if uid not in _combat_units(ctx, c["attackers"]):
+            bad(f"{uid!r} is not an attacking combat unit of this combat: the F falls on one of them", "11.0B")
+    elif action.kind == "take-losses":
+        named = _ids(action.get("units"))
+        if named is None:
+            bad("units must name attacking units", "11.0B")
+            return out
+        _check_losses(ctx, c["attackers"], named, int(stage["n"]), bad)
+    elif action.kind == "retreat":
+        named = _ids(action.get("units"))
+        if named is None:
+            bad("units must name defending units", "11.0B")
+            return out
+        _check_losses(ctx, c["defenders"], named, int(action.get("losses", 0)), bad)
+    elif action.kind == "advance":
+        movers, path = _ids(action.get("with")), _ids(action.get("path"))
+        attackers = _alive(ctx, c["attackers"])
+        if not movers or any(m not in attackers for m in movers) or len(set(movers)) != len(movers):
+            bad(f"with must name attacking units of this combat, each once: {','.join(attackers)}", "11.4A")
+        paths = advance_paths(ctx, c["attacker_side"], c["hex"], rec.get("retreated", 0), stage["eliminated"])
+        if path not in paths:
+            longest = max(len(p) for p in paths)
+            bad(f"not an advance path: the first hex is {c['hex']}, at most {longest} hexes, never into an enemy "
+                "unit, stopping on entering an EZOC", "11.4B", "11.4C", "11.4D")
+        elif movers and not out:
+            present = [u["id"] for u in ctx.state.units_at(path[-1])]
+            answer = ctx.hook.casebook_stacking(ctx=ctx, hex=path[-1], units=present + movers)
+            if answer is not None and answer.get("overstacked"):
+                bad(f"{','.join(movers)} would overstack {path[-1]}: the advance is within the stacking limits",
+                    "11.4B", *answer.get("cases", ()))
+    return out
+
+
+def _check_losses(ctx: Any, units: Sequence[str], named: list[str], losses: int, bad: Any) -> None:
+    """The named loss order against the force: at most ``losses`` names, each a unit of the force
+    (``units``) with a loss left to take when its turn comes, an HQ only when no combat unit is left."""
+    force = _alive(ctx, units)
+    left = {u: steps_left(ctx.state.unit(u)) for u in force}
+    if len(named) > losses:
+        bad(f"{len(named)} units named for {losses} losses", "11.0B")
+    for uid in named:
+        if uid not in left:
+            bad(f"{uid!r} is not a unit of this force: {','.join(force)}", "11.0B")
+            return
+        combat_left = [u for u in force if not is_hq(ctx.state.unit(u)) and left[u] > 0]
+        if is_hq(ctx.state.unit(uid)):
+            if combat_left:
+                bad(f"HQ {uid} takes a loss only after the combat units it is stacked with", "10.6B")
+                return
+            continue
+        if left[uid] <= 0:
+            bad(f"{uid} is eliminated by the losses named before it", "11.3A")
+            return
+        left[uid] -= 1
+
+
+@implements("11.0B", "11.3A", "11.3C", "10.6B")
+def allocate_losses(ctx: Any, units: Sequence[str], named: Sequence[str], n: int) -> list[dict[str, Any]]:
+    """Apply ``n`` losses to the force ``units``: the first to the ``named`` units in order (a
+    Soviet unit replaced by its remnant passes the next loss named for it to the remnant, 11.3C),
+    the rest by the owner's default (:func:`distribute_losses`). Returns the loss events."""
+    events: list[dict[str, Any]] = []
+    force, alias = list(units), {}
+    for uid in list(named)[:n]:
+        uid = alias.get(uid, uid)
+        if not ctx.state.has_unit(uid):
+            events += distribute_losses(ctx, force, 1)
+            continue
+        events.append(apply_loss(ctx, uid))
+        if events[-1].get("remnant"):
+            alias[uid] = events[-1]["remnant"]
+            force.append(events[-1]["remnant"])
+    rest = n - min(n, len(named))
+    return events + (distribute_losses(ctx, force, rest) if rest else [])
+
+
+def fatigue_choice(action: Action | None, default: list[str]) -> list[str]:
+    """The attacking unit an F falls on: the one named by a declined ``negate-fatigue unit=ID``,
+    else the owner's default (11.0B)."""
+    if action is not None and not action.get("negate") and isinstance(action.get("unit"), str):
+        return [action.get("unit")]
+    return default
