@@ -92,8 +92,8 @@ def _rows(env: dict[str, str], save: Path, out: Path, rounds: int) -> list[tuple
     for label, args in ASKS:
         runs = [timed([py, "-m", "casebook.tools", "ask", BLITZ, *args], env)[:2] for _ in range(rounds)]
         rows.append((f"casebook {label} (October Blitz setup)", _median(runs)))
-    runs = [to_prompt([py, "-m", "casebook.tools", "play", "--load", str(save), "--german", "human",
-                       "--soviet", "human", "--quiet", "--out", f"{out}-{i}"], env) for i in range(rounds)]
+    runs = [to_prompt([py, "-m", "casebook.tools", "play", "--load", str(save), "--player", "german=human",
+                       "--player", "soviet=human", "--quiet", "--out", f"{out}-{i}"], env) for i in range(rounds)]
     rows.append(("casebook play --load (Blitz save after 120 decisions) to the first prompt",
                  _median(runs)))
     return rows

@@ -67,3 +67,28 @@ def test_choice_problem_lists_the_choices_and_is_silent_when_nothing_is_declared
         "expected 'infantry' or 'armor', got 'armr' (did you mean 'armor'?)"
     assert choice_problem("anything", (), "unit sizes") is None
     assert choice_problem("armor", ("infantry", "armor"), "unit classes") is None
+
+
+def test_play_takes_players_by_the_game_s_sides_and_names_them_on_a_mistake(tmp_path):
+    from casebook.tools.cmd_play import parse_players
+
+    players = parse_players(("soviet=human",), ("german", "soviet"))
+    assert players == {"german": ("bot", "greedy"), "soviet": ("human", "")}
+    out = CliRunner().invoke(cli, ["play", "battle_for_moscow", "--player", "russian=human", "--out", str(tmp_path)])
+    assert out.exit_code == 2
+    assert "unknown side 'russian'; this game's sides: german, soviet" in out.output
+
+
+def test_render_colours_and_legend_come_from_the_vocabulary(tmp_path):
+    pack = _copy(tmp_path)
+    _rename_sides(pack, {"german": "blue", "soviet": "red"})
+    manifest = pack / "game.yaml"
+    text = manifest.read_text(encoding="utf-8").replace('blue: {name: Germans, colour: "#a8b3ba"',
+                                                       'blue: {name: Blue Army, colour: "#1133cc"')
+    manifest.write_text(text.replace("red: {name: Soviets", "red: {name: Red Army"), encoding="utf-8")
+    svg = tmp_path / "map.svg"
+    out = CliRunner().invoke(cli, ["render", str(pack), "--scenario", "skirmish", "-o", str(svg)])
+    assert out.exit_code == 0, out.output
+    text = svg.read_text(encoding="utf-8")
+    assert "Blue Army unit: strength-MA" in text and "Red Army unit: strength-MA" in text and "#1133cc" in text
+    assert "German" not in text and "Soviet" not in text

@@ -34,7 +34,7 @@ def test_render_draws_the_bfm_map_with_its_own_legend(repo_root, tmp_path):
     assert svg.count('stroke-dasharray="3,1.5"') >= 22 + 1   # 22 fortification hexes + the swatch
     m41 = tmp_path / "m41.svg"
     assert _run(repo_root, "render", "moscow41", "-o", str(m41)).exit_code == 0
-    assert "Moscow-Volga canal" in m41.read_text() and "Fortification hex" not in m41.read_text()
+    assert ">Canal<" in m41.read_text() and "Fortification hex" not in m41.read_text()
 
 
 def test_ask_attack_cites_bfm_cases(repo_root):

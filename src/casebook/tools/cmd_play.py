@@ -26,6 +26,26 @@ __all__ = ["play", "run_play", "parse_player", "write_turn_map"]
 DEFAULT_PLAYER = "bot:greedy"
 
 
+def parse_players(given: tuple[str, ...], sides: tuple[str, ...]) -> dict[str, tuple[str, str]]:
+    """``--player SIDE=KIND`` values → side -> (``human``|``bot``, bot kind) for every side of the
+    game (``sides``, its vocabulary), :data:`DEFAULT_PLAYER` where none is given. BadParameter
+    naming the game's sides for an unknown side, a side given twice or a malformed value."""
+    players = {side: parse_player(DEFAULT_PLAYER) for side in sides}
+    named: set[str] = set()
+    for value in given:
+        side, eq, kind = value.partition("=")
+        if not eq or not side or not kind:
+            raise click.BadParameter(f"expected SIDE=KIND, got {value!r}", param_hint="--player")
+        if side not in sides:
+            raise click.BadParameter(f"unknown side {side!r}; this game's sides: {', '.join(sides)}",
+                                     param_hint="--player")
+        if side in named:
+            raise click.BadParameter(f"side {side!r} given twice", param_hint="--player")
+        named.add(side)
+        players[side] = parse_player(kind)
+    return players
+
+
 def parse_player(text: str) -> tuple[str, str]:
     """``bot:greedy`` → ("bot", "greedy"); ``human`` → ("human", ""). BadParameter otherwise."""
     from casebook.tools.bots import BOT_KINDS
@@ -47,7 +67,7 @@ def write_turn_map(state: Any, path: Path, title: str) -> None:
     engine = state.game.engine
     map_data = state.data.map or dict(engine.pack.map)
     svg = render_svg(map_data, [dict(u) for u in state.data.units], title=title,
-                     markers=[dict(m) for m in state.data.markers], front=True,
+                     markers=[dict(m) for m in state.data.markers], front=True, sides=engine.pack.vocabulary.sides,
                      subtitle=step_subtitle(engine.sequence, state.data.turn, state.data.phase, state.data.step))
     path.write_text(svg, encoding="utf-8")
 
@@ -187,8 +207,9 @@ def _undo(initial: Any, state: Any, side: str, echo: Any) -> Any:
 @click.command("play")
 @click.argument("game", default="moscow41")
 @click.argument("scenario", required=False, default=None)
-@click.option("--german", default=DEFAULT_PLAYER, show_default=True, help="human, bot:greedy or bot:random.")
-@click.option("--soviet", default=DEFAULT_PLAYER, show_default=True, help="human, bot:greedy or bot:random.")
+@click.option("--player", "player", multiple=True, metavar="SIDE=KIND",
+              help=f"Who plays a side of the game (repeatable): KIND human, bot:greedy or bot:random; "
+                   f"a side not named is {DEFAULT_PLAYER}. Sides are the game's (game.yaml vocabulary).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the dice (and the bots).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("out"),
               show_default=True, help="Folder for trace.jsonl, final.yaml and turn maps.")
@@ -197,14 +218,15 @@ def _undo(initial: Any, state: Any, side: str, echo: Any) -> Any:
 @click.option("--overwrite", is_flag=True,
               help="Replace an earlier game's files in --out (else a new out-N folder is used).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def play(game: str, scenario: str | None, german: str, soviet: str, seed: int, out: Path,
+def play(game: str, scenario: str | None, player: tuple[str, ...], seed: int, out: Path,
          load: str | None, overwrite: bool, quiet: bool) -> None:
     """Play GAME's SCENARIO (default: moscow41 and the first scenario its manifest lists, the
-    October Blitz; greedy vs greedy, seed 1)."""
+    October Blitz; bots on every side, seed 1)."""
     from casebook.core.content import load_pack
 
-    players = {"german": parse_player(german), "soviet": parse_player(soviet)}
-    scenarios = list(load_pack(game).scenarios)
+    pack = load_pack(game)
+    players = parse_players(player, pack.vocabulary.side_ids)
+    scenarios = list(pack.scenarios)
     if scenario is None:
         scenario = scenarios[0]
     elif scenario not in scenarios and load is None:

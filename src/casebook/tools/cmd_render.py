@@ -26,6 +26,16 @@ def _pack_dir(game: str) -> Path:
     return find_pack(game)
 
 
+def _vocabulary_sides(game: str) -> tuple[Any, ...]:
+    """The sides of the game's vocabulary (names and counter colours), none for a folder without
+    a readable ``game.yaml``."""
+    from casebook.core.vocabulary import vocabulary_of
+
+    manifest = _pack_dir(game) / "game.yaml"
+    data = load_yaml(manifest).data if manifest.is_file() else None
+    return vocabulary_of(data).sides if isinstance(data, dict) else ()
+
+
 def _load_position(path: Path, pack_dir: Path) -> dict[str, Any]:
     """A position as plain data: validated by the position loader when the pack loads, else raw."""
     if (pack_dir / "game.yaml").is_file():
@@ -104,7 +114,8 @@ def render(game: str, scenario: str | None, position: str | None, output: str, f
                        "terrain, rivers, roads and rails reconstructed. North is to the "
                        f"{map_data.get('north', 'up')}." if map_data.get("north", "up") != "up" else
                        "Reconstructed map.")
-    svg = render_svg(map_data, units, title=title, subtitle=subtitle, markers=markers, front=front)
+    svg = render_svg(map_data, units, title=title, subtitle=subtitle, markers=markers, front=front,
+                     sides=_vocabulary_sides(game))
     Path(output).write_text(svg, encoding="utf-8")
     drawn = sum(1 for u in units if u.get("hex"))  # render_svg draws only the units with a hex
     off = len(units) - drawn

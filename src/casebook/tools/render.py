@@ -24,21 +24,32 @@ import drawsvg as draw
 from casebook.core.hexgrid import Grid, Hex, HexSide, hex_label, parse_hex
 from casebook.tools.render_units import draw_front, draw_units
 
-__all__ = ["render_svg", "COLOURS", "TERRAIN_COLOURS", "SIDE_COLOURS", "S", "HEX_NUMBER_PX"]
+__all__ = ["render_svg", "side_styles", "COLOURS", "TERRAIN_COLOURS", "SIDE_PALETTE", "S", "HEX_NUMBER_PX"]
 
 #: Every colour of the map in one table (``terrain.<id>``, ``side.<side>`` = (fill, ink), features,
 #: ``marker.<unit field>``): the one place to change them (or, later, to take them from the pack).
 COLOURS: dict[str, Any] = {
     "terrain.clear": "#ece6c8", "terrain.forest": "#9cbf86", "terrain.swamp": "#a9c9c3",
-    "side.german": ("#a8b3ba", "#1f2a30"), "side.soviet": ("#d99a6c", "#3b1a0c"),
     "river": "#2f6fbf", "canal": "#1d4f99", "road": "#b8322a", "trail": "#8a5a2b", "rail": "#222222",
     "fortification": "#6a1b9a", "front": "#e4007c", "badge": "#ffffff",
     "marker.fatigued": "#f2c230", "marker.oos": "#c62828", "marker.losses": "#37474f", "marker.reserve": "#2e7d32",
 }
 TERRAIN_COLOURS = {k.split(".", 1)[1]: v for k, v in COLOURS.items() if k.startswith("terrain.")}
 """Fill of each terrain id (others are drawn grey)."""
-SIDE_COLOURS = {k.split(".", 1)[1]: v for k, v in COLOURS.items() if k.startswith("side.")}
-"""Counter (fill, ink) of each side."""
+#: Counter (fill, ink) of sides the game's vocabulary gives no colours, in order of appearance.
+SIDE_PALETTE = (("#9db4d9", "#10203a"), ("#e0a090", "#3a1010"), ("#b7d39a", "#1f3310"), ("#d8c27a", "#33290a"))
+
+
+def side_styles(sides: Iterable[Any] = (), units: Iterable[Mapping[str, Any]] = ()) -> dict[str, tuple[str, str, str]]:
+    """side id -> (name, fill, ink): from the game's vocabulary (``SideInfo`` records: ``id``,
+    ``name``, ``colour``, ``ink``), then any other side the units name, from :data:`SIDE_PALETTE`."""
+    out = {s.id: (s.name, s.colour, s.ink) for s in sides}
+    for u in units:
+        side = u.get("side")
+        if isinstance(side, str) and side not in out:
+            fill, ink = SIDE_PALETTE[len(out) % len(SIDE_PALETTE)]
+            out[side] = (side, fill, ink)
+    return out
 
 S = 22.0  # hex size (centre to corner), px
 #: hex numbers' font size, px (readable at 100%)
@@ -106,11 +117,13 @@ def _halo_text(d: draw.Drawing, text: str, size: float, x: float, y: float, **kw
 
 def render_svg(map_data: Mapping[str, Any], units: Iterable[Mapping[str, Any]] = (), *,
                title: str = "Map", subtitle: str = "", markers: Iterable[Mapping[str, Any]] = (),
-               front: bool = False) -> str:
+               front: bool = False, sides: Iterable[Any] = ()) -> str:
     """The SVG text of ``map_data`` (a ``map`` document or an inline position map) with ``units``.
 
-    ``units``: mappings with ``hex`` (label; units without one are skipped), ``side`` (german |
-    soviet), ``class``, ``strength`` (strength points), ``ma`` (MP), ``name`` or ``id``.
+    ``units``: mappings with ``hex`` (label; units without one are skipped), ``side`` (an id of
+    the game's vocabulary), ``class``, ``strength`` (strength points), ``ma`` (MP), ``name`` or
+    ``id``. ``sides``: the game's vocabulary's sides (``Pack.vocabulary.sides``): counter colours
+    and the legend's names (sides it does not give get :data:`SIDE_PALETTE` colours).
     ``markers``: a position's markers; ``fortification`` markers are drawn as fortified hexes
     (Battle for Moscow prints its fortifications as hexes, BM2.2D). The legend lists only what
     this map and these markers contain. Counters, stacks, unit markers and the front line
@@ -144,10 +157,11 @@ def render_svg(map_data: Mapping[str, Any], units: Iterable[Mapping[str, Any]] =
     _fort_hexes(d, sh, forts)
     _towns(d, sh, map_data.get("towns") or {}, moscow)
     fronts = draw_front(d, lambda hs: sh.side(hs.a, hs.b), grid, units, COLOURS["front"]) if front else 0
-    draw_units(d, sh.c, S, units, COLOURS)
+    styles = side_styles(sides, units)
+    draw_units(d, sh.c, S, units, {**COLOURS, **{f"side.{k}": (f, i) for k, (_, f, i) in styles.items()}})
     _frame(d, sh, grid, title, subtitle)
     present = _present(map_data, terrain, default, moscow, forts) | _unit_legend(units, fronts)
-    _legend(d, TOP + sh.height + 30, W, present)
+    _legend(d, TOP + sh.height + 30, W, present, styles)
     return d.as_svg()
 
 
@@ -298,7 +312,8 @@ def _frame(d: draw.Drawing, sh: _Sheet, grid: Grid, title: str, subtitle: str) -
                   transform=f"rotate(-90 {_r(x)} {_r(y0 + h / 2)})")
 
 
-def _legend(d: draw.Drawing, y0: float, width: float, present: set[str]) -> None:
+def _legend(d: draw.Drawing, y0: float, width: float, present: set[str],
+            styles: Mapping[str, tuple[str, str, str]]) -> None:
     x0 = MARGIN
     _text(d, "Legend", 12, x0, y0 + 8, fill="#222", font_weight="bold")
     col, row = 0, 0
@@ -313,17 +328,16 @@ def _legend(d: draw.Drawing, y0: float, width: float, present: set[str]) -> None
         ("moscow_one", "Moscow", ("hex", "#e6b1a3")),
         ("major_river", "Major river (on hexsides)", ("line", dict(stroke=RIVER, stroke_width=3.2))),
         ("river", "River", ("line", dict(stroke=RIVER, stroke_width=1.6))),
-        ("canal", "Moscow-Volga canal", ("line", dict(stroke=CANAL, stroke_width=2.2))),
+        ("canal", "Canal", ("line", dict(stroke=CANAL, stroke_width=2.2))),
         ("road", "Road", ("line", dict(stroke=ROAD, stroke_width=2.0))),
         ("trail", "Trail", ("line", dict(stroke=TRAIL, stroke_width=1.3, stroke_dasharray="3,2"))),
         ("rail", "Rail line", ("rail", None)),
         ("fortification", "Fortification, teeth toward attacker (14.2A)",
          ("line", dict(stroke=FORT, stroke_width=2.6))),
         ("fort_hex", "Fortification hex", ("line", dict(stroke=FORT, stroke_width=1.6, stroke_dasharray="3,1.5"))),
-        ("entry_areas", "German entry area (12.1)", ("hex", "#ffc77a")),
+        ("entry_areas", "Entry area (reinforcements)", ("hex", "#ffc77a")),
         ("city", "City", ("city", None)), ("town", "Town", ("town", None)),
-        ("unit", "German unit: strength-MA", ("unit", "german")),
-        ("unit", "Soviet unit: strength-MA", ("unit", "soviet")),
+        *(("unit", f"{name} unit: strength-MA", ("unit", (fill, ink))) for name, fill, ink in styles.values()),
         ("stack", "Stack: the strongest unit on top, badge = units in the hex", ("badge", None)),
         ("marker.fatigued", "F: fatigued", ("tag", "marker.fatigued")),
         ("marker.oos", "OOS: out of supply", ("tag", "marker.oos")),
@@ -349,7 +363,7 @@ def _legend(d: draw.Drawing, y0: float, width: float, present: set[str]) -> None
         elif kind == "town":
             d.append(draw.Circle(_r(x + 11), _r(y), 2.6, fill="black"))
         elif kind == "unit":
-            fill, ink = SIDE_COLOURS[arg]
+            fill, ink = arg
             d.append(draw.Rectangle(_r(x + 4), _r(y - 7), 14, 14, fill=fill, stroke=ink, stroke_width=0.8, rx=1.2))
         elif kind == "badge":
             d.append(draw.Circle(_r(x + 11), _r(y), 4.8, fill=COLOURS["badge"], stroke="#222", stroke_width=0.6))

@@ -50,10 +50,18 @@ def board_view(state: Any, title: str) -> dict[str, Any]:
 
 
 def colours(sides: tuple[str, ...]) -> dict[str, list[str]]:
-    """Counter (fill, ink) per side: the renderer's where it has them, else a palette by order."""
-    from casebook.tools.render import SIDE_COLOURS
+    """Counter (fill, ink) per side: the game's vocabulary's where the pack gives them (see
+    :func:`side_colours`), else a palette by order."""
+    return {s: list(_PALETTE[i % len(_PALETTE)]) for i, s in enumerate(sides)}
 
-    return {s: list(SIDE_COLOURS.get(s, _PALETTE[i % len(_PALETTE)])) for i, s in enumerate(sides)}
+
+def side_colours(pack: Any, sides: tuple[str, ...]) -> dict[str, list[str]]:
+    """Counter (fill, ink) per side from the game's vocabulary (game.yaml ``vocabulary.sides``),
+    the palette for sides it does not colour."""
+    from casebook.tools.render import side_styles
+
+    styles = side_styles(pack.vocabulary.sides, [{"side": s} for s in sides])
+    return {s: [styles[s][1], styles[s][2]] for s in sides}
 
 
 def units_view(data: Any) -> list[dict[str, Any]]:
@@ -164,7 +172,7 @@ def snapshot(session: Any, recent: int = 40) -> dict[str, Any]:
         "game": pack.id, "name": pack.manifest.get("name", pack.id), "scenario": state.game.scenario,
         "header": header_view(state, session.players), "units": units_view(state.data),
         "markers": [dict(m) for m in state.data.markers], "sides": list(state.data.sides),
-        "colours": colours(state.data.sides), "players": dict(session.players), "human": human,
+        "colours": side_colours(state.game.engine.pack, state.data.sides), "players": dict(session.players), "human": human,
         "legal": [str(a) for a in state.legal_actions()] if human else [],
         "history": len(state.history), "undoable": any(session.players.get(a.side) == "human"
                                                        for a in state.history[len(session.initial.history):]),
