@@ -15,6 +15,7 @@ from typing import Any
 
 from casebook.core.errors import Problem
 from casebook.core.provenance import count_provenance
+from casebook.core.schema import did_you_mean
 from casebook.core.schema_base import cited_cases
 from casebook.core.yamlio import dotted
 
@@ -117,6 +118,31 @@ def _vocabulary(manifest: Any, counters: Any, loc: Any) -> list[Problem]:
     return out
 
 
+def _map_terrain(st: Any, pack: Any) -> list[Problem]:
+    """Every terrain id of the map is a row of each table indexed by ``terrain`` (the Terrain
+    Effects Chart and its kin): a terrain the TEC does not know would cost no MP or fail in play."""
+    rows: dict[str, tuple[set[Any], Path]] = {}
+    for rel in pack.manifest.get("tables") or []:
+        data = st.data.get(pack.dir / rel)
+        for dim in (data.get("dims") or []) if isinstance(data, dict) else []:
+            if isinstance(dim, dict) and dim.get("name") == "terrain" and isinstance(dim.get("values"), list):
+                rows[str(data.get("id"))] = (set(dim["values"]), pack.dir / rel)
+    map_path = pack.dir / str(pack.manifest.get("map", "map.yaml"))
+    terrain = (st.data.get(map_path) or {}).get("terrain") if isinstance(st.data.get(map_path), dict) else None
+    if not rows or not isinstance(terrain, dict):
+        return []
+    loc, out = located(st, map_path), []
+    for label, tid in terrain.items():
+        if label == "provenance":
+            continue
+        for table, (known, _) in sorted(rows.items()):
+            if tid not in known:
+                hint = did_you_mean(tid, sorted(map(str, known))) if isinstance(tid, str) else ""
+                out.append(_p(loc, ("terrain", label), f"terrain {tid!r} is not a row of table {table!r} "
+                              f"({', '.join(sorted(map(str, known)))}){hint}"))
+    return out
+
+
 def check_cross_file(st: Any, pack: Any, named: list[tuple[Path, str | None, tuple]]) -> list[Problem]:
     """Every cross-file problem of a pack (see module docstring). ``st`` is the loader's working
     state (docs, patched data, validity), ``pack`` the assembled :class:`Pack`."""
@@ -162,6 +188,7 @@ def check_cross_file(st: Any, pack: Any, named: list[tuple[Path, str | None, tup
                 out.append(_p(located(st, pack.dir / rel), ("id",),
                               f"duplicate table id {data['id']!r} (also in {seen_ids[data['id']].name})"))
             seen_ids.setdefault(data["id"], pack.dir / rel)
+    out += _map_terrain(st, pack)
     for i, name in enumerate(pack.manifest.get("plugins") or []):
         if not plugin_registered(name):
             out.append(_p(gloc, ("plugins", i),
