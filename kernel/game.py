@@ -32,7 +32,7 @@ from pydantic import ConfigDict
 
 from casebook.kernel.actions import Action, parse_action
 from casebook.kernel.engine import Engine, load_engine
-from casebook.kernel.errors import IllegalActionError
+from casebook.kernel.errors import CasebookError, IllegalActionError
 from casebook.kernel.sequence import SequenceMachine
 from casebook.kernel.state import GameState
 from casebook.kernel.trace import Trace
@@ -271,7 +271,9 @@ class State:
         what was malformed: a typed action is untrusted input and is refused, never a crash."""
         try:
             return self._why_not(action)
-        except (KeyError, ValueError, TypeError, AttributeError, IndexError, LookupError) as exc:
+        except IllegalActionError:
+            raise
+        except (CasebookError, KeyError, ValueError, TypeError, AttributeError, IndexError, LookupError) as exc:
             phase, step = self._machine.current
             detail = str(exc).strip("'\"") or type(exc).__name__
             return (step.case,), (f"not among the legal actions of the {step.id} step ({phase.id}); "
