@@ -104,8 +104,12 @@ def _setup_problem(setup: dict) -> str | None:
               help="The pack folder the game was played from (default: the installed game).")
 def replay(trace: Path, pack: Path | None) -> int:
     """Re-execute TRACE from its seed and actions; exit 1 at the first divergence."""
+    from casebook.kernel.trace import TraceError
+
     try:
         ok, message = replay_trace(trace, pack)
+    except TraceError:
+        raise  # already "file:line: what" (printed by the command line, exit 1)
     except (CasebookError, KeyError, ValueError) as exc:
         raise click.ClickException(f"{trace}: cannot replay: {exc}") from None
     click.echo(message, err=not ok)

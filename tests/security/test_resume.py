@@ -61,14 +61,29 @@ def test_replay_reports_a_changed_seed_at_the_first_differing_roll(tmp_path, rec
     assert "recorded:" in out and "replayed:" in out
 
 
-def test_replay_reports_a_swapped_action_at_that_action(tmp_path, recorded):
+def test_replay_reports_a_swapped_action_where_play_first_differs(tmp_path, recorded):
+    """Another legal action put in the place of a recorded one: replay applies it, and reports the
+    first event after it that differs (not the later action the changed game refuses)."""
+    from casebook.kernel.actions import parse_action
+    from casebook.kernel.game import Game
+
     events = [dict(e) for e in recorded]
-    actions = [i for i, e in enumerate(events) if e["kind"] == "action" and not e["data"]["action"].endswith(": pass")]
-    i = actions[len(actions) // 2]
-    j = next(k for k in actions if k > i and events[k]["data"]["action"] != events[i]["data"]["action"])
-    events[i] = {**events[i], "data": {"action": events[j]["data"]["action"]}}
+    game = Game.load("battle_for_moscow", "campaign")
+    state = game.new_initial_state(events[0]["data"]["seed"])
+    swapped = None
+    for i, e in enumerate(events):
+        if e["kind"] != "action":
+            continue
+        others = [a for a in state.legal_actions() if str(a) != e["data"]["action"] and a.kind == "move"]
+        if i > len(events) // 3 and others:
+            events[i] = {**e, "data": {"action": str(others[-1])}}
+            swapped = i
+            break
+        state.apply(parse_action(e["data"]["action"]))
+    assert swapped is not None
     code, out = run("replay", _write(tmp_path, events))
-    assert code == 1 and out.startswith(f"seq {events[i]['seq']}: "), out  # there, not at a later refusal
+    seq = int(out.split(":", 1)[0].removeprefix("seq "))
+    assert code == 1 and "events differ" in out and events[swapped]["seq"] < seq <= events[swapped]["seq"] + 3, out
 
 
 def test_replay_accepts_its_own_trace(tmp_path, recorded):
