@@ -26,9 +26,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from typing_extensions import TypedDict
-
 from pydantic import ConfigDict
+from typing_extensions import TypedDict
 
 from casebook.kernel.actions import Action, parse_action
 from casebook.kernel.engine import Engine, load_engine

@@ -209,7 +209,8 @@ class Trace:
         trace = cls()
         lineno = 0
         try:
-            for lineno, line in enumerate(source, start=1):
+            for line in source:
+                lineno += 1
                 if not line.strip():
                     continue
                 if len(line) > MAX_LINE:

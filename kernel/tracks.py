@@ -71,7 +71,8 @@ def _values(data: Mapping[str, Any], track: str) -> list[tuple[tuple, Any]]:
     return out
 
 
-def track_problems(data: Mapping[str, Any], rules: Any, locate: Callable[[tuple], tuple[str, int, int]]) -> list[Problem]:
+def track_problems(data: Mapping[str, Any], rules: Any,
+                   locate: Callable[[tuple], tuple[str, int, int]]) -> list[Problem]:
     """Every track value of position ``data`` that is not an int within :func:`track_bounds`."""
     out = []
     for track, bound in track_bounds(rules).items():

@@ -12,9 +12,9 @@ Plugin data ``command``: ``{"done": bool}`` — something was activated in this 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict
 from typing_extensions import TypedDict
 
 from casebook.kernel.cases import implements

@@ -32,7 +32,7 @@ from casebook.kernel.hexgrid import hex_label
 from casebook.kernel.hooks import hookimpl
 from casebook.kernel.trace import Trace
 
-__all__ = ["STATE_SCHEMA", 
+__all__ = ["STATE_SCHEMA",
     "QUESTIONS", "PLUGIN", "SIDES", "town_values", "towns_held", "update_control", "track_bonus",
     "income", "collect_ips", "determine_first_player", "end_phase",
     "casebook_setup", "casebook_after_action", "casebook_step_start", "casebook_answer",

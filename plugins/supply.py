@@ -15,9 +15,9 @@ through (5.1B); ``oos_remnants_removed`` — remnants removed at the last OOS ma
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict
 from typing_extensions import TypedDict
 
 from casebook.kernel.cases import implements

@@ -35,7 +35,7 @@ from casebook.kernel.trace import Trace
 from casebook.plugins._weather_effects import effects_of, rel_source
 from casebook.plugins._weather_effects import setting as _setting
 
-__all__ = ["STATE_SCHEMA", 
+__all__ = ["STATE_SCHEMA",
     "QUESTIONS", "PLUGIN", "weather_fixed", "turn_row", "roll_temperature", "roll_ground",
     "previous_ground", "weather_effects", "weather_answer",
     "casebook_step_start", "casebook_weather_effects", "casebook_answer",

@@ -4,7 +4,6 @@ tested in tests/rules/ and by the Moscow '41 play tests)."""
 from __future__ import annotations
 
 import pytest
-
 from test_game import Toy
 
 from casebook.kernel.engine import Engine

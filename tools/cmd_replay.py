@@ -24,11 +24,10 @@ def replay_trace(path: Path, pack: Path | None = None) -> tuple[bool, str]:
     """(identical?, message) for the trace file at ``path``, replayed on the installed game its
     setup event names, or on the pack folder ``pack`` (which must have that game id)."""
     from casebook.kernel.actions import parse_action
+    from casebook.kernel.confine import is_game_id
     from casebook.kernel.game import Game
     from casebook.kernel.trace import Trace
     from casebook.tools.runtime import tune_gc
-
-    from casebook.kernel.confine import is_game_id
 
     recorded = Trace.read(path)
     if len(recorded) == 0 or recorded[0].kind != "setup":
@@ -75,7 +74,8 @@ def replay_trace(path: Path, pack: Path | None = None) -> tuple[bool, str]:
         try:
             state.apply(parse_action(action))
         except (IllegalActionError, ValueError) as exc:
-            return False, first_difference() or f"seq {event.seq}: the recorded action was refused on replay: {exc}{hint}"
+            refused = f"seq {event.seq}: the recorded action was refused on replay: {exc}{hint}"
+            return False, first_difference() or refused
     differs = first_difference()
     if differs:
         return False, differs
@@ -89,7 +89,8 @@ def _setup_problem(setup: dict) -> str | None:
     from casebook.kernel.confine import is_game_id
 
     if not is_game_id(setup.get("game")):
-        return f"setup: game must be a game id such as 'moscow41', got {setup.get('game')!r} (a pack folder is given by --pack)"
+        return (f"setup: game must be a game id such as 'moscow41', got {setup.get('game')!r} "
+                "(a pack folder is given by --pack)")
     if not isinstance(setup.get("scenario"), str):
         return f"setup: scenario must be a scenario id, got {setup.get('scenario')!r}"
     seed = setup.get("seed")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+
 @pytest.fixture
 def pack_copy(mini_pack: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A copy of the mini pack in ``tmp_path/mini`` (the working directory is ``tmp_path``)."""

@@ -108,7 +108,8 @@ def mutated(draw, state):
         name = words[i].split("=", 1)[0]
         words[i] = f"{name}={draw(TOKENS)}"
     elif how == 1:  # an argument added
-        words.append(f"{draw(st.sampled_from(['side', 'kind', 'support', 'with', 'path', 'hex', 'zz']))}={draw(TOKENS)}")
+        name = draw(st.sampled_from(['side', 'kind', 'support', 'with', 'path', 'hex', 'zz']))
+        words.append(f"{name}={draw(TOKENS)}")
     elif how == 2 and len(words) > 2:  # an argument dropped
         del words[draw(st.integers(2, len(words) - 1))]
     elif how == 3:  # the kind changed

@@ -93,3 +93,18 @@ def test_a_traces_game_is_a_game_id_not_a_path(tmp_path, mini_pack):
     trace.write_text(json.dumps(setup) + "\n")
     code, out = run("replay", trace)
     assert code == 1 and "t.jsonl:1: setup: game must be a game id" in out
+
+
+def test_explain_refuses_a_traces_game_that_is_a_path(tmp_path, mini_pack):
+    setup = {"seq": 0, "turn": 1, "phase": None, "step": None, "side": None, "kind": "setup", "cases": ["1.4"],
+             "source": "driver", "data": {"game": str(mini_pack), "scenario": "skirmish", "seed": 1}}
+    trace = tmp_path / "t.jsonl"
+    trace.write_text(json.dumps(setup) + "\n")
+    code, out = run("explain", trace, "0")
+    assert code == 1 and "the setup event's game must be a game id" in out
+
+
+def test_lint_refuses_a_private_plugin_module_the_engine_would_refuse(pack_copy):
+    _edit(pack_copy / "game.yaml", "plugins: []", "plugins: [_combat_odds]")
+    code, out = run("lint", pack_copy)
+    assert code == 1 and "plugins.0" in out and "private _module" in out

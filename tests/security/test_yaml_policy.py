@@ -70,7 +70,8 @@ def test_every_position_command_refuses_a_hostile_position(pack_copy, tmp_path, 
     pos = tmp_path / "pos.yaml"
     shutil.copy(pack_copy / "scenarios" / "skirmish.yaml", pos)
     message = _poison(pos, name)
-    args = {"ask": ("ask", pos, "weather"), "render": ("render", pack_copy, "--position", pos, "-o", tmp_path / "m.svg"),
+    args = {"ask": ("ask", pos, "weather"),
+            "render": ("render", pack_copy, "--position", pos, "-o", tmp_path / "m.svg"),
             "play-load": ("play", "--load", pos, "--out", tmp_path / "out", "--quiet")}[command]
     code, out = run(*args)
     _check(code, out, message, "pos.yaml")
