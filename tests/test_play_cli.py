@@ -3,6 +3,7 @@ tested in tests/rules/ and by the Moscow '41 play tests)."""
 
 from __future__ import annotations
 
+import pytest
 from test_game import Toy
 
 from casebook.core.engine import Engine
@@ -10,7 +11,7 @@ from casebook.core.game import Game
 from casebook.core.trace import Trace
 from casebook.tools.account import narrate_all
 from casebook.tools.bots import GreedyBot, RandomBot
-from casebook.tools.cmd_play import run_play
+from casebook.tools.cmd_play import PlayInterrupted, run_play
 from casebook.tools.human import HumanPlayer, parse_ask_words
 
 
@@ -70,8 +71,11 @@ def test_an_interrupted_play_still_writes_its_trace_and_position(mini_pack, tmp_
 
     monkeypatch.setattr(bots.RandomBot, "choose", interrupt)
     lines: list[str] = []
-    state = run_play(_game(mini_pack), "skirmish", {"german": ("bot", "random"), "soviet": ("bot", "random")},
-                     seed=1, out=tmp_path, echo=lines.append, progress=False)
+    with pytest.raises(PlayInterrupted) as stopped:  # Ctrl-C: the command exits 130 (issue #19)
+        run_play(_game(mini_pack), "skirmish", {"german": ("bot", "random"), "soviet": ("bot", "random")},
+                 seed=1, out=tmp_path, echo=lines.append, progress=False)
+    state = stopped.value.state
+    assert stopped.value.exit_code == 130
     assert not state.is_terminal()
     assert any("Interrupted" in line for line in lines)
     assert Trace.read(tmp_path / "trace.jsonl") == state.trace

@@ -76,7 +76,9 @@ def test_bad_position_refused_whole_with_every_problem(pack):
     assert got[(18, "units.0.class")].startswith("expected 'infantry', 'cavalry'") and "got 'tank'" in got[(18, "units.0.class")]
     assert got[(11, "weather.temperature")] == "expected 'warm', 'cold' or 'arctic', got 'hot'"
     assert got[(21, "units.3.counter")] == "unknown counter 's-252rx' (did you mean 's-252rd'?)"
-    assert len(got) == 3  # the semantic checks run once the shape is right:
+    # a schema error does not hide what the raw data shows (issue #19): the hex off the map too
+    assert got[(19, "units.1.hex")] == "hex 0909 is off the map (hexes 0101..0606)"
+    assert len(got) == 4  # the other semantic checks run once the shape is right:
     text = INLINE.replace('hex: "0305"', 'hex: "0909"').replace("id: h1", "id: g1").replace("step: movement", "step: supply")
     with pytest.raises(PositionError) as exc:
         load_position(text, pack=pack)

@@ -72,8 +72,7 @@ def test_choice_problem_lists_the_choices_and_is_silent_when_nothing_is_declared
 def test_play_takes_players_by_the_game_s_sides_and_names_them_on_a_mistake(tmp_path):
     from casebook.tools.cmd_play import parse_players
 
-    players = parse_players(("soviet=human",), ("german", "soviet"))
-    assert players == {"german": ("bot", "greedy"), "soviet": ("human", "")}
+    assert parse_players(("soviet=human",)) == {"soviet": ("human", "")}
     out = CliRunner().invoke(cli, ["play", "battle_for_moscow", "--player", "russian=human", "--out", str(tmp_path)])
     assert out.exit_code == 2
     assert "unknown side 'russian'; this game's sides: german, soviet" in out.output

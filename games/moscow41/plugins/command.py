@@ -14,13 +14,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from pydantic import ConfigDict
+from typing_extensions import TypedDict
+
 from casebook.core.cases import implements
 from casebook.core.errors import QuestionError
 from casebook.core.hooks import hookimpl
 from casebook.games.moscow41.plugins import _command_steps as steps
 from casebook.games.moscow41.plugins._command_paths import command_answer
 
-__all__ = ["QUESTIONS", "command_answer", "clear_activation"]
+__all__ = ["STATE_SCHEMA", "QUESTIONS", "command_answer", "clear_activation"]
 
 #: question -> usage line, for `casebook ask` (see docs/ask/command.md)
 QUESTIONS: dict[str, str] = {"command": "command UNIT — is the unit in command, of which HQs (8.0-8.4)"}
@@ -128,3 +131,10 @@ def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Any) 
     if not ctx.state.has_unit(args[0]) or not ctx.state.unit(args[0]).get("hex"):
         raise QuestionError(f"command: no unit {args[0]!r} on the map")
     return command_answer(ctx, args[0])
+
+
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+    """``plugin_state.command``: whether the Command Step's activations are done."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    done: bool

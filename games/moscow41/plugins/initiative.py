@@ -20,7 +20,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import ConfigDict, Field
+from typing_extensions import TypedDict
 
 from casebook.core.cases import implements
 from casebook.core.dice import roll as roll_dice
@@ -29,7 +32,7 @@ from casebook.core.hexgrid import hex_label
 from casebook.core.hooks import hookimpl
 from casebook.core.trace import Trace
 
-__all__ = [
+__all__ = ["STATE_SCHEMA",
     "QUESTIONS", "PLUGIN", "SIDES", "town_values", "towns_held", "update_control", "track_bonus",
     "income", "collect_ips", "determine_first_player", "end_phase",
     "casebook_setup", "casebook_after_action", "casebook_step_start", "casebook_answer",
@@ -272,3 +275,10 @@ def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Mappi
         return income(ctx, args[0], die)
     except (ValueError, KeyError) as exc:
         raise QuestionError(str(exc).strip("'\"")) from None
+
+
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+    """``plugin_state.initiative``: the town IPs of each side at collection (see the module docstring)."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    base_ip: dict[str, Annotated[int, Field(ge=0)]]

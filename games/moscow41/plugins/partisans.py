@@ -16,14 +16,17 @@
 from __future__ import annotations
 
 import bisect
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import ConfigDict, Field
+from typing_extensions import TypedDict
 
 from casebook.core.actions import Action
 from casebook.core.cases import implements
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal, hookimpl
 
-__all__ = ["QUESTIONS", "MARKER", "markers", "enemy_distance", "placement_verdict", "place",
+__all__ = ["STATE_SCHEMA", "QUESTIONS", "MARKER", "markers", "enemy_distance", "placement_verdict", "place",
            "disband", "remove_oos_remnants", "award_points", "remove_markers_entered",
            "remove_all_markers", "casebook_legal_actions", "casebook_validate_action",
            "casebook_apply_action", "casebook_after_action", "casebook_step_end", "casebook_facts"]
@@ -286,3 +289,10 @@ def casebook_facts(ctx: Any, subject: Any) -> dict[str, Any] | None:
     if isinstance(subject, str) and len(subject) == 4 and subject.isdigit():
         return partisan_zoc(ctx, subject)
     return None
+
+
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+    """``plugin_state.partisans``: the tally of remnants removed (16.1)."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    removed_remnants: Annotated[int, Field(ge=0)]

@@ -17,6 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from pydantic import ConfigDict
+from typing_extensions import TypedDict
+
 from casebook.core.cases import implements
 from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label, parse_hex
@@ -26,7 +29,7 @@ from casebook.games.moscow41.plugins import _supply_trace as trace_
 from casebook.games.moscow41.plugins._supply_keys import side_store
 from casebook.games.moscow41.plugins._supply_recovery import mark_oos
 
-__all__ = ["QUESTIONS", "supply_answer", "in_supply", "oos_effects", "record_entry"]
+__all__ = ["STATE_SCHEMA", "QUESTIONS", "supply_answer", "in_supply", "oos_effects", "record_entry"]
 
 #: question -> usage line, for `casebook ask` (see docs/ask/supply.md)
 QUESTIONS: dict[str, str] = {"supply": "supply UNIT — is the unit in supply now, by which route (5.0-5.7)"}
@@ -238,3 +241,10 @@ def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Any) 
         return supply_answer(ctx, args[0])
     except KeyError as exc:
         raise QuestionError(f"supply: {exc.args[0]}") from None
+
+
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+    """``plugin_state.supply``: hexes entered this turn that count for supply."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    entered: list[str]

@@ -22,7 +22,10 @@ Plugin data (``state.plugin_data("weather")``): ``{"turn", "previous_ground", "t
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import ConfigDict, Field
+from typing_extensions import TypedDict
 
 from casebook.core.cases import implements
 from casebook.core.dice import roll
@@ -32,7 +35,7 @@ from casebook.core.trace import Trace
 from casebook.games.moscow41.plugins._weather_effects import effects_of
 from casebook.games.moscow41.plugins._weather_effects import setting as _setting
 
-__all__ = [
+__all__ = ["STATE_SCHEMA",
     "QUESTIONS", "PLUGIN", "weather_fixed", "turn_row", "roll_temperature", "roll_ground",
     "previous_ground", "weather_effects", "weather_answer",
     "casebook_step_start", "casebook_weather_effects", "casebook_answer",
@@ -231,3 +234,14 @@ def casebook_answer(ctx: Any, question: str, args: Any, options: Any) -> dict[st
         return weather_answer(ctx)
     except ValueError as exc:
         raise QuestionError(str(exc)) from None
+
+
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+    """``plugin_state.weather``: the turn whose weather was last determined (see the module docstring)."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    turn: Annotated[int, Field(ge=1)]
+    previous_ground: str
+    temperature_roll: int  # a modified roll (may fall outside 2-12)
+    precipitation: bool
+    table_ground: str

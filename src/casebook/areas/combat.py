@@ -10,7 +10,10 @@ Owner of the steps ``combat`` (the phasing player attacks with activated and res
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import ConfigDict, Field
+from typing_extensions import TypedDict
 
 from casebook.areas._combat_listing import attack_actions, support_actions, support_templates, whole_ips
 from casebook.areas._combat_odds import (
@@ -38,7 +41,7 @@ from casebook.core.hexgrid import parse_hex
 from casebook.core.hooks import Refusal, hookimpl
 from casebook.core.trace import Trace
 
-__all__ = ["QUESTIONS", "assess", "attack_answer", "resolve", "defender_support_policy"]
+__all__ = ["STATE_SCHEMA", "QUESTIONS", "assess", "attack_answer", "resolve", "defender_support_policy"]
 
 QUESTIONS = {"attack": "attack HEX --with UNIT,UNIT… [--support A,D] [--overrun] [--roll N] — odds, "
                        "column, DRM terms and every outcome of an attack (10.0-10.7)"}
@@ -393,3 +396,27 @@ def casebook_answer(ctx, question, args, options):
         raise QuestionError(f"hex {args[0]} is off the map ({ctx.board.grid.describe()})")
     return attack_answer(ctx, args[0], list(options["with"]), options.get("support") or (0, 0),
                          bool(options.get("overrun")), options.get("roll"))
+
+
+class _PendingAttack(TypedDict):
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    attackers: list[str]
+    hex: str
+    kind: str
+    attacker_support: Annotated[int, Field(ge=0)]
+    attacker_side: str
+    defender_side: str
+
+
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+    """``plugin_state.combat``: this phase's attacks and defences (10.1), Guards notes, and an
+    attack awaiting the defender's support (``pending``)."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    phase: str
+    attacked_phase: list[str]
+    attacked_step: list[str]
+    defended_step: list[str]
+    guards: list[str]
+    pending: _PendingAttack
+    interactive: bool

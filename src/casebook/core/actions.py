@@ -50,7 +50,7 @@ class Action:
         """An action; list values become tuples, ``None`` values are dropped. Raises ValueError
         on a malformed kind, side or argument name."""
         for word in (kind, side, *args):
-            if not _WORD.match(word):
+            if not isinstance(word, str) or not _WORD.match(word):
                 raise ValueError(f"not a valid action word: {word!r}")
         items = []
         for name, value in sorted(args.items()):
@@ -118,6 +118,10 @@ def parse_action(text: str, side: str | None = None) -> Action:
     """Parse the notation; ``side`` fills in a missing ``side:`` prefix. Raises ValueError quoting
     the text and saying what was expected."""
     original = text
+    if not isinstance(text, str):
+        raise ValueError(f"an action is text, got {type(text).__name__}")
+    if len(text) > MAX_TEXT:
+        raise ValueError(f"an action of {len(text)} characters (at most {MAX_TEXT})")
     text = text.strip()
     if ":" in text.split(" ", 1)[0]:
         head, _, text = text.partition(":")
@@ -134,6 +138,9 @@ def parse_action(text: str, side: str | None = None) -> Action:
             raise ValueError(f"{original!r}: expected name=value, got {word!r}")
         if name in args:
             raise ValueError(f"{original!r}: argument {name!r} given twice")
+        if name in _RESERVED or not _WORD.match(name):
+            raise ValueError(f"{original!r}: {name!r} is not an argument name (the side and kind come first: "
+                             f"'side: kind name=value …')")
         if name in TEXT_ARGS:
             args[name] = tuple(raw.split(",")) if ("," in raw or name in _LIST_ARGS) else raw
         elif raw in ("true", "false"):
@@ -149,6 +156,11 @@ def parse_action(text: str, side: str | None = None) -> Action:
     except ValueError as exc:
         raise ValueError(f"{original!r}: {exc}") from None
 
+
+#: Names that are not arguments (the action's own fields).
+_RESERVED = frozenset({"kind", "side"})
+#: Longest action text parsed (characters): a long path is a few hundred.
+MAX_TEXT = 4096
 
 #: Text arguments that are always lists (a one-hex path is still a list).
 _LIST_ARGS = frozenset({"path", "with", "units", "stacks", "hexes"})

@@ -97,7 +97,12 @@ class CaseIndex(Mapping[str, CaseInfo]):
 
             data = load_yaml(manifest).data
             if isinstance(data, Mapping) and isinstance(data.get("cases"), str):
-                path = pack / data["cases"]
+                from casebook.core.confine import confined_path
+
+                confined, why = confined_path(pack, data["cases"])
+                if confined is None:
+                    raise ContentError([Problem(str(manifest), 0, 0, "cases", why or "refused path")])
+                path = confined
         if not path.is_file():
             raise ContentError([Problem(str(path), 0, 0, "", "no case index (cases.yaml) here")])
         return cls.load(path)

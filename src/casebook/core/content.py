@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from casebook.core.confine import confined_path, rules_dir_problem
 from casebook.core.errors import ContentError, Problem
 from casebook.core.provenance import PatchError, apply_patch, count_provenance
 from casebook.core.schema import validate
@@ -27,8 +28,9 @@ from casebook.core.schema_tables import cell_value
 from casebook.core.vocabulary import Vocabulary, vocabulary_of
 from casebook.core.yamlio import YamlDoc, read_yaml
 
-__all__ = ["find_pack", "load_pack", "scan_pack", "plugin_registered", "installed_games", "resolve_rules_dir", "Pack",
-           "Table", "FileInfo", "display_path", "read_pack_file", "GAMES_GROUP", "PLUGINS_GROUP"]
+__all__ = ["find_pack", "load_pack", "scan_pack", "plugin_registered", "installed_games", "Pack", "Table",
+           "FileInfo", "display_path", "read_pack_file", "default_rules_dir", "resolve_rules_dir",
+           "rules_dir_problems", "GAMES_GROUP", "PLUGINS_GROUP"]
 
 #: manifest key -> kind of the file(s) it names
 _SINGLE = {"cases": "cases", "sequence": "sequence", "map": "map", "counters": "counters",
@@ -159,19 +161,56 @@ def installed_games() -> dict[str, Path]:
     return dict(sorted(out.items()))
 
 
-def resolve_rules_dir(pack_dir: Path, manifest: Mapping[str, Any]) -> Path:
-    """Where a pack's rule scripts live: the manifest's ``rules_dir`` (relative to the pack dir),
-    by default the pack's own ``rules/`` folder; for a copied pack without one, the installed game
-    of the same id's ``rules/``."""
-    if manifest.get("rules_dir"):
-        return (pack_dir / str(manifest["rules_dir"])).resolve()
+def default_rules_dir(pack_dir: Path, game: str) -> Path:
+    """A game's rules folder when the manifest names none: the pack's own ``rules/``; for a pack
+    copied elsewhere without one, the installed game of the same id's ``rules/``."""
     own = (pack_dir / "rules").resolve()
     if own.is_dir():
         return own
-    installed = installed_games().get(str(manifest.get("id") or pack_dir.name))
+    installed = installed_games().get(game)
     if installed is not None and (installed / "rules").is_dir():
         return (installed / "rules").resolve()
     return own
+
+
+def resolve_rules_dir(pack_dir: Path, manifest: Mapping[str, Any]) -> Path:
+    """Where a pack's rule scripts live: the manifest's ``rules_dir`` (relative to the pack dir,
+    confined by :func:`casebook.core.confine.rules_dir_problem`: a refused one is reported by
+    :func:`rules_dir_problems` and the default is used, so nothing outside is read), else
+    :func:`default_rules_dir`."""
+    game = str(manifest.get("id") or pack_dir.name)
+    default = default_rules_dir(pack_dir, game)
+    given = manifest.get("rules_dir")
+    if given and rules_dir_problem(pack_dir, given, default) is None:
+        return (pack_dir / str(given)).resolve()
+    return default
+
+
+def rules_dir_problems(pack_dir: Path, manifest: Mapping[str, Any], doc: YamlDoc | None) -> list[Problem]:
+    """The confinement problems of a manifest's ``rules_dir:`` and ``rules:`` entries (located in
+    ``doc`` when given): each rule script resolves inside the rules folder after symlinks."""
+    out: list[Problem] = []
+    file = doc.file if doc is not None else display_path(pack_dir / "game.yaml")
+
+    def problem(kp: tuple, message: str) -> None:
+        if doc is not None:
+            out.append(doc.problem(kp, message, value=True))
+        else:
+            out.append(Problem(file, 0, 0, ".".join(map(str, kp)), message))
+
+    game = str(manifest.get("id") or pack_dir.name)
+    given = manifest.get("rules_dir")
+    if given is not None:
+        why = rules_dir_problem(pack_dir, given, default_rules_dir(pack_dir, game))
+        if why is not None:
+            problem(("rules_dir",), why)
+    rules_dir = resolve_rules_dir(pack_dir, manifest)
+    rules = manifest.get("rules")
+    for i, name in enumerate(rules if isinstance(rules, list) else []):
+        _, why = confined_path(rules_dir, name)
+        if why is not None:
+            problem(("rules", i), why)
+    return out
 
 
 def find_pack(game_or_dir: str | os.PathLike[str]) -> Path:
@@ -193,7 +232,12 @@ def find_pack(game_or_dir: str | os.PathLike[str]) -> Path:
 
 def plugin_registered(name: str) -> bool:
     """Whether ``name`` is a registered plugin: an entry point of group ``casebook.plugins`` has
-    that name. Nothing is imported from content."""
+    that name. Nothing is imported from content. Names are those
+    :func:`casebook.core.hooks.resolve_plugin` takes (no private ``_helpers``)."""
+    import re
+
+    if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", name):
+        return False
     return any(ep.name == name for ep in importlib.metadata.entry_points(group=PLUGINS_GROUP))
 
 
@@ -217,22 +261,32 @@ def read_pack_file(path: Path) -> tuple[YamlDoc | None, list[Problem]]:
 
 
 def _named_files(manifest: dict[str, Any], doc: YamlDoc, pack_dir: Path, st: _Loaded) -> list[tuple[Path, str | None, tuple]]:
-    """(path, expected kind, manifest key path) of every file the manifest names."""
-    out: list[tuple[Path, str | None, tuple]] = []
+    """(path, expected kind, manifest key path) of every file the manifest names that is
+    confined to the pack folder (:mod:`.confine`) and exists; the others are problems."""
+    named: list[tuple[str, str | None, tuple]] = []
     for key, kind in _SINGLE.items():
         if isinstance(manifest.get(key), str):
-            out.append((pack_dir / manifest[key], kind, (key,)))
+            named.append((manifest[key], kind, (key,)))
     for key in ("tables", "errata"):
-        for i, rel in enumerate(manifest.get(key) or []):
+        items = manifest.get(key)
+        for i, rel in enumerate(items if isinstance(items, list) else []):
             if isinstance(rel, str):
-                out.append((pack_dir / rel, "errata" if key == "errata" else None, (key, i)))
-    for sid, rel in (manifest.get("scenarios") or {}).items():
+                named.append((rel, "errata" if key == "errata" else None, (key, i)))
+    scenarios = manifest.get("scenarios")
+    for sid, rel in (scenarios.items() if isinstance(scenarios, dict) else ()):
         if isinstance(rel, str):
-            out.append((pack_dir / rel, "position", ("scenarios", sid)))
-    for path, _, kp in out:
-        if not path.is_file():
+            named.append((rel, "position", ("scenarios", sid)))
+    kept = []
+    for rel, kind, kp in named:
+        path, why = confined_path(pack_dir, rel)
+        if path is None:
+            st.problems.append(doc.problem(kp, why or "refused path", value=True))
+        elif not path.is_file():
             st.problems.append(doc.problem(kp, f"file not found: {display_path(path)}", value=True))
-    return [t for t in out if t[0].is_file()]
+        else:
+            kept.append((path, kind, kp))
+    st.problems += rules_dir_problems(pack_dir, manifest, doc)
+    return kept
 
 
 def _apply_errata(st: _Loaded, errata_paths: list[Path]) -> list[tuple[Path, int, Mapping[str, Any]]]:

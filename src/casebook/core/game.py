@@ -28,9 +28,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from pydantic import ConfigDict
+from typing_extensions import TypedDict
+
 from casebook.core.actions import Action, parse_action
 from casebook.core.engine import Engine, load_engine
-from casebook.core.errors import IllegalActionError
+from casebook.core.errors import CasebookError, IllegalActionError
 from casebook.core.sequence import SequenceMachine
 from casebook.core.standing import UNTIL, covers, lapsed, standing_record
 from casebook.core.standing import offer as standing_offer
@@ -38,11 +41,20 @@ from casebook.core.state import GameState
 from casebook.core.templates import ActionTemplate
 from casebook.core.trace import Trace
 
-__all__ = ["Game", "State", "DRIVER"]
+__all__ = ["Game", "State", "DRIVER", "STATE_SCHEMA"]
 
 #: Source name of the driver's trace events and the plugin_state key of its bookkeeping.
 DRIVER = "driver"
 _SETTLE_LIMIT = 100_000
+
+
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (the name src/casebook/core/savecheck.py looks up)
+    """The driver's record in ``plugin_state.driver``: step bookkeeping and the declared result."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    started: bool
+    acted: bool
+    result: dict[str, Any]
 
 
 class Game:
@@ -107,8 +119,16 @@ class Game:
 
     def state_from_dict(self, data: Mapping[str, Any], trace: Trace | None = None) -> State:
         """A play resumed from a saved position (``State.to_dict()``); draws no random number.
-        Settings the position does not name take the register's defaults."""
-        data = {**data, "settings": {**self.setting_defaults(), **(data.get("settings") or {})}}
+        Settings the position does not name take the register's defaults. Raises PositionError
+        listing every problem of :func:`casebook.core.savecheck.save_problems`."""
+        from casebook.core.errors import PositionError
+        from casebook.core.savecheck import save_problems
+
+        problems = save_problems(data, self.engine, lambda kp: ("<save>", 0, 0))
+        if problems:  # refused whole: the RNG, the tracks, each plugin's record, the units
+            raise PositionError(problems)
+        settings = data.get("settings")
+        data = {**data, "settings": {**self.setting_defaults(), **(settings if isinstance(settings, Mapping) else {})}}
         state = State(self, GameState.from_dict(data), trace if trace is not None else Trace())
         state._settle()
         return state
@@ -169,7 +189,7 @@ class State:
         if self.is_terminal():
             raise IllegalActionError(str(action), (), "the game is over")
         if action not in self.legal_actions() and not self._accepts(action):
-            raise IllegalActionError(str(action), *self._why_not(action))
+            raise IllegalActionError(str(action), *self._why_not_safe(action))
         ctx = self._ctx()
         decider, legal = self._decider, self._legal
         try:
@@ -187,7 +207,7 @@ class State:
         (no automatic steps, no legal-action search): a cheap look-ahead for bots. Raises
         IllegalActionError like :meth:`apply`; this play is unchanged."""
         if action not in self.legal_actions() and not self._accepts(action):
-            raise IllegalActionError(str(action), *self._why_not(action))
+            raise IllegalActionError(str(action), *self._why_not_safe(action))
         other = State(self.game, self.data.clone(), Trace(), self.history)
         other._decider = self._decider
         ctx = other._ctx()
@@ -198,10 +218,13 @@ class State:
     def why_not(self, action: Action | str) -> tuple[tuple[str, ...], str]:
         """(cases, reason) why ``action`` is not legal now; ``((), "legal")`` if it is."""
         if isinstance(action, str):
-            action = parse_action(action, side=self._decider)
+            try:
+                action = parse_action(action, side=self._decider)
+            except ValueError as exc:
+                return ("0.7",), str(exc)
         if action in self.legal_actions() or self._accepts(action):
             return (), "legal"
-        return self._why_not(action)
+        return self._why_not_safe(action)
 
     def is_terminal(self) -> bool:
         """The game is over (a result is declared, or the scenario's last turn has passed)."""
@@ -259,6 +282,20 @@ class State:
                     out.append(a)
         return out
 
+    def _why_not_safe(self, action: Action) -> tuple[tuple[str, ...], str]:
+        """:meth:`_why_not`, and for an action a plugin's validator cannot even read (an enemy
+        unit in ``with=``, a word where a number belongs, a hex off the map) the step's case and
+        what was malformed: a typed action is untrusted input and is refused, never a crash."""
+        try:
+            return self._why_not(action)
+        except IllegalActionError:
+            raise
+        except (CasebookError, KeyError, ValueError, TypeError, AttributeError, IndexError, LookupError) as exc:
+            phase, step = self._machine.current
+            detail = str(exc).strip("'\"") or type(exc).__name__
+            return (step.case,), (f"not among the legal actions of the {step.id} step ({phase.id}); "
+                                  f"malformed action ({type(exc).__name__}: {detail[:120]})")
+
     def _refusals(self, action: Action) -> list[Any]:
         ctx = self.game.engine.ctx(self.data)
         return [r for rs in self.game.engine.hook.casebook_validate_action(ctx=ctx, action=action)
@@ -271,7 +308,10 @@ class State:
             return False
         if not any(t.matches(action) for t in self.action_templates()):
             return False
-        return not self._refusals(action)
+        try:
+            return not self._refusals(action)
+        except (CasebookError, KeyError, ValueError, TypeError, AttributeError, IndexError, LookupError):
+            return False  # a filling a validator cannot even read is refused (by _why_not_safe)
 
     def _why_not(self, action: Action) -> tuple[tuple[str, ...], str]:
         refusals = self._refusals(action)

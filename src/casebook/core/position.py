@@ -16,6 +16,7 @@ from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
+from casebook.core.confine import is_game_id
 from casebook.core.errors import PositionError, Problem
 from casebook.core.provenance import PatchError, apply_patch
 from casebook.core.schema import describe, did_you_mean, validate_model
@@ -23,7 +24,8 @@ from casebook.core.schema_pack import undot
 from casebook.core.schema_position import COUNTER_FIELDS, Position
 from casebook.core.yamlio import YamlDoc, dotted, dump_yaml, read_yaml
 
-__all__ = ["load_position", "check_scenario", "position_to_dict", "dump_position", "effective_map", "pack_dir_near", "Position"]
+__all__ = ["load_position", "check_scenario", "position_to_dict", "dump_position", "dump_save", "effective_map",
+           "pack_dir_near", "Position"]
 
 Locate = Callable[[tuple], tuple[str, int, int]]
 
@@ -203,7 +205,48 @@ def _against_pack(pos: Position, pack: Any, locate: Locate) -> list[Problem]:
     return out
 
 
-def _validate(doc: YamlDoc, data: Any, pack: Any, locate: Locate) -> tuple[Position | None, list[Problem]]:
+def _raw_semantic(data: dict[str, Any], pack: Any, locate: Locate) -> list[Problem]:
+    """The pack checks of :func:`_semantic` on raw data (used when the schema refused it):
+    hexes of units, markers and control on the map, the phase and step ids."""
+    out: list[Problem] = []
+    board = _board(pack.map, ("map",), locate, []) if pack is not None and pack.map else None
+    if isinstance(data.get("map"), dict):
+        board = _board(data["map"], ("map",), locate, [])
+    if board is not None:
+        from casebook.core.hexgrid import parse_hex
+        from casebook.core.state import HEX_RE
+
+        def on_map(label: Any, kp: tuple) -> None:
+            if isinstance(label, str) and HEX_RE.match(label) and not board.grid.contains(parse_hex(label)):
+                out.append(_p(locate, kp, f"hex {label} is off the map ({board.grid.describe()})"))
+
+        for key in ("units", "markers"):
+            items = data.get(key)
+            for i, item in enumerate(items if isinstance(items, list) else []):
+                if isinstance(item, dict):
+                    on_map(item.get("hex"), (key, i, "hex"))
+        control = data.get("control")
+        for label in control if isinstance(control, dict) else ():
+            on_map(label, ("control", label))
+    if pack is not None:
+        phases = {ph.get("id"): ph for ph in pack.sequence.get("phases") or [] if isinstance(ph, dict)}
+        phase, step = data.get("phase"), data.get("step")
+        if isinstance(phase, str) and phases and phase not in phases:
+            out.append(_p(locate, ("phase",), f"unknown phase {phase!r}{did_you_mean(phase, phases)}"))
+        elif isinstance(step, str) and phases:
+            ph = phases.get(phase) if isinstance(phase, str) else next(iter(phases.values()))
+            steps = [x.get("id") for x in (ph or {}).get("steps") or [] if isinstance(x, dict)]
+            if ph is not None and step not in steps:
+                out.append(_p(locate, ("step",), f"{step!r} is not a step of phase {ph.get('id')!r}"
+                              f"{did_you_mean(step, steps)}"))
+    return out
+
+
+Extra = Callable[[dict[str, Any], Locate], list[Problem]]
+
+
+def _validate(doc: YamlDoc, data: Any, pack: Any, locate: Locate,
+              extra: Extra | None = None) -> tuple[Position | None, list[Problem]]:
     if not isinstance(data, dict):
         return None, [_p(locate, (), f"expected a position mapping (kind: position), got {describe(data)}")]
     out: list[Problem] = []
@@ -219,6 +262,10 @@ def _validate(doc: YamlDoc, data: Any, pack: Any, locate: Locate) -> tuple[Posit
         out += _vocabulary(resolved, pack, locate, (*skip, *inherited))
     if pos is not None:
         out += _semantic(pos, resolved, pack, locate)
+    else:  # the schema failed: still list what the raw data shows (every problem at once)
+        out += [p for p in _raw_semantic(resolved, pack, locate) if p not in out]
+    if extra is not None:
+        out += extra(resolved, locate)
 
     return (pos if not out else None), out
 
@@ -228,13 +275,14 @@ def check_scenario(doc: YamlDoc, data: Any, pack: Any, locate: Locate) -> list[P
     return _validate(doc, data, pack, locate)[1]
 
 
-def load_position(path_or_text: str | Path, pack: Any = None) -> Position:
+def load_position(path_or_text: str | Path, pack: Any = None, extra: Extra | None = None) -> Position:
     """Load and validate a position from a file path or YAML/JSON text.
 
     ``pack`` (a :class:`~casebook.core.content.Pack`) defaults to the pack of the position's
     ``game:`` (a ``game.yaml`` with that id in a folder above the file, else the installed game).
-    Errata of the pack that target this file are applied. Raises :class:`PositionError` listing
-    every problem; the position is refused whole.
+    Errata of the pack that target this file are applied. ``extra(data, locate)`` adds checks
+    of its own (a save's: :func:`casebook.core.savecheck.save_problems`), reported with the
+    others. Raises :class:`PositionError` listing every problem; the position is refused whole.
     """
     from casebook.core.content import display_path
 
@@ -252,7 +300,10 @@ def load_position(path_or_text: str | Path, pack: Any = None) -> Position:
         line, col = doc.where(kp)
         return doc.file, line, col
 
-    if pack is None and isinstance(data, dict) and isinstance(data.get("game"), str):
+    if pack is None and isinstance(data, dict) and data.get("game") is not None:
+        if not is_game_id(data["game"]):  # a game id, never a path (confine.py)
+            raise PositionError([_p(locate, ("game",), f"expected a game id such as 'moscow41', got "
+                                    f"{describe(data['game'])}: a pack folder is given by option, not here")])
         pack = _find_pack_for(data["game"], path)
         if pack is None:
             raise PositionError([_p(locate, ("game",), f"unknown game {data['game']!r}: no pack found")])
@@ -264,8 +315,8 @@ def load_position(path_or_text: str | Path, pack: Any = None) -> Position:
                 apply_patch(data, patch["path"], op, patch.get(op))
             except PatchError as exc:
                 raise PositionError([Problem(display_path(epath), 0, 0, f"patches.{i}.path", str(exc))]) from None
-    pos, problems = _validate(doc, data, pack, locate)
-    if pos is None:
+    pos, problems = _validate(doc, data, pack, locate, extra)
+    if problems or pos is None:
         raise PositionError(problems or [_p(locate, ("units",), "a unit taken from the counter mix is invalid")])
     return pos
 
@@ -286,6 +337,16 @@ def position_to_dict(pos: Position) -> dict[str, Any]:
 def dump_position(pos: Position) -> str:
     """A position as YAML text; ``load_position(dump_position(p), pack) == p``."""
     return dump_yaml(position_to_dict(pos))
+
+
+def dump_save(data: Any) -> str:
+    """A play's position document (``State.to_dict()``) as the YAML text of a save, in the one
+    canonical form of :func:`dump_position` (fields in schema order, defaults left out), so
+    save → load → save gives the same bytes. Data the schema refuses is dumped as it is."""
+    pos, problems = validate_model(Position, data, lambda kp: ("<save>", 0, 0))
+    if pos is None or problems:
+        return dump_yaml(data)
+    return dump_position(pos)
 
 
 def effective_map(pos: Position, pack: Any = None) -> dict[str, Any]:

@@ -51,8 +51,9 @@ __all__ = [
 
 
 def _check_plugin(name: str) -> str:
-    if not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
-        raise ValueError(f"a plugin is named by a registered name like 'weather', never a path; got {name!r}")
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", name):  # as src/casebook/core/hooks.py resolve_plugin: no _helpers
+        raise ValueError(f"a plugin is named by a registered name like 'weather', never a path "
+                         f"nor a private _module; got {name!r}")
     return name
 
 

@@ -6,7 +6,7 @@ and checks everything that needs the pack (hexes on the map, phase/step ids, set
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -26,6 +26,8 @@ __all__ = [
     "COUNTER_FIELDS",
 ]
 
+#: A track value: an int >= 0 (upper bounds come from the pack: src/casebook/core/tracks.py).
+Count = Annotated[int, Field(ge=0)]
 #: Status flags of a unit on the map (bools, default false).
 UNIT_FLAGS = ("fatigued", "oos", "activated", "reserve", "guards", "hedgehog", "scattered")
 #: Fields a ``counter:`` reference takes from the pack's counter mix (then overridden).
@@ -94,8 +96,11 @@ class Removed(Model):
 
 
 class Rng(Model):
-    seed: int
-    state: Any = None
+    """The dice: ``seed`` (int >= 0) and the PCG32 ``state`` (null before the first roll, else an
+    int in [0, 2**64); src/casebook/core/dice.py)."""
+
+    seed: int = Field(ge=0)
+    state: int | None = Field(None, ge=0, le=(1 << 64) - 1)
 
 
 class Position(Model):
@@ -112,9 +117,9 @@ class Position(Model):
     step: str | None = None
     phasing: Side | None = None
     first_player: Side | None = None
-    ip: dict[Side, int] = {}
-    rp: dict[Side, dict[Slug, int]] = {}
-    fp: dict[Slug, int] = {}
+    ip: dict[Side, Count] = {}
+    rp: dict[Side, dict[Slug, Count]] = {}
+    fp: dict[Slug, Count] = {}
     partisans: int = Field(0, ge=0)
     units: list[Unit] = []
     markers: list[Marker] = []
@@ -126,3 +131,5 @@ class Position(Model):
     plugin_state: dict[str, Any] = {}
     rng: Rng | None = None
     trace_seq: int = Field(0, ge=0)
+    #: who plays each side (``human``, ``bot:greedy``, ``bot:random``), written by ``play``
+    players: dict[Side, Literal["human", "bot:greedy", "bot:random"]] | None = None

@@ -38,11 +38,11 @@ __all__ = ["GameState", "Journal", "TOP_LEVEL_KEYS", "HEX_RE"]
 TOP_LEVEL_KEYS: tuple[str, ...] = (
     "kind", "format", "game", "provenance", "scenario", "map", "turn", "weather", "phase", "step",
     "phasing", "first_player", "ip", "rp", "fp", "partisans", "units", "markers", "control",
-    "pending", "removed", "settings", "plugin_state", "rng", "trace_seq",
+    "pending", "removed", "settings", "plugin_state", "rng", "trace_seq", "players",
 )
 #: Keys written only when set (``None`` = absent).
 _OPTIONAL = frozenset({"provenance", "scenario", "map", "weather", "phase", "step", "phasing",
-                       "first_player"})
+                       "first_player", "players"})
 #: Lists of records whose ``None`` fields count as absent (pydantic dumps them).
 _RECORD_LISTS = frozenset({"units", "markers", "pending", "removed"})
 #: A printed hex label: column then row, two digits each (``"0303"``).
@@ -103,6 +103,7 @@ class GameState:
             "phasing": None, "first_player": None, "ip": {}, "rp": {}, "fp": {}, "partisans": 0,
             "units": [], "markers": [], "control": {}, "pending": [], "removed": [],
             "settings": {}, "plugin_state": {}, "rng": {"seed": 0, "state": None}, "trace_seq": 0,
+            "players": None,
         }
 
     # ------------------------------------------------------------------ plain data in and out
@@ -484,6 +485,16 @@ class GameState:
             self._d["plugin_state"].pop(plugin, None)
         else:
             self._d["plugin_state"][plugin] = _plain(_copy(value))
+
+    def set_players(self, players: Mapping[str, str] | None) -> None:
+        """Record who plays each side (``{"german": "human", "soviet": "bot:random"}``; the
+        tools' notation): a save resumed without naming the players keeps them."""
+        self._d["players"] = dict(players) if players else None
+
+    @property
+    def players(self) -> Mapping[str, str]:
+        """Who plays each side, as recorded by :meth:`set_players` (empty if unknown)."""
+        return MappingProxyType(dict(self._d.get("players") or {}))
 
     def set_rng_state(self, value: int) -> None:
         """Store the generator state (used only by :mod:`casebook.core.dice`)."""

@@ -32,10 +32,12 @@ from dataclasses import dataclass, field
 from os import PathLike
 from typing import IO, TYPE_CHECKING, Any
 
+from casebook.core.errors import CasebookError
+
 if TYPE_CHECKING:  # pragma: no cover
     from casebook.core.state import GameState
 
-__all__ = ["Event", "Trace", "FIELDS"]
+__all__ = ["Event", "Trace", "TraceError", "FIELDS", "MAX_LINE"]
 
 #: The field names of an event, in the order they are written.
 FIELDS: tuple[str, ...] = ("seq", "turn", "phase", "step", "side", "kind", "cases", "source", "data")
@@ -83,11 +85,20 @@ class Event:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Event:
-        """Build an event from a JSON object; raises ``ValueError`` naming missing or unknown fields."""
+        """Build an event from a JSON object; raises ``ValueError`` naming missing or unknown
+        fields and every field of the wrong type (``seq``/``turn`` ints, ``phase``/``step``/
+        ``side`` text or null, ``kind``/``source`` text, ``cases`` a list of text, ``data`` an
+        object)."""
+        if not isinstance(d, Mapping):
+            raise ValueError(f"a trace event is a JSON object, got {type(d).__name__}")
         missing = [k for k in FIELDS if k not in d]
-        unknown = sorted(set(d) - set(FIELDS))
+        unknown = sorted(map(str, set(d) - set(FIELDS)))
         if missing or unknown:
             raise ValueError(f"trace event: missing fields {missing}, unknown fields {unknown}")
+        wrong = [name for name, ok in _FIELD_CHECKS.items() if not ok(d[name])]
+        if wrong:
+            raise ValueError("trace event: wrong type for " + ", ".join(
+                f"{name} ({_FIELD_WANTS[name]}, got {json.dumps(d[name])[:40]})" for name in wrong))
         return cls(
             seq=d["seq"], turn=d["turn"], phase=d["phase"], step=d["step"], side=d["side"],
             kind=d["kind"], cases=tuple(d["cases"]), source=d["source"], data=d["data"],
@@ -196,11 +207,51 @@ class Trace:
                 return cls.read(fh, name=name or str(source))
         label = name or getattr(source, "name", "<trace>")
         trace = cls()
-        for lineno, line in enumerate(source, start=1):
-            if not line.strip():
-                continue
-            try:
+        lineno = 0
+        try:
+            for line in source:
+                lineno += 1
+                if not line.strip():
+                    continue
+                if len(line) > MAX_LINE:
+                    raise ValueError(f"line longer than {MAX_LINE} characters")
                 trace.append(Event.from_dict(json.loads(line)))
-            except (ValueError, TypeError, KeyError) as exc:
-                raise ValueError(f"{label}:{lineno}: {exc}") from exc
+        except RecursionError:
+            raise TraceError(f"{label}:{lineno}: JSON nested too deeply") from None
+        except (ValueError, TypeError, KeyError) as exc:  # UnicodeDecodeError is a ValueError
+            raise TraceError(f"{label}:{lineno or 1}: {_short(exc)}") from None
         return trace
+
+
+def _short(exc: Exception) -> str:
+    """A one-line message for a reading error (``json`` errors keep their line/column)."""
+    text = str(exc).replace("\n", " ")
+    return text if len(text) <= 300 else text[:300] + "…"
+
+
+class TraceError(CasebookError, ValueError):
+    """A trace file that is not a valid trace: ``file:line: what`` (a ValueError too, for callers
+    that caught the bare ValueError before)."""
+
+
+#: Longest line read from a trace file (characters): an event is a few hundred.
+MAX_LINE = 1 << 20
+
+
+def _text_or_null(v: Any) -> bool:
+    return v is None or isinstance(v, str)
+
+
+def _int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+_FIELD_CHECKS = {
+    "seq": lambda v: _int(v) and v >= 0, "turn": _int, "phase": _text_or_null, "step": _text_or_null,
+    "side": _text_or_null, "kind": lambda v: isinstance(v, str) and v != "",
+    "cases": lambda v: isinstance(v, list) and all(isinstance(c, str) for c in v),
+    "source": lambda v: isinstance(v, str), "data": lambda v: isinstance(v, dict),
+}
+_FIELD_WANTS = {"seq": "an int >= 0", "turn": "an int", "phase": "text or null", "step": "text or null",
+                "side": "text or null", "kind": "non-empty text", "cases": "a list of case ids",
+                "source": "text", "data": "an object"}

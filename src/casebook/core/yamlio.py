@@ -8,7 +8,12 @@ any tag ever runs. Refused, each as a :class:`~casebook.core.errors.Problem` at 
 - any explicit tag (``!!python/object``, ``!custom``, even ``!!str``);
 - anchors and aliases (``&a`` / ``*a``): every value is written where it is used;
 - duplicate keys in one mapping; keys that are not scalars;
-- YAML syntax errors; more than one document in a file.
+- YAML syntax errors; more than one document in a file;
+- nesting deeper than :data:`MAX_DEPTH` collections, a document longer than :data:`MAX_CHARS`
+  characters, a file that is not valid UTF-8.
+
+This is the one YAML policy of every file every command reads (packs, positions, saves, rule
+facts, manifests); SECURITY.md lists the limits.
 
 Plain scalars resolve by the YAML 1.2 core schema (``ruamel.yaml``'s resolver): ``7`` is an int,
 ``"0303"`` (quoted) a string, ``0303`` an int, ``yes`` a string; dates stay strings.
@@ -32,7 +37,12 @@ from ruamel.yaml.representer import SafeRepresenter
 
 from casebook.core.errors import ContentError, Problem
 
-__all__ = ["YamlDoc", "KeyPath", "read_yaml", "load_yaml", "dump_yaml", "dotted"]
+__all__ = ["YamlDoc", "KeyPath", "read_yaml", "load_yaml", "dump_yaml", "dotted", "MAX_DEPTH", "MAX_CHARS"]
+
+#: Deepest nesting of collections (mappings and lists) in one document; shipped files use 6.
+MAX_DEPTH = 48
+#: Longest document, in characters (4 MiB; the largest shipped file is under 200 KB).
+MAX_CHARS = 4 << 20
 
 KeyPath = tuple  # tuple[str | int, ...]
 
@@ -80,6 +90,10 @@ class YamlDoc:
         p = tuple(path)
         line, col = self.where(p, value=value)
         return Problem(self.file, line, col, dotted(p), message)
+
+
+class _TooDeep(Exception):
+    """Raised inside the builder at the first node nested deeper than :data:`MAX_DEPTH`."""
 
 
 def _yaml() -> YAML:
@@ -137,6 +151,9 @@ class _Builder:
         self._check_node(event, path)
         if isinstance(event, ev.ScalarEvent):
             return self.scalar(event)
+        if isinstance(event, (ev.SequenceStartEvent, ev.MappingStartEvent)) and len(path) >= MAX_DEPTH:
+            self._problem(event, path[:3] + ("…",), f"nested deeper than {MAX_DEPTH} levels")
+            raise _TooDeep  # stop reading: the scanner's cost grows with the depth
         if isinstance(event, ev.SequenceStartEvent):
             out: list[Any] = []
             for child in events:
@@ -193,9 +210,22 @@ def read_yaml(source: str | Path, *, text: str | None = None, file: str | None =
     name = file if file is not None else str(source)
     if text is None:
         try:
-            text = Path(source).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            return None, [Problem(name, 0, 0, "", f"cannot read file: {exc}")]
+            raw = Path(source).read_bytes()
+        except OSError as exc:
+            return None, [Problem(name, 0, 0, "", f"cannot read file: {exc.strerror or exc}")]
+        if len(raw) > 4 * MAX_CHARS:
+            return None, [Problem(name, 1, 1, "", f"the document is longer than {MAX_CHARS} characters")]
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = raw.count(b"\n", 0, exc.start) + 1
+            col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+            return None, [Problem(name, line, col, "", f"not valid UTF-8 (byte {raw[exc.start]:#04x})")]
+    if len(text) > MAX_CHARS:
+        return None, [Problem(name, 1, 1, "", f"the document is longer than {MAX_CHARS} characters")]
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        return None, [Problem(name, line, 1, "", "a NUL character: not a text file")]
     b = _Builder(name)
     data: Any = None
     try:
@@ -227,6 +257,11 @@ def read_yaml(source: str | Path, *, text: str | None = None, file: str | None =
         return None, b.problems
     except YAMLError as exc:
         b.problems.append(Problem(name, 0, 0, "", f"YAML error: {exc}"))
+        return None, b.problems
+    except _TooDeep:
+        return None, b.problems
+    except RecursionError:
+        b.problems.append(Problem(name, 1, 1, "", f"nested deeper than {MAX_DEPTH} levels"))
         return None, b.problems
     return YamlDoc(name, data, b.positions, b.value_positions), b.problems
 

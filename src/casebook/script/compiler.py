@@ -311,6 +311,7 @@ def compile_files(paths: Sequence[str | Path], schema: FactSchema, cases: Collec
                   tables: Collection[str] | None = None, relative_to: str | Path | None = None) -> RuleSet:
     """Read and compile script files (names shown relative to ``relative_to`` when given)."""
     sources = []
+    unreadable: list[Problem] = []
     for p in paths:
         p = Path(p)
         shown = str(p)
@@ -319,5 +320,10 @@ def compile_files(paths: Sequence[str | Path], schema: FactSchema, cases: Collec
                 shown = str(p.resolve().relative_to(Path(relative_to).resolve()))
             except ValueError:
                 shown = str(p)
-        sources.append((shown, p.read_text(encoding="utf-8")))
+        try:
+            sources.append((shown, p.read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError) as exc:  # one located error, never a traceback
+            unreadable.append(Problem(shown, 1, 1, "", f"cannot read the script: {type(exc).__name__}"))
+    if unreadable:
+        raise ScriptSyntaxError(unreadable)
     return compile_scripts(sources, schema, cases, tables)

@@ -178,10 +178,14 @@ def load_facts(path: str | Path, display: str | None = None) -> FactSchema:
     """Load ``facts.yaml`` safely (tags refused); raises :class:`ContentError` with all problems."""
     path = Path(path)
     file = display or str(path)
+    from casebook.core.yamlio import read_yaml
+
+    doc, problems = read_yaml(path, file=file)  # the one YAML policy: no tags, anchors, duplicates
+    if doc is None or problems:
+        raise ContentError(problems)
     text = path.read_text(encoding="utf-8")
     try:
-        YAML(typ="safe", pure=True).load(text)  # refuses any tag: content never executes code
-        data = YAML(typ="rt").load(text)  # round-trip: positions for messages
+        data = YAML(typ="rt").load(text)  # round-trip: positions for messages (already checked)
     except YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)

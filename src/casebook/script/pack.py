@@ -13,11 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ruamel.yaml import YAML
-from ruamel.yaml.error import YAMLError
-
-from casebook.core.content import installed_games, resolve_rules_dir
+from casebook.core.confine import confined_path, inside
+from casebook.core.content import installed_games, resolve_rules_dir, rules_dir_problems
 from casebook.core.errors import ContentError, Problem
+from casebook.core.yamlio import load_yaml
 
 from .compiler import RuleSet, compile_files
 from .facts import load_facts
@@ -42,12 +41,9 @@ class RulePack:
 
 
 def _load(path: Path) -> Any:
-    try:
-        return YAML(typ="safe", pure=True).load(path.read_text(encoding="utf-8"))
-    except YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
-        raise ContentError([Problem(str(path), line, col, "", f"YAML error: {getattr(exc, 'problem', exc)}")]) from exc
+    """The data of one YAML file under the one YAML policy (:mod:`casebook.core.yamlio`: no
+    tags, anchors or duplicate keys, bounded depth and size); ContentError listing every problem."""
+    return load_yaml(path).data
 
 
 def read_manifest(pack_dir: Path) -> dict[str, Any]:
@@ -91,27 +87,37 @@ def find_rule_pack(game_or_dir: str | Path) -> RulePack:
     else:
         rules_dir = resolve_rules_dir(pack, {"id": game, **man})
     problems: list[Problem] = []
+    problems += rules_dir_problems(pack, {"id": game, **man}, None) if man else []
     if "rules" in man:
-        files = tuple(rules_dir / str(f) for f in (man["rules"] or []))
+        rules = man["rules"] if isinstance(man["rules"], list) else []
+        files = tuple(p for p in (confined_path(rules_dir, f)[0] for f in rules) if p is not None)
     else:
-        files = tuple(sorted(rules_dir.glob("*.rules")))
+        files = tuple(f for f in sorted(rules_dir.glob("*.rules")) if confined_path(rules_dir, f.name)[0])
     for f in files:
         if not f.is_file():
             problems.append(Problem(str(pack / "game.yaml"), 0, 0, "rules", f"rule script not found: {f}"))
     facts = rules_dir / "facts.yaml"
-    if files and not facts.is_file():
+    if facts.exists() and not inside(rules_dir, facts):
+        problems.append(Problem(str(facts), 0, 0, "", "facts.yaml leads outside the rules folder (a symlink)"))
+    elif files and not facts.is_file():
         problems.append(Problem(str(facts), 0, 0, "", "the facts declaration is missing"))
     cases = None
-    cases_file = pack / str(man.get("cases", "cases.yaml"))
-    if cases_file.is_file():
+    cases_file, why = confined_path(pack, man.get("cases", "cases.yaml"))
+    if why is not None:
+        problems.append(Problem(str(pack / "game.yaml"), 0, 0, "cases", why))
+    if cases_file is not None and cases_file.is_file():
         data = _load(cases_file)
-        cases = frozenset(str(c["id"]) for c in (data or {}).get("cases", []) if isinstance(c, dict))
+        entries = data.get("cases") if isinstance(data, dict) else None
+        cases = frozenset(str(c["id"]) for c in (entries if isinstance(entries, list) else [])
+                          if isinstance(c, dict) and "id" in c)
     tables = None
     if man.get("tables"):
         ids = set()
-        for t in man["tables"]:
-            tf = pack / str(t)
-            if tf.is_file():
+        for i, t in enumerate(man["tables"] if isinstance(man["tables"], list) else []):
+            tf, why = confined_path(pack, t)
+            if tf is None:
+                problems.append(Problem(str(pack / "game.yaml"), 0, 0, f"tables.{i}", why or "refused path"))
+            elif tf.is_file():
                 data = _load(tf)
                 if isinstance(data, dict) and "id" in data:
                     ids.add(str(data["id"]))

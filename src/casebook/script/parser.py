@@ -12,16 +12,18 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from lark import Lark
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.lexer import PatternStr
 
 from casebook.core.errors import Problem, ScriptSyntaxError
 
 from .ast import AstBuilder, Statement
 
-__all__ = ["parser", "parse_script", "parse_file", "caret_context"]
+__all__ = ["parser", "parse_script", "parse_file", "caret_context", "MAX_SCRIPT_CHARS", "MAX_LINE_CHARS",
+           "MAX_NUMBER_CHARS", "MAX_TREE_DEPTH", "MAX_STATEMENT_LINES"]
 
 GRAMMAR = Path(__file__).with_name("rules.lark")
 
@@ -182,12 +184,51 @@ def _syntax_problem(file: str, text: str, err: UnexpectedInput, offset: int = 0)
     return Problem(file, line + offset, column, "", message, caret_context(src, column))
 
 
+#: Limits of a rule script (SECURITY.md): characters of a file, of a line, and of a number
+#: literal; how deeply a statement's parse tree may nest (a parenthesised or chained expression).
+MAX_SCRIPT_CHARS = 1 << 20
+MAX_LINE_CHARS = 2000
+MAX_NUMBER_CHARS = 24
+MAX_TREE_DEPTH = 120
+MAX_STATEMENT_LINES = 500
+_NUMBER = re.compile(r"\d[\d_.]*")
+
+
+def _limit_problem(file: str, chunk: str, offset: int) -> Problem | None:
+    """A problem if ``chunk`` exceeds a limit (a statement, a line or a number literal too long)."""
+    if chunk.count("\n") > MAX_STATEMENT_LINES:
+        return Problem(file, offset + 1, 1, "", f"a statement of more than {MAX_STATEMENT_LINES} lines")
+    for i, line in enumerate(chunk.split("\n")):
+        if len(line) > MAX_LINE_CHARS:
+            return Problem(file, offset + i + 1, 1, "", f"a line longer than {MAX_LINE_CHARS} characters")
+        code = line.split("#", 1)[0]
+        for m in _NUMBER.finditer(code):
+            if len(m.group()) > MAX_NUMBER_CHARS:
+                return Problem(file, offset + i + 1, m.start() + 1, "",
+                               f"a number literal longer than {MAX_NUMBER_CHARS} characters")
+    return None
+
+
+def _depth(tree: Any) -> int:
+    """How deeply a lark tree nests (iterative: never itself a recursion)."""
+    deepest, todo = 0, [(tree, 1)]
+    while todo:
+        node, d = todo.pop()
+        deepest = max(deepest, d)
+        todo.extend((c, d + 1) for c in getattr(node, "children", ()) if hasattr(c, "children"))
+    return deepest
+
+
 def parse_script(text: str, file: str) -> tuple[tuple[Statement, ...], list[Problem]]:
     """Parse one script's text; returns (statements that parsed, syntax problems).
 
     ``file`` is the name shown in positions. Statements with a syntax error are left out; the
-    caller decides whether to raise (see :func:`parse_file`).
+    caller decides whether to raise (see :func:`parse_file`). A script beyond the limits
+    (:data:`MAX_SCRIPT_CHARS`, :data:`MAX_LINE_CHARS`, :data:`MAX_NUMBER_CHARS`,
+    :data:`MAX_TREE_DEPTH`) or with a literal the compiler cannot take is a located problem too.
     """
+    if len(text) > MAX_SCRIPT_CHARS:
+        return (), [Problem(file, 1, 1, "", f"a rule script longer than {MAX_SCRIPT_CHARS} characters")]
     if not text.endswith("\n"):
         text += "\n"
     statements: list[Statement] = []
@@ -195,12 +236,31 @@ def parse_script(text: str, file: str) -> tuple[tuple[Statement, ...], list[Prob
     for offset, chunk in _chunks(text):
         if not chunk.strip():
             continue
+        limit = _limit_problem(file, chunk, offset)
+        if limit is not None:
+            problems.append(limit)
+            continue
         try:
             tree = parser().parse(chunk)
         except UnexpectedInput as err:
             problems.append(_syntax_problem(file, chunk, err, offset))
             continue
-        statements.extend(AstBuilder(file, offset).transform(tree))
+        except RecursionError:
+            problems.append(Problem(file, offset + 1, 1, "", "a statement nested too deeply"))
+            continue
+        if _depth(tree) > MAX_TREE_DEPTH:
+            problems.append(Problem(file, offset + 1, 1, "", f"a statement nested deeper than {MAX_TREE_DEPTH} levels "
+                                    "(split the expression)"))
+            continue
+        try:
+            statements.extend(AstBuilder(file, offset).transform(tree))
+        except VisitError as err:
+            orig = err.orig_exc
+            line = getattr(getattr(err, "obj", None), "meta", None)
+            where = getattr(line, "line", 1) if line is not None and not getattr(line, "empty", True) else 1
+            problems.append(Problem(file, offset + where, 1, "", f"cannot read this statement: {orig}"))
+        except RecursionError:
+            problems.append(Problem(file, offset + 1, 1, "", "a statement nested too deeply"))
     return tuple(statements), problems
 
 

@@ -34,15 +34,21 @@ class Bot(Protocol):
 
 
 class RandomBot:
-    """Uniform over the legal actions; ``seed`` makes it repeatable."""
+    """Uniform over the legal actions; ``seed`` makes it repeatable.
+
+    The bot keeps no state between choices: each draw comes from a generator seeded with the
+    seed, the side and the state's next trace number (``trace_seq``, in every save), so a game
+    saved and resumed (``play --load``) makes the same choices as one played through.
+    """
 
     def __init__(self, side: str, seed: int = 0) -> None:
         self.side = side
-        self._rng = random.Random(f"{side}:{seed}")
+        self.seed = seed
 
     def choose(self, state: Any) -> Action:
         actions = state.legal_actions()
-        return actions[self._rng.randrange(len(actions))]
+        rng = random.Random(f"{self.side}:{self.seed}:{state.data.trace_seq}")
+        return actions[rng.randrange(len(actions))]
 
 
 def _strength(unit: dict[str, Any]) -> float:

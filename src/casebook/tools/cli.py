@@ -80,9 +80,9 @@ def main(argv: list[str] | None = None) -> None:
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
-    except click.exceptions.Abort:
+    except click.exceptions.Abort:  # Ctrl-C (click turns KeyboardInterrupt into Abort): 128 + SIGINT
         click.echo("Aborted.", err=True)
-        sys.exit(1)
+        sys.exit(130)
     except CasebookError as exc:
         click.echo(str(exc), err=True)
         sys.exit(1)

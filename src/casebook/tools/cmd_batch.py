@@ -239,8 +239,6 @@ def batch(ctx: click.Context, game: str, scenario: str | None, games: int, worke
         finished: list[Any] = _play_terminable(everything, backend, quiet, done)  # in spec order
         interrupted = None
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the workers are stopped; keep what finished
-        if not done:
-            raise
         finished = _finished(everything, done)  # in spec order, None for the games not finished
         interrupted = f"interrupted: {len(done)} of {len(everything)} games finished"
     records = [r for r in finished if r is not None]
@@ -260,8 +258,11 @@ def batch(ctx: click.Context, game: str, scenario: str | None, games: int, worke
     title = (f"{loaded.engine.pack.manifest.get('name', name)}, {scenario}: {games} "
              f"game{'s' if games != 1 else ''}, {seed_text}, {bots_text}, on {backend.describe()}"
              + (f" — {interrupted}" if interrupted else ""))
-    _print(title, summaries, changed_seeds(*split) if len(split) == 2 else None,
-           differing_traces(*split) if len(split) == 2 else None)
+    if records:
+        _print(title, summaries, changed_seeds(*split) if len(split) == 2 else None,
+               differing_traces(*split) if len(split) == 2 else None)
+    else:  # interrupted before any game finished: nothing to summarize, the JSON still says so
+        click.echo(f"{title}\nno game finished")
     failed = [r for r in records if r.error]
     for r in failed:
         click.echo(f"seed {r.seed} ({_label_of(r)}): {r.error} — at {r.where}", err=True)

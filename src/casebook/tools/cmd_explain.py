@@ -27,8 +27,12 @@ def explain_event(path: Path, seq: int) -> dict[str, Any]:
         last = trace[len(trace) - 1].seq if len(trace) else -1
         raise click.ClickException(f"{path}: no event with seq {seq} (0..{last})")
     event = events[0]
+    from casebook.core.confine import is_game_id
+
     game = next((e.data.get("game") for e in trace if e.kind == "setup"), None)
     titles: dict[str, str] = {}
+    if game is not None and not is_game_id(game):  # a game id, never a path (SECURITY.md)
+        raise click.ClickException(f"{path}: the setup event's game must be a game id, got {game!r}")
     if game:
         index = CaseIndex.for_game(game)
         for case in event.cases:

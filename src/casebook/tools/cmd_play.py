@@ -21,27 +21,22 @@ import click
 
 from casebook.core.errors import IllegalActionError
 
-__all__ = ["play", "run_play", "parse_player", "write_turn_map"]
+__all__ = ["play", "run_play", "parse_player", "write_turn_map", "PlayInterrupted"]
 
 DEFAULT_PLAYER = "bot:greedy"
 
 
-def parse_players(given: tuple[str, ...], sides: tuple[str, ...]) -> dict[str, tuple[str, str]]:
-    """``--player SIDE=KIND`` values → side -> (``human``|``bot``, bot kind) for every side of the
-    game (``sides``, its vocabulary), :data:`DEFAULT_PLAYER` where none is given. BadParameter
-    naming the game's sides for an unknown side, a side given twice or a malformed value."""
-    players = {side: parse_player(DEFAULT_PLAYER) for side in sides}
-    named: set[str] = set()
+def parse_players(given: tuple[str, ...]) -> dict[str, tuple[str, str]]:
+    """``--player SIDE=KIND`` values → side -> (``human``|``bot``, bot kind) for the sides named
+    (the others play as a save recorded, else :data:`DEFAULT_PLAYER`; :func:`run_play` refuses a
+    side the game does not have). BadParameter for a side given twice or a malformed value."""
+    players: dict[str, tuple[str, str]] = {}
     for value in given:
         side, eq, kind = value.partition("=")
         if not eq or not side or not kind:
             raise click.BadParameter(f"expected SIDE=KIND, got {value!r}", param_hint="--player")
-        if side not in sides:
-            raise click.BadParameter(f"unknown side {side!r}; this game's sides: {', '.join(sides)}",
-                                     param_hint="--player")
-        if side in named:
+        if side in players:
             raise click.BadParameter(f"side {side!r} given twice", param_hint="--player")
-        named.add(side)
         players[side] = parse_player(kind)
     return players
 
@@ -72,35 +67,41 @@ def write_turn_map(state: Any, path: Path, title: str) -> None:
     path.write_text(svg, encoding="utf-8")
 
 
-def run_play(game_id: Any, scenario: str, players: dict[str, tuple[str, str]], seed: int,
+def run_play(game_id: Any, scenario: str | None, players: dict[str, tuple[str, str]], seed: int,
              out: Path | None, load: str | None = None, echo: Any = click.echo,
              progress: bool = True, max_actions: int = 200_000, overwrite: bool = False) -> Any:
     """Play to the end; returns the final :class:`~casebook.core.game.State`. ``game_id`` is a
-    game id or pack dir, or an already loaded :class:`~casebook.core.game.Game`. ``out`` is
-    chosen by :func:`casebook.tools.play_output.prepare_out` (never two games in one folder)."""
+    game id or pack dir, or an already loaded :class:`~casebook.core.game.Game` (with ``load``:
+    None, or the save's game). ``out`` is chosen by :func:`casebook.tools.play_output.prepare_out`
+    (never two games in one folder). Sides missing from ``players`` play as the save recorded,
+    else as :data:`DEFAULT_PLAYER`; a side the game does not have is a usage error. Raises
+    :class:`PlayInterrupted` (after writing the outputs) when stopped by Ctrl-C or SIGTERM."""
     from casebook.core.game import Game
-    from casebook.core.position import load_position, pack_dir_near, position_to_dict
-    from casebook.core.trace import Trace
     from casebook.tools.account import Narrator
     from casebook.tools.bots import make_bot
     from casebook.tools.human import UNDO, HumanPlayer
     from casebook.tools.runtime import tune_gc
 
     if load:
-        pos = load_position(load)
-        if pos.scenario is not None:
-            scenario = pos.scenario.id
-        # the pack named on the command line if it is a folder, else the one the save belongs to
-        pack = game_id if isinstance(game_id, (str, Path)) and Path(game_id).is_dir() else None
-        game = Game.load(pack or pack_dir_near(pos.game, Path(load)) or pos.game, scenario)
-        trace_path = Path(load + ".trace.jsonl")
-        trace = Trace.read(trace_path) if trace_path.is_file() else Trace()
-        state = game.state_from_dict(position_to_dict(pos), trace)
+        game, state, initial, saved_players = _resume(None if isinstance(game_id, Game) else game_id, scenario, load)
+        players = {**{side: parse_player(p) for side, p in saved_players.items()}, **players}
+        seed = int(state.data.rng.get("seed") or 0)  # the bots' seed is the game's (resume is exact)
     else:
         game = game_id if isinstance(game_id, Game) else Game.load(game_id, scenario)
         state = game.new_initial_state(seed)
+        initial = None
+    players = dict(players)
+    unknown = sorted(set(players) - set(state.data.sides))
+    if unknown:
+        raise click.BadParameter(f"unknown side {unknown[0]!r}; this game's sides: {', '.join(state.data.sides)}",
+                                 param_hint="--player")
+    for side in state.data.sides:
+        players.setdefault(side, parse_player(DEFAULT_PLAYER))
+    for s in (state, initial):
+        if s is not None:
+            s.data.set_players({side: _player_text(k, n) for side, (k, n) in players.items()})
     tune_gc()  # the loaded game lives as long as the session (src/casebook/tools/runtime.py)
-    initial = state.clone()
+    initial = initial or state.clone()
     actors: dict[str, Any] = {}
     for side, (kind, name) in players.items():
         actors[side] = (HumanPlayer(side, game.engine.pack.id, echo=echo) if kind == "human"
@@ -131,6 +132,7 @@ def run_play(game_id: Any, scenario: str, players: dict[str, tuple[str, str]], s
 
     bar = ProgressBar(last, enabled=progress)
     previous = signal.signal(signal.SIGTERM, _terminate)
+    stopped = 0
     try:
         for _ in range(max_actions):
             if state.is_terminal():
@@ -159,6 +161,7 @@ def run_play(game_id: Any, scenario: str, players: dict[str, tuple[str, str]], s
             flush()
     except KeyboardInterrupt:
         echo("\nInterrupted: the play so far is saved (continue it with --load).")
+        stopped = _STOPPED_BY.pop() if _STOPPED_BY else 130
     finally:
         signal.signal(signal.SIGTERM, previous)
         bar.stop()
@@ -170,22 +173,91 @@ def run_play(game_id: Any, scenario: str, players: dict[str, tuple[str, str]], s
     if result is not None:
         winner = result.get("winner") or "nobody"
         echo(f"\nResult: {winner} — {result.get('level')} ({result.get('reason', '')})")
+    if stopped:
+        raise PlayInterrupted(state, stopped)
     return state
 
 
+_STOPPED_BY: list[int] = []
+
+
+class PlayInterrupted(Exception):
+    """A play stopped by Ctrl-C (``exit_code`` 130) or SIGTERM (143) after its outputs were
+    written; ``state`` is the play as it stood."""
+
+    def __init__(self, state: Any, exit_code: int) -> None:
+        super().__init__(f"play interrupted (exit {exit_code})")
+        self.state = state
+        self.exit_code = exit_code
+
+
 def _terminate(signum: int, frame: Any) -> None:
-    """SIGTERM (e.g. ``timeout``) ends a play like Ctrl-C: what was played is written out."""
+    """SIGTERM (e.g. ``timeout``) ends a play like Ctrl-C: what was played is written out, and
+    the command exits 128 + 15."""
+    _STOPPED_BY.append(128 + signum)
     raise KeyboardInterrupt
+
+
+def _player_text(kind: str, name: str) -> str:
+    return "human" if kind == "human" else f"bot:{name}"
+
+
+def _resume(game_id: Any, scenario: str | None, load: str) -> tuple[Any, Any, Any, dict[str, str]]:
+    """(game, state, initial, saved players) of the save at ``load``: its game and scenario must
+    be those named on the command line (if any); it is checked whole (every problem at once:
+    the schema, the map, the RNG, the tracks' bounds, each plugin's record); its trace
+    ``LOAD.trace.jsonl``, when present, is continued and its actions can be undone."""
+    from casebook.core.actions import parse_action
+    from casebook.core.confine import is_game_id
+    from casebook.core.game import Game
+    from casebook.core.position import load_position, pack_dir_near, position_to_dict
+    from casebook.core.savecheck import save_problems
+    from casebook.core.trace import Trace
+    from casebook.core.yamlio import load_yaml
+
+    raw = load_yaml(load).data
+    saved_game = raw.get("game") if isinstance(raw, dict) else None
+    if not is_game_id(saved_game):
+        raise click.UsageError(f"{load}: game: must be a game id (a pack folder is given as GAME), got {saved_game!r}")
+    folder = isinstance(game_id, (str, Path)) and Path(game_id).is_dir()
+    if game_id is not None and not folder and str(game_id) != saved_game:
+        raise click.UsageError(f"{load} is a save of {saved_game!r}, not of {game_id!r}")
+    info = raw.get("scenario") if isinstance(raw.get("scenario"), dict) else {}
+    saved_scenario = info.get("id")
+    if scenario is not None and saved_scenario is not None and scenario != saved_scenario:
+        raise click.UsageError(f"{load} is a save of scenario {saved_scenario!r}, not {scenario!r}")
+    from casebook.core.engine import load_engine
+
+    engine = load_engine(game_id if folder else (pack_dir_near(saved_game, Path(load)) or saved_game))
+    chosen = saved_scenario or scenario or next(iter(engine.pack.scenarios), "")
+    if chosen not in engine.pack.scenarios:
+        raise click.UsageError(f"{load}: the game {engine.pack.id!r} has no scenario {chosen!r}")
+    game = Game(engine, chosen)
+    if game.engine.pack.id != saved_game:
+        raise click.UsageError(f"{load} is a save of {saved_game!r}, the pack {game_id} is {game.engine.pack.id!r}")
+    pos = load_position(load, pack=game.engine.pack,
+                        extra=lambda data, locate: save_problems(data, game.engine, locate))
+    trace_path = Path(load + ".trace.jsonl")
+    trace = Trace.read(trace_path) if trace_path.is_file() else Trace()
+    if len(trace) and trace[len(trace) - 1].seq + 1 != pos.trace_seq:
+        raise click.UsageError(f"{trace_path} does not end where {load} stands (its last event is "
+                               f"{trace[len(trace) - 1].seq}, the save's next is {pos.trace_seq})")
+    state = game.state_from_dict(position_to_dict(pos), trace)
+    initial = None
+    if len(trace) and trace[0].kind == "setup" and trace[0].seq == 0:  # undo reaches back before the load
+        state.history = [parse_action(e.data["action"]) for e in trace if e.kind == "action"]
+        initial = game.new_initial_state(int(trace[0].data.get("seed") or 0))
+    return game, state, initial, dict(pos.players or {})
 
 
 def _write_outputs(state: Any, out: Path, name: str, echo: Any) -> None:
     """trace.jsonl, final.yaml (a position ``--load`` continues, with its trace beside it as
     final.yaml.trace.jsonl) and the last turn's map."""
-    from casebook.core.yamlio import dump_yaml
+    from casebook.core.position import dump_save
 
     state.trace.write(out / "trace.jsonl")
     state.trace.write(out / "final.yaml.trace.jsonl")
-    (out / "final.yaml").write_text(dump_yaml(state.to_dict()), encoding="utf-8")
+    (out / "final.yaml").write_text(dump_save(state.to_dict()), encoding="utf-8")
     title = f"{name}: final position" if state.is_terminal() else f"{name}: turn {state.data.turn} (unfinished)"
     write_turn_map(state, out / f"turn-{state.data.turn:02d}.svg", title)
     echo(f"Wrote {out / 'trace.jsonl'}, {out / 'final.yaml'} and the turn maps.")
@@ -205,12 +277,14 @@ def _undo(initial: Any, state: Any, side: str, echo: Any) -> Any:
 
 
 @click.command("play")
-@click.argument("game", default="moscow41")
+@click.argument("game", required=False, default=None)
 @click.argument("scenario", required=False, default=None)
 @click.option("--player", "player", multiple=True, metavar="SIDE=KIND",
               help=f"Who plays a side of the game (repeatable): KIND human, bot:greedy or bot:random; "
-                   f"a side not named is {DEFAULT_PLAYER}. Sides are the game's (game.yaml vocabulary).")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the dice (and the bots).")
+                   f"a side not named plays as the save recorded, else {DEFAULT_PLAYER}. Sides are the "
+                   f"game's (game.yaml vocabulary).")
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Seed of the dice (and the bots); a save keeps its own.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("out"),
               show_default=True, help="Folder for trace.jsonl, final.yaml and turn maps.")
 @click.option("--load", type=click.Path(exists=True, dir_okay=False), default=None,
@@ -224,12 +298,21 @@ def play(game: str, scenario: str | None, player: tuple[str, ...], seed: int, ou
     October Blitz; bots on every side, seed 1)."""
     from casebook.core.content import load_pack
 
-    pack = load_pack(game)
-    players = parse_players(player, pack.vocabulary.side_ids)
-    scenarios = list(pack.scenarios)
-    if scenario is None:
-        scenario = scenarios[0]
-    elif scenario not in scenarios and load is None:
-        raise click.BadParameter(f"{game} has no scenario {scenario!r} (scenarios: {', '.join(scenarios)})",
-                                 param_hint="SCENARIO")
-    run_play(game, scenario, players, seed, out, load=load, progress=not quiet, overwrite=overwrite)
+    players = parse_players(player)
+    if load is None:
+        game = game or "moscow41"
+        pack = load_pack(game)
+        unknown = sorted(set(players) - set(pack.vocabulary.side_ids))
+        if unknown:
+            raise click.BadParameter(f"unknown side {unknown[0]!r}; this game's sides: "
+                                     f"{', '.join(pack.vocabulary.side_ids)}", param_hint="--player")
+        scenarios = list(pack.scenarios)
+        if scenario is None:
+            scenario = scenarios[0]
+        elif scenario not in scenarios:
+            raise click.BadParameter(f"{game} has no scenario {scenario!r} (scenarios: {', '.join(scenarios)})",
+                                     param_hint="SCENARIO")
+    try:
+        run_play(game, scenario, players, seed, out, load=load, progress=not quiet, overwrite=overwrite)
+    except PlayInterrupted as exc:
+        raise click.exceptions.Exit(exc.exit_code) from None

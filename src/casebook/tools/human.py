@@ -178,11 +178,11 @@ class HumanPlayer:
         self.echo(json.dumps(answer, ensure_ascii=False) if as_json else render_text(answer, ctx.engine))
 
     def _save(self, state: Any, target: str) -> None:
-        from casebook.core.yamlio import dump_yaml
+        from casebook.core.position import dump_save
 
         if not target:
             raise ValueError("usage: save FILE")
         path = Path(target)
-        path.write_text(dump_yaml(state.to_dict()), encoding="utf-8")
+        path.write_text(dump_save(state.to_dict()), encoding="utf-8")
         state.trace.write(Path(target + ".trace.jsonl"))
         self.echo(f"saved {path} (continue with: casebook play --load {path} --{self.side} human)")

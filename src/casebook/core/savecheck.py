@@ -1,0 +1,135 @@
+"""Checks of a save (a position resumed in play) that need the loaded engine: refused whole.
+
+A shared save is untrusted input. :func:`save_problems` lists, all at once, every problem of a
+position document that the schema alone cannot see:
+
+- ``rng``: ``seed`` an int >= 0, ``state`` null or an int in ``[0, 2**64)`` (the PCG32 state,
+  :mod:`casebook.core.dice`);
+- every track within its bounds (:mod:`casebook.core.tracks`: IPs 0..99 by 1.4 for Moscow '41);
+- ``plugin_state``: one entry per plugin of the pack (or the driver), each a mapping, checked
+  against the schema its plugin declares (a module attribute ``STATE_SCHEMA``, a ``TypedDict``
+  read by pydantic in strict mode: unknown keys, wrong types and negative counts refused);
+- units given by ``counter:`` reference alone are expanded by :func:`casebook.core.position`
+  (``load_position``); :func:`save_problems` refuses a unit that still has no ``id``/``side``.
+
+``locate(key_path) -> (file, line, column)`` places each problem (a save read from a file) or
+gives ``(file, 0, 0)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from functools import lru_cache
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from casebook.core.errors import Problem
+from casebook.core.tracks import track_problems
+
+__all__ = ["save_problems", "rng_problems", "plugin_state_problems", "state_schema", "state_slots", "Locate", "RNG_MAX"]
+
+Locate = Callable[[tuple], tuple[str, int, int]]
+#: Largest PCG32 state (64 bits).
+RNG_MAX = (1 << 64) - 1
+#: plugin_state keys the kernel itself keeps (the game driver's bookkeeping, src/casebook/core/game.py).
+KERNEL_SLOTS = ("driver",)
+
+
+def _problem(locate: Locate, kp: tuple, message: str) -> Problem:
+    file, line, col = locate(kp)
+    return Problem(file, line, col, ".".join(map(str, kp)), message)
+
+
+def _int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def rng_problems(rng: Any, locate: Locate) -> list[Problem]:
+    """Problems of a position's ``rng`` (absent is fine: a fresh game)."""
+    if rng is None:
+        return []
+    if not isinstance(rng, Mapping):
+        return [_problem(locate, ("rng",), "expected a mapping {seed: N, state: N or null}")]
+    out = [_problem(locate, ("rng", k), "unknown key") for k in rng if k not in ("seed", "state")]
+    seed, state = rng.get("seed", 0), rng.get("state")
+    if not _int(seed) or seed < 0:
+        out.append(_problem(locate, ("rng", "seed"), f"the seed must be an int >= 0, got {seed!r}"))
+    if state is not None and (not _int(state) or not 0 <= state <= RNG_MAX):
+        out.append(_problem(locate, ("rng", "state"),
+                            f"the generator state must be null or an int in [0, 2**64), got {state!r}"))
+    return out
+
+
+def _module(plugin: str) -> Any:
+    from casebook.core.hooks import resolve_plugin
+
+    try:
+        return resolve_plugin(plugin)
+    except LookupError:
+        return None
+
+
+@lru_cache(maxsize=64)
+def state_schema(plugin: str) -> TypeAdapter | None:
+    """The pydantic adapter of the ``STATE_SCHEMA`` plugin ``plugin`` declares (None if none)."""
+    if plugin in KERNEL_SLOTS:
+        from casebook.core.game import STATE_SCHEMA as schema
+    else:
+        schema = getattr(_module(plugin), "STATE_SCHEMA", None)
+    return None if schema is None else TypeAdapter(schema)
+
+
+def state_slots(plugins: tuple[str, ...]) -> dict[str, str]:
+    """``plugin_state`` key -> plugin name: each plugin's ``STATE_KEY`` (default: its name), and
+    the kernel's own slots."""
+    slots = {name: name for name in KERNEL_SLOTS}
+    for name in plugins:
+        slots.setdefault(str(getattr(_module(name), "STATE_KEY", name)), name)
+    return slots
+
+
+def plugin_state_problems(plugin_state: Any, plugins: tuple[str, ...], locate: Locate) -> list[Problem]:
+    """Problems of ``plugin_state``: every key a plugin's slot (of the pack's ``plugins`` or the
+    kernel's), every value a mapping matching its plugin's declared schema."""
+    if plugin_state is None:
+        return []
+    if not isinstance(plugin_state, Mapping):
+        return [_problem(locate, ("plugin_state",), "expected a mapping plugin name -> its record")]
+    slots = state_slots(plugins)
+    out: list[Problem] = []
+    for key, record in plugin_state.items():
+        kp = ("plugin_state", key)
+        if key not in slots:
+            out.append(_problem(locate, kp, f"no plugin keeps {key!r} in this game (slots: {', '.join(slots)})"))
+            continue
+        if not isinstance(record, Mapping):
+            out.append(_problem(locate, kp, "a plugin's record is a mapping"))
+            continue
+        adapter = state_schema(slots[key])
+        if adapter is None:
+            continue
+        try:
+            adapter.validate_python(dict(record), strict=True)
+        except ValidationError as exc:
+            for err in exc.errors()[:20]:
+                loc = tuple(err.get("loc", ()))
+                out.append(_problem(locate, kp + loc, err.get("msg", "invalid")))
+    return out
+
+
+def save_problems(data: Mapping[str, Any], engine: Any, locate: Locate) -> list[Problem]:
+    """Every problem :mod:`casebook.core.position` cannot see in a save played on ``engine``:
+    the RNG, the tracks' bounds, each plugin's stored state, units without ``id`` or ``side``."""
+    out = rng_problems(data.get("rng"), locate)
+    out += track_problems(data, engine.rules, locate)
+    plugins = tuple(engine.pack.manifest.get("plugins") or ())
+    out += plugin_state_problems(data.get("plugin_state"), plugins, locate)
+    units = data.get("units")
+    for i, u in enumerate(units if isinstance(units, list) else []):
+        if isinstance(u, Mapping) and ("id" not in u or "side" not in u):
+            what = "a counter: reference that was not expanded" if "counter" in u else "a unit"
+            out.append(_problem(locate, ("units", i), f"{what}: a unit of a save needs its id and side "
+                                "(load the file with casebook.core.position.load_position, which expands "
+                                "counter: references from the pack's counter mix)"))
+    return out
