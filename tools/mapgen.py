@@ -111,7 +111,7 @@ def build_map(src: Sources) -> MapBuild:
             for a, b in zip(path, path[1:]):
                 if grid.contains(a) and grid.contains(b):
                     sides.setdefault(_pair(a, b), {})[_FLAG[key]] = True
-    for side, feats in sides.items():
+    for feats in sides.values():
         if feats.get("major_river"):
             feats.pop("river", None)
     for f in geo.get("fortifications") or []:
@@ -140,7 +140,8 @@ def build_map(src: Sources) -> MapBuild:
         town_hexes[p.hex] = {"name": p.name, "kind": p.kind, "ip": p.ip}
     for h in moscow:
         if h in town_hexes:
-            raise ContentError([src.geography.problem(("moscow",), f"Moscow hex {_lab(h)} holds {town_hexes[h]['name']}")])
+            raise ContentError([src.geography.problem(
+                ("moscow",), f"Moscow hex {_lab(h)} holds {town_hexes[h]['name']}")])
         town_hexes[h] = {"name": "Moscow", "kind": "city", "ip": byname["Moscow"].ip}
     printed_hexes = set(src.printed.values())
     towns_out: dict[str, Any] = {}
@@ -184,17 +185,18 @@ def build_map(src: Sources) -> MapBuild:
 
 
 def _chart(town_hexes: dict[Hex, dict[str, Any]]) -> dict[str, Any]:
+    """The Initiative Chart: every placed town whose gazetteer ``ip`` is above 0 (1.1A: only the
+    listed towns earn IPs), sorted by name then hex; the values are the gazetteer's data."""
     rows = [{"hex": _lab(h), "town": t["name"], "kind": t["kind"], "ip": t["ip"]}
-            for h, t in sorted(town_hexes.items(), key=lambda ht: (ht[1]["name"], ht[0]))]
+            for h, t in sorted(town_hexes.items(), key=lambda ht: (ht[1]["name"], ht[0])) if t["ip"] > 0]
     return {
         "kind": "records",
         "format": 1,
         "id": "initiative_chart",
         "title": "Initiative Chart: IPs for controlling cities and towns (1.1A; the chart, not the map, "
                  "is authoritative, 0.2.2.10)",
-        "provenance": "reconstructed: every on-map gazetteer town; each Moscow hex 3 IP (1.1C), a city 2 IP "
-                      "(1939 population about 50,000 or more, or an oblast centre), a town 1 IP, 2 IP for a "
-                      "junction of four or more rail lines (Vyazma)",
+        "provenance": "reconstructed: the towns of gazetteer.yaml with ip above 0, at their ip (the reasons "
+                      "are the gazetteer's provenance and each town's source; docs/moscow41-pack.md)",
         "key": "hex",
         "fields": {"hex": "hex", "town": "str", "kind": "str", "ip": "int"},
         "rows": rows,
