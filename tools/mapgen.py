@@ -114,13 +114,17 @@ def build_map(src: Sources) -> MapBuild:
     for feats in sides.values():
         if feats.get("major_river"):
             feats.pop("river", None)
+    fort_prov: dict[tuple[Hex, Hex], str] = {}
     for f in geo.get("fortifications") or []:
         line = _through(grid, [hex_at(grid, *sheet(p)) for p in f["line"]])
         on_line = set(line)
+        how = f.get("description") or "-".join(str(p) for p in f["line"]) + f", facing {f['facing']}"
+        cite = str(f.get("provenance", "")).split(":", 1)[-1].strip()
         for h in line:
             for n in grid.neighbours(h):
                 if n not in on_line and grid.direction(h, n) in FACINGS[f["facing"]]:
                     sides.setdefault(_pair(h, n), {})["fortification"] = {"protects": _lab(h)}
+                    fort_prov[_pair(h, n)] = f"reconstructed: the {f['name']} ({cite}) along {how}"
 
     terrain: dict[str, str] = {}
     outlines = [(r["terrain"], [sheet(p) for p in r["outline"]]) for r in geo.get("regions") or []]
@@ -162,8 +166,7 @@ def build_map(src: Sources) -> MapBuild:
         item: dict[str, Any] = {"hexes": [_lab(a), _lab(b)]}
         item.update(sorted(sides[(a, b)].items()))
         if "fortification" in item:
-            item["provenance"] = ("reconstructed: the Mozhaisk Line (14.2A) along "
-                                  "Volokolamsk-Mozhaisk-Maloyaroslavets-Kaluga, facing west")
+            item["provenance"] = fort_prov[(a, b)]
         hexsides.append(item)
     map_data = {
         "kind": "map",
