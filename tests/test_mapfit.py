@@ -95,7 +95,7 @@ def test_a_printed_hex_the_fit_cannot_reproduce_is_an_error(tmp_path):
     with pytest.raises(ContentError) as exc:
         generate(tmp_path)
     # a wrong anchor drags the whole fit: every printed town that moves is reported at once
-    assert "gazetteer.yaml:14:3: printed.Kaluga: the fit puts Kaluga in 0837, not the printed 0840" in str(exc.value)
+    assert "gazetteer.yaml:15:3: printed.Kaluga: the fit puts Kaluga in 0837, not the printed 0840" in str(exc.value)
     assert len(exc.value.problems) == 5
 
 
@@ -181,8 +181,10 @@ def test_12_1A_entry_areas_on_the_south_edge_A_west_of_B(committed_map, build):
 def test_1_1C_initiative_chart_lists_each_moscow_hex(committed_map):
     chart = load_yaml(PACK / "tables" / "initiative_chart.yaml").data
     rows = {r["hex"]: r for r in chart["rows"]}
-    assert set(rows) == set(committed_map["towns"])
+    # 1.1A: only the chart's towns earn IPs; the map's other towns are there at ip 0
+    assert set(rows) == {h for h, t in committed_map["towns"].items() if t["ip"] > 0}
+    assert len(rows) < len(committed_map["towns"])
     for h in committed_map["moscow"]:
-        assert rows[h]["town"] == "Moscow" and rows[h]["ip"] == 3
-    assert rows["3733"]["ip"] == 2 and rows["2733"]["ip"] == 1
+        assert rows[h]["town"] == "Moscow" and rows[h]["ip"] == 1
+    assert rows["3733"]["ip"] == 2 and rows["1303"]["ip"] == 3 and "2733" not in rows
     assert all(committed_map["towns"][h]["ip"] == r["ip"] for h, r in rows.items())

@@ -1,8 +1,8 @@
 """Moscow '41 initiative (0.7.1.3, 0.7.2.1, 0.7.4, 0.7.5, 1.0-1.4): plugin ``initiative``.
 
-Town IPs are the Initiative Chart's (tables/initiative_chart.yaml: each Moscow hex 3, Kalinin,
-Kaluga, Rzhev 2, Mozhaisk 1 …); the Turn Track bonus of Turn 13 is the Germans' 17 of 1.3B's
-worked example; Turn 5 gives the Germans 20 and the Soviets 12.
+Town IPs are the Initiative Chart's (tables/initiative_chart.yaml: Smolensk 3, Kalinin, Kaluga,
+Vyazma, Tula 2, each Moscow hex, Rzhev, Mozhaisk, Roslavl 1); the Turn Track bonus of Turn 13
+is the Germans' 17 of 1.3B's worked example; Turn 5 gives the Germans 20 and the Soviets 12.
 """
 
 from __future__ import annotations
@@ -21,8 +21,10 @@ from casebook.games.moscow41.plugins import initiative
 from casebook.games.moscow41.plugins.initiative import collect_ips, determine_first_player, income, track_bonus
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
-#: 1.3B's example: 12 IPs of towns held by the Germans (two Moscow hexes, Kalinin, Kaluga, Rzhev).
-GERMAN_12 = '{"2244": german, "2343": german, "3733": german, "0833": german, "3021": german}'
+#: 1.3B's example: 12 IPs of towns held by the Germans on Turn 13 (19 Nov 1941), the historical line:
+#: Smolensk 3, Roslavl 1, Vyazma 2, Kaluga 2, Mozhaisk 1, Kalinin 2, Rzhev 1.
+GERMAN_12 = ('{"1303": german, "0207": german, "1720": german, "0833": german, "2032": german, '
+             '"3733": german, "3021": german}')
 
 
 def pos(turn=5, ground="dry", ip="{german: 0, soviet: 0}", control="{}", extra="", temperature="warm"):
@@ -80,11 +82,11 @@ def test_1_0D_same_number_of_ips_germans_go_first(quick):
 def test_0_7_2_1A_phasing_player_collects_towns_plus_turn_track(quick):
     text = pos(control=GERMAN_12 + "\n", extra="phase: first_initiative\nstep: ip_collection\n"
                "first_player: soviet\nphasing: soviet\nrng: {seed: 3, state: null}\n")
-    ctx = quick(text.replace('"3021": german}', '"3021": german, "1944": soviet}'), trace=True)
+    ctx = quick(text.replace('"3021": german}', '"3021": german, "0343": soviet}'), trace=True)
     initiative.casebook_step_start(ctx, "first_initiative", "ip_collection")
     roll = next(e for e in ctx.trace if e.kind == "roll").data["total"]
     assert ctx.state.ip("german") == 0                      # only the phasing player collects
-    assert ctx.state.ip("soviet") == 2 + 12 + roll          # Podolsk 2 + Turn 5 bonus 12 + die
+    assert ctx.state.ip("soviet") == 2 + 12 + roll          # Tula 2 + Turn 5 bonus 12 + die
     assert income(ctx, "german", 1)["towns"] == 12
 
 
@@ -139,7 +141,7 @@ def test_control_also_set_at_setup(quick):
 @pytest.mark.case("1.1C")
 def test_1_1C_each_moscow_hex_controlled_separately(quick):
     ctx = quick(pos(control='{"2244": german, "2343": german, "2344": soviet, "2345": soviet, "2444": soviet}'))
-    assert (income(ctx, "german")["towns"], income(ctx, "soviet")["towns"]) == (6, 9)
+    assert (income(ctx, "german")["towns"], income(ctx, "soviet")["towns"]) == (2, 3)  # 1 IP a hex
 
 
 @pytest.mark.case("1.1D")

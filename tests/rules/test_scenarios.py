@@ -121,11 +121,12 @@ def test_18_1_3D_a_soviet_combat_unit_in_smolensk_wins_at_once(scenario):
 @pytest.mark.case("18.2.3", "18.0")
 def test_18_2_3_campaign_ends_with_the_vp_of_17(scenario):
     ctx = scenario("campaign", turn=31)
-    ctx.state.set_control("2244", "german")                 # one Moscow hex: 5 VP + 2 x 3 IP
+    ctx.state.set_control("2244", "german")                 # one Moscow hex: 5 VP + 2 x 1 IP
     victory.casebook_turn_end(ctx, 31)
     result = victory.casebook_game_result(ctx)
-    assert result["vp"] == {"german": 2 * (1 + 2 + 3) + 5, "soviet": 2 * (63 - 3)}
-    assert (result["winner"], result["level"]) == ("soviet", "strategic")
+    # Roslavl 1 + Smolensk 3 + the Moscow hex 1 (17.1: twice the IPs), against the Soviets' 15 - 1
+    assert result["vp"] == {"german": 2 * (1 + 3 + 1) + 5, "soviet": 2 * (15 - 1)}
+    assert (result["winner"], result["level"]) == ("soviet", "decisive")   # 13 (17.4)
     assert result["cases"][0] == "18.2.3" and "17.4" in result["cases"]
 
 

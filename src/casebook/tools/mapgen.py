@@ -114,13 +114,17 @@ def build_map(src: Sources) -> MapBuild:
     for feats in sides.values():
         if feats.get("major_river"):
             feats.pop("river", None)
+    fort_prov: dict[tuple[Hex, Hex], str] = {}
     for f in geo.get("fortifications") or []:
         line = _through(grid, [hex_at(grid, *sheet(p)) for p in f["line"]])
         on_line = set(line)
+        how = f.get("description") or "-".join(str(p) for p in f["line"]) + f", facing {f['facing']}"
+        cite = str(f.get("provenance", "")).split(":", 1)[-1].strip()
         for h in line:
             for n in grid.neighbours(h):
                 if n not in on_line and grid.direction(h, n) in FACINGS[f["facing"]]:
                     sides.setdefault(_pair(h, n), {})["fortification"] = {"protects": _lab(h)}
+                    fort_prov[_pair(h, n)] = f"reconstructed: the {f['name']} ({cite}) along {how}"
 
     terrain: dict[str, str] = {}
     outlines = [(r["terrain"], [sheet(p) for p in r["outline"]]) for r in geo.get("regions") or []]
@@ -140,7 +144,8 @@ def build_map(src: Sources) -> MapBuild:
         town_hexes[p.hex] = {"name": p.name, "kind": p.kind, "ip": p.ip}
     for h in moscow:
         if h in town_hexes:
-            raise ContentError([src.geography.problem(("moscow",), f"Moscow hex {_lab(h)} holds {town_hexes[h]['name']}")])
+            raise ContentError([src.geography.problem(
+                ("moscow",), f"Moscow hex {_lab(h)} holds {town_hexes[h]['name']}")])
         town_hexes[h] = {"name": "Moscow", "kind": "city", "ip": byname["Moscow"].ip}
     printed_hexes = set(src.printed.values())
     towns_out: dict[str, Any] = {}
@@ -161,8 +166,7 @@ def build_map(src: Sources) -> MapBuild:
         item: dict[str, Any] = {"hexes": [_lab(a), _lab(b)]}
         item.update(sorted(sides[(a, b)].items()))
         if "fortification" in item:
-            item["provenance"] = ("reconstructed: the Mozhaisk Line (14.2A) along "
-                                  "Volokolamsk-Mozhaisk-Maloyaroslavets-Kaluga, facing west")
+            item["provenance"] = fort_prov[(a, b)]
         hexsides.append(item)
     map_data = {
         "kind": "map",
@@ -184,17 +188,18 @@ def build_map(src: Sources) -> MapBuild:
 
 
 def _chart(town_hexes: dict[Hex, dict[str, Any]]) -> dict[str, Any]:
+    """The Initiative Chart: every placed town whose gazetteer ``ip`` is above 0 (1.1A: only the
+    listed towns earn IPs), sorted by name then hex; the values are the gazetteer's data."""
     rows = [{"hex": _lab(h), "town": t["name"], "kind": t["kind"], "ip": t["ip"]}
-            for h, t in sorted(town_hexes.items(), key=lambda ht: (ht[1]["name"], ht[0]))]
+            for h, t in sorted(town_hexes.items(), key=lambda ht: (ht[1]["name"], ht[0])) if t["ip"] > 0]
     return {
         "kind": "records",
         "format": 1,
         "id": "initiative_chart",
         "title": "Initiative Chart: IPs for controlling cities and towns (1.1A; the chart, not the map, "
                  "is authoritative, 0.2.2.10)",
-        "provenance": "reconstructed: every on-map gazetteer town; each Moscow hex 3 IP (1.1C), a city 2 IP "
-                      "(1939 population about 50,000 or more, or an oblast centre), a town 1 IP, 2 IP for a "
-                      "junction of four or more rail lines (Vyazma)",
+        "provenance": "reconstructed: the towns of gazetteer.yaml with ip above 0, at their ip (the reasons "
+                      "are the gazetteer's provenance and each town's source; docs/moscow41-pack.md)",
         "key": "hex",
         "fields": {"hex": "hex", "town": "str", "kind": "str", "ip": "int"},
         "rows": rows,

@@ -1,0 +1,157 @@
+"""Moscow '41 content checked against the history it reconstructs (issue #16).
+
+The Initiative Chart at the scale of 1.3B's worked example, Army Group Centre's rear garrisons,
+and the rivers and fortification line on the fronts of 2 Oct 1941. The values are the pack's
+reconstructed stand-ins (docs/moscow41-pack.md); the figures asserted are the ones its
+provenance gives (1.3B's 12 German town IPs on Turn 13, the Turn Track's 22 : 10 on Turn 1).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from casebook.core.engine import state_from_position
+from casebook.core.hexgrid import distance, parse_hex
+from casebook.core.position import load_position
+from casebook.core.yamlio import load_yaml
+from casebook.games.moscow41.plugins.initiative import income
+
+PACK = Path(__file__).resolve().parent.parent / "games" / "moscow41"
+LAYOUT = "flat-top-even-q"
+SMOLENSK, ROSLAVL = "1303", "0207"
+#: towns German-held on 19 Nov 1941, the start of Turn 13 (shared/reference/moscow41-oob.md timeline:
+#: Vyazma 7 Oct, Kaluga 12-13 Oct, Kalinin 14 Oct, Mozhaisk 18 Oct; Smolensk and Roslavl since summer)
+GERMAN_19_NOV = {"Smolensk", "Roslavl", "Vyazma", "Kaluga", "Kalinin", "Mozhaisk", "Rzhev", "Volokolamsk",
+                 "Maloyaroslavets", "Staritsa", "Zubtsov", "Sychevka", "Bely", "Ruza", "Gzhatsk", "Dorogobuzh",
+                 "Yelnya", "Spas-Demensk", "Yukhnov", "Medyn", "Kozelsk", "Sukhinichi", "Kirov", "Lyudinovo"}
+#: still Soviet on 19 Nov: Klin and Solnechnogorsk fall ~23 Nov, Istra 27 Nov, Tula holds (19.3E)
+SOVIET_19_NOV = {"Moscow", "Klin", "Solnechnogorsk", "Istra", "Dmitrov", "Yakhroma", "Zagorsk", "Noginsk",
+                 "Naro-Fominsk", "Podolsk", "Serpukhov", "Kashira", "Kolomna", "Aleksin", "Tula", "Venev",
+                 "Stalinogorsk"}
+
+
+@pytest.fixture(scope="module")
+def game_map():
+    return load_yaml(PACK / "map.yaml").data
+
+
+@pytest.fixture(scope="module")
+def sides(game_map):
+    return {frozenset(s["hexes"]): s for s in game_map["hexsides"]}
+
+
+def scenario_ctx(m41, sid: str):
+    pos = load_position(PACK / "scenarios" / f"{sid}.yaml", pack=m41.pack)
+    return m41.ctx(state_from_position(pos))
+
+
+def position_with_control(m41, control: dict[str, str]):
+    text = ("kind: position\nformat: 1\ngame: moscow41\nturn: 13\nweather: {temperature: cold, ground: snow}\n"
+            "ip: {german: 0, soviet: 0}\ncontrol: {" + ", ".join(f'"{h}": {s}' for h, s in control.items()) + "}\n")
+    return m41.ctx(state_from_position(load_position(text, pack=m41.pack)))
+
+
+# ------------------------------------------------------------------------------ Initiative Chart
+@pytest.mark.case("1.3B", "1.1A")
+def test_1_3B_the_historical_19_november_line_gives_the_germans_12_town_ips(m41, game_map):
+    towns = {name: [h for h, t in game_map["towns"].items() if t["name"] == name]
+             for name in GERMAN_19_NOV | SOVIET_19_NOV}
+    assert all(towns.values()), [n for n, hs in towns.items() if not hs]   # every town is on the map
+    control = {h: "german" for n in GERMAN_19_NOV for h in towns[n]}
+    control |= {h: "soviet" for n in SOVIET_19_NOV for h in towns[n]}
+    ctx = position_with_control(m41, control)
+    assert income(ctx, "german")["towns"] == 12        # 1.3B: "The Germans hold 12 ... on Turn 13"
+    assert income(ctx, "soviet")["towns"] == 7         # Moscow's 5 hexes and Tula
+    assert income(ctx, "german", 5)["income"] == 19    # (12 + 17) x 2/3, as the example
+
+
+@pytest.mark.case("1.1A", "1.2", "0.7.1.3A")
+@pytest.mark.parametrize("sid", ["october-blitz", "campaign"])
+def test_1_1A_town_ips_at_the_start_leave_the_october_initiative_to_the_germans(m41, sid):
+    ctx = scenario_ctx(m41, sid)
+    german, soviet = income(ctx, "german", 1), income(ctx, "soviet", 1)
+    assert (german["towns"], soviet["towns"]) == (4, 15)   # Smolensk 3 + Roslavl 1 against the rest
+    assert (german["track_bonus"], soviet["track_bonus"]) == (22, 10)
+    assert german["income"] > soviet["income"]           # 26 against 25 before the die
+    assert soviet["income"] < 40                          # was 73 (63 + 10) with all 45 towns on the chart
+
+
+def test_1_1A_only_chart_towns_earn_ips_and_the_map_keeps_the_others(game_map):
+    chart = load_yaml(PACK / "tables" / "initiative_chart.yaml").data["rows"]
+    assert sum(r["ip"] for r in chart) == 19 and len(chart) == 13   # 8 towns and 5 Moscow hexes
+    assert len(game_map["towns"]) == 45
+    assert {t["name"] for h, t in game_map["towns"].items() if t["ip"] == 0} >= {"Volokolamsk", "Podolsk", "Klin"}
+
+
+# --------------------------------------------------------------------------- the German rear
+@pytest.mark.case("18.1.3D")
+@pytest.mark.parametrize("sid", ["october-blitz", "campaign"])
+def test_18_1_3D_smolensk_and_roslavl_are_garrisoned_at_the_start(m41, sid):
+    ctx = scenario_ctx(m41, sid)
+    counters = m41.pack.counters                          # with the errata (139 RD, 0.2.4.9)
+    units = load_yaml(PACK / "scenarios" / f"{sid}.yaml").data["units"]
+    held = {u["hex"]: u["counter"] for u in units if counters[u["counter"]]["side"] == "german"
+            and counters[u["counter"]]["class"] != "hq"}
+    assert held[SMOLENSK] == "g-403sd" and held[ROSLAVL] == "g-221sd"
+    assert ctx.state.control(SMOLENSK) == "german"
+    soviet = [(distance(parse_hex(u["hex"]), parse_hex(SMOLENSK), LAYOUT), u["counter"]) for u in units
+              if counters[u["counter"]]["side"] == "soviet" and counters[u["counter"]]["class"] != "hq"]
+    assert min(soviet) == (6, "s-144rd")                  # the 20th Army on the Dnieper east of Smolensk
+    # a German combat unit within 2 hexes of every hex of the Minsk highway between Smolensk and the front
+    rear = [parse_hex(h) for h in held]
+    for h in ("1303", "1304", "1404", "1405", "1506"):
+        assert min(distance(parse_hex(h), r, LAYOUT) for r in rear) <= 2, h
+
+
+def test_the_security_divisions_are_reconstructed_and_weaker_than_line_infantry():
+    counters = {u["id"]: u for u in load_yaml(PACK / "counters.yaml").data["units"]}
+    for cid in ("g-221sd", "g-286sd", "g-403sd", "g-339id"):
+        u = counters[cid]
+        assert u["provenance"].startswith("reconstructed:") and "security" in u["type"]
+        assert u["strength"] < counters["g-7id"]["strength"]
+
+
+# -------------------------------------------------------------------------------- geography
+def _rivers(sides, pairs) -> list[bool]:
+    return [bool({"river", "major_river"} & set(sides.get(frozenset(p), {}))) for p in pairs]
+
+
+def test_the_desna_runs_along_the_43rd_armys_front(sides):
+    # 43rd Army (53, 149, 211, 222 RD) in 0711-0411, the German 4th Army and Panzer Group 4 in row 10
+    units = load_yaml(PACK / "scenarios" / "october-blitz.yaml").data["units"]
+    army = [u["hex"] for u in units if u["counter"] in ("s-53rd", "s-149rd", "s-211rd", "s-222rd")]
+    assert sorted(army) == ["0411", "0511", "0611", "0711"]
+    assert all(_rivers(sides, [(h, h[:2] + "10") for h in army]))
+    # and not behind it any more: no river between the army and its rear (row 11 to row 12)
+    assert not any(_rivers(sides, [(h, h[:2] + "12") for h in army]))
+
+
+def test_the_vop_runs_along_the_front_north_of_yartsevo(sides):
+    # the 16th and 19th Armies (row 09) face the German 9th Army's right and the 4th Army (row 08)
+    assert all(_rivers(sides, [(f"{c:02d}08", f"{c:02d}09") for c in range(15, 26)]))
+
+
+@pytest.mark.case("14.2A")
+def test_14_2A_the_mozhaisk_line_runs_from_the_volga_reservoir_to_kaluga(game_map, sides):
+    protected = {s["fortification"]["protects"] for s in game_map["hexsides"] if "fortification" in s}
+    assert {"0833", "1435", "2032", "2733"} <= protected                  # Kaluga ... Volokolamsk
+    north = max(protected, key=lambda h: parse_hex(h).col)
+    assert parse_hex(north).col >= 36                                     # beyond Volokolamsk (27)
+    volga = [k for k, s in sides.items() if north in k and "major_river" in s]
+    assert volga                                                          # its end on the reservoir
+    provs = {s["provenance"] for s in game_map["hexsides"] if "fortification" in s}
+    assert provs == {"reconstructed: the Mozhaisk Line (14.2A) along the Moscow Sea (Volga reservoir)-"
+                     "Volokolamsk-Mozhaisk-Maloyaroslavets-Kaluga, facing west"}
+
+
+@pytest.mark.case("11.3C", "10.3B")
+@pytest.mark.parametrize("sid", ["october-blitz", "campaign"])
+def test_11_3C_the_armies_worn_down_since_july_start_with_a_1_loss_marker(m41, sid):
+    ctx = scenario_ctx(m41, sid)
+    worn = {u["id"] for u in ctx.state.units if u.get("losses")}
+    # the rifle divisions of the 16th, 19th, 20th, 24th and 43rd Armies (23 with the 139 RD of errata 0.2.4.9)
+    assert len(worn) == 23 and {"s-144rd", "s-139rd", "s-53rd", "s-38rd"} <= worn
+    assert all(ctx.state.unit(uid)["losses"] == 1 and uid.endswith("rd") for uid in worn)
+    assert not {"s-133rd", "s-252rd", "s-5rd", "s-194rd"} & worn    # 22nd, 29th, 31st, 49th Armies fresh
