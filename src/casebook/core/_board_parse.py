@@ -63,8 +63,8 @@ class Problems:
 
 
 def grid_from(data: Mapping[str, Any]) -> Grid:
-    size = data.get("size")
-    first = data.get("first") or {}
+    size: Any = data.get("size")
+    first: Any = data.get("first") or {}
     problems: list[tuple[KeyPath, str]] = []
     if not isinstance(size, Mapping):
         problems.append((("size",), "expected a mapping {columns: <int>, rows: <int>}"))

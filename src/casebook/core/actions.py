@@ -131,7 +131,7 @@ def parse_action(text: str, side: str | None = None) -> Action:
     words = text.split()
     if not words:
         raise ValueError(f"{original!r}: missing the action kind after the side")
-    kind, args = words[0], {}
+    kind, args = words[0], dict[str, Any]()
     for word in words[1:]:
         name, eq, raw = word.partition("=")
         if not eq or not name or raw == "":

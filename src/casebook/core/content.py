@@ -264,9 +264,9 @@ def _named_files(manifest: dict[str, Any], doc: YamlDoc, pack_dir: Path, st: _Lo
     """(path, expected kind, manifest key path) of every file the manifest names that is
     confined to the pack folder (:mod:`.confine`) and exists; the others are problems."""
     named: list[tuple[str, str | None, tuple]] = []
-    for key, kind in _SINGLE.items():
+    for key, single_kind in _SINGLE.items():
         if isinstance(manifest.get(key), str):
-            named.append((manifest[key], kind, (key,)))
+            named.append((manifest[key], single_kind, (key,)))
     for key in ("tables", "errata"):
         items = manifest.get(key)
         for i, rel in enumerate(items if isinstance(items, list) else []):
@@ -276,7 +276,7 @@ def _named_files(manifest: dict[str, Any], doc: YamlDoc, pack_dir: Path, st: _Lo
     for sid, rel in (scenarios.items() if isinstance(scenarios, dict) else ()):
         if isinstance(rel, str):
             named.append((rel, "position", ("scenarios", sid)))
-    kept = []
+    kept: list[tuple[Path, str | None, tuple]] = []
     for rel, kind, kp in named:
         path, why = confined_path(pack_dir, rel)
         if path is None:
@@ -440,7 +440,8 @@ def _build(st: _Loaded, gpath: Path, manifest: dict[str, Any], named: list, appl
         if not isinstance(data, dict):
             continue
         if data.get("kind") == "table" and isinstance(data.get("dims"), list):
-            dims = tuple((dm.get("name"), tuple(dm.get("values") or ())) for dm in data["dims"] if isinstance(dm, dict))
+            dims = tuple((str(dm.get("name")), tuple(dm.get("values") or ())) for dm in data["dims"]
+                         if isinstance(dm, dict))
             tables.setdefault(str(data.get("id")), Table(str(data.get("id")), str(data.get("title")), dims,
                                                          str(data.get("value")), data.get("cells") or {}, data.get("provenance")))
         elif data.get("kind") == "records":

@@ -185,7 +185,7 @@ class State:
             try:
                 action = parse_action(action, side=self._decider)
             except ValueError as exc:
-                raise IllegalActionError(action, ("0.7",), str(exc)) from None
+                raise IllegalActionError(str(action), ("0.7",), str(exc)) from None
         if self.is_terminal():
             raise IllegalActionError(str(action), (), "the game is over")
         if action not in self.legal_actions() and not self._accepts(action):
@@ -362,7 +362,7 @@ class State:
             self._check_result(ctx)
             last = self.game.last_turn
             if self.result() is None and last is not None and turn >= last:
-                outcome = {"winner": None, "level": "draw", "reason": f"turn {turn} was the scenario's last",
+                outcome: dict[str, Any] = {"winner": None, "level": "draw", "reason": f"turn {turn} was the scenario's last",
                            "cases": []}
                 self._set_driver(result=outcome)
                 ctx.record("game-over", (), outcome, source=DRIVER, side=None)
@@ -401,7 +401,7 @@ class State:
             if self._decider and any(a.kind != "pass" for a in legal) and not held:
                 return
             acted = bool(self._driver().get("acted"))
-            if held:  # the decider's standing pass answers this step (src/casebook/core/standing.py)
+            if held and standing is not None:  # the decider's standing pass answers this step (core/standing.py)
                 ctx.record("auto-pass", tuple(dict.fromkeys([step.case, *standing["cases"]])),
                            {"step": step.id, "acted": acted, "standing": True}, source=DRIVER,
                            side=self._decider)

@@ -12,7 +12,7 @@ class, hex off the map, duplicate unit ids, unknown counter, bad weather, unknow
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -198,7 +198,8 @@ def _against_pack(pos: Position, pack: Any, locate: Locate) -> list[Problem]:
         elif value not in settings[name].get("choices", []):
             out.append(_p(locate, ("settings", name), f"expected one of {settings[name]['choices']}, got {describe(value)}"))
     known = set(pack.counters) | {u.id for u in pos.units}
-    for key, items in (("pending", pos.pending), ("removed", pos.removed)):
+    lists: tuple[tuple[str, Sequence[Any]], ...] = (("pending", pos.pending), ("removed", pos.removed))
+    for key, items in lists:
         for i, item in enumerate(items):
             if pack.counters and item.unit not in known:
                 out.append(_p(locate, (key, i, "unit"), f"unknown unit {item.unit!r}{did_you_mean(item.unit, known)}"))
@@ -330,7 +331,7 @@ def position_to_dict(pos: Position) -> dict[str, Any]:
             u.model_dump(by_alias=True, exclude_none=True, exclude_defaults=u.counter is None)
             for u in pos.units
         ]
-    head = {k: d.pop(k) for k in ("kind", "format", "game", "provenance") if k in d}
+    head: dict[str, Any] = {k: d.pop(k) for k in ("kind", "format", "game", "provenance") if k in d}
     return {**head, **d}
 
 

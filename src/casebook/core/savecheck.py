@@ -73,8 +73,11 @@ def _module(plugin: str) -> Any:
 @lru_cache(maxsize=64)
 def state_schema(plugin: str) -> TypeAdapter | None:
     """The pydantic adapter of the ``STATE_SCHEMA`` plugin ``plugin`` declares (None if none)."""
+    schema: Any
     if plugin in KERNEL_SLOTS:
-        from casebook.core.game import STATE_SCHEMA as schema
+        from casebook.core.game import STATE_SCHEMA
+
+        schema = STATE_SCHEMA
     else:
         schema = getattr(_module(plugin), "STATE_SCHEMA", None)
     return None if schema is None else TypeAdapter(schema)

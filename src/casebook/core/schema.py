@@ -87,6 +87,8 @@ _EXPECTED = {
 }
 
 
+_M = typing.TypeVar("_M", bound=BaseModel)
+
 def describe(value: Any) -> str:
     """A value as quoted in messages: ``'seven'``, ``7``, ``a mapping``, ``null``."""
     if value is None:
@@ -102,7 +104,7 @@ def describe(value: Any) -> str:
     return str(value)
 
 
-def did_you_mean(word: str, choices: Iterable[str]) -> str:
+def did_you_mean(word: Any, choices: Iterable[Any]) -> str:
     """`` (did you mean 'x'?)`` for the closest choice, or ``""``."""
     close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
@@ -169,7 +171,7 @@ def _walk(data: Any, loc: Iterable[Any]) -> tuple[tuple, bool]:
     return tuple(path), False
 
 
-def _message(err: dict[str, Any], model: type[BaseModel], loc: tuple) -> str:
+def _message(err: Any, model: type[BaseModel], loc: tuple) -> str:
     kind = err["type"]
     value = err.get("input")
     ctx = err.get("ctx") or {}
@@ -242,8 +244,8 @@ def doc_locator(doc: YamlDoc) -> Locator:
 
 
 def validate_model(
-    model: type[BaseModel], data: Any, locate: Locator, base: tuple = ()
-) -> tuple[BaseModel | None, list[Problem]]:
+    model: type[_M], data: Any, locate: Locator, base: tuple = ()
+) -> tuple[_M | None, list[Problem]]:
     """Validate ``data`` against ``model``; return ``(instance or None, problems)``."""
     try:
         return model.model_validate(data), []

@@ -273,7 +273,7 @@ class SequenceMachine:
         cases: list[str] = []
         start, end = phase.loop_starting(step.id), phase.loop_ending(step.id)
         if passed and start is not None:
-            target: int | None = phase.index(start.end) + 1
+            target = phase.index(start.end) + 1
             cases.append(start.case)
         elif end is not None and not passed:
             target = phase.index(end.start)

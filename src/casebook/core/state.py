@@ -132,13 +132,13 @@ class GameState:
                 bad(str(key), "unknown key")
         seen: set[str] = set()
         for i, unit in enumerate(d.get("units") or []):
-            key = _unit_key(unit) if isinstance(unit, Mapping) else None
-            if key is None:
+            unit_key = _unit_key(unit) if isinstance(unit, Mapping) else None
+            if unit_key is None:
                 bad(f"units.{i}", "a unit needs an 'id' or a 'counter'")
-            elif key in seen:
-                bad(f"units.{i}", f"duplicate unit id {key!r}")
+            elif unit_key in seen:
+                bad(f"units.{i}", f"duplicate unit id {unit_key!r}")
             else:
-                seen.add(key)
+                seen.add(unit_key)
         if problems:
             raise PositionError(problems)
         state = cls(d["game"])

@@ -62,7 +62,7 @@ def _values(data: Mapping[str, Any], track: str) -> list[tuple[tuple, Any]]:
         return [] if value is None else [((track,), value)]
     if not isinstance(value, Mapping):
         return []
-    out = []
+    out: list[tuple[tuple, Any]] = []
     for key, v in value.items():
         if isinstance(v, Mapping):
             out += [((track, key, k2), v2) for k2, v2 in v.items()]
