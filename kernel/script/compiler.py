@@ -41,6 +41,8 @@ class RuleSet:
     quantities: Mapping[str, QuantityCode]
     permissions: Mapping[str, PermissionCode]
     schema: FactSchema
+    #: table ids some line looks up (``lookup <table>(…)``): their values are rules in data
+    tables_read: frozenset[str] = frozenset()
 
     def _env(self, facts: Mapping[str, Any], tables: Mapping[str, Any] | None) -> Env:
         return Env(facts, tables, self)
@@ -291,7 +293,7 @@ class _Builder:
         if problems:
             raise ScriptSyntaxError(problems)
         return RuleSet(quantities, {a: PermissionCode(a, tuple(ls)) for a, ls in perms.items()},
-                       self.schema)
+                       self.schema, frozenset(self.ex.looked_up))
 
 
 def compile_scripts(sources: Sequence[tuple[str, str]], schema: FactSchema,

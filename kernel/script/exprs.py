@@ -171,6 +171,8 @@ class ExprCompiler:
         self.lines = lines
         self.problems: list[Problem] = []
         self.key = ""
+        #: table ids named by a ``lookup`` anywhere in the scripts (``casebook cases`` counts them)
+        self.looked_up: set[str] = set()
 
     # -- problems ------------------------------------------------------------------------------
     def error(self, loc: A.Loc, message: str, width: int = 1) -> None:
@@ -338,6 +340,7 @@ class ExprCompiler:
                        len(node.table))
         coords = tuple((k, self.compile(v, record)) for k, v in node.coords)
         table = node.table
+        self.looked_up.add(table)
         fs = tuple((k, c.fn) for k, c in coords)
         uses = frozenset().union(*(c.uses for _, c in coords))
 
