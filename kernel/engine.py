@@ -61,6 +61,17 @@ class Engine:
     _memos: OrderedDict[int, dict[Any, Any]] = field(default_factory=OrderedDict, repr=False)
     _lasting: OrderedDict[Any, dict[Any, Any]] = field(default_factory=OrderedDict, repr=False)
     _recent: list[Any] = field(default_factory=lambda: [None, None], repr=False)
+    _settings: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def setting_defaults(self) -> Mapping[str, Any]:
+        """name -> the interpretations register's reading of every setting (computed once)."""
+        found = self._settings.get("defaults")
+        if found is None:
+            from casebook.kernel.script.standard import setting_defaults
+
+            found = self._settings["defaults"] = setting_defaults(self.pack.interpretations)
+        return found
 
     def lasting(self, board: Board, depends_on: tuple[Any, ...]) -> dict[Any, Any]:
         """A cache that outlives state changes, for values that depend only on the board and on
@@ -198,18 +209,34 @@ class Ctx:
         except KeyError:
             raise KeyError(f"the pack has no records table {table_id!r}") from None
 
+    @property
+    def standard(self) -> Mapping[str, Any]:
+        """The standard facts of this state (turn, weather, phasing side, scenario, settings:
+        :class:`casebook.kernel.script.standard.StandardFacts`), given to every evaluation."""
+        std = self.__dict__.get("_standard")
+        if std is None:
+            from casebook.kernel.script.standard import StandardFacts
+
+            std = self.__dict__["_standard"] = StandardFacts(self.state, self.engine.setting_defaults)
+        return std
+
     def value(self, name: str, facts: Mapping[str, Any]) -> Any:
-        """Rule-script quantity ``name`` for ``facts`` (fast path: no explanation)."""
-        return self.engine.rules.value(name, facts, self.engine.pack.tables)
+        """Rule-script quantity ``name`` for ``facts`` (fast path: no explanation); the standard
+        facts (:attr:`standard`) fill in what ``facts`` does not give."""
+        return self.engine.rules.value(name, facts, self.engine.pack.tables, self.standard)
 
     def quantity(self, name: str, facts: Mapping[str, Any]) -> Any:
         """Rule-script quantity ``name`` for ``facts`` with its :class:`Explanation`
         (``.value``, and every line with cases and ``file:line``)."""
-        return self.engine.rules.explain(name, facts, self.engine.pack.tables)
+        return self.engine.rules.explain(name, facts, self.engine.pack.tables, self.standard)
 
     def permission(self, action: str, facts: Mapping[str, Any]) -> Any:
         """Rule-script verdict on ``action`` for ``facts`` (allowed, and the cases deciding)."""
-        return self.engine.rules.permission(action, facts, self.engine.pack.tables)
+        return self.engine.rules.permission(action, facts, self.engine.pack.tables, self.standard)
+
+    def allowed(self, action: str, facts: Mapping[str, Any]) -> bool:
+        """Whether the rule scripts allow ``action`` for ``facts`` (fast path: no explanation)."""
+        return bool(self.engine.rules.allowed(action, facts, self.engine.pack.tables, self.standard))
 
     def record(self, kind: str, cases: Any = (), data: Mapping[str, Any] | None = None, *,
                source: str = "", side: str | None = None) -> Event | None:

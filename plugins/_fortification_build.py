@@ -153,7 +153,7 @@ def _refuse(ctx: Any, action_name: str, facts: Mapping[str, Any]) -> list[Refusa
 def _payment(ctx: Any, facts: Mapping[str, Any], cost: int) -> dict[str, int] | None:
     """How ``cost`` FPs are paid: Moscow FPs first where they may be used (they are lost at the
     end of the step anyway, 14.1G), then normal FPs; None if there are not enough."""
-    moscow = ctx.state.fp("moscow") if ctx.rules.allowed("spend_moscow_fp", facts) else 0
+    moscow = ctx.state.fp("moscow") if ctx.allowed("spend_moscow_fp", facts) else 0
     use_moscow = min(moscow, cost)
     if ctx.state.fp("normal") < cost - use_moscow:
         return None
@@ -209,7 +209,7 @@ def build_actions(ctx: Any, side: str) -> list[Action]:
     maybe = []
     for hex_ in _candidates(ctx):
         facts = hex_facts(ctx, hex_, supplied=True)
-        if ctx.rules.allowed("build_fort", facts) and _payment(ctx, facts, ctx.value("fort_cost", facts)):
+        if ctx.allowed("build_fort", facts) and _payment(ctx, facts, ctx.value("fort_cost", facts)):
             maybe.append(hex_)
     empty = [h for h in maybe if not any(u.get("side") == "soviet" for u in ctx.state.units_at(h))]
     probe_supply(ctx, empty)

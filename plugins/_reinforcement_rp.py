@@ -165,13 +165,14 @@ def rebuild_actions(ctx: Any, side: str) -> list[Action]:
 
 @implements("12.3B", "12.3C")
 def apply_rebuild(ctx: Any, action: Action) -> dict[str, Any]:
-    """Remove the remnant, spend ``rebuild_rp_cost`` infantry RPs, roll two dice and put the
+    """Remove the remnant, spend ``rebuild_rp_cost`` infantry RPs, roll ``rebuild_delay_dice`` (two) dice and put the
     division on the Turn Track that many turns ahead (12.3B: a 6 rolled on Turn 10 returns it on
     Turn 16), to enter at a friendly railhead (12.3C: pending without an entry area)."""
     st, side = ctx.state, action.side
     st.remove_unit(action.get("unit"), "rebuilding")
     st.add_rp(side, "infantry", -ctx.value("rebuild_rp_cost", {}))
-    total = roll(st, 2, purpose="rebuild delay", cases=["12.3B"], trace=ctx.trace or _NoTrace(),
+    dice = int(ctx.value("rebuild_delay_dice", {}))
+    total = roll(st, dice, purpose="rebuild delay", cases=["12.3B"], trace=ctx.trace or _NoTrace(),
                  source="reinforcement.apply_rebuild")
     st.add_pending(action.get("into"), st.turn + total)
     ctx.changed()

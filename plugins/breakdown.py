@@ -125,7 +125,7 @@ def _recombine_facts(ctx: Any, units: list[str]) -> dict[str, Any]:
     first = odd[0] if odd else us[0]
     return {"side": first.get("side"), "unit_class": first.get("class"),
             "unit_size": first.get("size") or "none", "activated": all(u.get("activated") for u in us),
-            "regiment_count": len(us), "max_regiment_losses": max(u.get("losses", 0) for u in us)}
+            "regiments": [{"losses": int(u.get("losses", 0))} for u in us]}
 
 
 @implements("13.0E", "13.0F")
