@@ -238,6 +238,32 @@ class Ctx:
         """Whether the rule scripts allow ``action`` for ``facts`` (fast path: no explanation)."""
         return bool(self.engine.rules.allowed(action, facts, self.engine.pack.tables, self.standard))
 
+    def fired_lines(self, *explanations: Any) -> list[dict[str, Any]]:
+        """``[{"source": "rules/<game>/x.rules:12", "cases": [...]}]``: every script line that fired
+        in ``explanations`` (a most-severe group: its winning member; a ``first`` quantity's
+        ``otherwise`` line only when no other line decided), for a trace event's
+        ``lines`` (``casebook explain`` prints each line's text). Sources are relative to the
+        directory holding ``rules/`` when the scripts were compiled from absolute paths."""
+        import os
+
+        root = self.engine.pack.rules_dir.parent.parent
+        out: list[dict[str, Any]] = []
+        for e in explanations:
+            decided = e.mode == "first" and any(ln.fired for ln in e.lines if ln.kind in ("term", "group"))
+            for ln in e.lines:
+                if decided and ln.kind == "start":  # `otherwise`: a line of the `first` quantity decided
+                    continue
+                chosen = [m for m in ln.members if m.won] if ln.members else ([ln] if ln.fired else [])
+                for m in chosen:
+                    path, _, line = m.source.rpartition(":")
+                    if path and os.path.isabs(path):
+                        try:
+                            path = os.path.relpath(path, root)
+                        except ValueError:
+                            pass
+                    out.append({"source": f"{path}:{line}", "cases": list(m.cases)})
+        return out
+
     def record(self, kind: str, cases: Any = (), data: Mapping[str, Any] | None = None, *,
                source: str = "", side: str | None = None) -> Event | None:
         """Append a trace event (``seq`` from the state); None when this context has no trace."""

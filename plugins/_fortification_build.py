@@ -223,7 +223,8 @@ def apply_build(ctx: Any, action: Action) -> dict[str, Any]:
     hex) may not move or attack this turn (14.1D). Returns ``{"hex", "cost", "paid", "unit"}``."""
     hex_ = action.get("hex")
     facts = hex_facts(ctx, hex_)
-    cost = ctx.value("fort_cost", facts)
+    explained = ctx.quantity("fort_cost", facts)
+    cost = explained.value
     paid = _payment(ctx, facts, cost)
     for pool, n in paid.items():
         if n:
@@ -237,6 +238,6 @@ def apply_build(ctx: Any, action: Action) -> dict[str, Any]:
         save(ctx, rec)
     ctx.changed()
     out = {"hex": hex_, "cost": cost, "paid": paid, "unit": builder}
-    ctx.record("fortification-built", ("14.1A", "14.1B", "14.1D"), out,
+    ctx.record("fortification-built", ("14.1A", "14.1B", "14.1D"), {**out, "lines": ctx.fired_lines(explained)},
                source="fortification.apply_build", side=action.side)
     return {**out, "cases": ["14.1A", "14.1B"] + (["14.1D"] if builder else [])}

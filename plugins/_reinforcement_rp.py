@@ -170,14 +170,15 @@ def apply_rebuild(ctx: Any, action: Action) -> dict[str, Any]:
     Turn 16), to enter at a friendly railhead (12.3C: pending without an entry area)."""
     st, side = ctx.state, action.side
     st.remove_unit(action.get("unit"), "rebuilding")
-    st.add_rp(side, "infantry", -ctx.value("rebuild_rp_cost", {}))
-    dice = int(ctx.value("rebuild_delay_dice", {}))
+    e_cost, e_dice = ctx.quantity("rebuild_rp_cost", {}), ctx.quantity("rebuild_delay_dice", {})
+    st.add_rp(side, "infantry", -e_cost.value)
+    dice = int(e_dice.value)
     total = roll(st, dice, purpose="rebuild delay", cases=["12.3B"], trace=ctx.trace or _NoTrace(),
                  source="reinforcement.apply_rebuild")
     st.add_pending(action.get("into"), st.turn + total)
     ctx.changed()
     data = {"remnant": action.get("unit"), "division": action.get("into"), "roll": total,
-            "turn": st.turn + total}
+            "turn": st.turn + total, "lines": ctx.fired_lines(e_cost, e_dice)}
     ctx.record("rebuild", ("12.3B", "12.3C"), data, source="reinforcement.apply_rebuild", side=side)
     return {**data, "cases": ["12.3B", "12.3C"]}
 

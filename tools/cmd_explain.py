@@ -2,7 +2,8 @@
 
 Shows the event's turn, phase, step, side, kind and source; every case it cites with the case's
 title from the game's case index; its data; and, where the event carries a rule-script
-explanation (``terms`` or ``lines``), every term with its case, value and source ``file:line``.
+explanation (``terms`` or ``lines``), every term with its case, value and source ``file:line``,
+and the text of that script line (from the event, else read from the rule script).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 
 import click
 
-__all__ = ["explain", "explain_event"]
+__all__ = ["explain", "explain_event", "line_text"]
 
 
 def explain_event(path: Path, seq: int) -> dict[str, Any]:
@@ -52,6 +53,26 @@ def _terms(data: Any) -> list[dict[str, Any]]:
     return found
 
 
+def line_text(source: str, roots: tuple[Path, ...] | None = None) -> str:
+    """The text of the rule-script line at ``source`` (``rules/moscow41/x.rules:12``), comment and
+    surrounding blanks removed; looked for relative to the current directory, then to the
+    installed game's root (where ``rules/`` lives). Empty when the file or line is not found."""
+    path, _, line = source.rpartition(":")
+    if not path or not line.isdigit():
+        return ""
+    if roots is None:
+        import casebook.rules
+
+        roots = (Path.cwd(), Path(casebook.rules.__file__).resolve().parent.parent)
+    for root in roots:
+        f = root / path
+        if f.is_file():
+            lines = f.read_text(encoding="utf-8").split("\n")
+            n = int(line)
+            return lines[n - 1].split("#")[0].strip() if 0 < n <= len(lines) else ""
+    return ""
+
+
 @click.command("explain")
 @click.argument("trace", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.argument("seq", type=int)
@@ -69,8 +90,11 @@ def explain(trace: Path, seq: int, as_json: bool) -> None:
     for term in _terms(out["data"]):
         cases = ", ".join(term.get("cases") or ([term["case"]] if term.get("case") else []))
         value = term.get("amount", term.get("value"))
+        shown = "" if value is None else str(value)
         fired = "" if term.get("fired", True) else " (did not apply)"
-        click.echo(f"    {value!s:>6}  {cases:<14} {term.get('source', '')}  {term.get('text', '')}{fired}")
+        source = str(term.get("source", ""))
+        text = term.get("text") or line_text(source)
+        click.echo(f"    {shown:>6}  {cases:<14} {source}  {text}{fired}")
     data = {k: v for k, v in out["data"].items() if k not in ("terms", "lines")}
     if data:
         click.echo("  data: " + json.dumps(data, ensure_ascii=False))
