@@ -240,6 +240,9 @@ class PermissionCode:
     action: str
     lines: tuple[tuple[str, RuleCode, Fn | None], ...]  # (verdict, code, condition)
     overridden_by: tuple[tuple[int, ...], ...] = field(default=(), compare=False)
+    #: (forbid condition, conditions of the permits overriding it), for :meth:`allowed_in`
+    _forbids: tuple[tuple[Fn | None, tuple[Fn | None, ...]], ...] = field(
+        default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if len(self.overridden_by) != len(self.lines):
@@ -250,7 +253,7 @@ class PermissionCode:
 
     def allowed_in(self, env: Env) -> bool:
         """Allowed: no forbid line fires unless a permit overriding it fires too (fast path)."""
-        for cond, by in self._forbids:  # type: ignore[attr-defined]
+        for cond, by in self._forbids:
             if cond is None or cond(env, None):
                 for c in by:
                     if c is None or c(env, None):
