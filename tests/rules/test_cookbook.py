@@ -20,13 +20,14 @@ RECOMBINE = {"regiments": [{"losses": 0}, {"losses": 1}, {"losses": 0}], "activa
              "unit_class": "infantry", "unit_size": "regiment"}
 
 
-def cooked(tmp_path: Path, file: str, *edits: tuple[str, str | None, str]):
+def cooked(tmp_path: Path, file: str, *edits: tuple[str, str | None, str], game: str = "moscow41"):
     """Copy the pack and its scripts, apply ``edits`` to ``rules/moscow41/<file>`` — each
     ``("replace", old, new)``, ``("after", line, new)`` (insert below ``line``) or
-    ``("append", None, new)`` — and compile. Each ``new`` must be in docs/modding.md."""
-    shutil.copytree(ROOT / "content" / "moscow41", tmp_path / "content" / "moscow41")
-    shutil.copytree(ROOT / "rules" / "moscow41", tmp_path / "rules" / "moscow41")
-    script = tmp_path / "rules" / "moscow41" / file
+    ``("append", None, new)`` — and compile (``game``: the pack). Each ``new`` must be in
+    docs/modding.md."""
+    shutil.copytree(ROOT / "content" / game, tmp_path / "content" / game)
+    shutil.copytree(ROOT / "rules" / game, tmp_path / "rules" / game)
+    script = tmp_path / "rules" / game / file
     text = script.read_text(encoding="utf-8")
     for how, old, new in edits:
         if new.strip():
@@ -40,7 +41,7 @@ def cooked(tmp_path: Path, file: str, *edits: tuple[str, str | None, str]):
         else:
             text = text.replace(old, old + new + "\n")
     script.write_text(text, encoding="utf-8")
-    return compile_pack(find_rule_pack(tmp_path / "content" / "moscow41"))
+    return compile_pack(find_rule_pack(tmp_path / "content" / game))
 
 
 @pytest.mark.case("5.2B")
@@ -152,7 +153,7 @@ def test_recipe_12_a_rule_that_depends_on_a_setting(tmp_path):
     assert rules.value("fort_cost", road, standard={"road_bridges": "bridged"}) == 2
 
 
-def test_recipe_13_rules_check_refuses_a_fact_the_callers_never_give(tmp_path):
+def test_recipe_16_rules_check_refuses_a_fact_the_callers_never_give(tmp_path):
     with pytest.raises(ScriptSyntaxError) as exc:
         cooked(tmp_path, "supply.rules",
                ("after", "  otherwise 8  by 5.2B, 5.2C\n", "  6 by 5.2C  when side is soviet"))
@@ -161,3 +162,22 @@ def test_recipe_13_rules_check_refuses_a_fact_the_callers_never_give(tmp_path):
     assert shown.endswith("supply.rules:8:19: supply_path_mp: `side` is never given to quantity `supply_path_mp`: "
                           "its callers give no facts and the standard facts (facts.yaml `inputs:`)")
     assert "rules/moscow41/supply.rules:8:19: supply_path_mp: `side` is never given" in DOC
+
+
+@pytest.mark.case("BM8.6A")
+def test_recipe_14_bfm_soviet_units_retreat_three_hexes(tmp_path):
+    rules = cooked(tmp_path, "movement.rules", ("after", "  otherwise 2 by BM8.6A\n",
+                                                "  3 by BM8.6A  when side is soviet"), game="battle_for_moscow")
+    assert rules.value("retreat_hexes", {"side": "soviet"}) == 3
+    assert rules.value("retreat_hexes", {"side": "german"}) == 2
+
+
+@pytest.mark.case("BM8.3D")
+def test_recipe_15_bfm_a_river_shift_when_any_attacker_crosses(tmp_path):
+    rules = cooked(tmp_path, "combat.rules", ("replace", "  -1 by BM8.3D  when all attackers have across_river",
+                                              "  -1 by BM8.3D  when any attacker has across_river"),
+                   game="battle_for_moscow")
+    one_across = {"attackers": [{"across_river": True}, {"across_river": False}], "defender_terrain": "clear",
+                  "defender_in_moscow": False, "defender_side": "german", "defender_fortified": False}
+    assert rules.value("column_shift", one_across) == -1
+    assert rules.value("column_shift", {**one_across, "attackers": [{"across_river": False}]}) == 0
