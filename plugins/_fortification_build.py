@@ -147,7 +147,7 @@ def hex_facts(ctx: Any, hex_: str, supplied: bool | None = None) -> dict[str, An
 def _refuse(ctx: Any, action_name: str, facts: Mapping[str, Any]) -> list[Refusal]:
     verdict = ctx.permission(action_name, facts)
     return [Refusal(f"forbidden: {ln.text}", tuple(ln.cases), source=ln.source)
-            for ln in verdict.lines if ln.fired and ln.kind == "forbid"]
+            for ln in verdict.lines if ln.fired and ln.kind == "forbid" and not ln.overridden]
 
 
 def _payment(ctx: Any, facts: Mapping[str, Any], cost: int) -> dict[str, int] | None:

@@ -61,7 +61,7 @@ def divisions_available(ctx: Any) -> list[str]:
 def _refuse(ctx: Any, action_name: str, facts: Mapping[str, Any]) -> list[Refusal]:
     verdict = ctx.permission(action_name, facts)
     return [Refusal(f"forbidden: {ln.text}", tuple(ln.cases), source=ln.source)
-            for ln in verdict.lines if ln.fired and ln.kind == "forbid"]
+            for ln in verdict.lines if ln.fired and ln.kind == "forbid" and not ln.overridden]
 
 
 def _step_refusal(ctx: Any, action: Action, steps: tuple[str, ...], cases: tuple[str, ...]) -> list[Refusal]:

@@ -157,6 +157,8 @@ def test_a_permit_overrides_only_the_forbids_citing_its_cases():
     assert not rs.allowed("march", {"flag": False, "n": 9, "ground": "snow"})
     verdict = rs.permission("march", {"flag": True, "n": 6, "ground": "dry"})
     assert verdict.value is True and verdict.lines[0].note == "overridden by t.rules:2"
+    assert verdict.lines[0].overridden and verdict.lines[0].to_dict()["overridden"] is True
+    assert not verdict.lines[1].overridden and "overridden" not in verdict.lines[1].to_dict()
     assert verdict.lines[1].note == "an exception to t.rules:1"
     rs2 = rules("forbid march by 9.9J when ground is snow\npermit march by 9.9J when n = 9\n")
     assert rs2.allowed("march", {"ground": "snow", "n": 9})   # the permit's own case 9.9J names the forbid

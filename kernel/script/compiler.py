@@ -97,9 +97,7 @@ class RuleSet:
         cases and script lines) when the action is not allowed."""
         verdict = self.permission(action, facts, tables, standard)
         if not verdict.value:
-            p = self.permissions[action]
-            fired = [ln for i, ln in enumerate(verdict.lines) if ln.fired and ln.kind == "forbid"
-                     and not any(verdict.lines[j].fired for j in p.overridden_by[i])]
+            fired = [ln for ln in verdict.lines if ln.fired and ln.kind == "forbid" and not ln.overridden]
             cases = [c for ln in fired for c in ln.cases]
             where = "; ".join(f"{ln.text} [{ln.source}]" for ln in fired)
             raise IllegalActionError(notation or action, cases, f"forbidden: {where}")

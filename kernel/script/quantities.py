@@ -276,7 +276,7 @@ class PermissionCode:
                     note = "overridden by " + ", ".join(self.lines[j][1].source for j in by)
                 else:
                     allowed = False
-            out.append(Line(verdict, c.cases, c.source, c.text, fired[i], note=note))
+            out.append(Line(verdict, c.cases, c.source, c.text, fired[i], note=note, overridden=bool(note)))
         for j in used:
             out[j] = replace(out[j], note="an exception to " + ", ".join(
                 self.lines[i][1].source for i, js in enumerate(self.overridden_by) if j in js and fired[i]))
