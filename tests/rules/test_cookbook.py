@@ -162,22 +162,3 @@ def test_recipe_16_rules_check_refuses_a_fact_the_callers_never_give(tmp_path):
     assert shown.endswith("supply.rules:8:19: supply_path_mp: `side` is never given to quantity `supply_path_mp`: "
                           "its callers give no facts and the standard facts (facts.yaml `inputs:`)")
     assert "rules/moscow41/supply.rules:8:19: supply_path_mp: `side` is never given" in DOC
-
-
-@pytest.mark.case("BM8.6A")
-def test_recipe_14_bfm_soviet_units_retreat_three_hexes(tmp_path):
-    rules = cooked(tmp_path, "movement.rules", ("after", "  otherwise 2 by BM8.6A\n",
-                                                "  3 by BM8.6A  when side is soviet"), game="battle_for_moscow")
-    assert rules.value("retreat_hexes", {"side": "soviet"}) == 3
-    assert rules.value("retreat_hexes", {"side": "german"}) == 2
-
-
-@pytest.mark.case("BM8.3D")
-def test_recipe_15_bfm_a_river_shift_when_any_attacker_crosses(tmp_path):
-    rules = cooked(tmp_path, "combat.rules", ("replace", "  -1 by BM8.3D  when all attackers have across_river",
-                                              "  -1 by BM8.3D  when any attacker has across_river"),
-                   game="battle_for_moscow")
-    one_across = {"attackers": [{"across_river": True}, {"across_river": False}], "defender_terrain": "clear",
-                  "defender_in_moscow": False, "defender_side": "german", "defender_fortified": False}
-    assert rules.value("column_shift", one_across) == -1
-    assert rules.value("column_shift", {**one_across, "attackers": [{"across_river": False}]}) == 0
