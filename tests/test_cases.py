@@ -121,8 +121,15 @@ def test_cli_reports_every_leaf_rule_and_errata_case(tmp_path) -> None:
     if TSV.is_file():
         assert ids == _tsv_leaf_rules()
     row = next(r for r in data["cases"] if r["case"] == "9.6C")
-    assert set(row) == {"case", "title", "implemented_by", "tested_by", "status"}
+    assert set(row) == {"case", "title", "implemented_by", "implemented_in", "tested_by", "status"}
     assert "tests.fake_plugin.force_march" in row["implemented_by"]
+    rows = {r["case"]: r for r in data["cases"]}
+    # 9.2B: the move_cost script line and the TEC charts it looks up, besides the plugin
+    assert rows["9.2B"]["implemented_in"] == ["python", "script", "table"]
+    assert "table:tec" in rows["9.2B"]["implemented_by"]
+    assert rows["0.2.3.3A"]["implemented_in"] == ["errata"]
+    assert data["summary"]["python_only"] == sum(1 for r in data["cases"] if r["implemented_in"] == ["python"])
+    assert 0 < data["summary"]["python_only"] < 362
     assert row["tested_by"] == ["test_a.py::test_force_march"] and row["status"] == "done"
     assert data["summary"]["total"] == 362 and data["summary"]["tested"] == 7   # 9.6C 9.5A 10.4.5C 1.0A 1.0B 0.7.3.6 14.4D2
 
@@ -133,11 +140,22 @@ def test_cli_text_ends_with_the_summary_line(tmp_path) -> None:
     assert result.exit_code == 0, result.output
     lines = result.stdout.strip().splitlines()
     assert lines[-1].startswith("implemented ") and "/362, tested " in lines[-1]
+    assert ", python-only " in lines[-1]
     assert "99.9Z" in result.stderr
     at = next(i for i, line in enumerate(lines) if line.startswith("10.4.5C "))
     assert lines[at].split()[1] in ("tested", "done")
     assert "tested by: test_a.py::test_10_4_5C_clamp" in "\n".join(lines[at + 1:at + 3])
     assert sum(1 for line in lines if not line.startswith(" ")) == 362 + 1
+
+
+def test_implemented_in_names_the_kind_of_every_source() -> None:
+    from casebook.tools.cmd_cases import implemented_in
+
+    assert implemented_in(["casebook.games.moscow41.plugins.supply.trace"]) == ["python"]
+    assert implemented_in(["rules:ma", "casebook.games.moscow41.plugins.movement.ma"]) == ["python", "script"]
+    assert implemented_in(["table:tec", "errata:0.2.3.3.yaml", "sequence:sequence.yaml",
+                           "scenario:campaign"]) == ["data", "errata", "table"]
+    assert implemented_in([]) == []
 
 
 def test_errata_patches_count_as_implementing_their_cases() -> None:

@@ -136,7 +136,7 @@ def test_quantities_may_use_each_other_but_not_in_a_cycle():
 
 
 def test_permissions_forbid_unless_an_exception_permits():
-    rs = rules("forbid march by 9.8B when flag\npermit march by 9.6A when n > 5\n")
+    rs = rules("forbid march by 9.8B when flag\npermit march by 9.6A over 9.8B when n > 5\n")
     assert rs.allowed("march", {"flag": False, "n": 0})
     assert not rs.allowed("march", {"flag": True, "n": 0})
     assert rs.allowed("march", {"flag": True, "n": 6})
@@ -145,6 +145,32 @@ def test_permissions_forbid_unless_an_exception_permits():
     with pytest.raises(IllegalActionError) as exc:
         rs.require("march", {"flag": True, "n": 0}, notation="march 0101")
     assert exc.value.cases == ("9.8B",) and "t.rules:1" in str(exc.value)
+
+
+def test_a_permit_overrides_only_the_forbids_citing_its_cases():
+    """Precedence: a firing forbid wins unless a firing permit cites one of its cases (by `by` or
+    `over`): a permit written for 9.8B does not cancel a later forbid line of 9.9J."""
+    rs = rules("forbid march by 9.8B when flag\npermit march by 9.6A over 9.8B when n > 5\n"
+               "forbid march by 9.9J when ground is snow\npermit march by 9.9K when n = 9\n")
+    assert rs.allowed("march", {"flag": True, "n": 6, "ground": "dry"})
+    assert not rs.allowed("march", {"flag": True, "n": 6, "ground": "snow"})   # 9.9J: no permit cites it
+    assert not rs.allowed("march", {"flag": False, "n": 9, "ground": "snow"})
+    verdict = rs.permission("march", {"flag": True, "n": 6, "ground": "dry"})
+    assert verdict.value is True and verdict.lines[0].note == "overridden by t.rules:2"
+    assert verdict.lines[0].overridden and verdict.lines[0].to_dict()["overridden"] is True
+    assert not verdict.lines[1].overridden and "overridden" not in verdict.lines[1].to_dict()
+    assert verdict.lines[1].note == "an exception to t.rules:1"
+    rs2 = rules("forbid march by 9.9J when ground is snow\npermit march by 9.9J when n = 9\n")
+    assert rs2.allowed("march", {"ground": "snow", "n": 9})   # the permit's own case 9.9J names the forbid
+    with pytest.raises(IllegalActionError) as exc:
+        rs.require("march", {"flag": True, "n": 6, "ground": "snow"})
+    assert exc.value.cases == ("9.9J",)
+
+
+def test_over_must_name_a_forbid_case_of_the_same_action():
+    with pytest.raises(ScriptSyntaxError,
+                       match=r"t.rules:2:1: march: `over 9.9J`: no forbid line of `march` cites 9.9J"):
+        rules("forbid march by 9.8B when flag\npermit march by 9.6A over 9.9J\n")
 
 
 def test_asked_facts_are_put_only_when_a_line_reads_them_and_change_no_verdict():

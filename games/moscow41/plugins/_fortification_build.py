@@ -147,13 +147,13 @@ def hex_facts(ctx: Any, hex_: str, supplied: bool | None = None) -> dict[str, An
 def _refuse(ctx: Any, action_name: str, facts: Mapping[str, Any]) -> list[Refusal]:
     verdict = ctx.permission(action_name, facts)
     return [Refusal(f"forbidden: {ln.text}", tuple(ln.cases), source=ln.source)
-            for ln in verdict.lines if ln.fired and ln.kind == "forbid"]
+            for ln in verdict.lines if ln.fired and ln.kind == "forbid" and not ln.overridden]
 
 
 def _payment(ctx: Any, facts: Mapping[str, Any], cost: int) -> dict[str, int] | None:
     """How ``cost`` FPs are paid: Moscow FPs first where they may be used (they are lost at the
     end of the step anyway, 14.1G), then normal FPs; None if there are not enough."""
-    moscow = ctx.state.fp("moscow") if ctx.rules.allowed("spend_moscow_fp", facts) else 0
+    moscow = ctx.state.fp("moscow") if ctx.allowed("spend_moscow_fp", facts) else 0
     use_moscow = min(moscow, cost)
     if ctx.state.fp("normal") < cost - use_moscow:
         return None
@@ -209,7 +209,7 @@ def build_actions(ctx: Any, side: str) -> list[Action]:
     maybe = []
     for hex_ in _candidates(ctx):
         facts = hex_facts(ctx, hex_, supplied=True)
-        if ctx.rules.allowed("build_fort", facts) and _payment(ctx, facts, ctx.value("fort_cost", facts)):
+        if ctx.allowed("build_fort", facts) and _payment(ctx, facts, ctx.value("fort_cost", facts)):
             maybe.append(hex_)
     empty = [h for h in maybe if not any(u.get("side") == "soviet" for u in ctx.state.units_at(h))]
     probe_supply(ctx, empty)
@@ -223,7 +223,8 @@ def apply_build(ctx: Any, action: Action) -> dict[str, Any]:
     hex) may not move or attack this turn (14.1D). Returns ``{"hex", "cost", "paid", "unit"}``."""
     hex_ = action.get("hex")
     facts = hex_facts(ctx, hex_)
-    cost = ctx.value("fort_cost", facts)
+    explained = ctx.quantity("fort_cost", facts)
+    cost = explained.value
     paid = _payment(ctx, facts, cost)
     for pool, n in paid.items():
         if n:
@@ -237,6 +238,6 @@ def apply_build(ctx: Any, action: Action) -> dict[str, Any]:
         save(ctx, rec)
     ctx.changed()
     out = {"hex": hex_, "cost": cost, "paid": paid, "unit": builder}
-    ctx.record("fortification-built", ("14.1A", "14.1B", "14.1D"), out,
+    ctx.record("fortification-built", ("14.1A", "14.1B", "14.1D"), {**out, "lines": ctx.fired_lines(explained)},
                source="fortification.apply_build", side=action.side)
     return {**out, "cases": ["14.1A", "14.1B"] + (["14.1D"] if builder else [])}

@@ -169,7 +169,7 @@ def hedgehog_refusals(ctx: Any, action: Action) -> list[Refusal]:
     facts = {"side": action.side, "activated": True, "moved_or_attacked": acted(ctx, units)}
     verdict = ctx.permission("hedgehog", facts)
     return [Refusal(f"forbidden: {ln.text}", tuple(ln.cases), source=ln.source)
-            for ln in verdict.lines if ln.fired and ln.kind == "forbid"]
+            for ln in verdict.lines if ln.fired and ln.kind == "forbid" and not ln.overridden]
 
 
 @implements("14.4A", "14.4B")

@@ -82,7 +82,7 @@ def refusals(ctx: Any, action: str, facts: Mapping[str, Any]) -> list[Refusal]:
     """One :class:`Refusal` per rule-script ``forbid`` line on ``action`` that fires."""
     verdict = ctx.permission(action, facts)
     return [Refusal(f"forbidden: {line.text}", tuple(line.cases), source=line.source)
-            for line in verdict.lines if line.fired and line.kind == "forbid"]
+            for line in verdict.lines if line.fired and line.kind == "forbid" and not line.overridden]
 
 
 def counter_unit(ctx: Any, uid: str) -> dict[str, Any]:

@@ -165,18 +165,20 @@ def rebuild_actions(ctx: Any, side: str) -> list[Action]:
 
 @implements("12.3B", "12.3C")
 def apply_rebuild(ctx: Any, action: Action) -> dict[str, Any]:
-    """Remove the remnant, spend ``rebuild_rp_cost`` infantry RPs, roll two dice and put the
+    """Remove the remnant, spend ``rebuild_rp_cost`` infantry RPs, roll ``rebuild_delay_dice`` (two) dice and put the
     division on the Turn Track that many turns ahead (12.3B: a 6 rolled on Turn 10 returns it on
     Turn 16), to enter at a friendly railhead (12.3C: pending without an entry area)."""
     st, side = ctx.state, action.side
     st.remove_unit(action.get("unit"), "rebuilding")
-    st.add_rp(side, "infantry", -ctx.value("rebuild_rp_cost", {}))
-    total = roll(st, 2, purpose="rebuild delay", cases=["12.3B"], trace=ctx.trace or _NoTrace(),
+    e_cost, e_dice = ctx.quantity("rebuild_rp_cost", {}), ctx.quantity("rebuild_delay_dice", {})
+    st.add_rp(side, "infantry", -e_cost.value)
+    dice = int(e_dice.value)
+    total = roll(st, dice, purpose="rebuild delay", cases=["12.3B"], trace=ctx.trace or _NoTrace(),
                  source="reinforcement.apply_rebuild")
     st.add_pending(action.get("into"), st.turn + total)
     ctx.changed()
     data = {"remnant": action.get("unit"), "division": action.get("into"), "roll": total,
-            "turn": st.turn + total}
+            "turn": st.turn + total, "lines": ctx.fired_lines(e_cost, e_dice)}
     ctx.record("rebuild", ("12.3B", "12.3C"), data, source="reinforcement.apply_rebuild", side=side)
     return {**data, "cases": ["12.3B", "12.3C"]}
 

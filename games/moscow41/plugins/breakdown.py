@@ -61,7 +61,7 @@ def divisions_available(ctx: Any) -> list[str]:
 def _refuse(ctx: Any, action_name: str, facts: Mapping[str, Any]) -> list[Refusal]:
     verdict = ctx.permission(action_name, facts)
     return [Refusal(f"forbidden: {ln.text}", tuple(ln.cases), source=ln.source)
-            for ln in verdict.lines if ln.fired and ln.kind == "forbid"]
+            for ln in verdict.lines if ln.fired and ln.kind == "forbid" and not ln.overridden]
 
 
 def _step_refusal(ctx: Any, action: Action, steps: tuple[str, ...], cases: tuple[str, ...]) -> list[Refusal]:
@@ -98,8 +98,8 @@ def apply_breakdown(ctx: Any, action: Action) -> dict[str, Any]:
     st, uid = ctx.state, action.get("unit")
     div = dict(st.unit(uid))
     facts = {"losses": div.get("losses", 0)}
-    n = ctx.value("breakdown_regiments", facts)
-    losses = ctx.value("breakdown_regiment_losses", facts)
+    e_n, e_losses = ctx.quantity("breakdown_regiments", facts), ctx.quantity("breakdown_regiment_losses", facts)
+    n, losses = e_n.value, e_losses.value
     regiments = regiment_pool(ctx)[:n]
     st.remove_unit(uid, "rebuilding")
     for rid in regiments:
@@ -114,7 +114,8 @@ def apply_breakdown(ctx: Any, action: Action) -> dict[str, Any]:
                                             if k not in ("hex", "losses", "fatigued", *_CARRIED)}
     st.set_plugin_data(PLUGIN, rec)
     ctx.changed()
-    ctx.record("breakdown", ("13.0D",), {"division": uid, "regiments": regiments, "losses": losses},
+    ctx.record("breakdown", ("13.0D",), {"division": uid, "regiments": regiments, "losses": losses,
+                                         "lines": ctx.fired_lines(e_n, e_losses)},
                source="breakdown.apply_breakdown", side=action.side)
     return {"division": uid, "regiments": regiments, "losses": losses, "cases": ["13.0C", "13.0D"]}
 
@@ -125,7 +126,7 @@ def _recombine_facts(ctx: Any, units: list[str]) -> dict[str, Any]:
     first = odd[0] if odd else us[0]
     return {"side": first.get("side"), "unit_class": first.get("class"),
             "unit_size": first.get("size") or "none", "activated": all(u.get("activated") for u in us),
-            "regiment_count": len(us), "max_regiment_losses": max(u.get("losses", 0) for u in us)}
+            "regiments": [{"losses": int(u.get("losses", 0))} for u in us]}
 
 
 @implements("13.0E", "13.0F")
@@ -155,7 +156,8 @@ def apply_recombine(ctx: Any, action: Action) -> dict[str, Any]:
     st, units, div_id = ctx.state, list(action.get("units")), action.get("into")
     facts = _recombine_facts(ctx, units)
     regs = [dict(st.unit(r)) for r in units]
-    losses = ctx.value("recombine_losses", facts)
+    e_losses = ctx.quantity("recombine_losses", facts)
+    losses = e_losses.value
     fatigued = any(r.get("fatigued") for r in regs)
     for r in units:
         st.remove_unit(r, "rebuilding")
@@ -170,7 +172,8 @@ def apply_recombine(ctx: Any, action: Action) -> dict[str, Any]:
     st.set_plugin_data(PLUGIN, rec if rec.get("divisions") else None)
     ctx.changed()
     ctx.record("recombine", ("13.0E",), {"division": div_id, "regiments": units, "losses": losses,
-                                          "fatigued": fatigued}, source="breakdown.apply_recombine",
+                                          "fatigued": fatigued, "lines": ctx.fired_lines(e_losses)},
+               source="breakdown.apply_recombine",
                side=action.side)
     return {"division": div_id, "regiments": units, "losses": losses, "fatigued": fatigued,
             "cases": ["13.0E"]}

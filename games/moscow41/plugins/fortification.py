@@ -122,9 +122,9 @@ def fortification_answer(ctx: Any, hex_: str, attackers: list[str] | None = None
         raise QuestionError(f"{hex_!r} is not a hex of the map") from None
     verdict = ctx.permission("build_fort", facts)
     refused = [{"reason": ln.text, "cases": list(ln.cases)} for ln in verdict.lines
-               if ln.fired and ln.kind == "forbid"]
+               if ln.fired and ln.kind == "forbid" and not ln.overridden]  # one a permit overrides refuses nothing
     out = {"hex": hex_, "fortification": fx.fortification_info(ctx, hex_),
-           "build": {"cost": ctx.value("fort_cost", facts), "allowed": not refused, "refused": refused},
+           "build": {"cost": ctx.value("fort_cost", facts), "allowed": bool(verdict.value), "refused": refused},
            "fp": {"normal": ctx.state.fp("normal"), "moscow": ctx.state.fp("moscow")},
            "cases": ["14.1B", "14.1C", "14.1D", "14.1E", "14.2A", "14.2B"]}
     if attackers:

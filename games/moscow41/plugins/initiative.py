@@ -206,8 +206,9 @@ def collect_ips(ctx: Any, side: str | None = None, die: int | None = None) -> di
     ctx.state.set_plugin_data(PLUGIN, data)
     ctx.changed()
     ctx.record("ip-collection", answer["cases"] + ["0.7.2.1C", "1.1D"],
-               {k: answer[k] for k in ("towns", "track_bonus", "multiplier", "income", "previous",
-                                       "roll", "total")},
+               {**{k: answer[k] for k in ("towns", "track_bonus", "multiplier", "income", "previous",
+                                          "roll", "total")},
+                "lines": [{"source": t["source"], "cases": list(t["cases"])} for t in answer["terms"]]},
                source=f"{_SRC}.collect_ips", side=side)
     return answer
 
@@ -222,7 +223,7 @@ def determine_first_player(ctx: Any) -> str:
     e = ctx.quantity("initiative", facts)
     ctx.state.set_first_player(e.value)
     ctx.changed()
-    ctx.record("first-player", list(e.cases), {**facts, "first_player": e.value},
+    ctx.record("first-player", list(e.cases), {**facts, "first_player": e.value, "lines": ctx.fired_lines(e)},
                source=f"{_SRC}.determine_first_player", side=None)
     return e.value
 

@@ -65,13 +65,14 @@ def scattered_in(ctx: Any, hex_: str) -> list[str]:
 
 @implements("15.2")
 def apply_drop(ctx: Any, unit: str, target: str) -> dict[str, Any]:
-    """Drop ``unit`` on ``target`` (validated): roll one die (15.2, rule ``drop_outcome``: on
-    target on a 6); on target the unit is placed; otherwise it is placed scattered on the target
+    """Drop ``unit`` on ``target`` (validated): roll one die (15.2: rule ``drop_dice``; rule
+    ``drop_outcome``: on target on a 6); on target the unit is placed; otherwise it is placed scattered on the target
     hex with a ``scatter`` marker (the fortification plugin fatigues it, 14.4D2). Returns ``{"unit", "hex", "roll",
     "result", "cases"}``."""
     st = ctx.state
     trace = ctx.trace if ctx.trace is not None else Trace()
-    die = roll(st, 1, purpose="paratroop drop", cases=["15.2"], trace=trace,
+    dice = int(ctx.value("drop_dice", {}))
+    die = roll(st, dice, purpose="paratroop drop", cases=["15.2"], trace=trace,
                source="paratroops.apply_drop")
     outcome = ctx.quantity("drop_outcome", {"drop_roll": die})
     take_off_schedule(ctx, unit)

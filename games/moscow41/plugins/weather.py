@@ -124,7 +124,7 @@ def roll_temperature(ctx: Any, die: int | None = None) -> dict[str, Any]:
     _store(ctx, temperature_roll=e.value)
     cases = ["0.7.1.1A", "0.7.1.1B", "0.7.1.1C", "3.0B"]
     out = {"temperature": temperature, "die": die, "modified": e.value, "cases": cases, "fixed": False}
-    ctx.record("temperature", cases, {**out, "drm": row["temperature_drm"]},
+    ctx.record("temperature", cases, {**out, "drm": row["temperature_drm"], "lines": ctx.fired_lines(e)},
                source=f"{_SRC}.roll_temperature", side=None)
     return out
 
@@ -171,7 +171,8 @@ def roll_ground(ctx: Any, die: int | None = None) -> dict[str, Any]:
     _store(ctx, previous_ground=previous, precipitation=precipitation, table_ground=table_ground)
     out = {"ground": ground, "table_ground": table_ground, "precipitation": precipitation,
            "previous_ground": previous, "die": die, "modified": e.value, "cases": cases, "fixed": False}
-    ctx.record("ground", cases, {**out, "transitions": lines}, source=f"{_SRC}.roll_ground", side=None)
+    ctx.record("ground", cases, {**out, "transitions": lines, "lines": ctx.fired_lines(e)},
+               source=f"{_SRC}.roll_ground", side=None)
     return out
 
 

@@ -70,7 +70,7 @@ def blocks(ctx: Any, exerted: bool, friendly: bool) -> tuple[dict[str, bool], tu
     are those of every line of the game's blocking permissions (cited where an EZOC is)."""
     perms = ctx.rules.permissions
     facts = {"friendly_combat_unit": friendly}
-    found = {key: exerted and not ctx.rules.allowed(action, facts, ctx.pack.tables)
+    found = {key: exerted and not ctx.allowed(action, facts)
              for key, action in BLOCKS if action in perms}
     return found, line_cases(ctx, tuple(a for _, a in BLOCKS))
 

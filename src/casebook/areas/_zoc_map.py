@@ -147,7 +147,7 @@ def _zoc_reach(ctx: Any, unit: Mapping[str, Any]) -> list[str]:
     out = []
     for n in ctx.board.neighbours(here):
         facts = _facts(ctx, unit, road_or_town_hex=_road_or_town(ctx, n, here))
-        if ctx.rules.allowed("zoc_into_hex", facts, ctx.pack.tables):
+        if ctx.allowed("zoc_into_hex", facts):
             out.append(hex_label(n))
     return out
 

@@ -61,6 +61,17 @@ class Engine:
     _memos: OrderedDict[int, dict[Any, Any]] = field(default_factory=OrderedDict, repr=False)
     _lasting: OrderedDict[Any, dict[Any, Any]] = field(default_factory=OrderedDict, repr=False)
     _recent: list[Any] = field(default_factory=lambda: [None, None], repr=False)
+    _settings: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def setting_defaults(self) -> Mapping[str, Any]:
+        """name -> the interpretations register's reading of every setting (computed once)."""
+        found = self._settings.get("defaults")
+        if found is None:
+            from casebook.script.standard import setting_defaults
+
+            found = self._settings["defaults"] = setting_defaults(self.pack.interpretations)
+        return found
 
     def lasting(self, board: Board, depends_on: tuple[Any, ...]) -> dict[Any, Any]:
         """A cache that outlives state changes, for values that depend only on the board and on
@@ -222,18 +233,51 @@ class Ctx:
         except KeyError:
             raise KeyError(f"the pack has no records table {table_id!r}") from None
 
+    @property
+    def standard(self) -> Mapping[str, Any]:
+        """The standard facts of this state (turn, weather, phasing side, scenario, settings:
+        :class:`casebook.script.standard.StandardFacts`), given to every evaluation."""
+        std = self.__dict__.get("_standard")
+        if std is None:
+            from casebook.script.standard import StandardFacts
+
+            std = self.__dict__["_standard"] = StandardFacts(self.state, self.engine.setting_defaults)
+        return std
+
     def value(self, name: str, facts: Mapping[str, Any]) -> Any:
-        """Rule-script quantity ``name`` for ``facts`` (fast path: no explanation)."""
-        return self.engine.rules.value(name, facts, self.engine.pack.tables)
+        """Rule-script quantity ``name`` for ``facts`` (fast path: no explanation); the standard
+        facts (:attr:`standard`) fill in what ``facts`` does not give."""
+        return self.engine.rules.value(name, facts, self.engine.pack.tables, self.standard)
 
     def quantity(self, name: str, facts: Mapping[str, Any]) -> Any:
         """Rule-script quantity ``name`` for ``facts`` with its :class:`Explanation`
         (``.value``, and every line with cases and ``file:line``)."""
-        return self.engine.rules.explain(name, facts, self.engine.pack.tables)
+        return self.engine.rules.explain(name, facts, self.engine.pack.tables, self.standard)
 
     def permission(self, action: str, facts: Mapping[str, Any]) -> Any:
         """Rule-script verdict on ``action`` for ``facts`` (allowed, and the cases deciding)."""
-        return self.engine.rules.permission(action, facts, self.engine.pack.tables)
+        return self.engine.rules.permission(action, facts, self.engine.pack.tables, self.standard)
+
+    def allowed(self, action: str, facts: Mapping[str, Any]) -> bool:
+        """Whether the rule scripts allow ``action`` for ``facts`` (fast path: no explanation)."""
+        return bool(self.engine.rules.allowed(action, facts, self.engine.pack.tables, self.standard))
+
+    def fired_lines(self, *explanations: Any) -> list[dict[str, Any]]:
+        """``[{"source": "x.rules:12", "cases": [...]}]``: every script line that fired in
+        ``explanations`` (a most-severe group: its winning member; a ``first`` quantity's
+        ``otherwise`` line only when no other line decided), for a trace event's ``lines``
+        (``casebook explain`` prints each line's text). Sources are relative to the game's rules
+        folder, as every rule line the engine names."""
+        out: list[dict[str, Any]] = []
+        for e in explanations:
+            decided = e.mode == "first" and any(ln.fired for ln in e.lines if ln.kind in ("term", "group"))
+            for ln in e.lines:
+                if decided and ln.kind == "start":  # `otherwise`: a line of the `first` quantity decided
+                    continue
+                chosen = [m for m in ln.members if m.won] if ln.members else ([ln] if ln.fired else [])
+                for m in chosen:
+                    out.append({"source": m.source, "cases": list(m.cases)})
+        return out
 
     def record(self, kind: str, cases: Any = (), data: Mapping[str, Any] | None = None, *,
                source: str = "", side: str | None = None) -> Event | None:

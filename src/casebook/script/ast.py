@@ -13,8 +13,8 @@ from fractions import Fraction
 from lark import Token, Transformer, v_args
 
 __all__ = [
-    "Loc", "Num", "Str", "Bool", "Name", "Unary", "BinOp", "Rounded", "Call", "Lookup", "Count",
-    "Total", "Compare", "Is", "In", "Not", "BoolOp", "Quantified", "Expr", "CaseRef", "Term", "Group",
+    "Loc", "Num", "Dice", "Str", "Bool", "Name", "Unary", "BinOp", "Rounded", "Call", "Lookup", "Count",
+    "Total", "Extreme", "Compare", "Is", "In", "Not", "BoolOp", "Quantified", "Expr", "CaseRef", "Term", "Group",
     "Base", "Rounding", "Bound", "Quantity", "Permission", "Statement", "AstBuilder",
 ]
 
@@ -40,6 +40,15 @@ class Loc:
 @dataclass(frozen=True)
 class Num:
     value: Fraction
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class Dice:
+    """``2d6``: ``count`` dice of ``sides`` sides (a roll's size, as data; the engine rolls)."""
+
+    count: int
+    sides: int
     loc: Loc
 
 
@@ -115,6 +124,17 @@ class Total:
 
 
 @dataclass(frozen=True)
+class Extreme:
+    """``highest(field of coll having …)`` / ``lowest(…)``; 0 when no record matches."""
+
+    pick: str  # "highest" | "lowest"
+    field: str
+    collection: str
+    where: Expr | None
+    loc: Loc
+
+
+@dataclass(frozen=True)
 class Compare:
     op: str  # "<", "<=", ">", ">=", "=", "!="
     left: Expr
@@ -162,8 +182,8 @@ class Quantified:
     loc: Loc
 
 
-Expr = (Num | Str | Bool | Name | Unary | BinOp | Rounded | Call | Lookup | Count | Total | Compare | Is
-        | In | Not | BoolOp | Quantified)
+Expr = (Num | Dice | Str | Bool | Name | Unary | BinOp | Rounded | Call | Lookup | Count | Total | Extreme
+        | Compare | Is | In | Not | BoolOp | Quantified)
 
 
 # ---- statements -----------------------------------------------------------------------------
@@ -241,6 +261,8 @@ class Permission:
     cond: Expr | None
     loc: Loc
     action_loc: Loc
+    #: a permit's ``over`` cases: the forbid lines citing one of them (or one of its own cases) yield
+    over: tuple[CaseRef, ...] = ()
 
 
 Statement = Quantity | Permission
@@ -334,8 +356,12 @@ class AstBuilder(Transformer):
         return Permission("forbid", _text(action), cases, cond, self._loc(meta), self._tok(action))
 
     def permit(self, meta, ch):
-        action, cases, cond = ch
-        return Permission("permit", _text(action), cases, cond, self._loc(meta), self._tok(action))
+        action, cases, over, cond = ch
+        return Permission("permit", _text(action), cases, cond, self._loc(meta), self._tok(action),
+                          over or ())
+
+    def over(self, meta, ch):
+        return tuple(CaseRef(_text(t), self._tok(t)) for t in ch)
 
     def cases(self, meta, ch):
         return tuple(CaseRef(_text(t), self._tok(t)) for t in ch)
@@ -434,6 +460,10 @@ class AstBuilder(Transformer):
                  "¼": Fraction(1, 4), "¾": Fraction(3, 4)}[str(ch[0])]
         return Num(value, self._tok(ch[0]))
 
+    def dice(self, meta, ch):
+        count, sides = str(ch[0]).split("d")
+        return Dice(int(count), int(sides), self._tok(ch[0]))
+
     def string(self, meta, ch):
         return Str(str(ch[0])[1:-1], self._tok(ch[0]))
 
@@ -464,3 +494,11 @@ class AstBuilder(Transformer):
     def total(self, meta, ch):
         field_, coll, where = ch
         return Total(_text(field_), _text(coll), where, self._tok(field_))
+
+    def highest(self, meta, ch):
+        field_, coll, where = ch
+        return Extreme("highest", _text(field_), _text(coll), where, self._tok(field_))
+
+    def lowest(self, meta, ch):
+        field_, coll, where = ch
+        return Extreme("lowest", _text(field_), _text(coll), where, self._tok(field_))

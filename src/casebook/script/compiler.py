@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,7 @@ from casebook.core.errors import IllegalActionError, Problem, ScriptSyntaxError
 from casebook.core.packcache import cached_parse_script
 
 from . import ast as A
+from .checks import check_inputs, lint_rules
 from .explain import Explanation
 from .exprs import ANY, NUM, Env, ExprCompiler, MissingFactError
 from .facts import FactSchema, FactType
@@ -42,9 +43,15 @@ class RuleSet:
     quantities: Mapping[str, QuantityCode]
     permissions: Mapping[str, PermissionCode]
     schema: FactSchema
+    #: table ids some line looks up (``lookup <table>(…)``): their values are rules in data
+    tables_read: frozenset[str] = frozenset()
+    #: what ``casebook rules check`` warns about (lines that never fire or are always overridden,
+    #: quantities whose callers' inputs are not declared): they do not stop the game
+    warnings: tuple[Problem, ...] = ()
 
-    def _env(self, facts: Mapping[str, Any], tables: Mapping[str, Any] | None) -> Env:
-        return Env(facts, tables, self)
+    def _env(self, facts: Mapping[str, Any], tables: Mapping[str, Any] | None,
+             standard: Mapping[str, Any] | None = None) -> Env:
+        return Env(facts, tables, self, standard)
 
     def _get(self, name: str) -> QuantityCode:
         try:
@@ -53,40 +60,45 @@ class RuleSet:
             raise KeyError(f"no quantity `{name}`"
                            + _suggest(name, self.quantities)) from None
 
-    def value(self, name: str, facts: Mapping[str, Any], tables: Mapping[str, Any] | None = None) -> Any:
-        """The value of quantity ``name`` (fast; no explanation). Raises :class:`MissingFactError`."""
+    def value(self, name: str, facts: Mapping[str, Any], tables: Mapping[str, Any] | None = None,
+              standard: Mapping[str, Any] | None = None) -> Any:
+        """The value of quantity ``name`` (fast; no explanation). Raises :class:`MissingFactError`.
+
+        ``standard``: the engine's standard facts (:class:`~casebook.script.standard.StandardFacts`),
+        read for a standard fact ``facts`` does not give; every method takes it."""
         q = self._get(name)
         try:
-            return q.value_in(Env(facts, tables, self))
+            return q.value_in(Env(facts, tables, self, standard))
         except MissingFactError:
             raise
         except KeyError as exc:
             raise MissingFactError(f"evaluating `{name}`: fact or field {exc} was not given") from None
 
-    def explain(self, name: str, facts: Mapping[str, Any],
-                tables: Mapping[str, Any] | None = None) -> Explanation:
+    def explain(self, name: str, facts: Mapping[str, Any], tables: Mapping[str, Any] | None = None,
+                standard: Mapping[str, Any] | None = None) -> Explanation:
         """The value of quantity ``name`` with every line that fired or did not, cases and sources."""
         q = self._get(name)
-        return _guard(lambda: q.explain_in(self._env(facts, tables)), name)
+        return _guard(lambda: q.explain_in(self._env(facts, tables, standard)), name)
 
-    def allowed(self, action: str, facts: Mapping[str, Any], tables: Mapping[str, Any] | None = None) -> bool:
+    def allowed(self, action: str, facts: Mapping[str, Any], tables: Mapping[str, Any] | None = None,
+                standard: Mapping[str, Any] | None = None) -> bool:
         """Whether ``action`` is allowed (no script line about it: allowed)."""
         p = self.permissions.get(action)
-        return True if p is None else _guard(lambda: p.allowed_in(self._env(facts, tables)), action)
+        return True if p is None else _guard(lambda: p.allowed_in(self._env(facts, tables, standard)), action)
 
-    def permission(self, action: str, facts: Mapping[str, Any],
-                   tables: Mapping[str, Any] | None = None) -> Explanation:
+    def permission(self, action: str, facts: Mapping[str, Any], tables: Mapping[str, Any] | None = None,
+                   standard: Mapping[str, Any] | None = None) -> Explanation:
         """The verdict on ``action`` (``value``: allowed) with every forbid/permit line."""
         p = self.permissions.get(action) or PermissionCode(action, ())
-        return _guard(lambda: p.explain_in(self._env(facts, tables)), action)
+        return _guard(lambda: p.explain_in(self._env(facts, tables, standard)), action)
 
     def require(self, action: str, facts: Mapping[str, Any], tables: Mapping[str, Any] | None = None,
-                notation: str | None = None) -> Explanation:
+                notation: str | None = None, standard: Mapping[str, Any] | None = None) -> Explanation:
         """Like :meth:`permission`, but raises :class:`IllegalActionError` (naming the forbidding
         cases and script lines) when the action is not allowed."""
-        verdict = self.permission(action, facts, tables)
+        verdict = self.permission(action, facts, tables, standard)
         if not verdict.value:
-            fired = [ln for ln in verdict.lines if ln.fired and ln.kind == "forbid"]
+            fired = [ln for ln in verdict.lines if ln.fired and ln.kind == "forbid" and not ln.overridden]
             cases = [c for ln in fired for c in ln.cases]
             where = "; ".join(f"{ln.text} [{ln.source}]" for ln in fired)
             raise IllegalActionError(notation or action, cases, f"forbidden: {where}")
@@ -180,6 +192,7 @@ class _Builder:
     def quantity(self, q: A.Quantity) -> QuantityCode:
         ex = self.ex
         ex.key = q.name
+        ex.owner = ("quantity", q.name)
         vtype = self._value_type(q)
         numeric = q.value_of is None
         base = base_code = rounding = None
@@ -253,6 +266,7 @@ class _Builder:
         quantities: dict[str, QuantityCode] = {}
         perms: dict[str, list] = {}
         self.uses: dict[str, set[str]] = {}
+        self.perm_uses: dict[str, set[str]] = {}
         where: dict[str, A.Loc] = {}
         for s in self.statements:
             if isinstance(s, A.Quantity):
@@ -270,11 +284,19 @@ class _Builder:
                 quantities[s.name] = self.quantity(s)
             else:
                 self.ex.key = s.action
+                self.ex.owner = ("permission", s.action)
                 if s.action not in self.schema.actions:
                     self.ex.error(s.action_loc, f"unknown action `{s.action}`"
                                   + _suggest(s.action, self.schema.actions), len(s.action))
-                cond = self.ex.condition(s.cond).fn if s.cond is not None else None
-                perms.setdefault(s.action, []).append((s.verdict, self.code(s.cases, s.loc), cond))
+                cond = None
+                if s.cond is not None:
+                    cc = self.ex.condition(s.cond)
+                    cond = cc.fn
+                    self.perm_uses.setdefault(s.action, set()).update(cc.uses)
+                code = self.code(s.cases, s.loc)
+                if s.over:
+                    code = replace(code, over=self.code(s.over, s.loc).cases)
+                perms.setdefault(s.action, []).append((s.verdict, code, cond))
         graph = nx.DiGraph([(a, b) for a, bs in self.uses.items() for b in bs])
         try:
             cycle = nx.find_cycle(graph)
@@ -288,11 +310,27 @@ class _Builder:
                                          "quantities depend on each other in a cycle: "
                                          + " → ".join(names),
                                          caret_context(src[loc.line - 1], loc.column)))
-        problems = self.problems + self.ex.problems
+        owners: dict[tuple[str, str], A.Loc] = {("quantity", n): loc for n, loc in where.items()}
+        for s in self.statements:
+            if isinstance(s, A.Permission):
+                owners.setdefault(("permission", s.action), s.action_loc)
+        errors, warnings = check_inputs(self.schema, self.ex.reads, self.uses, self.perm_uses, self.lines, owners)
+        problems = self.problems + self.ex.problems + errors
         if problems:
             raise ScriptSyntaxError(problems)
-        return RuleSet(quantities, {a: PermissionCode(a, tuple(ls)) for a, ls in perms.items()},
-                       self.schema)
+        permissions = {a: PermissionCode(a, tuple(ls)) for a, ls in perms.items()}
+        for a, p in permissions.items():
+            forbid_cases = {c for v, code, _ in p.lines if v == "forbid" for c in code.cases}
+            for _, code, _ in p.lines:
+                for c in code.over:
+                    if c not in forbid_cases:
+                        file, _, line = code.source.rpartition(":")
+                        problems.append(Problem(file, int(line), 1, a, f"`over {c}`: no forbid line of `{a}` "
+                                                f"cites {c}" + _suggest(c, forbid_cases)))
+        if problems:
+            raise ScriptSyntaxError(problems)
+        warnings += lint_rules(quantities, permissions, self.schema, self.lines)
+        return RuleSet(quantities, permissions, self.schema, frozenset(self.ex.looked_up), tuple(warnings))
 
 
 def compile_scripts(sources: Sequence[tuple[str, str]], schema: FactSchema,

@@ -49,6 +49,8 @@ class Line:
     won: bool = False
     members: tuple[Line, ...] = ()
     note: str = ""
+    #: a forbid line that fired but a firing permit overrides (it forbids nothing)
+    overridden: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON-ready)."""
@@ -66,6 +68,8 @@ class Line:
             d["members"] = [m.to_dict() for m in self.members]
         if self.note:
             d["note"] = self.note
+        if self.overridden:
+            d["overridden"] = True
         return d
 
 

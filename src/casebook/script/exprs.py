@@ -38,15 +38,19 @@ class MissingFactError(CasebookError, KeyError):
 
 
 class Env:
-    """One evaluation: the facts mapping, the tables mapping, and a cache of quantities."""
+    """One evaluation: the facts mapping the caller gives, the tables mapping, the standard facts
+    (``std``: engine and setting facts, read only when the caller did not give one; may be
+    ``None`` outside a game) and a cache of quantities."""
 
-    __slots__ = ("facts", "tables", "rules", "cache")
+    __slots__ = ("facts", "tables", "rules", "cache", "std")
 
-    def __init__(self, facts: Mapping[str, Any], tables: Mapping[str, Any] | None, rules: Any) -> None:
+    def __init__(self, facts: Mapping[str, Any], tables: Mapping[str, Any] | None, rules: Any,
+                 std: Mapping[str, Any] | None = None) -> None:
         self.facts = facts
         self.tables = tables or {}
         self.rules = rules
         self.cache: dict[str, Any] = {}
+        self.std = std
 
     def quantity(self, name: str) -> Any:
         try:
@@ -171,6 +175,13 @@ class ExprCompiler:
         self.lines = lines
         self.problems: list[Problem] = []
         self.key = ""
+        #: table ids named by a ``lookup`` anywhere in the scripts (``casebook cases`` counts them)
+        self.looked_up: set[str] = set()
+        #: (quantity or action, fact, where) for every fact a line reads: checked against the
+        #: declared ``inputs`` of its callers
+        self.reads: list[tuple[tuple[str, str], str, A.Loc]] = []
+        #: what is being compiled: ``("quantity", name)`` or ``("permission", action)``
+        self.owner: tuple[str, str] = ("", "")
 
     # -- problems ------------------------------------------------------------------------------
     def error(self, loc: A.Loc, message: str, width: int = 1) -> None:
@@ -214,6 +225,13 @@ class ExprCompiler:
         v = node.value
         return _const(int(v) if v.denominator == 1 else v, NUM)
 
+    def _dice(self, node: A.Dice, record, expect) -> Compiled:
+        """``1d6`` / ``2d6``: the number of six-sided dice a roll takes (the kernel rolls d6 only)."""
+        if node.sides != 6 or not 1 <= node.count <= 2:
+            self.error(node.loc, f"`{node.count}d{node.sides}`: the engine rolls one or two six-sided dice "
+                       "(1d6 or 2d6)", len(f"{node.count}d{node.sides}"))
+        return _const(node.count, NUM)
+
     def _str(self, node: A.Str, record, expect) -> Compiled:
         if expect is not None and expect.kind == "enum" and node.value not in expect.values:
             self.error(node.loc, f"`{node.value}` is not one of {', '.join(expect.values)}"
@@ -240,10 +258,18 @@ class ExprCompiler:
                            f"`all {n} have …` or `count({n})`", len(n))
                 return _const(None, ANY)
 
+            self.reads.append((self.owner, n, node.loc))
+            standard = fact.standard
+
             def get(e, r, n=n, fact=fact):
                 try:
                     return e.facts[n]
                 except KeyError:
+                    if standard and e.std is not None:
+                        try:
+                            return e.std[n]
+                        except KeyError:
+                            pass
                     if fact.has_default:
                         return fact.default
                     raise MissingFactError(f"fact `{n}` was not given ({node.loc})") from None
@@ -338,6 +364,7 @@ class ExprCompiler:
                        len(node.table))
         coords = tuple((k, self.compile(v, record)) for k, v in node.coords)
         table = node.table
+        self.looked_up.add(table)
         fs = tuple((k, c.fn) for k, c in coords)
         uses = frozenset().union(*(c.uses for _, c in coords))
 
@@ -351,6 +378,8 @@ class ExprCompiler:
 
     def _collection(self, name: str, loc: A.Loc) -> tuple[str, FactType] | None:
         found = self.schema.collection(name)
+        if found is not None:
+            self.reads.append((self.owner, found[0], loc))
         if found is None:
             colls = [n for n, t in self.schema.facts.items() if t.kind == "records"]
             colls += [t.each for t in self.schema.facts.values() if t.kind == "records" and t.each]
@@ -381,6 +410,23 @@ class ExprCompiler:
             return Compiled(lambda e, r: sum(x[f] for x in e.facts[coll]), NUM)
         c = self.condition(node.where, t).fn
         return Compiled(lambda e, r: sum(x[f] for x in e.facts[coll] if c(e, x)), NUM)
+
+    def _extreme(self, node: A.Extreme, record, expect) -> Compiled:
+        """The highest / lowest number ``field`` among the records that match (0 when none do)."""
+        found = self._collection(node.collection, node.loc)
+        if found is None:
+            return _const(0, NUM)
+        coll, t = found
+        f = node.field
+        if f not in t.fields:
+            self.error(node.loc, f"unknown field `{f}` of `{coll}`" + self.suggest(f, t.fields), len(f))
+        elif not _numeric(t.fields[f]):
+            self.error(node.loc, f"`{node.pick}` needs a number field; `{f}` is a {self._tname(t.fields[f])}")
+        pick = max if node.pick == "highest" else min
+        c = self.condition(node.where, t).fn if node.where is not None else None
+        if c is None:
+            return Compiled(lambda e, r: pick((x[f] for x in e.facts[coll]), default=0), NUM)
+        return Compiled(lambda e, r: pick((x[f] for x in e.facts[coll] if c(e, x)), default=0), NUM)
 
     # -- conditions ----------------------------------------------------------------------------
     def _compare(self, node: A.Compare, record, expect) -> Compiled:

@@ -25,6 +25,7 @@ types are ``int | bool | str | enum``). Loaded safely; all problems are reported
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,6 +57,14 @@ class FactType:
     #: the value used when a plugin does not give the fact (``default:`` in facts.yaml)
     default: Any = None
     has_default: bool = False
+    #: who gives the fact: ``engine`` or ``setting`` (standard: every evaluation has it, see
+    #: :mod:`casebook.script.standard`), else the plugin whose calls pass it
+    provider: str = ""
+
+    @property
+    def standard(self) -> bool:
+        """Given to every evaluation by the engine (``provider: engine`` or ``setting``)."""
+        return self.provider in ("engine", "setting")
 
 
 @dataclass(frozen=True)
@@ -65,6 +74,20 @@ class FactSchema:
     facts: Mapping[str, FactType]
     actions: Mapping[str, str]
     file: str = ""
+    #: quantity or action -> the facts its callers give (``inputs:`` in facts.yaml); a name not
+    #: listed is not checked (``casebook rules check`` warns)
+    inputs: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: where each ``inputs:`` entry is written: name -> (line, column)
+    inputs_at: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+
+    def given(self, name: str) -> frozenset[str] | None:
+        """The facts an evaluation of quantity/action ``name`` has: the standard ones, those with
+        a ``default:``, and its declared ``inputs``; ``None`` when its inputs are not declared."""
+        inputs = self.inputs.get(name)
+        if inputs is None:
+            return None
+        always = {n for n, t in self.facts.items() if t.standard or t.has_default}
+        return frozenset(always | set(inputs))
 
     def collection(self, name: str) -> tuple[str, FactType] | None:
         """The records fact called ``name`` or whose singular (``each``) is ``name``."""
@@ -99,7 +122,7 @@ def _type(node: Any, where: str, file: str, problems: list[Problem], parent: Any
     if not isinstance(node, Mapping):
         problems.append(Problem(file, line, col, where, "expected a mapping with `type:`"))
         return None
-    allowed = {"type", "values", "description", "fields", "each", "provenance", "default"}
+    allowed = {"type", "values", "description", "fields", "each", "provenance", "default", "provider"}
     for k in node:
         if k not in allowed:
             kl, kc = _pos(node, k)
@@ -140,8 +163,22 @@ def _type(node: Any, where: str, file: str, problems: list[Problem], parent: Any
             dl, dc = _pos(node, "default")
             problems.append(Problem(file, dl, dc, f"{where}.default",
                                     f"default {default!r} is not a valid {kind}"))
+    provider = node.get("provider", "")
+    if not isinstance(provider, str) or (provider and not provider.replace("_", "").isalnum()):
+        pl, pc = _pos(node, "provider")
+        problems.append(Problem(file, pl, pc, f"{where}.provider",
+                                "provider must be `engine`, `setting` or a plugin name"))
+        provider = ""
+    elif provider == "engine":
+        from .standard import ENGINE_FACTS
+
+        name = where.rsplit(".", 1)[-1]
+        if name not in ENGINE_FACTS:
+            pl, pc = _pos(node, "provider")
+            problems.append(Problem(file, pl, pc, f"{where}.provider",
+                                    f"the engine gives no fact `{name}` (it gives: {', '.join(ENGINE_FACTS)})"))
     return FactType(kind, values, fields, str(each) if each else None, str(node.get("description", "")),
-                    default, has_default)
+                    default, has_default, provider)
 
 
 def facts_from_mapping(data: Any, file: str) -> FactSchema:
@@ -153,7 +190,7 @@ def facts_from_mapping(data: Any, file: str) -> FactSchema:
         problems.append(Problem(file, *_pos(data, "kind") if "kind" in data else (1, 1), "kind",
                                 "expected `kind: facts`"))
     for k in data:
-        if k not in {"kind", "format", "provenance", "facts", "actions"}:
+        if k not in {"kind", "format", "provenance", "facts", "actions", "inputs"}:
             problems.append(Problem(file, *_pos(data, k), str(k), f"unknown key `{k}`"))
     facts: dict[str, FactType] = {}
     raw = data.get("facts") or {}
@@ -169,9 +206,36 @@ def facts_from_mapping(data: Any, file: str) -> FactSchema:
         problems.append(Problem(file, *_pos(data, "actions"), "actions",
                                 "expected a mapping of action name -> description"))
         actions_raw = {}
+    inputs, inputs_at = _inputs(data, facts, file, problems)
     if problems:
         raise ContentError(problems)
-    return FactSchema(facts, {str(k): str(v) for k, v in actions_raw.items()}, file)
+    return FactSchema(facts, {str(k): str(v) for k, v in actions_raw.items()}, file, inputs, inputs_at)
+
+
+def _inputs(data: Mapping[str, Any], facts: Mapping[str, FactType], file: str,
+            problems: list[Problem]) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[int, int]]]:
+    """``inputs:`` — quantity or action name -> the list of facts its callers give."""
+    raw = data.get("inputs") or {}
+    if not isinstance(raw, Mapping):
+        problems.append(Problem(file, *_pos(data, "inputs"), "inputs",
+                                "expected a mapping of quantity or action -> list of facts"))
+        return {}, {}
+    out: dict[str, tuple[str, ...]] = {}
+    at: dict[str, tuple[int, int]] = {}
+    for name, given in raw.items():
+        at[str(name)] = _pos(raw, name)
+        if given is None:
+            given = []
+        if not isinstance(given, list) or not all(isinstance(g, str) for g in given):
+            problems.append(Problem(file, *at[str(name)], f"inputs.{name}", "expected a list of fact names"))
+            continue
+        for i, g in enumerate(given):
+            if g not in facts:
+                close = difflib.get_close_matches(g, list(facts), n=1, cutoff=0.6)
+                hint = f"; did you mean `{close[0]}`?" if close else ""
+                problems.append(Problem(file, *_pos(given, i), f"inputs.{name}", f"unknown fact `{g}`{hint}"))
+        out[str(name)] = tuple(given)
+    return out, at
 
 
 def load_facts(path: str | Path, display: str | None = None) -> FactSchema:

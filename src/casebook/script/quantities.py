@@ -7,20 +7,24 @@ A quantity combines its base (``start``/``otherwise``) and the terms that fire â
 counts as one term whose amount is the smallest of its members that fire (4.6A). Everything is
 exact (``fractions.Fraction``) until the ``round`` line; an integral result is returned as ``int``.
 
-A permission is allowed unless a ``forbid`` line fires and no ``permit`` line (an exception) fires.
+A permission is allowed unless a ``forbid`` line fires that no firing ``permit`` line overrides.
+A ``permit`` overrides exactly the ``forbid`` lines of its action that cite one of its cases â€” its
+``by`` cases or its ``over`` cases (``permit move by 9.6A over 9.8B``: 9.6A is the exception to
+9.8B). A permit that names none of a forbid's cases does not override it: a new ``forbid`` line is
+never silently cancelled by an old ``permit`` (``casebook rules check`` warns where both can fire).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
 from .explain import Explanation, Line
 from .exprs import Env, Fn, round_value
 
-__all__ = ["MISS", "TermCode", "BoundCode", "QuantityCode", "PermissionCode", "RuleCode"]
+__all__ = ["MISS", "TermCode", "BoundCode", "QuantityCode", "PermissionCode", "RuleCode", "overrides"]
 
 MISS = object()  # a term that did not fire
 
@@ -32,6 +36,8 @@ class RuleCode:
     cases: tuple[str, ...]
     source: str
     text: str
+    #: a permit line's ``over`` cases (the forbid lines it overrides cite them)
+    over: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -226,27 +232,65 @@ def _show(v: Any) -> str:
 
 @dataclass(frozen=True)
 class PermissionCode:
-    """All ``forbid``/``permit`` lines of one action kind, in script order."""
+    """All ``forbid``/``permit`` lines of one action kind, in script order.
+
+    ``overridden_by[i]``: for forbid line ``i``, the indices of the permit lines that override it
+    (they cite one of its cases, by ``by`` or ``over``); empty for permit lines."""
 
     action: str
     lines: tuple[tuple[str, RuleCode, Fn | None], ...]  # (verdict, code, condition)
+    overridden_by: tuple[tuple[int, ...], ...] = field(default=(), compare=False)
+    #: (forbid condition, conditions of the permits overriding it), for :meth:`allowed_in`
+    _forbids: tuple[tuple[Fn | None, tuple[Fn | None, ...]], ...] = field(
+        default=(), init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if len(self.overridden_by) != len(self.lines):
+            object.__setattr__(self, "overridden_by", overrides(self.lines))
+        forbids = tuple((cond, tuple(self.lines[j][2] for j in self.overridden_by[i]))
+                        for i, (verdict, _, cond) in enumerate(self.lines) if verdict == "forbid")
+        object.__setattr__(self, "_forbids", forbids)
 
     def allowed_in(self, env: Env) -> bool:
-        forbidden = False
-        for verdict, _, cond in self.lines:
+        """Allowed: no forbid line fires unless a permit overriding it fires too (fast path)."""
+        for cond, by in self._forbids:
             if cond is None or cond(env, None):
-                if verdict == "permit":
-                    return True
-                forbidden = True
-        return not forbidden
+                for c in by:
+                    if c is None or c(env, None):
+                        break
+                else:
+                    return False
+        return True
 
     def explain_in(self, env: Env) -> Explanation:
+        fired = [cond is None or bool(cond(env, None)) for _, _, cond in self.lines]
         out = []
-        forbidden = permitted = False
-        for verdict, c, cond in self.lines:
-            fired = cond is None or bool(cond(env, None))
-            out.append(Line(verdict, c.cases, c.source, c.text, fired))
-            forbidden |= fired and verdict == "forbid"
-            permitted |= fired and verdict == "permit"
-        allowed = permitted or not forbidden
+        allowed = True
+        used: set[int] = set()
+        for i, (verdict, c, _) in enumerate(self.lines):
+            note = ""
+            if verdict == "forbid" and fired[i]:
+                by = [j for j in self.overridden_by[i] if fired[j]]
+                if by:
+                    used.update(by)
+                    note = "overridden by " + ", ".join(self.lines[j][1].source for j in by)
+                else:
+                    allowed = False
+            out.append(Line(verdict, c.cases, c.source, c.text, fired[i], note=note, overridden=bool(note)))
+        for j in used:
+            out[j] = replace(out[j], note="an exception to " + ", ".join(
+                self.lines[i][1].source for i, js in enumerate(self.overridden_by) if j in js and fired[i]))
         return Explanation(self.action, "permission", "permission", allowed, tuple(out))
+
+
+def overrides(lines: tuple[tuple[str, RuleCode, Fn | None], ...]) -> tuple[tuple[int, ...], ...]:
+    """For each line: if a forbid, the permit lines citing (``by`` or ``over``) one of its cases."""
+    out: list[tuple[int, ...]] = []
+    for verdict, code, _ in lines:
+        if verdict != "forbid":
+            out.append(())
+            continue
+        mine = set(code.cases)
+        out.append(tuple(j for j, (v, c, _) in enumerate(lines)
+                         if v == "permit" and mine & (set(c.cases) | set(c.over))))
+    return tuple(out)

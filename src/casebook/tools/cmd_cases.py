@@ -35,7 +35,21 @@ import click
 from casebook.core.cases import CASE_ID, REGISTRY, STATUSES, CaseIndex, coverage, scan_tests
 from casebook.core.errors import CasebookError
 
-__all__ = ["cases", "gather_implemented", "gather_report", "default_tests_dir"]
+__all__ = ["cases", "gather_implemented", "gather_report", "default_tests_dir", "implemented_in", "SOURCE_KINDS"]
+
+#: What a source of ``implemented_by`` is, by its prefix; anything else is a Python function.
+SOURCE_KINDS = {"rules": "script", "table": "table", "errata": "errata", "sequence": "data",
+                "scenario": "data"}
+
+
+def implemented_in(sources: list[str]) -> list[str]:
+    """The kinds of what implements a case, sorted: ``script`` (a rule-script line cites it),
+    ``table`` (a chart a script looks up cites it: ``rulebook:``/``errata:`` provenance),
+    ``errata`` (an overlay patch), ``data`` (the sequence of play, a scenario) and ``python``
+    (a plugin function marked ``@implements``). ``["python"]`` alone: a modder cannot change
+    the case without code (issue #15 counts these)."""
+    return sorted({SOURCE_KINDS.get(s.split(":", 1)[0], "python") if ":" in s else "python"
+                   for s in sources})
 
 
 def default_tests_dir() -> Path | None:
@@ -104,12 +118,52 @@ def _script_cases(game: str, warnings: list[str]) -> dict[str, list[str]]:
         warnings.append(f"rule scripts not counted: {exc}".splitlines()[0])
         return {}
     out: dict[str, list[str]] = {}
+    for case, tables in _table_cases(pack.pack_dir, rules.tables_read, warnings).items():
+        out.setdefault(case, []).extend(tables)
     parts = [(f"rules:{n}", RuleSet({n: q}, {}, rules.schema)) for n, q in rules.quantities.items()]
     parts += [(f"rules:{a}", RuleSet({}, {a: p}, rules.schema)) for a, p in rules.permissions.items()]
     for source, part in parts:
         for case in part.cases_cited():
             out.setdefault(case, []).append(source)
     return out
+
+
+def _table_cases(pack_dir: Path, read: frozenset[str], warnings: list[str]) -> dict[str, list[str]]:
+    """case -> ``table:<id>`` for every table some rule-script line looks up, by the cases its
+    values cite as printed (``rulebook: <case>`` or ``errata: <case>`` provenance; a
+    ``reconstructed:`` value implements no case)."""
+    from casebook.core.yamlio import load_yaml
+
+    out: dict[str, list[str]] = {}
+    for rel in _manifest(pack_dir).get("tables") or []:
+        try:
+            data = load_yaml(pack_dir / str(rel)).data
+        except Exception as exc:  # report, keep counting the rest
+            warnings.append(f"table {rel} not counted: {exc}".splitlines()[0])
+            continue
+        if not isinstance(data, dict) or str(data.get("id")) not in read:
+            continue
+        found = _printed_cases(data)
+        for case in dict.fromkeys(c for c in found if CASE_ID.match(c)):
+            out.setdefault(case, []).append(f"table:{data['id']}")
+    return out
+
+
+def _printed_cases(node: Any) -> list[str]:
+    """The case ids of every ``rulebook:`` / ``errata:`` provenance string anywhere in ``node``."""
+    if isinstance(node, list):
+        return [c for v in node for c in _printed_cases(v)]
+    if not isinstance(node, dict):
+        return []
+    found: list[str] = []
+    for k, v in node.items():
+        if k == "provenance" and isinstance(v, str):
+            kind, _, rest = v.partition(":")
+            if kind.strip() in ("rulebook", "errata"):
+                found.extend(t.strip(",;()") for t in rest.split())
+        else:
+            found.extend(_printed_cases(v))
+    return found
 
 
 def _errata_cases(game: str, warnings: list[str]) -> dict[str, list[str]]:
@@ -204,7 +258,11 @@ def gather_report(game: str, tests_dir: Path | None, warnings: list[str]) -> dic
     unknown_impl = sorted(c for c in implemented if c not in index and _prefix(c) in prefixes)
     if unknown_impl:
         warnings.append(f"implemented cases not in the {game} index: {', '.join(unknown_impl)}")
-    return coverage(index, implemented, tested)
+    report = coverage(index, implemented, tested)
+    for row in report["cases"]:
+        row["implemented_in"] = implemented_in(row["implemented_by"])
+    report["summary"]["python_only"] = sum(1 for r in report["cases"] if r["implemented_in"] == ["python"])
+    return report
 
 
 @click.command("cases")
@@ -228,10 +286,11 @@ def cases(game: str, as_json: bool, tests_dir: Path | None, only: str | None) ->
         return
     width = max((len(r["case"]) for r in rows), default=4)
     for r in rows:
-        click.echo(f"{r['case']:<{width}}  {r['status']:<11}  {r['title']}")
+        where = "+".join(r["implemented_in"]) or "-"
+        click.echo(f"{r['case']:<{width}}  {r['status']:<11}  {where:<20}  {r['title']}")
         if r["implemented_by"]:
             click.echo(f"{'':<{width}}    implemented by: {', '.join(r['implemented_by'])}")
         if r["tested_by"]:
             click.echo(f"{'':<{width}}    tested by: {', '.join(r['tested_by'])}")
     click.echo(f"implemented {s['implemented']}/{s['total']}, tested {s['tested']}/{s['total']}, "
-               f"done {s['done']}/{s['total']}")
+               f"done {s['done']}/{s['total']}, python-only {s['python_only']}/{s['total']}")

@@ -2,7 +2,8 @@
 
 Shows the event's turn, phase, step, side, kind and source; every case it cites with the case's
 title from the game's case index; its data; and, where the event carries a rule-script
-explanation (``terms`` or ``lines``), every term with its case, value and source ``file:line``.
+explanation (``terms`` or ``lines``), every term with its case, value and source ``file:line``,
+and the text of that script line (from the event, else read from the rule script).
 """
 
 from __future__ import annotations
@@ -13,11 +14,13 @@ from typing import Any
 
 import click
 
-__all__ = ["explain", "explain_event"]
+__all__ = ["explain", "explain_event", "line_text"]
 
 
-def explain_event(path: Path, seq: int) -> dict[str, Any]:
-    """The event ``seq`` of the trace at ``path`` with case titles; ClickException if absent."""
+def explain_event(path: Path, seq: int, pack: Path | None = None) -> dict[str, Any]:
+    """The event ``seq`` of the trace at ``path`` with case titles (from ``pack``, the folder the
+    game was played from, else the installed game the trace names) and ``rules_dir`` (where its
+    rule lines live); ClickException if absent."""
     from casebook.core.cases import CaseIndex
     from casebook.core.trace import Trace
 
@@ -33,12 +36,20 @@ def explain_event(path: Path, seq: int) -> dict[str, Any]:
     titles: dict[str, str] = {}
     if game is not None and not is_game_id(game):  # a game id, never a path (SECURITY.md)
         raise click.ClickException(f"{path}: the setup event's game must be a game id, got {game!r}")
-    if game:
-        index = CaseIndex.for_game(game)
+    rules_dir = None
+    if game or pack is not None:
+        from casebook.core.content import find_pack, resolve_rules_dir
+        from casebook.core.yamlio import load_yaml
+
+        pack_dir = find_pack(pack if pack is not None else str(game))
+        index = CaseIndex.for_game(pack_dir)
         for case in event.cases:
             titles[case] = index[case].title if case in index else "(not in the case index)"
+        manifest = load_yaml(pack_dir / "game.yaml").data
+        rules_dir = resolve_rules_dir(pack_dir, manifest if isinstance(manifest, dict) else {})
     out = event.to_dict()
     out["case_titles"] = titles
+    out["rules_dir"] = None if rules_dir is None else str(rules_dir)
     return out
 
 
@@ -56,13 +67,33 @@ def _terms(data: Any) -> list[dict[str, Any]]:
     return found
 
 
+def line_text(source: str, rules_dir: Path | str | None) -> str:
+    """The text of the rule-script line at ``source`` (``x.rules:12``, relative to the game's
+    ``rules_dir``), comment and surrounding blanks removed. Empty when the file or line is not
+    found, or the name leads outside the rules folder."""
+    from casebook.core.confine import confined_path
+
+    path, _, line = source.rpartition(":")
+    if not path or not line.isdigit() or rules_dir is None:
+        return ""
+    f, why = confined_path(Path(rules_dir), path)
+    if f is not None and why is None:
+        if f.is_file():
+            lines = f.read_text(encoding="utf-8").split("\n")
+            n = int(line)
+            return lines[n - 1].split("#")[0].strip() if 0 < n <= len(lines) else ""
+    return ""
+
+
 @click.command("explain")
 @click.argument("trace", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.argument("seq", type=int)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def explain(trace: Path, seq: int, as_json: bool) -> None:
+@click.option("--pack", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
+              help="The pack folder the game was played from (default: the installed game the trace names).")
+def explain(trace: Path, seq: int, as_json: bool, pack: Path | None) -> None:
     """Show event SEQ of TRACE with its cases, case titles, terms and sources."""
-    out = explain_event(trace, seq)
+    out = explain_event(trace, seq, pack)
     if as_json:
         click.echo(json.dumps(out, ensure_ascii=False))
         return
@@ -73,8 +104,11 @@ def explain(trace: Path, seq: int, as_json: bool) -> None:
     for term in _terms(out["data"]):
         cases = ", ".join(term.get("cases") or ([term["case"]] if term.get("case") else []))
         value = term.get("amount", term.get("value"))
+        shown = "" if value is None else str(value)
         fired = "" if term.get("fired", True) else " (did not apply)"
-        click.echo(f"    {value!s:>6}  {cases:<14} {term.get('source', '')}  {term.get('text', '')}{fired}")
+        source = str(term.get("source", ""))
+        text = term.get("text") or line_text(source, out.get("rules_dir"))
+        click.echo(f"    {shown:>6}  {cases:<14} {source}  {text}{fired}")
     data = {k: v for k, v in out["data"].items() if k not in ("terms", "lines")}
     if data:
         click.echo("  data: " + json.dumps(data, ensure_ascii=False))

@@ -4,7 +4,9 @@ GAME_OR_DIR is an installed game id (``moscow41``), a content pack directory (wi
 or ``cases.yaml``) or a rules directory (with ``facts.yaml``). The scripts are those the manifest
 lists under ``rules:`` (relative to ``rules_dir``, default ``../../rules/<game>``). Exit 1 with
 every problem as ``file:line:column: name: message`` (plus the source line and a caret), or exit 0
-with a summary: the quantities, the permissions and the cases cited.
+with a summary: the warnings (lines that never fire or are always overridden, quantities whose
+callers' inputs are not declared; see :mod:`casebook.script.checks`), the quantities, the
+permissions and the cases cited.
 """
 
 from __future__ import annotations
@@ -38,7 +40,10 @@ def check(ctx: click.Context, game_or_dir: str) -> None:
         click.echo(f"{game_or_dir}: {exc.summary}")
         ctx.exit(1)
         return
-    click.echo(f"{pack.game}: {len(pack.files)} rule scripts compiled, no errors")
+    click.echo(f"{pack.game}: {len(pack.files)} rule scripts compiled, no errors"
+               + (f", {len(ruleset.warnings)} warnings" if ruleset.warnings else ""))
+    for warning in ruleset.warnings:
+        click.echo(f"warning: {warning}")
     click.echo(f"quantities ({len(ruleset.quantities)}):")
     for name, q in ruleset.quantities.items():
         n_terms = sum(max(len(t.members), 1) for t in q.terms)

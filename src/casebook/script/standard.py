@@ -1,0 +1,109 @@
+"""The standard facts: what the engine gives every rule-script evaluation, whoever calls it.
+
+A fact declared in ``facts.yaml`` with ``provider: engine`` is read from the game state — the
+turn, the weather, the phasing side, the scenario — and one with ``provider: setting`` is the
+interpretation setting of the same name (the position's value, else the register's reading).
+A plugin never has to pass them, and a script may read them in every quantity and permission;
+facts a plugin passes win over the standard ones of the same name. Any other fact names its
+plugin as ``provider:`` and is only there when that plugin's call gives it
+(``casebook rules check`` holds the scripts to the declared ``inputs:`` of each call).
+
+:class:`StandardFacts` is a read-only mapping over a live state, looked up only when a line
+reads a standard fact the caller did not pass (no copying of facts on the hot path).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any, Protocol
+
+__all__ = ["ENGINE_FACTS", "STANDARD_PROVIDERS", "StandardFacts", "setting_defaults"]
+
+#: The facts ``provider: engine`` may name, with what each is (the game's facts.yaml gives types).
+ENGINE_FACTS: Mapping[str, str] = {
+    "turn": "the current Game-Turn (an int from 1)",
+    "temperature": "the Temperature of the turn's weather (absent before the first Weather Phase)",
+    "ground": "the ground condition of the turn's weather (absent before the first Weather Phase)",
+    "phasing_side": "the phasing side (absent outside a player turn)",
+    "first_player": "the side that moves first this turn (absent before it is decided)",
+    "scenario_id": "the id of the scenario being played (its `scenario: id:`)",
+}
+
+#: The ``provider:`` values whose facts are standard (given to every evaluation).
+STANDARD_PROVIDERS = frozenset({"engine", "setting"})
+
+
+class _State(Protocol):
+    """What :class:`StandardFacts` reads of a :class:`casebook.core.state.GameState`."""
+
+    @property
+    def turn(self) -> int: ...
+    @property
+    def weather(self) -> Mapping[str, str] | None: ...
+    @property
+    def phasing(self) -> str | None: ...
+    @property
+    def first_player(self) -> str | None: ...
+    @property
+    def scenario(self) -> Any: ...
+    def setting(self, name: str, default: Any = None) -> Any: ...
+
+
+_ABSENT = object()
+
+
+class StandardFacts(Mapping[str, Any]):
+    """The standard facts of one live ``state``: the :data:`ENGINE_FACTS` and every setting
+    (``defaults``: the register's value of each setting, name -> value). A fact the state does
+    not have yet (the weather before the first Weather Phase) is absent: ``KeyError``."""
+
+    __slots__ = ("_state", "_defaults")
+
+    def __init__(self, state: _State, defaults: Mapping[str, Any]) -> None:
+        self._state = state
+        self._defaults = defaults
+
+    def __getitem__(self, name: str) -> Any:
+        st = self._state
+        value: Any
+        if name == "turn":
+            value = st.turn
+        elif name in ("temperature", "ground"):
+            w = st.weather
+            value = _ABSENT if w is None else w.get(name, _ABSENT)
+        elif name == "phasing_side":
+            value = st.phasing
+        elif name == "first_player":
+            value = st.first_player
+        elif name == "scenario_id":
+            sc = st.scenario
+            value = sc.get("id") if isinstance(sc, Mapping) else None
+        else:
+            value = st.setting(name, self._defaults.get(name, _ABSENT))
+        if value is None or value is _ABSENT:
+            raise KeyError(name)
+        return value
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([n for n in [*ENGINE_FACTS, *self._defaults] if n in self])
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __contains__(self, name: object) -> bool:
+        try:
+            self[str(name)]
+        except KeyError:
+            return False
+        return True
+
+
+def setting_defaults(interpretations: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """name -> the register's reading (``setting.value``) of every setting of an interpretations
+    register (the pack's ``interpretations``: id -> entry)."""
+    out: dict[str, Any] = {}
+    for entry in interpretations.values():
+        spec = entry.get("setting")
+        if isinstance(spec, Mapping) and "name" in spec and "value" in spec:
+            out[str(spec["name"])] = spec["value"]
+    return out
