@@ -190,8 +190,10 @@ def lint_rules(quantities: Mapping[str, QuantityCode], permissions: Mapping[str,
             if q.mode == "first" and not t.members:
                 mine = _fires(t.cond)
                 before = tuple(earlier)
-                if before and satisfiable(lambda e, mine=mine, before=before: mine(e) and not any(
-                        b(e) for b in before), schema) is None:
+                def decides_first(e: Any, mine: Any = mine, before: Any = before) -> bool:
+                    return bool(mine(e)) and not any(b(e) for b in before)
+
+                if before and satisfiable(decides_first, schema) is None:
                     warn(t.code, name, "this line never decides: an earlier line of this `first` quantity "
                                        "always fires first")
                 earlier.append(mine)
@@ -214,7 +216,10 @@ def lint_rules(quantities: Mapping[str, QuantityCode], permissions: Mapping[str,
             for j, (v, pcode, _) in enumerate(p.lines):
                 if v != "permit" or j in p.overridden_by[i]:
                     continue
-                both = satisfiable(lambda e, i=i, j=j, conds=conds: conds[i](e) and conds[j](e), schema)
+                def fire_together(e: Any, i: int = i, j: int = j, conds: Any = conds) -> bool:
+                    return bool(conds[i](e) and conds[j](e))
+
+                both = satisfiable(fire_together, schema)
                 if isinstance(both, dict):
                     warn(pcode, action, f"this permit and the forbid at {code.source} can both fire "
                          f"({_example(both)}): the forbid wins, as the permit names none of its cases "

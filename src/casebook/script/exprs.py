@@ -516,11 +516,11 @@ class ExprCompiler:
                         return False
                 return True
         else:
-            found = node.quant == "any"
+            on_match = node.quant == "any"
 
             def fn(e, r):
                 for x in e.facts[coll]:
                     if c(e, x):
-                        return found
-                return not found
+                        return on_match
+                return not on_match
         return Compiled(fn, BOOL)

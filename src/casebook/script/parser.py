@@ -154,7 +154,7 @@ def _syntax_problem(file: str, text: str, err: UnexpectedInput, offset: int = 0)
     except Exception:  # pragma: no cover - a diagnosis is a nicety, never a new failure
         diagnosis = None
     if isinstance(err, UnexpectedCharacters):
-        found = f"unexpected character `{text[err.pos_in_stream]}`"
+        found = f"unexpected character `{text[err.pos_in_stream or 0]}`"
         expected = err.allowed or set()
     elif isinstance(err, UnexpectedEOF):
         found = "unexpected end of file"

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .explain import Explanation, Line
 from .exprs import Env, Fn, round_value
@@ -27,6 +27,17 @@ from .exprs import Env, Fn, round_value
 __all__ = ["MISS", "TermCode", "BoundCode", "QuantityCode", "PermissionCode", "RuleCode", "overrides"]
 
 MISS = object()  # a term that did not fire
+
+
+def _required(fn: Fn | None) -> Fn:
+    """``fn``; for a first/min/max quantity without its ``otherwise`` line (which the compiler
+    reports as an error, after building the code) a stand-in that fails if ever evaluated."""
+    if fn is not None:
+        return fn
+
+    def missing(env: Env, record: Any) -> Any:
+        raise TypeError("a first/min/max quantity without its `otherwise` line")
+    return missing
 
 
 @dataclass(frozen=True)
@@ -63,6 +74,7 @@ class TermCode:
                 return best
             return group
         amt, cond = self.amount, self.cond
+        assert amt is not None  # a term (not a group) always has its amount
         k = getattr(amt, "const", MISS)
         if k is not MISS and cond is not None:
             return lambda env: k if cond(env, None) else MISS
@@ -73,8 +85,10 @@ class TermCode:
     def explain(self, env: Env) -> Line:
         c = self.code
         if not self.members:
+            amount = self.amount
+            assert amount is not None  # a term (not a group) always has its amount
             fired = self.cond is None or bool(self.cond(env, None))
-            return Line("term", c.cases, c.source, c.text, fired, self.amount(env, None) if fired else None)
+            return Line("term", c.cases, c.source, c.text, fired, amount(env, None) if fired else None)
         lines = [m.explain(env) for m in self.members]
         best = None
         for i, ln in enumerate(lines):
@@ -133,6 +147,10 @@ class QuantityCode:
     rounding: tuple[str, RuleCode] | None
     bounds: tuple[BoundCode, ...]
 
+    if TYPE_CHECKING:
+        def value_in(self, env: Env) -> Any:
+            """The fast path (set per instance by ``__post_init__``)."""
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "value_in", self._make_fast())
 
@@ -167,17 +185,20 @@ class QuantityCode:
                         acc *= v
                 return finish(env, acc)
         elif mode == "first":
+            first_base = _required(base)
+
             def value(env):
                 for f in fs:
                     v = f(env)
                     if v is not MISS:
                         return finish(env, v)
-                return finish(env, base(env, None))
+                return finish(env, first_base(env, None))
         else:
             pick = min if mode == "min" else max
+            extreme_base = _required(base)
 
             def value(env):
-                acc = base(env, None)
+                acc = extreme_base(env, None)
                 for f in fs:
                     v = f(env)
                     if v is not MISS:
@@ -191,6 +212,7 @@ class QuantityCode:
         if self.base is not None:
             acc = self.base(env, None)
             b = self.base_code
+            assert b is not None  # a base always has its line
             lines.append(Line("start", b.cases, b.source, b.text, True, acc))
         chosen = False
         for t in self.terms:
