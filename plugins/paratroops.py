@@ -7,8 +7,8 @@ Eligibility and targets: ``_paratroops_drop`` and ``rules/moscow41/paratroops.ru
 Scatter (15.2-15.3): the unit lands on the target hex with ``scattered: true``, a ``scatter``
 marker; its automatic fatigue (14.4D2) is set by the fortification plugin after the action. While
 scattered it cannot move, attack or react and cannot be attacked; enemy units cannot enter its
-hex (refused in ``casebook_validate_action``; the hex's ZOC is published as the fact
-``scattered_paratroop_zoc`` of the hex). At the start of the next Soviet turn the marker goes
+hex (refused in ``casebook_validate_action``; the hex itself is a ZOC, given to the ZOC area
+through ``casebook_zoc_sources``). At the start of the next Soviet turn the marker goes
 and the unit loses one step per enemy stack in its ZOC (15.3A, 15.3C).
 
 Supply (15.4): on its drop turn the unit is in supply whatever its path (``casebook_supply``
@@ -37,7 +37,8 @@ from casebook.plugins._paratroops_drop import (
 
 __all__ = ["QUESTIONS", "apply_drop", "lift_scatter", "lose_step", "scattered_in", "drop_supply",
            "casebook_legal_actions", "casebook_validate_action", "casebook_apply_action",
-           "casebook_step_start", "casebook_supply", "casebook_facts"]
+           "casebook_step_start", "casebook_supply", "casebook_zoc_sources", "scattered_zoc",
+           "scatter_refusals"]
 
 #: question -> usage line, for `casebook ask` (see docs/ask.md)
 QUESTIONS: dict[str, str] = {}
@@ -267,18 +268,16 @@ def casebook_supply(ctx: Any, unit: str) -> dict[str, Any] | None:
     return drop_supply(ctx, unit)
 
 
+@implements("15.3B")
+def scattered_zoc(ctx: Any, side: str) -> list[dict[str, Any]]:
+    """15.3B: the hex a scattered paratroop occupies is itself a ZOC against the enemy (beside
+    the ZOC it projects into the adjacent hexes as any unit, subject to the weather):
+    ``[{"hex", "id": UNIT, "cases": ["15.3B"]}]`` for the scattered units not of ``side``."""
+    return [{"hex": u["hex"], "id": str(u.get("id", u.get("counter"))), "cases": ["15.3B"]}
+            for u in ctx.state.units if u.get("scattered") and u.get("hex") and u.get("side") != side]
+
+
 @hookimpl
-def casebook_facts(ctx: Any, subject: Any) -> dict[str, Any] | None:
-    """For a hex label holding a scattered paratroop: ``scattered_paratroop_zoc`` (its own hex is
-    a ZOC enemy units cannot occupy, 15.3B). For a unit id of a paratroop dropped this turn:
-    ``airdrop_supply`` (15.4A)."""
-    if not isinstance(subject, str):
-        return None
-    if len(subject) == 4 and subject.isdigit():
-        units = scattered_in(ctx, subject)
-        if units:
-            return {"scattered_paratroop_zoc": {"value": units, "cases": ["15.3B"]}}
-        return None
-    if drop_supply(ctx, subject) is not None:
-        return {"airdrop_supply": {"value": True, "cases": ["15.4A"]}}
-    return None
+def casebook_zoc_sources(ctx: Any, side: str) -> list[dict[str, Any]]:
+    """The own-hex ZOC of scattered paratroops against ``side`` (15.3B), read by the ZOC map."""
+    return scattered_zoc(ctx, side)
