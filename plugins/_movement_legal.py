@@ -56,12 +56,16 @@ def _moves(ctx: Any, side: str, hex_: str, m: Any, units: list[str] | None = Non
             for r in destinations(ctx, m).values()]
 
 
+@implements("9.5A", "15.3C")
 def _overruns(ctx: Any, side: str, hex_: str) -> list[Action]:
+    """The overruns offered to the stack in ``hex_``: those no validator refuses — this area's
+    :func:`check` first (cheap), then every area's (a scattered paratroop cannot be attacked,
+    15.3C …), as ``ask attack --overrun`` judges them."""
     out = []
     for t in neighbours(ctx, hex_):
         if t in enemy_hexes(ctx, side):
             a = Action.make("overrun", side, stack=hex_, hex=t)
-            if not check(ctx, a):
+            if not check(ctx, a) and not any(ctx.hook.casebook_validate_action(ctx=ctx, action=a)):
                 out.append(a)
     return out
 

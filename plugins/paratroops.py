@@ -46,7 +46,7 @@ QUESTIONS: dict[str, str] = {}
 REINFORCEMENT_STEP = "replacement_reinforcement"
 #: kinds by which a unit moves, attacks or reacts (15.3B)
 ACTING_KINDS = frozenset({"move", "force-march", "rail-move", "react-move", "react", "attack",
-                          "advance", "retreat"})
+                          "overrun", "advance", "retreat"})
 _HEX_ARGS = ("hex", "to", "into", "path", "hexes")
 
 
@@ -206,7 +206,7 @@ def scatter_refusals(ctx: Any, action: Any) -> list[Refusal]:
         if not isinstance(h, str) or len(h) != 4:
             continue
         enemy = [u for u in scattered_in(ctx, h) if ctx.state.unit(u).get("side") != action.side]
-        if enemy and action.kind == "attack":
+        if enemy and action.kind in ("attack", "overrun"):
             out.append(Refusal(f"{', '.join(enemy)} in {h} is scattered and cannot be attacked",
                                ("15.3C",), source=PLUGIN))
         elif enemy:

@@ -28,7 +28,9 @@ from casebook.plugins._combat_rules import (
     support_allowed,
     support_cost,
     targets,
+    within_limit_groups,
 )
+from casebook.plugins._combat_validators import attack_action, other_refusals
 from casebook.tools.bots import make_bot
 from tests.conftest import make_ctx
 from tests.rules._fakes import FakeAreasWithStacking, engine_with
@@ -49,12 +51,22 @@ def _cold(engine, data):
 
 def plain_attacks(ctx, side, kind):
     """The listing as the procedure reads without shortcuts (before issue #9): every group's
-    full refusals, then the attacker's support (2.3B verdict, then the most worth buying)."""
+    full refusals — the combat area's and the other areas' (6.2D, 15.3C) — then the attacker's
+    support (2.3B verdict, then the most worth buying)."""
     out = []
+
+    def refused(hex_, group):
+        return attack_refusals(ctx, side, hex_, group, kind) or other_refusals(ctx, attack_action(side, hex_, group))
+
     for hex_, units in targets(ctx, side, kind).items():
-        whole = not attack_refusals(ctx, side, hex_, units, kind)
-        for group in ([list(units)] if kind == "reaction" or whole else [[u] for u in units]):
-            if attack_refusals(ctx, side, hex_, group, kind):
+        whole = not refused(hex_, units)
+        trimmed = [] if whole else within_limit_groups(ctx, units)  # 6.2D
+        if kind == "reaction":
+            groups = [list(units)] if whole or not trimmed else trimmed
+        else:
+            groups = [list(units)] if whole else trimmed + [[u] for u in units if [u] not in trimmed]
+        for group in groups:
+            if refused(hex_, group):
                 continue
             paid = reaction_cost(ctx, side, group) if kind == "reaction" else 0
             options = [0]
