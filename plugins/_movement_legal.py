@@ -6,6 +6,7 @@ Private helper of :mod:`casebook.plugins.movement`.
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import Any
 
 from casebook.kernel.actions import Action
@@ -23,7 +24,7 @@ from casebook.plugins._movement_state import (
     mover,
 )
 
-__all__ = ["legal_actions", "destinations"]
+__all__ = ["legal_actions", "destinations", "rail_moves"]
 
 
 def _overstacked(ctx: Any, hex_: str, units: list[str]) -> bool:
@@ -108,10 +109,7 @@ def legal_actions(ctx: Any, step: str) -> list[Action]:
         if step == "movement":
             out += _overruns(ctx, side, h)
         if side == "soviet" and step != "reaction_movement":
-            combat = [u for u in units if ctx.state.unit(u).get("class") != "hq"]
-            if len(combat) <= rail_capacity_left(ctx, d):
-                dests, why = rail_reach(ctx, side, h)
-                out += [Action.make("rail-move", side, stack=h, to=dst) for dst in dests] if not why else []
+            out += rail_moves(ctx, side, h, units, d)
     # 2.4A, 9.4C: with fewer IPs than one unit's activation no stack can react (the check would
     # refuse each for the IPs after asking its supply and command)
     if step == "reaction_movement" and ctx.state.ip(side) >= react_cost(ctx, side, [None]):
@@ -126,6 +124,26 @@ def legal_actions(ctx: Any, step: str) -> list[Action]:
                 out.append(a)
     out.append(Action.make("pass", side))
     return out
+
+
+@implements("9.9A", "9.9B", "9.9C", "9.9E", "9.9I")
+def rail_moves(ctx: Any, side: str, hex_: str, units: list[str], d: dict[str, Any]) -> list[Action]:
+    """The ``rail-move`` actions of the stack ``units`` in ``hex_``: to each railhead its rail
+    path reaches (9.9I), the whole stack when its combat units fit the rail capacity left this
+    phase (9.9A-D; HQs do not count, 9.9E), otherwise ``units=`` each choice of as many of its
+    combat units as the capacity left allows ("can move up to three combat units by rail",
+    9.9A; the HQs stay), in the order of the sorted ids."""
+    combat = sorted(u for u in units if ctx.state.unit(u).get("class") != "hq")
+    left = rail_capacity_left(ctx, d)
+    if combat and left <= 0:
+        return []
+    dests, why = rail_reach(ctx, side, hex_)
+    if why:
+        return []
+    if len(combat) <= left:
+        return [Action.make("rail-move", side, stack=hex_, to=dst) for dst in dests]
+    return [Action.make("rail-move", side, stack=hex_, to=dst, units=list(part))
+            for part in combinations(combat, left) for dst in dests]
 
 
 def _rail_hq_blocks(d: dict[str, Any], step: str, ctx: Any, units: list[str]) -> bool:

@@ -3,6 +3,8 @@ movement steps (0.7.3.2, 0.7.3.4)."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from casebook.kernel.dice import Pcg32
@@ -208,6 +210,23 @@ def test_9_9B_rail_capacity_by_weather_hqs_free(pos, ground, temperature, capaci
     ok = ",".join([f"s{i}" for i in range(capacity)] + ["h1"])
     apply(ctx, f"soviet: rail-move stack=0106 to=0306 units={ok}")            # 9.9E: the HQ is free
     assert ctx.state.plugin_data("movement")["rail_units"] == capacity
+
+
+@pytest.mark.case("9.9A", "9.9C", "9.9E")
+@pytest.mark.parametrize("ground, temperature, capacity", [("dry", "warm", 3), ("deep_snow", "cold", 1)])
+def test_9_9A_part_of_a_stack_larger_than_the_capacity_moves_by_rail(pos, ground, temperature, capacity):
+    """9.9A "can move up to three combat units by rail" (9.9C: one in Deep Snow): a stack of
+    four divisions and an HQ is offered each choice of ``capacity`` divisions (the HQ stays)."""
+    units = "\n".join([sov(f"s{i}", "0106") for i in range(4)] + [sov("h1", "0106", cls="hq")])
+    ctx = pos(units, ground=ground, temperature=temperature, phasing="soviet")
+    offered = [a for a in mv.casebook_legal_actions(ctx, "first_player", "movement") if a.kind == "rail-move"]
+    groups = sorted({a.get("units") for a in offered})
+    assert groups == sorted(tuple(c) for c in itertools.combinations([f"s{i}" for i in range(4)], capacity))
+    assert {a.get("to") for a in offered} == {"0306", "0606"}
+    apply(ctx, str(offered[0]))
+    assert ctx.state.plugin_data("movement")["rail_units"] == capacity
+    assert sorted(u["id"] for u in ctx.state.units_at("0106")) == sorted(
+        {"s0", "s1", "s2", "s3", "h1"} - set(offered[0].get("units")))
 
 
 @pytest.mark.case("9.9F", "9.9H")
