@@ -12,6 +12,7 @@ from casebook.kernel.hexgrid import parse_hex
 from casebook.kernel.hooks import Refusal
 from casebook.kernel.script import AskedFacts
 from casebook.plugins._combat_odds import below_table, gather, in_command, is_hq, rules_permit, supplied
+from casebook.plugins._combat_support import attacker_in_command
 from casebook.plugins._combat_validators import attack_action, other_refusals
 
 __all__ = ["record", "save", "attack_refusals", "support_allowed", "support_cost", "max_support",
@@ -54,9 +55,15 @@ def record(ctx: Any) -> dict[str, Any]:
     return rec
 
 
-def _unit_facts(ctx: Any, uid: str, plain: Mapping[str, Any]) -> AskedFacts:
-    """``plain`` facts, and the unit's ``supplied`` and ``in_command`` asked when read."""
-    return AskedFacts(plain, {"supplied": lambda: supplied(ctx, uid), "in_command": lambda: in_command(ctx, uid)})
+def _unit_facts(ctx: Any, uid: str, plain: Mapping[str, Any], support_path: str | None = None) -> AskedFacts:
+    """``plain`` facts, and the unit's ``supplied`` and ``in_command`` asked when read; for combat
+    support (``support_path`` "attacker"/"defender") ``in_command`` is 10.4.2B's path: to the
+    activating HQ for the attacker, to any HQ for the defender (:mod:`._combat_support`)."""
+    def command() -> bool:
+        if support_path == "attacker":
+            return attacker_in_command(ctx, uid)
+        return in_command(ctx, uid)
+    return AskedFacts(plain, {"supplied": lambda: supplied(ctx, uid), "in_command": command})
 
 
 def _seen(ctx: Any) -> dict[str, frozenset[str]]:
@@ -217,15 +224,17 @@ def support_cost(ctx: Any, side: str, drm: int) -> int:
 def support_allowed(ctx: Any, units: Sequence[str], attacking: bool, overrun: bool = False,
                     cache: dict[Any, Any] | None = None) -> Any:
     """The verdict (script permission ``combat_support``) on buying combat support for ``units``:
-    every one must be in supply and in command (2.3B attacker, 2.3C defender, 10.4.2B); never for
+    every one must be in supply and in command — an attacker of the activating HQ, a defender of
+    any HQ (2.3B attacker, 2.3C defender, 10.4.2B: :mod:`._combat_support`); never for
     an overrunning attacker (9.5A). Returns the failing Explanation or the last passing one.
     Each unit's verdict is kept in ``cache`` (see :func:`kept`)."""
     verdict = None
     for u in units:
         if is_hq(ctx.state.unit(u)):
             continue
-        verdict = kept(cache, ("support", u, attacking, overrun), lambda: ctx.permission(
-            "combat_support", _unit_facts(ctx, u, {"overrun": overrun, "attacking": attacking})))
+        verdict = kept(cache, ("support", u, attacking, overrun), lambda u=u: ctx.permission(
+            "combat_support", _unit_facts(ctx, u, {"overrun": overrun, "attacking": attacking},
+                                          "attacker" if attacking else "defender")))
         if not verdict.value:
             return verdict
     return verdict
