@@ -165,7 +165,8 @@ def test_listed_attacks_equal_the_plain_procedure_over_a_played_prefix(m41, monk
     for _ in range(300):
         state.apply(bots[state.current_player()].choose(state))
     # the prefix reaches every branch: attacks with and without support, reactions, defender support
-    assert seen["positions"] >= 80 and seen["attacks"] >= 2000 and seen["supported"] >= 300, seen  # 10.4.2B: to the activating HQ
+    # supported attacks: fewer since 10.4.2B's support path must be to the activating HQ
+    assert seen["positions"] >= 80 and seen["attacks"] >= 2000 and seen["supported"] >= 300, seen
     assert seen["reaction_positions"] >= 30 and seen["reaction"] >= 500 and seen["defender_support"] >= 100, seen
     assert seen["refused"] >= 5000 and seen["legal"] >= 1000, seen
     # support costs kept per engine are the script's (10.4.2A: 2 IPs a DRM German, 3 Soviet)
