@@ -22,7 +22,7 @@ from casebook.kernel.hexgrid import parse_hex
 from casebook.kernel.hooks import hookimpl
 from casebook.plugins import _movement_actions as actions
 from casebook.plugins import _movement_costs as costs
-from casebook.plugins._movement_legal import legal_actions
+from casebook.plugins._movement_legal import destinations, legal_actions
 from casebook.plugins._movement_paths import Mover, check_path, reach
 from casebook.plugins._movement_state import (
     STEPS,
@@ -82,18 +82,24 @@ def _mover(ctx: Any, stack: str, mode: str) -> tuple[Mover, dict[str, Any]]:
 @implements("9.0A", "9.2C", "7.2", "7.3")
 def reach_answer(ctx: Any, stack: str, mode: str = "stack") -> dict[str, Any]:
     """``reach STACK``: ``{"stack", "units", "mode", "ma", "zoc", "hexes": {hex: mp_spent},
-    "stops": {hex: case}, "cases"}`` — every hex the stack can end a move in this allotment,
-    with the MP spent on the cheapest path; ``stops`` marks hexes where movement must end
-    (7.2 locking EZOC, 9.2C all MPs spent, 9.8B one hex)."""
+    "stops": {hex: case}, "pass_only": {hex: mp_spent}, "cases"}`` — every hex the stack can end
+    a move in this allotment (the destinations play offers as ``move`` actions:
+    :func:`~casebook.plugins._movement_legal.destinations`), with the MP spent on the cheapest
+    path; ``stops`` marks hexes where movement must end (7.2 locking EZOC, 9.2C all MPs spent,
+    9.8B one hex); ``pass_only`` the hexes it may enter but not end in, overstacked (6.2B)."""
     m, ma = _mover(ctx, stack, mode)
     r = reach(ctx, m)
+    ends = destinations(ctx, m)
     cases = set(ma["cases"]) | {"9.0A", "9.2A"}
-    stops = {h: v["stop"] for h, v in r.items() if v["stop"]}
+    stops = {h: v["stop"] for h, v in ends.items() if v["stop"]}
     cases |= set(stops.values())
+    passing = {h: v["mp"] for h, v in r.items() if h not in ends}
+    if passing:
+        cases.add("6.2B")
     if m.zoc == "fluid" and any(costs.ezoc(ctx, h, m.side) for h in r):
         cases.add("7.3")
     return {"stack": m.start, "units": list(m.units), "mode": mode, "ma": ma["ma"], "zoc": m.zoc,
-            "hexes": {h: v["mp"] for h, v in r.items()}, "stops": stops,
+            "hexes": {h: v["mp"] for h, v in ends.items()}, "stops": stops, "pass_only": passing,
             "cases": sorted(cases, key=_key)}
 
 
