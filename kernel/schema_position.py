@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from casebook.kernel.schema_base import HexLabel, Model, Scalar, Side, Slug, UnitClass, UnitSize
 from casebook.kernel.schema_content import MapBody
@@ -96,6 +96,16 @@ class Removed(Model):
 class Rng(Model):
     seed: int
     state: Any = None
+    #: faces (1-6) the next dice show, one per die, before the generator is asked (kernel/dice.py)
+    fixed: list[int] = Field(default_factory=list)
+
+    @field_validator("fixed")
+    @classmethod
+    def _faces(cls, v: list[int]) -> list[int]:
+        bad = [f for f in v if isinstance(f, bool) or not 1 <= f <= 6]
+        if bad:
+            raise ValueError(f"fixed dice faces must be 1-6, got {bad}")
+        return v
 
 
 class Position(Model):

@@ -52,9 +52,10 @@ def write_turn_map(state: Any, path: Path, title: str) -> None:
 
 def run_play(game_id: Any, scenario: str, players: dict[str, tuple[str, str]], seed: int,
              out: Path | None, load: str | None = None, echo: Any = click.echo,
-             progress: bool = True, max_actions: int = 200_000) -> Any:
+             progress: bool = True, max_actions: int = 200_000, rolls: tuple[int, ...] = ()) -> Any:
     """Play to the end; returns the final :class:`~casebook.kernel.game.State`. ``game_id`` is a
-    game id or pack dir, or an already loaded :class:`~casebook.kernel.game.Game`."""
+    game id or pack dir, or an already loaded :class:`~casebook.kernel.game.Game`; ``rolls``:
+    the faces the first dice of a new game show (kernel/dice.py)."""
     from casebook.kernel.game import Game
     from casebook.kernel.position import load_position, pack_dir_near, position_to_dict
     from casebook.kernel.trace import Trace
@@ -75,7 +76,7 @@ def run_play(game_id: Any, scenario: str, players: dict[str, tuple[str, str]], s
         state = game.state_from_dict(position_to_dict(pos), trace)
     else:
         game = game_id if isinstance(game_id, Game) else Game.load(game_id, scenario)
-        state = game.new_initial_state(seed)
+        state = game.new_initial_state(seed, rolls)
     tune_gc()  # the loaded game lives as long as the session (tools/runtime.py)
     initial = state.clone()
     actors: dict[str, Any] = {}
@@ -189,8 +190,10 @@ def _undo(initial: Any, state: Any, side: str, echo: Any) -> Any:
 @click.option("--load", type=click.Path(exists=True, dir_okay=False), default=None,
               help="Continue a saved game (a position file written by `save`).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--rolls", default="", metavar="F,F,…",
+              help="Faces (1-6) the first dice show, one per die, e.g. 4,2,6 (recorded in the trace).")
 def play(game: str, scenario: str | None, german: str, soviet: str, seed: int, out: Path,
-         load: str | None, quiet: bool) -> None:
+         load: str | None, quiet: bool, rolls: str) -> None:
     """Play GAME's SCENARIO (default: moscow41 and the first scenario its manifest lists, the
     October Blitz; greedy vs greedy, seed 1)."""
     from casebook.kernel.content import load_pack
@@ -202,4 +205,10 @@ def play(game: str, scenario: str | None, german: str, soviet: str, seed: int, o
     elif scenario not in scenarios and load is None:
         raise click.BadParameter(f"{game} has no scenario {scenario!r} (scenarios: {', '.join(scenarios)})",
                                  param_hint="SCENARIO")
-    run_play(game, scenario, players, seed, out, load=load, progress=not quiet)
+    try:
+        faces = tuple(int(f) for f in rolls.split(",") if f.strip())
+    except ValueError:
+        raise click.BadParameter(f"expected die faces like 4,2,6, got {rolls!r}", param_hint="--rolls") from None
+    if any(not 1 <= f <= 6 for f in faces):
+        raise click.BadParameter(f"die faces are 1-6, got {rolls!r}", param_hint="--rolls")
+    run_play(game, scenario, players, seed, out, load=load, progress=not quiet, rolls=faces)

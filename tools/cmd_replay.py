@@ -42,7 +42,7 @@ def replay_trace(path: Path, pack: Path | None = None) -> tuple[bool, str]:
     hint = "" if pack is not None else _HINT
     game = Game.load(pack or setup["game"], setup["scenario"])
     tune_gc()  # tools/runtime.py
-    state = game.new_initial_state(int(setup["seed"]))
+    state = game.new_initial_state(int(setup["seed"]), [int(r) for r in setup.get("rolls") or ()])
     for event in recorded:
         if event.kind != "action":
             continue
