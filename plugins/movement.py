@@ -19,7 +19,7 @@ from typing import Any
 from casebook.kernel.cases import implements
 from casebook.kernel.errors import QuestionError
 from casebook.kernel.hexgrid import parse_hex
-from casebook.kernel.hooks import hookimpl
+from casebook.kernel.hooks import Refusal, hookimpl
 from casebook.plugins import _movement_actions as actions
 from casebook.plugins import _movement_costs as costs
 from casebook.plugins._movement_legal import destinations, legal_actions
@@ -33,7 +33,7 @@ from casebook.plugins._movement_state import (
     uid,
 )
 
-__all__ = ["QUESTIONS", "reach_answer", "move_answer", "stack_for"]
+__all__ = ["QUESTIONS", "reach_answer", "move_answer", "stack_for", "rail_attack_allowed"]
 
 #: question -> usage line, for `casebook ask` (see docs/ask/reach.md, docs/ask/move.md)
 QUESTIONS: dict[str, str] = {
@@ -152,7 +152,31 @@ def casebook_facts(ctx: Any, subject: Any) -> dict[str, Any] | None:
     if not isinstance(subject, str) or subject not in data(ctx)["railed"]:
         return None
     return {"moved_by_rail": {"value": True, "cases": ["9.9J"]},
-            "rail_attack_allowed": {"value": actions.in_command(ctx, subject), "cases": ["9.9K"]}}
+            "rail_attack_allowed": {"value": rail_attack_allowed(ctx, subject), "cases": ["9.9K"]}}
+
+
+@implements("9.9K")
+def rail_attack_allowed(ctx: Any, uid: str) -> bool:
+    """9.9K: "A unit moving into an EZOC by rail can attack in the same phase, if the unit is in
+    command at the destination hex" — False for a unit railed this phase that stands in an EZOC
+    and is out of command there; True otherwise."""
+    if uid not in data(ctx)["railed"] or not ctx.state.has_unit(uid):
+        return True
+    unit = ctx.state.unit(uid)
+    if not unit.get("hex") or not costs.ezoc(ctx, unit["hex"], unit["side"]):
+        return True
+    return actions.in_command(ctx, uid)
+
+
+def _rail_attack_refusals(ctx: Any, action: Any) -> list[Refusal]:
+    if action.kind != "attack":
+        return []
+    ids = action.get("with") or ()
+    bad = [u for u in ((ids,) if isinstance(ids, str) else ids) if not rail_attack_allowed(ctx, u)]
+    if not bad:
+        return []
+    return [Refusal(f"{', '.join(bad)} moved by rail into an EZOC and is not in command there: it cannot "
+                    f"attack this phase", ("9.9K",), "movement")]
 
 
 @hookimpl
@@ -182,7 +206,8 @@ def casebook_legal_actions(ctx: Any, phase: str, step: str) -> list[Any]:
 
 @hookimpl
 def casebook_validate_action(ctx: Any, action: Any) -> list[Any]:
-    return actions.check(ctx, action)
+    """The movement actions' checks; for an ``attack``, 9.9K (units railed into an EZOC)."""
+    return actions.check(ctx, action) + _rail_attack_refusals(ctx, action)
 
 
 @hookimpl

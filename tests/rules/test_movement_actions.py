@@ -257,7 +257,7 @@ def test_9_9I_ezocs_block_the_start_and_the_path_not_the_destination(pos):
     blocked = pos(sov("s1", "0106") + "\n" + inf("g1", "0105"), phasing="soviet")
     refusal = mv.casebook_validate_action(blocked, act("soviet: rail-move stack=0106 to=0306"))
     assert refusal and refusal[0].cases == ("9.9I",) and "EZOC" in refusal[0].reason
-    into = pos(sov("s1", "0106") + "\n" + inf("g1", "0705"), phasing="soviet")   # 0606 in g1's ZOC only
+    into = pos(sov("s1", "0106") + "\n" + inf("g1", "0705"), phasing="soviet")   # 0606 next to g1's ZOC
     apply(into, "soviet: rail-move stack=0106 to=0606")
     assert into.state.unit("s1")["hex"] == "0606"
 
@@ -268,8 +268,18 @@ def test_9_9K_railed_into_an_ezoc_may_attack_if_in_command(pos, fake):
     apply(ctx, "soviet: rail-move stack=0106 to=0606")
     facts = mv.casebook_facts(ctx, "s1")
     assert facts["moved_by_rail"]["value"] is True and facts["rail_attack_allowed"] == {"value": True, "cases": ["9.9K"]}
+    fake.out_of_command.add("s1")   # 0606 is not in g1's ZOC (0705): 9.9K does not apply
+    assert mv.casebook_facts(ctx, "s1")["rail_attack_allowed"]["value"] is True
+    # railed into g1's ZOC (0707 touches 0606): the fact is read by the validator of an attack,
+    # so play and ask refuse the attack out of command (9.9K)
+    fake.out_of_command.clear()
+    ctx = pos(sov("s1", "0106") + "\n" + inf("g1", "0707"), phasing="soviet")
+    apply(ctx, "soviet: rail-move stack=0106 to=0606")
+    attack = act("soviet: attack hex=0707 with=s1 support=0")
+    assert mv.casebook_validate_action(ctx, attack) == []
     fake.out_of_command.add("s1")
     assert mv.casebook_facts(ctx, "s1")["rail_attack_allowed"]["value"] is False
+    assert [r.cases for r in mv.casebook_validate_action(ctx, attack)] == [("9.9K",)]
 
 
 # -- 0.7.3.4B --------------------------------------------------------------------------------------------
