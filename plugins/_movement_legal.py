@@ -126,13 +126,14 @@ def legal_actions(ctx: Any, step: str) -> list[Action]:
     return out
 
 
-@implements("9.9A", "9.9B", "9.9C", "9.9E", "9.9I")
+@implements("9.9A", "9.9B", "9.9C", "9.9E", "9.9I", "6.2B")
 def rail_moves(ctx: Any, side: str, hex_: str, units: list[str], d: dict[str, Any]) -> list[Action]:
     """The ``rail-move`` actions of the stack ``units`` in ``hex_``: to each railhead its rail
     path reaches (9.9I), the whole stack when its combat units fit the rail capacity left this
-    phase (9.9A-D; HQs do not count, 9.9E), otherwise ``units=`` each choice of as many of its
-    combat units as the capacity left allows ("can move up to three combat units by rail",
-    9.9A; the HQs stay), in the order of the sorted ids."""
+    phase (9.9A-D; HQs do not count, 9.9E) and the railhead's stacking limit (6.2B: a move may
+    not end overstacked); otherwise ``units=`` each choice of as many of its combat units as
+    both allow ("can move up to three combat units by rail", 9.9A; the HQs stay), in the order
+    of the sorted ids."""
     combat = sorted(u for u in units if ctx.state.unit(u).get("class") != "hq")
     left = rail_capacity_left(ctx, d)
     if combat and left <= 0:
@@ -140,10 +141,17 @@ def rail_moves(ctx: Any, side: str, hex_: str, units: list[str], d: dict[str, An
     dests, why = rail_reach(ctx, side, hex_)
     if why:
         return []
-    if len(combat) <= left:
-        return [Action.make("rail-move", side, stack=hex_, to=dst) for dst in dests]
-    return [Action.make("rail-move", side, stack=hex_, to=dst, units=list(part))
-            for part in combinations(combat, left) for dst in dests]
+    out: list[Action] = []
+    for dst in dests:
+        if len(combat) <= left and not _overstacked(ctx, dst, list(units)):
+            out.append(Action.make("rail-move", side, stack=hex_, to=dst))
+            continue
+        for n in range(min(len(combat), left), 0, -1):
+            fit = [list(c) for c in combinations(combat, n) if not _overstacked(ctx, dst, list(c))]
+            if fit:
+                out += [Action.make("rail-move", side, stack=hex_, to=dst, units=c) for c in fit]
+                break
+    return out
 
 
 def _rail_hq_blocks(d: dict[str, Any], step: str, ctx: Any, units: list[str]) -> bool:

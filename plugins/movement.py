@@ -22,6 +22,7 @@ from casebook.kernel.hexgrid import parse_hex
 from casebook.kernel.hooks import Refusal, hookimpl
 from casebook.plugins import _movement_actions as actions
 from casebook.plugins import _movement_costs as costs
+from casebook.plugins import _movement_questions as questions
 from casebook.plugins._movement_legal import destinations, legal_actions
 from casebook.plugins._movement_paths import Mover, check_path, reach
 from casebook.plugins._movement_state import (
@@ -41,6 +42,7 @@ QUESTIONS: dict[str, str] = {
              "reach and the MP spent (9.0-9.3, 7.2-7.3, 9.7, 9.8)",
     "move": "move STACK HEX HEX … [--as …] — is this path legal, MP spent and left, where and why "
             "it stops (9.0-9.2, 7.2-7.3)",
+    **questions.QUESTIONS,
 }
 _MODES = ("hq", "stack", "reaction", "unactivated", "force-march")
 
@@ -184,6 +186,14 @@ def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Mappi
     if question not in QUESTIONS:
         return None
     mode = options.get("as") or "stack"
+    if question == "rail":
+        if len(args) != 1:
+            raise QuestionError("usage: " + QUESTIONS["rail"])
+        return questions.rail_answer(ctx, *stack_for(ctx, args[0]))
+    if question == "overrun":
+        if len(args) != 2:
+            raise QuestionError("usage: " + QUESTIONS["overrun"])
+        return questions.overrun_answer(ctx, *stack_for(ctx, args[0]), args[1])
     if question == "reach":
         if len(args) != 1:
             raise QuestionError("usage: " + QUESTIONS["reach"])

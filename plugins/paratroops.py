@@ -22,6 +22,7 @@ from typing import Any
 from casebook.kernel.actions import Action
 from casebook.kernel.cases import implements
 from casebook.kernel.dice import roll
+from casebook.kernel.errors import QuestionError
 from casebook.kernel.hexgrid import hex_label, parse_hex
 from casebook.kernel.hooks import Refusal, hookimpl
 from casebook.kernel.trace import Trace
@@ -37,11 +38,15 @@ from casebook.plugins._paratroops_drop import (
 
 __all__ = ["QUESTIONS", "apply_drop", "lift_scatter", "lose_step", "scattered_in", "drop_supply",
            "casebook_legal_actions", "casebook_validate_action", "casebook_apply_action",
-           "casebook_step_start", "casebook_supply", "casebook_zoc_sources", "scattered_zoc",
+           "casebook_step_start", "casebook_supply", "casebook_zoc_sources", "scattered_zoc", "drop_answer",
+           "casebook_answer",
            "scatter_refusals"]
 
-#: question -> usage line, for `casebook ask` (see docs/ask.md)
-QUESTIONS: dict[str, str] = {}
+#: question -> usage line, for `casebook ask` (see docs/ask/drop.md)
+QUESTIONS: dict[str, str] = {
+    "drop": "drop [UNIT] [HEX] — paratroops that may drop now, their target hexes, and whether UNIT "
+            "may drop on HEX (15.1-15.2)",
+}
 
 REINFORCEMENT_STEP = "replacement_reinforcement"
 #: kinds by which a unit moves, attacks or reacts (15.3B)
@@ -96,8 +101,8 @@ def apply_drop(ctx: Any, unit: str, target: str) -> dict[str, Any]:
 
 
 def lose_step(ctx: Any, uid: str) -> str:
-    """One step lost by Soviet unit ``uid`` for 15.3C, by the loss steps of 11.3C: a first loss sets ``losses: 1``; a unit
-    already at one loss is replaced by a remnant counter in its hex; a remnant is eliminated
+    """One step lost by Soviet unit ``uid`` for 15.3C, by the loss steps of 11.3C: a first loss
+    sets ``losses: 1``; a unit already at one loss is replaced by a remnant counter in its hex; a remnant is eliminated
     (11.3D). Returns ``"1-loss"``, ``"remnant"`` or ``"eliminated"``."""
     st = ctx.state
     unit = dict(st.unit(uid))
@@ -281,3 +286,36 @@ def scattered_zoc(ctx: Any, side: str) -> list[dict[str, Any]]:
 def casebook_zoc_sources(ctx: Any, side: str) -> list[dict[str, Any]]:
     """The own-hex ZOC of scattered paratroops against ``side`` (15.3B), read by the ZOC map."""
     return scattered_zoc(ctx, side)
+
+
+@implements("15.1A", "15.1B", "15.1C", "15.1D", "15.2")
+def drop_answer(ctx: Any, unit: str | None = None, hex_: str | None = None) -> dict[str, Any]:
+    """``drop [UNIT] [HEX]``: ``{"eligible": [units that may drop now (15.1A-B)], "dropped_this_turn":
+    unit or None (15.1C), "targets": [hexes, 15.1D], "offered": [drop actions play lists now],
+    "verdict": {"unit", "hex", "allowed", "refusals"} (with UNIT and HEX), "on_target": "a 6"
+    (15.2), "cases"}``. ``offered`` and ``verdict`` are play's: its legal actions and every
+    validator of the ``drop`` action."""
+    phase = ctx.state.phase or ""
+    offered = casebook_legal_actions(ctx, phase, ctx.state.step or "")
+    out: dict[str, Any] = {
+        "eligible": eligible_units(ctx), "dropped_this_turn": data(ctx)["drops"].get(str(ctx.state.turn)),
+        "targets": drop_targets(ctx), "offered": [str(a) for a in offered],
+        "on_target": "a roll of 6 (rule drop_outcome); any other roll scatters (15.2, 15.3)",
+        "cases": ["15.1A", "15.1B", "15.1C", "15.1D", "15.2"]}
+    if unit is not None and hex_ is not None:
+        action = Action.make("drop", "soviet", unit=unit, hex=hex_)
+        refusals = [{"reason": r.reason, "cases": list(r.cases)}
+                    for rs in ctx.hook.casebook_validate_action(ctx=ctx, action=action) for r in (rs or ())]
+        out["verdict"] = {"unit": unit, "hex": hex_, "allowed": not refusals and action in offered,
+                          "refusals": refusals}
+    return out
+
+
+@hookimpl
+def casebook_answer(ctx: Any, question: str, args: Any, options: Any) -> Any:
+    """``drop [UNIT HEX]``."""
+    if question != "drop":
+        return None
+    if len(args) not in (0, 2):
+        raise QuestionError("usage: " + QUESTIONS["drop"])
+    return drop_answer(ctx, *args) if args else drop_answer(ctx)

@@ -21,6 +21,7 @@ from typing import Any
 
 from casebook.kernel.actions import Action
 from casebook.kernel.cases import implements
+from casebook.kernel.errors import QuestionError
 from casebook.kernel.hexgrid import hex_label, parse_hex
 from casebook.kernel.hooks import Refusal, hookimpl
 
@@ -28,10 +29,13 @@ __all__ = ["QUESTIONS", "MARKER", "markers", "enemy_distance", "placement_verdic
            "disband", "remove_oos_remnants", "award_points", "remove_markers_entered",
            "remove_all_markers", "casebook_legal_actions", "casebook_validate_action",
            "casebook_apply_action", "casebook_after_action", "casebook_step_end", "casebook_zoc_sources",
-           "partisan_zoc"]
+           "partisan_zoc", "partisans_answer", "casebook_answer"]
 
-#: question -> usage line, for `casebook ask` (see docs/ask.md)
-QUESTIONS: dict[str, str] = {}
+#: question -> usage line, for `casebook ask` (see docs/ask/partisans.md)
+QUESTIONS: dict[str, str] = {
+    "partisans": "partisans [HEX] — the Partisan Track, the markers in play and their ZOC, where a "
+                 "marker may be placed now (16.1-16.3)",
+}
 PLUGIN = "partisans"
 MARKER = "partisan"
 FAR = 999
@@ -287,3 +291,36 @@ def partisan_zoc(ctx: Any, side: str) -> list[dict[str, Any]]:
 def casebook_zoc_sources(ctx: Any, side: str) -> list[dict[str, Any]]:
     """The ZOC of the Partisan markers against ``side`` (16.3A), read by the ZOC area's map."""
     return partisan_zoc(ctx, side)
+
+
+@implements("16.1C", "16.1D", "16.2", "16.3A")
+def partisans_answer(ctx: Any, hex_: str | None = None) -> dict[str, Any]:
+    """``partisans [HEX]``: ``{"points" (Partisan Track, 16.1D), "markers": [hexes, each a Soviet ZOC,
+    16.3A], "placeable": [hexes play offers a ``place-partisan`` for now], "verdict": {"hex",
+    "allowed", "enemy_distance", "refusals"} (with HEX), "cases"}`` — ``placeable`` and ``verdict``
+    are play's: its legal actions and every validator of the ``place-partisan`` action."""
+    offered = casebook_legal_actions(ctx, ctx.state.phase or "", ctx.state.step or "")
+    out: dict[str, Any] = {
+        "points": ctx.state.partisans, "markers": markers(ctx),
+        "placeable": [a.get("hex") for a in offered if a.kind == "place-partisan"],
+        "cases": ["16.1C", "16.1D", "16.2", "16.3A"]}
+    if hex_ is not None:
+        action = Action.make("place-partisan", "soviet", hex=hex_)
+        refusals = [{"reason": r.reason, "cases": list(r.cases)}
+                    for rs in ctx.hook.casebook_validate_action(ctx=ctx, action=action) for r in (rs or ())]
+        try:
+            distance = enemy_distance(ctx, hex_)
+        except ValueError:
+            raise QuestionError(f"partisans: {hex_!r} is not a hex label") from None
+        out["verdict"] = {"hex": hex_, "allowed": not refusals, "enemy_distance": distance, "refusals": refusals}
+    return out
+
+
+@hookimpl
+def casebook_answer(ctx: Any, question: str, args: Any, options: Any) -> Any:
+    """``partisans [HEX]``."""
+    if question != "partisans":
+        return None
+    if len(args) > 1:
+        raise QuestionError("usage: " + QUESTIONS["partisans"])
+    return partisans_answer(ctx, *args)

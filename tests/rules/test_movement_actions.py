@@ -212,12 +212,16 @@ def test_9_9B_rail_capacity_by_weather_hqs_free(pos, ground, temperature, capaci
     assert ctx.state.plugin_data("movement")["rail_units"] == capacity
 
 
+def bde(uid, hex_):
+    return f'- {{id: {uid}, side: soviet, class: infantry, size: brigade, strength: 2, ma: 4, hex: "{hex_}", activated: true}}'
+
+
 @pytest.mark.case("9.9A", "9.9C", "9.9E")
 @pytest.mark.parametrize("ground, temperature, capacity", [("dry", "warm", 3), ("deep_snow", "cold", 1)])
 def test_9_9A_part_of_a_stack_larger_than_the_capacity_moves_by_rail(pos, ground, temperature, capacity):
     """9.9A "can move up to three combat units by rail" (9.9C: one in Deep Snow): a stack of
-    four divisions and an HQ is offered each choice of ``capacity`` divisions (the HQ stays)."""
-    units = "\n".join([sov(f"s{i}", "0106") for i in range(4)] + [sov("h1", "0106", cls="hq")])
+    four brigades and an HQ is offered each choice of ``capacity`` brigades (the HQ stays)."""
+    units = "\n".join([bde(f"s{i}", "0106") for i in range(4)] + [sov("h1", "0106", cls="hq")])
     ctx = pos(units, ground=ground, temperature=temperature, phasing="soviet")
     offered = [a for a in mv.casebook_legal_actions(ctx, "first_player", "movement") if a.kind == "rail-move"]
     groups = sorted({a.get("units") for a in offered})
@@ -227,6 +231,16 @@ def test_9_9A_part_of_a_stack_larger_than_the_capacity_moves_by_rail(pos, ground
     assert ctx.state.plugin_data("movement")["rail_units"] == capacity
     assert sorted(u["id"] for u in ctx.state.units_at("0106")) == sorted(
         {"s0", "s1", "s2", "s3", "h1"} - set(offered[0].get("units")))
+
+
+@pytest.mark.case("9.9A", "6.2B", "6.0B")
+def test_9_9A_rail_moves_never_end_overstacked(pos):
+    """Three Soviet divisions fit the rail capacity (9.9A) but not a hex (6.0B: two divisions and
+    one other unit; a move may not end overstacked, 6.2B): two of them are offered."""
+    units = "\n".join(sov(f"s{i}", "0106") for i in range(3))
+    ctx = pos(units, phasing="soviet")
+    offered = [a for a in mv.casebook_legal_actions(ctx, "first_player", "movement") if a.kind == "rail-move"]
+    assert sorted({a.get("units") for a in offered}) == [("s0", "s1"), ("s0", "s2"), ("s1", "s2")]
 
 
 @pytest.mark.case("9.9F", "9.9H")
