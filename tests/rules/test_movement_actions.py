@@ -213,7 +213,8 @@ def test_9_9B_rail_capacity_by_weather_hqs_free(pos, ground, temperature, capaci
 
 
 def bde(uid, hex_):
-    return f'- {{id: {uid}, side: soviet, class: infantry, size: brigade, strength: 2, ma: 4, hex: "{hex_}", activated: true}}'
+    return (f'- {{id: {uid}, side: soviet, class: infantry, size: brigade, strength: 2, ma: 4, '
+            f'hex: "{hex_}", activated: true}}')
 
 
 @pytest.mark.case("9.9A", "9.9C", "9.9E")
