@@ -230,7 +230,9 @@ def test_kept_command_answers_equal_plain_ones_over_a_played_prefix(m41):
         for unit in state.data.units:
             if unit.get("hex"):
                 got = warm.hook.casebook_command(ctx=warm, unit=unit["id"])
-                assert got == _plain_answer(cold, unit["id"]), unit["id"]
+                # ``activated_by`` is read from the plugin data, not from the paths kept here
+                paths = {k: v for k, v in got.items() if k != "activated_by"}
+                assert paths == _plain_answer(cold, unit["id"]), unit["id"]
                 in_command += got["in_command"] and bool(got["hqs"])
                 out_of_command += not got["in_command"]
         checked += 1

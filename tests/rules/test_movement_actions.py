@@ -3,6 +3,8 @@ movement steps (0.7.3.2, 0.7.3.4)."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from casebook.core.dice import Pcg32
@@ -210,6 +212,38 @@ def test_9_9B_rail_capacity_by_weather_hqs_free(pos, ground, temperature, capaci
     assert ctx.state.plugin_data("movement")["rail_units"] == capacity
 
 
+def bde(uid, hex_):
+    return (f'- {{id: {uid}, side: soviet, class: infantry, size: brigade, strength: 2, ma: 4, '
+            f'hex: "{hex_}", activated: true}}')
+
+
+@pytest.mark.case("9.9A", "9.9C", "9.9E")
+@pytest.mark.parametrize("ground, temperature, capacity", [("dry", "warm", 3), ("deep_snow", "cold", 1)])
+def test_9_9A_part_of_a_stack_larger_than_the_capacity_moves_by_rail(pos, ground, temperature, capacity):
+    """9.9A "can move up to three combat units by rail" (9.9C: one in Deep Snow): a stack of
+    four brigades and an HQ is offered each choice of ``capacity`` brigades (the HQ stays)."""
+    units = "\n".join([bde(f"s{i}", "0106") for i in range(4)] + [sov("h1", "0106", cls="hq")])
+    ctx = pos(units, ground=ground, temperature=temperature, phasing="soviet")
+    offered = [a for a in mv.casebook_legal_actions(ctx, "first_player", "movement") if a.kind == "rail-move"]
+    groups = sorted({a.get("units") for a in offered})
+    assert groups == sorted(tuple(c) for c in itertools.combinations([f"s{i}" for i in range(4)], capacity))
+    assert {a.get("to") for a in offered} == {"0306", "0606"}
+    apply(ctx, str(offered[0]))
+    assert ctx.state.plugin_data("movement")["rail_units"] == capacity
+    assert sorted(u["id"] for u in ctx.state.units_at("0106")) == sorted(
+        {"s0", "s1", "s2", "s3", "h1"} - set(offered[0].get("units")))
+
+
+@pytest.mark.case("9.9A", "6.2B", "6.0B")
+def test_9_9A_rail_moves_never_end_overstacked(pos):
+    """Three Soviet divisions fit the rail capacity (9.9A) but not a hex (6.0B: two divisions and
+    one other unit; a move may not end overstacked, 6.2B): two of them are offered."""
+    units = "\n".join(sov(f"s{i}", "0106") for i in range(3))
+    ctx = pos(units, phasing="soviet")
+    offered = [a for a in mv.casebook_legal_actions(ctx, "first_player", "movement") if a.kind == "rail-move"]
+    assert sorted({a.get("units") for a in offered}) == [("s0", "s1"), ("s0", "s2"), ("s1", "s2")]
+
+
 @pytest.mark.case("9.9F", "9.9H")
 def test_9_9F_activated_in_movement_unactivated_in_unactivated_step(pos):
     ctx = pos(sov("s1", "0106", extra=""), phasing="soviet")
@@ -238,7 +272,7 @@ def test_9_9I_ezocs_block_the_start_and_the_path_not_the_destination(pos):
     blocked = pos(sov("s1", "0106") + "\n" + inf("g1", "0105"), phasing="soviet")
     refusal = mv.casebook_validate_action(blocked, act("soviet: rail-move stack=0106 to=0306"))
     assert refusal and refusal[0].cases == ("9.9I",) and "EZOC" in refusal[0].reason
-    into = pos(sov("s1", "0106") + "\n" + inf("g1", "0705"), phasing="soviet")   # 0606 in g1's ZOC only
+    into = pos(sov("s1", "0106") + "\n" + inf("g1", "0705"), phasing="soviet")   # 0606 next to g1's ZOC
     apply(into, "soviet: rail-move stack=0106 to=0606")
     assert into.state.unit("s1")["hex"] == "0606"
 
@@ -249,8 +283,18 @@ def test_9_9K_railed_into_an_ezoc_may_attack_if_in_command(pos, fake):
     apply(ctx, "soviet: rail-move stack=0106 to=0606")
     facts = mv.casebook_facts(ctx, "s1")
     assert facts["moved_by_rail"]["value"] is True and facts["rail_attack_allowed"] == {"value": True, "cases": ["9.9K"]}
+    fake.out_of_command.add("s1")   # 0606 is not in g1's ZOC (0705): 9.9K does not apply
+    assert mv.casebook_facts(ctx, "s1")["rail_attack_allowed"]["value"] is True
+    # railed into g1's ZOC (0707 touches 0606): the fact is read by the validator of an attack,
+    # so play and ask refuse the attack out of command (9.9K)
+    fake.out_of_command.clear()
+    ctx = pos(sov("s1", "0106") + "\n" + inf("g1", "0707"), phasing="soviet")
+    apply(ctx, "soviet: rail-move stack=0106 to=0606")
+    attack = act("soviet: attack hex=0707 with=s1 support=0")
+    assert mv.casebook_validate_action(ctx, attack) == []
     fake.out_of_command.add("s1")
     assert mv.casebook_facts(ctx, "s1")["rail_attack_allowed"]["value"] is False
+    assert [r.cases for r in mv.casebook_validate_action(ctx, attack)] == [("9.9K",)]
 
 
 # -- 0.7.3.4B --------------------------------------------------------------------------------------------

@@ -150,8 +150,10 @@ def test_15_3B_scattered_unit_cannot_move_and_its_hex_cannot_be_entered(ctx):
     assert refused(c, Action.make("react-move", "soviet", stack="0505", path=("0506",))) == ["15.3B"]
     assert refused(c, Action.make("move", "german", stack="0707", path=("0606", "0505"))) == ["15.3B"]
     assert refused(c, Action.make("move", "german", stack="0707", path=("0606",))) == []
-    facts = paratroops.casebook_facts(c, "0505")
-    assert facts == {"scattered_paratroop_zoc": {"value": ["s-201ab"], "cases": ["15.3B"]}}
+    assert paratroops.casebook_zoc_sources(c, "german") == [{"hex": "0505", "id": "s-201ab", "cases": ["15.3B"]}]
+    assert paratroops.casebook_zoc_sources(c, "soviet") == []
+    zoc = c.hook.casebook_zoc(ctx=c, hex="0505", side="german")
+    assert zoc["exerted_by"] == ["s-201ab"] and "15.3B" in zoc["cases"]
 
 
 @pytest.mark.case("15.3C")

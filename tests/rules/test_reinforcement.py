@@ -200,8 +200,14 @@ def test_12_1F_in_command_on_arrival_but_no_free_move(pos):
     R.casebook_apply_action(ctx, act("soviet", "place-reinforcement", unit="s-174rd", hex="0505"))
     assert not ctx.state.unit("s-174rd").get("activated")
     assert R.casebook_facts(ctx, "s-174rd") == {"reinforcement_in_command": {"value": True, "cases": ["12.1F"]}}
+    # the command area's answer, read by every rule asking for command (support, reaction, RPs)
+    FAKE.out_of_command.add("s-174rd")
+    answer = ctx.hook.casebook_command(ctx=ctx, unit="s-174rd")
+    assert answer["in_command"] is True and answer["cases"][-1] == "12.1F"
     ctx.state.set_turn(11)
     assert R.casebook_facts(ctx, "s-174rd")["reinforcement_in_command"]["value"] is False
+    assert ctx.hook.casebook_command(ctx=ctx, unit="s-174rd")["in_command"] is False
+    FAKE.out_of_command.clear()
 
 
 # ---------------------------------------------------------------- 12.2 RPs

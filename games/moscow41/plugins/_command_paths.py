@@ -30,14 +30,17 @@ _KEEP = 32
 def command_key(ctx: Any, side: str) -> tuple[Any, ...]:
     """Everything ``side``'s command paths and answers depend on: where each unit stands and
     what it is (enemy units and their ZOCs block, 8.1B; friendly combat units open EZOC hexes,
-    7.4; HQs trace, 8.1), the weather and the settings the ZOC hook reads."""
+    7.4; HQs trace, 8.1), the weather, the settings the ZOC hook reads and the hexes that are a
+    ZOC by themselves (``casebook_zoc_sources``: Partisan markers, 16.3A)."""
     w = ctx.state.weather or {}
     units = ctx.memo.get(("command", "placement"))
     if units is None:  # the same for both sides: once per state version
         units = ctx.memo[("command", "placement")] = tuple(
             tuple(map(u.get, _UNIT_FIELDS)) for u in ctx.state.units if u.get("hex"))
+    sources = tuple(sorted((str(s["hex"]), str(s["id"])) for lst in ctx.hook.casebook_zoc_sources(
+        ctx=ctx, side=side) for s in (lst or ())))  # hexes that are a ZOC themselves (16.3A, 15.3B)
     return (side, units, w.get("temperature", "warm"), w.get("ground", "dry"),
-            tuple(ctx.state.setting(name) for name in _SETTINGS))
+            tuple(ctx.state.setting(name) for name in _SETTINGS), sources)
 
 
 def _store(ctx: Any, side: str) -> dict[Any, Any]:
@@ -140,6 +143,8 @@ def _enemy_blocks(ctx: Any, side: str) -> tuple[list[Hex], list[Hex]]:
         near: set[Hex] = set()
         for h in occupied:
             near.update(ctx.board.neighbours(h))
+        if answer is not None:  # hexes that are a ZOC themselves, away from enemy units (16.3A)
+            near.update(parse_hex(h) for h in answer["exerted_by"])
         by_hex = _by_hex(ctx)
         found = (sorted(occupied), [h for h in sorted(near - occupied) if _ezoc(ctx, h, side, by_hex)])
     if key is not None:

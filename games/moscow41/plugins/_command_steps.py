@@ -310,6 +310,8 @@ def apply(ctx: Any, action: Action) -> dict[str, Any]:
     if action.kind != "recover":
         data = dict(st.plugin_data("command") or {})
         data["done"] = True
+        if action.kind == "activate-hq":  # 10.4.2B: the attacker's support path is to this HQ
+            data["activated_by"] = {**(data.get("activated_by") or {}), **dict.fromkeys(result["units"], result["hq"])}
         st.set_plugin_data("command", data)
     ctx.changed()
     ctx.record(action.kind, result["cases"], result, source=f"{_SRC}.apply", side=side)

@@ -6,6 +6,7 @@ Private helper of :mod:`casebook.games.moscow41.plugins.movement`.
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import Any
 
 from casebook.core.actions import Action
@@ -23,7 +24,7 @@ from casebook.games.moscow41.plugins._movement_state import (
     mover,
 )
 
-__all__ = ["legal_actions", "destinations"]
+__all__ = ["legal_actions", "destinations", "rail_moves"]
 
 
 def _overstacked(ctx: Any, hex_: str, units: list[str]) -> bool:
@@ -56,12 +57,16 @@ def _moves(ctx: Any, side: str, hex_: str, m: Any, units: list[str] | None = Non
             for r in destinations(ctx, m).values()]
 
 
+@implements("9.5A", "15.3C")
 def _overruns(ctx: Any, side: str, hex_: str) -> list[Action]:
+    """The overruns offered to the stack in ``hex_``: those no validator refuses — this area's
+    :func:`check` first (cheap), then every area's (a scattered paratroop cannot be attacked,
+    15.3C …), as ``ask attack --overrun`` judges them."""
     out = []
     for t in neighbours(ctx, hex_):
         if t in enemy_hexes(ctx, side):
             a = Action.make("overrun", side, stack=hex_, hex=t)
-            if not check(ctx, a):
+            if not check(ctx, a) and not any(ctx.hook.casebook_validate_action(ctx=ctx, action=a)):
                 out.append(a)
     return out
 
@@ -104,10 +109,7 @@ def legal_actions(ctx: Any, step: str) -> list[Action]:
         if step == "movement":
             out += _overruns(ctx, side, h)
         if side == "soviet" and step != "reaction_movement":
-            combat = [u for u in units if ctx.state.unit(u).get("class") != "hq"]
-            if len(combat) <= rail_capacity_left(ctx, d):
-                dests, why = rail_reach(ctx, side, h)
-                out += [Action.make("rail-move", side, stack=h, to=dst) for dst in dests] if not why else []
+            out += rail_moves(ctx, side, h, units, d)
     # 2.4A, 9.4C: with fewer IPs than one unit's activation no stack can react (the check would
     # refuse each for the IPs after asking its supply and command)
     if step == "reaction_movement" and ctx.state.ip(side) >= react_cost(ctx, side, [None]):
@@ -121,6 +123,34 @@ def legal_actions(ctx: Any, step: str) -> list[Action]:
             if not check(ctx, a):
                 out.append(a)
     out.append(Action.make("pass", side))
+    return out
+
+
+@implements("9.9A", "9.9B", "9.9C", "9.9E", "9.9I", "6.2B")
+def rail_moves(ctx: Any, side: str, hex_: str, units: list[str], d: dict[str, Any]) -> list[Action]:
+    """The ``rail-move`` actions of the stack ``units`` in ``hex_``: to each railhead its rail
+    path reaches (9.9I), the whole stack when its combat units fit the rail capacity left this
+    phase (9.9A-D; HQs do not count, 9.9E) and the railhead's stacking limit (6.2B: a move may
+    not end overstacked); otherwise ``units=`` each choice of as many of its combat units as
+    both allow ("can move up to three combat units by rail", 9.9A; the HQs stay), in the order
+    of the sorted ids."""
+    combat = sorted(u for u in units if ctx.state.unit(u).get("class") != "hq")
+    left = rail_capacity_left(ctx, d)
+    if combat and left <= 0:
+        return []
+    dests, why = rail_reach(ctx, side, hex_)
+    if why:
+        return []
+    out: list[Action] = []
+    for dst in dests:
+        if len(combat) <= left and not _overstacked(ctx, dst, list(units)):
+            out.append(Action.make("rail-move", side, stack=hex_, to=dst))
+            continue
+        for n in range(min(len(combat), left), 0, -1):
+            fit = [list(c) for c in combinations(combat, n) if not _overstacked(ctx, dst, list(c))]
+            if fit:
+                out += [Action.make("rail-move", side, stack=hex_, to=dst, units=c) for c in fit]
+                break
     return out
 
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from casebook.core.actions import Action
 from casebook.core.cases import implements
 from casebook.core.hexgrid import hex_label, parse_hex
 
-__all__ = ["in_ezoc", "enemy_occupied", "retreat_options", "advance_paths", "supply_target"]
+__all__ = ["in_ezoc", "enemy_occupied", "refused_path", "retreat_options", "advance_paths", "supply_target"]
 
 #: The friendly map edge a side traces supply to when no supply plugin names a route
 #: (rulebook: 5.1A west for the Germans, 5.1C east for the Soviets).
@@ -88,19 +89,41 @@ def _paths(ctx: Any, units: Sequence[str], start: str, side: str, length: int) -
     return out
 
 
+def _other_validators(ctx: Any) -> Any:
+    """``casebook_validate_action`` of every plugin but `results` (whose own check lists these
+    options), kept per plugin manager."""
+    pm = ctx.engine.pm
+    kept = ctx.lasting("results.other-validators", id(pm))
+    if "caller" not in kept:
+        mine = [p for p in (pm.get_plugin("results"),) if p is not None]
+        kept["caller"] = pm.subset_hook_caller("casebook_validate_action", remove_plugins=mine)
+    return kept["caller"]
+
+
+@implements("6.2F", "7.5A")
+def refused_path(ctx: Any, units: Sequence[str], side: str, path: Sequence[str]) -> bool:
+    """Whether another area refuses ``units`` retreating along ``path`` (the ``retreat`` action
+    with ``path`` and ``units``): 6.2F (into an overstack only if no other route), 7.5A …"""
+    if not path:
+        return False
+    action = Action.make("retreat", side, path=list(path), units=list(units))
+    return any(rs for rs in _other_validators(ctx)(ctx=ctx, action=action))
+
+
 @implements("11.2A", "11.2B", "11.2C", "11.2D", "7.5B")
 def retreat_options(ctx: Any, units: Sequence[str], start: str, side: str, hexes: int,
                     attackers: Sequence[str] = ()) -> list[dict[str, Any]]:
     """The retreats of ``units`` (one stack, moving together) from ``start`` by ``hexes`` hexes,
     best first: the longest paths the 11.2B priorities allow (one combat loss per hex not
-    retreated, 11.2B, 7.5B), ranked by 11.2C — not ending adjacent to an attacking unit, then
+    retreated, 11.2B, 7.5B) that no other area's validator refuses (6.2F: :func:`refused_path`),
+    ranked by 11.2C — not ending adjacent to an attacking unit, then
     toward a friendly supply source (closer to it than the start), then away from the combat hex
     (11.2D: never an advance), then by hex labels. Each: ``{"path", "hexes", "losses",
     "toward_supply", "ends_adjacent_to_attacker", "cases"}``."""
     units = [u for u in units if ctx.state.has_unit(u)]
     if not units:  # the whole stack is gone: nothing retreats
         return []
-    paths = _paths(ctx, units, start, side, hexes)
+    paths = [p for p in _paths(ctx, units, start, side, hexes) if not refused_path(ctx, units, side, p)]
     best = max((len(p) for p in paths), default=0)
     targets = supply_target(ctx, units, side)
     d0 = _distance_to(ctx, start, targets)

@@ -7,7 +7,9 @@ A side's supply (5.1-5.4, 7.4) is a function of
   class and size, 7.1A-C), friendly non-remnant combat units open EZOC hexes (5.4B, 7.4), HQs
   lend their radius (5.3), the TEC row follows class and mechanized (9.2A);
 - the weather and the settings read by the ZOC and movement cost hooks (:data:`SETTINGS`);
-- the Entry Areas German units entered (5.1B) and who controls the cities (5.1C).
+- the Entry Areas German units entered (5.1B) and who controls the cities (5.1C);
+- the hexes that are a ZOC by themselves (``casebook_zoc_sources``: Partisan markers, 16.3A;
+  scattered paratroops, 15.3B), which block paths like any EZOC.
 
 :func:`side_store` returns a dict for the maps of one such key, kept across state changes in
 ``ctx.lasting`` (the last :data:`KEEP` keys): an activation, an IP, a marker or a new step
@@ -21,7 +23,7 @@ from typing import Any
 
 from casebook.core.hexgrid import hex_label
 
-__all__ = ["UNIT_FIELDS", "SETTINGS", "KEEP", "placement", "weather", "settings", "side_key",
+__all__ = ["UNIT_FIELDS", "SETTINGS", "KEEP", "placement", "weather", "settings", "zoc_sources", "side_key",
            "side_store", "lru_get"]
 
 #: The unit fields supply and the hooks it asks (ZOC, movement costs) read.
@@ -64,13 +66,20 @@ def _cities(ctx: Any) -> list[str]:
     return cache["cities"]
 
 
+def zoc_sources(ctx: Any, side: str) -> tuple[tuple[str, str], ...]:
+    """``(hex, source id)`` of every hex that is a ZOC against ``side`` by itself (the
+    ``casebook_zoc_sources`` hook: 16.3A, 15.3B), sorted."""
+    lists = ctx.hook.casebook_zoc_sources(ctx=ctx, side=side)
+    return tuple(sorted((str(s["hex"]), str(s["id"])) for lst in lists for s in (lst or ())))
+
+
 def side_key(ctx: Any, side: str) -> tuple[Any, ...]:
     """Everything ``side``'s supply maps depend on (see the module docstring)."""
     if side == "german":
         extra: tuple[Any, ...] = tuple((ctx.state.plugin_data("supply") or {}).get("entered", ()))
     else:
         extra = tuple(ctx.state.control(h) for h in _cities(ctx))
-    return (side, placement(ctx), weather(ctx), settings(ctx), extra)
+    return (side, placement(ctx), weather(ctx), settings(ctx), extra, zoc_sources(ctx, side))
 
 
 def lru_get(cache: dict[Any, Any], key: Any, keep: int) -> tuple[dict[Any, Any], bool]:

@@ -131,6 +131,8 @@ def _enemy_blocks(ctx: Any, side: str) -> tuple[list[Hex], list[Hex]]:
                 occupied.add(h)
                 near.update(ctx.board.neighbours(h))
         kept["occupied"] = sorted(occupied)
+        if answer is not None:  # hexes that are a ZOC themselves, away from enemy units (16.3A)
+            near.update(parse_hex(h) for h in answer["exerted_by"])
         if answer is not None and "kind" in answer:  # the ZOC plugin's map says it all at once
             zmap, locks = answer["exerted_by"], answer["kind"] != "none"
             kept["ezoc"] = [h for h in sorted(near - occupied) if locks and zmap.get(hex_label(h))]

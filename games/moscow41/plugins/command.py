@@ -5,8 +5,10 @@ or one stack on its own with a Reserve marker) and ``recovery`` (0.7.3.8: spend 
 fatigue; at its end Activation markers come off all units of both sides). Answers
 ``casebook_command`` and ``casebook ask … command UNIT``; publishes the fact ``in_command``.
 
-Plugin data ``command``: ``{"done": bool}`` — something was activated in this Command Step
-(one HQ or one stack per step, 2.1A, 2.2A; the loop of 0.7.3.6 brings the next step).
+Plugin data ``command``: ``{"done": bool, "activated_by": {unit: HQ}}`` — something was
+activated in this Command Step (one HQ or one stack per step, 2.1A, 2.2A; the loop of 0.7.3.6
+brings the next step), and which HQ activated each unit this turn (10.4.2B; cleared with the
+Activation markers, 0.7.3.8B).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from casebook.core.hooks import hookimpl
 from casebook.games.moscow41.plugins import _command_steps as steps
 from casebook.games.moscow41.plugins._command_paths import command_answer
 
-__all__ = ["STATE_SCHEMA", "QUESTIONS", "command_answer", "clear_activation"]
+__all__ = ["STATE_SCHEMA", "QUESTIONS", "command_answer", "clear_activation", "activated_by"]
 
 #: question -> usage line, for `casebook ask` (see docs/ask/command.md)
 QUESTIONS: dict[str, str] = {"command": "command UNIT — is the unit in command, of which HQs (8.0-8.4)"}
@@ -42,6 +44,9 @@ def clear_activation(ctx: Any) -> list[str]:
         if unit.get("activated") or unit.get("reserve"):
             cleared.append(unit["id"])
             ctx.state.update_unit(unit["id"], activated=None, reserve=None)
+    data = dict(ctx.state.plugin_data("command") or {})
+    if data.pop("activated_by", None) is not None:
+        ctx.state.set_plugin_data("command", data)
     ctx.changed()
     ctx.record("activation-cleared", ["0.7.3.8B"], {"units": cleared}, source="command.clear_activation")
     return cleared
@@ -105,11 +110,24 @@ def casebook_step_end(ctx: Any, phase: str, step: str) -> None:
         clear_activation(ctx)
 
 
+def activated_by(ctx: Any, unit: str) -> str | None:
+    """The HQ whose activation activated ``unit`` this turn (10.4.2B "the activating HQ"), or
+    None (not activated, or activated on its own: 2.2A, 2.4)."""
+    found = ctx.memo.get(("command", "activated-by"))
+    if found is None:
+        found = ctx.memo[("command", "activated-by")] = dict(
+            (ctx.state.plugin_data("command") or {}).get("activated_by") or {})
+    return found.get(unit) if ctx.state.has_unit(unit) and ctx.state.unit(unit).get("activated") else None
+
+
 @hookimpl
 def casebook_command(ctx: Any, unit: str) -> dict[str, Any] | None:
+    """:func:`command_answer`, plus ``"activated_by": HQ`` for a unit activated by an HQ."""
     if not ctx.state.has_unit(unit) or not ctx.state.unit(unit).get("hex"):
         return None
-    return command_answer(ctx, unit)
+    answer = command_answer(ctx, unit)
+    hq = activated_by(ctx, unit)
+    return answer if hq is None else {**answer, "activated_by": hq}
 
 
 @hookimpl
@@ -130,11 +148,13 @@ def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Any) 
         raise QuestionError("usage: command UNIT")
     if not ctx.state.has_unit(args[0]) or not ctx.state.unit(args[0]).get("hex"):
         raise QuestionError(f"command: no unit {args[0]!r} on the map")
-    return command_answer(ctx, args[0])
+    return casebook_command(ctx, args[0])
 
 
 class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
-    """``plugin_state.command``: whether the Command Step's activations are done."""
+    """``plugin_state.command``: whether the Command Step's activations are done, and which HQ
+    activated each unit this turn (10.4.2B)."""
 
     __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
     done: bool
+    activated_by: dict[str, str]

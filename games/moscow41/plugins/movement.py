@@ -19,10 +19,11 @@ from typing import Any
 from casebook.core.cases import implements
 from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import parse_hex
-from casebook.core.hooks import hookimpl
+from casebook.core.hooks import Refusal, hookimpl
 from casebook.games.moscow41.plugins import _movement_actions as actions
 from casebook.games.moscow41.plugins import _movement_costs as costs
-from casebook.games.moscow41.plugins._movement_legal import legal_actions
+from casebook.games.moscow41.plugins import _movement_questions as questions
+from casebook.games.moscow41.plugins._movement_legal import destinations, legal_actions
 from casebook.games.moscow41.plugins._movement_paths import Mover, check_path, reach
 from casebook.games.moscow41.plugins._movement_state import (
     STEPS,
@@ -33,7 +34,7 @@ from casebook.games.moscow41.plugins._movement_state import (
     uid,
 )
 
-__all__ = ["QUESTIONS", "reach_answer", "move_answer", "stack_for"]
+__all__ = ["QUESTIONS", "reach_answer", "move_answer", "stack_for", "rail_attack_allowed"]
 
 #: question -> usage line, for `casebook ask` (see docs/ask/reach.md, docs/ask/move.md)
 QUESTIONS: dict[str, str] = {
@@ -41,6 +42,7 @@ QUESTIONS: dict[str, str] = {
              "reach and the MP spent (9.0-9.3, 7.2-7.3, 9.7, 9.8)",
     "move": "move STACK HEX HEX … [--as …] — is this path legal, MP spent and left, where and why "
             "it stops (9.0-9.2, 7.2-7.3)",
+    **questions.QUESTIONS,
 }
 _MODES = ("hq", "stack", "reaction", "unactivated", "force-march")
 
@@ -82,18 +84,24 @@ def _mover(ctx: Any, stack: str, mode: str) -> tuple[Mover, dict[str, Any]]:
 @implements("9.0A", "9.2C", "7.2", "7.3")
 def reach_answer(ctx: Any, stack: str, mode: str = "stack") -> dict[str, Any]:
     """``reach STACK``: ``{"stack", "units", "mode", "ma", "zoc", "hexes": {hex: mp_spent},
-    "stops": {hex: case}, "cases"}`` — every hex the stack can end a move in this allotment,
-    with the MP spent on the cheapest path; ``stops`` marks hexes where movement must end
-    (7.2 locking EZOC, 9.2C all MPs spent, 9.8B one hex)."""
+    "stops": {hex: case}, "pass_only": {hex: mp_spent}, "cases"}`` — every hex the stack can end
+    a move in this allotment (the destinations play offers as ``move`` actions:
+    :func:`~casebook.games.moscow41.plugins._movement_legal.destinations`), with the MP spent on the cheapest
+    path; ``stops`` marks hexes where movement must end (7.2 locking EZOC, 9.2C all MPs spent,
+    9.8B one hex); ``pass_only`` the hexes it may enter but not end in, overstacked (6.2B)."""
     m, ma = _mover(ctx, stack, mode)
     r = reach(ctx, m)
+    ends = destinations(ctx, m)
     cases = set(ma["cases"]) | {"9.0A", "9.2A"}
-    stops = {h: v["stop"] for h, v in r.items() if v["stop"]}
+    stops = {h: v["stop"] for h, v in ends.items() if v["stop"]}
     cases |= set(stops.values())
+    passing = {h: v["mp"] for h, v in r.items() if h not in ends}
+    if passing:
+        cases.add("6.2B")
     if m.zoc == "fluid" and any(costs.ezoc(ctx, h, m.side) for h in r):
         cases.add("7.3")
     return {"stack": m.start, "units": list(m.units), "mode": mode, "ma": ma["ma"], "zoc": m.zoc,
-            "hexes": {h: v["mp"] for h, v in r.items()}, "stops": stops,
+            "hexes": {h: v["mp"] for h, v in ends.items()}, "stops": stops, "pass_only": passing,
             "cases": sorted(cases, key=_key)}
 
 
@@ -146,7 +154,31 @@ def casebook_facts(ctx: Any, subject: Any) -> dict[str, Any] | None:
     if not isinstance(subject, str) or subject not in data(ctx)["railed"]:
         return None
     return {"moved_by_rail": {"value": True, "cases": ["9.9J"]},
-            "rail_attack_allowed": {"value": actions.in_command(ctx, subject), "cases": ["9.9K"]}}
+            "rail_attack_allowed": {"value": rail_attack_allowed(ctx, subject), "cases": ["9.9K"]}}
+
+
+@implements("9.9K")
+def rail_attack_allowed(ctx: Any, uid: str) -> bool:
+    """9.9K: "A unit moving into an EZOC by rail can attack in the same phase, if the unit is in
+    command at the destination hex" — False for a unit railed this phase that stands in an EZOC
+    and is out of command there; True otherwise."""
+    if uid not in data(ctx)["railed"] or not ctx.state.has_unit(uid):
+        return True
+    unit = ctx.state.unit(uid)
+    if not unit.get("hex") or not costs.ezoc(ctx, unit["hex"], unit["side"]):
+        return True
+    return actions.in_command(ctx, uid)
+
+
+def _rail_attack_refusals(ctx: Any, action: Any) -> list[Refusal]:
+    if action.kind != "attack":
+        return []
+    ids = action.get("with") or ()
+    bad = [u for u in ((ids,) if isinstance(ids, str) else ids) if not rail_attack_allowed(ctx, u)]
+    if not bad:
+        return []
+    return [Refusal(f"{', '.join(bad)} moved by rail into an EZOC and is not in command there: it cannot "
+                    f"attack this phase", ("9.9K",), "movement")]
 
 
 @hookimpl
@@ -154,6 +186,14 @@ def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Mappi
     if question not in QUESTIONS:
         return None
     mode = options.get("as") or "stack"
+    if question == "rail":
+        if len(args) != 1:
+            raise QuestionError("usage: " + QUESTIONS["rail"])
+        return questions.rail_answer(ctx, *stack_for(ctx, args[0]))
+    if question == "overrun":
+        if len(args) != 2:
+            raise QuestionError("usage: " + QUESTIONS["overrun"])
+        return questions.overrun_answer(ctx, *stack_for(ctx, args[0]), args[1])
     if question == "reach":
         if len(args) != 1:
             raise QuestionError("usage: " + QUESTIONS["reach"])
@@ -176,7 +216,8 @@ def casebook_legal_actions(ctx: Any, phase: str, step: str) -> list[Any]:
 
 @hookimpl
 def casebook_validate_action(ctx: Any, action: Any) -> list[Any]:
-    return actions.check(ctx, action)
+    """The movement actions' checks; for an ``attack``, 9.9K (units railed into an EZOC)."""
+    return actions.check(ctx, action) + _rail_attack_refusals(ctx, action)
 
 
 @hookimpl

@@ -7,8 +7,8 @@ Eligibility and targets: ``_paratroops_drop`` and ``games/moscow41/rules/paratro
 Scatter (15.2-15.3): the unit lands on the target hex with ``scattered: true``, a ``scatter``
 marker; its automatic fatigue (14.4D2) is set by the fortification plugin after the action. While
 scattered it cannot move, attack or react and cannot be attacked; enemy units cannot enter its
-hex (refused in ``casebook_validate_action``; the hex's ZOC is published as the fact
-``scattered_paratroop_zoc`` of the hex). At the start of the next Soviet turn the marker goes
+hex (refused in ``casebook_validate_action``; the hex itself is a ZOC, given to the ZOC area
+through ``casebook_zoc_sources``). At the start of the next Soviet turn the marker goes
 and the unit loses one step per enemy stack in its ZOC (15.3A, 15.3C).
 
 Supply (15.4): on its drop turn the unit is in supply whatever its path (``casebook_supply``
@@ -22,6 +22,7 @@ from typing import Any
 from casebook.core.actions import Action
 from casebook.core.cases import implements
 from casebook.core.dice import roll
+from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal, hookimpl
 from casebook.core.trace import Trace
@@ -37,15 +38,20 @@ from casebook.games.moscow41.plugins._paratroops_drop import (
 
 __all__ = ["QUESTIONS", "apply_drop", "lift_scatter", "lose_step", "scattered_in", "drop_supply",
            "casebook_legal_actions", "casebook_validate_action", "casebook_apply_action",
-           "casebook_step_start", "casebook_supply", "casebook_facts"]
+           "casebook_step_start", "casebook_supply", "casebook_zoc_sources", "scattered_zoc", "drop_answer",
+           "casebook_answer",
+           "scatter_refusals"]
 
-#: question -> usage line, for `casebook ask` (see docs/ask.md)
-QUESTIONS: dict[str, str] = {}
+#: question -> usage line, for `casebook ask` (see docs/ask/drop.md)
+QUESTIONS: dict[str, str] = {
+    "drop": "drop [UNIT] [HEX] — paratroops that may drop now, their target hexes, and whether UNIT "
+            "may drop on HEX (15.1-15.2)",
+}
 
 REINFORCEMENT_STEP = "replacement_reinforcement"
 #: kinds by which a unit moves, attacks or reacts (15.3B)
 ACTING_KINDS = frozenset({"move", "force-march", "rail-move", "react-move", "react", "attack",
-                          "advance", "retreat"})
+                          "overrun", "advance", "retreat"})
 _HEX_ARGS = ("hex", "to", "into", "path", "hexes")
 
 
@@ -96,8 +102,8 @@ def apply_drop(ctx: Any, unit: str, target: str) -> dict[str, Any]:
 
 
 def lose_step(ctx: Any, uid: str) -> str:
-    """One step lost by Soviet unit ``uid`` for 15.3C, by the loss steps of 11.3C: a first loss sets ``losses: 1``; a unit
-    already at one loss is replaced by a remnant counter in its hex; a remnant is eliminated
+    """One step lost by Soviet unit ``uid`` for 15.3C, by the loss steps of 11.3C: a first loss
+    sets ``losses: 1``; a unit already at one loss is replaced by a remnant counter in its hex; a remnant is eliminated
     (11.3D). Returns ``"1-loss"``, ``"remnant"`` or ``"eliminated"``."""
     st = ctx.state
     unit = dict(st.unit(uid))
@@ -206,7 +212,7 @@ def scatter_refusals(ctx: Any, action: Any) -> list[Refusal]:
         if not isinstance(h, str) or len(h) != 4:
             continue
         enemy = [u for u in scattered_in(ctx, h) if ctx.state.unit(u).get("side") != action.side]
-        if enemy and action.kind == "attack":
+        if enemy and action.kind in ("attack", "overrun"):
             out.append(Refusal(f"{', '.join(enemy)} in {h} is scattered and cannot be attacked",
                                ("15.3C",), source=PLUGIN))
         elif enemy:
@@ -268,18 +274,49 @@ def casebook_supply(ctx: Any, unit: str) -> dict[str, Any] | None:
     return drop_supply(ctx, unit)
 
 
+@implements("15.3B")
+def scattered_zoc(ctx: Any, side: str) -> list[dict[str, Any]]:
+    """15.3B: the hex a scattered paratroop occupies is itself a ZOC against the enemy (beside
+    the ZOC it projects into the adjacent hexes as any unit, subject to the weather):
+    ``[{"hex", "id": UNIT, "cases": ["15.3B"]}]`` for the scattered units not of ``side``."""
+    return [{"hex": u["hex"], "id": str(u.get("id", u.get("counter"))), "cases": ["15.3B"]}
+            for u in ctx.state.units if u.get("scattered") and u.get("hex") and u.get("side") != side]
+
+
 @hookimpl
-def casebook_facts(ctx: Any, subject: Any) -> dict[str, Any] | None:
-    """For a hex label holding a scattered paratroop: ``scattered_paratroop_zoc`` (its own hex is
-    a ZOC enemy units cannot occupy, 15.3B). For a unit id of a paratroop dropped this turn:
-    ``airdrop_supply`` (15.4A)."""
-    if not isinstance(subject, str):
+def casebook_zoc_sources(ctx: Any, side: str) -> list[dict[str, Any]]:
+    """The own-hex ZOC of scattered paratroops against ``side`` (15.3B), read by the ZOC map."""
+    return scattered_zoc(ctx, side)
+
+
+@implements("15.1A", "15.1B", "15.1C", "15.1D", "15.2")
+def drop_answer(ctx: Any, unit: str | None = None, hex_: str | None = None) -> dict[str, Any]:
+    """``drop [UNIT] [HEX]``: ``{"eligible": [units that may drop now (15.1A-B)], "dropped_this_turn":
+    unit or None (15.1C), "targets": [hexes, 15.1D], "offered": [drop actions play lists now],
+    "verdict": {"unit", "hex", "allowed", "refusals"} (with UNIT and HEX), "on_target": "a 6"
+    (15.2), "cases"}``. ``offered`` and ``verdict`` are play's: its legal actions and every
+    validator of the ``drop`` action."""
+    phase = ctx.state.phase or ""
+    offered = casebook_legal_actions(ctx, phase, ctx.state.step or "")
+    out: dict[str, Any] = {
+        "eligible": eligible_units(ctx), "dropped_this_turn": data(ctx)["drops"].get(str(ctx.state.turn)),
+        "targets": drop_targets(ctx), "offered": [str(a) for a in offered],
+        "on_target": "a roll of 6 (rule drop_outcome); any other roll scatters (15.2, 15.3)",
+        "cases": ["15.1A", "15.1B", "15.1C", "15.1D", "15.2"]}
+    if unit is not None and hex_ is not None:
+        action = Action.make("drop", "soviet", unit=unit, hex=hex_)
+        refusals = [{"reason": r.reason, "cases": list(r.cases)}
+                    for rs in ctx.hook.casebook_validate_action(ctx=ctx, action=action) for r in (rs or ())]
+        out["verdict"] = {"unit": unit, "hex": hex_, "allowed": not refusals and action in offered,
+                          "refusals": refusals}
+    return out
+
+
+@hookimpl
+def casebook_answer(ctx: Any, question: str, args: Any, options: Any) -> Any:
+    """``drop [UNIT HEX]``."""
+    if question != "drop":
         return None
-    if len(subject) == 4 and subject.isdigit():
-        units = scattered_in(ctx, subject)
-        if units:
-            return {"scattered_paratroop_zoc": {"value": units, "cases": ["15.3B"]}}
-        return None
-    if drop_supply(ctx, subject) is not None:
-        return {"airdrop_supply": {"value": True, "cases": ["15.4A"]}}
-    return None
+    if len(args) not in (0, 2):
+        raise QuestionError("usage: " + QUESTIONS["drop"])
+    return drop_answer(ctx, *args) if args else drop_answer(ctx)

@@ -7,8 +7,9 @@
 - Soviet Replacement and Reinforcement Step: ``soviet: place-partisan hex=2520`` buys one marker
   for one point (16.1C) and places it (16.2: not within 5 hexes of a German unit; at most five in
   play, 16.1D) — the ``place_partisan`` lines of ``games/moscow41/rules/partisans.rules``.
-- Effects: the marker's hex is a Soviet ZOC (16.3A) — published as fact ``partisan_zoc`` of the
-  hex for the ZOC, supply, command and retreat areas; it is removed when a German unit enters its
+- Effects: the marker's hex is a Soviet ZOC (16.3A) — given to the ZOC area through
+  ``casebook_zoc_sources``, so its map (read by supply, command, retreat, movement and ``ask
+  zoc``) holds it; it is removed when a German unit enters its
   hex during a German movement action (16.3B) and at the end of the German half of every turn
   (16.3C); a removed marker is gone and must be bought again (16.3D).
 """
@@ -23,16 +24,21 @@ from typing_extensions import TypedDict
 
 from casebook.core.actions import Action
 from casebook.core.cases import implements
+from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal, hookimpl
 
 __all__ = ["STATE_SCHEMA", "QUESTIONS", "MARKER", "markers", "enemy_distance", "placement_verdict", "place",
            "disband", "remove_oos_remnants", "award_points", "remove_markers_entered",
            "remove_all_markers", "casebook_legal_actions", "casebook_validate_action",
-           "casebook_apply_action", "casebook_after_action", "casebook_step_end", "casebook_facts"]
+           "casebook_apply_action", "casebook_after_action", "casebook_step_end", "casebook_zoc_sources",
+           "partisan_zoc", "partisans_answer", "casebook_answer"]
 
-#: question -> usage line, for `casebook ask` (see docs/ask.md)
-QUESTIONS: dict[str, str] = {}
+#: question -> usage line, for `casebook ask` (see docs/ask/partisans.md)
+QUESTIONS: dict[str, str] = {
+    "partisans": "partisans [HEX] — the Partisan Track, the markers in play and their ZOC, where a "
+                 "marker may be placed now (16.1-16.3)",
+}
 PLUGIN = "partisans"
 MARKER = "partisan"
 FAR = 999
@@ -275,20 +281,52 @@ def casebook_step_end(ctx: Any, phase: str, step: str) -> None:
 
 
 @implements("16.3A")
-def partisan_zoc(ctx: Any, hex_: str) -> dict[str, Any] | None:
-    """16.3A: a Partisan marker makes its hex a Soviet ZOC (blocks German supply, command and
-    retreat through it): ``{"partisan_zoc": {"value": "soviet", "cases": ["16.3A"]}}``."""
-    if hex_ in markers(ctx):
-        return {"partisan_zoc": {"value": "soviet", "cases": ["16.3A"]}}
-    return None
+def partisan_zoc(ctx: Any, side: str) -> list[dict[str, Any]]:
+    """16.3A: each Partisan marker makes its hex a Soviet ZOC — against the Germans only, so it
+    blocks German supply, command and retreat through it (7.4, 7.5A) like any EZOC:
+    ``[{"hex", "id": "partisan@HEX", "cases": ["16.3A"]}]`` (empty for the Soviet side)."""
+    if side == "soviet":
+        return []
+    return [{"hex": h, "id": f"partisan@{h}", "cases": ["16.3A"]} for h in markers(ctx)]
 
 
 @hookimpl
-def casebook_facts(ctx: Any, subject: Any) -> dict[str, Any] | None:
-    """Facts of a hex label: ``partisan_zoc`` (16.3A)."""
-    if isinstance(subject, str) and len(subject) == 4 and subject.isdigit():
-        return partisan_zoc(ctx, subject)
-    return None
+def casebook_zoc_sources(ctx: Any, side: str) -> list[dict[str, Any]]:
+    """The ZOC of the Partisan markers against ``side`` (16.3A), read by the ZOC area's map."""
+    return partisan_zoc(ctx, side)
+
+
+@implements("16.1C", "16.1D", "16.2", "16.3A")
+def partisans_answer(ctx: Any, hex_: str | None = None) -> dict[str, Any]:
+    """``partisans [HEX]``: ``{"points" (Partisan Track, 16.1D), "markers": [hexes, each a Soviet ZOC,
+    16.3A], "placeable": [hexes play offers a ``place-partisan`` for now], "verdict": {"hex",
+    "allowed", "enemy_distance", "refusals"} (with HEX), "cases"}`` — ``placeable`` and ``verdict``
+    are play's: its legal actions and every validator of the ``place-partisan`` action."""
+    offered = casebook_legal_actions(ctx, ctx.state.phase or "", ctx.state.step or "")
+    out: dict[str, Any] = {
+        "points": ctx.state.partisans, "markers": markers(ctx),
+        "placeable": [a.get("hex") for a in offered if a.kind == "place-partisan"],
+        "cases": ["16.1C", "16.1D", "16.2", "16.3A"]}
+    if hex_ is not None:
+        action = Action.make("place-partisan", "soviet", hex=hex_)
+        refusals = [{"reason": r.reason, "cases": list(r.cases)}
+                    for rs in ctx.hook.casebook_validate_action(ctx=ctx, action=action) for r in (rs or ())]
+        try:
+            distance = enemy_distance(ctx, hex_)
+        except ValueError:
+            raise QuestionError(f"partisans: {hex_!r} is not a hex label") from None
+        out["verdict"] = {"hex": hex_, "allowed": not refusals, "enemy_distance": distance, "refusals": refusals}
+    return out
+
+
+@hookimpl
+def casebook_answer(ctx: Any, question: str, args: Any, options: Any) -> Any:
+    """``partisans [HEX]``."""
+    if question != "partisans":
+        return None
+    if len(args) > 1:
+        raise QuestionError("usage: " + QUESTIONS["partisans"])
+    return partisans_answer(ctx, *args)
 
 
 class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)

@@ -167,9 +167,26 @@ def arrived_this_turn(ctx: Any, uid: str) -> bool:
     return q.data(ctx).get("arrived", {}).get(uid) == ctx.state.turn
 
 
+@hookimpl(wrapper=True)
+@implements("12.1F")
+def casebook_command(ctx: Any, unit: str) -> Any:
+    """12.1F: "A reinforcement is considered to be in command the turn it arrives" — the command
+    area's answer, made ``in_command`` (case 12.1F added) for a unit that arrived this turn."""
+    answer = yield
+    if answer is None or answer.get("in_command"):
+        return answer
+    arrived = ctx.memo.get(("reinforcement", "arrived"))
+    if arrived is None:  # plugin data is copied on each read: once per state version
+        arrived = ctx.memo[("reinforcement", "arrived")] = dict(q.data(ctx).get("arrived") or {})
+    if arrived.get(unit) != ctx.state.turn:
+        return answer
+    return {**answer, "in_command": True, "cases": [*answer.get("cases", ()), "12.1F"]}
+
+
 @hookimpl
 def casebook_facts(ctx: Any, subject: Any) -> dict[str, Any] | None:
-    """For a unit id: ``reinforcement_in_command`` — True the turn it arrives (12.1F)."""
+    """For a unit id: ``reinforcement_in_command`` — True the turn it arrives (12.1F; the same
+    verdict :func:`casebook_command` gives the command area's answers)."""
     if not isinstance(subject, str) or not ctx.state.has_unit(subject):
         return None
     return {"reinforcement_in_command": {"value": arrived_this_turn(ctx, subject), "cases": ["12.1F"]}}

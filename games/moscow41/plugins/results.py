@@ -17,6 +17,7 @@ from casebook.core.errors import QuestionError
 from casebook.core.hooks import Refusal, hookimpl
 from casebook.games.moscow41.plugins._results_losses import apply_loss
 from casebook.games.moscow41.plugins._results_retreat import retreat_options
+from casebook.games.moscow41.plugins._results_stages import _MAX_PATHS as MAX_PATHS
 from casebook.games.moscow41.plugins._results_stages import (
     apply_choice,
     choice_templates_now,
@@ -96,7 +97,9 @@ def casebook_apply_action(ctx, action):
 def retreat_answer(ctx: Any, uid: str, hexes: int) -> dict[str, Any]:
     """``retreat UNIT --hexes N``: the unit's stack retreating N hexes — every legal path of the
     greatest length possible, best first, with the losses for hexes not retreated (11.2B); the
-    attackers are taken to be the adjacent enemy units."""
+    attackers are taken to be the adjacent enemy units. The paths are those of the retreat prompt
+    (:func:`retreat_options`: no other area's validator refuses them, 6.2F); ``offered`` marks
+    the best :data:`MAX_PATHS` the prompt lists as actions."""
     try:
         unit = ctx.state.unit(uid)
     except KeyError:
@@ -108,6 +111,8 @@ def retreat_answer(ctx: Any, uid: str, hexes: int) -> dict[str, Any]:
     adjacent = [u["id"] for n in ctx.board.neighbours(parse_hex(unit["hex"]))
                 for u in ctx.state.units_at(hex_label(n)) if u.get("side") != unit["side"]]
     options = retreat_options(ctx, stack, unit["hex"], unit["side"], hexes, adjacent)
+    for i, o in enumerate(options):  # the retreat prompt offers the best few of each length
+        o["offered"] = i < MAX_PATHS
     return {"unit": uid, "hex": unit["hex"], "stack": stack, "hexes": hexes,
             "presumed_attackers": adjacent, "options": options,
             "losses": options[0]["losses"] if options else hexes,

@@ -4,17 +4,20 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from itertools import combinations
+from itertools import combinations, islice, product
 from typing import Any
 
-from casebook.areas._combat_odds import below_table, gather, in_command, is_hq, rules_permit, supplied
 from casebook.core.cases import implements
 from casebook.core.hexgrid import parse_hex
 from casebook.core.hooks import Refusal
 from casebook.script import AskedFacts
+from casebook.areas._combat_odds import below_table, gather, in_command, is_hq, rules_permit, supplied
+from casebook.areas._combat_support import attacker_in_command
+from casebook.areas._combat_validators import attack_action, other_refusals
 
 __all__ = ["record", "save", "attack_refusals", "support_allowed", "support_cost", "max_support",
-           "reaction_cost", "eligible_attackers", "targets", "attack_groups", "attack_legal", "per_version", "kept"]
+           "reaction_cost", "eligible_attackers", "targets", "attack_groups", "attack_legal", "within_limit_groups",
+           "per_version", "kept"]
 
 PLUGIN = "combat"
 
@@ -52,9 +55,15 @@ def record(ctx: Any) -> dict[str, Any]:
     return rec
 
 
-def _unit_facts(ctx: Any, uid: str, plain: Mapping[str, Any]) -> AskedFacts:
-    """``plain`` facts, and the unit's ``supplied`` and ``in_command`` asked when read."""
-    return AskedFacts(plain, {"supplied": lambda: supplied(ctx, uid), "in_command": lambda: in_command(ctx, uid)})
+def _unit_facts(ctx: Any, uid: str, plain: Mapping[str, Any], support_path: str | None = None) -> AskedFacts:
+    """``plain`` facts, and the unit's ``supplied`` and ``in_command`` asked when read; for combat
+    support (``support_path`` "attacker"/"defender") ``in_command`` is 10.4.2B's path: to the
+    activating HQ for the attacker, to any HQ for the defender (:mod:`._combat_support`)."""
+    def command() -> bool:
+        if support_path == "attacker":
+            return attacker_in_command(ctx, uid)
+        return in_command(ctx, uid)
+    return AskedFacts(plain, {"supplied": lambda: supplied(ctx, uid), "in_command": command})
 
 
 def _seen(ctx: Any) -> dict[str, frozenset[str]]:
@@ -139,21 +148,58 @@ def attack_groups(ctx: Any, side: str, hex_: str, units: Sequence[str], kind: st
     refusals are checked). A game whose scripts permit ``choose_attackers`` (Battle for Moscow
     BM8.1: one unit a hex, so at most six attackers, 63 groups) offers every non-empty subset,
     largest first, then in the order of the sorted ids; otherwise (Moscow '41) all of them, or,
-    when all of them may not attack, each one alone. ``cache``: see :func:`kept`."""
+    when all of them may not attack, the groups up to the stacking limit of each hex (6.2D:
+    :func:`within_limit_groups`) and, outside reactions, each one alone. ``cache``: see
+    :func:`kept`."""
     if kind == "attack" and rules_permit(ctx, "choose_attackers"):
         ids = sorted(units)
         return [list(c) for n in range(len(ids), 0, -1) for c in combinations(ids, n)]
-    if kind == "attack" and not attack_legal(ctx, side, hex_, units, kind, cache):
-        return [[u] for u in units]
+    if kind in ("attack", "reaction") and not attack_legal(ctx, side, hex_, units, kind, cache):
+        trimmed = within_limit_groups(ctx, units)
+        if kind == "reaction":
+            return trimmed or [list(units)]
+        return trimmed + [[u] for u in units if [u] not in trimmed]
     return [list(units)]
 
 
 def attack_legal(ctx: Any, side: str, hex_: str, group: Sequence[str], kind: str,
                  cache: dict[Any, Any] | None = None) -> bool:
-    """Whether :func:`attack_refusals` has nothing against ``group`` attacking ``hex_`` without
-    support (its quick form; kept in ``cache``, see :func:`kept`)."""
+    """Whether :func:`attack_refusals` (its quick form) and the other areas' validators (6.2D,
+    15.3B-C …: :func:`~casebook.areas._combat_validators.other_refusals`) have nothing against
+    ``group`` attacking ``hex_`` without support (kept in ``cache``, see :func:`kept`)."""
     key = ("legal", side, hex_, tuple(group), kind)
-    return kept(cache, key, lambda: not attack_refusals(ctx, side, hex_, group, kind, quick=True, cache=cache))
+    return kept(cache, key, lambda: not attack_refusals(ctx, side, hex_, group, kind, quick=True, cache=cache)
+                and not other_refusals(ctx, attack_action(side, hex_, group)))
+
+
+@implements("6.2D")
+def within_limit_groups(ctx: Any, units: Sequence[str], most: int = 8) -> list[list[str]]:
+    """6.2D "only units up to the stacking limit can attack, of the attacker's choice": the
+    groups of ``units`` that keep, in every hex they attack from, the largest number of its units
+    the stacking limit allows (each such choice, in the order of the sorted ids; at most ``most``
+    groups). Empty when no hex of ``units`` is over the limit (the stacking area's answer)."""
+    by_hex: dict[str, list[str]] = {}
+    for u in sorted(units):
+        by_hex.setdefault(ctx.state.unit(u)["hex"], []).append(u)
+    choices: list[list[tuple[str, ...]]] = []
+    trimmed = False
+    for h, ids in sorted(by_hex.items()):
+        options: list[tuple[str, ...]] = [tuple(ids)]
+        for n in range(len(ids), 0, -1):
+            fit = [c for c in combinations(ids, n) if not _over(ctx, h, c)]
+            if fit:
+                options = fit
+                trimmed = trimmed or n < len(ids)
+                break
+        choices.append(options)
+    if not trimmed:
+        return []
+    return [sorted(u for part in combo for u in part) for combo in islice(product(*choices), most)]
+
+
+def _over(ctx: Any, hex_: str, ids: Sequence[str]) -> bool:
+    answer = ctx.hook.casebook_stacking(ctx=ctx, hex=hex_, units=list(ids))
+    return bool(answer and answer.get("overstacked"))
 
 
 def reaction_cost(ctx: Any, side: str, attackers: Sequence[str]) -> int:
@@ -178,15 +224,17 @@ def support_cost(ctx: Any, side: str, drm: int) -> int:
 def support_allowed(ctx: Any, units: Sequence[str], attacking: bool, overrun: bool = False,
                     cache: dict[Any, Any] | None = None) -> Any:
     """The verdict (script permission ``combat_support``) on buying combat support for ``units``:
-    every one must be in supply and in command (2.3B attacker, 2.3C defender, 10.4.2B); never for
+    every one must be in supply and in command — an attacker of the activating HQ, a defender of
+    any HQ (2.3B attacker, 2.3C defender, 10.4.2B: :mod:`._combat_support`); never for
     an overrunning attacker (9.5A). Returns the failing Explanation or the last passing one.
     Each unit's verdict is kept in ``cache`` (see :func:`kept`)."""
     verdict = None
     for u in units:
         if is_hq(ctx.state.unit(u)):
             continue
-        verdict = kept(cache, ("support", u, attacking, overrun), lambda: ctx.permission(
-            "combat_support", _unit_facts(ctx, u, {"overrun": overrun, "attacking": attacking})))  # noqa: B023 - called at once, inside the loop
+        verdict = kept(cache, ("support", u, attacking, overrun), lambda u=u: ctx.permission(
+            "combat_support", _unit_facts(ctx, u, {"overrun": overrun, "attacking": attacking},
+                                          "attacker" if attacking else "defender")))
         if not verdict.value:
             return verdict
     return verdict

@@ -23,7 +23,7 @@ from casebook.core.hexgrid import hex_label, parse_hex
 
 __all__ = [
     "KIND_ORDER", "UNIT_FIELDS", "map_key", "conditions", "weather_facts", "exerts_zoc",
-    "zoc_reach", "zoc_map", "exerted_by",
+    "zoc_reach", "zoc_sources", "source_cases", "zoc_map", "exerted_by",
     "chart_row", "chart_column", "chart_kind", "most_restrictive", "unit_kind",
     "is_combat_unit", "friendly_combat_unit_in",
 ]
@@ -152,25 +152,50 @@ def _zoc_reach(ctx: Any, unit: Mapping[str, Any]) -> list[str]:
     return out
 
 
+@implements("16.3A", "15.3B")
+def zoc_sources(ctx: Any, side: str) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+    """The hexes that are a ZOC against ``side`` by themselves, not projected by a unit into its
+    neighbours: ``((hex, source id, cases), …)`` sorted, from the ``casebook_zoc_sources`` hook
+    (Moscow '41: a Partisan marker's hex, 16.3A; a scattered paratroop's own hex, 15.3B). Once
+    per state version."""
+    key = ("zoc.sources", side)
+    memo = ctx.memo
+    found = memo.get(key)
+    if found is None:
+        hook = getattr(ctx.hook, "casebook_zoc_sources", None)
+        lists = hook(ctx=ctx, side=side) if hook is not None else []
+        found = memo[key] = tuple(sorted(
+            (str(s["hex"]), str(s["id"]), tuple(s.get("cases") or ())) for lst in lists for s in (lst or ())))
+    return found
+
+
+def source_cases(ctx: Any, side: str, ids: Any) -> tuple[str, ...]:
+    """The cases of the :func:`zoc_sources` among ``ids`` (exerters of one hex), in order."""
+    wanted = set(ids)
+    return tuple(dict.fromkeys(c for _, sid, cases in zoc_sources(ctx, side) if sid in wanted for c in cases))
+
+
 def map_key(ctx: Any, side: str) -> tuple[Any, ...]:
     """What the ZOC map against ``side`` is computed from (see the module docstring): the
     conditions, then ``(id, hex, side, class, size)`` of every other side's unit on the map, in
-    state order. Equal keys give equal maps, so a consumer may key its own caches by it."""
+    state order, then the :func:`zoc_sources`. Equal keys give equal maps, so a consumer may key
+    its own caches by it."""
     key = ("zoc.map_key", side)
     memo = ctx.memo
     found = memo.get(key)
     if found is None:
         found = memo[key] = (conditions(ctx), tuple(
             (u.get("id"), u["hex"], *_fields(u)) for u in ctx.state.units
-            if u.get("side") != side and u.get("hex")))
+            if u.get("side") != side and u.get("hex")), zoc_sources(ctx, side))
     return found
 
 
 @implements("7.0E")
 def zoc_map(ctx: Any, side: str) -> dict[str, tuple[str, ...]]:
     """The enemy ZOC affecting units of ``side``: hex label -> ids of the enemy units exerting a
-    ZOC into it (sorted). EZOCs do not affect an enemy unit's own ZOC (7.0E): every enemy unit
-    is counted wherever it stands, even in a hex of ``side``'s ZOC. Kept by :func:`map_key`
+    ZOC into it and of the :func:`zoc_sources` of the hex (sorted). EZOCs do not affect an
+    enemy unit's own ZOC (7.0E): every enemy unit is counted wherever it stands, even in a hex
+    of ``side``'s ZOC. Kept by :func:`map_key`
     (treat the result as read-only: it is shared)."""
     key = ("zoc.map", side)
     cached = ctx.memo.get(key)
@@ -186,6 +211,9 @@ def zoc_map(ctx: Any, side: str) -> dict[str, tuple[str, ...]]:
                 continue
             for h in zoc_reach(ctx, u):
                 found.setdefault(h, []).append(u["id"])
+        for h, sid, _ in zoc_sources(ctx, side):  # a hex that is a ZOC itself (16.3A, 15.3B)
+            if ctx.board.contains(parse_hex(h)):
+                found.setdefault(h, []).append(sid)
         result = {h: tuple(sorted(ids)) for h, ids in found.items()}
         maps[mkey] = result
         while len(maps) > _MAPS_KEPT:

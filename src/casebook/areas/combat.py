@@ -40,6 +40,7 @@ from casebook.core.errors import IllegalActionError, QuestionError
 from casebook.core.hexgrid import parse_hex
 from casebook.core.hooks import Refusal, hookimpl
 from casebook.core.trace import Trace
+from casebook.areas._combat_validators import attack_action, other_refusals, overrun_refusals
 
 __all__ = ["STATE_SCHEMA", "QUESTIONS", "assess", "attack_answer", "resolve", "defender_support_policy"]
 
@@ -337,7 +338,9 @@ def attack_answer(ctx: Any, hex_: str, attackers: Sequence[str], support: Sequen
                   overrun: bool = False, roll: int | None = None) -> dict[str, Any]:
     """``attack HEX --with U,U [--support A,D] [--overrun] [--roll N]``: the attack assessed
     (eligibility refusals with their cases, strengths, ratio, column and shift, DRM terms, every
-    outcome); with ``roll`` the CRT cell for that unmodified roll. Never changes the state."""
+    outcome); with ``roll`` the CRT cell for that unmodified roll. ``legal`` and the refusals are
+    play's: the combat area's and every other validator of the same action (6.2D, 15.3C; for an
+    overrun the movement area's ``overrun`` action, 9.5A). Never changes the state."""
     units = [ctx.state.unit(a) for a in attackers if ctx.state.has_unit(a)]
     if len(units) != len(attackers):
         missing = [a for a in attackers if not ctx.state.has_unit(a)]
@@ -346,6 +349,10 @@ def attack_answer(ctx: Any, hex_: str, attackers: Sequence[str], support: Sequen
     kind = "overrun" if overrun else ("reaction" if side != ctx.state.phasing and ctx.state.phasing else "attack")
     sup = {"attacker": int(support[0]) if support else 0, "defender": int(support[1]) if len(support) > 1 else 0}
     refusals = attack_refusals(ctx, side, hex_, list(attackers), kind, sup["attacker"])
+    if kind == "overrun":  # 9.5A: the movement area's overrun action, as play judges it
+        refusals += overrun_refusals(ctx, side, hex_, list(attackers))
+    else:  # 6.2D, 15.3B-C, …: every other area's validator of the attack action, as in play
+        refusals += other_refusals(ctx, attack_action(side, hex_, list(attackers), sup["attacker"]))
     if not ctx.state.units_at(hex_) or all(u.get("side") == side for u in ctx.state.units_at(hex_)):
         return {"attackers": list(attackers), "hex": hex_, "legal": False,
                 "refusals": [{"reason": r.reason, "cases": list(r.cases)} for r in refusals], "cases": ["10.3A"]}

@@ -31,8 +31,10 @@ from ._zoc_map import (
     friendly_combat_unit_in,
     map_key,
     most_restrictive,
+    source_cases,
     unit_kind,
     zoc_map,
+    zoc_sources,
 )
 from ._zoc_moves import locking_refusals, moving_units, retreat_allowed_into, retreat_refusals
 
@@ -123,7 +125,7 @@ def _zoc_answer(ctx: Any, hex_: str, side: str) -> dict[str, Any]:
     friendly = friendly_combat_unit_in(ctx, hex_, side)
     blocked, block_cases = blocks(ctx, bool(who), friendly)
     if who:
-        cases += [*combine_cases(ctx), *block_cases]
+        cases += [*combine_cases(ctx), *block_cases, *source_cases(ctx, side, who)]
     else:
         cases += _no_zoc_cases(ctx)
     return {"hex": hex_, "side": side, "exerted_by": who,
@@ -194,6 +196,7 @@ def casebook_zoc_map(ctx: Any, side: str) -> dict[str, Any]:
     computed from)."""
     cases = list(map_cases(ctx))
     found = zoc_map(ctx, side)
+    cases += [c for _, _, cs in zoc_sources(ctx, side) for c in cs if c not in cases]
     if not found:
         cases += _no_zoc_cases(ctx)
     rows = ctx.table("zoc_chart").dims[0][1]

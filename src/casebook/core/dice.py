@@ -15,6 +15,10 @@ Rules of use:
 - Every roll is recorded as a trace event ``kind: roll`` with ``side: chance``, the purpose, the
   cases it serves and the faces: ``data = {"purpose", "dice", "faces", "total"}``.
 - A die is a fair d6 (faces 1..6) drawn without modulo bias (rejection, ``pcg32_boundedrand_r``).
+- Fixed rolls (to pose a rules question or test a rule): ``rng.fixed: [4, 2, 6]`` in a position,
+  or ``casebook play --rolls 4,2,6`` (recorded in the trace's setup event, so ``replay`` gives
+  them again), are the faces of the next dice, one per die, in order; the generator is not
+  advanced by them. The ``roll`` event then says ``"fixed": n`` (faces taken from the list).
 """
 
 from __future__ import annotations
@@ -105,14 +109,19 @@ def roll(
         raise ValueError(f"dice must be 1 or 2, got {dice!r}")
     if not purpose:
         raise ValueError("a roll needs a purpose")
-    g = _generator(state)
-    faces = [g.below(SIDES) + 1 for _ in range(dice)]
-    state.set_rng_state(g.state)
+    fixed = list(state.rng.get("fixed") or ())
+    faces = fixed[:dice]
+    if fixed:
+        state.set_rng_fixed(fixed[dice:])
+    if len(faces) < dice:
+        g = _generator(state)
+        faces += [g.below(SIDES) + 1 for _ in range(dice - len(faces))]
+        state.set_rng_state(g.state)
     total = sum(faces)
-    trace.record(
-        state, "roll", cases=list(cases), source=source, side="chance",
-        data={"purpose": purpose, "dice": dice, "faces": faces, "total": total},
-    )
+    data = {"purpose": purpose, "dice": dice, "faces": faces, "total": total}
+    if fixed:
+        data["fixed"] = min(dice, len(fixed))  # how many faces came from rng.fixed
+    trace.record(state, "roll", cases=list(cases), source=source, side="chance", data=data)
     return total
 
 

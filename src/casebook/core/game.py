@@ -25,7 +25,7 @@ never holds a half-applied action. The trace records every action, roll and auto
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from pydantic import ConfigDict
@@ -105,12 +105,17 @@ class Game:
         info = self._position.scenario
         return None if info is None else getattr(info, "last_turn", None)
 
-    def new_initial_state(self, seed: int = 1) -> State:
-        """The scenario's setup, dice seeded with ``seed``, settled to the first decision."""
+    def new_initial_state(self, seed: int = 1, rolls: Sequence[int] = ()) -> State:
+        """The scenario's setup, dice seeded with ``seed``, settled to the first decision.
+        ``rolls``: faces (1-6) the first dice show (src/casebook/core/dice.py; recorded in the setup
+        event). Raises ValueError for a face outside 1-6."""
         from casebook.core.position import position_to_dict
 
+        bad = [r for r in rolls if isinstance(r, bool) or not isinstance(r, int) or not 1 <= r <= 6]
+        if bad:
+            raise ValueError(f"fixed rolls must be die faces 1-6, got {bad}")
         data = position_to_dict(self._position)
-        data["rng"] = {"seed": int(seed), "state": None}
+        data["rng"] = {"seed": int(seed), "state": None, **({"fixed": list(rolls)} if rolls else {})}
         data["settings"] = {**self.setting_defaults(), **(data.get("settings") or {})}
         state = State(self, GameState.from_dict(data), Trace())
         state._setup()
@@ -265,9 +270,10 @@ class State:
     def _setup(self) -> None:
         ctx = self._ctx()
         self.game.engine.hook.casebook_setup(ctx=ctx)
-        ctx.record("setup", (), {"game": self.game.engine.pack.id, "scenario": self.game.scenario,
-                                 "seed": self.data.rng.get("seed")},
-                   source=DRIVER, side=None)
+        setup = {"game": self.game.engine.pack.id, "scenario": self.game.scenario, "seed": self.data.rng.get("seed")}
+        if self.data.rng.get("fixed"):
+            setup["rolls"] = list(self.data.rng["fixed"])  # replay puts them back (src/casebook/core/dice.py)
+        ctx.record("setup", (), setup, source=DRIVER, side=None)
 
     def _gather(self) -> list[Action]:
         phase, step = self._machine.current

@@ -233,6 +233,16 @@ class Specs:
         Fires: any time (movement, supply, retreat, rail, fortification placement ask it).
         """
 
+    @hookspec
+    def casebook_zoc_sources(self, ctx: Any, side: str) -> list[dict[str, Any]] | None:
+        """ZOCs against ``side`` that no unit projects into its neighbours: hexes that are a ZOC
+        themselves (a marker's hex, a disorganised unit's own hex): ``[{"hex", "id", "cases"}]``
+        (``id`` names the source, e.g. ``"partisan@2520"``; stable for equal positions).
+
+        Return: a list or None per plugin (list hook); the ZOC plugin adds them to its map.
+        Fires: any time (whenever the ZOC map of ``side`` is computed, once per state version).
+        """
+
     @hookspec(firstresult=True)
     def casebook_zoc_map(self, ctx: Any, side: str) -> dict[str, Any] | None:
         """Every enemy ZOC affecting units of ``side`` at once: ``{"key", "exerted_by": {hex:

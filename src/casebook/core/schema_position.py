@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from casebook.core.schema_base import HexLabel, Model, Scalar, Side, Slug, UnitClass, UnitSize
 from casebook.core.schema_content import MapBody
@@ -96,11 +96,21 @@ class Removed(Model):
 
 
 class Rng(Model):
-    """The dice: ``seed`` (int >= 0) and the PCG32 ``state`` (null before the first roll, else an
-    int in [0, 2**64); src/casebook/core/dice.py)."""
+    """The dice: ``seed`` (int >= 0), the PCG32 ``state`` (null before the first roll, else an
+    int in [0, 2**64); src/casebook/core/dice.py) and ``fixed``: faces (1-6) the next dice show."""
 
     seed: int = Field(ge=0)
     state: int | None = Field(None, ge=0, le=(1 << 64) - 1)
+    #: faces (1-6) the next dice show, one per die, before the generator is asked (src/casebook/core/dice.py)
+    fixed: list[int] = Field(default_factory=list)
+
+    @field_validator("fixed")
+    @classmethod
+    def _faces(cls, v: list[int]) -> list[int]:
+        bad = [f for f in v if isinstance(f, bool) or not 1 <= f <= 6]
+        if bad:
+            raise ValueError(f"fixed dice faces must be 1-6, got {bad}")
+        return v
 
 
 class Position(Model):

@@ -500,6 +500,14 @@ class GameState:
         """Store the generator state (used only by :mod:`casebook.core.dice`)."""
         self._d["rng"]["state"] = value
 
+    def set_rng_fixed(self, faces: list[int]) -> None:
+        """Store the fixed faces still to be rolled (used only by :mod:`casebook.core.dice`);
+        none left drops the key."""
+        if faces:
+            self._d["rng"]["fixed"] = [int(f) for f in faces]
+        else:
+            self._d["rng"].pop("fixed", None)
+
     def next_trace_seq(self) -> int:
         """Return the next trace sequence number and advance the counter (dense numbering)."""
         seq = self._d["trace_seq"]
@@ -528,6 +536,6 @@ def _bumps_version(method: Any) -> Any:
 # them, remove_unit and a change of hex drop them, other fields show through the live views).
 for _name in [n for n in vars(GameState) if n.startswith(("set_", "add_", "update_", "move_", "remove_",
                                                           "take_"))]:
-    if _name != "set_rng_state":
+    if _name not in ("set_rng_state", "set_rng_fixed"):
         setattr(GameState, _name, _bumps_version(getattr(GameState, _name)))
 del _name

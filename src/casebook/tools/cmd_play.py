@@ -69,13 +69,15 @@ def write_turn_map(state: Any, path: Path, title: str) -> None:
 
 def run_play(game_id: Any, scenario: str | None, players: dict[str, tuple[str, str]], seed: int,
              out: Path | None, load: str | None = None, echo: Any = click.echo,
-             progress: bool = True, max_actions: int = 200_000, overwrite: bool = False) -> Any:
+             progress: bool = True, max_actions: int = 200_000, overwrite: bool = False,
+             rolls: tuple[int, ...] = ()) -> Any:
     """Play to the end; returns the final :class:`~casebook.core.game.State`. ``game_id`` is a
     game id or pack dir, or an already loaded :class:`~casebook.core.game.Game` (with ``load``:
     None, or the save's game). ``out`` is chosen by :func:`casebook.tools.play_output.prepare_out`
     (never two games in one folder). Sides missing from ``players`` play as the save recorded,
     else as :data:`DEFAULT_PLAYER`; a side the game does not have is a usage error. Raises
-    :class:`PlayInterrupted` (after writing the outputs) when stopped by Ctrl-C or SIGTERM."""
+    :class:`PlayInterrupted` (after writing the outputs) when stopped by Ctrl-C or SIGTERM.
+    ``rolls``: the faces the first dice of a new game show (core/dice.py)."""
     from casebook.core.game import Game
     from casebook.tools.account import Narrator
     from casebook.tools.bots import make_bot
@@ -88,7 +90,7 @@ def run_play(game_id: Any, scenario: str | None, players: dict[str, tuple[str, s
         seed = int(state.data.rng.get("seed") or 0)  # the bots' seed is the game's (resume is exact)
     else:
         game = game_id if isinstance(game_id, Game) else Game.load(game_id, scenario)
-        state = game.new_initial_state(seed)
+        state = game.new_initial_state(seed, rolls)
         initial = None
     players = dict(players)
     unknown = sorted(set(players) - set(state.data.sides))
@@ -292,8 +294,10 @@ def _undo(initial: Any, state: Any, side: str, echo: Any) -> Any:
 @click.option("--overwrite", is_flag=True,
               help="Replace an earlier game's files in --out (else a new out-N folder is used).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--rolls", default="", metavar="F,F,…",
+              help="Faces (1-6) the first dice show, one per die, e.g. 4,2,6 (recorded in the trace).")
 def play(game: str, scenario: str | None, player: tuple[str, ...], seed: int, out: Path,
-         load: str | None, overwrite: bool, quiet: bool) -> None:
+         load: str | None, overwrite: bool, quiet: bool, rolls: str) -> None:
     """Play GAME's SCENARIO (default: moscow41 and the first scenario its manifest lists, the
     October Blitz; bots on every side, seed 1)."""
     from casebook.core.content import load_pack
@@ -313,6 +317,13 @@ def play(game: str, scenario: str | None, player: tuple[str, ...], seed: int, ou
             raise click.BadParameter(f"{game} has no scenario {scenario!r} (scenarios: {', '.join(scenarios)})",
                                      param_hint="SCENARIO")
     try:
-        run_play(game, scenario, players, seed, out, load=load, progress=not quiet, overwrite=overwrite)
+        faces = tuple(int(f) for f in rolls.split(",") if f.strip())
+    except ValueError:
+        raise click.BadParameter(f"expected die faces like 4,2,6, got {rolls!r}", param_hint="--rolls") from None
+    if any(not 1 <= f <= 6 for f in faces):
+        raise click.BadParameter(f"die faces are 1-6, got {rolls!r}", param_hint="--rolls")
+    try:
+        run_play(game, scenario, players, seed, out, load=load, progress=not quiet, overwrite=overwrite,
+                 rolls=faces)
     except PlayInterrupted as exc:
         raise click.exceptions.Exit(exc.exit_code) from None

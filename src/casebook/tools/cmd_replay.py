@@ -46,7 +46,7 @@ def replay_trace(path: Path, pack: Path | None = None) -> tuple[bool, str]:
     hint = "" if pack is not None else _HINT
     game = Game.load(pack or setup["game"], setup["scenario"])
     tune_gc()  # src/casebook/tools/runtime.py
-    state = game.new_initial_state(int(setup["seed"]))
+    state = game.new_initial_state(int(setup["seed"]), [int(r) for r in setup.get("rolls") or ()])
     checked = 0
 
     def first_difference() -> str | None:

@@ -1,0 +1,60 @@
+"""The refusals other rules areas give an attack (private to the `combat` plugin): one code path
+for play and ``ask``.
+
+An ``attack`` is legal when no plugin's ``casebook_validate_action`` refuses it: the combat area's
+own :func:`~casebook.areas._combat_rules.attack_refusals` (10.1-10.6), and those of the other
+areas — stacking (6.2D: only units up to the stacking limit attack from an overstacked hex),
+paratroops (15.3B-C: a scattered unit cannot attack or be attacked), fortification and any
+other plugin a game registers. The legal actions offer only what every validator accepts, and
+``ask attack`` reports the same refusals. An overrun is an action of the movement area
+(``overrun stack=HEX hex=HEX``, 9.5A): its refusals are the validators' of that action, plus
+9.5A's single stack when the units asked about stand in several hexes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from casebook.core.actions import Action
+from casebook.core.cases import implements
+from casebook.core.hooks import Refusal
+
+__all__ = ["PLUGIN", "other_refusals", "attack_action", "overrun_refusals"]
+
+PLUGIN = "combat"
+
+
+def _others(ctx: Any) -> Any:
+    """``casebook_validate_action`` of every plugin but this one (kept per plugin manager)."""
+    pm = ctx.engine.pm
+    kept = ctx.lasting("combat.other-validators", id(pm))
+    caller = kept.get("caller")
+    if caller is None:
+        mine = [p for p in (pm.get_plugin(PLUGIN),) if p is not None]
+        caller = kept["caller"] = pm.subset_hook_caller("casebook_validate_action", remove_plugins=mine)
+    return caller
+
+
+def other_refusals(ctx: Any, action: Action) -> list[Refusal]:
+    """What the other plugins' validators say against ``action`` (empty: nothing)."""
+    return [r for rs in _others(ctx)(ctx=ctx, action=action) for r in (rs or ())]
+
+
+def attack_action(side: str, hex_: str, attackers: Sequence[str], support: int = 0) -> Action:
+    """The ``attack`` action of ``side`` on ``hex_`` with ``attackers`` paying ``support`` IPs."""
+    return Action.make("attack", side, hex=hex_, support=support, **{"with": list(attackers)})
+
+
+@implements("9.5A")
+def overrun_refusals(ctx: Any, side: str, hex_: str, attackers: Sequence[str]) -> list[Refusal]:
+    """Why ``attackers`` may not overrun ``hex_`` now, as play judges it: "only a single stack can
+    participate" (9.5A), then every validator of the ``overrun stack=HEX hex=HEX units=…`` action
+    (the movement area: moving armor and mechanized units in the Movement Step with the MPs,
+    9.5A-D; scatter, 15.3C; …)."""
+    hexes = sorted({ctx.state.unit(a).get("hex") for a in attackers if ctx.state.has_unit(a)})
+    if len(hexes) != 1:
+        return [Refusal(f"only a single stack can overrun: the units stand in {', '.join(map(str, hexes))}",
+                        ("9.5A",), PLUGIN)]
+    action = Action.make("overrun", side, stack=hexes[0], hex=hex_, units=sorted(attackers))
+    return [r for rs in ctx.hook.casebook_validate_action(ctx=ctx, action=action) for r in (rs or ())]
