@@ -15,7 +15,8 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PLUGINS = ROOT / "plugins"
+#: where plugins live: the shared rules areas and each game's own
+PLUGIN_DIRS = (ROOT / "src" / "casebook" / "areas", *sorted((ROOT / "games").glob("*/plugins")))
 
 #: fact -> why no rule reads the fact itself (the same verdict reaches the rules another way)
 QUERY_ONLY = {
@@ -32,7 +33,11 @@ QUERY_ONLY = {
 
 
 def _family(name: str) -> list[Path]:
-    return [PLUGINS / f"{name}.py", *sorted(PLUGINS.glob(f"_{name}_*.py"))]
+    return [p for d in PLUGIN_DIRS for p in (d / f"{name}.py", *sorted(d.glob(f"_{name}_*.py"))) if p.is_file()]
+
+
+def _plugin_files() -> list[Path]:
+    return sorted(p for d in PLUGIN_DIRS for p in d.glob("*.py"))
 
 
 def _published(files: list[Path]) -> set[str]:
@@ -65,10 +70,10 @@ def _own_readers(files: list[Path], name: str) -> bool:
 
 def unread_facts() -> dict[str, str]:
     """fact -> publishing plugin, for every published fact without a reader."""
-    rules = " ".join(p.read_text(encoding="utf-8") for p in (ROOT / "rules").rglob("*.rules"))
-    trees = {p: ast.parse(p.read_text(encoding="utf-8")) for p in PLUGINS.glob("*.py")}
+    rules = " ".join(p.read_text(encoding="utf-8") for p in (ROOT / "games").glob("*/rules/*.rules"))
+    trees = {p: ast.parse(p.read_text(encoding="utf-8")) for p in _plugin_files()}
     out = {}
-    for module in sorted(p for p in PLUGINS.glob("*.py") if not p.name.startswith("_")):
+    for module in (p for p in _plugin_files() if not p.name.startswith("_")):
         if "def casebook_facts" not in module.read_text(encoding="utf-8"):
             continue
         family = _family(module.stem)

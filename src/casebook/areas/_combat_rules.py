@@ -7,13 +7,13 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations, islice, product
 from typing import Any
 
+from casebook.areas._combat_odds import below_table, gather, in_command, is_hq, rules_permit, supplied
+from casebook.areas._combat_support import attacker_in_command
+from casebook.areas._combat_validators import attack_action, other_refusals
 from casebook.core.cases import implements
 from casebook.core.hexgrid import parse_hex
 from casebook.core.hooks import Refusal
 from casebook.script import AskedFacts
-from casebook.areas._combat_odds import below_table, gather, in_command, is_hq, rules_permit, supplied
-from casebook.areas._combat_support import attacker_in_command
-from casebook.areas._combat_validators import attack_action, other_refusals
 
 __all__ = ["record", "save", "attack_refusals", "support_allowed", "support_cost", "max_support",
            "reaction_cost", "eligible_attackers", "targets", "attack_groups", "attack_legal", "within_limit_groups",

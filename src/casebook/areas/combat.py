@@ -33,6 +33,7 @@ from casebook.areas._combat_odds import (
     supplied,
 )
 from casebook.areas._combat_rules import PLUGIN, attack_refusals, reaction_cost, record, save, support_allowed
+from casebook.areas._combat_validators import attack_action, other_refusals, overrun_refusals
 from casebook.core.actions import Action
 from casebook.core.cases import implements
 from casebook.core.dice import roll as roll_dice
@@ -40,7 +41,6 @@ from casebook.core.errors import IllegalActionError, QuestionError
 from casebook.core.hexgrid import parse_hex
 from casebook.core.hooks import Refusal, hookimpl
 from casebook.core.trace import Trace
-from casebook.areas._combat_validators import attack_action, other_refusals, overrun_refusals
 
 __all__ = ["STATE_SCHEMA", "QUESTIONS", "assess", "attack_answer", "resolve", "defender_support_policy"]
 
