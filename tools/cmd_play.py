@@ -1,6 +1,6 @@
 """``casebook play [GAME] [SCENARIO]`` — play a game with bots, hot-seat, or against a bot.
 
-With no arguments: Moscow '41, October Blitz, greedy vs greedy, seed 1. Prints a turn-by-turn
+With no arguments: Moscow '41, October Blitz, planner vs planner (``bot:planner``), seed 1. Prints a turn-by-turn
 account (:mod:`casebook.tools.account`) with a progress display on stderr, ends with the winner
 and the victory level, and writes to ``--out`` (default ``out/``): ``trace.jsonl``, the final
 position ``final.yaml`` and an SVG map per turn (``turn-NN.svg``).
@@ -23,7 +23,7 @@ from casebook.kernel.errors import IllegalActionError
 
 __all__ = ["play", "run_play", "parse_player", "write_turn_map"]
 
-DEFAULT_PLAYER = "bot:greedy"
+DEFAULT_PLAYER = "bot:planner"
 
 
 def parse_player(text: str) -> tuple[str, str]:
@@ -181,8 +181,8 @@ def _undo(initial: Any, state: Any, side: str, echo: Any) -> Any:
 @click.command("play")
 @click.argument("game", default="moscow41")
 @click.argument("scenario", required=False, default=None)
-@click.option("--german", default=DEFAULT_PLAYER, show_default=True, help="human, bot:greedy or bot:random.")
-@click.option("--soviet", default=DEFAULT_PLAYER, show_default=True, help="human, bot:greedy or bot:random.")
+@click.option("--german", default=DEFAULT_PLAYER, show_default=True, help="human or bot:planner|greedy|random.")
+@click.option("--soviet", default=DEFAULT_PLAYER, show_default=True, help="human or bot:planner|greedy|random.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the dice (and the bots).")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("out"),
               show_default=True, help="Folder for trace.jsonl, final.yaml and turn maps.")
