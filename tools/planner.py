@@ -220,11 +220,19 @@ class PlannerBot:
 
 def _priority(view: View, label: str) -> float:
     """How much activating the stack in ``label`` seems worth: its strength, more near the enemy,
-    plus the threat to objectives within four hexes that no own stack stands on."""
+    plus the threat to objectives within four hexes (guard hexes: eight) that no own stack stands
+    on, so a garrison is sent before the enemy gets there."""
     s = view.own.get(label, 0.0) / 5.0
     near = min((view.distance(label, e) for e in view.enemy), default=99)
     value = s * (1.0 + 2.0 * max(0.0, 1.0 - (near - 1) / 6.0))
     for h, t in view.threat.items():
-        if t > 0 and h not in view.own and view.distance(label, h) <= 4:
-            value += 2.0 * t * (view.goals.hold.get(h, 0.0) / HOLD_WEIGHT + 4.0 * (h in view.goals.guard(view.side)))
+        if t <= 0 or not s:
+            continue
+        d = view.distance(label, h)
+        if h in view.menace and d <= 8:  # a guard hex: short of a garrison half the menace?
+            ring = view.own.get(h, 0.0) + sum(view.own.get(n, 0.0) for n in view.neighbours(h))
+            short = min(1.0, max(0.0, 0.5 * view.menace[h] - ring) / 5.0 + (h not in view.own))
+            value += 24.0 * t * short / (1 + d)
+        elif h not in view.own and d <= 4:
+            value += 2.0 * t * view.goals.hold.get(h, 0.0) / HOLD_WEIGHT
     return value

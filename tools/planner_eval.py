@@ -8,7 +8,8 @@ try hundreds of plans per decision. Its terms (all heuristics, weights in ``W``)
 - **objectives**: an own combat stack on a hold or own-strike hex: its weight when taking it, a
   share of it when garrisoning it, growing with the enemy's threat to the hex;
 - **guard**: an own combat stack on (or next to) a hex whose entry wins at once for the enemy,
-  by the threat to it (how close the nearest enemy combat unit is);
+  by the threat to it (how close the nearest enemy combat unit is) and as strong as the enemy
+  strength within three hexes asks; attacks on enemy stacks that near count triple;
 - **attack set-up**: own strength gathered next to an enemy hex against its strength, paid from
   about 1.5 to 1 up (concentration), more on objectives;
 - **advance**: closeness to the most valuable objective the side does not hold, linear in hexes;
@@ -31,7 +32,7 @@ from casebook.tools.planner_goals import HOLD_WEIGHT, Goals
 __all__ = ["View", "Mover", "W", "build_view", "plan_value", "strength", "THREAT_RADIUS"]
 
 #: Hexes within which an enemy combat unit threatens an objective (threat 1 when adjacent).
-THREAT_RADIUS = 8
+THREAT_RADIUS = 12
 #: Term weights of :func:`plan_value`.
 W: dict[str, float] = {"take": 1.0, "garrison": 0.35, "guard": 1.0, "screen": 0.3, "attack": 1.2,
                        "advance": 0.4, "exposure": 1.5, "hq_exposure": 6.0, "cohesion": 0.4, "crowd": 0.5}
@@ -65,6 +66,7 @@ class View:
     control: dict[str, str | None]        # objective hex -> side controlling it
     threat: dict[str, float] = field(default_factory=dict)   # objective/guard hex -> 0..1
     targets: dict[str, float] = field(default_factory=dict)  # objectives not held -> weight
+    menace: dict[str, float] = field(default_factory=dict)   # guard hex -> enemy strength within 3
     _dist: dict[tuple[str, str], int] = field(default_factory=dict)
     _near: dict[str, float] = field(default_factory=dict)
 
@@ -114,7 +116,13 @@ def build_view(state: Any, side: str, goals: Goals) -> View:
         d = min((view.distance(h, e) for e in enemy_hexes), default=99)
         view.threat[h] = max(0.0, 1.0 - (d - 1) / THREAT_RADIUS)
     view.targets = {h: w for h, w in goals.targets(side).items() if control.get(h) != side}
+    for g in goals.guard(side):
+        view.menace[g] = sum(s for e, s in enemy.items() if view.distance(g, e) <= 3)
     return view
+
+
+def _near_guard(view: View, label: str) -> bool:
+    return any(view.distance(label, g) <= 3 for g in view.menace)
 
 
 def plan_value(view: View, movers: Sequence[Mover], dests: Sequence[str]) -> float:
@@ -133,11 +141,12 @@ def plan_value(view: View, movers: Sequence[Mover], dests: Sequence[str]) -> flo
             taking = view.control.get(h) != side
             total += w * (W["take"] if taking else W["garrison"] * (0.3 + view.threat.get(h, 0.0)))
     for g in goals.guard(side):
-        t = view.threat.get(g, 0.0)
-        if g in own:
-            total += 4 * HOLD_WEIGHT * W["guard"] * (0.2 + t)
-        elif t > 0:
-            total += 4 * HOLD_WEIGHT * W["screen"] * t * min(1.0, sum(1 for n in view.neighbours(g) if n in own) / 3)
+        t, menace = view.threat.get(g, 0.0), view.menace.get(g, 0.0)
+        if g in own:  # a garrison, as strong as half the enemy strength within three hexes
+            total += 4 * HOLD_WEIGHT * W["guard"] * (0.2 + t) * min(1.0, own[g] / max(1.0, 0.5 * menace))
+        if t > 0:
+            ring = sum(own.get(n, 0.0) for n in view.neighbours(g))
+            total += 4 * HOLD_WEIGHT * W["screen"] * t * min(1.0, ring / max(3.0, menace))
     attackers: dict[str, float] = {}
     seen: dict[str, int] = {}
     for m, d in zip(movers, dests):
@@ -160,7 +169,7 @@ def plan_value(view: View, movers: Sequence[Mover], dests: Sequence[str]) -> flo
     for e, s in attackers.items():
         ratio = s / max(view.enemy[e], 0.5)
         if ratio >= 1.5:
-            bonus = 1.0 + view.goals.hold.get(e, 0.0) / HOLD_WEIGHT
+            bonus = 1.0 + view.goals.hold.get(e, 0.0) / HOLD_WEIGHT + 2.0 * _near_guard(view, e)
             total += W["attack"] * min(ratio - 1.5, 2.5) * bonus * min(view.enemy[e], 10.0) / 5.0
     total -= W["crowd"] * sum(n - 1 for n in seen.values() if n > 1)
     return total
