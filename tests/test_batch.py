@@ -54,7 +54,8 @@ def test_the_cli_on_a_dask_scheduler_writes_the_serial_records(serial_blitz, tmp
     out = tmp_path / "b.json"
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0") as cluster:
         result = CliRunner().invoke(cli, ["batch", "--games", "2", "--max-actions", "3", "--no-vp",
-                                          "--bot", "soviet=bot:random", "--scheduler", cluster.scheduler_address,
+                                          "--bot", "german=greedy", "--bot", "soviet=bot:random",
+                                          "--scheduler", cluster.scheduler_address,
                                           "--json", str(out)])
     assert result.exit_code == 0, result.output
     assert f"on the Dask scheduler {cluster.scheduler_address}" in result.output

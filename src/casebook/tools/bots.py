@@ -22,7 +22,7 @@ from casebook.core.hexgrid import hex_label, parse_hex
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "make_bot", "score", "BOT_KINDS"]
 
-BOT_KINDS = ("random", "greedy")
+BOT_KINDS = ("random", "greedy", "planner")
 
 
 class Bot(Protocol):
@@ -220,7 +220,12 @@ def action_value(state: Any, ctx: Any, action: Action) -> float:
 
 
 def make_bot(kind: str, side: str, seed: int = 0) -> Bot:
-    """A bot by kind (``random`` or ``greedy``); ValueError naming the known kinds otherwise."""
+    """A bot by kind (``random``, ``greedy`` or ``planner``, :mod:`casebook.tools.planner`);
+    ValueError naming the known kinds otherwise."""
+    if kind == "planner":
+        from casebook.tools.planner import PlannerBot
+
+        return PlannerBot(side, seed)
     if kind == "random":
         return RandomBot(side, seed)
     if kind == "greedy":

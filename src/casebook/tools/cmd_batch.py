@@ -23,7 +23,7 @@ import click
 
 __all__ = ["batch", "parse_pairs"]
 
-DEFAULT_BOT = "greedy"
+DEFAULT_BOT = "planner"
 
 
 def parse_pairs(values: Sequence[str], option: str, form: str = "NAME=VALUE") -> dict[str, str]:
@@ -172,7 +172,7 @@ def _print(title: str, summaries: list[tuple[str, dict[str, Any]]], changed: lis
               help="Local processes (default: the cores); with --scheduler local, the cluster's workers.")
 @click.option("--first-seed", type=click.IntRange(min=0), default=1, show_default=True, help="Seed of the first game (then +1 …).")
 @click.option("--bot", "bots", multiple=True, metavar="SIDE=KIND",
-              help="A side's bot: greedy or random (default: greedy on every side). Repeatable.")
+              help="A side's bot: planner, greedy or random (default: planner on every side). Repeatable.")
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
               help="Override an interpretation setting for every game. Repeatable.")
 @click.option("--compare-pack", type=click.Path(exists=True, file_okay=False), default=None,

@@ -1,6 +1,6 @@
 """``casebook play [GAME] [SCENARIO]`` — play a game with bots, hot-seat, or against a bot.
 
-With no arguments: Moscow '41, October Blitz, greedy vs greedy, seed 1. Prints a turn-by-turn
+With no arguments: Moscow '41, October Blitz, planner vs planner (``bot:planner``), seed 1. Prints a turn-by-turn
 account (:mod:`casebook.tools.account`) with a progress display on stderr, ends with the winner
 and the victory level, and writes to ``--out`` (default ``out/``): ``trace.jsonl``, the final
 position ``final.yaml`` and an SVG map per turn (``turn-NN.svg``); a folder holding an earlier
@@ -23,7 +23,7 @@ from casebook.core.errors import IllegalActionError
 
 __all__ = ["play", "run_play", "parse_player", "write_turn_map", "PlayInterrupted"]
 
-DEFAULT_PLAYER = "bot:greedy"
+DEFAULT_PLAYER = "bot:planner"
 
 
 def parse_players(given: tuple[str, ...]) -> dict[str, tuple[str, str]]:
@@ -282,7 +282,7 @@ def _undo(initial: Any, state: Any, side: str, echo: Any) -> Any:
 @click.argument("game", required=False, default=None)
 @click.argument("scenario", required=False, default=None)
 @click.option("--player", "player", multiple=True, metavar="SIDE=KIND",
-              help=f"Who plays a side of the game (repeatable): KIND human, bot:greedy or bot:random; "
+              help=f"Who plays a side of the game (repeatable): KIND human or bot:planner|greedy|random; "
                    f"a side not named plays as the save recorded, else {DEFAULT_PLAYER}. Sides are the "
                    f"game's (game.yaml vocabulary).")
 @click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True,

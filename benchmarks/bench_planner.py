@@ -1,0 +1,117 @@
+"""What the planning bot costs (issue #16): the Game API operations a look-ahead bot would use,
+and the planner's own decisions and whole bot turns. Measured, never asserted.
+
+    python benchmarks/bench_planner.py                 # both games, seed 1, a markdown table
+    python benchmarks/bench_planner.py --turns 2 --nodes 400
+
+Rows:
+
+- *clone* / *peek* / *apply*: ``State.clone()``, ``State.peek(action)`` and ``State.apply`` plus
+  the next ``legal_actions()``, at the decisions of the first German turn of the October Blitz
+  (median over those decisions); what a simulation-based planner would pay per node;
+- *plan evaluation*: one :func:`casebook.tools.planner_eval.plan_value` call (median), what the
+  planner pays per node instead;
+- *bot turn*: the wall time of every decision one side's planner made in a turn (the other side
+  greedy), turn by turn, with the number of decisions and the nodes they used.
+
+The load average at the start is printed: figures taken on a busy machine are slower.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+from collections import defaultdict
+from typing import Any
+
+from casebook.core.game import Game
+from casebook.tools.bots import make_bot
+from casebook.tools.planner import PlannerBot
+from casebook.tools.planner_eval import Mover, build_view, plan_value
+from casebook.tools.runtime import tune_gc
+
+__all__ = ["api_costs", "bot_turns", "main"]
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:.2f} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+def api_costs(seed: int = 1, decisions: int = 40) -> dict[str, float]:
+    """Median seconds of clone, peek, apply+legal and one plan evaluation over the first
+    ``decisions`` German decisions of the October Blitz (greedy moves)."""
+    game = Game.load("moscow41", "october-blitz")
+    state = game.new_initial_state(seed)
+    bots = {s: make_bot("greedy", s, seed) for s in state.data.sides}
+    planner = PlannerBot("german", seed)
+    clone, peek, apply, evaluate = [], [], [], []
+    while len(clone) < decisions and not state.is_terminal():
+        side = state.current_player()
+        action = bots[side].choose(state)
+        if side == "german":
+            t = time.perf_counter()
+            state.clone()
+            clone.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            state.peek(action)
+            peek.append(time.perf_counter() - t)
+            view = build_view(state, side, planner.goals(state))
+            movers = [Mover(h, 6.0, False, (h,)) for h in sorted(view.own)[:3]]
+            t = time.perf_counter()
+            plan_value(view, movers, tuple(m.origin for m in movers))
+            evaluate.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        state.apply(action)
+        state.legal_actions()
+        if side == "german":
+            apply.append(time.perf_counter() - t)
+    return {k: statistics.median(v) for k, v in
+            (("clone", clone), ("peek", peek), ("apply", apply), ("evaluate", evaluate))}
+
+
+def bot_turns(game_id: str, scenario: str, side: str, turns: int, seed: int = 1,
+              nodes: int | None = None) -> list[dict[str, Any]]:
+    """Per turn up to ``turns``: ``{"turn", "seconds", "decisions", "nodes"}`` of ``side``'s
+    planner (the other sides greedy)."""
+    game = Game.load(game_id, scenario)
+    state = game.new_initial_state(seed)
+    bots: dict[str, Any] = {s: make_bot("greedy", s, seed) for s in state.data.sides}
+    bots[side] = PlannerBot(side, seed) if nodes is None else PlannerBot(side, seed, nodes=nodes)
+    rows: dict[int, dict[str, Any]] = defaultdict(lambda: {"seconds": 0.0, "decisions": 0, "nodes": 0})
+    while not state.is_terminal() and state.data.turn <= turns:
+        who = state.current_player()
+        t = time.perf_counter()
+        action = bots[who].choose(state)
+        if who == side:
+            row = rows[state.data.turn]
+            row["seconds"] += time.perf_counter() - t
+            row["decisions"] += 1
+            row["nodes"] += bots[who].last_nodes
+        state.apply(action)
+    return [{"turn": k, **v} for k, v in sorted(rows.items())]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--nodes", type=int, default=None)
+    args = parser.parse_args(argv)
+    tune_gc()
+    print(f"Machine: {os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f} at the start.\n")
+    print("| figure | value |\n|---|---|")
+    for name, value in api_costs(args.seed).items():
+        label = {"clone": "State.clone()", "peek": "State.peek(action)",
+                 "apply": "State.apply + legal_actions", "evaluate": "one plan evaluation (3 stacks)"}[name]
+        print(f"| {label}, October Blitz German turn 1 (median) | {_ms(value)} |")
+    for game_id, scenario in (("moscow41", "october-blitz"), ("battle_for_moscow", "campaign")):
+        for side in ("german", "soviet"):
+            for row in bot_turns(game_id, scenario, side, args.turns, args.seed, args.nodes):
+                print(f"| {game_id} {scenario}, {side} planner turn {row['turn']} "
+                      f"({row['decisions']} decisions, {row['nodes']} nodes) | {_ms(row['seconds'])} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,238 @@
+"""``bot:planner`` — a planning bot that plans whole movement steps and reads the pack's victory data.
+
+At a step where stacks move (any legal action with a ``stack`` and a ``path`` or ``to``), the bot
+searches a plan for *every* stack that may move now (:mod:`casebook.tools.planner_search`, scored
+by :mod:`casebook.tools.planner_eval` on objectives and guard hexes read from the scenario's
+victory block, :mod:`casebook.tools.planner_goals`), plays the plan's most valuable move, and plans
+again at the next decision (starting from the plan it had). Overruns are played only at odds where
+they pay, against the best move. In combat it concentrates: every legal attack is assessed by the
+rules' own ``attack`` answer (odds column, DRM; the combat support a ``support=N`` attack buys is
+asked the same way) and the best one whose effective odds pay is made, else it passes. HQ
+activations go to stacks near the enemy and the objectives, retreats and advances by the losses
+and the objectives, reinforcements to the threatened objectives; anything else as
+:func:`casebook.tools.bots.action_value` does.
+
+Game-neutral (no game, side or town is named), seeded and deterministic: the search's random
+numbers come from the seed and the decision's place in the game (turn, phase, step, history
+length), so a bot rebuilt from :meth:`PlannerBot.state_dict` plays on exactly as before.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from casebook.core.actions import Action
+from casebook.tools.bots import action_value
+from casebook.tools.planner_eval import Mover, View, build_view, strength
+from casebook.tools.planner_goals import HOLD_WEIGHT, Goals, goals_for
+from casebook.tools.planner_search import Budget, next_move, search_plan
+
+__all__ = ["PlannerBot", "DEFAULT_NODES", "DEFAULT_SECONDS", "attack_value"]
+
+#: Plan evaluations per decision (the deterministic budget).
+DEFAULT_NODES = 400
+#: Wall-clock safety cap per decision, seconds (never reached under normal load).
+DEFAULT_SECONDS = 5.0
+_MOVES = ("move", "rail-move")
+
+
+def _odds(answer: dict[str, Any]) -> float | None:
+    """Effective odds of an attack answer: the column as a ratio plus half a point per net DRM."""
+    column = str(answer.get("column") or "")
+    try:
+        a, d = (float(x) for x in column.split(":"))
+    except ValueError:
+        return None
+    return a / d + 0.5 * int((answer.get("drm") or {}).get("net") or 0)
+
+
+def attack_value(state: Any, ctx: Any, action: Action, goals: Goals, cache: dict[Any, Any]) -> float:
+    """What an ``attack`` or ``overrun`` action is worth to its side: effective odds from the
+    rules' ``attack`` answer (with the action's combat support, if any) above a threshold (2 for
+    an attack, 3 for an overrun), scaled by the defender's strength and the hex's objective
+    weight, less 0.1 per support IP; -1 if the answer refuses it. Answers are kept in ``cache``."""
+    hex_ = action.get("hex")
+    overrun = action.kind == "overrun"
+    with_ = tuple(action.get("with") or ())
+    if overrun:  # an overrun names the overrunning stack's hex: its units attack
+        with_ = tuple(u["id"] for u in state.data.units_at(action.get("stack") or "")
+                      if u.get("side") == action.side)
+    ips = int(action.get("support") or 0)
+    key = (state.data.version, hex_, with_, ips, overrun)
+    if key not in cache:
+        options: dict[str, Any] = {"with": list(with_), "support": [ips, 0]}
+        if overrun:
+            options["overrun"] = True
+        try:
+            answer = ctx.hook.casebook_answer(ctx=ctx, question="attack", args=[hex_], options=options)
+        except Exception:  # a question the game cannot answer for this action: not worth it
+            answer = None
+        cache[key] = _odds(answer) if answer and not answer.get("refusals") else None
+    odds = cache[key]
+    if odds is None:
+        return -1.0
+    defence = sum(strength(u) for u in state.data.units_at(hex_) if u.get("side") != action.side)
+    weight = 1.0 + goals.hold.get(hex_, 0.0) / HOLD_WEIGHT + 4.0 * (hex_ in goals.strike.get(action.side, ()))
+    threshold = 3.0 if overrun else 2.0
+    return (odds - threshold) * weight * (0.5 + min(defence, 10.0) / 5.0) - 0.1 * ips - 0.02 * len(with_)
+
+
+class PlannerBot:
+    """The planning bot (see the module docstring). ``nodes`` plan evaluations per decision,
+    ``seconds`` the wall-clock safety cap; :attr:`last_nodes` is what the last decision used."""
+
+    def __init__(self, side: str, seed: int = 0, nodes: int = DEFAULT_NODES,
+                 seconds: float = DEFAULT_SECONDS) -> None:
+        self.side = side
+        self.seed = int(seed)
+        self.nodes = int(nodes)
+        self.seconds = float(seconds)
+        self.last_nodes = 0
+        self._goals: dict[int, Goals] = {}
+        self._warm: dict[Any, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+        self._answers: dict[Any, Any] = {}
+
+    # ------------------------------------------------------------------ saveable state
+    def state_dict(self) -> dict[str, Any]:
+        """The bot's state as plain data (all its choices derive from it and the game state)."""
+        return {"kind": "planner", "side": self.side, "seed": self.seed, "nodes": self.nodes,
+                "seconds": self.seconds}
+
+    def load_state_dict(self, data: dict[str, Any]) -> None:
+        """Restore :meth:`state_dict` output (ValueError if it is another bot's)."""
+        if data.get("kind") != "planner":
+            raise ValueError(f"not a planner bot's state: kind {data.get('kind')!r}")
+        self.side, self.seed = str(data["side"]), int(data["seed"])
+        self.nodes, self.seconds = int(data["nodes"]), float(data["seconds"])
+
+    # ------------------------------------------------------------------ deciding
+    def goals(self, state: Any) -> Goals:
+        """The scenario's :class:`Goals` (read once per game)."""
+        key = id(state.game)
+        if key not in self._goals:
+            board = state.game.engine.board_for(state.data)
+            self._goals[key] = goals_for(state.data.scenario, board, state.data.sides)
+        return self._goals[key]
+
+    def _seed(self, state: Any) -> str:
+        d = state.data
+        return f"planner:{self.side}:{self.seed}:{d.turn}:{d.phase}:{d.step}:{len(state.history)}"
+
+    def choose(self, state: Any) -> Action:
+        """The action to play now (one of ``state.legal_actions()``)."""
+        actions = state.legal_actions()
+        self.last_nodes = 0
+        if len(actions) == 1:
+            return actions[0]
+        if len(self._answers) > 2048:
+            self._answers.clear()
+        goals = self.goals(state)
+        if any(a.kind in _MOVES and a.get("stack") for a in actions):
+            return self._move(state, actions, goals)
+        ctx = state.ctx()
+        view: View | None = None
+        best, best_value = actions[0], float("-inf")
+        for action in actions:
+            if action.kind in ("attack", "overrun"):
+                value = attack_value(state, ctx, action, goals, self._answers)
+            elif action.kind in ("activate-hq", "retreat", "advance", "place-reinforcement"):
+                view = view or build_view(state, self.side, goals)
+                value = self._other(state, ctx, view, action)
+            else:
+                value = action_value(state, ctx, action)
+            if value > best_value:
+                best, best_value = action, value
+        return best
+
+    def _other(self, state: Any, ctx: Any, view: View, action: Action) -> float:
+        kind = action.kind
+        if kind == "activate-hq":
+            return action_value(state, ctx, action) + sum(_priority(view, h) for h in action.get("stacks") or ())
+        if kind == "retreat":
+            path = action.get("path") or ()
+            end = path[-1] if path else None
+            value = 1.0 - 2.5 * int(action.get("losses") or 0)
+            if end:
+                value -= 0.5 * sum(1 for n in view.neighbours(end) if n in view.enemy)
+                value += view.goals.hold.get(end, 0.0) / HOLD_WEIGHT
+            return value
+        if kind == "advance":
+            path = action.get("path") or ()
+            if not path:
+                return 0.0
+            end = path[-1]
+            pull = 2.0 * view.goals.targets(self.side).get(path[0], 0.0) / HOLD_WEIGHT
+            return 0.5 + pull + view.advance_pull(end) - 0.3 * (view.enemy_next_to(end) > 0)
+        # place-reinforcement: where the objectives are threatened
+        where = action.get("hex")
+        if not where:
+            return 1.0
+        need = max((view.threat.get(h, 0.0) * w / HOLD_WEIGHT / (1 + view.distance(where, h))
+                    for h, w in {**view.goals.hold, **dict.fromkeys(view.goals.guard(self.side), 4 * HOLD_WEIGHT)}
+                    .items()), default=0.0)
+        return 1.0 + need - 0.5 * (view.enemy_next_to(where) > 0)
+
+    def _move(self, state: Any, actions: list[Action], goals: Goals) -> Action:
+        view = build_view(state, self.side, goals)
+        by_stack: dict[str, dict[str, Action]] = {}
+        others: list[Action] = []
+        for a in actions:
+            if a.kind in _MOVES and a.get("stack"):
+                path = a.get("path") or (a.get("to"),)
+                dest = path[-1]
+                kept = by_stack.setdefault(str(a.get("stack")), {})
+                if dest and (dest not in kept or len(path) < len(kept[dest].get("path") or ())):
+                    kept[dest] = a
+            else:
+                others.append(a)
+        movers = []
+        for origin in sorted(by_stack):
+            units = [u for u in state.data.units_at(origin) if u.get("side") == self.side]
+            combat = [u for u in units if u.get("class") != "hq"]
+            movers.append(Mover(origin, sum(max(strength(u), 0.5) for u in combat), not combat,
+                                (origin, *sorted(by_stack[origin]))))
+        budget = Budget(self.nodes, self.seconds)
+        key = (self.side, state.data.turn, state.data.phase, state.data.step)
+        origins = tuple(m.origin for m in movers)
+        warm = self._warm.get(key)
+        start = warm[1] if warm and warm[0] == origins else None
+        plan, value = search_plan(view, movers, budget, self._seed(state), start)
+        self._warm = {key: (origins, plan)}
+        pick = next_move(view, movers, plan, value, budget)
+        ctx = state.ctx()
+        best: tuple[float, Action] | None = None
+        for a in others:
+            if a.kind == "overrun":
+                v = attack_value(state, ctx, a, goals, self._answers)
+                if v > 0 and (best is None or v > best[0]):
+                    best = (v, a)
+        self.last_nodes = budget.used
+        if pick is not None and (best is None or pick[1] >= best[0]):
+            m = movers[pick[0]]
+            return by_stack[m.origin][plan[pick[0]]]
+        if best is not None:
+            return best[1]
+        passes = [a for a in actions if a.kind == "pass"]
+        if passes:
+            return passes[0]
+        return max(actions, key=lambda a: action_value(state, ctx, a))
+
+
+def _priority(view: View, label: str) -> float:
+    """How much activating the stack in ``label`` seems worth: its strength, more near the enemy,
+    plus the threat to objectives within four hexes (guard hexes: eight) that no own stack stands
+    on, so a garrison is sent before the enemy gets there."""
+    s = view.own.get(label, 0.0) / 5.0
+    near = min((view.distance(label, e) for e in view.enemy), default=99)
+    value = s * (1.0 + 2.0 * max(0.0, 1.0 - (near - 1) / 6.0))
+    for h, t in view.threat.items():
+        if t <= 0 or not s:
+            continue
+        d = view.distance(label, h)
+        if h in view.menace and d <= 8:  # a guard hex: short of a garrison half the menace?
+            ring = view.own.get(h, 0.0) + sum(view.own.get(n, 0.0) for n in view.neighbours(h))
+            short = min(1.0, max(0.0, 0.5 * view.menace[h] - ring) / 5.0 + (h not in view.own))
+            value += 24.0 * t * short / (1 + d)
+        elif h not in view.own and d <= 4:
+            value += 2.0 * t * view.goals.hold.get(h, 0.0) / HOLD_WEIGHT
+    return value

@@ -1,0 +1,175 @@
+"""The planning bot's evaluation: a plain-data view of a position and the value of a movement plan.
+
+A :class:`View` is read once per decision from the public state (units by hex, control, the
+scenario's :class:`~casebook.tools.planner_goals.Goals`). :func:`plan_value` rates a *whole plan*
+— one destination hex per stack that may move now — without applying anything, so the search can
+try hundreds of plans per decision. Its terms (all heuristics, weights in ``W``):
+
+- **objectives**: an own combat stack on a hold or own-strike hex: its weight when taking it, a
+  share of it when garrisoning it, growing with the enemy's threat to the hex;
+- **guard**: an own combat stack on (or next to) a hex whose entry wins at once for the enemy,
+  by the threat to it (how close the nearest enemy combat unit is) and as strong as the enemy
+  strength within three hexes asks; attacks on enemy stacks that near count triple;
+- **attack set-up**: own strength gathered next to an enemy hex against its strength, paid from
+  about 1.5 to 1 up (concentration), more on objectives;
+- **advance**: closeness to the most valuable objective the side does not hold, linear in hexes;
+- **exposure**: a stack ending next to three times its strength, an HQ next to any enemy;
+  **cohesion**: an HQ far from its combat units; **crowding**: stacks piled into one hex.
+
+Distances are in hexes; strengths are the counters' printed strength less half a point per step
+lost (as :func:`casebook.tools.bots.score`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from casebook.core.hexgrid import parse_hex
+from casebook.tools.planner_goals import HOLD_WEIGHT, Goals
+
+__all__ = ["View", "Mover", "W", "build_view", "plan_value", "strength", "THREAT_RADIUS"]
+
+#: Hexes within which an enemy combat unit threatens an objective (threat 1 when adjacent).
+THREAT_RADIUS = 12
+#: Term weights of :func:`plan_value`.
+W: dict[str, float] = {"take": 1.0, "garrison": 0.35, "guard": 1.0, "screen": 0.3, "attack": 1.2,
+                       "advance": 0.4, "exposure": 1.5, "hq_exposure": 6.0, "cohesion": 0.4, "crowd": 0.5}
+
+
+def strength(unit: Mapping[str, Any]) -> float:
+    """A unit's combat strength for the bot: printed strength less 0.5 per step lost (>= 0)."""
+    return max(0.0, float(unit.get("strength") or 0) - 0.5 * int(unit.get("losses") or 0))
+
+
+@dataclass(frozen=True)
+class Mover:
+    """A stack that may move now: its hex, combat strength, whether it is only HQs, and the
+    destinations the search may give it (its own hex first: staying)."""
+
+    origin: str
+    strength: float
+    hq_only: bool
+    dests: tuple[str, ...]
+
+
+@dataclass
+class View:
+    """One side's plain-data view of a position (see the module docstring)."""
+
+    side: str
+    goals: Goals
+    board: Any
+    own: dict[str, float]                 # own combat strength per hex
+    enemy: dict[str, float]               # enemy combat strength per hex
+    control: dict[str, str | None]        # objective hex -> side controlling it
+    threat: dict[str, float] = field(default_factory=dict)   # objective/guard hex -> 0..1
+    targets: dict[str, float] = field(default_factory=dict)  # objectives not held -> weight
+    menace: dict[str, float] = field(default_factory=dict)   # guard hex -> enemy strength within 3
+    _dist: dict[tuple[str, str], int] = field(default_factory=dict)
+    _near: dict[str, float] = field(default_factory=dict)
+
+    def neighbours(self, label: str) -> tuple[str, ...]:
+        return self.board.label_neighbours(label)
+
+    def distance(self, a: str, b: str) -> int:
+        key = (a, b) if a <= b else (b, a)
+        d = self._dist.get(key)
+        if d is None:
+            d = self._dist[key] = self.board.grid.distance(parse_hex(a), parse_hex(b))
+        return d
+
+    def enemy_next_to(self, label: str) -> float:
+        return sum(self.enemy.get(n, 0.0) for n in self.neighbours(label))
+
+    def advance_pull(self, label: str) -> float:
+        """max over objectives not held of (weight / HOLD_WEIGHT) * (reach - distance), 0 beyond
+        ``reach`` (the map's larger dimension): every hex closer counts alike (cached)."""
+        v = self._near.get(label)
+        if v is None:
+            reach = max(self.board.grid.columns, self.board.grid.rows)
+            v = max((w / HOLD_WEIGHT * max(0, reach - self.distance(label, t)) for t, w in self.targets.items()),
+                    default=0.0)
+            self._near[label] = v
+        return v
+
+
+def build_view(state: Any, side: str, goals: Goals) -> View:
+    """The :class:`View` of ``state`` for ``side``: strengths by hex, control and threat of every
+    objective, the objectives ``side`` does not hold."""
+    data = state.data
+    board = state.game.engine.board_for(data)
+    own: dict[str, float] = {}
+    enemy: dict[str, float] = {}
+    for u in data.units:
+        where = u.get("hex")
+        if not where or u.get("class") == "hq":
+            continue
+        book = own if u.get("side") == side else enemy
+        book[where] = book.get(where, 0.0) + max(strength(u), 0.5)
+    marks = set(goals.hold) | set(goals.guard(side)) | set(goals.strike.get(side, ()))
+    control = {h: data.control(h) for h in marks}
+    view = View(side, goals, board, own, enemy, control)
+    enemy_hexes = list(enemy)
+    for h in marks:
+        d = min((view.distance(h, e) for e in enemy_hexes), default=99)
+        view.threat[h] = max(0.0, 1.0 - (d - 1) / THREAT_RADIUS)
+    view.targets = {h: w for h, w in goals.targets(side).items() if control.get(h) != side}
+    for g in goals.guard(side):
+        view.menace[g] = sum(s for e, s in enemy.items() if view.distance(g, e) <= 3)
+    return view
+
+
+def _near_guard(view: View, label: str) -> bool:
+    return any(view.distance(label, g) <= 3 for g in view.menace)
+
+
+def plan_value(view: View, movers: Sequence[Mover], dests: Sequence[str]) -> float:
+    """The value of moving ``movers[i]`` to ``dests[i]`` (every other stack staying), for
+    ``view.side`` (higher is better; only differences between plans mean anything)."""
+    own = dict(view.own)
+    for m, d in zip(movers, dests):
+        if m.strength and d != m.origin:
+            own[m.origin] = own.get(m.origin, 0.0) - m.strength
+            if own[m.origin] <= 1e-9:
+                del own[m.origin]
+            own[d] = own.get(d, 0.0) + m.strength
+    goals, side, total = view.goals, view.side, 0.0
+    for h, w in goals.targets(side).items():
+        if h in own:
+            taking = view.control.get(h) != side
+            total += w * (W["take"] if taking else W["garrison"] * (0.3 + view.threat.get(h, 0.0)))
+    for g in goals.guard(side):
+        t, menace = view.threat.get(g, 0.0), view.menace.get(g, 0.0)
+        if g in own:  # a garrison, as strong as half the enemy strength within three hexes
+            total += 4 * HOLD_WEIGHT * W["guard"] * (0.2 + t) * min(1.0, own[g] / max(1.0, 0.5 * menace))
+        if t > 0:
+            ring = sum(own.get(n, 0.0) for n in view.neighbours(g))
+            total += 4 * HOLD_WEIGHT * W["screen"] * t * min(1.0, ring / max(3.0, menace))
+    attackers: dict[str, float] = {}
+    seen: dict[str, int] = {}
+    for m, d in zip(movers, dests):
+        seen[d] = seen.get(d, 0) + 1
+        if m.hq_only:
+            near = min((view.distance(d, h) for h in own), default=0)
+            total -= W["cohesion"] * max(0, near - 2)
+            if view.enemy_next_to(d) > 0:
+                total -= W["hq_exposure"]
+            continue
+        norm = m.strength / 5.0
+        total += W["advance"] * norm * view.advance_pull(d)
+        for n in view.neighbours(d):
+            if n in view.enemy:
+                attackers[n] = attackers.get(n, 0.0) + m.strength
+        against = view.enemy_next_to(d)
+        here = own.get(d, m.strength)
+        if against >= 3.0 * max(here, 0.5):
+            total -= W["exposure"] * norm * min(3.0, against / max(here, 0.5) - 2.0)
+    for e, s in attackers.items():
+        ratio = s / max(view.enemy[e], 0.5)
+        if ratio >= 1.5:
+            bonus = 1.0 + view.goals.hold.get(e, 0.0) / HOLD_WEIGHT + 2.0 * _near_guard(view, e)
+            total += W["attack"] * min(ratio - 1.5, 2.5) * bonus * min(view.enemy[e], 10.0) / 5.0
+    total -= W["crowd"] * sum(n - 1 for n in seen.values() if n > 1)
+    return total

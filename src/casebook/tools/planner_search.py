@@ -1,0 +1,128 @@
+"""The planning bot's search over whole movement plans (online evolutionary planning).
+
+A *plan* gives every stack that may move in the current step one destination (or its own hex:
+it stays). :func:`search_plan` prunes each stack's destinations to the few best on their own,
+then evolves a small population of plans — mutating one or two stacks' destinations at a time —
+scored by :func:`casebook.tools.planner_eval.plan_value`, until the node budget (plan evaluations)
+or the wall-clock safety cap is spent. It is seeded: the same view, movers and seed give the same
+plan. :func:`next_move` picks which stack of the plan moves first: the one whose move is worth
+most against the same plan with that stack staying.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from casebook.tools.planner_eval import Mover, View, plan_value
+
+__all__ = ["Budget", "search_plan", "next_move", "KEEP_DESTS", "POPULATION"]
+
+#: Destinations kept per stack after pruning (besides staying).
+KEEP_DESTS = 5
+#: Plans kept per generation.
+POPULATION = 8
+
+
+@dataclass
+class Budget:
+    """A node budget (plan evaluations) with a wall-clock safety cap in seconds: the search stops
+    at whichever comes first; under normal load the nodes run out long before the cap, so the
+    cap never changes a choice (see docs/planner.md)."""
+
+    nodes: int
+    seconds: float
+    used: int = 0
+    started: float = 0.0
+
+    def start(self) -> None:
+        self.used, self.started = 0, time.perf_counter()
+
+    def spend(self, n: int = 1) -> None:
+        self.used += n
+
+    def left(self, reserve: int = 0) -> bool:
+        """More than ``reserve`` nodes remain and the cap is not reached (the clock is read every
+        32 nodes)."""
+        if self.used >= self.nodes - reserve:
+            return False
+        return bool(self.used % 32) or time.perf_counter() - self.started < self.seconds
+
+
+def _value(view: View, movers: Sequence[Mover], plan: tuple[str, ...], budget: Budget) -> float:
+    budget.spend()
+    return plan_value(view, movers, plan)
+
+
+def _prune(view: View, movers: Sequence[Mover], budget: Budget) -> list[tuple[str, ...]]:
+    """Each stack's own hex and its KEEP_DESTS best destinations alone (others staying)."""
+    stay = tuple(m.origin for m in movers)
+    out: list[tuple[str, ...]] = []
+    for i, m in enumerate(movers):
+        scored = []
+        for d in m.dests:
+            if d == m.origin:
+                continue
+            if not budget.left(reserve=3):  # the three seed plans of the search come next
+                break
+            plan = stay[:i] + (d,) + stay[i + 1:]
+            scored.append((-_value(view, movers, plan, budget), d))
+        scored.sort()
+        out.append((m.origin, *(d for _, d in scored[:KEEP_DESTS])))
+    return out
+
+
+def search_plan(view: View, movers: Sequence[Mover], budget: Budget, seed: str,
+                warm: tuple[str, ...] | None = None) -> tuple[tuple[str, ...], float]:
+    """(the best plan found, its value): one destination per mover, in ``movers`` order.
+    ``warm`` (a plan from an earlier decision of the same step) joins the first population."""
+    budget.start()
+    if not movers:
+        return (), 0.0
+    options = _prune(view, movers, budget)
+    rng = random.Random(seed)
+    stay = tuple(m.origin for m in movers)
+    greedy = tuple(o[1] if len(o) > 1 else o[0] for o in options)
+    seeds = [greedy, stay]
+    if warm and len(warm) == len(movers):  # destinations no longer legal stay home
+        seeds.append(tuple(d if d in m.dests else m.origin for m, d in zip(movers, warm)))
+    pool: dict[tuple[str, ...], float] = {}
+    for plan in seeds:
+        if plan not in pool:
+            pool[plan] = _value(view, movers, plan, budget)
+    movable = [i for i, o in enumerate(options) if len(o) > 1]
+    while movable and budget.left():
+        parents = sorted(pool.items(), key=lambda kv: (-kv[1], kv[0]))[:POPULATION]
+        pool = dict(parents)
+        for parent, _ in parents:
+            if not budget.left():
+                break
+            child = list(parent)
+            for _ in range(1 + (rng.random() < 0.4)):
+                i = movable[rng.randrange(len(movable))]
+                child[i] = options[i][rng.randrange(len(options[i]))]
+            plan = tuple(child)
+            if plan in pool:
+                budget.spend()  # a plan tried already costs a node too: the search always ends
+            else:
+                pool[plan] = _value(view, movers, plan, budget)
+    best = min(pool.items(), key=lambda kv: (-kv[1], kv[0]))
+    return best[0], best[1]
+
+
+def next_move(view: View, movers: Sequence[Mover], plan: tuple[str, ...], value: float,
+              budget: Budget) -> tuple[int, float] | None:
+    """(index of the mover to move now, what its move adds to the plan), or None if the plan
+    keeps every stack where it is or no move adds anything. Ties: the first in mover order."""
+    best: tuple[int, float] | None = None
+    for i, (m, d) in enumerate(zip(movers, plan)):
+        if d == m.origin:
+            continue
+        without = plan[:i] + (m.origin,) + plan[i + 1:]
+        budget.spend()
+        gain = value - plan_value(view, movers, without)
+        if gain > 1e-9 and (best is None or gain > best[1]):
+            best = (i, gain)
+    return best

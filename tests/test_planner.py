@@ -1,0 +1,161 @@
+"""The planning bot (``bot:planner``): goals read from the packs' victory blocks, the plan search's
+budget and determinism, and its choices in small inline-map positions (no timing asserts)."""
+
+from __future__ import annotations
+
+import pytest
+
+from casebook.core.game import Game
+from casebook.core.position import load_position, position_to_dict
+from casebook.tools.bots import BOT_KINDS, make_bot
+from casebook.tools.planner import PlannerBot
+from casebook.tools.planner_eval import Mover, build_view, plan_value
+from casebook.tools.planner_goals import HOLD_WEIGHT, goals_for
+from casebook.tools.planner_search import Budget, search_plan
+
+
+@pytest.fixture(scope="module")
+def blitz():
+    return Game.load("moscow41", "october-blitz")
+
+
+@pytest.fixture(scope="module")
+def bfm():
+    return Game.load("battle_for_moscow", "campaign")
+
+
+def _state(game, units: str, step: str, scenario: str = "", size: int = 8):
+    text = f"""
+kind: position
+format: 1
+game: moscow41
+{scenario}
+map:
+  layout: flat-top-even-q
+  size: {{columns: {size}, rows: {size}}}
+  terrain: {{default: clear}}
+  towns: {{"0606": {{name: Testgrad, kind: town, ip: 1}}, "0101": {{name: Rearburg, kind: town, ip: 1}}}}
+turn: 3
+weather: {{temperature: warm, ground: dry}}
+phase: first_player
+step: {step}
+phasing: german
+first_player: german
+ip: {{german: 0, soviet: 0}}
+units:
+{units}
+"""
+    pos = load_position(text, pack=game.engine.pack)
+    return game.state_from_dict(position_to_dict(pos))
+
+
+def _inf(side, uid, hex_, strength, activated=False):
+    return (f'  - {{id: {uid}, side: {side}, class: infantry, size: division, strength: {strength}, ma: 4, '
+            f'hex: "{hex_}", activated: {str(activated).lower()}}}\n')
+
+
+def test_planner_is_a_bot_kind_made_by_make_bot():
+    assert "planner" in BOT_KINDS
+    bot = make_bot("planner", "german", 3)
+    assert isinstance(bot, PlannerBot) and bot.side == "german" and bot.seed == 3
+
+
+def test_goals_of_the_october_blitz_come_from_its_victory_block(blitz):
+    state = blitz.new_initial_state(1)
+    goals = goals_for(state.data.scenario, blitz.engine.board_for(state.data), state.data.sides)
+    # 18.1.3A: Kalinin, Volokolamsk, Mozhaisk, Maloyaroslavets, Kaluga are control objectives
+    for h in ("3733", "2733", "2032", "1435", "0833"):
+        assert goals.hold[h] == HOLD_WEIGHT
+    # 18.1.3B: a German combat unit entering a Moscow hex; 18.1.3D: a Soviet one entering Smolensk
+    assert goals.strike["german"] == goals.capital
+    assert goals.strike["soviet"] == {"1303"}
+    assert goals.guard("german") == {"1303"} and goals.guard("soviet") == goals.capital
+    assert goals.hold["0207"] < HOLD_WEIGHT  # Roslavl: an ordinary town, a background objective
+
+
+def test_goals_of_battle_for_moscow_are_moscow_for_both_sides(bfm):
+    state = bfm.new_initial_state(1)
+    goals = goals_for(state.data.scenario, bfm.engine.board_for(state.data), state.data.sides)
+    assert goals.hold["1103"] == HOLD_WEIGHT  # BM10.1: whoever last occupied Moscow
+    assert not goals.strike
+    assert goals.targets("german")["1103"] == goals.targets("soviet")["1103"] == HOLD_WEIGHT
+
+
+def test_search_plan_respects_its_node_budget_and_is_seeded(blitz):
+    state = blitz.new_initial_state(1)
+    bot = PlannerBot("german", 1)
+    view = build_view(state, "german", bot.goals(state))
+    movers = [Mover(h, 6.0, False, (h, *view.neighbours(h))) for h in sorted(view.own)[:12]]
+    plans = []
+    for nodes in (50, 200, 200):
+        budget = Budget(nodes, seconds=60.0)
+        plan, value = search_plan(view, movers, budget, seed="s")
+        assert budget.used <= nodes
+        assert value == pytest.approx(plan_value(view, movers, plan))
+        plans.append((plan, value))
+    assert plans[1] == plans[2]        # same seed, same budget: the same plan
+
+
+def test_planner_prefers_the_higher_odds_attack(blitz):
+    units = (_inf("german", "g1", "0303", 6, True) + _inf("german", "g2", "0403", 6, True)
+             + _inf("soviet", "s1", "0404", 2) + _inf("soviet", "s2", "0302", 8))
+    state = _state(blitz, units, "combat")
+    legal = [str(a) for a in state.legal_actions()]
+    assert "german: attack hex=0302 support=0 with=g1" in legal  # 6 against 8: below 1:1
+    assert str(PlannerBot("german", 1).choose(state)) == "german: attack hex=0404 support=0 with=g2"  # 3:1
+
+
+def test_planner_passes_rather_than_attack_at_bad_odds(blitz):
+    units = _inf("german", "g1", "0303", 3, True) + _inf("soviet", "s2", "0302", 8)
+    state = _state(blitz, units, "combat")
+    assert any(a.kind == "attack" for a in state.legal_actions())
+    assert PlannerBot("german", 1).choose(state).kind == "pass"
+
+
+GARRISON = ("scenario: {id: test, name: Test, first_turn: 1, last_turn: 4, victory: {german: "
+            '[{id: t, kind: control_count, when: end, hexes: ["0606"], at_least: 1}]}}')
+
+
+def test_planner_garrisons_a_threatened_objective(blitz):
+    # an activated German stack next to an empty town the victory block names, a Soviet unit close
+    units = _inf("german", "g1", "0505", 6, True) + _inf("soviet", "s1", "0808", 4)
+    state = _state(blitz, units, "movement", GARRISON, size=10)
+    moves = [a for a in state.legal_actions() if a.kind == "move"]
+    assert any((a.get("path") or ())[-1] == "0606" for a in moves)
+    action = PlannerBot("german", 1).choose(state)
+    assert action.kind == "move" and action.get("path")[-1] == "0606"
+
+
+def test_planner_is_deterministic_and_its_state_round_trips(bfm):
+    def play(n):
+        state = bfm.new_initial_state(5)
+        bots = {s: PlannerBot(s, 5, nodes=120) for s in state.data.sides}
+        out = []
+        for _ in range(n):
+            bot = bots[state.current_player()]
+            action = bot.choose(state)
+            assert bot.last_nodes <= bot.nodes + len(state.legal_actions())
+            out.append(str(action))
+            state.apply(action)
+        return out
+
+    assert play(25) == play(25)
+    bot = PlannerBot("soviet", 9, nodes=77)
+    other = PlannerBot("german", 0)
+    other.load_state_dict(bot.state_dict())
+    assert other.state_dict() == bot.state_dict() == {"kind": "planner", "side": "soviet", "seed": 9,
+                                                      "nodes": 77, "seconds": bot.seconds}
+    with pytest.raises(ValueError):
+        other.load_state_dict({"kind": "greedy"})
+
+
+def test_planner_plays_a_blitz_turn_through_the_game_api(blitz):
+    state = blitz.new_initial_state(2)
+    bots = {s: PlannerBot(s, 2, nodes=60) for s in state.data.sides}
+    kinds = set()
+    for _ in range(40):
+        action = bots[state.current_player()].choose(state)
+        assert action in state.legal_actions()
+        kinds.add(action.kind)
+        state.apply(action)
+    assert {"activate-hq", "move"} <= kinds
