@@ -24,7 +24,7 @@ def test_golden_covers_every_scenario_with_three_seeds_and_both_bots() -> None:
     from casebook.core.game import Game
 
     for game in ("moscow41", "battle_for_moscow"):
-        pack = Game.load(game).engine.pack
+        pack = Game.load(game).engine.pack  # its first scenario
         for scenario in pack.scenarios:
             mine = [g for g in GOLDEN if g.game == game and g.scenario == scenario]
             assert len({g.seed for g in mine}) >= 3, (game, scenario)

@@ -190,3 +190,9 @@ def test_the_progress_bar_is_down_while_a_human_decides(mini_pack, tmp_path, mon
              seed=3, out=None, echo=lambda s: None, progress=True, max_actions=400)
     assert shown == [True]  # shown while the bot decides
     assert bars[1]._bar is None  # and taken down at the end
+
+
+def test_ask_help_without_a_position_lists_the_installed_games():
+    out = CliRunner().invoke(main, ["ask", "--help"])
+    assert out.exit_code == 0, out.output
+    assert "battle_for_moscow" in out.output and "moscow41" in out.output

@@ -1,6 +1,6 @@
 """Casebook plugins: the game rules that are code, one concept per module.
 
-**The registry.** A game's manifest (``content/<game>/game.yaml``) names its plugins by *name*::
+**The registry.** A game's manifest (``games/<game>/game.yaml``) names its plugins by *name*::
 
     plugins: [weather, initiative, movement]
 

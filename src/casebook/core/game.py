@@ -69,10 +69,12 @@ class Game:
         self._position = engine.pack.scenario(scenario)
 
     @classmethod
-    def load(cls, game: str = "moscow41", scenario: str = "october-blitz") -> Game:
-        """Load ``game`` (id or pack dir) and its ``scenario``; raises ContentError /
-        ScriptSyntaxError on bad content, KeyError on an unknown scenario."""
-        return cls(load_engine(game), scenario)
+    def load(cls, game: str, scenario: str | None = None) -> Game:
+        """Load ``game`` (id or pack dir) and its ``scenario`` (default: the first its manifest
+        lists); raises ContentError / ScriptSyntaxError on bad content, KeyError on an unknown
+        scenario."""
+        engine = load_engine(game)
+        return cls(engine, scenario if scenario is not None else next(iter(engine.pack.scenarios), ""))
 
     def with_settings(self, settings: Mapping[str, Any]) -> Game:
         """The same game and scenario, its starting position carrying ``settings`` (interpretation

@@ -1,6 +1,6 @@
 """The rule-script language: case-tagged quantities and permissions that explain themselves.
 
-Scripts (``rules/<game>/*.rules``) are parsed with lark (``rules.lark``), checked against the game's
+Scripts (``games/<game>/rules/*.rules``) are parsed with lark (``rules.lark``), checked against the game's
 facts declaration (``facts.yaml``) and case index, and compiled to closures. Evaluating a quantity
 returns its value, or an :class:`Explanation` listing every line with its cases and ``file:line``.
 See ``docs/rule-language.md``.

@@ -1,6 +1,6 @@
 """The facts declaration of a game: which names rule scripts may read, and their types.
 
-``rules/<game>/facts.yaml`` (``kind: facts``) declares every fact the game's plugins publish to rule
+``games/<game>/rules/facts.yaml`` (``kind: facts``) declares every fact the game's plugins publish to rule
 scripts, and the action kinds that ``forbid`` / ``permit`` may name::
 
     kind: facts

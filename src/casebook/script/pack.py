@@ -3,7 +3,7 @@
 This reads the two small pack files it needs (``game.yaml``: ``rules_dir``, ``rules``, ``cases``,
 ``tables``; ``cases.yaml``: the case ids) directly with ruamel.yaml (safe), so it does not depend on
 the content loader; :func:`read_manifest` is the one function to swap for ``load_pack`` later.
-Without a ``game.yaml`` the defaults apply: ``rules_dir`` ``../../rules/<game>``, every ``*.rules``
+Without a ``game.yaml`` the defaults apply: ``rules_dir`` ``rules`` (inside the pack), every ``*.rules``
 file there in name order, ``cases.yaml`` beside the manifest.
 """
 

@@ -63,11 +63,10 @@ def questions_of(engine: Any) -> dict[str, str]:
 
 
 def installed_games() -> list[str]:
-    """The ids of the installed games (folders of ``casebook.content`` with a ``game.yaml``)."""
-    import importlib.resources
+    """The ids of the installed games (entry points of group ``casebook.games``)."""
+    from casebook.core.content import installed_games as games
 
-    root = Path(str(importlib.resources.files("casebook.content")))
-    return sorted(d.name for d in root.iterdir() if (d / "game.yaml").is_file())
+    return list(games())
 
 
 def answer_ctx(ctx: Any, question: str, args: list[str], options: dict[str, Any]) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """``casebook mapfit [GAME] [--check]``: fit the geography to the printed hexes and write the map.
 
-Reads ``content/<game>/gazetteer.yaml`` and ``geography.yaml``; prints the affine fit's residual
+Reads ``games/<game>/gazetteer.yaml`` and ``geography.yaml``; prints the affine fit's residual
 for every printed town (18.1.3A; in hexes), the hexes every gazetteer town lands on, and writes
 ``map.yaml`` and ``tables/initiative_chart.yaml``. With ``--check`` nothing is written: it exits 1
 if the committed files differ from a regeneration (the output is deterministic, byte for byte).

@@ -2,7 +2,7 @@
 
 GAME_OR_DIR is an installed game id (``moscow41``), a content pack directory (with ``game.yaml``
 or ``cases.yaml``) or a rules directory (with ``facts.yaml``). The scripts are those the manifest
-lists under ``rules:`` (relative to ``rules_dir``, default ``../../rules/<game>``). Exit 1 with
+lists under ``rules:`` (relative to ``rules_dir``, default the pack's ``rules/``). Exit 1 with
 every problem as ``file:line:column: name: message`` (plus the source line and a caret), or exit 0
 with a summary: the warnings (lines that never fire or are always overridden, quantities whose
 callers' inputs are not declared; see :mod:`casebook.script.checks`), the quantities, the

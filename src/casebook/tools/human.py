@@ -185,4 +185,4 @@ class HumanPlayer:
         path = Path(target)
         path.write_text(dump_save(state.to_dict()), encoding="utf-8")
         state.trace.write(Path(target + ".trace.jsonl"))
-        self.echo(f"saved {path} (continue with: casebook play --load {path} --{self.side} human)")
+        self.echo(f"saved {path} (continue with: casebook play --load {path} --player {self.side}=human)")
