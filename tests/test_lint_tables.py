@@ -42,3 +42,13 @@ def test_a_map_terrain_the_tec_does_not_know_is_refused_with_a_suggestion(tmp_pa
     assert out.exit_code == 1
     assert (f"map.yaml:{_line_of(map_file, 'forrest')}:3: terrain.0201: terrain 'forrest' is not a row of table "
             "'tec' (clear, forest) (did you mean 'forest'?)") in out.output
+
+
+def test_a_yaml_error_is_reported_once_though_two_loaders_read_the_file(tmp_path):
+    pack = _copy(tmp_path, "battle_for_moscow")
+    tec = pack / "tables" / "tec.yaml"
+    tec.write_text(tec.read_text(encoding="utf-8") + "kind: table\n  bad: [\n", encoding="utf-8")
+    out = CliRunner().invoke(cli, ["lint", str(pack)])
+    assert out.exit_code == 1
+    assert out.output.count("duplicate key 'kind'") == 1 and out.output.count("YAML syntax error") == 1
+    assert out.output.rstrip().endswith(": 2 errors")

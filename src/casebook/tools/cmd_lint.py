@@ -33,6 +33,7 @@ def lint(ctx: click.Context, pack_dir: str) -> None:
         rules = compile_pack(find_rule_pack(pack.dir if pack is not None else pack_dir))
     except (ContentError, ScriptSyntaxError) as exc:
         problems += exc.problems
+    problems = _distinct(problems)
     if problems:
         for problem in problems:
             click.echo(str(problem))
@@ -46,6 +47,22 @@ def lint(ctx: click.Context, pack_dir: str) -> None:
         f"{len(pack.scenarios)} scenario(s), {len(pack.errata)} errata patch(es) applied, "
         f"{len(rules.quantities)} rule quantities and {len(rules.permissions)} permissions compiled"
     )
+
+
+def _distinct(problems: list) -> list:
+    """Each problem once: the pack load and the rule-script loader read some files (the manifest,
+    the tables) both, and name them relative or absolute."""
+    from pathlib import Path
+
+    seen: set[tuple] = set()
+    out = []
+    for p in problems:
+        where = Path(p.file).resolve() if p.file and Path(p.file).exists() else p.file
+        key = (where, p.line, p.column, p.key, p.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(p)
+    return out
 
 
 def display_path_or(name: str) -> str:

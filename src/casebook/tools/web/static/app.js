@@ -278,10 +278,12 @@ async function previewAttack() {
   try {
     const r = await api("/api/ask", { question: "attack", args: [ui.defender], options: { with: [...ui.attackers] } });
     const a = r.answer;
+    // the rules' answer (as `casebook ask attack`) and whether play offers this attack in the step now
+    const now = await api("/api/attack", { hex: ui.defender, with: [...ui.attackers] });
     const terms = ((a.drm || {}).terms || []).map((t) => `<tr><td class="case">${esc(t.case)}</td><td>${esc(t.value)}</td><td>${esc(t.source)}</td><td class="line">${esc(t.line || "")}</td></tr>`).join("");
     const outs = (a.outcomes || []).map((o) => `<tr><td>${esc(o.roll)}</td><td>${esc(o.probability)}</td><td>${esc(o.result)}</td></tr>`).join("");
     const refs = (a.refusals || []).map((x) => `<div>refused: ${esc(x.reason)} — ${casesHtml(x.cases)}</div>`).join("");
-    $("atk-out").innerHTML = `<div id="odds">${esc(a.attack_strength)} : ${esc(a.defense_strength)} (ratio ${esc(a.ratio)}) → column <b>${esc(a.basic_column)}</b>${a.column_shift ? `, shift ${esc(a.column_shift)}` : ""} → <b id="odds-col">${esc(a.column)}</b>, DRM ${esc((a.drm || {}).net ?? 0)} · ${a.legal ? "legal" : "<b>not legal</b>"}</div>
+    $("atk-out").innerHTML = `<div id="odds">${esc(a.attack_strength)} : ${esc(a.defense_strength)} (ratio ${esc(a.ratio)}) → column <b>${esc(a.basic_column)}</b>${a.column_shift ? `, shift ${esc(a.column_shift)}` : ""} → <b id="odds-col">${esc(a.column)}</b>, DRM ${esc((a.drm || {}).net ?? 0)} · the rules ${a.legal ? "allow it" : "<b>refuse it</b>"} · now: ${now.actions.length ? "offered" : `<b>not offered</b> (${esc(now.reason)} — cases ${casesHtml(now.cases)})`}</div>
       ${terms ? `<table class="t"><tr><th>case</th><th>DRM</th><th>rule</th><th>line</th></tr>${terms}</table>` : "<div>no DRM term applies</div>"}
       <table class="t" id="outcomes"><tr><th>roll</th><th>probability</th><th>result</th></tr>${outs}</table>${refs}
       <div>cases ${casesHtml(a.cases)}</div>`;
