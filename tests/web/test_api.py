@@ -244,3 +244,10 @@ def test_bad_requests_to_every_route_get_a_clear_error_and_change_nothing(sessio
     r = client.post(route, json=body)
     assert r.status_code == status and words in r.json()["error"], r.text
     assert session.state.to_dict() == before
+
+
+def test_a_huge_refused_action_is_quoted_not_echoed_whole():
+    from casebook.tools.web.session import ServeError
+
+    err = ServeError("x" * 5_000_000)
+    assert len(err.to_dict()["error"]) < 600 and err.to_dict()["error"].endswith("(5000000 characters)")

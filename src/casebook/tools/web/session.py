@@ -30,7 +30,12 @@ PLAYER_KINDS = ("human", "bot:greedy", "bot:random")
 class ServeError(Exception):
     """A request the server refuses: ``status`` (HTTP), ``message`` (one line), ``cases``."""
 
+    #: longest message sent back (characters): a refused input is quoted, never echoed whole
+    MAX_MESSAGE = 500
+
     def __init__(self, message: str, cases: Sequence[str] = (), status: int = 400) -> None:
+        if len(message) > self.MAX_MESSAGE:
+            message = message[:self.MAX_MESSAGE] + f"… ({len(message)} characters)"
         super().__init__(message)
         self.message = message
         self.cases = tuple(cases)
