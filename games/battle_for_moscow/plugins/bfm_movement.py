@@ -14,13 +14,16 @@ import heapq
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pydantic import ConfigDict
+from typing_extensions import TypedDict
+
 from casebook.core.actions import Action
 from casebook.core.cases import implements
 from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal, hookimpl
 
-__all__ = ["QUESTIONS", "reach", "rail_reach", "in_ezoc", "overstack_check"]
+__all__ = ["STATE_SCHEMA", "QUESTIONS", "reach", "rail_reach", "in_ezoc", "overstack_check"]
 
 QUESTIONS = {"reach": "reach UNIT [--as movement|panzer_movement|rail_movement] — the hexes UNIT "
                       "can end its move in, with the path and MP (BM5.1-BM5.5, BM6.2)"}
@@ -274,3 +277,12 @@ def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Mappi
             "max_hexes": mx.value, "hexes": hexes if allowed.value else {},
             "cases": sorted(set(ma.cases) | set(mx.cases) | set(allowed.cases)
                             | {"BM5.2", "BM6.2", "BM7.1"} | ({"BM5.4A", "BM5.4B"} if step == "rail_movement" else set()))}
+
+
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+    """``plugin_state.bfm_movement``: the units ``moved`` in the step ``key``
+    ("turn:phase:step", BM5.1)."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    key: str
+    moved: list[str]

@@ -13,7 +13,10 @@ friendly edge, the strongest unit advances). Answers ``casebook ask … retreat 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import ConfigDict, Field
+from typing_extensions import TypedDict
 
 from casebook.core.actions import Action
 from casebook.core.cases import implements
@@ -21,7 +24,7 @@ from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal, hookimpl
 
-__all__ = ["QUESTIONS", "steps_of", "step_loss", "retreat_paths", "options", "run", "apply_result"]
+__all__ = ["STATE_SCHEMA", "QUESTIONS", "steps_of", "step_loss", "retreat_paths", "options", "run", "apply_result"]
 
 QUESTIONS = {"retreat": "retreat UNIT — the legal retreat paths of UNIT, best first, or why it "
                         "would be eliminated (BM8.6A-B)",
@@ -385,3 +388,31 @@ def _edge(ctx: Any, side: str) -> str:
     if edge is None:
         raise ValueError(f"side {side!r} has no edge in the game's vocabulary (game.yaml)")
     return edge
+
+
+class _Stage(TypedDict, total=False):
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    kind: str
+    unit: str
+    owed: Annotated[int, Field(ge=0)] | None
+
+
+class _Result(TypedDict, total=False):
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    code: str
+    cases: list[str]
+    hex: str
+    attackers: list[str]
+    defenders: list[str]
+    lost: Annotated[int, Field(ge=0)]
+    attacker_side: str | None
+    defender_side: str | None
+    stages: list[_Stage]
+
+
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+    """``plugin_state.results`` (``STATE_KEY``): the combat result awaiting a player's choice
+    (:func:`start`), its stages still to run (see :func:`run`)."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    queue: list[_Result]

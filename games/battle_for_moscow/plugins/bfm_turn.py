@@ -17,7 +17,10 @@ the Soviets in Moscow without it (BM9.5). Answers ``casebook ask … communicati
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import ConfigDict, Field
+from typing_extensions import TypedDict
 
 from casebook.core.actions import Action
 from casebook.core.cases import implements
@@ -25,7 +28,7 @@ from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal, hookimpl
 
-__all__ = ["QUESTIONS", "turn_row", "communication", "replacement_actions"]
+__all__ = ["STATE_SCHEMA", "QUESTIONS", "turn_row", "communication", "replacement_actions"]
 
 QUESTIONS = {"communication": "communication HEX SIDE — is HEX in communication for SIDE: a path to "
                               "its map edge free of enemy units and enemy ZOC (BM9.4)"}
@@ -223,3 +226,12 @@ def _edge(ctx: Any, side: str) -> str:
     if edge is None:
         raise ValueError(f"side {side!r} has no edge in the game's vocabulary (game.yaml)")
     return edge
+
+
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+    """``plugin_state.bfm_turn``: the replacement steps ``left`` to the phase ``key``
+    ("turn:phase", BM9.1)."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    key: str
+    left: Annotated[int, Field(ge=0)]

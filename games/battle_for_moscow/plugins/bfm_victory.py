@@ -13,11 +13,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pydantic import ConfigDict
+from typing_extensions import TypedDict
+
 from casebook.core.cases import implements
 from casebook.core.hexgrid import hex_label
 from casebook.core.hooks import hookimpl
 
-__all__ = ["QUESTIONS", "update_control", "verdict"]
+__all__ = ["STATE_SCHEMA", "QUESTIONS", "update_control", "verdict"]
 
 QUESTIONS = {"victory": "victory — who holds Moscow and the cities, and who would win now (BM10.1, BM10.2)"}
 PLUGIN = "bfm_victory"
@@ -102,3 +105,10 @@ def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Mappi
     if question != "victory":
         return None
     return verdict(ctx)
+
+
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+    """``plugin_state.bfm_victory``: ``final`` once the last turn's verdict is due (BM10)."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    final: bool

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from casebook.core.cases import implements
+from casebook.core.schema_position import COUNTER_FIELDS
 
 __all__ = ["parse_result", "is_hq", "is_breakdown_regiment", "apply_loss", "fatigue_unit",
            "distribute_losses", "steps_left", "free_remnant"]
@@ -95,7 +96,10 @@ def apply_loss(ctx: Any, uid: str) -> dict[str, Any]:
         return {"unit": uid, "effect": "eliminated", "remnant": None, "cases": ["11.3C"]}
     carried = {k: unit[k] for k in ("fatigued", "activated", "reserve", "oos") if unit.get(k)}
     remnant = dict(ctx.pack.counters[counter])
-    record = {"id": counter, "counter": counter, "side": "soviet", "class": "remnant",
+    # every field of the counter mix (name, type, …), as a load of the save expands the
+    # counter: reference, so that save -> load -> save gives the same bytes
+    record = {**{k: remnant[k] for k in COUNTER_FIELDS if k in remnant},
+              "id": counter, "counter": counter, "side": "soviet", "class": "remnant",
               "strength": remnant.get("strength"), "ma": remnant.get("ma"), "hex": unit["hex"], **carried}
     state.add_unit({k: v for k, v in record.items() if v is not None})
     return {"unit": uid, "effect": "remnant", "remnant": counter, "cases": ["11.3C", "11.3D"]}

@@ -17,12 +17,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pydantic import ConfigDict
+from typing_extensions import TypedDict
+
 from casebook.core.actions import Action
 from casebook.core.cases import implements
 from casebook.core.hooks import Refusal, hookimpl
 from casebook.core.schema_position import COUNTER_FIELDS
 
-__all__ = ["QUESTIONS", "PLUGIN", "regiment_pool", "breakdown_refusals", "apply_breakdown",
+__all__ = ["STATE_SCHEMA", "QUESTIONS", "PLUGIN", "regiment_pool", "breakdown_refusals", "apply_breakdown",
            "recombine_refusals", "apply_recombine", "divisions_available"]
 
 #: question -> usage line, for `casebook ask` (see docs/ask.md)
@@ -221,3 +224,11 @@ def casebook_apply_action(ctx: Any, action: Action) -> Any:
     if action.kind == "recombine":
         return apply_recombine(ctx, action)
     return None
+
+
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+    """``plugin_state.breakdown``: each broken-down division's unit data, waiting to be
+    recombined (13.0)."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    divisions: dict[str, dict[str, Any]]

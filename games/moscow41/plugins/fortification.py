@@ -16,7 +16,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import ConfigDict, Field
+from typing_extensions import TypedDict
 
 from casebook.core.actions import Action
 from casebook.core.cases import implements
@@ -27,7 +30,7 @@ from casebook.core.state import HEX_RE
 from . import _fortification_build as build
 from . import _fortification_effects as fx
 
-__all__ = ["QUESTIONS", "fortification_answer", "unit_facts"]
+__all__ = ["STATE_SCHEMA", "QUESTIONS", "fortification_answer", "unit_facts"]
 
 #: question -> usage line, for `casebook ask` (see docs/ask.md)
 QUESTIONS: dict[str, str] = {
@@ -142,3 +145,15 @@ def casebook_answer(ctx: Any, question: str, args: Any, options: Any) -> Any:
     if len(args) != 1:
         raise QuestionError("usage: " + QUESTIONS["fortification"])
     return fortification_answer(ctx, args[0], list(options.get("with") or []) or None)
+
+
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+    """``plugin_state.fortification``: unit -> the turn it had a fortification built (14.1D),
+    unit -> the "turn:phase" it moved or attacked (``acted``) or left a hedgehog
+    (``unhedged``), the scattered paratroops already fatigued (14.4D2)."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    builders: dict[str, Annotated[int, Field(ge=1)]]
+    acted: dict[str, str]
+    unhedged: dict[str, str]
+    scatter_fatigued: list[str]

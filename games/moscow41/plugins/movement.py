@@ -14,7 +14,10 @@ The pieces live in ``plugins/_movement_*.py``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import ConfigDict, Field
+from typing_extensions import TypedDict
 
 from casebook.core.cases import implements
 from casebook.core.errors import QuestionError
@@ -34,7 +37,7 @@ from casebook.games.moscow41.plugins._movement_state import (
     uid,
 )
 
-__all__ = ["QUESTIONS", "reach_answer", "move_answer", "stack_for", "rail_attack_allowed"]
+__all__ = ["STATE_SCHEMA", "QUESTIONS", "reach_answer", "move_answer", "stack_for", "rail_attack_allowed"]
 
 #: question -> usage line, for `casebook ask` (see docs/ask/reach.md, docs/ask/move.md)
 QUESTIONS: dict[str, str] = {
@@ -250,3 +253,32 @@ def casebook_step_end(ctx: Any, phase: str, step: str) -> None:
     elif step == "recovery" and ctx.state.plugin_data("movement") is not None:
         ctx.state.set_plugin_data("movement", None)
         ctx.changed()
+
+
+class _Current(TypedDict, total=False):
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    units: list[str]
+    hex: str
+    spent: Annotated[int, Field(ge=0)]
+    budget: Annotated[int, Field(ge=0)]
+    mode: str
+    supplied: dict[str, bool]
+    spent_all: bool
+    stopped: bool
+    hexes: Annotated[int, Field(ge=0)]
+    allotment: Annotated[int, Field(ge=1, le=2)]
+    rail: bool
+
+
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+    """``plugin_state.movement``: the units moved this player phase, the stack being moved
+    (``current``, null once it dropped out), reaction and rail bookkeeping (see
+    ``_movement_state``)."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    moved: list[str]
+    current: _Current | None
+    react: list[str]
+    railed: list[str]
+    rail_units: Annotated[int, Field(ge=0)]
+    rail_hq: bool

@@ -17,7 +17,10 @@ answered first, route ``"airdrop"``); on later turns this plugin does not answer
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import ConfigDict, Field
+from typing_extensions import TypedDict
 
 from casebook.core.actions import Action
 from casebook.core.cases import implements
@@ -36,7 +39,7 @@ from casebook.games.moscow41.plugins._paratroops_drop import (
     unit_record,
 )
 
-__all__ = ["QUESTIONS", "apply_drop", "lift_scatter", "lose_step", "scattered_in", "drop_supply",
+__all__ = ["STATE_SCHEMA", "QUESTIONS", "apply_drop", "lift_scatter", "lose_step", "scattered_in", "drop_supply",
            "casebook_legal_actions", "casebook_validate_action", "casebook_apply_action",
            "casebook_step_start", "casebook_supply", "casebook_zoc_sources", "scattered_zoc", "drop_answer",
            "casebook_answer",
@@ -320,3 +323,12 @@ def casebook_answer(ctx: Any, question: str, args: Any, options: Any) -> Any:
     if len(args) not in (0, 2):
         raise QuestionError("usage: " + QUESTIONS["drop"])
     return drop_answer(ctx, *args) if args else drop_answer(ctx)
+
+
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+    """``plugin_state.paratroops``: ``drops``: "<turn>" -> the unit dropped that turn,
+    ``dropped``: unit -> the turn it dropped (15.1)."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    drops: dict[str, str]
+    dropped: dict[str, Annotated[int, Field(ge=1)]]

@@ -18,7 +18,10 @@ Actions::
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import ConfigDict, Field
+from typing_extensions import TypedDict
 
 from casebook.core.actions import Action
 from casebook.core.cases import implements
@@ -29,7 +32,7 @@ from . import _reinforcement_entry as entry
 from . import _reinforcement_query as q
 from . import _reinforcement_rp as rp
 
-__all__ = ["QUESTIONS", "STEP", "reinforcements_answer", "place_refusals", "apply_place",
+__all__ = ["STATE_SCHEMA", "QUESTIONS", "STEP", "reinforcements_answer", "place_refusals", "apply_place",
            "arrived_this_turn"]
 
 #: question -> usage line, for `casebook ask` (see docs/ask.md)
@@ -221,3 +224,24 @@ def casebook_answer(ctx: Any, question: str, args: Any, options: Any) -> Any:
     if len(args) > 1:
         raise QuestionError("usage: " + QUESTIONS["reinforcements"])
     return reinforcements_answer(ctx, args[0] if args else None)
+
+
+class _Entry(TypedDict, total=False):
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    unit: str
+    area: str
+    areas: list[str]
+
+
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+    """``plugin_state.reinforcement``: the Reinforcement Step in progress (``at``: turn:side,
+    ``available``, ``placed``), units delayed once, the turn each unit arrived, withdrawals owed
+    (see ``_reinforcement_entry``)."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    at: str
+    available: list[_Entry]
+    placed: bool
+    delayed: list[str]
+    arrived: dict[str, Annotated[int, Field(ge=1)]]
+    owed: list[dict[str, Any]]

@@ -10,7 +10,10 @@ bots) every decision follows :func:`policy`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import ConfigDict, Field
+from typing_extensions import TypedDict
 
 from casebook.core.cases import implements
 from casebook.core.errors import QuestionError
@@ -28,7 +31,7 @@ from casebook.games.moscow41.plugins._results_stages import (
     start_stages,
 )
 
-__all__ = ["QUESTIONS", "retreat_answer", "apply_outcome"]
+__all__ = ["STATE_SCHEMA", "QUESTIONS", "retreat_answer", "apply_outcome"]
 
 QUESTIONS = {"retreat": "retreat UNIT --hexes N — the legal retreat paths by priority and the "
                         "losses for hexes not retreated (11.2, 7.5)"}
@@ -140,3 +143,41 @@ def casebook_combat_loss(ctx, unit, cases):
     ctx.record("combat-loss", effect["cases"], effect, source="results.casebook_combat_loss")
     ctx.changed()
     return effect
+
+
+class _Combat(TypedDict, total=False):
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    hex: str
+    attackers: list[str]
+    defenders: list[str]
+    attacker_side: str
+    defender_side: str
+    kind: str
+    result: str
+
+
+class _Stage(TypedDict, total=False):
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    type: str
+    who: str
+    side: str
+    units: list[str]
+    n: Annotated[int, Field(ge=0)]
+    number: Annotated[int, Field(ge=0)]
+    forced: bool
+    hq_alone: bool
+    eliminated: bool
+    mandatory: bool
+
+
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+    """``plugin_state.results``: a combat result being applied, its stages still to run (the
+    first awaiting a player's choice), the effects so far (see ``_results_stages``)."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    combat: _Combat
+    queue: list[_Stage]
+    effects: list[dict[str, Any]]
+    retreated: Annotated[int, Field(ge=0)]
+    advance_done: bool
+    cleared: bool

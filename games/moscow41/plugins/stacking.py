@@ -14,13 +14,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pydantic import ConfigDict
+from typing_extensions import TypedDict
+
 from casebook.core.cases import implements
 from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal, hookimpl
 from casebook.core.state import HEX_RE
 
-__all__ = ["QUESTIONS", "unit_points", "stacking_answer", "end_hex_refusals", "attack_refusals",
+__all__ = ["STATE_SCHEMA", "QUESTIONS", "unit_points", "stacking_answer", "end_hex_refusals", "attack_refusals",
            "retreat_refusals", "overstack_check", "casebook_stacking", "casebook_answer",
            "casebook_facts", "casebook_validate_action", "casebook_step_end"]
 
@@ -312,3 +315,9 @@ def casebook_step_end(ctx: Any, phase: str, step: str) -> None:
     """6.2A: check stacking at the end of each Command Step and of the Movement Step."""
     if step in ("command", "movement"):
         overstack_check(ctx, step)
+
+
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+    """``plugin_state.stacking``: the plugin keeps no state; any record here is refused."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]

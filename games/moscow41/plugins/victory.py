@@ -13,6 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import ConfigDict
+from typing_extensions import TypedDict
+
 from casebook.core.cases import implements
 from casebook.core.errors import QuestionError
 from casebook.core.hooks import Refusal, hookimpl
@@ -26,7 +29,7 @@ from casebook.games.moscow41.plugins._victory_scenarios import (
     victory_block,
 )
 
-__all__ = ["QUESTIONS", "casebook_after_action", "casebook_turn_end", "casebook_game_result",
+__all__ = ["STATE_SCHEMA", "QUESTIONS", "casebook_after_action", "casebook_turn_end", "casebook_game_result",
            "casebook_validate_action", "casebook_facts", "casebook_answer", "remember_moscow",
            "scenario_rules"]
 
@@ -145,3 +148,12 @@ def casebook_answer(ctx: Any, question: str, args: Any, options: Any) -> Any:
     if result is not None:
         answer["result"] = result
     return answer
+
+
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+    """``plugin_state.victory``: the Moscow hexes the Germans have taken (17.2) and the game's
+    result once it is over."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    moscow_taken: list[str]
+    result: dict[str, Any]

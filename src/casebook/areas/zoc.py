@@ -15,6 +15,9 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
+from pydantic import ConfigDict
+from typing_extensions import TypedDict
+
 from casebook.core.cases import implements
 from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label, parse_hex
@@ -38,7 +41,7 @@ from ._zoc_map import (
 )
 from ._zoc_moves import locking_refusals, moving_units, retreat_allowed_into, retreat_refusals
 
-__all__ = ["QUESTIONS", "zoc_answer", "zoc_for_unit", "retreat_blocked_by_zoc",
+__all__ = ["STATE_SCHEMA", "QUESTIONS", "zoc_answer", "zoc_for_unit", "retreat_blocked_by_zoc",
            "casebook_zoc", "casebook_zoc_map", "casebook_answer", "casebook_validate_action", "casebook_facts"]
 
 #: question -> usage line, for `casebook ask` (see docs/ask/zoc.md)
@@ -258,3 +261,9 @@ def casebook_after_action(ctx: Any, action: Any, result: Any) -> None:
     """Drop the cached ZOC maps: units moved (the kernel may not call ``ctx.changed``)."""
     for key in [k for k in ctx.memo if isinstance(k, tuple) and str(k[0]).startswith("zoc.")]:
         del ctx.memo[key]
+
+
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+    """``plugin_state.zoc``: the plugin keeps no state; any record here is refused."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]

@@ -27,7 +27,8 @@ from pydantic import TypeAdapter, ValidationError
 from casebook.core.errors import Problem
 from casebook.core.tracks import track_problems
 
-__all__ = ["save_problems", "rng_problems", "plugin_state_problems", "state_schema", "state_slots", "Locate", "RNG_MAX"]
+__all__ = ["save_problems", "rng_problems", "plugin_state_problems", "state_schema", "state_slots", "is_save", "load_save",
+           "Locate", "RNG_MAX"]
 
 Locate = Callable[[tuple], tuple[str, int, int]]
 #: Largest PCG32 state (64 bits).
@@ -136,3 +137,22 @@ def save_problems(data: Mapping[str, Any], engine: Any, locate: Locate) -> list[
                                 "(load the file with casebook.core.position.load_position, which expands "
                                 "counter: references from the pack's counter mix)"))
     return out
+
+
+def is_save(data: Any) -> bool:
+    """Whether a position document is a save (a play's state: it has ``plugin_state`` or a
+    generator ``rng.state``), checked by :func:`save_problems` wherever it is read."""
+    if not isinstance(data, Mapping):
+        return False
+    rng = data.get("rng")
+    return bool(data.get("plugin_state")) or (isinstance(rng, Mapping) and rng.get("state") is not None)
+
+
+def load_save(path_or_text: Any, engine: Any) -> Any:
+    """The position at ``path_or_text`` (a file or YAML text) checked whole as a save of
+    ``engine``'s game: the position schema and :func:`save_problems` together, every problem at
+    once (a :class:`~casebook.core.errors.PositionError`). ``play --load`` and ``ask`` read saves
+    through here."""
+    from casebook.core.position import load_position
+
+    return load_position(path_or_text, pack=engine.pack, extra=lambda data, locate: save_problems(data, engine, locate))

@@ -36,13 +36,24 @@ def ask_position(position: str, question: str, args: list[str], options: dict[st
 
 
 def _position_engine(position: str) -> tuple[Any, Any]:
-    """(validated position, the engine of its game) for a position file."""
+    """(validated position, the engine of its game) for a position file (or text). A save (a
+    position with ``plugin_state`` or ``rng.state``) is checked whole as ``play --load`` checks
+    it (:func:`casebook.core.savecheck.load_save`): a corrupt save is refused, every problem at once."""
+    from casebook.core.confine import is_game_id
     from casebook.core.engine import load_engine
     from casebook.core.position import load_position, pack_dir_near
+    from casebook.core.savecheck import is_save, load_save
+    from casebook.core.yamlio import read_yaml
 
-    pos = load_position(position)
-    # the pack the position belongs to (a copied pack above the file), as load_position used
+    # the pack the position belongs to (a copied pack above the file), as load_position uses
     here = Path(position) if "\n" not in position and Path(position).is_file() else None
+    doc, _ = read_yaml(here, text=None) if here is not None else read_yaml("<position>", text=position)
+    raw = doc.data if doc is not None else None
+    game = raw.get("game") if isinstance(raw, dict) else None
+    if is_save(raw) and is_game_id(game):
+        engine = load_engine(pack_dir_near(game, here) or game)
+        return load_save(position, engine), engine
+    pos = load_position(position)  # not a save (or unreadable: load_position says why)
     return pos, load_engine(pack_dir_near(pos.game, here) or pos.game)
 
 

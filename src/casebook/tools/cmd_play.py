@@ -212,8 +212,8 @@ def _resume(game_id: Any, scenario: str | None, load: str) -> tuple[Any, Any, An
     from casebook.core.actions import parse_action
     from casebook.core.confine import is_game_id
     from casebook.core.game import Game
-    from casebook.core.position import load_position, pack_dir_near, position_to_dict
-    from casebook.core.savecheck import save_problems
+    from casebook.core.position import pack_dir_near, position_to_dict
+    from casebook.core.savecheck import load_save
     from casebook.core.trace import Trace
     from casebook.core.yamlio import load_yaml
 
@@ -237,8 +237,7 @@ def _resume(game_id: Any, scenario: str | None, load: str) -> tuple[Any, Any, An
     game = Game(engine, chosen)
     if game.engine.pack.id != saved_game:
         raise click.UsageError(f"{load} is a save of {saved_game!r}, the pack {game_id} is {game.engine.pack.id!r}")
-    pos = load_position(load, pack=game.engine.pack,
-                        extra=lambda data, locate: save_problems(data, game.engine, locate))
+    pos = load_save(load, game.engine)
     trace_path = Path(load + ".trace.jsonl")
     trace = Trace.read(trace_path) if trace_path.is_file() else Trace()
     if len(trace) and trace[len(trace) - 1].seq + 1 != pos.trace_seq:
