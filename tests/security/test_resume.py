@@ -27,6 +27,20 @@ def test_a_resumed_game_has_the_trace_of_one_played_through(tmp_path, bot):
     assert (tmp_path / "rest" / "trace.jsonl").read_text() == (tmp_path / "whole" / "trace.jsonl").read_text()
 
 
+def test_a_resumed_game_of_the_planner_has_the_trace_of_one_played_through(tmp_path):
+    """The planning bot too: its choices are a function of the game state and its seed (no plan
+    carried between decisions), so 30 decisions, a save, and 30 more give the trace of 60."""
+    players = {"german": ("bot", "planner"), "soviet": ("bot", "planner")}
+    quiet = dict(echo=lambda line: None, progress=False)
+    whole = run_play("battle_for_moscow", "campaign", players, 3, tmp_path / "whole", max_actions=60, **quiet)
+    first = run_play("battle_for_moscow", "campaign", players, 3, tmp_path / "first", max_actions=30, **quiet)
+    assert len(first.history) == 30 and len(whole.history) == 60
+    rest = run_play(None, None, {}, 99, tmp_path / "rest", load=str(tmp_path / "first" / "final.yaml"),
+                    max_actions=30, **quiet)
+    assert len(rest.history) == 60
+    assert (tmp_path / "rest" / "trace.jsonl").read_text() == (tmp_path / "whole" / "trace.jsonl").read_text()
+
+
 def test_undo_reaches_back_before_the_load(tmp_path):
     players = {"german": ("bot", "greedy"), "soviet": ("bot", "greedy")}
     run_play("battle_for_moscow", "campaign", players, 1, tmp_path / "a", max_actions=10, echo=lambda s: None,

@@ -6,9 +6,10 @@ and checks everything that needs the pack (hexes on the map, phase/step ids, set
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, field_validator
+from pydantic import AfterValidator, Field, field_validator
 
 from casebook.core.schema_base import HexLabel, Model, Scalar, Side, Slug, UnitClass, UnitSize
 from casebook.core.schema_content import MapBody
@@ -36,6 +37,14 @@ COUNTER_FIELDS = (
     "division", "type", "guards",
 )
 
+
+def _check_player(text: str) -> str:
+    if text != "human" and not re.fullmatch(r"bot:[a-z][a-z0-9_]*", text):
+        raise ValueError(f"expected 'human' or 'bot:<kind>' (e.g. 'bot:planner'), got {text!r}")
+    return text
+
+
+PlayerName = Annotated[str, AfterValidator(_check_player)]
 
 class ScenarioInfo(Model):
     id: Slug
@@ -141,5 +150,6 @@ class Position(Model):
     plugin_state: dict[str, Any] = {}
     rng: Rng | None = None
     trace_seq: int = Field(0, ge=0)
-    #: who plays each side (``human``, ``bot:greedy``, ``bot:random``), written by ``play``
-    players: dict[Side, Literal["human", "bot:greedy", "bot:random"]] | None = None
+    #: who plays each side (``human`` or ``bot:<kind>``), written by ``play``; the bot kinds are the
+    #: tools' (``play`` refuses an unknown one when it resumes the save)
+    players: dict[Side, PlayerName] | None = None

@@ -89,7 +89,6 @@ class PlannerBot:
         self.seconds = float(seconds)
         self.last_nodes = 0
         self._goals: dict[int, Goals] = {}
-        self._warm: dict[Any, tuple[tuple[str, ...], tuple[str, ...]]] = {}
         self._answers: dict[Any, Any] = {}
 
     # ------------------------------------------------------------------ saveable state
@@ -192,12 +191,9 @@ class PlannerBot:
             movers.append(Mover(origin, sum(max(strength(u), 0.5) for u in combat), not combat,
                                 (origin, *sorted(by_stack[origin]))))
         budget = Budget(self.nodes, self.seconds)
-        key = (self.side, state.data.turn, state.data.phase, state.data.step)
-        origins = tuple(m.origin for m in movers)
-        warm = self._warm.get(key)
-        start = warm[1] if warm and warm[0] == origins else None
-        plan, value = search_plan(view, movers, budget, self._seed(state), start)
-        self._warm = {key: (origins, plan)}
+        # no warm start from the previous decision's plan: every choice is a function of the game
+        # state and the seed alone, so a game resumed from a save plays on exactly (#19)
+        plan, value = search_plan(view, movers, budget, self._seed(state))
         pick = next_move(view, movers, plan, value, budget)
         ctx = state.ctx()
         best: tuple[float, Action] | None = None
