@@ -251,3 +251,18 @@ def test_a_huge_refused_action_is_quoted_not_echoed_whole():
 
     err = ServeError("x" * 5_000_000)
     assert len(err.to_dict()["error"]) < 600 and err.to_dict()["error"].endswith("(5000000 characters)")
+
+
+def test_a_save_with_a_corrupt_rng_is_refused_at_its_line_like_play_load(session, tmp_path):
+    """The page's load reads saves through the one save check of `play --load` and `ask`."""
+    client = client_for(session)
+    client.post("/api/save", json={"path": "good.yaml"})
+    text = (tmp_path / "good.yaml").read_text(encoding="utf-8")
+    assert "rng:" in text
+    bad = text.replace("rng: {seed: ", "rng: {state: abc, seed: ", 1) if "rng: {seed: " in text else None
+    assert bad is not None, text[text.index("rng:"):][:80]
+    (tmp_path / "bad.yaml").write_text(bad, encoding="utf-8")
+    before = session.state.to_dict()
+    r = client.post("/api/load", json={"path": "bad.yaml"})
+    assert r.status_code == 400 and "rng.state" in r.json()["error"] and "bad.yaml:" in r.json()["error"]
+    assert session.state.to_dict() == before

@@ -295,13 +295,14 @@ class Session:
 def load_state(game: Any, path: Path) -> Any:
     """The play saved at ``path`` (with its trace ``path.trace.jsonl`` when present) resumed on
     ``game``; ServeError if the file is not a valid position of this game."""
-    from casebook.core.position import load_position, position_to_dict
+    from casebook.core.position import position_to_dict
+    from casebook.core.savecheck import load_save
     from casebook.core.trace import Trace
 
     if not path.is_file():
         raise ServeError(f"{path}: no such file (or not a file)")
     try:
-        pos = load_position(path, pack=game.engine.pack)
+        pos = load_save(path, game.engine)  # checked whole as a save, as play --load and ask do
         if pos.game != game.engine.pack.id:
             raise ServeError(f"{path}: a position of {pos.game!r}, not of {game.engine.pack.id!r}")
         trace_path = Path(str(path) + ".trace.jsonl")
