@@ -63,10 +63,10 @@ def test_weather_and_marker_kinds_come_from_the_vocabulary(tmp_path):
 
 
 def test_choice_problem_lists_the_choices_and_is_silent_when_nothing_is_declared():
-    assert choice_problem("armr", ("infantry", "armor"), "unit classes") == \
+    assert choice_problem("armr", ("infantry", "armor")) == \
         "expected 'infantry' or 'armor', got 'armr' (did you mean 'armor'?)"
-    assert choice_problem("anything", (), "unit sizes") is None
-    assert choice_problem("armor", ("infantry", "armor"), "unit classes") is None
+    assert choice_problem("anything", ()) is None
+    assert choice_problem("armor", ("infantry", "armor")) is None
 
 
 def test_play_takes_players_by_the_game_s_sides_and_names_them_on_a_mistake(tmp_path):

@@ -80,10 +80,9 @@ def vocabulary_of(manifest: Mapping[str, Any]) -> Vocabulary:
                       names("grounds"), names("markers"))
 
 
-def choice_problem(value: Any, allowed: Sequence[str], what: str) -> str | None:
+def choice_problem(value: Any, allowed: Sequence[str]) -> str | None:
     """None when ``value`` is one of ``allowed`` (or nothing is declared); else the message
-    ``expected 'a', 'b' or 'c', got 'x' (did you mean 'a'?)`` (``what`` names the list for the
-    caller's docs; the message lists the choices themselves)."""
+    ``expected 'a', 'b' or 'c', got 'x' (did you mean 'a'?)``."""
     if not allowed or value in allowed:
         return None
     from casebook.core.schema import describe, did_you_mean
@@ -106,25 +105,23 @@ def vocabulary_problems(vocab: Vocabulary, units: Iterable[tuple[tuple[Any, ...]
     ``(key_path, side)`` (a position's phasing side, track and control keys)."""
     side_ids = vocab.side_ids
     for path, unit in units:
-        for key, allowed, what in (("side", side_ids, "sides"), ("class", vocab.unit_classes, "unit classes"),
-                                   ("size", vocab.unit_sizes, "unit sizes")):
+        for key, allowed in (("side", side_ids), ("class", vocab.unit_classes), ("size", vocab.unit_sizes)):
             value = unit.get(key)
             if value is None:
                 continue
-            msg = choice_problem(value, allowed, what)
+            msg = choice_problem(value, allowed)
             if msg:
                 report((*path, key), msg)
-    for key, allowed, what in (("temperature", vocab.temperatures, "temperatures"),
-                               ("ground", vocab.grounds, "ground conditions")):
+    for key, allowed in (("temperature", vocab.temperatures), ("ground", vocab.grounds)):
         if weather and weather.get(key) is not None:
-            msg = choice_problem(weather[key], allowed, what)
+            msg = choice_problem(weather[key], allowed)
             if msg:
                 report(("weather", key), msg)
     for path, kind in markers:
-        msg = choice_problem(kind, vocab.markers, "marker kinds")
+        msg = choice_problem(kind, vocab.markers)
         if msg:
             report(path, msg)
     for path, side in sides:
-        msg = choice_problem(side, side_ids, "sides")
+        msg = choice_problem(side, side_ids)
         if msg:
             report(path, msg)

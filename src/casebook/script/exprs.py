@@ -396,16 +396,25 @@ class ExprCompiler:
         c = self.condition(node.where, t).fn
         return Compiled(lambda e, r: sum(1 for x in e.facts[coll] if c(e, x)), NUM)
 
-    def _total(self, node: A.Total, record, expect) -> Compiled:
+    def _number_field(self, node: A.Total | A.Extreme, word: str) -> tuple[str, Any, str] | None:
+        """``(collection, its record type, field)`` of ``total``/``highest``/``lowest``, the field
+        checked to be a number field of the collection's records; None without the collection."""
         found = self._collection(node.collection, node.loc)
         if found is None:
-            return _const(0, NUM)
+            return None
         coll, t = found
         f = node.field
         if f not in t.fields:
             self.error(node.loc, f"unknown field `{f}` of `{coll}`" + self.suggest(f, t.fields), len(f))
         elif not _numeric(t.fields[f]):
-            self.error(node.loc, f"`total` needs a number field; `{f}` is a {self._tname(t.fields[f])}")
+            self.error(node.loc, f"`{word}` needs a number field; `{f}` is a {self._tname(t.fields[f])}")
+        return coll, t, f
+
+    def _total(self, node: A.Total, record, expect) -> Compiled:
+        found = self._number_field(node, "total")
+        if found is None:
+            return _const(0, NUM)
+        coll, t, f = found
         if node.where is None:
             return Compiled(lambda e, r: sum(x[f] for x in e.facts[coll]), NUM)
         c = self.condition(node.where, t).fn
@@ -413,15 +422,10 @@ class ExprCompiler:
 
     def _extreme(self, node: A.Extreme, record, expect) -> Compiled:
         """The highest / lowest number ``field`` among the records that match (0 when none do)."""
-        found = self._collection(node.collection, node.loc)
+        found = self._number_field(node, node.pick)
         if found is None:
             return _const(0, NUM)
-        coll, t = found
-        f = node.field
-        if f not in t.fields:
-            self.error(node.loc, f"unknown field `{f}` of `{coll}`" + self.suggest(f, t.fields), len(f))
-        elif not _numeric(t.fields[f]):
-            self.error(node.loc, f"`{node.pick}` needs a number field; `{f}` is a {self._tname(t.fields[f])}")
+        coll, t, f = found
         pick = max if node.pick == "highest" else min
         c = self.condition(node.where, t).fn if node.where is not None else None
         if c is None:
