@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from casebook.areas.combat import resolve
-from casebook.games.battle_for_moscow.plugins.bfm_results import apply_result
+from casebook.areas.results import apply_result
 
 
 def attack(ctx, hex_, *with_, roll=None):
@@ -79,12 +79,12 @@ def test_BM8_1_combat_events_carry_no_moscow41_fields(position):
 def test_BM8_6B_why_a_retreat_is_refused_cites_bfm_cases(bfm):
     """`why` on a retreat answers with Battle for Moscow's rule and wording (BM8.6A-B, BM7.1),
     not Moscow '41's 7.5A ("a friendly combat unit other than a remnant")."""
+    from casebook.areas.results import run, start
     from casebook.core.game import Game
-    from casebook.games.battle_for_moscow.plugins.bfm_results import run, start
     from tests.bfm.conftest import bfm_ctx
 
     ctx = bfm_ctx(bfm, [("s-3a", "0606", 8), ("s-13a", "0806", None), ("g-vii", "0605", None)], turn=1)
-    run(ctx, start({"result": "DR", "hex": "0606", "attackers": ["g-vii"], "attacker_side": "german",
+    run(ctx, start(ctx, {"result": "DR", "hex": "0606", "attackers": ["g-vii"], "attacker_side": "german",
                     "defender_side": "soviet"}, ["s-3a"]), interactive=True)
     state = Game(bfm, "campaign").state_from_dict(ctx.state.to_dict())
     assert state.why_not("soviet: retreat path=0707,0807") == ((), "legal")

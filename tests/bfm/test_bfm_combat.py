@@ -1,4 +1,4 @@
-"""Battle for Moscow combat (BM8.1-BM8.8) through the shared `combat` plugin and `bfm_results`:
+"""Battle for Moscow combat (BM8.1-BM8.8) through the shared `combat` plugin and the shared `area_results`:
 the CRT as data, odds, column shifts, mud, results. Positions on the pack's map; strengths from
 counters.yaml (e.g. g-vii 7, g-xxiv-pz 12, a Soviet army 8, or 4 at half strength)."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from casebook.areas._combat_odds import crt_result
+from casebook.areas.results import apply_result, retreat_paths
 from casebook.core.hexgrid import parse_hex
-from casebook.games.battle_for_moscow.plugins.bfm_results import apply_result, retreat_paths
 
 REFERENCE_CRT = {  # shared/reference/battle-for-moscow.md, rows = die 1..6
     "1:1": ["DR", "EX", "EX", "NE", "NE", "AL"],
@@ -221,12 +221,12 @@ def test_BM8_5A_al_costs_one_attacking_step(position):
 def test_BM8_5E_choices_are_the_players_in_the_combat_step(bfm):
     """In play the attacker picks the unit that pays an exchange and who advances, the defender
     the retreat path (decisions of the combat step, refused when not among the choices)."""
+    from casebook.areas.results import run, start
     from casebook.core.game import Game
-    from casebook.games.battle_for_moscow.plugins.bfm_results import run, start
     from tests.bfm.conftest import bfm_ctx
 
     ctx = bfm_ctx(bfm, [("s-3a", "0606", 8), ("g-vii", "0605", None), ("g-xxxiv", "0706", None)])
-    rec = start({"result": "EX", "hex": "0606", "attackers": ["g-vii", "g-xxxiv"],
+    rec = start(ctx, {"result": "EX", "hex": "0606", "attackers": ["g-vii", "g-xxxiv"],
                  "attacker_side": "german", "defender_side": "soviet"}, ["s-3a"])
     out = run(ctx, rec, interactive=True)                     # the defender's step is taken at once
     assert out["pending"] and ctx.state.unit("s-3a")["strength"] == 4

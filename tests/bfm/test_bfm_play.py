@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from casebook.areas.movement import in_ezoc, overstack_check, rail_reach, reach
 from casebook.core.game import Game
-from casebook.games.battle_for_moscow.plugins.bfm_movement import in_ezoc, overstack_check, rail_reach, reach
 from casebook.games.battle_for_moscow.plugins.bfm_turn import communication, replacement_actions
 from casebook.games.battle_for_moscow.plugins.bfm_victory import verdict
 from casebook.tools.bots import GreedyBot

@@ -97,16 +97,15 @@ def test_BM8_5_lint_and_load_refuse_unknown_crt_result_codes(repo_root, tmp_path
 
 @pytest.mark.case("BM8.5")
 def test_BM8_5_crt_values_are_the_codes_the_results_plugin_applies(bfm):
-    """The CRT's declared values, the readings' result values and the codes bfm_results applies
-    are the same six (AL DR DRL DE EX NE, BM8.5A-F)."""
+    """The CRT's declared values, the readings' result values and the codes crt_results (read by the
+    shared area_results) applies are the same six (AL DR DRL DE EX NE, BM8.5A-F)."""
     from casebook.core.yamlio import load_yaml
-    from casebook.games.battle_for_moscow.plugins import bfm_results
 
     tables = bfm.pack.dir / "tables"
     crt = load_yaml(str(tables / "crt.yaml")).data
     readings = load_yaml(str(tables / "crt_readings.yaml")).data
     codes = ["AL", "DR", "DRL", "DE", "EX", "NE"]
-    assert crt["values"] == readings["values"]["result"] == list(bfm_results._RESULTS) == codes
+    assert crt["values"] == readings["values"]["result"] == [r["result"] for r in bfm.pack.records["crt_results"]] == codes
     assert readings["values"]["odds"] == crt["dims"][0]["values"]
 
 

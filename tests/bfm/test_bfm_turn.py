@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from casebook.areas.movement import in_ezoc
+from casebook.areas.results import steps_of
 from casebook.core.game import Game
 from casebook.core.hexgrid import hex_label, parse_hex
-from casebook.games.battle_for_moscow.plugins.bfm_movement import in_ezoc
-from casebook.games.battle_for_moscow.plugins.bfm_results import steps_of
 from casebook.games.battle_for_moscow.plugins.bfm_turn import casebook_step_start, replacement_actions
 
 # Reference, "Setup": 22 German and 13 Soviet set-up hexes.

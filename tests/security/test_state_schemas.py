@@ -102,7 +102,7 @@ CASES: list[tuple[str, str, dict[str, Any], list[tuple[dict[str, Any], str, str]
         ({"left": "2"}, "left", "Input should be a valid integer"),
         ({"key": "1:x", "spent": 1}, "spent", EXTRA),
     ]),
-    ("battle_for_moscow", "bfm_movement", {"key": "1:german_turn:movement", "moved": ["g-1"]}, [
+    ("battle_for_moscow", "area_movement", {"key": "1:german_turn:movement", "moved": ["g-1"]}, [
         ({"moved": [1]}, "moved.0", "Input should be a valid string"),
         ({"rail": True}, "rail", EXTRA),
     ]),

@@ -22,6 +22,8 @@ from typing import Annotated, Any
 from pydantic import ConfigDict, Field
 from typing_extensions import TypedDict
 
+from casebook.areas.movement import in_ezoc
+from casebook.areas.search import nearest
 from casebook.core.actions import Action
 from casebook.core.cases import implements
 from casebook.core.errors import QuestionError
@@ -42,37 +44,18 @@ def turn_row(ctx: Any, turn: int | None = None) -> Mapping[str, Any]:
     return rows.get(t) or rows[max(rows)]
 
 
-def _ezoc(ctx: Any, hex_: str, side: str) -> bool:
-    answer = ctx.hook.casebook_zoc(ctx=ctx, hex=hex_, side=side)
-    return bool(answer and answer.get("exerted_by"))
-
-
 @implements("BM9.4", "BM2.3A", "BM2.3B")
 def communication(ctx: Any, hex_: str, side: str) -> list[str] | None:
     """A path from ``hex_`` to ``side``'s map edge (west German, east Soviet: BM2.3) whose hexes
     after the first hold no enemy unit and no enemy ZOC (BM9.4), or None. The shortest, in label
-    order (breadth first)."""
+    order (the shared search's :func:`~casebook.areas.search.nearest`)."""
     key = ("bfm_turn.comm", hex_, side)
     if key in ctx.memo:
         return ctx.memo[key]
     edge = {hex_label(h) for h in ctx.board.edge_hexes(_edge(ctx, side))}
-    paths: dict[str, list[str]] = {hex_: [hex_]}
-    frontier, found = [hex_], None
-    while frontier and found is None:
-        nxt = []
-        for here in frontier:
-            if here in edge:
-                found = paths[here]
-                break
-            for n in ctx.board.neighbours(parse_hex(here)):
-                label = hex_label(n)
-                if label in paths or any(u.get("side") != side for u in ctx.state.units_at(label)):
-                    continue
-                if _ezoc(ctx, label, side):
-                    continue
-                paths[label] = paths[here] + [label]
-                nxt.append(label)
-        frontier = sorted(nxt)
+    found = nearest(hex_, lambda h: [hex_label(n) for n in ctx.board.neighbours(parse_hex(h))],
+                    lambda here, there: not any(u.get("side") != side for u in ctx.state.units_at(there))
+                    and not in_ezoc(ctx, there, side), lambda h: h in edge)
     ctx.memo[key] = found
     return found
 

@@ -1,8 +1,9 @@
-"""Battle for Moscow rules plugin ``bfm_victory``: who holds the cities (the last side to occupy
-one, as the victory rule reads Moscow) and who wins at the end of turn 7 (BM1.2, BM10.1, BM10.2).
+"""Battle for Moscow rules plugin ``bfm_victory``: who wins at the end of turn 7 (BM1.2, BM10.1,
+BM10.2) — the one part of the victory rules the shared ``area_victory`` cannot say (two editions
+chosen by a setting, one counting the cities besides Moscow).
 
-Control is updated after every action and at set-up: a city hex occupied by a unit belongs to
-that unit's side until the other side occupies it. The setting ``victory_rule`` (interpretation
+Who holds a city is the shared ``area_control``'s (the last side to occupy it, BM10.1; its
+``gain_control`` line in ``rules/victory.rules``). The setting ``victory_rule`` (interpretation
 victory-edition) chooses the original rule (BM10.1: whoever last occupied Moscow wins) or the later
 editions' (BM10.2: the Germans win holding Moscow; the Soviets win holding Moscow and one other
 city; otherwise a draw). Answers ``casebook ask … victory``.
@@ -20,26 +21,10 @@ from casebook.core.cases import implements
 from casebook.core.hexgrid import hex_label
 from casebook.core.hooks import hookimpl
 
-__all__ = ["STATE_SCHEMA", "QUESTIONS", "update_control", "verdict"]
+__all__ = ["STATE_SCHEMA", "QUESTIONS", "verdict"]
 
 QUESTIONS = {"victory": "victory — who holds Moscow and the cities, and who would win now (BM10.1, BM10.2)"}
 PLUGIN = "bfm_victory"
-
-
-@implements("BM10.1")
-def update_control(ctx: Any) -> list[str]:
-    """Give every occupied city to its occupant's side; returns the hexes that changed hands."""
-    changed = []
-    for h in sorted(ctx.board.towns()):
-        label = hex_label(h)
-        units = ctx.state.units_at(label)
-        if units and ctx.state.control(label) != units[0]["side"]:
-            ctx.state.set_control(label, units[0]["side"])
-            changed.append(label)
-            ctx.record("control", ["BM10.1"], {"hex": label, "side": units[0]["side"],
-                                             "city": ctx.board.towns()[h].get("name")},
-                       source=f"{PLUGIN}.update_control", side=units[0]["side"])
-    return changed
 
 
 @implements("BM10.1", "BM10.2")
@@ -70,17 +55,6 @@ def verdict(ctx: Any) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------------------------- hooks
-@hookimpl
-def casebook_setup(ctx: Any) -> None:
-    update_control(ctx)
-
-
-@hookimpl
-def casebook_after_action(ctx: Any, action: Any, result: Any) -> None:
-    if update_control(ctx):
-        ctx.changed()
-
-
 @implements("BM1.1", "BM1.2")
 @hookimpl
 def casebook_turn_end(ctx: Any, turn: int) -> None:

@@ -118,7 +118,8 @@ def _script_cases(game: str, warnings: list[str]) -> dict[str, list[str]]:
         warnings.append(f"rule scripts not counted: {exc}".splitlines()[0])
         return {}
     out: dict[str, list[str]] = {}
-    for case, tables in _table_cases(pack.pack_dir, rules.tables_read, warnings).items():
+    read = rules.tables_read | _plugin_tables(pack.pack_dir)
+    for case, tables in _table_cases(pack.pack_dir, read, warnings).items():
         out.setdefault(case, []).extend(tables)
     parts = [(f"rules:{n}", RuleSet({n: q}, {}, rules.schema)) for n, q in rules.quantities.items()]
     parts += [(f"rules:{a}", RuleSet({}, {a: p}, rules.schema)) for a, p in rules.permissions.items()]
@@ -128,10 +129,25 @@ def _script_cases(game: str, warnings: list[str]) -> dict[str, list[str]]:
     return out
 
 
+def _plugin_tables(pack_dir: Path) -> frozenset[str]:
+    """The table ids the manifest's plugins declare they read (a module's ``TABLES``: the shared
+    areas' ``crt_results``, ``victory_hexes`` …): their values are rules in data too."""
+    from casebook.core.hooks import resolve_plugin
+
+    out: set[str] = set()
+    for name in _manifest(pack_dir).get("plugins") or []:
+        try:
+            out.update(str(t) for t in getattr(resolve_plugin(name), "TABLES", ()))
+        except Exception:  # an unknown plugin is reported by _import_plugins
+            continue
+    return frozenset(out)
+
+
 def _table_cases(pack_dir: Path, read: frozenset[str], warnings: list[str]) -> dict[str, list[str]]:
-    """case -> ``table:<id>`` for every table some rule-script line looks up, by the cases its
-    values cite as printed (``rulebook: <case>`` or ``errata: <case>`` provenance; a
-    ``reconstructed:`` value implements no case)."""
+    """case -> ``table:<id>`` for every table some rule-script line looks up or a plugin declares
+    it reads, by the cases its values cite as printed (``rulebook: <case>`` or ``errata: <case>``
+    provenance; a ``reconstructed:`` value implements no case) and the case ids a record lists
+    in its ``cases`` field (a row of ``crt_results`` names the cases the result applies)."""
     from casebook.core.yamlio import load_yaml
 
     out: dict[str, list[str]] = {}
@@ -143,7 +159,8 @@ def _table_cases(pack_dir: Path, read: frozenset[str], warnings: list[str]) -> d
             continue
         if not isinstance(data, dict) or str(data.get("id")) not in read:
             continue
-        found = _printed_cases(data)
+        found = _printed_cases(data) + [str(c) for row in data.get("rows") or () if isinstance(row, dict)
+                                        for c in (row.get("cases") or ()) if isinstance(row.get("cases"), list)]
         for case in dict.fromkeys(c for c in found if CASE_ID.match(c)):
             out.setdefault(case, []).append(f"table:{data['id']}")
     return out

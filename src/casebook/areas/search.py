@@ -1,0 +1,125 @@
+"""Path searches over the hex grid, shared by the rules areas (movement, retreats, lines of
+communication): one module instead of a hand-written search in every plugin.
+
+Every search is given the start hex label and small callbacks that say what the rules allow —
+the areas ask the game's rule scripts inside them; this module knows no rule and cites no case.
+Hex labels are the board's (``"0306"``); costs are movement points (MP, integers).
+
+- :func:`cheapest_paths` — a Dijkstra search over MP costs with a hex budget (the reach of a
+  moving unit): ``{hex: (mp, hexes, previous hex)}``;
+- :func:`path_to` — the path a :func:`cheapest_paths` answer gives to one hex;
+- :func:`breadth_first` — fewest hexes (rail lines); :func:`nearest` — the nearest goal hex (lines of
+  communication);
+- :func:`exact_paths` — every simple path of exactly N hexes (retreats).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Iterable
+
+__all__ = ["Neighbours", "cheapest_paths", "path_to", "breadth_first", "nearest", "exact_paths"]
+
+#: hex label -> the labels of its neighbours on the map
+Neighbours = Callable[[str], Iterable[str]]
+
+
+def cheapest_paths(start: str, neighbours: Neighbours, cost: Callable[[str, str], int | None], *,
+                   budget: int, max_hexes: int,
+                   stops: Callable[[str], bool] = lambda h: False) -> dict[str, tuple[int, int, str | None]]:
+    """Every hex reachable from ``start`` spending at most ``budget`` MP in at most ``max_hexes``
+    hexes: ``{hex: (mp, hexes, previous hex or None for the start)}``.
+
+    ``cost(here, there)`` is the MP cost of entering ``there`` from ``here`` (None: it may not be
+    entered); ``stops(hex)`` says a move entering ``hex`` ends there (an enemy ZOC). Among equal
+    MP the path of fewer hexes wins; the queue is ordered by (MP, hexes, label), so the answer is
+    a pure function of its inputs."""
+    best: dict[str, tuple[int, int]] = {start: (0, 0)}
+    prev: dict[str, str | None] = {start: None}
+    queue = [(0, 0, start)]
+    while queue:
+        spent, hexes, here = heapq.heappop(queue)
+        if best.get(here) != (spent, hexes) or hexes >= max_hexes:
+            continue
+        if here != start and stops(here):
+            continue
+        for there in neighbours(here):
+            step = cost(here, there)
+            if step is None:
+                continue
+            key = (spent + step, hexes + 1)
+            if key[0] > budget or key >= best.get(there, (10**9, 0)):
+                continue
+            best[there], prev[there] = key, here
+            heapq.heappush(queue, (key[0], key[1], there))
+    return {h: (mp, n, prev[h]) for h, (mp, n) in best.items()}
+
+
+def path_to(found: dict[str, tuple[int, int, str | None]], hex_: str) -> list[str]:
+    """The hexes entered on the way to ``hex_`` in a :func:`cheapest_paths` answer, start
+    excluded, ``hex_`` last (empty for the start itself)."""
+    path: list[str] = []
+    here: str | None = hex_
+    while here is not None and found[here][2] is not None:
+        path.append(here)
+        here = found[here][2]
+    return path[::-1]
+
+
+def breadth_first(start: str, neighbours: Neighbours, enter: Callable[[str, str], bool]) -> dict[str, list[str]]:
+    """Fewest-hex paths from ``start``: ``{hex: [start, …, hex]}`` for every hex reached through
+    hexes ``enter(here, there)`` allows (rail lines)."""
+    paths: dict[str, list[str]] = {start: [start]}
+    frontier = [start]
+    while frontier:
+        nxt: list[str] = []
+        for here in frontier:
+            for there in neighbours(here):
+                if there in paths or not enter(here, there):
+                    continue
+                paths[there] = paths[here] + [there]
+                nxt.append(there)
+        frontier = nxt
+    return paths
+
+
+def nearest(start: str, neighbours: Neighbours, enter: Callable[[str, str], bool],
+            goal: Callable[[str], bool]) -> list[str] | None:
+    """The fewest-hex path ``[start, …, hex]`` to a hex satisfying ``goal`` through hexes
+    ``enter(here, there)`` allows, or None; each frontier is taken in label order, so among the
+    nearest goals the first found wins (lines of communication)."""
+    paths: dict[str, list[str]] = {start: [start]}
+    frontier = [start]
+    while frontier:
+        nxt: list[str] = []
+        for here in frontier:
+            if goal(here):
+                return paths[here]
+            for there in neighbours(here):
+                if there in paths or not enter(here, there):
+                    continue
+                paths[there] = paths[here] + [there]
+                nxt.append(there)
+        frontier = sorted(nxt)
+    return None
+
+
+def exact_paths(start: str, neighbours: Neighbours, enter: Callable[[str], bool], length: int,
+                end: Callable[[list[str]], bool]) -> list[list[str]]:
+    """Every simple path of exactly ``length`` hexes from ``start`` (start excluded) through hexes
+    ``enter`` allows, whose whole hex list ``[start, …]`` satisfies ``end``; depth first, in the
+    neighbours' order."""
+    out: list[list[str]] = []
+
+    def walk(path: list[str]) -> None:
+        if len(path) == length + 1:
+            if end(path):
+                out.append(path[1:])
+            return
+        for there in neighbours(path[-1]):
+            if there in path or not enter(there):
+                continue
+            walk(path + [there])
+
+    walk([start])
+    return out
