@@ -1,0 +1,110 @@
+"""Kestrel Pass with the tools: a pack of data alone (no Python of its own) that lints, compiles,
+plays to the end with every bot, replays, explains, renders, answers `ask` and runs in `batch`;
+the game turns (KP1), set-up (KP3.2) and sequence of play (KP4)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from casebook.tools.cli import cli as main
+
+PACK = Path(__file__).resolve().parents[2] / "games" / "kestrel_pass"
+SCENARIO = str(PACK / "scenarios" / "meeting.yaml")
+
+
+def _run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_the_pack_has_no_python_but_its_package_init():
+    assert sorted(p.relative_to(PACK).as_posix() for p in PACK.rglob("*.py")) == ["__init__.py"]
+    manifest = (PACK / "game.yaml").read_text()
+    assert "plugins: [zoc, combat, area_movement, area_results, area_control, area_victory]" in manifest
+
+
+def test_lint_and_rules_check_are_clean():
+    r = _run("lint", PACK)
+    assert r.exit_code == 0 and "ok — game kestrel_pass" in r.output, r.output
+    r = _run("rules", "check", "kestrel_pass")
+    assert r.exit_code == 0 and "no errors" in r.output and "warning" not in r.output, r.output
+
+
+def test_cases_are_all_done():
+    r = _run("cases", "kestrel_pass", "--json")
+    assert r.exit_code == 0, r.output
+    summary = json.loads(r.output)["summary"]
+    assert summary["done"] == summary["total"] == 34 and summary["python_only"] == 0
+
+
+@pytest.mark.case("KP1.1", "KP1.2", "KP3.2", "KP4.1A", "KP4.1B", "KP4.2A", "KP4.2B")
+@pytest.mark.parametrize("kind", ["greedy", "random", "planner"])
+def test_KP1_bots_play_to_the_end_and_the_play_replays_and_explains(tmp_path, kind):
+    out = tmp_path / "out"
+    r = _run("play", "kestrel_pass", "--player", f"blue=bot:{kind}", "--player", f"red=bot:{kind}",
+             "--seed", 3, "--out", out, "--quiet")
+    assert r.exit_code == 0, r.output
+    assert "Result:" in r.output
+    events = [json.loads(line) for line in (out / "trace.jsonl").read_text().splitlines()]
+    end = events[-1]
+    assert end["kind"] == "game-over"
+    assert end["turn"] <= 5 and set(end["cases"]) & {"KP9.2", "KP9.3"}
+    if end["turn"] == 5 and "KP9.2" not in end["cases"]:
+        assert end["cases"][0] == "KP1.2"                         # the end of turn 5 ends the game
+    steps = [(e["phase"], e["step"]) for e in events if e["kind"] == "advance"]
+    assert steps[:3] == [("blue_turn", "combat"), ("red_turn", "movement"), ("red_turn", "combat")]
+    setup = events[0]
+    assert setup["kind"] == "setup" and setup["data"]["scenario"] == "meeting"
+    r = _run("replay", out / "trace.jsonl")
+    assert r.exit_code == 0 and "replayed identically" in r.output, r.output
+    move = next(e["seq"] for e in events if e["kind"] == "move")
+    r = _run("explain", out / "trace.jsonl", move)
+    assert r.exit_code == 0 and "case KP5.1A: A unit spends MPs up to its printed MA" in r.output, r.output
+
+
+def test_KP3_2_the_scenario_sets_up_five_full_units_a_side(kp):
+    from casebook.core.game import Game
+
+    state = Game(kp, "meeting").new_initial_state(seed=1)
+    units = [u for u in state.data.units if u.get("hex")]
+    assert sorted({u["side"] for u in units}) == ["blue", "red"]
+    assert [sum(1 for u in units if u["side"] == s) for s in ("blue", "red")] == [5, 5]
+    assert all(u["strength"] == kp.pack.counters[u["id"]]["strength"] for u in units)
+    assert state.data.scenario["last_turn"] == 5
+
+
+def test_render_draws_the_map_with_the_sides_colours(tmp_path):
+    out = tmp_path / "kp.svg"
+    r = _run("render", "kestrel_pass", "--scenario", "meeting", "-o", out)
+    assert r.exit_code == 0 and "10 units drawn" in r.output, r.output
+    svg = out.read_text()
+    assert "Kestrel" in svg and "Redhold" in svg and "#8fb3de" in svg and "#e39a8f" in svg
+
+
+def test_ask_answers_the_games_questions():
+    r = _run("ask", SCENARIO, "--help")
+    assert r.exit_code == 0 and all(q in r.output for q in ("attack", "reach", "retreat", "victory", "zoc"))
+    v = json.loads(_run("ask", SCENARIO, "victory", "--json").output)
+    assert (v["winner"], v["level"], v["cases"]) == (None, "draw", ["KP9.3"])
+    reach = json.loads(_run("ask", SCENARIO, "reach", "b-4", "--json").output)
+    assert reach["ma"] == 5 and reach["hexes"]["0101"]["mp"] == 4 and "KP5.1A" in reach["cases"]
+    zoc = json.loads(_run("ask", SCENARIO, "zoc", "0906", "blue", "--json").output)
+    assert zoc["exerted_by"] == ["r-4", "r-5"] and zoc["cases"] == ["KP6.1", "KP6.2", "KP8.6B"]
+    retreat = json.loads(_run("ask", SCENARIO, "retreat", "r-2", "--json").output)
+    assert retreat["hexes"] == 1 and retreat["paths"][0] == ["0907"]
+    bad = _run("ask", SCENARIO, "reach", "x-9")
+    assert bad.exit_code != 0 and "Traceback" not in bad.output
+
+
+def test_batch_plays_seeded_games():
+    r = _run("batch", "kestrel_pass", "--games", 2, "--workers", 1, "--bot", "blue=greedy", "--bot", "red=random")
+    assert r.exit_code == 0, r.output
+    assert "2 of 2" in r.output and "errors" in r.output
+
+
+def test_a_usage_error_lists_the_games_sides():
+    r = _run("play", "kestrel_pass", "--player", "green=bot:greedy")
+    assert r.exit_code == 2 and "blue" in r.output and "red" in r.output
