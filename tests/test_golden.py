@@ -23,7 +23,7 @@ def test_golden_files_are_exactly_the_listed_games() -> None:
 def test_golden_covers_every_scenario_with_three_seeds_and_both_bots() -> None:
     from casebook.core.game import Game
 
-    for game in ("moscow41", "battle_for_moscow"):
+    for game in ("moscow41", "battle_for_moscow", "kestrel_pass"):
         pack = Game.load(game).engine.pack  # its first scenario
         for scenario in pack.scenarios:
             mine = [g for g in GOLDEN if g.game == game and g.scenario == scenario]

@@ -49,11 +49,11 @@ class GoldenGame:
         return golden_dir(self.game) / self.file
 
 
-#: Every scenario of both shipped games x three seeds (greedy and random bots).
+#: Every scenario of every shipped game x three seeds (greedy and random bots).
 GOLDEN: tuple[GoldenGame, ...] = tuple(
     GoldenGame(game, scenario, seed, kind)
     for game, scenario in (("moscow41", "october-blitz"), ("moscow41", "campaign"),
-                           ("battle_for_moscow", "campaign"))
+                           ("battle_for_moscow", "campaign"), ("kestrel_pass", "meeting"))
     for seed, kind in ((1, "greedy"), (2, "greedy"), (3, "random"))
 )
 
