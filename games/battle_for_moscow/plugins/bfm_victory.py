@@ -23,7 +23,16 @@ from casebook.core.hooks import hookimpl
 
 __all__ = ["STATE_SCHEMA", "QUESTIONS", "verdict"]
 
-QUESTIONS = {"victory": "victory — who holds Moscow and the cities, and who would win now (BM10.1, BM10.2)"}
+QUESTIONS = {"victory": "victory — who holds Moscow and the cities, and who would win now (BM10.1, BM10.2)",
+             # this game's words for the questions of the shared areas (listed last: these lines win in ask --help)
+             "reach": "reach UNIT [--as movement|panzer_movement|rail_movement] — the hexes UNIT can end its move "
+                      "in, with the path and MP (BM5.1-BM5.5, BM6.2)",
+             "retreat": "retreat UNIT — the legal retreat paths of UNIT, best first, or why it would be eliminated "
+                        "(BM8.6A-B)",
+             "attack": "attack HEX --with UNIT,UNIT… [--roll N] — odds, column shifts and every outcome of an "
+                       "attack (BM8.1-BM8.5)",
+             "zoc": "zoc HEX [--for UNIT] — the enemy ZOC in HEX: who exerts it, and its effect on moves, "
+                    "communication and retreats (BM6.1-BM6.3, BM9.4, BM8.6B)"}
 PLUGIN = "bfm_victory"
 
 
