@@ -106,7 +106,9 @@ def _overrun(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[str, A
     if advanced:
         _place(ctx, alive, target)
         locking = zoc_treatment(ctx, classes) == "locking" and bool(ezoc(ctx, target, action.side))
-        cur.update(hex=target, hexes=cur["hexes"] + 1, stopped=locking)
+        # 9.5B: the advance costs the script's overrun_advance_mp (none: paid with the overrun)
+        cur.update(hex=target, hexes=cur["hexes"] + 1, stopped=locking,
+                   spent=cur["spent"] + int(ctx.value("overrun_advance_mp", {})))
     else:
         cur["stopped"] = True
     cases = ["9.5A", "9.5B"] if advanced else ["9.5A", "9.5D"]
