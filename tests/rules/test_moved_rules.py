@@ -268,3 +268,22 @@ def test_11_1D_combat_fatigue_line_turns_fatigue_into_a_loss(m41, tmp_path):
     assert out["effect"] == "loss" and out["cases"] == ["11.1D", "11.3B"]
     eng = edited(tmp_path, "results.rules", "  loss               by 11.1D  when fatigued\n", "")
     assert fatigue_unit(supply_ctx(eng, units), "g1", True) == {"unit": "g1", "effect": "fatigued", "cases": ["11.1C"]}
+
+
+@pytest.mark.case("9.9K")
+def test_9_9K_attack_after_rail_line_refuses_an_attack_out_of_command(m41, tmp_path):
+    """movement.rail_attack_allowed asks `attack_after_rail`: a unit railed into an EZOC and out
+    of command there may not attack this phase; without the line it may."""
+    units = '- {id: s1, side: soviet, class: infantry, size: division, strength: 6, ma: 4, hex: "0106", ' \
+            'activated: true}\n' + inf("g1", "0707")
+
+    def refusals(engine):
+        fake = FakeAreas()
+        ctx = make_ctx(engine_with(engine, fake=fake), position_text(units, phasing="soviet"), trace=True)
+        apply(ctx, "soviet: rail-move stack=0106 to=0606")
+        fake.out_of_command.add("s1")
+        return [r.cases for r in mv.casebook_validate_action(ctx, act("soviet: attack hex=0707 with=s1 support=0"))]
+    assert refusals(m41) == [("9.9K",)]
+    eng = edited(tmp_path, "movement.rules",
+                 "forbid attack_after_rail by 9.9K  when moved_by_rail and in_ezoc and not in_command\n", "")
+    assert refusals(eng) == []
