@@ -287,3 +287,21 @@ def test_9_9K_attack_after_rail_line_refuses_an_attack_out_of_command(m41, tmp_p
     eng = edited(tmp_path, "movement.rules",
                  "forbid attack_after_rail by 9.9K  when moved_by_rail and in_ezoc and not in_command\n", "")
     assert refusals(eng) == []
+
+
+@pytest.mark.case("8.4A")
+def test_8_4A_hq_stack_ip_cost_is_paid_per_activated_stack(m41, tmp_path):
+    """_command_steps reads `hq_stack_ip_cost`: the stacks an HQ activates cost no IPs (8.4A);
+    at 1 IP a stack, activating an HQ with two stacks costs 3 IPs."""
+    from casebook.games.moscow41.plugins import _command_steps as steps
+    units = "\n".join([
+        "- {id: g-hq, side: german, class: hq, strength: 0, ma: 6, radius: 3, limit: 3, hex: \"0404\"}",
+        inf("g1", "0405"), inf("g2", "0504")])
+
+    def paid(engine) -> int:
+        ctx = make_ctx(engine, position_text(units, step="command"), trace=True)
+        with ctx.state.transaction(ctx.trace):
+            return steps.apply(ctx, act("german: activate-hq hq=g-hq stacks=0405,0504"))["ip"]
+    assert paid(m41) == 1
+    eng = edited(tmp_path, "command.rules", "  otherwise 0  by 8.4A\n", "  otherwise 1  by 8.4A\n")
+    assert paid(eng) == 3

@@ -22,7 +22,7 @@ from casebook.games.moscow41.plugins import _command_paths as cp
 from casebook.games.moscow41.plugins._rule_refusals import memo_allowed
 from casebook.games.moscow41.plugins._rule_refusals import refusals as rule_refusals
 
-__all__ = ["step_side", "hq_cost", "hq_stacks", "hq_limit", "single_stacks", "recoverable", "legal", "templates", "refusals",
+__all__ = ["step_side", "stack_ip", "hq_cost", "hq_stacks", "hq_limit", "single_stacks", "recoverable", "legal", "templates", "refusals",
            "apply"]
 
 _SRC = "command"
@@ -36,6 +36,15 @@ def step_side(ctx: Any) -> str:
     if found is None:
         found = ctx.memo[key] = str(ctx.value("command_step_side", {}))
     return found
+
+
+def stack_ip(ctx: Any) -> int:
+    """IPs each stack an HQ activates costs besides the HQ: script ``hq_stack_ip_cost`` (8.4A: none)."""
+    key = ("command", "stack-ip")
+    found = ctx.memo.get(key)
+    if found is None:
+        found = ctx.memo[key] = int(ctx.value("hq_stack_ip_cost", {}))
+    return int(found)
 
 
 def _supplied(ctx: Any, uid: str) -> bool:
@@ -200,8 +209,11 @@ def legal(ctx: Any, step: str, side: str) -> list[Action]:
                     or not _affordable(ctx, hq, ip):  # 2.0, 2.1B (command.rules); 2.1A
                 continue
             stacks = list(hq_stacks(ctx, hq))
-            out.append(Action.make("activate-hq", side, hq=hq["id"],
-                                   stacks=stacks[:hq_limit(ctx, hq, len(stacks))] or None))
+            most = hq_limit(ctx, hq, len(stacks))
+            per = stack_ip(ctx)  # 8.4A: the stacks an HQ activates cost nothing more (script)
+            if per > 0:
+                most = min(most, max(0, (ip - hq_cost(ctx, hq)) // per))
+            out.append(Action.make("activate-hq", side, hq=hq["id"], stacks=stacks[:most] or None))
         if ctx.value("ip_cost", {"ip_use": "activate_stack"}) <= ip:
             out += [Action.make("activate-stack", side, stack=h) for h in _activate_stack_hexes(ctx, side)]
     elif step == "recovery":
@@ -253,11 +265,13 @@ def refusals(ctx: Any, action: Action) -> list[Refusal]:
         hq = st.unit(hid)
         out += rule_refusals(ctx, "activate_hq", {"activated": bool(hq.get("activated"))},
                              f"HQ {hid} is already activated", _SRC)
-        cost = hq_cost(ctx, hq)
-        if cost > st.ip(side):
-            bad(f"activating {hid} costs {cost} IPs, {side} has {st.ip(side)}", "2.1A", "2.0")
-        eligible = hq_stacks(ctx, hq)
         stacks = list(action.get("stacks", ()) or ())
+        per_stack = stack_ip(ctx) * len(stacks)  # 8.4A (none as printed)
+        cost = hq_cost(ctx, hq) + per_stack
+        if cost > st.ip(side):
+            bad(f"activating {hid} costs {cost} IPs, {side} has {st.ip(side)}", "2.1A", "2.0",
+                *(("8.4A",) if per_stack else ()))
+        eligible = hq_stacks(ctx, hq)
         for h in stacks:
             if h not in eligible:
                 bad(f"no unit in {h} that {hid} can activate (command radius, 2.2C, already activated)",
@@ -303,7 +317,7 @@ def apply(ctx: Any, action: Action) -> dict[str, Any]:
         result = {"units": units, "ip": cost, "cases": ["2.5A", "0.7.3.8A"]}
     elif action.kind == "activate-hq":
         hq = st.unit(action.get("hq"))
-        cost = hq_cost(ctx, hq)
+        cost = hq_cost(ctx, hq) + stack_ip(ctx) * len(action.get("stacks", ()) or ())  # 2.1A; 8.4A
         eligible = hq_stacks(ctx, hq)
         units = [uid for h in action.get("stacks", ()) for uid in eligible[h]]
         st.add_ip(side, -cost)
