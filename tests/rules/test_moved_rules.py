@@ -305,3 +305,14 @@ def test_8_4A_hq_stack_ip_cost_is_paid_per_activated_stack(m41, tmp_path):
     assert paid(m41) == 1
     eng = edited(tmp_path, "command.rules", "  otherwise 0  by 8.4A\n", "  otherwise 1  by 8.4A\n")
     assert paid(eng) == 3
+
+
+@pytest.mark.case("6.2B")
+def test_6_2B_end_move_overstacked_line_keeps_moves_out_of_full_hexes(m41, tmp_path):
+    """_movement_legal.destinations asks `end_move_overstacked`: a third division may not end its
+    move beside two others (6.0B: two divisions a hex); without the line it may."""
+    units = "\n".join([inf("g1", "0405", extra=", activated: true"), inf("g2", "0405"), inf("g3", "0404",
+                                                                                       extra=", activated: true")])
+    assert "german: move path=0405 stack=0404" not in offered(supply_ctx(m41, units), "move")
+    eng = edited(tmp_path, "movement.rules", "forbid end_move_overstacked by 6.2B  when overstacked\n", "")
+    assert "german: move path=0405 stack=0404" in offered(supply_ctx(eng, units), "move")

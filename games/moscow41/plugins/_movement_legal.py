@@ -49,12 +49,18 @@ def _overstacked(ctx: Any, hex_: str, units: list[str]) -> bool:
     return found
 
 
+def _may_end(ctx: Any, hex_: str, units: list[str]) -> bool:
+    """Whether ``units`` may end a move in ``hex_``: the ``end_move_overstacked`` line of
+    movement.rules (6.2B: never voluntarily overstacked) on the stacking plugin's verdict."""
+    return memo_allowed(ctx, "end_move_overstacked", {"overstacked": _overstacked(ctx, hex_, units)})
+
+
 @implements("9.0A", "6.2B")
 def destinations(ctx: Any, m: Any) -> dict[str, dict[str, Any]]:
     """The hexes stack ``m`` may end a move in now: its :func:`reach` (terrain, ZOC, MPs) less
     those where it would end overstacked (6.2B); label -> ``{"mp", "path", …}`` (read-only)."""
     units = list(m.units)
-    return {dest: r for dest, r in reach(ctx, m).items() if not _overstacked(ctx, dest, units)}
+    return {dest: r for dest, r in reach(ctx, m).items() if _may_end(ctx, dest, units)}
 
 
 def _moves(ctx: Any, side: str, hex_: str, m: Any, units: list[str] | None = None) -> list[Action]:
@@ -150,11 +156,11 @@ def rail_moves(ctx: Any, side: str, hex_: str, units: list[str], d: dict[str, An
         return []
     out: list[Action] = []
     for dst in dests:
-        if len(combat) <= left and not _overstacked(ctx, dst, list(units)):
+        if len(combat) <= left and _may_end(ctx, dst, list(units)):
             out.append(Action.make("rail-move", side, stack=hex_, to=dst))
             continue
         for n in range(min(len(combat), left), 0, -1):
-            fit = [list(c) for c in combinations(combat, n) if not _overstacked(ctx, dst, list(c))]
+            fit = [list(c) for c in combinations(combat, n) if _may_end(ctx, dst, list(c))]
             if fit:
                 out += [Action.make("rail-move", side, stack=hex_, to=dst, units=c) for c in fit]
                 break
