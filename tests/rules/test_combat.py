@@ -198,7 +198,7 @@ def test_10_4_2B_attacker_support_needs_supply_and_command(pos):
     assert combat.attack_answer(ctx, "0304", ["g1"], support=(2, 0))["legal"]
     FAKE.out_of_command.add("g1")
     a = combat.attack_answer(ctx, "0304", ["g1"], support=(2, 0))
-    assert not a["legal"] and a["refusals"][0]["cases"] == ["2.3B", "2.3C", "10.4.2B"]
+    assert not a["legal"] and a["refusals"][0]["cases"] == ["2.3B", "2.3C", "10.4.2B", "8.4B"]
 
 
 # ---------------------------------------------------------------------------- 10.1: eligibility

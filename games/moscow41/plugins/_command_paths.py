@@ -15,8 +15,9 @@ from typing import Any
 
 from casebook.core.cases import implements
 from casebook.core.hexgrid import Hex, hex_label, parse_hex
+from casebook.games.moscow41.plugins._rule_refusals import memo_allowed
 
-__all__ = ["is_panzer", "hqs_of", "may_activate", "command_key", "command_blocked", "hq_reach", "command_path", "hq_entry",
+__all__ = ["is_panzer", "hqs_of", "may_activate", "path_hexes", "command_key", "command_blocked", "hq_reach", "command_path", "hq_entry",
            "command_answer"]
 
 #: The unit fields command paths and answers read (and the ZOC hook: side, class, size).
@@ -88,6 +89,17 @@ def may_activate(ctx: Any, panzer: bool, hq_mechanized: bool, unit_class: Any) -
     return found
 
 
+def path_hexes(ctx: Any, hq: Mapping[str, Any]) -> int:
+    """How many hexes a command path of ``hq`` may run: the script quantity
+    ``command_path_hexes`` (command.rules: its current Command Radius, 8.1A, 0.2.4.8; supply
+    and weather do not count, 8.1D), kept per engine by the radius."""
+    radius = int(hq.get("radius") or 0)
+    cache = ctx.lasting("command.path_hexes")
+    if radius not in cache:
+        cache[radius] = int(ctx.value("command_path_hexes", {"command_radius": radius}))
+    return int(cache[radius])
+
+
 def _support_limit(ctx: Any, side: str, limit: int, radius: int) -> Any:
     """The ``hq_support_limit`` quantity (8.3.1B, 8.3.2B) for these facts, kept per engine."""
     cache = ctx.lasting("command.hq_support_limit")
@@ -102,7 +114,7 @@ def _hq_hexes(ctx: Any, side: str) -> list[tuple[Mapping[str, Any], Hex, int]]:
     key = ("command", "hq-hexes", side)
     found = ctx.memo.get(key)
     if found is None:
-        found = ctx.memo[key] = [(hq, parse_hex(hq["hex"]), int(hq.get("radius") or 0))
+        found = ctx.memo[key] = [(hq, parse_hex(hq["hex"]), path_hexes(ctx, hq))
                                  for hq in hqs_of(ctx, side)]
     return found
 
@@ -165,9 +177,11 @@ def command_blocked(ctx: Any, side: str) -> dict[Hex, str]:
     occupied, ezocs = _enemy_blocks(ctx, side)
     opened = {u["hex"] for u in ctx.state.units if u.get("hex") and u.get("side") == side
               and u.get("class") not in ("hq", "remnant")}  # 7.4: friendly combat units' hexes
-    out: dict[Hex, str] = dict.fromkeys(occupied, "enemy unit")
+    # 8.0A, 8.1B (command.rules) and 7.4, 8.1B (zoc.rules: unless a friendly combat unit is there)
+    through_enemy = memo_allowed(ctx, "trace_command_through_enemy", {})
+    out: dict[Hex, str] = {} if through_enemy else dict.fromkeys(occupied, "enemy unit")
     for h in ezocs:
-        if hex_label(h) not in opened:
+        if not memo_allowed(ctx, "trace_command_through_ezoc", {"friendly_combat_unit": hex_label(h) in opened}):
             out[h] = "enemy ZOC"
     store["blocked"] = out
     return out
@@ -176,7 +190,7 @@ def command_blocked(ctx: Any, side: str) -> dict[Hex, str]:
 def hq_reach(ctx: Any, hq: Mapping[str, Any]) -> dict[Hex, list[Hex]]:
     """Shortest unblocked hex paths from ``hq`` up to its radius (one breadth-first search per
     HQ hex, radius and :func:`command_key`)."""
-    return _reach(ctx, hq["side"], parse_hex(hq["hex"]), int(hq.get("radius") or 0))
+    return _reach(ctx, hq["side"], parse_hex(hq["hex"]), path_hexes(ctx, hq))
 
 
 def _reach(ctx: Any, side: str, start: Hex, radius: int) -> dict[Hex, list[Hex]]:
@@ -193,7 +207,7 @@ def command_path(ctx: Any, hq: Mapping[str, Any], target: Hex) -> list[Hex] | No
     """The shortest command path from ``hq`` to ``target`` (8.1A: traced from the HQ) if it is
     at most the HQ's radius in hexes (0.2.4.8), else None. Terrain, weather and supply do not
     count (8.1D)."""
-    return ctx.board.path_within(hq_reach(ctx, hq), target, int(hq.get("radius") or 0))
+    return ctx.board.path_within(hq_reach(ctx, hq), target, path_hexes(ctx, hq))
 
 
 @implements("2.2C", "2.2E", "8.3.1B", "8.3.2B")
@@ -217,8 +231,8 @@ def command_answer(ctx: Any, uid: str) -> dict[str, Any]:
     key = ("answer", uid)
     if key in store:
         return store[key]
-    if unit.get("class") == "hq":
-        answer = {"unit": uid, "in_command": True, "hqs": [], "cases": ["8.1C", "8.0B"]}
+    if not memo_allowed(ctx, "trace_command_path", {"unit_class": unit.get("class", "infantry")}):
+        answer = {"unit": uid, "in_command": True, "hqs": [], "cases": ["8.1C", "8.0B"]}  # an HQ
     else:
         target = parse_hex(unit["hex"])
         hqs = []

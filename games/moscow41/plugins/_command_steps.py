@@ -19,11 +19,32 @@ from casebook.core.hexgrid import parse_hex
 from casebook.core.hooks import Refusal
 from casebook.core.templates import ActionTemplate
 from casebook.games.moscow41.plugins import _command_paths as cp
+from casebook.games.moscow41.plugins._rule_refusals import memo_allowed
+from casebook.games.moscow41.plugins._rule_refusals import refusals as rule_refusals
 
-__all__ = ["hq_cost", "hq_stacks", "hq_limit", "single_stacks", "recoverable", "legal", "templates", "refusals",
+__all__ = ["step_side", "stack_ip", "hq_cost", "hq_stacks", "hq_limit", "single_stacks", "recoverable", "legal", "templates", "refusals",
            "apply"]
 
 _SRC = "command"
+
+
+def step_side(ctx: Any) -> str:
+    """Who acts in the Command and Recovery Steps: the script quantity ``command_step_side``
+    (command.rules: the phasing player, 0.7.3.1A, 0.7.3.8A), once per state version."""
+    key = ("command", "step-side")
+    found = ctx.memo.get(key)
+    if found is None:
+        found = ctx.memo[key] = str(ctx.value("command_step_side", {}))
+    return found
+
+
+def stack_ip(ctx: Any) -> int:
+    """IPs each stack an HQ activates costs besides the HQ: script ``hq_stack_ip_cost`` (8.4A: none)."""
+    key = ("command", "stack-ip")
+    found = ctx.memo.get(key)
+    if found is None:
+        found = ctx.memo[key] = int(ctx.value("hq_stack_ip_cost", {}))
+    return int(found)
 
 
 def _supplied(ctx: Any, uid: str) -> bool:
@@ -86,7 +107,7 @@ def hq_stacks(ctx: Any, hq: Mapping[str, Any]) -> dict[str, list[str]]:
     canonical order (nearest first, then hex label). A hex with no unit the HQ could take is not
     traced to (same answer, one path search fewer)."""
     out: dict[str, tuple[int, list[str]]] = {}
-    reach, radius, path_within = cp.hq_reach(ctx, hq), int(hq.get("radius") or 0), ctx.board.path_within
+    reach, radius, path_within = cp.hq_reach(ctx, hq), cp.path_hexes(ctx, hq), ctx.board.path_within
     start, distance = parse_hex(hq["hex"]), ctx.board.grid.distance
     for hex_, h, ids in _eligible(ctx, hq["side"], bool(hq.get("mechanized"))):
         path = reach.get(h)  # = cp.command_path (8.1A) when traced to directly
@@ -184,11 +205,15 @@ def legal(ctx: Any, step: str, side: str) -> list[Action]:
     ip = ctx.state.ip(side)
     if step == "command" and not _done(ctx):
         for hq in cp.hqs_of(ctx, side):
-            if hq.get("activated") or not _affordable(ctx, hq, ip):
+            if not memo_allowed(ctx, "activate_hq", {"activated": bool(hq.get("activated"))}) \
+                    or not _affordable(ctx, hq, ip):  # 2.0, 2.1B (command.rules); 2.1A
                 continue
             stacks = list(hq_stacks(ctx, hq))
-            out.append(Action.make("activate-hq", side, hq=hq["id"],
-                                   stacks=stacks[:hq_limit(ctx, hq, len(stacks))] or None))
+            most = hq_limit(ctx, hq, len(stacks))
+            per = stack_ip(ctx)  # 8.4A: the stacks an HQ activates cost nothing more (script)
+            if per > 0:
+                most = min(most, max(0, (ip - hq_cost(ctx, hq)) // per))
+            out.append(Action.make("activate-hq", side, hq=hq["id"], stacks=stacks[:most] or None))
         if ctx.value("ip_cost", {"ip_use": "activate_stack"}) <= ip:
             out += [Action.make("activate-stack", side, stack=h) for h in _activate_stack_hexes(ctx, side)]
     elif step == "recovery":
@@ -227,7 +252,7 @@ def refusals(ctx: Any, action: Action) -> list[Refusal]:
     want = "recovery" if action.kind == "recover" else "command"
     if st.step != want:
         bad(f"{action.kind} is taken in the {want} step, not {st.step}", "0.7.3.1" if want == "command" else "0.7.3.8A")
-    if st.phasing is not None and side != st.phasing:
+    if st.phasing is not None and side != step_side(ctx):
         bad(f"only the phasing side ({st.phasing}) acts in this step", "0.7.3.1A")
     if action.kind in ("activate-hq", "activate-stack") and _done(ctx):
         bad("one HQ or one stack is activated per Command Step", "2.1A", "2.2A", "0.7.3.6")
@@ -238,13 +263,15 @@ def refusals(ctx: Any, action: Action) -> list[Refusal]:
             bad(f"no {side} HQ {hid!r} on the map", "2.1A")
             return out
         hq = st.unit(hid)
-        if hq.get("activated"):
-            bad(f"HQ {hid} is already activated", "2.0", "2.1B")
-        cost = hq_cost(ctx, hq)
-        if cost > st.ip(side):
-            bad(f"activating {hid} costs {cost} IPs, {side} has {st.ip(side)}", "2.1A", "2.0")
-        eligible = hq_stacks(ctx, hq)
+        out += rule_refusals(ctx, "activate_hq", {"activated": bool(hq.get("activated"))},
+                             f"HQ {hid} is already activated", _SRC)
         stacks = list(action.get("stacks", ()) or ())
+        per_stack = stack_ip(ctx) * len(stacks)  # 8.4A (none as printed)
+        cost = hq_cost(ctx, hq) + per_stack
+        if cost > st.ip(side):
+            bad(f"activating {hid} costs {cost} IPs, {side} has {st.ip(side)}", "2.1A", "2.0",
+                *(("8.4A",) if per_stack else ()))
+        eligible = hq_stacks(ctx, hq)
         for h in stacks:
             if h not in eligible:
                 bad(f"no unit in {h} that {hid} can activate (command radius, 2.2C, already activated)",
@@ -290,7 +317,7 @@ def apply(ctx: Any, action: Action) -> dict[str, Any]:
         result = {"units": units, "ip": cost, "cases": ["2.5A", "0.7.3.8A"]}
     elif action.kind == "activate-hq":
         hq = st.unit(action.get("hq"))
-        cost = hq_cost(ctx, hq)
+        cost = hq_cost(ctx, hq) + stack_ip(ctx) * len(action.get("stacks", ()) or ())  # 2.1A; 8.4A
         eligible = hq_stacks(ctx, hq)
         units = [uid for h in action.get("stacks", ()) for uid in eligible[h]]
         st.add_ip(side, -cost)

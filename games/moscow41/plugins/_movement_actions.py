@@ -31,9 +31,10 @@ from casebook.games.moscow41.plugins._movement_state import (
     eligible_stacks,
     mover,
 )
+from casebook.games.moscow41.plugins._rule_refusals import refusals
 from casebook.script import AskedFacts
 
-__all__ = ["KINDS", "check", "apply", "in_command", "react_cost", "rail_capacity_left"]
+__all__ = ["KINDS", "check", "apply", "in_command", "react_cost", "rail_capacity_left", "rail_units", "foot_facts"]
 
 KINDS = frozenset({"move", "overrun", "force-march", "rail-move", "react"})
 _SRC = "movement"
@@ -86,10 +87,13 @@ def _check_move(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[Ref
                       *(("9.2C",) if cur["spent_all"] else ("7.2", "9.5D")))
         m = current_mover(ctx, cur, units)
     else:
-        if step == "movement" and d.get("rail_hq") and any(
-                ctx.state.unit(u).get("class") != "hq" and not ctx.state.unit(u).get("reserve") for u in units):
-            return _r("an HQ moved by rail this Command Step: the units it activated may only use "
-                      "rail movement", "9.9G")
+        if step == "movement":
+            for u in units:
+                bad = refusals(ctx, "move_on_foot", foot_facts(ctx, d, u),
+                               "an HQ moved by rail this Command Step: the units it activated may only "
+                               "use rail movement", _SRC)
+                if bad:
+                    return bad
         m, _ = mover(ctx, units, action.get("stack"), MODE[step])
     res = check_path(ctx, m, path)
     if not res["legal"]:
@@ -111,33 +115,39 @@ def _check_overrun(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[
             cases = [c for ln in v.lines if ln.fired for c in ln.cases]
             return _r(f"{u} may not overrun (only moving armor and mechanized units, never in a "
                       f"reaction)", *cases)
-    if step != "movement":
-        return _r("overruns are made by units moving in the Movement Step", "0.7.3.2A", "9.8B")
+    if step != "movement":  # 0.7.3.2A, 9.8B: the overrun_attempt lines (the MPs are not asked)
+        return refusals(ctx, "overrun_attempt", {"movement_step": step, "spent_all_mp": False,
+                                                 "overrun_mp": 0, "mp_left": 0},
+                        "overruns are made by units moving in the Movement Step", _SRC)
     if target not in neighbours(ctx, here) or target not in enemy_hexes(ctx, action.side):
         return _r(f"{target} is not an enemy-occupied hex adjacent to {here}", "9.5A")
     cur = d["current"] if cont else None
-    if cur and cur["spent_all"]:
-        return _r("the stack spent all its MPs", "9.2C")
     classes = frozenset(move_class(ctx, ctx.state.unit(u)) for u in units)
     cost = step_cost(ctx, classes, here, target, overrun=True)[0]
-    if cost is None:
+    spent_all = bool(cur and cur["spent_all"])
+    if cost is None and not spent_all:
         return _r(f"the TEC prohibits entering {target}", "9.2A", "9.5A")
     left = (cur["budget"] - cur["spent"]) if cur else mover(ctx, units, here, MODE[step])[0].budget
-    if cost > left:
-        return _r(f"an overrun of {target} costs {cost} MP (terrain +1), {left} left", "9.5A", "9.5C")
-    return []
+    return refusals(ctx, "overrun_attempt", {"movement_step": step, "spent_all_mp": spent_all,
+                                             "overrun_mp": int(cost or 0), "mp_left": int(left)},
+                    {"9.2C": "the stack spent all its MPs",
+                     "9.5C": f"an overrun of {target} costs {cost} MP (terrain +1), {left} left",
+                     "9.8B": "overruns are made by units moving in the Movement Step"}, _SRC)
 
 
 @implements("9.6A", "9.2C", "9.7", "9.8B", "9.9J")
 def _check_force_march(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[Refusal]:
     cur = d.get("current")
-    if not cur or cur["hex"] != action.get("stack") or cur["hexes"] == 0 and cur["allotment"] == 1:
-        return _r("a force march is declared right after the stack's normal movement, before any "
-                  "other unit moves", "9.6A", "0.7.3.2B")
-    if cur["allotment"] != 1:
-        return _r("the stack already force marched", "9.6A")
-    if cur["stopped"] and not cur["spent_all"]:
-        return _r("the stack stopped in an EZOC or after an overrun", "7.2", "9.5D")
+    after = bool(cur) and cur["hex"] == action.get("stack") and not (cur["hexes"] == 0 and cur["allotment"] == 1)
+    bad = refusals(ctx, "declare_force_march", {
+        "after_own_move": after, "force_marched": bool(cur) and cur["allotment"] != 1,
+        "stopped": bool(cur and cur["stopped"]), "spent_all_mp": bool(cur and cur["spent_all"])},
+        {"0.7.3.2B": "a force march is declared right after the stack's normal movement, before any "
+                     "other unit moves",
+         "9.5D": "the stack stopped in an EZOC or after an overrun",
+         "9.6A": "the stack already force marched"}, _SRC)
+    if bad or not cur:
+        return bad or _r("no stack has moved to force march", "9.6A")
     for u in cur["units"]:
         v = ctx.permission("force_march", {
             "reaction": cur["mode"] == "reaction", "unactivated": cur["mode"] == "unactivated",
@@ -149,6 +159,20 @@ def _check_force_march(ctx: Any, action: Any, d: dict[str, Any], step: str) -> l
     return []
 
 
+def rail_units(ctx: Any, units: list[str]) -> int:
+    """How many of ``units`` count against the rail capacity (script ``rail_units_counted``:
+    combat units, 9.9A; HQs do not count, 9.9E)."""
+    return int(ctx.value("rail_units_counted", {"units": [
+        {"class": ctx.state.unit(u).get("class", "infantry")} for u in units]}))
+
+
+def foot_facts(ctx: Any, d: dict[str, Any], unit: str) -> dict[str, Any]:
+    """The facts of the ``move_on_foot`` lines (9.9G) for ``unit`` in the Movement Step."""
+    u = ctx.state.unit(unit)
+    return {"rail_hq_moved": bool(d.get("rail_hq")), "unit_class": u.get("class", "infantry"),
+            "reserve": bool(u.get("reserve"))}
+
+
 def rail_capacity_left(ctx: Any, d: dict[str, Any]) -> int:
     """Combat units the Soviets may still move by rail this phase (9.9A-D: script rail_capacity)."""
     return int(ctx.value("rail_capacity", {"ground": weather(ctx)[1]})) - int(d["rail_units"])
@@ -156,17 +180,18 @@ def rail_capacity_left(ctx: Any, d: dict[str, Any]) -> int:
 
 @implements("9.9A", "9.9B", "9.9C", "9.9D", "9.9E", "9.9F", "9.9H", "9.9I")
 def _check_rail(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[Refusal]:
-    if action.side != "soviet":
-        return _r("only the Soviets move by rail", "9.9A")
-    if step == "reaction_movement":
-        return _r("rail movement happens in the Movement or Unactivated Movement Step", "9.9A", "9.9F")
+    bad = refusals(ctx, "rail_move", {"side": action.side, "movement_step": step},
+                   {"9.9F": "rail movement happens in the Movement or Unactivated Movement Step",
+                    "9.9A": "only the Soviets move by rail"}, _SRC)
+    if bad:
+        return bad
     units, _cont, bad = _stack(ctx, action, d, step)
     if bad:
         return bad
-    combat = [u for u in units if ctx.state.unit(u).get("class") != "hq"]
+    counted = rail_units(ctx, units)
     left = rail_capacity_left(ctx, d)
-    if len(combat) > left:
-        return _r(f"rail capacity: {left} more combat unit(s) this turn, {len(combat)} asked "
+    if counted > left:
+        return _r(f"rail capacity: {left} more combat unit(s) this turn, {counted} asked "
                   f"(HQs do not count)", "9.9A", "9.9B", "9.9C", "9.9D", "9.9E")
     dests, why = rail_reach(ctx, action.side, action.get("stack"))
     if why:
@@ -185,9 +210,11 @@ def react_cost(ctx: Any, side: str, units: list[str]) -> int:
 
 @implements("2.4A", "2.4B", "9.4C", "9.8C", "0.7.3.4A")
 def _check_react(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[Refusal]:
-    if step != "reaction_movement":
-        return _r("reaction movement is activated only in the Reaction Movement Step; never in "
-                  "the Unactivated Movement Step", "0.7.3.4A", "9.8C")
+    bad = refusals(ctx, "react_in_step", {"movement_step": step},
+                   "reaction movement is activated only in the Reaction Movement Step; never in "
+                   "the Unactivated Movement Step", _SRC)
+    if bad:
+        return bad
     hex_ = action.get("stack")
     here = [u["id"] for u in ctx.state.units_at(hex_) if u.get("side") == action.side
             and not u.get("activated") and u["id"] not in d["react"]]

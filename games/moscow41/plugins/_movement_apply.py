@@ -10,7 +10,14 @@ from typing import Any
 
 from casebook.core.cases import implements
 from casebook.core.errors import IllegalActionError
-from casebook.games.moscow41.plugins._movement_costs import enemy_hexes, ezoc, move_class, step_cost, zoc_treatment
+from casebook.games.moscow41.plugins._movement_costs import (
+    enemy_hexes,
+    ezoc,
+    is_supplied,
+    move_class,
+    step_cost,
+    zoc_treatment,
+)
 from casebook.games.moscow41.plugins._movement_paths import check_path, rail_reach
 from casebook.games.moscow41.plugins._movement_state import (
     MODE,
@@ -43,7 +50,9 @@ def _move(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[str, Any]
         units = given or list(cur["units"])
         dropped = [u for u in cur["units"] if u not in units]
         if dropped:
-            d["moved"] = sorted(set(d["moved"]) | set(dropped))
+            # 9.1E (movement.rules, move_after_drop_off): units dropped off end their movement
+            if not ctx.allowed("move_after_drop_off", {}):
+                d["moved"] = sorted(set(d["moved"]) | set(dropped))
             cur["units"] = units
             ctx.record("drop-off", ["9.1E"], {"units": dropped, "hex": hex_}, source="movement.move",
                        side=action.side)
@@ -106,7 +115,9 @@ def _overrun(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[str, A
     if advanced:
         _place(ctx, alive, target)
         locking = zoc_treatment(ctx, classes) == "locking" and bool(ezoc(ctx, target, action.side))
-        cur.update(hex=target, hexes=cur["hexes"] + 1, stopped=locking)
+        # 9.5B: the advance costs the script's overrun_advance_mp (none: paid with the overrun)
+        cur.update(hex=target, hexes=cur["hexes"] + 1, stopped=locking,
+                   spent=cur["spent"] + int(ctx.value("overrun_advance_mp", {})))
     else:
         cur["stopped"] = True
     cases = ["9.5A", "9.5B"] if advanced else ["9.5A", "9.5D"]
@@ -127,6 +138,10 @@ def _force_march(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[st
     ends (9.6C, in :func:`finish_current`)."""
     from casebook.games.moscow41.plugins._movement_costs import movement_allowance
     cur = d["current"]
+    # 9.6B (movement.rules, rejudge_supply_on_force_march): the supply the move began with
+    kept = None if ctx.allowed("rejudge_supply_on_force_march", {}) else cur["supplied"]
+    if kept is None:
+        cur["supplied"] = {u: is_supplied(ctx, u) for u in cur["units"]}
     ma = movement_allowance(ctx, cur["units"], "force-march", supplied=cur["supplied"])
     forfeited = cur["budget"] - cur["spent"]
     cur.update(allotment=2, budget=ma["ma"], spent=0, stopped=False, spent_all=False)

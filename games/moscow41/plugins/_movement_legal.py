@@ -11,7 +11,13 @@ from typing import Any
 
 from casebook.core.actions import Action
 from casebook.core.cases import implements
-from casebook.games.moscow41.plugins._movement_actions import check, rail_capacity_left, react_cost
+from casebook.games.moscow41.plugins._movement_actions import (
+    check,
+    foot_facts,
+    rail_capacity_left,
+    rail_units,
+    react_cost,
+)
 from casebook.games.moscow41.plugins._movement_costs import enemy_hexes
 from casebook.games.moscow41.plugins._movement_paths import neighbours, rail_reach, reach
 from casebook.games.moscow41.plugins._movement_state import (
@@ -23,6 +29,7 @@ from casebook.games.moscow41.plugins._movement_state import (
     eligible_stacks,
     mover,
 )
+from casebook.games.moscow41.plugins._rule_refusals import memo_allowed
 
 __all__ = ["legal_actions", "destinations", "rail_moves"]
 
@@ -42,12 +49,18 @@ def _overstacked(ctx: Any, hex_: str, units: list[str]) -> bool:
     return found
 
 
+def _may_end(ctx: Any, hex_: str, units: list[str]) -> bool:
+    """Whether ``units`` may end a move in ``hex_``: the ``end_move_overstacked`` line of
+    movement.rules (6.2B: never voluntarily overstacked) on the stacking plugin's verdict."""
+    return memo_allowed(ctx, "end_move_overstacked", {"overstacked": _overstacked(ctx, hex_, units)})
+
+
 @implements("9.0A", "6.2B")
 def destinations(ctx: Any, m: Any) -> dict[str, dict[str, Any]]:
     """The hexes stack ``m`` may end a move in now: its :func:`reach` (terrain, ZOC, MPs) less
     those where it would end overstacked (6.2B); label -> ``{"mp", "path", …}`` (read-only)."""
     units = list(m.units)
-    return {dest: r for dest, r in reach(ctx, m).items() if not _overstacked(ctx, dest, units)}
+    return {dest: r for dest, r in reach(ctx, m).items() if _may_end(ctx, dest, units)}
 
 
 def _moves(ctx: Any, side: str, hex_: str, m: Any, units: list[str] | None = None) -> list[Action]:
@@ -108,7 +121,7 @@ def legal_actions(ctx: Any, step: str) -> list[Action]:
                         if not _rail_hq_blocks(d, step, ctx, [u]) and a not in out]
         if step == "movement":
             out += _overruns(ctx, side, h)
-        if side == "soviet" and step != "reaction_movement":
+        if memo_allowed(ctx, "rail_move", {"side": side, "movement_step": step}):  # 9.9A, 9.9F, 9.9H
             out += rail_moves(ctx, side, h, units, d)
     # 2.4A, 9.4C: with fewer IPs than one unit's activation no stack can react (the check would
     # refuse each for the IPs after asking its supply and command)
@@ -134,7 +147,7 @@ def rail_moves(ctx: Any, side: str, hex_: str, units: list[str], d: dict[str, An
     not end overstacked); otherwise ``units=`` each choice of as many of its combat units as
     both allow ("can move up to three combat units by rail", 9.9A; the HQs stay), in the order
     of the sorted ids."""
-    combat = sorted(u for u in units if ctx.state.unit(u).get("class") != "hq")
+    combat = sorted(u for u in units if rail_units(ctx, [u]))  # those the capacity counts (9.9E)
     left = rail_capacity_left(ctx, d)
     if combat and left <= 0:
         return []
@@ -143,11 +156,11 @@ def rail_moves(ctx: Any, side: str, hex_: str, units: list[str], d: dict[str, An
         return []
     out: list[Action] = []
     for dst in dests:
-        if len(combat) <= left and not _overstacked(ctx, dst, list(units)):
+        if len(combat) <= left and _may_end(ctx, dst, list(units)):
             out.append(Action.make("rail-move", side, stack=hex_, to=dst))
             continue
         for n in range(min(len(combat), left), 0, -1):
-            fit = [list(c) for c in combinations(combat, n) if not _overstacked(ctx, dst, list(c))]
+            fit = [list(c) for c in combinations(combat, n) if _may_end(ctx, dst, list(c))]
             if fit:
                 out += [Action.make("rail-move", side, stack=hex_, to=dst, units=c) for c in fit]
                 break
@@ -155,6 +168,7 @@ def rail_moves(ctx: Any, side: str, hex_: str, units: list[str], d: dict[str, An
 
 
 def _rail_hq_blocks(d: dict[str, Any], step: str, ctx: Any, units: list[str]) -> bool:
-    """9.9G: after an HQ moved by rail, the units it activated may only rail-move."""
-    return step == "movement" and bool(d.get("rail_hq")) and any(
-        ctx.state.unit(u).get("class") != "hq" and not ctx.state.unit(u).get("reserve") for u in units)
+    """9.9G: after an HQ moved by rail, the units it activated may only rail-move (the
+    ``move_on_foot`` lines of movement.rules)."""
+    return step == "movement" and any(
+        not memo_allowed(ctx, "move_on_foot", foot_facts(ctx, d, u)) for u in units)

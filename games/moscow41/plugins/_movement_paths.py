@@ -25,6 +25,7 @@ from casebook.games.moscow41.plugins._movement_costs import (
     table_row,
     weather,
 )
+from casebook.script import AskedFacts
 
 __all__ = ["Mover", "Step", "step", "reach", "search", "check_path", "rail_reach", "neighbours"]
 
@@ -267,10 +268,11 @@ def rail_reach(ctx: Any, side: str, start: str) -> tuple[dict[str, list[str]], s
     the path follows rail hexsides, through hexes neither enemy-occupied nor in an EZOC, except
     that the destination may be in an EZOC. ``refusal`` says why no rail move starts here."""
     railheads = {hex_label(h) for h in ctx.board.railheads}
-    if start not in railheads:
-        return {}, f"{start} is not a railhead (a city or town on a rail line)"
-    if ezoc(ctx, start, side):
-        return {}, f"the railhead {start} is in an EZOC"
+    at_railhead = start in railheads
+    if not ctx.allowed("rail_from_hex", AskedFacts({"railhead": at_railhead},
+                                                   {"in_ezoc": lambda: bool(ezoc(ctx, start, side))})):
+        return {}, (f"the railhead {start} is in an EZOC" if at_railhead else
+                    f"{start} is not a railhead (a city or town on a rail line)")  # 9.9I
     enemy = enemy_hexes(ctx, side)
     graph = ctx.board.graph
     prev: dict[str, str | None] = {start: None}

@@ -25,6 +25,7 @@ from casebook.games.moscow41.plugins._movement_costs import (
     zoc_treatment,
 )
 from casebook.games.moscow41.plugins._movement_paths import Mover
+from casebook.games.moscow41.plugins._rule_refusals import decided, memo_allowed
 
 __all__ = [
     "PLUGIN", "STEPS", "MODE", "data", "save", "decider", "eligible_stacks", "mover",
@@ -35,6 +36,8 @@ PLUGIN = "movement"
 #: The steps this plugin owns -> the movement mode of their stacks.
 MODE = {"movement": "stack", "reaction_movement": "reaction", "unactivated_movement": "unactivated"}
 STEPS = frozenset(MODE)
+#: A ``fatigue_effect`` value -> the word of the trace's ``effects``.
+_EFFECT_WORD = {"fatigue": "fatigued"}
 
 
 def uid(unit: Mapping[str, Any]) -> str:
@@ -67,34 +70,36 @@ def save(ctx: Any, d: dict[str, Any]) -> None:
 
 @implements("0.7.3.2A", "0.7.3.4A", "0.7.3.7")
 def decider(ctx: Any, step: str) -> str | None:
-    """Who moves in ``step``: the phasing side in Movement (0.7.3.2A) and Unactivated Movement
-    (0.7.3.7), the non-phasing side in Reaction Movement (0.7.3.4A); None elsewhere."""
+    """Who moves in ``step``: the script quantity ``movement_side`` (movement.rules: the phasing
+    side in Movement and Unactivated Movement, 0.7.3.2A, 0.7.3.7; the non-phasing side in
+    Reaction Movement, 0.7.3.4A); None outside the movement steps or with no phasing side."""
     phasing = ctx.state.phasing
     if step not in STEPS or phasing is None:
         return None
-    return ctx.state.other_side(phasing) if step == "reaction_movement" else phasing
+    key = ("movement.decider", step, phasing)
+    found = ctx.memo.get(key)
+    if found is None:
+        found = ctx.memo[key] = str(ctx.value("movement_side", {
+            "movement_step": step, "non_phasing_side": ctx.state.other_side(phasing)}))
+    return found
 
 
 @implements("9.4A", "9.4B", "9.8A", "9.7")
 def eligible_stacks(ctx: Any, step: str, side: str, d: Mapping[str, Any]) -> dict[str, list[str]]:
-    """Hex -> ids of ``side``'s units that may start a move now in ``step``, label order:
-    activated units in Movement (9.4A), units activated for reaction in Reaction Movement (9.7,
-    0.7.3.4), never-activated units in Unactivated Movement (9.8A); none that already moved this
-    phase or belong to the stack being moved."""
-    busy = set(d["moved"]) | set((d.get("current") or {}).get("units", ()))
+    """Hex -> ids of ``side``'s units that may start a move now in ``step``, label order: those
+    the ``start_move`` lines of movement.rules allow (activated units in Movement, 9.4A; units
+    activated for reaction in Reaction Movement, 0.7.3.4A; never-activated units in Unactivated
+    Movement, 9.8A; none that already moved this phase, 9.1D), less the stack being moved."""
+    moved = set(d["moved"])
+    busy = set((d.get("current") or {}).get("units", ()))
     react = set(d["react"])
     out: dict[str, list[str]] = {}
     for u in ctx.state.units:
         i = uid(u)
         if u.get("side") != side or not u.get("hex") or i in busy:
             continue
-        if step == "movement":
-            ok = bool(u.get("activated"))
-        elif step == "reaction_movement":
-            ok = i in react
-        else:
-            ok = not u.get("activated") and i not in react
-        if ok:
+        if memo_allowed(ctx, "start_move", {"movement_step": step, "activated": bool(u.get("activated")),
+                                            "reacting": i in react, "moved_this_phase": i in moved}):
             out.setdefault(u["hex"], []).append(i)
     return dict(sorted(out.items()))
 
@@ -149,7 +154,8 @@ def fatigue_roll(ctx: Any, units: list[str], supplied: Mapping[str, bool]) -> di
     Snow −2, Deep Snow −3, Arctic −4 most severe, OOS −2 — the supply the move began with,
     9.6B); a modified 1 or less fatigues every force-marching unit of the stack (9.6D), a fatigued
     unit takes a loss instead (11.1D), a Soviet remnant is eliminated (9.6E). Applied at once
-    (9.6F). Returns ``{"roll", "drm", "modified", "fatigued": bool, "cases"}``."""
+    (9.6F). What the failed roll does to each unit is the script quantity ``force_march_fatigue``.
+    Returns ``{"roll", "drm", "modified", "fatigued": bool, "cases"}``."""
     temperature, ground = (ctx.state.weather or {}).get("temperature", "warm"), \
         (ctx.state.weather or {}).get("ground", "dry")
     sup = all(supplied.get(u, True) for u in units)
@@ -163,18 +169,18 @@ def fatigue_roll(ctx: Any, units: list[str], supplied: Mapping[str, bool]) -> di
     if failed:
         for u in units:
             unit = ctx.state.unit(u)
-            if unit.get("class") == "remnant":
+            effect, cases = decided(ctx, "force_march_fatigue", {
+                "fatigued": bool(unit.get("fatigued")), "unit_class": unit.get("class", "infantry")})
+            if effect == "eliminated":
                 ctx.state.remove_unit(u, "eliminated")
-                effects.append({"unit": u, "effect": "eliminated", "cases": ["9.6E"]})
-            elif unit.get("fatigued"):
+            elif effect == "loss":
                 # 11.1D: a combat loss, applied as combat losses are (German steps, Soviet remnant)
-                taken = ctx.hook.casebook_combat_loss(ctx=ctx, unit=u, cases=["9.6D", "11.1D"])
+                taken = ctx.hook.casebook_combat_loss(ctx=ctx, unit=u, cases=["9.6D", *cases])
                 if taken is None:  # no plugin owns losses in this game: count the step here
                     ctx.state.update_unit(u, losses=int(unit.get("losses", 0)) + 1)
-                effects.append({"unit": u, "effect": "loss", "cases": ["11.1D"]})
             else:
                 ctx.state.update_unit(u, fatigued=True)
-                effects.append({"unit": u, "effect": "fatigued", "cases": ["9.6D"]})
+            effects.append({"unit": u, "effect": _EFFECT_WORD.get(effect, effect), "cases": cases})
         ctx.changed()
     result = {"roll": die, "drm": int(q.value), "modified": modified, "fatigued": failed,
               "effects": effects, "cases": sorted({"9.6C", "9.6F", *q.cases})}

@@ -8,9 +8,10 @@ from typing import Any
 
 from casebook.core.cases import implements
 from casebook.core.schema_position import COUNTER_FIELDS
+from casebook.games.moscow41.plugins._rule_refusals import decided
 
 __all__ = ["parse_result", "is_hq", "is_breakdown_regiment", "apply_loss", "fatigue_unit",
-           "distribute_losses", "steps_left", "free_remnant"]
+           "distribute_losses", "steps_left", "free_remnant", "loss_effect", "loss_facts"]
 
 _SRC = "results"
 
@@ -47,8 +48,30 @@ def is_breakdown_regiment(unit: Mapping[str, Any]) -> bool:
     return unit.get("side") == "german" and unit.get("class") == "infantry" and unit.get("size") == "regiment"
 
 
+def loss_facts(unit: Mapping[str, Any], losses: int | None = None) -> dict[str, Any]:
+    """The facts of the ``combat_loss`` quantity (results.rules) for ``unit`` (with ``losses``
+    loss markers, default its own)."""
+    return {"side": unit.get("side"), "unit_class": unit.get("class", "infantry"),
+            "unit_size": unit.get("size") or "none",
+            "losses": int(unit.get("losses") or 0) if losses is None else losses}
+
+
+def loss_effect(ctx: Any, unit: Mapping[str, Any], losses: int | None = None) -> tuple[str, list[str]]:
+    """``(effect, cases)``: what one more combat loss does to ``unit`` — ``loss_marker``,
+    ``remnant`` or ``eliminated`` — by the ``combat_loss`` lines of results.rules (11.3A-D,
+    10.6B), kept per state version by the facts."""
+    facts = loss_facts(unit, losses)
+    key = ("results.combat_loss", tuple(facts.values()))
+    found = ctx.memo.get(key)
+    if found is None:
+        found = ctx.memo[key] = decided(ctx, "combat_loss", facts)
+    return str(found[0]), list(found[1])
+
+
 def steps_left(unit: Mapping[str, Any]) -> int:
-    """Combat losses the unit can still take before it is eliminated (11.3A-D); 0 for an HQ."""
+    """Combat losses the unit can still take before it is eliminated (11.3A-D); 0 for an HQ.
+    Only the default policy's order of who takes a loss reads it (:func:`distribute_losses`, the
+    decisions' choices); what a loss does is :func:`loss_effect` (results.rules)."""
     if is_hq(unit):
         return 0
     if unit.get("class") == "remnant":
@@ -74,26 +97,22 @@ def apply_loss(ctx: Any, uid: str) -> dict[str, Any]:
     regiment is eliminated by its second loss, 11.3B); Soviet 1-Loss, then replaced by a remnant
     counter from the pool (fatigue and activation carried over; eliminated if the pool is empty,
     interpretation remnant-pool-empty), a remnant eliminated by any loss (11.3D); an HQ is
-    eliminated. Returns ``{"unit", "effect": "1-loss"|"2-loss"|"remnant"|"eliminated", "cases"}``."""
+    eliminated — which of these is the ``combat_loss`` quantity of results.rules.
+    Returns ``{"unit", "effect": "1-loss"|"2-loss"|"remnant"|"eliminated", "cases"}``."""
     state = ctx.state
     unit = dict(state.unit(uid))
     losses = int(unit.get("losses") or 0)
-    if is_hq(unit) or unit.get("class") == "remnant":
+    effect, cases = loss_effect(ctx, unit)
+    if effect == "eliminated":
         state.remove_unit(uid, "eliminated")
-        return {"unit": uid, "effect": "eliminated", "cases": ["11.3D" if not is_hq(unit) else "10.6B"]}
-    if unit["side"] == "german":
-        if steps_left(unit) <= 1:
-            state.remove_unit(uid, "eliminated")
-            return {"unit": uid, "effect": "eliminated", "cases": ["11.3A", "11.3B"]}
+        return {"unit": uid, "effect": "eliminated", "cases": cases}
+    if effect == "loss_marker":
         state.update_unit(uid, losses=losses + 1)
-        return {"unit": uid, "effect": f"{losses + 1}-loss", "cases": ["11.3B"]}
-    if losses == 0:
-        state.update_unit(uid, losses=1)
-        return {"unit": uid, "effect": "1-loss", "cases": ["11.3C"]}
+        return {"unit": uid, "effect": f"{losses + 1}-loss", "cases": cases}
     counter = free_remnant(ctx)
     state.remove_unit(uid, "eliminated")
     if counter is None:
-        return {"unit": uid, "effect": "eliminated", "remnant": None, "cases": ["11.3C"]}
+        return {"unit": uid, "effect": "eliminated", "remnant": None, "cases": [c for c in cases if c != "11.3D"]}
     carried = {k: unit[k] for k in ("fatigued", "activated", "reserve", "oos") if unit.get(k)}
     remnant = dict(ctx.pack.counters[counter])
     # every field of the counter mix (name, type, …), as a load of the save expands the
@@ -102,22 +121,28 @@ def apply_loss(ctx: Any, uid: str) -> dict[str, Any]:
               "id": counter, "counter": counter, "side": "soviet", "class": "remnant",
               "strength": remnant.get("strength"), "ma": remnant.get("ma"), "hex": unit["hex"], **carried}
     state.add_unit({k: v for k, v in record.items() if v is not None})
-    return {"unit": uid, "effect": "remnant", "remnant": counter, "cases": ["11.3C", "11.3D"]}
+    return {"unit": uid, "effect": "remnant", "remnant": counter, "cases": cases}
 
 
 @implements("11.1C", "11.1D", "10.6B")
 def fatigue_unit(ctx: Any, uid: str, stacked_with_combat_units: bool) -> dict[str, Any]:
     """A combat fatigue result on ``uid``: flipped to its fatigued side (11.1C); already fatigued,
     it suffers a combat loss instead and stays fatigued (11.1D); an HQ stacked with combat units
-    ignores it (10.6B). Returns ``{"unit", "effect", "cases"}``."""
+    ignores it (10.6B) — the ``combat_fatigue`` lines of results.rules. Returns ``{"unit", "effect", "cases"}``."""
     unit = ctx.state.unit(uid)
-    if is_hq(unit) and stacked_with_combat_units:
-        return {"unit": uid, "effect": "ignored", "cases": ["10.6B"]}
-    if unit.get("fatigued"):
+    effect, cases = decided(ctx, "combat_fatigue", {"unit_class": unit.get("class", "infantry"),
+                                                    "fatigued": bool(unit.get("fatigued")),
+                                                    "with_combat_units": bool(stacked_with_combat_units)})
+    if effect == "none":
+        return {"unit": uid, "effect": "ignored", "cases": cases}
+    if effect == "loss":
         loss = apply_loss(ctx, uid)
-        return {"unit": uid, "effect": "loss", "loss": loss, "cases": ["11.1D", *loss["cases"]]}
+        return {"unit": uid, "effect": "loss", "loss": loss, "cases": [*cases, *loss["cases"]]}
+    if effect == "eliminated":
+        ctx.state.remove_unit(uid, "eliminated")
+        return {"unit": uid, "effect": "eliminated", "cases": cases}
     ctx.state.update_unit(uid, fatigued=True)
-    return {"unit": uid, "effect": "fatigued", "cases": ["11.1C"]}
+    return {"unit": uid, "effect": "fatigued", "cases": cases}
 
 
 @implements("10.6B", "11.3A")

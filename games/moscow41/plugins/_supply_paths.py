@@ -21,6 +21,7 @@ from typing import Any
 from casebook.core.cases import implements
 from casebook.core.hexgrid import Hex, hex_label, parse_hex
 from casebook.games.moscow41.plugins import _supply_search as search
+from casebook.games.moscow41.plugins._rule_refusals import memo_allowed
 from casebook.games.moscow41.plugins._supply_keys import lru_get, placement, side_store, weather
 
 __all__ = [
@@ -103,9 +104,12 @@ def blocked(ctx: Any, side: str) -> dict[Hex, tuple[str, tuple[str, ...]]]:
         return store["blocked"]
     by_hex = _units_by_hex(ctx)
     occupied, ezocs = _enemy_blocks(ctx, side)
-    out: dict[Hex, tuple[str, tuple[str, ...]]] = dict.fromkeys(occupied, _ENEMY)
+    # 5.4A, 5.2A (supply.rules) and 5.4B, 7.4 (zoc.rules: unless a friendly combat unit is there)
+    through_enemy = memo_allowed(ctx, "trace_supply_through_enemy", {})
+    out: dict[Hex, tuple[str, tuple[str, ...]]] = {} if through_enemy else dict.fromkeys(occupied, _ENEMY)
     for h in ezocs:
-        if not any(u.get("side") == side and is_combat(u) for u in by_hex.get(h, ())):
+        friendly = any(u.get("side") == side and is_combat(u) for u in by_hex.get(h, ()))
+        if not memo_allowed(ctx, "trace_supply_through_ezoc", {"friendly_combat_unit": friendly}):
             out[h] = _EZOC
     store["blocked"] = out
     return out
@@ -160,30 +164,38 @@ def sources(ctx: Any, side: str) -> dict[Hex, tuple[bool, str, tuple[str, ...]]]
     if "sources" in store:
         return store["sources"]
     found: dict[Hex, tuple[str, tuple[str, ...]]] = {}
-    if side == "german":
+
+    def kind_ok(kind: str, entered: bool = False) -> bool:  # the supply_source lines (5.1A-C)
+        return memo_allowed(ctx, "supply_source", {"side": side, "source_kind": kind, "area_entered": entered})
+
+    if kind_ok("west_edge"):
         for h in _edge(ctx, "west"):
-            found[h] = ("west map edge", ("5.1A",))
-        entered = (ctx.state.plugin_data("supply") or {}).get("entered", [])
-        for area in sorted(entered):
+            found.setdefault(h, ("west map edge", ("5.1A",)))
+    entered = set((ctx.state.plugin_data("supply") or {}).get("entered", []))
+    for area in sorted(ctx.board.entry_areas):
+        if kind_ok("entry_area", area in entered):
             for h in sorted(ctx.board.entry_areas.get(area, ())):
                 found.setdefault(h, (f"Entry Area {area}, entered by German units", ("5.1B",)))
-    else:
+    if kind_ok("east_edge"):
         for h in _edge(ctx, "east"):
-            found[h] = ("east map edge", ("5.1C",))
+            found.setdefault(h, ("east map edge", ("5.1C",)))
+    if kind_ok("friendly_city"):
         for h, town in ctx.board.towns().items():
             if town.get("kind") == "city" and ctx.state.control(hex_label(h)) == side:
                 found.setdefault(h, (f"friendly city {town.get('name', '')}".strip(), ("5.1C",)))
     by_hex = _units_by_hex(ctx)
-    block = blocked(ctx, side)
+    ezocs = set(_enemy_blocks(ctx, side)[1])
     out: dict[Hex, tuple[bool, str, tuple[str, ...]]] = {}
     for h, (why, cases) in found.items():
         units = by_hex.get(h, ())
-        if any(u.get("side") != side for u in units):
-            out[h] = (False, f"{why}: occupied by an enemy unit", (*cases, "5.1C"))
-        elif h in block and not units:
-            out[h] = (False, f"{why}: unoccupied and in an enemy ZOC", (*cases, "5.1C"))
-        else:
+        enemy = any(u.get("side") != side for u in units)
+        if memo_allowed(ctx, "use_supply_source", {"enemy_occupied": enemy, "in_ezoc": h in ezocs,
+                                                   "friendly_unit": bool(units) and not enemy}):
             out[h] = (True, why, cases)
+        elif enemy:
+            out[h] = (False, f"{why}: occupied by an enemy unit", (*cases, "5.1C"))
+        else:
+            out[h] = (False, f"{why}: unoccupied and in an enemy ZOC", (*cases, "5.1C"))
     store["sources"] = out
     return out
 

@@ -27,7 +27,8 @@ def mark_oos(ctx: Any, side: str, in_supply: Callable[[Any, str], bool]) -> dict
     - unsupplied and already OOS: a fatigue result (5.5A); if already fatigued, one more loss
       marker (5.5A), the unit eliminated at its third loss (11.3A). HQs are only marked.
 
-    This is the only place OOS markers are placed (5.6B). Returns ``{"restored", "marked",
+    Which of these befalls a unit is the script quantity ``oos_result`` (supply.rules). This is
+    the only place OOS markers are placed (5.6B). Returns ``{"restored", "marked",
     "fatigued", "losses", "eliminated": [unit ids]}``.
     """
     state = ctx.state
@@ -35,25 +36,30 @@ def mark_oos(ctx: Any, side: str, in_supply: Callable[[Any, str], bool]) -> dict
     verdict = {uid: in_supply(ctx, uid) for uid in units}
     out: dict[str, Any] = {"restored": [], "marked": [], "fatigued": [], "losses": [],
                            "eliminated": []}
+    effects: dict[tuple[Any, ...], str] = {}
     for uid in units:
         unit = state.unit(uid)
-        if verdict[uid]:
+        facts = {"supplied": bool(verdict[uid]), "already_oos": bool(unit.get("oos")),
+                 "fatigued": bool(unit.get("fatigued")), "unit_class": unit.get("class", "infantry")}
+        key = tuple(facts.values())
+        if key not in effects:  # the oos_result lines of supply.rules (5.5A, 5.5B, 5.5D)
+            effects[key] = str(ctx.value("oos_result", facts))
+        effect = effects[key]
+        if effect == "restored":
             if unit.get("oos"):
                 state.update_unit(uid, oos=None)
                 out["restored"].append(uid)
-            continue
-        if unit.get("class") == "remnant":
+        elif effect == "eliminated":
             state.remove_unit(uid, "eliminated")
             out["eliminated"].append(uid)
-        elif not unit.get("oos"):
-            state.update_unit(uid, oos=True)
-            out["marked"].append(uid)
-        elif unit.get("class") == "hq":
-            continue
-        elif not unit.get("fatigued"):
+        elif effect == "marked":
+            if not unit.get("oos"):
+                state.update_unit(uid, oos=True)
+                out["marked"].append(uid)
+        elif effect == "fatigue":
             state.update_unit(uid, fatigued=True)
             out["fatigued"].append(uid)
-        else:
+        elif effect == "loss":
             losses = int(unit.get("losses", 0)) + 1
             if losses >= 3:
                 state.remove_unit(uid, "eliminated")

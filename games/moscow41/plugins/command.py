@@ -68,7 +68,7 @@ def casebook_decider(ctx: Any, phase: str, step: str) -> str | None:
         return None
     if step == "command" and (ctx.state.plugin_data("command") or {}).get("done"):
         return "none"
-    return ctx.state.phasing or "none"
+    return steps.step_side(ctx) if ctx.state.phasing else "none"
 
 
 @hookimpl

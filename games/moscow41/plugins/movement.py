@@ -36,6 +36,7 @@ from casebook.games.moscow41.plugins._movement_state import (
     save,
     uid,
 )
+from casebook.script import AskedFacts
 
 __all__ = ["STATE_SCHEMA", "QUESTIONS", "reach_answer", "move_answer", "stack_for", "rail_attack_allowed"]
 
@@ -168,9 +169,12 @@ def rail_attack_allowed(ctx: Any, uid: str) -> bool:
     if uid not in data(ctx)["railed"] or not ctx.state.has_unit(uid):
         return True
     unit = ctx.state.unit(uid)
-    if not unit.get("hex") or not costs.ezoc(ctx, unit["hex"], unit["side"]):
+    if not unit.get("hex"):
         return True
-    return actions.in_command(ctx, uid)
+    # the `attack_after_rail` line of movement.rules (EZOC and command asked only if it reads them)
+    return ctx.allowed("attack_after_rail", AskedFacts({"moved_by_rail": True}, {
+        "in_ezoc": lambda: bool(costs.ezoc(ctx, unit["hex"], unit["side"])),
+        "in_command": lambda: actions.in_command(ctx, uid)}))
 
 
 def _rail_attack_refusals(ctx: Any, action: Any) -> list[Refusal]:

@@ -26,6 +26,7 @@ from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import hookimpl
 from casebook.games.moscow41.plugins import _supply_paths as paths
 from casebook.games.moscow41.plugins import _supply_trace as trace_
+from casebook.games.moscow41.plugins._rule_refusals import memo_allowed
 from casebook.games.moscow41.plugins._supply_keys import side_store
 from casebook.games.moscow41.plugins._supply_recovery import mark_oos
 
@@ -54,6 +55,13 @@ def oos_effects(side: str) -> list[dict[str, Any]]:
         {"effect": "cannot receive RPs", "cases": ["5.7E"]},
         {"effect": "no effect on defence", "cases": ["5.7F"]},
     ]
+
+
+def _panzer(unit: Any) -> bool:
+    """A German panzer division or one of its regiments (counters' ``division`` with armor or
+    mechanized class: 0.2.4.1, 2.2D)."""
+    return (unit.get("side") == "german" and bool(unit.get("division"))
+            and unit.get("class") in ("armor", "mechanized"))
 
 
 def _path_mp(ctx: Any) -> int:
@@ -139,7 +147,8 @@ def supply_answer(ctx: Any, uid: str) -> dict[str, Any]:
         answer.update(in_supply=True, route=route, path=[hex_label(h) for h in path], mp=trace["mp"])
         cases += list(src[2]) if src else []
         cases += ["5.2D"] if route in ("road", "rail") else []
-    elif paths.is_combat(unit):
+    elif memo_allowed(ctx, "supply_by_hq", {"unit_class": unit.get("class", "infantry"),
+                                            "panzer_division": _panzer(unit)}):  # 5.3, 2.2D
         found = _by_hq(ctx, uid, side)
         if found is not None:
             hq, radius_path, hq_trace = found
