@@ -73,6 +73,14 @@ class Engine:
             found = self._settings["defaults"] = setting_defaults(self.pack.interpretations)
         return found
 
+    @property
+    def script_tables(self) -> Mapping[str, Any]:
+        """The tables rule scripts read: the pack's charts and its records tables (rows) by id."""
+        found = self._settings.get("script_tables")
+        if found is None:
+            found = self._settings["script_tables"] = {**self.pack.records, **self.pack.tables}
+        return found
+
     def lasting(self, board: Board, depends_on: tuple[Any, ...]) -> dict[Any, Any]:
         """A cache that outlives state changes, for values that depend only on the board and on
         ``depends_on`` (e.g. the weather and a setting, for terrain costs)."""
@@ -164,7 +172,14 @@ def _compile_rules(pack: Pack) -> Any:
         return compile_pack(rule_pack, relative_to=rule_pack.rules_dir)
     schema = cached_file_value("facts", facts, lambda: load_facts(facts))
     cases = frozenset(pack.cases) if pack.manifest.get("cases") else None
-    tables = frozenset(pack.tables) | frozenset(pack.records) if pack.manifest.get("tables") else None
+    tables: Any = None
+    if pack.manifest.get("tables"):  # ids with their shapes: `table <id>[…]` terms are checked against them
+        from casebook.script.tablerows import table_shape
+
+        tables = {t: table_shape({"kind": "table", "dims": [{"name": n, "values": list(v)} for n, v in tab.dims]})
+                  for t, tab in pack.tables.items()}
+        tables.update({t: table_shape({"kind": "records", "fields": dict.fromkeys(rows[0] if rows else {}, "any"),
+                                       "rows": rows}) for t, rows in pack.records.items()})
     # rule lines are named relative to the game's rules folder (``combat.rules:15``) in answers and
     # traces, whatever folder the game is installed or copied to
     return compile_files(files, schema, cases, tables, relative_to=pack.rules_dir)
@@ -241,26 +256,26 @@ class Ctx:
         if std is None:
             from casebook.script.standard import StandardFacts
 
-            std = self.__dict__["_standard"] = StandardFacts(self.state, self.engine.setting_defaults)
+            std = self.__dict__["_standard"] = StandardFacts(self.state, self.engine.setting_defaults, self.board)
         return std
 
     def value(self, name: str, facts: Mapping[str, Any]) -> Any:
         """Rule-script quantity ``name`` for ``facts`` (fast path: no explanation); the standard
         facts (:attr:`standard`) fill in what ``facts`` does not give."""
-        return self.engine.rules.value(name, facts, self.engine.pack.tables, self.standard)
+        return self.engine.rules.value(name, facts, self.engine.script_tables, self.standard)
 
     def quantity(self, name: str, facts: Mapping[str, Any]) -> Any:
         """Rule-script quantity ``name`` for ``facts`` with its :class:`Explanation`
         (``.value``, and every line with cases and ``file:line``)."""
-        return self.engine.rules.explain(name, facts, self.engine.pack.tables, self.standard)
+        return self.engine.rules.explain(name, facts, self.engine.script_tables, self.standard)
 
     def permission(self, action: str, facts: Mapping[str, Any]) -> Any:
         """Rule-script verdict on ``action`` for ``facts`` (allowed, and the cases deciding)."""
-        return self.engine.rules.permission(action, facts, self.engine.pack.tables, self.standard)
+        return self.engine.rules.permission(action, facts, self.engine.script_tables, self.standard)
 
     def allowed(self, action: str, facts: Mapping[str, Any]) -> bool:
         """Whether the rule scripts allow ``action`` for ``facts`` (fast path: no explanation)."""
-        return bool(self.engine.rules.allowed(action, facts, self.engine.pack.tables, self.standard))
+        return bool(self.engine.rules.allowed(action, facts, self.engine.script_tables, self.standard))
 
     def fired_lines(self, *explanations: Any) -> list[dict[str, Any]]:
         """``[{"source": "x.rules:12", "cases": [...]}]``: every script line that fired in

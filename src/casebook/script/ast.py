@@ -13,7 +13,7 @@ from fractions import Fraction
 from lark import Token, Transformer, v_args
 
 __all__ = [
-    "Loc", "Num", "Dice", "Str", "Bool", "Name", "Unary", "BinOp", "Rounded", "Call", "Lookup", "Count",
+    "Loc", "Num", "Dice", "Str", "Bool", "Name", "Unary", "BinOp", "Rounded", "Call", "Lookup", "Row", "Count", "Within", "Nearest",
     "Total", "Extreme", "Compare", "Is", "In", "Not", "BoolOp", "Quantified", "Expr", "CaseRef", "Term", "Group",
     "Base", "Rounding", "Bound", "Quantity", "Permission", "Statement", "AstBuilder",
 ]
@@ -109,9 +109,42 @@ class Lookup:
 
 
 @dataclass(frozen=True)
+class Row:
+    """``table <id>[<key>: <value>, …].<column>``: the ``column`` of the one row of a records
+    table (or the cell of a chart) that the keys select."""
+
+    table: str
+    coords: tuple[tuple[str, Expr], ...]
+    column: str | None
+    loc: Loc
+
+
+@dataclass(frozen=True)
 class Count:
     collection: str
     where: Expr | None
+    loc: Loc
+    #: ``within N [of HEX]``: only the records whose ``hex`` is at most N hexes from HEX
+    within: Within | None = None
+
+
+@dataclass(frozen=True)
+class Within:
+    """``within <radius> [of <hex>]`` (the origin defaults to the evaluation's ``hex`` fact)."""
+
+    radius: Expr
+    origin: Expr | None
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class Nearest:
+    """``distance to nearest(<collection> [having …] [from <hex>])``: hexes from the origin to
+    the nearest record's ``hex`` (no record: :data:`casebook.script.spatial.FAR`)."""
+
+    collection: str
+    where: Expr | None
+    origin: Expr | None
     loc: Loc
 
 
@@ -180,9 +213,10 @@ class Quantified:
     collection: str
     cond: Expr
     loc: Loc
+    within: Within | None = None
 
 
-Expr = (Num | Dice | Str | Bool | Name | Unary | BinOp | Rounded | Call | Lookup | Count | Total | Extreme
+Expr = (Num | Dice | Str | Bool | Name | Unary | BinOp | Rounded | Call | Lookup | Row | Count | Nearest | Total | Extreme
         | Compare | Is | In | Not | BoolOp | Quantified)
 
 
@@ -416,8 +450,8 @@ class AstBuilder(Transformer):
         return tuple(ch)
 
     def quantified(self, meta, ch):
-        quant, coll, _verb, cond = ch
-        return Quantified(quant, _text(coll), cond, self._loc(meta))
+        quant, coll, within, _verb, cond = ch
+        return Quantified(quant, _text(coll), cond, self._loc(meta), within)
 
     def any_(self, meta, ch):
         return "any"
@@ -488,8 +522,21 @@ class AstBuilder(Transformer):
         return (_text(ch[0]), ch[1])
 
     def count(self, meta, ch):
-        coll, where = ch
-        return Count(_text(coll), where, self._tok(coll))
+        coll, within, where = ch
+        return Count(_text(coll), where, self._tok(coll), within)
+
+    def within(self, meta, ch):
+        radius, origin = ch
+        return Within(radius, origin, self._loc(meta))
+
+    def nearest(self, meta, ch):
+        coll, where, origin = ch
+        return Nearest(_text(coll), where, origin, self._tok(coll))
+
+    def row(self, meta, ch):
+        table, *coords, column = ch
+        return Row(_text(table), tuple(c for c in coords if c is not None),
+                   _text(column) if column is not None else None, self._tok(table))
 
     def total(self, meta, ch):
         field_, coll, where = ch
