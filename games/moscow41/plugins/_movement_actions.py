@@ -124,7 +124,8 @@ def _check_overrun(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[
         return _r(f"the TEC prohibits entering {target}", "9.2A", "9.5A")
     left = (cur["budget"] - cur["spent"]) if cur else mover(ctx, units, here, MODE[step])[0].budget
     if cost > left:
-        return _r(f"an overrun of {target} costs {cost} MP (terrain +1), {left} left", "9.5A", "9.5C")
+        extra = ctx.value("overrun_mp", {})  # 9.5A's "+1 MP" (movement.rules)
+        return _r(f"an overrun of {target} costs {cost} MP (terrain +{extra}), {left} left", "9.5A", "9.5C")
     return []
 
 
