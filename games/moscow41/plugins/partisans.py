@@ -23,6 +23,7 @@ from typing_extensions import TypedDict
 
 from casebook.core.actions import Action
 from casebook.core.cases import implements
+from casebook.core.effects import unit_entered
 from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal, hookimpl
@@ -154,16 +155,20 @@ def award_points(ctx: Any) -> int:
 
 @implements("16.3B", "16.3D")
 def remove_markers_entered(ctx: Any, action: Any) -> list[str]:
-    """16.3B: after a German movement action, remove the markers in every hex its units entered
-    (the path) or stand in now; removed markers are gone (16.3D). Returns the hexes cleared."""
-    if action.side != "german" or action.kind not in MOVEMENT_KINDS:
+    """16.3B: after an action, the rule scripts' ``unit enters hex`` triggers (partisans.rules:
+    a German movement action removes the marker of a hex a German unit enters) for every marker
+    hex the action's units entered (the path) or stand in now; removed markers are gone (16.3D).
+    Returns the hexes cleared."""
+    here = markers(ctx)
+    if not here:
         return []
-    german = {u["hex"] for u in ctx.state.units if u.get("side") == "german" and "hex" in u}
     entered = set(action.values_of("path", "to", "hex", "into"))
+    standing = {u["hex"] for u in ctx.state.units if u.get("side") == action.side and "hex" in u}
+    kind = action.kind if action.kind in MOVEMENT_KINDS or action.kind == "overrun" else "other"
     cleared = []
-    for h in markers(ctx):
-        if h in entered or h in german:
-            ctx.state.remove_marker(MARKER, h)
+    for h in here:
+        if (h in entered or h in standing) and any(
+                e["arg"] == MARKER for e in unit_entered(ctx, h, action.side, kind)):
             cleared.append(h)
     if cleared:
         ctx.record("partisan-removed", ("16.3B", "16.3D"), {"hexes": cleared},

@@ -336,6 +336,16 @@ class Ctx:
             return bool(self.permission(action, facts).value)
         return bool(self.engine.rules.allowed(action, facts, self.engine.script_tables, self.standard))
 
+    def fire(self, event: str, facts: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The effects of the rule scripts' triggers of ``event`` that fire for ``facts``
+        (:meth:`casebook.script.RuleSet.fire`; carried out by :mod:`casebook.core.effects`)."""
+        effects = self.engine.rules.fire(event, facts, self.engine.script_tables, self.standard)
+        seen = self.engine._recording[0]
+        if seen is not None:
+            for e in effects:
+                seen.setdefault(e["source"], {"source": e["source"], "cases": e["cases"], "text": e["text"]})
+        return effects
+
     def fired_lines(self, *explanations: Any) -> list[dict[str, Any]]:
         """``[{"source": "x.rules:12", "cases": [...]}]``: every script line that fired in
         ``explanations`` (a most-severe group: its winning member; a ``first`` quantity's

@@ -15,7 +15,7 @@ from lark import Token, Transformer, v_args
 __all__ = [
     "Loc", "Num", "Dice", "Str", "Bool", "Name", "Unary", "BinOp", "Rounded", "Call", "Lookup", "Row", "Count", "Within", "Nearest",
     "Total", "Extreme", "Compare", "Is", "In", "Not", "BoolOp", "Quantified", "Expr", "CaseRef", "Term", "Group",
-    "Base", "Rounding", "Bound", "Quantity", "Permission", "Statement", "AstBuilder",
+    "Base", "Rounding", "Bound", "Quantity", "Permission", "Trigger", "Statement", "AstBuilder",
 ]
 
 
@@ -299,7 +299,23 @@ class Permission:
     over: tuple[CaseRef, ...] = ()
 
 
-Statement = Quantity | Permission
+
+
+@dataclass(frozen=True)
+class Trigger:
+    """``when <event> [where <cond>]: <effect> <marker kind> by <cases>``: an effect the engine
+    carries out when the event happens and the condition holds."""
+
+    event: str  # the event's words joined by `_`: "unit_enters_hex"
+    cond: Expr | None
+    effect: str  # "remove_marker" | "place_marker"
+    arg: str
+    cases: tuple[CaseRef, ...]
+    loc: Loc
+    event_loc: Loc
+
+
+Statement = Quantity | Permission | Trigger
 
 
 def _text(tok: Token) -> str:
@@ -393,6 +409,18 @@ class AstBuilder(Transformer):
         action, cases, over, cond = ch
         return Permission("permit", _text(action), cases, cond, self._loc(meta), self._tok(action),
                           over or ())
+
+    def trigger(self, meta, ch):
+        *words, cond, (effect, arg), cases = ch
+        words = [w for w in words if w is not None]
+        return Trigger("_".join(_text(w) for w in words), cond, effect, arg, cases, self._loc(meta),
+                       self._tok(words[0]))
+
+    def remove_marker(self, meta, ch):
+        return ("remove_marker", _text(ch[0]))
+
+    def place_marker(self, meta, ch):
+        return ("place_marker", _text(ch[0]))
 
     def over(self, meta, ch):
         return tuple(CaseRef(_text(t), self._tok(t)) for t in ch)
