@@ -73,3 +73,18 @@ def test_a_row_term_is_checked_against_the_tables_fields_and_rows(tmp_path):
     assert "table `ip_costs` has no field `acton`" in text and "did you mean `action`?" in text
     assert "`guard_status` is not one of" in text and "did you mean `guards_status`?" in text
     assert "table `ip_costs` has no field `cost`" in text
+
+
+@pytest.mark.case("9.2A")
+def test_9_2A_a_chart_is_read_by_row_and_column_too(tmp_path, m41):
+    """9.2A: the TEC cell of a terrain, a unit and a ground column — `table tec[…]` is `lookup tec(…)`."""
+    shutil.copytree(ROOT / "games" / "moscow41", tmp_path / "m", ignore=shutil.ignore_patterns("golden"))
+    script = tmp_path / "m" / "rules" / "movement.rules"
+    script.write_text(script.read_text(encoding="utf-8") + "quantity tec_cell = first by 9.2A\n"
+                      '  otherwise table tec[terrain: "forest", unit: "armor", column: "mud"]  by 9.2A\n',
+                      encoding="utf-8")
+    engine = Engine.load(tmp_path / "m")
+    assert engine.rules.value("tec_cell", {}, engine.script_tables) == \
+        m41.pack.tables["tec"].lookup(terrain="forest", unit="armor", column="mud")
+    text = _check(tmp_path / "x", 'quantity y = first by 2.0\n  otherwise table tec[terrain: "forest"] by 2.0\n')
+    assert "table `tec` also needs unit, column" in text
