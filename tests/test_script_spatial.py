@@ -74,6 +74,8 @@ def test_terrain_and_town_kind_of_a_hex(ctx):
     assert _value(ctx, r, "t", hex="0808") == 10
     assert _value(ctx, r, "t", hex="0606") == 100
     assert _value(ctx, r, "c", hex="0707") == 1 and _value(ctx, r, "c", hex="0101") == 0
+    d = _rules("quantity d = first by 1.1\n  otherwise distance(hex, \"0808\") by 1.1\n")
+    assert _value(ctx, d, "d", hex="0805") == 3
 
 
 def test_spatial_mistakes_are_located_errors():

@@ -561,6 +561,9 @@ class AstBuilder(Transformer):
         coll, where, origin = ch
         return Nearest(_text(coll), where, origin, self._tok(coll))
 
+    def hex_distance(self, meta, ch):
+        return Call("distance", tuple(ch), self._loc(meta))
+
     def row(self, meta, ch):
         table, *coords, column = ch
         return Row(_text(table), tuple(c for c in coords if c is not None),
