@@ -233,7 +233,7 @@ def test_2_5A_one_ip_per_division_or_part(eng):
 
 @pytest.mark.case("2.5C")
 def test_2_5C_negating_combat_fatigue_costs_one_ip(eng):
-    assert eng.rules.value("ip_cost", {"ip_use": "negate_fatigue"}, eng.pack.tables) == 1
+    assert eng.rules.value("ip_cost", {"ip_use": "negate_fatigue"}, eng.script_tables) == 1
 
 
 @pytest.mark.case("0.7.3.8B")

@@ -110,7 +110,7 @@ def test_9_5C_overrun_attempt_line_refuses_an_overrun_without_the_mps(m41, tmp_p
     units = '- {id: p1, side: german, class: armor, size: regiment, strength: 4, ma: 2, hex: "0201", activated: true}' \
         + "\n" + inf("s1", "0302", side="soviet")
     assert "german: overrun hex=0302 stack=0201" in offered(movement_ctx(m41, units), "overrun")
-    eng = edited(tmp_path, "movement.rules", "when overrun_mp > mp_left", "when overrun_mp + 1 > mp_left")
+    eng = edited(tmp_path, "movement.rules", "when overrun_cost > mp_left", "when overrun_cost + 1 > mp_left")
     ctx = movement_ctx(eng, units)
     assert offered(ctx, "overrun") == []
     refusal = mv.casebook_validate_action(ctx, act("german: overrun stack=0201 hex=0302"))

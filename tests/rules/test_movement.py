@@ -251,7 +251,7 @@ def test_2_4A_reaction_activation_pays_ips_and_marks_activated(pos, m41):
     ctx = _reaction(pos)
     assert mv.casebook_decider(ctx, "first_player", "reaction_movement") == "soviet"
     assert "soviet: react stack=0606" in kinds(ctx, "reaction_movement")
-    cost = m41.rules.value("ip_cost", {"ip_use": "reaction", "side": "soviet", "supplied": True}, m41.pack.tables)
+    cost = m41.rules.value("ip_cost", {"ip_use": "reaction", "side": "soviet", "supplied": True}, m41.script_tables)
     apply(ctx, "soviet: react stack=0606")
     assert ctx.state.ip("soviet") == 10 - cost == 9
     assert ctx.state.unit("s1")["activated"] is True

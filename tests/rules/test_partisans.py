@@ -15,6 +15,8 @@ from casebook.core.actions import Action
 from casebook.core.hexgrid import Grid, Hex, Layout, parse_hex
 from casebook.core.hexgrid import hex_label as _label
 from casebook.games.moscow41.plugins import partisans
+from casebook.script import compile_pack, find_rule_pack
+from casebook.script.standard import StandardFacts
 from tests.conftest import make_ctx
 from tests.rules._fakes_vp import FAKE, fake_engine
 
@@ -172,12 +174,20 @@ def test_16_3D_a_removed_marker_must_be_bought_again(ctx):
 
 
 class _DistanceCtx:
-    """Just what ``enemy_distance`` reads: the grid, the units, a memo."""
+    """Just what ``enemy_distance`` reads: the grid, the units, and the rule scripts' quantity
+    ``partisan_enemy_distance`` (``distance to nearest(map_units having enemy from hex)``)."""
 
     def __init__(self, layout, enemy):
         self.board = type("B", (), {"grid": Grid(layout, 30, 30)})()
-        self.state = type("S", (), {"units": [{"side": "german", "hex": h} for h in enemy]})()
-        self.memo = {}
+        self.state = type("S", (), {"units": [{"side": "german", "hex": h} for h in enemy],
+                                    "version": 1, "phasing": None})()
+        self.std = StandardFacts(self.state, {}, self.board)
+
+    def value(self, name, facts):
+        return _RULES.value(name, facts, {}, self.std)
+
+
+_RULES = compile_pack(find_rule_pack("moscow41"))
 
 
 @pytest.mark.case("16.2")
@@ -186,8 +196,9 @@ class _DistanceCtx:
        hst.lists(hst.tuples(hst.integers(1, 30), hst.integers(1, 30)), max_size=25),
        hst.lists(hst.tuples(hst.integers(1, 30), hst.integers(1, 30)), min_size=1, max_size=10))
 def test_16_2_enemy_distance_is_the_nearest_enemy_units_distance(layout, enemy, queries):
-    """The partisan placement distance (16.2), found by a search that stops early along the
-    axis a step changes by one, equals the plain minimum over every enemy unit, on every layout."""
+    """The partisan placement distance (16.2) — the script term ``distance to nearest(map_units
+    having enemy from hex)``, found by a search that stops early along the axis a step changes by
+    one — equals the plain minimum over every enemy unit, on every layout."""
     ctx = _DistanceCtx(layout, [_label(Hex(c, r)) for c, r in enemy])
     grid = ctx.board.grid
     for c, r in queries:

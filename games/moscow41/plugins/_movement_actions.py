@@ -117,7 +117,7 @@ def _check_overrun(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[
                       f"reaction)", *cases)
     if step != "movement":  # 0.7.3.2A, 9.8B: the overrun_attempt lines (the MPs are not asked)
         return refusals(ctx, "overrun_attempt", {"movement_step": step, "spent_all_mp": False,
-                                                 "overrun_mp": 0, "mp_left": 0},
+                                                 "overrun_cost": 0, "mp_left": 0},
                         "overruns are made by units moving in the Movement Step", _SRC)
     if target not in neighbours(ctx, here) or target not in enemy_hexes(ctx, action.side):
         return _r(f"{target} is not an enemy-occupied hex adjacent to {here}", "9.5A")
@@ -129,9 +129,10 @@ def _check_overrun(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[
         return _r(f"the TEC prohibits entering {target}", "9.2A", "9.5A")
     left = (cur["budget"] - cur["spent"]) if cur else mover(ctx, units, here, MODE[step])[0].budget
     return refusals(ctx, "overrun_attempt", {"movement_step": step, "spent_all_mp": spent_all,
-                                             "overrun_mp": int(cost or 0), "mp_left": int(left)},
+                                             "overrun_cost": int(cost or 0), "mp_left": int(left)},
                     {"9.2C": "the stack spent all its MPs",
-                     "9.5C": f"an overrun of {target} costs {cost} MP (terrain +1), {left} left",
+                     "9.5C": f"an overrun of {target} costs {cost} MP (terrain +{ctx.value('overrun_mp', {})}), "
+                             f"{left} left",
                      "9.8B": "overruns are made by units moving in the Movement Step"}, _SRC)
 
 

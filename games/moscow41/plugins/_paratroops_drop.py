@@ -75,19 +75,15 @@ def _distance(ctx: Any, target: str, sources: list[str]) -> int:
 
 
 def _target_facts(ctx: Any, side: str, target: str) -> dict[str, Any]:
-    info = ctx.board.hex(parse_hex(target))
-    enemy = "german" if side == "soviet" else "soviet"
-    return {
-        "drop_distance": _distance(ctx, target, supplied_soviet_hexes(ctx)),
-        "target_city": bool(info.town and info.town.get("kind") == "city"),
-        "target_enemy_occupied": any(u.get("side") == enemy for u in ctx.state.units_at(target)),
-    }
+    ctx.board.hex(parse_hex(target))  # ValueError off the map
+    # a city target and an enemy-occupied one: the paratroop_drop lines read the map (15.1D)
+    return {"drop_distance": _distance(ctx, target, supplied_soviet_hexes(ctx)), "target": target}
 
 
 def drop_facts(ctx: Any, side: str, unit: str, target: str) -> dict[str, Any]:
     """The facts of the ``paratroop_drop`` permission for dropping ``unit`` on ``target``:
-    side, drop_eligible, drops_this_turn, drop_distance (hexes), target_city,
-    target_enemy_occupied. ValueError if ``target`` is off the map."""
+    side, drop_eligible, drops_this_turn, drop_distance (hexes), target (the hex label).
+    ValueError if ``target`` is off the map."""
     return {
         "side": side,
         "drop_eligible": unit in eligible_units(ctx),

@@ -91,7 +91,10 @@ def start_stages(ctx: Any, outcome: Mapping[str, Any]) -> dict[str, Any]:
                       "forced": True, "hq_alone": True})
     elif d["retreat"] or d["number"]:
         queue.append({"type": "defender", "side": outcome["defender_side"],
-                      "n": d["number"] + (1 if d["retreat"] else 0), "forced": d["retreat"],
+                      # 11.0B: the hexes of retreat and/or losses (script quantity retreat_hexes)
+                      "n": int(ctx.value("retreat_hexes", {"result_number": d["number"],
+                                                           "result_retreat": d["retreat"]})),
+                      "forced": d["retreat"],
                       "number": d["number"], "hq_alone": False})
     return {"combat": {k: outcome[k] for k in ("hex", "attackers", "defenders", "attacker_side",
                                                  "defender_side", "kind", "result")},

@@ -16,7 +16,6 @@
 
 from __future__ import annotations
 
-import bisect
 from typing import Annotated, Any
 
 from pydantic import ConfigDict, Field
@@ -24,6 +23,7 @@ from typing_extensions import TypedDict
 
 from casebook.core.actions import Action
 from casebook.core.cases import implements
+from casebook.core.effects import unit_entered
 from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal, hookimpl
@@ -66,36 +66,12 @@ def markers(ctx: Any) -> list[str]:
     return [m["hex"] for m in ctx.state.markers if m.get("kind") == MARKER]
 
 
+@implements("16.2")
 def enemy_distance(ctx: Any, hex_: str, side: str = "soviet") -> int:
-    """Hexes from ``hex_`` to the nearest unit of ``side``'s enemy (16.2); 999 if none."""
-    h = parse_hex(hex_)
-    grid = ctx.board.grid
-    key = ("partisans", "enemy-hexes", side)
-    if key not in ctx.memo:
-        # by the coordinate a step changes by at most one (the column on flat-topped maps, the
-        # row on pointy-topped ones), so that the search can stop early: exact, not estimated
-        flat = grid.layout.flat
-        enemy = sorted({parse_hex(u["hex"]) for u in ctx.state.units if u.get("side") != side and "hex" in u})
-        axis = [(e.col if flat else e.row, e) for e in enemy]
-        axis.sort()
-        ctx.memo[key] = (flat, [a for a, _ in axis], [e for _, e in axis])
-    flat, coords, hexes = ctx.memo[key]
-    here = h.col if flat else h.row
-    best = FAR
-    right = bisect.bisect_left(coords, here)
-    left = right - 1
-    while left >= 0 or right < len(coords):  # nearest by the axis first, both ways
-        gap_l = here - coords[left] if left >= 0 else FAR
-        gap_r = coords[right] - here if right < len(coords) else FAR
-        if min(gap_l, gap_r) >= best:  # no hex further along the axis can be nearer
-            break
-        if gap_l <= gap_r:
-            best = min(best, grid.distance(h, hexes[left]))
-            left -= 1
-        else:
-            best = min(best, grid.distance(h, hexes[right]))
-            right += 1
-    return best
+    """Hexes from ``hex_`` to the nearest unit of ``side``'s enemy (16.2), the rule-script
+    quantity ``partisan_enemy_distance`` (999 if none). ValueError if ``hex_`` is no hex label."""
+    parse_hex(hex_)
+    return int(ctx.value("partisan_enemy_distance", {"hex": hex_, "side": side}))
 
 
 @implements("16.0", "16.1C", "16.1D", "16.2")
@@ -104,12 +80,12 @@ def placement_verdict(ctx: Any, side: str, hex_: str) -> tuple[bool, tuple[str, 
     lines: Soviets only (16.0), a point on the Partisan Track (16.1C), fewer than five markers in
     play (16.1D), no enemy unit within five hexes (16.2). Returns ``(allowed, cases)``."""
     try:
-        distance = enemy_distance(ctx, hex_, side)
+        parse_hex(hex_)
     except ValueError:
         return False, ("16.2",)
     verdict = ctx.permission("place_partisan", {
-        "side": side, "partisan_points": ctx.state.partisans,
-        "partisan_markers": len(markers(ctx)), "partisan_enemy_distance": distance})
+        "side": side, "partisan_points": ctx.state.partisans, "hex": hex_,
+        "partisan_markers": len(markers(ctx))})
     return bool(verdict.value), tuple(verdict.cases)
 
 
@@ -179,16 +155,20 @@ def award_points(ctx: Any) -> int:
 
 @implements("16.3B", "16.3D")
 def remove_markers_entered(ctx: Any, action: Any) -> list[str]:
-    """16.3B: after a German movement action, remove the markers in every hex its units entered
-    (the path) or stand in now; removed markers are gone (16.3D). Returns the hexes cleared."""
-    if action.side != "german" or action.kind not in MOVEMENT_KINDS:
+    """16.3B: after an action, the rule scripts' ``unit enters hex`` triggers (partisans.rules:
+    a German movement action removes the marker of a hex a German unit enters) for every marker
+    hex the action's units entered (the path) or stand in now; removed markers are gone (16.3D).
+    Returns the hexes cleared."""
+    here = markers(ctx)
+    if not here:
         return []
-    german = {u["hex"] for u in ctx.state.units if u.get("side") == "german" and "hex" in u}
     entered = set(action.values_of("path", "to", "hex", "into"))
+    standing = {u["hex"] for u in ctx.state.units if u.get("side") == action.side and "hex" in u}
+    kind = action.kind if action.kind in MOVEMENT_KINDS or action.kind == "overrun" else "other"
     cleared = []
-    for h in markers(ctx):
-        if h in entered or h in german:
-            ctx.state.remove_marker(MARKER, h)
+    for h in here:
+        if (h in entered or h in standing) and any(
+                e["arg"] == MARKER for e in unit_entered(ctx, h, action.side, kind)):
             cleared.append(h)
     if cleared:
         ctx.record("partisan-removed", ("16.3B", "16.3D"), {"hexes": cleared},

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -62,6 +63,8 @@ class Engine:
     _lasting: OrderedDict[Any, dict[Any, Any]] = field(default_factory=OrderedDict, repr=False)
     _recent: list[Any] = field(default_factory=lambda: [None, None], repr=False)
     _settings: dict[str, Any] = field(default_factory=dict, repr=False)
+    #: ``[None]``, or ``[{source: line}]`` while :meth:`recording_lines` collects the script lines
+    _recording: list[Any] = field(default_factory=lambda: [None], repr=False)
 
     @property
     def setting_defaults(self) -> Mapping[str, Any]:
@@ -71,6 +74,62 @@ class Engine:
             from casebook.script.standard import setting_defaults
 
             found = self._settings["defaults"] = setting_defaults(self.pack.interpretations)
+        return found
+
+    @contextmanager
+    def recording_lines(self) -> Iterator[list[dict[str, Any]]]:
+        """Collect every rule-script line that fires while the block runs — the ``lines`` of an
+        ask answer or a refusal: ``[{"source": "x.rules:12", "cases": [...], "text": "..."}]``
+        in the order they first fired, each once. Every evaluation is explained meanwhile, and
+        the derived-map caches start empty (restored after), so a cached number still names
+        the lines that made it."""
+        out: list[dict[str, Any]] = []
+        if self._recording[0] is not None:  # nested: the outer block collects
+            yield out
+            return
+        saved = (OrderedDict(self._memos), list(self._recent), OrderedDict(self._lasting))
+        self._memos.clear()
+        self._recent[:] = [None, None]
+        self._lasting.clear()
+        seen: dict[str, dict[str, Any]] = {}
+        self._recording[0] = seen
+        try:
+            yield out
+        finally:
+            self._recording[0] = None
+            self._memos.clear()
+            self._memos.update(saved[0])
+            self._recent[:] = saved[1]
+            self._lasting.clear()
+            self._lasting.update(saved[2])
+            out.extend(seen.values())
+
+    def note_lines(self, explanation: Any) -> None:
+        """Add the lines of ``explanation`` that decided its value to the lines being recorded
+        (:meth:`recording_lines`): the terms and bounds that fired (a most-severe group: its
+        winner; a ``first`` quantity's ``otherwise`` only when nothing else decided), the forbid
+        lines that took effect and the permits that fired."""
+        seen = self._recording[0]
+        if seen is None:
+            return
+        decided = explanation.mode == "first" and any(
+            ln.fired for ln in explanation.lines if ln.kind in ("term", "group"))
+        for ln in explanation.lines:
+            if decided and ln.kind == "start":
+                continue
+            chosen = [m for m in ln.members if m.won] if ln.members else ([ln] if ln.fired else [])
+            for m in chosen:
+                if getattr(m, "overridden", False) or m.source in seen:
+                    continue
+                text = m.text[:-1].rstrip() + " …" if m.text.endswith("\\") else m.text  # a continued line
+                seen[m.source] = {"source": m.source, "cases": list(m.cases), "text": text}
+
+    @property
+    def script_tables(self) -> Mapping[str, Any]:
+        """The tables rule scripts read: the pack's charts and its records tables (rows) by id."""
+        found = self._settings.get("script_tables")
+        if found is None:
+            found = self._settings["script_tables"] = {**self.pack.records, **self.pack.tables}
         return found
 
     def lasting(self, board: Board, depends_on: tuple[Any, ...]) -> dict[Any, Any]:
@@ -164,7 +223,14 @@ def _compile_rules(pack: Pack) -> Any:
         return compile_pack(rule_pack, relative_to=rule_pack.rules_dir)
     schema = cached_file_value("facts", facts, lambda: load_facts(facts))
     cases = frozenset(pack.cases) if pack.manifest.get("cases") else None
-    tables = frozenset(pack.tables) | frozenset(pack.records) if pack.manifest.get("tables") else None
+    tables: Any = None
+    if pack.manifest.get("tables"):  # ids with their shapes: `table <id>[…]` terms are checked against them
+        from casebook.script.tablerows import table_shape
+
+        tables = {t: table_shape({"kind": "table", "dims": [{"name": n, "values": list(v)} for n, v in tab.dims]})
+                  for t, tab in pack.tables.items()}
+        tables.update({t: table_shape({"kind": "records", "fields": dict.fromkeys(rows[0] if rows else {}, "any"),
+                                       "rows": rows}) for t, rows in pack.records.items()})
     # rule lines are named relative to the game's rules folder (``combat.rules:15``) in answers and
     # traces, whatever folder the game is installed or copied to
     return compile_files(files, schema, cases, tables, relative_to=pack.rules_dir)
@@ -241,26 +307,44 @@ class Ctx:
         if std is None:
             from casebook.script.standard import StandardFacts
 
-            std = self.__dict__["_standard"] = StandardFacts(self.state, self.engine.setting_defaults)
+            std = self.__dict__["_standard"] = StandardFacts(self.state, self.engine.setting_defaults, self.board)
         return std
 
     def value(self, name: str, facts: Mapping[str, Any]) -> Any:
         """Rule-script quantity ``name`` for ``facts`` (fast path: no explanation); the standard
         facts (:attr:`standard`) fill in what ``facts`` does not give."""
-        return self.engine.rules.value(name, facts, self.engine.pack.tables, self.standard)
+        if self.engine._recording[0] is not None:
+            return self.quantity(name, facts).value
+        return self.engine.rules.value(name, facts, self.engine.script_tables, self.standard)
 
     def quantity(self, name: str, facts: Mapping[str, Any]) -> Any:
         """Rule-script quantity ``name`` for ``facts`` with its :class:`Explanation`
         (``.value``, and every line with cases and ``file:line``)."""
-        return self.engine.rules.explain(name, facts, self.engine.pack.tables, self.standard)
+        e = self.engine.rules.explain(name, facts, self.engine.script_tables, self.standard)
+        self.engine.note_lines(e)
+        return e
 
     def permission(self, action: str, facts: Mapping[str, Any]) -> Any:
         """Rule-script verdict on ``action`` for ``facts`` (allowed, and the cases deciding)."""
-        return self.engine.rules.permission(action, facts, self.engine.pack.tables, self.standard)
+        e = self.engine.rules.permission(action, facts, self.engine.script_tables, self.standard)
+        self.engine.note_lines(e)
+        return e
 
     def allowed(self, action: str, facts: Mapping[str, Any]) -> bool:
         """Whether the rule scripts allow ``action`` for ``facts`` (fast path: no explanation)."""
-        return bool(self.engine.rules.allowed(action, facts, self.engine.pack.tables, self.standard))
+        if self.engine._recording[0] is not None:
+            return bool(self.permission(action, facts).value)
+        return bool(self.engine.rules.allowed(action, facts, self.engine.script_tables, self.standard))
+
+    def fire(self, event: str, facts: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The effects of the rule scripts' triggers of ``event`` that fire for ``facts``
+        (:meth:`casebook.script.RuleSet.fire`; carried out by :mod:`casebook.core.effects`)."""
+        effects = self.engine.rules.fire(event, facts, self.engine.script_tables, self.standard)
+        seen = self.engine._recording[0]
+        if seen is not None:
+            for e in effects:
+                seen.setdefault(e["source"], {"source": e["source"], "cases": e["cases"], "text": e["text"]})
+        return effects
 
     def fired_lines(self, *explanations: Any) -> list[dict[str, Any]]:
         """``[{"source": "x.rules:12", "cases": [...]}]``: every script line that fired in

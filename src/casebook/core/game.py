@@ -233,6 +233,14 @@ class State:
             return (), "legal"
         return self._why_not_safe(action)
 
+    def why_not_lines(self, action: Action | str) -> tuple[tuple[str, ...], str, list[dict[str, Any]]]:
+        """:meth:`why_not` with the rule-script lines that fired in the refusal
+        (``[{"source": "x.rules:9", "cases": [...], "text": "forbid …"}]``; none when legal)."""
+        self.legal_actions()  # listed first: only the refusal's own lines are recorded
+        with self.game.engine.recording_lines() as lines:
+            cases, reason = self.why_not(action)
+        return cases, reason, (lines if cases else [])
+
     def is_terminal(self) -> bool:
         """The game is over (a result is declared, or the scenario's last turn has passed)."""
         return self.result() is not None

@@ -13,9 +13,9 @@ from fractions import Fraction
 from lark import Token, Transformer, v_args
 
 __all__ = [
-    "Loc", "Num", "Dice", "Str", "Bool", "Name", "Unary", "BinOp", "Rounded", "Call", "Lookup", "Count",
+    "Loc", "Num", "Dice", "Str", "Bool", "Name", "Unary", "BinOp", "Rounded", "Call", "Lookup", "Row", "Count", "Within", "Nearest",
     "Total", "Extreme", "Compare", "Is", "In", "Not", "BoolOp", "Quantified", "Expr", "CaseRef", "Term", "Group",
-    "Base", "Rounding", "Bound", "Quantity", "Permission", "Statement", "AstBuilder",
+    "Base", "Rounding", "Bound", "Quantity", "Permission", "Trigger", "Statement", "AstBuilder",
 ]
 
 
@@ -109,9 +109,42 @@ class Lookup:
 
 
 @dataclass(frozen=True)
+class Row:
+    """``table <id>[<key>: <value>, …].<column>``: the ``column`` of the one row of a records
+    table (or the cell of a chart) that the keys select."""
+
+    table: str
+    coords: tuple[tuple[str, Expr], ...]
+    column: str | None
+    loc: Loc
+
+
+@dataclass(frozen=True)
 class Count:
     collection: str
     where: Expr | None
+    loc: Loc
+    #: ``within N [of HEX]``: only the records whose ``hex`` is at most N hexes from HEX
+    within: Within | None = None
+
+
+@dataclass(frozen=True)
+class Within:
+    """``within <radius> [of <hex>]`` (the origin defaults to the evaluation's ``hex`` fact)."""
+
+    radius: Expr
+    origin: Expr | None
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class Nearest:
+    """``distance to nearest(<collection> [having …] [from <hex>])``: hexes from the origin to
+    the nearest record's ``hex`` (no record: :data:`casebook.script.spatial.FAR`)."""
+
+    collection: str
+    where: Expr | None
+    origin: Expr | None
     loc: Loc
 
 
@@ -180,9 +213,10 @@ class Quantified:
     collection: str
     cond: Expr
     loc: Loc
+    within: Within | None = None
 
 
-Expr = (Num | Dice | Str | Bool | Name | Unary | BinOp | Rounded | Call | Lookup | Count | Total | Extreme
+Expr = (Num | Dice | Str | Bool | Name | Unary | BinOp | Rounded | Call | Lookup | Row | Count | Nearest | Total | Extreme
         | Compare | Is | In | Not | BoolOp | Quantified)
 
 
@@ -265,7 +299,23 @@ class Permission:
     over: tuple[CaseRef, ...] = ()
 
 
-Statement = Quantity | Permission
+
+
+@dataclass(frozen=True)
+class Trigger:
+    """``when <event> [where <cond>]: <effect> <marker kind> by <cases>``: an effect the engine
+    carries out when the event happens and the condition holds."""
+
+    event: str  # the event's words joined by `_`: "unit_enters_hex"
+    cond: Expr | None
+    effect: str  # "remove_marker" | "place_marker"
+    arg: str
+    cases: tuple[CaseRef, ...]
+    loc: Loc
+    event_loc: Loc
+
+
+Statement = Quantity | Permission | Trigger
 
 
 def _text(tok: Token) -> str:
@@ -360,6 +410,18 @@ class AstBuilder(Transformer):
         return Permission("permit", _text(action), cases, cond, self._loc(meta), self._tok(action),
                           over or ())
 
+    def trigger(self, meta, ch):
+        *words, cond, (effect, arg), cases = ch
+        words = [w for w in words if w is not None]
+        return Trigger("_".join(_text(w) for w in words), cond, effect, arg, cases, self._loc(meta),
+                       self._tok(words[0]))
+
+    def remove_marker(self, meta, ch):
+        return ("remove_marker", _text(ch[0]))
+
+    def place_marker(self, meta, ch):
+        return ("place_marker", _text(ch[0]))
+
     def over(self, meta, ch):
         return tuple(CaseRef(_text(t), self._tok(t)) for t in ch)
 
@@ -416,8 +478,8 @@ class AstBuilder(Transformer):
         return tuple(ch)
 
     def quantified(self, meta, ch):
-        quant, coll, _verb, cond = ch
-        return Quantified(quant, _text(coll), cond, self._loc(meta))
+        quant, coll, within, _verb, cond = ch
+        return Quantified(quant, _text(coll), cond, self._loc(meta), within)
 
     def any_(self, meta, ch):
         return "any"
@@ -488,8 +550,24 @@ class AstBuilder(Transformer):
         return (_text(ch[0]), ch[1])
 
     def count(self, meta, ch):
-        coll, where = ch
-        return Count(_text(coll), where, self._tok(coll))
+        coll, within, where = ch
+        return Count(_text(coll), where, self._tok(coll), within)
+
+    def within(self, meta, ch):
+        radius, origin = ch
+        return Within(radius, origin, self._loc(meta))
+
+    def nearest(self, meta, ch):
+        coll, where, origin = ch
+        return Nearest(_text(coll), where, origin, self._tok(coll))
+
+    def hex_distance(self, meta, ch):
+        return Call("distance", tuple(ch), self._loc(meta))
+
+    def row(self, meta, ch):
+        table, *coords, column = ch
+        return Row(_text(table), tuple(c for c in coords if c is not None),
+                   _text(column) if column is not None else None, self._tok(table))
 
     def total(self, meta, ch):
         field_, coll, where = ch

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,7 @@ from .exprs import ANY, NUM, Env, ExprCompiler, MissingFactError
 from .facts import FactSchema, FactType
 from .parser import caret_context
 from .quantities import BoundCode, PermissionCode, QuantityCode, RuleCode, TermCode
+from .triggers import TriggerCode, compile_trigger, fire
 
 __all__ = ["RuleSet", "compile_scripts", "compile_files"]
 
@@ -48,6 +49,17 @@ class RuleSet:
     #: what ``casebook rules check`` warns about (lines that never fire or are always overridden,
     #: quantities whose callers' inputs are not declared): they do not stop the game
     warnings: tuple[Problem, ...] = ()
+    #: event -> its triggers in script order (:mod:`casebook.script.triggers`)
+    triggers: Mapping[str, tuple[TriggerCode, ...]] = field(default_factory=dict)
+
+    def fire(self, event: str, facts: Mapping[str, Any], tables: Mapping[str, Any] | None = None,
+             standard: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+        """The effects of the triggers of ``event`` whose condition holds for ``facts``
+        (``[{"effect", "arg", "cases", "source", "text"}]``; none when the event has no trigger)."""
+        found = self.triggers.get(event)
+        if not found:
+            return []
+        return _guard(lambda: fire(found, self._env(facts, tables, standard)), event)
 
     def _env(self, facts: Mapping[str, Any], tables: Mapping[str, Any] | None,
              standard: Mapping[str, Any] | None = None) -> Env:
@@ -122,6 +134,9 @@ class RuleSet:
         for p in self.permissions.values():
             for _, c, _ in p.lines:
                 seen.update(c.cases)
+        for ts in self.triggers.values():
+            for trig in ts:
+                seen.update(trig.code.cases)
         return tuple(sorted(seen, key=_case_key))
 
 
@@ -268,6 +283,7 @@ class _Builder:
         self.uses: dict[str, set[str]] = {}
         self.perm_uses: dict[str, set[str]] = {}
         where: dict[str, A.Loc] = {}
+        triggers: dict[str, list[TriggerCode]] = {}
         for s in self.statements:
             if isinstance(s, A.Quantity):
                 if s.name in where:
@@ -282,6 +298,8 @@ class _Builder:
                                   len(s.name))
                 where[s.name] = s.name_loc
                 quantities[s.name] = self.quantity(s)
+            elif isinstance(s, A.Trigger):
+                triggers.setdefault(s.event, []).append(compile_trigger(self, s))
             else:
                 self.ex.key = s.action
                 self.ex.owner = ("permission", s.action)
@@ -314,6 +332,8 @@ class _Builder:
         for s in self.statements:
             if isinstance(s, A.Permission):
                 owners.setdefault(("permission", s.action), s.action_loc)
+            elif isinstance(s, A.Trigger):
+                owners.setdefault(("trigger", s.event), s.event_loc)
         errors, warnings = check_inputs(self.schema, self.ex.reads, self.uses, self.perm_uses, self.lines, owners)
         problems = self.problems + self.ex.problems + errors
         if problems:
@@ -330,7 +350,8 @@ class _Builder:
         if problems:
             raise ScriptSyntaxError(problems)
         warnings += lint_rules(quantities, permissions, self.schema, self.lines)
-        return RuleSet(quantities, permissions, self.schema, frozenset(self.ex.looked_up), tuple(warnings))
+        return RuleSet(quantities, permissions, self.schema, frozenset(self.ex.looked_up), tuple(warnings),
+                       {e: tuple(ts) for e, ts in triggers.items()})
 
 
 def compile_scripts(sources: Sequence[tuple[str, str]], schema: FactSchema,

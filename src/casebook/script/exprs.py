@@ -21,8 +21,10 @@ from casebook.core.errors import CasebookError, Problem
 from . import ast as A
 from .facts import FactSchema, FactType
 from .parser import caret_context
+from .spatial import SpatialTerms
+from .tablerows import TableRows
 
-__all__ = ["Compiled", "Env", "ExprCompiler", "round_value", "MissingFactError", "NUM", "BOOL", "ANY"]
+__all__ = ["Compiled", "Env", "ExprCompiler", "round_value", "MissingFactError", "NUM", "BOOL", "STR", "ANY"]
 
 NUM = FactType("num")
 BOOL = FactType("bool")
@@ -159,7 +161,7 @@ def _fused_op(a: Compiled, op: str, k: Any) -> Fn | None:
     return fact_test
 
 
-class ExprCompiler:
+class ExprCompiler(SpatialTerms, TableRows):
     """Compiles expressions of one game's scripts; collects :class:`Problem` s in ``problems``.
 
     ``quantities`` maps every quantity name of the game to its value type (so scripts may use one
@@ -246,6 +248,9 @@ class ExprCompiler:
         if record is not None and n in record.fields:
             t = _norm(record.fields[n])
             return Compiled(lambda e, r: r[n], t, access=("field", n))
+        relative = self.side_relative(n, record)
+        if relative is not None:
+            return relative
         if expect is not None and expect.kind == "enum" and n in expect.values:
             return _const(n, expect)
         if expect is not None and expect.kind == "any" and n not in self.schema.facts \
@@ -347,10 +352,14 @@ class ExprCompiler:
         return Compiled(rounded, NUM, uses=a.uses)
 
     def _call(self, node: A.Call, record, expect) -> Compiled:
+        spatial = self.hex_function(node, record)
+        if spatial is not None:
+            return spatial
         fns = {"min": min, "max": max}
         if node.fn not in fns:
-            self.error(node.loc, f"unknown function `{node.fn}` (functions: min, max)"
-                       + self.suggest(node.fn, fns), len(node.fn))
+            self.error(node.loc, f"unknown function `{node.fn}` (functions: min, max, terrain, town, "
+                       "distance)" + self.suggest(node.fn, [*fns, "terrain", "town", "distance"]),
+                       len(node.fn))
             return _const(0, NUM)
         args = [self.number(a, record) for a in node.args]
         fn = fns[node.fn]
@@ -391,10 +400,11 @@ class ExprCompiler:
         if found is None:
             return _const(0, NUM)
         coll, t = found
+        src = self.records_fn(coll, t, node.within, record, node.loc)
         if node.where is None:
-            return Compiled(lambda e, r: len(e.facts[coll]), NUM)
+            return Compiled(lambda e, r: len(src(e, r)), NUM)
         c = self.condition(node.where, t).fn
-        return Compiled(lambda e, r: sum(1 for x in e.facts[coll] if c(e, x)), NUM)
+        return Compiled(lambda e, r: sum(1 for x in src(e, r) if c(e, x)), NUM)
 
     def _number_field(self, node: A.Total | A.Extreme, word: str) -> tuple[str, Any, str] | None:
         """``(collection, its record type, field)`` of ``total``/``highest``/``lowest``, the field
@@ -415,10 +425,11 @@ class ExprCompiler:
         if found is None:
             return _const(0, NUM)
         coll, t, f = found
+        src = self.records_fn(coll, t, None, record, node.loc)
         if node.where is None:
-            return Compiled(lambda e, r: sum(x[f] for x in e.facts[coll]), NUM)
+            return Compiled(lambda e, r: sum(x[f] for x in src(e, r)), NUM)
         c = self.condition(node.where, t).fn
-        return Compiled(lambda e, r: sum(x[f] for x in e.facts[coll] if c(e, x)), NUM)
+        return Compiled(lambda e, r: sum(x[f] for x in src(e, r) if c(e, x)), NUM)
 
     def _extreme(self, node: A.Extreme, record, expect) -> Compiled:
         """The highest / lowest number ``field`` among the records that match (0 when none do)."""
@@ -427,10 +438,11 @@ class ExprCompiler:
             return _const(0, NUM)
         coll, t, f = found
         pick = max if node.pick == "highest" else min
+        src = self.records_fn(coll, t, None, record, node.loc)
         c = self.condition(node.where, t).fn if node.where is not None else None
         if c is None:
-            return Compiled(lambda e, r: pick((x[f] for x in e.facts[coll]), default=0), NUM)
-        return Compiled(lambda e, r: pick((x[f] for x in e.facts[coll] if c(e, x)), default=0), NUM)
+            return Compiled(lambda e, r: pick((x[f] for x in src(e, r)), default=0), NUM)
+        return Compiled(lambda e, r: pick((x[f] for x in src(e, r) if c(e, x)), default=0), NUM)
 
     # -- conditions ----------------------------------------------------------------------------
     def _compare(self, node: A.Compare, record, expect) -> Compiled:
@@ -512,10 +524,11 @@ class ExprCompiler:
         if found is None:
             return _const(False, BOOL)
         coll, t = found
+        src = self.records_fn(coll, t, node.within, record, node.loc)
         c = self.condition(node.cond, t).fn
         if node.quant == "all":
             def fn(e, r):
-                for x in e.facts[coll]:
+                for x in src(e, r):
                     if not c(e, x):
                         return False
                 return True
@@ -523,7 +536,7 @@ class ExprCompiler:
             on_match = node.quant == "any"
 
             def fn(e, r):
-                for x in e.facts[coll]:
+                for x in src(e, r):
                     if c(e, x):
                         return on_match
                 return not on_match

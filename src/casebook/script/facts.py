@@ -170,13 +170,14 @@ def _type(node: Any, where: str, file: str, problems: list[Problem], parent: Any
                                 "provider must be `engine`, `setting` or a plugin name"))
         provider = ""
     elif provider == "engine":
-        from .standard import ENGINE_FACTS
+        from .standard import ENGINE_COLLECTIONS, ENGINE_FACTS
 
         name = where.rsplit(".", 1)[-1]
-        if name not in ENGINE_FACTS:
+        if name not in ENGINE_FACTS and not (kind == "records" and name in ENGINE_COLLECTIONS):
             pl, pc = _pos(node, "provider")
             problems.append(Problem(file, pl, pc, f"{where}.provider",
-                                    f"the engine gives no fact `{name}` (it gives: {', '.join(ENGINE_FACTS)})"))
+                                    f"the engine gives no fact `{name}` (it gives: "
+                                    f"{', '.join([*ENGINE_FACTS, *ENGINE_COLLECTIONS])})"))
     return FactType(kind, values, fields, str(each) if each else None, str(node.get("description", "")),
                     default, has_default, provider)
 

@@ -9,6 +9,7 @@ file there in name order, ``cases.yaml`` beside the manifest.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from casebook.core.yamlio import load_yaml
 
 from .compiler import RuleSet, compile_files
 from .facts import load_facts
+from .tablerows import table_shape
 
 __all__ = ["RulePack", "read_manifest", "find_rule_pack", "compile_pack"]
 
@@ -38,6 +40,9 @@ class RulePack:
     facts: Path
     cases: frozenset[str] | None = field(repr=False)
     tables: frozenset[str] | None = field(repr=False)
+    #: table id -> its shape (:func:`casebook.script.tablerows.table_shape`), for checking
+    #: ``table <id>[…].<column>`` terms
+    table_shapes: Mapping[str, Any] = field(default_factory=dict, repr=False)
 
 
 def _load(path: Path) -> Any:
@@ -111,6 +116,7 @@ def find_rule_pack(game_or_dir: str | Path) -> RulePack:
         cases = frozenset(str(c["id"]) for c in (entries if isinstance(entries, list) else [])
                           if isinstance(c, dict) and "id" in c)
     tables = None
+    shapes: dict[str, Any] = {}
     if man.get("tables"):
         ids = set()
         for i, t in enumerate(man["tables"] if isinstance(man["tables"], list) else []):
@@ -121,10 +127,13 @@ def find_rule_pack(game_or_dir: str | Path) -> RulePack:
                 data = _load(tf)
                 if isinstance(data, dict) and "id" in data:
                     ids.add(str(data["id"]))
+                    shape = table_shape(data)
+                    if shape is not None:
+                        shapes[str(data["id"])] = shape
         tables = frozenset(ids)
     if problems:
         raise ContentError(problems)
-    return RulePack(game, pack, rules_dir, files, facts, cases, tables)
+    return RulePack(game, pack, rules_dir, files, facts, cases, tables, shapes)
 
 
 def compile_pack(pack: RulePack, relative_to: str | Path | None = None) -> RuleSet:
@@ -145,4 +154,7 @@ def compile_pack(pack: RulePack, relative_to: str | Path | None = None) -> RuleS
 
         return compile_scripts([], FactSchema({}, {}))
     schema = load_facts(pack.facts, shown)
-    return compile_files(pack.files, schema, pack.cases, pack.tables, relative_to=relative_to)
+    tables: Any = pack.tables
+    if tables is not None:  # ids with their shapes: table terms are checked against them
+        tables = {t: pack.table_shapes.get(t) for t in tables}
+    return compile_files(pack.files, schema, pack.cases, tables, relative_to=relative_to)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, Protocol
 
-__all__ = ["ENGINE_FACTS", "STANDARD_PROVIDERS", "StandardFacts", "setting_defaults"]
+__all__ = ["ENGINE_FACTS", "ENGINE_COLLECTIONS", "STANDARD_PROVIDERS", "StandardFacts", "setting_defaults"]
 
 #: The facts ``provider: engine`` may name, with what each is (the game's facts.yaml gives types).
 ENGINE_FACTS: Mapping[str, str] = {
@@ -27,6 +27,13 @@ ENGINE_FACTS: Mapping[str, str] = {
     "phasing_side": "the phasing side (absent outside a player turn)",
     "first_player": "the side that moves first this turn (absent before it is decided)",
     "scenario_id": "the id of the scenario being played (its `scenario: id:`)",
+}
+
+#: The collections (``type: records``) ``provider: engine`` may name: every record has a ``hex``
+#: field (a hex label), so spatial terms (``within``, ``distance to nearest``) apply to them.
+ENGINE_COLLECTIONS: Mapping[str, str] = {
+    "map_units": "every unit on the map: the unit's own fields (side, class, size, ...) and its hex",
+    "map_hexes": "every hex of the map: hex, terrain, town (the town's kind, `none` if no town)",
 }
 
 #: The ``provider:`` values whose facts are standard (given to every evaluation).
@@ -57,14 +64,50 @@ class StandardFacts(Mapping[str, Any]):
     (``defaults``: the register's value of each setting, name -> value). A fact the state does
     not have yet (the weather before the first Weather Phase) is absent: ``KeyError``."""
 
-    __slots__ = ("_state", "_defaults")
+    __slots__ = ("_state", "_defaults", "board", "cache")
 
-    def __init__(self, state: _State, defaults: Mapping[str, Any]) -> None:
+    def __init__(self, state: _State, defaults: Mapping[str, Any], board: Any = None) -> None:
         self._state = state
         self._defaults = defaults
+        #: the game's :class:`casebook.core.board.Board` (``None``: no spatial terms)
+        self.board = board
+        #: derived data of spatial terms, keyed by what they depend on (the state's version first)
+        self.cache: dict[Any, Any] = {}
+
+    @property
+    def version(self) -> Any:
+        """The state's content version (:attr:`casebook.core.state.GameState.version`)."""
+        return getattr(self._state, "version", None)
+
+    def records(self, name: str, fields: tuple[tuple[str, Any], ...]) -> list[dict[str, Any]]:
+        """The engine collection ``name`` (:data:`ENGINE_COLLECTIONS`) as records holding exactly
+        ``fields`` (field -> the value when a unit or hex has none), cached per state version.
+        ``KeyError`` for another name or without a board."""
+        key = ("records", name, fields, self.version)
+        out = self.cache.get(key)
+        if out is not None:
+            return out
+        if name == "map_units":
+            units = getattr(self._state, "units", ())
+            out = [{f: u.get(f, d) for f, d in fields} for u in units if "hex" in u]
+        elif name == "map_hexes" and self.board is not None:
+            from casebook.core.hexgrid import hex_label
+
+            out = []
+            for h in self.board.hexes():
+                info = self.board.hex(h)
+                town = info.town.get("kind", "town") if info.town else "none"
+                rec = {"hex": hex_label(h), "terrain": info.terrain, "town": town}
+                out.append({f: rec.get(f, d) for f, d in fields})
+        else:
+            raise KeyError(name)
+        self.cache[key] = out
+        return out
 
     def __getitem__(self, name: str) -> Any:
         st = self._state
+        if name in ENGINE_COLLECTIONS:
+            raise KeyError(name)  # read through records(), which knows the declared fields
         value: Any
         if name == "turn":
             value = st.turn

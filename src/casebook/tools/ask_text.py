@@ -9,7 +9,8 @@ at the play prompt): short lines, never raw YAML.
   terms (``case``, ``value``, ``source``), one per line with the case's title and the rule-script
   condition that gave it (:func:`casebook.tools.account.term_words`);
 - a nested mapping is a heading and its lines indented;
-- the answer's ``cases`` come last, on one line.
+- the answer's ``cases`` come last, on one line, then its ``lines``: each rule-script or table
+  line that fired, as ``file:line  cases  text``.
 
 The words come from the loaded game (:func:`render_answer` takes the engine); the JSON form
 (``--json``) is the answer itself.
@@ -23,7 +24,7 @@ from typing import Any
 
 from casebook.tools.account import term_words
 
-__all__ = ["render_answer", "LONG"]
+__all__ = ["render_answer", "line_words", "LONG"]
 
 #: Items shown of a long list or mapping before "… (N in all)".
 LONG = 16
@@ -55,6 +56,18 @@ def _is_term(item: Any) -> bool:
         "case", "value", "source", "text", "cases"}
 
 
+def _are_lines(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(
+        isinstance(v, Mapping) and "source" in v and "text" in v for v in value)
+
+
+def line_words(lines: list[Mapping[str, Any]], pad: str = "") -> list[str]:
+    """The script lines of an answer or refusal, one a line: ``file:line  cases  text``."""
+    width = max(len(str(ln["source"])) for ln in lines) if lines else 0
+    return [f"{pad}{str(ln['source']).ljust(width)}  {', '.join(map(str, ln.get('cases', ())))}  {ln['text']}"
+            for ln in lines]
+
+
 class _Writer:
     def __init__(self, titles: Mapping[str, str], rules_dir: Path | None) -> None:
         self.titles = titles
@@ -65,9 +78,14 @@ class _Writer:
         for key, value in data.items():
             if key == "cases" and depth == 0:
                 continue
+            if key == "lines" and depth == 0 and _are_lines(value):
+                continue
             self.item(str(key), value, depth)
         if depth == 0 and data.get("cases"):
             self.out.append(f"cases: {', '.join(map(str, data['cases']))}")
+        if depth == 0 and _are_lines(data.get("lines")):
+            self.out.append("lines:")
+            self.out.extend(line_words(data["lines"], _PAD))
 
     def item(self, key: str, value: Any, depth: int) -> None:
         pad = _PAD * depth

@@ -83,7 +83,10 @@ def installed_games() -> list[str]:
 def answer_ctx(ctx: Any, question: str, args: list[str], options: dict[str, Any]) -> dict[str, Any]:
     """Answer ``question`` on a context (a position bound to its engine); QuestionError if no
     plugin answers it (the message lists the questions the game's plugins answer)."""
-    answer = ctx.hook.casebook_answer(ctx=ctx, question=question, args=list(args), options=options)
+    with ctx.engine.recording_lines() as lines:
+        answer = ctx.hook.casebook_answer(ctx=ctx, question=question, args=list(args), options=options)
+    if isinstance(answer, dict) and lines and "lines" not in answer:
+        answer["lines"] = lines  # every rule-script line that fired for this answer (file:line)
     if answer is None:
         known = questions_of(ctx.engine)
         listing = "\n".join(f"  {usage}" for usage in known.values()) or "  (none: no plugin answers questions)"

@@ -123,6 +123,8 @@ def _script_cases(game: str, warnings: list[str]) -> dict[str, list[str]]:
         out.setdefault(case, []).extend(tables)
     parts = [(f"rules:{n}", RuleSet({n: q}, {}, rules.schema)) for n, q in rules.quantities.items()]
     parts += [(f"rules:{a}", RuleSet({}, {a: p}, rules.schema)) for a, p in rules.permissions.items()]
+    parts += [(f"rules:when {e.replace('_', ' ')}", RuleSet({}, {}, rules.schema, triggers={e: ts}))
+              for e, ts in rules.triggers.items()]
     for source, part in parts:
         for case in part.cases_cited():
             out.setdefault(case, []).append(source)

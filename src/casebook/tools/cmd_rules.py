@@ -53,5 +53,10 @@ def check(ctx: click.Context, game_or_dir: str) -> None:
         forbids = sum(1 for v, _, _ in p.lines if v == "forbid")
         permits = len(p.lines) - forbids
         click.echo(f"  {action:<20} {forbids} forbid, {permits} permit")
+    if ruleset.triggers:
+        click.echo(f"triggers ({sum(len(ts) for ts in ruleset.triggers.values())}):")
+        for event, ts in ruleset.triggers.items():
+            for t in ts:
+                click.echo(f"  when {event.replace('_', ' '):<16} {t.effect.replace('_', ' ')} {t.arg}  {t.code.source}")
     cited = ruleset.cases_cited()
     click.echo(f"cases cited ({len(cited)}): {', '.join(cited)}")

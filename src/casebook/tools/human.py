@@ -143,8 +143,12 @@ class HumanPlayer:
                 elif word == "undo":
                     return UNDO
                 elif word == "why":
-                    cases, reason = state.why_not(rest)
+                    from casebook.tools.ask_text import line_words
+
+                    cases, reason, lines = state.why_not_lines(rest)
                     self.echo(f"{reason}" + (f" (cases {', '.join(cases)})" if cases else ""))
+                    for text in line_words(lines, "  "):  # the rule-script lines that refused it
+                        self.echo(text)
                 elif word == "ask":
                     self._ask(state, shlex.split(rest))
                 elif word == "map":

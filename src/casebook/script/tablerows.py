@@ -1,0 +1,129 @@
+"""Tables by row and column: ``table <id>[<key>: <value>, …].<column>``.
+
+A **records** table (``kind: records``: a list of rows with named fields, such as
+``tables/ip_costs.yaml``) is read by selecting the one row whose fields equal every key given
+and taking its ``column`` field::
+
+    table ip_costs[action: activate_hq, side: german, per: "unsupplied HQ"].ip
+
+A **chart** (``kind: table``: cells by named dimensions) is read with one key per dimension and
+no column: ``table tec[terrain: hex_terrain, unit: move_class, column: tec_column]`` (the same
+cell as ``lookup tec(…)``).
+
+``casebook rules check`` holds each such term to the table's shape (:func:`table_shape`): the
+keys and the column must be fields (dimensions) of the table, a constant key value must occur in
+that field, and keys that are all constants must select exactly one row — every mistake reported
+where it is written, with a did-you-mean. At run time a selection that matches no row (or more
+than one) is a :class:`~casebook.script.exprs.MissingFactError` naming the table and the keys.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from . import ast as A
+from .facts import FactType
+
+__all__ = ["TableRows", "table_shape"]
+
+_TYPES = {"int": "int", "bool": "bool", "str": "str"}
+
+
+def table_shape(data: Any) -> dict[str, Any] | None:
+    """The shape of one table file's data (as loaded from YAML): ``{"kind": "records", "fields":
+    {name: type}, "rows": [row, …]}`` or ``{"kind": "table", "dims": {name: (value, …)}}``;
+    ``None`` when the data is neither."""
+    if not isinstance(data, Mapping):
+        return None
+    if data.get("kind") == "records" and isinstance(data.get("fields"), Mapping):
+        rows = [r for r in data.get("rows") or [] if isinstance(r, Mapping)]
+        return {"kind": "records", "fields": {str(k): str(v) for k, v in data["fields"].items()},
+                "rows": rows}
+    if data.get("kind") == "table" and isinstance(data.get("dims"), list):
+        dims = {str(d.get("name")): tuple(d.get("values") or ()) for d in data["dims"] if isinstance(d, Mapping)}
+        return {"kind": "table", "dims": dims}
+    return None
+
+
+def _selected(rows: list[Mapping[str, Any]], keys: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    return [row for row in rows if all(row.get(k) == v for k, v in keys.items())]
+
+
+def _describe(keys: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}: {v}" for k, v in keys.items())
+
+
+class TableRows:
+    """Compile method of ``table <id>[…].<column>`` (a base of ``ExprCompiler``, which provides
+    ``tables``, ``error``, ``suggest``, ``compile`` and ``looked_up``)."""
+
+    tables: Any
+    looked_up: set[str]
+
+    def _row(self, node: A.Row, record: FactType | None, expect: Any) -> Any:
+        from .exprs import ANY, NUM, STR, Compiled, MissingFactError
+
+        table = node.table
+        self.looked_up.add(table)
+        shapes = self.tables if isinstance(self.tables, Mapping) else {}
+        if self.tables is not None and table not in self.tables:
+            self.error(node.loc, f"unknown table `{table}`" + self.suggest(table, self.tables), len(table))  # type: ignore[attr-defined]
+        shape = shapes.get(table)
+        names: Mapping[str, Any] = {}
+        if isinstance(shape, Mapping):
+            names = shape.get("fields") or shape.get("dims") or {}
+        coords = []
+        for key, value in node.coords:
+            values: tuple[Any, ...] = ()
+            if shape is not None and key not in names:
+                self.error(node.loc, f"table `{table}` has no field `{key}` (it has: {', '.join(names)})"  # type: ignore[attr-defined]
+                           + self.suggest(key, names))  # type: ignore[attr-defined]
+            elif shape is not None:
+                if shape["kind"] == "records":
+                    values = tuple(sorted({str(r[key]) for r in shape["rows"] if key in r}))
+                else:
+                    values = tuple(str(v) for v in names[key])
+            want = FactType("enum", values) if values else None
+            coords.append((key, value, self.compile(value, record, expect=want)))  # type: ignore[attr-defined]
+        vtype = ANY
+        if shape is not None and shape["kind"] == "records":
+            column = node.column
+            if column is None:
+                self.error(node.loc, f"say which field of `{table}` to read: `table {table}[…].<field>`")  # type: ignore[attr-defined]
+            elif column not in names:
+                self.error(node.loc, f"table `{table}` has no field `{column}`"  # type: ignore[attr-defined]
+                           + self.suggest(column, names))  # type: ignore[attr-defined]
+            else:
+                vtype = {"int": NUM, "str": STR}.get(names[column], ANY)
+            if all(c.is_const for _, _, c in coords):
+                keys = {k: c.const for k, _, c in coords}
+                n = len(_selected(shape["rows"], keys))
+                if n != 1:
+                    self.error(node.loc, f"`{table}[{_describe(keys)}]` selects {n} rows of the table; "  # type: ignore[attr-defined]
+                               "the keys must select exactly one")
+        elif shape is not None:
+            if node.column is not None:
+                self.error(node.loc, f"`{table}` is a chart: its cell is read without `.{node.column}`")  # type: ignore[attr-defined]
+            missing = [d for d in names if d not in {k for k, _, _ in coords}]
+            if missing:
+                self.error(node.loc, f"table `{table}` also needs {', '.join(missing)}")  # type: ignore[attr-defined]
+        fs = tuple((k, c.fn) for k, _, c in coords)
+        uses = frozenset().union(*(c.uses for _, _, c in coords))
+        column = node.column
+        loc = node.loc
+
+        def row(e: Any, r: Any) -> Any:
+            try:
+                t = e.tables[table]
+            except KeyError:
+                raise MissingFactError(f"table `{table}` was not given ({loc})") from None
+            keys = {k: f(e, r) for k, f in fs}
+            if hasattr(t, "lookup"):
+                return t.lookup(**keys)
+            found = _selected(t, keys)
+            if len(found) != 1 or column is None or column not in found[0]:
+                raise MissingFactError(f"table `{table}`: [{_describe(keys)}] selects {len(found)} rows "
+                                       f"({loc})")
+            return found[0][column]
+        return Compiled(row, vtype, uses=uses)

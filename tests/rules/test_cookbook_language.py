@@ -1,0 +1,130 @@
+"""The modder's cookbook, recipes 13 and 17-22 (docs/modding.md): retreat length, overrun cost,
+force-march DRM, partisan placement distance, a paratroop house rule written with a spatial term,
+an IP chart cell, a trigger. Each is applied to a copy of the Moscow '41 pack (no Python), and
+the test checks the changed answer and the line it cites."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from casebook.core.engine import Engine, load_engine
+from tests.conftest import make_ctx
+from tests.rules.test_cookbook import DOC, ROOT, cooked
+
+POSITION = """
+kind: position
+format: 1
+game: moscow41
+map:
+  layout: flat-top-even-q
+  size: {columns: 20, rows: 20}
+  terrain: {default: clear}
+turn: 5
+weather: {temperature: cold, ground: frozen}
+phase: second_initiative
+step: replacement_reinforcement
+phasing: soviet
+first_player: german
+rng: {seed: 0, state: null}
+units:
+  - {id: s1, side: soviet, counter: s-5rd, hex: "0101"}
+  - {id: g1, side: german, counter: g-7id, hex: "0505"}
+"""
+
+
+def _line_of(tmp_path: Path, file: str, text: str) -> str:
+    """``file:N`` of the line holding ``text`` in the copied pack's script."""
+    lines = (tmp_path / "moscow41" / "rules" / file).read_text(encoding="utf-8").split("\n")
+    return f"{file}:{next(i for i, t in enumerate(lines, 1) if text in t)}"
+
+
+def _fired(e) -> list[str]:
+    return [ln.source.rsplit("/", 1)[-1] for ln in e.lines if ln.fired]
+
+
+@pytest.mark.case("4.3G")
+def test_recipe_13_force_march_in_mud_at_minus_2(tmp_path):
+    new = "  -2 by 4.3G, 3.1B  when ground in [mud, drying]"
+    rules = cooked(tmp_path, "movement.rules", ("replace", "  -3 by 4.3G, 3.1B  when ground in [mud, drying]", new))
+    e = rules.explain("force_march_drm", {"supplied": True}, standard={"ground": "mud", "temperature": "cold"})
+    assert e.value == -2
+    assert _line_of(tmp_path, "movement.rules", new.strip()) in _fired(e)
+
+
+@pytest.mark.case("11.0B")
+def test_recipe_17_an_r_result_retreats_two_hexes(tmp_path):
+    new = "  +2 by 11.0B  when result_retreat"
+    rules = cooked(tmp_path, "combat.rules", ("replace", "  +1 by 11.0B  when result_retreat", new))
+    e = rules.explain("retreat_hexes", {"result_number": 0, "result_retreat": True})
+    assert e.value == 2
+    assert rules.value("retreat_hexes", {"result_number": 2, "result_retreat": False}) == 2
+    assert _line_of(tmp_path, "combat.rules", new.strip()) in _fired(e)
+
+
+@pytest.mark.case("9.5A")
+def test_recipe_18_an_overrun_costs_two_mps_more(tmp_path):
+    new = "  otherwise 2  by 9.5A"
+    rules = cooked(tmp_path, "movement.rules", ("replace", "  otherwise 1  by 9.5A", new))
+    tables = load_engine("moscow41").script_tables
+    facts = {"hex_terrain": "clear", "move_class": "armor", "tec_column": "dry", "hexside_feature": "none",
+             "fluid_ezoc_to_ezoc": False, "overrun": True}
+    std = {"ground": "dry", "temperature": "cold"}
+    assert rules.value("move_cost", facts, tables, std) == 3            # clear 1 + overrun 2
+    assert rules.value("move_cost", {**facts, "overrun": False}, tables, std) == 1
+    assert _line_of(tmp_path, "movement.rules", new.strip()) in _fired(rules.explain("overrun_mp", {}))
+
+
+def _engine_ctx(tmp_path: Path):
+    return make_ctx(Engine.load(tmp_path / "moscow41"), POSITION)
+
+
+@pytest.mark.case("16.2")
+def test_recipe_19_partisans_placed_three_hexes_from_the_enemy(tmp_path):
+    old = "forbid place_partisan by 16.2         when partisan_enemy_distance <= 5"
+    new = "forbid place_partisan by 16.2         when partisan_enemy_distance <= 2"
+    cooked(tmp_path, "partisans.rules", ("replace", old, new))
+    ctx = _engine_ctx(tmp_path)
+    facts = {"side": "soviet", "partisan_points": 1, "partisan_markers": 0}
+    assert ctx.value("partisan_enemy_distance", {"hex": "0508", "side": "soviet"}) == 3
+    assert ctx.allowed("place_partisan", {**facts, "hex": "0508"})     # 3 hexes: allowed now (5 before)
+    v = ctx.permission("place_partisan", {**facts, "hex": "0507"})      # 2 hexes: still refused
+    assert not v.value and list(v.cases) == ["16.2"]
+    assert _line_of(tmp_path, "partisans.rules", new) in _fired(v)
+
+
+@pytest.mark.case("15.1D")
+def test_recipe_20_no_drop_within_two_hexes_of_the_enemy(tmp_path):
+    new = "forbid paratroop_drop by 15.1D  when distance to nearest(map_units having enemy from target) <= 2"
+    cooked(tmp_path, "paratroops.rules", ("append", None, new))
+    ctx = _engine_ctx(tmp_path)
+    facts = {"side": "soviet", "drop_eligible": True, "drops_this_turn": 0, "drop_distance": 4}
+    v = ctx.permission("paratroop_drop", {**facts, "target": "0504"})   # adjacent: 15.1D allows it in print
+    assert not v.value and _line_of(tmp_path, "paratroops.rules", new) in _fired(v)
+    assert ctx.allowed("paratroop_drop", {**facts, "target": "0502"})   # three hexes away
+
+
+@pytest.mark.case("10.4.2A")
+def test_recipe_21_soviet_support_at_two_ips_a_drm(tmp_path):
+    old = '{action: "combat_support", side: "soviet", ip: 3,'
+    new = '{action: "combat_support", side: "soviet", ip: 2,'
+    assert new in DOC
+    shutil.copytree(ROOT / "games" / "moscow41", tmp_path / "moscow41", ignore=shutil.ignore_patterns("golden"))
+    chart = tmp_path / "moscow41" / "tables" / "ip_costs.yaml"
+    chart.write_text(chart.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+    engine = Engine.load(tmp_path / "moscow41")
+    e = engine.rules.explain("ip_cost", {"ip_use": "combat_support", "side": "soviet", "support_drm": 3},
+                             engine.script_tables)
+    assert e.value == 6                                                   # 3 DRMs at 2 IPs (9 in print)
+    assert _line_of(tmp_path, "initiative.rules", 'side: "soviet"].ip  by 10.4.2A') in _fired(e)
+
+
+@pytest.mark.case("16.3B")
+def test_recipe_22_german_overruns_remove_partisan_markers_too(tmp_path):
+    old = "action_kind in [move, force_march, rail_move, react_move]:"
+    new = "action_kind in [move, force_march, rail_move, react_move, overrun]:"
+    rules = cooked(tmp_path, "partisans.rules", ("replace", old, new))
+    [effect] = rules.fire("unit_enters_hex", {"hex": "0505", "side": "german", "action_kind": "overrun"})
+    assert effect["arg"] == "partisan" and effect["source"].endswith(_line_of(tmp_path, "partisans.rules", new))
