@@ -19,7 +19,7 @@ from casebook.core.cases import implements
 from casebook.core.errors import QuestionError
 from casebook.core.hooks import Refusal, hookimpl
 from casebook.games.moscow41.plugins._results_losses import apply_loss
-from casebook.games.moscow41.plugins._results_retreat import retreat_options
+from casebook.games.moscow41.plugins._results_retreat import path_refusals, retreat_options
 from casebook.games.moscow41.plugins._results_stages import _MAX_PATHS as MAX_PATHS
 from casebook.games.moscow41.plugins._results_stages import (
     apply_choice,
@@ -33,8 +33,8 @@ from casebook.games.moscow41.plugins._results_stages import (
 
 __all__ = ["STATE_SCHEMA", "QUESTIONS", "retreat_answer", "apply_outcome"]
 
-QUESTIONS = {"retreat": "retreat UNIT --hexes N — the legal retreat paths by priority and the "
-                        "losses for hexes not retreated (11.2, 7.5)"}
+QUESTIONS = {"retreat": "retreat UNIT --hexes N [--path HEX,…] — the legal retreat paths by priority and the "
+                        "losses for hexes not retreated; with --path, whether that path is legal (11.2, 7.5)"}
 _PLUGIN = "results"
 _KINDS = ("negate-fatigue", "take-losses", "retreat", "advance")
 
@@ -97,12 +97,14 @@ def casebook_apply_action(ctx, action):
 
 
 @implements("11.2B", "11.2C", "7.5B")
-def retreat_answer(ctx: Any, uid: str, hexes: int) -> dict[str, Any]:
+def retreat_answer(ctx: Any, uid: str, hexes: int, path: list[str] | None = None) -> dict[str, Any]:
     """``retreat UNIT --hexes N``: the unit's stack retreating N hexes — every legal path of the
     greatest length possible, best first, with the losses for hexes not retreated (11.2B); the
     attackers are taken to be the adjacent enemy units. The paths are those of the retreat prompt
     (:func:`retreat_options`: no other area's validator refuses them, 6.2F); ``offered`` marks
-    the best :data:`MAX_PATHS` the prompt lists as actions."""
+    the best :data:`MAX_PATHS` the prompt lists as actions. With ``path``, ``"given"`` judges that
+    path as the retreat prompt judges a typed ``retreat path=…`` (``path_refusals``):
+    ``{"path", "legal", "refusals": [{"reason", "cases"}]}``."""
     try:
         unit = ctx.state.unit(uid)
     except KeyError:
@@ -116,10 +118,15 @@ def retreat_answer(ctx: Any, uid: str, hexes: int) -> dict[str, Any]:
     options = retreat_options(ctx, stack, unit["hex"], unit["side"], hexes, adjacent)
     for i, o in enumerate(options):  # the retreat prompt offers the best few of each length
         o["offered"] = i < MAX_PATHS
-    return {"unit": uid, "hex": unit["hex"], "stack": stack, "hexes": hexes,
-            "presumed_attackers": adjacent, "options": options,
-            "losses": options[0]["losses"] if options else hexes,
-            "cases": ["11.2A", "11.2B", "11.2C", "7.5A", "7.5B"]}
+    out = {"unit": uid, "hex": unit["hex"], "stack": stack, "hexes": hexes,
+           "presumed_attackers": adjacent, "options": options,
+           "losses": options[0]["losses"] if options else hexes,
+           "cases": ["11.2A", "11.2B", "11.2C", "7.5A", "7.5B"]}
+    if path is not None:
+        found = path_refusals(ctx, stack, unit["hex"], unit["side"], path, hexes, adjacent)
+        out["given"] = {"path": list(path), "legal": not found,
+                        "refusals": [{"reason": r.reason, "cases": list(r.cases)} for r in found]}
+    return out
 
 
 @hookimpl
@@ -131,7 +138,10 @@ def casebook_answer(ctx, question, args, options):
     hexes = options.get("hexes", 1)
     if not isinstance(hexes, int) or hexes < 0:
         raise QuestionError(f"retreat: --hexes must be a whole number >= 0, got {hexes!r}")
-    return retreat_answer(ctx, args[0], hexes)
+    path = options.get("path")
+    if path is not None and (not isinstance(path, list) or not all(isinstance(h, str) for h in path)):
+        raise QuestionError(f"retreat: --path must be hexes HEX,HEX…, got {path!r}")
+    return retreat_answer(ctx, args[0], hexes, path)
 
 
 @hookimpl
