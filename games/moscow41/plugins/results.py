@@ -3,9 +3,11 @@
 It wraps ``casebook_combat`` (the `combat` plugin rolls and reads the CRT; this plugin applies
 the cell): fatigue and its negation for 1 IP (11.1), attacker losses, the defender's choice of
 retreat and/or losses (11.0B, 11.2), remnants (11.3), HQs in combat (10.6) and the advance after
-combat (11.4). Inside a combat step the deciding side chooses (actions ``negate-fatigue``,
-``take-losses``, ``retreat``, ``advance``, held pending in ``plugin_state.results``); called directly (overruns,
-bots) every decision follows :func:`policy`.
+combat (11.4). Inside a combat step and in an overrun (9.5A) the deciding side chooses (actions
+``negate-fatigue``, ``take-losses``, ``retreat``, ``advance``, held pending in
+``plugin_state.results``; while one waits, its choices are the only legal actions, 10.0F); a
+result applied otherwise follows ``_results_stages.policy`` (an overrun's advance always does:
+"the overrunning stack must advance", 9.5B).
 """
 
 from __future__ import annotations
@@ -51,7 +53,9 @@ def casebook_combat(ctx, attackers, hex, kind, support):
     outcome = yield
     if outcome is None or "result" not in outcome:
         return outcome
-    interactive = bool((ctx.state.plugin_data("combat") or {}).get("interactive"))
+    # asked of the players in the Combat and Reaction Attacks Steps, and in an overrun (9.5A: "a
+    # normal combat is resolved"): the movement area goes on once the choices are made
+    interactive = bool((ctx.state.plugin_data("combat") or {}).get("interactive")) or kind == "overrun"
     return apply_outcome(ctx, outcome, interactive)
 
 
@@ -63,6 +67,22 @@ def casebook_decider(ctx, phase, step):
 @hookimpl
 def casebook_legal_actions(ctx, phase, step):
     return choices(ctx)
+
+
+@implements("10.0F")
+@hookimpl(wrapper=True, specname="casebook_legal_actions")
+def only_result_choices(ctx, phase, step):
+    """10.0F "Immediately apply the results of the combat": while a result awaits a player's
+    choice (an overrun's in the Movement Step too), its choices are the only legal actions."""
+    lists = yield
+    return [choices(ctx)] if decider_side(ctx) else lists
+
+
+@hookimpl(wrapper=True, specname="casebook_action_templates")
+def only_result_templates(ctx, phase, step):
+    """10.0F: while a result awaits a choice, only its templates are offered."""
+    lists = yield
+    return [choice_templates_now(ctx)] if decider_side(ctx) else lists
 
 
 @hookimpl
