@@ -12,6 +12,9 @@ template is checked here, each refusal naming its cases.
   in order (a unit named again takes another; a Soviet unit turned remnant takes it as its
   remnant, 11.3C); losses not named follow the owner's default. An HQ is named only when no
   combat unit is left to take the loss (10.6B).
+- ``retreat path=HEX,… losses=N [units=ID,…]`` — any legal retreat path, not only the few listed
+  per length (``_results_retreat.path_refusals``, as ``ask retreat --path``): an R retreats its
+  hexes as far as possible, a number result the path's length; the losses are the rest (11.0B).
 - ``advance path=HEX,… with=ID,…`` — any of the attacking units, by any advance path (11.4C-D),
   all of them within the stacking limits of the hex they end in (11.4B).
 """
@@ -75,27 +78,28 @@ def templates(ctx: Any, rec: Mapping[str, Any], stage: Mapping[str, Any],
     return out
 
 
-@implements("11.2A", "11.2B", "11.2C", "11.0B")
+@implements("11.2A", "11.2B", "11.0B")
 def _path_templates(ctx: Any, rec: Mapping[str, Any], stage: Mapping[str, Any],
                     listed: Sequence[Action]) -> list[ActionTemplate]:
-    """Any legal retreat path, not only the few listed per length (11.2A-C): ``retreat
+    """Any legal retreat path, not only the few listed per length (11.2A-B): ``retreat
     path=<…> losses=<…> [units=<…>]``, the example being the first listed retreat with a path."""
     example = next((a for a in listed if a.kind == "retreat" and a.get("path") and not a.get("hold")), None)
     if example is None:
         return []
     n = int(stage["n"])
     how = f"exactly {n} hexes, or as far as possible" if stage["forced"] else f"up to {n} hexes, as you choose"
-    free = {"path": f"HEX,… a retreat path from {rec['combat']['hex']}, {how} (11.2A-C; ask retreat lists them)",
+    free = {"path": (f"HEX,… a retreat path from {rec['combat']['hex']}, {how} (11.2A-B; ask retreat lists "
+                     "them, best first by 11.2C)"),
             "losses": f"{n} minus the hexes of the path (11.0B, 11.2B)"}
     if not stage.get("hq_alone"):
         free["units"] = "ID,… who takes the losses, as below (optional)"
-    return [ActionTemplate.of(example, free, ("11.2A", "11.2B", "11.2C", "11.0B"))]
+    return [ActionTemplate.of(example, free, ("11.2A", "11.2B", "11.0B"))]
 
 
-@implements("11.2A", "11.2B", "11.2C", "11.0B")
+@implements("11.2A", "11.2B", "11.0B")
 def _retreat_refusals(ctx: Any, rec: Mapping[str, Any], stage: Mapping[str, Any], action: Action) -> list[Refusal]:
     """A filled ``retreat``'s path and losses: the path judged by ``path_refusals`` (the rules of
-    the listed retreats: 11.2A-C, 7.5A-B, 6.2F) for the retreat the result demands (an R: its
+    the listed retreats: 11.2A-B, 7.5A-B, 6.2F) for the retreat the result demands (an R: its
     hexes, as far as possible) or the player chose (a number: the path's own length); the
     losses the hexes not retreated (11.0B, 11.2B)."""
     c = rec["combat"]
@@ -124,7 +128,7 @@ def _ids(value: Any) -> list[str] | None:
     return None
 
 
-@implements("11.0B", "11.2A", "11.2B", "11.2C", "11.4A", "11.4B", "11.4C", "11.4D", "10.6B")
+@implements("11.0B", "11.2A", "11.2B", "11.4A", "11.4B", "11.4C", "11.4D", "10.6B")
 def refusals(ctx: Any, rec: Mapping[str, Any], stage: Mapping[str, Any], action: Action) -> list[Refusal]:
     """Why the filled template ``action`` is not a legal choice for the pending ``stage``
     (``[]`` when it is); each refusal names the forbidding cases."""
