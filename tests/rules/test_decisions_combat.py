@@ -69,7 +69,7 @@ def test_10_4_2A_three_soviet_ips_buy_one_drm_and_any_amount_may_be_spent(pos):
               ip="{german: 0, soviet: 9}")
     attacks = [a for a in listed(ctx) if a.kind == "attack"]
     assert [a.get("support") for a in attacks] == [0, 9]    # listed: none, or the most worth buying
-    [tpl] = [t for t in templates(ctx) if t.kind == "attack"]
+    [tpl] = [t for t in templates(ctx) if t.kind == "attack" and "with" in dict(t.fixed)]   # the support template
     assert dict(tpl.fixed) == {"hex": "0304", "with": ("s1",)} and [n for n, _ in tpl.free] == ["support"]
     assert "each 3 soviet IPs buy 1 DRM" in dict(tpl.free)["support"]
     assert tpl.matches(parse_action("soviet: attack hex=0304 with=s1 support=3"))

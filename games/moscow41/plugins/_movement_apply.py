@@ -22,6 +22,7 @@ from casebook.games.moscow41.plugins._movement_paths import check_path, rail_rea
 from casebook.games.moscow41.plugins._movement_state import (
     MODE,
     current_mover,
+    data,
     eligible_stacks,
     finish_current,
     save,
@@ -29,7 +30,7 @@ from casebook.games.moscow41.plugins._movement_state import (
     uid,
 )
 
-__all__ = ["APPLY"]
+__all__ = ["APPLY", "after_overrun", "finish_overrun", "results_pending"]
 
 
 def _place(ctx: Any, units: list[str], hex_: str) -> None:
@@ -106,15 +107,37 @@ def _overrun(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[str, A
     if result is None:
         raise IllegalActionError(str(action), ["9.5A"], "no combat plugin resolves overruns")
     ctx.changed()
+    if result.get("pending"):  # the result awaits the players' choices (11.0B-11.2): finished after them
+        cur["overrun"] = {"side": action.side, "start": hex_, "hex": target, "mp": int(cost or 0),
+                          "classes": sorted(classes),
+                          "combat": {k: result.get(k) for k in ("odds", "roll", "result")}}
+        save(ctx, d)
+        return {"units": units, "hex": target, "mp": cost, "pending": "combat results", "combat": result,
+                "cases": ["9.5A", "10.0F"]}
+    out = after_overrun(ctx, action.side, d, hex_, target, cost, classes,
+                        {k: result.get(k) for k in ("odds", "roll", "result")})
+    return {"units": out["units"], "hex": target, "mp": cost, "advanced": out["advanced"], "combat": result,
+            "cases": out["cases"]}
+
+
+@implements("9.5B", "9.5D")
+def after_overrun(ctx: Any, side: str, d: dict[str, Any], hex_: str, target: str, cost: Any,
+                  classes: frozenset[str], combat: dict[str, Any]) -> dict[str, Any]:
+    """The overrun of ``target`` from ``hex_`` by the stack being moved (its movement classes
+    ``classes`` before the combat) once the combat result ``combat`` (odds, roll, result) is
+    applied: the surviving stack advances into the vacated hex and moves on (9.5B; a locking
+    EZOC there stops it), or stops (9.5D). Records the ``overrun`` event."""
+    cur = d["current"]
+    units = list(cur["units"])
     # survivors: still in the hex overrun from, or already advanced into the vacated hex by the
     # combat results (the move goes on from there with the MPs left, 9.5B-C)
     alive = [u for u in units if ctx.state.has_unit(u) and ctx.state.unit(u).get("hex") in (hex_, target)]
     cur["units"] = alive
-    vacated = target not in enemy_hexes(ctx, action.side)
+    vacated = target not in enemy_hexes(ctx, side)
     advanced = bool(alive) and vacated
     if advanced:
         _place(ctx, alive, target)
-        locking = zoc_treatment(ctx, classes) == "locking" and bool(ezoc(ctx, target, action.side))
+        locking = zoc_treatment(ctx, classes) == "locking" and bool(ezoc(ctx, target, side))
         # 9.5B: the advance costs the script's overrun_advance_mp (none: paid with the overrun)
         cur.update(hex=target, hexes=cur["hexes"] + 1, stopped=locking,
                    spent=cur["spent"] + int(ctx.value("overrun_advance_mp", {})))
@@ -122,13 +145,31 @@ def _overrun(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[str, A
         cur["stopped"] = True
     cases = ["9.5A", "9.5B"] if advanced else ["9.5A", "9.5D"]
     ctx.record("overrun", cases, {"units": alive, "hex": target, "mp": cost, "advanced": advanced,
-                                  "combat": {k: result.get(k) for k in ("odds", "roll", "result")}},
-               source="movement.overrun", side=action.side)
+                                  "combat": combat},
+               source="movement.overrun", side=side)
     if not alive:
         finish_current(ctx, d)
     save(ctx, d)
-    return {"units": alive, "hex": target, "mp": cost, "advanced": advanced, "combat": result,
-            "cases": cases}
+    return {"units": alive, "hex": target, "mp": cost, "advanced": advanced, "cases": cases}
+
+
+def results_pending(ctx: Any) -> bool:
+    """Whether a combat result awaits a player's choice (the `results` plugin's queue, 10.0F)."""
+    return bool((ctx.state.plugin_data("results") or {}).get("queue"))
+
+
+@implements("9.5B", "9.5D", "10.0F")
+def finish_overrun(ctx: Any) -> dict[str, Any] | None:
+    """After any action: an overrun whose combat result waited for the players' choices (who
+    takes the F or the losses, the defender's retreat: 11.0B-11.2) goes on once the last is made
+    (:func:`after_overrun`). None when no overrun waits, or its result is still pending."""
+    raw = (ctx.state.plugin_data("movement") or {}).get("current")
+    if not raw or not raw.get("overrun") or results_pending(ctx):
+        return None
+    d = data(ctx)
+    d["current"] = cur = raw  # as it was before the result moved or removed its units (data() drops them)
+    p = cur.pop("overrun")
+    return after_overrun(ctx, p["side"], d, p["start"], p["hex"], p["mp"], frozenset(p["classes"]), p["combat"])
 
 
 @implements("9.6A", "9.6B")

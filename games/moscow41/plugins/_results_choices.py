@@ -12,6 +12,9 @@ template is checked here, each refusal naming its cases.
   in order (a unit named again takes another; a Soviet unit turned remnant takes it as its
   remnant, 11.3C); losses not named follow the owner's default. An HQ is named only when no
   combat unit is left to take the loss (10.6B).
+- ``retreat path=HEX,… losses=N [units=ID,…]`` — any legal retreat path, not only the few listed
+  per length (``_results_retreat.path_refusals``, as ``ask retreat --path``): an R retreats its
+  hexes as far as possible, a number result the path's length; the losses are the rest (11.0B).
 - ``advance path=HEX,… with=ID,…`` — any of the attacking units, by any advance path (11.4C-D),
   all of them within the stacking limits of the hex they end in (11.4B).
 """
@@ -26,7 +29,7 @@ from casebook.core.cases import implements
 from casebook.core.hooks import Refusal
 from casebook.core.templates import ActionTemplate
 from casebook.games.moscow41.plugins._results_losses import apply_loss, distribute_losses, is_hq, steps_left
-from casebook.games.moscow41.plugins._results_retreat import advance_paths
+from casebook.games.moscow41.plugins._results_retreat import advance_paths, path_refusals
 
 __all__ = ["templates", "refusals", "allocate_losses", "fatigue_choice"]
 
@@ -56,7 +59,9 @@ def templates(ctx: Any, rec: Mapping[str, Any], stage: Mapping[str, Any],
         hint = f"ID,… up to {stage['n']} of {','.join(units)} in order, a unit once per loss; HQs last (10.6B)"
         out += [ActionTemplate.of(a, {"units": hint}, ("11.0B", "11.3A", "10.6B")) for a in listed
                 if a.kind == "take-losses"]
-    elif stage["type"] == "defender" and not stage.get("hq_alone"):
+    if stage["type"] == "defender":
+        out += _path_templates(ctx, rec, stage, listed)
+    if stage["type"] == "defender" and not stage.get("hq_alone"):
         units = _alive(ctx, c["defenders"])
         for a in listed:
             if a.kind == "retreat" and not a.get("hold") and int(a.get("losses", 0)) > 0 and len(units) > 1:
@@ -73,6 +78,48 @@ def templates(ctx: Any, rec: Mapping[str, Any], stage: Mapping[str, Any],
     return out
 
 
+@implements("11.2A", "11.2B", "11.0B")
+def _path_templates(ctx: Any, rec: Mapping[str, Any], stage: Mapping[str, Any],
+                    listed: Sequence[Action]) -> list[ActionTemplate]:
+    """Any legal retreat path, not only the few listed per length (11.2A-B): ``retreat
+    path=<…> losses=<…> [units=<…>]``, the example being the first listed retreat with a path."""
+    example = next((a for a in listed if a.kind == "retreat" and a.get("path") and not a.get("hold")), None)
+    if example is None:
+        return []
+    n = int(stage["n"])
+    how = f"exactly {n} hexes, or as far as possible" if stage["forced"] else f"up to {n} hexes, as you choose"
+    free = {"path": (f"HEX,… a retreat path from {rec['combat']['hex']}, {how} (11.2A-B; ask retreat lists "
+                     "them, best first by 11.2C)"),
+            "losses": f"{n} minus the hexes of the path (11.0B, 11.2B)"}
+    if not stage.get("hq_alone"):
+        free["units"] = "ID,… who takes the losses, as below (optional)"
+    return [ActionTemplate.of(example, free, ("11.2A", "11.2B", "11.0B"))]
+
+
+@implements("11.2A", "11.2B", "11.0B")
+def _retreat_refusals(ctx: Any, rec: Mapping[str, Any], stage: Mapping[str, Any], action: Action) -> list[Refusal]:
+    """A filled ``retreat``'s path and losses: the path judged by ``path_refusals`` (the rules of
+    the listed retreats: 11.2A-B, 7.5A-B, 6.2F) for the retreat the result demands (an R: its
+    hexes, as far as possible) or the player chose (a number: the path's own length); the
+    losses the hexes not retreated (11.0B, 11.2B)."""
+    c = rec["combat"]
+    path = [] if action.get("path") is None else _ids(action.get("path"))
+    if path is None:
+        return [Refusal("path must name hexes", ("11.2A",), _PLUGIN)]
+    n = int(stage["n"])
+    hexes = n if stage["forced"] else min(len(path), n)
+    found = path_refusals(ctx, _alive(ctx, c["defenders"]), c["hex"], stage["side"], path, hexes, c["attackers"])
+    if found:
+        return found
+    losses = action.get("losses")
+    if isinstance(losses, bool) or losses != n - len(path):
+        return [Refusal(f"losses={losses}: a result of {n} retreated {len(path)} hexes leaves "
+                        f"losses={n - len(path)}", ("11.0B", "11.2B"), _PLUGIN)]
+    if stage.get("hq_alone") and action.get("units") is not None:
+        return [Refusal("HQs alone retreat or are eliminated together: no units to name", ("10.6A",), _PLUGIN)]
+    return []
+
+
 def _ids(value: Any) -> list[str] | None:
     if isinstance(value, str):
         return [value]
@@ -81,7 +128,7 @@ def _ids(value: Any) -> list[str] | None:
     return None
 
 
-@implements("11.0B", "11.4A", "11.4B", "11.4C", "11.4D", "10.6B")
+@implements("11.0B", "11.2A", "11.2B", "11.4A", "11.4B", "11.4C", "11.4D", "10.6B")
 def refusals(ctx: Any, rec: Mapping[str, Any], stage: Mapping[str, Any], action: Action) -> list[Refusal]:
     """Why the filled template ``action`` is not a legal choice for the pending ``stage``
     (``[]`` when it is); each refusal names the forbidding cases."""
@@ -98,6 +145,9 @@ def refusals(ctx: Any, rec: Mapping[str, Any], stage: Mapping[str, Any], action:
             return out
         _check_losses(ctx, c["attackers"], named, int(stage["n"]), bad)
     elif action.kind == "retreat":
+        out += _retreat_refusals(ctx, rec, stage, action)
+        if out or action.get("units") is None:
+            return out
         named = _ids(action.get("units"))
         if named is None:
             bad("units must name defending units", "11.0B")

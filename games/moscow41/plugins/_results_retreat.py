@@ -9,8 +9,10 @@ from typing import Any
 from casebook.core.actions import Action
 from casebook.core.cases import implements
 from casebook.core.hexgrid import hex_label, parse_hex
+from casebook.core.hooks import Refusal
 
-__all__ = ["in_ezoc", "enemy_occupied", "refused_path", "retreat_options", "advance_paths", "supply_target"]
+__all__ = ["in_ezoc", "enemy_occupied", "refused_path", "retreat_options", "path_refusals", "advance_paths",
+           "supply_target"]
 
 #: The friendly map edge a side traces supply to when no supply plugin names a route
 #: (rulebook: 5.1A west for the Germans, 5.1C east for the Soviets).
@@ -64,10 +66,35 @@ def _distance_to(ctx: Any, hex_: str, targets: Sequence[str]) -> int:
     return min(ctx.board.grid.distance(h, parse_hex(t)) for t in targets)
 
 
+#: why a step of a retreat is refused (:func:`_step_fault`): words and cases
+_FAULTS = {
+    "revisit": ("a retreat never enters a hex twice nor goes back to the hex it left", ("11.2A", "11.2D")),
+    "enemy": ("a retreating unit cannot enter an enemy-occupied hex", ("11.2B",)),
+    "ezoc": ("a retreating unit cannot enter an EZOC unless a friendly combat unit other than a remnant is there",
+             ("11.2B", "7.5A")),
+    "terrain": ("the TEC prohibits entering the hex", ("11.2B", "9.2A")),
+}
+
+
+def _step_fault(ctx: Any, units: Sequence[str], start: str, side: str, here: str, nxt: str,
+                path: Sequence[str]) -> str | None:
+    """Why ``units`` retreating along ``path`` (so far) may not go on from ``here`` into the
+    adjacent ``nxt`` (a key of :data:`_FAULTS`), or None: never back through a hex already
+    crossed, never into an enemy-occupied hex, nor an EZOC unless a friendly combat unit other
+    than a remnant is there (11.2B, 7.5A), nor prohibited terrain."""
+    if nxt == start or nxt in path:
+        return "revisit"
+    if enemy_occupied(ctx, nxt, side):
+        return "enemy"
+    if in_ezoc(ctx, nxt, side) and not _friendly_combat_unit(ctx, nxt, side, units):
+        return "ezoc"
+    if _prohibited(ctx, units, here, nxt):
+        return "terrain"
+    return None
+
+
 def _paths(ctx: Any, units: Sequence[str], start: str, side: str, length: int) -> list[list[str]]:
-    """Every simple path of at most ``length`` hexes a retreat may take: never into an
-    enemy-occupied hex, nor an EZOC unless a friendly combat unit other than a remnant is there
-    (11.2B, 7.5A), nor prohibited terrain, nor back through a hex already crossed."""
+    """Every simple path of at most ``length`` hexes a retreat may take (:func:`_step_fault`)."""
     out: list[list[str]] = []
 
     def walk(path: list[str]) -> None:
@@ -77,13 +104,8 @@ def _paths(ctx: Any, units: Sequence[str], start: str, side: str, length: int) -
         here = path[-1] if path else start
         for n in ctx.board.neighbours(parse_hex(here)):
             nxt = hex_label(n)
-            if nxt == start or nxt in path or enemy_occupied(ctx, nxt, side):
-                continue
-            if in_ezoc(ctx, nxt, side) and not _friendly_combat_unit(ctx, nxt, side, units):
-                continue
-            if _prohibited(ctx, units, here, nxt):
-                continue
-            walk(path + [nxt])
+            if _step_fault(ctx, units, start, side, here, nxt, path) is None:
+                walk(path + [nxt])
 
     walk([])
     return out
@@ -110,38 +132,95 @@ def refused_path(ctx: Any, units: Sequence[str], side: str, path: Sequence[str])
     return any(rs for rs in _other_validators(ctx)(ctx=ctx, action=action))
 
 
+def _judge(ctx: Any, units: Sequence[str], start: str, side: str, attackers: Sequence[str]) -> Any:
+    """``judge(path) -> (ends adjacent to an attacker, distance to the supply source, toward it,
+    hexes away from start)`` for retreats of ``units`` from ``start`` (11.2C-D)."""
+    targets = supply_target(ctx, units, side)
+    d0 = _distance_to(ctx, start, targets)
+    att_hexes = {ctx.state.unit(a)["hex"] for a in attackers if ctx.state.has_unit(a)}
+
+    def judge(p: Sequence[str]) -> tuple[bool, int, bool, int]:
+        end = p[-1] if p else start
+        adjacent = any(ctx.board.grid.distance(parse_hex(end), parse_hex(h)) <= 1 for h in att_hexes) if p else True
+        d = _distance_to(ctx, end, targets)
+        return adjacent, d, d < d0, ctx.board.grid.distance(parse_hex(end), parse_hex(start))
+    return judge
+
+
 @implements("11.2A", "11.2B", "11.2C", "11.2D", "7.5B")
 def retreat_options(ctx: Any, units: Sequence[str], start: str, side: str, hexes: int,
                     attackers: Sequence[str] = ()) -> list[dict[str, Any]]:
     """The retreats of ``units`` (one stack, moving together) from ``start`` by ``hexes`` hexes,
     best first: the longest paths the 11.2B priorities allow (one combat loss per hex not
     retreated, 11.2B, 7.5B) that no other area's validator refuses (6.2F: :func:`refused_path`),
-    ranked by 11.2C — not ending adjacent to an attacking unit, then
-    toward a friendly supply source (closer to it than the start), then away from the combat hex
-    (11.2D: never an advance), then by hex labels. Each: ``{"path", "hexes", "losses",
-    "toward_supply", "ends_adjacent_to_attacker", "cases"}``."""
+    ranked by 11.2C (interpretation ``retreat-restrictions-rank``) — not ending adjacent to an
+    attacking unit, then toward a friendly supply source (closer to it than the start), then away
+    from the combat hex (11.2D: never an advance), then by hex labels. Each: ``{"path", "hexes",
+    "losses", "toward_supply", "ends_adjacent_to_attacker", "cases"}``. Every legal retreat path
+    of that length is one of them (:func:`path_refusals`)."""
     units = [u for u in units if ctx.state.has_unit(u)]
     if not units:  # the whole stack is gone: nothing retreats
         return []
     paths = [p for p in _paths(ctx, units, start, side, hexes) if not refused_path(ctx, units, side, p)]
     best = max((len(p) for p in paths), default=0)
-    targets = supply_target(ctx, units, side)
-    d0 = _distance_to(ctx, start, targets)
-    att_hexes = {ctx.state.unit(a)["hex"] for a in attackers if ctx.state.has_unit(a)}
+    judge = _judge(ctx, units, start, side, attackers)
     options = []
     for p in paths:
         if len(p) != best:
             continue
-        end = p[-1] if p else start
-        adjacent = any(ctx.board.grid.distance(parse_hex(end), parse_hex(h)) <= 1 for h in att_hexes) if p else True
-        d = _distance_to(ctx, end, targets)
-        away = ctx.board.grid.distance(parse_hex(end), parse_hex(start))
+        adjacent, d, toward, away = judge(p)
         options.append({"path": p, "hexes": len(p), "losses": hexes - len(p),
-                        "toward_supply": d < d0, "ends_adjacent_to_attacker": adjacent,
+                        "toward_supply": toward, "ends_adjacent_to_attacker": adjacent,
                         "_key": (adjacent, d, -away, p),
                         "cases": ["11.2B", "11.2C"] + (["7.5B"] if len(p) < hexes else [])})
     options.sort(key=lambda o: o.pop("_key"))
     return options
+
+
+def _bad(reason: str, cases: Sequence[str]) -> Refusal:
+    return Refusal(reason, tuple(cases), "results")
+
+
+@implements("11.2A", "11.2B", "7.5A", "7.5B", "6.2F")
+def path_refusals(ctx: Any, units: Sequence[str], start: str, side: str, path: Sequence[Any], hexes: int,
+                  attackers: Sequence[str] = ()) -> list[Refusal]:
+    """Why ``units`` (one stack in ``start``) may not retreat along ``path`` when they retreat
+    ``hexes`` hexes (an R result, or the hexes a number result's defender chose to retreat):
+    each refusal names its cases; empty when ``path`` is one of :func:`retreat_options` — the
+    same paths the retreat prompt lists from and ``ask retreat`` answers. In order: hexes of the
+    map, adjacent one after the other, at most ``hexes`` of them (11.2A); each step open to a
+    retreat (11.2B, 7.5A: :func:`_step_fault`); no other area's refusal (6.2F); as far as
+    possible (11.2B, 7.5B). 11.2C ranks the legal paths and refuses none (interpretation
+    ``retreat-restrictions-rank``)."""
+    here, walked = start, []
+    if len(path) > hexes:
+        return [_bad(f"a path of {len(path)} hexes for a retreat of {hexes}", ("11.2A",))]
+    for h in path:
+        try:
+            on_map = isinstance(h, str) and ctx.board.contains(parse_hex(h))
+        except ValueError:
+            on_map = False
+        if not on_map:
+            return [_bad(f"{h!r} is not a hex of the map", ("11.2A",))]
+        if h not in {hex_label(n) for n in ctx.board.neighbours(parse_hex(here))}:
+            return [_bad(f"{h} is not adjacent to {here}: a retreat goes hex by hex", ("11.2A",))]
+        fault = _step_fault(ctx, units, start, side, here, h, walked)
+        if fault is not None:
+            reason, cases = _FAULTS[fault]
+            return [_bad(f"{h}: {reason}", cases)]
+        walked.append(h)
+        here = h
+    if walked:
+        action = Action.make("retreat", side, path=list(walked), units=list(units))
+        others = [r for rs in _other_validators(ctx)(ctx=ctx, action=action) for r in (rs or ())]
+        if others:
+            return others
+    options = retreat_options(ctx, units, start, side, hexes, attackers)
+    best = options[0]["hexes"] if options else 0
+    if len(walked) < best:
+        return [_bad(f"the stack can retreat {best} hexes (e.g. {','.join(options[0]['path'])}): it must retreat "
+                     "as far as possible", ("11.2B", "7.5B"))]
+    return []
 
 
 @implements("11.4A", "11.4B", "11.4C", "11.4D")

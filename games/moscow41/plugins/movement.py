@@ -26,6 +26,7 @@ from casebook.core.hooks import Refusal, hookimpl
 from casebook.games.moscow41.plugins import _movement_actions as actions
 from casebook.games.moscow41.plugins import _movement_costs as costs
 from casebook.games.moscow41.plugins import _movement_questions as questions
+from casebook.games.moscow41.plugins._movement_apply import finish_overrun, results_pending
 from casebook.games.moscow41.plugins._movement_legal import destinations, legal_actions
 from casebook.games.moscow41.plugins._movement_paths import Mover, check_path, reach
 from casebook.games.moscow41.plugins._movement_state import (
@@ -218,13 +219,24 @@ def casebook_decider(ctx: Any, phase: str, step: str) -> str | None:
 
 @hookimpl
 def casebook_legal_actions(ctx: Any, phase: str, step: str) -> list[Any]:
+    if results_pending(ctx):  # 10.0F: an overrun's result is applied before the stack moves on
+        return []
     return legal_actions(ctx, step)
 
 
 @hookimpl
 def casebook_validate_action(ctx: Any, action: Any) -> list[Any]:
     """The movement actions' checks; for an ``attack``, 9.9K (units railed into an EZOC)."""
+    if action.kind in actions.KINDS and results_pending(ctx):
+        return [Refusal("a combat result awaits its decisions: they come before any other action",
+                        ("10.0F", "9.5B"), "movement")]
     return actions.check(ctx, action) + _rail_attack_refusals(ctx, action)
+
+
+@hookimpl
+def casebook_after_action(ctx: Any, action: Any, result: Any) -> None:
+    """9.5B-D: an overrun whose result waited for the players' choices goes on after the last."""
+    finish_overrun(ctx)
 
 
 @hookimpl
@@ -259,6 +271,18 @@ def casebook_step_end(ctx: Any, phase: str, step: str) -> None:
         ctx.changed()
 
 
+class _PendingOverrun(TypedDict):
+    """An overrun whose combat result awaits the players' choices (``finish_overrun``)."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    side: str
+    start: str
+    hex: str
+    mp: Annotated[int, Field(ge=0)]
+    classes: list[str]
+    combat: dict[str, Any]
+
+
 class _Current(TypedDict, total=False):
     __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
     units: list[str]
@@ -272,6 +296,7 @@ class _Current(TypedDict, total=False):
     hexes: Annotated[int, Field(ge=0)]
     allotment: Annotated[int, Field(ge=1, le=2)]
     rail: bool
+    overrun: _PendingOverrun
 
 
 class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)

@@ -3,9 +3,11 @@
 It wraps ``casebook_combat`` (the `combat` plugin rolls and reads the CRT; this plugin applies
 the cell): fatigue and its negation for 1 IP (11.1), attacker losses, the defender's choice of
 retreat and/or losses (11.0B, 11.2), remnants (11.3), HQs in combat (10.6) and the advance after
-combat (11.4). Inside a combat step the deciding side chooses (actions ``negate-fatigue``,
-``take-losses``, ``retreat``, ``advance``, held pending in ``plugin_state.results``); called directly (overruns,
-bots) every decision follows :func:`policy`.
+combat (11.4). Inside a combat step and in an overrun (9.5A) the deciding side chooses (actions
+``negate-fatigue``, ``take-losses``, ``retreat``, ``advance``, held pending in
+``plugin_state.results``; while one waits, its choices are the only legal actions, 10.0F); a
+result applied otherwise follows ``_results_stages.policy`` (an overrun's advance always does:
+"the overrunning stack must advance", 9.5B).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from casebook.core.cases import implements
 from casebook.core.errors import QuestionError
 from casebook.core.hooks import Refusal, hookimpl
 from casebook.games.moscow41.plugins._results_losses import apply_loss
-from casebook.games.moscow41.plugins._results_retreat import retreat_options
+from casebook.games.moscow41.plugins._results_retreat import path_refusals, retreat_options
 from casebook.games.moscow41.plugins._results_stages import _MAX_PATHS as MAX_PATHS
 from casebook.games.moscow41.plugins._results_stages import (
     apply_choice,
@@ -33,8 +35,8 @@ from casebook.games.moscow41.plugins._results_stages import (
 
 __all__ = ["STATE_SCHEMA", "QUESTIONS", "retreat_answer", "apply_outcome"]
 
-QUESTIONS = {"retreat": "retreat UNIT --hexes N — the legal retreat paths by priority and the "
-                        "losses for hexes not retreated (11.2, 7.5)"}
+QUESTIONS = {"retreat": "retreat UNIT --hexes N [--path HEX,…] — the legal retreat paths by priority and the "
+                        "losses for hexes not retreated; with --path, whether that path is legal (11.2, 7.5)"}
 _PLUGIN = "results"
 _KINDS = ("negate-fatigue", "take-losses", "retreat", "advance")
 
@@ -51,7 +53,9 @@ def casebook_combat(ctx, attackers, hex, kind, support):
     outcome = yield
     if outcome is None or "result" not in outcome:
         return outcome
-    interactive = bool((ctx.state.plugin_data("combat") or {}).get("interactive"))
+    # asked of the players in the Combat and Reaction Attacks Steps, and in an overrun (9.5A: "a
+    # normal combat is resolved"): the movement area goes on once the choices are made
+    interactive = bool((ctx.state.plugin_data("combat") or {}).get("interactive")) or kind == "overrun"
     return apply_outcome(ctx, outcome, interactive)
 
 
@@ -63,6 +67,22 @@ def casebook_decider(ctx, phase, step):
 @hookimpl
 def casebook_legal_actions(ctx, phase, step):
     return choices(ctx)
+
+
+@implements("10.0F")
+@hookimpl(wrapper=True, specname="casebook_legal_actions")
+def only_result_choices(ctx, phase, step):
+    """10.0F "Immediately apply the results of the combat": while a result awaits a player's
+    choice (an overrun's in the Movement Step too), its choices are the only legal actions."""
+    lists = yield
+    return [choices(ctx)] if decider_side(ctx) else lists
+
+
+@hookimpl(wrapper=True, specname="casebook_action_templates")
+def only_result_templates(ctx, phase, step):
+    """10.0F: while a result awaits a choice, only its templates are offered."""
+    lists = yield
+    return [choice_templates_now(ctx)] if decider_side(ctx) else lists
 
 
 @hookimpl
@@ -97,12 +117,14 @@ def casebook_apply_action(ctx, action):
 
 
 @implements("11.2B", "11.2C", "7.5B")
-def retreat_answer(ctx: Any, uid: str, hexes: int) -> dict[str, Any]:
+def retreat_answer(ctx: Any, uid: str, hexes: int, path: list[str] | None = None) -> dict[str, Any]:
     """``retreat UNIT --hexes N``: the unit's stack retreating N hexes — every legal path of the
     greatest length possible, best first, with the losses for hexes not retreated (11.2B); the
     attackers are taken to be the adjacent enemy units. The paths are those of the retreat prompt
     (:func:`retreat_options`: no other area's validator refuses them, 6.2F); ``offered`` marks
-    the best :data:`MAX_PATHS` the prompt lists as actions."""
+    the best :data:`MAX_PATHS` the prompt lists as actions. With ``path``, ``"given"`` judges that
+    path as the retreat prompt judges a typed ``retreat path=…`` (``path_refusals``):
+    ``{"path", "legal", "refusals": [{"reason", "cases"}]}``."""
     try:
         unit = ctx.state.unit(uid)
     except KeyError:
@@ -116,10 +138,15 @@ def retreat_answer(ctx: Any, uid: str, hexes: int) -> dict[str, Any]:
     options = retreat_options(ctx, stack, unit["hex"], unit["side"], hexes, adjacent)
     for i, o in enumerate(options):  # the retreat prompt offers the best few of each length
         o["offered"] = i < MAX_PATHS
-    return {"unit": uid, "hex": unit["hex"], "stack": stack, "hexes": hexes,
-            "presumed_attackers": adjacent, "options": options,
-            "losses": options[0]["losses"] if options else hexes,
-            "cases": ["11.2A", "11.2B", "11.2C", "7.5A", "7.5B"]}
+    out = {"unit": uid, "hex": unit["hex"], "stack": stack, "hexes": hexes,
+           "presumed_attackers": adjacent, "options": options,
+           "losses": options[0]["losses"] if options else hexes,
+           "cases": ["11.2A", "11.2B", "11.2C", "7.5A", "7.5B"]}
+    if path is not None:
+        found = path_refusals(ctx, stack, unit["hex"], unit["side"], path, hexes, adjacent)
+        out["given"] = {"path": list(path), "legal": not found,
+                        "refusals": [{"reason": r.reason, "cases": list(r.cases)} for r in found]}
+    return out
 
 
 @hookimpl
@@ -131,7 +158,10 @@ def casebook_answer(ctx, question, args, options):
     hexes = options.get("hexes", 1)
     if not isinstance(hexes, int) or hexes < 0:
         raise QuestionError(f"retreat: --hexes must be a whole number >= 0, got {hexes!r}")
-    return retreat_answer(ctx, args[0], hexes)
+    path = options.get("path")
+    if path is not None and (not isinstance(path, list) or not all(isinstance(h, str) for h in path)):
+        raise QuestionError(f"retreat: --path must be hexes HEX,HEX…, got {path!r}")
+    return retreat_answer(ctx, args[0], hexes, path)
 
 
 @hookimpl

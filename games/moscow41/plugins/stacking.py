@@ -180,7 +180,7 @@ def end_hex_refusals(ctx: Any, action: Any) -> list[Refusal]:
 def attack_refusals(ctx: Any, action: Any) -> list[Refusal]:
     """6.2D: from one hex only units up to the stacking limit may attack (attacker's choice)."""
     ids = action.get("with") or ()
-    ids = (ids,) if isinstance(ids, str) else ids
+    ids = (ids,) if isinstance(ids, str) else tuple(dict.fromkeys(ids))  # a unit named twice counts once
     by_hex: dict[str, list[Mapping[str, Any]]] = {}
     for i in ids:
         if ctx.state.has_unit(i) and ctx.state.unit(i).get("hex"):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from casebook.areas._combat_odds import gather, rules_define
+from casebook.areas._combat_odds import gather, rules_define, rules_permit
 from casebook.areas._combat_rules import (
     attack_groups,
     attack_legal,
@@ -25,7 +25,8 @@ from casebook.core.actions import Action
 from casebook.core.cases import implements
 from casebook.core.templates import ActionTemplate
 
-__all__ = ["attack_actions", "support_options", "support_actions", "support_templates", "whole_ips"]
+__all__ = ["attack_actions", "attacker_templates", "support_options", "support_actions", "support_templates",
+           "whole_ips"]
 
 
 @implements("2.3A", "10.4.2A")
@@ -117,4 +118,34 @@ def support_templates(ctx: Any, listed: list[Action], pending: Mapping[str, Any]
         paid = reaction_cost(ctx, a.side, group) if ctx.state.step == "reaction_attacks" else 0
         hint = _hint(ctx, a.side, ctx.state.ip(a.side) - paid, int(a.get("support")))
         out.append(ActionTemplate.of(a, {"support": hint}, ("10.4.2A", "2.3A", "2.3B")))
+    return out
+
+
+@implements("10.3A", "10.1A", "10.1B", "10.5B", "6.2D")
+def attacker_templates(ctx: Any, side: str, kind: str, listed: list[Action]) -> list[ActionTemplate]:
+    """Which units join an attack is the attacker's choice (10.3A: "the attacker announces all
+    units attacking a single hex"; 10.5B: one or more stacks in a reaction; 6.2D: "of the
+    attacker's choice" from an overstacked hex): for each enemy hex some eligible unit of
+    ``side`` is adjacent to (``kind`` attack or reaction), one template ``attack hex=HEX
+    with=<…> support=<…>`` whose ``with`` is any group of units — the listed groups are the
+    natural ones (all of them, or up to the stacking limit of each hex). The example is the first
+    ``listed`` attack on the hex (None when none is listed). A filling is judged by every
+    validator of the ``attack`` action (``attack_refusals``: 10.1A-C, 10.3A, 10.6A, 0.7.3.5A, 2.3;
+    stacking 6.2D; scatter 15.3B-C …), as ``ask attack --with`` is. None where the listing
+    already offers every group (a game whose scripts permit ``choose_attackers``)."""
+    if kind == "attack" and rules_permit(ctx, "choose_attackers"):
+        return []
+    ips = rules_define(ctx, "ip_cost")
+    out: list[ActionTemplate] = []
+    for hex_, units in targets(ctx, side, kind).items():
+        example = next((a for a in listed if a.kind == "attack" and a.get("hex") == hex_), None)
+        free = {"with": (f"ID,… any of {','.join(units)}, each once (10.3A); from an overstacked hex only "
+                         "units up to its stacking limit (6.2D)")}
+        free["support"] = "IPs, 0 or more (10.4.2A)" if ips else "0 (no combat support in this game)"
+        if example is None:
+            fixed: tuple[tuple[str, Any], ...] = (("hex", hex_),)
+            out.append(ActionTemplate("attack", side, fixed, tuple(sorted(free.items())),
+                                      ("10.3A", "10.1A", "10.5B", "6.2D"), None))
+        else:
+            out.append(ActionTemplate.of(example, free, ("10.3A", "10.1A", "10.5B", "6.2D")))
     return out

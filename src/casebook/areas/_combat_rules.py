@@ -290,6 +290,10 @@ def attack_refusals(ctx: Any, side: str, hex_: str, attackers: Sequence[str], ki
         return [Refusal(f"no enemy unit in hex {hex_} to attack", _cases(ctx, ("10.3A",)), PLUGIN)]
     if not attackers:
         return [Refusal("an attack needs at least one attacking unit", _cases(ctx, ("10.3A",)), PLUGIN)]
+    twice = sorted({a for a in attackers if list(attackers).count(a) > 1})
+    if twice:
+        return [Refusal(f"{', '.join(map(str, twice))} named more than once: the attacker announces each "
+                        "attacking unit once", _cases(ctx, ("10.3A",)), PLUGIN)]
     if kind != "overrun" and any(u["id"] in rec["defended_step"] for u in enemy):
         out.append(Refusal(f"the units in {hex_} were already attacked in this step", _cases(ctx, ("10.1C",)), PLUGIN))
     eligible = _eligible_ids(ctx, side, "reaction" if kind == "reaction" else "attack")

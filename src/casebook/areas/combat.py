@@ -15,7 +15,13 @@ from typing import Annotated, Any
 from pydantic import ConfigDict, Field
 from typing_extensions import TypedDict
 
-from casebook.areas._combat_listing import attack_actions, support_actions, support_templates, whole_ips
+from casebook.areas._combat_listing import (
+    attack_actions,
+    attacker_templates,
+    support_actions,
+    support_templates,
+    whole_ips,
+)
 from casebook.areas._combat_odds import (
     as_json_number,
     below_table,
@@ -214,10 +220,17 @@ def casebook_legal_actions(ctx, phase, step):
 
 @hookimpl
 def casebook_action_templates(ctx, phase, step):
-    """The amount of combat support, attacker's or defender's (10.4.2A; _combat_listing)."""
-    if not rules_define(ctx, "ip_cost"):
-        return []
-    return support_templates(ctx, casebook_legal_actions(ctx, phase, step), _pending(ctx))
+    """Which units join an attack (10.3A, 6.2D) and the amount of combat support, attacker's or
+    defender's (10.4.2A): _combat_listing."""
+    listed = casebook_legal_actions(ctx, phase, step)
+    pending = _pending(ctx)
+    out = []
+    side = casebook_decider(ctx, phase, step)
+    if not pending and step in _STEPS and side and not (ctx.state.plugin_data("results") or {}).get("queue"):
+        out += attacker_templates(ctx, side, _STEPS[step], listed)
+    if rules_define(ctx, "ip_cost"):
+        out += support_templates(ctx, listed, pending)
+    return out
 
 
 @hookimpl

@@ -150,10 +150,11 @@ class _AskCommand(click.Command):
 @click.option("--overrun", is_flag=True, help="The attack is an overrun (attack; games with overruns).")
 @click.option("--roll", type=int, help="Resolve with this die roll (attack, income).")
 @click.option("--hexes", type=int, help="Hexes of retreat (retreat; games that ask for them).")
+@click.option("--path", metavar="HEX,…", help="A retreat path to judge (retreat; games that ask for them).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def ask(position: str, question: str, args: tuple[str, ...], as_: str | None, for_: str | None,
         with_: str | None, support: str | None, overrun: bool, roll: int | None, hexes: int | None,
-        as_json: bool) -> None:
+        path: str | None, as_json: bool) -> None:
     """Ask QUESTION about the position in POSITION; every answer lists the cases that decided it.
 
     The questions are those the rules plugins of POSITION's game answer (listed below; examples
@@ -179,6 +180,8 @@ def ask(position: str, question: str, args: tuple[str, ...], as_: str | None, fo
         options["roll"] = roll
     if hexes is not None:
         options["hexes"] = hexes
+    if path is not None:
+        options["path"] = _csv(path)
     answer, engine = _ask_position(position, question, list(args), options)
     if as_json:
         click.echo(json.dumps(answer, ensure_ascii=False, sort_keys=False))

@@ -40,7 +40,7 @@ def parse_ask_words(words: list[str]) -> tuple[str, list[str], dict[str, Any], b
     as_json). ValueError on a flag without its value."""
     if not words:
         raise ValueError("usage: ask QUESTION [ARGS] [--with U,U] [--as MODE] [--for UNIT] "
-                         "[--support A,D] [--overrun] [--roll N] [--hexes N] [--json]")
+                         "[--support A,D] [--overrun] [--roll N] [--hexes N] [--path HEX,…] [--json]")
     question, args, options, as_json = words[0], [], {}, False
     it = iter(words[1:])
     for w in it:
@@ -48,12 +48,12 @@ def parse_ask_words(words: list[str]) -> tuple[str, list[str], dict[str, Any], b
             as_json = True
         elif w == "--overrun":
             options["overrun"] = True
-        elif w in ("--with", "--as", "--for", "--support", "--roll", "--hexes"):
+        elif w in ("--with", "--as", "--for", "--support", "--roll", "--hexes", "--path"):
             value = next(it, None)
             if value is None:
                 raise ValueError(f"{w} needs a value")
             key = w[2:]
-            if key == "with":
+            if key in ("with", "path"):
                 options[key] = [v for v in value.split(",") if v]
             elif key == "support":
                 options[key] = [int(v) for v in value.split(",")]
