@@ -61,3 +61,40 @@ def test_0_7_1_2B_the_matrix_is_cross_indexed_with_the_temperature_by_the_script
     cold = edited(m41, tmp_path, "weather.rules", "precipitation_box, temperature: temperature)",
                   'precipitation_box, temperature: "cold")')
     assert roll_ground(weather_ctx(cold, temperature="warm"), die=6)["table_ground"] == "snow"
+
+
+# ---- replacements and rebuilding (12.2G, 12.3B, 12.4D) ------------------------------------------
+
+def _ctx(engine: Engine, text: str):
+    from tests.conftest import make_ctx
+
+    return make_ctx(engine, "kind: position\nformat: 1\ngame: moscow41\nturn: 5\n"
+                            "weather: {temperature: warm, ground: dry}\n"
+                            "phase: first_initiative\nstep: replacement_reinforcement\nphasing: soviet\n" + text)
+
+
+@pytest.mark.case("12.2G")
+def test_12_2G_an_rp_keeps_the_fatigue_until_the_script_line_goes(m41, tmp_path):
+    from casebook.core.actions import Action
+    from casebook.games.moscow41.plugins._reinforcement_rp import apply_rp
+
+    unit = ("units:\n  - {counter: s-133rd, hex: '0303', losses: 1, fatigued: true}\n"
+            "rp: {soviet: {infantry: 1, armor: 0}, german: {infantry: 0, armor: 0}}\n")
+    assign = Action.make("assign-rp", "soviet", unit="s-133rd", rp="infantry")
+    ctx = _ctx(m41, unit)
+    apply_rp(ctx, assign)
+    assert ctx.state.unit("s-133rd").get("fatigued") is True and not ctx.state.unit("s-133rd").get("losses")
+    house = edited(m41, tmp_path, "reinforcement.rules", "forbid replacement_removes_fatigue  by 12.2G", "")
+    ctx = _ctx(house, unit)
+    apply_rp(ctx, assign)
+    assert not ctx.state.unit("s-133rd").get("fatigued")
+
+
+@pytest.mark.case("12.4D")
+def test_12_4D_an_asterisked_division_is_rebuilt_once_the_script_line_goes(m41, tmp_path):
+    from casebook.games.moscow41.plugins._reinforcement_rp import rebuildable
+
+    marked = {**m41.pack.counters["s-133rd"], "withdraw": 22}
+    assert rebuildable(_ctx(m41, ""), marked, "soviet") is False
+    house = edited(m41, tmp_path, "reinforcement.rules", "forbid rebuild_as  by 12.4D  when withdraw_marked", "")
+    assert rebuildable(_ctx(house, ""), marked, "soviet") is True
