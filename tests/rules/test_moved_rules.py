@@ -98,3 +98,49 @@ def test_12_4D_an_asterisked_division_is_rebuilt_once_the_script_line_goes(m41, 
     assert rebuildable(_ctx(m41, ""), marked, "soviet") is False
     house = edited(m41, tmp_path, "reinforcement.rules", "forbid rebuild_as  by 12.4D  when withdraw_marked", "")
     assert rebuildable(_ctx(house, ""), marked, "soviet") is True
+
+
+# ---- initiative (0.7.2.1A, 0.7.2.1B, 1.2, 4.1A) --------------------------------------------------
+
+def _ip_ctx(engine: Engine, ground: str = "dry"):
+    from tests.conftest import make_ctx
+
+    control = '{"1303": german, "0207": german, "1720": german, "0833": german, "2032": german, "3733": german, "3021": german}'
+    return make_ctx(engine, "kind: position\nformat: 1\ngame: moscow41\nturn: 5\n"
+                            f"weather: {{temperature: warm, ground: {ground}}}\n"
+                            f"ip: {{german: 0, soviet: 0}}\ncontrol: {control}\n", trace=True)
+
+
+@pytest.mark.case("0.7.2.1A", "1.2")
+def test_0_7_2_1A_the_new_ips_are_towns_plus_the_track_bonus_as_the_script_adds_them(m41, tmp_path):
+    from casebook.games.moscow41.plugins.initiative import income
+
+    # Turn 5: the German Turn Track bonus is 20; the seven towns above are 12 IPs (test_initiative)
+    assert income(_ip_ctx(m41), "german", 1)["income"] == 32
+    no_bonus = edited(m41, tmp_path, "initiative.rules", "  track_bonus  by 1.2, 0.7.2.1A\n", "")
+    assert income(_ip_ctx(no_bonus), "german", 1)["income"] == 12
+
+
+@pytest.mark.case("4.1A", "1.3A")
+def test_4_1A_dry_ground_multiplies_by_one_until_the_line_says_otherwise(m41, tmp_path):
+    from casebook.games.moscow41.plugins.initiative import income
+
+    assert income(_ip_ctx(m41), "german", 1)["multiplier"] == 1
+    halved = edited(m41, tmp_path, "initiative.rules", "× 1  by 4.1A, 1.3A  when ground is dry",
+                    "× ½  by 4.1A, 1.3A  when ground is dry")
+    answer = income(_ip_ctx(halved), "german", 1)
+    assert (answer["multiplier"], answer["income"]) == ("1/2", 16)
+
+
+@pytest.mark.case("0.7.2.1B")
+def test_0_7_2_1B_the_collection_rolls_the_scripts_dice(m41, tmp_path):
+    from casebook.games.moscow41.plugins.initiative import collect_ips
+
+    def dice(engine):
+        ctx = _ip_ctx(engine)
+        collect_ips(ctx, "german")
+        return [e.data["dice"] for e in ctx.trace if e.kind == "roll"]
+
+    assert dice(m41) == [1]
+    assert dice(edited(m41, tmp_path, "initiative.rules", "otherwise 1d6  by 0.7.2.1B, 1.0C",
+                       "otherwise 2d6  by 0.7.2.1B, 1.0C")) == [2]
