@@ -144,3 +144,87 @@ def test_0_7_2_1B_the_collection_rolls_the_scripts_dice(m41, tmp_path):
     assert dice(m41) == [1]
     assert dice(edited(m41, tmp_path, "initiative.rules", "otherwise 1d6  by 0.7.2.1B, 1.0C",
                        "otherwise 2d6  by 0.7.2.1B, 1.0C")) == [2]
+
+
+# ---- fortification (14.1H, 14.1F, 14.2B, 14.3A, 14.4B) -------------------------------------------
+
+FORT_MAP = """
+map:
+  layout: flat-top-even-q
+  size: {columns: 10, rows: 10}
+  terrain: {default: clear}
+  hexsides:
+    - {hexes: ["0304", "0305"], fortification: {protects: "0305"}}
+"""
+
+
+def _fort_ctx(engine: Engine, extra: str, turn: int = 5, phase: str = "first_player", step: str = "movement",
+              phasing: str = "german", fp: str = "{normal: 0, moscow: 0}"):
+    from tests.conftest import make_ctx
+
+    return make_ctx(engine, f"kind: position\nformat: 1\ngame: moscow41\n{FORT_MAP}\nturn: {turn}\n"
+                            f"phase: {phase}\nstep: {step}\nphasing: {phasing}\nfp: {fp}\n{extra}", trace=True)
+
+
+@pytest.mark.case("14.1H", "14.1F")
+def test_14_1H_the_fps_of_a_turn_and_what_is_saved_are_script_lines(m41, tmp_path):
+    from casebook.games.moscow41.plugins._fortification_build import collect_fps, expire_moscow_fps
+
+    def turn5(engine):
+        ctx = _fort_ctx(engine, "", phase="first_initiative", step="replacement_reinforcement",
+                        phasing="soviet", fp="{normal: 1, moscow: 1}")
+        got = collect_fps(ctx)
+        return got, expire_moscow_fps(ctx)
+
+    assert turn5(m41) == ({"normal": 4, "moscow": 2}, 2)   # 1 saved + 3; Moscow FPs not saved, then lost
+    more = edited(m41, tmp_path, "fortification.rules", "  3 by 14.1H  when fp_kind is normal",
+                  "  5 by 14.1H  when fp_kind is normal")
+    assert turn5(more)[0]["normal"] == 6
+    saved = edited(m41, tmp_path / "b", "fortification.rules",
+                   "forbid save_fp  by 14.1F, 14.1G  when fp_kind is moscow", "")
+    assert turn5(saved) == ({"normal": 4, "moscow": 3}, 0)
+
+
+@pytest.mark.case("14.2B")
+def test_14_2B_a_marker_protects_from_any_direction_by_the_permit_line(m41, tmp_path):
+    from casebook.games.moscow41.plugins._fortification_effects import attack_facts
+
+    units = ("units:\n  - {counter: g-6id, hex: '0504'}\n  - {counter: s-133rd, hex: '0505'}\n"
+             "markers:\n  - {kind: fortification, hex: '0505'}")
+    assert attack_facts(_fort_ctx(m41, units), "0505", ["g-6id"])["fortified"]["value"] is True
+    faced = edited(m41, tmp_path, "fortification.rules",
+                   "permit fortification_protects  by 14.2B over 14.2A  when fort_marker", "")
+    assert attack_facts(_fort_ctx(faced, units), "0505", ["g-6id"])["fortified"]["value"] is False
+
+
+@pytest.mark.case("14.3A")
+def test_14_3A_which_entries_destroy_a_fortification_is_the_scripts(m41, tmp_path):
+    from casebook.core.actions import Action
+    from casebook.games.moscow41.plugins._fortification_effects import destroy_entered
+
+    units = "units:\n  - {counter: g-6id, hex: '0505'}\nmarkers:\n  - {kind: fortification, hex: '0505'}"
+    move = Action.make("move", "german", stack="0504", path=["0505"])
+    assert destroy_entered(_fort_ctx(m41, units), move) == [{"hex": "0505", "kind": "marker"}]
+    only_advances = edited(m41, tmp_path, "fortification.rules",
+                           "when fort_destroyed_by is advance and not advance_after_combat",
+                           "when not advance_after_combat")
+    assert destroy_entered(_fort_ctx(only_advances, units), move) == []
+
+
+@pytest.mark.case("14.4B")
+def test_14_4B_a_stack_out_of_hedgehog_may_force_march_by_the_permit_line(m41, tmp_path):
+    from casebook.core.actions import Action
+    from casebook.games.moscow41.plugins._fortification_effects import movement_refusals
+
+    units = "units:\n  - {counter: g-6id, hex: '0303', activated: true}\n"
+    march = Action.make("force-march", "german", units=["g-6id"])
+
+    def refusals(engine):
+        ctx = _fort_ctx(engine, units)
+        ctx.state.set_plugin_data("fortification", {"unhedged": {"g-6id": f"{ctx.state.turn}:{ctx.state.phase}"}})
+        return [r.cases for r in movement_refusals(ctx, march)]
+
+    assert refusals(m41) == []
+    strict = edited(m41, tmp_path, "fortification.rules",
+                    "permit move_after_hedgehog  by 14.4B over 14.4A  when forced_march", "")
+    assert refusals(strict) == [("14.4A",)]
