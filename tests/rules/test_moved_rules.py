@@ -228,3 +228,37 @@ def test_14_4B_a_stack_out_of_hedgehog_may_force_march_by_the_permit_line(m41, t
     strict = edited(m41, tmp_path, "fortification.rules",
                     "permit move_after_hedgehog  by 14.4B over 14.4A  when forced_march", "")
     assert refusals(strict) == [("14.4A",)]
+
+
+# ---- stacking (6.2A, 6.2C, 6.2E) -----------------------------------------------------------------
+
+OVERSTACK = "units:\n  - {counter: g-6id, hex: '0303'}\n  - {counter: g-26id, hex: '0303'}\n"  # 3 + 3 > 4 (6.0A)
+
+
+@pytest.mark.case("6.2E", "6.2A")
+def test_6_2E_the_automatic_fatigue_comes_at_the_end_of_the_step_the_script_names(m41, tmp_path):
+    from casebook.games.moscow41.plugins.stacking import casebook_step_end
+
+    def fatigued(engine, step):
+        ctx = _fort_ctx(engine, OVERSTACK, step=step)
+        casebook_step_end(ctx, "first_player", step)
+        return sorted(u["id"] for u in ctx.state.units if u.get("fatigued"))
+
+    assert fatigued(m41, "movement") == ["g-26id", "g-6id"]
+    assert fatigued(m41, "command") == []          # checked (6.2A), no fatigue (6.2E)
+    assert fatigued(m41, "combat") == []
+    house = edited(m41, tmp_path, "stacking.rules", 'forbid overstack_fatigue  by 6.2E  when ending_step is not "movement"',
+                   'forbid overstack_fatigue  by 6.2E  when ending_step is "combat"')
+    assert fatigued(house, "command") == ["g-26id", "g-6id"]
+
+
+@pytest.mark.case("6.2C")
+def test_6_2C_a_move_may_end_overstacked_to_overrun_by_the_permit_line(m41, tmp_path):
+    from casebook.core.actions import Action
+    from casebook.games.moscow41.plugins.stacking import end_hex_refusals
+
+    units = "units:\n  - {counter: g-6id, hex: '0303'}\n  - {counter: g-26id, hex: '0304'}\n"
+    move = Action.make("move", "german", stack="0304", path=["0303"], overrun="0302")
+    assert end_hex_refusals(_fort_ctx(m41, units), move) == []
+    strict = edited(m41, tmp_path, "stacking.rules", "permit end_move_overstacked  by 6.2C over 6.2B  when overrun", "")
+    assert [r.cases for r in end_hex_refusals(_fort_ctx(strict, units), move)] == [("6.2B", "6.2A")]
