@@ -262,3 +262,48 @@ def test_6_2C_a_move_may_end_overstacked_to_overrun_by_the_permit_line(m41, tmp_
     assert end_hex_refusals(_fort_ctx(m41, units), move) == []
     strict = edited(m41, tmp_path, "stacking.rules", "permit end_move_overstacked  by 6.2C over 6.2B  when overrun", "")
     assert [r.cases for r in end_hex_refusals(_fort_ctx(strict, units), move)] == [("6.2B", "6.2A")]
+
+
+# ---- paratroops (15.3A, 15.4A) -------------------------------------------------------------------
+
+def _dropped(engine: Engine):
+    """A Soviet paratroop dropped on Turn 27 (seed 1 scatters it), as in test_paratroops."""
+    from casebook.games.moscow41.plugins import paratroops
+    from tests.conftest import make_ctx
+    from tests.rules.test_paratroops import drop, pos
+
+    ctx = make_ctx(engine, pos(seed=1), trace=True)
+    paratroops.casebook_apply_action(ctx, drop(hex_="0505"))
+    assert ctx.state.unit("s-201ab").get("scattered") is True
+    return ctx
+
+
+@pytest.mark.case("15.3A")
+def test_15_3A_the_scatter_lasts_the_scripts_turns(m41, tmp_path):
+    from casebook.games.moscow41.plugins.paratroops import lift_scatter
+
+    def next_soviet_turn(engine):
+        ctx = _dropped(engine)
+        ctx.state.set_turn(28)
+        ctx.state.set_sequence_position("second_initiative", "ip_collection", "soviet")
+        lift_scatter(ctx)
+        return ctx.state.unit("s-201ab").get("scattered")
+
+    assert next_soviet_turn(m41) is None
+    longer = edited(m41, tmp_path, "paratroops.rules", "  otherwise 1  by 15.3A\n", "  otherwise 2  by 15.3A\n")
+    assert next_soviet_turn(longer) is True
+
+
+@pytest.mark.case("15.4A")
+def test_15_4A_the_airdrop_supplies_for_the_scripts_turns(m41, tmp_path):
+    from casebook.games.moscow41.plugins.paratroops import drop_supply
+
+    def supplied_next_turn(engine):
+        ctx = _dropped(engine)
+        assert drop_supply(ctx, "s-201ab")["cases"] == ["15.4A"]
+        ctx.state.set_turn(28)
+        return drop_supply(ctx, "s-201ab") is not None
+
+    assert supplied_next_turn(m41) is False
+    longer = edited(m41, tmp_path, "paratroops.rules", "  otherwise 1  by 15.4A, 15.4B", "  otherwise 2  by 15.4A, 15.4B")
+    assert supplied_next_turn(longer) is True
