@@ -307,3 +307,28 @@ def test_15_4A_the_airdrop_supplies_for_the_scripts_turns(m41, tmp_path):
     assert supplied_next_turn(m41) is False
     longer = edited(m41, tmp_path, "paratroops.rules", "  otherwise 1  by 15.4A, 15.4B", "  otherwise 2  by 15.4A, 15.4B")
     assert supplied_next_turn(longer) is True
+
+
+# ---- partisans (16.3B, 16.3C) --------------------------------------------------------------------
+
+@pytest.mark.case("16.3C", "16.3B")
+def test_16_3C_which_markers_go_is_the_scripts_keep_partisan(m41, tmp_path):
+    from casebook.core.actions import Action
+    from casebook.games.moscow41.plugins import partisans
+
+    def half_ends(engine, phasing, phase):
+        ctx = _fort_ctx(engine, 'markers: [{kind: partisan, hex: "0909"}]', step="recovery", phasing=phasing)
+        partisans.casebook_step_end(ctx, phase, "recovery")
+        return partisans.markers(ctx)
+
+    assert half_ends(m41, "german", "first_player") == []
+    assert half_ends(m41, "soviet", "second_player") == ["0909"]
+    both = edited(m41, tmp_path, "partisans.rules", "when side is german and half_turn_ended", "when half_turn_ended")
+    assert half_ends(both, "soviet", "second_player") == []
+
+    entered = _fort_ctx(m41, 'units:\n  - {counter: g-6id, hex: "0909"}\nmarkers: [{kind: partisan, hex: "0909"}]')
+    assert partisans.remove_markers_entered(entered, Action.make("move", "german", stack="0908", path=["0909"])) == ["0909"]
+    stays = edited(m41, tmp_path / "b", "partisans.rules",
+                   "forbid keep_partisan  by 16.3B  when side is german and entered_by_mover", "")
+    entered = _fort_ctx(stays, 'units:\n  - {counter: g-6id, hex: "0909"}\nmarkers: [{kind: partisan, hex: "0909"}]')
+    assert partisans.remove_markers_entered(entered, Action.make("move", "german", stack="0908", path=["0909"])) == []
