@@ -332,3 +332,18 @@ def test_16_3C_which_markers_go_is_the_scripts_keep_partisan(m41, tmp_path):
                    "forbid keep_partisan  by 16.3B  when side is german and entered_by_mover", "")
     entered = _fort_ctx(stays, 'units:\n  - {counter: g-6id, hex: "0909"}\nmarkers: [{kind: partisan, hex: "0909"}]')
     assert partisans.remove_markers_entered(entered, Action.make("move", "german", stack="0908", path=["0909"])) == []
+
+
+# ---- victory (17.3C) -----------------------------------------------------------------------------
+
+@pytest.mark.case("17.3C")
+def test_17_3C_what_counts_as_a_loss_is_the_scripts_count_as_loss(m41, tmp_path):
+    from casebook.games.moscow41.plugins._victory_points import losses
+    from tests.conftest import make_ctx
+    from tests.rules.test_victory import pos
+
+    body = "removed:\n  - {unit: s-22a, reason: eliminated, turn: 3}\n  - {unit: s-29a, reason: withdrawn, turn: 3}\n"
+    assert losses(make_ctx(m41, pos(body, control="{}")))["army_hqs"] == ["s-22a"]
+    house = edited(m41, tmp_path, "victory.rules", 'when removal_reason is not "eliminated" or back_in_play',
+                   "when back_in_play")
+    assert losses(make_ctx(house, pos(body, control="{}")))["army_hqs"] == ["s-22a", "s-29a"]
