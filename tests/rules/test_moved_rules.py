@@ -18,9 +18,10 @@ from casebook.script import compile_pack, find_rule_pack
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def edited(m41, tmp_path: Path, file: str, old: str, new: str) -> Engine:
+def edited(m41, tmp_path: Path, file: str, old: str, new: str, **extra: object) -> Engine:
     """The Moscow '41 engine with ``games/moscow41/rules/<file>``'s line ``old`` (present once)
-    replaced by ``new`` in a copy of the pack's scripts."""
+    replaced by ``new`` in a copy of the pack's scripts (``extra``: plugins registered last, the
+    fakes of ``tests/rules/_fakes.py``)."""
     pack = tmp_path / "moscow41"
     shutil.copytree(ROOT / "games" / "moscow41", pack, ignore=shutil.ignore_patterns("golden"))
     script = pack / "rules" / file
@@ -28,7 +29,12 @@ def edited(m41, tmp_path: Path, file: str, old: str, new: str) -> Engine:
     assert text.count(old) == 1, f"{file}: {old!r} not found once"
     script.write_text(text.replace(old, new), encoding="utf-8")
     rules = compile_pack(find_rule_pack(pack))
-    return Engine(m41.pack, m41.board, rules, m41.pm, m41.sequence)
+    pm = m41.pm
+    if extra:
+        from casebook.core.hooks import make_plugin_manager
+
+        pm = make_plugin_manager(m41.pack.manifest.get("plugins") or [], extra=extra)
+    return Engine(m41.pack, m41.board, rules, pm, m41.sequence)
 
 
 def weather_ctx(engine: Engine, turn: int = 2, temperature: str = "cold", ground: str = "dry"):
@@ -347,3 +353,87 @@ def test_17_3C_what_counts_as_a_loss_is_the_scripts_count_as_loss(m41, tmp_path)
     house = edited(m41, tmp_path, "victory.rules", 'when removal_reason is not "eliminated" or back_in_play',
                    "when back_in_play")
     assert losses(make_ctx(house, pos(body, control="{}")))["army_hqs"] == ["s-22a", "s-29a"]
+
+
+# ---- reinforcement entry and withdrawal (12.1B, 12.1D, 12.4C) ------------------------------------
+
+def _entry_ctx(engine: Engine, extra: str, turn: int = 10, phasing: str = "soviet"):
+    from tests.conftest import make_ctx
+
+    return make_ctx(engine, f"""
+kind: position
+format: 1
+game: moscow41
+map:
+  layout: flat-top-even-q
+  size: {{columns: 8, rows: 8}}
+  terrain: {{default: clear}}
+  towns: {{"0505": {{name: Railgrad, kind: city, ip: 2}}, "0603": {{name: Depot, kind: town, ip: 1}}}}
+  railheads: ["0505", "0603"]
+  entry_areas: {{A: ["0401", "0501"], B: ["0101", "0102"]}}
+turn: {turn}
+phase: first_initiative
+step: replacement_reinforcement
+phasing: {phasing}
+first_player: {phasing}
+ip: {{german: 10, soviet: 10}}
+control: {{"0505": soviet, "0603": soviet}}
+{extra}
+""", trace=True)
+
+
+@pytest.mark.case("12.1B")
+def test_12_1B_a_blocked_reinforcement_waits_the_scripts_turns(m41, tmp_path):
+    from casebook.games.moscow41.plugins import reinforcement as R
+    from tests.rules._fakes import FakeAreas
+
+    blockers = "units:\n  - {counter: s-133rd, hex: '0401'}\n  - {counter: s-174rd, hex: '0501'}"
+
+    def pending(engine):
+        ctx = _entry_ctx(engine, blockers, turn=4, phasing="german")
+        R.casebook_step_start(ctx, "first_initiative", "replacement_reinforcement")
+        return [dict(p) for p in ctx.state.pending if p["unit"] == "g-31id"]
+
+    fake = FakeAreas()
+    plain = edited(m41, tmp_path / "a", "reinforcement.rules", "# 12.1F: a", "# 12.1F: a", fake=fake)
+    assert pending(plain) == [{"unit": "g-31id", "turn": 5, "area": "A"}]
+    two = edited(m41, tmp_path / "b", "reinforcement.rules", "  otherwise 1  by 12.1B\n", "  otherwise 2  by 12.1B\n",
+                 fake=fake)
+    assert pending(two) == [{"unit": "g-31id", "turn": 6, "area": "A"}]
+
+
+@pytest.mark.case("12.1D")
+def test_12_1D_entry_into_an_enemy_hex_is_the_scripts_forbid_line(m41, tmp_path):
+    from casebook.games.moscow41.plugins._reinforcement_entry import placeable
+
+    text = "units:\n  - {counter: g-102id, hex: '0603'}\n"
+    assert placeable(_entry_ctx(m41, text), "0603", "soviet", railhead=False) is False
+    assert placeable(_entry_ctx(m41, text), "0505", "soviet", railhead=False) is True
+    house = edited(m41, tmp_path, "reinforcement.rules",
+                   "forbid place_reinforcement  by 12.1D         when enemy_occupied", "")
+    assert placeable(_entry_ctx(house, text), "0603", "soviet", railhead=False) is True
+
+
+@pytest.mark.case("12.4C")
+def test_12_4C_a_withdrawal_costs_the_scripts_ips(m41, tmp_path):
+    from casebook.games.moscow41.plugins._reinforcement_entry import withdraw_due
+    from tests.rules._fakes import FakeAreas
+
+    row = {"unit": "s-133rd", "type": "rifle division", "strength": 6, "side": "soviet", "turn": 10}
+    unit = "units:\n  - {counter: s-133rd, hex: '0303'}\n"
+
+    def ips_after(engine):
+        ctx = _entry_ctx(engine, unit + "plugin_state: {reinforcement: {owed: [%s]}}" % _flow(row))
+        done = withdraw_due(ctx, "soviet")
+        assert [d["unit"] for d in done] == ["s-133rd"]
+        return ctx.state.ip("soviet")
+
+    fake = FakeAreas()
+    assert ips_after(edited(m41, tmp_path / "a", "reinforcement.rules", "# 12.1F: a", "# 12.1F: a", fake=fake)) == 10
+    costly = edited(m41, tmp_path / "b", "reinforcement.rules", "  otherwise 0  by 12.4C", "  otherwise 1  by 12.4C",
+                    fake=fake)
+    assert ips_after(costly) == 9
+
+
+def _flow(row: dict) -> str:
+    return "{" + ", ".join(f"{k}: {v!r}" if isinstance(v, str) else f"{k}: {v}" for k, v in row.items()) + "}"
