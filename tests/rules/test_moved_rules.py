@@ -423,7 +423,7 @@ def test_12_4C_a_withdrawal_costs_the_scripts_ips(m41, tmp_path):
     unit = "units:\n  - {counter: s-133rd, hex: '0303'}\n"
 
     def ips_after(engine):
-        ctx = _entry_ctx(engine, unit + "plugin_state: {reinforcement: {owed: [%s]}}" % _flow(row))
+        ctx = _entry_ctx(engine, unit + f"plugin_state: {{reinforcement: {{owed: [{_flow(row)}]}}}}")
         done = withdraw_due(ctx, "soviet")
         assert [d["unit"] for d in done] == ["s-133rd"]
         return ctx.state.ip("soviet")
