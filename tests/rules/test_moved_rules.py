@@ -437,3 +437,19 @@ def test_12_4C_a_withdrawal_costs_the_scripts_ips(m41, tmp_path):
 
 def _flow(row: dict) -> str:
     return "{" + ", ".join(f"{k}: {v!r}" if isinstance(v, str) else f"{k}: {v}" for k, v in row.items()) + "}"
+
+
+@pytest.mark.case("12.4A")
+def test_12_4A_which_units_may_substitute_is_the_scripts(m41, tmp_path):
+    from casebook.games.moscow41.plugins._reinforcement_entry import withdrawal_candidates
+    from tests.rules._fakes import FakeAreas
+
+    units = ("units:\n  - {id: s-weak, side: soviet, class: infantry, size: division, strength: 5, "
+             "type: rifle division, hex: '0303'}\n")
+    row = {"unit": "s-absent", "type": "rifle division", "strength": 6, "side": "soviet"}
+    fake = FakeAreas()
+    plain = edited(m41, tmp_path / "a", "reinforcement.rules", "# 12.1F: a", "# 12.1F: a", fake=fake)
+    assert withdrawal_candidates(_entry_ctx(plain, units), row) == []        # 5 < 6: no substitute
+    weaker = edited(m41, tmp_path / "b", "reinforcement.rules", "when not same_type or strength_difference < 0",
+                    "when not same_type or strength_difference < -1", fake=fake)
+    assert withdrawal_candidates(_entry_ctx(weaker, units), row) == ["s-weak"]

@@ -150,8 +150,9 @@ def delay_unplaced(ctx: Any) -> list[str]:
 @implements("12.4A")
 def withdrawal_candidates(ctx: Any, row: dict[str, Any]) -> list[str]:
     """Units that may fill withdrawal ``row`` (``unit``, ``type``, ``strength``, ``side``), best
-    first: the named unit; else units of the same type and strength; else of the same type and
-    greater strength (weakest first) — only those permission ``withdraw_unit`` allows (12.4B: in
+    first: the named unit; else the substitutes permission ``substitute_withdrawal`` allows
+    (12.4A: same type, same or greater strength), those of the listed strength first, then the
+    others weakest first — only those permission ``withdraw_unit`` allows (12.4B: in
     supply)."""
     st = ctx.state
     own = [u for u in st.units if u.get("side") == row["side"] and "hex" in u]
@@ -159,10 +160,11 @@ def withdrawal_candidates(ctx: Any, row: dict[str, Any]) -> list[str]:
         named = [row["unit"]]
     else:
         named = []
-    same = sorted(u["id"] for u in own if u.get("type") == row["type"] and u.get("strength") == row["strength"])
-    greater = [u["id"] for u in sorted(
-        (u for u in own if u.get("type") == row["type"] and (u.get("strength") or 0) > row["strength"]),
-        key=lambda u: (u.get("strength") or 0, u["id"]))]
+    subs = [u for u in own if ctx.allowed("substitute_withdrawal", {  # 12.4A in reinforcement.rules
+        "same_type": u.get("type") == row["type"], "strength_difference": (u.get("strength") or 0) - row["strength"]})]
+    same = sorted(u["id"] for u in subs if (u.get("strength") or 0) == row["strength"])
+    greater = [u["id"] for u in sorted((u for u in subs if (u.get("strength") or 0) != row["strength"]),
+                                       key=lambda u: (u.get("strength") or 0, u["id"]))]
     for group in (named, same, greater):  # 12.4B in reinforcement.rules: in supply
         ok = [uid for uid in group if ctx.allowed("withdraw_unit", {"supplied": q.supplied(ctx, uid)})]
         if ok:
