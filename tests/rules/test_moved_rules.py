@@ -453,3 +453,13 @@ def test_12_4A_which_units_may_substitute_is_the_scripts(m41, tmp_path):
     weaker = edited(m41, tmp_path / "b", "reinforcement.rules", "when not same_type or strength_difference < 0",
                     "when not same_type or strength_difference < -1", fake=fake)
     assert withdrawal_candidates(_entry_ctx(weaker, units), row) == ["s-weak"]
+
+
+@pytest.mark.case("14.4D2")
+def test_14_4D2_the_scatter_fatigue_is_the_scripts_forbid_line(m41, tmp_path):
+    from casebook.games.moscow41.plugins._fortification_effects import scatter_fatigue
+
+    units = "units:\n  - {counter: s-201ab, hex: '0505', scattered: true}\n"
+    assert scatter_fatigue(_fort_ctx(m41, units, phasing="soviet")) == ["s-201ab"]
+    house = edited(m41, tmp_path, "fortification.rules", "forbid scattered_unfatigued  by 14.4D2", "")
+    assert scatter_fatigue(_fort_ctx(house, units, phasing="soviet")) == []

@@ -255,7 +255,7 @@ def test_12_2F_restored_to_full_strength_and_no_further(pos):
     ctx = pos("units:\n  - {counter: s-133rd, hex: '0303', losses: 1}", rp="{soviet: {infantry: 2, armor: 0}}")
     R.casebook_apply_action(ctx, act("soviet", "assign-rp", unit="s-133rd", rp="infantry"))
     assert ctx.state.unit("s-133rd").get("losses", 0) == 0
-    assert refused(ctx, act("soviet", "assign-rp", unit="s-133rd", rp="infantry")) == {"12.2E", "12.2F"}
+    assert refused(ctx, act("soviet", "assign-rp", unit="s-133rd", rp="infantry")) == {"12.2E", "12.2F", "12.0C"}
 
 
 @pytest.mark.case("12.2G")

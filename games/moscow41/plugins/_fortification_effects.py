@@ -250,17 +250,19 @@ def movement_refusals(ctx: Any, action: Action) -> list[Refusal]:
     return out
 
 
-@implements("14.4D2")
 def scatter_fatigue(ctx: Any) -> list[str]:
     """A scattered paratroop (``scattered: true``, 15.3) is automatically fatigued, once per
-    scatter; not a combat result, so no IPs can negate it (14.4D2). Returns the units fatigued
-    now. Changes the state."""
+    scatter, unless the scripts allow ``scattered_unfatigued`` (14.4D2 forbids it); not a
+    combat result, so no IPs can negate it (14.4D2). Returns the units fatigued now. Changes
+    the state."""
     rec = data(ctx)
     done = set(rec.get("scatter_fatigued", []))
     scattered = {u["id"] for u in ctx.state.units if u.get("scattered")}
     new = sorted(scattered - done)
     fatigued = []
     for uid in new:
+        if ctx.allowed("scattered_unfatigued", {}):  # 14.4D2 in fortification.rules forbids it
+            continue
         if not ctx.state.unit(uid).get("fatigued"):
             ctx.state.update_unit(uid, fatigued=True)
             fatigued.append(uid)

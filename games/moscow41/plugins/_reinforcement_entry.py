@@ -16,7 +16,8 @@ from casebook.core.hexgrid import parse_hex
 
 from . import _reinforcement_query as q
 
-__all__ = ["gather_due", "entry_hexes", "placeable", "delay_unplaced", "withdraw_due", "withdrawal_candidates"]
+__all__ = ["gather_due", "entry_hexes", "railhead_supply", "placement", "placeable", "delay_unplaced",
+           "withdraw_due", "withdrawal_candidates"]
 
 
 def _area_hexes(ctx: Any, area: str) -> list[str]:
@@ -112,20 +113,35 @@ def entry_hexes(ctx: Any, entry: dict[str, Any], side: str) -> list[str]:
     if "areas" in entry:
         candidates = sorted({h for a in entry["areas"] for h in _area_hexes(ctx, a)})
         return [h for h in candidates if placeable(ctx, h, side, railhead=False)]
-    probe = q.counter_unit(ctx, entry["unit"]) if entry["unit"] in ctx.pack.counters else None
     free = [h for h in q.friendly_railheads(ctx, side) if not q.enemy_occupied(ctx, h, side)]
-    ok = q.probe_supply(ctx, free, probe) if probe is not None else {}
+    ok = railhead_supply(ctx, entry, free)
     return [h for h in free if placeable(ctx, h, side, railhead=True, supplied=ok.get(h, True))]
 
 
-def placeable(ctx: Any, hex_: str, side: str, *, railhead: bool, supplied: bool | None = None) -> bool:
-    """Whether the rule scripts let ``side`` place a reinforcement in ``hex_`` (permission
-    ``place_reinforcement``: 12.1D not enemy-occupied; 12.1C, 12.3C a railhead it can trace
-    supply from, ``supplied`` — asked only for a railhead entry)."""
+def railhead_supply(ctx: Any, entry: dict[str, Any], hexes: list[str]) -> dict[str, bool]:
+    """Whether reinforcement ``entry`` could trace supply from each of ``hexes`` (12.1C): a
+    probe of its counter on a copy of the state; {} for a unit not in the counter mix."""
+    probe = q.counter_unit(ctx, entry["unit"]) if entry["unit"] in ctx.pack.counters else None
+    return q.probe_supply(ctx, hexes, probe) if probe is not None and hexes else {}
+
+
+def _placement_facts(ctx: Any, hex_: str, side: str, railhead: bool, supplied: bool | None) -> dict[str, Any]:
     facts: dict[str, Any] = {"enemy_occupied": q.enemy_occupied(ctx, hex_, side), "railhead_entry": railhead}
     if supplied is not None:
         facts["hex_supplied"] = supplied
-    return bool(ctx.allowed("place_reinforcement", facts))
+    return facts
+
+
+def placement(ctx: Any, hex_: str, side: str, *, railhead: bool, supplied: bool | None = None) -> Any:
+    """The rule scripts' verdict on ``side`` placing a reinforcement in ``hex_`` (permission
+    ``place_reinforcement``: 12.1D not enemy-occupied; 12.1C, 12.3C a railhead it can trace
+    supply from, ``supplied`` — asked only for a railhead entry)."""
+    return ctx.permission("place_reinforcement", _placement_facts(ctx, hex_, side, railhead, supplied))
+
+
+def placeable(ctx: Any, hex_: str, side: str, *, railhead: bool, supplied: bool | None = None) -> bool:
+    """Whether :func:`placement` allows the placement (fast path, no explanation)."""
+    return bool(ctx.allowed("place_reinforcement", _placement_facts(ctx, hex_, side, railhead, supplied)))
 
 
 @implements("12.1E", "12.1B")

@@ -108,13 +108,18 @@ def place_refusals(ctx: Any, action: Action) -> list[Refusal]:
         return [Refusal(f"{action.get('unit')!r} is not a reinforcement available now", ("12.1A", "12.1B"))]
     hex_ = action.get("hex")
     if isinstance(hex_, str) and q.enemy_occupied(ctx, hex_, action.side):
-        verdict = ctx.permission("place_reinforcement", {"enemy_occupied": True, "railhead_entry": False})
-        if not verdict.value:  # 12.1D in reinforcement.rules
-            return [Refusal(f"{hex_} is enemy-occupied", tuple(verdict.cases))]
+        areas = found[0].get("areas")
+        if areas is None:
+            supplied = entry.railhead_supply(ctx, found[0], [hex_]).get(hex_, True)
+            verdict = entry.placement(ctx, hex_, action.side, railhead=True, supplied=supplied)
+        else:
+            verdict = entry.placement(ctx, hex_, action.side, railhead=False)
+        if "12.1D" in verdict.cases:  # 12.1D in reinforcement.rules
+            return [Refusal(f"{hex_} is enemy-occupied", ("12.1D",))]
     if hex_ not in entry.entry_hexes(ctx, found[0], action.side):
-        where = f"entry area {', '.join(found[0]['areas'])}" if "areas" in found[0] else \
-            "a friendly railhead that can trace supply"
-        return [Refusal(f"{hex_} is not in {where}", ("12.1A",) if "areas" in found[0] else ("12.1C",))]
+        if "areas" in found[0]:
+            return [Refusal(f"{hex_} is not in entry area {', '.join(found[0]['areas'])}", ("12.1A",))]
+        return [Refusal(f"{hex_} is not in a friendly railhead that can trace supply", ("12.1C",))]
     return []
 
 
