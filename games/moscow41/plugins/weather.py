@@ -120,12 +120,13 @@ def roll_temperature(ctx: Any, die: int | None = None) -> dict[str, Any]:
     row = turn_row(ctx)
     e = ctx.quantity("temperature_roll", {"weather_die": die, "turn_temperature_drm": row["temperature_drm"]})
     table_roll = _on_table(ctx.table("weather_table"), "roll", e.value)
-    temperature = ctx.value("temperature_result", {"table_roll": table_roll})  # 0.7.1.1B in weather.rules
+    e_table = ctx.quantity("temperature_result", {"table_roll": table_roll})  # 0.7.1.1B in weather.rules
+    temperature = e_table.value
     ctx.state.set_weather(temperature=temperature)
     _store(ctx, temperature_roll=e.value)
     cases = ["0.7.1.1A", "0.7.1.1B", "0.7.1.1C", "3.0B"]
     out = {"temperature": temperature, "die": die, "modified": e.value, "cases": cases, "fixed": False}
-    ctx.record("temperature", cases, {**out, "drm": row["temperature_drm"], "lines": ctx.fired_lines(e)},
+    ctx.record("temperature", cases, {**out, "drm": row["temperature_drm"], "lines": ctx.fired_lines(e, e_table)},
                source=f"{_SRC}.roll_temperature", side=None)
     return out
 
@@ -156,9 +157,10 @@ def roll_ground(ctx: Any, die: int | None = None) -> dict[str, Any]:
     e = ctx.quantity("precipitation_roll", {"weather_die": die, "turn_ground_drm": row["ground_drm"],
                                             "temperature": temperature})
     table_roll = _on_table(ctx.table("weather_table"), "roll", e.value)
-    precip = ctx.value("precipitation_result", {"table_roll": table_roll})  # 3.0C in weather.rules
-    table_ground = ctx.value("matrix_ground", {"precipitation_box": precip,  # 0.7.1.2B
-                                               "temperature": temperature})
+    e_precip = ctx.quantity("precipitation_result", {"table_roll": table_roll})  # 3.0C in weather.rules
+    precip = e_precip.value
+    e_matrix = ctx.quantity("matrix_ground", {"precipitation_box": precip, "temperature": temperature})  # 0.7.1.2B
+    table_ground = e_matrix.value
     precipitation = precip == "precipitation"
     cases = ["0.7.1.2A", "0.7.1.2B", "0.7.1.2C", "3.0C", "3.0D"]
     if previous is None:  # no earlier turn on the Weather Display: the matrix decides alone
@@ -173,7 +175,7 @@ def roll_ground(ctx: Any, die: int | None = None) -> dict[str, Any]:
     _store(ctx, previous_ground=previous, precipitation=precipitation, table_ground=table_ground)
     out = {"ground": ground, "table_ground": table_ground, "precipitation": precipitation,
            "previous_ground": previous, "die": die, "modified": e.value, "cases": cases, "fixed": False}
-    ctx.record("ground", cases, {**out, "transitions": lines, "lines": ctx.fired_lines(e)},
+    ctx.record("ground", cases, {**out, "transitions": lines, "lines": ctx.fired_lines(e, e_precip, e_matrix)},
                source=f"{_SRC}.roll_ground", side=None)
     return out
 
