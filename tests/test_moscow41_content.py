@@ -195,8 +195,11 @@ def test_weather_table_covers_every_reachable_roll(pack):
 
 
 @pytest.mark.case("14.1H")
-def test_14_1H_fortification_points(pack):
-    fp = {r["turn"]: (r["normal"], r["moscow"]) for r in rows(pack, "fortification_points")}
+def test_14_1H_fortification_points(m41):
+    def fp(turn, kind):
+        return m41.rules.value("fp_income", {"fp_kind": kind}, standard={"turn": turn})
+
+    fp = {t: (fp(t, "normal"), fp(t, "moscow")) for t in range(1, 32) if fp(t, "normal") or fp(t, "moscow")}
     assert sorted(fp) == list(range(3, 13))
     assert all(n == 3 for n, _ in fp.values())
     assert {t for t, (_, m) in fp.items() if m} == {5, 6, 7} and all(m == 2 for t, (_, m) in fp.items() if m)

@@ -179,7 +179,7 @@ def test_1_3B_weather_multiplies_new_ips_rounded_down(rs):
     assert income("soviet", "deep_snow") == 8
     assert income("german", "dry") == 13
     e = rs.explain("ip_income", {"new_ips": 13, "side": "german", "ground": "mud"})
-    assert e.cases == ("1.0A", "1.3B", "4.3B", "3.1B")
+    assert e.cases == ("1.0A", "1.3B", "4.3B", "3.1B", "1.3A")
 
 
 @pytest.mark.case("1.4", "0.7.1.3B")

@@ -96,7 +96,7 @@ def test_0_7_2_1B_weather_modifies_then_the_die_is_added_unmodified(quick):
     answer = income(ctx, "german", 5)
     assert (answer["towns"], answer["track_bonus"], answer["multiplier"]) == (12, 20, "1/2")
     assert answer["income"] == 16 and answer["total"] == 21  # (12 + 20) x 1/2 + 5; the 5 is not halved
-    assert [t["case"] for t in answer["terms"] if t["kind"] == "term"][:2] == ["4.3B", "1.0B"]
+    assert [t["case"] for t in answer["terms"] if t["kind"] == "term"][:4] == ["1.1A", "1.2", "4.3B", "1.0B"]
 
 
 @pytest.mark.case("0.7.2.1C", "1.0C")

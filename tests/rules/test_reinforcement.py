@@ -6,6 +6,7 @@ import pytest
 
 from casebook.core.actions import Action
 from casebook.core.dice import roll
+from casebook.core.state import GameState
 from casebook.games.moscow41.plugins import reinforcement as R
 from tests.conftest import make_ctx
 from tests.rules._fakes import FakeAreas, engine_with
@@ -254,7 +255,7 @@ def test_12_2F_restored_to_full_strength_and_no_further(pos):
     ctx = pos("units:\n  - {counter: s-133rd, hex: '0303', losses: 1}", rp="{soviet: {infantry: 2, armor: 0}}")
     R.casebook_apply_action(ctx, act("soviet", "assign-rp", unit="s-133rd", rp="infantry"))
     assert ctx.state.unit("s-133rd").get("losses", 0) == 0
-    assert refused(ctx, act("soviet", "assign-rp", unit="s-133rd", rp="infantry")) == {"12.2E", "12.2F"}
+    assert refused(ctx, act("soviet", "assign-rp", unit="s-133rd", rp="infantry")) == {"12.2E", "12.2F", "12.0C"}
 
 
 @pytest.mark.case("12.2G")
@@ -333,9 +334,12 @@ def test_12_3C_rebuilt_unit_enters_at_a_friendly_railhead(pos):
 def test_12_4D_units_to_be_withdrawn_are_not_rebuilt(m41):
     from casebook.games.moscow41.plugins._reinforcement_rp import rebuildable
 
+    ctx = m41.ctx(GameState.from_dict({"game": "moscow41", "turn": 5}))
     rd = dict(m41.pack.counters["s-133rd"])
-    assert rebuildable(rd, "soviet", 6) is True
-    assert rebuildable({**rd, "withdraw": 22}, "soviet", 6) is False   # marked with an asterisk
+    assert rebuildable(ctx, rd, "soviet") is True
+    assert rebuildable(ctx, {**rd, "withdraw": 22}, "soviet") is False   # marked with an asterisk
+    assert rebuildable(ctx, {**rd, "strength": 7}, "soviet") is False    # 12.3B: a 6-strength division
+    assert rebuildable(ctx, {**rd, "guards": True}, "soviet") is False   # 12.3B: Guards are not normal
 
 
 def test_ask_reinforcements_snapshot(m41, repo_root, snapshot):

@@ -14,7 +14,7 @@ from casebook.core.cases import implements
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal
 
-__all__ = ["PLUGIN", "data", "save", "collect_fps", "expire_moscow_fps", "hex_facts", "build_refusals",
+__all__ = ["PLUGIN", "FP_KINDS", "data", "save", "collect_fps", "expire_moscow_fps", "hex_facts", "build_refusals",
            "build_actions", "apply_build", "combat_units", "has_marker"]
 
 PLUGIN = "fortification"
@@ -40,31 +40,45 @@ def has_marker(ctx: Any, kind: str, hex_: str) -> bool:
     return (kind, hex_) in found
 
 
-@implements("14.1A", "14.1F", "14.1G", "14.1H")
+#: The kinds of Soviet FPs (14.1F-H; the rule scripts' ``fp_kind`` enum), in record order.
+FP_KINDS = ("normal", "moscow")
+
+
+@implements("14.1A")
 def collect_fps(ctx: Any) -> dict[str, int]:
-    """The Soviet FPs of this turn (records ``fortification_points``: 3 FPs on Turns 3-12, 2
-    Moscow FPs on Turns 5-7, 14.1H), received in the Soviet Reinforcement Step (14.1A). Normal
-    FPs add to those saved (14.1F); Moscow FPs are not saved (14.1F-G). Returns the totals."""
-    rows = [r for r in ctx.records("fortification_points") if r.get("turn") == ctx.state.turn]
-    row = rows[0] if rows else {}
-    ctx.state.add_fp("normal", int(row.get("normal", 0)))
-    ctx.state.add_fp("moscow", int(row.get("moscow", 0)) - ctx.state.fp("moscow"))
+    """The Soviet FPs of this turn (rule-script quantity ``fp_income``: 3 FPs on Turns 3-12, 2
+    Moscow FPs on Turns 5-7, 14.1H), received in the Soviet Reinforcement Step (14.1A). They add
+    to those saved where the scripts allow ``save_fp`` (normal FPs, 14.1F; Moscow FPs are not
+    saved, 14.1F-G). Returns the totals."""
+    turn = ctx.state.turn
+    new: dict[str, int] = {}
+    lines: list[dict[str, Any]] = []
+    for kind in FP_KINDS:
+        e = ctx.quantity("fp_income", {"fp_kind": kind})
+        new[kind] = int(e.value)
+        lines += ctx.fired_lines(e)
+        kept = ctx.state.fp(kind) if ctx.allowed("save_fp", {"fp_kind": kind}) else 0
+        ctx.state.add_fp(kind, kept + new[kind] - ctx.state.fp(kind))
     ctx.changed()
-    out = {"normal": ctx.state.fp("normal"), "moscow": ctx.state.fp("moscow")}
-    ctx.record("fp-collected", ("14.1A", "14.1F", "14.1H"), {"new": dict(row), "total": out},
+    out = {kind: ctx.state.fp(kind) for kind in FP_KINDS}
+    row = {"turn": turn, **new} if any(new.values()) else {}
+    ctx.record("fp-collected", ("14.1A", "14.1F", "14.1H"), {"new": row, "total": out, "lines": lines},
                source="fortification.collect_fps", side="soviet")
     return out
 
 
-@implements("14.1F", "14.1G")
 def expire_moscow_fps(ctx: Any) -> int:
-    """At the end of the Soviet Reinforcement Step unused Moscow FPs are lost (14.1G; only
-    normal FPs accumulate, 14.1F). Returns the number lost."""
-    lost = ctx.state.fp("moscow")
-    if lost:
-        ctx.state.add_fp("moscow", -lost)
-        ctx.changed()
-        ctx.record("fp-lost", ("14.1G",), {"moscow": lost}, source="fortification.expire_moscow_fps")
+    """At the end of the Soviet Reinforcement Step unused FPs of a kind the scripts do not let
+    be saved (``forbid save_fp``: Moscow FPs, 14.1G; only normal FPs accumulate, 14.1F) are lost.
+    Returns the number lost."""
+    lost = 0
+    for kind in FP_KINDS:
+        n = ctx.state.fp(kind)
+        if n and not ctx.allowed("save_fp", {"fp_kind": kind}):
+            ctx.state.add_fp(kind, -n)
+            ctx.changed()
+            ctx.record("fp-lost", ("14.1G",), {kind: n}, source="fortification.expire_moscow_fps")
+            lost += n
     return lost
 
 

@@ -51,19 +51,23 @@ def fortification_info(ctx: Any, hex_: str) -> dict[str, Any]:
             "destroyed": has_marker(ctx, "fort-destroyed", hex_)}
 
 
-@implements("14.2A", "14.2B", "14.2C", "14.2E")
+@implements("14.2C")
 def attack_facts(ctx: Any, hex_: str, attackers: Iterable[str]) -> dict[str, Any]:
     """Facts of an attack on ``hex_`` by ``attackers`` (unit ids): ``across_fortification`` per
-    attacker (a Fortification marker protects from any direction, 14.2B; a printed one only
-    across its hexside, 14.2A), ``fortified`` for the defending stack (at least part of the
-    attack through a fortification, 14.2A: +1 strength and -1 DRM by the rule scripts, 14.2C),
-    and ``attackers_fortified`` always False (no bonus attacking out, 14.2E)."""
+    attacker (permission ``fortification_protects``: a Fortification marker protects from any
+    direction, 14.2B; a printed one only across its hexside, 14.2A), ``fortified`` for the
+    defending stack (at least part of the attack through a fortification, 14.2A: +1 strength and
+    -1 DRM by the rule scripts, 14.2C), and ``attackers_fortified`` (permission
+    ``fortification_helps_attacker``: never, 14.2E)."""
     info = fortification_info(ctx, hex_)
-    across = {a: bool(info["marker"] or ctx.state.unit(a).get("hex") in info["printed_from"])
+    across = {a: ctx.allowed("fortification_protects", {  # 14.2A-B in fortification.rules
+                  "fort_marker": info["marker"],
+                  "across_printed_hexside": ctx.state.unit(a).get("hex") in info["printed_from"]})
               for a in attackers}
+    out_of = ctx.allowed("fortification_helps_attacker", {})  # 14.2E
     return {"across_fortification": {"value": across, "cases": ["14.2A", "14.2B"]},
             "fortified": {"value": any(across.values()), "cases": ["14.2A", "14.2B", "14.2C"]},
-            "attackers_fortified": {"value": False, "cases": ["14.2E"]}}
+            "attackers_fortified": {"value": out_of, "cases": ["14.2E"]}}
 
 
 def _entered(action: Action) -> list[str]:
@@ -76,26 +80,28 @@ def _entered(action: Action) -> list[str]:
     return out
 
 
-@implements("14.3A", "14.3B")
 def destroy_entered(ctx: Any, action: Action) -> list[dict[str, Any]]:
-    """After a German advance (setting ``fort_destroyed_by``: ``entry`` — any move or advance
-    into the hex, the default — or ``advance`` — advances after combat only), every fortification
-    in a hex entered that no Soviet unit occupies is destroyed (14.3A): a marker is removed, a
-    printed one gets a Fortification Destroyed marker (14.3B). Returns what was destroyed."""
-    if action.side != "german":
-        return []
-    kinds = ("advance",) if ctx.state.setting("fort_destroyed_by", "entry") == "advance" \
-        else ("advance", *MOVE_KINDS, "force-march")
-    if action.kind not in kinds:
+    """After a move or advance, every fortification in a hex entered that the rule scripts let
+    be destroyed (permission ``destroy_fortification``, 14.3A: a German unit, no Soviet unit
+    there; setting ``fort_destroyed_by``: ``entry`` — any move or advance, the default — or
+    ``advance`` — advances after combat only) leaves what quantity ``fortification_destroyed``
+    says (14.3B: a marker is removed, a printed one gets a Fortification Destroyed marker).
+    Returns what was destroyed."""
+    if action.kind not in ("advance", *MOVE_KINDS, "force-march"):
         return []
     out = []
     for hex_ in dict.fromkeys(_entered(action)):
-        if any(u.get("side") == "soviet" for u in ctx.state.units_at(hex_)):
+        marker = has_marker(ctx, "fortification", hex_)
+        if not (marker or printed_protecting(ctx, hex_)):
             continue
-        if has_marker(ctx, "fortification", hex_):
+        occupied = any(u.get("side") == "soviet" for u in ctx.state.units_at(hex_))
+        if not ctx.allowed("destroy_fortification", {"side": action.side, "hex_occupied": occupied,
+                                                     "advance_after_combat": action.kind == "advance"}):
+            continue  # 14.3A in fortification.rules
+        if ctx.value("fortification_destroyed", {"fort_marker": marker}) == "removed":  # 14.3B
             ctx.state.remove_marker("fortification", hex_)
             out.append({"hex": hex_, "kind": "marker"})
-        elif printed_protecting(ctx, hex_):
+        else:
             ctx.state.add_marker("fort-destroyed", hex_)
             out.append({"hex": hex_, "kind": "printed"})
     if out:
@@ -216,11 +222,11 @@ def hedgehog_actions(ctx: Any, step: str) -> list[Action]:
     return out
 
 
-@implements("14.4A", "14.4B", "14.4C", "14.1D")
+@implements("14.4C", "14.1D")
 def movement_refusals(ctx: Any, action: Action) -> list[Refusal]:
     """Moves and attacks refused by this area: a unit in hedgehog formation cannot move (14.4C);
-    a unit that removed its Hedgehog marker has spent all its MPs (14.4A) but may force march
-    (14.4B); a unit whose hex was fortified this turn outside a city, town or the Moscow ring
+    a unit that removed its Hedgehog marker has spent all its MPs but may force march
+    (permission ``move_after_hedgehog``, 14.4A-B); a unit whose hex was fortified this turn outside a city, town or the Moscow ring
     may neither move nor attack (14.1D)."""
     if action.kind not in (*MOVE_KINDS, *ATTACK_KINDS, "force-march"):
         return []
@@ -230,26 +236,33 @@ def movement_refusals(ctx: Any, action: Action) -> list[Refusal]:
         hedged = [u for u in units if ctx.state.has_unit(u) and ctx.state.unit(u).get("hedgehog")]
         if hedged:
             out.append(Refusal(f"in hedgehog formation, cannot move: {', '.join(hedged)}", ("14.4C",)))
-        spent = [u for u, when in data(ctx).get("unhedged", {}).items() if when == _now(ctx) and u in units]
-        if spent:
-            out.append(Refusal(f"spent all MPs removing the Hedgehog marker: {', '.join(spent)}", ("14.4A",)))
+    if action.kind in (*MOVE_KINDS, "force-march"):
+        unhedged = [u for u, when in data(ctx).get("unhedged", {}).items() if when == _now(ctx) and u in units]
+        if unhedged:  # 14.4A-B in fortification.rules
+            verdict = ctx.permission("move_after_hedgehog", {"removed_hedgehog": True,
+                                                             "forced_march": action.kind == "force-march"})
+            if not verdict.value:
+                out.append(Refusal(f"spent all MPs removing the Hedgehog marker: {', '.join(unhedged)}",
+                                   tuple(verdict.cases) or ("14.4A",)))
     builders = [u for u, t in data(ctx).get("builders", {}).items() if t == ctx.state.turn and u in units]
     if builders:
         out.append(Refusal(f"stays to build a fortification this turn: {', '.join(builders)}", ("14.1D",)))
     return out
 
 
-@implements("14.4D2")
 def scatter_fatigue(ctx: Any) -> list[str]:
     """A scattered paratroop (``scattered: true``, 15.3) is automatically fatigued, once per
-    scatter; not a combat result, so no IPs can negate it (14.4D2). Returns the units fatigued
-    now. Changes the state."""
+    scatter, unless the scripts allow ``scattered_unfatigued`` (14.4D2 forbids it); not a
+    combat result, so no IPs can negate it (14.4D2). Returns the units fatigued now. Changes
+    the state."""
     rec = data(ctx)
     done = set(rec.get("scatter_fatigued", []))
     scattered = {u["id"] for u in ctx.state.units if u.get("scattered")}
     new = sorted(scattered - done)
     fatigued = []
     for uid in new:
+        if ctx.allowed("scattered_unfatigued", {}):  # 14.4D2 in fortification.rules forbids it
+            continue
         if not ctx.state.unit(uid).get("fatigued"):
             ctx.state.update_unit(uid, fatigued=True)
             fatigued.append(uid)

@@ -51,8 +51,9 @@ def _overstacked(ctx: Any, hex_: str, units: list[str]) -> bool:
 
 def _may_end(ctx: Any, hex_: str, units: list[str]) -> bool:
     """Whether ``units`` may end a move in ``hex_``: the ``end_move_overstacked`` line of
-    movement.rules (6.2B: never voluntarily overstacked) on the stacking plugin's verdict."""
-    return memo_allowed(ctx, "end_move_overstacked", {"overstacked": _overstacked(ctx, hex_, units)})
+    stacking.rules (6.2B: never voluntarily overstacked) on the stacking plugin's verdict."""
+    return memo_allowed(ctx, "end_move_overstacked", {"hex_overstacked": _overstacked(ctx, hex_, units),
+                                                       "overrun": False})
 
 
 @implements("9.0A", "6.2B")

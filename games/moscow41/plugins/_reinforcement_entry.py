@@ -16,7 +16,8 @@ from casebook.core.hexgrid import parse_hex
 
 from . import _reinforcement_query as q
 
-__all__ = ["gather_due", "entry_hexes", "delay_unplaced", "withdraw_due", "withdrawal_candidates"]
+__all__ = ["gather_due", "entry_hexes", "railhead_supply", "placement", "placeable", "delay_unplaced",
+           "withdraw_due", "withdrawal_candidates"]
 
 
 def _area_hexes(ctx: Any, area: str) -> list[str]:
@@ -30,7 +31,8 @@ def _blocked(ctx: Any, area: str, side: str) -> bool:
 
 
 def _edge_distance(ctx: Any, area: str, side: str) -> int:
-    edge = [parse_hex(h) for h in q.hexes(ctx.board.edge_hexes("west" if side == "german" else "east"))]
+    home = ctx.value("home_edge", {"side": side})  # 12.1B in reinforcement.rules
+    edge = [parse_hex(h) for h in q.hexes(ctx.board.edge_hexes(home))]
     if not edge:
         return 0
     grid = ctx.board.grid
@@ -40,8 +42,8 @@ def _edge_distance(ctx: Any, area: str, side: str) -> int:
 @implements("12.1B")
 def fallback_areas(ctx: Any, area: str, side: str) -> list[str]:
     """The entry areas a once-delayed reinforcement of ``area`` may use instead (12.1B): the
-    adjacent ones (nearest to ``area`` in hexes) that are closer to the owner's map edge (west
-    for the German, east for the Soviet). Reading: interpretation ``entry-area-adjacent``."""
+    adjacent ones (nearest to ``area`` in hexes) that are closer to the owner's map edge
+    (quantity ``home_edge``: west for the German, east for the Soviet). Reading: interpretation ``entry-area-adjacent``."""
     others = [a for a in sorted(ctx.board.entry_areas) if a != area]
     if not others or area not in ctx.board.entry_areas:
         return []
@@ -95,7 +97,7 @@ def gather_due(ctx: Any, side: str) -> tuple[list[dict[str, Any]], list[dict[str
         if open_areas:
             available.append({**entry, "areas": open_areas})
         else:
-            st.add_pending(p["unit"], turn + 1, area)
+            st.add_pending(p["unit"], turn + int(ctx.value("entry_delay_turns", {})), area)  # 12.1B
             delayed.append(entry)
             delayed_once.add(p["unit"])
     rec["delayed"] = sorted(delayed_once)
@@ -103,19 +105,43 @@ def gather_due(ctx: Any, side: str) -> tuple[list[dict[str, Any]], list[dict[str
     return available, delayed
 
 
-@implements("12.1A", "12.1C", "12.1D", "12.3C")
+@implements("12.1A")
 def entry_hexes(ctx: Any, entry: dict[str, Any], side: str) -> list[str]:
     """The hexes reinforcement ``entry`` may be placed in now: any hex of its open entry areas
-    (12.1A) or any friendly railhead from which it can trace supply when no area is listed
-    (12.1C, 12.3C) — never an enemy-occupied hex, though an EZOC is allowed (12.1D)."""
+    (12.1A) or any friendly railhead when no area is listed — those :func:`placeable` accepts
+    (12.1C, 12.3C: one it can trace supply from; 12.1D: never enemy-occupied, an EZOC is allowed)."""
     if "areas" in entry:
         candidates = sorted({h for a in entry["areas"] for h in _area_hexes(ctx, a)})
-    else:
-        probe = q.counter_unit(ctx, entry["unit"]) if entry["unit"] in ctx.pack.counters else None
-        free = [h for h in q.friendly_railheads(ctx, side) if not q.enemy_occupied(ctx, h, side)]
-        ok = q.probe_supply(ctx, free, probe) if probe is not None else {}
-        return [h for h in free if ok.get(h, True)]
-    return [h for h in candidates if not q.enemy_occupied(ctx, h, side)]
+        return [h for h in candidates if placeable(ctx, h, side, railhead=False)]
+    free = [h for h in q.friendly_railheads(ctx, side) if not q.enemy_occupied(ctx, h, side)]
+    ok = railhead_supply(ctx, entry, free)
+    return [h for h in free if placeable(ctx, h, side, railhead=True, supplied=ok.get(h, True))]
+
+
+def railhead_supply(ctx: Any, entry: dict[str, Any], hexes: list[str]) -> dict[str, bool]:
+    """Whether reinforcement ``entry`` could trace supply from each of ``hexes`` (12.1C): a
+    probe of its counter on a copy of the state; {} for a unit not in the counter mix."""
+    probe = q.counter_unit(ctx, entry["unit"]) if entry["unit"] in ctx.pack.counters else None
+    return q.probe_supply(ctx, hexes, probe) if probe is not None and hexes else {}
+
+
+def _placement_facts(ctx: Any, hex_: str, side: str, railhead: bool, supplied: bool | None) -> dict[str, Any]:
+    facts: dict[str, Any] = {"enemy_occupied": q.enemy_occupied(ctx, hex_, side), "railhead_entry": railhead}
+    if supplied is not None:
+        facts["hex_supplied"] = supplied
+    return facts
+
+
+def placement(ctx: Any, hex_: str, side: str, *, railhead: bool, supplied: bool | None = None) -> Any:
+    """The rule scripts' verdict on ``side`` placing a reinforcement in ``hex_`` (permission
+    ``place_reinforcement``: 12.1D not enemy-occupied; 12.1C, 12.3C a railhead it can trace
+    supply from, ``supplied`` — asked only for a railhead entry)."""
+    return ctx.permission("place_reinforcement", _placement_facts(ctx, hex_, side, railhead, supplied))
+
+
+def placeable(ctx: Any, hex_: str, side: str, *, railhead: bool, supplied: bool | None = None) -> bool:
+    """Whether :func:`placement` allows the placement (fast path, no explanation)."""
+    return bool(ctx.allowed("place_reinforcement", _placement_facts(ctx, hex_, side, railhead, supplied)))
 
 
 @implements("12.1E", "12.1B")
@@ -137,33 +163,36 @@ def delay_unplaced(ctx: Any) -> list[str]:
     return out
 
 
-@implements("12.4A", "12.4B")
+@implements("12.4A")
 def withdrawal_candidates(ctx: Any, row: dict[str, Any]) -> list[str]:
     """Units that may fill withdrawal ``row`` (``unit``, ``type``, ``strength``, ``side``), best
-    first: the named unit; else units of the same type and strength; else of the same type and
-    greater strength (weakest first) — only units in supply (12.4B)."""
+    first: the named unit; else the substitutes permission ``substitute_withdrawal`` allows
+    (12.4A: same type, same or greater strength), those of the listed strength first, then the
+    others weakest first — only those permission ``withdraw_unit`` allows (12.4B: in
+    supply)."""
     st = ctx.state
     own = [u for u in st.units if u.get("side") == row["side"] and "hex" in u]
     if st.has_unit(row["unit"]):
         named = [row["unit"]]
     else:
         named = []
-    same = sorted(u["id"] for u in own if u.get("type") == row["type"] and u.get("strength") == row["strength"])
-    greater = [u["id"] for u in sorted(
-        (u for u in own if u.get("type") == row["type"] and (u.get("strength") or 0) > row["strength"]),
-        key=lambda u: (u.get("strength") or 0, u["id"]))]
-    for group in (named, same, greater):
-        ok = [uid for uid in group if q.supplied(ctx, uid)]
+    subs = [u for u in own if ctx.allowed("substitute_withdrawal", {  # 12.4A in reinforcement.rules
+        "same_type": u.get("type") == row["type"], "strength_difference": (u.get("strength") or 0) - row["strength"]})]
+    same = sorted(u["id"] for u in subs if (u.get("strength") or 0) == row["strength"])
+    greater = [u["id"] for u in sorted((u for u in subs if (u.get("strength") or 0) != row["strength"]),
+                                       key=lambda u: (u.get("strength") or 0, u["id"]))]
+    for group in (named, same, greater):  # 12.4B in reinforcement.rules: in supply
+        ok = [uid for uid in group if ctx.allowed("withdraw_unit", {"supplied": q.supplied(ctx, uid)})]
         if ok:
             return ok
     return []
 
 
-@implements("12.0D", "12.0E", "12.4A", "12.4B", "12.4C")
+@implements("12.0D", "12.0E", "12.4A")
 def withdraw_due(ctx: Any, side: str) -> list[dict[str, Any]]:
     """Withdraw ``side``'s units due this turn (Withdrawal Schedule, plus any owed from earlier
-    turns for want of a unit in supply). Each goes to ``removed`` as ``withdrawn`` at no IP cost
-    (12.4C). Returns ``[{"row", "unit" or None}]``. Changes the state."""
+    turns for want of a unit in supply). Each goes to ``removed`` as ``withdrawn`` at the IP cost
+    of quantity ``withdrawal_ip_cost`` (12.4C: none). Returns ``[{"row", "unit" or None}]``. Changes the state."""
     rec = q.data(ctx)
     rows = [dict(r) for r in rec.get("owed", []) if r["side"] == side]
     rows += [dict(r) for r in ctx.records("withdrawals")
@@ -177,6 +206,9 @@ def withdraw_due(ctx: Any, side: str) -> list[dict[str, Any]]:
             done.append({"row": row, "unit": None})
             continue
         ctx.state.remove_unit(found[0], "withdrawn")
+        cost = int(ctx.value("withdrawal_ip_cost", {}))  # 12.4C in reinforcement.rules: none
+        if cost:
+            ctx.state.add_ip(side, -min(cost, ctx.state.ip(side)))
         ctx.changed()
         ctx.record("withdrawal", ("12.4A", "12.4C"), {"unit": found[0], "for": row["unit"]},
                    source="reinforcement.withdraw_due", side=side)

@@ -87,9 +87,10 @@ def rp_actions(ctx: Any, side: str) -> list[Action]:
     return out
 
 
-@implements("12.2E", "12.2G", "12.2H")
+@implements("12.2E", "12.2H")
 def apply_rp(ctx: Any, action: Action) -> dict[str, Any]:
-    """Remove one combat loss from the unit for one RP (12.2E) — fatigue stays (12.2G); with
+    """Remove one combat loss from the unit for one RP (12.2E) — fatigue stays unless the
+    rule scripts allow ``replacement_removes_fatigue`` (``forbid … by 12.2G``); with
     ``from=REMNANT`` the remnant leaves play instead of an RP (12.2H). Changes the state."""
     st, uid, remnant = ctx.state, action.get("unit"), action.get("from")
     if remnant is not None:
@@ -100,35 +101,39 @@ def apply_rp(ctx: Any, action: Action) -> dict[str, Any]:
         spent = {"rp": action.get("rp")}
     losses = st.unit(uid).get("losses", 0) - 1
     st.update_unit(uid, losses=losses or None)
+    if st.unit(uid).get("fatigued") and ctx.allowed("replacement_removes_fatigue", {}):
+        st.update_unit(uid, fatigued=None)  # only where a modder deleted the forbid line of 12.2G
     ctx.changed()
     ctx.record("replacement", ("12.2E", "12.2H") if remnant else ("12.2E",),
                {"unit": uid, "losses": losses, **spent}, source="reinforcement.apply_rp", side=action.side)
     return {"unit": uid, "losses": losses, **spent, "cases": ["12.2E", "12.2G"]}
 
 
-@implements("12.3B", "12.4D")
-def rebuildable(counter: Any, side: str, strength: int) -> bool:
-    """Whether a counter (counter-mix data) is a normal rifle division of ``side`` of combat
-    strength ``strength`` (12.3B: 6; Guards are not normal) that is not marked for withdrawal
-    (the asterisk, counter field ``withdraw``): such units re-enter or leave by the schedules and
-    are not rebuilt (12.4D)."""
-    return (counter is not None and counter.get("side") == side and counter.get("class") == "infantry"
-            and counter.get("size") == "division" and counter.get("strength") == strength
-            and not counter.get("guards") and not counter.get("withdraw"))
+def rebuildable(ctx: Any, counter: Any, side: str) -> bool:
+    """Whether a counter (counter-mix data) of ``side`` may be rebuilt: the rule-script
+    permission ``rebuild_as`` (12.3B: a normal rifle division of ``rebuild_strength``, Guards
+    are not normal; 12.4D: not one marked for withdrawal, the asterisk, counter field
+    ``withdraw`` — such units re-enter or leave by the schedules)."""
+    if counter is None or counter.get("side") != side:
+        return False
+    return ctx.allowed("rebuild_as", {
+        "side": side, "unit_class": counter.get("class"), "unit_size": counter.get("size") or "none",
+        "counter_strength": int(counter.get("strength") or 0), "counter_guards": bool(counter.get("guards")),
+        "withdraw_marked": bool(counter.get("withdraw"))})
 
 
 def rebuild_choices(ctx: Any, side: str) -> list[str]:
     """Eliminated divisions of ``side`` that can be rebuilt now (:func:`rebuildable`, with
-    ``rebuild_strength`` from the rule script), not on the map and not already pending (12.3B)."""
+    the rule scripts' ``rebuild_as``), not on the map and not already pending (12.3B)."""
     key = ("reinforcement", "rebuild-choices", side)
     found = ctx.memo.get(key)  # once per state version: every rebuild verdict of a listing asks
     if found is None:
-        st, strength = ctx.state, ctx.value("rebuild_strength", {})
+        st = ctx.state
         pending = {p["unit"] for p in st.pending}
         found = ctx.memo[key] = sorted({r["unit"] for r in st.removed
                                         if r.get("reason") == "eliminated" and r["unit"] not in pending
                                         and not st.has_unit(r["unit"])
-                                        and rebuildable(ctx.pack.counters.get(r["unit"]), side, strength)})
+                                        and rebuildable(ctx, ctx.pack.counters.get(r["unit"]), side)})
     return list(found)
 
 

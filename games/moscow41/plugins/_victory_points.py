@@ -85,15 +85,18 @@ def moscow_taken(ctx: Any) -> list[str]:
     return sorted(taken)
 
 
-@implements("17.3A", "17.3B", "17.3C")
+@implements("17.3A", "17.3B")
 def losses(ctx: Any) -> dict[str, list[str]]:
     """Eliminated units that score (17.3): ``{"army_hqs", "front_hqs", "divisions",
     "panzer_divisions"}`` -> unit (or panzer division) ids. Withdrawn units and units back in
-    play or pending (replacements, rebuilding) are no losses (17.3C)."""
+    play or pending (replacements, rebuilding) are no losses (permission ``count_as_loss``,
+    17.3C)."""
     st = ctx.state
     present = {str(u.get("id", u.get("counter"))) for u in st.units} | {p["unit"] for p in st.pending}
     out: dict[str, list[str]] = {"army_hqs": [], "front_hqs": [], "divisions": [], "panzer_divisions": []}
-    gone = [r["unit"] for r in st.removed if r.get("reason") == "eliminated" and r["unit"] not in present]
+    gone = [r["unit"] for r in st.removed  # 17.3C in victory.rules
+            if ctx.allowed("count_as_loss", {"removal_reason": str(r.get("reason", "")),
+                                             "back_in_play": r["unit"] in present})]
     counters = ctx.pack.counters
     panzer: dict[str, list[str]] = {}
     for c in counters.values():

@@ -135,17 +135,18 @@ def _terms(ctx: Any, *explanations: Any) -> list[dict[str, Any]]:
     return out
 
 
-@implements("0.7.2.1A", "0.7.2.1B", "1.0A", "1.0B", "1.0C", "1.3A", "1.3B", "1.4")
+@implements("1.0A", "1.0B", "1.0C", "1.3B", "1.4")
 def income(ctx: Any, side: str, roll: int | None = None) -> dict[str, Any]:
     """The IPs ``side`` collects now (1.0): towns held (1.1A) + the Turn Track bonus (1.2) are
-    the new IPs, multiplied by the ground condition's factor with fractions rounded down (1.3B;
+    the new IPs (quantities ``new_ips_collected`` / ``ips_unmodified``, 0.7.2.1A), multiplied
+    by the ground condition's factor with fractions rounded down (1.3B;
     with setting ``ip_multiplier_scope: track_only`` only the bonus is multiplied), then the die
     ``roll`` (1-6) and the IPs already on the track are added, at most 99 (1.4).
 
     Returns ``{"side", "towns", "held": [{"hex", "town", "ip"}], "track_bonus", "multiplier"
     ("1/2"…), "income" (new IPs after the multiplier), "previous", "roll", "total", "range",
     "scope", "terms": [{"case", "cases", "quantity", "kind", "value", "source", "text"}],
-    "cases"}``. Without ``roll``, ``total`` is None and ``range`` gives the totals for 1 and 6.
+    "cases"}``. Without ``roll``, ``total`` is None and ``range`` gives the totals for the lowest and highest roll of ``ip_dice``.
     Raises ``ValueError`` for an unknown side or no ground condition in force.
     """
     if side not in SIDES:
@@ -157,7 +158,9 @@ def income(ctx: Any, side: str, roll: int | None = None) -> dict[str, Any]:
     towns = sum(t["ip"] for t in held)
     bonus = track_bonus(ctx, side)
     scope = _setting(ctx, "ip_multiplier_scope")
-    new_ips, unmodified = (bonus, towns) if scope == "track_only" else (towns + bonus, 0)
+    collected = {"town_ips": towns, "track_bonus": bonus}  # 0.7.2.1A in initiative.rules
+    e_new, e_unmodified = ctx.quantity("new_ips_collected", collected), ctx.quantity("ips_unmodified", collected)
+    new_ips, unmodified = e_new.value, e_unmodified.value
     e_income = ctx.quantity("ip_income", {"new_ips": new_ips, "side": side, "ground": ground})
     multiplier = Fraction(1)
     for ln in e_income.lines:
@@ -170,7 +173,8 @@ def income(ctx: Any, side: str, roll: int | None = None) -> dict[str, Any]:
                  "ip_previous": previous, "ip_unmodified": unmodified}
         return ctx.quantity("ip_available", facts), ctx.quantity("ip_total", facts)
 
-    terms = _terms(ctx, e_income)
+    terms = _terms(ctx, e_new, e_unmodified, e_income)
+    dice = int(ctx.value("ip_dice", {}))  # the range of the roll (0.7.2.1B)
     total = None
     if roll is not None:
         e_avail, e_total = total_for(roll)
@@ -181,7 +185,7 @@ def income(ctx: Any, side: str, roll: int | None = None) -> dict[str, Any]:
     return {
         "side": side, "towns": towns, "held": held, "track_bonus": bonus,
         "multiplier": _amount(multiplier), "income": e_income.value, "previous": previous,
-        "roll": roll, "total": total, "range": [total_for(1)[1].value, total_for(6)[1].value],
+        "roll": roll, "total": total, "range": [total_for(dice)[1].value, total_for(6 * dice)[1].value],
         "scope": scope, "terms": terms, "cases": cases,
     }
 
@@ -189,7 +193,7 @@ def income(ctx: Any, side: str, roll: int | None = None) -> dict[str, Any]:
 @implements("0.7.2.1C", "1.1D", "0.7.4")
 def collect_ips(ctx: Any, side: str | None = None, die: int | None = None) -> dict[str, Any]:
     """IP Collection (0.7.2.1) for ``side`` (default: the phasing side — the first player in
-    0.7.2, the second in 0.7.4): roll one die (or use ``die``), put the total on the Initiative
+    0.7.2, the second in 0.7.4): roll the dice of quantity ``ip_dice`` (0.7.2.1B: one; or use ``die``), put the total on the Initiative
     Track (``state.add_ip``), set the Base IP marker to the town IPs (1.1D, plugin data).
     Returns :func:`income`'s answer. ``ValueError`` if no side is phasing."""
     side = side or ctx.state.phasing
@@ -197,7 +201,7 @@ def collect_ips(ctx: Any, side: str | None = None, die: int | None = None) -> di
         raise ValueError("IP collection needs a phasing side (0.7.2.1A)")
     if die is None:
         trace = ctx.trace if ctx.trace is not None else Trace()
-        die = roll_dice(ctx.state, 1, purpose="IP collection", cases=["0.7.2.1B", "1.0C"], trace=trace,
+        die = roll_dice(ctx.state, int(ctx.value("ip_dice", {})), purpose="IP collection", cases=["0.7.2.1B", "1.0C"], trace=trace,
                         source=f"{_SRC}.collect_ips")
     answer = income(ctx, side, die)
     ctx.state.add_ip(side, answer["total"] - ctx.state.ip(side))

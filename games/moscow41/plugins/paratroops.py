@@ -129,17 +129,18 @@ def lose_step(ctx: Any, uid: str) -> str:
     return "remnant"
 
 
-@implements("15.3A", "15.3C")
+@implements("15.3C")
 def lift_scatter(ctx: Any) -> list[dict[str, Any]]:
-    """At the beginning of the Soviet turn after the drop (15.3A): remove the Scattered marker of
-    every paratroop dropped on an earlier turn, then take one step per enemy stack in its ZOC
+    """At the beginning of a Soviet turn: remove the Scattered marker of every paratroop dropped
+    at least ``scatter_turns`` turns ago (15.3A in paratroops.rules: the next Soviet turn), then take one step per enemy stack in its ZOC
     (15.3C, rule ``scatter_step_losses``; no ZOC, no loss: ``exert_zoc``, e.g. Arctic 7.1C).
     Returns what happened to each unit."""
     st, out = ctx.state, []
     book = data(ctx)
+    turns = int(ctx.value("scatter_turns", {}))  # 15.3A in paratroops.rules: one turn
     for u in [dict(u) for u in st.units if u.get("scattered")]:
         uid = str(u.get("id", u.get("counter")))
-        if book["dropped"].get(uid, 0) >= st.turn:
+        if st.turn - book["dropped"].get(uid, 0) < turns:
             continue
         h = u["hex"]
         st.update_unit(uid, scattered=None)
@@ -168,14 +169,17 @@ def lift_scatter(ctx: Any) -> list[dict[str, Any]]:
     return out
 
 
-@implements("15.4A", "15.4B")
 def drop_supply(ctx: Any, unit: str) -> dict[str, Any] | None:
-    """15.4A: a paratroop on the turn it was dropped is in supply regardless of its path (the
-    answer of ``casebook_supply``); 15.4B: on later turns None (the normal supply rules)."""
-    dropped = ctx.memo.get(("paratroops", "dropped"))
-    if dropped is None:  # read once per state version: asked for every supply question
-        dropped = ctx.memo[("paratroops", "dropped")] = data(ctx)["dropped"]
-    if dropped.get(unit) != ctx.state.turn or not ctx.state.has_unit(unit):
+    """A paratroop within ``airdrop_supply_turns`` of its drop (15.4A in paratroops.rules: the
+    turn it was dropped) is in supply regardless of its path (the answer of
+    ``casebook_supply``); on later turns None (the normal supply rules, 15.4B)."""
+    found = ctx.memo.get(("paratroops", "dropped"))
+    if found is None:  # read once per state version: asked for every supply question
+        found = ctx.memo[("paratroops", "dropped")] = (data(ctx)["dropped"],
+                                                        int(ctx.value("airdrop_supply_turns", {})))
+    dropped, turns = found
+    when = dropped.get(unit)
+    if when is None or not 0 <= ctx.state.turn - when < turns or not ctx.state.has_unit(unit):
         return None
     return {"unit": unit, "in_supply": True, "route": "airdrop", "path": [], "mp": 0,
             "cases": ["15.4A"], "blocked": []}

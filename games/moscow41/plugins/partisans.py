@@ -153,6 +153,13 @@ def award_points(ctx: Any) -> int:
     return gained
 
 
+def _removed(ctx: Any, side: str) -> tuple[str, ...]:
+    """The cases of the ``forbid keep_partisan`` lines that fire at the end of ``side``'s half of
+    the turn (partisans.rules: 16.3C), or () when the markers stay."""
+    verdict = ctx.permission("keep_partisan", {"side": side, "half_turn_ended": True})
+    return () if verdict.value else tuple(verdict.cases)
+
+
 @implements("16.3B", "16.3D")
 def remove_markers_entered(ctx: Any, action: Any) -> list[str]:
     """16.3B: after an action, the rule scripts' ``unit enters hex`` triggers (partisans.rules:
@@ -172,20 +179,23 @@ def remove_markers_entered(ctx: Any, action: Any) -> list[str]:
             cleared.append(h)
     if cleared:
         ctx.record("partisan-removed", ("16.3B", "16.3D"), {"hexes": cleared},
-                   source="partisans.remove_markers_entered", side="german")
+                   source="partisans.remove_markers_entered", side=action.side)
     return cleared
 
 
-@implements("16.3C", "16.3D")
-def remove_all_markers(ctx: Any) -> list[str]:
-    """16.3C: at the end of the German half of the turn every Partisan marker is removed (and
-    must be bought again, 16.3D)."""
-    cleared = markers(ctx)
-    for h in cleared:
-        ctx.state.remove_marker(MARKER, h)
+@implements("16.3D")
+def remove_all_markers(ctx: Any, side: str = "german") -> list[str]:
+    """At the end of ``side``'s half of the turn remove every Partisan marker the rule scripts
+    do not keep (16.3C: the German half); a removed marker must be bought again (16.3D)."""
+    cleared, cases = [], ()
+    for h in markers(ctx):
+        why = _removed(ctx, side)
+        if why:
+            ctx.state.remove_marker(MARKER, h)
+            cleared.append(h)
+            cases = why
     if cleared:
-        ctx.record("partisan-removed", ("16.3C",), {"hexes": cleared},
-                   source="partisans.remove_all_markers")
+        ctx.record("partisan-removed", cases, {"hexes": cleared}, source="partisans.remove_all_markers")
     return cleared
 
 
@@ -240,7 +250,8 @@ def casebook_apply_action(ctx: Any, action: Any) -> Any:
 
 @hookimpl
 def casebook_after_action(ctx: Any, action: Any, result: Any) -> None:
-    """16.3B: a German movement action removes the markers whose hexes its units entered."""
+    """16.3B: a German movement action removes the markers whose hexes its units entered
+    (permission ``keep_partisan``)."""
     remove_markers_entered(ctx, action)
 
 
@@ -256,8 +267,8 @@ def casebook_step_end(ctx: Any, phase: str, step: str) -> None:
     if side == "soviet":
         remove_oos_remnants(ctx)
         award_points(ctx)
-    elif side == "german":
-        remove_all_markers(ctx)
+    if side is not None:
+        remove_all_markers(ctx, side)  # 16.3C in partisans.rules: the German half only
 
 
 @implements("16.3A")

@@ -99,7 +99,7 @@ def casebook_legal_actions(ctx: Any, phase: str, step: str) -> list[Action]:
     return out + [Action.make("pass", side)]
 
 
-@implements("12.1A", "12.1C", "12.1D")
+@implements("12.1A")
 def place_refusals(ctx: Any, action: Action) -> list[Refusal]:
     """Why ``place-reinforcement unit=U hex=H`` is illegal: U is not available to the side now
     (12.1A-B), or H is not one of its entry hexes (12.1A, 12.1C) or is enemy-occupied (12.1D)."""
@@ -108,11 +108,18 @@ def place_refusals(ctx: Any, action: Action) -> list[Refusal]:
         return [Refusal(f"{action.get('unit')!r} is not a reinforcement available now", ("12.1A", "12.1B"))]
     hex_ = action.get("hex")
     if isinstance(hex_, str) and q.enemy_occupied(ctx, hex_, action.side):
-        return [Refusal(f"{hex_} is enemy-occupied", ("12.1D",))]
+        areas = found[0].get("areas")
+        if areas is None:
+            supplied = entry.railhead_supply(ctx, found[0], [hex_]).get(hex_, True)
+            verdict = entry.placement(ctx, hex_, action.side, railhead=True, supplied=supplied)
+        else:
+            verdict = entry.placement(ctx, hex_, action.side, railhead=False)
+        if "12.1D" in verdict.cases:  # 12.1D in reinforcement.rules
+            return [Refusal(f"{hex_} is enemy-occupied", ("12.1D",))]
     if hex_ not in entry.entry_hexes(ctx, found[0], action.side):
-        where = f"entry area {', '.join(found[0]['areas'])}" if "areas" in found[0] else \
-            "a friendly railhead that can trace supply"
-        return [Refusal(f"{hex_} is not in {where}", ("12.1A",) if "areas" in found[0] else ("12.1C",))]
+        if "areas" in found[0]:
+            return [Refusal(f"{hex_} is not in entry area {', '.join(found[0]['areas'])}", ("12.1A",))]
+        return [Refusal(f"{hex_} is not in a friendly railhead that can trace supply", ("12.1C",))]
     return []
 
 
@@ -166,8 +173,10 @@ def casebook_step_end(ctx: Any, phase: str, step: str) -> None:
 
 @implements("12.1F")
 def arrived_this_turn(ctx: Any, uid: str) -> bool:
-    """Whether ``uid`` entered as a reinforcement this turn (it is in command, 12.1F)."""
-    return q.data(ctx).get("arrived", {}).get(uid) == ctx.state.turn
+    """Whether ``uid`` entered as a reinforcement within ``arrival_command_turns`` (12.1F: this
+    turn) — it is in command."""
+    when = q.data(ctx).get("arrived", {}).get(uid)
+    return when is not None and 0 <= ctx.state.turn - when < int(ctx.value("arrival_command_turns", {}))
 
 
 @hookimpl(wrapper=True)
@@ -178,10 +187,13 @@ def casebook_command(ctx: Any, unit: str) -> Any:
     answer = yield
     if answer is None or answer.get("in_command"):
         return answer
-    arrived = ctx.memo.get(("reinforcement", "arrived"))
-    if arrived is None:  # plugin data is copied on each read: once per state version
-        arrived = ctx.memo[("reinforcement", "arrived")] = dict(q.data(ctx).get("arrived") or {})
-    if arrived.get(unit) != ctx.state.turn:
+    found = ctx.memo.get(("reinforcement", "arrived"))
+    if found is None:  # plugin data is copied on each read: once per state version
+        found = ctx.memo[("reinforcement", "arrived")] = (dict(q.data(ctx).get("arrived") or {}),
+                                                           int(ctx.value("arrival_command_turns", {})))
+    arrived, turns = found
+    when = arrived.get(unit)
+    if when is None or not 0 <= ctx.state.turn - when < turns:  # 12.1F in reinforcement.rules
         return answer
     return {**answer, "in_command": True, "cases": [*answer.get("cases", ()), "12.1F"]}
 

@@ -154,14 +154,16 @@ def _moving(ctx: Any, action: Any, start: str | None) -> list[Mapping[str, Any]]
     return [u for u in ctx.state.units_at(start)] if start else []
 
 
-@implements("6.2A", "6.2B", "6.2C")
+@implements("6.2B")
 def end_hex_refusals(ctx: Any, action: Any) -> list[Refusal]:
     """6.2B: a move may not end overstacked — only the last hex of the ``path`` (or ``to``)
-    counts, hexes passed through may be overstacked (6.2A); a move that overruns from its last
-    hex (``overrun`` argument) may end there overstacked (6.2C)."""
+    counts, hexes passed through may be overstacked (6.2A); permission ``end_move_overstacked``
+    (stacking.rules: forbidden by 6.2B, permitted by 6.2C to a move that overruns from its last
+    hex, ``overrun`` argument)."""
     path = action.get("path") or action.get("to")
-    if not path or action.get("overrun"):
-        return []
+    overrun = bool(action.get("overrun"))
+    if not path or ctx.allowed("end_move_overstacked", {"hex_overstacked": True, "overrun": overrun}):
+        return []  # 6.2C in stacking.rules: even an overstack may end this move
     end = path if isinstance(path, str) else path[-1]
     start = action.get("stack") or action.get("from")
     moving = [u for u in _moving(ctx, action, start) if u.get("side") == action.side]
@@ -172,8 +174,9 @@ def end_hex_refusals(ctx: Any, action: Any) -> list[Refusal]:
     answer = stacking_answer(ctx, end, [*stay, *moving])
     if not answer["overstacked"]:
         return []
+    verdict = ctx.permission("end_move_overstacked", {"hex_overstacked": True, "overrun": overrun})
     return [Refusal(f"a move cannot end overstacked: {end} would hold {answer['points']} stacking "
-                    f"points against a limit of {answer['limit']}", ("6.2B", "6.2A"), SOURCE)]
+                    f"points against a limit of {answer['limit']}", tuple(verdict.cases), SOURCE)]
 
 
 @implements("6.2D")
@@ -225,10 +228,11 @@ def retreat_refusals(ctx: Any, action: Any) -> list[Refusal]:
     return []
 
 
-@implements("6.2A", "6.2E", "6.2F")
+@implements("6.2F")
 def overstack_check(ctx: Any, step: str) -> list[dict[str, Any]]:
     """The end-of-step check of 6.2A (Command and Movement Steps). Returns the overstacked
-    hexes (stacking answers). At the end of the Movement Step every unit of the phasing player
+    hexes (stacking answers). Where the scripts allow ``overstack_fatigue`` (6.2E: at the end
+    of the Movement Step) every unit of the phasing player
     in an overstacked hex suffers an automatic fatigue result (6.2E): it is flipped fatigued
     (11.1C); one already fatigued takes a combat loss instead (11.1D: recorded as
     ``fatigue-loss`` and applied through the ``casebook_combat_loss`` hook). HQs have no
@@ -238,7 +242,7 @@ def overstack_check(ctx: Any, step: str) -> list[dict[str, Any]]:
     for a in found:
         ctx.record("overstacked", ("6.2A", "6.2F"), {"hex": a["hex"], "points": a["points"],
                    "limit": a["limit"], "step": step}, source="stacking.overstack_check", side=a["side"])
-    if step != "movement":
+    if not ctx.allowed("overstack_fatigue", {"ending_step": step}):  # 6.2E in stacking.rules
         return found
     changed = False
     for a in found:
@@ -312,8 +316,9 @@ def casebook_validate_action(ctx: Any, action: Any) -> list[Refusal]:
 
 @hookimpl
 def casebook_step_end(ctx: Any, phase: str, step: str) -> None:
-    """6.2A: check stacking at the end of each Command Step and of the Movement Step."""
-    if step in ("command", "movement"):
+    """6.2A: check stacking at the end of the steps the scripts' ``check_stacking`` names (each
+    Command Step and the Movement Step)."""
+    if ctx.allowed("check_stacking", {"ending_step": step}):  # 6.2A in stacking.rules
         overstack_check(ctx, step)
 
 

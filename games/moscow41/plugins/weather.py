@@ -5,7 +5,8 @@ weather in force with its effects (4.0-4.6).
   ``temperature_roll``) on the Temperature column of the Weather Table (table ``weather_table``).
 - Step ``ground`` (0.7.1.2): one die + the Ground Mod. + the temperature box DRM (quantity
   ``precipitation_roll``, table ``temperature_box``) on the Precipitation column, cross-indexed
-  with the temperature on the Ground Condition Matrix (``ground_condition_matrix``), then the
+  with the temperature on the Ground Condition Matrix (quantities ``precipitation_result`` and
+  ``matrix_ground`` look up ``weather_table`` and ``ground_condition_matrix``), then the
   transitions of 3.1-3.5 (quantity ``ground_condition`` in ``weather.rules``) against the
   previous turn's ground, which this plugin keeps in its plugin data.
 - Turn 1 under setting ``turn1_weather: fixed`` (interpretation blitz-turn1-weather, 18.2.4A) is
@@ -98,7 +99,7 @@ def _store(ctx: Any, **fields: Any) -> None:
     ctx.state.set_plugin_data(PLUGIN, data)
 
 
-@implements("0.7.1.1A", "0.7.1.1B", "0.7.1.1C", "3.0A", "3.0B")
+@implements("0.7.1.1A", "0.7.1.1C", "3.0A", "3.0B")
 def roll_temperature(ctx: Any, die: int | None = None) -> dict[str, Any]:
     """Temperature Step (0.7.1.1, 3.0B): roll one die (or use ``die``, 1-6), add the Turn
     Track's Temp. Mod., read the Temperature column of the Weather Table and place the marker
@@ -118,18 +119,19 @@ def roll_temperature(ctx: Any, die: int | None = None) -> dict[str, Any]:
     die = _die(ctx, "temperature", ("0.7.1.1A", "3.0B"), f"{_SRC}.roll_temperature") if die is None else die
     row = turn_row(ctx)
     e = ctx.quantity("temperature_roll", {"weather_die": die, "turn_temperature_drm": row["temperature_drm"]})
-    table = ctx.table("weather_table")
-    temperature = table.lookup(column="temperature", roll=_on_table(table, "roll", e.value))
+    table_roll = _on_table(ctx.table("weather_table"), "roll", e.value)
+    e_table = ctx.quantity("temperature_result", {"table_roll": table_roll})  # 0.7.1.1B in weather.rules
+    temperature = e_table.value
     ctx.state.set_weather(temperature=temperature)
     _store(ctx, temperature_roll=e.value)
     cases = ["0.7.1.1A", "0.7.1.1B", "0.7.1.1C", "3.0B"]
     out = {"temperature": temperature, "die": die, "modified": e.value, "cases": cases, "fixed": False}
-    ctx.record("temperature", cases, {**out, "drm": row["temperature_drm"], "lines": ctx.fired_lines(e)},
+    ctx.record("temperature", cases, {**out, "drm": row["temperature_drm"], "lines": ctx.fired_lines(e, e_table)},
                source=f"{_SRC}.roll_temperature", side=None)
     return out
 
 
-@implements("0.7.1.2A", "0.7.1.2B", "0.7.1.2C", "3.0C", "3.0D")
+@implements("0.7.1.2A", "0.7.1.2C", "3.0C", "3.0D")
 def roll_ground(ctx: Any, die: int | None = None) -> dict[str, Any]:
     """Ground Condition Step (0.7.1.2, 3.0C-D): roll one die (or use ``die``), add the Ground
     Mod. and the temperature box DRM, read precipitation or none on the Weather Table, cross-index
@@ -154,9 +156,11 @@ def roll_ground(ctx: Any, die: int | None = None) -> dict[str, Any]:
     row = turn_row(ctx)
     e = ctx.quantity("precipitation_roll", {"weather_die": die, "turn_ground_drm": row["ground_drm"],
                                             "temperature": temperature})
-    table = ctx.table("weather_table")
-    precip = table.lookup(column="precipitation", roll=_on_table(table, "roll", e.value))
-    table_ground = ctx.table("ground_condition_matrix").lookup(precipitation=precip, temperature=temperature)
+    table_roll = _on_table(ctx.table("weather_table"), "roll", e.value)
+    e_precip = ctx.quantity("precipitation_result", {"table_roll": table_roll})  # 3.0C in weather.rules
+    precip = e_precip.value
+    e_matrix = ctx.quantity("matrix_ground", {"precipitation_box": precip, "temperature": temperature})  # 0.7.1.2B
+    table_ground = e_matrix.value
     precipitation = precip == "precipitation"
     cases = ["0.7.1.2A", "0.7.1.2B", "0.7.1.2C", "3.0C", "3.0D"]
     if previous is None:  # no earlier turn on the Weather Display: the matrix decides alone
@@ -171,7 +175,7 @@ def roll_ground(ctx: Any, die: int | None = None) -> dict[str, Any]:
     _store(ctx, previous_ground=previous, precipitation=precipitation, table_ground=table_ground)
     out = {"ground": ground, "table_ground": table_ground, "precipitation": precipitation,
            "previous_ground": previous, "die": die, "modified": e.value, "cases": cases, "fixed": False}
-    ctx.record("ground", cases, {**out, "transitions": lines, "lines": ctx.fired_lines(e)},
+    ctx.record("ground", cases, {**out, "transitions": lines, "lines": ctx.fired_lines(e, e_precip, e_matrix)},
                source=f"{_SRC}.roll_ground", side=None)
     return out
 
