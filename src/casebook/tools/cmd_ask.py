@@ -13,6 +13,7 @@ lists the questions of POSITION's game; without a position, those of every insta
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 from pathlib import Path
@@ -156,6 +157,10 @@ def ask(position: str, question: str, args: tuple[str, ...], as_: str | None, fo
     The questions are those the rules plugins of POSITION's game answer (listed below; examples
     in docs/ask.md). Text by default, one JSON object with --json.
     """
+    # one question, then the process ends: reference counting frees what the answer drops, and the
+    # cycle collector would only walk the loaded modules, pack and board again and again (about a
+    # sixth of a warm ``ask``'s CPU, benchmarks/bench_cli.py)
+    gc.disable()
     options: dict[str, Any] = {}
     if as_ is not None:
         options["as"] = as_
