@@ -196,3 +196,24 @@ def test_ask_help_without_a_position_lists_the_installed_games():
     out = CliRunner().invoke(main, ["ask", "--help"])
     assert out.exit_code == 0, out.output
     assert "battle_for_moscow" in out.output and "moscow41" in out.output
+
+
+def test_the_turn_summary_counts_only_decisions_that_stand_after_undo(tmp_path):
+    """Two German moves, the second taken back: the turn's summary says one move (it said two)."""
+    args = ["play", "battle_for_moscow", "--player", "german=human", "--player", "soviet=human",
+            "--out", str(tmp_path / "out"), "--quiet"]
+    result = CliRunner().invoke(main, args, input="1\n1\nundo\nquit\n")
+    assert "took back: german: move" in result.output
+    summary = result.output.split("--- Turn 1 summary", 1)[1].splitlines()
+    assert summary[1].strip() == "german: 1 move"
+
+
+def test_forget_takes_undone_events_out_of_the_running_tally():
+    narrator = Narrator()
+    move = _ev(1, "action", action="german: move path=0304 stack=0303")
+    combat = _ev(2, "combat", result="DR", attacker_side="german")
+    loss = _ev(3, "combat-loss", side="soviet", unit="s1", effect="step")
+    narrator.lines([move, combat, loss])
+    narrator.forget([combat, loss])
+    summary = narrator.summary()
+    assert summary[1:] == ["    german: 1 move"]  # no attack result, no loss left

@@ -150,8 +150,10 @@ def run_play(game_id: Any, scenario: str | None, players: dict[str, tuple[str, s
                 echo("Game left unfinished.")
                 break
             if action == UNDO:
+                before = list(state.trace)
                 state = _undo(initial, state, side, echo)
                 shown = len(state.trace)
+                narrator.forget(before[shown:])  # the summary counts only what stands
                 continue
             try:
                 state.apply(action)
