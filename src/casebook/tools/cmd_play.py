@@ -20,6 +20,7 @@ from typing import Any
 import click
 
 from casebook.core.errors import IllegalActionError
+from casebook.tools.cli import game_argument
 
 __all__ = ["play", "run_play", "parse_player", "write_turn_map", "PlayInterrupted"]
 
@@ -280,7 +281,7 @@ def _undo(initial: Any, state: Any, side: str, echo: Any) -> Any:
 
 
 @click.command("play")
-@click.argument("game", required=False, default=None)
+@click.argument("game", required=False, default=None, callback=game_argument)
 @click.argument("scenario", required=False, default=None)
 @click.option("--player", "player", multiple=True, metavar="SIDE=KIND",
               help=f"Who plays a side of the game (repeatable): KIND human or bot:planner|greedy|random; "
