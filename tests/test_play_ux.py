@@ -217,3 +217,21 @@ def test_forget_takes_undone_events_out_of_the_running_tally():
     narrator.forget([combat, loss])
     summary = narrator.summary()
     assert summary[1:] == ["    german: 1 move"]  # no attack result, no loss left
+
+
+def test_why_of_an_action_a_validator_cannot_read_says_what_was_wrong_in_words(mini_pack, monkeypatch):
+    """In-game ``why`` of a malformed path showed the class name (``QuestionError: …``)."""
+    from casebook.core.errors import QuestionError
+    from casebook.core.game import State
+
+    state = _game(mini_pack).new_initial_state(seed=2)
+    action = "german: move stack=0101 path=zz"
+    for exc, words in ((QuestionError("hex zz is off the map (8 x 8)"), "malformed action: hex zz is off the map (8 x 8)"),
+                       (KeyError("zz"), "malformed action: 'zz' is not known here")):
+        def broken(self, action, exc=exc):
+            raise exc
+        monkeypatch.setattr(State, "_why_not", broken)
+        monkeypatch.setattr(State, "_accepts", lambda self, action: False)
+        cases, reason = state.why_not(action)
+        assert reason.endswith(words) and "Error" not in reason, reason
+        assert len(cases) == 1
