@@ -88,3 +88,20 @@ def test_BM1_2_a_save_cannot_play_past_the_scenarios_seven_turns(tmp_path, bfm_s
     good = tmp_path / "good.yaml"
     good.write_text(bfm_save.replace("\nphase:", "\nturn: 7\nphase:", 1), encoding="utf-8")
     assert run("ask", good, "zoc", "0303").exit_code == 0
+
+
+@pytest.mark.parametrize("depth, refused", [(120, False), (121, True), (900, True)])
+def test_parentheses_count_in_the_script_nesting_limit(depth, refused):
+    """Parentheses leave no node in the parse tree, so 900 nested pairs passed the nesting limit
+    (MAX_TREE_DEPTH, 120); now they count, located at the first pair too many."""
+    from casebook.script.parser import MAX_TREE_DEPTH, parse_script
+
+    text = "# (((( in a comment do not count\nquantity q = sum by BM8.4\n  start " \
+           + "(" * depth + "1" + ")" * depth + ' by BM8.4\n'
+    statements, problems = parse_script(text, "x.rules")
+    assert MAX_TREE_DEPTH == 120
+    if refused:
+        assert not statements and [(p.line, p.column) for p in problems] == [(3, 9 + MAX_TREE_DEPTH)]
+        assert problems[0].message == "parentheses nested deeper than 120 levels (split the expression)"
+    else:
+        assert len(statements) == 1 and not problems
