@@ -266,3 +266,20 @@ def test_a_save_with_a_corrupt_rng_is_refused_at_its_line_like_play_load(session
     r = client.post("/api/load", json={"path": "bad.yaml"})
     assert r.status_code == 400 and "rng.state" in r.json()["error"] and "bad.yaml:" in r.json()["error"]
     assert session.state.to_dict() == before
+
+
+def test_undo_reaches_back_before_a_load_when_the_trace_is_beside_the_save(bfm_game, tmp_path):
+    """``serve --load`` (and the page's load) could not undo past the load (play could): the
+    history comes from the trace beside the save, replayed from its setup on undo."""
+    from casebook.tools.web.session import Session, load_state
+
+    first = new_session(bfm_game, {"german": "human", "soviet": "human"}, tmp_path)
+    client = client_for(first)
+    assert client.post("/api/apply", json={"action": "german: move path=0102 stack=0201"}).status_code == 200
+    assert client.post("/api/save", json={"path": "s.yaml"}).status_code == 200
+    resumed = Session(load_state(bfm_game, tmp_path / "s.yaml"), {"german": "human", "soviet": "human"},
+                      roots=[tmp_path])
+    assert len(resumed.state.history) == 1
+    back = client_for(resumed).post("/api/undo", json={})
+    assert back.status_code == 200 and back.json()["took_back"] == "german: move path=0102 stack=0201"
+    assert resumed.state.trace.dumps() == bfm_game.new_initial_state(1).trace.dumps()

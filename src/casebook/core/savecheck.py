@@ -18,23 +18,41 @@ gives ``(file, 0, 0)``.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping
 from functools import lru_cache
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ConfigDict, StringConstraints, TypeAdapter, ValidationError
+from typing_extensions import TypedDict
 
 from casebook.core.errors import Problem
 from casebook.core.tracks import track_problems
 
-__all__ = ["save_problems", "rng_problems", "turn_problems", "plugin_state_problems", "state_schema", "state_slots", "is_save", "load_save",
+__all__ = ["save_problems", "rng_problems", "turn_problems", "TRACE_SLOT", "TraceLink", "trace_digest",
+            "plugin_state_problems", "state_schema", "state_slots", "is_save", "load_save",
            "Locate", "RNG_MAX"]
 
 Locate = Callable[[tuple], tuple[str, int, int]]
 #: Largest PCG32 state (64 bits).
 RNG_MAX = (1 << 64) - 1
-#: plugin_state keys the kernel itself keeps (the game driver's bookkeeping, src/casebook/core/game.py).
-KERNEL_SLOTS = ("driver",)
+#: plugin_state keys the kernel itself keeps: the game driver's bookkeeping (src/casebook/core/game.py)
+#: and the link of a save to the trace written beside it (:data:`TRACE_SLOT`).
+TRACE_SLOT = "trace"
+KERNEL_SLOTS = ("driver", TRACE_SLOT)
+
+
+class TraceLink(TypedDict):
+    """``plugin_state.trace`` of a save written with its trace beside it (``SAVE.trace.jsonl``):
+    the SHA-256 (hex) of that file's bytes, so a resumed play never continues an edited trace."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    sha256: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
+
+
+def trace_digest(data: bytes) -> str:
+    """The :class:`TraceLink` digest of a trace file's bytes."""
+    return hashlib.sha256(data).hexdigest()
 
 
 def _problem(locate: Locate, kp: tuple, message: str) -> Problem:
@@ -75,7 +93,9 @@ def _module(plugin: str) -> Any:
 def state_schema(plugin: str) -> TypeAdapter | None:
     """The pydantic adapter of the ``STATE_SCHEMA`` plugin ``plugin`` declares (None if none)."""
     schema: Any
-    if plugin in KERNEL_SLOTS:
+    if plugin == TRACE_SLOT:
+        schema = TraceLink
+    elif plugin in KERNEL_SLOTS:
         from casebook.core.game import STATE_SCHEMA
 
         schema = STATE_SCHEMA

@@ -217,8 +217,8 @@ def _resume(game_id: Any, scenario: str | None, load: str) -> tuple[Any, Any, An
     from casebook.core.game import Game
     from casebook.core.position import pack_dir_near, position_to_dict
     from casebook.core.savecheck import load_save
-    from casebook.core.trace import Trace
     from casebook.core.yamlio import load_yaml
+    from casebook.tools.saves import resume_trace
 
     raw = load_yaml(load).data
     saved_game = raw.get("game") if isinstance(raw, dict) else None
@@ -241,12 +241,8 @@ def _resume(game_id: Any, scenario: str | None, load: str) -> tuple[Any, Any, An
     if game.engine.pack.id != saved_game:
         raise click.UsageError(f"{load} is a save of {saved_game!r}, the pack {game_id} is {game.engine.pack.id!r}")
     pos = load_save(load, game.engine)
-    trace_path = Path(load + ".trace.jsonl")
-    trace = Trace.read(trace_path) if trace_path.is_file() else Trace()
-    if len(trace) and trace[len(trace) - 1].seq + 1 != pos.trace_seq:
-        raise click.UsageError(f"{trace_path} does not end where {load} stands (its last event is "
-                               f"{trace[len(trace) - 1].seq}, the save's next is {pos.trace_seq})")
-    state = game.state_from_dict(position_to_dict(pos), trace)
+    trace, data = resume_trace(load, position_to_dict(pos))  # the trace beside it is its own (tools/saves.py)
+    state = game.state_from_dict(data, trace)
     initial = None
     if len(trace) and trace[0].kind == "setup" and trace[0].seq == 0:  # undo reaches back before the load
         state.history = [parse_action(e.data["action"]) for e in trace if e.kind == "action"]
@@ -257,11 +253,10 @@ def _resume(game_id: Any, scenario: str | None, load: str) -> tuple[Any, Any, An
 def _write_outputs(state: Any, out: Path, name: str, echo: Any) -> None:
     """trace.jsonl, final.yaml (a position ``--load`` continues, with its trace beside it as
     final.yaml.trace.jsonl) and the last turn's map."""
-    from casebook.core.position import dump_save
+    from casebook.tools.saves import write_save
 
     state.trace.write(out / "trace.jsonl")
-    state.trace.write(out / "final.yaml.trace.jsonl")
-    (out / "final.yaml").write_text(dump_save(state.to_dict()), encoding="utf-8")
+    write_save(state, out / "final.yaml")  # with final.yaml.trace.jsonl, linked by its digest
     title = f"{name}: final position" if state.is_terminal() else f"{name}: turn {state.data.turn} (unfinished)"
     write_turn_map(state, out / f"turn-{state.data.turn:02d}.svg", title)
     echo(f"Wrote {out / 'trace.jsonl'}, {out / 'final.yaml'} and the turn maps.")
