@@ -70,3 +70,34 @@ def test_the_browser_load_refuses_an_edited_trace_too(saved):
     _edit_trace(saved, _first_move)
     with pytest.raises(ServeError, match="not the trace final.yaml was saved with"):
         load_state(game, saved)
+
+
+def test_a_save_of_a_copied_pack_resumes_on_that_pack_and_says_when_it_changed(tmp_path, repo_root):
+    """A save recorded only its game id: one played from a copied pack resumed on the installed
+    game unless the folder was named. Now it names its pack (folder and content SHA-256), and
+    ``play --load`` and ``ask`` both read it there; an edit of the pack since is reported."""
+    import shutil
+
+    from casebook.tools.cmd_ask import _position_engine
+
+    pack = tmp_path / "packs" / "bfm"
+    shutil.copytree(repo_root / "games" / "battle_for_moscow", pack, ignore=shutil.ignore_patterns("golden"))
+    players = {"german": ("bot", "greedy"), "soviet": ("bot", "greedy")}
+    run_play(str(pack), "campaign", players, 1, tmp_path / "elsewhere", max_actions=6, echo=lambda s: None,
+             progress=False)
+    save = tmp_path / "elsewhere" / "final.yaml"
+    assert f"folder: {pack}" in save.read_text()
+    game, _, _, _ = _resume(None, None, str(save))
+    assert game.engine.pack.dir.resolve() == pack
+    _, engine = _position_engine(str(save))
+    assert engine.pack.dir.resolve() == pack
+    res = run("ask", save, "zoc", "0303")
+    assert res.exit_code == 0 and "warning" not in res.output
+
+    crt = pack / "tables" / "crt.yaml"
+    crt.write_text(crt.read_text() + "# edited\n")
+    res = run("ask", save, "zoc", "0303")
+    assert res.exit_code == 0 and f"warning: final.yaml was played on the pack in {pack} (content " in res.output
+    assert "differs now" in res.output
+    res = run("ask", save, "zoc", "0303", "--pack", repo_root / "games" / "moscow41")
+    assert res.exit_code == 2 and "is a pack of 'moscow41', the position a position of 'battle_for_moscow'" in res.output

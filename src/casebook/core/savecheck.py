@@ -39,7 +39,18 @@ RNG_MAX = (1 << 64) - 1
 #: plugin_state keys the kernel itself keeps: the game driver's bookkeeping (src/casebook/core/game.py)
 #: and the link of a save to the trace written beside it (:data:`TRACE_SLOT`).
 TRACE_SLOT = "trace"
-KERNEL_SLOTS = ("driver", TRACE_SLOT)
+#: ... and the pack a save was played on (casebook.tools.saves.pack_identity).
+PACK_SLOT = "pack"
+KERNEL_SLOTS = ("driver", TRACE_SLOT, PACK_SLOT)
+
+
+class PackLink(TypedDict):
+    """``plugin_state.pack`` of a save: the game id, folder and content SHA-256 of its pack."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    id: str
+    folder: str
+    sha256: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
 
 
 class TraceLink(TypedDict):
@@ -95,6 +106,8 @@ def state_schema(plugin: str) -> TypeAdapter | None:
     schema: Any
     if plugin == TRACE_SLOT:
         schema = TraceLink
+    elif plugin == PACK_SLOT:
+        schema = PackLink
     elif plugin in KERNEL_SLOTS:
         from casebook.core.game import STATE_SCHEMA
 

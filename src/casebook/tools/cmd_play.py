@@ -215,7 +215,7 @@ def _resume(game_id: Any, scenario: str | None, load: str) -> tuple[Any, Any, An
     from casebook.core.actions import parse_action
     from casebook.core.confine import is_game_id
     from casebook.core.game import Game
-    from casebook.core.position import pack_dir_near, position_to_dict
+    from casebook.core.position import position_to_dict
     from casebook.core.savecheck import load_save
     from casebook.core.yamlio import load_yaml
     from casebook.tools.saves import resume_trace
@@ -232,8 +232,12 @@ def _resume(game_id: Any, scenario: str | None, load: str) -> tuple[Any, Any, An
     if scenario is not None and saved_scenario is not None and scenario != saved_scenario:
         raise click.UsageError(f"{load} is a save of scenario {saved_scenario!r}, not {scenario!r}")
     from casebook.core.engine import load_engine
+    from casebook.tools.saves import save_pack
 
-    engine = load_engine(game_id if folder else (pack_dir_near(saved_game, Path(load)) or saved_game))
+    chosen_pack, warning = save_pack(raw, load, game_id if folder else None)  # the pack it was played on
+    if warning:
+        click.echo(warning, err=True)
+    engine = load_engine(chosen_pack)
     chosen = saved_scenario or scenario or next(iter(engine.pack.scenarios), "")
     if chosen not in engine.pack.scenarios:
         raise click.UsageError(f"{load}: the game {engine.pack.id!r} has no scenario {chosen!r}")
