@@ -283,3 +283,24 @@ def test_undo_reaches_back_before_a_load_when_the_trace_is_beside_the_save(bfm_g
     back = client_for(resumed).post("/api/undo", json={})
     assert back.status_code == 200 and back.json()["took_back"] == "german: move path=0102 stack=0201"
     assert resumed.state.trace.dumps() == bfm_game.new_initial_state(1).trace.dumps()
+
+
+def test_watch_opens_without_replaying_and_the_page_asks_without_a_404(session, tmp_path):
+    """Opening a 2,800-event trace took ~15 s (replayed whole first) and the page's first GET
+    /api/watch logged a 404: now nothing is open is an answer, and a trace replays step by step."""
+    client = client_for(session)
+    assert client.get("/api/watch").status_code == 200 and client.get("/api/watch").json() == {"open": False}
+    client.post("/api/apply", json={"action": "german: move path=0102 stack=0201"})
+    client.post("/api/apply", json={"action": "german: pass"})
+    (tmp_path / "t.jsonl").write_text(client.get("/api/trace").text, encoding="utf-8")
+    summary = client.post("/api/watch", json={"path": "t.jsonl"}).json()
+    opened = client.get("/api/watch").json()
+    assert opened["open"] is True and opened["decisions"] == summary["decisions"] == 2
+    # a changed action is found when a step reaches it (not at open)
+    lines = (tmp_path / "t.jsonl").read_text().splitlines()
+    lines = [ln.replace("path=0102 stack=0201", "path=0102,0103 stack=0201") for ln in lines]
+    (tmp_path / "bad.jsonl").write_text("\n".join(lines) + "\n")
+    assert client.post("/api/watch", json={"path": "bad.jsonl"}).status_code == 200
+    assert client.get("/api/watch/0").status_code == 200  # the start: nothing replayed yet
+    refused = client.get(f"/api/watch/{summary['events'] - 1}")
+    assert refused.status_code == 400 and "seq" in refused.json()["error"]
