@@ -20,6 +20,8 @@ from casebook.core.errors import CasebookError, IllegalActionError
 __all__ = ["replay", "replay_trace", "save_point", "END_EVENT"]
 
 
+#: plugin_state slots of a save that are not the position (casebook.tools.saves)
+LINKS = ("trace", "pack")
 #: The event that ends a game's trace (src/casebook/core/game.py).
 END_EVENT = "game-over"
 _HINT = " (if the game was played from a copied or edited pack, name it: --pack DIR)"
@@ -108,7 +110,8 @@ def save_point(path: Path, state: Any) -> Path | None:
     """The save beside the trace ``path`` that records exactly the position ``state`` (a replay of
     that trace) stopped at, or None: ``SAVE`` for ``SAVE.trace.jsonl`` (``play``'s ``save`` and
     ``--load``), ``final.yaml`` for a play's ``trace.jsonl``. Compared in the canonical form of a
-    save, but for ``players`` (who played is not part of the position)."""
+    save, but for ``players`` (who played is not part of the position) and the save's links to its
+    trace and pack (tools/saves.py)."""
     from casebook.core.position import dump_save
     from casebook.core.yamlio import read_yaml
 
@@ -124,6 +127,8 @@ def save_point(path: Path, state: Any) -> Path | None:
         if doc is None or problems or not isinstance(doc.data, dict):
             continue
         saved = {k: v for k, v in doc.data.items() if k != "players"}
+        if isinstance(saved.get("plugin_state"), dict):  # the save's links to its trace and pack
+            saved["plugin_state"] = {k: v for k, v in saved["plugin_state"].items() if k not in LINKS}
         text = text if text is not None else dump_save({k: v for k, v in state.to_dict().items() if k != "players"})
         if dump_save(saved) == text:
             return candidate
