@@ -60,7 +60,7 @@ def _signed(n: Any) -> str:
     return f"+{n}" if isinstance(n, (int, float)) and n > 0 else str(n)
 
 
-_SOURCES: dict[str, list[str]] = {}
+_SOURCES: dict[tuple[str, str], list[str]] = {}  # (rules folder, script file) -> its lines
 
 
 def term_words(term: Mapping[str, Any], titles: Mapping[str, str] | None = None,
@@ -81,12 +81,13 @@ def _condition(source: str, rules_dir: Path | None) -> str:
     file, _, line = source.rpartition(":")
     if not file or not line.isdigit() or rules_dir is None:
         return ""
-    if file not in _SOURCES:
+    key = (str(rules_dir), file)  # two games (or a test's folder) may both have a combat.rules
+    if key not in _SOURCES:
         try:
-            _SOURCES[file] = (Path(rules_dir) / Path(file).name).read_text(encoding="utf-8").split("\n")
+            _SOURCES[key] = (Path(rules_dir) / Path(file).name).read_text(encoding="utf-8").split("\n")
         except OSError:
-            _SOURCES[file] = []
-    lines = _SOURCES[file]
+            _SOURCES[key] = []
+    lines = _SOURCES[key]
     n = int(line)
     text = lines[n - 1] if 0 < n <= len(lines) else ""
     _, sep, cond = text.partition(" when ")
