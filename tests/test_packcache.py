@@ -23,16 +23,15 @@ def cache(tmp_path, monkeypatch):
     """A fresh private cache folder; the process-level memo emptied before and after."""
     folder = tmp_path / "cache"
     monkeypatch.setenv("CASEBOOK_CACHE", str(folder))
-    packcache._PACKS.clear()
-    _cached_engine.cache_clear()
+    _new_process()
     yield folder
-    packcache._PACKS.clear()
-    _cached_engine.cache_clear()
+    _new_process()
 
 
 def _new_process() -> None:
     """What a second run of ``casebook`` starts from: only the disk cache."""
     packcache._PACKS.clear()
+    packcache._KEYS.clear()
     _cached_engine.cache_clear()
 
 
@@ -121,3 +120,44 @@ def test_a_new_folder_is_private(cache, mini_pack):
     load_pack(mini_pack)
     assert cache.stat().st_mode & 0o777 == 0o700
     assert (cache / "hmac.key").stat().st_mode & 0o777 == 0o600
+
+
+def test_an_edit_that_keeps_size_and_modification_time_is_still_a_new_key(cache, tmp_path, mini_pack):
+    """The key of an unchanged stat signature is reused without reading the files; the change
+    time (which an edit always moves, and ``touch`` cannot set back) keeps an edit from hiding."""
+    pack = tmp_path / "mini"
+    shutil.copytree(mini_pack, pack)
+    first = packcache.pack_key(pack, None)
+    _new_process()
+    assert packcache.pack_key(pack, None) == first  # from the signature's entry
+    assert list(cache.glob("*.packkey"))
+    game = pack / "game.yaml"
+    before = game.stat()
+    text = game.read_text(encoding="utf-8")
+    edited = text.replace("mini", "mlni", 1)
+    assert edited != text and len(edited) == len(text)
+    game.write_text(edited, encoding="utf-8")
+    os.utime(game, ns=(before.st_atime_ns, before.st_mtime_ns))
+    _new_process()
+    assert packcache.pack_key(pack, None) != first
+
+
+def test_a_yaml_parse_is_kept_and_a_parse_with_problems_never(cache, tmp_path):
+    from casebook.core.yamlio import read_yaml
+
+    good = tmp_path / "good.yaml"
+    good.write_text("units:\n" + "".join(f"  - {{id: u{i}, hex: '0{i % 9 + 1}0{i % 7 + 1}'}}\n"
+                                         for i in range(80)), encoding="utf-8")
+    fresh, problems = read_yaml(good)
+    assert not problems and len(list(cache.glob("*.yaml"))) == 1
+    again, problems = read_yaml(good)  # from the entry
+    assert not problems
+    assert (again.data, again.positions, again.value_positions) == (fresh.data, fresh.positions, fresh.value_positions)
+    assert again.where(("units", 79, "hex")) == (81, 15)  # "  - {id: u79, hex: …": the key at column 15
+
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(good.read_text(encoding="utf-8") + "units: []\n", encoding="utf-8")
+    for _ in range(2):
+        doc, problems = read_yaml(bad)
+        assert [p.message for p in problems] == ["duplicate key 'units'"]
+    assert len(list(cache.glob("*.yaml"))) == 1

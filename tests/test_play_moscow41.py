@@ -66,8 +66,8 @@ def test_same_seed_same_trace_and_replay_is_identical(blitz, tmp_path):
     assert runs[0].trace.dumps() == runs[1].trace.dumps()
     path = tmp_path / "trace.jsonl"
     runs[0].trace.write(path)
-    ok, message = replay_trace(path)
-    assert ok, message
+    ok, message = replay_trace(path, partial=True)  # 60 actions: the game goes on
+    assert ok and "the trace is incomplete: it stops at seq" in message, message
 
 
 def test_save_load_continue_gives_the_uninterrupted_trace(blitz):

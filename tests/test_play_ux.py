@@ -196,3 +196,42 @@ def test_ask_help_without_a_position_lists_the_installed_games():
     out = CliRunner().invoke(main, ["ask", "--help"])
     assert out.exit_code == 0, out.output
     assert "battle_for_moscow" in out.output and "moscow41" in out.output
+
+
+def test_the_turn_summary_counts_only_decisions_that_stand_after_undo(tmp_path):
+    """Two German moves, the second taken back: the turn's summary says one move (it said two)."""
+    args = ["play", "battle_for_moscow", "--player", "german=human", "--player", "soviet=human",
+            "--out", str(tmp_path / "out"), "--quiet"]
+    result = CliRunner().invoke(main, args, input="1\n1\nundo\nquit\n")
+    assert "took back: german: move" in result.output
+    summary = result.output.split("--- Turn 1 summary", 1)[1].splitlines()
+    assert summary[1].strip() == "german: 1 move"
+
+
+def test_forget_takes_undone_events_out_of_the_running_tally():
+    narrator = Narrator()
+    move = _ev(1, "action", action="german: move path=0304 stack=0303")
+    combat = _ev(2, "combat", result="DR", attacker_side="german")
+    loss = _ev(3, "combat-loss", side="soviet", unit="s1", effect="step")
+    narrator.lines([move, combat, loss])
+    narrator.forget([combat, loss])
+    summary = narrator.summary()
+    assert summary[1:] == ["    german: 1 move"]  # no attack result, no loss left
+
+
+def test_why_of_an_action_a_validator_cannot_read_says_what_was_wrong_in_words(mini_pack, monkeypatch):
+    """In-game ``why`` of a malformed path showed the class name (``QuestionError: …``)."""
+    from casebook.core.errors import QuestionError
+    from casebook.core.game import State
+
+    state = _game(mini_pack).new_initial_state(seed=2)
+    action = "german: move stack=0101 path=zz"
+    for exc, words in ((QuestionError("hex zz is off the map (8 x 8)"), "malformed action: hex zz is off the map (8 x 8)"),
+                       (KeyError("zz"), "malformed action: 'zz' is not known here")):
+        def broken(self, action, exc=exc):
+            raise exc
+        monkeypatch.setattr(State, "_why_not", broken)
+        monkeypatch.setattr(State, "_accepts", lambda self, action: False)
+        cases, reason = state.why_not(action)
+        assert reason.endswith(words) and "Error" not in reason, reason
+        assert len(cases) == 1

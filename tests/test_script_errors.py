@@ -95,6 +95,6 @@ def test_rules_check_a_broken_rules_dir_lists_every_error_and_exits_1():
     assert lines[-1].endswith("2 errors")
 
 
-def test_rules_check_unknown_game_exits_1():
-    out = CliRunner().invoke(rules, ["check", "no-such-game"])
-    assert out.exit_code == 1 and "no such game or directory" in out.output
+def test_rules_check_unknown_game_is_a_usage_error_exit_2():
+    out = CliRunner().invoke(rules, ["check", "no-such-game"])  # as every command's unknown GAME
+    assert out.exit_code == 2 and "no game 'no-such-game': expected an installed game id" in out.output

@@ -74,3 +74,21 @@ def test_bad_input_exits_1_with_one_line(tmp_path):
         code, out = run(*args)
         assert code == 1 and out.startswith(f"{trace}:1: ") and "Unterminated string" in out, out
         assert len(out.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("args", [
+    ["play", "nosuchgame"], ["batch", "nosuchgame"], ["serve", "nosuchgame"], ["lint", "nosuchgame"],
+    ["cases", "nosuchgame"], ["provenance", "nosuchgame"], ["rules", "check", "nosuchgame"],
+    ["render", "nosuchgame", "-o", "x.svg"], ["mapfit", "nosuchgame", "--check"],
+])
+def test_an_unknown_game_is_a_usage_error_exit_2_in_every_command(args):
+    """One convention (click's): a GAME that is neither an installed game nor a path exits 2 with
+    the installed games named (``play nosuchgame`` exited 1 while ``batch`` exited 2)."""
+    code, text = run(*args)
+    assert code == 2, text
+    assert "no game 'nosuchgame': expected an installed game id (battle_for_moscow, moscow41" in text
+
+
+def test_a_folder_that_is_no_pack_is_a_content_error_exit_1(tmp_path):
+    code, text = run("lint", tmp_path)
+    assert code == 1 and "not a content pack" in text, text

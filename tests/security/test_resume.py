@@ -104,3 +104,34 @@ def test_replay_accepts_its_own_trace(tmp_path, recorded):
     code, out = run("replay", _write(tmp_path, recorded))
     assert code == 0 and "replayed identically" in out
     assert len(Trace.read(tmp_path / "t.jsonl")) == len(recorded)
+
+
+def test_a_trace_cut_at_a_line_boundary_is_incomplete_and_says_where_it_stops(tmp_path, recorded):
+    """Cut just before an action (every event of the decisions before it whole): it replays
+    identically as far as it goes, but it is not a game — it said "replayed identically"."""
+    cut = max(i for i, e in enumerate(recorded) if e["kind"] == "action" and i < len(recorded) // 2)
+    last = recorded[cut - 1]
+    code, out = run("replay", _write(tmp_path, recorded[:cut]))
+    assert code == 1, out
+    assert f"the trace is incomplete: it stops at seq {last['seq']} (turn {last['turn']}, " in out
+    assert "before the game's end, and no save beside it records that point" in out
+    code, out = run("replay", "--partial", tmp_path / "t.jsonl")
+    assert code == 0 and f"{cut} events replayed identically; the trace is incomplete" in out, out
+
+
+def test_an_interrupted_play_replays_up_to_its_save_and_an_edited_save_is_no_save_point(tmp_path):
+    players = {"german": ("bot", "greedy"), "soviet": ("bot", "greedy")}
+    state = run_play("battle_for_moscow", "campaign", players, 2, tmp_path / "p", max_actions=25,
+                     echo=lambda line: None, progress=False)
+    assert not state.is_terminal()
+    trace, save = tmp_path / "p" / "trace.jsonl", tmp_path / "p" / "final.yaml"
+    code, out = run("replay", trace)
+    assert code == 0 and f"replayed identically, up to the save {save} (turn {state.data.turn}" in out, out
+    code, out = run("replay", tmp_path / "p" / "final.yaml.trace.jsonl")
+    assert code == 0 and "up to the save" in out, out
+    text = save.read_text()
+    turn = f"turn: {state.data.turn}\n"
+    assert turn in text
+    save.write_text(text.replace(turn, f"turn: {state.data.turn + 1}\n"))
+    code, out = run("replay", trace)
+    assert code == 1 and "the trace is incomplete" in out, out

@@ -42,6 +42,7 @@ from casebook.areas._combat_rules import PLUGIN, attack_refusals, reaction_cost,
 from casebook.areas._combat_validators import attack_action, other_refusals, overrun_refusals
 from casebook.core.actions import Action
 from casebook.core.cases import implements
+from casebook.core.dice import SIDES
 from casebook.core.dice import roll as roll_dice
 from casebook.core.errors import IllegalActionError, QuestionError
 from casebook.core.hexgrid import parse_hex
@@ -414,8 +415,15 @@ def casebook_answer(ctx, question, args, options):
         raise QuestionError(str(exc)) from None
     if not on_map:
         raise QuestionError(f"hex {args[0]} is off the map ({ctx.board.grid.describe()})")
+    roll = options.get("roll")
+    if roll is not None:  # a roll the combat dice can show (two dice 2-12, 10.0D; one 1-6, BM8.4)
+        dice = combat_dice(ctx)
+        if not isinstance(roll, int) or not dice <= roll <= dice * SIDES:
+            cases = ctx.rules.quantities["combat_dice"].code.cases if rules_define(ctx, "combat_dice") else ["10.0D"]
+            raise QuestionError(f"--roll {roll!r}: the combat dice ({dice} × d{SIDES}, by "
+                                f"{', '.join(cases)}) roll {dice}-{dice * SIDES}")
     return attack_answer(ctx, args[0], list(options["with"]), options.get("support") or (0, 0),
-                         bool(options.get("overrun")), options.get("roll"))
+                         bool(options.get("overrun")), roll)
 
 
 class _PendingAttack(TypedDict):

@@ -141,6 +141,17 @@ class Game:
         return state
 
 
+def _readable(exc: Exception) -> str:
+    """What was wrong with a typed action, in words (a refusal, never a class name): a rules
+    error's own message; an unknown key named as such."""
+    detail = str(exc.args[0] if isinstance(exc, KeyError) and exc.args else exc).strip()
+    if isinstance(exc, CasebookError) or isinstance(exc, ValueError):
+        return detail or "a value that cannot be read"
+    if isinstance(exc, KeyError):
+        return f"{detail!r} is not known here"
+    return f"a value of the wrong kind ({detail})" if detail else "a value of the wrong kind"
+
+
 class State:
     """A play in progress (see the module docstring). ``data`` is the
     :class:`~casebook.core.state.GameState`, ``trace`` the :class:`Trace`, ``history`` the
@@ -308,9 +319,8 @@ class State:
             raise
         except (CasebookError, KeyError, ValueError, TypeError, AttributeError, IndexError, LookupError) as exc:
             phase, step = self._machine.current
-            detail = str(exc).strip("'\"") or type(exc).__name__
             return (step.case,), (f"not among the legal actions of the {step.id} step ({phase.id}); "
-                                  f"malformed action ({type(exc).__name__}: {detail[:120]})")
+                                  f"malformed action: {_readable(exc)[:160]}")
 
     def _refusals(self, action: Action) -> list[Any]:
         ctx = self.game.engine.ctx(self.data)

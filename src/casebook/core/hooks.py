@@ -369,8 +369,8 @@ class CasebookPluginManager(pluggy.PluginManager):
         wrapped so each call knows which plugin returned a value."""
         proxy = _Proxy(name)
         for attr in dir(plugin):
-            if attr.startswith("__"):
-                continue
+            if attr.startswith("__") or not hasattr(getattr(plugin, attr, None), f"{PROJECT}_impl"):
+                continue  # not marked by @hookimpl (a cheap test first: a module has hundreds of names)
             opts = self.parse_hookimpl_opts(plugin, attr)
             if opts is None:
                 continue
@@ -402,6 +402,14 @@ class CasebookPluginManager(pluggy.PluginManager):
         self.calls.append(HookCall(hook_name, called, tuple(answered), error))
 
 
+@functools.lru_cache(maxsize=1)
+def _plugin_entry_points() -> tuple[Any, ...]:
+    """The entry points of group ``casebook.plugins``, read once per process (scanning every
+    installed distribution's metadata costs milliseconds per call, and a game resolves a dozen
+    plugins)."""
+    return tuple(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP))
+
+
 def resolve_plugin(name: Any) -> Any:
     """The module (or entry-point object) for plugin ``name``: only an entry point ``<name>`` of
     group ``casebook.plugins``; raises ``LookupError`` with the reason otherwise (the caller turns
@@ -409,7 +417,7 @@ def resolve_plugin(name: Any) -> Any:
     if not isinstance(name, str) or not _NAME.match(name):
         raise LookupError(f"plugin name {name!r} is not a plain name (lower case, digits, _): "
                           f"plugins are registered names, never module paths")
-    for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+    for ep in _plugin_entry_points():
         if ep.name == name:
             return ep.load()
     raise LookupError(f"unknown plugin {name!r}: no entry point {name!r} in group {ENTRY_POINT_GROUP}")

@@ -57,6 +57,8 @@ _SKIP_DIRS = frozenset({"__pycache__", ".git", ".venv", "node_modules"})
 #: id(map mapping) -> (the mapping, its Board): a pack's board, built once per process.
 _BOARDS: dict[int, tuple[Any, Any]] = {}
 _KERNEL_HASH: list[str] = []
+#: the stat signature of the pack last hashed -> its key (:func:`pack_key`)
+_KEYS: dict[tuple[Any, ...], str] = {}
 #: cache key -> the Pack read for it in this process (a Pack is immutable: shared, like an Engine).
 _PACKS: dict[str, Any] = {}
 
@@ -115,8 +117,42 @@ def _kernel_hash() -> str:
     return _KERNEL_HASH[0]
 
 
+def _signature(pack_dir: Path, rules_dir: Path | None) -> tuple[Any, ...]:
+    """What :func:`pack_key` reads, by file name, size and modification time (no bytes read)."""
+    sig: list[Any] = [str(pack_dir), str(rules_dir), os.getcwd()]
+    for root in (pack_dir, rules_dir):
+        for f in _tree_files(root) if root is not None else ():
+            try:
+                st = f.stat()
+            except OSError:
+                return ()
+            sig.append((str(f), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino))
+    return tuple(sig)
+
+
 def pack_key(pack_dir: Path, rules_dir: Path | None) -> str:
-    """The cache key of a pack: hex SHA-256 over everything its load depends on (module docstring)."""
+    """The cache key of a pack: hex SHA-256 over everything its load depends on (module docstring).
+
+    Files whose names, sizes, inodes and modification and change times (``st_ctime``: any write
+    or ``touch`` moves it, and no user can set it back) are those of an earlier hashing are not
+    read again: the key found then is reused, from this process or from a cache entry of that
+    stat signature (a pack folder holds megabytes of golden traces; git's index does the same)."""
+    sig = _signature(pack_dir, rules_dir)
+    known = _KEYS.get(sig) if sig else None
+    if known is not None:
+        return known
+    if sig:
+        key = cached_value("packkey", repr(sig).encode("utf-8"), lambda: _hash_pack(pack_dir, rules_dir))
+    else:
+        key = _hash_pack(pack_dir, rules_dir)
+    if sig:
+        _KEYS[sig] = key
+        while len(_KEYS) > 8:
+            _KEYS.pop(next(iter(_KEYS)))
+    return key
+
+
+def _hash_pack(pack_dir: Path, rules_dir: Path | None) -> str:
     h = hashlib.sha256()
     h.update(FORMAT.encode() + b"\0" + _kernel_hash().encode() + b"\0")
     h.update(str(pack_dir).encode() + b"\0")

@@ -18,23 +18,52 @@ gives ``(file, 0, 0)``.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping
 from functools import lru_cache
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ConfigDict, StringConstraints, TypeAdapter, ValidationError
+from typing_extensions import TypedDict
 
 from casebook.core.errors import Problem
 from casebook.core.tracks import track_problems
 
-__all__ = ["save_problems", "rng_problems", "plugin_state_problems", "state_schema", "state_slots", "is_save", "load_save",
+__all__ = ["save_problems", "rng_problems", "turn_problems", "TRACE_SLOT", "TraceLink", "trace_digest",
+            "plugin_state_problems", "state_schema", "state_slots", "is_save", "load_save",
            "Locate", "RNG_MAX"]
 
 Locate = Callable[[tuple], tuple[str, int, int]]
 #: Largest PCG32 state (64 bits).
 RNG_MAX = (1 << 64) - 1
-#: plugin_state keys the kernel itself keeps (the game driver's bookkeeping, src/casebook/core/game.py).
-KERNEL_SLOTS = ("driver",)
+#: plugin_state keys the kernel itself keeps: the game driver's bookkeeping (src/casebook/core/game.py)
+#: and the link of a save to the trace written beside it (:data:`TRACE_SLOT`).
+TRACE_SLOT = "trace"
+#: ... and the pack a save was played on (casebook.tools.saves.pack_identity).
+PACK_SLOT = "pack"
+KERNEL_SLOTS = ("driver", TRACE_SLOT, PACK_SLOT)
+
+
+class PackLink(TypedDict):
+    """``plugin_state.pack`` of a save: the game id, folder and content SHA-256 of its pack."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    id: str
+    folder: str
+    sha256: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
+
+
+class TraceLink(TypedDict):
+    """``plugin_state.trace`` of a save written with its trace beside it (``SAVE.trace.jsonl``):
+    the SHA-256 (hex) of that file's bytes, so a resumed play never continues an edited trace."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    sha256: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
+
+
+def trace_digest(data: bytes) -> str:
+    """The :class:`TraceLink` digest of a trace file's bytes."""
+    return hashlib.sha256(data).hexdigest()
 
 
 def _problem(locate: Locate, kp: tuple, message: str) -> Problem:
@@ -75,7 +104,11 @@ def _module(plugin: str) -> Any:
 def state_schema(plugin: str) -> TypeAdapter | None:
     """The pydantic adapter of the ``STATE_SCHEMA`` plugin ``plugin`` declares (None if none)."""
     schema: Any
-    if plugin in KERNEL_SLOTS:
+    if plugin == TRACE_SLOT:
+        schema = TraceLink
+    elif plugin == PACK_SLOT:
+        schema = PackLink
+    elif plugin in KERNEL_SLOTS:
         from casebook.core.game import STATE_SCHEMA
 
         schema = STATE_SCHEMA
@@ -126,6 +159,7 @@ def save_problems(data: Mapping[str, Any], engine: Any, locate: Locate) -> list[
     """Every problem :mod:`casebook.core.position` cannot see in a save played on ``engine``:
     the RNG, the tracks' bounds, each plugin's stored state, units without ``id`` or ``side``."""
     out = rng_problems(data.get("rng"), locate)
+    out += turn_problems(data, engine.pack, locate)
     out += track_problems(data, engine.rules, locate)
     plugins = tuple(engine.pack.manifest.get("plugins") or ())
     out += plugin_state_problems(data.get("plugin_state"), plugins, locate)
@@ -136,6 +170,34 @@ def save_problems(data: Mapping[str, Any], engine: Any, locate: Locate) -> list[
             out.append(_problem(locate, ("units", i), f"{what}: a unit of a save needs its id and side "
                                 "(load the file with casebook.core.position.load_position, which expands "
                                 "counter: references from the pack's counter mix)"))
+    return out
+
+
+def turn_problems(data: Mapping[str, Any], pack: Any, locate: Locate) -> list[Problem]:
+    """A save's ``turn`` within its scenario's turns, and the scenario's turns those of the pack's
+    scenario of that id (a save cannot lengthen a game: ``turn: 999`` of a 7-turn scenario was
+    accepted). A scenario the pack does not have is bounded by the save's own block."""
+    scenario = data.get("scenario")
+    if not isinstance(scenario, Mapping):
+        return []
+    first, last = scenario.get("first_turn"), scenario.get("last_turn")
+    out: list[Problem] = []
+    sid = scenario.get("id")
+    if isinstance(sid, str) and sid in getattr(pack, "scenarios", {}):
+        try:
+            printed = pack.scenario(sid).scenario
+        except Exception:  # the pack's own scenario is the pack's problem (lint), not the save's
+            printed = None
+        if printed is not None:
+            for key, value in (("first_turn", printed.first_turn), ("last_turn", printed.last_turn)):
+                if scenario.get(key) != value:
+                    out.append(_problem(locate, ("scenario", key), f"scenario {sid!r} of {pack.id} has "
+                                        f"{key} {value}, the save says {scenario.get(key)!r}"))
+            first, last = printed.first_turn, printed.last_turn
+    turn = data.get("turn", first)
+    if _int(turn) and _int(first) and _int(last) and not first <= turn <= last:
+        out.append(_problem(locate, ("turn",), f"turn {turn} is outside the scenario's turns "
+                            f"{first}-{last}"))
     return out
 
 

@@ -226,6 +226,23 @@ def read_yaml(source: str | Path, *, text: str | None = None, file: str | None =
     if "\x00" in text:
         line = text.count("\n", 0, text.index("\x00")) + 1
         return None, [Problem(name, line, 1, "", "a NUL character: not a text file")]
+    if len(text) < _CACHE_FROM:
+        return _parse(name, text)
+    from casebook.core.packcache import cached_value
+
+    # a clean parse depends on the text and the name alone: kept in the compiled-pack cache
+    # (a position asked about again, a scenario file, a save), never one with problems
+    return cached_value("yaml", text.encode("utf-8"), lambda: _parse(name, text), name,
+                        keep=lambda value: value[0] is not None and not value[1])
+
+
+#: Documents at least this long (characters) go through the parse cache; shorter ones parse faster
+#: than a cache entry is read.
+_CACHE_FROM = 2048
+
+
+def _parse(name: str, text: str) -> tuple[YamlDoc | None, list[Problem]]:
+    """Parse ``text`` (already checked for size and NUL) into a YamlDoc and its problems."""
     b = _Builder(name)
     data: Any = None
     try:

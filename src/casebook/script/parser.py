@@ -206,6 +206,28 @@ def _limit_problem(file: str, chunk: str, offset: int) -> Problem | None:
             if len(m.group()) > MAX_NUMBER_CHARS:
                 return Problem(file, offset + i + 1, m.start() + 1, "",
                                f"a number literal longer than {MAX_NUMBER_CHARS} characters")
+    return _paren_problem(file, chunk, offset)
+
+
+_STRING_OR_COMMENT = re.compile(r'"[^"\n]*"|#[^\n]*')
+
+
+def _paren_problem(file: str, chunk: str, offset: int) -> Problem | None:
+    """A problem if parentheses nest deeper than :data:`MAX_TREE_DEPTH` (they leave no node in the
+    parse tree, so :func:`_depth` does not see them: 900 nested pairs passed); strings and comments
+    are not counted."""
+    depth = 0
+    code = _STRING_OR_COMMENT.sub(lambda m: " " * len(m.group()), chunk)
+    for pos, ch in enumerate(code):
+        if ch == "(":
+            depth += 1
+            if depth > MAX_TREE_DEPTH:
+                line = code.count("\n", 0, pos)
+                col = pos - (code.rfind("\n", 0, pos) + 1) + 1
+                return Problem(file, offset + line + 1, col, "",
+                               f"parentheses nested deeper than {MAX_TREE_DEPTH} levels (split the expression)")
+        elif ch == ")":
+            depth = max(0, depth - 1)
     return None
 
 

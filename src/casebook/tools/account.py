@@ -60,7 +60,7 @@ def _signed(n: Any) -> str:
     return f"+{n}" if isinstance(n, (int, float)) and n > 0 else str(n)
 
 
-_SOURCES: dict[str, list[str]] = {}
+_SOURCES: dict[tuple[str, str], list[str]] = {}  # (rules folder, script file) -> its lines
 
 
 def term_words(term: Mapping[str, Any], titles: Mapping[str, str] | None = None,
@@ -81,12 +81,13 @@ def _condition(source: str, rules_dir: Path | None) -> str:
     file, _, line = source.rpartition(":")
     if not file or not line.isdigit() or rules_dir is None:
         return ""
-    if file not in _SOURCES:
+    key = (str(rules_dir), file)  # two games (or a test's folder) may both have a combat.rules
+    if key not in _SOURCES:
         try:
-            _SOURCES[file] = (Path(rules_dir) / Path(file).name).read_text(encoding="utf-8").split("\n")
+            _SOURCES[key] = (Path(rules_dir) / Path(file).name).read_text(encoding="utf-8").split("\n")
         except OSError:
-            _SOURCES[file] = []
-    lines = _SOURCES[file]
+            _SOURCES[key] = []
+    lines = _SOURCES[key]
     n = int(line)
     text = lines[n - 1] if 0 < n <= len(lines) else ""
     _, sep, cond = text.partition(" when ")
@@ -223,17 +224,34 @@ class Narrator:
         hexes[where] = content
         return False
 
-    def _count(self, event: Event) -> None:
+    def _count(self, event: Event, undo: bool = False) -> None:
+        """Add ``event`` to the turn's tally (or, ``undo``, take it out again)."""
+        step = -1 if undo else 1
         if event.kind == "action" and event.side:
-            self._tally.setdefault(event.side, Counter())[_decision_kind(event)] += 1
+            tally = self._tally.setdefault(event.side, Counter())
+            tally[_decision_kind(event)] += step
         elif event.kind == "combat":
             side = str(event.data.get("attacker_side") or event.side)
-            self._tally.setdefault(side, Counter())[f"result {event.data.get('result')}"] += 1
+            tally = self._tally.setdefault(side, Counter())
+            tally[f"result {event.data.get('result')}"] += step
         elif event.kind == "combat-loss" and event.side:
             loss = f"{event.data.get('unit')} {event.data.get('effect', 'loss')}"
-            self._losses.setdefault(event.side, []).append(loss)
+            _add_or_remove(self._losses.setdefault(event.side, []), loss, undo)
         elif event.kind == "control":
-            self._control.append(f"{event.data.get('hex')} to {event.data.get('side')}")
+            _add_or_remove(self._control, f"{event.data.get('hex')} to {event.data.get('side')}", undo)
+
+    def forget(self, events: Iterable[Event]) -> None:
+        """Take events that were narrated but then undone (``undo`` in play) out of the running
+        turn's summary, so it counts only the decisions that stand. Events of a turn whose summary
+        is already printed are left (that summary is history)."""
+        for event in events:
+            if event.turn == self.turn:
+                self._count(event, undo=True)
+        for tally in self._tally.values():
+            for kind in [k for k, n in tally.items() if n <= 0]:
+                del tally[kind]
+        self._tally = {side: tally for side, tally in self._tally.items() if tally}
+        self._losses = {side: losses for side, losses in self._losses.items() if losses}
 
     def summary(self) -> list[str]:
         """The summary of the turn narrated so far (and a fresh tally for the next one)."""
@@ -255,6 +273,13 @@ class Narrator:
             out.append(f"    control: {', '.join(self._control)}")
         self._tally, self._losses, self._notices, self._control = {}, {}, {}, []
         return out
+
+
+def _add_or_remove(items: list[str], item: str, remove: bool) -> None:
+    if not remove:
+        items.append(item)
+    elif item in items:
+        del items[len(items) - 1 - items[::-1].index(item)]  # the last one told
 
 
 def narrate_all(events: Iterable[Event], narrator: Narrator | None = None) -> list[str]:

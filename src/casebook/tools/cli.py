@@ -10,12 +10,13 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import sys
+from pathlib import Path
 
 import click
 
 from casebook.core.errors import CasebookError
 
-__all__ = ["main", "COMMANDS"]
+__all__ = ["main", "COMMANDS", "game_argument"]
 
 #: command name -> (module under casebook.tools, attribute, one-line help)
 COMMANDS: dict[str, tuple[str, str, str]] = {
@@ -56,6 +57,22 @@ class LazyGroup(click.Group):
         if rows:
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
+
+
+def game_argument(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A click callback for a GAME (or PACK_DIR) argument: an installed game id or an existing
+    path, else a usage error (exit 2, as every command's unknown argument) listing the installed
+    games. What the path holds is the command's to check (a folder without ``game.yaml`` is a
+    content error of ``lint``, exit 1)."""
+    if value is None or Path(value).exists():
+        return value
+    from casebook.core.content import installed_games
+
+    games = installed_games()
+    if value in games:
+        return value
+    raise click.BadParameter(f"no game {value!r}: expected an installed game id "
+                             f"({', '.join(games) or 'none installed'}) or a pack folder")
 
 
 def _available(module_name: str) -> bool:

@@ -13,6 +13,7 @@ lists the questions of POSITION's game; without a position, those of every insta
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 from pathlib import Path
@@ -35,10 +36,13 @@ def ask_position(position: str, question: str, args: list[str], options: dict[st
     return _ask_position(position, question, args, options)[0]
 
 
-def _position_engine(position: str) -> tuple[Any, Any]:
-    """(validated position, the engine of its game) for a position file (or text). A save (a
-    position with ``plugin_state`` or ``rng.state``) is checked whole as ``play --load`` checks
-    it (:func:`casebook.core.savecheck.load_save`): a corrupt save is refused, every problem at once."""
+def _position_engine(position: str, pack: str | None = None) -> tuple[Any, Any]:
+    """(validated position, the engine of its game) for a position file (or text), on the pack
+    folder ``pack`` if given (it must be of the position's game). A save (a position with
+    ``plugin_state`` or ``rng.state``) is read on the pack ``play --load`` would resume it on
+    (:func:`casebook.tools.saves.save_pack`: the folder it names) and checked whole as
+    ``play --load`` checks it (:func:`casebook.core.savecheck.load_save`): a corrupt save is
+    refused, every problem at once."""
     from casebook.core.confine import is_game_id
     from casebook.core.engine import load_engine
     from casebook.core.position import load_position, pack_dir_near
@@ -51,16 +55,33 @@ def _position_engine(position: str) -> tuple[Any, Any]:
     raw = doc.data if doc is not None else None
     game = raw.get("game") if isinstance(raw, dict) else None
     if is_save(raw) and is_game_id(game):
-        engine = load_engine(pack_dir_near(game, here) or game)
+        from casebook.tools.saves import save_pack
+
+        chosen, warning = save_pack(raw, here or "<position>", pack)
+        if warning:
+            click.echo(warning, err=True)
+        engine = _engine_of_game(load_engine(chosen), game, pack)
         return load_save(position, engine), engine
+    if pack is not None:
+        engine = load_engine(pack)
+        pos = load_position(position, pack=engine.pack)
+        return pos, _engine_of_game(engine, pos.game, pack)
     pos = load_position(position)  # not a save (or unreadable: load_position says why)
     return pos, load_engine(pack_dir_near(pos.game, here) or pos.game)
 
 
-def _ask_position(position: str, question: str, args: list[str], options: dict[str, Any]) -> tuple[dict[str, Any], Any]:
+def _engine_of_game(engine: Any, game: Any, pack: str | None) -> Any:
+    if pack is not None and engine.pack.id != game:
+        raise click.BadParameter(f"{pack} is a pack of {engine.pack.id!r}, the position a position of {game!r}",
+                                 param_hint="--pack")
+    return engine
+
+
+def _ask_position(position: str, question: str, args: list[str], options: dict[str, Any],
+                  pack: str | None = None) -> tuple[dict[str, Any], Any]:
     from casebook.core.engine import state_from_position
 
-    pos, engine = _position_engine(position)
+    pos, engine = _position_engine(position, pack)
     return answer_ctx(engine.ctx(state_from_position(pos)), question, args, options), engine
 
 
@@ -152,14 +173,21 @@ class _AskCommand(click.Command):
 @click.option("--hexes", type=int, help="Hexes of retreat (retreat; games that ask for them).")
 @click.option("--path", metavar="HEX,…", help="A retreat path to judge (retreat; games that ask for them).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--pack", type=click.Path(exists=True, file_okay=False), default=None,
+              help="The pack folder to answer on (a copied or edited pack; default: the folder above "
+                   "POSITION with its game, the folder a save names, else the installed game).")
 def ask(position: str, question: str, args: tuple[str, ...], as_: str | None, for_: str | None,
         with_: str | None, support: str | None, overrun: bool, roll: int | None, hexes: int | None,
-        path: str | None, as_json: bool) -> None:
+        path: str | None, as_json: bool, pack: str | None) -> None:
     """Ask QUESTION about the position in POSITION; every answer lists the cases that decided it.
 
     The questions are those the rules plugins of POSITION's game answer (listed below; examples
     in docs/ask.md). Text by default, one JSON object with --json.
     """
+    # one question, then the process ends: reference counting frees what the answer drops, and the
+    # cycle collector would only walk the loaded modules, pack and board again and again (about a
+    # sixth of a warm ``ask``'s CPU, benchmarks/bench_cli.py)
+    gc.disable()
     options: dict[str, Any] = {}
     if as_ is not None:
         options["as"] = as_
@@ -182,7 +210,7 @@ def ask(position: str, question: str, args: tuple[str, ...], as_: str | None, fo
         options["hexes"] = hexes
     if path is not None:
         options["path"] = _csv(path)
-    answer, engine = _ask_position(position, question, list(args), options)
+    answer, engine = _ask_position(position, question, list(args), options, pack)
     if as_json:
         click.echo(json.dumps(answer, ensure_ascii=False, sort_keys=False))
     else:

@@ -21,6 +21,8 @@ from typing import Any
 
 import click
 
+from casebook.tools.cli import game_argument
+
 __all__ = ["batch", "parse_pairs"]
 
 DEFAULT_BOT = "planner"
@@ -165,7 +167,7 @@ def _print(title: str, summaries: list[tuple[str, dict[str, Any]]], changed: lis
 
 
 @click.command("batch")
-@click.argument("game", default="moscow41")
+@click.argument("game", default="moscow41", callback=game_argument)
 @click.argument("scenario", required=False, default=None)
 @click.option("--games", type=click.IntRange(min=1), default=10, show_default=True, help="How many games.")
 @click.option("--workers", type=click.IntRange(min=1), default=None,

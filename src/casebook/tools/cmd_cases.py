@@ -34,6 +34,7 @@ import click
 
 from casebook.core.cases import CASE_ID, REGISTRY, STATUSES, CaseIndex, coverage, scan_tests
 from casebook.core.errors import CasebookError
+from casebook.tools.cli import game_argument
 
 __all__ = ["cases", "gather_implemented", "gather_report", "default_tests_dir", "implemented_in", "SOURCE_KINDS"]
 
@@ -285,7 +286,7 @@ def gather_report(game: str, tests_dir: Path | None, warnings: list[str]) -> dic
 
 
 @click.command("cases")
-@click.argument("game")
+@click.argument("game", callback=game_argument)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--tests", "tests_dir", type=click.Path(exists=True, file_okay=False, path_type=Path),
               default=None, help="Tests folder to scan (default: ./tests or the checkout's tests).")

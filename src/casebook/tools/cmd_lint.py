@@ -12,12 +12,13 @@ import click
 
 from casebook.core.content import display_path, load_pack
 from casebook.core.errors import ContentError, ScriptSyntaxError
+from casebook.tools.cli import game_argument
 
 __all__ = ["lint"]
 
 
 @click.command("lint")
-@click.argument("pack_dir")
+@click.argument("pack_dir", callback=game_argument)
 @click.pass_context
 def lint(ctx: click.Context, pack_dir: str) -> None:
     """Validate the content pack PACK_DIR (a directory with game.yaml, or an installed game id)."""

@@ -18,6 +18,7 @@ from rich.table import Table
 from casebook.core.content import find_pack
 from casebook.core.hexgrid import hex_label
 from casebook.core.yamlio import dump_yaml
+from casebook.tools.cli import game_argument
 from casebook.tools.mapgen import MapBuild, build_map
 from casebook.tools.mapsource import load_sources
 
@@ -85,7 +86,7 @@ def _report(build: MapBuild, console: Console) -> None:
 
 
 @click.command("mapfit")
-@click.argument("game", default="moscow41")
+@click.argument("game", default="moscow41", callback=game_argument)
 @click.option("--check", is_flag=True, help="Exit 1 if the committed generated files are not current.")
 @click.option("--quiet", "-q", is_flag=True, help="Do not print the residual and placement tables.")
 def mapfit(game: str, check: bool, quiet: bool) -> int:

@@ -20,6 +20,7 @@ from typing import Any
 import click
 
 from casebook.core.errors import IllegalActionError
+from casebook.tools.cli import game_argument
 
 __all__ = ["play", "run_play", "parse_player", "write_turn_map", "PlayInterrupted"]
 
@@ -150,8 +151,10 @@ def run_play(game_id: Any, scenario: str | None, players: dict[str, tuple[str, s
                 echo("Game left unfinished.")
                 break
             if action == UNDO:
+                before = list(state.trace)
                 state = _undo(initial, state, side, echo)
                 shown = len(state.trace)
+                narrator.forget(before[shown:])  # the summary counts only what stands
                 continue
             try:
                 state.apply(action)
@@ -212,10 +215,10 @@ def _resume(game_id: Any, scenario: str | None, load: str) -> tuple[Any, Any, An
     from casebook.core.actions import parse_action
     from casebook.core.confine import is_game_id
     from casebook.core.game import Game
-    from casebook.core.position import pack_dir_near, position_to_dict
+    from casebook.core.position import position_to_dict
     from casebook.core.savecheck import load_save
-    from casebook.core.trace import Trace
     from casebook.core.yamlio import load_yaml
+    from casebook.tools.saves import resume_trace
 
     raw = load_yaml(load).data
     saved_game = raw.get("game") if isinstance(raw, dict) else None
@@ -229,8 +232,12 @@ def _resume(game_id: Any, scenario: str | None, load: str) -> tuple[Any, Any, An
     if scenario is not None and saved_scenario is not None and scenario != saved_scenario:
         raise click.UsageError(f"{load} is a save of scenario {saved_scenario!r}, not {scenario!r}")
     from casebook.core.engine import load_engine
+    from casebook.tools.saves import save_pack
 
-    engine = load_engine(game_id if folder else (pack_dir_near(saved_game, Path(load)) or saved_game))
+    chosen_pack, warning = save_pack(raw, load, game_id if folder else None)  # the pack it was played on
+    if warning:
+        click.echo(warning, err=True)
+    engine = load_engine(chosen_pack)
     chosen = saved_scenario or scenario or next(iter(engine.pack.scenarios), "")
     if chosen not in engine.pack.scenarios:
         raise click.UsageError(f"{load}: the game {engine.pack.id!r} has no scenario {chosen!r}")
@@ -238,12 +245,8 @@ def _resume(game_id: Any, scenario: str | None, load: str) -> tuple[Any, Any, An
     if game.engine.pack.id != saved_game:
         raise click.UsageError(f"{load} is a save of {saved_game!r}, the pack {game_id} is {game.engine.pack.id!r}")
     pos = load_save(load, game.engine)
-    trace_path = Path(load + ".trace.jsonl")
-    trace = Trace.read(trace_path) if trace_path.is_file() else Trace()
-    if len(trace) and trace[len(trace) - 1].seq + 1 != pos.trace_seq:
-        raise click.UsageError(f"{trace_path} does not end where {load} stands (its last event is "
-                               f"{trace[len(trace) - 1].seq}, the save's next is {pos.trace_seq})")
-    state = game.state_from_dict(position_to_dict(pos), trace)
+    trace, data = resume_trace(load, position_to_dict(pos))  # the trace beside it is its own (tools/saves.py)
+    state = game.state_from_dict(data, trace)
     initial = None
     if len(trace) and trace[0].kind == "setup" and trace[0].seq == 0:  # undo reaches back before the load
         state.history = [parse_action(e.data["action"]) for e in trace if e.kind == "action"]
@@ -254,11 +257,10 @@ def _resume(game_id: Any, scenario: str | None, load: str) -> tuple[Any, Any, An
 def _write_outputs(state: Any, out: Path, name: str, echo: Any) -> None:
     """trace.jsonl, final.yaml (a position ``--load`` continues, with its trace beside it as
     final.yaml.trace.jsonl) and the last turn's map."""
-    from casebook.core.position import dump_save
+    from casebook.tools.saves import write_save
 
     state.trace.write(out / "trace.jsonl")
-    state.trace.write(out / "final.yaml.trace.jsonl")
-    (out / "final.yaml").write_text(dump_save(state.to_dict()), encoding="utf-8")
+    write_save(state, out / "final.yaml")  # with final.yaml.trace.jsonl, linked by its digest
     title = f"{name}: final position" if state.is_terminal() else f"{name}: turn {state.data.turn} (unfinished)"
     write_turn_map(state, out / f"turn-{state.data.turn:02d}.svg", title)
     echo(f"Wrote {out / 'trace.jsonl'}, {out / 'final.yaml'} and the turn maps.")
@@ -278,7 +280,7 @@ def _undo(initial: Any, state: Any, side: str, echo: Any) -> Any:
 
 
 @click.command("play")
-@click.argument("game", required=False, default=None)
+@click.argument("game", required=False, default=None, callback=game_argument)
 @click.argument("scenario", required=False, default=None)
 @click.option("--player", "player", multiple=True, metavar="SIDE=KIND",
               help=f"Who plays a side of the game (repeatable): KIND human or bot:planner|greedy|random; "

@@ -13,6 +13,7 @@ import click
 
 from casebook.core.content import find_pack, scan_pack
 from casebook.core.provenance import SOURCES
+from casebook.tools.cli import game_argument
 
 __all__ = ["provenance"]
 
@@ -20,7 +21,7 @@ _COLUMNS = (*SOURCES, "untagged")
 
 
 @click.command("provenance")
-@click.argument("game_or_dir")
+@click.argument("game_or_dir", callback=game_argument)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 @click.pass_context
 def provenance(ctx: click.Context, game_or_dir: str, as_json: bool) -> None:

@@ -15,6 +15,7 @@ import click
 from casebook.core.content import find_pack
 from casebook.core.errors import ContentError, Problem
 from casebook.core.yamlio import load_yaml
+from casebook.tools.cli import game_argument
 from casebook.tools.render import render_svg
 
 __all__ = ["render", "map_and_units"]
@@ -85,7 +86,7 @@ def map_and_units(game: str, scenario: str | None = None, position: str | None =
 
 
 @click.command("render")
-@click.argument("game")
+@click.argument("game", callback=game_argument)
 @click.option("--scenario", help="Draw the units of this scenario of the game (an id).")
 @click.option("--position", type=click.Path(exists=True, dir_okay=False), help="Draw this position's units.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), required=True, help="SVG file to write.")

@@ -3,26 +3,36 @@
 The trace must start with the ``setup`` event of a play started from a scenario (it names the
 game, the scenario and the seed). Every ``action`` event is applied again in order; the new trace
 must equal the recorded one event by event. Exit 0 when identical; exit 1 at the first
-divergence, naming its sequence number and both versions of the event.
+divergence, naming its sequence number and both versions of the event. A trace that stops before
+the game's end must stop where a save beside it stands (an interrupted play, a ``save``);
+otherwise it is incomplete (cut at a line boundary, say) and refused, naming where it stops.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
 from casebook.core.errors import CasebookError, IllegalActionError
 
-__all__ = ["replay", "replay_trace"]
+__all__ = ["replay", "replay_trace", "save_point", "END_EVENT"]
 
 
+#: plugin_state slots of a save that are not the position (casebook.tools.saves)
+LINKS = ("trace", "pack")
+#: The event that ends a game's trace (src/casebook/core/game.py).
+END_EVENT = "game-over"
 _HINT = " (if the game was played from a copied or edited pack, name it: --pack DIR)"
 
 
-def replay_trace(path: Path, pack: Path | None = None) -> tuple[bool, str]:
+def replay_trace(path: Path, pack: Path | None = None, partial: bool = False) -> tuple[bool, str]:
     """(identical?, message) for the trace file at ``path``, replayed on the installed game its
-    setup event names, or on the pack folder ``pack`` (which must have that game id)."""
+    setup event names, or on the pack folder ``pack`` (which must have that game id). A trace must
+    be whole: end with the game's ``game-over`` event, or stop where a save beside it
+    (:func:`save_point`) stands; one cut short is refused as incomplete, saying where it stops,
+    unless ``partial``."""
     from casebook.core.actions import parse_action
     from casebook.core.confine import is_game_id
     from casebook.core.game import Game
@@ -81,7 +91,48 @@ def replay_trace(path: Path, pack: Path | None = None) -> tuple[bool, str]:
         return False, differs
     if len(recorded) != len(state.trace):
         return False, f"the replay has {len(state.trace)} events, the trace {len(recorded)}"
-    return True, f"{path}: {len(recorded)} events replayed identically"
+    if recorded[len(recorded) - 1].kind == END_EVENT:
+        return True, f"{path}: {len(recorded)} events replayed identically"
+    save = save_point(path, state)
+    if save is not None:
+        return True, (f"{path}: {len(recorded)} events replayed identically, up to the save {save} "
+                      f"(turn {state.data.turn}, the game unfinished)")
+    last = recorded[len(recorded) - 1]
+    where = (f"it stops at seq {last.seq} (turn {last.turn}, {last.phase} / {last.step}, "
+             f"{state.current_player()} to decide) before the game's end")
+    if partial:
+        return True, f"{path}: {len(recorded)} events replayed identically; the trace is incomplete: {where}"
+    return False, (f"{path}: the trace is incomplete: {where}, and no save beside it records that point; "
+                   f"its {len(recorded)} events replay identically (--partial accepts a trace cut short)")
+
+
+def save_point(path: Path, state: Any) -> Path | None:
+    """The save beside the trace ``path`` that records exactly the position ``state`` (a replay of
+    that trace) stopped at, or None: ``SAVE`` for ``SAVE.trace.jsonl`` (``play``'s ``save`` and
+    ``--load``), ``final.yaml`` for a play's ``trace.jsonl``. Compared in the canonical form of a
+    save, but for ``players`` (who played is not part of the position) and the save's links to its
+    trace and pack (tools/saves.py)."""
+    from casebook.core.position import dump_save
+    from casebook.core.yamlio import read_yaml
+
+    name = path.name
+    candidates = [path.with_name(name[: -len(".trace.jsonl")])] if name.endswith(".trace.jsonl") else []
+    if name == "trace.jsonl":
+        candidates.append(path.with_name("final.yaml"))
+    text = None
+    for candidate in candidates:
+        if not candidate.is_file():
+            continue
+        doc, problems = read_yaml(candidate)
+        if doc is None or problems or not isinstance(doc.data, dict):
+            continue
+        saved = {k: v for k, v in doc.data.items() if k != "players"}
+        if isinstance(saved.get("plugin_state"), dict):  # the save's links to its trace and pack
+            saved["plugin_state"] = {k: v for k, v in saved["plugin_state"].items() if k not in LINKS}
+        text = text if text is not None else dump_save({k: v for k, v in state.to_dict().items() if k != "players"})
+        if dump_save(saved) == text:
+            return candidate
+    return None
 
 
 def _setup_problem(setup: dict) -> str | None:
@@ -103,12 +154,16 @@ def _setup_problem(setup: dict) -> str | None:
 @click.argument("trace", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--pack", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
               help="The pack folder the game was played from (default: the installed game).")
-def replay(trace: Path, pack: Path | None) -> int:
-    """Re-execute TRACE from its seed and actions; exit 1 at the first divergence."""
+@click.option("--partial", is_flag=True,
+              help="Accept a trace cut short (no game end, no save beside it) that replays identically.")
+def replay(trace: Path, pack: Path | None, partial: bool) -> int:
+    """Re-execute TRACE from its seed and actions; exit 1 at the first divergence, or when TRACE
+    stops before the game's end with no save beside it (SAVE for SAVE.trace.jsonl, final.yaml for
+    a play's trace.jsonl) at that point, unless --partial."""
     from casebook.core.trace import TraceError
 
     try:
-        ok, message = replay_trace(trace, pack)
+        ok, message = replay_trace(trace, pack, partial)
     except TraceError:
         raise  # already "file:line: what" (printed by the command line, exit 1)
     except (CasebookError, KeyError, ValueError) as exc:

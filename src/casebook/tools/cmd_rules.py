@@ -17,6 +17,7 @@ import click
 
 from casebook.core.errors import ContentError, ScriptSyntaxError
 from casebook.script import compile_pack, find_rule_pack
+from casebook.tools.cli import game_argument
 
 __all__ = ["rules"]
 
@@ -27,7 +28,7 @@ def rules() -> None:
 
 
 @rules.command("check")
-@click.argument("game_or_dir")
+@click.argument("game_or_dir", callback=game_argument)
 @click.pass_context
 def check(ctx: click.Context, game_or_dir: str) -> None:
     """Compile every rule script of GAME_OR_DIR and list all errors (exit 1) or a summary."""

@@ -21,6 +21,8 @@ from typing import Any
 
 import click
 
+from casebook.tools.cli import game_argument
+
 __all__ = ["serve", "build_session", "serve_in_thread", "bind", "LOOPBACK_NAMES"]
 
 #: Host names of the loopback interface: the server answers requests addressed to these (and to
@@ -103,7 +105,7 @@ def _players(values: tuple[str, ...]) -> dict[str, str]:
 
 
 @click.command("serve")
-@click.argument("game", default="moscow41")
+@click.argument("game", default="moscow41", callback=game_argument)
 @click.argument("scenario", required=False, default=None)
 @click.option("--player", "player", multiple=True, metavar="SIDE=KIND",
               help="Who plays a side: human, bot:greedy, bot:random (repeatable).")

@@ -182,11 +182,10 @@ class HumanPlayer:
         self.echo(json.dumps(answer, ensure_ascii=False) if as_json else render_text(answer, ctx.engine))
 
     def _save(self, state: Any, target: str) -> None:
-        from casebook.core.position import dump_save
+        from casebook.tools.saves import write_save
 
         if not target:
             raise ValueError("usage: save FILE")
         path = Path(target)
-        path.write_text(dump_save(state.to_dict()), encoding="utf-8")
-        state.trace.write(Path(target + ".trace.jsonl"))
+        write_save(state, path)  # and FILE.trace.jsonl, linked by its digest
         self.echo(f"saved {path} (continue with: casebook play --load {path} --player {self.side}=human)")

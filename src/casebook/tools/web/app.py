@@ -19,7 +19,8 @@ Routes (JSON bodies for POST):
 - ``POST /api/attack {"hex", "with": [...]}`` the legal attacks on a hex by these units (or why not);
 - ``POST /api/bot {"steps": N}`` let the bots play; ``POST /api/undo``;
 - ``POST /api/save {"path"}``, ``POST /api/load {"path"}``; ``GET /api/trace`` the trace (JSON Lines);
-- ``POST /api/watch {"path"}`` open a trace; ``GET /api/watch/{i}`` event *i* and the position at it.
+- ``POST /api/watch {"path"}`` open a trace; ``GET /api/watch`` the open one (``{"open": false}`` if none);
+  ``GET /api/watch/{i}`` event *i* and the position at it (replayed up to it on demand).
 """
 
 from __future__ import annotations
@@ -182,9 +183,9 @@ def make_app(session: Session, watch: Watch | None = None, allowed_hosts: Sequen
         return held["watch"].summary()
 
     def watch_summary(request: Request, body: dict[str, Any]) -> Any:
-        if held["watch"] is None:
-            raise ServeError("no trace is open (POST /api/watch {\"path\": …})", status=404)
-        return held["watch"].summary()
+        if held["watch"] is None:  # the page asks at every load: no trace open is an answer, not a 404
+            return {"open": False}
+        return {"open": True, **held["watch"].summary()}
 
     def watch_at(request: Request, body: dict[str, Any]) -> Any:
         if held["watch"] is None:

@@ -86,7 +86,7 @@ class Session:
         from casebook.tools.bots import make_bot
 
         self.state = state
-        self.initial = state.clone()
+        self.initial = _initial_of(state) or state.clone()
         self.bots = {side: make_bot(kind.split(":", 1)[1], side, self.seed)
                      for side, kind in self.players.items() if kind != "human"}
 
@@ -261,15 +261,14 @@ class Session:
     def save(self, name: str) -> dict[str, Any]:
         """Write the position to ``name`` and its trace to ``name.trace.jsonl`` (inside the served
         folder); ``casebook play --load`` or ``casebook serve --load`` continues it."""
-        from casebook.core.yamlio import dump_yaml
+        from casebook.tools.saves import write_save
 
         with self.lock:
             path = confine(name, self.roots[:1])
             if path.suffix not in (".yaml", ".yml"):
                 raise ServeError(f"{name}: a save is a .yaml file")
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(dump_yaml(self.state.to_dict()), encoding="utf-8")
-            self.state.trace.write(Path(str(path) + ".trace.jsonl"))
+            write_save(self.state, path)  # and its trace, linked by its digest (tools/saves.py)
             return {"saved": str(path), "trace": str(path) + ".trace.jsonl"}
 
     def load(self, name: str) -> dict[str, Any]:
@@ -297,7 +296,7 @@ def load_state(game: Any, path: Path) -> Any:
     ``game``; ServeError if the file is not a valid position of this game."""
     from casebook.core.position import position_to_dict
     from casebook.core.savecheck import load_save
-    from casebook.core.trace import Trace
+    from casebook.tools.saves import resume_trace
 
     if not path.is_file():
         raise ServeError(f"{path}: no such file (or not a file)")
@@ -305,16 +304,31 @@ def load_state(game: Any, path: Path) -> Any:
         pos = load_save(path, game.engine)  # checked whole as a save, as play --load and ask do
         if pos.game != game.engine.pack.id:
             raise ServeError(f"{path}: a position of {pos.game!r}, not of {game.engine.pack.id!r}")
-        trace_path = Path(str(path) + ".trace.jsonl")
-        trace = Trace.read(trace_path) if trace_path.is_file() else Trace()
+        trace, data = resume_trace(path, position_to_dict(pos))  # play --load's check of the trace
         other = pos.scenario.id if pos.scenario is not None else game.scenario
         if other != game.scenario and other in game.engine.pack.scenarios:
             from casebook.core.game import Game
 
             game = Game(game.engine, other)
-        return game.state_from_dict(position_to_dict(pos), trace)
+        state = game.state_from_dict(data, trace)
+        if len(trace) and trace[0].kind == "setup" and trace[0].seq == 0:  # undo reaches back before the load
+            from casebook.core.actions import parse_action
+
+            state.history = [parse_action(e.data["action"]) for e in trace if e.kind == "action"]
+        return state
     except (CasebookError, ValueError, KeyError) as exc:
         raise ServeError(f"{path}: {_one_line(exc)}") from None
+
+
+def _initial_of(state: Any) -> Any:
+    """The game's start that a resumed play's trace begins with (its setup event's seed and fixed
+    rolls), from which undo replays the history — or None for a play without one (a new game,
+    or a save without its trace): then undo stops at the load."""
+    trace = state.trace
+    if not state.history or not len(trace) or trace[0].kind != "setup" or trace[0].seq != 0:
+        return None
+    setup = trace[0].data
+    return state.game.new_initial_state(int(setup.get("seed") or 0), [int(r) for r in setup.get("rolls") or ()])
 
 
 def _one_line(exc: BaseException) -> str:

@@ -328,7 +328,7 @@ async function ask() {
 // ------------------------------------------------------------------ watch
 async function openTrace() {
   try {
-    say("replaying the trace…", true);
+    say("reading the trace…", true);
     ui.watch = await api("/api/watch", { path: $("w-path").value });
     $("w-jump").innerHTML = ui.watch.index.map((x) => `<option value="${x.event}">turn ${x.turn} · ${esc(x.phase || "setup")} / ${esc(x.step || "")} (event ${x.event + 1})</option>`).join("");
     say(`${esc(ui.watch.path)}: ${ui.watch.events} events, ${ui.watch.decisions} decisions`, true);
@@ -405,9 +405,10 @@ async function main() {
   await loadBoard();
   render(st);
   await loadQuestions();
-  try { ui.watch = await api("/api/watch"); $("w-path").value = ui.watch.path;
+  const opened = await api("/api/watch");  // {"open": false} when the server watches no trace
+  if (opened.open) { ui.watch = opened; $("w-path").value = ui.watch.path;
     $("w-jump").innerHTML = ui.watch.index.map((x) => `<option value="${x.event}">turn ${x.turn} · ${esc(x.phase || "setup")} / ${esc(x.step || "")} (event ${x.event + 1})</option>`).join("");
-  } catch (e) { /* no trace open */ }
+  }
   document.body.dataset.ready = "1";
   work(0);
   if (!st.human && st.header.decider && $("auto").checked && Object.values(st.players).some((k) => k === "human")) runBots(true);

@@ -1,0 +1,142 @@
+"""A save and the trace beside it (``SAVE`` and ``SAVE.trace.jsonl``): written together, resumed
+together, never one without checking the other.
+
+:func:`write_save` writes the trace, then the save with the SHA-256 of the trace's bytes in
+``plugin_state.trace`` (:class:`casebook.core.savecheck.TraceLink`). :func:`resume_trace`, used by
+``play --load`` and ``serve --load``, reads the trace beside a save and refuses it — one located
+line, exit 1 — when it is not the trace the save was written with (an edited trace was accepted
+and failed ``replay`` only later): the digest differs, its setup event names another game,
+scenario or seed than the save, or it does not end where the save stands. A save without a
+digest (written by hand or before this check) gets the last three checks. Costs one hash of the
+trace file, never a replay.
+
+A save also names the pack it was played on (``plugin_state.pack``: the game id, the pack folder
+and a SHA-256 of its content, :func:`pack_identity`), so a save of a copied or edited pack folder
+resumes on that folder, not silently on the installed game (:func:`save_pack`, used by
+``play --load`` and ``ask``); resumed on a pack whose content differs, the command says so.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from casebook.core.errors import PositionError, Problem
+
+__all__ = ["write_save", "resume_trace", "trace_path_of", "pack_identity", "save_pack", "PACK_SLOT"]
+
+#: ``plugin_state`` slot of a save naming the pack it was played on (a kernel slot, savecheck.py).
+PACK_SLOT = "pack"
+_NOT_CONTENT = frozenset({"golden", "__pycache__"})
+
+
+def trace_path_of(save: str | Path) -> Path:
+    """The trace beside the save ``save``: ``SAVE.trace.jsonl``."""
+    return Path(str(save) + ".trace.jsonl")
+
+
+def write_save(state: Any, path: Path) -> Path:
+    """Write ``state``'s trace to ``path.trace.jsonl`` and the save to ``path`` (the canonical form
+    of :func:`casebook.core.position.dump_save`) linked to that trace by its digest; returns the
+    trace's path."""
+    from casebook.core.position import dump_save
+    from casebook.core.savecheck import TRACE_SLOT, trace_digest
+
+    trace_path = trace_path_of(path)
+    state.trace.write(trace_path)
+    data = state.to_dict()
+    slots = dict(data.get("plugin_state") or {})
+    slots[TRACE_SLOT] = {"sha256": trace_digest(trace_path.read_bytes())}
+    slots[PACK_SLOT] = pack_identity(state.game.engine.pack)
+    data["plugin_state"] = slots
+    path.write_text(dump_save(data), encoding="utf-8")
+    return trace_path
+
+
+def resume_trace(save: str | Path, position: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """(the trace beside ``save`` — empty if there is none —, ``position`` without its trace link)
+    for a save being resumed (``position``: its checked data, ``position_to_dict`` of
+    :func:`casebook.core.savecheck.load_save`). Raises PositionError naming the trace file when
+    the trace is not the one the save was written with."""
+    from casebook.core.savecheck import TRACE_SLOT, trace_digest
+    from casebook.core.trace import Trace
+
+    slots = dict(position.get("plugin_state") or {})
+    link = slots.pop(TRACE_SLOT, None)
+    slots.pop(PACK_SLOT, None)  # the next save names the pack it is written from
+    position = {**position, "plugin_state": slots}
+    trace_path = trace_path_of(save)
+    if not trace_path.is_file():
+        return Trace(), position
+    shown = str(trace_path)
+
+    def refuse(message: str) -> PositionError:
+        return PositionError([Problem(shown, 0, 0, "", f"{message}; it cannot be continued (move it "
+                                      f"away to resume {Path(save).name} without undo past the load)")])
+
+    if isinstance(link, dict) and link.get("sha256") != trace_digest(trace_path.read_bytes()):
+        raise refuse(f"not the trace {Path(save).name} was saved with (its SHA-256 differs: edited, "
+                     "or from another play)")
+    trace = Trace.read(trace_path)
+    if len(trace):
+        first, last = trace[0], trace[len(trace) - 1]
+        if first.kind == "setup":
+            scenario = position.get("scenario") if isinstance(position.get("scenario"), dict) else {}
+            rng = position.get("rng") if isinstance(position.get("rng"), dict) else {}
+            for key, saved in (("game", position.get("game")), ("scenario", scenario.get("id")),
+                               ("seed", rng.get("seed"))):
+                if saved is not None and first.data.get(key) != saved:
+                    raise refuse(f"its setup event has {key} {first.data.get(key)!r}, the save {saved!r}")
+        if last.seq + 1 != position.get("trace_seq", 0):
+            raise refuse(f"it does not end where {Path(save).name} stands (its last event is {last.seq}, "
+                         f"the save's next is {position.get('trace_seq', 0)})")
+    return trace, position
+
+
+def pack_identity(pack: Any) -> dict[str, str]:
+    """``{"id", "folder", "sha256"}`` of a loaded pack: its game id, its folder (absolute) and a
+    SHA-256 over the relative path and bytes of every file of the folder and its rules folder
+    (golden traces and bytecode left out: they are not content)."""
+    import hashlib
+
+    from casebook.core.packcache import _tree_files
+
+    h = hashlib.sha256()
+    folder = Path(pack.dir).resolve()
+    for root in dict.fromkeys([folder, Path(pack.rules_dir).resolve()]):
+        for f in _tree_files(root):
+            rel = f.relative_to(root)
+            if rel.parts and rel.parts[0] in _NOT_CONTENT:
+                continue
+            h.update(str(rel).encode() + b"\0" + f.read_bytes() + b"\0")
+    return {"id": str(pack.id), "folder": str(folder), "sha256": h.hexdigest()}
+
+
+def save_pack(raw: Any, save: str | Path, named: str | Path | None = None) -> tuple[str | Path, str | None]:
+    """(the pack to resume the save ``raw`` (its plain data, read from ``save``) on, a warning or
+    None). ``named``: a pack folder given on the command line — it wins. Else a pack folder above
+    the save with its game id (a copied pack's own save), else the folder the save names if it
+    still holds that game, else the installed game. The warning says when the pack's content is
+    not the one the save was played on."""
+    from casebook.core.content import load_pack
+    from casebook.core.errors import CasebookError
+    from casebook.core.position import pack_dir_near
+
+    game = str(raw.get("game")) if isinstance(raw, dict) else ""
+    slots = raw.get("plugin_state") if isinstance(raw, dict) else None
+    recorded = slots.get(PACK_SLOT) if isinstance(slots, dict) else None
+    recorded = recorded if isinstance(recorded, dict) else {}
+    choice: str | Path = named or pack_dir_near(game, Path(save)) or game
+    folder = recorded.get("folder")
+    if named is None and choice == game and isinstance(folder, str) and (Path(folder) / "game.yaml").is_file():
+        choice = Path(folder)
+    if not recorded.get("sha256"):
+        return choice, None
+    try:
+        now = pack_identity(load_pack(choice))
+    except CasebookError:
+        return choice, None  # the load that follows reports it
+    if now["id"] == recorded.get("id") and now["sha256"] != recorded["sha256"]:
+        return choice, (f"warning: {Path(save).name} was played on the pack in {folder} (content "
+                        f"{str(recorded['sha256'])[:12]}…); {now['folder']} differs now ({now['sha256'][:12]}…)")
+    return choice, None
