@@ -181,7 +181,7 @@ def legal(ctx: Any, step: str, side: str) -> list[Action]:
     ``activate-stack`` per eligible hex, while nothing was activated in this step (2.1A: a single
     HQ; 2.2A: a single stack); in the Recovery Step one ``recover`` per hex; always ``pass``."""
     out: list[Action] = []
-    ip = ctx.state.ip(side)
+    ip = ctx.state.track("ip", side)
     if step == "command" and not _done(ctx):
         for hq in cp.hqs_of(ctx, side):
             if hq.get("activated") or not _affordable(ctx, hq, ip):
@@ -241,8 +241,8 @@ def refusals(ctx: Any, action: Action) -> list[Refusal]:
         if hq.get("activated"):
             bad(f"HQ {hid} is already activated", "2.0", "2.1B")
         cost = hq_cost(ctx, hq)
-        if cost > st.ip(side):
-            bad(f"activating {hid} costs {cost} IPs, {side} has {st.ip(side)}", "2.1A", "2.0")
+        if cost > st.track("ip", side):
+            bad(f"activating {hid} costs {cost} IPs, {side} has {st.track('ip', side)}", "2.1A", "2.0")
         eligible = hq_stacks(ctx, hq)
         stacks = list(action.get("stacks", ()) or ())
         for h in stacks:
@@ -259,8 +259,8 @@ def refusals(ctx: Any, action: Action) -> list[Refusal]:
         if h not in single_stacks(ctx, side):
             bad(f"no unactivated {side} unit in supply in {h!r}", "2.2A", "5.7A", "2.0")
         cost = ctx.value("ip_cost", {"ip_use": "activate_stack"})
-        if cost > st.ip(side):
-            bad(f"activating a stack costs {cost} IP, {side} has {st.ip(side)}", "2.2B")
+        if cost > st.track("ip", side):
+            bad(f"activating a stack costs {cost} IP, {side} has {st.track('ip', side)}", "2.2B")
     elif action.kind == "recover":
         ok = recoverable(ctx, side).get(action.get("stack"), [])
         units = list(action.get("units", ()) or ok)
@@ -269,8 +269,8 @@ def refusals(ctx: Any, action: Action) -> list[Refusal]:
                 bad(f"{uid} cannot recover in {action.get('stack')}: not fatigued, OOS or out of command",
                     "2.5A", "2.5B")
         cost = _recover_cost(ctx, len(units))
-        if cost > st.ip(side):
-            bad(f"recovering {len(units)} units costs {cost} IPs, {side} has {st.ip(side)}", "2.5A")
+        if cost > st.track("ip", side):
+            bad(f"recovering {len(units)} units costs {cost} IPs, {side} has {st.track('ip', side)}", "2.5A")
     return out
 
 
@@ -284,7 +284,7 @@ def apply(ctx: Any, action: Action) -> dict[str, Any]:
         ok = recoverable(ctx, side)[action.get("stack")]
         units = list(action.get("units", ()) or ok)
         cost = _recover_cost(ctx, len(units))
-        st.add_ip(side, -cost)
+        st.add_track("ip", -cost, side)
         for uid in units:
             st.update_unit(uid, fatigued=None)
         result = {"units": units, "ip": cost, "cases": ["2.5A", "0.7.3.8A"]}
@@ -293,7 +293,7 @@ def apply(ctx: Any, action: Action) -> dict[str, Any]:
         cost = hq_cost(ctx, hq)
         eligible = hq_stacks(ctx, hq)
         units = [uid for h in action.get("stacks", ()) for uid in eligible[h]]
-        st.add_ip(side, -cost)
+        st.add_track("ip", -cost, side)
         st.update_unit(hq["id"], activated=True)
         for uid in units:
             st.update_unit(uid, activated=True)
@@ -301,7 +301,7 @@ def apply(ctx: Any, action: Action) -> dict[str, Any]:
     else:
         units = single_stacks(ctx, side)[action.get("stack")]
         cost = ctx.value("ip_cost", {"ip_use": "activate_stack"})
-        st.add_ip(side, -cost)
+        st.add_track("ip", -cost, side)
         reserve = action.get("reserve", True)
         for uid in units:
             st.update_unit(uid, activated=True, reserve=True if reserve else None)

@@ -47,10 +47,10 @@ def collect_fps(ctx: Any) -> dict[str, int]:
     FPs add to those saved (14.1F); Moscow FPs are not saved (14.1F-G). Returns the totals."""
     rows = [r for r in ctx.records("fortification_points") if r.get("turn") == ctx.state.turn]
     row = rows[0] if rows else {}
-    ctx.state.add_fp("normal", int(row.get("normal", 0)))
-    ctx.state.add_fp("moscow", int(row.get("moscow", 0)) - ctx.state.fp("moscow"))
+    ctx.state.add_track("fp", int(row.get("normal", 0)), "normal")
+    ctx.state.add_track("fp", int(row.get("moscow", 0)) - ctx.state.track("fp", "moscow"), "moscow")
     ctx.changed()
-    out = {"normal": ctx.state.fp("normal"), "moscow": ctx.state.fp("moscow")}
+    out = {"normal": ctx.state.track("fp", "normal"), "moscow": ctx.state.track("fp", "moscow")}
     ctx.record("fp-collected", ("14.1A", "14.1F", "14.1H"), {"new": dict(row), "total": out},
                source="fortification.collect_fps", side="soviet")
     return out
@@ -60,9 +60,9 @@ def collect_fps(ctx: Any) -> dict[str, int]:
 def expire_moscow_fps(ctx: Any) -> int:
     """At the end of the Soviet Reinforcement Step unused Moscow FPs are lost (14.1G; only
     normal FPs accumulate, 14.1F). Returns the number lost."""
-    lost = ctx.state.fp("moscow")
+    lost = ctx.state.track("fp", "moscow")
     if lost:
-        ctx.state.add_fp("moscow", -lost)
+        ctx.state.add_track("fp", -lost, "moscow")
         ctx.changed()
         ctx.record("fp-lost", ("14.1G",), {"moscow": lost}, source="fortification.expire_moscow_fps")
     return lost
@@ -153,9 +153,9 @@ def _refuse(ctx: Any, action_name: str, facts: Mapping[str, Any]) -> list[Refusa
 def _payment(ctx: Any, facts: Mapping[str, Any], cost: int) -> dict[str, int] | None:
     """How ``cost`` FPs are paid: Moscow FPs first where they may be used (they are lost at the
     end of the step anyway, 14.1G), then normal FPs; None if there are not enough."""
-    moscow = ctx.state.fp("moscow") if ctx.allowed("spend_moscow_fp", facts) else 0
+    moscow = ctx.state.track("fp", "moscow") if ctx.allowed("spend_moscow_fp", facts) else 0
     use_moscow = min(moscow, cost)
-    if ctx.state.fp("normal") < cost - use_moscow:
+    if ctx.state.track("fp", "normal") < cost - use_moscow:
         return None
     return {"moscow": use_moscow, "normal": cost - use_moscow}
 
@@ -203,7 +203,7 @@ def _printed_candidates(ctx: Any) -> frozenset[str]:
 def build_actions(ctx: Any, side: str) -> list[Action]:
     """Every legal ``build-fort`` now (none without FPs). Hexes are first checked as if in supply;
     supply (the costly question) is asked only of those that pass, all probes at once."""
-    if side != "soviet" or ctx.state.fp("normal") + ctx.state.fp("moscow") == 0 \
+    if side != "soviet" or ctx.state.track("fp", "normal") + ctx.state.track("fp", "moscow") == 0 \
             or ctx.state.step != "replacement_reinforcement" or ctx.state.phasing != side:
         return []
     maybe = []
@@ -228,7 +228,7 @@ def apply_build(ctx: Any, action: Action) -> dict[str, Any]:
     paid = _payment(ctx, facts, cost)
     for pool, n in paid.items():
         if n:
-            ctx.state.add_fp(pool, -n)
+            ctx.state.add_track("fp", -n, pool)
     ctx.state.add_marker("fortification", hex_)
     builder = None
     if not (facts["hex_city"] or facts["hex_town"] or facts["moscow_distance"] <= 2):

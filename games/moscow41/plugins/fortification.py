@@ -128,7 +128,7 @@ def fortification_answer(ctx: Any, hex_: str, attackers: list[str] | None = None
                if ln.fired and ln.kind == "forbid" and not ln.overridden]  # one a permit overrides refuses nothing
     out = {"hex": hex_, "fortification": fx.fortification_info(ctx, hex_),
            "build": {"cost": ctx.value("fort_cost", facts), "allowed": bool(verdict.value), "refused": refused},
-           "fp": {"normal": ctx.state.fp("normal"), "moscow": ctx.state.fp("moscow")},
+           "fp": {"normal": ctx.state.track("fp", "normal"), "moscow": ctx.state.track("fp", "moscow")},
            "cases": ["14.1B", "14.1C", "14.1D", "14.1E", "14.2A", "14.2B"]}
     if attackers:
         missing = [a for a in attackers if not ctx.state.has_unit(a)]

@@ -211,7 +211,7 @@ def reinforcements_answer(ctx: Any, side: str | None = None) -> dict[str, Any]:
     available = [{"unit": e["unit"], **({"areas": e["areas"]} if "areas" in e else {"railhead": True}),
                   "hexes": entry.entry_hexes(look, e, side)} for e in entries]
     pending = [dict(p) for p in ctx.state.pending if q.unit_side(ctx, p["unit"]) == side]
-    return {"side": side, "rp": {k: ctx.state.rp(side, k) for k in rp.KINDS},
+    return {"side": side, "rp": {k: ctx.state.track("rp", side, k) for k in rp.KINDS},
             "rp_limit": ctx.value("rp_limit", {}), "available": available, "pending": pending,
             "rebuild": rp.rebuild_choices(ctx, side) if side == "soviet" else [],
             "cases": ["12.1A", "12.1C", "12.2A", "12.2C", "12.3B"]}

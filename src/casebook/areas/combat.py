@@ -92,9 +92,9 @@ def resolve(ctx: Any, attackers: Sequence[str], hex_: str, kind: str, support: M
     f = a["facts"]
     for who, side in (("attacker", f.attacker_side), ("defender", f.defender_side)):
         if sup[who]:
-            if sup[who] > ctx.state.ip(side):
-                raise IllegalActionError(f"{side}: support {sup[who]}", ["2.3A"], f"{side} has {ctx.state.ip(side)} IPs")
-            ctx.state.add_ip(side, -sup[who])
+            if sup[who] > ctx.state.track("ip", side):
+                raise IllegalActionError(f"{side}: support {sup[who]}", ["2.3A"], f"{side} has {ctx.state.track('ip', side)} IPs")
+            ctx.state.add_track("ip", -sup[who], side)
     dice = combat_dice(ctx)
     if roll is None:
         roll = roll_dice(ctx.state, dice, purpose="combat", cases=procedure_cases(ctx, ["10.0D"]),
@@ -242,8 +242,8 @@ def casebook_validate_action(ctx, action):
             return [Refusal("no attack awaits this side's combat support", ("10.4.2A",), PLUGIN)]
         ips = int(action.get("ips", 0))
         out = []
-        if ips < 0 or ips > ctx.state.ip(action.side):
-            out.append(Refusal(f"{action.side} has {ctx.state.ip(action.side)} IPs", ("2.3A",), PLUGIN))
+        if ips < 0 or ips > ctx.state.track("ip", action.side):
+            out.append(Refusal(f"{action.side} has {ctx.state.track('ip', action.side)} IPs", ("2.3A",), PLUGIN))
         if ips:
             verdict = support_allowed(ctx, [u["id"] for u in ctx.state.units_at(pending["hex"])], False)
             if verdict is not None and not verdict.value:
@@ -277,7 +277,7 @@ def casebook_apply_action(ctx, action):
         attackers = list(action.get("with"))
         kind = _STEPS.get(ctx.state.step, "attack")
         if kind == "reaction":
-            ctx.state.add_ip(side, -reaction_cost(ctx, side, attackers))
+            ctx.state.add_track("ip", -reaction_cost(ctx, side, attackers), side)
             for a in attackers:
                 ctx.state.update_unit(a, activated=True)
         for a in attackers:
@@ -313,7 +313,7 @@ def guards_actions(ctx: Any) -> list[Action]:
     cost = ctx.value("ip_cost", {"ip_use": "guards", "side": "soviet"})
     out = []
     for uid in record(ctx).get("guards", []):
-        if not ctx.state.has_unit(uid) or ctx.state.ip("soviet") < cost:
+        if not ctx.state.has_unit(uid) or ctx.state.track("ip", "soviet") < cost:
             continue
         if ctx.permission("raise_guards", {"supplied": supplied(ctx, uid)}).value:
             out.append(Action.make("raise-guards", "soviet", unit=uid))
@@ -323,7 +323,7 @@ def guards_actions(ctx: Any) -> list[Action]:
 def _raise_guards(ctx: Any, action: Action) -> dict[str, Any]:
     uid = str(action.get("unit"))
     cost = ctx.value("ip_cost", {"ip_use": "guards", "side": "soviet"})
-    ctx.state.add_ip("soviet", -cost)
+    ctx.state.add_track("ip", -cost, "soviet")
     ctx.state.update_unit(uid, guards=True)
     rec = record(ctx)
     rec["guards"] = [g for g in rec.get("guards", []) if g != uid]

@@ -73,6 +73,23 @@ class Engine:
             found = self._settings["defaults"] = setting_defaults(self.pack.interpretations)
         return found
 
+    @property
+    def track_bounds(self) -> Mapping[str, Any]:
+        """name -> the :class:`~casebook.core.tracks.TrackBound` of each track the vocabulary
+        declares, resolved under the compiled rules (computed once)."""
+        found = self._settings.get("tracks")
+        if found is None:
+            from casebook.core.tracks import track_bounds
+
+            found = self._settings["tracks"] = track_bounds(self.pack.vocabulary.tracks, self.rules)
+        return found
+
+    def declare(self, state: GameState) -> GameState:
+        """``state`` with the game's sides and tracks attached (:meth:`GameState.declare`)."""
+        if not state.declared:
+            state.declare(self.pack.vocabulary.side_ids, self.track_bounds)
+        return state
+
     def lasting(self, board: Board, depends_on: tuple[Any, ...]) -> dict[Any, Any]:
         """A cache that outlives state changes, for values that depend only on the board and on
         ``depends_on`` (e.g. the weather and a setting, for terrain costs)."""
@@ -143,6 +160,8 @@ class Engine:
 
     def ctx(self, state: GameState, trace: Trace | None = None) -> Ctx:
         """A context binding this engine to ``state`` (and ``trace`` for recorded play)."""
+        if not state.declared:
+            self.declare(state)
         return Ctx(self, state, self.board_for(state), trace)
 
 

@@ -119,7 +119,7 @@ class Game:
         data = position_to_dict(self._position)
         data["rng"] = {"seed": int(seed), "state": None, **({"fixed": list(rolls)} if rolls else {})}
         data["settings"] = {**self.setting_defaults(), **(data.get("settings") or {})}
-        state = State(self, GameState.from_dict(data), Trace())
+        state = State(self, self.engine.declare(GameState.from_dict(data)), Trace())
         state._setup()
         state._settle()
         return state
@@ -136,7 +136,7 @@ class Game:
             raise PositionError(problems)
         settings = data.get("settings")
         data = {**data, "settings": {**self.setting_defaults(), **(settings if isinstance(settings, Mapping) else {})}}
-        state = State(self, GameState.from_dict(data), trace if trace is not None else Trace())
+        state = State(self, self.engine.declare(GameState.from_dict(data)), trace if trace is not None else Trace())
         state._settle()
         return state
 

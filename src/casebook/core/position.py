@@ -22,6 +22,7 @@ from casebook.core.provenance import PatchError, apply_patch
 from casebook.core.schema import describe, did_you_mean, validate_model
 from casebook.core.schema_pack import undot
 from casebook.core.schema_position import COUNTER_FIELDS, Position
+from casebook.core.tracks import track_problems
 from casebook.core.yamlio import YamlDoc, dotted, dump_yaml, read_yaml
 
 __all__ = ["load_position", "check_scenario", "position_to_dict", "dump_position", "dump_save", "effective_map",
@@ -169,9 +170,6 @@ def _vocabulary(data: dict[str, Any], pack: Any, locate: Locate, skip: Collectio
     units = [(("units", i), u) for i, u in items("units") if isinstance(u, dict)]
     markers = [(("markers", i, "kind"), m.get("kind")) for i, m in items("markers") if isinstance(m, dict)]
     sides: list[tuple[tuple[Any, ...], Any]] = [((k,), data.get(k)) for k in ("phasing", "first_player")]
-    for key in ("ip", "rp"):
-        if isinstance(data.get(key), dict):
-            sides += [((key, s), s) for s in data[key]]
     if isinstance(data.get("control"), dict):
         sides += [(("control", h), s) for h, s in data["control"].items()]
     weather = data.get("weather") if isinstance(data.get("weather"), dict) else None
@@ -261,12 +259,14 @@ def _validate(doc: YamlDoc, data: Any, pack: Any, locate: Locate,
             and not any(p.key == s or p.key.startswith(s + ".") for s in skip)]
     if pack is not None:
         out += _vocabulary(resolved, pack, locate, (*skip, *inherited))
+        vocab = pack.vocabulary
+        out += track_problems(resolved, vocab.tracks, vocab.side_ids, locate, fixed=Position.model_fields)
     if pos is not None:
         out += _semantic(pos, resolved, pack, locate)
     else:  # the schema failed: still list what the raw data shows (every problem at once)
         out += [p for p in _raw_semantic(resolved, pack, locate) if p not in out]
     if extra is not None:
-        out += extra(resolved, locate)
+        out += [p for p in extra(resolved, locate) if p not in out]
 
     return (pos if not out else None), out
 
@@ -332,7 +332,11 @@ def position_to_dict(pos: Position) -> dict[str, Any]:
             for u in pos.units
         ]
     head: dict[str, Any] = {k: d.pop(k) for k in ("kind", "format", "game", "provenance") if k in d}
-    return {**head, **d}
+    # the tracks (extra keys) go after first_player, as a state writes them; empty ones are left out
+    tracks = {k: d.pop(k) for k in list(d) if k not in Position.model_fields}
+    at = list(Position.model_fields).index("units")
+    before = {k: d.pop(k) for k in list(d) if list(Position.model_fields).index(k) < at}
+    return {**head, **before, **{k: v for k, v in tracks.items() if v not in (0, {})}, **d}
 
 
 def dump_position(pos: Position) -> str:

@@ -81,9 +81,18 @@ class SideEntry(Model):
     edge: Literal["north", "east", "south", "west"] | None = None
 
 
+class TrackEntry(Model):
+    """A track of the game's vocabulary (casebook.core.tracks): what it is kept by (``side`` or a
+    list of names, outermost first), its bounds (``high``: an int or a script quantity's name)."""
+
+    keys: list[Literal["side"] | list[Slug]] = []
+    low: int = 0
+    high: int | Slug | None = None
+
+
 class VocabularyBlock(Model):
     """The names a game uses (casebook.core.vocabulary): sides, unit classes and sizes, weather
-    kinds, marker kinds."""
+    kinds, marker kinds, tracks and unit flags."""
 
     sides: dict[Slug, SideEntry] = Field(min_length=1)
     unit_classes: list[Slug] = []
@@ -91,6 +100,8 @@ class VocabularyBlock(Model):
     temperatures: list[Slug] = []
     grounds: list[Slug] = []
     markers: list[Slug] = []
+    tracks: dict[Slug, TrackEntry] = {}
+    unit_flags: list[Slug] = []
 
 
 class GameFile(_File):

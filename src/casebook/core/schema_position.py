@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, Field, field_validator
+from pydantic import AfterValidator, ConfigDict, Field, field_validator
 
 from casebook.core.schema_base import HexLabel, Model, Scalar, Side, Slug, UnitClass, UnitSize
 from casebook.core.schema_content import MapBody
@@ -27,8 +27,6 @@ __all__ = [
     "COUNTER_FIELDS",
 ]
 
-#: A track value: an int >= 0 (upper bounds come from the pack: src/casebook/core/tracks.py).
-Count = Annotated[int, Field(ge=0)]
 #: Status flags of a unit on the map (bools, default false).
 UNIT_FLAGS = ("fatigued", "oos", "activated", "reserve", "guards", "hedgehog", "scattered")
 #: Fields a ``counter:`` reference takes from the pack's counter mix (then overridden).
@@ -123,7 +121,11 @@ class Rng(Model):
 
 
 class Position(Model):
-    """A whole position; equality is value equality (``load(dump(p)) == p``)."""
+    """A whole position; equality is value equality (``load(dump(p)) == p``). Its other top-level
+    keys are the game's tracks (extra fields here; checked against the vocabulary's declaration by
+    :func:`casebook.core.tracks.track_problems`)."""
+
+    model_config = ConfigDict(strict=True, extra="allow", frozen=True, populate_by_name=False)
 
     kind: Literal["position"]
     format: Literal[1]
@@ -136,10 +138,6 @@ class Position(Model):
     step: str | None = None
     phasing: Side | None = None
     first_player: Side | None = None
-    ip: dict[Side, Count] = {}
-    rp: dict[Side, dict[Slug, Count]] = {}
-    fp: dict[Slug, Count] = {}
-    partisans: int = Field(0, ge=0)
     units: list[Unit] = []
     markers: list[Marker] = []
     control: dict[HexLabel, Side] = {}

@@ -1,4 +1,5 @@
-"""A game's vocabulary: the sides, unit classes and sizes, weather kinds and marker kinds it uses.
+"""A game's vocabulary: the sides, unit classes and sizes, weather kinds, marker kinds, tracks and
+unit flags it uses.
 
 The core names no game. What a game calls its sides (with their names, counter colours and the
 map edge each supplies from or retreats towards, where a rule needs one), its unit classes and
@@ -14,10 +15,16 @@ sizes, its temperatures and ground conditions and its marker kinds is declared i
       temperatures: [warm]
       grounds: [dry, mud]
       markers: [fortification]
+      tracks:
+        supply_points: {keys: [side], low: 0, high: 12, provenance: "reconstructed: the example"}
+      unit_flags: [veteran]
 
 Counters, positions and scenarios are checked against it (:func:`vocabulary_problems`): a side,
 class, size, weather kind or marker kind it does not list is an error at its ``file:line:column``
-with a "did you mean". A list left out (or empty) is not checked.
+with a "did you mean". A list left out (or empty) is not checked. Tracks are
+:mod:`casebook.core.tracks`' (a position keeps each at its top level under its name); a unit flag is
+a boolean status a unit on the map may carry (``veteran: true``) beside the position format's own
+(``fatigued``, ``oos``, ``activated``, ``reserve``, ``scattered``…: ``schema_position.UNIT_FLAGS``).
 """
 
 from __future__ import annotations
@@ -25,6 +32,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from casebook.core.tracks import TrackDecl, tracks_of
 
 __all__ = ["SideInfo", "Vocabulary", "vocabulary_of", "vocabulary_problems", "choice_problem"]
 
@@ -51,6 +60,8 @@ class Vocabulary:
     temperatures: tuple[str, ...] = ()
     grounds: tuple[str, ...] = ()
     markers: tuple[str, ...] = field(default=())
+    tracks: Mapping[str, TrackDecl] = field(default_factory=dict)
+    unit_flags: tuple[str, ...] = ()
 
     @property
     def side_ids(self) -> tuple[str, ...]:
@@ -77,7 +88,7 @@ def vocabulary_of(manifest: Mapping[str, Any]) -> Vocabulary:
         return tuple(str(x) for x in v.get(key) or ())
 
     return Vocabulary(sides, names("unit_classes"), names("unit_sizes"), names("temperatures"),
-                      names("grounds"), names("markers"))
+                      names("grounds"), names("markers"), tracks_of(v), names("unit_flags"))
 
 
 def choice_problem(value: Any, allowed: Sequence[str]) -> str | None:
