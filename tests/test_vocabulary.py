@@ -156,3 +156,28 @@ def test_a_track_key_outside_its_declaration_is_located_with_a_suggestion(tmp_pa
     out = CliRunner().invoke(cli, ["lint", str(pack)])
     assert out.exit_code == 1
     assert "supply_points.rde: expected 'blue' or 'red', got 'rde' (did you mean 'red'?)" in out.output
+
+
+def test_unit_flags_come_from_the_vocabulary(tmp_path):
+    """A game's own unit statuses (Moscow '41's guards, hedgehog, scattered) are the vocabulary's
+    ``unit_flags``: a declared flag loads, an undeclared key is located with a suggestion, a flag
+    that is not a bool is refused."""
+    pack = _copy(tmp_path)
+    scenario = pack / "scenarios" / "skirmish.yaml"
+    text = scenario.read_text(encoding="utf-8")
+    scenario.write_text(text.replace("hex: \"0505\"}", "hex: \"0505\", hedgehog: true}"), encoding="utf-8")
+    assert CliRunner().invoke(cli, ["lint", str(pack)]).exit_code == 0
+    unit = load_pack(pack).scenario("skirmish").units[3]
+    assert (unit.id, unit.model_extra) == ("s-x1", {"hedgehog": True})
+    scenario.write_text(text.replace("hex: \"0505\"}", "hex: \"0505\", hedgehgo: true, guards: 1}"), encoding="utf-8")
+    out = CliRunner().invoke(cli, ["lint", str(pack)])
+    assert out.exit_code == 1
+    assert "units.3.hedgehgo: unknown key: not a field of a unit nor a unit flag this game declares " \
+           "(unit_flags: guards, hedgehog, scattered) (did you mean 'hedgehog'?)" in out.output
+    assert "units.3.guards: a unit flag is true or false, got 1" in out.output
+    manifest = pack / "game.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace("unit_flags: [guards, hedgehog, scattered]",
+                                                                       "unit_flags: [guards]"), encoding="utf-8")
+    scenario.write_text(text.replace("hex: \"0505\"}", "hex: \"0505\", hedgehog: true}"), encoding="utf-8")
+    out = CliRunner().invoke(cli, ["lint", str(pack)])
+    assert out.exit_code == 1 and "units.3.hedgehog: unknown key" in out.output

@@ -21,7 +21,7 @@ from casebook.core.errors import PositionError, Problem
 from casebook.core.provenance import PatchError, apply_patch
 from casebook.core.schema import describe, did_you_mean, validate_model
 from casebook.core.schema_pack import undot
-from casebook.core.schema_position import COUNTER_FIELDS, Position
+from casebook.core.schema_position import Position, counter_fields
 from casebook.core.tracks import track_problems
 from casebook.core.yamlio import YamlDoc, dotted, dump_yaml, read_yaml
 
@@ -77,6 +77,7 @@ def _resolve_counters(data: dict[str, Any], pack: Any, locate: Locate, out: list
     if not isinstance(units, list):
         return data, bad, inherited
     resolved = []
+    flags = pack.vocabulary.unit_flags if pack is not None else ()
     for i, u in enumerate(units):
         if isinstance(u, dict) and "counter" in u:
             cid = u["counter"]
@@ -89,9 +90,12 @@ def _resolve_counters(data: dict[str, Any], pack: Any, locate: Locate, out: list
                 hint = did_you_mean(cid, mix) if isinstance(cid, str) else ""
                 out.append(_p(locate, ("units", i, "counter"), f"unknown counter {describe(cid)}{hint}"))
             else:
-                base = {k: mix[cid][k] for k in COUNTER_FIELDS if k in mix[cid]}
+                base = {k: mix[cid][k] for k in counter_fields(pack.vocabulary) if k in mix[cid]}
                 inherited.update(f"units.{i}.{k}" for k in base if k not in u)
-                u = {**base, **u}
+                merged = {**base, **u}
+                # the game's unit flags last, in declared order, false unless set (as the format's own)
+                u = {**{k: v for k, v in merged.items() if k not in flags},
+                     **{f: merged.get(f, False) for f in flags}}
         resolved.append(u)
     return {**data, "units": resolved}, bad, inherited
 
@@ -173,9 +177,12 @@ def _vocabulary(data: dict[str, Any], pack: Any, locate: Locate, skip: Collectio
     if isinstance(data.get("control"), dict):
         sides += [(("control", h), s) for h, s in data["control"].items()]
     weather = data.get("weather") if isinstance(data.get("weather"), dict) else None
+    from casebook.core.schema_position import Unit
+
     vocabulary_problems(vocabulary_of(pack.manifest), units, report, weather=weather,
                         markers=[(kp, k) for kp, k in markers if isinstance(k, str)],
-                        sides=[(kp, s) for kp, s in sides if isinstance(s, str)])
+                        sides=[(kp, s) for kp, s in sides if isinstance(s, str)],
+                        unit_fields={f.alias or name for name, f in Unit.model_fields.items()})
     return out
 
 

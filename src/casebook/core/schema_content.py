@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, Field, field_validator, model_validator
+from pydantic import AfterValidator, ConfigDict, Field, field_validator, model_validator
 
 from casebook.core.schema_base import (
     CaseId,
@@ -225,6 +225,11 @@ class MapFile(MapBody, _File):
 
 # --- counters.yaml ----------------------------------------------------------------------------
 class CounterUnit(Model):
+    """A counter of the mix; its other keys are the game's unit flags it prints (bools, the
+    vocabulary's ``unit_flags``)."""
+
+    model_config = ConfigDict(strict=True, extra="allow", frozen=True, populate_by_name=False)
+
     id: str = Field(min_length=1)
     name: str
     side: Side
@@ -239,7 +244,6 @@ class CounterUnit(Model):
     entry: int | None = Field(None, ge=0)
     withdraw: bool | int | None = None
     type: str | None = None
-    guards: bool | None = None
 
 
 class CountersFile(_File):

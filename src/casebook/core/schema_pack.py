@@ -114,7 +114,11 @@ def _vocabulary(manifest: Any, counters: Any, loc: Any) -> list[Problem]:
 
     out: list[Problem] = []
     units = [(("units", i), u) for i, u in enumerate(counters.get("units") or []) if isinstance(u, dict)]
-    vocabulary_problems(vocabulary_of(manifest), units, lambda kp, msg: out.append(_p(loc, kp, msg)))
+    from casebook.core.schema_content import CounterUnit
+
+    fields = {f.alias or name for name, f in CounterUnit.model_fields.items()}
+    vocabulary_problems(vocabulary_of(manifest), units, lambda kp, msg: out.append(_p(loc, kp, msg)),
+                        unit_fields=fields)
     return out
 
 

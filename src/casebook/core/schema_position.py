@@ -25,15 +25,24 @@ __all__ = [
     "Rng",
     "UNIT_FLAGS",
     "COUNTER_FIELDS",
+    "counter_fields",
 ]
 
-#: Status flags of a unit on the map (bools, default false).
-UNIT_FLAGS = ("fatigued", "oos", "activated", "reserve", "guards", "hedgehog", "scattered")
-#: Fields a ``counter:`` reference takes from the pack's counter mix (then overridden).
+#: Status flags of a unit on the map that every game has (bools, default false); a game's own are
+#: its vocabulary's ``unit_flags`` (extra keys of a :class:`Unit`, casebook.core.vocabulary).
+UNIT_FLAGS = ("fatigued", "oos", "activated", "reserve")
+#: Fields a ``counter:`` reference takes from the pack's counter mix (then overridden), besides
+#: the game's unit flags a counter may print (:func:`counter_fields`).
 COUNTER_FIELDS = (
     "id", "name", "side", "class", "size", "strength", "ma", "radius", "limit", "mechanized",
-    "division", "type", "guards",
+    "division", "type",
 )
+
+
+def counter_fields(vocabulary: Any) -> tuple[str, ...]:
+    """The fields a unit takes from its counter: :data:`COUNTER_FIELDS` and the unit flags of
+    ``vocabulary`` (a :class:`casebook.core.vocabulary.Vocabulary`)."""
+    return COUNTER_FIELDS + tuple(vocabulary.unit_flags)
 
 
 def _check_player(text: str) -> str:
@@ -59,7 +68,10 @@ class Weather(Model):
 
 
 class Unit(Model):
-    """One unit on the map: strength in strength points, ``ma`` in MP, ``radius`` in hexes."""
+    """One unit on the map: strength in strength points, ``ma`` in MP, ``radius`` in hexes. Its
+    other keys are the game's unit flags (bools; checked against the vocabulary's ``unit_flags``)."""
+
+    model_config = ConfigDict(strict=True, extra="allow", frozen=True, populate_by_name=False)
 
     id: str = Field(min_length=1)
     counter: str | None = None
@@ -80,9 +92,6 @@ class Unit(Model):
     oos: bool = False
     activated: bool = False
     reserve: bool = False
-    guards: bool = False
-    hedgehog: bool = False
-    scattered: bool = False
 
 
 class Marker(Model):

@@ -29,7 +29,7 @@ a boolean status a unit on the map may carry (``veteran: true``) beside the posi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -109,13 +109,27 @@ Report = Callable[[tuple[Any, ...], str], None]
 def vocabulary_problems(vocab: Vocabulary, units: Iterable[tuple[tuple[Any, ...], Mapping[str, Any]]],
                         report: Report, *, weather: Mapping[str, Any] | None = None,
                         markers: Iterable[tuple[tuple[Any, ...], Any]] = (),
-                        sides: Iterable[tuple[tuple[Any, ...], Any]] = ()) -> None:
+                        sides: Iterable[tuple[tuple[Any, ...], Any]] = (),
+                        unit_fields: Collection[str] | None = None) -> None:
     """Check names against ``vocab``, calling ``report(key_path, message)`` for each problem:
-    ``units`` as ``(key_path, unit mapping)`` (side, class, size), the ``weather`` mapping
-    (temperature, ground), ``markers`` as ``(key_path, kind)`` and other ``sides`` as
-    ``(key_path, side)`` (a position's phasing side, track and control keys)."""
+    ``units`` as ``(key_path, unit mapping)`` (side, class, size; with ``unit_fields``, the keys
+    of the format, every other key must be a declared unit flag with a bool value), the
+    ``weather`` mapping (temperature, ground), ``markers`` as ``(key_path, kind)`` and other
+    ``sides`` as ``(key_path, side)`` (a position's phasing side and control keys)."""
     side_ids = vocab.side_ids
     for path, unit in units:
+        fields: Collection[str] = unit_fields or ()
+        for key in unit if unit_fields is not None else ():
+            if key in fields:
+                continue
+            if key not in vocab.unit_flags:
+                from casebook.core.schema import did_you_mean
+
+                hint = did_you_mean(str(key), [*fields, *vocab.unit_flags])
+                report((*path, key), f"unknown key: not a field of a unit nor a unit flag this game "
+                       f"declares (unit_flags: {', '.join(vocab.unit_flags) or 'none'}){hint}")
+            elif not isinstance(unit[key], bool):
+                report((*path, key), f"a unit flag is true or false, got {unit[key]!r}")
         for key, allowed in (("side", side_ids), ("class", vocab.unit_classes), ("size", vocab.unit_sizes)):
             value = unit.get(key)
             if value is None:
