@@ -141,7 +141,7 @@ def test_a_pack_declares_its_own_track_lints_loads_and_round_trips_a_save(tmp_pa
     with pytest.raises(PositionError) as exc:
         load_save(save, engine)
     line = next(i for i, t in enumerate(text.splitlines(), 1) if t.startswith("supply_points:"))
-    assert f"save.yaml:{line}:1: supply_point: unknown key" in str(exc.value)
+    assert f"save.yaml:{line}:1: supply_point: unknown key 'supply_point'" in str(exc.value)
     assert "(did you mean 'supply_points'?)" in str(exc.value)
     save.write_text(text.replace("red: 0}", "red: 13}"), encoding="utf-8")
     with pytest.raises(PositionError, match="supply_points.red: 13 is above the track's maximum 12"):
@@ -172,12 +172,32 @@ def test_unit_flags_come_from_the_vocabulary(tmp_path):
     scenario.write_text(text.replace("hex: \"0505\"}", "hex: \"0505\", hedgehgo: true, guards: 1}"), encoding="utf-8")
     out = CliRunner().invoke(cli, ["lint", str(pack)])
     assert out.exit_code == 1
-    assert "units.3.hedgehgo: unknown key: not a field of a unit nor a unit flag this game declares " \
+    assert "units.3.hedgehgo: unknown key 'hedgehgo': not a field of a unit nor a unit flag this game declares " \
            "(unit_flags: guards, hedgehog, scattered) (did you mean 'hedgehog'?)" in out.output
-    assert "units.3.guards: a unit flag is true or false, got 1" in out.output
+    assert "units.3.guards: unknown key 'guards', or a unit flag: expected true or false, got 1" in out.output
     manifest = pack / "game.yaml"
     manifest.write_text(manifest.read_text(encoding="utf-8").replace("unit_flags: [guards, hedgehog, scattered]",
                                                                        "unit_flags: [guards]"), encoding="utf-8")
     scenario.write_text(text.replace("hex: \"0505\"}", "hex: \"0505\", hedgehog: true}"), encoding="utf-8")
     out = CliRunner().invoke(cli, ["lint", str(pack)])
-    assert out.exit_code == 1 and "units.3.hedgehog: unknown key" in out.output
+    assert out.exit_code == 1 and "units.3.hedgehog: unknown key 'hedgehog': not a field" in out.output
+
+
+def test_a_map_s_named_hex_sets_come_from_the_vocabulary(tmp_path):
+    """The map's ``moscow:`` list is a hex set the game declares (``hex_sets: [moscow]``): the
+    board answers ``hex_set("moscow")``; an undeclared top-level map key is located with a
+    suggestion."""
+    from casebook.core.hexgrid import parse_hex
+    from casebook.core.packcache import pack_board
+
+    pack = _copy(tmp_path)
+    map_file = pack / "map.yaml"
+    map_file.write_text(map_file.read_text(encoding="utf-8") + 'moscow: ["0505"]\n', encoding="utf-8")
+    assert CliRunner().invoke(cli, ["lint", str(pack)]).exit_code == 0
+    board = pack_board(load_pack(pack))
+    assert board.hex_set("moscow") == {parse_hex("0505")} and board.hex_set("capital") == frozenset()
+    map_file.write_text(map_file.read_text(encoding="utf-8").replace("moscow:", "moskow:"), encoding="utf-8")
+    out = CliRunner().invoke(cli, ["lint", str(pack)])
+    assert out.exit_code == 1
+    assert "moskow: unknown key 'moskow': not a key of a map nor a hex set this game declares " \
+           "(hex_sets: moscow) (did you mean 'moscow'?)" in out.output

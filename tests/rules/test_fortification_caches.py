@@ -26,14 +26,14 @@ def _plain_board_facts(board, label):
     return {"side": "soviet", "hex_city": town.get("kind") == "city",
             "hex_town": bool(town) and town.get("kind") != "city",
             "hex_road": any(board.side(x, n).road or board.side(x, n).trail for n in board.neighbours(x)),
-            "moscow_distance": min((board.grid.distance(x, m) for m in board.moscow), default=999)}
+            "moscow_distance": min((board.grid.distance(x, m) for m in board.hex_set("moscow")), default=999)}
 
 
 def _plain_candidates(ctx):
     board = ctx.board
     out = {u["hex"] for u in ctx.state.units if u.get("side") == "soviet" and "hex" in u}
     out |= {hex_label(h) for h in board.towns()}
-    out |= {hex_label(h) for h in board.hexes() for m in board.moscow if board.grid.distance(h, m) <= 2}
+    out |= {hex_label(h) for h in board.hexes() for m in board.hex_set("moscow") if board.grid.distance(h, m) <= 2}
     return sorted(out)
 
 

@@ -79,7 +79,7 @@ def communication(ctx: Any, hex_: str, side: str) -> list[str] | None:
 
 def _allowed(ctx: Any, hex_: str, side: str) -> Any:
     facts = {"side": side, "in_communication": communication(ctx, hex_, side) is not None,
-             "in_moscow": parse_hex(hex_) in ctx.board.moscow}
+             "in_moscow": parse_hex(hex_) in ctx.board.hex_set("moscow")}
     return ctx.permission("place_replacement", facts)
 
 
@@ -197,7 +197,7 @@ def casebook_apply_action(ctx: Any, action: Any) -> Any:
         hex_ = str(action.get("hex"))
         ctx.state.update_unit(uid, hex=hex_, strength=reduced)
         data, cases = {"unit": uid, "hex": hex_, "strength": reduced}, ["BM9.2", "BM9.3"]
-        if parse_hex(hex_) in ctx.board.moscow:
+        if parse_hex(hex_) in ctx.board.hex_set("moscow"):
             cases.append("BM9.5")
     rec = ctx.state.plugin_data(PLUGIN)
     rec["left"] = int(rec["left"]) - 1

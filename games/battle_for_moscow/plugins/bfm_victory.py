@@ -46,7 +46,7 @@ def update_control(ctx: Any) -> list[str]:
 def verdict(ctx: Any) -> dict[str, Any]:
     """Who wins if the game ended now: ``{"winner", "level", "reason", "cases", "moscow",
     "cities"}`` under the setting ``victory_rule`` (original, or later)."""
-    moscow = [hex_label(h) for h in sorted(ctx.board.moscow)]
+    moscow = [hex_label(h) for h in sorted(ctx.board.hex_set("moscow"))]
     holder = {ctx.state.control(h) for h in moscow}
     owner = holder.pop() if len(holder) == 1 else None
     cities = {hex_label(h): ctx.state.control(hex_label(h)) for h in sorted(ctx.board.towns())}

@@ -124,7 +124,7 @@ def _board_facts(ctx: Any, hex_: str) -> dict[str, Any]:
         h = parse_hex(hex_)
         town = ctx.board.hex(h).town or {}
         road = any(ctx.board.side(h, n).road or ctx.board.side(h, n).trail for n in ctx.board.neighbours(h))
-        moscow = min((ctx.board.grid.distance(h, m) for m in ctx.board.moscow), default=999)
+        moscow = min((ctx.board.grid.distance(h, m) for m in ctx.board.hex_set("moscow")), default=999)
         found = cache[hex_] = {"side": "soviet", "hex_city": town.get("kind") == "city",
                                "hex_town": bool(town) and town.get("kind") != "city", "hex_road": road,
                                "moscow_distance": moscow}
@@ -194,7 +194,7 @@ def _printed_candidates(ctx: Any) -> frozenset[str]:
     cache = ctx.lasting("fortification.candidates")
     if "printed" not in cache:
         printed = {hex_label(h) for h in ctx.board.towns()}
-        for m in ctx.board.moscow:
+        for m in ctx.board.hex_set("moscow"):
             printed |= {hex_label(h) for h in ctx.board.hexes() if ctx.board.grid.distance(h, m) <= 2}
         cache["printed"] = frozenset(printed)
     return cache["printed"]

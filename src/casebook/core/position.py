@@ -177,6 +177,10 @@ def _vocabulary(data: dict[str, Any], pack: Any, locate: Locate, skip: Collectio
     if isinstance(data.get("control"), dict):
         sides += [(("control", h), s) for h, s in data["control"].items()]
     weather = data.get("weather") if isinstance(data.get("weather"), dict) else None
+    if isinstance(data.get("map"), dict):
+        from casebook.core.vocabulary import map_key_problems
+
+        map_key_problems(pack.vocabulary, data["map"], report, ("map",))
     from casebook.core.schema_position import Unit
 
     vocabulary_problems(vocabulary_of(pack.manifest), units, report, weather=weather,

@@ -102,6 +102,7 @@ class VocabularyBlock(Model):
     markers: list[Slug] = []
     tracks: dict[Slug, TrackEntry] = {}
     unit_flags: list[Slug] = []
+    hex_sets: list[Slug] = []
 
 
 class GameFile(_File):
@@ -205,7 +206,11 @@ class Town(Model):
 
 
 class MapBody(Model):
-    """A map as in map.yaml, minus kind/format: also the inline ``map:`` of a position."""
+    """A map as in map.yaml, minus kind/format: also the inline ``map:`` of a position. Its other
+    keys are the game's named hex sets (lists of labels; the vocabulary's ``hex_sets``)."""
+
+    model_config = ConfigDict(strict=True, extra="allow", frozen=True, populate_by_name=False)
+    __pydantic_extra__: dict[str, list[HexLabel]] = Field(init=False)
 
     layout: Literal["flat-top-odd-q", "flat-top-even-q", "pointy-top-odd-r", "pointy-top-even-r"]
     north: Literal["up", "right", "down", "left"] = "up"
@@ -214,12 +219,14 @@ class MapBody(Model):
     terrain: dict[str, str] = {}
     hexsides: list[Hexside] = []
     towns: dict[HexLabel, Town] = {}
-    moscow: list[HexLabel] = []
     railheads: list[HexLabel] | None = None
     entry_areas: dict[str, list[HexLabel]] = {}
 
 
 class MapFile(MapBody, _File):
+    model_config = ConfigDict(strict=True, extra="allow", frozen=True, populate_by_name=False)
+    __pydantic_extra__: dict[str, list[HexLabel]] = Field(init=False)
+
     kind: Literal["map"]
 
 
@@ -229,6 +236,7 @@ class CounterUnit(Model):
     vocabulary's ``unit_flags``)."""
 
     model_config = ConfigDict(strict=True, extra="allow", frozen=True, populate_by_name=False)
+    __pydantic_extra__: dict[str, bool] = Field(init=False)
 
     id: str = Field(min_length=1)
     name: str

@@ -72,6 +72,7 @@ class Unit(Model):
     other keys are the game's unit flags (bools; checked against the vocabulary's ``unit_flags``)."""
 
     model_config = ConfigDict(strict=True, extra="allow", frozen=True, populate_by_name=False)
+    __pydantic_extra__: dict[str, bool] = Field(init=False)
 
     id: str = Field(min_length=1)
     counter: str | None = None

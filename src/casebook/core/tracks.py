@@ -148,8 +148,8 @@ def track_problems(data: Mapping[str, Any], decls: Mapping[str, TrackDecl], side
             continue
         if key not in decls:
             hint = did_you_mean(str(key), [*decls, *fixed])
-            out.append(_problem(locate, (key,), f"unknown key: not a key of a position nor a track this "
-                                f"game declares (tracks: {', '.join(decls) or 'none'}){hint}"))
+            out.append(_problem(locate, (key,), f"unknown key {key!r}: not a key of a position nor a track "
+                                f"this game declares (tracks: {', '.join(decls) or 'none'}){hint}"))
             continue
         _walk(value, decls[key], sides, (key,), bounds[key], locate, out)
     return out

@@ -18,13 +18,16 @@ sizes, its temperatures and ground conditions and its marker kinds is declared i
       tracks:
         supply_points: {keys: [side], low: 0, high: 12, provenance: "reconstructed: the example"}
       unit_flags: [veteran]
+      hex_sets: [capital]
 
 Counters, positions and scenarios are checked against it (:func:`vocabulary_problems`): a side,
 class, size, weather kind or marker kind it does not list is an error at its ``file:line:column``
 with a "did you mean". A list left out (or empty) is not checked. Tracks are
 :mod:`casebook.core.tracks`' (a position keeps each at its top level under its name); a unit flag is
 a boolean status a unit on the map may carry (``veteran: true``) beside the position format's own
-(``fatigued``, ``oos``, ``activated``, ``reserve``, ``scattered``…: ``schema_position.UNIT_FLAGS``).
+(``fatigued``, ``oos``, ``activated``, ``reserve``: ``schema_position.UNIT_FLAGS``); a hex set is
+a named list of hexes the map declares at its top level (``capital: ["0505"]``), read by rules
+through ``board.hex_set(name)``.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from typing import Any
 
 from casebook.core.tracks import TrackDecl, tracks_of
 
-__all__ = ["SideInfo", "Vocabulary", "vocabulary_of", "vocabulary_problems", "choice_problem"]
+__all__ = ["SideInfo", "Vocabulary", "vocabulary_of", "vocabulary_problems", "choice_problem", "map_key_problems"]
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,7 @@ class Vocabulary:
     markers: tuple[str, ...] = field(default=())
     tracks: Mapping[str, TrackDecl] = field(default_factory=dict)
     unit_flags: tuple[str, ...] = ()
+    hex_sets: tuple[str, ...] = ()
 
     @property
     def side_ids(self) -> tuple[str, ...]:
@@ -88,7 +92,8 @@ def vocabulary_of(manifest: Mapping[str, Any]) -> Vocabulary:
         return tuple(str(x) for x in v.get(key) or ())
 
     return Vocabulary(sides, names("unit_classes"), names("unit_sizes"), names("temperatures"),
-                      names("grounds"), names("markers"), tracks_of(v), names("unit_flags"))
+                      names("grounds"), names("markers"), tracks_of(v), names("unit_flags"),
+                      names("hex_sets"))
 
 
 def choice_problem(value: Any, allowed: Sequence[str]) -> str | None:
@@ -104,6 +109,20 @@ def choice_problem(value: Any, allowed: Sequence[str]) -> str | None:
 
 
 Report = Callable[[tuple[Any, ...], str], None]
+
+
+def map_key_problems(vocab: Vocabulary, map_data: Mapping[str, Any], report: Report,
+                     base: tuple[Any, ...] = ()) -> None:
+    """Every top-level key of ``map_data`` that is neither the map format's nor a hex set the
+    vocabulary declares, reported at ``(*base, key)`` with a did-you-mean."""
+    from casebook.core._board_parse import MAP_KEYS
+    from casebook.core.schema import did_you_mean
+
+    for key in map_data:
+        if key not in MAP_KEYS and key not in vocab.hex_sets:
+            hint = did_you_mean(str(key), [*sorted(MAP_KEYS), *vocab.hex_sets])
+            report((*base, key), f"unknown key {key!r}: not a key of a map nor a hex set this game declares "
+                   f"(hex_sets: {', '.join(vocab.hex_sets) or 'none'}){hint}")
 
 
 def vocabulary_problems(vocab: Vocabulary, units: Iterable[tuple[tuple[Any, ...], Mapping[str, Any]]],
@@ -126,10 +145,9 @@ def vocabulary_problems(vocab: Vocabulary, units: Iterable[tuple[tuple[Any, ...]
                 from casebook.core.schema import did_you_mean
 
                 hint = did_you_mean(str(key), [*fields, *vocab.unit_flags])
-                report((*path, key), f"unknown key: not a field of a unit nor a unit flag this game "
-                       f"declares (unit_flags: {', '.join(vocab.unit_flags) or 'none'}){hint}")
-            elif not isinstance(unit[key], bool):
-                report((*path, key), f"a unit flag is true or false, got {unit[key]!r}")
+                if isinstance(unit[key], bool):  # a value of another type: the schema's problem
+                    report((*path, key), f"unknown key {key!r}: not a field of a unit nor a unit flag this game "
+                           f"declares (unit_flags: {', '.join(vocab.unit_flags) or 'none'}){hint}")
         for key, allowed in (("side", side_ids), ("class", vocab.unit_classes), ("size", vocab.unit_sizes)):
             value = unit.get(key)
             if value is None:

@@ -63,7 +63,7 @@ def _objectives(state: Any) -> dict[str, float]:
     key = id(board)
     if key not in cache:
         values = {hex_label(h): float(t.get("ip") or 1) for h, t in board.towns().items()}
-        for h in board.moscow:
+        for h in board.hex_set("moscow"):
             values[hex_label(h)] = values.get(hex_label(h), 1.0) + 5.0
         cache[key] = values
     return cache[key]
