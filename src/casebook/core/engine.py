@@ -1,7 +1,7 @@
 """The engine of one game: content, map, compiled rule scripts and plugins, and the per-query
 context (:class:`Ctx`) every hook receives.
 
-An :class:`Engine` is loaded once per pack (``Engine.load("moscow41")``) and is immutable; a
+An :class:`Engine` is loaded once per pack (``Engine.load("mini")``, a game id or a pack folder) and is immutable; a
 :class:`Ctx` binds it to one :class:`~casebook.core.state.GameState` (and optionally a
 :class:`~casebook.core.trace.Trace`). Plugins compute through the context:
 

@@ -1,6 +1,6 @@
 """The game API (OpenSpiel-like): an immutable :class:`Game` and a mutable :class:`State`.
 
-``Game.load("moscow41", "october-blitz")`` loads the engine and a scenario; ``game.new_initial_state(
+``Game.load("mini", "skirmish")`` loads the engine and a scenario; ``game.new_initial_state(
 seed)`` starts a play. A :class:`State` drives the sequence of play through the plugins' hooks
 (docs/plugins.md, "Hooks"):
 

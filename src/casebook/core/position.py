@@ -314,7 +314,7 @@ def load_position(path_or_text: str | Path, pack: Any = None, extra: Extra | Non
 
     if pack is None and isinstance(data, dict) and data.get("game") is not None:
         if not is_game_id(data["game"]):  # a game id, never a path (confine.py)
-            raise PositionError([_p(locate, ("game",), f"expected a game id such as 'moscow41', got "
+            raise PositionError([_p(locate, ("game",), f"expected a game id (a pack's id:), got "
                                     f"{describe(data['game'])}: a pack folder is given by option, not here")])
         pack = _find_pack_for(data["game"], path)
         if pack is None:

@@ -139,7 +139,7 @@ class GameState:
         if d.get("format", 1) != 1:
             bad("format", f"expected 1, got {d.get('format')!r}")
         if not isinstance(d.get("game"), str):
-            bad("game", "required: the game id (e.g. 'moscow41')")
+            bad("game", "required: the game id (the pack's id)")
         for key in d:
             if key not in _FIXED and not (key in tracks if tracks is not None
                                           else isinstance(d[key], (int, Mapping, type(None)))):
@@ -547,7 +547,7 @@ class GameState:
             self._d["plugin_state"][plugin] = _plain(_copy(value))
 
     def set_players(self, players: Mapping[str, str] | None) -> None:
-        """Record who plays each side (``{"german": "human", "soviet": "bot:random"}``; the
+        """Record who plays each side (``{"blue": "human", "red": "bot:random"}``; the
         tools' notation): a save resumed without naming the players keeps them."""
         self._d["players"] = dict(players) if players else None
 
