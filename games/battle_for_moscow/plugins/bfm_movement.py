@@ -23,7 +23,9 @@ from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal, hookimpl
 
-__all__ = ["STATE_SCHEMA", "QUESTIONS", "reach", "rail_reach", "in_ezoc", "overstack_check"]
+__all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "reach", "rail_reach", "in_ezoc", "overstack_check"]
+#: What the pack must hold for this plugin (src/casebook/core/requires.py).
+REQUIRES = {"quantities": ["ma", "max_hexes", "move_cost", "stacking_limit"]}
 
 QUESTIONS = {"reach": "reach UNIT [--as movement|panzer_movement|rail_movement] — the hexes UNIT "
                       "can end its move in, with the path and MP (BM5.1-BM5.5, BM6.2)"}

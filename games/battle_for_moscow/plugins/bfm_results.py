@@ -24,7 +24,9 @@ from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal, hookimpl
 
-__all__ = ["STATE_SCHEMA", "QUESTIONS", "steps_of", "step_loss", "retreat_paths", "options", "run", "apply_result"]
+__all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "steps_of", "step_loss", "retreat_paths", "options", "run", "apply_result"]
+#: What the pack must hold for this plugin (src/casebook/core/requires.py).
+REQUIRES = {"tables": ["unit_steps"], "quantities": ["retreat_hexes"]}
 
 QUESTIONS = {"retreat": "retreat UNIT — the legal retreat paths of UNIT, best first, or why it "
                         "would be eliminated (BM8.6A-B)",

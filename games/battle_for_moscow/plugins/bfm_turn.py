@@ -28,7 +28,9 @@ from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal, hookimpl
 
-__all__ = ["STATE_SCHEMA", "QUESTIONS", "turn_row", "communication", "replacement_actions"]
+__all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "turn_row", "communication", "replacement_actions"]
+#: What the pack must hold for this plugin (src/casebook/core/requires.py).
+REQUIRES = {"tables": ["turn_record", "unit_steps"]}
 
 QUESTIONS = {"communication": "communication HEX SIDE — is HEX in communication for SIDE: a path to "
                               "its map edge free of enemy units and enemy ZOC (BM9.4)"}

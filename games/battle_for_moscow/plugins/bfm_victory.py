@@ -11,7 +11,7 @@ city; otherwise a draw). Answers ``casebook ask … victory``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ConfigDict
 from typing_extensions import TypedDict
@@ -19,11 +19,24 @@ from typing_extensions import TypedDict
 from casebook.core.cases import implements
 from casebook.core.hexgrid import hex_label
 from casebook.core.hooks import hookimpl
+from casebook.core.schema_base import HexLabel, Model
 
-__all__ = ["STATE_SCHEMA", "QUESTIONS", "update_control", "verdict"]
+__all__ = ["STATE_SCHEMA", "VICTORY_SCHEMA", "QUESTIONS", "update_control", "verdict"]
 
 QUESTIONS = {"victory": "victory — who holds Moscow and the cities, and who would win now (BM10.1, BM10.2)"}
 PLUGIN = "bfm_victory"
+
+
+class VictoryBlock(Model):
+    """The scenario's ``victory:`` block (BM10.1, BM10.2): the edition's ``rule`` and the
+    ``hexes`` whose holder wins (Moscow); the rule in force is the setting ``victory_rule``."""
+
+    rule: Literal["original", "later"] = "original"
+    hexes: list[HexLabel] = []
+
+
+#: The scenario's ``victory:`` block (checked by ``casebook lint``, src/casebook/core/requires.py).
+VICTORY_SCHEMA = VictoryBlock
 
 
 @implements("BM10.1")

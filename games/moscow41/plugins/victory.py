@@ -28,8 +28,9 @@ from casebook.games.moscow41.plugins._victory_scenarios import (
     stored_result,
     victory_block,
 )
+from casebook.games.moscow41.plugins._victory_schema import VictoryBlock
 
-__all__ = ["STATE_SCHEMA", "QUESTIONS", "casebook_after_action", "casebook_turn_end", "casebook_game_result",
+__all__ = ["STATE_SCHEMA", "VICTORY_SCHEMA", "QUESTIONS", "casebook_after_action", "casebook_turn_end", "casebook_game_result",
            "casebook_validate_action", "casebook_facts", "casebook_answer", "remember_moscow",
            "scenario_rules"]
 
@@ -37,6 +38,9 @@ __all__ = ["STATE_SCHEMA", "QUESTIONS", "casebook_after_action", "casebook_turn_
 QUESTIONS: dict[str, str] = {
     "vp": "vp — both sides' victory points now, term by term, and the victory level (17.0-17.4)",
 }
+
+#: The scenario's ``victory:`` block this plugin reads (checked by ``casebook lint``).
+VICTORY_SCHEMA = VictoryBlock
 
 
 @implements("17.2")

@@ -42,7 +42,10 @@ from casebook.core.hexgrid import parse_hex
 from casebook.core.hooks import Refusal, hookimpl
 from casebook.core.trace import Trace
 
-__all__ = ["STATE_SCHEMA", "QUESTIONS", "assess", "attack_answer", "resolve", "defender_support_policy"]
+__all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "assess", "attack_answer", "resolve", "defender_support_policy"]
+#: What a pack must hold for this area (src/casebook/core/requires.py): the CRT and the strength
+#: and DRM quantities (dice, column shifts, IP costs and the Combat Modifiers Chart are optional).
+REQUIRES = {"tables": ["crt"], "quantities": ["combat_strength", "attack_drm"]}
 
 QUESTIONS = {"attack": "attack HEX --with UNIT,UNIT… [--support A,D] [--overrun] [--roll N] — odds, "
                        "column, DRM terms and every outcome of an attack (10.0-10.7)"}

@@ -128,7 +128,8 @@ class Engine:
         rule scripts and register its plugins (plus ``extra_plugins``: name -> plugin object, for
         tests and tools).
 
-        Raises ContentError (content, plugins) or ScriptSyntaxError (rule scripts), each listing
+        Raises ContentError (content, plugins, the tables and script quantities a listed plugin
+        requires: :mod:`casebook.core.requires`) or ScriptSyntaxError (rule scripts), each listing
         every problem found.
         """
         from casebook.core.packcache import pack_board
@@ -136,6 +137,12 @@ class Engine:
         pack = load_pack(game_or_dir)
         board = pack_board(pack)
         rules = _compile_rules(pack)
+        from casebook.core.errors import ContentError
+        from casebook.core.requires import pack_requirement_problems
+
+        missing = pack_requirement_problems(pack, rules)
+        if missing:  # what a listed plugin needs is not in the pack: refused as lint refuses it
+            raise ContentError(missing)
         pm = make_plugin_manager(pack.manifest.get("plugins") or [],
                                  file=str(pack.dir / "game.yaml"), extra=dict(extra_plugins or {}))
         sequence = Sequence.from_dict(pack.sequence, file=str(pack.dir / pack.manifest["sequence"]))

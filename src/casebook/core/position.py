@@ -272,6 +272,11 @@ def _validate(doc: YamlDoc, data: Any, pack: Any, locate: Locate,
         out += _vocabulary(resolved, pack, locate, (*skip, *inherited))
         vocab = pack.vocabulary
         out += track_problems(resolved, vocab.tracks, vocab.side_ids, locate, fixed=Position.model_fields)
+        scenario = resolved.get("scenario")
+        if isinstance(scenario, dict):
+            from casebook.core.requires import victory_problems
+
+            out += victory_problems(scenario.get("victory"), pack.manifest.get("plugins") or (), locate)
     if pos is not None:
         out += _semantic(pos, resolved, pack, locate)
     else:  # the schema failed: still list what the raw data shows (every problem at once)
