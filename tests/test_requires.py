@@ -103,3 +103,44 @@ def test_17_1_the_campaign_s_points_block_is_typed(tmp_path):
     with pytest.raises(PositionError) as exc:
         load_position(path, pack=pack)
     assert "scenario.victory.terrain.vp_per_ipp: unknown key 'vp_per_ipp' (did you mean 'vp_per_ip'?)" in str(exc.value)
+
+
+def _copied_pack_with_trace(tmp_path: Path) -> tuple[Path, Path]:
+    """A copy of Battle for Moscow whose case index retitles BM4.3A, with the first events of a
+    golden trace saved inside it (as ``casebook play`` run there writes ``out/trace.jsonl``)."""
+    pack = _bfm(tmp_path)
+    cases = pack / "cases.yaml"
+    text = cases.read_text(encoding="utf-8")
+    title = text.split('id: "BM4.3A"', 1)[1].split('title: "', 1)[1].split('"', 1)[0]
+    cases.write_text(text.replace(title, "Retitled in the copy"), encoding="utf-8")
+    trace = pack / "out" / "trace.jsonl"
+    trace.parent.mkdir()
+    lines = (GAMES / "battle_for_moscow" / "golden" / "campaign-greedy-seed1.jsonl").read_text(encoding="utf-8")
+    trace.write_text("".join(lines.splitlines(keepends=True)[:6]), encoding="utf-8")
+    return pack, trace
+
+
+def test_explain_reads_the_pack_the_trace_was_played_from(tmp_path):
+    pack, trace = _copied_pack_with_trace(tmp_path)
+    out = CliRunner().invoke(cli, ["explain", str(trace), "1"])
+    assert out.exit_code == 0, out.output
+    assert "case BM4.3A: Retitled in the copy" in out.output               # the copy above the trace
+    installed = CliRunner().invoke(cli, ["explain", str(trace), "1", "--pack", str(GAMES / "battle_for_moscow")])
+    assert "Retitled" not in installed.output and "case BM4.3A: " in installed.output
+    other = CliRunner().invoke(cli, ["explain", str(trace), "1", "--pack", str(GAMES / "moscow41")])
+    assert other.exit_code == 1 and "is a pack of 'moscow41'; the trace" in other.output
+
+
+def test_cases_reads_the_pack_of_a_trace_or_position(tmp_path):
+    import json
+
+    pack, trace = _copied_pack_with_trace(tmp_path)
+    for given in (trace, pack / "scenarios" / "campaign.yaml"):
+        out = CliRunner().invoke(cli, ["cases", str(given), "--json"])
+        assert out.exit_code == 0, out.output
+        rows = {r["case"]: r for r in json.loads(out.output)["cases"]}
+        assert rows["BM4.3A"]["title"] == "Retitled in the copy"
+    bad = tmp_path / "nothing.yaml"
+    bad.write_text("kind: position\n", encoding="utf-8")
+    out = CliRunner().invoke(cli, ["cases", str(bad)])
+    assert out.exit_code == 1 and "names no game" in out.output
