@@ -144,3 +144,26 @@ def test_cases_reads_the_pack_of_a_trace_or_position(tmp_path):
     bad.write_text("kind: position\n", encoding="utf-8")
     out = CliRunner().invoke(cli, ["cases", str(bad)])
     assert out.exit_code == 1 and "names no game" in out.output
+
+
+@pytest.mark.case("1.4")
+def test_1_4_a_track_bound_naming_a_quantity_the_scripts_lack_fails_lint(tmp_path):
+    """Moscow '41's IP maximum is the script's ``ip_total … at most 99 by 1.4`` (one source): a
+    manifest naming a quantity no script defines is refused at its line, with a suggestion."""
+    from casebook.core.requires import track_bound_problems
+    from casebook.core.tracks import TrackDecl
+
+    pack = _bfm(tmp_path)
+    manifest = pack / "game.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace(
+        "  hex_sets: [moscow]", "  hex_sets: [moscow]\n  tracks:\n    vp: {high: stacking_limt, provenance: \"reconstructed: a test\"}"),
+        encoding="utf-8")
+    out = CliRunner().invoke(cli, ["lint", str(pack)])
+    assert out.exit_code == 1
+    assert (f"game.yaml:{_line(manifest, 'stacking_limt')}:") in out.output
+    assert ("vocabulary.tracks.vp.high: the track's maximum is the rule-script quantity 'stacking_limt', "
+            "which no rule script defines (did you mean 'stacking_limit'?)") in out.output
+    from casebook.core.engine import load_engine
+
+    rules = load_engine("moscow41").rules
+    assert track_bound_problems({"ip": TrackDecl("ip", ("side",), 0, "ip_total")}, rules, lambda kp: ("g", 1, 1)) == []

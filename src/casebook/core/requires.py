@@ -23,8 +23,8 @@ from typing import Any
 
 from casebook.core.errors import Problem
 
-__all__ = ["requirements_of", "requirement_problems", "pack_requirement_problems", "victory_schemas",
-           "victory_problems"]
+__all__ = ["requirements_of", "requirement_problems", "pack_requirement_problems", "track_bound_problems",
+           "victory_schemas", "victory_problems"]
 
 Locate = Callable[[tuple], tuple[str, int, int]]
 _KINDS = ("tables", "quantities", "permissions")
@@ -92,8 +92,33 @@ def pack_requirement_problems(pack: Any, rules: Any) -> list[Problem]:
         return doc.file, line, col
 
     files = pack.rule_files if "rules" in pack.manifest else tuple(sorted(pack.rules_dir.glob("*.rules")))
-    return requirement_problems(pack.manifest.get("plugins") or (), [*pack.tables, *pack.records], rules,
-                                locate, has_scripts=any(f.is_file() for f in files))
+    out = requirement_problems(pack.manifest.get("plugins") or (), [*pack.tables, *pack.records], rules,
+                               locate, has_scripts=any(f.is_file() for f in files))
+    return out + track_bound_problems(pack.vocabulary.tracks, rules, locate)
+
+
+def track_bound_problems(tracks: Mapping[str, Any], rules: Any, locate: Locate) -> list[Problem]:
+    """A track whose ``high`` names a rule-script quantity (:mod:`casebook.core.tracks`) that the
+    scripts do not define, or define without a constant unconditional ``at most``: located at
+    ``vocabulary.tracks.NAME.high`` of the manifest."""
+    from casebook.core.schema import did_you_mean
+    from casebook.core.tracks import track_bounds
+
+    quantities = sorted(getattr(rules, "quantities", {}) or {})
+    bounds = track_bounds(tracks, rules)
+    out: list[Problem] = []
+    for name, decl in tracks.items():
+        if not isinstance(decl.high, str):
+            continue
+        kp = ("vocabulary", "tracks", name, "high")
+        file, line, col = locate(kp)
+        if decl.high not in quantities:
+            out.append(Problem(file, line, col, ".".join(kp), f"the track's maximum is the rule-script quantity "
+                               f"{decl.high!r}, which no rule script defines{did_you_mean(decl.high, quantities)}"))
+        elif bounds[name].high is None:
+            out.append(Problem(file, line, col, ".".join(kp), f"quantity {decl.high!r} has no constant "
+                               "unconditional `at most` to be the track's maximum"))
+    return out
 
 
 def victory_schemas(plugins: Iterable[str]) -> list[tuple[str, Any]]:
