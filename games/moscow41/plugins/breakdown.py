@@ -25,8 +25,11 @@ from casebook.core.cases import implements
 from casebook.core.hooks import Refusal, hookimpl
 from casebook.core.schema_position import counter_fields
 
-__all__ = ["STATE_SCHEMA", "QUESTIONS", "PLUGIN", "regiment_pool", "breakdown_refusals", "apply_breakdown",
+__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "PLUGIN", "regiment_pool", "breakdown_refusals", "apply_breakdown",
            "recombine_refusals", "apply_recombine", "divisions_available"]
+
+#: What the pack must hold for this plugin (src/casebook/core/requires.py; checked by ``casebook lint``).
+REQUIRES = {"quantities": ["breakdown_regiment_losses", "breakdown_regiments", "recombine_losses"]}
 
 #: question -> usage line, for `casebook ask` (see docs/ask.md)
 QUESTIONS: dict[str, str] = {}

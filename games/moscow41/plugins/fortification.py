@@ -30,7 +30,10 @@ from casebook.core.state import HEX_RE
 from . import _fortification_build as build
 from . import _fortification_effects as fx
 
-__all__ = ["STATE_SCHEMA", "QUESTIONS", "fortification_answer", "unit_facts"]
+__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "fortification_answer", "unit_facts"]
+
+#: What the pack must hold for this plugin (src/casebook/core/requires.py; checked by ``casebook lint``).
+REQUIRES = {"tables": ["fortification_points"], "quantities": ["fort_cost"]}
 
 #: question -> usage line, for `casebook ask` (see docs/ask.md)
 QUESTIONS: dict[str, str] = {

@@ -32,11 +32,14 @@ from casebook.core.hexgrid import hex_label
 from casebook.core.hooks import hookimpl
 from casebook.core.trace import Trace
 
-__all__ = ["STATE_SCHEMA",
+__all__ = ["REQUIRES", "STATE_SCHEMA",
     "QUESTIONS", "PLUGIN", "SIDES", "town_values", "towns_held", "update_control", "track_bonus",
     "income", "collect_ips", "determine_first_player", "end_phase",
     "casebook_setup", "casebook_after_action", "casebook_step_start", "casebook_answer",
 ]
+
+#: What the pack must hold for this plugin (src/casebook/core/requires.py; checked by ``casebook lint``).
+REQUIRES = {"tables": ["initiative_chart", "turn_track"], "quantities": ["initiative", "ip_available", "ip_income", "ip_total"]}
 
 PLUGIN = "initiative"
 _SRC = "initiative"

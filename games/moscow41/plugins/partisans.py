@@ -28,11 +28,14 @@ from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal, hookimpl
 
-__all__ = ["STATE_SCHEMA", "QUESTIONS", "MARKER", "markers", "enemy_distance", "placement_verdict", "place",
+__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "MARKER", "markers", "enemy_distance", "placement_verdict", "place",
            "disband", "remove_oos_remnants", "award_points", "remove_markers_entered",
            "remove_all_markers", "casebook_legal_actions", "casebook_validate_action",
            "casebook_apply_action", "casebook_after_action", "casebook_step_end", "casebook_zoc_sources",
            "partisan_zoc", "partisans_answer", "casebook_answer"]
+
+#: What the pack must hold for this plugin (src/casebook/core/requires.py; checked by ``casebook lint``).
+REQUIRES = {"quantities": ["partisan_marker_cost", "partisan_points_gained"]}
 
 #: question -> usage line, for `casebook ask` (see docs/ask/partisans.md)
 QUESTIONS: dict[str, str] = {

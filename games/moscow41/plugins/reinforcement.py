@@ -32,8 +32,14 @@ from . import _reinforcement_entry as entry
 from . import _reinforcement_query as q
 from . import _reinforcement_rp as rp
 
-__all__ = ["STATE_SCHEMA", "QUESTIONS", "STEP", "reinforcements_answer", "place_refusals", "apply_place",
+__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "STEP", "reinforcements_answer", "place_refusals", "apply_place",
            "arrived_this_turn"]
+
+#: What the pack must hold for this plugin (src/casebook/core/requires.py; checked by ``casebook lint``).
+REQUIRES = {
+    "tables": ["reinforcements", "turn_track", "withdrawals"],
+    "quantities": ["rebuild_delay_dice", "rebuild_rp_cost", "rebuild_strength", "rp_limit"],
+}
 
 #: question -> usage line, for `casebook ask` (see docs/ask.md)
 QUESTIONS: dict[str, str] = {
