@@ -77,7 +77,6 @@ def _resolve_counters(data: dict[str, Any], pack: Any, locate: Locate, out: list
     if not isinstance(units, list):
         return data, bad, inherited
     resolved = []
-    flags = pack.vocabulary.unit_flags if pack is not None else ()
     for i, u in enumerate(units):
         if isinstance(u, dict) and "counter" in u:
             cid = u["counter"]
@@ -92,10 +91,7 @@ def _resolve_counters(data: dict[str, Any], pack: Any, locate: Locate, out: list
             else:
                 base = {k: mix[cid][k] for k in counter_fields(pack.vocabulary) if k in mix[cid]}
                 inherited.update(f"units.{i}.{k}" for k in base if k not in u)
-                merged = {**base, **u}
-                # the game's unit flags last, in declared order, false unless set (as the format's own)
-                u = {**{k: v for k, v in merged.items() if k not in flags},
-                     **{f: merged.get(f, False) for f in flags}}
+                u = {**base, **u}  # a game's unit flag is written only where set (a save keeps what it has)
         resolved.append(u)
     return {**data, "units": resolved}, bad, inherited
 
