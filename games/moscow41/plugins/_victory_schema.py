@@ -24,8 +24,8 @@ class Condition(Model):
     """One victory condition of a side (18.1.3): ``control_count`` (``at_least`` of ``hexes``),
     ``enter`` (a combat ``unit`` enters the ``target``: Moscow or the ``town`` named), ``otherwise``."""
 
-    id: Slug
-    case: CaseId
+    id: Slug | None = None
+    case: CaseId = "18.0"  # the plugin cites 18.0 for a condition naming no case
     kind: Literal["control_count", "enter", "otherwise"]
     when: Literal["instant", "end"] = "end"
     hexes: list[HexLabel] = []

@@ -280,10 +280,17 @@ class GameState:
 
     @property
     def sides(self) -> tuple[str, ...]:
-        """The sides of the game: the declared ones (:meth:`declare`), else the units' (sorted)."""
+        """The sides of the game: the declared ones (:meth:`declare`); undeclared, the units' (sorted)
+        when they show two, else the keys of the first track kept by side (a mapping of ints)."""
         if self._sides:
             return self._sides
-        return tuple(sorted({u["side"] for u in self._d["units"] if "side" in u}))
+        found = tuple(sorted({u["side"] for u in self._d["units"] if "side" in u}))
+        if len(found) < 2:
+            for name in self._track_names():
+                value = self._d[name]
+                if isinstance(value, dict) and value and all(isinstance(v, int) for v in value.values()):
+                    return tuple(value)
+        return found
 
     def other_side(self, side: str) -> str:
         """The opponent of ``side``; ``ValueError`` unless there are exactly two sides."""
