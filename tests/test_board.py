@@ -53,12 +53,12 @@ def test_graph_has_every_on_map_hex_and_every_adjacent_pair(board):
 
 
 def test_hex_info(board):
-    assert board.hex(H("0303")) == HexInfo(H("0303"), "forest", None, False, False, None, frozenset())
+    assert board.hex(H("0303")) == HexInfo(H("0303"), "forest", None, frozenset(), False, None, frozenset())
     assert board.hex(H("0101")).terrain == "clear"
     assert board.hex(H("0101")).edges == {"north", "west"}
     assert board.hex(H("0101")).entry_area == "A"
     assert board.hex(H("0505")).town == {"name": "Testgrad", "kind": "city", "ip": 2}
-    assert board.hex(H("0606")).moscow is True
+    assert "moscow" in board.hex(H("0606")).hex_sets
     with pytest.raises(ValueError, match="off the map"):
         board.hex(H("0707"))
 
@@ -95,7 +95,7 @@ def test_towns_moscow_entry_areas(board):
         H("0202"): {"name": "Smallville", "kind": "town", "ip": 1},
         H("0505"): {"name": "Testgrad", "kind": "city", "ip": 2},
     }
-    assert board.moscow == {H("0606")}
+    assert board.hex_set("moscow") == {H("0606")}
     assert board.entry_areas == {"A": frozenset({H("0101"), H("0102")}), "B": frozenset({H("0601")})}
 
 

@@ -22,7 +22,7 @@ def blitz(m41):
 def _check(state) -> None:
     data = state.data
     for side in ("german", "soviet"):
-        assert 0 <= data.ip(side) <= 99, (side, data.ip(side))                    # 1.4
+        assert 0 <= data.track("ip", side) <= 99, (side, data.track("ip", side))                    # 1.4
     ids = [u.get("id") for u in data.units]
     assert len(ids) == len(set(ids)), "a unit is in two places"
     on_map = set(ids)

@@ -55,7 +55,7 @@ def test_read_views() -> None:
     s = GameState.from_dict(EXAMPLE)
     assert s.unit("s1")["losses"] == 1 and s.unit("g-lvi-pz")["hex"] == "2733"
     assert [u["id"] for u in s.units_at("0303")] == ["g1"]
-    assert s.ip("german") == 20 and s.rp("soviet", "armor") == 0 and s.fp("moscow") == 0
+    assert s.track("ip", "german") == 20 and s.track("rp", "soviet", "armor") == 0 and s.track("fp", "moscow") == 0
     assert s.control("0505") == "soviet" and s.sides == ("german", "soviet")
     assert s.other_side("german") == "soviet"
     with pytest.raises(TypeError):
@@ -71,13 +71,14 @@ def test_none_counts_as_absent_like_a_pydantic_dump() -> None:
 
 def test_minimal_position_gets_defaults() -> None:
     s = GameState.from_dict({"kind": "position", "format": 1, "game": "g"})
-    assert (s.turn, s.phase, s.partisans, s.trace_seq, s.rng["state"]) == (1, None, 0, 0, None)
+    assert (s.turn, s.phase, s.track("partisans"), s.trace_seq, s.rng["state"]) == (1, None, 0, 0, None)
 
 
 def test_bad_position_lists_every_problem() -> None:
     with pytest.raises(PositionError) as info:
         GameState.from_dict({"kind": "map", "format": 2, "tunr": 1,
-                             "units": [{"id": "a"}, {"id": "a"}, {"hex": "0101"}]}, file="p.yaml")
+                             "units": [{"id": "a"}, {"id": "a"}, {"hex": "0101"}]}, file="p.yaml",
+                            tracks={})  # the game's tracks declared (none): "tunr" is no track
     keys = [p.key for p in info.value.problems]
     assert sorted(keys) == ["format", "game", "kind", "tunr", "units.1", "units.2"]
     assert "p.yaml" in str(info.value)
@@ -87,9 +88,9 @@ def test_mutations() -> None:
     s = GameState.from_dict(EXAMPLE)
     s.move_unit("g1", "0304")
     s.update_unit("s1", fatigued=None, losses=2)
-    assert s.add_ip("german", -5) == 15
+    assert s.add_track("ip", -5, "german") == 15
     with pytest.raises(ValueError, match="below 0"):
-        s.add_ip("soviet", -16)
+        s.add_track("ip", -16, "soviet")
     s.add_marker("hedgehog", "0305")
     s.remove_marker("fortification", "0404")
     s.set_control("0303", "german")

@@ -64,7 +64,7 @@ def test_human_header_shows_only_what_the_game_has(bfm, m41):
     d, w = m.data, m.data.weather or {}
     assert position_header(m, "german") == (
         f"Turn {d.turn} · {d.phase} / {d.step} · german to decide · "
-        f"IPs german {d.ip('german')} soviet {d.ip('soviet')} · "
+        f"IPs german {d.track('ip', 'german')} soviet {d.track('ip', 'soviet')} · "
         f"weather {w.get('temperature', '?')}/{w.get('ground', '?')}")
 
 

@@ -260,7 +260,7 @@ def test_10_0C_attacker_announces_then_the_defender_buys_support(pos):
     FAKE.unsupplied.clear()
     out = ctx.hook.casebook_apply_action(ctx=ctx, action=Action.make("support", "soviet", ips=3))
     assert out["support"] == {"attacker": 8, "defender": 3}
-    assert (ctx.state.ip("german"), ctx.state.ip("soviet")) == (2, 6)
+    assert (ctx.state.track("ip", "german"), ctx.state.track("ip", "soviet")) == (2, 6)
     assert out["drm"]["net"] == 4 - 1 and out["modified_roll"] == out["roll"] + 3
 
 
@@ -286,7 +286,7 @@ def test_10_5A_reaction_attack_by_two_stacks_pays_one_ip_per_stack(pos):
     assert attack.get("with") == ("s1", "s2") and attack.get("hex") == "0304"  # s3 moved in reaction: not again
     assert combat.attack_answer(ctx, "0304", ["s3"])["refusals"][0]["cases"] == ["10.1A", "2.0"]
     out = ctx.hook.casebook_apply_action(ctx=ctx, action=attack)
-    assert ctx.state.ip("soviet") == 5 - 2 - attack.get("support")
+    assert ctx.state.track("ip", "soviet") == 5 - 2 - attack.get("support")
     assert out["kind"] == "reaction" and out["result"]
     assert all(ctx.state.unit(u).get("activated") for u in ("s1", "s2") if ctx.state.has_unit(u))
 
@@ -318,7 +318,7 @@ def test_10_7A_unmodified_12_notes_a_guards_candidate_raised_for_2_ips(pos):
     legal = combat.guards_actions(ctx)
     assert legal == [Action.make("raise-guards", "soviet", unit="s1")]
     ctx.hook.casebook_apply_action(ctx=ctx, action=legal[0])
-    assert ctx.state.ip("soviet") == 3 and ctx.state.unit("s1")["guards"] is True
+    assert ctx.state.track("ip", "soviet") == 3 and ctx.state.unit("s1")["guards"] is True
     # 10.7C: +1 strength from the marker
     ctx.state.set_sequence_position("first_player", "combat", "soviet")
     assert combat.assess(ctx, ["s1"], "0304")["attack_strength"] == 7

@@ -73,7 +73,7 @@ def plain_attacks(ctx, side, kind):
             verdict = support_allowed(ctx, group, True)
             if verdict and verdict.value:
                 f = combat.assess(ctx, group, hex_)["facts"]
-                top = max_support(ctx, side, ctx.state.ip(side) - paid,
+                top = max_support(ctx, side, ctx.state.track("ip", side) - paid,
                                   lambda ips: {**f.drm_facts, "attacker_support_ips": ips})  # noqa: B023 - called at once, inside the loop
                 options = sorted({0, top})
             out += [Action.make("attack", side, hex=hex_, support=n, **{"with": group}) for n in options]
@@ -87,7 +87,7 @@ def plain_support(ctx, pending):
     verdict = support_allowed(ctx, [u["id"] for u in ctx.state.units_at(hex_)], False)
     if verdict is None or verdict.value:
         f = combat.assess(ctx, pending["attackers"], hex_, {"attacker": pending["attacker_support"]})["facts"]
-        top = max_support(ctx, side, ctx.state.ip(side),
+        top = max_support(ctx, side, ctx.state.track("ip", side),
                           lambda ips: {**f.drm_facts, "attacker_support_ips": 0, "defender_support_ips": ips})
         options = sorted({0, top})
     return [Action.make("support", side, ips=n) for n in options]
@@ -95,7 +95,7 @@ def plain_support(ctx, pending):
 
 def _with_ip(data, side, ips):
     other = data.clone()
-    other.add_ip(side, ips - other.ip(side))
+    other.add_track("ip", ips - other.track("ip", side), side)
     return other
 
 

@@ -28,7 +28,7 @@ def at(eng, units, step="command", phasing="german", ip=None, **kw):
     ctx = make(eng, units, phasing=phasing, **kw)
     ctx.state.set_sequence_position("first_player", step, phasing)
     if ip is not None:
-        ctx.state.add_ip(phasing, ip - ctx.state.ip(phasing))
+        ctx.state.add_track("ip", ip - ctx.state.track("ip", phasing), phasing)
     command.casebook_step_start(ctx, "first_player", step)
     ctx.changed()
     return ctx
@@ -102,7 +102,7 @@ def test_8_2A_command_judged_when_the_hq_is_activated(eng):
     result = act(ctx, hq_action)
     assert result["units"] == ["a", "b"] and result["ip"] == 1            # one IP for all (8.4A)
     st = ctx.state
-    assert st.ip("german") == 9 and st.unit("hq")["activated"] and st.unit("a")["activated"]
+    assert st.track("ip", "german") == 9 and st.unit("hq")["activated"] and st.unit("a")["activated"]
     assert "activated" not in st.unit("far")
     ctx.state.move_unit("far", "0401")                                   # too late: judged already
     ctx.changed()
@@ -181,7 +181,7 @@ def test_2_1A_hq_cost_by_supply_2_1B_flipped(eng):
         ctx = at(eng, [mk("hq", "1001", "hq", **HQ)], phasing=side)          # 9 MP from both edges
         assert not ctx.hook.casebook_supply(ctx=ctx, unit="hq")["in_supply"]
         assert act(ctx, Action.make("activate-hq", side, hq="hq"))["ip"] == cost
-        assert ctx.state.ip(side) == 10 - cost and ctx.state.unit("hq")["activated"] is True
+        assert ctx.state.track("ip", side) == 10 - cost and ctx.state.unit("hq")["activated"] is True
     ctx = at(eng, [G("hq", "0301", "hq", **HQ)])
     assert act(ctx, Action.make("activate-hq", "german", hq="hq"))["ip"] == 1
     refusals = act(at(eng, [G("hq", "0301", "hq", **HQ)], ip=0), Action.make("activate-hq", "german", hq="hq"))
@@ -194,7 +194,7 @@ def test_2_2A_single_stack_needs_supply_2_2B_costs_one_ip(eng):
     stacks = [a.get("stack") for a in ours(ctx) if a.kind == "activate-stack"]
     assert stacks == ["0301"]                                            # 1501 is OOS
     result = act(ctx, Action.make("activate-stack", "german", stack="0301"))
-    assert result["units"] == ["a", "b"] and ctx.state.ip("german") == 9
+    assert result["units"] == ["a", "b"] and ctx.state.track("ip", "german") == 9
     assert ctx.state.unit("a")["reserve"] is True                         # 0.7.3.1C
     refusals = act(at(eng, [G("out", "1501")]), Action.make("activate-stack", "german", stack="1501"))
     assert any("2.2A" in r.cases for r in refusals)
@@ -227,7 +227,7 @@ def test_2_5A_one_ip_per_division_or_part(eng):
     assert ctx.hook.casebook_decider(ctx=ctx, phase="first_player", step="recovery") == "german"
     (rec,) = [a for a in ours(ctx) if a.kind == "recover"]
     result = act(ctx, rec)
-    assert result["ip"] == 2 and ctx.state.ip("german") == 8
+    assert result["ip"] == 2 and ctx.state.track("ip", "german") == 8
     assert "fatigued" not in ctx.state.unit("d") and "fatigued" not in ctx.state.unit("r")
 
 

@@ -51,7 +51,7 @@ def _plain_hq_stacks(ctx, hq):
 def _plain_listing(ctx, side):
     """The Command Step actions by the plain definition (2.1A, 2.2A-B, 8.3): supply asked of
     every HQ and every unactivated unit."""
-    ip, out = ctx.state.ip(side), []
+    ip, out = ctx.state.track("ip", side), []
     for hq in cp.hqs_of(ctx, side):
         if hq.get("activated") or steps.hq_cost(ctx, hq) > ip:
             continue

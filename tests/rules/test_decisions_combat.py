@@ -94,5 +94,5 @@ def test_10_4_2A_the_defender_chooses_its_support_amount(pos):
     assert tpl.kind == "support" and [n for n, _ in tpl.free] == ["ips"]
     assert refused(ctx, "soviet: support ips=3") == [] and refused(ctx, "soviet: support ips=12") == ["2.3A"]
     out = ctx.hook.casebook_apply_action(ctx=ctx, action=parse_action("soviet: support ips=4"))
-    assert out["support"] == {"attacker": 0, "defender": 4} and ctx.state.ip("soviet") == 5
+    assert out["support"] == {"attacker": 0, "defender": 4} and ctx.state.track("ip", "soviet") == 5
     assert terms(out)["10.4.2A"] == -1                       # 4 Soviet IPs: one DRM, in the defender's favour

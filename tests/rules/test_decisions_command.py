@@ -23,7 +23,7 @@ def start(blitz):
 @pytest.mark.case("0.7.3.1B", "8.3.1A", "2.1A")
 def test_0_7_3_1B_the_player_indicates_which_stacks_the_hq_activates(blitz, start):
     state = blitz.state_from_dict(start)
-    assert (state.data.step, state.current_player(), state.data.ip("german")) == ("command", "german", 28)
+    assert (state.data.step, state.current_player(), state.data.track("ip", "german")) == ("command", "german", 28)
     listed = [str(a) for a in state.legal_actions() if a.kind == "activate-hq" and a.get("hq") == "g-ix"]
     assert listed == ["german: activate-hq hq=g-ix stacks=1208,1109,1308"]   # every eligible, nearest first
     [tpl] = [t for t in state.action_templates() if dict(t.fixed).get("hq") == "g-ix"]
@@ -38,7 +38,7 @@ def test_0_7_3_1B_the_player_indicates_which_stacks_the_hq_activates(blitz, star
         state.apply("german: activate-hq hq=g-ix stacks=3806")
     out = state.apply("german: activate-hq hq=g-ix stacks=1308")
     assert out["units"] == ["g-183id"] and out["ip"] == 1                    # 2.1A: 1 IP in supply
-    assert state.data.ip("german") == 27 and state.data.unit("g-183id").get("activated")
+    assert state.data.track("ip", "german") == 27 and state.data.unit("g-183id").get("activated")
     others = [u for u in state.data.units_at("1109") if u.get("class") != "hq"]
     assert others and not any(u.get("activated") for u in others)           # 1109 was not named
 
@@ -67,7 +67,7 @@ def test_0_7_3_4_no_more_reactions_until_the_loop_ends(blitz, start):
     standing = [e for e in state.trace if e.kind == "auto-pass" and e.data.get("standing")]
     assert [e.data["step"] for e in standing] == ["reaction_attacks", "reaction_movement", "reaction_attacks"]
     assert all(set(e.cases) >= {"0.7.3.6"} for e in standing)
-    assert state.data.ip("soviet") == 12                                   # nothing was spent
+    assert state.data.track("ip", "soviet") == 12                                   # nothing was spent
     # the phasing player passes: the loop ends (0.7.3.6), and with it the standing pass
     state.apply("german: pass")
     assert state.data.step != "command" and state._driver().get("standing") is None

@@ -78,7 +78,7 @@ def test_11_0B_the_attacker_chooses_the_one_unit_that_takes_the_F(pos):
     assert refused(ctx, "german: negate-fatigue negate=false unit=g2") == []
     ctx.hook.casebook_apply_action(ctx=ctx, action=parse_action("german: negate-fatigue negate=false unit=g2"))
     assert ctx.state.unit("g2").get("fatigued") and not ctx.state.unit("g1").get("fatigued")
-    assert ctx.state.ip("german") == 5            # not negated: no IP spent (11.1A)
+    assert ctx.state.track("ip", "german") == 5            # not negated: no IP spent (11.1A)
 
 
 @pytest.mark.case("11.0B", "11.3C")

@@ -86,10 +86,10 @@ def test_14_1A_14_1H_fps_received_in_the_soviet_reinforcement_step(pos):
     for turn, expected in ((3, (3, 0)), (5, (3, 2)), (7, (3, 2)), (8, (3, 0)), (12, (3, 0)), (13, (0, 0))):
         ctx = pos(turn=turn)
         F.casebook_step_start(ctx, "first_initiative", STEP)
-        assert (ctx.state.fp("normal"), ctx.state.fp("moscow")) == expected, turn
+        assert (ctx.state.track("fp", "normal"), ctx.state.track("fp", "moscow")) == expected, turn
     ctx = pos(turn=5, phasing="german")
     F.casebook_step_start(ctx, "first_initiative", STEP)
-    assert ctx.state.fp("normal") == 0
+    assert ctx.state.track("fp", "normal") == 0
     ctx = pos("units:\n  - {counter: s-133rd, hex: '0505'}", step="command", phase="first_player", fp="{normal: 3}")
     assert cases(ctx, fort("0505")) == {"14.1A"}
 
@@ -116,7 +116,7 @@ def test_14_1D_combat_unit_needed_outside_towns_and_it_stays(pos):
     assert cases(ctx, fort("0202")) == {"14.1D"}          # a remnant is not a combat unit
     assert cases(ctx, fort("0505")) == set()              # a city needs none
     result = F.casebook_apply_action(ctx, fort("0102"))
-    assert result["unit"] == "s-133rd" and result["cost"] == 3 and ctx.state.fp("normal") == 6
+    assert result["unit"] == "s-133rd" and result["cost"] == 3 and ctx.state.track("fp", "normal") == 6
     assert cases(ctx, Action.make("move", "soviet", stack="0102", path=["0103"])) == {"14.1D"}
     assert cases(ctx, Action.make("attack", "soviet", hex="0103", **{"with": ["s-133rd"]})) == {"14.1D"}
     ctx.state.set_turn(6)
@@ -134,9 +134,9 @@ def test_14_1E_not_in_a_german_zoc(pos):
 def test_14_1F_normal_fps_accumulate_moscow_fps_do_not(pos):
     ctx = pos(turn=6, fp="{normal: 2, moscow: 1}")
     F.casebook_step_start(ctx, "first_initiative", STEP)
-    assert (ctx.state.fp("normal"), ctx.state.fp("moscow")) == (5, 2)
+    assert (ctx.state.track("fp", "normal"), ctx.state.track("fp", "moscow")) == (5, 2)
     F.casebook_step_end(ctx, "first_initiative", STEP)
-    assert (ctx.state.fp("normal"), ctx.state.fp("moscow")) == (5, 0)
+    assert (ctx.state.track("fp", "normal"), ctx.state.track("fp", "moscow")) == (5, 0)
 
 
 @pytest.mark.case("14.1G")

@@ -26,14 +26,14 @@ def _plain_board_facts(board, label):
     return {"side": "soviet", "hex_city": town.get("kind") == "city",
             "hex_town": bool(town) and town.get("kind") != "city",
             "hex_road": any(board.side(x, n).road or board.side(x, n).trail for n in board.neighbours(x)),
-            "moscow_distance": min((board.grid.distance(x, m) for m in board.moscow), default=999)}
+            "moscow_distance": min((board.grid.distance(x, m) for m in board.hex_set("moscow")), default=999)}
 
 
 def _plain_candidates(ctx):
     board = ctx.board
     out = {u["hex"] for u in ctx.state.units if u.get("side") == "soviet" and "hex" in u}
     out |= {hex_label(h) for h in board.towns()}
-    out |= {hex_label(h) for h in board.hexes() for m in board.moscow if board.grid.distance(h, m) <= 2}
+    out |= {hex_label(h) for h in board.hexes() for m in board.hex_set("moscow") if board.grid.distance(h, m) <= 2}
     return sorted(out)
 
 
@@ -97,7 +97,7 @@ def test_build_listing_of_a_warm_engine_equals_the_plain_definition_on_a_fresh_o
     on an engine with nothing kept."""
     st = blitz.data
     st.set_sequence_position("first_initiative", STEP, "soviet")
-    st.add_fp("normal", 6)
+    st.add_track("fp", 6, "normal")
     warm = blitz.ctx()
     first = build.build_actions(warm, "soviet")
     assert first
@@ -120,7 +120,7 @@ def test_build_listing_of_a_warm_engine_equals_the_plain_definition_on_a_fresh_o
                                             for u in cold.state.units_at(h)),
                  "already_fortified": any(m.get("kind") == "fortification" and m.get("hex") == h
                                           for m in cold.state.markers)}
-        if cold.rules.allowed("build_fort", facts) and cold.value("fort_cost", facts) <= cold.state.fp("normal"):
+        if cold.rules.allowed("build_fort", facts) and cold.value("fort_cost", facts) <= cold.state.track("fp", "normal"):
             want.append(Action.make("build-fort", "soviet", hex=h))
     assert got == want
     assert first[0] not in got  # 14.1G: built on, no longer offered

@@ -85,8 +85,8 @@ def test_0_7_2_1A_phasing_player_collects_towns_plus_turn_track(quick):
     ctx = quick(text.replace('"3021": german}', '"3021": german, "0343": soviet}'), trace=True)
     initiative.casebook_step_start(ctx, "first_initiative", "ip_collection")
     roll = next(e for e in ctx.trace if e.kind == "roll").data["total"]
-    assert ctx.state.ip("german") == 0                      # only the phasing player collects
-    assert ctx.state.ip("soviet") == 2 + 12 + roll          # Tula 2 + Turn 5 bonus 12 + die
+    assert ctx.state.track("ip", "german") == 0                      # only the phasing player collects
+    assert ctx.state.track("ip", "soviet") == 2 + 12 + roll          # Tula 2 + Turn 5 bonus 12 + die
     assert income(ctx, "german", 1)["towns"] == 12
 
 
@@ -104,7 +104,7 @@ def test_0_7_2_1C_added_to_the_previous_total_on_the_track(quick):
     ctx = quick(pos(control=GERMAN_12, ip="{german: 7, soviet: 3}"))
     answer = collect_ips(ctx, "german", die=2)
     assert answer["total"] == 7 + 12 + 20 + 2
-    assert ctx.state.ip("german") == 41 and ctx.state.ip("soviet") == 3
+    assert ctx.state.track("ip", "german") == 41 and ctx.state.track("ip", "soviet") == 3
 
 
 # ---- 1.1: towns ------------------------------------------------------------------------------
@@ -190,7 +190,7 @@ def test_multiplier_scope_track_only_leaves_towns_unmodified(quick):
 def test_1_4_at_most_99_excess_lost_and_99_all_germans_first(quick):
     ctx = quick(pos(control=GERMAN_12, ip="{german: 90, soviet: 99}"))
     assert collect_ips(ctx, "german", die=6)["total"] == 99
-    assert ctx.state.ip("german") == 99
+    assert ctx.state.track("ip", "german") == 99
     assert determine_first_player(ctx) == "german"
 
 
@@ -206,9 +206,9 @@ def test_0_7_4_second_player_collects_in_its_own_initiative_phase(quick, m41):
     while ctx.state.phase != "end":
         phase, step = machine.advance()
         if step.id == "ip_collection":
-            before = {s: ctx.state.ip(s) for s in ("german", "soviet")}
+            before = {s: ctx.state.track("ip", s) for s in ("german", "soviet")}
             collect_ips(ctx, die=1)
-            gained = [s for s in before if ctx.state.ip(s) != before[s]]
+            gained = [s for s in before if ctx.state.track("ip", s) != before[s]]
             seen.append((phase.id, ctx.state.phasing, gained))
         elif step.id == "command":
             seen.append((phase.id, ctx.state.phasing))

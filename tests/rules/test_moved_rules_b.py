@@ -426,7 +426,7 @@ def test_12_4C_a_withdrawal_costs_the_scripts_ips(m41, tmp_path):
         ctx = _entry_ctx(engine, unit + f"plugin_state: {{reinforcement: {{owed: [{_flow(row)}]}}}}")
         done = withdraw_due(ctx, "soviet")
         assert [d["unit"] for d in done] == ["s-133rd"]
-        return ctx.state.ip("soviet")
+        return ctx.state.track("ip", "soviet")
 
     fake = FakeAreas()
     assert ips_after(edited(m41, tmp_path / "a", "reinforcement.rules", "# 12.1F: a", "# 12.1F: a", fake=fake)) == 10

@@ -253,7 +253,7 @@ def test_2_4A_reaction_activation_pays_ips_and_marks_activated(pos, m41):
     assert "soviet: react stack=0606" in kinds(ctx, "reaction_movement")
     cost = m41.rules.value("ip_cost", {"ip_use": "reaction", "side": "soviet", "supplied": True}, m41.script_tables)
     apply(ctx, "soviet: react stack=0606")
-    assert ctx.state.ip("soviet") == 10 - cost == 9
+    assert ctx.state.track("ip", "soviet") == 10 - cost == 9
     assert ctx.state.unit("s1")["activated"] is True
     assert movement_allowance(ctx, ["s1"], "reaction")["ma"] == 2  # 9.7: half of 4
     assert moves(ctx, "0606", "reaction_movement")
@@ -293,7 +293,7 @@ def test_9_8_unactivated_units_move_one_hex_free(pos):
     dests = moves(ctx, "0202", "unactivated_movement")
     assert dests == ["0102", "0103", "0201", "0203", "0302", "0303"]
     apply(ctx, "german: move stack=0202 path=0303")  # forest: one hex whatever its cost
-    assert ctx.state.ip("german") == 10
+    assert ctx.state.track("ip", "german") == 10
     assert mv.move_answer(ctx, "g2", ["0206", "0207"], "unactivated")["refused"]["cases"] == ["9.8B"]
 
 

@@ -85,13 +85,13 @@ def test_16_1B_three_remnants_removed_make_one_point_fractions_lost(ctx):
         partisans.casebook_apply_action(c, Action.make("disband-remnant", "soviet", unit=uid))
     partisans.casebook_step_end(c, "second_player", "recovery")
     assert not c.state.has_unit("s-rem-05")
-    assert c.state.partisans == 1                      # 5 removed: 1 point, 2/3 lost
+    assert c.state.track("partisans") == 1                      # 5 removed: 1 point, 2/3 lost
     assert c.state.plugin_data("partisans") is None    # the fraction does not carry over
     c2 = ctx(pos(remnants("0505", "0606", "0707"), points=0, step="recovery"))
     for uid in ("s-rem-01", "s-rem-02", "s-rem-03"):
         partisans.casebook_apply_action(c2, Action.make("disband-remnant", "soviet", unit=uid))
     partisans.casebook_step_end(c2, "second_player", "recovery")
-    assert c2.state.partisans == 1
+    assert c2.state.track("partisans") == 1
 
 
 @pytest.mark.case("16.1A")
@@ -105,7 +105,7 @@ def test_16_1A_only_soviet_remnants_are_disbanded_in_the_recovery_step(ctx):
 def test_16_1C_one_marker_per_point_spent(ctx):
     c = ctx(pos(points=1))
     out = partisans.casebook_apply_action(c, place("0909"))
-    assert (out["cost"], c.state.partisans) == (1, 0)
+    assert (out["cost"], c.state.track("partisans")) == (1, 0)
     assert partisans.markers(c) == ["0909"]
     assert refused(c, place("0808")) == ["16.1C"]
     assert refused(ctx(pos(step="movement")), place("0909")) == ["16.1C", "16.2"]
@@ -119,7 +119,7 @@ def test_16_1D_never_more_than_five_markers_and_points_are_kept(ctx):
     assert refused(ctx(pos(points=3, markers=four)), place("1010")) == []
     c = ctx(pos(points=3, step="recovery"))            # no remnant removed: the track keeps 3
     partisans.casebook_step_end(c, "second_player", "recovery")
-    assert c.state.partisans == 3
+    assert c.state.track("partisans") == 3
 
 
 @pytest.mark.case("16.2")
@@ -168,7 +168,7 @@ def test_16_3C_removed_at_the_end_of_the_german_half_of_the_turn(ctx):
 def test_16_3D_a_removed_marker_must_be_bought_again(ctx):
     c = ctx(pos(points=0, markers='[{kind: partisan, hex: "0909"}]', step="recovery", phasing="german"))
     partisans.casebook_step_end(c, "first_player", "recovery")
-    assert (partisans.markers(c), c.state.partisans) == ([], 0)         # nothing comes back
+    assert (partisans.markers(c), c.state.track("partisans")) == ([], 0)         # nothing comes back
     c.state.set_sequence_position("second_initiative", "replacement_reinforcement", "soviet")
     assert refused(c, place("0909")) == ["16.1C"]
 

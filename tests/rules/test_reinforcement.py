@@ -92,12 +92,12 @@ def test_0_7_2_2B_reinforcements_placed_next_then_no_more_rps(pos):
 def test_12_0A_12_0E_both_sides_receive_in_step_2_only(pos):
     ctx = pos(phasing="german", turn=10)
     R.casebook_step_start(ctx, "first_player", "command")   # not step 2: nothing happens (12.0E)
-    assert ctx.state.rp("german", "infantry") == 0
+    assert ctx.state.track("rp", "german", "infantry") == 0
     start(ctx)                                             # Turn 10: German 1 infantry, 0 armor
-    assert (ctx.state.rp("german", "infantry"), ctx.state.rp("german", "armor")) == (1, 0)
+    assert (ctx.state.track("rp", "german", "infantry"), ctx.state.track("rp", "german", "armor")) == (1, 0)
     ctx.state.set_sequence_position("second_initiative", STEP, "soviet")
     R.casebook_step_start(ctx, "second_initiative", STEP)  # Turn 10: Soviet 2 infantry, 1 armor
-    assert (ctx.state.rp("soviet", "infantry"), ctx.state.rp("soviet", "armor")) == (2, 1)
+    assert (ctx.state.track("rp", "soviet", "infantry"), ctx.state.track("rp", "soviet", "armor")) == (2, 1)
 
 
 @pytest.mark.case("12.0B")
@@ -114,7 +114,7 @@ def test_12_0C_12_2E_one_rp_removes_one_loss_marker(pos):
     start(ctx)  # +2 infantry RPs on Turn 10
     R.casebook_apply_action(ctx, act("soviet", "assign-rp", unit="s-133rd", rp="infantry"))
     assert ctx.state.unit("s-133rd")["losses"] == 1
-    assert ctx.state.rp("soviet", "infantry") == 3
+    assert ctx.state.track("rp", "soviet", "infantry") == 3
 
 
 @pytest.mark.case("12.0D", "12.4A", "12.4C")
@@ -125,7 +125,7 @@ def test_12_0D_12_4A_withdrawal_by_type_and_strength(pos):
     start(ctx)
     assert not ctx.state.has_unit("g-102id")       # same type and strength 7 goes instead
     assert ctx.state.removed[-1]["reason"] == "withdrawn"
-    assert ctx.state.ip("german") == 10            # 12.4C: no IP cost
+    assert ctx.state.track("ip", "german") == 10            # 12.4C: no IP cost
     ctx2 = pos(units.replace("g-102id", "g-137id").replace("  - {counter: g-137id, hex: '0304'}\n", ""),
                turn=17, phasing="german")
     start(ctx2)                                    # none of strength 7: the greater one (8) goes
@@ -232,11 +232,11 @@ def test_12_2B_no_rps_for_cavalry_or_ski(pos):
 def test_12_2C_rps_saved_up_to_the_track_limit(pos):
     ctx = pos(rp="{soviet: {infantry: 3, armor: 0}}")
     start(ctx)                                    # Turn 10: +2 infantry, +1 armor
-    assert (ctx.state.rp("soviet", "infantry"), ctx.state.rp("soviet", "armor")) == (5, 1)
+    assert (ctx.state.track("rp", "soviet", "infantry"), ctx.state.track("rp", "soviet", "armor")) == (5, 1)
     limit = ctx.value("rp_limit", {})
     ctx2 = pos(rp=f"{{soviet: {{infantry: {limit - 1}, armor: 0}}}}")
     start(ctx2)
-    assert ctx2.state.rp("soviet", "infantry") == limit
+    assert ctx2.state.track("rp", "soviet", "infantry") == limit
 
 
 @pytest.mark.case("12.2D")
@@ -275,7 +275,7 @@ def test_12_2H_remnant_used_as_rp_when_stacked(pos):
     R.casebook_apply_action(ctx, act("soviet", "assign-rp", unit="s-133rd", **{"from": "s-rem-01"}))
     assert ctx.state.unit("s-133rd")["losses"] == 1
     assert not ctx.state.has_unit("s-rem-01")
-    assert ctx.state.rp("soviet", "infantry") == 1   # no RP spent
+    assert ctx.state.track("rp", "soviet", "infantry") == 1   # no RP spent
 
 
 # ---------------------------------------------------------------- 12.3 rebuilding
@@ -318,7 +318,7 @@ def test_12_3B_six_rolled_on_turn_10_returns_on_turn_16(pos):
     result = R.casebook_apply_action(ctx, act("soviet", "rebuild", unit="s-rem-01", into="s-133rd"))
     assert result["roll"] == 6 and result["turn"] == 16
     assert {"unit": "s-133rd", "turn": 16} in [dict(p) for p in ctx.state.pending]
-    assert ctx.state.rp("soviet", "infantry") == 0 and not ctx.state.has_unit("s-rem-01")
+    assert ctx.state.track("rp", "soviet", "infantry") == 0 and not ctx.state.has_unit("s-rem-01")
 
 
 @pytest.mark.case("12.3C")

@@ -104,12 +104,12 @@ def test_11_1A_fatigue_negated_for_one_ip_when_supplied_and_in_command(pos):
     assert out["pending"] and out["awaiting"] == "fatigue" and out["decider"] == "german"
     assert ctx.hook.casebook_decider(ctx=ctx, phase="first_player", step="combat") == "german"
     ctx.hook.casebook_apply_action(ctx=ctx, action=Action.make("negate-fatigue", "german", negate=True))
-    assert ctx.state.ip("german") == 4 and not any(ctx.state.unit(u).get("fatigued") for u in ("g1", "g2"))
+    assert ctx.state.track("ip", "german") == 4 and not any(ctx.state.unit(u).get("fatigued") for u in ("g1", "g2"))
     assert ctx.state.plugin_data("results") is None
     # 11.1B: out of command at the instant of combat, no choice: the unit is fatigued
     FAKE.out_of_command.add("g1")
     out = results.apply_outcome(ctx, outcome(ctx, "F/-", ("g1",)), interactive=True)
-    assert out["pending"] is False and ctx.state.unit("g1")["fatigued"] and ctx.state.ip("german") == 4
+    assert out["pending"] is False and ctx.state.unit("g1")["fatigued"] and ctx.state.track("ip", "german") == 4
 
 
 @pytest.mark.case("11.1C", "10.6B")

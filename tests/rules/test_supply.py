@@ -265,7 +265,7 @@ def test_5_5B_oos_remnants_eliminated_5_5C_three_make_a_partisan_point(eng):
     ctx = make(eng, units, phasing="soviet", cols=20)
     with ctx.state.transaction():
         ctx.hook.casebook_step_end(ctx=ctx, phase="first_player", step="recovery")
-    assert [u["id"] for u in ctx.state.units] == [] and ctx.state.partisans == 1
+    assert [u["id"] for u in ctx.state.units] == [] and ctx.state.track("partisans") == 1
 
 
 @pytest.mark.case("5.6A")

@@ -38,8 +38,14 @@ def _messages(exc: PositionError) -> dict[str, str]:
 
 @pytest.mark.case("1.4")
 def test_1_4_the_ip_track_bound_is_read_from_the_rules(blitz):
-    bound = track_bounds(blitz.engine.rules)["ip"]
+    """The vocabulary declares ``ip: {high: ip_total}``: the one source of the maximum is the
+    script's ``at most 99 by 1.4``; without the rules it is unknown (unbounded), not invented."""
+    decls = blitz.engine.pack.vocabulary.tracks
+    assert decls["ip"].high == "ip_total"
+    bound = track_bounds(decls, blitz.engine.rules)["ip"]
     assert (bound.low, bound.high, bound.cases) == (0, 99, ("1.4",))  # "The maximum … is 99" (1.4)
+    assert track_bounds(decls)["ip"].high is None
+    assert blitz.engine.track_bounds["ip"] == bound
 
 
 @pytest.mark.case("1.4")

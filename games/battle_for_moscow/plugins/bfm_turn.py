@@ -30,7 +30,9 @@ from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal, hookimpl
 
-__all__ = ["STATE_SCHEMA", "QUESTIONS", "turn_row", "communication", "replacement_actions"]
+__all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "turn_row", "communication", "replacement_actions"]
+#: What the pack must hold for this plugin (src/casebook/core/requires.py).
+REQUIRES = {"tables": ["turn_record", "unit_steps"]}
 
 QUESTIONS = {"communication": "communication HEX SIDE — is HEX in communication for SIDE: a path to "
                               "its map edge free of enemy units and enemy ZOC (BM9.4)"}
@@ -62,7 +64,7 @@ def communication(ctx: Any, hex_: str, side: str) -> list[str] | None:
 
 def _allowed(ctx: Any, hex_: str, side: str) -> Any:
     facts = {"side": side, "in_communication": communication(ctx, hex_, side) is not None,
-             "in_moscow": parse_hex(hex_) in ctx.board.moscow}
+             "in_moscow": parse_hex(hex_) in ctx.board.hex_set("moscow")}
     return ctx.permission("place_replacement", facts)
 
 
@@ -180,7 +182,7 @@ def casebook_apply_action(ctx: Any, action: Any) -> Any:
         hex_ = str(action.get("hex"))
         ctx.state.update_unit(uid, hex=hex_, strength=reduced)
         data, cases = {"unit": uid, "hex": hex_, "strength": reduced}, ["BM9.2", "BM9.3"]
-        if parse_hex(hex_) in ctx.board.moscow:
+        if parse_hex(hex_) in ctx.board.hex_set("moscow"):
             cases.append("BM9.5")
     rec = ctx.state.plugin_data(PLUGIN)
     rec["left"] = int(rec["left"]) - 1

@@ -12,7 +12,7 @@ city; otherwise a draw). Answers ``casebook ask … victory``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ConfigDict
 from typing_extensions import TypedDict
@@ -20,8 +20,9 @@ from typing_extensions import TypedDict
 from casebook.core.cases import implements
 from casebook.core.hexgrid import hex_label
 from casebook.core.hooks import hookimpl
+from casebook.core.schema_base import HexLabel, Model
 
-__all__ = ["STATE_SCHEMA", "QUESTIONS", "verdict"]
+__all__ = ["STATE_SCHEMA", "VICTORY_SCHEMA", "QUESTIONS", "verdict"]
 
 QUESTIONS = {"victory": "victory — who holds Moscow and the cities, and who would win now (BM10.1, BM10.2)",
              # this game's words for the questions of the shared areas (listed last: these lines win in ask --help)
@@ -36,11 +37,23 @@ QUESTIONS = {"victory": "victory — who holds Moscow and the cities, and who wo
 PLUGIN = "bfm_victory"
 
 
+class VictoryBlock(Model):
+    """The scenario's ``victory:`` block (BM10.1, BM10.2): the edition's ``rule`` and the
+    ``hexes`` whose holder wins (Moscow); the rule in force is the setting ``victory_rule``."""
+
+    rule: Literal["original", "later"] = "original"
+    hexes: list[HexLabel] = []
+
+
+#: The scenario's ``victory:`` block (checked by ``casebook lint``, src/casebook/core/requires.py).
+VICTORY_SCHEMA = VictoryBlock
+
+
 @implements("BM10.1", "BM10.2")
 def verdict(ctx: Any) -> dict[str, Any]:
     """Who wins if the game ended now: ``{"winner", "level", "reason", "cases", "moscow",
     "cities"}`` under the setting ``victory_rule`` (original, or later)."""
-    moscow = [hex_label(h) for h in sorted(ctx.board.moscow)]
+    moscow = [hex_label(h) for h in sorted(ctx.board.hex_set("moscow"))]
     holder = {ctx.state.control(h) for h in moscow}
     owner = holder.pop() if len(holder) == 1 else None
     cities = {hex_label(h): ctx.state.control(hex_label(h)) for h in sorted(ctx.board.towns())}

@@ -202,7 +202,7 @@ def legal(ctx: Any, step: str, side: str) -> list[Action]:
     ``activate-stack`` per eligible hex, while nothing was activated in this step (2.1A: a single
     HQ; 2.2A: a single stack); in the Recovery Step one ``recover`` per hex; always ``pass``."""
     out: list[Action] = []
-    ip = ctx.state.ip(side)
+    ip = ctx.state.track("ip", side)
     if step == "command" and not _done(ctx):
         for hq in cp.hqs_of(ctx, side):
             if not memo_allowed(ctx, "activate_hq", {"activated": bool(hq.get("activated"))}) \
@@ -286,8 +286,8 @@ def refusals(ctx: Any, action: Action) -> list[Refusal]:
         if h not in single_stacks(ctx, side):
             bad(f"no unactivated {side} unit in supply in {h!r}", "2.2A", "5.7A", "2.0")
         cost = ctx.value("ip_cost", {"ip_use": "activate_stack"})
-        if cost > st.ip(side):
-            bad(f"activating a stack costs {cost} IP, {side} has {st.ip(side)}", "2.2B")
+        if cost > st.track("ip", side):
+            bad(f"activating a stack costs {cost} IP, {side} has {st.track('ip', side)}", "2.2B")
     elif action.kind == "recover":
         ok = recoverable(ctx, side).get(action.get("stack"), [])
         units = list(action.get("units", ()) or ok)
@@ -296,8 +296,8 @@ def refusals(ctx: Any, action: Action) -> list[Refusal]:
                 bad(f"{uid} cannot recover in {action.get('stack')}: not fatigued, OOS or out of command",
                     "2.5A", "2.5B")
         cost = _recover_cost(ctx, len(units))
-        if cost > st.ip(side):
-            bad(f"recovering {len(units)} units costs {cost} IPs, {side} has {st.ip(side)}", "2.5A")
+        if cost > st.track("ip", side):
+            bad(f"recovering {len(units)} units costs {cost} IPs, {side} has {st.track('ip', side)}", "2.5A")
     return out
 
 
@@ -311,7 +311,7 @@ def apply(ctx: Any, action: Action) -> dict[str, Any]:
         ok = recoverable(ctx, side)[action.get("stack")]
         units = list(action.get("units", ()) or ok)
         cost = _recover_cost(ctx, len(units))
-        st.add_ip(side, -cost)
+        st.add_track("ip", -cost, side)
         for uid in units:
             st.update_unit(uid, fatigued=None)
         result = {"units": units, "ip": cost, "cases": ["2.5A", "0.7.3.8A"]}
@@ -320,7 +320,7 @@ def apply(ctx: Any, action: Action) -> dict[str, Any]:
         cost = hq_cost(ctx, hq) + stack_ip(ctx) * len(action.get("stacks", ()) or ())  # 2.1A; 8.4A
         eligible = hq_stacks(ctx, hq)
         units = [uid for h in action.get("stacks", ()) for uid in eligible[h]]
-        st.add_ip(side, -cost)
+        st.add_track("ip", -cost, side)
         st.update_unit(hq["id"], activated=True)
         for uid in units:
             st.update_unit(uid, activated=True)
@@ -328,7 +328,7 @@ def apply(ctx: Any, action: Action) -> dict[str, Any]:
     else:
         units = single_stacks(ctx, side)[action.get("stack")]
         cost = ctx.value("ip_cost", {"ip_use": "activate_stack"})
-        st.add_ip(side, -cost)
+        st.add_track("ip", -cost, side)
         reserve = action.get("reserve", True)
         for uid in units:
             st.update_unit(uid, activated=True, reserve=True if reserve else None)

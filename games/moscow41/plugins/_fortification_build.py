@@ -57,10 +57,10 @@ def collect_fps(ctx: Any) -> dict[str, int]:
         e = ctx.quantity("fp_income", {"fp_kind": kind})
         new[kind] = int(e.value)
         lines += ctx.fired_lines(e)
-        kept = ctx.state.fp(kind) if ctx.allowed("save_fp", {"fp_kind": kind}) else 0
-        ctx.state.add_fp(kind, kept + new[kind] - ctx.state.fp(kind))
+        kept = ctx.state.track("fp", kind) if ctx.allowed("save_fp", {"fp_kind": kind}) else 0
+        ctx.state.add_track("fp", kept + new[kind] - ctx.state.track("fp", kind), kind)
     ctx.changed()
-    out = {kind: ctx.state.fp(kind) for kind in FP_KINDS}
+    out = {kind: ctx.state.track("fp", kind) for kind in FP_KINDS}
     row = {"turn": turn, **new} if any(new.values()) else {}
     ctx.record("fp-collected", ("14.1A", "14.1F", "14.1H"), {"new": row, "total": out, "lines": lines},
                source="fortification.collect_fps", side="soviet")
@@ -73,9 +73,9 @@ def expire_moscow_fps(ctx: Any) -> int:
     Returns the number lost."""
     lost = 0
     for kind in FP_KINDS:
-        n = ctx.state.fp(kind)
+        n = ctx.state.track("fp", kind)
         if n and not ctx.allowed("save_fp", {"fp_kind": kind}):
-            ctx.state.add_fp(kind, -n)
+            ctx.state.add_track("fp", -n, kind)
             ctx.changed()
             ctx.record("fp-lost", ("14.1G",), {kind: n}, source="fortification.expire_moscow_fps")
             lost += n
@@ -138,7 +138,7 @@ def _board_facts(ctx: Any, hex_: str) -> dict[str, Any]:
         h = parse_hex(hex_)
         town = ctx.board.hex(h).town or {}
         road = any(ctx.board.side(h, n).road or ctx.board.side(h, n).trail for n in ctx.board.neighbours(h))
-        moscow = min((ctx.board.grid.distance(h, m) for m in ctx.board.moscow), default=999)
+        moscow = min((ctx.board.grid.distance(h, m) for m in ctx.board.hex_set("moscow")), default=999)
         found = cache[hex_] = {"side": "soviet", "hex_city": town.get("kind") == "city",
                                "hex_town": bool(town) and town.get("kind") != "city", "hex_road": road,
                                "moscow_distance": moscow}
@@ -167,9 +167,9 @@ def _refuse(ctx: Any, action_name: str, facts: Mapping[str, Any]) -> list[Refusa
 def _payment(ctx: Any, facts: Mapping[str, Any], cost: int) -> dict[str, int] | None:
     """How ``cost`` FPs are paid: Moscow FPs first where they may be used (they are lost at the
     end of the step anyway, 14.1G), then normal FPs; None if there are not enough."""
-    moscow = ctx.state.fp("moscow") if ctx.allowed("spend_moscow_fp", facts) else 0
+    moscow = ctx.state.track("fp", "moscow") if ctx.allowed("spend_moscow_fp", facts) else 0
     use_moscow = min(moscow, cost)
-    if ctx.state.fp("normal") < cost - use_moscow:
+    if ctx.state.track("fp", "normal") < cost - use_moscow:
         return None
     return {"moscow": use_moscow, "normal": cost - use_moscow}
 
@@ -208,7 +208,7 @@ def _printed_candidates(ctx: Any) -> frozenset[str]:
     cache = ctx.lasting("fortification.candidates")
     if "printed" not in cache:
         printed = {hex_label(h) for h in ctx.board.towns()}
-        for m in ctx.board.moscow:
+        for m in ctx.board.hex_set("moscow"):
             printed |= {hex_label(h) for h in ctx.board.hexes() if ctx.board.grid.distance(h, m) <= 2}
         cache["printed"] = frozenset(printed)
     return cache["printed"]
@@ -217,7 +217,7 @@ def _printed_candidates(ctx: Any) -> frozenset[str]:
 def build_actions(ctx: Any, side: str) -> list[Action]:
     """Every legal ``build-fort`` now (none without FPs). Hexes are first checked as if in supply;
     supply (the costly question) is asked only of those that pass, all probes at once."""
-    if side != "soviet" or ctx.state.fp("normal") + ctx.state.fp("moscow") == 0 \
+    if side != "soviet" or ctx.state.track("fp", "normal") + ctx.state.track("fp", "moscow") == 0 \
             or ctx.state.step != "replacement_reinforcement" or ctx.state.phasing != side:
         return []
     maybe = []
@@ -242,7 +242,7 @@ def apply_build(ctx: Any, action: Action) -> dict[str, Any]:
     paid = _payment(ctx, facts, cost)
     for pool, n in paid.items():
         if n:
-            ctx.state.add_fp(pool, -n)
+            ctx.state.add_track("fp", -n, pool)
     ctx.state.add_marker("fortification", hex_)
     builder = None
     if not (facts["hex_city"] or facts["hex_town"] or facts["moscow_distance"] <= 2):

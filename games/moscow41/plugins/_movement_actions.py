@@ -231,8 +231,8 @@ def _check_react(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[Re
             cases = [c for ln in v.lines if ln.fired for c in ln.cases]
             return _r(f"{u} may not react (supply and command, 2.4A; Soviets not on Turn 1, 2.4B)", *cases)
     cost = react_cost(ctx, action.side, units)
-    if ctx.state.ip(action.side) < cost:
-        return _r(f"a reaction activation costs {cost} IP, {ctx.state.ip(action.side)} left", "2.4A", "9.4C")
+    if ctx.state.track("ip", action.side) < cost:
+        return _r(f"a reaction activation costs {cost} IP, {ctx.state.track('ip', action.side)} left", "2.4A", "9.4C")
     return []
 
 

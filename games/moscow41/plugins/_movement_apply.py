@@ -230,7 +230,7 @@ def _react(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[str, Any
         uid(u) for u in ctx.state.units_at(hex_) if u.get("side") == action.side
         and not u.get("activated") and uid(u) not in d["react"]]
     cost = react_cost(ctx, action.side, units)
-    ctx.state.add_ip(action.side, -cost)
+    ctx.state.add_track("ip", -cost, action.side)
     for u in units:
         ctx.state.update_unit(u, activated=True)
     d["react"] = sorted(set(d["react"]) | set(units))

@@ -126,7 +126,7 @@ def legal_actions(ctx: Any, step: str) -> list[Action]:
             out += rail_moves(ctx, side, h, units, d)
     # 2.4A, 9.4C: with fewer IPs than one unit's activation no stack can react (the check would
     # refuse each for the IPs after asking its supply and command)
-    if step == "reaction_movement" and ctx.state.ip(side) >= react_cost(ctx, side, [None]):
+    if step == "reaction_movement" and ctx.state.track("ip", side) >= react_cost(ctx, side, [None]):
         seen = set(d["react"])
         stacks: dict[str, list[str]] = {}
         for u in ctx.state.units:

@@ -208,7 +208,7 @@ def withdraw_due(ctx: Any, side: str) -> list[dict[str, Any]]:
         ctx.state.remove_unit(found[0], "withdrawn")
         cost = int(ctx.value("withdrawal_ip_cost", {}))  # 12.4C in reinforcement.rules: none
         if cost:
-            ctx.state.add_ip(side, -min(cost, ctx.state.ip(side)))
+            ctx.state.add_track("ip", -min(cost, ctx.state.track("ip", side)), side)
         ctx.changed()
         ctx.record("withdrawal", ("12.4A", "12.4C"), {"unit": found[0], "for": row["unit"]},
                    source="reinforcement.withdraw_due", side=side)

@@ -10,7 +10,7 @@ from typing import Any
 
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal
-from casebook.core.schema_position import COUNTER_FIELDS
+from casebook.core.schema_position import counter_fields
 
 __all__ = ["PLUGIN", "data", "set_data", "supplied", "in_command", "in_ezoc", "hex_supplied",
            "probe_supply", "refusals", "counter_unit", "unit_side", "enemy_occupied", "friendly_railheads"]
@@ -89,7 +89,7 @@ def counter_unit(ctx: Any, uid: str) -> dict[str, Any]:
     """Plain unit data for counter ``uid`` of the pack's counter mix (the fields a position takes
     from it); KeyError if the mix has no such counter."""
     counter = ctx.pack.counters[uid]
-    return {"id": uid, **{k: counter[k] for k in COUNTER_FIELDS if k in counter and k != "id"}}
+    return {"id": uid, **{k: counter[k] for k in counter_fields(ctx.pack.vocabulary) if k in counter and k != "id"}}
 
 
 def unit_side(ctx: Any, uid: str) -> str | None:

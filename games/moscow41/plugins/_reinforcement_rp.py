@@ -29,9 +29,9 @@ def collect_rps(ctx: Any, side: str) -> dict[str, int]:
     limit = ctx.value("rp_limit", {})
     out = {}
     for kind in KINDS:
-        have = ctx.state.rp(side, kind)
+        have = ctx.state.track("rp", side, kind)
         target = max(have, min(have + int(new.get(kind, 0)), limit))
-        ctx.state.add_rp(side, kind, target - have)
+        ctx.state.add_track("rp", target - have, side, kind)
         out[kind] = target
     ctx.changed()
     ctx.record("rp-collected", ("12.2A", "12.2C"), {"side": side, "new": dict(new), "total": out,
@@ -64,7 +64,7 @@ def rp_refusals(ctx: Any, action: Action) -> list[Refusal]:
         kind = "remnant"
     elif kind not in KINDS:
         return [Refusal(f"rp must be one of {', '.join(KINDS)} (or from=<remnant>)", ("12.2A",))]
-    elif st.rp(action.side, kind) < 1:
+    elif st.track("rp", action.side, kind) < 1:
         return [Refusal(f"no {kind} RPs left on the {action.side} Replacement Track", ("12.2A", "12.2C"))]
     return q.refusals(ctx, "assign_rp", rp_facts(ctx, uid, kind))
 
@@ -77,7 +77,7 @@ def rp_actions(ctx: Any, side: str) -> list[Action]:
             continue
         for kind in KINDS:
             a = Action.make("assign-rp", side, unit=u["id"], rp=kind)
-            if ctx.state.rp(side, kind) > 0 and not rp_refusals(ctx, a):
+            if ctx.state.track("rp", side, kind) > 0 and not rp_refusals(ctx, a):
                 out.append(a)
         for r in ctx.state.units_at(u["hex"]):
             if r.get("class") == "remnant" and r.get("side") == side:
@@ -97,7 +97,7 @@ def apply_rp(ctx: Any, action: Action) -> dict[str, Any]:
         st.remove_unit(remnant, "rebuilding")
         spent = {"remnant": remnant}
     else:
-        st.add_rp(action.side, action.get("rp"), -1)
+        st.add_track("rp", -1, action.side, action.get("rp"))
         spent = {"rp": action.get("rp")}
     losses = st.unit(uid).get("losses", 0) - 1
     st.update_unit(uid, losses=losses or None)
@@ -152,7 +152,7 @@ def rebuild_refusals(ctx: Any, action: Action) -> list[Refusal]:
     if div not in rebuild_choices(ctx, action.side):
         out.append(Refusal(f"{div!r} is not an eliminated normal rifle division", ("12.3B",)))
     cost = ctx.value("rebuild_rp_cost", {})
-    if st.rp(action.side, "infantry") < cost:
+    if st.track("rp", action.side, "infantry") < cost:
         out.append(Refusal(f"rebuilding needs {cost} infantry RPs", ("12.3B",)))
     return out
 
@@ -176,7 +176,7 @@ def apply_rebuild(ctx: Any, action: Action) -> dict[str, Any]:
     st, side = ctx.state, action.side
     st.remove_unit(action.get("unit"), "rebuilding")
     e_cost, e_dice = ctx.quantity("rebuild_rp_cost", {}), ctx.quantity("rebuild_delay_dice", {})
-    st.add_rp(side, "infantry", -e_cost.value)
+    st.add_track("rp", -e_cost.value, side, "infantry")
     dice = int(e_dice.value)
     total = roll(st, dice, purpose="rebuild delay", cases=["12.3B"], trace=ctx.trace or _NoTrace(),
                  source="reinforcement.apply_rebuild")

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from casebook.core.cases import implements
-from casebook.core.schema_position import COUNTER_FIELDS
+from casebook.core.schema_position import counter_fields
 from casebook.games.moscow41.plugins._rule_refusals import decided
 
 __all__ = ["parse_result", "is_hq", "is_breakdown_regiment", "apply_loss", "fatigue_unit",
@@ -117,7 +117,7 @@ def apply_loss(ctx: Any, uid: str) -> dict[str, Any]:
     remnant = dict(ctx.pack.counters[counter])
     # every field of the counter mix (name, type, …), as a load of the save expands the
     # counter: reference, so that save -> load -> save gives the same bytes
-    record = {**{k: remnant[k] for k in COUNTER_FIELDS if k in remnant},
+    record = {**{k: remnant[k] for k in counter_fields(ctx.pack.vocabulary) if k in remnant},
               "id": counter, "counter": counter, "side": "soviet", "class": "remnant",
               "strength": remnant.get("strength"), "ma": remnant.get("ma"), "hex": unit["hex"], **carried}
     state.add_unit({k: v for k, v in record.items() if v is not None})

@@ -52,7 +52,7 @@ def can_negate(ctx: Any, side: str, units: list[str]) -> bool:
     (``ip_cost`` for negate_fatigue) is on its track and every unit is in supply and in command at
     the instant of combat (permission ``negate_fatigue``)."""
     cost = ctx.value("ip_cost", {"ip_use": "negate_fatigue", "side": side})
-    if ctx.state.ip(side) < cost or not units:
+    if ctx.state.track("ip", side) < cost or not units:
         return False
     return all(ctx.permission("negate_fatigue", {"supplied": _supplied(ctx, u), "in_command": _in_command(ctx, u),
                                                  "fatigue_source": "combat"}).value for u in units)
@@ -195,7 +195,7 @@ def _apply(ctx: Any, rec: dict[str, Any], stage: dict[str, Any], action: Action 
         units = fatigue_choice(action, _alive(ctx, stage["units"]))
         if action is not None and action.get("negate"):
             cost = ctx.value("ip_cost", {"ip_use": "negate_fatigue", "side": stage["side"]})
-            ctx.state.add_ip(stage["side"], -cost)
+            ctx.state.add_track("ip", -cost, stage["side"])
             effects.append({"effect": "fatigue negated", "side": stage["side"], "ips": cost, "cases": ["11.1A", "11.1B"]})
             return
         with_combat = any(not is_hq(ctx.state.unit(u)) for u in units)

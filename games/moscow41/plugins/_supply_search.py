@@ -68,7 +68,7 @@ class BoardIndex:
 
 def _hex_kind(node: Mapping[str, Any]) -> tuple[Any, ...]:
     town = node.get("town")
-    return (node.get("terrain"), town.get("kind", "town") if town else None, bool(node.get("moscow")),
+    return (node.get("terrain"), town.get("kind", "town") if town else None, "moscow" in node.get("hex_sets", ()),
             bool(node.get("railhead")), node.get("entry_area"), tuple(sorted(node.get("edges") or ())))
 
 

@@ -49,7 +49,7 @@ def town_ips(ctx: Any) -> dict[str, int]:
 
 def moscow_hexes(ctx: Any) -> list[str]:
     """The Moscow city hexes of the board, as labels in order."""
-    return sorted(hex_label(h) for h in ctx.board.moscow)
+    return sorted(hex_label(h) for h in ctx.board.hex_set("moscow"))
 
 
 @implements("17.1")

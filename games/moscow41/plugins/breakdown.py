@@ -23,10 +23,13 @@ from typing_extensions import TypedDict
 from casebook.core.actions import Action
 from casebook.core.cases import implements
 from casebook.core.hooks import Refusal, hookimpl
-from casebook.core.schema_position import COUNTER_FIELDS
+from casebook.core.schema_position import counter_fields
 
-__all__ = ["STATE_SCHEMA", "QUESTIONS", "PLUGIN", "regiment_pool", "breakdown_refusals", "apply_breakdown",
+__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "PLUGIN", "regiment_pool", "breakdown_refusals", "apply_breakdown",
            "recombine_refusals", "apply_recombine", "divisions_available"]
+
+#: What the pack must hold for this plugin (src/casebook/core/requires.py; checked by ``casebook lint``).
+REQUIRES = {"quantities": ["breakdown_regiment_losses", "breakdown_regiments", "recombine_losses"]}
 
 #: question -> usage line, for `casebook ask` (see docs/ask.md)
 QUESTIONS: dict[str, str] = {}
@@ -107,7 +110,7 @@ def apply_breakdown(ctx: Any, action: Action) -> dict[str, Any]:
     st.remove_unit(uid, "rebuilding")
     for rid in regiments:
         c = ctx.pack.counters[rid]
-        unit = {"id": rid, **{k: c[k] for k in COUNTER_FIELDS if k in c and k != "id"}, "hex": div["hex"]}
+        unit = {"id": rid, **{k: c[k] for k in counter_fields(ctx.pack.vocabulary) if k in c and k != "id"}, "hex": div["hex"]}
         unit.update({k: div[k] for k in (*_CARRIED, "fatigued") if div.get(k)})
         if losses:
             unit["losses"] = losses

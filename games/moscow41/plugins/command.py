@@ -25,7 +25,10 @@ from casebook.core.hooks import hookimpl
 from casebook.games.moscow41.plugins import _command_steps as steps
 from casebook.games.moscow41.plugins._command_paths import command_answer
 
-__all__ = ["STATE_SCHEMA", "QUESTIONS", "command_answer", "clear_activation", "activated_by"]
+__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "command_answer", "clear_activation", "activated_by"]
+
+#: What the pack must hold for this plugin (src/casebook/core/requires.py; checked by ``casebook lint``).
+REQUIRES = {"quantities": ["hq_activation_limit", "hq_support_limit", "ip_cost"]}
 
 #: question -> usage line, for `casebook ask` (see docs/ask/command.md)
 QUESTIONS: dict[str, str] = {"command": "command UNIT — is the unit in command, of which HQs (8.0-8.4)"}

@@ -30,7 +30,10 @@ from casebook.core.state import HEX_RE
 from . import _fortification_build as build
 from . import _fortification_effects as fx
 
-__all__ = ["STATE_SCHEMA", "QUESTIONS", "fortification_answer", "unit_facts"]
+__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "fortification_answer", "unit_facts"]
+
+#: What the pack must hold for this plugin (src/casebook/core/requires.py; checked by ``casebook lint``).
+REQUIRES = {"quantities": ["fort_cost", "fp_income"]}
 
 #: question -> usage line, for `casebook ask` (see docs/ask.md)
 QUESTIONS: dict[str, str] = {
@@ -128,7 +131,7 @@ def fortification_answer(ctx: Any, hex_: str, attackers: list[str] | None = None
                if ln.fired and ln.kind == "forbid" and not ln.overridden]  # one a permit overrides refuses nothing
     out = {"hex": hex_, "fortification": fx.fortification_info(ctx, hex_),
            "build": {"cost": ctx.value("fort_cost", facts), "allowed": bool(verdict.value), "refused": refused},
-           "fp": {"normal": ctx.state.fp("normal"), "moscow": ctx.state.fp("moscow")},
+           "fp": {"normal": ctx.state.track("fp", "normal"), "moscow": ctx.state.track("fp", "moscow")},
            "cases": ["14.1B", "14.1C", "14.1D", "14.1E", "14.2A", "14.2B"]}
     if attackers:
         missing = [a for a in attackers if not ctx.state.has_unit(a)]

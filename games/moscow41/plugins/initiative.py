@@ -32,11 +32,14 @@ from casebook.core.hexgrid import hex_label
 from casebook.core.hooks import hookimpl
 from casebook.core.trace import Trace
 
-__all__ = ["STATE_SCHEMA",
+__all__ = ["REQUIRES", "STATE_SCHEMA",
     "QUESTIONS", "PLUGIN", "SIDES", "town_values", "towns_held", "update_control", "track_bonus",
     "income", "collect_ips", "determine_first_player", "end_phase",
     "casebook_setup", "casebook_after_action", "casebook_step_start", "casebook_answer",
 ]
+
+#: What the pack must hold for this plugin (src/casebook/core/requires.py; checked by ``casebook lint``).
+REQUIRES = {"tables": ["initiative_chart", "turn_track"], "quantities": ["initiative", "ip_available", "ip_income", "ip_total"]}
 
 PLUGIN = "initiative"
 _SRC = "initiative"
@@ -166,7 +169,7 @@ def income(ctx: Any, side: str, roll: int | None = None) -> dict[str, Any]:
     for ln in e_income.lines:
         if ln.kind == "term" and ln.fired:
             multiplier *= Fraction(ln.amount)
-    previous = ctx.state.ip(side)
+    previous = ctx.state.track("ip", side)
 
     def total_for(die: int) -> tuple[Any, Any]:
         facts = {"new_ips": new_ips, "side": side, "ground": ground, "ip_roll": die,
@@ -204,7 +207,7 @@ def collect_ips(ctx: Any, side: str | None = None, die: int | None = None) -> di
         die = roll_dice(ctx.state, int(ctx.value("ip_dice", {})), purpose="IP collection", cases=["0.7.2.1B", "1.0C"], trace=trace,
                         source=f"{_SRC}.collect_ips")
     answer = income(ctx, side, die)
-    ctx.state.add_ip(side, answer["total"] - ctx.state.ip(side))
+    ctx.state.add_track("ip", answer["total"] - ctx.state.track("ip", side), side)
     data = ctx.state.plugin_data(PLUGIN) or {}
     data.setdefault("base_ip", {})[side] = answer["towns"]
     ctx.state.set_plugin_data(PLUGIN, data)
@@ -223,7 +226,7 @@ def determine_first_player(ctx: Any) -> str:
     first player; the Germans on Turn 1 and on ties (quantity ``initiative``). Reading (interpretation
     initiative-ips-compared): the IPs compared are those on the track at this step, before the
     Initiative Phases' collection (0.7.2.1 comes after 0.7.1.3). Sets ``state.set_first_player``."""
-    facts = {"turn": ctx.state.turn, "german_ips": ctx.state.ip("german"), "soviet_ips": ctx.state.ip("soviet")}
+    facts = {"turn": ctx.state.turn, "german_ips": ctx.state.track("ip", "german"), "soviet_ips": ctx.state.track("ip", "soviet")}
     e = ctx.quantity("initiative", facts)
     ctx.state.set_first_player(e.value)
     ctx.changed()

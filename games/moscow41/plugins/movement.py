@@ -39,7 +39,13 @@ from casebook.games.moscow41.plugins._movement_state import (
 )
 from casebook.script import AskedFacts
 
-__all__ = ["STATE_SCHEMA", "QUESTIONS", "reach_answer", "move_answer", "stack_for", "rail_attack_allowed"]
+__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "reach_answer", "move_answer", "stack_for", "rail_attack_allowed"]
+
+#: What the pack must hold for this plugin (src/casebook/core/requires.py; checked by ``casebook lint``).
+REQUIRES = {
+    "tables": ["tec_prohibited", "zoc_chart"],
+    "quantities": ["force_march_drm", "ip_cost", "ma", "move_cost", "rail_capacity", "tec_column", "zoc_column"],
+}
 
 #: question -> usage line, for `casebook ask` (see docs/ask/reach.md, docs/ask/move.md)
 QUESTIONS: dict[str, str] = {

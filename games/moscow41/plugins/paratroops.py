@@ -39,11 +39,14 @@ from casebook.games.moscow41.plugins._paratroops_drop import (
     unit_record,
 )
 
-__all__ = ["STATE_SCHEMA", "QUESTIONS", "apply_drop", "lift_scatter", "lose_step", "scattered_in", "drop_supply",
+__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "apply_drop", "lift_scatter", "lose_step", "scattered_in", "drop_supply",
            "casebook_legal_actions", "casebook_validate_action", "casebook_apply_action",
            "casebook_step_start", "casebook_supply", "casebook_zoc_sources", "scattered_zoc", "drop_answer",
            "casebook_answer",
            "scatter_refusals"]
+
+#: What the pack must hold for this plugin (src/casebook/core/requires.py; checked by ``casebook lint``).
+REQUIRES = {"tables": ["reinforcements"], "quantities": ["drop_dice", "drop_outcome", "scatter_step_losses"]}
 
 #: question -> usage line, for `casebook ask` (see docs/ask/drop.md)
 QUESTIONS: dict[str, str] = {

@@ -28,11 +28,14 @@ from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal, hookimpl
 
-__all__ = ["STATE_SCHEMA", "QUESTIONS", "MARKER", "markers", "enemy_distance", "placement_verdict", "place",
+__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "MARKER", "markers", "enemy_distance", "placement_verdict", "place",
            "disband", "remove_oos_remnants", "award_points", "remove_markers_entered",
            "remove_all_markers", "casebook_legal_actions", "casebook_validate_action",
            "casebook_apply_action", "casebook_after_action", "casebook_step_end", "casebook_zoc_sources",
            "partisan_zoc", "partisans_answer", "casebook_answer"]
+
+#: What the pack must hold for this plugin (src/casebook/core/requires.py; checked by ``casebook lint``).
+REQUIRES = {"quantities": ["partisan_marker_cost", "partisan_points_gained"]}
 
 #: question -> usage line, for `casebook ask` (see docs/ask/partisans.md)
 QUESTIONS: dict[str, str] = {
@@ -84,7 +87,7 @@ def placement_verdict(ctx: Any, side: str, hex_: str) -> tuple[bool, tuple[str, 
     except ValueError:
         return False, ("16.2",)
     verdict = ctx.permission("place_partisan", {
-        "side": side, "partisan_points": ctx.state.partisans, "hex": hex_,
+        "side": side, "partisan_points": ctx.state.track("partisans"), "hex": hex_,
         "partisan_markers": len(markers(ctx))})
     return bool(verdict.value), tuple(verdict.cases)
 
@@ -93,9 +96,9 @@ def placement_verdict(ctx: Any, side: str, hex_: str) -> tuple[bool, tuple[str, 
 def place(ctx: Any, hex_: str) -> dict[str, Any]:
     """Buy a marker (one Partisan Track point, rule ``partisan_marker_cost``) and place it."""
     cost = int(ctx.value("partisan_marker_cost", {}))
-    ctx.state.add_partisans(-cost)
+    ctx.state.add_track("partisans", -cost)
     ctx.state.add_marker(MARKER, hex_)
-    out = {"hex": hex_, "cost": cost, "track": ctx.state.partisans, "cases": ["16.1C", "16.2"]}
+    out = {"hex": hex_, "cost": cost, "track": ctx.state.track("partisans"), "cases": ["16.1C", "16.2"]}
     ctx.record("partisan-placed", out["cases"], out, source="partisans.place", side="soviet")
     return out
 
@@ -144,11 +147,11 @@ def award_points(ctx: Any) -> int:
     n = int(rec.pop("removed_remnants", 0))
     gained = int(ctx.value("partisan_points_gained", {"remnants_disbanded": n}))
     if gained:
-        ctx.state.add_partisans(gained)
+        ctx.state.add_track("partisans", gained)
     ctx.state.set_plugin_data(PLUGIN, rec or None)
     if n:
         ctx.record("partisan-points", ("16.1B",), {"remnants": n, "points": gained,
-                                                  "track": ctx.state.partisans},
+                                                  "track": ctx.state.track("partisans")},
                    source="partisans.award_points", side="soviet")
     return gained
 
@@ -208,7 +211,7 @@ def casebook_legal_actions(ctx: Any, phase: str, step: str) -> list[Action]:
     if step == RECOVERY_STEP:
         return [Action.make("disband-remnant", "soviet", unit=_uid(u)) for u in ctx.state.units
                 if u.get("side") == "soviet" and u.get("class") == "remnant"]
-    if step == REINFORCEMENT_STEP and ctx.state.partisans > 0:
+    if step == REINFORCEMENT_STEP and ctx.state.track("partisans") > 0:
         key = ("partisans", "places")
         if key not in ctx.memo:
             ctx.memo[key] = [Action.make("place-partisan", "soviet", hex=hex_label(h))
@@ -295,7 +298,7 @@ def partisans_answer(ctx: Any, hex_: str | None = None) -> dict[str, Any]:
     are play's: its legal actions and every validator of the ``place-partisan`` action."""
     offered = casebook_legal_actions(ctx, ctx.state.phase or "", ctx.state.step or "")
     out: dict[str, Any] = {
-        "points": ctx.state.partisans, "markers": markers(ctx),
+        "points": ctx.state.track("partisans"), "markers": markers(ctx),
         "placeable": [a.get("hex") for a in offered if a.kind == "place-partisan"],
         "cases": ["16.1C", "16.1D", "16.2", "16.3A"]}
     if hex_ is not None:

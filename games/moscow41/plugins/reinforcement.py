@@ -32,8 +32,14 @@ from . import _reinforcement_entry as entry
 from . import _reinforcement_query as q
 from . import _reinforcement_rp as rp
 
-__all__ = ["STATE_SCHEMA", "QUESTIONS", "STEP", "reinforcements_answer", "place_refusals", "apply_place",
+__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "STEP", "reinforcements_answer", "place_refusals", "apply_place",
            "arrived_this_turn"]
+
+#: What the pack must hold for this plugin (src/casebook/core/requires.py; checked by ``casebook lint``).
+REQUIRES = {
+    "tables": ["reinforcements", "turn_track", "withdrawals"],
+    "quantities": ["rebuild_delay_dice", "rebuild_rp_cost", "rebuild_strength", "rp_limit"],
+}
 
 #: question -> usage line, for `casebook ask` (see docs/ask.md)
 QUESTIONS: dict[str, str] = {
@@ -223,7 +229,7 @@ def reinforcements_answer(ctx: Any, side: str | None = None) -> dict[str, Any]:
     available = [{"unit": e["unit"], **({"areas": e["areas"]} if "areas" in e else {"railhead": True}),
                   "hexes": entry.entry_hexes(look, e, side)} for e in entries]
     pending = [dict(p) for p in ctx.state.pending if q.unit_side(ctx, p["unit"]) == side]
-    return {"side": side, "rp": {k: ctx.state.rp(side, k) for k in rp.KINDS},
+    return {"side": side, "rp": {k: ctx.state.track("rp", side, k) for k in rp.KINDS},
             "rp_limit": ctx.value("rp_limit", {}), "available": available, "pending": pending,
             "rebuild": rp.rebuild_choices(ctx, side) if side == "soviet" else [],
             "cases": ["12.1A", "12.1C", "12.2A", "12.2C", "12.3B"]}

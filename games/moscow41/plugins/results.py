@@ -33,7 +33,10 @@ from casebook.games.moscow41.plugins._results_stages import (
     start_stages,
 )
 
-__all__ = ["STATE_SCHEMA", "QUESTIONS", "retreat_answer", "apply_outcome"]
+__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "retreat_answer", "apply_outcome"]
+
+#: What the pack must hold for this plugin (src/casebook/core/requires.py; checked by ``casebook lint``).
+REQUIRES = {"quantities": ["ip_cost"]}
 
 QUESTIONS = {"retreat": "retreat UNIT --hexes N [--path HEX,…] — the legal retreat paths by priority and the "
                         "losses for hexes not retreated; with --path, whether that path is legal (11.2, 7.5)"}

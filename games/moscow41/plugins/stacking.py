@@ -23,9 +23,12 @@ from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal, hookimpl
 from casebook.core.state import HEX_RE
 
-__all__ = ["STATE_SCHEMA", "QUESTIONS", "unit_points", "stacking_answer", "end_hex_refusals", "attack_refusals",
+__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "unit_points", "stacking_answer", "end_hex_refusals", "attack_refusals",
            "retreat_refusals", "overstack_check", "casebook_stacking", "casebook_answer",
            "casebook_facts", "casebook_validate_action", "casebook_step_end"]
+
+#: What the pack must hold for this plugin (src/casebook/core/requires.py; checked by ``casebook lint``).
+REQUIRES = {"quantities": ["stacking_limit", "stacking_points"]}
 
 #: question -> usage line, for `casebook ask` (see docs/ask/stacking.md)
 QUESTIONS: dict[str, str] = {

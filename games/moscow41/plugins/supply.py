@@ -30,7 +30,10 @@ from casebook.games.moscow41.plugins._rule_refusals import memo_allowed
 from casebook.games.moscow41.plugins._supply_keys import side_store
 from casebook.games.moscow41.plugins._supply_recovery import mark_oos
 
-__all__ = ["STATE_SCHEMA", "QUESTIONS", "supply_answer", "in_supply", "oos_effects", "record_entry"]
+__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "supply_answer", "in_supply", "oos_effects", "record_entry"]
+
+#: What the pack must hold for this plugin (src/casebook/core/requires.py; checked by ``casebook lint``).
+REQUIRES = {"quantities": ["move_cost", "supply_path_mp"]}
 
 #: question -> usage line, for `casebook ask` (see docs/ask/supply.md)
 QUESTIONS: dict[str, str] = {"supply": "supply UNIT — is the unit in supply now, by which route (5.0-5.7)"}

@@ -28,15 +28,22 @@ from casebook.games.moscow41.plugins._victory_scenarios import (
     stored_result,
     victory_block,
 )
+from casebook.games.moscow41.plugins._victory_schema import VictoryBlock
 
-__all__ = ["STATE_SCHEMA", "QUESTIONS", "casebook_after_action", "casebook_turn_end", "casebook_game_result",
+__all__ = ["REQUIRES", "STATE_SCHEMA", "VICTORY_SCHEMA", "QUESTIONS", "casebook_after_action", "casebook_turn_end", "casebook_game_result",
            "casebook_validate_action", "casebook_facts", "casebook_answer", "remember_moscow",
            "scenario_rules"]
+
+#: What the pack must hold for this plugin (src/casebook/core/requires.py; checked by ``casebook lint``).
+REQUIRES = {"tables": ["initiative_chart"], "quantities": ["victory_level", "victory_points"]}
 
 #: question -> usage line, for `casebook ask` (see docs/ask.md)
 QUESTIONS: dict[str, str] = {
     "vp": "vp — both sides' victory points now, term by term, and the victory level (17.0-17.4)",
 }
+
+#: The scenario's ``victory:`` block this plugin reads (checked by ``casebook lint``).
+VICTORY_SCHEMA = VictoryBlock
 
 
 @implements("17.2")

@@ -36,11 +36,18 @@ from casebook.core.trace import Trace
 from casebook.games.moscow41.plugins._weather_effects import effects_of
 from casebook.games.moscow41.plugins._weather_effects import setting as _setting
 
-__all__ = ["STATE_SCHEMA",
+__all__ = ["REQUIRES", "STATE_SCHEMA",
     "QUESTIONS", "PLUGIN", "weather_fixed", "turn_row", "roll_temperature", "roll_ground",
     "previous_ground", "weather_effects", "weather_answer",
     "casebook_step_start", "casebook_weather_effects", "casebook_answer",
 ]
+
+#: What the pack must hold for this plugin (src/casebook/core/requires.py; checked by ``casebook lint``).
+REQUIRES = {
+    "tables": ["ground_condition_matrix", "tec", "turn_track", "weather_table"],
+    "quantities": ["attack_drm", "force_march_drm", "ground_condition", "ip_income", "ma", "move_cost",
+                   "precipitation_roll", "rail_capacity", "temperature_roll"],
+}
 
 PLUGIN = "weather"
 _SRC = "weather"

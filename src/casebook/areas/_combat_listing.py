@@ -37,7 +37,7 @@ def support_options(ctx: Any, side: str, attackers: list[str], hex_: str, paid: 
     one DRM of it after ``paid`` IPs (2.3A), without asking who is in supply."""
     if kind == "overrun" or not rules_define(ctx, "ip_cost"):
         return [0]  # no IPs to buy support with (Battle for Moscow)
-    available = ctx.state.ip(side) - paid
+    available = ctx.state.track("ip", side) - paid
     if support_cost(ctx, side, 1) > available:
         return [0]  # max_support buys nothing it cannot pay for
     verdict = support_allowed(ctx, attackers, True, cache=cache)
@@ -70,9 +70,9 @@ def support_actions(ctx: Any, pending: Mapping[str, Any]) -> list[Action]:
     and command among the defenders is asked only when some support would change the DRM."""
     side, hex_ = pending["defender_side"], pending["hex"]
     options = [0]
-    if rules_define(ctx, "ip_cost") and support_cost(ctx, side, 1) <= ctx.state.ip(side):
+    if rules_define(ctx, "ip_cost") and support_cost(ctx, side, 1) <= ctx.state.track("ip", side):
         f = gather(ctx, pending["attackers"], hex_, {"attacker": pending["attacker_support"]})
-        top = max_support(ctx, side, ctx.state.ip(side),
+        top = max_support(ctx, side, ctx.state.track("ip", side),
                           lambda ips: {**f.drm_facts, "attacker_support_ips": 0, "defender_support_ips": ips})
         if top:
             verdict = support_allowed(ctx, [u["id"] for u in ctx.state.units_at(hex_)], False)
@@ -108,7 +108,7 @@ def support_templates(ctx: Any, listed: list[Action], pending: Mapping[str, Any]
         top = max((int(a.get("ips", 0)) for a in listed if a.kind == "support"), default=0)
         example = next((a for a in listed if a.kind == "support" and int(a.get("ips", 0)) == top), None)
         if top and example is not None:
-            out.append(ActionTemplate.of(example, {"ips": _hint(ctx, side, ctx.state.ip(side), top)},
+            out.append(ActionTemplate.of(example, {"ips": _hint(ctx, side, ctx.state.track("ip", side), top)},
                                          ("10.4.2A", "2.3A", "2.3C")))
         return out
     for a in listed:
@@ -116,7 +116,7 @@ def support_templates(ctx: Any, listed: list[Action], pending: Mapping[str, Any]
             continue
         group = list(a.get("with") or ())
         paid = reaction_cost(ctx, a.side, group) if ctx.state.step == "reaction_attacks" else 0
-        hint = _hint(ctx, a.side, ctx.state.ip(a.side) - paid, int(a.get("support")))
+        hint = _hint(ctx, a.side, ctx.state.track("ip", a.side) - paid, int(a.get("support")))
         out.append(ActionTemplate.of(a, {"support": hint}, ("10.4.2A", "2.3A", "2.3B")))
     return out
 

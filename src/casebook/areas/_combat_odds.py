@@ -132,7 +132,7 @@ def defender_hex_facts(ctx: Any, hex_: str) -> dict[str, Any]:
     h = parse_hex(hex_)
     info = ctx.board.hex(h)
     printed = any(ctx.board.side(h, n).fortification == h for n in ctx.board.neighbours(h))
-    return {"defender_terrain": info.terrain, "defender_in_moscow": h in ctx.board.moscow,
+    return {"defender_terrain": info.terrain, "defender_in_moscow": h in ctx.board.hex_set("moscow"),
             "defender_fortified": bool(printed or _fortification_marker(ctx, hex_))}
 
 

@@ -334,7 +334,7 @@ def attack_refusals(ctx: Any, side: str, hex_: str, attackers: Sequence[str], ki
             out.append(Refusal(f"the odds {f.attack_strength}:{f.defense_strength} are below the CRT's first "
                                f"column, {first}", cases, PLUGIN))
     cost = reaction_cost(ctx, side, attackers) if kind == "reaction" and not out else 0
-    if quick and (out or cost + max(0, support) > ctx.state.ip(side)):
+    if quick and (out or cost + max(0, support) > ctx.state.track("ip", side)):
         return out or [_ip_refusal(ctx, side, cost, support)]
     if kind == "reaction" and not out:
         for u in units:
@@ -349,11 +349,11 @@ def attack_refusals(ctx: Any, side: str, hex_: str, attackers: Sequence[str], ki
         if verdict is not None and not verdict.value:
             cases = tuple(c for ln in verdict.lines if ln.fired and ln.kind == "forbid" for c in ln.cases)
             out.append(Refusal("combat support needs every attacking unit in supply and in command", cases, PLUGIN))
-    if cost + max(0, support) > ctx.state.ip(side):
+    if cost + max(0, support) > ctx.state.track("ip", side):
         out.append(_ip_refusal(ctx, side, cost, support))
     return out
 
 
 def _ip_refusal(ctx: Any, side: str, cost: int, support: int) -> Refusal:
-    return Refusal(f"{side} has {ctx.state.ip(side)} IPs, the attack needs {cost + support}",
+    return Refusal(f"{side} has {ctx.state.track('ip', side)} IPs, the attack needs {cost + support}",
                    ("0.7.3.5A", "2.3A") if cost else ("2.3A",), PLUGIN)

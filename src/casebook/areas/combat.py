@@ -49,7 +49,10 @@ from casebook.core.hexgrid import parse_hex
 from casebook.core.hooks import Refusal, hookimpl
 from casebook.core.trace import Trace
 
-__all__ = ["STATE_SCHEMA", "QUESTIONS", "assess", "attack_answer", "resolve", "defender_support_policy"]
+__all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "assess", "attack_answer", "resolve", "defender_support_policy"]
+#: What a pack must hold for this area (src/casebook/core/requires.py): the CRT and the strength
+#: and DRM quantities (dice, column shifts, IP costs and the Combat Modifiers Chart are optional).
+REQUIRES = {"tables": ["crt"], "quantities": ["combat_strength", "attack_drm"]}
 
 QUESTIONS = {"attack": "attack HEX --with UNIT,UNIT… [--support A,D] [--overrun] [--roll N] — odds, "
                        "column, DRM terms and every outcome of an attack (10.0-10.7)"}
@@ -99,9 +102,9 @@ def resolve(ctx: Any, attackers: Sequence[str], hex_: str, kind: str, support: M
     f = a["facts"]
     for who, side in (("attacker", f.attacker_side), ("defender", f.defender_side)):
         if sup[who]:
-            if sup[who] > ctx.state.ip(side):
-                raise IllegalActionError(f"{side}: support {sup[who]}", ["2.3A"], f"{side} has {ctx.state.ip(side)} IPs")
-            ctx.state.add_ip(side, -sup[who])
+            if sup[who] > ctx.state.track("ip", side):
+                raise IllegalActionError(f"{side}: support {sup[who]}", ["2.3A"], f"{side} has {ctx.state.track('ip', side)} IPs")
+            ctx.state.add_track("ip", -sup[who], side)
     dice = combat_dice(ctx)
     if roll is None:
         roll = roll_dice(ctx.state, dice, purpose="combat", cases=procedure_cases(ctx, ["10.0D"]),
@@ -256,8 +259,8 @@ def casebook_validate_action(ctx, action):
             return [Refusal("no attack awaits this side's combat support", ("10.4.2A",), PLUGIN)]
         ips = int(action.get("ips", 0))
         out = []
-        if ips < 0 or ips > ctx.state.ip(action.side):
-            out.append(Refusal(f"{action.side} has {ctx.state.ip(action.side)} IPs", ("2.3A",), PLUGIN))
+        if ips < 0 or ips > ctx.state.track("ip", action.side):
+            out.append(Refusal(f"{action.side} has {ctx.state.track('ip', action.side)} IPs", ("2.3A",), PLUGIN))
         if ips:
             verdict = support_allowed(ctx, [u["id"] for u in ctx.state.units_at(pending["hex"])], False)
             if verdict is not None and not verdict.value:
@@ -291,7 +294,7 @@ def casebook_apply_action(ctx, action):
         attackers = list(action.get("with"))
         kind = _STEPS.get(ctx.state.step, "attack")
         if kind == "reaction":
-            ctx.state.add_ip(side, -reaction_cost(ctx, side, attackers))
+            ctx.state.add_track("ip", -reaction_cost(ctx, side, attackers), side)
             for a in attackers:
                 ctx.state.update_unit(a, activated=True)
         for a in attackers:
@@ -327,7 +330,7 @@ def guards_actions(ctx: Any) -> list[Action]:
     cost = ctx.value("ip_cost", {"ip_use": "guards", "side": "soviet"})
     out = []
     for uid in record(ctx).get("guards", []):
-        if not ctx.state.has_unit(uid) or ctx.state.ip("soviet") < cost:
+        if not ctx.state.has_unit(uid) or ctx.state.track("ip", "soviet") < cost:
             continue
         if ctx.permission("raise_guards", {"supplied": supplied(ctx, uid)}).value:
             out.append(Action.make("raise-guards", "soviet", unit=uid))
@@ -337,7 +340,7 @@ def guards_actions(ctx: Any) -> list[Action]:
 def _raise_guards(ctx: Any, action: Action) -> dict[str, Any]:
     uid = str(action.get("unit"))
     cost = ctx.value("ip_cost", {"ip_use": "guards", "side": "soviet"})
-    ctx.state.add_ip("soviet", -cost)
+    ctx.state.add_track("ip", -cost, "soviet")
     ctx.state.update_unit(uid, guards=True)
     rec = record(ctx)
     rec["guards"] = [g for g in rec.get("guards", []) if g != uid]

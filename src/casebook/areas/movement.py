@@ -38,8 +38,10 @@ from casebook.core.hooks import Refusal, hookimpl
 from ._zoc_cites import effect_cases, line_cases
 from .search import breadth_first, cheapest_paths, path_to
 
-__all__ = ["STATE_SCHEMA", "QUESTIONS", "is_movement_step", "reach", "rail_reach", "in_ezoc",
+__all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "is_movement_step", "reach", "rail_reach", "in_ezoc",
            "overstack_check", "legal_moves"]
+#: What the pack must hold for this area (src/casebook/core/requires.py).
+REQUIRES = {"quantities": ["ma", "max_hexes", "move_cost", "stacking_limit"]}
 
 QUESTIONS = {"reach": "reach UNIT [--as STEP] — the hexes UNIT can end its move in, with the path and MP "
                       "(STEP: one of the game's movement steps)"}

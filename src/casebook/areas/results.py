@@ -36,13 +36,15 @@ from casebook.core.hooks import Refusal, hookimpl
 from ._zoc_cites import line_cases
 from .retreat import retreat_cases, retreat_paths, retreat_refusal
 
-__all__ = ["STATE_SCHEMA", "QUESTIONS", "TABLES", "result_row", "steps_of", "step_loss", "retreat_paths",
+__all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "TABLES", "result_row", "steps_of", "step_loss", "retreat_paths",
            "retreat_refusal", "options", "run", "start", "apply_result"]
 
 QUESTIONS = {"retreat": "retreat UNIT — the legal retreat paths of UNIT, best first, or why it would be eliminated"}
 PLUGIN = "area_results"
 #: The records tables this area reads (``casebook cases`` counts the cases their values cite).
 TABLES = ("crt_results", "unit_steps")
+#: What the pack must hold for this area (src/casebook/core/requires.py).
+REQUIRES = {"tables": list(TABLES), "quantities": ["retreat_hexes"]}
 #: The plugin_state key of a result awaiting a player's choice: the `combat` area offers no
 #: attack while ``plugin_state.results.queue`` is not empty.
 STATE_KEY = "results"

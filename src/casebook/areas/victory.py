@@ -23,12 +23,14 @@ from casebook.core.hooks import hookimpl
 from ._zoc_cites import line_cases
 from .control import controller
 
-__all__ = ["STATE_SCHEMA", "QUESTIONS", "TABLES", "automatic_winner", "verdict"]
+__all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "TABLES", "automatic_winner", "verdict"]
 
 QUESTIONS = {"victory": "victory — who controls the victory hexes, and who would win now"}
 PLUGIN = "area_victory"
 #: The records tables this area reads (``casebook cases`` counts the cases their rows cite).
 TABLES = ("victory_hexes",)
+#: What the pack must hold for this area (src/casebook/core/requires.py).
+REQUIRES = {"tables": list(TABLES)}
 
 
 def _rows(ctx: Any, when: str) -> list[Mapping[str, Any]]:

@@ -41,8 +41,10 @@ from ._zoc_map import (
 )
 from ._zoc_moves import locking_refusals, moving_units, retreat_allowed_into, retreat_refusals
 
-__all__ = ["STATE_SCHEMA", "QUESTIONS", "zoc_answer", "zoc_for_unit", "retreat_blocked_by_zoc",
+__all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "zoc_answer", "zoc_for_unit", "retreat_blocked_by_zoc",
            "casebook_zoc", "casebook_zoc_map", "casebook_answer", "casebook_validate_action", "casebook_facts"]
+#: What a pack must hold for this area (src/casebook/core/requires.py; checked by ``casebook lint``).
+REQUIRES = {"tables": ["zoc_chart"], "quantities": ["zoc_column"]}
 
 #: question -> usage line, for `casebook ask` (see docs/ask/zoc.md)
 QUESTIONS: dict[str, str] = {

@@ -12,8 +12,11 @@ import networkx as nx
 
 from .hexgrid import Grid, Hex, hex_label, parse_hex
 
-__all__ = ["FEATURES", "BoardError", "KeyPath", "Problems", "grid_from", "terrain", "hexsides",
+__all__ = ["FEATURES", "MAP_KEYS", "BoardError", "KeyPath", "Problems", "grid_from", "terrain", "hexsides",
            "towns", "labels", "entry_areas"]
+#: The map format's own top-level keys; any other names a hex set (:class:`~casebook.core.board.Board`).
+MAP_KEYS = frozenset({"kind", "format", "provenance", "layout", "north", "size", "first", "terrain",
+                      "hexsides", "towns", "railheads", "entry_areas"})
 
 FEATURES: tuple[str, ...] = ("river", "major_river", "road", "trail", "rail", "canal")
 """Boolean hexside features a map may declare."""

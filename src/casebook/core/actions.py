@@ -7,9 +7,9 @@ own kinds in ``casebook_validate_action`` / ``casebook_apply_action``.
 
 Notation (paired :func:`format_action` / :func:`parse_action`)::
 
-    german: move stack=2032 path=2033,2134
-    soviet: attack hex=2134 with=s-5rd,s-7rd support=2
-    german: pass
+    blue: move stack=2032 path=2033,2134
+    red: attack hex=2134 with=r-5,r-7 support=2
+    blue: pass
 
 ``side: kind`` then ``name=value`` words in name order; a list is comma-separated; ``true`` /
 ``false`` are booleans and digit strings with a sign or none are ints — except values of names
@@ -108,7 +108,7 @@ def _format_value(value: Any) -> str:
 
 
 def format_action(action: Action) -> str:
-    """The notation of ``action`` (``german: move stack=2032 path=2033,2134``)."""
+    """The notation of ``action`` (``blue: move stack=2032 path=2033,2134``)."""
     words = [f"{action.side}: {action.kind}"]
     words += [f"{name}={_format_value(value)}" for name, value in action.args]
     return " ".join(words)
@@ -127,7 +127,7 @@ def parse_action(text: str, side: str | None = None) -> Action:
         head, _, text = text.partition(":")
         side = head.strip()
     if not side:
-        raise ValueError(f"{original!r}: expected 'side: kind name=value …' (e.g. 'german: pass')")
+        raise ValueError(f"{original!r}: expected 'side: kind name=value …' (e.g. 'blue: pass')")
     words = text.split()
     if not words:
         raise ValueError(f"{original!r}: missing the action kind after the side")

@@ -8,8 +8,8 @@
   whose edges are *every* pair of adjacent on-map hexes (a hexside), with attributes:
 
   node: ``terrain`` (str, a terrain id), ``town`` (dict with ``name``/``kind``/``ip`` or None),
-  ``moscow`` (bool), ``railhead`` (bool), ``entry_area`` (str or None), ``edges`` (frozenset of
-  compass map edges, e.g. ``{"north", "west"}``);
+  ``hex_sets`` (frozenset of the names of the game's hex sets it is in), ``railhead`` (bool),
+  ``entry_area`` (str or None), ``edges`` (frozenset of compass map edges, e.g. ``{"north", "west"}``);
 
   edge: ``river``, ``major_river``, ``road``, ``trail``, ``rail``, ``canal`` (bool),
   ``fortification`` (the :class:`Hex` a printed, faced fortification protects, or None) and
@@ -30,10 +30,10 @@ from typing import Any
 import networkx as nx
 
 from . import _board_parse as parse
-from ._board_parse import FEATURES, BoardError
+from ._board_parse import FEATURES, MAP_KEYS, BoardError
 from .hexgrid import Grid, Hex, HexSide, hex_label, parse_hex
 
-__all__ = ["FEATURES", "HexInfo", "SideInfo", "Board", "BoardError"]
+__all__ = ["FEATURES", "MAP_KEYS", "HexInfo", "SideInfo", "Board", "BoardError"]
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ class HexInfo:
     hex: Hex
     terrain: str
     town: Mapping[str, Any] | None = field(default=None, hash=False)
-    moscow: bool = False
+    hex_sets: frozenset[str] = frozenset()
     railhead: bool = False
     entry_area: str | None = None
     edges: frozenset[str] = frozenset()
@@ -80,7 +80,7 @@ class SideInfo:
 
 class Board:
     """A loaded map. Build it with :meth:`from_map`; read it through :meth:`hex`, :meth:`side`,
-    :meth:`towns`, :attr:`moscow`, :attr:`railheads`, :attr:`entry_areas`, :meth:`edge_hexes`
+    :meth:`towns`, :meth:`hex_set`, :attr:`railheads`, :attr:`entry_areas`, :meth:`edge_hexes`
     or the frozen :attr:`graph` directly."""
 
     def __init__(self, grid: Grid, graph: nx.Graph, entry_areas: Mapping[str, frozenset[Hex]]) -> None:
@@ -88,7 +88,10 @@ class Board:
         self.graph: nx.Graph = graph
         self.entry_areas: dict[str, frozenset[Hex]] = dict(entry_areas)
         nodes = graph.nodes
-        self.moscow: frozenset[Hex] = frozenset(h for h in nodes if nodes[h]["moscow"])
+        names = sorted({s for h in nodes for s in nodes[h]["hex_sets"]})
+        #: name -> the hexes of each named hex set of the map (the game's vocabulary ``hex_sets``)
+        self.hex_sets: dict[str, frozenset[Hex]] = {
+            s: frozenset(h for h in nodes if s in nodes[h]["hex_sets"]) for s in names}
         self.railheads: frozenset[Hex] = frozenset(h for h in nodes if nodes[h]["railhead"])
         # geometry tables, filled once per board (the board is read-only): on-map neighbours of
         # a hex, the SideInfo of an ordered pair, and the same by printed labels
@@ -105,9 +108,10 @@ class Board:
         """Build a board from plain map data (``map.yaml`` schema; labels are strings).
 
         Keys used: ``layout``, ``size``, ``first``, ``north``, ``terrain`` (``default`` plus
-        label -> terrain id), ``hexsides``, ``towns``, ``moscow``, ``railheads``,
-        ``entry_areas``; ``kind``/``format``/``provenance`` are ignored, as is ``provenance``
-        inside any mapping. Railheads default to the towns touching a ``rail`` hexside.
+        label -> terrain id), ``hexsides``, ``towns``, ``railheads``, ``entry_areas``; every
+        other top-level key is a named hex set (a list of labels: the game's vocabulary
+        ``hex_sets``, e.g. a capital's hexes); ``kind``/``format``/``provenance`` are ignored, as
+        is ``provenance`` inside any mapping. Railheads default to the towns touching a ``rail`` hexside.
         Raises :class:`BoardError` (a ValueError) listing every problem: a bad or off-map
         label, a hexside between non-adjacent hexes, a fortification protecting neither of its
         hexes, a non-boolean feature, an unknown hexside key, a hex in two entry areas.
@@ -117,7 +121,7 @@ class Board:
         graph = nx.Graph()
         terrain = parse.terrain(map_data.get("terrain"), grid, p)
         for h in grid.hexes():
-            graph.add_node(h, terrain=terrain.get(h, terrain.get(None, "")), town=None, moscow=False,
+            graph.add_node(h, terrain=terrain.get(h, terrain.get(None, "")), town=None, hex_sets=frozenset(),
                            railhead=False, entry_area=None, edges=grid.edges(h))
             for n in grid.neighbours(h):
                 if n > h:
@@ -126,8 +130,10 @@ class Board:
         parse.hexsides(map_data.get("hexsides") or [], grid, graph, p)
         for h, town in parse.towns(map_data.get("towns") or {}, grid, p):
             graph.nodes[h]["town"] = town
-        for _, h in parse.labels(map_data.get("moscow"), ("moscow",), grid, p):
-            graph.nodes[h]["moscow"] = True
+        for name in map_data:
+            if name not in MAP_KEYS:
+                for _, h in parse.labels(map_data[name], (name,), grid, p):
+                    graph.nodes[h]["hex_sets"] = graph.nodes[h]["hex_sets"] | {name}
         if "railheads" in map_data and map_data["railheads"] is not None:
             for _, h in parse.labels(map_data["railheads"], ("railheads",), grid, p):
                 graph.nodes[h]["railhead"] = True
@@ -144,6 +150,11 @@ class Board:
     def _on_map(self, h: Hex) -> None:
         if not self.grid.contains(h):
             raise ValueError(f"hex {h} is off the map ({self.grid.describe()})")
+
+    def hex_set(self, name: str) -> frozenset[Hex]:
+        """The hexes of the map's hex set ``name`` (empty if the map has none of that name: a
+        shared rules area may ask for a set some games lack)."""
+        return self.hex_sets.get(name, frozenset())
 
     def hex(self, h: Hex) -> HexInfo:
         """What the map says about on-map hex ``h``; ValueError if off the map."""

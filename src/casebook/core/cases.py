@@ -3,7 +3,7 @@
 - :class:`CaseIndex` — a pack's ``cases.yaml`` (id → kind, leaf, title).
 - :func:`implements` — decorator by which a plugin function declares the cases it implements;
   :func:`register_cases` — the same for rule scripts (the script compiler calls it with a source
-  like ``"games/moscow41/rules/weather.rules:12"``). Both fill :data:`REGISTRY`.
+  like ``"games/<game>/rules/weather.rules:12"``). Both fill :data:`REGISTRY`.
 - :func:`scan_tests` — a *static* AST scan of a tests folder (no test is run or imported): a test
   tests the cases of its ``@pytest.mark.case("9.6C", …)`` marks (on the function, its class or the
   module's ``pytestmark``) and the case its name starts with (``test_9_6C_…``, ``test_0_7_3_6_…``).
@@ -87,7 +87,7 @@ class CaseIndex(Mapping[str, CaseInfo]):
 
     @classmethod
     def for_game(cls, game: str | Path) -> CaseIndex:
-        """The index of a game id (``moscow41``) or pack directory: the manifest's ``cases:`` file
+        """The index of a game id (``mini``) or pack directory: the manifest's ``cases:`` file
         when a ``game.yaml`` is there, else the pack's ``cases.yaml``. ContentError if none."""
         pack = _pack_dir(game)
         path = pack / "cases.yaml"

@@ -24,7 +24,7 @@ from pathlib import Path, PurePosixPath
 
 __all__ = ["relpath_problem", "confined_path", "inside", "rules_dir_problem", "is_game_id", "GAME_ID_RE"]
 
-#: A game id: what ``game:`` of a position or trace holds (``moscow41``, ``battle_for_moscow``).
+#: A game id: what ``game:`` of a position or trace holds (a pack's ``id:``, e.g. ``mini``).
 GAME_ID_RE = re.compile(r"^[a-z][a-z0-9_-]{0,63}$")
 _DRIVE = re.compile(r"^[A-Za-z]:")
 

@@ -1,7 +1,7 @@
 """The engine of one game: content, map, compiled rule scripts and plugins, and the per-query
 context (:class:`Ctx`) every hook receives.
 
-An :class:`Engine` is loaded once per pack (``Engine.load("moscow41")``) and is immutable; a
+An :class:`Engine` is loaded once per pack (``Engine.load("mini")``, a game id or a pack folder) and is immutable; a
 :class:`Ctx` binds it to one :class:`~casebook.core.state.GameState` (and optionally a
 :class:`~casebook.core.trace.Trace`). Plugins compute through the context:
 
@@ -132,6 +132,23 @@ class Engine:
             found = self._settings["script_tables"] = {**self.pack.records, **self.pack.tables}
         return found
 
+    @property
+    def track_bounds(self) -> Mapping[str, Any]:
+        """name -> the :class:`~casebook.core.tracks.TrackBound` of each track the vocabulary
+        declares, resolved under the compiled rules (computed once)."""
+        found = self._settings.get("tracks")
+        if found is None:
+            from casebook.core.tracks import track_bounds
+
+            found = self._settings["tracks"] = track_bounds(self.pack.vocabulary.tracks, self.rules)
+        return found
+
+    def declare(self, state: GameState) -> GameState:
+        """``state`` with the game's sides and tracks attached (:meth:`GameState.declare`)."""
+        if not state.declared:
+            state.declare(self.pack.vocabulary.side_ids, self.track_bounds)
+        return state
+
     def lasting(self, board: Board, depends_on: tuple[Any, ...]) -> dict[Any, Any]:
         """A cache that outlives state changes, for values that depend only on the board and on
         ``depends_on`` (e.g. the weather and a setting, for terrain costs)."""
@@ -170,7 +187,8 @@ class Engine:
         rule scripts and register its plugins (plus ``extra_plugins``: name -> plugin object, for
         tests and tools).
 
-        Raises ContentError (content, plugins) or ScriptSyntaxError (rule scripts), each listing
+        Raises ContentError (content, plugins, the tables and script quantities a listed plugin
+        requires: :mod:`casebook.core.requires`) or ScriptSyntaxError (rule scripts), each listing
         every problem found.
         """
         from casebook.core.packcache import pack_board
@@ -178,6 +196,12 @@ class Engine:
         pack = load_pack(game_or_dir)
         board = pack_board(pack)
         rules = _compile_rules(pack)
+        from casebook.core.errors import ContentError
+        from casebook.core.requires import pack_requirement_problems
+
+        missing = pack_requirement_problems(pack, rules)
+        if missing:  # what a listed plugin needs is not in the pack: refused as lint refuses it
+            raise ContentError(missing)
         pm = make_plugin_manager(pack.manifest.get("plugins") or [],
                                  file=str(pack.dir / "game.yaml"), extra=dict(extra_plugins or {}))
         sequence = Sequence.from_dict(pack.sequence, file=str(pack.dir / pack.manifest["sequence"]))
@@ -202,6 +226,8 @@ class Engine:
 
     def ctx(self, state: GameState, trace: Trace | None = None) -> Ctx:
         """A context binding this engine to ``state`` (and ``trace`` for recorded play)."""
+        if not state.declared:
+            self.declare(state)
         return Ctx(self, state, self.board_for(state), trace)
 
 

@@ -1,6 +1,6 @@
 """The game API (OpenSpiel-like): an immutable :class:`Game` and a mutable :class:`State`.
 
-``Game.load("moscow41", "october-blitz")`` loads the engine and a scenario; ``game.new_initial_state(
+``Game.load("mini", "skirmish")`` loads the engine and a scenario; ``game.new_initial_state(
 seed)`` starts a play. A :class:`State` drives the sequence of play through the plugins' hooks
 (docs/plugins.md, "Hooks"):
 
@@ -119,7 +119,7 @@ class Game:
         data = position_to_dict(self._position)
         data["rng"] = {"seed": int(seed), "state": None, **({"fixed": list(rolls)} if rolls else {})}
         data["settings"] = {**self.setting_defaults(), **(data.get("settings") or {})}
-        state = State(self, GameState.from_dict(data), Trace())
+        state = State(self, self.engine.declare(GameState.from_dict(data)), Trace())
         state._setup()
         state._settle()
         return state
@@ -136,7 +136,7 @@ class Game:
             raise PositionError(problems)
         settings = data.get("settings")
         data = {**data, "settings": {**self.setting_defaults(), **(settings if isinstance(settings, Mapping) else {})}}
-        state = State(self, GameState.from_dict(data), trace if trace is not None else Trace())
+        state = State(self, self.engine.declare(GameState.from_dict(data)), trace if trace is not None else Trace())
         state._settle()
         return state
 

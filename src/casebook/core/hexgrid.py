@@ -274,7 +274,7 @@ class Grid:
 
     ``north`` is where north is on the sheet (``up``, ``right``, ``down``, ``left``). With ``up``,
     row ``first_row`` is the north edge and column ``first_col`` the west edge; with ``right``
-    (Moscow '41: columns grow northward, rows grow eastward) the last column is the north edge,
+    (a map whose columns grow northward and rows eastward) the last column is the north edge,
     the first column the south edge, the first row the west edge and the last row the east edge.
     Raises ValueError on a non-positive size, an unknown layout/north, or numbers beyond 99.
     """

@@ -107,7 +107,7 @@ class Specs:
 
     @hookspec(firstresult=True)
     def casebook_decider(self, ctx: Any, phase: str, step: str) -> str | None:
-        """Who decides now: a side (``"german"``), ``"chance"`` or ``"none"`` (nothing to decide).
+        """Who decides now: a side (``"blue"``), ``"chance"`` or ``"none"`` (nothing to decide).
 
         Return: the first non-None result (firstresult); None means "not my step".
         Fires: at each decision point within a step.
@@ -237,7 +237,7 @@ class Specs:
     def casebook_zoc_sources(self, ctx: Any, side: str) -> list[dict[str, Any]] | None:
         """ZOCs against ``side`` that no unit projects into its neighbours: hexes that are a ZOC
         themselves (a marker's hex, a disorganised unit's own hex): ``[{"hex", "id", "cases"}]``
-        (``id`` names the source, e.g. ``"partisan@2520"``; stable for equal positions).
+        (``id`` names the source, e.g. ``"marker@2520"``; stable for equal positions).
 
         Return: a list or None per plugin (list hook); the ZOC plugin adds them to its map.
         Fires: any time (whenever the ZOC map of ``side`` is computed, once per state version).

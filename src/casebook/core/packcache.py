@@ -1,7 +1,7 @@
 """A compiled-pack cache: a loaded, validated :class:`~casebook.core.content.Pack` and the
 :class:`~casebook.core.board.Board` of its map, kept on disk between runs of ``casebook``.
 
-Loading Moscow '41 parses about 60 YAML files with a pure-Python parser, validates them and builds
+Loading a large pack (the first game's) parses about 60 YAML files with a pure-Python parser, validates them and builds
 the board's tables: seconds of CPU before a single question is answered. Once a pack has loaded
 without a problem, its result is stored here and the next load of the *same bytes* reads it back
 in milliseconds.

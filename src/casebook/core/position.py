@@ -21,7 +21,8 @@ from casebook.core.errors import PositionError, Problem
 from casebook.core.provenance import PatchError, apply_patch
 from casebook.core.schema import describe, did_you_mean, validate_model
 from casebook.core.schema_pack import undot
-from casebook.core.schema_position import COUNTER_FIELDS, Position
+from casebook.core.schema_position import Position, counter_fields
+from casebook.core.tracks import track_problems
 from casebook.core.yamlio import YamlDoc, dotted, dump_yaml, read_yaml
 
 __all__ = ["load_position", "check_scenario", "position_to_dict", "dump_position", "dump_save", "effective_map",
@@ -88,9 +89,9 @@ def _resolve_counters(data: dict[str, Any], pack: Any, locate: Locate, out: list
                 hint = did_you_mean(cid, mix) if isinstance(cid, str) else ""
                 out.append(_p(locate, ("units", i, "counter"), f"unknown counter {describe(cid)}{hint}"))
             else:
-                base = {k: mix[cid][k] for k in COUNTER_FIELDS if k in mix[cid]}
+                base = {k: mix[cid][k] for k in counter_fields(pack.vocabulary) if k in mix[cid]}
                 inherited.update(f"units.{i}.{k}" for k in base if k not in u)
-                u = {**base, **u}
+                u = {**base, **u}  # a game's unit flag is written only where set (a save keeps what it has)
         resolved.append(u)
     return {**data, "units": resolved}, bad, inherited
 
@@ -169,15 +170,19 @@ def _vocabulary(data: dict[str, Any], pack: Any, locate: Locate, skip: Collectio
     units = [(("units", i), u) for i, u in items("units") if isinstance(u, dict)]
     markers = [(("markers", i, "kind"), m.get("kind")) for i, m in items("markers") if isinstance(m, dict)]
     sides: list[tuple[tuple[Any, ...], Any]] = [((k,), data.get(k)) for k in ("phasing", "first_player")]
-    for key in ("ip", "rp"):
-        if isinstance(data.get(key), dict):
-            sides += [((key, s), s) for s in data[key]]
     if isinstance(data.get("control"), dict):
         sides += [(("control", h), s) for h, s in data["control"].items()]
     weather = data.get("weather") if isinstance(data.get("weather"), dict) else None
+    if isinstance(data.get("map"), dict):
+        from casebook.core.vocabulary import map_key_problems
+
+        map_key_problems(pack.vocabulary, data["map"], report, ("map",))
+    from casebook.core.schema_position import Unit
+
     vocabulary_problems(vocabulary_of(pack.manifest), units, report, weather=weather,
                         markers=[(kp, k) for kp, k in markers if isinstance(k, str)],
-                        sides=[(kp, s) for kp, s in sides if isinstance(s, str)])
+                        sides=[(kp, s) for kp, s in sides if isinstance(s, str)],
+                        unit_fields={f.alias or name for name, f in Unit.model_fields.items()})
     return out
 
 
@@ -261,12 +266,19 @@ def _validate(doc: YamlDoc, data: Any, pack: Any, locate: Locate,
             and not any(p.key == s or p.key.startswith(s + ".") for s in skip)]
     if pack is not None:
         out += _vocabulary(resolved, pack, locate, (*skip, *inherited))
+        vocab = pack.vocabulary
+        out += track_problems(resolved, vocab.tracks, vocab.side_ids, locate, fixed=Position.model_fields)
+        scenario = resolved.get("scenario")
+        if isinstance(scenario, dict):
+            from casebook.core.requires import victory_problems
+
+            out += victory_problems(scenario.get("victory"), pack.manifest.get("plugins") or (), locate)
     if pos is not None:
         out += _semantic(pos, resolved, pack, locate)
     else:  # the schema failed: still list what the raw data shows (every problem at once)
         out += [p for p in _raw_semantic(resolved, pack, locate) if p not in out]
     if extra is not None:
-        out += extra(resolved, locate)
+        out += [p for p in extra(resolved, locate) if p not in out]
 
     return (pos if not out else None), out
 
@@ -303,7 +315,7 @@ def load_position(path_or_text: str | Path, pack: Any = None, extra: Extra | Non
 
     if pack is None and isinstance(data, dict) and data.get("game") is not None:
         if not is_game_id(data["game"]):  # a game id, never a path (confine.py)
-            raise PositionError([_p(locate, ("game",), f"expected a game id such as 'moscow41', got "
+            raise PositionError([_p(locate, ("game",), f"expected a game id (a pack's id:), got "
                                     f"{describe(data['game'])}: a pack folder is given by option, not here")])
         pack = _find_pack_for(data["game"], path)
         if pack is None:
@@ -332,7 +344,11 @@ def position_to_dict(pos: Position) -> dict[str, Any]:
             for u in pos.units
         ]
     head: dict[str, Any] = {k: d.pop(k) for k in ("kind", "format", "game", "provenance") if k in d}
-    return {**head, **d}
+    # the tracks (extra keys) go after first_player, as a state writes them; empty ones are left out
+    tracks = {k: d.pop(k) for k in list(d) if k not in Position.model_fields}
+    at = list(Position.model_fields).index("units")
+    before = {k: d.pop(k) for k in list(d) if list(Position.model_fields).index(k) < at}
+    return {**head, **before, **{k: v for k, v in tracks.items() if v not in (0, {})}, **d}
 
 
 def dump_position(pos: Position) -> str:

@@ -5,7 +5,8 @@ position document that the schema alone cannot see:
 
 - ``rng``: ``seed`` an int >= 0, ``state`` null or an int in ``[0, 2**64)`` (the PCG32 state,
   :mod:`casebook.core.dice`);
-- every track within its bounds (:mod:`casebook.core.tracks`: IPs 0..99 by 1.4 for Moscow '41);
+- every track declared by the game's vocabulary, by its declared keys, within its bounds
+  (:mod:`casebook.core.tracks`; a bound may be a rule-script quantity's ``at most``);
 - ``plugin_state``: one entry per plugin of the pack (or the driver), each a mapping, checked
   against the schema its plugin declares (a module attribute ``STATE_SCHEMA``, a ``TypedDict``
   read by pydantic in strict mode: unknown keys, wrong types and negative counts refused);
@@ -160,7 +161,11 @@ def save_problems(data: Mapping[str, Any], engine: Any, locate: Locate) -> list[
     the RNG, the tracks' bounds, each plugin's stored state, units without ``id`` or ``side``."""
     out = rng_problems(data.get("rng"), locate)
     out += turn_problems(data, engine.pack, locate)
-    out += track_problems(data, engine.rules, locate)
+    from casebook.core.schema_position import Position
+
+    vocab = engine.pack.vocabulary
+    out += track_problems(data, vocab.tracks, vocab.side_ids, locate, fixed=Position.model_fields,
+                          rules=engine.rules)
     plugins = tuple(engine.pack.manifest.get("plugins") or ())
     out += plugin_state_problems(data.get("plugin_state"), plugins, locate)
     units = data.get("units")

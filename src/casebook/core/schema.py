@@ -175,6 +175,13 @@ def _message(err: Any, model: type[BaseModel], loc: tuple) -> str:
     kind = err["type"]
     value = err.get("input")
     ctx = err.get("ctx") or {}
+    if kind == "bool_type" and loc and isinstance(loc[-1], str):
+        # an extra key of a model whose extras are a game's flags (a unit's): a misspelt field?
+        parent = _model_at(model, loc[:-1])
+        if parent is not None and loc[-1] not in _keys_of(parent) and parent.model_config.get("extra") == "allow":
+            hint = did_you_mean(loc[-1], _keys_of(parent))
+            return f"unknown key {loc[-1]!r}{hint}" if hint else \
+                f"unknown key {loc[-1]!r}, or a unit flag: expected true or false, got {describe(value)}"
     if kind in _EXPECTED:
         return f"expected {_EXPECTED[kind]}, got {describe(value)}"
     if kind == "missing":
@@ -214,7 +221,8 @@ def convert_errors(
         msg = _message(err, model, loc)
         if is_key:
             msg = f"key: {msg}"
-        grouped.setdefault(path, []).append((err["type"], msg, repr(err.get("input"))))
+        kind = "extra_forbidden" if msg.startswith("unknown key") else err["type"]  # a unit's flag key
+        grouped.setdefault(path, []).append((kind, msg, repr(err.get("input"))))
     problems: list[Problem] = []
     for path, errs in grouped.items():
         typed = [m for t, m, _ in errs if t in _EXPECTED or t == "literal_error"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, Field, field_validator, model_validator
+from pydantic import AfterValidator, ConfigDict, Field, field_validator, model_validator
 
 from casebook.core.schema_base import (
     CaseId,
@@ -81,9 +81,18 @@ class SideEntry(Model):
     edge: Literal["north", "east", "south", "west"] | None = None
 
 
+class TrackEntry(Model):
+    """A track of the game's vocabulary (casebook.core.tracks): what it is kept by (``side`` or a
+    list of names, outermost first), its bounds (``high``: an int or a script quantity's name)."""
+
+    keys: list[Literal["side"] | list[Slug]] = []
+    low: int = 0
+    high: int | Slug | None = None
+
+
 class VocabularyBlock(Model):
     """The names a game uses (casebook.core.vocabulary): sides, unit classes and sizes, weather
-    kinds, marker kinds."""
+    kinds, marker kinds, tracks and unit flags."""
 
     sides: dict[Slug, SideEntry] = Field(min_length=1)
     unit_classes: list[Slug] = []
@@ -91,6 +100,9 @@ class VocabularyBlock(Model):
     temperatures: list[Slug] = []
     grounds: list[Slug] = []
     markers: list[Slug] = []
+    tracks: dict[Slug, TrackEntry] = {}
+    unit_flags: list[Slug] = []
+    hex_sets: list[Slug] = []
 
 
 class GameFile(_File):
@@ -194,7 +206,11 @@ class Town(Model):
 
 
 class MapBody(Model):
-    """A map as in map.yaml, minus kind/format: also the inline ``map:`` of a position."""
+    """A map as in map.yaml, minus kind/format: also the inline ``map:`` of a position. Its other
+    keys are the game's named hex sets (lists of labels; the vocabulary's ``hex_sets``)."""
+
+    model_config = ConfigDict(strict=True, extra="allow", frozen=True, populate_by_name=False)
+    __pydantic_extra__: dict[str, list[HexLabel]] = Field(init=False)
 
     layout: Literal["flat-top-odd-q", "flat-top-even-q", "pointy-top-odd-r", "pointy-top-even-r"]
     north: Literal["up", "right", "down", "left"] = "up"
@@ -203,17 +219,25 @@ class MapBody(Model):
     terrain: dict[str, str] = {}
     hexsides: list[Hexside] = []
     towns: dict[HexLabel, Town] = {}
-    moscow: list[HexLabel] = []
     railheads: list[HexLabel] | None = None
     entry_areas: dict[str, list[HexLabel]] = {}
 
 
 class MapFile(MapBody, _File):
+    model_config = ConfigDict(strict=True, extra="allow", frozen=True, populate_by_name=False)
+    __pydantic_extra__: dict[str, list[HexLabel]] = Field(init=False)
+
     kind: Literal["map"]
 
 
 # --- counters.yaml ----------------------------------------------------------------------------
 class CounterUnit(Model):
+    """A counter of the mix; its other keys are the game's unit flags it prints (bools, the
+    vocabulary's ``unit_flags``)."""
+
+    model_config = ConfigDict(strict=True, extra="allow", frozen=True, populate_by_name=False)
+    __pydantic_extra__: dict[str, bool] = Field(init=False)
+
     id: str = Field(min_length=1)
     name: str
     side: Side
@@ -228,7 +252,6 @@ class CounterUnit(Model):
     entry: int | None = Field(None, ge=0)
     withdraw: bool | int | None = None
     type: str | None = None
-    guards: bool | None = None
 
 
 class CountersFile(_File):

@@ -108,13 +108,22 @@ def _sequence(data: Any, locate: Locate) -> list[Problem]:
     return out
 
 
+def _collect(found: list[tuple[tuple, str]]) -> Any:
+    """A ``report(key_path, message)`` that appends to ``found``."""
+    return lambda kp, msg: found.append((kp, msg))
+
+
 def _vocabulary(manifest: Any, counters: Any, loc: Any) -> list[Problem]:
     """The counter mix's sides, classes and sizes against the manifest's vocabulary."""
     from casebook.core.vocabulary import vocabulary_of, vocabulary_problems
 
     out: list[Problem] = []
     units = [(("units", i), u) for i, u in enumerate(counters.get("units") or []) if isinstance(u, dict)]
-    vocabulary_problems(vocabulary_of(manifest), units, lambda kp, msg: out.append(_p(loc, kp, msg)))
+    from casebook.core.schema_content import CounterUnit
+
+    fields = {f.alias or name for name, f in CounterUnit.model_fields.items()}
+    vocabulary_problems(vocabulary_of(manifest), units, lambda kp, msg: out.append(_p(loc, kp, msg)),
+                        unit_fields=fields)
     return out
 
 
@@ -176,6 +185,11 @@ def check_cross_file(st: Any, pack: Any, named: list[tuple[Path, str | None, tup
         elif kind == "interpretations":
             out += _unique(data.get("interpretations"), "id", "interpretation id", loc, ("interpretations",))
         elif kind == "map":
+            from casebook.core.vocabulary import map_key_problems, vocabulary_of
+
+            found: list[tuple[tuple, str]] = []
+            map_key_problems(vocabulary_of(pack.manifest), data, _collect(found))
+            out += [_p(loc, kp, msg) for kp, msg in found]
             try:
                 Board.from_map(data)
             except BoardError as exc:

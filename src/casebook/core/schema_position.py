@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, Field, field_validator
+from pydantic import AfterValidator, ConfigDict, Field, field_validator
 
 from casebook.core.schema_base import HexLabel, Model, Scalar, Side, Slug, UnitClass, UnitSize
 from casebook.core.schema_content import MapBody
@@ -25,17 +25,24 @@ __all__ = [
     "Rng",
     "UNIT_FLAGS",
     "COUNTER_FIELDS",
+    "counter_fields",
 ]
 
-#: A track value: an int >= 0 (upper bounds come from the pack: src/casebook/core/tracks.py).
-Count = Annotated[int, Field(ge=0)]
-#: Status flags of a unit on the map (bools, default false).
-UNIT_FLAGS = ("fatigued", "oos", "activated", "reserve", "guards", "hedgehog", "scattered")
-#: Fields a ``counter:`` reference takes from the pack's counter mix (then overridden).
+#: Status flags of a unit on the map that every game has (bools, default false); a game's own are
+#: its vocabulary's ``unit_flags`` (extra keys of a :class:`Unit`, casebook.core.vocabulary).
+UNIT_FLAGS = ("fatigued", "oos", "activated", "reserve")
+#: Fields a ``counter:`` reference takes from the pack's counter mix (then overridden), besides
+#: the game's unit flags a counter may print (:func:`counter_fields`).
 COUNTER_FIELDS = (
     "id", "name", "side", "class", "size", "strength", "ma", "radius", "limit", "mechanized",
-    "division", "type", "guards",
+    "division", "type",
 )
+
+
+def counter_fields(vocabulary: Any) -> tuple[str, ...]:
+    """The fields a unit takes from its counter: :data:`COUNTER_FIELDS` and the unit flags of
+    ``vocabulary`` (a :class:`casebook.core.vocabulary.Vocabulary`)."""
+    return COUNTER_FIELDS + tuple(vocabulary.unit_flags)
 
 
 def _check_player(text: str) -> str:
@@ -61,7 +68,11 @@ class Weather(Model):
 
 
 class Unit(Model):
-    """One unit on the map: strength in strength points, ``ma`` in MP, ``radius`` in hexes."""
+    """One unit on the map: strength in strength points, ``ma`` in MP, ``radius`` in hexes. Its
+    other keys are the game's unit flags (bools; checked against the vocabulary's ``unit_flags``)."""
+
+    model_config = ConfigDict(strict=True, extra="allow", frozen=True, populate_by_name=False)
+    __pydantic_extra__: dict[str, bool] = Field(init=False)
 
     id: str = Field(min_length=1)
     counter: str | None = None
@@ -82,9 +93,6 @@ class Unit(Model):
     oos: bool = False
     activated: bool = False
     reserve: bool = False
-    guards: bool = False
-    hedgehog: bool = False
-    scattered: bool = False
 
 
 class Marker(Model):
@@ -123,7 +131,11 @@ class Rng(Model):
 
 
 class Position(Model):
-    """A whole position; equality is value equality (``load(dump(p)) == p``)."""
+    """A whole position; equality is value equality (``load(dump(p)) == p``). Its other top-level
+    keys are the game's tracks (extra fields here; checked against the vocabulary's declaration by
+    :func:`casebook.core.tracks.track_problems`)."""
+
+    model_config = ConfigDict(strict=True, extra="allow", frozen=True, populate_by_name=False)
 
     kind: Literal["position"]
     format: Literal[1]
@@ -136,10 +148,6 @@ class Position(Model):
     step: str | None = None
     phasing: Side | None = None
     first_player: Side | None = None
-    ip: dict[Side, Count] = {}
-    rp: dict[Side, dict[Slug, Count]] = {}
-    fp: dict[Slug, Count] = {}
-    partisans: int = Field(0, ge=0)
     units: list[Unit] = []
     markers: list[Marker] = []
     control: dict[HexLabel, Side] = {}

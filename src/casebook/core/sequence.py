@@ -2,8 +2,8 @@
 
 A :class:`Sequence` is the loaded ``sequence.yaml``: phases in order, each with a ``side`` (``none``,
 ``first`` or ``second`` — who is the phasing player), its steps, and loops (repeat steps
-``from``..``to`` until the phasing player passes). The kernel knows no game: Moscow '41's
-Sequence of Play (0.7) is only data in ``games/moscow41/sequence.yaml``.
+``from``..``to`` until the phasing player passes). The kernel knows no game: a game's
+Sequence of Play is only data in its pack's ``sequence.yaml``.
 
 A :class:`SequenceMachine` walks a :class:`~casebook.core.state.GameState` through it. The
 position lives in the state (``turn``, ``phase``, ``step``, ``phasing``), so a save resumes

@@ -1,7 +1,7 @@
 """The standing pass ``pass until=loop``: a side passes, now and at every later step of the same
 repetition loop where it would decide, until the loop ends.
 
-In a loop of steps (Moscow '41 0.7.3.6: Steps 1-5 repeat until the phasing player passes), a
+In a loop of steps (a game's steps that repeat until the phasing player passes), a
 side that decides some steps of the loop but not its first (the non-phasing player's Reaction
 Movement and Reaction Attacks, 0.7.3.4-0.7.3.5) is asked again at every repetition. Its choice
 to react at all is free ("can spend IPs … as desired"), so one standing pass is the same play as

@@ -1,7 +1,7 @@
 """The game state: the whole position of a game as plain data.
 
 A :class:`GameState` holds exactly what a position document holds (``docs/positions.md``): turn,
-weather, phase/step, phasing side, first player, the tracks (IPs, RPs, FPs, partisans), units with
+weather, phase/step, phasing side, first player, the game's tracks (each under its own name), units with
 their hex and status flags, markers, control, pending reinforcements, removed units, settings, the
 RNG state and the next trace sequence number. :meth:`GameState.from_dict` / :meth:`to_dict` use the
 position document shape, so a save *is* a position file.
@@ -11,8 +11,10 @@ what plugins use. A state never holds a half-applied action: run an action insid
 :meth:`GameState.transaction`; if it raises, the state (and any trace or journal passed in) is put
 back exactly as it was.
 
-The kernel names no game: sides are whatever keys the position uses (``german``/``soviet`` for
-Moscow '41); rules about them (who may spend what, 1.0) live in plugins and rule scripts.
+The kernel names no game: the sides and tracks are the game's vocabulary's (docs/content-format.md,
+"Vocabulary"), attached with :meth:`GameState.declare` (the engine does it); rules about them (who
+may spend what) live in plugins and rule scripts. A track is read with :meth:`GameState.track`
+and changed with :meth:`GameState.add_track`, checked against its declared bounds.
 """
 
 from __future__ import annotations
@@ -22,13 +24,14 @@ import functools
 import itertools
 import pickle
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from collections.abc import Mapping as _AbcMapping
 from contextlib import contextmanager
 from types import MappingProxyType
 from typing import Any, Protocol
 
 from casebook.core.errors import PositionError, Problem
+from casebook.core.tracks import TrackBound
 
 _VERSIONS = itertools.count(1)
 
@@ -37,9 +40,12 @@ __all__ = ["GameState", "Journal", "TOP_LEVEL_KEYS", "HEX_RE"]
 #: Keys of a position document, in the order :meth:`GameState.to_dict` writes them.
 TOP_LEVEL_KEYS: tuple[str, ...] = (
     "kind", "format", "game", "provenance", "scenario", "map", "turn", "weather", "phase", "step",
-    "phasing", "first_player", "ip", "rp", "fp", "partisans", "units", "markers", "control",
+    "phasing", "first_player", "units", "markers", "control",
     "pending", "removed", "settings", "plugin_state", "rng", "trace_seq", "players",
 )
+_FIXED = frozenset(TOP_LEVEL_KEYS)
+#: Where the tracks go among :data:`TOP_LEVEL_KEYS` (after ``first_player``).
+_TRACKS_AT = TOP_LEVEL_KEYS.index("units")
 #: Keys written only when set (``None`` = absent).
 _OPTIONAL = frozenset({"provenance", "scenario", "map", "weather", "phase", "step", "phasing",
                        "first_player", "players"})
@@ -89,6 +95,9 @@ class GameState:
     """
 
     def __init__(self, game: str) -> None:
+        #: the game's sides and the resolved bounds of its tracks (:meth:`declare`), or None
+        self._sides: tuple[str, ...] | None = None
+        self._bounds: Mapping[str, TrackBound] | None = None
         #: a number unique to this state's content: every change (and a rollback) draws a new one
         self._version = next(_VERSIONS)
         #: lazily built lookups of units by id and by hex (dropped on every structural change)
@@ -100,7 +109,7 @@ class GameState:
         self._d: dict[str, Any] = {
             "kind": "position", "format": 1, "game": game, "provenance": None, "scenario": None,
             "map": None, "turn": 1, "weather": None, "phase": None, "step": None,
-            "phasing": None, "first_player": None, "ip": {}, "rp": {}, "fp": {}, "partisans": 0,
+            "phasing": None, "first_player": None,
             "units": [], "markers": [], "control": {}, "pending": [], "removed": [],
             "settings": {}, "plugin_state": {}, "rng": {"seed": 0, "state": None}, "trace_seq": 0,
             "players": None,
@@ -108,12 +117,16 @@ class GameState:
 
     # ------------------------------------------------------------------ plain data in and out
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any], *, file: str = "<position>") -> GameState:
+    def from_dict(cls, d: Mapping[str, Any], *, file: str = "<position>",
+                  sides: Sequence[str] | None = None,
+                  tracks: Mapping[str, TrackBound] | None = None) -> GameState:
         """A state from a position document (plain dict). Draws no random numbers.
 
         Keys with value ``None`` count as absent (so a pydantic ``model_dump()`` loads too).
-        Raises :class:`PositionError` listing every problem: wrong kind/format, missing game,
-        unknown top-level keys, units without ``id``/``counter``, duplicate unit ids.
+        ``sides`` and ``tracks`` (the game's, resolved bounds) are :meth:`declare`'d; a top-level
+        key that is not the format's is a track: one of ``tracks`` when given, else any int or
+        mapping. Raises :class:`PositionError` listing every problem: wrong kind/format, missing
+        game, unknown top-level keys, units without ``id``/``counter``, duplicate unit ids.
         Deep validation (types, hexes on the map, counter ids) is ``casebook.core.position``'s job.
         """
         problems: list[Problem] = []
@@ -126,9 +139,10 @@ class GameState:
         if d.get("format", 1) != 1:
             bad("format", f"expected 1, got {d.get('format')!r}")
         if not isinstance(d.get("game"), str):
-            bad("game", "required: the game id (e.g. 'moscow41')")
+            bad("game", "required: the game id (the pack's id)")
         for key in d:
-            if key not in TOP_LEVEL_KEYS:
+            if key not in _FIXED and not (key in tracks if tracks is not None
+                                          else isinstance(d[key], (int, Mapping, type(None)))):
                 bad(str(key), "unknown key")
         seen: set[str] = set()
         for i, unit in enumerate(d.get("units") or []):
@@ -142,23 +156,52 @@ class GameState:
         if problems:
             raise PositionError(problems)
         state = cls(d["game"])
-        for key in TOP_LEVEL_KEYS:
+        for key in d:
             if d.get(key) is not None:
                 value = d[key]
                 state._d[key] = _plain(value) if key in _RECORD_LISTS else copy.deepcopy(value)
+        if tracks is not None or sides is not None:
+            state.declare(sides or (), tracks or {})
         state._d["rng"].setdefault("seed", 0)
         state._d["rng"].setdefault("state", None)
         return state
 
     def to_dict(self) -> dict[str, Any]:
-        """The state as a position document (deep copy, keys in :data:`TOP_LEVEL_KEYS` order;
-        unset optional keys omitted). ``GameState.from_dict(s.to_dict()) == s``."""
-        return {k: copy.deepcopy(v) for k, v in self._d.items()
-                if not (k in _OPTIONAL and v is None) and not (k == "plugin_state" and not v)}
+        """The state as a position document (deep copy, keys in :data:`TOP_LEVEL_KEYS` order, the
+        tracks after ``first_player`` in their declared order; unset optional keys omitted).
+        ``GameState.from_dict(s.to_dict()) == s``."""
+        d = self._d
+        names = self._track_names()
+        order = [*TOP_LEVEL_KEYS[:_TRACKS_AT], *names, *TOP_LEVEL_KEYS[_TRACKS_AT:]]
+        return {k: copy.deepcopy(d[k]) for k in order
+                if not (k in _OPTIONAL and d[k] is None) and not (k == "plugin_state" and not d[k])}
+
+    def _track_names(self) -> list[str]:
+        names = [k for k in self._d if k not in _FIXED]
+        if self._bounds:
+            declared = list(self._bounds)
+            names.sort(key=lambda n: declared.index(n) if n in declared else len(declared))
+        return names
+
+    @property
+    def declared(self) -> bool:
+        """Whether the game's sides and tracks are attached (:meth:`declare`)."""
+        return self._bounds is not None
+
+    def declare(self, sides: Sequence[str], tracks: Mapping[str, TrackBound]) -> None:
+        """Attach the game's ``sides`` (the vocabulary's, in order) and the resolved bounds of its
+        ``tracks`` (:func:`casebook.core.tracks.track_bounds`); a declared track the state lacks
+        starts empty (0, or ``{}`` when kept by keys). Changes nothing the rules see."""
+        self._sides = tuple(sides) or None
+        self._bounds = tracks
+        for name, bound in tracks.items():
+            if self._d.get(name) is None:
+                self._d[name] = {} if bound.depth else 0
 
     def clone(self) -> GameState:
         """An independent copy."""
         other = GameState(self.game)
+        other._sides, other._bounds = self._sides, self._bounds
         other._d = _copy(self._d)
         other._ix = None
         other._version = self._version  # same content: derived maps computed for it still hold
@@ -217,7 +260,6 @@ class GameState:
     phasing = property(lambda self: self._d["phasing"], doc="The phasing side, or None.")
     first_player = property(lambda self: self._d["first_player"],
                             doc="The first player this turn (0.7.1.3), or None.")
-    partisans = property(lambda self: self._d["partisans"], doc="Partisan track value.")
     trace_seq = property(lambda self: self._d["trace_seq"], doc="Next trace sequence number.")
 
     @property
@@ -238,10 +280,17 @@ class GameState:
 
     @property
     def sides(self) -> tuple[str, ...]:
-        """The sides of the game, from the IP track keys, else from the units (sorted)."""
-        if self._d["ip"]:
-            return tuple(self._d["ip"])
-        return tuple(sorted({u["side"] for u in self._d["units"] if "side" in u}))
+        """The sides of the game: the declared ones (:meth:`declare`); undeclared, the units' (sorted)
+        when they show two, else the keys of the first track kept by side (a mapping of ints)."""
+        if self._sides:
+            return self._sides
+        found = tuple(sorted({u["side"] for u in self._d["units"] if "side" in u}))
+        if len(found) < 2:
+            for name in self._track_names():
+                value = self._d[name]
+                if isinstance(value, dict) and value and all(isinstance(v, int) for v in value.values()):
+                    return tuple(value)
+        return found
 
     def other_side(self, side: str) -> str:
         """The opponent of ``side``; ``ValueError`` unless there are exactly two sides."""
@@ -250,17 +299,34 @@ class GameState:
             raise ValueError(f"cannot tell the opponent of {side!r} among sides {sides}")
         return sides[1] if side == sides[0] else sides[0]
 
-    def ip(self, side: str) -> int:
-        """Initiative Points of ``side`` (0 if unset)."""
-        return self._d["ip"].get(side, 0)
+    def track(self, name: str, *keys: str) -> int:
+        """The value of track ``name`` at ``keys`` (as declared: ``state.track("supply_points",
+        "blue")``; a single counter takes none); 0 where unset, and for a track the game does not
+        declare (a shared rules area reads a track some games lack: it has none of it; changing
+        one is a ``KeyError``, :meth:`add_track`). ``ValueError`` for too few or too many keys."""
+        value = self._d.get(name)
+        if value is None:
+            return 0
+        for key in keys:
+            if not isinstance(value, dict):
+                raise ValueError(f"track {name!r} is kept by fewer keys than {keys}")
+            value = value.get(key, 0)
+        if isinstance(value, dict):
+            raise ValueError(f"track {name!r} is kept by more keys than {keys}")
+        return value
 
-    def rp(self, side: str, kind: str) -> int:
-        """Replacement Points of ``side`` of ``kind`` (infantry, armor)."""
-        return self._d["rp"].get(side, {}).get(kind, 0)
+    def tracks(self) -> Mapping[str, Any]:
+        """Every track of the state: name -> its value (an int, or nested mappings by its keys;
+        a deep copy), in declared order."""
+        return MappingProxyType({n: copy.deepcopy(self._d[n]) for n in self._track_names()})
 
-    def fp(self, kind: str) -> int:
-        """Fortification Points of ``kind`` (normal, moscow)."""
-        return self._d["fp"].get(kind, 0)
+    def _bound(self, name: str) -> TrackBound | None:
+        if self._bounds is None:
+            return None
+        try:
+            return self._bounds[name]
+        except KeyError:
+            raise KeyError(f"no track {name!r} in this game (tracks: {', '.join(self._bounds) or 'none'})") from None
 
     @property
     def units(self) -> tuple[Mapping[str, Any], ...]:
@@ -356,28 +422,29 @@ class GameState:
     def set_first_player(self, side: str) -> None:
         self._d["first_player"] = side
 
-    def add_ip(self, side: str, delta: int) -> int:
-        """Add ``delta`` (may be negative) IPs to ``side``; returns the new total.
-        ``ValueError`` if the track would go below 0 (the caller checks the rule first)."""
-        return self._add(self._d["ip"], side, delta, f"ip.{side}")
-
-    def add_rp(self, side: str, kind: str, delta: int) -> int:
-        return self._add(self._d["rp"].setdefault(side, {}), kind, delta, f"rp.{side}.{kind}")
-
-    def add_fp(self, kind: str, delta: int) -> int:
-        return self._add(self._d["fp"], kind, delta, f"fp.{kind}")
-
-    def add_partisans(self, delta: int) -> int:
-        return self._add(self._d, "partisans", delta, "partisans")
-
-    @staticmethod
-    def _add(track: dict[str, Any], key: str, delta: int, label: str) -> int:
+    def add_track(self, name: str, delta: int, *keys: str) -> int:
+        """Add ``delta`` (may be negative) to track ``name`` at ``keys``; returns the new value.
+        ``ValueError`` if it would leave the declared bounds (below 0 for an undeclared one; the
+        caller checks the rule first), ``KeyError`` for a track the game does not declare."""
+        label = ".".join((name, *keys))
         if not isinstance(delta, int) or isinstance(delta, bool):
             raise TypeError(f"{label}: delta must be an int, got {delta!r}")
-        value = track.get(key, 0) + delta
-        if value < 0:
-            raise ValueError(f"{label} would go below 0 ({track.get(key, 0)} {delta:+d})")
-        track[key] = value
+        bound = self._bound(name)
+        if bound is not None and bound.depth != len(keys):
+            raise ValueError(f"track {name!r} is kept by {bound.depth} keys, got {keys}")
+        holder, key = self._d, name
+        for k in keys:
+            if not isinstance(holder.get(key), dict):
+                holder[key] = {}
+            holder, key = holder[key], k
+        old = holder.get(key, 0)
+        value = old + delta
+        low, high = (0, None) if bound is None else (bound.low, bound.high)
+        if value < low:
+            raise ValueError(f"{label} would go below {low} ({old} {delta:+d})")
+        if high is not None and value > high:
+            raise ValueError(f"{label} would go above {high} ({old} {delta:+d})")
+        holder[key] = value
         return value
 
     def add_unit(self, unit: Mapping[str, Any]) -> None:
@@ -487,7 +554,7 @@ class GameState:
             self._d["plugin_state"][plugin] = _plain(_copy(value))
 
     def set_players(self, players: Mapping[str, str] | None) -> None:
-        """Record who plays each side (``{"german": "human", "soviet": "bot:random"}``; the
+        """Record who plays each side (``{"blue": "human", "red": "bot:random"}``; the
         tools' notation): a save resumed without naming the players keeps them."""
         self._d["players"] = dict(players) if players else None
 

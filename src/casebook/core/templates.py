@@ -11,7 +11,7 @@ refused with the forbidding cases otherwise (``State.why_not`` gives the same an
 
 Notation of a template (``str(template)``)::
 
-    german: activate-hq hq=g-v stacks=<a subset of 0405,0506,0607, at most 2>
+    blue: activate-hq hq=b-v stacks=<a subset of 0405,0506,0607, at most 2>
 
 A template with no free argument is an action offered but not listed (bots never see it), such
 as the kernel's standing pass ``pass until=loop`` (docs/actions.md).

@@ -8,13 +8,13 @@ An :class:`Event` has stable fields, written in this order:
 ``turn``, ``phase``, ``step``
     where in the sequence of play (0.7) the event happened (``phase``/``step`` may be null);
 ``side``
-    the acting side (``german``, ``soviet``), ``"chance"`` for dice, or null;
+    the acting side (a side id of the game's vocabulary), ``"chance"`` for dice, or null;
 ``kind``
     what happened: ``roll``, ``advance``, ``move``, ``attack``, … (free text, lower case);
 ``cases``
     the case ids that produced it (``["9.6C"]``), possibly empty;
 ``source``
-    who produced it: a plugin function (``casebook.games.moscow41.plugins.weather.roll_temperature``), a rule script
+    who produced it: a plugin function (``casebook.games.<game>.plugins.<module>.<function>``), a rule script
     location (``weather.rules:12``) or a kernel module (``casebook.core.dice``);
 ``data``
     plain JSON data (mappings, lists, strings, numbers, bools, null).

@@ -1,35 +1,68 @@
-"""The bounds of a position's tracks (IPs, RPs, FPs, partisans), read from the pack.
+"""A game's tracks: named counters declared in the manifest's ``vocabulary: tracks:``.
 
-:func:`track_bounds` is the one place a bound is read, so it is easy to redirect when tracks
-become a pack vocabulary item. Today: every track is >= 0 (the kernel's tracks never go below
-zero, :meth:`casebook.core.state.GameState.add_ip`); an upper bound comes from the rule
-scripts — the IP track's is the unconditional ``at most`` of quantity ``ip_total`` (Moscow '41:
-``at most 99 by 1.4``, "the maximum number of IPs either side can accumulate is 99"). A game
-whose scripts bound nothing has no upper bound.
+The core names no track. A game declares each of its tracks (docs/content-format.md,
+"Vocabulary") with the keys it is kept by, its bounds and where they come from::
+
+    vocabulary:
+      tracks:
+        supply_points: {keys: [side], low: 0, high: 12, provenance: "reconstructed: …"}
+        morale: {provenance: "reconstructed: …"}          # a single counter, 0..unbounded
+        reserves: {keys: [side, [foot, horse]], high: limit_quantity, provenance: "…"}
+
+``keys`` lists, outermost first, what the track is kept by: ``side`` (the vocabulary's sides) or
+a list of names (``[normal, special]``); no keys is a single counter. ``low`` defaults to 0;
+``high`` is an int, a rule-script quantity whose unconditional ``at most`` is the maximum (one
+source: the script, whose cases the bound then cites), or absent (unbounded).
+
+A position keeps each track at its top level under the track's name (``supply_points: {blue: 3,
+red: 0}``, ``morale: 2``). :func:`track_bounds` resolves the bounds under the compiled rules;
+:func:`track_problems` checks a position's track keys and values against the declaration.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from casebook.core.errors import Problem
 
-__all__ = ["TrackBound", "track_bounds", "track_problems"]
+__all__ = ["TrackDecl", "TrackBound", "tracks_of", "track_bounds", "track_problems"]
 
-#: track -> the quantity whose unconditional ``at most`` is its maximum
-_CAPPED_BY = {"ip": "ip_total"}
+
+@dataclass(frozen=True)
+class TrackDecl:
+    """A declared track: ``keys`` (each ``"side"`` or a tuple of names), ``low``, ``high`` (an int,
+    a script quantity's name, or None) and the declaration's ``provenance``."""
+
+    name: str
+    keys: tuple[str | tuple[str, ...], ...] = ()
+    low: int = 0
+    high: int | str | None = None
+    provenance: str | None = None
 
 
 @dataclass(frozen=True)
 class TrackBound:
-    """A track's bounds: ``low`` and ``high`` (None: unbounded) and the cases that set them."""
+    """A track's resolved bounds: ``depth`` (number of keys), ``low``, ``high`` (None: unbounded)
+    and the cases that set them."""
 
     track: str
     low: int
     high: int | None
     cases: tuple[str, ...] = ()
+    depth: int = 0
+
+
+def tracks_of(vocabulary: Mapping[str, Any]) -> dict[str, TrackDecl]:
+    """The :class:`TrackDecl` of each track of a (validated) ``vocabulary:`` block, in order."""
+    out = {}
+    for name, spec in (vocabulary.get("tracks") or {}).items():
+        spec = spec or {}
+        keys = tuple(k if isinstance(k, str) else tuple(str(x) for x in k) for k in spec.get("keys") or ())
+        out[str(name)] = TrackDecl(str(name), keys, int(spec.get("low", 0)), spec.get("high"),
+                                   spec.get("provenance"))
+    return out
 
 
 def _cap(rules: Any, quantity: str) -> tuple[int | None, tuple[str, ...]]:
@@ -47,43 +80,76 @@ def _cap(rules: Any, quantity: str) -> tuple[int | None, tuple[str, ...]]:
     return None, ()
 
 
-def track_bounds(rules: Any) -> dict[str, TrackBound]:
-    """Bounds of the tracks ``ip``, ``rp``, ``fp``, ``partisans`` under compiled ``rules``."""
+def track_bounds(decls: Mapping[str, TrackDecl], rules: Any = None) -> dict[str, TrackBound]:
+    """The resolved bounds of each declared track under compiled ``rules`` (a ``high`` naming a
+    quantity is that quantity's constant ``at most``; unresolvable without rules: unbounded)."""
+    from casebook.core.schema_base import cited_cases
+
     out = {}
-    for track in ("ip", "rp", "fp", "partisans"):
-        high, cases = _cap(rules, _CAPPED_BY[track]) if track in _CAPPED_BY else (None, ())
-        out[track] = TrackBound(track, 0, high, cases)
-    return out
-
-
-def _values(data: Mapping[str, Any], track: str) -> list[tuple[tuple, Any]]:
-    value = data.get(track)
-    if track == "partisans":
-        return [] if value is None else [((track,), value)]
-    if not isinstance(value, Mapping):
-        return []
-    out: list[tuple[tuple, Any]] = []
-    for key, v in value.items():
-        if isinstance(v, Mapping):
-            out += [((track, key, k2), v2) for k2, v2 in v.items()]
+    for name, d in decls.items():
+        cases = tuple(cited_cases(d.provenance)) if d.provenance else ()
+        high: int | None
+        if isinstance(d.high, str):
+            high, by = _cap(rules, d.high)
+            cases = by or cases
         else:
-            out.append(((track, key), v))
+            high = d.high
+        out[name] = TrackBound(name, d.low, high, cases, len(d.keys))
     return out
 
 
-def track_problems(data: Mapping[str, Any], rules: Any,
-                   locate: Callable[[tuple], tuple[str, int, int]]) -> list[Problem]:
-    """Every track value of position ``data`` that is not an int within :func:`track_bounds`."""
-    out = []
-    for track, bound in track_bounds(rules).items():
-        for kp, value in _values(data, track):
-            file, line, col = locate(kp)
-            key = ".".join(map(str, kp))
-            if not isinstance(value, int) or isinstance(value, bool):
-                out.append(Problem(file, line, col, key, f"expected an int, got {value!r}"))
-            elif value < bound.low:
-                out.append(Problem(file, line, col, key, f"{value} is below the track's minimum {bound.low}"))
-            elif bound.high is not None and value > bound.high:
-                by = f" ({', '.join(bound.cases)})" if bound.cases else ""
-                out.append(Problem(file, line, col, key, f"{value} is above the track's maximum {bound.high}{by}"))
+Locate = Callable[[tuple], tuple[str, int, int]]
+
+
+def _problem(locate: Locate, kp: tuple, message: str) -> Problem:
+    file, line, col = locate(kp)
+    return Problem(file, line, col, ".".join(map(str, kp)), message)
+
+
+def _walk(value: Any, decl: TrackDecl, sides: Sequence[str], kp: tuple, bound: TrackBound,
+          locate: Locate, out: list[Problem]) -> None:
+    from casebook.core.vocabulary import choice_problem
+
+    level = len(kp) - 1
+    if level < len(decl.keys):
+        spec = decl.keys[level]
+        if not isinstance(value, Mapping):
+            what = "a side" if spec == "side" else "one of " + ", ".join(spec)
+            out.append(_problem(locate, kp, f"expected a mapping by {what}, got {value!r}"))
+            return
+        allowed = tuple(sides) if spec == "side" else tuple(spec)
+        for key, v in value.items():
+            msg = choice_problem(key, allowed)
+            if msg:
+                out.append(_problem(locate, (*kp, key), msg))
+            else:
+                _walk(v, decl, sides, (*kp, key), bound, locate, out)
+        return
+    if not isinstance(value, int) or isinstance(value, bool):
+        out.append(_problem(locate, kp, f"expected an int, got {value!r}"))
+    elif value < bound.low:
+        out.append(_problem(locate, kp, f"{value} is below the track's minimum {bound.low}"))
+    elif bound.high is not None and value > bound.high:
+        by = f" ({', '.join(bound.cases)})" if bound.cases else ""
+        out.append(_problem(locate, kp, f"{value} is above the track's maximum {bound.high}{by}"))
+
+
+def track_problems(data: Mapping[str, Any], decls: Mapping[str, TrackDecl], sides: Sequence[str],
+                   locate: Locate, *, fixed: Collection[str], rules: Any = None) -> list[Problem]:
+    """Every problem of the tracks of position ``data``: a top-level key neither in ``fixed`` (the
+    position format's own keys) nor a declared track ("unknown key", with a did-you-mean), a
+    track key outside its declared domain, a value that is not an int within its bounds."""
+    from casebook.core.schema import did_you_mean
+
+    bounds = track_bounds(decls, rules)
+    out: list[Problem] = []
+    for key, value in data.items():
+        if key in fixed or value is None:
+            continue
+        if key not in decls:
+            hint = did_you_mean(str(key), [*decls, *fixed])
+            out.append(_problem(locate, (key,), f"unknown key {key!r}: not a key of a position nor a track "
+                                f"this game declares (tracks: {', '.join(decls) or 'none'}){hint}"))
+            continue
+        _walk(value, decls[key], sides, (key,), bounds[key], locate, out)
     return out

@@ -1,4 +1,5 @@
-"""A game's vocabulary: the sides, unit classes and sizes, weather kinds and marker kinds it uses.
+"""A game's vocabulary: the sides, unit classes and sizes, weather kinds, marker kinds, tracks and
+unit flags it uses.
 
 The core names no game. What a game calls its sides (with their names, counter colours and the
 map edge each supplies from or retreats towards, where a rule needs one), its unit classes and
@@ -14,19 +15,30 @@ sizes, its temperatures and ground conditions and its marker kinds is declared i
       temperatures: [warm]
       grounds: [dry, mud]
       markers: [fortification]
+      tracks:
+        supply_points: {keys: [side], low: 0, high: 12, provenance: "reconstructed: the example"}
+      unit_flags: [veteran]
+      hex_sets: [capital]
 
 Counters, positions and scenarios are checked against it (:func:`vocabulary_problems`): a side,
 class, size, weather kind or marker kind it does not list is an error at its ``file:line:column``
-with a "did you mean". A list left out (or empty) is not checked.
+with a "did you mean". A list left out (or empty) is not checked. Tracks are
+:mod:`casebook.core.tracks`' (a position keeps each at its top level under its name); a unit flag is
+a boolean status a unit on the map may carry (``veteran: true``) beside the position format's own
+(``fatigued``, ``oos``, ``activated``, ``reserve``: ``schema_position.UNIT_FLAGS``); a hex set is
+a named list of hexes the map declares at its top level (``capital: ["0505"]``), read by rules
+through ``board.hex_set(name)``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["SideInfo", "Vocabulary", "vocabulary_of", "vocabulary_problems", "choice_problem"]
+from casebook.core.tracks import TrackDecl, tracks_of
+
+__all__ = ["SideInfo", "Vocabulary", "vocabulary_of", "vocabulary_problems", "choice_problem", "map_key_problems"]
 
 
 @dataclass(frozen=True)
@@ -51,6 +63,9 @@ class Vocabulary:
     temperatures: tuple[str, ...] = ()
     grounds: tuple[str, ...] = ()
     markers: tuple[str, ...] = field(default=())
+    tracks: Mapping[str, TrackDecl] = field(default_factory=dict)
+    unit_flags: tuple[str, ...] = ()
+    hex_sets: tuple[str, ...] = ()
 
     @property
     def side_ids(self) -> tuple[str, ...]:
@@ -77,7 +92,8 @@ def vocabulary_of(manifest: Mapping[str, Any]) -> Vocabulary:
         return tuple(str(x) for x in v.get(key) or ())
 
     return Vocabulary(sides, names("unit_classes"), names("unit_sizes"), names("temperatures"),
-                      names("grounds"), names("markers"))
+                      names("grounds"), names("markers"), tracks_of(v), names("unit_flags"),
+                      names("hex_sets"))
 
 
 def choice_problem(value: Any, allowed: Sequence[str]) -> str | None:
@@ -95,16 +111,43 @@ def choice_problem(value: Any, allowed: Sequence[str]) -> str | None:
 Report = Callable[[tuple[Any, ...], str], None]
 
 
+def map_key_problems(vocab: Vocabulary, map_data: Mapping[str, Any], report: Report,
+                     base: tuple[Any, ...] = ()) -> None:
+    """Every top-level key of ``map_data`` that is neither the map format's nor a hex set the
+    vocabulary declares, reported at ``(*base, key)`` with a did-you-mean."""
+    from casebook.core._board_parse import MAP_KEYS
+    from casebook.core.schema import did_you_mean
+
+    for key in map_data:
+        if key not in MAP_KEYS and key not in vocab.hex_sets:
+            hint = did_you_mean(str(key), [*sorted(MAP_KEYS), *vocab.hex_sets])
+            report((*base, key), f"unknown key {key!r}: not a key of a map nor a hex set this game declares "
+                   f"(hex_sets: {', '.join(vocab.hex_sets) or 'none'}){hint}")
+
+
 def vocabulary_problems(vocab: Vocabulary, units: Iterable[tuple[tuple[Any, ...], Mapping[str, Any]]],
                         report: Report, *, weather: Mapping[str, Any] | None = None,
                         markers: Iterable[tuple[tuple[Any, ...], Any]] = (),
-                        sides: Iterable[tuple[tuple[Any, ...], Any]] = ()) -> None:
+                        sides: Iterable[tuple[tuple[Any, ...], Any]] = (),
+                        unit_fields: Collection[str] | None = None) -> None:
     """Check names against ``vocab``, calling ``report(key_path, message)`` for each problem:
-    ``units`` as ``(key_path, unit mapping)`` (side, class, size), the ``weather`` mapping
-    (temperature, ground), ``markers`` as ``(key_path, kind)`` and other ``sides`` as
-    ``(key_path, side)`` (a position's phasing side, track and control keys)."""
+    ``units`` as ``(key_path, unit mapping)`` (side, class, size; with ``unit_fields``, the keys
+    of the format, every other key must be a declared unit flag with a bool value), the
+    ``weather`` mapping (temperature, ground), ``markers`` as ``(key_path, kind)`` and other
+    ``sides`` as ``(key_path, side)`` (a position's phasing side and control keys)."""
     side_ids = vocab.side_ids
     for path, unit in units:
+        fields: Collection[str] = unit_fields or ()
+        for key in unit if unit_fields is not None else ():
+            if key in fields:
+                continue
+            if key not in vocab.unit_flags:
+                from casebook.core.schema import did_you_mean
+
+                hint = did_you_mean(str(key), [*fields, *vocab.unit_flags])
+                if isinstance(unit[key], bool):  # a value of another type: the schema's problem
+                    report((*path, key), f"unknown key {key!r}: not a field of a unit nor a unit flag this game "
+                           f"declares (unit_flags: {', '.join(vocab.unit_flags) or 'none'}){hint}")
         for key, allowed in (("side", side_ids), ("class", vocab.unit_classes), ("size", vocab.unit_sizes)):
             value = unit.get(key)
             if value is None:

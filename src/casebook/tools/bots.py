@@ -63,7 +63,7 @@ def _objectives(state: Any) -> dict[str, float]:
     key = id(board)
     if key not in cache:
         values = {hex_label(h): float(t.get("ip") or 1) for h, t in board.towns().items()}
-        for h in board.moscow:
+        for h in board.hex_set("moscow"):
             values[hex_label(h)] = values.get(hex_label(h), 1.0) + 5.0
         cache[key] = values
     return cache[key]
@@ -209,7 +209,7 @@ def action_value(state: Any, ctx: Any, action: Action) -> float:
     if kind == "advance":
         return 0.5 if action.get("path") else 0.0
     if kind == "negate-fatigue":
-        return 0.5 if action.get("negate") and state.data.ip(side) >= 6 else -0.5
+        return 0.5 if action.get("negate") and state.data.track("ip", side) >= 6 else -0.5
     if kind in ("recover", "place-reinforcement", "assign-rp", "rebuild", "build-fort", "raise-guards"):
         return 1.0
     if kind == "overrun":

@@ -36,7 +36,7 @@ from casebook.core.cases import CASE_ID, REGISTRY, STATUSES, CaseIndex, coverage
 from casebook.core.errors import CasebookError
 from casebook.tools.cli import game_argument
 
-__all__ = ["cases", "gather_implemented", "gather_report", "default_tests_dir", "implemented_in", "SOURCE_KINDS"]
+__all__ = ["cases", "pack_of", "gather_implemented", "gather_report", "default_tests_dir", "implemented_in", "SOURCE_KINDS"]
 
 #: What a source of ``implemented_by`` is, by its prefix; anything else is a Python function.
 SOURCE_KINDS = {"rules": "script", "table": "table", "errata": "errata", "sequence": "data",
@@ -262,6 +262,31 @@ def gather_implemented(game: str, warnings: list[str]) -> dict[str, list[str]]:
     return found
 
 
+def pack_of(game: str) -> str:
+    """``game`` itself (a game id or pack directory), or for a trace (``.jsonl``: its setup event's
+    game) or position file (its ``game:``) the pack folder of that game above the file, else the
+    game id. ClickException for a file that names no game."""
+    from casebook.core.confine import is_game_id
+    from casebook.core.position import pack_dir_near
+
+    path = Path(game)
+    if not path.is_file():
+        return game
+    if path.suffix == ".jsonl":
+        from casebook.core.trace import Trace
+
+        found = next((e.data.get("game") for e in Trace.read(path) if e.kind == "setup"), None)
+    else:
+        from casebook.core.yamlio import load_yaml
+
+        data = load_yaml(path).data
+        found = data.get("game") if isinstance(data, dict) else None
+    if not isinstance(found, str) or not is_game_id(found):
+        raise click.ClickException(f"{path}: names no game (a trace's setup event or a position's game:)")
+    near = pack_dir_near(found, path)
+    return str(near) if near is not None else found
+
+
 def gather_report(game: str, tests_dir: Path | None, warnings: list[str]) -> dict[str, Any]:
     """The whole coverage report (see :func:`casebook.core.cases.coverage`) of ``game``."""
     index = CaseIndex.for_game(game)
@@ -293,8 +318,10 @@ def gather_report(game: str, tests_dir: Path | None, warnings: list[str]) -> dic
 @click.option("--status", "only", type=click.Choice(STATUSES), default=None,
               help="List only the cases with this status (the summary still counts all).")
 def cases(game: str, as_json: bool, tests_dir: Path | None, only: str | None) -> None:
-    """Case coverage of GAME (a game id or pack directory): per leaf rule/errata case, what
-    implements it, what tests it and its status; then `implemented N/T, tested M/T`."""
+    """Case coverage of GAME (a game id, a pack directory, or a trace or position file: the pack it
+    was played from): per leaf rule/errata case, what implements it, what tests it and its
+    status; then `implemented N/T, tested M/T`."""
+    game = pack_of(game)
     warnings: list[str] = []
     report = gather_report(game, tests_dir or default_tests_dir(), warnings)
     rows = [r for r in report["cases"] if only is None or r["status"] == only]

@@ -19,8 +19,9 @@ __all__ = ["explain", "explain_event", "line_text"]
 
 def explain_event(path: Path, seq: int, pack: Path | None = None) -> dict[str, Any]:
     """The event ``seq`` of the trace at ``path`` with case titles (from ``pack``, the folder the
-    game was played from, else the installed game the trace names) and ``rules_dir`` (where its
-    rule lines live); ClickException if absent."""
+    game was played from, else a pack folder of the trace's game above the trace, else the
+    installed game the trace names) and ``rules_dir`` (where its rule lines live);
+    ClickException if absent, or if ``pack`` is another game's."""
     from casebook.core.cases import CaseIndex
     from casebook.core.trace import Trace
 
@@ -39,9 +40,13 @@ def explain_event(path: Path, seq: int, pack: Path | None = None) -> dict[str, A
     rules_dir = None
     if game or pack is not None:
         from casebook.core.content import find_pack, resolve_rules_dir
+        from casebook.core.position import pack_dir_near
         from casebook.core.yamlio import load_yaml
 
-        pack_dir = find_pack(pack if pack is not None else str(game))
+        pack_dir = find_pack(pack if pack is not None else pack_dir_near(str(game), path) or str(game))
+        other = (load_yaml(pack_dir / "game.yaml").data or {}).get("id")
+        if game is not None and other != game:
+            raise click.ClickException(f"{pack_dir} is a pack of {other!r}; the trace {path} is of {game!r}")
         index = CaseIndex.for_game(pack_dir)
         for case in event.cases:
             titles[case] = index[case].title if case in index else "(not in the case index)"

@@ -1,8 +1,10 @@
 """``casebook lint PACK_DIR``: validate a content pack and list every problem at once.
 
 Loads the pack (:func:`casebook.core.content.load_pack`): every file against its schema, the
-errata overlays, the cross-file checks and every scenario position; and compiles the game's rule
-scripts (as ``casebook rules check`` does). Exit 0 with a one-line summary, or exit 1 with every
+errata overlays, the cross-file checks and every scenario position (its victory block against the
+schema its victory plugin declares); compiles the game's rule scripts (as ``casebook rules check``
+does) and checks that the tables, quantities and permissions each listed plugin requires are there
+(:mod:`casebook.core.requires`). Exit 0 with a one-line summary, or exit 1 with every
 problem as ``file:line:col: key.path: message`` and a count line.
 """
 
@@ -30,10 +32,15 @@ def lint(ctx: click.Context, pack_dir: str) -> None:
         pack = load_pack(pack_dir)
     except ContentError as exc:
         problems += exc.problems
+    rules = None
     try:
         rules = compile_pack(find_rule_pack(pack.dir if pack is not None else pack_dir))
     except (ContentError, ScriptSyntaxError) as exc:
         problems += exc.problems
+    if pack is not None and rules is not None:  # the tables and scripts each listed plugin needs
+        from casebook.core.requires import pack_requirement_problems
+
+        problems += pack_requirement_problems(pack, rules)
     problems = _distinct(problems)
     if problems:
         for problem in problems:

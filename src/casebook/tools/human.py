@@ -84,7 +84,7 @@ def position_header(state: Any, side: str) -> str:
     parts = [f"Turn {d.turn}", f"{d.phase} / {d.step}", f"{side} to decide"]
     ips = d.to_dict().get("ip") or {}
     if ips:
-        parts.append(" ".join(["IPs"] + [f"{s} {d.ip(s)}" for s in ("german", "soviet")]))
+        parts.append(" ".join(["IPs"] + [f"{s} {d.track('ip', s)}" for s in d.sides]))
     weather = d.weather or {}
     if _has_weather_phase(state):
         parts.append(f"weather {weather.get('temperature', '?')}/{weather.get('ground', '?')}")

@@ -67,7 +67,7 @@ def _condition_hexes(board: Any, cond: Mapping[str, Any]) -> list[str]:
     if cond.get("town"):
         found += _town_hexes(board, str(cond["town"]))
     if str(cond.get("target", "")).lower() in ("moscow", "capital"):
-        found += [hex_label(h) for h in sorted(board.moscow)]
+        found += [hex_label(h) for h in sorted(board.hex_set("moscow"))]
     return found
 
 
@@ -93,7 +93,7 @@ def _walk(board: Any, node: Any, owner: str | None, sides: tuple[str, ...],
                 label = hex_label(h)
                 hold[label] = max(hold.get(label, 0.0), per * float(t.get("ip") or 1))
         if node.get("vp_per_hex"):  # points per capital hex
-            for h in board.moscow:
+            for h in board.hex_set("moscow"):
                 label = hex_label(h)
                 hold[label] = max(hold.get(label, 0.0), float(node["vp_per_hex"]) * 2.0)
         for key, value in node.items():
@@ -115,10 +115,10 @@ def goals_for(scenario: Mapping[str, Any] | None, board: Any, sides: Iterable[st
     if victory:
         _walk(board, victory, None, sides, hold, strike)
     else:
-        for h in board.moscow:
+        for h in board.hex_set("moscow"):
             hold[hex_label(h)] = HOLD_WEIGHT
     for h, t in board.towns().items():
         label = hex_label(h)
         hold.setdefault(label, TOWN_WEIGHT * float(t.get("ip") or 1))
-    capital = frozenset(hex_label(h) for h in board.moscow)
+    capital = frozenset(hex_label(h) for h in board.hex_set("moscow"))
     return Goals(hold=hold, strike={s: frozenset(v) for s, v in strike.items()}, sides=sides, capital=capital)

@@ -19,7 +19,7 @@ from casebook.core.hexgrid import Grid, hex_label
 __all__ = ["annotate", "case_title", "colours", "board_view", "header_view", "units_view", "event_view",
            "rule_line", "snapshot", "TRACKS"]
 
-#: Track fields of the position format (docs/positions.md) shown in the header when non-empty.
+#: Header labels of some tracks (others show under their name); every non-empty track is shown.
 TRACKS = {"ip": "IP", "rp": "RP", "fp": "FP", "partisans": "Partisans"}
 _PALETTE = [("#a8b3ba", "#1f2a30"), ("#d99a6c", "#3b1a0c"), ("#9fc58f", "#16320f"), ("#c7a6d9", "#2d1538")]
 
@@ -78,12 +78,10 @@ def header_view(state: Any, players: Mapping[str, str] | None = None) -> dict[st
     """Turn (and the scenario's last), phase and step, who decides (and whether a person or a bot),
     weather, the non-empty tracks, and the result once the game is over."""
     d = state.data
-    doc = d.to_dict()
     tracks = {}
-    for key, label in TRACKS.items():
-        value = doc.get(key)
+    for key, value in d.tracks().items():  # every track the game declares (its vocabulary)
         if value:
-            tracks[label] = value
+            tracks[TRACKS.get(key, key)] = value
     weather = {k: v for k, v in (d.weather or {}).items() if k != "provenance"}
     side = state.current_player()
     return {"turn": d.turn, "last_turn": state.game.last_turn, "phase": d.phase, "step": d.step,

@@ -1,0 +1,149 @@
+"""What a pack must hold for the plugins it lists, and the victory block they read.
+
+A rules plugin declares, as module attributes (docs/plugins.md, "What a plugin needs"):
+
+- ``REQUIRES = {"tables": [...], "quantities": [...], "permissions": [...]}`` — the tables
+  (charts or records tables, by id), rule-script quantities and permissions it cannot do without
+  (what it reads only when present is not listed);
+- ``VICTORY_SCHEMA`` — a pydantic model (:class:`casebook.core.schema_base.Model`: strict, no
+  unknown keys) of the scenario's ``scenario: victory:`` block it reads.
+
+:func:`requirement_problems` lists every need the pack does not meet, located at the plugin's
+entry of ``game.yaml`` (``plugins.N``) with a did-you-mean; ``casebook lint`` reports them and
+:meth:`casebook.core.engine.Engine.load` refuses the pack with the same problems, so ``play`` on
+a pack without its rules or a table stops with that error instead of failing mid-game.
+:func:`victory_problems` checks a scenario's victory block against each listed plugin's schema
+(every scenario position, by :mod:`casebook.core.position`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from casebook.core.errors import Problem
+
+__all__ = ["requirements_of", "requirement_problems", "pack_requirement_problems", "track_bound_problems",
+           "victory_schemas", "victory_problems"]
+
+Locate = Callable[[tuple], tuple[str, int, int]]
+_KINDS = ("tables", "quantities", "permissions")
+
+
+def _module(plugin: str) -> Any:
+    from casebook.core.hooks import resolve_plugin
+
+    try:
+        return resolve_plugin(plugin)
+    except LookupError:  # an unregistered plugin is reported by the pack's own checks
+        return None
+
+
+def requirements_of(plugin: str) -> dict[str, tuple[str, ...]]:
+    """The ``REQUIRES`` plugin ``plugin`` declares: kind (tables, quantities, permissions) ->
+    names (empty tuples when it declares none)."""
+    declared = getattr(_module(plugin), "REQUIRES", None) or {}
+    return {kind: tuple(str(n) for n in declared.get(kind) or ()) for kind in _KINDS}
+
+
+def requirement_problems(plugins: Iterable[str], tables: Iterable[str], rules: Any, locate: Locate,
+                         *, has_scripts: bool = True) -> list[Problem]:
+    """Every table, quantity or permission a plugin of ``plugins`` (the manifest's list, in order)
+    requires that the pack lacks: ``tables`` are the pack's table and records ids, ``rules`` the
+    compiled rule scripts (None: none compiled); ``has_scripts`` False adds that the pack has no
+    rule scripts at all. Each problem sits at ``plugins.N`` of the manifest."""
+    from casebook.core.schema import did_you_mean
+
+    have = {"tables": sorted(set(tables)),
+            "quantities": sorted(getattr(rules, "quantities", {}) or {}),
+            "permissions": sorted(getattr(rules, "permissions", {}) or {})}
+    what = {"tables": "table", "quantities": "rule-script quantity", "permissions": "rule-script permission"}
+    out: list[Problem] = []
+    for i, plugin in enumerate(plugins):
+        for kind, names in requirements_of(plugin).items():
+            for name in names:
+                if name in have[kind]:
+                    continue
+                if kind == "tables":
+                    why = f"the pack has no table {name!r}{did_you_mean(name, have[kind])} (list it under tables:)"
+                elif not has_scripts:
+                    why = "the pack has no rule scripts (no rules folder, or no *.rules in it)"
+                else:
+                    why = f"no rule script of the pack defines it{did_you_mean(name, have[kind])}"
+                file, line, col = locate(("plugins", i))
+                out.append(Problem(file, line, col, f"plugins.{i}",
+                                   f"plugin {plugin!r} needs the {what[kind]} {name!r}: {why}"))
+    return out
+
+
+def pack_requirement_problems(pack: Any, rules: Any) -> list[Problem]:
+    """:func:`requirement_problems` of a loaded pack (:class:`casebook.core.content.Pack`) under
+    its compiled ``rules``, located in its ``game.yaml``."""
+    from casebook.core.content import display_path
+    from casebook.core.yamlio import read_yaml
+
+    manifest = pack.dir / "game.yaml"
+    doc, _ = read_yaml(manifest, file=display_path(manifest))
+
+    def locate(kp: tuple) -> tuple[str, int, int]:
+        if doc is None:
+            return display_path(manifest), 0, 0
+        line, col = doc.where(kp)
+        return doc.file, line, col
+
+    files = pack.rule_files if "rules" in pack.manifest else tuple(sorted(pack.rules_dir.glob("*.rules")))
+    out = requirement_problems(pack.manifest.get("plugins") or (), [*pack.tables, *pack.records], rules,
+                               locate, has_scripts=any(f.is_file() for f in files))
+    return out + track_bound_problems(pack.vocabulary.tracks, rules, locate)
+
+
+def track_bound_problems(tracks: Mapping[str, Any], rules: Any, locate: Locate) -> list[Problem]:
+    """A track whose ``high`` names a rule-script quantity (:mod:`casebook.core.tracks`) that the
+    scripts do not define, or define without a constant unconditional ``at most``: located at
+    ``vocabulary.tracks.NAME.high`` of the manifest."""
+    from casebook.core.schema import did_you_mean
+    from casebook.core.tracks import track_bounds
+
+    quantities = sorted(getattr(rules, "quantities", {}) or {})
+    bounds = track_bounds(tracks, rules)
+    out: list[Problem] = []
+    for name, decl in tracks.items():
+        if not isinstance(decl.high, str):
+            continue
+        kp = ("vocabulary", "tracks", name, "high")
+        file, line, col = locate(kp)
+        if decl.high not in quantities:
+            out.append(Problem(file, line, col, ".".join(kp), f"the track's maximum is the rule-script quantity "
+                               f"{decl.high!r}, which no rule script defines{did_you_mean(decl.high, quantities)}"))
+        elif bounds[name].high is None:
+            out.append(Problem(file, line, col, ".".join(kp), f"quantity {decl.high!r} has no constant "
+                               "unconditional `at most` to be the track's maximum"))
+    return out
+
+
+def victory_schemas(plugins: Iterable[str]) -> list[tuple[str, Any]]:
+    """``(plugin, model)`` for each listed plugin that declares a ``VICTORY_SCHEMA``."""
+    found = [(p, getattr(_module(p), "VICTORY_SCHEMA", None)) for p in plugins]
+    return [(p, s) for p, s in found if s is not None]
+
+
+def victory_problems(victory: Any, plugins: Iterable[str], locate: Locate,
+                     base: tuple = ("scenario", "victory")) -> list[Problem]:
+    """Every problem of a scenario's ``victory`` block (at ``base``) against the schema of each
+    listed plugin that declares one: an unknown key with a did-you-mean, a wrong type, a missing
+    key, each at its ``file:line:column``. No schema declared: not checked."""
+    from casebook.core.schema import validate_model
+
+    if victory is None:
+        return []
+    out: list[Problem] = []
+    for _, schema in victory_schemas(plugins):
+        if not isinstance(victory, Mapping):
+            file, line, col = locate(base)
+            out.append(Problem(file, line, col, ".".join(base), f"expected a mapping, got {victory!r}"))
+            break
+        _, problems = validate_model(schema, dict(victory), lambda kp: locate(base + tuple(kp)))
+        for p in problems:
+            key = ".".join(base) + ("." + p.key if p.key else "")
+            out.append(Problem(p.file, p.line, p.column, key, p.message))
+    return out

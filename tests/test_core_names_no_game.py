@@ -1,0 +1,34 @@
+"""The core names no game (issue #14, item 2): no side, game, track, unit flag or map key of
+Moscow '41 or Battle for Moscow anywhere in ``src/casebook/core`` — code, messages or docstring
+examples (a game's names come from its vocabulary)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import casebook.core
+
+CORE = Path(casebook.core.__file__).parent
+#: The names of the shipped games the core must not know (the issue's grep, case-insensitive).
+GAME_NAMES = re.compile(r"german|soviet|moscow|partisan|hedgehog|guards|panzer", re.IGNORECASE)
+
+
+def _hits(folder: Path) -> list[str]:
+    return [f"{path.relative_to(folder.parent)}:{n}: {line.strip()}"
+            for path in sorted(folder.rglob("*.py"))
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+            if GAME_NAMES.search(line)]
+
+
+def test_the_core_source_names_no_game():
+    assert len(list(CORE.rglob("*.py"))) > 20  # the core really is there
+    assert _hits(CORE) == []
+
+
+def test_the_check_finds_a_game_name(tmp_path):
+    """The test above can fail: a core module naming a side is found, with its file and line."""
+    fake = tmp_path / "core"
+    fake.mkdir()
+    (fake / "state.py").write_text('"""Sides."""\n\nSIDES = ("blue", "Soviet")\n', encoding="utf-8")
+    assert _hits(fake) == ['core/state.py:3: SIDES = ("blue", "Soviet")']
