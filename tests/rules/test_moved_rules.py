@@ -314,5 +314,6 @@ def test_6_2B_end_move_overstacked_line_keeps_moves_out_of_full_hexes(m41, tmp_p
     units = "\n".join([inf("g1", "0405", extra=", activated: true"), inf("g2", "0405"), inf("g3", "0404",
                                                                                        extra=", activated: true")])
     assert "german: move path=0405 stack=0404" not in offered(supply_ctx(m41, units), "move")
-    eng = edited(tmp_path, "stacking.rules", "forbid end_move_overstacked  by 6.2B, 6.2A  when hex_overstacked\n", "")
+    eng = edited(tmp_path, "stacking.rules", "forbid end_move_overstacked  by 6.2B, 6.2A  when hex_overstacked\n"
+                 "permit end_move_overstacked  by 6.2C over 6.2B  when overrun\n", "")
     assert "german: move path=0405 stack=0404" in offered(supply_ctx(eng, units), "move")
