@@ -14,6 +14,8 @@ try hundreds of plans per decision. Its terms (all heuristics, weights in ``W``)
   about 1.5 to 1 up (concentration), more on objectives;
 - **advance**: closeness to the most valuable objective the side does not hold, linear in hexes;
 - **exposure**: a stack ending next to three times its strength, an HQ next to any enemy;
+  **overstacking**: a stack staying overstacked or moving where it would be (the game's stacking
+  answer, read per decision: an overstack at the end of a step costs fatigue and losses);
   **cohesion**: an HQ far from its combat units; **crowding**: stacks piled into one hex.
 
 Distances are in hexes; strengths are the counters' printed strength less half a point per step
@@ -35,7 +37,8 @@ __all__ = ["View", "Mover", "W", "build_view", "plan_value", "strength", "THREAT
 THREAT_RADIUS = 12
 #: Term weights of :func:`plan_value`.
 W: dict[str, float] = {"take": 1.0, "garrison": 0.35, "guard": 1.0, "screen": 0.3, "attack": 1.2,
-                       "advance": 0.4, "exposure": 1.5, "hq_exposure": 6.0, "cohesion": 0.4, "crowd": 0.5}
+                       "advance": 0.4, "exposure": 1.5, "hq_exposure": 6.0, "cohesion": 0.4, "crowd": 0.5,
+                       "overstack": 4.0}
 
 
 def strength(unit: Mapping[str, Any]) -> float:
@@ -52,6 +55,10 @@ class Mover:
     strength: float
     hq_only: bool
     dests: tuple[str, ...]
+    #: the stack is overstacked where it stands (the game's stacking answer): staying costs
+    overstacked: bool = False
+    #: destinations where it would be overstacked with the own units already there
+    crowded: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -151,6 +158,8 @@ def plan_value(view: View, movers: Sequence[Mover], dests: Sequence[str]) -> flo
     seen: dict[str, int] = {}
     for m, d in zip(movers, dests):
         seen[d] = seen.get(d, 0) + 1
+        if (m.overstacked and d == m.origin) or d in m.crowded:
+            total -= W["overstack"]
         if m.hq_only:
             near = min((view.distance(d, h) for h in own), default=0)
             total -= W["cohesion"] * max(0, near - 2)
