@@ -44,13 +44,10 @@ OVERRUN_MARGIN = 0.8
 OVERSTACK_CALL = 8.0
 
 
-def attack_value(state: Any, ctx: Any, action: Action, goals: Goals, cache: dict[Any, Any]) -> float:
-    """What an ``attack`` or ``overrun`` action is worth to its side, above a margin (0.3 for an
-    attack, 0.8 for an overrun): the expected result of the rules' ``attack`` answer with the
-    action's combat support (:func:`casebook.tools.planner_combat.expected_value`; defender steps
-    weighted by the hex's objective weight), less ``IP_COST`` per support IP; a game whose answer
-    has no readable outcomes falls back on effective odds above 2 (3 for an overrun). -1 if the
-    answer refuses it. Answers are kept in ``cache``."""
+def _answer(state: Any, ctx: Any, action: Action, cache: dict[Any, Any]) -> tuple[Any, ...] | None:
+    """The rules' ``attack`` answer to ``action`` (with its support), reduced to (expected value
+    at objective weight 0, at weight 1, effective odds, net DRM); None if refused. Kept in
+    ``cache`` by state version, hex, attackers, support and kind."""
     hex_ = action.get("hex")
     overrun = action.kind == "overrun"
     with_ = tuple(action.get("with") or ())
@@ -58,7 +55,6 @@ def attack_value(state: Any, ctx: Any, action: Action, goals: Goals, cache: dict
         with_ = tuple(u["id"] for u in state.data.units_at(action.get("stack") or "")
                       if u.get("side") == action.side)
     ips = int(action.get("support") or 0)
-    weight = 1.0 + goals.hold.get(hex_, 0.0) / HOLD_WEIGHT + 4.0 * (hex_ in goals.strike.get(action.side, ()))
     key = (state.data.version, hex_, with_, ips, overrun)
     if key not in cache:
         options: dict[str, Any] = {"with": list(with_), "support": [ips, 0]}
@@ -71,19 +67,36 @@ def attack_value(state: Any, ctx: Any, action: Action, goals: Goals, cache: dict
         if not answer or answer.get("refusals"):
             cache[key] = None
         else:
-            cache[key] = (expected_value(answer, 1.0), expected_value(answer, weight), odds_value(answer))
-    found = cache[key]
+            cache[key] = (expected_value(answer, 0.0), expected_value(answer, 1.0), odds_value(answer),
+                          int((answer.get("drm") or {}).get("net") or 0))
+    found: tuple[Any, ...] | None = cache[key]
+    return found
+
+
+def attack_value(state: Any, ctx: Any, action: Action, goals: Goals, cache: dict[Any, Any]) -> float:
+    """What an ``attack`` or ``overrun`` action is worth to its side, above a margin (0.3 for an
+    attack, 0.8 for an overrun): the expected result of the rules' ``attack`` answer with the
+    action's combat support (:func:`casebook.tools.planner_combat.expected_value`; defender steps
+    weighted by the hex's objective weight), less ``IP_COST`` per support IP; a game whose answer
+    has no readable outcomes falls back on effective odds above 2 (3 for an overrun). -1 if the
+    answer refuses it. Answers are kept in ``cache``."""
+    found = _answer(state, ctx, action, cache)
     if found is None:
         return -1.0
-    _, ev, odds = found
-    if ev is None:
+    hex_ = action.get("hex")
+    overrun = action.kind == "overrun"
+    ips = int(action.get("support") or 0)
+    n_with = len(action.get("with") or ())
+    weight = 1.0 + goals.hold.get(hex_, 0.0) / HOLD_WEIGHT + 4.0 * (hex_ in goals.strike.get(action.side, ()))
+    ev0, ev1, odds, _ = found
+    if ev0 is None or ev1 is None:
         if odds is None:
             return -1.0
         defence = sum(strength(u) for u in state.data.units_at(hex_) if u.get("side") != action.side)
         threshold = 3.0 if overrun else 2.0
-        return (odds - threshold) * weight * (0.5 + min(defence, 10.0) / 5.0) - 0.1 * ips - 0.02 * len(with_)
+        return (odds - threshold) * weight * (0.5 + min(defence, 10.0) / 5.0) - 0.1 * ips - 0.02 * n_with
     margin = OVERRUN_MARGIN if overrun else ATTACK_MARGIN
-    return ev - margin - IP_COST * ips - 0.02 * len(with_)
+    return ev0 + weight * (ev1 - ev0) - margin - IP_COST * ips - 0.02 * n_with
 
 
 class PlannerBot:
@@ -142,7 +155,11 @@ class PlannerBot:
         best, best_value = actions[0], float("-inf")
         attacks = [a for a in actions if a.kind == "attack"]
         if attacks:  # combat support: every amount the side can spare, filled into the template
-            actions = [a for a in actions if a.kind != "attack"] + support_options(attacks, spare_ips(state, self.side))
+            def net(a: Action) -> int | None:
+                found = _answer(state, ctx, a, self._answers)
+                return None if found is None else int(found[3])
+            actions = [a for a in actions if a.kind != "attack"] + support_options(
+                attacks, spare_ips(state, self.side), net)
         for action in actions:
             if action.kind in ("attack", "overrun"):
                 value = attack_value(state, ctx, action, goals, self._answers)

@@ -23,7 +23,7 @@ by its odds only, :func:`odds_value`).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -107,21 +107,36 @@ def spare_ips(state: Any, side: str) -> int:
     return max(0, ips - waiting)
 
 
-def support_options(listed: Sequence[Action], spare: int) -> list[Action]:
+def support_options(listed: Sequence[Action], spare: int,
+                    net: Callable[[Action], int | None]) -> list[Action]:
     """The attacks to judge: for each (hex, attackers) of ``listed`` (the legal attacks, which
-    offer support 0 and the most the side has), support 0 and every amount 1..min(most, spare)
-    filled into the same action (a template filling, docs/actions.md)."""
+    offer support 0 and the most the side has), support 0 and the amounts up to min(most, spare)
+    that buy whole DRMs, filled into the same action (a template filling, docs/actions.md).
+    ``net(action)`` is the attack's net DRM (None if refused): the IPs per DRM are found as the
+    first amount that raises it, then only its multiples are offered, up to the amount where the
+    net DRM stops rising (its cap)."""
     most: dict[tuple[Any, ...], tuple[Action, int]] = {}
     for a in listed:
         key = (a.kind, a.get("hex"), tuple(a.get("with") or ()), a.get("stack"))
         s = int(a.get("support") or 0)
         if key not in most or s > most[key][1]:
-            most[key] = (a, s)
-        if s == 0:
-            most[key] = (a, most[key][1])
+            most[key] = (a, max(s, most[key][1] if key in most else 0))
     out: list[Action] = []
     for a, top in most.values():
-        out.append(a if not a.get("support") else Action.make(a.kind, a.side, **{**dict(a.params), "support": 0}))
-        for s in range(1, min(top, spare) + 1):
-            out.append(Action.make(a.kind, a.side, **{**dict(a.params), "support": s}))
+        def filled(k: int, a: Action = a) -> Action:
+            return Action.make(a.kind, a.side, **{**dict(a.params), "support": k})
+        base = filled(0)
+        out.append(base)
+        limit = min(top, spare)
+        last = net(base)
+        if last is None or limit <= 0:
+            continue
+        step = next((k for k in range(1, limit + 1) if (net(filled(k)) or last) > last), None)
+        k = step
+        while step and k is not None and k <= limit:
+            now = net(filled(k))
+            if now is None or now <= last:
+                break
+            out.append(filled(k))
+            last, k = now, k + step
     return out

@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from casebook.core.hexgrid import parse_hex
+from casebook.core.hexgrid import parse_hex, to_cube
 from casebook.tools.planner_goals import HOLD_WEIGHT, Goals
 
 __all__ = ["View", "Mover", "W", "build_view", "plan_value", "strength", "THREAT_RADIUS"]
@@ -39,6 +39,11 @@ THREAT_RADIUS = 12
 W: dict[str, float] = {"take": 1.0, "garrison": 0.35, "guard": 1.0, "screen": 0.3, "attack": 1.2,
                        "advance": 0.4, "exposure": 1.5, "hq_exposure": 6.0, "cohesion": 0.4, "crowd": 0.5,
                        "overstack": 4.0}
+
+
+def _cube_of(grid: Any, label: str) -> tuple[int, int]:
+    c = to_cube(parse_hex(label), grid.layout)
+    return c.q, c.r
 
 
 def strength(unit: Mapping[str, Any]) -> float:
@@ -74,17 +79,32 @@ class View:
     threat: dict[str, float] = field(default_factory=dict)   # objective/guard hex -> 0..1
     targets: dict[str, float] = field(default_factory=dict)  # objectives not held -> weight
     menace: dict[str, float] = field(default_factory=dict)   # guard hex -> enemy strength within 3
-    _dist: dict[tuple[str, str], int] = field(default_factory=dict)
+    _cube: dict[str, tuple[int, int]] = field(default_factory=dict)
+    _own_near: dict[str, int] = field(default_factory=dict)
     _near: dict[str, float] = field(default_factory=dict)
 
     def neighbours(self, label: str) -> tuple[str, ...]:
         return self.board.label_neighbours(label)
 
     def distance(self, a: str, b: str) -> int:
-        key = (a, b) if a <= b else (b, a)
-        d = self._dist.get(key)
+        """Hexes between labels ``a`` and ``b`` (the grid's distance, from cube coordinates kept
+        per label: the evaluation's hot path)."""
+        cube = self._cube
+        ca = cube.get(a)
+        if ca is None:
+            ca = cube[a] = _cube_of(self.board.grid, a)
+        cb = cube.get(b)
+        if cb is None:
+            cb = cube[b] = _cube_of(self.board.grid, b)
+        dq, dr = ca[0] - cb[0], ca[1] - cb[1]
+        return max(abs(dq), abs(dr), abs(dq + dr))
+
+    def nearest_own(self, label: str) -> int:
+        """Hexes from ``label`` to the nearest own combat stack of the position (before the plan
+        moves anything; cached per label): an HQ's cohesion."""
+        d = self._own_near.get(label)
         if d is None:
-            d = self._dist[key] = self.board.grid.distance(parse_hex(a), parse_hex(b))
+            d = self._own_near[label] = min((self.distance(label, h) for h in self.own), default=0)
         return d
 
     def enemy_next_to(self, label: str) -> float:
@@ -161,7 +181,7 @@ def plan_value(view: View, movers: Sequence[Mover], dests: Sequence[str]) -> flo
         if (m.overstacked and d == m.origin) or d in m.crowded:
             total -= W["overstack"]
         if m.hq_only:
-            near = min((view.distance(d, h) for h in own), default=0)
+            near = view.nearest_own(d)
             total -= W["cohesion"] * max(0, near - 2)
             if view.enemy_next_to(d) > 0:
                 total -= W["hq_exposure"]
