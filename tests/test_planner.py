@@ -6,12 +6,11 @@ from __future__ import annotations
 import pytest
 
 from casebook.core.game import Game
+from casebook.core.hexgrid import parse_hex
 from casebook.core.position import load_position, position_to_dict
 from casebook.tools.bots import BOT_KINDS, make_bot
-from casebook.core.hexgrid import parse_hex
 from casebook.tools.planner import PlannerBot
-from casebook.tools.planner_combat import (ATTACKER_STEP, FATIGUE, expected_value, side_value, spare_ips,
-                                           support_options)
+from casebook.tools.planner_combat import ATTACKER_STEP, FATIGUE, expected_value, side_value, spare_ips, support_options
 from casebook.tools.planner_eval import Mover, build_view, plan_value
 from casebook.tools.planner_goals import HOLD_WEIGHT, goals_for
 from casebook.tools.planner_search import Budget, search_plan
@@ -232,3 +231,19 @@ def test_view_distance_is_the_grids(blitz, bfm):
         for a in labels:
             for b in labels:
                 assert view.distance(a, b) == board.grid.distance(parse_hex(a), parse_hex(b))
+
+
+def test_classic_crt_codes_are_read_as_battle_for_moscow_prints_them(bfm):
+    # BM8.5: the 3:1 column of Battle for Moscow's CRT (DR DR DR EX EX DRL), asked of the rules
+    state = bfm.new_initial_state(1)
+    bots = {s: make_bot("greedy", s, 1) for s in state.data.sides}
+    while not any(a.kind == "attack" for a in state.legal_actions()):
+        state.apply(bots[state.current_player()].choose(state))
+    ctx = state.ctx()
+    answers = [ctx.hook.casebook_answer(ctx=ctx, question="attack", args=[a.get("hex")],
+                                        options={"with": list(a.get("with")), "support": [0, 0]})
+               for a in state.legal_actions() if a.kind == "attack"]
+    three = next(a for a in answers if a["column"] == "3:1")
+    assert [o["result"] for o in three["outcomes"]] == ["DR", "DR", "DR", "EX", "EX", "DRL"]
+    # defender: 3/6 * 1 + 2/6 * 1 + 1/6 * 2 steps or retreats; attacker: 2/6 * 1 step (EX)
+    assert expected_value(three) == pytest.approx(7 / 6 - ATTACKER_STEP * 2 / 6)

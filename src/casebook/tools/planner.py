@@ -87,7 +87,8 @@ def attack_value(state: Any, ctx: Any, action: Action, goals: Goals, cache: dict
     overrun = action.kind == "overrun"
     ips = int(action.get("support") or 0)
     n_with = len(action.get("with") or ())
-    weight = 1.0 + goals.hold.get(hex_, 0.0) / HOLD_WEIGHT + 4.0 * (hex_ in goals.strike.get(action.side, ()))
+    # a defender pushed off an objective hands it over: its steps count more there
+    weight = 1.0 + 2.0 * goals.hold.get(hex_, 0.0) / HOLD_WEIGHT + 4.0 * (hex_ in goals.strike.get(action.side, ()))
     ev0, ev1, odds, _ = found
     if ev0 is None or ev1 is None:
         if odds is None:

@@ -16,8 +16,9 @@ and ``activated`` fields and the state's IP count; a game with no IPs buys no su
 
 Result codes are read as the CRT notation ``attacker/defender`` with ``-`` (no effect), ``F``
 (fatigue), ``R`` (a one-hex retreat), a number (losses or hexes of retreat) and combinations
-(``F1``, ``FR``); any other code counts as nothing (a game whose CRT speaks otherwise is judged
-by its odds only, :func:`odds_value`).
+(``F1``, ``FR``), or as the classic one-word codes (``NE``, ``AL``, ``DR``, ``DRL``, ``DE``,
+``EX``: :data:`CLASSIC`); a game whose CRT speaks otherwise is judged by its odds only
+(:func:`odds_value`).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from typing import Any
 
 from casebook.core.actions import Action
 
-__all__ = ["side_value", "expected_value", "odds_value", "spare_ips", "support_options",
+__all__ = ["CLASSIC", "side_value", "expected_value", "odds_value", "spare_ips", "support_options",
            "DEFENDER_STEP", "ATTACKER_STEP", "FATIGUE", "IP_COST"]
 
 #: Value of one defender loss or hex of retreat (the defender may choose retreat: 11.0B-like).
@@ -42,6 +43,13 @@ FATIGUE = 0.3
 IP_COST = 0.08
 
 _CODE = re.compile(r"^(F?)(R|\d+)?$")
+
+#: The classic one-word CRT codes (attacker losses, defender losses or hexes), read when a cell
+#: has no ``/``: NE no effect, AL/AR/AE attacker loses a step / retreats / is eliminated,
+#: DR/DRL/DE the defender retreats / loses a step and retreats / is eliminated, EX an exchange.
+CLASSIC: dict[str, tuple[float, float]] = {
+    "NE": (0.0, 0.0), "AL": (1.0, 0.0), "AR": (0.5, 0.0), "AE": (2.0, 0.0), "DR": (0.0, 1.0),
+    "DL": (0.0, 1.0), "DRL": (0.0, 2.0), "DLR": (0.0, 2.0), "DE": (0.0, 3.0), "EX": (1.0, 1.0)}
 
 
 def side_value(code: str) -> tuple[float, float]:
@@ -69,15 +77,18 @@ def expected_value(answer: Mapping[str, Any], weight: float = 1.0) -> float | No
     total, seen = 0.0, 0.0
     for o in outcomes:
         result = str(o.get("result") or "")
-        if "/" not in result:
+        if "/" in result:
+            att, dfn = result.split("/", 1)
+            (a_loss, a_fat), (d_loss, d_fat) = side_value(att), side_value(dfn)
+        elif result.upper() in CLASSIC:
+            a_loss, d_loss = CLASSIC[result.upper()]
+            a_fat = d_fat = 0.0
+        else:
             continue
         try:
             p = float(Fraction(str(o.get("probability"))))
         except (ValueError, ZeroDivisionError):
             continue
-        att, dfn = result.split("/", 1)
-        a_loss, a_fat = side_value(att)
-        d_loss, d_fat = side_value(dfn)
         total += p * ((DEFENDER_STEP * d_loss + FATIGUE * d_fat) * weight - ATTACKER_STEP * a_loss - FATIGUE * a_fat)
         seen += p
     return total if seen > 0.5 else None

@@ -7,6 +7,8 @@ try hundreds of plans per decision. Its terms (all heuristics, weights in ``W``)
 
 - **objectives**: an own combat stack on a hold or own-strike hex: its weight when taking it, a
   share of it when garrisoning it, growing with the enemy's threat to the hex;
+- **hold**: a main objective held (victory hexes) is worth more with a garrison as strong as half
+  the enemy strength within three hexes, and with own stacks around it (a ring);
 - **guard**: an own combat stack on (or next to) a hex whose entry wins at once for the enemy,
   by the threat to it (how close the nearest enemy combat unit is) and as strong as the enemy
   strength within three hexes asks; attacks on enemy stacks that near count triple;
@@ -38,7 +40,7 @@ THREAT_RADIUS = 12
 #: Term weights of :func:`plan_value`.
 W: dict[str, float] = {"take": 1.0, "garrison": 0.35, "guard": 1.0, "screen": 0.3, "attack": 1.2,
                        "advance": 0.4, "exposure": 1.5, "hq_exposure": 6.0, "cohesion": 0.4, "crowd": 0.5,
-                       "overstack": 4.0}
+                       "overstack": 4.0, "ring": 0.6}
 
 
 def _cube_of(grid: Any, label: str) -> tuple[int, int]:
@@ -79,6 +81,7 @@ class View:
     threat: dict[str, float] = field(default_factory=dict)   # objective/guard hex -> 0..1
     targets: dict[str, float] = field(default_factory=dict)  # objectives not held -> weight
     menace: dict[str, float] = field(default_factory=dict)   # guard hex -> enemy strength within 3
+    hold_menace: dict[str, float] = field(default_factory=dict)  # main objective held -> the same
     _cube: dict[str, tuple[int, int]] = field(default_factory=dict)
     _own_near: dict[str, int] = field(default_factory=dict)
     _near: dict[str, float] = field(default_factory=dict)
@@ -145,6 +148,9 @@ def build_view(state: Any, side: str, goals: Goals) -> View:
     view.targets = {h: w for h, w in goals.targets(side).items() if control.get(h) != side}
     for g in goals.guard(side):
         view.menace[g] = sum(s for e, s in enemy.items() if view.distance(g, e) <= 3)
+    for h, w in view.goals.targets(side).items():  # the main objectives held: what threatens them
+        if w >= HOLD_WEIGHT and control.get(h) == side:
+            view.hold_menace[h] = sum(s for e, s in enemy.items() if view.distance(h, e) <= 3)
     return view
 
 
@@ -166,7 +172,17 @@ def plan_value(view: View, movers: Sequence[Mover], dests: Sequence[str]) -> flo
     for h, w in goals.targets(side).items():
         if h in own:
             taking = view.control.get(h) != side
-            total += w * (W["take"] if taking else W["garrison"] * (0.3 + view.threat.get(h, 0.0)))
+            if taking:
+                total += w * W["take"]
+            else:  # a garrison, worth more as strong as half the enemy strength within three hexes
+                need = view.hold_menace.get(h)
+                depth = 1.0 if need is None else 1.0 + 2.0 * min(1.0, own[h] / max(1.0, 0.5 * need))
+                total += w * W["garrison"] * (0.3 + view.threat.get(h, 0.0)) * depth
+    for h, menace in view.hold_menace.items():  # a ring of own stacks around a main objective held
+        t = view.threat.get(h, 0.0)
+        if t > 0 and menace > 0:
+            ring = sum(own.get(n, 0.0) for n in view.neighbours(h))
+            total += goals.hold.get(h, HOLD_WEIGHT) * W["ring"] * t * min(1.0, ring / max(3.0, menace))
     for g in goals.guard(side):
         t, menace = view.threat.get(g, 0.0), view.menace.get(g, 0.0)
         if g in own:  # a garrison, as strong as half the enemy strength within three hexes
