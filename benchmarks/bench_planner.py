@@ -3,6 +3,7 @@ and the planner's own decisions and whole bot turns. Measured, never asserted.
 
     python benchmarks/bench_planner.py                 # both games, seed 1, a markdown table
     python benchmarks/bench_planner.py --turns 2 --nodes 400
+    python benchmarks/bench_planner.py --side-turns 3 [--against planner]   # time per side-turn, whole games
 
 Rows:
 
@@ -32,7 +33,7 @@ from casebook.tools.planner import PlannerBot
 from casebook.tools.planner_eval import Mover, build_view, plan_value
 from casebook.tools.runtime import tune_gc
 
-__all__ = ["api_costs", "bot_turns", "main"]
+__all__ = ["api_costs", "bot_turns", "side_turns", "main"]
 
 
 def _ms(seconds: float) -> str:
@@ -72,25 +73,46 @@ def api_costs(seed: int = 1, decisions: int = 40) -> dict[str, float]:
 
 
 def bot_turns(game_id: str, scenario: str, side: str, turns: int, seed: int = 1,
-              nodes: int | None = None) -> list[dict[str, Any]]:
-    """Per turn up to ``turns``: ``{"turn", "seconds", "decisions", "nodes"}`` of ``side``'s
-    planner (the other sides greedy)."""
+              nodes: int | None = None, others: str = "greedy") -> list[dict[str, Any]]:
+    """Per turn up to ``turns``: ``{"turn", "seconds", "cpu", "decisions", "nodes"}`` (wall and
+    CPU seconds) of ``side``'s
+    planner (the other sides ``others``: greedy, or planner with the default budget)."""
     game = Game.load(game_id, scenario)
     state = game.new_initial_state(seed)
-    bots: dict[str, Any] = {s: make_bot("greedy", s, seed) for s in state.data.sides}
+    bots: dict[str, Any] = {s: make_bot(others, s, seed) for s in state.data.sides}
     bots[side] = PlannerBot(side, seed) if nodes is None else PlannerBot(side, seed, nodes=nodes)
-    rows: dict[int, dict[str, Any]] = defaultdict(lambda: {"seconds": 0.0, "decisions": 0, "nodes": 0})
+    rows: dict[int, dict[str, Any]] = defaultdict(lambda: {"seconds": 0.0, "cpu": 0.0, "decisions": 0, "nodes": 0})
     while not state.is_terminal() and state.data.turn <= turns:
         who = state.current_player()
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         action = bots[who].choose(state)
         if who == side:
             row = rows[state.data.turn]
             row["seconds"] += time.perf_counter() - t
+            row["cpu"] += time.process_time() - c
             row["decisions"] += 1
             row["nodes"] += bots[who].last_nodes
         state.apply(action)
     return [{"turn": k, **v} for k, v in sorted(rows.items())]
+
+
+def side_turns(seeds: list[int], turns: int, others: str, nodes: int | None = None) -> list[dict[str, Any]]:
+    """Per game and side: the planner's wall seconds per side-turn over ``seeds`` (whole games up
+    to ``turns`` turns, the other side ``others``): ``{"game", "side", "turns", "median", "max",
+    "over_10s", "cpu_median", "cpu_max"}`` (``turns`` counted, ``over_10s`` how many side-turns
+    took more than 10 s of wall time; ``cpu_*`` the process's CPU seconds, which the machine's
+    load does not inflate)."""
+    rows = []
+    for game_id, scenario in (("moscow41", "october-blitz"), ("battle_for_moscow", "campaign")):
+        for side in ("german", "soviet"):
+            found = [r for seed in seeds for r in bot_turns(game_id, scenario, side, turns, seed, nodes, others)]
+            times = [r["seconds"] for r in found]
+            cpu = [r["cpu"] for r in found]
+            rows.append({"game": f"{game_id} {scenario}", "side": side, "turns": len(times),
+                         "median": statistics.median(times), "max": max(times),
+                         "over_10s": sum(t > 10 for t in times),
+                         "cpu_median": statistics.median(cpu), "cpu_max": max(cpu)})
+    return rows
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -98,9 +120,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--turns", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--nodes", type=int, default=None)
+    parser.add_argument("--side-turns", type=int, default=0, metavar="SEEDS",
+                        help="only the side-turn summary: whole games of seeds 1..SEEDS per game and side")
+    parser.add_argument("--against", default="greedy", choices=("greedy", "planner"),
+                        help="the other side's bot for --side-turns")
     args = parser.parse_args(argv)
     tune_gc()
     print(f"Machine: {os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f} at the start.\n")
+    if args.side_turns:
+        print(f"| game | planner side (other: {args.against}) | side-turns | wall median | wall max "
+              "| over 10 s | CPU median | CPU max |\n|---|---|---|---|---|---|---|---|")
+        for r in side_turns(list(range(1, args.side_turns + 1)), 99, args.against, args.nodes):
+            print(f"| {r['game']} | {r['side']} | {r['turns']} | {_ms(r['median'])} | {_ms(r['max'])} "
+                  f"| {r['over_10s']} | {_ms(r['cpu_median'])} | {_ms(r['cpu_max'])} |")
+        print(f"\nLoad average {os.getloadavg()[0]:.1f} at the end.")
+        return
     print("| figure | value |\n|---|---|")
     for name, value in api_costs(args.seed).items():
         label = {"clone": "State.clone()", "peek": "State.peek(action)",

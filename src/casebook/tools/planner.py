@@ -23,6 +23,7 @@ from typing import Any
 
 from casebook.core.actions import Action
 from casebook.tools.bots import action_value
+from casebook.tools.planner_combat import IP_COST, expected_value, odds_value, spare_ips, support_options
 from casebook.tools.planner_eval import Mover, View, build_view, strength
 from casebook.tools.planner_goals import HOLD_WEIGHT, Goals, goals_for
 from casebook.tools.planner_search import Budget, next_move, search_plan
@@ -36,21 +37,17 @@ DEFAULT_SECONDS = 5.0
 _MOVES = ("move", "rail-move")
 
 
-def _odds(answer: dict[str, Any]) -> float | None:
-    """Effective odds of an attack answer: the column as a ratio plus half a point per net DRM."""
-    column = str(answer.get("column") or "")
-    try:
-        a, d = (float(x) for x in column.split(":"))
-    except ValueError:
-        return None
-    return a / d + 0.5 * int((answer.get("drm") or {}).get("net") or 0)
+#: Expected value an attack must beat (overruns cost MP and risk the panzers: more).
+ATTACK_MARGIN = 0.3
+OVERRUN_MARGIN = 0.8
+#: What activating an overstacked stack adds to an activation's value.
+OVERSTACK_CALL = 8.0
 
 
-def attack_value(state: Any, ctx: Any, action: Action, goals: Goals, cache: dict[Any, Any]) -> float:
-    """What an ``attack`` or ``overrun`` action is worth to its side: effective odds from the
-    rules' ``attack`` answer (with the action's combat support, if any) above a threshold (2 for
-    an attack, 3 for an overrun), scaled by the defender's strength and the hex's objective
-    weight, less 0.1 per support IP; -1 if the answer refuses it. Answers are kept in ``cache``."""
+def _answer(state: Any, ctx: Any, action: Action, cache: dict[Any, Any]) -> tuple[Any, ...] | None:
+    """The rules' ``attack`` answer to ``action`` (with its support), reduced to (expected value
+    at objective weight 0, at weight 1, effective odds, net DRM); None if refused. Kept in
+    ``cache`` by state version, hex, attackers, support and kind."""
     hex_ = action.get("hex")
     overrun = action.kind == "overrun"
     with_ = tuple(action.get("with") or ())
@@ -67,14 +64,40 @@ def attack_value(state: Any, ctx: Any, action: Action, goals: Goals, cache: dict
             answer = ctx.hook.casebook_answer(ctx=ctx, question="attack", args=[hex_], options=options)
         except Exception:  # a question the game cannot answer for this action: not worth it
             answer = None
-        cache[key] = _odds(answer) if answer and not answer.get("refusals") else None
-    odds = cache[key]
-    if odds is None:
+        if not answer or answer.get("refusals"):
+            cache[key] = None
+        else:
+            cache[key] = (expected_value(answer, 0.0), expected_value(answer, 1.0), odds_value(answer),
+                          int((answer.get("drm") or {}).get("net") or 0))
+    found: tuple[Any, ...] | None = cache[key]
+    return found
+
+
+def attack_value(state: Any, ctx: Any, action: Action, goals: Goals, cache: dict[Any, Any]) -> float:
+    """What an ``attack`` or ``overrun`` action is worth to its side, above a margin (0.3 for an
+    attack, 0.8 for an overrun): the expected result of the rules' ``attack`` answer with the
+    action's combat support (:func:`casebook.tools.planner_combat.expected_value`; defender steps
+    weighted by the hex's objective weight), less ``IP_COST`` per support IP; a game whose answer
+    has no readable outcomes falls back on effective odds above 2 (3 for an overrun). -1 if the
+    answer refuses it. Answers are kept in ``cache``."""
+    found = _answer(state, ctx, action, cache)
+    if found is None:
         return -1.0
-    defence = sum(strength(u) for u in state.data.units_at(hex_) if u.get("side") != action.side)
-    weight = 1.0 + goals.hold.get(hex_, 0.0) / HOLD_WEIGHT + 4.0 * (hex_ in goals.strike.get(action.side, ()))
-    threshold = 3.0 if overrun else 2.0
-    return (odds - threshold) * weight * (0.5 + min(defence, 10.0) / 5.0) - 0.1 * ips - 0.02 * len(with_)
+    hex_ = action.get("hex")
+    overrun = action.kind == "overrun"
+    ips = int(action.get("support") or 0)
+    n_with = len(action.get("with") or ())
+    # a defender pushed off an objective hands it over: its steps count more there
+    weight = 1.0 + 2.0 * goals.hold.get(hex_, 0.0) / HOLD_WEIGHT + 4.0 * (hex_ in goals.strike.get(action.side, ()))
+    ev0, ev1, odds, _ = found
+    if ev0 is None or ev1 is None:
+        if odds is None:
+            return -1.0
+        defence = sum(strength(u) for u in state.data.units_at(hex_) if u.get("side") != action.side)
+        threshold = 3.0 if overrun else 2.0
+        return (odds - threshold) * weight * (0.5 + min(defence, 10.0) / 5.0) - 0.1 * ips - 0.02 * n_with
+    margin = OVERRUN_MARGIN if overrun else ATTACK_MARGIN
+    return ev0 + weight * (ev1 - ev0) - margin - IP_COST * ips - 0.02 * n_with
 
 
 class PlannerBot:
@@ -131,10 +154,17 @@ class PlannerBot:
         ctx = state.ctx()
         view: View | None = None
         best, best_value = actions[0], float("-inf")
+        attacks = [a for a in actions if a.kind == "attack"]
+        if attacks:  # combat support: every amount the side can spare, filled into the template
+            def net(a: Action) -> int | None:
+                found = _answer(state, ctx, a, self._answers)
+                return None if found is None else int(found[3])
+            actions = [a for a in actions if a.kind != "attack"] + support_options(
+                attacks, spare_ips(state, self.side), net)
         for action in actions:
             if action.kind in ("attack", "overrun"):
                 value = attack_value(state, ctx, action, goals, self._answers)
-            elif action.kind in ("activate-hq", "retreat", "advance", "place-reinforcement"):
+            elif action.kind in ("activate-hq", "activate-stack", "retreat", "advance", "place-reinforcement"):
                 view = view or build_view(state, self.side, goals)
                 value = self._other(state, ctx, view, action)
             else:
@@ -145,12 +175,18 @@ class PlannerBot:
 
     def _other(self, state: Any, ctx: Any, view: View, action: Action) -> float:
         kind = action.kind
-        if kind == "activate-hq":
-            return action_value(state, ctx, action) + sum(_priority(view, h) for h in action.get("stacks") or ())
+        if kind == "activate-hq":  # overstacked stacks first: each step they stay costs losses (6.2E-like)
+            stacks = action.get("stacks") or ()
+            return (action_value(state, ctx, action) + sum(_priority(view, h) for h in stacks)
+                    + OVERSTACK_CALL * sum(_overstacked(state, ctx, h, None) for h in stacks))
+        if kind == "activate-stack":
+            return action_value(state, ctx, action) + OVERSTACK_CALL * _overstacked(state, ctx, action.get("stack"), None)
         if kind == "retreat":
             path = action.get("path") or ()
             end = path[-1] if path else None
             value = 1.0 - 2.5 * int(action.get("losses") or 0)
+            if end and _overstacked_after(state, action, end):
+                value -= 2.0  # an overstack at the end of the step costs fatigue and losses
             if end:
                 value -= 0.5 * sum(1 for n in view.neighbours(end) if n in view.enemy)
                 value += view.goals.hold.get(end, 0.0) / HOLD_WEIGHT
@@ -185,17 +221,20 @@ class PlannerBot:
             else:
                 others.append(a)
         movers = []
+        ctx = state.ctx()
         for origin in sorted(by_stack):
             units = [u for u in state.data.units_at(origin) if u.get("side") == self.side]
             combat = [u for u in units if u.get("class") != "hq"]
-            movers.append(Mover(origin, sum(max(strength(u), 0.5) for u in combat), not combat,
-                                (origin, *sorted(by_stack[origin]))))
+            dests = (origin, *sorted(by_stack[origin]))
+            ids = [u["id"] for u in units]
+            crowded = frozenset(d for d in dests[1:] if _overstacked(state, ctx, d, ids))
+            movers.append(Mover(origin, sum(max(strength(u), 0.5) for u in combat), not combat, dests,
+                                _overstacked(state, ctx, origin, None), crowded))
         budget = Budget(self.nodes, self.seconds)
         # no warm start from the previous decision's plan: every choice is a function of the game
         # state and the seed alone, so a game resumed from a save plays on exactly (#19)
         plan, value = search_plan(view, movers, budget, self._seed(state))
         pick = next_move(view, movers, plan, value, budget)
-        ctx = state.ctx()
         best: tuple[float, Action] | None = None
         for a in others:
             if a.kind == "overrun":
@@ -212,6 +251,31 @@ class PlannerBot:
         if passes:
             return passes[0]
         return max(actions, key=lambda a: action_value(state, ctx, a))
+
+
+def _overstacked(state: Any, ctx: Any, label: str, ids: list[str] | None) -> bool:
+    """Whether ``ids`` (moving in) with the own units already in ``label`` — or, with ``ids``
+    None, the stack there now — would be overstacked, by the game's stacking answer (False in a
+    game without one, or for a hex it cannot judge)."""
+    if ids is not None:
+        here = [u["id"] for u in state.data.units_at(label)]
+        if not here:
+            return False
+        ids = here + [i for i in ids if i not in here]
+    try:
+        answer = ctx.hook.casebook_stacking(ctx=ctx, hex=label, units=ids)
+    except Exception:  # a hex or unit list the game's stacking answer refuses: no judgement
+        return False
+    return bool(answer and answer.get("overstacked"))
+
+
+def _overstacked_after(state: Any, action: Action, end: str) -> bool:
+    """Whether ``end`` is overstacked once ``action`` (a retreat) is applied (a peek)."""
+    try:
+        after = state.peek(action)
+    except Exception:  # not applicable as listed: no judgement
+        return False
+    return _overstacked(after, after.ctx(), end, None)
 
 
 def _priority(view: View, label: str) -> float:

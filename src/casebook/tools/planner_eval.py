@@ -7,6 +7,8 @@ try hundreds of plans per decision. Its terms (all heuristics, weights in ``W``)
 
 - **objectives**: an own combat stack on a hold or own-strike hex: its weight when taking it, a
   share of it when garrisoning it, growing with the enemy's threat to the hex;
+- **hold**: a main objective held (victory hexes) is worth more with a garrison as strong as half
+  the enemy strength within three hexes, and with own stacks around it (a ring);
 - **guard**: an own combat stack on (or next to) a hex whose entry wins at once for the enemy,
   by the threat to it (how close the nearest enemy combat unit is) and as strong as the enemy
   strength within three hexes asks; attacks on enemy stacks that near count triple;
@@ -14,6 +16,8 @@ try hundreds of plans per decision. Its terms (all heuristics, weights in ``W``)
   about 1.5 to 1 up (concentration), more on objectives;
 - **advance**: closeness to the most valuable objective the side does not hold, linear in hexes;
 - **exposure**: a stack ending next to three times its strength, an HQ next to any enemy;
+  **overstacking**: a stack staying overstacked or moving where it would be (the game's stacking
+  answer, read per decision: an overstack at the end of a step costs fatigue and losses);
   **cohesion**: an HQ far from its combat units; **crowding**: stacks piled into one hex.
 
 Distances are in hexes; strengths are the counters' printed strength less half a point per step
@@ -26,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from casebook.core.hexgrid import parse_hex
+from casebook.core.hexgrid import parse_hex, to_cube
 from casebook.tools.planner_goals import HOLD_WEIGHT, Goals
 
 __all__ = ["View", "Mover", "W", "build_view", "plan_value", "strength", "THREAT_RADIUS"]
@@ -35,7 +39,13 @@ __all__ = ["View", "Mover", "W", "build_view", "plan_value", "strength", "THREAT
 THREAT_RADIUS = 12
 #: Term weights of :func:`plan_value`.
 W: dict[str, float] = {"take": 1.0, "garrison": 0.35, "guard": 1.0, "screen": 0.3, "attack": 1.2,
-                       "advance": 0.4, "exposure": 1.5, "hq_exposure": 6.0, "cohesion": 0.4, "crowd": 0.5}
+                       "advance": 0.4, "exposure": 1.5, "hq_exposure": 6.0, "cohesion": 0.4, "crowd": 0.5,
+                       "overstack": 4.0, "ring": 0.6}
+
+
+def _cube_of(grid: Any, label: str) -> tuple[int, int]:
+    c = to_cube(parse_hex(label), grid.layout)
+    return c.q, c.r
 
 
 def strength(unit: Mapping[str, Any]) -> float:
@@ -52,6 +62,10 @@ class Mover:
     strength: float
     hq_only: bool
     dests: tuple[str, ...]
+    #: the stack is overstacked where it stands (the game's stacking answer): staying costs
+    overstacked: bool = False
+    #: destinations where it would be overstacked with the own units already there
+    crowded: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -67,17 +81,33 @@ class View:
     threat: dict[str, float] = field(default_factory=dict)   # objective/guard hex -> 0..1
     targets: dict[str, float] = field(default_factory=dict)  # objectives not held -> weight
     menace: dict[str, float] = field(default_factory=dict)   # guard hex -> enemy strength within 3
-    _dist: dict[tuple[str, str], int] = field(default_factory=dict)
+    hold_menace: dict[str, float] = field(default_factory=dict)  # main objective held -> the same
+    _cube: dict[str, tuple[int, int]] = field(default_factory=dict)
+    _own_near: dict[str, int] = field(default_factory=dict)
     _near: dict[str, float] = field(default_factory=dict)
 
     def neighbours(self, label: str) -> tuple[str, ...]:
         return self.board.label_neighbours(label)
 
     def distance(self, a: str, b: str) -> int:
-        key = (a, b) if a <= b else (b, a)
-        d = self._dist.get(key)
+        """Hexes between labels ``a`` and ``b`` (the grid's distance, from cube coordinates kept
+        per label: the evaluation's hot path)."""
+        cube = self._cube
+        ca = cube.get(a)
+        if ca is None:
+            ca = cube[a] = _cube_of(self.board.grid, a)
+        cb = cube.get(b)
+        if cb is None:
+            cb = cube[b] = _cube_of(self.board.grid, b)
+        dq, dr = ca[0] - cb[0], ca[1] - cb[1]
+        return max(abs(dq), abs(dr), abs(dq + dr))
+
+    def nearest_own(self, label: str) -> int:
+        """Hexes from ``label`` to the nearest own combat stack of the position (before the plan
+        moves anything; cached per label): an HQ's cohesion."""
+        d = self._own_near.get(label)
         if d is None:
-            d = self._dist[key] = self.board.grid.distance(parse_hex(a), parse_hex(b))
+            d = self._own_near[label] = min((self.distance(label, h) for h in self.own), default=0)
         return d
 
     def enemy_next_to(self, label: str) -> float:
@@ -118,6 +148,9 @@ def build_view(state: Any, side: str, goals: Goals) -> View:
     view.targets = {h: w for h, w in goals.targets(side).items() if control.get(h) != side}
     for g in goals.guard(side):
         view.menace[g] = sum(s for e, s in enemy.items() if view.distance(g, e) <= 3)
+    for h, w in view.goals.targets(side).items():  # the main objectives held: what threatens them
+        if w >= HOLD_WEIGHT and control.get(h) == side:
+            view.hold_menace[h] = sum(s for e, s in enemy.items() if view.distance(h, e) <= 3)
     return view
 
 
@@ -139,7 +172,17 @@ def plan_value(view: View, movers: Sequence[Mover], dests: Sequence[str]) -> flo
     for h, w in goals.targets(side).items():
         if h in own:
             taking = view.control.get(h) != side
-            total += w * (W["take"] if taking else W["garrison"] * (0.3 + view.threat.get(h, 0.0)))
+            if taking:
+                total += w * W["take"]
+            else:  # a garrison, worth more as strong as half the enemy strength within three hexes
+                need = view.hold_menace.get(h)
+                depth = 1.0 if need is None else 1.0 + 2.0 * min(1.0, own[h] / max(1.0, 0.5 * need))
+                total += w * W["garrison"] * (0.3 + view.threat.get(h, 0.0)) * depth
+    for h, menace in view.hold_menace.items():  # a ring of own stacks around a main objective held
+        t = view.threat.get(h, 0.0)
+        if t > 0 and menace > 0:
+            ring = sum(own.get(n, 0.0) for n in view.neighbours(h))
+            total += goals.hold.get(h, HOLD_WEIGHT) * W["ring"] * t * min(1.0, ring / max(3.0, menace))
     for g in goals.guard(side):
         t, menace = view.threat.get(g, 0.0), view.menace.get(g, 0.0)
         if g in own:  # a garrison, as strong as half the enemy strength within three hexes
@@ -151,8 +194,10 @@ def plan_value(view: View, movers: Sequence[Mover], dests: Sequence[str]) -> flo
     seen: dict[str, int] = {}
     for m, d in zip(movers, dests):
         seen[d] = seen.get(d, 0) + 1
+        if (m.overstacked and d == m.origin) or d in m.crowded:
+            total -= W["overstack"]
         if m.hq_only:
-            near = min((view.distance(d, h) for h in own), default=0)
+            near = view.nearest_own(d)
             total -= W["cohesion"] * max(0, near - 2)
             if view.enemy_next_to(d) > 0:
                 total -= W["hq_exposure"]
