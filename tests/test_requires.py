@@ -66,7 +66,7 @@ def test_a_missing_table_fails_lint_and_play_refuses_it_with_the_same_error(tmp_
     manifest.write_text(manifest.read_text(encoding="utf-8").replace("  - tables/unit_steps.yaml\n", ""),
                         encoding="utf-8")
     lint, play = _lint_and_play(pack, tmp_path, capsys)
-    expected = "plugins.4: plugin 'bfm_results' needs the table 'unit_steps': the pack has no table 'unit_steps'"
+    expected = "plugins.4: plugin 'area_results' needs the table 'unit_steps': the pack has no table 'unit_steps'"
     assert expected in lint and expected in play
     assert f"game.yaml:{_line(manifest, 'plugins:')}:" in lint
     assert "Traceback" not in play

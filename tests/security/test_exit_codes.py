@@ -86,7 +86,7 @@ def test_an_unknown_game_is_a_usage_error_exit_2_in_every_command(args):
     the installed games named (``play nosuchgame`` exited 1 while ``batch`` exited 2)."""
     code, text = run(*args)
     assert code == 2, text
-    assert "no game 'nosuchgame': expected an installed game id (battle_for_moscow, moscow41" in text
+    assert "no game 'nosuchgame': expected an installed game id (battle_for_moscow, kestrel_pass, moscow41" in text
 
 
 def test_a_folder_that_is_no_pack_is_a_content_error_exit_1(tmp_path):

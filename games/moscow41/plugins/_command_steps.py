@@ -268,8 +268,8 @@ def refusals(ctx: Any, action: Action) -> list[Refusal]:
         stacks = list(action.get("stacks", ()) or ())
         per_stack = stack_ip(ctx) * len(stacks)  # 8.4A (none as printed)
         cost = hq_cost(ctx, hq) + per_stack
-        if cost > st.ip(side):
-            bad(f"activating {hid} costs {cost} IPs, {side} has {st.ip(side)}", "2.1A", "2.0",
+        if cost > st.track("ip", side):
+            bad(f"activating {hid} costs {cost} IPs, {side} has {st.track('ip', side)}", "2.1A", "2.0",
                 *(("8.4A",) if per_stack else ()))
         eligible = hq_stacks(ctx, hq)
         for h in stacks:

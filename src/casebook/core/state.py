@@ -310,7 +310,9 @@ class GameState:
         for key in keys:
             if not isinstance(value, dict):
                 raise ValueError(f"track {name!r} is kept by fewer keys than {keys}")
-            value = value.get(key, 0)
+            value = value.get(key)
+            if value is None:  # unset at this key (e.g. no RPs of a side yet): 0
+                return 0
         if isinstance(value, dict):
             raise ValueError(f"track {name!r} is kept by more keys than {keys}")
         return value

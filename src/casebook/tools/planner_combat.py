@@ -109,7 +109,7 @@ def spare_ips(state: Any, side: str) -> int:
     """IPs ``side`` may spend on combat support now: its IPs less one per own HQ (``class: hq``)
     on the map not yet ``activated`` (never below 0; 0 for a game without IPs)."""
     try:
-        ips = int(state.data.ip(side))
+        ips = int(state.data.track("ip", side))
     except (AttributeError, KeyError, TypeError, ValueError):
         return 0
     waiting = sum(1 for u in state.data.units
