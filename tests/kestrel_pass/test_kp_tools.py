@@ -93,6 +93,8 @@ def test_ask_answers_the_games_questions():
     assert reach["ma"] == 5 and reach["hexes"]["0101"]["mp"] == 4 and "KP5.1A" in reach["cases"]
     zoc = json.loads(_run("ask", SCENARIO, "zoc", "0906", "blue", "--json").output)
     assert zoc["exerted_by"] == ["r-4", "r-5"] and zoc["cases"] == ["KP6.1", "KP6.2", "KP8.6B"]
+    # without a side: the phasing side's, else the vocabulary's first side (it was 'german', refused here)
+    assert json.loads(_run("ask", SCENARIO, "zoc", "0906", "--json").output) == zoc
     retreat = json.loads(_run("ask", SCENARIO, "retreat", "r-2", "--json").output)
     assert retreat["hexes"] == 1 and retreat["paths"][0] == ["0907"]
     bad = _run("ask", SCENARIO, "reach", "x-9")

@@ -106,6 +106,11 @@ def test_recipe_20_no_drop_within_two_hexes_of_the_enemy(tmp_path):
     assert ctx.allowed("paratroop_drop", {**facts, "target": "0502"})   # three hexes away
 
 
+#: a plain attacking infantry unit: the fields combat.rules reads of an attacker
+ATTACKER = {"class": "infantry", "across_fortification": False, "fatigued": False, "overstacked": False,
+            "across_river": False, "in_command": True, "supplied": True}
+
+
 @pytest.mark.case("10.4.2A")
 def test_recipe_21_soviet_support_at_two_ips_a_drm(tmp_path):
     old = '{action: "combat_support", side: "soviet", ip: 3,'
@@ -119,6 +124,20 @@ def test_recipe_21_soviet_support_at_two_ips_a_drm(tmp_path):
                              engine.script_tables)
     assert e.value == 6                                                   # 3 DRMs at 2 IPs (9 in print)
     assert _line_of(tmp_path, "initiative.rules", 'side: "soviet"].ip  by 10.4.2A') in _fired(e)
+    # ... and the DRM 4 support IPs buy reads the same cell (combat.rules): 2 DRMs (1 in print)
+    facts = {"attacker_side": "soviet", "attacker_support_ips": 4, "attackers": [ATTACKER],
+             "defender_side": "german", "defender_support_ips": 0, "defender_terrain_drm": 0,
+             "defenders": [{"class": "infantry", "hedgehog": False}], "whole_panzer_division": False,
+             "ground": "dry", "temperature": "warm", "turn": 1}
+    base = Engine.load(ROOT / "games" / "moscow41")
+
+    def support_drm(eng):  # the DRM with 4 support IPs less the DRM without them
+        return (eng.rules.explain("attack_drm", facts, eng.script_tables).value
+                - eng.rules.explain("attack_drm", {**facts, "attacker_support_ips": 0}, eng.script_tables).value)
+
+    assert (support_drm(base), support_drm(engine)) == (1, 2)
+    drm = engine.rules.explain("attack_drm", facts, engine.script_tables)
+    assert _line_of(tmp_path, "combat.rules", 'side: "soviet"].ip rounded down  by 10.4.2A  when attacker') in _fired(drm)
 
 
 @pytest.mark.case("16.3B")

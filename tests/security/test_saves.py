@@ -143,3 +143,22 @@ def test_a_save_of_another_game_is_a_usage_error(tmp_path):
 def test_a_negative_seed_is_a_usage_error():
     code, out = run("play", "--seed", "-5", "--quiet")
     assert code == 2 and "-5" in out and "Traceback" not in out
+
+
+@pytest.mark.case("10.0D")
+def test_10_0D_a_save_keeps_the_fixed_rolls_not_yet_used_and_loads_again(blitz, midgame, tmp_path):
+    """docs/positions.md: ``play --rolls`` faces not used yet stay in the save's ``rng.fixed``;
+    such a save loads (it was refused as ``rng.fixed: unknown key``), and bad faces are refused."""
+    from casebook.core.savecheck import load_save
+
+    data = midgame.to_dict()
+    data["rng"] = {**data["rng"], "fixed": [1, 1]}
+    path = tmp_path / "sv.yaml"
+    path.write_text(dump_save(data), encoding="utf-8")
+    loaded = load_save(path, blitz.engine)
+    assert loaded.rng.fixed == [1, 1]
+    data["rng"]["fixed"] = [0, "x"]
+    path.write_text(dump_save(data), encoding="utf-8")
+    with pytest.raises(PositionError) as exc:
+        load_save(path, blitz.engine)
+    assert _messages(exc.value)["rng.fixed"].startswith("expected a list of die faces")

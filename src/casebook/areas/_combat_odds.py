@@ -174,7 +174,7 @@ def gather(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, 
     state = ctx.state
     att = [state.unit(a) for a in attackers]
     dfd = [u for u in state.units_at(hex_)]
-    a_side = att[0]["side"] if att else (state.phasing or "german")
+    a_side = att[0]["side"] if att else (state.phasing or ctx.pack.vocabulary.side_ids[0])
     d_side = dfd[0]["side"] if dfd else state.other_side(a_side)
     weather = _weather(ctx)
     by_stack: dict[str, list[Mapping[str, Any]]] = {}

@@ -142,7 +142,7 @@ def _zoc_answer(ctx: Any, hex_: str, side: str) -> dict[str, Any]:
 
 def _no_zoc_cases(ctx: Any) -> tuple[str, ...]:
     """The cases of a weather in which nobody has a ZOC (7.1C, 0.2.3.1), if it is in force."""
-    probe = {"class": "infantry", "side": "german", "size": "division"}
+    probe = {"class": "infantry", "side": ctx.pack.vocabulary.side_ids[0], "size": "division"}
     ok, cases = exerts_zoc(ctx, probe)
     return () if ok else cases
 
@@ -220,7 +220,7 @@ def casebook_answer(ctx: Any, question: str, args: Any, options: Mapping[str, An
         raise QuestionError("usage: zoc HEX [SIDE] [--for UNIT]")
     if options.get("for"):
         return zoc_for_unit(ctx, args[0], options["for"])
-    side = args[1] if len(args) == 2 else (ctx.state.phasing or "german")
+    side = args[1] if len(args) == 2 else (ctx.state.phasing or ctx.pack.vocabulary.side_ids[0])
     return zoc_answer(ctx, args[0], _side_of(ctx, side))
 
 

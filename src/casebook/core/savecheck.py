@@ -81,8 +81,11 @@ def rng_problems(rng: Any, locate: Locate) -> list[Problem]:
     if rng is None:
         return []
     if not isinstance(rng, Mapping):
-        return [_problem(locate, ("rng",), "expected a mapping {seed: N, state: N or null}")]
-    out = [_problem(locate, ("rng", k), "unknown key") for k in rng if k not in ("seed", "state")]
+        return [_problem(locate, ("rng",), "expected a mapping {seed: N, state: N or null, fixed: [faces]}")]
+    out = [_problem(locate, ("rng", k), "unknown key") for k in rng if k not in ("seed", "state", "fixed")]
+    fixed = rng.get("fixed", [])  # the faces given by --rolls not yet used (docs/positions.md)
+    if not isinstance(fixed, list) or not all(_int(f) and f >= 1 for f in fixed):
+        out.append(_problem(locate, ("rng", "fixed"), f"expected a list of die faces (ints >= 1), got {fixed!r}"))
     seed, state = rng.get("seed", 0), rng.get("state")
     if not _int(seed) or seed < 0:
         out.append(_problem(locate, ("rng", "seed"), f"the seed must be an int >= 0, got {seed!r}"))
