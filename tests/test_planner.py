@@ -219,7 +219,7 @@ def test_spare_ips_keep_one_per_hq_still_to_activate(blitz):
     units = (_inf("german", "g1", "0303", 6, True) + _hq("german", "g-a", "0101", False)
              + _hq("german", "g-b", "0102", False) + _hq("german", "g-c", "0103", True))
     state = _state(blitz, units, "combat")
-    assert state.data.ip("german") == 0 and spare_ips(state, "german") == 0
+    assert state.data.track("ip", "german") == 0 and spare_ips(state, "german") == 0
 
 
 def test_view_distance_is_the_grids(blitz, bfm):

@@ -123,5 +123,5 @@ def test_10_5B_a_reaction_attack_by_one_of_the_adjacent_stacks(game):
     assert why_cases(state, "soviet: attack hex=0304 with=s2 support=0") == (True, ())
     assert ask_cases(state, "0304", ["s2"]) == (True, ())
     state.apply("soviet: attack hex=0304 with=s2 support=0")
-    assert state.data.ip("soviet") == 4                      # 0.7.3.5A: 1 IP for the one stack
+    assert state.data.track("ip", "soviet") == 4                   # 0.7.3.5A: 1 IP for the one stack
     assert state.data.unit("s2").get("activated") and not state.data.unit("s1").get("activated")
