@@ -63,3 +63,30 @@ def test_parentheses_count_in_the_script_nesting_limit(depth, refused):
         assert problems[0].message == "parentheses nested deeper than 120 levels (split the expression)"
     else:
         assert len(statements) == 1 and not problems
+
+
+INCOME = "docs/examples/income-turn13.yaml"
+
+
+@pytest.mark.case("0.7.2.1B")
+@pytest.mark.parametrize("roll", ["0", "7", "-1", "99"])
+def test_0_7_2_1B_ask_income_roll_must_be_one_the_ip_die_can_show(roll):
+    """0.7.2.1B / 1.0C: one die is rolled for the IPs (quantity ip_dice of initiative.rules) —
+    a roll is 1 to 6 (``--roll 99`` was added to the income)."""
+    res = _ask(INCOME, "income", "german", "--roll", roll)
+    assert res.exit_code == 1
+    assert f"--roll {roll}: the IP dice (1 × d6, by 0.7.2.1B) roll 1-6" in res.output
+    assert "Traceback" not in res.output and len(res.output.strip().splitlines()) == 1
+
+
+@pytest.mark.case("0.7.2.1B")
+@pytest.mark.parametrize("roll, total", [("1", 27), ("6", 32)])
+def test_0_7_2_1B_ask_income_rolls_1_and_6_are_added(roll, total):
+    # docs/examples/income-turn13.yaml: the German total is 31 with a roll of 5
+    # (tests/rules/test_initiative.py::test_ask_income_json_snapshot), so 27 with 1, 32 with 6
+    res = _ask(INCOME, "income", "german", "--roll", roll, "--json")
+    assert res.exit_code == 0, res.output
+    import json
+
+    answer = json.loads(res.output)
+    assert (answer["roll"], answer["total"]) == (int(roll), total)

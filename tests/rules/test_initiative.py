@@ -260,7 +260,7 @@ def test_ask_income_errors(quick):
         initiative.casebook_answer(ctx, "income", [], {})
     with pytest.raises(QuestionError, match="unknown side 'italian'"):
         initiative.casebook_answer(ctx, "income", ["italian"], {})
-    with pytest.raises(QuestionError, match="die face"):
+    with pytest.raises(QuestionError, match=r"--roll 7: the IP dice \(1 × d6, by 0.7.2.1B\) roll 1-6"):
         initiative.casebook_answer(ctx, "income", ["german"], {"roll": 7})
     assert initiative.casebook_answer(ctx, "weather", [], {}) is None
 
@@ -277,3 +277,15 @@ def test_0_2_2_10_the_initiative_chart_not_the_map_gives_town_ips(m41):
     values = town_values(ctx)
     assert {h: v["ip"] for h, v in values.items()} == chart
     assert len(values) == len(chart) and all(ip > 0 for ip in chart.values())
+
+
+@pytest.mark.case("0.7.2.1B")
+def test_0_7_2_1B_ask_income_roll_bound_follows_the_ip_dice_quantity(quick, monkeypatch):
+    # the bound is the range of quantity ip_dice (initiative.rules), not a literal 1-6: a mod
+    # rolling two dice for the IPs takes a --roll of 2-12
+    ctx = quick(pos())
+    value = ctx.value
+    monkeypatch.setattr(ctx, "value", lambda name, facts, *a, **k: 2 if name == "ip_dice" else value(name, facts, *a, **k))
+    assert initiative.casebook_answer(ctx, "income", ["german"], {"roll": 12})["roll"] == 12
+    with pytest.raises(QuestionError, match=r"--roll 1: the IP dice \(2 × d6, by 0.7.2.1B\) roll 2-12"):
+        initiative.casebook_answer(ctx, "income", ["german"], {"roll": 1})

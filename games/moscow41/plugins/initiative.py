@@ -26,6 +26,7 @@ from pydantic import ConfigDict, Field
 from typing_extensions import TypedDict
 
 from casebook.core.cases import implements
+from casebook.core.dice import SIDES as FACES
 from casebook.core.dice import roll as roll_dice
 from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label
@@ -188,7 +189,7 @@ def income(ctx: Any, side: str, roll: int | None = None) -> dict[str, Any]:
     return {
         "side": side, "towns": towns, "held": held, "track_bonus": bonus,
         "multiplier": _amount(multiplier), "income": e_income.value, "previous": previous,
-        "roll": roll, "total": total, "range": [total_for(dice)[1].value, total_for(6 * dice)[1].value],
+        "roll": roll, "total": total, "range": [total_for(dice)[1].value, total_for(FACES * dice)[1].value],
         "scope": scope, "terms": terms, "cases": cases,
     }
 
@@ -277,8 +278,12 @@ def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Mappi
     if len(args) != 1:
         raise QuestionError(f"usage: {QUESTIONS['income']}")
     die = (options or {}).get("roll")
-    if die is not None and not (isinstance(die, int) and 1 <= die <= 6):
-        raise QuestionError(f"--roll must be a die face 1-6, got {die!r}")
+    if die is not None:  # a roll the IP dice can show (quantity ip_dice: one die, 1-6, 0.7.2.1B)
+        dice = int(ctx.value("ip_dice", {}))
+        if isinstance(die, bool) or not isinstance(die, int) or not dice <= die <= dice * FACES:
+            cases = ", ".join(ctx.rules.quantities["ip_dice"].code.cases)
+            raise QuestionError(f"--roll {die!r}: the IP dice ({dice} × d{FACES}, by {cases}) roll "
+                                f"{dice}-{dice * FACES}")
     try:
         return income(ctx, args[0], die)
     except (ValueError, KeyError) as exc:

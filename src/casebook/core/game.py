@@ -9,7 +9,9 @@ seed)`` starts a play. A :class:`State` drives the sequence of play through the 
   side: :meth:`State.current_player`, :meth:`State.legal_actions` (deterministic order, a
   list; membership is a cheap ``in``), :meth:`State.apply`;
 - a step whose decider is ``None``/``"none"``, or whose only legal action is ``pass``, ends by
-  itself (the pass is recorded as automatic); then ``casebook_step_end`` and the sequence
+  itself (the pass is recorded as automatic) — unless a human plays the decider (a side of
+  :attr:`State.humans`) and a template offers it a real decision (an attack no listed group
+  makes, :meth:`State.action_templates`): then that side is asked; then ``casebook_step_end`` and the sequence
   machine advances. A step ended without any action taken in it counts as *passed*: at the first
   step of a loop that ends the loop (0.7.3.6: the phasing player passes); after an action (an
   activation) play goes on to the next step;
@@ -107,10 +109,11 @@ class Game:
         info = self._position.scenario
         return None if info is None else getattr(info, "last_turn", None)
 
-    def new_initial_state(self, seed: int = 1, rolls: Sequence[int] = ()) -> State:
+    def new_initial_state(self, seed: int = 1, rolls: Sequence[int] = (), humans: Iterable[str] = ()) -> State:
         """The scenario's setup, dice seeded with ``seed``, settled to the first decision.
         ``rolls``: faces (1-6) the first dice show (src/casebook/core/dice.py; recorded in the setup
-        event). Raises ValueError for a face outside 1-6."""
+        event). ``humans``: the sides a person plays (:attr:`State.humans`). Raises ValueError for
+        a face outside 1-6."""
         from casebook.core.position import position_to_dict
 
         bad = [r for r in rolls if isinstance(r, bool) or not isinstance(r, int) or not 1 <= r <= 6]
@@ -120,13 +123,16 @@ class Game:
         data["rng"] = {"seed": int(seed), "state": None, **({"fixed": list(rolls)} if rolls else {})}
         data["settings"] = {**self.setting_defaults(), **(data.get("settings") or {})}
         state = State(self, self.engine.declare(GameState.from_dict(data)), Trace())
+        state.humans = frozenset(humans)
         state._setup()
         state._settle()
         return state
 
-    def state_from_dict(self, data: Mapping[str, Any], trace: Trace | None = None) -> State:
+    def state_from_dict(self, data: Mapping[str, Any], trace: Trace | None = None,
+                        humans: Iterable[str] = ()) -> State:
         """A play resumed from a saved position (``State.to_dict()``); draws no random number.
-        Settings the position does not name take the register's defaults. Raises PositionError
+        Settings the position does not name take the register's defaults; ``humans`` as for
+        :meth:`new_initial_state`. Raises PositionError
         listing every problem of :func:`casebook.core.savecheck.save_problems`."""
         from casebook.core.errors import PositionError
         from casebook.core.savecheck import save_problems
@@ -137,6 +143,7 @@ class Game:
         settings = data.get("settings")
         data = {**data, "settings": {**self.setting_defaults(), **(settings if isinstance(settings, Mapping) else {})}}
         state = State(self, self.engine.declare(GameState.from_dict(data)), trace if trace is not None else Trace())
+        state.humans = frozenset(humans)
         state._settle()
         return state
 
@@ -155,7 +162,11 @@ def _readable(exc: Exception) -> str:
 class State:
     """A play in progress (see the module docstring). ``data`` is the
     :class:`~casebook.core.state.GameState`, ``trace`` the :class:`Trace`, ``history`` the
-    actions applied by players (automatic passes excluded)."""
+    actions applied by players (automatic passes excluded). ``humans`` (a frozenset of sides,
+    empty by default: bots everywhere) are the sides a person plays: a step of theirs whose only
+    listed action is ``pass`` still asks them when a template (other than a pass) is offered,
+    since the template may hold the decision no listed action makes. Set it when the play is
+    created (``Game.new_initial_state(humans=…)``); set later, it holds from the next settling on."""
 
     def __init__(self, game: Game, data: GameState, trace: Trace,
                  history: Iterable[Action] = ()) -> None:
@@ -166,6 +177,7 @@ class State:
         self._machine = SequenceMachine(game.engine.sequence, data)
         self._legal: list[Action] | None = None
         self._decider: str | None = None
+        self.humans: frozenset[str] = frozenset()
 
     # ------------------------------------------------------------------ the public API
     def current_player(self) -> str | None:
@@ -227,7 +239,7 @@ class State:
         if action not in self.legal_actions() and not self._accepts(action):
             raise IllegalActionError(str(action), *self._why_not_safe(action))
         other = State(self.game, self.data.clone(), Trace(), self.history)
-        other._decider = self._decider
+        other._decider, other.humans = self._decider, self.humans
         ctx = other._ctx()
         with other.data.transaction(other.trace):
             other._apply(ctx, action)
@@ -265,7 +277,7 @@ class State:
         """An independent copy (state, trace and history)."""
         other = State(self.game, self.data.clone(), Trace(list(self.trace)), self.history)
         other._legal = None if self._legal is None else list(self._legal)
-        other._decider = self._decider
+        other._decider, other.humans = self._decider, self.humans
         return other
 
     def to_dict(self) -> dict[str, Any]:
@@ -287,6 +299,11 @@ class State:
         record = self._driver()
         record.update(fields)
         self.data.set_plugin_data(DRIVER, record)
+
+    def _offered(self) -> bool:
+        """A human decider is offered a template other than a pass (the decision no listed action
+        makes, e.g. 10.3A's attack by a group not listed): its step is not settled by itself."""
+        return self._decider in self.humans and any(t.kind != "pass" for t in self.action_templates())
 
     def _setup(self) -> None:
         ctx = self._ctx()
@@ -424,7 +441,8 @@ class State:
             legal = self.legal_actions() if self._decider else []
             standing = self._driver().get("standing")
             held = covers(standing, phase, step, self._decider, self.data.turn, legal)
-            if self._decider and any(a.kind != "pass" for a in legal) and not held:
+            if self._decider and not held and (any(a.kind != "pass" for a in legal)
+                                                   or (bool(legal) and self._offered())):
                 return
             acted = bool(self._driver().get("acted"))
             if held and standing is not None:  # the decider's standing pass answers this step (core/standing.py)

@@ -14,6 +14,7 @@ continued when present, so a saved and resumed game has the same trace as an uni
 from __future__ import annotations
 
 import signal
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -86,12 +87,14 @@ def run_play(game_id: Any, scenario: str | None, players: dict[str, tuple[str, s
     from casebook.tools.runtime import tune_gc
 
     if load:
-        game, state, initial, saved_players = _resume(None if isinstance(game_id, Game) else game_id, scenario, load)
+        game, state, initial, saved_players = _resume(None if isinstance(game_id, Game) else game_id, scenario, load,
+                                                      players)
         players = {**{side: parse_player(p) for side, p in saved_players.items()}, **players}
         seed = int(state.data.rng.get("seed") or 0)  # the bots' seed is the game's (resume is exact)
     else:
         game = game_id if isinstance(game_id, Game) else Game.load(game_id, scenario)
-        state = game.new_initial_state(seed, rolls)
+        humans = [side for side, (kind, _) in players.items() if kind == "human"]
+        state = game.new_initial_state(seed, rolls, humans=humans)  # asked where a template decides
         initial = None
     players = dict(players)
     unknown = sorted(set(players) - set(state.data.sides))
@@ -207,7 +210,8 @@ def _player_text(kind: str, name: str) -> str:
     return "human" if kind == "human" else f"bot:{name}"
 
 
-def _resume(game_id: Any, scenario: str | None, load: str) -> tuple[Any, Any, Any, dict[str, str]]:
+def _resume(game_id: Any, scenario: str | None, load: str,
+            players: Mapping[str, tuple[str, str]]) -> tuple[Any, Any, Any, dict[str, str]]:
     """(game, state, initial, saved players) of the save at ``load``: its game and scenario must
     be those named on the command line (if any); it is checked whole (every problem at once:
     the schema, the map, the RNG, the tracks' bounds, each plugin's record); its trace
@@ -246,11 +250,14 @@ def _resume(game_id: Any, scenario: str | None, load: str) -> tuple[Any, Any, An
         raise click.UsageError(f"{load} is a save of {saved_game!r}, the pack {game_id} is {game.engine.pack.id!r}")
     pos = load_save(load, game.engine)
     trace, data = resume_trace(load, position_to_dict(pos))  # the trace beside it is its own (tools/saves.py)
-    state = game.state_from_dict(data, trace)
+    saved = {side: str(p) for side, p in (pos.players or {}).items() if side not in players}
+    humans = [side for side, (kind, _) in players.items() if kind == "human"]
+    humans += [side for side, p in saved.items() if p == "human"]
+    state = game.state_from_dict(data, trace, humans=humans)
     initial = None
     if len(trace) and trace[0].kind == "setup" and trace[0].seq == 0:  # undo reaches back before the load
         state.history = [parse_action(e.data["action"]) for e in trace if e.kind == "action"]
-        initial = game.new_initial_state(int(trace[0].data.get("seed") or 0))
+        initial = game.new_initial_state(int(trace[0].data.get("seed") or 0), humans=humans)
     return game, state, initial, dict(pos.players or {})
 
 

@@ -85,8 +85,10 @@ class Session:
     def _start(self, state: Any) -> None:
         from casebook.tools.bots import make_bot
 
+        humans = frozenset(side for side, kind in self.players.items() if kind == "human")
+        state.humans = humans  # a template-only decision of theirs is asked (core/game.py), from now on
         self.state = state
-        self.initial = _initial_of(state) or state.clone()
+        self.initial = _initial_of(state, humans) or state.clone()
         self.bots = {side: make_bot(kind.split(":", 1)[1], side, self.seed)
                      for side, kind in self.players.items() if kind != "human"}
 
@@ -320,7 +322,7 @@ def load_state(game: Any, path: Path) -> Any:
         raise ServeError(f"{path}: {_one_line(exc)}") from None
 
 
-def _initial_of(state: Any) -> Any:
+def _initial_of(state: Any, humans: frozenset[str] = frozenset()) -> Any:
     """The game's start that a resumed play's trace begins with (its setup event's seed and fixed
     rolls), from which undo replays the history — or None for a play without one (a new game,
     or a save without its trace): then undo stops at the load."""
@@ -328,7 +330,8 @@ def _initial_of(state: Any) -> Any:
     if not state.history or not len(trace) or trace[0].kind != "setup" or trace[0].seq != 0:
         return None
     setup = trace[0].data
-    return state.game.new_initial_state(int(setup.get("seed") or 0), [int(r) for r in setup.get("rolls") or ()])
+    return state.game.new_initial_state(int(setup.get("seed") or 0), [int(r) for r in setup.get("rolls") or ()],
+                                        humans=humans)
 
 
 def _one_line(exc: BaseException) -> str:
