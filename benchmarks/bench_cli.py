@@ -12,7 +12,9 @@ it, then each figure is the median of ``--rounds`` runs. ``--cold`` also times e
 ``CASEBOOK_CACHE=off`` (every YAML file parsed and validated, as before the cache).
 
 Rows: pack load (``load_pack("moscow41")`` in a fresh interpreter; the imports apart), ``ask`` on
-the October Blitz setup (weather, supply, reach, zoc, vp), and
+the October Blitz setup (weather, supply, reach, zoc, vp, then one of each other question of
+docs/ask/: attack, command, drop, fortification, income, move, overrun, partisans, rail,
+reinforcements, retreat, stacking), and
 ``play --load`` of a Blitz position saved after 120 greedy decisions, both sides human: the wall
 time to the first prompt (load, the legal actions listed), then the input is closed.
 """
@@ -41,6 +43,19 @@ ASKS = (
     ("ask reach g-xxxxi-pz", ["reach", "g-xxxxi-pz"]),
     ("ask zoc 2708", ["zoc", "2708"]),
     ("ask vp", ["vp"]),
+    # one of each other documented question (docs/ask/), on the same full-map position
+    ("ask attack 2709 --with g-1pz-1", ["attack", "2709", "--with", "g-1pz-1"]),
+    ("ask command g-1pz-1", ["command", "g-1pz-1"]),
+    ("ask drop", ["drop"]),
+    ("ask fortification 2807", ["fortification", "2807"]),
+    ("ask income german", ["income", "german"]),
+    ("ask move g-1pz-1 2707", ["move", "g-1pz-1", "2707"]),
+    ("ask overrun g-1pz-1 2707", ["overrun", "g-1pz-1", "2707"]),
+    ("ask partisans", ["partisans"]),
+    ("ask rail g-1pz-1", ["rail", "g-1pz-1"]),
+    ("ask reinforcements soviet", ["reinforcements", "soviet"]),
+    ("ask retreat g-1pz-1 --hexes 2", ["retreat", "g-1pz-1", "--hexes", "2"]),
+    ("ask stacking 2708", ["stacking", "2708"]),
 )
 _LOAD = ("import time; t = time.process_time(); from casebook.core.content import load_pack; "
          "i = time.process_time(); load_pack('moscow41'); e = time.process_time(); "

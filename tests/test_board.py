@@ -218,3 +218,30 @@ def test_paths_within_avoid_closed_hexes_and_reach_a_closed_target_through_a_nei
     path = board.path_within(reach, parse_hex("0201"), 3)
     assert path is not None and path[-1] == parse_hex("0201") and len(path) == 2
     assert board.path_within(reach, parse_hex("0606"), 3) is None
+
+
+def test_views_are_the_graphs_own_attributes_in_its_order(board):
+    g = board.graph
+    assert list(board.adjacency()) == list(g)
+    assert all(list(board.adjacency()[h]) == list(g.adj[h]) for h in g)
+    assert board.node(H("0505"))["town"]["name"] == "Testgrad"
+    assert board.edge(H("0504"), H("0505")) == g.edges[H("0504"), H("0505")]
+    assert board.edge(H("0504"), H("0505"))["rail"] is True
+    assert [(a, b, dict(d)) for a, b, d in board.edge_items()] == [(a, b, dict(d)) for a, b, d in g.edges(data=True)]
+    with pytest.raises(KeyError):
+        board.edge(H("0101"), H("0303"))  # not adjacent
+
+
+def test_a_pickled_board_rebuilds_the_same_frozen_graph_on_first_use(board):
+    import pickle
+
+    before = board.graph
+    again = pickle.loads(pickle.dumps(board))
+    assert again._graph is None  # the graph is not pickled (networkx stays out of a cached load)
+    assert again.side(H("0303"), H("0304")).major_river is True  # answered without the graph
+    assert again._graph is None
+    g = again.graph
+    assert nx.is_frozen(g)
+    assert list(g) == list(before) and all(list(g.adj[h]) == list(before.adj[h]) for h in g)
+    assert list(g.edges(data=True)) == list(before.edges(data=True))
+    assert again.paths_within(H("0101"), 2) == board.paths_within(H("0101"), 2)

@@ -124,7 +124,7 @@ def _candidates(ctx: Any, a: str, b: str) -> list[tuple[str, str | None, str]]:
         return memo[key]
     ha, hb = parse_hex(a), parse_hex(b)
     side = ctx.board.side(ha, hb)
-    node = ctx.board.graph.nodes[hb]
+    node = ctx.board.node(hb)
     town = node.get("town")
     terrain = town.get("kind", "town") if town else node["terrain"]
     feats = [f for f in FEATURE_ORDER if getattr(side, f)]

@@ -274,7 +274,7 @@ def rail_reach(ctx: Any, side: str, start: str) -> tuple[dict[str, list[str]], s
         return {}, (f"the railhead {start} is in an EZOC" if at_railhead else
                     f"{start} is not a railhead (a city or town on a rail line)")  # 9.9I
     enemy = enemy_hexes(ctx, side)
-    graph = ctx.board.graph
+    board = ctx.board
     prev: dict[str, str | None] = {start: None}
     frontier = [start]
     while frontier:
@@ -284,7 +284,7 @@ def rail_reach(ctx: Any, side: str, start: str) -> tuple[dict[str, list[str]], s
                 continue  # an EZOC hex may only end the rail move
             ha = parse_hex(a)
             for b in neighbours(ctx, a):
-                if b in prev or b in enemy or not graph.edges[ha, parse_hex(b)].get("rail"):
+                if b in prev or b in enemy or not board.edge(ha, parse_hex(b)).get("rail"):
                     continue
                 prev[b] = a
                 nxt.append(b)

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from casebook.core.cases import implements
-from casebook.core.hexgrid import hex_label, parse_hex
+from casebook.core.hexgrid import hex_label, parse_hex, to_cube
 
 __all__ = ["PLUGIN", "FAR", "data", "eligible_units", "drop_facts", "drop_verdict", "drop_targets",
            "supplied_soviet_hexes", "unit_record", "take_off_schedule"]
@@ -70,8 +70,16 @@ def supplied_soviet_hexes(ctx: Any) -> list[str]:
 def _distance(ctx: Any, target: str, sources: list[str]) -> int:
     """Hexes from ``target`` to the nearest of ``sources``, counted through any terrain and enemy
     units (15.1D); :data:`FAR` when there is none."""
-    t = parse_hex(target)
-    return min((ctx.board.grid.distance(t, parse_hex(s)) for s in sources), default=FAR)
+    if not sources:
+        return FAR
+    layout = ctx.board.grid.layout
+    key = ("paratroops", "source-cubes", tuple(sources))
+    cubes = ctx.memo.get(key)
+    if cubes is None:  # the sources' cube coordinates, once per context (a drop_targets asks ~2000 hexes)
+        cubes = ctx.memo[key] = [(c.q, c.r) for c in (to_cube(parse_hex(s), layout) for s in sources)]
+    t = to_cube(parse_hex(target), layout)
+    # the grid's hex distance (hexgrid.distance: the largest cube-coordinate difference)
+    return min(max(abs(t.q - q), abs(t.r - r), abs(t.q - q + t.r - r)) for q, r in cubes)
 
 
 def _target_facts(ctx: Any, side: str, target: str) -> dict[str, Any]:

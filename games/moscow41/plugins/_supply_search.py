@@ -44,19 +44,20 @@ class BoardIndex:
     kind, the printed hexside features): the Terrain Effects Chart's inputs (9.2A-B), so a step
     cost is asked once per kind, not once per hexside."""
 
-    def __init__(self, graph: Any) -> None:
-        self.hexes: list[Hex] = list(graph)
+    def __init__(self, board: Any) -> None:
+        adjacency = board.adjacency()
+        self.hexes: list[Hex] = list(adjacency)
         self.index: dict[Hex, int] = {h: i for i, h in enumerate(self.hexes)}
         ix = self.index
-        self.adj: list[list[int]] = [[ix[n] for n in graph.adj[h]] for h in self.hexes]
-        nodes = [_hex_kind(graph.nodes[h]) for h in self.hexes]
+        self.adj: list[list[int]] = [[ix[n] for n in adjacency[h]] for h in self.hexes]
+        nodes = [_hex_kind(board.node(h)) for h in self.hexes]
         kinds: dict[tuple[Any, ...], int] = {}
         self.step_kind: dict[tuple[int, int], int] = {}
         #: one step ``(a, b)`` of each kind, by kind number
         self.kind_step: list[tuple[int, int]] = []
         for a, nbrs in enumerate(self.adj):
             for b in nbrs:
-                key = (nodes[a], nodes[b], _side_kind(graph.edges[self.hexes[a], self.hexes[b]], self.hexes[b]))
+                key = (nodes[a], nodes[b], _side_kind(adjacency[self.hexes[a]][self.hexes[b]], self.hexes[b]))
                 kind = kinds.setdefault(key, len(kinds))
                 if kind == len(self.kind_step):
                     self.kind_step.append((a, b))
@@ -90,7 +91,7 @@ def board_index(ctx: Any) -> BoardIndex:
     cache = ctx.lasting("supply.index")
     index = cache.get("index")
     if index is None:
-        index = cache["index"] = BoardIndex(ctx.board.graph)
+        index = cache["index"] = BoardIndex(ctx.board)
     return index
 
 

@@ -58,7 +58,7 @@ def _line_edges(ctx: Any, side: str) -> list[tuple[Hex, Hex, bool]]:
     cache = ctx.lasting("supply.line-edges", kinds)
     if "edges" not in cache:
         cache["edges"] = [(a, b, not (data.get("road") or data.get("trail")))
-                          for a, b, data in ctx.board.graph.edges(data=True)
+                          for a, b, data in ctx.board.edge_items()
                           if any(data.get(k) for k in kinds)]
     return cache["edges"]
 

@@ -114,7 +114,7 @@ def _road_or_town(ctx: Any, target: Any, source: Any) -> bool:
 
 
 def _road_or_town_now(board: Any, target: Any, source: Any, mode: str) -> bool:
-    if board.graph.nodes[target]["town"] is not None:
+    if board.node(target)["town"] is not None:
         return True
     if mode == "road_hexside":
         side = board.side(source, target)

@@ -6,11 +6,12 @@ problem with its key path instead of stopping at the first.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from .hexgrid import Grid, Hex, hex_label, parse_hex
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = ["FEATURES", "MAP_KEYS", "BoardError", "KeyPath", "Problems", "grid_from", "terrain", "hexsides",
            "towns", "labels", "entry_areas"]

@@ -15,6 +15,11 @@
   ``fortification`` (the :class:`Hex` a printed, faced fortification protects, or None) and
   ``side`` (the :class:`HexSide`).
 
+  The same attributes without networkx: :meth:`Board.node`, :meth:`Board.edge`,
+  :meth:`Board.adjacency`, :meth:`Board.edge_items` (the graph's own dicts, in its order). The
+  graph itself is built when first asked for (networkx is imported then): a board loaded from the
+  compiled-pack cache answers every question without importing networkx.
+
 The kernel gives these features no meaning; the rules (TEC, movement, combat) do.
 Bad map data raises :class:`BoardError` (a ValueError) listing every problem at once, each with
 the key path inside the map data (``hexsides.3.hexes``) so the loader can turn it into
@@ -25,13 +30,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from . import _board_parse as parse
 from ._board_parse import FEATURES, MAP_KEYS, BoardError
 from .hexgrid import Grid, Hex, HexSide, hex_label, parse_hex
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = ["FEATURES", "MAP_KEYS", "HexInfo", "SideInfo", "Board", "BoardError"]
 
@@ -85,9 +91,13 @@ class Board:
 
     def __init__(self, grid: Grid, graph: nx.Graph, entry_areas: Mapping[str, frozenset[Hex]]) -> None:
         self.grid: Grid = grid
-        self.graph: nx.Graph = graph
+        # the graph's own node and adjacency dicts (read-only): what every view reads; the
+        # networkx graph is kept for this process only (not pickled) and rebuilt from them
+        self._node: dict[Hex, dict[str, Any]] = graph._node
+        self._adjd: dict[Hex, dict[Hex, dict[str, Any]]] = graph._adj
+        self._graph: nx.Graph | None = graph
         self.entry_areas: dict[str, frozenset[Hex]] = dict(entry_areas)
-        nodes = graph.nodes
+        nodes = self._node
         names = sorted({s for h in nodes for s in nodes[h]["hex_sets"]})
         #: name -> the hexes of each named hex set of the map (the game's vocabulary ``hex_sets``)
         self.hex_sets: dict[str, frozenset[Hex]] = {
@@ -101,6 +111,45 @@ class Board:
         self._edge_hexes: dict[str, tuple[Hex, ...]] = {}
         self._towns: tuple[tuple[Hex, Mapping[str, Any]], ...] | None = None
         self._adj: dict[Hex, tuple[Hex, ...]] | None = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "_graph": None}
+
+    @property
+    def graph(self) -> nx.Graph:
+        """The frozen :class:`networkx.Graph` of the map (module docstring), built on first use
+        from the board's node and adjacency dicts (same nodes, adjacency order and attributes)."""
+        if self._graph is None:
+            import networkx as nx
+
+            graph = nx.Graph()
+            graph._node = self._node
+            graph._adj = self._adjd
+            self._graph = nx.freeze(graph)
+        return self._graph
+
+    def node(self, h: Hex) -> Mapping[str, Any]:
+        """The attributes of on-map hex ``h`` (``graph.nodes[h]``: read, never change); KeyError off the map."""
+        return self._node[h]
+
+    def edge(self, a: Hex, b: Hex) -> Mapping[str, Any]:
+        """The attributes of the hexside between adjacent ``a`` and ``b`` (``graph.edges[a, b]``:
+        read, never change); KeyError if they are not adjacent on-map hexes."""
+        return self._adjd[a][b]
+
+    def adjacency(self) -> Mapping[Hex, Mapping[Hex, Mapping[str, Any]]]:
+        """Hex -> neighbour -> hexside attributes, in the graph's node and adjacency order
+        (``graph.adj``: read, never change)."""
+        return self._adjd
+
+    def edge_items(self) -> Iterator[tuple[Hex, Hex, Mapping[str, Any]]]:
+        """``(a, b, attributes)`` of every hexside once, in ``graph.edges(data=True)`` order."""
+        seen: set[Hex] = set()
+        for a, nbrs in self._adjd.items():
+            for b, data in nbrs.items():
+                if b not in seen:
+                    yield a, b, data
+            seen.add(a)
 
     # -- construction ---------------------------------------------------------------------------
     @classmethod
@@ -116,6 +165,8 @@ class Board:
         label, a hexside between non-adjacent hexes, a fortification protecting neither of its
         hexes, a non-boolean feature, an unknown hexside key, a hex in two entry areas.
         """
+        import networkx as nx
+
         grid = parse.grid_from(map_data)
         p = parse.Problems()
         graph = nx.Graph()
@@ -159,7 +210,7 @@ class Board:
     def hex(self, h: Hex) -> HexInfo:
         """What the map says about on-map hex ``h``; ValueError if off the map."""
         self._on_map(h)
-        attrs = dict(self.graph.nodes[h])
+        attrs = dict(self._node[h])
         if attrs["town"] is not None:
             attrs["town"] = dict(attrs["town"])  # a copy: the board stays unchanged
         return HexInfo(hex=h, **attrs)
@@ -172,13 +223,13 @@ class Board:
         info = self._sides.get((a, b))
         if info is None:
             side = self.grid.hexside(a, b)
-            info = SideInfo(**self.graph.edges[side.a, side.b])
+            info = SideInfo(**self._adjd[side.a][side.b])
             self._sides[(a, b)] = self._sides[(b, a)] = info
         return info
 
     def sides(self) -> Iterator[SideInfo]:
         """Every hexside with at least one feature, in label order."""
-        for a, b in sorted(tuple(sorted(e)) for e in self.graph.edges):
+        for a, b in sorted(tuple(sorted((a, b))) for a, b, _ in self.edge_items()):
             info = self.side(a, b)
             if info.features:
                 yield info
@@ -214,7 +265,9 @@ class Board:
         one of ``networkx.single_source_shortest_path`` on ``restricted_view(graph, closed)``
         (same paths, same order; run on the board's adjacency table, without the view's
         per-edge filters). networkx.NodeNotFound if ``start`` is off the map."""
-        if start not in self.graph:
+        if start not in self._node:
+            import networkx as nx
+
             raise nx.NodeNotFound(f"Source {start} not in G")
         adj = self._adjacency()
         shut = set(closed)
@@ -235,7 +288,7 @@ class Board:
     def _adjacency(self) -> dict[Hex, tuple[Hex, ...]]:
         """Hex -> its neighbours in the graph's adjacency order (built once per board)."""
         if self._adj is None:
-            self._adj = {h: tuple(self.graph.adj[h]) for h in self.graph}
+            self._adj = {h: tuple(nbrs) for h, nbrs in self._adjd.items()}
         return self._adj
 
     def path_within(self, reach: Mapping[Hex, list[Hex]], target: Hex, radius: int) -> list[Hex] | None:
@@ -245,7 +298,7 @@ class Board:
         if target in reach:
             return reach[target]
         best: list[Hex] | None = None
-        for n in sorted(self.graph.neighbors(target)):
+        for n in sorted(self._adjd[target] if target in self._adjd else self.graph.neighbors(target)):
             path = reach.get(n)
             if path is not None and len(path) <= radius and (best is None or len(path) + 1 < len(best)):
                 best = path + [target]
@@ -254,7 +307,7 @@ class Board:
     def towns(self) -> dict[Hex, dict[str, Any]]:
         """Hex -> town dict (``name``, ``kind``, ``ip``…) for every town, in label order."""
         if self._towns is None:
-            self._towns = tuple(sorted((h, t) for h, t in self.graph.nodes(data="town") if t is not None))
+            self._towns = tuple(sorted((h, a["town"]) for h, a in self._node.items() if a.get("town") is not None))
         return {h: dict(t) for h, t in self._towns}
 
     def edge_hexes(self, edge: str) -> list[Hex]:

@@ -113,6 +113,6 @@ Scalar = bool | int | float | str
 class Model(BaseModel):
     """Strict, frozen, no unknown keys; any mapping may carry its own ``provenance``."""
 
-    model_config = ConfigDict(strict=True, extra="forbid", frozen=True, populate_by_name=False)
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True, populate_by_name=False, defer_build=True)
 
     provenance: Provenance | None = None

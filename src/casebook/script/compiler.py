@@ -11,10 +11,9 @@ from __future__ import annotations
 import difflib
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 from typing import Any
-
-import networkx as nx
 
 from casebook.core.errors import IllegalActionError, Problem, ScriptSyntaxError
 from casebook.core.packcache import cached_parse_script
@@ -277,6 +276,18 @@ class _Builder:
         return QuantityCode(q.name, q.mode, self.code(q.cases, q.loc), base, base_code, tuple(terms),
                             rounding, tuple(bounds))
 
+    def _cycle(self) -> list[tuple[str, str]] | None:
+        """A cycle of quantities using each other (``networkx.find_cycle``'s edges, so the message
+        names the same cycle), or None. The stdlib sorter first says whether there is one: a
+        pack without a cycle (every loadable one) needs no networkx."""
+        try:
+            TopologicalSorter({a: set(bs) for a, bs in self.uses.items()}).prepare()
+            return None
+        except CycleError:
+            import networkx as nx
+
+            return list(nx.find_cycle(nx.DiGraph([(a, b) for a, bs in self.uses.items() for b in bs])))
+
     def build(self) -> RuleSet:
         quantities: dict[str, QuantityCode] = {}
         perms: dict[str, list] = {}
@@ -315,11 +326,7 @@ class _Builder:
                 if s.over:
                     code = replace(code, over=self.code(s.over, s.loc).cases)
                 perms.setdefault(s.action, []).append((s.verdict, code, cond))
-        graph = nx.DiGraph([(a, b) for a, bs in self.uses.items() for b in bs])
-        try:
-            cycle = nx.find_cycle(graph)
-        except nx.NetworkXNoCycle:
-            cycle = None
+        cycle = self._cycle()
         if cycle:
             names = [a for a, _ in cycle] + [cycle[0][0]]
             loc = where[names[0]]

@@ -12,15 +12,15 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
-
-from lark import Lark
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
-from lark.lexer import PatternStr
+from typing import TYPE_CHECKING, Any
 
 from casebook.core.errors import Problem, ScriptSyntaxError
 
-from .ast import AstBuilder, Statement
+from .ast import Statement
+
+if TYPE_CHECKING:  # lark is imported when a script is parsed, not when parses come from the cache
+    from lark import Lark
+    from lark.exceptions import UnexpectedInput
 
 __all__ = ["parser", "parse_script", "parse_file", "caret_context", "MAX_SCRIPT_CHARS", "MAX_LINE_CHARS",
            "MAX_NUMBER_CHARS", "MAX_TREE_DEPTH", "MAX_STATEMENT_LINES"]
@@ -103,11 +103,15 @@ _TERMINAL_WORDS = {
 @lru_cache(maxsize=1)
 def parser() -> Lark:
     """The rule-script LALR parser, built once per process (``propagate_positions=True``)."""
+    from lark import Lark
+
     return Lark.open(str(GRAMMAR), parser="lalr", propagate_positions=True, maybe_placeholders=True)
 
 
 @lru_cache(maxsize=1)
 def _literals() -> dict[str, str]:
+    from lark.lexer import PatternStr
+
     return {t.name: t.pattern.value for t in parser().terminals if isinstance(t.pattern, PatternStr)}
 
 
@@ -148,6 +152,8 @@ def _chunks(text: str) -> list[tuple[int, str]]:
 
 
 def _syntax_problem(file: str, text: str, err: UnexpectedInput, offset: int = 0) -> Problem:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
     diagnosis = None
     try:
         diagnosis = err.match_examples(parser().parse, _EXAMPLES, use_accepts=True)
@@ -249,6 +255,10 @@ def parse_script(text: str, file: str) -> tuple[tuple[Statement, ...], list[Prob
     (:data:`MAX_SCRIPT_CHARS`, :data:`MAX_LINE_CHARS`, :data:`MAX_NUMBER_CHARS`,
     :data:`MAX_TREE_DEPTH`) or with a literal the compiler cannot take is a located problem too.
     """
+    from lark.exceptions import UnexpectedInput, VisitError
+
+    from ._builder import AstBuilder
+
     if len(text) > MAX_SCRIPT_CHARS:
         return (), [Problem(file, 1, 1, "", f"a rule script longer than {MAX_SCRIPT_CHARS} characters")]
     if not text.endswith("\n"):

@@ -25,7 +25,7 @@ import bisect
 from functools import lru_cache
 from typing import Any
 
-from casebook.core.hexgrid import Hex, parse_hex
+from casebook.core.hexgrid import Hex, parse_hex, to_cube
 
 from . import ast as A
 from .facts import FactType
@@ -141,7 +141,7 @@ class SpatialTerms:
         origin = self._origin(node.origin, record, node.loc)
         ident = (node.loc.file, node.loc.line, node.loc.column)
 
-        def matching(e: Any, r: Any, grid: Any) -> tuple[list[int], list[Hex]]:
+        def matching(e: Any, r: Any, grid: Any) -> tuple[list[int], list[tuple[int, int]]]:
             key: Any = None
             cache = getattr(e.std, "cache", None)
             if cache is not None:
@@ -156,16 +156,20 @@ class SpatialTerms:
             flat = grid.layout.flat
             hexes = sorted({_hex(x["hex"]) for x in source(e, r) if cond is None or cond(e, x)},
                            key=lambda h: (h.col, h.row) if flat else (h.row, h.col))
-            out = ([h.col if flat else h.row for h in hexes], hexes)
+            # each hex as its cube coordinates (q, r): the distance is hexgrid.distance's, inlined
+            out = ([h.col if flat else h.row for h in hexes],
+                   [(c.q, c.r) for c in (to_cube(h, grid.layout) for h in hexes)])
             if key is not None and cache is not None:
                 cache[key] = out
             return out
 
         def nearest(e: Any, r: Any) -> int:
             grid = _board(e, node.loc).grid
-            coords, hexes = matching(e, r, grid)
+            coords, cubes = matching(e, r, grid)
             h = _hex(origin(e, r))
             here = h.col if grid.layout.flat else h.row
+            c = to_cube(h, grid.layout)
+            oq, orr = c.q, c.r
             best = FAR
             right = bisect.bisect_left(coords, here)
             left = right - 1
@@ -175,11 +179,13 @@ class SpatialTerms:
                 if min(gap_l, gap_r) >= best:
                     break
                 if gap_l <= gap_r:
-                    best = min(best, grid.distance(h, hexes[left]))
+                    q, rr = cubes[left]
                     left -= 1
                 else:
-                    best = min(best, grid.distance(h, hexes[right]))
+                    q, rr = cubes[right]
                     right += 1
+                dq, dr = oq - q, orr - rr
+                best = min(best, max(abs(dq), abs(dr), abs(dq + dr)))
             return best
         return Compiled(nearest, NUM)
 
