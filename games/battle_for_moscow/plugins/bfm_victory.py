@@ -17,6 +17,7 @@ from typing import Any, Literal
 from pydantic import ConfigDict
 from typing_extensions import TypedDict
 
+from casebook.areas.victory import last_turn
 from casebook.core.cases import implements
 from casebook.core.hexgrid import hex_label
 from casebook.core.hooks import hookimpl
@@ -81,10 +82,8 @@ def verdict(ctx: Any) -> dict[str, Any]:
 @hookimpl
 def casebook_turn_end(ctx: Any, turn: int) -> None:
     """BM1.2: the game ends after the last turn of the scenario (turn 7 of the seven, BM1.1)."""
-    info = ctx.state.scenario
-    last = getattr(info, "last_turn", None) if info is not None and not isinstance(info, Mapping) \
-        else (info or {}).get("last_turn")
-    if last is not None and turn >= int(last):
+    last = last_turn(ctx)
+    if last is not None and turn >= last:
         ctx.state.set_plugin_data(PLUGIN, {"final": True})
 
 

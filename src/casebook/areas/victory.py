@@ -23,7 +23,7 @@ from casebook.core.hooks import hookimpl
 from ._zoc_cites import line_cases
 from .control import controller
 
-__all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "TABLES", "automatic_winner", "verdict"]
+__all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "TABLES", "automatic_winner", "last_turn", "verdict"]
 
 QUESTIONS = {"victory": "victory — who controls the victory hexes, and who would win now"}
 PLUGIN = "area_victory"
@@ -71,13 +71,19 @@ def verdict(ctx: Any) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------------------------- hooks
-@hookimpl
-def casebook_turn_end(ctx: Any, turn: int) -> None:
-    """The game ends after the scenario's last turn."""
+def last_turn(ctx: Any) -> int | None:
+    """The scenario's last turn (its ``last_turn``, a model or a mapping), None when it has none."""
     info = ctx.state.scenario
     last = getattr(info, "last_turn", None) if info is not None and not isinstance(info, Mapping) \
         else (info or {}).get("last_turn")
-    if last is not None and turn >= int(last):
+    return None if last is None else int(last)
+
+
+@hookimpl
+def casebook_turn_end(ctx: Any, turn: int) -> None:
+    """The game ends after the scenario's last turn."""
+    last = last_turn(ctx)
+    if last is not None and turn >= last:
         ctx.state.set_plugin_data(PLUGIN, {"final": True})
 
 
