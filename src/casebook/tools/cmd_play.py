@@ -211,7 +211,7 @@ def _player_text(kind: str, name: str) -> str:
 
 
 def _resume(game_id: Any, scenario: str | None, load: str,
-            players: Mapping[str, tuple[str, str]]) -> tuple[Any, Any, Any, dict[str, str]]:
+            players: Mapping[str, tuple[str, str]] | None = None) -> tuple[Any, Any, Any, dict[str, str]]:
     """(game, state, initial, saved players) of the save at ``load``: its game and scenario must
     be those named on the command line (if any); it is checked whole (every problem at once:
     the schema, the map, the RNG, the tracks' bounds, each plugin's record); its trace
@@ -250,6 +250,7 @@ def _resume(game_id: Any, scenario: str | None, load: str,
         raise click.UsageError(f"{load} is a save of {saved_game!r}, the pack {game_id} is {game.engine.pack.id!r}")
     pos = load_save(load, game.engine)
     trace, data = resume_trace(load, position_to_dict(pos))  # the trace beside it is its own (tools/saves.py)
+    players = players or {}  # sides named on the command line: (kind, arg)
     saved = {side: str(p) for side, p in (pos.players or {}).items() if side not in players}
     humans = [side for side, (kind, _) in players.items() if kind == "human"]
     humans += [side for side, p in saved.items() if p == "human"]
