@@ -13,8 +13,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from casebook.core.engine import load_engine, state_from_position
-from casebook.core.position import load_position
+from casebook.content.position import load_position
+from casebook.script.engine import load_engine, state_from_position
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = [

@@ -7,7 +7,7 @@
 Every command runs in a fresh process (``python -m casebook.tools …``), so its imports count; the
 children may write bytecode (``__pycache__``) as an installed Casebook does, whatever
 ``PYTHONDONTWRITEBYTECODE`` says.
-The compiled-pack cache (src/casebook/core/packcache.py) lives in a temporary folder: one warming run fills
+The compiled-pack cache (src/casebook/content/packcache.py) lives in a temporary folder: one warming run fills
 it, then each figure is the median of ``--rounds`` runs. ``--cold`` also times each command with
 ``CASEBOOK_CACHE=off`` (every YAML file parsed and validated, as before the cache).
 
@@ -57,7 +57,7 @@ ASKS = (
     ("ask retreat g-1pz-1 --hexes 2", ["retreat", "g-1pz-1", "--hexes", "2"]),
     ("ask stacking 2708", ["stacking", "2708"]),
 )
-_LOAD = ("import time; t = time.process_time(); from casebook.core.content import load_pack; "
+_LOAD = ("import time; t = time.process_time(); from casebook.content.loader import load_pack; "
          "i = time.process_time(); load_pack('moscow41'); e = time.process_time(); "
          "print(f'{i - t:.4f} {e - i:.4f}')")
 
@@ -77,8 +77,8 @@ def timed(cmd: list[str], env: dict[str, str], stdin: str = "") -> tuple[float, 
 
 def make_save(folder: Path, decisions: int = 120) -> Path:
     """A Blitz position saved after ``decisions`` greedy decisions (seed 1), with its trace."""
+    from casebook.content.yamlio import dump_yaml
     from casebook.core.game import Game
-    from casebook.core.yamlio import dump_yaml
     from casebook.tools.bots import make_bot
 
     state = Game.load("moscow41", "october-blitz").new_initial_state(1)

@@ -31,10 +31,10 @@ from typing import Any
 import networkx as nx
 import pytest
 
-from casebook.core.engine import Engine, load_engine
 from casebook.core.game import Game
 from casebook.core.hexgrid import hex_label
 from casebook.games.moscow41.plugins import _supply_trace as paths
+from casebook.script.engine import Engine, load_engine
 from casebook.tools.runtime import tune_gc
 
 SIDE = "german"

@@ -40,16 +40,16 @@ def mini_pack() -> Path:
 @pytest.fixture(scope="session")
 def m41():
     """The Moscow '41 engine (loaded once per test session)."""
-    from casebook.core.engine import load_engine
+    from casebook.script.engine import load_engine
 
     return load_engine("moscow41")
 
 
 def make_ctx(engine, text: str, trace: bool = False):
     """A :class:`Ctx` for a position given as YAML text (inline map or the pack's map)."""
-    from casebook.core.engine import state_from_position
-    from casebook.core.position import load_position
+    from casebook.content.position import load_position
     from casebook.core.trace import Trace
+    from casebook.script.engine import state_from_position
 
     pos = load_position(text, pack=engine.pack)
     return engine.ctx(state_from_position(pos), Trace() if trace else None)

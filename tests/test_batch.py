@@ -14,9 +14,9 @@ import pytest
 from click.testing import CliRunner
 
 from casebook.core.actions import Action
-from casebook.core.engine import Engine
 from casebook.core.game import Game
 from casebook.core.hooks import hookimpl
+from casebook.script.engine import Engine
 from casebook.tools import batch as batch_mod
 from casebook.tools.batch import Backend, GameRecord, GameSpec, load_game, play_one, run_batch
 from casebook.tools.batch_summary import changed_seeds, compare_rows, summarize, summary_rows

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from casebook.core.cases import REGISTRY, CaseIndex, coverage, implements, register_cases, scan_tests
+from casebook.content.cases import REGISTRY, CaseIndex, coverage, implements, register_cases, scan_tests
 from casebook.tools.cli import cli
 
 TSV = Path("/work/shared/rulebook/cases.tsv")

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from casebook.core.content import Pack, find_pack, load_pack, scan_pack
+from casebook.content.loader import Pack, find_pack, load_pack, scan_pack
+from casebook.content.provenance import effective_provenance
 from casebook.core.errors import ContentError
-from casebook.core.provenance import effective_provenance
 
 
 @pytest.fixture

@@ -1,15 +1,18 @@
 """The core names no game (issue #14, item 2): no side, game, track, unit flag or map key of
-Moscow '41 or Battle for Moscow anywhere in ``src/casebook/core`` — code, messages or docstring
-examples (a game's names come from its vocabulary)."""
+Moscow '41 or Battle for Moscow anywhere in ``src/casebook/core`` or the content layer beside it
+(``src/casebook/content``: loader, schemas, positions) — code, messages or docstring examples (a
+game's names come from its vocabulary)."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+import casebook.content
 import casebook.core
 
 CORE = Path(casebook.core.__file__).parent
+CONTENT = Path(casebook.content.__file__).parent
 #: The names of the shipped games the core must not know (the issue's grep, case-insensitive).
 GAME_NAMES = re.compile(r"german|soviet|moscow|partisan|hedgehog|guards|panzer", re.IGNORECASE)
 
@@ -22,8 +25,13 @@ def _hits(folder: Path) -> list[str]:
 
 
 def test_the_core_source_names_no_game():
-    assert len(list(CORE.rglob("*.py"))) > 20  # the core really is there
+    assert len(list(CORE.rglob("*.py"))) > 10  # the core really is there
     assert _hits(CORE) == []
+
+
+def test_the_content_layer_names_no_game():
+    assert len(list(CONTENT.rglob("*.py"))) > 10
+    assert _hits(CONTENT) == []
 
 
 def test_the_check_finds_a_game_name(tmp_path):

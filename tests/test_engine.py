@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from casebook.core.engine import Engine, load_engine, state_from_position
+from casebook.content.position import load_position
 from casebook.core.errors import ContentError
 from casebook.core.hooks import hookimpl
-from casebook.core.position import load_position
 from casebook.core.trace import Trace
+from casebook.script.engine import Engine, load_engine, state_from_position
 
 
 class _Zoc:

@@ -8,10 +8,10 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from casebook.content.position import load_position
 from casebook.core.dice import roll
 from casebook.core.errors import PositionError
 from casebook.core.game import Game
-from casebook.core.position import load_position
 from casebook.core.state import GameState
 from casebook.core.trace import Trace
 from casebook.games.moscow41.plugins import paratroops

@@ -6,10 +6,10 @@ import pytest
 
 from casebook.core.actions import Action
 from casebook.core.dice import roll
-from casebook.core.engine import Engine
 from casebook.core.errors import IllegalActionError
 from casebook.core.game import Game
 from casebook.core.hooks import Refusal, hookimpl
+from casebook.script.engine import Engine
 
 
 class Toy:

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from casebook.content.yamlio import load_yaml
 from casebook.core.board import Board
 from casebook.core.errors import ContentError
 from casebook.core.hexgrid import Grid, Hex, parse_hex
-from casebook.core.yamlio import load_yaml
 from casebook.tools.cmd_mapfit import generate, mapfit, outputs
 from casebook.tools.mapfit import fit_affine, hex_at, residuals
 from casebook.tools.mapsource import load_sources

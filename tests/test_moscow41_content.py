@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
-from casebook.core.content import load_pack
+from casebook.content.loader import load_pack
 
 PACK = Path(__file__).resolve().parent.parent / "games" / "moscow41"
 FIVE_TOWNS = {"Kalinin": "3733", "Volokolamsk": "2733", "Mozhaisk": "2032", "Maloyaroslavets": "1435",

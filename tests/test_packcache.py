@@ -1,4 +1,4 @@
-"""The compiled-pack cache (src/casebook/core/packcache.py): an edit of any pack file is a new key (the
+"""The compiled-pack cache (src/casebook/content/packcache.py): an edit of any pack file is a new key (the
 answer follows the edit), a corrupt or foreign entry is ignored and rebuilt, never unpickled, and
 the cache is off on request or in a folder other users could write."""
 
@@ -10,9 +10,9 @@ import shutil
 
 import pytest
 
-from casebook.core import packcache
-from casebook.core.content import load_pack
-from casebook.core.engine import _cached_engine
+from casebook.content import packcache
+from casebook.content.loader import load_pack
+from casebook.script.engine import _cached_engine
 from casebook.tools.cmd_ask import ask_position
 
 BFM = "games/battle_for_moscow"
@@ -143,7 +143,7 @@ def test_an_edit_that_keeps_size_and_modification_time_is_still_a_new_key(cache,
 
 
 def test_a_yaml_parse_is_kept_and_a_parse_with_problems_never(cache, tmp_path):
-    from casebook.core.yamlio import read_yaml
+    from casebook.content.yamlio import read_yaml
 
     good = tmp_path / "good.yaml"
     good.write_text("units:\n" + "".join(f"  - {{id: u{i}, hex: '0{i % 9 + 1}0{i % 7 + 1}'}}\n"

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from casebook.content.position import load_position, position_to_dict
 from casebook.core.game import Game
 from casebook.core.hexgrid import parse_hex
-from casebook.core.position import load_position, position_to_dict
 from casebook.tools.bots import BOT_KINDS, make_bot
 from casebook.tools.planner import PlannerBot
 from casebook.tools.planner_combat import ATTACKER_STEP, FATIGUE, expected_value, side_value, spare_ips, support_options

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from test_game import Toy
 
-from casebook.core.engine import Engine
 from casebook.core.game import Game
 from casebook.core.trace import Trace
+from casebook.script.engine import Engine
 from casebook.tools.account import narrate_all
 from casebook.tools.bots import GreedyBot, RandomBot
 from casebook.tools.cmd_play import PlayInterrupted, run_play

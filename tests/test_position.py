@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from casebook.core.content import load_pack
+from casebook.content.loader import load_pack
+from casebook.content.position import dump_position, effective_map, load_position, position_to_dict
 from casebook.core.errors import PositionError
-from casebook.core.position import dump_position, effective_map, load_position, position_to_dict
 
 INLINE = """\
 kind: position
@@ -122,7 +122,7 @@ def test_round_trip_over_generated_units(pack, units, counters):
     data = {"kind": "position", "format": 1, "game": "mini", "turn": 2,
             "units": [{"id": f"u{i}", **u} for i, u in enumerate(units)]
             + [{"counter": c, "hex": "0101", "fatigued": True} for c in counters]}
-    from casebook.core.yamlio import dump_yaml
+    from casebook.content.yamlio import dump_yaml
 
     pos = load_position(dump_yaml(data), pack=pack)
     assert load_position(dump_position(pos), pack=pack) == pos

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from casebook.content.yamlio import load_yaml
 from casebook.core.hexgrid import Grid, HexSide, parse_hex
-from casebook.core.yamlio import load_yaml
 from casebook.tools.cmd_render import render
 from casebook.tools.render import S, render_svg
 from casebook.tools.render_units import front_sides, step_subtitle

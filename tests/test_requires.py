@@ -1,4 +1,4 @@
-"""What a pack must hold for the plugins it lists (src/casebook/core/requires.py, issue #14 item 6):
+"""What a pack must hold for the plugins it lists (src/casebook/content/requires.py, issue #14 item 6):
 each plugin's ``REQUIRES`` (tables, rule-script quantities) and its ``VICTORY_SCHEMA`` (the
 scenario's ``victory:`` block) — reported by ``casebook lint`` at ``file:line:column``, and
 ``play`` refuses the pack with the same error instead of failing mid-game."""
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from casebook.core.requires import requirements_of
+from casebook.content.requires import requirements_of
 from casebook.tools.cli import cli, main
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
@@ -91,9 +91,9 @@ def test_a_scenario_s_victory_block_is_typed_by_its_victory_plugin(tmp_path):
 def test_17_1_the_campaign_s_points_block_is_typed(tmp_path):
     """Moscow '41's victory plugin declares both shapes of its block (17.0-17.4, 18.1.3): both
     shipped scenarios pass, a misspelt term is located with a suggestion."""
-    from casebook.core.content import load_pack
+    from casebook.content.loader import load_pack
+    from casebook.content.position import load_position
     from casebook.core.errors import PositionError
-    from casebook.core.position import load_position
 
     pack = load_pack(GAMES / "moscow41")
     for sid in ("campaign", "october-blitz"):
@@ -151,8 +151,8 @@ def test_cases_reads_the_pack_of_a_trace_or_position(tmp_path):
 def test_1_4_a_track_bound_naming_a_quantity_the_scripts_lack_fails_lint(tmp_path):
     """Moscow '41's IP maximum is the script's ``ip_total … at most 99 by 1.4`` (one source): a
     manifest naming a quantity no script defines is refused at its line, with a suggestion."""
-    from casebook.core.requires import track_bound_problems
-    from casebook.core.tracks import TrackDecl
+    from casebook.content.requires import track_bound_problems
+    from casebook.content.tracks import TrackDecl
 
     pack = _bfm(tmp_path)
     manifest = pack / "game.yaml"
@@ -164,7 +164,7 @@ def test_1_4_a_track_bound_naming_a_quantity_the_scripts_lack_fails_lint(tmp_pat
     assert (f"game.yaml:{_line(manifest, 'stacking_limt')}:") in out.output
     assert ("vocabulary.tracks.vp.high: the track's maximum is the rule-script quantity 'stacking_limt', "
             "which no rule script defines (did you mean 'stacking_limit'?)") in out.output
-    from casebook.core.engine import load_engine
+    from casebook.script.engine import load_engine
 
     rules = load_engine("moscow41").rules
     assert track_bound_problems({"ip": TrackDecl("ip", ("side",), 0, "ip_total")}, rules, lambda kp: ("g", 1, 1)) == []

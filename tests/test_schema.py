@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from casebook.core.schema import cited_cases, parse_provenance, validate
-from casebook.core.yamlio import load_yaml
+from casebook.content.schema import cited_cases, parse_provenance, validate
+from casebook.content.yamlio import load_yaml
 
 COUNTERS = """\
 kind: counters

@@ -274,8 +274,8 @@ def test_fused_tests_on_facts_and_fields_keep_their_meaning():
 def test_case_ids_with_a_game_prefix_are_cited_like_any_other():
     """A pack whose rules have no printed numbers may prefix its own ids (``BM8.3``) so they never
     collide with another game's; the script grammar accepts every id the case index does
-    (casebook.core.cases.CASE_ID)."""
-    from casebook.core.cases import CASE_ID
+    (casebook.content.cases.CASE_ID)."""
+    from casebook.content.cases import CASE_ID
 
     ids = ["BM8.3", "BM2.2A", "B1", "10.4.5C", "0.2.3.1", "7", "AB12.1C2"]
     assert all(CASE_ID.match(i) for i in ids)

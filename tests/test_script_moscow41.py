@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from casebook.core.engine import load_engine
 from casebook.core.errors import IllegalActionError
 from casebook.script import compile_files, compile_pack, compile_scripts, find_rule_pack, load_facts
+from casebook.script.engine import load_engine
 
 PACK = find_rule_pack("moscow41")
 RULES = compile_pack(PACK)

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from casebook.core.engine import Engine
 from casebook.core.errors import ScriptSyntaxError
 from casebook.script import compile_pack, find_rule_pack
+from casebook.script.engine import Engine
 
 ROOT = Path(__file__).resolve().parent.parent
 

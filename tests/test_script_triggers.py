@@ -1,6 +1,6 @@
 """Triggers (issue #15): `when unit enters hex where …: remove marker <kind> by CASE` — the event,
 its condition held to the event's declared inputs, and an effect the engine carries out with no
-game code (casebook.core.effects); 16.3B (a Partisan marker removed when a German unit enters its
+game code (casebook.script.effects); 16.3B (a Partisan marker removed when a German unit enters its
 hex during a German movement action) is such a line now."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from casebook.core.effects import carry_out
 from casebook.core.errors import ScriptSyntaxError
 from casebook.script import compile_pack, compile_scripts, find_rule_pack
+from casebook.script.effects import carry_out
 
 ROOT = Path(__file__).resolve().parent.parent
 M41 = compile_pack(find_rule_pack("moscow41"))

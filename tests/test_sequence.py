@@ -6,12 +6,19 @@ from pathlib import Path
 
 import pytest
 
+from casebook.content.yamlio import load_yaml
 from casebook.core.errors import ContentError, PositionError
 from casebook.core.sequence import Sequence, SequenceMachine
 from casebook.core.state import GameState
 from casebook.core.trace import Trace
 
 SEQ = Path(__file__).resolve().parent.parent / "games" / "moscow41" / "sequence.yaml"
+
+
+def _load(path: Path) -> Sequence:
+    """A ``sequence.yaml`` read under the YAML policy and built (as the loader does)."""
+    doc = load_yaml(path)
+    return Sequence.from_dict(doc.data, file=doc.file, doc=doc)
 
 
 def _state(**extra) -> GameState:
@@ -21,7 +28,7 @@ def _state(**extra) -> GameState:
 
 @pytest.fixture
 def seq() -> Sequence:
-    return Sequence.load(SEQ)
+    return _load(SEQ)
 
 
 @pytest.mark.case("0.7.1", "0.7.2", "0.7.3", "0.7.4", "0.7.5")
@@ -128,7 +135,7 @@ def test_bad_sequence_lists_every_problem_with_its_location(tmp_path) -> None:
         "      - {id: x, case: '1.2', colour: red}\n    loops:\n      - {from: x, to: q, case: '1.3'}\n"
         "  - id: a\n    case: '2.0'\n    side: none\n    steps: []\n", encoding="utf-8")
     with pytest.raises(ContentError) as info:
-        Sequence.load(path)
+        _load(path)
     found = {(p.key, p.line) for p in info.value.problems}
     assert found == {("phases.0.side", 7), ("phases.0.steps.1.colour", 10), ("phases.0.steps.1.id", 10),
                      ("phases.0.loops.0.to", 12), ("phases.1.steps", 16), ("phases.1.id", 13)}

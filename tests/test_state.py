@@ -36,7 +36,7 @@ EXAMPLE = {
 
 def _yaml_round_trip(d: dict) -> dict:
     """Through the project's own save path: dump_yaml, then the safe position-keeping reader."""
-    from casebook.core.yamlio import dump_yaml, read_yaml
+    from casebook.content.yamlio import dump_yaml, read_yaml
 
     doc, problems = read_yaml("<save>", text=dump_yaml(d))
     assert not problems, problems
@@ -192,9 +192,9 @@ def test_any_position_round_trips_through_state_yaml_and_json(d) -> None:
 
 
 def test_a_save_is_a_position_file(mini_pack) -> None:
-    from casebook.core.content import load_pack
-    from casebook.core.position import load_position, position_to_dict
-    from casebook.core.yamlio import dump_yaml
+    from casebook.content.loader import load_pack
+    from casebook.content.position import load_position, position_to_dict
+    from casebook.content.yamlio import dump_yaml
 
     pack = load_pack(mini_pack)
     pos = load_position(mini_pack / "scenarios" / "skirmish.yaml", pack=pack)

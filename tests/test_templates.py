@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 
 from casebook.core.actions import Action
-from casebook.core.engine import Engine
 from casebook.core.errors import IllegalActionError
 from casebook.core.game import Game
 from casebook.core.hooks import Refusal, hookimpl
 from casebook.core.templates import ActionTemplate
+from casebook.script.engine import Engine
 
 
 class Toy:

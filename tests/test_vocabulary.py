@@ -1,4 +1,4 @@
-"""A game's vocabulary (casebook.core.vocabulary): sides, unit classes and sizes, weather and marker
+"""A game's vocabulary (casebook.content.vocabulary): sides, unit classes and sizes, weather and marker
 kinds come from the manifest, and counters, scenarios and positions are checked against it."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from casebook.core.content import load_pack
-from casebook.core.vocabulary import choice_problem
+from casebook.content.loader import load_pack
+from casebook.content.vocabulary import choice_problem
 from casebook.tools.cli import cli
 
 MINI = Path(__file__).parent / "packs" / "mini"
@@ -112,10 +112,10 @@ def _supply_pack(tmp_path: Path) -> Path:
 def test_a_pack_declares_its_own_track_lints_loads_and_round_trips_a_save(tmp_path):
     import pytest
 
-    from casebook.core.engine import Engine, state_from_position
+    from casebook.content.position import dump_save
+    from casebook.content.savecheck import load_save
     from casebook.core.errors import PositionError
-    from casebook.core.position import dump_save
-    from casebook.core.savecheck import load_save
+    from casebook.script.engine import Engine, state_from_position
 
     pack = _supply_pack(tmp_path)
     out = CliRunner().invoke(cli, ["lint", str(pack)])
@@ -187,8 +187,8 @@ def test_a_map_s_named_hex_sets_come_from_the_vocabulary(tmp_path):
     """The map's ``moscow:`` list is a hex set the game declares (``hex_sets: [moscow]``): the
     board answers ``hex_set("moscow")``; an undeclared top-level map key is located with a
     suggestion."""
+    from casebook.content.packcache import pack_board
     from casebook.core.hexgrid import parse_hex
-    from casebook.core.packcache import pack_board
 
     pack = _copy(tmp_path)
     map_file = pack / "map.yaml"

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from casebook.content.yamlio import dump_yaml, load_yaml, read_yaml
 from casebook.core.errors import ContentError
-from casebook.core.yamlio import dump_yaml, load_yaml, read_yaml
 
 TEXT = """\
 kind: counters

@@ -8,7 +8,7 @@ import pytest
 @pytest.fixture(scope="session")
 def bfm():
     """The Battle for Moscow engine (loaded once per session)."""
-    from casebook.core.engine import load_engine
+    from casebook.script.engine import load_engine
 
     return load_engine("battle_for_moscow")
 
@@ -17,9 +17,9 @@ def bfm_ctx(engine, units, *, ground="dry", step="combat", phasing="german", mar
             trace=False, turn=3):
     """A :class:`Ctx` on the pack's map: ``units`` are ``(counter, hex, strength)`` (strength
     None: the counter's full strength); ``markers`` fortification hexes."""
-    from casebook.core.engine import state_from_position
-    from casebook.core.position import load_position
+    from casebook.content.position import load_position
     from casebook.core.trace import Trace
+    from casebook.script.engine import state_from_position
 
     phase = "german_turn" if phasing == "german" else "soviet_turn"
     lines = ["kind: position", "format: 1", "game: battle_for_moscow", f"turn: {turn}",

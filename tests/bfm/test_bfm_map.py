@@ -8,7 +8,7 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from casebook.core.yamlio import load_yaml
+from casebook.content.yamlio import load_yaml
 
 MAP = Path(__file__).resolve().parents[2] / "games" / "battle_for_moscow" / "map.yaml"
 #: the five river hexsides shared/reference/battle-for-moscow.md prints as examples

@@ -74,7 +74,7 @@ def test_BM8_5_lint_and_load_refuse_unknown_crt_result_codes(repo_root, tmp_path
     (file:line:column and key, all at once), never a traceback in play."""
     import shutil
 
-    from casebook.core.content import load_pack
+    from casebook.content.loader import load_pack
     from casebook.core.errors import ContentError
 
     pack = tmp_path / "bfm"
@@ -99,7 +99,7 @@ def test_BM8_5_lint_and_load_refuse_unknown_crt_result_codes(repo_root, tmp_path
 def test_BM8_5_crt_values_are_the_codes_the_results_plugin_applies(bfm):
     """The CRT's declared values, the readings' result values and the codes crt_results (read by the
     shared area_results) applies are the same six (AL DR DRL DE EX NE, BM8.5A-F)."""
-    from casebook.core.yamlio import load_yaml
+    from casebook.content.yamlio import load_yaml
 
     tables = bfm.pack.dir / "tables"
     crt = load_yaml(str(tables / "crt.yaml")).data
@@ -115,7 +115,7 @@ def test_BM3_4_render_counts_the_units_it_draws(repo_root, tmp_path):
     and the 1st Shock Army, off the map at the start) are not drawn: the message counts what is."""
     import re
 
-    from casebook.core.yamlio import load_yaml
+    from casebook.content.yamlio import load_yaml
 
     out = tmp_path / "bfm.svg"
     r = _run(repo_root, "render", "battle_for_moscow", "--scenario", "campaign", "-o", str(out))

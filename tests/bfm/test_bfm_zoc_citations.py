@@ -93,7 +93,7 @@ def _m41_fact_space():
 def test_moscow41_citation_permits_change_no_verdict():
     # A permit line that fires wins over a forbid line: the permit lines carrying 7.0A, 7.0D, 7.1A
     # must fire exactly where no forbid line of their action does.
-    from casebook.core.engine import load_engine
+    from casebook.script.engine import load_engine
 
     rules = load_engine("moscow41").rules
     checked = 0

@@ -9,7 +9,7 @@ import pytest
 @pytest.fixture(scope="session")
 def kp():
     """The Kestrel Pass engine (loaded once per session)."""
-    from casebook.core.engine import load_engine
+    from casebook.script.engine import load_engine
 
     return load_engine("kestrel_pass")
 
@@ -17,9 +17,9 @@ def kp():
 def kp_ctx(engine, units, *, step="combat", phasing="blue", turn=2, trace=True, control=None):
     """A :class:`Ctx` on the pack's map: ``units`` are ``(counter, hex, strength)`` (strength
     None: the counter's full strength); ``control`` hex -> side."""
-    from casebook.core.engine import state_from_position
-    from casebook.core.position import load_position
+    from casebook.content.position import load_position
     from casebook.core.trace import Trace
+    from casebook.script.engine import state_from_position
 
     lines = ["kind: position", "format: 1", "game: kestrel_pass", f"turn: {turn}",
              "weather: {temperature: warm, ground: dry}", f"phase: {phasing}_turn", f"step: {step}",

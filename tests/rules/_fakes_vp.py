@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from casebook.core.engine import Engine, load_engine
 from casebook.core.hooks import hookimpl, make_plugin_manager
+from casebook.script.engine import Engine, load_engine
 
 
 class FakeSupply:

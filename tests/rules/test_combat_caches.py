@@ -28,9 +28,9 @@ from casebook.areas._combat_rules import (
 )
 from casebook.areas._combat_validators import attack_action, other_refusals
 from casebook.core.actions import Action
-from casebook.core.engine import Engine
 from casebook.core.game import Game, State
 from casebook.core.hooks import hookimpl
+from casebook.script.engine import Engine
 from casebook.tools.bots import make_bot
 from tests.conftest import make_ctx
 from tests.rules._fakes import FakeAreasWithStacking, engine_with

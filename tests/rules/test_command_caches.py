@@ -14,12 +14,12 @@ from __future__ import annotations
 import pytest
 
 from casebook.core.actions import Action
-from casebook.core.engine import Engine
 from casebook.core.game import Game
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.games.moscow41.plugins import _command_paths as cp
 from casebook.games.moscow41.plugins import _command_steps as steps
 from casebook.games.moscow41.plugins import _fortification_effects as fx
+from casebook.script.engine import Engine
 from casebook.tools.bots import make_bot
 from tests.rules.test_command import HQ, at, eng, ours  # noqa: F401  (eng: fixture)
 from tests.rules.test_supply import G

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from casebook.core.engine import Engine, load_engine
+from casebook.script.engine import Engine, load_engine
 from tests.conftest import make_ctx
 from tests.rules.test_cookbook import DOC, ROOT, cooked
 

@@ -287,8 +287,8 @@ def test_14_4D2_scattered_paratroop_is_fatigued_once(pos):
 
 
 def test_ask_fortification_snapshot(m41, repo_root, snapshot):
-    from casebook.core.engine import state_from_position
-    from casebook.core.position import load_position
+    from casebook.content.position import load_position
+    from casebook.script.engine import state_from_position
 
     ctx = m41.ctx(state_from_position(load_position(repo_root / "docs/examples/fortification-line.yaml",
                                                     pack=m41.pack)))

@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from casebook.core.actions import Action
-from casebook.core.engine import Engine
 from casebook.core.game import Game
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.games.moscow41.plugins import _fortification_build as build
+from casebook.script.engine import Engine
 
 STEP = "replacement_reinforcement"
 

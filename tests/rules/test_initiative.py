@@ -243,8 +243,8 @@ def test_a_played_turn_rolls_the_weather_of_turn_2_and_collects_for_both(m41):
 # ---- casebook ask … income ------------------------------------------------------------------
 
 def test_ask_income_json_snapshot(m41, snapshot):
-    from casebook.core.engine import state_from_position
-    from casebook.core.position import load_position
+    from casebook.content.position import load_position
+    from casebook.script.engine import state_from_position
 
     # what `casebook ask docs/examples/income-turn13.yaml income german --roll 5 --json` prints
     # (cmd_ask.ask_position, with the session's engine instead of loading the pack again)
@@ -269,8 +269,8 @@ def test_ask_income_errors(quick):
 def test_0_2_2_10_the_initiative_chart_not_the_map_gives_town_ips(m41):
     """0.2.2.10: the IP Table is correct, the values printed beside towns are not — IP collection
     reads the chart (records initiative_chart), whatever the map's town entries say."""
-    from casebook.core.engine import state_from_position
     from casebook.games.moscow41.plugins.initiative import town_values
+    from casebook.script.engine import state_from_position
 
     ctx = m41.ctx(state_from_position(m41.pack.scenario("october-blitz")))
     chart = {row["hex"]: int(row["ip"]) for row in ctx.records("initiative_chart")}

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from casebook.core.engine import load_engine
 from casebook.games.moscow41.plugins import movement as mv
+from casebook.script.engine import load_engine
 from tests.conftest import make_ctx
 from tests.rules._movement_fixtures import FakeAreas, act, engine_with, position_text
 from tests.rules.test_movement import inf

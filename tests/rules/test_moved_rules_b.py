@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from casebook.core.engine import Engine
 from casebook.core.state import GameState
 from casebook.core.trace import Trace
 from casebook.script import compile_pack, find_rule_pack
+from casebook.script.engine import Engine
 
 ROOT = Path(__file__).resolve().parents[2]
 

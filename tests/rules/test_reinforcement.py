@@ -343,8 +343,8 @@ def test_12_4D_units_to_be_withdrawn_are_not_rebuilt(m41):
 
 
 def test_ask_reinforcements_snapshot(m41, repo_root, snapshot):
-    from casebook.core.engine import state_from_position
-    from casebook.core.position import load_position
+    from casebook.content.position import load_position
+    from casebook.script.engine import state_from_position
 
     ctx = m41.ctx(state_from_position(load_position(repo_root / "docs/examples/reinforcements-turn10.yaml",
                                                     pack=m41.pack)))

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from casebook.core.actions import Action
-from casebook.core.engine import state_from_position
 from casebook.core.trace import Trace
 from casebook.games.moscow41.plugins import victory
+from casebook.script.engine import state_from_position
 from tests.rules._fakes_vp import FAKE, fake_engine
 
 BLITZ_TOWNS = ["3733", "2733", "2032", "1435", "0833"]   # Kalinin, Volokolamsk, Mozhaisk, Maloyaroslavets, Kaluga

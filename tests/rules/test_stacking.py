@@ -185,8 +185,8 @@ def test_kept_stacking_answers_equal_fresh_ones_over_a_played_prefix():
     """Stacking answers are kept across state changes by the unit fields they read (issue #9):
     over 60 actions of a random Blitz, every occupied hex's answer — and the answer with a
     unit from the next hex added, as a movement listing asks — equals a fresh engine's."""
-    from casebook.core.engine import Engine
     from casebook.core.game import Game
+    from casebook.script.engine import Engine
     from casebook.tools.bots import RandomBot
     game = Game.load("moscow41", "october-blitz")
     state = game.new_initial_state(seed=3)

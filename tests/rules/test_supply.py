@@ -14,10 +14,10 @@ import json
 import pytest
 
 from casebook.core.actions import Action
-from casebook.core.engine import Engine
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import hookimpl, make_plugin_manager
 from casebook.games.moscow41.plugins import _supply_trace, supply
+from casebook.script.engine import Engine
 from tests.conftest import make_ctx
 
 

@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from casebook.core.engine import Engine
 from casebook.core.game import Game
 from casebook.core.hexgrid import hex_label
 from casebook.games.moscow41.plugins import _supply_search as search
+from casebook.script.engine import Engine
 from casebook.tools.bots import RandomBot
 
 

@@ -343,8 +343,8 @@ def test_4_6A_arctic_alone_and_with_deep_snow_most_severe_only(fast):
 def ask(m41, file, question, args, options):
     """What ``casebook ask FILE QUESTION ARGS --json`` prints (``cmd_ask.ask_position`` without
     finding and loading the pack again: the session's engine is given)."""
-    from casebook.core.engine import state_from_position
-    from casebook.core.position import load_position
+    from casebook.content.position import load_position
+    from casebook.script.engine import state_from_position
 
     ctx = m41.ctx(state_from_position(load_position(EXAMPLES / file, pack=m41.pack)))
     return ctx.hook.casebook_answer(ctx=ctx, question=question, args=args, options=options)

@@ -19,12 +19,12 @@ from hypothesis import strategies as st
 
 from casebook.areas import _zoc_map as zmap
 from casebook.areas import zoc
-from casebook.core.engine import Engine
 from casebook.core.game import Game
 from casebook.core.hooks import hookimpl, make_plugin_manager
 from casebook.games.moscow41.plugins import _movement_costs as costs
 from casebook.games.moscow41.plugins import _movement_paths as paths
 from casebook.games.moscow41.plugins._movement_state import mover
+from casebook.script.engine import Engine
 
 untimed = settings(deadline=None, max_examples=20, suppress_health_check=[HealthCheck.function_scoped_fixture])
 

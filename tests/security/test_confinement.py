@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from _secutil import run
 
-from casebook.core.confine import confined_path, is_game_id, relpath_problem
+from casebook.content.confine import confined_path, is_game_id, relpath_problem
 
 
 def _edit(path: Path, old: str, new: str) -> None:

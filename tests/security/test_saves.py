@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from _secutil import run
 
+from casebook.content.position import dump_save, load_position, position_to_dict
+from casebook.content.tracks import track_bounds
 from casebook.core.errors import PositionError
 from casebook.core.game import Game
-from casebook.core.position import dump_save, load_position, position_to_dict
-from casebook.core.tracks import track_bounds
 from casebook.tools.bots import make_bot
 
 
@@ -149,7 +149,7 @@ def test_a_negative_seed_is_a_usage_error():
 def test_10_0D_a_save_keeps_the_fixed_rolls_not_yet_used_and_loads_again(blitz, midgame, tmp_path):
     """docs/positions.md: ``play --rolls`` faces not used yet stay in the save's ``rng.fixed``;
     such a save loads (it was refused as ``rng.fixed: unknown key``), and bad faces are refused."""
-    from casebook.core.savecheck import load_save
+    from casebook.content.savecheck import load_save
 
     data = midgame.to_dict()
     data["rng"] = {**data["rng"], "fixed": [1, 1]}

@@ -1,5 +1,5 @@
 """Each plugin's stored state (``plugin_state``) against the schema the plugin declares
-(``STATE_SCHEMA``, read by ``src/casebook/core/savecheck.py``): a corrupt record is refused
+(``STATE_SCHEMA``, read by ``src/casebook/content/savecheck.py``): a corrupt record is refused
 with its key, and the saves of seeded games, taken at many points, are accepted and round-trip.
 ``casebook ask`` checks a save as ``play --load`` does."""
 
@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from _secutil import run
 
+from casebook.content.position import dump_save, position_to_dict
+from casebook.content.savecheck import load_save, plugin_state_problems, state_schema, state_slots
 from casebook.core.errors import PositionError
 from casebook.core.game import Game
-from casebook.core.position import dump_save, position_to_dict
-from casebook.core.savecheck import load_save, plugin_state_problems, state_schema, state_slots
 from casebook.tools.bots import make_bot
 
 GAMES = {"moscow41": ("october-blitz", "campaign"), "battle_for_moscow": ("campaign",)}

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from _secutil import run
 
-from casebook.core.yamlio import MAX_CHARS, MAX_DEPTH, read_yaml
+from casebook.content.yamlio import MAX_CHARS, MAX_DEPTH, read_yaml
 
 #: name -> (bytes appended to a valid file, or a whole file, what the error says)
 LAUGHS = "".join(f"l{i}: &l{i} [" + ",".join([f"*l{i - 1}"] * 9) + "]\n" for i in range(1, 10))

@@ -24,14 +24,14 @@ from typing_extensions import TypedDict
 
 from casebook.areas.movement import in_ezoc
 from casebook.areas.search import nearest
+from casebook.content.cases import implements
 from casebook.core.actions import Action
-from casebook.core.cases import implements
 from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal, hookimpl
 
 __all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "turn_row", "communication", "replacement_actions"]
-#: What the pack must hold for this plugin (src/casebook/core/requires.py).
+#: What the pack must hold for this plugin (src/casebook/content/requires.py).
 REQUIRES = {"tables": ["turn_record", "unit_steps"]}
 
 QUESTIONS = {"communication": "communication HEX SIDE — is HEX in communication for SIDE: a path to "
@@ -213,7 +213,7 @@ def _edge(ctx: Any, side: str) -> str:
     return edge
 
 
-class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/content/savecheck.py)
     """``plugin_state.bfm_turn``: the replacement steps ``left`` to the phase ``key``
     ("turn:phase", BM9.1)."""
 

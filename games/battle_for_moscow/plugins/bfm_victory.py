@@ -18,10 +18,10 @@ from pydantic import ConfigDict
 from typing_extensions import TypedDict
 
 from casebook.areas.victory import last_turn
-from casebook.core.cases import implements
+from casebook.content.cases import implements
+from casebook.content.schema_base import HexLabel, Model
 from casebook.core.hexgrid import hex_label
 from casebook.core.hooks import hookimpl
-from casebook.core.schema_base import HexLabel, Model
 
 __all__ = ["STATE_SCHEMA", "VICTORY_SCHEMA", "QUESTIONS", "verdict"]
 
@@ -46,7 +46,7 @@ class VictoryBlock(Model):
     hexes: list[HexLabel] = []
 
 
-#: The scenario's ``victory:`` block (checked by ``casebook lint``, src/casebook/core/requires.py).
+#: The scenario's ``victory:`` block (checked by ``casebook lint``, src/casebook/content/requires.py).
 VICTORY_SCHEMA = VictoryBlock
 
 
@@ -102,7 +102,7 @@ def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Mappi
     return verdict(ctx)
 
 
-class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/content/savecheck.py)
     """``plugin_state.bfm_victory``: ``final`` once the last turn's verdict is due (BM10)."""
 
     __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from casebook.core.cases import implements
+from casebook.content.cases import implements
 from casebook.core.hexgrid import Hex, hex_label, parse_hex
 from casebook.games.moscow41.plugins._rule_refusals import memo_allowed
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
+from casebook.content.cases import implements
 from casebook.core.actions import Action
-from casebook.core.cases import implements
 from casebook.games.moscow41.plugins._movement_actions import (
     check,
     foot_facts,

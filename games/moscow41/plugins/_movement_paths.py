@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from casebook.core.cases import implements
+from casebook.content.cases import implements
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.games.moscow41.plugins._movement_costs import (
     enemy_hexes,

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from casebook.content.cases import implements
 from casebook.core.actions import Action
-from casebook.core.cases import implements
 from casebook.core.errors import QuestionError
 from casebook.games.moscow41.plugins._movement_actions import rail_capacity_left
 from casebook.games.moscow41.plugins._movement_costs import move_class, step_cost

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from casebook.core.cases import implements
+from casebook.content.cases import implements
 from casebook.core.dice import roll
 from casebook.core.trace import Trace
 from casebook.games.moscow41.plugins._movement_costs import (

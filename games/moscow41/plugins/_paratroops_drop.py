@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from casebook.core.cases import implements
+from casebook.content.cases import implements
 from casebook.core.hexgrid import hex_label, parse_hex, to_cube
 
 __all__ = ["PLUGIN", "FAR", "data", "eligible_units", "drop_facts", "drop_verdict", "drop_targets",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from casebook.core.cases import implements
+from casebook.content.cases import implements
 from casebook.core.hexgrid import parse_hex
 
 from . import _reinforcement_query as q

@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from casebook.content.schema_position import counter_fields
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal
-from casebook.core.schema_position import counter_fields
 
 __all__ = ["PLUGIN", "data", "set_data", "supplied", "in_command", "in_ezoc", "hex_supplied",
            "probe_supply", "refusals", "counter_unit", "unit_side", "enemy_occupied", "friendly_railheads"]

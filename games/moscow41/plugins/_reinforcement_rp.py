@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from casebook.content.cases import implements
 from casebook.core.actions import Action
-from casebook.core.cases import implements
 from casebook.core.dice import roll
 from casebook.core.hooks import Refusal
 

@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from casebook.content.cases import implements
 from casebook.core.actions import Action
-from casebook.core.cases import implements
 from casebook.core.hooks import Refusal
 from casebook.core.templates import ActionTemplate
 from casebook.games.moscow41.plugins._results_losses import apply_loss, distribute_losses, is_hq, steps_left

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from casebook.core.cases import implements
-from casebook.core.schema_position import counter_fields
+from casebook.content.cases import implements
+from casebook.content.schema_position import counter_fields
 from casebook.games.moscow41.plugins._rule_refusals import decided
 
 __all__ = ["parse_result", "is_hq", "is_breakdown_regiment", "apply_loss", "fatigue_unit",

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from casebook.content.cases import implements
 from casebook.core.actions import Action
-from casebook.core.cases import implements
 from casebook.core.errors import IllegalActionError
 from casebook.games.moscow41.plugins._results_choices import allocate_losses, fatigue_choice
 from casebook.games.moscow41.plugins._results_choices import refusals as choice_refusals

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from casebook.core.cases import implements
+from casebook.content.cases import implements
 
 __all__ = ["mark_oos"]
 

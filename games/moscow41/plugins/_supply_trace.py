@@ -22,7 +22,7 @@ import itertools
 from collections.abc import Mapping
 from typing import Any
 
-from casebook.core.cases import implements
+from casebook.content.cases import implements
 from casebook.core.hexgrid import Hex, hex_label
 from casebook.games.moscow41.plugins import _supply_search as search
 from casebook.games.moscow41.plugins._supply_keys import lru_get, settings, side_store, weather

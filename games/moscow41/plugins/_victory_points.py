@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from casebook.core.cases import implements
+from casebook.content.cases import implements
 from casebook.core.hexgrid import hex_label
 from casebook.script.explain import plain
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from casebook.core.cases import implements
+from casebook.content.cases import implements
 from casebook.core.hexgrid import hex_label
 from casebook.games.moscow41.plugins._victory_points import PLUGIN, is_combat_unit, moscow_hexes, vp_answer
 

@@ -1,6 +1,6 @@
 """The schema of a Moscow '41 scenario's ``victory:`` block (17.0-17.4, 18.0-18.2), declared by
 the ``victory`` plugin as ``VICTORY_SCHEMA`` and checked by ``casebook lint`` on every scenario
-(src/casebook/core/requires.py): an unknown key is located with a did-you-mean, a wrong type or
+(src/casebook/content/requires.py): an unknown key is located with a did-you-mean, a wrong type or
 value named.
 
 Two shapes, as the scenarios print them: the Campaign Game's points (``kind: points`` with the
@@ -15,7 +15,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from casebook.core.schema_base import CaseId, HexLabel, Model, Slug
+from casebook.content.schema_base import CaseId, HexLabel, Model, Slug
 
 __all__ = ["VictoryBlock", "Condition", "TerrainVP", "MoscowVP", "LossesVP", "Levels", "Level"]
 

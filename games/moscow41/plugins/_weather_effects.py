@@ -25,7 +25,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from casebook.core.cases import implements
+from casebook.content.cases import implements
 from casebook.script.exprs import MissingFactError
 
 __all__ = ["effects_of", "setting", "SIDES"]

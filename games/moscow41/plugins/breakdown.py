@@ -20,15 +20,15 @@ from typing import Any
 from pydantic import ConfigDict
 from typing_extensions import TypedDict
 
+from casebook.content.cases import implements
+from casebook.content.schema_position import counter_fields
 from casebook.core.actions import Action
-from casebook.core.cases import implements
 from casebook.core.hooks import Refusal, hookimpl
-from casebook.core.schema_position import counter_fields
 
 __all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "PLUGIN", "regiment_pool", "breakdown_refusals", "apply_breakdown",
            "recombine_refusals", "apply_recombine", "divisions_available"]
 
-#: What the pack must hold for this plugin (src/casebook/core/requires.py; checked by ``casebook lint``).
+#: What the pack must hold for this plugin (src/casebook/content/requires.py; checked by ``casebook lint``).
 REQUIRES = {"quantities": ["breakdown_regiment_losses", "breakdown_regiments", "recombine_losses"]}
 
 #: question -> usage line, for `casebook ask` (see docs/ask.md)
@@ -229,7 +229,7 @@ def casebook_apply_action(ctx: Any, action: Action) -> Any:
     return None
 
 
-class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/content/savecheck.py)
     """``plugin_state.breakdown``: each broken-down division's unit data, waiting to be
     recombined (13.0)."""
 

@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import ConfigDict
 from typing_extensions import TypedDict
 
-from casebook.core.cases import implements
+from casebook.content.cases import implements
 from casebook.core.errors import QuestionError
 from casebook.core.hooks import hookimpl
 from casebook.games.moscow41.plugins import _command_steps as steps
@@ -27,7 +27,7 @@ from casebook.games.moscow41.plugins._command_paths import command_answer
 
 __all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "command_answer", "clear_activation", "activated_by"]
 
-#: What the pack must hold for this plugin (src/casebook/core/requires.py; checked by ``casebook lint``).
+#: What the pack must hold for this plugin (src/casebook/content/requires.py; checked by ``casebook lint``).
 REQUIRES = {"quantities": ["hq_activation_limit", "hq_support_limit", "ip_cost"]}
 
 #: question -> usage line, for `casebook ask` (see docs/ask/command.md)
@@ -154,7 +154,7 @@ def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Any) 
     return casebook_command(ctx, args[0])
 
 
-class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/content/savecheck.py)
     """``plugin_state.command``: whether the Command Step's activations are done, and which HQ
     activated each unit this turn (10.4.2B)."""
 

@@ -21,8 +21,8 @@ from typing import Annotated, Any
 from pydantic import ConfigDict, Field
 from typing_extensions import TypedDict
 
+from casebook.content.cases import implements
 from casebook.core.actions import Action
-from casebook.core.cases import implements
 from casebook.core.errors import QuestionError
 from casebook.core.hooks import Refusal, hookimpl
 from casebook.core.state import HEX_RE
@@ -32,7 +32,7 @@ from . import _fortification_effects as fx
 
 __all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "fortification_answer", "unit_facts"]
 
-#: What the pack must hold for this plugin (src/casebook/core/requires.py; checked by ``casebook lint``).
+#: What the pack must hold for this plugin (src/casebook/content/requires.py; checked by ``casebook lint``).
 REQUIRES = {"quantities": ["fort_cost", "fp_income"]}
 
 #: question -> usage line, for `casebook ask` (see docs/ask.md)
@@ -150,7 +150,7 @@ def casebook_answer(ctx: Any, question: str, args: Any, options: Any) -> Any:
     return fortification_answer(ctx, args[0], list(options.get("with") or []) or None)
 
 
-class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/content/savecheck.py)
     """``plugin_state.fortification``: unit -> the turn it had a fortification built (14.1D),
     unit -> the "turn:phase" it moved or attacked (``acted``) or left a hedgehog
     (``unhedged``), the scattered paratroops already fatigued (14.4D2)."""

@@ -25,7 +25,7 @@ from typing import Annotated, Any
 from pydantic import ConfigDict, Field
 from typing_extensions import TypedDict
 
-from casebook.core.cases import implements
+from casebook.content.cases import implements
 from casebook.core.dice import SIDES as FACES
 from casebook.core.dice import roll as roll_dice
 from casebook.core.errors import QuestionError
@@ -39,7 +39,7 @@ __all__ = ["REQUIRES", "STATE_SCHEMA",
     "casebook_setup", "casebook_after_action", "casebook_step_start", "casebook_answer",
 ]
 
-#: What the pack must hold for this plugin (src/casebook/core/requires.py; checked by ``casebook lint``).
+#: What the pack must hold for this plugin (src/casebook/content/requires.py; checked by ``casebook lint``).
 REQUIRES = {"tables": ["initiative_chart", "turn_track"], "quantities": ["initiative", "ip_available", "ip_income", "ip_total"]}
 
 PLUGIN = "initiative"
@@ -290,7 +290,7 @@ def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Mappi
         raise QuestionError(str(exc).strip("'\"")) from None
 
 
-class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/content/savecheck.py)
     """``plugin_state.initiative``: the town IPs of each side at collection (see the module docstring)."""
 
     __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]

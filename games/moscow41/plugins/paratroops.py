@@ -22,8 +22,8 @@ from typing import Annotated, Any
 from pydantic import ConfigDict, Field
 from typing_extensions import TypedDict
 
+from casebook.content.cases import implements
 from casebook.core.actions import Action
-from casebook.core.cases import implements
 from casebook.core.dice import roll
 from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label, parse_hex
@@ -45,7 +45,7 @@ __all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "apply_drop", "lift_scatter"
            "casebook_answer",
            "scatter_refusals"]
 
-#: What the pack must hold for this plugin (src/casebook/core/requires.py; checked by ``casebook lint``).
+#: What the pack must hold for this plugin (src/casebook/content/requires.py; checked by ``casebook lint``).
 REQUIRES = {"tables": ["reinforcements"], "quantities": ["drop_dice", "drop_outcome", "scatter_step_losses"]}
 
 #: question -> usage line, for `casebook ask` (see docs/ask/drop.md)
@@ -332,7 +332,7 @@ def casebook_answer(ctx: Any, question: str, args: Any, options: Any) -> Any:
     return drop_answer(ctx, *args) if args else drop_answer(ctx)
 
 
-class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/content/savecheck.py)
     """``plugin_state.paratroops``: ``drops``: "<turn>" -> the unit dropped that turn,
     ``dropped``: unit -> the turn it dropped (15.1)."""
 

@@ -21,12 +21,12 @@ from typing import Annotated, Any
 from pydantic import ConfigDict, Field
 from typing_extensions import TypedDict
 
+from casebook.content.cases import implements
 from casebook.core.actions import Action
-from casebook.core.cases import implements
-from casebook.core.effects import unit_entered
 from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal, hookimpl
+from casebook.script.effects import unit_entered
 
 __all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "MARKER", "markers", "enemy_distance", "placement_verdict", "place",
            "disband", "remove_oos_remnants", "award_points", "remove_markers_entered",
@@ -34,7 +34,7 @@ __all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "MARKER", "markers", "enemy_
            "casebook_apply_action", "casebook_after_action", "casebook_step_end", "casebook_zoc_sources",
            "partisan_zoc", "partisans_answer", "casebook_answer"]
 
-#: What the pack must hold for this plugin (src/casebook/core/requires.py; checked by ``casebook lint``).
+#: What the pack must hold for this plugin (src/casebook/content/requires.py; checked by ``casebook lint``).
 REQUIRES = {"quantities": ["partisan_marker_cost", "partisan_points_gained"]}
 
 #: question -> usage line, for `casebook ask` (see docs/ask/partisans.md)
@@ -323,7 +323,7 @@ def casebook_answer(ctx: Any, question: str, args: Any, options: Any) -> Any:
     return partisans_answer(ctx, *args)
 
 
-class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/content/savecheck.py)
     """``plugin_state.partisans``: the tally of remnants removed (16.1)."""
 
     __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]

@@ -23,8 +23,8 @@ from typing import Annotated, Any
 from pydantic import ConfigDict, Field
 from typing_extensions import TypedDict
 
+from casebook.content.cases import implements
 from casebook.core.actions import Action
-from casebook.core.cases import implements
 from casebook.core.errors import QuestionError
 from casebook.core.hooks import Refusal, hookimpl
 
@@ -35,7 +35,7 @@ from . import _reinforcement_rp as rp
 __all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "STEP", "reinforcements_answer", "place_refusals", "apply_place",
            "arrived_this_turn"]
 
-#: What the pack must hold for this plugin (src/casebook/core/requires.py; checked by ``casebook lint``).
+#: What the pack must hold for this plugin (src/casebook/content/requires.py; checked by ``casebook lint``).
 REQUIRES = {
     "tables": ["reinforcements", "turn_track", "withdrawals"],
     "quantities": ["rebuild_delay_dice", "rebuild_rp_cost", "rebuild_strength", "rp_limit"],
@@ -251,7 +251,7 @@ class _Entry(TypedDict, total=False):
     areas: list[str]
 
 
-class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/content/savecheck.py)
     """``plugin_state.reinforcement``: the Reinforcement Step in progress (``at``: turn:side,
     ``available``, ``placed``), units delayed once, the turn each unit arrived, withdrawals owed
     (see ``_reinforcement_entry``)."""

@@ -17,7 +17,7 @@ from typing import Annotated, Any
 from pydantic import ConfigDict, Field
 from typing_extensions import TypedDict
 
-from casebook.core.cases import implements
+from casebook.content.cases import implements
 from casebook.core.errors import QuestionError
 from casebook.core.hooks import Refusal, hookimpl
 from casebook.games.moscow41.plugins._results_losses import apply_loss
@@ -35,7 +35,7 @@ from casebook.games.moscow41.plugins._results_stages import (
 
 __all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "retreat_answer", "apply_outcome"]
 
-#: What the pack must hold for this plugin (src/casebook/core/requires.py; checked by ``casebook lint``).
+#: What the pack must hold for this plugin (src/casebook/content/requires.py; checked by ``casebook lint``).
 REQUIRES = {"quantities": ["ip_cost"]}
 
 QUESTIONS = {"retreat": "retreat UNIT --hexes N [--path HEX,…] — the legal retreat paths by priority and the "
@@ -203,7 +203,7 @@ class _Stage(TypedDict, total=False):
     mandatory: bool
 
 
-class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/content/savecheck.py)
     """``plugin_state.results``: a combat result being applied, its stages still to run (the
     first awaiting a player's choice), the effects so far (see ``_results_stages``)."""
 

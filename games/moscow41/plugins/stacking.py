@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import ConfigDict
 from typing_extensions import TypedDict
 
-from casebook.core.cases import implements
+from casebook.content.cases import implements
 from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal, hookimpl
@@ -27,7 +27,7 @@ __all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "unit_points", "stacking_ans
            "retreat_refusals", "overstack_check", "casebook_stacking", "casebook_answer",
            "casebook_facts", "casebook_validate_action", "casebook_step_end"]
 
-#: What the pack must hold for this plugin (src/casebook/core/requires.py; checked by ``casebook lint``).
+#: What the pack must hold for this plugin (src/casebook/content/requires.py; checked by ``casebook lint``).
 REQUIRES = {"quantities": ["stacking_limit", "stacking_points"]}
 
 #: question -> usage line, for `casebook ask` (see docs/ask/stacking.md)
@@ -325,7 +325,7 @@ def casebook_step_end(ctx: Any, phase: str, step: str) -> None:
         overstack_check(ctx, step)
 
 
-class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/content/savecheck.py)
     """``plugin_state.stacking``: the plugin keeps no state; any record here is refused."""
 
     __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]

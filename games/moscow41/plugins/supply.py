@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import ConfigDict
 from typing_extensions import TypedDict
 
-from casebook.core.cases import implements
+from casebook.content.cases import implements
 from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import hookimpl
@@ -32,7 +32,7 @@ from casebook.games.moscow41.plugins._supply_recovery import mark_oos
 
 __all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "supply_answer", "in_supply", "oos_effects", "record_entry"]
 
-#: What the pack must hold for this plugin (src/casebook/core/requires.py; checked by ``casebook lint``).
+#: What the pack must hold for this plugin (src/casebook/content/requires.py; checked by ``casebook lint``).
 REQUIRES = {"quantities": ["move_cost", "supply_path_mp"]}
 
 #: question -> usage line, for `casebook ask` (see docs/ask/supply.md)
@@ -255,7 +255,7 @@ def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Any) 
         raise QuestionError(f"supply: {exc.args[0]}") from None
 
 
-class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/content/savecheck.py)
     """``plugin_state.supply``: hexes entered this turn that count for supply."""
 
     __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]

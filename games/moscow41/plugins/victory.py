@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import ConfigDict
 from typing_extensions import TypedDict
 
-from casebook.core.cases import implements
+from casebook.content.cases import implements
 from casebook.core.errors import QuestionError
 from casebook.core.hooks import Refusal, hookimpl
 from casebook.games.moscow41.plugins._victory_points import PLUGIN, moscow_taken, vp_answer
@@ -34,7 +34,7 @@ __all__ = ["REQUIRES", "STATE_SCHEMA", "VICTORY_SCHEMA", "QUESTIONS", "casebook_
            "casebook_validate_action", "casebook_facts", "casebook_answer", "remember_moscow",
            "scenario_rules"]
 
-#: What the pack must hold for this plugin (src/casebook/core/requires.py; checked by ``casebook lint``).
+#: What the pack must hold for this plugin (src/casebook/content/requires.py; checked by ``casebook lint``).
 REQUIRES = {"tables": ["initiative_chart"], "quantities": ["victory_level", "victory_points"]}
 
 #: question -> usage line, for `casebook ask` (see docs/ask.md)
@@ -157,7 +157,7 @@ def casebook_answer(ctx: Any, question: str, args: Any, options: Any) -> Any:
     return answer
 
 
-class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/content/savecheck.py)
     """``plugin_state.victory``: the Moscow hexes the Germans have taken (17.2) and the game's
     result once it is over."""
 

@@ -28,7 +28,7 @@ from typing import Annotated, Any
 from pydantic import ConfigDict, Field
 from typing_extensions import TypedDict
 
-from casebook.core.cases import implements
+from casebook.content.cases import implements
 from casebook.core.dice import roll
 from casebook.core.errors import QuestionError
 from casebook.core.hooks import hookimpl
@@ -42,7 +42,7 @@ __all__ = ["REQUIRES", "STATE_SCHEMA",
     "casebook_step_start", "casebook_weather_effects", "casebook_answer",
 ]
 
-#: What the pack must hold for this plugin (src/casebook/core/requires.py; checked by ``casebook lint``).
+#: What the pack must hold for this plugin (src/casebook/content/requires.py; checked by ``casebook lint``).
 REQUIRES = {
     "tables": ["ground_condition_matrix", "tec", "turn_track", "weather_table"],
     "quantities": ["attack_drm", "force_march_drm", "ground_condition", "ip_income", "ma", "move_cost",
@@ -248,7 +248,7 @@ def casebook_answer(ctx: Any, question: str, args: Any, options: Any) -> dict[st
         raise QuestionError(str(exc)) from None
 
 
-class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/content/savecheck.py)
     """``plugin_state.weather``: the turn whose weather was last determined (see the module docstring)."""
 
     __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]

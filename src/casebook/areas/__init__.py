@@ -17,7 +17,7 @@ never makes the engine import arbitrary code (``casebook.core.hooks.resolve_plug
 **Writing a plugin.** A plugin module implements hooks of ``casebook.core.hooks.Specs`` (each
 spec's docstring is its contract) and declares the cases each function implements::
 
-    from casebook.core.cases import implements
+    from casebook.content.cases import implements
     from casebook.core.hooks import hookimpl
 
     @hookimpl
@@ -25,7 +25,7 @@ spec's docstring is its contract) and declares the cases each function implement
     def casebook_step_start(ctx, phase, step):
         ...
 
-Every hook receives ``ctx`` (``casebook.core.engine.Ctx``: state, board, rules, pack, trace,
+Every hook receives ``ctx`` (``casebook.script.engine.Ctx``: state, board, rules, pack, trace,
 hook). An implementation may take fewer arguments than its spec. The full conventions are in
 ``docs/plugins.md``. Plugins never import each other; they
 meet through hooks and the state, and change the state only through ``GameState`` methods (inside

@@ -21,8 +21,8 @@ from casebook.areas._combat_rules import (
     support_cost,
     targets,
 )
+from casebook.content.cases import implements
 from casebook.core.actions import Action
-from casebook.core.cases import implements
 from casebook.core.templates import ActionTemplate
 
 __all__ = ["attack_actions", "attacker_templates", "support_options", "support_actions", "support_templates",

@@ -10,7 +10,7 @@ from typing import Any
 from casebook.areas._combat_odds import below_table, gather, in_command, is_hq, rules_permit, supplied
 from casebook.areas._combat_support import attacker_in_command
 from casebook.areas._combat_validators import attack_action, other_refusals
-from casebook.core.cases import implements
+from casebook.content.cases import implements
 from casebook.core.hexgrid import parse_hex
 from casebook.core.hooks import Refusal
 from casebook.script import AskedFacts

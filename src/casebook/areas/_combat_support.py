@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from casebook.core.cases import implements
+from casebook.content.cases import implements
 
 __all__ = ["SETTING", "attacker_in_command", "defender_in_command"]
 

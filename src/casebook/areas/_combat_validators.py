@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from casebook.content.cases import implements
 from casebook.core.actions import Action
-from casebook.core.cases import implements
 from casebook.core.hooks import Refusal
 
 __all__ = ["PLUGIN", "other_refusals", "attack_action", "overrun_refusals"]

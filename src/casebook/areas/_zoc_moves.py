@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from casebook.core.cases import implements
+from casebook.content.cases import implements
 from casebook.core.hooks import Refusal
 
 from ._zoc_map import exerted_by, friendly_combat_unit_in, most_restrictive, unit_kind

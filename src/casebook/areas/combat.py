@@ -40,8 +40,8 @@ from casebook.areas._combat_odds import (
 )
 from casebook.areas._combat_rules import PLUGIN, attack_refusals, reaction_cost, record, save, support_allowed
 from casebook.areas._combat_validators import attack_action, other_refusals, overrun_refusals
+from casebook.content.cases import implements
 from casebook.core.actions import Action
-from casebook.core.cases import implements
 from casebook.core.dice import SIDES
 from casebook.core.dice import roll as roll_dice
 from casebook.core.errors import IllegalActionError, QuestionError
@@ -50,7 +50,7 @@ from casebook.core.hooks import Refusal, hookimpl
 from casebook.core.trace import Trace
 
 __all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "assess", "attack_answer", "resolve", "defender_support_policy"]
-#: What a pack must hold for this area (src/casebook/core/requires.py): the CRT and the strength
+#: What a pack must hold for this area (src/casebook/content/requires.py): the CRT and the strength
 #: and DRM quantities (dice, column shifts, IP costs and the Combat Modifiers Chart are optional).
 REQUIRES = {"tables": ["crt"], "quantities": ["combat_strength", "attack_drm"]}
 
@@ -439,7 +439,7 @@ class _PendingAttack(TypedDict):
     defender_side: str
 
 
-class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/content/savecheck.py)
     """``plugin_state.combat``: this phase's attacks and defences (10.1), Guards notes, and an
     attack awaiting the defender's support (``pending``)."""
 

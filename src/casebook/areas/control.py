@@ -68,7 +68,7 @@ def casebook_after_action(ctx: Any, action: Any, result: Any) -> None:
         ctx.changed()
 
 
-class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/content/savecheck.py)
     """``plugin_state.area_control``: the area keeps no state (control is the state's own)."""
 
     __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]

@@ -40,7 +40,7 @@ from .search import breadth_first, cheapest_paths, path_to
 
 __all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "is_movement_step", "reach", "rail_reach", "in_ezoc",
            "overstack_check", "legal_moves"]
-#: What the pack must hold for this area (src/casebook/core/requires.py).
+#: What the pack must hold for this area (src/casebook/content/requires.py).
 REQUIRES = {"quantities": ["ma", "max_hexes", "move_cost", "stacking_limit"]}
 
 QUESTIONS = {"reach": "reach UNIT [--as STEP] — the hexes UNIT can end its move in, with the path and MP "
@@ -304,7 +304,7 @@ def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Mappi
             "cases": sorted(set(_reach_cases(ctx, facts)) | set(allowed.cases) | set(rail_cases))}
 
 
-class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/content/savecheck.py)
     """``plugin_state.area_movement``: the units ``moved`` in the step ``key`` ("turn:phase:step")."""
 
     __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]

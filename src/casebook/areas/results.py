@@ -43,7 +43,7 @@ QUESTIONS = {"retreat": "retreat UNIT — the legal retreat paths of UNIT, best 
 PLUGIN = "area_results"
 #: The records tables this area reads (``casebook cases`` counts the cases their values cite).
 TABLES = ("crt_results", "unit_steps")
-#: What the pack must hold for this area (src/casebook/core/requires.py).
+#: What the pack must hold for this area (src/casebook/content/requires.py).
 REQUIRES = {"tables": list(TABLES), "quantities": ["retreat_hexes"]}
 #: The plugin_state key of a result awaiting a player's choice: the `combat` area offers no
 #: attack while ``plugin_state.results.queue`` is not empty.
@@ -339,7 +339,7 @@ class _Result(TypedDict, total=False):
     stages: list[_Stage]
 
 
-class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/content/savecheck.py)
     """``plugin_state.results`` (``STATE_KEY``): the combat result awaiting a player's choice
     (:func:`start`), its stages still to run (see :func:`run`)."""
 

@@ -29,7 +29,7 @@ QUESTIONS = {"victory": "victory — who controls the victory hexes, and who wou
 PLUGIN = "area_victory"
 #: The records tables this area reads (``casebook cases`` counts the cases their rows cite).
 TABLES = ("victory_hexes",)
-#: What the pack must hold for this area (src/casebook/core/requires.py).
+#: What the pack must hold for this area (src/casebook/content/requires.py).
 REQUIRES = {"tables": list(TABLES)}
 
 
@@ -105,7 +105,7 @@ def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Mappi
     return verdict(ctx) if question == "victory" else None
 
 
-class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/content/savecheck.py)
     """``plugin_state.area_victory``: ``final`` once the last turn is over."""
 
     __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]

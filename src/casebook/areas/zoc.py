@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import ConfigDict
 from typing_extensions import TypedDict
 
-from casebook.core.cases import implements
+from casebook.content.cases import implements
 from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import hookimpl
@@ -43,7 +43,7 @@ from ._zoc_moves import locking_refusals, moving_units, retreat_allowed_into, re
 
 __all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "zoc_answer", "zoc_for_unit", "retreat_blocked_by_zoc",
            "casebook_zoc", "casebook_zoc_map", "casebook_answer", "casebook_validate_action", "casebook_facts"]
-#: What a pack must hold for this area (src/casebook/core/requires.py; checked by ``casebook lint``).
+#: What a pack must hold for this area (src/casebook/content/requires.py; checked by ``casebook lint``).
 REQUIRES = {"tables": ["zoc_chart"], "quantities": ["zoc_column"]}
 
 #: question -> usage line, for `casebook ask` (see docs/ask/zoc.md)
@@ -265,7 +265,7 @@ def casebook_after_action(ctx: Any, action: Any, result: Any) -> None:
         del ctx.memo[key]
 
 
-class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/content/savecheck.py)
     """``plugin_state.zoc``: the plugin keeps no state; any record here is refused."""
 
     __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]

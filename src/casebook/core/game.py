@@ -28,13 +28,12 @@ never holds a half-applied action. The trace records every action, roll and auto
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ConfigDict
 from typing_extensions import TypedDict
 
 from casebook.core.actions import Action, parse_action
-from casebook.core.engine import Engine, load_engine
 from casebook.core.errors import CasebookError, IllegalActionError
 from casebook.core.sequence import SequenceMachine
 from casebook.core.standing import UNTIL, covers, lapsed, standing_record
@@ -43,6 +42,9 @@ from casebook.core.state import GameState
 from casebook.core.templates import ActionTemplate
 from casebook.core.trace import Trace
 
+if TYPE_CHECKING:
+    from casebook.core.runtime import Runtime
+
 __all__ = ["Game", "State", "DRIVER", "STATE_SCHEMA"]
 
 #: Source name of the driver's trace events and the plugin_state key of its bookkeeping.
@@ -50,7 +52,7 @@ DRIVER = "driver"
 _SETTLE_LIMIT = 100_000
 
 
-class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (the name src/casebook/core/savecheck.py looks up)
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (the name src/casebook/content/savecheck.py looks up)
     """The driver's record in ``plugin_state.driver``: step bookkeeping and the declared result."""
 
     __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
@@ -60,9 +62,10 @@ class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (the name src/caseboo
 
 
 class Game:
-    """An immutable game: an :class:`Engine` and a scenario id (``first_turn``, ``last_turn``)."""
+    """An immutable game: an engine (a :class:`~casebook.core.runtime.Runtime`, in practice a
+    :class:`casebook.script.engine.Engine`) and a scenario id (``first_turn``, ``last_turn``)."""
 
-    def __init__(self, engine: Engine, scenario: str) -> None:
+    def __init__(self, engine: Runtime, scenario: str) -> None:
         if scenario not in engine.pack.scenarios:
             known = ", ".join(sorted(engine.pack.scenarios))
             raise KeyError(f"{engine.pack.id} has no scenario {scenario!r} (scenarios: {known})")
@@ -74,7 +77,10 @@ class Game:
     def load(cls, game: str, scenario: str | None = None) -> Game:
         """Load ``game`` (id or pack dir) and its ``scenario`` (default: the first its manifest
         lists); raises ContentError / ScriptSyntaxError on bad content, KeyError on an unknown
-        scenario."""
+        scenario. The one place the core reaches the layers above it, at call time
+        (docs/architecture.md, "Layers"): the engine is built by the rule-script runtime."""
+        from casebook.script.engine import load_engine
+
         engine = load_engine(game)
         return cls(engine, scenario if scenario is not None else next(iter(engine.pack.scenarios), ""))
 
@@ -114,12 +120,10 @@ class Game:
         ``rolls``: faces (1-6) the first dice show (src/casebook/core/dice.py; recorded in the setup
         event). ``humans``: the sides a person plays (:attr:`State.humans`). Raises ValueError for
         a face outside 1-6."""
-        from casebook.core.position import position_to_dict
-
         bad = [r for r in rolls if isinstance(r, bool) or not isinstance(r, int) or not 1 <= r <= 6]
         if bad:
             raise ValueError(f"fixed rolls must be die faces 1-6, got {bad}")
-        data = position_to_dict(self._position)
+        data = self.engine.position_data(self._position)
         data["rng"] = {"seed": int(seed), "state": None, **({"fixed": list(rolls)} if rolls else {})}
         data["settings"] = {**self.setting_defaults(), **(data.get("settings") or {})}
         state = State(self, self.engine.declare(GameState.from_dict(data)), Trace())
@@ -133,11 +137,10 @@ class Game:
         """A play resumed from a saved position (``State.to_dict()``); draws no random number.
         Settings the position does not name take the register's defaults; ``humans`` as for
         :meth:`new_initial_state`. Raises PositionError
-        listing every problem of :func:`casebook.core.savecheck.save_problems`."""
+        listing every problem of :func:`casebook.content.savecheck.save_problems`."""
         from casebook.core.errors import PositionError
-        from casebook.core.savecheck import save_problems
 
-        problems = save_problems(data, self.engine, lambda kp: ("<save>", 0, 0))
+        problems = self.engine.save_problems(data)
         if problems:  # refused whole: the RNG, the tracks, each plugin's record, the units
             raise PositionError(problems)
         settings = data.get("settings")

@@ -76,7 +76,7 @@ class Specs:
     """The hook specifications. Each docstring is the contract: summary, parameters, ``Return:``
     (firstresult or list) and ``Fires:`` (where in the sequence of play it is called).
 
-    Every hook takes ``ctx`` first: a :class:`casebook.core.engine.Ctx` carrying ``ctx.state``
+    Every hook takes ``ctx`` first: a :class:`casebook.script.engine.Ctx` carrying ``ctx.state``
     (the :class:`~casebook.core.state.GameState`; change it only through its methods),
     ``ctx.board`` (the map), ``ctx.rules`` (the compiled rule scripts), ``ctx.pack`` (the content),
     ``ctx.trace`` (the :class:`~casebook.core.trace.Trace`, or None for a pure query) and

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from casebook.core.errors import ContentError, PositionError, Problem
@@ -100,7 +99,7 @@ class Sequence:
                   doc: Any = None) -> Sequence:
         """Build from plain data (a ``kind: sequence`` document, or ``Pack.sequence``).
 
-        ``doc`` is an optional :class:`~casebook.core.yamlio.YamlDoc` of the same data, used to
+        ``doc`` is an optional :class:`~casebook.content.yamlio.YamlDoc` of the same data, used to
         place problems at ``file:line:column``. Raises :class:`ContentError` listing every problem:
         unknown keys, missing ids/cases, a bad ``side``, empty phases, duplicate phase or step ids,
         loops naming unknown steps or running backwards.
@@ -181,15 +180,6 @@ class Sequence:
         if problems:
             raise ContentError(problems)
         return cls(tuple(phases), data.get("provenance"))
-
-    @classmethod
-    def load(cls, path: str | Path) -> Sequence:
-        """Read a ``sequence.yaml`` safely (``casebook.core.yamlio``) and build it; problems
-        carry ``file:line:column``."""
-        from casebook.core.yamlio import load_yaml
-
-        doc = load_yaml(path)
-        return cls.from_dict(doc.data, file=doc.file, doc=doc)
 
     def phase(self, phase_id: str) -> Phase:
         """The phase ``phase_id``; ``KeyError`` if unknown."""

@@ -27,15 +27,15 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from collections.abc import Mapping as _AbcMapping
 from contextlib import contextmanager
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Protocol
 
 from casebook.core.errors import PositionError, Problem
-from casebook.core.tracks import TrackBound
 
 _VERSIONS = itertools.count(1)
 
-__all__ = ["GameState", "Journal", "TOP_LEVEL_KEYS", "HEX_RE"]
+__all__ = ["GameState", "Journal", "TrackBound", "TOP_LEVEL_KEYS", "HEX_RE"]
 
 #: Keys of a position document, in the order :meth:`GameState.to_dict` writes them.
 TOP_LEVEL_KEYS: tuple[str, ...] = (
@@ -59,6 +59,18 @@ class Journal(Protocol):
     """Anything rolled back with a state: a :class:`~casebook.core.trace.Trace`, a hook-call list."""
 
     def __len__(self) -> int: ...
+
+
+@dataclass(frozen=True)
+class TrackBound:
+    """A track's resolved bounds: ``depth`` (number of keys), ``low``, ``high`` (None: unbounded)
+    and the cases that set them."""
+
+    track: str
+    low: int
+    high: int | None
+    cases: tuple[str, ...] = ()
+    depth: int = 0
 
 
 def _unit_key(unit: Mapping[str, Any]) -> str | None:
@@ -127,7 +139,7 @@ class GameState:
         key that is not the format's is a track: one of ``tracks`` when given, else any int or
         mapping. Raises :class:`PositionError` listing every problem: wrong kind/format, missing
         game, unknown top-level keys, units without ``id``/``counter``, duplicate unit ids.
-        Deep validation (types, hexes on the map, counter ids) is ``casebook.core.position``'s job.
+        Deep validation (types, hexes on the map, counter ids) is ``casebook.content.position``'s job.
         """
         problems: list[Problem] = []
 
@@ -190,7 +202,7 @@ class GameState:
 
     def declare(self, sides: Sequence[str], tracks: Mapping[str, TrackBound]) -> None:
         """Attach the game's ``sides`` (the vocabulary's, in order) and the resolved bounds of its
-        ``tracks`` (:func:`casebook.core.tracks.track_bounds`); a declared track the state lacks
+        ``tracks`` (:func:`casebook.content.tracks.track_bounds`); a declared track the state lacks
         starts empty (0, or ``{}`` when kept by keys). Changes nothing the rules see."""
         self._sides = tuple(sides) or None
         self._bounds = tracks
@@ -244,7 +256,7 @@ class GameState:
     def version(self) -> int:
         """A number identifying this content of the state: any change through a method draws a
         new one (trace numbering and the dice generator's position excepted), so derived maps
-        (ZOC, supply) can be cached per version (``casebook.core.engine.Ctx.memo``)."""
+        (ZOC, supply) can be cached per version (``casebook.script.engine.Ctx.memo``)."""
         return self._version
 
     def touch(self) -> None:

@@ -15,8 +15,8 @@ from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 from typing import Any
 
+from casebook.content.packcache import cached_parse_script
 from casebook.core.errors import IllegalActionError, Problem, ScriptSyntaxError
-from casebook.core.packcache import cached_parse_script
 
 from . import ast as A
 from .checks import check_inputs, lint_rules
@@ -170,7 +170,7 @@ class _Builder:
         self.problems: list[Problem] = []
         self.statements: list[A.Statement] = []
         for file, text in sources:
-            stmts, probs = cached_parse_script(text, file)  # parse_script, cached (src/casebook/core/packcache.py)
+            stmts, probs = cached_parse_script(text, file)  # parse_script, cached (src/casebook/content/packcache.py)
             self.statements.extend(stmts)
             self.problems.extend(probs)
         self.qtypes: dict[str, FactType] = {}

@@ -243,7 +243,7 @@ def load_facts(path: str | Path, display: str | None = None) -> FactSchema:
     """Load ``facts.yaml`` safely (tags refused); raises :class:`ContentError` with all problems."""
     path = Path(path)
     file = display or str(path)
-    from casebook.core.yamlio import read_yaml
+    from casebook.content.yamlio import read_yaml
 
     doc, problems = read_yaml(path, file=file)  # the one YAML policy: no tags, anchors, duplicates
     if doc is None or problems:

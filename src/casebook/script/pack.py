@@ -14,16 +14,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from casebook.core.confine import confined_path, inside
-from casebook.core.content import installed_games, resolve_rules_dir, rules_dir_problems
+from casebook.content.confine import confined_path, inside
+from casebook.content.loader import installed_games, resolve_rules_dir, rules_dir_problems
+from casebook.content.yamlio import load_yaml
 from casebook.core.errors import ContentError, Problem
-from casebook.core.yamlio import load_yaml
 
 from .compiler import RuleSet, compile_files
 from .facts import load_facts
 from .tablerows import table_shape
 
-__all__ = ["RulePack", "read_manifest", "find_rule_pack", "compile_pack"]
+__all__ = ["RulePack", "read_manifest", "find_rule_pack", "compile_pack", "compile_loaded_pack"]
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ class RulePack:
 
 
 def _load(path: Path) -> Any:
-    """The data of one YAML file under the one YAML policy (:mod:`casebook.core.yamlio`: no
+    """The data of one YAML file under the one YAML policy (:mod:`casebook.content.yamlio`: no
     tags, anchors or duplicate keys, bounded depth and size); ContentError listing every problem."""
     return load_yaml(path).data
 
@@ -158,3 +158,30 @@ def compile_pack(pack: RulePack, relative_to: str | Path | None = None) -> RuleS
     if tables is not None:  # ids with their shapes: table terms are checked against them
         tables = {t: pack.table_shapes.get(t) for t in tables}
     return compile_files(pack.files, schema, pack.cases, tables, relative_to=relative_to)
+
+
+def compile_loaded_pack(pack: Any) -> Any:
+    """The compiled rule scripts (a :class:`casebook.script.RuleSet`) of a loaded pack (a
+    :class:`casebook.content.loader.Pack`): the script files, case ids and table ids are
+    the pack's own (no second reading of its YAML), the facts declaration comes through the
+    compiled-pack cache (:mod:`casebook.content.packcache`). A pack whose manifest lists no
+    scripts, or names a script that is missing, goes through ``find_rule_pack`` (its messages)."""
+    from casebook.content.packcache import cached_file_value
+
+    files = pack.rule_files if "rules" in pack.manifest else tuple(sorted(pack.rules_dir.glob("*.rules")))
+    facts = pack.rules_dir / "facts.yaml"
+    if (not files or not all(f.is_file() for f in files) or not facts.is_file()
+            or (not pack.manifest.get("cases") and (pack.dir / "cases.yaml").is_file())):
+        rule_pack = find_rule_pack(pack.dir)
+        return compile_pack(rule_pack, relative_to=rule_pack.rules_dir)
+    schema = cached_file_value("facts", facts, lambda: load_facts(facts))
+    cases = frozenset(pack.cases) if pack.manifest.get("cases") else None
+    tables: Any = None
+    if pack.manifest.get("tables"):  # ids with their shapes: `table <id>[…]` terms are checked against them
+        tables = {t: table_shape({"kind": "table", "dims": [{"name": n, "values": list(v)} for n, v in tab.dims]})
+                  for t, tab in pack.tables.items()}
+        tables.update({t: table_shape({"kind": "records", "fields": dict.fromkeys(rows[0] if rows else {}, "any"),
+                                       "rows": rows}) for t, rows in pack.records.items()})
+    # rule lines are named relative to the game's rules folder (``combat.rules:15``) in answers and
+    # traces, whatever folder the game is installed or copied to
+    return compile_files(files, schema, cases, tables, relative_to=pack.rules_dir)

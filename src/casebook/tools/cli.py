@@ -66,7 +66,7 @@ def game_argument(ctx: click.Context, param: click.Parameter, value: str | None)
     content error of ``lint``, exit 1)."""
     if value is None or Path(value).exists():
         return value
-    from casebook.core.content import installed_games
+    from casebook.content.loader import installed_games
 
     games = installed_games()
     if value in games:

@@ -41,13 +41,13 @@ def _position_engine(position: str, pack: str | None = None) -> tuple[Any, Any]:
     folder ``pack`` if given (it must be of the position's game). A save (a position with
     ``plugin_state`` or ``rng.state``) is read on the pack ``play --load`` would resume it on
     (:func:`casebook.tools.saves.save_pack`: the folder it names) and checked whole as
-    ``play --load`` checks it (:func:`casebook.core.savecheck.load_save`): a corrupt save is
+    ``play --load`` checks it (:func:`casebook.content.savecheck.load_save`): a corrupt save is
     refused, every problem at once."""
-    from casebook.core.confine import is_game_id
-    from casebook.core.engine import load_engine
-    from casebook.core.position import load_position, pack_dir_near
-    from casebook.core.savecheck import is_save, load_save
-    from casebook.core.yamlio import read_yaml
+    from casebook.content.confine import is_game_id
+    from casebook.content.position import load_position, pack_dir_near
+    from casebook.content.savecheck import is_save, load_save
+    from casebook.content.yamlio import read_yaml
+    from casebook.script.engine import load_engine
 
     # the pack the position belongs to (a copied pack above the file), as load_position uses
     here = Path(position) if "\n" not in position and Path(position).is_file() else None
@@ -79,7 +79,7 @@ def _engine_of_game(engine: Any, game: Any, pack: str | None) -> Any:
 
 def _ask_position(position: str, question: str, args: list[str], options: dict[str, Any],
                   pack: str | None = None) -> tuple[dict[str, Any], Any]:
-    from casebook.core.engine import state_from_position
+    from casebook.script.engine import state_from_position
 
     pos, engine = _position_engine(position, pack)
     return answer_ctx(engine.ctx(state_from_position(pos)), question, args, options), engine
@@ -96,7 +96,7 @@ def questions_of(engine: Any) -> dict[str, str]:
 
 def installed_games() -> list[str]:
     """The ids of the installed games (entry points of group ``casebook.games``)."""
-    from casebook.core.content import installed_games as games
+    from casebook.content.loader import installed_games as games
 
     return list(games())
 
@@ -133,8 +133,8 @@ class _AskCommand(click.Command):
 
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         super().format_help(ctx, formatter)
-        from casebook.core.engine import load_engine
         from casebook.core.errors import CasebookError
+        from casebook.script.engine import load_engine
 
         argv = [a for a in ctx.meta.get("ask.argv", []) if not a.startswith("-")]
         sections: list[tuple[str, dict[str, str]]] = []

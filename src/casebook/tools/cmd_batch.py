@@ -45,9 +45,9 @@ def parse_pairs(values: Sequence[str], option: str, form: str = "NAME=VALUE") ->
 def _load(game: str, scenario: str | None, option: str) -> tuple[str, Any]:
     """(the game as workers should name it, the loaded Game of ``scenario`` — by default the
     first the manifest lists); BadParameter if either is unknown."""
-    from casebook.core.content import find_pack
-    from casebook.core.engine import load_engine
+    from casebook.content.loader import find_pack
     from casebook.core.errors import ContentError
+    from casebook.script.engine import load_engine
     from casebook.tools.batch import load_game
 
     try:
@@ -282,7 +282,7 @@ def batch(ctx: click.Context, game: str, scenario: str | None, games: int, worke
 
 def _compare_same_game(compare_pack: str, loaded: Any) -> None:
     """BadParameter unless ``compare_pack`` is a pack of the same game as the batch."""
-    from casebook.core.content import load_pack
+    from casebook.content.loader import load_pack
     from casebook.core.errors import ContentError
 
     try:

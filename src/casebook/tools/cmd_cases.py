@@ -9,14 +9,14 @@ which tests test it, and its status:
 
 1. plugins named in the manifest's ``plugins:`` list (imported as ``casebook.plugins.<name>`` or
    the entry point of that name), then every module of the :mod:`casebook.plugins` package — their
-   functions declare cases with :func:`casebook.core.cases.implements`;
+   functions declare cases with :func:`casebook.content.cases.implements`;
 2. rule scripts: the game's scripts are compiled (:func:`casebook.script.compile_pack`) and
    each quantity / permission is listed with the cases its lines cite (``rules:<name>``); and
-   anything the compiler registered with :func:`casebook.core.cases.register_cases`;
+   anything the compiler registered with :func:`casebook.content.cases.register_cases`;
 3. errata overlay patches of the pack (``errata:<file>``), each citing its case, and the
    sequence of play's phases, steps and loops (``sequence:<file>``: the kernel's machine runs them).
 
-*Tested by* comes from a static scan of the tests folder (:func:`casebook.core.cases.scan_tests`):
+*Tested by* comes from a static scan of the tests folder (:func:`casebook.content.cases.scan_tests`):
 ``@pytest.mark.case(...)`` marks and test names like ``test_9_6C_...``. Nothing is run.
 Problems found on the way (a plugin that fails to import, scripts that do not compile, marks
 naming unknown cases) are printed as warnings on stderr; they do not stop the report.
@@ -32,7 +32,7 @@ from typing import Any
 
 import click
 
-from casebook.core.cases import CASE_ID, REGISTRY, STATUSES, CaseIndex, coverage, scan_tests
+from casebook.content.cases import CASE_ID, REGISTRY, STATUSES, CaseIndex, coverage, scan_tests
 from casebook.core.errors import CasebookError
 from casebook.tools.cli import game_argument
 
@@ -66,14 +66,14 @@ def _manifest(pack_dir: Path) -> dict[str, Any]:
     path = pack_dir / "game.yaml"
     if not path.is_file():
         return {}
-    from casebook.core.yamlio import load_yaml
+    from casebook.content.yamlio import load_yaml
 
     data = load_yaml(path).data
     return data if isinstance(data, dict) else {}
 
 
 def _pack_dir(game: str) -> Path:
-    from casebook.core.content import find_pack
+    from casebook.content.loader import find_pack
 
     return find_pack(game)
 
@@ -151,7 +151,7 @@ def _table_cases(pack_dir: Path, read: frozenset[str], warnings: list[str]) -> d
     it reads, by the cases its values cite as printed (``rulebook: <case>`` or ``errata: <case>``
     provenance; a ``reconstructed:`` value implements no case) and the case ids a record lists
     in its ``cases`` field (a row of ``crt_results`` names the cases the result applies)."""
-    from casebook.core.yamlio import load_yaml
+    from casebook.content.yamlio import load_yaml
 
     out: dict[str, list[str]] = {}
     for rel in _manifest(pack_dir).get("tables") or []:
@@ -189,7 +189,7 @@ def _printed_cases(node: Any) -> list[str]:
 def _errata_cases(game: str, warnings: list[str]) -> dict[str, list[str]]:
     """case -> ``errata:<file>`` for every errata overlay patch of the pack citing that case
     (errata are implemented as data: patches applied on load)."""
-    from casebook.core.content import load_pack
+    from casebook.content.loader import load_pack
 
     try:
         pack = load_pack(game)
@@ -219,7 +219,7 @@ def _errata_cases(game: str, warnings: list[str]) -> dict[str, list[str]]:
 def _scenario_cases(path: Path, warnings: list[str]) -> list[str]:
     """Case ids a scenario document cites: its ``provenance`` text (``rulebook BM3.4A, BM3.4B``)
     and the ``case`` fields anywhere in it (victory conditions and the like)."""
-    from casebook.core.yamlio import load_yaml
+    from casebook.content.yamlio import load_yaml
 
     try:
         data = load_yaml(path).data
@@ -266,8 +266,8 @@ def pack_of(game: str) -> str:
     """``game`` itself (a game id or pack directory), or for a trace (``.jsonl``: its setup event's
     game) or position file (its ``game:``) the pack folder of that game above the file, else the
     game id. ClickException for a file that names no game."""
-    from casebook.core.confine import is_game_id
-    from casebook.core.position import pack_dir_near
+    from casebook.content.confine import is_game_id
+    from casebook.content.position import pack_dir_near
 
     path = Path(game)
     if not path.is_file():
@@ -277,7 +277,7 @@ def pack_of(game: str) -> str:
 
         found = next((e.data.get("game") for e in Trace.read(path) if e.kind == "setup"), None)
     else:
-        from casebook.core.yamlio import load_yaml
+        from casebook.content.yamlio import load_yaml
 
         data = load_yaml(path).data
         found = data.get("game") if isinstance(data, dict) else None
@@ -288,7 +288,7 @@ def pack_of(game: str) -> str:
 
 
 def gather_report(game: str, tests_dir: Path | None, warnings: list[str]) -> dict[str, Any]:
-    """The whole coverage report (see :func:`casebook.core.cases.coverage`) of ``game``."""
+    """The whole coverage report (see :func:`casebook.content.cases.coverage`) of ``game``."""
     index = CaseIndex.for_game(game)
     implemented = gather_implemented(game, warnings)
     tested: dict[str, list[str]] = {}

@@ -22,7 +22,7 @@ def explain_event(path: Path, seq: int, pack: Path | None = None) -> dict[str, A
     game was played from, else a pack folder of the trace's game above the trace, else the
     installed game the trace names) and ``rules_dir`` (where its rule lines live);
     ClickException if absent, or if ``pack`` is another game's."""
-    from casebook.core.cases import CaseIndex
+    from casebook.content.cases import CaseIndex
     from casebook.core.trace import Trace
 
     trace = Trace.read(path)
@@ -31,7 +31,7 @@ def explain_event(path: Path, seq: int, pack: Path | None = None) -> dict[str, A
         last = trace[len(trace) - 1].seq if len(trace) else -1
         raise click.ClickException(f"{path}: no event with seq {seq} (0..{last})")
     event = events[0]
-    from casebook.core.confine import is_game_id
+    from casebook.content.confine import is_game_id
 
     game = next((e.data.get("game") for e in trace if e.kind == "setup"), None)
     titles: dict[str, str] = {}
@@ -39,9 +39,9 @@ def explain_event(path: Path, seq: int, pack: Path | None = None) -> dict[str, A
         raise click.ClickException(f"{path}: the setup event's game must be a game id, got {game!r}")
     rules_dir = None
     if game or pack is not None:
-        from casebook.core.content import find_pack, resolve_rules_dir
-        from casebook.core.position import pack_dir_near
-        from casebook.core.yamlio import load_yaml
+        from casebook.content.loader import find_pack, resolve_rules_dir
+        from casebook.content.position import pack_dir_near
+        from casebook.content.yamlio import load_yaml
 
         pack_dir = find_pack(pack if pack is not None else pack_dir_near(str(game), path) or str(game))
         other = (load_yaml(pack_dir / "game.yaml").data or {}).get("id")
@@ -76,7 +76,7 @@ def line_text(source: str, rules_dir: Path | str | None) -> str:
     """The text of the rule-script line at ``source`` (``x.rules:12``, relative to the game's
     ``rules_dir``), comment and surrounding blanks removed. Empty when the file or line is not
     found, or the name leads outside the rules folder."""
-    from casebook.core.confine import confined_path
+    from casebook.content.confine import confined_path
 
     path, _, line = source.rpartition(":")
     if not path or not line.isdigit() or rules_dir is None:

@@ -1,10 +1,10 @@
 """``casebook lint PACK_DIR``: validate a content pack and list every problem at once.
 
-Loads the pack (:func:`casebook.core.content.load_pack`): every file against its schema, the
+Loads the pack (:func:`casebook.content.loader.load_pack`): every file against its schema, the
 errata overlays, the cross-file checks and every scenario position (its victory block against the
 schema its victory plugin declares); compiles the game's rule scripts (as ``casebook rules check``
 does) and checks that the tables, quantities and permissions each listed plugin requires are there
-(:mod:`casebook.core.requires`). Exit 0 with a one-line summary, or exit 1 with every
+(:mod:`casebook.content.requires`). Exit 0 with a one-line summary, or exit 1 with every
 problem as ``file:line:col: key.path: message`` and a count line.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import click
 
-from casebook.core.content import display_path, load_pack
+from casebook.content.loader import display_path, load_pack
 from casebook.core.errors import ContentError, ScriptSyntaxError
 from casebook.tools.cli import game_argument
 
@@ -38,7 +38,7 @@ def lint(ctx: click.Context, pack_dir: str) -> None:
     except (ContentError, ScriptSyntaxError) as exc:
         problems += exc.problems
     if pack is not None and rules is not None:  # the tables and scripts each listed plugin needs
-        from casebook.core.requires import pack_requirement_problems
+        from casebook.content.requires import pack_requirement_problems
 
         problems += pack_requirement_problems(pack, rules)
     problems = _distinct(problems)

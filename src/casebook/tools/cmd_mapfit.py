@@ -15,9 +15,9 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from casebook.core.content import find_pack
+from casebook.content.loader import find_pack
+from casebook.content.yamlio import dump_yaml
 from casebook.core.hexgrid import hex_label
-from casebook.core.yamlio import dump_yaml
 from casebook.tools.cli import game_argument
 from casebook.tools.mapgen import MapBuild, build_map
 from casebook.tools.mapsource import load_sources

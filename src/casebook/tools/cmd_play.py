@@ -216,12 +216,12 @@ def _resume(game_id: Any, scenario: str | None, load: str,
     be those named on the command line (if any); it is checked whole (every problem at once:
     the schema, the map, the RNG, the tracks' bounds, each plugin's record); its trace
     ``LOAD.trace.jsonl``, when present, is continued and its actions can be undone."""
+    from casebook.content.confine import is_game_id
+    from casebook.content.position import position_to_dict
+    from casebook.content.savecheck import load_save
+    from casebook.content.yamlio import load_yaml
     from casebook.core.actions import parse_action
-    from casebook.core.confine import is_game_id
     from casebook.core.game import Game
-    from casebook.core.position import position_to_dict
-    from casebook.core.savecheck import load_save
-    from casebook.core.yamlio import load_yaml
     from casebook.tools.saves import resume_trace
 
     raw = load_yaml(load).data
@@ -235,7 +235,7 @@ def _resume(game_id: Any, scenario: str | None, load: str,
     saved_scenario = info.get("id")
     if scenario is not None and saved_scenario is not None and scenario != saved_scenario:
         raise click.UsageError(f"{load} is a save of scenario {saved_scenario!r}, not {scenario!r}")
-    from casebook.core.engine import load_engine
+    from casebook.script.engine import load_engine
     from casebook.tools.saves import save_pack
 
     chosen_pack, warning = save_pack(raw, load, game_id if folder else None)  # the pack it was played on
@@ -309,7 +309,7 @@ def play(game: str, scenario: str | None, player: tuple[str, ...], seed: int, ou
          load: str | None, overwrite: bool, quiet: bool, rolls: str) -> None:
     """Play GAME's SCENARIO (default: moscow41 and the first scenario its manifest lists, the
     October Blitz; bots on every side, seed 1)."""
-    from casebook.core.content import load_pack
+    from casebook.content.loader import load_pack
 
     players = parse_players(player)
     if load is None:

@@ -11,8 +11,8 @@ import json
 
 import click
 
-from casebook.core.content import find_pack, scan_pack
-from casebook.core.provenance import SOURCES
+from casebook.content.loader import find_pack, scan_pack
+from casebook.content.provenance import SOURCES
 from casebook.tools.cli import game_argument
 
 __all__ = ["provenance"]
@@ -45,7 +45,7 @@ def provenance(ctx: click.Context, game_or_dir: str, as_json: bool) -> None:
         for r in rows:
             click.echo(f"{r['file']:<{width}}  {r['kind']:<15}" + "".join(f"{r[c]:>15}" for c in _COLUMNS))
         click.echo(f"{'total':<{width}}  {'':<15}" + "".join(f"{totals[c]:>15}" for c in _COLUMNS))
-    from casebook.core.content import load_pack
+    from casebook.content.loader import load_pack
     from casebook.core.errors import ContentError
 
     try:

@@ -12,9 +12,9 @@ from typing import Any
 
 import click
 
-from casebook.core.content import find_pack
+from casebook.content.loader import find_pack
+from casebook.content.yamlio import load_yaml
 from casebook.core.errors import ContentError, Problem
-from casebook.core.yamlio import load_yaml
 from casebook.tools.cli import game_argument
 from casebook.tools.render import render_svg
 
@@ -30,7 +30,7 @@ def _pack_dir(game: str) -> Path:
 def _vocabulary_sides(game: str) -> tuple[Any, ...]:
     """The sides of the game's vocabulary (names and counter colours), none for a folder without
     a readable ``game.yaml``."""
-    from casebook.core.vocabulary import vocabulary_of
+    from casebook.content.vocabulary import vocabulary_of
 
     manifest = _pack_dir(game) / "game.yaml"
     data = load_yaml(manifest).data if manifest.is_file() else None
@@ -40,8 +40,8 @@ def _vocabulary_sides(game: str) -> tuple[Any, ...]:
 def _load_position(path: Path, pack_dir: Path) -> dict[str, Any]:
     """A position as plain data: validated by the position loader when the pack loads, else raw."""
     if (pack_dir / "game.yaml").is_file():
-        from casebook.core.content import load_pack
-        from casebook.core.position import load_position, position_to_dict
+        from casebook.content.loader import load_pack
+        from casebook.content.position import load_position, position_to_dict
 
         return position_to_dict(load_position(path, pack=load_pack(pack_dir)))
     data = load_yaml(path).data
@@ -104,7 +104,7 @@ def render(game: str, scenario: str | None, position: str | None, output: str, f
         pos = _load_position(path, pack_dir)
         markers = [dict(m) for m in pos.get("markers") or []]
         if pos.get("phase"):
-            from casebook.core.content import load_pack
+            from casebook.content.loader import load_pack
             from casebook.core.sequence import Sequence
             from casebook.tools.render_units import step_subtitle
 

@@ -33,8 +33,8 @@ def replay_trace(path: Path, pack: Path | None = None, partial: bool = False) ->
     be whole: end with the game's ``game-over`` event, or stop where a save beside it
     (:func:`save_point`) stands; one cut short is refused as incomplete, saying where it stops,
     unless ``partial``."""
+    from casebook.content.confine import is_game_id
     from casebook.core.actions import parse_action
-    from casebook.core.confine import is_game_id
     from casebook.core.game import Game
     from casebook.core.trace import Trace
     from casebook.tools.runtime import tune_gc
@@ -47,7 +47,7 @@ def replay_trace(path: Path, pack: Path | None = None, partial: bool = False) ->
     if problem:
         return False, f"{path}:1: {problem}"
     if pack is not None:
-        from casebook.core.content import load_pack
+        from casebook.content.loader import load_pack
 
         found = load_pack(pack).id
         if found != setup["game"]:
@@ -112,8 +112,8 @@ def save_point(path: Path, state: Any) -> Path | None:
     ``--load``), ``final.yaml`` for a play's ``trace.jsonl``. Compared in the canonical form of a
     save, but for ``players`` (who played is not part of the position) and the save's links to its
     trace and pack (tools/saves.py)."""
-    from casebook.core.position import dump_save
-    from casebook.core.yamlio import read_yaml
+    from casebook.content.position import dump_save
+    from casebook.content.yamlio import read_yaml
 
     name = path.name
     candidates = [path.with_name(name[: -len(".trace.jsonl")])] if name.endswith(".trace.jsonl") else []
@@ -137,7 +137,7 @@ def save_point(path: Path, state: Any) -> Path | None:
 
 def _setup_problem(setup: dict) -> str | None:
     """What is wrong with a setup event's data (game id, scenario id, seed), or None."""
-    from casebook.core.confine import is_game_id
+    from casebook.content.confine import is_game_id
 
     if not is_game_id(setup.get("game")):
         return (f"setup: game must be a game id such as 'moscow41', got {setup.get('game')!r} "

@@ -52,7 +52,7 @@ def build_session(game: str, scenario: str | None, players: dict[str, str], seed
     root = (root or Path.cwd()).resolve()
     first = Game.load(game, scenario or "") if scenario else None
     if first is None:
-        from casebook.core.engine import load_engine
+        from casebook.script.engine import load_engine
 
         engine = load_engine(game)
         first = Game(engine, next(iter(engine.pack.scenarios)))

@@ -60,7 +60,7 @@ GOLDEN: tuple[GoldenGame, ...] = tuple(
 
 def golden_dir(game: str) -> Path:
     """The folder of a game's committed golden traces (``golden/`` of its pack folder)."""
-    from casebook.core.content import find_pack
+    from casebook.content.loader import find_pack
 
     return find_pack(game) / "golden"
 

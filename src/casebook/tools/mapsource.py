@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from casebook.content.yamlio import YamlDoc, read_yaml
 from casebook.core.errors import ContentError, Problem
 from casebook.core.hexgrid import EDGES, Grid, Hex, parse_hex
-from casebook.core.yamlio import YamlDoc, read_yaml
 
 __all__ = ["Town", "Sources", "load_sources", "FEATURES_ALONG", "FEATURES_THROUGH", "FACINGS"]
 

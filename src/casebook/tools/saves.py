@@ -2,7 +2,7 @@
 together, never one without checking the other.
 
 :func:`write_save` writes the trace, then the save with the SHA-256 of the trace's bytes in
-``plugin_state.trace`` (:class:`casebook.core.savecheck.TraceLink`). :func:`resume_trace`, used by
+``plugin_state.trace`` (:class:`casebook.content.savecheck.TraceLink`). :func:`resume_trace`, used by
 ``play --load`` and ``serve --load``, reads the trace beside a save and refuses it — one located
 line, exit 1 — when it is not the trace the save was written with (an edited trace was accepted
 and failed ``replay`` only later): the digest differs, its setup event names another game,
@@ -37,10 +37,10 @@ def trace_path_of(save: str | Path) -> Path:
 
 def write_save(state: Any, path: Path) -> Path:
     """Write ``state``'s trace to ``path.trace.jsonl`` and the save to ``path`` (the canonical form
-    of :func:`casebook.core.position.dump_save`) linked to that trace by its digest; returns the
+    of :func:`casebook.content.position.dump_save`) linked to that trace by its digest; returns the
     trace's path."""
-    from casebook.core.position import dump_save
-    from casebook.core.savecheck import TRACE_SLOT, trace_digest
+    from casebook.content.position import dump_save
+    from casebook.content.savecheck import TRACE_SLOT, trace_digest
 
     trace_path = trace_path_of(path)
     state.trace.write(trace_path)
@@ -56,9 +56,9 @@ def write_save(state: Any, path: Path) -> Path:
 def resume_trace(save: str | Path, position: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
     """(the trace beside ``save`` — empty if there is none —, ``position`` without its trace link)
     for a save being resumed (``position``: its checked data, ``position_to_dict`` of
-    :func:`casebook.core.savecheck.load_save`). Raises PositionError naming the trace file when
+    :func:`casebook.content.savecheck.load_save`). Raises PositionError naming the trace file when
     the trace is not the one the save was written with."""
-    from casebook.core.savecheck import TRACE_SLOT, trace_digest
+    from casebook.content.savecheck import TRACE_SLOT, trace_digest
     from casebook.core.trace import Trace
 
     slots = dict(position.get("plugin_state") or {})
@@ -99,7 +99,7 @@ def pack_identity(pack: Any) -> dict[str, str]:
     (golden traces and bytecode left out: they are not content)."""
     import hashlib
 
-    from casebook.core.packcache import _tree_files
+    from casebook.content.packcache import _tree_files
 
     h = hashlib.sha256()
     folder = Path(pack.dir).resolve()
@@ -118,9 +118,9 @@ def save_pack(raw: Any, save: str | Path, named: str | Path | None = None) -> tu
     the save with its game id (a copied pack's own save), else the folder the save names if it
     still holds that game, else the installed game. The warning says when the pack's content is
     not the one the save was played on."""
-    from casebook.core.content import load_pack
+    from casebook.content.loader import load_pack
+    from casebook.content.position import pack_dir_near
     from casebook.core.errors import CasebookError
-    from casebook.core.position import pack_dir_near
 
     game = str(raw.get("game")) if isinstance(raw, dict) else ""
     slots = raw.get("plugin_state") if isinstance(raw, dict) else None

@@ -296,8 +296,8 @@ class Session:
 def load_state(game: Any, path: Path) -> Any:
     """The play saved at ``path`` (with its trace ``path.trace.jsonl`` when present) resumed on
     ``game``; ServeError if the file is not a valid position of this game."""
-    from casebook.core.position import position_to_dict
-    from casebook.core.savecheck import load_save
+    from casebook.content.position import position_to_dict
+    from casebook.content.savecheck import load_save
     from casebook.tools.saves import resume_trace
 
     if not path.is_file():

@@ -1,4 +1,4 @@
-"""A compiled-pack cache: a loaded, validated :class:`~casebook.core.content.Pack` and the
+"""A compiled-pack cache: a loaded, validated :class:`~casebook.content.loader.Pack` and the
 :class:`~casebook.core.board.Board` of its map, kept on disk between runs of ``casebook``.
 
 Loading a large pack (the first game's) parses about 60 YAML files with a pure-Python parser, validates them and builds
@@ -7,7 +7,8 @@ without a problem, its result is stored here and the next load of the *same byte
 in milliseconds.
 
 **Key.** A SHA-256 of: the cache format, the Python version, the Casebook version, every source
-file of ``casebook.core`` (the loader and its schemas), the names of the installed rules plugins,
+file of ``casebook.core``, ``casebook.content`` (the loader and its schemas) and ``casebook.script``,
+the names of the installed rules plugins,
 the pack directory as given (and the working directory, since a relative pack dir stays relative
 in the Pack), and the relative path and bytes of every file below the pack directory and the
 rules directory. Any edit of any of them gives another key, so a stale entry is never read; entries
@@ -105,8 +106,8 @@ def _kernel_hash() -> str:
             h.update(importlib.metadata.version("casebook").encode())
         except importlib.metadata.PackageNotFoundError:
             h.update(b"casebook-unversioned")
-        root = Path(__file__).resolve().parent.parent  # the casebook package: its core and script
-        for part in ("core", "script"):
+        root = Path(__file__).resolve().parent.parent  # the casebook package: its core, content and script
+        for part in ("core", "content", "script"):
             for f in _tree_files(root / part):
                 if f.suffix in (".py", ".lark"):
                     h.update(str(f.relative_to(root)).encode() + b"\0" + f.read_bytes() + b"\0")

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from casebook.core.errors import Problem
+from casebook.core.state import TrackBound
 
 __all__ = ["TrackDecl", "TrackBound", "tracks_of", "track_bounds", "track_problems"]
 
@@ -40,18 +41,6 @@ class TrackDecl:
     low: int = 0
     high: int | str | None = None
     provenance: str | None = None
-
-
-@dataclass(frozen=True)
-class TrackBound:
-    """A track's resolved bounds: ``depth`` (number of keys), ``low``, ``high`` (None: unbounded)
-    and the cases that set them."""
-
-    track: str
-    low: int
-    high: int | None
-    cases: tuple[str, ...] = ()
-    depth: int = 0
 
 
 def tracks_of(vocabulary: Mapping[str, Any]) -> dict[str, TrackDecl]:
@@ -83,7 +72,7 @@ def _cap(rules: Any, quantity: str) -> tuple[int | None, tuple[str, ...]]:
 def track_bounds(decls: Mapping[str, TrackDecl], rules: Any = None) -> dict[str, TrackBound]:
     """The resolved bounds of each declared track under compiled ``rules`` (a ``high`` naming a
     quantity is that quantity's constant ``at most``; unresolvable without rules: unbounded)."""
-    from casebook.core.schema_base import cited_cases
+    from casebook.content.schema_base import cited_cases
 
     out = {}
     for name, d in decls.items():
@@ -108,7 +97,7 @@ def _problem(locate: Locate, kp: tuple, message: str) -> Problem:
 
 def _walk(value: Any, decl: TrackDecl, sides: Sequence[str], kp: tuple, bound: TrackBound,
           locate: Locate, out: list[Problem]) -> None:
-    from casebook.core.vocabulary import choice_problem
+    from casebook.content.vocabulary import choice_problem
 
     level = len(kp) - 1
     if level < len(decl.keys):
@@ -139,7 +128,7 @@ def track_problems(data: Mapping[str, Any], decls: Mapping[str, TrackDecl], side
     """Every problem of the tracks of position ``data``: a top-level key neither in ``fixed`` (the
     position format's own keys) nor a declared track ("unknown key", with a did-you-mean), a
     track key outside its declared domain, a value that is not an int within its bounds."""
-    from casebook.core.schema import did_you_mean
+    from casebook.content.schema import did_you_mean
 
     bounds = track_bounds(decls, rules)
     out: list[Problem] = []

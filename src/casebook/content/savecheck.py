@@ -6,11 +6,11 @@ position document that the schema alone cannot see:
 - ``rng``: ``seed`` an int >= 0, ``state`` null or an int in ``[0, 2**64)`` (the PCG32 state,
   :mod:`casebook.core.dice`);
 - every track declared by the game's vocabulary, by its declared keys, within its bounds
-  (:mod:`casebook.core.tracks`; a bound may be a rule-script quantity's ``at most``);
+  (:mod:`casebook.content.tracks`; a bound may be a rule-script quantity's ``at most``);
 - ``plugin_state``: one entry per plugin of the pack (or the driver), each a mapping, checked
   against the schema its plugin declares (a module attribute ``STATE_SCHEMA``, a ``TypedDict``
   read by pydantic in strict mode: unknown keys, wrong types and negative counts refused);
-- units given by ``counter:`` reference alone are expanded by :func:`casebook.core.position`
+- units given by ``counter:`` reference alone are expanded by :func:`casebook.content.position`
   (``load_position``); :func:`save_problems` refuses a unit that still has no ``id``/``side``.
 
 ``locate(key_path) -> (file, line, column)`` places each problem (a save read from a file) or
@@ -27,8 +27,8 @@ from typing import Annotated, Any
 from pydantic import ConfigDict, StringConstraints, TypeAdapter, ValidationError
 from typing_extensions import TypedDict
 
+from casebook.content.tracks import track_problems
 from casebook.core.errors import Problem
-from casebook.core.tracks import track_problems
 
 __all__ = ["save_problems", "rng_problems", "turn_problems", "TRACE_SLOT", "TraceLink", "trace_digest",
             "plugin_state_problems", "state_schema", "state_slots", "is_save", "load_save",
@@ -160,11 +160,11 @@ def plugin_state_problems(plugin_state: Any, plugins: tuple[str, ...], locate: L
 
 
 def save_problems(data: Mapping[str, Any], engine: Any, locate: Locate) -> list[Problem]:
-    """Every problem :mod:`casebook.core.position` cannot see in a save played on ``engine``:
+    """Every problem :mod:`casebook.content.position` cannot see in a save played on ``engine``:
     the RNG, the tracks' bounds, each plugin's stored state, units without ``id`` or ``side``."""
     out = rng_problems(data.get("rng"), locate)
     out += turn_problems(data, engine.pack, locate)
-    from casebook.core.schema_position import Position
+    from casebook.content.schema_position import Position
 
     vocab = engine.pack.vocabulary
     out += track_problems(data, vocab.tracks, vocab.side_ids, locate, fixed=Position.model_fields,
@@ -176,7 +176,7 @@ def save_problems(data: Mapping[str, Any], engine: Any, locate: Locate) -> list[
         if isinstance(u, Mapping) and ("id" not in u or "side" not in u):
             what = "a counter: reference that was not expanded" if "counter" in u else "a unit"
             out.append(_problem(locate, ("units", i), f"{what}: a unit of a save needs its id and side "
-                                "(load the file with casebook.core.position.load_position, which expands "
+                                "(load the file with casebook.content.position.load_position, which expands "
                                 "counter: references from the pack's counter mix)"))
     return out
 
@@ -223,6 +223,6 @@ def load_save(path_or_text: Any, engine: Any) -> Any:
     ``engine``'s game: the position schema and :func:`save_problems` together, every problem at
     once (a :class:`~casebook.core.errors.PositionError`). ``play --load`` and ``ask`` read saves
     through here."""
-    from casebook.core.position import load_position
+    from casebook.content.position import load_position
 
     return load_position(path_or_text, pack=engine.pack, extra=lambda data, locate: save_problems(data, engine, locate))

@@ -5,15 +5,15 @@ A rules plugin declares, as module attributes (docs/plugins.md, "What a plugin n
 - ``REQUIRES = {"tables": [...], "quantities": [...], "permissions": [...]}`` — the tables
   (charts or records tables, by id), rule-script quantities and permissions it cannot do without
   (what it reads only when present is not listed);
-- ``VICTORY_SCHEMA`` — a pydantic model (:class:`casebook.core.schema_base.Model`: strict, no
+- ``VICTORY_SCHEMA`` — a pydantic model (:class:`casebook.content.schema_base.Model`: strict, no
   unknown keys) of the scenario's ``scenario: victory:`` block it reads.
 
 :func:`requirement_problems` lists every need the pack does not meet, located at the plugin's
 entry of ``game.yaml`` (``plugins.N``) with a did-you-mean; ``casebook lint`` reports them and
-:meth:`casebook.core.engine.Engine.load` refuses the pack with the same problems, so ``play`` on
+:meth:`casebook.script.engine.Engine.load` refuses the pack with the same problems, so ``play`` on
 a pack without its rules or a table stops with that error instead of failing mid-game.
 :func:`victory_problems` checks a scenario's victory block against each listed plugin's schema
-(every scenario position, by :mod:`casebook.core.position`).
+(every scenario position, by :mod:`casebook.content.position`).
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def requirement_problems(plugins: Iterable[str], tables: Iterable[str], rules: A
     requires that the pack lacks: ``tables`` are the pack's table and records ids, ``rules`` the
     compiled rule scripts (None: none compiled); ``has_scripts`` False adds that the pack has no
     rule scripts at all. Each problem sits at ``plugins.N`` of the manifest."""
-    from casebook.core.schema import did_you_mean
+    from casebook.content.schema import did_you_mean
 
     have = {"tables": sorted(set(tables)),
             "quantities": sorted(getattr(rules, "quantities", {}) or {}),
@@ -77,10 +77,10 @@ def requirement_problems(plugins: Iterable[str], tables: Iterable[str], rules: A
 
 
 def pack_requirement_problems(pack: Any, rules: Any) -> list[Problem]:
-    """:func:`requirement_problems` of a loaded pack (:class:`casebook.core.content.Pack`) under
+    """:func:`requirement_problems` of a loaded pack (:class:`casebook.content.loader.Pack`) under
     its compiled ``rules``, located in its ``game.yaml``."""
-    from casebook.core.content import display_path
-    from casebook.core.yamlio import read_yaml
+    from casebook.content.loader import display_path
+    from casebook.content.yamlio import read_yaml
 
     manifest = pack.dir / "game.yaml"
     doc, _ = read_yaml(manifest, file=display_path(manifest))
@@ -98,11 +98,11 @@ def pack_requirement_problems(pack: Any, rules: Any) -> list[Problem]:
 
 
 def track_bound_problems(tracks: Mapping[str, Any], rules: Any, locate: Locate) -> list[Problem]:
-    """A track whose ``high`` names a rule-script quantity (:mod:`casebook.core.tracks`) that the
+    """A track whose ``high`` names a rule-script quantity (:mod:`casebook.content.tracks`) that the
     scripts do not define, or define without a constant unconditional ``at most``: located at
     ``vocabulary.tracks.NAME.high`` of the manifest."""
-    from casebook.core.schema import did_you_mean
-    from casebook.core.tracks import track_bounds
+    from casebook.content.schema import did_you_mean
+    from casebook.content.tracks import track_bounds
 
     quantities = sorted(getattr(rules, "quantities", {}) or {})
     bounds = track_bounds(tracks, rules)
@@ -132,7 +132,7 @@ def victory_problems(victory: Any, plugins: Iterable[str], locate: Locate,
     """Every problem of a scenario's ``victory`` block (at ``base``) against the schema of each
     listed plugin that declares one: an unknown key with a did-you-mean, a wrong type, a missing
     key, each at its ``file:line:column``. No schema declared: not checked."""
-    from casebook.core.schema import validate_model
+    from casebook.content.schema import validate_model
 
     if victory is None:
         return []

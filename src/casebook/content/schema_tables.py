@@ -15,9 +15,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from casebook.content.schema_base import parse_provenance
+from casebook.content.yamlio import dotted
 from casebook.core.errors import Problem
-from casebook.core.schema_base import parse_provenance
-from casebook.core.yamlio import dotted
 
 __all__ = ["check_table", "check_records", "check_type", "cell_value"]
 

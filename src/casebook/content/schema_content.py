@@ -3,7 +3,7 @@ table, records, errata, interpretations, gazetteer.
 
 Only the *shape* is checked here (types, allowed keys and values); what spans files (case ids
 exist, hexes are on the map, hexsides adjacent, table cells complete) is checked by
-:mod:`casebook.core.content` and :mod:`casebook.core.schema`.
+:mod:`casebook.content.loader` and :mod:`casebook.content.schema`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, ConfigDict, Field, field_validator, model_validator
 
-from casebook.core.schema_base import (
+from casebook.content.schema_base import (
     CaseId,
     HexLabel,
     Model,
@@ -82,7 +82,7 @@ class SideEntry(Model):
 
 
 class TrackEntry(Model):
-    """A track of the game's vocabulary (casebook.core.tracks): what it is kept by (``side`` or a
+    """A track of the game's vocabulary (casebook.content.tracks): what it is kept by (``side`` or a
     list of names, outermost first), its bounds (``high``: an int or a script quantity's name)."""
 
     keys: list[Literal["side"] | list[Slug]] = []
@@ -91,7 +91,7 @@ class TrackEntry(Model):
 
 
 class VocabularyBlock(Model):
-    """The names a game uses (casebook.core.vocabulary): sides, unit classes and sizes, weather
+    """The names a game uses (casebook.content.vocabulary): sides, unit classes and sizes, weather
     kinds, marker kinds, tracks and unit flags."""
 
     sides: dict[Slug, SideEntry] = Field(min_length=1)

@@ -31,8 +31,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from casebook.content.loader import Pack, find_pack, load_pack
 from casebook.core.board import Board
-from casebook.core.content import Pack, find_pack, load_pack
 from casebook.core.hooks import CasebookPluginManager, make_plugin_manager
 from casebook.core.sequence import Sequence
 from casebook.core.state import GameState
@@ -134,11 +134,11 @@ class Engine:
 
     @property
     def track_bounds(self) -> Mapping[str, Any]:
-        """name -> the :class:`~casebook.core.tracks.TrackBound` of each track the vocabulary
+        """name -> the :class:`~casebook.content.tracks.TrackBound` of each track the vocabulary
         declares, resolved under the compiled rules (computed once)."""
         found = self._settings.get("tracks")
         if found is None:
-            from casebook.core.tracks import track_bounds
+            from casebook.content.tracks import track_bounds
 
             found = self._settings["tracks"] = track_bounds(self.pack.vocabulary.tracks, self.rules)
         return found
@@ -148,6 +148,20 @@ class Engine:
         if not state.declared:
             state.declare(self.pack.vocabulary.side_ids, self.track_bounds)
         return state
+
+    def position_data(self, position: Any) -> dict[str, Any]:
+        """A loaded position (a scenario's :class:`~casebook.content.schema_position.Position`) as
+        the plain dict a :class:`GameState` is built from."""
+        from casebook.content.position import position_to_dict
+
+        return position_to_dict(position)
+
+    def save_problems(self, data: Mapping[str, Any]) -> list[Any]:
+        """Every problem of a saved position ``data`` under this game
+        (:func:`casebook.content.savecheck.save_problems`, located at ``<save>``)."""
+        from casebook.content.savecheck import save_problems
+
+        return save_problems(data, self, lambda kp: ("<save>", 0, 0))
 
     def lasting(self, board: Board, depends_on: tuple[Any, ...]) -> dict[Any, Any]:
         """A cache that outlives state changes, for values that depend only on the board and on
@@ -188,16 +202,17 @@ class Engine:
         tests and tools).
 
         Raises ContentError (content, plugins, the tables and script quantities a listed plugin
-        requires: :mod:`casebook.core.requires`) or ScriptSyntaxError (rule scripts), each listing
+        requires: :mod:`casebook.content.requires`) or ScriptSyntaxError (rule scripts), each listing
         every problem found.
         """
-        from casebook.core.packcache import pack_board
+        from casebook.content.packcache import pack_board
+        from casebook.script.pack import compile_loaded_pack
 
         pack = load_pack(game_or_dir)
         board = pack_board(pack)
-        rules = _compile_rules(pack)
+        rules = compile_loaded_pack(pack)
+        from casebook.content.requires import pack_requirement_problems
         from casebook.core.errors import ContentError
-        from casebook.core.requires import pack_requirement_problems
 
         missing = pack_requirement_problems(pack, rules)
         if missing:  # what a listed plugin needs is not in the pack: refused as lint refuses it
@@ -231,37 +246,6 @@ class Engine:
         return Ctx(self, state, self.board_for(state), trace)
 
 
-def _compile_rules(pack: Pack) -> Any:
-    """The compiled rule scripts of a loaded pack: the script files, case ids and table ids are
-    the pack's own (no second reading of its YAML), the facts declaration comes through the
-    compiled-pack cache (:mod:`casebook.core.packcache`). A pack whose manifest lists no
-    scripts, or names a script that is missing, goes through ``find_rule_pack`` (its messages)."""
-    from casebook.core.packcache import cached_file_value
-    from casebook.script import compile_pack, find_rule_pack
-    from casebook.script.compiler import compile_files
-    from casebook.script.facts import load_facts
-
-    files = pack.rule_files if "rules" in pack.manifest else tuple(sorted(pack.rules_dir.glob("*.rules")))
-    facts = pack.rules_dir / "facts.yaml"
-    if (not files or not all(f.is_file() for f in files) or not facts.is_file()
-            or (not pack.manifest.get("cases") and (pack.dir / "cases.yaml").is_file())):
-        rule_pack = find_rule_pack(pack.dir)
-        return compile_pack(rule_pack, relative_to=rule_pack.rules_dir)
-    schema = cached_file_value("facts", facts, lambda: load_facts(facts))
-    cases = frozenset(pack.cases) if pack.manifest.get("cases") else None
-    tables: Any = None
-    if pack.manifest.get("tables"):  # ids with their shapes: `table <id>[…]` terms are checked against them
-        from casebook.script.tablerows import table_shape
-
-        tables = {t: table_shape({"kind": "table", "dims": [{"name": n, "values": list(v)} for n, v in tab.dims]})
-                  for t, tab in pack.tables.items()}
-        tables.update({t: table_shape({"kind": "records", "fields": dict.fromkeys(rows[0] if rows else {}, "any"),
-                                       "rows": rows}) for t, rows in pack.records.items()})
-    # rule lines are named relative to the game's rules folder (``combat.rules:15``) in answers and
-    # traces, whatever folder the game is installed or copied to
-    return compile_files(files, schema, cases, tables, relative_to=pack.rules_dir)
-
-
 @lru_cache(maxsize=8)
 def _cached_engine(pack_dir: str) -> Engine:
     return Engine.load(pack_dir)
@@ -275,7 +259,7 @@ def load_engine(game_or_dir: str | Path) -> Engine:
 def state_from_position(position: Any) -> GameState:
     """A :class:`GameState` from a validated position (``load_position`` result) or a plain
     position dict."""
-    from casebook.core.position import position_to_dict
+    from casebook.content.position import position_to_dict
 
     data = position if isinstance(position, Mapping) else position_to_dict(position)
     return GameState.from_dict(data)
@@ -364,7 +348,7 @@ class Ctx:
 
     def fire(self, event: str, facts: Mapping[str, Any]) -> list[dict[str, Any]]:
         """The effects of the rule scripts' triggers of ``event`` that fire for ``facts``
-        (:meth:`casebook.script.RuleSet.fire`; carried out by :mod:`casebook.core.effects`)."""
+        (:meth:`casebook.script.RuleSet.fire`; carried out by :mod:`casebook.script.effects`)."""
         effects = self.engine.rules.fire(event, facts, self.engine.script_tables, self.standard)
         seen = self.engine._recording[0]
         if seen is not None:

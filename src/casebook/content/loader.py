@@ -19,14 +19,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from casebook.core.confine import confined_path, rules_dir_problem
+from casebook.content.confine import confined_path, rules_dir_problem
+from casebook.content.provenance import PatchError, apply_patch, count_provenance
+from casebook.content.schema import validate
+from casebook.content.schema_pack import check_cross_file, located
+from casebook.content.schema_tables import cell_value
+from casebook.content.vocabulary import Vocabulary, vocabulary_of
+from casebook.content.yamlio import YamlDoc, read_yaml
 from casebook.core.errors import ContentError, Problem
-from casebook.core.provenance import PatchError, apply_patch, count_provenance
-from casebook.core.schema import validate
-from casebook.core.schema_pack import check_cross_file, located
-from casebook.core.schema_tables import cell_value
-from casebook.core.vocabulary import Vocabulary, vocabulary_of
-from casebook.core.yamlio import YamlDoc, read_yaml
 
 __all__ = ["find_pack", "load_pack", "scan_pack", "plugin_registered", "installed_games", "Pack", "Table",
            "FileInfo", "display_path", "read_pack_file", "default_rules_dir", "resolve_rules_dir",
@@ -99,7 +99,7 @@ class Table:
 @dataclass(frozen=True)
 class Pack:
     """A loaded, validated content pack. Plain data throughout (dicts / lists as in the YAML,
-    errata applied); ``scenarios`` are paths, loaded with :func:`casebook.core.position.load_position`
+    errata applied); ``scenarios`` are paths, loaded with :func:`casebook.content.position.load_position`
     (or :meth:`scenario`)."""
 
     dir: Path
@@ -125,12 +125,12 @@ class Pack:
 
     @property
     def vocabulary(self) -> Vocabulary:
-        """The game's :class:`~casebook.core.vocabulary.Vocabulary` (sides, unit classes, …)."""
+        """The game's :class:`~casebook.content.vocabulary.Vocabulary` (sides, unit classes, …)."""
         return vocabulary_of(self.manifest)
 
     def scenario(self, scenario_id: str) -> Any:
         """Load scenario ``scenario_id`` as a Position (raises KeyError if unknown)."""
-        from casebook.core.position import load_position
+        from casebook.content.position import load_position
 
         return load_position(self.scenarios[scenario_id], pack=self)
 
@@ -175,7 +175,7 @@ def default_rules_dir(pack_dir: Path, game: str) -> Path:
 
 def resolve_rules_dir(pack_dir: Path, manifest: Mapping[str, Any]) -> Path:
     """Where a pack's rule scripts live: the manifest's ``rules_dir`` (relative to the pack dir,
-    confined by :func:`casebook.core.confine.rules_dir_problem`: a refused one is reported by
+    confined by :func:`casebook.content.confine.rules_dir_problem`: a refused one is reported by
     :func:`rules_dir_problems` and the default is used, so nothing outside is read), else
     :func:`default_rules_dir`."""
     game = str(manifest.get("id") or pack_dir.name)
@@ -381,9 +381,9 @@ def load_pack(game_or_dir: str | os.PathLike[str]) -> Pack:
     and every scenario position (``counter:`` references, hexes, phases).
 
     A pack that loaded without a problem is kept in the compiled-pack cache
-    (:mod:`casebook.core.packcache`, keyed by the hash of every file it depends on).
+    (:mod:`casebook.content.packcache`, keyed by the hash of every file it depends on).
     """
-    from casebook.core.packcache import cached_load
+    from casebook.content.packcache import cached_load
 
     pack_dir = find_pack(game_or_dir)
     manifest_rules = _rules_dir_guess(pack_dir)

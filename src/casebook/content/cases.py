@@ -79,8 +79,8 @@ class CaseIndex(Mapping[str, CaseInfo]):
 
     @classmethod
     def load(cls, path: str | Path) -> CaseIndex:
-        """Read a ``cases.yaml`` safely (``casebook.core.yamlio``)."""
-        from casebook.core.yamlio import load_yaml
+        """Read a ``cases.yaml`` safely (``casebook.content.yamlio``)."""
+        from casebook.content.yamlio import load_yaml
 
         doc = load_yaml(path)
         return cls.from_data(doc.data, file=doc.file)
@@ -93,11 +93,11 @@ class CaseIndex(Mapping[str, CaseInfo]):
         path = pack / "cases.yaml"
         manifest = pack / "game.yaml"
         if manifest.is_file():
-            from casebook.core.yamlio import load_yaml
+            from casebook.content.yamlio import load_yaml
 
             data = load_yaml(manifest).data
             if isinstance(data, Mapping) and isinstance(data.get("cases"), str):
-                from casebook.core.confine import confined_path
+                from casebook.content.confine import confined_path
 
                 confined, why = confined_path(pack, data["cases"])
                 if confined is None:
@@ -123,7 +123,7 @@ class CaseIndex(Mapping[str, CaseInfo]):
 
 
 def _pack_dir(game: str | Path) -> Path:
-    from casebook.core.content import find_pack
+    from casebook.content.loader import find_pack
 
     return find_pack(game)
 

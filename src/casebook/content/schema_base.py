@@ -102,7 +102,7 @@ Provenance = Annotated[str, AfterValidator(_check_provenance)]
 CaseId = Annotated[str, AfterValidator(_check_case)]
 HexLabel = Annotated[str, BeforeValidator(_hex_before), AfterValidator(_check_hex)]
 Slug = Annotated[str, AfterValidator(_check_slug)]
-#: Names a game declares in its manifest's ``vocabulary:`` (checked there, casebook.core.vocabulary):
+#: Names a game declares in its manifest's ``vocabulary:`` (checked there, casebook.content.vocabulary):
 #: here only their form, an id.
 Side = Slug
 UnitClass = Slug

@@ -1,5 +1,5 @@
 """Cross-file checks of a content pack (docs/content-format.md), run by
-:func:`casebook.core.content.load_pack` after every file passed its own schema.
+:func:`casebook.content.loader.load_pack` after every file passed its own schema.
 
 Checks: case ids cited (``provenance:``, ``case:``, ``cases:``) exist in the case index; every
 value has a provenance; the map builds into a board (hexes on the map, hexsides adjacent);
@@ -13,11 +13,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from casebook.content.provenance import count_provenance
+from casebook.content.schema import did_you_mean
+from casebook.content.schema_base import cited_cases
+from casebook.content.yamlio import dotted
 from casebook.core.errors import Problem
-from casebook.core.provenance import count_provenance
-from casebook.core.schema import did_you_mean
-from casebook.core.schema_base import cited_cases
-from casebook.core.yamlio import dotted
 
 __all__ = ["located", "check_cross_file", "undot"]
 
@@ -115,11 +115,11 @@ def _collect(found: list[tuple[tuple, str]]) -> Any:
 
 def _vocabulary(manifest: Any, counters: Any, loc: Any) -> list[Problem]:
     """The counter mix's sides, classes and sizes against the manifest's vocabulary."""
-    from casebook.core.vocabulary import vocabulary_of, vocabulary_problems
+    from casebook.content.vocabulary import vocabulary_of, vocabulary_problems
 
     out: list[Problem] = []
     units = [(("units", i), u) for i, u in enumerate(counters.get("units") or []) if isinstance(u, dict)]
-    from casebook.core.schema_content import CounterUnit
+    from casebook.content.schema_content import CounterUnit
 
     fields = {f.alias or name for name, f in CounterUnit.model_fields.items()}
     vocabulary_problems(vocabulary_of(manifest), units, lambda kp, msg: out.append(_p(loc, kp, msg)),
@@ -155,8 +155,8 @@ def _map_terrain(st: Any, pack: Any) -> list[Problem]:
 def check_cross_file(st: Any, pack: Any, named: list[tuple[Path, str | None, tuple]]) -> list[Problem]:
     """Every cross-file problem of a pack (see module docstring). ``st`` is the loader's working
     state (docs, patched data, validity), ``pack`` the assembled :class:`Pack`."""
+    from casebook.content.loader import plugin_registered
     from casebook.core.board import Board, BoardError
-    from casebook.core.content import plugin_registered
 
     out: list[Problem] = []
     index = set(pack.cases)
@@ -185,7 +185,7 @@ def check_cross_file(st: Any, pack: Any, named: list[tuple[Path, str | None, tup
         elif kind == "interpretations":
             out += _unique(data.get("interpretations"), "id", "interpretation id", loc, ("interpretations",))
         elif kind == "map":
-            from casebook.core.vocabulary import map_key_problems, vocabulary_of
+            from casebook.content.vocabulary import map_key_problems, vocabulary_of
 
             found: list[tuple[tuple, str]] = []
             map_key_problems(vocabulary_of(pack.manifest), data, _collect(found))
@@ -210,7 +210,7 @@ def check_cross_file(st: Any, pack: Any, named: list[tuple[Path, str | None, tup
     for i, rule in enumerate(pack.rule_files):
         if not rule.is_file():
             out.append(_p(gloc, ("rules", i), f"rule file not found: {rule}"))
-    from casebook.core.position import check_scenario
+    from casebook.content.position import check_scenario
 
     needed = [pack.dir / pack.manifest[k] for k in ("map", "counters", "sequence")]
     if not all(p in st.data for p in needed):

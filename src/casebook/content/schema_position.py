@@ -1,6 +1,6 @@
 """Schema of the position document (docs/positions.md): scenarios, saves and test positions.
 
-The model checks shape only; :mod:`casebook.core.position` resolves ``counter:`` references
+The model checks shape only; :mod:`casebook.content.position` resolves ``counter:`` references
 and checks everything that needs the pack (hexes on the map, phase/step ids, settings).
 """
 
@@ -11,8 +11,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, ConfigDict, Field, field_validator
 
-from casebook.core.schema_base import HexLabel, Model, Scalar, Side, Slug, UnitClass, UnitSize
-from casebook.core.schema_content import MapBody
+from casebook.content.schema_base import HexLabel, Model, Scalar, Side, Slug, UnitClass, UnitSize
+from casebook.content.schema_content import MapBody
 
 __all__ = [
     "Position",
@@ -29,7 +29,7 @@ __all__ = [
 ]
 
 #: Status flags of a unit on the map that every game has (bools, default false); a game's own are
-#: its vocabulary's ``unit_flags`` (extra keys of a :class:`Unit`, casebook.core.vocabulary).
+#: its vocabulary's ``unit_flags`` (extra keys of a :class:`Unit`, casebook.content.vocabulary).
 UNIT_FLAGS = ("fatigued", "oos", "activated", "reserve")
 #: Fields a ``counter:`` reference takes from the pack's counter mix (then overridden), besides
 #: the game's unit flags a counter may print (:func:`counter_fields`).
@@ -41,7 +41,7 @@ COUNTER_FIELDS = (
 
 def counter_fields(vocabulary: Any) -> tuple[str, ...]:
     """The fields a unit takes from its counter: :data:`COUNTER_FIELDS` and the unit flags of
-    ``vocabulary`` (a :class:`casebook.core.vocabulary.Vocabulary`)."""
+    ``vocabulary`` (a :class:`casebook.content.vocabulary.Vocabulary`)."""
     return COUNTER_FIELDS + tuple(vocabulary.unit_flags)
 
 
@@ -133,7 +133,7 @@ class Rng(Model):
 class Position(Model):
     """A whole position; equality is value equality (``load(dump(p)) == p``). Its other top-level
     keys are the game's tracks (extra fields here; checked against the vocabulary's declaration by
-    :func:`casebook.core.tracks.track_problems`)."""
+    :func:`casebook.content.tracks.track_problems`)."""
 
     model_config = ConfigDict(strict=True, extra="allow", frozen=True, populate_by_name=False)
 

@@ -23,7 +23,7 @@ sizes, its temperatures and ground conditions and its marker kinds is declared i
 Counters, positions and scenarios are checked against it (:func:`vocabulary_problems`): a side,
 class, size, weather kind or marker kind it does not list is an error at its ``file:line:column``
 with a "did you mean". A list left out (or empty) is not checked. Tracks are
-:mod:`casebook.core.tracks`' (a position keeps each at its top level under its name); a unit flag is
+:mod:`casebook.content.tracks`' (a position keeps each at its top level under its name); a unit flag is
 a boolean status a unit on the map may carry (``veteran: true``) beside the position format's own
 (``fatigued``, ``oos``, ``activated``, ``reserve``: ``schema_position.UNIT_FLAGS``); a hex set is
 a named list of hexes the map declares at its top level (``capital: ["0505"]``), read by rules
@@ -36,7 +36,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from casebook.core.tracks import TrackDecl, tracks_of
+from casebook.content.tracks import TrackDecl, tracks_of
 
 __all__ = ["SideInfo", "Vocabulary", "vocabulary_of", "vocabulary_problems", "choice_problem", "map_key_problems"]
 
@@ -101,7 +101,7 @@ def choice_problem(value: Any, allowed: Sequence[str]) -> str | None:
     ``expected 'a', 'b' or 'c', got 'x' (did you mean 'a'?)``."""
     if not allowed or value in allowed:
         return None
-    from casebook.core.schema import describe, did_you_mean
+    from casebook.content.schema import describe, did_you_mean
 
     listed = ", ".join(repr(a) for a in allowed[:-1]) + (" or " if len(allowed) > 1 else "") + repr(allowed[-1])
     hint = did_you_mean(value, allowed) if isinstance(value, str) else ""
@@ -115,8 +115,8 @@ def map_key_problems(vocab: Vocabulary, map_data: Mapping[str, Any], report: Rep
                      base: tuple[Any, ...] = ()) -> None:
     """Every top-level key of ``map_data`` that is neither the map format's nor a hex set the
     vocabulary declares, reported at ``(*base, key)`` with a did-you-mean."""
+    from casebook.content.schema import did_you_mean
     from casebook.core._board_parse import MAP_KEYS
-    from casebook.core.schema import did_you_mean
 
     for key in map_data:
         if key not in MAP_KEYS and key not in vocab.hex_sets:
@@ -142,7 +142,7 @@ def vocabulary_problems(vocab: Vocabulary, units: Iterable[tuple[tuple[Any, ...]
             if key in fields:
                 continue
             if key not in vocab.unit_flags:
-                from casebook.core.schema import did_you_mean
+                from casebook.content.schema import did_you_mean
 
                 hint = did_you_mean(str(key), [*fields, *vocab.unit_flags])
                 if isinstance(unit[key], bool):  # a value of another type: the schema's problem

@@ -3,7 +3,7 @@
 :func:`load_position` reads a position (a file path or YAML/JSON text), resolves its pack (from
 ``game:`` when not given), its map (inline ``map:`` or the pack's) and its ``counter:``
 references (fields from the pack's counter mix, overridden by the unit's own keys), validates it
-and returns a frozen :class:`~casebook.core.schema_position.Position`. A bad position is
+and returns a frozen :class:`~casebook.content.schema_position.Position`. A bad position is
 refused whole: :class:`~casebook.core.errors.PositionError` lists every problem (unknown unit
 class, hex off the map, duplicate unit ids, unknown counter, bad weather, unknown phase, ...).
 :func:`dump_position` is the exact inverse: ``load_position(dump_position(p)) == p``.
@@ -16,14 +16,14 @@ from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any
 
-from casebook.core.confine import is_game_id
+from casebook.content.confine import is_game_id
+from casebook.content.provenance import PatchError, apply_patch
+from casebook.content.schema import describe, did_you_mean, validate_model
+from casebook.content.schema_pack import undot
+from casebook.content.schema_position import Position, counter_fields
+from casebook.content.tracks import track_problems
+from casebook.content.yamlio import YamlDoc, dotted, dump_yaml, read_yaml
 from casebook.core.errors import PositionError, Problem
-from casebook.core.provenance import PatchError, apply_patch
-from casebook.core.schema import describe, did_you_mean, validate_model
-from casebook.core.schema_pack import undot
-from casebook.core.schema_position import Position, counter_fields
-from casebook.core.tracks import track_problems
-from casebook.core.yamlio import YamlDoc, dotted, dump_yaml, read_yaml
 
 __all__ = ["load_position", "check_scenario", "position_to_dict", "dump_position", "dump_save", "effective_map",
            "pack_dir_near", "Position"]
@@ -53,7 +53,7 @@ def pack_dir_near(game: str, near: str | Path | None) -> Path | None:
 
 def _find_pack_for(game: str, near: Path | None) -> Any:
     """The pack of ``game``: a ``game.yaml`` with that id above ``near``, else the installed one."""
-    from casebook.core.content import find_pack, load_pack
+    from casebook.content.loader import find_pack, load_pack
     from casebook.core.errors import ContentError
 
     here = pack_dir_near(game, near)
@@ -118,10 +118,10 @@ def _semantic(pos: Position, data: dict[str, Any], pack: Any, locate: Locate) ->
     if pos.map is not None:
         board = _board(data["map"], ("map",), locate, out)
     elif pack is not None and pack.map:
-        from casebook.core.packcache import pack_board
+        from casebook.content.packcache import pack_board
 
         try:
-            board = pack_board(pack)  # the pack's board, built once (src/casebook/core/packcache.py)
+            board = pack_board(pack)  # the pack's board, built once (src/casebook/content/packcache.py)
         except Exception:
             board = _board(pack.map, ("map",), locate, [])
     else:
@@ -154,7 +154,7 @@ def _vocabulary(data: dict[str, Any], pack: Any, locate: Locate, skip: Collectio
     """Sides, unit classes and sizes, weather and marker kinds of the raw position ``data`` against
     the game's vocabulary (also when the schema finds other problems: all are listed at once);
     keys in ``skip`` (units whose counter is unknown, fields taken from the counter mix) are not."""
-    from casebook.core.vocabulary import vocabulary_of, vocabulary_problems
+    from casebook.content.vocabulary import vocabulary_of, vocabulary_problems
 
     out: list[Problem] = []
 
@@ -174,10 +174,10 @@ def _vocabulary(data: dict[str, Any], pack: Any, locate: Locate, skip: Collectio
         sides += [(("control", h), s) for h, s in data["control"].items()]
     weather = data.get("weather") if isinstance(data.get("weather"), dict) else None
     if isinstance(data.get("map"), dict):
-        from casebook.core.vocabulary import map_key_problems
+        from casebook.content.vocabulary import map_key_problems
 
         map_key_problems(pack.vocabulary, data["map"], report, ("map",))
-    from casebook.core.schema_position import Unit
+    from casebook.content.schema_position import Unit
 
     vocabulary_problems(vocabulary_of(pack.manifest), units, report, weather=weather,
                         markers=[(kp, k) for kp, k in markers if isinstance(k, str)],
@@ -270,7 +270,7 @@ def _validate(doc: YamlDoc, data: Any, pack: Any, locate: Locate,
         out += track_problems(resolved, vocab.tracks, vocab.side_ids, locate, fixed=Position.model_fields)
         scenario = resolved.get("scenario")
         if isinstance(scenario, dict):
-            from casebook.core.requires import victory_problems
+            from casebook.content.requires import victory_problems
 
             out += victory_problems(scenario.get("victory"), pack.manifest.get("plugins") or (), locate)
     if pos is not None:
@@ -291,13 +291,13 @@ def check_scenario(doc: YamlDoc, data: Any, pack: Any, locate: Locate) -> list[P
 def load_position(path_or_text: str | Path, pack: Any = None, extra: Extra | None = None) -> Position:
     """Load and validate a position from a file path or YAML/JSON text.
 
-    ``pack`` (a :class:`~casebook.core.content.Pack`) defaults to the pack of the position's
+    ``pack`` (a :class:`~casebook.content.loader.Pack`) defaults to the pack of the position's
     ``game:`` (a ``game.yaml`` with that id in a folder above the file, else the installed game).
     Errata of the pack that target this file are applied. ``extra(data, locate)`` adds checks
-    of its own (a save's: :func:`casebook.core.savecheck.save_problems`), reported with the
+    of its own (a save's: :func:`casebook.content.savecheck.save_problems`), reported with the
     others. Raises :class:`PositionError` listing every problem; the position is refused whole.
     """
-    from casebook.core.content import display_path
+    from casebook.content.loader import display_path
 
     path: Path | None = None
     if isinstance(path_or_text, Path) or ("\n" not in path_or_text and Path(path_or_text).is_file()):

@@ -228,7 +228,7 @@ def read_yaml(source: str | Path, *, text: str | None = None, file: str | None =
         return None, [Problem(name, line, 1, "", "a NUL character: not a text file")]
     if len(text) < _CACHE_FROM:
         return _parse(name, text)
-    from casebook.core.packcache import cached_value
+    from casebook.content.packcache import cached_value
 
     # a clean parse depends on the text and the name alone: kept in the compiled-pack cache
     # (a position asked about again, a scenario file, a save), never one with problems

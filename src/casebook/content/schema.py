@@ -4,8 +4,8 @@
 strictly, and turns every pydantic error into a :class:`~casebook.core.errors.Problem` naming
 ``file:line:column`` of the offending key, the dotted key path and what was expected
 ("expected an integer, got 'seven'"; "unknown key 'strenght' (did you mean 'strength'?)").
-Tables and records get their cells / rows checked too (:mod:`casebook.core.schema_tables`).
-The models live in :mod:`casebook.core.schema_content` and :mod:`casebook.core.schema_position`.
+Tables and records get their cells / rows checked too (:mod:`casebook.content.schema_tables`).
+The models live in :mod:`casebook.content.schema_content` and :mod:`casebook.content.schema_position`.
 """
 
 from __future__ import annotations
@@ -18,11 +18,10 @@ from typing import Any, Union
 
 from pydantic import BaseModel, ValidationError
 
-from casebook.core.errors import Problem
-from casebook.core.schema_base import *  # noqa: F403  (re-export)
-from casebook.core.schema_base import __all__ as _base_all
-from casebook.core.schema_content import *  # noqa: F403
-from casebook.core.schema_content import (
+from casebook.content.schema_base import *  # noqa: F403  (re-export)
+from casebook.content.schema_base import __all__ as _base_all
+from casebook.content.schema_content import *  # noqa: F403
+from casebook.content.schema_content import (
     CasesFile,
     CountersFile,
     ErrataFile,
@@ -34,12 +33,13 @@ from casebook.core.schema_content import (
     SequenceFile,
     TableFile,
 )
-from casebook.core.schema_content import __all__ as _content_all
-from casebook.core.schema_position import *  # noqa: F403
-from casebook.core.schema_position import Position
-from casebook.core.schema_position import __all__ as _position_all
-from casebook.core.schema_tables import check_records, check_table
-from casebook.core.yamlio import YamlDoc, dotted
+from casebook.content.schema_content import __all__ as _content_all
+from casebook.content.schema_position import *  # noqa: F403
+from casebook.content.schema_position import Position
+from casebook.content.schema_position import __all__ as _position_all
+from casebook.content.schema_tables import check_records, check_table
+from casebook.content.yamlio import YamlDoc, dotted
+from casebook.core.errors import Problem
 
 __all__ = [
     "KIND_MODELS",

@@ -1,0 +1,47 @@
+"""What the game driver needs of an engine (:class:`Runtime`), so that the core names no layer
+above it: :class:`casebook.script.engine.Engine` — content, compiled rule scripts and plugins —
+is one (docs/architecture.md, "Layers")."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from casebook.core.errors import Problem
+    from casebook.core.sequence import Sequence
+    from casebook.core.state import GameState
+    from casebook.core.trace import Trace
+
+__all__ = ["Runtime"]
+
+
+class Runtime(Protocol):
+    """A loaded game as the driver (:mod:`casebook.core.game`) uses it: ``pack`` (its
+    ``id``, ``scenarios``, ``scenario(id)``, ``interpretations``), the ``sequence`` of play, the
+    plugins' ``hook`` relay, and the context every hook receives."""
+
+    @property
+    def pack(self) -> Any: ...
+
+    @property
+    def sequence(self) -> Sequence: ...
+
+    @property
+    def hook(self) -> Any: ...
+
+    def ctx(self, state: GameState, trace: Trace | None = None) -> Any:
+        """The context binding the engine to ``state`` (and ``trace`` for recorded play)."""
+
+    def declare(self, state: GameState) -> GameState:
+        """``state`` with the game's sides and tracks attached."""
+
+    def recording_lines(self) -> AbstractContextManager[list[dict[str, Any]]]:
+        """Collect the rule-script lines that fire while the block runs."""
+
+    def position_data(self, position: Any) -> dict[str, Any]:
+        """A loaded scenario position as the plain dict a :class:`GameState` is built from."""
+
+    def save_problems(self, data: Mapping[str, Any]) -> list[Problem]:
+        """Every problem of a saved position ``data`` under this game."""
