@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.metadata
+
 import pytest
 
 from casebook.core.errors import ContentError
-from casebook.core.hooks import Refusal, Specs, hookimpl, make_plugin_manager, resolve_plugin
+from casebook.core.hooks import SPECS_GROUP, Refusal, Specs, hookimpl, make_plugin_manager, resolve_plugin
 
 
 class Weather:
@@ -110,9 +112,37 @@ def test_plugin_names_resolve_only_to_registered_plugins() -> None:
         resolve_plugin("sys")                       # a real module, but not casebook.games.moscow41.plugins.sys
 
 
+#: The hooks the core's driver and the ask/query tools call: the only specs the core declares.
+LIFECYCLE = {"casebook_setup", "casebook_step_start", "casebook_decider", "casebook_legal_actions",
+             "casebook_action_templates", "casebook_step_end", "casebook_validate_action",
+             "casebook_apply_action", "casebook_after_action", "casebook_game_result", "casebook_turn_end",
+             "casebook_facts", "casebook_answer"}
+
+
+def _area_spec_classes() -> list[type]:
+    return [ep.load() for ep in importlib.metadata.entry_points(group=SPECS_GROUP)]
+
+
+def test_the_core_specifies_only_the_lifecycle_and_query_hooks() -> None:
+    assert {n for n in dir(Specs) if n.startswith("casebook_")} == LIFECYCLE
+
+
+def test_the_areas_specify_their_own_hooks_and_every_manager_has_them() -> None:
+    """The area hooks come from the entry points of group casebook.hookspecs (one class per area);
+    a manager with no plugin answering them still has them, and asking gives None."""
+    names = {n for cls in _area_spec_classes() for n in dir(cls) if n.startswith("casebook_")}
+    assert {"casebook_zoc", "casebook_zoc_map", "casebook_zoc_sources", "casebook_combat", "casebook_combat_loss",
+            "casebook_supply", "casebook_command", "casebook_stacking", "casebook_move_cost",
+            "casebook_movement_allowance", "casebook_weather_effects"} == names
+    assert not names & LIFECYCLE
+    pm = make_plugin_manager([])
+    assert pm.hook.casebook_zoc(ctx=None, hex="0101", side="blue") is None
+    assert pm.hook.casebook_zoc_sources(ctx=None, side="blue") == []
+
+
 def test_every_spec_documents_its_return_rule() -> None:
-    specs = [getattr(Specs, n) for n in dir(Specs) if n.startswith("casebook_")]
-    assert len(specs) >= 16
+    specs = [getattr(cls, n) for cls in (Specs, *_area_spec_classes()) for n in dir(cls) if n.startswith("casebook_")]
+    assert len(specs) >= 24
     for spec in specs:
         assert "Return: " in spec.__doc__ and "Fires: " in spec.__doc__, spec.__name__
         firstresult = spec.casebook_spec.get("firstresult")

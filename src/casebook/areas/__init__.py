@@ -14,8 +14,9 @@ Nothing else: a dotted path or an unknown name is a ``ContentError`` naming the 
 never makes the engine import arbitrary code (``casebook.core.hooks.resolve_plugin`` and
 ``make_plugin_manager``).
 
-**Writing a plugin.** A plugin module implements hooks of ``casebook.core.hooks.Specs`` (each
-spec's docstring is its contract) and declares the cases each function implements::
+**Writing a plugin.** A plugin module implements hooks of ``casebook.core.hooks.Specs`` (the
+lifecycle and queries) and of the areas' spec classes (``casebook.areas.hookspecs``; each spec's
+docstring is its contract) and declares the cases each function implements::
 
     from casebook.content.cases import implements
     from casebook.core.hooks import hookimpl

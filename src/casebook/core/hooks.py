@@ -1,4 +1,4 @@
-"""Hook specifications (pluggy) and the plugin manager of a game.
+"""The lifecycle hook specifications (pluggy) and the plugin manager of a game.
 
 The core is a thin driver that calls these hooks in order; every game rule lives in a plugin (an
 entry point of group ``casebook.plugins``) or in a rule script. Project name ``"casebook"``; every
@@ -16,6 +16,10 @@ Lifecycle, in the order the driver fires the hooks:
 4. **Turn** — :meth:`Specs.casebook_turn_end` after the last step of the end phase (0.7.5).
 5. **Queries** (any time, never change the state) — :meth:`Specs.casebook_facts`,
    :meth:`Specs.casebook_answer` (for ``casebook ask``).
+
+The hooks by which one rules area asks another (``casebook_zoc``, ``casebook_supply``, …) are
+specified by the areas that own them (:mod:`casebook.areas.hookspecs`), each spec class an entry
+point of group ``casebook.hookspecs``; every manager adds them all (:data:`SPECS_GROUP`).
 
 :func:`make_plugin_manager` builds a manager from the manifest's ``plugins:`` list. Names resolve
 *only* to an entry point named ``<name>`` in group ``casebook.plugins``; anything else (a dotted
@@ -39,12 +43,14 @@ import pluggy
 from casebook.core.errors import ContentError, Problem
 
 __all__ = [
-    "PROJECT", "ENTRY_POINT_GROUP", "hookspec", "hookimpl", "Specs", "Refusal", "HookCall",
+    "PROJECT", "ENTRY_POINT_GROUP", "SPECS_GROUP", "hookspec", "hookimpl", "Specs", "Refusal", "HookCall",
     "CasebookPluginManager", "make_plugin_manager", "resolve_plugin",
 ]
 
 PROJECT = "casebook"
 ENTRY_POINT_GROUP = "casebook.plugins"
+#: Entry-point group of the hook specifications of the rules areas (classes of ``@hookspec`` methods).
+SPECS_GROUP = "casebook.hookspecs"
 hookspec = pluggy.HookspecMarker(PROJECT)
 #: Decorate plugin functions with ``@hookimpl`` (``from casebook.core.hooks import hookimpl``).
 hookimpl = pluggy.HookimplMarker(PROJECT)
@@ -171,20 +177,6 @@ class Specs:
         """
 
     @hookspec(firstresult=True)
-    def casebook_combat(self, ctx: Any, attackers: Sequence[str], hex: str, kind: str,
-                        support: Mapping[str, int] | None) -> dict[str, Any] | None:
-        """Resolve one combat against the stack in ``hex`` by ``attackers`` (unit ids); ``kind``
-        is ``"attack"``, ``"reaction"`` or ``"overrun"`` (9.5); ``support`` the IPs each side
-        spends (``{"attacker": 2, "defender": 0}``). Rolls with the state's dice, applies the
-        result (fatigue, retreats, losses, advance per the plugin's policy or pending decisions)
-        and records it.
-
-        Return: firstresult (the combat plugin answers): ``{"odds", "column", "drm", "roll",
-        "result", "cases", …}``.
-        Fires: from the combat step, reaction attacks, or a move that overruns.
-        """
-
-    @hookspec(firstresult=True)
     def casebook_game_result(self, ctx: Any) -> dict[str, Any] | None:
         """The result if the game is over: ``{"winner": side or None, "level": str, "reason",
         "cases"}``; None while it goes on.
@@ -224,106 +216,6 @@ class Specs:
         Fires: any time, on a user's question.
         """
 
-    @hookspec(firstresult=True)
-    def casebook_zoc(self, ctx: Any, hex: str, side: str) -> dict[str, Any] | None:
-        """The enemy ZOC in ``hex`` as it affects a unit of ``side``: ``{"hex", "exerted_by":
-        [unit ids], "kind": "locking"|"fluid"|"none", "cases"}``.
-
-        Return: firstresult (the ZOC plugin answers).
-        Fires: any time (movement, supply, retreat, rail, fortification placement ask it).
-        """
-
-    @hookspec
-    def casebook_zoc_sources(self, ctx: Any, side: str) -> list[dict[str, Any]] | None:
-        """ZOCs against ``side`` that no unit projects into its neighbours: hexes that are a ZOC
-        themselves (a marker's hex, a disorganised unit's own hex): ``[{"hex", "id", "cases"}]``
-        (``id`` names the source, e.g. ``"marker@2520"``; stable for equal positions).
-
-        Return: a list or None per plugin (list hook); the ZOC plugin adds them to its map.
-        Fires: any time (whenever the ZOC map of ``side`` is computed, once per state version).
-        """
-
-    @hookspec(firstresult=True)
-    def casebook_zoc_map(self, ctx: Any, side: str) -> dict[str, Any] | None:
-        """Every enemy ZOC affecting units of ``side`` at once: ``{"key", "exerted_by": {hex:
-        (unit ids)}, "cases"}`` and optionally ``"kind"`` (hexes without an EZOC are absent;
-        read-only). ``key`` is a hashable value naming everything the map is computed from:
-        equal keys, equal maps, so a caller may key its own caches by it across state changes.
-        ``kind``, when given, is the ``kind`` ``casebook_zoc`` answers for every hex of the map
-        (how the most restricted unit treats an EZOC under the conditions in force, e.g.
-        ``"none"`` when no ZOC has an effect): a caller needing only that need not ask hex by hex.
-
-        Return: firstresult (the ZOC plugin answers).
-        Fires: any time (path searches ask it once instead of ``casebook_zoc`` per hex).
-        """
-
-    @hookspec(firstresult=True)
-    def casebook_supply(self, ctx: Any, unit: str) -> dict[str, Any] | None:
-        """Whether ``unit`` is in supply now: ``{"unit", "in_supply", "route", "path", "mp",
-        "cases", "blocked"}``.
-
-        Return: firstresult (the supply plugin answers).
-        Fires: any time; supply is judged at the instant of moving or attacking.
-        """
-
-    @hookspec(firstresult=True)
-    def casebook_command(self, ctx: Any, unit: str) -> dict[str, Any] | None:
-        """Whether ``unit`` is in command: ``{"unit", "in_command", "hqs": [{"hq", "distance",
-        "radius"}], "cases"}``.
-
-        Return: firstresult (the command plugin answers).
-        Fires: any time.
-        """
-
-    @hookspec(firstresult=True)
-    def casebook_combat_loss(self, ctx: Any, unit: str, cases: Sequence[str]) -> dict[str, Any] | None:
-        """Apply one combat loss to ``unit`` that does not come from a combat result (a fatigued
-        unit fatigued again by overstacking or a force march, which the rules treat as a combat
-        loss): the plugin owning losses applies it as it applies combat losses, records it citing
-        ``cases`` with its own, and answers ``{"unit", "effect", "cases"}``.
-
-        Return: firstresult (the plugin owning losses answers); None when no plugin takes losses.
-        Fires: inside an action or a step's automatic work (it changes the state).
-        """
-
-    @hookspec(firstresult=True)
-    def casebook_stacking(self, ctx: Any, hex: str, units: Sequence[str] | None) -> dict[str, Any] | None:
-        """Stacking in ``hex`` (of ``units`` if given, else the units there now): ``{"hex",
-        "points", "limit", "overstacked", "cases"}``.
-
-        Return: firstresult (the stacking plugin answers).
-        Fires: any time; legality is judged at the end of a step.
-        """
-
-    @hookspec(firstresult=True)
-    def casebook_move_cost(self, ctx: Any, units: Sequence[str], from_hex: str, to_hex: str,
-                           mode: str) -> dict[str, Any] | None:
-        """The MP cost for ``units`` (one stack) to move from ``from_hex`` into the adjacent
-        ``to_hex`` by ``mode`` (``"stack"``, ``"reaction"``, ``"supply"`` …): ``{"mp": number or
-        None if prohibited, "cases"}``; terrain, hexside and weather only (no ZOC or stacking).
-
-        Return: firstresult (the movement plugin answers).
-        Fires: any time (movement, reach, supply paths, retreat).
-        """
-
-    @hookspec(firstresult=True)
-    def casebook_movement_allowance(self, ctx: Any, units: Sequence[str], mode: str) -> dict[str, Any] | None:
-        """The MA in MP of a stack for ``mode`` after weather and supply: ``{"ma", "cases",
-        "terms"}`` (the slowest unit decides).
-
-        Return: firstresult (the movement plugin answers).
-        Fires: any time.
-        """
-
-    @hookspec(firstresult=True)
-    def casebook_weather_effects(self, ctx: Any) -> dict[str, Any] | None:
-        """The weather in force and its effects this turn: ``{"temperature", "ground",
-        "effects": [{"effect", "cases"}], "cases"}``.
-
-        Return: firstresult (the weather plugin answers).
-        Fires: any time.
-        """
-
 
 class _Proxy:
     """The object registered with pluggy for one plugin: its wrapped hook implementations as
@@ -346,6 +238,8 @@ class CasebookPluginManager(pluggy.PluginManager):
     def __init__(self) -> None:
         super().__init__(PROJECT)
         self.add_hookspecs(Specs)
+        for specs in _area_specs():
+            self.add_hookspecs(specs)
         #: The last :data:`CALLS_KEPT` hook calls, oldest first (see :class:`HookCall`): which
         #: plugins were called and which answered, once :meth:`record_calls` is on. Bounded: a
         #: game makes millions of hook calls.
@@ -400,6 +294,13 @@ class CasebookPluginManager(pluggy.PluginManager):
         error = None if outcome.exception is None else repr(outcome.exception)
         called = tuple(i.plugin_name for i in reversed(hook_impls))  # pluggy calls LIFO
         self.calls.append(HookCall(hook_name, called, tuple(answered), error))
+
+
+@functools.lru_cache(maxsize=1)
+def _area_specs() -> tuple[Any, ...]:
+    """The spec classes of group ``casebook.hookspecs``, loaded once per process, in name order."""
+    eps = sorted(importlib.metadata.entry_points(group=SPECS_GROUP), key=lambda ep: ep.name)
+    return tuple(ep.load() for ep in eps)
 
 
 @functools.lru_cache(maxsize=1)
