@@ -7,7 +7,8 @@ import copy
 import networkx as nx
 import pytest
 
-from casebook.core.board import Board, BoardError, HexInfo, SideInfo
+from casebook.content.mapdata import BoardError, board_from_map
+from casebook.core.board import Board, HexInfo, SideInfo
 from casebook.core.hexgrid import Hex, HexSide, Layout, parse_hex
 
 H = parse_hex
@@ -38,7 +39,7 @@ MAP = {
 
 @pytest.fixture
 def board() -> Board:
-    return Board.from_map(MAP)
+    return board_from_map(MAP)
 
 
 def test_graph_has_every_on_map_hex_and_every_adjacent_pair(board):
@@ -107,17 +108,17 @@ def test_railheads_default_to_towns_on_a_rail_hexside(board):
 
 def test_explicit_railheads_replace_the_default():
     data = dict(MAP, railheads=["0202", "0303"])
-    assert Board.from_map(data).railheads == {H("0202"), H("0303")}
-    assert Board.from_map(dict(MAP, railheads=[])).railheads == frozenset()
+    assert board_from_map(data).railheads == {H("0202"), H("0303")}
+    assert board_from_map(dict(MAP, railheads=[])).railheads == frozenset()
 
 
 def test_edges_follow_north_and_first_numbers():
     data = dict(MAP, north="right", first={"column": 1, "row": 1})
-    b = Board.from_map(data)
+    b = board_from_map(data)
     assert b.grid.layout is Layout.FLAT_EVEN_Q
     assert b.edge_hexes("north") == [H(f"06{r:02d}") for r in range(1, 7)]
     assert b.hex(H("0101")).edges == {"south", "west"}
-    small = Board.from_map({"layout": "pointy-top-odd-r", "size": {"columns": 2, "rows": 2},
+    small = board_from_map({"layout": "pointy-top-odd-r", "size": {"columns": 2, "rows": 2},
                             "first": {"column": 10, "row": 20}, "terrain": {"default": "clear"}})
     assert small.hexes() == [H("1020"), H("1021"), H("1120"), H("1121")]
     assert small.graph.number_of_edges() == 5
@@ -138,7 +139,7 @@ def test_all_problems_are_reported_at_once_with_key_paths():
     bad["moscow"] = ["0606", "6"]
     bad["entry_areas"]["C"] = ["0601"]
     with pytest.raises(BoardError) as info:
-        Board.from_map(bad)
+        board_from_map(bad)
     keys = [k for k, _ in info.value.problems]
     assert keys == [
         "terrain.0707",
@@ -166,18 +167,18 @@ def test_all_problems_are_reported_at_once_with_key_paths():
 
 def test_bad_grid_is_refused():
     with pytest.raises(BoardError, match="layout"):
-        Board.from_map({"size": {"columns": 6, "rows": 6}, "terrain": {"default": "clear"}})
+        board_from_map({"size": {"columns": 6, "rows": 6}, "terrain": {"default": "clear"}})
     with pytest.raises(BoardError, match="unknown hex layout"):
-        Board.from_map(dict(MAP, layout="square"))
+        board_from_map(dict(MAP, layout="square"))
     with pytest.raises(BoardError, match="north"):
-        Board.from_map(dict(MAP, north="upwards"))
+        board_from_map(dict(MAP, north="upwards"))
     with pytest.raises(BoardError, match="columns"):
-        Board.from_map(dict(MAP, size={"rows": 6}))
+        board_from_map(dict(MAP, size={"rows": 6}))
 
 
 def test_missing_terrain_default_is_a_problem():
     with pytest.raises(BoardError) as info:
-        Board.from_map(dict(MAP, terrain={"0303": "forest"}))
+        board_from_map(dict(MAP, terrain={"0303": "forest"}))
     assert info.value.problems[0][0] == "terrain.default"
 
 
@@ -187,7 +188,7 @@ def test_conflicting_fortifications_on_one_side():
         {"hexes": ["0303", "0304"], "fortification": {"protects": "0303"}},
     ])
     with pytest.raises(BoardError, match="already has a fortification protecting 0304"):
-        Board.from_map(data)
+        board_from_map(data)
 
 
 def test_hex_type_in_graph_is_hex(board):
@@ -201,13 +202,13 @@ def test_schema_dump_shape_is_accepted():
         {"hexes": ["0303", "0304"], "river": False, "major_river": False, "road": True, "trail": False,
          "rail": False, "canal": False, "fortification": None},
     ])
-    b = Board.from_map(data)
+    b = board_from_map(data)
     assert b.side(H("0303"), H("0304")).features == {"road"}
     assert b.railheads == frozenset()
 
 
 def test_paths_within_avoid_closed_hexes_and_reach_a_closed_target_through_a_neighbour():
-    board = Board.from_map({"layout": "flat-top-even-q", "size": {"columns": 6, "rows": 6},
+    board = board_from_map({"layout": "flat-top-even-q", "size": {"columns": 6, "rows": 6},
                             "terrain": {"default": "clear"}})
     start, wall = parse_hex("0101"), [parse_hex("0201"), parse_hex("0202")]
     reach = board.paths_within(start, 3, wall + [start])        # the start is never closed

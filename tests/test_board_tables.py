@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from casebook.content.mapdata import board_from_map
 from casebook.core.board import Board, SideInfo
 from casebook.core.hexgrid import hex_label, parse_hex
 from tests.test_board import MAP
@@ -15,7 +16,7 @@ from tests.test_board import MAP
 
 @pytest.fixture
 def board() -> Board:
-    return Board.from_map(MAP)
+    return board_from_map(MAP)
 
 
 def test_neighbours_table_is_the_grid_and_a_fresh_list(board):
@@ -47,7 +48,7 @@ def test_side_table_gives_the_graph_edge_either_way_and_still_refuses(board):
             board.side(x, y)
 
 
-BIG = Board.from_map({"layout": "flat-top-even-q", "size": {"columns": 9, "rows": 8},
+BIG = board_from_map({"layout": "flat-top-even-q", "size": {"columns": 9, "rows": 8},
                       "terrain": {"default": "clear"}})
 
 

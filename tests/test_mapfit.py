@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from casebook.content.mapdata import board_from_map
 from casebook.content.yamlio import load_yaml
-from casebook.core.board import Board
 from casebook.core.errors import ContentError
 from casebook.core.hexgrid import Grid, Hex, parse_hex
 from casebook.tools.cmd_mapfit import generate, mapfit, outputs
@@ -113,7 +113,7 @@ def test_bad_sources_report_every_problem_with_positions(tmp_path):
 
 
 def test_map_loads_into_a_board_and_every_hex_has_a_terrain(committed_map):
-    board = Board.from_map(committed_map)
+    board = board_from_map(committed_map)
     assert len(board.hexes()) == 40 * 54
     terrain = committed_map["terrain"]
     assert terrain["default"] == "clear"

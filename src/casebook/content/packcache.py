@@ -341,11 +341,11 @@ def remember_board(map_data: Any, board: Any) -> None:
 def pack_board(pack: Any) -> Any:
     """The :class:`~casebook.core.board.Board` of ``pack.map``, built once per process per pack
     (the board is immutable: the engine and position validation share it)."""
-    from casebook.core.board import Board
+    from casebook.content.mapdata import board_from_map
 
     got = _BOARDS.get(id(pack.map))
     if got is not None and got[0] is pack.map:
         return got[1]
-    board = Board.from_map(pack.map)
+    board = board_from_map(pack.map)
     remember_board(pack.map, board)
     return board

@@ -97,10 +97,10 @@ def _resolve_counters(data: dict[str, Any], pack: Any, locate: Locate, out: list
 
 
 def _board(map_data: Any, base: tuple, locate: Locate, out: list[Problem]) -> Any:
-    from casebook.core.board import Board, BoardError
+    from casebook.content.mapdata import BoardError, board_from_map
 
     try:
-        return Board.from_map(map_data)
+        return board_from_map(map_data)
     except BoardError as exc:
         out += [_p(locate, base + undot(map_data, k), m) for k, m in exc.problems]
         return None

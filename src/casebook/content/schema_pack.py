@@ -156,7 +156,7 @@ def check_cross_file(st: Any, pack: Any, named: list[tuple[Path, str | None, tup
     """Every cross-file problem of a pack (see module docstring). ``st`` is the loader's working
     state (docs, patched data, validity), ``pack`` the assembled :class:`Pack`."""
     from casebook.content.loader import plugin_registered
-    from casebook.core.board import Board, BoardError
+    from casebook.content.mapdata import BoardError, board_from_map
 
     out: list[Problem] = []
     index = set(pack.cases)
@@ -191,7 +191,7 @@ def check_cross_file(st: Any, pack: Any, named: list[tuple[Path, str | None, tup
             map_key_problems(vocabulary_of(pack.manifest), data, _collect(found))
             out += [_p(loc, kp, msg) for kp, msg in found]
             try:
-                Board.from_map(data)
+                board_from_map(data)
             except BoardError as exc:
                 out += [_p(loc, undot(data, k), m) for k, m in exc.problems]
     seen_ids: dict[str, Path] = {}

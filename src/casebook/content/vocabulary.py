@@ -115,8 +115,8 @@ def map_key_problems(vocab: Vocabulary, map_data: Mapping[str, Any], report: Rep
                      base: tuple[Any, ...] = ()) -> None:
     """Every top-level key of ``map_data`` that is neither the map format's nor a hex set the
     vocabulary declares, reported at ``(*base, key)`` with a did-you-mean."""
+    from casebook.content.mapdata import MAP_KEYS
     from casebook.content.schema import did_you_mean
-    from casebook.core._board_parse import MAP_KEYS
 
     for key in map_data:
         if key not in MAP_KEYS and key not in vocab.hex_sets:

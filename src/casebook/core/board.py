@@ -1,7 +1,7 @@
 """The board: a map's hexes and hexsides as a read-only networkx graph with typed views.
 
-:meth:`Board.from_map` takes the plain data of a map (the ``map.yaml`` section of
-``docs/content-format.md``, or the inline ``map:`` of a position) and builds:
+:func:`casebook.content.mapdata.board_from_map` takes the plain data of a map (the ``map.yaml``
+section of ``docs/content-format.md``, or the inline ``map:`` of a position) and builds:
 
 - ``board.grid`` — the :class:`~casebook.core.hexgrid.Grid` (layout, size, first numbers, north);
 - ``board.graph`` — a frozen :class:`networkx.Graph` whose nodes are the on-map :class:`Hex` es and
@@ -21,9 +21,6 @@
   compiled-pack cache answers every question without importing networkx.
 
 The kernel gives these features no meaning; the rules (TEC, movement, combat) do.
-Bad map data raises :class:`BoardError` (a ValueError) listing every problem at once, each with
-the key path inside the map data (``hexsides.3.hexes``) so the loader can turn it into
-``file:line:column`` errors.
 """
 
 from __future__ import annotations
@@ -32,14 +29,15 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from . import _board_parse as parse
-from ._board_parse import FEATURES, MAP_KEYS, BoardError
 from .hexgrid import Grid, Hex, HexSide, hex_label, parse_hex
 
 if TYPE_CHECKING:
     import networkx as nx
 
-__all__ = ["FEATURES", "MAP_KEYS", "HexInfo", "SideInfo", "Board", "BoardError"]
+__all__ = ["FEATURES", "HexInfo", "SideInfo", "Board"]
+
+FEATURES: tuple[str, ...] = ("river", "major_river", "road", "trail", "rail", "canal")
+"""Boolean hexside features a map may declare."""
 
 
 @dataclass(frozen=True)
@@ -85,7 +83,7 @@ class SideInfo:
 
 
 class Board:
-    """A loaded map. Build it with :meth:`from_map`; read it through :meth:`hex`, :meth:`side`,
+    """A loaded map. Build it with :func:`casebook.content.mapdata.board_from_map`; read it through :meth:`hex`, :meth:`side`,
     :meth:`towns`, :meth:`hex_set`, :attr:`railheads`, :attr:`entry_areas`, :meth:`edge_hexes`
     or the frozen :attr:`graph` directly."""
 
@@ -150,52 +148,6 @@ class Board:
                 if b not in seen:
                     yield a, b, data
             seen.add(a)
-
-    # -- construction ---------------------------------------------------------------------------
-    @classmethod
-    def from_map(cls, map_data: Mapping[str, Any]) -> Board:
-        """Build a board from plain map data (``map.yaml`` schema; labels are strings).
-
-        Keys used: ``layout``, ``size``, ``first``, ``north``, ``terrain`` (``default`` plus
-        label -> terrain id), ``hexsides``, ``towns``, ``railheads``, ``entry_areas``; every
-        other top-level key is a named hex set (a list of labels: the game's vocabulary
-        ``hex_sets``, e.g. a capital's hexes); ``kind``/``format``/``provenance`` are ignored, as
-        is ``provenance`` inside any mapping. Railheads default to the towns touching a ``rail`` hexside.
-        Raises :class:`BoardError` (a ValueError) listing every problem: a bad or off-map
-        label, a hexside between non-adjacent hexes, a fortification protecting neither of its
-        hexes, a non-boolean feature, an unknown hexside key, a hex in two entry areas.
-        """
-        import networkx as nx
-
-        grid = parse.grid_from(map_data)
-        p = parse.Problems()
-        graph = nx.Graph()
-        terrain = parse.terrain(map_data.get("terrain"), grid, p)
-        for h in grid.hexes():
-            graph.add_node(h, terrain=terrain.get(h, terrain.get(None, "")), town=None, hex_sets=frozenset(),
-                           railhead=False, entry_area=None, edges=grid.edges(h))
-            for n in grid.neighbours(h):
-                if n > h:
-                    graph.add_edge(h, n, side=HexSide(h, n), fortification=None,
-                                   **{f: False for f in FEATURES})
-        parse.hexsides(map_data.get("hexsides") or [], grid, graph, p)
-        for h, town in parse.towns(map_data.get("towns") or {}, grid, p):
-            graph.nodes[h]["town"] = town
-        for name in map_data:
-            if name not in MAP_KEYS:
-                for _, h in parse.labels(map_data[name], (name,), grid, p):
-                    graph.nodes[h]["hex_sets"] = graph.nodes[h]["hex_sets"] | {name}
-        if "railheads" in map_data and map_data["railheads"] is not None:
-            for _, h in parse.labels(map_data["railheads"], ("railheads",), grid, p):
-                graph.nodes[h]["railhead"] = True
-        else:
-            for h, town in graph.nodes(data="town"):
-                if town is not None and any(graph.edges[h, n]["rail"] for n in graph[h]):
-                    graph.nodes[h]["railhead"] = True
-        areas = parse.entry_areas(map_data.get("entry_areas") or {}, grid, graph, p)
-        if p.items:
-            raise BoardError(p.items)
-        return cls(grid, nx.freeze(graph), areas)
 
     # -- views ----------------------------------------------------------------------------------
     def _on_map(self, h: Hex) -> None:

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from casebook.content.loader import Pack, find_pack, load_pack
+from casebook.content.mapdata import board_from_map
 from casebook.core.board import Board
 from casebook.core.hooks import CasebookPluginManager, make_plugin_manager
 from casebook.core.sequence import Sequence
@@ -236,7 +237,7 @@ class Engine:
         key = json.dumps(inline, sort_keys=True, default=str)
         board = self._boards.get(key)
         if board is None:
-            board = self._boards[key] = Board.from_map(inline)
+            board = self._boards[key] = board_from_map(inline)
         return board
 
     def ctx(self, state: GameState, trace: Trace | None = None) -> Ctx:

@@ -1,6 +1,6 @@
-"""Reading map data into a board (private helper of :mod:`casebook.core.board`): the feature
-names, :class:`BoardError` and the parsers of each section of the map data, which record every
-problem with its key path instead of stopping at the first.
+"""Reading map data into a board (:func:`board_from_map`): :class:`BoardError` and the parsers of
+each section of the map data, which record every problem with its key path instead of stopping
+at the first, so the loader can turn them into ``file:line:column`` errors.
 """
 
 from __future__ import annotations
@@ -8,19 +8,18 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .hexgrid import Grid, Hex, hex_label, parse_hex
+from casebook.core.board import FEATURES, Board
+from casebook.core.hexgrid import Grid, Hex, HexSide, hex_label, parse_hex
 
 if TYPE_CHECKING:
     import networkx as nx
 
-__all__ = ["FEATURES", "MAP_KEYS", "BoardError", "KeyPath", "Problems", "grid_from", "terrain", "hexsides",
+__all__ = ["board_from_map", "MAP_KEYS", "BoardError", "KeyPath", "Problems", "grid_from", "terrain", "hexsides",
            "towns", "labels", "entry_areas"]
 #: The map format's own top-level keys; any other names a hex set (:class:`~casebook.core.board.Board`).
 MAP_KEYS = frozenset({"kind", "format", "provenance", "layout", "north", "size", "first", "terrain",
                       "hexsides", "towns", "railheads", "entry_areas"})
 
-FEATURES: tuple[str, ...] = ("river", "major_river", "road", "trail", "rail", "canal")
-"""Boolean hexside features a map may declare."""
 
 _SIDE_KEYS = frozenset(FEATURES) | {"hexes", "fortification", "provenance"}
 
@@ -214,3 +213,48 @@ def entry_areas(data: Any, grid: Grid, graph: nx.Graph, p: Problems) -> dict[str
                 graph.nodes[h]["entry_area"] = area
         out[area] = frozenset(hexes)
     return out
+
+
+def board_from_map(map_data: Mapping[str, Any]) -> Board:
+    """Build a board from plain map data (``map.yaml`` schema; labels are strings).
+
+    Keys used: ``layout``, ``size``, ``first``, ``north``, ``terrain`` (``default`` plus
+    label -> terrain id), ``hexsides``, ``towns``, ``railheads``, ``entry_areas``; every
+    other top-level key is a named hex set (a list of labels: the game's vocabulary
+    ``hex_sets``, e.g. a capital's hexes); ``kind``/``format``/``provenance`` are ignored, as
+    is ``provenance`` inside any mapping. Railheads default to the towns touching a ``rail`` hexside.
+    Raises :class:`BoardError` (a ValueError) listing every problem: a bad or off-map
+    label, a hexside between non-adjacent hexes, a fortification protecting neither of its
+    hexes, a non-boolean feature, an unknown hexside key, a hex in two entry areas.
+    """
+    import networkx as nx
+
+    grid = grid_from(map_data)
+    p = Problems()
+    graph = nx.Graph()
+    cells = terrain(map_data.get("terrain"), grid, p)
+    for h in grid.hexes():
+        graph.add_node(h, terrain=cells.get(h, cells.get(None, "")), town=None, hex_sets=frozenset(),
+                       railhead=False, entry_area=None, edges=grid.edges(h))
+        for n in grid.neighbours(h):
+            if n > h:
+                graph.add_edge(h, n, side=HexSide(h, n), fortification=None,
+                               **{f: False for f in FEATURES})
+    hexsides(map_data.get("hexsides") or [], grid, graph, p)
+    for h, town in towns(map_data.get("towns") or {}, grid, p):
+        graph.nodes[h]["town"] = town
+    for name in map_data:
+        if name not in MAP_KEYS:
+            for _, h in labels(map_data[name], (name,), grid, p):
+                graph.nodes[h]["hex_sets"] = graph.nodes[h]["hex_sets"] | {name}
+    if "railheads" in map_data and map_data["railheads"] is not None:
+        for _, h in labels(map_data["railheads"], ("railheads",), grid, p):
+            graph.nodes[h]["railhead"] = True
+    else:
+        for h, town in graph.nodes(data="town"):
+            if town is not None and any(graph.edges[h, n]["rail"] for n in graph[h]):
+                graph.nodes[h]["railhead"] = True
+    areas = entry_areas(map_data.get("entry_areas") or {}, grid, graph, p)
+    if p.items:
+        raise BoardError(p.items)
+    return Board(grid, nx.freeze(graph), areas)
