@@ -1,4 +1,4 @@
-"""Tests of src/casebook/core/hexgrid.py: labels, offset<->cube, neighbours, distance, edges, lines, sheet geometry."""
+"""Tests of src/casebook/core/hexgrid.py and grid.py: labels, offset<->cube, neighbours, distance, edges, lines, sheet geometry."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from casebook.core.grid import Grid
 from casebook.core.hexgrid import (
     Cube,
-    Grid,
     Hex,
     HexSide,
     Layout,

@@ -11,7 +11,8 @@ from click.testing import CliRunner
 from casebook.content.mapdata import board_from_map
 from casebook.content.yamlio import load_yaml
 from casebook.core.errors import ContentError
-from casebook.core.hexgrid import Grid, Hex, parse_hex
+from casebook.core.grid import Grid
+from casebook.core.hexgrid import Hex, parse_hex
 from casebook.tools.cmd_mapfit import generate, mapfit, outputs
 from casebook.tools.mapfit import fit_affine, hex_at, residuals
 from casebook.tools.mapsource import load_sources

@@ -10,7 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from casebook.content.yamlio import load_yaml
-from casebook.core.hexgrid import Grid, HexSide, parse_hex
+from casebook.core.grid import Grid
+from casebook.core.hexgrid import HexSide, parse_hex
 from casebook.tools.cmd_render import render
 from casebook.tools.render import S, render_svg
 from casebook.tools.render_units import front_sides, step_subtitle

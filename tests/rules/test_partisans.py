@@ -12,7 +12,8 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as hst
 
 from casebook.core.actions import Action
-from casebook.core.hexgrid import Grid, Hex, Layout, parse_hex
+from casebook.core.grid import Grid
+from casebook.core.hexgrid import Hex, Layout, parse_hex
 from casebook.core.hexgrid import hex_label as _label
 from casebook.games.moscow41.plugins import partisans
 from casebook.script import compile_pack, find_rule_pack

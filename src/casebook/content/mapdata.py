@@ -9,7 +9,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from casebook.core.board import FEATURES, Board
-from casebook.core.hexgrid import Grid, Hex, HexSide, hex_label, parse_hex
+from casebook.core.grid import Grid
+from casebook.core.hexgrid import Hex, HexSide, hex_label, parse_hex
 
 if TYPE_CHECKING:
     import networkx as nx

@@ -3,7 +3,7 @@
 :func:`casebook.content.mapdata.board_from_map` takes the plain data of a map (the ``map.yaml``
 section of ``docs/content-format.md``, or the inline ``map:`` of a position) and builds:
 
-- ``board.grid`` — the :class:`~casebook.core.hexgrid.Grid` (layout, size, first numbers, north);
+- ``board.grid`` — the :class:`~casebook.core.grid.Grid` (layout, size, first numbers, north);
 - ``board.graph`` — a frozen :class:`networkx.Graph` whose nodes are the on-map :class:`Hex` es and
   whose edges are *every* pair of adjacent on-map hexes (a hexside), with attributes:
 
@@ -29,7 +29,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .hexgrid import Grid, Hex, HexSide, hex_label, parse_hex
+from .grid import Grid
+from .hexgrid import Hex, HexSide, hex_label, parse_hex
 
 if TYPE_CHECKING:
     import networkx as nx

@@ -1,5 +1,6 @@
 """Hex-grid geometry of a printed hex map: labels, offset <-> cube coordinates, neighbours,
-distance, hexsides, compass directions and map edges, lines, and sheet (drawing) coordinates.
+distance and hexsides; the printed map as a whole (its size, compass directions and edges, lines
+and sheet coordinates) is :class:`casebook.core.grid.Grid`.
 
 No game rules live here; this is pure geometry.
 
@@ -29,13 +30,12 @@ Directions
 - flat-top: up, up-right, down-right, down, down-left, up-left;
 - pointy-top: up-right, right, down-right, down-left, left, up-left.
 
-:meth:`Grid.direction` names them by compass, honouring the grid's ``north`` (where north is on
+:meth:`casebook.core.grid.Grid.direction` names them by compass, honouring the grid's ``north`` (where north is on
 the sheet: ``up``, ``right``, ``down`` or ``left``).
 """
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 from enum import Enum
@@ -43,7 +43,7 @@ from typing import NamedTuple
 
 __all__ = [
     "Layout", "Hex", "parse_hex", "hex_label", "Cube", "to_cube", "from_cube", "neighbours",
-    "distance", "HexSide", "hexside", "Grid", "NORTHS", "EDGES", "COMPASS",
+    "distance", "HexSide", "hexside", "NORTHS", "EDGES", "COMPASS",
 ]
 
 NORTHS: tuple[str, ...] = ("up", "right", "down", "left")
@@ -53,7 +53,7 @@ EDGES: tuple[str, ...] = ("north", "east", "south", "west")
 """Compass names of the four map edges."""
 
 COMPASS: tuple[str, ...] = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
-"""Compass names :meth:`Grid.direction` can return."""
+"""Compass names :meth:`casebook.core.grid.Grid.direction` can return."""
 
 
 class Layout(str, Enum):
@@ -242,238 +242,3 @@ def hexside(a: Hex, b: Hex, layout: Layout | str) -> HexSide:
     if distance(a, b, layout) != 1:
         raise ValueError(f"hexes {a} and {b} are not adjacent, so they share no hexside")
     return HexSide(min(a, b), max(a, b))
-
-
-def _compass(bearing: int) -> str:
-    """Compass name of a bearing (degrees clockwise from north, a multiple of 30)."""
-    bearing %= 360
-    if bearing in (0, 90, 180, 270):
-        return COMPASS[bearing // 45]
-    return {1: "NE", 2: "SE", 3: "SW", 4: "NW"}[bearing // 90 + 1]
-
-
-_SQRT3 = math.sqrt(3.0)
-
-
-def _cube_round(fq: float, fr: float, fs: float) -> Cube:
-    """Nearest cube hex to fractional cube coordinates (redblobgames ``cube_round``)."""
-    q, r, s = round(fq), round(fr), round(fs)
-    dq, dr, ds = abs(q - fq), abs(r - fr), abs(s - fs)
-    if dq > dr and dq > ds:
-        q = -r - s
-    elif dr > ds:
-        r = -q - s
-    else:
-        s = -q - r
-    return Cube(q, r, s)
-
-
-@dataclass(frozen=True)
-class Grid:
-    """A rectangular printed map: ``columns`` x ``rows`` hexes numbered from ``first_col``/``first_row``.
-
-    ``north`` is where north is on the sheet (``up``, ``right``, ``down``, ``left``). With ``up``,
-    row ``first_row`` is the north edge and column ``first_col`` the west edge; with ``right``
-    (a map whose columns grow northward and rows eastward) the last column is the north edge,
-    the first column the south edge, the first row the west edge and the last row the east edge.
-    Raises ValueError on a non-positive size, an unknown layout/north, or numbers beyond 99.
-    """
-
-    layout: Layout
-    columns: int
-    rows: int
-    first_col: int = 1
-    first_row: int = 1
-    north: str = "up"
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "layout", _as_layout(self.layout))
-        if self.north not in NORTHS:
-            raise ValueError(f"north must be one of {', '.join(NORTHS)}; got {self.north!r}")
-        for name in ("columns", "rows", "first_col", "first_row"):
-            v = getattr(self, name)
-            if not isinstance(v, int) or isinstance(v, bool):
-                raise ValueError(f"grid {name} must be an integer; got {v!r}")
-        if self.columns < 1 or self.rows < 1:
-            raise ValueError(f"grid size must be at least 1x1; got {self.columns}x{self.rows}")
-        if self.first_col < 0 or self.first_row < 0 or self.last_col > 99 or self.last_row > 99:
-            raise ValueError(
-                f"grid numbers must stay within 00..99 to print as XXYY; got columns "
-                f"{self.first_col}..{self.last_col}, rows {self.first_row}..{self.last_row}"
-            )
-
-    @property
-    def last_col(self) -> int:
-        """Printed number of the last (right-most) column."""
-        return self.first_col + self.columns - 1
-
-    @property
-    def last_row(self) -> int:
-        """Printed number of the last (bottom) row."""
-        return self.first_row + self.rows - 1
-
-    def hexes(self) -> list[Hex]:
-        """Every hex of the map in label order (column, then row)."""
-        return [
-            Hex(c, r)
-            for c in range(self.first_col, self.last_col + 1)
-            for r in range(self.first_row, self.last_row + 1)
-        ]
-
-    def contains(self, h: Hex) -> bool:
-        """True if ``h`` is on the map."""
-        return self.first_col <= h.col <= self.last_col and self.first_row <= h.row <= self.last_row
-
-    def _require(self, h: Hex) -> None:
-        if not self.contains(h):
-            raise ValueError(f"hex {h} is off the map ({self.describe()})")
-
-    def describe(self) -> str:
-        """``"hexes 0101..0606"``: the printed extent, for messages."""
-        return (
-            f"hexes {hex_label(Hex(self.first_col, self.first_row))}.."
-            f"{hex_label(Hex(self.last_col, self.last_row))}"
-        )
-
-    def neighbours(self, h: Hex) -> list[Hex]:
-        """The on-map neighbours of ``h``, in :func:`neighbours` order (clockwise from sheet-top)."""
-        return [n for n in neighbours(h, self.layout) if self.contains(n)]
-
-    def distance(self, a: Hex, b: Hex) -> int:
-        """Distance in hexes (off-map hexes allowed)."""
-        return distance(a, b, self.layout)
-
-    def hexside(self, a: Hex, b: Hex) -> HexSide:
-        """The hexside between on-map adjacent ``a`` and ``b``; ValueError if off-map or not adjacent."""
-        self._require(a)
-        self._require(b)
-        return hexside(a, b, self.layout)
-
-    def _rotation(self) -> int:
-        return NORTHS.index(self.north) * 90
-
-    def direction(self, a: Hex, b: Hex) -> str:
-        """Compass name ("N", "NE", "E", "SE", "S", "SW", "W", "NW") of adjacent ``b`` seen from ``a``.
-
-        Hex directions fall every 60 degrees, so with ``north: up`` flat-top maps give N, NE, SE,
-        S, SW, NW and pointy-top maps NE, E, SE, SW, W, NW; other ``north`` values rotate them.
-        Raises ValueError if not adjacent.
-        """
-        lay = self.layout
-        for angle, n in zip(_FLAT_ANGLES if lay.flat else _POINTY_ANGLES, neighbours(a, lay)):
-            if n == b:
-                return _compass(angle - self._rotation())
-        raise ValueError(f"hexes {a} and {b} are not adjacent, so {b} has no direction from {a}")
-
-    def _sheet_edge_to_compass(self) -> dict[str, str]:
-        """Map sheet edges (top/right/bottom/left) to compass edge names."""
-        names = {0: "north", 90: "east", 180: "south", 270: "west"}
-        rot = self._rotation()
-        return {
-            side: names[(angle - rot) % 360]
-            for side, angle in (("top", 0), ("right", 90), ("bottom", 180), ("left", 270))
-        }
-
-    def edges(self, h: Hex) -> frozenset[str]:
-        """The compass map edges ``h`` lies on: a subset of {"north", "south", "east", "west"}.
-
-        A hex lies on an edge when it is in the first/last printed row or column on that side;
-        corner hexes lie on two edges; off-map hexes on none.
-        """
-        if not self.contains(h):
-            return frozenset()
-        m = self._sheet_edge_to_compass()
-        out = set()
-        if h.row == self.first_row:
-            out.add(m["top"])
-        if h.row == self.last_row:
-            out.add(m["bottom"])
-        if h.col == self.first_col:
-            out.add(m["left"])
-        if h.col == self.last_col:
-            out.add(m["right"])
-        return frozenset(out)
-
-    def edge_hexes(self, edge: str) -> list[Hex]:
-        """The hexes on compass edge ``edge`` ("north", "south", "east", "west") in label order.
-
-        Raises ValueError for another name.
-        """
-        if edge not in EDGES:
-            raise ValueError(f"map edge must be one of {', '.join(EDGES)}; got {edge!r}")
-        return [h for h in self.hexes() if edge in self.edges(h)]
-
-    def line(self, a: Hex, b: Hex) -> list[Hex]:
-        """The hexes on the straight line from ``a`` to ``b``, both included, each adjacent to the next.
-
-        Cube linear interpolation with rounding (redblobgames "line drawing"); a tiny nudge breaks
-        ties where the line runs exactly along a hexside. The nudge is tried in both senses and the
-        line that stays on the map is preferred (so a line between on-map hexes along the ragged
-        edge of an offset map does not step off it).
-        """
-        lay = self.layout
-        ca, cb = to_cube(a, lay), to_cube(b, lay)
-        n = distance(a, b, lay)
-        if n == 0:
-            return [a]
-        best: list[Hex] = []
-        for sign in (1.0, -1.0):
-            eps = (1e-6 * sign, 2e-6 * sign, -3e-6 * sign)
-            path = []
-            for i in range(n + 1):
-                t = i / n
-                path.append(
-                    from_cube(
-                        _cube_round(
-                            ca.q + (cb.q - ca.q) * t + eps[0],
-                            ca.r + (cb.r - ca.r) * t + eps[1],
-                            ca.s + (cb.s - ca.s) * t + eps[2],
-                        ),
-                        lay,
-                    )
-                )
-            if all(self.contains(h) for h in path) or not best:
-                best = path
-                if all(self.contains(h) for h in path):
-                    break
-        return best
-
-    def center(self, h: Hex, size: float) -> tuple[float, float]:
-        """Sheet coordinates ``(x, y)`` of the centre of ``h`` (x right, y down, same unit as ``size``).
-
-        ``size`` is the centre-to-corner distance. The first column/row is placed so that the
-        map's unshifted hexes touch x = 0 and y = 0 (shifted ones sit half a hex further).
-        """
-        lay = self.layout
-        dc, dr = h.col - self.first_col, h.row - self.first_row
-        if lay.flat:
-            shift = 0.5 if (h.col & 1) == lay.shifted_parity else 0.0
-            return (size * (1.0 + 1.5 * dc), size * _SQRT3 * (0.5 + dr + shift))
-        shift = 0.5 if (h.row & 1) == lay.shifted_parity else 0.0
-        return (size * _SQRT3 * (0.5 + dc + shift), size * (1.0 + 1.5 * dr))
-
-    def corners(self, h: Hex, size: float) -> list[tuple[float, float]]:
-        """The six corners of ``h`` on the sheet, clockwise (y down) starting at the right-hand
-        corner (flat-top) or the lower-right corner (pointy-top)."""
-        cx, cy = self.center(h, size)
-        start = 0 if self.layout.flat else 30
-        return [
-            (cx + size * math.cos(math.radians(start + 60 * i)),
-             cy + size * math.sin(math.radians(start + 60 * i)))
-            for i in range(6)
-        ]
-
-    def side_segment(
-        self, side: HexSide, size: float
-    ) -> tuple[tuple[float, float], tuple[float, float]]:
-        """The two endpoints (sheet coordinates) of the edge shared by the hexes of ``side``.
-
-        Endpoints come in the order of :meth:`corners` of ``side.a``. Off-map hexes are allowed.
-        """
-        if distance(side.a, side.b, self.layout) != 1:
-            raise ValueError(f"hexes {side.a} and {side.b} are not adjacent")
-        bx, by = self.center(side.b, size)
-        corners = self.corners(side.a, size)
-        nearest = sorted(range(6), key=lambda i: math.dist(corners[i], (bx, by)))[:2]
-        i, j = sorted(nearest)
-        return (corners[i], corners[j])

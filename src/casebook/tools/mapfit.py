@@ -3,7 +3,7 @@
 The Moscow '41 map is not available; the rulebook prints six hexes (18.1.3A: Kalinin 3733,
 Volokolamsk 2733, Mozhaisk 2032, Maloyaroslavets 1435, Kaluga 0833; 0.2.3.3A: 3111). This module
 fits a least-squares affine transform from the towns' coordinates to the **sheet** coordinates of
-the printed hexes' centres (the grid's own geometry, via :class:`~casebook.core.hexgrid.Grid`,
+the printed hexes' centres (the grid's own geometry, via :class:`~casebook.core.grid.Grid`,
 not the raw XXYY numbers), then snaps any point to the hex whose centre is nearest (the hex that
 contains it). :mod:`casebook.tools.mapgen` uses it to build the map.
 
@@ -20,7 +20,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from casebook.core.hexgrid import Grid, Hex, hex_label
+from casebook.core.grid import Grid
+from casebook.core.hexgrid import Hex, hex_label
 
 __all__ = ["Affine", "Residual", "project", "fit_affine", "hex_at", "residuals", "HEX"]
 

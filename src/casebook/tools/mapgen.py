@@ -28,7 +28,8 @@ from typing import Any
 import networkx as nx
 
 from casebook.core.errors import ContentError
-from casebook.core.hexgrid import Grid, Hex, hex_label
+from casebook.core.grid import Grid
+from casebook.core.hexgrid import Hex, hex_label
 from casebook.tools.mapfit import Affine, Residual, fit_affine, hex_at, residuals
 from casebook.tools.mapsource import FACINGS, FEATURES_ALONG, FEATURES_THROUGH, Sources
 

@@ -27,7 +27,8 @@ from typing import Any
 
 from casebook.content.yamlio import YamlDoc, read_yaml
 from casebook.core.errors import ContentError, Problem
-from casebook.core.hexgrid import EDGES, Grid, Hex, parse_hex
+from casebook.core.grid import Grid
+from casebook.core.hexgrid import EDGES, Hex, parse_hex
 
 __all__ = ["Town", "Sources", "load_sources", "FEATURES_ALONG", "FEATURES_THROUGH", "FACINGS"]
 

@@ -21,7 +21,8 @@ from typing import Any
 
 import drawsvg as draw
 
-from casebook.core.hexgrid import Grid, Hex, HexSide, hex_label, parse_hex
+from casebook.core.grid import Grid
+from casebook.core.hexgrid import Hex, HexSide, hex_label, parse_hex
 from casebook.tools.render_units import draw_front, draw_units
 
 __all__ = ["render_svg", "side_styles", "COLOURS", "TERRAIN_COLOURS", "SIDE_PALETTE", "S", "HEX_NUMBER_PX"]

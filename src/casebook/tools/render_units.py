@@ -21,7 +21,8 @@ from typing import Any
 
 import drawsvg as draw
 
-from casebook.core.hexgrid import Grid, Hex, HexSide, parse_hex
+from casebook.core.grid import Grid
+from casebook.core.hexgrid import Hex, HexSide, parse_hex
 
 __all__ = ["draw_units", "draw_front", "front_sides", "step_subtitle", "COUNTER", "FRONT_REACH", "MARKERS"]
 

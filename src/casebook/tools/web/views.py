@@ -14,7 +14,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from casebook.core.hexgrid import Grid, hex_label
+from casebook.core.grid import Grid
+from casebook.core.hexgrid import hex_label
 
 __all__ = ["annotate", "case_title", "colours", "board_view", "header_view", "units_view", "event_view",
            "rule_line", "snapshot", "TRACKS"]
