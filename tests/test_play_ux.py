@@ -222,7 +222,7 @@ def test_forget_takes_undone_events_out_of_the_running_tally():
 def test_why_of_an_action_a_validator_cannot_read_says_what_was_wrong_in_words(mini_pack, monkeypatch):
     """In-game ``why`` of a malformed path showed the class name (``QuestionError: …``)."""
     from casebook.core.errors import QuestionError
-    from casebook.core.game import State
+    from casebook.core.play import State
 
     state = _game(mini_pack).new_initial_state(seed=2)
     action = "german: move stack=0101 path=zz"

@@ -28,8 +28,9 @@ from casebook.areas._combat_rules import (
 )
 from casebook.areas._combat_validators import attack_action, other_refusals
 from casebook.core.actions import Action
-from casebook.core.game import Game, State
+from casebook.core.game import Game
 from casebook.core.hooks import hookimpl
+from casebook.core.play import State
 from casebook.script.engine import Engine
 from casebook.tools.bots import make_bot
 from tests.conftest import make_ctx

@@ -37,7 +37,7 @@ __all__ = ["save_problems", "rng_problems", "turn_problems", "TRACE_SLOT", "Trac
 Locate = Callable[[tuple], tuple[str, int, int]]
 #: Largest PCG32 state (64 bits).
 RNG_MAX = (1 << 64) - 1
-#: plugin_state keys the kernel itself keeps: the game driver's bookkeeping (src/casebook/core/game.py)
+#: plugin_state keys the kernel itself keeps: the game driver's bookkeeping (src/casebook/core/play.py)
 #: and the link of a save to the trace written beside it (:data:`TRACE_SLOT`).
 TRACE_SLOT = "trace"
 #: ... and the pack a save was played on (casebook.tools.saves.pack_identity).
@@ -113,7 +113,7 @@ def state_schema(plugin: str) -> TypeAdapter | None:
     elif plugin == PACK_SLOT:
         schema = PackLink
     elif plugin in KERNEL_SLOTS:
-        from casebook.core.game import STATE_SCHEMA
+        from casebook.core.play import STATE_SCHEMA
 
         schema = STATE_SCHEMA
     else:
