@@ -6,8 +6,9 @@ import importlib.metadata
 
 import pytest
 
+from casebook.content.plugins import make_plugin_manager, resolve_plugin
 from casebook.core.errors import ContentError
-from casebook.core.hooks import SPECS_GROUP, Refusal, Specs, hookimpl, make_plugin_manager, resolve_plugin
+from casebook.core.hooks import SPECS_GROUP, Refusal, Specs, hookimpl
 
 
 class Weather:
@@ -157,7 +158,7 @@ def test_plugins_never_share_state_through_the_manager() -> None:
 
 def test_recorded_calls_are_bounded():
     """The manager keeps only the last CALLS_KEPT calls (a whole game makes millions)."""
-    from casebook.core.hooks import CALLS_KEPT, make_plugin_manager
+    from casebook.content.plugins import CALLS_KEPT, make_plugin_manager
 
     pm = make_plugin_manager([])
     pm.hook.casebook_decider(ctx=None, phase="p", step="s")

@@ -50,7 +50,7 @@ class FakeAreasWithStacking(FakeAreas):
 def engine_with(m41, **extra):
     """The Moscow '41 engine with ``extra`` plugins registered last (cheap: the pack, the board and
     the compiled scripts are shared, only the plugin manager is new)."""
-    from casebook.core.hooks import make_plugin_manager
+    from casebook.content.plugins import make_plugin_manager
     from casebook.script.engine import Engine
 
     pm = make_plugin_manager(m41.pack.manifest.get("plugins") or [], extra=extra)

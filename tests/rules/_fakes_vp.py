@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from casebook.core.hooks import hookimpl, make_plugin_manager
+from casebook.content.plugins import make_plugin_manager
+from casebook.core.hooks import hookimpl
 from casebook.script.engine import Engine, load_engine
 
 

@@ -86,7 +86,7 @@ class FakeAreas:
 def engine_with(m41, **extra):
     """The loaded engine with ``extra`` plugins registered last (called first), without the
     combat and results plugins (the fake resolves overruns alone)."""
-    from casebook.core.hooks import make_plugin_manager
+    from casebook.content.plugins import make_plugin_manager
     from casebook.script.engine import Engine
 
     names = [p for p in m41.pack.manifest.get("plugins") or [] if p not in ("combat", "results")]

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
+from casebook.content.plugins import make_plugin_manager
 from casebook.core.actions import Action
-from casebook.core.hooks import make_plugin_manager
 from casebook.games.moscow41.plugins import command
 from casebook.script.engine import Engine
 from tests.rules.test_supply import FakeZoc, G, S, make

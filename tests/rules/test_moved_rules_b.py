@@ -31,7 +31,7 @@ def edited(m41, tmp_path: Path, file: str, old: str, new: str, **extra: object) 
     rules = compile_pack(find_rule_pack(pack))
     pm = m41.pm
     if extra:
-        from casebook.core.hooks import make_plugin_manager
+        from casebook.content.plugins import make_plugin_manager
 
         pm = make_plugin_manager(m41.pack.manifest.get("plugins") or [], extra=extra)
     return Engine(m41.pack, m41.board, rules, pm, m41.sequence)

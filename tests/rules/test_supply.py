@@ -13,9 +13,10 @@ import json
 
 import pytest
 
+from casebook.content.plugins import make_plugin_manager
 from casebook.core.actions import Action
 from casebook.core.hexgrid import hex_label, parse_hex
-from casebook.core.hooks import hookimpl, make_plugin_manager
+from casebook.core.hooks import hookimpl
 from casebook.games.moscow41.plugins import _supply_trace, supply
 from casebook.script.engine import Engine
 from tests.conftest import make_ctx

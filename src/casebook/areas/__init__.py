@@ -11,7 +11,7 @@ A name resolves only to
    declares ``[project.entry-points."casebook.plugins"] mygame_supply = "mypkg.supply"``).
 
 Nothing else: a dotted path or an unknown name is a ``ContentError`` naming the plugin; content
-never makes the engine import arbitrary code (``casebook.core.hooks.resolve_plugin`` and
+never makes the engine import arbitrary code (``casebook.content.plugins.resolve_plugin`` and
 ``make_plugin_manager``).
 
 **Writing a plugin.** A plugin module implements hooks of ``casebook.core.hooks.Specs`` (the

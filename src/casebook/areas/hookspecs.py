@@ -2,7 +2,7 @@
 (``ctx.hook.casebook_zoc(ctx=…, hex=…, side=…)``) without importing it. The core declares only the
 lifecycle and query hooks (:class:`casebook.core.hooks.Specs`); each class here is the specs of one
 area, registered as an entry point of group ``casebook.hookspecs`` (pyproject.toml) and added to
-every plugin manager (:func:`casebook.core.hooks.make_plugin_manager`), so a hook is there to ask
+every plugin manager (:func:`casebook.content.plugins.make_plugin_manager`), so a hook is there to ask
 even in a game that has no plugin answering it (its answer is then None). An area may move its
 class into its own module: only its entry point names the place.
 

@@ -233,7 +233,7 @@ def find_pack(game_or_dir: str | os.PathLike[str]) -> Path:
 def plugin_registered(name: str) -> bool:
     """Whether ``name`` is a registered plugin: an entry point of group ``casebook.plugins`` has
     that name. Nothing is imported from content. Names are those
-    :func:`casebook.core.hooks.resolve_plugin` takes (no private ``_helpers``)."""
+    :func:`casebook.content.plugins.resolve_plugin` takes (no private ``_helpers``)."""
     import re
 
     if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", name):

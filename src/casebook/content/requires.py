@@ -31,7 +31,7 @@ _KINDS = ("tables", "quantities", "permissions")
 
 
 def _module(plugin: str) -> Any:
-    from casebook.core.hooks import resolve_plugin
+    from casebook.content.plugins import resolve_plugin
 
     try:
         return resolve_plugin(plugin)

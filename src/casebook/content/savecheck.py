@@ -96,7 +96,7 @@ def rng_problems(rng: Any, locate: Locate) -> list[Problem]:
 
 
 def _module(plugin: str) -> Any:
-    from casebook.core.hooks import resolve_plugin
+    from casebook.content.plugins import resolve_plugin
 
     try:
         return resolve_plugin(plugin)

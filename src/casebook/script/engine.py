@@ -33,8 +33,8 @@ from typing import Any
 
 from casebook.content.loader import Pack, find_pack, load_pack
 from casebook.content.mapdata import board_from_map
+from casebook.content.plugins import CasebookPluginManager, make_plugin_manager
 from casebook.core.board import Board
-from casebook.core.hooks import CasebookPluginManager, make_plugin_manager
 from casebook.core.sequence import Sequence
 from casebook.core.state import GameState
 from casebook.core.trace import Event, Trace

@@ -79,7 +79,7 @@ def _pack_dir(game: str) -> Path:
 
 
 def _import_plugins(manifest: dict[str, Any], warnings: list[str]) -> None:
-    from casebook.core.hooks import resolve_plugin
+    from casebook.content.plugins import resolve_plugin
 
     packages: dict[str, None] = {}
     for name in manifest.get("plugins") or []:
@@ -135,7 +135,7 @@ def _script_cases(game: str, warnings: list[str]) -> dict[str, list[str]]:
 def _plugin_tables(pack_dir: Path) -> frozenset[str]:
     """The table ids the manifest's plugins declare they read (a module's ``TABLES``: the shared
     areas' ``crt_results``, ``victory_hexes`` …): their values are rules in data too."""
-    from casebook.core.hooks import resolve_plugin
+    from casebook.content.plugins import resolve_plugin
 
     out: set[str] = set()
     for name in _manifest(pack_dir).get("plugins") or []:
