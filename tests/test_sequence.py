@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from casebook.content.sequence_data import sequence_from_dict
 from casebook.content.yamlio import load_yaml
 from casebook.core.errors import ContentError, PositionError
 from casebook.core.sequence import Sequence, SequenceMachine
@@ -18,7 +19,7 @@ SEQ = Path(__file__).resolve().parent.parent / "games" / "moscow41" / "sequence.
 def _load(path: Path) -> Sequence:
     """A ``sequence.yaml`` read under the YAML policy and built (as the loader does)."""
     doc = load_yaml(path)
-    return Sequence.from_dict(doc.data, file=doc.file, doc=doc)
+    return sequence_from_dict(doc.data, file=doc.file, doc=doc)
 
 
 def _state(**extra) -> GameState:
@@ -110,7 +111,7 @@ def test_unknown_phase_or_step_in_a_position_is_refused(seq) -> None:
 
 
 def test_a_small_sequence_from_data_and_a_save_resumes() -> None:
-    seq = Sequence.from_dict({"kind": "sequence", "format": 1, "phases": [
+    seq = sequence_from_dict({"kind": "sequence", "format": 1, "phases": [
         {"id": "a", "case": "1.0", "side": "first", "steps": [{"id": "x", "case": "1.1"}, {"id": "y", "case": "1.2"}],
          "loops": [{"from": "x", "to": "y", "case": "1.3"}]},
         {"id": "z", "case": "2.0", "side": "none", "steps": [{"id": "end", "case": "2.1"}]}]})

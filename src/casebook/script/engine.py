@@ -34,6 +34,7 @@ from typing import Any
 from casebook.content.loader import Pack, find_pack, load_pack
 from casebook.content.mapdata import board_from_map
 from casebook.content.plugins import CasebookPluginManager, make_plugin_manager
+from casebook.content.sequence_data import sequence_from_dict
 from casebook.core.board import Board
 from casebook.core.sequence import Sequence
 from casebook.core.state import GameState
@@ -220,7 +221,7 @@ class Engine:
             raise ContentError(missing)
         pm = make_plugin_manager(pack.manifest.get("plugins") or [],
                                  file=str(pack.dir / "game.yaml"), extra=dict(extra_plugins or {}))
-        sequence = Sequence.from_dict(pack.sequence, file=str(pack.dir / pack.manifest["sequence"]))
+        sequence = sequence_from_dict(pack.sequence, file=str(pack.dir / pack.manifest["sequence"]))
         return cls(pack, board, rules, pm, sequence)
 
     @property

@@ -105,11 +105,11 @@ def render(game: str, scenario: str | None, position: str | None, output: str, f
         markers = [dict(m) for m in pos.get("markers") or []]
         if pos.get("phase"):
             from casebook.content.loader import load_pack
-            from casebook.core.sequence import Sequence
+            from casebook.content.sequence_data import sequence_from_dict
             from casebook.tools.render_units import step_subtitle
 
             pack = load_pack(pack_dir)
-            sequence = Sequence.from_dict(pack.sequence, file=str(pack.dir / pack.manifest["sequence"]))
+            sequence = sequence_from_dict(pack.sequence, file=str(pack.dir / pack.manifest["sequence"]))
             when = step_subtitle(sequence, int(pos.get("turn") or 1), pos.get("phase"), pos.get("step")) + ". "
     subtitle = when + ("Reconstructed map: geography fitted on the hexes printed in the rules (18.1.3A); "
                        "terrain, rivers, roads and rails reconstructed. North is to the "
