@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from casebook.content.loader import Pack, find_pack, load_pack, scan_pack
+from casebook.content.loader import find_pack, load_pack, scan_pack
+from casebook.content.pack import Pack
 from casebook.content.provenance import effective_provenance
 from casebook.core.errors import ContentError
 

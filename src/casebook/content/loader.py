@@ -1,6 +1,6 @@
 """Loading a content pack: the manifest, every file it names, errata overlays, cross-file checks.
 
-:func:`load_pack` returns a frozen :class:`Pack` or raises ONE
+:func:`load_pack` returns a frozen :class:`~casebook.content.pack.Pack` or raises ONE
 :class:`~casebook.core.errors.ContentError` listing every problem of the load
 (``file:line:column: key.path: message``); a pack is never half-loaded. The format is
 docs/content-format.md. Content never executes code: YAML is read safely (:mod:`.yamlio`) and a
@@ -20,16 +20,15 @@ from pathlib import Path
 from typing import Any
 
 from casebook.content.confine import confined_path, rules_dir_problem
+from casebook.content.pack import FileInfo, Pack, Table
 from casebook.content.provenance import PatchError, apply_patch, count_provenance
 from casebook.content.schema import validate
 from casebook.content.schema_pack import check_cross_file, located
-from casebook.content.schema_tables import cell_value
-from casebook.content.vocabulary import Vocabulary, vocabulary_of
 from casebook.content.yamlio import YamlDoc, read_yaml
 from casebook.core.errors import ContentError, Problem
 
-__all__ = ["find_pack", "load_pack", "scan_pack", "plugin_registered", "installed_games", "Pack", "Table",
-           "FileInfo", "display_path", "read_pack_file", "default_rules_dir", "resolve_rules_dir",
+__all__ = ["find_pack", "load_pack", "scan_pack", "plugin_registered", "installed_games", "display_path",
+           "read_pack_file", "default_rules_dir", "resolve_rules_dir",
            "rules_dir_problems", "GAMES_GROUP", "PLUGINS_GROUP"]
 
 #: manifest key -> kind of the file(s) it names
@@ -44,100 +43,6 @@ def display_path(path: Path) -> str:
         return str(p.relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(p)
-
-
-@dataclass(frozen=True)
-class FileInfo:
-    """One file of a pack: path, kind, and its scalar values counted by provenance source."""
-
-    path: Path
-    kind: str
-    counts: Mapping[str, int]
-
-
-@dataclass(frozen=True)
-class Table:
-    """A chart indexed by named dimensions (``kind: table``).
-
-    ``dims`` is a tuple of ``(name, values)``; :meth:`lookup` takes one keyword per dim.
-    """
-
-    id: str
-    title: str
-    dims: tuple[tuple[str, tuple[Any, ...]], ...]
-    value_type: str
-    cells: Mapping[Any, Any] = field(repr=False)
-    provenance: str | None = None
-
-    def _cell(self, coords: dict[str, Any]) -> Any:
-        names = [n for n, _ in self.dims]
-        if set(coords) != set(names):
-            raise KeyError(f"table {self.id} takes coordinates {names}, got {sorted(coords)}")
-        node: Any = self.cells
-        for name, values in self.dims:
-            v = coords[name]
-            if v not in values:
-                raise KeyError(f"table {self.id}: {name}={v!r} is not one of {list(values)}")
-            node = node[v]
-        return node
-
-    def lookup(self, **coords: Any) -> Any:
-        """The cell at ``coords`` (one keyword per dim, e.g. ``lookup(odds="3:1", roll=4)``).
-
-        Raises KeyError naming the table and the bad coordinate.
-        """
-        return cell_value(self._cell(coords))
-
-    def provenance_of(self, **coords: Any) -> str | None:
-        """The provenance of one cell (its own, else the table's)."""
-        cell = self._cell(coords)
-        if isinstance(cell, dict) and isinstance(cell.get("provenance"), str):
-            return cell["provenance"]
-        return self.provenance
-
-
-@dataclass(frozen=True)
-class Pack:
-    """A loaded, validated content pack. Plain data throughout (dicts / lists as in the YAML,
-    errata applied); ``scenarios`` are paths, loaded with :func:`casebook.content.position.load_position`
-    (or :meth:`scenario`)."""
-
-    dir: Path
-    manifest: Mapping[str, Any]
-    cases: Mapping[str, Mapping[str, Any]]
-    sequence: Mapping[str, Any]
-    map: Mapping[str, Any]
-    counters: Mapping[str, Mapping[str, Any]]
-    tables: Mapping[str, Table]
-    records: Mapping[str, list[dict[str, Any]]]
-    scenarios: Mapping[str, Path]
-    interpretations: Mapping[str, Mapping[str, Any]]
-    rules_dir: Path
-    rule_files: tuple[Path, ...]
-    files: tuple[FileInfo, ...]
-    gazetteer: Mapping[str, Any] | None = None
-    errata: tuple[tuple[Path, int, Mapping[str, Any]], ...] = field(default=(), repr=False)
-
-    @property
-    def id(self) -> str:
-        """The game id of the manifest."""
-        return self.manifest["id"]
-
-    @property
-    def vocabulary(self) -> Vocabulary:
-        """The game's :class:`~casebook.content.vocabulary.Vocabulary` (sides, unit classes, …)."""
-        return vocabulary_of(self.manifest)
-
-    def scenario(self, scenario_id: str) -> Any:
-        """Load scenario ``scenario_id`` as a Position (raises KeyError if unknown)."""
-        from casebook.content.position import load_position
-
-        return load_position(self.scenarios[scenario_id], pack=self)
-
-    def patches_for(self, path: Path) -> list[tuple[Path, int, Mapping[str, Any]]]:
-        """The errata patches (errata file, index, patch) that target ``path``, in order."""
-        target = Path(path).resolve()
-        return [e for e in self.errata if (self.dir / e[2]["file"]).resolve() == target]
 
 
 #: Entry-point groups: installed games (id -> package of the pack folder) and plugins (name -> module).

@@ -1,4 +1,4 @@
-"""A compiled-pack cache: a loaded, validated :class:`~casebook.content.loader.Pack` and the
+"""A compiled-pack cache: a loaded, validated :class:`~casebook.content.pack.Pack` and the
 :class:`~casebook.core.board.Board` of its map, kept on disk between runs of ``casebook``.
 
 Loading a large pack (the first game's) parses about 60 YAML files with a pure-Python parser, validates them and builds

@@ -291,7 +291,7 @@ def check_scenario(doc: YamlDoc, data: Any, pack: Any, locate: Locate) -> list[P
 def load_position(path_or_text: str | Path, pack: Any = None, extra: Extra | None = None) -> Position:
     """Load and validate a position from a file path or YAML/JSON text.
 
-    ``pack`` (a :class:`~casebook.content.loader.Pack`) defaults to the pack of the position's
+    ``pack`` (a :class:`~casebook.content.pack.Pack`) defaults to the pack of the position's
     ``game:`` (a ``game.yaml`` with that id in a folder above the file, else the installed game).
     Errata of the pack that target this file are applied. ``extra(data, locate)`` adds checks
     of its own (a save's: :func:`casebook.content.savecheck.save_problems`), reported with the

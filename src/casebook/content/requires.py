@@ -77,7 +77,7 @@ def requirement_problems(plugins: Iterable[str], tables: Iterable[str], rules: A
 
 
 def pack_requirement_problems(pack: Any, rules: Any) -> list[Problem]:
-    """:func:`requirement_problems` of a loaded pack (:class:`casebook.content.loader.Pack`) under
+    """:func:`requirement_problems` of a loaded pack (:class:`casebook.content.pack.Pack`) under
     its compiled ``rules``, located in its ``game.yaml``."""
     from casebook.content.loader import display_path
     from casebook.content.yamlio import read_yaml

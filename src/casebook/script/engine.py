@@ -31,8 +31,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from casebook.content.loader import Pack, find_pack, load_pack
+from casebook.content.loader import find_pack, load_pack
 from casebook.content.mapdata import board_from_map
+from casebook.content.pack import Pack
 from casebook.content.plugins import CasebookPluginManager, make_plugin_manager
 from casebook.content.sequence_data import sequence_from_dict
 from casebook.core.board import Board

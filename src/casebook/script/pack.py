@@ -162,7 +162,7 @@ def compile_pack(pack: RulePack, relative_to: str | Path | None = None) -> RuleS
 
 def compile_loaded_pack(pack: Any) -> Any:
     """The compiled rule scripts (a :class:`casebook.script.RuleSet`) of a loaded pack (a
-    :class:`casebook.content.loader.Pack`): the script files, case ids and table ids are
+    :class:`casebook.content.pack.Pack`): the script files, case ids and table ids are
     the pack's own (no second reading of its YAML), the facts declaration comes through the
     compiled-pack cache (:mod:`casebook.content.packcache`). A pack whose manifest lists no
     scripts, or names a script that is missing, goes through ``find_rule_pack`` (its messages)."""
