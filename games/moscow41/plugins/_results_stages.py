@@ -94,7 +94,9 @@ def start_stages(ctx: Any, outcome: Mapping[str, Any]) -> dict[str, Any]:
                       # 11.0B: the hexes of retreat and/or losses (script quantity retreat_hexes)
                       "n": int(ctx.value("retreat_hexes", {"result_number": d["number"],
                                                            "result_retreat": d["retreat"]})),
-                      "forced": d["retreat"],
+                      # 11.2A: only a number lets the defender choose to retreat fewer hexes
+                      # (results.rules, choose_retreat_length)
+                      "forced": not ctx.allowed("choose_retreat_length", {"result_retreat": d["retreat"]}),
                       "number": d["number"], "hq_alone": False})
     return {"combat": {k: outcome[k] for k in ("hex", "attackers", "defenders", "attacker_side",
                                                  "defender_side", "kind", "result")},
