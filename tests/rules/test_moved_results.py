@@ -137,3 +137,22 @@ def test_6_2F_retreat_into_overstack_line_refuses_it_while_a_route_is_open(m41, 
     assert len(refused) == 1 and refused[0].cases == ("6.2F", "7.5A") and refused[0].reason.endswith("is open")
     eng = edited(tmp_path, "stacking.rules", "forbid retreat_into_overstack  by 6.2F, 7.5A  when other_route_open\n", "")
     assert stacking.casebook_validate_action(make_ctx(eng, text), retreat) == []
+
+
+@pytest.mark.case("0.7.3.4B")
+def test_0_7_3_4B_reacting_units_are_marked_activated_by_their_line(m41, tmp_path):
+    """_movement_apply's react asks `leave_reacting_unactivated`: forbidden (0.7.3.4B), the
+    reacting stack is marked Activated; without the line it keeps no marker (and still moves in
+    Reaction Movement: it is in the reaction list)."""
+    from tests.rules.test_moved_rules import apply, movement_ctx
+    from tests.rules.test_movement import inf
+    units = '- {id: s1, side: soviet, class: armor, size: division, strength: 3, ma: 6, hex: "0303"}\n' \
+        + inf("g1", "0403")
+
+    def react(engine):
+        ctx = movement_ctx(engine, units, step="reaction_movement")
+        res = apply(ctx, "soviet: react stack=0303")
+        return ctx.state.unit("s1").get("activated"), res["cases"]
+    assert react(m41) == (True, ["2.4A", "0.7.3.4B"])
+    eng = edited(tmp_path, "movement.rules", "forbid leave_reacting_unactivated  by 0.7.3.4B\n", "")
+    assert react(eng) == (None, ["2.4A"])
