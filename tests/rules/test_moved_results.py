@@ -156,3 +156,33 @@ def test_0_7_3_4B_reacting_units_are_marked_activated_by_their_line(m41, tmp_pat
     assert react(m41) == (True, ["2.4A", "0.7.3.4B"])
     eng = edited(tmp_path, "movement.rules", "forbid leave_reacting_unactivated  by 0.7.3.4B\n", "")
     assert react(eng) == (None, ["2.4A"])
+
+
+@pytest.mark.case("11.2C", "11.2D")
+def test_11_2C_retreat_rank_lines_order_the_retreats(m41, tmp_path):
+    """retreat_options ranks by `retreat_rank`: toward the Soviet supply edge (east) first in
+    print; with the supply term's sign turned, away from it (west) first — and the bots take the
+    first."""
+    units = g("g1", "0303") + g("g2", "0403") + s("s1", "0304")
+    best = lambda engine: retreat_options(results_ctx(engine, units), ["s1"], "0304", "soviet", 2, ["g1", "g2"])[0]
+    east = best(m41)
+    assert east["toward_supply"] and not east["ends_adjacent_to_attacker"] and east["path"][-1][:2] > "03"
+    eng = edited(tmp_path, "results.rules", "  supply_distance * 100  by 11.2C\n", "  supply_distance * -100  by 11.2C\n")
+    west = best(eng)
+    assert not west["toward_supply"] and not west["ends_adjacent_to_attacker"] and west["path"][-1][:2] < "03"
+
+
+@pytest.mark.case("11.4A")
+def test_11_4A_advance_from_combat_line_decides_whether_the_attackers_advance(m41, tmp_path):
+    """_results_stages queues the advance when `advance_from_combat` allows it (the hex cleared,
+    11.4A); with the line forbidding it in a cleared hex, the attackers stay put."""
+    units = g("g1", "0303") + s("r1", "0304", "class: remnant, strength: 1, ma: 4")
+
+    def settle(engine):
+        ctx = results_ctx(engine, units)
+        out = results.apply_outcome(ctx, outcome(ctx, "-/2"), interactive=False)
+        return out["cleared"], ctx.state.unit("g1")["hex"]
+    assert settle(m41) == (True, "0304")
+    eng = edited(tmp_path, "results.rules", "forbid advance_from_combat  by 11.4A  when not hex_cleared\n",
+                 "forbid advance_from_combat  by 11.4A  when hex_cleared\n")
+    assert settle(eng) == (True, "0303")

@@ -132,6 +132,17 @@ def _judge(ctx: Any, units: Sequence[str], start: str, side: str, attackers: Seq
     return retreat_judge(start, _distance(ctx), supply_target(ctx, units, side), att_hexes)
 
 
+def _rank(ctx: Any, adjacent: bool, supply_distance: int, away: int) -> int:
+    """The script quantity ``retreat_rank`` of a retreat (results.rules: 11.2C, 11.2D; lowest
+    first), kept per state version by its facts."""
+    facts = {"ends_adjacent_to_attacker": adjacent, "supply_distance": supply_distance, "hexes_from_start": away}
+    key = ("results.retreat_rank", adjacent, supply_distance, away)
+    found = ctx.memo.get(key)
+    if found is None:
+        found = ctx.memo[key] = int(ctx.value("retreat_rank", facts))
+    return int(found)
+
+
 def shortfall_losses(ctx: Any, hexes_short: int) -> int:
     """Combat losses for a retreat ``hexes_short`` hexes short of its distance: the script
     quantity ``retreat_shortfall_losses`` (results.rules: one per hex, 11.2B)."""
@@ -144,9 +155,10 @@ def retreat_options(ctx: Any, units: Sequence[str], start: str, side: str, hexes
     """The retreats of ``units`` (one stack, moving together) from ``start`` by ``hexes`` hexes,
     best first: the longest paths the 11.2B priorities allow (one combat loss per hex not
     retreated, 11.2B, 7.5B) that no other area's validator refuses (6.2F: :func:`refused_path`),
-    ranked by 11.2C (interpretation ``retreat-restrictions-rank``) — not ending adjacent to an
-    attacking unit, then toward a friendly supply source (closer to it than the start), then away
-    from the combat hex (11.2D: never an advance), then by hex labels. Each: ``{"path", "hexes",
+    ranked by 11.2C (interpretation ``retreat-restrictions-rank``; the script quantity
+    ``retreat_rank`` of results.rules) — not ending adjacent to an attacking unit, then toward a
+    friendly supply source (closer to it than the start), then away from the combat hex (11.2D:
+    never an advance), then by hex labels. Each: ``{"path", "hexes",
     "losses", "toward_supply", "ends_adjacent_to_attacker", "cases"}``. Every legal retreat path
     of that length is one of them (:func:`path_refusals`)."""
     units = [u for u in units if ctx.state.has_unit(u)]
@@ -163,7 +175,7 @@ def retreat_options(ctx: Any, units: Sequence[str], start: str, side: str, hexes
         adjacent, d, toward, away = judge(p)
         options.append({"path": p, "hexes": len(p), "losses": losses,
                         "toward_supply": toward, "ends_adjacent_to_attacker": adjacent,
-                        "_key": (adjacent, d, -away, p),
+                        "_key": (_rank(ctx, adjacent, d, away), p),
                         "cases": ["11.2B", "11.2C"] + (["7.5B"] if len(p) < hexes else [])})
     options.sort(key=lambda o: o.pop("_key"))
     return options
