@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from casebook.core.actions import Action
+from casebook.core.hooks import hookimpl
 from casebook.games.moscow41.plugins import results, stacking
 from casebook.games.moscow41.plugins._results_retreat import advance_paths, retreat_options
 from tests.conftest import make_ctx
@@ -186,3 +187,34 @@ def test_11_4A_advance_from_combat_line_decides_whether_the_attackers_advance(m4
     eng = edited(tmp_path, "results.rules", "forbid advance_from_combat  by 11.4A  when not hex_cleared\n",
                  "forbid advance_from_combat  by 11.4A  when hex_cleared\n")
     assert settle(eng) == (True, "0303")
+
+
+@pytest.mark.case("9.4D")
+def test_9_4D_mark_reserve_line_lets_only_individually_activated_stacks_take_reserve(m41, tmp_path):
+    """_check_move asks `mark_reserve` for `move … reserve=true`: a stack an HQ activated is
+    refused (9.4D: an individually activated stack); without the line it is marked Reserve."""
+    from tests.rules._movement_fixtures import FakeAreas as MoveFakes
+    from tests.rules._movement_fixtures import act, engine_with, position_text
+    from tests.rules.test_movement import inf
+
+    class ByHq(MoveFakes):
+        @hookimpl
+        def casebook_command(self, ctx, unit):
+            return {**super().casebook_command(ctx, unit), "activated_by": "g-hq"}
+
+    units = inf("g1", "0202", extra=", activated: true")
+    move = act("german: move stack=0202 path=0201 reserve=true")
+
+    def reserve(engine, fake):
+        ctx = make_ctx(engine_with(engine, fake=fake), position_text(units), trace=True)
+        bad = ctx.hook.casebook_validate_action(ctx=ctx, action=move)
+        refused = [r for rs in bad for r in (rs or ())]
+        if refused:
+            return refused[0].cases
+        with ctx.state.transaction(ctx.trace):
+            ctx.hook.casebook_apply_action(ctx=ctx, action=move)
+        return ctx.state.unit("g1").get("reserve")
+    assert reserve(m41, MoveFakes()) is True  # individually activated (no HQ answers for it)
+    assert reserve(m41, ByHq()) == ("9.4D",)
+    eng = edited(tmp_path, "movement.rules", "forbid mark_reserve  by 9.4D  when not individually_activated\n", "")
+    assert reserve(eng, ByHq()) is True
