@@ -34,7 +34,8 @@ from casebook.games.moscow41.plugins._movement_state import (
 from casebook.games.moscow41.plugins._rule_refusals import refusals
 from casebook.script import AskedFacts
 
-__all__ = ["KINDS", "check", "apply", "in_command", "react_cost", "rail_capacity_left", "rail_units", "foot_facts"]
+__all__ = ["KINDS", "check", "apply", "in_command", "react_cost", "rail_capacity_left", "rail_units", "foot_facts",
+           "individually_activated"]
 
 KINDS = frozenset({"move", "overrun", "force-march", "rail-move", "react"})
 _SRC = "movement"
@@ -72,11 +73,25 @@ def _stack(ctx: Any, action: Any, d: dict[str, Any], step: str) -> tuple[list[st
     return units, False, []
 
 
-@implements("9.4A", "9.9G", "9.1C", "9.1E")
+def individually_activated(ctx: Any, uid: str) -> bool:
+    """``uid`` is activated, and not by an HQ (the ``activated_by`` of ``casebook_command``; 9.4B)."""
+    if not ctx.state.unit(uid).get("activated"):
+        return False
+    answer = ctx.hook.casebook_command(ctx=ctx, unit=uid)
+    return not (answer or {}).get("activated_by")
+
+
+@implements("9.4A", "9.9G", "9.1C", "9.1E", "9.4D")
 def _check_move(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[Refusal]:
     units, cont, bad = _stack(ctx, action, d, step)
     if bad:
         return bad
+    if action.get("reserve"):  # 9.4D (movement.rules, mark_reserve): only an individually activated stack
+        for u in units:
+            bad = refusals(ctx, "mark_reserve", {"individually_activated": individually_activated(ctx, u)},
+                           f"{u} was activated by an HQ: only an individually activated stack is marked Reserve", _SRC)
+            if bad:
+                return bad
     path = list(action.get("path") or ())
     if not path:
         return _r("a move needs a path of at least one hex", "9.0A")

@@ -231,13 +231,16 @@ def _react(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[str, Any
         and not u.get("activated") and uid(u) not in d["react"]]
     cost = react_cost(ctx, action.side, units)
     ctx.state.add_track("ip", -cost, action.side)
-    for u in units:
-        ctx.state.update_unit(u, activated=True)
+    # 0.7.3.4B (movement.rules, leave_reacting_unactivated): the reacting units are marked Activated
+    marked = not ctx.allowed("leave_reacting_unactivated", {})
+    if marked:
+        for u in units:
+            ctx.state.update_unit(u, activated=True)
     d["react"] = sorted(set(d["react"]) | set(units))
-    ctx.record("react", ["2.4A", "0.7.3.4A", "0.7.3.4B"], {"units": units, "hex": hex_, "ip": cost},
-               source="movement.react", side=action.side)
+    ctx.record("react", ["2.4A", "0.7.3.4A", *(["0.7.3.4B"] if marked else [])],
+               {"units": units, "hex": hex_, "ip": cost}, source="movement.react", side=action.side)
     save(ctx, d)
-    return {"units": units, "ip": cost, "cases": ["2.4A", "0.7.3.4B"]}
+    return {"units": units, "ip": cost, "cases": ["2.4A", *(["0.7.3.4B"] if marked else [])]}
 
 
 APPLY = {"move": _move, "overrun": _overrun, "force-march": _force_march, "rail-move": _rail,

@@ -1,5 +1,5 @@
 """Moscow '41 movement, part 2: path legality (9.0A, 9.1A, 9.2C, 7.2, 7.3, 9.8B), reach by
-Dijkstra over the board graph, and rail paths (9.9I).
+Dijkstra over the board graph (the shared areas' ``zoc_reach``), and rail paths (9.9I).
 
 Private helper of :mod:`casebook.games.moscow41.plugins.movement`. Hexes are printed labels (``"0303"``).
 A :class:`Mover` is a stack about to move with its budget; :func:`step` is the one rule for
@@ -9,11 +9,11 @@ entering the next hex, used by :func:`reach` (every destination, canonical cheap
 
 from __future__ import annotations
 
-import heapq
 import re
 from dataclasses import dataclass
 from typing import Any
 
+from casebook.areas._movement_reach import zoc_reach
 from casebook.content.cases import implements
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.games.moscow41.plugins._movement_costs import (
@@ -160,67 +160,21 @@ class _EzocByHex(dict):
         return dict.get(self, hex_) or default
 
 
+#: what a reach answer's ``"stop"`` says when the move must end in a hex (the shared search's keys)
+_STOPS = {"all_mp": "9.2C", "max_hexes": "9.8B", "ezoc": "7.2"}
+
+
+@implements("9.0A", "9.1A", "9.2C", "7.2", "7.3", "9.8B")
 def search(ctx: Any, m: Mover, zmap: Any, enemy: frozenset[str], same_only: bool) -> dict[str, dict[str, Any]]:
     """The Dijkstra of :func:`reach` (uncached): :func:`step`'s verdicts from tables, the same
-    order and tie-breaks. ``zmap``: hex -> enemy unit ids exerting a ZOC there (absent: none)."""
-    classes, budget, max_hexes = m.classes, m.budget, m.max_hexes
+    order and tie-breaks — the shared area's :func:`~casebook.areas._movement_reach.zoc_reach`
+    over the MP table of :func:`~casebook.games.moscow41.plugins._movement_costs.step_table`.
+    ``zmap``: hex -> enemy unit ids exerting a ZOC there (absent: none)."""
+    classes = m.classes
     table = step_table(ctx, classes)
-    zoc_on, locking, fluid_kind = m.zoc != "none", m.zoc == "locking", m.zoc == "fluid"
-    best: dict[str, int] = {m.start: 0}
-    nhex: dict[str, int] = {m.start: 0}
-    prev: dict[str, str] = {}
-    how: dict[str, int] = {}  # 0 ordinary, 1 terminal (7.2 / 9.8B), 2 all MPs spent (9.2C)
-    heap: list[tuple[int, str]] = [(0, m.start)]
-    done: set[str] = set()
-    pop, push = heapq.heappop, heapq.heappush
-    while heap:
-        spent, a = pop(heap)
-        if a in done:
-            continue
-        done.add(a)
-        if how.get(a):
-            continue  # movement ends there (7.2, 9.2C, 9.8B)
-        hexes = nhex[a]
-        if max_hexes is not None and hexes >= max_hexes:
-            continue  # 9.8B
-        za = zmap.get(a) if zoc_on else None
-        if za and locking and not (hexes == 0 and m.at_start):
-            continue  # 7.2: stopped on entering an EZOC
-        last = max_hexes is not None and hexes + 1 >= max_hexes
-        row = table.get(a) or table_row(ctx, table, classes, a)
-        for b, cost, fluid_cost in row:
-            if b in done or b in enemy:
-                continue  # 9.0A, 9.5A
-            zb = zmap.get(b) if zoc_on else None
-            if za and zb:
-                if locking:
-                    if not same_only or za & zb:
-                        continue  # 7.2: never EZOC to EZOC
-                elif fluid_kind:
-                    cost = fluid_cost  # 7.3: +1 MP EZOC to EZOC
-            if cost is None:
-                continue  # 9.2A: prohibited
-            if spent + cost <= budget:
-                total, end = spent + cost, 1 if (locking and zb) or last else 0
-            elif hexes == 0 and m.fresh:
-                total, end = spent + max(budget - spent, 0), 2  # 9.2C
-            else:
-                continue  # 9.1A
-            old = best.get(b)
-            if old is None or total < old:
-                best[b], nhex[b], prev[b], how[b] = total, hexes + 1, a, end
-                push(heap, (total, b))
-    out = {}
-    for h in sorted(best):
-        if h == m.start:
-            continue
-        path = [h]
-        while prev[path[-1]] != m.start:
-            path.append(prev[path[-1]])
-        end = how[h]
-        stop = None if not end else "9.2C" if end == 2 else ("9.8B" if m.max_hexes else "7.2")
-        out[h] = {"mp": best[h], "path": path[::-1], "spent_all": end == 2, "stop": stop}
-    return out
+    return zoc_reach(m.start, lambda a: table.get(a) or table_row(ctx, table, classes, a), zmap, enemy,
+                     budget=m.budget, max_hexes=m.max_hexes, zoc=m.zoc, same_only=same_only, fresh=m.fresh,
+                     at_start=m.at_start, stops=_STOPS)
 
 
 def check_path(ctx: Any, m: Mover, path: list[str]) -> dict[str, Any]:

@@ -29,7 +29,7 @@ from casebook.core.actions import Action
 from casebook.core.hooks import Refusal
 from casebook.core.templates import ActionTemplate
 from casebook.games.moscow41.plugins._results_losses import apply_loss, distribute_losses, is_hq, steps_left
-from casebook.games.moscow41.plugins._results_retreat import advance_paths, path_refusals
+from casebook.games.moscow41.plugins._results_retreat import advance_paths, path_refusals, shortfall_losses
 
 __all__ = ["templates", "refusals", "allocate_losses", "fatigue_choice"]
 
@@ -112,9 +112,12 @@ def _retreat_refusals(ctx: Any, rec: Mapping[str, Any], stage: Mapping[str, Any]
     if found:
         return found
     losses = action.get("losses")
-    if isinstance(losses, bool) or losses != n - len(path):
+    # 11.0B: the hexes of a number not retreated are losses; 11.2B: so is each hex a retreat
+    # falls short (the script quantity retreat_shortfall_losses)
+    due = n - hexes + shortfall_losses(ctx, hexes - len(path))
+    if isinstance(losses, bool) or losses != due:
         return [Refusal(f"losses={losses}: a result of {n} retreated {len(path)} hexes leaves "
-                        f"losses={n - len(path)}", ("11.0B", "11.2B"), _PLUGIN)]
+                        f"losses={due}", ("11.0B", "11.2B"), _PLUGIN)]
     if stage.get("hq_alone") and action.get("units") is not None:
         return [Refusal("HQs alone retreat or are eliminated together: no units to name", ("10.6A",), _PLUGIN)]
     return []

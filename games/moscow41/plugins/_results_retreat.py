@@ -6,13 +6,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from casebook.areas.retreat import paths_up_to, retreat_judge
 from casebook.content.cases import implements
 from casebook.core.actions import Action
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal
+from casebook.games.moscow41.plugins._rule_refusals import memo_allowed
 
 __all__ = ["in_ezoc", "enemy_occupied", "refused_path", "retreat_options", "path_refusals", "advance_paths",
-           "supply_target"]
+           "supply_target", "shortfall_losses"]
 
 #: The friendly map edge a side traces supply to when no supply plugin names a route
 #: (rulebook: 5.1A west for the Germans, 5.1C east for the Soviets).
@@ -59,13 +61,6 @@ def supply_target(ctx: Any, units: Sequence[str], side: str) -> list[str]:
     return [hex_label(h) for h in ctx.board.edge_hexes(edge)] if edge else []
 
 
-def _distance_to(ctx: Any, hex_: str, targets: Sequence[str]) -> int:
-    if not targets:
-        return 0
-    h = parse_hex(hex_)
-    return min(ctx.board.grid.distance(h, parse_hex(t)) for t in targets)
-
-
 #: why a step of a retreat is refused (:func:`_step_fault`): words and cases
 _FAULTS = {
     "revisit": ("a retreat never enters a hex twice nor goes back to the hex it left", ("11.2A", "11.2D")),
@@ -93,22 +88,19 @@ def _step_fault(ctx: Any, units: Sequence[str], start: str, side: str, here: str
     return None
 
 
+def _neighbours(ctx: Any) -> Any:
+    return lambda h: [hex_label(n) for n in ctx.board.neighbours(parse_hex(h))]
+
+
+def _distance(ctx: Any) -> Any:
+    return lambda a, b: ctx.board.grid.distance(parse_hex(a), parse_hex(b))
+
+
 def _paths(ctx: Any, units: Sequence[str], start: str, side: str, length: int) -> list[list[str]]:
-    """Every simple path of at most ``length`` hexes a retreat may take (:func:`_step_fault`)."""
-    out: list[list[str]] = []
-
-    def walk(path: list[str]) -> None:
-        out.append(list(path))
-        if len(path) == length:
-            return
-        here = path[-1] if path else start
-        for n in ctx.board.neighbours(parse_hex(here)):
-            nxt = hex_label(n)
-            if _step_fault(ctx, units, start, side, here, nxt, path) is None:
-                walk(path + [nxt])
-
-    walk([])
-    return out
+    """Every simple path of at most ``length`` hexes a retreat may take (:func:`_step_fault`;
+    the shared area's :func:`~casebook.areas.retreat.paths_up_to`)."""
+    return paths_up_to(start, _neighbours(ctx), lambda here, nxt, path: _step_fault(
+        ctx, units, start, side, here, nxt, path) is None, length)
 
 
 def _other_validators(ctx: Any) -> Any:
@@ -134,17 +126,27 @@ def refused_path(ctx: Any, units: Sequence[str], side: str, path: Sequence[str])
 
 def _judge(ctx: Any, units: Sequence[str], start: str, side: str, attackers: Sequence[str]) -> Any:
     """``judge(path) -> (ends adjacent to an attacker, distance to the supply source, toward it,
-    hexes away from start)`` for retreats of ``units`` from ``start`` (11.2C-D)."""
-    targets = supply_target(ctx, units, side)
-    d0 = _distance_to(ctx, start, targets)
+    hexes away from start)`` for retreats of ``units`` from ``start`` (11.2C-D; the shared
+    area's :func:`~casebook.areas.retreat.retreat_judge`)."""
     att_hexes = {ctx.state.unit(a)["hex"] for a in attackers if ctx.state.has_unit(a)}
+    return retreat_judge(start, _distance(ctx), supply_target(ctx, units, side), att_hexes)
 
-    def judge(p: Sequence[str]) -> tuple[bool, int, bool, int]:
-        end = p[-1] if p else start
-        adjacent = any(ctx.board.grid.distance(parse_hex(end), parse_hex(h)) <= 1 for h in att_hexes) if p else True
-        d = _distance_to(ctx, end, targets)
-        return adjacent, d, d < d0, ctx.board.grid.distance(parse_hex(end), parse_hex(start))
-    return judge
+
+def _rank(ctx: Any, adjacent: bool, supply_distance: int, away: int) -> int:
+    """The script quantity ``retreat_rank`` of a retreat (results.rules: 11.2C, 11.2D; lowest
+    first), kept per state version by its facts."""
+    facts = {"ends_adjacent_to_attacker": adjacent, "supply_distance": supply_distance, "hexes_from_start": away}
+    key = ("results.retreat_rank", adjacent, supply_distance, away)
+    found = ctx.memo.get(key)
+    if found is None:
+        found = ctx.memo[key] = int(ctx.value("retreat_rank", facts))
+    return int(found)
+
+
+def shortfall_losses(ctx: Any, hexes_short: int) -> int:
+    """Combat losses for a retreat ``hexes_short`` hexes short of its distance: the script
+    quantity ``retreat_shortfall_losses`` (results.rules: one per hex, 11.2B)."""
+    return int(ctx.value("retreat_shortfall_losses", {"hexes_short": hexes_short})) if hexes_short > 0 else 0
 
 
 @implements("11.2A", "11.2B", "11.2C", "11.2D", "7.5B")
@@ -153,9 +155,10 @@ def retreat_options(ctx: Any, units: Sequence[str], start: str, side: str, hexes
     """The retreats of ``units`` (one stack, moving together) from ``start`` by ``hexes`` hexes,
     best first: the longest paths the 11.2B priorities allow (one combat loss per hex not
     retreated, 11.2B, 7.5B) that no other area's validator refuses (6.2F: :func:`refused_path`),
-    ranked by 11.2C (interpretation ``retreat-restrictions-rank``) — not ending adjacent to an
-    attacking unit, then toward a friendly supply source (closer to it than the start), then away
-    from the combat hex (11.2D: never an advance), then by hex labels. Each: ``{"path", "hexes",
+    ranked by 11.2C (interpretation ``retreat-restrictions-rank``; the script quantity
+    ``retreat_rank`` of results.rules) — not ending adjacent to an attacking unit, then toward a
+    friendly supply source (closer to it than the start), then away from the combat hex (11.2D:
+    never an advance), then by hex labels. Each: ``{"path", "hexes",
     "losses", "toward_supply", "ends_adjacent_to_attacker", "cases"}``. Every legal retreat path
     of that length is one of them (:func:`path_refusals`)."""
     units = [u for u in units if ctx.state.has_unit(u)]
@@ -164,14 +167,15 @@ def retreat_options(ctx: Any, units: Sequence[str], start: str, side: str, hexes
     paths = [p for p in _paths(ctx, units, start, side, hexes) if not refused_path(ctx, units, side, p)]
     best = max((len(p) for p in paths), default=0)
     judge = _judge(ctx, units, start, side, attackers)
+    losses = shortfall_losses(ctx, hexes - best)
     options = []
     for p in paths:
         if len(p) != best:
             continue
         adjacent, d, toward, away = judge(p)
-        options.append({"path": p, "hexes": len(p), "losses": hexes - len(p),
+        options.append({"path": p, "hexes": len(p), "losses": losses,
                         "toward_supply": toward, "ends_adjacent_to_attacker": adjacent,
-                        "_key": (adjacent, d, -away, p),
+                        "_key": (_rank(ctx, adjacent, d, away), p),
                         "cases": ["11.2B", "11.2C"] + (["7.5B"] if len(p) < hexes else [])})
     options.sort(key=lambda o: o.pop("_key"))
     return options
@@ -229,21 +233,16 @@ def advance_paths(ctx: Any, side: str, vacated: str, hexes: int, eliminated: boo
     the defenders were eliminated (11.4B, EZOCs ignored); after a retreat, up to ``hexes`` hexes
     (as many as the defenders retreated), the first into the vacated hex as if it were not in an
     EZOC, then any direction, never into an enemy-occupied hex and stopping on entering an EZOC
-    (11.4C-D). Paths of every length from 1, in label order."""
-    out = [[vacated]]
-    if eliminated or hexes <= 1:
-        return out
+    (11.4C-D). Paths of every length from 1, in label order. The length is the script quantity
+    ``advance_hexes``, the hexes entered and left the ``advance_into``/``advance_beyond`` lines
+    (results.rules); the search is the shared area's :func:`~casebook.areas.retreat.paths_up_to`."""
+    n = int(ctx.value("advance_hexes", {"defenders_eliminated": bool(eliminated), "retreat_required": hexes}))
+    if n <= 1:
+        return [[vacated]]
 
-    def walk(path: list[str]) -> None:
-        if len(path) == hexes:
-            return
-        for n in ctx.board.neighbours(parse_hex(path[-1])):
-            nxt = hex_label(n)
-            if nxt in path or enemy_occupied(ctx, nxt, side):
-                continue
-            out.append(path + [nxt])
-            if not in_ezoc(ctx, nxt, side):
-                walk(path + [nxt])
+    def enter(here: str, there: str, path: list[str]) -> bool:
+        return memo_allowed(ctx, "advance_into", {"enemy_occupied": enemy_occupied(ctx, there, side)})
 
-    walk([vacated])
-    return out
+    def stops(there: str) -> bool:
+        return not memo_allowed(ctx, "advance_beyond", {"in_ezoc": in_ezoc(ctx, there, side)})
+    return [[vacated, *p] for p in paths_up_to(vacated, _neighbours(ctx), enter, n - 1, stops)]

@@ -94,7 +94,9 @@ def start_stages(ctx: Any, outcome: Mapping[str, Any]) -> dict[str, Any]:
                       # 11.0B: the hexes of retreat and/or losses (script quantity retreat_hexes)
                       "n": int(ctx.value("retreat_hexes", {"result_number": d["number"],
                                                            "result_retreat": d["retreat"]})),
-                      "forced": d["retreat"],
+                      # 11.2A: only a number lets the defender choose to retreat fewer hexes
+                      # (results.rules, choose_retreat_length)
+                      "forced": not ctx.allowed("choose_retreat_length", {"result_retreat": d["retreat"]}),
                       "number": d["number"], "hq_alone": False})
     return {"combat": {k: outcome[k] for k in ("hex", "attackers", "defenders", "attacker_side",
                                                  "defender_side", "kind", "result")},
@@ -238,11 +240,17 @@ def _maybe_queue_advance(ctx: Any, rec: dict[str, Any]) -> None:
     c = rec["combat"]
     if any(s["type"] == "advance" for s in rec["queue"]) or rec.get("advance_done"):
         return
-    if ctx.state.units_at(c["hex"]) or not _alive(ctx, c["attackers"]):
+    if not _alive(ctx, c["attackers"]):
+        return
+    cleared = not ctx.state.units_at(c["hex"])
+    # 11.4A (results.rules, advance_from_combat): the attackers may advance when the hex is cleared
+    if not ctx.allowed("advance_from_combat", {"hex_cleared": cleared}):
+        if cleared:
+            rec["advance_done"] = rec["cleared"] = True
         return
     eliminated = not any(ctx.state.has_unit(u) for u in c["defenders"]) and rec.get("retreated", 0) == 0
     rec["advance_done"] = True
-    rec["cleared"] = True
+    rec["cleared"] = cleared
     rec["queue"].append({"type": "advance", "side": c["attacker_side"], "eliminated": eliminated,
                          "mandatory": c["kind"] == "overrun"})
 

@@ -22,6 +22,7 @@ from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal, hookimpl
 from casebook.core.state import HEX_RE
+from casebook.games.moscow41.plugins._rule_refusals import refusals
 
 __all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "unit_points", "stacking_answer", "end_hex_refusals", "attack_refusals",
            "retreat_refusals", "overstack_check", "casebook_stacking", "casebook_answer",
@@ -205,7 +206,8 @@ def attack_refusals(ctx: Any, action: Any) -> list[Refusal]:
 @implements("6.2F")
 def retreat_refusals(ctx: Any, action: Any) -> list[Refusal]:
     """6.2F: a retreat may end in an overstack only if no other route is available: refused
-    when another adjacent hex (not enemy-occupied, open to retreat as far as ZOCs go — the
+    as the ``retreat_into_overstack`` lines of stacking.rules say, given ``other_route_open``
+    — another adjacent hex (not enemy-occupied, open to retreat as far as ZOCs go — the
     ``blocks_retreat`` of ``casebook_zoc``, 7.5A — and not overstacked) is open."""
     path = action.get("path")
     ids = action.get("units") or action.get("unit")
@@ -226,9 +228,11 @@ def retreat_refusals(ctx: Any, action: Any) -> list[Refusal]:
         if zoc is not None and zoc.get("blocks_retreat"):
             continue
         if not stacking_answer(ctx, label, [*ctx.state.units_at(label), *units])["overstacked"]:
-            return [Refusal(f"a retreat may end overstacked only when no other route is "
-                            f"available; {label} is open", ("6.2F", "7.5A"), SOURCE)]
-    return []
+            return refusals(ctx, "retreat_into_overstack", {"other_route_open": True},
+                            f"a retreat may end overstacked only when no other route is available; {label} is open",
+                            SOURCE)
+    return refusals(ctx, "retreat_into_overstack", {"other_route_open": False},
+                    "a retreat may end overstacked only when no other route is available", SOURCE)
 
 
 @implements("6.2F")

@@ -3,20 +3,25 @@ the legal retreat paths of a unit and why a path is refused, from the game's qua
 ``retreat_hexes`` (fact ``side``), ``stacking_limit``, the lines of ``retreat_into_enemy_hex``
 and ``retreat_into_ezoc`` (the ``zoc`` area's ``blocks_retreat``) and the side's map ``edge``
 in the vocabulary (retreats towards it are listed first). It holds no case id.
+
+The generic retreat and advance procedure other games parameterise with their own rules (Moscow
+'41's ``results`` plugin): :func:`paths_up_to` enumerates every retreat (or advance) of at most N
+hexes through the steps a game's callback allows, :func:`retreat_judge` ranks retreats by where
+they end (next to the enemy, toward a goal such as a supply source, away from the start).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal
 
 from ._zoc_cites import line_cases
-from .search import exact_paths
+from .search import Neighbours, exact_paths
 
-__all__ = ["retreat_cases", "retreat_paths", "retreat_refusal", "side_edge"]
+__all__ = ["retreat_cases", "retreat_paths", "retreat_refusal", "side_edge", "paths_up_to", "retreat_judge"]
 
 PLUGIN = "area_results"
 
@@ -100,3 +105,49 @@ def side_edge(ctx: Any, side: str) -> str:
     if edge is None:
         raise ValueError(f"side {side!r} has no edge in the game's vocabulary (game.yaml)")
     return edge
+
+
+def paths_up_to(start: str, neighbours: Neighbours, enter: Callable[[str, str, list[str]], bool], length: int,
+                stops: Callable[[str], bool] = lambda h: False) -> list[list[str]]:
+    """Every simple path of at most ``length`` hexes from ``start`` (start excluded; the empty
+    path first), depth first in the neighbours' order: a step from ``here`` into ``there`` is
+    taken when it revisits no hex (nor ``start``) and ``enter(here, there, path so far)`` allows
+    it; a path that enters a hex ``stops`` says goes no further (an advance entering an enemy
+    ZOC). Hex labels in, lists of hex labels out."""
+    out: list[list[str]] = []
+
+    def walk(path: list[str]) -> None:
+        out.append(list(path))
+        if len(path) >= length:
+            return
+        here = path[-1] if path else start
+        for there in neighbours(here):
+            if there == start or there in path or not enter(here, there, path):
+                continue
+            if stops(there):
+                out.append([*path, there])
+            else:
+                walk([*path, there])
+
+    walk([])
+    return out
+
+
+def retreat_judge(start: str, distance: Callable[[str, str], int], targets: Iterable[str],
+                  enemy_hexes: Iterable[str]) -> Callable[[Sequence[str]], tuple[bool, int, bool, int]]:
+    """``judge(path) -> (ends adjacent to an enemy hex, hexes to the nearest target, closer to a
+    target than the start, hexes from the start)`` for retreats from ``start`` (the empty path
+    ends in ``start`` and counts as adjacent). ``distance(a, b)`` in hexes; no targets: 0."""
+    goals, enemies = list(targets), set(enemy_hexes)
+
+    def to_goal(hex_: str) -> int:
+        return min((distance(hex_, t) for t in goals), default=0)
+
+    d0 = to_goal(start)
+
+    def judge(path: Sequence[str]) -> tuple[bool, int, bool, int]:
+        end = path[-1] if path else start
+        adjacent = any(distance(end, h) <= 1 for h in enemies) if path else True
+        d = to_goal(end)
+        return adjacent, d, d < d0, distance(end, start)
+    return judge

@@ -1,4 +1,4 @@
-"""Bots: players that choose among a :class:`~casebook.core.game.State`'s legal actions.
+"""Bots: players that choose among a :class:`~casebook.core.play.State`'s legal actions.
 
 - :class:`RandomBot` — seeded, uniform over the legal actions.
 - :class:`GreedyBot` — a one-step heuristic: each legal action gets a value from

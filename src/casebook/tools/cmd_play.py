@@ -73,7 +73,7 @@ def run_play(game_id: Any, scenario: str | None, players: dict[str, tuple[str, s
              out: Path | None, load: str | None = None, echo: Any = click.echo,
              progress: bool = True, max_actions: int = 200_000, overwrite: bool = False,
              rolls: tuple[int, ...] = ()) -> Any:
-    """Play to the end; returns the final :class:`~casebook.core.game.State`. ``game_id`` is a
+    """Play to the end; returns the final :class:`~casebook.core.play.State`. ``game_id`` is a
     game id or pack dir, or an already loaded :class:`~casebook.core.game.Game` (with ``load``:
     None, or the save's game). ``out`` is chosen by :func:`casebook.tools.play_output.prepare_out`
     (never two games in one folder). Sides missing from ``players`` play as the save recorded,

@@ -1,6 +1,6 @@
 """One play behind the page: the Game API, its players, undo, save and load.
 
-A :class:`Session` holds a :class:`~casebook.core.game.State` and who plays each side
+A :class:`Session` holds a :class:`~casebook.core.play.State` and who plays each side
 (``human`` or a bot kind). Everything the page may do is a method here, and each one goes
 through the Game API: a choice is matched against ``State.legal_actions()`` and applied with
 ``State.apply`` (same validation and trace as ``casebook play``), a number is an answer of the

@@ -1,6 +1,6 @@
 """Plain JSON views of a play for the page: header, units, board geometry, trace events.
 
-Nothing here decides anything: the views read a :class:`~casebook.core.game.State` and its pack.
+Nothing here decides anything: the views read a :class:`~casebook.core.play.State` and its pack.
 They name no game: sides come from the position (``GameState.sides``), tracks are the position
 format's track fields that hold something (``ip``, ``rp``, ``fp``, ``partisans``), the weather is
 whatever the position's ``weather`` holds, case titles come from the pack's case index and rule
