@@ -5,11 +5,14 @@ game, the scenario and the seed). Every ``action`` event is applied again in ord
 must equal the recorded one event by event. Exit 0 when identical; exit 1 at the first
 divergence, naming its sequence number and both versions of the event. A trace that stops before
 the game's end must stop where a save beside it stands (an interrupted play, a ``save``);
-otherwise it is incomplete (cut at a line boundary, say) and refused, naming where it stops.
+otherwise it is incomplete (cut short, say) and refused, naming where it stops. ``--partial``
+accepts a trace cut anywhere — between events, in the middle of the game's automatic work, or in
+the middle of a line (the cut line is left out): it replays up to the last complete event.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +20,7 @@ import click
 
 from casebook.core.errors import CasebookError, IllegalActionError
 
-__all__ = ["replay", "replay_trace", "save_point", "END_EVENT"]
+__all__ = ["replay", "replay_trace", "read_cut", "save_point", "END_EVENT"]
 
 
 #: plugin_state slots of a save that are not the position (casebook.tools.saves)
@@ -39,7 +42,10 @@ def replay_trace(path: Path, pack: Path | None = None, partial: bool = False) ->
     from casebook.core.trace import Trace
     from casebook.tools.runtime import tune_gc
 
-    recorded = Trace.read(path)
+    recorded, cut = read_cut(path)
+    if cut and not partial:
+        return False, (f"{path}:{cut}: the line is cut short (not a whole event); the trace stops in the middle "
+                       f"of line {cut} (--partial replays up to the last complete event)")
     if len(recorded) == 0 or recorded[0].kind != "setup":
         return False, f"{path}: the trace does not start with a setup event (a play started from a scenario)"
     setup = recorded[0].data
@@ -89,21 +95,50 @@ def replay_trace(path: Path, pack: Path | None = None, partial: bool = False) ->
     differs = first_difference()
     if differs:
         return False, differs
-    if len(recorded) != len(state.trace):
-        return False, f"the replay has {len(state.trace)} events, the trace {len(recorded)}"
-    if recorded[len(recorded) - 1].kind == END_EVENT:
+    last = recorded[len(recorded) - 1]
+    if len(recorded) > len(state.trace):
+        return False, (f"{path}:{len(state.trace) + 1}: the replay ends after {len(state.trace)} events, "
+                       f"the trace has {len(recorded)}")
+    if len(recorded) < len(state.trace):  # cut inside the game's own work after a decision
+        where = (f"it stops at seq {last.seq} (turn {last.turn}, {last.phase} / {last.step}) in the middle of "
+                 f"the game's work after a decision (the replay goes on to {len(state.trace)} events)")
+        if partial:
+            return True, (f"{path}: {len(recorded)} events replayed identically; the trace is incomplete: "
+                          f"{where}" + (f"; line {cut} was cut short and left out" if cut else ""))
+        return False, (f"{path}:{len(recorded)}: the trace is incomplete: {where}; its {len(recorded)} events "
+                       f"replay identically (--partial accepts a trace cut short)")
+    if last.kind == END_EVENT:
         return True, f"{path}: {len(recorded)} events replayed identically"
     save = save_point(path, state)
     if save is not None:
         return True, (f"{path}: {len(recorded)} events replayed identically, up to the save {save} "
                       f"(turn {state.data.turn}, the game unfinished)")
-    last = recorded[len(recorded) - 1]
     where = (f"it stops at seq {last.seq} (turn {last.turn}, {last.phase} / {last.step}, "
              f"{state.current_player()} to decide) before the game's end")
     if partial:
-        return True, f"{path}: {len(recorded)} events replayed identically; the trace is incomplete: {where}"
+        return True, (f"{path}: {len(recorded)} events replayed identically; the trace is incomplete: {where}"
+                      + (f"; line {cut} was cut short and left out" if cut else ""))
     return False, (f"{path}: the trace is incomplete: {where}, and no save beside it records that point; "
                    f"its {len(recorded)} events replay identically (--partial accepts a trace cut short)")
+
+
+def read_cut(path: Path) -> tuple[Any, int | None]:
+    """(trace, cut line) of the trace file at ``path``: a last line without its newline that is
+    not a whole JSON event is a cut line — left out, its 1-based number returned (else None).
+    Any other bad line raises :class:`~casebook.core.trace.TraceError` (``file:line: what``)."""
+    from casebook.core.trace import Trace, TraceError
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise TraceError(f"{path}:1: not UTF-8 text ({exc.reason})") from None
+    head, _, tail = text.rpartition("\n")
+    if tail.strip():  # the last line has no newline: whole or cut?
+        try:
+            json.loads(tail)
+        except (ValueError, RecursionError):
+            return Trace.loads(head + "\n" if head else "", name=str(path)), text.count("\n") + 1
+    return Trace.loads(text, name=str(path)), None
 
 
 def save_point(path: Path, state: Any) -> Path | None:

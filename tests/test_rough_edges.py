@@ -1,0 +1,66 @@
+"""The rough edges a fresh user hit (issue #18, session 7): each a one-line answer or a behaviour
+that replay, play and the other commands share."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from pathlib import Path
+
+import pytest
+
+from casebook.tools.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+KP_GOLDEN = ROOT / "games" / "kestrel_pass" / "golden" / "meeting-greedy-seed1.jsonl"
+
+
+def run(*args: object) -> tuple[int, str]:
+    """``casebook ARGS`` in-process: (exit code, stdout + stderr); a traceback escapes."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        try:
+            main([str(a) for a in args])
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        else:  # pragma: no cover - main always exits
+            code = 0
+    return code, out.getvalue()
+
+
+# ------------------------------------------------------------------ replay --partial, a cut anywhere
+@pytest.mark.parametrize("lines", [2, 5, 16, 33])
+def test_replay_partial_accepts_a_cut_inside_the_game_work_after_a_decision(tmp_path, lines):
+    """Cut after an action event, before the moves and control changes it brings (seq 2 is the
+    move of the action at seq 1): refused without --partial, naming file:line; accepted with it."""
+    cut = tmp_path / "t.jsonl"
+    cut.write_text("".join(KP_GOLDEN.read_text().splitlines(keepends=True)[:lines]))
+    code, out = run("replay", cut)
+    assert code == 1 and f"t.jsonl:{lines}: the trace is incomplete" in out and "--partial" in out, out
+    assert len(out.strip().splitlines()) == 1
+    code, out = run("replay", "--partial", cut)
+    assert code == 0 and f"{lines} events replayed identically; the trace is incomplete" in out, out
+
+
+def test_replay_of_a_trace_cut_in_the_middle_of_a_line(tmp_path):
+    """3000 characters of the trace: line 16 is cut mid-event. One line, file:line, no JSON
+    parser's words; --partial replays the 15 complete events."""
+    cut = tmp_path / "t.jsonl"
+    text = KP_GOLDEN.read_text()[:3000]
+    assert text.count("\n") == 15 and not text.endswith("\n")
+    cut.write_text(text)
+    code, out = run("replay", cut)
+    assert code == 1 and out.strip().splitlines() == [
+        f"{cut}:16: the line is cut short (not a whole event); the trace stops in the middle of line 16 "
+        "(--partial replays up to the last complete event)"], out
+    code, out = run("replay", "--partial", cut)
+    assert code == 0 and "15 events replayed identically" in out and "line 16 was cut short and left out" in out, out
+
+
+def test_replay_of_a_corrupt_line_that_is_not_the_last_is_still_refused(tmp_path):
+    lines = KP_GOLDEN.read_text().splitlines(keepends=True)
+    lines[3] = lines[3][:40] + "\n"
+    bad = tmp_path / "t.jsonl"
+    bad.write_text("".join(lines[:20]))
+    code, out = run("replay", "--partial", bad)
+    assert code == 1 and f"{bad}:4: " in out and "Traceback" not in out, out
