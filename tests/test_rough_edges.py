@@ -64,3 +64,46 @@ def test_replay_of_a_corrupt_line_that_is_not_the_last_is_still_refused(tmp_path
     bad.write_text("".join(lines[:20]))
     code, out = run("replay", "--partial", bad)
     assert code == 1 and f"{bad}:4: " in out and "Traceback" not in out, out
+
+
+# ------------------------------------------------------------------ ask drop: distances found at once
+@pytest.mark.parametrize("layout", ["flat-top-odd-q", "flat-top-even-q", "pointy-top-odd-r", "pointy-top-even-r"])
+def test_15_1D_distance_field_is_the_grid_hex_distance_everywhere(layout):
+    """The field of distances (one search from all sources) equals hexgrid.distance to the
+    nearest source on every hex of a 13 x 9 map, for every layout (seeded sources)."""
+    import random
+
+    from casebook.core.hexgrid import Grid, distance, to_cube
+    from casebook.script.spatial import distance_field, grid_cubes
+
+    grid = Grid(layout, 13, 9)
+    rng = random.Random(layout)
+    for n in (1, 2, 7):
+        sources = rng.sample(grid.hexes(), n)
+        field = distance_field([(c.q, c.r) for c in (to_cube(h, grid.layout) for h in sources)], grid_cubes(grid))
+        for h in grid.hexes():
+            c = to_cube(h, grid.layout)
+            assert field[c.q, c.r] == min(distance(h, s, grid.layout) for s in sources)
+    assert distance_field([], grid_cubes(grid)) == {}
+
+
+def test_15_1D_nearest_enemy_after_the_field_threshold_equals_the_search(m41):
+    """``distance to nearest(…)`` asked of every hex (more than FIELD_AFTER times on one state)
+    gives the distances the per-hex search gives, as in the paratroop targets (15.1D)."""
+    from casebook.script import compile_pack, compile_scripts, find_rule_pack
+    from casebook.script.spatial import FIELD_AFTER
+    from tests.conftest import make_ctx
+    from tests.test_script_spatial import POSITION
+
+    rules = compile_scripts([("t.rules", "quantity d = first by 1.1\n  otherwise distance to nearest("
+                              "map_units having enemy from hex) by 1.1\n")],
+                            compile_pack(find_rule_pack("moscow41")).schema)
+    ctx = make_ctx(m41, POSITION)
+    labels = [f"{c:02d}{r:02d}" for c in range(1, 21) for r in range(1, 21)]
+    assert len(labels) > FIELD_AFTER
+    got = [rules.value("d", {"hex": h, "side": "soviet"}, ctx.engine.script_tables, ctx.standard) for h in labels]
+    # the German units stand on 0505 and 0508 (the position): hex distance to the nearer
+    from casebook.core.hexgrid import distance, parse_hex
+
+    want = [min(distance(parse_hex(h), parse_hex(g), ctx.board.grid.layout) for g in ("0505", "0508")) for h in labels]
+    assert got == want and got[labels.index("0505")] == 0 and got[labels.index("0503")] == 2

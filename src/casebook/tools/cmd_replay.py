@@ -39,7 +39,6 @@ def replay_trace(path: Path, pack: Path | None = None, partial: bool = False) ->
     from casebook.core.actions import parse_action
     from casebook.core.confine import is_game_id
     from casebook.core.game import Game
-    from casebook.core.trace import Trace
     from casebook.tools.runtime import tune_gc
 
     recorded, cut = read_cut(path)
