@@ -107,3 +107,19 @@ def test_15_1D_nearest_enemy_after_the_field_threshold_equals_the_search(m41):
 
     want = [min(distance(parse_hex(h), parse_hex(g), ctx.board.grid.layout) for g in ("0505", "0508")) for h in labels]
     assert got == want and got[labels.index("0505")] == 0 and got[labels.index("0503")] == 2
+
+
+# ------------------------------------------------------------------ play --load --rolls
+def test_play_load_refuses_rolls_naming_the_save_field(tmp_path):
+    """``--rolls`` fixes a new game's first dice; with ``--load`` it is refused (exit 2, one
+    line naming the save's ``rng.fixed``), never silently ignored. The save is left as it was."""
+    from casebook.tools.cmd_play import run_play
+
+    run_play("kestrel_pass", "meeting", {"blue": ("bot", "greedy"), "red": ("bot", "greedy")}, 1,
+             tmp_path / "a", max_actions=3, echo=lambda s: None, progress=False)
+    save = tmp_path / "a" / "final.yaml"
+    before = save.read_text()
+    code, out = run("play", "--load", save, "--rolls", "6,2", "--out", tmp_path / "b", "--quiet")
+    assert code == 2 and "--rolls fixes the first dice of a new game, not of a loaded one" in out, out
+    assert "rng: {fixed: [6,2]}" in out and "Traceback" not in out
+    assert save.read_text() == before and not (tmp_path / "b").exists()

@@ -304,7 +304,8 @@ def _undo(initial: Any, state: Any, side: str, echo: Any) -> Any:
               help="Replace an earlier game's files in --out (else a new out-N folder is used).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--rolls", default="", metavar="F,F,…",
-              help="Faces (1-6) the first dice show, one per die, e.g. 4,2,6 (recorded in the trace).")
+              help="Faces (1-6) the first dice of a new game show, one per die, e.g. 4,2,6 (recorded in the "
+                   "trace); not with --load (a save fixes its next dice with rng.fixed).")
 def play(game: str, scenario: str | None, player: tuple[str, ...], seed: int, out: Path,
          load: str | None, overwrite: bool, quiet: bool, rolls: str) -> None:
     """Play GAME's SCENARIO (default: moscow41 and the first scenario its manifest lists, the
@@ -331,6 +332,10 @@ def play(game: str, scenario: str | None, player: tuple[str, ...], seed: int, ou
         raise click.BadParameter(f"expected die faces like 4,2,6, got {rolls!r}", param_hint="--rolls") from None
     if any(not 1 <= f <= 6 for f in faces):
         raise click.BadParameter(f"die faces are 1-6, got {rolls!r}", param_hint="--rolls")
+    if faces and load is not None:  # a save's dice go on from its own RNG (resume is exact)
+        raise click.UsageError(f"--rolls fixes the first dice of a new game, not of a loaded one; to fix the next "
+                               f"dice of {load}, give them in the save as rng: {{fixed: [{rolls}]}} "
+                               f"(docs/positions.md, \"Fixed dice\")")
     try:
         run_play(game, scenario, players, seed, out, load=load, progress=not quiet, overwrite=overwrite,
                  rolls=faces)
