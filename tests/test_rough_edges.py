@@ -123,3 +123,44 @@ def test_play_load_refuses_rolls_naming_the_save_field(tmp_path):
     assert code == 2 and "--rolls fixes the first dice of a new game, not of a loaded one" in out, out
     assert "rng: {fixed: [6,2]}" in out and "Traceback" not in out
     assert save.read_text() == before and not (tmp_path / "b").exists()
+
+
+# ------------------------------------------------------------------ the pack of a trace outside the repo
+@pytest.fixture
+def copied_game(tmp_path):
+    """A copy of Kestrel Pass under a new game id (kp_copy) in tmp/pack, and a short play of it
+    written to tmp/out (trace.jsonl and final.yaml, which records the pack folder)."""
+    import shutil
+
+    from casebook.tools.cmd_play import run_play
+
+    pack = tmp_path / "pack"
+    shutil.copytree(ROOT / "games" / "kestrel_pass", pack, ignore=shutil.ignore_patterns("golden", "__pycache__"))
+    for f in (pack / "game.yaml", pack / "scenarios" / "meeting.yaml"):
+        f.write_text(f.read_text().replace("kestrel_pass", "kp_copy"))
+    run_play(str(pack), "meeting", {"blue": ("bot", "greedy"), "red": ("bot", "greedy")}, 1, tmp_path / "out",
+             max_actions=4, echo=lambda s: None, progress=False)
+    return pack, tmp_path / "out" / "trace.jsonl"
+
+
+def test_cases_explain_replay_find_the_pack_a_save_beside_the_trace_records(copied_game):
+    pack, trace = copied_game
+    code, out = run("cases", trace)
+    assert code == 0 and "implemented 34/34" in out, out
+    code, out = run("explain", trace, 0)
+    assert code == 0 and "setup" in out, out
+    code, out = run("replay", trace)
+    assert code == 0 and "replayed identically, up to the save" in out, out
+
+
+def test_a_trace_whose_pack_is_gone_says_to_pass_pack(copied_game, tmp_path):
+    pack, trace = copied_game
+    moved = pack.rename(tmp_path / "moved")
+    for args in (("cases", trace), ("explain", trace, 0), ("replay", trace)):
+        code, out = run(*args)
+        assert code == 1 and "the game 'kp_copy' is not installed and it was played on " in out, (args, out)
+        assert "name the pack folder it was played from: --pack DIR" in out and "Traceback" not in out
+    code, out = run("cases", trace, "--pack", moved)
+    assert code == 0 and "implemented 34/34" in out, out
+    code, out = run("explain", trace, 0, "--pack", moved)
+    assert code == 0, out

@@ -19,9 +19,10 @@ __all__ = ["explain", "explain_event", "line_text"]
 
 def explain_event(path: Path, seq: int, pack: Path | None = None) -> dict[str, Any]:
     """The event ``seq`` of the trace at ``path`` with case titles (from ``pack``, the folder the
-    game was played from, else a pack folder of the trace's game above the trace, else the
-    installed game the trace names) and ``rules_dir`` (where its rule lines live);
-    ClickException if absent, or if ``pack`` is another game's."""
+    game was played from, else :func:`casebook.tools.saves.trace_pack`: a pack folder of the
+    trace's game above the trace, the folder a save beside it records, else the installed game)
+    and ``rules_dir`` (where its rule lines live); ClickException if absent, or if ``pack`` is
+    another game's; ContentError saying to pass ``--pack`` when no pack is found."""
     from casebook.core.cases import CaseIndex
     from casebook.core.trace import Trace
 
@@ -40,10 +41,10 @@ def explain_event(path: Path, seq: int, pack: Path | None = None) -> dict[str, A
     rules_dir = None
     if game or pack is not None:
         from casebook.core.content import find_pack, resolve_rules_dir
-        from casebook.core.position import pack_dir_near
         from casebook.core.yamlio import load_yaml
+        from casebook.tools.saves import trace_pack
 
-        pack_dir = find_pack(pack if pack is not None else pack_dir_near(str(game), path) or str(game))
+        pack_dir = find_pack(pack if pack is not None or game is None else trace_pack(path, str(game)))
         other = (load_yaml(pack_dir / "game.yaml").data or {}).get("id")
         if game is not None and other != game:
             raise click.ClickException(f"{pack_dir} is a pack of {other!r}; the trace {path} is of {game!r}")
@@ -95,7 +96,8 @@ def line_text(source: str, rules_dir: Path | str | None) -> str:
 @click.argument("seq", type=int)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--pack", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
-              help="The pack folder the game was played from (default: the installed game the trace names).")
+              help="The pack folder the game was played from (default: a pack folder above the trace, the one "
+                   "a save beside it records, else the installed game the trace names).")
 def explain(trace: Path, seq: int, as_json: bool, pack: Path | None) -> None:
     """Show event SEQ of TRACE with its cases, case titles, terms and sources."""
     out = explain_event(trace, seq, pack)

@@ -41,25 +41,31 @@ def replay_trace(path: Path, pack: Path | None = None, partial: bool = False) ->
     from casebook.core.game import Game
     from casebook.tools.runtime import tune_gc
 
+    from casebook.core.errors import shown_path
+
+    shown = shown_path(path)
     recorded, cut = read_cut(path)
     if cut and not partial:
-        return False, (f"{path}:{cut}: the line is cut short (not a whole event); the trace stops in the middle "
+        return False, (f"{shown}:{cut}: the line is cut short (not a whole event); the trace stops in the middle "
                        f"of line {cut} (--partial replays up to the last complete event)")
     if len(recorded) == 0 or recorded[0].kind != "setup":
-        return False, f"{path}: the trace does not start with a setup event (a play started from a scenario)"
+        return False, f"{shown}: the trace does not start with a setup event (a play started from a scenario)"
     setup = recorded[0].data
     problem = _setup_problem(setup)
     if problem:
-        return False, f"{path}:1: {problem}"
+        return False, f"{shown}:1: {problem}"
     if pack is not None:
         from casebook.core.content import load_pack
 
         found = load_pack(pack).id
         if found != setup["game"]:
-            return False, f"{pack} is a pack of {found!r}, the trace a game of {setup['game']!r}"
+            return False, f"{shown_path(pack)} is a pack of {found!r}, the trace a game of {setup['game']!r}"
     assert is_game_id(setup["game"])
-    hint = "" if pack is not None else _HINT
-    game = Game.load(pack or setup["game"], setup["scenario"])
+    from casebook.tools.saves import trace_pack
+
+    chosen = trace_pack(path, setup["game"], pack)  # --pack, a pack above it, a save's record, the installed game
+    hint = "" if isinstance(chosen, Path) else _HINT
+    game = Game.load(chosen, setup["scenario"])
     tune_gc()  # src/casebook/tools/runtime.py
     state = game.new_initial_state(int(setup["seed"]), [int(r) for r in setup.get("rolls") or ()])
     checked = 0
@@ -96,28 +102,28 @@ def replay_trace(path: Path, pack: Path | None = None, partial: bool = False) ->
         return False, differs
     last = recorded[len(recorded) - 1]
     if len(recorded) > len(state.trace):
-        return False, (f"{path}:{len(state.trace) + 1}: the replay ends after {len(state.trace)} events, "
+        return False, (f"{shown}:{len(state.trace) + 1}: the replay ends after {len(state.trace)} events, "
                        f"the trace has {len(recorded)}")
     if len(recorded) < len(state.trace):  # cut inside the game's own work after a decision
         where = (f"it stops at seq {last.seq} (turn {last.turn}, {last.phase} / {last.step}) in the middle of "
                  f"the game's work after a decision (the replay goes on to {len(state.trace)} events)")
         if partial:
-            return True, (f"{path}: {len(recorded)} events replayed identically; the trace is incomplete: "
+            return True, (f"{shown}: {len(recorded)} events replayed identically; the trace is incomplete: "
                           f"{where}" + (f"; line {cut} was cut short and left out" if cut else ""))
-        return False, (f"{path}:{len(recorded)}: the trace is incomplete: {where}; its {len(recorded)} events "
+        return False, (f"{shown}:{len(recorded)}: the trace is incomplete: {where}; its {len(recorded)} events "
                        f"replay identically (--partial accepts a trace cut short)")
     if last.kind == END_EVENT:
-        return True, f"{path}: {len(recorded)} events replayed identically"
+        return True, f"{shown}: {len(recorded)} events replayed identically"
     save = save_point(path, state)
     if save is not None:
-        return True, (f"{path}: {len(recorded)} events replayed identically, up to the save {save} "
+        return True, (f"{shown}: {len(recorded)} events replayed identically, up to the save {save} "
                       f"(turn {state.data.turn}, the game unfinished)")
     where = (f"it stops at seq {last.seq} (turn {last.turn}, {last.phase} / {last.step}, "
              f"{state.current_player()} to decide) before the game's end")
     if partial:
-        return True, (f"{path}: {len(recorded)} events replayed identically; the trace is incomplete: {where}"
+        return True, (f"{shown}: {len(recorded)} events replayed identically; the trace is incomplete: {where}"
                       + (f"; line {cut} was cut short and left out" if cut else ""))
-    return False, (f"{path}: the trace is incomplete: {where}, and no save beside it records that point; "
+    return False, (f"{shown}: the trace is incomplete: {where}, and no save beside it records that point; "
                    f"its {len(recorded)} events replay identically (--partial accepts a trace cut short)")
 
 
@@ -149,12 +155,10 @@ def save_point(path: Path, state: Any) -> Path | None:
     from casebook.core.position import dump_save
     from casebook.core.yamlio import read_yaml
 
-    name = path.name
-    candidates = [path.with_name(name[: -len(".trace.jsonl")])] if name.endswith(".trace.jsonl") else []
-    if name == "trace.jsonl":
-        candidates.append(path.with_name("final.yaml"))
+    from casebook.tools.saves import saves_beside
+
     text = None
-    for candidate in candidates:
+    for candidate in saves_beside(path):
         if not candidate.is_file():
             continue
         doc, problems = read_yaml(candidate)
@@ -194,14 +198,17 @@ def replay(trace: Path, pack: Path | None, partial: bool) -> int:
     """Re-execute TRACE from its seed and actions; exit 1 at the first divergence, or when TRACE
     stops before the game's end with no save beside it (SAVE for SAVE.trace.jsonl, final.yaml for
     a play's trace.jsonl) at that point, unless --partial."""
+    from casebook.core.errors import ContentError
     from casebook.core.trace import TraceError
 
     try:
         ok, message = replay_trace(trace, pack, partial)
-    except TraceError:
+    except (TraceError, ContentError):
         raise  # already "file:line: what" (printed by the command line, exit 1)
     except (CasebookError, KeyError, ValueError) as exc:
-        raise click.ClickException(f"{trace}: cannot replay: {exc}") from None
+        from casebook.core.errors import shown_path
+
+        raise click.ClickException(f"{shown_path(trace)}: cannot replay: {exc}") from None
     click.echo(message, err=not ok)
     if not ok:
         raise click.exceptions.Exit(1)  # exit 1 however the command is invoked

@@ -21,9 +21,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from casebook.core.errors import PositionError, Problem
+from casebook.core.errors import PositionError, Problem, shown_path
 
-__all__ = ["write_save", "resume_trace", "trace_path_of", "pack_identity", "save_pack", "PACK_SLOT"]
+__all__ = ["write_save", "resume_trace", "trace_path_of", "pack_identity", "save_pack", "saves_beside",
+           "trace_pack", "PACK_SLOT"]
 
 #: ``plugin_state`` slot of a save naming the pack it was played on (a kernel slot, savecheck.py).
 PACK_SLOT = "pack"
@@ -140,3 +141,50 @@ def save_pack(raw: Any, save: str | Path, named: str | Path | None = None) -> tu
         return choice, (f"warning: {Path(save).name} was played on the pack in {folder} (content "
                         f"{str(recorded['sha256'])[:12]}…); {now['folder']} differs now ({now['sha256'][:12]}…)")
     return choice, None
+
+
+def saves_beside(trace: Path) -> list[Path]:
+    """The saves that may stand beside the trace file ``trace`` (existing or not): ``SAVE`` for
+    ``SAVE.trace.jsonl`` (``play``'s ``save`` and ``--load``), ``final.yaml`` for a play's
+    ``trace.jsonl``."""
+    name = trace.name
+    out = [trace.with_name(name[: -len(".trace.jsonl")])] if name.endswith(".trace.jsonl") else []
+    if name == "trace.jsonl":
+        out.append(trace.with_name("final.yaml"))
+    return out
+
+
+def trace_pack(trace: Path, game: str, named: Path | None = None) -> str | Path:
+    """The pack the trace file ``trace`` of ``game`` (its setup event's game id) was played on:
+    ``named`` (a ``--pack`` folder) if given; else a pack folder of ``game`` above the trace; else
+    the folder a save beside it (:func:`saves_beside`) records in ``plugin_state.pack`` if it
+    still holds ``game``; else the installed ``game``. Raises
+    :class:`casebook.core.errors.ContentError` (one line: what to pass) when none is found."""
+    from casebook.core.content import installed_games
+    from casebook.core.errors import ContentError
+    from casebook.core.position import pack_dir_near
+    from casebook.core.yamlio import read_yaml
+
+    if named is not None:
+        return named
+    near = pack_dir_near(game, trace)
+    if near is not None:
+        return near
+    recorded = None
+    for save in saves_beside(trace):
+        doc, problems = read_yaml(save) if save.is_file() else (None, ())
+        slots = doc.data.get("plugin_state") if doc is not None and isinstance(doc.data, dict) else None
+        pack = slots.get(PACK_SLOT) if isinstance(slots, dict) else None
+        folder = pack.get("folder") if isinstance(pack, dict) else None
+        if isinstance(folder, str) and pack.get("id") == game:
+            recorded = folder
+            gy = Path(folder) / "game.yaml"
+            found, _ = read_yaml(gy) if gy.is_file() else (None, ())
+            if found is not None and isinstance(found.data, dict) and found.data.get("id") == game:
+                return Path(folder)
+    if game in installed_games():
+        return game
+    where = (f"it was played on {recorded}, which no longer holds it" if recorded else
+             "no pack folder of it is above the trace or named by a save beside it")
+    raise ContentError([Problem(shown_path(trace), 0, 0, "", f"the game {game!r} is not installed and {where}; "
+                                "name the pack folder it was played from: --pack DIR")])
