@@ -164,3 +164,50 @@ def test_a_trace_whose_pack_is_gone_says_to_pass_pack(copied_game, tmp_path):
     assert code == 0 and "implemented 34/34" in out, out
     code, out = run("explain", trace, 0, "--pack", moved)
     assert code == 0, out
+
+
+# ------------------------------------------------------------------ render of a broken pack
+def test_render_of_a_broken_pack_exits_1_with_the_lint_problems(tmp_path):
+    import shutil
+
+    pack = tmp_path / "kp"
+    shutil.copytree(ROOT / "games" / "kestrel_pass", pack, ignore=shutil.ignore_patterns("golden", "__pycache__"))
+    (pack / "map.yaml").write_text((pack / "map.yaml").read_text() + "  bogus: [1\n")
+    code, lint_out = run("lint", pack)
+    assert code == 1
+    code, out = run("render", pack, "-o", tmp_path / "map.svg")
+    assert code == 1 and not (tmp_path / "map.svg").exists()
+    problem = next(line for line in lint_out.splitlines() if "map.yaml:" in line)
+    assert problem in out and "YAML syntax error" in problem, out
+    code, out = run("render", "kestrel_pass", "-o", tmp_path / "ok.svg")
+    assert code == 0 and (tmp_path / "ok.svg").is_file(), out
+
+
+# ------------------------------------------------------------------ one path convention
+def test_paths_in_messages_are_relative_inside_the_current_directory_else_absolute(tmp_path, monkeypatch):
+    from casebook.core.errors import Problem, shown_path
+
+    inside = tmp_path / "work" / "pack" / "map.yaml"
+    inside.parent.mkdir(parents=True)
+    inside.write_text("x: 1\n")
+    monkeypatch.chdir(tmp_path / "work")
+    assert shown_path(inside) == "pack/map.yaml"                       # given absolute, inside
+    assert shown_path("pack/map.yaml") == "pack/map.yaml"              # given relative, inside
+    assert shown_path("../work/pack/map.yaml") == "pack/map.yaml"
+    outside = tmp_path / "other.yaml"
+    outside.write_text("x: 1\n")
+    assert shown_path("../other.yaml") == str(outside.resolve())       # given relative, outside
+    assert shown_path("<save>") == "<save>" and shown_path("moscow41") == "moscow41"  # names, not paths
+    assert str(Problem(str(inside), 3, 1, "units.0", "bad")) == "pack/map.yaml:3:1: units.0: bad"
+
+
+def test_a_content_error_of_a_pack_given_absolute_names_its_files_relative(tmp_path, monkeypatch):
+    import shutil
+
+    pack = tmp_path / "kp"
+    shutil.copytree(ROOT / "games" / "kestrel_pass", pack, ignore=shutil.ignore_patterns("golden", "__pycache__"))
+    (pack / "map.yaml").write_text((pack / "map.yaml").read_text() + "  bogus: [1\n")
+    monkeypatch.chdir(tmp_path)
+    for given in (pack, "kp"):
+        code, out = run("lint", given)
+        assert code == 1 and out.startswith("kp/map.yaml:") and str(tmp_path) not in out, out

@@ -44,12 +44,11 @@ def shown_path(path: str | os.PathLike[str]) -> str:
     text = os.fspath(path)
     if not text or text.startswith("<") or (not os.path.isabs(text) and not os.path.exists(text)):
         return text
-    full = os.path.abspath(text)
+    full = Path(text).resolve()
     try:
-        rel = Path(full).relative_to(os.getcwd())
+        return str(full.relative_to(Path.cwd().resolve()))
     except (ValueError, OSError):  # outside the current directory (or it is gone)
-        return full
-    return str(rel)
+        return str(full)
 
 
 @dataclass(frozen=True, order=True)
