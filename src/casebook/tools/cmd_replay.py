@@ -38,10 +38,9 @@ def replay_trace(path: Path, pack: Path | None = None, partial: bool = False) ->
     unless ``partial``."""
     from casebook.core.actions import parse_action
     from casebook.core.confine import is_game_id
+    from casebook.core.errors import shown_path
     from casebook.core.game import Game
     from casebook.tools.runtime import tune_gc
-
-    from casebook.core.errors import shown_path
 
     shown = shown_path(path)
     recorded, cut = read_cut(path)
@@ -154,7 +153,6 @@ def save_point(path: Path, state: Any) -> Path | None:
     trace and pack (tools/saves.py)."""
     from casebook.core.position import dump_save
     from casebook.core.yamlio import read_yaml
-
     from casebook.tools.saves import saves_beside
 
     text = None
