@@ -211,3 +211,60 @@ def test_a_content_error_of_a_pack_given_absolute_names_its_files_relative(tmp_p
     for given in (pack, "kp"):
         code, out = run("lint", given)
         assert code == 1 and out.startswith("kp/map.yaml:") and str(tmp_path) not in out, out
+
+
+# ------------------------------------------------------------------ why a move is refused (shared movement area)
+def _refusal(ctx, text):
+    from casebook.core.actions import parse_action
+
+    out = [r for rs in ctx.hook.casebook_validate_action(ctx=ctx, action=parse_action(text)) for r in rs or ()]
+    return [(r.reason, tuple(r.cases)) for r in out]
+
+
+@pytest.fixture
+def kp_position():
+    from casebook.core.engine import load_engine
+    from tests.kestrel_pass.conftest import kp_ctx
+
+    kp = load_engine("kestrel_pass")
+    return lambda *a, **k: kp_ctx(kp, *a, **k)
+
+
+@pytest.mark.case("KP5.1A", "KP5.1B")
+def test_KP5_1_why_names_the_mp_the_path_costs_and_the_ma(kp_position):
+    """b-1 (MA 4, counters.yaml) from 0304: forest 0305 costs 2 (KP5.1B), then clear 0306 1 and
+    0307 1, then 0308 1: 5 MP against MA 4."""
+    ctx = kp_position([("b-1", "0304", None)], step="movement")
+    assert _refusal(ctx, "blue: move stack=0304 path=0305,0306,0307") == []         # 4 MP: legal
+    assert _refusal(ctx, "blue: move stack=0304 path=0305,0306,0307,0308") == [(
+        "b-1 cannot move along 0305,0306,0307,0308: the path costs 5 MP (0305 2, 0306 1, 0307 1, 0308 1), MA 4",
+        ("KP5.1A", "KP5.1B"))]
+    assert _refusal(ctx, "blue: move stack=0304 path=0306")[0][0].endswith("0306 is not adjacent to 0304")
+
+
+@pytest.mark.case("KP5.2", "KP7")
+def test_KP5_2_why_names_the_enemy_hex_and_KP7_the_stacking_limit(kp_position):
+    """b-1 starts in r-1's ZOC (0405 is next to 0506) and leaves it freely (KP6.3), but never
+    into r-1's hex (KP5.2); a move may not end on b-2 (KP7: one unit per hex)."""
+    ctx = kp_position([("b-1", "0405", None), ("r-1", "0506", None), ("b-2", "0404", None)], step="movement")
+    assert _refusal(ctx, "blue: move stack=0405 path=0506") == [
+        ("b-1 cannot move along 0506: 0506 holds enemy units", ("KP5.2",))]
+    assert _refusal(ctx, "blue: move stack=0405 path=0404") == [
+        ("b-1 cannot move along 0404: 0404 already holds 1 friendly unit(s), the stacking limit", ("KP7",))]
+    assert _refusal(ctx, "blue: move stack=0405 path=0404,0403") == []
+
+
+def test_why_of_a_refused_move_in_play_gives_the_reason_not_only_not_listed():
+    """In a played Kestrel Pass game (seed 1) the first listed move of b-4 (MA 5) ends at 0110;
+    one hex more is refused by `why` with the MP and the MA and their cases, as the apply is."""
+    from casebook.core.errors import IllegalActionError
+    from casebook.core.game import Game
+
+    state = Game.load("kestrel_pass", "meeting").new_initial_state(1)
+    assert "blue: move path=0106,0107,0108,0109,0110 stack=0105" in [str(a) for a in state.legal_actions()]
+    typed = "blue: move path=0106,0107,0108,0109,0110,0209 stack=0105"
+    cases, reason = state.why_not(typed)
+    assert cases == ("KP5.1A", "KP5.1B") and "the path costs 6 MP" in reason and "MA 5" in reason, reason
+    with pytest.raises(IllegalActionError) as refused:
+        state.apply(typed)
+    assert "the path costs 6 MP" in str(refused.value)
