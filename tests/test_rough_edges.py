@@ -268,3 +268,46 @@ def test_why_of_a_refused_move_in_play_gives_the_reason_not_only_not_listed():
     with pytest.raises(IllegalActionError) as refused:
         state.apply(typed)
     assert "the path costs 6 MP" in str(refused.value)
+
+
+# ------------------------------------------------------------------ a game's unused parameters, its own help
+@pytest.fixture(scope="module")
+def kp_attack_state():
+    """A Kestrel Pass game (greedy, seed 1) at its first step where an attack is listed."""
+    from casebook.core.game import Game
+    from casebook.tools.bots import make_bot
+
+    state = Game.load("kestrel_pass", "meeting").new_initial_state(1, humans=["blue", "red"])
+    bots = {side: make_bot("greedy", side, 1) for side in state.data.sides}
+    while not any(a.kind == "attack" for a in state.legal_actions()):
+        state.apply(bots[state.current_player()].choose(state))
+    return state
+
+
+def test_KP_an_attack_typed_without_support_is_the_listed_one(kp_attack_state):
+    """Kestrel Pass has no combat support: every listed attack says support=0. Typed without
+    it, the attack is that listed action (the terminal's and serve's input), not refused."""
+    from casebook.core.actions import parse_action
+    from casebook.tools.human import HumanPlayer, complete_action
+
+    state = kp_attack_state
+    listed = next(a for a in state.legal_actions() if a.kind == "attack")
+    assert listed.get("support") == 0
+    short = str(listed).replace(" support=0", "")
+    assert complete_action(state, parse_action(short)) == listed
+    assert complete_action(state, parse_action(short + " bogus=1")) == parse_action(short + " bogus=1")
+    said: list[str] = []
+    typed = iter([short.split(": ", 1)[1]])
+    player = HumanPlayer(listed.side, "kestrel_pass", echo=said.append, read=lambda prompt: next(typed))
+    assert player.choose(state) == listed
+
+
+def test_help_shows_the_loaded_games_own_examples_and_questions(kp_attack_state):
+    from casebook.tools.human import help_text
+
+    text = help_text(kp_attack_state, kp_attack_state.current_player())
+    first = next(a for a in kp_attack_state.legal_actions() if a.kind != "pass")
+    assert str(first).split(": ", 1)[1] in text
+    assert "this game answers: attack, reach, retreat, victory, zoc" in text
+    for moscow in ("german", "soviet", "activate-hq", "g-183id", "supply", "2134"):
+        assert moscow not in text, moscow

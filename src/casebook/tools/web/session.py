@@ -137,7 +137,9 @@ class Session:
         if not isinstance(text, str) or not text.strip():
             raise ServeError("an action in notation is needed (docs/actions.md)")
         try:
-            return parse_action(text.strip(), side=self.decider())
+            from casebook.tools.human import complete_action
+
+            return complete_action(self.state, parse_action(text.strip(), side=self.decider()))
         except ValueError as exc:
             message = _one_line(exc)
             prefix = "" if text.strip() in message else f"{text.strip()!r}: "
