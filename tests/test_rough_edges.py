@@ -311,3 +311,31 @@ def test_help_shows_the_loaded_games_own_examples_and_questions(kp_attack_state)
     assert "this game answers: attack, reach, retreat, victory, zoc" in text
     for moscow in ("german", "soviet", "activate-hq", "g-183id", "supply", "2134"):
         assert moscow not in text, moscow
+
+
+# ------------------------------------------------------------------ hot-seat undo
+def test_hot_seat_undo_never_takes_back_the_other_humans_decision():
+    """Kestrel Pass, greedy decisions (seed 1) up to the first point where Red decides right
+    after a decision of Blue's (as at Red's advance after Blue's retreat): Red's undo would take
+    back Blue's decisions too, so with two humans it is refused and the play is unchanged; with
+    Blue a bot, Red's last decision and everything after it are taken back (the bot decides again)."""
+    from casebook.core.game import Game
+    from casebook.tools.bots import make_bot
+    from casebook.tools.cmd_play import _undo
+
+    game = Game.load("kestrel_pass", "meeting")
+    initial = game.new_initial_state(1)
+    state = initial.clone()
+    bots = {side: make_bot("greedy", side, 1) for side in state.data.sides}
+    while not (state.current_player() == "red" and state.history and state.history[-1].side == "blue"
+               and any(a.side == "red" for a in state.history)):
+        state.apply(bots[state.current_player()].choose(state))
+    said: list[str] = []
+    before = len(state.history)
+    kept = _undo(initial, state, "red", said.append, humans={"red", "blue"})
+    assert kept is state and len(state.history) == before
+    assert said[-1].startswith("cannot undo red: ") and "blue decided since" in said[-1], said
+    assert said[-1].endswith("undo takes back only red's own decisions")
+    last_red = max(i for i, a in enumerate(state.history) if a.side == "red")
+    undone = _undo(initial, state, "red", said.append, humans={"red"})
+    assert len(undone.history) == last_red and said[-1] == f"took back: {state.history[last_red]}"

@@ -155,7 +155,8 @@ def run_play(game_id: Any, scenario: str | None, players: dict[str, tuple[str, s
                 break
             if action == UNDO:
                 before = list(state.trace)
-                state = _undo(initial, state, side, echo)
+                state = _undo(initial, state, side, echo,
+                              humans={s for s, (kind, _) in players.items() if kind == "human"})
                 shown = len(state.trace)
                 narrator.forget(before[shown:])  # the summary counts only what stands
                 continue
@@ -274,11 +275,20 @@ def _write_outputs(state: Any, out: Path, name: str, echo: Any) -> None:
     echo(f"Wrote {out / 'trace.jsonl'}, {out / 'final.yaml'} and the turn maps.")
 
 
-def _undo(initial: Any, state: Any, side: str, echo: Any) -> Any:
-    """``state`` replayed from ``initial`` up to (not including) ``side``'s last decision."""
+def _undo(initial: Any, state: Any, side: str, echo: Any, humans: frozenset[str] | set[str] = frozenset()) -> Any:
+    """``state`` replayed from ``initial`` up to (not including) ``side``'s last decision. In a
+    hot-seat game that would also take back a decision another human made since (Blue's retreat
+    after Red's attack, at Red's advance): refused, ``state`` unchanged — undo takes back the
+    asking side's decisions, never another person's. A bot's decisions are taken back with it
+    (the bot decides again)."""
     last = max((i for i, a in enumerate(state.history) if a.side == side), default=None)
-    if last is None:
+    if last is None or last < len(initial.history):
         echo("nothing to undo")
+        return state
+    since = [a for a in state.history[last + 1:] if a.side != side and a.side in humans]
+    if since:
+        echo(f"cannot undo {state.history[last]}: {since[-1].side} decided since ({since[-1]}), and undo takes "
+             f"back only {side}'s own decisions")
         return state
     redo = initial.clone()
     for action in state.history[len(initial.history):last]:
