@@ -255,11 +255,17 @@ def _resume(game_id: Any, scenario: str | None, load: str,
     saved = {side: str(p) for side, p in (pos.players or {}).items() if side not in players}
     humans = [side for side, (kind, _) in players.items() if kind == "human"]
     humans += [side for side, p in saved.items() if p == "human"]
+    if not len(trace):  # a hand-made position or a save without its trace: record where the play starts
+        from casebook.tools.saves import start_trace
+
+        trace, data = start_trace(data, game.engine.pack.id, game.scenario)
     state = game.state_from_dict(data, trace, humans=humans)
     initial = None
-    if len(trace) and trace[0].kind == "setup" and trace[0].seq == 0:  # undo reaches back before the load
+    if len(trace) and trace[0].kind == "setup":  # undo reaches back before the load
+        from casebook.tools.saves import initial_state
+
         state.history = [parse_action(e.data["action"]) for e in trace if e.kind == "action"]
-        initial = game.new_initial_state(int(trace[0].data.get("seed") or 0), humans=humans)
+        initial = initial_state(game, trace[0], humans=humans)
     return game, state, initial, dict(pos.players or {})
 
 

@@ -1,7 +1,8 @@
 """``casebook replay TRACE`` — re-execute a play from its seed and actions and check the trace.
 
-The trace must start with the ``setup`` event of a play started from a scenario (it names the
-game, the scenario and the seed). Every ``action`` event is applied again in order; the new trace
+The trace must start with the ``setup`` event of a play (it names the game, the scenario and the
+seed; a play ``--load``-ed from a position without a trace of its own — a hand-made one — also
+holds that position, and replay starts from it: tools/saves.start_trace). Every ``action`` event is applied again in order; the new trace
 must equal the recorded one event by event. Exit 0 when identical; exit 1 at the first
 divergence, naming its sequence number and both versions of the event. A trace that stops before
 the game's end must stop where a save beside it stands (an interrupted play, a ``save``);
@@ -66,7 +67,9 @@ def replay_trace(path: Path, pack: Path | None = None, partial: bool = False) ->
     hint = "" if isinstance(chosen, Path) else _HINT
     game = Game.load(chosen, setup["scenario"])
     tune_gc()  # src/casebook/tools/runtime.py
-    state = game.new_initial_state(int(setup["seed"]), [int(r) for r in setup.get("rolls") or ()])
+    from casebook.tools.saves import initial_state
+
+    state = initial_state(game, recorded[0])  # the scenario's setup, or the position a play --load began from
     checked = 0
 
     def first_difference() -> str | None:

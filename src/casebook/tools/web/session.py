@@ -314,8 +314,12 @@ def load_state(game: Any, path: Path) -> Any:
             from casebook.core.game import Game
 
             game = Game(game.engine, other)
+        if not len(trace):  # a hand-made position: its trace starts with it (tools/saves.start_trace)
+            from casebook.tools.saves import start_trace
+
+            trace, data = start_trace(data, game.engine.pack.id, game.scenario)
         state = game.state_from_dict(data, trace)
-        if len(trace) and trace[0].kind == "setup" and trace[0].seq == 0:  # undo reaches back before the load
+        if len(trace) and trace[0].kind == "setup":  # undo reaches back before the load
             from casebook.core.actions import parse_action
 
             state.history = [parse_action(e.data["action"]) for e in trace if e.kind == "action"]
@@ -328,12 +332,12 @@ def _initial_of(state: Any, humans: frozenset[str] = frozenset()) -> Any:
     """The game's start that a resumed play's trace begins with (its setup event's seed and fixed
     rolls), from which undo replays the history — or None for a play without one (a new game,
     or a save without its trace): then undo stops at the load."""
+    from casebook.tools.saves import initial_state
+
     trace = state.trace
-    if not state.history or not len(trace) or trace[0].kind != "setup" or trace[0].seq != 0:
+    if not state.history or not len(trace) or trace[0].kind != "setup":
         return None
-    setup = trace[0].data
-    return state.game.new_initial_state(int(setup.get("seed") or 0), [int(r) for r in setup.get("rolls") or ()],
-                                        humans=humans)
+    return initial_state(state.game, trace[0], humans=humans)
 
 
 def _one_line(exc: BaseException) -> str:
