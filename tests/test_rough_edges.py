@@ -383,3 +383,26 @@ def test_a_play_loaded_from_a_hand_made_position_replays(tmp_path):
     assert whole.is_terminal()
     code, out = run("replay", tmp_path / "b" / "trace.jsonl")
     assert code == 0 and "events replayed identically" in out, out
+
+
+# ------------------------------------------------------------------ serve: the first decision knows the players
+@pytest.mark.case("10.5B")
+def test_10_5B_serve_load_asks_a_human_the_template_only_first_decision(tmp_path):
+    """A loaded position whose very first decision is template-only for the Soviets (only
+    ``pass`` listed, an attack by a group no listing makes offered as a template: the position of
+    tests/rules/test_decisions_template_only.py). Served with the Soviets human it is asked, not
+    settled before the session knows who plays; with bots only it is settled as before."""
+    import yaml
+
+    from casebook.tools.cmd_serve import build_session
+    from tests.rules.test_decisions_template_only import REACTION, position
+
+    save = tmp_path / "reaction.yaml"
+    save.write_text(yaml.safe_dump(position(REACTION, "reaction_attacks")))
+    session = build_session("moscow41", "october-blitz", {"soviet": "human", "german": "bot:greedy"},
+                            load=str(save), root=tmp_path)
+    assert (session.state.data.step, session.state.current_player()) == ("reaction_attacks", "soviet")
+    assert any(t.kind == "attack" for t in session.state.action_templates())
+    bots = build_session("moscow41", "october-blitz", {"soviet": "bot:greedy", "german": "bot:greedy"},
+                         load=str(save), root=tmp_path)
+    assert bots.state.data.step != "reaction_attacks"

@@ -85,12 +85,16 @@ class Session:
     def _start(self, state: Any) -> None:
         from casebook.tools.bots import make_bot
 
-        humans = frozenset(side for side, kind in self.players.items() if kind == "human")
+        humans = self.humans()
         state.humans = humans  # a template-only decision of theirs is asked (core/game.py), from now on
         self.state = state
         self.initial = _initial_of(state, humans) or state.clone()
         self.bots = {side: make_bot(kind.split(":", 1)[1], side, self.seed)
                      for side, kind in self.players.items() if kind != "human"}
+
+    def humans(self) -> frozenset[str]:
+        """The sides people play in this session."""
+        return frozenset(side for side, kind in self.players.items() if kind == "human")
 
     # ------------------------------------------------------------------ reading
     @property
@@ -280,7 +284,7 @@ class Session:
         this game); a bad file is refused whole and the play goes on unchanged."""
         with self.lock:
             path = confine(name, self.roots)
-            state = load_state(self.game, path)
+            state = load_state(self.game, path, self.humans())  # its first decision settled knowing them
             self._start(state)
             return {"loaded": str(path)}
 
@@ -295,9 +299,11 @@ class Session:
             return buf.getvalue()
 
 
-def load_state(game: Any, path: Path) -> Any:
+def load_state(game: Any, path: Path, humans: Iterable[str] = ()) -> Any:
     """The play saved at ``path`` (with its trace ``path.trace.jsonl`` when present) resumed on
-    ``game``; ServeError if the file is not a valid position of this game."""
+    ``game``, ``humans`` the sides people play (settled knowing them: a template-only decision of
+    theirs is asked, core/game.py ``State.humans``); ServeError if the file is not a valid
+    position of this game."""
     from casebook.core.position import position_to_dict
     from casebook.core.savecheck import load_save
     from casebook.tools.saves import resume_trace
@@ -318,7 +324,7 @@ def load_state(game: Any, path: Path) -> Any:
             from casebook.tools.saves import start_trace
 
             trace, data = start_trace(data, game.engine.pack.id, game.scenario)
-        state = game.state_from_dict(data, trace)
+        state = game.state_from_dict(data, trace, humans=humans)
         if len(trace) and trace[0].kind == "setup":  # undo reaches back before the load
             from casebook.core.actions import parse_action
 
