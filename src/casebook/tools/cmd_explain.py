@@ -24,20 +24,21 @@ def explain_event(path: Path, seq: int, pack: Path | None = None) -> dict[str, A
     and ``rules_dir`` (where its rule lines live); ClickException if absent, or if ``pack`` is
     another game's; ContentError saying to pass ``--pack`` when no pack is found."""
     from casebook.core.cases import CaseIndex
+    from casebook.core.errors import shown_path
     from casebook.core.trace import Trace
 
     trace = Trace.read(path)
     events = [e for e in trace if e.seq == seq]
     if not events:
         last = trace[len(trace) - 1].seq if len(trace) else -1
-        raise click.ClickException(f"{path}: no event with seq {seq} (0..{last})")
+        raise click.ClickException(f"{shown_path(path)}: no event with seq {seq} (0..{last})")
     event = events[0]
     from casebook.core.confine import is_game_id
 
     game = next((e.data.get("game") for e in trace if e.kind == "setup"), None)
     titles: dict[str, str] = {}
     if game is not None and not is_game_id(game):  # a game id, never a path (SECURITY.md)
-        raise click.ClickException(f"{path}: the setup event's game must be a game id, got {game!r}")
+        raise click.ClickException(f"{shown_path(path)}: the setup event's game must be a game id, got {game!r}")
     rules_dir = None
     if game or pack is not None:
         from casebook.core.content import find_pack, resolve_rules_dir
@@ -47,7 +48,7 @@ def explain_event(path: Path, seq: int, pack: Path | None = None) -> dict[str, A
         pack_dir = find_pack(pack if pack is not None or game is None else trace_pack(path, str(game)))
         other = (load_yaml(pack_dir / "game.yaml").data or {}).get("id")
         if game is not None and other != game:
-            raise click.ClickException(f"{pack_dir} is a pack of {other!r}; the trace {path} is of {game!r}")
+            raise click.ClickException(f"{shown_path(pack_dir)} is a pack of {other!r}; the trace {shown_path(path)} is of {game!r}")
         index = CaseIndex.for_game(pack_dir)
         for case in event.cases:
             titles[case] = index[case].title if case in index else "(not in the case index)"

@@ -133,19 +133,20 @@ def read_cut(path: Path) -> tuple[Any, int | None]:
     """(trace, cut line) of the trace file at ``path``: a last line without its newline that is
     not a whole JSON event is a cut line — left out, its 1-based number returned (else None).
     Any other bad line raises :class:`~casebook.core.trace.TraceError` (``file:line: what``)."""
+    from casebook.core.errors import shown_path
     from casebook.core.trace import Trace, TraceError
 
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
-        raise TraceError(f"{path}:1: not UTF-8 text ({exc.reason})") from None
+        raise TraceError(f"{shown_path(path)}:1: not UTF-8 text ({exc.reason})") from None
     head, _, tail = text.rpartition("\n")
     if tail.strip():  # the last line has no newline: whole or cut?
         try:
             json.loads(tail)
         except (ValueError, RecursionError):
-            return Trace.loads(head + "\n" if head else "", name=str(path)), text.count("\n") + 1
-    return Trace.loads(text, name=str(path)), None
+            return Trace.loads(head + "\n" if head else "", name=shown_path(path)), text.count("\n") + 1
+    return Trace.loads(text, name=shown_path(path)), None
 
 
 def save_point(path: Path, state: Any) -> Path | None:
