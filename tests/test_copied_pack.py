@@ -42,6 +42,9 @@ def test_ask_play_and_replay_use_the_copied_pack(repo_root, tmp_path, monkeypatc
     played = run(main, ["play", str(pack), "--out", str(out), "--quiet"])
     assert played.exit_code == 0, played.output
     trace = str(out / "trace.jsonl")
+    found = run(main, ["replay", trace])  # final.yaml beside it records the copied pack's folder
+    assert found.exit_code == 0 and "replayed identically" in found.output, found.output
+    (out / "final.yaml").rename(out / "kept.yaml")  # without it: the installed game, which differs
     wrong = run(main, ["replay", trace])
     assert wrong.exit_code == 1 and "--pack DIR" in wrong.output
     right = run(main, ["replay", trace, "--pack", str(pack)])

@@ -67,7 +67,7 @@ def test_an_illegal_move_is_refused_with_the_rules_cases_and_changes_nothing(ses
     before = session.state.to_dict()
     r = client.post("/api/apply", json={"action": "german: move stack=0201 path=0909"})
     assert r.status_code == 409
-    assert "g-lvi-pz cannot end a move in 0909" in r.json()["error"]
+    assert "g-lvi-pz cannot move along 0909: 0909 is not adjacent to 0201" in r.json()["error"]  # the hex named
     assert "BM5.1A" in r.json()["cases"]
     assert session.state.to_dict() == before
     why = client.post("/api/choose", json={"stack": "g-lvi-pz", "hex": "0909"}).json()

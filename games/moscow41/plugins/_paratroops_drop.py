@@ -15,7 +15,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from casebook.content.cases import implements
-from casebook.core.hexgrid import hex_label, parse_hex, to_cube
+from casebook.core.hexgrid import Hex, hex_label, parse_hex, to_cube
+from casebook.script.spatial import distance_field, grid_cubes
 
 __all__ = ["PLUGIN", "FAR", "data", "eligible_units", "drop_facts", "drop_verdict", "drop_targets",
            "supplied_soviet_hexes", "unit_record", "take_off_schedule"]
@@ -57,8 +58,8 @@ def supplied_soviet_hexes(ctx: Any) -> list[str]:
     if key not in ctx.memo:
         hexes = set()
         for u in ctx.state.units:
-            if u.get("side") != "soviet" or "hex" not in u:
-                continue
+            if u.get("side") != "soviet" or "hex" not in u or u["hex"] in hexes:
+                continue  # a hex already holding a Soviet unit in supply needs no second answer
             answer = ctx.hook.casebook_supply(ctx=ctx, unit=str(u.get("id", u.get("counter"))))
             ok = (not u.get("oos")) if answer is None else bool(answer.get("in_supply"))
             if ok:
@@ -67,36 +68,46 @@ def supplied_soviet_hexes(ctx: Any) -> list[str]:
     return ctx.memo[key]
 
 
-def _distance(ctx: Any, target: str, sources: list[str]) -> int:
-    """Hexes from ``target`` to the nearest of ``sources``, counted through any terrain and enemy
-    units (15.1D); :data:`FAR` when there is none."""
+def _distance_field(ctx: Any, sources: list[str]) -> dict[tuple[int, int], int]:
+    """Hexes from every map hex to the nearest of ``sources`` (15.1D: counted through any
+    terrain and enemy units, the grid's hex distance) by cube coordinates ``(q, r)``, found at
+    once (casebook.script.spatial.distance_field) and kept per context: a ``drop_targets`` asks
+    it of every hex of the map."""
+    key = ("paratroops", "distance-field", tuple(sources))
+    field = ctx.memo.get(key)
+    if field is None:
+        layout = ctx.board.grid.layout
+        start = [(c.q, c.r) for c in (to_cube(parse_hex(s), layout) for s in sources)]
+        field = ctx.memo[key] = distance_field(start, grid_cubes(ctx.board.grid))
+    return field
+
+
+def _distance(ctx: Any, target: Hex, sources: list[str]) -> int:
+    """Hexes from ``target`` to the nearest of ``sources`` (:func:`_distance_field`);
+    :data:`FAR` when there is none."""
     if not sources:
         return FAR
-    layout = ctx.board.grid.layout
-    key = ("paratroops", "source-cubes", tuple(sources))
-    cubes = ctx.memo.get(key)
-    if cubes is None:  # the sources' cube coordinates, once per context (a drop_targets asks ~2000 hexes)
-        cubes = ctx.memo[key] = [(c.q, c.r) for c in (to_cube(parse_hex(s), layout) for s in sources)]
-    t = to_cube(parse_hex(target), layout)
-    # the grid's hex distance (hexgrid.distance: the largest cube-coordinate difference)
-    return min(max(abs(t.q - q), abs(t.r - r), abs(t.q - q + t.r - r)) for q, r in cubes)
+    c = to_cube(target, ctx.board.grid.layout)
+    return _distance_field(ctx, sources)[c.q, c.r]
 
 
-def _target_facts(ctx: Any, side: str, target: str) -> dict[str, Any]:
-    ctx.board.hex(parse_hex(target))  # ValueError off the map
-    # a city target and an enemy-occupied one: the paratroop_drop lines read the map (15.1D)
-    return {"drop_distance": _distance(ctx, target, supplied_soviet_hexes(ctx)), "target": target}
+def _target_facts(ctx: Any, target: Hex) -> dict[str, Any]:
+    """The target's facts of the ``paratroop_drop`` lines: its distance (hexes) from the nearest
+    Soviet unit in supply, and its label (the lines read the map: a city, an enemy in it, 15.1D)."""
+    return {"drop_distance": _distance(ctx, target, supplied_soviet_hexes(ctx)), "target": hex_label(target)}
 
 
 def drop_facts(ctx: Any, side: str, unit: str, target: str) -> dict[str, Any]:
     """The facts of the ``paratroop_drop`` permission for dropping ``unit`` on ``target``:
     side, drop_eligible, drops_this_turn, drop_distance (hexes), target (the hex label).
     ValueError if ``target`` is off the map."""
+    h = parse_hex(target)
+    ctx.board.hex(h)  # ValueError off the map
     return {
         "side": side,
         "drop_eligible": unit in eligible_units(ctx),
         "drops_this_turn": 1 if str(ctx.state.turn) in data(ctx)["drops"] else 0,
-        **_target_facts(ctx, side, target),
+        **_target_facts(ctx, h),
     }
 
 
@@ -119,11 +130,9 @@ def drop_targets(ctx: Any) -> list[str]:
     if key not in ctx.memo:
         out = []
         for h in ctx.board.hexes():
-            label = hex_label(h)
-            facts = {"side": "soviet", "drop_eligible": True, "drops_this_turn": 0,
-                     **_target_facts(ctx, "soviet", label)}
-            if ctx.permission("paratroop_drop", facts).value:
-                out.append(label)
+            facts = {"side": "soviet", "drop_eligible": True, "drops_this_turn": 0, **_target_facts(ctx, h)}
+            if ctx.allowed("paratroop_drop", facts):  # explained only while an answer records its lines
+                out.append(facts["target"])
         ctx.memo[key] = out
     return ctx.memo[key]
 

@@ -35,6 +35,7 @@ from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal, hookimpl
 
+from ._movement_walk import path_refusal
 from ._zoc_cites import effect_cases, line_cases
 from .search import breadth_first, cheapest_paths, path_to
 
@@ -244,6 +245,11 @@ def casebook_validate_action(ctx: Any, action: Any) -> list[Any]:
         return []
     path = action.get("path") or ()
     path = [path] if isinstance(path, str) else list(path)
+    side = action.side
+    why = path_refusal(ctx, units[0], path, facts, lambda h: _enemy(ctx, h, side),
+                       lambda h: _room(ctx, h, side))  # which hex and number refuse it (_movement_walk.py)
+    if why is not None:
+        return [Refusal(f"{uid} cannot move along {','.join(path)}: {why[0]}", why[1], PLUGIN)]
     if reach(ctx, uid, step).get(path[-1] if path else "") is None:
         return [Refusal(f"{uid} cannot end a move in {path[-1] if path else '?'}: MPs, hex limit, enemy units, "
                         "enemy ZOC or stacking", tuple(_reach_cases(ctx, facts)), PLUGIN)]

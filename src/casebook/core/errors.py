@@ -13,14 +13,20 @@ cleanly and exit 1. Each class says what was wrong and where:
   state it was tried on is unchanged.
 - :class:`QuestionError` — a rules question (``casebook ask``) that cannot be answered as asked: an
   unknown unit or question, a hex off the map, a malformed argument.
+
+Paths in messages follow one convention (:func:`shown_path`): relative to the current directory
+when the file is inside it, else absolute — however the path was given or found.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 __all__ = [
+    "shown_path",
     "Problem",
     "CasebookError",
     "ContentError",
@@ -29,6 +35,20 @@ __all__ = [
     "IllegalActionError",
     "QuestionError",
 ]
+
+
+def shown_path(path: str | os.PathLike[str]) -> str:
+    """``path`` as messages show it: relative to the current directory when it lies inside it,
+    else absolute. A name that is no path (``<save>``, a game id: relative and not existing) is
+    returned as given."""
+    text = os.fspath(path)
+    if not text or text.startswith("<") or (not os.path.isabs(text) and not os.path.exists(text)):
+        return text
+    full = Path(text).resolve()
+    try:
+        return str(full.relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError):  # outside the current directory (or it is gone)
+        return str(full)
 
 
 @dataclass(frozen=True, order=True)
@@ -49,10 +69,12 @@ class Problem:
     context: str = field(default="", compare=False)
 
     def location(self) -> str:
-        """``file:line:column`` (``file`` alone when the position is unknown)."""
+        """``file:line:column`` (``file`` alone when the position is unknown); the file as
+        :func:`shown_path` shows it."""
+        file = shown_path(self.file)
         if self.line <= 0:
-            return self.file
-        return f"{self.file}:{self.line}:{self.column}"
+            return file
+        return f"{file}:{self.line}:{self.column}"
 
     def __str__(self) -> str:
         key = f" {self.key}:" if self.key else ""

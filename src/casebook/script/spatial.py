@@ -15,13 +15,16 @@ Compiled by :class:`SpatialTerms`, a part of :class:`casebook.script.exprs.ExprC
 Distances are counted on the game's map (:class:`casebook.core.board.Board`, given by the engine
 with the standard facts), through any terrain and units. The nearest search sorts the matching
 hexes once per state version and per value of the facts the condition reads, then walks them
-from the origin along the axis one hex step changes by at most one: exact, and fast enough for
-questions asked of every hex of the map (paratroop targets, partisan placements).
+from the origin along the axis one hex step changes by at most one: exact. A question asked of
+every hex of the map (paratroop targets, partisan placements) asks it of one set of matching hexes
+hundreds of times: past :data:`FIELD_AFTER` searches the distances of the whole map are found at
+once (:func:`distance_field`) and looked up.
 """
 
 from __future__ import annotations
 
 import bisect
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -30,10 +33,53 @@ from casebook.core.hexgrid import Hex, parse_hex, to_cube
 from . import ast as A
 from .facts import FactType
 
-__all__ = ["FAR", "SpatialTerms"]
+__all__ = ["FAR", "FIELD_AFTER", "SpatialTerms", "distance_field", "grid_cubes"]
 
 #: The distance to the nearest of nothing: farther than any map.
 FAR = 999
+#: Nearest searches of one set of matching hexes (one state version) after which the distances
+#: of the whole map are found at once (about the cost of that many searches) and looked up.
+FIELD_AFTER = 200
+#: the six steps of the cube lattice, as (dq, dr)
+_STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
+
+
+def distance_field(sources: Iterable[tuple[int, int]],
+                   box: Iterable[tuple[int, int]]) -> dict[tuple[int, int], int]:
+    """Hexes from every cell of the cube lattice inside the box of ``box`` and ``sources`` (all
+    cube coordinates ``(q, r)``) to the nearest of ``sources``: the grid's hex distance
+    (:func:`casebook.core.hexgrid.distance`), through any terrain. Empty without sources.
+
+    One breadth-first search from all sources at once, kept inside the box of the q, r and s
+    coordinates: that box is convex on the lattice, and between two of its cells a shortest line
+    changes each coordinate monotonically, so it stays inside — the distances are exact."""
+    field = {c: 0 for c in sources}
+    if not field:
+        return field
+    cells = [*box, *field]
+    lo_q, hi_q = min(q for q, _ in cells), max(q for q, _ in cells)
+    lo_r, hi_r = min(r for _, r in cells), max(r for _, r in cells)
+    lo_s, hi_s = min(-q - r for q, r in cells), max(-q - r for q, r in cells)
+    frontier = list(field)
+    steps = 0
+    while frontier:
+        steps += 1
+        nxt = []
+        for q, r in frontier:
+            for dq, dr in _STEPS:
+                n = (q + dq, r + dr)
+                if (n not in field and lo_q <= n[0] <= hi_q and lo_r <= n[1] <= hi_r
+                        and lo_s <= -n[0] - n[1] <= hi_s):
+                    field[n] = steps
+                    nxt.append(n)
+        frontier = nxt
+    return field
+
+
+@lru_cache(maxsize=16)
+def grid_cubes(grid: Any) -> tuple[tuple[int, int], ...]:
+    """The cube coordinates ``(q, r)`` of every hex of ``grid`` (a hexgrid.Grid)."""
+    return tuple((c.q, c.r) for c in (to_cube(h, grid.layout) for h in grid.hexes()))
 
 _HEX_FUNCTIONS = ("terrain", "town", "distance")
 
@@ -141,7 +187,7 @@ class SpatialTerms:
         origin = self._origin(node.origin, record, node.loc)
         ident = (node.loc.file, node.loc.line, node.loc.column)
 
-        def matching(e: Any, r: Any, grid: Any) -> tuple[list[int], list[tuple[int, int]]]:
+        def matching(e: Any, r: Any, grid: Any) -> tuple[list[int], list[tuple[int, int]], list[Any]]:
             key: Any = None
             cache = getattr(e.std, "cache", None)
             if cache is not None:
@@ -157,19 +203,27 @@ class SpatialTerms:
             hexes = sorted({_hex(x["hex"]) for x in source(e, r) if cond is None or cond(e, x)},
                            key=lambda h: (h.col, h.row) if flat else (h.row, h.col))
             # each hex as its cube coordinates (q, r): the distance is hexgrid.distance's, inlined
+            # and [searches so far, the distance field once built] (FIELD_AFTER)
             out = ([h.col if flat else h.row for h in hexes],
-                   [(c.q, c.r) for c in (to_cube(h, grid.layout) for h in hexes)])
+                   [(c.q, c.r) for c in (to_cube(h, grid.layout) for h in hexes)], [0, None])
             if key is not None and cache is not None:
                 cache[key] = out
             return out
 
         def nearest(e: Any, r: Any) -> int:
             grid = _board(e, node.loc).grid
-            coords, cubes = matching(e, r, grid)
+            coords, cubes, lazy = matching(e, r, grid)
             h = _hex(origin(e, r))
-            here = h.col if grid.layout.flat else h.row
             c = to_cube(h, grid.layout)
             oq, orr = c.q, c.r
+            lazy[0] += 1
+            if lazy[1] is None and lazy[0] > FIELD_AFTER:
+                lazy[1] = distance_field(cubes, grid_cubes(grid))
+            if lazy[1] is not None:
+                found = lazy[1].get((oq, orr))
+                if found is not None:
+                    return found
+            here = h.col if grid.layout.flat else h.row
             best = FAR
             right = bisect.bisect_left(coords, here)
             left = right - 1

@@ -262,16 +262,19 @@ def gather_implemented(game: str, warnings: list[str]) -> dict[str, list[str]]:
     return found
 
 
-def pack_of(game: str) -> str:
+def pack_of(game: str, pack: Path | None = None) -> str:
     """``game`` itself (a game id or pack directory), or for a trace (``.jsonl``: its setup event's
-    game) or position file (its ``game:``) the pack folder of that game above the file, else the
-    game id. ClickException for a file that names no game."""
+    game) or position file (its ``game:``) the pack it was played from
+    (:func:`casebook.tools.saves.trace_pack`: ``pack`` if given, a pack folder of that game above
+    the file, the folder a save beside it records, else the installed game). ClickException for
+    a file that names no game; ContentError (saying to pass ``--pack``) when no pack is found."""
     from casebook.content.confine import is_game_id
-    from casebook.content.position import pack_dir_near
+    from casebook.core.errors import shown_path
+    from casebook.tools.saves import trace_pack
 
     path = Path(game)
     if not path.is_file():
-        return game
+        return str(pack) if pack is not None else game
     if path.suffix == ".jsonl":
         from casebook.core.trace import Trace
 
@@ -282,9 +285,8 @@ def pack_of(game: str) -> str:
         data = load_yaml(path).data
         found = data.get("game") if isinstance(data, dict) else None
     if not isinstance(found, str) or not is_game_id(found):
-        raise click.ClickException(f"{path}: names no game (a trace's setup event or a position's game:)")
-    near = pack_dir_near(found, path)
-    return str(near) if near is not None else found
+        raise click.ClickException(f"{shown_path(path)}: names no game (a trace's setup event or a position's game:)")
+    return str(trace_pack(path, found, pack))
 
 
 def gather_report(game: str, tests_dir: Path | None, warnings: list[str]) -> dict[str, Any]:
@@ -317,11 +319,14 @@ def gather_report(game: str, tests_dir: Path | None, warnings: list[str]) -> dic
               default=None, help="Tests folder to scan (default: ./tests or the checkout's tests).")
 @click.option("--status", "only", type=click.Choice(STATUSES), default=None,
               help="List only the cases with this status (the summary still counts all).")
-def cases(game: str, as_json: bool, tests_dir: Path | None, only: str | None) -> None:
+@click.option("--pack", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
+              help="For a trace or position file: the pack folder it was played from (default: a pack "
+                   "folder above it, the one a save beside it records, else the installed game).")
+def cases(game: str, as_json: bool, tests_dir: Path | None, only: str | None, pack: Path | None) -> None:
     """Case coverage of GAME (a game id, a pack directory, or a trace or position file: the pack it
     was played from): per leaf rule/errata case, what implements it, what tests it and its
     status; then `implemented N/T, tested M/T`."""
-    game = pack_of(game)
+    game = pack_of(game, pack)
     warnings: list[str] = []
     report = gather_report(game, tests_dir or default_tests_dir(), warnings)
     rows = [r for r in report["cases"] if only is None or r["status"] == only]

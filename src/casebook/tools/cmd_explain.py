@@ -19,34 +19,36 @@ __all__ = ["explain", "explain_event", "line_text"]
 
 def explain_event(path: Path, seq: int, pack: Path | None = None) -> dict[str, Any]:
     """The event ``seq`` of the trace at ``path`` with case titles (from ``pack``, the folder the
-    game was played from, else a pack folder of the trace's game above the trace, else the
-    installed game the trace names) and ``rules_dir`` (where its rule lines live);
-    ClickException if absent, or if ``pack`` is another game's."""
+    game was played from, else :func:`casebook.tools.saves.trace_pack`: a pack folder of the
+    trace's game above the trace, the folder a save beside it records, else the installed game)
+    and ``rules_dir`` (where its rule lines live); ClickException if absent, or if ``pack`` is
+    another game's; ContentError saying to pass ``--pack`` when no pack is found."""
     from casebook.content.cases import CaseIndex
+    from casebook.core.errors import shown_path
     from casebook.core.trace import Trace
 
     trace = Trace.read(path)
     events = [e for e in trace if e.seq == seq]
     if not events:
         last = trace[len(trace) - 1].seq if len(trace) else -1
-        raise click.ClickException(f"{path}: no event with seq {seq} (0..{last})")
+        raise click.ClickException(f"{shown_path(path)}: no event with seq {seq} (0..{last})")
     event = events[0]
     from casebook.content.confine import is_game_id
 
     game = next((e.data.get("game") for e in trace if e.kind == "setup"), None)
     titles: dict[str, str] = {}
     if game is not None and not is_game_id(game):  # a game id, never a path (SECURITY.md)
-        raise click.ClickException(f"{path}: the setup event's game must be a game id, got {game!r}")
+        raise click.ClickException(f"{shown_path(path)}: the setup event's game must be a game id, got {game!r}")
     rules_dir = None
     if game or pack is not None:
         from casebook.content.loader import find_pack, resolve_rules_dir
-        from casebook.content.position import pack_dir_near
         from casebook.content.yamlio import load_yaml
+        from casebook.tools.saves import trace_pack
 
-        pack_dir = find_pack(pack if pack is not None else pack_dir_near(str(game), path) or str(game))
+        pack_dir = find_pack(pack if pack is not None or game is None else trace_pack(path, str(game)))
         other = (load_yaml(pack_dir / "game.yaml").data or {}).get("id")
         if game is not None and other != game:
-            raise click.ClickException(f"{pack_dir} is a pack of {other!r}; the trace {path} is of {game!r}")
+            raise click.ClickException(f"{shown_path(pack_dir)} is a pack of {other!r}; the trace {shown_path(path)} is of {game!r}")
         index = CaseIndex.for_game(pack_dir)
         for case in event.cases:
             titles[case] = index[case].title if case in index else "(not in the case index)"
@@ -95,7 +97,8 @@ def line_text(source: str, rules_dir: Path | str | None) -> str:
 @click.argument("seq", type=int)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--pack", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
-              help="The pack folder the game was played from (default: the installed game the trace names).")
+              help="The pack folder the game was played from (default: a pack folder above the trace, the one "
+                   "a save beside it records, else the installed game the trace names).")
 def explain(trace: Path, seq: int, as_json: bool, pack: Path | None) -> None:
     """Show event SEQ of TRACE with its cases, case titles, terms and sources."""
     out = explain_event(trace, seq, pack)

@@ -10,13 +10,15 @@ problem as ``file:line:col: key.path: message`` and a count line.
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from casebook.content.loader import display_path, load_pack
 from casebook.core.errors import ContentError, ScriptSyntaxError
 from casebook.tools.cli import game_argument
 
-__all__ = ["lint"]
+__all__ = ["lint", "pack_problems"]
 
 
 @click.command("lint")
@@ -24,6 +26,26 @@ __all__ = ["lint"]
 @click.pass_context
 def lint(ctx: click.Context, pack_dir: str) -> None:
     """Validate the content pack PACK_DIR (a directory with game.yaml, or an installed game id)."""
+    pack, rules, problems = pack_problems(pack_dir)
+    if problems:
+        for problem in problems:
+            click.echo(str(problem))
+        n = len(problems)
+        click.echo(f"{display_path_or(pack_dir)}: {n} error{'s' if n != 1 else ''}")
+        ctx.exit(1)
+    n_values = sum(sum(f.counts.values()) for f in pack.files)
+    click.echo(
+        f"{display_path(pack.dir)}: ok — game {pack.id}, {len(pack.files)} files, {n_values} values, "
+        f"{len(pack.counters)} counters, {len(pack.tables) + len(pack.records)} tables, "
+        f"{len(pack.scenarios)} scenario(s), {len(pack.errata)} errata patch(es) applied, "
+        f"{len(rules.quantities)} rule quantities and {len(rules.permissions)} permissions compiled"
+    )
+
+
+def pack_problems(pack_dir: str) -> tuple[Any, Any, list[Any]]:
+    """(pack, compiled rules, problems) of the pack ``pack_dir`` as ``lint`` checks it: the pack
+    load, the rule scripts, each plugin's requirements; every problem once. The pack or the
+    rules are None when they failed to load (their problems say why)."""
     from casebook.script import compile_pack, find_rule_pack
 
     problems = []
@@ -41,20 +63,7 @@ def lint(ctx: click.Context, pack_dir: str) -> None:
         from casebook.content.requires import pack_requirement_problems
 
         problems += pack_requirement_problems(pack, rules)
-    problems = _distinct(problems)
-    if problems:
-        for problem in problems:
-            click.echo(str(problem))
-        n = len(problems)
-        click.echo(f"{display_path_or(pack_dir)}: {n} error{'s' if n != 1 else ''}")
-        ctx.exit(1)
-    n_values = sum(sum(f.counts.values()) for f in pack.files)
-    click.echo(
-        f"{display_path(pack.dir)}: ok — game {pack.id}, {len(pack.files)} files, {n_values} values, "
-        f"{len(pack.counters)} counters, {len(pack.tables) + len(pack.records)} tables, "
-        f"{len(pack.scenarios)} scenario(s), {len(pack.errata)} errata patch(es) applied, "
-        f"{len(rules.quantities)} rule quantities and {len(rules.permissions)} permissions compiled"
-    )
+    return pack, rules, _distinct(problems)
 
 
 def _distinct(problems: list) -> list:

@@ -155,7 +155,8 @@ def run_play(game_id: Any, scenario: str | None, players: dict[str, tuple[str, s
                 break
             if action == UNDO:
                 before = list(state.trace)
-                state = _undo(initial, state, side, echo)
+                state = _undo(initial, state, side, echo,
+                              humans={s for s, (kind, _) in players.items() if kind == "human"})
                 shown = len(state.trace)
                 narrator.forget(before[shown:])  # the summary counts only what stands
                 continue
@@ -221,20 +222,22 @@ def _resume(game_id: Any, scenario: str | None, load: str,
     from casebook.content.savecheck import load_save
     from casebook.content.yamlio import load_yaml
     from casebook.core.actions import parse_action
+    from casebook.core.errors import shown_path
     from casebook.core.game import Game
     from casebook.tools.saves import resume_trace
 
+    shown = shown_path(load)
     raw = load_yaml(load).data
     saved_game = raw.get("game") if isinstance(raw, dict) else None
     if not is_game_id(saved_game):
-        raise click.UsageError(f"{load}: game: must be a game id (a pack folder is given as GAME), got {saved_game!r}")
+        raise click.UsageError(f"{shown}: game: must be a game id (a pack folder is given as GAME), got {saved_game!r}")
     folder = isinstance(game_id, (str, Path)) and Path(game_id).is_dir()
     if game_id is not None and not folder and str(game_id) != saved_game:
-        raise click.UsageError(f"{load} is a save of {saved_game!r}, not of {game_id!r}")
+        raise click.UsageError(f"{shown} is a save of {saved_game!r}, not of {game_id!r}")
     info = raw.get("scenario") if isinstance(raw.get("scenario"), dict) else {}
     saved_scenario = info.get("id")
     if scenario is not None and saved_scenario is not None and scenario != saved_scenario:
-        raise click.UsageError(f"{load} is a save of scenario {saved_scenario!r}, not {scenario!r}")
+        raise click.UsageError(f"{shown} is a save of scenario {saved_scenario!r}, not {scenario!r}")
     from casebook.script.engine import load_engine
     from casebook.tools.saves import save_pack
 
@@ -244,21 +247,27 @@ def _resume(game_id: Any, scenario: str | None, load: str,
     engine = load_engine(chosen_pack)
     chosen = saved_scenario or scenario or next(iter(engine.pack.scenarios), "")
     if chosen not in engine.pack.scenarios:
-        raise click.UsageError(f"{load}: the game {engine.pack.id!r} has no scenario {chosen!r}")
+        raise click.UsageError(f"{shown}: the game {engine.pack.id!r} has no scenario {chosen!r}")
     game = Game(engine, chosen)
     if game.engine.pack.id != saved_game:
-        raise click.UsageError(f"{load} is a save of {saved_game!r}, the pack {game_id} is {game.engine.pack.id!r}")
+        raise click.UsageError(f"{shown} is a save of {saved_game!r}, the pack {shown_path(game_id)} is {game.engine.pack.id!r}")
     pos = load_save(load, game.engine)
     trace, data = resume_trace(load, position_to_dict(pos))  # the trace beside it is its own (tools/saves.py)
     players = players or {}  # sides named on the command line: (kind, arg)
     saved = {side: str(p) for side, p in (pos.players or {}).items() if side not in players}
     humans = [side for side, (kind, _) in players.items() if kind == "human"]
     humans += [side for side, p in saved.items() if p == "human"]
+    if not len(trace):  # a hand-made position or a save without its trace: record where the play starts
+        from casebook.tools.saves import start_trace
+
+        trace, data = start_trace(data, game.engine.pack.id, game.scenario)
     state = game.state_from_dict(data, trace, humans=humans)
     initial = None
-    if len(trace) and trace[0].kind == "setup" and trace[0].seq == 0:  # undo reaches back before the load
+    if len(trace) and trace[0].kind == "setup":  # undo reaches back before the load
+        from casebook.tools.saves import initial_state
+
         state.history = [parse_action(e.data["action"]) for e in trace if e.kind == "action"]
-        initial = game.new_initial_state(int(trace[0].data.get("seed") or 0), humans=humans)
+        initial = initial_state(game, trace[0], humans=humans)
     return game, state, initial, dict(pos.players or {})
 
 
@@ -274,11 +283,20 @@ def _write_outputs(state: Any, out: Path, name: str, echo: Any) -> None:
     echo(f"Wrote {out / 'trace.jsonl'}, {out / 'final.yaml'} and the turn maps.")
 
 
-def _undo(initial: Any, state: Any, side: str, echo: Any) -> Any:
-    """``state`` replayed from ``initial`` up to (not including) ``side``'s last decision."""
+def _undo(initial: Any, state: Any, side: str, echo: Any, humans: frozenset[str] | set[str] = frozenset()) -> Any:
+    """``state`` replayed from ``initial`` up to (not including) ``side``'s last decision. In a
+    hot-seat game that would also take back a decision another human made since (Blue's retreat
+    after Red's attack, at Red's advance): refused, ``state`` unchanged — undo takes back the
+    asking side's decisions, never another person's. A bot's decisions are taken back with it
+    (the bot decides again)."""
     last = max((i for i, a in enumerate(state.history) if a.side == side), default=None)
-    if last is None:
+    if last is None or last < len(initial.history):
         echo("nothing to undo")
+        return state
+    since = [a for a in state.history[last + 1:] if a.side != side and a.side in humans]
+    if since:
+        echo(f"cannot undo {state.history[last]}: {since[-1].side} decided since ({since[-1]}), and undo takes "
+             f"back only {side}'s own decisions")
         return state
     redo = initial.clone()
     for action in state.history[len(initial.history):last]:
@@ -304,7 +322,8 @@ def _undo(initial: Any, state: Any, side: str, echo: Any) -> Any:
               help="Replace an earlier game's files in --out (else a new out-N folder is used).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--rolls", default="", metavar="F,F,…",
-              help="Faces (1-6) the first dice show, one per die, e.g. 4,2,6 (recorded in the trace).")
+              help="Faces (1-6) the first dice of a new game show, one per die, e.g. 4,2,6 (recorded in the "
+                   "trace); not with --load (a save fixes its next dice with rng.fixed).")
 def play(game: str, scenario: str | None, player: tuple[str, ...], seed: int, out: Path,
          load: str | None, overwrite: bool, quiet: bool, rolls: str) -> None:
     """Play GAME's SCENARIO (default: moscow41 and the first scenario its manifest lists, the
@@ -331,6 +350,10 @@ def play(game: str, scenario: str | None, player: tuple[str, ...], seed: int, ou
         raise click.BadParameter(f"expected die faces like 4,2,6, got {rolls!r}", param_hint="--rolls") from None
     if any(not 1 <= f <= 6 for f in faces):
         raise click.BadParameter(f"die faces are 1-6, got {rolls!r}", param_hint="--rolls")
+    if faces and load is not None:  # a save's dice go on from its own RNG (resume is exact)
+        raise click.UsageError(f"--rolls fixes the first dice of a new game, not of a loaded one; to fix the next "
+                               f"dice of {load}, give them in the save as rng: {{fixed: [{rolls}]}} "
+                               f"(docs/positions.md, \"Fixed dice\")")
     try:
         run_play(game, scenario, players, seed, out, load=load, progress=not quiet, overwrite=overwrite,
                  rolls=faces)

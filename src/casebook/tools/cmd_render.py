@@ -92,9 +92,16 @@ def map_and_units(game: str, scenario: str | None = None, position: str | None =
 @click.option("-o", "--output", type=click.Path(dir_okay=False), required=True, help="SVG file to write.")
 @click.option("--front", is_flag=True, help="Draw the front line between the sides' units (a picture, not a rule).")
 def render(game: str, scenario: str | None, position: str | None, output: str, front: bool = False) -> int:
-    """Draw the map of GAME (and a scenario's or position's units) as an SVG file."""
+    """Draw the map of GAME (and a scenario's or position's units) as an SVG file. A pack that
+    does not pass ``casebook lint`` is refused with its problems (exit 1), no file written."""
     if scenario and position:
         raise click.UsageError("give --scenario or --position, not both")
+    if (_pack_dir(game) / "game.yaml").is_file():  # a pack: checked as lint checks it
+        from casebook.tools.cmd_lint import pack_problems
+
+        problems = pack_problems(game)[2]
+        if problems:
+            raise ContentError(problems)
     map_data, units, title = map_and_units(game, scenario, position)
     markers: list[dict[str, Any]] = []
     when = ""

@@ -1,15 +1,19 @@
 """``casebook replay TRACE`` — re-execute a play from its seed and actions and check the trace.
 
-The trace must start with the ``setup`` event of a play started from a scenario (it names the
-game, the scenario and the seed). Every ``action`` event is applied again in order; the new trace
+The trace must start with the ``setup`` event of a play (it names the game, the scenario and the
+seed; a play ``--load``-ed from a position without a trace of its own — a hand-made one — also
+holds that position, and replay starts from it: tools/saves.start_trace). Every ``action`` event is applied again in order; the new trace
 must equal the recorded one event by event. Exit 0 when identical; exit 1 at the first
 divergence, naming its sequence number and both versions of the event. A trace that stops before
 the game's end must stop where a save beside it stands (an interrupted play, a ``save``);
-otherwise it is incomplete (cut at a line boundary, say) and refused, naming where it stops.
+otherwise it is incomplete (cut short, say) and refused, naming where it stops. ``--partial``
+accepts a trace cut anywhere — between events, in the middle of the game's automatic work, or in
+the middle of a line (the cut line is left out): it replays up to the last complete event.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +21,7 @@ import click
 
 from casebook.core.errors import CasebookError, IllegalActionError
 
-__all__ = ["replay", "replay_trace", "save_point", "END_EVENT"]
+__all__ = ["replay", "replay_trace", "read_cut", "save_point", "END_EVENT"]
 
 
 #: plugin_state slots of a save that are not the position (casebook.tools.saves)
@@ -35,28 +39,37 @@ def replay_trace(path: Path, pack: Path | None = None, partial: bool = False) ->
     unless ``partial``."""
     from casebook.content.confine import is_game_id
     from casebook.core.actions import parse_action
+    from casebook.core.errors import shown_path
     from casebook.core.game import Game
-    from casebook.core.trace import Trace
     from casebook.tools.runtime import tune_gc
 
-    recorded = Trace.read(path)
+    shown = shown_path(path)
+    recorded, cut = read_cut(path)
+    if cut and not partial:
+        return False, (f"{shown}:{cut}: the line is cut short (not a whole event); the trace stops in the middle "
+                       f"of line {cut} (--partial replays up to the last complete event)")
     if len(recorded) == 0 or recorded[0].kind != "setup":
-        return False, f"{path}: the trace does not start with a setup event (a play started from a scenario)"
+        return False, f"{shown}: the trace does not start with a setup event (a play started from a scenario)"
     setup = recorded[0].data
     problem = _setup_problem(setup)
     if problem:
-        return False, f"{path}:1: {problem}"
+        return False, f"{shown}:1: {problem}"
     if pack is not None:
         from casebook.content.loader import load_pack
 
         found = load_pack(pack).id
         if found != setup["game"]:
-            return False, f"{pack} is a pack of {found!r}, the trace a game of {setup['game']!r}"
+            return False, f"{shown_path(pack)} is a pack of {found!r}, the trace a game of {setup['game']!r}"
     assert is_game_id(setup["game"])
-    hint = "" if pack is not None else _HINT
-    game = Game.load(pack or setup["game"], setup["scenario"])
+    from casebook.tools.saves import trace_pack
+
+    chosen = trace_pack(path, setup["game"], pack)  # --pack, a pack above it, a save's record, the installed game
+    hint = "" if isinstance(chosen, Path) else _HINT
+    game = Game.load(chosen, setup["scenario"])
     tune_gc()  # src/casebook/tools/runtime.py
-    state = game.new_initial_state(int(setup["seed"]), [int(r) for r in setup.get("rolls") or ()])
+    from casebook.tools.saves import initial_state
+
+    state = initial_state(game, recorded[0])  # the scenario's setup, or the position a play --load began from
     checked = 0
 
     def first_difference() -> str | None:
@@ -89,21 +102,51 @@ def replay_trace(path: Path, pack: Path | None = None, partial: bool = False) ->
     differs = first_difference()
     if differs:
         return False, differs
-    if len(recorded) != len(state.trace):
-        return False, f"the replay has {len(state.trace)} events, the trace {len(recorded)}"
-    if recorded[len(recorded) - 1].kind == END_EVENT:
-        return True, f"{path}: {len(recorded)} events replayed identically"
+    last = recorded[len(recorded) - 1]
+    if len(recorded) > len(state.trace):
+        return False, (f"{shown}:{len(state.trace) + 1}: the replay ends after {len(state.trace)} events, "
+                       f"the trace has {len(recorded)}")
+    if len(recorded) < len(state.trace):  # cut inside the game's own work after a decision
+        where = (f"it stops at seq {last.seq} (turn {last.turn}, {last.phase} / {last.step}) in the middle of "
+                 f"the game's work after a decision (the replay goes on to {len(state.trace)} events)")
+        if partial:
+            return True, (f"{shown}: {len(recorded)} events replayed identically; the trace is incomplete: "
+                          f"{where}" + (f"; line {cut} was cut short and left out" if cut else ""))
+        return False, (f"{shown}:{len(recorded)}: the trace is incomplete: {where}; its {len(recorded)} events "
+                       f"replay identically (--partial accepts a trace cut short)")
+    if last.kind == END_EVENT:
+        return True, f"{shown}: {len(recorded)} events replayed identically"
     save = save_point(path, state)
     if save is not None:
-        return True, (f"{path}: {len(recorded)} events replayed identically, up to the save {save} "
+        return True, (f"{shown}: {len(recorded)} events replayed identically, up to the save {save} "
                       f"(turn {state.data.turn}, the game unfinished)")
-    last = recorded[len(recorded) - 1]
     where = (f"it stops at seq {last.seq} (turn {last.turn}, {last.phase} / {last.step}, "
              f"{state.current_player()} to decide) before the game's end")
     if partial:
-        return True, f"{path}: {len(recorded)} events replayed identically; the trace is incomplete: {where}"
-    return False, (f"{path}: the trace is incomplete: {where}, and no save beside it records that point; "
+        return True, (f"{shown}: {len(recorded)} events replayed identically; the trace is incomplete: {where}"
+                      + (f"; line {cut} was cut short and left out" if cut else ""))
+    return False, (f"{shown}: the trace is incomplete: {where}, and no save beside it records that point; "
                    f"its {len(recorded)} events replay identically (--partial accepts a trace cut short)")
+
+
+def read_cut(path: Path) -> tuple[Any, int | None]:
+    """(trace, cut line) of the trace file at ``path``: a last line without its newline that is
+    not a whole JSON event is a cut line — left out, its 1-based number returned (else None).
+    Any other bad line raises :class:`~casebook.core.trace.TraceError` (``file:line: what``)."""
+    from casebook.core.errors import shown_path
+    from casebook.core.trace import Trace, TraceError
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise TraceError(f"{shown_path(path)}:1: not UTF-8 text ({exc.reason})") from None
+    head, _, tail = text.rpartition("\n")
+    if tail.strip():  # the last line has no newline: whole or cut?
+        try:
+            json.loads(tail)
+        except (ValueError, RecursionError):
+            return Trace.loads(head + "\n" if head else "", name=shown_path(path)), text.count("\n") + 1
+    return Trace.loads(text, name=shown_path(path)), None
 
 
 def save_point(path: Path, state: Any) -> Path | None:
@@ -114,13 +157,10 @@ def save_point(path: Path, state: Any) -> Path | None:
     trace and pack (tools/saves.py)."""
     from casebook.content.position import dump_save
     from casebook.content.yamlio import read_yaml
+    from casebook.tools.saves import saves_beside
 
-    name = path.name
-    candidates = [path.with_name(name[: -len(".trace.jsonl")])] if name.endswith(".trace.jsonl") else []
-    if name == "trace.jsonl":
-        candidates.append(path.with_name("final.yaml"))
     text = None
-    for candidate in candidates:
+    for candidate in saves_beside(path):
         if not candidate.is_file():
             continue
         doc, problems = read_yaml(candidate)
@@ -160,14 +200,17 @@ def replay(trace: Path, pack: Path | None, partial: bool) -> int:
     """Re-execute TRACE from its seed and actions; exit 1 at the first divergence, or when TRACE
     stops before the game's end with no save beside it (SAVE for SAVE.trace.jsonl, final.yaml for
     a play's trace.jsonl) at that point, unless --partial."""
+    from casebook.core.errors import ContentError
     from casebook.core.trace import TraceError
 
     try:
         ok, message = replay_trace(trace, pack, partial)
-    except TraceError:
+    except (TraceError, ContentError):
         raise  # already "file:line: what" (printed by the command line, exit 1)
     except (CasebookError, KeyError, ValueError) as exc:
-        raise click.ClickException(f"{trace}: cannot replay: {exc}") from None
+        from casebook.core.errors import shown_path
+
+        raise click.ClickException(f"{shown_path(trace)}: cannot replay: {exc}") from None
     click.echo(message, err=not ok)
     if not ok:
         raise click.exceptions.Exit(1)  # exit 1 however the command is invoked

@@ -56,13 +56,7 @@ def build_session(game: str, scenario: str | None, players: dict[str, str], seed
 
         engine = load_engine(game)
         first = Game(engine, next(iter(engine.pack.scenarios)))
-    if load:
-        path = confine(load, [root, Path(first.engine.pack.dir)])
-        state = load_state(first, path)
-    else:
-        state = first.new_initial_state(seed)
-    tune_gc()
-    sides = list(state.data.sides)
+    sides = list(first.engine.pack.vocabulary.side_ids)  # the players are known before the first settling
     unknown = sorted(set(players) - set(sides))
     if unknown:
         raise click.BadParameter(f"{game} has no side {', '.join(unknown)} (sides: {', '.join(sides)})",
@@ -70,6 +64,13 @@ def build_session(game: str, scenario: str | None, players: dict[str, str], seed
     kinds = {side: players.get(side, "bot:greedy") for side in sides}
     if not players and sides:
         kinds[sides[0]] = "human"
+    humans = [side for side, kind in kinds.items() if kind == "human"]
+    if load:  # a template-only first decision of a human side is asked, not settled (core/game.py)
+        path = confine(load, [root, Path(first.engine.pack.dir)])
+        state = load_state(first, path, humans)
+    else:
+        state = first.new_initial_state(seed, humans=humans)
+    tune_gc()
     return Session(state, kinds, seed=seed, roots=[root])
 
 

@@ -24,10 +24,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from casebook.core.actions import Action, parse_action
+from casebook.core.actions import Action, format_action, parse_action
 from casebook.core.errors import CasebookError
 
-__all__ = ["HumanPlayer", "UNDO", "parse_ask_words", "position_header"]
+__all__ = ["HumanPlayer", "UNDO", "complete_action", "help_text", "parse_ask_words", "position_header"]
 
 #: Returned by :meth:`HumanPlayer.choose` when the player asks to take back a decision.
 UNDO = Action.make("undo", "chance")
@@ -64,6 +64,50 @@ def parse_ask_words(words: list[str]) -> tuple[str, list[str], dict[str, Any], b
         else:
             args.append(w)
     return question, args, options, as_json
+
+
+def complete_action(state: Any, action: Action) -> Action:
+    """``action`` as typed, or — when it is neither listed nor a template's filling and leaves
+    out arguments — the one listed action that agrees with every argument given and adds only
+    the ones left out: an argument a game does not use (Kestrel Pass lists every attack with
+    ``support=0``: it has no combat support) need not be typed. Two or more such actions (Moscow
+    '41's ``support=0`` and ``support=3``) leave it as typed, to be refused with its cases."""
+    legal = state.legal_actions()
+    if action in legal or state.why_not(action)[1] == "legal":
+        return action
+    given = dict(action.args)
+    found = [a for a in legal if a.kind == action.kind and a.side == action.side
+             and len(a.args) > len(given) and all(dict(a.args).get(k, object()) == v for k, v in given.items())]
+    return found[0] if len(found) == 1 else action
+
+
+def help_text(state: Any, side: str) -> str:
+    """The ``help`` of the prompt with examples of the game being played: its first listed
+    action, a template, and the questions its ``ask`` answers (none of another game's)."""
+    from casebook.tools.cmd_ask import questions_of
+
+    engine = state.game.engine
+    acts = [a for a in state.legal_actions() if a.kind != "pass"] or state.legal_actions()
+    example = format_action(acts[0]).split(": ", 1)[-1] if acts else "pass"
+    templates = state.action_templates() if hasattr(state, "action_templates") else []
+    questions = questions_of(engine)
+    lines = [
+        "At the prompt, type the number of a legal action or its notation, e.g.",
+        f"  {example}",
+        "(the side may be left out; so may an argument every listed action like it gives alike), or a command:",
+        "- list — every legal action (the prompt shows the first 30) and every template;",
+    ]
+    if templates:
+        lines.append(f"- a template, typed with your own values in place of <…>, e.g. {str(templates[0]).split(': ', 1)[-1]}")
+    lines += [
+        "- why ACTION — the reason and the cases that forbid ACTION now (or \"legal\");",
+        "- ask QUESTION ARGS… — as casebook ask; this game answers: " + (", ".join(sorted(questions)) or "nothing"),
+        "- map [FILE] — write the SVG map of the position (default map.svg);",
+        "- save FILE — write the position to FILE (and its trace to FILE.trace.jsonl);",
+        f"- undo — take back {side}'s last decision (the game is replayed up to it);",
+        "- help, quit.",
+    ]
+    return "\n".join(lines)
 
 
 def _has_weather_phase(state: Any) -> bool:
@@ -137,7 +181,7 @@ class HumanPlayer:
                 if word in ("quit", "exit"):
                     return None
                 if word == "help":
-                    self.echo(__doc__.split("\n\n", 1)[1].replace("``", ""))
+                    self.echo(help_text(state, self.side))
                 elif word == "list":
                     self._show(state, everything=True)
                 elif word == "undo":
@@ -145,7 +189,11 @@ class HumanPlayer:
                 elif word == "why":
                     from casebook.tools.ask_text import line_words
 
-                    cases, reason, lines = state.why_not_lines(rest)
+                    try:
+                        asked: Action | str = complete_action(state, parse_action(rest, side=self.side))
+                    except ValueError:
+                        asked = rest  # malformed: why_not says what is wrong with it
+                    cases, reason, lines = state.why_not_lines(asked)
                     self.echo(f"{reason}" + (f" (cases {', '.join(cases)})" if cases else ""))
                     for text in line_words(lines, "  "):  # the rule-script lines that refused it
                         self.echo(text)
@@ -167,7 +215,7 @@ class HumanPlayer:
                         continue
                     return actions[n - 1]
                 else:
-                    return parse_action(line, side=self.side)
+                    return complete_action(state, parse_action(line, side=self.side))
             except (CasebookError, ValueError, KeyError) as exc:
                 self.echo(f"error: {exc}")
             except OSError as exc:  # a bad path for map or save: say so, play on

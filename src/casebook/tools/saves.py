@@ -21,10 +21,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from casebook.core.errors import PositionError, Problem
+from casebook.core.errors import PositionError, Problem, shown_path
 
-__all__ = ["write_save", "resume_trace", "trace_path_of", "pack_identity", "save_pack", "PACK_SLOT"]
+__all__ = ["write_save", "resume_trace", "trace_path_of", "pack_identity", "save_pack", "saves_beside",
+           "trace_pack", "start_trace", "initial_state", "PACK_SLOT", "START_FIELD"]
 
+#: The field of a ``setup`` event that holds the position a play began from when it did not begin
+#: from its scenario's setup (``play --load`` of a hand-made position, or of a save without its
+#: trace): :func:`start_trace`, read back by :func:`initial_state` (``replay``, undo).
+START_FIELD = "position"
 #: ``plugin_state`` slot of a save naming the pack it was played on (a kernel slot, savecheck.py).
 PACK_SLOT = "pack"
 _NOT_CONTENT = frozenset({"golden", "__pycache__"})
@@ -140,3 +145,81 @@ def save_pack(raw: Any, save: str | Path, named: str | Path | None = None) -> tu
         return choice, (f"warning: {Path(save).name} was played on the pack in {folder} (content "
                         f"{str(recorded['sha256'])[:12]}…); {now['folder']} differs now ({now['sha256'][:12]}…)")
     return choice, None
+
+
+def saves_beside(trace: Path) -> list[Path]:
+    """The saves that may stand beside the trace file ``trace`` (existing or not): ``SAVE`` for
+    ``SAVE.trace.jsonl`` (``play``'s ``save`` and ``--load``), ``final.yaml`` for a play's
+    ``trace.jsonl``."""
+    name = trace.name
+    out = [trace.with_name(name[: -len(".trace.jsonl")])] if name.endswith(".trace.jsonl") else []
+    if name == "trace.jsonl":
+        out.append(trace.with_name("final.yaml"))
+    return out
+
+
+def trace_pack(trace: Path, game: str, named: Path | None = None) -> str | Path:
+    """The pack the trace file ``trace`` of ``game`` (its setup event's game id) was played on:
+    ``named`` (a ``--pack`` folder) if given; else a pack folder of ``game`` above the trace; else
+    the folder a save beside it (:func:`saves_beside`) records in ``plugin_state.pack`` if it
+    still holds ``game``; else the installed ``game``. Raises
+    :class:`casebook.core.errors.ContentError` (one line: what to pass) when none is found."""
+    from casebook.content.loader import installed_games
+    from casebook.content.position import pack_dir_near
+    from casebook.content.yamlio import read_yaml
+    from casebook.core.errors import ContentError
+
+    if named is not None:
+        return named
+    near = pack_dir_near(game, trace)
+    if near is not None:
+        return near
+    recorded = None
+    for save in saves_beside(trace):
+        doc, problems = read_yaml(save) if save.is_file() else (None, ())
+        slots = doc.data.get("plugin_state") if doc is not None and isinstance(doc.data, dict) else None
+        pack = slots.get(PACK_SLOT) if isinstance(slots, dict) else None
+        folder = pack.get("folder") if isinstance(pack, dict) else None
+        if isinstance(folder, str) and pack.get("id") == game:
+            recorded = folder
+            gy = Path(folder) / "game.yaml"
+            found, _ = read_yaml(gy) if gy.is_file() else (None, ())
+            if found is not None and isinstance(found.data, dict) and found.data.get("id") == game:
+                return Path(folder)
+    if game in installed_games():
+        return game
+    where = (f"it was played on {recorded}, which no longer holds it" if recorded else
+             "no pack folder of it is above the trace or named by a save beside it")
+    raise ContentError([Problem(shown_path(trace), 0, 0, "", f"the game {game!r} is not installed and {where}; "
+                                "name the pack folder it was played from: --pack DIR")])
+
+
+def start_trace(position: dict[str, Any], game_id: str, scenario: str) -> tuple[Any, dict[str, Any]]:
+    """(a trace holding one ``setup`` event, ``position`` numbered to follow it) for a play
+    resumed from ``position`` (checked position data) without a trace of its own: the event names
+    the game, the scenario and the seed as a new game's does, and holds the whole position
+    (:data:`START_FIELD`), so that ``replay`` starts where the play did and undo reaches back to
+    the load. Its seq is the position's ``trace_seq``; the position's next is one more."""
+    from casebook.core.trace import Event, Trace
+
+    seq = int(position.get("trace_seq") or 0)
+    rng = position.get("rng") if isinstance(position.get("rng"), dict) else {}
+    start = {k: v for k, v in position.items() if k != "players"}  # who plays is not the position
+    event = Event(seq=seq, turn=int(position.get("turn") or 1), phase=position.get("phase"),
+                  step=position.get("step"), side=None, kind="setup", cases=(), source="driver",
+                  data={"game": game_id, "scenario": scenario, "seed": int(rng.get("seed") or 0), START_FIELD: start})
+    return Trace([event]), {**position, "trace_seq": seq + 1}
+
+
+def initial_state(game: Any, setup: Any, humans: Any = ()) -> Any:
+    """The state a play's trace begins with, from its ``setup`` event ``setup``: the position it
+    holds (:func:`start_trace`: the state resumed from it, its trace that one event), else the
+    scenario's setup with the event's seed and fixed rolls (a new game). Raises PositionError for
+    a held position that is not a valid one."""
+    from casebook.core.trace import Trace
+
+    held = setup.data.get(START_FIELD)
+    if isinstance(held, dict):
+        return game.state_from_dict({**held, "trace_seq": setup.seq + 1}, Trace([setup]), humans=humans)
+    return game.new_initial_state(int(setup.data.get("seed") or 0), [int(r) for r in setup.data.get("rolls") or ()],
+                                  humans=humans)

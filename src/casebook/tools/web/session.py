@@ -85,12 +85,16 @@ class Session:
     def _start(self, state: Any) -> None:
         from casebook.tools.bots import make_bot
 
-        humans = frozenset(side for side, kind in self.players.items() if kind == "human")
+        humans = self.humans()
         state.humans = humans  # a template-only decision of theirs is asked (core/game.py), from now on
         self.state = state
         self.initial = _initial_of(state, humans) or state.clone()
         self.bots = {side: make_bot(kind.split(":", 1)[1], side, self.seed)
                      for side, kind in self.players.items() if kind != "human"}
+
+    def humans(self) -> frozenset[str]:
+        """The sides people play in this session."""
+        return frozenset(side for side, kind in self.players.items() if kind == "human")
 
     # ------------------------------------------------------------------ reading
     @property
@@ -137,7 +141,9 @@ class Session:
         if not isinstance(text, str) or not text.strip():
             raise ServeError("an action in notation is needed (docs/actions.md)")
         try:
-            return parse_action(text.strip(), side=self.decider())
+            from casebook.tools.human import complete_action
+
+            return complete_action(self.state, parse_action(text.strip(), side=self.decider()))
         except ValueError as exc:
             message = _one_line(exc)
             prefix = "" if text.strip() in message else f"{text.strip()!r}: "
@@ -278,7 +284,7 @@ class Session:
         this game); a bad file is refused whole and the play goes on unchanged."""
         with self.lock:
             path = confine(name, self.roots)
-            state = load_state(self.game, path)
+            state = load_state(self.game, path, self.humans())  # its first decision settled knowing them
             self._start(state)
             return {"loaded": str(path)}
 
@@ -293,9 +299,11 @@ class Session:
             return buf.getvalue()
 
 
-def load_state(game: Any, path: Path) -> Any:
+def load_state(game: Any, path: Path, humans: Iterable[str] = ()) -> Any:
     """The play saved at ``path`` (with its trace ``path.trace.jsonl`` when present) resumed on
-    ``game``; ServeError if the file is not a valid position of this game."""
+    ``game``, ``humans`` the sides people play (settled knowing them: a template-only decision of
+    theirs is asked, core/game.py ``State.humans``); ServeError if the file is not a valid
+    position of this game."""
     from casebook.content.position import position_to_dict
     from casebook.content.savecheck import load_save
     from casebook.tools.saves import resume_trace
@@ -312,8 +320,12 @@ def load_state(game: Any, path: Path) -> Any:
             from casebook.core.game import Game
 
             game = Game(game.engine, other)
-        state = game.state_from_dict(data, trace)
-        if len(trace) and trace[0].kind == "setup" and trace[0].seq == 0:  # undo reaches back before the load
+        if not len(trace):  # a hand-made position: its trace starts with it (tools/saves.start_trace)
+            from casebook.tools.saves import start_trace
+
+            trace, data = start_trace(data, game.engine.pack.id, game.scenario)
+        state = game.state_from_dict(data, trace, humans=humans)
+        if len(trace) and trace[0].kind == "setup":  # undo reaches back before the load
             from casebook.core.actions import parse_action
 
             state.history = [parse_action(e.data["action"]) for e in trace if e.kind == "action"]
@@ -326,12 +338,12 @@ def _initial_of(state: Any, humans: frozenset[str] = frozenset()) -> Any:
     """The game's start that a resumed play's trace begins with (its setup event's seed and fixed
     rolls), from which undo replays the history — or None for a play without one (a new game,
     or a save without its trace): then undo stops at the load."""
+    from casebook.tools.saves import initial_state
+
     trace = state.trace
-    if not state.history or not len(trace) or trace[0].kind != "setup" or trace[0].seq != 0:
+    if not state.history or not len(trace) or trace[0].kind != "setup":
         return None
-    setup = trace[0].data
-    return state.game.new_initial_state(int(setup.get("seed") or 0), [int(r) for r in setup.get("rolls") or ()],
-                                        humans=humans)
+    return initial_state(state.game, trace[0], humans=humans)
 
 
 def _one_line(exc: BaseException) -> str:
