@@ -76,6 +76,18 @@ class Engine:
             found = self._settings["defaults"] = setting_defaults(self.pack.interpretations)
         return found
 
+    @property
+    def derived_facts(self) -> Mapping[str, tuple[str, str]]:
+        """fact -> (``track`` | ``markers``, what it reads): the facts.yaml facts given by
+        ``provider: track`` / ``markers`` (computed once)."""
+        found = self._settings.get("derived")
+        if found is None:
+            schema = getattr(self.rules, "schema", None)
+            facts = getattr(schema, "facts", {}) or {}
+            found = self._settings["derived"] = {n: (t.provider, t.of) for n, t in facts.items()
+                                                 if t.provider in ("track", "markers")}
+        return found
+
     @contextmanager
     def recording_lines(self) -> Iterator[list[dict[str, Any]]]:
         """Collect every rule-script line that fires while the block runs — the ``lines`` of an
@@ -355,7 +367,8 @@ class Ctx:
         if std is None:
             from casebook.script.standard import StandardFacts
 
-            std = self.__dict__["_standard"] = StandardFacts(self.state, self.engine.setting_defaults, self.board)
+            std = self.__dict__["_standard"] = StandardFacts(self.state, self.engine.setting_defaults, self.board,
+                                                             self.engine.derived_facts)
         return std
 
     def value(self, name: str, facts: Mapping[str, Any]) -> Any:
