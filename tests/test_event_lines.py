@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from casebook.core.game import Game
 from casebook.tools.golden import GOLDEN, golden_dir, play_golden
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,30 +71,6 @@ def test_16_3B_partisan_removed_events_of_the_golden_games_name_their_trigger_li
             assert any("remove marker partisan" in t or "forbid keep_partisan" in t for t in texts), texts
             seen += 1
     assert seen > 0
-
-
-@pytest.mark.case("BM5.1A")
-def test_BM5_1A_a_refusal_names_only_the_lines_of_its_cases():
-    state = Game.load("battle_for_moscow", "campaign").new_initial_state(1)
-    cases, _, lines = state.why_not_lines("german: move stack=0201 path=0909")
-    assert "BM5.1A" in cases
-    assert "movement.rules:10" in [ln["source"] for ln in lines]          # otherwise printed_ma by BM5.1A
-    assert all(set(ln["cases"]) & set(cases) for ln in lines)
-    assert not any("BM9.4" in ln["cases"] or "BM8.6B" in ln["cases"] for ln in lines)  # searched, not deciding
-
-
-@pytest.mark.case("BM5.4A")
-def test_BM5_4A_serve_json_refusal_carries_the_forbid_line(tmp_path):
-    from tests.web.conftest import client_for, new_session
-
-    session = new_session(Game.load("battle_for_moscow", "campaign"), {"german": "human", "soviet": "bot:greedy"},
-                          tmp_path)
-    r = client_for(session).post("/api/apply", json={"action": "german: rail-move stack=0201 path=0102"})
-    assert r.status_code == 409
-    body = r.json()
-    assert body["cases"] == ["BM5.4A"]
-    assert [(ln["source"], ln["text"]) for ln in body["lines"]] == [
-        ("movement.rules:21", "forbid rail_move by BM5.4A  when side is german")]
 
 
 @pytest.mark.case("10.4B", "10.4.1A")

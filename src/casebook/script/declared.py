@@ -24,10 +24,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import ConfigDict
+from typing_extensions import TypedDict
+
 from casebook.core.actions import Action
 from casebook.core.hooks import Refusal, hookimpl
 
-__all__ = ["offers_of", "offered", "refusals", "carry_out", "casebook_legal_actions",
+__all__ = ["STATE_SCHEMA", "offers_of", "offered", "refusals", "carry_out", "casebook_legal_actions",
            "casebook_validate_action", "casebook_apply_action"]
 
 PLUGIN = "declared_actions"
@@ -180,3 +183,10 @@ def casebook_apply_action(ctx: Any, action: Any) -> Any:
     """Carry out a declared action (None for other kinds)."""
     offer = _offer(ctx, action.kind)
     return None if offer is None else carry_out(ctx, offer, action)
+
+
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+    """``plugin_state.declared_actions``: the plugin keeps no state (costs go to the tracks,
+    effects to the markers); any record here is refused."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
