@@ -71,6 +71,6 @@ def test_trigger_mistakes_are_located_errors():
     assert "t.rules:1:6: unit_leaves_hex: unknown event `unit leaves hex`" in text
     assert "t.rules:2:" in text and "unknown fact `turn_ips`" in text
     with pytest.raises(ScriptSyntaxError) as exc:
-        compile_scripts([("t.rules", "when unit enters hex where partisan_points > 2: remove marker p by 16.3B\n")],
+        compile_scripts([("t.rules", "when unit enters hex where hex_supplied: remove marker p by 16.3B\n")],
                         M41.schema)
-    assert "`partisan_points` is never given to trigger `unit_enters_hex`" in str(exc.value)
+    assert "`hex_supplied` is never given to trigger `unit_enters_hex`" in str(exc.value)

@@ -147,3 +147,25 @@ def test_recipe_22_german_overruns_remove_partisan_markers_too(tmp_path):
     rules = cooked(tmp_path, "partisans.rules", ("replace", old, new))
     [effect] = rules.fire("unit_enters_hex", {"hex": "0505", "side": "german", "action_kind": "overrun"})
     assert effect["arg"] == "partisan" and effect["source"].endswith(_line_of(tmp_path, "partisans.rules", new))
+
+
+@pytest.mark.case("16.1C")
+def test_recipe_23_a_partisan_marker_costs_two_points(tmp_path):
+    from casebook.core.actions import Action
+    from casebook.script import declared
+
+    old = "  cost partisan_marker_cost from track partisans  by 16.1C"
+    new = "  cost 2 from track partisans  by 16.1C"
+    cooked(tmp_path, "partisans.rules", ("replace", old, new))
+    engine = Engine.load(tmp_path / "moscow41")
+    ctx = make_ctx(engine, POSITION + "partisans: 1\n")
+    step = ("second_initiative", "replacement_reinforcement")
+    assert declared.casebook_legal_actions(ctx, *step) == []                        # 1 point: nothing offered
+    [refusal] = declared.casebook_validate_action(ctx, Action.make("place-partisan", "soviet", hex="1515"))
+    assert refusal.cases == ("16.1C",) and f"[{_line_of(tmp_path, 'partisans.rules', new.strip())}]" in refusal.reason
+    ctx2 = make_ctx(engine, POSITION + "partisans: 2\n", trace=True)
+    assert Action.make("place-partisan", "soviet", hex="1515") in declared.casebook_legal_actions(ctx2, *step)
+    out = declared.casebook_apply_action(ctx2, Action.make("place-partisan", "soviet", hex="1515"))
+    assert (out["cost"], ctx2.state.track("partisans")) == (2, 0)
+    base = make_ctx(load_engine("moscow41"), POSITION + "partisans: 1\n")        # the printed rule: 1 point
+    assert Action.make("place-partisan", "soviet", hex="1515") in declared.casebook_legal_actions(base, *step)

@@ -16,7 +16,7 @@ from casebook.core.grid import Grid
 from casebook.core.hexgrid import Hex, Layout, parse_hex
 from casebook.core.hexgrid import hex_label as _label
 from casebook.games.moscow41.plugins import partisans
-from casebook.script import compile_pack, find_rule_pack
+from casebook.script import compile_pack, declared, find_rule_pack
 from casebook.script.standard import StandardFacts
 from tests.conftest import make_ctx
 from tests.rules._fakes_vp import FAKE, fake_engine
@@ -62,7 +62,10 @@ def place(hex_: str, side: str = "soviet") -> Action:
 
 
 def refused(c, action) -> list[str]:
-    return sorted({case for r in partisans.casebook_validate_action(c, action) for case in r.cases})
+    """The cases refusing ``action``: every validator's (place-partisan is a declared action of
+    partisans.rules, refused by the declared_actions plugin)."""
+    return sorted({case for rs in c.hook.casebook_validate_action(ctx=c, action=action) for r in rs or ()
+                   for case in r.cases})
 
 
 def remnants(*hexes: str) -> str:
@@ -105,7 +108,7 @@ def test_16_1A_only_soviet_remnants_are_disbanded_in_the_recovery_step(ctx):
 @pytest.mark.case("16.1C")
 def test_16_1C_one_marker_per_point_spent(ctx):
     c = ctx(pos(points=1))
-    out = partisans.casebook_apply_action(c, place("0909"))
+    out = declared.casebook_apply_action(c, place("0909"))
     assert (out["cost"], c.state.track("partisans")) == (1, 0)
     assert partisans.markers(c) == ["0909"]
     assert refused(c, place("0808")) == ["16.1C"]
@@ -129,8 +132,8 @@ def test_16_2_not_within_five_hexes_of_an_enemy_unit(ctx):
     assert c.board.grid.distance(parse_hex("0101"), parse_hex("0106")) == 5
     assert refused(c, place("0106")) == ["16.2"]
     assert refused(c, place("0107")) == []
-    offered = {a.get("hex") for a in partisans.casebook_legal_actions(c, "second_initiative",
-                                                                       "replacement_reinforcement")}
+    offered = {a.get("hex") for a in declared.casebook_legal_actions(c, "second_initiative",
+                                                                      "replacement_reinforcement")}
     assert "0107" in offered and "0106" not in offered and "0303" not in offered
 
 

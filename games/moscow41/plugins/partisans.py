@@ -6,7 +6,9 @@
   (rule ``partisan_points_gained``; fractions lost). The tally is ``plugin_data("partisans")``.
 - Soviet Replacement and Reinforcement Step: ``soviet: place-partisan hex=2520`` buys one marker
   for one point (16.1C) and places it (16.2: not within 5 hexes of a German unit; at most five in
-  play, 16.1D) — the ``place_partisan`` lines of ``games/moscow41/rules/partisans.rules``.
+  play, 16.1D) — a declared action of ``games/moscow41/rules/partisans.rules`` (its ``offer``
+  block and ``place_partisan`` lines), listed, refused and carried out by the ``declared_actions``
+  plugin (src/casebook/script/declared.py), not here.
 - Effects: the marker's hex is a Soviet ZOC (16.3A) — given to the ZOC area through
   ``casebook_zoc_sources``, so its map (read by supply, command, retreat, movement and ``ask
   zoc``) holds it; it is removed when a German unit enters its
@@ -24,12 +26,12 @@ from typing_extensions import TypedDict
 from casebook.content.cases import implements
 from casebook.core.actions import Action
 from casebook.core.errors import QuestionError
-from casebook.core.hexgrid import hex_label, parse_hex
+from casebook.core.hexgrid import parse_hex
 from casebook.core.hooks import Refusal, hookimpl
 from casebook.script.effects import unit_entered
 
-__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "MARKER", "markers", "enemy_distance", "placement_verdict", "place",
-           "disband", "remove_oos_remnants", "award_points", "remove_markers_entered",
+__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "MARKER", "markers", "enemy_distance", "disband",
+           "remove_oos_remnants", "award_points", "remove_markers_entered",
            "remove_all_markers", "casebook_legal_actions", "casebook_validate_action",
            "casebook_apply_action", "casebook_after_action", "casebook_step_end", "casebook_zoc_sources",
            "partisan_zoc", "partisans_answer", "casebook_answer"]
@@ -45,7 +47,6 @@ QUESTIONS: dict[str, str] = {
 PLUGIN = "partisans"
 MARKER = "partisan"
 FAR = 999
-REINFORCEMENT_STEP = "replacement_reinforcement"
 RECOVERY_STEP = "recovery"
 #: German movement actions (16.3B)
 MOVEMENT_KINDS = frozenset({"move", "force-march", "rail-move", "react-move"})
@@ -75,32 +76,6 @@ def enemy_distance(ctx: Any, hex_: str, side: str = "soviet") -> int:
     quantity ``partisan_enemy_distance`` (999 if none). ValueError if ``hex_`` is no hex label."""
     parse_hex(hex_)
     return int(ctx.value("partisan_enemy_distance", {"hex": hex_, "side": side}))
-
-
-@implements("16.0", "16.1C", "16.1D", "16.2")
-def placement_verdict(ctx: Any, side: str, hex_: str) -> tuple[bool, tuple[str, ...]]:
-    """May ``side`` buy and place a Partisan marker in ``hex_`` now? The ``place_partisan``
-    lines: Soviets only (16.0), a point on the Partisan Track (16.1C), fewer than five markers in
-    play (16.1D), no enemy unit within five hexes (16.2). Returns ``(allowed, cases)``."""
-    try:
-        parse_hex(hex_)
-    except ValueError:
-        return False, ("16.2",)
-    verdict = ctx.permission("place_partisan", {
-        "side": side, "partisan_points": ctx.state.track("partisans"), "hex": hex_,
-        "partisan_markers": len(markers(ctx))})
-    return bool(verdict.value), tuple(verdict.cases)
-
-
-@implements("16.1C", "16.2")
-def place(ctx: Any, hex_: str) -> dict[str, Any]:
-    """Buy a marker (one Partisan Track point, rule ``partisan_marker_cost``) and place it."""
-    cost = int(ctx.value("partisan_marker_cost", {}))
-    ctx.state.add_track("partisans", -cost)
-    ctx.state.add_marker(MARKER, hex_)
-    out = {"hex": hex_, "cost": cost, "track": ctx.state.track("partisans"), "cases": ["16.1C", "16.2"]}
-    ctx.record("partisan-placed", out["cases"], out, source="partisans.place", side="soviet")
-    return out
 
 
 def _tally(ctx: Any, n: int) -> int:
@@ -204,34 +179,19 @@ def remove_all_markers(ctx: Any, side: str = "german") -> list[str]:
 
 @hookimpl
 def casebook_legal_actions(ctx: Any, phase: str, step: str) -> list[Action]:
-    """Soviet Recovery Step: ``disband-remnant`` per remnant; Soviet Reinforcement Step:
-    ``place-partisan`` per hex a marker may go to now."""
+    """Soviet Recovery Step: ``disband-remnant`` per remnant (``place-partisan`` is a declared
+    action: the ``declared_actions`` plugin lists it)."""
     if _phasing(ctx, phase) != "soviet":
         return []
     if step == RECOVERY_STEP:
         return [Action.make("disband-remnant", "soviet", unit=_uid(u)) for u in ctx.state.units
                 if u.get("side") == "soviet" and u.get("class") == "remnant"]
-    if step == REINFORCEMENT_STEP and ctx.state.track("partisans") > 0:
-        key = ("partisans", "places")
-        if key not in ctx.memo:
-            ctx.memo[key] = [Action.make("place-partisan", "soviet", hex=hex_label(h))
-                             for h in ctx.board.hexes() if placement_verdict(ctx, "soviet", hex_label(h))[0]]
-        return list(ctx.memo[key])
     return []
 
 
 @hookimpl
 def casebook_validate_action(ctx: Any, action: Any) -> list[Refusal]:
-    """Refuse a ``place-partisan`` the rules forbid (16.0-16.2) or out of its step, and a
-    ``disband-remnant`` of anything but a Soviet remnant in the Recovery Step (16.1B)."""
-    if action.kind == "place-partisan":
-        out = []
-        if ctx.state.step != REINFORCEMENT_STEP:
-            out.append(Refusal("Partisan markers are bought in the Reinforcement Step", ("16.1C", "16.2"), PLUGIN))
-        ok, cases = placement_verdict(ctx, action.side, str(action.get("hex", "")))
-        if not ok:
-            out.append(Refusal(f"no Partisan marker may be placed in {action.get('hex')} now", cases, PLUGIN))
-        return out
+    """Refuse a ``disband-remnant`` of anything but a Soviet remnant in the Recovery Step (16.1B)."""
     if action.kind == "disband-remnant":
         uid = str(action.get("unit", ""))
         unit = ctx.state.unit(uid) if ctx.state.has_unit(uid) else {}
@@ -243,9 +203,7 @@ def casebook_validate_action(ctx: Any, action: Any) -> list[Refusal]:
 
 @hookimpl
 def casebook_apply_action(ctx: Any, action: Any) -> Any:
-    """Apply ``place-partisan`` and ``disband-remnant``."""
-    if action.kind == "place-partisan":
-        return place(ctx, str(action.get("hex")))
+    """Apply ``disband-remnant``."""
     if action.kind == "disband-remnant":
         return disband(ctx, str(action.get("unit")))
     return None
@@ -296,7 +254,8 @@ def partisans_answer(ctx: Any, hex_: str | None = None) -> dict[str, Any]:
     16.3A], "placeable": [hexes play offers a ``place-partisan`` for now], "verdict": {"hex",
     "allowed", "enemy_distance", "refusals"} (with HEX), "cases"}`` — ``placeable`` and ``verdict``
     are play's: its legal actions and every validator of the ``place-partisan`` action."""
-    offered = casebook_legal_actions(ctx, ctx.state.phase or "", ctx.state.step or "")
+    offered = [a for acts in ctx.hook.casebook_legal_actions(ctx=ctx, phase=ctx.state.phase or "",
+                                                             step=ctx.state.step or "") for a in acts or ()]
     out: dict[str, Any] = {
         "points": ctx.state.track("partisans"), "markers": markers(ctx),
         "placeable": [a.get("hex") for a in offered if a.kind == "place-partisan"],

@@ -151,7 +151,7 @@ class State:
             raise IllegalActionError(str(action), *self._why_not_safe(action))
         other = State(self.game, self.data.clone(), Trace(), self.history)
         other._decider, other.humans = self._decider, self.humans
-        ctx = other._ctx()
+        ctx = other._ctx(event_lines=False)  # a look-ahead: no lines collected, the shared caches used
         with other.data.transaction(other.trace):
             other._apply(ctx, action)
         return other
@@ -168,12 +168,16 @@ class State:
         return self._why_not_safe(action)
 
     def why_not_lines(self, action: Action | str) -> tuple[tuple[str, ...], str, list[dict[str, Any]]]:
-        """:meth:`why_not` with the rule-script lines that fired in the refusal
-        (``[{"source": "x.rules:9", "cases": [...], "text": "forbid …"}]``; none when legal)."""
+        """:meth:`why_not` with the rule-script lines that decided the refusal
+        (``[{"source": "x.rules:9", "cases": [...], "text": "forbid …"}]``; none when legal): of
+        the lines that fired while it was judged, those citing one of its cases (not, say, the
+        retreat or supply lines a ZOC search also fired)."""
         self.legal_actions()  # listed first: only the refusal's own lines are recorded
         with self.game.engine.recording_lines() as lines:
             cases, reason = self.why_not(action)
-        return cases, reason, (lines if cases else [])
+        if not cases:
+            return cases, reason, []
+        return cases, reason, [ln for ln in lines if set(ln["cases"]).intersection(cases)]
 
     def is_terminal(self) -> bool:
         """The game is over (a result is declared, or the scenario's last turn has passed)."""
@@ -200,8 +204,10 @@ class State:
         return self.game.engine.ctx(self.data)
 
     # ------------------------------------------------------------------ the driver
-    def _ctx(self) -> Any:
-        return self.game.engine.ctx(self.data, self.trace)
+    def _ctx(self, event_lines: bool = True) -> Any:
+        """The recording context of play: each event carries the rule-script lines that fired
+        for it (:meth:`casebook.script.engine.Ctx.record`)."""
+        return self.game.engine.ctx(self.data, self.trace, event_lines=event_lines)
 
     def _driver(self) -> dict[str, Any]:
         return self.data.plugin_data(DRIVER) or {}
@@ -218,11 +224,12 @@ class State:
 
     def _setup(self) -> None:
         ctx = self._ctx()
+        ctx.begin_lines()
         self.game.engine.hook.casebook_setup(ctx=ctx)
         setup = {"game": self.game.engine.pack.id, "scenario": self.game.scenario, "seed": self.data.rng.get("seed")}
         if self.data.rng.get("fixed"):
             setup["rolls"] = list(self.data.rng["fixed"])  # replay puts them back (src/casebook/core/dice.py)
-        ctx.record("setup", (), setup, source=DRIVER, side=None)
+        ctx.record("setup", (), setup, source=DRIVER, side=None, lines=False)
 
     def _gather(self) -> list[Action]:
         phase, step = self._machine.current
@@ -279,19 +286,21 @@ class State:
 
     def _apply(self, ctx: Any, action: Action) -> Any:
         phase, step = self._machine.current
-        ctx.record("action", (step.case,), {"action": str(action)}, source=DRIVER, side=action.side)
+        ctx.record("action", (step.case,), {"action": str(action)}, source=DRIVER, side=action.side, lines=False)
         if action.kind == "pass":
             if action.get("until") == UNTIL:  # the standing pass (src/casebook/core/standing.py)
                 note = standing_record(phase, step, action.side, self.data.turn)
                 self._set_driver(standing=note)
-                ctx.record("standing-pass", note["cases"], note, source=DRIVER, side=action.side)
+                ctx.record("standing-pass", note["cases"], note, source=DRIVER, side=action.side, lines=False)
             self._end_step(ctx, passed=not self._driver().get("acted"))
             return {"passed": step.id}
+        ctx.begin_lines()
         result = self.game.engine.hook.casebook_apply_action(ctx=ctx, action=action)
         if result is None:
             raise IllegalActionError(str(action), (step.case,), "no rules plugin applies this action")
         self._set_driver(acted=True)
         ctx.changed()
+        ctx.begin_lines()
         self.game.engine.hook.casebook_after_action(ctx=ctx, action=action, result=result)
         self._check_result(ctx)
         self._legal = None
@@ -300,6 +309,7 @@ class State:
     def _check_result(self, ctx: Any) -> None:
         if self.result() is not None:
             return
+        ctx.begin_lines()
         result = self.game.engine.hook.casebook_game_result(ctx=ctx)
         if result is not None:
             self._set_driver(result=dict(result))
@@ -308,10 +318,12 @@ class State:
     def _end_step(self, ctx: Any, passed: bool) -> None:
         phase, step = self._machine.current
         engine = self.game.engine
+        ctx.begin_lines()
         engine.hook.casebook_step_end(ctx=ctx, phase=phase.id, step=step.id)
         last_phase = engine.sequence.phases[-1]
         if phase.id == last_phase.id and step.id == phase.steps[-1].id:
             turn = self.data.turn
+            ctx.begin_lines()
             engine.hook.casebook_turn_end(ctx=ctx, turn=turn)
             self._check_result(ctx)
             last = self.game.last_turn
@@ -319,7 +331,7 @@ class State:
                 outcome: dict[str, Any] = {"winner": None, "level": "draw", "reason": f"turn {turn} was the scenario's last",
                            "cases": []}
                 self._set_driver(result=outcome)
-                ctx.record("game-over", (), outcome, source=DRIVER, side=None)
+                ctx.record("game-over", (), outcome, source=DRIVER, side=None, lines=False)
         if self.result() is None:
             # only a pass at a loop's first step ends the loop (0.7.3.6: the *phasing* player
             # passes in the Command Step); elsewhere a step ending without action just ends it
@@ -341,6 +353,7 @@ class State:
             phase, step = self._machine.current
             if not self._driver().get("started"):
                 self._set_driver(started=True)
+                ctx.begin_lines()
                 self.game.engine.hook.casebook_step_start(ctx=ctx, phase=phase.id, step=step.id)
                 ctx.changed()
                 self._check_result(ctx)
@@ -359,9 +372,9 @@ class State:
             if held and standing is not None:  # the decider's standing pass answers this step (core/standing.py)
                 ctx.record("auto-pass", tuple(dict.fromkeys([step.case, *standing["cases"]])),
                            {"step": step.id, "acted": acted, "standing": True}, source=DRIVER,
-                           side=self._decider)
+                           side=self._decider, lines=False)
             else:
                 ctx.record("auto-pass", (step.case,), {"step": step.id, "acted": acted}, source=DRIVER,
-                           side=self._decider)
+                           side=self._decider, lines=False)
             self._end_step(ctx, passed=not acted)
         raise RuntimeError("the sequence of play did not reach a decision (driver loop limit)")

@@ -31,8 +31,9 @@ class Runtime(Protocol):
     @property
     def hook(self) -> Any: ...
 
-    def ctx(self, state: GameState, trace: Trace | None = None) -> Any:
-        """The context binding the engine to ``state`` (and ``trace`` for recorded play)."""
+    def ctx(self, state: GameState, trace: Trace | None = None, *, event_lines: bool = False) -> Any:
+        """The context binding the engine to ``state`` (and ``trace`` for recorded play; with
+        ``event_lines`` each event carries the rule-script lines that fired for it)."""
 
     def declare(self, state: GameState) -> GameState:
         """``state`` with the game's sides and tracks attached."""

@@ -17,7 +17,10 @@ An :class:`Event` has stable fields, written in this order:
     who produced it: a plugin function (``casebook.games.<game>.plugins.<module>.<function>``), a rule script
     location (``weather.rules:12``) or a kernel module (``casebook.core.dice``);
 ``data``
-    plain JSON data (mappings, lists, strings, numbers, bools, null).
+    plain JSON data (mappings, lists, strings, numbers, bools, null). ``data["lines"]``, when
+    present, lists the rule-script lines that fired for the event (``[{"source": "x.rules:12",
+    "cases": [...]}]``): play's context records them for every plugin
+    (:meth:`casebook.script.engine.Ctx.record`), and ``casebook explain`` prints their text.
 
 The trace is replayable: same content + seed + actions gives an identical trace (architecture,
 "The trace"). :meth:`Trace.write` then :meth:`Trace.read` gives back equal events and identical text.

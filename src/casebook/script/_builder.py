@@ -31,6 +31,9 @@ from .ast import (
     Nearest,
     Not,
     Num,
+    Offer,
+    OfferCost,
+    OfferEffect,
     Permission,
     Quantified,
     Quantity,
@@ -145,6 +148,28 @@ class AstBuilder(Transformer):
         words = [w for w in words if w is not None]
         return Trigger("_".join(_text(w) for w in words), cond, effect, arg, cases, self._loc(meta),
                        self._tok(words[0]))
+
+    def offer(self, meta, ch):
+        action, step, side, each, cases, *lines = ch
+        costs = tuple(x for x in lines if isinstance(x, OfferCost))
+        effects = tuple(x for x in lines if isinstance(x, OfferEffect))
+        records = [x[1] for x in lines if isinstance(x, tuple) and x[0] == "record"]
+        return Offer(_text(action), _text(step), _text(side) if side is not None else None, each, cases,
+                     costs, effects, self._loc(meta), self._tok(action), records[-1] if records else None)
+
+    def offer_record(self, meta, ch):
+        return ("record", _text(ch[0]))
+
+    def offer_each(self, meta, ch):
+        return _text(ch[0])
+
+    def offer_cost(self, meta, ch):
+        amount, track, cases = ch
+        return OfferCost(amount, _text(track), cases, self._loc(meta))
+
+    def offer_effect(self, meta, ch):
+        (effect, arg), cases = ch
+        return OfferEffect(effect, arg, cases, self._loc(meta))
 
     def remove_marker(self, meta, ch):
         return ("remove_marker", _text(ch[0]))

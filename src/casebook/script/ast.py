@@ -14,6 +14,7 @@ __all__ = [
     "Loc", "Num", "Dice", "Str", "Bool", "Name", "Unary", "BinOp", "Rounded", "Call", "Lookup", "Row", "Count", "Within", "Nearest",
     "Total", "Extreme", "Compare", "Is", "In", "Not", "BoolOp", "Quantified", "Expr", "CaseRef", "Term", "Group",
     "Base", "Rounding", "Bound", "Quantity", "Permission", "Trigger", "Statement",
+    "Offer", "OfferCost", "OfferEffect",
 ]
 
 
@@ -313,7 +314,45 @@ class Trigger:
     event_loc: Loc
 
 
-Statement = Quantity | Permission | Trigger
+@dataclass(frozen=True)
+class OfferCost:
+    """``cost <amount> from track <track> by <cases>`` in an offer."""
+
+    amount: Expr
+    track: str
+    cases: tuple[CaseRef, ...]
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class OfferEffect:
+    """``place marker <kind> by <cases>`` / ``remove marker <kind> by …`` in an offer."""
+
+    effect: str  # "remove_marker" | "place_marker"
+    arg: str
+    cases: tuple[CaseRef, ...]
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class Offer:
+    """``offer <action> in step <step> [to <side>] [for each <collection>] by <cases>`` … ``end``:
+    a declared action (see :mod:`casebook.script.offers`)."""
+
+    action: str
+    step: str
+    side: str | None  # a side id, ``phasing`` or None (the phasing side)
+    each: str | None  # ``map_hex`` / ``map_hexes`` / ``map_unit`` / ``map_units`` or None
+    cases: tuple[CaseRef, ...]
+    costs: tuple[OfferCost, ...]
+    effects: tuple[OfferEffect, ...]
+    loc: Loc
+    action_loc: Loc
+    #: ``record <name>``: the kind of the event the action records (``_`` written ``-``)
+    record: str | None = None
+
+
+Statement = Quantity | Permission | Trigger | Offer
 
 
 def __getattr__(name: str) -> object:

@@ -23,6 +23,7 @@ from .checks import check_inputs, lint_rules
 from .explain import Explanation
 from .exprs import ANY, NUM, Env, ExprCompiler, MissingFactError
 from .facts import FactSchema, FactType
+from .offers import CostCode, OfferCode, compile_offer
 from .parser import caret_context
 from .quantities import BoundCode, PermissionCode, QuantityCode, RuleCode, TermCode
 from .triggers import TriggerCode, compile_trigger, fire
@@ -50,6 +51,13 @@ class RuleSet:
     warnings: tuple[Problem, ...] = ()
     #: event -> its triggers in script order (:mod:`casebook.script.triggers`)
     triggers: Mapping[str, tuple[TriggerCode, ...]] = field(default_factory=dict)
+    #: the declared actions in script order (:mod:`casebook.script.offers`)
+    offers: tuple[OfferCode, ...] = ()
+
+    def offer_cost(self, cost: CostCode, facts: Mapping[str, Any], tables: Mapping[str, Any] | None = None,
+                   standard: Mapping[str, Any] | None = None) -> Any:
+        """The amount of an offer's ``cost`` line for ``facts``."""
+        return _guard(lambda: cost.amount(self._env(facts, tables, standard), None), cost.track)
 
     def fire(self, event: str, facts: Mapping[str, Any], tables: Mapping[str, Any] | None = None,
              standard: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
@@ -136,6 +144,9 @@ class RuleSet:
         for ts in self.triggers.values():
             for trig in ts:
                 seen.update(trig.code.cases)
+        for offer in self.offers:
+            for line in offer.lines():
+                seen.update(line.cases)
         return tuple(sorted(seen, key=_case_key))
 
 
@@ -295,6 +306,8 @@ class _Builder:
         self.perm_uses: dict[str, set[str]] = {}
         where: dict[str, A.Loc] = {}
         triggers: dict[str, list[TriggerCode]] = {}
+        offers: list[OfferCode] = []
+        self.quantity_names = {s.name for s in self.statements if isinstance(s, A.Quantity)}
         for s in self.statements:
             if isinstance(s, A.Quantity):
                 if s.name in where:
@@ -311,6 +324,11 @@ class _Builder:
                 quantities[s.name] = self.quantity(s)
             elif isinstance(s, A.Trigger):
                 triggers.setdefault(s.event, []).append(compile_trigger(self, s))
+            elif isinstance(s, A.Offer):
+                if any(o.action == s.action for o in offers):
+                    self.ex.key = s.action
+                    self.ex.error(s.action_loc, f"action `{s.action}` is offered twice", len(s.action))
+                offers.append(compile_offer(self, s))
             else:
                 self.ex.key = s.action
                 self.ex.owner = ("permission", s.action)
@@ -341,6 +359,8 @@ class _Builder:
                 owners.setdefault(("permission", s.action), s.action_loc)
             elif isinstance(s, A.Trigger):
                 owners.setdefault(("trigger", s.event), s.event_loc)
+            elif isinstance(s, A.Offer):
+                owners.setdefault(("permission", s.action), s.action_loc)
         errors, warnings = check_inputs(self.schema, self.ex.reads, self.uses, self.perm_uses, self.lines, owners)
         problems = self.problems + self.ex.problems + errors
         if problems:
@@ -358,7 +378,7 @@ class _Builder:
             raise ScriptSyntaxError(problems)
         warnings += lint_rules(quantities, permissions, self.schema, self.lines)
         return RuleSet(quantities, permissions, self.schema, frozenset(self.ex.looked_up), tuple(warnings),
-                       {e: tuple(ts) for e, ts in triggers.items()})
+                       {e: tuple(ts) for e, ts in triggers.items()}, tuple(offers))
 
 
 def compile_scripts(sources: Sequence[tuple[str, str]], schema: FactSchema,

@@ -79,6 +79,18 @@ class Engine:
             found = self._settings["defaults"] = setting_defaults(self.pack.interpretations)
         return found
 
+    @property
+    def derived_facts(self) -> Mapping[str, tuple[str, str]]:
+        """fact -> (``track`` | ``markers``, what it reads): the facts.yaml facts given by
+        ``provider: track`` / ``markers`` (computed once)."""
+        found = self._settings.get("derived")
+        if found is None:
+            schema = getattr(self.rules, "schema", None)
+            facts = getattr(schema, "facts", {}) or {}
+            found = self._settings["derived"] = {n: (t.provider, t.of) for n, t in facts.items()
+                                                 if t.provider in ("track", "markers")}
+        return found
+
     @contextmanager
     def recording_lines(self) -> Iterator[list[dict[str, Any]]]:
         """Collect every rule-script line that fires while the block runs — the ``lines`` of an
@@ -107,12 +119,12 @@ class Engine:
             self._lasting.update(saved[2])
             out.extend(seen.values())
 
-    def note_lines(self, explanation: Any) -> None:
+    def note_lines(self, explanation: Any, into: dict[str, dict[str, Any]] | None = None) -> None:
         """Add the lines of ``explanation`` that decided its value to the lines being recorded
-        (:meth:`recording_lines`): the terms and bounds that fired (a most-severe group: its
-        winner; a ``first`` quantity's ``otherwise`` only when nothing else decided), the forbid
-        lines that took effect and the permits that fired."""
-        seen = self._recording[0]
+        (:meth:`recording_lines`; or to ``into``, an event's lines): the terms and bounds that
+        fired (a most-severe group: its winner; a ``first`` quantity's ``otherwise`` only when
+        nothing else decided), the forbid lines that took effect and the permits that fired."""
+        seen = self._recording[0] if into is None else into
         if seen is None:
             return
         decided = explanation.mode == "first" and any(
@@ -242,11 +254,16 @@ class Engine:
             board = self._boards[key] = board_from_map(inline)
         return board
 
-    def ctx(self, state: GameState, trace: Trace | None = None) -> Ctx:
-        """A context binding this engine to ``state`` (and ``trace`` for recorded play)."""
+    def ctx(self, state: GameState, trace: Trace | None = None, *, event_lines: bool = False) -> Ctx:
+        """A context binding this engine to ``state`` (and ``trace`` for recorded play).
+
+        ``event_lines``: the context collects the rule-script lines that fire through it and
+        attaches them to the next event it records (``data["lines"]``, see :meth:`Ctx.record`);
+        it then keeps its own derived-map caches, so the lines an event names never depend on
+        what an earlier query left in a cache (a replay records the same lines as the play)."""
         if not state.declared:
             self.declare(state)
-        return Ctx(self, state, self.board_for(state), trace)
+        return Ctx(self, state, self.board_for(state), trace, {} if event_lines else None)
 
 
 @lru_cache(maxsize=8)
@@ -276,15 +293,32 @@ class Ctx:
     state: GameState
     board: Board
     trace: Trace | None = None
+    #: ``None``, or ``{source: line}``: the script lines fired since the last event recorded
+    #: (an ``event_lines`` context, :meth:`Engine.ctx`)
+    event_lines: dict[str, dict[str, Any]] | None = None
 
     @property
     def memo(self) -> dict[Any, Any]:
         """A cache for derived maps, valid for the state's current content (a new, empty one
         after any change: caches never outlive the content they were computed from)."""
+        if self.event_lines is not None:
+            return self._own_cache(("memo", self.state.version))
         recent = self.engine._recent  # the version asked last: most calls (inlined, a hot path)
         if recent[0] == self.state._version:
             return recent[1]
         return self.engine.memo_for(self.state)
+
+    def _own_cache(self, key: Any) -> dict[Any, Any]:
+        """A cache of this context alone (an ``event_lines`` context: its lines never come from
+        another query's cache)."""
+        own = self.__dict__.setdefault("_own", {})
+        found = own.get(key)
+        if found is None:
+            if key[0] == "memo":  # only the current content's memo is kept
+                for old in [k for k in own if k[0] == "memo"]:
+                    del own[old]
+            found = own[key] = {}
+        return found
 
     @property
     def pack(self) -> Pack:
@@ -320,13 +354,14 @@ class Ctx:
         if std is None:
             from casebook.script.standard import StandardFacts
 
-            std = self.__dict__["_standard"] = StandardFacts(self.state, self.engine.setting_defaults, self.board)
+            std = self.__dict__["_standard"] = StandardFacts(self.state, self.engine.setting_defaults, self.board,
+                                                             self.engine.derived_facts)
         return std
 
     def value(self, name: str, facts: Mapping[str, Any]) -> Any:
         """Rule-script quantity ``name`` for ``facts`` (fast path: no explanation); the standard
         facts (:attr:`standard`) fill in what ``facts`` does not give."""
-        if self.engine._recording[0] is not None:
+        if self.engine._recording[0] is not None or self.event_lines is not None:
             return self.quantity(name, facts).value
         return self.engine.rules.value(name, facts, self.engine.script_tables, self.standard)
 
@@ -335,17 +370,21 @@ class Ctx:
         (``.value``, and every line with cases and ``file:line``)."""
         e = self.engine.rules.explain(name, facts, self.engine.script_tables, self.standard)
         self.engine.note_lines(e)
+        if self.event_lines is not None and not self.__dict__.get("_paused"):
+            self.engine.note_lines(e, self.event_lines)
         return e
 
     def permission(self, action: str, facts: Mapping[str, Any]) -> Any:
         """Rule-script verdict on ``action`` for ``facts`` (allowed, and the cases deciding)."""
         e = self.engine.rules.permission(action, facts, self.engine.script_tables, self.standard)
         self.engine.note_lines(e)
+        if self.event_lines is not None and not self.__dict__.get("_paused"):
+            self.engine.note_lines(e, self.event_lines)
         return e
 
     def allowed(self, action: str, facts: Mapping[str, Any]) -> bool:
         """Whether the rule scripts allow ``action`` for ``facts`` (fast path: no explanation)."""
-        if self.engine._recording[0] is not None:
+        if self.engine._recording[0] is not None or self.event_lines is not None:
             return bool(self.permission(action, facts).value)
         return bool(self.engine.rules.allowed(action, facts, self.engine.script_tables, self.standard))
 
@@ -353,10 +392,10 @@ class Ctx:
         """The effects of the rule scripts' triggers of ``event`` that fire for ``facts``
         (:meth:`casebook.script.RuleSet.fire`; carried out by :mod:`casebook.script.effects`)."""
         effects = self.engine.rules.fire(event, facts, self.engine.script_tables, self.standard)
-        seen = self.engine._recording[0]
-        if seen is not None:
-            for e in effects:
-                seen.setdefault(e["source"], {"source": e["source"], "cases": e["cases"], "text": e["text"]})
+        for seen in (self.engine._recording[0], None if self.__dict__.get("_paused") else self.event_lines):
+            if seen is not None:
+                for e in effects:
+                    seen.setdefault(e["source"], {"source": e["source"], "cases": e["cases"], "text": e["text"]})
         return effects
 
     def fired_lines(self, *explanations: Any) -> list[dict[str, Any]]:
@@ -377,18 +416,43 @@ class Ctx:
         return out
 
     def record(self, kind: str, cases: Any = (), data: Mapping[str, Any] | None = None, *,
-               source: str = "", side: str | None = None) -> Event | None:
-        """Append a trace event (``seq`` from the state); None when this context has no trace."""
+               source: str = "", side: str | None = None, lines: bool = True) -> Event | None:
+        """Append a trace event (``seq`` from the state); None when this context has no trace.
+
+        In an ``event_lines`` context (:meth:`Engine.ctx`, play's) the rule-script lines that
+        fired through it since its last event are the event's ``data["lines"]``
+        (``[{"source": "x.rules:12", "cases": [...]}]``, in the order they first fired) unless
+        ``data`` names its own ``lines`` or ``lines=False`` (the driver's bookkeeping events);
+        then the collection starts again. No line fired: no ``lines`` key."""
         if self.trace is None:
             return None
-        return self.trace.record(self.state, kind, cases=tuple(cases), source=source,
-                                 data=dict(data or {}), side=side)
+        payload = dict(data or {})
+        fired = self.event_lines
+        if fired is not None:
+            if lines and fired and "lines" not in payload:
+                payload["lines"] = [{"source": ln["source"], "cases": list(ln["cases"])} for ln in fired.values()]
+            fired.clear()
+            self.__dict__["_paused"] = False
+        return self.trace.record(self.state, kind, cases=tuple(cases), source=source, data=payload, side=side)
+
+    def begin_lines(self) -> None:
+        """Start collecting an event's lines afresh (the driver calls it before each hook it
+        runs, so lines fired for one rules area never go to another's event)."""
+        if self.event_lines is not None:
+            self.event_lines.clear()
+            self.__dict__["_paused"] = False
 
     def lasting(self, *depends_on: Any) -> dict[Any, Any]:
         """A cache kept across state changes for values that depend only on the board and on
         ``depends_on`` — name everything else the values depend on, e.g.
         ``ctx.lasting("movement.cell", temperature, ground)``. Use :attr:`memo` for anything
-        that depends on where the units are."""
+        that depends on where the units are.
+
+        In an ``event_lines`` context the lines that fire from here to the next event are not
+        collected: a lasting value is computed once for many events and is not one event's
+        (whether it was computed now or found must not change what an event names)."""
+        if self.event_lines is not None:
+            self.__dict__["_paused"] = True
         return self.engine.lasting(self.board, depends_on)
 
     def changed(self) -> None:

@@ -57,14 +57,17 @@ class FactType:
     #: the value used when a plugin does not give the fact (``default:`` in facts.yaml)
     default: Any = None
     has_default: bool = False
-    #: who gives the fact: ``engine`` or ``setting`` (standard: every evaluation has it, see
-    #: :mod:`casebook.script.standard`), else the plugin whose calls pass it
+    #: who gives the fact: ``engine``, ``setting``, ``track`` or ``markers`` (standard: every
+    #: evaluation has it, see :mod:`casebook.script.standard`), else the plugin whose calls pass it
     provider: str = ""
+    #: ``provider: track``: the track read (``of: partisans``); ``markers``: the marker kind counted
+    of: str = ""
 
     @property
     def standard(self) -> bool:
-        """Given to every evaluation by the engine (``provider: engine`` or ``setting``)."""
-        return self.provider in ("engine", "setting")
+        """Given to every evaluation by the engine (``provider: engine``, ``setting``, ``track``
+        or ``markers``)."""
+        return self.provider in ("engine", "setting", "track", "markers")
 
 
 @dataclass(frozen=True)
@@ -122,7 +125,7 @@ def _type(node: Any, where: str, file: str, problems: list[Problem], parent: Any
     if not isinstance(node, Mapping):
         problems.append(Problem(file, line, col, where, "expected a mapping with `type:`"))
         return None
-    allowed = {"type", "values", "description", "fields", "each", "provenance", "default", "provider"}
+    allowed = {"type", "values", "description", "fields", "each", "provenance", "default", "provider", "of"}
     for k in node:
         if k not in allowed:
             kl, kc = _pos(node, k)
@@ -178,8 +181,18 @@ def _type(node: Any, where: str, file: str, problems: list[Problem], parent: Any
             problems.append(Problem(file, pl, pc, f"{where}.provider",
                                     f"the engine gives no fact `{name}` (it gives: "
                                     f"{', '.join([*ENGINE_FACTS, *ENGINE_COLLECTIONS])})"))
+    of = node.get("of", "")
+    if provider in ("track", "markers"):
+        if kind != "int" or not isinstance(of, str) or not of:
+            pl, pc = _pos(node, "provider")
+            what = "track" if provider == "track" else "marker kind"
+            problems.append(Problem(file, pl, pc, f"{where}.provider",
+                                    f"`provider: {provider}` is an int fact naming its {what} with `of:`"))
+    elif "of" in node:
+        ol, oc = _pos(node, "of")
+        problems.append(Problem(file, ol, oc, f"{where}.of", "`of:` goes with `provider: track` or `markers`"))
     return FactType(kind, values, fields, str(each) if each else None, str(node.get("description", "")),
-                    default, has_default, provider)
+                    default, has_default, provider, str(of) if isinstance(of, str) else "")
 
 
 def facts_from_mapping(data: Any, file: str) -> FactSchema:

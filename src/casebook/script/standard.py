@@ -36,8 +36,9 @@ ENGINE_COLLECTIONS: Mapping[str, str] = {
     "map_hexes": "every hex of the map: hex, terrain, town (the town's kind, `none` if no town)",
 }
 
-#: The ``provider:`` values whose facts are standard (given to every evaluation).
-STANDARD_PROVIDERS = frozenset({"engine", "setting"})
+#: The ``provider:`` values whose facts are standard (given to every evaluation): ``track`` reads
+#: the (keyless) track named by ``of:``, ``markers`` counts the markers of the kind ``of:`` on the map.
+STANDARD_PROVIDERS = frozenset({"engine", "setting", "track", "markers"})
 
 
 class _State(Protocol):
@@ -64,11 +65,14 @@ class StandardFacts(Mapping[str, Any]):
     (``defaults``: the register's value of each setting, name -> value). A fact the state does
     not have yet (the weather before the first Weather Phase) is absent: ``KeyError``."""
 
-    __slots__ = ("_state", "_defaults", "board", "cache")
+    __slots__ = ("_state", "_defaults", "_derived", "board", "cache")
 
-    def __init__(self, state: _State, defaults: Mapping[str, Any], board: Any = None) -> None:
+    def __init__(self, state: _State, defaults: Mapping[str, Any], board: Any = None,
+                 derived: Mapping[str, tuple[str, str]] | None = None) -> None:
         self._state = state
         self._defaults = defaults
+        #: fact -> (``track`` | ``markers``, the track or marker kind), from facts.yaml
+        self._derived = derived or {}
         #: the game's :class:`casebook.core.board.Board` (``None``: no spatial terms)
         self.board = board
         #: derived data of spatial terms, keyed by what they depend on (the state's version first)
@@ -121,6 +125,13 @@ class StandardFacts(Mapping[str, Any]):
         elif name == "scenario_id":
             sc = st.scenario
             value = sc.get("id") if isinstance(sc, Mapping) else None
+        elif name in self._derived:
+            provider, of = self._derived[name]
+            live: Any = st
+            if provider == "track":
+                value = live.track(of)
+            else:
+                value = len([m for m in live.markers if m.get("kind") == of])
         else:
             value = st.setting(name, self._defaults.get(name, _ABSENT))
         if value is None or value is _ABSENT:
@@ -128,7 +139,7 @@ class StandardFacts(Mapping[str, Any]):
         return value
 
     def __iter__(self) -> Iterator[str]:
-        return iter([n for n in [*ENGINE_FACTS, *self._defaults] if n in self])
+        return iter([n for n in [*ENGINE_FACTS, *self._derived, *self._defaults] if n in self])
 
     def __len__(self) -> int:
         return sum(1 for _ in self)

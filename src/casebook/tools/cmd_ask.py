@@ -16,6 +16,7 @@ from __future__ import annotations
 import gc
 import json
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ import click
 
 from casebook.core.errors import QuestionError
 
-__all__ = ["ask", "ask_position", "answer_ctx", "render_text", "questions_of", "installed_games"]
+__all__ = ["ask", "ask_position", "answer_ctx", "deciding_lines", "render_text", "questions_of", "installed_games"]
 
 
 def _csv(value: str | None) -> list[str] | None:
@@ -107,12 +108,39 @@ def answer_ctx(ctx: Any, question: str, args: list[str], options: dict[str, Any]
     with ctx.engine.recording_lines() as lines:
         answer = ctx.hook.casebook_answer(ctx=ctx, question=question, args=list(args), options=options)
     if isinstance(answer, dict) and lines and "lines" not in answer:
-        answer["lines"] = lines  # every rule-script line that fired for this answer (file:line)
+        answer["lines"] = deciding_lines(answer, lines)  # the rule-script lines that decided it (file:line)
     if answer is None:
         known = questions_of(ctx.engine)
         listing = "\n".join(f"  {usage}" for usage in known.values()) or "  (none: no plugin answers questions)"
         raise QuestionError(f"no rules plugin of {ctx.pack.id} answers {question!r}; questions:\n{listing}")
     return answer
+
+
+def _cited(value: Any, out: set[str], depth: int = 0) -> set[str]:
+    """Every case id ``value`` (an answer) cites under a ``cases``/``case`` key, at any depth."""
+    if depth > 12:
+        return out
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in ("cases", "case") and isinstance(item, (list, tuple, str)):
+                out.update([item] if isinstance(item, str) else [c for c in item if isinstance(c, str)])
+            elif key != "lines":
+                _cited(item, out, depth + 1)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            _cited(item, out, depth + 1)
+    return out
+
+
+def deciding_lines(answer: Mapping[str, Any], lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The lines of ``lines`` (every rule-script line that fired while ``answer`` was computed)
+    that decided it: those citing a case the answer cites (an attack answer cites its DRM, odds
+    and CRT cases, not the ZOC or airdrop-supply lines its searches also fired). An answer that
+    cites no case keeps every line."""
+    cited = _cited(answer, set())
+    if not cited:
+        return lines
+    return [ln for ln in lines if cited.intersection(ln.get("cases") or ())]
 
 
 def render_text(answer: dict[str, Any], engine: Any = None) -> str:

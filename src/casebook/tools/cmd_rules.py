@@ -59,5 +59,11 @@ def check(ctx: click.Context, game_or_dir: str) -> None:
         for event, ts in ruleset.triggers.items():
             for t in ts:
                 click.echo(f"  when {event.replace('_', ' '):<16} {t.effect.replace('_', ' ')} {t.arg}  {t.code.source}")
+    offers = getattr(ruleset, "offers", ())
+    if offers:
+        click.echo(f"declared actions ({len(offers)}):")
+        for o in offers:
+            click.echo(f"  {o.kind:<20} in step {o.step}, to {o.side or 'phasing'}"
+                       f"{f', one per {o.arg}' if o.arg else ''}  {o.code.source}")
     cited = ruleset.cases_cited()
     click.echo(f"cases cited ({len(cited)}): {', '.join(cited)}")

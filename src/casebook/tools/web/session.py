@@ -33,17 +33,24 @@ class ServeError(Exception):
     #: longest message sent back (characters): a refused input is quoted, never echoed whole
     MAX_MESSAGE = 500
 
-    def __init__(self, message: str, cases: Sequence[str] = (), status: int = 400) -> None:
+    def __init__(self, message: str, cases: Sequence[str] = (), status: int = 400,
+                 lines: Sequence[Mapping[str, Any]] = ()) -> None:
         if len(message) > self.MAX_MESSAGE:
             message = message[:self.MAX_MESSAGE] + f"… ({len(message)} characters)"
         super().__init__(message)
         self.message = message
         self.cases = tuple(cases)
         self.status = status
+        #: the rule-script lines that refused it (``{"source": "x.rules:9", "cases", "text"}``)
+        self.lines = [dict(ln) for ln in lines]
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"error": message, "cases": [...]}``, the JSON body of the refusal."""
-        return {"error": self.message, "cases": list(self.cases)}
+        """``{"error": message, "cases": [...], "lines": [...]}``, the JSON body of the refusal
+        (``lines``: the rule-script lines that refused it, as ``why`` gives them; only when some did)."""
+        out: dict[str, Any] = {"error": self.message, "cases": list(self.cases)}
+        if self.lines:
+            out["lines"] = self.lines
+        return out
 
 
 def parse_player_kind(text: str) -> str:
@@ -133,8 +140,9 @@ class Session:
         """``{"legal", "cases", "reason"}`` for the action ``text`` now (the ``why`` of ``play``)."""
         with self.lock:
             action = self._parse(text)
-            cases, reason = self.state.why_not(action)
-            return {"action": str(action), "legal": reason == "legal", "cases": list(cases), "reason": reason}
+            cases, reason, lines = self.state.why_not_lines(action)
+            return {"action": str(action), "legal": reason == "legal", "cases": list(cases), "reason": reason,
+                    "lines": lines}
 
     # ------------------------------------------------------------------ choosing
     def _parse(self, text: str) -> Action:
@@ -206,10 +214,10 @@ class Session:
     def _refusal(self, probe: Action) -> dict[str, Any]:
         """No legal action matched: the rules' refusal of ``probe``, the plain action the page meant."""
         try:
-            cases, reason = self.state.why_not(probe)
+            cases, reason, lines = self.state.why_not_lines(probe)
         except (CasebookError, ValueError, KeyError) as exc:
             raise ServeError(f"{probe}: {_one_line(exc)}") from None
-        return {"actions": [], "cases": list(cases), "reason": reason, "tried": str(probe)}
+        return {"actions": [], "cases": list(cases), "reason": reason, "tried": str(probe), "lines": lines}
 
     # ------------------------------------------------------------------ changing
     def _require_human(self) -> str:
@@ -231,7 +239,8 @@ class Session:
             try:
                 result = self.state.apply(action)
             except IllegalActionError as exc:
-                raise ServeError(f"illegal {exc.action}: {exc.reason}", exc.cases, 409) from None
+                lines = self.state.why_not_lines(action)[2]  # the refusal's rule lines, as `why` names them
+                raise ServeError(f"illegal {exc.action}: {exc.reason}", exc.cases, 409, lines) from None
             return {"applied": str(action), "result": _plain(result)}
 
     def bot(self, steps: int = 1) -> list[str]:

@@ -1,0 +1,192 @@
+"""Rules plugin ``declared_actions``: the actions a game's rule scripts declare with ``offer``
+(:mod:`casebook.script.offers`), listed, refused and carried out with no game code.
+
+- **Listing** (``casebook_legal_actions``): in the offer's step, for the side it is offered to,
+  one action per candidate (each hex of the map in the board's order, each unit on the map in
+  the position's order; without ``for each``, one action) whose costs the tracks can pay and
+  whose permission (the ``forbid``/``permit`` lines of the action's name) allows it.
+- **Refusing** (``casebook_validate_action``): the same judgement of one action, each refusal
+  naming the line's cases — the offer line (another step, another side, not a candidate), a
+  ``cost`` line (the track cannot pay), the forbid lines that fired — so ``why`` and ``casebook
+  serve`` give their ``file:line``.
+- **Applying** (``casebook_apply_action``): each cost is taken from its track, each effect is
+  carried out in the candidate's hex, and one event is recorded: its kind the offer's ``record``
+  name (else the action's notation), its cases the offer's, data ``{<arg>: value, "cost",
+  "track", "cases"}`` (the amount and the track after paying), source the offer's ``file:line``,
+  and ``lines`` the offer's own lines with those that fired.
+
+The facts of an evaluation are ``side`` (the acting side), the candidate (``hex``; a unit's
+``unit`` and ``hex``) and the standard facts (``provider: engine|setting|track|markers``).
+List the plugin in a manifest's ``plugins:`` where the actions should appear among the others'.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ConfigDict
+from typing_extensions import TypedDict
+
+from casebook.core.actions import Action
+from casebook.core.hooks import Refusal, hookimpl
+
+__all__ = ["STATE_SCHEMA", "offers_of", "offered", "refusals", "carry_out", "casebook_legal_actions",
+           "casebook_validate_action", "casebook_apply_action"]
+
+PLUGIN = "declared_actions"
+
+
+def offers_of(ctx: Any) -> tuple[Any, ...]:
+    """The compiled offers of the game's rule scripts, in script order."""
+    return tuple(getattr(ctx.rules, "offers", ()) or ())
+
+
+def _side(ctx: Any, offer: Any) -> str | None:
+    return ctx.state.phasing if offer.side in (None, "phasing") else offer.side
+
+
+def _candidates(ctx: Any, offer: Any) -> list[dict[str, Any]]:
+    """The candidates of ``offer``: ``{"hex": h}`` per map hex, ``{"unit": id, "hex": h}`` per unit
+    on the map, or one empty candidate."""
+    if offer.collection == "map_hexes":
+        from casebook.core.hexgrid import hex_label
+
+        return [{"hex": hex_label(h)} for h in ctx.board.hexes()]
+    if offer.collection == "map_units":
+        return [{"unit": str(u.get("id")), "hex": u["hex"]} for u in ctx.state.units if "hex" in u]
+    return [{}]
+
+
+def _facts(side: str, candidate: dict[str, Any]) -> dict[str, Any]:
+    return {"side": side, **candidate}
+
+
+def _short(ctx: Any, offer: Any, facts: dict[str, Any]) -> list[tuple[Any, int, int]]:
+    """The costs of ``offer`` the tracks cannot pay: ``[(cost line, amount, on the track)]``."""
+    out = []
+    for cost in offer.costs:
+        amount = _amount(ctx, cost, facts)
+        have = ctx.state.track(cost.track)
+        if amount > have:
+            out.append((cost, amount, have))
+    return out
+
+
+def _amount(ctx: Any, cost: Any, facts: dict[str, Any]) -> int:
+    if cost.quantity is not None:  # a quantity by name: asked through the context (its lines noted)
+        return int(ctx.value(cost.quantity, facts))
+    return int(ctx.rules.offer_cost(cost, facts, ctx.engine.script_tables, ctx.standard))
+
+
+def offered(ctx: Any, offer: Any) -> list[Action]:
+    """The actions of ``offer`` that are legal now (see the module docstring), in candidate order."""
+    side = _side(ctx, offer)
+    if side is None or ctx.state.step != offer.step:
+        return []
+    key = ("declared.offered", offer.action, side)
+    memo = ctx.memo
+    if key in memo:
+        return list(memo[key])
+    out = []
+    for cand in _candidates(ctx, offer):
+        facts = _facts(side, cand)
+        if not _short(ctx, offer, facts) and ctx.allowed(offer.action, facts):
+            out.append(Action.make(offer.kind, side, **({offer.arg: cand[offer.arg]} if offer.arg else {})))
+    memo[key] = out
+    return list(out)
+
+
+def _candidate_of(ctx: Any, offer: Any, action: Action) -> dict[str, Any] | None:
+    if offer.arg is None:
+        return {} if not action.args else None
+    value = action.get(offer.arg)
+    if not isinstance(value, str) or {n for n, _ in action.args} != {offer.arg}:
+        return None
+    return next((c for c in _candidates(ctx, offer) if c[offer.arg] == value), None)
+
+
+def refusals(ctx: Any, offer: Any, action: Action) -> list[Refusal]:
+    """Why ``action`` (of ``offer``'s kind) is refused now, each refusal with its line's cases
+    (empty: it is legal)."""
+    where = offer.code
+    out = []
+    if ctx.state.step != offer.step:
+        out.append(Refusal(f"{action.kind} is offered in the {offer.step} step [{where.source}]", where.cases, PLUGIN))
+    cand = _candidate_of(ctx, offer, action)
+    if cand is None:
+        what = f"a {offer.arg}= of the map" if offer.arg else "no argument"
+        out.append(Refusal(f"{action.kind} takes {what} [{where.source}]", where.cases, PLUGIN))
+        return out
+    facts = _facts(action.side, cand)
+    verdict = ctx.permission(offer.action, facts)
+    if not verdict.value:
+        fired = [ln for ln in verdict.lines if ln.fired and ln.kind == "forbid" and not ln.overridden]
+        out.append(Refusal("forbidden: " + "; ".join(f"{ln.text} [{ln.source}]" for ln in fired),
+                           tuple(verdict.cases), PLUGIN))
+    elif action.side != _side(ctx, offer):
+        out.append(Refusal(f"{action.kind} is offered to {_side(ctx, offer)} [{where.source}]", where.cases, PLUGIN))
+    for cost, amount, have in _short(ctx, offer, facts):
+        out.append(Refusal(f"costs {amount} from track {cost.track}, which holds {have} [{cost.code.source}]",
+                           cost.code.cases, PLUGIN))
+    return out
+
+
+def carry_out(ctx: Any, offer: Any, action: Action) -> dict[str, Any]:
+    """Apply the legal ``action`` of ``offer``: pay its costs, carry out its effects, record its
+    event; returns the event's data."""
+    cand = _candidate_of(ctx, offer, action) or {}
+    facts = _facts(action.side, cand)
+    out: dict[str, Any] = {offer.arg: cand[offer.arg]} if offer.arg else {}
+    for cost in offer.costs:
+        amount = _amount(ctx, cost, facts)
+        ctx.state.add_track(cost.track, -amount)
+        out["cost"] = amount
+        out["track"] = ctx.state.track(cost.track)
+    for effect in offer.effects:
+        hex_ = cand.get("hex")
+        if hex_ is None:
+            continue
+        if effect.effect == "place_marker":  # one more marker, even where one stands (16.2: "no other restriction")
+            ctx.state.add_marker(effect.arg, hex_)
+        elif any(m.get("kind") == effect.arg and m.get("hex") == hex_ for m in ctx.state.markers):
+            ctx.state.remove_marker(effect.arg, hex_)
+    out["cases"] = list(offer.code.cases)
+    ctx.changed()
+    if ctx.event_lines is not None:  # the offer's own lines decided it too
+        for line in offer.lines():
+            ctx.event_lines.setdefault(line.source, {"source": line.source, "cases": list(line.cases),
+                                                     "text": line.text})
+    ctx.record(offer.event, offer.code.cases, out, source=offer.code.source,
+               side=action.side)
+    return out
+
+
+def _offer(ctx: Any, kind: str) -> Any:
+    return next((o for o in offers_of(ctx) if o.kind == kind), None)
+
+
+@hookimpl
+def casebook_legal_actions(ctx: Any, phase: str, step: str) -> list[Action]:
+    """The declared actions offered in ``step``, offer by offer in script order."""
+    return [a for o in offers_of(ctx) if o.step == step for a in offered(ctx, o)]
+
+
+@hookimpl
+def casebook_validate_action(ctx: Any, action: Any) -> list[Refusal]:
+    """The refusals of a declared action (none for other kinds)."""
+    offer = _offer(ctx, action.kind)
+    return [] if offer is None else refusals(ctx, offer, action)
+
+
+@hookimpl
+def casebook_apply_action(ctx: Any, action: Any) -> Any:
+    """Carry out a declared action (None for other kinds)."""
+    offer = _offer(ctx, action.kind)
+    return None if offer is None else carry_out(ctx, offer, action)
+
+
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/content/savecheck.py)
+    """``plugin_state.declared_actions``: the plugin keeps no state (costs go to the tracks,
+    effects to the markers); any record here is refused."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
