@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from casebook.areas import supply as area
 from casebook.core.cases import implements
 from casebook.core.hexgrid import Hex, hex_label, parse_hex
 from casebook.games.moscow41.plugins._rule_refusals import memo_allowed
@@ -119,51 +120,11 @@ def _hq_hexes(ctx: Any, side: str) -> list[tuple[Mapping[str, Any], Hex, int]]:
     return found
 
 
-def _ezoc(ctx: Any, h: Hex, side: str, by_hex: Mapping[Hex, list[Any]]) -> bool:
-    answer = ctx.hook.casebook_zoc(ctx=ctx, hex=hex_label(h), side=side)
-    if answer is not None:
-        return bool(answer.get("exerted_by")) and answer.get("kind", "locking") != "none"
-    temperature = (ctx.state.weather or {}).get("temperature", "warm")
-    return any(u.get("side") != side and ctx.permission(
-        "exert_zoc", {"temperature": temperature, "unit_class": u.get("class")}).value
-        for n in ctx.board.neighbours(h) for u in by_hex.get(n, ()))
-
-
-def _by_hex(ctx: Any) -> dict[Hex, list[Any]]:
-    """Hex -> the units in it (state order), once per state version."""
-    found = ctx.memo.get(("command", "by-hex"))
-    if found is None:
-        found = ctx.memo[("command", "by-hex")] = {}
-        for u in ctx.state.units:
-            if u.get("hex"):
-                found.setdefault(parse_hex(u["hex"]), []).append(u)
-    return found
-
-
 def _enemy_blocks(ctx: Any, side: str) -> tuple[list[Hex], list[Hex]]:
-    """``(enemy-occupied hexes, EZOC hexes next to them)`` against ``side`` (sorted), whoever
-    stands in the EZOC hexes (:func:`command_blocked` lifts those a friendly combat unit opens).
-    They depend on the enemy units and the conditions only: kept by the key of the ZOC plugin's
-    map (``casebook_zoc_map``: equal keys, equal maps; it names every enemy unit, the weather
-    and the settings), so a side's own moves reuse them. Without a ZOC map, made anew."""
-    answer = ctx.hook.casebook_zoc_map(ctx=ctx, side=side)
-    kept = ctx.lasting("command.enemy-blocks")
-    key = None if answer is None else (side, answer["key"])
-    found = kept.pop(key, None) if key is not None else None
-    if found is None:
-        occupied = {parse_hex(u["hex"]) for u in ctx.state.units if u.get("hex") and u.get("side") != side}
-        near: set[Hex] = set()
-        for h in occupied:
-            near.update(ctx.board.neighbours(h))
-        if answer is not None:  # hexes that are a ZOC themselves, away from enemy units (16.3A)
-            near.update(parse_hex(h) for h in answer["exerted_by"])
-        by_hex = _by_hex(ctx)
-        found = (sorted(occupied), [h for h in sorted(near - occupied) if _ezoc(ctx, h, side, by_hex)])
-    if key is not None:
-        kept[key] = found
-        while len(kept) > _KEEP:
-            kept.pop(next(iter(kept)))
-    return found
+    """``(enemy-occupied hexes, EZOC hexes next to them)`` against ``side`` (the supply area's
+    ``enemy_blocks``: kept by the ZOC plugin's map key, made anew without a ZOC plugin), whoever
+    stands in the EZOC hexes (:func:`command_blocked` lifts those a friendly combat unit opens)."""
+    return area.enemy_blocks(ctx, side, "command.enemy-blocks", _KEEP)
 
 
 @implements("8.0A", "8.1B", "7.4")
@@ -197,8 +158,8 @@ def _reach(ctx: Any, side: str, start: Hex, radius: int) -> dict[Hex, list[Hex]]
     store = _store(ctx, side)
     key = ("reach", start, radius)
     found = store.get(key)
-    if found is None:  # one breadth-first search per HQ and key
-        found = store[key] = ctx.board.paths_within(start, radius, command_blocked(ctx, side))
+    if found is None:  # the supply area's radius search, once per HQ and key
+        found = store[key] = area.radius_reach(ctx, start, radius, command_blocked(ctx, side))
     return found
 
 

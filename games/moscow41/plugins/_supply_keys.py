@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from casebook.areas.supply import lru_get
 from casebook.core.hexgrid import hex_label
 
 __all__ = ["UNIT_FIELDS", "SETTINGS", "KEEP", "placement", "weather", "settings", "zoc_sources", "side_key",
@@ -80,19 +81,6 @@ def side_key(ctx: Any, side: str) -> tuple[Any, ...]:
     else:
         extra = tuple(ctx.state.control(h) for h in _cities(ctx))
     return (side, placement(ctx), weather(ctx), settings(ctx), extra, zoc_sources(ctx, side))
-
-
-def lru_get(cache: dict[Any, Any], key: Any, keep: int) -> tuple[dict[Any, Any], bool]:
-    """The dict under ``key`` in ``cache`` (made if absent), moved to the young end; the oldest
-    keys beyond ``keep`` are dropped. Returns ``(value, found)``."""
-    value = cache.pop(key, None)
-    found = value is not None
-    if value is None:
-        value = {}
-    cache[key] = value
-    while len(cache) > keep:
-        cache.pop(next(iter(cache)))
-    return value, found
 
 
 def side_store(ctx: Any, side: str) -> dict[Any, Any]:

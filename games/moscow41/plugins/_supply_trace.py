@@ -22,10 +22,12 @@ import itertools
 from collections.abc import Mapping
 from typing import Any
 
+from casebook.areas import _supply_search as index_
+from casebook.areas import search
+from casebook.areas.supply import line_network, lru_get
 from casebook.core.cases import implements
 from casebook.core.hexgrid import Hex, hex_label
-from casebook.games.moscow41.plugins import _supply_search as search
-from casebook.games.moscow41.plugins._supply_keys import lru_get, settings, side_store, weather
+from casebook.games.moscow41.plugins._supply_keys import settings, side_store, weather
 from casebook.games.moscow41.plugins._supply_paths import (
     blocked,
     move_class,
@@ -46,38 +48,11 @@ __all__ = ["line_supplied", "line_path", "search_row", "trace_mp", "kept_answers
 _weather = weather
 
 
-def _line_kinds(side: str) -> tuple[str, ...]:
-    """Lines a supply path may follow: road and trail (5.2B); the Soviets also rail (5.2C)."""
-    return ("road", "trail", "rail") if side == "soviet" else ("road", "trail")
-
-
-def _line_edges(ctx: Any, side: str) -> list[tuple[Hex, Hex, bool]]:
-    """The hexsides a line of ``side`` crosses (5.2B-C), in board order, each with whether
-    only a rail crosses it (once per board)."""
-    kinds = _line_kinds(side)
-    cache = ctx.lasting("supply.line-edges", kinds)
-    if "edges" not in cache:
-        cache["edges"] = [(a, b, not (data.get("road") or data.get("trail")))
-                          for a, b, data in ctx.board.edge_items()
-                          if any(data.get(k) for k in kinds)]
-    return cache["edges"]
-
-
+@implements("5.2B", "5.2C", "5.2D")
 def _line_adj(ctx: Any, side: str) -> tuple[dict[int, list[int]], dict[tuple[int, int], bool]]:
-    """The whole line network of ``side`` as board indices (once per board): each line hex's
-    neighbours through line hexsides, in board order, and whether only a rail crosses each."""
-    cache = ctx.lasting("supply.line-adj", _line_kinds(side))
-    if "adj" not in cache:
-        ix = search.board_index(ctx).index
-        adj: dict[int, list[int]] = {}
-        rail: dict[tuple[int, int], bool] = {}
-        for a, b, rail_only in _line_edges(ctx, side):
-            i, j = ix[a], ix[b]
-            adj.setdefault(i, []).append(j)
-            adj.setdefault(j, []).append(i)
-            rail[i, j] = rail[j, i] = rail_only
-        cache["adj"], cache["rail"] = adj, rail
-    return cache["adj"], cache["rail"]
+    """The line network of ``side`` (the supply area's ``line_network``: the kinds of line the
+    ``supply_line`` lines allow, 5.2B-C, through the hexsides the line crosses, 5.2D)."""
+    return line_network(ctx, side)
 
 
 @implements("5.2B", "5.2C", "5.2D")
@@ -96,11 +71,11 @@ def _line_graph(ctx: Any, side: str) -> tuple[dict[int, int], dict[int, int]]:
         return store["line"]
     adj, _ = _line_adj(ctx, side)
     closed = _closed(ctx, side)
-    ix = search.board_index(ctx).index
+    ix = index_.board_index(ctx).index
     starts = tuple(i for i in (ix[h] for h in sorted(_usable(ctx, side)))
                    if any(n not in closed for n in adj.get(i, ())))
     def make() -> dict[str, Any]:
-        dist, pred = search.bfs(starts, adj, closed)
+        dist, pred = search.multi_source_bfs(starts, adj, closed)
         read = set(dist)
         for i in dist:
             read.update(adj.get(i, ()))
@@ -143,7 +118,7 @@ def line_supplied(ctx: Any, side: str) -> set[Hex]:
         dist = _line_graph(ctx, side)[0]
         derived = store["line-derived"]  # kept with the line search (reused with it)
         if "line-set" not in derived:
-            hexes = search.board_index(ctx).hexes
+            hexes = index_.board_index(ctx).hexes
             derived["line-set"] = {hexes[i] for i in dist}
         store["line-set"] = derived["line-set"]
     return store["line-set"]
@@ -152,10 +127,10 @@ def line_supplied(ctx: Any, side: str) -> set[Hex]:
 def line_path(ctx: Any, side: str, h: Hex) -> tuple[list[Hex], bool]:
     """The line path from ``h`` to its nearest usable source and whether it uses a rail-only
     hexside (route "rail" rather than "road")."""
-    index = search.board_index(ctx)
+    index = index_.board_index(ctx)
     _, pred = _line_graph(ctx, side)
     _, rail = _line_adj(ctx, side)
-    path = search.path_to_source(pred, index.index[h])
+    path = search.walk_back(pred, index.index[h])
     return [index.hexes[i] for i in path], any(rail[a, b] for a, b in zip(path, path[1:]))
 
 
@@ -184,14 +159,14 @@ def _tec_cost(ctx: Any, unit: Mapping[str, Any], a: Hex, b: Hex) -> int | None:
     return None if cost >= 99 else cost
 
 
-def _step_costs(ctx: Any, unit: Mapping[str, Any]) -> search.StepCosts:
+def _step_costs(ctx: Any, unit: Mapping[str, Any]) -> index_.StepCosts:
     """The step costs of units moving like ``unit`` under the weather and settings in force:
     terrain, hexside, weather and the TEC row only (see ``_supply_search``), so they are kept
     across state changes."""
     cache = ctx.lasting("supply.steps", move_class(ctx, unit), *_weather(ctx), *settings(ctx))
     costs = cache.get("costs")
     if costs is None:
-        costs = cache["costs"] = search.StepCosts(search.board_index(ctx))
+        costs = cache["costs"] = index_.StepCosts(index_.board_index(ctx))
     return costs
 
 
@@ -212,7 +187,7 @@ def search_row(ctx: Any, uid: str) -> str:
     return found
 
 
-def _asker(ctx: Any, uid: str) -> search.Ask:
+def _asker(ctx: Any, uid: str) -> index_.Ask:
     """MP for a unit moving like ``uid`` to enter ``b`` from ``a``: the movement cost hook
     (mode ``supply``), else the TEC (:func:`_tec_cost`)."""
     unit = ctx.state.unit(uid)
@@ -235,7 +210,7 @@ def _index_sets(ctx: Any, side: str) -> tuple[frozenset[int], tuple[int, ...], f
         key = _usable_key(ctx, side)
         found = by_usable.get(key)
         if found is None:
-            ix = search.board_index(ctx).index
+            ix = index_.board_index(ctx).index
             targets = tuple(ix[h] for h in _usable(ctx, side) | line)
             found = by_usable[key] = (targets, frozenset(targets))
         store["index-sets"] = (_closed(ctx, side), *found)
@@ -270,7 +245,7 @@ def _reverse_map(ctx: Any, side: str, uid: str, limit: int) -> tuple[dict[int, f
         def make() -> dict[str, Any]:
             costs, ask = _step_costs(ctx, unit), _asker(ctx, uid)
             return {"targets": targets, "closed": closed,
-                    "map": search.dijkstra(targets, limit, lambda x: costs.into(x, ask), closed)}
+                    "map": search.multi_source_dijkstra(targets, limit, lambda x: costs.into(x, ask), closed)}
 
         def reusable(run: dict[str, Any]) -> bool:
             return run["targets"] == targets and _untouched(run["closed"] ^ closed, run["map"][0])
@@ -289,12 +264,12 @@ def kept_answers(ctx: Any, uid: str, limit: int) -> tuple[dict[Any, Any], tuple[
     side = side_of(ctx, uid)
     store = side_store(ctx, side)
     dist, pred = _reverse_map(ctx, side, uid, limit)
-    here = search.board_index(ctx).index[unit_hex(ctx, uid)]
+    here = index_.board_index(ctx).index[unit_hex(ctx, uid)]
     if here not in dist:
         return None
     _line_graph(ctx, side)
     return (ctx.lasting("supply.answers"),
-            (uid, tuple(search.path_to_source(pred, here)), dist[here], store["line-stamp"],
+            (uid, tuple(search.walk_back(pred, here)), dist[here], store["line-stamp"],
              _usable_key(ctx, side)))
 
 
@@ -315,11 +290,11 @@ def trace_mp(ctx: Any, uid: str, limit: int, why: bool = True) -> dict[str, Any]
     side = side_of(ctx, uid)
     start = unit_hex(ctx, uid)
     usable = _usable(ctx, side)
-    index = search.board_index(ctx)
+    index = index_.board_index(ctx)
     dist, pred = _reverse_map(ctx, side, uid, limit)
     here = index.index[start]
     if here in dist:
-        path = [index.hexes[i] for i in search.path_to_source(pred, here)]
+        path = [index.hexes[i] for i in search.walk_back(pred, here)]
         target = path[-1]
         return {"target": target, "kind": "source" if target in usable else "line",
                 "mp": dist[here], "path": path, "blocked": {}}
@@ -337,7 +312,7 @@ def blocked_met(ctx: Any, uid: str, limit: int) -> dict[Hex, tuple[str, tuple[st
     reasons of the blocked ones, the unusable sources among them — and reused while all of
     that is unchanged (an unsupplied unit is asked about after every move)."""
     side = side_of(ctx, uid)
-    index = search.board_index(ctx)
+    index = index_.board_index(ctx)
     start = index.index[unit_hex(ctx, uid)]
     block = blocked(ctx, side)
     closed, _, targets = _index_sets(ctx, side)
@@ -368,7 +343,7 @@ def blocked_met(ctx: Any, uid: str, limit: int) -> dict[Hex, tuple[str, tuple[st
                 out.append((v, mp))
         return out
 
-    reached, _ = search.dijkstra([start], limit, steps, targets - {start})
+    reached, _ = search.multi_source_dijkstra([start], limit, steps, targets - {start})
     read = set(reached)  # the hexes reached and their neighbours
     for i in reached:
         read.update(adj[i])
