@@ -51,14 +51,7 @@ def _store(ctx: Any, side: str) -> dict[Any, Any]:
     mkey = ("command", "store", side)
     store = ctx.memo.get(mkey)
     if store is None:
-        cache = ctx.lasting("command.maps")
-        key = command_key(ctx, side)
-        store = cache.pop(key, None)
-        if store is None:
-            store = {}
-        cache[key] = ctx.memo[mkey] = store
-        while len(cache) > _KEEP:
-            cache.pop(next(iter(cache)))
+        store = ctx.memo[mkey] = area.lru_get(ctx.lasting("command.maps"), command_key(ctx, side), _KEEP)[0]
     return store
 
 

@@ -11,18 +11,22 @@ leaves every hex they read as it was:
   (5.2B-D): one breadth-first search per side;
 - ``trace_mp(ctx, uid)`` — the cheapest path of at most ``supply_path_mp`` MPs (5.2B-C) from a
   unit to a usable source or to such a line hex: one backward Dijkstra per side and group of TEC
-  rows with equal step costs (``search_row``), on step costs kept per weather (``_supply_search``);
+  rows with equal step costs (``search_row``), on step costs kept per weather (``casebook.areas._supply_search``);
 - ``kept_answers`` — where a traced unit's answer is kept with the map that traced it;
 - ``blocked_met(ctx, uid)`` — what stops an unsupplied unit's path.
+
+The kept searches themselves are the shared area's (``casebook.areas._supply_trace``: line search,
+backward map, blocked hexes met); this module gives them Moscow '41's sources, blocked hexes, TEC
+rows and step costs.
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping
 from typing import Any
 
 from casebook.areas import _supply_search as index_
+from casebook.areas import _supply_trace as trace_area
 from casebook.areas import search
 from casebook.areas.supply import line_network, lru_get
 from casebook.core.cases import implements
@@ -58,80 +62,20 @@ def _line_adj(ctx: Any, side: str) -> tuple[dict[int, list[int]], dict[tuple[int
 @implements("5.2B", "5.2C", "5.2D")
 def _line_graph(ctx: Any, side: str) -> tuple[dict[int, int], dict[int, int]]:
     """The line network of ``side`` from its usable sources (5.2D: the path enters and leaves by
-    the line's hexsides), through no blocked hex (5.4, 7.4) but usable sources: the hop count
-    from the nearest usable source to each line hex reached and the hex each was reached from
-    (board indices).
-
-    A breadth-first search reads the blocked status of the hexes it reaches and of their line
-    neighbours only; the last results per side are kept (``ctx.lasting``) with those hexes, and
-    one is reused, unchanged, when the sources are the same and no hex it read changed status
-    (a move far from the line leaves it alone)."""
-    store = side_store(ctx, side)
-    if "line" in store:
-        return store["line"]
-    adj, _ = _line_adj(ctx, side)
-    closed = _closed(ctx, side)
-    ix = index_.board_index(ctx).index
-    starts = tuple(i for i in (ix[h] for h in sorted(_usable(ctx, side)))
-                   if any(n not in closed for n in adj.get(i, ())))
-    def make() -> dict[str, Any]:
-        dist, pred = search.multi_source_bfs(starts, adj, closed)
-        read = set(dist)
-        for i in dist:
-            read.update(adj.get(i, ()))
-        return {"starts": starts, "closed": closed, "read": frozenset(read), "result": (dist, pred),
-                "stamp": next(_STAMPS), "derived": {}}
-
-    found = _kept_run(ctx.lasting("supply.line-runs").setdefault(side, {}), (starts, closed),
-                      lambda run: run["starts"] == starts and _untouched(run["closed"] ^ closed, run["read"]),
-                      make)
-    store["line"] = found["result"]
-    store["line-stamp"] = found["stamp"]
-    store["line-derived"] = found["derived"]
-    return store["line"]
-
-
-#: How many searches per side (line) or per side and TEC row (backward maps) are kept for reuse.
-_RUNS_KEPT = 4
-#: Line searches are told apart by a stamp (never reused, unlike ``id``).
-_STAMPS = itertools.count()
-
-
-def _kept_run(kept: dict[Any, Any], key: Any, reusable: Any, make: Any) -> dict[str, Any]:
-    """The first run in ``kept`` that is ``reusable`` (it read nothing that changed), else a new
-    one from ``make()``; either way kept under ``key`` as the most recent (the last
-    :data:`_RUNS_KEPT`)."""
-    found = next((run for run in kept.values() if reusable(run)), None) or make()
-    lru_get(kept, key, _RUNS_KEPT)[0].update(found)
-    return found
-
-
-def _untouched(changed: frozenset[int], read: Any) -> bool:
-    """No hex whose status ``changed`` is one a search ``read`` (a set or dict of indices)."""
-    return not any(i in read for i in changed)
+    the line's hexsides), through no blocked hex (5.4, 7.4) but usable sources: the shared area's
+    kept ``line_search`` (hop counts and predecessors, board indices)."""
+    return trace_area.line_search(ctx, side, side_store(ctx, side), _usable(ctx, side), _closed(ctx, side))
 
 
 def line_supplied(ctx: Any, side: str) -> set[Hex]:
     """Line hexes (5.2B-D) from which an unbroken line leads to a usable source."""
-    store = side_store(ctx, side)
-    if "line-set" not in store:
-        dist = _line_graph(ctx, side)[0]
-        derived = store["line-derived"]  # kept with the line search (reused with it)
-        if "line-set" not in derived:
-            hexes = index_.board_index(ctx).hexes
-            derived["line-set"] = {hexes[i] for i in dist}
-        store["line-set"] = derived["line-set"]
-    return store["line-set"]
+    return trace_area.line_hexes(ctx, side, side_store(ctx, side), _usable(ctx, side), _closed(ctx, side))
 
 
 def line_path(ctx: Any, side: str, h: Hex) -> tuple[list[Hex], bool]:
     """The line path from ``h`` to its nearest usable source and whether it uses a rail-only
     hexside (route "rail" rather than "road")."""
-    index = index_.board_index(ctx)
-    _, pred = _line_graph(ctx, side)
-    _, rail = _line_adj(ctx, side)
-    path = search.walk_back(pred, index.index[h])
-    return [index.hexes[i] for i in path], any(rail[a, b] for a, b in zip(path, path[1:]))
+    return trace_area.line_path(ctx, side, side_store(ctx, side), _usable(ctx, side), _closed(ctx, side), h)
 
 
 def _tec_cost(ctx: Any, unit: Mapping[str, Any], a: Hex, b: Hex) -> int | None:
@@ -235,23 +179,13 @@ def _reverse_map(ctx: Any, side: str, uid: str, limit: int) -> tuple[dict[int, f
     side and TEC row are kept (``ctx.lasting``) and one is reused, unchanged, when the targets
     are the same and no hex it settled changed status."""
     store = side_store(ctx, side)
-    unit = ctx.state.unit(uid)
     cls = search_row(ctx, uid)
     key = ("reverse", cls, limit)
     if key not in store:
         closed, targets, _ = _index_sets(ctx, side)
         kept, _ = lru_get(ctx.lasting("supply.reverse"), (side, cls, _weather(ctx), settings(ctx), limit), 8)
-
-        def make() -> dict[str, Any]:
-            costs, ask = _step_costs(ctx, unit), _asker(ctx, uid)
-            return {"targets": targets, "closed": closed,
-                    "map": search.multi_source_dijkstra(targets, limit, lambda x: costs.into(x, ask), closed)}
-
-        def reusable(run: dict[str, Any]) -> bool:
-            return run["targets"] == targets and _untouched(run["closed"] ^ closed, run["map"][0])
-
-        found = _kept_run(kept, (targets, closed), reusable, make)
-        store[key] = found["map"]
+        store[key] = trace_area.backward_map(kept, targets, closed, limit,
+                                             _step_costs(ctx, ctx.state.unit(uid)), _asker(ctx, uid))
     return store[key]
 
 
@@ -312,54 +246,10 @@ def blocked_met(ctx: Any, uid: str, limit: int) -> dict[Hex, tuple[str, tuple[st
     reasons of the blocked ones, the unusable sources among them — and reused while all of
     that is unchanged (an unsupplied unit is asked about after every move)."""
     side = side_of(ctx, uid)
-    index = index_.board_index(ctx)
-    start = index.index[unit_hex(ctx, uid)]
-    block = blocked(ctx, side)
     closed, _, targets = _index_sets(ctx, side)
-    unusable = _unusable(ctx, side)
-    kept = ctx.lasting("supply.blocked-met")
-    key = (side, start, search_row(ctx, uid), _weather(ctx), settings(ctx), limit)
-
-    def seen(read: frozenset[int], met: list[Hex]) -> tuple[Any, ...]:
-        """What the search read: closed hexes and targets, the reasons of those it met, the
-        unusable sources it reached or touched."""
-        return (closed & read, targets & read, {h: block[h] for h in met if h in block},
-                {h: v for h, v in unusable.items() if index.index[h] in read})
-
-    run = kept.get(key)
-    if run is not None and seen(run["read"], run["met"]) == run["seen"]:
-        return run["found"]
-    costs, ask, adj = _step_costs(ctx, ctx.state.unit(uid)), _asker(ctx, uid), index.adj
-    met: set[int] = set()
-
-    def steps(u: int) -> list[tuple[int, float]]:
-        out = []
-        for v in adj[u]:
-            if v in closed:
-                met.add(v)
-                continue
-            mp = costs.cost(u, v, ask)
-            if mp is not None:
-                out.append((v, mp))
-        return out
-
-    reached, _ = search.multi_source_dijkstra([start], limit, steps, targets - {start})
-    read = set(reached)  # the hexes reached and their neighbours
-    for i in reached:
-        read.update(adj[i])
-    read = frozenset(read)
-    met_hexes = [index.hexes[i] for i in met]
-    now = seen(read, met_hexes)
-    found = {h: block[h] for h in met_hexes}
-    found.update(now[3])  # unusable sources reached or next to a hex reached
-    kept[key] = {"read": read, "met": met_hexes, "found": found, "seen": now}
-    while len(kept) > _MET_KEPT:
-        kept.pop(next(iter(kept)))
-    return found
-
-
-#: How many :func:`blocked_met` searches are kept.
-_MET_KEPT = 512
+    key = (side, unit_hex(ctx, uid), search_row(ctx, uid), _weather(ctx), settings(ctx), limit)
+    return trace_area.blocked_met(ctx, key, unit_hex(ctx, uid), limit, _step_costs(ctx, ctx.state.unit(uid)),
+                                  _asker(ctx, uid), blocked(ctx, side), closed, targets, _unusable(ctx, side))
 
 
 def _unusable(ctx: Any, side: str) -> dict[Hex, tuple[str, tuple[str, ...]]]:
