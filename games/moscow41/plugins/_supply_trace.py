@@ -64,18 +64,24 @@ def _line_graph(ctx: Any, side: str) -> tuple[dict[int, int], dict[int, int]]:
     """The line network of ``side`` from its usable sources (5.2D: the path enters and leaves by
     the line's hexsides), through no blocked hex (5.4, 7.4) but usable sources: the shared area's
     kept ``line_search`` (hop counts and predecessors, board indices)."""
-    return trace_area.line_search(ctx, side, side_store(ctx, side), _usable(ctx, side), _closed(ctx, side))
+    store = side_store(ctx, side)
+    found = store.get("line")  # kept in the store: asked once per unit answer
+    return found if found is not None else trace_area.line_search(ctx, side, store, _usable(ctx, side),
+                                                                  _closed(ctx, side))
 
 
 def line_supplied(ctx: Any, side: str) -> set[Hex]:
     """Line hexes (5.2B-D) from which an unbroken line leads to a usable source."""
-    return trace_area.line_hexes(ctx, side, side_store(ctx, side), _usable(ctx, side), _closed(ctx, side))
+    store = side_store(ctx, side)
+    found = store.get("line-set")
+    return found if found is not None else trace_area.line_hexes(ctx, side, store, _usable(ctx, side),
+                                                                 _closed(ctx, side))
 
 
 def line_path(ctx: Any, side: str, h: Hex) -> tuple[list[Hex], bool]:
     """The line path from ``h`` to its nearest usable source and whether it uses a rail-only
     hexside (route "rail" rather than "road")."""
-    return trace_area.line_path(ctx, side, side_store(ctx, side), _usable(ctx, side), _closed(ctx, side), h)
+    return trace_area.line_path(ctx, side, _line_graph(ctx, side)[1], h)
 
 
 def _tec_cost(ctx: Any, unit: Mapping[str, Any], a: Hex, b: Hex) -> int | None:
@@ -247,8 +253,9 @@ def blocked_met(ctx: Any, uid: str, limit: int) -> dict[Hex, tuple[str, tuple[st
     that is unchanged (an unsupplied unit is asked about after every move)."""
     side = side_of(ctx, uid)
     closed, _, targets = _index_sets(ctx, side)
-    key = (side, unit_hex(ctx, uid), search_row(ctx, uid), _weather(ctx), settings(ctx), limit)
-    return trace_area.blocked_met(ctx, key, unit_hex(ctx, uid), limit, _step_costs(ctx, ctx.state.unit(uid)),
+    start = unit_hex(ctx, uid)
+    key = (side, index_.board_index(ctx).index[start], search_row(ctx, uid), _weather(ctx), settings(ctx), limit)
+    return trace_area.blocked_met(ctx, key, start, limit, _step_costs(ctx, ctx.state.unit(uid)),
                                   _asker(ctx, uid), blocked(ctx, side), closed, targets, _unusable(ctx, side))
 
 

@@ -92,12 +92,10 @@ def line_hexes(ctx: Any, side: str, store: dict[Any, Any], usable: set[Hex], clo
     return store["line-set"]
 
 
-def line_path(ctx: Any, side: str, store: dict[Any, Any], usable: set[Hex], closed: frozenset[int],
-              h: Hex) -> tuple[list[Hex], bool]:
-    """The line path from ``h`` to its nearest usable source and whether it crosses a rail-only
-    hexside."""
+def line_path(ctx: Any, side: str, pred: Mapping[int, int], h: Hex) -> tuple[list[Hex], bool]:
+    """The line path from ``h`` to its nearest usable source in a :func:`line_search`'s ``pred``
+    and whether it crosses a rail-only hexside."""
     index = index_.board_index(ctx)
-    _, pred = line_search(ctx, side, store, usable, closed)
     _, rail = line_network(ctx, side)
     path = search.walk_back(pred, index.index[h])
     return [index.hexes[i] for i in path], any(rail[a, b] for a, b in zip(path, path[1:]))
