@@ -15,7 +15,7 @@ from typing import Any
 
 from casebook.areas import supply as area
 from casebook.core.cases import implements
-from casebook.core.hexgrid import Hex, hex_label, parse_hex
+from casebook.core.hexgrid import Hex, parse_hex
 from casebook.games.moscow41.plugins._rule_refusals import memo_allowed
 
 __all__ = ["is_panzer", "hqs_of", "may_activate", "path_hexes", "command_key", "command_blocked", "hq_reach", "command_path", "hq_entry",
@@ -35,24 +35,15 @@ def command_key(ctx: Any, side: str) -> tuple[Any, ...]:
     7.4; HQs trace, 8.1), the weather, the settings the ZOC hook reads and the hexes that are a
     ZOC by themselves (``casebook_zoc_sources``: Partisan markers, 16.3A)."""
     w = ctx.state.weather or {}
-    units = ctx.memo.get(("command", "placement"))
-    if units is None:  # the same for both sides: once per state version
-        units = ctx.memo[("command", "placement")] = tuple(
-            tuple(map(u.get, _UNIT_FIELDS)) for u in ctx.state.units if u.get("hex"))
-    sources = tuple(sorted((str(s["hex"]), str(s["id"])) for lst in ctx.hook.casebook_zoc_sources(
-        ctx=ctx, side=side) for s in (lst or ())))  # hexes that are a ZOC themselves (16.3A, 15.3B)
-    return (side, units, w.get("temperature", "warm"), w.get("ground", "dry"),
-            tuple(ctx.state.setting(name) for name in _SETTINGS), sources)
+    return (side, area.placement(ctx, _UNIT_FIELDS), w.get("temperature", "warm"), w.get("ground", "dry"),
+            tuple(ctx.state.setting(name) for name in _SETTINGS), area.zoc_sources(ctx, side))
 
 
 def _store(ctx: Any, side: str) -> dict[Any, Any]:
-    """The cache of ``side``'s command maps for the current :func:`command_key` (found once per
-    state version through ``ctx.memo``)."""
-    mkey = ("command", "store", side)
-    store = ctx.memo.get(mkey)
-    if store is None:
-        store = ctx.memo[mkey] = area.lru_get(ctx.lasting("command.maps"), command_key(ctx, side), _KEEP)[0]
-    return store
+    """The cache of ``side``'s command maps for the current :func:`command_key`."""
+    store = ctx.memo.get(("command", "store", side))
+    return store if store is not None else area.side_maps(ctx, side, "command.maps", lambda: command_key(ctx, side),
+                                                          _KEEP, "command")
 
 
 def is_panzer(unit: Mapping[str, Any]) -> bool:
@@ -113,32 +104,18 @@ def _hq_hexes(ctx: Any, side: str) -> list[tuple[Mapping[str, Any], Hex, int]]:
     return found
 
 
-def _enemy_blocks(ctx: Any, side: str) -> tuple[list[Hex], list[Hex]]:
-    """``(enemy-occupied hexes, EZOC hexes next to them)`` against ``side`` (the supply area's
-    ``enemy_blocks``: kept by the ZOC plugin's map key, made anew without a ZOC plugin), whoever
-    stands in the EZOC hexes (:func:`command_blocked` lifts those a friendly combat unit opens)."""
-    return area.enemy_blocks(ctx, side, "command.enemy-blocks", _KEEP)
-
-
 @implements("8.0A", "8.1B", "7.4")
 def command_blocked(ctx: Any, side: str) -> dict[Hex, str]:
     """Hex -> reason for every hex a command path of ``side`` cannot pass: enemy-occupied, or in
     an EZOC (asked of ``casebook_zoc``) without a friendly non-remnant combat unit (8.1B, 7.4).
     (Enemy hexes first, then EZOC hexes, each in hex order; the order carries no meaning.)"""
     store = _store(ctx, side)
-    if "blocked" in store:
-        return store["blocked"]
-    occupied, ezocs = _enemy_blocks(ctx, side)
-    opened = {u["hex"] for u in ctx.state.units if u.get("hex") and u.get("side") == side
-              and u.get("class") not in ("hq", "remnant")}  # 7.4: friendly combat units' hexes
-    # 8.0A, 8.1B (command.rules) and 7.4, 8.1B (zoc.rules: unless a friendly combat unit is there)
-    through_enemy = memo_allowed(ctx, "trace_command_through_enemy", {})
-    out: dict[Hex, str] = {} if through_enemy else dict.fromkeys(occupied, "enemy unit")
-    for h in ezocs:
-        if not memo_allowed(ctx, "trace_command_through_ezoc", {"friendly_combat_unit": hex_label(h) in opened}):
-            out[h] = "enemy ZOC"
-    store["blocked"] = out
-    return out
+    if "blocked" not in store:  # 8.0A, 8.1B (command.rules) and 7.4, 8.1B (zoc.rules)
+        store["blocked"] = area.path_blocks(
+            ctx, side, through_enemy="trace_command_through_enemy", through_ezoc="trace_command_through_ezoc",
+            opens=lambda u: u.get("class") not in ("hq", "remnant"), reasons=("enemy unit", "enemy ZOC"),
+            cache="command.enemy-blocks", keep=_KEEP)
+    return store["blocked"]
 
 
 def hq_reach(ctx: Any, hq: Mapping[str, Any]) -> dict[Hex, list[Hex]]:

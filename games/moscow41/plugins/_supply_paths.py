@@ -81,19 +81,12 @@ def blocked(ctx: Any, side: str) -> dict[Hex, tuple[str, tuple[str, ...]]]:
     enemy-occupied (5.4A) or in an EZOC without a friendly non-remnant combat unit (5.4B, 7.4).
     Only hexes next to enemy units are asked about ZOCs (a ZOC extends to adjacent hexes, 7.0D)."""
     store = side_store(ctx, side)
-    if "blocked" in store:
-        return store["blocked"]
-    by_hex = _units_by_hex(ctx)
-    occupied, ezocs = _enemy_blocks(ctx, side)
-    # 5.4A, 5.2A (supply.rules) and 5.4B, 7.4 (zoc.rules: unless a friendly combat unit is there)
-    through_enemy = memo_allowed(ctx, "trace_supply_through_enemy", {})
-    out: dict[Hex, tuple[str, tuple[str, ...]]] = {} if through_enemy else dict.fromkeys(occupied, _ENEMY)
-    for h in ezocs:
-        friendly = any(u.get("side") == side and is_combat(u) for u in by_hex.get(h, ()))
-        if not memo_allowed(ctx, "trace_supply_through_ezoc", {"friendly_combat_unit": friendly}):
-            out[h] = _EZOC
-    store["blocked"] = out
-    return out
+    if "blocked" not in store:  # 5.4A, 5.2A (supply.rules) and 5.4B, 7.4 (zoc.rules)
+        store["blocked"] = supply_area.path_blocks(
+            ctx, side, through_enemy="trace_supply_through_enemy", through_ezoc="trace_supply_through_ezoc",
+            opens=is_combat, reasons=(_ENEMY, _EZOC), cache="supply.enemy-blocks", keep=16,
+            fallback_key=(placement(ctx), _weather(ctx)))
+    return store["blocked"]
 
 
 def _enemy_blocks(ctx: Any, side: str) -> tuple[list[Hex], list[Hex]]:

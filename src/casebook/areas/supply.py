@@ -20,6 +20,9 @@ MPs are integers; the length of a path in MPs or hexes is a rule-script quantity
 - :func:`lru_get` — a small most-recently-used cache of dicts (the maps kept across states);
 - :func:`units_by_hex` — hex -> the units in it (once per state version);
 - :func:`ezoc`, :func:`enemy_blocks` — EZOC hexes and enemy-occupied hexes against a side;
+- :func:`path_blocks` — the hexes a path cannot pass, by the game's two permission names;
+- :func:`placement`, :func:`zoc_sources`, :func:`side_maps` — what a side's maps depend on, and
+  the cache of its maps per such key;
 - :func:`line_kinds`, :func:`line_network` — the line network a side's supply follows;
 - :func:`radius_reach` — shortest unblocked hex paths from an HQ up to its radius.
 
@@ -28,14 +31,14 @@ The board index, step costs and searches: ``areas/_supply_search.py`` and ``area
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from casebook.areas import _supply_search as index_
 from casebook.core.hexgrid import Hex, hex_label, parse_hex
 
-__all__ = ["LINE_KINDS", "lru_get", "units_by_hex", "ezoc", "enemy_blocks", "line_kinds", "line_network",
-           "radius_reach"]
+__all__ = ["LINE_KINDS", "lru_get", "units_by_hex", "ezoc", "enemy_blocks", "path_blocks", "placement",
+           "zoc_sources", "side_maps", "line_kinds", "line_network", "radius_reach"]
 
 #: The kinds of line on a map hexside a supply path may follow (asked of ``supply_line``).
 LINE_KINDS = ("road", "trail", "rail")
@@ -117,6 +120,51 @@ def _blocks(ctx: Any, side: str, answer: Mapping[str, Any] | None) -> tuple[list
         zmap, locks = answer["exerted_by"], answer["kind"] != "none"
         return sorted(occupied), [h for h in sorted(near - occupied) if locks and zmap.get(hex_label(h))]
     return sorted(occupied), [h for h in sorted(near - occupied) if ezoc(ctx, h, side)]
+
+
+def path_blocks(ctx: Any, side: str, *, through_enemy: str, through_ezoc: str,
+                opens: Callable[[Mapping[str, Any]], bool], reasons: tuple[Any, Any], cache: str, keep: int,
+                fallback_key: Any = None) -> dict[Hex, Any]:
+    """Hex -> reason for every hex a path of ``side`` cannot pass: enemy-occupied (``reasons[0]``)
+    unless the ``through_enemy`` lines allow it, and in an EZOC (``reasons[1]``) unless the
+    ``through_ezoc`` lines allow it for the fact ``friendly_combat_unit`` (a unit of ``side``
+    for which ``opens`` is true stands there). Enemy hexes first, then EZOC hexes, each sorted;
+    the EZOCs are :func:`enemy_blocks`'s (kept in ``cache``)."""
+    occupied, ezocs = enemy_blocks(ctx, side, cache, keep, fallback_key)
+    by_hex = units_by_hex(ctx)
+    out: dict[Hex, Any] = {} if _allowed(ctx, through_enemy, {}) else dict.fromkeys(occupied, reasons[0])
+    for h in ezocs:
+        friendly = any(u.get("side") == side and opens(u) for u in by_hex.get(h, ()))
+        if not _allowed(ctx, through_ezoc, {"friendly_combat_unit": friendly}):
+            out[h] = reasons[1]
+    return out
+
+
+def placement(ctx: Any, fields: tuple[str, ...]) -> tuple[tuple[Any, ...], ...]:
+    """The ``fields`` of every unit on a map hex, in state order (once per state version)."""
+    key = ("supply", "placement", fields)
+    found = ctx.memo.get(key)
+    if found is None:
+        found = ctx.memo[key] = tuple(tuple(map(u.get, fields)) for u in ctx.state.units if u.get("hex"))
+    return found
+
+
+def zoc_sources(ctx: Any, side: str) -> tuple[tuple[str, str], ...]:
+    """``(hex, source id)`` of every hex that is a ZOC against ``side`` by itself (the
+    ``casebook_zoc_sources`` hook), sorted."""
+    lists = ctx.hook.casebook_zoc_sources(ctx=ctx, side=side)
+    return tuple(sorted((str(s["hex"]), str(s["id"])) for lst in lists for s in (lst or ())))
+
+
+def side_maps(ctx: Any, side: str, name: str, key: Callable[[], Any], keep: int, memo: str) -> dict[Any, Any]:
+    """The cache of ``side``'s maps under ``ctx.lasting(name)`` for the key ``key()`` gives (what
+    the maps depend on), the last ``keep`` keys kept; found once per state version under
+    ``ctx.memo[(memo, "store", side)]`` without computing the key again."""
+    mkey = (memo, "store", side)
+    store = ctx.memo.get(mkey)
+    if store is None:
+        store = ctx.memo[mkey] = lru_get(ctx.lasting(name), key(), keep)[0]
+    return store
 
 
 def line_kinds(ctx: Any, side: str) -> tuple[str, ...]:
