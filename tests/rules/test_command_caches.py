@@ -193,7 +193,7 @@ def test_enemy_blocks_kept_by_the_zoc_map_key_serve_a_sides_own_moves(m41):
     from casebook.areas.supply import enemy_blocks
 
     def blocks(c):  # what command_blocked reads (the shared area's enemy blocks, command's cache)
-        return enemy_blocks(c, "soviet", "command.enemy-blocks", cp._KEEP)
+        return enemy_blocks(c, "soviet", "command.enemy-blocks", cp._KEEP, per_hex=True)
     before = blocks(ctx)
     blocked = cp.command_blocked(ctx, "soviet")
     ezoc = [h for h, why in blocked.items() if why == "enemy ZOC"]

@@ -114,7 +114,7 @@ def command_blocked(ctx: Any, side: str) -> dict[Hex, str]:
         store["blocked"] = area.path_blocks(
             ctx, side, through_enemy="trace_command_through_enemy", through_ezoc="trace_command_through_ezoc",
             opens=lambda u: u.get("class") not in ("hq", "remnant"), reasons=("enemy unit", "enemy ZOC"),
-            cache="command.enemy-blocks", keep=_KEEP)
+            cache="command.enemy-blocks", keep=_KEEP, per_hex=True)  # as before the area: per-hex ZOC answers
     return store["blocked"]
 
 

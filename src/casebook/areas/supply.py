@@ -91,23 +91,26 @@ def ezoc(ctx: Any, h: Hex, side: str) -> bool:
         for n in ctx.board.neighbours(h) for u in by_hex.get(n, ()))
 
 
-def enemy_blocks(ctx: Any, side: str, cache: str, keep: int, fallback_key: Any = None) -> tuple[list[Hex], list[Hex]]:
+def enemy_blocks(ctx: Any, side: str, cache: str, keep: int, fallback_key: Any = None,
+                 per_hex: bool = False) -> tuple[list[Hex], list[Hex]]:
     """``(enemy-occupied hexes, EZOC hexes next to them or to a hex that is a ZOC by itself)``
     against ``side``, each sorted, whoever stands in the EZOC hexes (the caller lifts those its
     rules open). Kept in ``ctx.lasting(cache)`` (the last ``keep``) by the ZOC plugin's map key
     (``casebook_zoc_map``: it names every enemy unit, the weather and the settings), so a side's
-    own moves reuse them; without a ZOC map, by ``fallback_key`` (None: made anew)."""
+    own moves reuse them; without a ZOC map, by ``fallback_key`` (None: made anew). With
+    ``per_hex`` each hex near an enemy unit is asked of ``casebook_zoc`` (the same verdicts as
+    the map's, with that answer's rule lines noted in an ``ask`` answer) instead of the map at once."""
     answer = ctx.hook.casebook_zoc_map(ctx=ctx, side=side)
     key = (side, answer["key"]) if answer is not None else None if fallback_key is None else (side, fallback_key)
     if key is None:
-        return _blocks(ctx, side, answer)
+        return _blocks(ctx, side, answer, per_hex)
     kept, found = lru_get(ctx.lasting(cache), key, keep)
     if not found:
-        kept["blocks"] = _blocks(ctx, side, answer)
+        kept["blocks"] = _blocks(ctx, side, answer, per_hex)
     return kept["blocks"]
 
 
-def _blocks(ctx: Any, side: str, answer: Mapping[str, Any] | None) -> tuple[list[Hex], list[Hex]]:
+def _blocks(ctx: Any, side: str, answer: Mapping[str, Any] | None, per_hex: bool) -> tuple[list[Hex], list[Hex]]:
     occupied: set[Hex] = set()
     near: set[Hex] = set()
     for h, units in units_by_hex(ctx).items():
@@ -116,7 +119,7 @@ def _blocks(ctx: Any, side: str, answer: Mapping[str, Any] | None) -> tuple[list
             near.update(ctx.board.neighbours(h))
     if answer is not None:  # hexes that are a ZOC themselves, away from enemy units
         near.update(parse_hex(h) for h in answer["exerted_by"])
-    if answer is not None and "kind" in answer:  # the ZOC plugin's map says it all at once
+    if answer is not None and "kind" in answer and not per_hex:  # the ZOC plugin's map says it all at once
         zmap, locks = answer["exerted_by"], answer["kind"] != "none"
         return sorted(occupied), [h for h in sorted(near - occupied) if locks and zmap.get(hex_label(h))]
     return sorted(occupied), [h for h in sorted(near - occupied) if ezoc(ctx, h, side)]
@@ -124,13 +127,13 @@ def _blocks(ctx: Any, side: str, answer: Mapping[str, Any] | None) -> tuple[list
 
 def path_blocks(ctx: Any, side: str, *, through_enemy: str, through_ezoc: str,
                 opens: Callable[[Mapping[str, Any]], bool], reasons: tuple[Any, Any], cache: str, keep: int,
-                fallback_key: Any = None) -> dict[Hex, Any]:
+                fallback_key: Any = None, per_hex: bool = False) -> dict[Hex, Any]:
     """Hex -> reason for every hex a path of ``side`` cannot pass: enemy-occupied (``reasons[0]``)
     unless the ``through_enemy`` lines allow it, and in an EZOC (``reasons[1]``) unless the
     ``through_ezoc`` lines allow it for the fact ``friendly_combat_unit`` (a unit of ``side``
     for which ``opens`` is true stands there). Enemy hexes first, then EZOC hexes, each sorted;
-    the EZOCs are :func:`enemy_blocks`'s (kept in ``cache``)."""
-    occupied, ezocs = enemy_blocks(ctx, side, cache, keep, fallback_key)
+    the EZOCs are :func:`enemy_blocks`'s (kept in ``cache``; ``per_hex`` as there)."""
+    occupied, ezocs = enemy_blocks(ctx, side, cache, keep, fallback_key, per_hex)
     by_hex = units_by_hex(ctx)
     out: dict[Hex, Any] = {} if _allowed(ctx, through_enemy, {}) else dict.fromkeys(occupied, reasons[0])
     for h in ezocs:
