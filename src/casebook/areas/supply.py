@@ -191,6 +191,10 @@ def line_network(ctx: Any, side: str) -> tuple[dict[int, list[int]], dict[tuple[
     once per board and rules): each line hex's neighbours through the hexsides its lines cross,
     in board order — with ``supply_line_off_hexside`` allowed, also any adjacent line hex — and
     whether a step uses a rail-only hexside."""
+    mkey = ("supply", "line-network", side)  # asked once per unit answer: once per state version here
+    found = ctx.memo.get(mkey)
+    if found is not None:
+        return found
     kinds = line_kinds(ctx, side)
     off_hexside = _allowed(ctx, "supply_line_off_hexside", {})
     cache = ctx.lasting("supply.line-adj", kinds, off_hexside)
@@ -211,7 +215,8 @@ def line_network(ctx: Any, side: str) -> tuple[dict[int, list[int]], dict[tuple[
                         adj[i].append(j)
                         rail[i, j] = False
         cache["adj"], cache["rail"] = adj, rail
-    return cache["adj"], cache["rail"]
+    found = ctx.memo[mkey] = (cache["adj"], cache["rail"])
+    return found
 
 
 def radius_reach(ctx: Any, start: Hex, radius: int, blocked: Mapping[Hex, Any]) -> dict[Hex, list[Hex]]:
