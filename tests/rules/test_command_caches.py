@@ -190,7 +190,11 @@ def test_enemy_blocks_kept_by_the_zoc_map_key_serve_a_sides_own_moves(m41):
     definition's on a fresh engine (a friendly combat unit now opens its EZOC hex, 7.4)."""
     state = Game(m41, "october-blitz").new_initial_state(seed=1)
     ctx = state.ctx()
-    before = cp._enemy_blocks(ctx, "soviet")
+    from casebook.areas.supply import enemy_blocks
+
+    def blocks(c):  # what command_blocked reads (the shared area's enemy blocks, command's cache)
+        return enemy_blocks(c, "soviet", "command.enemy-blocks", cp._KEEP, per_hex=True)
+    before = blocks(ctx)
     blocked = cp.command_blocked(ctx, "soviet")
     ezoc = [h for h, why in blocked.items() if why == "enemy ZOC"]
     assert ezoc
@@ -198,7 +202,7 @@ def test_enemy_blocks_kept_by_the_zoc_map_key_serve_a_sides_own_moves(m41):
                  and u["class"] not in ("hq", "remnant"))
     state.data.move_unit(mover["id"], hex_label(ezoc[0]))
     moved = state.ctx()
-    assert cp._enemy_blocks(moved, "soviet") is before                      # kept, not remade
+    assert blocks(moved) is before                      # kept, not remade
     got = cp.command_blocked(moved, "soviet")
     assert ezoc[0] not in got                                               # 7.4: opened
     assert got == _plain_blocked(_fresh(m41).ctx(state.data), "soviet")

@@ -1,6 +1,6 @@
 """The caches and searches behind supply (5.x) and command (8.x) answers (issue #9).
 
-- the searches of ``games/moscow41/plugins/_supply_search.py`` give networkx's answers — distances and the very
+- the searches of ``src/casebook/areas/search.py`` give networkx's answers — distances and the very
   paths, ties broken alike (hypothesis property tests on random graphs);
 - the maps kept per placement/weather/settings key give, over a played prefix, the answers an
   engine with no kept maps computes from scratch, for every unit of both sides;
@@ -14,9 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from casebook.areas import _supply_search as index_
+from casebook.areas import search
 from casebook.core.game import Game
 from casebook.core.hexgrid import hex_label
-from casebook.games.moscow41.plugins import _supply_search as search
 from casebook.script.engine import Engine
 from casebook.tools.bots import RandomBot
 
@@ -52,11 +53,11 @@ def test_dijkstra_gives_networkx_distances_and_paths(gc, data):
 
     want_dist, want_paths = nx.multi_source_dijkstra(g, sources, cutoff=cutoff, weight=weight)
     neighbours = {x: [(y, cost[y, x]) for y in g.adj[x]] for x in g}
-    dist, pred = search.dijkstra(sources, cutoff, neighbours.__getitem__, closed)
+    dist, pred = search.multi_source_dijkstra(sources, cutoff, neighbours.__getitem__, closed)
     assert dist == want_dist
     assert list(dist) == list(want_dist)  # settled in the same order
     for h in dist:
-        assert search.path_to_source(pred, h) == list(reversed(want_paths[h]))
+        assert search.walk_back(pred, h) == list(reversed(want_paths[h]))
 
 
 @settings(max_examples=60, deadline=None)
@@ -74,10 +75,10 @@ def test_dijkstra_with_fractional_costs_or_cutoff_still_gives_networkx_answers(g
         return half[y, x]
 
     want_dist, want_paths = nx.multi_source_dijkstra(g, sources, cutoff=cutoff, weight=weight)
-    dist, pred = search.dijkstra(sources, cutoff, {x: [(y, half[y, x]) for y in g.adj[x]] for x in g}.__getitem__)
+    dist, pred = search.multi_source_dijkstra(sources, cutoff, {x: [(y, half[y, x]) for y in g.adj[x]] for x in g}.__getitem__)
     assert dist == want_dist and list(dist) == list(want_dist)
     for h in dist:
-        assert search.path_to_source(pred, h) == list(reversed(want_paths[h]))
+        assert search.walk_back(pred, h) == list(reversed(want_paths[h]))
 
 
 @settings(max_examples=150, deadline=None)
@@ -90,10 +91,10 @@ def test_bfs_gives_networkx_unit_step_paths(gc, data):
     open_graph = g.subgraph([n for n in g if n not in closed])  # adjacency order kept
     want_dist, want_paths = nx.multi_source_dijkstra(open_graph, sources, weight=lambda u, v, d: 1)
     adj = {x: list(g.adj[x]) for x in g}
-    dist, pred = search.bfs(sources, adj, closed)
+    dist, pred = search.multi_source_bfs(sources, adj, closed)
     assert dist == want_dist and list(dist) == list(want_dist)
     for h in dist:
-        assert search.path_to_source(pred, h) == list(reversed(want_paths[h]))
+        assert search.walk_back(pred, h) == list(reversed(want_paths[h]))
 
 
 # -- kept maps against maps computed from scratch -------------------------------------------------
@@ -154,7 +155,7 @@ def test_kept_step_costs_are_the_movement_hooks_answers(m41, weather):
     state.data.set_weather(temperature=weather[0], ground=weather[1])
     state.data.touch()
     ctx = state.ctx()
-    index = search.board_index(ctx)
+    index = index_.board_index(ctx)
     assert len(set(index.step_kind.values())) < len(index.step_kind) / 10  # kinds, not hexsides
     rows = {}
     for u in state.data.units:
@@ -235,18 +236,18 @@ def test_rows_with_equal_costs_share_one_search_and_it_is_each_units_own(m41):
     rows = {paths.move_class(ctx, u): paths.search_row(ctx, u["id"]) for u in state.data.units if u.get("hex")}
     assert rows["infantry"] == rows["cavalry"] and rows["armor"] == rows["mechanized"]
     assert rows["infantry"] != rows["armor"]  # armour pays more in forest (9.2A)
-    index = search.board_index(ctx)
+    index = index_.board_index(ctx)
     for u in state.data.units:
         if not u.get("hex"):
             continue
         closed, targets, _ = paths._index_sets(ctx, u["side"])
         costs, ask = paths._step_costs(ctx, u), paths._asker(ctx, u["id"])
-        own = search.dijkstra(targets, 8, lambda x: costs.into(x, ask), closed)  # noqa: B023 - called at once, inside the loop
+        own = search.multi_source_dijkstra(targets, 8, lambda x: costs.into(x, ask), closed)  # noqa: B023 - called at once, inside the loop
         shared = paths._reverse_map(ctx, u["side"], u["id"], 8)
         here = index.index[paths.unit_hex(ctx, u["id"])]
         assert own[0].get(here) == shared[0].get(here), u["id"]
         if here in own[0]:
-            assert search.path_to_source(own[1], here) == search.path_to_source(shared[1], here)
+            assert search.walk_back(own[1], here) == search.walk_back(shared[1], here)
 
 
 @pytest.mark.case("5.4A", "5.4B", "7.4")
@@ -255,7 +256,6 @@ def test_what_stops_an_unsupplied_units_path_is_kept_only_while_its_search_regio
     answer lists (5.4, 7.4) come from a search kept with what it read. Moving a German unit far
     away reuses it; moving one into that region does not; every answer equals a fresh engine's."""
     from casebook.core.hexgrid import parse_hex
-    from casebook.games.moscow41.plugins import _supply_trace as trace
     state = Game(m41, "october-blitz").new_initial_state(seed=1)
     data = state.data
     german = sorted((u for u in data.units if u.get("hex") and u["side"] == "german"), key=lambda u: u["hex"])
@@ -268,10 +268,10 @@ def test_what_stops_an_unsupplied_units_path_is_kept_only_while_its_search_regio
     assert not first["in_supply"] and first["blocked"]
     cold = _fresh(m41).ctx(data)
     assert first == cold.hook.casebook_supply(ctx=cold, unit=soviet["id"])
-    here = trace.search.board_index(ctx).index[parse_hex(behind)]
+    here = index_.board_index(ctx).index[parse_hex(behind)]
     key = next(k for k in ctx.lasting("supply.blocked-met") if k[:2] == ("soviet", here))
     run = ctx.lasting("supply.blocked-met")[key]
-    read = {trace.search.board_index(ctx).hexes[i] for i in run["read"]}
+    read = {index_.board_index(ctx).hexes[i] for i in run["read"]}
     far = next(g for g in german if parse_hex(g["hex"]) not in read
                and all(n not in read for n in m41.board.neighbours(parse_hex(g["hex"]))))
     step = next(hex_label(n) for n in m41.board.neighbours(parse_hex(far["hex"]))

@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from casebook.areas import supply as area
 from casebook.content.cases import implements
-from casebook.core.hexgrid import Hex, hex_label, parse_hex
+from casebook.core.hexgrid import Hex, parse_hex
 from casebook.games.moscow41.plugins._rule_refusals import memo_allowed
 
 __all__ = ["is_panzer", "hqs_of", "may_activate", "path_hexes", "command_key", "command_blocked", "hq_reach", "command_path", "hq_entry",
@@ -34,31 +35,15 @@ def command_key(ctx: Any, side: str) -> tuple[Any, ...]:
     7.4; HQs trace, 8.1), the weather, the settings the ZOC hook reads and the hexes that are a
     ZOC by themselves (``casebook_zoc_sources``: Partisan markers, 16.3A)."""
     w = ctx.state.weather or {}
-    units = ctx.memo.get(("command", "placement"))
-    if units is None:  # the same for both sides: once per state version
-        units = ctx.memo[("command", "placement")] = tuple(
-            tuple(map(u.get, _UNIT_FIELDS)) for u in ctx.state.units if u.get("hex"))
-    sources = tuple(sorted((str(s["hex"]), str(s["id"])) for lst in ctx.hook.casebook_zoc_sources(
-        ctx=ctx, side=side) for s in (lst or ())))  # hexes that are a ZOC themselves (16.3A, 15.3B)
-    return (side, units, w.get("temperature", "warm"), w.get("ground", "dry"),
-            tuple(ctx.state.setting(name) for name in _SETTINGS), sources)
+    return (side, area.placement(ctx, _UNIT_FIELDS), w.get("temperature", "warm"), w.get("ground", "dry"),
+            tuple(ctx.state.setting(name) for name in _SETTINGS), area.zoc_sources(ctx, side))
 
 
 def _store(ctx: Any, side: str) -> dict[Any, Any]:
-    """The cache of ``side``'s command maps for the current :func:`command_key` (found once per
-    state version through ``ctx.memo``)."""
-    mkey = ("command", "store", side)
-    store = ctx.memo.get(mkey)
-    if store is None:
-        cache = ctx.lasting("command.maps")
-        key = command_key(ctx, side)
-        store = cache.pop(key, None)
-        if store is None:
-            store = {}
-        cache[key] = ctx.memo[mkey] = store
-        while len(cache) > _KEEP:
-            cache.pop(next(iter(cache)))
-    return store
+    """The cache of ``side``'s command maps for the current :func:`command_key`."""
+    store = ctx.memo.get(("command", "store", side))
+    return store if store is not None else area.side_maps(ctx, side, "command.maps", lambda: command_key(ctx, side),
+                                                          _KEEP, "command")
 
 
 def is_panzer(unit: Mapping[str, Any]) -> bool:
@@ -119,72 +104,18 @@ def _hq_hexes(ctx: Any, side: str) -> list[tuple[Mapping[str, Any], Hex, int]]:
     return found
 
 
-def _ezoc(ctx: Any, h: Hex, side: str, by_hex: Mapping[Hex, list[Any]]) -> bool:
-    answer = ctx.hook.casebook_zoc(ctx=ctx, hex=hex_label(h), side=side)
-    if answer is not None:
-        return bool(answer.get("exerted_by")) and answer.get("kind", "locking") != "none"
-    temperature = (ctx.state.weather or {}).get("temperature", "warm")
-    return any(u.get("side") != side and ctx.permission(
-        "exert_zoc", {"temperature": temperature, "unit_class": u.get("class")}).value
-        for n in ctx.board.neighbours(h) for u in by_hex.get(n, ()))
-
-
-def _by_hex(ctx: Any) -> dict[Hex, list[Any]]:
-    """Hex -> the units in it (state order), once per state version."""
-    found = ctx.memo.get(("command", "by-hex"))
-    if found is None:
-        found = ctx.memo[("command", "by-hex")] = {}
-        for u in ctx.state.units:
-            if u.get("hex"):
-                found.setdefault(parse_hex(u["hex"]), []).append(u)
-    return found
-
-
-def _enemy_blocks(ctx: Any, side: str) -> tuple[list[Hex], list[Hex]]:
-    """``(enemy-occupied hexes, EZOC hexes next to them)`` against ``side`` (sorted), whoever
-    stands in the EZOC hexes (:func:`command_blocked` lifts those a friendly combat unit opens).
-    They depend on the enemy units and the conditions only: kept by the key of the ZOC plugin's
-    map (``casebook_zoc_map``: equal keys, equal maps; it names every enemy unit, the weather
-    and the settings), so a side's own moves reuse them. Without a ZOC map, made anew."""
-    answer = ctx.hook.casebook_zoc_map(ctx=ctx, side=side)
-    kept = ctx.lasting("command.enemy-blocks")
-    key = None if answer is None else (side, answer["key"])
-    found = kept.pop(key, None) if key is not None else None
-    if found is None:
-        occupied = {parse_hex(u["hex"]) for u in ctx.state.units if u.get("hex") and u.get("side") != side}
-        near: set[Hex] = set()
-        for h in occupied:
-            near.update(ctx.board.neighbours(h))
-        if answer is not None:  # hexes that are a ZOC themselves, away from enemy units (16.3A)
-            near.update(parse_hex(h) for h in answer["exerted_by"])
-        by_hex = _by_hex(ctx)
-        found = (sorted(occupied), [h for h in sorted(near - occupied) if _ezoc(ctx, h, side, by_hex)])
-    if key is not None:
-        kept[key] = found
-        while len(kept) > _KEEP:
-            kept.pop(next(iter(kept)))
-    return found
-
-
 @implements("8.0A", "8.1B", "7.4")
 def command_blocked(ctx: Any, side: str) -> dict[Hex, str]:
     """Hex -> reason for every hex a command path of ``side`` cannot pass: enemy-occupied, or in
     an EZOC (asked of ``casebook_zoc``) without a friendly non-remnant combat unit (8.1B, 7.4).
     (Enemy hexes first, then EZOC hexes, each in hex order; the order carries no meaning.)"""
     store = _store(ctx, side)
-    if "blocked" in store:
-        return store["blocked"]
-    occupied, ezocs = _enemy_blocks(ctx, side)
-    opened = {u["hex"] for u in ctx.state.units if u.get("hex") and u.get("side") == side
-              and u.get("class") not in ("hq", "remnant")}  # 7.4: friendly combat units' hexes
-    # 8.0A, 8.1B (command.rules) and 7.4, 8.1B (zoc.rules: unless a friendly combat unit is there)
-    through_enemy = memo_allowed(ctx, "trace_command_through_enemy", {})
-    out: dict[Hex, str] = {} if through_enemy else dict.fromkeys(occupied, "enemy unit")
-    for h in ezocs:
-        if not memo_allowed(ctx, "trace_command_through_ezoc", {"friendly_combat_unit": hex_label(h) in opened}):
-            out[h] = "enemy ZOC"
-    store["blocked"] = out
-    return out
+    if "blocked" not in store:  # 8.0A, 8.1B (command.rules) and 7.4, 8.1B (zoc.rules)
+        store["blocked"] = area.path_blocks(
+            ctx, side, through_enemy="trace_command_through_enemy", through_ezoc="trace_command_through_ezoc",
+            opens=lambda u: u.get("class") not in ("hq", "remnant"), reasons=("enemy unit", "enemy ZOC"),
+            cache="command.enemy-blocks", keep=_KEEP, per_hex=True)  # as before the area: per-hex ZOC answers
+    return store["blocked"]
 
 
 def hq_reach(ctx: Any, hq: Mapping[str, Any]) -> dict[Hex, list[Hex]]:
@@ -197,8 +128,8 @@ def _reach(ctx: Any, side: str, start: Hex, radius: int) -> dict[Hex, list[Hex]]
     store = _store(ctx, side)
     key = ("reach", start, radius)
     found = store.get(key)
-    if found is None:  # one breadth-first search per HQ and key
-        found = store[key] = ctx.board.paths_within(start, radius, command_blocked(ctx, side))
+    if found is None:  # the supply area's radius search, once per HQ and key
+        found = store[key] = area.radius_reach(ctx, start, radius, command_blocked(ctx, side))
     return found
 
 

@@ -22,7 +22,8 @@ from casebook.games.moscow41.plugins import _command_paths as cp
 from casebook.games.moscow41.plugins._rule_refusals import memo_allowed
 from casebook.games.moscow41.plugins._rule_refusals import refusals as rule_refusals
 
-__all__ = ["step_side", "stack_ip", "hq_cost", "hq_stacks", "hq_limit", "single_stacks", "recoverable", "legal", "templates", "refusals",
+__all__ = ["step_side", "stack_ip", "stack_marker",
+           "hq_cost", "hq_stacks", "hq_limit", "single_stacks", "recoverable", "legal", "templates", "refusals",
            "apply"]
 
 _SRC = "command"
@@ -47,6 +48,17 @@ def stack_ip(ctx: Any) -> int:
     return int(found)
 
 
+@implements("0.7.3.1C")
+def stack_marker(ctx: Any) -> str:
+    """The marker a stack activated on its own receives: script ``stack_activation_marker``
+    (command.rules: a Reserve marker, 0.7.3.1C, 9.4D), ``"reserve"`` or ``"none"``."""
+    key = ("command", "stack-marker")
+    found = ctx.memo.get(key)
+    if found is None:
+        found = ctx.memo[key] = str(ctx.value("stack_activation_marker", {}))
+    return str(found)
+
+
 def _supplied(ctx: Any, uid: str) -> bool:
     """The supply plugin's verdict (5.6A); True when no plugin answers (degraded play)."""
     answer = ctx.hook.casebook_supply(ctx=ctx, unit=uid)
@@ -63,17 +75,18 @@ def _hexes(ctx: Any, side: str) -> list[str]:
     return sorted({u["hex"] for u in ctx.state.units if u.get("side") == side and u.get("hex")})
 
 
-def _side_stacks(ctx: Any, side: str) -> dict[str, list[Mapping[str, Any]]]:
-    """Hex -> :func:`_stack_units` of ``side``, for every hex of ``side`` (label order), built in
+def _side_stacks(ctx: Any, side: str, hqs: bool = False) -> dict[str, list[Mapping[str, Any]]]:
+    """Hex -> :func:`_stack_units` of ``side`` (with ``hqs``, HQs too: an HQ's activation asks
+    ``hq_activate_unit`` of each, 0.7.3.1B), for every hex of ``side`` (label order), built in
     one pass over the units once per state version (``ctx.memo``)."""
-    key = ("command", "stacks", side)
+    key = ("command", "stacks", side, hqs)
     found = ctx.memo.get(key)
     if found is None:
         by_hex: dict[str, list[Mapping[str, Any]]] = {}
         for u in ctx.state.units:
             if u.get("side") == side and u.get("hex"):
                 units = by_hex.setdefault(u["hex"], [])
-                if u.get("class") != "hq" and not u.get("activated"):
+                if (hqs or u.get("class") != "hq") and not u.get("activated"):
                     units.append(u)
         found = ctx.memo[key] = {h: by_hex[h] for h in sorted(by_hex)}
     return found
@@ -81,12 +94,13 @@ def _side_stacks(ctx: Any, side: str) -> dict[str, list[Mapping[str, Any]]]:
 
 def _eligible(ctx: Any, side: str, hq_mechanized: bool) -> list[tuple[str, Any, list[str]]]:
     """``(hex label, Hex, unit ids)`` for every hex of ``side`` holding units an HQ (mechanized
-    or not) may activate (2.0, 2.2C, 2.2E), in label order; once per state version."""
+    or not) may activate (2.0, 2.2C, 2.2E; never an HQ, 0.7.3.1B: the ``hq_activate_unit``
+    lines of command.rules), in label order; once per state version."""
     key = ("command", "eligible", side, hq_mechanized)
     found = ctx.memo.get(key)
     if found is None:
         found = ctx.memo[key] = []
-        for hex_, units in _side_stacks(ctx, side).items():
+        for hex_, units in _side_stacks(ctx, side, hqs=True).items():
             ids = [u["id"] for u in units if cp.may_activate(ctx, cp.is_panzer(u), hq_mechanized, u.get("class"))]
             if ids:
                 found.append((hex_, parse_hex(hex_), ids))
@@ -329,7 +343,7 @@ def apply(ctx: Any, action: Action) -> dict[str, Any]:
         units = single_stacks(ctx, side)[action.get("stack")]
         cost = ctx.value("ip_cost", {"ip_use": "activate_stack"})
         st.add_track("ip", -cost, side)
-        reserve = action.get("reserve", True)
+        reserve = action.get("reserve", stack_marker(ctx) == "reserve")  # 0.7.3.1C (command.rules)
         for uid in units:
             st.update_unit(uid, activated=True, reserve=True if reserve else None)
         result = {"stack": action.get("stack"), "units": units, "ip": cost,

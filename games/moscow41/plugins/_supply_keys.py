@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from casebook.areas import supply as area
+from casebook.areas.supply import lru_get
 from casebook.core.hexgrid import hex_label
 
 __all__ = ["UNIT_FIELDS", "SETTINGS", "KEEP", "placement", "weather", "settings", "zoc_sources", "side_key",
@@ -35,13 +37,9 @@ KEEP = 48
 
 
 def placement(ctx: Any) -> tuple[tuple[Any, ...], ...]:
-    """The :data:`UNIT_FIELDS` of every unit on a map hex, in state order (once per version)."""
-    memo = ctx.memo
-    found = memo.get(("supply", "placement"))
-    if found is None:
-        found = memo[("supply", "placement")] = tuple(
-            tuple(map(u.get, UNIT_FIELDS)) for u in ctx.state.units if u.get("hex"))
-    return found
+    """The :data:`UNIT_FIELDS` of every unit on a map hex, in state order (the supply area's
+    ``placement``, once per version)."""
+    return area.placement(ctx, UNIT_FIELDS)
 
 
 def weather(ctx: Any) -> tuple[str, str]:
@@ -66,11 +64,7 @@ def _cities(ctx: Any) -> list[str]:
     return cache["cities"]
 
 
-def zoc_sources(ctx: Any, side: str) -> tuple[tuple[str, str], ...]:
-    """``(hex, source id)`` of every hex that is a ZOC against ``side`` by itself (the
-    ``casebook_zoc_sources`` hook: 16.3A, 15.3B), sorted."""
-    lists = ctx.hook.casebook_zoc_sources(ctx=ctx, side=side)
-    return tuple(sorted((str(s["hex"]), str(s["id"])) for lst in lists for s in (lst or ())))
+zoc_sources = area.zoc_sources
 
 
 def side_key(ctx: Any, side: str) -> tuple[Any, ...]:
@@ -82,24 +76,9 @@ def side_key(ctx: Any, side: str) -> tuple[Any, ...]:
     return (side, placement(ctx), weather(ctx), settings(ctx), extra, zoc_sources(ctx, side))
 
 
-def lru_get(cache: dict[Any, Any], key: Any, keep: int) -> tuple[dict[Any, Any], bool]:
-    """The dict under ``key`` in ``cache`` (made if absent), moved to the young end; the oldest
-    keys beyond ``keep`` are dropped. Returns ``(value, found)``."""
-    value = cache.pop(key, None)
-    found = value is not None
-    if value is None:
-        value = {}
-    cache[key] = value
-    while len(cache) > keep:
-        cache.pop(next(iter(cache)))
-    return value, found
-
-
 def side_store(ctx: Any, side: str) -> dict[Any, Any]:
-    """The cache of ``side``'s supply maps for the current :func:`side_key`."""
-    memo = ctx.memo
-    mkey = ("supply", "store", side)
-    store = memo.get(mkey)
-    if store is None:
-        store = memo[mkey] = lru_get(ctx.lasting("supply.maps"), side_key(ctx, side), KEEP)[0]
-    return store
+    """The cache of ``side``'s supply maps for the current :func:`side_key` (asked hundreds of
+    times per answer set: the state version's memo first)."""
+    store = ctx.memo.get(("supply", "store", side))
+    return store if store is not None else area.side_maps(ctx, side, "supply.maps", lambda: side_key(ctx, side),
+                                                          KEEP, "supply")

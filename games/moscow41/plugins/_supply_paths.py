@@ -18,11 +18,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from casebook.areas import _supply_search as index_
+from casebook.areas import supply as supply_area
 from casebook.content.cases import implements
 from casebook.core.hexgrid import Hex, hex_label, parse_hex
-from casebook.games.moscow41.plugins import _supply_search as search
 from casebook.games.moscow41.plugins._rule_refusals import memo_allowed
-from casebook.games.moscow41.plugins._supply_keys import lru_get, placement, side_store, weather
+from casebook.games.moscow41.plugins._supply_keys import placement, side_store, weather
 
 __all__ = [
     "NON_COMBAT", "is_combat", "side_of", "unit_hex", "move_class", "ezoc", "blocked", "sources",
@@ -62,36 +63,16 @@ def move_class(ctx: Any, unit: Mapping[str, Any]) -> str:
     return cls
 
 
-def _units_by_hex(ctx: Any) -> dict[Hex, list[Mapping[str, Any]]]:
-    key = ("supply", "units_by_hex")
-    if key not in ctx.memo:
-        out: dict[Hex, list[Mapping[str, Any]]] = {}
-        for u in ctx.state.units:
-            if u.get("hex"):
-                out.setdefault(parse_hex(u["hex"]), []).append(u)
-        ctx.memo[key] = out
-    return ctx.memo[key]
-
-
+_units_by_hex = supply_area.units_by_hex
 _weather = weather
 
 
 @implements("7.4")
 def ezoc(ctx: Any, h: Hex, side: str) -> bool:
-    """Whether an enemy ZOC lies in ``h`` for ``side`` (asks ``casebook_zoc``; without a ZOC
-    plugin, any adjacent enemy unit allowed to exert a ZOC by the ``exert_zoc`` permission
-    (7.1A, 7.1C, 4.6A))."""
-    answer = ctx.hook.casebook_zoc(ctx=ctx, hex=hex_label(h), side=side)
-    if answer is not None:
-        return bool(answer.get("exerted_by")) and answer.get("kind", "locking") != "none"
-    temperature, _ = _weather(ctx)
-    by_hex = _units_by_hex(ctx)
-    for n in ctx.board.neighbours(h):
-        for u in by_hex.get(n, ()):
-            if u.get("side") != side and ctx.permission(
-                    "exert_zoc", {"temperature": temperature, "unit_class": u.get("class")}).value:
-                return True
-    return False
+    """Whether an enemy ZOC lies in ``h`` for ``side`` (the supply area's ``ezoc``: asks
+    ``casebook_zoc``; without a ZOC plugin, any adjacent enemy unit allowed to exert a ZOC by the
+    ``exert_zoc`` permission, 7.1A, 7.1C, 4.6A)."""
+    return supply_area.ezoc(ctx, h, side)
 
 
 @implements("5.2A", "5.4A", "5.4B", "7.4")
@@ -100,49 +81,19 @@ def blocked(ctx: Any, side: str) -> dict[Hex, tuple[str, tuple[str, ...]]]:
     enemy-occupied (5.4A) or in an EZOC without a friendly non-remnant combat unit (5.4B, 7.4).
     Only hexes next to enemy units are asked about ZOCs (a ZOC extends to adjacent hexes, 7.0D)."""
     store = side_store(ctx, side)
-    if "blocked" in store:
-        return store["blocked"]
-    by_hex = _units_by_hex(ctx)
-    occupied, ezocs = _enemy_blocks(ctx, side)
-    # 5.4A, 5.2A (supply.rules) and 5.4B, 7.4 (zoc.rules: unless a friendly combat unit is there)
-    through_enemy = memo_allowed(ctx, "trace_supply_through_enemy", {})
-    out: dict[Hex, tuple[str, tuple[str, ...]]] = {} if through_enemy else dict.fromkeys(occupied, _ENEMY)
-    for h in ezocs:
-        friendly = any(u.get("side") == side and is_combat(u) for u in by_hex.get(h, ()))
-        if not memo_allowed(ctx, "trace_supply_through_ezoc", {"friendly_combat_unit": friendly}):
-            out[h] = _EZOC
-    store["blocked"] = out
-    return out
+    if "blocked" not in store:  # 5.4A, 5.2A (supply.rules) and 5.4B, 7.4 (zoc.rules)
+        store["blocked"] = supply_area.path_blocks(
+            ctx, side, through_enemy="trace_supply_through_enemy", through_ezoc="trace_supply_through_ezoc",
+            opens=is_combat, reasons=(_ENEMY, _EZOC), cache="supply.enemy-blocks", keep=16,
+            fallback_key=(placement(ctx), _weather(ctx)))
+    return store["blocked"]
 
 
 def _enemy_blocks(ctx: Any, side: str) -> tuple[list[Hex], list[Hex]]:
-    """``(enemy-occupied hexes, EZOC hexes next to them)`` against ``side``, in board order,
-    whoever stands in the EZOC hexes (:func:`blocked` lifts the EZOCs friendly combat units
-    stand in). Kept by the ZOC plugin's map key (the enemy units and conditions the ZOC map
-    is computed from; without a ZOC plugin, every unit's placement and the weather), so a
-    side's own moves reuse it."""
-    answer = ctx.hook.casebook_zoc_map(ctx=ctx, side=side)
-    if answer is not None:
-        key: Any = (side, answer["key"])
-    else:
-        key = (side, placement(ctx), _weather(ctx))
-    kept, found = lru_get(ctx.lasting("supply.enemy-blocks"), key, 16)
-    if not found:
-        occupied: set[Hex] = set()
-        near: set[Hex] = set()
-        for h, units in _units_by_hex(ctx).items():
-            if any(u.get("side") != side for u in units):
-                occupied.add(h)
-                near.update(ctx.board.neighbours(h))
-        kept["occupied"] = sorted(occupied)
-        if answer is not None:  # hexes that are a ZOC themselves, away from enemy units (16.3A)
-            near.update(parse_hex(h) for h in answer["exerted_by"])
-        if answer is not None and "kind" in answer:  # the ZOC plugin's map says it all at once
-            zmap, locks = answer["exerted_by"], answer["kind"] != "none"
-            kept["ezoc"] = [h for h in sorted(near - occupied) if locks and zmap.get(hex_label(h))]
-        else:
-            kept["ezoc"] = [h for h in sorted(near - occupied) if ezoc(ctx, h, side)]
-    return kept["occupied"], kept["ezoc"]
+    """``(enemy-occupied hexes, EZOC hexes next to them)`` against ``side`` (the supply area's
+    ``enemy_blocks``, kept by the ZOC plugin's map key; without a ZOC plugin, by every unit's
+    placement and the weather); :func:`blocked` lifts the EZOCs friendly combat units stand in."""
+    return supply_area.enemy_blocks(ctx, side, "supply.enemy-blocks", 16, (placement(ctx), _weather(ctx)))
 
 
 def _edge(ctx: Any, edge: str) -> list[Hex]:
@@ -212,29 +163,19 @@ def closed_indices(ctx: Any, side: str) -> frozenset[int]:
     """Board indices of the blocked hexes a path may end in but not pass: all but usable sources."""
     store = side_store(ctx, side)
     if "closed" not in store:
-        ix = search.board_index(ctx).index
+        ix = index_.board_index(ctx).index
         open_sources = usable(ctx, side)
         store["closed"] = frozenset(ix[h] for h in blocked(ctx, side) if h not in open_sources)
     return store["closed"]
 
 
 def _hq_reach(ctx: Any, side: str, hq_hex: Hex, radius: int) -> dict[Hex, list[Hex]]:
-    """Shortest hex paths from an HQ through unblocked hexes, up to ``radius`` hexes: one
-    breadth-first search per side store, kept (``ctx.lasting``) by the blocked hexes within the
-    radius — the only ones the search reads — so a move elsewhere on the map reuses it."""
+    """Shortest hex paths from an HQ through unblocked hexes, up to ``radius`` hexes (the supply
+    area's ``radius_reach``), once per side store."""
     store = side_store(ctx, side)
     key = ("hq-reach", hq_hex, radius)
     if key not in store:
-        disks = ctx.lasting("supply.hq-disks")
-        disk = disks.get((hq_hex, radius))
-        if disk is None:
-            disk = disks[(hq_hex, radius)] = tuple(ctx.board.paths_within(hq_hex, radius))
-        block = blocked(ctx, side)
-        shut = frozenset(h for h in disk if h in block)
-        kept, found = lru_get(ctx.lasting("supply.hq-reach"), (hq_hex, radius, shut), 512)
-        if not found:
-            kept["paths"] = ctx.board.paths_within(hq_hex, radius, shut)
-        store[key] = kept["paths"]
+        store[key] = supply_area.radius_reach(ctx, hq_hex, radius, blocked(ctx, side))
     return store[key]
 
 

@@ -11,21 +11,27 @@ leaves every hex they read as it was:
   (5.2B-D): one breadth-first search per side;
 - ``trace_mp(ctx, uid)`` — the cheapest path of at most ``supply_path_mp`` MPs (5.2B-C) from a
   unit to a usable source or to such a line hex: one backward Dijkstra per side and group of TEC
-  rows with equal step costs (``search_row``), on step costs kept per weather (``_supply_search``);
+  rows with equal step costs (``search_row``), on step costs kept per weather (``casebook.areas._supply_search``);
 - ``kept_answers`` — where a traced unit's answer is kept with the map that traced it;
 - ``blocked_met(ctx, uid)`` — what stops an unsupplied unit's path.
+
+The kept searches themselves are the shared area's (``casebook.areas._supply_trace``: line search,
+backward map, blocked hexes met); this module gives them Moscow '41's sources, blocked hexes, TEC
+rows and step costs.
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping
 from typing import Any
 
+from casebook.areas import _supply_search as index_
+from casebook.areas import _supply_trace as trace_area
+from casebook.areas import search
+from casebook.areas.supply import line_network, lru_get
 from casebook.content.cases import implements
 from casebook.core.hexgrid import Hex, hex_label
-from casebook.games.moscow41.plugins import _supply_search as search
-from casebook.games.moscow41.plugins._supply_keys import lru_get, settings, side_store, weather
+from casebook.games.moscow41.plugins._supply_keys import settings, side_store, weather
 from casebook.games.moscow41.plugins._supply_paths import (
     blocked,
     move_class,
@@ -46,117 +52,36 @@ __all__ = ["line_supplied", "line_path", "search_row", "trace_mp", "kept_answers
 _weather = weather
 
 
-def _line_kinds(side: str) -> tuple[str, ...]:
-    """Lines a supply path may follow: road and trail (5.2B); the Soviets also rail (5.2C)."""
-    return ("road", "trail", "rail") if side == "soviet" else ("road", "trail")
-
-
-def _line_edges(ctx: Any, side: str) -> list[tuple[Hex, Hex, bool]]:
-    """The hexsides a line of ``side`` crosses (5.2B-C), in board order, each with whether
-    only a rail crosses it (once per board)."""
-    kinds = _line_kinds(side)
-    cache = ctx.lasting("supply.line-edges", kinds)
-    if "edges" not in cache:
-        cache["edges"] = [(a, b, not (data.get("road") or data.get("trail")))
-                          for a, b, data in ctx.board.edge_items()
-                          if any(data.get(k) for k in kinds)]
-    return cache["edges"]
-
-
+@implements("5.2B", "5.2C", "5.2D")
 def _line_adj(ctx: Any, side: str) -> tuple[dict[int, list[int]], dict[tuple[int, int], bool]]:
-    """The whole line network of ``side`` as board indices (once per board): each line hex's
-    neighbours through line hexsides, in board order, and whether only a rail crosses each."""
-    cache = ctx.lasting("supply.line-adj", _line_kinds(side))
-    if "adj" not in cache:
-        ix = search.board_index(ctx).index
-        adj: dict[int, list[int]] = {}
-        rail: dict[tuple[int, int], bool] = {}
-        for a, b, rail_only in _line_edges(ctx, side):
-            i, j = ix[a], ix[b]
-            adj.setdefault(i, []).append(j)
-            adj.setdefault(j, []).append(i)
-            rail[i, j] = rail[j, i] = rail_only
-        cache["adj"], cache["rail"] = adj, rail
-    return cache["adj"], cache["rail"]
+    """The line network of ``side`` (the supply area's ``line_network``: the kinds of line the
+    ``supply_line`` lines allow, 5.2B-C, through the hexsides the line crosses, 5.2D)."""
+    return line_network(ctx, side)
 
 
 @implements("5.2B", "5.2C", "5.2D")
 def _line_graph(ctx: Any, side: str) -> tuple[dict[int, int], dict[int, int]]:
     """The line network of ``side`` from its usable sources (5.2D: the path enters and leaves by
-    the line's hexsides), through no blocked hex (5.4, 7.4) but usable sources: the hop count
-    from the nearest usable source to each line hex reached and the hex each was reached from
-    (board indices).
-
-    A breadth-first search reads the blocked status of the hexes it reaches and of their line
-    neighbours only; the last results per side are kept (``ctx.lasting``) with those hexes, and
-    one is reused, unchanged, when the sources are the same and no hex it read changed status
-    (a move far from the line leaves it alone)."""
+    the line's hexsides), through no blocked hex (5.4, 7.4) but usable sources: the shared area's
+    kept ``line_search`` (hop counts and predecessors, board indices)."""
     store = side_store(ctx, side)
-    if "line" in store:
-        return store["line"]
-    adj, _ = _line_adj(ctx, side)
-    closed = _closed(ctx, side)
-    ix = search.board_index(ctx).index
-    starts = tuple(i for i in (ix[h] for h in sorted(_usable(ctx, side)))
-                   if any(n not in closed for n in adj.get(i, ())))
-    def make() -> dict[str, Any]:
-        dist, pred = search.bfs(starts, adj, closed)
-        read = set(dist)
-        for i in dist:
-            read.update(adj.get(i, ()))
-        return {"starts": starts, "closed": closed, "read": frozenset(read), "result": (dist, pred),
-                "stamp": next(_STAMPS), "derived": {}}
-
-    found = _kept_run(ctx.lasting("supply.line-runs").setdefault(side, {}), (starts, closed),
-                      lambda run: run["starts"] == starts and _untouched(run["closed"] ^ closed, run["read"]),
-                      make)
-    store["line"] = found["result"]
-    store["line-stamp"] = found["stamp"]
-    store["line-derived"] = found["derived"]
-    return store["line"]
-
-
-#: How many searches per side (line) or per side and TEC row (backward maps) are kept for reuse.
-_RUNS_KEPT = 4
-#: Line searches are told apart by a stamp (never reused, unlike ``id``).
-_STAMPS = itertools.count()
-
-
-def _kept_run(kept: dict[Any, Any], key: Any, reusable: Any, make: Any) -> dict[str, Any]:
-    """The first run in ``kept`` that is ``reusable`` (it read nothing that changed), else a new
-    one from ``make()``; either way kept under ``key`` as the most recent (the last
-    :data:`_RUNS_KEPT`)."""
-    found = next((run for run in kept.values() if reusable(run)), None) or make()
-    lru_get(kept, key, _RUNS_KEPT)[0].update(found)
-    return found
-
-
-def _untouched(changed: frozenset[int], read: Any) -> bool:
-    """No hex whose status ``changed`` is one a search ``read`` (a set or dict of indices)."""
-    return not any(i in read for i in changed)
+    found = store.get("line")  # kept in the store: asked once per unit answer
+    return found if found is not None else trace_area.line_search(ctx, side, store, _usable(ctx, side),
+                                                                  _closed(ctx, side))
 
 
 def line_supplied(ctx: Any, side: str) -> set[Hex]:
     """Line hexes (5.2B-D) from which an unbroken line leads to a usable source."""
     store = side_store(ctx, side)
-    if "line-set" not in store:
-        dist = _line_graph(ctx, side)[0]
-        derived = store["line-derived"]  # kept with the line search (reused with it)
-        if "line-set" not in derived:
-            hexes = search.board_index(ctx).hexes
-            derived["line-set"] = {hexes[i] for i in dist}
-        store["line-set"] = derived["line-set"]
-    return store["line-set"]
+    found = store.get("line-set")
+    return found if found is not None else trace_area.line_hexes(ctx, side, store, _usable(ctx, side),
+                                                                 _closed(ctx, side))
 
 
 def line_path(ctx: Any, side: str, h: Hex) -> tuple[list[Hex], bool]:
     """The line path from ``h`` to its nearest usable source and whether it uses a rail-only
     hexside (route "rail" rather than "road")."""
-    index = search.board_index(ctx)
-    _, pred = _line_graph(ctx, side)
-    _, rail = _line_adj(ctx, side)
-    path = search.path_to_source(pred, index.index[h])
-    return [index.hexes[i] for i in path], any(rail[a, b] for a, b in zip(path, path[1:]))
+    return trace_area.line_path(ctx, side, _line_graph(ctx, side)[1], h)
 
 
 def _tec_cost(ctx: Any, unit: Mapping[str, Any], a: Hex, b: Hex) -> int | None:
@@ -184,14 +109,14 @@ def _tec_cost(ctx: Any, unit: Mapping[str, Any], a: Hex, b: Hex) -> int | None:
     return None if cost >= 99 else cost
 
 
-def _step_costs(ctx: Any, unit: Mapping[str, Any]) -> search.StepCosts:
+def _step_costs(ctx: Any, unit: Mapping[str, Any]) -> index_.StepCosts:
     """The step costs of units moving like ``unit`` under the weather and settings in force:
     terrain, hexside, weather and the TEC row only (see ``_supply_search``), so they are kept
     across state changes."""
     cache = ctx.lasting("supply.steps", move_class(ctx, unit), *_weather(ctx), *settings(ctx))
     costs = cache.get("costs")
     if costs is None:
-        costs = cache["costs"] = search.StepCosts(search.board_index(ctx))
+        costs = cache["costs"] = index_.StepCosts(index_.board_index(ctx))
     return costs
 
 
@@ -212,7 +137,7 @@ def search_row(ctx: Any, uid: str) -> str:
     return found
 
 
-def _asker(ctx: Any, uid: str) -> search.Ask:
+def _asker(ctx: Any, uid: str) -> index_.Ask:
     """MP for a unit moving like ``uid`` to enter ``b`` from ``a``: the movement cost hook
     (mode ``supply``), else the TEC (:func:`_tec_cost`)."""
     unit = ctx.state.unit(uid)
@@ -235,7 +160,7 @@ def _index_sets(ctx: Any, side: str) -> tuple[frozenset[int], tuple[int, ...], f
         key = _usable_key(ctx, side)
         found = by_usable.get(key)
         if found is None:
-            ix = search.board_index(ctx).index
+            ix = index_.board_index(ctx).index
             targets = tuple(ix[h] for h in _usable(ctx, side) | line)
             found = by_usable[key] = (targets, frozenset(targets))
         store["index-sets"] = (_closed(ctx, side), *found)
@@ -260,23 +185,13 @@ def _reverse_map(ctx: Any, side: str, uid: str, limit: int) -> tuple[dict[int, f
     side and TEC row are kept (``ctx.lasting``) and one is reused, unchanged, when the targets
     are the same and no hex it settled changed status."""
     store = side_store(ctx, side)
-    unit = ctx.state.unit(uid)
     cls = search_row(ctx, uid)
     key = ("reverse", cls, limit)
     if key not in store:
         closed, targets, _ = _index_sets(ctx, side)
         kept, _ = lru_get(ctx.lasting("supply.reverse"), (side, cls, _weather(ctx), settings(ctx), limit), 8)
-
-        def make() -> dict[str, Any]:
-            costs, ask = _step_costs(ctx, unit), _asker(ctx, uid)
-            return {"targets": targets, "closed": closed,
-                    "map": search.dijkstra(targets, limit, lambda x: costs.into(x, ask), closed)}
-
-        def reusable(run: dict[str, Any]) -> bool:
-            return run["targets"] == targets and _untouched(run["closed"] ^ closed, run["map"][0])
-
-        found = _kept_run(kept, (targets, closed), reusable, make)
-        store[key] = found["map"]
+        store[key] = trace_area.backward_map(kept, targets, closed, limit,
+                                             _step_costs(ctx, ctx.state.unit(uid)), _asker(ctx, uid))
     return store[key]
 
 
@@ -289,12 +204,12 @@ def kept_answers(ctx: Any, uid: str, limit: int) -> tuple[dict[Any, Any], tuple[
     side = side_of(ctx, uid)
     store = side_store(ctx, side)
     dist, pred = _reverse_map(ctx, side, uid, limit)
-    here = search.board_index(ctx).index[unit_hex(ctx, uid)]
+    here = index_.board_index(ctx).index[unit_hex(ctx, uid)]
     if here not in dist:
         return None
     _line_graph(ctx, side)
     return (ctx.lasting("supply.answers"),
-            (uid, tuple(search.path_to_source(pred, here)), dist[here], store["line-stamp"],
+            (uid, tuple(search.walk_back(pred, here)), dist[here], store["line-stamp"],
              _usable_key(ctx, side)))
 
 
@@ -315,11 +230,11 @@ def trace_mp(ctx: Any, uid: str, limit: int, why: bool = True) -> dict[str, Any]
     side = side_of(ctx, uid)
     start = unit_hex(ctx, uid)
     usable = _usable(ctx, side)
-    index = search.board_index(ctx)
+    index = index_.board_index(ctx)
     dist, pred = _reverse_map(ctx, side, uid, limit)
     here = index.index[start]
     if here in dist:
-        path = [index.hexes[i] for i in search.path_to_source(pred, here)]
+        path = [index.hexes[i] for i in search.walk_back(pred, here)]
         target = path[-1]
         return {"target": target, "kind": "source" if target in usable else "line",
                 "mp": dist[here], "path": path, "blocked": {}}
@@ -337,54 +252,11 @@ def blocked_met(ctx: Any, uid: str, limit: int) -> dict[Hex, tuple[str, tuple[st
     reasons of the blocked ones, the unusable sources among them — and reused while all of
     that is unchanged (an unsupplied unit is asked about after every move)."""
     side = side_of(ctx, uid)
-    index = search.board_index(ctx)
-    start = index.index[unit_hex(ctx, uid)]
-    block = blocked(ctx, side)
     closed, _, targets = _index_sets(ctx, side)
-    unusable = _unusable(ctx, side)
-    kept = ctx.lasting("supply.blocked-met")
-    key = (side, start, search_row(ctx, uid), _weather(ctx), settings(ctx), limit)
-
-    def seen(read: frozenset[int], met: list[Hex]) -> tuple[Any, ...]:
-        """What the search read: closed hexes and targets, the reasons of those it met, the
-        unusable sources it reached or touched."""
-        return (closed & read, targets & read, {h: block[h] for h in met if h in block},
-                {h: v for h, v in unusable.items() if index.index[h] in read})
-
-    run = kept.get(key)
-    if run is not None and seen(run["read"], run["met"]) == run["seen"]:
-        return run["found"]
-    costs, ask, adj = _step_costs(ctx, ctx.state.unit(uid)), _asker(ctx, uid), index.adj
-    met: set[int] = set()
-
-    def steps(u: int) -> list[tuple[int, float]]:
-        out = []
-        for v in adj[u]:
-            if v in closed:
-                met.add(v)
-                continue
-            mp = costs.cost(u, v, ask)
-            if mp is not None:
-                out.append((v, mp))
-        return out
-
-    reached, _ = search.dijkstra([start], limit, steps, targets - {start})
-    read = set(reached)  # the hexes reached and their neighbours
-    for i in reached:
-        read.update(adj[i])
-    read = frozenset(read)
-    met_hexes = [index.hexes[i] for i in met]
-    now = seen(read, met_hexes)
-    found = {h: block[h] for h in met_hexes}
-    found.update(now[3])  # unusable sources reached or next to a hex reached
-    kept[key] = {"read": read, "met": met_hexes, "found": found, "seen": now}
-    while len(kept) > _MET_KEPT:
-        kept.pop(next(iter(kept)))
-    return found
-
-
-#: How many :func:`blocked_met` searches are kept.
-_MET_KEPT = 512
+    start = unit_hex(ctx, uid)
+    key = (side, index_.board_index(ctx).index[start], search_row(ctx, uid), _weather(ctx), settings(ctx), limit)
+    return trace_area.blocked_met(ctx, key, start, limit, _step_costs(ctx, ctx.state.unit(uid)),
+                                  _asker(ctx, uid), blocked(ctx, side), closed, targets, _unusable(ctx, side))
 
 
 def _unusable(ctx: Any, side: str) -> dict[Hex, tuple[str, tuple[str, ...]]]:

@@ -24,6 +24,7 @@ from casebook.core.errors import QuestionError
 from casebook.core.hooks import hookimpl
 from casebook.games.moscow41.plugins import _command_steps as steps
 from casebook.games.moscow41.plugins._command_paths import command_answer
+from casebook.games.moscow41.plugins._rule_refusals import memo_allowed
 
 __all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "command_answer", "clear_activation", "activated_by"]
 
@@ -109,7 +110,9 @@ def casebook_apply_action(ctx: Any, action: Any) -> Any:
 
 @hookimpl
 def casebook_step_end(ctx: Any, phase: str, step: str) -> None:
-    if step == "recovery":
+    """The Activation markers come off at the end of the step the ``remove_activation_markers``
+    lines allow (command.rules: the Recovery Step, 0.7.3.8B)."""
+    if memo_allowed(ctx, "remove_activation_markers", {"ending_step": step}):
         clear_activation(ctx)
 
 

@@ -236,8 +236,9 @@ def casebook_after_action(ctx: Any, action: Any, result: Any) -> None:
 
 @hookimpl
 def casebook_step_end(ctx: Any, phase: str, step: str) -> None:
-    """End of the Recovery Step: OOS marking of the phasing side (5.5)."""
-    if step == "recovery" and ctx.state.phasing:
+    """OOS marking of the phasing side (5.5) at the end of the step the ``mark_oos`` lines allow
+    (supply.rules: the Recovery Step only, 5.6B)."""
+    if ctx.state.phasing and memo_allowed(ctx, "mark_oos", {"ending_step": step}):
         mark_oos(ctx, ctx.state.phasing, in_supply)
 
 

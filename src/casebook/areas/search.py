@@ -10,15 +10,23 @@ Hex labels are the board's (``"0306"``); costs are movement points (MP, integers
 - :func:`path_to` — the path a :func:`cheapest_paths` answer gives to one hex;
 - :func:`breadth_first` — fewest hexes (rail lines); :func:`nearest` — the nearest goal hex (lines of
   communication);
-- :func:`exact_paths` — every simple path of exactly N hexes (retreats).
+- :func:`exact_paths` — every simple path of exactly N hexes (retreats);
+- :func:`multi_source_dijkstra`, :func:`multi_source_bfs`, :func:`walk_back` — searches from many
+  sources at once over plain integer hex indices with networkx's tie-breaks (supply networks:
+  ``areas/supply.py``; ``tests/rules/test_supply_cache.py`` checks them against networkx).
 """
 
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Iterable
+from collections import deque
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from heapq import heappop, heappush
+from itertools import count
+from typing import Any
 
-__all__ = ["Neighbours", "cheapest_paths", "path_to", "breadth_first", "nearest", "exact_paths"]
+__all__ = ["Neighbours", "cheapest_paths", "path_to", "breadth_first", "nearest", "exact_paths",
+           "multi_source_dijkstra", "multi_source_bfs", "walk_back"]
 
 #: hex label -> the labels of its neighbours on the map
 Neighbours = Callable[[str], Iterable[str]]
@@ -123,3 +131,116 @@ def exact_paths(start: str, neighbours: Neighbours, enter: Callable[[str], bool]
 
     walk([start])
     return out
+
+
+def multi_source_dijkstra(sources: Iterable[int], cutoff: float, neighbours: Callable[[int], Sequence[tuple[int, float]]],
+             closed: Collection[int] = ()) -> tuple[dict[int, float], dict[int, int]]:
+    """Multi-source Dijkstra: ``(dist, pred)`` for every index within ``cutoff`` of a source;
+    ``dist`` in the order hexes are settled, ``pred[h]`` the hex ``h`` was reached from (none
+    for sources). A ``closed`` hex may be reached but is never left. Tie-breaks as networkx's
+    ``_dijkstra_multisource``: a heap of ``(distance, push count, hex)``, neighbours in the
+    order ``neighbours`` gives, a hex's path replaced only by a strictly shorter one.
+
+    With whole-MP costs and cutoff (the TEC's) it runs on a bucket queue — one first-in
+    first-out list per distance, which pops in exactly the heap's (distance, push count) order;
+    any other cost falls back to the heap."""
+    sources = list(sources)
+    if isinstance(cutoff, int):
+        try:
+            return _buckets(sources, cutoff, neighbours, closed)
+        except TypeError:  # a cost that is not a whole number of MPs
+            pass
+    return _heap(sources, cutoff, neighbours, closed)
+
+
+def _buckets(sources: list[int], cutoff: int, neighbours: Callable[[int], Sequence[tuple[int, float]]],
+             closed: Collection[int]) -> tuple[dict[int, float], dict[int, int]]:
+    dist: dict[int, float] = {}
+    seen: dict[int, float] = {}
+    pred: dict[int, int] = {}
+    buckets: list[list[int]] = [[] for _ in range(cutoff + 1)]
+    for s in sources:
+        seen[s] = 0
+        buckets[0].append(s)
+    for d, bucket in enumerate(buckets):
+        i = 0
+        while i < len(bucket):  # a step of 0 MP appends to the bucket being read
+            v = bucket[i]
+            i += 1
+            if v in dist:
+                continue
+            dist[v] = d
+            if v in closed:
+                continue
+            for u, cost in neighbours(v):
+                vu = d + cost
+                if vu > cutoff or u in dist:
+                    continue
+                if u not in seen or vu < seen[u]:
+                    if vu < d:
+                        raise TypeError("negative step cost")
+                    buckets[vu].append(u)  # TypeError unless a whole number
+                    seen[u] = vu
+                    pred[u] = v
+    return dist, pred
+
+
+def _heap(sources: list[int], cutoff: float, neighbours: Callable[[int], Sequence[tuple[int, float]]],
+          closed: Collection[int]) -> tuple[dict[int, float], dict[int, int]]:
+    dist: dict[int, float] = {}
+    seen: dict[int, float] = {}
+    pred: dict[int, int] = {}
+    fringe: list[tuple[float, int, int]] = []
+    c = count()
+    for s in sources:
+        seen[s] = 0
+        heappush(fringe, (0, next(c), s))
+    while fringe:
+        d, _, v = heappop(fringe)
+        if v in dist:
+            continue
+        dist[v] = d
+        if v in closed:
+            continue
+        for u, cost in neighbours(v):
+            vu = d + cost
+            if vu > cutoff or u in dist:
+                continue
+            if u not in seen or vu < seen[u]:
+                seen[u] = vu
+                heappush(fringe, (vu, next(c), u))
+                pred[u] = v
+    return dist, pred
+
+
+def multi_source_bfs(sources: Iterable[Any], adj: Mapping[Any, Sequence[Any]],
+        closed: Collection[Any] = ()) -> tuple[dict[Any, int], dict[Any, Any]]:
+    """Multi-source breadth-first search over ``adj`` (node -> neighbours in order), never
+    entering a ``closed`` node: ``(dist, pred)`` as :func:`multi_source_dijkstra` with every step 1
+    (first-in first-out is the heap's order when all steps cost 1, so the paths are networkx's
+    on the graph without the closed nodes)."""
+    dist: dict[Any, int] = {}
+    pred: dict[Any, Any] = {}
+    queue: deque[Any] = deque()
+    for s in sources:
+        if s not in dist:
+            dist[s] = 0
+            queue.append(s)
+    while queue:
+        v = queue.popleft()
+        d = dist[v] + 1
+        for u in adj.get(v, ()):
+            if u not in dist and u not in closed:
+                dist[u] = d
+                pred[u] = v
+                queue.append(u)
+    return dist, pred
+
+
+def walk_back(pred: Mapping[Any, Any], node: Any) -> list[Any]:
+    """``[node, …, source]``: the search's path to ``node``, walked back to its source."""
+    path = [node]
+    while node in pred:
+        node = pred[node]
+        path.append(node)
+    return path

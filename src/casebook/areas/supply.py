@@ -1,0 +1,235 @@
+"""Supply and command paths, shared by the games that trace them: the game-neutral searches behind
+"is this unit in supply / in command", parameterised by the game's rule scripts and map.
+
+A game's supply plugin says what is its own (which hexes are sources, how a unit's answer reads)
+and asks this area for the searches. Nothing here names a side, a game or a case; the rules come
+from the game's scripts through these permissions and the ZOC hooks:
+
+- ``exert_zoc`` (facts ``temperature``, ``unit_class``) — whether an adjacent enemy unit puts a hex
+  in its ZOC, asked only when no ZOC plugin answers ``casebook_zoc``;
+- ``supply_line`` (facts ``side``, ``line_kind``: ``road``/``trail``/``rail``) — the kinds of
+  line a side's supply path may follow to a source;
+- ``supply_line_off_hexside`` (no facts) — whether such a path may step between two line hexes
+  across a hexside no line crosses (the printed rules usually say it may not).
+
+What a path may not pass (enemy units, EZOCs without a friendly combat unit) is given to the
+searches as the ``blocked``/``closed`` hexes the game's plugin works out with its own lines.
+Hexes are :class:`~casebook.core.hexgrid.Hex` at this module's edges, board indices inside;
+MPs are integers; the length of a path in MPs or hexes is a rule-script quantity the caller reads.
+
+- :func:`lru_get` — a small most-recently-used cache of dicts (the maps kept across states);
+- :func:`units_by_hex` — hex -> the units in it (once per state version);
+- :func:`ezoc`, :func:`enemy_blocks` — EZOC hexes and enemy-occupied hexes against a side;
+- :func:`path_blocks` — the hexes a path cannot pass, by the game's two permission names;
+- :func:`placement`, :func:`zoc_sources`, :func:`side_maps` — what a side's maps depend on, and
+  the cache of its maps per such key;
+- :func:`line_kinds`, :func:`line_network` — the line network a side's supply follows;
+- :func:`radius_reach` — shortest unblocked hex paths from an HQ up to its radius.
+
+The board index, step costs and searches: ``areas/_supply_search.py`` and ``areas/search.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from casebook.areas import _supply_search as index_
+from casebook.core.hexgrid import Hex, hex_label, parse_hex
+
+__all__ = ["LINE_KINDS", "lru_get", "units_by_hex", "ezoc", "enemy_blocks", "path_blocks", "placement",
+           "zoc_sources", "side_maps", "line_kinds", "line_network", "radius_reach"]
+
+#: The kinds of line on a map hexside a supply path may follow (asked of ``supply_line``).
+LINE_KINDS = ("road", "trail", "rail")
+
+
+def lru_get(cache: dict[Any, Any], key: Any, keep: int) -> tuple[dict[Any, Any], bool]:
+    """The dict under ``key`` in ``cache`` (made if absent), moved to the young end; the oldest
+    keys beyond ``keep`` are dropped. Returns ``(value, found)``."""
+    value = cache.pop(key, None)
+    found = value is not None
+    if value is None:
+        value = {}
+    cache[key] = value
+    while len(cache) > keep:
+        cache.pop(next(iter(cache)))
+    return value, found
+
+
+def units_by_hex(ctx: Any) -> dict[Hex, list[Mapping[str, Any]]]:
+    """Hex -> the units in it, in state order (once per state version, ``ctx.memo``)."""
+    key = ("supply", "units_by_hex")
+    found = ctx.memo.get(key)
+    if found is None:
+        found = ctx.memo[key] = {}
+        for u in ctx.state.units:
+            if u.get("hex"):
+                found.setdefault(parse_hex(u["hex"]), []).append(u)
+    return found
+
+
+def _allowed(ctx: Any, action: str, facts: Mapping[str, Any]) -> bool:
+    """``ctx.allowed``, kept per state version by the facts (the key the game plugins share)."""
+    key = ("rules.allowed", action, tuple(sorted(facts.items())))
+    found = ctx.memo.get(key)
+    if found is None:
+        found = ctx.memo[key] = ctx.allowed(action, facts)
+    return bool(found)
+
+
+def ezoc(ctx: Any, h: Hex, side: str) -> bool:
+    """Whether an enemy ZOC lies in ``h`` for ``side``: the ZOC plugin's answer
+    (``casebook_zoc``), else any adjacent unit of another side the ``exert_zoc`` lines allow."""
+    answer = ctx.hook.casebook_zoc(ctx=ctx, hex=hex_label(h), side=side)
+    if answer is not None:
+        return bool(answer.get("exerted_by")) and answer.get("kind", "locking") != "none"
+    temperature = (ctx.state.weather or {}).get("temperature", "warm")
+    by_hex = units_by_hex(ctx)
+    return any(u.get("side") != side and ctx.permission(
+        "exert_zoc", {"temperature": temperature, "unit_class": u.get("class")}).value
+        for n in ctx.board.neighbours(h) for u in by_hex.get(n, ()))
+
+
+def enemy_blocks(ctx: Any, side: str, cache: str, keep: int, fallback_key: Any = None,
+                 per_hex: bool = False) -> tuple[list[Hex], list[Hex]]:
+    """``(enemy-occupied hexes, EZOC hexes next to them or to a hex that is a ZOC by itself)``
+    against ``side``, each sorted, whoever stands in the EZOC hexes (the caller lifts those its
+    rules open). Kept in ``ctx.lasting(cache)`` (the last ``keep``) by the ZOC plugin's map key
+    (``casebook_zoc_map``: it names every enemy unit, the weather and the settings), so a side's
+    own moves reuse them; without a ZOC map, by ``fallback_key`` (None: made anew). With
+    ``per_hex`` each hex near an enemy unit is asked of ``casebook_zoc`` (the same verdicts as
+    the map's, with that answer's rule lines noted in an ``ask`` answer) instead of the map at once."""
+    answer = ctx.hook.casebook_zoc_map(ctx=ctx, side=side)
+    key = (side, answer["key"]) if answer is not None else None if fallback_key is None else (side, fallback_key)
+    if key is None:
+        return _blocks(ctx, side, answer, per_hex)
+    kept, found = lru_get(ctx.lasting(cache), key, keep)
+    if not found:
+        kept["blocks"] = _blocks(ctx, side, answer, per_hex)
+    return kept["blocks"]
+
+
+def _blocks(ctx: Any, side: str, answer: Mapping[str, Any] | None, per_hex: bool) -> tuple[list[Hex], list[Hex]]:
+    occupied: set[Hex] = set()
+    near: set[Hex] = set()
+    for h, units in units_by_hex(ctx).items():
+        if any(u.get("side") != side for u in units):
+            occupied.add(h)
+            near.update(ctx.board.neighbours(h))
+    if answer is not None:  # hexes that are a ZOC themselves, away from enemy units
+        near.update(parse_hex(h) for h in answer["exerted_by"])
+    if answer is not None and "kind" in answer and not per_hex:  # the ZOC plugin's map says it all at once
+        zmap, locks = answer["exerted_by"], answer["kind"] != "none"
+        return sorted(occupied), [h for h in sorted(near - occupied) if locks and zmap.get(hex_label(h))]
+    return sorted(occupied), [h for h in sorted(near - occupied) if ezoc(ctx, h, side)]
+
+
+def path_blocks(ctx: Any, side: str, *, through_enemy: str, through_ezoc: str,
+                opens: Callable[[Mapping[str, Any]], bool], reasons: tuple[Any, Any], cache: str, keep: int,
+                fallback_key: Any = None, per_hex: bool = False) -> dict[Hex, Any]:
+    """Hex -> reason for every hex a path of ``side`` cannot pass: enemy-occupied (``reasons[0]``)
+    unless the ``through_enemy`` lines allow it, and in an EZOC (``reasons[1]``) unless the
+    ``through_ezoc`` lines allow it for the fact ``friendly_combat_unit`` (a unit of ``side``
+    for which ``opens`` is true stands there). Enemy hexes first, then EZOC hexes, each sorted;
+    the EZOCs are :func:`enemy_blocks`'s (kept in ``cache``; ``per_hex`` as there)."""
+    occupied, ezocs = enemy_blocks(ctx, side, cache, keep, fallback_key, per_hex)
+    by_hex = units_by_hex(ctx)
+    out: dict[Hex, Any] = {} if _allowed(ctx, through_enemy, {}) else dict.fromkeys(occupied, reasons[0])
+    for h in ezocs:
+        friendly = any(u.get("side") == side and opens(u) for u in by_hex.get(h, ()))
+        if not _allowed(ctx, through_ezoc, {"friendly_combat_unit": friendly}):
+            out[h] = reasons[1]
+    return out
+
+
+def placement(ctx: Any, fields: tuple[str, ...]) -> tuple[tuple[Any, ...], ...]:
+    """The ``fields`` of every unit on a map hex, in state order (once per state version)."""
+    key = ("supply", "placement", fields)
+    found = ctx.memo.get(key)
+    if found is None:
+        found = ctx.memo[key] = tuple(tuple(map(u.get, fields)) for u in ctx.state.units if u.get("hex"))
+    return found
+
+
+def zoc_sources(ctx: Any, side: str) -> tuple[tuple[str, str], ...]:
+    """``(hex, source id)`` of every hex that is a ZOC against ``side`` by itself (the
+    ``casebook_zoc_sources`` hook), sorted."""
+    lists = ctx.hook.casebook_zoc_sources(ctx=ctx, side=side)
+    return tuple(sorted((str(s["hex"]), str(s["id"])) for lst in lists for s in (lst or ())))
+
+
+def side_maps(ctx: Any, side: str, name: str, key: Callable[[], Any], keep: int, memo: str) -> dict[Any, Any]:
+    """The cache of ``side``'s maps under ``ctx.lasting(name)`` for the key ``key()`` gives (what
+    the maps depend on), the last ``keep`` keys kept; found once per state version under
+    ``ctx.memo[(memo, "store", side)]`` without computing the key again."""
+    mkey = (memo, "store", side)
+    store = ctx.memo.get(mkey)
+    if store is None:
+        store = ctx.memo[mkey] = lru_get(ctx.lasting(name), key(), keep)[0]
+    return store
+
+
+def line_kinds(ctx: Any, side: str) -> tuple[str, ...]:
+    """The kinds of line (:data:`LINE_KINDS`) a supply path of ``side`` may follow: those the
+    ``supply_line`` lines allow."""
+    return tuple(k for k in LINE_KINDS if _allowed(ctx, "supply_line", {"side": side, "line_kind": k}))
+
+
+def _line_edges(ctx: Any, kinds: tuple[str, ...]) -> list[tuple[Hex, Hex, bool]]:
+    """The hexsides a line of ``kinds`` crosses, in board order, each with whether only a rail
+    crosses it (once per board)."""
+    cache = ctx.lasting("supply.line-edges", kinds)
+    if "edges" not in cache:
+        cache["edges"] = [(a, b, not (data.get("road") or data.get("trail")))
+                          for a, b, data in ctx.board.edge_items() if any(data.get(k) for k in kinds)]
+    return cache["edges"]
+
+
+def line_network(ctx: Any, side: str) -> tuple[dict[int, list[int]], dict[tuple[int, int], bool]]:
+    """The whole line network of ``side`` as board indices (``areas/_supply_search.board_index``;
+    once per board and rules): each line hex's neighbours through the hexsides its lines cross,
+    in board order — with ``supply_line_off_hexside`` allowed, also any adjacent line hex — and
+    whether a step uses a rail-only hexside."""
+    mkey = ("supply", "line-network", side)  # asked once per unit answer: once per state version here
+    found = ctx.memo.get(mkey)
+    if found is not None:
+        return found
+    kinds = line_kinds(ctx, side)
+    off_hexside = _allowed(ctx, "supply_line_off_hexside", {})
+    cache = ctx.lasting("supply.line-adj", kinds, off_hexside)
+    if "adj" not in cache:
+        index = index_.board_index(ctx)
+        ix = index.index
+        adj: dict[int, list[int]] = {}
+        rail: dict[tuple[int, int], bool] = {}
+        for a, b, rail_only in _line_edges(ctx, kinds):
+            i, j = ix[a], ix[b]
+            adj.setdefault(i, []).append(j)
+            adj.setdefault(j, []).append(i)
+            rail[i, j] = rail[j, i] = rail_only
+        if off_hexside:  # any two adjacent line hexes, whatever their common hexside
+            for i in sorted(adj):
+                for j in index.adj[i]:
+                    if j in adj and (i, j) not in rail:
+                        adj[i].append(j)
+                        rail[i, j] = False
+        cache["adj"], cache["rail"] = adj, rail
+    found = ctx.memo[mkey] = (cache["adj"], cache["rail"])
+    return found
+
+
+def radius_reach(ctx: Any, start: Hex, radius: int, blocked: Mapping[Hex, Any]) -> dict[Hex, list[Hex]]:
+    """Shortest hex paths from ``start`` (an HQ) up to ``radius`` hexes through no ``blocked``
+    hex (``board.paths_within``; the ends may be blocked). Kept (``ctx.lasting``) by the blocked
+    hexes within the radius — the only ones the search reads — so a move elsewhere on the map
+    reuses it; give the answer to ``board.path_within`` for one target."""
+    disks = ctx.lasting("supply.hq-disks")
+    disk = disks.get((start, radius))
+    if disk is None:
+        disk = disks[(start, radius)] = tuple(ctx.board.paths_within(start, radius))
+    shut = frozenset(h for h in disk if h in blocked)
+    kept, found = lru_get(ctx.lasting("supply.hq-reach"), (start, radius, shut), 512)
+    if not found:
+        kept["paths"] = ctx.board.paths_within(start, radius, shut)
+    return kept["paths"]
