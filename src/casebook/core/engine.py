@@ -240,6 +240,7 @@ def _compile_rules(pack: Pack) -> Any:
     from casebook.script import compile_pack, find_rule_pack
     from casebook.script.compiler import compile_files
     from casebook.script.facts import load_facts
+    from casebook.script.pack import with_sequence_facts, world_of
 
     files = pack.rule_files if "rules" in pack.manifest else tuple(sorted(pack.rules_dir.glob("*.rules")))
     facts = pack.rules_dir / "facts.yaml"
@@ -247,7 +248,8 @@ def _compile_rules(pack: Pack) -> Any:
             or (not pack.manifest.get("cases") and (pack.dir / "cases.yaml").is_file())):
         rule_pack = find_rule_pack(pack.dir)
         return compile_pack(rule_pack, relative_to=rule_pack.rules_dir)
-    schema = cached_file_value("facts", facts, lambda: load_facts(facts))
+    world = world_of(pack.manifest, pack.sequence)  # what trigger lines name: sides, tracks, steps
+    schema = with_sequence_facts(cached_file_value("facts", facts, lambda: load_facts(facts)), world)
     cases = frozenset(pack.cases) if pack.manifest.get("cases") else None
     tables: Any = None
     if pack.manifest.get("tables"):  # ids with their shapes: `table <id>[…]` terms are checked against them
@@ -259,7 +261,7 @@ def _compile_rules(pack: Pack) -> Any:
                                        "rows": rows}) for t, rows in pack.records.items()})
     # rule lines are named relative to the game's rules folder (``combat.rules:15``) in answers and
     # traces, whatever folder the game is installed or copied to
-    return compile_files(files, schema, cases, tables, relative_to=pack.rules_dir)
+    return compile_files(files, schema, cases, tables, relative_to=pack.rules_dir, world=world or None)
 
 
 @lru_cache(maxsize=8)

@@ -34,6 +34,7 @@ from pydantic import ConfigDict
 from typing_extensions import TypedDict
 
 from casebook.core.actions import Action, parse_action
+from casebook.core.effects import triggered
 from casebook.core.engine import Engine, load_engine
 from casebook.core.errors import CasebookError, IllegalActionError
 from casebook.core.sequence import SequenceMachine
@@ -383,8 +384,20 @@ class State:
         ctx.changed()
         self.game.engine.hook.casebook_after_action(ctx=ctx, action=action, result=result)
         self._check_result(ctx)
+        self._fire(ctx, "action_ends", {"side": action.side, "action_kind": action.kind.replace("-", "_")})
         self._legal = None
         return result
+
+    def _fire(self, ctx: Any, event: str, facts: Mapping[str, Any]) -> None:
+        """Carry out the rule-script triggers of ``event`` (src/casebook/core/effects.py); an
+        ``end the game`` line that fires ends the game, unless it is over already."""
+        if self.result() is not None:
+            return
+        result = triggered(ctx, event, facts)
+        if result is not None:
+            ctx.changed()
+            self._set_driver(result=dict(result))
+            ctx.record("game-over", result.get("cases", ()), dict(result), source=DRIVER, side=None)
 
     def _check_result(self, ctx: Any) -> None:
         if self.result() is not None:
@@ -398,6 +411,7 @@ class State:
         phase, step = self._machine.current
         engine = self.game.engine
         engine.hook.casebook_step_end(ctx=ctx, phase=phase.id, step=step.id)
+        self._fire(ctx, "step_ends", {"phase": phase.id, "step": step.id})
         last_phase = engine.sequence.phases[-1]
         if phase.id == last_phase.id and step.id == phase.steps[-1].id:
             turn = self.data.turn
@@ -430,6 +444,11 @@ class State:
             phase, step = self._machine.current
             if not self._driver().get("started"):
                 self._set_driver(started=True)
+                first = self.game.engine.sequence.phases[0]
+                if phase.id == first.id and step.id == first.steps[0].id:
+                    self._fire(ctx, "turn_starts", {})
+                    if self.is_terminal():
+                        continue
                 self.game.engine.hook.casebook_step_start(ctx=ctx, phase=phase.id, step=step.id)
                 ctx.changed()
                 self._check_result(ctx)

@@ -163,8 +163,11 @@ def _suggest(word: str, choices: Iterable[str]) -> str:
 
 class _Builder:
     def __init__(self, sources: Sequence[tuple[str, str]], schema: FactSchema,
-                 cases: Collection[str] | None, tables: Collection[str] | None) -> None:
+                 cases: Collection[str] | None, tables: Collection[str] | None,
+                 world: Mapping[str, Any] | None = None) -> None:
         self.schema = schema
+        #: the pack's sides and tracks, which trigger effects name (:mod:`casebook.script.triggers`)
+        self.world = world
         self.cases = set(cases) if cases is not None else None
         self.lines = {file: text.split("\n") for file, text in sources}
         self.problems: list[Problem] = []
@@ -363,18 +366,21 @@ class _Builder:
 
 def compile_scripts(sources: Sequence[tuple[str, str]], schema: FactSchema,
                     cases: Collection[str] | None = None,
-                    tables: Collection[str] | None = None) -> RuleSet:
+                    tables: Collection[str] | None = None,
+                    world: Mapping[str, Any] | None = None) -> RuleSet:
     """Compile scripts given as ``(file name, text)`` pairs into one :class:`RuleSet`.
 
     ``schema``: the game's facts declaration; ``cases``: the case index ids (``None``: unchecked);
-    ``tables``: known table ids (``None``: unchecked). Raises :class:`ScriptSyntaxError` carrying
+    ``tables``: known table ids (``None``: unchecked); ``world``: ``{"sides": [...], "tracks":
+    {name: keys}}`` for trigger effects (``None``: unchecked). Raises :class:`ScriptSyntaxError` carrying
     every syntax, name, type, case and cycle problem of all the files at once.
     """
-    return _Builder(sources, schema, cases, tables).build()
+    return _Builder(sources, schema, cases, tables, world).build()
 
 
 def compile_files(paths: Sequence[str | Path], schema: FactSchema, cases: Collection[str] | None = None,
-                  tables: Collection[str] | None = None, relative_to: str | Path | None = None) -> RuleSet:
+                  tables: Collection[str] | None = None, relative_to: str | Path | None = None,
+                  world: Mapping[str, Any] | None = None) -> RuleSet:
     """Read and compile script files (names shown relative to ``relative_to`` when given)."""
     sources = []
     unreadable: list[Problem] = []
@@ -392,4 +398,4 @@ def compile_files(paths: Sequence[str | Path], schema: FactSchema, cases: Collec
             unreadable.append(Problem(shown, 1, 1, "", f"cannot read the script: {type(exc).__name__}"))
     if unreadable:
         raise ScriptSyntaxError(unreadable)
-    return compile_scripts(sources, schema, cases, tables)
+    return compile_scripts(sources, schema, cases, tables, world)
