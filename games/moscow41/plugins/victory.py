@@ -2,8 +2,9 @@
 
 Hooks: ``casebook_after_action`` (remember Moscow hexes taken, 17.2; record an instant win,
 18.1.3B — 18.1.3D is a ``when action ends`` line of ``rules/victory.rules``),
-``casebook_turn_end`` (end-of-scenario evaluation at the last turn, 18.1.2/18.2.2), ``casebook_game_result`` (the recorded result), ``casebook_validate_action`` (no Soviet reaction on
-Turn 1 of the Campaign Game, 18.2.4B), ``casebook_facts`` (subject ``"scenario"``: the special
+``casebook_turn_end`` (end-of-scenario evaluation at the last turn, 18.1.2/18.2.2),
+``casebook_game_result`` (the recorded result), ``casebook_validate_action`` (no Soviet reaction
+on Turn 1 of the Campaign Game, 18.2.4B), ``casebook_facts`` (subject ``"scenario"``: the special
 rules in force), ``casebook_answer`` (question ``vp``). The computation lives in
 ``_victory_points`` (17.x) and ``_victory_scenarios`` (18.x); the numbers in
 ``games/moscow41/rules/victory.rules``.
