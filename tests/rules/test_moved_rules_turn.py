@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from casebook.core.actions import Action
 from casebook.games.moscow41.plugins import initiative
 from casebook.games.moscow41.plugins import reinforcement as R
 from tests.conftest import make_ctx
@@ -77,3 +78,22 @@ control: {"0505": soviet}
 pending:
   - {unit: s-174rd, turn: 10}
 """
+
+
+@pytest.mark.case("12.0E")
+def test_12_0E_the_reinforcement_step_is_the_scripts(m41, tmp_path):
+    """12.0E: reinforcements, replacements and withdrawals occur in Step 2 of the Initiative
+    Phase. Edited to the Recovery Step, the plugin's work (and its decisions) moves there."""
+    from tests.rules._fakes import engine_with
+
+    ctx = make_ctx(engine_with(m41, fake=FAKE), _reinforcement_position())
+    assert R.reinforcement_step(ctx) == STEP
+    assert R.casebook_decider(ctx, "first_initiative", STEP) == "soviet"
+    assert R.casebook_decider(ctx, "first_player", "recovery") is None
+    moved = edited(m41, tmp_path, "reinforcement.rules", "  otherwise replacement_reinforcement  by 12.0E",
+                   "  otherwise recovery  by 12.0E", fake=FAKE)
+    ctx = make_ctx(moved, _reinforcement_position())
+    assert R.casebook_decider(ctx, "first_initiative", STEP) is None
+    assert R.casebook_decider(ctx, "first_player", "recovery") == "soviet"
+    [why] = R.casebook_validate_action(ctx, Action.make("place-reinforcement", "soviet", unit="s-174rd", hex="0505"))
+    assert why.cases == ("0.7.2.2", "12.0E")

@@ -62,7 +62,7 @@ def _scheduled(ctx: Any, turn: int, side: str) -> list[dict[str, Any]]:
     return [r for r in ctx.records("reinforcements") if r.get("turn") == turn and r.get("side") == side]
 
 
-@implements("12.0B", "12.0E", "12.1A", "12.1B", "0.7.2.2B")
+@implements("12.0B", "12.1A", "12.1B", "0.7.2.2B")
 def gather_due(ctx: Any, side: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Take ``side``'s reinforcements due this turn out of ``state.pending`` and the schedule;
     return ``(available, delayed)``: those that can enter now (12.1A: their entry area, or a
@@ -190,7 +190,7 @@ def withdrawal_candidates(ctx: Any, row: dict[str, Any]) -> list[str]:
     return []
 
 
-@implements("12.0D", "12.0E", "12.4A")
+@implements("12.0D", "12.4A")
 def withdraw_due(ctx: Any, side: str) -> list[dict[str, Any]]:
     """Withdraw ``side``'s units due this turn (Withdrawal Schedule, plus any owed from earlier
     turns for want of a unit in supply). Each goes to ``removed`` as ``withdrawn`` at the IP cost
