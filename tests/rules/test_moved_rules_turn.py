@@ -97,3 +97,26 @@ def test_12_0E_the_reinforcement_step_is_the_scripts(m41, tmp_path):
     assert R.casebook_decider(ctx, "first_player", "recovery") == "soviet"
     [why] = R.casebook_validate_action(ctx, Action.make("place-reinforcement", "soviet", unit="s-174rd", hex="0505"))
     assert why.cases == ("0.7.2.2", "12.0E")
+
+
+@pytest.mark.case("0.7.2.2A", "0.7.2.2B")
+def test_0_7_2_2A_B_rps_before_reinforcements_is_the_scripts_order(m41, tmp_path):
+    """0.7.2.2A-B: RPs first, then reinforcements — once one is placed, no RP is spent. With the
+    line deleted (a house rule), an RP may still be assigned after placing."""
+    from tests.rules._fakes import engine_with
+
+    def after_placing(engine):
+        FAKE.reset()
+        ctx = make_ctx(engine, _reinforcement_position().replace(
+            "control:", "units:\n  - {counter: s-133rd, hex: '0303', losses: 2}\ncontrol:").replace(
+            "soviet: {infantry: 0, armor: 0}}", "soviet: {infantry: 3, armor: 0}}"), trace=True)
+        R.casebook_step_start(ctx, "first_initiative", STEP)
+        R.casebook_apply_action(ctx, Action.make("place-reinforcement", "soviet", unit="s-174rd", hex="0505"))
+        rp = Action.make("assign-rp", "soviet", unit="s-133rd", rp="infantry")
+        return (rp in R.casebook_legal_actions(ctx, "first_initiative", STEP),
+                {c for r in R.casebook_validate_action(ctx, rp) for c in r.cases})
+
+    assert after_placing(engine_with(m41, fake=FAKE)) == (False, {"0.7.2.2A", "0.7.2.2B"})
+    free = edited(m41, tmp_path, "reinforcement.rules",
+                  "forbid assign_rp  by 0.7.2.2A, 0.7.2.2B  when reinforcements_placed", "", fake=FAKE)
+    assert after_placing(free) == (True, set())

@@ -104,8 +104,9 @@ def casebook_legal_actions(ctx: Any, phase: str, step: str) -> list[Action]:
         return []
     side = ctx.state.phasing
     out: list[Action] = []
-    if not q.data(ctx).get("placed"):  # 0.7.2.2A before B
-        out += rp.rp_actions(ctx, side) + rp.rebuild_actions(ctx, side)
+    # 0.7.2.2A before B: the rule scripts' assign_rp / rebuild lines refuse RPs once a
+    # reinforcement is placed (fact reinforcements_placed), so none is listed then
+    out += rp.rp_actions(ctx, side) + rp.rebuild_actions(ctx, side)
     for e in q.data(ctx).get("available", []):
         out += [Action.make("place-reinforcement", side, unit=e["unit"], hex=h)
                 for h in entry.entry_hexes(ctx, e, side)]
@@ -145,8 +146,6 @@ def casebook_validate_action(ctx: Any, action: Action) -> list[Refusal]:
                         f"Reinforcement Step", ("0.7.2.2", "12.0E"))]
     if action.kind == "place-reinforcement":
         return place_refusals(ctx, action)
-    if q.data(ctx).get("placed"):
-        return [Refusal("RPs are assigned before reinforcements are placed", ("0.7.2.2A", "0.7.2.2B"))]
     return rp.rp_refusals(ctx, action) if action.kind == "assign-rp" else rp.rebuild_refusals(ctx, action)
 
 
