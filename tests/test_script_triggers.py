@@ -194,3 +194,21 @@ def test_a_track_key_may_be_a_fact_of_the_event(tmp_path):
     rules = compile_pack(find_rule_pack(dst))
     [effect] = rules.fire("action_ends", {"side": "soviet", "action_kind": "move", "scenario_id": "campaign"})
     assert (effect["effect"], effect["arg"], effect["amount"], effect["keys"]) == ("add_to_track", "ip", 150, ["soviet"])
+
+
+@pytest.mark.case("18.1.3D")
+def test_18_1_3D_ask_vp_names_the_line_and_whether_it_ends_the_game_now():
+    """`casebook ask … vp` on the Blitz lists the `end the game` line of 18.1.3D, its whole text
+    (a continued line joined) and whether it fires in the position asked about."""
+    from casebook.core.engine import load_engine, state_from_position
+    from casebook.games.moscow41.plugins import victory
+
+    engine = load_engine("moscow41")
+    ctx = engine.ctx(state_from_position(engine.pack.scenario("october-blitz")))
+    [line] = victory.casebook_answer(ctx, "vp", [], {})["script_conditions"]
+    assert (line["source"], line["cases"], line["fires"]) == ("victory.rules:31", ["18.1.3D"], False)
+    assert line["text"].endswith('end the game, soviet wins (automatic) "a Soviet combat unit entered Smolensk"  by 18.1.3D')
+    soviet = next(u["id"] for u in ctx.state.units if u.get("side") == "soviet" and u.get("class") == "infantry")
+    ctx.state.move_unit(soviet, "1303")
+    [line] = victory.casebook_answer(ctx, "vp", [], {})["script_conditions"]
+    assert line["fires"] is True

@@ -137,7 +137,9 @@ def casebook_facts(ctx: Any, subject: Any) -> dict[str, Any] | None:
 @hookimpl
 def casebook_answer(ctx: Any, question: str, args: Any, options: Any) -> Any:
     """``casebook ask … vp``: both sides' VPs with their terms, the difference and the level
-    (17.0-17.4), plus the result if the game is over."""
+    (17.0-17.4), plus the result if the game is over; in a scenario of its own conditions (the
+    Blitz) each rule-script line that ends the game after an action (18.1.3D), with ``fires``:
+    whether it would now."""
     if question != "vp":
         return None
     if args:
@@ -152,6 +154,13 @@ def casebook_answer(ctx: Any, question: str, args: Any, options: Any) -> Any:
             for side in ("german", "soviet")}
         answer["note"] = ("this scenario is decided by the conditions above, not by the 17.4 "
                           "victory levels, which are shown for information")
+        # the conditions a rule-script line decides (when: script, 18.1.3D): each `when action
+        # ends … end the game` line, and whether it would end the game after an action now
+        phasing = ctx.state.phasing or "german"
+        answer["script_conditions"] = [
+            line for line in ctx.engine.rules.explain_event(
+                "action_ends", {"side": phasing, "action_kind": "move"}, ctx.engine.script_tables, ctx.standard)
+            if line["effect"] == "end_game"]
     result = stored_result(ctx)
     if result is not None:
         answer["result"] = result

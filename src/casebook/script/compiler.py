@@ -25,7 +25,7 @@ from .exprs import ANY, NUM, Env, ExprCompiler, MissingFactError
 from .facts import FactSchema, FactType
 from .parser import caret_context
 from .quantities import BoundCode, PermissionCode, QuantityCode, RuleCode, TermCode
-from .triggers import TriggerCode, compile_trigger, fire
+from .triggers import TriggerCode, compile_trigger, explain_triggers, fire
 
 __all__ = ["RuleSet", "compile_scripts", "compile_files"]
 
@@ -59,6 +59,15 @@ class RuleSet:
         if not found:
             return []
         return _guard(lambda: fire(found, self._env(facts, tables, standard)), event)
+
+    def explain_event(self, event: str, facts: Mapping[str, Any], tables: Mapping[str, Any] | None = None,
+                      standard: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Every trigger line of ``event`` with whether it fires for ``facts`` (``[{"source",
+        "cases", "text", "event", "effect", "arg", "fires"}]``; :func:`~casebook.script.triggers.explain_triggers`)."""
+        found = self.triggers.get(event)
+        if not found:
+            return []
+        return _guard(lambda: explain_triggers(found, self._env(facts, tables, standard)), event)
 
     def _env(self, facts: Mapping[str, Any], tables: Mapping[str, Any] | None,
              standard: Mapping[str, Any] | None = None) -> Env:

@@ -25,13 +25,13 @@ when it fires, or a literal key; the track's declared bounds hold the result).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from . import ast as A
 from .quantities import RuleCode
 
-__all__ = ["EVENTS", "EFFECTS", "TriggerCode", "compile_trigger", "fire"]
+__all__ = ["EVENTS", "EFFECTS", "TriggerCode", "compile_trigger", "fire", "explain_triggers"]
 
 #: event -> what it is (the words of `when <event>` joined by `_`)
 EVENTS: Mapping[str, str] = {
@@ -83,7 +83,19 @@ def compile_trigger(builder: Any, t: A.Trigger) -> TriggerCode:
         cond = c.fn
         builder.perm_uses.setdefault(t.event, set()).update(c.uses)
     params = _effect_params(builder, t)
-    return TriggerCode(t.event, cond, t.effect, t.arg, builder.code(t.cases, t.loc), params)
+    code = builder.code(t.cases, t.loc)
+    return TriggerCode(t.event, cond, t.effect, t.arg, replace(code, text=_whole_line(builder, t.loc, code.text)),
+                       params)
+
+
+def _whole_line(builder: Any, loc: A.Loc, text: str) -> str:
+    """The text of a trigger continued over several lines (``\\``), joined into one."""
+    src = getattr(builder, "lines", {}).get(loc.file, [])
+    n = loc.line
+    while text.endswith("\\") and n < len(src):
+        text = text[:-1].rstrip() + " " + src[n].split("#")[0].strip()
+        n += 1
+    return text
 
 
 def _effect_params(builder: Any, t: A.Trigger) -> tuple[tuple[str, Any], ...]:
@@ -161,3 +173,11 @@ def _read(env: Any, name: str) -> Any:
     from .exprs import MissingFactError
 
     raise MissingFactError(f"the fact `{name}` a track key reads was not given")
+
+
+def explain_triggers(triggers: tuple[TriggerCode, ...], env: Any) -> list[dict[str, Any]]:
+    """Every trigger of an event, fired or not, for an answer that explains them line by line:
+    ``[{"source", "cases", "text", "event", "effect", "arg", "fires"}]`` in script order."""
+    return [{"source": t.code.source, "cases": list(t.code.cases), "text": t.code.text, "event": t.event,
+             "effect": t.effect, "arg": t.arg, "fires": bool(t.cond is None or t.cond(env, None))}
+            for t in triggers]
