@@ -120,3 +120,23 @@ def test_0_7_2_2A_B_rps_before_reinforcements_is_the_scripts_order(m41, tmp_path
     free = edited(m41, tmp_path, "reinforcement.rules",
                   "forbid assign_rp  by 0.7.2.2A, 0.7.2.2B  when reinforcements_placed", "", fake=FAKE)
     assert after_placing(free) == (True, set())
+
+
+@pytest.mark.case("3.0A")
+def test_3_0A_the_two_weather_steps_are_the_scripts(m41, tmp_path):
+    """3.0A: the weather is determined in two steps, Temperature then Ground Condition. Edited
+    so that the ground is checked in the Initiative Determination step, the Ground step rolls
+    nothing and step 3 rolls the ground."""
+    from casebook.games.moscow41.plugins import weather
+    from tests.rules.test_moved_rules_b import weather_ctx
+
+    def rolled(engine, step: str) -> list[str]:
+        ctx = weather_ctx(engine)
+        weather.casebook_step_start(ctx, "weather", step)
+        return [e.kind for e in ctx.trace if e.kind in ("temperature", "ground")]
+
+    assert rolled(m41, "ground") == ["ground"] and rolled(m41, "initiative_determination") == []
+    moved = edited(m41, tmp_path, "weather.rules", "  otherwise ground  by 3.0A, 0.7.1.2",
+                   "  otherwise initiative_determination  by 3.0A, 0.7.1.2")
+    assert rolled(moved, "ground") == [] and rolled(moved, "initiative_determination") == ["ground"]
+    assert rolled(moved, "temperature") == ["temperature"]
