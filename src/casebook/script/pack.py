@@ -23,7 +23,7 @@ from .compiler import RuleSet, compile_files
 from .facts import load_facts
 from .tablerows import table_shape
 
-__all__ = ["RulePack", "read_manifest", "find_rule_pack", "compile_pack", "world_of", "with_sequence_facts"]
+__all__ = ["RulePack", "read_manifest", "find_rule_pack", "compile_pack", "world_of", "sequence_world", "with_sequence_facts"]
 
 
 @dataclass(frozen=True)
@@ -152,6 +152,16 @@ def _world(pack: Path, man: Mapping[str, Any], problems: list[Problem]) -> dict[
         elif seq is not None and seq.is_file():
             seq_data = _load(seq)
     return world_of(man, seq_data)
+
+
+def sequence_world(pack_dir: Path) -> dict[str, Any]:
+    """:func:`world_of` the pack folder ``pack_dir`` (its ``game.yaml`` and sequence file);
+    ``{}`` when it has no manifest or a broken one (the content loader reports that)."""
+    try:
+        man = read_manifest(pack_dir)
+        return _world(pack_dir, man, []) if man else {}
+    except ContentError:
+        return {}
 
 
 def world_of(manifest: Mapping[str, Any], sequence: Any) -> dict[str, Any]:
