@@ -195,6 +195,8 @@ class _Builder:
         if q.value_of is None:
             return NUM
         t = self.schema.facts.get(q.value_of)
+        if t is not None and t.provider == "sequence" and t.kind != "enum":
+            return ANY  # a step or phase with no sequence file at hand (a rules folder alone): unchecked
         if t is None or t.kind != "enum":
             if report:
                 enums = [n for n, f in self.schema.facts.items() if f.kind == "enum"]
