@@ -9,6 +9,7 @@ import pytest
 from casebook.core.actions import Action
 from casebook.core.trace import Trace
 from casebook.games.moscow41.plugins import victory
+from casebook.script.effects import triggered
 from casebook.script.engine import state_from_position
 from tests.rules._fakes_vp import FAKE, fake_engine
 
@@ -107,15 +108,25 @@ def test_18_1_3B_a_german_combat_unit_in_moscow_wins_at_once(scenario):
 
 @pytest.mark.case("18.1.3D")
 def test_18_1_3D_a_soviet_combat_unit_in_smolensk_wins_at_once(scenario):
+    """18.1.3D is the `when action ends` line of victory.rules: the driver fires it after every
+    action (src/casebook/core/game.py), and it ends the game with the line as its source."""
     ctx = scenario("october-blitz", turn=3)
+    soviet_move = {"side": "soviet", "action_kind": "move"}
     ctx.state.add_unit({"id": "s-rem-01", "side": "soviet", "class": "remnant", "strength": 1,
                         "ma": 4, "hex": "1303"})                # a remnant is no combat unit (11.3D)
+    assert triggered(ctx, "action_ends", soviet_move) is None
+    ctx.state.move_unit("s-252rd", "1303")
+    result = triggered(ctx, "action_ends", soviet_move)
+    assert (result["winner"], result["level"], result["cases"]) == ("soviet", "automatic", ["18.1.3D"])
+    assert result["reason"] == "a Soviet combat unit entered Smolensk"
+    assert [ln["source"] for ln in result["lines"]] == ["victory.rules:31"]
+    # the Python instant check no longer decides it (the scenario entry says `when: script`)
     after_move(ctx, "soviet")
     assert victory.casebook_game_result(ctx) is None
-    ctx.state.move_unit("s-252rd", "1303")
-    after_move(ctx, "soviet")
-    result = victory.casebook_game_result(ctx)
-    assert (result["winner"], result["cases"]) == ("soviet", ["18.1.3D"])
+    # 18.1.3 is the October Blitz's: the same position in the Campaign Game goes on
+    camp = scenario("campaign", turn=3)
+    camp.state.move_unit("s-252rd", "1303")
+    assert triggered(camp, "action_ends", soviet_move) is None
 
 
 @pytest.mark.case("18.2.3", "18.0")

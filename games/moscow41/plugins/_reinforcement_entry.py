@@ -62,7 +62,7 @@ def _scheduled(ctx: Any, turn: int, side: str) -> list[dict[str, Any]]:
     return [r for r in ctx.records("reinforcements") if r.get("turn") == turn and r.get("side") == side]
 
 
-@implements("12.0B", "12.0E", "12.1A", "12.1B", "0.7.2.2B")
+@implements("12.0B", "12.1A", "12.1B", "0.7.2.2B")
 def gather_due(ctx: Any, side: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Take ``side``'s reinforcements due this turn out of ``state.pending`` and the schedule;
     return ``(available, delayed)``: those that can enter now (12.1A: their entry area, or a
@@ -144,19 +144,21 @@ def placeable(ctx: Any, hex_: str, side: str, *, railhead: bool, supplied: bool 
     return bool(ctx.allowed("place_reinforcement", _placement_facts(ctx, hex_, side, railhead, supplied)))
 
 
-@implements("12.1E", "12.1B")
+@implements("12.1B")
 def delay_unplaced(ctx: Any) -> list[str]:
-    """At the end of the step, every reinforcement left unplaced waits for next turn (12.1E:
-    voluntary delay; 12.1B: no open hex). Returns their ids. Changes the state."""
+    """At the end of the step, every reinforcement left unplaced waits (12.1E: voluntary delay;
+    12.1B: no open hex) the turns of quantity ``voluntary_delay_turns`` (rules/reinforcement.rules,
+    12.1E: 1, the next turn's Step 2). Returns their ids. Changes the state."""
     rec = q.data(ctx)
     out = []
+    to_turn = ctx.state.turn + int(ctx.value("voluntary_delay_turns", {}))
     for entry in rec.get("available", []):
         if ctx.state.has_unit(entry["unit"]):  # entered some other way (a paratroop drop, 15.1B)
             continue
-        ctx.state.add_pending(entry["unit"], ctx.state.turn + 1, entry.get("area"))
+        ctx.state.add_pending(entry["unit"], to_turn, entry.get("area"))
         out.append(entry["unit"])
     if out:
-        ctx.record("reinforcement-delayed", ("12.1E",), {"units": out, "to_turn": ctx.state.turn + 1},
+        ctx.record("reinforcement-delayed", ("12.1E",), {"units": out, "to_turn": to_turn},
                    source="reinforcement.delay_unplaced")
     rec["available"] = []
     q.set_data(ctx, rec)
@@ -188,7 +190,7 @@ def withdrawal_candidates(ctx: Any, row: dict[str, Any]) -> list[str]:
     return []
 
 
-@implements("12.0D", "12.0E", "12.4A")
+@implements("12.0D", "12.4A")
 def withdraw_due(ctx: Any, side: str) -> list[dict[str, Any]]:
     """Withdraw ``side``'s units due this turn (Withdrawal Schedule, plus any owed from earlier
     turns for want of a unit in supply). Each goes to ``removed`` as ``withdrawn`` at the IP cost

@@ -43,7 +43,8 @@ def rp_facts(ctx: Any, uid: str, kind: str) -> dict[str, Any]:
     """The facts of the ``assign_rp`` permission for unit ``uid`` and RP ``kind``."""
     u = ctx.state.unit(uid)
     return {"rp_kind": kind, "unit_class": u.get("class"), "losses": u.get("losses", 0),
-            "supplied": q.supplied(ctx, uid), "in_command": q.in_command(ctx, uid)}
+            "supplied": q.supplied(ctx, uid), "in_command": q.in_command(ctx, uid),
+            "reinforcements_placed": bool(q.data(ctx).get("placed"))}
 
 
 @implements("12.2A", "12.2B", "12.2D", "12.2E", "12.2F", "12.2H")
@@ -148,7 +149,8 @@ def rebuild_refusals(ctx: Any, action: Action) -> list[Refusal]:
     u = st.unit(uid)
     out = q.refusals(ctx, "rebuild", {
         "side": action.side, "unit_class": u.get("class"), "supplied": q.supplied(ctx, uid),
-        "in_command": q.in_command(ctx, uid), "in_ezoc": q.in_ezoc(ctx, u["hex"], action.side)})
+        "in_command": q.in_command(ctx, uid), "in_ezoc": q.in_ezoc(ctx, u["hex"], action.side),
+        "reinforcements_placed": bool(q.data(ctx).get("placed"))})
     if div not in rebuild_choices(ctx, action.side):
         out.append(Refusal(f"{div!r} is not an eliminated normal rifle division", ("12.3B",)))
     cost = ctx.value("rebuild_rp_cost", {})

@@ -7,8 +7,10 @@ says which conditions apply; this module reads it:
 - per-side lists of conditions (the October Blitz, 18.1.3): ``control_count`` (control at least
   ``at_least`` of ``hexes``; at the end, or at any moment with the setting
   ``blitz_towns_when: instant``), ``enter`` (a combat unit of the side in a Moscow hex or in the
-  hexes of town ``town``: an instant win, 18.1.3B/D), ``otherwise`` (the side wins at the end if
-  the other side did not, 18.1.3C).
+  hexes of town ``town``: an instant win, 18.1.3B), ``otherwise`` (the side wins at the end if
+  the other side did not, 18.1.3C). A condition ``when: script`` is decided by a rule-script line
+  (18.1.3D: ``when action ends … end the game`` in rules/victory.rules, carried out by the game
+  driver); this module skips it, and the entry names the goal for the planning bot.
 
 A result is ``{"winner", "level", "reason", "cases", "condition"}``; it is kept in
 ``plugin_data("victory")["result"]`` so ``casebook_game_result`` can report it.
@@ -36,7 +38,8 @@ def victory_block(ctx: Any) -> Mapping[str, Any] | None:
 
 def conditions(ctx: Any, when: str) -> list[tuple[str, Mapping[str, Any]]]:
     """(side, condition) pairs of the block whose ``when`` is ``when`` (``instant`` / ``end``),
-    in the block's order; a ``control_count`` is instant under ``blitz_towns_when: instant``."""
+    in the block's order; a ``control_count`` is instant under ``blitz_towns_when: instant``;
+    ``when: script`` is never returned (a rule-script line decides it)."""
     block = victory_block(ctx) or {}
     out = []
     for side in ("german", "soviet"):
@@ -75,10 +78,10 @@ def _met(ctx: Any, side: str, cond: Mapping[str, Any]) -> str | None:
     return None
 
 
-@implements("18.1.3B", "18.1.3D")
+@implements("18.1.3B")
 def instant_result(ctx: Any) -> dict[str, Any] | None:
     """The instant win the position shows now, if any (18.1.3B: a German combat unit in a Moscow
-    hex; 18.1.3D: a Soviet combat unit in Smolensk), as a result dict."""
+    hex; a ``when: script`` condition such as 18.1.3D is the rule script's), as a result dict."""
     for side, cond in conditions(ctx, "instant"):
         why = _met(ctx, side, cond)
         if why:

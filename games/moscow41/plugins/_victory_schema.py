@@ -22,12 +22,14 @@ __all__ = ["VictoryBlock", "Condition", "TerrainVP", "MoscowVP", "LossesVP", "Le
 
 class Condition(Model):
     """One victory condition of a side (18.1.3): ``control_count`` (``at_least`` of ``hexes``),
-    ``enter`` (a combat ``unit`` enters the ``target``: Moscow or the ``town`` named), ``otherwise``."""
+    ``enter`` (a combat ``unit`` enters the ``target``: Moscow or the ``town`` named), ``otherwise``.
+    ``when``: at the ``end``, at any ``instant``, or ``script`` (a rule-script line decides it —
+    18.1.3D's ``when action ends`` — and the entry only names the goal for the planning bot)."""
 
     id: Slug | None = None
     case: CaseId = "18.0"  # the plugin cites 18.0 for a condition naming no case
     kind: Literal["control_count", "enter", "otherwise"]
-    when: Literal["instant", "end"] = "end"
+    when: Literal["instant", "end", "script"] = "end"
     hexes: list[HexLabel] = []
     names: list[str] = []
     at_least: int | None = Field(None, ge=0)

@@ -91,20 +91,21 @@ def _town_hexes(ctx: Any) -> list[str]:
     return sorted(hexes)
 
 
-@implements("1.1B")
 def update_control(ctx: Any) -> list[dict[str, Any]]:
-    """Give each town or city hex occupied by units of one side only to that side (1.1B: a
-    friendly unit occupies it, or was the last to; enemy ZOCs have no effect, so none is
-    asked). Hexes without units keep their last controller. Returns the changes, each
+    """Give each town or city hex occupied by a side's units to that side when the rule scripts
+    allow it (permission ``gain_control``, 1.1B in ``rules/initiative.rules``: units of one side
+    only — a friendly unit occupies it, or was the last to; enemy ZOCs have no effect, so none
+    is asked). Hexes without units keep their last controller. Returns the changes, each
     ``{"hex", "side", "was"}``, and records a ``control`` event for each."""
     changes = []
     for h in _town_hexes(ctx):
-        sides = {u.get("side") for u in ctx.state.units_at(h)} - {None}
-        if len(sides) != 1:
-            continue
-        (side,) = sides
+        units = ctx.state.units_at(h)
+        sides = sorted({u.get("side") for u in units} - {None})
         was = ctx.state.control(h)
-        if was == side:
+        side = next((s for s in sides if s != was and ctx.allowed("gain_control", {
+            "side": s, "occupying_sides": len(sides),
+            "occupant_count": sum(1 for u in units if u.get("side") == s)})), None)
+        if side is None:
             continue
         ctx.state.set_control(h, side)
         change = {"hex": h, "side": side, "was": was}

@@ -32,7 +32,7 @@ from . import _reinforcement_entry as entry
 from . import _reinforcement_query as q
 from . import _reinforcement_rp as rp
 
-__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "STEP", "reinforcements_answer", "place_refusals", "apply_place",
+__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "STEP", "reinforcement_step", "reinforcements_answer", "place_refusals", "apply_place",
            "arrived_this_turn"]
 
 #: What the pack must hold for this plugin (src/casebook/content/requires.py; checked by ``casebook lint``).
@@ -46,21 +46,28 @@ QUESTIONS: dict[str, str] = {
     "reinforcements": "reinforcements [SIDE] — RPs, reinforcements available now and where they "
                       "may enter, rebuild choices (12.0-12.3)",
 }
-#: The step this plugin owns (0.7.2.2), in both Initiative Phases.
+#: The step this plugin owns as printed (0.7.2.2), in both Initiative Phases; the step play uses
+#: is the rule script's quantity ``reinforcement_step`` (12.0E, rules/reinforcement.rules).
 STEP = "replacement_reinforcement"
 _KINDS = ("assign-rp", "rebuild", "place-reinforcement")
 
 
+def reinforcement_step(ctx: Any) -> str:
+    """The step in which reinforcements, replacements and withdrawals occur (12.0E: Step 2 of
+    the Initiative Phase, ``replacement_reinforcement``): quantity ``reinforcement_step``."""
+    return str(ctx.value("reinforcement_step", {}))
+
+
 def _ours(ctx: Any, step: str) -> bool:
-    return step == STEP and ctx.state.phasing is not None
+    return ctx.state.phasing is not None and step == reinforcement_step(ctx)
 
 
 @hookimpl
-@implements("0.7.2.2A", "0.7.2.2B", "12.0A", "12.0E")
+@implements("0.7.2.2A", "0.7.2.2B", "12.0A")
 def casebook_step_start(ctx: Any, phase: str, step: str) -> None:
     """Automatic work of the phasing side's Replacement and Reinforcement Step: RPs in (12.2A,
-    12.2C), withdrawals out (12.4), reinforcements due made available (12.1A-B); all in Step 2
-    of the Initiative Phase (12.0E)."""
+    12.2C), withdrawals out (12.4), reinforcements due made available (12.1A-B); all in the
+    step of quantity ``reinforcement_step`` (12.0E: Step 2 of the Initiative Phase)."""
     if not _ours(ctx, step):
         return
     side = ctx.state.phasing
@@ -97,8 +104,9 @@ def casebook_legal_actions(ctx: Any, phase: str, step: str) -> list[Action]:
         return []
     side = ctx.state.phasing
     out: list[Action] = []
-    if not q.data(ctx).get("placed"):  # 0.7.2.2A before B
-        out += rp.rp_actions(ctx, side) + rp.rebuild_actions(ctx, side)
+    # 0.7.2.2A before B: the rule scripts' assign_rp / rebuild lines refuse RPs once a
+    # reinforcement is placed (fact reinforcements_placed), so none is listed then
+    out += rp.rp_actions(ctx, side) + rp.rebuild_actions(ctx, side)
     for e in q.data(ctx).get("available", []):
         out += [Action.make("place-reinforcement", side, unit=e["unit"], hex=h)
                 for h in entry.entry_hexes(ctx, e, side)]
@@ -133,13 +141,11 @@ def place_refusals(ctx: Any, action: Action) -> list[Refusal]:
 def casebook_validate_action(ctx: Any, action: Action) -> list[Refusal]:
     if action.kind not in _KINDS:
         return []
-    if ctx.state.step != STEP or action.side != ctx.state.phasing:
+    if ctx.state.step != reinforcement_step(ctx) or action.side != ctx.state.phasing:
         return [Refusal(f"{action.kind} is taken by the phasing player in the Replacement and "
                         f"Reinforcement Step", ("0.7.2.2", "12.0E"))]
     if action.kind == "place-reinforcement":
         return place_refusals(ctx, action)
-    if q.data(ctx).get("placed"):
-        return [Refusal("RPs are assigned before reinforcements are placed", ("0.7.2.2A", "0.7.2.2B"))]
     return rp.rp_refusals(ctx, action) if action.kind == "assign-rp" else rp.rebuild_refusals(ctx, action)
 
 

@@ -1,9 +1,10 @@
 """Moscow '41 victory (17.0-17.4) and scenarios (18.0-18.2): VPs, levels, instant and end wins.
 
-Hooks: ``casebook_after_action`` (remember Moscow hexes taken, 17.2; record instant wins,
-18.1.3B/D), ``casebook_turn_end`` (end-of-scenario evaluation at the last turn, 18.1.2/18.2.2),
-``casebook_game_result`` (the recorded result), ``casebook_validate_action`` (no Soviet reaction on
-Turn 1 of the Campaign Game, 18.2.4B), ``casebook_facts`` (subject ``"scenario"``: the special
+Hooks: ``casebook_after_action`` (remember Moscow hexes taken, 17.2; record an instant win,
+18.1.3B — 18.1.3D is a ``when action ends`` line of ``rules/victory.rules``),
+``casebook_turn_end`` (end-of-scenario evaluation at the last turn, 18.1.2/18.2.2),
+``casebook_game_result`` (the recorded result), ``casebook_validate_action`` (no Soviet reaction
+on Turn 1 of the Campaign Game, 18.2.4B), ``casebook_facts`` (subject ``"scenario"``: the special
 rules in force), ``casebook_answer`` (question ``vp``). The computation lives in
 ``_victory_points`` (17.x) and ``_victory_scenarios`` (18.x); the numbers in
 ``games/moscow41/rules/victory.rules``.
@@ -64,7 +65,7 @@ def remember_moscow(ctx: Any) -> list[str]:
 @hookimpl
 def casebook_after_action(ctx: Any, action: Any, result: Any) -> None:
     """After every action: remember Moscow hexes taken (17.2) and record an instant win
-    (18.1.3B/D) in plugin_data."""
+    (18.1.3B) in plugin_data."""
     remember_moscow(ctx)
     if stored_result(ctx) is None:
         won = instant_result(ctx)
@@ -136,7 +137,9 @@ def casebook_facts(ctx: Any, subject: Any) -> dict[str, Any] | None:
 @hookimpl
 def casebook_answer(ctx: Any, question: str, args: Any, options: Any) -> Any:
     """``casebook ask … vp``: both sides' VPs with their terms, the difference and the level
-    (17.0-17.4), plus the result if the game is over."""
+    (17.0-17.4), plus the result if the game is over; in a scenario of its own conditions (the
+    Blitz) each rule-script line that ends the game after an action (18.1.3D), with ``fires``:
+    whether it would now."""
     if question != "vp":
         return None
     if args:
@@ -151,6 +154,13 @@ def casebook_answer(ctx: Any, question: str, args: Any, options: Any) -> Any:
             for side in ("german", "soviet")}
         answer["note"] = ("this scenario is decided by the conditions above, not by the 17.4 "
                           "victory levels, which are shown for information")
+        # the conditions a rule-script line decides (when: script, 18.1.3D): each `when action
+        # ends … end the game` line, and whether it would end the game after an action now
+        phasing = ctx.state.phasing or "german"
+        answer["script_conditions"] = [
+            line for line in ctx.engine.rules.explain_event(
+                "action_ends", {"side": phasing, "action_kind": "move"}, ctx.engine.script_tables, ctx.standard)
+            if line["effect"] == "end_game"]
     result = stored_result(ctx)
     if result is not None:
         answer["result"] = result

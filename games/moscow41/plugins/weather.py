@@ -106,7 +106,7 @@ def _store(ctx: Any, **fields: Any) -> None:
     ctx.state.set_plugin_data(PLUGIN, data)
 
 
-@implements("0.7.1.1A", "0.7.1.1C", "3.0A", "3.0B")
+@implements("0.7.1.1A", "0.7.1.1C", "3.0B")
 def roll_temperature(ctx: Any, die: int | None = None) -> dict[str, Any]:
     """Temperature Step (0.7.1.1, 3.0B): roll one die (or use ``die``, 1-6), add the Turn
     Track's Temp. Mod., read the Temperature column of the Weather Table and place the marker
@@ -215,13 +215,13 @@ def weather_answer(ctx: Any) -> dict[str, Any]:
 
 @hookimpl
 def casebook_step_start(ctx: Any, phase: str, step: str) -> None:
-    """Weather Phase steps ``temperature`` and ``ground`` (0.7.1.1, 0.7.1.2)."""
-    if phase != "weather":
-        return
-    if step == "temperature":
+    """The Temperature and Ground Condition checks, each in the step of the sequence the rule
+    scripts name (3.0A: quantities ``temperature_step`` and ``ground_step``, the Weather Phase's
+    ``temperature`` and ``ground``, 0.7.1.1, 0.7.1.2)."""
+    if step == ctx.value("temperature_step", {}):
         roll_temperature(ctx)
         ctx.changed()
-    elif step == "ground":
+    elif step == ctx.value("ground_step", {}):
         roll_ground(ctx)
         ctx.changed()
 

@@ -25,7 +25,7 @@ never holds a half-applied action. The trace records every action, roll and auto
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ConfigDict
@@ -303,8 +303,22 @@ class State:
         ctx.begin_lines()
         self.game.engine.hook.casebook_after_action(ctx=ctx, action=action, result=result)
         self._check_result(ctx)
+        self._fire(ctx, "action_ends", {"side": action.side, "action_kind": action.kind.replace("-", "_")})
         self._legal = None
         return result
+
+    def _fire(self, ctx: Any, event: str, facts: Mapping[str, Any]) -> None:
+        """Carry out the rule-script triggers of ``event`` (src/casebook/script/effects.py); an
+        ``end the game`` line that fires ends the game, unless it is over already. The engine
+        carries them out (``Runtime.triggered``: the core imports no rule-script runtime)."""
+        if self.result() is not None:
+            return
+        ctx.begin_lines()
+        result = self.game.engine.triggered(ctx, event, facts)
+        if result is not None:
+            ctx.changed()
+            self._set_driver(result=dict(result))
+            ctx.record("game-over", result.get("cases", ()), dict(result), source=DRIVER, side=None)
 
     def _check_result(self, ctx: Any) -> None:
         if self.result() is not None:
@@ -320,6 +334,7 @@ class State:
         engine = self.game.engine
         ctx.begin_lines()
         engine.hook.casebook_step_end(ctx=ctx, phase=phase.id, step=step.id)
+        self._fire(ctx, "step_ends", {"phase": phase.id, "step": step.id})
         last_phase = engine.sequence.phases[-1]
         if phase.id == last_phase.id and step.id == phase.steps[-1].id:
             turn = self.data.turn
@@ -353,6 +368,11 @@ class State:
             phase, step = self._machine.current
             if not self._driver().get("started"):
                 self._set_driver(started=True)
+                first = self.game.engine.sequence.phases[0]
+                if phase.id == first.id and step.id == first.steps[0].id:
+                    self._fire(ctx, "turn_starts", {})
+                    if self.is_terminal():
+                        continue
                 ctx.begin_lines()
                 self.game.engine.hook.casebook_step_start(ctx=ctx, phase=phase.id, step=step.id)
                 ctx.changed()

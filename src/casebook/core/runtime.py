@@ -35,6 +35,10 @@ class Runtime(Protocol):
         """The context binding the engine to ``state`` (and ``trace`` for recorded play; with
         ``event_lines`` each event carries the rule-script lines that fired for it)."""
 
+    def triggered(self, ctx: Any, event: str, facts: Mapping[str, Any]) -> dict[str, Any] | None:
+        """Carry out the rule-script triggers of ``event`` with ``facts``; the game result of an
+        ``end the game`` line that fired, else None."""
+
     def declare(self, state: GameState) -> GameState:
         """``state`` with the game's sides and tracks attached."""
 

@@ -252,6 +252,13 @@ class GameState(StateChanges):
         return copy.deepcopy(self._d["scenario"])
 
     @property
+    def scenario_id(self) -> str | None:
+        """The scenario block's ``id`` (no copy of the block: read at every rule evaluation)."""
+        sc = self._d["scenario"]
+        found = sc.get("id") if isinstance(sc, Mapping) else None
+        return None if found is None else str(found)
+
+    @property
     def map(self) -> Any:
         """The inline map (plain data, deep copy) or None (= the pack's map)."""
         return copy.deepcopy(self._d["map"])

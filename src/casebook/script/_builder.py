@@ -144,10 +144,20 @@ class AstBuilder(Transformer):
                           over or ())
 
     def trigger(self, meta, ch):
-        *words, cond, (effect, arg), cases = ch
+        *words, cond, (effect, arg, *params), cases = ch
         words = [w for w in words if w is not None]
         return Trigger("_".join(_text(w) for w in words), cond, effect, arg, cases, self._loc(meta),
-                       self._tok(words[0]))
+                       self._tok(words[0]), tuple(params[0]) if params else ())
+
+    def end_game(self, meta, ch):
+        winner, level, reason = ch
+        return ("end_game", _text(winner), (("level", _text(level) if level is not None else None),
+                                            ("reason", _text(reason)[1:-1]), ("arg_loc", self._tok(winner))))
+
+    def add_to_track(self, meta, ch):
+        amount, track, *keys = ch
+        return ("add_to_track", _text(track), (("amount", amount), ("keys", tuple(_text(k) for k in keys)),
+                                               ("arg_loc", self._tok(track))))
 
     def offer(self, meta, ch):
         action, step, side, each, cases, *lines = ch

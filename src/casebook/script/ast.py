@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 __all__ = [
     "Loc", "Num", "Dice", "Str", "Bool", "Name", "Unary", "BinOp", "Rounded", "Call", "Lookup", "Row", "Count", "Within", "Nearest",
@@ -307,11 +308,14 @@ class Trigger:
 
     event: str  # the event's words joined by `_`: "unit_enters_hex"
     cond: Expr | None
-    effect: str  # "remove_marker" | "place_marker"
-    arg: str
+    effect: str  # "remove_marker" | "place_marker" | "end_game" | "add_to_track"
+    arg: str  # the marker kind, the winning side, or the track
     cases: tuple[CaseRef, ...]
     loc: Loc
     event_loc: Loc
+    #: ``end_game``: ``level`` (or None), ``reason``; ``add_to_track``: ``amount`` (an
+    #: :data:`Expr`), ``keys`` (names); both: ``arg_loc``, where the side or track is written
+    params: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)

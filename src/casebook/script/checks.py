@@ -64,7 +64,9 @@ def check_inputs(schema: FactSchema, reads: Sequence[tuple[Owner, str, A.Loc]], 
     by_owner: dict[Owner, list[tuple[str, A.Loc]]] = {}
     for owner, fact, loc in reads:
         by_owner.setdefault(owner, []).append((fact, loc))
-    names = {n for _, n in where}
+    from .triggers import EVENTS  # an event's inputs are the engine's, a line or not
+
+    names = {n for _, n in where} | set(EVENTS)
     for name, (line, col) in schema.inputs_at.items():
         if name not in names:
             warnings.append(Problem(schema.file, line, col, f"inputs.{name}", "no quantity or permission "

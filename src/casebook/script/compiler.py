@@ -26,7 +26,7 @@ from .facts import FactSchema, FactType
 from .offers import CostCode, OfferCode, compile_offer
 from .parser import caret_context
 from .quantities import BoundCode, PermissionCode, QuantityCode, RuleCode, TermCode
-from .triggers import TriggerCode, compile_trigger, fire
+from .triggers import TriggerCode, compile_trigger, explain_triggers, fire
 
 __all__ = ["RuleSet", "compile_scripts", "compile_files"]
 
@@ -67,6 +67,15 @@ class RuleSet:
         if not found:
             return []
         return _guard(lambda: fire(found, self._env(facts, tables, standard)), event)
+
+    def explain_event(self, event: str, facts: Mapping[str, Any], tables: Mapping[str, Any] | None = None,
+                      standard: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Every trigger line of ``event`` with whether it fires for ``facts`` (``[{"source",
+        "cases", "text", "event", "effect", "arg", "fires"}]``; :func:`~casebook.script.triggers.explain_triggers`)."""
+        found = self.triggers.get(event)
+        if not found:
+            return []
+        return _guard(lambda: explain_triggers(found, self._env(facts, tables, standard)), event)
 
     def _env(self, facts: Mapping[str, Any], tables: Mapping[str, Any] | None,
              standard: Mapping[str, Any] | None = None) -> Env:
@@ -174,8 +183,11 @@ def _suggest(word: str, choices: Iterable[str]) -> str:
 
 class _Builder:
     def __init__(self, sources: Sequence[tuple[str, str]], schema: FactSchema,
-                 cases: Collection[str] | None, tables: Collection[str] | None) -> None:
+                 cases: Collection[str] | None, tables: Collection[str] | None,
+                 world: Mapping[str, Any] | None = None) -> None:
         self.schema = schema
+        #: the pack's sides and tracks, which trigger effects name (:mod:`casebook.script.triggers`)
+        self.world = world
         self.cases = set(cases) if cases is not None else None
         self.lines = {file: text.split("\n") for file, text in sources}
         self.problems: list[Problem] = []
@@ -194,6 +206,8 @@ class _Builder:
         if q.value_of is None:
             return NUM
         t = self.schema.facts.get(q.value_of)
+        if t is not None and t.provider == "sequence" and t.kind != "enum":
+            return ANY  # a step or phase with no sequence file at hand (a rules folder alone): unchecked
         if t is None or t.kind != "enum":
             if report:
                 enums = [n for n, f in self.schema.facts.items() if f.kind == "enum"]
@@ -383,18 +397,21 @@ class _Builder:
 
 def compile_scripts(sources: Sequence[tuple[str, str]], schema: FactSchema,
                     cases: Collection[str] | None = None,
-                    tables: Collection[str] | None = None) -> RuleSet:
+                    tables: Collection[str] | None = None,
+                    world: Mapping[str, Any] | None = None) -> RuleSet:
     """Compile scripts given as ``(file name, text)`` pairs into one :class:`RuleSet`.
 
     ``schema``: the game's facts declaration; ``cases``: the case index ids (``None``: unchecked);
-    ``tables``: known table ids (``None``: unchecked). Raises :class:`ScriptSyntaxError` carrying
+    ``tables``: known table ids (``None``: unchecked); ``world``: ``{"sides": [...], "tracks":
+    {name: keys}}`` for trigger effects (``None``: unchecked). Raises :class:`ScriptSyntaxError` carrying
     every syntax, name, type, case and cycle problem of all the files at once.
     """
-    return _Builder(sources, schema, cases, tables).build()
+    return _Builder(sources, schema, cases, tables, world).build()
 
 
 def compile_files(paths: Sequence[str | Path], schema: FactSchema, cases: Collection[str] | None = None,
-                  tables: Collection[str] | None = None, relative_to: str | Path | None = None) -> RuleSet:
+                  tables: Collection[str] | None = None, relative_to: str | Path | None = None,
+                  world: Mapping[str, Any] | None = None) -> RuleSet:
     """Read and compile script files (names shown relative to ``relative_to`` when given)."""
     sources = []
     unreadable: list[Problem] = []
@@ -412,4 +429,4 @@ def compile_files(paths: Sequence[str | Path], schema: FactSchema, cases: Collec
             unreadable.append(Problem(shown, 1, 1, "", f"cannot read the script: {type(exc).__name__}"))
     if unreadable:
         raise ScriptSyntaxError(unreadable)
-    return compile_scripts(sources, schema, cases, tables)
+    return compile_scripts(sources, schema, cases, tables, world)

@@ -254,6 +254,14 @@ class Engine:
             board = self._boards[key] = board_from_map(inline)
         return board
 
+    def triggered(self, ctx: Any, event: str, facts: Mapping[str, Any]) -> dict[str, Any] | None:
+        """Carry out the rule-script triggers of ``event`` (``action_ends``, ``step_ends``,
+        ``turn_starts``) with ``facts``: :func:`casebook.script.effects.triggered`; the game result
+        of an ``end the game`` line that fired, else None."""
+        from casebook.script.effects import triggered
+
+        return triggered(ctx, event, facts)
+
     def ctx(self, state: GameState, trace: Trace | None = None, *, event_lines: bool = False) -> Ctx:
         """A context binding this engine to ``state`` (and ``trace`` for recorded play).
 

@@ -268,7 +268,14 @@ def load_facts(path: str | Path, display: str | None = None) -> FactSchema:
         mark = getattr(exc, "problem_mark", None)
         line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
         raise ContentError([Problem(file, line, col, "", f"YAML error: {getattr(exc, 'problem', exc)}")]) from exc
-    return facts_from_mapping(data, file)
+    schema = facts_from_mapping(data, file)
+    if any(t.provider == "sequence" for t in schema.facts.values()):
+        # `provider: sequence` facts (phase, step) take the ids of the pack's sequence file: the
+        # pack is the rules folder's parent (src/casebook/script/pack.py)
+        from .pack import sequence_world, with_sequence_facts
+
+        schema = with_sequence_facts(schema, sequence_world(path.resolve().parent.parent))
+    return schema
 
 
 class AskedFacts(Mapping[str, Any]):

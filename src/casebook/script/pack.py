@@ -23,7 +23,8 @@ from .compiler import RuleSet, compile_files
 from .facts import load_facts
 from .tablerows import table_shape
 
-__all__ = ["RulePack", "read_manifest", "find_rule_pack", "compile_pack", "compile_loaded_pack"]
+__all__ = ["RulePack", "read_manifest", "find_rule_pack", "compile_pack", "compile_loaded_pack", "world_of",
+           "sequence_world", "with_sequence_facts"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,10 @@ class RulePack:
     #: table id -> its shape (:func:`casebook.script.tablerows.table_shape`), for checking
     #: ``table <id>[…].<column>`` terms
     table_shapes: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    #: what trigger events and effects name (:mod:`casebook.script.triggers`): ``sides`` and
+    #: ``tracks`` (name -> its keys) of the manifest's vocabulary, ``phases`` and ``steps`` (ids
+    #: of the sequence file, in order); a key is absent when the pack does not say
+    world: Mapping[str, Any] = field(default_factory=dict, repr=False)
 
 
 def _load(path: Path) -> Any:
@@ -59,7 +64,8 @@ def read_manifest(pack_dir: Path) -> dict[str, Any]:
     data = _load(manifest)
     if not isinstance(data, dict):
         raise ContentError([Problem(str(manifest), 1, 1, "", "expected a mapping (kind: game)")])
-    return {k: data[k] for k in ("id", "rules_dir", "rules", "cases", "tables") if k in data}
+    return {k: data[k] for k in ("id", "rules_dir", "rules", "cases", "tables", "vocabulary", "sequence")
+            if k in data}
 
 
 def _pack_dir(game_or_dir: str | Path) -> Path:
@@ -131,9 +137,69 @@ def find_rule_pack(game_or_dir: str | Path) -> RulePack:
                     if shape is not None:
                         shapes[str(data["id"])] = shape
         tables = frozenset(ids)
+    world = _world(pack, man, problems)
     if problems:
         raise ContentError(problems)
-    return RulePack(game, pack, rules_dir, files, facts, cases, tables, shapes)
+    return RulePack(game, pack, rules_dir, files, facts, cases, tables, shapes, world)
+
+
+def _world(pack: Path, man: Mapping[str, Any], problems: list[Problem]) -> dict[str, Any]:
+    """:func:`world_of` the manifest and its sequence file (read here, confined to the pack)."""
+    seq_data = None
+    if isinstance(man.get("sequence"), str):
+        seq, why = confined_path(pack, man["sequence"])
+        if why is not None:
+            problems.append(Problem(str(pack / "game.yaml"), 0, 0, "sequence", why))
+        elif seq is not None and seq.is_file():
+            seq_data = _load(seq)
+    return world_of(man, seq_data)
+
+
+def sequence_world(pack_dir: Path) -> dict[str, Any]:
+    """:func:`world_of` the pack folder ``pack_dir`` (its ``game.yaml`` and sequence file);
+    ``{}`` when it has no manifest or a broken one (the content loader reports that)."""
+    try:
+        man = read_manifest(pack_dir)
+        return _world(pack_dir, man, []) if man else {}
+    except ContentError:
+        return {}
+
+
+def world_of(manifest: Mapping[str, Any], sequence: Any) -> dict[str, Any]:
+    """What trigger events and effects may name: ``sides`` and ``tracks`` (name -> its keys) of
+    the manifest's vocabulary, ``phases`` and ``steps`` (ids, in order) of the sequence data; a
+    malformed or missing part is left out (the content loader reports it)."""
+    world: dict[str, Any] = {}
+    vocab = manifest.get("vocabulary")
+    if isinstance(vocab, Mapping):
+        if isinstance(vocab.get("sides"), Mapping):
+            world["sides"] = tuple(str(k) for k in vocab["sides"])
+        tracks = vocab.get("tracks") or {}
+        if isinstance(tracks, Mapping):
+            world["tracks"] = {str(n): tuple(k if isinstance(k, str) else tuple(map(str, k))
+                                             for k in ((spec or {}).get("keys") or ()))
+                               for n, spec in tracks.items() if spec is None or isinstance(spec, Mapping)}
+    phases = sequence.get("phases") if isinstance(sequence, Mapping) else None
+    if isinstance(phases, list):
+        ph = [p for p in phases if isinstance(p, Mapping) and "id" in p]
+        world["phases"] = tuple(dict.fromkeys(str(p["id"]) for p in ph))
+        world["steps"] = tuple(dict.fromkeys(str(st["id"]) for p in ph for st in p.get("steps") or []
+                                             if isinstance(st, Mapping) and "id" in st))
+    return world
+
+
+def with_sequence_facts(schema: Any, world: Mapping[str, Any]) -> Any:
+    """``schema`` with each fact declared ``provider: sequence`` (``phase``, ``step``: what
+    ``when step ends where phase is … and step is …`` reads) made an enum of the ids of the
+    pack's sequence file (0.7 in Moscow '41), so a condition naming a step the sequence does not
+    have is refused by ``rules check`` (with a "did you mean")."""
+    from dataclasses import replace
+
+    key = {"phase": "phases", "step": "steps"}
+    extra = {name: replace(t, kind="enum", values=tuple(world[key[name]]))
+             for name, t in schema.facts.items()
+             if t.provider == "sequence" and name in key and world.get(key[name])}
+    return replace(schema, facts={**schema.facts, **extra}) if extra else schema
 
 
 def compile_pack(pack: RulePack, relative_to: str | Path | None = None) -> RuleSet:
@@ -153,11 +219,12 @@ def compile_pack(pack: RulePack, relative_to: str | Path | None = None) -> RuleS
         from .facts import FactSchema
 
         return compile_scripts([], FactSchema({}, {}))
-    schema = load_facts(pack.facts, shown)
+    schema = with_sequence_facts(load_facts(pack.facts, shown), pack.world)
     tables: Any = pack.tables
     if tables is not None:  # ids with their shapes: table terms are checked against them
         tables = {t: pack.table_shapes.get(t) for t in tables}
-    return compile_files(pack.files, schema, pack.cases, tables, relative_to=relative_to)
+    return compile_files(pack.files, schema, pack.cases, tables, relative_to=relative_to,
+                         world=pack.world or None)
 
 
 def compile_loaded_pack(pack: Any) -> Any:
@@ -174,7 +241,8 @@ def compile_loaded_pack(pack: Any) -> Any:
             or (not pack.manifest.get("cases") and (pack.dir / "cases.yaml").is_file())):
         rule_pack = find_rule_pack(pack.dir)
         return compile_pack(rule_pack, relative_to=rule_pack.rules_dir)
-    schema = cached_file_value("facts", facts, lambda: load_facts(facts))
+    world = world_of(pack.manifest, pack.sequence)  # what trigger lines name: sides, tracks, steps
+    schema = with_sequence_facts(cached_file_value("facts", facts, lambda: load_facts(facts)), world)
     cases = frozenset(pack.cases) if pack.manifest.get("cases") else None
     tables: Any = None
     if pack.manifest.get("tables"):  # ids with their shapes: `table <id>[…]` terms are checked against them
@@ -184,4 +252,4 @@ def compile_loaded_pack(pack: Any) -> Any:
                                        "rows": rows}) for t, rows in pack.records.items()})
     # rule lines are named relative to the game's rules folder (``combat.rules:15``) in answers and
     # traces, whatever folder the game is installed or copied to
-    return compile_files(files, schema, cases, tables, relative_to=pack.rules_dir)
+    return compile_files(files, schema, cases, tables, relative_to=pack.rules_dir, world=world or None)

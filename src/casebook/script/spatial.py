@@ -8,7 +8,7 @@ Compiled by :class:`SpatialTerms`, a part of :class:`casebook.script.exprs.ExprC
   evaluation's ``hex`` fact);
 - ``distance to nearest(map_units having side is german from target)`` — hexes from the origin to
   the nearest matching record's hex, :data:`FAR` when none matches (so ``<= 5`` is false);
-- ``terrain(h)``, ``town(h)`` (the town's kind, ``none`` where there is no town), ``distance(a, b)``;
+- ``terrain(h)``, ``town(h)`` (the town's kind, ``none`` where there is no town), ``town_name(h)``, ``distance(a, b)``;
 - inside a record that has a ``side`` field, ``own`` / ``enemy``: the record's side is / is not
   the evaluation's ``side`` fact (else the phasing side).
 
@@ -81,7 +81,7 @@ def grid_cubes(grid: Any) -> tuple[tuple[int, int], ...]:
     """The cube coordinates ``(q, r)`` of every hex of ``grid`` (a hexgrid.Grid)."""
     return tuple((c.q, c.r) for c in (to_cube(h, grid.layout) for h in grid.hexes()))
 
-_HEX_FUNCTIONS = ("terrain", "town", "distance")
+_HEX_FUNCTIONS = ("terrain", "town", "town_name", "distance")
 
 
 @lru_cache(maxsize=8192)
@@ -245,7 +245,8 @@ class SpatialTerms:
 
     # -- hex functions and own/enemy -----------------------------------------------------------
     def hex_function(self, node: A.Call, record: FactType | None) -> Any:
-        """``terrain(h)``, ``town(h)``, ``distance(a, b)``; ``None`` for another function."""
+        """``terrain(h)``, ``town(h)``, ``town_name(h)`` (the map's name of its town, ``""``
+        where there is none), ``distance(a, b)``; ``None`` for another function."""
         from .exprs import NUM, STR, Compiled, MissingFactError
 
         if node.fn not in _HEX_FUNCTIONS:
@@ -264,8 +265,8 @@ class SpatialTerms:
                 return int(_board(e, loc).grid.distance(_hex(fa(e, r)), _hex(fb(e, r))))
             return Compiled(dist, NUM)
         hexes = self.schema.collection("map_hexes")
-        field = "terrain" if node.fn == "terrain" else "town"
-        vtype = hexes[1].fields.get(field, STR) if hexes is not None else STR
+        field = node.fn
+        vtype = STR if field == "town_name" else (hexes[1].fields.get(field, STR) if hexes is not None else STR)
         f = args[0]
 
         def info(e: Any, r: Any) -> Any:
@@ -276,6 +277,8 @@ class SpatialTerms:
                 raise MissingFactError(f"hex {label!r} is not on the map ({loc})") from None
             if field == "terrain":
                 return hi.terrain
+            if field == "town_name":  # the town's name on the map ("" where there is none)
+                return str(hi.town.get("name", "")) if hi.town else ""
             return hi.town.get("kind", "town") if hi.town else "none"
         return Compiled(info, vtype)
 

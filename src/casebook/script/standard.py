@@ -123,8 +123,11 @@ class StandardFacts(Mapping[str, Any]):
         elif name == "first_player":
             value = st.first_player
         elif name == "scenario_id":
-            sc = st.scenario
-            value = sc.get("id") if isinstance(sc, Mapping) else None
+            if hasattr(st, "scenario_id"):  # a GameState: no deep copy of the scenario block
+                value = st.scenario_id
+            else:
+                sc = st.scenario
+                value = sc.get("id") if isinstance(sc, Mapping) else None
         elif name in self._derived:
             provider, of = self._derived[name]
             live: Any = st

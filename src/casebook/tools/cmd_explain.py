@@ -76,8 +76,8 @@ def _terms(data: Any) -> list[dict[str, Any]]:
 
 def line_text(source: str, rules_dir: Path | str | None) -> str:
     """The text of the rule-script line at ``source`` (``x.rules:12``, relative to the game's
-    ``rules_dir``), comment and surrounding blanks removed. Empty when the file or line is not
-    found, or the name leads outside the rules folder."""
+    ``rules_dir``), comment and surrounding blanks removed, continued lines (``\\``) joined.
+    Empty when the file or line is not found, or the name leads outside the rules folder."""
     from casebook.content.confine import confined_path
 
     path, _, line = source.rpartition(":")
@@ -88,7 +88,13 @@ def line_text(source: str, rules_dir: Path | str | None) -> str:
         if f.is_file():
             lines = f.read_text(encoding="utf-8").split("\n")
             n = int(line)
-            return lines[n - 1].split("#")[0].strip() if 0 < n <= len(lines) else ""
+            if not 0 < n <= len(lines):
+                return ""
+            text = lines[n - 1].split("#")[0].strip()
+            while text.endswith("\\") and n < len(lines):  # a continued line (a trigger's): all of it
+                n += 1
+                text = text[:-1].rstrip() + " " + lines[n - 1].split("#")[0].strip()
+            return text
     return ""
 
 
