@@ -1,11 +1,11 @@
 """Where a bot game's German advance stalls: one seeded game, measured turn by turn (issue #16).
 
-    python benchmarks/balance/s7/stall.py [--seed N] [--german planner] [--soviet greedy] [--pack DIR]
+    python benchmarks/balance/s7/stall.py [--seed N] [--german planner] [--soviet greedy]
 
 At the end of each turn: the nearest German combat unit to each objective hex of the scenario's
 "control_count" condition (hexes, on the map's grid), the strength on the map of each side, the
-ground condition, the German attacks made and their results (defender eliminated / retreated /
-held), units eliminated per side, and the German bot's wall seconds for the turn. Game-neutral
+turn's ground condition (as it stood at the turn's first decision, after its weather), the attacks
+made (German: by odds and CRT result) and each bot's wall seconds for the turn. Game-neutral
 apart from the side names it is given. Output: one JSON line a turn on stdout.
 """
 
@@ -42,10 +42,11 @@ def main() -> None:
     seen_events = 0
     turn = state.data.turn
     stats = collections.Counter()
+    grounds: dict[int, str | None] = {}
 
     def report(t: int) -> None:
         units = [u for u in state.data.units if u.get("hex") and u["class"] != "hq"]
-        out: dict = {"turn": t, "ground": (state.data.weather or {}).get("ground")}
+        out: dict = {"turn": t, "ground": grounds.get(t)}
         for name, h in objectives.items():
             ds = [distance(parse_hex(u["hex"]), parse_hex(h), layout) for u in units if u["side"] == "german"]
             out[name] = min(ds) if ds else None
@@ -64,6 +65,7 @@ def main() -> None:
             turn = state.data.turn
             stats.clear()
             secs.clear()
+        grounds.setdefault(state.data.turn, (state.data.weather or {}).get("ground"))
         side = state.current_player()
         t0 = time.perf_counter()
         action = bots[side].choose(state)
@@ -78,8 +80,6 @@ def main() -> None:
                 stats["g_odds " + str(d.get("odds"))] += 1
             if k == "combat" and d.get("attacker_side") == "soviet":
                 stats["s_attacks"] += 1
-            if k in ("eliminated", "unit-eliminated"):
-                stats["elim " + str(d.get("side"))] += 1
         seen_events = len(state.trace)
     report(turn)
     print(json.dumps({"result": state.result()}, default=str))
