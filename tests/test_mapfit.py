@@ -3,6 +3,7 @@ map.yaml is current and loads into a Board, and its features are geometrically s
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -98,6 +99,34 @@ def test_a_printed_hex_the_fit_cannot_reproduce_is_an_error(tmp_path):
     # a wrong anchor drags the whole fit: every printed town that moves is reported at once
     assert "gazetteer.yaml:15:3: printed.Kaluga: the fit puts Kaluga in 0837, not the printed 0840" in str(exc.value)
     assert len(exc.value.problems) == 5
+
+
+def _similarity_sources(tmp_path, fit: str = "similarity"):
+    (tmp_path / "gazetteer.yaml").write_text((PACK / "gazetteer.yaml").read_text(encoding="utf-8"))
+    text = (PACK / "geography.yaml").read_text(encoding="utf-8").replace("\ngrid:\n", f"\ngrid:\n  fit: {fit}\n", 1)
+    (tmp_path / "geography.yaml").write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.case("0.2.2A")
+def test_0_2_2A_the_similarity_fit_gives_one_scale_in_every_direction(tmp_path, build):
+    sim = generate(_similarity_sources(tmp_path))
+    assert all(r.exact for r in sim.residuals)                    # the five printed hexes (18.1.3A)
+    assert sim.affine.origin is not None
+    # a column step runs north 1.5 sizes of sqrt(3): sqrt(3)/2 of a hex; a row step one hex east
+    ns, ew = sim.affine.km_per_hex()
+    assert ns / (math.sqrt(3) / 2) == pytest.approx(ew, rel=0.01)
+    assert 10.0 <= ew <= 10.8                                    # the printed 10 km a hex, as the towns allow
+    ns0, ew0 = build.affine.km_per_hex()                        # the shipped affine fit: 8.5 km east-west
+    assert ew0 < 8.6 and ns0 / (math.sqrt(3) / 2) > 11.9
+    towns = {p.name: p.hex for p in sim.placements}
+    assert (towns["Smolensk"].col, towns["Smolensk"].row) == (13, 8)   # 5 hexes east of the affine fit's 1303
+
+
+def test_an_unknown_fit_is_refused_with_its_position(tmp_path):
+    with pytest.raises(ContentError) as exc:
+        load_sources(_similarity_sources(tmp_path, "conformal"))
+    assert "geography.yaml:" in str(exc.value) and "grid.fit: fit must be affine or similarity" in str(exc.value)
 
 
 def test_bad_sources_report_every_problem_with_positions(tmp_path):

@@ -7,8 +7,12 @@ the printed hexes' centres (the grid's own geometry, via :class:`~casebook.core.
 not the raw XXYY numbers), then snaps any point to the hex whose centre is nearest (the hex that
 contains it). :mod:`casebook.tools.mapgen` uses it to build the map.
 
-Inputs are projected first: ``(lat, lon * cos(lat))`` in degrees (a local equirectangular
-projection, so an east-west degree shrinks northward as on the ground).
+Inputs are projected first: ``(lat, lon * cos(lat))`` in degrees (an equirectangular
+projection, so an east-west degree shrinks northward as on the ground). :func:`fit_similarity`
+instead projects about the printed towns' mean point (``(lat, (lon - lon0) * cos(lat0))``, true to
+scale in both directions there) and fits only a scale, a rotation and a shift, so a hex measures
+the same ground distance north-south and east-west even when the printed points, lying nearly on
+one meridian, leave the east-west scale of a general affine fit undetermined.
 
 Units: sheet coordinates are in hex sizes (centre to corner = 1); residuals are reported in hexes
 (1 hex = the distance between adjacent hex centres = sqrt(3) sizes).
@@ -23,7 +27,8 @@ from dataclasses import dataclass
 from casebook.core.grid import Grid
 from casebook.core.hexgrid import Hex, hex_label
 
-__all__ = ["Affine", "Residual", "project", "fit_affine", "hex_at", "residuals", "HEX"]
+__all__ = ["Affine", "Residual", "project", "local_project", "fit_affine", "fit_similarity", "hex_at",
+           "residuals", "HEX"]
 
 HEX = math.sqrt(3.0)
 """Distance between the centres of adjacent hexes, in hex sizes."""
@@ -36,19 +41,29 @@ def project(lat: float, lon: float) -> tuple[float, float]:
     return (lat, lon * math.cos(math.radians(lat)))
 
 
+def local_project(lat: float, lon: float, origin: tuple[float, float]) -> tuple[float, float]:
+    """Equirectangular projection about ``origin = (lat0, lon0)``: ``(lat, (lon - lon0) * cos(lat0))``.
+
+    Degrees in, degrees out; one unit is about 111.2 km in both directions near the origin.
+    """
+    return (lat, (lon - origin[1]) * math.cos(math.radians(origin[0])))
+
+
 @dataclass(frozen=True)
 class Affine:
     """``x = ax0*u + ax1*v + ax2``, ``y = ay0*u + ay1*v + ay2`` with ``(u, v) = project(lat, lon)``.
 
-    ``(x, y)`` are sheet coordinates of :meth:`Grid.center` with ``size = 1``.
+    ``(x, y)`` are sheet coordinates of :meth:`Grid.center` with ``size = 1``. With ``origin``
+    (``(lat0, lon0)``, degrees) ``(u, v) = local_project(lat, lon, origin)`` instead.
     """
 
     ax: tuple[float, float, float]
     ay: tuple[float, float, float]
+    origin: tuple[float, float] | None = None
 
     def apply(self, lat: float, lon: float) -> tuple[float, float]:
         """Sheet coordinates ``(x, y)`` of a point given in degrees."""
-        u, v = project(lat, lon)
+        u, v = project(lat, lon) if self.origin is None else local_project(lat, lon, self.origin)
         return (
             self.ax[0] * u + self.ax[1] * v + self.ax[2],
             self.ay[0] * u + self.ay[1] * v + self.ay[2],
@@ -65,19 +80,20 @@ class Affine:
 
 
 def _solve3(m: list[list[float]], b: list[float]) -> list[float]:
-    """Solve a 3x3 linear system by Gaussian elimination with partial pivoting."""
+    """Solve an n x n linear system (3 or 4 here) by Gaussian elimination with partial pivoting."""
+    n = len(b)
     a = [row[:] + [bb] for row, bb in zip(m, b)]
-    for i in range(3):
-        p = max(range(i, 3), key=lambda r: abs(a[r][i]))
+    for i in range(n):
+        p = max(range(i, n), key=lambda r: abs(a[r][i]))
         if abs(a[p][i]) < 1e-12:
             raise ValueError("the printed points are collinear: the affine fit is undetermined")
         a[i], a[p] = a[p], a[i]
-        for r in range(3):
+        for r in range(n):
             if r != i:
                 f = a[r][i] / a[i][i]
-                for c in range(i, 4):
+                for c in range(i, n + 1):
                     a[r][c] -= f * a[i][c]
-    return [a[i][3] / a[i][i] for i in range(3)]
+    return [a[i][n] / a[i][i] for i in range(n)]
 
 
 def fit_affine(grid: Grid, points: Sequence[tuple[float, float, Hex]]) -> Affine:
@@ -93,6 +109,28 @@ def fit_affine(grid: Grid, points: Sequence[tuple[float, float, Hex]]) -> Affine
     bx = [sum(r[i] * t[0] for r, t in zip(rows, targets)) for i in range(3)]
     by = [sum(r[i] * t[1] for r, t in zip(rows, targets)) for i in range(3)]
     return Affine(tuple(_solve3(ata, bx)), tuple(_solve3(ata, by)))  # type: ignore[arg-type]
+
+
+def fit_similarity(grid: Grid, points: Sequence[tuple[float, float, Hex]]) -> Affine:
+    """Least-squares similarity (scale, rotation, shift; no shear) taking ``(lat, lon)`` to hex centres.
+
+    Projects about the points' mean (:func:`local_project`), so the scale is the same ground
+    distance a hex in every direction. Needs at least two distinct points; raises ValueError otherwise.
+    """
+    if len(points) < 2:
+        raise ValueError(f"a similarity fit needs at least 2 printed points, got {len(points)}")
+    origin = (sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points))
+    rows: list[list[float]] = []
+    rhs: list[float] = []
+    for lat, lon, h in points:
+        u, v = local_project(lat, lon, origin)
+        cx, cy = grid.center(h, _SIZE)
+        rows += [[u, -v, 1.0, 0.0], [v, u, 0.0, 1.0]]  # x = a*u - b*v + c, y = b*u + a*v + d
+        rhs += [cx, cy]
+    ata = [[sum(r[i] * r[j] for r in rows) for j in range(4)] for i in range(4)]
+    atb = [sum(r[i] * t for r, t in zip(rows, rhs)) for i in range(4)]
+    a, b, c, d = _solve3(ata, atb)
+    return Affine((a, -b, c), (b, a, d), origin)
 
 
 def hex_at(grid: Grid, x: float, y: float) -> Hex:

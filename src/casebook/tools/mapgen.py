@@ -30,7 +30,7 @@ import networkx as nx
 from casebook.core.errors import ContentError
 from casebook.core.grid import Grid
 from casebook.core.hexgrid import Hex, hex_label
-from casebook.tools.mapfit import Affine, Residual, fit_affine, hex_at, residuals
+from casebook.tools.mapfit import Affine, Residual, fit_affine, fit_similarity, hex_at, residuals
 from casebook.tools.mapsource import FACINGS, FEATURES_ALONG, FEATURES_THROUGH, Sources
 
 __all__ = ["Placement", "MapBuild", "build_map"]
@@ -73,7 +73,8 @@ def build_map(src: Sources) -> MapBuild:
     grid, geo = src.grid, src.geography.data
     byname = {t.name: t for t in src.towns}
     printed = [(n, byname[n].lat, byname[n].lon, h) for n, h in src.printed.items()]
-    affine = fit_affine(grid, [(lat, lon, h) for _, lat, lon, h in printed])
+    fit = fit_similarity if src.fit == "similarity" else fit_affine
+    affine = fit(grid, [(lat, lon, h) for _, lat, lon, h in printed])
     res = tuple(residuals(grid, affine, printed))
     wrong = [r for r in res if not r.exact]
     if wrong:

@@ -64,6 +64,7 @@ class Sources:
     printed: dict[str, Hex]
     grid: Grid
     must_include: tuple[Hex, ...]
+    fit: str = "affine"
 
     def point(self, item: Any) -> tuple[float, float]:
         """``(lat, lon)`` of a checked point (town name, waypoint name or pair)."""
@@ -95,7 +96,10 @@ def load_sources(pack: Path) -> Sources:
     _check_geography(geo, names, problems)
     if problems or grid is None:
         raise ContentError(problems)
-    return Sources(gdoc, geo, tuple(towns), printed, grid, tuple(must))
+    fit = (geo.data.get("grid") or {}).get("fit", "affine") if isinstance(geo.data, dict) else "affine"
+    if fit not in ("affine", "similarity"):
+        raise ContentError([geo.problem(("grid", "fit"), f"fit must be affine or similarity, not {fit!r}")])
+    return Sources(gdoc, geo, tuple(towns), printed, grid, tuple(must), fit)
 
 
 def _check_gazetteer(doc: YamlDoc, problems: list[Problem]) -> list[Town]:
