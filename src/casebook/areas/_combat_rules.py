@@ -15,7 +15,7 @@ from casebook.core.hexgrid import parse_hex
 from casebook.core.hooks import Refusal
 from casebook.script import AskedFacts
 
-__all__ = ["record", "save", "attack_refusals", "support_allowed", "support_cost", "max_support",
+__all__ = ["record", "save", "noted_flags", "attack_refusals", "support_allowed", "support_cost", "max_support",
            "reaction_cost", "eligible_attackers", "targets", "attack_groups", "attack_legal", "within_limit_groups",
            "per_version", "kept"]
 
@@ -48,11 +48,21 @@ def record(ctx: Any) -> dict[str, Any]:
     rec = ctx.state.plugin_data(PLUGIN) or {}
     phase_key = f"{ctx.state.turn}:{ctx.state.phase}"
     if rec.get("phase") != phase_key:
-        rec = {"phase": phase_key, "attacked_phase": [], "attacked_step": [], "defended_step": [],
-               "guards": rec.get("guards", [])}
-        if "raise_guards" not in ctx.rules.permissions:
-            del rec["guards"]  # a game without Guards (Battle for Moscow) keeps no Guards notes
+        old = rec
+        rec = {"phase": phase_key, "attacked_phase": [], "attacked_step": [], "defended_step": []}
+        for flag in noted_flags(ctx):  # notes outlive the phase (_combat_notes)
+            rec[flag] = old.get(flag, [])
     return rec
+
+
+def noted_flags(ctx: Any) -> dict[str, tuple[str, ...]]:
+    """The unit flags a combat roll notes units for: FLAG -> the cases of the game's
+    ``note_FLAG`` lines, in script order (none: the game notes nothing; :mod:`._combat_notes`)."""
+    kept_flags = ctx.lasting("combat.noted_flags")
+    if "flags" not in kept_flags:
+        kept_flags["flags"] = {a[len("note_"):]: tuple(dict.fromkeys(c for _, rc, _ in code.lines for c in rc.cases))
+                               for a, code in ctx.rules.permissions.items() if a.startswith("note_")}
+    return kept_flags["flags"]
 
 
 def _unit_facts(ctx: Any, uid: str, plain: Mapping[str, Any], support_path: str | None = None) -> AskedFacts:
@@ -89,7 +99,7 @@ def eligible_attackers(ctx: Any, side: str, kind: str) -> list[Mapping[str, Any]
     and units marked Reserve that have not attacked this phase (0.7.3.3A); in the reaction-attacks
     step, non-phasing units not yet activated this phase (activated for the attack, 10.5A, 2.0);
     never a unit that attacked in this step (10.1C). A game whose scripts permit
-    ``attack_without_activation`` (Battle for Moscow BM8.1) lets every unit of the phasing side
+    ``attack_without_activation`` (e.g. BM8.1) lets every unit of the phasing side
     attack once a combat phase. Kept per state version."""
     return list(per_version(ctx, ("eligible", side, kind), lambda: _eligible(ctx, side, kind)))
 
@@ -145,9 +155,9 @@ def _open_targets(ctx: Any, side: str) -> frozenset[str]:
 def attack_groups(ctx: Any, side: str, hex_: str, units: Sequence[str], kind: str,
                   cache: dict[Any, Any] | None = None) -> list[list[str]]:
     """The groups of eligible adjacent ``units`` offered to attack ``hex_`` (before their own
-    refusals are checked). A game whose scripts permit ``choose_attackers`` (Battle for Moscow
-    BM8.1: one unit a hex, so at most six attackers, 63 groups) offers every non-empty subset,
-    largest first, then in the order of the sorted ids; otherwise (Moscow '41) all of them, or,
+    refusals are checked). A game whose scripts permit ``choose_attackers`` (e.g. BM8.1: one
+    unit a hex, so at most six attackers, 63 groups) offers every non-empty subset, largest
+    first, then in the order of the sorted ids; otherwise all of them, or,
     when all of them may not attack, the groups up to the stacking limit of each hex (6.2D:
     :func:`within_limit_groups`) and, outside reactions, each one alone. ``cache``: see
     :func:`kept`."""
@@ -262,8 +272,8 @@ def max_support(ctx: Any, side: str, available: int, facts_for: Any) -> int:
 
 
 def _cases(ctx: Any, cases: tuple[str, ...]) -> tuple[str, ...]:
-    """The cases an eligibility refusal cites: Moscow '41's, or in a game whose scripts permit
-    ``attack_without_activation`` the cases of that line (Battle for Moscow BM8.1: who may attack)."""
+    """The cases an eligibility refusal cites: the caller's ``cases``, or in a game whose scripts
+    permit ``attack_without_activation`` the cases of that line (e.g. BM8.1: who may attack)."""
     if rules_permit(ctx, "attack_without_activation"):
         return tuple(ctx.permission("attack_without_activation", {}).cases)
     return cases
