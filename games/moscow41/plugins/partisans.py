@@ -7,8 +7,8 @@
 - Soviet Replacement and Reinforcement Step: ``soviet: place-partisan hex=2520`` buys one marker
   for one point (16.1C) and places it (16.2: not within 5 hexes of a German unit; at most five in
   play, 16.1D) — the ``place_partisan`` lines of ``games/moscow41/rules/partisans.rules``.
-- Effects: the marker's hex is a Soviet ZOC (16.3A) — given to the ZOC area through
-  ``casebook_zoc_sources``, so its map (read by supply, command, retreat, movement and ``ask
+- Effects: the marker's hex is a Soviet ZOC (16.3A) — the ``marker_zoc`` lines of
+  ``games/moscow41/rules/zoc.rules``, read by the ZOC area (``casebook_zoc_sources``), so its map (read by supply, command, retreat, movement and ``ask
   zoc``) holds it; it is removed when a German unit enters its
   hex during a German movement action (16.3B) and at the end of the German half of every turn
   (16.3C); a removed marker is gone and must be bought again (16.3D).
@@ -31,8 +31,8 @@ from casebook.core.hooks import Refusal, hookimpl
 __all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "MARKER", "markers", "enemy_distance", "placement_verdict", "place",
            "disband", "remove_oos_remnants", "award_points", "remove_markers_entered",
            "remove_all_markers", "casebook_legal_actions", "casebook_validate_action",
-           "casebook_apply_action", "casebook_after_action", "casebook_step_end", "casebook_zoc_sources",
-           "partisan_zoc", "partisans_answer", "casebook_answer"]
+           "casebook_apply_action", "casebook_after_action", "casebook_step_end",
+           "partisans_answer", "casebook_answer"]
 
 #: What the pack must hold for this plugin (src/casebook/core/requires.py; checked by ``casebook lint``).
 REQUIRES = {"quantities": ["partisan_marker_cost", "partisan_points_gained"]}
@@ -272,22 +272,6 @@ def casebook_step_end(ctx: Any, phase: str, step: str) -> None:
         award_points(ctx)
     if side is not None:
         remove_all_markers(ctx, side)  # 16.3C in partisans.rules: the German half only
-
-
-@implements("16.3A")
-def partisan_zoc(ctx: Any, side: str) -> list[dict[str, Any]]:
-    """16.3A: each Partisan marker makes its hex a Soviet ZOC — against the Germans only, so it
-    blocks German supply, command and retreat through it (7.4, 7.5A) like any EZOC:
-    ``[{"hex", "id": "partisan@HEX", "cases": ["16.3A"]}]`` (empty for the Soviet side)."""
-    if side == "soviet":
-        return []
-    return [{"hex": h, "id": f"partisan@{h}", "cases": ["16.3A"]} for h in markers(ctx)]
-
-
-@hookimpl
-def casebook_zoc_sources(ctx: Any, side: str) -> list[dict[str, Any]]:
-    """The ZOC of the Partisan markers against ``side`` (16.3A), read by the ZOC area's map."""
-    return partisan_zoc(ctx, side)
 
 
 @implements("16.1C", "16.1D", "16.2", "16.3A")

@@ -79,8 +79,9 @@ class CombatFacts:
     attack_strength: Fraction
     defense_strength: Fraction
     drm_facts: Mapping[str, Any] = field(hash=False)
-    attacker_loss_shift: int = 0
-    defender_loss_shift: int = 0
+    #: CRT columns the Loss markers shift (right +): the game's quantity ``loss_shift`` (10.3B-C
+    #: of Moscow '41, for example), 0 in a game without one
+    loss_shift: int = 0
     #: the facts each ``combat_strength`` was computed from (attacking stacks, then the defence)
     strength_facts: tuple[Mapping[str, Any], ...] = field(default=(), hash=False, compare=False)
 
@@ -170,8 +171,8 @@ def gather(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, 
 
     Strengths are the sums of ``combat_strength`` per stack (10.3A: one total per side; 10.6A:
     an HQ adds 1 per stack, in Moscow '41 for example; summed exactly before the ratio). Supply
-    is judged now (10.2). Loss shifts: the largest Loss marker per side, one column
-    per step (10.3B-C). Raises KeyError for an unknown unit.
+    is judged now (10.2). Loss shifts: the game's ``loss_shift`` of the attackers' and
+    defenders' records (each with its ``losses``; e.g. 10.3B-C). Raises KeyError for an unknown unit.
     """
     state = ctx.state
     att = [state.unit(a) for a in attackers]
@@ -196,7 +197,8 @@ def gather(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, 
         fortified |= fort
         att_records.append({"class": u.get("class"), "fatigued": bool(u.get("fatigued")),
                             "supplied": supplied(ctx, u["id"]), "overstacked": _overstacked(ctx, u["hex"]),
-                            "across_river": river, "across_fortification": fort})
+                            "across_river": river, "across_fortification": fort,
+                            "losses": int(u.get("losses") or 0)})
     strength_facts.append({**weather, **settings, "units": _stack_records(ctx, dfd), "attacking": False,
                            "fortified": fortified})
     defense_strength = Fraction(ctx.value("combat_strength", strength_facts[-1]))
@@ -209,12 +211,12 @@ def gather(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, 
         "defender_terrain_drm": terrain_drm(ctx, hex_),
         **defender_hex_facts(ctx, hex_),
         "attackers": att_records,
-        "defenders": [{"class": u.get("class"), **unit_flags(ctx, u)} for u in dfd],
+        "defenders": [{"class": u.get("class"), "losses": int(u.get("losses") or 0), **unit_flags(ctx, u)}
+                      for u in dfd],
     }
+    loss_shift = int(ctx.value("loss_shift", drm_facts)) if rules_define(ctx, "loss_shift") else 0
     return CombatFacts(hex_, tuple(attackers), tuple(u["id"] for u in dfd), a_side, d_side,
-                       attack_strength, defense_strength, drm_facts,
-                       max((int(u.get("losses") or 0) for u in att), default=0),
-                       max((int(u.get("losses") or 0) for u in dfd), default=0), tuple(strength_facts))
+                       attack_strength, defense_strength, drm_facts, loss_shift, tuple(strength_facts))
 
 
 def _ratio(label: str) -> Fraction:

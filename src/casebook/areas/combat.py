@@ -77,14 +77,14 @@ _STEPS = {"combat": "attack", "reaction_attacks": "reaction"}
 def assess(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, int] | None = None,
            overrun: bool = False) -> dict[str, Any]:
     """Everything about an attack before the dice: strengths (strength points), the ratio, the
-    basic and shifted CRT column (each side's largest Loss marker shifts one column per step,
-    attacker left, defender right: 10.3B-C), and the DRM of ``attack_drm`` with its terms (net
+    basic and shifted CRT column (the game's ``loss_shift``, e.g. 10.3B-C: each side's largest
+    Loss marker shifts one column per step, attacker left, defender right), and the DRM of ``attack_drm`` with its terms (net
     clamped once, 10.4.5C). A game whose scripts define ``column_shift`` (e.g. BM8.3)
     adds its shifts, listed under ``shifts``. Raises KeyError for an unknown unit."""
     f = gather(ctx, attackers, hex_, support, overrun)
     index, basic = odds_column(ctx, f.attack_strength, f.defense_strength)
     scripted, shift_terms = column_shift(ctx, f.drm_facts)
-    shift = f.defender_loss_shift - f.attacker_loss_shift + scripted
+    shift = f.loss_shift + scripted
     _, column = shifted_column(ctx, index, shift)
     e = ctx.quantity("attack_drm", f.drm_facts)
     terms = [{"case": ", ".join(ln.cases), "value": ln.amount, "source": ln.source.rsplit("/", 1)[-1]}

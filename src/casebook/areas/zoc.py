@@ -43,7 +43,7 @@ from ._zoc_map import (
 from ._zoc_moves import locking_refusals, moving_units, retreat_allowed_into, retreat_refusals
 from .help import usage_line
 
-__all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "HELP_RULES", "zoc_answer", "zoc_for_unit", "retreat_blocked_by_zoc",
+__all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "HELP_RULES", "casebook_zoc_sources", "zoc_answer", "zoc_for_unit", "retreat_blocked_by_zoc",
            "casebook_zoc", "casebook_zoc_map", "casebook_answer", "casebook_validate_action", "casebook_facts"]
 #: What a pack must hold for this area (src/casebook/core/requires.py; checked by ``casebook lint``).
 REQUIRES = {"tables": ["zoc_chart"], "quantities": ["zoc_column"]}
@@ -54,7 +54,7 @@ QUESTIONS: dict[str, str] = {
            "treats it (the ZOC chart), its effect on moves, paths and retreats ({cases})",
 }
 #: The permissions and quantities whose cases the `zoc` question's help quotes (the game's own).
-HELP_RULES = {"zoc": ("exert_zoc", "exert_zoc_on_ground", "zoc_into_hex", "zoc_column", "move_on_in_ezoc",
+HELP_RULES = {"zoc": ("exert_zoc", "exert_zoc_on_ground", "marker_zoc", "zoc_into_hex", "zoc_column", "move_on_in_ezoc",
                       "retreat_into_ezoc", "trace_supply_through_ezoc", "trace_command_through_ezoc",
                       "trace_communication_through_ezoc")}
 
@@ -216,6 +216,28 @@ def casebook_zoc_map(ctx: Any, side: str) -> dict[str, Any]:
     kind = most_restrictive(chart_kind(ctx, row)[0] for row in rows)  # as zoc_answer's, 7.0B-C
     return {"key": map_key(ctx, side), "exerted_by": MappingProxyType(found), "cases": cases,
             "kind": kind}
+
+
+@hookimpl
+def casebook_zoc_sources(ctx: Any, side: str) -> list[dict[str, Any]]:
+    """The markers whose hex is a ZOC by itself against ``side``: each marker on the map whose
+    kind the game's ``marker_zoc`` lines permit for ``side`` (facts ``marker_kind``, ``side``: the
+    side the ZOC works against; e.g. Moscow '41 16.3A, a Partisan marker's hex, against the
+    German side) — ``[{"hex", "id": "KIND@HEX", "cases"}]``; none in a game without such lines."""
+    if "marker_zoc" not in ctx.rules.permissions:
+        return []
+    kept = ctx.lasting("zoc.marker_zoc")  # the verdict depends on the kind and side only
+    out = []
+    for m in ctx.state.markers:
+        kind, hex_ = m.get("kind"), m.get("hex")
+        if not hex_:
+            continue
+        if (kind, side) not in kept:
+            verdict = ctx.permission("marker_zoc", {"marker_kind": kind, "side": side})
+            kept[kind, side] = list(verdict.cases) if verdict.value else None
+        if kept[kind, side] is not None:
+            out.append({"hex": hex_, "id": f"{kind}@{hex_}", "cases": list(kept[kind, side])})
+    return out
 
 
 @hookimpl
