@@ -8,8 +8,8 @@
   for one point (16.1C) and places it (16.2: not within 5 hexes of a German unit; at most five in
   play, 16.1D) — the ``place_partisan`` lines of ``games/moscow41/rules/partisans.rules``.
 - Effects: the marker's hex is a Soviet ZOC (16.3A) — the ``marker_zoc`` lines of
-  ``games/moscow41/rules/zoc.rules``, read by the ZOC area (``casebook_zoc_sources``), so its map (read by supply, command, retreat, movement and ``ask
-  zoc``) holds it; it is removed when a German unit enters its
+  ``games/moscow41/rules/zoc.rules``, read by the ZOC area (``casebook_zoc_sources``), so its
+  map (read by supply, command, retreat, movement and ``ask zoc``) holds it; it is removed when a German unit enters its
   hex during a German movement action (16.3B) and at the end of the German half of every turn
   (16.3C); a removed marker is gone and must be bought again (16.3D).
 """
