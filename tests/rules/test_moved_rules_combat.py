@@ -133,3 +133,33 @@ def test_16_3A_marker_zoc_line_decides_whom_a_partisan_hex_is_a_zoc_against(m41,
     b = answer_ctx(ctx, "zoc", ["0606", "soviet"], {})
     assert b["exerted_by"] == ["partisan@0606"] and line["source"] in sources(b)
     assert zoc_area.casebook_zoc_sources(ctx, "soviet") == [{"hex": "0606", "id": "partisan@0606", "cases": ["16.3A"]}]
+
+
+# -- combat.rules: once a step ----------------------------------------------------------------------
+@pytest.mark.case("10.1C")
+def test_10_1C_attack_again_lines_decide_who_attacks_or_is_attacked_twice(m41, tmp_path):
+    """_combat_rules reads `attack_again` and `defend_again`: after g1 attacked s1 in this step,
+    g1 may not attack again nor s1 be attacked again (10.1C, the line cited); without the two
+    lines s1 may be attacked again (offered and legal), and g1 is refused only by the rule of
+    the combat step that a unit attacks once a phase (10.1A, 0.7.3.3A)."""
+    units = g("g1", "0303", activated=True) + g("g2", "0403", activated=True) + s("s1", "0304") + s("s2", "0302")
+
+    def after_first_attack(engine):
+        ctx = position(engine, units)
+        combat.resolve(ctx, ["g1"], "0304", "attack", {}, roll=7)
+        return ctx
+
+    ctx = after_first_attack(m41)
+    again = combat.attack_answer(ctx, "0302", ["g1"])
+    assert not again["legal"] and again["refusals"] == [{"reason": "g1 already attacked in this step", "cases": ["10.1C"]}]
+    twice = answer_ctx(ctx, "attack", ["0304"], {"with": ["g2"]})
+    assert twice["refusals"] == [{"reason": "the units in 0304 were already attacked in this step", "cases": ["10.1C"]}]
+    assert any(ln["text"].startswith("forbid defend_again by 10.1C") for ln in twice["lines"])
+    eng = edited(tmp_path, "combat.rules", "forbid attack_again by 10.1C\nforbid defend_again by 10.1C  when kind is "
+                 "not overrun\n", "\n\n")
+    ctx = after_first_attack(eng)
+    assert [r["cases"] for r in combat.attack_answer(ctx, "0302", ["g1"])["refusals"]] == [["10.1A", "0.7.3.3A"]]
+    assert combat.attack_answer(ctx, "0304", ["g2"])["legal"] is True
+    offered = {(a.get("hex"), tuple(a.get("with"))) for a in combat.casebook_legal_actions(ctx, "first_player", "combat")
+               if a.kind == "attack"}
+    assert ("0304", ("g2",)) in offered and not any(h == "0302" and "g1" in w for h, w in offered)
