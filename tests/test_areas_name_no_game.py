@@ -34,3 +34,26 @@ def test_the_check_finds_a_game_name_outside_an_example(tmp_path):
     fake.mkdir()
     (fake / "zoc.py").write_text('"""ZOCs (for example Moscow \'41 7.0)."""\n\nSIDE = "soviet"\n', encoding="utf-8")
     assert _hits(fake) == ['areas/zoc.py:3: SIDE = "soviet"']
+
+
+def _questions(game: str) -> dict[str, str]:
+    from casebook.core.content import find_pack
+    from casebook.core.engine import load_engine
+    from casebook.tools.cmd_ask import questions_of
+
+    return questions_of(load_engine(find_pack(game)))
+
+
+def test_ask_help_quotes_each_games_own_cases_and_options():
+    """`ask --help` lists the zoc and attack questions with the loaded game's own cases: Moscow
+    '41's 7.x and 10.x, Kestrel Pass's KP6/KP8 (no Moscow '41 case, no --support or --overrun in
+    a game without IPs or overruns), Battle for Moscow's BM6/BM8."""
+    m41, kp, bfm = _questions("moscow41"), _questions("kestrel_pass"), _questions("battle_for_moscow")
+    assert "7.0A" in m41["zoc"] and "16.3A" in m41["zoc"] and "10.4.5C" in m41["attack"] and "10.1C" in m41["attack"]
+    assert "[--support A,D] [--overrun]" in m41["attack"]
+    assert kp["attack"] == ("attack HEX --with UNIT,UNIT… [--roll N] — odds, column, DRM terms and every outcome "
+                            "of an attack (KP8.1, KP8.2A, KP8.2C, KP8.3, KP8.4)")
+    assert kp["zoc"].endswith("(KP6.1, KP6.2, KP8.6B)")
+    assert "BM8.1-BM8.5" in bfm["attack"] and "BM6.1" in bfm["zoc"]  # its own plugin restates them
+    for usage in (*kp.values(), *bfm.values()):
+        assert not re.search(r"\(\d|, \d|\b[0-9]+\.[0-9]", usage.split(" — ", 1)[-1]), usage

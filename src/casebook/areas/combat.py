@@ -60,8 +60,8 @@ from casebook.core.hexgrid import parse_hex
 from casebook.core.hooks import Refusal, hookimpl
 from casebook.core.trace import Trace
 
-__all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "HELP_RULES", "assess", "attack_answer", "resolve", "defender_support_policy",
-           "raise_actions"]
+__all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "HELP_RULES", "HELP_OPTIONS", "assess", "attack_answer", "resolve",
+           "defender_support_policy", "raise_actions"]
 #: What a pack must hold for this area (src/casebook/core/requires.py): the CRT and the strength
 #: and DRM quantities (dice, column shifts, IP costs and the Combat Modifiers Chart are optional).
 REQUIRES = {"tables": ["crt"], "quantities": ["combat_strength", "attack_drm"]}
@@ -69,7 +69,10 @@ REQUIRES = {"tables": ["crt"], "quantities": ["combat_strength", "attack_drm"]}
 QUESTIONS = {"attack": "attack HEX --with UNIT,UNIT… [--support A,D] [--overrun] [--roll N] — odds, "
                        "column, DRM terms and every outcome of an attack ({cases})"}
 #: The quantities and permissions whose cases the `attack` question's help quotes (the game's own).
-HELP_RULES = {"attack": ("combat_strength", "attack_drm", "column_shift", "combat_dice", "attack")}
+HELP_RULES = {"attack": ("combat_strength", "attack_drm", "column_shift", "loss_shift", "combat_dice", "attack",
+                         "attack_again", "defend_again")}
+#: The options of the `attack` question only some games have, by the rule that gives them.
+HELP_OPTIONS = {"attack": {"[--support A,D]": "ip_cost", "[--overrun]": "overrun"}}
 _STEPS = {"combat": "attack", "reaction_attacks": "reaction"}
 
 
@@ -380,7 +383,8 @@ def casebook_answer(ctx, question, args, options):
     if question != "attack":
         return None
     if len(args) != 1 or not options.get("with"):
-        raise QuestionError("usage: " + usage_line(ctx.rules, QUESTIONS["attack"], HELP_RULES["attack"]))
+        raise QuestionError("usage: " + usage_line(ctx.rules, QUESTIONS["attack"], HELP_RULES["attack"],
+                                                       HELP_OPTIONS["attack"]))
     try:
         on_map = ctx.board.contains(parse_hex(args[0]))
     except ValueError as exc:

@@ -223,8 +223,8 @@ def casebook_zoc_map(ctx: Any, side: str) -> dict[str, Any]:
 def casebook_zoc_sources(ctx: Any, side: str) -> list[dict[str, Any]]:
     """The markers whose hex is a ZOC by itself against ``side``: each marker on the map whose
     kind the game's ``marker_zoc`` lines permit for ``side`` (facts ``marker_kind``, ``side``: the
-    side the ZOC works against; e.g. Moscow '41 16.3A, a Partisan marker's hex, against the
-    German side) — ``[{"hex", "id": "KIND@HEX", "cases"}]``; none in a game without such lines."""
+    side the ZOC works against; e.g. Moscow '41 16.3A: a Partisan marker's hex, against one
+    side): ``[{"hex", "id": "KIND@HEX", "cases"}]``; none in a game without such lines."""
     if "marker_zoc" not in ctx.rules.permissions:
         return []
     kept = ctx.lasting("zoc.marker_zoc")  # the verdict depends on the kind and side only
