@@ -163,3 +163,23 @@ def test_10_1C_attack_again_lines_decide_who_attacks_or_is_attacked_twice(m41, t
     offered = {(a.get("hex"), tuple(a.get("with"))) for a in combat.casebook_legal_actions(ctx, "first_player", "combat")
                if a.kind == "attack"}
     assert ("0304", ("g2",)) in offered and not any(h == "0302" and "g1" in w for h, w in offered)
+
+
+@pytest.mark.case("0.7.3.3B")
+def test_0_7_3_3B_mark_reserve_line_decides_who_is_marked_reserve(m41, tmp_path):
+    """combat's step end reads `mark_reserve`: an activated unit that did not attack is marked
+    Reserve at the end of the Combat Step, one that attacked and an HQ are not (event reserve,
+    0.7.3.3B); with the line's HQ clause removed the activated HQ is marked too."""
+    units = g("g1", "0303", activated=True) + g("g2", "0601", activated=True) \
+        + g("h1", "0701", "class: hq, ma: 6, radius: 4", activated=True) + s("s1", "0304")
+
+    def step_ends(engine):
+        ctx = position(engine, units)
+        combat.resolve(ctx, ["g1"], "0304", "attack", {}, roll=7)
+        ctx.hook.casebook_step_end(ctx=ctx, phase="first_player", step="combat")
+        marked = sorted(u["id"] for u in ctx.state.units if u.get("reserve"))
+        return marked, [list(e.cases) for e in ctx.trace.of_kind("reserve")]
+
+    assert step_ends(m41) == (["g2"], [["0.7.3.3B"]])
+    eng = edited(tmp_path, "combat.rules", "not attacked and unit_class is not hq\n", "not attacked\n")
+    assert step_ends(eng) == (["g2", "h1"], [["0.7.3.3B"]])

@@ -41,7 +41,6 @@ from casebook.areas._combat_odds import (
     crt_result,
     fired_cases,
     gather,
-    is_hq,
     odds_column,
     outcomes,
     procedure_cases,
@@ -193,18 +192,23 @@ def casebook_step_start(ctx, phase, step):
 @implements("0.7.3.3B")
 @hookimpl
 def casebook_step_end(ctx, phase, step):
-    """0.7.3.3B: activated units that did not attack in the combat step are marked Reserve;
-    notes the game's ``keep_FLAG_notes`` lines forbid keeping past this step lapse
-    (:func:`~._combat_notes.lapse_notes`)."""
+    """At the end of the combat step, the phasing side's units the game's ``mark_reserve`` lines
+    permit are marked Reserve (facts ``activated``, ``reserve``, ``attacked``: this phase,
+    ``unit_class``; e.g. 0.7.3.3B: activated units that did not attack); notes the game's
+    ``keep_FLAG_notes`` lines forbid keeping past a step lapse (:func:`~._combat_notes.lapse_notes`)."""
     lapse_notes(ctx, step)
-    if step != "combat" or not rules_define(ctx, "ip_cost"):
-        return  # a game without IPs has no activation and no Reserve markers
+    code = ctx.rules.permissions.get("mark_reserve")
+    if step != "combat" or code is None:
+        return  # a game without Reserve markers
     rec = record(ctx)
+    attacked = set(rec["attacked_phase"])
     for u in ctx.state.units:
-        if u.get("side") == ctx.state.phasing and u.get("activated") and not u.get("reserve") \
-                and u["id"] not in rec["attacked_phase"] and not is_hq(u):
+        if u.get("side") == ctx.state.phasing and ctx.allowed("mark_reserve", {
+                "activated": bool(u.get("activated")), "reserve": bool(u.get("reserve")),
+                "attacked": u["id"] in attacked, "unit_class": u.get("class")}):
             ctx.state.update_unit(u["id"], reserve=True)
-    ctx.record("reserve", ["0.7.3.3B"], {}, source="combat.casebook_step_end")
+    cases = list(dict.fromkeys(c for _, rc, _ in code.lines for c in rc.cases))
+    ctx.record("reserve", cases, {}, source="combat.casebook_step_end")
 
 
 @hookimpl
