@@ -29,6 +29,16 @@ def is_hq(unit: Mapping[str, Any]) -> bool:
     return unit.get("class") == _HQ
 
 
+def _marker_kinds(ctx: Any) -> dict[Any, set[str]]:
+    """hex -> the kinds of the markers in it (once per state version)."""
+    found = ctx.memo.get("combat.marker_kinds")
+    if found is None:
+        found = ctx.memo["combat.marker_kinds"] = {}
+        for m in ctx.state.markers:
+            found.setdefault(m.get("hex"), set()).add(m.get("kind"))
+    return found
+
+
 def unit_flags(ctx: Any, unit: Mapping[str, Any]) -> dict[str, bool]:
     """The game's unit flags (vocabulary ``unit_flags``) as combat facts of ``unit``: ``FLAG`` —
     the unit carries the flag, or a marker of the same kind is in its hex — and
@@ -38,7 +48,7 @@ def unit_flags(ctx: Any, unit: Mapping[str, Any]) -> dict[str, bool]:
     if not flags:
         return {}
     counter = ctx.pack.counters.get(unit.get("counter") or unit.get("id"), {})
-    here = {m.get("kind") for m in ctx.state.markers if m.get("hex") == unit.get("hex")}
+    here = _marker_kinds(ctx).get(unit.get("hex"), ())
     out: dict[str, bool] = {}
     for flag in flags:
         out[flag] = bool(unit.get(flag)) or flag in here
