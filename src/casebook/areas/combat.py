@@ -416,12 +416,12 @@ class _PendingAttack(TypedDict):
     defender_side: str
 
 
-class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/core/savecheck.py)
+class STATE_SCHEMA(TypedDict, total=False, extra_items=list[str]):  # noqa: N801  (read by core/savecheck.py)
     """``plugin_state.combat``: this phase's attacks and defences (10.1), an attack awaiting the
     defender's support (``pending``), and one list of noted unit ids per flag a game's
-    ``note_FLAG`` lines note units for (:mod:`._combat_notes`; key: the flag)."""
+    ``note_FLAG`` lines note units for (:mod:`._combat_notes`; key: the flag; any other key
+    must be such a list of unit ids too, PEP 728 ``extra_items``)."""
 
-    __pydantic_config__ = ConfigDict(extra="allow")  # type: ignore[misc]
     phase: str
     attacked_phase: list[str]
     attacked_step: list[str]
