@@ -17,7 +17,7 @@ RULES = compile_pack(find_rule_pack("moscow41"))
 
 FACTS = {
     "ground": "snow", "temperature": "arctic", "attacker_side": "german", "defender_side": "soviet",
-    "attacker_support_ips": 4, "defender_support_ips": 3, "whole_panzer_division": True,
+    "attacker_support_ips": 4, "defender_support_ips": 3, "whole_division": True,
     "attackers": [
         {"class": "armor", "fatigued": False, "supplied": True, "overstacked": False,
          "across_river": True, "across_fortification": False},
@@ -58,7 +58,7 @@ def attack_drm_by_hand(f) -> int:
         total -= 1
     if any(not x["supplied"] for x in a):
         total -= 2
-    if f["whole_panzer_division"]:
+    if f["whole_division"] and f["attacker_side"] == "german":
         total += 2
     fort = any(x["across_fortification"] for x in a)
     if fort:

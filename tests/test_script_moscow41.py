@@ -60,7 +60,7 @@ def defender(cls="infantry", **kw):
 
 def attack(**kw):
     facts = {"ground": "dry", "temperature": "warm", "attacker_side": "german", "defender_side": "soviet",
-             "attacker_support_ips": 0, "defender_support_ips": 0, "whole_panzer_division": False,
+             "attacker_support_ips": 0, "defender_support_ips": 0, "whole_division": False,
              "attackers": [attacker()], "defenders": [defender()]}
     facts.update(kw)
     return facts
@@ -73,7 +73,7 @@ def script_line(pack, file: str, startswith: str) -> int:
 
 @pytest.mark.case("10.4.5C")
 def test_10_4_5C_plus_7_against_minus_3_is_plus_4_clamped_after_summing(rs, pack):
-    facts = attack(attackers=[attacker("armor")], whole_panzer_division=True, attacker_support_ips=6,
+    facts = attack(attackers=[attacker("armor")], whole_division=True, attacker_support_ips=6,
                    defenders=[defender("armor", hedgehog=True)])
     e = rs.explain("attack_drm", facts)
     assert e.value == 4  # clamping each side first would give +4 - 3 = +1
@@ -119,7 +119,7 @@ def test_10_4_5C_attack_drm_is_the_clamped_sum_of_the_terms_that_fired(seed):
         temperature=r.choice(["warm", "cold", "arctic"]),
         attacker_side=r.choice(["german", "soviet"]), defender_side=r.choice(["german", "soviet"]),
         attacker_support_ips=r.randint(0, 12), defender_support_ips=r.randint(0, 12),
-        whole_panzer_division=r.random() < 0.3,
+        whole_division=r.random() < 0.3,
         attackers=[attacker(r.choice(classes), fatigued=r.random() < .3, supplied=r.random() < .7,
                             across_river=r.random() < .5) for _ in range(r.randint(1, 3))],
         defenders=[defender(r.choice(classes), hedgehog=r.random() < .2) for _ in range(r.randint(1, 2))],
@@ -257,7 +257,7 @@ def test_6_0_stacking_points_fit_the_stated_mixes(rs):
 @pytest.mark.case("6.1", "10.6A", "10.7C", "14.2C", "14.4D")
 def test_combat_strength_bonuses(rs):
     def unit(cls="infantry", strength=6, guards=False, hedgehog=False):
-        return {"class": cls, "strength": strength, "guards_marker": guards, "hedgehog": hedgehog}
+        return {"class": cls, "strength": strength, "guards": guards, "printed_guards": False, "hedgehog": hedgehog}
     def cs(units, attacking=False, fortified=False):
         return rs.value("combat_strength", {"units": units, "attacking": attacking, "fortified": fortified})
     assert cs([unit(guards=True), unit(), unit("hq", 0), unit("hq", 0)], fortified=True) == 6 + 1 + 6 + 1 + 1

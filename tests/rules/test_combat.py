@@ -315,7 +315,7 @@ def test_10_7A_unmodified_12_notes_a_guards_candidate_raised_for_2_ips(pos):
     out = combat.resolve(ctx, ["s1", "s2"], "0304", "attack", {}, roll=12)
     assert out["guards_noted"] == "s1"           # the strongest participating combat unit
     ctx.state.set_sequence_position("second_initiative", "replacement_reinforcement", "soviet")
-    legal = combat.guards_actions(ctx)
+    legal = combat.raise_actions(ctx, "replacement_reinforcement")
     assert legal == [Action.make("raise-guards", "soviet", unit="s1")]
     ctx.hook.casebook_apply_action(ctx=ctx, action=legal[0])
     assert ctx.state.track("ip", "soviet") == 3 and ctx.state.unit("s1")["guards"] is True
@@ -326,7 +326,7 @@ def test_10_7A_unmodified_12_notes_a_guards_candidate_raised_for_2_ips(pos):
     combat.resolve(ctx, ["g1"], "0303", "overrun", {}, roll=2) if ctx.state.has_unit("s1") else None
     ctx.state.set_sequence_position("second_initiative", "replacement_reinforcement", "soviet")
     ctx.hook.casebook_step_end(ctx=ctx, phase="second_initiative", step="replacement_reinforcement")
-    assert combat.guards_actions(ctx) == []
+    assert combat.raise_actions(ctx, "replacement_reinforcement") == []
 
 
 # ---------------------------------------------------------------------------- ask snapshot

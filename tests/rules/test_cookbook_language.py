@@ -127,7 +127,7 @@ def test_recipe_21_soviet_support_at_two_ips_a_drm(tmp_path):
     # ... and the DRM 4 support IPs buy reads the same cell (combat.rules): 2 DRMs (1 in print)
     facts = {"attacker_side": "soviet", "attacker_support_ips": 4, "attackers": [ATTACKER],
              "defender_side": "german", "defender_support_ips": 0, "defender_terrain_drm": 0,
-             "defenders": [{"class": "infantry", "hedgehog": False}], "whole_panzer_division": False,
+             "defenders": [{"class": "infantry", "hedgehog": False}], "whole_division": False,
              "ground": "dry", "temperature": "warm", "turn": 1}
     base = Engine.load(ROOT / "games" / "moscow41")
 

@@ -69,14 +69,14 @@ def drm(ctx, across=False, hedgehog=False):
     attacker = {"class": "infantry", "fatigued": False, "supplied": True, "overstacked": False,
                 "across_river": False, "across_fortification": across}
     facts = {"ground": "dry", "temperature": "warm", "attacker_side": "german", "defender_side": "soviet",
-             "attacker_support_ips": 0, "defender_support_ips": 0, "whole_panzer_division": False,
+             "attacker_support_ips": 0, "defender_support_ips": 0, "whole_division": False,
              "defender_terrain_drm": 0, "attackers": [attacker],
              "defenders": [{"class": "infantry", "hedgehog": hedgehog}]}
     return ctx.value("attack_drm", facts)
 
 
 def strength(ctx, units, attacking, fortified):
-    recs = [{"class": "infantry", "strength": s, "guards_marker": False, "hedgehog": h} for s, h in units]
+    recs = [{"class": "infantry", "strength": s, "guards": False, "printed_guards": False, "hedgehog": h} for s, h in units]
     return ctx.value("combat_strength", {"units": recs, "attacking": attacking, "fortified": fortified})
 
 

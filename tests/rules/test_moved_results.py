@@ -191,7 +191,7 @@ def test_11_4A_advance_from_combat_line_decides_whether_the_attackers_advance(m4
 
 @pytest.mark.case("9.4D")
 def test_9_4D_mark_reserve_line_lets_only_individually_activated_stacks_take_reserve(m41, tmp_path):
-    """_check_move asks `mark_reserve` for `move … reserve=true`: a stack an HQ activated is
+    """_check_move asks `mark_reserve_on_move` for `move … reserve=true`: a stack an HQ activated is
     refused (9.4D: an individually activated stack); without the line it is marked Reserve."""
     from tests.rules._movement_fixtures import FakeAreas as MoveFakes
     from tests.rules._movement_fixtures import act, engine_with, position_text
@@ -216,5 +216,5 @@ def test_9_4D_mark_reserve_line_lets_only_individually_activated_stacks_take_res
         return ctx.state.unit("g1").get("reserve")
     assert reserve(m41, MoveFakes()) is True  # individually activated (no HQ answers for it)
     assert reserve(m41, ByHq()) == ("9.4D",)
-    eng = edited(tmp_path, "movement.rules", "forbid mark_reserve  by 9.4D  when not individually_activated\n", "")
+    eng = edited(tmp_path, "movement.rules", "forbid mark_reserve_on_move  by 9.4D  when not individually_activated\n", "")
     assert reserve(eng, ByHq()) is True

@@ -140,8 +140,9 @@ def test_16_2_not_within_five_hexes_of_an_enemy_unit(ctx):
 @pytest.mark.case("16.3A")
 def test_16_3A_a_marker_is_a_soviet_zoc_in_its_hex(ctx):
     c = ctx(pos(markers='[{kind: partisan, hex: "0909"}]'))
-    assert partisans.casebook_zoc_sources(c, "german") == [{"hex": "0909", "id": "partisan@0909", "cases": ["16.3A"]}]
-    assert partisans.casebook_zoc_sources(c, "soviet") == []
+    from casebook.areas import zoc as zoc_area
+    assert zoc_area.casebook_zoc_sources(c, "german") == [{"hex": "0909", "id": "partisan@0909", "cases": ["16.3A"]}]
+    assert zoc_area.casebook_zoc_sources(c, "soviet") == []
     zoc = c.hook.casebook_zoc(ctx=c, hex="0909", side="german")
     assert zoc["exerted_by"] == ["partisan@0909"] and "16.3A" in zoc["cases"]
     assert c.hook.casebook_zoc(ctx=c, hex="0808", side="german")["exerted_by"] == []

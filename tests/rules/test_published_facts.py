@@ -88,4 +88,4 @@ def unread_facts() -> dict[str, str]:
 def test_every_published_fact_has_a_reader_or_a_stated_reason():
     unread = unread_facts()
     assert sorted(unread) == sorted(QUERY_ONLY), unread
-    assert "partisan_zoc" not in unread and "rail_attack_allowed" not in unread
+    assert "rail_attack_allowed" not in unread

@@ -77,8 +77,8 @@ def test_6_1_any_number_of_hqs_stack_free(position):
     assert (answer["points"], answer["overstacked"]) == (4, False)
     assert {r["id"]: r["points"] for r in answer["units"]}["h1"] == 0
     # 6.1: one or more HQs add one strength point to the hex (script combat_strength)
-    units = [{"class": "infantry", "strength": 7, "guards_marker": False, "hedgehog": False},
-             *[{"class": "hq", "strength": 0, "guards_marker": False, "hedgehog": False}] * 3]
+    units = [{"class": "infantry", "strength": 7, "guards": False, "printed_guards": False, "hedgehog": False},
+             *[{"class": "hq", "strength": 0, "guards": False, "printed_guards": False, "hedgehog": False}] * 3]
     assert ctx.value("combat_strength", {"units": units, "attacking": False, "fortified": False}) == 8
 
 
@@ -132,7 +132,7 @@ def test_6_2D_overstacked_fact_and_only_the_limit_may_attack(position):
     base = {"class": "infantry", "fatigued": False, "supplied": True, "across_river": False,
             "across_fortification": False}
     facts = {"ground": "dry", "temperature": "warm", "attacker_side": "german", "defender_side": "soviet",
-             "attacker_support_ips": 0, "defender_support_ips": 0, "whole_panzer_division": False,
+             "attacker_support_ips": 0, "defender_support_ips": 0, "whole_division": False,
              "defenders": [{"class": "infantry", "hedgehog": False}]}
     drm = lambda o: ctx.value("attack_drm", {**facts, "attackers": [{**base, "overstacked": o}]})  # noqa: E731
     assert drm(True) == drm(False) - 1

@@ -324,7 +324,7 @@ def test_5_7C_oos_force_march_minus_two(oos_ctx):
 def _attack(ctx, supplied):
     return ctx.value("attack_drm", {
         "ground": "dry", "temperature": "warm", "attacker_side": "german", "defender_side": "soviet",
-        "attacker_support_ips": 0, "defender_support_ips": 0, "whole_panzer_division": False,
+        "attacker_support_ips": 0, "defender_support_ips": 0, "whole_division": False,
         "attackers": [{"class": "infantry", "fatigued": False, "supplied": supplied,
                        "overstacked": False, "across_river": False, "across_fortification": False}],
         "defenders": [{"class": "infantry", "hedgehog": False}]})
@@ -348,7 +348,7 @@ def test_5_7F_no_effect_on_defence(oos_ctx):
     effects = ask(oos_ctx, "out")["effects"]
     assert {"effect": "no effect on defence", "cases": ["5.7F"]} in effects
     strength = oos_ctx.value("combat_strength", {"attacking": False, "fortified": False, "units": [
-        {"class": "infantry", "strength": 7, "guards_marker": False, "hedgehog": False}]})
+        {"class": "infantry", "strength": 7, "guards": False, "printed_guards": False, "hedgehog": False}]})
     assert strength == 7
     assert "effects" not in ask(oos_ctx, "in")
 

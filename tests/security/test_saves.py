@@ -74,7 +74,10 @@ def test_a_corrupt_rng_is_refused_on_load_not_at_the_first_roll(blitz, midgame, 
 
 @pytest.mark.parametrize(("slot", "record", "key", "says"), [
     ("combat", [1, 2], "plugin_state.combat", "a plugin's record is a mapping"),
-    ("combat", {"phase": "1:x", "bogus": 1}, "plugin_state.combat.bogus", "Extra inputs are not permitted"),
+    # the combat area keeps one list of noted unit ids per flag a game's note_FLAG lines name
+    # (areas/_combat_notes.py): any other key must be such a list
+    ("combat", {"phase": "1:x", "bogus": 1}, "plugin_state.combat.bogus", "Input should be a valid list"),
+    ("combat", {"phase": "1:x", "bogus": [1]}, "plugin_state.combat.bogus.0", "Input should be a valid string"),
     ("combat", {"phase": "1:x", "pending": {"attackers": [], "hex": "0101", "kind": "attack", "attacker_support": -3,
                                            "attacker_side": "german", "defender_side": "soviet"}},
      "plugin_state.combat.pending.attacker_support", "Input should be greater than or equal to 0"),

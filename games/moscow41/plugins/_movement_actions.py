@@ -86,9 +86,9 @@ def _check_move(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[Ref
     units, cont, bad = _stack(ctx, action, d, step)
     if bad:
         return bad
-    if action.get("reserve"):  # 9.4D (movement.rules, mark_reserve): only an individually activated stack
+    if action.get("reserve"):  # 9.4D (movement.rules, mark_reserve_on_move): only an individually activated stack
         for u in units:
-            bad = refusals(ctx, "mark_reserve", {"individually_activated": individually_activated(ctx, u)},
+            bad = refusals(ctx, "mark_reserve_on_move", {"individually_activated": individually_activated(ctx, u)},
                            f"{u} was activated by an HQ: only an individually activated stack is marked Reserve", _SRC)
             if bad:
                 return bad

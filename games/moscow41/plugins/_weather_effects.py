@@ -139,7 +139,7 @@ def _attack_facts(ground: str, temperature: str, side: str, cls: str) -> dict[st
                 "across_river": False, "across_fortification": False}
     return {"ground": ground, "temperature": temperature, "attacker_side": side,
             "defender_side": SIDES[1] if side == SIDES[0] else SIDES[0],
-            "attacker_support_ips": 0, "defender_support_ips": 0, "whole_panzer_division": False,
+            "attacker_support_ips": 0, "defender_support_ips": 0, "whole_division": False,
             "attackers": [attacker], "defenders": [{"class": "infantry", "hedgehog": False}]}
 
 

@@ -9,9 +9,9 @@
   play, 16.1D) — a declared action of ``games/moscow41/rules/partisans.rules`` (its ``offer``
   block and ``place_partisan`` lines), listed, refused and carried out by the ``declared_actions``
   plugin (src/casebook/script/declared.py), not here.
-- Effects: the marker's hex is a Soviet ZOC (16.3A) — given to the ZOC area through
-  ``casebook_zoc_sources``, so its map (read by supply, command, retreat, movement and ``ask
-  zoc``) holds it; it is removed when a German unit enters its
+- Effects: the marker's hex is a Soviet ZOC (16.3A) — the ``marker_zoc`` lines of
+  ``games/moscow41/rules/zoc.rules``, read by the ZOC area (``casebook_zoc_sources``), so its
+  map (read by supply, command, retreat, movement and ``ask zoc``) holds it; it is removed when a German unit enters its
   hex during a German movement action (16.3B) and at the end of the German half of every turn
   (16.3C); a removed marker is gone and must be bought again (16.3D).
 """
@@ -33,8 +33,8 @@ from casebook.script.effects import unit_entered
 __all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "MARKER", "markers", "enemy_distance", "disband",
            "remove_oos_remnants", "award_points", "remove_markers_entered",
            "remove_all_markers", "casebook_legal_actions", "casebook_validate_action",
-           "casebook_apply_action", "casebook_after_action", "casebook_step_end", "casebook_zoc_sources",
-           "partisan_zoc", "partisans_answer", "casebook_answer"]
+           "casebook_apply_action", "casebook_after_action", "casebook_step_end",
+           "partisans_answer", "casebook_answer"]
 
 #: What the pack must hold for this plugin (src/casebook/content/requires.py; checked by ``casebook lint``).
 REQUIRES = {"quantities": ["partisan_marker_cost", "partisan_points_gained"]}
@@ -230,22 +230,6 @@ def casebook_step_end(ctx: Any, phase: str, step: str) -> None:
         award_points(ctx)
     if side is not None:
         remove_all_markers(ctx, side)  # 16.3C in partisans.rules: the German half only
-
-
-@implements("16.3A")
-def partisan_zoc(ctx: Any, side: str) -> list[dict[str, Any]]:
-    """16.3A: each Partisan marker makes its hex a Soviet ZOC — against the Germans only, so it
-    blocks German supply, command and retreat through it (7.4, 7.5A) like any EZOC:
-    ``[{"hex", "id": "partisan@HEX", "cases": ["16.3A"]}]`` (empty for the Soviet side)."""
-    if side == "soviet":
-        return []
-    return [{"hex": h, "id": f"partisan@{h}", "cases": ["16.3A"]} for h in markers(ctx)]
-
-
-@hookimpl
-def casebook_zoc_sources(ctx: Any, side: str) -> list[dict[str, Any]]:
-    """The ZOC of the Partisan markers against ``side`` (16.3A), read by the ZOC area's map."""
-    return partisan_zoc(ctx, side)
 
 
 @implements("16.1C", "16.1D", "16.2", "16.3A")

@@ -36,7 +36,7 @@ def support_options(ctx: Any, side: str, attackers: list[str], hex_: str, paid: 
     (``max_support``) when the attackers may receive it (2.3B); none when the side cannot pay
     one DRM of it after ``paid`` IPs (2.3A), without asking who is in supply."""
     if kind == "overrun" or not rules_define(ctx, "ip_cost"):
-        return [0]  # no IPs to buy support with (Battle for Moscow)
+        return [0]  # no IPs to buy support with (e.g. Battle for Moscow)
     available = ctx.state.track("ip", side) - paid
     if support_cost(ctx, side, 1) > available:
         return [0]  # max_support buys nothing it cannot pay for

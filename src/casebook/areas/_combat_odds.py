@@ -1,8 +1,10 @@
-"""Combat arithmetic of Moscow '41 (private to the `combat` plugin): the facts of one combat,
-strengths, odds and CRT column (10.0A-B, 10.3), DRMs (10.4), the outcome of each roll (10.0D-E).
+"""Combat arithmetic (private to the `combat` area): the facts of one combat, strengths, odds and
+CRT column, DRMs, the outcome of each roll (Moscow '41 10.0-10.4 for example; any game's own).
 
 Every number comes from the rule scripts (``combat_strength``, ``attack_drm``) and the CRT table
-(``crt``, dims ``odds`` × ``roll``); nothing the rulebook states is a Python literal here.
+(``crt``, dims ``odds`` × ``roll``); nothing a rulebook states is a Python literal here. The
+facts name no game: a unit's flags are the vocabulary's ``unit_flags``, a hex's sets its
+``hex_sets`` (docs/rule-language.md, "Facts of the shared areas").
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from casebook.core.dice import distribution
 from casebook.core.hexgrid import parse_hex
 
 __all__ = ["CombatFacts", "gather", "odds_column", "shifted_column", "outcomes", "crt_result",
-           "supplied", "in_command", "is_hq", "guards_marker", "as_json_number", "fired_cases"]
+           "supplied", "in_command", "is_hq", "unit_flags", "whole_division", "as_json_number", "fired_cases"]
 
 #: Counter classes the combat facts know (the ``class`` enum of facts.yaml).
 _HQ = "hq"
@@ -27,13 +29,31 @@ def is_hq(unit: Mapping[str, Any]) -> bool:
     return unit.get("class") == _HQ
 
 
-def guards_marker(ctx: Any, unit: Mapping[str, Any]) -> bool:
-    """True if the unit carries a Guards +1 marker (10.7A): its ``guards`` flag is set and its
-    counter is not printed as a Guards division (whose strength already includes it, 10.7C)."""
-    if not unit.get("guards"):
-        return False
+def _marker_kinds(ctx: Any) -> dict[Any, set[str]]:
+    """hex -> the kinds of the markers in it (once per state version)."""
+    found = ctx.memo.get("combat.marker_kinds")
+    if found is None:
+        found = ctx.memo["combat.marker_kinds"] = {}
+        for m in ctx.state.markers:
+            found.setdefault(m.get("hex"), set()).add(m.get("kind"))
+    return found
+
+
+def unit_flags(ctx: Any, unit: Mapping[str, Any]) -> dict[str, bool]:
+    """The game's unit flags (vocabulary ``unit_flags``) as combat facts of ``unit``: ``FLAG`` —
+    the unit carries the flag, or a marker of the same kind is in its hex — and
+    ``printed_FLAG`` — its counter is printed with it (e.g. Moscow '41 10.7C: a division printed
+    with its flag carries no +1 marker for it)."""
+    flags = ctx.pack.vocabulary.unit_flags
+    if not flags:
+        return {}
     counter = ctx.pack.counters.get(unit.get("counter") or unit.get("id"), {})
-    return not counter.get("guards", False)
+    here = _marker_kinds(ctx).get(unit.get("hex"), ())
+    out: dict[str, bool] = {}
+    for flag in flags:
+        out[flag] = bool(unit.get(flag)) or flag in here
+        out[f"printed_{flag}"] = bool(counter.get(flag, False))
+    return out
 
 
 def supplied(ctx: Any, uid: str) -> bool:
@@ -69,8 +89,9 @@ class CombatFacts:
     attack_strength: Fraction
     defense_strength: Fraction
     drm_facts: Mapping[str, Any] = field(hash=False)
-    attacker_loss_shift: int = 0
-    defender_loss_shift: int = 0
+    #: CRT columns the Loss markers shift (right +): the game's quantity ``loss_shift`` (10.3B-C
+    #: of Moscow '41, for example), 0 in a game without one
+    loss_shift: int = 0
     #: the facts each ``combat_strength`` was computed from (attacking stacks, then the defence)
     strength_facts: tuple[Mapping[str, Any], ...] = field(default=(), hash=False, compare=False)
 
@@ -82,19 +103,13 @@ def _weather(ctx: Any) -> dict[str, str]:
 
 def _setting_facts(ctx: Any) -> dict[str, Any]:
     """The position's interpretation settings that the game's rule scripts declare as facts, for
-    ``combat_strength`` (Battle for Moscow: ``mud_halving``, BM8.8A). Moscow '41's combat strength
-    reads none of them, so its values are unchanged."""
+    ``combat_strength`` (e.g. Battle for Moscow: ``mud_halving``, BM8.8A)."""
     facts = ctx.rules.schema.facts
     return {n: v for n in facts if (v := ctx.state.setting(n)) is not None}
 
 
 def _fortification_marker(ctx: Any, hex_: str) -> bool:
     return any(m.get("kind") == "fortification" and m.get("hex") == hex_ for m in ctx.state.markers)
-
-
-def _hedgehog(ctx: Any, unit: Mapping[str, Any]) -> bool:
-    return bool(unit.get("hedgehog")) or any(
-        m.get("kind") == "hedgehog" and m.get("hex") == unit.get("hex") for m in ctx.state.markers)
 
 
 def _across(ctx: Any, from_hex: str, to_hex: str) -> tuple[bool, bool]:
@@ -115,7 +130,7 @@ def terrain_drm(ctx: Any, hex_: str) -> int:
     row ``terrain_<town kind or terrain id>`` of the ``combat_modifiers`` records (a town's kind
     replaces the hex terrain, as on the TEC); 0 when the chart has no row for it."""
     if "combat_modifiers" not in ctx.pack.records:
-        return 0  # a game without a Combat Modifiers Chart (Battle for Moscow shifts columns)
+        return 0  # a game without a Combat Modifiers Chart (e.g. Battle for Moscow shifts columns)
     info = ctx.board.hex(parse_hex(hex_))
     terrain = info.town.get("kind") if info.town else info.terrain
     for row in ctx.records("combat_modifiers"):
@@ -125,14 +140,15 @@ def terrain_drm(ctx: Any, hex_: str) -> int:
 
 
 def defender_hex_facts(ctx: Any, hex_: str) -> dict[str, Any]:
-    """Facts about the defender's hex for games that shift columns by terrain (Battle for Moscow
-    BM8.3A-C): ``defender_terrain`` (the hex terrain id), ``defender_in_moscow`` and
-    ``defender_fortified`` (a fortification marker in the hex, or a printed faced fortification
-    on any of its hexsides protecting it). Moscow '41's scripts do not read them."""
+    """Facts about the defender's hex for games that shift columns by terrain (e.g. BM8.3A-C):
+    ``defender_terrain`` (the hex terrain id), ``defender_in_SET`` for each of the vocabulary's
+    ``hex_sets`` and ``defender_fortified`` (a fortification marker in the hex, or a printed faced
+    fortification on any of its hexsides protecting it)."""
     h = parse_hex(hex_)
     info = ctx.board.hex(h)
     printed = any(ctx.board.side(h, n).fortification == h for n in ctx.board.neighbours(h))
-    return {"defender_terrain": info.terrain, "defender_in_moscow": h in ctx.board.hex_set("moscow"),
+    return {"defender_terrain": info.terrain,
+            **{f"defender_in_{name}": h in ctx.board.hex_set(name) for name in ctx.pack.vocabulary.hex_sets},
             "defender_fortified": bool(printed or _fortification_marker(ctx, hex_))}
 
 
@@ -141,11 +157,9 @@ def _overstacked(ctx: Any, hex_: str) -> bool:
     return bool(answer and answer.get("overstacked"))
 
 
-def _whole_panzer_division(ctx: Any, units: Sequence[Mapping[str, Any]], side: str) -> bool:
-    """10.4.6: all the regiments of one German panzer division attack (every counter of the
-    mix with that ``division`` is among the attackers)."""
-    if side != "german":
-        return False
+def whole_division(ctx: Any, units: Sequence[Mapping[str, Any]]) -> bool:
+    """Every counter of the mix with one ``division`` (a division of two or more counters) is
+    among ``units`` (Moscow '41 10.4.6, for example, reads it with the attacker's side)."""
     ids = {u.get("counter") or u["id"] for u in units} | {u["id"] for u in units}
     divisions = {u.get("division") for u in units if u.get("division")}
     for d in divisions:
@@ -156,8 +170,7 @@ def _whole_panzer_division(ctx: Any, units: Sequence[Mapping[str, Any]], side: s
 
 
 def _stack_records(ctx: Any, units: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    return [{"class": u.get("class"), "strength": int(u.get("strength") or 0),
-             "guards_marker": guards_marker(ctx, u), "hedgehog": _hedgehog(ctx, u)} for u in units]
+    return [{"class": u.get("class"), "strength": int(u.get("strength") or 0), **unit_flags(ctx, u)} for u in units]
 
 
 @implements("10.0A", "10.3A", "10.3B", "10.3C", "10.2", "10.4A", "10.4B", "10.4.1A", "10.4.1B",
@@ -167,9 +180,9 @@ def gather(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, 
     """The facts of an attack by ``attackers`` (unit ids) on the stack in ``hex_``.
 
     Strengths are the sums of ``combat_strength`` per stack (10.3A: one total per side; 10.6A:
-    an HQ adds 1 per stack; 14.4D: halved for hedgehog attackers, summed exactly before the
-    ratio). Supply is judged now (10.2). Loss shifts: the largest Loss marker per side, one column
-    per step (10.3B-C). Raises KeyError for an unknown unit.
+    an HQ adds 1 per stack, in Moscow '41 for example; summed exactly before the ratio). Supply
+    is judged now (10.2). Loss shifts: the game's ``loss_shift`` of the attackers' and
+    defenders' records (each with its ``losses``; e.g. 10.3B-C). Raises KeyError for an unknown unit.
     """
     state = ctx.state
     att = [state.unit(a) for a in attackers]
@@ -194,7 +207,8 @@ def gather(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, 
         fortified |= fort
         att_records.append({"class": u.get("class"), "fatigued": bool(u.get("fatigued")),
                             "supplied": supplied(ctx, u["id"]), "overstacked": _overstacked(ctx, u["hex"]),
-                            "across_river": river, "across_fortification": fort})
+                            "across_river": river, "across_fortification": fort,
+                            "losses": int(u.get("losses") or 0)})
     strength_facts.append({**weather, **settings, "units": _stack_records(ctx, dfd), "attacking": False,
                            "fortified": fortified})
     defense_strength = Fraction(ctx.value("combat_strength", strength_facts[-1]))
@@ -203,16 +217,16 @@ def gather(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, 
         **weather, "attacker_side": a_side, "defender_side": d_side,
         "attacker_support_ips": 0 if overrun else int(sup.get("attacker", 0)),
         "defender_support_ips": int(sup.get("defender", 0)),
-        "whole_panzer_division": _whole_panzer_division(ctx, att, a_side),
+        "whole_division": whole_division(ctx, att),
         "defender_terrain_drm": terrain_drm(ctx, hex_),
         **defender_hex_facts(ctx, hex_),
         "attackers": att_records,
-        "defenders": [{"class": u.get("class"), "hedgehog": _hedgehog(ctx, u)} for u in dfd],
+        "defenders": [{"class": u.get("class"), "losses": int(u.get("losses") or 0), **unit_flags(ctx, u)}
+                      for u in dfd],
     }
+    loss_shift = int(ctx.value("loss_shift", drm_facts)) if rules_define(ctx, "loss_shift") else 0
     return CombatFacts(hex_, tuple(attackers), tuple(u["id"] for u in dfd), a_side, d_side,
-                       attack_strength, defense_strength, drm_facts,
-                       max((int(u.get("losses") or 0) for u in att), default=0),
-                       max((int(u.get("losses") or 0) for u in dfd), default=0), tuple(strength_facts))
+                       attack_strength, defense_strength, drm_facts, loss_shift, tuple(strength_facts))
 
 
 def _ratio(label: str) -> Fraction:
@@ -225,8 +239,8 @@ def odds_column(ctx: Any, attack: Fraction, defense: Fraction) -> tuple[int, str
     """The CRT column index and label for ``attack`` : ``defense`` strength points, rounded in
     the defender's favour: the highest column whose ratio the odds reach. Odds below the first
     column use the first, above the last the last (interpretation crt-odds-beyond-the-table).
-    Battle for Moscow reads its CRT the same way: fractions dropped (BM8.2A), odds above its last
-    column, 6:1, resolved at 6:1 (BM8.2B)."""
+    Other games read their CRT the same way (e.g. BM8.2A: fractions dropped; BM8.2B: odds above
+    the last column, 6:1, resolved at 6:1)."""
     columns = list(dict(ctx.table("crt").dims)["odds"])
     if defense <= 0:
         return len(columns) - 1, columns[-1]
@@ -239,8 +253,8 @@ def odds_column(ctx: Any, attack: Fraction, defense: Fraction) -> tuple[int, str
 
 
 def rules_define(ctx: Any, name: str) -> bool:
-    """Whether the game's rule scripts define quantity ``name`` (a data switch: Moscow '41 has no
-    ``column_shift`` or ``combat_dice``, Battle for Moscow has both)."""
+    """Whether the game's rule scripts define quantity ``name`` (a data switch, e.g.
+    ``column_shift`` or ``combat_dice``)."""
     return name in ctx.rules.quantities
 
 
@@ -252,14 +266,14 @@ def rules_permit(ctx: Any, action: str, facts: Mapping[str, Any] | None = None) 
 
 def combat_dice(ctx: Any) -> int:
     """Dice rolled for a combat: quantity ``combat_dice`` when the game defines it (Battle for
-    Moscow BM8.4: one), else two (Moscow '41 10.0D)."""
+    Moscow BM8.4: one, for example), else two (e.g. Moscow '41 10.0D)."""
     return int(ctx.value("combat_dice", {})) if rules_define(ctx, "combat_dice") else 2
 
 
 def procedure_cases(ctx: Any, default: Sequence[str]) -> list[str]:
-    """The cases a resolved combat cites: ``default`` (Moscow '41's 10.0A-E), or, for a game
-    whose scripts define ``combat_dice``, the cases heading its ``combat_strength``,
-    ``combat_dice`` and ``column_shift`` quantities (Battle for Moscow BM8.2A, BM8.4, BM8.3)."""
+    """The cases a resolved combat cites: ``default`` (the caller's procedure cases, e.g. 10.0A-E),
+    or, for a game whose scripts define ``combat_dice``, the cases heading its ``combat_strength``,
+    ``combat_dice`` and ``column_shift`` quantities (e.g. BM8.2A, BM8.4, BM8.3)."""
     if not rules_define(ctx, "combat_dice"):
         return list(default)
     out: list[str] = []
@@ -271,7 +285,7 @@ def procedure_cases(ctx: Any, default: Sequence[str]) -> list[str]:
 
 def column_shift(ctx: Any, facts: Mapping[str, Any]) -> tuple[int, list[dict[str, Any]]]:
     """Column shifts the game's scripts give for an attack (quantity ``column_shift``, negative =
-    left: Battle for Moscow BM8.3), with the terms that fired; ``(0, [])`` when it defines none."""
+    left: e.g. BM8.3), with the terms that fired; ``(0, [])`` when it defines none."""
     if not rules_define(ctx, "column_shift"):
         return 0, []
     e = ctx.quantity("column_shift", facts)
@@ -281,17 +295,17 @@ def column_shift(ctx: Any, facts: Mapping[str, Any]) -> tuple[int, list[dict[str
 
 
 def below_table(ctx: Any, attack: Fraction, defense: Fraction) -> bool:
-    """The odds are below the CRT's first column (BM8.2C of Battle for Moscow forbids the attack;
-    Moscow '41 reads the first column, interpretation crt-odds-beyond-the-table)."""
+    """The odds are below the CRT's first column (a game's ``forbid attack`` line reads it, e.g.
+    BM8.2C; without one the first column is read, interpretation crt-odds-beyond-the-table)."""
     columns = list(dict(ctx.table("crt").dims)["odds"])
     return defense > 0 and Fraction(attack) / Fraction(defense) < _ratio(columns[0])
 
 
 def fired_cases(ctx: Any, f: CombatFacts) -> list[str]:
-    """The cases a game whose combat cites its quantities (``combat_dice`` defined: Battle for
-    Moscow) adds for one combat: those of the ``combat_strength`` terms that fired (BM8.8A, in
-    mud) and, when the odds are above the CRT's last column, those of the script line
-    ``permit attack_above_table`` (BM8.2B: resolved at 6:1). None for Moscow '41 (10.0A-E)."""
+    """The cases a game whose combat cites its quantities (``combat_dice`` defined) adds for one
+    combat: those of the ``combat_strength`` terms that fired (e.g. BM8.8A, in mud) and, when the
+    odds are above the CRT's last column, those of the script line ``permit attack_above_table``
+    (e.g. BM8.2B: resolved at 6:1). None for a game without ``combat_dice``."""
     if not rules_define(ctx, "combat_dice"):
         return []
     out: list[str] = []
@@ -319,7 +333,7 @@ def crt_result(ctx: Any, column: str, roll: int, drm: int) -> str:
     """The CRT cell for the ``roll`` modified by the net ``drm`` (10.0D-E); a modified roll
     beyond the table's rows reads the nearest row. A cell with selectable readings (records
     ``crt_readings``: setting, value, odds, roll, result) reads the one the position's setting
-    chooses (Battle for Moscow, interpretation crt-4-1-roll-3)."""
+    chooses (e.g. Battle for Moscow, interpretation crt-4-1-roll-3)."""
     rows = [int(r) for r in dict(ctx.table("crt").dims)["roll"]]
     modified = max(min(rows), min(max(rows), roll + drm))
     for row in ctx.pack.records.get("crt_readings", ()):

@@ -15,7 +15,7 @@ from casebook.core.hexgrid import parse_hex
 from casebook.core.hooks import Refusal
 from casebook.script import AskedFacts
 
-__all__ = ["record", "save", "attack_refusals", "support_allowed", "support_cost", "max_support",
+__all__ = ["record", "save", "noted_flags", "again", "attack_refusals", "support_allowed", "support_cost", "max_support",
            "reaction_cost", "eligible_attackers", "targets", "attack_groups", "attack_legal", "within_limit_groups",
            "per_version", "kept"]
 
@@ -48,11 +48,21 @@ def record(ctx: Any) -> dict[str, Any]:
     rec = ctx.state.plugin_data(PLUGIN) or {}
     phase_key = f"{ctx.state.turn}:{ctx.state.phase}"
     if rec.get("phase") != phase_key:
-        rec = {"phase": phase_key, "attacked_phase": [], "attacked_step": [], "defended_step": [],
-               "guards": rec.get("guards", [])}
-        if "raise_guards" not in ctx.rules.permissions:
-            del rec["guards"]  # a game without Guards (Battle for Moscow) keeps no Guards notes
+        old = rec
+        rec = {"phase": phase_key, "attacked_phase": [], "attacked_step": [], "defended_step": []}
+        for flag in noted_flags(ctx):  # notes outlive the phase (_combat_notes)
+            rec[flag] = old.get(flag, [])
     return rec
+
+
+def noted_flags(ctx: Any) -> dict[str, tuple[str, ...]]:
+    """The unit flags a combat roll notes units for: FLAG -> the cases of the game's
+    ``note_FLAG`` lines, in script order (none: the game notes nothing; :mod:`._combat_notes`)."""
+    kept_flags = ctx.lasting("combat.noted_flags")
+    if "flags" not in kept_flags:
+        kept_flags["flags"] = {a[len("note_"):]: tuple(dict.fromkeys(c for _, rc, _ in code.lines for c in rc.cases))
+                               for a, code in ctx.rules.permissions.items() if a.startswith("note_")}
+    return kept_flags["flags"]
 
 
 def _unit_facts(ctx: Any, uid: str, plain: Mapping[str, Any], support_path: str | None = None) -> AskedFacts:
@@ -89,7 +99,7 @@ def eligible_attackers(ctx: Any, side: str, kind: str) -> list[Mapping[str, Any]
     and units marked Reserve that have not attacked this phase (0.7.3.3A); in the reaction-attacks
     step, non-phasing units not yet activated this phase (activated for the attack, 10.5A, 2.0);
     never a unit that attacked in this step (10.1C). A game whose scripts permit
-    ``attack_without_activation`` (Battle for Moscow BM8.1) lets every unit of the phasing side
+    ``attack_without_activation`` (e.g. BM8.1) lets every unit of the phasing side
     attack once a combat phase. Kept per state version."""
     return list(per_version(ctx, ("eligible", side, kind), lambda: _eligible(ctx, side, kind)))
 
@@ -99,7 +109,7 @@ def _eligible(ctx: Any, side: str, kind: str) -> tuple[Mapping[str, Any], ...]:
     open_attack = kind == "attack" and rules_permit(ctx, "attack_without_activation")
     out = []
     for u in ctx.state.units:
-        if u.get("side") != side or "hex" not in u or u["id"] in rec["attacked_step"]:
+        if u.get("side") != side or "hex" not in u or (u["id"] in rec["attacked_step"] and not again(ctx, "attack", kind)):
             continue
         if kind == "reaction":
             if u.get("activated") or side == ctx.state.phasing:
@@ -118,7 +128,7 @@ def _eligible_ids(ctx: Any, side: str, kind: str) -> frozenset[str]:
 def targets(ctx: Any, side: str, kind: str) -> dict[str, list[str]]:
     """Enemy-occupied hex -> eligible adjacent attackers (ids, sorted), for the legal actions:
     hexes none of whose units was attacked in this step (10.1C)."""
-    open_hexes = _open_targets(ctx, side)
+    open_hexes = _open_targets(ctx, side, kind)
     found: dict[str, list[str]] = {}
     for u in eligible_attackers(ctx, side, kind):
         for h in ctx.board.label_neighbours(u["hex"]):
@@ -127,10 +137,11 @@ def targets(ctx: Any, side: str, kind: str) -> dict[str, list[str]]:
     return {h: sorted(v) for h, v in sorted(found.items())}
 
 
-def _open_targets(ctx: Any, side: str) -> frozenset[str]:
-    """Hexes holding units not of ``side``, none of them attacked in this step (per version)."""
+def _open_targets(ctx: Any, side: str, kind: str = "attack") -> frozenset[str]:
+    """Hexes holding units not of ``side``, none of them attacked in this step unless the game's
+    ``defend_again`` lines allow it (per version)."""
     def make() -> frozenset[str]:
-        defended = _seen(ctx)["defended_step"]
+        defended = _seen(ctx)["defended_step"] if not again(ctx, "defend", kind) else frozenset()
         held, attacked = set(), set()
         for u in ctx.state.units:
             h = u.get("hex")
@@ -139,15 +150,30 @@ def _open_targets(ctx: Any, side: str) -> frozenset[str]:
                 if u["id"] in defended:
                     attacked.add(h)
         return frozenset(held - attacked)
-    return per_version(ctx, ("open-targets", side), make)
+    return per_version(ctx, ("open-targets", side, kind), make)
+
+
+@implements("10.1C")
+def again(ctx: Any, role: str, kind: str) -> bool:
+    """Whether a unit that attacked (``role`` "attack") or was attacked ("defend") in this step
+    may do so again in an attack of ``kind`` (attack, reaction, overrun): the game's
+    ``attack_again``/``defend_again`` lines (e.g. 10.1C: never, but a defender may be overrun
+    again; BM8.1: once a combat phase). Per state version."""
+    return bool(per_version(ctx, ("again", role, kind), lambda: ctx.allowed(f"{role}_again", {"kind": kind})))
+
+
+def _again_cases(ctx: Any, role: str, kind: str) -> tuple[str, ...]:
+    """The cases of the ``ROLE_again`` lines that forbid it for ``kind`` (the refusal's)."""
+    verdict = ctx.permission(f"{role}_again", {"kind": kind})
+    return tuple(dict.fromkeys(c for ln in verdict.lines if ln.fired and ln.kind == "forbid" for c in ln.cases))
 
 
 def attack_groups(ctx: Any, side: str, hex_: str, units: Sequence[str], kind: str,
                   cache: dict[Any, Any] | None = None) -> list[list[str]]:
     """The groups of eligible adjacent ``units`` offered to attack ``hex_`` (before their own
-    refusals are checked). A game whose scripts permit ``choose_attackers`` (Battle for Moscow
-    BM8.1: one unit a hex, so at most six attackers, 63 groups) offers every non-empty subset,
-    largest first, then in the order of the sorted ids; otherwise (Moscow '41) all of them, or,
+    refusals are checked). A game whose scripts permit ``choose_attackers`` (e.g. BM8.1: one
+    unit a hex, so at most six attackers, 63 groups) offers every non-empty subset, largest
+    first, then in the order of the sorted ids; otherwise all of them, or,
     when all of them may not attack, the groups up to the stacking limit of each hex (6.2D:
     :func:`within_limit_groups`) and, outside reactions, each one alone. ``cache``: see
     :func:`kept`."""
@@ -262,8 +288,8 @@ def max_support(ctx: Any, side: str, available: int, facts_for: Any) -> int:
 
 
 def _cases(ctx: Any, cases: tuple[str, ...]) -> tuple[str, ...]:
-    """The cases an eligibility refusal cites: Moscow '41's, or in a game whose scripts permit
-    ``attack_without_activation`` the cases of that line (Battle for Moscow BM8.1: who may attack)."""
+    """The cases an eligibility refusal cites: the caller's ``cases``, or in a game whose scripts
+    permit ``attack_without_activation`` the cases of that line (e.g. BM8.1: who may attack)."""
     if rules_permit(ctx, "attack_without_activation"):
         return tuple(ctx.permission("attack_without_activation", {}).cases)
     return cases
@@ -294,8 +320,9 @@ def attack_refusals(ctx: Any, side: str, hex_: str, attackers: Sequence[str], ki
     if twice:
         return [Refusal(f"{', '.join(map(str, twice))} named more than once: the attacker announces each "
                         "attacking unit once", _cases(ctx, ("10.3A",)), PLUGIN)]
-    if kind != "overrun" and any(u["id"] in rec["defended_step"] for u in enemy):
-        out.append(Refusal(f"the units in {hex_} were already attacked in this step", _cases(ctx, ("10.1C",)), PLUGIN))
+    if any(u["id"] in rec["defended_step"] for u in enemy) and not again(ctx, "defend", kind):
+        out.append(Refusal(f"the units in {hex_} were already attacked in this step", _again_cases(ctx, "defend", kind),
+                           PLUGIN))
     eligible = _eligible_ids(ctx, side, "reaction" if kind == "reaction" else "attack")
     units = []
     for a in attackers:
@@ -308,8 +335,8 @@ def attack_refusals(ctx: Any, side: str, hex_: str, attackers: Sequence[str], ki
             out.append(Refusal(f"{a} is not a {side} unit", _cases(ctx, ("10.0C",)), PLUGIN))
         elif hex_ not in ctx.board.label_neighbours(u["hex"]):  # on the map: adjacent = a neighbour
             out.append(Refusal(f"{a} is not adjacent to {hex_}", _cases(ctx, ("10.1B",)), PLUGIN))
-        elif a in rec["attacked_step"]:
-            out.append(Refusal(f"{a} already attacked in this step", _cases(ctx, ("10.1C",)), PLUGIN))
+        elif a in rec["attacked_step"] and not again(ctx, "attack", kind):
+            out.append(Refusal(f"{a} already attacked in this step", _again_cases(ctx, "attack", kind), PLUGIN))
         elif kind != "overrun" and a not in eligible:
             cases = ("10.1A", "2.0") if kind == "reaction" else ("10.1A", "0.7.3.3A")
             why = ("is already activated in this phase" if kind == "reaction"

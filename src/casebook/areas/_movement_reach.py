@@ -1,5 +1,5 @@
 """The reach of a moving stack under MP costs and enemy ZOCs — a search a game's movement rules
-parameterise (a module of the shared areas' API, not a plugin; Moscow '41's movement plugin
+parameterise (a module of the shared areas' API, not a plugin; e.g. Moscow '41's movement plugin
 uses it). It holds no case id and names no game: the game gives the MP cost of every step, the
 hexes in enemy ZOC, the enemy-occupied hexes, the stack's ZOC treatment and the words its
 answer uses for why a move ends.

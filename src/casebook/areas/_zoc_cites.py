@@ -1,6 +1,6 @@
 """What each game's rule scripts say about ZOCs, for the answers of the `zoc` plugin (private
 helper): the cases a ZOC answer cites and which paths an EZOC blocks come from the game's own
-lines, never from constants here, so Moscow '41 cites 7.x and Battle for Moscow BM6.x.
+lines, never from constants here (e.g. Moscow '41 cites 7.x and Battle for Moscow BM6.x).
 
 The lines read (all optional; a game without a line simply has no such citation or effect):
 

@@ -1,4 +1,4 @@
-"""Moscow '41 ZOC computation (private helper of the `zoc` plugin): who exerts a ZOC into which
+"""ZOC computation (private helper of the `zoc` area; e.g. Moscow '41 7.0-7.1): who exerts a ZOC into which
 hexes, and how a moving unit treats an EZOC (the ZOC Chart).
 
 Everything is keyed by printed hex labels (``"0303"``) and unit ids. Numbers and verdicts come
@@ -156,7 +156,7 @@ def _zoc_reach(ctx: Any, unit: Mapping[str, Any]) -> list[str]:
 def zoc_sources(ctx: Any, side: str) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
     """The hexes that are a ZOC against ``side`` by themselves, not projected by a unit into its
     neighbours: ``((hex, source id, cases), …)`` sorted, from the ``casebook_zoc_sources`` hook
-    (Moscow '41: a Partisan marker's hex, 16.3A; a scattered paratroop's own hex, 15.3B). Once
+    (e.g. Moscow '41: a Partisan marker's hex, 16.3A; a scattered paratroop's own hex, 15.3B). Once
     per state version."""
     key = ("zoc.sources", side)
     memo = ctx.memo

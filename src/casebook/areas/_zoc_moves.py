@@ -1,5 +1,5 @@
-"""Moscow '41 ZOC effects on moves and retreats (private helper of the `zoc` plugin):
-the refusals of 7.2 (locking ZOCs) and 7.5A (retreats), checked on the path of an action.
+"""ZOC effects on moves and retreats (private helper of the `zoc` area): the refusals of a
+locking ZOC and of retreats into an EZOC (e.g. Moscow '41 7.2, 7.5A), checked on an action's path.
 
 A path is the list of hex labels entered, in order, after the starting hex. The moving units are
 the action's ``units`` (or ``unit``) argument, else every unit of the acting side in the starting

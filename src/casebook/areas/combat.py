@@ -1,10 +1,12 @@
-"""Moscow '41 rules plugin `combat`: the combat procedure (10.0-10.7, 2.3, 0.7.3.3, 0.7.3.5).
+"""Shared rules area `combat`: the combat procedure of a game's scripts and CRT (for
+example Moscow '41 10.0-10.7, 2.3, 0.7.3.3, 0.7.3.5; e.g. BM8; KP8).
 
 Owner of the steps ``combat`` (the phasing player attacks with activated and reserve units) and
-``reaction_attacks`` (the non-phasing player activates stacks to attack, 10.5). It answers
-``casebook_combat`` (odds, column, DRM, roll, CRT cell; the `results` plugin applies the cell) and
+``reaction_attacks`` (the non-phasing player activates stacks to attack). It answers
+``casebook_combat`` (odds, column, DRM, roll, CRT cell; the `results` area applies the cell) and
 ``casebook ask … attack``. An attack's defender support is a pending decision of the defender
-(action ``support``) kept in ``plugin_state.combat``.
+(action ``support``) kept in ``plugin_state.combat``. A roll that notes a unit for a later
+promotion (a game's ``note_FLAG`` lines) is :mod:`._combat_notes`.
 """
 
 from __future__ import annotations
@@ -22,6 +24,15 @@ from casebook.areas._combat_listing import (
     support_templates,
     whole_ips,
 )
+from casebook.areas._combat_notes import (
+    apply_raise,
+    lapse_notes,
+    note_on_roll,
+    noted_flags,
+    raise_actions,
+    raise_flag,
+    roll_notes,
+)
 from casebook.areas._combat_odds import (
     as_json_number,
     below_table,
@@ -30,16 +41,15 @@ from casebook.areas._combat_odds import (
     crt_result,
     fired_cases,
     gather,
-    is_hq,
     odds_column,
     outcomes,
     procedure_cases,
     rules_define,
     shifted_column,
-    supplied,
 )
 from casebook.areas._combat_rules import PLUGIN, attack_refusals, reaction_cost, record, save, support_allowed
 from casebook.areas._combat_validators import attack_action, other_refusals, overrun_refusals
+from casebook.areas.help import usage_line
 from casebook.content.cases import implements
 from casebook.core.actions import Action
 from casebook.core.dice import SIDES
@@ -49,13 +59,19 @@ from casebook.core.hexgrid import parse_hex
 from casebook.core.hooks import Refusal, hookimpl
 from casebook.core.trace import Trace
 
-__all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "assess", "attack_answer", "resolve", "defender_support_policy"]
+__all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "HELP_RULES", "HELP_OPTIONS", "assess", "attack_answer", "resolve",
+           "defender_support_policy", "raise_actions"]
 #: What a pack must hold for this area (src/casebook/content/requires.py): the CRT and the strength
 #: and DRM quantities (dice, column shifts, IP costs and the Combat Modifiers Chart are optional).
 REQUIRES = {"tables": ["crt"], "quantities": ["combat_strength", "attack_drm"]}
 
 QUESTIONS = {"attack": "attack HEX --with UNIT,UNIT… [--support A,D] [--overrun] [--roll N] — odds, "
-                       "column, DRM terms and every outcome of an attack (10.0-10.7)"}
+                       "column, DRM terms and every outcome of an attack ({cases})"}
+#: The quantities and permissions whose cases the `attack` question's help quotes (the game's own).
+HELP_RULES = {"attack": ("combat_strength", "attack_drm", "column_shift", "loss_shift", "combat_dice", "attack",
+                         "attack_again", "defend_again")}
+#: The options of the `attack` question only some games have, by the rule that gives them.
+HELP_OPTIONS = {"attack": {"[--support A,D]": "ip_cost", "[--overrun]": "overrun"}}
 _STEPS = {"combat": "attack", "reaction_attacks": "reaction"}
 
 
@@ -63,14 +79,14 @@ _STEPS = {"combat": "attack", "reaction_attacks": "reaction"}
 def assess(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, int] | None = None,
            overrun: bool = False) -> dict[str, Any]:
     """Everything about an attack before the dice: strengths (strength points), the ratio, the
-    basic and shifted CRT column (each side's largest Loss marker shifts one column per step,
-    attacker left, defender right: 10.3B-C), and the DRM of ``attack_drm`` with its terms (net
-    clamped once, 10.4.5C). A game whose scripts define ``column_shift`` (Battle for Moscow BM8.3)
+    basic and shifted CRT column (the game's ``loss_shift``, e.g. 10.3B-C: each side's largest
+    Loss marker shifts one column per step, attacker left, defender right), and the DRM of ``attack_drm`` with its terms (net
+    clamped once, 10.4.5C). A game whose scripts define ``column_shift`` (e.g. BM8.3)
     adds its shifts, listed under ``shifts``. Raises KeyError for an unknown unit."""
     f = gather(ctx, attackers, hex_, support, overrun)
     index, basic = odds_column(ctx, f.attack_strength, f.defense_strength)
     scripted, shift_terms = column_shift(ctx, f.drm_facts)
-    shift = f.defender_loss_shift - f.attacker_loss_shift + scripted
+    shift = f.loss_shift + scripted
     _, column = shifted_column(ctx, index, shift)
     e = ctx.quantity("attack_drm", f.drm_facts)
     terms = [{"case": ", ".join(ln.cases), "value": ln.amount, "source": ln.source.rsplit("/", 1)[-1]}
@@ -92,9 +108,9 @@ def assess(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, 
 def resolve(ctx: Any, attackers: Sequence[str], hex_: str, kind: str, support: Mapping[str, int] | None,
             roll: int | None = None) -> dict[str, Any]:
     """Resolve one combat: pay the announced support (attacker then defender, 10.0C; none for an
-    overrunning attacker, 9.5A), roll two dice (10.0D), read the CRT (10.0E) and note a Guards
-    candidate on an unmodified 12 by the Soviets or 2 by the Germans (10.7A). The `results`
-    plugin applies the cell. Raises IllegalActionError if a side cannot pay its support."""
+    overrunning attacker, 9.5A), roll the combat dice (10.0D), read the CRT (10.0E) and note the
+    units the game's ``note_FLAG`` lines permit (Moscow '41 10.7A, e.g.). The `results` area
+    applies the cell. Raises IllegalActionError if a side cannot pay its support."""
     sup = {"attacker": 0, "defender": 0, **dict(support or {})}
     if kind == "overrun":
         sup["attacker"] = 0
@@ -111,15 +127,7 @@ def resolve(ctx: Any, attackers: Sequence[str], hex_: str, kind: str, support: M
                          trace=ctx.trace if ctx.trace is not None else Trace(), source="combat.resolve")
     result = crt_result(ctx, a["column"], roll, a["drm"]["net"])
     rec = record(ctx)
-    guards_event = None
-    guards_game = "raise_guards" in ctx.rules.permissions  # 10.7A: only a game with Guards notes them
-    if guards_game and ((roll == 12 and f.attacker_side == "soviet") or (roll == 2 and f.attacker_side == "german")):
-        soviets = [ctx.state.unit(u) for u in (f.attackers if f.attacker_side == "soviet" else f.defenders)]
-        soviets = [u for u in soviets if u.get("class") not in ("hq", "remnant") and not u.get("guards")]
-        if soviets:
-            noted = sorted(soviets, key=lambda u: (-int(u.get("strength") or 0), u["id"]))[0]["id"]
-            rec["guards"] = sorted(set(rec.get("guards", [])) | {noted})
-            guards_event = noted
+    noted = note_on_roll(ctx, rec, f, roll)
     if kind != "overrun":
         rec["attacked_step"] = sorted(set(rec["attacked_step"]) | set(attackers))
         rec["defended_step"] = sorted(set(rec["defended_step"]) | set(f.defenders))
@@ -130,12 +138,9 @@ def resolve(ctx: Any, attackers: Sequence[str], hex_: str, kind: str, support: M
     fired = fired_cases(ctx, f)
     out.update(hex=hex_, kind=kind, attacker_side=f.attacker_side, defender_side=f.defender_side,
                odds=a["column"], support=sup, roll=roll, modified_roll=roll + a["drm"]["net"], result=result,
-               guards_noted=guards_event,
-               cases=list(dict.fromkeys([*procedure_cases(ctx, ["10.0A", "10.0B", "10.0D", "10.0E", "10.3A"]), *fired])))
+               **noted, cases=list(dict.fromkeys([*procedure_cases(ctx, ["10.0A", "10.0B", "10.0D", "10.0E", "10.3A"]), *fired])))
     if not rules_define(ctx, "ip_cost"):
-        del out["support"]       # no IPs, no combat support (Battle for Moscow)
-    if not guards_game:
-        del out["guards_noted"]  # no Guards (Battle for Moscow)
+        del out["support"]       # no IPs, no combat support (a game without ip_cost)
     ctx.record("combat", list(dict.fromkeys([*procedure_cases(ctx, ["10.0D", "10.0E"]), *fired])),
                {k: v for k, v in out.items() if k != "drm"}
                | {"drm": a["drm"]["net"], "terms": a["drm"].get("terms", [])},
@@ -187,23 +192,23 @@ def casebook_step_start(ctx, phase, step):
 @implements("0.7.3.3B")
 @hookimpl
 def casebook_step_end(ctx, phase, step):
-    """0.7.3.3B: activated units that did not attack in the combat step are marked Reserve;
-    10.7B: Guards candidates not raised in the Soviet Reinforcement Step are forgotten."""
-    if _guards_step(ctx, step):
-        rec = record(ctx)
-        if rec.get("guards"):
-            ctx.record("guards-lapsed", ["10.7B"], {"units": rec["guards"]}, source="combat.casebook_step_end")
-            rec["guards"] = []
-            save(ctx, rec)
-        return
-    if step != "combat" or not rules_define(ctx, "ip_cost"):
-        return  # a game without IPs has no activation and no Reserve markers (Battle for Moscow)
+    """At the end of the combat step, the phasing side's units the game's ``mark_reserve`` lines
+    permit are marked Reserve (facts ``activated``, ``reserve``, ``attacked``: this phase,
+    ``unit_class``; e.g. 0.7.3.3B: activated units that did not attack); notes the game's
+    ``keep_FLAG_notes`` lines forbid keeping past a step lapse (:func:`~._combat_notes.lapse_notes`)."""
+    lapse_notes(ctx, step)
+    code = ctx.rules.permissions.get("mark_reserve")
+    if step != "combat" or code is None:
+        return  # a game without Reserve markers
     rec = record(ctx)
+    attacked = set(rec["attacked_phase"])
     for u in ctx.state.units:
-        if u.get("side") == ctx.state.phasing and u.get("activated") and not u.get("reserve") \
-                and u["id"] not in rec["attacked_phase"] and not is_hq(u):
+        if u.get("side") == ctx.state.phasing and ctx.allowed("mark_reserve", {
+                "activated": bool(u.get("activated")), "reserve": bool(u.get("reserve")),
+                "attacked": u["id"] in attacked, "unit_class": u.get("class")}):
             ctx.state.update_unit(u["id"], reserve=True)
-    ctx.record("reserve", ["0.7.3.3B"], {}, source="combat.casebook_step_end")
+    cases = list(dict.fromkeys(c for _, rc, _ in code.lines for c in rc.cases))
+    ctx.record("reserve", cases, {}, source="combat.casebook_step_end")
 
 
 @hookimpl
@@ -211,8 +216,9 @@ def casebook_legal_actions(ctx, phase, step):
     pending = _pending(ctx)
     if pending:
         return support_actions(ctx, pending)
-    if _guards_step(ctx, step):
-        return guards_actions(ctx)
+    raising = raise_actions(ctx, step)
+    if raising is not None:
+        return raising
     if step not in _STEPS or (ctx.state.plugin_data("results") or {}).get("queue"):
         return []
     kind = _STEPS[step]
@@ -248,10 +254,12 @@ def casebook_validate_action(ctx, action):
         kind = _STEPS.get(ctx.state.step, "attack")
         return attack_refusals(ctx, action.side, str(action.get("hex")), list(action.get("with") or ()),
                                kind, int(action.get("support", 0)))
-    if action.kind == "raise-guards":
-        if action not in guards_actions(ctx) or not _guards_step(ctx, ctx.state.step):
-            return [Refusal("the unit was not noted for Guards status, is not in supply, or the Soviets lack "
-                            "the IPs, or this is not the Soviet Reinforcement Step", ("10.7A",), PLUGIN)]
+    flag = raise_flag(ctx, action.kind)
+    if flag is not None:
+        if action not in (raise_actions(ctx, ctx.state.step) or ()):
+            cases = noted_flags(ctx)[flag]
+            return [Refusal(f"{action.get('unit')} was not noted for {flag}, or a line of raise_{flag} forbids "
+                            f"raising it now, or {action.side} lacks the IPs", cases, PLUGIN)]
         return []
     if action.kind == "support":
         pending = _pending(ctx)
@@ -310,43 +318,13 @@ def casebook_apply_action(ctx, action):
         if len(casebook_legal_actions(ctx, ctx.state.phase, ctx.state.step)) > 1:
             return {"pending": "support", "defender": defender, "attack": pending}
         return _resolve_pending(ctx, pending, 0)
-    if action.kind == "raise-guards":
-        return _raise_guards(ctx, action)
+    flag = raise_flag(ctx, action.kind)
+    if flag is not None:
+        return apply_raise(ctx, action, flag)
     if action.kind == "support":
         pending = _pending(ctx)
         return _resolve_pending(ctx, pending, int(action.get("ips", 0)))
     return None
-
-
-# ---------------------------------------------------------------------------- Guards (10.7)
-def _guards_step(ctx: Any, step: str) -> bool:
-    return step == "replacement_reinforcement" and ctx.state.phasing == "soviet"
-
-
-@implements("10.7A", "10.7B")
-def guards_actions(ctx: Any) -> list[Action]:
-    """In the Soviet Reinforcement Step, ``raise-guards unit=X`` for each noted unit still on the
-    map, in supply (permission ``raise_guards``), when the Soviets have the IPs (10.7A)."""
-    cost = ctx.value("ip_cost", {"ip_use": "guards", "side": "soviet"})
-    out = []
-    for uid in record(ctx).get("guards", []):
-        if not ctx.state.has_unit(uid) or ctx.state.track("ip", "soviet") < cost:
-            continue
-        if ctx.permission("raise_guards", {"supplied": supplied(ctx, uid)}).value:
-            out.append(Action.make("raise-guards", "soviet", unit=uid))
-    return out
-
-
-def _raise_guards(ctx: Any, action: Action) -> dict[str, Any]:
-    uid = str(action.get("unit"))
-    cost = ctx.value("ip_cost", {"ip_use": "guards", "side": "soviet"})
-    ctx.state.add_track("ip", -cost, "soviet")
-    ctx.state.update_unit(uid, guards=True)
-    rec = record(ctx)
-    rec["guards"] = [g for g in rec.get("guards", []) if g != uid]
-    save(ctx, rec)
-    ctx.record("guards", ["10.7A"], {"unit": uid, "ips": cost}, source="combat.raise_guards", side="soviet")
-    return {"unit": uid, "guards": True, "ips": cost, "cases": ["10.7A", "10.7C"]}
 
 
 # ---------------------------------------------------------------------------- the question
@@ -383,9 +361,10 @@ def attack_answer(ctx: Any, hex_: str, attackers: Sequence[str], support: Sequen
     if roll is not None:
         out["result"] = {"roll": roll, "modified_roll": roll + a["drm"]["net"],
                          "result": crt_result(ctx, a["column"], roll, a["drm"]["net"]),
-                         "guards": (roll == 12 and side == "soviet") or (roll == 2 and side == "german")}
-        if "raise_guards" not in ctx.rules.permissions:
-            del out["result"]["guards"]  # no Guards (Battle for Moscow)
+                         **roll_notes(ctx, a["facts"], roll)}
+        noting = [c for flag, cases in noted_flags(ctx).items() if out["result"].get(flag) for c in cases]
+        if noting:  # the roll notes a unit for a flag: the answer cites the note_FLAG line's cases
+            out["result"]["cases"] = list(dict.fromkeys(noting))
     if refusals and rules_define(ctx, "combat_dice"):
         out = _not_legal(ctx, out, a["facts"])
     out["cases"] = sorted(set(procedure_cases(ctx, ["10.0A", "10.0B", "10.0E", "10.3A", "10.3B", "10.4.5C"]))
@@ -397,8 +376,8 @@ def attack_answer(ctx: Any, hex_: str, attackers: Sequence[str], support: Sequen
 
 
 def _not_legal(ctx: Any, out: Mapping[str, Any], f: Any) -> dict[str, Any]:
-    """A refused attack where the scripts define ``combat_dice`` (Battle for Moscow): ``legal`` and
-    the refusals first, no outcomes or result, no column below the CRT (BM8.2C)."""
+    """A refused attack where the scripts define ``combat_dice`` (Battle for Moscow, for example):
+    ``legal`` and the refusals first, no outcomes or result, no column below the CRT (BM8.2C)."""
     head = {"legal": False, "refusals": out["refusals"]}
     rest = {k: v for k, v in out.items() if k not in ("legal", "refusals", "outcomes", "result")}
     if below_table(ctx, f.attack_strength, f.defense_strength):
@@ -411,7 +390,8 @@ def casebook_answer(ctx, question, args, options):
     if question != "attack":
         return None
     if len(args) != 1 or not options.get("with"):
-        raise QuestionError("usage: " + QUESTIONS["attack"])
+        raise QuestionError("usage: " + usage_line(ctx.rules, QUESTIONS["attack"], HELP_RULES["attack"],
+                                                       HELP_OPTIONS["attack"]))
     try:
         on_map = ctx.board.contains(parse_hex(args[0]))
     except ValueError as exc:
@@ -439,15 +419,15 @@ class _PendingAttack(TypedDict):
     defender_side: str
 
 
-class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/content/savecheck.py)
-    """``plugin_state.combat``: this phase's attacks and defences (10.1), Guards notes, and an
-    attack awaiting the defender's support (``pending``)."""
+class STATE_SCHEMA(TypedDict, total=False, extra_items=list[str]):  # noqa: N801  (read by core/savecheck.py)
+    """``plugin_state.combat``: this phase's attacks and defences (10.1), an attack awaiting the
+    defender's support (``pending``), and one list of noted unit ids per flag a game's
+    ``note_FLAG`` lines note units for (:mod:`._combat_notes`; key: the flag; any other key
+    must be such a list of unit ids too, PEP 728 ``extra_items``)."""
 
-    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
     phase: str
     attacked_phase: list[str]
     attacked_step: list[str]
     defended_step: list[str]
-    guards: list[str]
     pending: _PendingAttack
     interactive: bool

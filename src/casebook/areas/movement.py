@@ -1,5 +1,5 @@
 """Shared rules area ``area_movement``: unit-by-unit movement over MP costs, configured by the
-game's rule scripts (Battle for Moscow BM5-BM7, the third game's own cases).
+game's rule scripts (e.g. Battle for Moscow BM5-BM7, the third game's own cases).
 
 The area acts in the sequence's movement steps: a step whose id is ``movement`` or ends in
 ``_movement``; the step ``rail_movement`` moves along rail hexsides instead. In a movement step

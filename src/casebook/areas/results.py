@@ -291,7 +291,7 @@ def casebook_validate_action(ctx, action):
 @hookimpl(wrapper=True, specname="casebook_validate_action")
 def casebook_validate_retreat(ctx, action):
     """A retreat is judged by this area alone (:func:`retreat_refusal`): the shared `zoc` area's
-    refusal of retreats (Moscow '41 7.5A: an EZOC may be entered where a friendly combat unit
+    refusal of retreats (e.g. Moscow '41 7.5A: an EZOC may be entered where a friendly combat unit
     stands) is not the rule of the games that use this area, so it is left out."""
     results = yield
     if action.kind != "retreat":

@@ -4,7 +4,7 @@ the legal retreat paths of a unit and why a path is refused, from the game's qua
 and ``retreat_into_ezoc`` (the ``zoc`` area's ``blocks_retreat``) and the side's map ``edge``
 in the vocabulary (retreats towards it are listed first). It holds no case id.
 
-The generic retreat and advance procedure other games parameterise with their own rules (Moscow
+The generic retreat and advance procedure other games parameterise with their own rules (e.g. Moscow
 '41's ``results`` plugin): :func:`paths_up_to` enumerates every retreat (or advance) of at most N
 hexes through the steps a game's callback allows, :func:`retreat_judge` ranks retreats by where
 they end (next to the enemy, toward a goal such as a supply source, away from the start).

@@ -1,6 +1,7 @@
-"""Moscow '41 zones of control (7.0-7.5, errata 0.2.3.1): who exerts a ZOC into which hexes, how
-a moving unit treats it (locking, fluid, none: the ZOC Chart), and its effects on moves (7.2-7.3),
-supply and command paths (7.4) and retreats (7.5).
+"""Shared rules area `zoc`: zones of control as a game's scripts and ZOC chart state them (for
+example Moscow '41 7.0-7.5 and errata 0.2.3.1, e.g. Battle for Moscow BM6, Kestrel Pass KP6): who exerts
+a ZOC into which hexes, how a moving unit treats it (locking, fluid, none: the ZOC chart), and
+its effects on moves, supply and command paths and retreats.
 
 Answers ``casebook_zoc`` (the EZOC in a hex for a side), ``casebook_zoc_map`` (every EZOC of a
 side at once, with the key it is cached by), ``casebook_facts`` (``in_ezoc`` and
@@ -40,20 +41,26 @@ from ._zoc_map import (
     zoc_sources,
 )
 from ._zoc_moves import locking_refusals, moving_units, retreat_allowed_into, retreat_refusals
+from .help import usage_line
 
-__all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "zoc_answer", "zoc_for_unit", "retreat_blocked_by_zoc",
-           "casebook_zoc", "casebook_zoc_map", "casebook_answer", "casebook_validate_action", "casebook_facts"]
+__all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "HELP_RULES", "casebook_zoc_sources", "zoc_answer",
+           "zoc_for_unit", "retreat_blocked_by_zoc", "casebook_zoc", "casebook_zoc_map", "casebook_answer",
+           "casebook_validate_action", "casebook_facts"]
 #: What a pack must hold for this area (src/casebook/content/requires.py; checked by ``casebook lint``).
 REQUIRES = {"tables": ["zoc_chart"], "quantities": ["zoc_column"]}
 
 #: question -> usage line, for `casebook ask` (see docs/ask/zoc.md)
 QUESTIONS: dict[str, str] = {
-    "zoc": "zoc HEX [--for UNIT] — the enemy ZOC in HEX: who exerts it, locking/fluid/none, "
-           "its effect on moves, supply, command and retreats (7.0-7.5)",
+    "zoc": "zoc HEX [SIDE] [--for UNIT] — the enemy ZOC in HEX: who exerts it, how a moving unit "
+           "treats it (the ZOC chart), its effect on moves, paths and retreats ({cases})",
 }
+#: The permissions and quantities whose cases the `zoc` question's help quotes (the game's own).
+HELP_RULES = {"zoc": ("exert_zoc", "exert_zoc_on_ground", "marker_zoc", "zoc_into_hex", "zoc_column", "move_on_in_ezoc",
+                      "retreat_into_ezoc", "trace_supply_through_ezoc", "trace_command_through_ezoc",
+                      "trace_communication_through_ezoc")}
 
-#: What each kind means for a moving unit (Moscow '41 7.2, 7.3; 7.0B: none = no effect); the
-#: cases are each game's (permission ``move_on_in_ezoc``, :func:`effect_cases`).
+#: What each kind means for a moving unit (for example Moscow '41 7.2, 7.3; 7.0B: none = no
+#: effect); the cases are each game's (permission ``move_on_in_ezoc``, :func:`effect_cases`).
 _EFFECTS: dict[str, dict[str, Any]] = {
     "locking": {"must_stop_on_entering": True, "ezoc_to_ezoc": "prohibited"},
     "fluid": {"must_stop_on_entering": False, "ezoc_to_ezoc": "+1 MP"},
@@ -142,7 +149,9 @@ def _zoc_answer(ctx: Any, hex_: str, side: str) -> dict[str, Any]:
 
 def _no_zoc_cases(ctx: Any) -> tuple[str, ...]:
     """The cases of a weather in which nobody has a ZOC (7.1C, 0.2.3.1), if it is in force."""
-    probe = {"class": "infantry", "side": ctx.pack.vocabulary.side_ids[0], "size": "division"}
+    vocabulary = ctx.pack.vocabulary  # a unit of the game's first class, size and side
+    probe = {"class": (vocabulary.unit_classes or ("none",))[0], "side": vocabulary.side_ids[0],
+             "size": (vocabulary.unit_sizes or ("none",))[0]}
     ok, cases = exerts_zoc(ctx, probe)
     return () if ok else cases
 
@@ -211,13 +220,36 @@ def casebook_zoc_map(ctx: Any, side: str) -> dict[str, Any]:
 
 
 @hookimpl
+def casebook_zoc_sources(ctx: Any, side: str) -> list[dict[str, Any]]:
+    """The markers whose hex is a ZOC by itself against ``side``: each marker on the map whose
+    kind the game's ``marker_zoc`` lines permit for ``side`` (facts ``marker_kind``, ``side``: the
+    side the ZOC works against; e.g. Moscow '41 16.3A: a Partisan marker's hex, against one
+    side): ``[{"hex", "id": "KIND@HEX", "cases"}]``; none in a game without such lines."""
+    if "marker_zoc" not in ctx.rules.permissions:
+        return []
+    kept = ctx.lasting("zoc.marker_zoc")  # the verdict depends on the kind and side only
+    out = []
+    for m in ctx.state.markers:
+        kind, hex_ = m.get("kind"), m.get("hex")
+        if not hex_:
+            continue
+        if (kind, side) not in kept:
+            verdict = ctx.permission("marker_zoc", {"marker_kind": kind, "side": side})
+            kept[kind, side] = list(verdict.cases) if verdict.value else None
+        if kept[kind, side] is not None:
+            out.append({"hex": hex_, "id": f"{kind}@{hex_}", "cases": list(kept[kind, side])})
+    return out
+
+
+@hookimpl
 def casebook_answer(ctx: Any, question: str, args: Any, options: Mapping[str, Any]) -> Any:
-    """``zoc HEX [--for UNIT]`` (without --for: against the phasing side's enemy, i.e. for the
-    phasing side; a side may be given as a second argument: ``zoc HEX soviet``)."""
+    """``zoc HEX [SIDE] [--for UNIT]`` (without --for: against the phasing side's enemy, i.e. for
+    the phasing side, else the game's first side; a side of the game's vocabulary may be given
+    as a second argument)."""
     if question != "zoc":
         return None
     if len(args) not in (1, 2):
-        raise QuestionError("usage: zoc HEX [SIDE] [--for UNIT]")
+        raise QuestionError("usage: " + usage_line(ctx.rules, QUESTIONS["zoc"], HELP_RULES["zoc"]))
     if options.get("for"):
         return zoc_for_unit(ctx, args[0], options["for"])
     side = args[1] if len(args) == 2 else (ctx.state.phasing or ctx.pack.vocabulary.side_ids[0])

@@ -88,11 +88,11 @@ def _ask_position(position: str, question: str, args: list[str], options: dict[s
 
 def questions_of(engine: Any) -> dict[str, str]:
     """question -> usage line, for every question the plugins of ``engine``'s game answer (in
-    manifest order; a later plugin's line for the same question replaces an earlier one)."""
-    known: dict[str, str] = {}
-    for module in engine.pm.modules.values():
-        known.update(getattr(module, "QUESTIONS", {}) or {})
-    return dict(sorted(known.items()))
+    manifest order; a later plugin's line for the same question replaces an earlier one), quoting
+    the game's own cases (:func:`casebook.areas.help.module_questions`)."""
+    from casebook.areas.help import module_questions
+
+    return dict(sorted(module_questions(engine.rules, engine.pm.modules.values()).items()))
 
 
 def installed_games() -> list[str]:

@@ -109,10 +109,9 @@ def make_app(session: Session, watch: Watch | None = None, allowed_hosts: Sequen
             return cache[key]
 
     def questions(request: Request, body: dict[str, Any]) -> Any:
-        known: dict[str, str] = {}
-        for module in session.game.engine.pm.modules.values():
-            known.update(getattr(module, "QUESTIONS", {}) or {})
-        return {"questions": dict(sorted(known.items()))}
+        from casebook.tools.cmd_ask import questions_of
+
+        return {"questions": questions_of(session.game.engine)}
 
     def reach(request: Request, body: dict[str, Any]) -> Any:
         stack = request.query_params.get("stack", "")
