@@ -1,12 +1,12 @@
 """The printed map as a whole (:class:`Grid`): its size and numbering, where north is, the
-compass direction between neighbours, the map edges, the hexes on a line, and sheet (drawing)
-coordinates. Single-hex geometry (labels, cube coordinates, neighbours, distance, hexsides) is
-:mod:`casebook.core.hexgrid`. No game rules live here; this is pure geometry.
+compass direction between neighbours, the map edges and the hexes on a line. Single-hex
+geometry (labels, cube coordinates, neighbours, distance, hexsides) is :mod:`casebook.core.hexgrid`;
+where a hex is drawn (sheet coordinates) is :mod:`casebook.tools.sheet`. No game rules live
+here; this is pure geometry.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from casebook.core.hexgrid import (
@@ -38,8 +38,6 @@ def _compass(bearing: int) -> str:
         return COMPASS[bearing // 45]
     return {1: "NE", 2: "SE", 3: "SW", 4: "NW"}[bearing // 90 + 1]
 
-
-_SQRT3 = math.sqrt(3.0)
 
 
 def _cube_round(fq: float, fr: float, fs: float) -> Cube:
@@ -224,43 +222,3 @@ class Grid:
                 if all(self.contains(h) for h in path):
                     break
         return best
-
-    def center(self, h: Hex, size: float) -> tuple[float, float]:
-        """Sheet coordinates ``(x, y)`` of the centre of ``h`` (x right, y down, same unit as ``size``).
-
-        ``size`` is the centre-to-corner distance. The first column/row is placed so that the
-        map's unshifted hexes touch x = 0 and y = 0 (shifted ones sit half a hex further).
-        """
-        lay = self.layout
-        dc, dr = h.col - self.first_col, h.row - self.first_row
-        if lay.flat:
-            shift = 0.5 if (h.col & 1) == lay.shifted_parity else 0.0
-            return (size * (1.0 + 1.5 * dc), size * _SQRT3 * (0.5 + dr + shift))
-        shift = 0.5 if (h.row & 1) == lay.shifted_parity else 0.0
-        return (size * _SQRT3 * (0.5 + dc + shift), size * (1.0 + 1.5 * dr))
-
-    def corners(self, h: Hex, size: float) -> list[tuple[float, float]]:
-        """The six corners of ``h`` on the sheet, clockwise (y down) starting at the right-hand
-        corner (flat-top) or the lower-right corner (pointy-top)."""
-        cx, cy = self.center(h, size)
-        start = 0 if self.layout.flat else 30
-        return [
-            (cx + size * math.cos(math.radians(start + 60 * i)),
-             cy + size * math.sin(math.radians(start + 60 * i)))
-            for i in range(6)
-        ]
-
-    def side_segment(
-        self, side: HexSide, size: float
-    ) -> tuple[tuple[float, float], tuple[float, float]]:
-        """The two endpoints (sheet coordinates) of the edge shared by the hexes of ``side``.
-
-        Endpoints come in the order of :meth:`corners` of ``side.a``. Off-map hexes are allowed.
-        """
-        if distance(side.a, side.b, self.layout) != 1:
-            raise ValueError(f"hexes {side.a} and {side.b} are not adjacent")
-        bx, by = self.center(side.b, size)
-        corners = self.corners(side.a, size)
-        nearest = sorted(range(6), key=lambda i: math.dist(corners[i], (bx, by)))[:2]
-        i, j = sorted(nearest)
-        return (corners[i], corners[j])
