@@ -186,36 +186,36 @@ def test_grid_hexside_refuses_off_map():
 def test_direction_north_up_flat():
     g = Grid(Layout.FLAT_EVEN_Q, 6, 6)
     c = H("0303")
-    assert [g.direction(c, n) for n in neighbours(c, g.layout)] == ["N", "NE", "SE", "S", "SW", "NW"]
+    assert [sheet.direction(g, c, n) for n in neighbours(c, g.layout)] == ["N", "NE", "SE", "S", "SW", "NW"]
 
 
 def test_direction_north_up_pointy():
     g = Grid(Layout.POINTY_ODD_R, 6, 6)
     c = H("0303")
-    assert [g.direction(c, n) for n in neighbours(c, g.layout)] == ["NE", "E", "SE", "SW", "W", "NW"]
+    assert [sheet.direction(g, c, n) for n in neighbours(c, g.layout)] == ["NE", "E", "SE", "SW", "W", "NW"]
 
 
 def test_direction_north_right_flat_moscow_style():
     # columns grow northward, rows grow eastward
     g = Grid(Layout.FLAT_EVEN_Q, 6, 6, north="right")
     c = H("0303")
-    assert g.direction(c, H("0403")) == "NE"   # down-right on the sheet: next column (north), same row
-    assert g.direction(c, H("0402")) == "NW"   # up-right on the sheet: next column (north), previous row (west)
-    assert g.direction(c, H("0304")) == "E"    # next row: east
-    assert g.direction(c, H("0302")) == "W"
-    assert g.direction(c, H("0203")) == "SE"   # down-left: previous column (south), same row
-    assert g.direction(c, H("0202")) == "SW"
-    assert [g.direction(c, n) for n in neighbours(c, g.layout)] == ["W", "NW", "NE", "E", "SE", "SW"]
+    assert sheet.direction(g, c, H("0403")) == "NE"   # down-right on the sheet: next column (north), same row
+    assert sheet.direction(g, c, H("0402")) == "NW"   # up-right on the sheet: next column (north), previous row (west)
+    assert sheet.direction(g, c, H("0304")) == "E"    # next row: east
+    assert sheet.direction(g, c, H("0302")) == "W"
+    assert sheet.direction(g, c, H("0203")) == "SE"   # down-left: previous column (south), same row
+    assert sheet.direction(g, c, H("0202")) == "SW"
+    assert [sheet.direction(g, c, n) for n in neighbours(c, g.layout)] == ["W", "NW", "NE", "E", "SE", "SW"]
     with pytest.raises(ValueError, match="not adjacent"):
-        g.direction(c, H("0505"))
+        sheet.direction(g, c, H("0505"))
 
 
 def test_direction_north_down_and_left_are_rotations():
     c = H("0303")
     down = Grid(Layout.FLAT_EVEN_Q, 6, 6, north="down")
     left = Grid(Layout.FLAT_EVEN_Q, 6, 6, north="left")
-    assert down.direction(c, H("0302")) == "S"
-    assert left.direction(c, H("0302")) == "E"
+    assert sheet.direction(down, c, H("0302")) == "S"
+    assert sheet.direction(left, c, H("0302")) == "E"
 
 
 def test_edges_north_up():
@@ -258,7 +258,7 @@ big = st.builds(Hex, st.integers(1, 20), st.integers(1, 20))
 @given(big, big, layouts)
 def test_line_endpoints_contiguity_and_length(a, b, layout):
     g = Grid(layout, 20, 20)
-    path = g.line(a, b)
+    path = sheet.line(g, a, b)
     assert path[0] == a and path[-1] == b
     assert len(path) == g.distance(a, b) + 1
     assert all(g.distance(x, y) == 1 for x, y in zip(path, path[1:]))
@@ -267,13 +267,13 @@ def test_line_endpoints_contiguity_and_length(a, b, layout):
 
 def test_line_along_the_ragged_top_edge_stays_on_the_map():
     g = Grid(Layout.FLAT_EVEN_Q, 6, 6)
-    assert labels(g.line(H("0101"), H("0301"))) == ["0101", "0201", "0301"]
-    assert g.line(H("0404"), H("0404")) == [H("0404")]
+    assert labels(sheet.line(g, H("0101"), H("0301"))) == ["0101", "0201", "0301"]
+    assert sheet.line(g, H("0404"), H("0404")) == [H("0404")]
 
 
 def test_line_straight_down_a_column():
     g = Grid(Layout.FLAT_ODD_Q, 6, 6)
-    assert labels(g.line(H("0302"), H("0305"))) == ["0302", "0303", "0304", "0305"]
+    assert labels(sheet.line(g, H("0302"), H("0305"))) == ["0302", "0303", "0304", "0305"]
 
 
 # -- sheet geometry -------------------------------------------------------------------------------

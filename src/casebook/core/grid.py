@@ -1,8 +1,8 @@
 """The printed map as a whole (:class:`Grid`): its size and numbering, where north is, the
-compass direction between neighbours, the map edges and the hexes on a line. Single-hex
-geometry (labels, cube coordinates, neighbours, distance, hexsides) is :mod:`casebook.core.hexgrid`;
-where a hex is drawn (sheet coordinates) is :mod:`casebook.tools.sheet`. No game rules live
-here; this is pure geometry.
+map edges. Single-hex geometry (labels, cube coordinates, neighbours, distance, hexsides) is
+:mod:`casebook.core.hexgrid`; where a hex is drawn (sheet coordinates, the compass direction
+between neighbours, the hexes on a drawn line) is :mod:`casebook.tools.sheet`. No game rules
+live here; this is pure geometry.
 """
 
 from __future__ import annotations
@@ -10,47 +10,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from casebook.core.hexgrid import (
-    _FLAT_ANGLES,
-    _POINTY_ANGLES,
-    COMPASS,
     EDGES,
     NORTHS,
-    Cube,
     Hex,
     HexSide,
     Layout,
     _as_layout,
     distance,
-    from_cube,
     hex_label,
     hexside,
     neighbours,
-    to_cube,
 )
 
 __all__ = ["Grid"]
-
-
-def _compass(bearing: int) -> str:
-    """Compass name of a bearing (degrees clockwise from north, a multiple of 30)."""
-    bearing %= 360
-    if bearing in (0, 90, 180, 270):
-        return COMPASS[bearing // 45]
-    return {1: "NE", 2: "SE", 3: "SW", 4: "NW"}[bearing // 90 + 1]
-
-
-
-def _cube_round(fq: float, fr: float, fs: float) -> Cube:
-    """Nearest cube hex to fractional cube coordinates (redblobgames ``cube_round``)."""
-    q, r, s = round(fq), round(fr), round(fs)
-    dq, dr, ds = abs(q - fq), abs(r - fr), abs(s - fs)
-    if dq > dr and dq > ds:
-        q = -r - s
-    elif dr > ds:
-        r = -q - s
-    else:
-        s = -q - r
-    return Cube(q, r, s)
 
 
 @dataclass(frozen=True)
@@ -137,19 +109,6 @@ class Grid:
     def _rotation(self) -> int:
         return NORTHS.index(self.north) * 90
 
-    def direction(self, a: Hex, b: Hex) -> str:
-        """Compass name ("N", "NE", "E", "SE", "S", "SW", "W", "NW") of adjacent ``b`` seen from ``a``.
-
-        Hex directions fall every 60 degrees, so with ``north: up`` flat-top maps give N, NE, SE,
-        S, SW, NW and pointy-top maps NE, E, SE, SW, W, NW; other ``north`` values rotate them.
-        Raises ValueError if not adjacent.
-        """
-        lay = self.layout
-        for angle, n in zip(_FLAT_ANGLES if lay.flat else _POINTY_ANGLES, neighbours(a, lay)):
-            if n == b:
-                return _compass(angle - self._rotation())
-        raise ValueError(f"hexes {a} and {b} are not adjacent, so {b} has no direction from {a}")
-
     def _sheet_edge_to_compass(self) -> dict[str, str]:
         """Map sheet edges (top/right/bottom/left) to compass edge names."""
         names = {0: "north", 90: "east", 180: "south", 270: "west"}
@@ -187,38 +146,3 @@ class Grid:
         if edge not in EDGES:
             raise ValueError(f"map edge must be one of {', '.join(EDGES)}; got {edge!r}")
         return [h for h in self.hexes() if edge in self.edges(h)]
-
-    def line(self, a: Hex, b: Hex) -> list[Hex]:
-        """The hexes on the straight line from ``a`` to ``b``, both included, each adjacent to the next.
-
-        Cube linear interpolation with rounding (redblobgames "line drawing"); a tiny nudge breaks
-        ties where the line runs exactly along a hexside. The nudge is tried in both senses and the
-        line that stays on the map is preferred (so a line between on-map hexes along the ragged
-        edge of an offset map does not step off it).
-        """
-        lay = self.layout
-        ca, cb = to_cube(a, lay), to_cube(b, lay)
-        n = distance(a, b, lay)
-        if n == 0:
-            return [a]
-        best: list[Hex] = []
-        for sign in (1.0, -1.0):
-            eps = (1e-6 * sign, 2e-6 * sign, -3e-6 * sign)
-            path = []
-            for i in range(n + 1):
-                t = i / n
-                path.append(
-                    from_cube(
-                        _cube_round(
-                            ca.q + (cb.q - ca.q) * t + eps[0],
-                            ca.r + (cb.r - ca.r) * t + eps[1],
-                            ca.s + (cb.s - ca.s) * t + eps[2],
-                        ),
-                        lay,
-                    )
-                )
-            if all(self.contains(h) for h in path) or not best:
-                best = path
-                if all(self.contains(h) for h in path):
-                    break
-        return best

@@ -33,6 +33,8 @@ from casebook.core.hexgrid import Hex, hex_label
 from casebook.tools.mapfit import Affine, Residual, fit_affine, hex_at, residuals
 from casebook.tools.mapsource import FACINGS, FEATURES_ALONG, FEATURES_THROUGH, Sources
 from casebook.tools.sheet import center, side_segment
+from casebook.tools.sheet import direction as hex_direction
+from casebook.tools.sheet import line as hex_line
 
 __all__ = ["Placement", "MapBuild", "build_map"]
 
@@ -124,7 +126,7 @@ def build_map(src: Sources) -> MapBuild:
         cite = str(f.get("provenance", "")).split(":", 1)[-1].strip()
         for h in line:
             for n in grid.neighbours(h):
-                if n not in on_line and grid.direction(h, n) in FACINGS[f["facing"]]:
+                if n not in on_line and hex_direction(grid, h, n) in FACINGS[f["facing"]]:
                     sides.setdefault(_pair(h, n), {})["fortification"] = {"protects": _lab(h)}
                     fort_prov[_pair(h, n)] = f"reconstructed: the {f['name']} ({cite}) along {how}"
 
@@ -282,7 +284,7 @@ def _through(grid: Grid, hexes: list[Hex]) -> list[Hex]:
     """The hex path through consecutive hexes (Grid.line between each pair), without repeats."""
     path: list[Hex] = []
     for a, b in zip(hexes, hexes[1:]):
-        for h in grid.line(a, b):
+        for h in hex_line(grid, a, b):
             if not path or path[-1] != h:
                 path.append(h)
     return path
