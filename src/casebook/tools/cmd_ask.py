@@ -23,7 +23,7 @@ import click
 
 from casebook.core.errors import QuestionError
 
-__all__ = ["ask", "ask_position", "answer_ctx", "render_text", "questions_of", "installed_games"]
+__all__ = ["ask", "ask_position", "answer_ctx", "why_not_lines", "render_text", "questions_of", "installed_games"]
 
 
 def _csv(value: str | None) -> list[str] | None:
@@ -113,6 +113,16 @@ def answer_ctx(ctx: Any, question: str, args: list[str], options: dict[str, Any]
         listing = "\n".join(f"  {usage}" for usage in known.values()) or "  (none: no plugin answers questions)"
         raise QuestionError(f"no rules plugin of {ctx.pack.id} answers {question!r}; questions:\n{listing}")
     return answer
+
+
+def why_not_lines(state: Any, action: Any) -> tuple[tuple[str, ...], str, list[dict[str, Any]]]:
+    """``state.why_not(action)`` (a :class:`casebook.core.play.State`; ``action`` an Action or its
+    notation) with the rule-script lines that fired in the refusal: ``(cases, reason, lines)``,
+    lines ``[{"source": "x.rules:9", "cases": [...], "text": "forbid …"}]``; none when legal."""
+    state.legal_actions()  # listed first: only the refusal's own lines are recorded
+    with state.game.engine.recording_lines() as lines:
+        cases, reason = state.why_not(action)
+    return cases, reason, (lines if cases else [])
 
 
 def render_text(answer: dict[str, Any], engine: Any = None) -> str:
