@@ -1,4 +1,5 @@
-"""Tests of src/casebook/core/hexgrid.py and grid.py: labels, offset<->cube, neighbours, distance, edges, lines, sheet geometry."""
+"""Tests of src/casebook/core/hexgrid.py, grid.py and tools/sheet.py: labels, offset<->cube, neighbours, distance,
+edges, lines, sheet geometry."""
 
 from __future__ import annotations
 
