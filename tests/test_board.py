@@ -7,6 +7,7 @@ import copy
 import networkx as nx
 import pytest
 
+from casebook.areas.search import path_within, paths_within
 from casebook.content.mapdata import BoardError, board_from_map
 from casebook.core.board import Board, HexInfo, SideInfo
 from casebook.core.hexgrid import Hex, HexSide, Layout, parse_hex
@@ -211,14 +212,14 @@ def test_paths_within_avoid_closed_hexes_and_reach_a_closed_target_through_a_nei
     board = board_from_map({"layout": "flat-top-even-q", "size": {"columns": 6, "rows": 6},
                             "terrain": {"default": "clear"}})
     start, wall = parse_hex("0101"), [parse_hex("0201"), parse_hex("0202")]
-    reach = board.paths_within(start, 3, wall + [start])        # the start is never closed
+    reach = paths_within(board, start, 3, wall + [start])        # the start is never closed
     assert start in reach and not set(wall) & set(reach)
     assert all(len(p) - 1 <= 3 for p in reach.values())
-    assert board.path_within(reach, parse_hex("0102"), 3) == [start, parse_hex("0102")]
+    assert path_within(board, reach, parse_hex("0102"), 3) == [start, parse_hex("0102")]
     # a closed target is reached through its nearest open neighbour
-    path = board.path_within(reach, parse_hex("0201"), 3)
+    path = path_within(board, reach, parse_hex("0201"), 3)
     assert path is not None and path[-1] == parse_hex("0201") and len(path) == 2
-    assert board.path_within(reach, parse_hex("0606"), 3) is None
+    assert path_within(board, reach, parse_hex("0606"), 3) is None
 
 
 def test_views_are_the_graphs_own_attributes_in_its_order(board):
@@ -245,4 +246,4 @@ def test_a_pickled_board_rebuilds_the_same_frozen_graph_on_first_use(board):
     assert nx.is_frozen(g)
     assert list(g) == list(before) and all(list(g.adj[h]) == list(before.adj[h]) for h in g)
     assert list(g.edges(data=True)) == list(before.edges(data=True))
-    assert again.paths_within(H("0101"), 2) == board.paths_within(H("0101"), 2)
+    assert paths_within(again, H("0101"), 2) == paths_within(board, H("0101"), 2)

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from casebook.areas.search import paths_within
 from casebook.content.mapdata import board_from_map
 from casebook.core.board import Board, SideInfo
 from casebook.core.hexgrid import hex_label, parse_hex
@@ -59,10 +60,10 @@ def test_paths_within_is_networkx_bfs_on_the_restricted_view(start, radius, clos
     """Same paths and the same order as the networkx search it replaces (restricted_view)."""
     view = nx.restricted_view(BIG.graph, [h for h in closed if h != start], [])
     expected = nx.single_source_shortest_path(view, start, cutoff=radius)
-    got = BIG.paths_within(start, radius, closed)
+    got = paths_within(BIG, start, radius, closed)
     assert list(got.items()) == list(expected.items())
 
 
 def test_paths_within_refuses_an_off_map_start():
     with pytest.raises(nx.NodeNotFound):
-        BIG.paths_within(parse_hex("2020"), 3)
+        paths_within(BIG, parse_hex("2020"), 3)

@@ -6,7 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from casebook.core.dice import Pcg32, distribution, roll
+from casebook.areas._combat_odds import distribution
+from casebook.core.dice import Pcg32, roll
 from casebook.core.state import GameState
 from casebook.core.trace import Trace
 

@@ -1,4 +1,5 @@
-"""Tests of src/casebook/core/hexgrid.py and grid.py: labels, offset<->cube, neighbours, distance, edges, lines, sheet geometry."""
+"""Tests of src/casebook/core/hexgrid.py, grid.py and tools/sheet.py: labels, offset<->cube, neighbours, distance,
+edges, lines, sheet geometry."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from casebook.core.hexgrid import (
     parse_hex,
     to_cube,
 )
+from casebook.tools import sheet
 
 LAYOUTS = list(Layout)
 hexes = st.builds(Hex, st.integers(0, 99), st.integers(0, 99))
@@ -123,7 +125,7 @@ def test_parity_is_that_of_the_printed_number_not_of_first_col():
     # a map starting at column 02 still has its printed even columns lower under even-q
     g = Grid(Layout.FLAT_EVEN_Q, columns=4, rows=4, first_col=2, first_row=2)
     assert labels(g.neighbours(H("0303"))) == ["0302", "0402", "0403", "0304", "0203", "0202"]
-    assert g.center(H("0202"), 1.0)[1] > g.center(H("0302"), 1.0)[1]
+    assert sheet.center(g, H("0202"), 1.0)[1] > sheet.center(g, H("0302"), 1.0)[1]
 
 
 @untimed
@@ -185,36 +187,36 @@ def test_grid_hexside_refuses_off_map():
 def test_direction_north_up_flat():
     g = Grid(Layout.FLAT_EVEN_Q, 6, 6)
     c = H("0303")
-    assert [g.direction(c, n) for n in neighbours(c, g.layout)] == ["N", "NE", "SE", "S", "SW", "NW"]
+    assert [sheet.direction(g, c, n) for n in neighbours(c, g.layout)] == ["N", "NE", "SE", "S", "SW", "NW"]
 
 
 def test_direction_north_up_pointy():
     g = Grid(Layout.POINTY_ODD_R, 6, 6)
     c = H("0303")
-    assert [g.direction(c, n) for n in neighbours(c, g.layout)] == ["NE", "E", "SE", "SW", "W", "NW"]
+    assert [sheet.direction(g, c, n) for n in neighbours(c, g.layout)] == ["NE", "E", "SE", "SW", "W", "NW"]
 
 
 def test_direction_north_right_flat_moscow_style():
     # columns grow northward, rows grow eastward
     g = Grid(Layout.FLAT_EVEN_Q, 6, 6, north="right")
     c = H("0303")
-    assert g.direction(c, H("0403")) == "NE"   # down-right on the sheet: next column (north), same row
-    assert g.direction(c, H("0402")) == "NW"   # up-right on the sheet: next column (north), previous row (west)
-    assert g.direction(c, H("0304")) == "E"    # next row: east
-    assert g.direction(c, H("0302")) == "W"
-    assert g.direction(c, H("0203")) == "SE"   # down-left: previous column (south), same row
-    assert g.direction(c, H("0202")) == "SW"
-    assert [g.direction(c, n) for n in neighbours(c, g.layout)] == ["W", "NW", "NE", "E", "SE", "SW"]
+    assert sheet.direction(g, c, H("0403")) == "NE"   # down-right on the sheet: next column (north), same row
+    assert sheet.direction(g, c, H("0402")) == "NW"   # up-right on the sheet: next column (north), previous row (west)
+    assert sheet.direction(g, c, H("0304")) == "E"    # next row: east
+    assert sheet.direction(g, c, H("0302")) == "W"
+    assert sheet.direction(g, c, H("0203")) == "SE"   # down-left: previous column (south), same row
+    assert sheet.direction(g, c, H("0202")) == "SW"
+    assert [sheet.direction(g, c, n) for n in neighbours(c, g.layout)] == ["W", "NW", "NE", "E", "SE", "SW"]
     with pytest.raises(ValueError, match="not adjacent"):
-        g.direction(c, H("0505"))
+        sheet.direction(g, c, H("0505"))
 
 
 def test_direction_north_down_and_left_are_rotations():
     c = H("0303")
     down = Grid(Layout.FLAT_EVEN_Q, 6, 6, north="down")
     left = Grid(Layout.FLAT_EVEN_Q, 6, 6, north="left")
-    assert down.direction(c, H("0302")) == "S"
-    assert left.direction(c, H("0302")) == "E"
+    assert sheet.direction(down, c, H("0302")) == "S"
+    assert sheet.direction(left, c, H("0302")) == "E"
 
 
 def test_edges_north_up():
@@ -257,7 +259,7 @@ big = st.builds(Hex, st.integers(1, 20), st.integers(1, 20))
 @given(big, big, layouts)
 def test_line_endpoints_contiguity_and_length(a, b, layout):
     g = Grid(layout, 20, 20)
-    path = g.line(a, b)
+    path = sheet.line(g, a, b)
     assert path[0] == a and path[-1] == b
     assert len(path) == g.distance(a, b) + 1
     assert all(g.distance(x, y) == 1 for x, y in zip(path, path[1:]))
@@ -266,13 +268,13 @@ def test_line_endpoints_contiguity_and_length(a, b, layout):
 
 def test_line_along_the_ragged_top_edge_stays_on_the_map():
     g = Grid(Layout.FLAT_EVEN_Q, 6, 6)
-    assert labels(g.line(H("0101"), H("0301"))) == ["0101", "0201", "0301"]
-    assert g.line(H("0404"), H("0404")) == [H("0404")]
+    assert labels(sheet.line(g, H("0101"), H("0301"))) == ["0101", "0201", "0301"]
+    assert sheet.line(g, H("0404"), H("0404")) == [H("0404")]
 
 
 def test_line_straight_down_a_column():
     g = Grid(Layout.FLAT_ODD_Q, 6, 6)
-    assert labels(g.line(H("0302"), H("0305"))) == ["0302", "0303", "0304", "0305"]
+    assert labels(sheet.line(g, H("0302"), H("0305"))) == ["0302", "0303", "0304", "0305"]
 
 
 # -- sheet geometry -------------------------------------------------------------------------------
@@ -284,21 +286,21 @@ def test_centers_agree_with_neighbour_directions(layout):
     g = Grid(layout, 6, 6)
     size = 10.0
     for h in g.hexes():
-        cx, cy = g.center(h, size)
+        cx, cy = sheet.center(g, h, size)
         for angle, n in zip(_SHEET_ANGLE[layout.flat], neighbours(h, layout)):
-            nx_, ny = g.center(n, size)
+            nx_, ny = sheet.center(g, n, size)
             assert math.hypot(nx_ - cx, ny - cy) == pytest.approx(size * math.sqrt(3))
             assert math.degrees(math.atan2(nx_ - cx, -(ny - cy))) % 360 == pytest.approx(angle)
 
 
 def test_first_hex_touches_the_sheet_origin():
     g = Grid(Layout.FLAT_ODD_Q, 6, 6)   # column 01 sits lower, column 02 touches y = 0
-    assert g.center(H("0101"), 2.0) == pytest.approx((2.0, 2 * math.sqrt(3)))
-    assert g.center(H("0201"), 2.0) == pytest.approx((5.0, math.sqrt(3)))
+    assert sheet.center(g, H("0101"), 2.0) == pytest.approx((2.0, 2 * math.sqrt(3)))
+    assert sheet.center(g, H("0201"), 2.0) == pytest.approx((5.0, math.sqrt(3)))
     p = Grid(Layout.POINTY_EVEN_R, 6, 6)
-    assert p.center(H("0101"), 2.0) == pytest.approx((math.sqrt(3), 2.0))
-    assert min(y for h in g.hexes() for _, y in g.corners(h, 2.0)) == pytest.approx(0.0)
-    assert min(x for h in g.hexes() for x, _ in g.corners(h, 2.0)) == pytest.approx(0.0)
+    assert sheet.center(p, H("0101"), 2.0) == pytest.approx((math.sqrt(3), 2.0))
+    assert min(y for h in g.hexes() for _, y in sheet.corners(g, h, 2.0)) == pytest.approx(0.0)
+    assert min(x for h in g.hexes() for x, _ in sheet.corners(g, h, 2.0)) == pytest.approx(0.0)
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
@@ -307,15 +309,15 @@ def test_side_segment_is_the_shared_edge(layout):
     size = 3.0
     for h in g.hexes():
         for n in g.neighbours(h):
-            p, q = g.side_segment(g.hexside(h, n), size)
+            p, q = sheet.side_segment(g, g.hexside(h, n), size)
             assert math.dist(p, q) == pytest.approx(size)
             for end in (p, q):
                 for x in (h, n):
-                    assert min(math.dist(end, c) for c in g.corners(x, size)) == pytest.approx(0, abs=1e-9)
+                    assert min(math.dist(end, c) for c in sheet.corners(g, x, size)) == pytest.approx(0, abs=1e-9)
 
 
 def test_flat_side_segment_hand_value():
     g = Grid(Layout.FLAT_EVEN_Q, 6, 6)
-    (x1, y1), (x2, y2) = g.side_segment(g.hexside(H("0202"), H("0203")), 1.0)
+    (x1, y1), (x2, y2) = sheet.side_segment(g, g.hexside(H("0202"), H("0203")), 1.0)
     assert (x1, x2) == pytest.approx((3.0, 2.0))
     assert y1 == pytest.approx(2.5 * math.sqrt(3)) and y2 == pytest.approx(2.5 * math.sqrt(3))

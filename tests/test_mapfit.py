@@ -14,6 +14,7 @@ from casebook.content.yamlio import load_yaml
 from casebook.core.errors import ContentError
 from casebook.core.grid import Grid
 from casebook.core.hexgrid import Hex, parse_hex
+from casebook.tools import sheet
 from casebook.tools.cmd_mapfit import generate, mapfit, outputs
 from casebook.tools.mapfit import fit_affine, hex_at, residuals
 from casebook.tools.mapsource import load_sources
@@ -194,7 +195,7 @@ def test_14_2A_mozhaisk_line_faces_west(build, committed_map):
     for s in forts:
         line = parse_hex(s["fortification"]["protects"])
         other = next(parse_hex(x) for x in s["hexes"] if x != s["fortification"]["protects"])
-        assert build.grid.direction(line, other) in ("W", "NW", "SW")
+        assert sheet.direction(build.grid, line, other) in ("W", "NW", "SW")
 
 
 @pytest.mark.case("12.1A", "0.2.3.2")

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from test_game import Toy
 
+from casebook.content.tracefile import read_trace
 from casebook.core.game import Game
-from casebook.core.trace import Trace
 from casebook.script.engine import Engine
 from casebook.tools.account import narrate_all
 from casebook.tools.bots import GreedyBot, RandomBot
@@ -26,7 +26,7 @@ def test_bots_play_the_mini_game_to_the_end_and_write_their_files(mini_pack, tmp
     assert state.is_terminal()
     assert any(line.strip().startswith("Result: nobody — draw") for line in lines)
     assert (tmp_path / "trace.jsonl").is_file() and (tmp_path / "final.yaml").is_file()
-    assert Trace.read(tmp_path / "trace.jsonl") == state.trace
+    assert read_trace(tmp_path / "trace.jsonl") == state.trace
     assert sorted(p.name for p in tmp_path.glob("turn-*.svg"))[0] == "turn-01.svg"
 
 
@@ -78,7 +78,7 @@ def test_an_interrupted_play_still_writes_its_trace_and_position(mini_pack, tmp_
     assert stopped.value.exit_code == 130
     assert not state.is_terminal()
     assert any("Interrupted" in line for line in lines)
-    assert Trace.read(tmp_path / "trace.jsonl") == state.trace
+    assert read_trace(tmp_path / "trace.jsonl") == state.trace
     assert (tmp_path / "final.yaml").is_file() and (tmp_path / "final.yaml.trace.jsonl").is_file()
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from casebook.areas import search
 from casebook.areas import supply as area
+from casebook.areas.search import paths_within
 from casebook.core.game import Game
 from casebook.core.hexgrid import parse_hex
 
@@ -25,7 +26,7 @@ def test_the_supply_area_names_no_game():
 
 def test_radius_reach_gives_the_paths_of_a_search_with_every_blocked_hex():
     """radius_reach reads only the blocked hexes within the radius: for every HQ of the October
-    Blitz set-up its paths equal board.paths_within's with the whole blocked map."""
+    Blitz set-up its paths equal search.paths_within's with the whole blocked map."""
     from casebook.games.moscow41.plugins._command_paths import command_blocked
     ctx = Game.load("moscow41", "october-blitz").new_initial_state(1).ctx()
     hqs = [u for u in ctx.state.units if u.get("class") == "hq" and u.get("hex")]
@@ -33,7 +34,7 @@ def test_radius_reach_gives_the_paths_of_a_search_with_every_blocked_hex():
     for hq in hqs:
         start, radius = parse_hex(hq["hex"]), int(hq["radius"])
         blocked = command_blocked(ctx, hq["side"])
-        assert area.radius_reach(ctx, start, radius, blocked) == ctx.board.paths_within(start, radius, blocked)
+        assert area.radius_reach(ctx, start, radius, blocked) == paths_within(ctx.board, start, radius, blocked)
 
 
 def test_line_network_follows_the_supply_line_lines():

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from casebook.content.tracefile import loads_trace, read_trace
 from casebook.core.state import GameState
 from casebook.core.trace import FIELDS, Event, Trace
 
@@ -44,12 +45,12 @@ def test_write_and_read_back_identically(tmp_path) -> None:
         trace.record(state, "roll", cases=["0.7.1.1"], data={"total": i + 1})
     path = tmp_path / "game.trace.jsonl"
     trace.write(path)
-    again = Trace.read(path)
+    again = read_trace(path)
     assert again == trace
     assert again.dumps() == path.read_text(encoding="utf-8")
     buf = io.StringIO()
     trace.write(buf)
-    assert Trace.read(io.StringIO(buf.getvalue())) == trace
+    assert read_trace(io.StringIO(buf.getvalue())) == trace
     assert [e.seq for e in again] == [0, 1, 2, 3, 4]
 
 
@@ -62,7 +63,7 @@ def test_seq_must_be_dense() -> None:
 def test_read_names_file_and_line_of_a_bad_event() -> None:
     good = Event(seq=0, turn=1, phase=None, step=None, side=None, kind="x").to_json()
     with pytest.raises(ValueError, match=r"t.jsonl:2: .*unknown fields \['extra'\]"):
-        Trace.loads(good + '\n{"seq":1,"extra":0}\n', name="t.jsonl")
+        loads_trace(good + '\n{"seq":1,"extra":0}\n', name="t.jsonl")
 
 
 json_values = st.recursive(
@@ -85,6 +86,6 @@ def test_any_trace_round_trips_through_json_lines(rows, start) -> None:
         Event(seq=start + i, turn=t, phase=p, step=None, side=p, kind=k, cases=tuple(c), source="s", data=d)
         for i, (t, p, k, c, d) in enumerate(rows)
     )
-    again = Trace.loads(trace.dumps())
+    again = loads_trace(trace.dumps())
     assert again == trace
     assert again.dumps() == trace.dumps()

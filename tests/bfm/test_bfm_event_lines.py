@@ -6,12 +6,13 @@ from __future__ import annotations
 import pytest
 
 from casebook.core.game import Game
+from casebook.tools.cmd_ask import why_not_lines
 
 
 @pytest.mark.case("BM5.1A")
 def test_BM5_1A_a_refusal_names_only_the_lines_of_its_cases():
     state = Game.load("battle_for_moscow", "campaign").new_initial_state(1)
-    cases, _, lines = state.why_not_lines("german: move stack=0201 path=0909")
+    cases, _, lines = why_not_lines(state, "german: move stack=0201 path=0909")
     assert "BM5.1A" in cases
     assert "movement.rules:10" in [ln["source"] for ln in lines]          # otherwise printed_ma by BM5.1A
     assert all(set(ln["cases"]) & set(cases) for ln in lines)

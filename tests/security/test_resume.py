@@ -9,7 +9,7 @@ import json
 import pytest
 from _secutil import run
 
-from casebook.core.trace import Trace
+from casebook.content.tracefile import read_trace
 from casebook.tools.cmd_play import run_play
 
 
@@ -103,7 +103,7 @@ def test_replay_reports_a_swapped_action_where_play_first_differs(tmp_path, reco
 def test_replay_accepts_its_own_trace(tmp_path, recorded):
     code, out = run("replay", _write(tmp_path, recorded))
     assert code == 0 and "replayed identically" in out
-    assert len(Trace.read(tmp_path / "t.jsonl")) == len(recorded)
+    assert len(read_trace(tmp_path / "t.jsonl")) == len(recorded)
 
 
 def test_a_trace_cut_at_a_line_boundary_is_incomplete_and_says_where_it_stops(tmp_path, recorded):

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from casebook.areas import supply as area
+from casebook.areas.search import path_within
 from casebook.content.cases import implements
 from casebook.core.hexgrid import Hex, parse_hex
 from casebook.games.moscow41.plugins._rule_refusals import memo_allowed
@@ -138,7 +139,7 @@ def command_path(ctx: Any, hq: Mapping[str, Any], target: Hex) -> list[Hex] | No
     """The shortest command path from ``hq`` to ``target`` (8.1A: traced from the HQ) if it is
     at most the HQ's radius in hexes (0.2.4.8), else None. Terrain, weather and supply do not
     count (8.1D)."""
-    return ctx.board.path_within(hq_reach(ctx, hq), target, path_hexes(ctx, hq))
+    return path_within(ctx.board, hq_reach(ctx, hq), target, path_hexes(ctx, hq))
 
 
 @implements("2.2C", "2.2E", "8.3.1B", "8.3.2B")
@@ -174,7 +175,7 @@ def command_answer(ctx: Any, uid: str) -> dict[str, Any]:
                 continue  # a path steps between grid neighbours (the board's edges: column and
                 # row change by one at most), so it is never shorter than the distance: none
                 # within the radius (0.2.4.8)
-            path = ctx.board.path_within(_reach(ctx, hq["side"], start, radius), target, radius)  # 8.1A
+            path = path_within(ctx.board, _reach(ctx, hq["side"], start, radius), target, radius)  # 8.1A
             if path is not None:
                 hqs.append(hq_entry(ctx, hq, unit, len(path) - 1))
         hqs.sort(key=lambda e: (e["distance"], e["hq"]))

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from casebook.areas.search import path_within
 from casebook.content.cases import implements
 from casebook.core.actions import Action
 from casebook.core.hexgrid import parse_hex
@@ -121,14 +122,14 @@ def hq_stacks(ctx: Any, hq: Mapping[str, Any]) -> dict[str, list[str]]:
     canonical order (nearest first, then hex label). A hex with no unit the HQ could take is not
     traced to (same answer, one path search fewer)."""
     out: dict[str, tuple[int, list[str]]] = {}
-    reach, radius, path_within = cp.hq_reach(ctx, hq), cp.path_hexes(ctx, hq), ctx.board.path_within
+    reach, radius, board = cp.hq_reach(ctx, hq), cp.path_hexes(ctx, hq), ctx.board
     start, distance = parse_hex(hq["hex"]), ctx.board.grid.distance
     for hex_, h, ids in _eligible(ctx, hq["side"], bool(hq.get("mechanized"))):
         path = reach.get(h)  # = cp.command_path (8.1A) when traced to directly
         if path is None:
             if distance(start, h) > radius:
                 continue  # farther than the radius: no command path (0.2.4.8, see cp.command_answer)
-            path = path_within(reach, h, radius)
+            path = path_within(board, reach, h, radius)
         if path is not None:
             out[hex_] = (len(path) - 1, list(ids))
     return {h: ids for h, (_, ids) in sorted(out.items(), key=lambda kv: (kv[1][0], kv[0]))}

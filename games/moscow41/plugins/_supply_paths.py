@@ -20,6 +20,7 @@ from typing import Any
 
 from casebook.areas import _supply_search as index_
 from casebook.areas import supply as supply_area
+from casebook.areas.search import path_within
 from casebook.content.cases import implements
 from casebook.core.hexgrid import Hex, hex_label, parse_hex
 from casebook.games.moscow41.plugins._rule_refusals import memo_allowed
@@ -184,4 +185,4 @@ def radius_path(ctx: Any, side: str, hq_hex: Hex, target: Hex, radius: int) -> l
     """The shortest path of hexes from an HQ to ``target`` of at most ``radius`` hexes (0.2.4.8:
     the target's hex counts, the HQ's does not), through no blocked hex but its two ends
     (5.2A, 5.4, 7.4, 8.1B); None if there is none. Terrain and weather do not count (8.1A, 8.1D)."""
-    return ctx.board.path_within(_hq_reach(ctx, side, hq_hex, radius), target, radius)
+    return path_within(ctx.board, _hq_reach(ctx, side, hq_hex, radius), target, radius)

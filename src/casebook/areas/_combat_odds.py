@@ -12,13 +12,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import product
 from typing import Any
 
 from casebook.content.cases import implements
-from casebook.core.dice import distribution
+from casebook.core.dice import SIDES
 from casebook.core.hexgrid import parse_hex
 
-__all__ = ["CombatFacts", "gather", "odds_column", "shifted_column", "outcomes", "crt_result",
+__all__ = ["CombatFacts", "gather", "odds_column", "shifted_column", "outcomes", "distribution", "crt_result",
            "supplied", "in_command", "is_hq", "unit_flags", "whole_division", "as_json_number", "fired_cases"]
 
 #: Counter classes the combat facts know (the ``class`` enum of facts.yaml).
@@ -341,6 +342,19 @@ def crt_result(ctx: Any, column: str, roll: int, drm: int) -> str:
                 and ctx.state.setting(row["setting"]) == row["value"]:
             return str(row["result"])
     return str(ctx.table("crt").lookup(odds=column, roll=modified))
+
+
+def distribution(dice: int = 1) -> dict[int, Fraction]:
+    """The exact outcome distribution of the total of ``dice`` six-sided dice, the chances
+    :func:`outcomes` gives (an ``ask`` answer, a bot weighing a CRT attack):
+    ``distribution(2)[7] == Fraction(1, 6)``."""
+    if dice < 1:
+        raise ValueError(f"dice must be >= 1, got {dice!r}")
+    counts: dict[int, int] = {}
+    for faces in product(range(1, SIDES + 1), repeat=dice):
+        counts[sum(faces)] = counts.get(sum(faces), 0) + 1
+    n = SIDES ** dice
+    return {total: Fraction(c, n) for total, c in sorted(counts.items())}
 
 
 def outcomes(ctx: Any, column: str, drm: int) -> list[dict[str, Any]]:

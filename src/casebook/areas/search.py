@@ -26,7 +26,7 @@ from itertools import count
 from typing import Any
 
 __all__ = ["Neighbours", "cheapest_paths", "path_to", "breadth_first", "nearest", "exact_paths",
-           "multi_source_dijkstra", "multi_source_bfs", "walk_back"]
+           "multi_source_dijkstra", "multi_source_bfs", "walk_back", "paths_within", "path_within"]
 
 #: hex label -> the labels of its neighbours on the map
 Neighbours = Callable[[str], Iterable[str]]
@@ -244,3 +244,46 @@ def walk_back(pred: Mapping[Any, Any], node: Any) -> list[Any]:
         node = pred[node]
         path.append(node)
     return path
+
+
+def paths_within(board: Any, start: Any, radius: int | None, closed: Iterable[Any] = ()) -> dict[Any, list[Any]]:
+    """Shortest hex paths on ``board`` (a :class:`casebook.core.board.Board`) from the hex
+    ``start`` to every hex within ``radius`` hexes that avoid the ``closed`` hexes (``start``
+    itself is never closed): one breadth-first search, the very one of
+    ``networkx.single_source_shortest_path`` on ``restricted_view(graph, closed)`` (same paths,
+    same order; run on the board's neighbour table, without the view's per-edge filters).
+    networkx.NodeNotFound if ``start`` is off the map."""
+    adj = board.neighbour_table()
+    if start not in adj:
+        import networkx as nx
+
+        raise nx.NodeNotFound(f"Source {start} not in G")
+    shut = set(closed)
+    shut.discard(start)
+    paths: dict[Any, list[Any]] = {start: [start]}
+    level, nextlevel = 0, [start]
+    limit = float("inf") if radius is None else radius
+    while nextlevel and limit > level:
+        thislevel, nextlevel = nextlevel, []
+        for v in thislevel:
+            for w in adj[v]:
+                if w not in paths and w not in shut:
+                    paths[w] = paths[v] + [w]
+                    nextlevel.append(w)
+        level += 1
+    return paths
+
+
+def path_within(board: Any, reach: Mapping[Any, list[Any]], target: Any, radius: int) -> list[Any] | None:
+    """The path to the hex ``target`` from a :func:`paths_within` result ``reach`` on ``board``,
+    or — when ``target`` itself is closed — through its nearest reachable neighbour, if that stays
+    within ``radius`` hexes; None if there is none."""
+    if target in reach:
+        return reach[target]
+    adj = board.neighbour_table()
+    best: list[Any] | None = None
+    for n in sorted(adj[target] if target in adj else board.graph.neighbors(target)):
+        path = reach.get(n)
+        if path is not None and len(path) <= radius and (best is None or len(path) + 1 < len(best)):
+            best = path + [target]
+    return best

@@ -35,6 +35,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from casebook.areas import _supply_search as index_
+from casebook.areas.search import paths_within
 from casebook.core.hexgrid import Hex, hex_label, parse_hex
 
 __all__ = ["LINE_KINDS", "lru_get", "units_by_hex", "ezoc", "enemy_blocks", "path_blocks", "placement",
@@ -221,15 +222,15 @@ def line_network(ctx: Any, side: str) -> tuple[dict[int, list[int]], dict[tuple[
 
 def radius_reach(ctx: Any, start: Hex, radius: int, blocked: Mapping[Hex, Any]) -> dict[Hex, list[Hex]]:
     """Shortest hex paths from ``start`` (an HQ) up to ``radius`` hexes through no ``blocked``
-    hex (``board.paths_within``; the ends may be blocked). Kept (``ctx.lasting``) by the blocked
+    hex (``casebook.areas.search.paths_within``; the ends may be blocked). Kept (``ctx.lasting``) by the blocked
     hexes within the radius — the only ones the search reads — so a move elsewhere on the map
-    reuses it; give the answer to ``board.path_within`` for one target."""
+    reuses it; give the answer to ``search.path_within`` for one target."""
     disks = ctx.lasting("supply.hq-disks")
     disk = disks.get((start, radius))
     if disk is None:
-        disk = disks[(start, radius)] = tuple(ctx.board.paths_within(start, radius))
+        disk = disks[(start, radius)] = tuple(paths_within(ctx.board, start, radius))
     shut = frozenset(h for h in disk if h in blocked)
     kept, found = lru_get(ctx.lasting("supply.hq-reach"), (start, radius, shut), 512)
     if not found:
-        kept["paths"] = ctx.board.paths_within(start, radius, shut)
+        kept["paths"] = paths_within(ctx.board, start, radius, shut)
     return kept["paths"]

@@ -30,7 +30,7 @@ from typing_extensions import TypedDict
 from casebook.content.tracks import track_problems
 from casebook.core.errors import Problem
 
-__all__ = ["save_problems", "rng_problems", "turn_problems", "TRACE_SLOT", "TraceLink", "trace_digest",
+__all__ = ["save_problems", "rng_problems", "turn_problems", "TRACE_SLOT", "TraceLink", "DriverRecord", "trace_digest",
             "plugin_state_problems", "state_schema", "state_slots", "is_save", "load_save",
            "Locate", "RNG_MAX"]
 
@@ -43,6 +43,16 @@ TRACE_SLOT = "trace"
 #: ... and the pack a save was played on (casebook.tools.saves.pack_identity).
 PACK_SLOT = "pack"
 KERNEL_SLOTS = ("driver", TRACE_SLOT, PACK_SLOT)
+
+
+class DriverRecord(TypedDict, total=False):
+    """``plugin_state.driver`` of a save: the game driver's step bookkeeping and the declared
+    result (written by :class:`casebook.core.play.State`)."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    started: bool
+    acted: bool
+    result: dict[str, Any]
 
 
 class PackLink(TypedDict):
@@ -113,9 +123,7 @@ def state_schema(plugin: str) -> TypeAdapter | None:
     elif plugin == PACK_SLOT:
         schema = PackLink
     elif plugin in KERNEL_SLOTS:
-        from casebook.core.play import STATE_SCHEMA
-
-        schema = STATE_SCHEMA
+        schema = DriverRecord
     else:
         schema = getattr(_module(plugin), "STATE_SCHEMA", None)
     return None if schema is None else TypeAdapter(schema)

@@ -25,7 +25,7 @@ The kernel gives these features no meaning; the rules (TEC, movement, combat) do
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -212,50 +212,12 @@ class Board:
                                                            self.neighbours(parse_hex(label))))
         return found
 
-    def paths_within(self, start: Hex, radius: int, closed: Iterable[Hex] = ()) -> dict[Hex, list[Hex]]:
-        """Shortest hex paths from ``start`` to every hex within ``radius`` hexes that avoid the
-        ``closed`` hexes (``start`` itself is never closed): one breadth-first search, the very
-        one of ``networkx.single_source_shortest_path`` on ``restricted_view(graph, closed)``
-        (same paths, same order; run on the board's adjacency table, without the view's
-        per-edge filters). networkx.NodeNotFound if ``start`` is off the map."""
-        if start not in self._node:
-            import networkx as nx
-
-            raise nx.NodeNotFound(f"Source {start} not in G")
-        adj = self._adjacency()
-        shut = set(closed)
-        shut.discard(start)
-        paths: dict[Hex, list[Hex]] = {start: [start]}
-        level, nextlevel = 0, [start]
-        limit = float("inf") if radius is None else radius
-        while nextlevel and limit > level:
-            thislevel, nextlevel = nextlevel, []
-            for v in thislevel:
-                for w in adj[v]:
-                    if w not in paths and w not in shut:
-                        paths[w] = paths[v] + [w]
-                        nextlevel.append(w)
-            level += 1
-        return paths
-
-    def _adjacency(self) -> dict[Hex, tuple[Hex, ...]]:
-        """Hex -> its neighbours in the graph's adjacency order (built once per board)."""
+    def neighbour_table(self) -> dict[Hex, tuple[Hex, ...]]:
+        """Hex -> its neighbours in the graph's adjacency order (built once per board; read, never
+        change): what the breadth-first searches of :mod:`casebook.areas.search` walk."""
         if self._adj is None:
             self._adj = {h: tuple(nbrs) for h, nbrs in self._adjd.items()}
         return self._adj
-
-    def path_within(self, reach: Mapping[Hex, list[Hex]], target: Hex, radius: int) -> list[Hex] | None:
-        """The path to ``target`` from a :meth:`paths_within` result, or — when ``target`` itself
-        is closed — through its nearest reachable neighbour, if that stays within ``radius``
-        hexes; None if there is none."""
-        if target in reach:
-            return reach[target]
-        best: list[Hex] | None = None
-        for n in sorted(self._adjd[target] if target in self._adjd else self.graph.neighbors(target)):
-            path = reach.get(n)
-            if path is not None and len(path) <= radius and (best is None or len(path) + 1 < len(best)):
-                best = path + [target]
-        return best
 
     def towns(self) -> dict[Hex, dict[str, Any]]:
         """Hex -> town dict (``name``, ``kind``, ``ip``…) for every town, in label order."""

@@ -24,15 +24,13 @@ Rules of use:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from fractions import Fraction
-from itertools import product
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
     from casebook.core.state import GameState
     from casebook.core.trace import Trace
 
-__all__ = ["roll", "distribution", "Pcg32", "STREAM", "SIDES"]
+__all__ = ["roll", "Pcg32", "STREAM", "SIDES"]
 
 _MASK64 = (1 << 64) - 1
 _MASK32 = (1 << 32) - 1
@@ -123,15 +121,3 @@ def roll(
         data["fixed"] = min(dice, len(fixed))  # how many faces came from rng.fixed
     trace.record(state, "roll", cases=list(cases), source=source, side="chance", data=data)
     return total
-
-
-def distribution(dice: int = 1) -> dict[int, Fraction]:
-    """The exact outcome distribution of the total of ``dice`` six-sided dice (chance is explicit:
-    a bot can weigh a CRT attack's results). ``distribution(2)[7] == Fraction(1, 6)``."""
-    if dice < 1:
-        raise ValueError(f"dice must be >= 1, got {dice!r}")
-    counts: dict[int, int] = {}
-    for faces in product(range(1, SIDES + 1), repeat=dice):
-        counts[sum(faces)] = counts.get(sum(faces), 0) + 1
-    n = SIDES ** dice
-    return {total: Fraction(c, n) for total, c in sorted(counts.items())}

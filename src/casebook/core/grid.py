@@ -1,58 +1,28 @@
 """The printed map as a whole (:class:`Grid`): its size and numbering, where north is, the
-compass direction between neighbours, the map edges, the hexes on a line, and sheet (drawing)
-coordinates. Single-hex geometry (labels, cube coordinates, neighbours, distance, hexsides) is
-:mod:`casebook.core.hexgrid`. No game rules live here; this is pure geometry.
+map edges. Single-hex geometry (labels, cube coordinates, neighbours, distance, hexsides) is
+:mod:`casebook.core.hexgrid`; where a hex is drawn (sheet coordinates, the compass direction
+between neighbours, the hexes on a drawn line) is :mod:`casebook.tools.sheet`. No game rules
+live here; this is pure geometry.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from casebook.core.hexgrid import (
-    _FLAT_ANGLES,
-    _POINTY_ANGLES,
-    COMPASS,
     EDGES,
     NORTHS,
-    Cube,
     Hex,
     HexSide,
     Layout,
     _as_layout,
     distance,
-    from_cube,
     hex_label,
     hexside,
     neighbours,
-    to_cube,
 )
 
 __all__ = ["Grid"]
-
-
-def _compass(bearing: int) -> str:
-    """Compass name of a bearing (degrees clockwise from north, a multiple of 30)."""
-    bearing %= 360
-    if bearing in (0, 90, 180, 270):
-        return COMPASS[bearing // 45]
-    return {1: "NE", 2: "SE", 3: "SW", 4: "NW"}[bearing // 90 + 1]
-
-
-_SQRT3 = math.sqrt(3.0)
-
-
-def _cube_round(fq: float, fr: float, fs: float) -> Cube:
-    """Nearest cube hex to fractional cube coordinates (redblobgames ``cube_round``)."""
-    q, r, s = round(fq), round(fr), round(fs)
-    dq, dr, ds = abs(q - fq), abs(r - fr), abs(s - fs)
-    if dq > dr and dq > ds:
-        q = -r - s
-    elif dr > ds:
-        r = -q - s
-    else:
-        s = -q - r
-    return Cube(q, r, s)
 
 
 @dataclass(frozen=True)
@@ -139,19 +109,6 @@ class Grid:
     def _rotation(self) -> int:
         return NORTHS.index(self.north) * 90
 
-    def direction(self, a: Hex, b: Hex) -> str:
-        """Compass name ("N", "NE", "E", "SE", "S", "SW", "W", "NW") of adjacent ``b`` seen from ``a``.
-
-        Hex directions fall every 60 degrees, so with ``north: up`` flat-top maps give N, NE, SE,
-        S, SW, NW and pointy-top maps NE, E, SE, SW, W, NW; other ``north`` values rotate them.
-        Raises ValueError if not adjacent.
-        """
-        lay = self.layout
-        for angle, n in zip(_FLAT_ANGLES if lay.flat else _POINTY_ANGLES, neighbours(a, lay)):
-            if n == b:
-                return _compass(angle - self._rotation())
-        raise ValueError(f"hexes {a} and {b} are not adjacent, so {b} has no direction from {a}")
-
     def _sheet_edge_to_compass(self) -> dict[str, str]:
         """Map sheet edges (top/right/bottom/left) to compass edge names."""
         names = {0: "north", 90: "east", 180: "south", 270: "west"}
@@ -189,78 +146,3 @@ class Grid:
         if edge not in EDGES:
             raise ValueError(f"map edge must be one of {', '.join(EDGES)}; got {edge!r}")
         return [h for h in self.hexes() if edge in self.edges(h)]
-
-    def line(self, a: Hex, b: Hex) -> list[Hex]:
-        """The hexes on the straight line from ``a`` to ``b``, both included, each adjacent to the next.
-
-        Cube linear interpolation with rounding (redblobgames "line drawing"); a tiny nudge breaks
-        ties where the line runs exactly along a hexside. The nudge is tried in both senses and the
-        line that stays on the map is preferred (so a line between on-map hexes along the ragged
-        edge of an offset map does not step off it).
-        """
-        lay = self.layout
-        ca, cb = to_cube(a, lay), to_cube(b, lay)
-        n = distance(a, b, lay)
-        if n == 0:
-            return [a]
-        best: list[Hex] = []
-        for sign in (1.0, -1.0):
-            eps = (1e-6 * sign, 2e-6 * sign, -3e-6 * sign)
-            path = []
-            for i in range(n + 1):
-                t = i / n
-                path.append(
-                    from_cube(
-                        _cube_round(
-                            ca.q + (cb.q - ca.q) * t + eps[0],
-                            ca.r + (cb.r - ca.r) * t + eps[1],
-                            ca.s + (cb.s - ca.s) * t + eps[2],
-                        ),
-                        lay,
-                    )
-                )
-            if all(self.contains(h) for h in path) or not best:
-                best = path
-                if all(self.contains(h) for h in path):
-                    break
-        return best
-
-    def center(self, h: Hex, size: float) -> tuple[float, float]:
-        """Sheet coordinates ``(x, y)`` of the centre of ``h`` (x right, y down, same unit as ``size``).
-
-        ``size`` is the centre-to-corner distance. The first column/row is placed so that the
-        map's unshifted hexes touch x = 0 and y = 0 (shifted ones sit half a hex further).
-        """
-        lay = self.layout
-        dc, dr = h.col - self.first_col, h.row - self.first_row
-        if lay.flat:
-            shift = 0.5 if (h.col & 1) == lay.shifted_parity else 0.0
-            return (size * (1.0 + 1.5 * dc), size * _SQRT3 * (0.5 + dr + shift))
-        shift = 0.5 if (h.row & 1) == lay.shifted_parity else 0.0
-        return (size * _SQRT3 * (0.5 + dc + shift), size * (1.0 + 1.5 * dr))
-
-    def corners(self, h: Hex, size: float) -> list[tuple[float, float]]:
-        """The six corners of ``h`` on the sheet, clockwise (y down) starting at the right-hand
-        corner (flat-top) or the lower-right corner (pointy-top)."""
-        cx, cy = self.center(h, size)
-        start = 0 if self.layout.flat else 30
-        return [
-            (cx + size * math.cos(math.radians(start + 60 * i)),
-             cy + size * math.sin(math.radians(start + 60 * i)))
-            for i in range(6)
-        ]
-
-    def side_segment(
-        self, side: HexSide, size: float
-    ) -> tuple[tuple[float, float], tuple[float, float]]:
-        """The two endpoints (sheet coordinates) of the edge shared by the hexes of ``side``.
-
-        Endpoints come in the order of :meth:`corners` of ``side.a``. Off-map hexes are allowed.
-        """
-        if distance(side.a, side.b, self.layout) != 1:
-            raise ValueError(f"hexes {side.a} and {side.b} are not adjacent")
-        bx, by = self.center(side.b, size)
-        corners = self.corners(side.a, size)
-        nearest = sorted(range(6), key=lambda i: math.dist(corners[i], (bx, by)))[:2]
-        i, j = sorted(nearest)
-        return (corners[i], corners[j])

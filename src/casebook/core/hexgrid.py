@@ -188,9 +188,6 @@ def from_cube(c: Cube, layout: Layout | str) -> Hex:
 # Cube direction vectors, clockwise on the sheet from the top (see module docstring).
 _FLAT_DIRS: tuple[tuple[int, int], ...] = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
 _POINTY_DIRS: tuple[tuple[int, int], ...] = ((1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1))
-# Sheet angle (degrees clockwise from sheet-up) of each direction above.
-_FLAT_ANGLES = (0, 60, 120, 180, 240, 300)
-_POINTY_ANGLES = (30, 90, 150, 210, 270, 330)
 
 
 def neighbours(h: Hex, layout: Layout | str) -> list[Hex]:

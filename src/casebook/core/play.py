@@ -28,9 +28,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ConfigDict
-from typing_extensions import TypedDict
-
 from casebook.core.actions import Action, parse_action
 from casebook.core.errors import CasebookError, IllegalActionError
 from casebook.core.sequence import SequenceMachine
@@ -43,20 +40,12 @@ from casebook.core.trace import Trace
 if TYPE_CHECKING:
     from casebook.core.game import Game
 
-__all__ = ["State", "DRIVER", "STATE_SCHEMA"]
+__all__ = ["State", "DRIVER"]
 
-#: Source name of the driver's trace events and the plugin_state key of its bookkeeping.
+#: Source name of the driver's trace events and the plugin_state key of its bookkeeping (checked
+#: in a save by :class:`casebook.content.savecheck.DriverRecord`).
 DRIVER = "driver"
 _SETTLE_LIMIT = 100_000
-
-
-class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (the name src/casebook/content/savecheck.py looks up)
-    """The driver's record in ``plugin_state.driver``: step bookkeeping and the declared result."""
-
-    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
-    started: bool
-    acted: bool
-    result: dict[str, Any]
 
 
 def _readable(exc: Exception) -> str:
@@ -166,18 +155,6 @@ class State:
         if action in self.legal_actions() or self._accepts(action):
             return (), "legal"
         return self._why_not_safe(action)
-
-    def why_not_lines(self, action: Action | str) -> tuple[tuple[str, ...], str, list[dict[str, Any]]]:
-        """:meth:`why_not` with the rule-script lines that decided the refusal
-        (``[{"source": "x.rules:9", "cases": [...], "text": "forbid …"}]``; none when legal): of
-        the lines that fired while it was judged, those citing one of its cases (not, say, the
-        retreat or supply lines a ZOC search also fired)."""
-        self.legal_actions()  # listed first: only the refusal's own lines are recorded
-        with self.game.engine.recording_lines() as lines:
-            cases, reason = self.why_not(action)
-        if not cases:
-            return cases, reason, []
-        return cases, reason, [ln for ln in lines if set(ln["cases"]).intersection(cases)]
 
     def is_terminal(self) -> bool:
         """The game is over (a result is declared, or the scenario's last turn has passed)."""

@@ -5,7 +5,6 @@ is one (docs/architecture.md, "Layers")."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -41,9 +40,6 @@ class Runtime(Protocol):
 
     def declare(self, state: GameState) -> GameState:
         """``state`` with the game's sides and tracks attached."""
-
-    def recording_lines(self) -> AbstractContextManager[list[dict[str, Any]]]:
-        """Collect the rule-script lines that fire while the block runs."""
 
     def position_data(self, position: Any) -> dict[str, Any]:
         """A loaded scenario position as the plain dict a :class:`GameState` is built from."""

@@ -23,24 +23,22 @@ An :class:`Event` has stable fields, written in this order:
     (:meth:`casebook.script.engine.Ctx.record`), and ``casebook explain`` prints their text.
 
 The trace is replayable: same content + seed + actions gives an identical trace (architecture,
-"The trace"). :meth:`Trace.write` then :meth:`Trace.read` gives back equal events and identical text.
+"The trace"). :meth:`Trace.write` then :func:`casebook.content.tracefile.read_trace` (reading and
+checking an untrusted trace file is content work) gives back equal events and identical text.
 """
 
 from __future__ import annotations
 
-import io
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from os import PathLike
 from typing import IO, TYPE_CHECKING, Any
 
-from casebook.core.errors import CasebookError
-
 if TYPE_CHECKING:  # pragma: no cover
     from casebook.core.state import GameState
 
-__all__ = ["Event", "Trace", "TraceError", "FIELDS", "MAX_LINE"]
+__all__ = ["Event", "Trace", "FIELDS"]
 
 #: The field names of an event, in the order they are written.
 FIELDS: tuple[str, ...] = ("seq", "turn", "phase", "step", "side", "kind", "cases", "source", "data")
@@ -51,7 +49,8 @@ class Event:
     """One trace event (see the module docstring for the meaning of each field).
 
     ``cases`` is a tuple of case ids; ``data`` a plain JSON-able mapping (not hashed, compared by
-    value). Build from a JSON object with :meth:`from_dict`; :meth:`to_dict` is its exact inverse.
+    value). :meth:`to_dict` gives the JSON object; :func:`casebook.content.tracefile.event_from_dict`
+    is its exact inverse.
     """
 
     seq: int
@@ -85,27 +84,6 @@ class Event:
             "source": self.source,
             "data": self.data,
         }
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> Event:
-        """Build an event from a JSON object; raises ``ValueError`` naming missing or unknown
-        fields and every field of the wrong type (``seq``/``turn`` ints, ``phase``/``step``/
-        ``side`` text or null, ``kind``/``source`` text, ``cases`` a list of text, ``data`` an
-        object)."""
-        if not isinstance(d, Mapping):
-            raise ValueError(f"a trace event is a JSON object, got {type(d).__name__}")
-        missing = [k for k in FIELDS if k not in d]
-        unknown = sorted(map(str, set(d) - set(FIELDS)))
-        if missing or unknown:
-            raise ValueError(f"trace event: missing fields {missing}, unknown fields {unknown}")
-        wrong = [name for name, ok in _FIELD_CHECKS.items() if not ok(d[name])]
-        if wrong:
-            raise ValueError("trace event: wrong type for " + ", ".join(
-                f"{name} ({_FIELD_WANTS[name]}, got {json.dumps(d[name])[:40]})" for name in wrong))
-        return cls(
-            seq=d["seq"], turn=d["turn"], phase=d["phase"], step=d["step"], side=d["side"],
-            kind=d["kind"], cases=tuple(d["cases"]), source=d["source"], data=d["data"],
-        )
 
     def to_json(self) -> str:
         """One JSON Lines line (no newline): compact, fields in order, non-ASCII kept."""
@@ -192,69 +170,3 @@ class Trace:
                 fh.write(self.dumps())
         else:
             target.write(self.dumps())
-
-    @classmethod
-    def loads(cls, text: str, *, name: str = "<trace>") -> Trace:
-        """Parse JSON Lines text; blank lines are skipped; errors name ``name:line``."""
-        return cls.read(io.StringIO(text), name=name)
-
-    @classmethod
-    def read(cls, source: str | PathLike[str] | IO[str], *, name: str | None = None) -> Trace:
-        """Read a trace from a path or an open text file.
-
-        Raises ``ValueError`` with ``file:line`` for a line that is not a valid event or breaks the
-        dense numbering.
-        """
-        if isinstance(source, (str, PathLike)):
-            with open(source, encoding="utf-8") as fh:
-                return cls.read(fh, name=name or str(source))
-        label = name or getattr(source, "name", "<trace>")
-        trace = cls()
-        lineno = 0
-        try:
-            for line in source:
-                lineno += 1
-                if not line.strip():
-                    continue
-                if len(line) > MAX_LINE:
-                    raise ValueError(f"line longer than {MAX_LINE} characters")
-                trace.append(Event.from_dict(json.loads(line)))
-        except RecursionError:
-            raise TraceError(f"{label}:{lineno}: JSON nested too deeply") from None
-        except (ValueError, TypeError, KeyError) as exc:  # UnicodeDecodeError is a ValueError
-            raise TraceError(f"{label}:{lineno or 1}: {_short(exc)}") from None
-        return trace
-
-
-def _short(exc: Exception) -> str:
-    """A one-line message for a reading error (``json`` errors keep their line/column)."""
-    text = str(exc).replace("\n", " ")
-    return text if len(text) <= 300 else text[:300] + "…"
-
-
-class TraceError(CasebookError, ValueError):
-    """A trace file that is not a valid trace: ``file:line: what`` (a ValueError too, for callers
-    that caught the bare ValueError before)."""
-
-
-#: Longest line read from a trace file (characters): an event is a few hundred.
-MAX_LINE = 1 << 20
-
-
-def _text_or_null(v: Any) -> bool:
-    return v is None or isinstance(v, str)
-
-
-def _int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-_FIELD_CHECKS = {
-    "seq": lambda v: _int(v) and v >= 0, "turn": _int, "phase": _text_or_null, "step": _text_or_null,
-    "side": _text_or_null, "kind": lambda v: isinstance(v, str) and v != "",
-    "cases": lambda v: isinstance(v, list) and all(isinstance(c, str) for c in v),
-    "source": lambda v: isinstance(v, str), "data": lambda v: isinstance(v, dict),
-}
-_FIELD_WANTS = {"seq": "an int >= 0", "turn": "an int", "phase": "text or null", "step": "text or null",
-                "side": "text or null", "kind": "non-empty text", "cases": "a list of case ids",
-                "source": "text", "data": "an object"}

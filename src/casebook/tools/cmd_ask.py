@@ -24,7 +24,8 @@ import click
 
 from casebook.core.errors import QuestionError
 
-__all__ = ["ask", "ask_position", "answer_ctx", "deciding_lines", "render_text", "questions_of", "installed_games"]
+__all__ = ["ask", "ask_position", "answer_ctx", "deciding_lines", "why_not_lines", "render_text", "questions_of",
+           "installed_games"]
 
 
 def _csv(value: str | None) -> list[str] | None:
@@ -141,6 +142,20 @@ def deciding_lines(answer: Mapping[str, Any], lines: list[dict[str, Any]]) -> li
     if not cited:
         return lines
     return [ln for ln in lines if cited.intersection(ln.get("cases") or ())]
+
+
+def why_not_lines(state: Any, action: Any) -> tuple[tuple[str, ...], str, list[dict[str, Any]]]:
+    """``state.why_not(action)`` (a :class:`casebook.core.play.State`; ``action`` an Action or its
+    notation) with the rule-script lines that fired in the refusal: ``(cases, reason, lines)``,
+    lines ``[{"source": "x.rules:9", "cases": [...], "text": "forbid …"}]``; none when legal): of
+    the lines that fired while it was judged, those citing one of its cases (not, say, the
+    retreat or supply lines a ZOC search also fired)."""
+    state.legal_actions()  # listed first: only the refusal's own lines are recorded
+    with state.game.engine.recording_lines() as lines:
+        cases, reason = state.why_not(action)
+    if not cases:
+        return cases, reason, []
+    return cases, reason, [ln for ln in lines if set(ln["cases"]).intersection(cases)]
 
 
 def render_text(answer: dict[str, Any], engine: Any = None) -> str:

@@ -132,9 +132,9 @@ def replay_trace(path: Path, pack: Path | None = None, partial: bool = False) ->
 def read_cut(path: Path) -> tuple[Any, int | None]:
     """(trace, cut line) of the trace file at ``path``: a last line without its newline that is
     not a whole JSON event is a cut line — left out, its 1-based number returned (else None).
-    Any other bad line raises :class:`~casebook.core.trace.TraceError` (``file:line: what``)."""
+    Any other bad line raises :class:`~casebook.content.tracefile.TraceError` (``file:line: what``)."""
+    from casebook.content.tracefile import TraceError, loads_trace
     from casebook.core.errors import shown_path
-    from casebook.core.trace import Trace, TraceError
 
     try:
         text = path.read_text(encoding="utf-8")
@@ -145,8 +145,8 @@ def read_cut(path: Path) -> tuple[Any, int | None]:
         try:
             json.loads(tail)
         except (ValueError, RecursionError):
-            return Trace.loads(head + "\n" if head else "", name=shown_path(path)), text.count("\n") + 1
-    return Trace.loads(text, name=shown_path(path)), None
+            return loads_trace(head + "\n" if head else "", name=shown_path(path)), text.count("\n") + 1
+    return loads_trace(text, name=shown_path(path)), None
 
 
 def save_point(path: Path, state: Any) -> Path | None:
@@ -200,8 +200,8 @@ def replay(trace: Path, pack: Path | None, partial: bool) -> int:
     """Re-execute TRACE from its seed and actions; exit 1 at the first divergence, or when TRACE
     stops before the game's end with no save beside it (SAVE for SAVE.trace.jsonl, final.yaml for
     a play's trace.jsonl) at that point, unless --partial."""
+    from casebook.content.tracefile import TraceError
     from casebook.core.errors import ContentError
-    from casebook.core.trace import TraceError
 
     try:
         ok, message = replay_trace(trace, pack, partial)

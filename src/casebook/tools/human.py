@@ -188,12 +188,13 @@ class HumanPlayer:
                     return UNDO
                 elif word == "why":
                     from casebook.tools.ask_text import line_words
+                    from casebook.tools.cmd_ask import why_not_lines
 
                     try:
                         asked: Action | str = complete_action(state, parse_action(rest, side=self.side))
                     except ValueError:
                         asked = rest  # malformed: why_not says what is wrong with it
-                    cases, reason, lines = state.why_not_lines(asked)
+                    cases, reason, lines = why_not_lines(state, asked)
                     self.echo(f"{reason}" + (f" (cases {', '.join(cases)})" if cases else ""))
                     for text in line_words(lines, "  "):  # the rule-script lines that refused it
                         self.echo(text)

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from casebook.core.grid import Grid
 from casebook.core.hexgrid import Hex, hex_label
+from casebook.tools import sheet
 
 __all__ = ["Affine", "Residual", "project", "local_project", "fit_affine", "fit_similarity", "hex_at",
            "residuals", "HEX"]
@@ -53,7 +54,8 @@ def local_project(lat: float, lon: float, origin: tuple[float, float]) -> tuple[
 class Affine:
     """``x = ax0*u + ax1*v + ax2``, ``y = ay0*u + ay1*v + ay2`` with ``(u, v) = project(lat, lon)``.
 
-    ``(x, y)`` are sheet coordinates of :meth:`Grid.center` with ``size = 1``. With ``origin``
+    ``(x, y)`` are sheet coordinates of :func:`casebook.tools.sheet.center` with ``size = 1``.
+    With ``origin``
     (``(lat0, lon0)``, degrees) ``(u, v) = local_project(lat, lon, origin)`` instead.
     """
 
@@ -104,7 +106,7 @@ def fit_affine(grid: Grid, points: Sequence[tuple[float, float, Hex]]) -> Affine
     if len(points) < 3:
         raise ValueError(f"an affine fit needs at least 3 printed points, got {len(points)}")
     rows = [(*project(lat, lon), 1.0) for lat, lon, _ in points]
-    targets = [grid.center(h, _SIZE) for _, _, h in points]
+    targets = [sheet.center(grid, h, _SIZE) for _, _, h in points]
     ata = [[sum(r[i] * r[j] for r in rows) for j in range(3)] for i in range(3)]
     bx = [sum(r[i] * t[0] for r, t in zip(rows, targets)) for i in range(3)]
     by = [sum(r[i] * t[1] for r, t in zip(rows, targets)) for i in range(3)]
@@ -124,7 +126,7 @@ def fit_similarity(grid: Grid, points: Sequence[tuple[float, float, Hex]]) -> Af
     rhs: list[float] = []
     for lat, lon, h in points:
         u, v = local_project(lat, lon, origin)
-        cx, cy = grid.center(h, _SIZE)
+        cx, cy = sheet.center(grid, h, _SIZE)
         rows += [[u, -v, 1.0, 0.0], [v, u, 0.0, 1.0]]  # x = a*u - b*v + c, y = b*u + a*v + d
         rhs += [cx, cy]
     ata = [[sum(r[i] * r[j] for r in rows) for j in range(4)] for i in range(4)]
@@ -147,7 +149,7 @@ def hex_at(grid: Grid, x: float, y: float) -> Hex:
         row0 = grid.first_row + round(y / HEX - 0.5 - shift)
         for row in (row0 - 1, row0, row0 + 1):
             h = Hex(col, row)
-            cx, cy = grid.center(h, _SIZE)
+            cx, cy = sheet.center(grid, h, _SIZE)
             d = (cx - x) ** 2 + (cy - y) ** 2
             if best is None or d < best[0] - 1e-12:
                 best = (d, h)
@@ -186,7 +188,7 @@ def residuals(
     out = []
     for name, lat, lon, h in printed:
         x, y = affine.apply(lat, lon)
-        cx, cy = grid.center(h, _SIZE)
+        cx, cy = sheet.center(grid, h, _SIZE)
         snapped = hex_at(grid, x, y)
         out.append(
             Residual(name, hex_label(h), _label(snapped), (x - cx) / HEX, (y - cy) / HEX)

@@ -32,6 +32,9 @@ from casebook.core.grid import Grid
 from casebook.core.hexgrid import Hex, hex_label
 from casebook.tools.mapfit import Affine, Residual, fit_affine, fit_similarity, hex_at, residuals
 from casebook.tools.mapsource import FACINGS, FEATURES_ALONG, FEATURES_THROUGH, Sources
+from casebook.tools.sheet import center, side_segment
+from casebook.tools.sheet import direction as hex_direction
+from casebook.tools.sheet import line as hex_line
 
 __all__ = ["Placement", "MapBuild", "build_map"]
 
@@ -89,7 +92,7 @@ def build_map(src: Sources) -> MapBuild:
     for t in src.towns:
         x, y = affine.apply(t.lat, t.lon)
         h = hex_at(grid, x, y)
-        cx, cy = grid.center(h, 1.0)
+        cx, cy = center(grid, h, 1.0)
         placements.append(Placement(t.name, t.kind, t.ip, h, grid.contains(h),
                                     math.hypot(x - cx, y - cy) / math.sqrt(3)))
     moscow: list[Hex] = []
@@ -124,14 +127,14 @@ def build_map(src: Sources) -> MapBuild:
         cite = str(f.get("provenance", "")).split(":", 1)[-1].strip()
         for h in line:
             for n in grid.neighbours(h):
-                if n not in on_line and grid.direction(h, n) in FACINGS[f["facing"]]:
+                if n not in on_line and hex_direction(grid, h, n) in FACINGS[f["facing"]]:
                     sides.setdefault(_pair(h, n), {})["fortification"] = {"protects": _lab(h)}
                     fort_prov[_pair(h, n)] = f"reconstructed: the {f['name']} ({cite}) along {how}"
 
     terrain: dict[str, str] = {}
     outlines = [(r["terrain"], [sheet(p) for p in r["outline"]]) for r in geo.get("regions") or []]
     for h in grid.hexes():
-        c = grid.center(h, 1.0)
+        c = center(grid, h, 1.0)
         for name, poly in outlines:
             if _inside(c, poly):
                 terrain[_lab(h)] = name
@@ -218,7 +221,7 @@ def _corner_graph(grid: Grid) -> nx.Graph:
     for h in grid.hexes():
         for n in grid.neighbours(h):
             if h < n:
-                p, q = grid.side_segment(grid.hexside(h, n), 1.0)
+                p, q = side_segment(grid, grid.hexside(h, n), 1.0)
                 u, v = _node(p), _node(q)
                 g.add_edge(u, v, side=(h, n), mid=((p[0] + q[0]) / 2, (p[1] + q[1]) / 2))
     return g
@@ -282,7 +285,7 @@ def _through(grid: Grid, hexes: list[Hex]) -> list[Hex]:
     """The hex path through consecutive hexes (Grid.line between each pair), without repeats."""
     path: list[Hex] = []
     for a, b in zip(hexes, hexes[1:]):
-        for h in grid.line(a, b):
+        for h in hex_line(grid, a, b):
             if not path or path[-1] != h:
                 path.append(h)
     return path

@@ -23,6 +23,7 @@ import drawsvg as draw
 
 from casebook.core.grid import Grid
 from casebook.core.hexgrid import Hex, HexSide, hex_label, parse_hex
+from casebook.tools import sheet
 from casebook.tools.render_units import draw_front, draw_units
 
 __all__ = ["render_svg", "side_styles", "COLOURS", "TERRAIN_COLOURS", "SIDE_PALETTE", "S", "HEX_NUMBER_PX"]
@@ -83,14 +84,14 @@ class _Sheet:
         self.dx, self.dy = MARGIN, TOP
 
     def c(self, h: Hex) -> tuple[float, float]:
-        x, y = self.grid.center(h, S)
+        x, y = sheet.center(self.grid, h, S)
         return (x + self.dx, y + self.dy)
 
     def corners(self, h: Hex) -> list[float]:
-        return [_r(v) for x, y in self.grid.corners(h, S) for v in (x + self.dx, y + self.dy)]
+        return [_r(v) for x, y in sheet.corners(self.grid, h, S) for v in (x + self.dx, y + self.dy)]
 
     def side(self, a: Hex, b: Hex) -> tuple[tuple[float, float], tuple[float, float]]:
-        p, q = self.grid.side_segment(HexSide(min(a, b), max(a, b)), S)
+        p, q = sheet.side_segment(self.grid, HexSide(min(a, b), max(a, b)), S)
         return ((p[0] + self.dx, p[1] + self.dy), (q[0] + self.dx, q[1] + self.dy))
 
     @property

@@ -64,6 +64,7 @@ def resume_trace(save: str | Path, position: dict[str, Any]) -> tuple[Any, dict[
     :func:`casebook.content.savecheck.load_save`). Raises PositionError naming the trace file when
     the trace is not the one the save was written with."""
     from casebook.content.savecheck import TRACE_SLOT, trace_digest
+    from casebook.content.tracefile import read_trace
     from casebook.core.trace import Trace
 
     slots = dict(position.get("plugin_state") or {})
@@ -82,7 +83,7 @@ def resume_trace(save: str | Path, position: dict[str, Any]) -> tuple[Any, dict[
     if isinstance(link, dict) and link.get("sha256") != trace_digest(trace_path.read_bytes()):
         raise refuse(f"not the trace {Path(save).name} was saved with (its SHA-256 differs: edited, "
                      "or from another play)")
-    trace = Trace.read(trace_path)
+    trace = read_trace(trace_path)
     if len(trace):
         first, last = trace[0], trace[len(trace) - 1]
         if first.kind == "setup":

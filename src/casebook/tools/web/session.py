@@ -20,6 +20,7 @@ from typing import Any
 
 from casebook.core.actions import Action, parse_action
 from casebook.core.errors import CasebookError, IllegalActionError
+from casebook.tools.cmd_ask import why_not_lines
 
 __all__ = ["ServeError", "Session", "confine", "parse_player_kind", "PLAYER_KINDS"]
 
@@ -140,7 +141,7 @@ class Session:
         """``{"legal", "cases", "reason"}`` for the action ``text`` now (the ``why`` of ``play``)."""
         with self.lock:
             action = self._parse(text)
-            cases, reason, lines = self.state.why_not_lines(action)
+            cases, reason, lines = why_not_lines(self.state, action)
             return {"action": str(action), "legal": reason == "legal", "cases": list(cases), "reason": reason,
                     "lines": lines}
 
@@ -214,7 +215,7 @@ class Session:
     def _refusal(self, probe: Action) -> dict[str, Any]:
         """No legal action matched: the rules' refusal of ``probe``, the plain action the page meant."""
         try:
-            cases, reason, lines = self.state.why_not_lines(probe)
+            cases, reason, lines = why_not_lines(self.state, probe)
         except (CasebookError, ValueError, KeyError) as exc:
             raise ServeError(f"{probe}: {_one_line(exc)}") from None
         return {"actions": [], "cases": list(cases), "reason": reason, "tried": str(probe), "lines": lines}
@@ -239,7 +240,7 @@ class Session:
             try:
                 result = self.state.apply(action)
             except IllegalActionError as exc:
-                lines = self.state.why_not_lines(action)[2]  # the refusal's rule lines, as `why` names them
+                lines = why_not_lines(self.state, action)[2]  # the refusal's rule lines, as `why` names them
                 raise ServeError(f"illegal {exc.action}: {exc.reason}", exc.cases, 409, lines) from None
             return {"applied": str(action), "result": _plain(result)}
 

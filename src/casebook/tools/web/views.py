@@ -16,6 +16,7 @@ from typing import Any
 
 from casebook.core.grid import Grid
 from casebook.core.hexgrid import hex_label
+from casebook.tools import sheet
 
 __all__ = ["annotate", "case_title", "colours", "board_view", "header_view", "units_view", "event_view",
            "rule_line", "snapshot", "TRACKS"]
@@ -44,8 +45,8 @@ def board_view(state: Any, title: str) -> dict[str, Any]:
     grid = _grid(map_data)
     hexes: dict[str, Any] = {}
     for h in grid.hexes():
-        x, y = grid.center(h, render.S)
-        pts = " ".join(f"{px + render.MARGIN:.2f},{py + render.TOP:.2f}" for px, py in grid.corners(h, render.S))
+        x, y = sheet.center(grid, h, render.S)
+        pts = " ".join(f"{px + render.MARGIN:.2f},{py + render.TOP:.2f}" for px, py in sheet.corners(grid, h, render.S))
         hexes[hex_label(h)] = {"c": [round(x + render.MARGIN, 2), round(y + render.TOP, 2)], "points": pts}
     return {"svg": svg, "hexes": hexes, "hex_size": render.S}
 

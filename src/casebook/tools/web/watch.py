@@ -29,12 +29,12 @@ class Watch:
     of every turn, phase and step), :meth:`at` (event *i* with the position at it)."""
 
     def __init__(self, path: Path, game: Any = None) -> None:
+        from casebook.content.tracefile import read_trace
         from casebook.core.errors import CasebookError
         from casebook.core.game import Game
-        from casebook.core.trace import Trace
 
         try:
-            recorded = Trace.read(path)
+            recorded = read_trace(path)
         except (CasebookError, ValueError, OSError) as exc:
             raise ServeError(f"{path}: not a trace: {str(exc).splitlines()[0] if str(exc) else exc}") from None
         if len(recorded) == 0 or recorded[0].kind != "setup":
