@@ -43,10 +43,11 @@ def test_replay_partial_accepts_a_cut_inside_the_game_work_after_a_decision(tmp_
 
 
 def test_replay_of_a_trace_cut_in_the_middle_of_a_line(tmp_path):
-    """3000 characters of the trace: line 16 is cut mid-event. One line, file:line, no JSON
-    parser's words; --partial replays the 15 complete events."""
+    """15 whole lines of the trace and half of line 16: line 16 is cut mid-event. One line,
+    file:line, no JSON parser's words; --partial replays the 15 complete events."""
     cut = tmp_path / "t.jsonl"
-    text = KP_GOLDEN.read_text()[:3000]
+    whole = KP_GOLDEN.read_text().splitlines(keepends=True)
+    text = "".join(whole[:15]) + whole[15][: len(whole[15]) // 2]
     assert text.count("\n") == 15 and not text.endswith("\n")
     cut.write_text(text)
     code, out = run("replay", cut)
