@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -91,9 +92,10 @@ class Pack:
         """The game id of the manifest."""
         return self.manifest["id"]
 
-    @property
+    @cached_property
     def vocabulary(self) -> Vocabulary:
-        """The game's :class:`~casebook.content.vocabulary.Vocabulary` (sides, unit classes, …)."""
+        """The game's :class:`~casebook.content.vocabulary.Vocabulary` (sides, unit classes, …),
+        built once per loaded pack (rules read it at every evaluation)."""
         return vocabulary_of(self.manifest)
 
     def scenario(self, scenario_id: str) -> Any:
