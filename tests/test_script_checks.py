@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from casebook.script import compile_scripts, facts_from_mapping
 from casebook.script.checks import UNKNOWN, satisfiable
-from casebook.script.exprs import Env
+from casebook.script.values import Env
 from casebook.tools.cli import cli
 
 SCHEMA = facts_from_mapping({

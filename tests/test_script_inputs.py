@@ -14,7 +14,7 @@ import pytest
 
 from casebook.core.errors import ContentError, ScriptSyntaxError
 from casebook.script import compile_scripts, facts_from_mapping, load_facts
-from casebook.script.compiler import RuleSet
+from casebook.script.ruleset import RuleSet
 from casebook.script.standard import StandardFacts
 from tests.conftest import make_ctx
 

@@ -26,7 +26,7 @@ from fractions import Fraction
 from typing import Any
 
 from casebook.content.cases import implements
-from casebook.script.exprs import MissingFactError
+from casebook.script.values import MissingFactError
 
 __all__ = ["effects_of", "setting", "SIDES"]
 

@@ -6,7 +6,8 @@ Owner of the steps ``combat`` (the phasing player attacks with activated and res
 ``casebook_combat`` (odds, column, DRM, roll, CRT cell; the `results` area applies the cell) and
 ``casebook ask … attack``. An attack's defender support is a pending decision of the defender
 (action ``support``) kept in ``plugin_state.combat``. A roll that notes a unit for a later
-promotion (a game's ``note_FLAG`` lines) is :mod:`._combat_notes`.
+promotion (a game's ``note_FLAG`` lines) is :mod:`._combat_notes`; the procedure (``assess``,
+``resolve``, ``attack_answer``, re-exported here) is :mod:`._combat_resolve`.
 """
 
 from __future__ import annotations
@@ -27,40 +28,26 @@ from casebook.areas._combat_listing import (
 from casebook.areas._combat_notes import (
     apply_raise,
     lapse_notes,
-    note_on_roll,
     noted_flags,
     raise_actions,
     raise_flag,
-    roll_notes,
 )
 from casebook.areas._combat_odds import (
-    as_json_number,
-    below_table,
-    column_shift,
     combat_dice,
-    crt_result,
-    fired_cases,
-    gather,
-    odds_column,
-    outcomes,
-    procedure_cases,
     rules_define,
-    shifted_column,
 )
+from casebook.areas._combat_resolve import assess, attack_answer, resolve
 from casebook.areas._combat_rules import PLUGIN, attack_refusals, reaction_cost, record, save, support_allowed
-from casebook.areas._combat_validators import attack_action, other_refusals, overrun_refusals
 from casebook.areas.help import usage_line
 from casebook.content.cases import implements
 from casebook.core.actions import Action
 from casebook.core.dice import SIDES
-from casebook.core.dice import roll as roll_dice
-from casebook.core.errors import IllegalActionError, QuestionError
+from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import parse_hex
 from casebook.core.hooks import Refusal, hookimpl
-from casebook.core.trace import Trace
 
 __all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "HELP_RULES", "HELP_OPTIONS", "assess", "attack_answer", "resolve",
-           "defender_support_policy", "raise_actions"]
+           "defender_support_policy", "raise_actions"]  # assess, attack_answer, resolve: from ._combat_resolve
 #: What a pack must hold for this area (src/casebook/content/requires.py): the CRT and the strength
 #: and DRM quantities (dice, column shifts, IP costs and the Combat Modifiers Chart are optional).
 REQUIRES = {"tables": ["crt"], "quantities": ["combat_strength", "attack_drm"]}
@@ -73,79 +60,6 @@ HELP_RULES = {"attack": ("combat_strength", "attack_drm", "column_shift", "loss_
 #: The options of the `attack` question only some games have, by the rule that gives them.
 HELP_OPTIONS = {"attack": {"[--support A,D]": "ip_cost", "[--overrun]": "overrun"}}
 _STEPS = {"combat": "attack", "reaction_attacks": "reaction"}
-
-
-@implements("10.0B", "10.3B", "10.3C", "10.4.5B", "10.4.5C")
-def assess(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, int] | None = None,
-           overrun: bool = False) -> dict[str, Any]:
-    """Everything about an attack before the dice: strengths (strength points), the ratio, the
-    basic and shifted CRT column (the game's ``loss_shift``, e.g. 10.3B-C: each side's largest
-    Loss marker shifts one column per step, attacker left, defender right), and the DRM of ``attack_drm`` with its terms (net
-    clamped once, 10.4.5C). A game whose scripts define ``column_shift`` (e.g. BM8.3)
-    adds its shifts, listed under ``shifts``. Raises KeyError for an unknown unit."""
-    f = gather(ctx, attackers, hex_, support, overrun)
-    index, basic = odds_column(ctx, f.attack_strength, f.defense_strength)
-    scripted, shift_terms = column_shift(ctx, f.drm_facts)
-    shift = f.loss_shift + scripted
-    _, column = shifted_column(ctx, index, shift)
-    e = ctx.quantity("attack_drm", f.drm_facts)
-    terms = [{"case": ", ".join(ln.cases), "value": ln.amount, "source": ln.source.rsplit("/", 1)[-1]}
-             for ln in e.lines if ln.fired and ln.kind in ("term", "group")]
-    raw = sum(t["value"] for t in terms)
-    ratio = f.attack_strength / f.defense_strength if f.defense_strength else None
-    out = {"facts": f, "attackers": list(f.attackers), "defenders": list(f.defenders),
-           "attack_strength": as_json_number(f.attack_strength),
-           "defense_strength": as_json_number(f.defense_strength),
-           "ratio": None if ratio is None else f"{as_json_number(ratio)}", "basic_column": basic,
-           "column": column, "column_shift": shift,
-           "drm": {"raw": raw, "net": int(e.value), "terms": terms}}
-    if rules_define(ctx, "column_shift"):
-        out["shifts"] = shift_terms
-    return out
-
-
-@implements("10.0C", "10.0D", "10.0E", "10.7A", "10.5C", "0.7.3.5B")
-def resolve(ctx: Any, attackers: Sequence[str], hex_: str, kind: str, support: Mapping[str, int] | None,
-            roll: int | None = None) -> dict[str, Any]:
-    """Resolve one combat: pay the announced support (attacker then defender, 10.0C; none for an
-    overrunning attacker, 9.5A), roll the combat dice (10.0D), read the CRT (10.0E) and note the
-    units the game's ``note_FLAG`` lines permit (Moscow '41 10.7A, e.g.). The `results` area
-    applies the cell. Raises IllegalActionError if a side cannot pay its support."""
-    sup = {"attacker": 0, "defender": 0, **dict(support or {})}
-    if kind == "overrun":
-        sup["attacker"] = 0
-    a = assess(ctx, attackers, hex_, sup, kind == "overrun")
-    f = a["facts"]
-    for who, side in (("attacker", f.attacker_side), ("defender", f.defender_side)):
-        if sup[who]:
-            if sup[who] > ctx.state.track("ip", side):
-                raise IllegalActionError(f"{side}: support {sup[who]}", ["2.3A"], f"{side} has {ctx.state.track('ip', side)} IPs")
-            ctx.state.add_track("ip", -sup[who], side)
-    dice = combat_dice(ctx)
-    if roll is None:
-        roll = roll_dice(ctx.state, dice, purpose="combat", cases=procedure_cases(ctx, ["10.0D"]),
-                         trace=ctx.trace if ctx.trace is not None else Trace(), source="combat.resolve")
-    result = crt_result(ctx, a["column"], roll, a["drm"]["net"])
-    rec = record(ctx)
-    noted = note_on_roll(ctx, rec, f, roll)
-    if kind != "overrun":
-        rec["attacked_step"] = sorted(set(rec["attacked_step"]) | set(attackers))
-        rec["defended_step"] = sorted(set(rec["defended_step"]) | set(f.defenders))
-    if kind == "attack":
-        rec["attacked_phase"] = sorted(set(rec["attacked_phase"]) | set(attackers))
-    save(ctx, rec)
-    out = {k: v for k, v in a.items() if k != "facts"}
-    fired = fired_cases(ctx, f)
-    out.update(hex=hex_, kind=kind, attacker_side=f.attacker_side, defender_side=f.defender_side,
-               odds=a["column"], support=sup, roll=roll, modified_roll=roll + a["drm"]["net"], result=result,
-               **noted, cases=list(dict.fromkeys([*procedure_cases(ctx, ["10.0A", "10.0B", "10.0D", "10.0E", "10.3A"]), *fired])))
-    if not rules_define(ctx, "ip_cost"):
-        del out["support"]       # no IPs, no combat support (a game without ip_cost)
-    ctx.record("combat", list(dict.fromkeys([*procedure_cases(ctx, ["10.0D", "10.0E"]), *fired])),
-               {k: v for k, v in out.items() if k != "drm"}
-               | {"drm": a["drm"]["net"], "terms": a["drm"].get("terms", [])},
-               source="combat.resolve", side=f.attacker_side)
-    return out
 
 
 def defender_support_policy(ctx: Any, attackers: Sequence[str], hex_: str) -> int:
@@ -328,63 +242,6 @@ def casebook_apply_action(ctx, action):
 
 
 # ---------------------------------------------------------------------------- the question
-@implements("10.0A", "10.1A")
-def attack_answer(ctx: Any, hex_: str, attackers: Sequence[str], support: Sequence[int] = (0, 0),
-                  overrun: bool = False, roll: int | None = None) -> dict[str, Any]:
-    """``attack HEX --with U,U [--support A,D] [--overrun] [--roll N]``: the attack assessed
-    (eligibility refusals with their cases, strengths, ratio, column and shift, DRM terms, every
-    outcome); with ``roll`` the CRT cell for that unmodified roll. ``legal`` and the refusals are
-    play's: the combat area's and every other validator of the same action (6.2D, 15.3C; for an
-    overrun the movement area's ``overrun`` action, 9.5A). Never changes the state."""
-    units = [ctx.state.unit(a) for a in attackers if ctx.state.has_unit(a)]
-    if len(units) != len(attackers):
-        missing = [a for a in attackers if not ctx.state.has_unit(a)]
-        raise QuestionError(f"attack: no unit {', '.join(missing)} on the map")
-    side = units[0]["side"]
-    kind = "overrun" if overrun else ("reaction" if side != ctx.state.phasing and ctx.state.phasing else "attack")
-    sup = {"attacker": int(support[0]) if support else 0, "defender": int(support[1]) if len(support) > 1 else 0}
-    refusals = attack_refusals(ctx, side, hex_, list(attackers), kind, sup["attacker"])
-    if kind == "overrun":  # 9.5A: the movement area's overrun action, as play judges it
-        refusals += overrun_refusals(ctx, side, hex_, list(attackers))
-    else:  # 6.2D, 15.3B-C, …: every other area's validator of the attack action, as in play
-        refusals += other_refusals(ctx, attack_action(side, hex_, list(attackers), sup["attacker"]))
-    if not ctx.state.units_at(hex_) or all(u.get("side") == side for u in ctx.state.units_at(hex_)):
-        return {"attackers": list(attackers), "hex": hex_, "legal": False,
-                "refusals": [{"reason": r.reason, "cases": list(r.cases)} for r in refusals], "cases": ["10.3A"]}
-    a = assess(ctx, attackers, hex_, sup, overrun)
-    out = {k: v for k, v in a.items() if k not in ("facts", "basic_column")}
-    out["basic_column"] = a["basic_column"]
-    out["kind"] = kind
-    out["legal"] = not refusals
-    out["refusals"] = [{"reason": r.reason, "cases": list(r.cases)} for r in refusals]
-    out["outcomes"] = [{k: v for k, v in o.items() if k != "p"} for o in outcomes(ctx, a["column"], a["drm"]["net"])]
-    if roll is not None:
-        out["result"] = {"roll": roll, "modified_roll": roll + a["drm"]["net"],
-                         "result": crt_result(ctx, a["column"], roll, a["drm"]["net"]),
-                         **roll_notes(ctx, a["facts"], roll)}
-        noting = [c for flag, cases in noted_flags(ctx).items() if out["result"].get(flag) for c in cases]
-        if noting:  # the roll notes a unit for a flag: the answer cites the note_FLAG line's cases
-            out["result"]["cases"] = list(dict.fromkeys(noting))
-    if refusals and rules_define(ctx, "combat_dice"):
-        out = _not_legal(ctx, out, a["facts"])
-    out["cases"] = sorted(set(procedure_cases(ctx, ["10.0A", "10.0B", "10.0E", "10.3A", "10.3B", "10.4.5C"]))
-                          | {c for t in a["drm"]["terms"] for c in t["case"].split(", ")}
-                          | {c for t in a.get("shifts", ()) for c in t["case"].split(", ")}
-                          | set(fired_cases(ctx, a["facts"]))
-                          | {c for r in refusals for c in r.cases})
-    return out
-
-
-def _not_legal(ctx: Any, out: Mapping[str, Any], f: Any) -> dict[str, Any]:
-    """A refused attack where the scripts define ``combat_dice`` (Battle for Moscow, for example):
-    ``legal`` and the refusals first, no outcomes or result, no column below the CRT (BM8.2C)."""
-    head = {"legal": False, "refusals": out["refusals"]}
-    rest = {k: v for k, v in out.items() if k not in ("legal", "refusals", "outcomes", "result")}
-    if below_table(ctx, f.attack_strength, f.defense_strength):
-        rest.update(column=None, basic_column=None)
-    return head | rest
-
-
 @hookimpl
 def casebook_answer(ctx, question, args, options):
     if question != "attack":

@@ -27,7 +27,7 @@ def rule_cases(rules: Any, names: Iterable[str]) -> list[str]:
     """The cases cited by the game's lines of the quantities and permissions ``names`` (those it
     defines), in rulebook order, without repeats. Shapes: ``rules`` a compiled
     :class:`casebook.script.compiler.RuleSet`."""
-    from casebook.script.compiler import RuleSet
+    from casebook.script.ruleset import RuleSet
 
     names = list(names)
     part = RuleSet({n: q for n, q in rules.quantities.items() if n in names},

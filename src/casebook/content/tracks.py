@@ -58,7 +58,7 @@ def _cap(rules: Any, quantity: str) -> tuple[int | None, tuple[str, ...]]:
     q = getattr(rules, "quantities", {}).get(quantity) if rules is not None else None
     for bound in getattr(q, "bounds", ()):
         if bound.kind == "at_most" and bound.cond is None and bound.high is not None:
-            from casebook.script.exprs import Env
+            from casebook.script.values import Env
 
             try:
                 value = bound.high(Env({}, None, rules), None)

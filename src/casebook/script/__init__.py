@@ -8,12 +8,13 @@ See ``docs/rule-language.md``.
 
 from __future__ import annotations
 
-from .compiler import RuleSet, compile_files, compile_scripts
+from .compiler import compile_files, compile_scripts
 from .explain import Explanation, Line
-from .exprs import MissingFactError
 from .facts import AskedFacts, FactSchema, FactType, facts_from_mapping, load_facts
 from .pack import RulePack, compile_pack, find_rule_pack
 from .parser import parse_file, parse_script
+from .ruleset import RuleSet
+from .values import MissingFactError
 
 __all__ = [
     "RuleSet", "compile_scripts", "compile_files", "Explanation", "Line", "MissingFactError",

@@ -25,10 +25,10 @@ from typing import Any
 from casebook.core.errors import Problem
 
 from . import ast as A
-from .exprs import Env
 from .facts import FactSchema
 from .parser import caret_context
 from .quantities import PermissionCode, QuantityCode, RuleCode
+from .values import Env
 
 __all__ = ["check_inputs", "lint_rules", "satisfiable", "BUDGET", "UNKNOWN"]
 

@@ -10,158 +10,37 @@ collected, never raised one by one.
 from __future__ import annotations
 
 import difflib
-import math
-from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Collection, Mapping
 from fractions import Fraction
-from typing import Any
 
-from casebook.core.errors import CasebookError, Problem
+from casebook.core.errors import Problem
 
 from . import ast as A
+from .aggregates import CollectionTerms
 from .facts import FactSchema, FactType
 from .parser import caret_context
 from .spatial import SpatialTerms
 from .tablerows import TableRows
+from .values import (
+    _ARITH,
+    _CMP,
+    ANY,
+    BOOL,
+    NUM,
+    STR,
+    Compiled,
+    MissingFactError,
+    _const,
+    _fused_op,
+    _norm,
+    _numeric,
+    round_value,
+)
 
-__all__ = ["Compiled", "Env", "ExprCompiler", "round_value", "MissingFactError", "NUM", "BOOL", "STR", "ANY"]
-
-NUM = FactType("num")
-BOOL = FactType("bool")
-STR = FactType("str")
-ANY = FactType("any")
-_NOCONST = object()
-
-Fn = Callable[[Any, Any], Any]
-
-
-class MissingFactError(CasebookError, KeyError):
-    """A fact a script reads was not given to the evaluation (the plugin did not publish it)."""
-
-
-class Env:
-    """One evaluation: the facts mapping the caller gives, the tables mapping, the standard facts
-    (``std``: engine and setting facts, read only when the caller did not give one; may be
-    ``None`` outside a game) and a cache of quantities."""
-
-    __slots__ = ("facts", "tables", "rules", "cache", "std")
-
-    def __init__(self, facts: Mapping[str, Any], tables: Mapping[str, Any] | None, rules: Any,
-                 std: Mapping[str, Any] | None = None) -> None:
-        self.facts = facts
-        self.tables = tables or {}
-        self.rules = rules
-        self.cache: dict[str, Any] = {}
-        self.std = std
-
-    def quantity(self, name: str) -> Any:
-        try:
-            return self.cache[name]
-        except KeyError:
-            v = self.cache[name] = self.rules.quantities[name].value_in(self)
-            return v
+__all__ = ["ExprCompiler"]
 
 
-@dataclass(frozen=True)
-class Compiled:
-    fn: Fn
-    type: FactType
-    const: Any = _NOCONST
-    uses: frozenset[str] = field(default_factory=frozenset)  # quantities referenced
-    #: ``("field", name)`` for a plain field of the current record, ``("fact", name)`` for a plain
-    #: fact: comparisons with a constant fuse the access into one closure (speed only).
-    access: tuple[str, str] | None = None
-
-    @property
-    def is_const(self) -> bool:
-        return self.const is not _NOCONST
-
-
-def round_value(value: Any, mode: str) -> int:
-    """Round a number ``down`` (floor), ``up`` (ceiling) or to ``nearest`` (halves up)."""
-    if mode == "down":
-        return math.floor(value)
-    if mode == "up":
-        return math.ceil(value)
-    return math.floor(value + Fraction(1, 2))
-
-
-def _div(a: Any, b: Any) -> Any:
-    return Fraction(a) / b
-
-
-def _const(value: Any, t: FactType) -> Compiled:
-    def fn(e, r):
-        return value
-    fn.const = value  # type: ignore[attr-defined]  # read by TermCode.fast (speed only)
-    return Compiled(fn, t, value)
-
-
-def _numeric(t: FactType) -> bool:
-    return t.kind in ("num", "int", "any")
-
-
-def _norm(t: FactType) -> FactType:
-    return NUM if t.kind == "int" else t
-
-
-_ARITH = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b, "/": _div}
-_CMP = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
-        ">=": lambda a, b: a >= b, "=": lambda a, b: a == b, "!=": lambda a, b: a != b}
-
-
-#: Binary tests with a constant right side, for :func:`_fused_op`.
-_FUSABLE = {
-    "==": lambda v, k: v == k, "!=": lambda v, k: v != k, "in": lambda v, k: v in k,
-    "not in": lambda v, k: v not in k, "<": lambda v, k: v < k, "<=": lambda v, k: v <= k,
-    ">": lambda v, k: v > k, ">=": lambda v, k: v >= k,
-}
-
-
-def _fused_op(a: Compiled, op: str, k: Any) -> Fn | None:
-    """One closure for ``<plain field or fact> <op> <constant>`` (the commonest script test),
-    instead of a closure calling the access closure; ``None`` when ``a`` is not a plain access.
-    A fact that is missing falls back to ``a.fn`` (its default, or MissingFactError)."""
-    if a.access is None:
-        return None
-    where, n = a.access
-    if where == "field":
-        if op == "==":
-            return lambda e, r: r[n] == k
-        if op == "!=":
-            return lambda e, r: r[n] != k
-        if op == "in":
-            return lambda e, r: r[n] in k
-        if op == "not in":
-            return lambda e, r: r[n] not in k
-        test = _FUSABLE[op]
-        return lambda e, r: test(r[n], k)
-    get, test = a.fn, _FUSABLE[op]
-    if op == "==":
-        def fact_eq(e, r):
-            try:
-                return e.facts[n] == k
-            except KeyError:
-                return get(e, r) == k
-        return fact_eq
-    if op == "in":
-        def fact_in(e, r):
-            try:
-                return e.facts[n] in k
-            except KeyError:
-                return get(e, r) in k
-        return fact_in
-
-    def fact_test(e, r):
-        try:
-            v = e.facts[n]
-        except KeyError:
-            v = get(e, r)
-        return test(v, k)
-    return fact_test
-
-
-class ExprCompiler(SpatialTerms, TableRows):
+class ExprCompiler(SpatialTerms, TableRows, CollectionTerms):
     """Compiles expressions of one game's scripts; collects :class:`Problem` s in ``problems``.
 
     ``quantities`` maps every quantity name of the game to its value type (so scripts may use one
@@ -385,64 +264,6 @@ class ExprCompiler(SpatialTerms, TableRows):
             return t.lookup(**{k: f(e, r) for k, f in fs})
         return Compiled(look, ANY, uses=uses)
 
-    def _collection(self, name: str, loc: A.Loc) -> tuple[str, FactType] | None:
-        found = self.schema.collection(name)
-        if found is not None:
-            self.reads.append((self.owner, found[0], loc))
-        if found is None:
-            colls = [n for n, t in self.schema.facts.items() if t.kind == "records"]
-            colls += [t.each for t in self.schema.facts.values() if t.kind == "records" and t.each]
-            self.error(loc, f"unknown collection `{name}`" + self.suggest(name, colls), len(name))
-        return found
-
-    def _count(self, node: A.Count, record, expect) -> Compiled:
-        found = self._collection(node.collection, node.loc)
-        if found is None:
-            return _const(0, NUM)
-        coll, t = found
-        src = self.records_fn(coll, t, node.within, record, node.loc)
-        if node.where is None:
-            return Compiled(lambda e, r: len(src(e, r)), NUM)
-        c = self.condition(node.where, t).fn
-        return Compiled(lambda e, r: sum(1 for x in src(e, r) if c(e, x)), NUM)
-
-    def _number_field(self, node: A.Total | A.Extreme, word: str) -> tuple[str, Any, str] | None:
-        """``(collection, its record type, field)`` of ``total``/``highest``/``lowest``, the field
-        checked to be a number field of the collection's records; None without the collection."""
-        found = self._collection(node.collection, node.loc)
-        if found is None:
-            return None
-        coll, t = found
-        f = node.field
-        if f not in t.fields:
-            self.error(node.loc, f"unknown field `{f}` of `{coll}`" + self.suggest(f, t.fields), len(f))
-        elif not _numeric(t.fields[f]):
-            self.error(node.loc, f"`{word}` needs a number field; `{f}` is a {self._tname(t.fields[f])}")
-        return coll, t, f
-
-    def _total(self, node: A.Total, record, expect) -> Compiled:
-        found = self._number_field(node, "total")
-        if found is None:
-            return _const(0, NUM)
-        coll, t, f = found
-        src = self.records_fn(coll, t, None, record, node.loc)
-        if node.where is None:
-            return Compiled(lambda e, r: sum(x[f] for x in src(e, r)), NUM)
-        c = self.condition(node.where, t).fn
-        return Compiled(lambda e, r: sum(x[f] for x in src(e, r) if c(e, x)), NUM)
-
-    def _extreme(self, node: A.Extreme, record, expect) -> Compiled:
-        """The highest / lowest number ``field`` among the records that match (0 when none do)."""
-        found = self._number_field(node, node.pick)
-        if found is None:
-            return _const(0, NUM)
-        coll, t, f = found
-        pick = max if node.pick == "highest" else min
-        src = self.records_fn(coll, t, None, record, node.loc)
-        c = self.condition(node.where, t).fn if node.where is not None else None
-        if c is None:
-            return Compiled(lambda e, r: pick((x[f] for x in src(e, r)), default=0), NUM)
-        return Compiled(lambda e, r: pick((x[f] for x in src(e, r) if c(e, x)), default=0), NUM)
 
     # -- conditions ----------------------------------------------------------------------------
     def _compare(self, node: A.Compare, record, expect) -> Compiled:
@@ -518,26 +339,3 @@ class ExprCompiler(SpatialTerms, TableRows):
         else:
             fn = lambda e, r: fa(e, r) or fb(e, r)  # noqa: E731
         return Compiled(fn, BOOL, uses=a.uses | b.uses)
-
-    def _quantified(self, node: A.Quantified, record, expect) -> Compiled:
-        found = self._collection(node.collection, node.loc)
-        if found is None:
-            return _const(False, BOOL)
-        coll, t = found
-        src = self.records_fn(coll, t, node.within, record, node.loc)
-        c = self.condition(node.cond, t).fn
-        if node.quant == "all":
-            def fn(e, r):
-                for x in src(e, r):
-                    if not c(e, x):
-                        return False
-                return True
-        else:
-            on_match = node.quant == "any"
-
-            def fn(e, r):
-                for x in src(e, r):
-                    if c(e, x):
-                        return on_match
-                return not on_match
-        return Compiled(fn, BOOL)

@@ -87,7 +87,7 @@ def compile_offer(builder: Any, o: A.Offer) -> OfferCode:
     """Check and compile offer ``o`` with the script builder (its expression compiler ``ex``
     and ``code``); problems go to the builder's list: an action not declared in facts.yaml, an
     unknown ``for each`` collection, two cost lines on one track."""
-    from .compiler import _suggest
+    from .ruleset import _suggest
 
     ex = builder.ex
     ex.key = o.action

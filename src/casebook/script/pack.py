@@ -19,8 +19,9 @@ from casebook.content.loader import installed_games, resolve_rules_dir, rules_di
 from casebook.content.yamlio import load_yaml
 from casebook.core.errors import ContentError, Problem
 
-from .compiler import RuleSet, compile_files
+from .compiler import compile_files
 from .facts import load_facts
+from .ruleset import RuleSet
 from .tablerows import table_shape
 
 __all__ = ["RulePack", "read_manifest", "find_rule_pack", "compile_pack", "compile_loaded_pack", "world_of",

@@ -22,7 +22,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from .explain import Explanation, Line
-from .exprs import Env, Fn, round_value
+from .values import Env, Fn, round_value
 
 __all__ = ["MISS", "TermCode", "BoundCode", "QuantityCode", "PermissionCode", "RuleCode", "overrides"]
 

@@ -90,7 +90,7 @@ def _hex(label: str) -> Hex:
 
 
 def _board(e: Any, loc: A.Loc) -> Any:
-    from .exprs import MissingFactError
+    from .values import MissingFactError
 
     board = getattr(e.std, "board", None)
     if board is None:
@@ -114,7 +114,7 @@ def _side_of(e: Any) -> Any:
                 return e.std["phasing_side"]
             except KeyError:
                 pass
-    from .exprs import MissingFactError
+    from .values import MissingFactError
 
     raise MissingFactError("`own` / `enemy` need the fact `side` (or a phasing side)") from None
 
@@ -131,7 +131,7 @@ class SpatialTerms:
                    loc: A.Loc) -> Any:
         """``fn(e, r) -> records`` of collection ``coll``: the caller's, else the engine's
         (``provider: engine``), filtered by ``within`` (hexes from an origin)."""
-        from .exprs import MissingFactError
+        from .values import MissingFactError
 
         if t.provider == "engine":
             fields = tuple((f, _blank(ft)) for f, ft in t.fields.items())
@@ -172,7 +172,7 @@ class SpatialTerms:
 
     # -- distance to nearest -------------------------------------------------------------------
     def _nearest(self, node: A.Nearest, record: FactType | None, expect: Any) -> Any:
-        from .exprs import NUM, Compiled, _const
+        from .values import NUM, Compiled, _const
 
         found = self._collection(node.collection, node.loc)  # type: ignore[attr-defined]
         if found is None:
@@ -247,7 +247,7 @@ class SpatialTerms:
     def hex_function(self, node: A.Call, record: FactType | None) -> Any:
         """``terrain(h)``, ``town(h)``, ``town_name(h)`` (the map's name of its town, ``""``
         where there is none), ``distance(a, b)``; ``None`` for another function."""
-        from .exprs import NUM, STR, Compiled, MissingFactError
+        from .values import NUM, STR, Compiled, MissingFactError
 
         if node.fn not in _HEX_FUNCTIONS:
             return None
@@ -284,7 +284,7 @@ class SpatialTerms:
 
     def side_relative(self, n: str, record: FactType | None) -> Any:
         """``own`` / ``enemy`` inside a record with a ``side`` field; ``None`` otherwise."""
-        from .exprs import BOOL, Compiled
+        from .values import BOOL, Compiled
 
         if record is None or n not in ("own", "enemy") or n in record.fields or "side" not in record.fields:
             return None

@@ -14,7 +14,7 @@ cell as ``lookup tec(…)``).
 keys and the column must be fields (dimensions) of the table, a constant key value must occur in
 that field, and keys that are all constants must select exactly one row — every mistake reported
 where it is written, with a did-you-mean. At run time a selection that matches no row (or more
-than one) is a :class:`~casebook.script.exprs.MissingFactError` naming the table and the keys.
+than one) is a :class:`~casebook.script.values.MissingFactError` naming the table and the keys.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ class TableRows:
     looked_up: set[str]
 
     def _row(self, node: A.Row, record: FactType | None, expect: Any) -> Any:
-        from .exprs import ANY, NUM, STR, Compiled, MissingFactError
+        from .values import ANY, NUM, STR, Compiled, MissingFactError
 
         table = node.table
         self.looked_up.add(table)

@@ -170,7 +170,7 @@ def _read(env: Any, name: str) -> Any:
         return env.facts[name]
     if env.std is not None and name in env.std:
         return env.std[name]
-    from .exprs import MissingFactError
+    from .values import MissingFactError
 
     raise MissingFactError(f"the fact `{name}` a track key reads was not given")
 

@@ -1,0 +1,202 @@
+"""The per-query context every hook receives: :class:`Ctx`, an
+:class:`~casebook.script.engine.Engine` bound to one :class:`~casebook.core.state.GameState` (and
+optionally a :class:`~casebook.core.trace.Trace`), made by :meth:`Engine.ctx
+<casebook.script.engine.Engine.ctx>`.
+
+Plugins compute through it (the list is in :mod:`casebook.script.engine`'s docstring): the state,
+board and pack, rule-script quantities and permissions with their explanations, the hooks of the
+other rules areas, trace events (``ctx.record``) and the caches ``ctx.memo`` (per state version)
+and ``ctx.lasting`` (kept across changes, keyed by what the caller names).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from casebook.content.pack import Pack
+from casebook.core.board import Board
+from casebook.core.state import GameState
+from casebook.core.trace import Event, Trace
+
+if TYPE_CHECKING:
+    from .engine import Engine
+
+__all__ = ["Ctx"]
+
+
+@dataclass(eq=False)
+class Ctx:
+    """What every hook receives: the engine bound to one state (see the module docstring)."""
+
+    engine: Engine
+    state: GameState
+    board: Board
+    trace: Trace | None = None
+    #: ``None``, or ``{source: line}``: the script lines fired since the last event recorded
+    #: (an ``event_lines`` context, :meth:`Engine.ctx`)
+    event_lines: dict[str, dict[str, Any]] | None = None
+
+    @property
+    def memo(self) -> dict[Any, Any]:
+        """A cache for derived maps, valid for the state's current content (a new, empty one
+        after any change: caches never outlive the content they were computed from)."""
+        if self.event_lines is not None:
+            return self._own_cache(("memo", self.state.version))
+        recent = self.engine._recent  # the version asked last: most calls (inlined, a hot path)
+        if recent[0] == self.state._version:
+            return recent[1]
+        return self.engine.memo_for(self.state)
+
+    def _own_cache(self, key: Any) -> dict[Any, Any]:
+        """A cache of this context alone (an ``event_lines`` context: its lines never come from
+        another query's cache)."""
+        own = self.__dict__.setdefault("_own", {})
+        found = own.get(key)
+        if found is None:
+            if key[0] == "memo":  # only the current content's memo is kept
+                for old in [k for k in own if k[0] == "memo"]:
+                    del own[old]
+            found = own[key] = {}
+        return found
+
+    @property
+    def pack(self) -> Pack:
+        return self.engine.pack
+
+    @property
+    def rules(self) -> Any:
+        return self.engine.rules
+
+    @property
+    def hook(self) -> Any:
+        return self.engine.pm.hook
+
+    def table(self, table_id: str) -> Any:
+        """A chart of the pack by id (KeyError naming it if absent)."""
+        try:
+            return self.engine.pack.tables[table_id]
+        except KeyError:
+            raise KeyError(f"the pack has no table {table_id!r}") from None
+
+    def records(self, table_id: str) -> list[dict[str, Any]]:
+        """A records table of the pack by id (KeyError naming it if absent)."""
+        try:
+            return self.engine.pack.records[table_id]
+        except KeyError:
+            raise KeyError(f"the pack has no records table {table_id!r}") from None
+
+    @property
+    def standard(self) -> Mapping[str, Any]:
+        """The standard facts of this state (turn, weather, phasing side, scenario, settings:
+        :class:`casebook.script.standard.StandardFacts`), given to every evaluation."""
+        std = self.__dict__.get("_standard")
+        if std is None:
+            from casebook.script.standard import StandardFacts
+
+            std = self.__dict__["_standard"] = StandardFacts(self.state, self.engine.setting_defaults, self.board,
+                                                             self.engine.derived_facts)
+        return std
+
+    def value(self, name: str, facts: Mapping[str, Any]) -> Any:
+        """Rule-script quantity ``name`` for ``facts`` (fast path: no explanation); the standard
+        facts (:attr:`standard`) fill in what ``facts`` does not give."""
+        if self.engine._recording[0] is not None or self.event_lines is not None:
+            return self.quantity(name, facts).value
+        return self.engine.rules.value(name, facts, self.engine.script_tables, self.standard)
+
+    def quantity(self, name: str, facts: Mapping[str, Any]) -> Any:
+        """Rule-script quantity ``name`` for ``facts`` with its :class:`Explanation`
+        (``.value``, and every line with cases and ``file:line``)."""
+        e = self.engine.rules.explain(name, facts, self.engine.script_tables, self.standard)
+        self.engine.note_lines(e)
+        if self.event_lines is not None and not self.__dict__.get("_paused"):
+            self.engine.note_lines(e, self.event_lines)
+        return e
+
+    def permission(self, action: str, facts: Mapping[str, Any]) -> Any:
+        """Rule-script verdict on ``action`` for ``facts`` (allowed, and the cases deciding)."""
+        e = self.engine.rules.permission(action, facts, self.engine.script_tables, self.standard)
+        self.engine.note_lines(e)
+        if self.event_lines is not None and not self.__dict__.get("_paused"):
+            self.engine.note_lines(e, self.event_lines)
+        return e
+
+    def allowed(self, action: str, facts: Mapping[str, Any]) -> bool:
+        """Whether the rule scripts allow ``action`` for ``facts`` (fast path: no explanation)."""
+        if self.engine._recording[0] is not None or self.event_lines is not None:
+            return bool(self.permission(action, facts).value)
+        return bool(self.engine.rules.allowed(action, facts, self.engine.script_tables, self.standard))
+
+    def fire(self, event: str, facts: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The effects of the rule scripts' triggers of ``event`` that fire for ``facts``
+        (:meth:`casebook.script.RuleSet.fire`; carried out by :mod:`casebook.script.effects`)."""
+        effects = self.engine.rules.fire(event, facts, self.engine.script_tables, self.standard)
+        for seen in (self.engine._recording[0], None if self.__dict__.get("_paused") else self.event_lines):
+            if seen is not None:
+                for e in effects:
+                    seen.setdefault(e["source"], {"source": e["source"], "cases": e["cases"], "text": e["text"]})
+        return effects
+
+    def fired_lines(self, *explanations: Any) -> list[dict[str, Any]]:
+        """``[{"source": "x.rules:12", "cases": [...]}]``: every script line that fired in
+        ``explanations`` (a most-severe group: its winning member; a ``first`` quantity's
+        ``otherwise`` line only when no other line decided), for a trace event's ``lines``
+        (``casebook explain`` prints each line's text). Sources are relative to the game's rules
+        folder, as every rule line the engine names."""
+        out: list[dict[str, Any]] = []
+        for e in explanations:
+            decided = e.mode == "first" and any(ln.fired for ln in e.lines if ln.kind in ("term", "group"))
+            for ln in e.lines:
+                if decided and ln.kind == "start":  # `otherwise`: a line of the `first` quantity decided
+                    continue
+                chosen = [m for m in ln.members if m.won] if ln.members else ([ln] if ln.fired else [])
+                for m in chosen:
+                    out.append({"source": m.source, "cases": list(m.cases)})
+        return out
+
+    def record(self, kind: str, cases: Any = (), data: Mapping[str, Any] | None = None, *,
+               source: str = "", side: str | None = None, lines: bool = True) -> Event | None:
+        """Append a trace event (``seq`` from the state); None when this context has no trace.
+
+        In an ``event_lines`` context (:meth:`Engine.ctx`, play's) the rule-script lines that
+        fired through it since its last event are the event's ``data["lines"]``
+        (``[{"source": "x.rules:12", "cases": [...]}]``, in the order they first fired) unless
+        ``data`` names its own ``lines`` or ``lines=False`` (the driver's bookkeeping events);
+        then the collection starts again. No line fired: no ``lines`` key."""
+        if self.trace is None:
+            return None
+        payload = dict(data or {})
+        fired = self.event_lines
+        if fired is not None:
+            if lines and fired and "lines" not in payload:
+                payload["lines"] = [{"source": ln["source"], "cases": list(ln["cases"])} for ln in fired.values()]
+            fired.clear()
+            self.__dict__["_paused"] = False
+        return self.trace.record(self.state, kind, cases=tuple(cases), source=source, data=payload, side=side)
+
+    def begin_lines(self) -> None:
+        """Start collecting an event's lines afresh (the driver calls it before each hook it
+        runs, so lines fired for one rules area never go to another's event)."""
+        if self.event_lines is not None:
+            self.event_lines.clear()
+            self.__dict__["_paused"] = False
+
+    def lasting(self, *depends_on: Any) -> dict[Any, Any]:
+        """A cache kept across state changes for values that depend only on the board and on
+        ``depends_on`` — name everything else the values depend on, e.g.
+        ``ctx.lasting("movement.cell", temperature, ground)``. Use :attr:`memo` for anything
+        that depends on where the units are.
+
+        In an ``event_lines`` context the lines that fire from here to the next event are not
+        collected: a lasting value is computed once for many events and is not one event's
+        (whether it was computed now or found must not change what an event names)."""
+        if self.event_lines is not None:
+            self.__dict__["_paused"] = True
+        return self.engine.lasting(self.board, depends_on)
+
+    def changed(self) -> None:
+        """Announce a change: the memo follows the state's version, which every state method
+        already renews; this renews it too (for changes the state cannot see)."""
+        self.state.touch()
