@@ -91,3 +91,17 @@ def test_a_bad_path_for_map_or_save_is_an_error_and_play_goes_on(mini_pack, tmp_
     assert str(human.choose(state)) == "german: move path=0304 stack=0303"
     errors = [line for line in said if line.startswith("error: cannot write")]
     assert len(errors) == 2 and "x.svg" in errors[0] and "x.yaml" in errors[1]
+
+
+def test_play_takes_a_bare_bot_name_as_batch_does():
+    """``--player blue=greedy`` is ``bot:greedy`` (batch's --bot takes both); a wrong name is still
+    refused naming the kinds."""
+    from casebook.tools.cmd_play import parse_player
+
+    assert parse_player("greedy") == parse_player("bot:greedy") == ("bot", "greedy")
+    assert parse_player("human") == ("human", "")
+    import click
+    import pytest as _pytest
+
+    with _pytest.raises(click.BadParameter, match="bot:random"):
+        parse_player("grready")

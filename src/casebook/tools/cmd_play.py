@@ -44,12 +44,13 @@ def parse_players(given: tuple[str, ...]) -> dict[str, tuple[str, str]]:
 
 
 def parse_player(text: str) -> tuple[str, str]:
-    """``bot:greedy`` → ("bot", "greedy"); ``human`` → ("human", ""). BadParameter otherwise."""
+    """``bot:greedy`` (or ``greedy``, as ``batch --bot`` takes it) → ("bot", "greedy");
+    ``human`` → ("human", ""). BadParameter otherwise."""
     from casebook.tools.bots import BOT_KINDS
 
     if text == "human":
         return "human", ""
-    kind, _, name = text.partition(":")
+    kind, _, name = text.partition(":") if ":" in text else ("bot", "", text)
     if kind == "bot" and name in BOT_KINDS:
         return "bot", name
     raise click.BadParameter(f"expected human or bot:{'|bot:'.join(BOT_KINDS)}, got {text!r}")
