@@ -43,10 +43,10 @@ def test_replay_partial_accepts_a_cut_inside_the_game_work_after_a_decision(tmp_
 
 
 def test_replay_of_a_trace_cut_in_the_middle_of_a_line(tmp_path):
-    """3000 characters of the trace: line 16 is cut mid-event. One line, file:line, no JSON
+    """3300 characters of the trace: line 16 is cut mid-event. One line, file:line, no JSON
     parser's words; --partial replays the 15 complete events."""
     cut = tmp_path / "t.jsonl"
-    text = KP_GOLDEN.read_text()[:3000]
+    text = KP_GOLDEN.read_text()[:3300]
     assert text.count("\n") == 15 and not text.endswith("\n")
     cut.write_text(text)
     code, out = run("replay", cut)
@@ -147,7 +147,7 @@ def copied_game(tmp_path):
 def test_cases_explain_replay_find_the_pack_a_save_beside_the_trace_records(copied_game):
     pack, trace = copied_game
     code, out = run("cases", trace)
-    assert code == 0 and "implemented 34/34" in out, out
+    assert code == 0 and "implemented 37/37" in out, out
     code, out = run("explain", trace, 0)
     assert code == 0 and "setup" in out, out
     code, out = run("replay", trace)
@@ -162,7 +162,7 @@ def test_a_trace_whose_pack_is_gone_says_to_pass_pack(copied_game, tmp_path):
         assert code == 1 and "the game 'kp_copy' is not installed and it was played on " in out, (args, out)
         assert "name the pack folder it was played from: --pack DIR" in out and "Traceback" not in out
     code, out = run("cases", trace, "--pack", moved)
-    assert code == 0 and "implemented 34/34" in out, out
+    assert code == 0 and "implemented 37/37" in out, out
     code, out = run("explain", trace, 0, "--pack", moved)
     assert code == 0, out
 
