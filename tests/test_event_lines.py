@@ -17,8 +17,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _text(game: str, source: str) -> str:
+    """The rule line at ``file:N``, a line continued with ``\\`` joined (as ``explain`` prints it)."""
     file, _, n = source.partition(":")
-    return (ROOT / "games" / game / "rules" / file).read_text(encoding="utf-8").split("\n")[int(n) - 1]
+    rows = (ROOT / "games" / game / "rules" / file).read_text(encoding="utf-8").split("\n")[int(n) - 1:]
+    out = [rows[0]]
+    while out[-1].rstrip().endswith("\\") and len(out) < len(rows):
+        out.append(rows[len(out)])
+    return "\n".join(out)
 
 
 def _events(text: str) -> list[dict]:

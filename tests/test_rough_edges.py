@@ -148,7 +148,7 @@ def copied_game(tmp_path):
 def test_cases_explain_replay_find_the_pack_a_save_beside_the_trace_records(copied_game):
     pack, trace = copied_game
     code, out = run("cases", trace)
-    assert code == 0 and "implemented 34/34" in out, out
+    assert code == 0 and "implemented 37/37" in out, out
     code, out = run("explain", trace, 0)
     assert code == 0 and "setup" in out, out
     code, out = run("replay", trace)
@@ -163,7 +163,7 @@ def test_a_trace_whose_pack_is_gone_says_to_pass_pack(copied_game, tmp_path):
         assert code == 1 and "the game 'kp_copy' is not installed and it was played on " in out, (args, out)
         assert "name the pack folder it was played from: --pack DIR" in out and "Traceback" not in out
     code, out = run("cases", trace, "--pack", moved)
-    assert code == 0 and "implemented 34/34" in out, out
+    assert code == 0 and "implemented 37/37" in out, out
     code, out = run("explain", trace, 0, "--pack", moved)
     assert code == 0, out
 

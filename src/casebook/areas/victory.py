@@ -23,7 +23,7 @@ from casebook.core.hooks import hookimpl
 from ._zoc_cites import line_cases
 from .control import controller
 
-__all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "TABLES", "automatic_winner", "last_turn", "verdict"]
+__all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "TABLES", "automatic_winner", "last_turn", "track_lines", "verdict"]
 
 QUESTIONS = {"victory": "victory — who controls the victory hexes, and who would win now"}
 PLUGIN = "area_victory"
@@ -100,9 +100,35 @@ def casebook_game_result(ctx: Any) -> dict[str, Any] | None:
             "cases": list(dict.fromkeys([*line_cases(ctx, ("end_of_game",)), *v["cases"]]))}
 
 
+def track_lines(ctx: Any) -> dict[str, Any]:
+    """The game's tracks and its ``when step ends`` rule lines, for ``ask … victory``: ``{"tracks":
+    {track: value (an int, or nested by its keys)}, "step_lines": [{"source", "cases", "text",
+    "effect", "arg", "fires"}]}`` — ``fires``: whether the line would fire if the current step
+    ended now (``phase``/``step`` of the position; a scenario not yet begun: the sequence's first
+    step). Empty (``{}``) for a game with neither."""
+    out: dict[str, Any] = {}
+    tracks = dict(ctx.state.tracks())
+    if tracks:
+        out["tracks"] = tracks
+    phase, step = ctx.state.phase, ctx.state.step
+    if phase is None or step is None:
+        first = ctx.engine.sequence.phases[0]
+        phase, step = first.id, first.steps[0].id
+    facts = {"phase": phase, "step": step}
+    rules, tables = ctx.engine.rules, ctx.engine.script_tables
+    lines = rules.explain_event("step_ends", facts, tables, ctx.standard)
+    if lines:
+        amounts = {e["source"]: e.get("amount") for e in rules.fire("step_ends", facts, tables, ctx.standard)}
+        out["step_lines"] = [{**{k: line[k] for k in ("source", "cases", "text", "effect", "arg", "fires")},
+                              "amount": amounts.get(line["source"])} for line in lines]
+    return out
+
+
 @hookimpl
 def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Mapping[str, Any]) -> Any:
-    return verdict(ctx) if question == "victory" else None
+    """``ask … victory``: :func:`verdict`, with the game's tracks and ``when step ends`` lines
+    (:func:`track_lines`) where it has them."""
+    return {**verdict(ctx), **track_lines(ctx)} if question == "victory" else None
 
 
 class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/content/savecheck.py)
