@@ -32,6 +32,8 @@ def _new_process() -> None:
     """What a second run of ``casebook`` starts from: only the disk cache."""
     packcache._PACKS.clear()
     packcache._KEYS.clear()
+    packcache._BOARD_KEYS.clear()
+    packcache._TABLES.clear()
     _cached_engine.cache_clear()
 
 
@@ -161,3 +163,42 @@ def test_a_yaml_parse_is_kept_and_a_parse_with_problems_never(cache, tmp_path):
         doc, problems = read_yaml(bad)
         assert [p.message for p in problems] == ["duplicate key 'units'"]
     assert len(list(cache.glob("*.yaml"))) == 1
+
+
+def _index_fields(index):
+    return index.hexes, index.index, index.adj, index.step_kind, index.kind_step
+
+
+def _never(board):
+    raise AssertionError("built again: the kept table was not read")
+
+
+def test_a_board_table_is_kept_beside_the_pack_and_read_back_by_the_next_run(cache, mini_pack):
+    """The supply search's board index (areas/_supply_search.py) as the pack cache keeps it: built
+    once, stored under the pack's key, read back equal by the next process; another builder source
+    (``extra``) is another entry."""
+    from casebook.areas._supply_search import BoardIndex
+
+    board = packcache.pack_board(load_pack(mini_pack))
+    built = packcache.board_table(board, "supplyindex", BoardIndex, "source-1")
+    assert _index_fields(built) == _index_fields(BoardIndex(board)) and len(built.hexes) > 0
+    assert len(list(cache.glob("*.supplyindex"))) == 1
+    assert packcache.board_table(board, "supplyindex", _never, "source-1") is built  # this process: kept
+    _new_process()
+    board = packcache.pack_board(load_pack(mini_pack))  # the pack and its board read from the entry
+    again = packcache.board_table(board, "supplyindex", _never, "source-1")
+    assert _index_fields(again) == _index_fields(built)
+    other = packcache.board_table(board, "supplyindex", BoardIndex, "source-2")
+    assert _index_fields(other) == _index_fields(built) and len(list(cache.glob("*.supplyindex"))) == 2
+
+
+def test_a_board_not_of_a_cached_pack_has_its_table_built_not_stored(cache, mini_pack):
+    """An inline map's board (a position's own map) is no pack entry's board: its table is built in
+    the process and nothing is written."""
+    from casebook.areas._supply_search import BoardIndex
+    from casebook.content.mapdata import board_from_map
+
+    board = board_from_map(load_pack(mini_pack).map)  # a board built apart from the pack's
+    index = packcache.board_table(board, "supplyindex", BoardIndex, "source-1")
+    assert _index_fields(index) == _index_fields(BoardIndex(board))
+    assert list(cache.glob("*.supplyindex")) == []

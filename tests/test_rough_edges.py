@@ -42,20 +42,44 @@ def test_replay_partial_accepts_a_cut_inside_the_game_work_after_a_decision(tmp_
     assert code == 0 and f"{lines} events replayed identically; the trace is incomplete" in out, out
 
 
-def test_replay_of_a_trace_cut_in_the_middle_of_a_line(tmp_path):
-    """15 whole lines of the trace and half of line 16: line 16 is cut mid-event. One line,
-    file:line, no JSON parser's words; --partial replays the 15 complete events."""
+def cut_in_line_16(tmp_path: Path) -> Path:
+    """The Kestrel Pass golden trace cut in the middle of its line 16 (15 whole events before)."""
     cut = tmp_path / "t.jsonl"
-    whole = KP_GOLDEN.read_text().splitlines(keepends=True)
-    text = "".join(whole[:15]) + whole[15][: len(whole[15]) // 2]
+    lines = KP_GOLDEN.read_text().splitlines(keepends=True)
+    text = "".join(lines[:15]) + lines[15][: len(lines[15]) // 2]
     assert text.count("\n") == 15 and not text.endswith("\n")
     cut.write_text(text)
+    return cut
+
+
+def test_replay_of_a_trace_cut_in_the_middle_of_a_line(tmp_path):
+    """The trace cut in the middle of line 16. One line, file:line, no JSON parser's words;
+    --partial replays the 15 complete events."""
+    cut = cut_in_line_16(tmp_path)
     code, out = run("replay", cut)
     assert code == 1 and out.strip().splitlines() == [
         f"{cut}:16: the line is cut short (not a whole event); the trace stops in the middle of line 16 "
         "(--partial replays up to the last complete event)"], out
     code, out = run("replay", "--partial", cut)
     assert code == 0 and "15 events replayed identically" in out and "line 16 was cut short and left out" in out, out
+
+
+@pytest.mark.parametrize("command", [("explain", "{cut}", "3"), ("explain", "{cut}", "3", "--json"), ("cases", "{cut}")])
+def test_explain_and_cases_of_a_trace_cut_in_the_middle_of_a_line_say_so_in_one_line(tmp_path, command):
+    """What replay says of a cut line, explain and cases TRACE say too: one file:line message, exit 1,
+    no JSON parser's words (before: 'Unterminated string starting at: line 1 column …')."""
+    cut = cut_in_line_16(tmp_path)
+    code, out = run(*(a.format(cut=cut) for a in command))
+    assert code == 1 and out.strip().splitlines() == [
+        f"{cut}:16: the line is cut short (not a whole event); the trace stops in the middle of line 16"], out
+
+
+def test_explain_of_the_whole_trace_still_explains_the_event(tmp_path):
+    """The same 15 lines with a whole last line (no newline after it) are a trace: explain reads it."""
+    whole = tmp_path / "t.jsonl"
+    whole.write_text("".join(KP_GOLDEN.read_text().splitlines(keepends=True)[:15]).rstrip("\n"))
+    code, out = run("explain", whole, 14)
+    assert code == 0 and out.startswith("event 14 · turn "), out
 
 
 def test_replay_of_a_corrupt_line_that_is_not_the_last_is_still_refused(tmp_path):

@@ -80,3 +80,37 @@ def test_0_7_3_6_the_standing_pass_is_not_offered_at_the_loops_first_step(blitz,
     assert "german: pass until=loop" not in [str(t) for t in state.action_templates()]
     with pytest.raises(IllegalActionError):
         state.apply("german: pass until=loop")
+
+
+@pytest.mark.case("0.7.3.6")
+def test_0_7_3_6_a_save_made_after_a_standing_pass_loads_and_the_pass_still_stands(blitz, start, tmp_path):
+    """``play --load`` reads saves through ``load_save``: the driver's ``standing`` note (who passed,
+    turn, phase, loop steps, cases) is part of a save's schema (it was refused as an extra key), is
+    checked like the rest (an unknown key in it is still refused, file:line:column), and the loaded
+    position goes on passing the Soviet reactions of the loop."""
+    from casebook.content.position import position_to_dict
+    from casebook.content.savecheck import load_save
+    from casebook.content.yamlio import dump_yaml
+    from casebook.core.errors import PositionError
+
+    state = blitz.state_from_dict({**start, "turn": 2, "ip": {"german": 27, "soviet": 12}})
+    _to_reaction(state, "1308")
+    state.apply("soviet: pass until=loop")
+    saved = state.to_dict()
+    assert saved["plugin_state"]["driver"]["standing"] == {
+        "side": "soviet", "turn": 2, "phase": "first_player",
+        "steps": ["command", "movement", "combat", "reaction_movement", "reaction_attacks"],
+        "cases": ["0.7.3.4", "0.7.3.6"]}
+    path = tmp_path / "save.yaml"
+    path.write_text(dump_yaml(saved), encoding="utf-8")
+    loaded = blitz.state_from_dict(position_to_dict(load_save(path, blitz.engine)))  # as play --load
+    assert loaded._driver()["standing"] == saved["plugin_state"]["driver"]["standing"]
+    _to_reaction(loaded, "1109")  # the Soviet reaction steps pass by themselves, as before the save
+    assert (loaded.data.step, loaded.current_player()) == ("command", "german")
+    assert [e.data["step"] for e in loaded.trace if e.kind == "auto-pass" and e.data.get("standing")] == [
+        "reaction_movement", "reaction_attacks"]
+
+    saved["plugin_state"]["driver"]["standing"]["bogus"] = 1
+    path.write_text(dump_yaml(saved), encoding="utf-8")
+    with pytest.raises(PositionError, match=r"save\.yaml:\d+:\d+: plugin_state\.driver\.standing\.bogus: Extra inputs"):
+        load_save(path, blitz.engine)

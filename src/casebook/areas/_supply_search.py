@@ -16,9 +16,12 @@ with networkx's tie-breaks; ``tests/rules/test_supply_cache.py`` checks them aga
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
+from casebook.content.packcache import board_table
 from casebook.core.hexgrid import Hex
 
 __all__ = ["Ask", "BoardIndex", "StepCosts", "board_index"]
@@ -78,12 +81,18 @@ def _side_kind(edge: Mapping[str, Any], entered: Hex) -> tuple[Any, ...]:
     return tuple(out)
 
 
+#: SHA-256 of this module's source: part of the key of the index kept in the pack cache
+_SOURCE: list[str] = []
+
+
 def board_index(ctx: Any) -> BoardIndex:
-    """The :class:`BoardIndex` of ``ctx.board`` (built once per board)."""
-    cache = ctx.lasting("supply.index")
-    index = cache.get("index")
-    if index is None:
-        index = cache["index"] = BoardIndex(ctx.board)
+    """The :class:`BoardIndex` of ``ctx.board``: built once per board, kept for the process and,
+    for a pack's board, in the compiled-pack cache beside it (``casebook.content.packcache``
+    ``board_table``, keyed by this module's source too), so a warm ``casebook ask`` reads it back
+    instead of building it (some 12,000 steps of a full map)."""
+    if not _SOURCE:
+        _SOURCE.append(hashlib.sha256(Path(__file__).read_bytes()).hexdigest())
+    index: BoardIndex = board_table(ctx.board, "supplyindex", BoardIndex, _SOURCE[0])
     return index
 
 
@@ -117,8 +126,10 @@ class StepCosts:
         found = self._into[x]
         if found is None:
             found = []
+            step_kind, by_kind = self._index.step_kind, self._by_kind
             for y in self._index.adj[x]:
-                mp = self.cost(y, x, ask)
+                kind = step_kind[y, x]
+                mp = by_kind[kind] if kind in by_kind else self.cost(y, x, ask)
                 if mp is not None:
                     found.append((y, mp))
             self._into[x] = found

@@ -31,7 +31,7 @@ from casebook.content.tracks import track_problems
 from casebook.core.errors import Problem
 
 __all__ = ["save_problems", "rng_problems", "turn_problems", "TRACE_SLOT", "TraceLink", "DriverRecord", "trace_digest",
-            "plugin_state_problems", "state_schema", "state_slots", "is_save", "load_save",
+            "StandingRecord", "plugin_state_problems", "state_schema", "state_slots", "is_save", "load_save",
            "Locate", "RNG_MAX"]
 
 Locate = Callable[[tuple], tuple[str, int, int]]
@@ -45,13 +45,27 @@ PACK_SLOT = "pack"
 KERNEL_SLOTS = ("driver", TRACE_SLOT, PACK_SLOT)
 
 
+class StandingRecord(TypedDict):
+    """``plugin_state.driver.standing``: a standing pass (``pass until=loop``) in force — who took
+    it, on which turn, in which phase and loop of steps, citing which cases
+    (:func:`casebook.core.standing.standing_record`)."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    side: str
+    turn: int
+    phase: str
+    steps: list[str]
+    cases: list[str]
+
+
 class DriverRecord(TypedDict, total=False):
-    """``plugin_state.driver`` of a save: the game driver's step bookkeeping and the declared
-    result (written by :class:`casebook.core.play.State`)."""
+    """``plugin_state.driver`` of a save: the game driver's step bookkeeping, the standing pass in
+    force (None once it lapsed) and the declared result (written by :class:`casebook.core.play.State`)."""
 
     __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
     started: bool
     acted: bool
+    standing: StandingRecord | None
     result: dict[str, Any]
 
 

@@ -276,9 +276,9 @@ def pack_of(game: str, pack: Path | None = None) -> str:
     if not path.is_file():
         return str(pack) if pack is not None else game
     if path.suffix == ".jsonl":
-        from casebook.content.tracefile import read_trace
+        from casebook.tools.cmd_replay import read_whole
 
-        found = next((e.data.get("game") for e in read_trace(path) if e.kind == "setup"), None)
+        found = next((e.data.get("game") for e in read_whole(path) if e.kind == "setup"), None)
     else:
         from casebook.content.yamlio import load_yaml
 

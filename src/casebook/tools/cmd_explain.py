@@ -24,10 +24,10 @@ def explain_event(path: Path, seq: int, pack: Path | None = None) -> dict[str, A
     and ``rules_dir`` (where its rule lines live); ClickException if absent, or if ``pack`` is
     another game's; ContentError saying to pass ``--pack`` when no pack is found."""
     from casebook.content.cases import CaseIndex
-    from casebook.content.tracefile import read_trace
     from casebook.core.errors import shown_path
+    from casebook.tools.cmd_replay import read_whole
 
-    trace = read_trace(path)
+    trace = read_whole(path)  # one file:line message for a bad or cut line
     events = [e for e in trace if e.seq == seq]
     if not events:
         last = trace[len(trace) - 1].seq if len(trace) else -1

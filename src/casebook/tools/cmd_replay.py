@@ -21,7 +21,7 @@ import click
 
 from casebook.core.errors import CasebookError, IllegalActionError
 
-__all__ = ["replay", "replay_trace", "read_cut", "save_point", "END_EVENT"]
+__all__ = ["replay", "replay_trace", "read_cut", "read_whole", "cut_message", "save_point", "END_EVENT"]
 
 
 #: plugin_state slots of a save that are not the position (casebook.tools.saves)
@@ -46,8 +46,7 @@ def replay_trace(path: Path, pack: Path | None = None, partial: bool = False) ->
     shown = shown_path(path)
     recorded, cut = read_cut(path)
     if cut and not partial:
-        return False, (f"{shown}:{cut}: the line is cut short (not a whole event); the trace stops in the middle "
-                       f"of line {cut} (--partial replays up to the last complete event)")
+        return False, cut_message(shown, cut) + " (--partial replays up to the last complete event)"
     if len(recorded) == 0 or recorded[0].kind != "setup":
         return False, f"{shown}: the trace does not start with a setup event (a play started from a scenario)"
     setup = recorded[0].data
@@ -147,6 +146,24 @@ def read_cut(path: Path) -> tuple[Any, int | None]:
         except (ValueError, RecursionError):
             return loads_trace(head + "\n" if head else "", name=shown_path(path)), text.count("\n") + 1
     return loads_trace(text, name=shown_path(path)), None
+
+
+def cut_message(shown: str, cut: int) -> str:
+    """The one-line ``file:line: …`` message of a trace whose line ``cut`` is cut short."""
+    return f"{shown}:{cut}: the line is cut short (not a whole event); the trace stops in the middle of line {cut}"
+
+
+def read_whole(path: Path) -> Any:
+    """The trace at ``path`` (:func:`read_cut`), refused whole when its last line is cut short:
+    :class:`~casebook.content.tracefile.TraceError` with :func:`cut_message` (what ``explain`` and
+    ``cases`` of a trace say; ``replay --partial`` is the command that accepts a cut trace)."""
+    from casebook.content.tracefile import TraceError
+    from casebook.core.errors import shown_path
+
+    trace, cut = read_cut(path)
+    if cut:
+        raise TraceError(cut_message(shown_path(path), cut))
+    return trace
 
 
 def save_point(path: Path, state: Any) -> Path | None:
