@@ -40,3 +40,42 @@ def test_the_check_finds_a_game_name(tmp_path):
     fake.mkdir()
     (fake / "state.py").write_text('"""Sides."""\n\nSIDES = ("blue", "Soviet")\n', encoding="utf-8")
     assert _hits(fake) == ['core/state.py:3: SIDES = ("blue", "Soviet")']
+
+
+#: A case id as code writes it: a quoted literal such as ``"0.7"``, ``"10.3A"`` or ``"0.7.1.1"``.
+CASE_LITERAL = re.compile(r"""(?<![\w.])["'][0-9]+\.[0-9]+(\.[0-9]+)*[A-Z]?["']""")
+
+
+def _case_literals(folder: Path) -> list[str]:
+    """Lines of code (docstring examples between double backquotes are not code) quoting a case id."""
+    return [f"{path.relative_to(folder.parent)}:{n}: {line.strip()}"
+            for path in sorted(folder.rglob("*.py"))
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+            if CASE_LITERAL.search(line.replace("``", "\0").split("\0")[0] if "``" in line else line)]
+
+
+def test_the_core_cites_no_case_of_any_game():
+    """A case id is the game's: the core refuses an unreadable action with no case (it used to
+    cite Moscow '41's 0.7, Sequence of Play, in every game)."""
+    assert _case_literals(CORE) == []
+
+
+def test_an_unreadable_action_is_refused_citing_no_case():
+    from casebook.core.errors import IllegalActionError
+    from casebook.core.game import Game
+
+    state = Game.load("kestrel_pass", "meeting").new_initial_state(seed=1)
+    assert state.why_not("??")[0] == ()
+    try:
+        state.apply("??")
+    except IllegalActionError as exc:
+        assert exc.cases == () and "not an action" in exc.reason
+    else:
+        raise AssertionError("an unreadable action was applied")
+
+
+def test_the_case_literal_check_finds_one(tmp_path):
+    fake = tmp_path / "core"
+    fake.mkdir()
+    (fake / "play.py").write_text('CASES = ("0.7",)\n"""e.g. ``["5.2A"]``"""\n', encoding="utf-8")
+    assert _case_literals(fake) == ['core/play.py:1: CASES = ("0.7",)']

@@ -115,7 +115,7 @@ class State:
             try:
                 action = parse_action(action, side=self._decider)
             except ValueError as exc:
-                raise IllegalActionError(str(action), ("0.7",), str(exc)) from None
+                raise IllegalActionError(str(action), (), f"not an action: {exc}") from None  # notation, no rule
         if self.is_terminal():
             raise IllegalActionError(str(action), (), "the game is over")
         if action not in self.legal_actions() and not self._accepts(action):
@@ -151,7 +151,7 @@ class State:
             try:
                 action = parse_action(action, side=self._decider)
             except ValueError as exc:
-                return ("0.7",), str(exc)
+                return (), f"not an action: {exc}"  # the notation is wrong: no rule case forbids it
         if action in self.legal_actions() or self._accepts(action):
             return (), "legal"
         return self._why_not_safe(action)
