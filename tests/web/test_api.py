@@ -101,6 +101,18 @@ def test_a_human_cannot_act_while_a_bot_decides_and_the_bot_endpoint_plays_it(bf
     assert [str(a) for a in session.state.history] == played
 
 
+def test_the_planning_bot_plays_a_side_through_the_page_as_in_play(tmp_path):
+    """``serve --player blue=bot:planner`` (the default bot of ``play``) is accepted and decides
+    through the same Game API: its actions are legal ones, applied and traced."""
+    from casebook.core.game import Game
+
+    session = new_session(Game.load("kestrel_pass", "meeting"), {"blue": "bot:planner", "red": "human"}, tmp_path)
+    assert session.players == {"blue": "bot:planner", "red": "human"}
+    played = client_for(session).post("/api/bot", json={"steps": 2}).json()["played"]
+    assert played and all(p.startswith("blue: ") for p in played)
+    assert [str(a) for a in session.state.history] == played
+
+
 def test_undo_takes_back_the_human_decision_and_the_bot_replies(session):
     client = client_for(session)
     client.post("/api/apply", json={"action": "german: move path=0102 stack=0201"})

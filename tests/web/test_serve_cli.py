@@ -37,6 +37,6 @@ def test_serve_refuses_an_unknown_side_and_a_save_outside_the_served_folder(tmp_
     bad = runner.invoke(cli, ["serve", "battle_for_moscow", "--player", "blue=human"])
     assert bad.exit_code == 2 and "battle_for_moscow has no side blue (sides: german, soviet)" in bad.output
     kind = runner.invoke(cli, ["serve", "battle_for_moscow", "--player", "german=wizard"])
-    assert kind.exit_code == 2 and "expected one of human, bot:greedy, bot:random" in kind.output
+    assert kind.exit_code == 2 and "expected one of human, bot:random, bot:greedy, bot:planner" in kind.output
     outside = runner.invoke(cli, ["serve", "battle_for_moscow", "--load", "/etc/hostname", "--root", str(tmp_path)])
     assert outside.exit_code == 1 and "/etc/hostname: outside the served folders" in outside.output

@@ -6,7 +6,7 @@ The page plays the game through the same Game API as ``casebook play`` (every ch
 against the legal actions and applied with ``State.apply``), answers the questions of
 ``casebook ask``, and steps through a trace (``--trace`` or the Watch tab).
 
-Players: ``--player SIDE=KIND`` (repeatable; KIND ``human``, ``bot:greedy`` or ``bot:random``);
+Players: ``--player SIDE=KIND`` (repeatable; KIND ``human``, ``bot:greedy``, ``bot:random`` or ``bot:planner``);
 with none given the game's first side is ``human`` and the others ``bot:greedy``; a side not named
 is ``bot:greedy``. Files the page names (save, load, a trace) must lie inside ``--root`` (default:
 the current folder) or the game's pack folder, and so must ``--load`` and ``--trace``.
@@ -109,7 +109,7 @@ def _players(values: tuple[str, ...]) -> dict[str, str]:
 @click.argument("game", default="moscow41", callback=game_argument)
 @click.argument("scenario", required=False, default=None)
 @click.option("--player", "player", multiple=True, metavar="SIDE=KIND",
-              help="Who plays a side: human, bot:greedy, bot:random (repeatable).")
+              help="Who plays a side: human, bot:greedy, bot:random, bot:planner (repeatable).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the dice (and the bots).")
 @click.option("--load", default=None, help="Continue a saved game (a position file written by save).")
 @click.option("--trace", "trace", default=None, help="Open this trace in the Watch tab.")

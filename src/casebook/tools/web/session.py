@@ -20,12 +20,14 @@ from typing import Any
 
 from casebook.core.actions import Action, parse_action
 from casebook.core.errors import CasebookError, IllegalActionError
+from casebook.tools.bots import BOT_KINDS
 from casebook.tools.cmd_ask import why_not_lines
 
 __all__ = ["ServeError", "Session", "confine", "parse_player_kind", "PLAYER_KINDS"]
 
-#: What may play a side: a person at the page, or one of the bots of casebook.tools.bots.
-PLAYER_KINDS = ("human", "bot:greedy", "bot:random")
+#: What may play a side: a person at the page, or one of the bots of casebook.tools.bots
+#: (every kind ``play`` and ``batch`` take: ``bot:random``, ``bot:greedy``, ``bot:planner``).
+PLAYER_KINDS = ("human", *(f"bot:{kind}" for kind in BOT_KINDS))
 
 
 class ServeError(Exception):
@@ -55,7 +57,8 @@ class ServeError(Exception):
 
 
 def parse_player_kind(text: str) -> str:
-    """``human``, ``bot:greedy``/``greedy``, ``bot:random``/``random`` → the canonical kind;
+    """``human``, ``bot:greedy``/``greedy`` (any bot of :data:`PLAYER_KINDS`, with or without
+    ``bot:``) → the canonical kind;
     ValueError otherwise."""
     kind = text if text == "human" or text.startswith("bot:") else f"bot:{text}"
     if kind not in PLAYER_KINDS:
