@@ -27,6 +27,7 @@ from __future__ import annotations
 import importlib
 import json
 import pkgutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -262,18 +263,23 @@ def gather_implemented(game: str, warnings: list[str]) -> dict[str, list[str]]:
     return found
 
 
-def pack_of(game: str, pack: Path | None = None) -> str:
+def pack_of(game: str, pack: Path | None = None, warn: Callable[[str], None] | None = None) -> str:
     """``game`` itself (a game id or pack directory), or for a trace (``.jsonl``: its setup event's
     game) or position file (its ``game:``) the pack it was played from
     (:func:`casebook.tools.saves.trace_pack`: ``pack`` if given, a pack folder of that game above
     the file, the folder a save beside it records, else the installed game). ClickException for
-    a file that names no game; ContentError (saying to pass ``--pack``) when no pack is found."""
+    a file that names no game, or a ``pack`` of another game than GAME or the file's; ContentError
+    (saying to pass ``--pack``) when no pack is found. ``warn`` is given
+    :func:`casebook.tools.saves.trace_pack_warning`'s line when the pack found may not be the one
+    the file was played on."""
     from casebook.content.confine import is_game_id
     from casebook.core.errors import shown_path
-    from casebook.tools.saves import trace_pack
+    from casebook.tools.saves import trace_pack, trace_pack_warning
 
     path = Path(game)
     if not path.is_file():
+        if pack is not None and _game_id(pack) != _game_id(path):
+            raise click.ClickException(f"{shown_path(pack)} is a pack of {_game_id(pack)!r}, not of {_game_id(path)!r}")
         return str(pack) if pack is not None else game
     if path.suffix == ".jsonl":
         from casebook.tools.cmd_replay import read_whole
@@ -286,7 +292,26 @@ def pack_of(game: str, pack: Path | None = None) -> str:
         found = data.get("game") if isinstance(data, dict) else None
     if not isinstance(found, str) or not is_game_id(found):
         raise click.ClickException(f"{shown_path(path)}: names no game (a trace's setup event or a position's game:)")
-    return str(trace_pack(path, found, pack))
+    if pack is not None and _game_id(pack) != found:
+        raise click.ClickException(f"{shown_path(pack)} is a pack of {_game_id(pack)!r}; {shown_path(path)} is of {found!r}")
+    chosen = trace_pack(path, found, pack)
+    note = trace_pack_warning(path, found, chosen) if pack is None else None
+    if note and warn is not None:
+        warn(note)
+    return str(chosen)
+
+
+def _game_id(game: Path) -> str | None:
+    """The game id of a game id or pack folder ``game`` (its manifest's ``id:``), None if unreadable."""
+    from casebook.content.loader import find_pack
+    from casebook.content.yamlio import read_yaml
+
+    try:
+        doc, _ = read_yaml(find_pack(str(game)) / "game.yaml")
+    except (CasebookError, OSError):
+        return None
+    found = doc.data.get("id") if doc is not None and isinstance(doc.data, dict) else None
+    return found if isinstance(found, str) else None
 
 
 def gather_report(game: str, tests_dir: Path | None, warnings: list[str]) -> dict[str, Any]:
@@ -326,7 +351,7 @@ def cases(game: str, as_json: bool, tests_dir: Path | None, only: str | None, pa
     """Case coverage of GAME (a game id, a pack directory, or a trace or position file: the pack it
     was played from): per leaf rule/errata case, what implements it, what tests it and its
     status; then `implemented N/T, tested M/T`."""
-    game = pack_of(game, pack)
+    game = pack_of(game, pack, warn=lambda note: click.echo(note, err=True))
     warnings: list[str] = []
     report = gather_report(game, tests_dir or default_tests_dir(), warnings)
     rows = [r for r in report["cases"] if only is None or r["status"] == only]

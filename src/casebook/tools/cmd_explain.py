@@ -9,6 +9,7 @@ and the text of that script line (from the event, else read from the rule script
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,12 +18,15 @@ import click
 __all__ = ["explain", "explain_event", "line_text"]
 
 
-def explain_event(path: Path, seq: int, pack: Path | None = None) -> dict[str, Any]:
+def explain_event(path: Path, seq: int, pack: Path | None = None,
+                  warn: Callable[[str], None] | None = None) -> dict[str, Any]:
     """The event ``seq`` of the trace at ``path`` with case titles (from ``pack``, the folder the
     game was played from, else :func:`casebook.tools.saves.trace_pack`: a pack folder of the
     trace's game above the trace, the folder a save beside it records, else the installed game)
     and ``rules_dir`` (where its rule lines live); ClickException if absent, or if ``pack`` is
-    another game's; ContentError saying to pass ``--pack`` when no pack is found."""
+    another game's; ContentError saying to pass ``--pack`` when no pack is found. ``warn`` is
+    given :func:`casebook.tools.saves.trace_pack_warning`'s line when the pack found may not be
+    the one the game was played on (edited since, or the installed game taken for want of one)."""
     from casebook.content.cases import CaseIndex
     from casebook.core.errors import shown_path
     from casebook.tools.cmd_replay import read_whole
@@ -43,12 +47,16 @@ def explain_event(path: Path, seq: int, pack: Path | None = None) -> dict[str, A
     if game or pack is not None:
         from casebook.content.loader import find_pack, resolve_rules_dir
         from casebook.content.yamlio import load_yaml
-        from casebook.tools.saves import trace_pack
+        from casebook.tools.saves import trace_pack, trace_pack_warning
 
-        pack_dir = find_pack(pack if pack is not None or game is None else trace_pack(path, str(game)))
+        chosen = pack if pack is not None or game is None else trace_pack(path, str(game))
+        pack_dir = find_pack(chosen)
         other = (load_yaml(pack_dir / "game.yaml").data or {}).get("id")
         if game is not None and other != game:
             raise click.ClickException(f"{shown_path(pack_dir)} is a pack of {other!r}; the trace {shown_path(path)} is of {game!r}")
+        note = trace_pack_warning(path, str(game), chosen) if game is not None and pack is None else None
+        if note and warn is not None:
+            warn(note)
         index = CaseIndex.for_game(pack_dir)
         for case in event.cases:
             titles[case] = index[case].title if case in index else "(not in the case index)"
@@ -107,7 +115,7 @@ def line_text(source: str, rules_dir: Path | str | None) -> str:
                    "a save beside it records, else the installed game the trace names).")
 def explain(trace: Path, seq: int, as_json: bool, pack: Path | None) -> None:
     """Show event SEQ of TRACE with its cases, case titles, terms and sources."""
-    out = explain_event(trace, seq, pack)
+    out = explain_event(trace, seq, pack, warn=lambda note: click.echo(note, err=True))
     if as_json:
         click.echo(json.dumps(out, ensure_ascii=False))
         return

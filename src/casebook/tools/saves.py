@@ -24,7 +24,7 @@ from typing import Any
 from casebook.core.errors import PositionError, Problem, shown_path
 
 __all__ = ["write_save", "resume_trace", "trace_path_of", "pack_identity", "save_pack", "saves_beside",
-           "trace_pack", "start_trace", "initial_state", "PACK_SLOT", "START_FIELD"]
+           "trace_pack", "trace_pack_warning", "start_trace", "initial_state", "PACK_SLOT", "START_FIELD"]
 
 #: The field of a ``setup`` event that holds the position a play began from when it did not begin
 #: from its scenario's setup (``play --load`` of a hand-made position, or of a save without its
@@ -193,6 +193,37 @@ def trace_pack(trace: Path, game: str, named: Path | None = None) -> str | Path:
              "no pack folder of it is above the trace or named by a save beside it")
     raise ContentError([Problem(shown_path(trace), 0, 0, "", f"the game {game!r} is not installed and {where}; "
                                 "name the pack folder it was played from: --pack DIR")])
+
+
+def trace_pack_warning(trace: Path, game: str, chosen: str | Path) -> str | None:
+    """A one-line warning when ``chosen`` (:func:`trace_pack`'s answer for the trace file
+    ``trace`` of ``game``) may not be the pack it was played on, else None: a save beside the
+    trace records the pack's SHA-256 (:func:`pack_identity`) and the pack differs now; or nothing
+    beside or above the trace names a pack and the installed ``game`` was taken. ``explain`` and
+    ``cases`` print it (to standard error) before answering from that pack."""
+    from casebook.content.loader import load_pack
+    from casebook.content.yamlio import read_yaml
+    from casebook.core.errors import CasebookError
+
+    for save in saves_beside(trace):
+        doc, _ = read_yaml(save) if save.is_file() else (None, ())
+        slots = doc.data.get("plugin_state") if doc is not None and isinstance(doc.data, dict) else None
+        recorded = slots.get(PACK_SLOT) if isinstance(slots, dict) else None
+        if not isinstance(recorded, dict) or recorded.get("id") != game or not recorded.get("sha256"):
+            continue
+        try:
+            now = pack_identity(load_pack(chosen))
+        except CasebookError:
+            return None  # the load that follows reports it
+        if now["sha256"] == recorded["sha256"]:
+            return None
+        return (f"warning: {trace.name} was played on the pack in {recorded.get('folder')} (content "
+                f"{str(recorded['sha256'])[:12]}…); {now['folder']} differs now ({now['sha256'][:12]}…): "
+                f"titles and rule lines are today's")
+    if isinstance(chosen, str) and chosen == game:
+        return (f"note: no pack folder of {game} is above {shown_path(trace)} and no save beside it names one: "
+                f"reading the installed {game} (if it was played on a copy of the pack, name it: --pack DIR)")
+    return None
 
 
 def start_trace(position: dict[str, Any], game_id: str, scenario: str) -> tuple[Any, dict[str, Any]]:
