@@ -225,6 +225,9 @@ def casebook_validate_action(ctx: Any, action: Any) -> list[Any]:
     step = ctx.state.step
     if action.kind not in ("move", "rail-move") or not is_movement_step(step):
         return []
+    if action.get("stack") is None:  # ``why move`` with no arguments: say what the action takes
+        return [Refusal(f"a {action.kind} names the hex of the stack that moves: {action.kind} stack=HEX "
+                        + ("to=HEX" if action.kind == "rail-move" else "path=HEX,HEX,…"), (), PLUGIN)]
     stack = str(action.get("stack"))
     once = tuple(line_cases(ctx, ("move_again",)))
     units = [u for u in ctx.state.units_at(stack) if u.get("side") == action.side]

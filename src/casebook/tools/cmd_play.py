@@ -140,6 +140,7 @@ def run_play(game_id: Any, scenario: str | None, players: dict[str, tuple[str, s
     bar = ProgressBar(last, enabled=progress)
     previous = signal.signal(signal.SIGTERM, _terminate)
     stopped = 0
+    ended = False  # the loop ended (or was interrupted) without an error: account it before "Wrote …"
     try:
         for _ in range(max_actions):
             if state.is_terminal():
@@ -169,26 +170,34 @@ def run_play(game_id: Any, scenario: str | None, players: dict[str, tuple[str, s
                     continue
                 raise
             flush()
+        ended = True
     except KeyboardInterrupt:
         echo("\nInterrupted: the play so far is saved (continue it with --load).")
         stopped = _STOPPED_BY.pop() if _STOPPED_BY else 130
+        ended = True
     finally:
         signal.signal(signal.SIGTERM, previous)
         bar.stop()
+        if ended:
+            _summary(state, narrator, echo)
         if out is not None:
             _write_outputs(state, out, name, echo)
-    for line in narrator.summary():
-        echo(line)
-    result = state.result()
-    if result is not None:
-        winner = result.get("winner") or "nobody"
-        echo(f"\nResult: {winner} — {result.get('level')} ({result.get('reason', '')})")
     if stopped:
         raise PlayInterrupted(state, stopped)
     return state
 
 
 _STOPPED_BY: list[int] = []
+
+
+def _summary(state: Any, narrator: Any, echo: Any) -> None:
+    """The last turn's summary and the result (if the game has one), before the files are written."""
+    for line in narrator.summary():
+        echo(line)
+    result = state.result()
+    if result is not None:
+        winner = result.get("winner") or "nobody"
+        echo(f"\nResult: {winner} — {result.get('level')} ({result.get('reason', '')})")
 
 
 class PlayInterrupted(Exception):
