@@ -152,3 +152,27 @@ def test_scenario_and_position_are_exclusive(tmp_path):
     result = CliRunner().invoke(render, ["moscow41", "--scenario", "x", "--position", str(pos), "-o",
                                          str(tmp_path / "o.svg")], standalone_mode=False)
     assert result.exception is not None and "not both" in str(result.exception)
+
+
+def test_render_of_a_scenario_the_game_has_not_is_a_usage_error_listing_its_scenarios(tmp_path):
+    from click.testing import CliRunner
+
+    from casebook.tools.cli import cli
+
+    r = CliRunner().invoke(cli, ["render", "kestrel_pass", "--scenario", "nosuch", "-o", str(tmp_path / "x.svg")])
+    assert r.exit_code == 2 and "kestrel_pass has no scenario 'nosuch' (scenarios: meeting)" in r.output
+    assert not (tmp_path / "x.svg").exists()
+
+
+def test_render_of_another_games_position_says_so_in_one_line(tmp_path):
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from casebook.tools.cli import cli
+
+    blitz = Path(__file__).resolve().parents[1] / "games" / "moscow41" / "scenarios" / "october-blitz.yaml"
+    r = CliRunner().invoke(cli, ["render", "kestrel_pass", "--position", str(blitz), "-o", str(tmp_path / "x.svg")])
+    message = str(r.exception)  # a ContentError: `casebook` prints it and exits 1
+    assert "this position is for game 'moscow41', the pack is 'kestrel_pass'" in message
+    assert message.count("\n") == 1 and not (tmp_path / "x.svg").exists()

@@ -58,6 +58,35 @@ def _load_position(path: Path, pack_dir: Path) -> dict[str, Any]:
     return {**data, "units": units}
 
 
+def _scenario_path(pack_dir: Path, scenario: str) -> Path:
+    """The file of the pack's scenario ``scenario``: the manifest's ``scenarios:`` entry (a pack
+    without a manifest: ``scenarios/<id>.yaml``). A scenario the pack has not is a usage error
+    listing those it has, as ``play`` says it."""
+    manifest = load_yaml(pack_dir / "game.yaml").data if (pack_dir / "game.yaml").is_file() else None
+    listed = manifest.get("scenarios") if isinstance(manifest, dict) else None
+    if isinstance(listed, dict):
+        if scenario not in listed:
+            raise click.BadParameter(f"{pack_dir.name} has no scenario {scenario!r} (scenarios: "
+                                     f"{', '.join(map(str, listed))})", param_hint="--scenario")
+        return pack_dir / str(listed[scenario])
+    path = pack_dir / "scenarios" / f"{scenario}.yaml"
+    if not path.is_file():
+        raise ContentError([Problem(str(path), 0, 0, "", f"no scenario {scenario!r} in {pack_dir}")])
+    return path
+
+
+def _same_game(path: Path, pack_dir: Path) -> None:
+    """A position of another game than the pack's is refused in one line (not as hundreds of
+    unknown counters and hexes)."""
+    manifest = load_yaml(pack_dir / "game.yaml").data if (pack_dir / "game.yaml").is_file() else None
+    data = load_yaml(path).data
+    game = manifest.get("id") if isinstance(manifest, dict) else None
+    other = data.get("game") if isinstance(data, dict) else None
+    if game and isinstance(other, str) and other != game:
+        raise ContentError([Problem(str(path), 1, 1, "game", f"this position is for game {other!r}, the pack is "
+                                                             f"{game!r} (render {other} --position {path})")])
+
+
 def map_and_units(game: str, scenario: str | None = None, position: str | None = None
                   ) -> tuple[dict[str, Any], list[dict[str, Any]], str]:
     """The map (plain data), the units to draw and a title, for the command's arguments."""
@@ -70,11 +99,10 @@ def map_and_units(game: str, scenario: str | None = None, position: str | None =
     title = f"{name}: map"
     path: Path | None = None
     if scenario:
-        path = pack_dir / "scenarios" / f"{scenario}.yaml"
-        if not path.is_file():
-            raise ContentError([Problem(str(path), 0, 0, "", f"no scenario {scenario!r} in {pack_dir}")])
+        path = _scenario_path(pack_dir, scenario)
     elif position:
         path = Path(position)
+        _same_game(path, pack_dir)
     if path is not None:
         pos = _load_position(path, pack_dir)
         units = [dict(u) for u in pos.get("units") or []]
@@ -107,7 +135,7 @@ def render(game: str, scenario: str | None, position: str | None, output: str, f
     when = ""
     if scenario or position:
         pack_dir = _pack_dir(game)
-        path = pack_dir / "scenarios" / f"{scenario}.yaml" if scenario else Path(str(position))
+        path = _scenario_path(pack_dir, scenario) if scenario else Path(str(position))
         pos = _load_position(path, pack_dir)
         markers = [dict(m) for m in pos.get("markers") or []]
         if pos.get("phase"):
