@@ -105,3 +105,13 @@ def test_play_takes_a_bare_bot_name_as_batch_does():
 
     with _pytest.raises(click.BadParameter, match="bot:random"):
         parse_player("grready")
+
+
+def test_an_unknown_player_kind_is_a_usage_error_of_player():
+    from click.testing import CliRunner
+
+    from casebook.tools.cli import cli
+
+    r = CliRunner().invoke(cli, ["play", "kestrel_pass", "--player", "blue=robot"])
+    assert r.exit_code == 2
+    assert "Invalid value for --player: expected human or bot:random|bot:greedy|bot:planner, got 'robot'" in r.output

@@ -53,7 +53,7 @@ def parse_player(text: str) -> tuple[str, str]:
     kind, _, name = text.partition(":") if ":" in text else ("bot", "", text)
     if kind == "bot" and name in BOT_KINDS:
         return "bot", name
-    raise click.BadParameter(f"expected human or bot:{'|bot:'.join(BOT_KINDS)}, got {text!r}")
+    raise click.BadParameter(f"expected human or bot:{'|bot:'.join(BOT_KINDS)}, got {text!r}", param_hint="--player")
 
 
 def write_turn_map(state: Any, path: Path, title: str) -> None:
