@@ -1,4 +1,5 @@
-"""Shared test fixtures. Case tests carry ``@pytest.mark.case("9.6C", ...)`` (counted by
+"""Shared test fixtures of the engine's tests (the session-wide ones, ``repo_root`` and the pack cache,
+are in the checkout's root ``conftest.py``). Case tests carry ``@pytest.mark.case("9.6C", ...)`` (counted by
 ``casebook cases``) and are named after their case (``test_9_6C_...``)."""
 
 from __future__ import annotations
@@ -11,38 +12,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKS = Path(__file__).resolve().parent / "packs"
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _pack_cache(tmp_path_factory: pytest.TempPathFactory):
-    """The compiled-pack cache of the session in a private temporary folder (never the user's
-    own ~/.cache/casebook), unless CASEBOOK_CACHE is set already (e.g. ``off``)."""
-    import os
-
-    if "CASEBOOK_CACHE" in os.environ:
-        yield
-        return
-    folder = tmp_path_factory.mktemp("casebook-cache")
-    folder.chmod(0o700)
-    os.environ["CASEBOOK_CACHE"] = str(folder)
-    yield
-    os.environ.pop("CASEBOOK_CACHE", None)
-
-
-@pytest.fixture
-def repo_root() -> Path:
-    return ROOT
-
-
 @pytest.fixture
 def mini_pack() -> Path:
     return PACKS / "mini"
-
-
-@pytest.fixture(scope="session")
-def m41():
-    """The Moscow '41 engine (loaded once per test session)."""
-    from casebook.script.engine import load_engine
-
-    return load_engine("moscow41")
 
 
 def make_ctx(engine, text: str, trace: bool = False):

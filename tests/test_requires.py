@@ -74,7 +74,7 @@ def test_a_missing_table_fails_lint_and_play_refuses_it_with_the_same_error(tmp_
 
 def test_a_scenario_s_victory_block_is_typed_by_its_victory_plugin(tmp_path):
     """Battle for Moscow's (BM10.1) block: a misspelt key and an unknown edition are located.
-    (Not marked with the case: Battle for Moscow's case tests live in tests/bfm/.)"""
+    (Not marked with the case: Battle for Moscow's case tests live in games/battle_for_moscow/tests/.)"""
     pack = _bfm(tmp_path)
     scenario = pack / "scenarios" / "campaign.yaml"
     text = scenario.read_text(encoding="utf-8")

@@ -251,7 +251,7 @@ def _refusal(ctx, text):
 @pytest.fixture
 def kp_position():
     from casebook.script.engine import load_engine
-    from tests.kestrel_pass.conftest import kp_ctx
+    from games.kestrel_pass.tests.conftest import kp_ctx
 
     kp = load_engine("kestrel_pass")
     return lambda *a, **k: kp_ctx(kp, *a, **k)

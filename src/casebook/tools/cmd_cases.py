@@ -314,16 +314,32 @@ def _game_id(game: Path) -> str | None:
     return found if isinstance(found, str) else None
 
 
+def _test_folders(game: str, tests_dir: Path | None) -> list[Path]:
+    """Where the tests of ``game`` are: ``tests_dir`` (``--tests``, or ./tests, or the checkout's),
+    and the game's own folder (a game is one folder, its tests in ``<pack>/tests/``; the scan
+    finds only ``test_*.py`` files, so the pack folder itself is scanned and the ids read
+    ``tests/test_….py::…``)."""
+    folders = [tests_dir] if tests_dir is not None else []
+    try:
+        pack_dir = _pack_dir(game)
+    except CasebookError:
+        return folders
+    if (pack_dir / "tests").is_dir() and all(pack_dir.resolve() not in f.resolve().parents for f in folders):
+        folders.append(pack_dir)
+    return folders
+
+
 def gather_report(game: str, tests_dir: Path | None, warnings: list[str]) -> dict[str, Any]:
     """The whole coverage report (see :func:`casebook.content.cases.coverage`) of ``game``."""
     index = CaseIndex.for_game(game)
     implemented = gather_implemented(game, warnings)
     tested: dict[str, list[str]] = {}
-    if tests_dir is not None:
-        scan = scan_tests(tests_dir, index)
-        tested = scan.tested
+    prefixes = {_prefix(c.id) for c in index.leaves()}
+    for folder in _test_folders(game, tests_dir):
+        scan = scan_tests(folder, index)
+        for case, tests in scan.tested.items():
+            tested.setdefault(case, []).extend(t for t in tests if t not in tested.get(case, []))
         # a case of another game (another id prefix: BM8.3 beside 10.4.5C) is not this game's concern
-        prefixes = {_prefix(c.id) for c in index.leaves()}
         warnings += [f"{test}: marks unknown case {case}" for test, case in scan.unknown
                      if _prefix(case) in prefixes]
     prefixes = {_prefix(c.id) for c in index.leaves()}

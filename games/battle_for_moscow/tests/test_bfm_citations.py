@@ -81,7 +81,7 @@ def test_BM8_6B_why_a_retreat_is_refused_cites_bfm_cases(bfm):
     not Moscow '41's 7.5A ("a friendly combat unit other than a remnant")."""
     from casebook.areas.results import run, start
     from casebook.core.game import Game
-    from tests.bfm.conftest import bfm_ctx
+    from games.battle_for_moscow.tests.conftest import bfm_ctx
 
     ctx = bfm_ctx(bfm, [("s-3a", "0606", 8), ("s-13a", "0806", None), ("g-vii", "0605", None)], turn=1)
     run(ctx, start(ctx, {"result": "DR", "hex": "0606", "attackers": ["g-vii"], "attacker_side": "german",

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from casebook.tools.cli import cli as main
 
-PACK = Path(__file__).resolve().parents[2] / "games" / "kestrel_pass"
+PACK = Path(__file__).resolve().parents[1]
 BLUE_COMBAT = {"phase": "blue_turn", "step": "combat"}
 RED_COMBAT = {"phase": "red_turn", "step": "combat"}
 

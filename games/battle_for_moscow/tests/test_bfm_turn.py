@@ -86,7 +86,7 @@ def test_BM4_sequence_of_play_in_the_order_of_the_reference(bfm):
 
 @pytest.mark.case("BM4.1A", "BM4.2A")
 def test_BM4_1A_no_german_replacements_on_turn_1(bfm):
-    from tests.bfm.conftest import bfm_ctx
+    from games.battle_for_moscow.tests.conftest import bfm_ctx
 
     def steps(turn, side):
         ctx = bfm_ctx(bfm, [], step="replacements", phasing=side, turn=turn, trace=True)
@@ -99,7 +99,7 @@ def test_BM4_1A_no_german_replacements_on_turn_1(bfm):
 
 @pytest.mark.case("BM4.3A")
 def test_BM4_3A_turns_3_and_4_are_mud(bfm):
-    from tests.bfm.conftest import bfm_ctx
+    from games.battle_for_moscow.tests.conftest import bfm_ctx
 
     grounds = {}
     for turn in range(1, 8):
@@ -111,7 +111,7 @@ def test_BM4_3A_turns_3_and_4_are_mud(bfm):
 
 @pytest.mark.case("BM4.3B")
 def test_BM4_3B_first_shock_army_from_turn_4(bfm):
-    from tests.bfm.conftest import bfm_ctx
+    from games.battle_for_moscow.tests.conftest import bfm_ctx
 
     def placeable(turn):
         ctx = bfm_ctx(bfm, [("s-1sa", None, 5), ("s-5a", None, 4)], step="replacements", phasing="soviet",

@@ -10,7 +10,7 @@ import pytest
 
 from casebook.content.yamlio import load_yaml
 
-MAP = Path(__file__).resolve().parents[2] / "games" / "battle_for_moscow" / "map.yaml"
+MAP = Path(__file__).resolve().parents[1] / "map.yaml"
 #: the five river hexsides shared/reference/battle-for-moscow.md prints as examples
 EXAMPLES = {("0105", "0205"), ("0404", "0505"), ("0805", "0806"), ("1002", "1103"), ("1103", "1104")}
 

@@ -223,7 +223,7 @@ def test_BM8_5E_choices_are_the_players_in_the_combat_step(bfm):
     the retreat path (decisions of the combat step, refused when not among the choices)."""
     from casebook.areas.results import run, start
     from casebook.core.game import Game
-    from tests.bfm.conftest import bfm_ctx
+    from games.battle_for_moscow.tests.conftest import bfm_ctx
 
     ctx = bfm_ctx(bfm, [("s-3a", "0606", 8), ("g-vii", "0605", None), ("g-xxxiv", "0706", None)])
     rec = start(ctx, {"result": "EX", "hex": "0606", "attackers": ["g-vii", "g-xxxiv"],
@@ -276,7 +276,7 @@ def test_BM8_1_the_attacker_chooses_which_adjacent_units_attack(bfm):
     sorted ids), less those below 1:1 (BM8.2C): against s-3a (8), g-ix 7, g-vi 5 and g-vii 7 may
     attack as three (19) or any two (12, 14, 12), none alone (7 or 5 : 8). A pair is played."""
     from casebook.core.game import Game
-    from tests.bfm.conftest import bfm_ctx
+    from games.battle_for_moscow.tests.conftest import bfm_ctx
 
     ctx = bfm_ctx(bfm, [("s-3a", "0606", 8), ("g-vii", "0605", None), ("g-vi", "0706", None),
                         ("g-ix", "0506", None)], turn=1)

@@ -4,7 +4,8 @@ its one combat die cannot show, a save's turn past the campaign's seven."""
 from __future__ import annotations
 
 import pytest
-from test_input_bounds import run
+
+from tests.test_input_bounds import run
 
 BFM = "games/battle_for_moscow/scenarios/campaign.yaml"
 
