@@ -193,6 +193,8 @@ class _Builder:
                     self.ex.key = s.action
                     self.ex.error(s.action_loc, f"action `{s.action}` is offered twice", len(s.action))
                 offers.append(compile_offer(self, s))
+                for rule in offers[-1].rules:  # its require/forbid lines: the action's forbid lines
+                    perms.setdefault(s.action, []).append(("forbid", rule.code, rule.cond))
             else:
                 self.ex.key = s.action
                 self.ex.owner = ("permission", s.action)
