@@ -64,6 +64,8 @@ class FactType:
     of: str = ""
     #: ``provider: track`` of a keyed track: its keys (``keys: [german]``, literal key values)
     keys: tuple[str, ...] = ()
+    #: where ``of:`` is written in facts.yaml (line, column; 0 unknown), for the check of the track
+    of_at: tuple[int, int] = field(default=(0, 0), compare=False)
 
     @property
     def standard(self) -> bool:
@@ -202,7 +204,8 @@ def _type(node: Any, where: str, file: str, problems: list[Problem], parent: Any
         keys = []
     return FactType(kind, values, fields, str(each) if each else None, str(node.get("description", "")),
                     default, has_default, provider, str(of) if isinstance(of, str) else "",
-                    tuple(str(k) for k in keys) if isinstance(keys, list) else ())
+                    tuple(str(k) for k in keys) if isinstance(keys, list) else (),
+                    _pos(node, "of") if "of" in node else (0, 0))
 
 
 def facts_from_mapping(data: Any, file: str) -> FactSchema:
