@@ -105,3 +105,31 @@ def test_KP11_2_why_in_play_names_the_lines_of_the_refusal():
     cases, _, lines = why_not_lines(state, "blue: dig-in hex=0106")          # Bluecastle: a town
     assert set(cases) == {"KP11.2", "KP11.3"}
     assert _line("forbid by KP11.3  when town_name") in [ln["source"] for ln in lines]
+
+
+@pytest.mark.case("KP11.2", "KP11.3")
+def test_KP11_3_ask_offer_judges_by_the_same_refusals_and_names_their_lines(tmp_path):
+    from click.testing import CliRunner
+
+    from casebook.tools.cli import cli as main
+
+    pos = tmp_path / "dig.yaml"
+    pos.write_text("\n".join(["kind: position", "format: 1", "game: kestrel_pass", "turn: 2",
+                              "weather: {temperature: warm, ground: dry}", "phase: blue_turn", "step: movement",
+                              "first_player: blue", "phasing: blue", "engineers: {blue: 2}", "units:",
+                              '  - {counter: b-1, hex: "0204"}', '  - {counter: b-2, hex: "0404"}']) + "\n")
+    pack = RULES.parent
+
+    def ask(*args):
+        r = CliRunner().invoke(main, ["ask", str(pos), "offer", *args, "--pack", str(pack), "--json"])
+        assert r.exit_code == 0, r.output
+        import json
+
+        return json.loads(r.output)
+
+    town = ask("dig-in", "hex=0404")                                         # Northford
+    assert (town["offered"], town["cases"]) == (False, ["KP11.3"])
+    assert [ln["source"] for ln in town["lines"]] == [_line("forbid by KP11.3  when town_name")]
+    assert ask("blue:", "dig-in", "hex=0204")["offered"] is True
+    r = CliRunner().invoke(main, ["ask", str(pos), "offer", "dig", "--pack", str(pack)])
+    assert r.exit_code == 1 and "the game's declared actions: dig-in" in r.output + str(r.exception)

@@ -30,10 +30,16 @@ from typing_extensions import TypedDict
 from casebook.core.actions import Action
 from casebook.core.hooks import Refusal, hookimpl
 
-__all__ = ["STATE_SCHEMA", "offers_of", "offered", "refusals", "carry_out", "casebook_legal_actions",
-           "casebook_validate_action", "casebook_apply_action"]
+__all__ = ["STATE_SCHEMA", "QUESTIONS", "offers_of", "offered", "refusals", "carry_out", "casebook_legal_actions",
+           "casebook_validate_action", "casebook_apply_action", "casebook_answer"]
 
 PLUGIN = "declared_actions"
+
+#: question -> usage line, for `casebook ask` (docs/ask.md)
+QUESTIONS: dict[str, str] = {
+    "offer": "offer ACTION [ARG=VALUE] — a declared action (an `offer` block of the rule scripts): whether "
+             "it is offered now, else each refusal with the rule line that makes it",
+}
 
 
 def offers_of(ctx: Any) -> tuple[Any, ...]:
@@ -206,6 +212,32 @@ def carry_out(ctx: Any, offer: Any, action: Action) -> dict[str, Any]:
 
 def _offer(ctx: Any, kind: str) -> Any:
     return next((o for o in offers_of(ctx) if o.kind == kind), None)
+
+
+@hookimpl
+def casebook_answer(ctx: Any, question: str, args: Any, options: Any) -> Any:
+    """``offer ACTION [ARG=VALUE]`` (or the whole notation, ``blue: dig-in hex=0204``): judged by
+    :func:`refusals`, the code path of play and ``why``; the answer's ``lines`` (added by ``ask``)
+    are the lines of its refusals."""
+    if question != "offer":
+        return None
+    from casebook.core.actions import parse_action
+    from casebook.core.errors import QuestionError
+
+    known = ", ".join(o.kind for o in offers_of(ctx)) or "none"
+    text = " ".join(str(a) for a in args)
+    kind = text.split(":", 1)[-1].split()[0].replace("_", "-") if text.split(":", 1)[-1].split() else ""
+    offer = _offer(ctx, kind)
+    if offer is None:
+        raise QuestionError(f"usage: {QUESTIONS['offer']} (the game's declared actions: {known})")
+    try:
+        action = parse_action(text.replace(kind.replace("-", "_"), kind, 1), side=_side(ctx, offer))
+    except ValueError as exc:
+        raise QuestionError(str(exc)) from None
+    refused = refusals(ctx, offer, action)
+    return {"action": str(action), "offered": not refused,
+            "refusals": [{"reason": r.reason, "cases": list(r.cases)} for r in refused],
+            "cases": list(dict.fromkeys(c for r in refused for c in r.cases)) or list(offer.code.cases)}
 
 
 @hookimpl
