@@ -133,3 +133,32 @@ def test_KP11_3_ask_offer_judges_by_the_same_refusals_and_names_their_lines(tmp_
     assert ask("blue:", "dig-in", "hex=0204")["offered"] is True
     r = CliRunner().invoke(main, ["ask", str(pos), "offer", "dig", "--pack", str(pack)])
     assert r.exit_code == 1 and "the game's declared actions: dig-in" in r.output + str(r.exception)
+
+
+@pytest.mark.case("KP11.2")
+def test_KP11_2_an_add_effect_of_an_offer_moves_a_keyed_track_held_to_its_bounds(tmp_path):
+    """An `add … to track … of …` line inside the block (here a test-only edit of a copy: digging
+    also gives the other side an engineer point) is carried out with the action, held to 0..3."""
+    import shutil
+
+    from casebook.script.engine import Engine
+    from tests.conftest import make_ctx
+
+    shutil.copytree(RULES.parent, tmp_path / "kp", ignore=shutil.ignore_patterns("golden"))
+    script = tmp_path / "kp" / "rules" / "fieldworks.rules"
+    anchor = "  place marker fortification  by KP11.2\n"
+    script.write_text(script.read_text(encoding="utf-8").replace(
+        anchor, anchor + "  add 1 to track engineers of red  by KP11.2\n"), encoding="utf-8")
+    engine = Engine.load(tmp_path / "kp")
+    pos = ["kind: position", "format: 1", "game: kestrel_pass", "turn: 2", "weather: {temperature: warm, ground: dry}",
+           "phase: blue_turn", "step: movement", "first_player: blue", "phasing: blue",
+           "engineers: {blue: 3, red: 3}", "units:", '  - {counter: b-1, hex: "0204"}']
+    ctx = make_ctx(engine, "\n".join(pos) + "\n", trace=True)
+    out = declared.casebook_apply_action(ctx, _dig("0204"))
+    assert (ctx.state.track("engineers", "blue"), ctx.state.track("engineers", "red")) == (1, 3)   # red: at 3
+    [held] = out["added"]                                                     # nothing added: the bound held it
+    assert (held["arg"], held["keys"], "added" in held, "bound_cases" in held) == ("engineers", ["red"], False, True)
+    ctx2 = make_ctx(engine, "\n".join(pos).replace("red: 3", "red: 1") + "\n", trace=True)
+    out = declared.casebook_apply_action(ctx2, _dig("0204"))
+    assert ctx2.state.track("engineers", "red") == 2
+    assert out["added"] == [{"arg": "engineers", "keys": ["red"], "added": 1, "value": 2}]

@@ -64,6 +64,8 @@ class EffectCode:
     code: RuleCode
     amount: Any = None
     keys: tuple[tuple[bool, str], ...] = ()
+    #: the quantity an ``add`` amount names when it is a bare name (explained at run time), else None
+    quantity: str | None = None
 
     @property
     def track(self) -> str:
@@ -165,7 +167,9 @@ def _effect(builder: Any, o: A.Offer, e: A.OfferEffect) -> EffectCode:
     amount = ex.number(p["amount"])
     builder.perm_uses.setdefault(o.action, set()).update(amount.uses)
     keys = track_keys(builder, e.arg, tuple(p.get("keys", ())), p.get("arg_loc", e.loc))
-    return EffectCode(e.effect, e.arg, code, amount.fn, keys)
+    a = p["amount"]
+    named = a.id if isinstance(a, A.Name) and a.id in builder.quantity_names else None
+    return EffectCode(e.effect, e.arg, code, amount.fn, keys, named)
 
 
 def _rule(builder: Any, o: A.Offer, r: A.OfferRule) -> RuleLineCode:
