@@ -52,7 +52,7 @@ def test_ask_help_quotes_each_games_own_cases_and_options():
     assert "7.0A" in m41["zoc"] and "16.3A" in m41["zoc"] and "10.4.5C" in m41["attack"] and "10.1C" in m41["attack"]
     assert "[--support A,D] [--overrun]" in m41["attack"]
     assert kp["attack"] == ("attack HEX --with UNIT,UNIT… [--roll N] — odds, column, DRM terms and every outcome "
-                            "of an attack (KP8.1, KP8.2A, KP8.2C, KP8.3, KP8.4)")
+                            "of an attack (KP8.1, KP8.2A, KP8.2C, KP8.3, KP8.4, KP11.4)")
     assert kp["zoc"].endswith("(KP6.1, KP6.2, KP8.6B)")
     assert "BM8.1-BM8.5" in bfm["attack"] and "BM6.1" in bfm["zoc"]  # its own plugin restates them
     for usage in (*kp.values(), *bfm.values()):

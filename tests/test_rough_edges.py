@@ -29,7 +29,7 @@ def run(*args: object) -> tuple[int, str]:
 
 
 # ------------------------------------------------------------------ replay --partial, a cut anywhere
-@pytest.mark.parametrize("lines", [2, 5, 16, 33])
+@pytest.mark.parametrize("lines", [2, 5, 16, 35])
 def test_replay_partial_accepts_a_cut_inside_the_game_work_after_a_decision(tmp_path, lines):
     """Cut after an action event, before the moves and control changes it brings (seq 2 is the
     move of the action at seq 1): refused without --partial, naming file:line; accepted with it."""
@@ -173,7 +173,7 @@ def copied_game(tmp_path):
 def test_cases_explain_replay_find_the_pack_a_save_beside_the_trace_records(copied_game):
     pack, trace = copied_game
     code, out = run("cases", trace)
-    assert code == 0 and "implemented 37/37" in out, out
+    assert code == 0 and "implemented 41/41" in out, out
     code, out = run("explain", trace, 0)
     assert code == 0 and "setup" in out, out
     code, out = run("replay", trace)
@@ -188,7 +188,7 @@ def test_a_trace_whose_pack_is_gone_says_to_pass_pack(copied_game, tmp_path):
         assert code == 1 and "the game 'kp_copy' is not installed and it was played on " in out, (args, out)
         assert "name the pack folder it was played from: --pack DIR" in out and "Traceback" not in out
     code, out = run("cases", trace, "--pack", moved)
-    assert code == 0 and "implemented 37/37" in out, out
+    assert code == 0 and "implemented 41/41" in out, out
     code, out = run("explain", trace, 0, "--pack", moved)
     assert code == 0, out
 
@@ -335,7 +335,7 @@ def test_help_shows_the_loaded_games_own_examples_and_questions(kp_attack_state)
     text = help_text(kp_attack_state, kp_attack_state.current_player())
     first = next(a for a in kp_attack_state.legal_actions() if a.kind != "pass")
     assert str(first).split(": ", 1)[1] in text
-    assert "this game answers: attack, reach, retreat, victory, zoc" in text
+    assert "this game answers: attack, offer, reach, retreat, victory, zoc" in text
     for moscow in ("german", "soviet", "activate-hq", "g-183id", "supply", "2134"):
         assert moscow not in text, moscow
 

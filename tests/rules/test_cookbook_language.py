@@ -169,3 +169,32 @@ def test_recipe_23_a_partisan_marker_costs_two_points(tmp_path):
     assert (out["cost"], ctx2.state.track("partisans")) == (2, 0)
     base = make_ctx(load_engine("moscow41"), POSITION + "partisans: 1\n")        # the printed rule: 1 point
     assert Action.make("place-partisan", "soviet", hex="1515") in declared.casebook_legal_actions(base, *step)
+
+
+@pytest.mark.case("KP11.2")
+def test_recipe_24_kestrel_pass_dig_in_only_facing_the_enemy(tmp_path):
+    from casebook.core.actions import Action
+    from casebook.script import declared
+
+    anchor = "  require count(map_units within 0 of hex having own) >= 1  by KP11.2\n"
+    new = "  require distance to nearest(map_units having enemy from hex) <= 1  by KP11.2"
+    cooked(tmp_path, "fieldworks.rules", ("after", anchor, new), game="kestrel_pass")
+    engine = Engine.load(tmp_path / "kestrel_pass")
+    kp = ["kind: position", "format: 1", "game: kestrel_pass", "turn: 2", "weather: {temperature: warm, ground: dry}",
+          "phase: blue_turn", "step: movement", "first_player: blue", "phasing: blue", "engineers: {blue: 2}",
+          "units:", '  - {counter: b-1, hex: "0202"}', '  - {counter: b-2, hex: "0304"}',
+          '  - {counter: r-1, hex: "0305"}']
+    ctx = make_ctx(engine, "\n".join(kp) + "\n")
+    listed = [a.get("hex") for a in declared.casebook_legal_actions(ctx, "blue_turn", "movement")]
+    assert listed == ["0304"]                                   # 0304 is beside r-1 (0305); 0202 is not
+    [refusal] = declared.casebook_validate_action(ctx, Action.make("dig-in", "blue", hex="0202"))
+    where = f"fieldworks.rules:{_kp_line(tmp_path, new.strip())}"
+    assert refusal.cases == ("KP11.2",) and refusal.reason.startswith("not met: require distance")
+    assert f"[{where}]" in refusal.reason
+    base = make_ctx(load_engine("kestrel_pass"), "\n".join(kp) + "\n")   # the rule as written: both hexes
+    assert [a.get("hex") for a in declared.casebook_legal_actions(base, "blue_turn", "movement")] == ["0202", "0304"]
+
+
+def _kp_line(tmp_path: Path, text: str) -> int:
+    lines = (tmp_path / "kestrel_pass" / "rules" / "fieldworks.rules").read_text(encoding="utf-8").split("\n")
+    return next(i for i, t in enumerate(lines, 1) if text in t)

@@ -28,7 +28,8 @@ def test_the_pack_has_no_python_but_its_package_init():
     assert rules_python == ["__init__.py"]
     assert (PACK / "tests" / "test_kp_rules.py").is_file()
     manifest = (PACK / "game.yaml").read_text()
-    assert "plugins: [zoc, combat, area_movement, area_results, area_control, area_victory]" in manifest
+    assert ("plugins: [zoc, combat, area_movement, area_results, area_control, area_victory, declared_actions]"
+            in manifest)
 
 
 def test_lint_and_rules_check_are_clean():
@@ -42,7 +43,7 @@ def test_cases_are_all_done():
     r = _run("cases", "kestrel_pass", "--json")
     assert r.exit_code == 0, r.output
     summary = json.loads(r.output)["summary"]
-    assert summary["done"] == summary["total"] == 37 and summary["python_only"] == 0
+    assert summary["done"] == summary["total"] == 41 and summary["python_only"] == 0
 
 
 @pytest.mark.case("KP1.1", "KP1.2", "KP3.2", "KP4.1A", "KP4.1B", "KP4.2A", "KP4.2B")

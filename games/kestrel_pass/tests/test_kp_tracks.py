@@ -98,7 +98,7 @@ def test_KP10_ask_victory_shows_the_tracks_and_the_lines(tmp_path):
     r = CliRunner().invoke(main, ["ask", str(pos), "victory", "--pack", str(PACK), "--json"])
     assert r.exit_code == 0, r.output
     answer = json.loads(r.output)
-    assert answer["tracks"] == {"blue_vp": 8, "red_vp": 0}
+    assert answer["tracks"] == {"blue_vp": 8, "red_vp": 0, "engineers": {}}   # engineers: KP11.1, unset
     got = [(ln["source"], ln["cases"], ln["fires"], ln["amount"]) for ln in answer["step_lines"]]
     assert got == [("victory.rules:11", ["KP10.1", "KP10.3"], True, 2),
                    ("victory.rules:14", ["KP10.1", "KP10.3"], False, None),
@@ -106,7 +106,7 @@ def test_KP10_ask_victory_shows_the_tracks_and_the_lines(tmp_path):
                    ("victory.rules:22", ["KP10.2"], False, None)]
     assert answer["step_lines"][0]["text"].endswith("to track blue_vp  by KP10.1, KP10.3")
     r = CliRunner().invoke(main, ["ask", str(pos), "victory", "--pack", str(PACK)])
-    assert r.exit_code == 0 and "tracks: blue_vp 8, red_vp 0" in r.output and "victory.rules:19" in r.output, r.output
+    assert r.exit_code == 0 and "blue_vp: 8" in r.output and "red_vp: 0" in r.output and "victory.rules:19" in r.output, r.output
 
 
 @pytest.mark.case("KP10.1", "KP10.3")

@@ -34,6 +34,7 @@ from .ast import (
     Offer,
     OfferCost,
     OfferEffect,
+    OfferRule,
     Permission,
     Quantified,
     Quantity,
@@ -164,8 +165,18 @@ class AstBuilder(Transformer):
         costs = tuple(x for x in lines if isinstance(x, OfferCost))
         effects = tuple(x for x in lines if isinstance(x, OfferEffect))
         records = [x[1] for x in lines if isinstance(x, tuple) and x[0] == "record"]
+        rules = tuple(x for x in lines if isinstance(x, OfferRule))
         return Offer(_text(action), _text(step), _text(side) if side is not None else None, each, cases,
-                     costs, effects, self._loc(meta), self._tok(action), records[-1] if records else None)
+                     costs, effects, self._loc(meta), self._tok(action), records[-1] if records else None,
+                     rules)
+
+    def offer_require(self, meta, ch):
+        cond, cases = ch
+        return OfferRule("require", cond, cases, self._loc(meta))
+
+    def offer_forbid(self, meta, ch):
+        cases, cond = ch
+        return OfferRule("forbid", cond, cases, self._loc(meta))
 
     def offer_record(self, meta, ch):
         return ("record", _text(ch[0]))
@@ -174,12 +185,13 @@ class AstBuilder(Transformer):
         return _text(ch[0])
 
     def offer_cost(self, meta, ch):
-        amount, track, cases = ch
-        return OfferCost(amount, _text(track), cases, self._loc(meta))
+        amount, track, *keys, cases = ch
+        return OfferCost(amount, _text(track), cases, self._loc(meta), tuple(_text(k) for k in keys),
+                         self._tok(track))
 
     def offer_effect(self, meta, ch):
-        (effect, arg), cases = ch
-        return OfferEffect(effect, arg, cases, self._loc(meta))
+        (effect, arg, *params), cases = ch
+        return OfferEffect(effect, arg, cases, self._loc(meta), tuple(params[0]) if params else ())
 
     def remove_marker(self, meta, ch):
         return ("remove_marker", _text(ch[0]))

@@ -15,7 +15,7 @@ __all__ = [
     "Loc", "Num", "Dice", "Str", "Bool", "Name", "Unary", "BinOp", "Rounded", "Call", "Lookup", "Row", "Count", "Within", "Nearest",
     "Total", "Extreme", "Compare", "Is", "In", "Not", "BoolOp", "Quantified", "Expr", "CaseRef", "Term", "Group",
     "Base", "Rounding", "Bound", "Quantity", "Permission", "Trigger", "Statement",
-    "Offer", "OfferCost", "OfferEffect",
+    "Offer", "OfferCost", "OfferEffect", "OfferRule",
 ]
 
 
@@ -326,14 +326,31 @@ class OfferCost:
     track: str
     cases: tuple[CaseRef, ...]
     loc: Loc
+    #: ``of side``: the keys of a keyed track (fact names or literal keys)
+    keys: tuple[str, ...] = ()
+    #: where the track's name is written (errors about it point there)
+    track_loc: Loc | None = None
 
 
 @dataclass(frozen=True)
 class OfferEffect:
     """``place marker <kind> by <cases>`` / ``remove marker <kind> by …`` in an offer."""
 
-    effect: str  # "remove_marker" | "place_marker"
-    arg: str
+    effect: str  # "remove_marker" | "place_marker" | "add_to_track"
+    arg: str  # the marker kind or the track
+    cases: tuple[CaseRef, ...]
+    loc: Loc
+    #: ``add_to_track``: ``amount`` (an :data:`Expr`), ``keys`` (names), ``arg_loc``
+    params: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class OfferRule:
+    """``require <cond> by <cases>`` / ``forbid by <cases> when <cond>`` in an offer: a line of
+    the action's permission (``require``: it refuses when the condition does not hold)."""
+
+    verdict: str  # "require" | "forbid"
+    cond: Expr
     cases: tuple[CaseRef, ...]
     loc: Loc
 
@@ -354,6 +371,8 @@ class Offer:
     action_loc: Loc
     #: ``record <name>``: the kind of the event the action records (``_`` written ``-``)
     record: str | None = None
+    #: its ``require`` / ``forbid`` lines, in script order
+    rules: tuple[OfferRule, ...] = ()
 
 
 Statement = Quantity | Permission | Trigger | Offer

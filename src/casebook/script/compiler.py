@@ -163,6 +163,37 @@ class _Builder:
 
             return list(nx.find_cycle(nx.DiGraph([(a, b) for a, bs in self.uses.items() for b in bs])))
 
+    def _track_facts(self) -> None:
+        """Each ``provider: track`` fact names a track of the vocabulary and its keys' values
+        (unchecked without the pack's world)."""
+        tracks = (self.world or {}).get("tracks")
+        if tracks is None:
+            return
+        for name, t in self.schema.facts.items():
+            if t.provider != "track":
+                continue
+            line, col = t.of_at
+            declared = tracks.get(t.of)
+            msg = None
+            if declared is None:
+                msg = (f"unknown track `{t.of}` (the vocabulary's tracks: {', '.join(tracks) or 'none'})"
+                       + _suggest(t.of, tracks))
+            elif len(declared) != len(t.keys):
+                msg = (f"track `{t.of}` is kept by {len(declared)} key(s) ({', '.join(map(str, declared)) or 'none'}); "
+                       f"`keys:` gives {len(t.keys)}")
+            else:
+                for k, d in zip(t.keys, declared):
+                    allowed = (self.world or {}).get("sides", ()) if d == "side" else d
+                    if k not in allowed:
+                        msg = f"track `{t.of}`: `{k}` is not a key ({', '.join(allowed)})" + _suggest(k, allowed)
+            if msg:
+                try:
+                    text = Path(self.schema.file).read_text(encoding="utf-8").split("\n")[line - 1] if line else ""
+                except OSError:
+                    text = ""
+                self.problems.append(Problem(self.schema.file, line, col, f"facts.{name}.of", msg,
+                                             caret_context(text, col, len(t.of)) if text else ""))
+
     def build(self) -> RuleSet:
         quantities: dict[str, QuantityCode] = {}
         perms: dict[str, list] = {}
@@ -193,6 +224,8 @@ class _Builder:
                     self.ex.key = s.action
                     self.ex.error(s.action_loc, f"action `{s.action}` is offered twice", len(s.action))
                 offers.append(compile_offer(self, s))
+                for rule in offers[-1].rules:  # its require/forbid lines: the action's forbid lines
+                    perms.setdefault(s.action, []).append(("forbid", rule.code, rule.cond))
             else:
                 self.ex.key = s.action
                 self.ex.owner = ("permission", s.action)
@@ -225,6 +258,7 @@ class _Builder:
                 owners.setdefault(("trigger", s.event), s.event_loc)
             elif isinstance(s, A.Offer):
                 owners.setdefault(("permission", s.action), s.action_loc)
+        self._track_facts()
         errors, warnings = check_inputs(self.schema, self.ex.reads, self.uses, self.perm_uses, self.lines, owners)
         problems = self.problems + self.ex.problems + errors
         if problems:

@@ -30,10 +30,16 @@ from typing_extensions import TypedDict
 from casebook.core.actions import Action
 from casebook.core.hooks import Refusal, hookimpl
 
-__all__ = ["STATE_SCHEMA", "offers_of", "offered", "refusals", "carry_out", "casebook_legal_actions",
-           "casebook_validate_action", "casebook_apply_action"]
+__all__ = ["STATE_SCHEMA", "QUESTIONS", "offers_of", "offered", "refusals", "carry_out", "casebook_legal_actions",
+           "casebook_validate_action", "casebook_apply_action", "casebook_answer"]
 
 PLUGIN = "declared_actions"
+
+#: question -> usage line, for `casebook ask` (docs/ask.md)
+QUESTIONS: dict[str, str] = {
+    "offer": "offer ACTION [ARG=VALUE] — a declared action (an `offer` block of the rule scripts): whether "
+             "it is offered now, else each refusal with the rule line that makes it",
+}
 
 
 def offers_of(ctx: Any) -> tuple[Any, ...]:
@@ -66,10 +72,36 @@ def _short(ctx: Any, offer: Any, facts: dict[str, Any]) -> list[tuple[Any, int, 
     out = []
     for cost in offer.costs:
         amount = _amount(ctx, cost, facts)
-        have = ctx.state.track(cost.track)
+        have = ctx.state.track(cost.track, *_keys(ctx, cost, facts))
         if amount > have:
             out.append((cost, amount, have))
     return out
+
+
+def _keys(ctx: Any, line: Any, facts: dict[str, Any]) -> list[str]:
+    """The keys of a ``cost`` / ``add`` line's keyed track: a fact of the evaluation (the
+    candidate's, else a standard fact), else the literal key."""
+    out = []
+    for is_fact, name in line.keys:
+        if not is_fact:
+            out.append(name)
+        elif name in facts:
+            out.append(str(facts[name]))
+        else:
+            out.append(str(ctx.standard[name]))
+    return out
+
+
+def _note(ctx: Any, code: Any) -> None:
+    """Add an offer's own line that refuses (the offer line, a cost line) to the lines a refusal
+    is recorded with (:meth:`casebook.script.engine.Engine.recording_lines`), as its forbid lines are."""
+    seen = ctx.engine._recording[0]
+    if seen is not None and code.source not in seen:
+        seen[code.source] = {"source": code.source, "cases": list(code.cases), "text": code.text}
+
+
+def _track_name(line: Any, keys: list[str]) -> str:
+    return " of ".join([line.track, ", ".join(keys)]) if keys else line.track
 
 
 def _amount(ctx: Any, cost: Any, facts: dict[str, Any]) -> int:
@@ -111,22 +143,30 @@ def refusals(ctx: Any, offer: Any, action: Action) -> list[Refusal]:
     where = offer.code
     out = []
     if ctx.state.step != offer.step:
+        _note(ctx, where)
         out.append(Refusal(f"{action.kind} is offered in the {offer.step} step [{where.source}]", where.cases, PLUGIN))
     cand = _candidate_of(ctx, offer, action)
     if cand is None:
         what = f"a {offer.arg}= of the map" if offer.arg else "no argument"
+        _note(ctx, where)
         out.append(Refusal(f"{action.kind} takes {what} [{where.source}]", where.cases, PLUGIN))
         return out
     facts = _facts(action.side, cand)
     verdict = ctx.permission(offer.action, facts)
     if not verdict.value:
         fired = [ln for ln in verdict.lines if ln.fired and ln.kind == "forbid" and not ln.overridden]
-        out.append(Refusal("forbidden: " + "; ".join(f"{ln.text} [{ln.source}]" for ln in fired),
-                           tuple(verdict.cases), PLUGIN))
+        unmet = [f"{ln.text} [{ln.source}]" for ln in fired if ln.text.startswith("require ")]
+        forbid = [f"{ln.text} [{ln.source}]" for ln in fired if not ln.text.startswith("require ")]
+        reason = "; ".join([*(["forbidden: " + "; ".join(forbid)] if forbid else []),
+                            *(["not met: " + "; ".join(unmet)] if unmet else [])])
+        out.append(Refusal(reason, tuple(verdict.cases), PLUGIN))
     elif action.side != _side(ctx, offer):
+        _note(ctx, where)
         out.append(Refusal(f"{action.kind} is offered to {_side(ctx, offer)} [{where.source}]", where.cases, PLUGIN))
     for cost, amount, have in _short(ctx, offer, facts):
-        out.append(Refusal(f"costs {amount} from track {cost.track}, which holds {have} [{cost.code.source}]",
+        track = _track_name(cost, _keys(ctx, cost, facts))
+        _note(ctx, cost.code)
+        out.append(Refusal(f"costs {amount} from track {track}, which holds {have} [{cost.code.source}]",
                            cost.code.cases, PLUGIN))
     return out
 
@@ -139,10 +179,19 @@ def carry_out(ctx: Any, offer: Any, action: Action) -> dict[str, Any]:
     out: dict[str, Any] = {offer.arg: cand[offer.arg]} if offer.arg else {}
     for cost in offer.costs:
         amount = _amount(ctx, cost, facts)
-        ctx.state.add_track(cost.track, -amount)
+        keys = _keys(ctx, cost, facts)
+        ctx.state.add_track(cost.track, -amount, *keys)
         out["cost"] = amount
-        out["track"] = ctx.state.track(cost.track)
+        out["track"] = ctx.state.track(cost.track, *keys)
     for effect in offer.effects:
+        if effect.effect == "add_to_track":  # held to the track's declared bounds, as a trigger's
+            from .effects import add_to_track
+
+            done = {"arg": effect.arg, "keys": _keys(ctx, effect, facts), "amount": _amount(ctx, effect, facts)}
+            add_to_track(ctx, done)
+            out.setdefault("added", []).append({k: done[k] for k in ("arg", "keys", "added", "value",
+                                                                        "bound_cases") if k in done})
+            continue
         hex_ = cand.get("hex")
         if hex_ is None:
             continue
@@ -153,7 +202,7 @@ def carry_out(ctx: Any, offer: Any, action: Action) -> dict[str, Any]:
     out["cases"] = list(offer.code.cases)
     ctx.changed()
     if ctx.event_lines is not None:  # the offer's own lines decided it too
-        for line in offer.lines():
+        for line in [*offer.lines(), *(r.code for r in offer.rules if r.verdict == "require")]:
             ctx.event_lines.setdefault(line.source, {"source": line.source, "cases": list(line.cases),
                                                      "text": line.text})
     ctx.record(offer.event, offer.code.cases, out, source=offer.code.source,
@@ -163,6 +212,32 @@ def carry_out(ctx: Any, offer: Any, action: Action) -> dict[str, Any]:
 
 def _offer(ctx: Any, kind: str) -> Any:
     return next((o for o in offers_of(ctx) if o.kind == kind), None)
+
+
+@hookimpl
+def casebook_answer(ctx: Any, question: str, args: Any, options: Any) -> Any:
+    """``offer ACTION [ARG=VALUE]`` (or the whole notation, ``blue: dig-in hex=0204``): judged by
+    :func:`refusals`, the code path of play and ``why``; the answer's ``lines`` (added by ``ask``)
+    are the lines of its refusals."""
+    if question != "offer":
+        return None
+    from casebook.core.actions import parse_action
+    from casebook.core.errors import QuestionError
+
+    known = ", ".join(o.kind for o in offers_of(ctx)) or "none"
+    text = " ".join(str(a) for a in args)
+    kind = text.split(":", 1)[-1].split()[0].replace("_", "-") if text.split(":", 1)[-1].split() else ""
+    offer = _offer(ctx, kind)
+    if offer is None:
+        raise QuestionError(f"usage: {QUESTIONS['offer']} (the game's declared actions: {known})")
+    try:
+        action = parse_action(text.replace(kind.replace("-", "_"), kind, 1), side=_side(ctx, offer))
+    except ValueError as exc:
+        raise QuestionError(str(exc)) from None
+    refused = refusals(ctx, offer, action)
+    return {"action": str(action), "offered": not refused,
+            "refusals": [{"reason": r.reason, "cases": list(r.cases)} for r in refused],
+            "cases": list(dict.fromkeys(c for r in refused for c in r.cases)) or list(offer.code.cases)}
 
 
 @hookimpl

@@ -16,12 +16,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["carry_out", "unit_entered", "triggered", "game_result"]
+__all__ = ["carry_out", "add_to_track", "unit_entered", "triggered", "game_result"]
 
 SOURCE = "effects"
 
 
-def _add_to_track(ctx: Any, effect: dict[str, Any]) -> bool:
+def add_to_track(ctx: Any, effect: dict[str, Any]) -> bool:
     """Add ``effect["amount"]`` to the track at ``effect["keys"]``, held to the declared bounds
     (``effect`` gains ``added``, ``value`` and, when a bound held it, ``bound_cases``)."""
     name, keys = effect["arg"], tuple(effect.get("keys", ()))
@@ -49,7 +49,7 @@ def carry_out(ctx: Any, effect: dict[str, Any], hex_: str | None = None) -> bool
     if kind == "end_game":
         return True
     if kind == "add_to_track":
-        return _add_to_track(ctx, effect)
+        return add_to_track(ctx, effect)
     marker = effect["arg"]
     there = any(m.get("kind") == marker and m.get("hex") == hex_ for m in ctx.state.markers)
     if kind == "remove_marker" and there:

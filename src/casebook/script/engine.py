@@ -89,7 +89,7 @@ class Engine:
         if found is None:
             schema = getattr(self.rules, "schema", None)
             facts = getattr(schema, "facts", {}) or {}
-            found = self._settings["derived"] = {n: (t.provider, t.of) for n, t in facts.items()
+            found = self._settings["derived"] = {n: (t.provider, t.of, *t.keys) for n, t in facts.items()
                                                  if t.provider in ("track", "markers")}
         return found
 

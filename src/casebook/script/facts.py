@@ -62,6 +62,10 @@ class FactType:
     provider: str = ""
     #: ``provider: track``: the track read (``of: partisans``); ``markers``: the marker kind counted
     of: str = ""
+    #: ``provider: track`` of a keyed track: its keys (``keys: [german]``, literal key values)
+    keys: tuple[str, ...] = ()
+    #: where ``of:`` is written in facts.yaml (line, column; 0 unknown), for the check of the track
+    of_at: tuple[int, int] = field(default=(0, 0), compare=False)
 
     @property
     def standard(self) -> bool:
@@ -125,7 +129,7 @@ def _type(node: Any, where: str, file: str, problems: list[Problem], parent: Any
     if not isinstance(node, Mapping):
         problems.append(Problem(file, line, col, where, "expected a mapping with `type:`"))
         return None
-    allowed = {"type", "values", "description", "fields", "each", "provenance", "default", "provider", "of"}
+    allowed = {"type", "values", "description", "fields", "each", "provenance", "default", "provider", "of", "keys"}
     for k in node:
         if k not in allowed:
             kl, kc = _pos(node, k)
@@ -191,8 +195,17 @@ def _type(node: Any, where: str, file: str, problems: list[Problem], parent: Any
     elif "of" in node:
         ol, oc = _pos(node, "of")
         problems.append(Problem(file, ol, oc, f"{where}.of", "`of:` goes with `provider: track` or `markers`"))
+    keys = node.get("keys", [])
+    if "keys" in node and (provider != "track" or not isinstance(keys, list)
+                           or not all(isinstance(k, str) and k for k in keys)):
+        kl, kc = _pos(node, "keys")
+        problems.append(Problem(file, kl, kc, f"{where}.keys",
+                                "`keys:` goes with `provider: track`: a list of the track's keys (`[german]`)"))
+        keys = []
     return FactType(kind, values, fields, str(each) if each else None, str(node.get("description", "")),
-                    default, has_default, provider, str(of) if isinstance(of, str) else "")
+                    default, has_default, provider, str(of) if isinstance(of, str) else "",
+                    tuple(str(k) for k in keys) if isinstance(keys, list) else (),
+                    _pos(node, "of") if "of" in node else (0, 0))
 
 
 def facts_from_mapping(data: Any, file: str) -> FactSchema:

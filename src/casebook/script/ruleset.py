@@ -150,7 +150,7 @@ class RuleSet:
             for trig in ts:
                 seen.update(trig.code.cases)
         for offer in self.offers:
-            for line in offer.lines():
+            for line in offer.all_lines():
                 seen.update(line.cases)
         return tuple(sorted(seen, key=_case_key))
 

@@ -37,7 +37,7 @@ ENGINE_COLLECTIONS: Mapping[str, str] = {
 }
 
 #: The ``provider:`` values whose facts are standard (given to every evaluation): ``track`` reads
-#: the (keyless) track named by ``of:``, ``markers`` counts the markers of the kind ``of:`` on the map.
+#: the track named by ``of:`` (at ``keys:``, for a keyed track), ``markers`` counts the markers of the kind ``of:`` on the map.
 STANDARD_PROVIDERS = frozenset({"engine", "setting", "track", "markers"})
 
 
@@ -68,7 +68,7 @@ class StandardFacts(Mapping[str, Any]):
     __slots__ = ("_state", "_defaults", "_derived", "board", "cache")
 
     def __init__(self, state: _State, defaults: Mapping[str, Any], board: Any = None,
-                 derived: Mapping[str, tuple[str, str]] | None = None) -> None:
+                 derived: Mapping[str, tuple[str, ...]] | None = None) -> None:
         self._state = state
         self._defaults = defaults
         #: fact -> (``track`` | ``markers``, the track or marker kind), from facts.yaml
@@ -129,10 +129,10 @@ class StandardFacts(Mapping[str, Any]):
                 sc = st.scenario
                 value = sc.get("id") if isinstance(sc, Mapping) else None
         elif name in self._derived:
-            provider, of = self._derived[name]
+            provider, of, *keys = self._derived[name]
             live: Any = st
             if provider == "track":
-                value = live.track(of)
+                value = live.track(of, *keys)
             else:
                 value = len([m for m in live.markers if m.get("kind") == of])
         else:

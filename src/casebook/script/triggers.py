@@ -31,7 +31,8 @@ from typing import Any
 from . import ast as A
 from .quantities import RuleCode
 
-__all__ = ["EVENTS", "EFFECTS", "TriggerCode", "compile_trigger", "fire", "explain_triggers"]
+__all__ = ["EVENTS", "EFFECTS", "TriggerCode", "compile_trigger", "fire", "explain_triggers", "track_keys",
+           "key_values"]
 
 #: event -> what it is (the words of `when <event>` joined by `_`)
 EVENTS: Mapping[str, str] = {
@@ -118,28 +119,42 @@ def _effect_params(builder: Any, t: A.Trigger) -> tuple[tuple[str, Any], ...]:
     if t.effect == "add_to_track":
         amount = ex.number(p["amount"])
         builder.perm_uses.setdefault(t.event, set()).update(amount.uses)
-        tracks = world.get("tracks")
-        keys = tuple(p.get("keys", ()))
-        declared = tracks.get(t.arg) if tracks is not None else None
-        if tracks is not None and declared is None:
-            ex.error(loc, f"unknown track `{t.arg}` (the vocabulary's tracks: {', '.join(tracks) or 'none'})"
-                     + ex.suggest(t.arg, tracks), len(t.arg))
-        elif declared is not None and len(declared) != len(keys):
-            ex.error(loc, f"track `{t.arg}` is kept by {len(declared)} key(s) "
-                     f"({', '.join(map(str, declared)) or 'none'}); `of` gives {len(keys)}", len(t.arg))
-        resolved = []
-        for i, k in enumerate(keys):
-            is_fact = k in builder.schema.facts
-            if is_fact:
-                ex.reads.append((ex.owner, k, loc))  # held to the event's inputs, as a condition is
-            elif declared is not None and i < len(declared):
-                allowed = world.get("sides", ()) if declared[i] == "side" else declared[i]
-                if k not in allowed:
-                    ex.error(loc, f"track `{t.arg}`: `{k}` is neither a fact nor a key "
-                             f"({', '.join(allowed)})" + ex.suggest(k, allowed), len(t.arg))
-            resolved.append((is_fact, k))
-        return (("amount", amount.fn), ("keys", tuple(resolved)))
+        resolved = track_keys(builder, t.arg, tuple(p.get("keys", ())), loc)
+        return (("amount", amount.fn), ("keys", resolved))
     return ()
+
+
+def track_keys(builder: Any, track: str, keys: tuple[str, ...], loc: A.Loc) -> tuple[tuple[bool, str], ...]:
+    """Check track ``track`` and its ``of`` keys against the pack's world (a track of the
+    vocabulary, as many keys as it is kept by, each a fact — read when the line is carried out,
+    held to the owner's inputs — or one of the key's values); ``((is_fact, name), …)``."""
+    ex = builder.ex
+    world = getattr(builder, "world", None) or {}
+    tracks = world.get("tracks")
+    declared = tracks.get(track) if tracks is not None else None
+    if tracks is not None and declared is None:
+        ex.error(loc, f"unknown track `{track}` (the vocabulary's tracks: {', '.join(tracks) or 'none'})"
+                 + ex.suggest(track, tracks), len(track))
+    elif declared is not None and len(declared) != len(keys):
+        ex.error(loc, f"track `{track}` is kept by {len(declared)} key(s) "
+                 f"({', '.join(map(str, declared)) or 'none'}); `of` gives {len(keys)}", len(track))
+    resolved = []
+    for i, k in enumerate(keys):
+        is_fact = k in builder.schema.facts
+        if is_fact:
+            ex.reads.append((ex.owner, k, loc))  # held to the owner's inputs, as a condition is
+        elif declared is not None and i < len(declared):
+            allowed = world.get("sides", ()) if declared[i] == "side" else declared[i]
+            if k not in allowed:
+                ex.error(loc, f"track `{track}`: `{k}` is neither a fact nor a key "
+                         f"({', '.join(allowed)})" + ex.suggest(k, allowed), len(track))
+        resolved.append((is_fact, k))
+    return tuple(resolved)
+
+
+def key_values(env: Any, keys: tuple[tuple[bool, str], ...]) -> list[str]:
+    """The keys of a track line for the evaluation ``env`` (a fact's value, else the literal key)."""
+    return [str(_read(env, k)) if is_fact else k for is_fact, k in keys]
 
 
 def fire(triggers: tuple[TriggerCode, ...], env: Any) -> list[dict[str, Any]]:
@@ -159,7 +174,7 @@ def fire(triggers: tuple[TriggerCode, ...], env: Any) -> list[dict[str, Any]]:
                 if amount != int(amount):
                     raise TypeError(f"{t.code.source}: the amount {amount} added to track {t.arg} is not whole")
                 e.update(amount=int(amount),
-                         keys=[str(_read(env, k)) if is_fact else k for is_fact, k in p["keys"]])
+                         keys=key_values(env, p["keys"]))
             out.append(e)
     return out
 

@@ -63,7 +63,9 @@ def check(ctx: click.Context, game_or_dir: str) -> None:
     if offers:
         click.echo(f"declared actions ({len(offers)}):")
         for o in offers:
+            parts = [f"{len(o.costs)} cost", f"{sum(r.verdict == 'require' for r in o.rules)} require",
+                     f"{sum(r.verdict == 'forbid' for r in o.rules)} forbid", f"{len(o.effects)} effect"]
             click.echo(f"  {o.kind:<20} in step {o.step}, to {o.side or 'phasing'}"
-                       f"{f', one per {o.arg}' if o.arg else ''}  {o.code.source}")
+                       f"{f', one per {o.arg}' if o.arg else ''}; {', '.join(parts)}  {o.code.source}")
     cited = ruleset.cases_cited()
     click.echo(f"cases cited ({len(cited)}): {', '.join(cited)}")
