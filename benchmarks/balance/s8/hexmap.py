@@ -19,6 +19,8 @@ Usage (from the checkout, with the project's venv):
   .venv/bin/python benchmarks/balance/s8/hexmap.py 1303 1720 2244      # old ids -> new ids, why
   .venv/bin/python benchmarks/balance/s8/hexmap.py --unit g-403id      # a unit's old and new setup hex
   .venv/bin/python benchmarks/balance/s8/hexmap.py --scan tests/x.py   # every quoted 4-digit id in a file
+  .venv/bin/python benchmarks/balance/s8/hexmap.py --towns F...  # rewrite quoted old town ids in files
+  .venv/bin/python benchmarks/balance/s8/hexmap.py --ids 1208,1109 --rewrite F...  # these ids, anywhere
   .venv/bin/python benchmarks/balance/s8/hexmap.py --build             # rebuild hexmap.json (needs git)
 
 The table ``hexmap.json`` beside this script is built from git: the old sources, map and setups at
@@ -140,6 +142,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("hexes", nargs="*", help="old hex ids (CCRR)")
     p.add_argument("--unit", action="append", default=[], help="a counter id: its old and new setup hex")
     p.add_argument("--scan", help="list every quoted 4-digit id in a file with its translation")
+    p.add_argument("--towns", nargs="+", metavar="FILE",
+                   help="rewrite every quoted old town id (\"1303\" or '1303') in these files to its new id "
+                        "(one pass, so ids that swap do not chain); review the diff: a town id used as a "
+                        "plain hex is rewritten too")
+    p.add_argument("--rewrite", nargs="+", metavar="FILE",
+                   help="rewrite the ids given by --ids wherever they stand as a 4-digit word in these files")
+    p.add_argument("--ids", default="", help="comma-separated old ids for --rewrite")
     p.add_argument("--build", action="store_true", help="rebuild hexmap.json from git")
     p.add_argument("--json", action="store_true", help="print the translations as JSON {old: new}")
     args = p.parse_args(argv)
@@ -157,6 +166,26 @@ def main(argv: list[str] | None = None) -> int:
         for scen, units in table["units"].items():
             if c in units:
                 print(f"{c} ({scen}): {units[c][0]} -> {units[c][1]}")
+    for f in args.towns or []:
+        path = Path(f)
+        text = path.read_text(encoding="utf-8")
+        towns = {h: e["new"] for h, e in table["hexes"].items() if e["why"] == "town" and e["new"] != h}
+
+        def sub(m: re.Match) -> str:
+            return m.group(1) + towns.get(m.group(2), m.group(2)) + m.group(3)
+
+        new = re.sub(r"""(["'])([0-9]{4})(["'])""", sub, text)
+        if new != text:
+            path.write_text(new, encoding="utf-8")
+            print(f"{f}: rewritten")
+    chosen = {h: table["hexes"][h]["new"] for h in args.ids.split(",") if h}
+    for f in args.rewrite or []:
+        path = Path(f)
+        text = path.read_text(encoding="utf-8")
+        new = re.sub(r"(?<![0-9])([0-9]{4})(?![0-9])", lambda m: chosen.get(m.group(1)) or m.group(1), text)
+        if new != text:
+            path.write_text(new, encoding="utf-8")
+            print(f"{f}: rewritten")
     if args.scan:
         for n, line in enumerate(Path(args.scan).read_text(encoding="utf-8").splitlines(), 1):
             for m in re.finditer(r"(?<![0-9])([0-4][0-9][0-5][0-9])(?![0-9])", line):
