@@ -25,6 +25,10 @@ Usage (from the checkout, with the project's venv):
 
 The table ``hexmap.json`` beside this script is built from git: the old sources, map and setups at
 commit fb40f14 (the last with the affine map shipped) and the new ones in the working tree.
+A position that carries its own ``map:`` (docs/examples/*.yaml but income-turn13 and weather-mud,
+most rule tests' hand-built positions) is not on the Moscow map: its ids need no translation; nor do
+ids that still mean the same place (the five printed towns and the hexes around them). Check a
+rewritten file's diff: an id that was a town may stand for a plain hex there.
 A ground translation keeps the place, not the situation: a test that needs "a hex next to the
 front" or "a clear hex two hexes from X" must still be checked on the new map.
 """
@@ -166,14 +170,14 @@ def main(argv: list[str] | None = None) -> int:
         for scen, units in table["units"].items():
             if c in units:
                 print(f"{c} ({scen}): {units[c][0]} -> {units[c][1]}")
+    towns = {h: e["new"] for h, e in table["hexes"].items() if e["why"] == "town" and e["new"] != h}
+
+    def sub(m: re.Match) -> str:
+        return m.group(1) + towns.get(m.group(2), m.group(2)) + m.group(3)
+
     for f in args.towns or []:
         path = Path(f)
         text = path.read_text(encoding="utf-8")
-        towns = {h: e["new"] for h, e in table["hexes"].items() if e["why"] == "town" and e["new"] != h}
-
-        def sub(m: re.Match) -> str:
-            return m.group(1) + towns.get(m.group(2), m.group(2)) + m.group(3)
-
         new = re.sub(r"""(["'])([0-9]{4})(["'])""", sub, text)
         if new != text:
             path.write_text(new, encoding="utf-8")
