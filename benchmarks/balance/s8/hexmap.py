@@ -8,6 +8,8 @@ written against the old map names old hex ids; this script gives each old id its
            same point of geography.yaml's moscow.points; the first is the Kremlin, the hub)
   setup    units stand there in the old setup (campaign / october-blitz): the new hex of those units
            (``split`` when they went to different hexes: all are listed, pick by the unit you need)
+  printed  a hex the rulebook prints for the setup (geography.yaml's grid.must_include: 3111 of the
+           252 RD, errata 0.2.3.3A): the same id
   ground   anything else: the old hex centre carried to the ground (the old fit inverted) and to the
            new map (the new fit); ``off`` when that lies off the new map
 
@@ -101,6 +103,8 @@ def build() -> dict:
         return u, a.origin[1] + v / math.cos(math.radians(a.origin[0]))
 
     new_town = {t["name"]: h for h, t in new_map["towns"].items()} if isinstance(new_map["towns"], dict) else {}
+    geo = yaml.safe_load((PACK / "geography.yaml").read_text(encoding="utf-8"))
+    printed = {m["hex"]: m.get("provenance", "") for m in geo["grid"].get("must_include") or []}
     table: dict[str, dict] = {}
     for h in old.grid.hexes():
         label = lab(h)
@@ -126,9 +130,20 @@ def build() -> dict:
                 hexes = sorted(moved)
                 entry.update(new=hexes[0], why="setup" if len(hexes) == 1 else "split",
                              units={k: sorted(set(v)) for k, v in moved.items()})
+        if label in printed:                            # a hex the rulebook prints: the same id on both maps
+            entry.update(new=label, why="printed", case=printed[label])
         table[label] = entry
     units = {scen: {c: [at, new_units[scen].get(c)] for c, at in us.items()} for scen, us in old_units.items()}
     return {"old": OLD, "hexes": table, "units": units}
+
+
+def _dump(table: dict) -> str:
+    """JSON with one line per hex and per unit (diffable, a tenth of an indented dump)."""
+    parts = [f'{{"old": {json.dumps(table["old"])},\n "hexes": {{']
+    parts.append(",\n".join(f"  {json.dumps(h)}: {json.dumps(e, sort_keys=True)}" for h, e in sorted(table["hexes"].items())))
+    parts.append("},\n \"units\": {")
+    parts.append(",\n".join(f"  {json.dumps(sc)}: {json.dumps(us, sort_keys=True)}" for sc, us in sorted(table["units"].items())))
+    return "".join(parts) + "}}\n"
 
 
 def _show(table: dict, label: str) -> str:
@@ -157,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", action="store_true", help="print the translations as JSON {old: new}")
     args = p.parse_args(argv)
     if args.build:
-        TABLE.write_text(json.dumps(build(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        TABLE.write_text(_dump(build()), encoding="utf-8")
         print(f"wrote {TABLE}")
         return 0
     table = json.loads(TABLE.read_text(encoding="utf-8"))
