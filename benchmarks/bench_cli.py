@@ -41,21 +41,21 @@ ASKS = (
     ("ask weather", ["weather"]),
     ("ask supply g-1pz-1", ["supply", "g-1pz-1"]),
     ("ask reach g-xxxxi-pz", ["reach", "g-xxxxi-pz"]),
-    ("ask zoc 2708", ["zoc", "2708"]),
+    ("ask zoc 2712", ["zoc", "2712"]),
     ("ask vp", ["vp"]),
     # one of each other documented question (docs/ask/), on the same full-map position
-    ("ask attack 2709 --with g-1pz-1", ["attack", "2709", "--with", "g-1pz-1"]),
+    ("ask attack 2713 --with g-1pz-1", ["attack", "2713", "--with", "g-1pz-1"]),
     ("ask command g-1pz-1", ["command", "g-1pz-1"]),
     ("ask drop", ["drop"]),
-    ("ask fortification 2807", ["fortification", "2807"]),
+    ("ask fortification 2811", ["fortification", "2811"]),
     ("ask income german", ["income", "german"]),
-    ("ask move g-1pz-1 2707", ["move", "g-1pz-1", "2707"]),
-    ("ask overrun g-1pz-1 2707", ["overrun", "g-1pz-1", "2707"]),
+    ("ask move g-1pz-1 2711", ["move", "g-1pz-1", "2711"]),
+    ("ask overrun g-1pz-1 2711", ["overrun", "g-1pz-1", "2711"]),
     ("ask partisans", ["partisans"]),
     ("ask rail g-1pz-1", ["rail", "g-1pz-1"]),
     ("ask reinforcements soviet", ["reinforcements", "soviet"]),
     ("ask retreat g-1pz-1 --hexes 2", ["retreat", "g-1pz-1", "--hexes", "2"]),
-    ("ask stacking 2708", ["stacking", "2708"]),
+    ("ask stacking 2712", ["stacking", "2712"]),
 )
 _LOAD = ("import time; t = time.process_time(); from casebook.content.loader import load_pack; "
          "i = time.process_time(); load_pack('moscow41'); e = time.process_time(); "

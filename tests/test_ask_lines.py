@@ -64,8 +64,8 @@ def test_6_0A_ask_stacking_names_the_points_and_limit_lines():
 @pytest.mark.case("8.3.1A")
 def test_8_3_1A_a_refusal_names_the_command_limit_line():
     state = Game.load("moscow41", "october-blitz").new_initial_state(1)
-    cases, reason, lines = why_not_lines(state, "german: activate-hq hq=g-ix stacks=1208,1109,1308,1407")
+    cases, reason, lines = why_not_lines(state, "german: activate-hq hq=g-ix stacks=1213,1113,1313,1411")
     assert cases == ("8.3.1A", "0.2.4.7")
     assert "otherwise command_limit   by 8.3.1A, 0.2.4.7" in [
         ln["text"] for ln in lines if ln["source"].startswith("command.rules:")]   # IX's limit of 3
-    assert why_not_lines(state, "german: activate-hq hq=g-ix stacks=1308") == ((), "legal", [])
+    assert why_not_lines(state, "german: activate-hq hq=g-ix stacks=1313") == ((), "legal", [])

@@ -20,7 +20,7 @@ from casebook.script.engine import state_from_position
 
 PACK = Path(__file__).resolve().parent.parent / "games" / "moscow41"
 LAYOUT = "flat-top-even-q"
-SMOLENSK, ROSLAVL = "1303", "0207"
+SMOLENSK, ROSLAVL = "1308", "0212"
 #: towns German-held on 19 Nov 1941, the start of Turn 13 (shared/reference/moscow41-oob.md timeline:
 #: Vyazma 7 Oct, Kaluga 12-13 Oct, Kalinin 14 Oct, Mozhaisk 18 Oct; Smolensk and Roslavl since summer)
 GERMAN_19_NOV = {"Smolensk", "Roslavl", "Vyazma", "Kaluga", "Kalinin", "Mozhaisk", "Rzhev", "Volokolamsk",
@@ -98,10 +98,11 @@ def test_18_1_3D_smolensk_and_roslavl_are_garrisoned_at_the_start(m41, sid):
     assert ctx.state.control(SMOLENSK) == "german"
     soviet = [(distance(parse_hex(u["hex"]), parse_hex(SMOLENSK), LAYOUT), u["counter"]) for u in units
               if counters[u["counter"]]["side"] == "soviet" and counters[u["counter"]]["class"] != "hq"]
-    assert min(soviet) == (6, "s-144rd")                  # the 20th Army on the Dnieper east of Smolensk
+    # the 16th and 20th Armies on the Dnieper east of Smolensk
+    assert min(soviet)[0] == 6 and {c for d, c in soviet if d == 6} == {"s-129rd", "s-144rd"}
     # a German combat unit within 2 hexes of every hex of the Minsk highway between Smolensk and the front
     rear = [parse_hex(h) for h in held]
-    for h in ("1303", "1304", "1404", "1405", "1506"):
+    for h in ("1308", "1309", "1409", "1410", "1511"):
         assert min(distance(parse_hex(h), r, LAYOUT) for r in rear) <= 2, h
 
 
@@ -118,19 +119,40 @@ def _rivers(sides, pairs) -> list[bool]:
     return [bool({"river", "major_river"} & set(sides.get(frozenset(p), {}))) for p in pairs]
 
 
+def _front(units, col: int) -> tuple[int, int]:
+    """(eastmost German row, westmost Soviet row) of the units set up in column ``col``."""
+    rows = {"g": [], "s": []}
+    for u in units:
+        if int(u["hex"][:2]) == col:
+            rows[u["counter"][0]].append(int(u["hex"][2:]))
+    return max(r for r in rows["g"] if r <= min(rows["s"])), min(rows["s"])
+
+
 def test_the_desna_runs_along_the_43rd_armys_front(sides):
-    # 43rd Army (53, 149, 211, 222 RD) in 0711-0411, the German 4th Army and Panzer Group 4 in row 10
+    # 43rd Army (53, 149, 211, 222 RD) in columns 04-07, the German 4th Army and Panzer Group 4
+    # west of it; the Desna's hexsides lie on each division's west side (flat-top columns alternate
+    # between rows 15 and 16 on one line)
     units = load_yaml(PACK / "scenarios" / "october-blitz.yaml").data["units"]
     army = [u["hex"] for u in units if u["counter"] in ("s-53rd", "s-149rd", "s-211rd", "s-222rd")]
-    assert sorted(army) == ["0411", "0511", "0611", "0711"]
-    assert all(_rivers(sides, [(h, h[:2] + "10") for h in army]))
-    # and not behind it any more: no river between the army and its rear (row 11 to row 12)
-    assert not any(_rivers(sides, [(h, h[:2] + "12") for h in army]))
+    assert sorted(army) == ["0415", "0516", "0615", "0716"]
+    west = [(h, f"{h[:2]}{int(h[2:]) - 1:02d}") for h in army]
+    assert all(_rivers(sides, west))
+    # and not behind it any more: no river between the army and its rear
+    assert not any(_rivers(sides, [(h, f"{h[:2]}{int(h[2:]) + 1:02d}") for h in army]))
+    for col in range(4, 8):                                   # every German of the front west of it
+        g, s = _front(units, col)
+        assert g < s and any(_rivers(sides, [(f"{col:02d}{r:02d}", f"{col:02d}{r + 1:02d}")
+                                             for r in range(g, s)])), col
 
 
 def test_the_vop_runs_along_the_front_north_of_yartsevo(sides):
-    # the 16th and 19th Armies (row 09) face the German 9th Army's right and the 4th Army (row 08)
-    assert all(_rivers(sides, [(f"{c:02d}08", f"{c:02d}09") for c in range(15, 26)]))
+    # the 16th and 19th Armies face the German 9th Army's right and the 4th Army across the Vop:
+    # in columns 15-25 a river hexside lies between the eastmost German and westmost Soviet unit
+    units = load_yaml(PACK / "scenarios" / "october-blitz.yaml").data["units"]
+    for col in range(15, 26):
+        g, s = _front(units, col)
+        assert g < s, col
+        assert any(_rivers(sides, [(f"{col:02d}{r:02d}", f"{col:02d}{r + 1:02d}") for r in range(g, s)])), col
 
 
 @pytest.mark.case("14.2A")

@@ -4,12 +4,11 @@ A road's length on the map is the fewest hexes a unit passes moving only along r
 one town to another; times the printed scale (10 km a hex, 0.2.2A) it must come near the real
 great-circle distance between the two towns (``gazetteer.yaml``). A road is never straight and a
 hex path along a line between two hex axes is up to 2/sqrt(3) = 1.15 times the line, so the road
-may be longer than the line, but not by the 20-32% the shipped affine fit gives (its east-west
-scale is 8.5 km a hex), and not shorter than the line by more than the fit's rounding.
+may be longer than the line, but not by the 20-32% the affine fit of sessions 5-7 gave (its
+east-west scale was 8.5 km a hex), and not shorter than the line by more than the fit's rounding.
 
-The shipped map still uses the affine fit (switching moves the setup and the hexes many rule tests
-name: not done, docs/moscow41-pack.md); these tests build the map of the same sources with
-``grid: {fit: similarity}`` and check it, and that it shortens every east-west road of the shipped map.
+The shipped map uses ``grid: {fit: similarity}`` since session 8; the affine map of the same sources
+is built in a tmp dir to check that the switch shortened every east-west road.
 """
 
 from __future__ import annotations
@@ -42,18 +41,24 @@ ROADS = [
 
 
 @pytest.fixture(scope="module")
-def shipped_map():
+def game_map():
     return load_yaml(PACK / "map.yaml").data
 
 
+#: geography.yaml's grid lines as shipped, and as they were with the affine fit (before #16)
+AFFINE_GRID = [("  fit: similarity\n", "  fit: affine\n"), ("row: 8}", "row: 3}"), ("rows: 46}", "rows: 54}")]
+
+
 @pytest.fixture(scope="module")
-def game_map(tmp_path_factory):
-    """The map ``casebook mapfit`` builds from the shipped sources with ``fit: similarity``."""
-    d = tmp_path_factory.mktemp("similarity")
+def affine_map(tmp_path_factory):
+    """The map ``casebook mapfit`` builds from the shipped sources with ``fit: affine`` (before #16)."""
+    d = tmp_path_factory.mktemp("affine")
     (d / "gazetteer.yaml").write_text((PACK / "gazetteer.yaml").read_text(encoding="utf-8"), encoding="utf-8")
     geo = (PACK / "geography.yaml").read_text(encoding="utf-8")
-    assert "\ngrid:\n" in geo
-    (d / "geography.yaml").write_text(geo.replace("\ngrid:\n", "\ngrid:\n  fit: similarity\n", 1), encoding="utf-8")
+    for new, old in AFFINE_GRID:                # its grid: rows 03-56 (Smolensk on the west edge)
+        assert new in geo
+        geo = geo.replace(new, old, 1)
+    (d / "geography.yaml").write_text(geo, encoding="utf-8")
     return generate(d).map_data
 
 
@@ -101,14 +106,14 @@ def test_0_2_2A_road_lengths_in_hexes_match_the_real_distance(game_map, coords, 
     assert 0.9 <= ratio <= 1.15, f"{road}, {a}-{b}: {hexes} hexes x 10 km for {km:.0f} km ({ratio:.2f})"
 
 
-def test_0_2_2A_the_minsk_highway_is_about_37_hexes_from_smolensk_to_moscow(game_map, shipped_map, coords):
+def test_0_2_2A_the_minsk_highway_is_40_hexes_from_smolensk_to_moscow(game_map, affine_map, coords):
     # Smolensk (54.78N 32.05E) to the Kremlin (55.75N 37.62E) is 369 km on the ground
     assert round(great_circle_km(coords["Smolensk"], coords["Moscow"])) == 369
-    assert road_hexes(game_map, "Smolensk", "Moscow") == 40        # 1.08; the shipped affine map: 46 (1.25)
-    assert road_hexes(shipped_map, "Smolensk", "Moscow") == 46
+    assert road_hexes(game_map, "Smolensk", "Moscow") == 40        # 1.08; the affine map: 46 (1.25)
+    assert road_hexes(affine_map, "Smolensk", "Moscow") == 46
 
 
 @pytest.mark.parametrize(("a", "b"), [("Smolensk", "Vyazma"), ("Vyazma", "Mozhaisk"), ("Roslavl", "Yukhnov"),
                                       ("Roslavl", "Moscow")])
-def test_0_2_2A_the_similarity_fit_shortens_the_east_west_roads(game_map, shipped_map, a, b):
-    assert road_hexes(game_map, a, b) < road_hexes(shipped_map, a, b)
+def test_0_2_2A_the_similarity_fit_shortens_the_east_west_roads(game_map, affine_map, a, b):
+    assert road_hexes(game_map, a, b) < road_hexes(affine_map, a, b)

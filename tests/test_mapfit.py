@@ -1,4 +1,4 @@
-"""The Moscow '41 map reconstruction: the affine fit reproduces the printed hexes, the generated
+"""The Moscow '41 map reconstruction: the fit (similarity since #16; affine before) reproduces the printed hexes, the generated
 map.yaml is current and loads into a Board, and its features are geometrically sound."""
 
 from __future__ import annotations
@@ -99,34 +99,38 @@ def test_a_printed_hex_the_fit_cannot_reproduce_is_an_error(tmp_path):
         generate(tmp_path)
     # a wrong anchor drags the whole fit: every printed town that moves is reported at once
     assert "gazetteer.yaml:15:3: printed.Kaluga: the fit puts Kaluga in 0837, not the printed 0840" in str(exc.value)
-    assert len(exc.value.problems) == 5
-
-
-def _similarity_sources(tmp_path, fit: str = "similarity"):
-    (tmp_path / "gazetteer.yaml").write_text((PACK / "gazetteer.yaml").read_text(encoding="utf-8"))
-    text = (PACK / "geography.yaml").read_text(encoding="utf-8").replace("\ngrid:\n", f"\ngrid:\n  fit: {fit}\n", 1)
-    (tmp_path / "geography.yaml").write_text(text, encoding="utf-8")
-    return tmp_path
+    assert len(exc.value.problems) == 4
 
 
 @pytest.mark.case("0.2.2A")
-def test_0_2_2A_the_similarity_fit_gives_one_scale_in_every_direction(tmp_path, build):
-    sim = generate(_similarity_sources(tmp_path))
-    assert all(r.exact for r in sim.residuals)                    # the five printed hexes (18.1.3A)
-    assert sim.affine.origin is not None
+def test_0_2_2A_the_similarity_fit_gives_one_scale_in_every_direction(build, tmp_path):
+    assert all(r.exact for r in build.residuals)                 # the five printed hexes (18.1.3A)
+    towns = {p.name: p.hex for p in build.placements}
+    assert {n: f"{towns[n].col:02d}{towns[n].row:02d}" for n in PRINTED} == PRINTED
     # a column step runs north 1.5 sizes of sqrt(3): sqrt(3)/2 of a hex; a row step one hex east
-    ns, ew = sim.affine.km_per_hex()
+    ns, ew = build.affine.km_per_hex()
+    assert build.affine.origin is not None
     assert ns / (math.sqrt(3) / 2) == pytest.approx(ew, rel=0.01)
-    assert 10.0 <= ew <= 10.8                                    # the printed 10 km a hex, as the towns allow
-    ns0, ew0 = build.affine.km_per_hex()                        # the shipped affine fit: 8.5 km east-west
+    assert 10.0 <= ew <= 10.8                      # the printed 10 km a hex (0.2.2A), as the towns allow
+    # the affine fit of the same sources (the shipped map before #16): 8.5 km a hex east-west
+    (tmp_path / "gazetteer.yaml").write_text((PACK / "gazetteer.yaml").read_text(encoding="utf-8"))
+    text = (PACK / "geography.yaml").read_text(encoding="utf-8").replace("fit: similarity", "fit: affine")
+    text = text.replace("row: 8}", "row: 3}").replace("rows: 46}", "rows: 54}")   # its grid: rows 03-56
+    (tmp_path / "geography.yaml").write_text(text, encoding="utf-8")
+    aff = generate(tmp_path)
+    ns0, ew0 = aff.affine.km_per_hex()
     assert ew0 < 8.6 and ns0 / (math.sqrt(3) / 2) > 11.9
-    towns = {p.name: p.hex for p in sim.placements}
-    assert (towns["Smolensk"].col, towns["Smolensk"].row) == (13, 8)   # 5 hexes east of the affine fit's 1303
+    old = {p.name: p.hex for p in aff.placements}
+    assert (old["Smolensk"].col, old["Smolensk"].row) == (13, 3)         # the affine 1303; now 1308
+    assert (towns["Smolensk"].col, towns["Smolensk"].row) == (13, 8)
 
 
 def test_an_unknown_fit_is_refused_with_its_position(tmp_path):
+    (tmp_path / "gazetteer.yaml").write_text((PACK / "gazetteer.yaml").read_text(encoding="utf-8"))
+    text = (PACK / "geography.yaml").read_text(encoding="utf-8").replace("fit: similarity", "fit: conformal")
+    (tmp_path / "geography.yaml").write_text(text, encoding="utf-8")
     with pytest.raises(ContentError) as exc:
-        load_sources(_similarity_sources(tmp_path, "conformal"))
+        load_sources(tmp_path)
     assert "geography.yaml:" in str(exc.value) and "grid.fit: fit must be affine or similarity" in str(exc.value)
 
 
@@ -145,7 +149,7 @@ def test_bad_sources_report_every_problem_with_positions(tmp_path):
 
 def test_map_loads_into_a_board_and_every_hex_has_a_terrain(committed_map):
     board = board_from_map(committed_map)
-    assert len(board.hexes()) == 40 * 54
+    assert len(board.hexes()) == 40 * 46
     terrain = committed_map["terrain"]
     assert terrain["default"] == "clear"
     assert set(terrain.values()) <= {"clear", "forest", "swamp"}
@@ -173,7 +177,7 @@ def test_roads_and_rails_form_connected_hex_paths(build, committed_map, kind):
             g.add_edge(*s["hexes"])
     # Moscow's hub joins every radial line: the Kremlin hex reaches Kalinin, Tula, Smolensk, Kaluga
     hub = committed_map["moscow"][0]
-    for town in ("3733", "0343", "1303", "0833"):
+    for town in ("3733", "0342", "1308", "0833"):
         assert nx.has_path(g, hub, town), (kind, town)
     for comp in nx.connected_components(g):
         assert len(comp) >= 2
@@ -183,7 +187,7 @@ def test_roads_and_rails_form_connected_hex_paths(build, committed_map, kind):
 def test_9_9I_railheads_are_towns_on_a_rail_line(committed_map):
     rail_hexes = {x for s in committed_map["hexsides"] if s.get("rail") for x in s["hexes"]}
     assert set(committed_map["railheads"]) == rail_hexes & set(committed_map["towns"])
-    assert {"2032", "1720", "3733"} <= set(committed_map["railheads"])  # Mozhaisk, Vyazma, Kalinin
+    assert {"2032", "1722", "3733"} <= set(committed_map["railheads"])  # Mozhaisk, Vyazma, Kalinin
 
 
 @pytest.mark.case("14.2A")
@@ -217,5 +221,5 @@ def test_1_1C_initiative_chart_lists_each_moscow_hex(committed_map):
     assert len(rows) < len(committed_map["towns"])
     for h in committed_map["moscow"]:
         assert rows[h]["town"] == "Moscow" and rows[h]["ip"] == 1
-    assert rows["3733"]["ip"] == 2 and rows["1303"]["ip"] == 3 and "2733" not in rows
+    assert rows["3733"]["ip"] == 2 and rows["1308"]["ip"] == 3 and "2733" not in rows
     assert all(committed_map["towns"][h]["ip"] == r["ip"] for h, r in rows.items())

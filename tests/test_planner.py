@@ -70,9 +70,9 @@ def test_goals_of_the_october_blitz_come_from_its_victory_block(blitz):
         assert goals.hold[h] == HOLD_WEIGHT
     # 18.1.3B: a German combat unit entering a Moscow hex; 18.1.3D: a Soviet one entering Smolensk
     assert goals.strike["german"] == goals.capital
-    assert goals.strike["soviet"] == {"1303"}
-    assert goals.guard("german") == {"1303"} and goals.guard("soviet") == goals.capital
-    assert goals.hold["0207"] < HOLD_WEIGHT  # Roslavl: an ordinary town, a background objective
+    assert goals.strike["soviet"] == {"1308"}
+    assert goals.guard("german") == {"1308"} and goals.guard("soviet") == goals.capital
+    assert goals.hold["0212"] < HOLD_WEIGHT  # Roslavl: an ordinary town, a background objective
 
 
 def test_goals_of_battle_for_moscow_are_moscow_for_both_sides(bfm):

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from casebook.content.yamlio import load_yaml
 from casebook.core.grid import Grid
 from casebook.core.hexgrid import HexSide, parse_hex
 from casebook.tools.cmd_render import render
@@ -75,7 +74,7 @@ def test_hex_numbers_are_readable_on_the_full_map(tmp_path):
                                 standalone_mode=False)
     assert result.exception is None, result.output
     numbers = _texts(out.read_text(encoding="utf-8"), "hex-number")
-    assert len(numbers) == 40 * 54  # every hex of the full map (40 columns, 54 rows) is numbered
+    assert len(numbers) == 40 * 46  # every hex of the full map (40 columns, 46 rows) is numbered
     assert min(size for size, *_ in numbers) >= 7.0  # px at 100 %: was 3.6
 
 
@@ -137,9 +136,11 @@ def test_render_scenario_draws_its_units(tmp_path):
                                 standalone_mode=False)
     assert result.exception is None, result.output
     svg = out.read_text(encoding="utf-8")
-    units = load_yaml(PACK / "scenarios" / "october-blitz.yaml").data["units"]
-    placed = [u for u in units if u.get("hex")]
-    hexes = {u["hex"] for u in placed}
+    from casebook.content.position import load_position
+
+    # the set-up as played: errata applied (0.2.3.3A puts the 252 RD in 3111, with the 29th Army)
+    placed = [u for u in load_position(PACK / "scenarios" / "october-blitz.yaml").units if u.hex]
+    hexes = {u.hex for u in placed}
     assert svg.count('class="counter"') == len(hexes)  # one counter per stack
     badges = [int(n) for n in re.findall(r'class="stack-count" />\s*<text[^>]*>(\d+)</text>', svg)]
     assert sum(badges) + (len(hexes) - len(badges)) == len(placed)  # every placed unit is counted

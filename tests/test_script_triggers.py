@@ -121,7 +121,7 @@ def test_18_1_3D_editing_the_line_in_a_copy_moves_the_automatic_win(tmp_path):
                   .board.towns().items() if t.get("name") == "Vyazma")
     ctx = engine.ctx(state_from_position(engine.pack.scenario("october-blitz")), Trace())
     soviet_unit = next(u["id"] for u in ctx.state.units if u.get("side") == "soviet" and u.get("class") == "infantry")
-    ctx.state.move_unit(soviet_unit, "1303")
+    ctx.state.move_unit(soviet_unit, "1308")
     assert triggered(ctx, "action_ends", {"side": "soviet", "action_kind": "move"}) is None
     ctx.state.move_unit(soviet_unit, vyazma)
     result = triggered(ctx, "action_ends", {"side": "soviet", "action_kind": "move"})
@@ -209,6 +209,6 @@ def test_18_1_3D_ask_vp_names_the_line_and_whether_it_ends_the_game_now():
     assert (line["source"], line["cases"], line["fires"]) == ("victory.rules:31", ["18.1.3D"], False)
     assert line["text"].endswith('end the game, soviet wins (automatic) "a Soviet combat unit entered Smolensk"  by 18.1.3D')
     soviet = next(u["id"] for u in ctx.state.units if u.get("side") == "soviet" and u.get("class") == "infantry")
-    ctx.state.move_unit(soviet, "1303")
+    ctx.state.move_unit(soviet, "1308")
     [line] = victory.casebook_answer(ctx, "vp", [], {})["script_conditions"]
     assert line["fires"] is True

@@ -25,22 +25,22 @@ def test_0_7_3_1B_the_player_indicates_which_stacks_the_hq_activates(blitz, star
     state = blitz.state_from_dict(start)
     assert (state.data.step, state.current_player(), state.data.track("ip", "german")) == ("command", "german", 28)
     listed = [str(a) for a in state.legal_actions() if a.kind == "activate-hq" and a.get("hq") == "g-ix"]
-    assert listed == ["german: activate-hq hq=g-ix stacks=1208,1109,1308"]   # every eligible, nearest first
+    assert listed == ["german: activate-hq hq=g-ix stacks=1213,1113,1313"]   # every eligible, nearest first
     [tpl] = [t for t in state.action_templates() if dict(t.fixed).get("hq") == "g-ix"]
     assert "at most 3" in dict(tpl.free)["stacks"]                            # IX's Command Limit (8.3.1A)
     # one stack of the three: legal (it used to answer "not among the legal actions")
-    assert state.why_not("german: activate-hq hq=g-ix stacks=1308") == ((), "legal")
-    cases, _ = state.why_not("german: activate-hq hq=g-ix stacks=1208,1109,1308,1407")
+    assert state.why_not("german: activate-hq hq=g-ix stacks=1313") == ((), "legal")
+    cases, _ = state.why_not("german: activate-hq hq=g-ix stacks=1213,1113,1313,1411")
     assert cases == ("8.3.1A", "0.2.4.7")                                     # four named, limit 3
-    cases, _ = state.why_not("german: activate-hq hq=g-ix stacks=3806")
+    cases, _ = state.why_not("german: activate-hq hq=g-ix stacks=3809")
     assert "8.1A" in cases                                                    # outside IX's command radius
     with pytest.raises(IllegalActionError):
-        state.apply("german: activate-hq hq=g-ix stacks=3806")
-    out = state.apply("german: activate-hq hq=g-ix stacks=1308")
+        state.apply("german: activate-hq hq=g-ix stacks=3809")
+    out = state.apply("german: activate-hq hq=g-ix stacks=1313")
     assert out["units"] == ["g-183id"] and out["ip"] == 1                    # 2.1A: 1 IP in supply
     assert state.data.track("ip", "german") == 27 and state.data.unit("g-183id").get("activated")
-    others = [u for u in state.data.units_at("1109") if u.get("class") != "hq"]
-    assert others and not any(u.get("activated") for u in others)           # 1109 was not named
+    others = [u for u in state.data.units_at("1113") if u.get("class") != "hq"]
+    assert others and not any(u.get("activated") for u in others)           # 1113 was not named
 
 
 def _to_reaction(state, stack):
@@ -54,7 +54,7 @@ def _to_reaction(state, stack):
 def test_0_7_3_4_no_more_reactions_until_the_loop_ends(blitz, start):
     data = {**start, "turn": 2, "ip": {"german": 27, "soviet": 12}}  # 2.4B: no Soviet reaction on Turn 1
     state = blitz.state_from_dict(data)
-    _to_reaction(state, "1308")
+    _to_reaction(state, "1313")
     assert (state.data.step, state.current_player()) == ("reaction_movement", "soviet")
     assert any(a.kind == "react" for a in state.legal_actions())
     assert "soviet: pass until=loop" not in [str(a) for a in state.legal_actions()]   # bots never see it
@@ -62,7 +62,7 @@ def test_0_7_3_4_no_more_reactions_until_the_loop_ends(blitz, start):
     state.apply("soviet: pass until=loop")
     # the Reaction Attacks Step and every reaction step of the next repetitions pass by themselves
     assert (state.data.step, state.current_player()) == ("command", "german")
-    _to_reaction(state, "1109")
+    _to_reaction(state, "1113")
     assert (state.data.step, state.current_player()) == ("command", "german")
     standing = [e for e in state.trace if e.kind == "auto-pass" and e.data.get("standing")]
     assert [e.data["step"] for e in standing] == ["reaction_attacks", "reaction_movement", "reaction_attacks"]
@@ -94,7 +94,7 @@ def test_0_7_3_6_a_save_made_after_a_standing_pass_loads_and_the_pass_still_stan
     from casebook.core.errors import PositionError
 
     state = blitz.state_from_dict({**start, "turn": 2, "ip": {"german": 27, "soviet": 12}})
-    _to_reaction(state, "1308")
+    _to_reaction(state, "1313")
     state.apply("soviet: pass until=loop")
     saved = state.to_dict()
     assert saved["plugin_state"]["driver"]["standing"] == {
@@ -105,7 +105,7 @@ def test_0_7_3_6_a_save_made_after_a_standing_pass_loads_and_the_pass_still_stan
     path.write_text(dump_yaml(saved), encoding="utf-8")
     loaded = blitz.state_from_dict(position_to_dict(load_save(path, blitz.engine)))  # as play --load
     assert loaded._driver()["standing"] == saved["plugin_state"]["driver"]["standing"]
-    _to_reaction(loaded, "1109")  # the Soviet reaction steps pass by themselves, as before the save
+    _to_reaction(loaded, "1113")  # the Soviet reaction steps pass by themselves, as before the save
     assert (loaded.data.step, loaded.current_player()) == ("command", "german")
     assert [e.data["step"] for e in loaded.trace if e.kind == "auto-pass" and e.data.get("standing")] == [
         "reaction_movement", "reaction_attacks"]

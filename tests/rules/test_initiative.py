@@ -23,8 +23,8 @@ from casebook.games.moscow41.plugins.initiative import collect_ips, determine_fi
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 #: 1.3B's example: 12 IPs of towns held by the Germans on Turn 13 (19 Nov 1941), the historical line:
 #: Smolensk 3, Roslavl 1, Vyazma 2, Kaluga 2, Mozhaisk 1, Kalinin 2, Rzhev 1.
-GERMAN_12 = ('{"1303": german, "0207": german, "1720": german, "0833": german, "2032": german, '
-             '"3733": german, "3021": german}')
+GERMAN_12 = ('{"1308": german, "0212": german, "1722": german, "0833": german, "2032": german, '
+             '"3733": german, "3023": german}')
 
 
 def pos(turn=5, ground="dry", ip="{german: 0, soviet: 0}", control="{}", extra="", temperature="warm"):
@@ -82,7 +82,7 @@ def test_1_0D_same_number_of_ips_germans_go_first(quick):
 def test_0_7_2_1A_phasing_player_collects_towns_plus_turn_track(quick):
     text = pos(control=GERMAN_12 + "\n", extra="phase: first_initiative\nstep: ip_collection\n"
                "first_player: soviet\nphasing: soviet\nrng: {seed: 3, state: null}\n")
-    ctx = quick(text.replace('"3021": german}', '"3021": german, "0343": soviet}'), trace=True)
+    ctx = quick(text.replace('"3023": german}', '"3023": german, "0342": soviet}'), trace=True)
     initiative.casebook_step_start(ctx, "first_initiative", "ip_collection")
     roll = next(e for e in ctx.trace if e.kind == "roll").data["total"]
     assert ctx.state.track("ip", "german") == 0                      # only the phasing player collects
@@ -111,7 +111,7 @@ def test_0_7_2_1C_added_to_the_previous_total_on_the_track(quick):
 
 @pytest.mark.case("1.1A")
 def test_1_1A_only_chart_towns_earn_their_chart_value(quick):
-    ctx = quick(pos(control='{"2032": german, "1720": german, "2031": german}'))
+    ctx = quick(pos(control='{"2032": german, "1722": german, "2031": german}'))
     held = initiative.towns_held(ctx, "german")
     assert [(t["town"], t["ip"]) for t in held] == [("Vyazma", 2), ("Mozhaisk", 1)]  # 2031 is no town
     assert income(ctx, "german")["towns"] == 3
@@ -119,13 +119,13 @@ def test_1_1A_only_chart_towns_earn_their_chart_value(quick):
 
 @pytest.mark.case("1.1B")
 def test_1_1B_occupying_or_last_occupying_controls_zoc_irrelevant(position):
-    ctx = position(pos(control='{"2032": soviet, "1720": soviet, "2125": german}')
+    ctx = position(pos(control='{"2032": soviet, "1722": soviet, "2127": german}')
                    + units(("g1", "german", "2032"), ("s1", "soviet", "2033"),   # Mozhaisk, Soviet adjacent
-                           ("g2", "german", "1720"), ("s2", "soviet", "1720")), trace=True)
+                           ("g2", "german", "1722"), ("s2", "soviet", "1722")), trace=True)
     initiative.casebook_after_action(ctx, None, {})
     assert ctx.state.control("2032") == "german"   # enemy ZOC has no effect
-    assert ctx.state.control("1720") == "soviet"   # both sides present: no change
-    assert ctx.state.control("2125") == "german"   # empty: the last occupant keeps it
+    assert ctx.state.control("1722") == "soviet"   # both sides present: no change
+    assert ctx.state.control("2127") == "german"   # empty: the last occupant keeps it
     assert [e.data["hex"] for e in ctx.trace if e.kind == "control"] == ["2032"]
     ctx.state.move_unit("g1", "2031")
     initiative.casebook_after_action(ctx, None, {})
@@ -140,7 +140,7 @@ def test_control_also_set_at_setup(quick):
 
 @pytest.mark.case("1.1C")
 def test_1_1C_each_moscow_hex_controlled_separately(quick):
-    ctx = quick(pos(control='{"2244": german, "2343": german, "2344": soviet, "2345": soviet, "2444": soviet}'))
+    ctx = quick(pos(control='{"2242": german, "2342": german, "2343": soviet, "2344": soviet, "2442": soviet}'))
     assert (income(ctx, "german")["towns"], income(ctx, "soviet")["towns"]) == (2, 3)  # 1 IP a hex
 
 
@@ -198,7 +198,7 @@ def test_1_4_at_most_99_excess_lost_and_99_all_germans_first(quick):
 
 @pytest.mark.case("0.7.4")
 def test_0_7_4_second_player_collects_in_its_own_initiative_phase(quick, m41):
-    ctx = quick(pos(control='{"2032": german, "1944": soviet}', ip="{german: 5, soviet: 9}",
+    ctx = quick(pos(control='{"2032": german, "1942": soviet}', ip="{german: 5, soviet: 9}",
                        extra="phase: weather\nstep: initiative_determination\n"), trace=True)
     machine = SequenceMachine(m41.sequence, ctx.state)
     initiative.casebook_step_start(ctx, "weather", "initiative_determination")

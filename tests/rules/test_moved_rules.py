@@ -185,15 +185,19 @@ def test_5_1A_supply_source_line_makes_the_west_edge_a_german_source(m41, tmp_pa
 
 @pytest.mark.case("5.3")
 def test_5_3_supply_by_hq_line_decides_who_an_hq_supplies(tmp_path):
-    """supply.supply_answer asks `supply_by_hq`: in the October Blitz set-up g-161id is supplied
-    through the radius of HQ g-vi (5.3); when the line also names infantry, it is not."""
+    """supply.supply_answer asks `supply_by_hq`: in the October Blitz set-up the 1st Panzer
+    Division's 1st Schützen regiment (g-1pz-1s, mechanized) is supplied through the radius of HQ
+    g-lvi-pz (5.3); when the line also names mechanized units, it is not. (On the similarity map,
+    #16, no infantry division starts supplied only through an HQ: g-161id traces 3 MP to the west
+    edge, 3108.)"""
     from casebook.core.game import Game
     from casebook.games.moscow41.plugins.supply import supply_answer
     ctx = Game.load("moscow41", "october-blitz").new_initial_state(1).ctx()
-    assert supply_answer(ctx, "g-161id")["route"] == "hq" and supply_answer(ctx, "g-161id")["hq"] == "g-vi"
-    edited(tmp_path, "supply.rules", "when unit_class in [hq, remnant]", "when unit_class in [hq, remnant, infantry]")
+    answer = supply_answer(ctx, "g-1pz-1s")
+    assert answer["route"] == "hq" and answer["hq"] == "g-lvi-pz"
+    edited(tmp_path, "supply.rules", "when unit_class in [hq, remnant]", "when unit_class in [hq, remnant, mechanized]")
     ctx = Game.load(str(tmp_path / "moscow41"), "october-blitz").new_initial_state(1).ctx()
-    assert supply_answer(ctx, "g-161id")["in_supply"] is False
+    assert supply_answer(ctx, "g-1pz-1s")["in_supply"] is False
 
 
 @pytest.mark.case("5.5B")
@@ -214,14 +218,14 @@ def test_5_5B_oos_result_line_decides_what_an_oos_remnant_suffers(m41, tmp_path)
 # -- command.rules ---------------------------------------------------------------------------------
 @pytest.mark.case("8.1A")
 def test_8_1A_command_path_hexes_bounds_the_command_path(tmp_path):
-    """_command_paths reads `command_path_hexes`: g-255id is 3 hexes from HQ g-vi (radius 3) in
+    """_command_paths reads `command_path_hexes`: g-161id is 3 hexes from HQ g-vi (radius 3) in
     the October Blitz set-up; with the path one hex shorter than the radius, g-vi is not its HQ."""
     from casebook.core.game import Game
     from casebook.games.moscow41.plugins._command_paths import command_answer
 
     def hqs(pack: str) -> list[str]:
         ctx = Game.load(pack, "october-blitz").new_initial_state(1).ctx()
-        return [e["hq"] for e in command_answer(ctx, "g-255id")["hqs"]]
+        return [e["hq"] for e in command_answer(ctx, "g-161id")["hqs"]]
     assert "g-vi" in hqs("moscow41")
     edited(tmp_path, "command.rules", "  otherwise command_radius  by 8.1A, 0.2.4.8\n",
            "  otherwise command_radius - 1  by 8.1A, 0.2.4.8\n")

@@ -84,7 +84,7 @@ def test_12_2G_an_rp_keeps_the_fatigue_until_the_script_line_goes(m41, tmp_path)
     from casebook.core.actions import Action
     from casebook.games.moscow41.plugins._reinforcement_rp import apply_rp
 
-    unit = ("units:\n  - {counter: s-133rd, hex: '0303', losses: 1, fatigued: true}\n"
+    unit = ("units:\n  - {counter: s-133rd, hex: '0309', losses: 1, fatigued: true}\n"
             "rp: {soviet: {infantry: 1, armor: 0}, german: {infantry: 0, armor: 0}}\n")
     assign = Action.make("assign-rp", "soviet", unit="s-133rd", rp="infantry")
     ctx = _ctx(m41, unit)
@@ -111,7 +111,7 @@ def test_12_4D_an_asterisked_division_is_rebuilt_once_the_script_line_goes(m41, 
 def _ip_ctx(engine: Engine, ground: str = "dry"):
     from tests.conftest import make_ctx
 
-    control = '{"1303": german, "0207": german, "1720": german, "0833": german, "2032": german, "3733": german, "3021": german}'
+    control = '{"1308": german, "0212": german, "1722": german, "0833": german, "2032": german, "3733": german, "3023": german}'
     return make_ctx(engine, "kind: position\nformat: 1\ngame: moscow41\nturn: 5\n"
                             f"weather: {{temperature: warm, ground: {ground}}}\n"
                             f"ip: {{german: 0, soviet: 0}}\ncontrol: {control}\n", trace=True)
@@ -420,7 +420,7 @@ def test_12_4C_a_withdrawal_costs_the_scripts_ips(m41, tmp_path):
     from tests.rules._fakes import FakeAreas
 
     row = {"unit": "s-133rd", "type": "rifle division", "strength": 6, "side": "soviet", "turn": 10}
-    unit = "units:\n  - {counter: s-133rd, hex: '0303'}\n"
+    unit = "units:\n  - {counter: s-133rd, hex: '0309'}\n"
 
     def ips_after(engine):
         ctx = _entry_ctx(engine, unit + f"plugin_state: {{reinforcement: {{owed: [{_flow(row)}]}}}}")

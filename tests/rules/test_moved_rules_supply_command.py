@@ -40,19 +40,19 @@ def test_5_2C_supply_line_line_lets_soviet_paths_follow_rail(tmp_path):
 @pytest.mark.case("5.2D")
 def test_5_2D_supply_line_off_hexside_line_keeps_paths_on_the_line(tmp_path):
     """The supply area reads `supply_line_off_hexside`: g-87id's road path in the October Blitz
-    set-up follows the road through its hexsides (5.2D: 1304 -> 1303); without the line the
-    path may step from line hex to line hex across a hexside no line crosses (1304 -> 1203)."""
+    set-up follows the road through its hexsides (5.2D: 1309 -> 1308); without the line the
+    path may step from line hex to line hex across a hexside no line crosses (1309 -> 1208)."""
     from casebook.games.moscow41.plugins.supply import supply_answer
     ctx = blitz()
     answer = supply_answer(ctx, "g-87id")
     assert answer["route"] == "road"
-    assert answer["path"] == ["1808", "1708", "1607", "1507", "1506", "1405", "1404", "1304", "1303"]
-    line = answer["path"][answer["path"].index("1405"):]
+    assert answer["path"] == ["1812", "1712", "1612", "1512", "1511", "1410", "1409", "1309", "1308"]
+    line = answer["path"][answer["path"].index("1410"):]
     assert all(_line_step(ctx, a, b) for a, b in zip(line, line[1:]))
     edited(tmp_path, "supply.rules", "forbid supply_line_off_hexside by 5.2D\n", "")
     ctx = blitz(str(tmp_path / "moscow41"))
     path = supply_answer(ctx, "g-87id")["path"]
-    assert path[-2:] == ["1304", "1203"] and not _line_step(ctx, "1304", "1203")
+    assert path[-2:] == ["1309", "1208"] and not _line_step(ctx, "1309", "1208")
 
 
 @pytest.mark.case("5.6B")

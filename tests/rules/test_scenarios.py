@@ -96,10 +96,10 @@ def test_18_1_3A_setting_instant_counts_the_towns_at_any_moment(scenario):
 @pytest.mark.case("18.1.3B")
 def test_18_1_3B_a_german_combat_unit_in_moscow_wins_at_once(scenario):
     ctx = scenario("october-blitz", turn=2)
-    ctx.state.move_unit("g-xxiii", "2244")                  # an HQ is no combat unit
+    ctx.state.move_unit("g-xxiii", "2242")                  # an HQ is no combat unit
     after_move(ctx)
     assert victory.casebook_game_result(ctx) is None
-    ctx.state.move_unit("g-102id", "2244")
+    ctx.state.move_unit("g-102id", "2242")
     after_move(ctx)
     result = victory.casebook_game_result(ctx)
     assert (result["winner"], result["level"], result["cases"]) == ("german", "automatic", ["18.1.3B"])
@@ -113,9 +113,9 @@ def test_18_1_3D_a_soviet_combat_unit_in_smolensk_wins_at_once(scenario):
     ctx = scenario("october-blitz", turn=3)
     soviet_move = {"side": "soviet", "action_kind": "move"}
     ctx.state.add_unit({"id": "s-rem-01", "side": "soviet", "class": "remnant", "strength": 1,
-                        "ma": 4, "hex": "1303"})                # a remnant is no combat unit (11.3D)
+                        "ma": 4, "hex": "1308"})                # a remnant is no combat unit (11.3D)
     assert triggered(ctx, "action_ends", soviet_move) is None
-    ctx.state.move_unit("s-252rd", "1303")
+    ctx.state.move_unit("s-252rd", "1308")
     result = triggered(ctx, "action_ends", soviet_move)
     assert (result["winner"], result["level"], result["cases"]) == ("soviet", "automatic", ["18.1.3D"])
     assert result["reason"] == "a Soviet combat unit entered Smolensk"
@@ -125,14 +125,14 @@ def test_18_1_3D_a_soviet_combat_unit_in_smolensk_wins_at_once(scenario):
     assert victory.casebook_game_result(ctx) is None
     # 18.1.3 is the October Blitz's: the same position in the Campaign Game goes on
     camp = scenario("campaign", turn=3)
-    camp.state.move_unit("s-252rd", "1303")
+    camp.state.move_unit("s-252rd", "1308")
     assert triggered(camp, "action_ends", soviet_move) is None
 
 
 @pytest.mark.case("18.2.3", "18.0")
 def test_18_2_3_campaign_ends_with_the_vp_of_17(scenario):
     ctx = scenario("campaign", turn=31)
-    ctx.state.set_control("2244", "german")                 # one Moscow hex: 5 VP + 2 x 1 IP
+    ctx.state.set_control("2242", "german")                 # one Moscow hex: 5 VP + 2 x 1 IP
     victory.casebook_turn_end(ctx, 31)
     result = victory.casebook_game_result(ctx)
     # Roslavl 1 + Smolensk 3 + the Moscow hex 1 (17.1: twice the IPs), against the Soviets' 15 - 1

@@ -260,8 +260,11 @@ def test_what_stops_an_unsupplied_units_path_is_kept_only_while_its_search_regio
     data = state.data
     german = sorted((u for u in data.units if u.get("hex") and u["side"] == "german"), key=lambda u: u["hex"])
     soviet = next(u for u in data.units if u.get("hex") and u["side"] == "soviet" and u["class"] != "hq")
+    # an empty hex west of (behind) a German unit of the middle of the line: rows grow eastward,
+    # towards Moscow (on the similarity map, #16, the first German there stands on the front)
     behind = next(hex_label(n) for g in german[len(german) // 2:]
-                  for n in m41.board.neighbours(parse_hex(g["hex"])) if not data.units_at(hex_label(n)))
+                  for n in m41.board.neighbours(parse_hex(g["hex"]))
+                  if not data.units_at(hex_label(n)) and n.row < parse_hex(g["hex"]).row)
     data.move_unit(soviet["id"], behind)
     ctx = state.ctx()
     first = ctx.hook.casebook_supply(ctx=ctx, unit=soviet["id"])

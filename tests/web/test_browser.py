@@ -143,10 +143,10 @@ def test_moscow41_page_highlights_the_reach_of_ask(tmp_path, served, page):
     session = new_session(Game.load("moscow41", "october-blitz"), HUMAN_GERMAN, tmp_path)
     _open(page, served(session))
     assert "IP" in page.inner_text("#h-tracks") and "weather" in page.inner_text("#h-weather")
-    page.locator(".ctr[data-hex='0111']").last.click()
+    page.locator(".ctr[data-hex='0116']").last.click()
     page.wait_for_selector("#hl polygon[data-hex]")
-    here = [u["id"] for u in session.state.data.units_at("0111")]
-    asked = session.ask("reach", [here[0] if len(here) == 1 else "0111"], {})
+    here = [u["id"] for u in session.state.data.units_at("0116")]
+    asked = session.ask("reach", [here[0] if len(here) == 1 else "0116"], {})
     assert _highlighted(page) == set(asked["hexes"]) and asked["hexes"]
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "moscow41-reach.png"))

@@ -176,7 +176,7 @@ def build_map(src: Sources) -> MapBuild:
     map_data = {
         "kind": "map",
         "format": 1,
-        "provenance": "reconstructed: geography, affine fit on the printed hexes (casebook mapfit)",
+        "provenance": f"reconstructed: geography, {src.fit} fit on the printed hexes (casebook mapfit)",
         "layout": grid.layout.value,
         "north": grid.north,
         "size": {"columns": grid.columns, "rows": grid.rows},
