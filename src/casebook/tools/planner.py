@@ -267,7 +267,7 @@ class PlannerBot:
         best: tuple[float, Action] | None = None
         for a in others:
             if a.kind == "overrun":
-                v = attack_value(state, ctx, a, goals, self._answers)
+                v = attack_value(state, ctx, a, goals, self._answers, view)
                 if v > 0 and (best is None or v > best[0]):
                     best = (v, a)
         self.last_nodes = budget.used
