@@ -54,6 +54,9 @@ BREACH_ATTACK = 0.15
 #: strength point/5 of the stack from the farther move.
 FORCE_MARCH_COST = 1.0
 FORCE_MARCH_PER_STRENGTH = 0.8
+#: Only a stack whose move just made covered this many hexes is on the march (exploiting); a
+#: shorter move put it where the plan wanted it, and the peek a force march needs is skipped.
+FORCE_MARCH_MIN_PATH = 3
 
 
 def _answer(state: Any, ctx: Any, action: Action, cache: dict[Any, Any]) -> tuple[Any, ...] | None:
@@ -287,9 +290,14 @@ class PlannerBot:
         ``force-march`` action, peeked): its best destination then, alone in the plan, against
         staying where it is, must be worth more than FORCE_MARCH_COST plus
         FORCE_MARCH_PER_STRENGTH per 5 strength (the fatigue risk grows with what it puts at
-        stake). A stack next to the enemy does not force march: it has arrived."""
+        stake). A stack next to the enemy does not force march: it has arrived; nor one whose
+        move covered fewer than FORCE_MARCH_MIN_PATH hexes (it went where the plan wanted)."""
         origin = str(action.get("stack") or "")
         if not origin or view.enemy_next_to(origin) > 0:
+            return False
+        last = state.history[-1] if state.history else None
+        path = (last.get("path") or ()) if last is not None and last.kind in _MOVES else ()
+        if len(path) < FORCE_MARCH_MIN_PATH or path[-1] != origin:
             return False
         units = [u for u in state.data.units_at(origin) if u.get("side") == self.side]
         combat = [u for u in units if u.get("class") != "hq"]
