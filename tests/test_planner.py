@@ -321,3 +321,16 @@ def test_an_objective_out_of_reach_in_the_turns_left_pulls_less(blitz):
     assert view.horizon == 16
     assert view.within("0101", "0301") == 1.0
     assert view.within("0101", "1801") == FAR
+
+
+@pytest.mark.case("2.2A")
+def test_2_2A_the_spearhead_out_of_its_HQs_radius_is_activated_first(blitz):
+    # one IP: the HQ could wake two rear infantry stacks (2.1), or the armor division ahead of
+    # them — beyond the HQ's radius — be activated alone (2.2A). The spearhead drives the advance.
+    units = (_armor("german", "g1", "0506", 8, activated=False) + _inf("german", "g2", "0102", 6)
+             + _inf("german", "g3", "0103", 6) + _hq("german", "g-hq", "0202", False)
+             + _inf("soviet", "s1", "1616", 2))
+    state = _state(blitz, units, "command", FAR_TOWN, size=18, ip=1)
+    legal = [str(a) for a in state.legal_actions()]
+    assert "german: activate-hq hq=g-hq stacks=0102,0103" in legal
+    assert str(PlannerBot("german", 1).choose(state)) == "german: activate-stack stack=0506"

@@ -49,6 +49,10 @@ OVERSTACK_CALL = 8.0
 #: adds BREACH_ATTACK to the weight of the defender's losses and retreats.
 POCKET = 0.5
 BREACH_ATTACK = 0.15
+#: What a stack among the most advanced towards the objectives in reach (a spearhead) adds per
+#: 5 strength to the activation that wakes it: the spearheads run ahead of their HQs' radius,
+#: and a spearhead left unactivated stops the advance (seen in the Blitz, session 8).
+LEAD = 4.0
 #: A force march (a second MP allotment for the stack just moved, with a fatigue risk) is
 #: declared when the plan gains more than FORCE_MARCH_COST plus FORCE_MARCH_PER_STRENGTH per
 #: strength point/5 of the stack from the farther move.
@@ -204,7 +208,8 @@ class PlannerBot:
             return (action_value(state, ctx, action) + sum(_priority(view, h) for h in stacks)
                     + OVERSTACK_CALL * sum(_overstacked(state, ctx, h, None) for h in stacks))
         if kind == "activate-stack":
-            return action_value(state, ctx, action) + OVERSTACK_CALL * _overstacked(state, ctx, action.get("stack"), None)
+            return (action_value(state, ctx, action) + _lead(view, str(action.get("stack") or ""))
+                    + OVERSTACK_CALL * _overstacked(state, ctx, action.get("stack"), None))
         if kind == "retreat":
             path = action.get("path") or ()
             end = path[-1] if path else None
@@ -351,13 +356,25 @@ def _overstacked_after(state: Any, action: Action, end: str) -> bool:
     return _overstacked(after, after.ctx(), end, None)
 
 
+def _lead(view: View, label: str) -> float:
+    """LEAD per 5 strength for an own combat stack in ``label`` within 4 hexes of the most
+    advanced own stack's distance to a main objective in reach (a spearhead), tapering to 0."""
+    if label not in view.own:
+        return 0.0
+    front = view.front()
+    if front is None:
+        return 0.0
+    behind = view.objective_distance(label) - front
+    return LEAD * view.own[label] / 5.0 * max(0.0, 1.0 - behind / 4.0)
+
+
 def _priority(view: View, label: str) -> float:
     """How much activating the stack in ``label`` seems worth: its strength, more near the enemy,
     plus the threat to objectives within four hexes (guard hexes: eight) that no own stack stands
     on, so a garrison is sent before the enemy gets there."""
     s = view.own.get(label, 0.0) / 5.0
     near = min((view.distance(label, e) for e in view.enemy), default=99)
-    value = s * (1.0 + 2.0 * max(0.0, 1.0 - (near - 1) / 6.0))
+    value = s * (1.0 + 2.0 * max(0.0, 1.0 - (near - 1) / 6.0)) + _lead(view, label)
     for h, t in view.threat.items():
         if t <= 0 or not s:
             continue

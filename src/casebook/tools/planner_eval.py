@@ -22,7 +22,9 @@ try hundreds of plans per decision. Its terms (all heuristics, weights in ``W``)
 - **exposure**: a stack ending next to three times its strength, an HQ next to any enemy;
   **overstacking**: a stack staying overstacked or moving where it would be (the game's stacking
   answer, read per decision: an overstack at the end of a step costs fatigue and losses);
-  **cohesion**: an HQ far from its combat units; **crowding**: stacks piled into one hex.
+  **cohesion**: an HQ far from its combat units, and (``hq_advance``, a fifth of a combat
+  stack's pull) drawn along towards the objectives, so the HQs follow the spearheads;
+  **crowding**: stacks piled into one hex.
 
 Distances are in hexes; strengths are the counters' printed strength less half a point per step
 lost (as :func:`casebook.tools.bots.score`).
@@ -45,7 +47,7 @@ THREAT_RADIUS = 12
 #: Term weights of :func:`plan_value`.
 W: dict[str, float] = {"take": 1.0, "garrison": 0.35, "guard": 1.0, "screen": 0.3, "attack": 1.2,
                        "advance": 0.4, "exposure": 1.5, "hq_exposure": 6.0, "cohesion": 0.4, "crowd": 0.5,
-                       "overstack": 4.0, "ring": 0.6}
+                       "overstack": 4.0, "ring": 0.6, "hq_advance": 0.2}
 #: What each hex an attack would open (View.breach, at most 3) adds to the attack set-up term.
 BREACH = 0.25
 #: The share of its weight an objective keeps beyond the horizon (out of reach in the turns left).
@@ -98,6 +100,7 @@ class View:
     _cube: dict[str, tuple[int, int]] = field(default_factory=dict)
     _own_near: dict[str, int] = field(default_factory=dict)
     _near: dict[str, float] = field(default_factory=dict)
+    _near_front: dict[str, int | None] = field(default_factory=dict)
 
     def neighbours(self, label: str) -> tuple[str, ...]:
         return self.board.label_neighbours(label)
@@ -137,6 +140,20 @@ class View:
             self._near[label] = v
         return v
 
+
+    def objective_distance(self, label: str) -> int:
+        """Hexes from ``label`` to the nearest main objective not held (weight >= HOLD_WEIGHT)
+        within the horizon of it (99 if none)."""
+        return min((self.distance(label, t) for t, w in self.targets.items()
+                    if w >= HOLD_WEIGHT and self.within(label, t) == 1.0), default=99)
+
+    def front(self) -> int | None:
+        """The smallest :meth:`objective_distance` of an own combat stack (cached; None when no
+        main objective is in reach)."""
+        if "front" not in self._near_front:
+            d = min((self.objective_distance(h) for h in self.own), default=99)
+            self._near_front["front"] = None if d >= 99 else d
+        return self._near_front["front"]
 
     def within(self, label: str, target: str) -> float:
         """1 when ``target`` lies within :attr:`horizon` hexes of ``label`` (or no horizon is
@@ -257,6 +274,7 @@ def plan_value(view: View, movers: Sequence[Mover], dests: Sequence[str]) -> flo
             total -= W["cohesion"] * max(0, near - 2)
             if view.enemy_next_to(d) > 0:
                 total -= W["hq_exposure"]
+            total += W["hq_advance"] * view.advance_pull(d)  # an HQ follows the drive
             continue
         norm = m.strength / 5.0
         total += W["advance"] * norm * view.advance_pull(d)
