@@ -1,7 +1,7 @@
 """Where a bot game's German advance stalls: one seeded game, measured turn by turn (issue #16).
 
 Session 8 copy of benchmarks/balance/s7/stall.py; it also counts the German moves, force marches,
-overruns and HQ activations of each turn.
+overruns and HQ activations of each turn, and the German bot's CPU seconds next to its wall seconds.
 
     python benchmarks/balance/s8/stall.py [--seed N] [--german planner] [--soviet greedy]
 
@@ -59,6 +59,7 @@ def main() -> None:
         out.update(stats)
         out["german_s"] = round(secs["german"], 1)
         out["soviet_s"] = round(secs["soviet"], 1)
+        out["german_cpu_s"] = round(secs["german_cpu"], 1)  # CPU seconds of this process (the load aside)
         print(json.dumps(out), flush=True)
 
     report(0)
@@ -70,9 +71,10 @@ def main() -> None:
             secs.clear()
         grounds.setdefault(state.data.turn, (state.data.weather or {}).get("ground"))
         side = state.current_player()
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         action = bots[side].choose(state)
         secs[side] += time.perf_counter() - t0
+        secs[side + "_cpu"] += time.process_time() - c0
         if side == "german" and action.kind in ("force-march", "overrun", "move", "activate-hq"):
             stats["g_" + action.kind] += 1
         state.apply(action)
