@@ -49,10 +49,11 @@ OVERSTACK_CALL = 8.0
 #: adds BREACH_ATTACK to the weight of the defender's losses and retreats.
 POCKET = 0.5
 BREACH_ATTACK = 0.15
-#: What a stack among the most advanced towards the objectives in reach (a spearhead) adds per
-#: 5 strength to the activation that wakes it: the spearheads run ahead of their HQs' radius,
-#: and a spearhead left unactivated stops the advance (seen in the Blitz, session 8).
-LEAD = 4.0
+#: What a stack among the most advanced towards the objectives in reach (a spearhead) adds to the
+#: activation that wakes it, whatever its strength: the spearheads run ahead of their HQs'
+#: radius, and a spearhead left unactivated stops the advance (seen in the Blitz, session 8).
+#: Per 5 strength (4) it outbid the garrison calls of guard hexes: Smolensk fell (seed 2, turn 3).
+LEAD = 5.0
 #: A force march (a second MP allotment for the stack just moved, with a fatigue risk) is
 #: declared when the plan gains more than FORCE_MARCH_COST plus FORCE_MARCH_PER_STRENGTH per
 #: strength point/5 of the stack from the farther move.
@@ -357,15 +358,15 @@ def _overstacked_after(state: Any, action: Action, end: str) -> bool:
 
 
 def _lead(view: View, label: str) -> float:
-    """LEAD per 5 strength for an own combat stack in ``label`` within 4 hexes of the most
-    advanced own stack's distance to a main objective in reach (a spearhead), tapering to 0."""
+    """LEAD for an own combat stack in ``label`` within 4 hexes of the most advanced own
+    stack's distance to a main objective in reach (a spearhead), tapering to 0."""
     if label not in view.own:
         return 0.0
     front = view.front()
     if front is None:
         return 0.0
     behind = view.objective_distance(label) - front
-    return LEAD * view.own[label] / 5.0 * max(0.0, 1.0 - behind / 4.0)
+    return LEAD * max(0.0, 1.0 - behind / 4.0)
 
 
 def _priority(view: View, label: str) -> float:
