@@ -334,3 +334,19 @@ def test_2_2A_the_spearhead_out_of_its_HQs_radius_is_activated_first(blitz):
     legal = [str(a) for a in state.legal_actions()]
     assert "german: activate-hq hq=g-hq stacks=0102,0103" in legal
     assert str(PlannerBot("german", 1).choose(state)) == "german: activate-stack stack=0506"
+
+
+REAR = ("scenario: {id: test, name: Test, first_turn: 1, last_turn: 4, victory: {german: "
+        '[{id: t, kind: control_count, when: end, hexes: ["1606"], at_least: 1}], soviet: '
+        '[{id: r, kind: enter, when: instant, hexes: ["0101"]}]}}')
+
+
+def test_the_spearhead_waits_while_a_guard_hex_is_open(blitz):
+    # as above, but a Soviet stack 3 hexes from an empty hex whose entry wins for the Soviets:
+    # the HQ whose stacks stand next to it is activated, not the spearhead
+    units = (_armor("german", "g1", "0506", 8, activated=False) + _inf("german", "g2", "0102", 6)
+             + _inf("german", "g3", "0103", 6) + _hq("german", "g-hq", "0202", False)
+             + _inf("soviet", "s1", "0401", 6))
+    state = _state(blitz, units, "command", REAR, size=18, ip=1)
+    assert "german: activate-stack stack=0506" in [str(a) for a in state.legal_actions()]
+    assert PlannerBot("german", 1).choose(state).kind == "activate-hq"

@@ -52,7 +52,9 @@ BREACH_ATTACK = 0.15
 #: What a stack among the most advanced towards the objectives in reach (a spearhead) adds to the
 #: activation that wakes it, whatever its strength: the spearheads run ahead of their HQs'
 #: radius, and a spearhead left unactivated stops the advance (seen in the Blitz, session 8).
-#: Per 5 strength (4) it outbid the garrison calls of guard hexes: Smolensk fell (seed 2, turn 3).
+#: Per 5 strength (4) it outbid the garrison calls of guard hexes: Smolensk fell (seed 2, turn 3);
+#: flat, it still did (seed 1, turn 4): it now shrinks to nothing while a guard hex is short of
+#: its garrison (:func:`_rear_short`).
 LEAD = 5.0
 #: A force march (a second MP allotment for the stack just moved, with a fatigue risk) is
 #: declared when the plan gains more than FORCE_MARCH_COST plus FORCE_MARCH_PER_STRENGTH per
@@ -366,7 +368,24 @@ def _lead(view: View, label: str) -> float:
     if front is None:
         return 0.0
     behind = view.objective_distance(label) - front
-    return LEAD * max(0.0, 1.0 - behind / 4.0)
+    return LEAD * max(0.0, 1.0 - behind / 4.0) * (1.0 - _rear_short(view))
+
+
+def _rear_short(view: View) -> float:
+    """0..1: how far the worst-kept guard hex (whose entry wins for the enemy) under threat is from a
+    garrison and ring as strong as half the enemy strength within three hexes (1: unheld, or
+    nothing near it). The spearheads wait while the rear is open (cached on the view)."""
+    cached = view.memo.get("rear")
+    if cached is not None:
+        return cached
+    worst = 0.0
+    for h, menace in view.menace.items():
+        if view.threat.get(h, 0.0) <= 0 or menace <= 0:
+            continue
+        ring = view.own.get(h, 0.0) + sum(view.own.get(n, 0.0) for n in view.neighbours(h))
+        worst = max(worst, min(1.0, max(0.0, 0.5 * menace - ring) / 5.0 + (h not in view.own)))
+    view.memo["rear"] = worst
+    return worst
 
 
 def _priority(view: View, label: str) -> float:

@@ -101,6 +101,8 @@ class View:
     _own_near: dict[str, int] = field(default_factory=dict)
     _near: dict[str, float] = field(default_factory=dict)
     _near_front: dict[str, int | None] = field(default_factory=dict)
+    #: per-decision values the bot derives from the view (e.g. the rear's shortfall)
+    memo: dict[str, float] = field(default_factory=dict)
 
     def neighbours(self, label: str) -> tuple[str, ...]:
         return self.board.label_neighbours(label)
