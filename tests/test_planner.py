@@ -347,6 +347,12 @@ def test_the_spearhead_waits_while_a_guard_hex_is_open(blitz):
     units = (_armor("german", "g1", "0506", 8, activated=False) + _inf("german", "g2", "0102", 6)
              + _inf("german", "g3", "0103", 6) + _hq("german", "g-hq", "0202", False)
              + _inf("soviet", "s1", "0401", 6))
+    from casebook.tools.planner import LEAD, _lead
     state = _state(blitz, units, "command", REAR, size=18, ip=1)
     assert "german: activate-stack stack=0506" in [str(a) for a in state.legal_actions()]
     assert PlannerBot("german", 1).choose(state).kind == "activate-hq"
+    bot = PlannerBot("german", 1)
+    assert _lead(build_view(state, "german", bot.goals(state)), "0506") == 0.0
+    # a garrison in the guard hex as strong as half the enemy near it: the spearhead counts again
+    held = _state(blitz, units + _inf("german", "g4", "0101", 6), "command", REAR, size=18, ip=1)
+    assert _lead(build_view(held, "german", bot.goals(held)), "0506") == LEAD
