@@ -11,7 +11,7 @@ try hundreds of plans per decision. Its terms (all heuristics, weights in ``W``)
   the enemy strength within three hexes, and with own stacks around it (a ring);
 - **guard**: an own combat stack on (or next to) a hex whose entry wins at once for the enemy,
   by the threat to it (how close the nearest enemy combat unit is) and as strong as the enemy
-  strength within three hexes asks; attacks on enemy stacks that near count triple;
+  strength within ``GUARD_RADIUS`` (6) hexes asks; attacks on enemy stacks that near count triple;
 - **attack set-up**: own strength gathered next to an enemy hex against its strength, paid from
   about 1.5 to 1 up (concentration), more on objectives and on the weak points of the enemy line
   (:attr:`View.breach`: the hexes an attack there would open, free of any other enemy stack's
@@ -39,7 +39,7 @@ from typing import Any
 from casebook.core.hexgrid import parse_hex, to_cube
 from casebook.tools.planner_goals import HOLD_WEIGHT, Goals
 
-__all__ = ["View", "Mover", "W", "build_view", "plan_value", "strength", "THREAT_RADIUS", "BREACH", "FAR",
+__all__ = ["View", "Mover", "W", "build_view", "plan_value", "strength", "THREAT_RADIUS", "BREACH", "FAR", "GUARD_RADIUS",
            "opened", "pocketed"]
 
 #: Hexes within which an enemy combat unit threatens an objective (threat 1 when adjacent).
@@ -48,6 +48,10 @@ THREAT_RADIUS = 12
 W: dict[str, float] = {"take": 1.0, "garrison": 0.35, "guard": 1.0, "screen": 0.3, "attack": 1.2,
                        "advance": 0.4, "exposure": 1.5, "hq_exposure": 6.0, "cohesion": 0.4, "crowd": 0.5,
                        "overstack": 4.0, "ring": 0.6, "hq_advance": 0.2}
+#: Hexes within which enemy strength menaces a guard hex (a hex whose entry wins at once for the
+#: enemy): a turn's march of a foot unit and more. It was 3: deep drives left a one-division
+#: garrison that an enemy army 4-6 hexes off reached before any help (Blitz seeds 1-3, session 8).
+GUARD_RADIUS = 6
 #: What each hex an attack would open (View.breach, at most 3) adds to the attack set-up term.
 BREACH = 0.25
 #: The share of its weight an objective keeps beyond the horizon (out of reach in the turns left).
@@ -91,7 +95,7 @@ class View:
     control: dict[str, str | None]        # objective hex -> side controlling it
     threat: dict[str, float] = field(default_factory=dict)   # objective/guard hex -> 0..1
     targets: dict[str, float] = field(default_factory=dict)  # objectives not held -> weight
-    menace: dict[str, float] = field(default_factory=dict)   # guard hex -> enemy strength within 3
+    menace: dict[str, float] = field(default_factory=dict)   # guard hex -> enemy strength within GUARD_RADIUS
     hold_menace: dict[str, float] = field(default_factory=dict)  # main objective held -> the same
     #: enemy hex -> hexes next to it that no other enemy stack touches: what clearing it opens
     breach: dict[str, int] = field(default_factory=dict)
@@ -222,7 +226,7 @@ def build_view(state: Any, side: str, goals: Goals) -> View:
         view.threat[h] = max(0.0, 1.0 - (d - 1) / THREAT_RADIUS)
     view.targets = {h: w for h, w in goals.targets(side).items() if control.get(h) != side}
     for g in goals.guard(side):
-        view.menace[g] = sum(s for e, s in enemy.items() if view.distance(g, e) <= 3)
+        view.menace[g] = sum(s for e, s in enemy.items() if view.distance(g, e) <= GUARD_RADIUS)
     for h, w in view.goals.targets(side).items():  # the main objectives held: what threatens them
         if w >= HOLD_WEIGHT and control.get(h) == side:
             view.hold_menace[h] = sum(s for e, s in enemy.items() if view.distance(h, e) <= 3)
