@@ -22,9 +22,9 @@ try hundreds of plans per decision. Its terms (all heuristics, weights in ``W``)
 - **exposure**: a stack ending next to three times its strength, an HQ next to any enemy;
   **overstacking**: a stack staying overstacked or moving where it would be (the game's stacking
   answer, read per decision: an overstack at the end of a step costs fatigue and losses);
-  **cohesion**: an HQ far from its combat units, and (``hq_advance``, a fifth of a combat
-  stack's pull) drawn along towards the objectives, so the HQs follow the spearheads;
-  **crowding**: stacks piled into one hex.
+  **cohesion**: an HQ far from its combat units; **crowding**: stacks piled into one hex.
+  (An HQ drawn along towards the objectives, ``hq_advance`` 0.2, was tried in session 8 and
+  taken out: with it the HQs of the rear left Smolensk's garrison out of reach, 18.1.3D.)
 
 Distances are in hexes; strengths are the counters' printed strength less half a point per step
 lost (as :func:`casebook.tools.bots.score`).
@@ -47,7 +47,7 @@ THREAT_RADIUS = 12
 #: Term weights of :func:`plan_value`.
 W: dict[str, float] = {"take": 1.0, "garrison": 0.35, "guard": 1.0, "screen": 0.3, "attack": 1.2,
                        "advance": 0.4, "exposure": 1.5, "hq_exposure": 6.0, "cohesion": 0.4, "crowd": 0.5,
-                       "overstack": 4.0, "ring": 0.6, "hq_advance": 0.2}
+                       "overstack": 4.0, "ring": 0.6}
 #: Hexes within which enemy strength menaces a guard hex (a hex whose entry wins at once for the
 #: enemy): a turn's march of a foot unit and more. It was 3: deep drives left a one-division
 #: garrison that an enemy army 4-6 hexes off reached before any help (Blitz seeds 1-3, session 8).
@@ -280,7 +280,6 @@ def plan_value(view: View, movers: Sequence[Mover], dests: Sequence[str]) -> flo
             total -= W["cohesion"] * max(0, near - 2)
             if view.enemy_next_to(d) > 0:
                 total -= W["hq_exposure"]
-            total += W["hq_advance"] * view.advance_pull(d)  # an HQ follows the drive
             continue
         norm = m.strength / 5.0
         total += W["advance"] * norm * view.advance_pull(d)
