@@ -24,7 +24,7 @@ from typing import Any
 from casebook.core.actions import Action
 from casebook.tools.bots import action_value
 from casebook.tools.planner_combat import IP_COST, expected_value, odds_value, spare_ips, support_options
-from casebook.tools.planner_eval import Mover, View, build_view, strength
+from casebook.tools.planner_eval import Mover, View, build_view, plan_value, pocketed, strength
 from casebook.tools.planner_goals import HOLD_WEIGHT, Goals, goals_for
 from casebook.tools.planner_search import Budget, next_move, search_plan
 
@@ -35,6 +35,8 @@ DEFAULT_NODES = 400
 #: Wall-clock safety cap per decision, seconds (never reached under normal load).
 DEFAULT_SECONDS = 5.0
 _MOVES = ("move", "rail-move")
+#: The action giving the stack just moved a second MP allotment (force march), where a game has it.
+_MARCH = "force-march"
 
 
 #: Expected value an attack must beat (overruns cost MP and risk the panzers: more).
@@ -42,6 +44,26 @@ ATTACK_MARGIN = 0.3
 OVERRUN_MARGIN = 0.8
 #: What activating an overstacked stack adds to an activation's value.
 OVERSTACK_CALL = 8.0
+#: A defender with no hex to retreat into loses a step per hex it cannot retreat (11.2B-like):
+#: its losses count this much more. Each hex the attack would open in the enemy line (at most 3)
+#: adds BREACH_ATTACK to the weight of the defender's losses and retreats.
+POCKET = 0.5
+BREACH_ATTACK = 0.15
+#: What a stack among the most advanced towards the objectives in reach (a spearhead) adds to the
+#: activation that wakes it, whatever its strength: the spearheads run ahead of their HQs'
+#: radius, and a spearhead left unactivated stops the advance (seen in the Blitz, session 8).
+#: Per 5 strength (4) it outbid the garrison calls of guard hexes: Smolensk fell (seed 2, turn 3);
+#: flat, it still did (seed 1, turn 4): it now shrinks to nothing while a guard hex is short of
+#: its garrison (:func:`_rear_short`).
+LEAD = 5.0
+#: A force march (a second MP allotment for the stack just moved, with a fatigue risk) is
+#: declared when the plan gains more than FORCE_MARCH_COST plus FORCE_MARCH_PER_STRENGTH per
+#: strength point/5 of the stack from the farther move.
+FORCE_MARCH_COST = 1.0
+FORCE_MARCH_PER_STRENGTH = 0.8
+#: Only a stack whose move just made covered this many hexes is on the march (exploiting); a
+#: shorter move put it where the plan wanted it, and the peek a force march needs is skipped.
+FORCE_MARCH_MIN_PATH = 3
 
 
 def _answer(state: Any, ctx: Any, action: Action, cache: dict[Any, Any]) -> tuple[Any, ...] | None:
@@ -73,13 +95,16 @@ def _answer(state: Any, ctx: Any, action: Action, cache: dict[Any, Any]) -> tupl
     return found
 
 
-def attack_value(state: Any, ctx: Any, action: Action, goals: Goals, cache: dict[Any, Any]) -> float:
+def attack_value(state: Any, ctx: Any, action: Action, goals: Goals, cache: dict[Any, Any],
+                 view: View | None = None) -> float:
     """What an ``attack`` or ``overrun`` action is worth to its side, above a margin (0.3 for an
     attack, 0.8 for an overrun): the expected result of the rules' ``attack`` answer with the
     action's combat support (:func:`casebook.tools.planner_combat.expected_value`; defender steps
     weighted by the hex's objective weight), less ``IP_COST`` per support IP; a game whose answer
     has no readable outcomes falls back on effective odds above 2 (3 for an overrun). -1 if the
-    answer refuses it. Answers are kept in ``cache``."""
+    answer refuses it. Answers are kept in ``cache``. With the attacker's ``view``, a defender
+    with no hex to retreat into (a pocket) counts its losses ``1 + POCKET`` times, and one whose
+    hex is a weak point of the line (:attr:`View.breach`) ``BREACH_ATTACK`` more per hex opened."""
     found = _answer(state, ctx, action, cache)
     if found is None:
         return -1.0
@@ -89,6 +114,10 @@ def attack_value(state: Any, ctx: Any, action: Action, goals: Goals, cache: dict
     n_with = len(action.get("with") or ())
     # a defender pushed off an objective hands it over: its steps count more there
     weight = 1.0 + 2.0 * goals.hold.get(hex_, 0.0) / HOLD_WEIGHT + 4.0 * (hex_ in goals.strike.get(action.side, ()))
+    if view is not None and hex_ in view.enemy:
+        weight += BREACH_ATTACK * min(3, view.breach.get(hex_, 0))
+        if pocketed(view.own, view.enemy, view.neighbours, hex_):
+            weight *= 1.0 + POCKET
     ev0, ev1, odds, _ = found
     if ev0 is None or ev1 is None:
         if odds is None:
@@ -149,7 +178,7 @@ class PlannerBot:
         if len(self._answers) > 2048:
             self._answers.clear()
         goals = self.goals(state)
-        if any(a.kind in _MOVES and a.get("stack") for a in actions):
+        if any((a.kind in _MOVES or a.kind == _MARCH) and a.get("stack") for a in actions):
             return self._move(state, actions, goals)
         ctx = state.ctx()
         view: View | None = None
@@ -161,9 +190,11 @@ class PlannerBot:
                 return None if found is None else int(found[3])
             actions = [a for a in actions if a.kind != "attack"] + support_options(
                 attacks, spare_ips(state, self.side), net)
+        if attacks:
+            view = build_view(state, self.side, goals)
         for action in actions:
             if action.kind in ("attack", "overrun"):
-                value = attack_value(state, ctx, action, goals, self._answers)
+                value = attack_value(state, ctx, action, goals, self._answers, view)
             elif action.kind in ("activate-hq", "activate-stack", "retreat", "advance", "place-reinforcement"):
                 view = view or build_view(state, self.side, goals)
                 value = self._other(state, ctx, view, action)
@@ -180,7 +211,8 @@ class PlannerBot:
             return (action_value(state, ctx, action) + sum(_priority(view, h) for h in stacks)
                     + OVERSTACK_CALL * sum(_overstacked(state, ctx, h, None) for h in stacks))
         if kind == "activate-stack":
-            return action_value(state, ctx, action) + OVERSTACK_CALL * _overstacked(state, ctx, action.get("stack"), None)
+            return (action_value(state, ctx, action) + _lead(view, str(action.get("stack") or ""))
+                    + OVERSTACK_CALL * _overstacked(state, ctx, action.get("stack"), None))
         if kind == "retreat":
             path = action.get("path") or ()
             end = path[-1] if path else None
@@ -211,6 +243,10 @@ class PlannerBot:
         view = build_view(state, self.side, goals)
         by_stack: dict[str, dict[str, Action]] = {}
         others: list[Action] = []
+        marching = _force_marching(state, self.side)
+        if marching is not None and any(a.kind in _MOVES and a.get("stack") == marching for a in actions):
+            # a stack that declared a force march goes on at once (another stack's move would end it)
+            actions = [a for a in actions if a.kind in _MOVES and a.get("stack") == marching]
         for a in actions:
             if a.kind in _MOVES and a.get("stack"):
                 path = a.get("path") or (a.get("to"),)
@@ -231,6 +267,10 @@ class PlannerBot:
             movers.append(Mover(origin, sum(max(strength(u), 0.5) for u in combat), not combat, dests,
                                 _overstacked(state, ctx, origin, None), crowded))
         budget = Budget(self.nodes, self.seconds)
+        march = [a for a in others if a.kind == _MARCH]
+        if march and self._force_march_pays(state, view, march[0]):
+            self.last_nodes = 1
+            return march[0]
         # no warm start from the previous decision's plan: every choice is a function of the game
         # state and the seed alone, so a game resumed from a save plays on exactly (#19)
         plan, value = search_plan(view, movers, budget, self._seed(state))
@@ -238,7 +278,7 @@ class PlannerBot:
         best: tuple[float, Action] | None = None
         for a in others:
             if a.kind == "overrun":
-                v = attack_value(state, ctx, a, goals, self._answers)
+                v = attack_value(state, ctx, a, goals, self._answers, view)
                 if v > 0 and (best is None or v > best[0]):
                     best = (v, a)
         self.last_nodes = budget.used
@@ -251,6 +291,47 @@ class PlannerBot:
         if passes:
             return passes[0]
         return max(actions, key=lambda a: action_value(state, ctx, a))
+
+
+    def _force_march_pays(self, state: Any, view: View, action: Action) -> bool:
+        """Whether the stack just moved gains enough from a second MP allotment (the rules'
+        ``force-march`` action, peeked): its best destination then, alone in the plan, against
+        staying where it is, must be worth more than FORCE_MARCH_COST plus
+        FORCE_MARCH_PER_STRENGTH per 5 strength (the fatigue risk grows with what it puts at
+        stake). A stack next to the enemy does not force march: it has arrived; nor one whose
+        move covered fewer than FORCE_MARCH_MIN_PATH hexes (it went where the plan wanted)."""
+        origin = str(action.get("stack") or "")
+        if not origin or view.enemy_next_to(origin) > 0:
+            return False
+        last = state.history[-1] if state.history else None
+        path = (last.get("path") or ()) if last is not None and last.kind in _MOVES else ()
+        if len(path) < FORCE_MARCH_MIN_PATH or path[-1] != origin:
+            return False
+        units = [u for u in state.data.units_at(origin) if u.get("side") == self.side]
+        combat = [u for u in units if u.get("class") != "hq"]
+        if not combat:
+            return False
+        try:
+            after = state.peek(action)
+            dests = sorted({(a.get("path") or (a.get("to"),))[-1] for a in after.legal_actions()
+                            if a.kind in _MOVES and a.get("stack") == origin} - {None, origin})
+        except Exception:  # the peek or its listing failed: no force march
+            return False
+        if not dests:
+            return False
+        power = sum(max(strength(u), 0.5) for u in combat)
+        mover = Mover(origin, power, False, (origin, *dests))
+        stay = plan_value(view, [mover], [origin])
+        best = max(plan_value(view, [mover], [d]) for d in dests)
+        return best - stay > FORCE_MARCH_COST + FORCE_MARCH_PER_STRENGTH * power / 5.0
+
+
+def _force_marching(state: Any, side: str) -> str | None:
+    """The hex of the own stack whose force march was the last action played, else None."""
+    last = state.history[-1] if state.history else None
+    if last is not None and last.kind == _MARCH and last.side == side:
+        return str(last.get("stack") or "") or None
+    return None
 
 
 def _overstacked(state: Any, ctx: Any, label: str, ids: list[str] | None) -> bool:
@@ -278,13 +359,42 @@ def _overstacked_after(state: Any, action: Action, end: str) -> bool:
     return _overstacked(after, after.ctx(), end, None)
 
 
+def _lead(view: View, label: str) -> float:
+    """LEAD for an own combat stack in ``label`` within 4 hexes of the most advanced own
+    stack's distance to a main objective in reach (a spearhead), tapering to 0."""
+    if label not in view.own:
+        return 0.0
+    front = view.front()
+    if front is None:
+        return 0.0
+    behind = view.objective_distance(label) - front
+    return LEAD * max(0.0, 1.0 - behind / 4.0) * (1.0 - _rear_short(view))
+
+
+def _rear_short(view: View) -> float:
+    """0..1: how far the worst-kept guard hex (whose entry wins for the enemy) under threat is from a
+    garrison and ring as strong as half the enemy strength within three hexes (1: unheld, or
+    nothing near it). The spearheads wait while the rear is open (cached on the view)."""
+    cached = view.memo.get("rear")
+    if cached is not None:
+        return cached
+    worst = 0.0
+    for h, menace in view.menace.items():
+        if view.threat.get(h, 0.0) <= 0 or menace <= 0:
+            continue
+        ring = view.own.get(h, 0.0) + sum(view.own.get(n, 0.0) for n in view.neighbours(h))
+        worst = max(worst, min(1.0, max(0.0, 0.5 * menace - ring) / 5.0 + (h not in view.own)))
+    view.memo["rear"] = worst
+    return worst
+
+
 def _priority(view: View, label: str) -> float:
     """How much activating the stack in ``label`` seems worth: its strength, more near the enemy,
     plus the threat to objectives within four hexes (guard hexes: eight) that no own stack stands
     on, so a garrison is sent before the enemy gets there."""
     s = view.own.get(label, 0.0) / 5.0
     near = min((view.distance(label, e) for e in view.enemy), default=99)
-    value = s * (1.0 + 2.0 * max(0.0, 1.0 - (near - 1) / 6.0))
+    value = s * (1.0 + 2.0 * max(0.0, 1.0 - (near - 1) / 6.0)) + _lead(view, label)
     for h, t in view.threat.items():
         if t <= 0 or not s:
             continue

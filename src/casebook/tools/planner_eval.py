@@ -11,14 +11,20 @@ try hundreds of plans per decision. Its terms (all heuristics, weights in ``W``)
   the enemy strength within three hexes, and with own stacks around it (a ring);
 - **guard**: an own combat stack on (or next to) a hex whose entry wins at once for the enemy,
   by the threat to it (how close the nearest enemy combat unit is) and as strong as the enemy
-  strength within three hexes asks; attacks on enemy stacks that near count triple;
+  strength within ``GUARD_RADIUS`` (6) hexes asks; attacks on enemy stacks that near count triple;
 - **attack set-up**: own strength gathered next to an enemy hex against its strength, paid from
-  about 1.5 to 1 up (concentration), more on objectives;
+  about 1.5 to 1 up (concentration), more on objectives and on the weak points of the enemy line
+  (:attr:`View.breach`: the hexes an attack there would open, free of any other enemy stack's
+  reach), so attacks gather where a gap can be torn;
 - **advance**: closeness to the most valuable objective the side does not hold, linear in hexes;
+  an objective farther than the side can march in the turns left (:attr:`View.horizon`) is worth
+  a quarter, so the bot drives for what it can reach, not for what it cannot;
 - **exposure**: a stack ending next to three times its strength, an HQ next to any enemy;
   **overstacking**: a stack staying overstacked or moving where it would be (the game's stacking
   answer, read per decision: an overstack at the end of a step costs fatigue and losses);
   **cohesion**: an HQ far from its combat units; **crowding**: stacks piled into one hex.
+  (An HQ drawn along towards the objectives, ``hq_advance`` 0.2, was tried in session 8 and
+  taken out: with it the HQs of the rear left Smolensk's garrison out of reach, 18.1.3D.)
 
 Distances are in hexes; strengths are the counters' printed strength less half a point per step
 lost (as :func:`casebook.tools.bots.score`).
@@ -33,7 +39,8 @@ from typing import Any
 from casebook.core.hexgrid import parse_hex, to_cube
 from casebook.tools.planner_goals import HOLD_WEIGHT, Goals
 
-__all__ = ["View", "Mover", "W", "build_view", "plan_value", "strength", "THREAT_RADIUS"]
+__all__ = ["View", "Mover", "W", "build_view", "plan_value", "strength", "THREAT_RADIUS", "BREACH", "FAR", "GUARD_RADIUS",
+           "opened", "pocketed"]
 
 #: Hexes within which an enemy combat unit threatens an objective (threat 1 when adjacent).
 THREAT_RADIUS = 12
@@ -41,6 +48,14 @@ THREAT_RADIUS = 12
 W: dict[str, float] = {"take": 1.0, "garrison": 0.35, "guard": 1.0, "screen": 0.3, "attack": 1.2,
                        "advance": 0.4, "exposure": 1.5, "hq_exposure": 6.0, "cohesion": 0.4, "crowd": 0.5,
                        "overstack": 4.0, "ring": 0.6}
+#: Hexes within which enemy strength menaces a guard hex (a hex whose entry wins at once for the
+#: enemy): a turn's march of a foot unit and more. It was 3: deep drives left a one-division
+#: garrison that an enemy army 4-6 hexes off reached before any help (Blitz seeds 1-3, session 8).
+GUARD_RADIUS = 6
+#: What each hex an attack would open (View.breach, at most 3) adds to the attack set-up term.
+BREACH = 0.25
+#: The share of its weight an objective keeps beyond the horizon (out of reach in the turns left).
+FAR = 0.25
 
 
 def _cube_of(grid: Any, label: str) -> tuple[int, int]:
@@ -80,11 +95,18 @@ class View:
     control: dict[str, str | None]        # objective hex -> side controlling it
     threat: dict[str, float] = field(default_factory=dict)   # objective/guard hex -> 0..1
     targets: dict[str, float] = field(default_factory=dict)  # objectives not held -> weight
-    menace: dict[str, float] = field(default_factory=dict)   # guard hex -> enemy strength within 3
+    menace: dict[str, float] = field(default_factory=dict)   # guard hex -> enemy strength within GUARD_RADIUS
     hold_menace: dict[str, float] = field(default_factory=dict)  # main objective held -> the same
+    #: enemy hex -> hexes next to it that no other enemy stack touches: what clearing it opens
+    breach: dict[str, int] = field(default_factory=dict)
+    #: hexes the side can hope to advance in the turns left (None: no limit known)
+    horizon: int | None = None
     _cube: dict[str, tuple[int, int]] = field(default_factory=dict)
     _own_near: dict[str, int] = field(default_factory=dict)
     _near: dict[str, float] = field(default_factory=dict)
+    _near_front: dict[str, int | None] = field(default_factory=dict)
+    #: per-decision values the bot derives from the view (e.g. the rear's shortfall)
+    memo: dict[str, float] = field(default_factory=dict)
 
     def neighbours(self, label: str) -> tuple[str, ...]:
         return self.board.label_neighbours(label)
@@ -119,35 +141,92 @@ class View:
         v = self._near.get(label)
         if v is None:
             reach = max(self.board.grid.columns, self.board.grid.rows)
-            v = max((w / HOLD_WEIGHT * max(0, reach - self.distance(label, t)) for t, w in self.targets.items()),
-                    default=0.0)
+            v = max((self.within(label, t) * w / HOLD_WEIGHT * max(0, reach - self.distance(label, t))
+                     for t, w in self.targets.items()), default=0.0)
             self._near[label] = v
         return v
 
 
+    def objective_distance(self, label: str) -> int:
+        """Hexes from ``label`` to the nearest main objective not held (weight >= HOLD_WEIGHT)
+        within the horizon of it (99 if none)."""
+        return min((self.distance(label, t) for t, w in self.targets.items()
+                    if w >= HOLD_WEIGHT and self.within(label, t) == 1.0), default=99)
+
+    def front(self) -> int | None:
+        """The smallest :meth:`objective_distance` of an own combat stack (cached; None when no
+        main objective is in reach)."""
+        if "front" not in self._near_front:
+            d = min((self.objective_distance(h) for h in self.own), default=99)
+            self._near_front["front"] = None if d >= 99 else d
+        return self._near_front["front"]
+
+    def within(self, label: str, target: str) -> float:
+        """1 when ``target`` lies within :attr:`horizon` hexes of ``label`` (or no horizon is
+        known), else :data:`FAR`: an objective out of reach in the turns left pulls less."""
+        h = self.horizon
+        return 1.0 if h is None or self.distance(label, target) <= h else FAR
+
+
+def opened(enemy: Mapping[str, float], neighbours: Any, e: str) -> int:
+    """How many hexes next to enemy hex ``e`` are neither enemy-held nor next to another enemy
+    stack: the gap clearing ``e`` would tear in the enemy's line (its zones of control gone)."""
+    count = 0
+    for n in neighbours(e):
+        if n in enemy:
+            continue
+        if not any(m in enemy and m != e for m in neighbours(n)):
+            count += 1
+    return count
+
+
+def pocketed(own: Mapping[str, float], enemy: Mapping[str, float], neighbours: Any, e: str) -> bool:
+    """Whether the enemy stack in ``e`` has no hex to retreat into: every neighbour is held by
+    ``own`` or next to an own stack and not held by the enemy (a retreat may not enter an enemy
+    zone of control unless a friendly unit is there, as in Moscow '41 11.2B)."""
+    for n in neighbours(e):
+        if n in own:
+            continue
+        if n in enemy or not any(m in own for m in neighbours(n)):
+            return False
+    return True
+
+
 def build_view(state: Any, side: str, goals: Goals) -> View:
     """The :class:`View` of ``state`` for ``side``: strengths by hex, control and threat of every
-    objective, the objectives ``side`` does not hold."""
+    objective, the objectives ``side`` does not hold, the gaps each enemy hex would open and the
+    horizon: the largest printed movement allowance (``ma``) of the side's combat units times the
+    turns left in the scenario (its ``last_turn``; a hex a turn per MP, at best)."""
     data = state.data
     board = state.game.engine.board_for(data)
     own: dict[str, float] = {}
     enemy: dict[str, float] = {}
+    pace = 0
     for u in data.units:
         where = u.get("hex")
         if not where or u.get("class") == "hq":
             continue
+        if u.get("side") == side:
+            try:
+                pace = max(pace, int(u.get("ma") or 0))
+            except (TypeError, ValueError):
+                pass
         book = own if u.get("side") == side else enemy
         book[where] = book.get(where, 0.0) + max(strength(u), 0.5)
     marks = set(goals.hold) | set(goals.guard(side)) | set(goals.strike.get(side, ()))
     control = {h: data.control(h) for h in marks}
     view = View(side, goals, board, own, enemy, control)
+    last = getattr(state.game, "last_turn", None)
+    if pace and last is not None and data.turn is not None:
+        view.horizon = max(1, pace) * max(1, int(last) - int(data.turn) + 1)
+    view.breach = {e: opened(enemy, board.label_neighbours, e) for e in enemy}
     enemy_hexes = list(enemy)
     for h in marks:
         d = min((view.distance(h, e) for e in enemy_hexes), default=99)
         view.threat[h] = max(0.0, 1.0 - (d - 1) / THREAT_RADIUS)
     view.targets = {h: w for h, w in goals.targets(side).items() if control.get(h) != side}
     for g in goals.guard(side):
-        view.menace[g] = sum(s for e, s in enemy.items() if view.distance(g, e) <= 3)
+        view.menace[g] = sum(s for e, s in enemy.items() if view.distance(g, e) <= GUARD_RADIUS)
     for h, w in view.goals.targets(side).items():  # the main objectives held: what threatens them
         if w >= HOLD_WEIGHT and control.get(h) == side:
             view.hold_menace[h] = sum(s for e, s in enemy.items() if view.distance(h, e) <= 3)
@@ -214,7 +293,8 @@ def plan_value(view: View, movers: Sequence[Mover], dests: Sequence[str]) -> flo
     for e, s in attackers.items():
         ratio = s / max(view.enemy[e], 0.5)
         if ratio >= 1.5:
-            bonus = 1.0 + view.goals.hold.get(e, 0.0) / HOLD_WEIGHT + 2.0 * _near_guard(view, e)
+            bonus = (1.0 + view.goals.hold.get(e, 0.0) / HOLD_WEIGHT + 2.0 * _near_guard(view, e)
+                     + BREACH * min(3, view.breach.get(e, 0)))
             total += W["attack"] * min(ratio - 1.5, 2.5) * bonus * min(view.enemy[e], 10.0) / 5.0
     total -= W["crowd"] * sum(n - 1 for n in seen.values() if n > 1)
     return total
