@@ -186,10 +186,12 @@ def test_12_0B_the_schedules_turn_is_the_scripts_reinforcement_turn(m41, tmp_pat
     and 131st Infantry Divisions are listed for Turn 4 (tables/reinforcements.yaml). A house
     rule delaying German reinforcements one turn edits `reinforcement_turn`: they are not due
     on Turn 4 but on Turn 5, and their placement event names the line."""
+    recipe = "  schedule_turn + 1  by 12.0B  when side is german"
+    assert recipe.strip() in (RULES.parents[2] / "docs" / "modding.md").read_text(encoding="utf-8")  # recipe 24
     plain = engine_with(m41, fake=FAKE)
     assert {"g-31id", "g-131id"} <= _available(plain, 4, "german")
     late = edited(m41, tmp_path, "reinforcement.rules", "  otherwise schedule_turn  by 12.0B",
-                  "  otherwise schedule_turn  by 12.0B\n  schedule_turn + 1  by 12.0B  when side is german",
+                  "  otherwise schedule_turn  by 12.0B\n" + recipe,
                   fake=FAKE)
     assert not {"g-31id", "g-131id"} & _available(late, 4, "german")
     assert {"g-31id", "g-131id"} <= _available(late, 5, "german")
