@@ -75,18 +75,37 @@ def test_1_1C_0_2_2_10_each_moscow_hex_is_its_own_row_of_the_chart(m41, tmp_path
 
 
 @pytest.mark.case("0.2.2.10")
-def test_0_2_2_10_the_chart_not_the_map_decides_a_towns_ips(m41, tmp_path):
-    """0.2.2.10: the IP Table is correct, the values by the towns on the map are not. Smolensk
-    (1303) earns its chart value, 3; with the chart line deleted the value falls back to the
-    map's (`map_town_ip`, which the pack's printed map does not give: 0), so the town earns
-    nothing — the line, not the map, decides."""
-    ctx = make_ctx(m41, _moscow_position('{"1303": german}'))
-    assert initiative.town_values(ctx)["1303"] == {"town": "Smolensk", "ip": 3}
-    assert initiative.income(ctx, "german")["towns"] == 3
-    no_chart = edited(m41, tmp_path, "initiative.rules", CHART, "")
-    ctx = make_ctx(no_chart, _moscow_position('{"1303": german}'))
-    assert "1303" not in initiative.town_values(ctx)
-    assert initiative.income(ctx, "german")["towns"] == 0
+def test_0_2_2_10_the_chart_not_the_map_decides_a_towns_ips(tmp_path):
+    """0.2.2.10: the IP Table is correct, the values printed by the towns on the map are not.
+    On a copy of the pack whose map prints Smolensk (1303) at 1 IP, Smolensk still earns its
+    chart value, 3 (the `town_ip` line reads the chart); with the chart line deleted the map's
+    printed 1 is read instead — the line, not the map, decides."""
+    import shutil
+
+    from casebook.script.engine import load_engine
+
+    def smolensk(pack: Path) -> int:
+        ctx = make_ctx(load_engine(pack), _moscow_position('{"1303": german}'))
+        assert initiative.town_values(ctx)["1303"]["town"] == "Smolensk"
+        return initiative.income(ctx, "german")["towns"]
+
+    def copy(name: str, chart_line: bool) -> Path:  # load_engine caches per folder: one copy each
+        pack = tmp_path / name
+        shutil.copytree(RULES.parent, pack, ignore=shutil.ignore_patterns("golden"))
+        board = pack / "map.yaml"
+        printed = "'1303': {name: Smolensk, kind: city, ip: 3}"
+        assert board.read_text(encoding="utf-8").count(printed) == 1
+        board.write_text(board.read_text(encoding="utf-8").replace(printed, printed.replace("ip: 3", "ip: 1")),
+                         encoding="utf-8")
+        if not chart_line:
+            script = pack / "rules" / "initiative.rules"
+            text = script.read_text(encoding="utf-8")
+            assert text.count(CHART + "\n") == 1
+            script.write_text(text.replace(CHART + "\n", ""), encoding="utf-8")
+        return pack
+
+    assert smolensk(copy("chart", chart_line=True)) == 3
+    assert smolensk(copy("map", chart_line=False)) == 1
 
 
 @pytest.mark.case("1.1D")

@@ -72,15 +72,16 @@ def town_values(ctx: Any) -> dict[str, dict[str, Any]]:
     """Hex label -> ``{"town", "ip"}`` for every town hex that earns IPs (1.1A): the rows of the
     Initiative Chart (records ``initiative_chart``) on the pack's map, the towns of a position's
     own map; each hex's IPs are quantity ``town_ip`` (rules/initiative.rules: the chart's row of
-    the hex, 1.1C each Moscow hex on its own, 0.2.2.10 the chart not the map; a position's own
-    map carries its towns' values). Hexes worth 0 are left out."""
+    the hex, 1.1C each Moscow hex on its own, 0.2.2.10 the chart, not the value printed on the
+    map, ``map_town_ip``; a position's own map carries its towns' values). Hexes worth 0 are
+    left out."""
     if "initiative.towns" in ctx.memo:
         return dict(ctx.memo["initiative.towns"])
     own = bool(ctx.state.map)
-    if own:
-        towns = {hex_label(h): (t.get("name"), int(t.get("ip") or 0)) for h, t in ctx.board.towns().items()}
-    else:
-        towns = {str(row["hex"]): (row.get("town"), 0) for row in ctx.records("initiative_chart")}
+    towns = {hex_label(h): (t.get("name"), int(t.get("ip") or 0)) for h, t in ctx.board.towns().items()}
+    if not own:  # the pack's map: the chart's towns, each with the value printed on the map (if any)
+        towns = {str(row["hex"]): (row.get("town"), towns.get(str(row["hex"]), (None, 0))[1])
+                 for row in ctx.records("initiative_chart")}
     out = {}
     for h, (name, printed) in towns.items():
         ip = int(ctx.value("town_ip", {"hex": h, "map_town_ip": printed, "position_map": own}))
@@ -93,7 +94,7 @@ def town_values(ctx: Any) -> dict[str, dict[str, Any]]:
 def town_ip_lines(ctx: Any, hex_: str) -> list[dict[str, Any]]:
     """The lines of quantity ``town_ip`` that decided ``hex_``'s IPs (for a trace event's ``lines``)."""
     own = bool(ctx.state.map)
-    printed = next((int(t.get("ip") or 0) for h, t in ctx.board.towns().items() if hex_label(h) == hex_), 0) if own else 0
+    printed = next((int(t.get("ip") or 0) for h, t in ctx.board.towns().items() if hex_label(h) == hex_), 0)
     return ctx.fired_lines(ctx.quantity("town_ip", {"hex": hex_, "map_town_ip": printed, "position_map": own}))
 
 
