@@ -18,6 +18,8 @@ from casebook.content.cases import implements
 from casebook.core.hexgrid import Hex, hex_label, parse_hex, to_cube
 from casebook.script.spatial import distance_field, grid_cubes
 
+from ._reinforcement_entry import due_turn
+
 __all__ = ["PLUGIN", "FAR", "data", "eligible_units", "drop_facts", "drop_verdict", "drop_targets",
            "supplied_soviet_hexes", "unit_record", "take_off_schedule"]
 
@@ -45,7 +47,7 @@ def eligible_units(ctx: Any) -> list[str]:
     out = []
     for row in ctx.records("reinforcements"):
         uid = str(row.get("unit"))
-        if (row.get("drop") and row.get("side") == "soviet" and int(row.get("turn", 0)) <= st.turn
+        if (row.get("drop") and row.get("side") == "soviet" and due_turn(ctx, "reinforcements", row) <= st.turn
                 and not st.has_unit(uid) and uid not in gone and uid not in done):
             out.append(uid)
     return sorted(dict.fromkeys(out))

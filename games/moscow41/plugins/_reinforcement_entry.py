@@ -16,7 +16,8 @@ from casebook.core.hexgrid import parse_hex
 
 from . import _reinforcement_query as q
 
-__all__ = ["gather_due", "entry_hexes", "railhead_supply", "placement", "placeable", "delay_unplaced",
+__all__ = ["due_turn", "scheduled", "schedule_lines", "listed_hexes",
+           "gather_due", "entry_hexes", "railhead_supply", "placement", "placeable", "delay_unplaced",
            "withdraw_due", "withdrawal_candidates"]
 
 
@@ -57,14 +58,30 @@ def fallback_areas(ctx: Any, area: str, side: str) -> list[str]:
     return [a for a in others if gap(a) == nearest and _edge_distance(ctx, a, side) < mine]
 
 
-def _scheduled(ctx: Any, turn: int, side: str) -> list[dict[str, Any]]:
-    """Rows of the Reinforcement Schedule for ``turn`` and ``side`` (12.0B)."""
-    return [r for r in ctx.records("reinforcements") if r.get("turn") == turn and r.get("side") == side]
+@implements("12.0B", "12.0D")
+def due_turn(ctx: Any, schedule: str, row: dict[str, Any]) -> int:
+    """The turn a row of schedule ``schedule`` (``reinforcements`` or ``withdrawals``) is due:
+    quantity ``reinforcement_turn`` (12.0B) or ``withdrawal_turn`` (12.0D) of
+    rules/reinforcement.rules, given the row's listed turn."""
+    name = "reinforcement_turn" if schedule == "reinforcements" else "withdrawal_turn"
+    return int(ctx.value(name, {"schedule_turn": int(row["turn"]), "side": row["side"]}))
 
 
-@implements("12.0B", "12.1A", "12.1B", "0.7.2.2B")
+def scheduled(ctx: Any, schedule: str, turn: int, side: str) -> list[dict[str, Any]]:
+    """Rows of schedule ``schedule`` due on ``turn`` for ``side`` (:func:`due_turn`)."""
+    return [r for r in ctx.records(schedule) if r.get("side") == side and due_turn(ctx, schedule, r) == turn]
+
+
+def schedule_lines(ctx: Any, schedule: str, row: dict[str, Any]) -> list[dict[str, Any]]:
+    """The lines that decided when ``row`` is due (for a trace event's ``lines``)."""
+    name = "reinforcement_turn" if schedule == "reinforcements" else "withdrawal_turn"
+    return ctx.fired_lines(ctx.quantity(name, {"schedule_turn": int(row["turn"]), "side": row["side"]}))
+
+
+@implements("12.1A", "12.1B", "0.7.2.2B")
 def gather_due(ctx: Any, side: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Take ``side``'s reinforcements due this turn out of ``state.pending`` and the schedule;
+    """Take ``side``'s reinforcements due this turn out of ``state.pending`` and the schedule
+    (:func:`scheduled`, 12.0B);
     return ``(available, delayed)``: those that can enter now (12.1A: their entry area, or a
     railhead when none is listed, 12.1C) and those delayed one turn because every hex of their
     area is enemy-occupied (12.1B; put back into ``pending`` for next turn). Changes the state."""
@@ -80,7 +97,7 @@ def gather_due(ctx: Any, side: str) -> tuple[list[dict[str, Any]], list[dict[str
             st.add_pending(p["unit"], p["turn"], p.get("area"))
     known = ({p["unit"] for p in st.pending} | {d["unit"] for d in due}
              | {r["unit"] for r in st.removed} | set(rec.get("arrived", {})))
-    for row in _scheduled(ctx, turn, side):
+    for row in scheduled(ctx, "reinforcements", turn, side):
         if row["unit"] not in known and not st.has_unit(row["unit"]):
             due.append({"unit": row["unit"], "turn": turn, "area": row.get("area")})
     delayed_once = set(rec.get("delayed", []))
@@ -105,14 +122,22 @@ def gather_due(ctx: Any, side: str) -> tuple[list[dict[str, Any]], list[dict[str
     return available, delayed
 
 
+def listed_hexes(ctx: Any, entry: dict[str, Any]) -> set[str]:
+    """The hexes of the entry areas open to reinforcement ``entry``: the area its schedule row
+    lists (12.1A) and those 12.1B opens after a delay (``entry["areas"]``)."""
+    return {h for a in entry.get("areas", ()) for h in _area_hexes(ctx, a)}
+
+
 @implements("12.1A")
 def entry_hexes(ctx: Any, entry: dict[str, Any], side: str) -> list[str]:
-    """The hexes reinforcement ``entry`` may be placed in now: any hex of its open entry areas
-    (12.1A) or any friendly railhead when no area is listed — those :func:`placeable` accepts
+    """The hexes reinforcement ``entry`` may be placed in now: the hexes of the map's entry areas
+    that permission ``place_reinforcement`` allows (12.1A: those of its open entry areas, fact
+    ``in_listed_area``) or any friendly railhead when no area is listed — those :func:`placeable` accepts
     (12.1C, 12.3C: one it can trace supply from; 12.1D: never enemy-occupied, an EZOC is allowed)."""
-    if "areas" in entry:
-        candidates = sorted({h for a in entry["areas"] for h in _area_hexes(ctx, a)})
-        return [h for h in candidates if placeable(ctx, h, side, railhead=False)]
+    if "areas" in entry:  # every entry area's hexes; 12.1A in reinforcement.rules keeps the listed ones
+        listed = listed_hexes(ctx, entry)
+        candidates = sorted({h for a in ctx.board.entry_areas for h in _area_hexes(ctx, a)})
+        return [h for h in candidates if placeable(ctx, h, side, railhead=False, listed=h in listed)]
     free = [h for h in q.friendly_railheads(ctx, side) if not q.enemy_occupied(ctx, h, side)]
     ok = railhead_supply(ctx, entry, free)
     return [h for h in free if placeable(ctx, h, side, railhead=True, supplied=ok.get(h, True))]
@@ -125,23 +150,28 @@ def railhead_supply(ctx: Any, entry: dict[str, Any], hexes: list[str]) -> dict[s
     return q.probe_supply(ctx, hexes, probe) if probe is not None and hexes else {}
 
 
-def _placement_facts(ctx: Any, hex_: str, side: str, railhead: bool, supplied: bool | None) -> dict[str, Any]:
-    facts: dict[str, Any] = {"enemy_occupied": q.enemy_occupied(ctx, hex_, side), "railhead_entry": railhead}
+def _placement_facts(ctx: Any, hex_: str, side: str, railhead: bool, supplied: bool | None,
+                     listed: bool) -> dict[str, Any]:
+    facts: dict[str, Any] = {"enemy_occupied": q.enemy_occupied(ctx, hex_, side), "railhead_entry": railhead,
+                             "in_listed_area": listed}
     if supplied is not None:
         facts["hex_supplied"] = supplied
     return facts
 
 
-def placement(ctx: Any, hex_: str, side: str, *, railhead: bool, supplied: bool | None = None) -> Any:
+def placement(ctx: Any, hex_: str, side: str, *, railhead: bool, supplied: bool | None = None,
+              listed: bool = True) -> Any:
     """The rule scripts' verdict on ``side`` placing a reinforcement in ``hex_`` (permission
-    ``place_reinforcement``: 12.1D not enemy-occupied; 12.1C, 12.3C a railhead it can trace
-    supply from, ``supplied`` — asked only for a railhead entry)."""
-    return ctx.permission("place_reinforcement", _placement_facts(ctx, hex_, side, railhead, supplied))
+    ``place_reinforcement``: 12.1A a hex of its listed entry area, ``listed``; 12.1D not
+    enemy-occupied; 12.1C, 12.3C a railhead it can trace supply from, ``supplied`` — asked only
+    for a railhead entry)."""
+    return ctx.permission("place_reinforcement", _placement_facts(ctx, hex_, side, railhead, supplied, listed))
 
 
-def placeable(ctx: Any, hex_: str, side: str, *, railhead: bool, supplied: bool | None = None) -> bool:
+def placeable(ctx: Any, hex_: str, side: str, *, railhead: bool, supplied: bool | None = None,
+              listed: bool = True) -> bool:
     """Whether :func:`placement` allows the placement (fast path, no explanation)."""
-    return bool(ctx.allowed("place_reinforcement", _placement_facts(ctx, hex_, side, railhead, supplied)))
+    return bool(ctx.allowed("place_reinforcement", _placement_facts(ctx, hex_, side, railhead, supplied, listed)))
 
 
 @implements("12.1B")
@@ -190,15 +220,14 @@ def withdrawal_candidates(ctx: Any, row: dict[str, Any]) -> list[str]:
     return []
 
 
-@implements("12.0D", "12.4A")
+@implements("12.4A")
 def withdraw_due(ctx: Any, side: str) -> list[dict[str, Any]]:
-    """Withdraw ``side``'s units due this turn (Withdrawal Schedule, plus any owed from earlier
+    """Withdraw ``side``'s units due this turn (Withdrawal Schedule, :func:`scheduled`, 12.0D; plus any owed from earlier
     turns for want of a unit in supply). Each goes to ``removed`` as ``withdrawn`` at the IP cost
     of quantity ``withdrawal_ip_cost`` (12.4C: none). Returns ``[{"row", "unit" or None}]``. Changes the state."""
     rec = q.data(ctx)
     rows = [dict(r) for r in rec.get("owed", []) if r["side"] == side]
-    rows += [dict(r) for r in ctx.records("withdrawals")
-             if r.get("turn") == ctx.state.turn and r.get("side") == side]
+    rows += [dict(r) for r in scheduled(ctx, "withdrawals", ctx.state.turn, side)]  # 12.0D
     owed = [r for r in rec.get("owed", []) if r["side"] != side]
     done = []
     for row in rows:
@@ -212,7 +241,8 @@ def withdraw_due(ctx: Any, side: str) -> list[dict[str, Any]]:
         if cost:
             ctx.state.add_track("ip", -min(cost, ctx.state.track("ip", side)), side)
         ctx.changed()
-        ctx.record("withdrawal", ("12.4A", "12.4C"), {"unit": found[0], "for": row["unit"]},
+        ctx.record("withdrawal", ("12.4A", "12.4C"), {"unit": found[0], "for": row["unit"],
+                                                      "lines": schedule_lines(ctx, "withdrawals", row)},
                    source="reinforcement.withdraw_due", side=side)
         done.append({"row": row, "unit": found[0]})
     rec = q.data(ctx)

@@ -2,8 +2,8 @@
 
 Readings (docs/ask/vp.md):
 
-- town IP values come from the Initiative Chart (``ctx.records("initiative_chart")``, 0.2.2.10:
-  the chart is authoritative) on the pack's map, from the inline map's ``towns`` on a test map;
+- town IP values are the initiative plugin's (quantity ``town_ip``: the Initiative Chart, 0.2.2.10:
+  the chart is authoritative, on the pack's map; the inline map's ``towns`` on a test map);
 - "controlled" is ``state.control`` (1.1B, kept by the control owner); "can trace a supply line
   to the hex" (17.1) is the supply plugin's ``casebook_supply`` for a friendly unit in the hex,
   else for a probe unit of the side put in the hex on a scratch copy of the state;
@@ -25,6 +25,8 @@ from casebook.content.cases import implements
 from casebook.core.hexgrid import hex_label
 from casebook.script.explain import plain
 
+from .initiative import town_values
+
 __all__ = ["PLUGIN", "NON_COMBAT", "is_combat_unit", "town_ips", "town_supplied", "moscow_taken",
            "moscow_hexes", "losses", "side_points", "vp_answer", "level_for"]
 
@@ -40,11 +42,10 @@ def is_combat_unit(unit: Mapping[str, Any]) -> bool:
 
 
 def town_ips(ctx: Any) -> dict[str, int]:
-    """Hex label -> IP value of every town and city (1.1A): the Initiative Chart on the pack's
-    map (0.2.2.10), the inline map's ``towns`` on a position with its own map."""
-    if ctx.state.map:
-        return {hex_label(h): int(t.get("ip", 0)) for h, t in ctx.board.towns().items()}
-    return {str(r["hex"]): int(r["ip"]) for r in ctx.records("initiative_chart")}
+    """Hex label -> IP value of every town and city hex (1.1A): the initiative plugin's
+    :func:`~.initiative.town_values` (quantity ``town_ip``: the Initiative Chart's row of the hex
+    on the pack's map, 1.1C and 0.2.2.10; the inline map's ``towns`` on a position with its own map)."""
+    return {h: int(v["ip"]) for h, v in town_values(ctx).items()}
 
 
 def moscow_hexes(ctx: Any) -> list[str]:

@@ -35,12 +35,13 @@ from casebook.core.trace import Trace
 
 __all__ = ["REQUIRES", "STATE_SCHEMA",
     "QUESTIONS", "PLUGIN", "SIDES", "town_values", "towns_held", "update_control", "track_bonus",
-    "income", "collect_ips", "determine_first_player", "end_phase",
+    "town_ip_lines", "income", "collect_ips", "determine_first_player", "end_phase",
     "casebook_setup", "casebook_after_action", "casebook_step_start", "casebook_answer",
 ]
 
 #: What the pack must hold for this plugin (src/casebook/content/requires.py; checked by ``casebook lint``).
-REQUIRES = {"tables": ["initiative_chart", "turn_track"], "quantities": ["initiative", "ip_available", "ip_income", "ip_total"]}
+REQUIRES = {"tables": ["initiative_chart", "turn_track"],
+            "quantities": ["base_ip", "initiative", "ip_available", "ip_income", "ip_total", "town_ip"]}
 
 PLUGIN = "initiative"
 _SRC = "initiative"
@@ -66,17 +67,35 @@ def _amount(value: Any) -> Any:
     return str(value) if isinstance(value, Fraction) and value.denominator != 1 else int(value)
 
 
-@implements("1.1A", "1.1C", "0.2.2.10")
+@implements("1.1A")
 def town_values(ctx: Any) -> dict[str, dict[str, Any]]:
-    """Hex label -> ``{"town", "ip"}`` for every town that earns IPs (1.1A), each Moscow hex on
-    its own (1.1C). The Initiative Chart (records ``initiative_chart``) is authoritative over the
-    map (0.2.2.10); a position with its own inline map is its own chart (its towns' ``ip``;
-    reconstructed: test and scenario maps carry their towns' values)."""
-    if ctx.state.map:
-        return {hex_label(h): {"town": t.get("name"), "ip": int(t.get("ip") or 0)}
-                for h, t in ctx.board.towns().items() if t.get("ip")}
-    return {row["hex"]: {"town": row.get("town"), "ip": int(row["ip"])}
-            for row in ctx.records("initiative_chart")}
+    """Hex label -> ``{"town", "ip"}`` for every town hex that earns IPs (1.1A): the rows of the
+    Initiative Chart (records ``initiative_chart``) on the pack's map, the towns of a position's
+    own map; each hex's IPs are quantity ``town_ip`` (rules/initiative.rules: the chart's row of
+    the hex, 1.1C each Moscow hex on its own, 0.2.2.10 the chart, not the value printed on the
+    map, ``map_town_ip``; a position's own map carries its towns' values). Hexes worth 0 are
+    left out."""
+    if "initiative.towns" in ctx.memo:
+        return dict(ctx.memo["initiative.towns"])
+    own = bool(ctx.state.map)
+    towns = {hex_label(h): (t.get("name"), int(t.get("ip") or 0)) for h, t in ctx.board.towns().items()}
+    if not own:  # the pack's map: the chart's towns, each with the value printed on the map (if any)
+        towns = {str(row["hex"]): (row.get("town"), towns.get(str(row["hex"]), (None, 0))[1])
+                 for row in ctx.records("initiative_chart")}
+    out = {}
+    for h, (name, printed) in towns.items():
+        ip = int(ctx.value("town_ip", {"hex": h, "map_town_ip": printed, "position_map": own}))
+        if ip:
+            out[h] = {"town": name, "ip": ip}
+    ctx.memo["initiative.towns"] = out
+    return dict(out)
+
+
+def town_ip_lines(ctx: Any, hex_: str) -> list[dict[str, Any]]:
+    """The lines of quantity ``town_ip`` that decided ``hex_``'s IPs (for a trace event's ``lines``)."""
+    own = bool(ctx.state.map)
+    printed = next((int(t.get("ip") or 0) for h, t in ctx.board.towns().items() if hex_label(h) == hex_), 0)
+    return ctx.fired_lines(ctx.quantity("town_ip", {"hex": hex_, "map_town_ip": printed, "position_map": own}))
 
 
 def towns_held(ctx: Any, side: str) -> list[dict[str, Any]]:
@@ -86,7 +105,9 @@ def towns_held(ctx: Any, side: str) -> list[dict[str, Any]]:
 
 
 def _town_hexes(ctx: Any) -> list[str]:
-    hexes = set(town_values(ctx))
+    hexes = {hex_label(h) for h in ctx.board.towns()}
+    if not ctx.state.map:
+        hexes.update(str(row["hex"]) for row in ctx.records("initiative_chart"))
     hexes.update(hex_label(h) for h in ctx.board.towns())
     return sorted(hexes)
 
@@ -199,7 +220,8 @@ def income(ctx: Any, side: str, roll: int | None = None) -> dict[str, Any]:
 def collect_ips(ctx: Any, side: str | None = None, die: int | None = None) -> dict[str, Any]:
     """IP Collection (0.7.2.1) for ``side`` (default: the phasing side — the first player in
     0.7.2, the second in 0.7.4): roll the dice of quantity ``ip_dice`` (0.7.2.1B: one; or use ``die``), put the total on the Initiative
-    Track (``state.add_ip``), set the Base IP marker to the town IPs (1.1D, plugin data).
+    Track (``state.add_ip``), set the Base IP marker to quantity ``base_ip`` (1.1D: the town
+    IPs; plugin data).
     Returns :func:`income`'s answer. ``ValueError`` if no side is phasing."""
     side = side or ctx.state.phasing
     if side is None:
@@ -210,14 +232,17 @@ def collect_ips(ctx: Any, side: str | None = None, die: int | None = None) -> di
                         source=f"{_SRC}.collect_ips")
     answer = income(ctx, side, die)
     ctx.state.add_track("ip", answer["total"] - ctx.state.track("ip", side), side)
+    e_base = ctx.quantity("base_ip", {"town_ips": answer["towns"]})  # 1.1D in initiative.rules
     data = ctx.state.plugin_data(PLUGIN) or {}
-    data.setdefault("base_ip", {})[side] = answer["towns"]
+    data.setdefault("base_ip", {})[side] = e_base.value
     ctx.state.set_plugin_data(PLUGIN, data)
     ctx.changed()
+    town_lines = town_ip_lines(ctx, answer["held"][0]["hex"]) if answer["held"] else []
     ctx.record("ip-collection", answer["cases"] + ["0.7.2.1C", "1.1D"],
                {**{k: answer[k] for k in ("towns", "track_bonus", "multiplier", "income", "previous",
                                           "roll", "total")},
-                "lines": [{"source": t["source"], "cases": list(t["cases"])} for t in answer["terms"]]},
+                "lines": [{"source": t["source"], "cases": list(t["cases"])} for t in answer["terms"]]
+                + town_lines + ctx.fired_lines(e_base)},
                source=f"{_SRC}.collect_ips", side=side)
     return answer
 

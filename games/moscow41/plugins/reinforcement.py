@@ -38,7 +38,8 @@ __all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "STEP", "reinforcement_step"
 #: What the pack must hold for this plugin (src/casebook/content/requires.py; checked by ``casebook lint``).
 REQUIRES = {
     "tables": ["reinforcements", "turn_track", "withdrawals"],
-    "quantities": ["rebuild_delay_dice", "rebuild_rp_cost", "rebuild_strength", "rp_limit"],
+    "quantities": ["rebuild_delay_dice", "rebuild_rp_cost", "rebuild_strength", "reinforcement_turn", "rp_limit",
+                   "withdrawal_turn"],
 }
 
 #: question -> usage line, for `casebook ask` (see docs/ask.md)
@@ -127,12 +128,17 @@ def place_refusals(ctx: Any, action: Action) -> list[Refusal]:
             supplied = entry.railhead_supply(ctx, found[0], [hex_]).get(hex_, True)
             verdict = entry.placement(ctx, hex_, action.side, railhead=True, supplied=supplied)
         else:
-            verdict = entry.placement(ctx, hex_, action.side, railhead=False)
+            verdict = entry.placement(ctx, hex_, action.side, railhead=False,
+                                      listed=hex_ in entry.listed_hexes(ctx, found[0]))
         if "12.1D" in verdict.cases:  # 12.1D in reinforcement.rules
             return [Refusal(f"{hex_} is enemy-occupied", ("12.1D",))]
     if hex_ not in entry.entry_hexes(ctx, found[0], action.side):
-        if "areas" in found[0]:
-            return [Refusal(f"{hex_} is not in entry area {', '.join(found[0]['areas'])}", ("12.1A",))]
+        if "areas" in found[0]:  # 12.1A in reinforcement.rules: the listed area's hexes only
+            verdict = entry.placement(ctx, str(hex_), action.side, railhead=False,
+                                      listed=hex_ in entry.listed_hexes(ctx, found[0]))
+            line = next((ln.source for ln in verdict.lines if ln.fired and ln.kind == "forbid"
+                         and not ln.overridden and "12.1A" in ln.cases), "")
+            return [Refusal(f"{hex_} is not in entry area {', '.join(found[0]['areas'])}", ("12.1A",), source=line)]
         return [Refusal(f"{hex_} is not in a friendly railhead that can trace supply", ("12.1C",))]
     return []
 
@@ -161,7 +167,9 @@ def apply_place(ctx: Any, action: Action) -> dict[str, Any]:
     rec["placed"] = True
     rec.setdefault("arrived", {})[uid] = ctx.state.turn
     q.set_data(ctx, rec)
-    ctx.record("reinforcement", ("12.1A", "12.1F"), {"unit": uid, "hex": hex_},
+    row = next((r for r in ctx.records("reinforcements") if r.get("unit") == uid), None)
+    lines = entry.schedule_lines(ctx, "reinforcements", row) if row is not None else []
+    ctx.record("reinforcement", ("12.1A", "12.1F"), {"unit": uid, "hex": hex_, "lines": lines},
                source="reinforcement.apply_place", side=action.side)
     return {"unit": uid, "hex": hex_, "cases": ["12.1A", "12.1F"]}
 

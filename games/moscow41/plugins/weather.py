@@ -45,8 +45,8 @@ __all__ = ["REQUIRES", "STATE_SCHEMA",
 #: What the pack must hold for this plugin (src/casebook/content/requires.py; checked by ``casebook lint``).
 REQUIRES = {
     "tables": ["ground_condition_matrix", "tec", "turn_track", "weather_table"],
-    "quantities": ["attack_drm", "force_march_drm", "ground_condition", "ip_income", "ma", "move_cost",
-                   "precipitation_roll", "rail_capacity", "temperature_roll"],
+    "quantities": ["attack_drm", "force_march_drm", "ground_condition", "ground_marker", "ip_income", "ma", "move_cost",
+                   "precipitation_roll", "rail_capacity", "temperature_marker", "temperature_roll"],
 }
 
 PLUGIN = "weather"
@@ -128,12 +128,13 @@ def roll_temperature(ctx: Any, die: int | None = None) -> dict[str, Any]:
     e = ctx.quantity("temperature_roll", {"weather_die": die, "turn_temperature_drm": row["temperature_drm"]})
     table_roll = _on_table(ctx.table("weather_table"), "roll", e.value)
     e_table = ctx.quantity("temperature_result", {"table_roll": table_roll})  # 0.7.1.1B in weather.rules
-    temperature = e_table.value
+    e_marker = ctx.quantity("temperature_marker", {"new_temperature": e_table.value})  # 0.7.1.1C in weather.rules
+    temperature = e_marker.value
     ctx.state.set_weather(temperature=temperature)
     _store(ctx, temperature_roll=e.value)
     cases = ["0.7.1.1A", "0.7.1.1B", "0.7.1.1C", "3.0B"]
     out = {"temperature": temperature, "die": die, "modified": e.value, "cases": cases, "fixed": False}
-    ctx.record("temperature", cases, {**out, "drm": row["temperature_drm"], "lines": ctx.fired_lines(e, e_table)},
+    ctx.record("temperature", cases, {**out, "drm": row["temperature_drm"], "lines": ctx.fired_lines(e, e_table, e_marker)},
                source=f"{_SRC}.roll_temperature", side=None)
     return out
 
@@ -178,11 +179,13 @@ def roll_ground(ctx: Any, die: int | None = None) -> dict[str, Any]:
         ground, lines = g.value, [{"case": c, "source": ln.source, "text": ln.text}
                                   for ln in g.lines if ln.fired for c in ln.cases]
         cases += [c for c in g.cases if c not in cases]
+    e_marker = ctx.quantity("ground_marker", {"new_ground": ground})  # 0.7.1.2C in weather.rules
+    ground = e_marker.value
     ctx.state.set_weather(ground=ground)
     _store(ctx, previous_ground=previous, precipitation=precipitation, table_ground=table_ground)
     out = {"ground": ground, "table_ground": table_ground, "precipitation": precipitation,
            "previous_ground": previous, "die": die, "modified": e.value, "cases": cases, "fixed": False}
-    ctx.record("ground", cases, {**out, "transitions": lines, "lines": ctx.fired_lines(e, e_precip, e_matrix)},
+    ctx.record("ground", cases, {**out, "transitions": lines, "lines": ctx.fired_lines(e, e_precip, e_matrix, e_marker)},
                source=f"{_SRC}.roll_ground", side=None)
     return out
 
