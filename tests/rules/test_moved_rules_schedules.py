@@ -61,7 +61,7 @@ def test_1_1C_0_2_2_10_each_moscow_hex_is_its_own_row_of_the_chart(m41, tmp_path
     hexes earn 2 IPs (1 a hex, tables/initiative_chart.yaml) and the Soviets the other 3; the
     values are the chart's (0.2.2.10), read by the `town_ip` line. Edited to count each hex twice
     (a house rule), the same control earns 4 and 6; the collection's event names the line."""
-    control = '{"2244": german, "2343": german, "2344": soviet, "2345": soviet, "2444": soviet}'
+    control = '{"2242": german, "2342": german, "2343": soviet, "2344": soviet, "2442": soviet}'
     ctx = make_ctx(m41, _moscow_position(control))
     assert [initiative.income(ctx, s)["towns"] for s in ("german", "soviet")] == [2, 3]
     doubled = edited(m41, tmp_path, "initiative.rules", CHART,
@@ -85,15 +85,15 @@ def test_0_2_2_10_the_chart_not_the_map_decides_a_towns_ips(tmp_path):
     from casebook.script.engine import load_engine
 
     def smolensk(pack: Path) -> int:
-        ctx = make_ctx(load_engine(pack), _moscow_position('{"1303": german}'))
-        assert initiative.town_values(ctx)["1303"]["town"] == "Smolensk"
+        ctx = make_ctx(load_engine(pack), _moscow_position('{"1308": german}'))
+        assert initiative.town_values(ctx)["1308"]["town"] == "Smolensk"
         return initiative.income(ctx, "german")["towns"]
 
     def copy(name: str, chart_line: bool) -> Path:  # load_engine caches per folder: one copy each
         pack = tmp_path / name
         shutil.copytree(RULES.parent, pack, ignore=shutil.ignore_patterns("golden"))
         board = pack / "map.yaml"
-        printed = "'1303': {name: Smolensk, kind: city, ip: 3}"
+        printed = "'1308': {name: Smolensk, kind: city, ip: 3}"
         assert board.read_text(encoding="utf-8").count(printed) == 1
         board.write_text(board.read_text(encoding="utf-8").replace(printed, printed.replace("ip: 3", "ip: 1")),
                          encoding="utf-8")
@@ -113,7 +113,7 @@ def test_1_1D_the_base_ip_marker_is_the_scripts_base_ip(m41, tmp_path):
     """1.1D: the Base IP marker records the IPs received for towns and cities controlled — 2
     for two Moscow hexes. Edited to a house rule's base (town IPs plus one), it records 3, and
     the collection's event names the line."""
-    control = '{"2244": german, "2343": german}'
+    control = '{"2242": german, "2342": german}'
 
     def base(engine) -> tuple[int, list[str]]:
         ctx = make_ctx(engine, _moscow_position(control), trace=True)
