@@ -42,6 +42,7 @@ from casebook.core.state import GameState
 from casebook.core.trace import Trace
 
 from .ctx import Ctx
+from .explain import line_entry
 
 __all__ = ["Engine", "Ctx", "load_engine", "state_from_position"]  # Ctx: re-exported (docs/plugins.md names it here)
 
@@ -138,8 +139,12 @@ class Engine:
             for m in chosen:
                 if getattr(m, "overridden", False) or m.source in seen:
                     continue
-                text = m.text[:-1].rstrip() + " …" if m.text.endswith("\\") else m.text  # a continued line
-                seen[m.source] = {"source": m.source, "cases": list(m.cases), "text": text}
+                seen[m.source] = line_entry(m)
+
+    def noting_into(self, event_lines: dict[str, dict[str, Any]] | None) -> list[dict[str, dict[str, Any]]]:
+        """The dicts a verdict's deciding lines go into now: the lines being recorded
+        (:meth:`recording_lines`) and ``event_lines`` (an event's), those that are not None."""
+        return [d for d in (self._recording[0], event_lines) if d is not None]
 
     @property
     def script_tables(self) -> Mapping[str, Any]:
@@ -293,3 +298,4 @@ def state_from_position(position: Any) -> GameState:
 
     data = position if isinstance(position, Mapping) else position_to_dict(position)
     return GameState.from_dict(data)
+
