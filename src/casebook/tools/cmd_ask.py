@@ -82,9 +82,17 @@ def _engine_of_game(engine: Any, game: Any, pack: str | None) -> Any:
 def _ask_position(position: str, question: str, args: list[str], options: dict[str, Any],
                   pack: str | None = None) -> tuple[dict[str, Any], Any]:
     from casebook.script.engine import state_from_position
+    from casebook.script.values import MissingFactError
+    from casebook.tools.saves import missing_field
 
     pos, engine = _position_engine(position, pack)
-    return answer_ctx(engine.ctx(state_from_position(pos)), question, args, options), engine
+    try:
+        return answer_ctx(engine.ctx(state_from_position(pos)), question, args, options), engine
+    except MissingFactError as exc:  # a hand-edited position without a field the rules read
+        found = missing_field(position, exc, engine.pack.vocabulary.side_ids)
+        if found is None:
+            raise
+        raise found from None
 
 
 def questions_of(engine: Any) -> dict[str, str]:
