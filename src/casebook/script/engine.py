@@ -122,6 +122,49 @@ class Engine:
             self._lasting.update(saved[2])
             out.extend(seen.values())
 
+    @property
+    def recording(self) -> bool:
+        """Whether a :meth:`recording_lines` block is running."""
+        return self._recording[0] is not None
+
+    @contextmanager
+    def lines_apart(self) -> Iterator[dict[str, dict[str, Any]]]:
+        """Inside :meth:`recording_lines`: run the block as a recording of its own — the derived-map
+        caches empty (restored after), its lines collected in the dict yielded — then add those
+        lines to the recording, in their order (those it holds already left). A value made in the
+        block and kept elsewhere (a cache across processes) so keeps the lines that made it, to
+        be noted again where it is reused (:meth:`note_entries`). Outside a recording: a plain
+        block (the dict stays empty)."""
+        outer = self._recording[0]
+        mine: dict[str, dict[str, Any]] = {}
+        if outer is None:
+            yield mine
+            return
+        saved = (OrderedDict(self._memos), list(self._recent), OrderedDict(self._lasting))
+        self._memos.clear()
+        self._recent[:] = [None, None]
+        self._lasting.clear()
+        self._recording[0] = mine
+        try:
+            yield mine
+        finally:
+            self._recording[0] = outer
+            self._memos.clear()
+            self._memos.update(saved[0])
+            self._recent[:] = saved[1]
+            self._lasting.clear()
+            self._lasting.update(saved[2])
+            for source, entry in mine.items():
+                outer.setdefault(source, entry)
+
+    def note_entries(self, entries: list[dict[str, Any]]) -> None:
+        """Add recorded line entries (``{"source", "cases", "text"}``, e.g. kept by
+        :meth:`lines_apart` with a cached value) to the lines being recorded, in order."""
+        seen = self._recording[0]
+        if seen is not None:
+            for entry in entries:
+                seen.setdefault(entry["source"], dict(entry))
+
     def note_lines(self, explanation: Any, into: dict[str, dict[str, Any]] | None = None) -> None:
         """Add the lines of ``explanation`` that decided its value to the lines being recorded
         (:meth:`recording_lines`; or to ``into``, an event's lines): the terms and bounds that
