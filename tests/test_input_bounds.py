@@ -90,3 +90,65 @@ def test_0_7_2_1B_ask_income_rolls_1_and_6_are_added(roll, total):
 
     answer = json.loads(res.output)
     assert (answer["roll"], answer["total"]) == (int(roll), total)
+
+
+# ---- script size and literal limits, trace problems: one located line, exit 1 (#18 "bad input") ----
+def _rules_with(tmp_path, extra: str):
+    """A copy of Battle for Moscow's rules folder with ``extra`` appended to combat.rules."""
+    import shutil
+    from pathlib import Path
+
+    rules = tmp_path / "rules"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "games" / "battle_for_moscow" / "rules", rules)
+    with (rules / "combat.rules").open("a") as f:
+        f.write(extra)
+    return rules
+
+
+@pytest.mark.parametrize("extra, message", [
+    # a sum of 20,000 terms, one per line (the fuzzed scripts' RecursionError)
+    ("quantity big = sum by BM8.4\n" + "  +1 by BM8.4\n" * 20_000, "a statement of more than 500 lines"),
+    # the same on one line
+    ("quantity big = sum by BM8.4\n  +" + "+".join(["1"] * 20_000) + " by BM8.4\n",
+     "a line longer than 2000 characters"),
+    # number literals the compiler could not take (lark VisitError)
+    ("quantity lit = sum by BM8.4\n  +" + "9" * 38 + " by BM8.4\n", "a number literal longer than 24 characters"),
+    ("quantity lit = sum by BM8.4\n  +1e999999 by BM8.4\n", "syntax error: unexpected `e999999`"),
+])
+def test_rule_script_size_and_literal_limits_are_content_errors_not_tracebacks(tmp_path, extra, message):
+    rules = _rules_with(tmp_path, extra)
+    out = run("rules", "check", rules)
+    assert out.exit_code == 1 and "Traceback" not in out.output, out.output
+    first = out.output.strip().splitlines()[0]
+    assert first.startswith(f"{rules}/combat.rules:") and message in first, first
+
+
+def _trace_lines():
+    from pathlib import Path
+
+    golden = Path(__file__).resolve().parents[1] / "games" / "kestrel_pass" / "golden" / "meeting-greedy-seed1.jsonl"
+    return golden.read_text().splitlines()[:10]
+
+
+def _edited(lines, **fields):
+    import json
+
+    event = json.loads(lines[3])
+    event.update(fields)
+    return lines[:3] + [json.dumps(event)] + lines[4:]
+
+
+@pytest.mark.parametrize("name, edit, message", [
+    ("deep", lambda ls: ls[:2] + [ls[2][:-1] + ', "deep": ' + "[" * 100_000 + "]" * 100_000 + "}"] + ls[3:],
+     ":3: JSON nested too deeply"),
+    ("seq", lambda ls: _edited(ls, seq=99), ":4: trace seq not dense: event 99 after 2"),
+    ("field", lambda ls: _edited(ls, bogus=1), ":4: trace event: missing fields [], unknown fields ['bogus']"),
+    ("null", lambda ls: _edited(ls, turn=None), ":4: trace event: wrong type for turn (an int, got null)"),
+    ("list", lambda ls: _edited(ls, kind=["a"]), ':4: trace event: wrong type for kind (non-empty text, got ["a"])'),
+])
+@pytest.mark.parametrize("command", ["replay", "explain", "cases"])
+def test_a_bad_trace_line_is_one_located_line_exit_1_in_every_trace_command(tmp_path, name, edit, message, command):
+    trace = tmp_path / f"{name}.jsonl"
+    trace.write_text("\n".join(edit(_trace_lines())) + "\n")
+    out = run(command, trace, *(["2"] if command == "explain" else []))
+    assert out.exit_code == 1 and out.output.strip() == f"{trace}{message}", out.output

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 
+import pytest
 from click.testing import CliRunner
 from test_play_cli import _game
 
@@ -190,6 +191,42 @@ def test_the_progress_bar_is_down_while_a_human_decides(mini_pack, tmp_path, mon
              seed=3, out=None, echo=lambda s: None, progress=True, max_actions=400)
     assert shown == [True]  # shown while the bot decides
     assert bars[1]._bar is None  # and taken down at the end
+
+
+MOSCOW41_ONLY = ("--support", "--overrun", "--hexes", "--path", "income", "fortification", "weather", "supply",
+                 "Moscow '41", "(10.", "(9.5", "(5.")
+
+
+@pytest.mark.parametrize("named, title", [
+    ("kestrel_pass", "Questions of Kestrel Pass (kestrel_pass)"),
+    ("games/kestrel_pass/scenarios/meeting.yaml", "Questions of Kestrel Pass (kestrel_pass)"),
+    ("battle_for_moscow", "Questions of Battle for Moscow (battle_for_moscow)"),
+    ("games/battle_for_moscow", "Questions of Battle for Moscow (battle_for_moscow)"),
+])
+def test_ask_game_help_lists_that_game_s_questions_and_the_options_they_take(repo_root, monkeypatch, named, title):
+    """Issue #14/#18: `ask GAME --help` (a game id or its pack folder, like a position of it)
+    lists that game's questions alone, and the Options block only the options its questions take:
+    neither Kestrel Pass nor Battle for Moscow has Moscow '41's combat support (10.4.2), overruns
+    (9.5) or retreat lengths, nor its income/fortification/weather/supply questions."""
+    monkeypatch.chdir(repo_root)
+    out = CliRunner().invoke(main, ["ask", named, "--help"])
+    assert out.exit_code == 0, out.output
+    assert out.output.count("Questions of ") == 1 and title in out.output, out.output
+    for absent in MOSCOW41_ONLY:
+        assert absent not in out.output, absent
+    options = out.output.split("Options:", 1)[1].split("Questions of", 1)[0]
+    for present in ("--with U,U…", "--roll", "--json", "--pack", "--help", "--as MODE"):
+        assert present in options, present
+    assert "Attacking units (attack)." in options  # the help names the questions of this game taking it
+
+
+def test_ask_moscow41_help_keeps_its_own_options(repo_root, monkeypatch):
+    monkeypatch.chdir(repo_root)
+    out = CliRunner().invoke(main, ["ask", "moscow41", "--help"])
+    assert out.exit_code == 0 and out.output.count("Questions of ") == 1, out.output
+    options = out.output.split("Options:", 1)[1].split("Questions of", 1)[0]
+    for present in ("--support A,D", "--overrun", "--hexes", "--path", "Resolve with this die roll (attack, income)."):
+        assert present in options, present
 
 
 def test_ask_help_without_a_position_lists_the_installed_games():

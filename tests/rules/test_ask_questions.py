@@ -58,3 +58,27 @@ def test_16_2_ask_partisans_not_within_five_hexes_of_an_enemy_unit():
     assert a["verdict"]["allowed"] is False and a["verdict"]["enemy_distance"] == 5
     assert a["verdict"]["refusals"][0]["cases"] == ["16.2"]
     assert ask("partisans.yaml", "partisans", "0107")["verdict"]["allowed"] is True
+
+
+@pytest.mark.case("17.2")
+def test_17_2_a_position_s_moscow_taken_history_counts_in_ask_vp():
+    """Issue #18 (history a position gives): vp-endgame.yaml's `plugin_state: {victory: {moscow_taken:
+    ["0707"]}}` — the Germans took the Moscow hex once and lost it — is 5 VP (17.2: five VP per
+    Moscow hex taken, even if lost again)."""
+    a = ask("vp-endgame.yaml", "vp")
+    assert a["german"]["moscow_taken"] == ["0707"]
+    term = next(t for t in a["german"]["terms"] if "17.2" in t["cases"])
+    assert term["vp"] == 5
+
+
+@pytest.mark.case("3.1A")
+def test_3_1A_a_position_s_previous_turn_ground_is_read_by_ask_weather(tmp_path):
+    """Issue #18: the previous turn's ground (3.1-3.5 read it: Mud dries to Drying in a warm turn)
+    is given by a position as `plugin_state: {weather: {turn: T, previous_ground: G}}` for its turn."""
+    text = (EXAMPLES / "weather-mud.yaml").read_text()
+    given = tmp_path / "mud-before.yaml"
+    given.write_text(text + "plugin_state:\n  weather: {turn: 6, previous_ground: mud}\n")
+    assert ask_position(str(given), "weather", [], {})["previous_ground"] == "mud"
+    stale = tmp_path / "stale.yaml"  # the history of another turn is not this turn's
+    stale.write_text(text + "plugin_state:\n  weather: {turn: 5, previous_ground: mud}\n")
+    assert ask_position(str(stale), "weather", [], {}).get("previous_ground") != "mud"

@@ -295,3 +295,33 @@ def test_what_stops_an_unsupplied_units_path_is_kept_only_while_its_search_regio
     assert ctx.lasting("supply.blocked-met")[key]["found"] is not run["found"]
     cold = _fresh(m41).ctx(data)
     assert cold.hook.casebook_supply(ctx=cold, unit=soviet["id"]) == moved
+
+
+# -- step-cost rows kept in the pack cache with their lines (issue #18: ask drop) ---------------
+@pytest.mark.case("5.2B", "5.2C", "15.1D")
+def test_5_2C_kept_step_cost_rows_give_the_answers_and_lines_of_rows_asked_afresh(monkeypatch):
+    """``casebook ask`` keeps each movement class's supply step-cost row in the pack cache with the
+    rule-script lines that made it (``_supply_trace._row``, ``Engine.lines_apart``). The answers —
+    their ``lines`` included, in order — are those of rows asked of the movement cost hook inside
+    the answer, whether the row was just made or read back."""
+    import json
+    from pathlib import Path
+
+    from casebook.content import packcache
+    from casebook.games.moscow41.plugins import _supply_trace
+    from casebook.tools.cmd_ask import ask_position
+
+    blitz = str(Path(__file__).resolve().parents[2] / "games/moscow41/scenarios/october-blitz.yaml")
+    questions = [("drop", []), ("supply", ["s-16a"]), ("supply", ["g-1pz-1"]), ("reach", ["g-xxxxi-pz"])]
+
+    def answers():
+        return [json.dumps(ask_position(blitz, q, args, {}), sort_keys=True) for q, args in questions]
+
+    packcache._TABLES.clear()
+    made = answers()      # rows made (and kept) inside each answer
+    kept = answers()      # rows read back from the table
+    monkeypatch.setattr(_supply_trace, "_row", lambda ctx, uid, unit, cls: _supply_trace._step_costs(ctx, unit).row(
+        _supply_trace._asker(ctx, uid)))
+    afresh = answers()    # the rows asked of the hook inside the answer, as before the cache
+    assert made == kept == afresh
+    assert '"15.1D"' in made[0] and '"lines"' in made[1]

@@ -131,9 +131,14 @@ def drop_targets(ctx: Any) -> list[str]:
     key = ("paratroops", "targets")
     if key not in ctx.memo:
         out = []
+        sources = supplied_soviet_hexes(ctx)
+        field = _distance_field(ctx, sources) if sources else None  # as _target_facts, looked up once
+        layout = ctx.board.grid.layout
         for h in ctx.board.hexes():
-            facts = {"side": "soviet", "drop_eligible": True, "drops_this_turn": 0, **_target_facts(ctx, h)}
-            if ctx.allowed("paratroop_drop", facts):  # explained only while an answer records its lines
+            c = to_cube(h, layout)
+            facts = {"side": "soviet", "drop_eligible": True, "drops_this_turn": 0,
+                     "drop_distance": FAR if field is None else field[c.q, c.r], "target": hex_label(h)}
+            if ctx.allowed("paratroop_drop", facts):  # each line explained once while an answer records
                 out.append(facts["target"])
         ctx.memo[key] = out
     return ctx.memo[key]

@@ -30,6 +30,7 @@ from casebook.areas import _supply_trace as trace_area
 from casebook.areas import search
 from casebook.areas.supply import line_network, lru_get
 from casebook.content.cases import implements
+from casebook.content.packcache import board_table
 from casebook.core.hexgrid import Hex, hex_label
 from casebook.games.moscow41.plugins._supply_keys import settings, side_store, weather
 from casebook.games.moscow41.plugins._supply_paths import (
@@ -132,8 +133,53 @@ def search_row(ctx: Any, uid: str) -> str:
         rows = ctx.memo[("supply", "rows")] = ctx.lasting("supply.rows", *_weather(ctx), *settings(ctx))
     found = rows.get(cls)
     if found is None:
-        row = _step_costs(ctx, unit).row(_asker(ctx, uid))
+        row = _row(ctx, uid, unit, cls)
         found = rows[cls] = rows.setdefault(row, cls)
+    return found
+
+
+def _row(ctx: Any, uid: str, unit: Mapping[str, Any], cls: str) -> tuple[float | None, ...]:
+    """The step costs of every kind of step for units moving like ``uid`` (class ``cls``). While an
+    answer records its lines (``casebook ask``, ``why``: no play event collecting lines) the row
+    is kept in the pack cache beside the board with the rule-script lines that made it
+    (``Engine.lines_apart``; noted again when reused), so a warm ``ask`` asks no movement cost:
+    2,000 of them for the Soviet side of the full map (``ask drop``, issue #18). Keyed by the
+    pack, the class, the weather, the settings and the sources of the movement-cost code (the
+    shared areas and the game's registered plugins)."""
+    costs = _step_costs(ctx, unit)
+    if not ctx.engine.recording or ctx.event_lines is not None:
+        return costs.row(_asker(ctx, uid))
+
+    def build(_board: Any) -> tuple[tuple[float | None, ...], list[dict[str, Any]]]:
+        with ctx.engine.lines_apart() as lines:
+            made = index_.StepCosts(index_.board_index(ctx)).row(_asker(ctx, uid))
+        return made, list(lines.values())
+
+    made, lines = board_table(ctx.board, "steprow", build, _code_hash(ctx), repr((cls, _weather(ctx), settings(ctx))))
+    ctx.engine.note_entries(lines)
+    costs.preload(made)
+    return made
+
+
+_CODE: dict[int, str] = {}
+
+
+def _code_hash(ctx: Any) -> str:
+    """SHA-256 over the sources of the shared areas and of every plugin module registered for the
+    game (what a movement cost may run), once per engine."""
+    found = _CODE.get(id(ctx.engine))
+    if found is None:
+        import hashlib
+        from pathlib import Path
+
+        import casebook.areas
+
+        files = sorted(Path(casebook.areas.__file__).parent.glob("*.py"))
+        files += [Path(m.__file__) for m in ctx.engine.pm.modules.values() if getattr(m, "__file__", None)]
+        h = hashlib.sha256()
+        for f in files:
+            h.update(str(f.name).encode() + b"\0" + f.read_bytes())
+        found = _CODE[id(ctx.engine)] = h.hexdigest()
     return found
 
 

@@ -117,6 +117,12 @@ class StepCosts:
             value = self._by_kind[kind] = ask(hexes[a], hexes[b])
             return value
 
+    def preload(self, row: tuple[float | None, ...]) -> None:
+        """Take the cost of every kind of step from ``row`` (a :meth:`row` made before, e.g. kept
+        in the pack cache): nothing is asked again."""
+        for kind, mp in enumerate(row):
+            self._by_kind.setdefault(kind, mp)
+
     def row(self, ask: Ask) -> tuple[float | None, ...]:
         """The cost of every kind of step, by kind number (asked once): units whose rows are
         equal move alike everywhere on the board, so they can share a search."""

@@ -20,6 +20,8 @@ from casebook.core.board import Board
 from casebook.core.state import GameState
 from casebook.core.trace import Event, Trace
 
+from .explain import line_entry
+
 if TYPE_CHECKING:
     from .engine import Engine
 
@@ -125,8 +127,10 @@ class Ctx:
 
     def allowed(self, action: str, facts: Mapping[str, Any]) -> bool:
         """Whether the rule scripts allow ``action`` for ``facts`` (fast path: no explanation)."""
-        if self.engine._recording[0] is not None or self.event_lines is not None:
-            return bool(self.permission(action, facts).value)
+        into = self.engine.noting_into(None if self.__dict__.get("_paused") else self.event_lines)
+        if into:  # the deciding lines noted as :meth:`permission` notes them, each line explained once
+            return bool(self.engine.rules.allowed_noting(action, facts, into, line_entry,
+                                                         self.engine.script_tables, self.standard))
         return bool(self.engine.rules.allowed(action, facts, self.engine.script_tables, self.standard))
 
     def fire(self, event: str, facts: Mapping[str, Any]) -> list[dict[str, Any]]:

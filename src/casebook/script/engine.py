@@ -42,6 +42,7 @@ from casebook.core.state import GameState
 from casebook.core.trace import Trace
 
 from .ctx import Ctx
+from .explain import line_entry
 
 __all__ = ["Engine", "Ctx", "load_engine", "state_from_position"]  # Ctx: re-exported (docs/plugins.md names it here)
 
@@ -121,6 +122,49 @@ class Engine:
             self._lasting.update(saved[2])
             out.extend(seen.values())
 
+    @property
+    def recording(self) -> bool:
+        """Whether a :meth:`recording_lines` block is running."""
+        return self._recording[0] is not None
+
+    @contextmanager
+    def lines_apart(self) -> Iterator[dict[str, dict[str, Any]]]:
+        """Inside :meth:`recording_lines`: run the block as a recording of its own — the derived-map
+        caches empty (restored after), its lines collected in the dict yielded — then add those
+        lines to the recording, in their order (those it holds already left). A value made in the
+        block and kept elsewhere (a cache across processes) so keeps the lines that made it, to
+        be noted again where it is reused (:meth:`note_entries`). Outside a recording: a plain
+        block (the dict stays empty)."""
+        outer = self._recording[0]
+        mine: dict[str, dict[str, Any]] = {}
+        if outer is None:
+            yield mine
+            return
+        saved = (OrderedDict(self._memos), list(self._recent), OrderedDict(self._lasting))
+        self._memos.clear()
+        self._recent[:] = [None, None]
+        self._lasting.clear()
+        self._recording[0] = mine
+        try:
+            yield mine
+        finally:
+            self._recording[0] = outer
+            self._memos.clear()
+            self._memos.update(saved[0])
+            self._recent[:] = saved[1]
+            self._lasting.clear()
+            self._lasting.update(saved[2])
+            for source, entry in mine.items():
+                outer.setdefault(source, entry)
+
+    def note_entries(self, entries: list[dict[str, Any]]) -> None:
+        """Add recorded line entries (``{"source", "cases", "text"}``, e.g. kept by
+        :meth:`lines_apart` with a cached value) to the lines being recorded, in order."""
+        seen = self._recording[0]
+        if seen is not None:
+            for entry in entries:
+                seen.setdefault(entry["source"], dict(entry))
+
     def note_lines(self, explanation: Any, into: dict[str, dict[str, Any]] | None = None) -> None:
         """Add the lines of ``explanation`` that decided its value to the lines being recorded
         (:meth:`recording_lines`; or to ``into``, an event's lines): the terms and bounds that
@@ -138,8 +182,12 @@ class Engine:
             for m in chosen:
                 if getattr(m, "overridden", False) or m.source in seen:
                     continue
-                text = m.text[:-1].rstrip() + " …" if m.text.endswith("\\") else m.text  # a continued line
-                seen[m.source] = {"source": m.source, "cases": list(m.cases), "text": text}
+                seen[m.source] = line_entry(m)
+
+    def noting_into(self, event_lines: dict[str, dict[str, Any]] | None) -> list[dict[str, dict[str, Any]]]:
+        """The dicts a verdict's deciding lines go into now: the lines being recorded
+        (:meth:`recording_lines`) and ``event_lines`` (an event's), those that are not None."""
+        return [d for d in (self._recording[0], event_lines) if d is not None]
 
     @property
     def script_tables(self) -> Mapping[str, Any]:
@@ -293,3 +341,4 @@ def state_from_position(position: Any) -> GameState:
 
     data = position if isinstance(position, Mapping) else position_to_dict(position)
     return GameState.from_dict(data)
+

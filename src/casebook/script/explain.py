@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["Line", "Explanation", "plain"]
+__all__ = ["Line", "Explanation", "plain", "line_entry"]
 
 
 def plain(value: Any) -> Any:
@@ -135,3 +135,10 @@ class Explanation:
         for line in self.lines:
             one(line, "  ")
         return "\n".join(out)
+
+
+def line_entry(line: Any) -> dict[str, Any]:
+    """A deciding line as recorded: ``{"source": "x.rules:12", "cases": [...], "text": ...}`` (a
+    continued line's trailing backslash shown as " …")."""
+    text = line.text[:-1].rstrip() + " …" if line.text.endswith("\\") else line.text
+    return {"source": line.source, "cases": list(line.cases), "text": text}

@@ -156,7 +156,7 @@ class ExprCompiler(SpatialTerms, TableRows, CollectionTerms):
                             pass
                     if fact.has_default:
                         return fact.default
-                    raise MissingFactError(f"fact `{n}` was not given ({node.loc})") from None
+                    raise MissingFactError(f"fact `{n}` was not given ({node.loc})", fact=n) from None
             return Compiled(get, _norm(fact), access=("fact", n))
         if n in self.quantities:
             return Compiled(lambda e, r: e.quantity(n), self.quantities[n], uses=frozenset({n}))

@@ -284,6 +284,30 @@ class PermissionCode:
                     return False
         return True
 
+    def allowed_noting(self, env: Env, into: list[dict[str, Any]], entry: Callable[[RuleCode], dict[str, Any]]) -> bool:
+        """:meth:`allowed_in`'s verdict, and into each dict of ``into`` (``source`` -> ``entry(line)``)
+        the lines :meth:`explain_in` would show as deciding — forbid lines that took effect, permits
+        that fired — in line order, the lines a dict already holds left as they are. A line's
+        condition is evaluated only while some dict lacks it: asked of many fact sets (a map's hexes),
+        the explanation costs once per line rather than once per fact set."""
+        fired: dict[int, bool] = {}
+
+        def fire(i: int) -> bool:
+            if i not in fired:
+                cond = self.lines[i][2]
+                fired[i] = cond is None or bool(cond(env, None))
+            return fired[i]
+
+        for i, (verdict, c, _) in enumerate(self.lines):
+            missing = [d for d in into if c.source not in d]
+            if not missing or not fire(i):
+                continue
+            if verdict == "forbid" and any(fire(j) for j in self.overridden_by[i]):
+                continue  # overridden: it forbids nothing
+            for d in missing:
+                d[c.source] = entry(c)
+        return self.allowed_in(env)
+
     def explain_in(self, env: Env) -> Explanation:
         fired = [cond is None or bool(cond(env, None)) for _, _, cond in self.lines]
         out = []

@@ -10,7 +10,7 @@ give is a :class:`~casebook.script.values.MissingFactError` naming it.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -109,6 +109,15 @@ class RuleSet:
         """Whether ``action`` is allowed (no script line about it: allowed)."""
         p = self.permissions.get(action)
         return True if p is None else _guard(lambda: p.allowed_in(self._env(facts, tables, standard)), action)
+
+    def allowed_noting(self, action: str, facts: Mapping[str, Any], into: list[dict[str, Any]],
+                       entry: Callable[[Any], dict[str, Any]], tables: Mapping[str, Any] | None = None,
+                       standard: Mapping[str, Any] | None = None) -> bool:
+        """:meth:`allowed`, noting into each dict of ``into`` the lines :meth:`permission` would
+        show as deciding (``PermissionCode.allowed_noting``)."""
+        p = self.permissions.get(action)
+        return True if p is None else _guard(
+            lambda: p.allowed_noting(self._env(facts, tables, standard), into, entry), action)
 
     def permission(self, action: str, facts: Mapping[str, Any], tables: Mapping[str, Any] | None = None,
                    standard: Mapping[str, Any] | None = None) -> Explanation:

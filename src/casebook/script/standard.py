@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, Protocol
 
-__all__ = ["ENGINE_FACTS", "ENGINE_COLLECTIONS", "STANDARD_PROVIDERS", "StandardFacts", "setting_defaults"]
+__all__ = ["ENGINE_FACTS", "POSITION_FIELDS", "ENGINE_COLLECTIONS", "STANDARD_PROVIDERS", "StandardFacts", "setting_defaults"]
 
 #: The facts ``provider: engine`` may name, with what each is (the game's facts.yaml gives types).
 ENGINE_FACTS: Mapping[str, str] = {
@@ -27,6 +27,16 @@ ENGINE_FACTS: Mapping[str, str] = {
     "phasing_side": "the phasing side (absent outside a player turn)",
     "first_player": "the side that moves first this turn (absent before it is decided)",
     "scenario_id": "the id of the scenario being played (its `scenario: id:`)",
+}
+
+#: The position field each engine fact is read from (docs/positions.md): a position that lacks
+#: it leaves the fact absent, and a rule reading the fact then names the field to add.
+POSITION_FIELDS: Mapping[str, tuple[str, str]] = {
+    "turn": ("turn", "turn: 1"),
+    "temperature": ("weather", "weather: {temperature: …, ground: …}"),
+    "ground": ("weather", "weather: {temperature: …, ground: …}"),
+    "phasing_side": ("phasing", "phasing: SIDE"),
+    "first_player": ("first_player", "first_player: SIDE"),
 }
 
 #: The collections (``type: records``) ``provider: engine`` may name: every record has a ``hex``

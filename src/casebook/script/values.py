@@ -29,7 +29,15 @@ Fn = Callable[[Any, Any], Any]
 
 
 class MissingFactError(CasebookError, KeyError):
-    """A fact a script reads was not given to the evaluation (the plugin did not publish it)."""
+    """A fact a script reads was not given to the evaluation (the plugin did not publish it, or
+    the position lacks the field a standard fact is read from). ``fact``: its name, when known."""
+
+    def __init__(self, message: str, fact: str | None = None) -> None:
+        super().__init__(message)
+        self.fact = fact
+
+    def __str__(self) -> str:  # the message itself, not KeyError's quoted repr
+        return str(self.args[0]) if self.args else ""
 
 
 class Env:

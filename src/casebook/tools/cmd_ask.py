@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import gc
 import json
+import re
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -82,9 +83,17 @@ def _engine_of_game(engine: Any, game: Any, pack: str | None) -> Any:
 def _ask_position(position: str, question: str, args: list[str], options: dict[str, Any],
                   pack: str | None = None) -> tuple[dict[str, Any], Any]:
     from casebook.script.engine import state_from_position
+    from casebook.script.values import MissingFactError
+    from casebook.tools.saves import missing_field
 
     pos, engine = _position_engine(position, pack)
-    return answer_ctx(engine.ctx(state_from_position(pos)), question, args, options), engine
+    try:
+        return answer_ctx(engine.ctx(state_from_position(pos)), question, args, options), engine
+    except MissingFactError as exc:  # a hand-edited position without a field the rules read
+        found = missing_field(position, exc, engine.pack.vocabulary.side_ids)
+        if found is None:
+            raise
+        raise found from None
 
 
 def questions_of(engine: Any) -> dict[str, str]:
@@ -167,33 +176,18 @@ def render_text(answer: dict[str, Any], engine: Any = None) -> str:
 
 
 class _AskCommand(click.Command):
-    """``casebook ask``: the help ends with the questions of the position's game (or of every
-    installed game when no position is named before ``--help``)."""
+    """``casebook ask``: the help ends with the questions of the game named before ``--help`` (a
+    position of it, its id or its pack folder; else of every installed game), and its Options
+    block lists only the options those questions take."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         ctx.meta["ask.argv"] = list(args)
         return super().parse_args(ctx, args)
 
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        sections = self._sections(ctx)
+        ctx.meta["ask.sections"] = sections
         super().format_help(ctx, formatter)
-        from casebook.core.errors import CasebookError
-        from casebook.script.engine import load_engine
-
-        argv = [a for a in ctx.meta.get("ask.argv", []) if not a.startswith("-")]
-        sections: list[tuple[str, dict[str, str]]] = []
-        try:
-            if argv and Path(argv[0]).is_file():
-                pos, engine = _position_engine(argv[0])
-                sections.append((f"Questions of {engine.pack.manifest.get('name', pos.game)} ({pos.game})",
-                                 questions_of(engine)))
-            else:
-                for game in installed_games():
-                    engine = load_engine(game)
-                    sections.append((f"Questions of {engine.pack.manifest.get('name', game)} ({game}; "
-                                     "name a position of it before --help for its questions alone)",
-                                     questions_of(engine)))
-        except CasebookError as exc:
-            sections.append((f"(its game could not be loaded: {str(exc).splitlines()[0]})", {}))
         for title, known in sections:
             with formatter.section(title):
                 formatter.write_dl([(q, usage.split(" — ", 1)[-1] if " — " in usage else usage)
@@ -201,6 +195,61 @@ class _AskCommand(click.Command):
                 formatter.write_paragraph()
                 for usage in known.values():
                     formatter.write_text(usage.split(" — ", 1)[0])
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The options the listed questions take (their usage lines name them: a game without
+        combat support shows no ``--support``), and those of every question (``--json``,
+        ``--pack``, ``--help``); all of them when no game's questions could be listed."""
+        known = {q: u for _, qs in ctx.meta.get("ask.sections", ()) for q, u in qs.items()}
+        rows = []
+        for param in self.get_params(ctx):
+            record = param.get_help_record(ctx)
+            if record is None or not isinstance(param, click.Option):
+                continue
+            if known and param.name not in _EVERY_QUESTION and "--help" not in param.opts:
+                taking = [q for q, usage in known.items()
+                          if any(re.search(re.escape(o) + r"(?![\w-])", usage) for o in param.opts)]
+                if not taking:
+                    continue  # none of the listed questions takes it
+                record = (record[0], re.sub(r" \([^)]*\)", "", record[1]).rstrip(".") + f" ({', '.join(taking)}).")
+            rows.append(record)
+        if rows:
+            with formatter.section("Options"):
+                formatter.write_dl(rows)
+
+    @staticmethod
+    def _sections(ctx: click.Context) -> list[tuple[str, dict[str, str]]]:
+        """(title, question -> usage) of the game named before ``--help`` — by a position file, an
+        installed game id or a pack folder — or of every installed game."""
+        from casebook.core.errors import CasebookError
+        from casebook.script.engine import load_engine
+
+        argv = [a for a in ctx.meta.get("ask.argv", []) if not a.startswith("-")]
+        sections: list[tuple[str, dict[str, str]]] = []
+        try:
+            named = argv[0] if argv else None
+            if named is not None and Path(named).is_file():
+                pos, engine = _position_engine(named)
+                sections.append((f"Questions of {engine.pack.manifest.get('name', pos.game)} ({pos.game})",
+                                 questions_of(engine)))
+            elif named is not None and (named in installed_games() or (Path(named) / "game.yaml").is_file()):
+                engine = load_engine(named)
+                game = engine.pack.id
+                sections.append((f"Questions of {engine.pack.manifest.get('name', game)} ({game})",
+                                 questions_of(engine)))
+            else:
+                for game in installed_games():
+                    engine = load_engine(game)
+                    sections.append((f"Questions of {engine.pack.manifest.get('name', game)} ({game}; "
+                                     "name a position of it, or the game, before --help for its questions "
+                                     "alone)", questions_of(engine)))
+        except CasebookError as exc:
+            sections.append((f"(its game could not be loaded: {str(exc).splitlines()[0]})", {}))
+        return sections
+
+
+#: ``ask`` options every question takes (always listed by ``--help``)
+_EVERY_QUESTION = frozenset({"as_json", "pack"})
 
 
 @click.command(cls=_AskCommand, context_settings={"ignore_unknown_options": False})

@@ -339,6 +339,8 @@ def play(game: str, scenario: str | None, player: tuple[str, ...], seed: int, ou
     """Play GAME's SCENARIO (default: moscow41 and the first scenario its manifest lists, the
     October Blitz; bots on every side, seed 1)."""
     from casebook.content.loader import load_pack
+    from casebook.script.values import MissingFactError
+    from casebook.tools.saves import missing_field
 
     players = parse_players(player)
     if load is None:
@@ -369,3 +371,8 @@ def play(game: str, scenario: str | None, player: tuple[str, ...], seed: int, ou
                  rolls=faces)
     except PlayInterrupted as exc:
         raise click.exceptions.Exit(exc.exit_code) from None
+    except MissingFactError as exc:  # a hand-edited position without a field the rules read
+        found = missing_field(load, exc) if load else None
+        if found is None:
+            raise
+        raise found from None

@@ -24,7 +24,8 @@ from typing import Any
 from casebook.core.errors import PositionError, Problem, shown_path
 
 __all__ = ["write_save", "resume_trace", "trace_path_of", "pack_identity", "save_pack", "saves_beside",
-           "trace_pack", "trace_pack_warning", "start_trace", "initial_state", "PACK_SLOT", "START_FIELD"]
+           "trace_pack", "trace_pack_warning", "start_trace", "initial_state", "missing_field", "PACK_SLOT",
+           "START_FIELD"]
 
 #: The field of a ``setup`` event that holds the position a play began from when it did not begin
 #: from its scenario's setup (``play --load`` of a hand-made position, or of a save without its
@@ -255,3 +256,44 @@ def initial_state(game: Any, setup: Any, humans: Any = ()) -> Any:
         return game.state_from_dict({**held, "trace_seq": setup.seq + 1}, Trace([setup]), humans=humans)
     return game.new_initial_state(int(setup.data.get("seed") or 0), [int(r) for r in setup.data.get("rolls") or ()],
                                   humans=humans)
+
+
+def missing_field(position: str | Path, exc: Exception, sides: Any = ()) -> PositionError | None:
+    """The error to show when a rule read a standard fact (``exc``: a MissingFactError naming it)
+    that the position file ``position`` leaves out — e.g. ``phasing_side`` of a hand-edited
+    position without ``phasing``: one located line naming the file, the field and what to add
+    (``casebook.script.standard.POSITION_FIELDS``). None when ``exc`` is of another kind or the
+    file gives the field (the fact is absent for another reason: the original error stands)."""
+    from casebook.content.yamlio import read_yaml
+    from casebook.script.standard import POSITION_FIELDS
+
+    fact = getattr(exc, "fact", None)
+    if fact not in POSITION_FIELDS or "\n" in str(position) or not Path(position).is_file():
+        return None
+    doc, _ = read_yaml(Path(position))
+    raw = doc.data if doc is not None else None
+    if doc is None or not isinstance(raw, dict):
+        return None
+    key, example = POSITION_FIELDS[fact]
+    path: tuple[str, ...] = (key,)
+    if key == "weather" and isinstance(raw.get(key), dict):
+        path = (key, fact)
+        lacking = raw[key].get(fact) is None
+    else:
+        lacking = raw.get(key) is None
+    if not lacking:
+        return None
+    text = str(exc)
+    where = text[text.rfind("(") + 1:-1] if text.endswith(")") and "(" in text else ""
+    if not sides and isinstance(raw.get("game"), str):
+        try:
+            from casebook.content.loader import load_pack
+
+            sides = load_pack(raw["game"]).vocabulary.side_ids
+        except Exception:  # noqa: BLE001  (only the hint is lost)
+            sides = ()
+    names = ", ".join(str(s) for s in sides)
+    hint = f" (SIDE: {names})" if names and "SIDE" in example else ""
+    message = (f"not given, but the rules read it (fact `{fact}`{', ' + where if where else ''}): "
+               f"add `{example}`{hint} to the position")
+    return PositionError([doc.problem(path, message)])

@@ -344,7 +344,10 @@ def load_state(game: Any, path: Path, humans: Iterable[str] = ()) -> Any:
             state.history = [parse_action(e.data["action"]) for e in trace if e.kind == "action"]
         return state
     except (CasebookError, ValueError, KeyError) as exc:
-        raise ServeError(f"{path}: {_one_line(exc)}") from None
+        from casebook.tools.saves import missing_field
+
+        found = missing_field(path, exc)  # a hand-edited position without a field the rules read
+        raise ServeError(str(found).splitlines()[0] if found else f"{path}: {_one_line(exc)}") from None
 
 
 def _initial_of(state: Any, humans: frozenset[str] = frozenset()) -> Any:
