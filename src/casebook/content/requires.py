@@ -59,20 +59,26 @@ def requirement_problems(plugins: Iterable[str], tables: Iterable[str], rules: A
             "permissions": sorted(getattr(rules, "permissions", {}) or {})}
     what = {"tables": "table", "quantities": "rule-script quantity", "permissions": "rule-script permission"}
     out: list[Problem] = []
+    scriptless: list[str] = []  # plugins needing rule scripts when the pack has none: one problem
     for i, plugin in enumerate(plugins):
         for kind, names in requirements_of(plugin).items():
             for name in names:
                 if name in have[kind]:
                     continue
+                if kind != "tables" and not has_scripts:
+                    scriptless += [plugin] if plugin not in scriptless else []
+                    continue
                 if kind == "tables":
                     why = f"the pack has no table {name!r}{did_you_mean(name, have[kind])} (list it under tables:)"
-                elif not has_scripts:
-                    why = "the pack has no rule scripts (no rules folder, or no *.rules in it)"
                 else:
                     why = f"no rule script of the pack defines it{did_you_mean(name, have[kind])}"
                 file, line, col = locate(("plugins", i))
                 out.append(Problem(file, line, col, f"plugins.{i}",
                                    f"plugin {plugin!r} needs the {what[kind]} {name!r}: {why}"))
+    if scriptless:
+        file, line, col = locate(("plugins",))
+        out.append(Problem(file, line, col, "plugins", "the pack has no rule scripts (no rules/ folder, or no "
+                           f"*.rules in it; a pack reads only its own files): plugins {', '.join(scriptless)} need them"))
     return out
 
 
@@ -92,9 +98,10 @@ def pack_requirement_problems(pack: Any, rules: Any) -> list[Problem]:
         return doc.file, line, col
 
     files = pack.rule_files if "rules" in pack.manifest else tuple(sorted(pack.rules_dir.glob("*.rules")))
+    has_scripts = any(f.is_file() for f in files)
     out = requirement_problems(pack.manifest.get("plugins") or (), [*pack.tables, *pack.records], rules,
-                               locate, has_scripts=any(f.is_file() for f in files))
-    return out + track_bound_problems(pack.vocabulary.tracks, rules, locate)
+                               locate, has_scripts=has_scripts)
+    return out + (track_bound_problems(pack.vocabulary.tracks, rules, locate) if has_scripts else [])
 
 
 def track_bound_problems(tracks: Mapping[str, Any], rules: Any, locate: Locate) -> list[Problem]:
