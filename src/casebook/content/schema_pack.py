@@ -203,6 +203,9 @@ def check_cross_file(st: Any, pack: Any, named: list[tuple[Path, str | None, tup
                               f"duplicate table id {data['id']!r} (also in {seen_ids[data['id']].name})"))
             seen_ids.setdefault(data["id"], pack.dir / rel)
     out += _map_terrain(st, pack)
+    from casebook.content.crossref import crossref_problems
+
+    out += crossref_problems(st, pack, lambda path: located(st, path))
     for i, name in enumerate(pack.manifest.get("plugins") or []):
         if not plugin_registered(name):
             out.append(_p(gloc, ("plugins", i),
