@@ -294,7 +294,11 @@ def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Mappi
     if question != "reach":
         return None
     if len(args) != 1 or not ctx.state.has_unit(args[0]) or not ctx.state.unit(args[0]).get("hex"):
-        raise QuestionError("usage: " + QUESTIONS["reach"] + " (UNIT must be on the map)")
+        from casebook.content.schema import did_you_mean
+
+        hint = did_you_mean(args[0], [u["id"] for u in ctx.state.units if u.get("hex")]) if len(args) == 1 else ""
+        raise QuestionError("usage: " + QUESTIONS["reach"] + " (UNIT must be on the map)"
+                            + (f": no unit {args[0]!r} on the map{hint}" if len(args) == 1 else ""))
     steps = _steps(ctx)
     step = options.get("as") or (ctx.state.step if is_movement_step(ctx.state.step) else steps[-1])
     if step not in steps:

@@ -311,7 +311,11 @@ def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Mappi
     if question != "retreat":
         return None
     if len(args) != 1 or not ctx.state.has_unit(args[0]) or not ctx.state.unit(args[0]).get("hex"):
-        raise QuestionError("usage: " + QUESTIONS["retreat"] + " (UNIT must be on the map)")
+        from casebook.content.schema import did_you_mean
+
+        hint = did_you_mean(args[0], [u["id"] for u in ctx.state.units if u.get("hex")]) if len(args) == 1 else ""
+        raise QuestionError("usage: " + QUESTIONS["retreat"] + " (UNIT must be on the map)"
+                            + (f": no unit {args[0]!r} on the map{hint}" if len(args) == 1 else ""))
     side = ctx.state.unit(args[0])["side"]
     paths = retreat_paths(ctx, args[0])
     q, limit = ctx.quantity("retreat_hexes", {"side": side}), ctx.quantity("stacking_limit", {"side": side})

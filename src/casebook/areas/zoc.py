@@ -163,7 +163,10 @@ def zoc_for_unit(ctx: Any, hex_: str, unit_id: str) -> dict[str, Any]:
     stop on entering, never EZOC to EZOC (7.2); fluid: EZOC to EZOC at +1 MP (7.3); none.
     Raises QuestionError for an unknown unit."""
     if not ctx.state.has_unit(unit_id):
-        raise QuestionError(f"no unit {unit_id!r} on the map")
+        from casebook.content.schema import did_you_mean
+
+        raise QuestionError(f"no unit {unit_id!r} on the map"
+                            f"{did_you_mean(unit_id, [u['id'] for u in ctx.state.units if u.get('hex')])}")
     unit = ctx.state.unit(unit_id)
     answer = zoc_answer(ctx, hex_, unit["side"])
     kind, kcases = unit_kind(ctx, unit) if answer["exerted_by"] else ("none", ())
