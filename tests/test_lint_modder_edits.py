@@ -116,3 +116,18 @@ def test_a_misspelt_game_and_unit_get_a_did_you_mean(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["ask", scenario, "reach", "b-11"])
     assert exc.value.code == 1 and "no unit 'b-11' on the map (did you mean 'b-1'?)" in capsys.readouterr().err
+
+
+def test_a_broken_sequence_or_manifest_is_reported_without_the_script_errors_it_causes(tmp_path):
+    """Garbage in sequence.yaml, or no game.yaml: one error, not 8+ "unknown fact `blue_turn`" of
+    the rule scripts that name its phases."""
+    pack = _copy(tmp_path)
+    (pack / "sequence.yaml").write_text("kind: sequence\n", encoding="utf-8")
+    out = _lint(pack)
+    assert "sequence.yaml:1:1: missing required key 'phases'" in out
+    assert "unknown fact" not in out and "rule scripts not checked" in out
+    assert out.rstrip().endswith(": 2 errors")
+    (pack / "game.yaml").unlink()
+    out = _lint(pack)
+    assert "no content pack here" in out and "unknown fact" not in out
+    assert out.rstrip().endswith(": 1 error")
