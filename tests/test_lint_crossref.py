@@ -118,3 +118,24 @@ def test_a_side_renamed_in_the_vocabulary_is_an_error_wherever_the_old_name_is_l
     assert "rows.0.side: 'blue' is not a side of the vocabulary (sides: bleu, red; or any / both) " \
            "(did you mean 'bleu'?)" in out
     assert "facts.side.values.0: 'blue' is not a side of the vocabulary (bleu, red) (did you mean 'bleu'?)" in out
+
+
+def test_a_misspelt_step_of_the_sequence_no_plugin_acts_in_fails_lint_and_play(tmp_path, capsys):
+    """``movment``: Blue would never move (the game used to play on without a word)."""
+    pack = _kestrel(tmp_path)
+    sequence = pack / "sequence.yaml"
+    _edit(sequence, "{id: movement, case: \"KP4.1A\"", "{id: movment, case: \"KP4.1A\"")
+    expected = (f"sequence.yaml:{_line(sequence, 'movment')}:10: phases.0.steps.0.id: no listed plugin acts in step "
+                "'movment' and no rule script names it: nothing would happen in it (did you mean 'movement'?)")
+    assert expected in _lint(pack)
+    with pytest.raises(SystemExit) as exc:
+        main(["play", str(pack), "--out", str(tmp_path / "out"), "--quiet"])
+    assert exc.value.code == 1 and expected in capsys.readouterr().err
+
+
+def test_a_table_whose_shared_area_is_not_listed_fails_lint(tmp_path):
+    pack = _kestrel(tmp_path)
+    manifest = pack / "game.yaml"
+    _edit(manifest, "plugins: [zoc, combat, ", "plugins: [zoc, ")
+    assert (f"game.yaml:{_line(manifest, 'plugins: [')}:1: plugins: the pack has table 'crt', which only the shared "
+            "area(s) combat read: list one under plugins: (or drop the table)") in _lint(pack)

@@ -39,7 +39,7 @@ from ._movement_walk import path_refusal
 from ._zoc_cites import effect_cases, line_cases
 from .search import breadth_first, cheapest_paths, path_to
 
-__all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "is_movement_step", "reach", "rail_reach", "in_ezoc",
+__all__ = ["STATE_SCHEMA", "REQUIRES", "STEPS", "QUESTIONS", "is_movement_step", "reach", "rail_reach", "in_ezoc",
            "overstack_check", "legal_moves"]
 #: What the pack must hold for this area (src/casebook/content/requires.py).
 REQUIRES = {"quantities": ["ma", "max_hexes", "move_cost", "stacking_limit"]}
@@ -53,6 +53,11 @@ RAIL_STEP = "rail_movement"
 def is_movement_step(step: str | None) -> bool:
     """Whether the area moves units in sequence step ``step`` (``movement``, ``*_movement``)."""
     return bool(step) and (step == "movement" or str(step).endswith("_movement"))
+
+
+#: The sequence steps this area moves units in: ``movement`` and every ``*_movement`` (a
+#: predicate; content/requires.py checks each step of the sequence has an actor).
+STEPS = is_movement_step
 
 
 def _steps(ctx: Any) -> tuple[str, ...]:

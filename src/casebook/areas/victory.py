@@ -24,7 +24,8 @@ from casebook.core.hooks import hookimpl
 from ._zoc_cites import line_cases
 from .control import controller
 
-__all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "TABLES", "VICTORY_SCHEMA", "automatic_winner", "last_turn", "track_lines", "verdict"]
+__all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "TABLES", "VICTORY_SCHEMA", "STEPS", "automatic_winner", "last_turn",
+           "track_lines", "verdict"]
 
 QUESTIONS = {"victory": "victory — who controls the victory hexes, and who would win now"}
 PLUGIN = "area_victory"
@@ -32,6 +33,8 @@ PLUGIN = "area_victory"
 TABLES = ("victory_hexes",)
 #: What the pack must hold for this area (src/casebook/content/requires.py).
 REQUIRES = {"tables": list(TABLES)}
+#: The sequence steps this area acts in: none of its own (it judges at every step's end).
+STEPS: tuple[str, ...] = ()
 
 
 class VictoryBlock(Model):

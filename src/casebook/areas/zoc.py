@@ -43,11 +43,13 @@ from ._zoc_map import (
 from ._zoc_moves import locking_refusals, moving_units, retreat_allowed_into, retreat_refusals
 from .help import usage_line
 
-__all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "HELP_RULES", "casebook_zoc_sources", "zoc_answer",
+__all__ = ["STATE_SCHEMA", "REQUIRES", "STEPS", "QUESTIONS", "HELP_RULES", "casebook_zoc_sources", "zoc_answer",
            "zoc_for_unit", "retreat_blocked_by_zoc", "casebook_zoc", "casebook_zoc_map", "casebook_answer",
            "casebook_validate_action", "casebook_facts"]
 #: What a pack must hold for this area (src/casebook/content/requires.py; checked by ``casebook lint``).
 REQUIRES = {"tables": ["zoc_chart"], "quantities": ["zoc_column"]}
+#: The sequence steps this area acts in (none of its own: it answers the others; content/requires.py).
+STEPS: tuple[str, ...] = ()
 
 #: question -> usage line, for `casebook ask` (see docs/ask/zoc.md)
 QUESTIONS: dict[str, str] = {

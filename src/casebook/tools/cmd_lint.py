@@ -72,8 +72,8 @@ def pack_problems(pack_dir: str) -> tuple[Any, Any, list[Any]]:
 
 def _foundation_failed(pack_dir: str, problems: list) -> bool:
     """Whether a file the rule scripts are compiled against failed to load: the manifest (missing
-    or unusable), or the sequence, case index or a table it names. Their facts (phase and step
-    ids, case ids, table ids) would then be "unknown" in every script line naming them, so the
+    or unusable), or the sequence or case index it names. Their ids (phases and steps, cases)
+    would then be "unknown" in every script line naming them, so the
     scripts are not compiled (``lint`` says so) until the file is fixed (#14 item 6.8)."""
     from pathlib import Path
 
@@ -86,7 +86,7 @@ def _foundation_failed(pack_dir: str, problems: list) -> bool:
     manifest = read_manifest_keys(root)
     if manifest is None:
         return True
-    names = [manifest.get("sequence"), manifest.get("cases", "cases.yaml"), *(manifest.get("tables") or [])]
+    names = [manifest.get("sequence"), manifest.get("cases", "cases.yaml")]
     base = {(root / "game.yaml").resolve()} | {(root / str(n)).resolve() for n in names if isinstance(n, str)}
     return any(p.file and (Path(p.file).resolve() in base or Path(root / p.file).resolve() in base) for p in problems)
 
