@@ -118,7 +118,8 @@ def _crt_codes(st: Any, pack: Any) -> list[str]:
             for v in data.get("values") or []:
                 if isinstance(v, str) and v not in out:
                     out.append(v)
-    walk(table.cells)
+    if not out:  # declared values: a cell outside them is the table's own problem
+        walk(table.cells)
     return out
 
 

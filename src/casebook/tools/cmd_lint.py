@@ -81,8 +81,8 @@ def _foundation_failed(pack_dir: str, problems: list) -> bool:
 
     try:
         root = find_pack(pack_dir).resolve()
-    except ContentError:
-        return True
+    except ContentError:  # no manifest: its scripts would only echo it (a bare folder: "not a content pack")
+        return (Path(pack_dir) / "rules").is_dir() or (Path(pack_dir) / "cases.yaml").is_file()
     manifest = read_manifest_keys(root)
     if manifest is None:
         return True
