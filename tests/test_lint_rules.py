@@ -28,11 +28,19 @@ def test_lint_reports_rule_script_errors_with_their_position(tmp_path):
     assert f"combat.rules:{line}:" in out.output and "99.9Z" in out.output
 
 
-def test_a_pack_copied_elsewhere_uses_the_installed_rules(tmp_path):
-    shutil.copytree(ROOT / "games" / "moscow41", tmp_path / "m41", ignore=shutil.ignore_patterns("rules"))
-    out = CliRunner().invoke(cli, ["rules", "check", str(tmp_path / "m41")])
-    assert out.exit_code == 0, out.output
-    assert "rule scripts compiled, no errors" in out.output
+def test_a_pack_copied_without_its_rules_reads_none_of_the_installed_game_s(tmp_path):
+    """A pack only ever reads its own files (SECURITY.md): a copy of an installed game without
+    ``rules/`` fails lint (one error, at ``plugins:``) and ``rules check`` lists no script of the
+    installed game (it used to compile the installed game's rules silently)."""
+    pack = tmp_path / "m41"
+    shutil.copytree(ROOT / "games" / "moscow41", pack, ignore=shutil.ignore_patterns("rules", "golden"))
+    out = CliRunner().invoke(cli, ["rules", "check", str(pack)])
+    assert "0 rule scripts compiled" in out.output and str(ROOT) not in out.output
+    lint = CliRunner().invoke(cli, ["lint", str(pack)])
+    assert lint.exit_code == 1
+    line = next(i for i, t in enumerate((pack / "game.yaml").read_text().splitlines(), 1) if t.startswith("plugins:"))
+    assert f"game.yaml:{line}:1: plugins: the pack has no rule scripts (no rules/ folder" in lint.output
+    assert lint.output.rstrip().endswith(": 1 error")
 
 
 def test_provenance_fails_when_a_file_cannot_be_read(tmp_path):

@@ -46,7 +46,7 @@ from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import parse_hex
 from casebook.core.hooks import Refusal, hookimpl
 
-__all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "HELP_RULES", "HELP_OPTIONS", "assess", "attack_answer", "resolve",
+__all__ = ["STATE_SCHEMA", "REQUIRES", "STEPS", "QUESTIONS", "HELP_RULES", "HELP_OPTIONS", "assess", "attack_answer", "resolve",
            "defender_support_policy", "raise_actions"]  # assess, attack_answer, resolve: from ._combat_resolve
 #: What a pack must hold for this area (src/casebook/content/requires.py): the CRT and the strength
 #: and DRM quantities (dice, column shifts, IP costs and the Combat Modifiers Chart are optional).
@@ -60,6 +60,8 @@ HELP_RULES = {"attack": ("combat_strength", "attack_drm", "column_shift", "loss_
 #: The options of the `attack` question only some games have, by the rule that gives them.
 HELP_OPTIONS = {"attack": {"[--support A,D]": "ip_cost", "[--overrun]": "overrun"}}
 _STEPS = {"combat": "attack", "reaction_attacks": "reaction"}
+#: The sequence steps this area acts in (content/requires.py checks each step has an actor).
+STEPS = tuple(_STEPS)
 
 
 def defender_support_policy(ctx: Any, attackers: Sequence[str], hex_: str) -> int:

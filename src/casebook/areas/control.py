@@ -22,9 +22,11 @@ from casebook.core.hooks import hookimpl
 
 from ._zoc_cites import line_cases
 
-__all__ = ["STATE_SCHEMA", "controller", "controlled_by", "update_control"]
+__all__ = ["STATE_SCHEMA", "STEPS", "controller", "controlled_by", "update_control"]
 
 PLUGIN = "area_control"
+#: The sequence steps this area acts in: none of its own (control changes as units move).
+STEPS: tuple[str, ...] = ()
 
 
 def controller(ctx: Any, hex_: str) -> str | None:

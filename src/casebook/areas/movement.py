@@ -39,7 +39,7 @@ from ._movement_walk import path_refusal
 from ._zoc_cites import effect_cases, line_cases
 from .search import breadth_first, cheapest_paths, path_to
 
-__all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "is_movement_step", "reach", "rail_reach", "in_ezoc",
+__all__ = ["STATE_SCHEMA", "REQUIRES", "STEPS", "QUESTIONS", "is_movement_step", "reach", "rail_reach", "in_ezoc",
            "overstack_check", "legal_moves"]
 #: What the pack must hold for this area (src/casebook/content/requires.py).
 REQUIRES = {"quantities": ["ma", "max_hexes", "move_cost", "stacking_limit"]}
@@ -53,6 +53,11 @@ RAIL_STEP = "rail_movement"
 def is_movement_step(step: str | None) -> bool:
     """Whether the area moves units in sequence step ``step`` (``movement``, ``*_movement``)."""
     return bool(step) and (step == "movement" or str(step).endswith("_movement"))
+
+
+#: The sequence steps this area moves units in: ``movement`` and every ``*_movement`` (a
+#: predicate; content/requires.py checks each step of the sequence has an actor).
+STEPS = is_movement_step
 
 
 def _steps(ctx: Any) -> tuple[str, ...]:
@@ -297,7 +302,11 @@ def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Mappi
     if question != "reach":
         return None
     if len(args) != 1 or not ctx.state.has_unit(args[0]) or not ctx.state.unit(args[0]).get("hex"):
-        raise QuestionError("usage: " + QUESTIONS["reach"] + " (UNIT must be on the map)")
+        from casebook.content.schema import did_you_mean
+
+        hint = did_you_mean(args[0], [u["id"] for u in ctx.state.units if u.get("hex")]) if len(args) == 1 else ""
+        raise QuestionError("usage: " + QUESTIONS["reach"] + " (UNIT must be on the map)"
+                            + (f": no unit {args[0]!r} on the map{hint}" if len(args) == 1 else ""))
     steps = _steps(ctx)
     step = options.get("as") or (ctx.state.step if is_movement_step(ctx.state.step) else steps[-1])
     if step not in steps:

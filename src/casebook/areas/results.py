@@ -36,7 +36,7 @@ from casebook.core.hooks import Refusal, hookimpl
 from ._zoc_cites import line_cases
 from .retreat import retreat_cases, retreat_paths, retreat_refusal
 
-__all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "TABLES", "result_row", "steps_of", "step_loss", "retreat_paths",
+__all__ = ["STATE_SCHEMA", "REQUIRES", "STEPS", "QUESTIONS", "TABLES", "result_row", "steps_of", "step_loss", "retreat_paths",
            "retreat_refusal", "options", "run", "start", "apply_result"]
 
 QUESTIONS = {"retreat": "retreat UNIT — the legal retreat paths of UNIT, best first, or why it would be eliminated"}
@@ -45,6 +45,8 @@ PLUGIN = "area_results"
 TABLES = ("crt_results", "unit_steps")
 #: What the pack must hold for this area (src/casebook/content/requires.py).
 REQUIRES = {"tables": list(TABLES), "quantities": ["retreat_hexes"]}
+#: The sequence steps this area acts in: none of its own (it applies the results of combat).
+STEPS: tuple[str, ...] = ()
 #: The plugin_state key of a result awaiting a player's choice: the `combat` area offers no
 #: attack while ``plugin_state.results.queue`` is not empty.
 STATE_KEY = "results"
@@ -311,7 +313,11 @@ def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Mappi
     if question != "retreat":
         return None
     if len(args) != 1 or not ctx.state.has_unit(args[0]) or not ctx.state.unit(args[0]).get("hex"):
-        raise QuestionError("usage: " + QUESTIONS["retreat"] + " (UNIT must be on the map)")
+        from casebook.content.schema import did_you_mean
+
+        hint = did_you_mean(args[0], [u["id"] for u in ctx.state.units if u.get("hex")]) if len(args) == 1 else ""
+        raise QuestionError("usage: " + QUESTIONS["retreat"] + " (UNIT must be on the map)"
+                            + (f": no unit {args[0]!r} on the map{hint}" if len(args) == 1 else ""))
     side = ctx.state.unit(args[0])["side"]
     paths = retreat_paths(ctx, args[0])
     q, limit = ctx.quantity("retreat_hexes", {"side": side}), ctx.quantity("stacking_limit", {"side": side})

@@ -18,12 +18,14 @@ from typing import Any
 from pydantic import ConfigDict
 from typing_extensions import TypedDict
 
+from casebook.content.schema_base import Model
 from casebook.core.hooks import hookimpl
 
 from ._zoc_cites import line_cases
 from .control import controller
 
-__all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "TABLES", "automatic_winner", "last_turn", "track_lines", "verdict"]
+__all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "TABLES", "VICTORY_SCHEMA", "STEPS", "automatic_winner", "last_turn",
+           "track_lines", "verdict"]
 
 QUESTIONS = {"victory": "victory — who controls the victory hexes, and who would win now"}
 PLUGIN = "area_victory"
@@ -31,6 +33,18 @@ PLUGIN = "area_victory"
 TABLES = ("victory_hexes",)
 #: What the pack must hold for this area (src/casebook/content/requires.py).
 REQUIRES = {"tables": list(TABLES)}
+#: The sequence steps this area acts in: none of its own (it judges at every step's end).
+STEPS: tuple[str, ...] = ()
+
+
+class VictoryBlock(Model):
+    """The scenario's ``victory:`` block: nothing but its ``provenance`` — the victory hexes are
+    the records table ``victory_hexes``, the end the scenario's ``last_turn``; any other key
+    (``hexes: 3``) is an error with a did-you-mean (``casebook lint``)."""
+
+
+#: The scenario's ``victory:`` block (checked by ``casebook lint``, src/casebook/content/requires.py).
+VICTORY_SCHEMA = VictoryBlock
 
 
 def _rows(ctx: Any, when: str) -> list[Mapping[str, Any]]:

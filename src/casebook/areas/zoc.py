@@ -43,11 +43,13 @@ from ._zoc_map import (
 from ._zoc_moves import locking_refusals, moving_units, retreat_allowed_into, retreat_refusals
 from .help import usage_line
 
-__all__ = ["STATE_SCHEMA", "REQUIRES", "QUESTIONS", "HELP_RULES", "casebook_zoc_sources", "zoc_answer",
+__all__ = ["STATE_SCHEMA", "REQUIRES", "STEPS", "QUESTIONS", "HELP_RULES", "casebook_zoc_sources", "zoc_answer",
            "zoc_for_unit", "retreat_blocked_by_zoc", "casebook_zoc", "casebook_zoc_map", "casebook_answer",
            "casebook_validate_action", "casebook_facts"]
 #: What a pack must hold for this area (src/casebook/content/requires.py; checked by ``casebook lint``).
 REQUIRES = {"tables": ["zoc_chart"], "quantities": ["zoc_column"]}
+#: The sequence steps this area acts in (none of its own: it answers the others; content/requires.py).
+STEPS: tuple[str, ...] = ()
 
 #: question -> usage line, for `casebook ask` (see docs/ask/zoc.md)
 QUESTIONS: dict[str, str] = {
@@ -163,7 +165,10 @@ def zoc_for_unit(ctx: Any, hex_: str, unit_id: str) -> dict[str, Any]:
     stop on entering, never EZOC to EZOC (7.2); fluid: EZOC to EZOC at +1 MP (7.3); none.
     Raises QuestionError for an unknown unit."""
     if not ctx.state.has_unit(unit_id):
-        raise QuestionError(f"no unit {unit_id!r} on the map")
+        from casebook.content.schema import did_you_mean
+
+        raise QuestionError(f"no unit {unit_id!r} on the map"
+                            f"{did_you_mean(unit_id, [u['id'] for u in ctx.state.units if u.get('hex')])}")
     unit = ctx.state.unit(unit_id)
     answer = zoc_answer(ctx, hex_, unit["side"])
     kind, kcases = unit_kind(ctx, unit) if answer["exerted_by"] else ("none", ())

@@ -67,15 +67,12 @@ def installed_games() -> dict[str, Path]:
 
 
 def default_rules_dir(pack_dir: Path, game: str) -> Path:
-    """A game's rules folder when the manifest names none: the pack's own ``rules/``; for a pack
-    copied elsewhere without one, the installed game of the same id's ``rules/``."""
-    own = (pack_dir / "rules").resolve()
-    if own.is_dir():
-        return own
-    installed = installed_games().get(game)
-    if installed is not None and (installed / "rules").is_dir():
-        return (installed / "rules").resolve()
-    return own
+    """A game's rules folder when the manifest names none: the pack's own ``rules/``, whether it
+    exists or not. A pack only ever reads its own files (SECURITY.md): a copy without ``rules/``
+    has no rule scripts (``lint`` says so), never the installed game's. ``game`` is unused (kept
+    for the callers)."""
+    del game
+    return (pack_dir / "rules").resolve()
 
 
 def resolve_rules_dir(pack_dir: Path, manifest: Mapping[str, Any]) -> Path:
@@ -131,8 +128,10 @@ def find_pack(game_or_dir: str | os.PathLike[str]) -> Path:
     if name in games:
         return games[name]
     known = ", ".join(games) or "none"
+    from casebook.content.schema import did_you_mean
+
     raise ContentError([Problem(name, 0, 0, "", "no content pack here: expected a directory with game.yaml "
-                                f"or an installed game id (installed: {known})")])
+                                f"or an installed game id (installed: {known}){did_you_mean(name, list(games))}")])
 
 
 def plugin_registered(name: str) -> bool:

@@ -24,6 +24,7 @@ from typing import Any
 from casebook.core.errors import Problem
 
 __all__ = ["requirements_of", "requirement_problems", "pack_requirement_problems", "track_bound_problems",
+           "unlisted_plugin_problems", "step_problems",
            "victory_schemas", "victory_problems"]
 
 Locate = Callable[[tuple], tuple[str, int, int]]
@@ -59,20 +60,26 @@ def requirement_problems(plugins: Iterable[str], tables: Iterable[str], rules: A
             "permissions": sorted(getattr(rules, "permissions", {}) or {})}
     what = {"tables": "table", "quantities": "rule-script quantity", "permissions": "rule-script permission"}
     out: list[Problem] = []
+    scriptless: list[str] = []  # plugins needing rule scripts when the pack has none: one problem
     for i, plugin in enumerate(plugins):
         for kind, names in requirements_of(plugin).items():
             for name in names:
                 if name in have[kind]:
                     continue
+                if kind != "tables" and not has_scripts:
+                    scriptless += [plugin] if plugin not in scriptless else []
+                    continue
                 if kind == "tables":
                     why = f"the pack has no table {name!r}{did_you_mean(name, have[kind])} (list it under tables:)"
-                elif not has_scripts:
-                    why = "the pack has no rule scripts (no rules folder, or no *.rules in it)"
                 else:
                     why = f"no rule script of the pack defines it{did_you_mean(name, have[kind])}"
                 file, line, col = locate(("plugins", i))
                 out.append(Problem(file, line, col, f"plugins.{i}",
                                    f"plugin {plugin!r} needs the {what[kind]} {name!r}: {why}"))
+    if scriptless:
+        file, line, col = locate(("plugins",))
+        out.append(Problem(file, line, col, "plugins", "the pack has no rule scripts (no rules/ folder, or no "
+                           f"*.rules in it; a pack reads only its own files): plugins {', '.join(scriptless)} need them"))
     return out
 
 
@@ -92,9 +99,78 @@ def pack_requirement_problems(pack: Any, rules: Any) -> list[Problem]:
         return doc.file, line, col
 
     files = pack.rule_files if "rules" in pack.manifest else tuple(sorted(pack.rules_dir.glob("*.rules")))
+    has_scripts = any(f.is_file() for f in files)
     out = requirement_problems(pack.manifest.get("plugins") or (), [*pack.tables, *pack.records], rules,
-                               locate, has_scripts=any(f.is_file() for f in files))
-    return out + track_bound_problems(pack.vocabulary.tracks, rules, locate)
+                               locate, has_scripts=has_scripts)
+    out += unlisted_plugin_problems(pack, locate)
+    out += step_problems(pack, rules)
+    return out + (track_bound_problems(pack.vocabulary.tracks, rules, locate) if has_scripts else [])
+
+
+def unlisted_plugin_problems(pack: Any, locate: Locate) -> list[Problem]:
+    """A table of the pack that only registered plugins the manifest does not list read (their
+    ``REQUIRES`` names it): e.g. ``tables/crt.yaml`` with ``combat`` left out of ``plugins:`` —
+    nothing would resolve a combat. Located at ``plugins`` of the manifest."""
+    import importlib.metadata
+
+    listed = list(pack.manifest.get("plugins") or ())
+    readers: dict[str, list[str]] = {}
+    for ep in importlib.metadata.entry_points(group="casebook.plugins"):
+        if not ep.value.startswith("casebook.areas."):
+            continue  # a game's own plugin reads its own game's tables
+        for table in requirements_of(ep.name)["tables"]:
+            readers.setdefault(table, []).append(ep.name)
+    out: list[Problem] = []
+    for table in [*pack.tables, *pack.records]:
+        names = sorted(set(readers.get(table, ())))
+        if names and not set(names) & set(listed):
+            file, line, col = locate(("plugins",))
+            out.append(Problem(file, line, col, "plugins", f"the pack has table {table!r}, which only the shared area(s) "
+                               f"{', '.join(names)} read: list one under plugins: (or drop the table)"))
+    return out
+
+
+def step_problems(pack: Any, rules: Any) -> list[Problem]:
+    """A step of the sequence no listed plugin acts in and no rule script names (``step is X``) —
+    e.g. ``movment`` for ``movement``: that side would never move. Checked only when every listed
+    plugin declares ``STEPS`` (the step ids it acts in, or a predicate on them); located at the
+    step's id in the sequence file, with a did-you-mean."""
+    import re
+
+    from casebook.content.loader import display_path
+    from casebook.content.schema import did_you_mean
+    from casebook.content.yamlio import read_yaml
+
+    del rules
+    found = [getattr(_module(p), "STEPS", None) for p in pack.manifest.get("plugins") or ()]
+    declared: list[Any] = [d for d in found if d is not None]
+    if not found or len(declared) < len(found):
+        return []
+    scripts = " ".join(f.read_text(encoding="utf-8", errors="replace") for f in pack.rule_files if f.is_file()) \
+        if "rules" in pack.manifest else " ".join(f.read_text(encoding="utf-8", errors="replace")
+                                                 for f in sorted(pack.rules_dir.glob("*.rules")))
+    named = set(re.findall(r"\bstep is (\w+)", scripts))
+
+    def handled(step: str) -> bool:
+        return step in named or any(d(step) if callable(d) else step in d for d in declared)
+
+    ids: list[str] = [str(s["id"]) for ph in pack.sequence.get("phases") or [] if isinstance(ph, dict)
+                      for s in ph.get("steps") or [] if isinstance(s, dict) and isinstance(s.get("id"), str)]
+    known = sorted({s for d in declared if not callable(d) for s in d} | named | {s for s in ids if handled(s)})
+
+    path = pack.dir / str(pack.manifest.get("sequence", "sequence.yaml"))
+    doc, _ = read_yaml(path, file=display_path(path))
+    out: list[Problem] = []
+    for i, phase in enumerate(pack.sequence.get("phases") or []):
+        for j, step in enumerate(phase.get("steps") or [] if isinstance(phase, dict) else []):
+            sid = step.get("id") if isinstance(step, dict) else None
+            if isinstance(sid, str) and not handled(sid):
+                kp = ("phases", i, "steps", j, "id")
+                line, col = doc.where(kp) if doc is not None else (0, 0)
+                out.append(Problem(doc.file if doc is not None else str(path), line, col, ".".join(map(str, kp)),
+                                   f"no listed plugin acts in step {sid!r} and no rule script names it: nothing would "
+                                   f"happen in it{did_you_mean(sid, known)}"))
+    return out
 
 
 def track_bound_problems(tracks: Mapping[str, Any], rules: Any, locate: Locate) -> list[Problem]:

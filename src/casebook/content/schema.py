@@ -191,7 +191,10 @@ def _message(err: Any, model: type[BaseModel], loc: tuple) -> str:
         hint = did_you_mean(loc[-1], _keys_of(parent)) if parent else ""
         return f"unknown key {loc[-1]!r}{hint}"
     if kind == "literal_error":
-        return f"expected {ctx.get('expected', 'one of the allowed values')}, got {describe(value)}"
+        import re
+
+        hint = did_you_mean(value, re.findall(r"'([^']*)'", str(ctx.get("expected", "")))) if isinstance(value, str) else ""
+        return f"expected {ctx.get('expected', 'one of the allowed values')}, got {describe(value)}{hint}"
     if kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
         sign = {"greater_than_equal": ">=", "greater_than": ">", "less_than_equal": "<=", "less_than": "<"}[kind]
         bound = next(iter(ctx.values()), "?")

@@ -23,6 +23,8 @@ __all__ = [
     "UnitClass",
     "UnitSize",
     "Scalar",
+    "Colour",
+    "CSS_COLOURS",
     "parse_provenance",
     "cited_cases",
     "FORMAT",
@@ -116,3 +118,38 @@ class Model(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True, populate_by_name=False, defer_build=True)
 
     provenance: Provenance | None = None
+
+
+#: The CSS named colours (CSS Color Module Level 4), the words a side's ``colour``/``ink`` may be.
+CSS_COLOURS = frozenset("""
+aliceblue antiquewhite aqua aquamarine azure beige bisque black blanchedalmond blue blueviolet brown
+burlywood cadetblue chartreuse chocolate coral cornflowerblue cornsilk crimson cyan darkblue darkcyan
+darkgoldenrod darkgray darkgreen darkgrey darkkhaki darkmagenta darkolivegreen darkorange darkorchid
+darkred darksalmon darkseagreen darkslateblue darkslategray darkslategrey darkturquoise darkviolet
+deeppink deepskyblue dimgray dimgrey dodgerblue firebrick floralwhite forestgreen fuchsia gainsboro
+ghostwhite gold goldenrod gray green greenyellow grey honeydew hotpink indianred indigo ivory khaki
+lavender lavenderblush lawngreen lemonchiffon lightblue lightcoral lightcyan lightgoldenrodyellow
+lightgray lightgreen lightgrey lightpink lightsalmon lightseagreen lightskyblue lightslategray
+lightslategrey lightsteelblue lightyellow lime limegreen linen magenta maroon mediumaquamarine
+mediumblue mediumorchid mediumpurple mediumseagreen mediumslateblue mediumspringgreen
+mediumturquoise mediumvioletred midnightblue mintcream mistyrose moccasin navajowhite navy oldlace
+olive olivedrab orange orangered orchid palegoldenrod palegreen paleturquoise palevioletred
+papayawhip peachpuff peru pink plum powderblue purple rebeccapurple red rosybrown royalblue
+saddlebrown salmon sandybrown seagreen seashell sienna silver skyblue slateblue slategray slategrey
+snow springgreen steelblue tan teal thistle tomato turquoise violet wheat white whitesmoke yellow
+yellowgreen""".split())
+_HEX_COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
+
+
+def _colour(value: str) -> str:
+    if _HEX_COLOUR.fullmatch(value) or value.lower() in CSS_COLOURS:
+        return value
+    import difflib
+
+    close = difflib.get_close_matches(value.lower(), sorted(CSS_COLOURS), n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    raise ValueError(f"not a colour: {value[:40]!r}; use #rgb, #rrggbb or a CSS colour name{hint}")
+
+
+#: A side's counter colour: ``#rgb``, ``#rrggbb`` or a CSS named colour (nothing else reaches the SVG).
+Colour = Annotated[str, AfterValidator(_colour)]

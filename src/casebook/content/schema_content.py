@@ -15,6 +15,7 @@ from pydantic import AfterValidator, ConfigDict, Field, field_validator, model_v
 
 from casebook.content.schema_base import (
     CaseId,
+    Colour,
     HexLabel,
     Model,
     Scalar,
@@ -76,8 +77,8 @@ class SideEntry(Model):
     """A side of the game's vocabulary: display name, counter colours, map edge (supply/retreat)."""
 
     name: str
-    colour: str | None = None
-    ink: str | None = None
+    colour: Colour | None = None
+    ink: Colour | None = None
     edge: Literal["north", "east", "south", "west"] | None = None
 
 
@@ -89,12 +90,26 @@ class TrackEntry(Model):
     low: int = 0
     high: int | Slug | None = None
 
+    @model_validator(mode="after")
+    def _bounds_in_order(self) -> TrackEntry:
+        if isinstance(self.high, int) and self.high < self.low:
+            raise ValueError(f"the track's bounds are reversed: low {self.low} is above high {self.high}")
+        return self
+
 
 class VocabularyBlock(Model):
     """The names a game uses (casebook.content.vocabulary): sides, unit classes and sizes, weather
     kinds, marker kinds, tracks and unit flags."""
 
     sides: dict[Slug, SideEntry] = Field(min_length=1)
+
+    @field_validator("sides")
+    @classmethod
+    def _two_sides(cls, sides: dict[str, SideEntry]) -> dict[str, SideEntry]:
+        if len(sides) != 2:
+            raise ValueError(f"a game has exactly two sides (the engine's opponent of a side is the other one); "
+                             f"got {len(sides)}: {', '.join(sides)}")
+        return sides
     unit_classes: list[Slug] = []
     unit_sizes: list[Slug] = []
     temperatures: list[Slug] = []

@@ -203,10 +203,16 @@ def check_cross_file(st: Any, pack: Any, named: list[tuple[Path, str | None, tup
                               f"duplicate table id {data['id']!r} (also in {seen_ids[data['id']].name})"))
             seen_ids.setdefault(data["id"], pack.dir / rel)
     out += _map_terrain(st, pack)
+    from casebook.content.crossref import crossref_problems
+
+    out += crossref_problems(st, pack, lambda path: located(st, path))
     for i, name in enumerate(pack.manifest.get("plugins") or []):
         if not plugin_registered(name):
-            out.append(_p(gloc, ("plugins", i),
-                          f"plugin {name!r} is not registered (no entry point {name!r} in group casebook.plugins)"))
+            import importlib.metadata
+
+            known = sorted({ep.name for ep in importlib.metadata.entry_points(group="casebook.plugins")})
+            out.append(_p(gloc, ("plugins", i), f"plugin {name!r} is not registered (no entry point {name!r} in "
+                          f"group casebook.plugins){did_you_mean(name, known)}"))
     for i, rule in enumerate(pack.rule_files):
         if not rule.is_file():
             out.append(_p(gloc, ("rules", i), f"rule file not found: {rule}"))

@@ -141,4 +141,8 @@ def track_problems(data: Mapping[str, Any], decls: Mapping[str, TrackDecl], side
                                 f"this game declares (tracks: {', '.join(decls) or 'none'}){hint}"))
             continue
         _walk(value, decls[key], sides, (key,), bounds[key], locate, out)
+    for name, decl in decls.items():  # unset is 0: below a positive minimum
+        if not decl.keys and data.get(name) is None and decl.low > 0:
+            out.append(_problem(locate, (), f"track {name!r} is unset (0), below its minimum {decl.low}: "
+                                f"give it a value (`{name}: {decl.low}`)"))
     return out

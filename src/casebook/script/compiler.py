@@ -309,8 +309,13 @@ def compile_files(paths: Sequence[str | Path], schema: FactSchema, cases: Collec
                 shown = str(p)
         try:
             sources.append((shown, p.read_text(encoding="utf-8")))
-        except (OSError, UnicodeDecodeError) as exc:  # one located error, never a traceback
-            unreadable.append(Problem(shown, 1, 1, "", f"cannot read the script: {type(exc).__name__}"))
+        except UnicodeDecodeError as exc:  # located at the bad byte, in plain words
+            raw = p.read_bytes()[:exc.start]
+            line, col = raw.count(b"\n") + 1, len(raw[raw.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
+            unreadable.append(Problem(shown, line, col, "", f"not UTF-8 text: byte 0x{p.read_bytes()[exc.start]:02x} "
+                                      "here cannot be read (save the script as UTF-8)"))
+        except OSError as exc:  # one located error, never a traceback
+            unreadable.append(Problem(shown, 1, 1, "", f"cannot read the script: {exc.strerror or type(exc).__name__}"))
     if unreadable:
         raise ScriptSyntaxError(unreadable)
     return compile_scripts(sources, schema, cases, tables, world)

@@ -71,8 +71,10 @@ def game_argument(ctx: click.Context, param: click.Parameter, value: str | None)
     games = installed_games()
     if value in games:
         return value
+    from casebook.content.schema import did_you_mean
+
     raise click.BadParameter(f"no game {value!r}: expected an installed game id "
-                             f"({', '.join(games) or 'none installed'}) or a pack folder")
+                             f"({', '.join(games) or 'none installed'}) or a pack folder{did_you_mean(value, list(games))}")
 
 
 def _available(module_name: str) -> bool:

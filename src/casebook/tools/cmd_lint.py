@@ -31,6 +31,8 @@ def lint(ctx: click.Context, pack_dir: str) -> None:
         for problem in problems:
             click.echo(str(problem))
         n = len(problems)
+        if rules is None and pack is None and _foundation_failed(pack_dir, problems):
+            click.echo("(rule scripts not checked: they are compiled against the files above; fix those first)")
         click.echo(f"{display_path_or(pack_dir)}: {n} error{'s' if n != 1 else ''}")
         ctx.exit(1)
     n_values = sum(sum(f.counts.values()) for f in pack.files)
@@ -55,6 +57,8 @@ def pack_problems(pack_dir: str) -> tuple[Any, Any, list[Any]]:
     except ContentError as exc:
         problems += exc.problems
     rules = None
+    if pack is None and _foundation_failed(pack_dir, problems):
+        return pack, rules, _distinct(problems)  # the scripts' errors would only echo it
     try:
         rules = compile_pack(find_rule_pack(pack.dir if pack is not None else pack_dir))
     except (ContentError, ScriptSyntaxError) as exc:
@@ -64,6 +68,35 @@ def pack_problems(pack_dir: str) -> tuple[Any, Any, list[Any]]:
 
         problems += pack_requirement_problems(pack, rules)
     return pack, rules, _distinct(problems)
+
+
+def _foundation_failed(pack_dir: str, problems: list) -> bool:
+    """Whether a file the rule scripts are compiled against failed to load: the manifest (missing
+    or unusable), or the sequence or case index it names. Their ids (phases and steps, cases)
+    would then be "unknown" in every script line naming them, so the
+    scripts are not compiled (``lint`` says so) until the file is fixed (#14 item 6.8)."""
+    from pathlib import Path
+
+    from casebook.content.loader import find_pack
+
+    try:
+        root = find_pack(pack_dir).resolve()
+    except ContentError:  # no manifest: its scripts would only echo it (a bare folder: "not a content pack")
+        return (Path(pack_dir) / "rules").is_dir() or (Path(pack_dir) / "cases.yaml").is_file()
+    manifest = read_manifest_keys(root)
+    if manifest is None:
+        return True
+    names = [manifest.get("sequence"), manifest.get("cases", "cases.yaml")]
+    base = {(root / "game.yaml").resolve()} | {(root / str(n)).resolve() for n in names if isinstance(n, str)}
+    return any(p.file and (Path(p.file).resolve() in base or Path(root / p.file).resolve() in base) for p in problems)
+
+
+def read_manifest_keys(root: Any) -> dict[str, Any] | None:
+    """The manifest of the pack folder ``root`` as a mapping, or None when it is unreadable."""
+    from casebook.content.loader import read_pack_file
+
+    doc, probs = read_pack_file(root / "game.yaml")
+    return doc.data if doc is not None and not probs and isinstance(doc.data, dict) else None
 
 
 def _distinct(problems: list) -> list:

@@ -1,0 +1,194 @@
+"""Cross-references of a pack's tables and facts to its counters, vocabulary and map (issue #14
+item 6: lint catches what a modder breaks), run by :func:`casebook.content.schema_pack.check_cross_file`.
+
+The conventions checked (docs/content-format.md, "Records tables"):
+
+- a records table keyed by ``unit`` (``key: unit``, e.g. ``unit_steps``) has one row for every
+  counter of the counter mix and no row for a unit the mix lacks;
+- a records field ``side`` names a side of the vocabulary (or ``any`` / ``both``, the words
+  tables use for "either side");
+- a records field ``hex`` (or of type ``hex``) names a hex on the map;
+- the result codes of the CRT (table ``crt``: its ``values:`` and every cell) each have a row of
+  the records table ``crt_results`` (keyed by ``result``), and each row is a code of the CRT;
+- a rule-script fact (``rules/facts.yaml``) named ``side`` or ``…_side`` of type ``enum`` lists
+  sides of the vocabulary, at the top level or as a field of a records fact.
+
+Each problem is at its ``file:line:column`` with a "did you mean".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from casebook.content.schema import did_you_mean
+from casebook.core.errors import Problem
+
+__all__ = ["crossref_problems", "SIDE_WORDS"]
+
+Locate = Callable[[tuple], tuple[str, int, int]]
+#: The words a table's ``side`` field may hold besides a side id.
+SIDE_WORDS = ("any", "both")
+#: The CRT table, the records table of what each of its codes does, and that table's key.
+_CRT, _RESULTS, _RESULT_KEY = "crt", "crt_results", "result"
+
+
+def _p(locate: Locate, kp: tuple, message: str) -> Problem:
+    from casebook.content.yamlio import dotted
+
+    f, line, col = locate(kp)
+    return Problem(f, line, col, dotted(kp), message)
+
+
+def _one_of(value: Any, allowed: list[str], what: str) -> str | None:
+    if value in allowed:
+        return None
+    hint = did_you_mean(value, allowed) if isinstance(value, str) else ""
+    return f"{value!r} is not {what} ({', '.join(allowed)}){hint}"
+
+
+def _records(st: Any, pack: Any) -> Iterator[tuple[Path, dict[str, Any]]]:
+    """(path, data) of each valid records file of the manifest's ``tables:``."""
+    for rel in pack.manifest.get("tables") or []:
+        path = pack.dir / rel
+        data = st.data.get(path)
+        if path in st.valid and isinstance(data, dict) and data.get("kind") == "records":
+            yield path, data
+
+
+def _hex_labels(pack: Any) -> set[str] | None:
+    """The labels of every hex on the map; None when the map does not build (reported there)."""
+    from casebook.content.mapdata import BoardError, grid_from
+    from casebook.core.hexgrid import hex_label
+
+    try:
+        return {hex_label(h) for h in grid_from(pack.map).hexes()}
+    except (BoardError, ValueError, TypeError, AttributeError):
+        return None
+
+
+def _record_rows(path: Path, data: dict[str, Any], pack: Any, loc: Locate, hexes: set[str] | None) -> list[Problem]:
+    out: list[Problem] = []
+    fields = data.get("fields") or {}
+    sides = list(pack.vocabulary.side_ids)
+    counters = list(pack.counters)
+    rows = [(i, r) for i, r in enumerate(data.get("rows") or []) if isinstance(r, dict)]
+    for i, row in rows:
+        if "side" in fields and sides and isinstance(row.get("side"), str):
+            side = row["side"]
+            if side not in sides and side not in SIDE_WORDS:
+                out.append(_p(loc, ("rows", i, "side"), f"{side!r} is not a side of the vocabulary (sides: "
+                              f"{', '.join(sides)}; or {' / '.join(SIDE_WORDS)}){did_you_mean(side, [*sides, *SIDE_WORDS])}"))
+        for name, spec in fields.items():
+            if (name == "hex" or spec in ("hex", "hex?")) and hexes is not None and isinstance(row.get(name), str) \
+                    and row[name] not in hexes:
+                out.append(_p(loc, ("rows", i, name), f"hex {row[name]!r} is not on the map"))
+    if data.get("key") == "unit" and counters:
+        have = {r.get("unit") for _, r in rows}
+        for i, row in rows:
+            if isinstance(row.get("unit"), str) and row["unit"] not in pack.counters:
+                out.append(_p(loc, ("rows", i, "unit"), f"no counter {row['unit']!r} in the counter mix"
+                              f"{did_you_mean(row['unit'], counters)}"))
+        missing = [c for c in counters if c not in have]
+        if missing:
+            out.append(_p(loc, ("rows",), f"no row for counter(s) {', '.join(missing)} (table {data.get('id')!r} "
+                          "is keyed by unit: every counter of the counter mix needs a row)"))
+    return out
+
+
+def _crt_codes(st: Any, pack: Any) -> list[str]:
+    out: list[str] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict) and set(node) <= {"value", "provenance"} and "value" in node:
+            node = node["value"]
+        if isinstance(node, dict):
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, str) and node not in out:
+            out.append(node)
+
+    table = pack.tables.get(_CRT)
+    if table is None:
+        return out
+    for rel in pack.manifest.get("tables") or []:
+        data = st.data.get(pack.dir / rel)
+        if isinstance(data, dict) and data.get("id") == _CRT and data.get("kind") == "table":
+            for v in data.get("values") or []:
+                if isinstance(v, str) and v not in out:
+                    out.append(v)
+    if not out:  # declared values: a cell outside them is the table's own problem
+        walk(table.cells)
+    return out
+
+
+def _crt_results(st: Any, pack: Any, located: Callable[[Path], Locate]) -> list[Problem]:
+    found = [(p, d) for p, d in _records(st, pack) if d.get("id") == _RESULTS and d.get("key") == _RESULT_KEY]
+    codes = _crt_codes(st, pack)
+    if not found or not codes:
+        return []
+    path, data = found[0]
+    loc = located(path)
+    rows = [(i, r) for i, r in enumerate(data.get("rows") or []) if isinstance(r, dict)]
+    have = [r.get(_RESULT_KEY) for _, r in rows]
+    out: list[Problem] = []
+    missing = [c for c in codes if c not in have]
+    for i, row in rows:
+        code = row.get(_RESULT_KEY)
+        if code not in codes:  # a renamed row: the one code left without a row is the likely meaning
+            hint = did_you_mean(code, codes) or (f" (did you mean {missing[0]!r}?)" if len(missing) == 1 else "")
+            out.append(_p(loc, ("rows", i, _RESULT_KEY), f"{code!r} is not a result code of table {_CRT!r} "
+                          f"({', '.join(codes)}){hint}"))
+    if missing:
+        out.append(_p(loc, ("rows",), f"no row for the {_CRT} result code(s) {', '.join(missing)} (every code of "
+                      f"table {_CRT!r} needs a row; rolling one would stop the game)"))
+    return out
+
+
+def _fact_sides(pack: Any) -> list[Problem]:
+    """The side enums of the pack's ``rules/facts.yaml`` against the vocabulary."""
+    from casebook.content.confine import inside
+    from casebook.content.loader import display_path
+    from casebook.content.yamlio import read_yaml
+
+    sides = list(pack.vocabulary.side_ids)
+    path = pack.rules_dir / "facts.yaml"
+    if not sides or not path.is_file() or not inside(pack.rules_dir, path):
+        return []
+    doc, probs = read_yaml(path, file=display_path(path))
+    if doc is None or probs or not isinstance(doc.data, dict) or not isinstance(doc.data.get("facts"), dict):
+        return []  # the rule-script loader reports it
+
+    def locate(kp: tuple) -> tuple[str, int, int]:
+        line, col = doc.where(kp)
+        return doc.file, line, col
+
+    out: list[Problem] = []
+
+    def check(decls: Mapping[str, Any], base: tuple) -> None:
+        for name, decl in decls.items():
+            if not isinstance(decl, dict):
+                continue
+            if (name == "side" or str(name).endswith("_side")) and decl.get("type") == "enum":
+                for j, value in enumerate(decl.get("values") or []):
+                    msg = _one_of(value, sides, "a side of the vocabulary")
+                    if msg:
+                        out.append(_p(locate, (*base, name, "values", j), msg))
+            if isinstance(decl.get("fields"), dict):
+                check(decl["fields"], (*base, name, "fields"))
+
+    check(doc.data["facts"], ("facts",))
+    return out
+
+
+def crossref_problems(st: Any, pack: Any, located: Callable[[Path], Locate]) -> list[Problem]:
+    """Every cross-reference problem of the pack (module docstring); ``located(path)`` is the
+    locator of a pack file."""
+    hexes = _hex_labels(pack)
+    out: list[Problem] = []
+    for path, data in _records(st, pack):
+        out += _record_rows(path, data, pack, located(path), hexes)
+    out += _crt_results(st, pack, located)
+    out += _fact_sides(pack)
+    return out
