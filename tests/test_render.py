@@ -37,8 +37,9 @@ UNITS = [
 
 
 def test_render_is_deterministic_and_draws_towns_and_units():
-    a = render_svg(MINI, UNITS, title="Mini")
-    assert a == render_svg(MINI, UNITS, title="Mini")
+    moscow = {"moscow": {"name": "Moscow", "colour": "#e6b1a3", "label": "MOSCOW"}}  # the pack's style of its hex set
+    a = render_svg(MINI, UNITS, title="Mini", styles=moscow)
+    assert a == render_svg(MINI, UNITS, title="Mini", styles=moscow)
     assert a.startswith("<?xml") and "<svg" in a
     for text in ("Testgrad", "MOSCOW", "Entry A", "7 Pz", "4-8", "252 RD", "6-4", "Mini"):  # 3-8 is under 4-8
         assert f">{text}<" in a, text
@@ -177,3 +178,70 @@ def test_render_of_another_games_position_says_so_in_one_line(tmp_path):
     message = str(r.exception)  # a ContentError: `casebook` prints it and exits 1
     assert "this position is for game 'moscow41', the pack is 'kestrel_pass'" in message
     assert message.count("\n") == 1 and not (tmp_path / "x.svg").exists()
+
+
+def test_the_pack_s_styles_give_the_terrain_fills_and_legend_names(tmp_path):
+    """Render colours and legend come from the pack (#14 item 4, found tried as a designer would:
+    a new terrain was drawn grey with no legend entry): Kestrel Pass's vocabulary `styles:` names its
+    forest 'Forested ridge'; a copy adding a `desert` terrain with a style draws and lists it."""
+    import shutil
+
+    from click.testing import CliRunner
+
+    from casebook.tools.cli import cli
+
+    games = Path(__file__).resolve().parents[1] / "games"
+    out = tmp_path / "kp.svg"
+    assert CliRunner().invoke(cli, ["render", str(games / "kestrel_pass"), "-o", str(out)]).exit_code == 0
+    svg = out.read_text(encoding="utf-8")
+    assert ">Forested ridge<" in svg and 'fill="#7fa874"' in svg and ">Forest<" not in svg
+    pack = tmp_path / "kp"
+    shutil.copytree(games / "kestrel_pass", pack, ignore=shutil.ignore_patterns("golden", "tests", "__pycache__"))
+    tec = (pack / "tables" / "tec.yaml").read_text(encoding="utf-8")
+    (pack / "tables" / "tec.yaml").write_text(tec.replace("values: [clear, forest]", "values: [clear, forest, desert]")
+                                              .replace("  forest: 2", "  forest: 2\n  desert: 2"), encoding="utf-8")
+    board = (pack / "map.yaml").read_text(encoding="utf-8")
+    (pack / "map.yaml").write_text(board.replace("  default: clear", '  default: clear\n  "0101": desert'),
+                                   encoding="utf-8")
+    manifest = (pack / "game.yaml").read_text(encoding="utf-8")
+    styled = manifest.replace("  styles:\n", '  styles:\n    desert: {name: "Sand sea", colour: "#e8d49a"}\n')
+    (pack / "game.yaml").write_text(styled, encoding="utf-8")
+    r = CliRunner().invoke(cli, ["render", str(pack), "-o", str(tmp_path / "d.svg")])
+    assert r.exit_code == 0, (r.output, r.exception)
+    drawn = (tmp_path / "d.svg").read_text(encoding="utf-8")
+    assert ">Sand sea<" in drawn and 'fill="#e8d49a"' in drawn
+
+
+def test_a_style_for_no_terrain_or_hex_set_and_a_bad_colour_fail_lint(tmp_path):
+    import shutil
+
+    from click.testing import CliRunner
+
+    from casebook.tools.cli import cli
+
+    games = Path(__file__).resolve().parents[1] / "games"
+    pack = tmp_path / "kp"
+    shutil.copytree(games / "kestrel_pass", pack, ignore=shutil.ignore_patterns("golden", "tests", "__pycache__"))
+    manifest = (pack / "game.yaml").read_text(encoding="utf-8")
+    (pack / "game.yaml").write_text(manifest.replace("    forest: {name", "    forrest: {name"), encoding="utf-8")
+    r = CliRunner().invoke(cli, ["lint", str(pack)])
+    assert r.exit_code == 1, r.output
+    assert "styles.forrest: 'forrest' is neither a terrain of the map nor a hex set" in r.output
+    assert "did you mean 'forest'" in r.output
+    (pack / "game.yaml").write_text(manifest.replace('"#efe9cf"', '"sandish"'), encoding="utf-8")
+    r = CliRunner().invoke(cli, ["lint", str(pack)])
+    assert r.exit_code == 1 and "vocabulary.styles.clear.colour" in r.output, r.output
+
+
+def test_a_hex_set_is_drawn_with_the_pack_s_style_and_label():
+    """Moscow '41's `moscow` hex set: tint, legend name and the MOSCOW label are its vocabulary's
+    (the renderer names no game); without a style the set is drawn as plain terrain."""
+    from casebook.content.loader import load_pack
+    from casebook.tools.render import render_svg
+
+    pack = load_pack("moscow41")
+    board = dict(pack.map)
+    styled = render_svg(board, styles=pack.vocabulary.styles)
+    assert ">MOSCOW<" in styled and "Moscow hex (each controlled separately, 1.1C)" in styled
+    plain = render_svg(board, styles={})
+    assert ">MOSCOW<" not in plain and "Moscow hex" not in plain

@@ -97,6 +97,16 @@ class TrackEntry(Model):
         return self
 
 
+class MapStyle(Model):
+    """How ``casebook render`` (and the browser) draws a terrain id or a named hex set of the map:
+    the legend's ``name``, the fill ``colour``, and for a hex set an optional ``label`` written over
+    it (e.g. a capital's name)."""
+
+    name: str
+    colour: Colour
+    label: str | None = None
+
+
 class VocabularyBlock(Model):
     """The names a game uses (casebook.content.vocabulary): sides, unit classes and sizes, weather
     kinds, marker kinds, tracks and unit flags."""
@@ -118,6 +128,7 @@ class VocabularyBlock(Model):
     tracks: dict[Slug, TrackEntry] = {}
     unit_flags: list[Slug] = []
     hex_sets: list[Slug] = []
+    styles: dict[Slug, MapStyle] = {}
 
 
 class GameFile(_File):

@@ -152,6 +152,30 @@ def _map_terrain(st: Any, pack: Any) -> list[Problem]:
     return out
 
 
+def _map_styles(st: Any, pack: Any) -> list[Problem]:
+    """Every key of the vocabulary's ``styles:`` is a terrain id (of the map or a ``terrain`` row
+    of a table) or one of its ``hex_sets``: a misspelt one would silently draw nothing."""
+    manifest = st.data.get(pack.dir / "game.yaml")
+    vocab = manifest.get("vocabulary") if isinstance(manifest, dict) else None
+    styles = vocab.get("styles") if isinstance(vocab, dict) else None
+    if not isinstance(styles, dict) or not styles:
+        return []
+    known = {str(x) for x in vocab.get("hex_sets") or []}
+    for rel in pack.manifest.get("tables") or []:
+        data = st.data.get(pack.dir / rel)
+        for dim in (data.get("dims") or []) if isinstance(data, dict) else []:
+            if isinstance(dim, dict) and dim.get("name") == "terrain" and isinstance(dim.get("values"), list):
+                known |= {str(x) for x in dim["values"]}
+    board = st.data.get(pack.dir / str(pack.manifest.get("map", "map.yaml")))
+    terrain = board.get("terrain") if isinstance(board, dict) else None
+    if isinstance(terrain, dict):
+        known |= {str(t) for k, t in terrain.items() if k != "provenance"}
+    loc = located(st, pack.dir / "game.yaml")
+    return [_p(loc, ("vocabulary", "styles", key), f"{key!r} is neither a terrain of the map nor a hex set "
+               f"({', '.join(sorted(known))}){did_you_mean(str(key), sorted(known))}")
+            for key in styles if str(key) not in known]
+
+
 def check_cross_file(st: Any, pack: Any, named: list[tuple[Path, str | None, tuple]]) -> list[Problem]:
     """Every cross-file problem of a pack (see module docstring). ``st`` is the loader's working
     state (docs, patched data, validity), ``pack`` the assembled :class:`Pack`."""
@@ -203,6 +227,7 @@ def check_cross_file(st: Any, pack: Any, named: list[tuple[Path, str | None, tup
                               f"duplicate table id {data['id']!r} (also in {seen_ids[data['id']].name})"))
             seen_ids.setdefault(data["id"], pack.dir / rel)
     out += _map_terrain(st, pack)
+    out += _map_styles(st, pack)
     from casebook.content.crossref import crossref_problems
 
     out += crossref_problems(st, pack, lambda path: located(st, path))

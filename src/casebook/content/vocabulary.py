@@ -66,6 +66,8 @@ class Vocabulary:
     tracks: Mapping[str, TrackDecl] = field(default_factory=dict)
     unit_flags: tuple[str, ...] = ()
     hex_sets: tuple[str, ...] = ()
+    #: terrain id or hex set -> {"name", "colour", "label"?}: how the map draws it (``styles:``)
+    styles: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     @property
     def side_ids(self) -> tuple[str, ...]:
@@ -91,9 +93,11 @@ def vocabulary_of(manifest: Mapping[str, Any]) -> Vocabulary:
     def names(key: str) -> tuple[str, ...]:
         return tuple(str(x) for x in v.get(key) or ())
 
+    styles = {str(k): {f: str(x) for f, x in info.items() if x is not None}
+              for k, info in (v.get("styles") or {}).items() if isinstance(info, Mapping)}
     return Vocabulary(sides, names("unit_classes"), names("unit_sizes"), names("temperatures"),
                       names("grounds"), names("markers"), tracks_of(v), names("unit_flags"),
-                      names("hex_sets"))
+                      names("hex_sets"), styles)
 
 
 def choice_problem(value: Any, allowed: Sequence[str]) -> str | None:

@@ -66,6 +66,7 @@ def write_turn_map(state: Any, path: Path, title: str) -> None:
     map_data = state.data.map or dict(engine.pack.map)
     svg = render_svg(map_data, [dict(u) for u in state.data.units], title=title,
                      markers=[dict(m) for m in state.data.markers], front=True, sides=engine.pack.vocabulary.sides,
+                     styles=engine.pack.vocabulary.styles,
                      subtitle=step_subtitle(engine.sequence, state.data.turn, state.data.phase, state.data.step))
     path.write_text(svg, encoding="utf-8")
 

@@ -27,14 +27,14 @@ def _pack_dir(game: str) -> Path:
     return find_pack(game)
 
 
-def _vocabulary_sides(game: str) -> tuple[Any, ...]:
-    """The sides of the game's vocabulary (names and counter colours), none for a folder without
-    a readable ``game.yaml``."""
-    from casebook.content.vocabulary import vocabulary_of
+def _vocabulary(game: str) -> Any:
+    """The game's vocabulary (sides with their names and counter colours, map ``styles``), an
+    empty one for a folder without a readable ``game.yaml``."""
+    from casebook.content.vocabulary import Vocabulary, vocabulary_of
 
     manifest = _pack_dir(game) / "game.yaml"
     data = load_yaml(manifest).data if manifest.is_file() else None
-    return vocabulary_of(data).sides if isinstance(data, dict) else ()
+    return vocabulary_of(data) if isinstance(data, dict) else Vocabulary()
 
 
 def _load_position(path: Path, pack_dir: Path) -> dict[str, Any]:
@@ -146,12 +146,12 @@ def render(game: str, scenario: str | None, position: str | None, output: str, f
             pack = load_pack(pack_dir)
             sequence = sequence_from_dict(pack.sequence, file=str(pack.dir / pack.manifest["sequence"]))
             when = step_subtitle(sequence, int(pos.get("turn") or 1), pos.get("phase"), pos.get("step")) + ". "
-    subtitle = when + ("Reconstructed map: geography fitted on the hexes printed in the rules (18.1.3A); "
-                       "terrain, rivers, roads and rails reconstructed. North is to the "
-                       f"{map_data.get('north', 'up')}." if map_data.get("north", "up") != "up" else
-                       "Reconstructed map.")
-    svg = render_svg(map_data, units, title=title, subtitle=subtitle, markers=markers, front=front,
-                     sides=_vocabulary_sides(game))
+    north = map_data.get("north", "up")
+    source = str(map_data.get("provenance") or "")  # the map's own provenance: rulebook / reconstructed: how
+    subtitle = when + (f"Map: {source}." if source else "") + (f" North is to the {north}." if north != "up" else "")
+    vocabulary = _vocabulary(game)
+    svg = render_svg(map_data, units, title=title, subtitle=subtitle.strip(), markers=markers, front=front,
+                     sides=vocabulary.sides, styles=vocabulary.styles)
     Path(output).write_text(svg, encoding="utf-8")
     drawn = sum(1 for u in units if u.get("hex"))  # render_svg draws only the units with a hex
     off = len(units) - drawn

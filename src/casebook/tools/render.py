@@ -1,13 +1,11 @@
 """Draw a map (kind ``map``) and optionally a position's units as an SVG, with drawsvg.
 
 The sheet is drawn as printed: column 01 at the left, row ``first`` at the top, whatever the
-``north`` of the map (Moscow '41: north is to the right); a compass arrow and edge captions say
-where the compass edges are (for Moscow '41: west = German supply 5.1A, east = Soviet supply 5.1C).
-
-Drawn, bottom to top: terrain fills, hex numbers, rivers and canals on hexsides (blue; major rivers
-thicker), trails / roads / rail lines through hexsides between hex centres, printed fortifications
-(14.2A; teeth toward the attacker), entry areas (12.1), towns and cities (Moscow hexes tinted, 1.1C),
-units as counters (side colour, ``strength-MA``, name; a stack is fanned out), title and legend.
+``north`` of the map; a compass arrow and edge captions say where the compass edges are. Drawn,
+bottom to top: terrain fills and the pack's styled hex sets (``styles:`` of its vocabulary), hex
+numbers, rivers and canals on hexsides, trails / roads / rail lines, printed fortifications (teeth
+toward the attacker), entry areas, towns and cities, units as counters (side colour from the
+vocabulary, ``strength-MA``, name; a stack is one counter with a badge), title and legend.
 
 Output is deterministic: same input, same bytes (no timestamps, no random ids; coordinates
 rounded to 0.01 px).
@@ -16,7 +14,7 @@ rounded to 0.01 px).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import drawsvg as draw
@@ -24,35 +22,17 @@ import drawsvg as draw
 from casebook.core.grid import Grid
 from casebook.core.hexgrid import Hex, HexSide, hex_label, parse_hex
 from casebook.tools import sheet
-from casebook.tools.render_units import draw_front, draw_units
+from casebook.tools.render_units import SIDE_PALETTE, draw_front, draw_units, side_styles
 
-__all__ = ["render_svg", "side_styles", "COLOURS", "TERRAIN_COLOURS", "SIDE_PALETTE", "S", "HEX_NUMBER_PX"]
+__all__ = ["render_svg", "side_styles", "COLOURS", "DEFAULT_STYLES", "SIDE_PALETTE", "S", "HEX_NUMBER_PX"]
 
-#: Every colour of the map in one table (``terrain.<id>``, ``side.<side>`` = (fill, ink), features,
-#: ``marker.<unit field>``): the one place to change them (or, later, to take them from the pack).
+#: The colours the pack does not give (terrain defaults, features, ``marker.<unit field>``), in one table.
 COLOURS: dict[str, Any] = {
     "terrain.clear": "#ece6c8", "terrain.forest": "#9cbf86", "terrain.swamp": "#a9c9c3",
     "river": "#2f6fbf", "canal": "#1d4f99", "road": "#b8322a", "trail": "#8a5a2b", "rail": "#222222",
     "fortification": "#6a1b9a", "front": "#e4007c", "badge": "#ffffff",
     "marker.fatigued": "#f2c230", "marker.oos": "#c62828", "marker.losses": "#37474f", "marker.reserve": "#2e7d32",
 }
-TERRAIN_COLOURS = {k.split(".", 1)[1]: v for k, v in COLOURS.items() if k.startswith("terrain.")}
-"""Fill of each terrain id (others are drawn grey)."""
-#: Counter (fill, ink) of sides the game's vocabulary gives no colours, in order of appearance.
-SIDE_PALETTE = (("#9db4d9", "#10203a"), ("#e0a090", "#3a1010"), ("#b7d39a", "#1f3310"), ("#d8c27a", "#33290a"))
-
-
-def side_styles(sides: Iterable[Any] = (), units: Iterable[Mapping[str, Any]] = ()) -> dict[str, tuple[str, str, str]]:
-    """side id -> (name, fill, ink): from the game's vocabulary (``SideInfo`` records: ``id``,
-    ``name``, ``colour``, ``ink``), then any other side the units name, from :data:`SIDE_PALETTE`."""
-    out = {s.id: (s.name, s.colour, s.ink) for s in sides}
-    for u in units:
-        side = u.get("side")
-        if isinstance(side, str) and side not in out:
-            fill, ink = SIDE_PALETTE[len(out) % len(SIDE_PALETTE)]
-            out[side] = (side, fill, ink)
-    return out
-
 S = 22.0  # hex size (centre to corner), px
 #: hex numbers' font size, px (readable at 100%)
 HEX_NUMBER_PX = 7.0
@@ -117,15 +97,40 @@ def _halo_text(d: draw.Drawing, text: str, size: float, x: float, y: float, **kw
     _text(d, text, size, x, y, fill="black", text_anchor="middle", **kw)
 
 
+#: Styles a pack that declares none gets for the commonest terrain ids (``styles:`` of its vocabulary wins).
+DEFAULT_STYLES: dict[str, dict[str, str]] = {
+    "clear": {"name": "Clear", "colour": COLOURS["terrain.clear"]},
+    "forest": {"name": "Forest", "colour": COLOURS["terrain.forest"]},
+    "swamp": {"name": "Swamp", "colour": COLOURS["terrain.swamp"]},
+}
+
+
+def _style(styles: Mapping[str, Mapping[str, str]], key: str) -> dict[str, str]:
+    """The style of a terrain id or hex set: the pack's, else :data:`DEFAULT_STYLES`, else grey
+    with the id as its name."""
+    found = styles.get(key) or DEFAULT_STYLES.get(key)
+    return dict(found) if found else {"name": key.replace("_", " ").capitalize(), "colour": "#cccccc"}
+
+
+def _styled_sets(map_data: Mapping[str, Any], styles: Mapping[str, Mapping[str, str]]) -> dict[str, set[Hex]]:
+    """The map's named hex sets that the pack gives a style: set id -> its hexes."""
+    return {k: {parse_hex(str(x)) for x in v} for k, v in map_data.items()
+            if k in styles and isinstance(v, list) and v}
+
+
 def render_svg(map_data: Mapping[str, Any], units: Iterable[Mapping[str, Any]] = (), *,
                title: str = "Map", subtitle: str = "", markers: Iterable[Mapping[str, Any]] = (),
-               front: bool = False, sides: Iterable[Any] = ()) -> str:
+               front: bool = False, sides: Iterable[Any] = (),
+               styles: Mapping[str, Mapping[str, str]] | None = None) -> str:
     """The SVG text of ``map_data`` (a ``map`` document or an inline position map) with ``units``.
 
     ``units``: mappings with ``hex`` (label; units without one are skipped), ``side`` (an id of
     the game's vocabulary), ``class``, ``strength`` (strength points), ``ma`` (MP), ``name`` or
     ``id``. ``sides``: the game's vocabulary's sides (``Pack.vocabulary.sides``): counter colours
-    and the legend's names (sides it does not give get :data:`SIDE_PALETTE` colours).
+    and the legend's names (sides it does not give get :data:`SIDE_PALETTE` colours). ``styles``:
+    the vocabulary's ``styles:`` (``Pack.vocabulary.styles``), terrain id or hex set -> ``name``,
+    ``colour`` (and a hex set's ``label``): fills and legend names; a terrain it does not style
+    takes :data:`DEFAULT_STYLES` or grey.
     ``markers``: a position's markers; ``fortification`` markers are drawn as fortified hexes
     (Battle for Moscow prints its fortifications as hexes, BM2.2D). The legend lists only what
     this map and these markers contain. Counters, stacks, unit markers and the front line
@@ -139,12 +144,15 @@ def render_svg(map_data: Mapping[str, Any], units: Iterable[Mapping[str, Any]] =
     W, H = max(sh.width + 2 * MARGIN, MIN_WIDTH), TOP + sh.height + 34 + LEGEND_H
     d = draw.Drawing(_r(W), _r(H), font_family="DejaVu Sans, Arial, sans-serif")
     d.append(draw.Rectangle(0, 0, _r(W), _r(H), fill="#f7f3e6"))
+    styles = dict(styles or {})
     terrain = dict(map_data.get("terrain") or {})
+    terrain.pop("provenance", None)
     default = terrain.pop("default", "clear")
-    moscow = {parse_hex(x) for x in map_data.get("moscow") or []}
+    sets = _styled_sets(map_data, styles)
+    set_fill = {h: styles[k]["colour"] for k, hs in sets.items() for h in hs}
     for h in grid.hexes():
         t = terrain.get(hex_label(h), default)
-        fill = "#e6b1a3" if h in moscow else TERRAIN_COLOURS.get(t, "#cccccc")
+        fill = set_fill.get(h) or _style(styles, t)["colour"]
         d.append(draw.Lines(*sh.corners(h), close=True, fill=fill, stroke="#8d8a70", stroke_width=0.4))
         if t == "swamp":
             x, y = sh.c(h)
@@ -157,20 +165,23 @@ def render_svg(map_data: Mapping[str, Any], units: Iterable[Mapping[str, Any]] =
     _features(d, sh, map_data.get("hexsides") or [])
     _entry_areas(d, sh, map_data.get("entry_areas") or {})
     _fort_hexes(d, sh, forts)
-    _towns(d, sh, map_data.get("towns") or {}, moscow)
+    _towns(d, sh, map_data.get("towns") or {}, {k: (hs, styles[k].get("label")) for k, hs in sets.items()})
     fronts = draw_front(d, lambda hs: sh.side(hs.a, hs.b), grid, units, COLOURS["front"]) if front else 0
-    styles = side_styles(sides, units)
-    draw_units(d, sh.c, S, units, {**COLOURS, **{f"side.{k}": (f, i) for k, (_, f, i) in styles.items()}})
+    side_styles_ = side_styles(sides, units)
+    draw_units(d, sh.c, S, units, {**COLOURS, **{f"side.{k}": (f, i) for k, (_, f, i) in side_styles_.items()}})
     _frame(d, sh, grid, title, subtitle)
-    present = _present(map_data, terrain, default, moscow, forts) | _unit_legend(units, fronts)
-    _legend(d, TOP + sh.height + 30, W, present, styles)
+    present = _present(map_data, forts) | _unit_legend(units, fronts)
+    kinds = [default, *sorted(set(terrain.values()) - {default})]
+    areas = [("hex", _style(styles, t)["name"], _style(styles, t)["colour"]) for t in kinds]
+    areas += [("hex", styles[k]["name"], styles[k]["colour"]) for k in sets]
+    _legend(d, TOP + sh.height + 30, W, present, side_styles_, areas)
     return d.as_svg()
 
 
-def _present(map_data: Mapping[str, Any], terrain: Mapping[str, str], default: str, moscow: set[Hex],
-             forts: list[str]) -> set[str]:
-    """The legend entries this map needs (terrain ids, hexside features, towns by kind, ...)."""
-    out = {default, *terrain.values(), "unit"}
+def _present(map_data: Mapping[str, Any], forts: list[str]) -> set[str]:
+    """The legend entries this map needs besides its terrain and hex sets (hexside features, towns
+    by kind, ...)."""
+    out = {"unit"}
     for s in map_data.get("hexsides") or []:
         out |= {k for k in ("river", "major_river", "canal", "road", "trail", "rail") if s.get(k)}
         if s.get("fortification"):
@@ -178,8 +189,6 @@ def _present(map_data: Mapping[str, Any], terrain: Mapping[str, str], default: s
     out |= {t.get("kind", "town") for t in (map_data.get("towns") or {}).values()}
     if map_data.get("entry_areas"):
         out.add("entry_areas")
-    if moscow:
-        out.add("moscow" if len(moscow) > 1 else "moscow_one")
     if forts:
         out.add("fort_hex")
     return out
@@ -256,11 +265,15 @@ def _entry_areas(d: draw.Drawing, sh: _Sheet, areas: Mapping[str, list[str]]) ->
         _halo_text(d, f"Entry {name}", 8.5, x, y + 3, font_weight="bold")
 
 
-def _towns(d: draw.Drawing, sh: _Sheet, towns: Mapping[str, Mapping[str, Any]], moscow: set[Hex]) -> None:
+def _towns(d: draw.Drawing, sh: _Sheet, towns: Mapping[str, Mapping[str, Any]],
+           sets: Mapping[str, tuple[set[Hex], str | None]]) -> None:
+    """Towns and cities; a town inside a styled hex set with a ``label`` is a dot, the set's label
+    written once over its hexes."""
+    labelled = {h for hs, label in sets.values() if label for h in hs}
     for label, t in sorted(towns.items()):
         h = parse_hex(label)
         x, y = sh.c(h)
-        if h in moscow:
+        if h in labelled:
             d.append(draw.Circle(_r(x), _r(y), 2.6, fill="#8b0000", stroke="white", stroke_width=0.8))
             continue
         if t.get("kind") == "city":
@@ -271,11 +284,12 @@ def _towns(d: draw.Drawing, sh: _Sheet, towns: Mapping[str, Mapping[str, Any]], 
         size = 8.0 if t.get("kind") == "city" else 6.8
         _halo_text(d, t.get("name", ""), size, x, y + S * 0.62 + size * 0.35,
                    font_weight="bold" if t.get("kind") == "city" else "normal")
-    if moscow:
-        xs = [sh.c(h) for h in sorted(moscow)]
-        x = sum(p[0] for p in xs) / len(xs)
-        y = sum(p[1] for p in xs) / len(xs)
-        _halo_text(d, "MOSCOW", 12.0, x, y + 4, font_weight="bold", letter_spacing=1)
+    for hexes, text in sets.values():
+        if text:
+            xs = [sh.c(h) for h in sorted(hexes)]
+            x = sum(p[0] for p in xs) / len(xs)
+            y = sum(p[1] for p in xs) / len(xs)
+            _halo_text(d, text, 12.0, x, y + 4, font_weight="bold", letter_spacing=1)
 
 
 def _frame(d: draw.Drawing, sh: _Sheet, grid: Grid, title: str, subtitle: str) -> None:
@@ -315,7 +329,9 @@ def _frame(d: draw.Drawing, sh: _Sheet, grid: Grid, title: str, subtitle: str) -
 
 
 def _legend(d: draw.Drawing, y0: float, width: float, present: set[str],
-            styles: Mapping[str, tuple[str, str, str]]) -> None:
+            styles: Mapping[str, tuple[str, str, str]], areas: Sequence[tuple[str, str, str]] = ()) -> None:
+    """The legend: ``areas`` first (``("hex", name, colour)`` of the terrain and styled hex sets
+    drawn), then the entries of ``present`` in the catalogue's order."""
     x0 = MARGIN
     _text(d, "Legend", 12, x0, y0 + 8, fill="#222", font_weight="bold")
     col, row = 0, 0
@@ -324,17 +340,14 @@ def _legend(d: draw.Drawing, y0: float, width: float, present: set[str],
         return (x0 + col * (width - 2 * MARGIN) / 3, y0 + 26 + row * 19)
 
     catalogue: list[tuple[str, str, Any]] = [
-        ("clear", "Clear", ("hex", TERRAIN_COLOURS["clear"])), ("forest", "Forest", ("hex", TERRAIN_COLOURS["forest"])),
-        ("swamp", "Swamp", ("hex", TERRAIN_COLOURS["swamp"])),
-        ("moscow", "Moscow hex (each controlled separately, 1.1C)", ("hex", "#e6b1a3")),
-        ("moscow_one", "Moscow", ("hex", "#e6b1a3")),
+        *((f"area.{i}", name, ("hex", colour)) for i, (_, name, colour) in enumerate(areas)),
         ("major_river", "Major river (on hexsides)", ("line", dict(stroke=RIVER, stroke_width=3.2))),
         ("river", "River", ("line", dict(stroke=RIVER, stroke_width=1.6))),
         ("canal", "Canal", ("line", dict(stroke=CANAL, stroke_width=2.2))),
         ("road", "Road", ("line", dict(stroke=ROAD, stroke_width=2.0))),
         ("trail", "Trail", ("line", dict(stroke=TRAIL, stroke_width=1.3, stroke_dasharray="3,2"))),
         ("rail", "Rail line", ("rail", None)),
-        ("fortification", "Fortification, teeth toward attacker (14.2A)",
+        ("fortification", "Fortification, teeth toward attacker",
          ("line", dict(stroke=FORT, stroke_width=2.6))),
         ("fort_hex", "Fortification hex", ("line", dict(stroke=FORT, stroke_width=1.6, stroke_dasharray="3,1.5"))),
         ("entry_areas", "Entry area (reinforcements)", ("hex", "#ffc77a")),
@@ -348,6 +361,7 @@ def _legend(d: draw.Drawing, y0: float, width: float, present: set[str],
         ("front", "Front line (drawn: hexes nearer each side's units; not a rule)",
          ("line", dict(stroke=COLOURS["front"], stroke_width=3.0, stroke_dasharray="6,3"))),
     ]
+    present = present | {f"area.{i}" for i, _ in enumerate(areas)}
     items = [(label, item) for key, label, item in catalogue if key in present]
     for i, (label, (kind, arg)) in enumerate(items):
         col, row = i % 3, i // 3

@@ -24,7 +24,8 @@ import drawsvg as draw
 from casebook.core.grid import Grid
 from casebook.core.hexgrid import Hex, HexSide, parse_hex
 
-__all__ = ["draw_units", "draw_front", "front_sides", "step_subtitle", "COUNTER", "FRONT_REACH", "MARKERS"]
+__all__ = ["draw_units", "draw_front", "front_sides", "step_subtitle", "side_styles", "COUNTER", "FRONT_REACH", "MARKERS",
+           "SIDE_PALETTE"]
 
 #: counter side as a fraction of the hex size S (centre to corner); the hex is S·√3 high
 COUNTER = 0.9
@@ -173,3 +174,19 @@ def step_subtitle(sequence: Any, turn: int, phase: str | None, step: str | None)
     if step:
         parts.append(st.name if st is not None and st.name else step)
     return " · ".join(parts)
+
+
+#: Counter (fill, ink) of sides the game's vocabulary gives no colours, in order of appearance.
+SIDE_PALETTE = (("#9db4d9", "#10203a"), ("#e0a090", "#3a1010"), ("#b7d39a", "#1f3310"), ("#d8c27a", "#33290a"))
+
+
+def side_styles(sides: Iterable[Any] = (), units: Iterable[Mapping[str, Any]] = ()) -> dict[str, tuple[str, str, str]]:
+    """side id -> (name, fill, ink): from the game's vocabulary (``SideInfo`` records: ``id``,
+    ``name``, ``colour``, ``ink``), then any other side the units name, from :data:`SIDE_PALETTE`."""
+    out = {s.id: (s.name, s.colour, s.ink) for s in sides}
+    for u in units:
+        side = u.get("side")
+        if isinstance(side, str) and side not in out:
+            fill, ink = SIDE_PALETTE[len(out) % len(SIDE_PALETTE)]
+            out[side] = (side, fill, ink)
+    return out

@@ -41,6 +41,7 @@ def board_view(state: Any, title: str) -> dict[str, Any]:
 
     map_data = state.data.map or dict(state.game.engine.pack.map)
     svg = render.render_svg(map_data, [], title=title, markers=[dict(m) for m in state.data.markers],
+                            styles=state.game.engine.pack.vocabulary.styles,
                             subtitle="click a stack, then a hex · wheel to zoom, drag to pan")
     grid = _grid(map_data)
     hexes: dict[str, Any] = {}
