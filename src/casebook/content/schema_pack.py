@@ -157,9 +157,9 @@ def _map_styles(st: Any, pack: Any) -> list[Problem]:
     of a table) or one of its ``hex_sets``: a misspelt one would silently draw nothing."""
     manifest = st.data.get(pack.dir / "game.yaml")
     vocab = manifest.get("vocabulary") if isinstance(manifest, dict) else None
-    styles = vocab.get("styles") if isinstance(vocab, dict) else None
-    if not isinstance(styles, dict) or not styles:
+    if not isinstance(vocab, dict) or not isinstance(vocab.get("styles"), dict):
         return []
+    styles = vocab["styles"]
     known = {str(x) for x in vocab.get("hex_sets") or []}
     for rel in pack.manifest.get("tables") or []:
         data = st.data.get(pack.dir / rel)
