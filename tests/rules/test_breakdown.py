@@ -93,6 +93,27 @@ def test_13_0C_broken_down_mid_move_regiments_go_on_with_the_mps_left(m41):
     assert sorted(d["moved"]) == ["g-ir-01", "g-ir-02", "g-ir-03"] and longest("0306") == 0
 
 
+@pytest.mark.case("13.0C")
+def test_13_0C_breakdown_mp_cost_line_decides_what_a_breakdown_costs_mid_move(m41, tmp_path):
+    """apply_breakdown reads `breakdown_mp_cost`: no MPs (13.0C) — the regiments of a division that
+    spent 2 of its 4 MPs go on with 2 (the breakdown event cites the line); with the line's 0
+    edited to 1, with 1."""
+    from tests.rules.test_moved_rules import edited
+
+    def left_after_breakdown(engine):
+        ctx = pos(engine, DIV, step="movement")
+        from casebook.games.moscow41.plugins import movement as mv
+        mv.casebook_apply_action(ctx, Action.make("move", "german", stack="0303", path=["0304", "0305"]))
+        B.casebook_apply_action(ctx, breakdown())
+        cur = ctx.state.plugin_data("movement")["current"]
+        [event] = ctx.trace.of_kind("breakdown")
+        return cur["budget"] - cur["spent"], event.data["lines"]
+    left, lines = left_after_breakdown(m41)
+    assert left == 2 and {"source": "breakdown.rules:31", "cases": ["13.0C"]} in lines
+    eng = edited(tmp_path, "breakdown.rules", "  otherwise 0  by 13.0C\n", "  otherwise 1  by 13.0C\n")
+    assert left_after_breakdown(eng) == (1, lines)
+
+
 @pytest.mark.case("13.0D")
 def test_13_0D_one_loss_three_regiments_two_losses_two(m41):
     ctx = pos(m41, DIV.replace("}", ", losses: 1}"))

@@ -149,11 +149,11 @@ def finish_current(ctx: Any, d: dict[str, Any]) -> None:
 
 
 @implements("13.0C")
-def replace_units(ctx: Any, old: str, new: Sequence[str]) -> None:
+def replace_units(ctx: Any, old: str, new: Sequence[str], mp_cost: int = 0) -> None:
     """Units ``new`` take the place of unit ``old`` in this phase's movement bookkeeping (a
     division broken down during its movement, 13.0C): in the stack being moved they go on with
-    its MPs left, and they count as moved, reacting or railed where it did. Changes the state
-    only when ``old`` is in the bookkeeping."""
+    its MPs left less ``mp_cost`` (none left below zero), and they count as moved, reacting or
+    railed where it did. Changes the state only when ``old`` is in the bookkeeping."""
     raw = ctx.state.plugin_data(PLUGIN)
     if not raw:
         return
@@ -167,7 +167,8 @@ def replace_units(ctx: Any, old: str, new: Sequence[str]) -> None:
     if cur and old in cur.get("units", ()):
         supplied = dict(cur.get("supplied") or {})
         was = supplied.pop(old, True)
-        d["current"] = dict(cur, units=swap(cur["units"]), supplied={**supplied, **{n: was for n in new}})
+        d["current"] = dict(cur, units=swap(cur["units"]), supplied={**supplied, **{n: was for n in new}},
+                            spent=min(cur["budget"], cur["spent"] + max(0, mp_cost)))
         changed = True
     if changed:
         save(ctx, d)
