@@ -65,6 +65,55 @@ def test_13_0C_break_down_during_movement_regiments_stay_activated(m41):
     assert all(u["activated"] for u in ctx.state.units_at("0303"))
 
 
+@pytest.mark.case("13.0C", "9.1D")
+def test_13_0C_broken_down_mid_move_regiments_go_on_with_the_mps_left(m41):
+    """13.0C: a division broken down during its movement (no MP cost) is replaced by regiments
+    that continue its move with the MPs it has left — not a fresh move with a full MA — and, its
+    move over, they cannot move again (9.1D). The division (MA 4) spent 2 MPs (two clear hexes)."""
+    from casebook.games.moscow41.plugins import movement as mv
+    from casebook.games.moscow41.plugins._movement_state import data, finish_current, save
+
+    ctx = pos(m41, DIV, step="movement")
+
+    def longest(hex_):
+        paths = [a.get("path") for a in mv.casebook_legal_actions(ctx, "first_player", "movement")
+                 if a.kind == "move" and a.get("stack") == hex_]
+        return max((len(p) for p in paths), default=0)
+    assert longest("0303") == 4
+    mv.casebook_apply_action(ctx, Action.make("move", "german", stack="0303", path=["0304", "0305"]))
+    assert longest("0305") == 2
+    B.casebook_apply_action(ctx, breakdown())
+    assert longest("0305") == 2  # the MPs left, not the regiments' full MA of 4
+    cur = ctx.state.plugin_data("movement")["current"]
+    assert (cur["units"], cur["spent"]) == (["g-ir-01", "g-ir-02", "g-ir-03"], 2)
+    mv.casebook_apply_action(ctx, Action.make("move", "german", stack="0305", path=["0306"]))
+    d = data(ctx)
+    finish_current(ctx, d)  # the move ends (e.g. another stack starts moving, 9.1D)
+    save(ctx, d)
+    assert sorted(d["moved"]) == ["g-ir-01", "g-ir-02", "g-ir-03"] and longest("0306") == 0
+
+
+@pytest.mark.case("13.0C")
+def test_13_0C_breakdown_mp_cost_line_decides_what_a_breakdown_costs_mid_move(m41, tmp_path):
+    """apply_breakdown reads `breakdown_mp_cost`: no MPs (13.0C) — the regiments of a division that
+    spent 2 of its 4 MPs go on with 2 (the breakdown event cites the line); with the line's 0
+    edited to 1, with 1."""
+    from tests.rules.test_moved_rules import edited
+
+    def left_after_breakdown(engine):
+        ctx = pos(engine, DIV, step="movement")
+        from casebook.games.moscow41.plugins import movement as mv
+        mv.casebook_apply_action(ctx, Action.make("move", "german", stack="0303", path=["0304", "0305"]))
+        B.casebook_apply_action(ctx, breakdown())
+        cur = ctx.state.plugin_data("movement")["current"]
+        [event] = ctx.trace.of_kind("breakdown")
+        return cur["budget"] - cur["spent"], event.data["lines"]
+    left, lines = left_after_breakdown(m41)
+    assert left == 2 and {"source": "breakdown.rules:31", "cases": ["13.0C"]} in lines
+    eng = edited(tmp_path, "breakdown.rules", "  otherwise 0  by 13.0C\n", "  otherwise 1  by 13.0C\n")
+    assert left_after_breakdown(eng) == (1, lines)
+
+
 @pytest.mark.case("13.0D")
 def test_13_0D_one_loss_three_regiments_two_losses_two(m41):
     ctx = pos(m41, DIV.replace("}", ", losses: 1}"))

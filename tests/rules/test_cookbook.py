@@ -101,7 +101,7 @@ def test_recipe_7_no_recombining_in_mud(tmp_path):
     verdict = rules.permission("recombine", RECOMBINE, standard={"ground": "mud"})
     assert verdict.value is False and verdict.cases == ("13.0E",)
     [fired] = [ln for ln in verdict.lines if ln.fired]
-    assert fired.source.endswith("breakdown.rules:27") and fired.text == (
+    assert fired.source.endswith("breakdown.rules:32") and fired.text == (
         "forbid recombine  by 13.0E  when ground in [mud, drying]")
 
 

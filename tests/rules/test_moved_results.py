@@ -100,7 +100,7 @@ def test_11_2B_shortfall_losses_line_sets_the_losses_of_a_short_retreat(m41, tmp
         FAKE.zoc["soviet"] = around | {"0306", "0205", "0405"}
         return [(o["path"], o["losses"]) for o in retreat_options(ctx, ["s1"], "0304", "soviet", 2, ["g1"])]
     assert short(m41) == [(["0305"], 1)]
-    eng = edited(tmp_path, "results.rules", "  start hexes_short  by 11.2B\n", "  start hexes_short * 2  by 11.2B\n")
+    eng = edited(tmp_path, "results.rules", "  start hexes_short  by 11.2B, 7.5B\n", "  start hexes_short * 2  by 11.2B, 7.5B\n")
     assert short(eng) == [(["0305"], 2)]
 
     def offered(engine):  # a 2: retreat 2 (1 hex short), 1, or none — and the losses of each
@@ -110,6 +110,26 @@ def test_11_2B_shortfall_losses_line_sets_the_losses_of_a_short_retreat(m41, tmp
         return [(a.get("path"), a.get("losses")) for a in results.casebook_legal_actions(ctx, "first_player", "combat")]
     assert offered(m41) == [(("0305",), 1), (None, 2)]
     assert offered(eng) == [(("0305",), 2), (("0305",), 1), (None, 2)]
+
+
+@pytest.mark.case("7.5B")
+def test_7_5B_a_retreat_short_for_ezocs_takes_the_shortfall_lines_losses(m41, tmp_path):
+    """7.5B: a unit EZOCs keep from retreating suffers losses instead (11.2): s1 (R2) can enter only
+    0305, where s2 negates the EZOC (7.5A), so it retreats one hex and takes one loss — the
+    `retreat_shortfall_losses` line, which cites 7.5B; with that line doubled, two losses."""
+    units = g("g1", "0303") + s("s1", "0304") + s("s2", "0305")
+    ezocs = {"0303", "0305", "0203", "0204", "0403", "0404", "0306", "0205", "0405"}
+
+    def short(engine):
+        ctx = results_ctx(engine, units)
+        FAKE.zoc["soviet"] = ezocs
+        return ctx, [(o["path"], o["losses"], o["cases"]) for o in retreat_options(ctx, ["s1"], "0304", "soviet", 2, ["g1"])]
+    ctx, options = short(m41)
+    assert options == [(["0305"], 1, ["11.2B", "11.2C", "7.5B"])]
+    [line] = [ln for ln in ctx.quantity("retreat_shortfall_losses", {"hexes_short": 1}).lines if ln.fired]
+    assert line.cases == ("11.2B", "7.5B") and line.source.endswith("results.rules:32")
+    eng = edited(tmp_path, "results.rules", "  start hexes_short  by 11.2B, 7.5B\n", "  start hexes_short * 2  by 11.2B, 7.5B\n")
+    assert short(eng)[1] == [(["0305"], 2, ["11.2B", "11.2C", "7.5B"])]
 
 
 @pytest.mark.case("11.2A")

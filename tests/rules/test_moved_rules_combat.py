@@ -155,8 +155,8 @@ def test_10_1C_attack_again_lines_decide_who_attacks_or_is_attacked_twice(m41, t
     twice = answer_ctx(ctx, "attack", ["0304"], {"with": ["g2"]})
     assert twice["refusals"] == [{"reason": "the units in 0304 were already attacked in this step", "cases": ["10.1C"]}]
     assert any(ln["text"].startswith("forbid defend_again by 10.1C") for ln in twice["lines"])
-    eng = edited(tmp_path, "combat.rules", "forbid attack_again by 10.1C\nforbid defend_again by 10.1C  when kind is "
-                 "not overrun\n", "\n\n")
+    eng = edited(tmp_path, "combat.rules", "forbid attack_again by 10.1C\nforbid defend_again by 10.1C\n"
+                 "permit defend_again by 9.5E over 10.1C  when kind is overrun\n", "\n\n\n")
     ctx = after_first_attack(eng)
     assert [r["cases"] for r in combat.attack_answer(ctx, "0302", ["g1"])["refusals"]] == [["10.1A", "0.7.3.3A"]]
     assert combat.attack_answer(ctx, "0304", ["g2"])["legal"] is True
@@ -183,3 +183,59 @@ def test_0_7_3_3B_mark_reserve_line_decides_who_is_marked_reserve(m41, tmp_path)
     assert step_ends(m41) == (["g2"], [["0.7.3.3B"]])
     eng = edited(tmp_path, "combat.rules", "not attacked and unit_class is not hq\n", "not attacked\n")
     assert step_ends(eng) == (["g2", "h1"], [["0.7.3.3B"]])
+
+
+# -- combat.rules: the combat dice ------------------------------------------------------------------
+@pytest.mark.case("10.0D")
+def test_10_0D_combat_dice_line_decides_how_many_dice_a_combat_rolls(m41, tmp_path):
+    """The combat area reads `combat_dice`: two dice (10.0D) — `ask attack` lists the totals 2-12
+    and cites the line, play rolls two dice (the roll and the combat event cite it); with the
+    line's 2d6 edited to 1d6, the totals are 1-6 and play rolls one die."""
+    units = g("g1", "0303", activated=True) + s("s1", "0304", strength=7)
+
+    def asked_and_rolled(engine):
+        ctx = position(engine, units)
+        a = answer_ctx(ctx, "attack", ["0304"], {"with": ["g1"]})
+        combat.resolve(ctx, ["g1"], "0304", "attack", {})
+        [roll] = ctx.trace.of_kind("roll")
+        [event] = ctx.trace.of_kind("combat")
+        return a, roll, event
+
+    a, roll, event = asked_and_rolled(m41)
+    assert [o["roll"] for o in a["outcomes"]] == list(range(2, 13)) and "10.0D" in a["cases"]
+    [line] = [ln for ln in a["lines"] if ln["text"].startswith("otherwise 2d6")]
+    assert line["cases"] == ["10.0D"] and line["source"].endswith("combat.rules:84")
+    assert (roll.data["dice"], list(roll.cases)) == (2, ["10.0D"])
+    assert event.data["lines"] == [{"source": "combat.rules:84", "cases": ["10.0D"]}]
+    eng = edited(tmp_path, "combat.rules", "  otherwise 2d6 by 10.0D\n", "  otherwise 1d6 by 10.0D\n")
+    b, roll, event = asked_and_rolled(eng)
+    assert [o["roll"] for o in b["outcomes"]] == list(range(1, 7))
+    assert [ln["source"] for ln in b["lines"] if ln["text"].startswith("otherwise 1d6")] == [line["source"]]
+    assert (roll.data["dice"], list(roll.cases)) == (1, ["10.0D"])
+    assert event.data["lines"] == [{"source": "combat.rules:84", "cases": ["10.0D"]}]
+
+
+# -- combat.rules: overrun again --------------------------------------------------------------------
+@pytest.mark.case("9.5E")
+def test_9_5E_defend_again_line_lets_a_unit_be_overrun_more_than_once(m41, tmp_path):
+    """_combat_rules reads `defend_again`: after p1 overran s1 in the Movement Step, p2 may overrun
+    it again (9.5E: the permit line, cited); without that line 10.1C's `forbid defend_again`
+    refuses the second overrun."""
+    from casebook.areas._combat_rules import attack_refusals
+    from tests.rules.test_combat import ARM
+    units = g("p1", "0303", kind=ARM, activated=True) + g("p2", "0403", kind=ARM, activated=True) \
+        + s("s1", "0304", strength=2)
+
+    def second_overrun(engine):
+        ctx = position(engine, units, step="movement")
+        combat.resolve(ctx, ["p1"], "0304", "overrun", {}, roll=7)
+        return ctx, attack_refusals(ctx, "german", "0304", ["p2"], "overrun")
+
+    ctx, refusals = second_overrun(m41)
+    assert refusals == []
+    verdict = ctx.permission("defend_again", {"kind": "overrun"})
+    [line] = [ln for ln in verdict.lines if ln.fired and ln.kind == "permit"]
+    assert verdict.value and line.cases == ("9.5E",) and line.source.endswith("combat.rules:74")
+    eng = edited(tmp_path, "combat.rules", "permit defend_again by 9.5E over 10.1C  when kind is overrun\n", "")
+    ctx, refusals = second_overrun(eng)
+    assert [r.cases for r in refusals] == [("10.1C",)] and "already attacked" in refusals[0].reason

@@ -12,7 +12,7 @@ Private helper of :mod:`casebook.games.moscow41.plugins.movement`. The plugin da
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from casebook.content.cases import implements
@@ -29,7 +29,7 @@ from casebook.games.moscow41.plugins._rule_refusals import decided, memo_allowed
 
 __all__ = [
     "PLUGIN", "STEPS", "MODE", "data", "save", "decider", "eligible_stacks", "mover",
-    "current_mover", "finish_current", "fatigue_roll", "uid",
+    "current_mover", "finish_current", "fatigue_roll", "uid", "replace_units",
 ]
 
 PLUGIN = "movement"
@@ -146,6 +146,32 @@ def finish_current(ctx: Any, d: dict[str, Any]) -> None:
     if cur.get("allotment") == 2 and units:
         fatigue_roll(ctx, units, cur.get("supplied") or {})
     d["moved"] = sorted(set(d["moved"]) | set(cur["units"]))
+
+
+@implements("13.0C")
+def replace_units(ctx: Any, old: str, new: Sequence[str], mp_cost: int = 0) -> None:
+    """Units ``new`` take the place of unit ``old`` in this phase's movement bookkeeping (a
+    division broken down during its movement, 13.0C): in the stack being moved they go on with
+    its MPs left less ``mp_cost`` (none left below zero), and they count as moved, reacting or
+    railed where it did. Changes the state only when ``old`` is in the bookkeeping."""
+    raw = ctx.state.plugin_data(PLUGIN)
+    if not raw:
+        return
+    d = dict(raw)
+    swap = lambda ids: [n for i in ids for n in ((*new,) if i == old else (i,))]  # noqa: E731
+    changed = False
+    for key in ("moved", "react", "railed"):
+        if old in d.get(key, ()):
+            d[key], changed = sorted(swap(d[key])), True
+    cur = d.get("current")
+    if cur and old in cur.get("units", ()):
+        supplied = dict(cur.get("supplied") or {})
+        was = supplied.pop(old, True)
+        d["current"] = dict(cur, units=swap(cur["units"]), supplied={**supplied, **{n: was for n in new}},
+                            spent=min(cur["budget"], cur["spent"] + max(0, mp_cost)))
+        changed = True
+    if changed:
+        save(ctx, d)
 
 
 @implements("9.6C", "9.6D", "9.6E", "9.6F", "9.6B")

@@ -24,12 +24,13 @@ from casebook.content.cases import implements
 from casebook.content.schema_position import counter_fields
 from casebook.core.actions import Action
 from casebook.core.hooks import Refusal, hookimpl
+from casebook.games.moscow41.plugins._movement_state import replace_units
 
 __all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "PLUGIN", "regiment_pool", "breakdown_refusals", "apply_breakdown",
            "recombine_refusals", "apply_recombine", "divisions_available"]
 
 #: What the pack must hold for this plugin (src/casebook/content/requires.py; checked by ``casebook lint``).
-REQUIRES = {"quantities": ["breakdown_regiment_losses", "breakdown_regiments", "recombine_losses"]}
+REQUIRES = {"quantities": ["breakdown_mp_cost", "breakdown_regiment_losses", "breakdown_regiments", "recombine_losses"]}
 
 #: question -> usage line, for `casebook ask` (see docs/ask.md)
 QUESTIONS: dict[str, str] = {}
@@ -99,7 +100,9 @@ def breakdown_refusals(ctx: Any, action: Action) -> list[Refusal]:
 def apply_breakdown(ctx: Any, action: Action) -> dict[str, Any]:
     """Replace division D by ``breakdown_regiments`` regiments in its hex, each with
     ``breakdown_regiment_losses`` (13.0D: one loss → three regiments each with 1-Loss; two
-    losses → two regiments with 1-Loss), keeping its fatigue and activation (13.0C: no MP cost).
+    losses → two regiments with 1-Loss), keeping its fatigue and activation. Broken down during
+    its movement, the regiments go on with the division's MPs left less ``breakdown_mp_cost``
+    (13.0C: at any point of the move, at no MP cost) and, once it has moved, count as moved (9.1D).
     Returns ``{"division", "regiments", "losses", "cases"}``. Changes the state."""
     st, uid = ctx.state, action.get("unit")
     div = dict(st.unit(uid))
@@ -115,13 +118,15 @@ def apply_breakdown(ctx: Any, action: Action) -> dict[str, Any]:
         if losses:
             unit["losses"] = losses
         st.add_unit(unit)
+    e_mp = ctx.quantity("breakdown_mp_cost", facts)
+    replace_units(ctx, uid, regiments, int(e_mp.value))
     rec = _data(ctx)
     rec.setdefault("divisions", {})[uid] = {k: v for k, v in div.items()
                                             if k not in ("hex", "losses", "fatigued", *_CARRIED)}
     st.set_plugin_data(PLUGIN, rec)
     ctx.changed()
     ctx.record("breakdown", ("13.0D",), {"division": uid, "regiments": regiments, "losses": losses,
-                                         "lines": ctx.fired_lines(e_n, e_losses)},
+                                         "lines": ctx.fired_lines(e_n, e_losses, e_mp)},
                source="breakdown.apply_breakdown", side=action.side)
     return {"division": uid, "regiments": regiments, "losses": losses, "cases": ["13.0C", "13.0D"]}
 

@@ -266,17 +266,30 @@ def rules_permit(ctx: Any, action: str, facts: Mapping[str, Any] | None = None) 
 
 
 def combat_dice(ctx: Any) -> int:
-    """Dice rolled for a combat: quantity ``combat_dice`` when the game defines it (Battle for
-    Moscow BM8.4: one, for example), else two (e.g. Moscow '41 10.0D)."""
-    return int(ctx.value("combat_dice", {})) if rules_define(ctx, "combat_dice") else 2
+    """Dice rolled for a combat: the game's quantity ``combat_dice`` (e.g. Moscow '41 10.0D: two;
+    e.g. Battle for Moscow BM8.4: one)."""
+    return int(ctx.value("combat_dice", {}))
+
+
+def dice_cases(ctx: Any) -> list[str]:
+    """The cases of the ``combat_dice`` line that decided the dice (e.g. 10.0D, BM8.4)."""
+    return list(ctx.quantity("combat_dice", {}).cases)
+
+
+def dice_lines(ctx: Any) -> list[dict[str, Any]]:
+    """The ``combat_dice`` line that decided the dice, ``[{"source", "cases"}]`` (a trace
+    event's ``lines``)."""
+    return list(ctx.fired_lines(ctx.quantity("combat_dice", {})))
 
 
 def procedure_cases(ctx: Any, default: Sequence[str]) -> list[str]:
-    """The cases a resolved combat cites: ``default`` (the caller's procedure cases, e.g. 10.0A-E),
-    or, for a game whose scripts define ``combat_dice``, the cases heading its ``combat_strength``,
-    ``combat_dice`` and ``column_shift`` quantities (e.g. BM8.2A, BM8.4, BM8.3)."""
-    if not rules_define(ctx, "combat_dice"):
-        return list(default)
+    """The cases a resolved combat cites: those of ``default`` (the caller's procedure cases, e.g.
+    10.0A-E) the game's case index holds, or, for a game that numbers none of them (its own
+    rulebook), the cases heading its ``combat_strength``, ``combat_dice`` and ``column_shift``
+    quantities (e.g. BM8.2A, BM8.4, BM8.3)."""
+    known = [c for c in default if c in ctx.pack.cases]
+    if known:
+        return known
     out: list[str] = []
     for name in ("combat_strength", "combat_dice", "column_shift"):
         if rules_define(ctx, name):
@@ -303,16 +316,14 @@ def below_table(ctx: Any, attack: Fraction, defense: Fraction) -> bool:
 
 
 def fired_cases(ctx: Any, f: CombatFacts) -> list[str]:
-    """The cases a game whose combat cites its quantities (``combat_dice`` defined) adds for one
-    combat: those of the ``combat_strength`` terms that fired (e.g. BM8.8A, in mud) and, when the
-    odds are above the CRT's last column, those of the script line ``permit attack_above_table``
-    (e.g. BM8.2B: resolved at 6:1). None for a game without ``combat_dice``."""
-    if not rules_define(ctx, "combat_dice"):
-        return []
+    """The cases one combat adds to its procedure's: those of the ``combat_strength`` terms that
+    fired (e.g. BM8.8A, in mud; 14.2C, a fortified defender) and, when the odds are above the
+    CRT's last column, those of the script line ``permit attack_above_table`` (e.g. BM8.2B:
+    resolved at 6:1)."""
     out: list[str] = []
     for facts in f.strength_facts:
         e = ctx.quantity("combat_strength", facts)
-        out += [c for ln in e.lines if ln.fired and ln.kind in ("term", "group") for c in ln.cases]
+        out += [c for ln in e.lines if ln.fired and ln.kind in ("term", "group") and ln.amount for c in ln.cases]
     columns = list(dict(ctx.table("crt").dims)["odds"])
     d = Fraction(f.defense_strength)
     above = d <= 0 or int(Fraction(f.attack_strength) / d) > _ratio(columns[-1])

@@ -17,6 +17,8 @@ from casebook.areas._combat_odds import (
     column_shift,
     combat_dice,
     crt_result,
+    dice_cases,
+    dice_lines,
     fired_cases,
     gather,
     odds_column,
@@ -83,14 +85,14 @@ def resolve(ctx: Any, attackers: Sequence[str], hex_: str, kind: str, support: M
             ctx.state.add_track("ip", -sup[who], side)
     dice = combat_dice(ctx)
     if roll is None:
-        roll = roll_dice(ctx.state, dice, purpose="combat", cases=procedure_cases(ctx, ["10.0D"]),
+        roll = roll_dice(ctx.state, dice, purpose="combat", cases=dice_cases(ctx),
                          trace=ctx.trace if ctx.trace is not None else Trace(), source="combat.resolve")
     result = crt_result(ctx, a["column"], roll, a["drm"]["net"])
     rec = record(ctx)
     noted = note_on_roll(ctx, rec, f, roll)
-    if kind != "overrun":
+    if kind != "overrun":  # an overrunning stack may overrun again (the game's attack_again lines are not asked)
         rec["attacked_step"] = sorted(set(rec["attacked_step"]) | set(attackers))
-        rec["defended_step"] = sorted(set(rec["defended_step"]) | set(f.defenders))
+    rec["defended_step"] = sorted(set(rec["defended_step"]) | set(f.defenders))  # defend_again decides (e.g. 9.5E)
     if kind == "attack":
         rec["attacked_phase"] = sorted(set(rec["attacked_phase"]) | set(attackers))
     save(ctx, rec)
@@ -103,7 +105,7 @@ def resolve(ctx: Any, attackers: Sequence[str], hex_: str, kind: str, support: M
         del out["support"]       # no IPs, no combat support (a game without ip_cost)
     ctx.record("combat", list(dict.fromkeys([*procedure_cases(ctx, ["10.0D", "10.0E"]), *fired])),
                {k: v for k, v in out.items() if k != "drm"}
-               | {"drm": a["drm"]["net"], "terms": a["drm"].get("terms", [])},
+               | {"drm": a["drm"]["net"], "terms": a["drm"].get("terms", []), "lines": dice_lines(ctx)},
                source="combat.resolve", side=f.attacker_side)
     return out
 
@@ -145,9 +147,10 @@ def attack_answer(ctx: Any, hex_: str, attackers: Sequence[str], support: Sequen
         noting = [c for flag, cases in noted_flags(ctx).items() if out["result"].get(flag) for c in cases]
         if noting:  # the roll notes a unit for a flag: the answer cites the note_FLAG line's cases
             out["result"]["cases"] = list(dict.fromkeys(noting))
-    if refusals and rules_define(ctx, "combat_dice"):
+    if refusals and "attack" in ctx.rules.permissions:
         out = _not_legal(ctx, out, a["facts"])
     out["cases"] = sorted(set(procedure_cases(ctx, ["10.0A", "10.0B", "10.0E", "10.3A", "10.3B", "10.4.5C"]))
+                          | set(dice_cases(ctx))
                           | {c for t in a["drm"]["terms"] for c in t["case"].split(", ")}
                           | {c for t in a.get("shifts", ()) for c in t["case"].split(", ")}
                           | set(fired_cases(ctx, a["facts"]))
@@ -156,8 +159,8 @@ def attack_answer(ctx: Any, hex_: str, attackers: Sequence[str], support: Sequen
 
 
 def _not_legal(ctx: Any, out: Mapping[str, Any], f: Any) -> dict[str, Any]:
-    """A refused attack where the scripts define ``combat_dice`` (Battle for Moscow, for example):
-    ``legal`` and the refusals first, no outcomes or result, no column below the CRT (BM8.2C)."""
+    """A refused attack of a game whose scripts have ``attack`` lines (e.g. Battle for Moscow's
+    BM8.2C, odds below the table): ``legal`` and the refusals first, no outcomes or result, no column below the CRT (BM8.2C)."""
     head = {"legal": False, "refusals": out["refusals"]}
     rest = {k: v for k, v in out.items() if k not in ("legal", "refusals", "outcomes", "result")}
     if below_table(ctx, f.attack_strength, f.defense_strength):

@@ -34,6 +34,7 @@ from casebook.areas._combat_notes import (
 )
 from casebook.areas._combat_odds import (
     combat_dice,
+    dice_cases,
     rules_define,
 )
 from casebook.areas._combat_resolve import assess, attack_answer, resolve
@@ -50,7 +51,7 @@ __all__ = ["STATE_SCHEMA", "REQUIRES", "STEPS", "QUESTIONS", "HELP_RULES", "HELP
            "defender_support_policy", "raise_actions"]  # assess, attack_answer, resolve: from ._combat_resolve
 #: What a pack must hold for this area (src/casebook/content/requires.py): the CRT and the strength
 #: and DRM quantities (dice, column shifts, IP costs and the Combat Modifiers Chart are optional).
-REQUIRES = {"tables": ["crt"], "quantities": ["combat_strength", "attack_drm"]}
+REQUIRES = {"tables": ["crt"], "quantities": ["combat_strength", "attack_drm", "combat_dice"]}
 
 QUESTIONS = {"attack": "attack HEX --with UNIT,UNIT… [--support A,D] [--overrun] [--roll N] — odds, "
                        "column, DRM terms and every outcome of an attack ({cases})"}
@@ -261,7 +262,7 @@ def casebook_answer(ctx, question, args, options):
     if roll is not None:  # a roll the combat dice can show (two dice 2-12, 10.0D; one 1-6, BM8.4)
         dice = combat_dice(ctx)
         if not isinstance(roll, int) or not dice <= roll <= dice * SIDES:
-            cases = ctx.rules.quantities["combat_dice"].code.cases if rules_define(ctx, "combat_dice") else ["10.0D"]
+            cases = dice_cases(ctx)
             raise QuestionError(f"--roll {roll!r}: the combat dice ({dice} × d{SIDES}, by "
                                 f"{', '.join(cases)}) roll {dice}-{dice * SIDES}")
     return attack_answer(ctx, args[0], list(options["with"]), options.get("support") or (0, 0),
