@@ -134,6 +134,7 @@ def test_a_played_prefix_records_the_same_trace_with_every_cache_switched_off(mo
     def own_cache(self, *args, **kwargs):
         kwargs.pop("cache", None)
         init(self, *args[:4], **kwargs)
+        self.hexes = None  # no board cache held: hex_facts (below) is asked each time
 
     monkeypatch.setattr(ruleset.RuleSet, "permission_unless_clear", ruleset.RuleSet.permission)  # explain every time
     monkeypatch.setattr(spatial, "hex_facts", lambda board: {})                 # read the map every time

@@ -295,12 +295,13 @@ class SpatialTerms:
 
         def info(e: Any, r: Any) -> Any:
             label = f(e, r)
-            board = _board(e, loc)
-            known = hex_facts(board)
+            known = getattr(e.std, "hexes", None)  # the standard facts hold the board's cache
+            if known is None:
+                known = hex_facts(_board(e, loc))
             found = known.get(label)
             if found is None:
                 try:
-                    found = known[label] = _hex_facts(board.hex(_hex(label)))
+                    found = known[label] = _hex_facts(_board(e, loc).hex(_hex(label)))
                 except ValueError:
                     raise MissingFactError(f"hex {label!r} is not on the map ({loc})") from None
             return found[pick]

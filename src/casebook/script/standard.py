@@ -68,7 +68,7 @@ class StandardFacts(Mapping[str, Any]):
     (``defaults``: the register's value of each setting, name -> value). A fact the state does
     not have yet (the weather before the first Weather Phase) is absent: ``KeyError``."""
 
-    __slots__ = ("_state", "_defaults", "_derived", "board", "cache")
+    __slots__ = ("_state", "_defaults", "_derived", "board", "cache", "hexes")
 
     def __init__(self, state: _State, defaults: Mapping[str, Any], board: Any = None,
                  derived: Mapping[str, tuple[str, str]] | None = None,
@@ -82,6 +82,12 @@ class StandardFacts(Mapping[str, Any]):
         #: derived data of spatial terms, keyed by what they depend on (the state's version); the
         #: engine gives every context of a game the same one (at most :data:`KEPT` entries)
         self.cache: dict[Any, Any] = {} if cache is None else cache
+        #: the board's cache of what the map says of each hex (:func:`casebook.script.spatial.hex_facts`)
+        self.hexes: dict[str, tuple[str, str, str]] | None = None
+        if board is not None:
+            from . import spatial
+
+            self.hexes = spatial.hex_facts(board)
 
     @property
     def version(self) -> Any:
