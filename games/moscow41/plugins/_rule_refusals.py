@@ -45,9 +45,10 @@ def memo_allowed(ctx: Any, action: str, facts: Mapping[str, Any]) -> bool:
     """:meth:`ctx.allowed`, kept per state version (``ctx.memo``) by the facts given — for a
     permission asked for many units with few distinct facts (every stack of a side)."""
     key = ("rules.allowed", action, tuple(sorted(facts.items())))
-    found = ctx.memo.get(key)
+    memo = ctx.memo
+    found = memo.get(key)
     if found is None:
-        found = ctx.memo[key] = ctx.allowed(action, facts)
+        found = memo[key] = ctx.allowed(action, facts)
     return bool(found)
 
 

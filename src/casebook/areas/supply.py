@@ -137,9 +137,14 @@ def path_blocks(ctx: Any, side: str, *, through_enemy: str, through_ezoc: str,
     occupied, ezocs = enemy_blocks(ctx, side, cache, keep, fallback_key, per_hex)
     by_hex = units_by_hex(ctx)
     out: dict[Hex, Any] = {} if _allowed(ctx, through_enemy, {}) else dict.fromkeys(occupied, reasons[0])
+    verdicts: dict[bool, bool] = {}  # friendly -> allowed: the same facts give the same verdict
     for h in ezocs:
-        friendly = any(u.get("side") == side and opens(u) for u in by_hex.get(h, ()))
-        if not _allowed(ctx, through_ezoc, {"friendly_combat_unit": friendly}):
+        units = by_hex.get(h)
+        friendly = bool(units) and any(u.get("side") == side and opens(u) for u in units)
+        allowed = verdicts.get(friendly)
+        if allowed is None:
+            allowed = verdicts[friendly] = _allowed(ctx, through_ezoc, {"friendly_combat_unit": friendly})
+        if not allowed:
             out[h] = reasons[1]
     return out
 

@@ -44,24 +44,16 @@ class Ctx:
     def memo(self) -> dict[Any, Any]:
         """A cache for derived maps, valid for the state's current content (a new, empty one
         after any change: caches never outlive the content they were computed from)."""
-        if self.event_lines is not None:
-            return self._own_cache(("memo", self.state.version))
+        if self.event_lines is not None:  # a cache of this context alone: its lines never come
+            own = self.__dict__.get("_own")  # from another query's cache; only the current
+            version = self.state._version    # content's memo is kept
+            if own is None or own[0] != version:
+                own = self.__dict__["_own"] = (version, {})
+            return own[1]
         recent = self.engine._recent  # the version asked last: most calls (inlined, a hot path)
         if recent[0] == self.state._version:
             return recent[1]
         return self.engine.memo_for(self.state)
-
-    def _own_cache(self, key: Any) -> dict[Any, Any]:
-        """A cache of this context alone (an ``event_lines`` context: its lines never come from
-        another query's cache)."""
-        own = self.__dict__.setdefault("_own", {})
-        found = own.get(key)
-        if found is None:
-            if key[0] == "memo":  # only the current content's memo is kept
-                for old in [k for k in own if k[0] == "memo"]:
-                    del own[old]
-            found = own[key] = {}
-        return found
 
     @property
     def pack(self) -> Pack:
@@ -98,7 +90,7 @@ class Ctx:
             from casebook.script.standard import StandardFacts
 
             std = self.__dict__["_standard"] = StandardFacts(self.state, self.engine.setting_defaults, self.board,
-                                                             self.engine.derived_facts)
+                                                             self.engine.derived_facts, self.engine._std_cache)
         return std
 
     def value(self, name: str, facts: Mapping[str, Any]) -> Any:
@@ -112,18 +104,20 @@ class Ctx:
         """Rule-script quantity ``name`` for ``facts`` with its :class:`Explanation`
         (``.value``, and every line with cases and ``file:line``)."""
         e = self.engine.rules.explain(name, facts, self.engine.script_tables, self.standard)
-        self.engine.note_lines(e)
-        if self.event_lines is not None and not self.__dict__.get("_paused"):
-            self.engine.note_lines(e, self.event_lines)
+        self._note(e)
         return e
 
     def permission(self, action: str, facts: Mapping[str, Any]) -> Any:
         """Rule-script verdict on ``action`` for ``facts`` (allowed, and the cases deciding)."""
         e = self.engine.rules.permission(action, facts, self.engine.script_tables, self.standard)
+        self._note(e)
+        return e
+
+    def _note(self, e: Any) -> None:
+        """Note the lines of explanation ``e`` for the recording and this context's next event."""
         self.engine.note_lines(e)
         if self.event_lines is not None and not self.__dict__.get("_paused"):
             self.engine.note_lines(e, self.event_lines)
-        return e
 
     def allowed(self, action: str, facts: Mapping[str, Any]) -> bool:
         """Whether the rule scripts allow ``action`` for ``facts`` (fast path: no explanation)."""

@@ -22,6 +22,7 @@ List the plugin in a manifest's ``plugins:`` where the actions should appear amo
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from pydantic import ConfigDict
@@ -67,11 +68,46 @@ def _facts(side: str, candidate: dict[str, Any]) -> dict[str, Any]:
     return {"side": side, **candidate}
 
 
-def _short(ctx: Any, offer: Any, facts: dict[str, Any]) -> list[tuple[Any, int, int]]:
-    """The costs of ``offer`` the tracks cannot pay: ``[(cost line, amount, on the track)]``."""
+class _Reads(Mapping[str, Any]):
+    """``facts`` noting the names a rule line reads (all of them when it iterates them)."""
+
+    def __init__(self, facts: Mapping[str, Any]) -> None:
+        self._facts = facts
+        self.read: set[str] = set()
+
+    def __getitem__(self, name: str) -> Any:
+        self.read.add(name)
+        return self._facts[name]
+
+    def __contains__(self, name: object) -> bool:
+        self.read.add(str(name))
+        return name in self._facts
+
+    def __iter__(self) -> Iterator[str]:
+        self.read.update(self._facts)
+        return iter(self._facts)
+
+    def __len__(self) -> int:
+        return len(self._facts)
+
+
+def _short(ctx: Any, offer: Any, facts: dict[str, Any],
+           same: dict[int, int] | None = None) -> list[tuple[Any, int, int]]:
+    """The costs of ``offer`` the tracks cannot pay: ``[(cost line, amount, on the track)]``.
+
+    ``same`` (listing every candidate): cost index -> the amount of a cost line that read none
+    of the candidate's facts, the same for every candidate (its lines noted at the first)."""
     out = []
-    for cost in offer.costs:
-        amount = _amount(ctx, cost, facts)
+    for i, cost in enumerate(offer.costs):
+        if same is not None and i in same:
+            amount = same[i]
+        elif same is not None:
+            probe = _Reads(facts)
+            amount = _amount(ctx, cost, probe)
+            if not probe.read - {"side"}:  # the candidate's facts unread: the same for each
+                same[i] = amount
+        else:
+            amount = _amount(ctx, cost, facts)
         have = ctx.state.track(cost.track, *_keys(ctx, cost, facts))
         if amount > have:
             out.append((cost, amount, have))
@@ -104,7 +140,7 @@ def _track_name(line: Any, keys: list[str]) -> str:
     return " of ".join([line.track, ", ".join(keys)]) if keys else line.track
 
 
-def _amount(ctx: Any, cost: Any, facts: dict[str, Any]) -> int:
+def _amount(ctx: Any, cost: Any, facts: Mapping[str, Any]) -> int:
     if cost.quantity is not None:  # a quantity by name: asked through the context (its lines noted)
         return int(ctx.value(cost.quantity, facts))
     return int(ctx.rules.offer_cost(cost, facts, ctx.engine.script_tables, ctx.standard))
@@ -120,9 +156,10 @@ def offered(ctx: Any, offer: Any) -> list[Action]:
     if key in memo:
         return list(memo[key])
     out = []
+    same: dict[int, int] = {}
     for cand in _candidates(ctx, offer):
         facts = _facts(side, cand)
-        if not _short(ctx, offer, facts) and ctx.allowed(offer.action, facts):
+        if not _short(ctx, offer, facts, same) and ctx.allowed(offer.action, facts):
             out.append(Action.make(offer.kind, side, **({offer.arg: cand[offer.arg]} if offer.arg else {})))
     memo[key] = out
     return list(out)

@@ -69,6 +69,8 @@ class Engine:
     _lasting: OrderedDict[Any, dict[Any, Any]] = field(default_factory=OrderedDict, repr=False)
     _recent: list[Any] = field(default_factory=lambda: [None, None], repr=False)
     _settings: dict[str, Any] = field(default_factory=dict, repr=False)
+    #: the standard facts' records cache, shared by every context (keyed by state version)
+    _std_cache: dict[Any, Any] = field(default_factory=dict, repr=False)
     #: ``[None]``, or ``[{source: line}]`` while :meth:`recording_lines` collects the script lines
     _recording: list[Any] = field(default_factory=lambda: [None], repr=False)
 

@@ -273,6 +273,12 @@ class PermissionCode:
                         for i, (verdict, _, cond) in enumerate(self.lines) if verdict == "forbid")
         object.__setattr__(self, "_forbids", forbids)
 
+    def unless_clear_in(self, env: Env) -> Explanation | None:
+        """:meth:`explain_in`, or ``None`` when no line fires (the action is allowed and the
+        explanation would name no line). Every condition is evaluated either way."""
+        fired = [cond is None or bool(cond(env, None)) for _, _, cond in self.lines]
+        return self.explain_in(env, fired) if any(fired) else None
+
     def allowed_in(self, env: Env) -> bool:
         """Allowed: no forbid line fires unless a permit overriding it fires too (fast path)."""
         for cond, by in self._forbids:
@@ -308,8 +314,9 @@ class PermissionCode:
                 d[c.source] = entry(c)
         return self.allowed_in(env)
 
-    def explain_in(self, env: Env) -> Explanation:
-        fired = [cond is None or bool(cond(env, None)) for _, _, cond in self.lines]
+    def explain_in(self, env: Env, fired: list[bool] | None = None) -> Explanation:
+        if fired is None:  # whether each line's condition holds (given: already evaluated)
+            fired = [cond is None or bool(cond(env, None)) for _, _, cond in self.lines]
         out = []
         allowed = True
         used: set[int] = set()

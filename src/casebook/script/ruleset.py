@@ -119,6 +119,13 @@ class RuleSet:
         return True if p is None else _guard(
             lambda: p.allowed_noting(self._env(facts, tables, standard), into, entry), action)
 
+    def permission_unless_clear(self, action: str, facts: Mapping[str, Any], tables: Mapping[str, Any] | None = None,
+                                standard: Mapping[str, Any] | None = None) -> Explanation | None:
+        """:meth:`permission`, or ``None`` when no line about ``action`` fires (allowed, and the
+        verdict names no line: nothing for an ask or an event to collect)."""
+        p = self.permissions.get(action)
+        return None if p is None else _guard(lambda: p.unless_clear_in(self._env(facts, tables, standard)), action)
+
     def permission(self, action: str, facts: Mapping[str, Any], tables: Mapping[str, Any] | None = None,
                    standard: Mapping[str, Any] | None = None) -> Explanation:
         """The verdict on ``action`` (``value``: allowed) with every forbid/permit line."""

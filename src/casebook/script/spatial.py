@@ -24,6 +24,7 @@ once (:func:`distance_field`) and looked up.
 from __future__ import annotations
 
 import bisect
+import weakref
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
@@ -33,7 +34,7 @@ from casebook.core.hexgrid import Hex, parse_hex, to_cube
 from . import ast as A
 from .facts import FactType
 
-__all__ = ["FAR", "FIELD_AFTER", "SpatialTerms", "distance_field", "grid_cubes"]
+__all__ = ["FAR", "FIELD_AFTER", "SpatialTerms", "distance_field", "grid_cubes", "hex_facts"]
 
 #: The distance to the nearest of nothing: farther than any map.
 FAR = 999
@@ -90,12 +91,33 @@ def _hex(label: str) -> Hex:
 
 
 def _board(e: Any, loc: A.Loc) -> Any:
-    from .values import MissingFactError
-
     board = getattr(e.std, "board", None)
     if board is None:
+        from .values import MissingFactError
+
         raise MissingFactError(f"a spatial term needs the game's map ({loc})")
     return board
+
+
+#: board -> {hex label: (terrain, town name, town kind)}: what the map says of each hex asked,
+#: read once per board (a board never changes; a rule line may ask it of every unit after every action)
+_HEX_FACTS: weakref.WeakKeyDictionary[Any, dict[str, tuple[str, str, str]]] = weakref.WeakKeyDictionary()
+
+
+def hex_facts(board: Any) -> dict[str, tuple[str, str, str]]:
+    """The cache of ``terrain(h)``, ``town_name(h)`` and ``town(h)`` for ``board``: hex label ->
+    ``(terrain, town name or "", town kind or "none")``, filled as hexes are asked."""
+    known = _HEX_FACTS.get(board)
+    if known is None:
+        known = _HEX_FACTS[board] = {}
+    return known
+
+
+def _hex_facts(hi: Any) -> tuple[str, str, str]:
+    """``(terrain, town name, town kind)`` of a :class:`casebook.core.board.HexInfo`."""
+    if not hi.town:
+        return (hi.terrain, "", "none")
+    return (hi.terrain, str(hi.town.get("name", "")), hi.town.get("kind", "town"))
 
 
 def _blank(t: FactType) -> Any:
@@ -269,17 +291,20 @@ class SpatialTerms:
         vtype = STR if field == "town_name" else (hexes[1].fields.get(field, STR) if hexes is not None else STR)
         f = args[0]
 
+        pick = ("terrain", "town_name", "town").index(field)
+
         def info(e: Any, r: Any) -> Any:
             label = f(e, r)
-            try:
-                hi = _board(e, loc).hex(_hex(label))
-            except ValueError:
-                raise MissingFactError(f"hex {label!r} is not on the map ({loc})") from None
-            if field == "terrain":
-                return hi.terrain
-            if field == "town_name":  # the town's name on the map ("" where there is none)
-                return str(hi.town.get("name", "")) if hi.town else ""
-            return hi.town.get("kind", "town") if hi.town else "none"
+            known = getattr(e.std, "hexes", None)  # the standard facts hold the board's cache
+            if known is None:
+                known = hex_facts(_board(e, loc))
+            found = known.get(label)
+            if found is None:
+                try:
+                    found = known[label] = _hex_facts(_board(e, loc).hex(_hex(label)))
+                except ValueError:
+                    raise MissingFactError(f"hex {label!r} is not on the map ({loc})") from None
+            return found[pick]
         return Compiled(info, vtype)
 
     def side_relative(self, n: str, record: FactType | None) -> Any:

@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, Protocol
 
-__all__ = ["ENGINE_FACTS", "POSITION_FIELDS", "ENGINE_COLLECTIONS", "STANDARD_PROVIDERS", "StandardFacts", "setting_defaults"]
+__all__ = ["ENGINE_FACTS", "POSITION_FIELDS", "ENGINE_COLLECTIONS", "KEPT", "STANDARD_PROVIDERS", "StandardFacts",
+           "setting_defaults"]
 
 #: The facts ``provider: engine`` may name, with what each is (the game's facts.yaml gives types).
 ENGINE_FACTS: Mapping[str, str] = {
@@ -69,24 +70,35 @@ class _State(Protocol):
 
 _ABSENT = object()
 
+#: The collections' records kept per cache (a few state versions' worth).
+KEPT = 8
+
 
 class StandardFacts(Mapping[str, Any]):
     """The standard facts of one live ``state``: the :data:`ENGINE_FACTS` and every setting
     (``defaults``: the register's value of each setting, name -> value). A fact the state does
     not have yet (the weather before the first Weather Phase) is absent: ``KeyError``."""
 
-    __slots__ = ("_state", "_defaults", "_derived", "board", "cache")
+    __slots__ = ("_state", "_defaults", "_derived", "board", "cache", "hexes")
 
     def __init__(self, state: _State, defaults: Mapping[str, Any], board: Any = None,
-                 derived: Mapping[str, tuple[str, ...]] | None = None) -> None:
+                 derived: Mapping[str, tuple[str, ...]] | None = None,
+                 cache: dict[Any, Any] | None = None) -> None:
         self._state = state
         self._defaults = defaults
         #: fact -> (``track`` | ``markers``, the track or marker kind), from facts.yaml
         self._derived = derived or {}
         #: the game's :class:`casebook.core.board.Board` (``None``: no spatial terms)
         self.board = board
-        #: derived data of spatial terms, keyed by what they depend on (the state's version first)
-        self.cache: dict[Any, Any] = {}
+        #: derived data of spatial terms, keyed by what they depend on (the state's version); the
+        #: engine gives every context of a game the same one (at most :data:`KEPT` entries)
+        self.cache: dict[Any, Any] = {} if cache is None else cache
+        #: the board's cache of what the map says of each hex (:func:`casebook.script.spatial.hex_facts`)
+        self.hexes: dict[str, tuple[str, str, str]] | None = None
+        if board is not None:
+            from . import spatial
+
+            self.hexes = spatial.hex_facts(board)
 
     @property
     def version(self) -> Any:
@@ -97,13 +109,15 @@ class StandardFacts(Mapping[str, Any]):
         """The engine collection ``name`` (:data:`ENGINE_COLLECTIONS`) as records holding exactly
         ``fields`` (field -> the value when a unit or hex has none), cached per state version.
         ``KeyError`` for another name or without a board."""
-        key = ("records", name, fields, self.version)
+        key = ("records", name, fields, self.version, id(self.board))
         out = self.cache.get(key)
         if out is not None:
             return out
         if name == "map_units":
             units = getattr(self._state, "units", ())
-            out = [{f: u.get(f, d) for f, d in fields} for u in units if "hex" in u]
+            names = [f for f, _ in fields]
+            blanks = [d for _, d in fields]
+            out = [dict(zip(names, map(u.get, names, blanks))) for u in units if "hex" in u]
         elif name == "map_hexes" and self.board is not None:
             from casebook.core.hexgrid import hex_label
 
@@ -115,7 +129,10 @@ class StandardFacts(Mapping[str, Any]):
                 out.append({f: rec.get(f, d) for f, d in fields})
         else:
             raise KeyError(name)
-        self.cache[key] = out
+        cache = self.cache
+        cache[key] = out
+        if len(cache) > KEPT:  # the oldest entry goes (versions only grow)
+            del cache[next(iter(cache))]
         return out
 
     def __getitem__(self, name: str) -> Any:

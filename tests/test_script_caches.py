@@ -1,0 +1,167 @@
+"""The caches the rule-script runtime keeps for speed (issue #14: the greedy Blitz game loop within
+10% of session 6's), each against the answer computed without it:
+
+- ``terrain(h)`` / ``town(h)`` / ``town_name(h)`` read a per-board cache (``spatial.hex_facts``):
+  for every hex of the Moscow '41 map, the map's own answer (``Board.hex``);
+- the standard collections' records (``map_units``, ``map_hexes``) are shared by every context of
+  the engine, per state version: equal to the records of a context with a cache of its own, also
+  after a change (the 18.1.3D Smolensk line reads them after every action);
+- ``Ctx.allowed`` in a context that collects lines skips the explanation only when no line of the
+  permission fires (then it would name none): the verdicts and the collected lines equal those of
+  the explanation asked every time, for every permission of the pack;
+- a context that collects lines keeps its own memo per state version (a new one after a change).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from casebook.core.game import Game
+from casebook.core.hexgrid import hex_label
+from casebook.script import compile_pack, compile_scripts, find_rule_pack
+from casebook.script.spatial import hex_facts
+from casebook.script.standard import KEPT, StandardFacts
+from casebook.tools.bots import make_bot
+
+M41 = compile_pack(find_rule_pack("moscow41"))
+
+def _played(actions: int):
+    game = Game.load("moscow41", "october-blitz")
+    state = game.new_initial_state(1)
+    bots = {s: make_bot("greedy", s, 1) for s in ("german", "soviet")}
+    for _ in range(actions):
+        state.apply(bots[state.current_player()].choose(state))
+    return state
+
+
+def test_18_1_3D_town_name_terrain_and_town_read_through_the_cache_give_the_maps_answers():
+    state = _played(0)
+    ctx = state.ctx()
+    board = ctx.board
+    rules = compile_scripts([("t.rules", "quantity t = sum by 1.1\n  1 by 1.1 when town_name(hex) is \"Smolensk\"\n"
+                                         "  10 by 1.1 when terrain(hex) is forest\n"
+                                         "  100 by 1.1 when town(hex) is city\n")], M41.schema)
+    smolensk = 0
+    for h in board.hexes():
+        label = hex_label(h)
+        info = board.hex(h)
+        want = (info.terrain, str(info.town.get("name", "")) if info.town else "",
+                info.town.get("kind", "town") if info.town else "none")
+        expected = (want[1] == "Smolensk") + 10 * (want[0] == "forest") + 100 * (want[2] == "city")
+        for _ in range(2):  # the first reading fills the cache, the second reads it
+            assert rules.value("t", {"hex": label}, ctx.engine.script_tables, ctx.standard) == expected, label
+        assert hex_facts(board)[label] == want  # what the cache now holds is the map's answer
+        smolensk += want[1] == "Smolensk"
+    assert smolensk >= 1  # 18.1.3D's town is on the map
+
+
+def test_18_1_3D_the_shared_records_equal_a_contexts_own_records_before_and_after_a_change():
+    state = _played(3)
+    engine = state.game.engine
+    fields = (("id", ""), ("side", "none"), ("class", "none"), ("size", "none"), ("hex", ""), ("oos", False))
+
+    def own(data):
+        return StandardFacts(data, engine.setting_defaults, engine.board_for(data), engine.derived_facts).records(
+            "map_units", fields)
+
+    shared = state.ctx().standard.records("map_units", fields)
+    assert shared == own(state.data)
+    assert state.ctx().standard.records("map_units", fields) is shared  # another context: the same list
+    state.apply(make_bot("greedy", state.current_player(), 1).choose(state))
+    after = state.ctx().standard.records("map_units", fields)
+    assert after == own(state.data)
+    assert len(engine._std_cache) <= KEPT
+
+
+def test_a_context_collecting_lines_gives_the_explained_verdicts_and_lines_when_it_skips_the_explanation():
+    state = _played(40)  # into the first German Movement Step: stacks, supply and ZOC asked
+    engine = state.game.engine
+    asked = list(M41.permissions)
+    facts_list = [{"side": s, "unit_class": c, "unit_size": z}
+                  for s in ("german", "soviet") for c in ("infantry", "armor", "hq") for z in ("division", "regiment")]
+    compared = shortcut = 0
+    for action in asked:
+        for facts in facts_list:
+            fast = engine.ctx(state.data, event_lines=True)
+            slow = engine.ctx(state.data, event_lines=True)
+            try:
+                got = fast.allowed(action, dict(facts))
+            except Exception as exc:  # a fact this permission reads is not given: both refuse alike
+                with pytest.raises(type(exc)):
+                    slow.permission(action, dict(facts))
+                continue
+            verdict = slow.permission(action, dict(facts))
+            assert got == bool(verdict.value), (action, facts)
+            assert list(fast.event_lines) == list(slow.event_lines), (action, facts)
+            compared += 1
+            shortcut += engine.rules.permission_unless_clear(action, dict(facts), engine.script_tables,
+                                                             fast.standard) is None
+    assert compared and shortcut  # verdicts compared, some of them without an explanation
+
+
+def test_a_context_collecting_lines_keeps_its_own_memo_per_state_version():
+    state = _played(3)
+    ctx = state.game.engine.ctx(state.data, event_lines=True)
+    memo = ctx.memo
+    memo["probe"] = 1
+    assert ctx.memo is memo
+    assert "probe" not in state.game.engine.ctx(state.data).memo  # never the engine's shared memo
+    ctx.changed()
+    assert ctx.memo is not memo and "probe" not in ctx.memo
+
+
+def test_an_off_map_hex_is_refused_by_a_hex_term_every_time_and_never_cached():
+    from casebook.script.values import MissingFactError
+
+    ctx = _played(0).ctx()
+    rules = compile_scripts([("t.rules", "quantity t = sum by 1.1\n  1 by 1.1 when terrain(hex) is forest\n")],
+                            M41.schema)
+    for _ in range(2):
+        with pytest.raises(MissingFactError, match="not on the map"):
+            rules.value("t", {"hex": "9999"}, ctx.engine.script_tables, ctx.standard)
+    assert "9999" not in hex_facts(ctx.board)
+
+
+def test_a_played_prefix_records_the_same_trace_with_every_cache_switched_off(monkeypatch):
+    from casebook.script import ruleset, spatial, standard
+
+    def trace_of(actions: int) -> str:
+        return _played(actions).trace.dumps()
+
+    cached = trace_of(60)
+    init = standard.StandardFacts.__init__
+
+    def own_cache(self, *args, **kwargs):
+        kwargs.pop("cache", None)
+        init(self, *args[:4], **kwargs)
+        self.hexes = None  # no board cache held: hex_facts (below) is asked each time
+
+    monkeypatch.setattr(ruleset.RuleSet, "permission_unless_clear", ruleset.RuleSet.permission)  # explain every time
+    monkeypatch.setattr(spatial, "hex_facts", lambda board: {})                 # read the map every time
+    monkeypatch.setattr(standard.StandardFacts, "__init__", own_cache)         # a records cache per context
+    assert trace_of(60) == cached
+
+
+@pytest.mark.parametrize("points", [0, 1, 3])
+def test_16_1C_a_cost_read_once_for_every_hex_lists_what_reading_it_for_each_hex_lists(points, monkeypatch):
+    from casebook.script import declared
+    from tests.test_declared_actions import _ctx
+
+    def listing():
+        ctx = _ctx(points=points)
+        with ctx.engine.recording_lines() as lines:
+            actions = declared.casebook_legal_actions(ctx, "second_initiative", "replacement_reinforcement")
+        return [str(a) for a in actions], lines
+
+    cached, cached_lines = listing()
+    short = declared._short
+    seen = []
+
+    def every_time(ctx, offer, facts, same=None):  # the amount read for each hex
+        seen.append(facts["hex"])
+        return short(ctx, offer, facts)
+
+    monkeypatch.setattr(declared, "_short", every_time)
+    assert listing() == (cached, cached_lines)
+    assert len(seen) > 100 and (points == 0 or cached)  # every hex asked; with points, some offered
+    assert any(ln["source"].startswith("partisans.rules") for ln in cached_lines)
