@@ -15,9 +15,9 @@ from casebook.core.game import Game
 from casebook.core.state import GameState
 from casebook.core.trace import Trace
 from casebook.games.moscow41.plugins import paratroops
+from games.moscow41.tests._fakes_vp import FAKE, fake_engine
+from games.moscow41.tests.test_paratroops import drop, pos
 from tests.conftest import make_ctx
-from tests.rules._fakes_vp import FAKE, fake_engine
-from tests.rules.test_paratroops import drop, pos
 
 
 def _state(fixed):

@@ -83,7 +83,7 @@ def test_0_7_2_1B_ask_income_roll_must_be_one_the_ip_die_can_show(roll):
 @pytest.mark.parametrize("roll, total", [("1", 27), ("6", 32)])
 def test_0_7_2_1B_ask_income_rolls_1_and_6_are_added(roll, total):
     # docs/examples/income-turn13.yaml: the German total is 31 with a roll of 5
-    # (tests/rules/test_initiative.py::test_ask_income_json_snapshot), so 27 with 1, 32 with 6
+    # (games/moscow41/tests/test_initiative.py::test_ask_income_json_snapshot), so 27 with 1, 32 with 6
     res = _ask(INCOME, "income", "german", "--roll", roll, "--json")
     assert res.exit_code == 0, res.output
     import json

@@ -1,5 +1,5 @@
 """Play, replay and explain on the mini pack with a toy rules plugin (the real game's plugins are
-tested in tests/rules/ and by the Moscow '41 play tests)."""
+tested in games/moscow41/tests/ and by the Moscow '41 play tests)."""
 
 from __future__ import annotations
 

@@ -417,12 +417,12 @@ def test_a_play_loaded_from_a_hand_made_position_replays(tmp_path):
 def test_10_5B_serve_load_asks_a_human_the_template_only_first_decision(tmp_path):
     """A loaded position whose very first decision is template-only for the Soviets (only
     ``pass`` listed, an attack by a group no listing makes offered as a template: the position of
-    tests/rules/test_decisions_template_only.py). Served with the Soviets human it is asked, not
+    games/moscow41/tests/test_decisions_template_only.py). Served with the Soviets human it is asked, not
     settled before the session knows who plays; with bots only it is settled as before."""
     import yaml
 
     from casebook.tools.cmd_serve import build_session
-    from tests.rules.test_decisions_template_only import REACTION, position
+    from games.moscow41.tests.test_decisions_template_only import REACTION, position
 
     save = tmp_path / "reaction.yaml"
     save.write_text(yaml.safe_dump(position(REACTION, "reaction_attacks")))

@@ -1,11 +1,11 @@
 """The modder's cookbook (docs/modding.md), Battle for Moscow recipes: applied to a copy of the pack
-by tests/rules/test_cookbook.py's `cooked` (each recipe line must be in docs/modding.md)."""
+by games/moscow41/tests/test_cookbook.py's `cooked` (each recipe line must be in docs/modding.md)."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.rules.test_cookbook import cooked
+from games.moscow41.tests.test_cookbook import cooked
 
 
 @pytest.mark.case("BM8.6A")

@@ -1,0 +1,98 @@
+"""How much combat support to buy is the player's choice (#18): any whole number of IPs, not
+only none or the most worth buying (10.4.2A, 2.3A-C).
+
+Positions and fakes are those of test_combat (0303 touches 0304).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from casebook.areas import combat
+from casebook.core.actions import parse_action
+from games.moscow41.tests._fakes import engine_with
+from games.moscow41.tests.test_combat import FAKE, g, s, terms
+from tests.conftest import make_ctx
+
+
+@pytest.fixture(scope="module")
+def engine(m41):
+    return engine_with(m41, fake_combat=FAKE)
+
+
+@pytest.fixture
+def pos(engine):
+    FAKE.reset()
+
+    def make(units: str, step: str = "combat", phasing: str = "german", ip: str = "{german: 10, soviet: 9}",
+             extra: str = "", weather: str = "{temperature: warm, ground: dry}", turn: int = 3):
+        text = f"""
+kind: position
+format: 1
+game: moscow41
+map:
+  layout: flat-top-even-q
+  size: {{columns: 8, rows: 8}}
+  terrain: {{default: clear}}
+{extra}
+turn: {turn}
+weather: {weather}
+phase: first_player
+step: {step}
+phasing: {phasing}
+first_player: {phasing}
+ip: {ip}
+units:
+{units}
+"""
+        return make_ctx(engine, text, trace=True)
+    return make
+
+
+def refused(ctx, text):
+    action = parse_action(text)
+    return [c for rs in ctx.hook.casebook_validate_action(ctx=ctx, action=action) for r in rs for c in r.cases]
+
+
+def listed(ctx):
+    return [a for ls in ctx.hook.casebook_legal_actions(ctx=ctx, phase="first_player", step="combat") for a in ls]
+
+
+def templates(ctx):
+    return [t for ts in ctx.hook.casebook_action_templates(ctx=ctx, phase="first_player", step="combat") for t in ts]
+
+
+@pytest.mark.case("10.4.2A", "2.3A")
+def test_10_4_2A_three_soviet_ips_buy_one_drm_and_any_amount_may_be_spent(pos):
+    # 10.4.2A: "Each 2 IPs spent by the Germans and 3 IPs spent by the Soviets applies a DRM of 1"
+    ctx = pos(s("s1", "0303", activated=True) + g("g1", "0304"), phasing="soviet",
+              ip="{german: 0, soviet: 9}")
+    attacks = [a for a in listed(ctx) if a.kind == "attack"]
+    assert [a.get("support") for a in attacks] == [0, 9]    # listed: none, or the most worth buying
+    [tpl] = [t for t in templates(ctx) if t.kind == "attack" and "with" in dict(t.fixed)]   # the support template
+    assert dict(tpl.fixed) == {"hex": "0304", "with": ("s1",)} and [n for n, _ in tpl.free] == ["support"]
+    assert "each 3 soviet IPs buy 1 DRM" in dict(tpl.free)["support"]
+    assert tpl.matches(parse_action("soviet: attack hex=0304 with=s1 support=3"))
+    assert refused(ctx, "soviet: attack hex=0304 with=s1 support=3") == []
+    assert refused(ctx, "soviet: attack hex=0304 with=s1 support=10") == ["2.3A"]   # 9 IPs held
+    assert refused(ctx, "soviet: attack hex=0304 with=s1 support=-1") == ["10.4.2A"]
+    base = terms(combat.assess(ctx, ["s1"], "0304", {"attacker": 0}))
+    for ips, drm in ((3, 1), (4, 1), (5, 1), (6, 2)):       # a remainder buys nothing (rounded down)
+        got = terms(combat.assess(ctx, ["s1"], "0304", {"attacker": ips}))
+        assert got.get("10.4.2A") == drm and {k: v for k, v in got.items() if k != "10.4.2A"} == base
+    FAKE.unsupplied.add("s1")   # 2.3B: an attacker out of supply receives no support
+    assert "2.3B" in refused(ctx, "soviet: attack hex=0304 with=s1 support=3")
+
+
+@pytest.mark.case("10.4.2A", "2.3C")
+def test_10_4_2A_the_defender_chooses_its_support_amount(pos):
+    ctx = pos(g("g1", "0303", activated=True) + s("s1", "0304"), ip="{german: 10, soviet: 9}")
+    attack = [a for a in listed(ctx) if a.kind == "attack" and a.get("support") == 0][0]
+    ctx.hook.casebook_apply_action(ctx=ctx, action=attack)
+    assert [a.get("ips") for a in listed(ctx) if a.kind == "support"] == [0, 9]
+    [tpl] = templates(ctx)
+    assert tpl.kind == "support" and [n for n, _ in tpl.free] == ["ips"]
+    assert refused(ctx, "soviet: support ips=3") == [] and refused(ctx, "soviet: support ips=12") == ["2.3A"]
+    out = ctx.hook.casebook_apply_action(ctx=ctx, action=parse_action("soviet: support ips=4"))
+    assert out["support"] == {"attacker": 0, "defender": 4} and ctx.state.track("ip", "soviet") == 5
+    assert terms(out)["10.4.2A"] == -1                       # 4 Soviet IPs: one DRM, in the defender's favour

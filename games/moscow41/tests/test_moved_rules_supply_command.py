@@ -1,0 +1,129 @@
+"""Supply and command cases moved into Moscow '41's rule scripts (issue #15, session 7): each
+test copies the pack, edits one line of supply.rules or command.rules, and sees play or ``ask``
+change — the plugins and the shared supply area read the line, so a modder changes the rule
+without Python."""
+
+from __future__ import annotations
+
+import pytest
+
+from casebook.core.game import Game
+from games.moscow41.tests.test_moved_rules import edited, supply_ctx
+from games.moscow41.tests.test_movement import inf
+
+HQ = '- {id: %s, side: german, class: hq, strength: 0, ma: 6, radius: 3, limit: 3, hex: "%s"%s}'
+
+
+def blitz(pack: str = "moscow41"):
+    return Game.load(pack, "october-blitz").new_initial_state(1).ctx()
+
+
+def _line_step(ctx, a: str, b: str) -> bool:
+    """Whether a road, trail or rail line crosses the hexside between hexes ``a`` and ``b``."""
+    from casebook.core.hexgrid import parse_hex
+    side = ctx.board.side(parse_hex(a), parse_hex(b))
+    return bool(side.road or side.trail or side.rail)
+
+
+# -- supply.rules -----------------------------------------------------------------------------------
+@pytest.mark.case("5.2C")
+def test_5_2C_supply_line_line_lets_soviet_paths_follow_rail(tmp_path):
+    """The supply area reads `supply_line` per line kind: in the October Blitz set-up s-29a traces
+    supply by rail (5.2C); when the line forbids rail to every side it has no supply route."""
+    from casebook.games.moscow41.plugins.supply import supply_answer
+    assert supply_answer(blitz(), "s-29a")["route"] == "rail"
+    edited(tmp_path, "supply.rules", "when line_kind is rail and side is not soviet", "when line_kind is rail")
+    answer = supply_answer(blitz(str(tmp_path / "moscow41")), "s-29a")
+    assert answer["in_supply"] is False and answer["route"] is None
+
+
+@pytest.mark.case("5.2D")
+def test_5_2D_supply_line_off_hexside_line_keeps_paths_on_the_line(tmp_path):
+    """The supply area reads `supply_line_off_hexside`: g-87id's road path in the October Blitz
+    set-up follows the road through its hexsides (5.2D: 1309 -> 1308); without the line the
+    path may step from line hex to line hex across a hexside no line crosses (1309 -> 1208)."""
+    from casebook.games.moscow41.plugins.supply import supply_answer
+    ctx = blitz()
+    answer = supply_answer(ctx, "g-87id")
+    assert answer["route"] == "road"
+    assert answer["path"] == ["1812", "1712", "1612", "1512", "1511", "1410", "1409", "1309", "1308"]
+    line = answer["path"][answer["path"].index("1410"):]
+    assert all(_line_step(ctx, a, b) for a, b in zip(line, line[1:]))
+    edited(tmp_path, "supply.rules", "forbid supply_line_off_hexside by 5.2D\n", "")
+    ctx = blitz(str(tmp_path / "moscow41"))
+    path = supply_answer(ctx, "g-87id")["path"]
+    assert path[-2:] == ["1309", "1208"] and not _line_step(ctx, "1309", "1208")
+
+
+@pytest.mark.case("5.6B")
+def test_5_6B_mark_oos_line_places_markers_only_in_the_recovery_step(tmp_path):
+    """supply's step-end hook reads `mark_oos`: g-36mot cannot trace supply in the October Blitz
+    set-up; the end of the Command Step leaves it unmarked (5.6B: markers only in the Recovery
+    Step), the end of the Recovery Step marks it OOS (5.5A); with the line naming the Command
+    Step, the marking happens there."""
+    from casebook.games.moscow41.plugins import supply
+    for step, marked in (("command", False), ("recovery", True)):
+        ctx = blitz()
+        assert ctx.state.phasing == "german" and supply.in_supply(ctx, "g-36mot") is False
+        supply.casebook_step_end(ctx=ctx, phase="first_player", step=step)
+        assert bool(ctx.state.unit("g-36mot").get("oos")) is marked
+    edited(tmp_path, "supply.rules", 'when ending_step is not "recovery"', 'when ending_step is not "command"')
+    ctx = blitz(str(tmp_path / "moscow41"))
+    supply.casebook_step_end(ctx=ctx, phase="first_player", step="command")
+    assert ctx.state.unit("g-36mot").get("oos") is True
+
+
+# -- command.rules ----------------------------------------------------------------------------------
+@pytest.mark.case("0.7.3.1B")
+def test_0_7_3_1B_hq_activate_unit_line_keeps_hqs_out_of_an_activation(m41, tmp_path):
+    """_command_steps.hq_stacks asks `hq_activate_unit` of every unit in the radius: HQ g-hq2 next
+    to g-hq1 is not among the stacks g-hq1 activates (0.7.3.1B: stacks of combat units); without
+    the line it is."""
+    from casebook.games.moscow41.plugins import _command_steps as steps
+    units = "\n".join([HQ % ("g-hq1", "0404", ""), HQ % ("g-hq2", "0405", ""), inf("g1", "0505")])
+    ctx = supply_ctx(m41, units, step="command")
+    assert steps.hq_stacks(ctx, ctx.state.unit("g-hq1")) == {"0505": ["g1"]}
+    eng = edited(tmp_path, "command.rules", "forbid hq_activate_unit  by 0.7.3.1B  when unit_class is hq\n", "")
+    ctx = supply_ctx(eng, units, step="command")
+    stacks = steps.hq_stacks(ctx, ctx.state.unit("g-hq1"))
+    assert stacks["0405"] == ["g-hq2"] and stacks["0505"] == ["g1"]
+
+
+@pytest.mark.case("0.7.3.1C")
+def test_0_7_3_1C_stack_activation_marker_line_places_the_reserve_marker(m41, tmp_path):
+    """_command_steps.apply reads `stack_activation_marker`: a stack activated on its own gets a
+    Reserve marker (0.7.3.1C, 9.4D); with the line giving `none`, it is only activated."""
+    from casebook.core.actions import parse_action
+    from casebook.games.moscow41.plugins import command
+
+    def activate(engine):
+        ctx = supply_ctx(engine, inf("g1", "0104"), step="command")
+        action = parse_action("german: activate-stack stack=0104")
+        with ctx.state.transaction(ctx.trace):
+            assert not command.casebook_validate_action(ctx, action)
+            command.casebook_apply_action(ctx, action)
+        return ctx.state.unit("g1")
+    unit = activate(m41)
+    assert unit.get("activated") is True and unit.get("reserve") is True
+    eng = edited(tmp_path, "command.rules", "  otherwise reserve  by 0.7.3.1C, 9.4D\n", "  otherwise none  by 0.7.3.1C, 9.4D\n")
+    unit = activate(eng)
+    assert unit.get("activated") is True and not unit.get("reserve")
+
+
+@pytest.mark.case("0.7.3.8B")
+def test_0_7_3_8B_remove_activation_markers_line_clears_markers_at_recovery_end(m41, tmp_path):
+    """command's step-end hook reads `remove_activation_markers`: the Activation markers of both
+    sides come off at the end of the Recovery Step only (0.7.3.8B); with the line naming the
+    Movement Step they come off there."""
+    from casebook.games.moscow41.plugins import command
+    units = "\n".join([inf("g1", "0104", extra=", activated: true"),
+                       inf("s1", "0707", side="soviet", extra=", activated: true")])
+    for step, cleared in (("movement", False), ("recovery", True)):
+        ctx = supply_ctx(m41, units, step=step)
+        command.casebook_step_end(ctx=ctx, phase="first_player", step=step)
+        assert [bool(ctx.state.unit(u).get("activated")) for u in ("g1", "s1")] == [not cleared] * 2
+    eng = edited(tmp_path, "command.rules", 'when ending_step is not "recovery"', 'when ending_step is not "movement"')
+    ctx = supply_ctx(eng, units, step="movement")
+    command.casebook_step_end(ctx=ctx, phase="first_player", step="movement")
+    assert not ctx.state.unit("g1").get("activated") and not ctx.state.unit("s1").get("activated")
+
