@@ -23,6 +23,7 @@ from casebook.content.cases import implements
 from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import parse_hex
 from casebook.core.hooks import Refusal, hookimpl
+from casebook.core.templates import ActionTemplate
 from casebook.games.moscow41.plugins import _movement_actions as actions
 from casebook.games.moscow41.plugins import _movement_costs as costs
 from casebook.games.moscow41.plugins import _movement_questions as questions
@@ -228,6 +229,29 @@ def casebook_legal_actions(ctx: Any, phase: str, step: str) -> list[Any]:
     if results_pending(ctx):  # 10.0F: an overrun's result is applied before the stack moves on
         return []
     return legal_actions(ctx, step)
+
+
+@hookimpl
+@implements("9.9A", "9.9E", "9.9I")
+def casebook_action_templates(ctx: Any, phase: str, step: str) -> list[Any]:
+    """The player's choice of which units of a stack move by rail, and where (9.9A: "can move up
+    to three combat units by rail"): for each stack a listed ``rail-move`` starts from, a template
+    whose ``units`` are any of its units (combat units up to the capacity left; HQs free, 9.9E)
+    and ``to`` any railhead its rail path reaches (9.9I). The validators judge a filling (capacity,
+    rail path, 6.2B stacking at the railhead)."""
+    if results_pending(ctx):
+        return []
+    out, seen = [], set()
+    for a in legal_actions(ctx, step):
+        if a.kind != "rail-move" or a.get("stack") in seen:
+            continue
+        seen.add(a.get("stack"))
+        here = sorted(u["id"] for u in ctx.state.units_at(a.get("stack")) if u.get("side") == a.side)
+        left = actions.rail_capacity_left(ctx, data(ctx))
+        hint = f"U,… any of {','.join(here)}: at most {left} combat unit(s), HQs free"
+        out.append(ActionTemplate.of(a, {"units": hint, "to": "HEX, a railhead its rail path reaches"},
+                                     ("9.9A", "9.9E", "9.9I")))
+    return out
 
 
 @hookimpl

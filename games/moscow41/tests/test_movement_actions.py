@@ -321,3 +321,32 @@ def test_9_5C_an_overrun_advanced_by_the_combat_results_moves_on_with_the_mps_le
     assert res["advanced"] is True and res["units"] == ["p1"]
     cur = ctx.state.plugin_data("movement")["current"]
     assert cur["hex"] == "0302" and cur["units"] == ["p1"] and cur["spent"] == res["mp"]
+
+
+@pytest.mark.case("9.9A", "9.9E")
+def test_9_9A_the_player_may_rail_fewer_units_than_the_capacity_allows():
+    """9.9A "can move **up to** three combat units by rail": on docs/examples/rail.yaml (four
+    divisions and an HQ on Testgrad; a hex holds two divisions, 6.0B) the listed rail moves take two
+    divisions, and the player may also send one alone, or one with the HQ (HQs are not counted,
+    9.9E) — a filling of the rail-move template, accepted by the same validators; three divisions
+    would end overstacked (6.2B) and are refused with the case. Found by a player (trial)."""
+    from pathlib import Path
+
+    import yaml
+
+    from casebook.core.errors import IllegalActionError
+    from casebook.core.game import Game
+
+    text = (Path(__file__).resolve().parents[3] / "docs" / "examples" / "rail.yaml").read_text(encoding="utf-8")
+    state = Game.load("moscow41").state_from_dict(yaml.safe_load(text))
+    assert all(len(a.get("units")) == 2 for a in state.legal_actions() if a.kind == "rail-move")
+    template = next(t for t in state.action_templates() if t.kind == "rail-move")
+    assert "at most 3 combat unit(s)" in str(template) and template.cases == ("9.9A", "9.9E", "9.9I")
+    assert state.why_not("soviet: rail-move stack=0106 to=0306 units=s1") == ((), "legal")
+    cases, reason = state.why_not("soviet: rail-move stack=0106 to=0306 units=s1,s2,s3")
+    assert "6.2B" in cases and "overstacked" in reason
+    with pytest.raises(IllegalActionError):
+        state.apply("soviet: rail-move stack=0106 to=0306 units=s1,s2,s3")
+    state.apply("soviet: rail-move stack=0106 to=0606 units=s1,sh")
+    assert sorted(u["id"] for u in state.data.units if u.get("hex") == "0606") == ["s1", "sh"]
+    assert state.why_not("soviet: rail-move stack=0106 to=0306 units=s2") == ((), "legal")  # 2 of 3 left
