@@ -162,3 +162,19 @@ def test_KP11_2_an_add_effect_of_an_offer_moves_a_keyed_track_held_to_its_bounds
     out = declared.casebook_apply_action(ctx2, _dig("0204"))
     assert ctx2.state.track("engineers", "red") == 2
     assert out["added"] == [{"arg": "engineers", "keys": ["red"], "added": 1, "value": 2}]
+
+
+@pytest.mark.case("KP11.2")
+def test_KP11_2_ask_offer_on_a_scenario_start_asks_for_the_side_in_one_line():
+    """A scenario file has no phasing side yet: `ask … offer dig-in hex=0204` says to give the
+    side (it said "expected 'side: kind name=value …'"); with the side it answers (trial finding)."""
+    from click.testing import CliRunner
+
+    from casebook.tools.cli import cli
+
+    scenario = str(Path(__file__).resolve().parents[1] / "scenarios" / "meeting.yaml")
+    r = CliRunner().invoke(cli, ["ask", scenario, "offer", "dig-in", "hex=0204"])
+    assert r.exit_code == 1 and "whose dig-in? the position has no phasing side yet" in str(r.exception or r.output)
+    assert "'offer \"blue: dig-in hex=0204\"'" in str(r.exception or r.output)
+    ok = CliRunner().invoke(cli, ["ask", scenario, "offer", "blue: dig-in hex=0204"])
+    assert ok.exit_code == 0 and "action: blue: dig-in hex=0204" in ok.output

@@ -140,7 +140,9 @@ def _options(ctx: Any, rec: Mapping[str, Any], stage: Mapping[str, Any]) -> list
         paths = advance_paths(ctx, side, c["hex"], rec.get("retreated", 0), stage["eliminated"])
         longest = max(len(p) for p in paths)
         for p in [paths[0]] + [p for p in paths if len(p) == longest and p != paths[0]][:_MAX_PATHS]:
-            out.append(Action.make("advance", side, path=p, **{"with": movers}))
+            fit = _stack_fits(ctx, p[-1], movers)  # 11.4B: the listed advance names exactly who enters
+            if fit:
+                out.append(Action.make("advance", side, path=p, **{"with": fit}))
         return out
     return []
 

@@ -267,8 +267,13 @@ def casebook_answer(ctx: Any, question: str, args: Any, options: Any) -> Any:
     offer = _offer(ctx, kind)
     if offer is None:
         raise QuestionError(f"usage: {QUESTIONS['offer']} (the game's declared actions: {known})")
+    side = _side(ctx, offer)
+    if side is None and ":" not in text:  # a scenario's start: no phasing side yet to take it from
+        sides = ", ".join(ctx.state.sides) if hasattr(ctx.state, "sides") else "SIDE"
+        raise QuestionError(f"whose {kind}? the position has no phasing side yet: give the side, "
+                            f"e.g. 'offer \"{(sides.split(', ') or ['SIDE'])[0]}: {text}\"' (sides: {sides})")
     try:
-        action = parse_action(text.replace(kind.replace("-", "_"), kind, 1), side=_side(ctx, offer))
+        action = parse_action(text.replace(kind.replace("-", "_"), kind, 1), side=side)
     except ValueError as exc:
         raise QuestionError(str(exc)) from None
     refused = refusals(ctx, offer, action)

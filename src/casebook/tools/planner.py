@@ -6,15 +6,12 @@ by :mod:`casebook.tools.planner_eval` on objectives and guard hexes read from th
 victory block, :mod:`casebook.tools.planner_goals`), plays the plan's most valuable move, and plans
 again at the next decision (starting from the plan it had). Overruns are played only at odds where
 they pay, against the best move. In combat it concentrates: every legal attack is assessed by the
-rules' own ``attack`` answer (odds column, DRM; the combat support a ``support=N`` attack buys is
-asked the same way) and the best one whose effective odds pay is made, else it passes. HQ
-activations go to stacks near the enemy and the objectives, retreats and advances by the losses
-and the objectives, reinforcements to the threatened objectives; anything else as
-:func:`casebook.tools.bots.action_value` does.
-
-Game-neutral (no game, side or town is named), seeded and deterministic: the search's random
-numbers come from the seed and the decision's place in the game (turn, phase, step, history
-length), so a bot rebuilt from :meth:`PlannerBot.state_dict` plays on exactly as before.
+rules' own ``attack`` answer (odds, DRM, the support a ``support=N`` buys) and the best one that
+pays is made, else it passes. HQ activations go to stacks near the enemy and the objectives,
+retreats and advances by the losses and the objectives, reinforcements to the threatened
+objectives; anything else as :func:`casebook.tools.bots.action_value` does. Game-neutral, seeded
+and deterministic (the search's random numbers come from the seed and the decision's place in the
+game), so a bot rebuilt from :meth:`PlannerBot.state_dict` plays on exactly as before.
 """
 
 from __future__ import annotations
@@ -49,20 +46,15 @@ OVERSTACK_CALL = 8.0
 #: adds BREACH_ATTACK to the weight of the defender's losses and retreats.
 POCKET = 0.5
 BREACH_ATTACK = 0.15
-#: What a stack among the most advanced towards the objectives in reach (a spearhead) adds to the
-#: activation that wakes it, whatever its strength: the spearheads run ahead of their HQs'
-#: radius, and a spearhead left unactivated stops the advance (seen in the Blitz, session 8).
-#: Per 5 strength (4) it outbid the garrison calls of guard hexes: Smolensk fell (seed 2, turn 3);
-#: flat, it still did (seed 1, turn 4): it now shrinks to nothing while a guard hex is short of
-#: its garrison (:func:`_rear_short`).
+#: What a spearhead (a stack among the most advanced towards the objectives in reach) adds to the
+#: activation that wakes it; nothing while a guard hex is short of its garrison (:func:`_rear_short`;
+#: docs/planner.md, session 8: per strength it outbid the guard calls and a guard hex fell).
 LEAD = 5.0
-#: A force march (a second MP allotment for the stack just moved, with a fatigue risk) is
-#: declared when the plan gains more than FORCE_MARCH_COST plus FORCE_MARCH_PER_STRENGTH per
-#: strength point/5 of the stack from the farther move.
+#: A force march (a second MP allotment, a fatigue risk) is declared when the farther move gains
+#: more than FORCE_MARCH_COST + FORCE_MARCH_PER_STRENGTH per 5 strength points of the stack, and
+#: only for a stack whose move just covered FORCE_MARCH_MIN_PATH hexes (on the march).
 FORCE_MARCH_COST = 1.0
 FORCE_MARCH_PER_STRENGTH = 0.8
-#: Only a stack whose move just made covered this many hexes is on the march (exploiting); a
-#: shorter move put it where the plan wanted it, and the peek a force march needs is skipped.
 FORCE_MARCH_MIN_PATH = 3
 
 
