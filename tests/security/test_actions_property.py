@@ -92,7 +92,9 @@ def test_the_reported_crashing_attacks_are_refused_with_cases(positions, game_id
     ]
     for text in bad:
         exc = _refused_cleanly(state, text)
-        assert exc is not None and exc.cases, text
+        # refused by the cases that forbid it, or, a notation no rule can read ("support" given
+        # twice), as not an action at all: no case of the game's is cited for a malformed line
+        assert exc is not None and (exc.cases or exc.reason.startswith("not an action: ")), text
 
 
 TOKENS = st.sampled_from(["zz", "-1", "0", "99999999999999999999", "9999", "0000", "abcd", "1,2", ",", "true",

@@ -420,7 +420,7 @@ def test_12_4C_a_withdrawal_costs_the_scripts_ips(m41, tmp_path):
     from games.moscow41.tests._fakes import FakeAreas
 
     row = {"unit": "s-133rd", "type": "rifle division", "strength": 6, "side": "soviet", "turn": 10}
-    unit = "units:\n  - {counter: s-133rd, hex: '0309'}\n"
+    unit = "units:\n  - {counter: s-133rd, hex: '0303'}\n"
 
     def ips_after(engine):
         ctx = _entry_ctx(engine, unit + f"plugin_state: {{reinforcement: {{owed: [{_flow(row)}]}}}}")

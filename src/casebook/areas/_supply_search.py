@@ -5,7 +5,7 @@ A supply area asks two searches many times per game: the line network from the u
 (one step per hexside) and the cheapest cross-country path of at most a rule-script number of MPs
 to a source or a line hex. Both run on plain integer hex indices with precomputed neighbour
 lists (the searches are ``areas/search.py``'s ``multi_source_dijkstra``/``multi_source_bfs``,
-with networkx's tie-breaks; ``games/moscow41/tests/test_supply_cache.py`` checks them against networkx).
+with networkx's tie-breaks; a game's ``test_supply_cache.py`` checks them against networkx).
 
 - :class:`BoardIndex` — per board: hexes as indices, neighbour lists, kinds of step;
 - :class:`StepCosts` — per movement-cost row, weather and settings: the MP to enter a hex from a

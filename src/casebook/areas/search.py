@@ -13,7 +13,7 @@ Hex labels are the board's (``"0306"``); costs are movement points (MP, integers
 - :func:`exact_paths` — every simple path of exactly N hexes (retreats);
 - :func:`multi_source_dijkstra`, :func:`multi_source_bfs`, :func:`walk_back` — searches from many
   sources at once over plain integer hex indices with networkx's tie-breaks (supply networks:
-  ``areas/supply.py``; ``games/moscow41/tests/test_supply_cache.py`` checks them against networkx).
+  ``areas/supply.py``; a game's ``test_supply_cache.py`` checks them against networkx).
 """
 
 from __future__ import annotations

@@ -133,7 +133,8 @@ def unlisted_plugin_problems(pack: Any, locate: Locate) -> list[Problem]:
 def step_problems(pack: Any, rules: Any) -> list[Problem]:
     """A step of the sequence no listed plugin acts in and no rule script names (``step is X``) —
     e.g. ``movment`` for ``movement``: that side would never move. Checked only when every listed
-    plugin declares ``STEPS`` (the step ids it acts in, or a predicate on them); located at the
+    plugin declares ``STEPS`` (the step ids it acts in, or a predicate on them; an ``offer … in step X``
+    of the scripts names its step); located at the
     step's id in the sequence file, with a did-you-mean."""
     import re
 
@@ -149,7 +150,7 @@ def step_problems(pack: Any, rules: Any) -> list[Problem]:
     scripts = " ".join(f.read_text(encoding="utf-8", errors="replace") for f in pack.rule_files if f.is_file()) \
         if "rules" in pack.manifest else " ".join(f.read_text(encoding="utf-8", errors="replace")
                                                  for f in sorted(pack.rules_dir.glob("*.rules")))
-    named = set(re.findall(r"\bstep is (\w+)", scripts))
+    named = set(re.findall(r"\b(?:step is|in step) (\w+)", scripts))  # a line's condition, an offer's step
 
     def handled(step: str) -> bool:
         return step in named or any(d(step) if callable(d) else step in d for d in declared)

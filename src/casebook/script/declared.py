@@ -31,10 +31,13 @@ from typing_extensions import TypedDict
 from casebook.core.actions import Action
 from casebook.core.hooks import Refusal, hookimpl
 
-__all__ = ["STATE_SCHEMA", "QUESTIONS", "offers_of", "offered", "refusals", "carry_out", "casebook_legal_actions",
+__all__ = ["STATE_SCHEMA", "STEPS", "QUESTIONS", "offers_of", "offered", "refusals", "carry_out", "casebook_legal_actions",
            "casebook_validate_action", "casebook_apply_action", "casebook_answer"]
 
 PLUGIN = "declared_actions"
+#: The steps it acts in of itself: none — each offer names its step in the scripts (``offer … in
+#: step X``), which ``casebook lint``'s step check reads there (content.requires.step_problems).
+STEPS: tuple[str, ...] = ()
 
 #: question -> usage line, for `casebook ask` (docs/ask.md)
 QUESTIONS: dict[str, str] = {

@@ -314,12 +314,14 @@ def _game_id(game: Path) -> str | None:
     return found if isinstance(found, str) else None
 
 
-def _test_folders(game: str, tests_dir: Path | None) -> list[Path]:
+def _test_folders(game: str, tests_dir: Path | None, own: bool = True) -> list[Path]:
     """Where the tests of ``game`` are: ``tests_dir`` (``--tests``, or ./tests, or the checkout's),
     and the game's own folder (a game is one folder, its tests in ``<pack>/tests/``; the scan
     finds only ``test_*.py`` files, so the pack folder itself is scanned and the ids read
     ``tests/test_….py::…``)."""
     folders = [tests_dir] if tests_dir is not None else []
+    if not own:  # ``--tests DIR``: that folder alone
+        return folders
     try:
         pack_dir = _pack_dir(game)
     except CasebookError:
@@ -329,13 +331,13 @@ def _test_folders(game: str, tests_dir: Path | None) -> list[Path]:
     return folders
 
 
-def gather_report(game: str, tests_dir: Path | None, warnings: list[str]) -> dict[str, Any]:
+def gather_report(game: str, tests_dir: Path | None, warnings: list[str], own_tests: bool = True) -> dict[str, Any]:
     """The whole coverage report (see :func:`casebook.content.cases.coverage`) of ``game``."""
     index = CaseIndex.for_game(game)
     implemented = gather_implemented(game, warnings)
     tested: dict[str, list[str]] = {}
     prefixes = {_prefix(c.id) for c in index.leaves()}
-    for folder in _test_folders(game, tests_dir):
+    for folder in _test_folders(game, tests_dir, own_tests):
         scan = scan_tests(folder, index)
         for case, tests in scan.tested.items():
             tested.setdefault(case, []).extend(t for t in tests if t not in tested.get(case, []))
@@ -357,7 +359,7 @@ def gather_report(game: str, tests_dir: Path | None, warnings: list[str]) -> dic
 @click.argument("game", callback=game_argument)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option("--tests", "tests_dir", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              default=None, help="Tests folder to scan (default: ./tests or the checkout's tests).")
+              default=None, help="Tests folder to scan, alone (default: the game's own tests/ and ./tests or the checkout's).")
 @click.option("--status", "only", type=click.Choice(STATUSES), default=None,
               help="List only the cases with this status (the summary still counts all).")
 @click.option("--pack", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
@@ -369,7 +371,7 @@ def cases(game: str, as_json: bool, tests_dir: Path | None, only: str | None, pa
     status; then `implemented N/T, tested M/T`."""
     game = pack_of(game, pack, warn=lambda note: click.echo(note, err=True))
     warnings: list[str] = []
-    report = gather_report(game, tests_dir or default_tests_dir(), warnings)
+    report = gather_report(game, tests_dir or default_tests_dir(), warnings, own_tests=tests_dir is None)
     rows = [r for r in report["cases"] if only is None or r["status"] == only]
     for w in warnings:
         click.echo(f"warning: {w}", err=True)
