@@ -11,7 +11,7 @@ try hundreds of plans per decision. Its terms (all heuristics, weights in ``W``)
   the enemy strength within three hexes, and with own stacks around it (a ring);
 - **guard**: an own combat stack on (or next to) a hex whose entry wins at once for the enemy,
   by the threat to it (how close the nearest enemy combat unit is) and as strong as the enemy
-  strength within ``GUARD_RADIUS`` (6) hexes asks; attacks on enemy stacks that near count triple;
+  strength within ``GUARD_RADIUS`` (10) hexes asks; attacks on enemy stacks that near count triple;
 - **attack set-up**: own strength gathered next to an enemy hex against its strength, paid from
   about 1.5 to 1 up (concentration), more on objectives and on the weak points of the enemy line
   (:attr:`View.breach`: the hexes an attack there would open, free of any other enemy stack's
@@ -49,9 +49,10 @@ W: dict[str, float] = {"take": 1.0, "garrison": 0.35, "guard": 1.0, "screen": 0.
                        "advance": 0.4, "exposure": 1.5, "hq_exposure": 6.0, "cohesion": 0.4, "crowd": 0.5,
                        "overstack": 4.0, "ring": 0.6}
 #: Hexes within which enemy strength menaces a guard hex (a hex whose entry wins at once for the
-#: enemy): a turn's march of a foot unit and more. It was 3: deep drives left a one-division
-#: garrison that an enemy army 4-6 hexes off reached before any help (Blitz seeds 1-3, session 8).
-GUARD_RADIUS = 6
+#: enemy): two turns' march of a foot unit and more. It was 3, then 6: deep drives left a one-division
+#: garrison that a bypassed enemy army reached before any help (Blitz, session 8; on the true-scale
+#: map at 6 the guard lost 3 of 3 games, at 10 it held 3 of 3: BALANCE.md).
+GUARD_RADIUS = 10
 #: What each hex an attack would open (View.breach, at most 3) adds to the attack set-up term.
 BREACH = 0.25
 #: The share of its weight an objective keeps beyond the horizon (out of reach in the turns left).
