@@ -71,6 +71,8 @@ def templates(ctx: Any, rec: Mapping[str, Any], stage: Mapping[str, Any],
     elif stage["type"] == "advance":
         movers = _alive(ctx, c["attackers"])
         example = next((a for a in listed if a.kind == "advance" and not a.get("hold")), None)
+        if example is None and movers:  # none listed (none fits the stacking limits): still the player's to ask
+            example = Action.make("advance", stage["side"], path=[c["hex"]], **{"with": movers})
         if example is not None:
             free = {"with": f"ID,… any of {','.join(movers)} (11.4A)",
                     "path": "HEX,… an advance path: the cleared hex first, as far as the defenders retreated (11.4C-D)"}
