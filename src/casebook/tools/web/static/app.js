@@ -8,7 +8,7 @@ const $ = (id) => document.getElementById(id);
 const ui = {
   board: null, svg: null, vb: null, full: null, st: null, questions: {},
   sel: null, selUnit: null, attackers: new Set(), defender: null,
-  tab: "play", watch: null, watchAt: null, busy: false, running: false,
+  tab: "play", watch: null, watchAt: null, watchTarget: null, busy: false, running: false,
 };
 
 function esc(s) { return String(s ?? "").replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c])); }
@@ -335,9 +335,15 @@ async function openTrace() {
     await stepTo(0);
   } catch (e) { refused(e); }
 }
+function stepBy(d) {  // quick clicks add up: the target moves at each click, not when an answer comes
+  return stepTo((ui.watchTarget ?? (ui.watchAt ? ui.watchAt.i : -1)) + d);
+}
 async function stepTo(i) {
   if (!ui.watch) return say("open a trace first");
-  const r = await api(`/api/watch/${Math.max(0, Math.min(i, ui.watch.events - 1))}`);
+  const target = Math.max(0, Math.min(i, ui.watch.events - 1));
+  ui.watchTarget = target;
+  const r = await api(`/api/watch/${target}`);
+  if (ui.watchTarget !== target) return;  // a later click asked for another event: its answer draws
   ui.watchAt = r;
   drawUnits(r.units, ui.st.colours);
   const e = r.event, h = r.header;
@@ -387,8 +393,8 @@ function wire() {
   $("q").onchange = fillArgs; $("q-go").onclick = ask;
   $("w-open").onclick = openTrace;
   $("w-first").onclick = () => stepTo(0);
-  $("w-back").onclick = () => stepTo((ui.watchAt ? ui.watchAt.i : 1) - 1);
-  $("w-fwd").onclick = () => stepTo((ui.watchAt ? ui.watchAt.i : -1) + 1);
+  $("w-back").onclick = () => stepBy(-1);
+  $("w-fwd").onclick = () => stepBy(1);
   $("w-last").onclick = () => stepTo(ui.watch ? ui.watch.events - 1 : 0);
   $("w-jump").onchange = () => stepTo(Number($("w-jump").value));
   $("h-vp").onclick = async () => {
