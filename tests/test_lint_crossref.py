@@ -5,37 +5,13 @@ Kestrel Pass, at its file:line:column; ``play`` refuses the pack with the same m
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import pytest
-from click.testing import CliRunner
 
-from casebook.tools.cli import cli, main
-
-GAMES = Path(__file__).resolve().parent.parent / "games"
-
-
-def _kestrel(tmp_path: Path) -> Path:
-    pack = tmp_path / "my-game"
-    shutil.copytree(GAMES / "kestrel_pass", pack, ignore=shutil.ignore_patterns("golden", "__pycache__"))
-    return pack
-
-
-def _edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
-
-
-def _line(path: Path, text: str) -> int:
-    return next(i for i, t in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if text in t)
-
-
-def _lint(pack: Path) -> str:
-    out = CliRunner().invoke(cli, ["lint", str(pack)])
-    assert out.exit_code == 1, out.output
-    return out.output
+from casebook.tools.cli import main
+from tests._pack_edits import copy_pack as _kestrel
+from tests._pack_edits import edit as _edit
+from tests._pack_edits import line_of as _line
+from tests._pack_edits import lint_errors as _lint
 
 
 def test_a_crt_code_without_a_crt_results_row_fails_lint_and_play(tmp_path, capsys):

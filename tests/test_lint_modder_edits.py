@@ -5,37 +5,15 @@ passed lint and then failed in play. A bad byte in a rule script is located at i
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import pytest
 from click.testing import CliRunner
 
 from casebook.tools.cli import cli, main
-
-GAMES = Path(__file__).resolve().parent.parent / "games"
-
-
-def _copy(tmp_path: Path, game: str = "kestrel_pass") -> Path:
-    pack = tmp_path / "my-game"
-    shutil.copytree(GAMES / game, pack, ignore=shutil.ignore_patterns("golden", "__pycache__"))
-    return pack
-
-
-def _edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
-
-
-def _line(path: Path, text: str) -> int:
-    return next(i for i, t in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if text in t)
-
-
-def _lint(pack: Path) -> str:
-    out = CliRunner().invoke(cli, ["lint", str(pack)])
-    assert out.exit_code == 1, out.output
-    return out.output
+from tests._pack_edits import GAMES
+from tests._pack_edits import copy_pack as _copy
+from tests._pack_edits import edit as _edit
+from tests._pack_edits import line_of as _line
+from tests._pack_edits import lint_errors as _lint
 
 
 def test_reversed_track_bounds_fail_lint(tmp_path):
