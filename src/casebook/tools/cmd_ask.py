@@ -25,7 +25,7 @@ import click
 
 from casebook.core.errors import QuestionError
 
-__all__ = ["ask", "ask_position", "answer_ctx", "deciding_lines", "why_not_lines", "render_text", "questions_of",
+__all__ = ["ask", "ask_position", "answer_ctx", "UnknownQuestionError", "deciding_lines", "why_not_lines", "render_text", "questions_of",
            "installed_games"]
 
 
@@ -122,8 +122,13 @@ def answer_ctx(ctx: Any, question: str, args: list[str], options: dict[str, Any]
     if answer is None:
         known = questions_of(ctx.engine)
         listing = "\n".join(f"  {usage}" for usage in known.values()) or "  (none: no plugin answers questions)"
-        raise QuestionError(f"no rules plugin of {ctx.pack.id} answers {question!r}; questions:\n{listing}")
+        raise UnknownQuestionError(f"no rules plugin of {ctx.pack.id} answers {question!r}; questions:\n{listing}")
     return answer
+
+
+class UnknownQuestionError(QuestionError):
+    """No plugin of the game answers the question asked: a usage error of ``casebook ask`` (exit 2),
+    a one-line refusal at the play prompt."""
 
 
 def _cited(value: Any, out: set[str], depth: int = 0) -> set[str]:
@@ -302,7 +307,10 @@ def ask(position: str, question: str, args: tuple[str, ...], as_: str | None, fo
         options["hexes"] = hexes
     if path is not None:
         options["path"] = _csv(path)
-    answer, engine = _ask_position(position, question, list(args), options, pack)
+    try:
+        answer, engine = _ask_position(position, question, list(args), options, pack)
+    except UnknownQuestionError as exc:  # a question no plugin answers is a usage error (exit 2)
+        raise click.UsageError(str(exc)) from None
     if as_json:
         click.echo(json.dumps(answer, ensure_ascii=False, sort_keys=False))
     else:
