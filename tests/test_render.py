@@ -146,6 +146,7 @@ def test_render_scenario_draws_its_units(tmp_path):
     badges = [int(n) for n in re.findall(r'class="stack-count" />\s*<text[^>]*>(\d+)</text>', svg)]
     assert sum(badges) + (len(hexes) - len(badges)) == len(placed)  # every placed unit is counted
     assert "The October Blitz" in svg
+    assert "turn 1 · set-up." in svg  # a scenario has no phase yet: it is drawn as set up (subtitle)
 
 
 def test_scenario_and_position_are_exclusive(tmp_path):

@@ -138,14 +138,16 @@ def render(game: str, scenario: str | None, position: str | None, output: str, f
         path = _scenario_path(pack_dir, scenario) if scenario else Path(str(position))
         pos = _load_position(path, pack_dir)
         markers = [dict(m) for m in pos.get("markers") or []]
-        if pos.get("phase"):
-            from casebook.content.loader import load_pack
-            from casebook.content.sequence_data import sequence_from_dict
-            from casebook.tools.render_units import step_subtitle
+        from casebook.content.loader import load_pack
+        from casebook.content.sequence_data import sequence_from_dict
+        from casebook.tools.render_units import step_subtitle
 
-            pack = load_pack(pack_dir)
-            sequence = sequence_from_dict(pack.sequence, file=str(pack.dir / pack.manifest["sequence"]))
-            when = step_subtitle(sequence, int(pos.get("turn") or 1), pos.get("phase"), pos.get("step")) + ". "
+        pack = load_pack(pack_dir)
+        sequence = sequence_from_dict(pack.sequence, file=str(pack.dir / pack.manifest["sequence"]))
+        turn = int(pos.get("turn") or 1)
+        # a scenario (no phase yet) is drawn as set up, before its first turn's sequence of play begins
+        when = (step_subtitle(sequence, turn, pos.get("phase"), pos.get("step")) if pos.get("phase")
+                else f"turn {turn} · set-up") + ". "
     north = map_data.get("north", "up")
     source = str(map_data.get("provenance") or "")  # the map's own provenance: rulebook / reconstructed: how
     subtitle = when + (f"Map: {source}." if source else "") + (f" North is to the {north}." if north != "up" else "")
