@@ -16,11 +16,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from casebook.areas.terrain_costs import enemy_hexes, step_cost, weather
 from casebook.content.cases import implements
 from casebook.core.errors import IllegalActionError
 from casebook.core.hooks import Refusal
 from casebook.games.moscow41.plugins._movement_apply import APPLY
-from casebook.games.moscow41.plugins._movement_costs import enemy_hexes, is_supplied, move_class, step_cost, weather
+from casebook.games.moscow41.plugins._movement_costs import is_supplied, move_class
 from casebook.games.moscow41.plugins._movement_paths import check_path, neighbours, rail_reach
 from casebook.games.moscow41.plugins._movement_state import (
     MODE,

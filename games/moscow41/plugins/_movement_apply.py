@@ -8,16 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from casebook.areas.terrain_costs import enemy_hexes, ezoc, step_cost, zoc_treatment
 from casebook.content.cases import implements
 from casebook.core.errors import IllegalActionError
-from casebook.games.moscow41.plugins._movement_costs import (
-    enemy_hexes,
-    ezoc,
-    is_supplied,
-    move_class,
-    step_cost,
-    zoc_treatment,
-)
+from casebook.games.moscow41.plugins._movement_costs import is_supplied, move_class
 from casebook.games.moscow41.plugins._movement_paths import check_path, rail_reach
 from casebook.games.moscow41.plugins._movement_state import (
     MODE,

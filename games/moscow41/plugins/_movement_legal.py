@@ -9,6 +9,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
+from casebook.areas.terrain_costs import enemy_hexes
 from casebook.content.cases import implements
 from casebook.core.actions import Action
 from casebook.games.moscow41.plugins._movement_actions import (
@@ -18,7 +19,6 @@ from casebook.games.moscow41.plugins._movement_actions import (
     rail_units,
     react_cost,
 )
-from casebook.games.moscow41.plugins._movement_costs import enemy_hexes
 from casebook.games.moscow41.plugins._movement_paths import neighbours, rail_reach, reach
 from casebook.games.moscow41.plugins._movement_state import (
     MODE,

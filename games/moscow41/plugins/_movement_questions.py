@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from casebook.areas.terrain_costs import step_cost
 from casebook.content.cases import implements
 from casebook.core.actions import Action
 from casebook.core.errors import QuestionError
 from casebook.games.moscow41.plugins._movement_actions import rail_capacity_left
-from casebook.games.moscow41.plugins._movement_costs import move_class, step_cost
+from casebook.games.moscow41.plugins._movement_costs import move_class
 from casebook.games.moscow41.plugins._movement_legal import rail_moves
 from casebook.games.moscow41.plugins._movement_paths import rail_reach
 from casebook.games.moscow41.plugins._movement_state import MODE, data, mover

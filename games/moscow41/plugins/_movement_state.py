@@ -15,15 +15,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from casebook.areas.terrain_costs import zoc_treatment
 from casebook.content.cases import implements
 from casebook.core.dice import roll
 from casebook.core.trace import Trace
-from casebook.games.moscow41.plugins._movement_costs import (
-    is_supplied,
-    move_class,
-    movement_allowance,
-    zoc_treatment,
-)
+from casebook.games.moscow41.plugins._movement_costs import is_supplied, move_class, movement_allowance
 from casebook.games.moscow41.plugins._movement_paths import Mover
 from casebook.games.moscow41.plugins._rule_refusals import decided, memo_allowed
 

@@ -19,6 +19,8 @@ from typing import Annotated, Any
 from pydantic import ConfigDict, Field
 from typing_extensions import TypedDict
 
+from casebook.areas import terrain_costs as terrain
+from casebook.areas._movement_reach import case_order
 from casebook.content.cases import implements
 from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import parse_hex
@@ -88,7 +90,7 @@ def _mover(ctx: Any, stack: str, mode: str) -> tuple[Mover, dict[str, Any]]:
     ma = costs.movement_allowance(ctx, units, mode)
     us = [ctx.state.unit(u) for u in units]
     classes = frozenset(costs.move_class(ctx, u) for u in us)
-    m = Mover(tuple(units), us[0].get("side", ""), hex_, classes, costs.zoc_treatment(ctx, classes),
+    m = Mover(tuple(units), us[0].get("side", ""), hex_, classes, terrain.zoc_treatment(ctx, classes),
               ma["ma"], fresh=True, max_hexes=ma["max_hexes"], at_start=mode != "force-march")
     return m, ma
 
@@ -110,11 +112,11 @@ def reach_answer(ctx: Any, stack: str, mode: str = "stack") -> dict[str, Any]:
     passing = {h: v["mp"] for h, v in r.items() if h not in ends}
     if passing:
         cases.add("6.2B")
-    if m.zoc == "fluid" and any(costs.ezoc(ctx, h, m.side) for h in r):
+    if m.zoc == "fluid" and any(terrain.ezoc(ctx, h, m.side) for h in r):
         cases.add("7.3")
     return {"stack": m.start, "units": list(m.units), "mode": mode, "ma": ma["ma"], "zoc": m.zoc,
             "hexes": {h: v["mp"] for h, v in ends.items()}, "stops": stops, "pass_only": passing,
-            "cases": sorted(cases, key=_key)}
+            "cases": sorted(cases, key=case_order)}
 
 
 def move_answer(ctx: Any, stack: str, path: Sequence[str], mode: str = "stack") -> dict[str, Any]:
@@ -138,13 +140,8 @@ def move_answer(ctx: Any, stack: str, path: Sequence[str], mode: str = "stack") 
     res = check_path(ctx, m, path)
     res.pop("spent_all", None)
     out = {"stack": m.start, "units": list(m.units), "mode": mode, "ma": ma["ma"], **res}
-    out["cases"] = sorted(set(res["cases"]) | set(ma["cases"]), key=_key)
+    out["cases"] = sorted(set(res["cases"]) | set(ma["cases"]), key=case_order)
     return out
-
-
-def _key(case: str) -> tuple:
-    import re
-    return tuple((int(p) if p.isdigit() else p) for p in re.findall(r"\d+|[A-Z]+", case))
 
 
 # -- query hooks ------------------------------------------------------------------------------
@@ -181,7 +178,7 @@ def rail_attack_allowed(ctx: Any, uid: str) -> bool:
         return True
     # the `attack_after_rail` line of movement.rules (EZOC and command asked only if it reads them)
     return ctx.allowed("attack_after_rail", AskedFacts({"moved_by_rail": True}, {
-        "in_ezoc": lambda: bool(costs.ezoc(ctx, unit["hex"], unit["side"])),
+        "in_ezoc": lambda: bool(terrain.ezoc(ctx, unit["hex"], unit["side"])),
         "in_command": lambda: actions.in_command(ctx, uid)}))
 
 
