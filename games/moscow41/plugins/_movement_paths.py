@@ -15,10 +15,8 @@ from typing import Any
 from casebook.areas._movement_reach import Step, zoc_reach, zoc_step, zoc_walk
 from casebook.areas.terrain_costs import enemy_hexes, ezoc, ezoc_map, step_cost, step_table, table_row, weather
 from casebook.content.cases import implements
-from casebook.core.hexgrid import hex_label, parse_hex
-from casebook.script import AskedFacts
 
-__all__ = ["Mover", "Step", "step", "reach", "search", "check_path", "rail_reach", "neighbours"]
+__all__ = ["Mover", "Step", "step", "reach", "search", "check_path", "neighbours"]
 
 
 @dataclass(frozen=True)
@@ -147,43 +145,3 @@ def check_path(ctx: Any, m: Mover, path: list[str]) -> dict[str, Any]:
     zmap = _zmap(ctx, m.side)
     return zoc_walk(m.start, path, lambda a, b, spent, hexes: step(ctx, m, a, b, spent, hexes, zmap),
                     budget=m.budget, max_hexes=m.max_hexes, cites=_CITES)
-
-
-@implements("9.9I")
-def rail_reach(ctx: Any, side: str, start: str) -> tuple[dict[str, list[str]], str | None]:
-    """Railheads a stack of ``side`` in ``start`` can reach by rail (9.9I): ``({dest: path},
-    refusal)``. It must begin on a railhead free of EZOCs (a friendly unit does not negate them);
-    the path follows rail hexsides, through hexes neither enemy-occupied nor in an EZOC, except
-    that the destination may be in an EZOC. ``refusal`` says why no rail move starts here."""
-    railheads = {hex_label(h) for h in ctx.board.railheads}
-    at_railhead = start in railheads
-    if not ctx.allowed("rail_from_hex", AskedFacts({"railhead": at_railhead},
-                                                   {"in_ezoc": lambda: bool(ezoc(ctx, start, side))})):
-        return {}, (f"the railhead {start} is in an EZOC" if at_railhead else
-                    f"{start} is not a railhead (a city or town on a rail line)")  # 9.9I
-    enemy = enemy_hexes(ctx, side)
-    board = ctx.board
-    prev: dict[str, str | None] = {start: None}
-    frontier = [start]
-    while frontier:
-        nxt = []
-        for a in frontier:
-            if a != start and ezoc(ctx, a, side):
-                continue  # an EZOC hex may only end the rail move
-            ha = parse_hex(a)
-            for b in neighbours(ctx, a):
-                if b in prev or b in enemy or not board.edge(ha, parse_hex(b)).get("rail"):
-                    continue
-                prev[b] = a
-                nxt.append(b)
-        frontier = sorted(nxt)
-    out = {}
-    for dest in sorted(railheads & set(prev)):
-        if dest == start:
-            continue
-        path, h = [], dest
-        while h != start:
-            path.append(h)
-            h = prev[h]  # type: ignore[assignment]
-        out[dest] = path[::-1]
-    return out, None

@@ -14,6 +14,7 @@ The pieces live in ``plugins/_movement_*.py``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Annotated, Any
 
 from pydantic import ConfigDict, Field
@@ -21,6 +22,8 @@ from typing_extensions import TypedDict
 
 from casebook.areas import terrain_costs as terrain
 from casebook.areas._movement_reach import case_order
+from casebook.areas.movement import stack_for
+from casebook.areas.rail import capacity_left
 from casebook.content.cases import implements
 from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import parse_hex
@@ -37,6 +40,7 @@ from casebook.games.moscow41.plugins._movement_state import (
     data,
     decider,
     finish_current,
+    mover,
     save,
     uid,
 )
@@ -61,38 +65,12 @@ QUESTIONS: dict[str, str] = {
 _MODES = ("hq", "stack", "reaction", "unactivated", "force-march")
 
 
-def stack_for(ctx: Any, stack: str) -> tuple[str, list[str]]:
-    """``(hex, unit ids)`` for STACK: a unit id (that unit alone) or a hex (all units there, of
-    one side). QuestionError if unknown, empty or mixed."""
-    if ctx.state.has_unit(stack):
-        u = ctx.state.unit(stack)
-        if not u.get("hex"):
-            raise QuestionError(f"unit {stack!r} is not on the map")
-        return u["hex"], [stack]
-    try:
-        h = parse_hex(stack)
-    except ValueError:
-        raise QuestionError(f"STACK must be a unit id or a hex label, got {stack!r}") from None
-    if not ctx.board.contains(h):
-        raise QuestionError(f"hex {stack} is off the map")
-    units = [uid(u) for u in ctx.state.units_at(stack)]
-    if not units:
-        raise QuestionError(f"no units in hex {stack}")
-    if len({ctx.state.unit(u).get("side") for u in units}) > 1:
-        raise QuestionError(f"hex {stack} holds units of both sides")
-    return stack, units
-
-
 def _mover(ctx: Any, stack: str, mode: str) -> tuple[Mover, dict[str, Any]]:
     if mode not in _MODES:
         raise QuestionError(f"--as must be one of {', '.join(_MODES)}, got {mode!r}")
     hex_, units = stack_for(ctx, stack)
-    ma = costs.movement_allowance(ctx, units, mode)
-    us = [ctx.state.unit(u) for u in units]
-    classes = frozenset(costs.move_class(ctx, u) for u in us)
-    m = Mover(tuple(units), us[0].get("side", ""), hex_, classes, terrain.zoc_treatment(ctx, classes),
-              ma["ma"], fresh=True, max_hexes=ma["max_hexes"], at_start=mode != "force-march")
-    return m, ma
+    m, ma = mover(ctx, units, hex_, mode)
+    return (replace(m, at_start=False) if mode == "force-march" else m), ma  # 9.6A: not the start of its move
 
 
 @implements("9.0A", "9.2C", "7.2", "7.3")
@@ -244,7 +222,7 @@ def casebook_action_templates(ctx: Any, phase: str, step: str) -> list[Any]:
             continue
         seen.add(a.get("stack"))
         here = sorted(u["id"] for u in ctx.state.units_at(a.get("stack")) if u.get("side") == a.side)
-        left = actions.rail_capacity_left(ctx, data(ctx))
+        left = capacity_left(ctx, data(ctx)["rail_units"])
         hint = f"U,… any of {','.join(here)}: at most {left} combat unit(s), HQs free"
         out.append(ActionTemplate.of(a, {"units": hint, "to": "HEX, a railhead its rail path reaches"},
                                      ("9.9A", "9.9E", "9.9I")))

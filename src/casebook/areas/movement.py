@@ -40,7 +40,7 @@ from ._zoc_cites import effect_cases, line_cases
 from .search import breadth_first, cheapest_paths, path_to
 
 __all__ = ["STATE_SCHEMA", "REQUIRES", "STEPS", "QUESTIONS", "is_movement_step", "reach", "rail_reach", "in_ezoc",
-           "overstack_check", "legal_moves"]
+           "overstack_check", "legal_moves", "stack_for"]
 #: What the pack must hold for this area (src/casebook/content/requires.py).
 REQUIRES = {"quantities": ["ma", "max_hexes", "move_cost", "stacking_limit"]}
 
@@ -204,6 +204,28 @@ def overstack_check(ctx: Any) -> list[str]:
             ctx.record("eliminated", list(limit.cases), {"unit": u["id"], "hex": hex_, "reason": "overstacked"},
                        source=f"{PLUGIN}.overstack_check", side=side)
     return gone
+
+
+def stack_for(ctx: Any, stack: str) -> tuple[str, list[str]]:
+    """``(hex, unit ids)`` for a question's STACK: a unit id (that unit alone) or a hex label (all
+    units there, of one side). QuestionError if unknown, off the map, empty or of both sides."""
+    if ctx.state.has_unit(stack):
+        u = ctx.state.unit(stack)
+        if not u.get("hex"):
+            raise QuestionError(f"unit {stack!r} is not on the map")
+        return u["hex"], [stack]
+    try:
+        h = parse_hex(stack)
+    except ValueError:
+        raise QuestionError(f"STACK must be a unit id or a hex label, got {stack!r}") from None
+    if not ctx.board.contains(h):
+        raise QuestionError(f"hex {stack} is off the map")
+    units = [u.get("id") or u.get("counter") for u in ctx.state.units_at(stack)]
+    if not units:
+        raise QuestionError(f"no units in hex {stack}")
+    if len({ctx.state.unit(u).get("side") for u in units}) > 1:
+        raise QuestionError(f"hex {stack} holds units of both sides")
+    return stack, units
 
 
 def _reach_cases(ctx: Any, facts: Mapping[str, Any]) -> list[str]:
