@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from casebook.areas._movement_reach import Step, zoc_reach, zoc_step, zoc_walk
-from casebook.areas.terrain_costs import enemy_hexes, ezoc, ezoc_map, step_cost, step_table, table_row, weather
+from casebook.areas.terrain_costs import enemy_hexes, kept_search, step_cost, step_table, table_row, zoc_lookup
 from casebook.content.cases import implements
 
 __all__ = ["Mover", "Step", "step", "reach", "search", "check_path", "neighbours"]
@@ -50,11 +50,6 @@ _CITES = {"path": ("9.0A",), "adjacent": ("9.0A",), "enemy": ("9.0A", "9.5A"), "
           "short": ("9.1A", "9.2C"), "fluid": ("7.3",), "locking": ("7.2",), "all_mp": ("9.2C",)}
 
 
-def _zmap(ctx: Any, side: str) -> Any:
-    zmap = ezoc_map(ctx, side)[0]
-    return zmap if zmap is not None else _EzocByHex(ctx, side)
-
-
 @implements("9.0A", "9.1A", "9.2C", "7.2", "7.3")
 def step(ctx: Any, m: Mover, a: str, b: str, spent: int, hexes: int, zmap: Any = None) -> Step:
     """May stack ``m``, in ``a`` after ``spent`` MP and ``hexes`` hexes, enter ``b``? The shared
@@ -68,7 +63,7 @@ def step(ctx: Any, m: Mover, a: str, b: str, spent: int, hexes: int, zmap: Any =
         return cost, ("9.2A", "9.2B") if feature else ("9.2A",)
 
     return zoc_step(a, b, spent, hexes, near=neighbours(ctx, a), enter=enter,
-                    zmap=_zmap(ctx, m.side) if zmap is None else zmap, enemy=enemy_hexes(ctx, m.side),
+                    zmap=zoc_lookup(ctx, m.side) if zmap is None else zmap, enemy=enemy_hexes(ctx, m.side),
                     budget=m.budget, max_hexes=m.max_hexes, zoc=m.zoc,
                     same_only=ctx.state.setting("locking_ezoc_to_ezoc", "any") == "same_unit",
                     fresh=m.fresh, at_start=m.at_start, cites=_CITES)
@@ -80,44 +75,11 @@ def reach(ctx: Any, m: Mover) -> dict[str, dict[str, Any]]:
     ``{"mp", "path", "spent_all", "stop"}`` with the canonical cheapest path (ties broken by
     label order) excluding the start; the start itself is not listed.
 
-    The search applies :func:`step` (its rules and cases) from tables: MP costs from
-    :func:`~casebook.games.moscow41.plugins._movement_costs.step_table`, EZOCs from the ZOC plugin's map. The
-    result is kept across state changes by everything it depends on — the mover, the weather,
-    the settings read, the enemy-occupied hexes and the ZOC map's key — so treat it as
-    read-only."""
-    zmap, zkey = ezoc_map(ctx, m.side)
-    enemy = enemy_hexes(ctx, m.side)
+    The search (:func:`search`) applies :func:`step`'s rules and cases from tables; its result is
+    kept by the mover and the setting it reads (the shared
+    :func:`~casebook.areas.terrain_costs.kept_search`), so treat it as read-only."""
     same_only = ctx.state.setting("locking_ezoc_to_ezoc", "any") == "same_unit"
-    if zmap is None:  # no ZOC plugin map: ask hex by hex, keep for this state version only
-        zmap = _EzocByHex(ctx, m.side)
-        kept = ctx.memo.setdefault("movement.reach", {})
-        key: tuple[Any, ...] = (m, same_only)
-    else:
-        kept = ctx.lasting("movement.reach", *weather(ctx), ctx.state.setting("road_bridges", "bridged"))
-        key = (m, same_only, enemy, zkey)
-    found = kept.get(key)
-    if found is None:
-        found = kept[key] = search(ctx, m, zmap, enemy, same_only)
-        while len(kept) > _REACH_KEPT:
-            kept.pop(next(iter(kept)))
-    return found
-
-
-#: How many reach results are kept per weather (a movement step asks a few dozen stacks).
-_REACH_KEPT = 512
-
-
-class _EzocByHex(dict):
-    """:func:`ezoc` hex by hex as a mapping (``.get``), when no ZOC plugin gives a whole map."""
-
-    def __init__(self, ctx: Any, side: str) -> None:
-        super().__init__()
-        self._ctx, self._side = ctx, side
-
-    def get(self, hex_: str, default: Any = None) -> Any:  # type: ignore[override]
-        if hex_ not in self:
-            self[hex_] = ezoc(self._ctx, hex_, self._side)
-        return dict.get(self, hex_) or default
+    return kept_search(ctx, m.side, (m, same_only), lambda zmap, enemy: search(ctx, m, zmap, enemy, same_only))
 
 
 #: what a reach answer's ``"stop"`` says when the move must end in a hex (the shared search's keys)
@@ -142,6 +104,6 @@ def check_path(ctx: Any, m: Mover, path: list[str]) -> dict[str, Any]:
     :func:`~casebook.areas._movement_reach.zoc_walk` of :func:`step`): ``{"legal", "mp_spent",
     "mp_left", "stops_at", "spent_all", "steps": [{"hex", "cost", "cases"}], "cases"}``; an illegal
     path also has ``"refused": {"hex", "reason", "cases"}`` (where and why it stops: 9.8B, 9.2C, 7.2)."""
-    zmap = _zmap(ctx, m.side)
+    zmap = zoc_lookup(ctx, m.side)
     return zoc_walk(m.start, path, lambda a, b, spent, hexes: step(ctx, m, a, b, spent, hexes, zmap),
                     budget=m.budget, max_hexes=m.max_hexes, cites=_CITES)

@@ -25,13 +25,13 @@ terrain, or a road or trail through the hexside crossed. Costs are cached per co
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from casebook.core.hexgrid import hex_label, parse_hex
 
 __all__ = ["FEATURE_ORDER", "weather", "entry_ways", "cell_cost", "step_cost", "step_table", "table_row",
-           "enemy_hexes", "ezoc_map", "ezoc", "zoc_treatment"]
+           "enemy_hexes", "ezoc_map", "ezoc", "zoc_lookup", "kept_search", "zoc_treatment"]
 
 #: The board's hexside features a crossing cost is looked up for (core.board.FEATURES), the
 #: one charged last when a hexside has more than one.
@@ -217,6 +217,48 @@ def ezoc(ctx: Any, hex_: str, side: str) -> frozenset[str]:
                                              "unit_class": u.get("class", "infantry")}).value)
     memo[key] = out
     return out
+
+
+class _EzocByHex(dict):
+    """:func:`ezoc` hex by hex as a mapping (``.get``), when no ZOC area gives a whole map."""
+
+    def __init__(self, ctx: Any, side: str) -> None:
+        super().__init__()
+        self._ctx, self._side = ctx, side
+
+    def get(self, hex_: str, default: Any = None) -> Any:  # type: ignore[override]
+        if hex_ not in self:
+            self[hex_] = ezoc(self._ctx, hex_, self._side)
+        return dict.get(self, hex_) or default
+
+
+def zoc_lookup(ctx: Any, side: str) -> Mapping[str, frozenset[str]]:
+    """The enemy ZOCs against ``side`` as a mapping hex -> enemy unit ids (``.get``): the ZOC
+    area's whole map (:func:`ezoc_map`), else :func:`ezoc` asked hex by hex."""
+    zmap = ezoc_map(ctx, side)[0]
+    return zmap if zmap is not None else _EzocByHex(ctx, side)
+
+
+def kept_search(ctx: Any, side: str, key: tuple[Any, ...],
+                search: Callable[[Mapping[str, frozenset[str]], frozenset[str]], Any], *, limit: int = 512) -> Any:
+    """``search(zoc map, enemy hexes)`` for a stack of ``side`` (e.g. a reach), kept: across
+    state changes by ``key`` (everything about the stack it depends on), the weather, the
+    setting ``road_bridges``, the enemy-occupied hexes and the ZOC map's key — the last
+    ``limit`` results; without a ZOC map, for this state version only. Treat it as read-only."""
+    zmap, zkey = ezoc_map(ctx, side)
+    enemy = enemy_hexes(ctx, side)
+    if zmap is None:
+        zmap = _EzocByHex(ctx, side)
+        kept = ctx.memo.setdefault("terrain_costs.search", {})
+    else:
+        kept = ctx.lasting("terrain_costs.search", *weather(ctx), ctx.state.setting("road_bridges", "bridged"))
+        key = (*key, enemy, zkey)
+    found = kept.get(key)
+    if found is None:
+        found = kept[key] = search(zmap, enemy)
+        while len(kept) > limit:
+            kept.pop(next(iter(kept)))
+    return found
 
 
 def zoc_treatment(ctx: Any, classes: frozenset[str]) -> str:
