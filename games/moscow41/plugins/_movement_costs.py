@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from casebook.areas._zoc_map import chart_row as move_class
+from casebook.areas.movement import slowest_ma
 from casebook.areas.terrain_costs import entry_ways, step_cost, weather
 from casebook.content.cases import implements
 from casebook.core.errors import QuestionError
@@ -68,17 +69,6 @@ def move_cost(ctx: Any, units: Sequence[str], from_hex: str, to_hex: str, mode: 
     return {"mp": mp, "via": via, "terrain": terrain, "feature": feature, "cases": cases}
 
 
-def _ma_quantity(ctx: Any, facts: Mapping[str, Any]) -> Any:
-    """The ``ma`` script's explained value for ``facts`` (kept by the facts: the script reads
-    nothing else; the explanation is shared, read-only)."""
-    cache = ctx.lasting("movement.ma")
-    key = tuple(facts.items())
-    q = cache.get(key)
-    if q is None:
-        q = cache[key] = ctx.quantity("ma", facts)
-    return q
-
-
 @implements("9.0B", "9.1A", "9.3", "9.7", "9.8B", "9.6A", "5.7B")
 def movement_allowance(ctx: Any, units: Sequence[str], mode: str, *,
                        supplied: Mapping[str, bool] | None = None) -> dict[str, Any]:
@@ -93,20 +83,13 @@ def movement_allowance(ctx: Any, units: Sequence[str], mode: str, *,
     move began with). Modes: hq, stack, reaction, unactivated, force-march, supply.
     """
     temperature, ground = weather(ctx)
-    best: tuple[int, str, Any] | None = None
-    for u in units_of(ctx, units):
+
+    def facts(u: Mapping[str, Any]) -> dict[str, Any]:
         uid = u.get("id") or u.get("counter")
         sup = supplied[uid] if supplied is not None and uid in supplied else is_supplied(ctx, uid)
-        facts = {"printed_ma": int(u.get("ma", 0)), "reaction": mode == "reaction", "ground": ground,
-                 "supplied": sup}
-        q = _ma_quantity(ctx, facts)
-        if best is None or q.value < best[0]:
-            best = (int(q.value), uid, q)
-    assert best is not None
-    ma, uid, q = best
-    terms = [{"text": ln.text.split("  by")[0].strip(), "amount": str(ln.amount),
-              "cases": list(ln.cases), "source": ln.source}
-             for ln in q.lines if ln.fired]
+        return {"printed_ma": int(u.get("ma", 0)), "reaction": mode == "reaction", "ground": ground, "supplied": sup}
+
+    ma, uid, q, terms = slowest_ma(ctx, units_of(ctx, units), facts)  # 9.1C: the slowest unit decides
     cases = list(q.cases)
     if mode == "force-march":
         cases.append("9.6A")
