@@ -22,13 +22,11 @@ from typing_extensions import TypedDict
 
 from casebook.areas import terrain_costs as terrain
 from casebook.areas._movement_reach import case_order
-from casebook.areas.movement import stack_for
-from casebook.areas.rail import capacity_left
+from casebook.areas.movement import path_hexes, stack_for
+from casebook.areas.rail import capacity_left, rail_templates
 from casebook.content.cases import implements
 from casebook.core.errors import QuestionError
-from casebook.core.hexgrid import parse_hex
 from casebook.core.hooks import Refusal, hookimpl
-from casebook.core.templates import ActionTemplate
 from casebook.games.moscow41.plugins import _movement_actions as actions
 from casebook.games.moscow41.plugins import _movement_costs as costs
 from casebook.games.moscow41.plugins import _movement_questions as questions
@@ -104,17 +102,7 @@ def move_answer(ctx: Any, stack: str, path: Sequence[str], mode: str = "stack") 
     if not path:
         raise QuestionError("usage: move STACK HEX HEX …")
     m, ma = _mover(ctx, stack, mode)
-    for h in path:
-        try:
-            if not ctx.board.contains(parse_hex(h)):
-                raise QuestionError(f"hex {h} is off the map")
-        except ValueError as exc:
-            raise QuestionError(str(exc)) from None
-    path = list(path)
-    if path and path[0] == m.start:  # the path may be given from the stack's own hex
-        path = path[1:]
-    if not path:
-        raise QuestionError("usage: move STACK HEX HEX … (the hexes to enter, after the stack's own)")
+    path = path_hexes(ctx, m.start, path)
     res = check_path(ctx, m, path)
     res.pop("spent_all", None)
     out = {"stack": m.start, "units": list(m.units), "mode": mode, "ma": ma["ma"], **res}
@@ -216,17 +204,11 @@ def casebook_action_templates(ctx: Any, phase: str, step: str) -> list[Any]:
     rail path, 6.2B stacking at the railhead)."""
     if results_pending(ctx):
         return []
-    out, seen = [], set()
-    for a in legal_actions(ctx, step):
-        if a.kind != "rail-move" or a.get("stack") in seen:
-            continue
-        seen.add(a.get("stack"))
-        here = sorted(u["id"] for u in ctx.state.units_at(a.get("stack")) if u.get("side") == a.side)
-        left = capacity_left(ctx, data(ctx)["rail_units"])
-        hint = f"U,… any of {','.join(here)}: at most {left} combat unit(s), HQs free"
-        out.append(ActionTemplate.of(a, {"units": hint, "to": "HEX, a railhead its rail path reaches"},
-                                     ("9.9A", "9.9E", "9.9I")))
-    return out
+    listed = legal_actions(ctx, step)
+    if not any(a.kind == "rail-move" for a in listed):
+        return []
+    limit = f"at most {capacity_left(ctx, data(ctx)['rail_units'])} combat unit(s), HQs free"  # 9.9A-E
+    return rail_templates(ctx, listed, limit, ("9.9A", "9.9E", "9.9I"))
 
 
 @hookimpl

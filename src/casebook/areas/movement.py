@@ -40,7 +40,7 @@ from ._zoc_cites import effect_cases, line_cases
 from .search import breadth_first, cheapest_paths, path_to
 
 __all__ = ["STATE_SCHEMA", "REQUIRES", "STEPS", "QUESTIONS", "is_movement_step", "reach", "rail_reach", "in_ezoc",
-           "overstack_check", "legal_moves", "stack_for", "slowest_ma"]
+           "overstack_check", "legal_moves", "stack_for", "slowest_ma", "path_hexes"]
 #: What the pack must hold for this area (src/casebook/content/requires.py).
 REQUIRES = {"quantities": ["ma", "max_hexes", "move_cost", "stacking_limit"]}
 
@@ -249,6 +249,25 @@ def stack_for(ctx: Any, stack: str) -> tuple[str, list[str]]:
     if len({ctx.state.unit(u).get("side") for u in units}) > 1:
         raise QuestionError(f"hex {stack} holds units of both sides")
     return stack, units
+
+
+
+def path_hexes(ctx: Any, start: str, path: Sequence[str]) -> list[str]:
+    """The hexes a question's path enters: every label on the map (QuestionError naming the
+    first that is not), without a leading ``start`` (a path may be given from the stack's own
+    hex); QuestionError when no hex is left to enter."""
+    for h in path:
+        try:
+            if not ctx.board.contains(parse_hex(h)):
+                raise QuestionError(f"hex {h} is off the map")
+        except ValueError as exc:
+            raise QuestionError(str(exc)) from None
+    out = list(path)
+    if out and out[0] == start:
+        out = out[1:]
+    if not out:
+        raise QuestionError("usage: move STACK HEX HEX … (the hexes to enter, after the stack's own)")
+    return out
 
 
 def _reach_cases(ctx: Any, facts: Mapping[str, Any]) -> list[str]:

@@ -24,11 +24,12 @@ from typing import Any
 
 from casebook.core.actions import Action
 from casebook.core.hexgrid import hex_label, parse_hex
+from casebook.core.templates import ActionTemplate
 from casebook.script import AskedFacts
 
 from .terrain_costs import enemy_hexes, ezoc, weather
 
-__all__ = ["railhead_reach", "counted", "capacity_left", "rail_moves"]
+__all__ = ["railhead_reach", "counted", "capacity_left", "rail_moves", "rail_templates"]
 
 
 def railhead_reach(ctx: Any, side: str, start: str) -> tuple[dict[str, list[str]], str | None]:
@@ -105,4 +106,20 @@ def rail_moves(ctx: Any, side: str, hex_: str, units: Sequence[str], left: int,
             if fit:
                 out += [Action.make("rail-move", side, stack=hex_, to=dst, units=c) for c in fit]
                 break
+    return out
+
+
+def rail_templates(ctx: Any, listed: Sequence[Action], limit: str, cases: Sequence[str]) -> list[ActionTemplate]:
+    """The player's choice of which units of a stack move by rail, and where: for each stack a
+    listed ``rail-move`` starts from, a template whose ``units`` are any of its side's units
+    there (``limit``: the game's words for the capacity left) and ``to`` any railhead its rail
+    path reaches, citing ``cases`` (the game's). The validators judge a filling."""
+    out, seen = [], set()
+    for a in listed:
+        if a.kind != "rail-move" or a.get("stack") in seen:
+            continue
+        seen.add(a.get("stack"))
+        here = sorted(u["id"] for u in ctx.state.units_at(a.get("stack")) if u.get("side") == a.side)
+        hint = f"U,… any of {','.join(here)}: {limit}"
+        out.append(ActionTemplate.of(a, {"units": hint, "to": "HEX, a railhead its rail path reaches"}, tuple(cases)))
     return out
