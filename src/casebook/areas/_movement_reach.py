@@ -170,7 +170,7 @@ def _limit(max_hexes: int) -> str:
 
 
 def case_order(case: str) -> tuple[Any, ...]:
-    """A sort key putting case ids in reading order (numbers as numbers: 9.2C before 9.10A)."""
+    """A sort key putting case ids in reading order (numbers as numbers: 1.2C before 1.10A)."""
     return tuple((int(p) if p.isdigit() else p) for p in re.findall(r"\d+|[A-Z]+", case))
 
 
