@@ -31,10 +31,10 @@ from __future__ import annotations
 import networkx as nx
 import pytest
 
+from casebook.areas.terrain_costs import enemy_hexes, step_cost
 from casebook.core.game import Game
 from casebook.games.moscow41.plugins import _movement_legal as legal
 from casebook.games.moscow41.plugins import _movement_paths as paths
-from casebook.games.moscow41.plugins._movement_costs import enemy_hexes, step_cost
 from casebook.games.moscow41.plugins._movement_state import mover
 from casebook.tools.runtime import tune_gc
 
@@ -73,7 +73,7 @@ def engine_search():
     if not NEW:  # before issue #9: the reach of a new state version is the search
         CTX.changed()
         return _not_overstacked(paths.reach(CTX, MOVER))
-    from casebook.games.moscow41.plugins._movement_costs import ezoc_map
+    from casebook.areas.terrain_costs import ezoc_map
     zmap = ezoc_map(CTX, MOVER.side)[0]
     same = CTX.state.setting("locking_ezoc_to_ezoc", "any") == "same_unit"
     return _not_overstacked(paths.search(CTX, MOVER, zmap, enemy_hexes(CTX, MOVER.side), same))
@@ -84,7 +84,7 @@ def engine_search_no_stacking():
     if not NEW:
         CTX.changed()
         return paths.reach(CTX, MOVER)
-    from casebook.games.moscow41.plugins._movement_costs import ezoc_map
+    from casebook.areas.terrain_costs import ezoc_map
     zmap = ezoc_map(CTX, MOVER.side)[0]
     same = CTX.state.setting("locking_ezoc_to_ezoc", "any") == "same_unit"
     return paths.search(CTX, MOVER, zmap, enemy_hexes(CTX, MOVER.side), same)

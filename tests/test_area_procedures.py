@@ -1,10 +1,10 @@
 """The shared areas' generic procedures Moscow '41 lifted out of its plugins (issue #15): the
 retreat/advance enumeration and ranking (areas.retreat) and the ZOC-aware reach search
-(areas._movement_reach), on hand-made graphs — they know no game and cite no case."""
+(areas._movement_reach: zoc_reach, and zoc_step/zoc_walk along a given path), on hand-made graphs — they know no game and cite no case."""
 
 from __future__ import annotations
 
-from casebook.areas._movement_reach import zoc_reach
+from casebook.areas._movement_reach import zoc_reach, zoc_step, zoc_walk
 from casebook.areas.retreat import paths_up_to, retreat_judge
 
 # a row of hexes a-b-c-d, with e beside b
@@ -42,3 +42,35 @@ def test_zoc_reach_spends_mps_stops_in_a_locking_zoc_and_enters_a_first_hex_with
     assert short == {"b": {"mp": 1, "path": ["b"], "spent_all": True, "stop": "spent"}}
     blocked = zoc_reach("a", rows.__getitem__, {}, frozenset({"b"}), budget=9, zoc="none", **common)
     assert blocked == {}  # an enemy-occupied hex is never entered
+
+
+CITES = {"path": ("P",), "adjacent": ("ADJ",), "enemy": ("EN",), "max_hexes": ("ONE",), "ezoc_to_ezoc": ("Z2Z",),
+         "ezoc_stop": ("ZS",), "prohibited": ("NO",), "short": ("MP",), "fluid": ("FL",), "locking": ("LK",),
+         "all_mp": ("ALL",)}
+
+
+def _walk(path, *, budget=4, zoc="locking", zmap=None, enemy=frozenset(), max_hexes=None, cost=2):
+    def step(a, b, spent, hexes):
+        return zoc_step(a, b, spent, hexes, near=GRAPH[a], enter=lambda x, y, fluid: (cost + fluid, ("COST",)),
+                        zmap=zmap or {}, enemy=enemy, budget=budget, max_hexes=max_hexes, zoc=zoc,
+                        same_only=False, fresh=True, at_start=True, cites=CITES)
+    return zoc_walk("a", path, step, budget=budget, max_hexes=max_hexes, cites=CITES)
+
+
+def test_zoc_walk_says_where_and_why_a_path_stops_with_the_games_cases():
+    ok = _walk(["b", "c"])
+    assert ok["legal"] and ok["mp_spent"] == 4 and ok["mp_left"] == 0 and ok["cases"] == ["COST", "P"]
+    far = _walk(["b", "c", "d"])
+    assert far["refused"] == {"hex": "d", "reason": "2 MP needed to enter d, 0 left", "cases": ["MP"]} and far["stops_at"] == "c"
+    skip = _walk(["c"])
+    assert skip["refused"]["cases"] == ["ADJ"] and not skip["legal"]
+    locked = _walk(["b", "c"], zmap={"b": frozenset({"x"})})
+    assert locked["stops_at"] == "b" and locked["refused"]["cases"] == ["ZS"]  # entering an enemy ZOC ends it
+    assert locked["steps"][0]["cases"] == ["COST", "LK"]
+    fluid = _walk(["b", "c"], zoc="fluid", zmap={"b": frozenset({"x"}), "c": frozenset({"y"})}, budget=5)
+    assert fluid["legal"] and fluid["mp_spent"] == 5 and fluid["steps"][1]["cases"] == ["COST", "FL"]
+    first = _walk(["b", "c"], budget=1)
+    assert first["steps"] == [{"hex": "b", "cost": 1, "cases": ["COST", "ALL"]}] and first["refused"]["cases"] == ["ALL"]
+    one = _walk(["b", "c"], max_hexes=1)
+    assert one["stops_at"] == "b" and one["refused"]["reason"] == "the move may enter only 1 hex"
+    assert _walk(["b"], enemy=frozenset({"b"}))["refused"]["cases"] == ["EN"]

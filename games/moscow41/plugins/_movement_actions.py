@@ -16,12 +16,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from casebook.areas import rail
+from casebook.areas.terrain_costs import enemy_hexes, step_cost
 from casebook.content.cases import implements
 from casebook.core.errors import IllegalActionError
 from casebook.core.hooks import Refusal
 from casebook.games.moscow41.plugins._movement_apply import APPLY
-from casebook.games.moscow41.plugins._movement_costs import enemy_hexes, is_supplied, move_class, step_cost, weather
-from casebook.games.moscow41.plugins._movement_paths import check_path, neighbours, rail_reach
+from casebook.games.moscow41.plugins._movement_costs import is_supplied, move_class
+from casebook.games.moscow41.plugins._movement_paths import check_path, neighbours
 from casebook.games.moscow41.plugins._movement_state import (
     MODE,
     STEPS,
@@ -34,7 +36,7 @@ from casebook.games.moscow41.plugins._movement_state import (
 from casebook.games.moscow41.plugins._rule_refusals import refusals
 from casebook.script import AskedFacts
 
-__all__ = ["KINDS", "check", "apply", "in_command", "react_cost", "rail_capacity_left", "rail_units", "foot_facts",
+__all__ = ["KINDS", "check", "apply", "in_command", "react_cost", "foot_facts",
            "individually_activated"]
 
 KINDS = frozenset({"move", "overrun", "force-march", "rail-move", "react"})
@@ -175,23 +177,11 @@ def _check_force_march(ctx: Any, action: Any, d: dict[str, Any], step: str) -> l
     return []
 
 
-def rail_units(ctx: Any, units: list[str]) -> int:
-    """How many of ``units`` count against the rail capacity (script ``rail_units_counted``:
-    combat units, 9.9A; HQs do not count, 9.9E)."""
-    return int(ctx.value("rail_units_counted", {"units": [
-        {"class": ctx.state.unit(u).get("class", "infantry")} for u in units]}))
-
-
 def foot_facts(ctx: Any, d: dict[str, Any], unit: str) -> dict[str, Any]:
     """The facts of the ``move_on_foot`` lines (9.9G) for ``unit`` in the Movement Step."""
     u = ctx.state.unit(unit)
     return {"rail_hq_moved": bool(d.get("rail_hq")), "unit_class": u.get("class", "infantry"),
             "reserve": bool(u.get("reserve"))}
-
-
-def rail_capacity_left(ctx: Any, d: dict[str, Any]) -> int:
-    """Combat units the Soviets may still move by rail this phase (9.9A-D: script rail_capacity)."""
-    return int(ctx.value("rail_capacity", {"ground": weather(ctx)[1]})) - int(d["rail_units"])
 
 
 @implements("9.9A", "9.9B", "9.9C", "9.9D", "9.9E", "9.9F", "9.9H", "9.9I")
@@ -204,12 +194,12 @@ def _check_rail(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[Ref
     units, _cont, bad = _stack(ctx, action, d, step)
     if bad:
         return bad
-    counted = rail_units(ctx, units)
-    left = rail_capacity_left(ctx, d)
+    counted = rail.counted(ctx, units)  # 9.9E: HQs do not count
+    left = rail.capacity_left(ctx, d["rail_units"])  # 9.9A-D
     if counted > left:
         return _r(f"rail capacity: {left} more combat unit(s) this turn, {counted} asked "
                   f"(HQs do not count)", "9.9A", "9.9B", "9.9C", "9.9D", "9.9E")
-    dests, why = rail_reach(ctx, action.side, action.get("stack"))
+    dests, why = rail.railhead_reach(ctx, action.side, action.get("stack"))  # 9.9I
     if why:
         return _r(why, "9.9I")
     if action.get("to") not in dests:

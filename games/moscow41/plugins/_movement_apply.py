@@ -8,17 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from casebook.areas.rail import railhead_reach
+from casebook.areas.terrain_costs import enemy_hexes, ezoc, step_cost, zoc_treatment
 from casebook.content.cases import implements
 from casebook.core.errors import IllegalActionError
-from casebook.games.moscow41.plugins._movement_costs import (
-    enemy_hexes,
-    ezoc,
-    is_supplied,
-    move_class,
-    step_cost,
-    zoc_treatment,
-)
-from casebook.games.moscow41.plugins._movement_paths import check_path, rail_reach
+from casebook.games.moscow41.plugins._movement_costs import is_supplied, move_class
+from casebook.games.moscow41.plugins._movement_paths import check_path
 from casebook.games.moscow41.plugins._movement_state import (
     MODE,
     current_mover,
@@ -203,7 +198,7 @@ def _rail(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[str, Any]
     finish_current(ctx, d)
     hex_, dest = action.get("stack"), action.get("to")
     units = list(action.get("units") or ()) or _eligible(ctx, step, action.side, d, hex_)
-    path = rail_reach(ctx, action.side, hex_)[0][dest]
+    path = railhead_reach(ctx, action.side, hex_)[0][dest]
     _place(ctx, units, dest)
     combat = [u for u in units if ctx.state.unit(u).get("class") != "hq"]
     d["rail_units"] = int(d["rail_units"]) + len(combat)

@@ -6,20 +6,14 @@ Private helper of :mod:`casebook.games.moscow41.plugins.movement`.
 
 from __future__ import annotations
 
-from itertools import combinations
 from typing import Any
 
+from casebook.areas import rail
+from casebook.areas.terrain_costs import enemy_hexes
 from casebook.content.cases import implements
 from casebook.core.actions import Action
-from casebook.games.moscow41.plugins._movement_actions import (
-    check,
-    foot_facts,
-    rail_capacity_left,
-    rail_units,
-    react_cost,
-)
-from casebook.games.moscow41.plugins._movement_costs import enemy_hexes
-from casebook.games.moscow41.plugins._movement_paths import neighbours, rail_reach, reach
+from casebook.games.moscow41.plugins._movement_actions import check, foot_facts, react_cost
+from casebook.games.moscow41.plugins._movement_paths import neighbours, reach
 from casebook.games.moscow41.plugins._movement_state import (
     MODE,
     STEPS,
@@ -142,30 +136,12 @@ def legal_actions(ctx: Any, step: str) -> list[Action]:
 
 @implements("9.9A", "9.9B", "9.9C", "9.9E", "9.9I", "6.2B")
 def rail_moves(ctx: Any, side: str, hex_: str, units: list[str], d: dict[str, Any]) -> list[Action]:
-    """The ``rail-move`` actions of the stack ``units`` in ``hex_``: to each railhead its rail
-    path reaches (9.9I), the whole stack when its combat units fit the rail capacity left this
-    phase (9.9A-D; HQs do not count, 9.9E) and the railhead's stacking limit (6.2B: a move may
-    not end overstacked); otherwise ``units=`` each choice of as many of its combat units as
-    both allow ("can move up to three combat units by rail", 9.9A; the HQs stay), in the order
-    of the sorted ids."""
-    combat = sorted(u for u in units if rail_units(ctx, [u]))  # those the capacity counts (9.9E)
-    left = rail_capacity_left(ctx, d)
-    if combat and left <= 0:
-        return []
-    dests, why = rail_reach(ctx, side, hex_)
-    if why:
-        return []
-    out: list[Action] = []
-    for dst in dests:
-        if len(combat) <= left and _may_end(ctx, dst, list(units)):
-            out.append(Action.make("rail-move", side, stack=hex_, to=dst))
-            continue
-        for n in range(min(len(combat), left), 0, -1):
-            fit = [list(c) for c in combinations(combat, n) if _may_end(ctx, dst, list(c))]
-            if fit:
-                out += [Action.make("rail-move", side, stack=hex_, to=dst, units=c) for c in fit]
-                break
-    return out
+    """The ``rail-move`` actions of the stack ``units`` in ``hex_`` (the shared
+    :func:`casebook.areas.rail.rail_moves`): to each railhead its rail path reaches (9.9I), the
+    whole stack or as many combat units as the rail capacity left this phase (9.9A-D; HQs do not
+    count, 9.9E) and the railhead's stacking (6.2B: never ending overstacked) allow."""
+    return rail.rail_moves(ctx, side, hex_, units, rail.capacity_left(ctx, d["rail_units"]),
+                           lambda dst, us: _may_end(ctx, dst, us))
 
 
 def _rail_hq_blocks(d: dict[str, Any], step: str, ctx: Any, units: list[str]) -> bool:

@@ -9,25 +9,14 @@ entering the next hex, used by :func:`reach` (every destination, canonical cheap
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
-from casebook.areas._movement_reach import zoc_reach
+from casebook.areas._movement_reach import Step, zoc_reach, zoc_step, zoc_walk
+from casebook.areas.terrain_costs import enemy_hexes, kept_search, step_cost, step_table, table_row, zoc_lookup
 from casebook.content.cases import implements
-from casebook.core.hexgrid import hex_label, parse_hex
-from casebook.games.moscow41.plugins._movement_costs import (
-    enemy_hexes,
-    ezoc,
-    ezoc_map,
-    step_cost,
-    step_table,
-    table_row,
-    weather,
-)
-from casebook.script import AskedFacts
 
-__all__ = ["Mover", "Step", "step", "reach", "search", "check_path", "rail_reach", "neighbours"]
+__all__ = ["Mover", "Step", "step", "reach", "search", "check_path", "neighbours"]
 
 
 @dataclass(frozen=True)
@@ -48,70 +37,36 @@ class Mover:
     at_start: bool = True
 
 
-@dataclass(frozen=True)
-class Step:
-    """The verdict on entering one hex: ``ok``; ``cost`` (MP charged); ``reason`` and ``cases``;
-    ``terminal`` (movement must stop there: 7.2, 9.2C, 9.8B) and ``spent_all`` (9.2C)."""
-
-    ok: bool
-    cost: int | None
-    reason: str
-    cases: tuple[str, ...]
-    terminal: bool = False
-    spent_all: bool = False
-
-
 def neighbours(ctx: Any, hex_: str) -> tuple[str, ...]:
     """On-map neighbours of ``hex_`` as labels, in label order (the board's table)."""
     return ctx.board.label_neighbours(hex_)
 
 
-@implements("9.0A", "9.1A", "9.2C", "7.2", "7.3")
-def step(ctx: Any, m: Mover, a: str, b: str, spent: int, hexes: int) -> Step:
-    """May stack ``m``, in ``a`` after ``spent`` MP and ``hexes`` hexes, enter ``b``?
+#: the cases each verdict of the shared walk cites (areas._movement_reach.zoc_step): contiguous
+#: hexes (9.0A), no enemy hex but by overrun (9.5A), one hex unactivated (9.8B), locking EZOCs
+#: (7.2), fluid ones (7.3), the MPs (9.1A) and the first hex for all of them (9.2C)
+_CITES = {"path": ("9.0A",), "adjacent": ("9.0A",), "enemy": ("9.0A", "9.5A"), "max_hexes": ("9.8B",),
+          "ezoc_to_ezoc": ("7.2",), "ezoc_stop": ("7.2",), "prohibited": ("9.2A", "9.2C"),
+          "short": ("9.1A", "9.2C"), "fluid": ("7.3",), "locking": ("7.2",), "all_mp": ("9.2C",)}
 
-    Contiguous hexes only (9.0A); never an enemy-occupied hex (only an overrun, 9.5A, removes a
-    defender); not beyond ``max_hexes`` (9.8B); a locking ZOC stops the stack on entering an EZOC
-    and forbids moving directly from one EZOC to another (7.2; interpretation
-    locking-ezoc-to-ezoc: any EZOC, or only one of the same enemy unit); a fluid ZOC pays +1 MP
-    from EZOC to EZOC (7.3); the TEC cost must fit the MPs left (9.1A) unless it is the first hex
-    of an allotment, which a stack may always enter by spending all its MPs (9.2C).
-    """
-    if b not in neighbours(ctx, a):
-        return Step(False, None, f"{b} is not adjacent to {a}: no hex can be skipped", ("9.0A",))
-    if b in enemy_hexes(ctx, m.side):
-        return Step(False, None, f"{b} is occupied by enemy units (only an overrun attacks them)",
-                    ("9.0A", "9.5A"))
-    if m.max_hexes is not None and hexes >= m.max_hexes:
-        return Step(False, None, "an unactivated unit moves only one hex", ("9.8B",))
-    fluid = False
-    zb: frozenset[str] = frozenset()
-    if m.zoc != "none":
-        za, zb = ezoc(ctx, a, m.side), ezoc(ctx, b, m.side)
-        if za and zb:
-            if m.zoc == "locking":
-                same_only = ctx.state.setting("locking_ezoc_to_ezoc", "any") == "same_unit"
-                if not same_only or za & zb:
-                    return Step(False, None, f"cannot move directly from the EZOC in {a} to the EZOC "
-                                f"in {b} (of {', '.join(sorted(za & zb or zb))})", ("7.2",))
-            elif m.zoc == "fluid":
-                fluid = True
-        if za and m.zoc == "locking" and not (hexes == 0 and m.at_start):
-            return Step(False, None, f"the stack stopped on entering the EZOC in {a}", ("7.2",))
-    cost, _via, feature = step_cost(ctx, m.classes, a, b, fluid=fluid)
-    if cost is None:
-        return Step(False, None, f"the TEC prohibits entering {b} from {a}", ("9.2A", "9.2C"))
-    cases = ["9.2A"] + (["9.2B"] if feature else []) + (["7.3"] if fluid else [])
-    locked = m.zoc == "locking" and bool(zb)
-    if locked:
-        cases.append("7.2")
-    last = m.max_hexes is not None and hexes + 1 >= m.max_hexes
-    if spent + cost <= m.budget:
-        return Step(True, cost, "", tuple(cases), terminal=locked or last)
-    if hexes == 0 and m.fresh:
-        return Step(True, max(m.budget - spent, 0), f"enters {b} by spending all its MPs",
-                    tuple(cases + ["9.2C"]), terminal=True, spent_all=True)
-    return Step(False, None, f"{cost} MP needed to enter {b}, {m.budget - spent} left", ("9.1A", "9.2C"))
+
+@implements("9.0A", "9.1A", "9.2C", "7.2", "7.3")
+def step(ctx: Any, m: Mover, a: str, b: str, spent: int, hexes: int, zmap: Any = None) -> Step:
+    """May stack ``m``, in ``a`` after ``spent`` MP and ``hexes`` hexes, enter ``b``? The shared
+    :func:`~casebook.areas._movement_reach.zoc_step` with this game's costs and cases: contiguous
+    hexes only (9.0A); never an enemy-occupied hex (only an overrun, 9.5A); not beyond
+    ``max_hexes`` (9.8B); locking ZOCs (7.2; interpretation locking-ezoc-to-ezoc), fluid ones +1
+    MP from EZOC to EZOC (7.3); the TEC cost must fit the MPs left (9.1A) unless it is the first
+    hex of an allotment, entered by spending all MPs (9.2C)."""
+    def enter(x: str, y: str, fluid: bool) -> tuple[int | None, tuple[str, ...]]:
+        cost, _via, feature = step_cost(ctx, m.classes, x, y, fluid=fluid)
+        return cost, ("9.2A", "9.2B") if feature else ("9.2A",)
+
+    return zoc_step(a, b, spent, hexes, near=neighbours(ctx, a), enter=enter,
+                    zmap=zoc_lookup(ctx, m.side) if zmap is None else zmap, enemy=enemy_hexes(ctx, m.side),
+                    budget=m.budget, max_hexes=m.max_hexes, zoc=m.zoc,
+                    same_only=ctx.state.setting("locking_ezoc_to_ezoc", "any") == "same_unit",
+                    fresh=m.fresh, at_start=m.at_start, cites=_CITES)
 
 
 @implements("9.0A", "9.1A", "9.2C", "7.2", "7.3", "9.8B")
@@ -120,44 +75,11 @@ def reach(ctx: Any, m: Mover) -> dict[str, dict[str, Any]]:
     ``{"mp", "path", "spent_all", "stop"}`` with the canonical cheapest path (ties broken by
     label order) excluding the start; the start itself is not listed.
 
-    The search applies :func:`step` (its rules and cases) from tables: MP costs from
-    :func:`~casebook.games.moscow41.plugins._movement_costs.step_table`, EZOCs from the ZOC plugin's map. The
-    result is kept across state changes by everything it depends on — the mover, the weather,
-    the settings read, the enemy-occupied hexes and the ZOC map's key — so treat it as
-    read-only."""
-    zmap, zkey = ezoc_map(ctx, m.side)
-    enemy = enemy_hexes(ctx, m.side)
+    The search (:func:`search`) applies :func:`step`'s rules and cases from tables; its result is
+    kept by the mover and the setting it reads (the shared
+    :func:`~casebook.areas.terrain_costs.kept_search`), so treat it as read-only."""
     same_only = ctx.state.setting("locking_ezoc_to_ezoc", "any") == "same_unit"
-    if zmap is None:  # no ZOC plugin map: ask hex by hex, keep for this state version only
-        zmap = _EzocByHex(ctx, m.side)
-        kept = ctx.memo.setdefault("movement.reach", {})
-        key: tuple[Any, ...] = (m, same_only)
-    else:
-        kept = ctx.lasting("movement.reach", *weather(ctx), ctx.state.setting("road_bridges", "bridged"))
-        key = (m, same_only, enemy, zkey)
-    found = kept.get(key)
-    if found is None:
-        found = kept[key] = search(ctx, m, zmap, enemy, same_only)
-        while len(kept) > _REACH_KEPT:
-            kept.pop(next(iter(kept)))
-    return found
-
-
-#: How many reach results are kept per weather (a movement step asks a few dozen stacks).
-_REACH_KEPT = 512
-
-
-class _EzocByHex(dict):
-    """:func:`ezoc` hex by hex as a mapping (``.get``), when no ZOC plugin gives a whole map."""
-
-    def __init__(self, ctx: Any, side: str) -> None:
-        super().__init__()
-        self._ctx, self._side = ctx, side
-
-    def get(self, hex_: str, default: Any = None) -> Any:  # type: ignore[override]
-        if hex_ not in self:
-            self[hex_] = ezoc(self._ctx, hex_, self._side)
-        return dict.get(self, hex_) or default
+    return kept_search(ctx, m.side, (m, same_only), lambda zmap, enemy: search(ctx, m, zmap, enemy, same_only))
 
 
 #: what a reach answer's ``"stop"`` says when the move must end in a hex (the shared search's keys)
@@ -178,78 +100,10 @@ def search(ctx: Any, m: Mover, zmap: Any, enemy: frozenset[str], same_only: bool
 
 
 def check_path(ctx: Any, m: Mover, path: list[str]) -> dict[str, Any]:
-    """Walk ``path`` (hexes after the start) hex by hex: ``{"legal", "mp_spent", "mp_left",
-    "stops_at", "spent_all", "steps": [{"hex", "cost", "cases"}], "cases"}``; an illegal path
-    also has ``"refused": {"hex", "reason", "cases"}`` (where and why it stops)."""
-    spent, here, steps, cases = 0, m.start, [], ["9.0A"]
-    terminal: Step | None = None
-    spent_all = False
-    for i, b in enumerate(path):
-        s = _ended(m, here, terminal, i) if terminal else step(ctx, m, here, b, spent, i)
-        if not s.ok:
-            return {"legal": False, "mp_spent": spent, "mp_left": m.budget - spent, "stops_at": here,
-                    "spent_all": spent_all, "steps": steps,
-                    "refused": {"hex": b, "reason": s.reason, "cases": list(s.cases)},
-                    "cases": sorted(set(cases) | set(s.cases), key=_case_key)}
-        spent += s.cost or 0
-        spent_all = s.spent_all
-        steps.append({"hex": b, "cost": s.cost, "cases": list(s.cases)})
-        cases += list(s.cases)
-        here = b
-        if s.terminal:
-            terminal = s
-    return {"legal": True, "mp_spent": spent, "mp_left": m.budget - spent, "stops_at": here,
-            "spent_all": spent_all, "steps": steps, "cases": sorted(set(cases), key=_case_key)}
-
-
-def _ended(m: Mover, here: str, last: Step, hexes: int) -> Step:
-    """Why no hex may follow ``here``: one hex only (9.8B), all MPs spent (9.2C), an EZOC (7.2)."""
-    if m.max_hexes is not None and hexes >= m.max_hexes:
-        return Step(False, None, "an unactivated unit moves only one hex", ("9.8B",))
-    if last.spent_all:
-        return Step(False, None, f"the stack spent all its MPs to enter {here}", ("9.2C",))
-    return Step(False, None, f"the stack must stop on entering the EZOC in {here}", ("7.2",))
-
-
-def _case_key(case: str) -> tuple:
-    return tuple((int(p) if p.isdigit() else p) for p in re.findall(r"\d+|[A-Z]+", case))
-
-
-@implements("9.9I")
-def rail_reach(ctx: Any, side: str, start: str) -> tuple[dict[str, list[str]], str | None]:
-    """Railheads a stack of ``side`` in ``start`` can reach by rail (9.9I): ``({dest: path},
-    refusal)``. It must begin on a railhead free of EZOCs (a friendly unit does not negate them);
-    the path follows rail hexsides, through hexes neither enemy-occupied nor in an EZOC, except
-    that the destination may be in an EZOC. ``refusal`` says why no rail move starts here."""
-    railheads = {hex_label(h) for h in ctx.board.railheads}
-    at_railhead = start in railheads
-    if not ctx.allowed("rail_from_hex", AskedFacts({"railhead": at_railhead},
-                                                   {"in_ezoc": lambda: bool(ezoc(ctx, start, side))})):
-        return {}, (f"the railhead {start} is in an EZOC" if at_railhead else
-                    f"{start} is not a railhead (a city or town on a rail line)")  # 9.9I
-    enemy = enemy_hexes(ctx, side)
-    board = ctx.board
-    prev: dict[str, str | None] = {start: None}
-    frontier = [start]
-    while frontier:
-        nxt = []
-        for a in frontier:
-            if a != start and ezoc(ctx, a, side):
-                continue  # an EZOC hex may only end the rail move
-            ha = parse_hex(a)
-            for b in neighbours(ctx, a):
-                if b in prev or b in enemy or not board.edge(ha, parse_hex(b)).get("rail"):
-                    continue
-                prev[b] = a
-                nxt.append(b)
-        frontier = sorted(nxt)
-    out = {}
-    for dest in sorted(railheads & set(prev)):
-        if dest == start:
-            continue
-        path, h = [], dest
-        while h != start:
-            path.append(h)
-            h = prev[h]  # type: ignore[assignment]
-        out[dest] = path[::-1]
-    return out, None
+    """Walk ``path`` (hexes after the start) hex by hex (the shared
+    :func:`~casebook.areas._movement_reach.zoc_walk` of :func:`step`): ``{"legal", "mp_spent",
+    "mp_left", "stops_at", "spent_all", "steps": [{"hex", "cost", "cases"}], "cases"}``; an illegal
+    path also has ``"refused": {"hex", "reason", "cases"}`` (where and why it stops: 9.8B, 9.2C, 7.2)."""
+    zmap = zoc_lookup(ctx, m.side)
+    return zoc_walk(m.start, path, lambda a, b, spent, hexes: step(ctx, m, a, b, spent, hexes, zmap),
+                    budget=m.budget, max_hexes=m.max_hexes, cites=_CITES)

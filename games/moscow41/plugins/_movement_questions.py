@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from casebook.areas.rail import capacity_left, railhead_reach
+from casebook.areas.terrain_costs import step_cost
 from casebook.content.cases import implements
 from casebook.core.actions import Action
 from casebook.core.errors import QuestionError
-from casebook.games.moscow41.plugins._movement_actions import rail_capacity_left
-from casebook.games.moscow41.plugins._movement_costs import move_class, step_cost
+from casebook.games.moscow41.plugins._movement_costs import move_class
 from casebook.games.moscow41.plugins._movement_legal import rail_moves
-from casebook.games.moscow41.plugins._movement_paths import rail_reach
 from casebook.games.moscow41.plugins._movement_state import MODE, data, mover
 
 __all__ = ["QUESTIONS", "rail_answer", "overrun_answer"]
@@ -38,10 +38,10 @@ def rail_answer(ctx: Any, hex_: str, units: list[str]) -> dict[str, Any]:
     actions play lists now], "refusals": [why the whole stack may not rail now], "cases"}``."""
     side = ctx.state.unit(units[0]).get("side", "")
     d = data(ctx)
-    dests, why = rail_reach(ctx, side, hex_)
+    dests, why = railhead_reach(ctx, side, hex_)
     combat = [u for u in units if ctx.state.unit(u).get("class") != "hq"]
     whole = Action.make("rail-move", side, stack=hex_, to=next(iter(sorted(dests)), hex_), units=units)
-    return {"stack": hex_, "units": units, "capacity_left": rail_capacity_left(ctx, d),
+    return {"stack": hex_, "units": units, "capacity_left": capacity_left(ctx, d["rail_units"]),
             "combat_units": len(combat), "railheads": {k: dests[k] for k in sorted(dests)}, "refused": why,
             "offered": [str(a) for a in rail_moves(ctx, side, hex_, units, d)],
             "refusals": _refusals(ctx, whole),

@@ -15,17 +15,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from casebook.areas import force_march
+from casebook.areas.terrain_costs import weather, zoc_treatment
 from casebook.content.cases import implements
-from casebook.core.dice import roll
-from casebook.core.trace import Trace
-from casebook.games.moscow41.plugins._movement_costs import (
-    is_supplied,
-    move_class,
-    movement_allowance,
-    zoc_treatment,
-)
+from casebook.games.moscow41.plugins._movement_costs import is_supplied, move_class, movement_allowance
 from casebook.games.moscow41.plugins._movement_paths import Mover
-from casebook.games.moscow41.plugins._rule_refusals import decided, memo_allowed
+from casebook.games.moscow41.plugins._rule_refusals import memo_allowed
 
 __all__ = [
     "PLUGIN", "STEPS", "MODE", "data", "save", "decider", "eligible_stacks", "mover",
@@ -36,8 +31,6 @@ PLUGIN = "movement"
 #: The steps this plugin owns -> the movement mode of their stacks.
 MODE = {"movement": "stack", "reaction_movement": "reaction", "unactivated_movement": "unactivated"}
 STEPS = frozenset(MODE)
-#: A ``fatigue_effect`` value -> the word of the trace's ``effects``.
-_EFFECT_WORD = {"fatigue": "fatigued"}
 
 
 def uid(unit: Mapping[str, Any]) -> str:
@@ -174,42 +167,20 @@ def replace_units(ctx: Any, old: str, new: Sequence[str], mp_cost: int = 0) -> N
         save(ctx, d)
 
 
+#: the cases the force march fatigue roll cites (9.6C), its result (applied at once, 9.6F) and a
+#: loss it inflicts (9.6D)
+_FATIGUE_CITES = {"roll": ("9.6C",), "result": ("9.6C", "9.6F"), "loss": ("9.6D",)}
+
+
 @implements("9.6C", "9.6D", "9.6E", "9.6F", "9.6B")
 def fatigue_roll(ctx: Any, units: list[str], supplied: Mapping[str, bool]) -> dict[str, Any]:
-    """The force march fatigue roll (9.6C): one die plus the ``force_march_drm`` script (Mud −3,
-    Snow −2, Deep Snow −3, Arctic −4 most severe, OOS −2 — the supply the move began with,
-    9.6B); a modified 1 or less fatigues every force-marching unit of the stack (9.6D), a fatigued
-    unit takes a loss instead (11.1D), a Soviet remnant is eliminated (9.6E). Applied at once
-    (9.6F). What the failed roll does to each unit is the script quantity ``force_march_fatigue``.
-    Returns ``{"roll", "drm", "modified", "fatigued": bool, "cases"}``."""
-    temperature, ground = (ctx.state.weather or {}).get("temperature", "warm"), \
-        (ctx.state.weather or {}).get("ground", "dry")
-    sup = all(supplied.get(u, True) for u in units)
-    q = ctx.quantity("force_march_drm", {"ground": ground, "temperature": temperature, "supplied": sup})
-    trace = ctx.trace if ctx.trace is not None else Trace()
-    die = roll(ctx.state, 1, purpose="force march fatigue", cases=["9.6C"], trace=trace,
-               source="movement.fatigue_roll")
-    modified = die + int(q.value)
-    failed = modified <= 1
-    effects = []
-    if failed:
-        for u in units:
-            unit = ctx.state.unit(u)
-            effect, cases = decided(ctx, "force_march_fatigue", {
-                "fatigued": bool(unit.get("fatigued")), "unit_class": unit.get("class", "infantry")})
-            if effect == "eliminated":
-                ctx.state.remove_unit(u, "eliminated")
-            elif effect == "loss":
-                # 11.1D: a combat loss, applied as combat losses are (German steps, Soviet remnant)
-                taken = ctx.hook.casebook_combat_loss(ctx=ctx, unit=u, cases=["9.6D", *cases])
-                if taken is None:  # no plugin owns losses in this game: count the step here
-                    ctx.state.update_unit(u, losses=int(unit.get("losses", 0)) + 1)
-            else:
-                ctx.state.update_unit(u, fatigued=True)
-            effects.append({"unit": u, "effect": _EFFECT_WORD.get(effect, effect), "cases": cases})
-        ctx.changed()
-    result = {"roll": die, "drm": int(q.value), "modified": modified, "fatigued": failed,
-              "effects": effects, "cases": sorted({"9.6C", "9.6F", *q.cases})}
-    ctx.record("force-march-fatigue", result["cases"], {"units": units, **result},
-               source="movement.fatigue_roll")
-    return result
+    """The force march fatigue roll (9.6C), the shared :func:`casebook.areas.force_march.fatigue_roll`:
+    one die plus the ``force_march_drm`` script (Mud −3, Snow −2, Deep Snow −3, Arctic −4 most
+    severe, OOS −2 — the supply the move began with, 9.6B); a modified 1 or less (9.6C) applies
+    ``force_march_fatigue`` to every force-marching unit of the stack (9.6D): fatigued, a loss if
+    already fatigued (11.1D), a Soviet remnant eliminated (9.6E), at once (9.6F). Returns
+    ``{"roll", "drm", "modified", "fatigued": bool, "effects", "cases"}``."""
+    temperature, ground = weather(ctx)
+    facts = {"ground": ground, "temperature": temperature, "supplied": all(supplied.get(u, True) for u in units)}
+    return force_march.fatigue_roll(ctx, units, facts, fails_at=1, cites=_FATIGUE_CITES,
+                                    source="movement.fatigue_roll")

@@ -14,16 +14,19 @@ The pieces live in ``plugins/_movement_*.py``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Annotated, Any
 
 from pydantic import ConfigDict, Field
 from typing_extensions import TypedDict
 
+from casebook.areas import terrain_costs as terrain
+from casebook.areas._movement_reach import case_order
+from casebook.areas.movement import path_hexes, stack_for
+from casebook.areas.rail import capacity_left, rail_templates
 from casebook.content.cases import implements
 from casebook.core.errors import QuestionError
-from casebook.core.hexgrid import parse_hex
 from casebook.core.hooks import Refusal, hookimpl
-from casebook.core.templates import ActionTemplate
 from casebook.games.moscow41.plugins import _movement_actions as actions
 from casebook.games.moscow41.plugins import _movement_costs as costs
 from casebook.games.moscow41.plugins import _movement_questions as questions
@@ -35,6 +38,7 @@ from casebook.games.moscow41.plugins._movement_state import (
     data,
     decider,
     finish_current,
+    mover,
     save,
     uid,
 )
@@ -59,38 +63,12 @@ QUESTIONS: dict[str, str] = {
 _MODES = ("hq", "stack", "reaction", "unactivated", "force-march")
 
 
-def stack_for(ctx: Any, stack: str) -> tuple[str, list[str]]:
-    """``(hex, unit ids)`` for STACK: a unit id (that unit alone) or a hex (all units there, of
-    one side). QuestionError if unknown, empty or mixed."""
-    if ctx.state.has_unit(stack):
-        u = ctx.state.unit(stack)
-        if not u.get("hex"):
-            raise QuestionError(f"unit {stack!r} is not on the map")
-        return u["hex"], [stack]
-    try:
-        h = parse_hex(stack)
-    except ValueError:
-        raise QuestionError(f"STACK must be a unit id or a hex label, got {stack!r}") from None
-    if not ctx.board.contains(h):
-        raise QuestionError(f"hex {stack} is off the map")
-    units = [uid(u) for u in ctx.state.units_at(stack)]
-    if not units:
-        raise QuestionError(f"no units in hex {stack}")
-    if len({ctx.state.unit(u).get("side") for u in units}) > 1:
-        raise QuestionError(f"hex {stack} holds units of both sides")
-    return stack, units
-
-
 def _mover(ctx: Any, stack: str, mode: str) -> tuple[Mover, dict[str, Any]]:
     if mode not in _MODES:
         raise QuestionError(f"--as must be one of {', '.join(_MODES)}, got {mode!r}")
     hex_, units = stack_for(ctx, stack)
-    ma = costs.movement_allowance(ctx, units, mode)
-    us = [ctx.state.unit(u) for u in units]
-    classes = frozenset(costs.move_class(ctx, u) for u in us)
-    m = Mover(tuple(units), us[0].get("side", ""), hex_, classes, costs.zoc_treatment(ctx, classes),
-              ma["ma"], fresh=True, max_hexes=ma["max_hexes"], at_start=mode != "force-march")
-    return m, ma
+    m, ma = mover(ctx, units, hex_, mode)
+    return (replace(m, at_start=False) if mode == "force-march" else m), ma  # 9.6A: not the start of its move
 
 
 @implements("9.0A", "9.2C", "7.2", "7.3")
@@ -110,11 +88,11 @@ def reach_answer(ctx: Any, stack: str, mode: str = "stack") -> dict[str, Any]:
     passing = {h: v["mp"] for h, v in r.items() if h not in ends}
     if passing:
         cases.add("6.2B")
-    if m.zoc == "fluid" and any(costs.ezoc(ctx, h, m.side) for h in r):
+    if m.zoc == "fluid" and any(terrain.ezoc(ctx, h, m.side) for h in r):
         cases.add("7.3")
     return {"stack": m.start, "units": list(m.units), "mode": mode, "ma": ma["ma"], "zoc": m.zoc,
             "hexes": {h: v["mp"] for h, v in ends.items()}, "stops": stops, "pass_only": passing,
-            "cases": sorted(cases, key=_key)}
+            "cases": sorted(cases, key=case_order)}
 
 
 def move_answer(ctx: Any, stack: str, path: Sequence[str], mode: str = "stack") -> dict[str, Any]:
@@ -124,27 +102,12 @@ def move_answer(ctx: Any, stack: str, path: Sequence[str], mode: str = "stack") 
     if not path:
         raise QuestionError("usage: move STACK HEX HEX …")
     m, ma = _mover(ctx, stack, mode)
-    for h in path:
-        try:
-            if not ctx.board.contains(parse_hex(h)):
-                raise QuestionError(f"hex {h} is off the map")
-        except ValueError as exc:
-            raise QuestionError(str(exc)) from None
-    path = list(path)
-    if path and path[0] == m.start:  # the path may be given from the stack's own hex
-        path = path[1:]
-    if not path:
-        raise QuestionError("usage: move STACK HEX HEX … (the hexes to enter, after the stack's own)")
+    path = path_hexes(ctx, m.start, path)
     res = check_path(ctx, m, path)
     res.pop("spent_all", None)
     out = {"stack": m.start, "units": list(m.units), "mode": mode, "ma": ma["ma"], **res}
-    out["cases"] = sorted(set(res["cases"]) | set(ma["cases"]), key=_key)
+    out["cases"] = sorted(set(res["cases"]) | set(ma["cases"]), key=case_order)
     return out
-
-
-def _key(case: str) -> tuple:
-    import re
-    return tuple((int(p) if p.isdigit() else p) for p in re.findall(r"\d+|[A-Z]+", case))
 
 
 # -- query hooks ------------------------------------------------------------------------------
@@ -181,7 +144,7 @@ def rail_attack_allowed(ctx: Any, uid: str) -> bool:
         return True
     # the `attack_after_rail` line of movement.rules (EZOC and command asked only if it reads them)
     return ctx.allowed("attack_after_rail", AskedFacts({"moved_by_rail": True}, {
-        "in_ezoc": lambda: bool(costs.ezoc(ctx, unit["hex"], unit["side"])),
+        "in_ezoc": lambda: bool(terrain.ezoc(ctx, unit["hex"], unit["side"])),
         "in_command": lambda: actions.in_command(ctx, uid)}))
 
 
@@ -241,17 +204,11 @@ def casebook_action_templates(ctx: Any, phase: str, step: str) -> list[Any]:
     rail path, 6.2B stacking at the railhead)."""
     if results_pending(ctx):
         return []
-    out, seen = [], set()
-    for a in legal_actions(ctx, step):
-        if a.kind != "rail-move" or a.get("stack") in seen:
-            continue
-        seen.add(a.get("stack"))
-        here = sorted(u["id"] for u in ctx.state.units_at(a.get("stack")) if u.get("side") == a.side)
-        left = actions.rail_capacity_left(ctx, data(ctx))
-        hint = f"U,… any of {','.join(here)}: at most {left} combat unit(s), HQs free"
-        out.append(ActionTemplate.of(a, {"units": hint, "to": "HEX, a railhead its rail path reaches"},
-                                     ("9.9A", "9.9E", "9.9I")))
-    return out
+    listed = legal_actions(ctx, step)
+    if not any(a.kind == "rail-move" for a in listed):
+        return []
+    limit = f"at most {capacity_left(ctx, data(ctx)['rail_units'])} combat unit(s), HQs free"  # 9.9A-E
+    return rail_templates(ctx, listed, limit, ("9.9A", "9.9E", "9.9I"))
 
 
 @hookimpl

@@ -75,7 +75,7 @@ def test_9_9A_rail_move_line_decides_who_moves_by_rail(m41, tmp_path):
 
 @pytest.mark.case("9.9I")
 def test_9_9I_rail_from_hex_line_decides_where_a_rail_move_starts(m41, tmp_path):
-    """_movement_paths.rail_reach reads `rail_from_hex`: with the EZOC part of its line removed a
+    """areas.rail.railhead_reach reads `rail_from_hex`: with the EZOC part of its line removed a
     stack on a railhead in an EZOC moves by rail."""
     units = "\n".join([
         '- {id: s1, side: soviet, class: infantry, size: division, strength: 6, ma: 4, hex: "0106", activated: true}',

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from casebook.areas.terrain_costs import step_cost
 from casebook.core.state import GameState
-from casebook.games.moscow41.plugins._movement_costs import step_cost
 from casebook.games.moscow41.plugins._movement_paths import Mover, reach
 from casebook.script.engine import load_engine
 

@@ -18,11 +18,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from casebook.areas import _zoc_map as zmap
+from casebook.areas import terrain_costs as costs
 from casebook.areas import zoc
 from casebook.content.plugins import make_plugin_manager
 from casebook.core.game import Game
 from casebook.core.hooks import hookimpl
-from casebook.games.moscow41.plugins import _movement_costs as costs
 from casebook.games.moscow41.plugins import _movement_paths as paths
 from casebook.games.moscow41.plugins._movement_state import mover
 from casebook.script.engine import Engine

@@ -1,8 +1,10 @@
-"""The reach of a moving stack under MP costs and enemy ZOCs — a search a game's movement rules
-parameterise (a module of the shared areas' API, not a plugin; e.g. Moscow '41's movement plugin
-uses it). It holds no case id and names no game: the game gives the MP cost of every step, the
-hexes in enemy ZOC, the enemy-occupied hexes, the stack's ZOC treatment and the words its
-answer uses for why a move ends.
+"""The reach of a moving stack under MP costs and enemy ZOCs (:func:`zoc_reach`), and the same
+rules hex by hex along a given path (:func:`zoc_step`, :func:`zoc_walk`: where and why a path
+stops) — searches a game's movement rules parameterise (a module of the shared areas' API, not
+a plugin; e.g. Moscow '41's movement plugin uses it). It holds no case id and names no game:
+the game gives the MP cost of every step, the hexes in enemy ZOC, the enemy-occupied hexes,
+the stack's ZOC treatment, the words its answer uses for why a move ends and the cases each
+verdict cites.
 
 ZOC treatments (the field's terms): ``locking`` — a stack stops on entering an enemy ZOC and never
 moves directly from one enemy-ZOC hex to another (``same_only``: only when one enemy unit exerts
@@ -12,11 +14,13 @@ enemy-ZOC hex to another costs the step's ``fluid`` cost; ``none`` — ZOCs are 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from heapq import heappop, heappush
 from typing import Any
 
-__all__ = ["Row", "zoc_reach"]
+__all__ = ["Row", "zoc_reach", "Step", "Enter", "zoc_step", "zoc_walk", "case_order"]
 
 #: hex label -> ``(neighbour, MP cost or None when prohibited, MP cost from one enemy-ZOC hex to
 #: another for a fluid ZOC or None)`` for each neighbour, in label order
@@ -91,3 +95,118 @@ def zoc_reach(start: str, row: Row, zmap: Any, enemy: frozenset[str], *, budget:
         stop = None if not end else stops["all_mp"] if end == 2 else stops["max_hexes" if max_hexes else "ezoc"]
         out[h] = {"mp": best[h], "path": path[::-1], "spent_all": end == 2, "stop": stop}
     return out
+
+
+@dataclass(frozen=True)
+class Step:
+    """The verdict on entering one hex (:func:`zoc_step`): ``ok``; ``cost`` (MP charged);
+    ``reason`` and ``cases`` (the game's); ``terminal`` (the move must end there: a locking ZOC
+    entered, the hex limit reached, all MPs spent) and ``spent_all`` (entered for all MPs left)."""
+
+    ok: bool
+    cost: int | None
+    reason: str
+    cases: tuple[str, ...]
+    terminal: bool = False
+    spent_all: bool = False
+
+
+#: hexes ``(a, b)`` and whether the fluid cost applies -> ``(MP or None when prohibited, the
+#: cases of that cost)``
+Enter = Callable[[str, str, bool], tuple[int | None, Sequence[str]]]
+
+
+def zoc_step(a: str, b: str, spent: int, hexes: int, *, near: Sequence[str], enter: Enter, zmap: Any,
+             enemy: frozenset[str], budget: int, max_hexes: int | None, zoc: str, same_only: bool,
+             fresh: bool, at_start: bool, cites: Mapping[str, Sequence[str]]) -> Step:
+    """May a stack in ``a``, after ``spent`` MP and ``hexes`` hexes, enter ``b`` (``near``:
+    ``a``'s neighbours)? The rules of :func:`zoc_reach`, one hex at a time, with the reason:
+    adjacent hexes only; never an enemy-occupied hex; at most ``max_hexes``; a locking ZOC
+    forbids moving directly from one enemy-ZOC hex to another and stops the stack in the
+    first, a fluid one charges the fluid cost; the MP cost (``enter``) must fit the budget,
+    but a ``fresh`` stack may always enter its first hex by spending all its MPs.
+
+    ``cites``: the game's cases, by key — ``adjacent``, ``enemy``, ``max_hexes``,
+    ``ezoc_to_ezoc``, ``ezoc_stop`` (refusals), ``prohibited``, ``short`` (no cost or too
+    costly), ``fluid`` and ``locking`` (added to the cost's cases), ``all_mp``."""
+    if b not in near:
+        return Step(False, None, f"{b} is not adjacent to {a}: no hex can be skipped", tuple(cites["adjacent"]))
+    if b in enemy:
+        return Step(False, None, f"{b} is occupied by enemy units (only an overrun attacks them)",
+                    tuple(cites["enemy"]))
+    if max_hexes is not None and hexes >= max_hexes:
+        return Step(False, None, _limit(max_hexes), tuple(cites["max_hexes"]))
+    fluid = False
+    zb: frozenset[str] = frozenset()
+    if zoc != "none":
+        za, zb = zmap.get(a) or frozenset(), zmap.get(b) or frozenset()
+        if za and zb:
+            if zoc == "locking":
+                if not same_only or za & zb:
+                    return Step(False, None, f"cannot move directly from the EZOC in {a} to the EZOC "
+                                f"in {b} (of {', '.join(sorted(za & zb or zb))})", tuple(cites["ezoc_to_ezoc"]))
+            elif zoc == "fluid":
+                fluid = True
+        if za and zoc == "locking" and not (hexes == 0 and at_start):
+            return Step(False, None, f"the stack stopped on entering the EZOC in {a}", tuple(cites["ezoc_stop"]))
+    cost, cost_cases = enter(a, b, fluid)
+    if cost is None:
+        return Step(False, None, f"the TEC prohibits entering {b} from {a}", tuple(cites["prohibited"]))
+    cases = [*cost_cases, *(cites["fluid"] if fluid else ())]
+    locked = zoc == "locking" and bool(zb)
+    if locked:
+        cases += cites["locking"]
+    last = max_hexes is not None and hexes + 1 >= max_hexes
+    if spent + cost <= budget:
+        return Step(True, cost, "", tuple(cases), terminal=locked or last)
+    if hexes == 0 and fresh:
+        return Step(True, max(budget - spent, 0), f"enters {b} by spending all its MPs",
+                    tuple(cases + list(cites["all_mp"])), terminal=True, spent_all=True)
+    return Step(False, None, f"{cost} MP needed to enter {b}, {budget - spent} left", tuple(cites["short"]))
+
+
+def _limit(max_hexes: int) -> str:
+    return f"the move may enter only {max_hexes} hex" + ("" if max_hexes == 1 else "es")
+
+
+def case_order(case: str) -> tuple[Any, ...]:
+    """A sort key putting case ids in reading order (numbers as numbers: 1.2C before 1.10A)."""
+    return tuple((int(p) if p.isdigit() else p) for p in re.findall(r"\d+|[A-Z]+", case))
+
+
+def zoc_walk(start: str, path: Sequence[str], step: Callable[[str, str, int, int], Step], *, budget: int,
+             max_hexes: int | None, cites: Mapping[str, Sequence[str]]) -> dict[str, Any]:
+    """Walk ``path`` (the hexes after ``start``) with ``step(a, b, spent, hexes)`` (e.g.
+    :func:`zoc_step` bound to a stack): ``{"legal", "mp_spent", "mp_left", "stops_at",
+    "spent_all", "steps": [{"hex", "cost", "cases"}], "cases"}``; an illegal path also has
+    ``"refused": {"hex", "reason", "cases"}`` (where and why it stops). ``cites["path"]`` is
+    cited by every walk; after a terminal hex the next is refused citing ``max_hexes``,
+    ``all_mp`` or ``ezoc_stop``. Cases sorted by :func:`case_order`."""
+    spent, here, steps, cases = 0, start, [], list(cites["path"])
+    terminal: Step | None = None
+    spent_all = False
+    for i, b in enumerate(path):
+        s = _ended(here, terminal, i, max_hexes, cites) if terminal else step(here, b, spent, i)
+        if not s.ok:
+            return {"legal": False, "mp_spent": spent, "mp_left": budget - spent, "stops_at": here,
+                    "spent_all": spent_all, "steps": steps,
+                    "refused": {"hex": b, "reason": s.reason, "cases": list(s.cases)},
+                    "cases": sorted(set(cases) | set(s.cases), key=case_order)}
+        spent += s.cost or 0
+        spent_all = s.spent_all
+        steps.append({"hex": b, "cost": s.cost, "cases": list(s.cases)})
+        cases += list(s.cases)
+        here = b
+        if s.terminal:
+            terminal = s
+    return {"legal": True, "mp_spent": spent, "mp_left": budget - spent, "stops_at": here,
+            "spent_all": spent_all, "steps": steps, "cases": sorted(set(cases), key=case_order)}
+
+
+def _ended(here: str, last: Step, hexes: int, max_hexes: int | None, cites: Mapping[str, Sequence[str]]) -> Step:
+    """Why no hex may follow ``here``: the hex limit, all MPs spent, a locking ZOC entered."""
+    if max_hexes is not None and hexes >= max_hexes:
+        return Step(False, None, _limit(max_hexes), tuple(cites["max_hexes"]))
+    if last.spent_all:
+        return Step(False, None, f"the stack spent all its MPs to enter {here}", tuple(cites["all_mp"]))
+    return Step(False, None, f"the stack must stop on entering the EZOC in {here}", tuple(cites["ezoc_stop"]))

@@ -24,7 +24,7 @@ Public API (other areas call it directly): :func:`reach`, :func:`rail_reach`, :f
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pydantic import ConfigDict
@@ -40,7 +40,7 @@ from ._zoc_cites import effect_cases, line_cases
 from .search import breadth_first, cheapest_paths, path_to
 
 __all__ = ["STATE_SCHEMA", "REQUIRES", "STEPS", "QUESTIONS", "is_movement_step", "reach", "rail_reach", "in_ezoc",
-           "overstack_check", "legal_moves"]
+           "overstack_check", "legal_moves", "stack_for", "slowest_ma", "path_hexes"]
 #: What the pack must hold for this area (src/casebook/content/requires.py).
 REQUIRES = {"quantities": ["ma", "max_hexes", "move_cost", "stacking_limit"]}
 
@@ -204,6 +204,70 @@ def overstack_check(ctx: Any) -> list[str]:
             ctx.record("eliminated", list(limit.cases), {"unit": u["id"], "hex": hex_, "reason": "overstacked"},
                        source=f"{PLUGIN}.overstack_check", side=side)
     return gone
+
+
+def slowest_ma(ctx: Any, units: Sequence[Mapping[str, Any]],
+               facts_of: Callable[[Mapping[str, Any]], Mapping[str, Any]]) -> tuple[int, str, Any, list[dict[str, Any]]]:
+    """``(ma, unit id, explanation, terms)`` of the slowest of ``units`` (records, at least one):
+    the least quantity ``ma`` for ``facts_of(unit)`` (the first unit on ties), its explanation
+    (kept across changes by the facts, read-only) and the lines that fired as ``{"text",
+    "amount", "cases", "source"}``."""
+    best: tuple[int, str, Any] | None = None
+    for u in units:
+        facts = facts_of(u)
+        kept = ctx.lasting("movement.ma")  # asked after facts_of: a lasting value notes no lines
+        key = tuple(facts.items())
+        q = kept.get(key)
+        if q is None:
+            q = kept[key] = ctx.quantity("ma", facts)
+        if best is None or q.value < best[0]:
+            best = (int(q.value), u.get("id") or u.get("counter"), q)
+    if best is None:
+        raise ValueError("slowest_ma needs at least one unit")
+    ma, uid, q = best
+    return ma, uid, q, [{"text": ln.text.split("  by")[0].strip(), "amount": str(ln.amount),
+                         "cases": list(ln.cases), "source": ln.source} for ln in q.lines if ln.fired]
+
+
+def stack_for(ctx: Any, stack: str) -> tuple[str, list[str]]:
+    """``(hex, unit ids)`` for a question's STACK: a unit id (that unit alone) or a hex label (all
+    units there, of one side). QuestionError if unknown, off the map, empty or of both sides."""
+    if ctx.state.has_unit(stack):
+        u = ctx.state.unit(stack)
+        if not u.get("hex"):
+            raise QuestionError(f"unit {stack!r} is not on the map")
+        return u["hex"], [stack]
+    try:
+        h = parse_hex(stack)
+    except ValueError:
+        raise QuestionError(f"STACK must be a unit id or a hex label, got {stack!r}") from None
+    if not ctx.board.contains(h):
+        raise QuestionError(f"hex {stack} is off the map")
+    units = [u.get("id") or u.get("counter") for u in ctx.state.units_at(stack)]
+    if not units:
+        raise QuestionError(f"no units in hex {stack}")
+    if len({ctx.state.unit(u).get("side") for u in units}) > 1:
+        raise QuestionError(f"hex {stack} holds units of both sides")
+    return stack, units
+
+
+
+def path_hexes(ctx: Any, start: str, path: Sequence[str]) -> list[str]:
+    """The hexes a question's path enters: every label on the map (QuestionError naming the
+    first that is not), without a leading ``start`` (a path may be given from the stack's own
+    hex); QuestionError when no hex is left to enter."""
+    for h in path:
+        try:
+            if not ctx.board.contains(parse_hex(h)):
+                raise QuestionError(f"hex {h} is off the map")
+        except ValueError as exc:
+            raise QuestionError(str(exc)) from None
+    out = list(path)
+    if out and out[0] == start:
+        out = out[1:]
+    if not out:
+        raise QuestionError("usage: move STACK HEX HEX … (the hexes to enter, after the stack's own)")
+    return out
 
 
 def _reach_cases(ctx: Any, facts: Mapping[str, Any]) -> list[str]:

@@ -1,0 +1,271 @@
+"""MP costs from a game's Terrain Effects Chart, and the enemy hexes and ZOCs a moving stack
+meets — a module of the shared areas' API (not a plugin): a game's movement plugin calls it
+(e.g. Moscow '41's), and the supply paths read the same costs through the game's
+``casebook_move_cost`` answer. It holds no case id and no number: every cost is the game's
+quantity ``move_cost``, every column and verdict the game's lines and tables.
+
+What it reads of the game (its vocabulary):
+
+- quantity ``move_cost`` with facts ``ground``, ``temperature``, ``hex_terrain`` (a town's kind
+  replaces the hex's terrain), ``hexside_feature`` (``none`` or the board's hexside feature
+  crossed), ``move_class`` (the chart row), ``fluid_ezoc_to_ezoc`` and ``overrun``;
+- quantity ``tec_column`` (fact ``ground``): the chart column whose prohibited cells apply;
+- records table ``tec_prohibited`` (``feature``, ``unit``, ``column``): terrain or hexside
+  features a chart row may not enter or cross in a column, whatever the MPs;
+- setting ``road_bridges`` (``bridged``: a road through a hexside also bridges its river);
+- quantity ``zoc_column`` (fact ``ground``) and table ``zoc_chart`` (``unit``, ``weather``):
+  the ZOC treatment of a chart row (``locking``, ``fluid`` or ``none``), the Arctic column
+  whenever the temperature is ``arctic``;
+- permission ``exert_zoc`` (facts ``temperature``, ``unit_class``) where no ZOC area answers.
+
+A stack's cost to enter a hex is that of its slowest row, by the cheapest way in: the hex's
+terrain, or a road or trail through the hexside crossed. Costs are cached per context
+(``ctx.memo``) and across changes by the weather and settings they depend on (``ctx.lasting``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from casebook.core.hexgrid import hex_label, parse_hex
+
+__all__ = ["FEATURE_ORDER", "weather", "entry_ways", "cell_cost", "step_cost", "step_table", "table_row",
+           "enemy_hexes", "ezoc_map", "ezoc", "zoc_lookup", "kept_search", "zoc_treatment"]
+
+#: The board's hexside features a crossing cost is looked up for (core.board.FEATURES), the
+#: one charged last when a hexside has more than one.
+FEATURE_ORDER = ("river", "canal", "major_river")
+_ZOC_RANK = {"none": 0, "fluid": 1, "locking": 2}
+_NO_EZOC: frozenset[str] = frozenset()
+
+
+def weather(ctx: Any) -> tuple[str, str]:
+    """``(temperature, ground)`` in force; ``warm``/``dry`` when the position has no weather yet."""
+    w = ctx.state.weather or {}
+    return w.get("temperature", "warm"), w.get("ground", "dry")
+
+
+def _kept(ctx: Any, name: str) -> dict[Any, Any]:
+    """The lasting cache ``name`` for what the MP costs depend on — the weather (cells, steps)
+    and the setting ``road_bridges`` (ways in, steps) — found once per state version."""
+    memo = ctx.memo
+    found = memo.get(("terrain_costs.kept", name))
+    if found is None:
+        bridges = ctx.state.setting("road_bridges", "bridged")
+        deps = {"terrain_costs.cell": weather(ctx), "terrain_costs.ways": (bridges,),
+                "terrain_costs.step": (*weather(ctx), bridges)}[name]
+        found = memo[("terrain_costs.kept", name)] = ctx.lasting(name, *deps)
+    return found
+
+
+def _column(ctx: Any) -> str:
+    key = "terrain_costs.tec_column"
+    if key not in ctx.memo:
+        ctx.memo[key] = ctx.value("tec_column", {"ground": weather(ctx)[1]})
+    return ctx.memo[key]
+
+
+def _prohibited(ctx: Any) -> frozenset[tuple[str, str, str]]:
+    key = "terrain_costs.prohibited"
+    if key not in ctx.memo:
+        ctx.memo[key] = frozenset((r["feature"], r["unit"], r["column"]) for r in ctx.records("tec_prohibited"))
+    return ctx.memo[key]
+
+
+def cell_cost(ctx: Any, cls: str, terrain: str, feature: str | None, *, fluid: bool = False,
+              overrun: bool = False) -> int | None:
+    """MP for chart row ``cls`` to enter ``terrain`` across hexside ``feature`` (or None): the
+    game's ``move_cost``; None where ``tec_prohibited`` lists the terrain or the feature for
+    the row in the column in force."""
+    key = (cls, terrain, feature, fluid, overrun)
+    memo = _kept(ctx, "terrain_costs.cell")
+    if key in memo:
+        return memo[key]
+    temperature, ground = weather(ctx)
+    column = _column(ctx)
+    bad = _prohibited(ctx)
+    if (terrain, cls, column) in bad or (feature is not None and (feature, cls, column) in bad):
+        memo[key] = None
+        return None
+    facts = {"ground": ground, "temperature": temperature, "hex_terrain": terrain,
+             "hexside_feature": feature or "none", "move_class": cls,
+             "fluid_ezoc_to_ezoc": fluid, "overrun": overrun}
+    memo[key] = int(ctx.value("move_cost", facts))
+    return memo[key]
+
+
+def entry_ways(ctx: Any, a: str, b: str) -> list[tuple[str, str | None, str]]:
+    """``(terrain, feature, via)`` for each way to enter ``b`` from adjacent ``a``: the hex's
+    own terrain (a town's kind replaces it) across the hexside's feature (``via`` "terrain"),
+    a road (its feature bridged under setting ``road_bridges: bridged``) or a trail through the
+    hexside. ValueError if the hexes are not adjacent."""
+    memo = _kept(ctx, "terrain_costs.ways")
+    key = (a, b)
+    if key in memo:
+        return memo[key]
+    ha, hb = parse_hex(a), parse_hex(b)
+    side = ctx.board.side(ha, hb)
+    node = ctx.board.node(hb)
+    town = node.get("town")
+    terrain = town.get("kind", "town") if town else node["terrain"]
+    feats = [f for f in FEATURE_ORDER if getattr(side, f)]
+    feature = feats[-1] if feats else None
+    out = [(terrain, feature, "terrain")]
+    if side.road:
+        bridged = ctx.state.setting("road_bridges", "bridged") == "bridged"
+        out.append(("road", None if bridged else feature, "road"))
+    if side.trail:
+        out.append(("trail", feature, "trail"))
+    memo[key] = out
+    return out
+
+
+def step_cost(ctx: Any, classes: frozenset[str], a: str, b: str, *, fluid: bool = False,
+              overrun: bool = False) -> tuple[int | None, str, str | None]:
+    """``(mp, via, feature)``: the cheapest way for a stack of chart rows ``classes`` to enter
+    ``b`` from adjacent ``a``, each way costing what its slowest row pays; mp None (via
+    ``"prohibited"``) where every way is prohibited to some row."""
+    key = (classes, a, b, fluid, overrun)
+    memo = _kept(ctx, "terrain_costs.step")
+    if key in memo:
+        return memo[key]
+    best: tuple[int | None, str, str | None] = (None, "prohibited", None)
+    for terrain, feature, via in entry_ways(ctx, a, b):
+        costs = [cell_cost(ctx, c, terrain, feature, fluid=fluid, overrun=overrun) for c in sorted(classes)]
+        if any(c is None for c in costs):
+            continue
+        mp = max(costs)
+        if best[0] is None or mp < best[0]:
+            best = (mp, via, feature)
+    memo[key] = best
+    return best
+
+
+def step_table(ctx: Any, classes: frozenset[str]) -> dict[str, tuple[tuple[str, int | None, int | None], ...]]:
+    """For a stack of chart rows ``classes``: hex label -> ``((neighbour, mp, mp from one enemy
+    ZOC hex to another when fluid), ...)`` in label order — :func:`step_cost` of every hexside,
+    filled hex by hex and kept for the weather and settings it depends on (a path search reads
+    it as a table). Read it with :func:`table_row`."""
+    return ctx.lasting("terrain_costs.table", *weather(ctx), ctx.state.setting("road_bridges", "bridged"),
+                       classes)
+
+
+def table_row(ctx: Any, table: dict[str, Any], classes: frozenset[str], a: str) -> tuple[Any, ...]:
+    """The row of :func:`step_table` for hex ``a`` (filled on first use)."""
+    row = table.get(a)
+    if row is None:
+        row = table[a] = tuple((b, step_cost(ctx, classes, a, b)[0], step_cost(ctx, classes, a, b, fluid=True)[0])
+                               for b in ctx.board.label_neighbours(a))
+    return row
+
+
+def enemy_hexes(ctx: Any, side: str) -> frozenset[str]:
+    """Hexes holding units of a side other than ``side`` (per state version)."""
+    key = ("terrain_costs.enemy", side)
+    if key not in ctx.memo:
+        ctx.memo[key] = frozenset(u["hex"] for u in ctx.state.units
+                                  if u.get("side") != side and u.get("hex"))
+    return ctx.memo[key]
+
+
+def ezoc_map(ctx: Any, side: str) -> tuple[Mapping[str, frozenset[str]] | None, Any]:
+    """``(hex -> enemy unit ids, key)``: every enemy ZOC against ``side`` at once, from the ZOC
+    area's ``casebook_zoc_map``, with the key it names (equal keys, equal maps: path searches
+    are kept by it); ``(None, None)`` without a ZOC area (then :func:`ezoc` asks hex by hex).
+    Memo per state version; the converted map is kept by its key."""
+    memo = ctx.memo
+    mkey = ("terrain_costs.ezoc_map", side)
+    found = memo.get(mkey)
+    if found is None:
+        ans = ctx.hook.casebook_zoc_map(ctx=ctx, side=side)
+        if ans is None:
+            found = (None, None)
+        else:
+            kept = ctx.lasting("terrain_costs.ezoc_maps")
+            zmap = kept.get(ans["key"])
+            if zmap is None:
+                zmap = kept[ans["key"]] = {h: frozenset(ids) for h, ids in ans["exerted_by"].items() if ids}
+                while len(kept) > 64:
+                    kept.pop(next(iter(kept)))
+            found = (zmap, ans["key"])
+        memo[mkey] = found
+    return found
+
+
+def ezoc(ctx: Any, hex_: str, side: str) -> frozenset[str]:
+    """Enemy units exerting a ZOC into ``hex_`` against ``side``: the ZOC area's answer
+    (``casebook_zoc_map``, else ``casebook_zoc``); without one, the adjacent enemy units the
+    ``exert_zoc`` permission allows."""
+    zmap = ezoc_map(ctx, side)[0]
+    if zmap is not None:
+        return zmap.get(hex_, _NO_EZOC)
+    key = ("terrain_costs.ezoc", hex_, side)
+    memo = ctx.memo
+    if key in memo:
+        return memo[key]
+    ans = ctx.hook.casebook_zoc(ctx=ctx, hex=hex_, side=side)
+    if ans is not None:
+        out = frozenset(ans.get("exerted_by") or ())
+    else:
+        temperature = weather(ctx)[0]
+        near = {hex_label(n) for n in ctx.board.neighbours(parse_hex(hex_))}
+        out = frozenset(
+            u.get("id") or u.get("counter") for u in ctx.state.units
+            if u.get("side") != side and u.get("hex") in near
+            and ctx.permission("exert_zoc", {"temperature": temperature,
+                                             "unit_class": u.get("class", "infantry")}).value)
+    memo[key] = out
+    return out
+
+
+class _EzocByHex(dict):
+    """:func:`ezoc` hex by hex as a mapping (``.get``), when no ZOC area gives a whole map."""
+
+    def __init__(self, ctx: Any, side: str) -> None:
+        super().__init__()
+        self._ctx, self._side = ctx, side
+
+    def get(self, hex_: str, default: Any = None) -> Any:  # type: ignore[override]
+        if hex_ not in self:
+            self[hex_] = ezoc(self._ctx, hex_, self._side)
+        return dict.get(self, hex_) or default
+
+
+def zoc_lookup(ctx: Any, side: str) -> Mapping[str, frozenset[str]]:
+    """The enemy ZOCs against ``side`` as a mapping hex -> enemy unit ids (``.get``): the ZOC
+    area's whole map (:func:`ezoc_map`), else :func:`ezoc` asked hex by hex."""
+    zmap = ezoc_map(ctx, side)[0]
+    return zmap if zmap is not None else _EzocByHex(ctx, side)
+
+
+def kept_search(ctx: Any, side: str, key: tuple[Any, ...],
+                search: Callable[[Mapping[str, frozenset[str]], frozenset[str]], Any], *, limit: int = 512) -> Any:
+    """``search(zoc map, enemy hexes)`` for a stack of ``side`` (e.g. a reach), kept: across
+    state changes by ``key`` (everything about the stack it depends on), the weather, the
+    setting ``road_bridges``, the enemy-occupied hexes and the ZOC map's key — the last
+    ``limit`` results; without a ZOC map, for this state version only. Treat it as read-only."""
+    zmap, zkey = ezoc_map(ctx, side)
+    enemy = enemy_hexes(ctx, side)
+    if zmap is None:
+        zmap = _EzocByHex(ctx, side)
+        kept = ctx.memo.setdefault("terrain_costs.search", {})
+    else:
+        kept = ctx.lasting("terrain_costs.search", *weather(ctx), ctx.state.setting("road_bridges", "bridged"))
+        key = (*key, enemy, zkey)
+    found = kept.get(key)
+    if found is None:
+        found = kept[key] = search(zmap, enemy)
+        while len(kept) > limit:
+            kept.pop(next(iter(kept)))
+    return found
+
+
+def zoc_treatment(ctx: Any, classes: frozenset[str]) -> str:
+    """How enemy ZOCs affect a stack of chart rows ``classes``: the most restrictive of their
+    ``zoc_chart`` cells — ``locking``, ``fluid`` or ``none``."""
+    temperature, ground = weather(ctx)
+    column = "arctic" if temperature == "arctic" else ctx.value("zoc_column", {"ground": ground})
+    chart = ctx.table("zoc_chart")
+    kinds = [str(chart.lookup(unit=c, weather=column)) for c in sorted(classes)]
+    return max(kinds, key=lambda k: _ZOC_RANK.get(k, 2)) if kinds else "none"
