@@ -76,16 +76,17 @@ def test_5_6B_mark_oos_line_places_markers_only_in_the_recovery_step(tmp_path):
 # -- command.rules ----------------------------------------------------------------------------------
 @pytest.mark.case("0.7.3.1B")
 def test_0_7_3_1B_hq_activate_unit_line_keeps_hqs_out_of_an_activation(m41, tmp_path):
-    """_command_steps.hq_stacks asks `hq_activate_unit` of every unit in the radius: HQ g-hq2 next
+    """The activation area's hq_stacks asks `hq_activate_unit` of every unit in the radius: HQ g-hq2 next
     to g-hq1 is not among the stacks g-hq1 activates (0.7.3.1B: stacks of combat units); without
     the line it is."""
-    from casebook.games.moscow41.plugins import _command_steps as steps
+    from casebook.areas import activation as act
+    from casebook.games.moscow41.plugins._area_config import COMMAND
     units = "\n".join([HQ % ("g-hq1", "0404", ""), HQ % ("g-hq2", "0405", ""), inf("g1", "0505")])
     ctx = supply_ctx(m41, units, step="command")
-    assert steps.hq_stacks(ctx, ctx.state.unit("g-hq1")) == {"0505": ["g1"]}
+    assert act.hq_stacks(COMMAND, ctx, ctx.state.unit("g-hq1")) == {"0505": ["g1"]}
     eng = edited(tmp_path, "command.rules", "forbid hq_activate_unit  by 0.7.3.1B  when unit_class is hq\n", "")
     ctx = supply_ctx(eng, units, step="command")
-    stacks = steps.hq_stacks(ctx, ctx.state.unit("g-hq1"))
+    stacks = act.hq_stacks(COMMAND, ctx, ctx.state.unit("g-hq1"))
     assert stacks["0405"] == ["g-hq2"] and stacks["0505"] == ["g1"]
 
 
