@@ -18,12 +18,14 @@ from casebook.core.actions import Action
 from casebook.core.hooks import Refusal
 from casebook.core.templates import ActionTemplate
 from casebook.games.moscow41.plugins._area_config import COMMAND
-from casebook.games.moscow41.plugins._rule_refusals import memo_allowed
 from casebook.games.moscow41.plugins._rule_refusals import refusals as rule_refusals
 
 __all__ = ["legal", "templates", "refusals", "apply"]
 
 _SRC = "command"
+#: The cases each action's trace event and result cite.
+_APPLY_CASES = {"recover": ("2.5A", "0.7.3.8A"), "activate-hq": ("2.1A", "2.1B", "0.7.3.1B", "8.4A"),
+                "activate-stack": ("2.2A", "2.2B", "0.7.3.1C", "9.4D")}
 
 
 @implements("0.7.3.1A", "0.7.3.1C", "0.7.3.8A", "2.1A", "2.2B", "8.2A")
@@ -34,26 +36,7 @@ def legal(ctx: Any, step: str, side: str) -> list[Action]:
     HQ; 2.2A: a single stack); in the Recovery Step one ``recover`` per hex; always ``pass``.
     What an HQ activates is judged now, when it is activated (8.2A: the command area's
     ``hq_stacks`` on the position asked about)."""
-    out: list[Action] = []
-    ip = ctx.state.track("ip", side)
-    if step == "command" and not act.done(COMMAND, ctx):
-        for hq in COMMAND.hqs(ctx, side):
-            if not memo_allowed(ctx, "activate_hq", {"activated": bool(hq.get("activated"))}) \
-                    or not act.affordable(ctx, hq, ip):  # 2.0, 2.1B (command.rules); 2.1A
-                continue
-            stacks = list(act.hq_stacks(COMMAND, ctx, hq))
-            most = act.hq_limit(ctx, hq, len(stacks))
-            per = act.stack_ip(COMMAND, ctx)  # 8.4A: the stacks an HQ activates cost nothing more (script)
-            if per > 0:
-                most = min(most, max(0, (ip - act.hq_cost(ctx, hq)) // per))
-            out.append(Action.make("activate-hq", side, hq=hq["id"], stacks=stacks[:most] or None))
-        if ctx.value("ip_cost", {"ip_use": "activate_stack"}) <= ip:
-            out += [Action.make("activate-stack", side, stack=h) for h in act.activate_stack_hexes(COMMAND, ctx, side)]
-    elif step == "recovery":
-        for hex_, ids in act.recoverable(COMMAND, ctx, side).items():
-            if act.recover_cost(ctx, len(ids)) <= ip:
-                out.append(Action.make("recover", side, stack=hex_, units=ids))
-    return out + [Action.make("pass", side)]
+    return act.legal(COMMAND, ctx, step, side)
 
 
 @implements("0.7.3.1B", "8.3.1A", "8.3.2A")
@@ -63,18 +46,7 @@ def templates(ctx: Any, step: str, side: str) -> list[ActionTemplate]:
     limit, nearest first), a template whose ``stacks`` are any of the HQ's eligible stacks, none
     or some, up to its limit (8.3.1A German Command Limit; 8.3.2A Soviet: all). :func:`refusals`
     names the cases of a filling that is not legal."""
-    out: list[ActionTemplate] = []
-    for action in legal(ctx, step, side) if step == "command" else ():
-        if action.kind != "activate-hq":
-            continue
-        hq = ctx.state.unit(action.get("hq"))
-        eligible = list(act.hq_stacks(COMMAND, ctx, hq))
-        if not eligible:
-            continue
-        limit = act.hq_limit(ctx, hq, len(eligible))
-        hint = f"HEX,… any of {','.join(eligible)}, at most {limit}; left out: the HQ alone"
-        out.append(ActionTemplate.of(action, {"stacks": hint}, ("0.7.3.1B", "8.3.1A", "8.3.2A")))
-    return out
+    return act.templates(COMMAND, ctx, step, side, ("0.7.3.1B", "8.3.1A", "8.3.2A"))
 
 
 def refusals(ctx: Any, action: Action) -> list[Refusal]:
@@ -139,40 +111,4 @@ def apply(ctx: Any, action: Action) -> dict[str, Any]:
     """Apply a validated action: spend the IPs, flip the HQ to its active side (2.1B), mark the
     units activated (one IP for the HQ covers all its stacks, 8.4A), a single stack also with a
     Reserve marker (0.7.3.1C, 9.4D), or flip fatigued units back (2.5A, 0.7.3.8A)."""
-    st, side = ctx.state, action.side
-    if action.kind == "recover":
-        ok = act.recoverable(COMMAND, ctx, side)[action.get("stack")]
-        units = list(action.get("units", ()) or ok)
-        cost = act.recover_cost(ctx, len(units))
-        st.add_track("ip", -cost, side)
-        for uid in units:
-            st.update_unit(uid, fatigued=None)
-        result = {"units": units, "ip": cost, "cases": ["2.5A", "0.7.3.8A"]}
-    elif action.kind == "activate-hq":
-        hq = st.unit(action.get("hq"))
-        cost = act.hq_cost(ctx, hq) + act.stack_ip(COMMAND, ctx) * len(action.get("stacks", ()) or ())  # 2.1A; 8.4A
-        eligible = act.hq_stacks(COMMAND, ctx, hq)
-        units = [uid for h in action.get("stacks", ()) for uid in eligible[h]]
-        st.add_track("ip", -cost, side)
-        st.update_unit(hq["id"], activated=True)
-        for uid in units:
-            st.update_unit(uid, activated=True)
-        result = {"hq": hq["id"], "units": units, "ip": cost, "cases": ["2.1A", "2.1B", "0.7.3.1B", "8.4A"]}
-    else:
-        units = act.single_stacks(COMMAND, ctx, side)[action.get("stack")]
-        cost = ctx.value("ip_cost", {"ip_use": "activate_stack"})
-        st.add_track("ip", -cost, side)
-        reserve = action.get("reserve", act.stack_marker(COMMAND, ctx) == "reserve")  # 0.7.3.1C (command.rules)
-        for uid in units:
-            st.update_unit(uid, activated=True, reserve=True if reserve else None)
-        result = {"stack": action.get("stack"), "units": units, "ip": cost,
-                  "cases": ["2.2A", "2.2B", "0.7.3.1C", "9.4D"]}
-    if action.kind != "recover":
-        data = dict(st.plugin_data("command") or {})
-        data["done"] = True
-        if action.kind == "activate-hq":  # 10.4.2B: the attacker's support path is to this HQ
-            data["activated_by"] = {**(data.get("activated_by") or {}), **dict.fromkeys(result["units"], result["hq"])}
-        st.set_plugin_data("command", data)
-    ctx.changed()
-    ctx.record(action.kind, result["cases"], result, source=f"{_SRC}.apply", side=side)
-    return result
+    return act.apply(COMMAND, ctx, action, _APPLY_CASES)

@@ -72,49 +72,31 @@ def supply_answer(ctx: Any, uid: str) -> dict[str, Any]:
     """
     unit = ctx.state.unit(uid)
     side = unit["side"]
-    store = SUPPLY.store(ctx, side)
-    key = ("answer", uid)
-    if key in store:
-        return store[key]
-    slot = trace_.kept_answers(SUPPLY, ctx, uid, trace_.path_mp(SUPPLY, ctx))
-    if slot is not None and slot[1] in slot[0]:
-        store[key] = slot[0][slot[1]]
-        return store[key]
-    trace = trace_.own_trace(SUPPLY, ctx, uid)
-    answer: dict[str, Any] = {"unit": uid, "in_supply": False, "route": None, "path": [], "mp": None}
-    cases = ["5.0C", "5.2A", *_path_cases(side)]
-    if trace["target"] is not None:
-        path, route = trace_.full_path(SUPPLY, ctx, side, trace)
-        src = SUPPLY.sources(ctx, side).get(path[-1])
-        answer.update(in_supply=True, route=route, path=[hex_label(h) for h in path], mp=trace["mp"])
-        cases += list(src[2]) if src else []
-        cases += ["5.2D"] if route in ("road", "rail") else []
-    elif memo_allowed(ctx, "supply_by_hq", {"unit_class": unit.get("class", "infantry"),
-                                            "panzer_division": is_panzer(unit)}):  # 5.3, 2.2D
-        found = trace_.by_hq(SUPPLY, ctx, uid)
-        if found is not None:
-            hq, radius_path, hq_trace = found
-            hq_path, _ = trace_.full_path(SUPPLY, ctx, side, hq_trace)
-            full = list(reversed(radius_path)) + hq_path[1:]
-            answer.update(in_supply=True, route="hq", path=[hex_label(h) for h in full], hq=hq)
+
+    def may_use_hq() -> bool:  # 5.3, 2.2D
+        return memo_allowed(ctx, "supply_by_hq", {"unit_class": unit.get("class", "infantry"),
+                                                  "panzer_division": is_panzer(unit)})
+
+    def compose(found: dict[str, Any]) -> dict[str, Any]:
+        answer: dict[str, Any] = {"unit": uid, "in_supply": found["in_supply"], "route": found["route"],
+                                  "path": [hex_label(h) for h in found["path"]], "mp": found["mp"]}
+        cases = ["5.0C", "5.2A", *_path_cases(side)]
+        if found["route"] == "hq":
+            answer["hq"] = found["hq"]
             cases += ["5.3", "0.2.4.8"] + (["2.2D"] if unit.get("division") else [])
-    # what stops the unit's own path is searched for an unsupplied unit only (a unit in supply
-    # through an HQ's radius, 5.3, needs no explanation of why its own path fails)
-    blocked = {} if answer["in_supply"] else trace_.blocked_met(SUPPLY, ctx, uid, trace_.path_mp(SUPPLY, ctx))
-    if not answer["in_supply"]:
-        cases += sorted({c for _, cs in blocked.values() for c in cs})
-    answer["cases"] = list(dict.fromkeys([*cases, "5.6A"]))
-    answer["blocked"] = [{"hex": hex_label(h), "reason": r, "cases": list(c)}
-                         for h, (r, c) in sorted(blocked.items())]
-    if not answer["in_supply"]:
-        answer["effects"] = oos_effects(side)
-    store[key] = answer
-    if slot is not None:
-        kept, kept_key = slot
-        kept[kept_key] = answer
-        while len(kept) > trace_.ANSWERS_KEPT:
-            kept.pop(next(iter(kept)))
-    return answer
+        elif found["in_supply"]:
+            cases += list(found["source"][2]) if found["source"] else []
+            cases += ["5.2D"] if found["route"] in ("road", "rail") else []
+        else:
+            cases += sorted({c for _, cs in found["blocked"].values() for c in cs})
+        answer["cases"] = list(dict.fromkeys([*cases, "5.6A"]))
+        answer["blocked"] = [{"hex": hex_label(h), "reason": r, "cases": list(c)}
+                             for h, (r, c) in sorted(found["blocked"].items())]
+        if not found["in_supply"]:
+            answer["effects"] = oos_effects(side)
+        return answer
+
+    return trace_.answer(SUPPLY, ctx, uid, may_use_hq, compose)
 
 
 def in_supply(ctx: Any, uid: str) -> bool:

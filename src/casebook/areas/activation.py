@@ -12,6 +12,7 @@ lines. It holds no case id; every number and verdict is a line's —
 - permissions ``hq_activate_unit`` (the command area's), ``activate_stack`` (fact ``supplied``),
   ``remove_fatigue`` (facts ``supplied``, ``in_command``).
 
+- permission ``activate_hq`` (fact ``activated``: whether an HQ may be activated);
 - permission ``remove_activation_markers`` (fact ``ending_step``): the step at whose end the
   Activation and Reserve markers come off (:func:`clear_activation` cites its lines).
 
@@ -23,18 +24,21 @@ that activated it, until the markers come off).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from casebook.core.actions import Action
 from casebook.core.hexgrid import parse_hex
+from casebook.core.templates import ActionTemplate
 
 from ._zoc_cites import line_cases
 from .command import CommandPaths
 from .search import path_within
+from .supply import allowed
 
 __all__ = ["step_side", "stack_ip", "stack_marker", "supplied", "stack_units", "unit_hexes", "side_stacks",
            "eligible", "hq_cost", "hq_stacks", "hq_limit", "single_stacks", "recoverable", "recover_cost", "done",
-           "affordable", "activate_stack_hexes", "clear_activation", "activated_by"]
+           "affordable", "activate_stack_hexes", "clear_activation", "activated_by", "legal", "templates", "apply"]
 
 
 def step_side(cfg: CommandPaths, ctx: Any) -> str:
@@ -104,13 +108,14 @@ def eligible(cfg: CommandPaths, ctx: Any, side: str, hq_mechanized: bool) -> lis
     or not) may activate (not yet activated; the ``hq_activate_unit`` lines), in label order;
     once per state version."""
     key = (cfg.name, "eligible", side, hq_mechanized)
-    found = ctx.memo.get(key)
+    found: list[tuple[str, Any, list[str]]] | None = ctx.memo.get(key)
     if found is None:
-        found = ctx.memo[key] = []
+        found = []
         for hex_, units in side_stacks(cfg, ctx, side, hqs=True).items():
             ids = [u["id"] for u in units if cfg.may_activate(ctx, u, hq_mechanized)]
             if ids:
                 found.append((hex_, parse_hex(hex_), ids))
+        ctx.memo[key] = found
     return found
 
 
@@ -238,3 +243,96 @@ def activated_by(cfg: CommandPaths, ctx: Any, unit: str) -> str | None:
         found = ctx.memo[(cfg.name, "activated-by")] = dict(
             (ctx.state.plugin_data(cfg.name) or {}).get("activated_by") or {})
     return found.get(unit) if ctx.state.has_unit(unit) and ctx.state.unit(unit).get("activated") else None
+
+
+def legal(cfg: CommandPaths, ctx: Any, step: str, side: str) -> list[Action]:
+    """The legal actions of ``side`` in ``step``: in the command step (``cfg.command_step``) one
+    ``activate-hq`` per affordable HQ the ``activate_hq`` lines allow (taking its eligible stacks
+    nearest first, up to its limit and the IPs left after ``hq_stack_ip_cost`` per stack) and one
+    ``activate-stack`` per eligible hex, while nothing was activated in this step; in the recovery
+    step (``cfg.recovery_step``) one ``recover`` per hex the side can pay for; always ``pass``."""
+    out: list[Action] = []
+    ip = ctx.state.track("ip", side)
+    if step == cfg.command_step and not done(cfg, ctx):
+        for hq in cfg.hqs(ctx, side):
+            if not allowed(ctx, "activate_hq", {"activated": bool(hq.get("activated"))}) \
+                    or not affordable(ctx, hq, ip):
+                continue
+            stacks = list(hq_stacks(cfg, ctx, hq))
+            most = hq_limit(ctx, hq, len(stacks))
+            per = stack_ip(cfg, ctx)
+            if per > 0:
+                most = min(most, max(0, (ip - hq_cost(ctx, hq)) // per))
+            out.append(Action.make("activate-hq", side, hq=hq["id"], stacks=stacks[:most] or None))
+        if ctx.value("ip_cost", {"ip_use": "activate_stack"}) <= ip:
+            out += [Action.make("activate-stack", side, stack=h) for h in activate_stack_hexes(cfg, ctx, side)]
+    elif step == cfg.recovery_step:
+        for hex_, ids in recoverable(cfg, ctx, side).items():
+            if recover_cost(ctx, len(ids)) <= ip:
+                out.append(Action.make("recover", side, stack=hex_, units=ids))
+    return out + [Action.make("pass", side)]
+
+
+def templates(cfg: CommandPaths, ctx: Any, step: str, side: str, cases: Sequence[str]) -> list[ActionTemplate]:
+    """The player's choice of stacks: for each listed ``activate-hq`` (which takes every eligible
+    stack up to the limit, nearest first), a template whose ``stacks`` are any of the HQ's
+    eligible stacks, none or some, up to its limit; each template cites ``cases`` (the game's)."""
+    out: list[ActionTemplate] = []
+    for action in legal(cfg, ctx, step, side) if step == cfg.command_step else ():
+        if action.kind != "activate-hq":
+            continue
+        hq = ctx.state.unit(action.get("hq"))
+        eligible = list(hq_stacks(cfg, ctx, hq))
+        if not eligible:
+            continue
+        limit = hq_limit(ctx, hq, len(eligible))
+        hint = f"HEX,… any of {','.join(eligible)}, at most {limit}; left out: the HQ alone"
+        out.append(ActionTemplate.of(action, {"stacks": hint}, tuple(cases)))
+    return out
+
+
+def apply(cfg: CommandPaths, ctx: Any, action: Action, cases: Mapping[str, Sequence[str]]) -> dict[str, Any]:
+    """Apply a validated ``activate-hq``, ``activate-stack`` or ``recover``: spend the IPs, mark
+    the HQ and the units it takes activated (an HQ's stacks cost ``hq_stack_ip_cost`` each), a
+    single stack also with the ``stack_activation_marker`` (unless the action says ``reserve``),
+    or clear the fatigue of the units recovering; the step's activation is then made (plugin data
+    ``done``; ``activated_by`` remembers the HQ). Records the action citing ``cases[kind]`` (the
+    game's) and returns the result."""
+    st, side = ctx.state, action.side
+    result: dict[str, Any]
+    if action.kind == "recover":
+        ok = recoverable(cfg, ctx, side)[action.get("stack")]
+        units = list(action.get("units", ()) or ok)
+        cost = recover_cost(ctx, len(units))
+        st.add_track("ip", -cost, side)
+        for uid in units:
+            st.update_unit(uid, fatigued=None)
+        result = {"units": units, "ip": cost, "cases": list(cases["recover"])}
+    elif action.kind == "activate-hq":
+        hq = st.unit(action.get("hq"))
+        cost = hq_cost(ctx, hq) + stack_ip(cfg, ctx) * len(action.get("stacks", ()) or ())
+        eligible = hq_stacks(cfg, ctx, hq)
+        units = [uid for h in action.get("stacks", ()) for uid in eligible[h]]
+        st.add_track("ip", -cost, side)
+        st.update_unit(hq["id"], activated=True)
+        for uid in units:
+            st.update_unit(uid, activated=True)
+        result = {"hq": hq["id"], "units": units, "ip": cost, "cases": list(cases["activate-hq"])}
+    else:
+        units = single_stacks(cfg, ctx, side)[action.get("stack")]
+        cost = ctx.value("ip_cost", {"ip_use": "activate_stack"})
+        st.add_track("ip", -cost, side)
+        reserve = action.get("reserve", stack_marker(cfg, ctx) == "reserve")
+        for uid in units:
+            st.update_unit(uid, activated=True, reserve=True if reserve else None)
+        result = {"stack": action.get("stack"), "units": units, "ip": cost,
+                  "cases": list(cases["activate-stack"])}
+    if action.kind != "recover":
+        data = dict(st.plugin_data(cfg.name) or {})
+        data["done"] = True
+        if action.kind == "activate-hq":
+            data["activated_by"] = {**(data.get("activated_by") or {}), **dict.fromkeys(result["units"], result["hq"])}
+        st.set_plugin_data(cfg.name, data)
+    ctx.changed()
+    ctx.record(action.kind, result["cases"], result, source=f"{cfg.name}.apply", side=side)
+    return result

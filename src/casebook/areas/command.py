@@ -42,7 +42,9 @@ class CommandPaths:
     ``fields``: the unit fields the answers depend on (and the game's ZOC hook reads);
     ``opens``: whether a friendly unit lifts an EZOC in its hex; ``unit_facts``: the game's own
     facts of a unit for ``hq_activate_unit`` and ``trace_command_path``; ``hq_class``: the unit
-    class of HQs; ``name``: the plugin's name (its caches are named after it)."""
+    class of HQs; ``name``: the plugin's name (its caches are named after it); ``command_step``,
+    ``recovery_step``: the sequence steps HQs activate and units recover in
+    (``casebook.areas.activation``)."""
 
     fields: tuple[str, ...]
     opens: Callable[[Mapping[str, Any]], bool]
@@ -50,6 +52,8 @@ class CommandPaths:
     hq_class: str = "hq"
     name: str = "command"
     keep: int = 32
+    command_step: str = "command"
+    recovery_step: str = "recovery"
 
     def key(self, ctx: Any, side: str) -> tuple[Any, ...]:
         """Everything ``side``'s command paths and answers depend on."""

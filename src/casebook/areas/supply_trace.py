@@ -10,6 +10,8 @@ case (the lines the game's scripts hold decide, ``areas/supply.py`` names them).
   side and group of movement-cost rows with equal step costs (:func:`search_row`), on step costs
   kept per weather and settings (``areas/_supply_search.py``);
 - :func:`kept_answers` — where a traced unit's answer is kept with the map that traced it;
+- :func:`answer` — a unit's supply found and kept (its own trace, else an HQ's radius), for the
+  game to word and cite;
 - :func:`own_trace`, :func:`by_hq`, :func:`full_path` — a unit's trace on its own (quantity
   ``supply_path_mp``: its length in MPs), the first HQ in supply on its own whose radius reaches
   it, and the whole path to the source (the line part added);
@@ -23,7 +25,7 @@ indices inside; the kept searches themselves are ``areas/_supply_trace.py``'s.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +38,7 @@ from . import search
 from .supply import lru_get
 from .supply_paths import SupplyPaths
 
-__all__ = ["ANSWERS_KEPT", "path_mp", "own_trace", "supplied_hqs", "by_hq", "full_path", "line_supplied",
+__all__ = ["ANSWERS_KEPT", "answer", "path_mp", "own_trace", "supplied_hqs", "by_hq", "full_path", "line_supplied",
            "line_path", "step_costs", "asker", "search_row", "index_sets",
            "reverse_map", "kept_answers", "trace_mp", "blocked_met"]
 
@@ -296,3 +298,43 @@ def full_path(cfg: SupplyPaths, ctx: Any, side: str, trace: Mapping[str, Any]) -
         return path, "mp"
     line, rail = line_path(cfg, ctx, side, trace["target"])
     return path + line[1:], "rail" if rail else "road"
+
+
+def answer(cfg: SupplyPaths, ctx: Any, uid: str, may_use_hq: Callable[[], bool],
+           compose: Callable[[dict[str, Any]], dict[str, Any]]) -> dict[str, Any]:
+    """Unit ``uid``'s supply now, as ``compose`` words it, kept per side store and with the map
+    that traced it (:func:`kept_answers`). ``compose`` receives ``{"in_supply", "route": "mp" |
+    "road" | "rail" | "hq" | None, "path": [Hex from the unit to the source], "mp", "hq": HQ id
+    or None, "source": (usable, why, cases) of the source reached or None, "blocked": {Hex:
+    (reason, cases)} (what stops the unit's own path; unsupplied only)}``. An HQ's radius
+    (:func:`by_hq`) is tried only when the unit's own trace fails and ``may_use_hq()``."""
+    side = ctx.state.unit(uid)["side"]
+    store = cfg.store(ctx, side)
+    key = ("answer", uid)
+    if key in store:
+        return store[key]
+    slot = kept_answers(cfg, ctx, uid, path_mp(cfg, ctx))
+    if slot is not None and slot[1] in slot[0]:
+        store[key] = slot[0][slot[1]]
+        return store[key]
+    trace = own_trace(cfg, ctx, uid)
+    found: dict[str, Any] = {"in_supply": False, "route": None, "path": [], "mp": None, "hq": None,
+                             "source": None, "blocked": {}}
+    if trace["target"] is not None:
+        path, route = full_path(cfg, ctx, side, trace)
+        found.update(in_supply=True, route=route, path=path, mp=trace["mp"],
+                     source=cfg.sources(ctx, side).get(path[-1]))
+    elif may_use_hq():
+        hq = by_hq(cfg, ctx, uid)
+        if hq is not None:
+            hq_path, _ = full_path(cfg, ctx, side, hq[2])
+            found.update(in_supply=True, route="hq", path=list(reversed(hq[1])) + hq_path[1:], hq=hq[0])
+    if not found["in_supply"]:  # a unit in supply through an HQ's radius needs no "why not" of its own path
+        found["blocked"] = blocked_met(cfg, ctx, uid, path_mp(cfg, ctx))
+    made = store[key] = compose(found)
+    if slot is not None:
+        kept, kept_key = slot
+        kept[kept_key] = made
+        while len(kept) > ANSWERS_KEPT:
+            kept.pop(next(iter(kept)))
+    return made
