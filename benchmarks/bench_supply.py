@@ -31,9 +31,10 @@ from typing import Any
 import networkx as nx
 import pytest
 
+from casebook.areas import supply_trace as paths
 from casebook.core.game import Game
 from casebook.core.hexgrid import hex_label
-from casebook.games.moscow41.plugins import _supply_trace as paths
+from casebook.games.moscow41.plugins._area_config import SUPPLY
 from casebook.script.engine import Engine, load_engine
 from casebook.tools.runtime import tune_gc
 
@@ -106,7 +107,7 @@ def supply_all(ctx: Any) -> int:
 
 def _baseline_inputs() -> tuple[Any, list[Any], dict[Any, Any]]:
     ctx = ENGINE.ctx(STATE)
-    targets = list(paths._usable(ctx, SIDE) | paths.line_supplied(ctx, SIDE))
+    targets = list(SUPPLY.usable(ctx, SIDE) | paths.line_supplied(SUPPLY, ctx, SIDE))
     uid = next(u for u in UNITS if ctx.state.unit(u)["class"] == "infantry")
     cost = {}
     for a, b in ctx.board.graph.edges:

@@ -19,11 +19,12 @@ from typing import Any
 from pydantic import ConfigDict
 from typing_extensions import TypedDict
 
+from casebook.areas import activation as act
 from casebook.content.cases import implements
 from casebook.core.errors import QuestionError
 from casebook.core.hooks import hookimpl
 from casebook.games.moscow41.plugins import _command_steps as steps
-from casebook.games.moscow41.plugins._command_paths import command_answer
+from casebook.games.moscow41.plugins._area_config import COMMAND
 from casebook.games.moscow41.plugins._rule_refusals import memo_allowed
 
 __all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "command_answer", "clear_activation", "activated_by"]
@@ -40,20 +41,10 @@ _KINDS = ("activate-hq", "activate-stack", "recover")
 @implements("0.7.3.8B", "2.0", "8.2B", "8.2C")
 def clear_activation(ctx: Any) -> list[str]:
     """Remove the Activation (and Reserve) markers from all units of both sides and flip the HQs
-    back (0.7.3.8B; 2.0: until then an activated unit cannot be used again). Activation is a
-    marker on the unit, not a position: a unit that left its HQ's radius stays activated and may
-    still overrun and attack (8.2B-C). Returns the unit ids cleared."""
-    cleared = []
-    for unit in ctx.state.units:
-        if unit.get("activated") or unit.get("reserve"):
-            cleared.append(unit["id"])
-            ctx.state.update_unit(unit["id"], activated=None, reserve=None)
-    data = dict(ctx.state.plugin_data("command") or {})
-    if data.pop("activated_by", None) is not None:
-        ctx.state.set_plugin_data("command", data)
-    ctx.changed()
-    ctx.record("activation-cleared", ["0.7.3.8B"], {"units": cleared}, source="command.clear_activation")
-    return cleared
+    back (0.7.3.8B; 2.0: until then an activated unit cannot be used again): the activation
+    area's. Activation is a marker on the unit, not a position: a unit that left its HQ's radius
+    stays activated and may still overrun and attack (8.2B-C). Returns the unit ids cleared."""
+    return act.clear_activation(COMMAND, ctx)
 
 
 @hookimpl
@@ -70,9 +61,9 @@ def casebook_decider(ctx: Any, phase: str, step: str) -> str | None:
     Command Step has its activation, nobody (the step ends)."""
     if step not in ("command", "recovery"):
         return None
-    if step == "command" and (ctx.state.plugin_data("command") or {}).get("done"):
+    if step == "command" and act.done(COMMAND, ctx):
         return "none"
-    return steps.step_side(ctx) if ctx.state.phasing else "none"
+    return act.step_side(COMMAND, ctx) if ctx.state.phasing else "none"
 
 
 @hookimpl
@@ -80,7 +71,7 @@ def casebook_legal_actions(ctx: Any, phase: str, step: str) -> list[Any]:
     side = ctx.state.phasing
     if step not in ("command", "recovery") or not side:
         return []
-    if step == "command" and (ctx.state.plugin_data("command") or {}).get("done"):
+    if step == "command" and act.done(COMMAND, ctx):
         return []
     return steps.legal(ctx, step, side)
 
@@ -89,7 +80,7 @@ def casebook_legal_actions(ctx: Any, phase: str, step: str) -> list[Any]:
 def casebook_action_templates(ctx: Any, phase: str, step: str) -> list[Any]:
     """The Command Step's choice of stacks for each activatable HQ (0.7.3.1B)."""
     side = ctx.state.phasing
-    if step != "command" or not side or (ctx.state.plugin_data("command") or {}).get("done"):
+    if step != "command" or not side or act.done(COMMAND, ctx):
         return []
     return steps.templates(ctx, step, side)
 
@@ -116,14 +107,17 @@ def casebook_step_end(ctx: Any, phase: str, step: str) -> None:
         clear_activation(ctx)
 
 
+def command_answer(ctx: Any, uid: str) -> dict[str, Any]:
+    """Whether ``uid`` is in command, of which HQs (the command area's answer: 8.0-8.1, 8.3.1B,
+    8.3.2B; an HQ is always in command, 8.1C, 8.0B; a panzer regiment is in command of any German
+    HQ, 2.2D, but only a mechanized one can activate it, 2.2C). KeyError if not on the map."""
+    return COMMAND.answer(ctx, uid)
+
+
 def activated_by(ctx: Any, unit: str) -> str | None:
     """The HQ whose activation activated ``unit`` this turn (10.4.2B "the activating HQ"), or
     None (not activated, or activated on its own: 2.2A, 2.4)."""
-    found = ctx.memo.get(("command", "activated-by"))
-    if found is None:
-        found = ctx.memo[("command", "activated-by")] = dict(
-            (ctx.state.plugin_data("command") or {}).get("activated_by") or {})
-    return found.get(unit) if ctx.state.has_unit(unit) and ctx.state.unit(unit).get("activated") else None
+    return act.activated_by(COMMAND, ctx, unit)
 
 
 @hookimpl

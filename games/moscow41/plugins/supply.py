@@ -20,14 +20,13 @@ from typing import Any
 from pydantic import ConfigDict
 from typing_extensions import TypedDict
 
+from casebook.areas import supply_trace as trace_
 from casebook.content.cases import implements
 from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import hookimpl
-from casebook.games.moscow41.plugins import _supply_paths as paths
-from casebook.games.moscow41.plugins import _supply_trace as trace_
+from casebook.games.moscow41.plugins._area_config import SUPPLY, is_panzer
 from casebook.games.moscow41.plugins._rule_refusals import memo_allowed
-from casebook.games.moscow41.plugins._supply_keys import side_store
 from casebook.games.moscow41.plugins._supply_recovery import mark_oos
 
 __all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "supply_answer", "in_supply", "oos_effects", "record_entry"]
@@ -60,66 +59,6 @@ def oos_effects(side: str) -> list[dict[str, Any]]:
     ]
 
 
-def _panzer(unit: Any) -> bool:
-    """A German panzer division or one of its regiments (counters' ``division`` with armor or
-    mechanized class: 0.2.4.1, 2.2D)."""
-    return (unit.get("side") == "german" and bool(unit.get("division"))
-            and unit.get("class") in ("armor", "mechanized"))
-
-
-def _path_mp(ctx: Any) -> int:
-    """``supply_path_mp`` (5.2B-C), once per state version."""
-    found = ctx.memo.get(("supply", "path_mp"))
-    if found is None:
-        found = ctx.memo[("supply", "path_mp")] = ctx.value("supply_path_mp", {})
-    return found
-
-
-def _own_trace(ctx: Any, uid: str) -> dict[str, Any]:
-    """A unit's supply without HQs (5.2B-C first bullet; 5.3: an HQ never traces through another)."""
-    store = side_store(ctx, paths.side_of(ctx, uid))
-    key = ("trace", uid)
-    if key not in store:
-        store[key] = trace_.trace_mp(ctx, uid, _path_mp(ctx), why=False)
-    return store[key]
-
-
-def _by_hq(ctx: Any, uid: str, side: str) -> tuple[str, list[Any], dict[str, Any]] | None:
-    """The first friendly HQ (by id) in supply on its own whose radius path reaches ``uid``."""
-    target = paths.unit_hex(ctx, uid)
-    distance = ctx.board.grid.distance
-    for hq_id, hq_hex, radius, trace in _supplied_hqs(ctx, side):
-        if distance(hq_hex, target) > radius:  # no radius path is shorter than the distance
-            continue
-        path = paths.radius_path(ctx, side, hq_hex, target, radius)
-        if path is not None:
-            return hq_id, path, trace
-    return None
-
-
-def _supplied_hqs(ctx: Any, side: str) -> list[tuple[str, Any, int, dict[str, Any]]]:
-    """``side``'s HQs on the map in supply on their own, by id: ``(id, hex, radius, trace)``
-    (once per side store)."""
-    store = side_store(ctx, side)
-    if "supplied-hqs" not in store:
-        out = []
-        for hq in sorted((u for u in ctx.state.units if u.get("side") == side and u.get("class") == "hq"
-                          and u.get("hex")), key=lambda u: u["id"]):
-            trace = _own_trace(ctx, hq["id"])
-            if trace["target"] is not None:
-                out.append((hq["id"], parse_hex(hq["hex"]), int(hq.get("radius") or 0), trace))
-        store["supplied-hqs"] = out
-    return store["supplied-hqs"]
-
-
-def _full_path(ctx: Any, side: str, trace: dict[str, Any]) -> tuple[list[Any], str]:
-    path = list(trace["path"])
-    if trace["kind"] == "source":
-        return path, "mp"
-    line, rail = trace_.line_path(ctx, side, trace["target"])
-    return path + line[1:], "rail" if rail else "road"
-
-
 @implements("5.0A", "5.0B", "5.0C", "5.2A", "5.2B", "5.2C", "5.3", "5.6A", "2.2D")
 def supply_answer(ctx: Any, uid: str) -> dict[str, Any]:
     """Whether unit ``uid`` can trace supply now (5.6A: judged at the instant asked).
@@ -133,49 +72,31 @@ def supply_answer(ctx: Any, uid: str) -> dict[str, Any]:
     """
     unit = ctx.state.unit(uid)
     side = unit["side"]
-    store = side_store(ctx, side)
-    key = ("answer", uid)
-    if key in store:
-        return store[key]
-    slot = trace_.kept_answers(ctx, uid, _path_mp(ctx))
-    if slot is not None and slot[1] in slot[0]:
-        store[key] = slot[0][slot[1]]
-        return store[key]
-    trace = _own_trace(ctx, uid)
-    answer: dict[str, Any] = {"unit": uid, "in_supply": False, "route": None, "path": [], "mp": None}
-    cases = ["5.0C", "5.2A", *_path_cases(side)]
-    if trace["target"] is not None:
-        path, route = _full_path(ctx, side, trace)
-        src = paths.sources(ctx, side).get(path[-1])
-        answer.update(in_supply=True, route=route, path=[hex_label(h) for h in path], mp=trace["mp"])
-        cases += list(src[2]) if src else []
-        cases += ["5.2D"] if route in ("road", "rail") else []
-    elif memo_allowed(ctx, "supply_by_hq", {"unit_class": unit.get("class", "infantry"),
-                                            "panzer_division": _panzer(unit)}):  # 5.3, 2.2D
-        found = _by_hq(ctx, uid, side)
-        if found is not None:
-            hq, radius_path, hq_trace = found
-            hq_path, _ = _full_path(ctx, side, hq_trace)
-            full = list(reversed(radius_path)) + hq_path[1:]
-            answer.update(in_supply=True, route="hq", path=[hex_label(h) for h in full], hq=hq)
+
+    def may_use_hq() -> bool:  # 5.3, 2.2D
+        return memo_allowed(ctx, "supply_by_hq", {"unit_class": unit.get("class", "infantry"),
+                                                  "panzer_division": is_panzer(unit)})
+
+    def compose(found: dict[str, Any]) -> dict[str, Any]:
+        answer: dict[str, Any] = {"unit": uid, "in_supply": found["in_supply"], "route": found["route"],
+                                  "path": [hex_label(h) for h in found["path"]], "mp": found["mp"]}
+        cases = ["5.0C", "5.2A", *_path_cases(side)]
+        if found["route"] == "hq":
+            answer["hq"] = found["hq"]
             cases += ["5.3", "0.2.4.8"] + (["2.2D"] if unit.get("division") else [])
-    # what stops the unit's own path is searched for an unsupplied unit only (a unit in supply
-    # through an HQ's radius, 5.3, needs no explanation of why its own path fails)
-    blocked = {} if answer["in_supply"] else trace_.blocked_met(ctx, uid, _path_mp(ctx))
-    if not answer["in_supply"]:
-        cases += sorted({c for _, cs in blocked.values() for c in cs})
-    answer["cases"] = list(dict.fromkeys([*cases, "5.6A"]))
-    answer["blocked"] = [{"hex": hex_label(h), "reason": r, "cases": list(c)}
-                         for h, (r, c) in sorted(blocked.items())]
-    if not answer["in_supply"]:
-        answer["effects"] = oos_effects(side)
-    store[key] = answer
-    if slot is not None:
-        kept, kept_key = slot
-        kept[kept_key] = answer
-        while len(kept) > trace_.ANSWERS_KEPT:
-            kept.pop(next(iter(kept)))
-    return answer
+        elif found["in_supply"]:
+            cases += list(found["source"][2]) if found["source"] else []
+            cases += ["5.2D"] if found["route"] in ("road", "rail") else []
+        else:
+            cases += sorted({c for _, cs in found["blocked"].values() for c in cs})
+        answer["cases"] = list(dict.fromkeys([*cases, "5.6A"]))
+        answer["blocked"] = [{"hex": hex_label(h), "reason": r, "cases": list(c)}
+                             for h, (r, c) in sorted(found["blocked"].items())]
+        if not found["in_supply"]:
+            answer["effects"] = oos_effects(side)
+        return answer
+
+    return trace_.answer(SUPPLY, ctx, uid, may_use_hq, compose)
 
 
 def in_supply(ctx: Any, uid: str) -> bool:

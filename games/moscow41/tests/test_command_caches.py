@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import pytest
 
+from casebook.areas import activation as act
 from casebook.core.actions import Action
 from casebook.core.game import Game
 from casebook.core.hexgrid import hex_label, parse_hex
-from casebook.games.moscow41.plugins import _command_paths as cp
+from casebook.games.moscow41.plugins import _area_config as cp
 from casebook.games.moscow41.plugins import _command_steps as steps
 from casebook.games.moscow41.plugins import _fortification_effects as fx
 from casebook.script.engine import Engine
@@ -35,7 +36,7 @@ def _plain_hq_stacks(ctx, hq):
     out = {}
     hexes = sorted({u["hex"] for u in ctx.state.units if u.get("side") == hq["side"] and u.get("hex")})
     for hex_ in hexes:
-        path = cp.command_path(ctx, hq, parse_hex(hex_))
+        path = cp.COMMAND.path(ctx, hq, parse_hex(hex_))
         if path is None:
             continue
         ids = [u["id"] for u in ctx.state.units_at(hex_)
@@ -52,14 +53,14 @@ def _plain_listing(ctx, side):
     """The Command Step actions by the plain definition (2.1A, 2.2A-B, 8.3): supply asked of
     every HQ and every unactivated unit."""
     ip, out = ctx.state.track("ip", side), []
-    for hq in cp.hqs_of(ctx, side):
-        if hq.get("activated") or steps.hq_cost(ctx, hq) > ip:
+    for hq in cp.COMMAND.hqs(ctx, side):
+        if hq.get("activated") or act.hq_cost(ctx, hq) > ip:
             continue
         stacks = _plain_hq_stacks(ctx, hq)
         out.append(Action.make("activate-hq", side, hq=hq["id"],
-                               stacks=stacks[:steps.hq_limit(ctx, hq, len(stacks))] or None))
+                               stacks=stacks[:act.hq_limit(ctx, hq, len(stacks))] or None))
     if ctx.value("ip_cost", {"ip_use": "activate_stack"}) <= ip:
-        out += [Action.make("activate-stack", side, stack=h) for h in steps.single_stacks(ctx, side)]
+        out += [Action.make("activate-stack", side, stack=h) for h in act.single_stacks(cp.COMMAND, ctx, side)]
     return out + [Action.make("pass", side)]
 
 
@@ -148,7 +149,7 @@ def _plain_answer(ctx, uid):
     hqs = []
     for hq in sorted((u for u in ctx.state.units if u.get("side") == unit["side"] and u.get("class") == "hq"
                       and u.get("hex")), key=lambda u: u["id"]):
-        path = cp.command_path(ctx, hq, parse_hex(unit["hex"]))
+        path = cp.COMMAND.path(ctx, hq, parse_hex(unit["hex"]))
         if path is None:
             continue
         facts = {"panzer_division": cp.is_panzer(unit), "hq_mechanized": bool(hq.get("mechanized")),
@@ -193,9 +194,9 @@ def test_enemy_blocks_kept_by_the_zoc_map_key_serve_a_sides_own_moves(m41):
     from casebook.areas.supply import enemy_blocks
 
     def blocks(c):  # what command_blocked reads (the shared area's enemy blocks, command's cache)
-        return enemy_blocks(c, "soviet", "command.enemy-blocks", cp._KEEP, per_hex=True)
+        return enemy_blocks(c, "soviet", "command.enemy-blocks", cp.COMMAND.keep, per_hex=True)
     before = blocks(ctx)
-    blocked = cp.command_blocked(ctx, "soviet")
+    blocked = cp.COMMAND.blocked(ctx, "soviet")
     ezoc = [h for h, why in blocked.items() if why == "enemy ZOC"]
     assert ezoc
     mover = next(u for u in state.data.units if u.get("hex") and u["side"] == "soviet"
@@ -203,7 +204,7 @@ def test_enemy_blocks_kept_by_the_zoc_map_key_serve_a_sides_own_moves(m41):
     state.data.move_unit(mover["id"], hex_label(ezoc[0]))
     moved = state.ctx()
     assert blocks(moved) is before                      # kept, not remade
-    got = cp.command_blocked(moved, "soviet")
+    got = cp.COMMAND.blocked(moved, "soviet")
     assert ezoc[0] not in got                                               # 7.4: opened
     assert got == _plain_blocked(_fresh(m41).ctx(state.data), "soviet")
 
@@ -230,7 +231,7 @@ def test_kept_command_answers_equal_plain_ones_over_a_played_prefix(m41):
         clone.touch()
         cold = fresh.ctx(clone)
         for side in ("german", "soviet"):
-            assert cp.command_blocked(warm, side) == _plain_blocked(cold, side)
+            assert cp.COMMAND.blocked(warm, side) == _plain_blocked(cold, side)
         for unit in state.data.units:
             if unit.get("hex"):
                 got = warm.hook.casebook_command(ctx=warm, unit=unit["id"])

@@ -221,7 +221,7 @@ def test_8_1A_command_path_hexes_bounds_the_command_path(tmp_path):
     """_command_paths reads `command_path_hexes`: g-161id is 3 hexes from HQ g-vi (radius 3) in
     the October Blitz set-up; with the path one hex shorter than the radius, g-vi is not its HQ."""
     from casebook.core.game import Game
-    from casebook.games.moscow41.plugins._command_paths import command_answer
+    from casebook.games.moscow41.plugins.command import command_answer
 
     def hqs(pack: str) -> list[str]:
         ctx = Game.load(pack, "october-blitz").new_initial_state(1).ctx()

@@ -76,16 +76,17 @@ def test_5_6B_mark_oos_line_places_markers_only_in_the_recovery_step(tmp_path):
 # -- command.rules ----------------------------------------------------------------------------------
 @pytest.mark.case("0.7.3.1B")
 def test_0_7_3_1B_hq_activate_unit_line_keeps_hqs_out_of_an_activation(m41, tmp_path):
-    """_command_steps.hq_stacks asks `hq_activate_unit` of every unit in the radius: HQ g-hq2 next
+    """The activation area's hq_stacks asks `hq_activate_unit` of every unit in the radius: HQ g-hq2 next
     to g-hq1 is not among the stacks g-hq1 activates (0.7.3.1B: stacks of combat units); without
     the line it is."""
-    from casebook.games.moscow41.plugins import _command_steps as steps
+    from casebook.areas import activation as act
+    from casebook.games.moscow41.plugins._area_config import COMMAND
     units = "\n".join([HQ % ("g-hq1", "0404", ""), HQ % ("g-hq2", "0405", ""), inf("g1", "0505")])
     ctx = supply_ctx(m41, units, step="command")
-    assert steps.hq_stacks(ctx, ctx.state.unit("g-hq1")) == {"0505": ["g1"]}
+    assert act.hq_stacks(COMMAND, ctx, ctx.state.unit("g-hq1")) == {"0505": ["g1"]}
     eng = edited(tmp_path, "command.rules", "forbid hq_activate_unit  by 0.7.3.1B  when unit_class is hq\n", "")
     ctx = supply_ctx(eng, units, step="command")
-    stacks = steps.hq_stacks(ctx, ctx.state.unit("g-hq1"))
+    stacks = act.hq_stacks(COMMAND, ctx, ctx.state.unit("g-hq1"))
     assert stacks["0405"] == ["g-hq2"] and stacks["0505"] == ["g1"]
 
 
@@ -127,3 +128,28 @@ def test_0_7_3_8B_remove_activation_markers_line_clears_markers_at_recovery_end(
     command.casebook_step_end(ctx=ctx, phase="first_player", step="movement")
     assert not ctx.state.unit("g1").get("activated") and not ctx.state.unit("s1").get("activated")
 
+
+
+@pytest.mark.case("8.0A", "8.1C")
+def test_8_0A_a_command_answer_cites_the_trace_command_path_lines(m41, tmp_path):
+    """The command area holds no case id: a unit that traces a command path cites the `permit
+    trace_command_path` lines (8.0A, 8.1A, 8.1B, 7.4, 0.2.4.8, 8.1D), an HQ the forbid line
+    (8.1C, 8.0B). A modder's edit of the permit line is what the answer cites."""
+    from casebook.games.moscow41.plugins.command import command_answer
+    units = "\n".join([HQ % ("g-hq", "0404", ""), inf("g1", "0505")])
+    ctx = supply_ctx(m41, units)
+    assert command_answer(ctx, "g1")["cases"] == ["8.0A", "8.1A", "8.1B", "7.4", "0.2.4.8", "8.1D"]
+    assert command_answer(ctx, "g-hq") == {"unit": "g-hq", "in_command": True, "hqs": [], "cases": ["8.1C", "8.0B"]}
+    eng = edited(tmp_path, "command.rules", "permit trace_command_path by 8.0A, 8.1A, 8.1B, 7.4, 0.2.4.8, 8.1D",
+                 "permit trace_command_path by 8.0A, 8.1A")
+    assert command_answer(supply_ctx(eng, units), "g1")["cases"] == ["8.0A", "8.1A"]
+
+
+@pytest.mark.case("5.1B")
+def test_5_1B_an_entry_area_cites_the_supply_source_lines_of_its_kind(m41):
+    """The supply area names no case: a source cites the `supply_source` forbid lines that say
+    who may use its kind (the west edge 5.1A, an Entry Area 5.1B, the Soviet sources 5.1C)."""
+    from casebook.areas.supply_paths import source_cases
+    ctx = supply_ctx(m41, inf("g1", "0505"))
+    assert [source_cases(ctx, k) for k in ("west_edge", "entry_area", "east_edge", "friendly_city")] == [
+        ("5.1A",), ("5.1B",), ("5.1C",), ("5.1C",)]

@@ -17,7 +17,7 @@ from casebook.content.plugins import make_plugin_manager
 from casebook.core.actions import Action
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import hookimpl
-from casebook.games.moscow41.plugins import _supply_trace, supply
+from casebook.games.moscow41.plugins import _area_config, supply
 from casebook.script.engine import Engine
 from tests.conftest import make_ctx
 
@@ -357,8 +357,8 @@ def test_5_7F_no_effect_on_defence(oos_ctx):
 def test_tec_fallback_costs_forest_two_and_road_one(eng):
     ctx = make(eng, [G("g", "0301")], terrain={"0201": "forest"}, hexsides=line("road", "0301", "0401"))
     u = ctx.state.unit("g")
-    assert _supply_trace._tec_cost(ctx, u, parse_hex("0301"), parse_hex("0201")) == 2
-    assert _supply_trace._tec_cost(ctx, u, parse_hex("0301"), parse_hex("0401")) == 1
+    assert _area_config.tec_cost(ctx, u, parse_hex("0301"), parse_hex("0201")) == 2
+    assert _area_config.tec_cost(ctx, u, parse_hex("0301"), parse_hex("0401")) == 1
 
 
 def test_ask_supply_json(eng, snapshot):

@@ -162,9 +162,10 @@ def test_kept_step_costs_are_the_movement_hooks_answers(m41, weather):
         if u.get("hex") and u["class"] not in rows:
             rows[u["class"]] = u
     assert {"infantry", "armor", "cavalry", "hq"} <= set(rows)
-    from casebook.games.moscow41.plugins import _supply_trace as paths
+    from casebook.areas import supply_trace as paths
+    from casebook.games.moscow41.plugins._area_config import SUPPLY
     for cls, unit in rows.items():
-        costs, ask = paths._step_costs(ctx, unit), paths._asker(ctx, unit["id"])
+        costs, ask = paths.step_costs(SUPPLY, ctx, unit), paths.asker(SUPPLY, ctx, unit["id"])
         prohibited = 0
         for (a, b) in index.step_kind:
             answer = ctx.hook.casebook_move_cost(ctx=ctx, units=[unit["id"]], from_hex=hex_label(index.hexes[a]),
@@ -195,10 +196,11 @@ def test_a_move_far_from_the_soviet_paths_reuses_their_searches_and_a_near_one_d
     line_before = ctx.memo[("supply", "store", "soviet")]["line"]
     # a German unit in the far rear: its hex and its neighbours are read by no Soviet search (the
     # westmost such unit; the security divisions at Smolensk sit on the Soviet line network)
+    from casebook.areas import supply_trace as paths
     from casebook.core.hexgrid import parse_hex
-    from casebook.games.moscow41.plugins import _supply_trace as paths
+    from casebook.games.moscow41.plugins._area_config import SUPPLY
 
-    lines = {hex_label(h) for h in paths.line_supplied(ctx, "soviet")}
+    lines = {hex_label(h) for h in paths.line_supplied(SUPPLY, ctx, "soviet")}
 
     def far(u):
         around = {hex_label(n) for n in m41.board.neighbours(parse_hex(u["hex"]))} | {u["hex"]}
@@ -215,7 +217,7 @@ def test_a_move_far_from_the_soviet_paths_reuses_their_searches_and_a_near_one_d
     cold = _fresh(m41).ctx(state.data)
     assert _supply_of(cold, "soviet") == after
     # now onto an empty hex of the Soviet line network: that search must be made anew
-    near = next(hex_label(h) for h in sorted(paths.line_supplied(moved, "soviet"))
+    near = next(hex_label(h) for h in sorted(paths.line_supplied(SUPPLY, moved, "soviet"))
                 if not state.data.units_at(hex_label(h)))
     state.data.move_unit(rear["id"], near)
     moved = state.ctx()
@@ -230,21 +232,22 @@ def test_rows_with_equal_costs_share_one_search_and_it_is_each_units_own(m41):
     """TEC rows whose cost for every kind of step is equal share one backward search (in the
     October Blitz setup, infantry, cavalry and HQs; armour and mechanized): for every unit on the
     map, the shared search gives the distance and path a search with its own row gives."""
-    from casebook.games.moscow41.plugins import _supply_trace as paths
+    from casebook.areas import supply_trace as paths
+    from casebook.games.moscow41.plugins._area_config import SUPPLY, move_class
     state = Game(m41, "october-blitz").new_initial_state(seed=1)
     ctx = state.ctx()
-    rows = {paths.move_class(ctx, u): paths.search_row(ctx, u["id"]) for u in state.data.units if u.get("hex")}
+    rows = {move_class(ctx, u): paths.search_row(SUPPLY, ctx, u["id"]) for u in state.data.units if u.get("hex")}
     assert rows["infantry"] == rows["cavalry"] and rows["armor"] == rows["mechanized"]
     assert rows["infantry"] != rows["armor"]  # armour pays more in forest (9.2A)
     index = index_.board_index(ctx)
     for u in state.data.units:
         if not u.get("hex"):
             continue
-        closed, targets, _ = paths._index_sets(ctx, u["side"])
-        costs, ask = paths._step_costs(ctx, u), paths._asker(ctx, u["id"])
+        closed, targets, _ = paths.index_sets(SUPPLY, ctx, u["side"])
+        costs, ask = paths.step_costs(SUPPLY, ctx, u), paths.asker(SUPPLY, ctx, u["id"])
         own = search.multi_source_dijkstra(targets, 8, lambda x: costs.into(x, ask), closed)  # noqa: B023 - called at once, inside the loop
-        shared = paths._reverse_map(ctx, u["side"], u["id"], 8)
-        here = index.index[paths.unit_hex(ctx, u["id"])]
+        shared = paths.reverse_map(SUPPLY, ctx, u["side"], u["id"], 8)
+        here = index.index[SUPPLY.unit_hex(ctx, u["id"])]
         assert own[0].get(here) == shared[0].get(here), u["id"]
         if here in own[0]:
             assert search.walk_back(own[1], here) == search.walk_back(shared[1], here)
@@ -301,14 +304,14 @@ def test_what_stops_an_unsupplied_units_path_is_kept_only_while_its_search_regio
 @pytest.mark.case("5.2B", "5.2C", "15.1D")
 def test_5_2C_kept_step_cost_rows_give_the_answers_and_lines_of_rows_asked_afresh(monkeypatch):
     """``casebook ask`` keeps each movement class's supply step-cost row in the pack cache with the
-    rule-script lines that made it (``_supply_trace._row``, ``Engine.lines_apart``). The answers —
+    rule-script lines that made it (``casebook.areas.supply_trace._row``, ``Engine.lines_apart``). The answers —
     their ``lines`` included, in order — are those of rows asked of the movement cost hook inside
     the answer, whether the row was just made or read back."""
     import json
     from pathlib import Path
 
+    from casebook.areas import supply_trace as _supply_trace
     from casebook.content import packcache
-    from casebook.games.moscow41.plugins import _supply_trace
     from casebook.tools.cmd_ask import ask_position
 
     blitz = str(Path(__file__).resolve().parents[3] / "games/moscow41/scenarios/october-blitz.yaml")
@@ -320,8 +323,8 @@ def test_5_2C_kept_step_cost_rows_give_the_answers_and_lines_of_rows_asked_afres
     packcache._TABLES.clear()
     made = answers()      # rows made (and kept) inside each answer
     kept = answers()      # rows read back from the table
-    monkeypatch.setattr(_supply_trace, "_row", lambda ctx, uid, unit, cls: _supply_trace._step_costs(ctx, unit).row(
-        _supply_trace._asker(ctx, uid)))
+    monkeypatch.setattr(_supply_trace, "_row", lambda cfg, ctx, uid, unit, cls: _supply_trace.step_costs(
+        cfg, ctx, unit).row(_supply_trace.asker(cfg, ctx, uid)))
     afresh = answers()    # the rows asked of the hook inside the answer, as before the cache
     assert made == kept == afresh
     assert '"15.1D"' in made[0] and '"lines"' in made[1]

@@ -38,7 +38,7 @@ from casebook.areas import _supply_search as index_
 from casebook.areas.search import paths_within
 from casebook.core.hexgrid import Hex, hex_label, parse_hex
 
-__all__ = ["LINE_KINDS", "lru_get", "units_by_hex", "ezoc", "enemy_blocks", "path_blocks", "placement",
+__all__ = ["LINE_KINDS", "lru_get", "allowed", "units_by_hex", "ezoc", "enemy_blocks", "path_blocks", "placement",
            "zoc_sources", "side_maps", "line_kinds", "line_network", "radius_reach"]
 
 #: The kinds of line on a map hexside a supply path may follow (asked of ``supply_line``).
@@ -70,7 +70,7 @@ def units_by_hex(ctx: Any) -> dict[Hex, list[Mapping[str, Any]]]:
     return found
 
 
-def _allowed(ctx: Any, action: str, facts: Mapping[str, Any]) -> bool:
+def allowed(ctx: Any, action: str, facts: Mapping[str, Any]) -> bool:
     """``ctx.allowed``, kept per state version by the facts (the key the game plugins share)."""
     key = ("rules.allowed", action, tuple(sorted(facts.items())))
     found = ctx.memo.get(key)
@@ -136,15 +136,15 @@ def path_blocks(ctx: Any, side: str, *, through_enemy: str, through_ezoc: str,
     the EZOCs are :func:`enemy_blocks`'s (kept in ``cache``; ``per_hex`` as there)."""
     occupied, ezocs = enemy_blocks(ctx, side, cache, keep, fallback_key, per_hex)
     by_hex = units_by_hex(ctx)
-    out: dict[Hex, Any] = {} if _allowed(ctx, through_enemy, {}) else dict.fromkeys(occupied, reasons[0])
+    out: dict[Hex, Any] = {} if allowed(ctx, through_enemy, {}) else dict.fromkeys(occupied, reasons[0])
     verdicts: dict[bool, bool] = {}  # friendly -> allowed: the same facts give the same verdict
     for h in ezocs:
         units = by_hex.get(h)
         friendly = bool(units) and any(u.get("side") == side and opens(u) for u in units)
-        allowed = verdicts.get(friendly)
-        if allowed is None:
-            allowed = verdicts[friendly] = _allowed(ctx, through_ezoc, {"friendly_combat_unit": friendly})
-        if not allowed:
+        passable = verdicts.get(friendly)
+        if passable is None:
+            passable = verdicts[friendly] = allowed(ctx, through_ezoc, {"friendly_combat_unit": friendly})
+        if not passable:
             out[h] = reasons[1]
     return out
 
@@ -179,7 +179,7 @@ def side_maps(ctx: Any, side: str, name: str, key: Callable[[], Any], keep: int,
 def line_kinds(ctx: Any, side: str) -> tuple[str, ...]:
     """The kinds of line (:data:`LINE_KINDS`) a supply path of ``side`` may follow: those the
     ``supply_line`` lines allow."""
-    return tuple(k for k in LINE_KINDS if _allowed(ctx, "supply_line", {"side": side, "line_kind": k}))
+    return tuple(k for k in LINE_KINDS if allowed(ctx, "supply_line", {"side": side, "line_kind": k}))
 
 
 def _line_edges(ctx: Any, kinds: tuple[str, ...]) -> list[tuple[Hex, Hex, bool]]:
@@ -202,7 +202,7 @@ def line_network(ctx: Any, side: str) -> tuple[dict[int, list[int]], dict[tuple[
     if found is not None:
         return found
     kinds = line_kinds(ctx, side)
-    off_hexside = _allowed(ctx, "supply_line_off_hexside", {})
+    off_hexside = allowed(ctx, "supply_line_off_hexside", {})
     cache = ctx.lasting("supply.line-adj", kinds, off_hexside)
     if "adj" not in cache:
         index = index_.board_index(ctx)
