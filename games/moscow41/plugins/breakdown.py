@@ -15,11 +15,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from pydantic import ConfigDict
+from typing_extensions import TypedDict
+
 from casebook.content.cases import implements
 from casebook.core.hooks import hookimpl
 from casebook.games.moscow41.plugins._movement_state import replace_units
 
-__all__ = ["REQUIRES", "QUESTIONS", "casebook_units_replaced"]
+__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "casebook_units_replaced"]
 
 #: What the pack must hold for this plugin (src/casebook/content/requires.py; checked by ``casebook lint``).
 REQUIRES = {"quantities": ["breakdown_mp_cost"]}
@@ -35,3 +38,10 @@ def casebook_units_replaced(ctx: Any, old: str, new: Sequence[str], mp_cost: int
     left less ``mp_cost`` (``breakdown_mp_cost``: none) and, once it has moved, count as moved
     (9.1D) — the movement plugin's ``replace_units``."""
     replace_units(ctx, old, new, mp_cost)
+
+
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/content/savecheck.py)
+    """``plugin_state.breakdown``: the plugin keeps no state (the broken-down divisions are the
+    ``area_breakdown`` record); any record here is refused."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
