@@ -52,8 +52,9 @@ def test_13_0E_the_recombined_loss_is_the_highest_regiment_loss_plus_the_missing
     assert M41.value("recombine_losses", three) == 1
     assert M41.value("recombine_losses", two) == 2
     assert M41.value("recombine_losses", {"regiments": [{"losses": 3}, {"losses": 2}]}) == 3   # at most 3 (11.3A)
-    facts = {"regiments": [{"losses": 0}], "activated": True, "side": "german", "unit_class": "infantry",
-             "unit_size": "regiment"}
+    facts = {"regiments": [{"losses": 0, "fatigued": False}], "activated": True, "side": "german",
+             "unit_class": "infantry", "unit_size": "regiment", "step": "command", "acting_phasing": True,
+             "into_broken_down": True}
     verdict = M41.permission("recombine", facts)
     assert verdict.value is False and verdict.cases == ("13.0E",)   # one regiment: count(regiments) < 2
 

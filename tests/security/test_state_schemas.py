@@ -87,7 +87,7 @@ CASES: list[tuple[str, str, dict[str, Any], list[tuple[dict[str, Any], str, str]
         ({"drops": {"3": 1}}, "drops.3", "Input should be a valid string"),
         ({"planes": 1}, "planes", EXTRA),
     ]),
-    ("moscow41", "breakdown", {"divisions": {"g-6id": _UNIT}}, [
+    ("moscow41", "area_breakdown", {"divisions": {"g-6id": _UNIT}}, [
         ({"divisions": {"g-6id": "gone"}}, "divisions.g-6id", "Input should be a valid dictionary"),
         ({"regiments": []}, "regiments", EXTRA),
     ]),
@@ -95,7 +95,7 @@ CASES: list[tuple[str, str, dict[str, Any], list[tuple[dict[str, Any], str, str]
         ({"moscow_taken": "3015"}, "moscow_taken", "Input should be a valid list"),
         ({"vp": 5}, "vp", EXTRA),
     ]),
-    ("moscow41", "stacking", {}, [({"anything": 1}, "anything", EXTRA)]),
+    ("moscow41", "area_stacking", {}, [({"anything": 1}, "anything", EXTRA)]),
     ("moscow41", "zoc", {}, [({"anything": 1}, "anything", EXTRA)]),
     ("battle_for_moscow", "bfm_turn", {"key": "1:german_turn", "left": 2}, [
         ({"left": -1}, "left", GE),

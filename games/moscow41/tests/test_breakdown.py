@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from casebook.areas import breakdown as B
 from casebook.core.actions import Action
-from casebook.games.moscow41.plugins import breakdown as B
 from tests.conftest import make_ctx
 
 
@@ -157,3 +157,58 @@ def test_13_0F_any_regiments_recombine_into_any_division(m41):
     assert ctx.state.unit("g-26id")["hex"] == "0303"
     not_stacked = Action.make("recombine", "german", units=["g-ir-03", "g-ir-05"], into="g-6id")
     assert cases(ctx, not_stacked) == {"13.0E"}
+
+
+# ---- the lines the shared area_breakdown reads (src/casebook/areas/breakdown.py) ---------------
+
+@pytest.mark.case("13.0B")
+def test_13_0B_the_steps_of_a_breakdown_are_a_line(m41, tmp_path):
+    """Breakdown in the Command and Movement Steps only, by the phasing player: the `breakdown`
+    line citing 13.0B refuses it in the Combat Step; edited to allow the Combat Step, it is offered."""
+    from games.moscow41.tests.test_moved_rules import edited
+
+    combat = pos(m41, DIV, step="combat")
+    assert cases(combat, breakdown()) == {"13.0B"} and B.casebook_legal_actions(combat, "first_player", "combat") == []
+    (refusal,) = B.casebook_validate_action(combat, breakdown())
+    assert refusal.reason.startswith("forbidden: forbid breakdown  by 13.0B")
+    assert cases(pos(m41, DIV, phasing="soviet"), breakdown()) == {"13.0B"}   # not the phasing player
+    eng = edited(tmp_path, "breakdown.rules", "step not in [command, movement]", "step not in [command, movement, combat]")
+    assert breakdown() in B.casebook_legal_actions(pos(eng, DIV, step="combat"), "first_player", "combat")
+
+
+@pytest.mark.case("13.0A")
+def test_13_0A_the_regiments_of_the_counter_mix_are_the_breakdown_piece_line(m41, tmp_path):
+    """The pool: German infantry regiment counters not on the map, in id order (g-ir-01…);
+    the `breakdown_piece` line names them — edited to German armor regiments, the pool is those."""
+    from games.moscow41.tests.test_moved_rules import edited
+
+    ctx = pos(m41, DIV)
+    pool = B.piece_pool(ctx)
+    assert pool[:3] == ["g-ir-01", "g-ir-02", "g-ir-03"]
+    assert all(m41.pack.counters[c]["class"] == "infantry" and m41.pack.counters[c]["size"] == "regiment" for c in pool)
+    line = "forbid breakdown_piece  by 13.0A  when side is soviet or unit_class is not infantry"
+    eng = edited(tmp_path, "breakdown.rules", line, line.replace("infantry", "armor"))
+    armor = B.piece_pool(pos(eng, DIV))
+    assert armor and all(eng.pack.counters[c]["class"] == "armor" for c in armor) and not set(armor) & set(pool)
+
+
+@pytest.mark.case("13.0E", "13.0F")
+def test_13_0E_F_recombine_into_a_broken_down_division_and_fatigue_are_lines(m41, tmp_path):
+    """13.0F: into any broken-down division off the map — a division on the map is refused by the
+    `recombine … when not into_broken_down` line (13.0E, 13.0F); 13.0E: one fatigued regiment
+    fatigues the division, by the `recombine_sheds_fatigue` line — deleted, the division is fresh."""
+    from games.moscow41.tests.test_moved_rules import edited
+
+    def recombined(engine):
+        ctx = pos(engine, DIV + "\n  - {counter: g-26id, hex: '0305', activated: true}")
+        B.casebook_apply_action(ctx, breakdown())
+        ctx.state.update_unit("g-ir-02", fatigued=True)
+        regs = ["g-ir-01", "g-ir-02", "g-ir-03"]
+        on_map = Action.make("recombine", "german", units=regs, into="g-26id")
+        refused = cases(ctx, on_map)
+        return refused, B.casebook_apply_action(ctx, Action.make("recombine", "german", units=regs, into="g-6id"))
+
+    refused, result = recombined(m41)
+    assert refused == {"13.0E", "13.0F"} and result["fatigued"] is True
+    eng = edited(tmp_path, "breakdown.rules", "forbid recombine_sheds_fatigue  by 13.0E  when any regiment has fatigued\n", "")
+    assert recombined(eng)[1]["fatigued"] is False

@@ -16,8 +16,10 @@ ROOT = Path(__file__).resolve().parents[3]
 DOC = (ROOT / "docs" / "modding.md").read_text(encoding="utf-8")
 FORT = {"side": "soviet", "hex_city": False, "hex_town": False, "hex_road": False, "moscow_distance": 9,
         "hex_supplied": True, "in_german_zoc": False, "combat_unit_present": True, "already_fortified": False}
-RECOMBINE = {"regiments": [{"losses": 0}, {"losses": 1}, {"losses": 0}], "activated": True, "side": "german",
-             "unit_class": "infantry", "unit_size": "regiment"}
+RECOMBINE = {"regiments": [{"losses": 0, "fatigued": False}, {"losses": 1, "fatigued": False},
+                           {"losses": 0, "fatigued": False}], "activated": True, "side": "german",
+             "unit_class": "infantry", "unit_size": "regiment", "step": "command", "acting_phasing": True,
+             "into_broken_down": True}
 
 
 def cooked(tmp_path: Path, file: str, *edits: tuple[str, str | None, str], game: str = "moscow41"):
@@ -101,7 +103,7 @@ def test_recipe_7_no_recombining_in_mud(tmp_path):
     verdict = rules.permission("recombine", RECOMBINE, standard={"ground": "mud"})
     assert verdict.value is False and verdict.cases == ("13.0E",)
     [fired] = [ln for ln in verdict.lines if ln.fired]
-    assert fired.source.endswith("breakdown.rules:32") and fired.text == (
+    assert fired.source.endswith("breakdown.rules:45") and fired.text == (
         "forbid recombine  by 13.0E  when ground in [mud, drying]")
 
 

@@ -243,7 +243,7 @@ OVERSTACK = "units:\n  - {counter: g-6id, hex: '0303'}\n  - {counter: g-26id, he
 
 @pytest.mark.case("6.2E", "6.2A")
 def test_6_2E_the_automatic_fatigue_comes_at_the_end_of_the_step_the_script_names(m41, tmp_path):
-    from casebook.games.moscow41.plugins.stacking import casebook_step_end
+    from casebook.areas.stacking import casebook_step_end
 
     def fatigued(engine, step):
         ctx = _fort_ctx(engine, OVERSTACK, step=step)
@@ -260,14 +260,54 @@ def test_6_2E_the_automatic_fatigue_comes_at_the_end_of_the_step_the_script_name
 
 @pytest.mark.case("6.2C")
 def test_6_2C_a_move_may_end_overstacked_to_overrun_by_the_permit_line(m41, tmp_path):
+    from casebook.areas.stacking import end_hex_refusals
     from casebook.core.actions import Action
-    from casebook.games.moscow41.plugins.stacking import end_hex_refusals
 
     units = "units:\n  - {counter: g-6id, hex: '0303'}\n  - {counter: g-26id, hex: '0304'}\n"
     move = Action.make("move", "german", stack="0304", path=["0303"], overrun="0302")
     assert end_hex_refusals(_fort_ctx(m41, units), move) == []
     strict = edited(m41, tmp_path, "stacking.rules", "permit end_move_overstacked  by 6.2C over 6.2B  when overrun", "")
     assert [r.cases for r in end_hex_refusals(_fort_ctx(strict, units), move)] == [("6.2B", "6.2A")]
+
+
+@pytest.mark.case("6.2D")
+def test_6_2D_the_attack_limit_is_the_attack_from_overstack_line(m41, tmp_path):
+    from casebook.areas.stacking import attack_refusals
+    from casebook.core.actions import Action
+
+    units = "units:\n  - {counter: g-6id, hex: '0303'}\n  - {counter: g-26id, hex: '0303'}\n"
+    attack = Action.make("attack", "german", hex="0304", **{"with": ("g-6id", "g-26id")})
+    (refused,) = attack_refusals(_fort_ctx(m41, units), attack)
+    assert refused.cases == ("6.2D",) and "6 points against a limit of 4" in refused.reason
+    free = edited(m41, tmp_path, "stacking.rules", "forbid attack_from_overstack  by 6.2D  when hex_overstacked", "")
+    assert attack_refusals(_fort_ctx(free, units), attack) == []
+
+
+@pytest.mark.case("6.2E", "11.1D")
+def test_6_2E_what_the_overstack_fatigue_does_is_the_overstack_fatigue_effect_line(m41, tmp_path):
+    from casebook.areas.stacking import overstack_check
+
+    units = "units:\n  - {counter: g-6id, hex: '0303', fatigued: true}\n  - {counter: g-26id, hex: '0303'}\n"
+    ctx = _fort_ctx(m41, units)
+    overstack_check(ctx, "movement")
+    kinds = {e.data["unit"]: (e.kind, e.cases) for e in ctx.trace if e.kind.startswith("fatigue")}
+    assert kinds == {"g-6id": ("fatigue-loss", ("6.2E", "11.1D")), "g-26id": ("fatigue", ("6.2E", "11.1C"))}
+    mild = edited(m41, tmp_path, "stacking.rules", "  loss               by 6.2E, 11.1D  when fatigued", "")
+    ctx = _fort_ctx(mild, units)
+    overstack_check(ctx, "movement")
+    assert [e.kind for e in ctx.trace if e.kind.startswith("fatigue")] == ["fatigue", "fatigue"]
+
+
+@pytest.mark.case("6.2F", "6.2A")
+def test_6_2F_an_overstack_is_recorded_for_correction_by_the_remain_overstacked_line(m41, tmp_path):
+    from casebook.areas.stacking import overstack_check
+
+    ctx = _fort_ctx(m41, OVERSTACK, step="command")
+    assert [a["hex"] for a in overstack_check(ctx, "command")] == ["0303"]
+    assert [(e.kind, e.cases) for e in ctx.trace] == [("overstacked", ("6.2A", "6.2F"))]
+    lax = edited(m41, tmp_path, "stacking.rules", "forbid remain_overstacked  by 6.2F", "")
+    ctx = _fort_ctx(lax, OVERSTACK, step="command")
+    assert [a["hex"] for a in overstack_check(ctx, "command")] == ["0303"] and list(ctx.trace) == []
 
 
 # ---- paratroops (15.3A, 15.4A) -------------------------------------------------------------------

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from casebook.areas import stacking
 from casebook.core.actions import Action
-from casebook.games.moscow41.plugins import stacking
 
 ROOT = Path(__file__).resolve().parents[3]
 

@@ -150,6 +150,16 @@ class MovementSpecs:
         Fires: any time.
         """
 
+    @hookspec
+    def casebook_units_replaced(self, ctx: Any, old: str, new: Sequence[str], mp_cost: int) -> None:
+        """Units ``new`` took the place of unit ``old`` on the map (a unit broken down, the shared
+        ``area_breakdown``): in this phase's movement bookkeeping they go on with its MPs left less
+        ``mp_cost`` and count as moved where it did. Changes the state.
+
+        Return: none (every implementation runs).
+        Fires: when a breakdown is applied, during a move or not.
+        """
+
 
 class WeatherSpecs:
     """The weather hook (the game's weather plugin answers)."""

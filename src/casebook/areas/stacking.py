@@ -1,12 +1,34 @@
-"""Moscow '41 stacking (6.0-6.2): stacking points against the limit of a hex, and overstacking —
-judged at the end of the Command and Movement Steps, never while a unit passes through (6.2A).
+"""Shared rules area ``area_stacking``: stacking points against the limit of a hex, and what an
+overstack does — judged at the end of the steps the game's lines name, never while a unit passes
+through (e.g. Moscow '41 6.0-6.2).
 
-Answers ``casebook_stacking``, ``casebook_facts`` (``overstacked`` of a hex or of a unit's hex,
-read by combat for 6.2D) and ``casebook ask … stacking HEX``; refuses (``casebook_validate_action``)
-a move that ends overstacked (6.2B, unless it overruns from there, 6.2C), an attack by more than
-the stacking limit from one hex (6.2D) and a retreat into an overstack when another hex is open
-(6.2F); at the end of the Movement Step fatigues every overstacked unit (6.2E). The points and
-limits are the rule-script quantities ``stacking_points`` and ``stacking_limit``.
+A game lists ``area_stacking`` in its manifest and writes (``games/<game>/rules/*.rules``):
+
+- quantities ``stacking_points`` (facts ``side``, ``unit_class``, ``unit_size``: the points of one
+  unit; its header ``by`` cases are what stacking is, cited by every answer) and
+  ``stacking_limit`` (fact ``side``: the points a hex may hold);
+- permission ``check_stacking`` (fact ``ending_step``): the steps at whose end stacking is checked;
+  an overstack found is recorded (event ``overstacked``) where ``remain_overstacked`` is forbidden
+  (it must be corrected), citing both permissions' lines;
+- permission ``overstack_fatigue`` (fact ``ending_step``) and quantity
+  ``overstack_fatigue_effect`` (an enum ``fatigue``/``loss``/``none``; facts ``side``,
+  ``unit_class``, ``fatigued``): at the end of the steps it allows, every unit of the phasing side
+  in an overstacked hex is flipped ``fatigued`` (event ``fatigue``), or takes a combat loss through
+  ``casebook_combat_loss`` (event ``fatigue-loss``), citing the line that decided;
+- permission ``end_move_overstacked`` (facts ``hex_overstacked``, ``overrun``): a move
+  (``move``, ``react-move``, ``force-march``, ``rail-move``) may not end overstacked — only its
+  last hex counts; its ``permit`` lines' cases are cited with ``check_stacking``'s by an
+  overstacked answer (whose unactivated units that count for stacking must leave);
+- permission ``attack_from_overstack`` (fact ``hex_overstacked``): an ``attack`` by more than the
+  limit from one hex is refused; its lines' cases are cited by the fact ``overstacked``;
+- permission ``retreat_into_overstack`` (fact ``other_route_open``): a ``retreat`` into an
+  overstack while another adjacent hex is open (not enemy-occupied, not closed to retreat by the
+  ``blocks_retreat`` of ``casebook_zoc``, not overstacked).
+
+Public API: :func:`unit_points`, :func:`stacking_answer`, :func:`end_hex_refusals`,
+:func:`attack_refusals`, :func:`retreat_refusals`, :func:`overstack_check`. Answers
+``casebook_stacking``, ``casebook_facts`` (``overstacked`` of a hex or of a unit's hex) and
+``casebook ask … stacking HEX``. Raises QuestionError for a bad hex or unit in a question.
 """
 
 from __future__ import annotations
@@ -17,37 +39,41 @@ from typing import Any
 from pydantic import ConfigDict
 from typing_extensions import TypedDict
 
-from casebook.content.cases import implements
 from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal, hookimpl
 from casebook.core.state import HEX_RE
-from casebook.games.moscow41.plugins._rule_refusals import refusals
 
-__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "unit_points", "stacking_answer", "end_hex_refusals", "attack_refusals",
-           "retreat_refusals", "overstack_check", "casebook_stacking", "casebook_answer",
+from ._zoc_cites import line_cases
+
+__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "unit_points", "stacking_answer", "end_hex_refusals",
+           "attack_refusals", "retreat_refusals", "overstack_check", "casebook_stacking", "casebook_answer",
            "casebook_facts", "casebook_validate_action", "casebook_step_end"]
 
-#: What the pack must hold for this plugin (src/casebook/content/requires.py; checked by ``casebook lint``).
-REQUIRES = {"quantities": ["stacking_limit", "stacking_points"]}
+#: What the pack must hold for this area (src/casebook/content/requires.py; checked by ``casebook lint``).
+REQUIRES = {"quantities": ["overstack_fatigue_effect", "stacking_limit", "stacking_points"]}
 
 #: question -> usage line, for `casebook ask` (see docs/ask/stacking.md)
 QUESTIONS: dict[str, str] = {
-    "stacking": "stacking HEX — stacking points, limit and overstacking of the units in HEX (6.0-6.2)",
+    "stacking": "stacking HEX — stacking points, limit and overstacking of the units in HEX",
 }
 SOURCE = "stacking"
 _MOVES = ("move", "react-move", "force-march", "rail-move")
+#: How many stacking answers are kept across state changes.
+_ANSWERS_KEPT = 4096
 
 
-@implements("6.0A", "6.0B", "6.1")
+def _fired_forbids(verdict: Any) -> list[Any]:
+    return [ln for ln in verdict.lines if ln.fired and ln.kind == "forbid" and not ln.overridden]
+
+
 def unit_points(ctx: Any, unit: Mapping[str, Any]) -> tuple[int, tuple[str, ...]]:
-    """Stacking points of one unit (script ``stacking_points``): German division 3, other 1
-    (6.0A); Soviet division 2, other 1 (6.0B); HQs 0 (6.1: any number stack free)."""
+    """``(points, cases)`` of one unit: quantity ``stacking_points`` of its side, class and size."""
     return _points(ctx, ctx.lasting("stacking.points"), unit)
 
 
 def _points(ctx: Any, kept: dict[Any, Any], unit: Mapping[str, Any]) -> tuple[int, tuple[str, ...]]:
-    """:func:`unit_points` from ``kept`` (the lasting cache: the script reads these three facts
+    """:func:`unit_points` from ``kept`` (the lasting cache: the lines read these three facts
     only), computed on a miss."""
     key = (unit.get("side"), unit.get("class"), unit.get("size", "none"))
     found = kept.get(key)
@@ -58,7 +84,7 @@ def _points(ctx: Any, kept: dict[Any, Any], unit: Mapping[str, Any]) -> tuple[in
 
 
 def _limit(ctx: Any, side: str) -> tuple[int, tuple[str, ...]]:
-    kept = ctx.lasting("stacking.limit")  # the script reads the side only
+    kept = ctx.lasting("stacking.limit")  # the lines read the side only
     found = kept.get(side)
     if found is None:
         q = ctx.quantity("stacking_limit", {"side": side})
@@ -79,7 +105,6 @@ def _records(ctx: Any, hex_: str, units: Sequence[Any] | None) -> list[Mapping[s
     return out
 
 
-@implements("6.0A", "6.0B", "6.1", "6.2C")
 def stacking_answer(ctx: Any, hex_: str, units: Sequence[Any] | None = None, *,
                     copy: bool = True) -> dict[str, Any]:
     """Stacking in ``hex_`` of ``units`` (ids or unit records; default: the units there now)::
@@ -88,11 +113,12 @@ def stacking_answer(ctx: Any, hex_: str, units: Sequence[Any] | None = None, *,
          "must_leave": [unit ids], "cases"}
 
     ``points``/``limit`` in stacking points; ``overstacked`` when points exceed the limit;
-    ``excess`` = points over the limit. With units of both sides (during an overrun) the side
-    the more overstacked is reported. ``must_leave``: the unactivated combat units that must
-    move out of an overstacked hex during the Movement Step if possible (6.2C).
-    Raises QuestionError for a bad or off-map hex or an unknown unit id. ``copy=False`` (this
-    plugin's own reads) returns the kept answer itself: read-only.
+    ``excess`` = points over the limit. With units of both sides the side the more overstacked
+    is reported. ``must_leave``: the unactivated units that count for stacking (points above 0)
+    of an overstacked hex. ``cases``: ``stacking_points``'s header, the lines of the points and
+    the limit, and when overstacked ``check_stacking``'s forbid and ``end_move_overstacked``'s
+    permit lines. Raises QuestionError for a bad or off-map hex or an unknown unit id.
+    ``copy=False`` (this area's own reads) returns the kept answer itself: read-only.
     """
     on_map = ctx.lasting("stacking.on_map")
     if not isinstance(hex_, str) or hex_ not in on_map:
@@ -120,13 +146,11 @@ def stacking_answer(ctx: Any, hex_: str, units: Sequence[Any] | None = None, *,
             "cases": list(found["cases"])}
 
 
-#: How many stacking answers are kept across state changes.
-_ANSWERS_KEPT = 4096
-
-
 def _answer(ctx: Any, hex_: str, recs: list[Mapping[str, Any]]) -> dict[str, Any]:
-    sides = list(dict.fromkeys(u.get("side") for u in recs)) or [ctx.state.phasing or "german"]
+    sides = list(dict.fromkeys(u.get("side") for u in recs)) or [ctx.state.phasing or ctx.pack.vocabulary.side_ids[0]]
     kept = ctx.lasting("stacking.points")
+    what = tuple(ctx.rules.quantities["stacking_points"].code.cases)
+    over_cases = (*line_cases(ctx, ("check_stacking",), "forbid"), *line_cases(ctx, ("end_move_overstacked",), "permit"))
     best: dict[str, Any] | None = None
     for side in sides:
         mine = [u for u in recs if u.get("side") == side]
@@ -140,9 +164,9 @@ def _answer(ctx: Any, hex_: str, recs: list[Mapping[str, Any]]) -> dict[str, Any
         over = points > limit
         answer = {"hex": hex_, "side": side, "points": points, "limit": limit, "overstacked": over,
                   "excess": max(0, points - limit), "units": rows,
-                  "must_leave": [u["id"] for u in mine if over and not u.get("activated")
-                                 and u.get("class") != "hq"],
-                  "cases": list(dict.fromkeys(["6.0", *cases, *lc, *(["6.2A", "6.2C"] if over else [])]))}
+                  "must_leave": [u["id"] for u, r in zip(mine, rows) if over and not u.get("activated")
+                                 and r["points"] > 0],
+                  "cases": list(dict.fromkeys([*what, *cases, *lc, *(over_cases if over else ())]))}
         if best is None or answer["excess"] > best["excess"]:
             best = answer
     assert best is not None
@@ -158,16 +182,14 @@ def _moving(ctx: Any, action: Any, start: str | None) -> list[Mapping[str, Any]]
     return [u for u in ctx.state.units_at(start)] if start else []
 
 
-@implements("6.2B")
 def end_hex_refusals(ctx: Any, action: Any) -> list[Refusal]:
-    """6.2B: a move may not end overstacked — only the last hex of the ``path`` (or ``to``)
-    counts, hexes passed through may be overstacked (6.2A); permission ``end_move_overstacked``
-    (stacking.rules: forbidden by 6.2B, permitted by 6.2C to a move that overruns from its last
-    hex, ``overrun`` argument)."""
+    """A move may not end overstacked: only the last hex of the ``path`` (or ``to``) counts;
+    permission ``end_move_overstacked`` (facts ``hex_overstacked``, ``overrun``: the action's
+    ``overrun`` argument). The refusal cites the lines that decided."""
     path = action.get("path") or action.get("to")
     overrun = bool(action.get("overrun"))
     if not path or ctx.allowed("end_move_overstacked", {"hex_overstacked": True, "overrun": overrun}):
-        return []  # 6.2C in stacking.rules: even an overstack may end this move
+        return []  # even an overstack may end this move
     end = path if isinstance(path, str) else path[-1]
     start = action.get("stack") or action.get("from")
     moving = [u for u in _moving(ctx, action, start) if u.get("side") == action.side]
@@ -183,9 +205,9 @@ def end_hex_refusals(ctx: Any, action: Any) -> list[Refusal]:
                     f"points against a limit of {answer['limit']}", tuple(verdict.cases), SOURCE)]
 
 
-@implements("6.2D")
 def attack_refusals(ctx: Any, action: Any) -> list[Refusal]:
-    """6.2D: from one hex only units up to the stacking limit may attack (attacker's choice)."""
+    """From one hex only units up to the stacking limit may attack (the ``with`` units of each
+    hex are judged together): permission ``attack_from_overstack`` (fact ``hex_overstacked``)."""
     ids = action.get("with") or ()
     ids = (ids,) if isinstance(ids, str) else tuple(dict.fromkeys(ids))  # a unit named twice counts once
     by_hex: dict[str, list[Mapping[str, Any]]] = {}
@@ -196,19 +218,28 @@ def attack_refusals(ctx: Any, action: Any) -> list[Refusal]:
     out = []
     for h, units in sorted(by_hex.items()):
         answer = stacking_answer(ctx, h, units)
-        if answer["overstacked"]:
+        if answer["overstacked"] and not ctx.allowed("attack_from_overstack", {"hex_overstacked": True}):
+            fired = _fired_forbids(ctx.permission("attack_from_overstack", {"hex_overstacked": True}))
             out.append(Refusal(f"only units up to the stacking limit may attack from the "
                                f"overstacked hex {h}: {answer['points']} points against a limit "
-                               f"of {answer['limit']}", ("6.2D",), SOURCE))
+                               f"of {answer['limit']}", tuple(dict.fromkeys(c for ln in fired for c in ln.cases)),
+                               SOURCE))
     return out
 
 
-@implements("6.2F")
+def _retreat_refusal(ctx: Any, other_route_open: bool, reason: str) -> list[Refusal]:
+    facts = {"other_route_open": other_route_open}
+    if ctx.allowed("retreat_into_overstack", facts):
+        return []
+    fired = _fired_forbids(ctx.permission("retreat_into_overstack", facts))
+    return [Refusal(reason, tuple(dict.fromkeys(c for ln in fired for c in ln.cases)), source=SOURCE)]
+
+
 def retreat_refusals(ctx: Any, action: Any) -> list[Refusal]:
-    """6.2F: a retreat may end in an overstack only if no other route is available: refused
-    as the ``retreat_into_overstack`` lines of stacking.rules say, given ``other_route_open``
-    — another adjacent hex (not enemy-occupied, open to retreat as far as ZOCs go — the
-    ``blocks_retreat`` of ``casebook_zoc``, 7.5A — and not overstacked) is open."""
+    """A retreat may end in an overstack only as the ``retreat_into_overstack`` lines say, given
+    ``other_route_open``: another hex adjacent to the start (not the path's first, not
+    enemy-occupied, not closed by the ``blocks_retreat`` of ``casebook_zoc``, and not overstacked
+    by the retreating units) is open."""
     path = action.get("path")
     ids = action.get("units") or action.get("unit")
     if not path or not ids:
@@ -228,28 +259,48 @@ def retreat_refusals(ctx: Any, action: Any) -> list[Refusal]:
         if zoc is not None and zoc.get("blocks_retreat"):
             continue
         if not stacking_answer(ctx, label, [*ctx.state.units_at(label), *units])["overstacked"]:
-            return refusals(ctx, "retreat_into_overstack", {"other_route_open": True},
-                            f"a retreat may end overstacked only when no other route is available; {label} is open",
-                            SOURCE)
-    return refusals(ctx, "retreat_into_overstack", {"other_route_open": False},
-                    "a retreat may end overstacked only when no other route is available", SOURCE)
+            return _retreat_refusal(ctx, True, "a retreat may end overstacked only when no other route is "
+                                               f"available; {label} is open")
+    return _retreat_refusal(ctx, False, "a retreat may end overstacked only when no other route is available")
 
 
-@implements("6.2F")
+def _fatigue_effect(ctx: Any, unit: Mapping[str, Any]) -> tuple[str, tuple[str, ...]]:
+    """``(effect, cases)`` of quantity ``overstack_fatigue_effect`` for one unit (kept: the
+    lines read its side, class and fatigue only); the cases of the line that decided."""
+    kept = ctx.lasting("stacking.fatigue_effect")
+    key = (unit.get("side"), unit.get("class"), bool(unit.get("fatigued")))
+    found = kept.get(key)
+    if found is None:
+        e = ctx.quantity("overstack_fatigue_effect", {"side": key[0], "unit_class": key[1], "fatigued": key[2]})
+        fired = [c for ln in ctx.fired_lines(e) for c in ln["cases"]]
+        found = kept[key] = (str(e.value), tuple(dict.fromkeys(fired)))
+    return found
+
+
+def _must_correct(ctx: Any) -> tuple[bool, tuple[str, ...]]:
+    """Whether an overstack found must be recorded for correction (``remain_overstacked``
+    forbidden), and the cases the record cites (kept per rules)."""
+    kept = ctx.lasting("stacking.correct", id(ctx.rules))
+    if "found" not in kept:
+        kept["found"] = (not ctx.allowed("remain_overstacked", {}),
+                         (*line_cases(ctx, ("check_stacking",)), *line_cases(ctx, ("remain_overstacked",))))
+    return kept["found"]
+
+
 def overstack_check(ctx: Any, step: str) -> list[dict[str, Any]]:
-    """The end-of-step check of 6.2A (Command and Movement Steps). Returns the overstacked
-    hexes (stacking answers). Where the scripts allow ``overstack_fatigue`` (6.2E: at the end
-    of the Movement Step) every unit of the phasing player
-    in an overstacked hex suffers an automatic fatigue result (6.2E): it is flipped fatigued
-    (11.1C); one already fatigued takes a combat loss instead (11.1D: recorded as
-    ``fatigue-loss`` and applied through the ``casebook_combat_loss`` hook). HQs have no
-    fatigued side. At the end of a Command Step the overstacks are recorded for correction at the earliest instant (6.2F)."""
+    """The end-of-step check: returns the overstacked hexes (stacking answers), each recorded
+    (``overstacked``) when it must be corrected. Where ``overstack_fatigue`` is allowed for
+    ``step``, every unit of the phasing side in an overstacked hex takes its
+    ``overstack_fatigue_effect``: ``fatigue`` flips it fatigued, ``loss`` is a combat loss applied
+    through the ``casebook_combat_loss`` hook. Changes the state."""
     hexes = sorted({u["hex"] for u in ctx.state.units if u.get("hex")})
     found = [a for a in (stacking_answer(ctx, h, copy=False) for h in hexes) if a["overstacked"]]
-    for a in found:
-        ctx.record("overstacked", ("6.2A", "6.2F"), {"hex": a["hex"], "points": a["points"],
-                   "limit": a["limit"], "step": step}, source="stacking.overstack_check", side=a["side"])
-    if not ctx.allowed("overstack_fatigue", {"ending_step": step}):  # 6.2E in stacking.rules
+    if found:
+        record, cases = _must_correct(ctx)
+        for a in found if record else ():
+            ctx.record("overstacked", cases, {"hex": a["hex"], "points": a["points"],
+                       "limit": a["limit"], "step": step}, source="stacking.overstack_check", side=a["side"])
+    if not ctx.allowed("overstack_fatigue", {"ending_step": step}):
         return found
     changed = False
     for a in found:
@@ -257,18 +308,16 @@ def overstack_check(ctx: Any, step: str) -> list[dict[str, Any]]:
             continue
         for row in a["units"]:
             unit = ctx.state.unit(row["id"])
-            if unit.get("class") == "hq":
-                continue
-            if unit.get("fatigued"):
-                ctx.record("fatigue-loss", ("6.2E", "11.1D"), {"unit": row["id"], "hex": a["hex"]},
+            effect, cases = _fatigue_effect(ctx, unit)
+            if effect == "loss":
+                ctx.record("fatigue-loss", cases, {"unit": row["id"], "hex": a["hex"]},
                            source="stacking.overstack_check", side=a["side"])
-                # 11.1D: treated as a combat loss, applied by the plugin owning losses
-                ctx.hook.casebook_combat_loss(ctx=ctx, unit=row["id"], cases=["6.2E", "11.1D"])
+                ctx.hook.casebook_combat_loss(ctx=ctx, unit=row["id"], cases=list(cases))
                 changed = True
-            else:
+            elif effect == "fatigue":
                 ctx.state.update_unit(row["id"], fatigued=True)
                 changed = True
-                ctx.record("fatigue", ("6.2E", "11.1C"), {"unit": row["id"], "hex": a["hex"]},
+                ctx.record("fatigue", cases, {"unit": row["id"], "hex": a["hex"]},
                            source="stacking.overstack_check", side=a["side"])
     if changed:
         ctx.changed()
@@ -294,8 +343,9 @@ def casebook_answer(ctx: Any, question: str, args: Any, options: Mapping[str, An
 
 @hookimpl
 def casebook_facts(ctx: Any, subject: Any) -> dict[str, Any] | None:
-    """``overstacked`` of a hex label, or of the hex of a unit id (6.2D reads it per attacker):
-    ``{"overstacked": {"value": bool, "points", "limit", "cases"}}``."""
+    """``overstacked`` of a hex label, or of the hex of a unit id (read per attacker):
+    ``{"overstacked": {"value": bool, "points", "limit", "cases"}}``; the cases lead with those
+    of the ``attack_from_overstack`` lines."""
     if not isinstance(subject, str):
         return None
     if HEX_RE.match(subject):
@@ -306,12 +356,12 @@ def casebook_facts(ctx: Any, subject: Any) -> dict[str, Any] | None:
         return None
     a = stacking_answer(ctx, hex_)
     return {"overstacked": {"value": a["overstacked"], "points": a["points"], "limit": a["limit"],
-                            "cases": ["6.2D", *a["cases"]]}}
+                            "cases": [*line_cases(ctx, ("attack_from_overstack",)), *a["cases"]]}}
 
 
 @hookimpl
 def casebook_validate_action(ctx: Any, action: Any) -> list[Refusal]:
-    """6.2B on moves, 6.2D on attacks, 6.2F on retreats."""
+    """The last hex of moves, the hexes of attackers, the last hex of retreats."""
     if action.kind in _MOVES:
         return end_hex_refusals(ctx, action)
     if action.kind == "attack":
@@ -323,13 +373,12 @@ def casebook_validate_action(ctx: Any, action: Any) -> list[Refusal]:
 
 @hookimpl
 def casebook_step_end(ctx: Any, phase: str, step: str) -> None:
-    """6.2A: check stacking at the end of the steps the scripts' ``check_stacking`` names (each
-    Command Step and the Movement Step)."""
-    if ctx.allowed("check_stacking", {"ending_step": step}):  # 6.2A in stacking.rules
+    """Check stacking at the end of the steps the lines' ``check_stacking`` allows."""
+    if ctx.allowed("check_stacking", {"ending_step": step}):
         overstack_check(ctx, step)
 
 
 class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/content/savecheck.py)
-    """``plugin_state.stacking``: the plugin keeps no state; any record here is refused."""
+    """``plugin_state.area_stacking``: the area keeps no state; any record here is refused."""
 
     __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
