@@ -18,22 +18,20 @@ from __future__ import annotations
 from typing import Any
 
 from casebook.areas._results_losses import apply_loss
-from casebook.areas._results_retreat import ResultsSetup, path_refusals, retreat_options
+from casebook.areas._results_retreat import ResultsSetup, retreat_question
 from casebook.areas._results_stages import (
-    MAX_PATHS,
     STATE_SCHEMA,
     apply_choice,
     choice_templates_now,
     choices,
     decider_side,
-    refusals_now,
     run_stages,
     start_stages,
+    validate_choice,
 )
 from casebook.content.cases import implements
 from casebook.core.errors import QuestionError
-from casebook.core.hexgrid import hex_label, parse_hex
-from casebook.core.hooks import Refusal, hookimpl
+from casebook.core.hooks import hookimpl
 
 __all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "SETUP", "retreat_answer", "apply_outcome", "parse_result"]
 
@@ -47,16 +45,16 @@ _KINDS = ("negate-fatigue", "take-losses", "retreat", "advance")
 
 #: The results procedure as Moscow '41 configures it: the cases of the steps no results.rules
 #: line states (a retreat step refused: 11.2A-D, 7.5A, 9.2A; the effects and choices of a
-#: result: 11.0B, 11.1, 11.3A, 11.4, 10.6; all of it applied before the next combat: 10.0F) and
-#: the hedgehog (unit flag or marker) that lets a stack ignore an R (14.4C).
+#: result: 11.0B, 11.1, 11.3A, 11.4B-D, 10.6; all of it applied before the next combat: 10.0F;
+#: the rest the area reads from the lines) and the hedgehog (unit flag or marker) that lets a
+#: stack ignore an R (14.4C).
 SETUP = ResultsSetup(plugin=_PLUGIN, hold_marks=("hedgehog",), cites={
     "revisit": ("11.2A", "11.2D"), "enemy": ("11.2B",), "ezoc": ("11.2B", "7.5A"), "terrain": ("11.2B", "9.2A"),
-    "retreat_path": ("11.2A",), "retreat_losses": ("11.0B", "11.2B"), "retreat_template": ("11.2A", "11.2B", "11.0B"),
-    "retreat": ("11.2A", "11.2B"), "retreat_hq": ("10.6B",), "hq_alone": ("10.6A",),
+    "retreat_hq": ("10.6B",), "hq_alone": ("10.6A",),
     "fatigue_negated": ("11.1A", "11.1B"), "fatigue_target": ("11.0B",), "fatigue_template": ("11.0B", "11.1C"),
     "loss_order": ("11.0B",), "loss_eliminated": ("11.3A",), "loss_hq_last": ("10.6B",),
-    "advance": ("11.4A", "11.4C"), "advance_with": ("11.4A",), "advance_stacking": ("11.4B",),
-    "advance_path": ("11.4B", "11.4C", "11.4D"), "results": ("10.0F",), "no_choice": ("10.0F",)})
+    "advance_stacking": ("11.4B",), "advance_path": ("11.4B", "11.4C", "11.4D"),
+    "results": ("10.0F",), "no_choice": ("10.0F",)})
 
 
 @implements("11.0A", "11.0B")
@@ -130,20 +128,7 @@ def only_result_templates(ctx, phase, step):
 
 @hookimpl
 def casebook_validate_action(ctx, action):
-    if action.kind not in _KINDS:
-        return []
-    legal = choices(ctx, SETUP)
-    if action in legal:
-        return []
-    filled = refusals_now(ctx, SETUP, action)  # a filled template: its own refusals
-    if filled is not None:
-        return filled
-    if not legal:
-        return [Refusal(f"no combat result awaits a {action.kind} decision", ("10.0F",), _PLUGIN)]
-    cases = {"negate-fatigue": ("11.1A", "11.1B"), "take-losses": ("11.0B", "11.3A"), "retreat": ("11.2B", "11.2C"),
-             "advance": ("11.4B", "11.4C", "11.4D")}[action.kind]
-    return [Refusal(f"{action} is not one of the choices of the pending combat result: "
-                    + "; ".join(str(a) for a in legal), cases, _PLUGIN)]
+    return validate_choice(ctx, SETUP, action)
 
 
 @hookimpl
@@ -160,34 +145,8 @@ def casebook_apply_action(ctx, action):
 
 
 def retreat_answer(ctx: Any, uid: str, hexes: int, path: list[str] | None = None) -> dict[str, Any]:
-    """``retreat UNIT --hexes N``: the unit's stack retreating N hexes — every legal path of the
-    greatest length possible, best first, with the losses for hexes not retreated (11.2B); the
-    attackers are taken to be the adjacent enemy units. The paths are those of the retreat prompt
-    (``retreat_options``: no other area's validator refuses them, 6.2F); ``offered`` marks
-    the best :data:`MAX_PATHS` the prompt lists as actions. With ``path``, ``"given"`` judges that
-    path as the retreat prompt judges a typed ``retreat path=…`` (``path_refusals``):
-    ``{"path", "legal", "refusals": [{"reason", "cases"}]}``."""
-    try:
-        unit = ctx.state.unit(uid)
-    except KeyError:
-        raise QuestionError(f"retreat: no unit {uid!r} on the map") from None
-    if "hex" not in unit:
-        raise QuestionError(f"retreat: unit {uid!r} is not on the map")
-    stack = [u["id"] for u in ctx.state.units_at(unit["hex"]) if u.get("side") == unit["side"]]
-    adjacent = [u["id"] for n in ctx.board.neighbours(parse_hex(unit["hex"]))
-                for u in ctx.state.units_at(hex_label(n)) if u.get("side") != unit["side"]]
-    options = retreat_options(ctx, SETUP, stack, unit["hex"], unit["side"], hexes, adjacent)
-    for i, o in enumerate(options):  # the retreat prompt offers the best few of each length
-        o["offered"] = i < MAX_PATHS
-    out = {"unit": uid, "hex": unit["hex"], "stack": stack, "hexes": hexes,
-           "presumed_attackers": adjacent, "options": options,
-           "losses": options[0]["losses"] if options else hexes,
-           "cases": ["11.2A", "11.2B", "11.2C", "7.5A", "7.5B"]}
-    if path is not None:
-        found = path_refusals(ctx, SETUP, stack, unit["hex"], unit["side"], path, hexes, adjacent)
-        out["given"] = {"path": list(path), "legal": not found,
-                        "refusals": [{"reason": r.reason, "cases": list(r.cases)} for r in found]}
-    return out
+    """``retreat UNIT --hexes N [--path …]`` (the shared ``retreat_question``: 11.2, 7.5)."""
+    return retreat_question(ctx, SETUP, uid, hexes, path)
 
 
 @hookimpl

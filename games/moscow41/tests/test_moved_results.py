@@ -268,3 +268,22 @@ def test_11_3B_losses_a_unit_can_take_follow_the_combat_loss_lines(m41, tmp_path
     assert left(results_ctx(m41, units)) == [3, 2, 3]
     eng = edited(tmp_path, "results.rules", " and not (unit_class is infantry and unit_size is regiment)", "")
     assert left(results_ctx(eng, units)) == [3, 3, 3]
+
+
+@pytest.mark.case("11.4A", "11.4C", "11.2A")
+def test_11_4A_a_retreat_and_an_advance_cite_the_lines_that_decide_them(m41, tmp_path):
+    """A defender retreating from a 2 and the attacker advancing: the retreat effect cites the
+    lines of who retreats and how far (`choose_retreat_length`, `retreat_shortfall_losses`'s
+    heading: 11.2A, 11.2B), the advance those of whether and how far (`advance_from_combat`,
+    `advance_hexes`: 11.4A, 11.4C) — a case a modder adds to a line is cited with it."""
+    units = g("g1", "0303") + s("s1", "0304")
+
+    def effects(engine):
+        ctx = results_ctx(engine, units)
+        out = results.apply_outcome(ctx, outcome(ctx, "-/R"), interactive=False)
+        return {e["effect"]: e["cases"] for e in out["effects"] if e["effect"] in ("retreat", "advance")}
+    assert effects(m41) == {"retreat": ["11.2A", "11.2B"], "advance": ["11.4A", "11.4C"]}
+    eng = edited(tmp_path, "results.rules", "forbid advance_from_combat  by 11.4A  when not hex_cleared\n",
+                 "forbid advance_from_combat  by 11.4A, 9.5B  when not hex_cleared\n")
+    eng_cases = effects(eng)
+    assert eng_cases["advance"] == ["11.4A", "9.5B", "11.4C"] and eng_cases["retreat"] == ["11.2A", "11.2B"]

@@ -45,8 +45,8 @@ def _combat_units(ctx: Any, ids: Sequence[str]) -> list[str]:
     return [u for u in _alive(ctx, ids) if not is_hq(ctx.state.unit(u))]
 
 
-def _cited(setup: ResultsSetup, *keys: str) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(c for k in keys for c in setup.cases(k)))
+def _cited(ctx: Any, setup: ResultsSetup, *keys: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(c for k in keys for c in setup.cases(k, ctx)))
 
 
 def _paren(cases: Sequence[str]) -> str:
@@ -70,7 +70,7 @@ def templates(ctx: Any, setup: ResultsSetup, rec: Mapping[str, Any], stage: Mapp
     """The templates of the pending ``stage`` of the combat record ``rec``, built on its
     ``listed`` actions (see the module docstring)."""
     c, out = rec["combat"], []
-    loss_cases = _cited(setup, "loss_order", "loss_eliminated", "loss_hq_last")
+    loss_cases = _cited(ctx, setup, "loss_order", "loss_eliminated", "loss_hq_last")
     hq_last = f"HQs last{_paren(setup.cases('loss_hq_last'))}"
     if stage["type"] == "fatigue" and stage.get("who") == "attacker":
         units = _combat_units(ctx, c["attackers"])
@@ -96,10 +96,10 @@ def templates(ctx: Any, setup: ResultsSetup, rec: Mapping[str, Any], stage: Mapp
         if example is None and movers:  # none listed (none fits the stacking limits): still the player's to ask
             example = Action.make("advance", stage["side"], path=[c["hex"]], **{"with": movers})
         if example is not None:
-            free = {"with": f"ID,… any of {','.join(movers)}{_paren(setup.cases('advance_with'))}",
+            free = {"with": f"ID,… any of {','.join(movers)}{_paren(setup.cases('advance_with', ctx))}",
                     "path": "HEX,… an advance path: the cleared hex first, as far as the defenders retreated"
                             + _paren(setup.cases("advance_path"))}
-            out.append(ActionTemplate.of(example, free, _cited(setup, "advance_with", "advance_stacking",
+            out.append(ActionTemplate.of(example, free, _cited(ctx, setup, "advance_with", "advance_stacking",
                                                                "advance_path")))
     return out
 
@@ -113,12 +113,12 @@ def _path_templates(ctx: Any, setup: ResultsSetup, rec: Mapping[str, Any], stage
         return []
     n = int(stage["n"])
     how = f"exactly {n} hexes, or as far as possible" if stage["forced"] else f"up to {n} hexes, as you choose"
-    free = {"path": (f"HEX,… a retreat path from {rec['combat']['hex']}, {how}{_paren(setup.cases('retreat_path'))};"
+    free = {"path": (f"HEX,… a retreat path from {rec['combat']['hex']}, {how}{_paren(setup.cases('retreat_path', ctx))};"
                      " ask retreat lists them, best first"),
-            "losses": f"{n} minus the hexes of the path{_paren(setup.cases('retreat_losses'))}"}
+            "losses": f"{n} minus the hexes of the path{_paren(setup.cases('retreat_losses', ctx))}"}
     if not stage.get("hq_alone"):
         free["units"] = "ID,… who takes the losses, as below (optional)"
-    return [ActionTemplate.of(example, free, setup.cases("retreat_template"))]
+    return [ActionTemplate.of(example, free, setup.cases("retreat_template", ctx))]
 
 
 def _retreat_refusals(ctx: Any, setup: ResultsSetup, rec: Mapping[str, Any], stage: Mapping[str, Any],
@@ -130,7 +130,7 @@ def _retreat_refusals(ctx: Any, setup: ResultsSetup, rec: Mapping[str, Any], sta
     c = rec["combat"]
     path = [] if action.get("path") is None else _ids(action.get("path"))
     if path is None:
-        return [Refusal("path must name hexes", setup.cases("retreat_path"), setup.plugin)]
+        return [Refusal("path must name hexes", setup.cases("retreat_path", ctx), setup.plugin)]
     n = int(stage["n"])
     hexes = n if stage["forced"] else min(len(path), n)
     found = path_refusals(ctx, setup, _alive(ctx, c["defenders"]), c["hex"], stage["side"], path, hexes,
@@ -141,7 +141,7 @@ def _retreat_refusals(ctx: Any, setup: ResultsSetup, rec: Mapping[str, Any], sta
     due = n - hexes + shortfall_losses(ctx, hexes - len(path))
     if isinstance(losses, bool) or losses != due:
         return [Refusal(f"losses={losses}: a result of {n} retreated {len(path)} hexes leaves "
-                        f"losses={due}", setup.cases("retreat_losses"), setup.plugin)]
+                        f"losses={due}", setup.cases("retreat_losses", ctx), setup.plugin)]
     if stage.get("hq_alone") and action.get("units") is not None:
         return [Refusal("HQs alone retreat or are eliminated together: no units to name", setup.cases("hq_alone"),
                         setup.plugin)]
@@ -163,7 +163,7 @@ def refusals(ctx: Any, setup: ResultsSetup, rec: Mapping[str, Any], stage: Mappi
     c, out = rec["combat"], []
 
     def bad(reason: str, key: str, *more: str) -> None:
-        out.append(Refusal(reason, (*setup.cases(key), *more), setup.plugin))
+        out.append(Refusal(reason, (*setup.cases(key, ctx), *more), setup.plugin))
     if action.kind == "negate-fatigue":
         uid = action.get("unit")
         if uid not in _combat_units(ctx, c["attackers"]):

@@ -36,7 +36,9 @@ from ._zoc_map import is_combat_unit
 from .retreat import paths_up_to, retreat_judge, side_edge
 
 __all__ = ["ResultsSetup", "retreat_options", "path_refusals", "advance_paths", "refused_path", "supply_target",
-           "in_ezoc", "enemy_occupied", "shortfall_losses", "quantity_cases", "memo_allowed"]
+           "in_ezoc", "enemy_occupied", "shortfall_losses", "quantity_cases", "permission_cases", "memo_allowed",
+           "LINE_CITES",
+           "MAX_PATHS", "retreat_question"]
 
 
 @dataclass(frozen=True)
@@ -52,8 +54,31 @@ class ResultsSetup:
     cites: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     hold_marks: tuple[str, ...] = ()
 
-    def cases(self, key: str) -> tuple[str, ...]:
-        return tuple(self.cites.get(key, ()))
+    def cases(self, key: str, ctx: Any = None) -> tuple[str, ...]:
+        """The cases of ``key``: the game's ``cites``, else (given ``ctx``) those of the lines
+        :data:`LINE_CITES` names for it."""
+        if key in self.cites or ctx is None:
+            return tuple(self.cites.get(key, ()))
+        out: list[str] = []
+        for kind, name in LINE_CITES.get(key, ()):
+            out += permission_cases(ctx, name) if kind == "lines" else quantity_cases(ctx, name)[0]
+        return tuple(dict.fromkeys(out))
+
+
+#: The cites a game's lines give (unless its ``cites`` name them): ``lines`` of a permission,
+#: the ``heading`` of a quantity — who retreats and how far (a path's hexes, the losses of the
+#: hexes not retreated, the retreat effect), when and how far the attackers advance.
+LINE_CITES: dict[str, tuple[tuple[str, str], ...]] = {
+    "retreat_path": (("lines", "choose_retreat_length"),),
+    "retreat_losses": (("heading", "retreat_hexes"), ("heading", "retreat_shortfall_losses")),
+    "retreat_template": (("lines", "choose_retreat_length"), ("heading", "retreat_shortfall_losses"),
+                         ("heading", "retreat_hexes")),
+    "retreat": (("lines", "choose_retreat_length"), ("heading", "retreat_shortfall_losses")),
+    "advance": (("lines", "advance_from_combat"), ("heading", "advance_hexes")),
+    "advance_with": (("lines", "advance_from_combat"),),
+    "listed_retreat": (("heading", "retreat_shortfall_losses"), ("heading", "retreat_rank")),
+}
+MAX_PATHS = 3  # choices offered per retreat length / advance length (a bound on the action list)
 
 
 #: why a step of a retreat is refused (:func:`_step_fault`), by its key in ``cites``
@@ -72,6 +97,13 @@ def quantity_cases(ctx: Any, name: str) -> tuple[tuple[str, ...], tuple[str, ...
     if q is None:
         return (), ()
     return tuple(q.code.cases), tuple(q.base_code.cases) if q.base_code is not None else ()
+
+
+def permission_cases(ctx: Any, action: str) -> tuple[str, ...]:
+    """The cases of every line of the game's permission ``action`` (read from the compiled
+    scripts, not evaluated); empty when the game has none."""
+    p = ctx.rules.permissions.get(action)
+    return tuple(dict.fromkeys(c for _, code, _ in (p.lines if p is not None else ()) for c in code.cases))
 
 
 def memo_allowed(ctx: Any, action: str, facts: Mapping[str, Any]) -> bool:
@@ -226,16 +258,16 @@ def path_refusals(ctx: Any, setup: ResultsSetup, units: Sequence[str], start: st
     def bad(reason: str, cases: Sequence[str]) -> list[Refusal]:
         return [Refusal(reason, tuple(cases), setup.plugin)]
     if len(path) > hexes:
-        return bad(f"a path of {len(path)} hexes for a retreat of {hexes}", setup.cases("retreat_path"))
+        return bad(f"a path of {len(path)} hexes for a retreat of {hexes}", setup.cases("retreat_path", ctx))
     for h in path:
         try:
             on_map = isinstance(h, str) and ctx.board.contains(parse_hex(h))
         except ValueError:
             on_map = False
         if not on_map:
-            return bad(f"{h!r} is not a hex of the map", setup.cases("retreat_path"))
+            return bad(f"{h!r} is not a hex of the map", setup.cases("retreat_path", ctx))
         if h not in {hex_label(n) for n in ctx.board.neighbours(parse_hex(here))}:
-            return bad(f"{h} is not adjacent to {here}: a retreat goes hex by hex", setup.cases("retreat_path"))
+            return bad(f"{h} is not adjacent to {here}: a retreat goes hex by hex", setup.cases("retreat_path", ctx))
         fault = _step_fault(ctx, units, start, side, here, h, walked)
         if fault is not None:
             return bad(f"{h}: {_FAULTS[fault]}", setup.cases(fault))
@@ -270,3 +302,39 @@ def advance_paths(ctx: Any, side: str, vacated: str, hexes: int, eliminated: boo
     def stops(there: str) -> bool:
         return not memo_allowed(ctx, "advance_beyond", {"in_ezoc": in_ezoc(ctx, there, side)})
     return [[vacated, *p] for p in paths_up_to(vacated, _neighbours(ctx), enter, n - 1, stops)]
+
+
+def retreat_question(ctx: Any, setup: ResultsSetup, uid: str, hexes: int, path: list[str] | None = None) -> dict[str, Any]:
+    """``retreat UNIT --hexes N``: the unit's stack retreating N hexes — every legal path of the
+    greatest length possible, best first, with the losses for hexes not retreated; the
+    attackers are taken to be the adjacent enemy units. The paths are those of the retreat
+    prompt (:func:`retreat_options`); ``offered`` marks the best :data:`MAX_PATHS` the prompt
+    lists as actions. With ``path``, ``"given"`` judges that path as the prompt judges a typed
+    ``retreat path=…`` (:func:`path_refusals`): ``{"path", "legal", "refusals": [{"reason",
+    "cases"}]}``. ``cases``: those of the lines of who retreats, the shortfall, the rank and
+    ``retreat_into_ezoc``. QuestionError for a unit not on the map."""
+    from casebook.core.errors import QuestionError
+
+    try:
+        unit = ctx.state.unit(uid)
+    except KeyError:
+        raise QuestionError(f"retreat: no unit {uid!r} on the map") from None
+    if "hex" not in unit:
+        raise QuestionError(f"retreat: unit {uid!r} is not on the map")
+    stack = [u["id"] for u in ctx.state.units_at(unit["hex"]) if u.get("side") == unit["side"]]
+    adjacent = [u["id"] for n in ctx.board.neighbours(parse_hex(unit["hex"]))
+                for u in ctx.state.units_at(hex_label(n)) if u.get("side") != unit["side"]]
+    options = retreat_options(ctx, setup, stack, unit["hex"], unit["side"], hexes, adjacent)
+    for i, o in enumerate(options):  # the retreat prompt offers the best few of each length
+        o["offered"] = i < MAX_PATHS
+    short_head, short_line = quantity_cases(ctx, "retreat_shortfall_losses")
+    cases = [*permission_cases(ctx, "choose_retreat_length"), *short_head, *quantity_cases(ctx, "retreat_rank")[0],
+             *permission_cases(ctx, "retreat_into_ezoc"), *short_line]
+    out = {"unit": uid, "hex": unit["hex"], "stack": stack, "hexes": hexes,
+           "presumed_attackers": adjacent, "options": options,
+           "losses": options[0]["losses"] if options else hexes, "cases": list(dict.fromkeys(cases))}
+    if path is not None:
+        found = path_refusals(ctx, setup, stack, unit["hex"], unit["side"], path, hexes, adjacent)
+        out["given"] = {"path": list(path), "legal": not found,
+                        "refusals": [{"reason": r.reason, "cases": list(r.cases)} for r in found]}
+    return out

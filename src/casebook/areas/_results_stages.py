@@ -32,19 +32,19 @@ from typing_extensions import TypedDict
 
 from casebook.core.actions import Action
 from casebook.core.errors import IllegalActionError
+from casebook.core.hooks import Refusal
 
 from ._results_choices import allocate_losses, fatigue_choice, stack_fits
 from ._results_choices import refusals as choice_refusals
 from ._results_choices import templates as choice_templates
 from ._results_losses import distribute_losses, fatigue_unit, is_hq, steps_left
-from ._results_retreat import ResultsSetup, advance_paths, retreat_options
+from ._results_retreat import MAX_PATHS, ResultsSetup, advance_paths, retreat_options
 
 __all__ = ["start_stages", "run_stages", "choices", "choice_templates_now", "refusals_now", "apply_choice",
-           "decider_side", "policy", "MAX_PATHS", "STATE_KEY", "STATE_SCHEMA"]
+           "decider_side", "policy", "validate_choice", "MAX_PATHS", "STATE_KEY", "STATE_SCHEMA"]
 
 #: The plugin_state key of the result being applied.
 STATE_KEY = "results"
-MAX_PATHS = 3  # choices offered per retreat length / advance length (a bound on the action list)
 
 
 def _alive(ctx: Any, ids: Any) -> list[str]:
@@ -230,13 +230,13 @@ def _apply(ctx: Any, setup: ResultsSetup, rec: dict[str, Any], stage: dict[str, 
             rec["retreated"] = len(path)
             hq = list(setup.cases("retreat_hq")) if any(is_hq(u) for u in survivors) else []
             effects.append({"effect": "retreat", "units": [u["id"] for u in survivors], "path": path,
-                            "cases": [*setup.cases("retreat"), *hq]})
+                            "cases": [*setup.cases("retreat", ctx), *hq]})
     elif stage["type"] == "advance" and action is not None and not action.get("hold"):
         path = list(action.get("path"))
         movers = stack_fits(ctx, path[-1], _alive(ctx, action.get("with") or ()))
         for u in movers:
             ctx.state.move_unit(u, path[-1])
-        effects.append({"effect": "advance", "units": movers, "path": path, "cases": list(setup.cases("advance"))})
+        effects.append({"effect": "advance", "units": movers, "path": path, "cases": list(setup.cases("advance", ctx))})
     ctx.changed()
 
 
@@ -331,6 +331,30 @@ def apply_choice(ctx: Any, setup: ResultsSetup, action: Action) -> dict[str, Any
     rec = found[0]
     _apply(ctx, setup, rec, rec["queue"].pop(0), action)
     return run_stages(ctx, setup, rec, True, None)
+
+
+#: The choices of a result and the cites of a choice that is not one of those listed.
+_CHOICE_CITES = {"negate-fatigue": ("fatigue_negated",), "take-losses": ("loss_order", "loss_eliminated"),
+                 "retreat": ("listed_retreat",), "advance": ("advance_path",)}
+
+
+def validate_choice(ctx: Any, setup: ResultsSetup, action: Action) -> list[Refusal]:
+    """The refusals of a choice action (``negate-fatigue``, ``take-losses``, ``retreat``,
+    ``advance``): none when it is listed; a filled template's own; else no result awaits it
+    (``cites["no_choice"]``) or it is not one of the choices listed."""
+    if action.kind not in _CHOICE_CITES:
+        return []
+    legal = choices(ctx, setup)
+    if action in legal:
+        return []
+    filled = refusals_now(ctx, setup, action)
+    if filled is not None:
+        return filled
+    if not legal:
+        return [Refusal(f"no combat result awaits a {action.kind} decision", setup.cases("no_choice"), setup.plugin)]
+    cases = tuple(dict.fromkeys(c for k in _CHOICE_CITES[action.kind] for c in setup.cases(k, ctx)))
+    return [Refusal(f"{action} is not one of the choices of the pending combat result: "
+                    + "; ".join(str(a) for a in legal), cases, setup.plugin)]
 
 
 class _Combat(TypedDict, total=False):
