@@ -231,7 +231,7 @@ def allocate_losses(ctx: Any, units: Sequence[str], named: Sequence[str], n: int
     unit replaced by a counter passes the next loss named for it to the replacement), the rest
     by the owner's default (:func:`~._results_losses.distribute_losses`). Returns the loss events."""
     events: list[dict[str, Any]] = []
-    force, alias = list(units), {}
+    force, alias = list(units), dict[str, str]()
     for uid in list(named)[:n]:
         uid = alias.get(uid, uid)
         if not ctx.state.has_unit(uid):

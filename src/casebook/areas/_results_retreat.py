@@ -233,7 +233,7 @@ def retreat_options(ctx: Any, setup: ResultsSetup, units: Sequence[str], start: 
     losses = shortfall_losses(ctx, hexes - best)
     short_head, short_line = quantity_cases(ctx, "retreat_shortfall_losses")
     head = [*short_head, *quantity_cases(ctx, "retreat_rank")[0]]
-    options = []
+    options: list[dict[str, Any]] = []
     for p in paths:
         if len(p) != best:
             continue
@@ -253,7 +253,7 @@ def path_refusals(ctx: Any, setup: ResultsSetup, units: Sequence[str], start: st
     :func:`retreat_options`. In order: hexes of the map, adjacent one after the other, at most
     ``hexes`` of them (``cites["retreat_path"]``); each step open to a retreat; no other area's
     refusal; as far as possible (the ``retreat_shortfall_losses`` start line). The rank refuses none."""
-    here, walked = start, []
+    here, walked = start, list[str]()
 
     def bad(reason: str, cases: Sequence[str]) -> list[Refusal]:
         return [Refusal(reason, tuple(cases), setup.plugin)]
