@@ -1,8 +1,9 @@
 """Refusals read from the rule scripts' ``forbid`` / ``permit`` lines (Moscow '41 plugins).
 
-Private helper of the movement, supply and command plugins: a check asks the permission of an
-action (``games/moscow41/rules/*.rules``) and, when the scripts forbid it, refuses with the cases
-of the forbid lines that fired and were not overridden — so a modder who edits or adds a line
+Private helper of the movement, supply and command plugins (``memo_allowed`` and ``decided``,
+re-exported, are the shared results area's): a check asks the permission of an action
+(``games/moscow41/rules/*.rules``) and, when the scripts forbid it, refuses with the cases of
+the forbid lines that fired and were not overridden — so a modder who edits or adds a line
 changes what is refused and the cases cited, without Python.
 """
 
@@ -11,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from casebook.areas._results_losses import decided
+from casebook.areas._results_retreat import memo_allowed
 from casebook.core.hooks import Refusal
 
 __all__ = ["refusals", "fired_forbids", "memo_allowed", "decided"]
@@ -39,24 +42,3 @@ def refusals(ctx: Any, action: str, facts: Mapping[str, Any], reason: str | Mapp
         picked = next((text for case, text in reason.items() if case in first), None)
         text = picked or (f"forbidden: {fired[0].text.strip()} [{fired[0].source}]" if fired else action)
     return [Refusal(text, cases, source=source)]
-
-
-def memo_allowed(ctx: Any, action: str, facts: Mapping[str, Any]) -> bool:
-    """:meth:`ctx.allowed`, kept per state version (``ctx.memo``) by the facts given — for a
-    permission asked for many units with few distinct facts (every stack of a side)."""
-    key = ("rules.allowed", action, tuple(sorted(facts.items())))
-    memo = ctx.memo
-    found = memo.get(key)
-    if found is None:
-        found = memo[key] = ctx.allowed(action, facts)
-    return bool(found)
-
-
-def decided(ctx: Any, quantity: str, facts: Mapping[str, Any]) -> tuple[Any, list[str]]:
-    """``(value, cases)`` of a ``first`` quantity: its value and the cases of the line that
-    decided it (the first term that fired, else the ``otherwise`` line)."""
-    e = ctx.quantity(quantity, facts)
-    term = next((ln for ln in e.lines if ln.kind == "term" and ln.fired), None)
-    start = next((ln for ln in e.lines if ln.kind == "start"), None)
-    line = term or start
-    return e.value, list(line.cases) if line is not None else list(e.cases)

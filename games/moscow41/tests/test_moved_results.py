@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
+from casebook.areas._results_retreat import advance_paths, retreat_options
 from casebook.core.actions import Action
 from casebook.core.hooks import hookimpl
 from casebook.games.moscow41.plugins import results, stacking
-from casebook.games.moscow41.plugins._results_retreat import advance_paths, retreat_options
 from games.moscow41.tests._fakes import FakeAreasWithStacking as FakeAreas
 from games.moscow41.tests._fakes import engine_with
 from games.moscow41.tests.test_moved_rules import edited
@@ -98,7 +98,7 @@ def test_11_2B_shortfall_losses_line_sets_the_losses_of_a_short_retreat(m41, tmp
     def short(engine):
         ctx = results_ctx(engine, units)
         FAKE.zoc["soviet"] = around | {"0306", "0205", "0405"}
-        return [(o["path"], o["losses"]) for o in retreat_options(ctx, ["s1"], "0304", "soviet", 2, ["g1"])]
+        return [(o["path"], o["losses"]) for o in retreat_options(ctx, results.SETUP, ["s1"], "0304", "soviet", 2, ["g1"])]
     assert short(m41) == [(["0305"], 1)]
     eng = edited(tmp_path, "results.rules", "  start hexes_short  by 11.2B, 7.5B\n", "  start hexes_short * 2  by 11.2B, 7.5B\n")
     assert short(eng) == [(["0305"], 2)]
@@ -123,7 +123,7 @@ def test_7_5B_a_retreat_short_for_ezocs_takes_the_shortfall_lines_losses(m41, tm
     def short(engine):
         ctx = results_ctx(engine, units)
         FAKE.zoc["soviet"] = ezocs
-        return ctx, [(o["path"], o["losses"], o["cases"]) for o in retreat_options(ctx, ["s1"], "0304", "soviet", 2, ["g1"])]
+        return ctx, [(o["path"], o["losses"], o["cases"]) for o in retreat_options(ctx, results.SETUP, ["s1"], "0304", "soviet", 2, ["g1"])]
     ctx, options = short(m41)
     assert options == [(["0305"], 1, ["11.2B", "11.2C", "7.5B"])]
     [line] = [ln for ln in ctx.quantity("retreat_shortfall_losses", {"hexes_short": 1}).lines if ln.fired]
@@ -185,7 +185,7 @@ def test_11_2C_retreat_rank_lines_order_the_retreats(m41, tmp_path):
     print; with the supply term's sign turned, away from it (west) first — and the bots take the
     first."""
     units = g("g1", "0303") + g("g2", "0403") + s("s1", "0304")
-    best = lambda engine: retreat_options(results_ctx(engine, units), ["s1"], "0304", "soviet", 2, ["g1", "g2"])[0]
+    best = lambda engine: retreat_options(results_ctx(engine, units), results.SETUP, ["s1"], "0304", "soviet", 2, ["g1", "g2"])[0]
     east = best(m41)
     assert east["toward_supply"] and not east["ends_adjacent_to_attacker"] and east["path"][-1][:2] > "03"
     eng = edited(tmp_path, "results.rules", "  supply_distance * 100  by 11.2C\n", "  supply_distance * -100  by 11.2C\n")
@@ -238,3 +238,52 @@ def test_9_4D_mark_reserve_line_lets_only_individually_activated_stacks_take_res
     assert reserve(m41, ByHq()) == ("9.4D",)
     eng = edited(tmp_path, "movement.rules", "forbid mark_reserve_on_move  by 9.4D  when not individually_activated\n", "")
     assert reserve(eng, ByHq()) is True
+
+
+@pytest.mark.case("11.3C")
+def test_11_3C_no_remnant_free_the_pool_empty_line_eliminates(m41, tmp_path):
+    """A Soviet unit with a 1-Loss marker whose next loss would bring a remnant, with every
+    remnant counter on the map: the `eliminated by 11.3C … when side is soviet` line of
+    `combat_loss` (fact replacement_free false, interpretation remnant-pool-empty) eliminates
+    it; with that line giving a loss marker instead, it takes a 2-Loss marker."""
+    rems = "".join(s(f"s-rem-{i:02d}", "0808", "class: remnant, strength: 1, ma: 4") for i in range(1, 41))
+    units = g("g1", "0303") + s("s1", "0304", losses=1) + rems
+    from casebook.areas._results_losses import apply_loss
+    assert apply_loss(results_ctx(m41, units), "s1") == {"unit": "s1", "effect": "eliminated", "remnant": None,
+                                                         "cases": ["11.3C"]}
+    eng = edited(tmp_path, "results.rules", "  eliminated   by 11.3C         when side is soviet\n",
+                 "  loss_marker  by 11.3C         when side is soviet\n")
+    assert apply_loss(results_ctx(eng, units), "s1") == {"unit": "s1", "effect": "2-loss", "cases": ["11.3C"]}
+
+
+@pytest.mark.case("11.3A", "11.3B")
+def test_11_3B_losses_a_unit_can_take_follow_the_combat_loss_lines(m41, tmp_path):
+    """The losses a unit can still take (the default order of who takes a loss, the check of a
+    named order) are counted by the `combat_loss` lines, not a number in Python: a German
+    division 3, a breakdown regiment 2 (11.3B), a Soviet unit 3 (1-Loss, remnant, 11.3C); with
+    the regiment's exception struck from the line, the regiment takes 3 too."""
+    from casebook.areas._results_losses import steps_left
+    units = g("d1", "0303") + g("r1", "0304", "class: infantry, size: regiment, strength: 2, ma: 4") + s("s1", "0305")
+    left = lambda ctx: [steps_left(ctx, ctx.state.unit(u)) for u in ("d1", "r1", "s1")]
+    assert left(results_ctx(m41, units)) == [3, 2, 3]
+    eng = edited(tmp_path, "results.rules", " and not (unit_class is infantry and unit_size is regiment)", "")
+    assert left(results_ctx(eng, units)) == [3, 3, 3]
+
+
+@pytest.mark.case("11.4A", "11.4C", "11.2A")
+def test_11_4A_a_retreat_and_an_advance_cite_the_lines_that_decide_them(m41, tmp_path):
+    """A defender retreating from a 2 and the attacker advancing: the retreat effect cites the
+    lines of who retreats and how far (`choose_retreat_length`, `retreat_shortfall_losses`'s
+    heading: 11.2A, 11.2B), the advance those of whether and how far (`advance_from_combat`,
+    `advance_hexes`: 11.4A, 11.4C) — a case a modder adds to a line is cited with it."""
+    units = g("g1", "0303") + s("s1", "0304")
+
+    def effects(engine):
+        ctx = results_ctx(engine, units)
+        out = results.apply_outcome(ctx, outcome(ctx, "-/R"), interactive=False)
+        return {e["effect"]: e["cases"] for e in out["effects"] if e["effect"] in ("retreat", "advance")}
+    assert effects(m41) == {"retreat": ["11.2A", "11.2B"], "advance": ["11.4A", "11.4C"]}
+    eng = edited(tmp_path, "results.rules", "forbid advance_from_combat  by 11.4A  when not hex_cleared\n",
+                 "forbid advance_from_combat  by 11.4A, 9.5B  when not hex_cleared\n")
+    eng_cases = effects(eng)
+    assert eng_cases["advance"] == ["11.4A", "9.5B", "11.4C"] and eng_cases["retreat"] == ["11.2A", "11.2B"]

@@ -253,7 +253,7 @@ def test_11_3B_combat_loss_line_decides_the_loss_ladder(m41, tmp_path):
     """_results_losses.apply_loss reads `combat_loss`: a German breakdown regiment with a 1-Loss
     marker is eliminated by its second loss (11.3B); with the regiment exception removed it takes
     a 2-Loss marker."""
-    from casebook.games.moscow41.plugins._results_losses import apply_loss
+    from casebook.areas._results_losses import apply_loss
     units = '- {id: r1, side: german, class: infantry, size: regiment, strength: 3, ma: 4, hex: "0404", losses: 1}'
     assert apply_loss(supply_ctx(m41, units), "r1") == {"unit": "r1", "effect": "eliminated", "cases": ["11.3A", "11.3B"]}
     eng = edited(tmp_path, "results.rules", " and not (unit_class is infantry and unit_size is regiment)", "")
@@ -266,7 +266,7 @@ def test_11_3B_combat_loss_line_decides_the_loss_ladder(m41, tmp_path):
 def test_11_1D_combat_fatigue_line_turns_fatigue_into_a_loss(m41, tmp_path):
     """_results_losses.fatigue_unit reads `combat_fatigue`: a fatigued unit takes a loss (11.1D);
     with the line removed it only stays fatigued."""
-    from casebook.games.moscow41.plugins._results_losses import fatigue_unit
+    from casebook.areas._results_losses import fatigue_unit
     units = inf("g1", "0404", extra=", fatigued: true")
     out = fatigue_unit(supply_ctx(m41, units), "g1", True)
     assert out["effect"] == "loss" and out["cases"] == ["11.1D", "11.3B"]
