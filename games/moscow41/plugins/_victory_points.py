@@ -21,14 +21,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from casebook.areas.scenario_victory import points_verdict
 from casebook.content.cases import implements
 from casebook.core.hexgrid import hex_label
-from casebook.script.explain import plain
 
 from .initiative import town_values
 
 __all__ = ["PLUGIN", "NON_COMBAT", "is_combat_unit", "town_ips", "town_supplied", "moscow_taken",
-           "moscow_hexes", "losses", "side_points", "vp_answer", "level_for"]
+           "moscow_hexes", "losses", "side_facts", "vp_answer"]
 
 PLUGIN = "victory"
 #: unit classes that are not combat units (11.3D remnants; HQs command, they do not fight)
@@ -130,42 +130,26 @@ def _terrain_terms(ctx: Any, side: str) -> tuple[int, list[dict[str, Any]]]:
     return total, towns
 
 
-@implements("17.0", "17.1", "17.2", "17.3A", "17.3B", "18.2.3")
-def side_points(ctx: Any, side: str) -> dict[str, Any]:
-    """One side's VPs now (17.0), as if the game ended: ``{"side", "vp", "terms": [script
-    lines that fired with amount and cases], "towns", "moscow_taken", "losses", "cases"}``."""
+@implements("17.1", "17.2", "17.3A", "17.3B")
+def side_facts(ctx: Any, side: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The facts of the quantity ``victory_points`` for ``side`` (the IPs of the towns it controls
+    and supplies, 17.1; the Moscow hexes taken, 17.2; the enemy units eliminated, 17.3) and what
+    the ``vp`` answer shows beside the points: ``({facts}, {"towns", "moscow_taken", "losses"})``;
+    the points are the shared area's (:func:`casebook.areas.scenario_victory.side_points`)."""
     ips, towns = _terrain_terms(ctx, side)
     lost = losses(ctx)
     taken = moscow_taken(ctx)
-    facts = {"side": side, "town_ips": ips, "moscow_hexes_taken": len(taken),
+    facts = {"town_ips": ips, "moscow_hexes_taken": len(taken),
              "enemy_army_hqs_eliminated": len(lost["army_hqs"]),
              "enemy_front_hqs_eliminated": len(lost["front_hqs"]),
              "enemy_divisions_eliminated": len(lost["divisions"]),
              "enemy_panzer_divisions_eliminated": len(lost["panzer_divisions"])}
-    q = ctx.quantity("victory_points", facts)
-    terms = [{"text": " ".join(line.text.split()), "vp": plain(line.amount), "cases": list(line.cases)}
-             for line in q.lines if line.fired and line.kind == "term"]
     mine = (["army_hqs", "front_hqs"] if side == "german" else ["divisions", "panzer_divisions"])
-    return {"side": side, "vp": int(q.value), "terms": terms, "towns": towns,
-            "moscow_taken": taken if side == "german" else [],
-            "losses": {k: lost[k] for k in mine}, "cases": list(q.cases)}
-
-
-@implements("17.4")
-def level_for(ctx: Any, german_vp: int, soviet_vp: int) -> dict[str, Any]:
-    """The victory level of 17.4 for two totals: ``{"winner": side or None, "difference",
-    "level", "cases"}``; a Draw (0-6) has no winner."""
-    diff = abs(german_vp - soviet_vp)
-    q = ctx.quantity("victory_level", {"vp_difference": diff})
-    level = str(q.value)
-    winner = None if level == "draw" else ("german" if german_vp > soviet_vp else "soviet")
-    return {"winner": winner, "difference": diff, "level": level, "cases": list(q.cases)}
+    return facts, {"towns": towns, "moscow_taken": taken if side == "german" else [],
+                   "losses": {k: lost[k] for k in mine}}
 
 
 def vp_answer(ctx: Any) -> dict[str, Any]:
-    """The ``vp`` question: both sides' VPs with terms and the level (17.0-17.4)."""
-    g, s = side_points(ctx, "german"), side_points(ctx, "soviet")
-    lvl = level_for(ctx, g["vp"], s["vp"])
-    cases = list(dict.fromkeys(["17.0", *g["cases"], *s["cases"], *lvl["cases"]]))
-    return {"german": g, "soviet": s, "difference": lvl["difference"], "winner": lvl["winner"],
-            "level": lvl["level"], "cases": cases}
+    """The ``vp`` question: both sides' VPs with terms and the level (17.0-17.4), by the shared
+    area (:func:`casebook.areas.scenario_victory.points_verdict`) over :func:`side_facts`."""
+    return points_verdict(ctx, side_facts)
