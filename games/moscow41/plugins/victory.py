@@ -46,15 +46,8 @@ VICTORY_SCHEMA = VictoryBlock
 def remember_moscow(ctx: Any) -> list[str]:
     """Add the Moscow hexes taken now to ``plugin_data("victory")["moscow_taken"]`` (17.2: the
     5 VP per hex stay even if the hex is lost later, and count once); returns the new ones."""
-    data = ctx.state.plugin_data(PLUGIN) or {}
-    before = list(data.get("moscow_taken", []))
-    now = moscow_taken(ctx)
-    new = [h for h in now if h not in before]
-    if new:
-        data["moscow_taken"] = now
-        ctx.state.set_plugin_data(PLUGIN, data)
-        ctx.record("moscow-taken", ("17.2",), {"hexes": new}, source="victory.remember_moscow")
-    return new
+    return area.remember_taken(ctx, PLUGIN, "moscow_taken", moscow_taken(ctx), "moscow-taken", ("17.2",),
+                               "victory.remember_moscow")
 
 
 @hookimpl
@@ -163,22 +156,8 @@ def casebook_answer(ctx: Any, question: str, args: Any, options: Any) -> Any:
     if args:
         raise QuestionError("usage: vp (no arguments)")
     answer = vp_answer(ctx)
-    block = area.victory_block(ctx)
-    if block is not None and block.get("kind") != "points":
-        # a scenario decided by its own conditions (18.1.3): the VP level is for information only
-        answer["scenario_conditions"] = {
-            side: [{"id": c.get("id"), "case": c.get("case"), "when": c.get("when")}
-                   for c in block.get(side) or [] if isinstance(c, dict)]
-            for side in ("german", "soviet")}
-        answer["note"] = ("this scenario is decided by the conditions above, not by the 17.4 "
-                          "victory levels, which are shown for information")
-        # the conditions a rule-script line decides (when: script, 18.1.3D): each `when action
-        # ends … end the game` line, and whether it would end the game after an action now
-        phasing = ctx.state.phasing or "german"
-        answer["script_conditions"] = [
-            line for line in ctx.engine.rules.explain_event(
-                "action_ends", {"side": phasing, "action_kind": "move"}, ctx.engine.script_tables, ctx.standard)
-            if line["effect"] == "end_game"]
+    answer.update(area.conditions_answer(ctx, "this scenario is decided by the conditions above, not by the "
+                                              "17.4 victory levels, which are shown for information"))
     result = area.stored_result(ctx, PLUGIN)
     if result is not None:
         answer["result"] = result

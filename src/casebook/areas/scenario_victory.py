@@ -27,7 +27,8 @@ game keeps it with :func:`store_result` in its plugin data.
 
 Public API: :func:`victory_block`, :func:`conditions`, :func:`target_hexes`, :func:`instant_result`,
 :func:`end_result`, :func:`side_points`, :func:`points_verdict`, :func:`level_for`, :func:`stored_result`,
-:func:`store_result`.
+:func:`store_result`, :func:`conditions_answer`, :func:`hex_supplied`, :func:`held_values`,
+:func:`taken_hexes`, :func:`remember_taken`.
 """
 
 from __future__ import annotations
@@ -42,7 +43,8 @@ from casebook.core.hexgrid import hex_label
 from casebook.script.explain import plain
 
 __all__ = ["Condition", "ConditionsBlock", "SideFacts", "victory_block", "sides", "conditions", "target_hexes",
-           "instant_result", "end_result", "side_points", "points_verdict", "level_for", "stored_result", "store_result"]
+           "instant_result", "end_result", "side_points", "points_verdict", "level_for", "stored_result", "store_result",
+           "conditions_answer", "hex_supplied", "held_values", "taken_hexes", "remember_taken"]
 
 #: A game's facts of one side for the quantity ``victory_points``: ``(facts, detail)`` — the
 #: facts the quantity reads, and what the answer shows beside the points (towns, losses, …).
@@ -221,3 +223,77 @@ def store_result(ctx: Any, plugin: str, result: Mapping[str, Any], source: str) 
     data["result"] = dict(result)
     ctx.state.set_plugin_data(plugin, data)
     ctx.record("victory", result.get("cases", ()), dict(result), source=source)
+
+
+def conditions_answer(ctx: Any, note: str) -> dict[str, Any]:
+    """For a scenario decided by its own conditions (no ``kind: points``): ``{"scenario_conditions":
+    {side: [{"id", "case", "when"}]}, "note": note, "script_conditions": [each ``when action ends
+    … end the game`` line, with ``fires``: whether it would end the game after a move now]}``;
+    ``{}`` for a points scenario or none."""
+    block = victory_block(ctx)
+    if block is None or block.get("kind") == "points":
+        return {}
+    phasing = ctx.state.phasing or sides(ctx)[0]
+    lines = ctx.engine.rules.explain_event("action_ends", {"side": phasing, "action_kind": "move"},
+                                           ctx.engine.script_tables, ctx.standard)
+    return {"scenario_conditions": {side: [{"id": c.get("id"), "case": c.get("case"), "when": c.get("when")}
+                                           for c in block.get(side) or [] if isinstance(c, Mapping)]
+                                    for side in sides(ctx)},
+            "note": note, "script_conditions": [line for line in lines if line["effect"] == "end_game"]}
+
+
+def hex_supplied(ctx: Any, hex_: str, side: str, probe: Mapping[str, Any], non_combat: frozenset[str]) -> bool | None:
+    """Whether ``side`` can trace a supply line to ``hex_`` now: ``casebook_supply`` for a unit of
+    the side there whose class is not in ``non_combat``, else for ``probe`` (a unit record of
+    the game's) put there on a scratch copy of the state. None when no plugin answers."""
+    own = [u for u in ctx.state.units_at(hex_) if u.get("side") == side and u.get("class") not in non_combat]
+    if own:
+        answer = ctx.hook.casebook_supply(ctx=ctx, unit=str(own[0].get("id", own[0].get("counter"))))
+    else:
+        scratch = ctx.state.clone()
+        scratch.add_unit({**probe, "side": side, "hex": hex_})
+        answer = ctx.hook.casebook_supply(ctx=ctx.engine.ctx(scratch), unit=str(probe["id"]))
+    return None if answer is None else bool(answer.get("in_supply"))
+
+
+def held_values(ctx: Any, side: str, values: Mapping[str, int], probe: Mapping[str, Any],
+                non_combat: frozenset[str]) -> tuple[int, list[dict[str, Any]]]:
+    """The hexes of ``values`` (hex -> a positive value, e.g. a town's) ``side`` controls and can
+    trace supply to (:func:`hex_supplied`; no answer: it counts), label order: ``(total, [{"hex",
+    "ip": value, "supplied": True or None}])``."""
+    total, held = 0, []
+    for h in sorted(values):
+        if ctx.state.control(h) != side or values[h] <= 0:
+            continue
+        supplied = hex_supplied(ctx, h, side, probe, non_combat)
+        if supplied is False:
+            continue
+        total += values[h]
+        held.append({"hex": h, "ip": values[h], "supplied": supplied})
+    return total, held
+
+
+def taken_hexes(ctx: Any, plugin: str, key: str, hexes: list[str], side: str, non_combat: frozenset[str]) -> list[str]:
+    """The hexes of ``hexes`` ``side`` has taken so far (each counted once, even if lost later):
+    those remembered in ``plugin``'s data under ``key``, and those it controls or holds with a
+    unit whose class is not in ``non_combat`` now; label order."""
+    taken = set((ctx.state.plugin_data(plugin) or {}).get(key, []))
+    for h in hexes:
+        if ctx.state.control(h) == side or any(
+                u.get("side") == side and u.get("class") not in non_combat for u in ctx.state.units_at(h)):
+            taken.add(h)
+    return sorted(taken)
+
+
+def remember_taken(ctx: Any, plugin: str, key: str, now: list[str], event: str, cases: tuple[str, ...],
+                   source: str) -> list[str]:
+    """Remember the hexes taken ``now`` (:func:`taken_hexes`) in ``plugin``'s data under ``key``;
+    the new ones are recorded as an ``event`` citing ``cases``. Returns the new ones."""
+    data = ctx.state.plugin_data(plugin) or {}
+    before = list(data.get(key, []))
+    new = [h for h in now if h not in before]
+    if new:
+        data[key] = now
+        ctx.state.set_plugin_data(plugin, data)
+        ctx.record(event, cases, {"hexes": new}, source=source)
+    return new
