@@ -147,21 +147,16 @@ def partisans_answer(ctx: Any, hex_: str | None = None) -> dict[str, Any]:
     16.3A], "placeable": [hexes play offers a ``place-partisan`` for now], "verdict": {"hex",
     "allowed", "enemy_distance", "refusals"} (with HEX), "cases"}`` — ``placeable`` and ``verdict``
     are play's: its legal actions and every validator of the ``place-partisan`` action."""
-    offered = [a for acts in ctx.hook.casebook_legal_actions(ctx=ctx, phase=ctx.state.phase or "",
-                                                             step=ctx.state.step or "") for a in acts or ()]
-    out: dict[str, Any] = {
-        "points": ctx.state.track("partisans"), "markers": markers(ctx),
-        "placeable": [a.get("hex") for a in offered if a.kind == "place-partisan"],
-        "cases": ["16.1C", "16.1D", "16.2", "16.3A"]}
-    if hex_ is not None:
-        action = Action.make("place-partisan", "soviet", hex=hex_)
-        refusals = [{"reason": r.reason, "cases": list(r.cases)}
-                    for rs in ctx.hook.casebook_validate_action(ctx=ctx, action=action) for r in (rs or ())]
+    out = unit_points.marker_answer(ctx, MARKER, "partisans", "place-partisan", "soviet", hex_)
+    verdict = out.pop("verdict", None)
+    out["cases"] = ["16.1C", "16.1D", "16.2", "16.3A"]
+    if verdict is not None:
         try:
-            distance = enemy_distance(ctx, hex_)
+            distance = enemy_distance(ctx, str(hex_))
         except ValueError:
             raise QuestionError(f"partisans: {hex_!r} is not a hex label") from None
-        out["verdict"] = {"hex": hex_, "allowed": not refusals, "enemy_distance": distance, "refusals": refusals}
+        out["verdict"] = {"hex": verdict["hex"], "allowed": verdict["allowed"], "enemy_distance": distance,
+                          "refusals": verdict["refusals"]}
     return out
 
 

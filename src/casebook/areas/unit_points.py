@@ -26,7 +26,7 @@ from casebook.core.actions import Action
 from casebook.script.effects import unit_entered
 
 __all__ = ["Tally", "markers", "offers", "refusal", "disband", "remove_unsupplied", "award_points",
-           "remove_entered", "remove_unkept"]
+           "remove_entered", "remove_unkept", "marker_answer"]
 
 
 @dataclass(frozen=True)
@@ -162,3 +162,19 @@ def remove_unkept(ctx: Any, kind: str, side: str, event: tuple[str, str]) -> lis
     if cleared:
         ctx.record(event[0], cases, {"hexes": cleared}, source=event[1])
     return cleared
+
+
+def marker_answer(ctx: Any, kind: str, track: str, action_kind: str, side: str, hex_: str | None = None) -> dict[str, Any]:
+    """What a side's track buys now: ``{"points": the track, "markers": [hexes of ``kind``],
+    "placeable": [hexes play offers an ``action_kind`` for], "verdict": {"hex", "allowed",
+    "refusals"} (with ``hex_``: every validator of the action, as play judges it)}``."""
+    offered = [a for acts in ctx.hook.casebook_legal_actions(ctx=ctx, phase=ctx.state.phase or "",
+                                                             step=ctx.state.step or "") for a in acts or ()]
+    out: dict[str, Any] = {"points": ctx.state.track(track), "markers": markers(ctx, kind),
+                           "placeable": [a.get("hex") for a in offered if a.kind == action_kind]}
+    if hex_ is not None:
+        action = Action.make(action_kind, side, hex=hex_)
+        refusals = [{"reason": r.reason, "cases": list(r.cases)}
+                    for rs in ctx.hook.casebook_validate_action(ctx=ctx, action=action) for r in (rs or ())]
+        out["verdict"] = {"hex": hex_, "allowed": not refusals, "refusals": refusals}
+    return out
