@@ -18,27 +18,22 @@ Every number is the rule script's (games/moscow41/rules/victory.rules).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
+from casebook.areas.scenario_victory import held_values, points_verdict, taken_hexes
 from casebook.content.cases import implements
 from casebook.core.hexgrid import hex_label
-from casebook.script.explain import plain
 
 from .initiative import town_values
 
-__all__ = ["PLUGIN", "NON_COMBAT", "is_combat_unit", "town_ips", "town_supplied", "moscow_taken",
-           "moscow_hexes", "losses", "side_points", "vp_answer", "level_for"]
+__all__ = ["PLUGIN", "NON_COMBAT", "PROBE", "town_ips", "moscow_taken",
+           "moscow_hexes", "losses", "side_facts", "vp_answer"]
 
 PLUGIN = "victory"
 #: unit classes that are not combat units (11.3D remnants; HQs command, they do not fight)
 NON_COMBAT = frozenset({"hq", "remnant"})
-_PROBE = "_victory-supply-probe"
-
-
-def is_combat_unit(unit: Mapping[str, Any]) -> bool:
-    """A combat unit in the sense of 17.1 and 18.1.3B/D: any unit but HQs and remnants (11.3D)."""
-    return unit.get("class") not in NON_COMBAT
+#: the unit put in a town to ask whether a side can trace supply to it (17.1), when none of its is there
+PROBE = {"id": "_victory-supply-probe", "class": "infantry", "size": "division", "strength": 1, "ma": 4}
 
 
 def town_ips(ctx: Any) -> dict[str, int]:
@@ -53,37 +48,12 @@ def moscow_hexes(ctx: Any) -> list[str]:
     return sorted(hex_label(h) for h in ctx.board.hex_set("moscow"))
 
 
-@implements("17.1")
-def town_supplied(ctx: Any, hex_: str, side: str) -> bool | None:
-    """Whether ``side`` can trace a supply line to ``hex_`` now (17.1): the supply plugin's
-    verdict for a friendly unit there, else for a probe unit on a scratch copy of the state.
-    None when no supply plugin answers (then the town counts; the answer says so)."""
-    own = [u for u in ctx.state.units_at(hex_) if u.get("side") == side and is_combat_unit(u)]
-    if own:
-        answer = ctx.hook.casebook_supply(ctx=ctx, unit=str(own[0].get("id", own[0].get("counter"))))
-    else:
-        scratch = ctx.state.clone()
-        scratch.add_unit({"id": _PROBE, "side": side, "class": "infantry", "size": "division",
-                          "strength": 1, "ma": 4, "hex": hex_})
-        probe_ctx = ctx.engine.ctx(scratch)
-        answer = ctx.hook.casebook_supply(ctx=probe_ctx, unit=_PROBE)
-    if answer is None:
-        return None
-    return bool(answer.get("in_supply"))
-
-
 @implements("17.2")
 def moscow_taken(ctx: Any) -> list[str]:
     """The Moscow hexes the Germans have taken so far (17.2: counted once each, even if lost
     later): those remembered in plugin_data plus any now held by a German combat unit or
     German-controlled."""
-    data = ctx.state.plugin_data(PLUGIN) or {}
-    taken = set(data.get("moscow_taken", []))
-    for h in moscow_hexes(ctx):
-        if ctx.state.control(h) == "german" or any(
-                u.get("side") == "german" and is_combat_unit(u) for u in ctx.state.units_at(h)):
-            taken.add(h)
-    return sorted(taken)
+    return taken_hexes(ctx, PLUGIN, "moscow_taken", moscow_hexes(ctx), "german", NON_COMBAT)
 
 
 @implements("17.3A", "17.3B")
@@ -116,56 +86,26 @@ def losses(ctx: Any) -> dict[str, list[str]]:
     return out
 
 
-def _terrain_terms(ctx: Any, side: str) -> tuple[int, list[dict[str, Any]]]:
-    ips = town_ips(ctx)
-    total, towns = 0, []
-    for h in sorted(ips):
-        if ctx.state.control(h) != side or ips[h] <= 0:
-            continue
-        supplied = town_supplied(ctx, h, side)
-        if supplied is False:
-            continue
-        total += ips[h]
-        towns.append({"hex": h, "ip": ips[h], "supplied": supplied})
-    return total, towns
-
-
-@implements("17.0", "17.1", "17.2", "17.3A", "17.3B", "18.2.3")
-def side_points(ctx: Any, side: str) -> dict[str, Any]:
-    """One side's VPs now (17.0), as if the game ended: ``{"side", "vp", "terms": [script
-    lines that fired with amount and cases], "towns", "moscow_taken", "losses", "cases"}``."""
-    ips, towns = _terrain_terms(ctx, side)
+@implements("17.1", "17.2", "17.3A", "17.3B")
+def side_facts(ctx: Any, side: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The facts of the quantity ``victory_points`` for ``side`` (the IPs of the towns it controls
+    and supplies, 17.1; the Moscow hexes taken, 17.2; the enemy units eliminated, 17.3) and what
+    the ``vp`` answer shows beside the points: ``({facts}, {"towns", "moscow_taken", "losses"})``;
+    the points are the shared area's (:func:`casebook.areas.scenario_victory.side_points`)."""
+    ips, towns = held_values(ctx, side, town_ips(ctx), PROBE, NON_COMBAT)  # 17.1: controlled and supplied
     lost = losses(ctx)
     taken = moscow_taken(ctx)
-    facts = {"side": side, "town_ips": ips, "moscow_hexes_taken": len(taken),
+    facts = {"town_ips": ips, "moscow_hexes_taken": len(taken),
              "enemy_army_hqs_eliminated": len(lost["army_hqs"]),
              "enemy_front_hqs_eliminated": len(lost["front_hqs"]),
              "enemy_divisions_eliminated": len(lost["divisions"]),
              "enemy_panzer_divisions_eliminated": len(lost["panzer_divisions"])}
-    q = ctx.quantity("victory_points", facts)
-    terms = [{"text": " ".join(line.text.split()), "vp": plain(line.amount), "cases": list(line.cases)}
-             for line in q.lines if line.fired and line.kind == "term"]
     mine = (["army_hqs", "front_hqs"] if side == "german" else ["divisions", "panzer_divisions"])
-    return {"side": side, "vp": int(q.value), "terms": terms, "towns": towns,
-            "moscow_taken": taken if side == "german" else [],
-            "losses": {k: lost[k] for k in mine}, "cases": list(q.cases)}
-
-
-@implements("17.4")
-def level_for(ctx: Any, german_vp: int, soviet_vp: int) -> dict[str, Any]:
-    """The victory level of 17.4 for two totals: ``{"winner": side or None, "difference",
-    "level", "cases"}``; a Draw (0-6) has no winner."""
-    diff = abs(german_vp - soviet_vp)
-    q = ctx.quantity("victory_level", {"vp_difference": diff})
-    level = str(q.value)
-    winner = None if level == "draw" else ("german" if german_vp > soviet_vp else "soviet")
-    return {"winner": winner, "difference": diff, "level": level, "cases": list(q.cases)}
+    return facts, {"towns": towns, "moscow_taken": taken if side == "german" else [],
+                   "losses": {k: lost[k] for k in mine}}
 
 
 def vp_answer(ctx: Any) -> dict[str, Any]:
-    """The ``vp`` question: both sides' VPs with terms and the level (17.0-17.4)."""
-    g, s = side_points(ctx, "german"), side_points(ctx, "soviet")
-    lvl = level_for(ctx, g["vp"], s["vp"])
-    cases = list(dict.fromkeys(["17.0", *g["cases"], *s["cases"], *lvl["cases"]]))
-    return {"german": g, "soviet": s, "difference": lvl["difference"], "winner": lvl["winner"],
-            "level": lvl["level"], "cases": cases}
+    """The ``vp`` question: both sides' VPs with terms and the level (17.0-17.4), by the shared
+    area (:func:`casebook.areas.scenario_victory.points_verdict`) over :func:`side_facts`."""
+    return points_verdict(ctx, side_facts)

@@ -6,7 +6,9 @@ value named.
 Two shapes, as the scenarios print them: the Campaign Game's points (``kind: points`` with the
 terrain, Moscow, losses and levels terms of 17.1-17.4, 18.2.3) and a short scenario's conditions
 per side (``german:``/``soviet:`` lists: control a number of hexes, enter a target, otherwise;
-18.1.3).
+18.1.3). The conditions and the points verdict are read by the shared area
+``casebook.areas.scenario_victory``; the points' numbers are the rule script's (victory.rules),
+the terms here are the printed record of them.
 """
 
 from __future__ import annotations
@@ -15,27 +17,10 @@ from typing import Literal
 
 from pydantic import Field
 
-from casebook.content.schema_base import CaseId, HexLabel, Model, Slug
+from casebook.areas.scenario_victory import Condition, ConditionsBlock
+from casebook.content.schema_base import CaseId, Model
 
-__all__ = ["VictoryBlock", "Condition", "TerrainVP", "MoscowVP", "LossesVP", "Levels", "Level"]
-
-
-class Condition(Model):
-    """One victory condition of a side (18.1.3): ``control_count`` (``at_least`` of ``hexes``),
-    ``enter`` (a combat ``unit`` enters the ``target``: Moscow or the ``town`` named), ``otherwise``.
-    ``when``: at the ``end``, at any ``instant``, or ``script`` (a rule-script line decides it —
-    18.1.3D's ``when action ends`` — and the entry only names the goal for the planning bot)."""
-
-    id: Slug | None = None
-    case: CaseId = "18.0"  # the plugin cites 18.0 for a condition naming no case
-    kind: Literal["control_count", "enter", "otherwise"]
-    when: Literal["instant", "end", "script"] = "end"
-    hexes: list[HexLabel] = []
-    names: list[str] = []
-    at_least: int | None = Field(None, ge=0)
-    unit: Literal["combat", "any"] | None = None
-    target: Literal["moscow", "town"] | None = None
-    town: str | None = None
+__all__ = ["VictoryBlock", "TerrainVP", "MoscowVP", "LossesVP", "Levels", "Level"]
 
 
 class TerrainVP(Model):
@@ -88,10 +73,11 @@ class Levels(Model):
     by_difference: list[Level] = Field(min_length=1)
 
 
-class VictoryBlock(Model):
-    """A scenario's ``victory:`` block: points (Campaign) or conditions per side (short scenarios)."""
+class VictoryBlock(ConditionsBlock):
+    """A scenario's ``victory:`` block: points (Campaign) or conditions per side (short scenarios);
+    the shared area's block (``kind``, ``case``, ``non_combat``) with the printed terms of 17.1-17.4
+    and the two sides' lists of conditions (the area's :class:`Condition`)."""
 
-    kind: Literal["points"] | None = None
     terrain: TerrainVP | None = None
     moscow: MoscowVP | None = None
     losses: LossesVP | None = None

@@ -5,9 +5,11 @@ Hooks: ``casebook_after_action`` (remember Moscow hexes taken, 17.2; record an i
 ``casebook_turn_end`` (end-of-scenario evaluation at the last turn, 18.1.2/18.2.2),
 ``casebook_game_result`` (the recorded result), ``casebook_validate_action`` (no Soviet reaction
 on Turn 1 of the Campaign Game, 18.2.4B), ``casebook_facts`` (subject ``"scenario"``: the special
-rules in force), ``casebook_answer`` (question ``vp``). The computation lives in
-``_victory_points`` (17.x) and ``_victory_scenarios`` (18.x); the numbers in
-``games/moscow41/rules/victory.rules``.
+rules in force), ``casebook_answer`` (question ``vp``). The scenario's conditions (18.1.3) and the
+points verdict (17.0, 17.4, 18.2.3) are the shared area ``scenario_victory``'s
+(src/casebook/areas/scenario_victory.py), reading the scenario's ``victory:`` block; the facts of
+each side's points are ``_victory_points``'s (17.1-17.3); the numbers are
+``games/moscow41/rules/victory.rules``'s.
 """
 
 from __future__ import annotations
@@ -17,23 +19,16 @@ from typing import Any
 from pydantic import ConfigDict
 from typing_extensions import TypedDict
 
+from casebook.areas import scenario_victory as area
 from casebook.content.cases import implements
 from casebook.core.errors import QuestionError
 from casebook.core.hooks import Refusal, hookimpl
-from casebook.games.moscow41.plugins._victory_points import PLUGIN, moscow_taken, vp_answer
-from casebook.games.moscow41.plugins._victory_scenarios import (
-    end_result,
-    instant_result,
-    reaction_refusal,
-    store_result,
-    stored_result,
-    victory_block,
-)
+from casebook.games.moscow41.plugins._victory_points import PLUGIN, moscow_taken, side_facts, vp_answer
 from casebook.games.moscow41.plugins._victory_schema import VictoryBlock
 
 __all__ = ["REQUIRES", "STATE_SCHEMA", "VICTORY_SCHEMA", "QUESTIONS", "casebook_after_action", "casebook_turn_end", "casebook_game_result",
            "casebook_validate_action", "casebook_facts", "casebook_answer", "remember_moscow",
-           "scenario_rules"]
+           "scenario_rules", "reaction_refusal"]
 
 #: What the pack must hold for this plugin (src/casebook/content/requires.py; checked by ``casebook lint``).
 REQUIRES = {"tables": ["initiative_chart"], "quantities": ["victory_level", "victory_points"]}
@@ -51,15 +46,8 @@ VICTORY_SCHEMA = VictoryBlock
 def remember_moscow(ctx: Any) -> list[str]:
     """Add the Moscow hexes taken now to ``plugin_data("victory")["moscow_taken"]`` (17.2: the
     5 VP per hex stay even if the hex is lost later, and count once); returns the new ones."""
-    data = ctx.state.plugin_data(PLUGIN) or {}
-    before = list(data.get("moscow_taken", []))
-    now = moscow_taken(ctx)
-    new = [h for h in now if h not in before]
-    if new:
-        data["moscow_taken"] = now
-        ctx.state.set_plugin_data(PLUGIN, data)
-        ctx.record("moscow-taken", ("17.2",), {"hexes": new}, source="victory.remember_moscow")
-    return new
+    return area.remember_taken(ctx, PLUGIN, "moscow_taken", moscow_taken(ctx), "moscow-taken", ("17.2",),
+                               "victory.remember_moscow")
 
 
 @hookimpl
@@ -67,10 +55,10 @@ def casebook_after_action(ctx: Any, action: Any, result: Any) -> None:
     """After every action: remember Moscow hexes taken (17.2) and record an instant win
     (18.1.3B) in plugin_data."""
     remember_moscow(ctx)
-    if stored_result(ctx) is None:
-        won = instant_result(ctx)
+    if area.stored_result(ctx, PLUGIN) is None:
+        won = area.instant_result(ctx)
         if won is not None:
-            store_result(ctx, won, "victory.casebook_after_action")
+            area.store_result(ctx, PLUGIN, won, "victory.casebook_after_action")
 
 
 @hookimpl
@@ -80,20 +68,43 @@ def casebook_turn_end(ctx: Any, turn: int) -> None:
     its victory conditions and record the result."""
     remember_moscow(ctx)
     scenario = ctx.state.scenario or {}
-    if stored_result(ctx) is not None or victory_block(ctx) is None:
+    if area.stored_result(ctx, PLUGIN) is not None or area.victory_block(ctx) is None:
         return
     last = scenario.get("last_turn")
     if last is not None and turn >= int(last):
-        result = end_result(ctx)
+        result = area.end_result(ctx, side_facts)
         if result is not None:
-            store_result(ctx, result, "victory.casebook_turn_end")
+            area.store_result(ctx, PLUGIN, result, "victory.casebook_turn_end")
 
 
 @hookimpl
 def casebook_game_result(ctx: Any) -> dict[str, Any] | None:
     """The result recorded by an instant win or the end-of-scenario evaluation, else None:
     ``{"winner": side or None, "level", "reason", "cases", "condition"}``."""
-    return stored_result(ctx)
+    return area.stored_result(ctx, PLUGIN)
+
+
+REACTION_KINDS = frozenset({"react", "react-move"})
+REACTION_STEPS = frozenset({"reaction_movement", "reaction_attacks"})
+
+
+@implements("18.2.4B")
+def reaction_refusal(ctx: Any, action: Any) -> str | None:
+    """Why ``action`` is a Soviet reaction forbidden on Turn 1 of the Campaign Game (18.2.4B;
+    rule script ``reaction_step``), or None. A reaction is a ``react``/``react-move`` action, or
+    any Soviet action but ``pass`` in the Reaction Movement or Reaction Attacks step of a German
+    player phase (where the Soviets are the reacting side, 0.7.3.4-0.7.3.5)."""
+    if action.side != "soviet" or action.kind == "pass":
+        return None
+    in_reaction_step = ctx.state.step in REACTION_STEPS and ctx.state.phasing != "soviet"
+    if action.kind not in REACTION_KINDS and not in_reaction_step:
+        return None
+    scenario = ctx.state.scenario or {}
+    verdict = ctx.permission("reaction_step", {"scenario_id": str(scenario.get("id", "")),
+                                               "turn": ctx.state.turn})
+    if verdict.value:
+        return None
+    return f"the Soviets cannot perform a Reaction Step on Turn {ctx.state.turn} of the Campaign Game"
 
 
 @hookimpl
@@ -145,23 +156,9 @@ def casebook_answer(ctx: Any, question: str, args: Any, options: Any) -> Any:
     if args:
         raise QuestionError("usage: vp (no arguments)")
     answer = vp_answer(ctx)
-    block = victory_block(ctx)
-    if block is not None and block.get("kind") != "points":
-        # a scenario decided by its own conditions (18.1.3): the VP level is for information only
-        answer["scenario_conditions"] = {
-            side: [{"id": c.get("id"), "case": c.get("case"), "when": c.get("when")}
-                   for c in block.get(side) or [] if isinstance(c, dict)]
-            for side in ("german", "soviet")}
-        answer["note"] = ("this scenario is decided by the conditions above, not by the 17.4 "
-                          "victory levels, which are shown for information")
-        # the conditions a rule-script line decides (when: script, 18.1.3D): each `when action
-        # ends … end the game` line, and whether it would end the game after an action now
-        phasing = ctx.state.phasing or "german"
-        answer["script_conditions"] = [
-            line for line in ctx.engine.rules.explain_event(
-                "action_ends", {"side": phasing, "action_kind": "move"}, ctx.engine.script_tables, ctx.standard)
-            if line["effect"] == "end_game"]
-    result = stored_result(ctx)
+    answer.update(area.conditions_answer(ctx, "this scenario is decided by the conditions above, not by the "
+                                              "17.4 victory levels, which are shown for information"))
+    result = area.stored_result(ctx, PLUGIN)
     if result is not None:
         answer["result"] = result
     return answer

@@ -326,7 +326,7 @@ def _dropped(engine: Engine):
 
 @pytest.mark.case("15.3A")
 def test_15_3A_the_scatter_lasts_the_scripts_turns(m41, tmp_path):
-    from casebook.games.moscow41.plugins.paratroops import lift_scatter
+    from games.moscow41.tests.test_paratroops import lift_scatter
 
     def next_soviet_turn(engine):
         ctx = _dropped(engine)
@@ -342,7 +342,11 @@ def test_15_3A_the_scatter_lasts_the_scripts_turns(m41, tmp_path):
 
 @pytest.mark.case("15.4A")
 def test_15_4A_the_airdrop_supplies_for_the_scripts_turns(m41, tmp_path):
-    from casebook.games.moscow41.plugins.paratroops import drop_supply
+    from casebook.areas.airdrop import drop_supply as area_drop_supply
+    from casebook.games.moscow41.plugins.paratroops import AIRDROP
+
+    def drop_supply(c, unit):
+        return area_drop_supply(c, AIRDROP, unit)
 
     def supplied_next_turn(engine):
         ctx = _dropped(engine)

@@ -10,11 +10,26 @@ from __future__ import annotations
 
 import pytest
 
+from casebook.areas import airdrop
 from casebook.core.actions import Action
 from casebook.games.moscow41.plugins import paratroops
-from casebook.games.moscow41.plugins._paratroops_drop import drop_verdict, eligible_units
 from games.moscow41.tests._fakes_vp import FAKE, fake_engine
 from tests.conftest import make_ctx
+
+AIRDROP = paratroops.AIRDROP
+
+
+def eligible_units(c):
+    return airdrop.eligible_units(c, AIRDROP)
+
+
+def drop_verdict(c, side, unit, hex_):
+    return airdrop.drop_verdict(c, AIRDROP, side, unit, hex_)
+
+
+def lift_scatter(c):
+    return airdrop.lift_scatter(c, AIRDROP, "soviet")
+
 
 INF = "class: infantry, size: division, strength: 6, ma: 4"
 
@@ -163,7 +178,7 @@ def test_15_3C_no_attack_while_scattered_then_a_step_per_enemy_stack(ctx):
     assert refused(c, Action.make("attack", "german", hex="0505", units=("g1",))) == ["15.3C"]
     c.state.set_turn(28)
     c.state.set_sequence_position("second_initiative", "ip_collection", "soviet")
-    lifted = paratroops.lift_scatter(c)
+    lifted = lift_scatter(c)
     assert (lifted[0]["enemy_stacks"], lifted[0]["steps_lost"]) == (2, 2)
     assert lifted[0]["results"] == ["1-loss", "remnant"]                 # 11.3C: 1-Loss, then remnant
     assert not c.state.has_unit("s-201ab")
@@ -176,7 +191,7 @@ def test_15_3C_no_zoc_in_arctic_weather_no_loss(ctx):
     c = scattered(ctx, g, weather="{temperature: arctic, ground: snow}")
     c.state.set_turn(28)
     c.state.set_sequence_position("second_initiative", "ip_collection", "soviet")
-    assert paratroops.lift_scatter(c)[0]["steps_lost"] == 0            # 7.1C: no ZOC in Arctic
+    assert lift_scatter(c)[0]["steps_lost"] == 0            # 7.1C: no ZOC in Arctic
 
 
 @pytest.mark.case("15.4A", "15.4B")

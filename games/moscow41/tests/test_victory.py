@@ -11,9 +11,11 @@ import json
 
 import pytest
 
+from casebook.areas.scenario_victory import hex_supplied, level_for
+from casebook.areas.scenario_victory import side_points as area_side_points
 from casebook.core.actions import Action
 from casebook.games.moscow41.plugins import victory
-from casebook.games.moscow41.plugins._victory_points import level_for, losses, side_points, town_supplied
+from casebook.games.moscow41.plugins._victory_points import NON_COMBAT, PROBE, losses, side_facts
 from games.moscow41.tests._fakes_vp import FAKE, fake_engine
 from tests.conftest import make_ctx
 
@@ -29,6 +31,11 @@ map:
     "0707": {name: Moscow, kind: city, ip: 3}
   moscow: ["0707"]
 """
+
+
+def side_points(c, side):
+    """One side's VPs: the shared area's quantity over Moscow '41's facts of the side (17.1-17.3)."""
+    return area_side_points(c, side, side_facts)
 
 
 def pos(body: str = "", control: str = '{"0505": german, "0303": german, "0606": soviet, "0707": soviet}',
@@ -69,7 +76,7 @@ def test_17_1_twice_the_ip_value_of_towns_controlled_and_supplied(ctx):
 def test_17_1_a_town_without_a_supply_line_scores_nothing(ctx):
     c = ctx(pos())
     FAKE.unsupplied.add("0303")              # no supply line to Townsk (probe unit there)
-    assert town_supplied(c, "0303", "german") is False
+    assert hex_supplied(c, "0303", "german", PROBE, NON_COMBAT) is False
     assert side_points(c, "german")["vp"] == 2 * 2
     FAKE.unsupplied.clear()
     c = ctx(pos(units=f'  - {{id: g1, {G_INF}, hex: "0505"}}'))
@@ -145,7 +152,7 @@ pending:
     (10, 29, "strategic", "soviet"), (60, 0, "strategic", "german"),
 ])
 def test_17_4_victory_levels_by_difference(ctx, german, soviet, level, winner):
-    got = level_for(ctx(pos()), german, soviet)
+    got = level_for(ctx(pos()), {"german": german, "soviet": soviet})
     assert (got["level"], got["winner"], got["difference"]) == (level, winner, abs(german - soviet))
     assert got["cases"] == ["17.4"]
 
