@@ -47,7 +47,7 @@ def weather_ctx(engine: Engine, turn: int = 2, temperature: str = "cold", ground
 
 @pytest.mark.case("0.7.1.1B")
 def test_0_7_1_1B_the_temperature_is_the_scripts_lookup_of_the_weather_table(m41, tmp_path):
-    from casebook.games.moscow41.plugins.weather import roll_temperature
+    from casebook.areas.weather import roll_temperature
 
     # Turn 2: Temp. Mod. -1; a 6 is 5 on the Temperature column: Cold (tables/weather_table.yaml)
     assert roll_temperature(weather_ctx(m41), die=6)["temperature"] == "cold"
@@ -60,7 +60,7 @@ def test_0_7_1_1B_the_temperature_is_the_scripts_lookup_of_the_weather_table(m41
 
 @pytest.mark.case("0.7.1.2B")
 def test_0_7_1_2B_the_matrix_is_cross_indexed_with_the_temperature_by_the_script(m41, tmp_path):
-    from casebook.games.moscow41.plugins.weather import roll_ground
+    from casebook.areas.weather import roll_ground
 
     # Turn 2: Ground Mod. 0 and the warm box's DRM: a 6 is precipitation; warm precipitation is Mud
     assert roll_ground(weather_ctx(m41, temperature="warm"), die=6)["table_ground"] == "mud"
@@ -119,7 +119,7 @@ def _ip_ctx(engine: Engine, ground: str = "dry"):
 
 @pytest.mark.case("0.7.2.1A", "1.2")
 def test_0_7_2_1A_the_new_ips_are_towns_plus_the_track_bonus_as_the_script_adds_them(m41, tmp_path):
-    from casebook.games.moscow41.plugins.initiative import income
+    from casebook.areas.initiative import income
 
     # Turn 5: the German Turn Track bonus is 20; the seven towns above are 12 IPs (test_initiative)
     assert income(_ip_ctx(m41), "german", 1)["income"] == 32
@@ -129,7 +129,7 @@ def test_0_7_2_1A_the_new_ips_are_towns_plus_the_track_bonus_as_the_script_adds_
 
 @pytest.mark.case("4.1A", "1.3A")
 def test_4_1A_dry_ground_multiplies_by_one_until_the_line_says_otherwise(m41, tmp_path):
-    from casebook.games.moscow41.plugins.initiative import income
+    from casebook.areas.initiative import income
 
     assert income(_ip_ctx(m41), "german", 1)["multiplier"] == 1
     halved = edited(m41, tmp_path, "initiative.rules", "× 1  by 4.1A, 1.3A  when ground is dry",
@@ -140,7 +140,7 @@ def test_4_1A_dry_ground_multiplies_by_one_until_the_line_says_otherwise(m41, tm
 
 @pytest.mark.case("0.7.2.1B")
 def test_0_7_2_1B_the_collection_rolls_the_scripts_dice(m41, tmp_path):
-    from casebook.games.moscow41.plugins.initiative import collect_ips
+    from casebook.areas.initiative import collect_ips
 
     def dice(engine):
         ctx = _ip_ctx(engine)
