@@ -404,7 +404,7 @@ def test_12_1B_a_blocked_reinforcement_waits_the_scripts_turns(m41, tmp_path):
 
 @pytest.mark.case("12.1D")
 def test_12_1D_entry_into_an_enemy_hex_is_the_scripts_forbid_line(m41, tmp_path):
-    from casebook.games.moscow41.plugins._reinforcement_entry import placeable
+    from casebook.areas.reinforcement import placeable
 
     text = "units:\n  - {counter: g-102id, hex: '0603'}\n"
     assert placeable(_entry_ctx(m41, text), "0603", "soviet", railhead=False) is False
@@ -416,7 +416,7 @@ def test_12_1D_entry_into_an_enemy_hex_is_the_scripts_forbid_line(m41, tmp_path)
 
 @pytest.mark.case("12.4C")
 def test_12_4C_a_withdrawal_costs_the_scripts_ips(m41, tmp_path):
-    from casebook.games.moscow41.plugins._reinforcement_entry import withdraw_due
+    from casebook.areas.reinforcement import withdraw_due
     from games.moscow41.tests._fakes import FakeAreas
 
     row = {"unit": "s-133rd", "type": "rifle division", "strength": 6, "side": "soviet", "turn": 10}
@@ -441,7 +441,7 @@ def _flow(row: dict) -> str:
 
 @pytest.mark.case("12.4A")
 def test_12_4A_which_units_may_substitute_is_the_scripts(m41, tmp_path):
-    from casebook.games.moscow41.plugins._reinforcement_entry import withdrawal_candidates
+    from casebook.areas.reinforcement import withdrawal_candidates
     from games.moscow41.tests._fakes import FakeAreas
 
     units = ("units:\n  - {id: s-weak, side: soviet, class: infantry, size: division, strength: 5, "
