@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from casebook.areas.initiative import income
 from casebook.content.position import load_position
 from casebook.content.yamlio import load_yaml
 from casebook.core.hexgrid import distance, parse_hex
-from casebook.games.moscow41.plugins.initiative import income
 from casebook.script.engine import state_from_position
 
 PACK = Path(__file__).resolve().parent.parent / "games" / "moscow41"

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from casebook.areas.reinforcement import probe as q
 from casebook.content.cases import implements
 from casebook.core.actions import Action
 from casebook.core.dice import roll
 from casebook.core.hooks import Refusal
-
-from . import _reinforcement_query as q
 
 __all__ = ["KINDS", "collect_rps", "rp_facts", "rp_refusals", "rp_actions", "apply_rp",
            "rebuildable", "rebuild_choices", "rebuild_refusals", "rebuild_actions", "apply_rebuild"]

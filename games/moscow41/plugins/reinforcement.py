@@ -18,18 +18,15 @@ Actions::
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import ConfigDict, Field
-from typing_extensions import TypedDict
-
+from casebook.areas import reinforcement as entry
+from casebook.areas.reinforcement import probe as q
 from casebook.content.cases import implements
 from casebook.core.actions import Action
 from casebook.core.errors import QuestionError
 from casebook.core.hooks import Refusal, hookimpl
 
-from . import _reinforcement_entry as entry
-from . import _reinforcement_query as q
 from . import _reinforcement_rp as rp
 
 __all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "STEP", "reinforcement_step", "reinforcements_answer", "place_refusals", "apply_place",
@@ -193,10 +190,9 @@ def casebook_step_end(ctx: Any, phase: str, step: str) -> None:
 
 @implements("12.1F")
 def arrived_this_turn(ctx: Any, uid: str) -> bool:
-    """Whether ``uid`` entered as a reinforcement within ``arrival_command_turns`` (12.1F: this
-    turn) — it is in command."""
-    when = q.data(ctx).get("arrived", {}).get(uid)
-    return when is not None and 0 <= ctx.state.turn - when < int(ctx.value("arrival_command_turns", {}))
+    """Whether ``uid`` entered as a reinforcement this turn (12.1F: quantity
+    ``arrival_command_turns``) — it is in command."""
+    return entry.arrived_within(ctx, uid)
 
 
 @hookimpl(wrapper=True)
@@ -258,22 +254,5 @@ def casebook_answer(ctx: Any, question: str, args: Any, options: Any) -> Any:
     return reinforcements_answer(ctx, args[0] if args else None)
 
 
-class _Entry(TypedDict, total=False):
-    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
-    unit: str
-    area: str
-    areas: list[str]
-
-
-class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/content/savecheck.py)
-    """``plugin_state.reinforcement``: the Reinforcement Step in progress (``at``: turn:side,
-    ``available``, ``placed``), units delayed once, the turn each unit arrived, withdrawals owed
-    (see ``_reinforcement_entry``)."""
-
-    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
-    at: str
-    available: list[_Entry]
-    placed: bool
-    delayed: list[str]
-    arrived: dict[str, Annotated[int, Field(ge=1)]]
-    owed: list[dict[str, Any]]
+#: ``plugin_state.reinforcement``: the step's record, the shared area's (see its docstring).
+STATE_SCHEMA = entry.STATE_SCHEMA

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
+from casebook.areas import initiative
+from casebook.areas.initiative import collect_ips, determine_first_player, income, track_bonus
 from casebook.core.errors import QuestionError
 from casebook.core.sequence import SequenceMachine
 from casebook.core.state import GameState
 from casebook.core.trace import Trace
-from casebook.games.moscow41.plugins import initiative
-from casebook.games.moscow41.plugins.initiative import collect_ips, determine_first_player, income, track_bonus
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "docs" / "examples"
 #: 1.3B's example: 12 IPs of towns held by the Germans on Turn 13 (19 Nov 1941), the historical line:
@@ -183,7 +183,9 @@ def test_multiplier_scope_track_only_leaves_towns_unmodified(quick):
     ctx = quick(pos(turn=13, ground="snow", temperature="cold", control=GERMAN_12,
                        ip="{german: 7, soviet: 0}", extra="settings: {ip_multiplier_scope: track_only}\n"))
     answer = income(ctx, "german", 5)
-    assert (answer["scope"], answer["income"], answer["total"]) == ("track_only", 11, 11 + 12 + 5 + 7)
+    assert (answer["income"], answer["total"]) == (11, 11 + 12 + 5 + 7)
+    # the town IPs come in through quantity ips_unmodified's line (setting ip_multiplier_scope)
+    assert [t["value"] for t in answer["terms"] if t["quantity"] == "ips_unmodified" and t["kind"] == "term"] == [12]
 
 
 @pytest.mark.case("1.4")
@@ -269,7 +271,7 @@ def test_ask_income_errors(quick):
 def test_0_2_2_10_the_initiative_chart_not_the_map_gives_town_ips(m41):
     """0.2.2.10: the IP Table is correct, the values printed beside towns are not — IP collection
     reads the chart (records initiative_chart), whatever the map's town entries say."""
-    from casebook.games.moscow41.plugins.initiative import town_values
+    from casebook.areas.initiative import town_values
     from casebook.script.engine import state_from_position
 
     ctx = m41.ctx(state_from_position(m41.pack.scenario("october-blitz")))

@@ -47,7 +47,7 @@ def weather_ctx(engine: Engine, turn: int = 2, temperature: str = "cold", ground
 
 @pytest.mark.case("0.7.1.1B")
 def test_0_7_1_1B_the_temperature_is_the_scripts_lookup_of_the_weather_table(m41, tmp_path):
-    from casebook.games.moscow41.plugins.weather import roll_temperature
+    from casebook.areas.weather import roll_temperature
 
     # Turn 2: Temp. Mod. -1; a 6 is 5 on the Temperature column: Cold (tables/weather_table.yaml)
     assert roll_temperature(weather_ctx(m41), die=6)["temperature"] == "cold"
@@ -60,7 +60,7 @@ def test_0_7_1_1B_the_temperature_is_the_scripts_lookup_of_the_weather_table(m41
 
 @pytest.mark.case("0.7.1.2B")
 def test_0_7_1_2B_the_matrix_is_cross_indexed_with_the_temperature_by_the_script(m41, tmp_path):
-    from casebook.games.moscow41.plugins.weather import roll_ground
+    from casebook.areas.weather import roll_ground
 
     # Turn 2: Ground Mod. 0 and the warm box's DRM: a 6 is precipitation; warm precipitation is Mud
     assert roll_ground(weather_ctx(m41, temperature="warm"), die=6)["table_ground"] == "mud"
@@ -119,7 +119,7 @@ def _ip_ctx(engine: Engine, ground: str = "dry"):
 
 @pytest.mark.case("0.7.2.1A", "1.2")
 def test_0_7_2_1A_the_new_ips_are_towns_plus_the_track_bonus_as_the_script_adds_them(m41, tmp_path):
-    from casebook.games.moscow41.plugins.initiative import income
+    from casebook.areas.initiative import income
 
     # Turn 5: the German Turn Track bonus is 20; the seven towns above are 12 IPs (test_initiative)
     assert income(_ip_ctx(m41), "german", 1)["income"] == 32
@@ -129,7 +129,7 @@ def test_0_7_2_1A_the_new_ips_are_towns_plus_the_track_bonus_as_the_script_adds_
 
 @pytest.mark.case("4.1A", "1.3A")
 def test_4_1A_dry_ground_multiplies_by_one_until_the_line_says_otherwise(m41, tmp_path):
-    from casebook.games.moscow41.plugins.initiative import income
+    from casebook.areas.initiative import income
 
     assert income(_ip_ctx(m41), "german", 1)["multiplier"] == 1
     halved = edited(m41, tmp_path, "initiative.rules", "× 1  by 4.1A, 1.3A  when ground is dry",
@@ -140,7 +140,7 @@ def test_4_1A_dry_ground_multiplies_by_one_until_the_line_says_otherwise(m41, tm
 
 @pytest.mark.case("0.7.2.1B")
 def test_0_7_2_1B_the_collection_rolls_the_scripts_dice(m41, tmp_path):
-    from casebook.games.moscow41.plugins.initiative import collect_ips
+    from casebook.areas.initiative import collect_ips
 
     def dice(engine):
         ctx = _ip_ctx(engine)
@@ -448,7 +448,7 @@ def test_12_1B_a_blocked_reinforcement_waits_the_scripts_turns(m41, tmp_path):
 
 @pytest.mark.case("12.1D")
 def test_12_1D_entry_into_an_enemy_hex_is_the_scripts_forbid_line(m41, tmp_path):
-    from casebook.games.moscow41.plugins._reinforcement_entry import placeable
+    from casebook.areas.reinforcement import placeable
 
     text = "units:\n  - {counter: g-102id, hex: '0603'}\n"
     assert placeable(_entry_ctx(m41, text), "0603", "soviet", railhead=False) is False
@@ -460,7 +460,7 @@ def test_12_1D_entry_into_an_enemy_hex_is_the_scripts_forbid_line(m41, tmp_path)
 
 @pytest.mark.case("12.4C")
 def test_12_4C_a_withdrawal_costs_the_scripts_ips(m41, tmp_path):
-    from casebook.games.moscow41.plugins._reinforcement_entry import withdraw_due
+    from casebook.areas.reinforcement import withdraw_due
     from games.moscow41.tests._fakes import FakeAreas
 
     row = {"unit": "s-133rd", "type": "rifle division", "strength": 6, "side": "soviet", "turn": 10}
@@ -485,7 +485,7 @@ def _flow(row: dict) -> str:
 
 @pytest.mark.case("12.4A")
 def test_12_4A_which_units_may_substitute_is_the_scripts(m41, tmp_path):
-    from casebook.games.moscow41.plugins._reinforcement_entry import withdrawal_candidates
+    from casebook.areas.reinforcement import withdrawal_candidates
     from games.moscow41.tests._fakes import FakeAreas
 
     units = ("units:\n  - {id: s-weak, side: soviet, class: infantry, size: division, strength: 5, "

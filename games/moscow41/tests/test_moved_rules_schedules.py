@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from casebook.areas import initiative, weather
 from casebook.core.actions import Action
-from casebook.games.moscow41.plugins import initiative, weather
 from casebook.games.moscow41.plugins import reinforcement as R
 from games.moscow41.tests._fakes import engine_with
 from games.moscow41.tests.test_moved_rules_b import edited, weather_ctx

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from casebook.areas import initiative
 from casebook.core.actions import Action
-from casebook.games.moscow41.plugins import initiative
 from casebook.games.moscow41.plugins import reinforcement as R
 from games.moscow41.tests.test_initiative import pos, units
 from games.moscow41.tests.test_moved_rules_b import edited
@@ -127,7 +127,7 @@ def test_3_0A_the_two_weather_steps_are_the_scripts(m41, tmp_path):
     """3.0A: the weather is determined in two steps, Temperature then Ground Condition. Edited
     so that the ground is checked in the Initiative Determination step, the Ground step rolls
     nothing and step 3 rolls the ground."""
-    from casebook.games.moscow41.plugins import weather
+    from casebook.areas import weather
     from games.moscow41.tests.test_moved_rules_b import weather_ctx
 
     def rolled(engine, step: str) -> list[str]:

@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from casebook.areas import weather
+from casebook.areas.weather import roll_ground, roll_temperature
 from casebook.core.state import GameState
 from casebook.core.trace import Trace
-from casebook.games.moscow41.plugins import weather
-from casebook.games.moscow41.plugins.weather import roll_ground, roll_temperature, weather_effects
+from casebook.games.moscow41.plugins.weather_effects import weather_effects
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "docs" / "examples"
 

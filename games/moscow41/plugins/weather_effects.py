@@ -1,7 +1,10 @@
-"""The effects of the weather in force (4.0-4.6), for :mod:`casebook.games.moscow41.plugins.weather` only.
+"""Moscow '41 rules plugin ``weather_effects``: the effects of the weather in force (4.0-4.6),
+the hook ``casebook_weather_effects`` the shared ``weather`` area's ``weather`` answer lists
+(the weather itself, 0.7.1.1-0.7.1.2 and 3.0-3.5, is rolled by that area from
+``rules/weather.rules`` and the pack's tables).
 
 Each effect is computed by the rule-script quantity (or permission) of the area that owns the
-number — the weather plugin only asks it for a neutral case (an unfatigued, supplied infantry
+number — this plugin only asks it for a neutral case (an unfatigued, supplied infantry
 stack, no support, no river) and reports what the weather lines did:
 
 =================  =====================================================================
@@ -25,10 +28,20 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+from pydantic import ConfigDict
+from typing_extensions import TypedDict
+
 from casebook.content.cases import implements
+from casebook.core.hooks import hookimpl
 from casebook.script.values import MissingFactError
 
-__all__ = ["effects_of", "setting", "SIDES"]
+__all__ = ["REQUIRES", "STATE_SCHEMA", "effects_of", "setting", "SIDES", "weather_effects", "casebook_weather_effects"]
+
+#: What the pack must hold for this plugin (src/casebook/content/requires.py; checked by ``casebook lint``).
+REQUIRES = {
+    "tables": ["tec"],
+    "quantities": ["attack_drm", "force_march_drm", "ip_income", "ma", "move_cost", "rail_capacity"],
+}
 
 #: The two sides of Moscow '41 (the rule scripts' ``side`` enum).
 SIDES = ("german", "soviet")
@@ -193,3 +206,33 @@ def effects_of(ctx: Any, temperature: str, ground: str) -> list[dict[str, Any]]:
         except MissingFactError as exc:
             out.append({"effect": f"{name}: not computed ({exc})", "value": None, "cases": []})
     return out
+
+
+@implements("4.0", "4.3A")
+def weather_effects(ctx: Any, temperature: str | None = None, ground: str | None = None) -> dict[str, Any]:
+    """The weather in force (or ``temperature``/``ground`` given) and its effects (4.0: they apply
+    as soon as the weather is marked): ``{"temperature", "ground", "effects": [{"effect",
+    "value", "cases"}], "cases"}``. Raises ``ValueError`` when no weather is in force."""
+    weather = ctx.state.weather or {}
+    temperature = temperature or weather.get("temperature")
+    ground = ground or weather.get("ground")
+    if temperature is None or ground is None:
+        raise ValueError("no weather is in force: the position has no temperature and ground condition")
+    effects = effects_of(ctx, temperature, ground)
+    cases = list(dict.fromkeys(["4.0", *(c for e in effects for c in e["cases"])]))
+    return {"temperature": temperature, "ground": ground, "effects": effects, "cases": cases}
+
+
+@hookimpl
+def casebook_weather_effects(ctx: Any) -> dict[str, Any] | None:
+    """The weather in force and its effects (None before any weather is marked)."""
+    weather = ctx.state.weather or {}
+    if weather.get("temperature") is None or weather.get("ground") is None:
+        return None
+    return weather_effects(ctx)
+
+
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/content/savecheck.py)
+    """``plugin_state.weather_effects``: the plugin keeps no state (the weather is the area's)."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]

@@ -1,6 +1,6 @@
-"""Queries the reinforcement plugin asks of other areas (supply, command, ZOC), degrading when an
-area does not answer, and small state helpers. Imported only by ``games/moscow41/plugins/reinforcement.py`` and
-its private modules.
+"""Queries the ``reinforcement`` area (and a game's reinforcement plugin) asks of other areas
+(supply, command, ZOC), degrading when an area does not answer, and small state helpers.
+Private to :mod:`casebook.areas.reinforcement`; a game's plugin reaches them through it.
 """
 
 from __future__ import annotations
@@ -13,8 +13,10 @@ from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal
 
 __all__ = ["PLUGIN", "data", "set_data", "supplied", "in_command", "in_ezoc", "hex_supplied",
-           "probe_supply", "refusals", "counter_unit", "unit_side", "enemy_occupied", "friendly_railheads"]
+           "probe_supply", "refusals", "counter_unit", "unit_side", "enemy_occupied", "friendly_railheads",
+           "hexes", "distance"]
 
+#: The plugin-data key of the reinforcement step's record (the game's plugin of that name).
 PLUGIN = "reinforcement"
 
 
@@ -59,13 +61,13 @@ def probe_supply(ctx: Any, hexes: list[str], probe: Mapping[str, Any]) -> dict[s
     """Whether a unit like ``probe`` could trace supply from each of ``hexes``: the supply hook
     is asked about units, so copies of ``probe`` are put on one copy of the state and asked about
     together (the supply area computes its maps once); a hex in an EZOC gets a copy of its own,
-    as a probe there could open the EZOC on another probe's path (5.4, 7.4). Memoised per hex
+    as a probe there could open the EZOC on another probe's path. Memoised per hex
     and kind of unit in ``ctx.memo``."""
     kind = (probe.get("side"), probe.get("class"), bool(probe.get("mechanized")))
     memo = ctx.memo.setdefault(("reinforcement.probe", kind), {})
     todo = [h for h in hexes if h not in memo]
     if todo:
-        side = probe.get("side", "soviet")
+        side = str(probe.get("side"))
         batch = [h for h in todo if not in_ezoc(ctx, h, side)]
         groups = ([batch] if batch else []) + [[h] for h in todo if h not in batch]
         for group in groups:
@@ -117,4 +119,5 @@ def hexes(labels: Any) -> list[str]:
 
 
 def distance(ctx: Any, a: str, b: str) -> int:
+    """Hexes from label ``a`` to label ``b`` on the board's grid."""
     return ctx.board.grid.distance(parse_hex(a), parse_hex(b))

@@ -1,0 +1,318 @@
+"""Shared rules area ``initiative``: a points track per side, fed each turn from the hexes a
+side controls and the turn track, and compared to decide the first player.
+
+It holds no number and no case id: the game's rule scripts and tables give both (e.g. Moscow
+'41's ``rules/initiative.rules``). The track is the vocabulary's track ``ip`` (one value per
+side). What the area asks of the game, all by name:
+
+- records ``initiative_chart`` (key ``hex``, fields ``town`` and ``ip``) and quantity ``town_ip``
+  (facts ``hex``, ``map_town_ip``: the value the map prints, ``position_map``: the position
+  brings its own map): the points each hex earns its controller;
+- permission ``gain_control`` (facts ``side``, ``occupying_sides``, ``occupant_count``): who
+  takes a chart or town hex its units occupy — asked at set-up and after every action, each
+  change a ``control`` event (the shared ``area_control`` gives any occupied town to its
+  occupant without asking; a game lists one or the other);
+- records ``turn_track``: the row of the turn (field ``turn``), ``<side>.ip`` its bonus;
+- quantities ``new_ips_collected`` and ``ips_unmodified`` (facts ``town_ips``, ``track_bonus``),
+  ``ip_income`` (facts ``new_ips``, ``side``, ``ground``; its term lines are the multipliers
+  reported), ``ip_available`` and ``ip_total`` (facts ``ip_roll``, ``ip_previous``,
+  ``ip_unmodified`` besides those), ``ip_dice`` (the dice rolled) and ``base_ip`` (fact
+  ``town_ips``: the base marker kept as plugin data);
+- quantity ``initiative`` (facts ``turn`` and ``<side>_ips`` for every side): the first player.
+
+It acts in the sequence steps ``initiative_determination`` (the first player), ``ip_collection``
+(the phasing side's collection) and ``advance_turn`` (an ``end-phase`` event citing the step's
+case in the game's sequence; the kernel advances the turn). It answers ``income SIDE``.
+
+Public API: :func:`town_values`, :func:`towns_held`, :func:`update_control`,
+:func:`track_bonus`, :func:`income`, :func:`collect_ips`, :func:`determine_first_player`,
+:func:`end_phase`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Annotated, Any
+
+from pydantic import ConfigDict, Field
+from typing_extensions import TypedDict
+
+from casebook.core.dice import SIDES as FACES
+from casebook.core.dice import roll as roll_dice
+from casebook.core.errors import QuestionError
+from casebook.core.hexgrid import hex_label
+from casebook.core.hooks import hookimpl
+from casebook.core.trace import Trace
+
+__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "HELP_RULES", "PLUGIN", "sides", "town_values", "towns_held",
+           "update_control", "track_bonus", "town_ip_lines", "income", "collect_ips", "determine_first_player",
+           "end_phase", "casebook_setup", "casebook_after_action", "casebook_step_start", "casebook_answer"]
+
+#: What the pack must hold for this area (src/casebook/content/requires.py; checked by ``casebook lint``).
+REQUIRES = {"tables": ["initiative_chart", "turn_track"],
+            "quantities": ["base_ip", "initiative", "ip_available", "ip_dice", "ip_income", "ip_total",
+                           "ips_unmodified", "new_ips_collected", "town_ip"]}
+
+PLUGIN = "initiative"
+
+#: question -> usage line, for `casebook ask` (see docs/ask/income.md)
+QUESTIONS: dict[str, str] = {
+    "income": "income SIDE [--roll N] — the IPs SIDE collects this turn, term by term ({cases})",
+}
+#: The quantities whose cases the `income` question's help quotes (the game's own).
+HELP_RULES = {"income": ("new_ips_collected", "ip_income", "ip_available", "ip_total")}
+
+
+def sides(ctx: Any) -> tuple[str, ...]:
+    """The game's sides (its vocabulary), in their order."""
+    return tuple(s.id for s in ctx.pack.vocabulary.sides)
+
+
+def _amount(value: Any) -> Any:
+    return str(value) if isinstance(value, Fraction) and value.denominator != 1 else int(value)
+
+
+def _printed(ctx: Any) -> dict[str, tuple[Any, int]]:
+    return {hex_label(h): (t.get("name"), int(t.get("ip") or 0)) for h, t in ctx.board.towns().items()}
+
+
+def town_values(ctx: Any) -> dict[str, dict[str, Any]]:
+    """Hex label -> ``{"town", "ip"}`` for every hex that earns points: the rows of records
+    ``initiative_chart`` on the pack's map (each with the value the map prints, if any), the
+    towns of a position's own map; each hex's points are quantity ``town_ip``. Hexes worth 0 are
+    left out."""
+    if "initiative.towns" in ctx.memo:
+        return dict(ctx.memo["initiative.towns"])
+    own = bool(ctx.state.map)
+    towns = _printed(ctx)
+    if not own:
+        towns = {str(row["hex"]): (row.get("town"), towns.get(str(row["hex"]), (None, 0))[1])
+                 for row in ctx.records("initiative_chart")}
+    out = {}
+    for h, (name, printed) in towns.items():
+        ip = int(ctx.value("town_ip", {"hex": h, "map_town_ip": printed, "position_map": own}))
+        if ip:
+            out[h] = {"town": name, "ip": ip}
+    ctx.memo["initiative.towns"] = out
+    return dict(out)
+
+
+def town_ip_lines(ctx: Any, hex_: str) -> list[dict[str, Any]]:
+    """The lines of quantity ``town_ip`` that decided ``hex_``'s points (for a trace event's ``lines``)."""
+    printed = _printed(ctx).get(hex_, (None, 0))[1]
+    return ctx.fired_lines(ctx.quantity("town_ip", {"hex": hex_, "map_town_ip": printed,
+                                                    "position_map": bool(ctx.state.map)}))
+
+
+def towns_held(ctx: Any, side: str) -> list[dict[str, Any]]:
+    """The hexes worth points ``side`` controls (``state.control``), each ``{"hex", "town", "ip"}``, in hex order."""
+    return [{"hex": h, **v} for h, v in sorted(town_values(ctx).items()) if ctx.state.control(h) == side]
+
+
+def _town_hexes(ctx: Any) -> list[str]:
+    hexes = {hex_label(h) for h in ctx.board.towns()}
+    if not ctx.state.map:
+        hexes.update(str(row["hex"]) for row in ctx.records("initiative_chart"))
+    return sorted(hexes)
+
+
+def update_control(ctx: Any) -> list[dict[str, Any]]:
+    """Give each chart or town hex occupied by a side's units to that side when permission
+    ``gain_control`` allows it. Hexes without units keep their last controller. Returns the
+    changes, each ``{"hex", "side", "was"}``, and records a ``control`` event for each (citing
+    the cases of the ``gain_control`` lines)."""
+    changes = []
+    for h in _town_hexes(ctx):
+        units = ctx.state.units_at(h)
+        present = sorted({u.get("side") for u in units} - {None})
+        was = ctx.state.control(h)
+        side = next((s for s in present if s != was and ctx.allowed("gain_control", {
+            "side": s, "occupying_sides": len(present),
+            "occupant_count": sum(1 for u in units if u.get("side") == s)})), None)
+        if side is None:
+            continue
+        ctx.state.set_control(h, side)
+        change = {"hex": h, "side": side, "was": was}
+        changes.append(change)
+        cases = [c for _, code, _ in ctx.rules.permissions["gain_control"].lines for c in code.cases]
+        ctx.record("control", list(dict.fromkeys(cases)), change, source=f"{PLUGIN}.update_control", side=side)
+    if changes:
+        ctx.changed()
+    return changes
+
+
+def track_bonus(ctx: Any, side: str, turn: int | None = None) -> int:
+    """The turn track's bonus of ``side`` for ``turn`` (default: now), in points (records
+    ``turn_track``, field ``<side>.ip``). ``KeyError`` naming the turn if the track has no row for it."""
+    turn = ctx.state.turn if turn is None else turn
+    for row in ctx.records("turn_track"):
+        if row.get("turn") == turn:
+            return int(row[side]["ip"])
+    raise KeyError(f"the Turn Track (turn_track) has no row for turn {turn}")
+
+
+def _terms(*explanations: Any) -> list[dict[str, Any]]:
+    out = []
+    for e in explanations:
+        for ln in e.lines:
+            if not ln.fired and ln.kind != "start":
+                continue
+            out.append({"case": ln.cases[0] if ln.cases else None, "cases": list(ln.cases),
+                        "quantity": e.name, "kind": ln.kind, "value": _amount(ln.amount),
+                        "source": ln.source, "text": ln.text.strip()})
+    return out
+
+
+def income(ctx: Any, side: str, roll: int | None = None) -> dict[str, Any]:
+    """The points ``side`` collects now: its hexes held + the turn track bonus (quantities
+    ``new_ips_collected`` / ``ips_unmodified``), through ``ip_income`` (the weather's multiplier),
+    then the ``roll`` and the points already on the track (``ip_available``, ``ip_total``).
+
+    Returns ``{"side", "towns", "held": [{"hex", "town", "ip"}], "track_bonus", "multiplier"
+    ("1/2"…), "income", "previous", "roll", "total", "range", "terms": [{"case", "cases",
+    "quantity", "kind", "value", "source", "text"}], "cases"}``. Without ``roll``, ``total`` is
+    None and ``range`` gives the totals for the lowest and highest roll of ``ip_dice``.
+    Raises ``ValueError`` for an unknown side or no ground condition in force."""
+    if side not in sides(ctx):
+        raise ValueError(f"unknown side {side!r}; expected one of {list(sides(ctx))}")
+    ground = (ctx.state.weather or {}).get("ground")
+    if ground is None:
+        raise ValueError("no ground condition is in force: the weather multiplier is unknown")
+    held = towns_held(ctx, side)
+    towns = sum(t["ip"] for t in held)
+    bonus = track_bonus(ctx, side)
+    collected = {"town_ips": towns, "track_bonus": bonus}
+    e_new, e_unmodified = ctx.quantity("new_ips_collected", collected), ctx.quantity("ips_unmodified", collected)
+    new_ips, unmodified = e_new.value, e_unmodified.value
+    e_income = ctx.quantity("ip_income", {"new_ips": new_ips, "side": side, "ground": ground})
+    multiplier = Fraction(1)
+    for ln in e_income.lines:
+        if ln.kind == "term" and ln.fired:
+            multiplier *= Fraction(ln.amount)
+    previous = ctx.state.track("ip", side)
+
+    def total_for(die: int) -> tuple[Any, Any]:
+        facts = {"new_ips": new_ips, "side": side, "ground": ground, "ip_roll": die,
+                 "ip_previous": previous, "ip_unmodified": unmodified}
+        return ctx.quantity("ip_available", facts), ctx.quantity("ip_total", facts)
+
+    terms = _terms(e_new, e_unmodified, e_income)
+    dice = int(ctx.value("ip_dice", {}))
+    total = None
+    if roll is not None:
+        e_avail, e_total = total_for(roll)
+        total = e_total.value
+        terms += [t for t in _terms(e_avail, e_total)
+                  if not (t["quantity"] == "ip_total" and t["text"].startswith("ip_available"))]
+    cases = list(dict.fromkeys(c for t in terms for c in t["cases"]))
+    return {
+        "side": side, "towns": towns, "held": held, "track_bonus": bonus,
+        "multiplier": _amount(multiplier), "income": e_income.value, "previous": previous,
+        "roll": roll, "total": total, "range": [total_for(dice)[1].value, total_for(FACES * dice)[1].value],
+        "terms": terms, "cases": cases,
+    }
+
+
+def collect_ips(ctx: Any, side: str | None = None, die: int | None = None) -> dict[str, Any]:
+    """Collection for ``side`` (default: the phasing side): roll the dice of quantity ``ip_dice``
+    (or use ``die``), put :func:`income`'s total on the track, set the base marker to quantity
+    ``base_ip`` (plugin data). Returns :func:`income`'s answer. ``ValueError`` if no side is phasing."""
+    side = side or ctx.state.phasing
+    if side is None:
+        raise ValueError("points collection needs a phasing side")
+    if die is None:
+        e_dice = ctx.quantity("ip_dice", {})  # the roll cites the line that gave the dice
+        cases = list(dict.fromkeys(c for ln in ctx.fired_lines(e_dice) for c in ln["cases"]))
+        trace = ctx.trace if ctx.trace is not None else Trace()
+        die = roll_dice(ctx.state, int(e_dice.value), purpose="IP collection", cases=cases, trace=trace,
+                        source=f"{PLUGIN}.collect_ips")
+    answer = income(ctx, side, die)
+    ctx.state.add_track("ip", answer["total"] - ctx.state.track("ip", side), side)
+    e_base = ctx.quantity("base_ip", {"town_ips": answer["towns"]})
+    data = ctx.state.plugin_data(PLUGIN) or {}
+    data.setdefault("base_ip", {})[side] = e_base.value
+    ctx.state.set_plugin_data(PLUGIN, data)
+    ctx.changed()
+    town_lines = town_ip_lines(ctx, answer["held"][0]["hex"]) if answer["held"] else []
+    headers = [*ctx.rules.quantities["ip_total"].code.cases, *ctx.rules.quantities["base_ip"].code.cases]
+    ctx.record("ip-collection", answer["cases"] + headers,
+               {**{k: answer[k] for k in ("towns", "track_bonus", "multiplier", "income", "previous",
+                                          "roll", "total")},
+                "lines": [{"source": t["source"], "cases": list(t["cases"])} for t in answer["terms"]]
+                + town_lines + ctx.fired_lines(e_base)},
+               source=f"{PLUGIN}.collect_ips", side=side)
+    return answer
+
+
+def determine_first_player(ctx: Any) -> str:
+    """The first player: quantity ``initiative`` of the turn and each side's points on the track
+    now (facts ``<side>_ips``). Sets ``state.set_first_player``."""
+    facts = {"turn": ctx.state.turn, **{f"{s}_ips": ctx.state.track("ip", s) for s in sides(ctx)}}
+    e = ctx.quantity("initiative", facts)
+    ctx.state.set_first_player(e.value)
+    ctx.changed()
+    ctx.record("first-player", list(e.cases), {**facts, "first_player": e.value, "lines": ctx.fired_lines(e)},
+               source=f"{PLUGIN}.determine_first_player", side=None)
+    return e.value
+
+
+def end_phase(ctx: Any) -> dict[str, Any]:
+    """The end of the turn: the kernel's ``SequenceMachine.advance`` moves the turn marker when it
+    leaves this last step, so this records the end (citing the step's case in the game's
+    sequence) and changes nothing: ``{"turn", "next_turn"}``."""
+    out = {"turn": ctx.state.turn, "next_turn": ctx.state.turn + 1}
+    cases = [str(s["case"]) for ph in ctx.pack.sequence.get("phases") or () for s in ph.get("steps") or ()
+             if s.get("id") == ctx.state.step and s.get("case")]
+    ctx.record("end-phase", cases, out, source=f"{PLUGIN}.end_phase", side=None)
+    return out
+
+
+@hookimpl
+def casebook_setup(ctx: Any) -> None:
+    """Control from the units' positions at set-up."""
+    update_control(ctx)
+
+
+@hookimpl
+def casebook_after_action(ctx: Any, action: Any, result: Any) -> None:
+    """Control after every action."""
+    update_control(ctx)
+
+
+@hookimpl
+def casebook_step_start(ctx: Any, phase: str, step: str) -> None:
+    """Steps ``initiative_determination``, ``ip_collection`` and ``advance_turn``."""
+    if step == "initiative_determination":
+        determine_first_player(ctx)
+    elif step == "ip_collection":
+        collect_ips(ctx)
+    elif step == "advance_turn":
+        end_phase(ctx)
+
+
+@hookimpl
+def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Mapping[str, Any]) -> Any:
+    """``income SIDE [--roll N]``."""
+    if question != "income":
+        return None
+    if len(args) != 1:
+        raise QuestionError(f"usage: {QUESTIONS['income']}")
+    die = (options or {}).get("roll")
+    if die is not None:  # a roll the dice of quantity ip_dice can show
+        dice = int(ctx.value("ip_dice", {}))
+        if isinstance(die, bool) or not isinstance(die, int) or not dice <= die <= dice * FACES:
+            cases = ", ".join(ctx.rules.quantities["ip_dice"].code.cases)
+            raise QuestionError(f"--roll {die!r}: the IP dice ({dice} × d{FACES}, by {cases}) roll "
+                                f"{dice}-{dice * FACES}")
+    try:
+        return income(ctx, args[0], die)
+    except (ValueError, KeyError) as exc:
+        raise QuestionError(str(exc).strip("'\"")) from None
+
+
+class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/content/savecheck.py)
+    """``plugin_state.initiative``: each side's base marker (points of its hexes) at collection."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    base_ip: dict[str, Annotated[int, Field(ge=0)]]
