@@ -177,3 +177,39 @@ def test_11_3C_the_armies_worn_down_since_july_start_with_a_1_loss_marker(m41, s
     assert len(worn) == 23 and {"s-144rd", "s-139rd", "s-53rd", "s-38rd"} <= worn
     assert all(ctx.state.unit(uid)["losses"] == 1 and uid.endswith("rd") for uid in worn)
     assert not {"s-133rd", "s-252rd", "s-5rd", "s-194rd"} & worn    # 22nd, 29th, 31st, 49th Armies fresh
+
+
+# ------------------------------------------------------------------------- force ratio and the TEC
+@pytest.mark.case("18.1.1")
+@pytest.mark.parametrize("sid", ["october-blitz", "campaign"])
+def test_the_force_ratio_on_the_map_at_the_start_is_that_of_2_october_1941(m41, sid):
+    """Army Group Centre about 1.9 million men against 1.25 million in the Western, Reserve and
+    Bryansk Fronts (D. Stahel, Operation Typhoon, 2013): 1.52 : 1, the German counters' provenance.
+    The divisions on the map keep the order of battle's proportion (shared/reference/moscow41-oob.md:
+    about 74 German divisions against 96 Soviet ones and 13 tank brigades)."""
+    ctx = scenario_ctx(m41, sid)
+    combat = [u for u in ctx.state.units if u.get("hex") and u["class"] != "hq"]
+    strength = {s: sum(u["strength"] for u in combat if u["side"] == s) for s in ("german", "soviet")}
+    assert 1.4 <= strength["german"] / strength["soviet"] <= 1.65, strength     # 1.9 / 1.25 = 1.52
+    divisions = {s: sum(1 for u in combat if u["side"] == s and u.get("size") == "division")
+                 + len({u["division"] for u in combat if u["side"] == s and u.get("division")})   # panzer divisions, 0.2.4.1
+                 for s in strength}
+    assert 1.1 <= divisions["soviet"] / divisions["german"] <= 1.4, divisions   # 96 / 74 = 1.30
+    # 12.3B prints the rifle division at 6: the Soviet side is not what was scaled
+    assert {u["strength"] for u in combat if u["type"] == "rifle division"} == {6}
+
+
+@pytest.mark.case("4.3E", "4.3D")
+def test_4_3E_the_mud_column_of_the_tec_repeats_the_dry_column():
+    """4.3E: 'The Mud column is the Dry, Mud, and Frozen Conditions value on the TEC': Mud slows by
+    the MA halving of 4.3D alone, no longer by dearer terrain as well."""
+    def val(cols, c):
+        v = cols[c]
+        return v["value"] if isinstance(v, dict) else v
+
+    for name in ("tec", "tec_hexside"):
+        cells = load_yaml(PACK / "tables" / f"{name}.yaml").data["cells"]
+        for terrain, rows in cells.items():
+            for unit, cols in rows.items():
+                assert val(cols, "mud") == val(cols, "dry"), (name, terrain, unit)
+    assert load_yaml(PACK / "tables" / "tec_prohibited.yaml").data["rows"] == []

@@ -356,3 +356,21 @@ def test_the_spearhead_waits_while_a_guard_hex_is_open(blitz):
     # a garrison in the guard hex as strong as half the enemy near it: the spearhead counts again
     held = _state(blitz, units + _inf("german", "g4", "0101", 6), "command", REAR, size=18, ip=1)
     assert _lead(build_view(held, "german", bot.goals(held)), "0506") == LEAD
+
+
+def test_grab_wakes_a_stack_near_an_objective_not_held(blitz):
+    """Session 9: a panzer stack 3 hexes from an empty Kaluga (18.1.3A) stood two turns unactivated
+    while guard calls took every IP. ``grab`` gives such a stack GRAB, tapering to 0 at GRAB_RADIUS."""
+    from casebook.tools.planner_eval import GRAB, GRAB_RADIUS, grab, grabbers
+    state = blitz.new_initial_state(1)
+    bot = PlannerBot("german", 1)
+    view = build_view(state, "german", bot.goals(state))
+    assert not any(grab(view, h) for h in view.own)     # the front of 2 Oct: 19+ hexes from the five towns
+    assert grabbers(state, view) == 0
+    data = state.data.clone()
+    data.move_unit("g-19pz-27", "1132")                  # 3 hexes from Kaluga (0833), 4 from Maloyaroslavets
+    moved = blitz.state_from_dict(data.to_dict())
+    view = build_view(moved, "german", bot.goals(moved))
+    assert grab(view, "1132") == pytest.approx(GRAB * (1 - (3 - 1) / GRAB_RADIUS))
+    assert grabbers(moved, view) == 1
+    assert grab(view, "1308") == 0.0                     # Smolensk: German-held, no objective near

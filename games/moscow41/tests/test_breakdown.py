@@ -40,12 +40,13 @@ def test_13_0A_division_breaks_into_regiments_and_back(m41):
     result = B.casebook_apply_action(ctx, breakdown())
     assert result["regiments"] == ["g-ir-01", "g-ir-02", "g-ir-03"]
     assert [u["id"] for u in ctx.state.units_at("0303")] == ["g-ir-01", "g-ir-02", "g-ir-03"]
-    assert all(u["strength"] == 2 and u["size"] == "regiment" for u in ctx.state.units_at("0303"))
+    # reconstructed strengths (counters.yaml, force ratio of 2 Oct 1941): regiment 3, division 10
+    assert all(u["strength"] == 3 and u["size"] == "regiment" for u in ctx.state.units_at("0303"))
     back = Action.make("recombine", "german", units=["g-ir-01", "g-ir-02", "g-ir-03"], into="g-6id")
     assert back in B.casebook_legal_actions(ctx, "first_player", "command")
     B.casebook_apply_action(ctx, back)
     assert [u["id"] for u in ctx.state.units_at("0303")] == ["g-6id"]
-    assert ctx.state.unit("g-6id")["strength"] == 7 and not ctx.state.unit("g-6id").get("losses")
+    assert ctx.state.unit("g-6id")["strength"] == 10 and not ctx.state.unit("g-6id").get("losses")
 
 
 @pytest.mark.case("13.0B")

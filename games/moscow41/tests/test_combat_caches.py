@@ -164,6 +164,8 @@ def test_listed_attacks_equal_the_plain_procedure_over_a_played_prefix(m41, monk
 
     monkeypatch.setattr(State, "_gather", checked_gather)
     for _ in range(300):
+        if state.current_player() is None:     # the game is over (seed 1: 18.1.3D on turn 2, action 298)
+            break
         state.apply(bots[state.current_player()].choose(state))
     # the prefix reaches every branch: attacks with and without support, reactions, defender support
     # supported attacks: fewer since 10.4.2B's support path must be to the activating HQ

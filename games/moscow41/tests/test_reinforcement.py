@@ -120,15 +120,16 @@ def test_12_0C_12_2E_one_rp_removes_one_loss_marker(pos):
 @pytest.mark.case("12.0D", "12.4A", "12.4C")
 def test_12_0D_12_4A_withdrawal_by_type_and_strength(pos):
     units = ("units:\n  - {counter: g-102id, hex: '0303'}\n  - {counter: g-137id, hex: '0304'}\n"
-             "  - {id: g-big, side: german, class: infantry, size: division, strength: 8, type: infantry division, hex: '0305'}")
-    ctx = pos(units, turn=17, phasing="german")  # g-28id (infantry division, 7) is due but absent
+             "  - {id: g-big, side: german, class: infantry, size: division, strength: 12, type: infantry division, hex: '0305'}")
+    # counters.yaml, session 9: infantry divisions 10 (102, 28 ID), the worn 137 ID 8
+    ctx = pos(units, turn=17, phasing="german")  # g-28id (infantry division, 10) is due but absent
     start(ctx)
-    assert not ctx.state.has_unit("g-102id")       # same type and strength 7 goes instead
+    assert not ctx.state.has_unit("g-102id")       # same type and strength 10 goes instead
     assert ctx.state.removed[-1]["reason"] == "withdrawn"
     assert ctx.state.track("ip", "german") == 10            # 12.4C: no IP cost
     ctx2 = pos(units.replace("g-102id", "g-137id").replace("  - {counter: g-137id, hex: '0304'}\n", ""),
                turn=17, phasing="german")
-    start(ctx2)                                    # none of strength 7: the greater one (8) goes
+    start(ctx2)                                    # none of strength 10: the greater one (12) goes, not 137 ID (8)
     assert not ctx2.state.has_unit("g-big") and ctx2.state.has_unit("g-137id")
 
 

@@ -21,7 +21,7 @@ from typing import Any
 from casebook.core.actions import Action
 from casebook.tools.bots import action_value
 from casebook.tools.planner_combat import IP_COST, expected_value, odds_value, spare_ips, support_options
-from casebook.tools.planner_eval import Mover, View, build_view, plan_value, pocketed, strength
+from casebook.tools.planner_eval import Mover, View, build_view, grab, grabbers, plan_value, pocketed, strength
 from casebook.tools.planner_goals import HOLD_WEIGHT, Goals, goals_for
 from casebook.tools.planner_search import Budget, next_move, search_plan
 
@@ -176,14 +176,13 @@ class PlannerBot:
         view: View | None = None
         best, best_value = actions[0], float("-inf")
         attacks = [a for a in actions if a.kind == "attack"]
-        if attacks:  # combat support: every amount the side can spare, filled into the template
+        if attacks:  # combat support: every amount the side can spare (IPs kept for grabs), in the template
+            view = build_view(state, self.side, goals)
             def net(a: Action) -> int | None:
                 found = _answer(state, ctx, a, self._answers)
                 return None if found is None else int(found[3])
             actions = [a for a in actions if a.kind != "attack"] + support_options(
-                attacks, spare_ips(state, self.side), net)
-        if attacks:
-            view = build_view(state, self.side, goals)
+                attacks, max(0, spare_ips(state, self.side) - grabbers(state, view)), net)
         for action in actions:
             if action.kind in ("attack", "overrun"):
                 value = attack_value(state, ctx, action, goals, self._answers, view)
@@ -203,7 +202,8 @@ class PlannerBot:
             return (action_value(state, ctx, action) + sum(_priority(view, h) for h in stacks)
                     + OVERSTACK_CALL * sum(_overstacked(state, ctx, h, None) for h in stacks))
         if kind == "activate-stack":
-            return (action_value(state, ctx, action) + _lead(view, str(action.get("stack") or ""))
+            label = str(action.get("stack") or "")
+            return (action_value(state, ctx, action) + _lead(view, label) + grab(view, label)
                     + OVERSTACK_CALL * _overstacked(state, ctx, action.get("stack"), None))
         if kind == "retreat":
             path = action.get("path") or ()
@@ -386,7 +386,7 @@ def _priority(view: View, label: str) -> float:
     on, so a garrison is sent before the enemy gets there."""
     s = view.own.get(label, 0.0) / 5.0
     near = min((view.distance(label, e) for e in view.enemy), default=99)
-    value = s * (1.0 + 2.0 * max(0.0, 1.0 - (near - 1) / 6.0)) + _lead(view, label)
+    value = s * (1.0 + 2.0 * max(0.0, 1.0 - (near - 1) / 6.0)) + _lead(view, label) + grab(view, label)
     for h, t in view.threat.items():
         if t <= 0 or not s:
             continue

@@ -40,7 +40,7 @@ from casebook.core.hexgrid import parse_hex, to_cube
 from casebook.tools.planner_goals import HOLD_WEIGHT, Goals
 
 __all__ = ["View", "Mover", "W", "build_view", "plan_value", "strength", "THREAT_RADIUS", "BREACH", "FAR", "GUARD_RADIUS",
-           "opened", "pocketed"]
+           "GRAB", "GRAB_RADIUS", "grab", "grabbers", "opened", "pocketed"]
 
 #: Hexes within which an enemy combat unit threatens an objective (threat 1 when adjacent).
 THREAT_RADIUS = 12
@@ -57,6 +57,11 @@ GUARD_RADIUS = 10
 BREACH = 0.25
 #: The share of its weight an objective keeps beyond the horizon (out of reach in the turns left).
 FAR = 0.25
+#: What a stack within GRAB_RADIUS hexes of a main objective its side does not hold adds to the
+#: activation that wakes it, tapering with distance (session 9: a panzer stack stood 3 hexes from an
+#: empty, unheld objective for two turns, never activated, while the guard calls took every IP).
+GRAB = 40.0
+GRAB_RADIUS = 6
 
 
 def _cube_of(grid: Any, label: str) -> tuple[int, int]:
@@ -232,6 +237,30 @@ def build_view(state: Any, side: str, goals: Goals) -> View:
         if w >= HOLD_WEIGHT and control.get(h) == side:
             view.hold_menace[h] = sum(s for e, s in enemy.items() if view.distance(h, e) <= 3)
     return view
+
+
+def grab(view: View, label: str) -> float:
+    """:data:`GRAB` times the weight (per HOLD_WEIGHT) of the best main objective not held within
+    :data:`GRAB_RADIUS` hexes of the own stack in ``label``, tapering to nothing past the radius:
+    the stacks that can take an objective this turn or next are woken whatever else calls."""
+    if label not in view.own:
+        return 0.0
+    key = "grab:" + label
+    v = view.memo.get(key)
+    if v is None:
+        best = 0.0
+        for t, w in view.targets.items():
+            d = view.distance(label, t)
+            if w >= HOLD_WEIGHT and d <= GRAB_RADIUS:
+                best = max(best, w / HOLD_WEIGHT * (1.0 - (max(d, 1) - 1) / GRAB_RADIUS))
+        v = view.memo[key] = GRAB * best
+    return v
+
+
+def grabbers(state: Any, view: View) -> int:
+    """Own stacks with a :func:`grab` value and no unit activated yet: IPs to keep for waking them."""
+    active = {u.get("hex") for u in state.data.units if u.get("side") == view.side and u.get("activated")}
+    return sum(1 for h in view.own if h not in active and grab(view, h) > 0)
 
 
 def _near_guard(view: View, label: str) -> bool:
