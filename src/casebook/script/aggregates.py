@@ -98,7 +98,22 @@ class CollectionTerms:
         coll, t = found
         src = self.records_fn(coll, t, node.within, record, node.loc)
         c = self.condition(node.cond, t).fn
-        if node.quant == "all":
+        plain = getattr(src, "plain", None)  # the caller's collection itself: read it inline
+        if plain is not None and node.quant == "all":
+            def fn(e, r):
+                for x in e.facts[plain]:
+                    if not c(e, x):
+                        return False
+                return True
+        elif plain is not None:
+            on_match = node.quant == "any"
+
+            def fn(e, r):
+                for x in e.facts[plain]:
+                    if c(e, x):
+                        return on_match
+                return not on_match
+        elif node.quant == "all":
             def fn(e, r):
                 for x in src(e, r):
                     if not c(e, x):

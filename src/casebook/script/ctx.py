@@ -96,8 +96,10 @@ class Ctx:
     def value(self, name: str, facts: Mapping[str, Any]) -> Any:
         """Rule-script quantity ``name`` for ``facts`` (fast path: no explanation); the standard
         facts (:attr:`standard`) fill in what ``facts`` does not give."""
-        if self.engine._recording[0] is not None or self.event_lines is not None:
-            return self.quantity(name, facts).value
+        if self.engine._recording[0] is not None or self.event_lines is not None:  # its lines noted
+            into = self.engine.noting_into(None if self.__dict__.get("_paused") else self.event_lines)
+            return self.engine.rules.value_noting(name, facts, into, line_entry, self.engine.script_tables,
+                                                  self.standard)
         return self.engine.rules.value(name, facts, self.engine.script_tables, self.standard)
 
     def quantity(self, name: str, facts: Mapping[str, Any]) -> Any:

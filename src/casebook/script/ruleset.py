@@ -104,6 +104,14 @@ class RuleSet:
         q = self._get(name)
         return _guard(lambda: q.explain_in(self._env(facts, tables, standard)), name)
 
+    def value_noting(self, name: str, facts: Mapping[str, Any], into: list[dict[str, Any]],
+                     entry: Callable[[Any], dict[str, Any]], tables: Mapping[str, Any] | None = None,
+                     standard: Mapping[str, Any] | None = None) -> Any:
+        """:meth:`explain`'s value, noting into each dict of ``into`` the lines
+        ``Engine.note_lines`` would take from the explanation (``QuantityCode.value_noting``)."""
+        q = self._get(name)
+        return _guard(lambda: q.value_noting(self._env(facts, tables, standard), into, entry), name)
+
     def allowed(self, action: str, facts: Mapping[str, Any], tables: Mapping[str, Any] | None = None,
                 standard: Mapping[str, Any] | None = None) -> bool:
         """Whether ``action`` is allowed (no script line about it: allowed)."""

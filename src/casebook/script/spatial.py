@@ -169,6 +169,7 @@ class SpatialTerms:
         else:
             def source(e: Any, r: Any) -> Any:
                 return e.facts[coll]
+            source.plain = coll  # type: ignore[attr-defined]  # read inline by any/all/no (speed only)
         if within is None:
             return source
         self._need_hex(coll, t, loc)
