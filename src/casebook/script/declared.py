@@ -98,7 +98,7 @@ class _Reads(Mapping[str, Any]):
 
 
 def _short(ctx: Any, offer: Any, facts: dict[str, Any],
-           same: dict[int, int] | None = None) -> list[tuple[Any, int, int]]:
+           same: dict[Any, Any] | None = None) -> list[tuple[Any, int, int]]:
     """The costs of ``offer`` the tracks cannot pay: ``[(cost line, amount, on the track)]``.
 
     ``same`` (listing every candidate): cost index -> ``(amount, have)`` of a cost line that read
