@@ -55,19 +55,19 @@ def _side(ctx: Any, offer: Any) -> str | None:
     return ctx.state.phasing if offer.side in (None, "phasing") else offer.side
 
 
-def _candidates(ctx: Any, offer: Any) -> list[dict[str, Any]]:
+def _candidates(ctx: Any, offer: Any) -> Iterator[dict[str, Any]]:
     """The candidates of ``offer``: ``{"hex": h}`` per map hex, ``{"unit": id, "hex": h}`` per unit
-    on the map, or one empty candidate."""
+    on the map, or one empty candidate (made as they are read: a listing may stop early)."""
     if offer.collection == "map_hexes":
         kept = ctx.engine.lasting(ctx.board, ("declared.hexes",))  # the labels: once per board
         if "labels" not in kept:
             from casebook.core.hexgrid import hex_label
 
             kept["labels"] = [hex_label(h) for h in ctx.board.hexes()]
-        return [{"hex": h} for h in kept["labels"]]
+        return ({"hex": h} for h in kept["labels"])
     if offer.collection == "map_units":
-        return [{"unit": str(u.get("id")), "hex": u["hex"]} for u in ctx.state.units if "hex" in u]
-    return [{}]
+        return iter([{"unit": str(u.get("id")), "hex": u["hex"]} for u in ctx.state.units if "hex" in u])
+    return iter([{}])
 
 
 def _facts(side: str, candidate: dict[str, Any]) -> dict[str, Any]:
@@ -175,7 +175,7 @@ def offered(ctx: Any, offer: Any) -> list[Action]:
         facts = _facts(side, cand)
         if short is None:
             cannot = bool(_short(ctx, offer, facts, same))
-            if same["fixed"]:
+            if same.get("fixed"):
                 short = cannot
         else:
             cannot = short
