@@ -165,3 +165,134 @@ def test_16_1C_a_cost_read_once_for_every_hex_lists_what_reading_it_for_each_hex
     assert listing() == (cached, cached_lines)
     assert len(seen) > 100 and (points == 0 or cached)  # every hex asked; with points, some offered
     assert any(ln["source"].startswith("partisans.rules") for ln in cached_lines)
+
+
+# Session 9 (#14 item 7, #15 figure 3): the value path's shortcuts, each against the explained answer.
+_SHAPES = """quantity q_sum = sum by 10.4.5B
+  start attacker_support_ips by 10.4.2A
+  -2 by 4.3H  when ground in [mud, drying]
+  most severe by 4.6A
+    -1 by 4.4F  when ground is snow
+    -4 by 4.6A  when temperature is arctic
+    -4 by 4.6A  when temperature is arctic and attacker_side is german
+  end
+  attacker_support_ips / table ip_costs[action: "combat_support", side: "german"].ip rounded down  by 10.4.2A
+  round down by 10.4.5B
+  clamp -4 to +4 by 10.4.5C
+quantity q_first = first by 10.4.5B
+  otherwise 7 by 10.4.5C
+  3 by 4.3H  when ground is mud
+  -1 by 4.4F  when ground is snow
+  -2 by 4.5H  when temperature is arctic
+  5 by 10.4.2A  when attacker_support_ips > 2
+quantity q_product = product by 1.3B
+  start attacker_support_ips by 1.3B
+  × ½  by 4.3B  when ground in [mud, drying]
+  × ⅔  by 4.3C  when attacker_side is soviet
+  round nearest by 1.3B
+  at least 1 by 4.3D  when ground is mud
+  at most 3 by 4.3D
+quantity q_max = max by 1.3B
+  otherwise 1 by 1.3B
+  attacker_support_ips by 1.3B  when attacker_side is german
+  attacker_support_ips / 3 by 1.3B
+"""
+
+
+def _shape_facts():
+    for ground in ("dry", "mud", "snow", "drying"):
+        for temperature in ("normal", "arctic"):
+            for side in ("german", "soviet"):
+                for ips in (0, 1, 3, 7, 12):
+                    yield {"ground": ground, "temperature": temperature, "attacker_side": side,
+                           "attacker_support_ips": ips}
+
+
+def test_a_quantitys_value_noting_its_lines_equals_its_explanation_and_the_lines_noted_from_it():
+    from casebook.script.explain import line_entry
+
+    engine = _played(0).game.engine
+    rules = compile_scripts([("t.rules", _SHAPES)], M41.schema)
+    compared = 0
+    for name in rules.quantities:
+        for facts in _shape_facts():
+            explained = rules.explain(name, facts, engine.script_tables)
+            want: dict = {"t.rules:99": {"source": "t.rules:99"}}  # a line the dict holds already stays
+            engine.note_lines(explained, want)
+            got: dict = {"t.rules:99": {"source": "t.rules:99"}}
+            other: dict = {}
+            value = rules.value_noting(name, facts, [got, other], line_entry, engine.script_tables)
+            assert value == explained.value and type(value) is type(explained.value), (name, facts)
+            assert list(got.items()) == list(want.items()), (name, facts)
+            assert list(other.items()) == list(want.items())[1:], (name, facts)
+            assert value == rules.value(name, facts, engine.script_tables), (name, facts)
+            compared += 1
+    assert compared == 4 * 80
+
+
+def test_a_context_collecting_lines_values_a_quantity_as_it_explains_it():
+    state = _played(40)
+    engine = state.game.engine
+    facts_list = [dict(f, defender_side="soviet", defender_support_ips=2, whole_division=w, defender_terrain_drm=0,
+                       attackers=[{"class": c, "fatigued": w, "supplied": not w, "overstacked": False,
+                                   "across_river": True, "across_fortification": False}],
+                       defenders=[{"class": "infantry", "hedgehog": w}])
+                  for f in list(_shape_facts())[::7] for c in ("armor", "ski") for w in (True, False)]
+    compared = 0
+    for name in M41.quantities:
+        for facts in facts_list:
+            fast = engine.ctx(state.data, event_lines=True)
+            slow = engine.ctx(state.data, event_lines=True)
+            try:
+                got = fast.value(name, dict(facts))
+            except Exception as exc:  # a fact it reads is not given: both refuse alike
+                with pytest.raises(type(exc)):
+                    slow.quantity(name, dict(facts))
+                continue
+            assert got == slow.quantity(name, dict(facts)).value, (name, facts)
+            assert list(fast.event_lines.items()) == list(slow.event_lines.items()), (name, facts)
+            compared += 1
+    assert compared >= len(facts_list)  # attack_drm at least, for every fact set
+
+
+def test_10_4_2A_a_records_tables_row_found_through_its_index_is_the_row_a_scan_finds():
+    from casebook.script import tablerows
+
+    engine = _played(0).game.engine
+    rows = engine.script_tables["ip_costs"]
+    index = tablerows._Index(("action", "side"))
+    pairs = {(r.get("action"), r.get("side")) for r in rows} | {("combat_support", "nobody"), (None, None)}
+    for action, side in sorted(pairs, key=str):
+        keys = {"action": action, "side": side}
+        assert index.selected(rows, keys) == tablerows._selected(rows, keys), keys
+    assert index.selected([{"action": ["a list"]}], {"action": "x"}) == []  # an unhashable cell: the scan
+    changed = [dict(r, ip=99) for r in rows]  # another table object: the index is rebuilt
+    assert index.selected(changed, {"action": "combat_support", "side": "german"})[0]["ip"] == 99
+
+
+@pytest.mark.parametrize("without_oos", [False, True])
+def test_18_1_3D_any_map_unit_read_from_the_units_equals_reading_their_records(without_oos, monkeypatch):
+    from casebook.script import standard
+
+    state = _played(60)
+    if without_oos:  # units lacking a field the lines read: those are asked through their records
+        for u in state.data._d["units"]:
+            u.pop("oos", None)
+        state.data.touch()
+    ctx = state.ctx()
+    script = ("quantity t = sum by 1.1\n"
+              "  1 by 1.1 when any map_unit has (side is soviet and class not in [hq, remnant] and town(hex) is city)\n"
+              "  10 by 1.1 when all map_units have (oos or side is german or size is division)\n"
+              "  100 by 1.1 when no map_unit has (class is armor and town_name(hex) is \"Smolensk\")\n"
+              "  1000 by 1.1 when any map_unit has (side is german and town(hex) is not none)\n"
+              "  10000 by 1.1 when all map_units have (not oos)\n")
+    rules = compile_scripts([("t.rules", script)], M41.schema)
+    records = ctx.standard.records("map_units", tuple((f, False if f == "oos" else "")
+                                                      for f in M41.schema.facts["map_units"].fields))
+    given = rules.value("t", {"map_units": records}, ctx.engine.script_tables, ctx.standard)
+    read = []
+    views = standard.StandardFacts.unit_views
+    monkeypatch.setattr(standard.StandardFacts, "unit_views", lambda self: read.append(1) or views(self))
+    assert rules.value("t", {}, ctx.engine.script_tables, ctx.standard) == given
+    assert len(read) == 5 and given % 10000 > 0  # every line read the units; some lines fired
+    assert all("oos" not in u for u in ctx.state.units) == without_oos

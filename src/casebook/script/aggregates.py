@@ -98,7 +98,25 @@ class CollectionTerms:
         coll, t = found
         src = self.records_fn(coll, t, node.within, record, node.loc)
         c = self.condition(node.cond, t).fn
-        if node.quant == "all":
+        plain = getattr(src, "plain", None)  # the caller's collection itself: read it inline
+        engine = getattr(src, "engine", None)
+        if engine is not None and engine[0] == "map_units":
+            return Compiled(_over_units(node.quant, engine, src, c), BOOL)
+        if plain is not None and node.quant == "all":
+            def fn(e, r):
+                for x in e.facts[plain]:
+                    if not c(e, x):
+                        return False
+                return True
+        elif plain is not None:
+            on_match = node.quant == "any"
+
+            def fn(e, r):
+                for x in e.facts[plain]:
+                    if c(e, x):
+                        return on_match
+                return not on_match
+        elif node.quant == "all":
             def fn(e, r):
                 for x in src(e, r):
                     if not c(e, x):
@@ -113,3 +131,32 @@ class CollectionTerms:
                         return on_match
                 return not on_match
         return Compiled(fn, BOOL)
+
+
+def _over_units(quant: str, engine: tuple[str, Any], src: Any, c: Any) -> Any:
+    """``any/all/no map_unit has …`` read from the units themselves rather than from records built
+    for each state version (speed only): a unit on the map holding every field the condition
+    reads gives the same answer as its record; one lacking a field (a KeyError) is asked through
+    its record, made as :meth:`StandardFacts.records` makes it."""
+    coll, fields = engine
+    names, blanks = [f for f, _ in fields], [d for _, d in fields]
+    want = quant != "all"  # the condition's value that decides: any → True, all/no → False/True
+    decided = quant == "any"
+
+    def fn(e: Any, r: Any) -> bool:
+        if coll in e.facts or e.std is None or not hasattr(e.std, "unit_views"):
+            for x in src(e, r):
+                if bool(c(e, x)) is want:
+                    return decided
+            return not decided
+        for u in e.std.unit_views():
+            if "hex" not in u:
+                continue
+            try:
+                hit = c(e, u)
+            except KeyError:
+                hit = c(e, dict(zip(names, map(u.get, names, blanks))))
+            if bool(hit) is want:
+                return decided
+        return not decided
+    return fn

@@ -96,8 +96,10 @@ class Ctx:
     def value(self, name: str, facts: Mapping[str, Any]) -> Any:
         """Rule-script quantity ``name`` for ``facts`` (fast path: no explanation); the standard
         facts (:attr:`standard`) fill in what ``facts`` does not give."""
-        if self.engine._recording[0] is not None or self.event_lines is not None:
-            return self.quantity(name, facts).value
+        if self.engine._recording[0] is not None or self.event_lines is not None:  # its lines noted
+            into = self.engine.noting_into(None if self.__dict__.get("_paused") else self.event_lines)
+            return self.engine.rules.value_noting(name, facts, into, line_entry, self.engine.script_tables,
+                                                  self.standard)
         return self.engine.rules.value(name, facts, self.engine.script_tables, self.standard)
 
     def quantity(self, name: str, facts: Mapping[str, Any]) -> Any:
@@ -121,11 +123,12 @@ class Ctx:
 
     def allowed(self, action: str, facts: Mapping[str, Any]) -> bool:
         """Whether the rule scripts allow ``action`` for ``facts`` (fast path: no explanation)."""
-        into = self.engine.noting_into(None if self.__dict__.get("_paused") else self.event_lines)
-        if into:  # the deciding lines noted as :meth:`permission` notes them, each line explained once
-            return bool(self.engine.rules.allowed_noting(action, facts, into, line_entry,
-                                                         self.engine.script_tables, self.standard))
-        return bool(self.engine.rules.allowed(action, facts, self.engine.script_tables, self.standard))
+        engine = self.engine
+        if engine._recording[0] is None and (self.event_lines is None or self.__dict__.get("_paused")):
+            return bool(engine.rules.allowed(action, facts, engine.script_tables, self.standard))
+        into = engine.noting_into(None if self.__dict__.get("_paused") else self.event_lines)
+        # the deciding lines noted as :meth:`permission` notes them, each line explained once
+        return bool(engine.rules.allowed_noting(action, facts, into, line_entry, engine.script_tables, self.standard))
 
     def fire(self, event: str, facts: Mapping[str, Any]) -> list[dict[str, Any]]:
         """The effects of the rule scripts' triggers of ``event`` that fire for ``facts``

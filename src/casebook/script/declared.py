@@ -55,16 +55,19 @@ def _side(ctx: Any, offer: Any) -> str | None:
     return ctx.state.phasing if offer.side in (None, "phasing") else offer.side
 
 
-def _candidates(ctx: Any, offer: Any) -> list[dict[str, Any]]:
+def _candidates(ctx: Any, offer: Any) -> Iterator[dict[str, Any]]:
     """The candidates of ``offer``: ``{"hex": h}`` per map hex, ``{"unit": id, "hex": h}`` per unit
-    on the map, or one empty candidate."""
+    on the map, or one empty candidate (made as they are read: a listing may stop early)."""
     if offer.collection == "map_hexes":
-        from casebook.core.hexgrid import hex_label
+        kept = ctx.engine.lasting(ctx.board, ("declared.hexes",))  # the labels: once per board
+        if "labels" not in kept:
+            from casebook.core.hexgrid import hex_label
 
-        return [{"hex": hex_label(h)} for h in ctx.board.hexes()]
+            kept["labels"] = [hex_label(h) for h in ctx.board.hexes()]
+        return ({"hex": h} for h in kept["labels"])
     if offer.collection == "map_units":
-        return [{"unit": str(u.get("id")), "hex": u["hex"]} for u in ctx.state.units if "hex" in u]
-    return [{}]
+        return iter([{"unit": str(u.get("id")), "hex": u["hex"]} for u in ctx.state.units if "hex" in u])
+    return iter([{}])
 
 
 def _facts(side: str, candidate: dict[str, Any]) -> dict[str, Any]:
@@ -95,25 +98,32 @@ class _Reads(Mapping[str, Any]):
 
 
 def _short(ctx: Any, offer: Any, facts: dict[str, Any],
-           same: dict[int, int] | None = None) -> list[tuple[Any, int, int]]:
+           same: dict[Any, Any] | None = None) -> list[tuple[Any, int, int]]:
     """The costs of ``offer`` the tracks cannot pay: ``[(cost line, amount, on the track)]``.
 
-    ``same`` (listing every candidate): cost index -> the amount of a cost line that read none
-    of the candidate's facts, the same for every candidate (its lines noted at the first)."""
+    ``same`` (listing every candidate): cost index -> ``(amount, have)`` of a cost line that read
+    none of the candidate's facts (its lines noted at the first), ``have`` ``None`` when its
+    track's keys read one; ``same["fixed"]``: every cost is the same for each candidate."""
     out = []
     for i, cost in enumerate(offer.costs):
+        have = None
         if same is not None and i in same:
-            amount = same[i]
+            amount, have = same[i]
         elif same is not None:
             probe = _Reads(facts)
             amount = _amount(ctx, cost, probe)
             if not probe.read - {"side"}:  # the candidate's facts unread: the same for each
-                same[i] = amount
+                keyed = any(is_fact and name in facts and name != "side" for is_fact, name in cost.keys)
+                same[i] = (amount, None if keyed else ctx.state.track(cost.track, *_keys(ctx, cost, facts)))
+                have = same[i][1]
         else:
             amount = _amount(ctx, cost, facts)
-        have = ctx.state.track(cost.track, *_keys(ctx, cost, facts))
+        if have is None:
+            have = ctx.state.track(cost.track, *_keys(ctx, cost, facts))
         if amount > have:
             out.append((cost, amount, have))
+    if same is not None and "fixed" not in same:
+        same["fixed"] = all(i in same and same[i][1] is not None for i in range(len(offer.costs)))
     return out
 
 
@@ -159,10 +169,21 @@ def offered(ctx: Any, offer: Any) -> list[Action]:
     if key in memo:
         return list(memo[key])
     out = []
-    same: dict[int, int] = {}
+    same: dict[Any, Any] = {}
+    short = None  # the costs' verdict, once they are known to be the same for every candidate
     for cand in _candidates(ctx, offer):
         facts = _facts(side, cand)
-        if not _short(ctx, offer, facts, same) and ctx.allowed(offer.action, facts):
+        if short is None:
+            cannot = bool(_short(ctx, offer, facts, same))
+            if same.get("fixed"):
+                short = cannot
+        else:
+            cannot = short
+        if cannot:
+            if short:
+                break  # the same costs for every candidate: none can pay
+            continue
+        if ctx.allowed(offer.action, facts):
             out.append(Action.make(offer.kind, side, **({offer.arg: cand[offer.arg]} if offer.arg else {})))
     memo[key] = out
     return list(out)

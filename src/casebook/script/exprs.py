@@ -215,7 +215,20 @@ class ExprCompiler(SpatialTerms, TableRows, CollectionTerms):
         """``a / b rounded …`` without a Fraction when both are integers (the usual case: IPs,
         strength points): floor division is exact there; anything else takes the general path."""
         a, b = self.number(node.left, record), self.number(node.right, record)
-        if not b.is_const or not isinstance(b.const, int) or b.const == 0:
+        if not b.is_const:  # a divisor read at run time (a table cell): the same, checked per call
+            fa, fb = a.fn, b.fn
+
+            def rounded_by(e, r):
+                v, d = fa(e, r), fb(e, r)
+                if type(v) is int and type(d) is int and d:
+                    if mode == "down":
+                        return v // d
+                    if mode == "up":
+                        return -(-v // d)
+                    return (2 * v + d) // (2 * d)
+                return round_value(Fraction(v) / d, mode)
+            return Compiled(rounded_by, NUM, uses=a.uses | b.uses)
+        if not isinstance(b.const, int) or b.const == 0:
             return None
         fa, k = a.fn, b.const
 

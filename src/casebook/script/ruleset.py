@@ -96,7 +96,7 @@ class RuleSet:
         except MissingFactError:
             raise
         except KeyError as exc:
-            raise MissingFactError(f"evaluating `{name}`: fact or field {exc} was not given") from None
+            raise _missing(name, exc) from None
 
     def explain(self, name: str, facts: Mapping[str, Any], tables: Mapping[str, Any] | None = None,
                 standard: Mapping[str, Any] | None = None) -> Explanation:
@@ -104,11 +104,31 @@ class RuleSet:
         q = self._get(name)
         return _guard(lambda: q.explain_in(self._env(facts, tables, standard)), name)
 
+    def value_noting(self, name: str, facts: Mapping[str, Any], into: list[dict[str, Any]],
+                     entry: Callable[[Any], dict[str, Any]], tables: Mapping[str, Any] | None = None,
+                     standard: Mapping[str, Any] | None = None) -> Any:
+        """:meth:`explain`'s value, noting into each dict of ``into`` the lines
+        ``Engine.note_lines`` would take from the explanation (``QuantityCode.value_noting``)."""
+        q = self._get(name)
+        try:  # _guard, inlined (a hot path)
+            return q.value_noting(Env(facts, tables, self, standard), into, entry)
+        except MissingFactError:
+            raise
+        except KeyError as exc:
+            raise _missing(name, exc) from None
+
     def allowed(self, action: str, facts: Mapping[str, Any], tables: Mapping[str, Any] | None = None,
                 standard: Mapping[str, Any] | None = None) -> bool:
         """Whether ``action`` is allowed (no script line about it: allowed)."""
         p = self.permissions.get(action)
-        return True if p is None else _guard(lambda: p.allowed_in(self._env(facts, tables, standard)), action)
+        if p is None:
+            return True
+        try:  # _guard, inlined (a hot path)
+            return p.allowed_in(Env(facts, tables, self, standard))
+        except MissingFactError:
+            raise
+        except KeyError as exc:
+            raise _missing(action, exc) from None
 
     def allowed_noting(self, action: str, facts: Mapping[str, Any], into: list[dict[str, Any]],
                        entry: Callable[[Any], dict[str, Any]], tables: Mapping[str, Any] | None = None,
@@ -116,8 +136,14 @@ class RuleSet:
         """:meth:`allowed`, noting into each dict of ``into`` the lines :meth:`permission` would
         show as deciding (``PermissionCode.allowed_noting``)."""
         p = self.permissions.get(action)
-        return True if p is None else _guard(
-            lambda: p.allowed_noting(self._env(facts, tables, standard), into, entry), action)
+        if p is None:
+            return True
+        try:  # _guard, inlined (a hot path)
+            return p.allowed_noting(Env(facts, tables, self, standard), into, entry)
+        except MissingFactError:
+            raise
+        except KeyError as exc:
+            raise _missing(action, exc) from None
 
     def permission_unless_clear(self, action: str, facts: Mapping[str, Any], tables: Mapping[str, Any] | None = None,
                                 standard: Mapping[str, Any] | None = None) -> Explanation | None:
@@ -185,7 +211,11 @@ def _guard(fn, name: str):
     except MissingFactError:
         raise
     except KeyError as exc:
-        raise MissingFactError(f"evaluating `{name}`: fact or field {exc} was not given") from None
+        raise _missing(name, exc) from None
+
+
+def _missing(name: str, exc: KeyError) -> MissingFactError:
+    return MissingFactError(f"evaluating `{name}`: fact or field {exc} was not given")
 
 
 def _suggest(word: str, choices: Iterable[str]) -> str:

@@ -166,9 +166,11 @@ class SpatialTerms:
                 if e.std is None or not hasattr(e.std, "records"):
                     raise MissingFactError(f"collection `{coll}` needs the game ({loc})") from None
                 return e.std.records(coll, fields)
+            source.engine = (coll, fields)  # type: ignore[attr-defined]  # any/all/no may read the units (speed only)
         else:
             def source(e: Any, r: Any) -> Any:
                 return e.facts[coll]
+            source.plain = coll  # type: ignore[attr-defined]  # read inline by any/all/no (speed only)
         if within is None:
             return source
         self._need_hex(coll, t, loc)

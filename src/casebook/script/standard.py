@@ -135,6 +135,12 @@ class StandardFacts(Mapping[str, Any]):
             del cache[next(iter(cache))]
         return out
 
+    def unit_views(self) -> Any:
+        """The position's units as read-only views (``map_units``' records are those with a
+        ``hex``, each holding the collection's fields): what ``any``/``all``/``no`` reads instead of
+        the records when every field it reads is there (:mod:`casebook.script.aggregates`)."""
+        return getattr(self._state, "units", ())
+
     def __getitem__(self, name: str) -> Any:
         st = self._state
         if name in ENGINE_COLLECTIONS:

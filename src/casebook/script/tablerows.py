@@ -50,6 +50,36 @@ def _selected(rows: list[Mapping[str, Any]], keys: Mapping[str, Any]) -> list[Ma
     return [row for row in rows if all(row.get(k) == v for k, v in keys.items())]
 
 
+class _Index:
+    """The rows of a records table by the values of ``names`` (speed only: the same rows as
+    :func:`_selected`), built once for the table object last read; a key that cannot be hashed
+    falls back to the scan."""
+
+    __slots__ = ("names", "table", "rows")
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        self.names = names
+        self.table: Any = None
+        self.rows: dict[tuple[Any, ...], list[Mapping[str, Any]]] | None = None
+
+    def selected(self, table: Any, keys: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+        if table is not self.table:
+            self.table, self.rows = table, None
+            try:
+                rows: dict[tuple[Any, ...], list[Mapping[str, Any]]] = {}
+                for row in table:
+                    rows.setdefault(tuple(row.get(k) for k in self.names), []).append(row)
+                self.rows = rows
+            except TypeError:  # an unhashable cell: scan
+                pass
+        if self.rows is None:
+            return _selected(table, keys)
+        try:
+            return self.rows.get(tuple(keys.values()), [])
+        except TypeError:
+            return _selected(table, keys)
+
+
 def _describe(keys: Mapping[str, Any]) -> str:
     return ", ".join(f"{k}: {v}" for k, v in keys.items())
 
@@ -112,6 +142,7 @@ class TableRows:
         uses = frozenset().union(*(c.uses for _, _, c in coords))
         column = node.column
         loc = node.loc
+        index = _Index(tuple(k for k, _ in fs))
 
         def row(e: Any, r: Any) -> Any:
             try:
@@ -121,7 +152,7 @@ class TableRows:
             keys = {k: f(e, r) for k, f in fs}
             if hasattr(t, "lookup"):
                 return t.lookup(**keys)
-            found = _selected(t, keys)
+            found = index.selected(t, keys)
             if len(found) != 1 or column is None or column not in found[0]:
                 raise MissingFactError(f"table `{table}`: [{_describe(keys)}] selects {len(found)} rows "
                                        f"({loc})")

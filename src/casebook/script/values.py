@@ -87,6 +87,17 @@ def round_value(value: Any, mode: str) -> int:
     return math.floor(value + Fraction(1, 2))
 
 
+def _required(fn: Fn | None) -> Fn:
+    """``fn``; for a first/min/max quantity without its ``otherwise`` line (which the compiler
+    reports as an error, after building the code) a stand-in that fails if ever evaluated."""
+    if fn is not None:
+        return fn
+
+    def missing(env: Env, record: Any) -> Any:
+        raise TypeError("a first/min/max quantity without its `otherwise` line")
+    return missing
+
+
 def _div(a: Any, b: Any) -> Any:
     return Fraction(a) / b
 
