@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import pytest
 
+from casebook.areas import stacking
 from casebook.areas._results_retreat import advance_paths, retreat_options
 from casebook.core.actions import Action
 from casebook.core.hooks import hookimpl
-from casebook.games.moscow41.plugins import results, stacking
+from casebook.games.moscow41.plugins import results
 from games.moscow41.tests._fakes import FakeAreasWithStacking as FakeAreas
 from games.moscow41.tests._fakes import engine_with
 from games.moscow41.tests.test_moved_rules import edited
