@@ -32,11 +32,12 @@ from casebook.games.moscow41.plugins._movement_state import (
     decider,
     eligible_stacks,
     mover,
+    uid,
 )
 from casebook.games.moscow41.plugins._rule_refusals import refusals
 from casebook.script import AskedFacts
 
-__all__ = ["KINDS", "check", "apply", "in_command", "react_cost", "foot_facts",
+__all__ = ["KINDS", "check", "apply", "in_command", "react_units", "react_cost", "foot_facts",
            "individually_activated"]
 
 KINDS = frozenset({"move", "overrun", "force-march", "rail-move", "react"})
@@ -208,6 +209,14 @@ def _check_rail(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[Ref
     return []
 
 
+def react_units(ctx: Any, action: Any, d: dict[str, Any], given: bool = True) -> list[str]:
+    """The units of a ``react`` action: those it names (``given``), else its side's unactivated
+    units in its hex not yet activated for reaction (0.7.3.4A)."""
+    return list(action.get("units") or ()) if given and action.get("units") else [
+        uid(u) for u in ctx.state.units_at(action.get("stack")) if u.get("side") == action.side
+        and not u.get("activated") and uid(u) not in d["react"]]
+
+
 def react_cost(ctx: Any, side: str, units: list[str]) -> int:
     """IPs to activate ``units`` for reaction (script ip_cost, interpretation reaction-cost)."""
     per = int(ctx.value("ip_cost", {"ip_use": "reaction", "side": side, "supplied": True}))
@@ -222,9 +231,8 @@ def _check_react(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[Re
     if bad:
         return bad
     hex_ = action.get("stack")
-    here = [u["id"] for u in ctx.state.units_at(hex_) if u.get("side") == action.side
-            and not u.get("activated") and u["id"] not in d["react"]]
-    units = list(action.get("units") or ()) or here
+    here = react_units(ctx, action, d, given=False)
+    units = react_units(ctx, action, d)
     if not units or any(u not in here for u in units):
         return _r(f"no unactivated unit of {action.side} in {hex_} to activate for reaction", "2.0", "2.4A")
     for u in units:

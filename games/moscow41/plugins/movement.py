@@ -23,6 +23,7 @@ from typing_extensions import TypedDict
 from casebook.areas import terrain_costs as terrain
 from casebook.areas._movement_reach import case_order
 from casebook.areas.movement import path_hexes, stack_for
+from casebook.areas.moving_stack import mark_moved
 from casebook.areas.rail import capacity_left, rail_templates
 from casebook.content.cases import implements
 from casebook.core.errors import QuestionError
@@ -249,9 +250,8 @@ def casebook_step_end(ctx: Any, phase: str, step: str) -> None:
         d = data(ctx)
         finish_current(ctx, d)
         if step == "movement" and ctx.state.phasing:
-            done = {uid(u) for u in ctx.state.units
-                    if u.get("side") == ctx.state.phasing and u.get("activated")}
-            d["moved"] = sorted(set(d["moved"]) | done)
+            mark_moved(d, (uid(u) for u in ctx.state.units
+                           if u.get("side") == ctx.state.phasing and u.get("activated")))
         save(ctx, d)
     elif step == "recovery" and ctx.state.plugin_data("movement") is not None:
         ctx.state.set_plugin_data("movement", None)
