@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from casebook.areas import rail
+from casebook.areas._reinforcement_probe import in_command  # casebook_command's verdict, True unanswered
 from casebook.areas.terrain_costs import enemy_hexes, step_cost
 from casebook.content.cases import implements
 from casebook.core.errors import IllegalActionError
@@ -46,12 +47,6 @@ _SRC = "movement"
 
 def _r(reason: str, *cases: str) -> list[Refusal]:
     return [Refusal(reason, tuple(cases), source=_SRC)]
-
-
-def in_command(ctx: Any, uid: str) -> bool:
-    """The command plugin's verdict (``casebook_command``); True when no plugin answers."""
-    ans = ctx.hook.casebook_command(ctx=ctx, unit=uid)
-    return True if ans is None else bool(ans.get("in_command"))
 
 
 def _stack(ctx: Any, action: Any, d: dict[str, Any], step: str) -> tuple[list[str], bool, list[Refusal]]:

@@ -165,20 +165,15 @@ def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Mappi
     if question not in QUESTIONS:
         return None
     mode = options.get("as") or "stack"
+    arity = {"rail": 1, "overrun": 2, "reach": 1}.get(question)
+    if (len(args) != arity) if arity else len(args) < 2:
+        raise QuestionError("usage: " + QUESTIONS[question])
     if question == "rail":
-        if len(args) != 1:
-            raise QuestionError("usage: " + QUESTIONS["rail"])
         return questions.rail_answer(ctx, *stack_for(ctx, args[0]))
     if question == "overrun":
-        if len(args) != 2:
-            raise QuestionError("usage: " + QUESTIONS["overrun"])
         return questions.overrun_answer(ctx, *stack_for(ctx, args[0]), args[1])
     if question == "reach":
-        if len(args) != 1:
-            raise QuestionError("usage: " + QUESTIONS["reach"])
         return reach_answer(ctx, args[0], mode)
-    if len(args) < 2:
-        raise QuestionError("usage: " + QUESTIONS["move"])
     return move_answer(ctx, args[0], list(args[1:]), mode)
 
 
