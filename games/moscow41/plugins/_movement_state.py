@@ -90,22 +90,20 @@ def eligible_stacks(ctx: Any, step: str, side: str, d: Mapping[str, Any]) -> dic
 def mover(ctx: Any, units: list[str], hex_: str, mode: str) -> tuple[Mover, dict[str, Any]]:
     """A fresh :class:`Mover` for ``units`` in ``hex_`` and its MA answer (9.1A, 9.3, 9.7, 9.8B)."""
     ma = movement_allowance(ctx, units, mode)
+    return _stack_mover(ctx, units, hex_, ma["ma"], fresh=True, max_hexes=ma["max_hexes"], at_start=True), ma
+
+
+def _stack_mover(ctx: Any, units: Sequence[str], hex_: str, budget: int, **flags: Any) -> Mover:
     us = [ctx.state.unit(u) for u in units]
     classes = frozenset(move_class(ctx, u) for u in us)
-    side = us[0].get("side", "")
-    return Mover(tuple(units), side, hex_, classes, zoc_treatment(ctx, classes), ma["ma"],
-                 fresh=True, max_hexes=ma["max_hexes"], at_start=True), ma
+    return Mover(tuple(units), us[0].get("side", ""), hex_, classes, zoc_treatment(ctx, classes), budget, **flags)
 
 
 def current_mover(ctx: Any, cur: Mapping[str, Any], units: list[str] | None = None) -> Mover:
     """The :class:`Mover` continuing the stack being moved (budget = MPs left)."""
-    units = list(units or cur["units"])
-    us = [ctx.state.unit(u) for u in units]
-    classes = frozenset(move_class(ctx, u) for u in us)
-    return Mover(tuple(units), us[0].get("side", ""), cur["hex"], classes, zoc_treatment(ctx, classes),
-                 cur["budget"] - cur["spent"], fresh=cur["spent"] == 0,
-                 max_hexes=1 if cur["mode"] == "unactivated" else None,
-                 at_start=cur["hexes"] == 0 and cur["allotment"] == 1)
+    return _stack_mover(ctx, list(units or cur["units"]), cur["hex"], cur["budget"] - cur["spent"],
+                        fresh=cur["spent"] == 0, max_hexes=1 if cur["mode"] == "unactivated" else None,
+                        at_start=cur["hexes"] == 0 and cur["allotment"] == 1)
 
 
 def start_current(ctx: Any, d: dict[str, Any], units: list[str], hex_: str, mode: str) -> dict[str, Any]:
