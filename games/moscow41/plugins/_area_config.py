@@ -7,7 +7,8 @@ units lift an EZOC (combat units: neither HQs, 0.5.4, nor remnants, 11.3D; 5.4B,
 reasons a blocked supply hex shows (5.4A, 5.2A; 5.4B, 7.4), the TEC row a unit moves on (9.2A; an
 HQ marked mechanized uses the mechanized row, interpretation hq-movement-class), the TEC as a
 fallback when no plugin answers ``casebook_move_cost`` (9.2A-B through the ``move_cost`` script)
-and the unit fact ``panzer_division`` the command lines read (2.2C-D).
+and the unit fact ``panzer_division`` the command lines read (2.2C-D); and the phasing side a
+step's plugin acts for (:func:`phasing`, the paratroop and partisan plugins').
 """
 
 from __future__ import annotations
@@ -19,12 +20,23 @@ from casebook.areas.command import CommandPaths
 from casebook.areas.supply_paths import SupplyPaths
 from casebook.core.hexgrid import Hex
 
-__all__ = ["NON_COMBAT", "FIELDS", "is_combat", "is_panzer", "move_class", "tec_cost", "SUPPLY", "COMMAND"]
+__all__ = ["NON_COMBAT", "FIELDS", "phasing", "is_combat", "is_panzer", "move_class", "tec_cost", "SUPPLY", "COMMAND"]
 
 #: Classes that are not combat units: HQs (0.5.4) and remnants (11.3D).
 NON_COMBAT = frozenset({"hq", "remnant"})
 #: The unit fields supply and command answers depend on (and the ZOC and movement cost hooks read).
 FIELDS = ("id", "hex", "side", "class", "size", "mechanized", "radius", "limit", "division")
+
+
+def phasing(ctx: Any, phase: str) -> str | None:
+    """The phasing side during ``phase`` (the state's, else the first player in a ``first…`` phase
+    and the other side in a ``second…`` one; None before the first player is known)."""
+    if ctx.state.phasing:
+        return ctx.state.phasing
+    first = ctx.state.first_player
+    if first is None:
+        return None
+    return first if phase.startswith("first") else ctx.state.other_side(first)
 
 
 def is_combat(unit: Mapping[str, Any]) -> bool:

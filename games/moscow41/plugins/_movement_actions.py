@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from casebook.areas import rail
+from casebook.areas._reinforcement_probe import in_command  # casebook_command's verdict, True unanswered
 from casebook.areas.terrain_costs import enemy_hexes, step_cost
 from casebook.content.cases import implements
 from casebook.core.errors import IllegalActionError
@@ -32,11 +33,12 @@ from casebook.games.moscow41.plugins._movement_state import (
     decider,
     eligible_stacks,
     mover,
+    uid,
 )
 from casebook.games.moscow41.plugins._rule_refusals import refusals
 from casebook.script import AskedFacts
 
-__all__ = ["KINDS", "check", "apply", "in_command", "react_cost", "foot_facts",
+__all__ = ["KINDS", "check", "apply", "in_command", "react_units", "react_cost", "foot_facts",
            "individually_activated"]
 
 KINDS = frozenset({"move", "overrun", "force-march", "rail-move", "react"})
@@ -45,12 +47,6 @@ _SRC = "movement"
 
 def _r(reason: str, *cases: str) -> list[Refusal]:
     return [Refusal(reason, tuple(cases), source=_SRC)]
-
-
-def in_command(ctx: Any, uid: str) -> bool:
-    """The command plugin's verdict (``casebook_command``); True when no plugin answers."""
-    ans = ctx.hook.casebook_command(ctx=ctx, unit=uid)
-    return True if ans is None else bool(ans.get("in_command"))
 
 
 def _stack(ctx: Any, action: Any, d: dict[str, Any], step: str) -> tuple[list[str], bool, list[Refusal]]:
@@ -208,6 +204,14 @@ def _check_rail(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[Ref
     return []
 
 
+def react_units(ctx: Any, action: Any, d: dict[str, Any], given: bool = True) -> list[str]:
+    """The units of a ``react`` action: those it names (``given``), else its side's unactivated
+    units in its hex not yet activated for reaction (0.7.3.4A)."""
+    return list(action.get("units") or ()) if given and action.get("units") else [
+        uid(u) for u in ctx.state.units_at(action.get("stack")) if u.get("side") == action.side
+        and not u.get("activated") and uid(u) not in d["react"]]
+
+
 def react_cost(ctx: Any, side: str, units: list[str]) -> int:
     """IPs to activate ``units`` for reaction (script ip_cost, interpretation reaction-cost)."""
     per = int(ctx.value("ip_cost", {"ip_use": "reaction", "side": side, "supplied": True}))
@@ -222,9 +226,8 @@ def _check_react(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[Re
     if bad:
         return bad
     hex_ = action.get("stack")
-    here = [u["id"] for u in ctx.state.units_at(hex_) if u.get("side") == action.side
-            and not u.get("activated") and u["id"] not in d["react"]]
-    units = list(action.get("units") or ()) or here
+    here = react_units(ctx, action, d, given=False)
+    units = react_units(ctx, action, d)
     if not units or any(u not in here for u in units):
         return _r(f"no unactivated unit of {action.side} in {hex_} to activate for reaction", "2.0", "2.4A")
     for u in units:

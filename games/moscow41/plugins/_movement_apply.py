@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from casebook.areas.moving_stack import mark_moved
+from casebook.areas.rail import counted as rail_counted
 from casebook.areas.rail import railhead_reach
+from casebook.areas.results import awaiting as results_pending  # 10.0F: a result awaits a choice
 from casebook.areas.terrain_costs import enemy_hexes, ezoc, step_cost, zoc_treatment
 from casebook.content.cases import implements
 from casebook.core.errors import IllegalActionError
@@ -22,7 +25,6 @@ from casebook.games.moscow41.plugins._movement_state import (
     finish_current,
     save,
     start_current,
-    uid,
 )
 
 __all__ = ["APPLY", "after_overrun", "finish_overrun", "results_pending"]
@@ -48,7 +50,7 @@ def _move(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[str, Any]
         if dropped:
             # 9.1E (movement.rules, move_after_drop_off): units dropped off end their movement
             if not ctx.allowed("move_after_drop_off", {}):
-                d["moved"] = sorted(set(d["moved"]) | set(dropped))
+                mark_moved(d, dropped)
             cur["units"] = units
             ctx.record("drop-off", ["9.1E"], {"units": dropped, "hex": hex_}, source="movement.move",
                        side=action.side)
@@ -148,11 +150,6 @@ def after_overrun(ctx: Any, side: str, d: dict[str, Any], hex_: str, target: str
     return {"units": alive, "hex": target, "mp": cost, "advanced": advanced, "cases": cases}
 
 
-def results_pending(ctx: Any) -> bool:
-    """Whether a combat result awaits a player's choice (the `results` plugin's queue, 10.0F)."""
-    return bool((ctx.state.plugin_data("results") or {}).get("queue"))
-
-
 @implements("9.5B", "9.5D", "10.0F")
 def finish_overrun(ctx: Any) -> dict[str, Any] | None:
     """After any action: an overrun whose combat result waited for the players' choices (who
@@ -200,13 +197,13 @@ def _rail(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[str, Any]
     units = list(action.get("units") or ()) or _eligible(ctx, step, action.side, d, hex_)
     path = railhead_reach(ctx, action.side, hex_)[0][dest]
     _place(ctx, units, dest)
-    combat = [u for u in units if ctx.state.unit(u).get("class") != "hq"]
-    d["rail_units"] = int(d["rail_units"]) + len(combat)
+    counted = rail_counted(ctx, units)  # 9.9E (movement.rules, rail_units_counted): HQs do not count
+    d["rail_units"] = int(d["rail_units"]) + counted
     d["railed"] = sorted(set(d["railed"]) | set(units))
-    d["moved"] = sorted(set(d["moved"]) | set(units))
-    if step == "movement" and len(combat) < len(units):
+    mark_moved(d, units)
+    if step == "movement" and counted < len(units):
         d["rail_hq"] = True
-    cases = ["9.9I", "9.9J"] + (["9.9E"] if len(combat) < len(units) else [])
+    cases = ["9.9I", "9.9J"] + (["9.9E"] if counted < len(units) else [])
     ctx.record("rail-move", cases, {"units": units, "from": hex_, "to": dest, "path": path,
                                     "capacity_used": d["rail_units"]},
                source="movement.rail", side=action.side)
@@ -218,12 +215,10 @@ def _rail(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[str, Any]
 def _react(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[str, Any]:
     """Pay the reaction IPs (2.4A, 0.7.3.4A; interpretation reaction-cost) and mark the stack
     Activated (0.7.3.4B); it then moves with half its MA (9.7)."""
-    from casebook.games.moscow41.plugins._movement_actions import react_cost
+    from casebook.games.moscow41.plugins._movement_actions import react_cost, react_units
     finish_current(ctx, d)
     hex_ = action.get("stack")
-    units = list(action.get("units") or ()) or [
-        uid(u) for u in ctx.state.units_at(hex_) if u.get("side") == action.side
-        and not u.get("activated") and uid(u) not in d["react"]]
+    units = react_units(ctx, action, d)
     cost = react_cost(ctx, action.side, units)
     ctx.state.add_track("ip", -cost, action.side)
     # 0.7.3.4B (movement.rules, leave_reacting_unactivated): the reacting units are marked Activated

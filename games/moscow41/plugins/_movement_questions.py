@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from casebook.areas.rail import capacity_left, railhead_reach
+from casebook.areas.rail import capacity_left, counted, railhead_reach
 from casebook.areas.terrain_costs import step_cost
 from casebook.content.cases import implements
 from casebook.core.actions import Action
@@ -39,10 +39,9 @@ def rail_answer(ctx: Any, hex_: str, units: list[str]) -> dict[str, Any]:
     side = ctx.state.unit(units[0]).get("side", "")
     d = data(ctx)
     dests, why = railhead_reach(ctx, side, hex_)
-    combat = [u for u in units if ctx.state.unit(u).get("class") != "hq"]
     whole = Action.make("rail-move", side, stack=hex_, to=next(iter(sorted(dests)), hex_), units=units)
     return {"stack": hex_, "units": units, "capacity_left": capacity_left(ctx, d["rail_units"]),
-            "combat_units": len(combat), "railheads": {k: dests[k] for k in sorted(dests)}, "refused": why,
+            "combat_units": counted(ctx, units), "railheads": {k: dests[k] for k in sorted(dests)}, "refused": why,
             "offered": [str(a) for a in rail_moves(ctx, side, hex_, units, d)],
             "refusals": _refusals(ctx, whole),
             "cases": ["9.9A", "9.9B", "9.9C", "9.9D", "9.9E", "9.9I"]}

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from casebook.areas import force_march
+from casebook.areas import force_march, moving_stack
 from casebook.areas.terrain_costs import weather, zoc_treatment
 from casebook.content.cases import implements
 from casebook.games.moscow41.plugins._movement_costs import is_supplied, move_class, movement_allowance
@@ -31,6 +31,9 @@ PLUGIN = "movement"
 #: The steps this plugin owns -> the movement mode of their stacks.
 MODE = {"movement": "stack", "reaction_movement": "reaction", "unactivated_movement": "unactivated"}
 STEPS = frozenset(MODE)
+#: the plugin data's own books besides ``moved`` and ``current``: units activated for reaction
+#: (0.7.3.4), units railed this phase and the rail capacity used (9.9A-E), an HQ railed (9.9G)
+_DEFAULTS = {"react": [], "railed": [], "rail_units": 0, "rail_hq": False}
 
 
 def uid(unit: Mapping[str, Any]) -> str:
@@ -38,27 +41,14 @@ def uid(unit: Mapping[str, Any]) -> str:
 
 
 def data(ctx: Any) -> dict[str, Any]:
-    """The movement plugin data with defaults filled in (a copy)."""
-    d = ctx.state.plugin_data(PLUGIN) or {}
-    d.setdefault("moved", [])
-    d.setdefault("react", [])
-    d.setdefault("railed", [])
-    d.setdefault("rail_units", 0)
-    d.setdefault("rail_hq", False)
-    cur = d.get("current")
-    if cur and cur.get("units"):
-        # units of the moving stack eliminated or displaced meanwhile (an overrun's results) drop
-        # out of it; a stack with none left has ended its move (9.1D)
-        here = [u for u in cur["units"] if ctx.state.has_unit(u) and ctx.state.unit(u).get("hex") == cur["hex"]]
-        if len(here) != len(cur["units"]):
-            cur = dict(cur, units=here)
-            d["current"] = cur if here else None
-    return d
+    """The movement plugin data with defaults filled in (a copy; the shared
+    :func:`casebook.areas.moving_stack.book`: units of the moving stack eliminated or displaced
+    meanwhile, by an overrun's results, drop out of it; one with none left has ended its move, 9.1D)."""
+    return moving_stack.book(ctx, PLUGIN, _DEFAULTS)
 
 
 def save(ctx: Any, d: dict[str, Any]) -> None:
-    ctx.state.set_plugin_data(PLUGIN, d)
-    ctx.changed()
+    moving_stack.save(ctx, PLUGIN, d)
 
 
 @implements("0.7.3.2A", "0.7.3.4A", "0.7.3.7")
@@ -100,45 +90,37 @@ def eligible_stacks(ctx: Any, step: str, side: str, d: Mapping[str, Any]) -> dic
 def mover(ctx: Any, units: list[str], hex_: str, mode: str) -> tuple[Mover, dict[str, Any]]:
     """A fresh :class:`Mover` for ``units`` in ``hex_`` and its MA answer (9.1A, 9.3, 9.7, 9.8B)."""
     ma = movement_allowance(ctx, units, mode)
+    return _stack_mover(ctx, units, hex_, ma["ma"], fresh=True, max_hexes=ma["max_hexes"], at_start=True), ma
+
+
+def _stack_mover(ctx: Any, units: Sequence[str], hex_: str, budget: int, **flags: Any) -> Mover:
     us = [ctx.state.unit(u) for u in units]
     classes = frozenset(move_class(ctx, u) for u in us)
-    side = us[0].get("side", "")
-    return Mover(tuple(units), side, hex_, classes, zoc_treatment(ctx, classes), ma["ma"],
-                 fresh=True, max_hexes=ma["max_hexes"], at_start=True), ma
+    return Mover(tuple(units), us[0].get("side", ""), hex_, classes, zoc_treatment(ctx, classes), budget, **flags)
 
 
 def current_mover(ctx: Any, cur: Mapping[str, Any], units: list[str] | None = None) -> Mover:
     """The :class:`Mover` continuing the stack being moved (budget = MPs left)."""
-    units = list(units or cur["units"])
-    us = [ctx.state.unit(u) for u in units]
-    classes = frozenset(move_class(ctx, u) for u in us)
-    return Mover(tuple(units), us[0].get("side", ""), cur["hex"], classes, zoc_treatment(ctx, classes),
-                 cur["budget"] - cur["spent"], fresh=cur["spent"] == 0,
-                 max_hexes=1 if cur["mode"] == "unactivated" else None,
-                 at_start=cur["hexes"] == 0 and cur["allotment"] == 1)
+    return _stack_mover(ctx, list(units or cur["units"]), cur["hex"], cur["budget"] - cur["spent"],
+                        fresh=cur["spent"] == 0, max_hexes=1 if cur["mode"] == "unactivated" else None,
+                        at_start=cur["hexes"] == 0 and cur["allotment"] == 1)
 
 
 def start_current(ctx: Any, d: dict[str, Any], units: list[str], hex_: str, mode: str) -> dict[str, Any]:
     """Begin moving a new stack: the previous one's movement is over (9.1D, 0.7.3.2B)."""
     finish_current(ctx, d)
     ma = movement_allowance(ctx, units, mode)
-    d["current"] = {"units": list(units), "hex": hex_, "spent": 0, "budget": ma["ma"], "mode": mode,
-                    "supplied": {u: is_supplied(ctx, u) for u in units}, "spent_all": False,
-                    "stopped": False, "hexes": 0, "allotment": 1, "rail": False}
-    return d["current"]
+    return moving_stack.begin(d, units, hex_, ma["ma"], mode=mode, supplied={u: is_supplied(ctx, u) for u in units},
+                              spent_all=False, stopped=False, hexes=0, allotment=1, rail=False)
 
 
 @implements("9.1B", "9.1D", "0.7.3.2B")
 def finish_current(ctx: Any, d: dict[str, Any]) -> None:
     """End the stack being moved: its unused MPs are lost (9.1B), it cannot move again this
     activation (9.1D); a force march ends with its fatigue roll (9.6C, 0.7.3.2B)."""
-    cur = d.pop("current", None)
-    if not cur:
-        return
-    units = [u for u in cur["units"] if ctx.state.has_unit(u)]
-    if cur.get("allotment") == 2 and units:
+    cur, units = moving_stack.end(ctx, d)
+    if cur and cur.get("allotment") == 2 and units:
         fatigue_roll(ctx, units, cur.get("supplied") or {})
-    d["moved"] = sorted(set(d["moved"]) | set(cur["units"]))
 
 
 @implements("13.0C")
@@ -147,24 +129,7 @@ def replace_units(ctx: Any, old: str, new: Sequence[str], mp_cost: int = 0) -> N
     division broken down during its movement, 13.0C): in the stack being moved they go on with
     its MPs left less ``mp_cost`` (none left below zero), and they count as moved, reacting or
     railed where it did. Changes the state only when ``old`` is in the bookkeeping."""
-    raw = ctx.state.plugin_data(PLUGIN)
-    if not raw:
-        return
-    d = dict(raw)
-    swap = lambda ids: [n for i in ids for n in ((*new,) if i == old else (i,))]  # noqa: E731
-    changed = False
-    for key in ("moved", "react", "railed"):
-        if old in d.get(key, ()):
-            d[key], changed = sorted(swap(d[key])), True
-    cur = d.get("current")
-    if cur and old in cur.get("units", ()):
-        supplied = dict(cur.get("supplied") or {})
-        was = supplied.pop(old, True)
-        d["current"] = dict(cur, units=swap(cur["units"]), supplied={**supplied, **{n: was for n in new}},
-                            spent=min(cur["budget"], cur["spent"] + max(0, mp_cost)))
-        changed = True
-    if changed:
-        save(ctx, d)
+    moving_stack.replace_unit(ctx, PLUGIN, ("moved", "react", "railed"), old, new, mp_cost, flags=("supplied",))
 
 
 #: the cases the force march fatigue roll cites (9.6C), its result (applied at once, 9.6F) and a

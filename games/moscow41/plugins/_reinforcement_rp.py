@@ -10,6 +10,7 @@ from casebook.content.cases import implements
 from casebook.core.actions import Action
 from casebook.core.dice import roll
 from casebook.core.hooks import Refusal
+from casebook.core.trace import Trace
 
 __all__ = ["KINDS", "collect_rps", "rp_facts", "rp_refusals", "rp_actions", "apply_rp",
            "rebuildable", "rebuild_choices", "rebuild_refusals", "rebuild_actions", "apply_rebuild"]
@@ -179,7 +180,7 @@ def apply_rebuild(ctx: Any, action: Action) -> dict[str, Any]:
     e_cost, e_dice = ctx.quantity("rebuild_rp_cost", {}), ctx.quantity("rebuild_delay_dice", {})
     st.add_track("rp", -e_cost.value, side, "infantry")
     dice = int(e_dice.value)
-    total = roll(st, dice, purpose="rebuild delay", cases=["12.3B"], trace=ctx.trace or _NoTrace(),
+    total = roll(st, dice, purpose="rebuild delay", cases=["12.3B"], trace=ctx.trace or Trace(),
                  source="reinforcement.apply_rebuild")
     st.add_pending(action.get("into"), st.turn + total)
     ctx.changed()
@@ -188,9 +189,3 @@ def apply_rebuild(ctx: Any, action: Action) -> dict[str, Any]:
     ctx.record("rebuild", ("12.3B", "12.3C"), data, source="reinforcement.apply_rebuild", side=side)
     return {**data, "cases": ["12.3B", "12.3C"]}
 
-
-class _NoTrace:
-    """A trace that keeps nothing (an action applied on a context without a trace)."""
-
-    def record(self, *args: Any, **kwargs: Any) -> None:
-        return None

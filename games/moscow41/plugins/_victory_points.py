@@ -2,7 +2,7 @@
 
 Readings (docs/ask/vp.md):
 
-- town IP values are the initiative plugin's (quantity ``town_ip``: the Initiative Chart, 0.2.2.10:
+- town IP values are the ``initiative`` area's (quantity ``town_ip``: the Initiative Chart, 0.2.2.10:
   the chart is authoritative, on the pack's map; the inline map's ``towns`` on a test map);
 - "controlled" is ``state.control`` (1.1B, kept by the control owner); "can trace a supply line
   to the hex" (17.1) is the supply plugin's ``casebook_supply`` for a friendly unit in the hex,
@@ -20,11 +20,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from casebook.areas.initiative import town_values
 from casebook.areas.scenario_victory import held_values, points_verdict, taken_hexes
 from casebook.content.cases import implements
 from casebook.core.hexgrid import hex_label
-
-from .initiative import town_values
 
 __all__ = ["PLUGIN", "NON_COMBAT", "PROBE", "town_ips", "moscow_taken",
            "moscow_hexes", "losses", "side_facts", "vp_answer"]
@@ -37,8 +36,8 @@ PROBE = {"id": "_victory-supply-probe", "class": "infantry", "size": "division",
 
 
 def town_ips(ctx: Any) -> dict[str, int]:
-    """Hex label -> IP value of every town and city hex (1.1A): the initiative plugin's
-    :func:`~.initiative.town_values` (quantity ``town_ip``: the Initiative Chart's row of the hex
+    """Hex label -> IP value of every town and city hex (1.1A): the ``initiative`` area's
+    :func:`casebook.areas.initiative.town_values` (quantity ``town_ip``: the Initiative Chart's row of the hex
     on the pack's map, 1.1C and 0.2.2.10; the inline map's ``towns`` on a position with its own map)."""
     return {h: int(v["ip"]) for h, v in town_values(ctx).items()}
 

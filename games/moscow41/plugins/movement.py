@@ -23,6 +23,7 @@ from typing_extensions import TypedDict
 from casebook.areas import terrain_costs as terrain
 from casebook.areas._movement_reach import case_order
 from casebook.areas.movement import path_hexes, stack_for
+from casebook.areas.moving_stack import mark_moved
 from casebook.areas.rail import capacity_left, rail_templates
 from casebook.content.cases import implements
 from casebook.core.errors import QuestionError
@@ -164,20 +165,15 @@ def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Mappi
     if question not in QUESTIONS:
         return None
     mode = options.get("as") or "stack"
+    arity = {"rail": 1, "overrun": 2, "reach": 1}.get(question)
+    if (len(args) != arity) if arity else len(args) < 2:
+        raise QuestionError("usage: " + QUESTIONS[question])
     if question == "rail":
-        if len(args) != 1:
-            raise QuestionError("usage: " + QUESTIONS["rail"])
         return questions.rail_answer(ctx, *stack_for(ctx, args[0]))
     if question == "overrun":
-        if len(args) != 2:
-            raise QuestionError("usage: " + QUESTIONS["overrun"])
         return questions.overrun_answer(ctx, *stack_for(ctx, args[0]), args[1])
     if question == "reach":
-        if len(args) != 1:
-            raise QuestionError("usage: " + QUESTIONS["reach"])
         return reach_answer(ctx, args[0], mode)
-    if len(args) < 2:
-        raise QuestionError("usage: " + QUESTIONS["move"])
     return move_answer(ctx, args[0], list(args[1:]), mode)
 
 
@@ -249,9 +245,8 @@ def casebook_step_end(ctx: Any, phase: str, step: str) -> None:
         d = data(ctx)
         finish_current(ctx, d)
         if step == "movement" and ctx.state.phasing:
-            done = {uid(u) for u in ctx.state.units
-                    if u.get("side") == ctx.state.phasing and u.get("activated")}
-            d["moved"] = sorted(set(d["moved"]) | done)
+            mark_moved(d, (uid(u) for u in ctx.state.units
+                           if u.get("side") == ctx.state.phasing and u.get("activated")))
         save(ctx, d)
     elif step == "recovery" and ctx.state.plugin_data("movement") is not None:
         ctx.state.set_plugin_data("movement", None)

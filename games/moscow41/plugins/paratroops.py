@@ -22,12 +22,13 @@ from pydantic import ConfigDict, Field
 from typing_extensions import TypedDict
 
 from casebook.areas import airdrop
+from casebook.areas.reinforcement import due_turn
 from casebook.content.cases import implements
 from casebook.core.actions import Action
 from casebook.core.errors import QuestionError
 from casebook.core.hooks import Refusal, hookimpl
 
-from ._reinforcement_entry import due_turn
+from ._area_config import phasing
 
 __all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "AIRDROP", "lose_step", "take_off_schedule",
            "casebook_legal_actions", "casebook_validate_action", "casebook_apply_action",
@@ -98,20 +99,11 @@ AIRDROP = airdrop.Airdrop(
     lose_step=lose_step, on_drop=take_off_schedule)
 
 
-def _phasing(ctx: Any, phase: str) -> str | None:
-    if ctx.state.phasing:
-        return ctx.state.phasing
-    first = ctx.state.first_player
-    if first is None:
-        return None
-    return first if phase.startswith("first") else ctx.state.other_side(first)
-
-
 @hookimpl
 def casebook_legal_actions(ctx: Any, phase: str, step: str) -> list[Action]:
     """In the phasing side's Replacement and Reinforcement Step: one ``drop`` per eligible unit of
     the side and target hex, unless a unit was already dropped this turn (15.1C)."""
-    side = _phasing(ctx, phase)
+    side = phasing(ctx, phase)
     if step != REINFORCEMENT_STEP or side is None or str(ctx.state.turn) in airdrop.data(ctx, AIRDROP)["drops"]:
         return []
     units = airdrop.eligible_units(ctx, AIRDROP, side)
@@ -149,7 +141,7 @@ def casebook_apply_action(ctx: Any, action: Any) -> Any:
 @hookimpl
 def casebook_step_start(ctx: Any, phase: str, step: str) -> None:
     """At the beginning of the Soviet turn (its IP Collection Step) lift last turn's scatter (15.3A)."""
-    if step == "ip_collection" and _phasing(ctx, phase) == "soviet":
+    if step == "ip_collection" and phasing(ctx, phase) == "soviet":
         airdrop.lift_scatter(ctx, AIRDROP, "soviet")
 
 

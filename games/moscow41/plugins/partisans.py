@@ -30,6 +30,8 @@ from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import parse_hex
 from casebook.core.hooks import Refusal, hookimpl
 
+from ._area_config import phasing
+
 __all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "MARKER", "TALLY", "markers", "enemy_distance",
            "remove_markers_entered", "casebook_legal_actions", "casebook_validate_action",
            "casebook_apply_action", "casebook_after_action", "casebook_step_end",
@@ -50,15 +52,6 @@ FAR = 999
 RECOVERY_STEP = "recovery"
 #: German movement actions (16.3B)
 MOVEMENT_KINDS = frozenset({"move", "force-march", "rail-move", "react-move"})
-
-
-def _phasing(ctx: Any, phase: str) -> str | None:
-    if ctx.state.phasing:
-        return ctx.state.phasing
-    first = ctx.state.first_player
-    if first is None:
-        return None
-    return first if phase.startswith("first") else ctx.state.other_side(first)
 
 
 #: Moscow '41's names for the shared area ``unit_points``: the Soviets remove remnants in their
@@ -99,7 +92,7 @@ def remove_markers_entered(ctx: Any, action: Any) -> list[str]:
 def casebook_legal_actions(ctx: Any, phase: str, step: str) -> list[Action]:
     """Soviet Recovery Step: ``disband-remnant`` per remnant (``place-partisan`` is a declared
     action: the ``declared_actions`` plugin lists it)."""
-    return unit_points.offers(ctx, TALLY, _phasing(ctx, phase), step)
+    return unit_points.offers(ctx, TALLY, phasing(ctx, phase), step)
 
 
 @hookimpl
@@ -133,7 +126,7 @@ def casebook_step_end(ctx: Any, phase: str, step: str) -> None:
     combined")."""
     if step != RECOVERY_STEP:
         return
-    side = _phasing(ctx, phase)
+    side = phasing(ctx, phase)
     if side == TALLY.side:
         unit_points.remove_unsupplied(ctx, TALLY)
         unit_points.award_points(ctx, TALLY)

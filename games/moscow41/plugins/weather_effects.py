@@ -35,7 +35,7 @@ from casebook.content.cases import implements
 from casebook.core.hooks import hookimpl
 from casebook.script.values import MissingFactError
 
-__all__ = ["REQUIRES", "STATE_SCHEMA", "effects_of", "setting", "SIDES", "weather_effects", "casebook_weather_effects"]
+__all__ = ["REQUIRES", "STATE_SCHEMA", "effects_of", "SIDES", "weather_effects", "casebook_weather_effects"]
 
 #: What the pack must hold for this plugin (src/casebook/content/requires.py; checked by ``casebook lint``).
 REQUIRES = {
@@ -51,17 +51,6 @@ _NO_EFFECT = {
     "frozen": ("no effect on IP collection, force march die rolls or combat; as Dry ground but "
                "for ZOCs and ski units", ("4.2A", "3.5B")),
 }
-
-
-def setting(ctx: Any, name: str) -> Any:
-    """The position's value of setting ``name``, else the reading the interpretations register
-    takes (its ``setting.value``)."""
-    default = None
-    for entry in ctx.pack.interpretations.values():
-        spec = entry.get("setting") or {}
-        if spec.get("name") == name:
-            default = spec.get("value")
-    return ctx.state.setting(name, default)
 
 
 def _fired_terms(e: Any) -> list[Any]:
@@ -122,7 +111,7 @@ def _columns(ctx: Any, temperature: str, ground: str) -> list[dict[str, Any]]:
 
 def _zoc(ctx: Any, temperature: str, ground: str) -> list[dict[str, Any]]:
     facts = {"temperature": temperature, "ground": ground, "unit_class": "infantry",
-             "no_zoc_scope": setting(ctx, "no_zoc_scope")}
+             "no_zoc_scope": ctx.state.setting("no_zoc_scope", ctx.engine.setting_defaults.get("no_zoc_scope"))}
     verdict = ctx.permission("exert_zoc", facts)
     if verdict.value:
         return []

@@ -22,19 +22,12 @@ from typing import Any
 from casebook.core.dice import roll
 from casebook.core.trace import Trace
 
-__all__ = ["fatigue_roll", "decided"]
+from ._results_losses import decided
+
+__all__ = ["fatigue_roll"]
 
 #: A ``force_march_fatigue`` value -> the word of the trace's ``effects``.
 _EFFECT_WORD = {"fatigue": "fatigued"}
-
-
-def decided(ctx: Any, quantity: str, facts: Mapping[str, Any]) -> tuple[Any, list[str]]:
-    """``(value, cases)`` of a ``first`` quantity: its value and the cases of the line that
-    decided it (the first term that fired, else the ``otherwise`` line)."""
-    e = ctx.quantity(quantity, facts)
-    term = next((ln for ln in e.lines if ln.kind == "term" and ln.fired), None)
-    line = term or next((ln for ln in e.lines if ln.kind == "start"), None)
-    return e.value, list(line.cases) if line is not None else list(e.cases)
 
 
 def fatigue_roll(ctx: Any, units: Sequence[str], facts: Mapping[str, Any], *, fails_at: int,

@@ -37,7 +37,7 @@ from ._zoc_cites import line_cases
 from .retreat import retreat_cases, retreat_paths, retreat_refusal
 
 __all__ = ["STATE_SCHEMA", "REQUIRES", "STEPS", "QUESTIONS", "TABLES", "result_row", "steps_of", "step_loss", "retreat_paths",
-           "retreat_refusal", "options", "run", "start", "apply_result"]
+           "retreat_refusal", "options", "run", "start", "apply_result", "awaiting"]
 
 QUESTIONS = {"retreat": "retreat UNIT — the legal retreat paths of UNIT, best first, or why it would be eliminated"}
 PLUGIN = "area_results"
@@ -230,6 +230,11 @@ def apply_result(ctx: Any, outcome: Mapping[str, Any], interactive: bool = False
     advance. Without ``interactive`` every choice follows the policy (:func:`options` order)."""
     defenders = [u["id"] for u in ctx.state.units_at(str(outcome["hex"]))]
     return run(ctx, start(ctx, outcome, defenders), interactive)
+
+
+def awaiting(ctx: Any) -> bool:
+    """Whether a combat result awaits a player's choice (the queue of the result in progress)."""
+    return _pending(ctx) is not None
 
 
 def _pending(ctx: Any) -> dict[str, Any] | None:
