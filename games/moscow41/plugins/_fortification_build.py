@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from casebook.areas import fieldworks as fw
+from casebook.areas.reinforcement import probe
 from casebook.content.cases import implements
 from casebook.core.actions import Action
 from casebook.core.hexgrid import hex_label, parse_hex
@@ -48,39 +49,17 @@ def combat_units(ctx: Any, hex_: str, side: str = "soviet") -> list[str]:
             if u.get("side") == side and u.get("class") not in ("hq", "remnant")]
 
 
-def _supplied(ctx: Any, uid: str) -> bool:
-    answer = ctx.hook.casebook_supply(ctx=ctx, unit=uid)
-    return True if answer is None else bool(answer.get("in_supply"))
-
-
 def _hex_supplied(ctx: Any, hex_: str) -> bool:
     """14.1C: a Soviet supply line from ``hex_`` — a Soviet unit there is asked about, else a
-    probe unit placed there on a copy of the state (the supply hook is asked about units)."""
+    probe unit placed there (the reinforcement area's supply probe)."""
     here = [u["id"] for u in ctx.state.units_at(hex_) if u.get("side") == "soviet"]
-    if here:
-        return _supplied(ctx, here[0])
-    return probe_supply(ctx, [hex_])[hex_]
+    return probe.supplied(ctx, here[0]) if here else probe_supply(ctx, [hex_])[hex_]
 
 
 def probe_supply(ctx: Any, hexes: list[str]) -> dict[str, bool]:
-    """Whether a Soviet unit could trace supply from each of ``hexes`` (empty of Soviet units):
-    probe units are put on one copy of the state and asked about together (so the supply area
-    computes its maps once); a hex in a German ZOC gets a copy of its own, as a probe there
-    could open an EZOC on another probe's path (5.4). Memoised in ``ctx.memo``."""
-    memo = ctx.memo.setdefault("fortification.probe", {})
-    todo = [h for h in hexes if h not in memo]
-    if todo:
-        batch = [h for h in todo if not _german_zoc(ctx, h)]
-        groups = [batch] if batch else []
-        groups += [[h] for h in todo if h not in batch]
-        for group in groups:
-            trial = ctx.state.clone()
-            for h in group:
-                trial.add_unit({**_PROBE, "id": f"{_PROBE['id']}_{h}", "hex": h})
-            tctx = ctx.engine.ctx(trial)
-            for h in group:
-                memo[h] = _supplied(tctx, f"{_PROBE['id']}_{h}")
-    return {h: memo[h] for h in hexes}
+    """Whether a Soviet infantry division could trace supply from each of ``hexes`` (empty of
+    Soviet units), all probes asked together (see ``casebook.areas.reinforcement.probe``)."""
+    return probe.probe_supply(ctx, hexes, _PROBE)
 
 
 def _german_zoc(ctx: Any, hex_: str) -> bool:
@@ -119,13 +98,9 @@ def hex_facts(ctx: Any, hex_: str, supplied: bool | None = None) -> dict[str, An
 
 
 def _payment(ctx: Any, facts: Mapping[str, Any], cost: int) -> dict[str, int] | None:
-    """How ``cost`` FPs are paid: Moscow FPs first where they may be used (they are lost at the
-    end of the step anyway, 14.1G), then normal FPs; None if there are not enough."""
-    moscow = ctx.state.track("fp", "moscow") if ctx.allowed("spend_moscow_fp", facts) else 0
-    use_moscow = min(moscow, cost)
-    if ctx.state.track("fp", "normal") < cost - use_moscow:
-        return None
-    return {"moscow": use_moscow, "normal": cost - use_moscow}
+    """Moscow FPs first where they may be used (they are lost at the end of the step anyway,
+    14.1G), then normal FPs; None if there are not enough."""
+    return fw.payment(ctx, WORKS, ("moscow", "normal"), {"moscow": "spend_moscow_fp"}, facts, cost)
 
 
 @implements("14.1A", "14.1B", "14.1C", "14.1D", "14.1E", "14.1G")

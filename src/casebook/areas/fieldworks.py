@@ -35,7 +35,7 @@ from casebook.core.actions import Action
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal
 
-__all__ = ["Works", "data", "save", "has_marker", "collect_points", "expire_points", "printed_protecting",
+__all__ = ["Works", "data", "save", "has_marker", "collect_points", "expire_points", "payment", "printed_protecting",
            "work_info", "attack_facts", "entered_hexes", "destroy_entered", "note_acted", "acted",
            "action_units", "formation_stack", "formation_refusals", "apply_formation", "formation_offers",
            "formation_facts", "move_refusals", "forbidding"]
@@ -147,6 +147,19 @@ def expire_points(ctx: Any, w: Works) -> int:
             ctx.record(w.events["lost"][0], w.cases["lost"], {kind: n}, source=w.events["lost"][1])
             lost += n
     return lost
+
+
+def payment(ctx: Any, w: Works, order: Iterable[str], permits: Mapping[str, str], facts: Mapping[str, Any],
+            cost: int) -> dict[str, int] | None:
+    """How ``cost`` points are paid: kind by kind in ``order``, a kind named in ``permits`` only
+    where its permission allows it (facts ``facts``); None if there are not enough."""
+    paid: dict[str, int] = {}
+    left = cost
+    for kind in order:
+        usable = kind not in permits or ctx.allowed(permits[kind], facts)
+        paid[kind] = min(ctx.state.track(w.track, kind) if usable else 0, left)
+        left -= paid[kind]
+    return None if left > 0 else paid
 
 
 def printed_protecting(ctx: Any, w: Works, hex_: str) -> list[str]:
