@@ -167,20 +167,7 @@ def apply_build(ctx: Any, action: Action) -> dict[str, Any]:
     hex_ = action.get("hex")
     facts = hex_facts(ctx, hex_)
     explained = ctx.quantity("fort_cost", facts)
-    cost = explained.value
-    paid = _payment(ctx, facts, cost)
-    for pool, n in paid.items():
-        if n:
-            ctx.state.add_track("fp", -n, pool)
-    ctx.state.add_marker("fortification", hex_)
-    builder = None
-    if not (facts["hex_city"] or facts["hex_town"] or facts["moscow_distance"] <= 2):
-        builder = action.get("unit") or combat_units(ctx, hex_)[0]
-        rec = fw.data(ctx, WORKS)
-        rec.setdefault("builders", {})[builder] = ctx.state.turn
-        fw.save(ctx, WORKS, rec)
-    ctx.changed()
-    out = {"hex": hex_, "cost": cost, "paid": paid, "unit": builder}
-    ctx.record("fortification-built", ("14.1A", "14.1B", "14.1D"), {**out, "lines": ctx.fired_lines(explained)},
-               source="fortification.apply_build", side=action.side)
-    return {**out, "cases": ["14.1A", "14.1B"] + (["14.1D"] if builder else [])}
+    paid = _payment(ctx, facts, explained.value)
+    pinned = not ctx.allowed("builder_moves", facts)  # 14.1D in fortification.rules
+    builder = (action.get("unit") or combat_units(ctx, hex_)[0]) if pinned else None
+    return fw.build_work(ctx, WORKS, action, explained, paid or {}, builder)

@@ -32,7 +32,8 @@ WORKS = fw.Works(
     march_kind="force-march", advance_kind="advance",
     cases={"collected": ("14.1A", "14.1F", "14.1H"), "lost": ("14.1G",), "across": ("14.2A", "14.2B"),
            "fortified": ("14.2A", "14.2B", "14.2C"), "helps": ("14.2E",), "destroyed": ("14.3A", "14.3B"),
-           "form": ("14.4A",), "removed": ("14.4A", "14.4B"), "unit": ("14.4C",), "builder": ("14.1D",)},
+           "form": ("14.4A",), "removed": ("14.4A", "14.4B"), "unit": ("14.4C",), "builder": ("14.1D",),
+           "built": ("14.1A", "14.1B", "14.1D"), "placed": ("14.1A", "14.1B")},
     texts={"steps": "hedgehogs are formed by the phasing player in the Command or Movement Step "
                     "and removed in the Movement Step",
            "stack": "no activated German unit {what} in {hex}", "in_formation": "in hedgehog formation",
@@ -40,7 +41,8 @@ WORKS = fw.Works(
            "pinned": "in hedgehog formation, cannot move: {units}",
            "spent": "spent all MPs removing the Hedgehog marker: {units}",
            "builder": "stays to build a fortification this turn: {units}"},
-    events={"collected": ("fp-collected", "fortification.collect_fps"),
+    events={"built": ("fortification-built", "fortification.apply_build"),
+            "collected": ("fp-collected", "fortification.collect_fps"),
             "lost": ("fp-lost", "fortification.expire_moscow_fps"),
             "destroyed": ("fortification-destroyed", "fortification.destroy_entered"),
             "formation": ("hedgehog", "fortification.apply_hedgehog")})

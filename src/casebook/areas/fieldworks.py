@@ -35,7 +35,7 @@ from casebook.core.actions import Action
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal
 
-__all__ = ["Works", "data", "save", "has_marker", "collect_points", "expire_points", "payment", "printed_protecting",
+__all__ = ["Works", "data", "save", "has_marker", "collect_points", "expire_points", "payment", "build_work", "printed_protecting",
            "work_info", "attack_facts", "entered_hexes", "destroy_entered", "note_acted", "acted",
            "action_units", "formation_stack", "formation_refusals", "apply_formation", "formation_offers",
            "formation_facts", "move_refusals", "forbidding"]
@@ -160,6 +160,28 @@ def payment(ctx: Any, w: Works, order: Iterable[str], permits: Mapping[str, str]
         paid[kind] = min(ctx.state.track(w.track, kind) if usable else 0, left)
         left -= paid[kind]
     return None if left > 0 else paid
+
+
+def build_work(ctx: Any, w: Works, action: Action, explained: Any, paid: Mapping[str, int],
+               builder: str | None) -> dict[str, Any]:
+    """Pay ``paid`` points (kind -> n), place a ``marker`` in the action's ``hex`` and pin
+    ``builder`` for this turn (record ``builders``, see :func:`move_refusals`); ``explained`` is
+    the cost quantity's answer. Event ``built`` (with the cost's fired lines). Returns ``{"hex",
+    "cost", "paid", "unit", "cases"}`` (``cases["placed"]``, and ``cases["builder"]`` if pinned)."""
+    hex_ = action.get("hex")
+    for kind, n in paid.items():
+        if n:
+            ctx.state.add_track(w.track, -n, kind)
+    ctx.state.add_marker(w.marker, hex_)
+    if builder:
+        rec = data(ctx, w)
+        rec.setdefault("builders", {})[builder] = ctx.state.turn
+        save(ctx, w, rec)
+    ctx.changed()
+    out = {"hex": hex_, "cost": explained.value, "paid": dict(paid), "unit": builder}
+    kind, source = w.events["built"]
+    ctx.record(kind, w.cases["built"], {**out, "lines": ctx.fired_lines(explained)}, source=source, side=action.side)
+    return {**out, "cases": [*w.cases["placed"], *(w.cases["builder"] if builder else ())]}
 
 
 def printed_protecting(ctx: Any, w: Works, hex_: str) -> list[str]:
