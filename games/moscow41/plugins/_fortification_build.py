@@ -9,77 +9,38 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from casebook.areas import fieldworks as fw
+from casebook.areas.reinforcement import probe
 from casebook.content.cases import implements
 from casebook.core.actions import Action
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal
 
-__all__ = ["PLUGIN", "FP_KINDS", "data", "save", "collect_fps", "expire_moscow_fps", "hex_facts", "build_refusals",
+from ._fortification_effects import WORKS
+
+__all__ = ["FP_KINDS", "collect_fps", "expire_moscow_fps", "hex_facts", "build_refusals",
            "build_actions", "apply_build", "combat_units", "has_marker"]
 
-PLUGIN = "fortification"
 _PROBE = {"id": "_fortification_probe", "side": "soviet", "class": "infantry", "size": "division",
           "strength": 1, "ma": 4}
 
-
-def data(ctx: Any) -> dict[str, Any]:
-    return ctx.state.plugin_data(PLUGIN) or {}
-
-
-def save(ctx: Any, rec: Mapping[str, Any]) -> None:
-    ctx.state.set_plugin_data(PLUGIN, dict(rec) or None)
-    ctx.changed()
-
-
-def has_marker(ctx: Any, kind: str, hex_: str) -> bool:
-    """Whether a ``kind`` marker stands in ``hex_`` (markers indexed once per state version)."""
-    found = ctx.memo.get("fortification.markers")
-    if found is None:
-        found = ctx.memo["fortification.markers"] = frozenset(
-            (m.get("kind"), m.get("hex")) for m in ctx.state.markers)
-    return (kind, hex_) in found
-
-
+has_marker = fw.has_marker
 #: The kinds of Soviet FPs (14.1F-H; the rule scripts' ``fp_kind`` enum), in record order.
-FP_KINDS = ("normal", "moscow")
+FP_KINDS = WORKS.point_kinds
 
 
 @implements("14.1A")
 def collect_fps(ctx: Any) -> dict[str, int]:
-    """The Soviet FPs of this turn (rule-script quantity ``fp_income``: 3 FPs on Turns 3-12, 2
-    Moscow FPs on Turns 5-7, 14.1H), received in the Soviet Reinforcement Step (14.1A). They add
-    to those saved where the scripts allow ``save_fp`` (normal FPs, 14.1F; Moscow FPs are not
-    saved, 14.1F-G). Returns the totals."""
-    turn = ctx.state.turn
-    new: dict[str, int] = {}
-    lines: list[dict[str, Any]] = []
-    for kind in FP_KINDS:
-        e = ctx.quantity("fp_income", {"fp_kind": kind})
-        new[kind] = int(e.value)
-        lines += ctx.fired_lines(e)
-        kept = ctx.state.track("fp", kind) if ctx.allowed("save_fp", {"fp_kind": kind}) else 0
-        ctx.state.add_track("fp", kept + new[kind] - ctx.state.track("fp", kind), kind)
-    ctx.changed()
-    out = {kind: ctx.state.track("fp", kind) for kind in FP_KINDS}
-    row = {"turn": turn, **new} if any(new.values()) else {}
-    ctx.record("fp-collected", ("14.1A", "14.1F", "14.1H"), {"new": row, "total": out, "lines": lines},
-               source="fortification.collect_fps", side="soviet")
-    return out
+    """The Soviet FPs of this turn (quantity ``fp_income``, 14.1H), received in the Soviet
+    Reinforcement Step (14.1A), added to those the scripts let be saved (``save_fp``: normal
+    FPs, 14.1F; Moscow FPs are not, 14.1G). Returns the totals."""
+    return fw.collect_points(ctx, WORKS)
 
 
 def expire_moscow_fps(ctx: Any) -> int:
-    """At the end of the Soviet Reinforcement Step unused FPs of a kind the scripts do not let
-    be saved (``forbid save_fp``: Moscow FPs, 14.1G; only normal FPs accumulate, 14.1F) are lost.
-    Returns the number lost."""
-    lost = 0
-    for kind in FP_KINDS:
-        n = ctx.state.track("fp", kind)
-        if n and not ctx.allowed("save_fp", {"fp_kind": kind}):
-            ctx.state.add_track("fp", -n, kind)
-            ctx.changed()
-            ctx.record("fp-lost", ("14.1G",), {kind: n}, source="fortification.expire_moscow_fps")
-            lost += n
-    return lost
+    """Unused FPs the scripts do not let be saved (Moscow FPs, 14.1G) are lost at the end of the
+    Soviet Reinforcement Step. Returns the number lost."""
+    return fw.expire_points(ctx, WORKS)
 
 
 def combat_units(ctx: Any, hex_: str, side: str = "soviet") -> list[str]:
@@ -88,39 +49,17 @@ def combat_units(ctx: Any, hex_: str, side: str = "soviet") -> list[str]:
             if u.get("side") == side and u.get("class") not in ("hq", "remnant")]
 
 
-def _supplied(ctx: Any, uid: str) -> bool:
-    answer = ctx.hook.casebook_supply(ctx=ctx, unit=uid)
-    return True if answer is None else bool(answer.get("in_supply"))
-
-
 def _hex_supplied(ctx: Any, hex_: str) -> bool:
     """14.1C: a Soviet supply line from ``hex_`` — a Soviet unit there is asked about, else a
-    probe unit placed there on a copy of the state (the supply hook is asked about units)."""
+    probe unit placed there (the reinforcement area's supply probe)."""
     here = [u["id"] for u in ctx.state.units_at(hex_) if u.get("side") == "soviet"]
-    if here:
-        return _supplied(ctx, here[0])
-    return probe_supply(ctx, [hex_])[hex_]
+    return probe.supplied(ctx, here[0]) if here else probe_supply(ctx, [hex_])[hex_]
 
 
 def probe_supply(ctx: Any, hexes: list[str]) -> dict[str, bool]:
-    """Whether a Soviet unit could trace supply from each of ``hexes`` (empty of Soviet units):
-    probe units are put on one copy of the state and asked about together (so the supply area
-    computes its maps once); a hex in a German ZOC gets a copy of its own, as a probe there
-    could open an EZOC on another probe's path (5.4). Memoised in ``ctx.memo``."""
-    memo = ctx.memo.setdefault("fortification.probe", {})
-    todo = [h for h in hexes if h not in memo]
-    if todo:
-        batch = [h for h in todo if not _german_zoc(ctx, h)]
-        groups = [batch] if batch else []
-        groups += [[h] for h in todo if h not in batch]
-        for group in groups:
-            trial = ctx.state.clone()
-            for h in group:
-                trial.add_unit({**_PROBE, "id": f"{_PROBE['id']}_{h}", "hex": h})
-            tctx = ctx.engine.ctx(trial)
-            for h in group:
-                memo[h] = _supplied(tctx, f"{_PROBE['id']}_{h}")
-    return {h: memo[h] for h in hexes}
+    """Whether a Soviet infantry division could trace supply from each of ``hexes`` (empty of
+    Soviet units), all probes asked together (see ``casebook.areas.reinforcement.probe``)."""
+    return probe.probe_supply(ctx, hexes, _PROBE)
 
 
 def _german_zoc(ctx: Any, hex_: str) -> bool:
@@ -158,20 +97,10 @@ def hex_facts(ctx: Any, hex_: str, supplied: bool | None = None) -> dict[str, An
             "already_fortified": has_marker(ctx, "fortification", hex_)}
 
 
-def _refuse(ctx: Any, action_name: str, facts: Mapping[str, Any]) -> list[Refusal]:
-    verdict = ctx.permission(action_name, facts)
-    return [Refusal(f"forbidden: {ln.text}", tuple(ln.cases), source=ln.source)
-            for ln in verdict.lines if ln.fired and ln.kind == "forbid" and not ln.overridden]
-
-
 def _payment(ctx: Any, facts: Mapping[str, Any], cost: int) -> dict[str, int] | None:
-    """How ``cost`` FPs are paid: Moscow FPs first where they may be used (they are lost at the
-    end of the step anyway, 14.1G), then normal FPs; None if there are not enough."""
-    moscow = ctx.state.track("fp", "moscow") if ctx.allowed("spend_moscow_fp", facts) else 0
-    use_moscow = min(moscow, cost)
-    if ctx.state.track("fp", "normal") < cost - use_moscow:
-        return None
-    return {"moscow": use_moscow, "normal": cost - use_moscow}
+    """Moscow FPs first where they may be used (they are lost at the end of the step anyway,
+    14.1G), then normal FPs; None if there are not enough."""
+    return fw.payment(ctx, WORKS, ("moscow", "normal"), {"moscow": "spend_moscow_fp"}, facts, cost)
 
 
 @implements("14.1A", "14.1B", "14.1C", "14.1D", "14.1E", "14.1G")
@@ -186,7 +115,7 @@ def build_refusals(ctx: Any, action: Action) -> list[Refusal]:
         facts = hex_facts(ctx, hex_)
     except (ValueError, TypeError):
         return [Refusal(f"{hex_!r} is not a hex of the map", ("14.1A",))]
-    out = _refuse(ctx, "build_fort", {**facts, "side": action.side})
+    out = fw.forbidding(ctx, "build_fort", {**facts, "side": action.side})
     unit = action.get("unit")
     if unit is not None and unit not in combat_units(ctx, hex_):
         out.append(Refusal(f"{unit} is not a Soviet combat unit in {hex_}", ("14.1D",)))
@@ -238,20 +167,7 @@ def apply_build(ctx: Any, action: Action) -> dict[str, Any]:
     hex_ = action.get("hex")
     facts = hex_facts(ctx, hex_)
     explained = ctx.quantity("fort_cost", facts)
-    cost = explained.value
-    paid = _payment(ctx, facts, cost)
-    for pool, n in paid.items():
-        if n:
-            ctx.state.add_track("fp", -n, pool)
-    ctx.state.add_marker("fortification", hex_)
-    builder = None
-    if not (facts["hex_city"] or facts["hex_town"] or facts["moscow_distance"] <= 2):
-        builder = action.get("unit") or combat_units(ctx, hex_)[0]
-        rec = data(ctx)
-        rec.setdefault("builders", {})[builder] = ctx.state.turn
-        save(ctx, rec)
-    ctx.changed()
-    out = {"hex": hex_, "cost": cost, "paid": paid, "unit": builder}
-    ctx.record("fortification-built", ("14.1A", "14.1B", "14.1D"), {**out, "lines": ctx.fired_lines(explained)},
-               source="fortification.apply_build", side=action.side)
-    return {**out, "cases": ["14.1A", "14.1B"] + (["14.1D"] if builder else [])}
+    paid = _payment(ctx, facts, explained.value)
+    pinned = not ctx.allowed("builder_moves", facts)  # 14.1D in fortification.rules
+    builder = (action.get("unit") or combat_units(ctx, hex_)[0]) if pinned else None
+    return fw.build_work(ctx, WORKS, action, explained, paid or {}, builder)

@@ -21,6 +21,7 @@ from typing import Annotated, Any
 from pydantic import ConfigDict, Field
 from typing_extensions import TypedDict
 
+from casebook.areas import fieldworks as fw
 from casebook.content.cases import implements
 from casebook.core.actions import Action
 from casebook.core.errors import QuestionError
@@ -97,10 +98,7 @@ def unit_facts(ctx: Any, uid: str) -> dict[str, Any]:
     """Facts of a unit: ``hedgehog`` (in hedgehog formation: -1 DRM when attacked, 14.4C, and
     halved when attacking, 14.4D, both in ``combat.rules``) and ``hedgehog_ignores_retreat`` (it
     may ignore R results, 14.4C)."""
-    u = ctx.state.unit(uid)
-    hedged = bool(u.get("hedgehog")) or build.has_marker(ctx, "hedgehog", u.get("hex"))
-    return {"hedgehog": {"value": hedged, "cases": ["14.4C"]},
-            "hedgehog_ignores_retreat": {"value": hedged, "cases": ["14.4C"]}}
+    return fw.formation_facts(ctx, fx.WORKS, uid, ("hedgehog", "hedgehog_ignores_retreat"))
 
 
 @hookimpl
