@@ -14,8 +14,8 @@ asserted.
 
 The reference of #14 item 7 is commit 8023ab2 (session 6's end), which ships the old (affine)
 map; this tree ships the similarity-fit map since b3bad5b. ``--old-map`` plays this tree on a
-copy of ``games/moscow41`` whose map, geography, scenarios and initiative chart are restored
-from ``b3bad5b^`` (git must be able to read this repository), so both trees play the same game:
+copy of ``games/moscow41`` whose map, geography, scenarios and initiative chart (and the counters
+and TEC values session 9 changed) are restored from ``b3bad5b^`` (git must be able to read this repository), so both trees play the same game:
 the digests of the actions played must be equal (801 actions at 8023ab2). The digest leaves out
 the ``with`` list of ``advance`` actions: since d9f8727 (11.4B) the listed advance names only the
 attackers that fit the stacking limit (21 of the 801 actions differ there and nowhere else).
@@ -42,8 +42,12 @@ ROOT = HERE.parent
 
 #: the files b3bad5b (the similarity-fit map) changed in the pack, restored from its parent
 OLD_MAP_COMMIT = "b3bad5b^"
+#: (and the content values session 9 changed for #16 — German strengths x1.4, the TEC's Mud column —
+#: restored from the same commit, so the game played is still 8023ab2's)
 OLD_MAP_FILES = ("map.yaml", "geography.yaml", "scenarios/campaign.yaml",
-                 "scenarios/october-blitz.yaml", "tables/initiative_chart.yaml")
+                 "scenarios/october-blitz.yaml", "tables/initiative_chart.yaml",
+                 "counters.yaml", "tables/tec.yaml", "tables/tec_hexside.yaml", "tables/tec_prohibited.yaml",
+                 "tables/withdrawals.yaml")
 
 __all__ = ["old_map_pack", "play", "compare"]
 

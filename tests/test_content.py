@@ -48,7 +48,7 @@ def test_mini_pack_loads_everything(pack):
     assert pack.tables["tec"].dims == (("terrain", ("clear", "forest", "city")), ("mover", ("foot", "mech")))
     assert pack.tables["tec"].lookup(terrain="forest", mover="mech") == 3
     assert pack.tables["tec"].provenance_of(terrain="forest", mover="mech").startswith("reconstructed: mechanized")
-    assert pack.records["turn_track"][2] == {"turn": 3, "date": "1941-10-16", "temperature_drm": 2, "ip": {"german": 6, "soviet": 7}}
+    assert pack.records["calendar"][2] == {"turn": 3, "date": "1941-10-16", "temperature_drm": 2, "ip": {"german": 6, "soviet": 7}}
     assert set(pack.scenarios) == {"skirmish"} and pack.scenarios["skirmish"].is_file()
     assert "ip-weather-multiplier-scope" in pack.interpretations
     assert pack.rule_files == ()
@@ -85,7 +85,7 @@ def test_all_problems_of_all_files_at_once(copy):
     _edit(copy / "map.yaml", '["0202", "0203"]', '["0202", "0204"]')
     _edit(copy / "interpretations.yaml", '"1.3A"', '"1.3Z"')
     _edit(copy / "game.yaml", "plugins: []", "plugins: [no_such_plugin]")
-    _edit(copy / "tables/turn_track.yaml", "id: turn_track", "id: tec")
+    _edit(copy / "tables/turn_track.yaml", "id: calendar", "id: tec")
     errors = _errors(copy)
     assert len(errors) == 5
     assert any(e.startswith("mini/counters.yaml:5:") and "units.0.strength: expected an integer, got 'seven'" in e for e in errors)
