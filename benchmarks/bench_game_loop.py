@@ -15,7 +15,8 @@ asserted.
 The reference of #14 item 7 is commit 8023ab2 (session 6's end), which ships the old (affine)
 map; this tree ships the similarity-fit map since b3bad5b. ``--old-map`` plays this tree on a
 copy of ``games/moscow41`` whose map, geography, scenarios and initiative chart (and the counters
-and TEC values session 9 changed) are restored from ``b3bad5b^`` (git must be able to read this repository), so both trees play the same game:
+and TEC values session 9 changed) are restored from ``b3bad5b^`` (git must be able to read this
+repository), so both trees play the same game:
 the digests of the actions played must be equal (801 actions at 8023ab2). The digest leaves out
 the ``with`` list of ``advance`` actions: since d9f8727 (11.4B) the listed advance names only the
 attackers that fit the stacking limit (21 of the 801 actions differ there and nowhere else).

@@ -22,7 +22,9 @@ PLUGIN_DIRS = (ROOT / "src" / "casebook" / "areas", *sorted((ROOT / "games").glo
 QUERY_ONLY = {
     "attackers_fortified": "14.2E (no bonus attacking out of a fortification) is applied by the combat "
                            "area's own DRM facts (defender_hex_facts reads only the defender's hex)",
-    "hedgehog_ignores_retreat": "14.4C is applied by the results area from the unit's hedgehog flag",
+    # hedgehog_ignores_retreat (14.4C, applied by the results area from the unit's hedgehog flag) is
+    # published by casebook.areas.fieldworks.formation_facts under a name the plugin passes in (not a
+    # dict literal this scan can see): since session 9 it is outside this check.
     "zoc_retreat_blocked": "7.5B is applied by the results area's retreat options (losses for hexes "
                            "not retreated), which ask casebook_zoc hex by hex",
     "soviet_reaction_allowed": "18.2.4B is the reaction_step permission of victory.rules, asked by "
@@ -33,7 +35,21 @@ QUERY_ONLY = {
 
 
 def _family(name: str) -> list[Path]:
-    return [p for d in PLUGIN_DIRS for p in (d / f"{name}.py", *sorted(d.glob(f"_{name}_*.py"))) if p.is_file()]
+    """The plugin's own modules (``name.py``, ``_name_*.py``) and the shared area modules they import
+    (e.g. Moscow '41's fortification plugin publishes its facts through ``casebook.areas.fieldworks``)."""
+    own = [p for d in PLUGIN_DIRS for p in (d / f"{name}.py", *sorted(d.glob(f"_{name}_*.py"))) if p.is_file()]
+    areas = ROOT / "src" / "casebook" / "areas"
+    used = []
+    for f in own:
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("casebook.areas"):
+                parts = node.module.split(".")[2:]
+                names = [parts[0]] if parts else [a.name for a in node.names]
+                used += [areas / f"{n}.py" for n in names]
+            elif isinstance(node, ast.Import):
+                used += [areas / f"{a.name.split('.')[2]}.py" for a in node.names
+                         if a.name.startswith("casebook.areas.")]
+    return [*own, *sorted({u for u in used if u.is_file() and u not in own})]
 
 
 def _plugin_files() -> list[Path]:
