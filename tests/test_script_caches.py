@@ -9,7 +9,9 @@
 - ``Ctx.allowed`` in a context that collects lines skips the explanation only when no line of the
   permission fires (then it would name none): the verdicts and the collected lines equal those of
   the explanation asked every time, for every permission of the pack;
-- a context that collects lines keeps its own memo per state version (a new one after a change).
+- a context that collects lines keeps its own memo per state version (a new one after a change);
+- the ``breakdown`` refusals (13.0A/B/D) kept per state version by the unit's facts equal the
+  refusals asked every time, for every unit and side, before and after a change.
 """
 
 from __future__ import annotations
@@ -296,3 +298,40 @@ def test_18_1_3D_any_map_unit_read_from_the_units_equals_reading_their_records(w
     assert rules.value("t", {}, ctx.engine.script_tables, ctx.standard) == given
     assert len(read) == 5 and given % 10000 > 0  # every line read the units; some lines fired
     assert all("oos" not in u for u in ctx.state.units) == without_oos
+
+
+@pytest.mark.parametrize("actions", [0, 25, 60])
+def test_13_0B_breakdown_refusals_kept_per_state_version_equal_the_refusals_asked_every_time(actions):
+    from casebook.areas import breakdown as B
+    from casebook.core.actions import Action
+
+    state = _played(actions)
+    ctx = state.ctx()
+    verdicts = set()
+    for u in ctx.state.units:
+        for side in ("german", "soviet"):
+            a = Action.make("breakdown", side, unit=u["id"])
+            facts = {**B._unit_facts(u), **B._when(ctx, a)}
+            want = B._refuse(ctx, "breakdown", facts)  # asked every time, never kept
+            for _ in range(2):  # the first asking fills the memo, the second reads it
+                assert B._refuse_kept(ctx, "breakdown", facts) == want, (u["id"], side)
+            verdicts.add(bool(want))
+    assert True in verdicts  # refusals exist to compare
+    assert any(B._refuse(ctx, "breakdown", {**B._unit_facts(u), "step": "combat", "acting_phasing": True})
+               for u in ctx.state.units)
+
+
+def test_10_3A_combat_setting_facts_kept_per_state_version_equal_the_settings_read_every_time():
+    from casebook.areas._combat_odds import _setting_facts
+
+    state = _played(10)
+    ctx = state.ctx()
+
+    def read() -> dict:  # asked every time, never kept
+        return {n: v for n in ctx.rules.schema.facts if (v := ctx.state.setting(n)) is not None}
+
+    for _ in range(2):  # the first asking fills the memo, the second reads it
+        assert _setting_facts(ctx) == read()
+    name = sorted(ctx.rules.schema.facts)[0]
+    ctx.state.set_setting(name, "changed")  # a change: a new state version, a new memo
+    assert _setting_facts(ctx)[name] == "changed" == read()[name]

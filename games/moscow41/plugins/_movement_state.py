@@ -77,12 +77,17 @@ def eligible_stacks(ctx: Any, step: str, side: str, d: Mapping[str, Any]) -> dic
     busy = set((d.get("current") or {}).get("units", ()))
     react = set(d["react"])
     out: dict[str, list[str]] = {}
+    verdicts: dict[tuple[bool, bool, bool], bool] = {}  # the facts -> the verdict, 8 at most
     for u in ctx.state.units:
         i = uid(u)
         if u.get("side") != side or not u.get("hex") or i in busy:
             continue
-        if memo_allowed(ctx, "start_move", {"movement_step": step, "activated": bool(u.get("activated")),
-                                            "reacting": i in react, "moved_this_phase": i in moved}):
+        key = (bool(u.get("activated")), i in react, i in moved)
+        ok = verdicts.get(key)
+        if ok is None:
+            ok = verdicts[key] = memo_allowed(ctx, "start_move", {
+                "movement_step": step, "activated": key[0], "reacting": key[1], "moved_this_phase": key[2]})
+        if ok:
             out.setdefault(u["hex"], []).append(i)
     return dict(sorted(out.items()))
 

@@ -104,9 +104,13 @@ def _weather(ctx: Any) -> dict[str, str]:
 
 def _setting_facts(ctx: Any) -> dict[str, Any]:
     """The position's interpretation settings that the game's rule scripts declare as facts, for
-    ``combat_strength`` (e.g. Battle for Moscow: ``mud_halving``, BM8.8A)."""
-    facts = ctx.rules.schema.facts
-    return {n: v for n in facts if (v := ctx.state.setting(n)) is not None}
+    ``combat_strength`` (e.g. Battle for Moscow: ``mud_halving``, BM8.8A); kept per state version."""
+    memo = ctx.memo  # per state version: every attack weighed in a position reads the same
+    found = memo.get("combat_odds.settings")
+    if found is None:
+        setting = ctx.state.setting
+        found = memo["combat_odds.settings"] = {n: v for n in ctx.rules.schema.facts if (v := setting(n)) is not None}
+    return dict(found)
 
 
 def _fortification_marker(ctx: Any, hex_: str) -> bool:

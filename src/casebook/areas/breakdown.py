@@ -69,9 +69,11 @@ def _header(ctx: Any, quantity: str) -> tuple[str, ...]:
     return tuple(ctx.rules.quantities[quantity].code.cases)
 
 
-def _is_piece(ctx: Any, u: Mapping[str, Any]) -> bool:
-    """Permission ``breakdown_piece`` for the unit's side, class and size (kept per board)."""
-    kept = ctx.lasting("breakdown.piece")
+def _is_piece(ctx: Any, u: Mapping[str, Any], kept: dict[Any, Any] | None = None) -> bool:
+    """Permission ``breakdown_piece`` for the unit's side, class and size (kept per board;
+    ``kept``: that cache, read once by a caller asking of many units)."""
+    if kept is None:
+        kept = ctx.lasting("breakdown.piece")
     key = (u.get("side"), u.get("class"), u.get("size") or "none")
     if key not in kept:
         kept[key] = ctx.allowed("breakdown_piece", {"side": key[0], "unit_class": key[1], "unit_size": key[2]})
@@ -100,6 +102,20 @@ def _refuse(ctx: Any, action_name: str, facts: Mapping[str, Any]) -> list[Refusa
             for ln in verdict.lines if ln.fired and ln.kind == "forbid" and not ln.overridden]
 
 
+def _refuse_kept(ctx: Any, action_name: str, facts: Mapping[str, Any]) -> list[Refusal]:
+    """:func:`_refuse` for hashable ``facts``, kept per state version (:attr:`ctx.memo`) while no
+    lines are being noted (recording or an event's lines: there every verdict notes its lines).
+    The legal actions ask it of every activated unit, and most units share their facts."""
+    if ctx.engine.recording or ctx.event_lines is not None:
+        return _refuse(ctx, action_name, facts)
+    key = ("breakdown.refuse", action_name, tuple(sorted(facts.items())))
+    memo = ctx.memo
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = tuple(_refuse(ctx, action_name, facts))
+    return list(found)
+
+
 def _when(ctx: Any, action: Action) -> dict[str, Any]:
     return {"step": ctx.state.step, "acting_phasing": action.side == ctx.state.phasing}
 
@@ -116,7 +132,7 @@ def breakdown_refusals(ctx: Any, action: Action) -> list[Refusal]:
     if not isinstance(uid, str) or not ctx.state.has_unit(uid):
         return [Refusal(f"no unit {uid!r} on the map", line_cases(ctx, ("breakdown",), "forbid"))]
     facts = _unit_facts(ctx.state.unit(uid))
-    out = _refuse(ctx, "breakdown", {**facts, **_when(ctx, action)})
+    out = _refuse_kept(ctx, "breakdown", {**facts, **_when(ctx, action)})
     if not out and len(piece_pool(ctx)) < ctx.value("breakdown_regiments", facts):
         out.append(Refusal("not enough piece counters left in the counter mix", _header(ctx, "breakdown_regiments")))
     return out
@@ -219,16 +235,27 @@ def casebook_legal_actions(ctx: Any, phase: str, step: str) -> list[Action]:
     of the first two or three activated pieces of a hex into the first broken-down unit."""
     side = ctx.state.phasing
     out = []
+    kept = ctx.lasting("breakdown.piece")
+    verdicts: dict[tuple[Any, ...], bool] = {}  # a unit's facts -> legal: the verdict of units alike
     for u in ctx.state.units:
-        if u.get("side") == side and u.get("activated") and not _is_piece(ctx, u):
-            a = Action.make("breakdown", side, unit=u["id"])
-            if not breakdown_refusals(ctx, a):
-                out.append(a)
+        if not u.get("activated") or u.get("side") != side:  # most units are not activated
+            continue
+        key = (side, u.get("class"), u.get("size") or "none")  # _is_piece's key, read once
+        piece = kept.get(key)
+        if piece is None:
+            piece = _is_piece(ctx, u, kept)
+        if not piece:
+            key += (u.get("losses", 0),)  # with "activated": the facts of _unit_facts
+            legal = verdicts.get(key)
+            if legal is None:
+                legal = verdicts[key] = not breakdown_refusals(ctx, Action.make("breakdown", side, unit=u["id"]))
+            if legal:
+                out.append(Action.make("breakdown", side, unit=u["id"]))
     divisions = divisions_available(ctx)
     if divisions:
         by_hex: dict[str, list[str]] = {}
         for u in ctx.state.units:
-            if u.get("side") == side and u.get("activated") and "hex" in u and _is_piece(ctx, u):
+            if u.get("side") == side and u.get("activated") and "hex" in u and _is_piece(ctx, u, kept):
                 by_hex.setdefault(u["hex"], []).append(u["id"])
         for _hex, regs in sorted(by_hex.items()):
             a = Action.make("recombine", side, units=sorted(regs)[:3], into=divisions[0])
