@@ -127,3 +127,19 @@ def test_why_of_a_bare_move_says_what_a_move_names_and_the_account_ends_before_t
     assert "a move names the hex of the stack that moves: move stack=HEX path=HEX,HEX,…" in r.output
     assert "None" not in r.output
     assert r.output.index("--- Turn 1 summary") < r.output.index("Wrote ")
+
+
+def test_kp8_attack_questions_cite_only_kestrel_pass_cases(position):
+    """A game without IPs (Kestrel Pass) asks no Moscow '41 case: an attack on an empty hex cites
+    the game's own combat cases, and support a bot or player names anyway is refused as support
+    this game does not have, citing the game's combat procedure (KP8.x), not 2.3A (found by the
+    session-9 fresh-user trial)."""
+    from casebook.areas._combat_resolve import attack_answer
+    from casebook.areas._combat_rules import _ip_refusal
+
+    ctx = position([("b-4", "0505", None)])
+    answer = attack_answer(ctx, "0506", ["b-4"])
+    assert answer["legal"] is False and answer["cases"] and all(c.startswith("KP") for c in answer["cases"])
+    refusal = _ip_refusal(ctx, "blue", 0, 2)
+    assert refusal.reason == "blue has no combat support to buy in this game (support=2)"
+    assert refusal.cases and all(c.startswith("KP8") for c in refusal.cases)

@@ -132,7 +132,8 @@ def attack_answer(ctx: Any, hex_: str, attackers: Sequence[str], support: Sequen
         refusals += other_refusals(ctx, attack_action(side, hex_, list(attackers), sup["attacker"]))
     if not ctx.state.units_at(hex_) or all(u.get("side") == side for u in ctx.state.units_at(hex_)):
         return {"attackers": list(attackers), "hex": hex_, "legal": False,
-                "refusals": [{"reason": r.reason, "cases": list(r.cases)} for r in refusals], "cases": ["10.3A"]}
+                "refusals": [{"reason": r.reason, "cases": list(r.cases)} for r in refusals],
+                "cases": procedure_cases(ctx, ["10.3A"])}
     a = assess(ctx, attackers, hex_, sup, overrun)
     out = {k: v for k, v in a.items() if k not in ("facts", "basic_column")}
     out["basic_column"] = a["basic_column"]

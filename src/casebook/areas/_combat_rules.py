@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations, islice, product
 from typing import Any
 
-from casebook.areas._combat_odds import below_table, gather, in_command, is_hq, rules_permit, supplied
+from casebook.areas._combat_odds import below_table, gather, in_command, is_hq, procedure_cases, rules_permit, supplied
 from casebook.areas._combat_support import attacker_in_command
 from casebook.areas._combat_validators import attack_action, other_refusals
 from casebook.content.cases import implements
@@ -382,5 +382,8 @@ def attack_refusals(ctx: Any, side: str, hex_: str, attackers: Sequence[str], ki
 
 
 def _ip_refusal(ctx: Any, side: str, cost: int, support: int) -> Refusal:
-    return Refusal(f"{side} has {ctx.state.track('ip', side)} IPs, the attack needs {cost + support}",
-                   ("0.7.3.5A", "2.3A") if cost else ("2.3A",), PLUGIN)
+    cases = ("0.7.3.5A", "2.3A") if cost else ("2.3A",)
+    if not any(c in ctx.pack.cases for c in cases):  # a game without IPs: no combat support to buy
+        return Refusal(f"{side} has no combat support to buy in this game (support={support})",
+                       tuple(procedure_cases(ctx, [])), PLUGIN)
+    return Refusal(f"{side} has {ctx.state.track('ip', side)} IPs, the attack needs {cost + support}", cases, PLUGIN)

@@ -223,7 +223,8 @@ def refusals(ctx: Any, offer: Any, action: Action) -> list[Refusal]:
         out.append(Refusal(reason, tuple(verdict.cases), PLUGIN))
     elif action.side != _side(ctx, offer):
         _note(ctx, where)
-        out.append(Refusal(f"{action.kind} is offered to {_side(ctx, offer)} [{where.source}]", where.cases, PLUGIN))
+        to = _side(ctx, offer) or "the phasing player, and the position has none yet"
+        out.append(Refusal(f"{action.kind} is offered to {to} [{where.source}]", where.cases, PLUGIN))
     for cost, amount, have in _short(ctx, offer, facts):
         track = _track_name(cost, _keys(ctx, cost, facts))
         _note(ctx, cost.code)
