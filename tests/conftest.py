@@ -31,3 +31,17 @@ def make_ctx(engine, text: str, trace: bool = False):
 def position(m41):
     """``position(yaml_text, trace=False) -> Ctx`` on the Moscow '41 engine."""
     return lambda text, trace=False: make_ctx(m41, text, trace)
+
+
+def played_blitz(actions: int):
+    """The October Blitz of the installed Moscow '41, greedy against greedy (seed 1), after
+    ``actions`` actions: a ``State`` of real play for the cache tests."""
+    from casebook.core.game import Game
+    from casebook.tools.bots import make_bot
+
+    game = Game.load("moscow41", "october-blitz")
+    state = game.new_initial_state(1)
+    bots = {s: make_bot("greedy", s, 1) for s in ("german", "soviet")}
+    for _ in range(actions):
+        state.apply(bots[state.current_player()].choose(state))
+    return state

@@ -18,26 +18,18 @@ from __future__ import annotations
 
 import pytest
 
-from casebook.core.game import Game
 from casebook.core.hexgrid import hex_label
 from casebook.script import compile_pack, compile_scripts, find_rule_pack
 from casebook.script.spatial import hex_facts
 from casebook.script.standard import KEPT, StandardFacts
 from casebook.tools.bots import make_bot
+from tests.conftest import played_blitz
 
 M41 = compile_pack(find_rule_pack("moscow41"))
 
-def _played(actions: int):
-    game = Game.load("moscow41", "october-blitz")
-    state = game.new_initial_state(1)
-    bots = {s: make_bot("greedy", s, 1) for s in ("german", "soviet")}
-    for _ in range(actions):
-        state.apply(bots[state.current_player()].choose(state))
-    return state
-
 
 def test_18_1_3D_town_name_terrain_and_town_read_through_the_cache_give_the_maps_answers():
-    state = _played(0)
+    state = played_blitz(0)
     ctx = state.ctx()
     board = ctx.board
     rules = compile_scripts([("t.rules", "quantity t = sum by 1.1\n  1 by 1.1 when town_name(hex) is \"Smolensk\"\n"
@@ -58,7 +50,7 @@ def test_18_1_3D_town_name_terrain_and_town_read_through_the_cache_give_the_maps
 
 
 def test_18_1_3D_the_shared_records_equal_a_contexts_own_records_before_and_after_a_change():
-    state = _played(3)
+    state = played_blitz(3)
     engine = state.game.engine
     fields = (("id", ""), ("side", "none"), ("class", "none"), ("size", "none"), ("hex", ""), ("oos", False))
 
@@ -76,7 +68,7 @@ def test_18_1_3D_the_shared_records_equal_a_contexts_own_records_before_and_afte
 
 
 def test_a_context_collecting_lines_gives_the_explained_verdicts_and_lines_when_it_skips_the_explanation():
-    state = _played(40)  # into the first German Movement Step: stacks, supply and ZOC asked
+    state = played_blitz(40)  # into the first German Movement Step: stacks, supply and ZOC asked
     engine = state.game.engine
     asked = list(M41.permissions)
     facts_list = [{"side": s, "unit_class": c, "unit_size": z}
@@ -102,7 +94,7 @@ def test_a_context_collecting_lines_gives_the_explained_verdicts_and_lines_when_
 
 
 def test_a_context_collecting_lines_keeps_its_own_memo_per_state_version():
-    state = _played(3)
+    state = played_blitz(3)
     ctx = state.game.engine.ctx(state.data, event_lines=True)
     memo = ctx.memo
     memo["probe"] = 1
@@ -115,7 +107,7 @@ def test_a_context_collecting_lines_keeps_its_own_memo_per_state_version():
 def test_an_off_map_hex_is_refused_by_a_hex_term_every_time_and_never_cached():
     from casebook.script.values import MissingFactError
 
-    ctx = _played(0).ctx()
+    ctx = played_blitz(0).ctx()
     rules = compile_scripts([("t.rules", "quantity t = sum by 1.1\n  1 by 1.1 when terrain(hex) is forest\n")],
                             M41.schema)
     for _ in range(2):
@@ -128,7 +120,7 @@ def test_a_played_prefix_records_the_same_trace_with_every_cache_switched_off(mo
     from casebook.script import ruleset, spatial, standard
 
     def trace_of(actions: int) -> str:
-        return _played(actions).trace.dumps()
+        return played_blitz(actions).trace.dumps()
 
     cached = trace_of(60)
     init = standard.StandardFacts.__init__
@@ -213,7 +205,7 @@ def _shape_facts():
 def test_a_quantitys_value_noting_its_lines_equals_its_explanation_and_the_lines_noted_from_it():
     from casebook.script.explain import line_entry
 
-    engine = _played(0).game.engine
+    engine = played_blitz(0).game.engine
     rules = compile_scripts([("t.rules", _SHAPES)], M41.schema)
     compared = 0
     for name in rules.quantities:
@@ -233,7 +225,7 @@ def test_a_quantitys_value_noting_its_lines_equals_its_explanation_and_the_lines
 
 
 def test_a_context_collecting_lines_values_a_quantity_as_it_explains_it():
-    state = _played(40)
+    state = played_blitz(40)
     engine = state.game.engine
     facts_list = [dict(f, defender_side="soviet", defender_support_ips=2, whole_division=w, defender_terrain_drm=0,
                        attackers=[{"class": c, "fatigued": w, "supplied": not w, "overstacked": False,
@@ -260,7 +252,7 @@ def test_a_context_collecting_lines_values_a_quantity_as_it_explains_it():
 def test_10_4_2A_a_records_tables_row_found_through_its_index_is_the_row_a_scan_finds():
     from casebook.script import tablerows
 
-    engine = _played(0).game.engine
+    engine = played_blitz(0).game.engine
     rows = engine.script_tables["ip_costs"]
     index = tablerows._Index(("action", "side"))
     pairs = {(r.get("action"), r.get("side")) for r in rows} | {("combat_support", "nobody"), (None, None)}
@@ -276,7 +268,7 @@ def test_10_4_2A_a_records_tables_row_found_through_its_index_is_the_row_a_scan_
 def test_18_1_3D_any_map_unit_read_from_the_units_equals_reading_their_records(without_oos, monkeypatch):
     from casebook.script import standard
 
-    state = _played(60)
+    state = played_blitz(60)
     if without_oos:  # units lacking a field the lines read: those are asked through their records
         for u in state.data._d["units"]:
             u.pop("oos", None)
@@ -305,7 +297,7 @@ def test_13_0B_breakdown_refusals_kept_per_state_version_equal_the_refusals_aske
     from casebook.areas import breakdown as B
     from casebook.core.actions import Action
 
-    state = _played(actions)
+    state = played_blitz(actions)
     ctx = state.ctx()
     verdicts = set()
     for u in ctx.state.units:
@@ -324,7 +316,7 @@ def test_13_0B_breakdown_refusals_kept_per_state_version_equal_the_refusals_aske
 def test_10_3A_combat_setting_facts_kept_per_state_version_equal_the_settings_read_every_time():
     from casebook.areas._combat_odds import _setting_facts
 
-    state = _played(10)
+    state = played_blitz(10)
     ctx = state.ctx()
 
     def read() -> dict:  # asked every time, never kept

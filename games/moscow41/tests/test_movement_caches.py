@@ -6,18 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from casebook.core.game import Game
-from casebook.tools.bots import make_bot
-
-
-def _played(actions: int):
-    game = Game.load("moscow41", "october-blitz")
-    state = game.new_initial_state(1)
-    bots = {s: make_bot("greedy", s, 1) for s in ("german", "soviet")}
-    for _ in range(actions):
-        state.apply(bots[state.current_player()].choose(state))
-    return state
-
+from tests.conftest import played_blitz
 
 
 @pytest.mark.parametrize("actions", [0, 30, 80])
@@ -25,7 +14,7 @@ def test_9_4A_eligible_stacks_asking_once_per_facts_equal_the_start_move_asked_f
     from casebook.areas._results_retreat import memo_allowed
     from casebook.games.moscow41.plugins import _movement_state as MS
 
-    state = _played(actions)
+    state = played_blitz(actions)
     ctx = state.ctx()
     d = MS.data(ctx)
     moved, react = set(d["moved"]), set(d["react"])

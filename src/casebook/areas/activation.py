@@ -41,33 +41,29 @@ __all__ = ["step_side", "stack_ip", "stack_marker", "supplied", "stack_units", "
            "affordable", "activate_stack_hexes", "clear_activation", "activated_by", "legal", "templates", "apply"]
 
 
+def _kept(cfg: CommandPaths, ctx: Any, quantity: str) -> Any:
+    """The script quantity ``quantity`` (no facts), asked once per state version (``ctx.memo``)."""
+    key = (cfg.name, quantity)
+    if key not in ctx.memo:
+        ctx.memo[key] = ctx.value(quantity, {})
+    return ctx.memo[key]
+
+
 def step_side(cfg: CommandPaths, ctx: Any) -> str:
     """Who acts in the Command and Recovery Steps: the script quantity ``command_step_side``
     (e.g. the phasing player), once per state version."""
-    key = (cfg.name, "step-side")
-    found = ctx.memo.get(key)
-    if found is None:
-        found = ctx.memo[key] = str(ctx.value("command_step_side", {}))
-    return found
+    return str(_kept(cfg, ctx, "command_step_side"))
 
 
 def stack_ip(cfg: CommandPaths, ctx: Any) -> int:
     """IPs each stack an HQ activates costs besides the HQ: script ``hq_stack_ip_cost``."""
-    key = (cfg.name, "stack-ip")
-    found = ctx.memo.get(key)
-    if found is None:
-        found = ctx.memo[key] = int(ctx.value("hq_stack_ip_cost", {}))
-    return int(found)
+    return int(_kept(cfg, ctx, "hq_stack_ip_cost"))
 
 
 def stack_marker(cfg: CommandPaths, ctx: Any) -> str:
     """The marker a stack activated on its own receives: script ``stack_activation_marker``
     ``"reserve"`` or ``"none"``."""
-    key = (cfg.name, "stack-marker")
-    found = ctx.memo.get(key)
-    if found is None:
-        found = ctx.memo[key] = str(ctx.value("stack_activation_marker", {}))
-    return str(found)
+    return str(_kept(cfg, ctx, "stack_activation_marker"))
 
 
 def supplied(ctx: Any, uid: str) -> bool:
