@@ -18,7 +18,7 @@ The words come from the loaded game (:func:`render_answer` takes the engine); th
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +61,7 @@ def _are_lines(value: Any) -> bool:
         isinstance(v, Mapping) and "source" in v and "text" in v for v in value)
 
 
-def line_words(lines: list[Mapping[str, Any]], pad: str = "") -> list[str]:
+def line_words(lines: Sequence[Mapping[str, Any]], pad: str = "") -> list[str]:
     """The script lines of an answer or refusal, one a line: ``file:line  cases  text``."""
     width = max(len(str(ln["source"])) for ln in lines) if lines else 0
     return [f"{pad}{str(ln['source']).ljust(width)}  {', '.join(map(str, ln.get('cases', ())))}  {ln['text']}"

@@ -172,7 +172,7 @@ def play_one(spec: GameSpec) -> GameRecord:
     from casebook.tools.bots import make_bot
 
     start = time.perf_counter()
-    base = {"game": spec.game, "scenario": spec.scenario, "seed": spec.seed,
+    base: dict[str, Any] = {"game": spec.game, "scenario": spec.scenario, "seed": spec.seed,
             "bots": dict(spec.bots), "settings": dict(spec.settings)}
     state, actions = None, 0
     try:

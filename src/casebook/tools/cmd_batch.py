@@ -155,8 +155,8 @@ def _print(title: str, summaries: list[tuple[str, dict[str, Any]]], changed: lis
         console.print(f"base: {name_a}\nalternative: {name_b}")
         for head in ("base", "alternative", "difference"):
             table.add_column(head, justify="right")
-        for row in compare_rows(a, b):
-            table.add_row(*row)
+        for cells in compare_rows(a, b):
+            table.add_row(*cells)
     console.print(table)
     if changed is not None:
         seeds = ", ".join(map(str, changed)) if changed else "none"

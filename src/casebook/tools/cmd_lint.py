@@ -50,7 +50,7 @@ def pack_problems(pack_dir: str) -> tuple[Any, Any, list[Any]]:
     rules are None when they failed to load (their problems say why)."""
     from casebook.script import compile_pack, find_rule_pack
 
-    problems = []
+    problems: list[Any] = []
     pack = None
     try:
         pack = load_pack(pack_dir)

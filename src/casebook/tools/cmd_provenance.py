@@ -8,6 +8,7 @@ Counts every scalar value of every file by its effective provenance (docs/conten
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
@@ -28,7 +29,7 @@ def provenance(ctx: click.Context, game_or_dir: str, as_json: bool) -> None:
     """Count rulebook / errata / reconstructed / untagged values per file of GAME_OR_DIR."""
     pack_dir = find_pack(game_or_dir)
     infos = scan_pack(pack_dir)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for info in infos:
         try:
             rel = info.path.resolve().relative_to(pack_dir.resolve()).as_posix()

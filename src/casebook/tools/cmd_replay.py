@@ -64,7 +64,7 @@ def replay_trace(path: Path, pack: Path | None = None, partial: bool = False) ->
 
     chosen = trace_pack(path, setup["game"], pack)  # --pack, a pack above it, a save's record, the installed game
     hint = "" if isinstance(chosen, Path) else _HINT
-    game = Game.load(chosen, setup["scenario"])
+    game = Game.load(str(chosen), setup["scenario"])
     tune_gc()  # src/casebook/tools/runtime.py
     from casebook.tools.saves import initial_state
 

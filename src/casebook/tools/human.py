@@ -41,7 +41,9 @@ def parse_ask_words(words: list[str]) -> tuple[str, list[str], dict[str, Any], b
     if not words:
         raise ValueError("usage: ask QUESTION [ARGS] [--with U,U] [--as MODE] [--for UNIT] "
                          "[--support A,D] [--overrun] [--roll N] [--hexes N] [--path HEX,…] [--json]")
-    question, args, options, as_json = words[0], [], {}, False
+    question, as_json = words[0], False
+    args: list[str] = []
+    options: dict[str, Any] = {}
     it = iter(words[1:])
     for w in it:
         if w == "--json":

@@ -162,9 +162,9 @@ def build_map(src: Sources) -> MapBuild:
         towns_out[_lab(h)] = entry
     railheads = sorted({h for (a, b), f in sides.items() if f.get("rail") for h in (a, b)} & set(town_hexes))
 
-    entry: dict[str, list[str]] = {}
+    entry_areas: dict[str, list[str]] = {}
     for area, spec in sorted((geo.get("entry_areas") or {}).items()):
-        entry[area] = [_lab(h) for h in _entry_area(grid, paths[spec["road"]], spec, src, area)]
+        entry_areas[area] = [_lab(h) for h in _entry_area(grid, paths[spec["road"]], spec, src, area)]
 
     hexsides = []
     for (a, b) in sorted(sides):
@@ -186,7 +186,7 @@ def build_map(src: Sources) -> MapBuild:
         "towns": towns_out,
         "moscow": [_lab(h) for h in moscow],
         "railheads": [_lab(h) for h in railheads],
-        "entry_areas": entry,
+        "entry_areas": entry_areas,
     }
     chart = _chart(town_hexes)
     return MapBuild(grid, affine, res, tuple(placements), tuple(moscow), map_data, chart)

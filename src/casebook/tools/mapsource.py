@@ -162,8 +162,9 @@ def _check_grid(doc: YamlDoc, problems: list[Problem]) -> tuple[Grid | None, lis
     if not isinstance(g, dict):
         problems.append(doc.problem(("grid",), "missing grid: {layout, north, first, size}"))
         return None, []
+    layout: Any = g.get("layout")  # Grid refuses a missing or unknown layout (ValueError)
     try:
-        grid = Grid(g.get("layout"), g["size"]["columns"], g["size"]["rows"],
+        grid = Grid(layout, g["size"]["columns"], g["size"]["rows"],
                     g.get("first", {}).get("column", 1), g.get("first", {}).get("row", 1),
                     g.get("north", "up"))
     except (KeyError, TypeError, ValueError) as exc:

@@ -152,7 +152,7 @@ def render_svg(map_data: Mapping[str, Any], units: Iterable[Mapping[str, Any]] =
     set_fill = {h: styles[k]["colour"] for k, hs in sets.items() for h in hs}
     for h in grid.hexes():
         t = terrain.get(hex_label(h), default)
-        fill = set_fill.get(h) or _style(styles, t)["colour"]
+        fill = set_fill.get(h) or _style(styles, str(t))["colour"]
         d.append(draw.Lines(*sh.corners(h), close=True, fill=fill, stroke="#8d8a70", stroke_width=0.4))
         if t == "swamp":
             x, y = sh.c(h)

@@ -88,8 +88,10 @@ def resume_trace(save: str | Path, position: dict[str, Any]) -> tuple[Any, dict[
     if len(trace):
         first, last = trace[0], trace[len(trace) - 1]
         if first.kind == "setup":
-            scenario = position.get("scenario") if isinstance(position.get("scenario"), dict) else {}
-            rng = position.get("rng") if isinstance(position.get("rng"), dict) else {}
+            scenario = position.get("scenario")
+            scenario = scenario if isinstance(scenario, dict) else {}
+            rng = position.get("rng")
+            rng = rng if isinstance(rng, dict) else {}
             for key, saved in (("game", position.get("game")), ("scenario", scenario.get("id")),
                                ("seed", rng.get("seed"))):
                 if saved is not None and first.data.get(key) != saved:
@@ -182,7 +184,7 @@ def trace_pack(trace: Path, game: str, named: Path | None = None) -> str | Path:
         slots = doc.data.get("plugin_state") if doc is not None and isinstance(doc.data, dict) else None
         pack = slots.get(PACK_SLOT) if isinstance(slots, dict) else None
         folder = pack.get("folder") if isinstance(pack, dict) else None
-        if isinstance(folder, str) and pack.get("id") == game:
+        if isinstance(folder, str) and isinstance(pack, dict) and pack.get("id") == game:
             recorded = folder
             gy = Path(folder) / "game.yaml"
             found, _ = read_yaml(gy) if gy.is_file() else (None, ())
@@ -236,7 +238,8 @@ def start_trace(position: dict[str, Any], game_id: str, scenario: str) -> tuple[
     from casebook.core.trace import Event, Trace
 
     seq = int(position.get("trace_seq") or 0)
-    rng = position.get("rng") if isinstance(position.get("rng"), dict) else {}
+    rng = position.get("rng")
+    rng = rng if isinstance(rng, dict) else {}
     start = {k: v for k, v in position.items() if k != "players"}  # who plays is not the position
     event = Event(seq=seq, turn=int(position.get("turn") or 1), phase=position.get("phase"),
                   step=position.get("step"), side=None, kind="setup", cases=(), source="driver",
@@ -268,7 +271,7 @@ def missing_field(position: str | Path, exc: Exception, sides: Any = ()) -> Posi
     from casebook.script.standard import POSITION_FIELDS
 
     fact = getattr(exc, "fact", None)
-    if fact not in POSITION_FIELDS or "\n" in str(position) or not Path(position).is_file():
+    if not isinstance(fact, str) or fact not in POSITION_FIELDS or "\n" in str(position) or not Path(position).is_file():
         return None
     doc, _ = read_yaml(Path(position))
     raw = doc.data if doc is not None else None

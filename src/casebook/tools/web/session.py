@@ -195,17 +195,17 @@ class Session:
         """The legal actions that move ``stack`` into ``hex_`` now; when there is none, the
         refusal of a plain move there (the rules' own cases, from ``State.why_not``)."""
         with self.lock:
-            self._require_human()
+            side = self._require_human()
             found = self._ends(stack).get(hex_, [])
             if found:
                 return {"actions": [str(a) for a in found]}
-            return self._refusal(Action.make("move", self.decider(), stack=self._stack_hex(stack), path=[hex_]))
+            return self._refusal(Action.make("move", side, stack=self._stack_hex(stack), path=[hex_]))
 
     def attack_choices(self, hex_: str, attackers: Sequence[str]) -> dict[str, Any]:
         """The legal attack actions on ``hex_`` by exactly ``attackers`` (unit ids) now, with the
         refusal of such an attack when there is none."""
         with self.lock:
-            self._require_human()
+            side = self._require_human()
             want = set(attackers)
             found = [a for a in self.state.legal_actions()
                      if a.kind in ("attack", "overrun") and a.get("hex") == hex_
@@ -213,7 +213,7 @@ class Session:
                                                                and set(self._units_at(a.get("stack", ""))) == want))]
             if found:
                 return {"actions": [str(a) for a in found]}
-            return self._refusal(Action.make("attack", self.decider(), hex=hex_, **{"with": sorted(want)}))
+            return self._refusal(Action.make("attack", side, hex=hex_, **{"with": sorted(want)}))
 
     def _refusal(self, probe: Action) -> dict[str, Any]:
         """No legal action matched: the rules' refusal of ``probe``, the plain action the page meant."""
