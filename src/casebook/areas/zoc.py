@@ -19,12 +19,12 @@ from typing import Any
 from pydantic import ConfigDict
 from typing_extensions import TypedDict
 
-from casebook.content.cases import implements
 from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import hookimpl
 from casebook.core.state import HEX_RE
 
+from ._game_cases import given_or
 from ._zoc_cites import blocks, combine_cases, definition_cases, effect_cases, map_cases
 from ._zoc_map import (
     chart_kind,
@@ -40,7 +40,7 @@ from ._zoc_map import (
     zoc_map,
     zoc_sources,
 )
-from ._zoc_moves import locking_refusals, moving_units, retreat_allowed_into, retreat_refusals
+from ._zoc_moves import locking_refusals, moving_units, retreat_allowed_into, retreat_cases, retreat_refusals
 from .help import usage_line
 
 __all__ = ["STATE_SCHEMA", "REQUIRES", "STEPS", "QUESTIONS", "HELP_RULES", "casebook_zoc_sources", "zoc_answer",
@@ -78,7 +78,6 @@ def _side_of(ctx: Any, side: str) -> str:
     return side
 
 
-@implements("7.0A", "7.0B", "7.0F", "7.4", "7.5A")
 def zoc_answer(ctx: Any, hex_: str, side: str) -> dict[str, Any]:
     """The enemy ZOC in hex ``hex_`` as it affects units of ``side``::
 
@@ -158,7 +157,6 @@ def _no_zoc_cases(ctx: Any) -> tuple[str, ...]:
     return () if ok else cases
 
 
-@implements("7.0B", "7.0C", "7.2", "7.3")
 def zoc_for_unit(ctx: Any, hex_: str, unit_id: str) -> dict[str, Any]:
     """:func:`zoc_answer` for ``unit_id``'s side, plus how that unit treats the EZOC in
     ``hex_``: ``{"for", "row", "kind", "must_stop_on_entering", "ezoc_to_ezoc"}`` — locking:
@@ -180,7 +178,6 @@ def zoc_for_unit(ctx: Any, hex_: str, unit_id: str) -> dict[str, Any]:
     return answer
 
 
-@implements("7.5B")
 def retreat_blocked_by_zoc(ctx: Any, unit_id: str) -> bool:
     """Whether EZOCs leave ``unit_id`` no hex to retreat into: every adjacent hex is enemy-
     occupied or an EZOC it may not enter (7.5A), and EZOCs close at least one of them. The unit
@@ -207,7 +204,6 @@ def casebook_zoc(ctx: Any, hex: str, side: str) -> dict[str, Any]:
 
 
 @hookimpl
-@implements("7.0A", "7.0D", "7.0E", "7.1A")
 def casebook_zoc_map(ctx: Any, side: str) -> dict[str, Any]:
     """Every enemy ZOC affecting units of ``side``: ``{"key", "exerted_by": {hex: (ids)},
     "cases"}`` — the map :func:`zoc_answer` reads (7.0A, 7.0D, 7.0E; who has a ZOC, 7.1A-C),
@@ -290,9 +286,9 @@ def casebook_facts(ctx: Any, subject: Any) -> dict[str, Any] | None:
         return None
     unit = ctx.state.unit(subject)
     who = exerted_by(ctx, unit.get("hex", ""), unit["side"]) if unit.get("hex") else ()
-    return {"in_ezoc": {"value": bool(who), "exerted_by": list(who), "cases": ["7.0A"]},
+    return {"in_ezoc": {"value": bool(who), "exerted_by": list(who), "cases": list(given_or(ctx, "zoc", "in_ezoc", definition_cases))},
             "zoc_retreat_blocked": {"value": retreat_blocked_by_zoc(ctx, subject),
-                                    "cases": ["7.5A", "7.5B"]}}
+                                    "cases": list(retreat_cases(ctx))}}
 
 
 @hookimpl
