@@ -8,6 +8,11 @@ Owner of the steps ``combat`` (the phasing player attacks with activated and res
 (action ``support``) kept in ``plugin_state.combat``. A roll that notes a unit for a later
 promotion (a game's ``note_FLAG`` lines) is :mod:`._combat_notes`; the procedure (``assess``,
 ``resolve``, ``attack_answer``, re-exported here) is :mod:`._combat_resolve`.
+
+It holds no case id: a step no rule line states cites what the game's manifest gives under
+``area_cases: combat:`` (keys ``no_target``, ``not_adjacent``, ``ip_short``, ``support_amount``,
+``resolved``, ``combat_event``, ``answer``, …: :mod:`._game_cases`), else the cases heading the
+game's own combat lines (a game with its own numbering, e.g. Kestrel Pass).
 """
 
 from __future__ import annotations

@@ -6,8 +6,14 @@ its effects on moves, supply and command paths and retreats.
 Answers ``casebook_zoc`` (the EZOC in a hex for a side), ``casebook_zoc_map`` (every EZOC of a
 side at once, with the key it is cached by), ``casebook_facts`` (``in_ezoc`` and
 ``zoc_retreat_blocked`` of a unit), ``casebook ask … zoc HEX [--for UNIT]``, and refuses through
-``casebook_validate_action`` the moves that 7.2 forbids (``move``, ``react-move``,
-``force-march`` with a ``path``) and the retreats 7.5A forbids (``retreat`` with a ``path``).
+``casebook_validate_action`` the moves a locking EZOC forbids (``move``, ``react-move``,
+``force-march`` with a ``path``; e.g. 7.2) and the retreats into an EZOC the game's
+``retreat_into_ezoc`` lines forbid (``retreat`` with a ``path``; e.g. 7.5A).
+
+It holds no case id: answers cite the game's ZOC lines (:mod:`._zoc_cites`) and, for what no
+line states, the manifest's ``area_cases: zoc:`` (``in_ezoc``, ``locking``, ``retreat_blocked``,
+``temperature_column``: :mod:`._game_cases`). Which units lift an EZOC is the game's
+``counts_as_combat_unit`` lines; the chart row of a unit its ``chart_row`` quantity, if any.
 """
 
 from __future__ import annotations
