@@ -7,8 +7,8 @@ Answers ``casebook_zoc`` (the EZOC in a hex for a side), ``casebook_zoc_map`` (e
 side at once, with the key it is cached by), ``casebook_facts`` (``in_ezoc`` and
 ``zoc_retreat_blocked`` of a unit), ``casebook ask … zoc HEX [--for UNIT]``, and refuses through
 ``casebook_validate_action`` the moves a locking EZOC forbids (``move``, ``react-move``,
-``force-march`` with a ``path``; e.g. 7.2) and the retreats into an EZOC the game's
-``retreat_into_ezoc`` lines forbid (``retreat`` with a ``path``; e.g. 7.5A).
+``force-march`` with a ``path``; e.g. 7.2) and the retreats into an EZOC hex without a friendly
+combat unit (``retreat`` with a ``path``; e.g. 7.5A).
 
 It holds no case id: answers cite the game's ZOC lines (:mod:`._zoc_cites`) and, for what no
 line states, the manifest's ``area_cases: zoc:`` (``in_ezoc``, ``locking``, ``retreat_blocked``,
