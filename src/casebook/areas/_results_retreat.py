@@ -85,7 +85,7 @@ MAX_PATHS = 3  # choices offered per retreat length / advance length (a bound on
 _FAULTS = {
     "revisit": "a retreat never enters a hex twice nor goes back to the hex it left",
     "enemy": "a retreating unit cannot enter an enemy-occupied hex",
-    "ezoc": "a retreating unit cannot enter an EZOC unless a friendly combat unit other than a remnant is there",
+    "ezoc": "a retreating unit cannot enter an EZOC unless a friendly combat unit is there",
     "terrain": "the TEC prohibits entering the hex",
 }
 

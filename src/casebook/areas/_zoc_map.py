@@ -83,10 +83,10 @@ def _fields(unit: Mapping[str, Any]) -> tuple[Any, ...]:
 
 
 def exerts_zoc(ctx: Any, unit: Mapping[str, Any]) -> tuple[bool, tuple[str, ...]]:
-    """Whether ``unit`` (a unit record) has a ZOC at all, with the cases deciding: every unit
-    but HQs and remnants (7.1A, 11.3D), none in Arctic turns (7.1C, 4.6A, 0.2.3.1; Snow and Deep
-    Snow too under setting ``no_zoc_scope: winter``). Verdicts of the ``exert_zoc`` and
-    ``exert_zoc_on_ground`` script lines (kept per unit fields and conditions)."""
+    """Whether ``unit`` (a unit record) has a ZOC at all, with the cases deciding: the verdicts
+    of the ``exert_zoc`` and ``exert_zoc_on_ground`` script lines (kept per unit fields and
+    conditions; e.g. Moscow '41: every unit but HQs and remnants, 7.1A, 11.3D, none in Arctic
+    turns, 7.1C, 4.6A, 0.2.3.1)."""
     cache = ctx.lasting("zoc.exerts", conditions(ctx))
     key = _fields(unit)
     found = cache.get(key)

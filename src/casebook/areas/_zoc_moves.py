@@ -76,7 +76,7 @@ def locking_refusals(ctx: Any, side: str, start: str, path: Sequence[str],
 
 def retreat_allowed_into(ctx: Any, hex_: str, side: str) -> bool:
     """Whether a retreating unit of ``side`` may enter ``hex_`` as far as ZOCs go: not an EZOC,
-    unless a friendly combat unit other than a remnant is also in the hex (7.5A)."""
+    unless a friendly combat unit (:func:`~._zoc_map.is_combat_unit`) is also in the hex (e.g. 7.5A)."""
     return not exerted_by(ctx, hex_, side) or friendly_combat_unit_in(ctx, hex_, side)
 
 
@@ -87,11 +87,11 @@ def retreat_cases(ctx: Any) -> tuple[str, ...]:
 
 
 def retreat_refusals(ctx: Any, side: str, path: Sequence[str]) -> list[Refusal]:
-    """7.5A: the first hex of a retreat ``path`` that is an EZOC without a friendly non-remnant
-    combat unit refuses the retreat (the unit takes losses instead, 7.5B/11.2B)."""
+    """The first hex of a retreat ``path`` that is an EZOC without a friendly combat unit refuses
+    the retreat (e.g. 7.5A; the unit takes losses instead, 7.5B/11.2B)."""
     for h in path:
         if not retreat_allowed_into(ctx, h, side):
             return [Refusal(f"a retreating unit cannot enter the EZOC in {h} (of "
                             f"{', '.join(exerted_by(ctx, h, side))}) without a friendly combat "
-                            f"unit other than a remnant there", retreat_cases(ctx), SOURCE)]
+                            f"unit there", retreat_cases(ctx), SOURCE)]
     return []

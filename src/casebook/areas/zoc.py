@@ -94,8 +94,9 @@ def zoc_answer(ctx: Any, hex_: str, side: str) -> dict[str, Any]:
     ``kind`` is how the most restricted unit class treats this EZOC (the chart depends on the
     moving unit, 7.0B-C; several ZOCs add nothing, 7.0F: the most restrictive kind wins);
     ``by_class`` gives each chart row. Supply lines and command paths cannot be traced through
-    an EZOC hex, nor a retreat enter one, unless a friendly non-remnant combat unit is there
-    (7.4, 7.5A). Raises QuestionError for a bad hex label or off-map hex.
+    an EZOC hex, nor a retreat enter one, unless a friendly combat unit is there (e.g. 7.4,
+    7.5A: the game's ``trace_*_through_ezoc`` and ``retreat_into_ezoc`` lines). Raises
+    QuestionError for a bad hex label or off-map hex.
     """
     key = ("zoc.answer", hex_, side)
     memo = ctx.memo
