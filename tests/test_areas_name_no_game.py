@@ -5,6 +5,7 @@ clearly marked example: the line says "for example" or "e.g."."""
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -57,3 +58,68 @@ def test_ask_help_quotes_each_games_own_cases_and_options():
     assert "BM8.1-BM8.5" in bfm["attack"] and "BM6.1" in bfm["zoc"]  # its own plugin restates them
     for usage in (*kp.values(), *bfm.values()):
         assert not re.search(r"\(\d|, \d|\b[0-9]+\.[0-9]", usage.split(" — ", 1)[-1]), usage
+
+
+# ------------------------------------------------------------------ no case id of any game either
+#: A case id (``10.4.2A``, ``7.2``, ``0.2.3.1``, ``BM8.1``) inside a string.
+CASE_IN_TEXT = re.compile(r"(?<![\w.])(?:[A-Z]{1,3})?\d+(?:\.\d+)+[A-Z]?(?![\w.])")
+#: Files that still hold literal case ids, each with the reason it is allowed for now: _combat_odds.py
+#: was edited by another change of the same session (fortification markers, 14.2A); its literals
+#: (10.0A-E, 10.2, 10.3A-C, 10.4*, 10.6A, 10.7C, BM8.2A-B) move to the game's area_cases next.
+PENDING = {"_combat_odds.py"}
+
+
+def _docstring_nodes(tree: ast.AST) -> set[int]:
+    """The ids of the string constants that are docstrings or bare string statements (prose)."""
+    return {id(node.value) for node in ast.walk(tree)
+            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)}
+
+
+def _case_literals(folder: Path, skip: set[str] = frozenset()) -> list[str]:
+    """Every case id in a string of code (not a docstring) under ``folder``, and every
+    ``@implements`` with a literal argument: ``file:line: 'id'``."""
+    out = []
+    for path in sorted(folder.rglob("*.py")):
+        if path.name in skip:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        prose = _docstring_nodes(tree)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "implements" \
+                    and any(isinstance(a, ast.Constant) for a in node.args):
+                out.append(f"{path.name}:{node.lineno}: @implements with a literal id")
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in prose:
+                out += [f"{path.name}:{node.lineno}: {m.group()!r}" for m in CASE_IN_TEXT.finditer(node.value)]
+    return out
+
+
+def test_the_shared_areas_hold_no_case_id_literal():
+    """What an area cites comes from the game (its rule lines, tables, manifest ``area_cases:``
+    and ``area_procedures:``), so a game never cites another game's case (issue #15)."""
+    assert _case_literals(AREAS, PENDING) == []
+    assert all((AREAS / name).is_file() for name in PENDING)  # drop a name once its file is clean
+
+
+def test_the_case_literal_check_can_fail(tmp_path):
+    """A literal in code, an f-string message or an ``@implements`` is found; a docstring is not."""
+    fake = tmp_path / "areas"
+    fake.mkdir()
+    (fake / "combat.py").write_text(
+        '"""Combat (e.g. 10.3A)."""\n\n@implements("10.1A")\ndef f(ctx, n):\n'
+        '    """Cites 2.3A in prose."""\n    return ("7.2",), f"{n} IPs (BM8.1)"\n', encoding="utf-8")
+    assert _case_literals(fake) == ["combat.py:3: @implements with a literal id", "combat.py:3: '10.1A'",
+                                    "combat.py:6: '7.2'", "combat.py:6: 'BM8.1'"]
+
+
+def test_moscow41_gives_the_areas_the_cases_they_cite():
+    """Moscow '41's manifest names the cases of the combat and ZOC steps no line states, and
+    the area functions that implement its cases (`casebook cases` counts them as Python)."""
+    from casebook.content.loader import find_pack
+    from casebook.content.yamlio import load_yaml
+
+    manifest = load_yaml(find_pack("moscow41") / "game.yaml").data
+    assert manifest["area_cases"]["combat"]["no_target"] == ["10.3A"]
+    assert manifest["area_cases"]["zoc"]["locking"] == ["7.2"]
+    assert manifest["area_procedures"]["combat"]["eligible_attackers"][0] == "10.1A"
+    for game in ("battle_for_moscow", "kestrel_pass"):  # games with their own numbering give none
+        assert "area_cases" not in load_yaml(find_pack(game) / "game.yaml").data

@@ -143,3 +143,23 @@ def test_kp8_attack_questions_cite_only_kestrel_pass_cases(position):
     refusal = _ip_refusal(ctx, "blue", 0, 2)
     assert refusal.reason == "blue has no combat support to buy in this game (support=2)"
     assert refusal.cases and all(c.startswith("KP8") for c in refusal.cases)
+
+
+def test_kp8_refusals_and_zoc_facts_cite_no_moscow41_case(position):
+    """The combat and ZOC areas hold no case id (tests/test_areas_name_no_game.py): in Kestrel
+    Pass, which gives them no ``area_cases:``, a refused support amount, an unknown attacker, a
+    unit of the other side and a unit's ZOC facts cite the game's own KP cases (they cited
+    Moscow '41's 10.4.2A, 10.1A, 10.0C, 7.0A, 7.5A-B before)."""
+    from casebook.areas import combat, zoc
+    from casebook.areas._combat_rules import attack_refusals
+    from casebook.core.actions import Action
+
+    ctx = position([("b-4", "0505", None), ("r-1", "0506", None)])
+    bad = Action.make("attack", "blue", hex="0506", support=-1, **{"with": ["b-4"]})
+    refusals = [*combat.casebook_validate_action(ctx, bad),
+                *attack_refusals(ctx, "blue", "0506", ["b-9", "r-1"], "attack")]
+    assert [r.reason for r in refusals] == ["support must be a whole number of IPs, 0 or more",
+                                            "no unit 'b-9' on the map", "r-1 is not a blue unit"]
+    facts = zoc.casebook_facts(ctx, "b-4")
+    cited = [c for r in refusals for c in r.cases] + facts["in_ezoc"]["cases"] + facts["zoc_retreat_blocked"]["cases"]
+    assert cited and all(c.startswith("KP") for c in cited), cited

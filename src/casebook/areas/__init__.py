@@ -16,13 +16,14 @@ never makes the engine import arbitrary code (``casebook.content.plugins.resolve
 
 **Writing a plugin.** A plugin module implements hooks of ``casebook.core.hooks.Specs`` (the
 lifecycle and queries) and of the areas' spec classes (``casebook.areas.hookspecs``; each spec's
-docstring is its contract) and declares the cases each function implements::
-
-    from casebook.content.cases import implements
-    from casebook.core.hooks import hookimpl
+docstring is its contract). A shared area names no case: what it cites comes from the game's
+rule lines, tables and manifest (``area_cases:`` for the steps of an area's procedure no line
+states; ``area_procedures:`` for the cases its Python implements, counted by ``casebook
+cases``; see :mod:`casebook.areas._game_cases`). A game's own plugin declares the cases each
+function implements with :func:`casebook.content.cases.implements`::
 
     @hookimpl
-    @implements("0.7.1.1A", "0.7.1.1B")
+    @implements(*WEATHER_CASES)    # e.g. a tuple of the game's case ids
     def casebook_step_start(ctx, phase, step):
         ...
 

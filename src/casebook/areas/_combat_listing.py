@@ -21,7 +21,7 @@ from casebook.areas._combat_rules import (
     support_cost,
     targets,
 )
-from casebook.content.cases import implements
+from casebook.areas._combat_validators import cited
 from casebook.core.actions import Action
 from casebook.core.templates import ActionTemplate
 
@@ -29,7 +29,6 @@ __all__ = ["attack_actions", "attacker_templates", "support_options", "support_a
            "whole_ips"]
 
 
-@implements("2.3A", "10.4.2A")
 def support_options(ctx: Any, side: str, attackers: list[str], hex_: str, paid: int, kind: str,
                     cache: dict[Any, Any] | None = None) -> list[int]:
     """The attacker's support offered with an attack: none, and the most worth buying
@@ -48,7 +47,6 @@ def support_options(ctx: Any, side: str, attackers: list[str], hex_: str, paid: 
     return sorted({0, top})
 
 
-@implements("10.1A", "10.5A")
 def attack_actions(ctx: Any, side: str, kind: str) -> list[Action]:
     """Every ``attack`` of ``side`` now (``kind`` attack or reaction), with each support offered."""
     out: list[Action] = []
@@ -63,7 +61,6 @@ def attack_actions(ctx: Any, side: str, kind: str) -> list[Action]:
     return out
 
 
-@implements("10.0C", "10.4.2A", "2.3C")
 def support_actions(ctx: Any, pending: Mapping[str, Any]) -> list[Action]:
     """The defender's ``support`` choices for the ``pending`` attack: none, and the most worth
     buying (``max_support``) when the defenders may receive it (2.3C, 10.4.2B). Who is in supply
@@ -90,11 +87,16 @@ def whole_ips(value: Any) -> int | None:
 
 def _hint(ctx: Any, side: str, available: int, top: int) -> str:
     per = support_cost(ctx, side, 1)
-    return (f"IPs 0-{available}: each {per} {side} IPs buy 1 DRM, a remainder buys none (10.4.2A); "
-            f"{top} buys the most that changes the DRM (10.4.5C)")
+    return (f"IPs 0-{available}: each {per} {side} IPs buy 1 DRM, a remainder buys none{_by(ctx, 'support_amount')}; "
+            f"{top} buys the most that changes the DRM{_by(ctx, 'support_most')}")
 
 
-@implements("10.4.2A", "2.3A")
+def _by(ctx: Any, key: str) -> str:
+    """`` (CASES)``: the cases of combat step ``key`` (:func:`~._combat_validators.cited`) for a hint."""
+    cases = cited(ctx, key)
+    return f" ({', '.join(cases)})" if cases else ""
+
+
 def support_templates(ctx: Any, listed: list[Action], pending: Mapping[str, Any] | None) -> list[ActionTemplate]:
     """How much combat support to buy is the player's choice (10.4.2A: "announce how much combat
     support, if any"): for each ``listed`` ``attack`` offered with support (the most worth
@@ -109,7 +111,7 @@ def support_templates(ctx: Any, listed: list[Action], pending: Mapping[str, Any]
         example = next((a for a in listed if a.kind == "support" and int(a.get("ips", 0)) == top), None)
         if top and example is not None:
             out.append(ActionTemplate.of(example, {"ips": _hint(ctx, side, ctx.state.track("ip", side), top)},
-                                         ("10.4.2A", "2.3A", "2.3C")))
+                                         cited(ctx, "defender_support_template")))
         return out
     for a in listed:
         if a.kind != "attack" or not int(a.get("support", 0)):
@@ -117,11 +119,10 @@ def support_templates(ctx: Any, listed: list[Action], pending: Mapping[str, Any]
         group = list(a.get("with") or ())
         paid = reaction_cost(ctx, a.side, group) if ctx.state.step == "reaction_attacks" else 0
         hint = _hint(ctx, a.side, ctx.state.track("ip", a.side) - paid, int(a.get("support")))
-        out.append(ActionTemplate.of(a, {"support": hint}, ("10.4.2A", "2.3A", "2.3B")))
+        out.append(ActionTemplate.of(a, {"support": hint}, cited(ctx, "attacker_support_template")))
     return out
 
 
-@implements("10.3A", "10.1A", "10.1B", "10.5B", "6.2D")
 def attacker_templates(ctx: Any, side: str, kind: str, listed: list[Action]) -> list[ActionTemplate]:
     """Which units join an attack is the attacker's choice (10.3A: "the attacker announces all
     units attacking a single hex"; 10.5B: one or more stacks in a reaction; 6.2D: "of the
@@ -139,13 +140,13 @@ def attacker_templates(ctx: Any, side: str, kind: str, listed: list[Action]) -> 
     out: list[ActionTemplate] = []
     for hex_, units in targets(ctx, side, kind).items():
         example = next((a for a in listed if a.kind == "attack" and a.get("hex") == hex_), None)
-        free = {"with": (f"ID,… any of {','.join(units)}, each once (10.3A); from an overstacked hex only "
-                         "units up to its stacking limit (6.2D)")}
-        free["support"] = "IPs, 0 or more (10.4.2A)" if ips else "0 (no combat support in this game)"
+        free = {"with": (f"ID,… any of {','.join(units)}, each once{_by(ctx, 'attacker_twice')}; from an "
+                         f"overstacked hex only units up to its stacking limit{_by(ctx, 'attackers_overstacked')}")}
+        free["support"] = f"IPs, 0 or more{_by(ctx, 'support_amount')}" if ips else "0 (no combat support in this game)"
         if example is None:
             fixed: tuple[tuple[str, Any], ...] = (("hex", hex_),)
             out.append(ActionTemplate("attack", side, fixed, tuple(sorted(free.items())),
-                                      ("10.3A", "10.1A", "10.5B", "6.2D"), None))
+                                      cited(ctx, "attacker_template"), None))
         else:
-            out.append(ActionTemplate.of(example, free, ("10.3A", "10.1A", "10.5B", "6.2D")))
+            out.append(ActionTemplate.of(example, free, cited(ctx, "attacker_template")))
     return out

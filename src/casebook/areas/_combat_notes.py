@@ -22,7 +22,6 @@ from typing import Any
 
 from casebook.areas._combat_odds import CombatFacts, supplied
 from casebook.areas._combat_rules import PLUGIN, noted_flags, record, save
-from casebook.content.cases import implements
 from casebook.core.actions import Action
 from casebook.script import AskedFacts
 
@@ -43,7 +42,6 @@ def _candidates(ctx: Any, f: CombatFacts, roll: int, flag: str) -> list[Mapping[
     return out
 
 
-@implements("10.7A")
 def note_on_roll(ctx: Any, rec: dict[str, Any], f: CombatFacts, roll: int) -> dict[str, Any]:
     """After combat ``f`` rolled ``roll`` (unmodified): for each noted flag, note the strongest
     permitted unit (then the first id) in ``rec`` (the area's record, saved by the caller) and
@@ -78,7 +76,6 @@ def _raise_cases(ctx: Any, flag: str) -> list[str]:
     return list(dict.fromkeys([c for _, rc, _ in lines for c in rc.cases] or noted_flags(ctx)[flag]))
 
 
-@implements("10.7A")
 def raise_actions(ctx: Any, step: str) -> list[Action] | None:
     """``raise-FLAG unit=ID`` for each noted unit still on the map whose side has the IPs and
     that ``raise_FLAG`` permits now; None when no noted flag may be raised in ``step`` at all
@@ -116,7 +113,6 @@ def apply_raise(ctx: Any, action: Action, flag: str) -> dict[str, Any]:
     return {"unit": uid, flag: True, "ips": cost, "cases": cases}
 
 
-@implements("10.7B")
 def lapse_notes(ctx: Any, step: str) -> None:
     """At the end of ``step``: the notes of each flag whose ``keep_FLAG_notes`` is forbidden now
     lapse (event ``FLAG-lapsed`` with the forbidding cases)."""

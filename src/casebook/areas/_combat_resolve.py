@@ -28,8 +28,8 @@ from casebook.areas._combat_odds import (
     shifted_column,
 )
 from casebook.areas._combat_rules import attack_refusals, record, save
-from casebook.areas._combat_validators import attack_action, other_refusals, overrun_refusals
-from casebook.content.cases import implements
+from casebook.areas._combat_validators import attack_action, cited, other_refusals, overrun_refusals
+from casebook.areas._game_cases import given
 from casebook.core.dice import roll as roll_dice
 from casebook.core.errors import IllegalActionError, QuestionError
 from casebook.core.trace import Trace
@@ -37,7 +37,6 @@ from casebook.core.trace import Trace
 __all__ = ["assess", "resolve", "attack_answer"]
 
 
-@implements("10.0B", "10.3B", "10.3C", "10.4.5B", "10.4.5C")
 def assess(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, int] | None = None,
            overrun: bool = False) -> dict[str, Any]:
     """Everything about an attack before the dice: strengths (strength points), the ratio, the
@@ -66,7 +65,6 @@ def assess(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, 
     return out
 
 
-@implements("10.0C", "10.0D", "10.0E", "10.7A", "10.5C", "0.7.3.5B")
 def resolve(ctx: Any, attackers: Sequence[str], hex_: str, kind: str, support: Mapping[str, int] | None,
             roll: int | None = None) -> dict[str, Any]:
     """Resolve one combat: pay the announced support (attacker then defender, 10.0C; none for an
@@ -81,7 +79,8 @@ def resolve(ctx: Any, attackers: Sequence[str], hex_: str, kind: str, support: M
     for who, side in (("attacker", f.attacker_side), ("defender", f.defender_side)):
         if sup[who]:
             if sup[who] > ctx.state.track("ip", side):
-                raise IllegalActionError(f"{side}: support {sup[who]}", ["2.3A"], f"{side} has {ctx.state.track('ip', side)} IPs")
+                raise IllegalActionError(f"{side}: support {sup[who]}", list(cited(ctx, "ip_short")),
+                                         f"{side} has {ctx.state.track('ip', side)} IPs")
             ctx.state.add_track("ip", -sup[who], side)
     dice = combat_dice(ctx)
     if roll is None:
@@ -100,17 +99,16 @@ def resolve(ctx: Any, attackers: Sequence[str], hex_: str, kind: str, support: M
     fired = fired_cases(ctx, f)
     out.update(hex=hex_, kind=kind, attacker_side=f.attacker_side, defender_side=f.defender_side,
                odds=a["column"], support=sup, roll=roll, modified_roll=roll + a["drm"]["net"], result=result,
-               **noted, cases=list(dict.fromkeys([*procedure_cases(ctx, ["10.0A", "10.0B", "10.0D", "10.0E", "10.3A"]), *fired])))
+               **noted, cases=list(dict.fromkeys([*_procedure(ctx, "resolved"), *fired])))
     if not rules_define(ctx, "ip_cost"):
         del out["support"]       # no IPs, no combat support (a game without ip_cost)
-    ctx.record("combat", list(dict.fromkeys([*procedure_cases(ctx, ["10.0D", "10.0E"]), *fired])),
+    ctx.record("combat", list(dict.fromkeys([*_procedure(ctx, "combat_event"), *fired])),
                {k: v for k, v in out.items() if k != "drm"}
                | {"drm": a["drm"]["net"], "terms": a["drm"].get("terms", []), "lines": dice_lines(ctx)},
                source="combat.resolve", side=f.attacker_side)
     return out
 
 
-@implements("10.0A", "10.1A")
 def attack_answer(ctx: Any, hex_: str, attackers: Sequence[str], support: Sequence[int] = (0, 0),
                   overrun: bool = False, roll: int | None = None) -> dict[str, Any]:
     """``attack HEX --with U,U [--support A,D] [--overrun] [--roll N]``: the attack assessed
@@ -133,7 +131,7 @@ def attack_answer(ctx: Any, hex_: str, attackers: Sequence[str], support: Sequen
     if not ctx.state.units_at(hex_) or all(u.get("side") == side for u in ctx.state.units_at(hex_)):
         return {"attackers": list(attackers), "hex": hex_, "legal": False,
                 "refusals": [{"reason": r.reason, "cases": list(r.cases)} for r in refusals],
-                "cases": procedure_cases(ctx, ["10.3A"])}
+                "cases": _procedure(ctx, "no_target")}
     a = assess(ctx, attackers, hex_, sup, overrun)
     out = {k: v for k, v in a.items() if k not in ("facts", "basic_column")}
     out["basic_column"] = a["basic_column"]
@@ -150,7 +148,7 @@ def attack_answer(ctx: Any, hex_: str, attackers: Sequence[str], support: Sequen
             out["result"]["cases"] = list(dict.fromkeys(noting))
     if refusals and "attack" in ctx.rules.permissions:
         out = _not_legal(ctx, out, a["facts"])
-    out["cases"] = sorted(set(procedure_cases(ctx, ["10.0A", "10.0B", "10.0E", "10.3A", "10.3B", "10.4.5C"]))
+    out["cases"] = sorted(set(_procedure(ctx, "answer"))
                           | set(dice_cases(ctx))
                           | {c for t in a["drm"]["terms"] for c in t["case"].split(", ")}
                           | {c for t in a.get("shifts", ()) for c in t["case"].split(", ")}
@@ -158,6 +156,11 @@ def attack_answer(ctx: Any, hex_: str, attackers: Sequence[str], support: Sequen
                           | {c for r in refusals for c in r.cases})
     return out
 
+
+def _procedure(ctx: Any, key: str) -> list[str]:
+    """The cases a combat step ``key`` cites: those the game gives (game.yaml ``area_cases:
+    combat:``) it numbers, else those heading its combat quantities (``procedure_cases``)."""
+    return procedure_cases(ctx, given(ctx, "combat", key) or ())
 
 def _not_legal(ctx: Any, out: Mapping[str, Any], f: Any) -> dict[str, Any]:
     """A refused attack of a game whose scripts have ``attack`` lines (e.g. Battle for Moscow's

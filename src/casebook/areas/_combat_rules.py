@@ -9,8 +9,8 @@ from typing import Any
 
 from casebook.areas._combat_odds import below_table, gather, in_command, is_hq, procedure_cases, rules_permit, supplied
 from casebook.areas._combat_support import attacker_in_command
-from casebook.areas._combat_validators import attack_action, other_refusals
-from casebook.content.cases import implements
+from casebook.areas._combat_validators import attack_action, cited, other_refusals
+from casebook.areas._game_cases import given
 from casebook.core.hexgrid import parse_hex
 from casebook.core.hooks import Refusal
 from casebook.script import AskedFacts
@@ -93,7 +93,6 @@ def _kind_for_step(ctx: Any) -> str:
     return "reaction" if ctx.state.step == "reaction_attacks" else "attack"
 
 
-@implements("10.1A", "10.5A", "10.5B", "0.7.3.5A", "0.7.3.3A")
 def eligible_attackers(ctx: Any, side: str, kind: str) -> list[Mapping[str, Any]]:
     """Units of ``side`` that may join an attack now (10.1A): in the combat step, activated units
     and units marked Reserve that have not attacked this phase (0.7.3.3A); in the reaction-attacks
@@ -153,7 +152,6 @@ def _open_targets(ctx: Any, side: str, kind: str = "attack") -> frozenset[str]:
     return per_version(ctx, ("open-targets", side, kind), make)
 
 
-@implements("10.1C")
 def again(ctx: Any, role: str, kind: str) -> bool:
     """Whether a unit that attacked (``role`` "attack") or was attacked ("defend") in this step
     may do so again in an attack of ``kind`` (attack, reaction, overrun): the game's
@@ -198,7 +196,6 @@ def attack_legal(ctx: Any, side: str, hex_: str, group: Sequence[str], kind: str
                 and not other_refusals(ctx, attack_action(side, hex_, group)))
 
 
-@implements("6.2D")
 def within_limit_groups(ctx: Any, units: Sequence[str], most: int = 8) -> list[list[str]]:
     """6.2D "only units up to the stacking limit can attack, of the attacker's choice": the
     groups of ``units`` that keep, in every hex they attack from, the largest number of its units
@@ -246,7 +243,6 @@ def support_cost(ctx: Any, side: str, drm: int) -> int:
     return kept_costs[side, drm]
 
 
-@implements("2.3A", "2.3B", "2.3C", "10.4.2B")
 def support_allowed(ctx: Any, units: Sequence[str], attacking: bool, overrun: bool = False,
                     cache: dict[Any, Any] | None = None) -> Any:
     """The verdict (script permission ``combat_support``) on buying combat support for ``units``:
@@ -273,7 +269,6 @@ def _reaction_verdict(ctx: Any, side: str, uid: str, cache: dict[Any, Any] | Non
         "reaction_attack", _unit_facts(ctx, uid, {"turn": ctx.state.turn, "side": side})))
 
 
-@implements("10.4.2A")
 def max_support(ctx: Any, side: str, available: int, facts_for: Any) -> int:
     """The most IPs worth spending on support: the largest whole-DRM purchase ``side`` can afford
     that still changes the clamped DRM (``facts_for(ips)`` gives ``attack_drm`` facts)."""
@@ -287,15 +282,14 @@ def max_support(ctx: Any, side: str, available: int, facts_for: Any) -> int:
     return best
 
 
-def _cases(ctx: Any, cases: tuple[str, ...]) -> tuple[str, ...]:
-    """The cases an eligibility refusal cites: the caller's ``cases``, or in a game whose scripts
+def _cases(ctx: Any, key: str) -> tuple[str, ...]:
+    """The cases an eligibility refusal cites: :func:`cited` ``key``, or in a game whose scripts
     permit ``attack_without_activation`` the cases of that line (e.g. BM8.1: who may attack)."""
     if rules_permit(ctx, "attack_without_activation"):
         return tuple(ctx.permission("attack_without_activation", {}).cases)
-    return cases
+    return cited(ctx, key)
 
 
-@implements("10.1A", "10.1B", "10.1C", "10.5C", "10.6A", "0.7.3.5A")
 def attack_refusals(ctx: Any, side: str, hex_: str, attackers: Sequence[str], kind: str,
                     support: int = 0, quick: bool = False, cache: dict[Any, Any] | None = None) -> list[Refusal]:
     """Why ``side`` may not attack ``hex_`` with ``attackers`` (``kind`` attack/reaction/overrun)
@@ -313,13 +307,13 @@ def attack_refusals(ctx: Any, side: str, hex_: str, attackers: Sequence[str], ki
         on_map = False
     enemy = [u for u in ctx.state.units_at(hex_) if u.get("side") != side] if on_map else []
     if not enemy:
-        return [Refusal(f"no enemy unit in hex {hex_} to attack", _cases(ctx, ("10.3A",)), PLUGIN)]
+        return [Refusal(f"no enemy unit in hex {hex_} to attack", _cases(ctx, "no_target"), PLUGIN)]
     if not attackers:
-        return [Refusal("an attack needs at least one attacking unit", _cases(ctx, ("10.3A",)), PLUGIN)]
+        return [Refusal("an attack needs at least one attacking unit", _cases(ctx, "no_attacker"), PLUGIN)]
     twice = sorted({a for a in attackers if list(attackers).count(a) > 1})
     if twice:
         return [Refusal(f"{', '.join(map(str, twice))} named more than once: the attacker announces each "
-                        "attacking unit once", _cases(ctx, ("10.3A",)), PLUGIN)]
+                        "attacking unit once", _cases(ctx, "attacker_twice"), PLUGIN)]
     if any(u["id"] in rec["defended_step"] for u in enemy) and not again(ctx, "defend", kind):
         out.append(Refusal(f"the units in {hex_} were already attacked in this step", _again_cases(ctx, "defend", kind),
                            PLUGIN))
@@ -327,28 +321,29 @@ def attack_refusals(ctx: Any, side: str, hex_: str, attackers: Sequence[str], ki
     units = []
     for a in attackers:
         if not ctx.state.has_unit(a):
-            out.append(Refusal(f"no unit {a!r} on the map", _cases(ctx, ("10.1A",)), PLUGIN))
+            out.append(Refusal(f"no unit {a!r} on the map", _cases(ctx, "no_unit"), PLUGIN))
             continue
         u = ctx.state.unit(a)
         units.append(u)
         if u.get("side") != side:
-            out.append(Refusal(f"{a} is not a {side} unit", _cases(ctx, ("10.0C",)), PLUGIN))
+            out.append(Refusal(f"{a} is not a {side} unit", _cases(ctx, "not_own_unit"), PLUGIN))
         elif hex_ not in ctx.board.label_neighbours(u["hex"]):  # on the map: adjacent = a neighbour
-            out.append(Refusal(f"{a} is not adjacent to {hex_}", _cases(ctx, ("10.1B",)), PLUGIN))
+            out.append(Refusal(f"{a} is not adjacent to {hex_}", _cases(ctx, "not_adjacent"), PLUGIN))
         elif a in rec["attacked_step"] and not again(ctx, "attack", kind):
             out.append(Refusal(f"{a} already attacked in this step", _again_cases(ctx, "attack", kind), PLUGIN))
         elif kind != "overrun" and a not in eligible:
-            cases = ("10.1A", "2.0") if kind == "reaction" else ("10.1A", "0.7.3.3A")
+            cases = cited(ctx, "reaction_activated" if kind == "reaction" else "not_activated")
             why = ("is already activated in this phase" if kind == "reaction"
                    else "is neither activated nor in reserve, or attacked already this phase")
             out.append(Refusal(f"{a} {why}", cases, PLUGIN))
     hexes_with_combat = {u["hex"] for u in units if not is_hq(u)}
     for u in units:
         if is_hq(u) and u["hex"] not in hexes_with_combat:
-            out.append(Refusal(f"HQ {u['id']} can join an attack only with combat units of its stack", _cases(ctx, ("10.6A",)), PLUGIN))
+            out.append(Refusal(f"HQ {u['id']} can join an attack only with combat units of its stack", _cases(ctx, "hq_alone"), PLUGIN))
     if kind == "attack" and any(u.get("reserve") for u in units) and not any(
             u.get("activated") and not u.get("reserve") for u in units):
-        out.append(Refusal("a Reserve unit attacks only in conjunction with a currently activated unit", _cases(ctx, ("10.1A",)), PLUGIN))
+        out.append(Refusal("a Reserve unit attacks only in conjunction with a currently activated unit",
+                           _cases(ctx, "reserve_alone"), PLUGIN))
     if quick and out:
         return out
     if not out and units and "attack" in ctx.rules.permissions:
@@ -368,7 +363,8 @@ def attack_refusals(ctx: Any, side: str, hex_: str, attackers: Sequence[str], ki
             verdict = _reaction_verdict(ctx, side, u["id"], cache)
             if not verdict.value:
                 cases = tuple(c for ln in verdict.lines if ln.fired and ln.kind == "forbid" for c in ln.cases)
-                out.append(Refusal(f"{u['id']} may not be activated for a reaction attack", cases or ("2.4A",), PLUGIN))
+                out.append(Refusal(f"{u['id']} may not be activated for a reaction attack",
+                                   cases or cited(ctx, "reaction_refused"), PLUGIN))
                 if quick:
                     return out
     if support:
@@ -382,7 +378,7 @@ def attack_refusals(ctx: Any, side: str, hex_: str, attackers: Sequence[str], ki
 
 
 def _ip_refusal(ctx: Any, side: str, cost: int, support: int) -> Refusal:
-    cases = ("0.7.3.5A", "2.3A") if cost else ("2.3A",)
+    cases = given(ctx, PLUGIN, "ip_short_reaction" if cost else "ip_short") or ()
     if not any(c in ctx.pack.cases for c in cases):  # a game without IPs: no combat support to buy
         return Refusal(f"{side} has no combat support to buy in this game (support={support})",
                        tuple(procedure_cases(ctx, [])), PLUGIN)

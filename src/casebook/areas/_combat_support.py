@@ -16,8 +16,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from casebook.content.cases import implements
-
 __all__ = ["SETTING", "attacker_in_command", "defender_in_command"]
 
 SETTING = ("combat_support_hq", "activating")
@@ -30,7 +28,6 @@ def defender_in_command(ctx: Any, uid: str) -> bool:
     return True if answer is None else bool(answer.get("in_command", True))
 
 
-@implements("10.4.2B", "2.3B")
 def attacker_in_command(ctx: Any, uid: str) -> bool:
     """10.4.2B: whether attacking unit ``uid`` traces a command path to the activating HQ (the
     HQ that activated it: ``activated_by`` of the command answer), or, activated without an HQ,

@@ -16,13 +16,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from casebook.content.cases import implements
+from casebook.areas._combat_odds import procedure_cases
+from casebook.areas._game_cases import given_or
 from casebook.core.actions import Action
 from casebook.core.hooks import Refusal
 
-__all__ = ["PLUGIN", "other_refusals", "attack_action", "overrun_refusals"]
+__all__ = ["PLUGIN", "cited", "other_refusals", "attack_action", "overrun_refusals"]
 
 PLUGIN = "combat"
+
+
+def cited(ctx: Any, key: str) -> tuple[str, ...]:
+    """The cases the game gives for step ``key`` of its combat procedure (game.yaml ``area_cases:
+    combat:``, e.g. Moscow '41 ``no_target: [10.3A]``), else those heading its combat quantities
+    (:func:`~._combat_odds.procedure_cases`: a game with its own numbering)."""
+    return given_or(ctx, PLUGIN, key, lambda c: procedure_cases(c, ()))
 
 
 def _others(ctx: Any) -> Any:
@@ -46,7 +54,6 @@ def attack_action(side: str, hex_: str, attackers: Sequence[str], support: int =
     return Action.make("attack", side, hex=hex_, support=support, **{"with": list(attackers)})
 
 
-@implements("9.5A")
 def overrun_refusals(ctx: Any, side: str, hex_: str, attackers: Sequence[str]) -> list[Refusal]:
     """Why ``attackers`` may not overrun ``hex_`` now, as play judges it: "only a single stack can
     participate" (9.5A), then every validator of the ``overrun stack=HEX hex=HEX units=…`` action
@@ -55,6 +62,6 @@ def overrun_refusals(ctx: Any, side: str, hex_: str, attackers: Sequence[str]) -
     hexes = sorted({ctx.state.unit(a).get("hex") for a in attackers if ctx.state.has_unit(a)})
     if len(hexes) != 1:
         return [Refusal(f"only a single stack can overrun: the units stand in {', '.join(map(str, hexes))}",
-                        ("9.5A",), PLUGIN)]
+                        cited(ctx, "overrun_stacks"), PLUGIN)]
     action = Action.make("overrun", side, stack=hexes[0], hex=hex_, units=sorted(attackers))
     return [r for rs in ctx.hook.casebook_validate_action(ctx=ctx, action=action) for r in (rs or ())]

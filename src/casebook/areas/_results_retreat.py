@@ -85,7 +85,7 @@ MAX_PATHS = 3  # choices offered per retreat length / advance length (a bound on
 _FAULTS = {
     "revisit": "a retreat never enters a hex twice nor goes back to the hex it left",
     "enemy": "a retreating unit cannot enter an enemy-occupied hex",
-    "ezoc": "a retreating unit cannot enter an EZOC unless a friendly combat unit other than a remnant is there",
+    "ezoc": "a retreating unit cannot enter an EZOC unless a friendly combat unit is there",
     "terrain": "the TEC prohibits entering the hex",
 }
 
@@ -122,7 +122,7 @@ def enemy_occupied(ctx: Any, hex_: str, side: str) -> bool:
 
 def _friendly_combat_unit(ctx: Any, hex_: str, side: str, exclude: Iterable[str] = ()) -> bool:
     skip = set(exclude)
-    return any(u.get("side") == side and is_combat_unit(u) and u["id"] not in skip for u in ctx.state.units_at(hex_))
+    return any(u.get("side") == side and is_combat_unit(ctx, u) and u["id"] not in skip for u in ctx.state.units_at(hex_))
 
 
 def in_ezoc(ctx: Any, hex_: str, side: str) -> bool:
@@ -131,7 +131,7 @@ def in_ezoc(ctx: Any, hex_: str, side: str) -> bool:
     answer = ctx.hook.casebook_zoc(ctx=ctx, hex=hex_, side=side)
     if answer is not None:
         return answer.get("kind", "none") != "none" and bool(answer.get("exerted_by", [True]))
-    return any(u.get("side") != side and is_combat_unit(u)
+    return any(u.get("side") != side and is_combat_unit(ctx, u)
                for n in ctx.board.neighbours(parse_hex(hex_)) for u in ctx.state.units_at(hex_label(n)))
 
 

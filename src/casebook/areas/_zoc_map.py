@@ -18,8 +18,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from casebook.content.cases import implements
 from casebook.core.hexgrid import hex_label, parse_hex
+
+from ._game_cases import given_or
 
 __all__ = [
     "KIND_ORDER", "UNIT_FIELDS", "map_key", "conditions", "weather_facts", "exerts_zoc",
@@ -43,9 +44,14 @@ KIND_ORDER: tuple[str, ...] = ("none", "fluid", "locking")
 def weather_facts(ctx: Any) -> dict[str, str]:
     """``{"temperature", "ground"}`` in force (the Weather Display). A position without weather
     (before the first Weather Phase) is read as Warm and Dry, the fixed weather of Turn 1
-    (18.2.4A; interpretation blitz-turn1-weather)."""
+    (e.g. Moscow '41 18.2.4A; interpretation blitz-turn1-weather): the first temperature and
+    ground of the game's vocabulary."""
     w = ctx.state.weather or {}
-    return {"temperature": w.get("temperature", "warm"), "ground": w.get("ground", "dry")}
+    if "temperature" in w and "ground" in w:
+        return {"temperature": w["temperature"], "ground": w["ground"]}
+    vocabulary = ctx.pack.vocabulary
+    return {"temperature": w.get("temperature", (*vocabulary.temperatures, "none")[0]),
+            "ground": w.get("ground", (*vocabulary.grounds, "none")[0])}
 
 
 def conditions(ctx: Any) -> tuple[str, ...]:
@@ -76,12 +82,11 @@ def _fields(unit: Mapping[str, Any]) -> tuple[Any, ...]:
     return unit.get("side"), unit.get("class"), unit.get("size")
 
 
-@implements("7.1A", "7.1C", "0.2.3.1")
 def exerts_zoc(ctx: Any, unit: Mapping[str, Any]) -> tuple[bool, tuple[str, ...]]:
-    """Whether ``unit`` (a unit record) has a ZOC at all, with the cases deciding: every unit
-    but HQs and remnants (7.1A, 11.3D), none in Arctic turns (7.1C, 4.6A, 0.2.3.1; Snow and Deep
-    Snow too under setting ``no_zoc_scope: winter``). Verdicts of the ``exert_zoc`` and
-    ``exert_zoc_on_ground`` script lines (kept per unit fields and conditions)."""
+    """Whether ``unit`` (a unit record) has a ZOC at all, with the cases deciding: the verdicts
+    of the ``exert_zoc`` and ``exert_zoc_on_ground`` script lines (kept per unit fields and
+    conditions; e.g. Moscow '41: every unit but HQs and remnants, 7.1A, 11.3D, none in Arctic
+    turns, 7.1C, 4.6A, 0.2.3.1)."""
     cache = ctx.lasting("zoc.exerts", conditions(ctx))
     key = _fields(unit)
     found = cache.get(key)
@@ -123,7 +128,6 @@ def _road_or_town_now(board: Any, target: Any, source: Any, mode: str) -> bool:
                for n in board.neighbours(target))
 
 
-@implements("7.0A", "7.0D", "7.1B")
 def zoc_reach(ctx: Any, unit: Mapping[str, Any]) -> list[str]:
     """The hexes (labels, board order) ``unit`` exerts a ZOC into: all six adjacent on-map hexes
     (7.0A, 7.0D: no terrain or hexside stops a ZOC), but in Mud (and Drying, 3.1B) an armor or
@@ -152,7 +156,6 @@ def _zoc_reach(ctx: Any, unit: Mapping[str, Any]) -> list[str]:
     return out
 
 
-@implements("16.3A", "15.3B")
 def zoc_sources(ctx: Any, side: str) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
     """The hexes that are a ZOC against ``side`` by themselves, not projected by a unit into its
     neighbours: ``((hex, source id, cases), …)`` sorted, from the ``casebook_zoc_sources`` hook
@@ -190,7 +193,6 @@ def map_key(ctx: Any, side: str) -> tuple[Any, ...]:
     return found
 
 
-@implements("7.0E")
 def zoc_map(ctx: Any, side: str) -> dict[str, tuple[str, ...]]:
     """The enemy ZOC affecting units of ``side``: hex label -> ids of the enemy units exerting a
     ZOC into it and of the :func:`zoc_sources` of the hex (sorted). EZOCs do not affect an
@@ -228,25 +230,34 @@ def exerted_by(ctx: Any, hex_: str, side: str) -> tuple[str, ...]:
 
 
 def chart_row(ctx: Any, unit: Mapping[str, Any]) -> str:
-    """The ZOC Chart row of a unit: its class; an HQ marked mechanized uses the mechanized row
-    under interpretation hq-movement-class (setting ``hq_movement_class``)."""
-    cls = unit.get("class", "infantry")
-    if cls == "hq" and unit.get("mechanized") and \
-            ctx.state.setting("hq_movement_class", "by_mechanized") == "by_mechanized":
-        return "mechanized"
-    return cls
+    """The ZOC Chart row of a unit: the game's ``chart_row`` quantity (facts ``unit_class``,
+    ``unit_mechanized``; e.g. Moscow '41: an HQ marked mechanized uses the mechanized row, 9.2A,
+    interpretation hq-movement-class), else its class (a unit without one: the vocabulary's
+    first class). Once per class, flag and state version."""
+    cls = unit.get("class") or (*ctx.pack.vocabulary.unit_classes, "none")[0]
+    if "chart_row" not in ctx.rules.quantities:
+        return str(cls)
+    key = ("zoc.row", cls, bool(unit.get("mechanized")))
+    memo = ctx.memo
+    found = memo.get(key)
+    if found is None:
+        engine = ctx.engine  # read as a fact of the unit: not cited (the chart's cell and column are)
+        found = memo[key] = str(engine.rules.value("chart_row", {"unit_class": cls, "unit_mechanized": key[2]},
+                                                   engine.script_tables, ctx.standard))
+    return found
 
 
-@implements("7.0C")
 def chart_column(ctx: Any) -> tuple[str, tuple[str, ...]]:
-    """The ZOC Chart column in force and its cases: the Arctic column whenever the temperature
-    is Arctic (4.6A, 7.1C), else the column of the ground condition (script ``zoc_column``: the
-    cases of its header and of the line that gave the column)."""
+    """The ZOC Chart column in force and its cases: a column named for the temperature in force
+    whenever the chart has one (e.g. Moscow '41's Arctic column, 4.6A, 7.1C: the cases the game
+    gives as ``area_cases: zoc: temperature_column``, else the header of ``zoc_column``), else the
+    column of the ground condition (script ``zoc_column``: the cases of its header and of the
+    line that gave the column)."""
     w = weather_facts(ctx)
-    if w["temperature"] == "arctic":
-        return "arctic", ("7.0C", "4.6A")
-    q = ctx.quantity("zoc_column", w)
     header = ctx.rules.quantities["zoc_column"].code.cases   # `quantity zoc_column = first by …`
+    if w["temperature"] in dict(ctx.table("zoc_chart").dims).get("weather", ()):
+        return w["temperature"], given_or(ctx, "zoc", "temperature_column", lambda _: header)
+    q = ctx.quantity("zoc_column", w)
     return str(q.value), tuple(dict.fromkeys((*header, *q.cases)))
 
 
@@ -265,7 +276,6 @@ def _errata_cases(ctx: Any, table_id: str, path: list[str]) -> tuple[str, ...]:
                  if list(p.get("path") or []) == path and str(p.get("file", "")).endswith(f"/{table_id}.yaml"))
 
 
-@implements("7.0B", "7.0C", "0.2.3.1")
 def chart_kind(ctx: Any, row: str) -> tuple[str, tuple[str, ...]]:
     """How a moving unit of chart row ``row`` treats an EZOC now: ``"locking"``, ``"fluid"`` or
     ``"none"`` (7.0B-C), from ``zoc_chart`` (its Arctic column is ``none`` for every row after
@@ -292,11 +302,23 @@ def unit_kind(ctx: Any, unit: Mapping[str, Any]) -> tuple[str, tuple[str, ...]]:
     return chart_kind(ctx, chart_row(ctx, unit))
 
 
-def is_combat_unit(unit: Mapping[str, Any]) -> bool:
-    """A combat unit for 7.4/7.5A: not an HQ, and not a remnant (11.3D)."""
-    return unit.get("class") not in ("hq", "remnant")
+def is_combat_unit(ctx: Any, unit: Mapping[str, Any]) -> bool:
+    """Whether ``unit`` is a combat unit: the verdict of the game's ``counts_as_combat_unit``
+    lines (fact ``unit_class``; e.g. Moscow '41: neither an HQ nor a remnant, 0.5.4, 11.3D);
+    every unit in a game without such lines (once per class and state version; the lines are
+    read without being cited, as :func:`~._results_losses.steps_left` reads ``combat_loss``)."""
+    if "counts_as_combat_unit" not in ctx.rules.permissions:
+        return True
+    key = ("zoc.combat_unit", unit.get("class"))
+    memo = ctx.memo
+    found = memo.get(key)
+    if found is None:
+        engine = ctx.engine  # read as a fact of the unit: not cited (the answers cite what it decides)
+        found = memo[key] = bool(engine.rules.allowed("counts_as_combat_unit", {"unit_class": unit.get("class")},
+                                                      engine.script_tables, ctx.standard))
+    return found
 
 
 def friendly_combat_unit_in(ctx: Any, hex_: str, side: str) -> bool:
-    """Whether a non-remnant combat unit of ``side`` is in ``hex_`` (7.4, 7.5A)."""
-    return any(u.get("side") == side and is_combat_unit(u) for u in ctx.state.units_at(hex_))
+    """Whether a combat unit of ``side`` (:func:`is_combat_unit`) is in ``hex_`` (e.g. 7.4, 7.5A)."""
+    return any(u.get("side") == side and is_combat_unit(ctx, u) for u in ctx.state.units_at(hex_))

@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from casebook.content.cases import implements
 from casebook.core.hooks import Refusal
 
+from ._game_cases import given_or
+from ._zoc_cites import effect_cases, line_cases
 from ._zoc_map import exerted_by, friendly_combat_unit_in, most_restrictive, unit_kind
 
 __all__ = ["moving_units", "stack_kind", "locking_refusals", "retreat_refusals",
-           "retreat_allowed_into"]
+           "retreat_allowed_into", "retreat_cases"]
 
 SOURCE = "zoc"
 
@@ -44,7 +45,6 @@ def stack_kind(ctx: Any, units: Sequence[Mapping[str, Any]]) -> tuple[str, tuple
     return kind, cases
 
 
-@implements("7.2")
 def locking_refusals(ctx: Any, side: str, start: str, path: Sequence[str],
                      units: Sequence[Mapping[str, Any]]) -> list[Refusal]:
     """The 7.2 refusals of moving ``units`` (of ``side``) from ``start`` along ``path`` when they
@@ -59,7 +59,7 @@ def locking_refusals(ctx: Any, side: str, start: str, path: Sequence[str],
     if kind != "locking":
         return []
     same_only = ctx.state.setting("locking_ezoc_to_ezoc", "any") == "same_unit"
-    cited = tuple(dict.fromkeys(("7.2", *cases)))
+    cited = tuple(dict.fromkeys((*given_or(ctx, SOURCE, "locking", lambda c: effect_cases(c, "locking")), *cases)))
     hexes = [start, *path]
     for i in range(1, len(hexes)):
         before, here = exerted_by(ctx, hexes[i - 1], side), exerted_by(ctx, hexes[i], side)
@@ -74,19 +74,24 @@ def locking_refusals(ctx: Any, side: str, start: str, path: Sequence[str],
     return []
 
 
-@implements("7.5A")
 def retreat_allowed_into(ctx: Any, hex_: str, side: str) -> bool:
     """Whether a retreating unit of ``side`` may enter ``hex_`` as far as ZOCs go: not an EZOC,
-    unless a friendly combat unit other than a remnant is also in the hex (7.5A)."""
+    unless a friendly combat unit (:func:`~._zoc_map.is_combat_unit`) is also in the hex (e.g. 7.5A)."""
     return not exerted_by(ctx, hex_, side) or friendly_combat_unit_in(ctx, hex_, side)
 
 
+def retreat_cases(ctx: Any) -> tuple[str, ...]:
+    """What a retreat an EZOC closes cites: the cases the game gives (``area_cases: zoc:
+    retreat_blocked``), else those of its ``retreat_into_ezoc`` lines."""
+    return given_or(ctx, SOURCE, "retreat_blocked", lambda c: line_cases(c, ("retreat_into_ezoc",)))
+
+
 def retreat_refusals(ctx: Any, side: str, path: Sequence[str]) -> list[Refusal]:
-    """7.5A: the first hex of a retreat ``path`` that is an EZOC without a friendly non-remnant
-    combat unit refuses the retreat (the unit takes losses instead, 7.5B/11.2B)."""
+    """The first hex of a retreat ``path`` that is an EZOC without a friendly combat unit refuses
+    the retreat (e.g. 7.5A; the unit takes losses instead, 7.5B/11.2B)."""
     for h in path:
         if not retreat_allowed_into(ctx, h, side):
             return [Refusal(f"a retreating unit cannot enter the EZOC in {h} (of "
                             f"{', '.join(exerted_by(ctx, h, side))}) without a friendly combat "
-                            f"unit other than a remnant there", ("7.5A", "7.5B"), SOURCE)]
+                            f"unit there", retreat_cases(ctx), SOURCE)]
     return []

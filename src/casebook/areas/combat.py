@@ -8,6 +8,11 @@ Owner of the steps ``combat`` (the phasing player attacks with activated and res
 (action ``support``) kept in ``plugin_state.combat``. A roll that notes a unit for a later
 promotion (a game's ``note_FLAG`` lines) is :mod:`._combat_notes`; the procedure (``assess``,
 ``resolve``, ``attack_answer``, re-exported here) is :mod:`._combat_resolve`.
+
+It holds no case id: a step no rule line states cites what the game's manifest gives under
+``area_cases: combat:`` (keys ``no_target``, ``not_adjacent``, ``ip_short``, ``support_amount``,
+``resolved``, ``combat_event``, ``answer``, …: :mod:`._game_cases`), else the cases heading the
+game's own combat lines (a game with its own numbering, e.g. Kestrel Pass).
 """
 
 from __future__ import annotations
@@ -39,8 +44,8 @@ from casebook.areas._combat_odds import (
 )
 from casebook.areas._combat_resolve import assess, attack_answer, resolve
 from casebook.areas._combat_rules import PLUGIN, attack_refusals, reaction_cost, record, save, support_allowed
+from casebook.areas._combat_validators import cited
 from casebook.areas.help import usage_line
-from casebook.content.cases import implements
 from casebook.core.actions import Action
 from casebook.core.dice import SIDES
 from casebook.core.errors import QuestionError
@@ -106,7 +111,6 @@ def casebook_step_start(ctx, phase, step):
         save(ctx, rec)
 
 
-@implements("0.7.3.3B")
 @hookimpl
 def casebook_step_end(ctx, phase, step):
     """At the end of the combat step, the phasing side's units the game's ``mark_reserve`` lines
@@ -164,10 +168,10 @@ def casebook_action_templates(ctx, phase, step):
 def casebook_validate_action(ctx, action):
     amount = {"attack": "support", "support": "ips"}.get(action.kind)
     if amount and whole_ips(action.get(amount, 0)) is None:
-        return [Refusal(f"{amount} must be a whole number of IPs, 0 or more", ("10.4.2A",), PLUGIN)]
+        return [Refusal(f"{amount} must be a whole number of IPs, 0 or more", cited(ctx, "support_amount"), PLUGIN)]
     if action.kind == "attack":
         if _pending(ctx):
-            return [Refusal("a combat awaits the defender's support", ("10.0C", "10.0F"), PLUGIN)]
+            return [Refusal("a combat awaits the defender's support", cited(ctx, "support_awaited"), PLUGIN)]
         kind = _STEPS.get(ctx.state.step, "attack")
         return attack_refusals(ctx, action.side, str(action.get("hex")), list(action.get("with") or ()),
                                kind, int(action.get("support", 0)))
@@ -181,16 +185,16 @@ def casebook_validate_action(ctx, action):
     if action.kind == "support":
         pending = _pending(ctx)
         if not pending or action.side != pending["defender_side"]:
-            return [Refusal("no attack awaits this side's combat support", ("10.4.2A",), PLUGIN)]
+            return [Refusal("no attack awaits this side's combat support", cited(ctx, "no_support_awaited"), PLUGIN)]
         ips = int(action.get("ips", 0))
         out = []
         if ips < 0 or ips > ctx.state.track("ip", action.side):
-            out.append(Refusal(f"{action.side} has {ctx.state.track('ip', action.side)} IPs", ("2.3A",), PLUGIN))
+            out.append(Refusal(f"{action.side} has {ctx.state.track('ip', action.side)} IPs", cited(ctx, "ip_short"), PLUGIN))
         if ips:
             verdict = support_allowed(ctx, [u["id"] for u in ctx.state.units_at(pending["hex"])], False)
             if verdict is not None and not verdict.value:
                 out.append(Refusal("the defenders must be in supply and in command to receive support",
-                                   ("2.3C", "10.4.2B"), PLUGIN))
+                                   cited(ctx, "support_refused"), PLUGIN))
         return out
     return []
 
@@ -209,7 +213,6 @@ def _resolve_pending(ctx: Any, pending: Mapping[str, Any], defender_ips: int) ->
     return out
 
 
-@implements("0.7.3.3A", "0.7.3.5A", "10.0C", "10.4.2A", "10.5A")
 @hookimpl
 def casebook_apply_action(ctx, action):
     """``attack`` (reaction cost paid and attackers marked activated in the reaction step; Reserve

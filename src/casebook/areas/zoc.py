@@ -6,8 +6,14 @@ its effects on moves, supply and command paths and retreats.
 Answers ``casebook_zoc`` (the EZOC in a hex for a side), ``casebook_zoc_map`` (every EZOC of a
 side at once, with the key it is cached by), ``casebook_facts`` (``in_ezoc`` and
 ``zoc_retreat_blocked`` of a unit), ``casebook ask … zoc HEX [--for UNIT]``, and refuses through
-``casebook_validate_action`` the moves that 7.2 forbids (``move``, ``react-move``,
-``force-march`` with a ``path``) and the retreats 7.5A forbids (``retreat`` with a ``path``).
+``casebook_validate_action`` the moves a locking EZOC forbids (``move``, ``react-move``,
+``force-march`` with a ``path``; e.g. 7.2) and the retreats into an EZOC hex without a friendly
+combat unit (``retreat`` with a ``path``; e.g. 7.5A).
+
+It holds no case id: answers cite the game's ZOC lines (:mod:`._zoc_cites`) and, for what no
+line states, the manifest's ``area_cases: zoc:`` (``in_ezoc``, ``locking``, ``retreat_blocked``,
+``temperature_column``: :mod:`._game_cases`). Which units lift an EZOC is the game's
+``counts_as_combat_unit`` lines; the chart row of a unit its ``chart_row`` quantity, if any.
 """
 
 from __future__ import annotations
@@ -19,12 +25,12 @@ from typing import Any
 from pydantic import ConfigDict
 from typing_extensions import TypedDict
 
-from casebook.content.cases import implements
 from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import hookimpl
 from casebook.core.state import HEX_RE
 
+from ._game_cases import given_or
 from ._zoc_cites import blocks, combine_cases, definition_cases, effect_cases, map_cases
 from ._zoc_map import (
     chart_kind,
@@ -40,7 +46,7 @@ from ._zoc_map import (
     zoc_map,
     zoc_sources,
 )
-from ._zoc_moves import locking_refusals, moving_units, retreat_allowed_into, retreat_refusals
+from ._zoc_moves import locking_refusals, moving_units, retreat_allowed_into, retreat_cases, retreat_refusals
 from .help import usage_line
 
 __all__ = ["STATE_SCHEMA", "REQUIRES", "STEPS", "QUESTIONS", "HELP_RULES", "casebook_zoc_sources", "zoc_answer",
@@ -78,7 +84,6 @@ def _side_of(ctx: Any, side: str) -> str:
     return side
 
 
-@implements("7.0A", "7.0B", "7.0F", "7.4", "7.5A")
 def zoc_answer(ctx: Any, hex_: str, side: str) -> dict[str, Any]:
     """The enemy ZOC in hex ``hex_`` as it affects units of ``side``::
 
@@ -89,8 +94,9 @@ def zoc_answer(ctx: Any, hex_: str, side: str) -> dict[str, Any]:
     ``kind`` is how the most restricted unit class treats this EZOC (the chart depends on the
     moving unit, 7.0B-C; several ZOCs add nothing, 7.0F: the most restrictive kind wins);
     ``by_class`` gives each chart row. Supply lines and command paths cannot be traced through
-    an EZOC hex, nor a retreat enter one, unless a friendly non-remnant combat unit is there
-    (7.4, 7.5A). Raises QuestionError for a bad hex label or off-map hex.
+    an EZOC hex, nor a retreat enter one, unless a friendly combat unit is there (e.g. 7.4,
+    7.5A: the game's ``trace_*_through_ezoc`` and ``retreat_into_ezoc`` lines). Raises
+    QuestionError for a bad hex label or off-map hex.
     """
     key = ("zoc.answer", hex_, side)
     memo = ctx.memo
@@ -158,7 +164,6 @@ def _no_zoc_cases(ctx: Any) -> tuple[str, ...]:
     return () if ok else cases
 
 
-@implements("7.0B", "7.0C", "7.2", "7.3")
 def zoc_for_unit(ctx: Any, hex_: str, unit_id: str) -> dict[str, Any]:
     """:func:`zoc_answer` for ``unit_id``'s side, plus how that unit treats the EZOC in
     ``hex_``: ``{"for", "row", "kind", "must_stop_on_entering", "ezoc_to_ezoc"}`` — locking:
@@ -180,7 +185,6 @@ def zoc_for_unit(ctx: Any, hex_: str, unit_id: str) -> dict[str, Any]:
     return answer
 
 
-@implements("7.5B")
 def retreat_blocked_by_zoc(ctx: Any, unit_id: str) -> bool:
     """Whether EZOCs leave ``unit_id`` no hex to retreat into: every adjacent hex is enemy-
     occupied or an EZOC it may not enter (7.5A), and EZOCs close at least one of them. The unit
@@ -207,7 +211,6 @@ def casebook_zoc(ctx: Any, hex: str, side: str) -> dict[str, Any]:
 
 
 @hookimpl
-@implements("7.0A", "7.0D", "7.0E", "7.1A")
 def casebook_zoc_map(ctx: Any, side: str) -> dict[str, Any]:
     """Every enemy ZOC affecting units of ``side``: ``{"key", "exerted_by": {hex: (ids)},
     "cases"}`` — the map :func:`zoc_answer` reads (7.0A, 7.0D, 7.0E; who has a ZOC, 7.1A-C),
@@ -290,9 +293,9 @@ def casebook_facts(ctx: Any, subject: Any) -> dict[str, Any] | None:
         return None
     unit = ctx.state.unit(subject)
     who = exerted_by(ctx, unit.get("hex", ""), unit["side"]) if unit.get("hex") else ()
-    return {"in_ezoc": {"value": bool(who), "exerted_by": list(who), "cases": ["7.0A"]},
+    return {"in_ezoc": {"value": bool(who), "exerted_by": list(who), "cases": list(given_or(ctx, "zoc", "in_ezoc", definition_cases))},
             "zoc_retreat_blocked": {"value": retreat_blocked_by_zoc(ctx, subject),
-                                    "cases": ["7.5A", "7.5B"]}}
+                                    "cases": list(retreat_cases(ctx))}}
 
 
 @hookimpl

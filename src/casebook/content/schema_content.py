@@ -149,6 +149,10 @@ class GameFile(_File):
     rules_dir: str | None = None
     rules: list[RelPath] = []
     vocabulary: VocabularyBlock
+    #: area -> step -> cases the shared area cites for that step (src/casebook/areas/_game_cases.py)
+    area_cases: dict[Slug, dict[Slug, list[CaseId]]] = {}
+    #: area -> function -> cases its Python implements for this game (counted by `casebook cases`)
+    area_procedures: dict[Slug, dict[Slug, list[CaseId]]] = {}
 
 
 # --- cases.yaml -------------------------------------------------------------------------------

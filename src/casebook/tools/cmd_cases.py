@@ -40,7 +40,7 @@ from casebook.tools.cli import game_argument
 __all__ = ["cases", "pack_of", "gather_implemented", "gather_report", "default_tests_dir", "implemented_in", "SOURCE_KINDS"]
 
 #: What a source of ``implemented_by`` is, by its prefix; anything else is a Python function.
-SOURCE_KINDS = {"rules": "script", "table": "table", "errata": "errata", "sequence": "data",
+SOURCE_KINDS = {"area": "python", "rules": "script", "table": "table", "errata": "errata", "sequence": "data",
                 "scenario": "data"}
 
 
@@ -189,7 +189,9 @@ def _printed_cases(node: Any) -> list[str]:
 
 def _errata_cases(game: str, warnings: list[str]) -> dict[str, list[str]]:
     """case -> ``errata:<file>`` for every errata overlay patch of the pack citing that case
-    (errata are implemented as data: patches applied on load)."""
+    (errata are implemented as data: patches applied on load); ``sequence:<file>`` for the
+    sequence of play; ``area:<area>.<function>`` for the cases the manifest's
+    ``area_procedures:`` says a shared area's Python implements (kind python)."""
     from casebook.content.loader import load_pack
 
     try:
@@ -204,6 +206,10 @@ def _errata_cases(game: str, warnings: list[str]) -> dict[str, list[str]]:
             case = str(item.get("case", ""))
             if case and seq_file not in out.get(case, []):
                 out.setdefault(case, []).append(seq_file)
+    for area, functions in (pack.manifest.get("area_procedures") or {}).items():
+        for function, ids in functions.items():   # a shared area's Python, for this game's cases
+            for case in ids:
+                out.setdefault(str(case), []).append(f"area:{area}.{function}")
     for path, _, patch in pack.errata:
         source = f"errata:{Path(path).name}"
         case = str(patch.get("case", ""))
