@@ -81,29 +81,31 @@ def _ctx(engine: Engine, text: str):
 
 @pytest.mark.case("12.2G")
 def test_12_2G_an_rp_keeps_the_fatigue_until_the_script_line_goes(m41, tmp_path):
+    from casebook.areas.replacements import apply_assign
     from casebook.core.actions import Action
-    from casebook.games.moscow41.plugins._reinforcement_rp import apply_rp
+    from casebook.games.moscow41.plugins.reinforcement import REPLACEMENTS
 
     unit = ("units:\n  - {counter: s-133rd, hex: '0309', losses: 1, fatigued: true}\n"
             "rp: {soviet: {infantry: 1, armor: 0}, german: {infantry: 0, armor: 0}}\n")
     assign = Action.make("assign-rp", "soviet", unit="s-133rd", rp="infantry")
     ctx = _ctx(m41, unit)
-    apply_rp(ctx, assign)
+    apply_assign(ctx, REPLACEMENTS, assign)
     assert ctx.state.unit("s-133rd").get("fatigued") is True and not ctx.state.unit("s-133rd").get("losses")
     house = edited(m41, tmp_path, "reinforcement.rules", "forbid replacement_removes_fatigue  by 12.2G", "")
     ctx = _ctx(house, unit)
-    apply_rp(ctx, assign)
+    apply_assign(ctx, REPLACEMENTS, assign)
     assert not ctx.state.unit("s-133rd").get("fatigued")
 
 
 @pytest.mark.case("12.4D")
 def test_12_4D_an_asterisked_division_is_rebuilt_once_the_script_line_goes(m41, tmp_path):
-    from casebook.games.moscow41.plugins._reinforcement_rp import rebuildable
+    from casebook.areas.replacements import rebuildable
+    from casebook.games.moscow41.plugins.reinforcement import REPLACEMENTS
 
     marked = {**m41.pack.counters["s-133rd"], "withdraw": 22}
-    assert rebuildable(_ctx(m41, ""), marked, "soviet") is False
+    assert rebuildable(_ctx(m41, ""), REPLACEMENTS, marked, "soviet") is False
     house = edited(m41, tmp_path, "reinforcement.rules", "forbid rebuild_as  by 12.4D  when withdraw_marked", "")
-    assert rebuildable(_ctx(house, ""), marked, "soviet") is True
+    assert rebuildable(_ctx(house, ""), REPLACEMENTS, marked, "soviet") is True
 
 
 # ---- initiative (0.7.2.1A, 0.7.2.1B, 1.2, 4.1A) --------------------------------------------------

@@ -22,9 +22,9 @@ from casebook.core.errors import Problem
 __all__ = ["check_table", "check_records", "check_type", "cell_value"]
 
 Locate = Callable[[tuple], tuple[str, int, int]]
-_BASIC = {"int", "float", "str", "bool", "hex"}
+_BASIC = {"int", "float", "str", "bool", "hex", "facts"}
 _NAMES = {"int": "an integer", "float": "a number", "str": "a string", "bool": "true or false",
-          "hex": "a hex label like '0303'"}
+          "hex": "a hex label like '0303'", "facts": "a mapping of fact names to values"}
 
 
 def _show(v: Any) -> str:
@@ -45,14 +45,16 @@ def _problem(locate: Locate, path: tuple, message: str) -> Problem:
 
 
 def check_type(spec: str, value: Any) -> str | None:
-    """``None`` if ``value`` is of the basic type ``spec`` (int | float | str | bool | hex),
-    else a message "expected an integer, got 'seven'"."""
+    """``None`` if ``value`` is of the basic type ``spec`` (int | float | str | bool | hex | facts:
+    a mapping of rule-script fact names to values, any YAML under them), else a message
+    "expected an integer, got 'seven'"."""
     ok = {
         "int": isinstance(value, int) and not isinstance(value, bool),
         "float": isinstance(value, (int, float)) and not isinstance(value, bool),
         "str": isinstance(value, str),
         "bool": isinstance(value, bool),
         "hex": isinstance(value, str) and re.fullmatch(r"\d{4}", value) is not None,
+        "facts": isinstance(value, dict) and all(isinstance(k, str) for k in value),
     }[spec]
     return None if ok else f"expected {_NAMES[spec]}, got {_show(value)}"
 
@@ -163,7 +165,7 @@ def _check_fields_spec(fields: dict[str, Any], path: tuple, locate: Locate, out:
         parsed = _parse_spec(spec)
         if parsed is None:
             out.append(_problem(locate, path + (name,),
-                                f"unknown field type {_show(spec)}; use int, float, str, bool, hex, list[<type>], "
+                                f"unknown field type {_show(spec)}; use int, float, str, bool, hex, facts, list[<type>], "
                                 "<type>? or a mapping"))
         elif isinstance(parsed, dict):
             _check_fields_spec(parsed, path + (name,), locate, out)
