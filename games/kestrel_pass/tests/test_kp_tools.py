@@ -143,3 +143,23 @@ def test_kp8_attack_questions_cite_only_kestrel_pass_cases(position):
     refusal = _ip_refusal(ctx, "blue", 0, 2)
     assert refusal.reason == "blue has no combat support to buy in this game (support=2)"
     assert refusal.cases and all(c.startswith("KP8") for c in refusal.cases)
+
+
+def test_every_ask_usage_error_exits_2_with_its_one_line(tmp_path):
+    """A question asked wrongly is a usage error, exit 2 as the README's "Commands" says, like a
+    question no plugin answers: an `offer` on a scenario start that names no side exited 1
+    (session-9 fresh-user trial). A bad position file stays a content error, exit 1."""
+    r = _run("ask", SCENARIO, "offer", "dig_in", "hex=0204")
+    assert r.exit_code == 2, r.output
+    assert r.output.strip() == ("whose dig-in? the position has no phasing side yet: give the side, "
+                                "e.g. 'offer \"blue: dig_in hex=0204\"' (sides: blue, red)")
+    given = _run("ask", SCENARIO, "offer", "blue: dig_in hex=0204", "--json")
+    assert given.exit_code == 0 and json.loads(given.output)["offered"] is False
+    unit = _run("ask", SCENARIO, "reach", "x-9")
+    assert unit.exit_code == 2 and len(unit.output.strip().splitlines()) == 1 and "'x-9'" in unit.output
+    assert _run("ask", SCENARIO, "attack", "0906", "--with", "b-4", "--roll", "7").exit_code == 2
+    unknown = _run("ask", SCENARIO, "income", "blue")
+    assert unknown.exit_code == 2 and "no rules plugin of kestrel_pass answers 'income'" in unknown.output
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("kind: position\nformat: 1\ngame: kestrel_pass\nturn: [\n", encoding="utf-8")
+    assert _run("ask", broken, "victory").exit_code == 1

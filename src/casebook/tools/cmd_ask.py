@@ -25,8 +25,8 @@ import click
 
 from casebook.core.errors import QuestionError
 
-__all__ = ["ask", "ask_position", "answer_ctx", "UnknownQuestionError", "deciding_lines", "why_not_lines", "render_text", "questions_of",
-           "installed_games"]
+__all__ = ["ask", "ask_position", "answer_ctx", "UnknownQuestionError", "QuestionUsageError", "deciding_lines",
+           "why_not_lines", "render_text", "questions_of", "installed_games"]
 
 
 def _csv(value: str | None) -> list[str] | None:
@@ -129,6 +129,19 @@ def answer_ctx(ctx: Any, question: str, args: list[str], options: dict[str, Any]
 class UnknownQuestionError(QuestionError):
     """No plugin of the game answers the question asked: a usage error of ``casebook ask`` (exit 2),
     a one-line refusal at the play prompt."""
+
+
+class QuestionUsageError(click.ClickException):
+    """A question asked wrongly (a :class:`QuestionError`: a malformed or missing argument, an
+    unknown unit or side, a hex off the map, a die roll the dice cannot show, a side the position
+    cannot give): a usage error of ``casebook ask``, exit 2 as every command's usage error (the
+    README's "Commands"); its one-line message is printed as it is, as the play prompt shows it.
+    A bad position file stays a content error (exit 1)."""
+
+    exit_code = 2
+
+    def show(self, file: Any = None) -> None:
+        click.echo(self.format_message(), err=True)
 
 
 def _cited(value: Any, out: set[str], depth: int = 0) -> set[str]:
@@ -311,6 +324,8 @@ def ask(position: str, question: str, args: tuple[str, ...], as_: str | None, fo
         answer, engine = _ask_position(position, question, list(args), options, pack)
     except UnknownQuestionError as exc:  # a question no plugin answers is a usage error (exit 2)
         raise click.UsageError(str(exc)) from None
+    except QuestionError as exc:  # a question asked wrongly (its arguments, a side it needs): exit 2
+        raise QuestionUsageError(str(exc)) from None
     if as_json:
         click.echo(json.dumps(answer, ensure_ascii=False, sort_keys=False))
     else:
