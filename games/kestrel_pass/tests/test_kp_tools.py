@@ -163,3 +163,14 @@ def test_every_ask_usage_error_exits_2_with_its_one_line(tmp_path):
     broken = tmp_path / "broken.yaml"
     broken.write_text("kind: position\nformat: 1\ngame: kestrel_pass\nturn: [\n", encoding="utf-8")
     assert _run("ask", broken, "victory").exit_code == 1
+
+
+def test_the_play_header_shows_no_ground_in_a_game_without_weather(kp):
+    """Kestrel Pass has one ground (dry) and no weather phase: its header names none (it showed
+    `ground dry`); Battle for Moscow's mud turns keep theirs (games/battle_for_moscow/tests)."""
+    from casebook.core.game import Game
+    from casebook.tools.human import position_header
+
+    state = Game(kp, "meeting").new_initial_state(seed=1)
+    assert kp.pack.vocabulary.grounds == ("dry",)
+    assert position_header(state, "blue") == "Turn 1 · blue_turn / movement · blue to decide"
