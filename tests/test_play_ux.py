@@ -3,6 +3,7 @@ per game, the output folder of a play and the progress bar under a human's promp
 
 from __future__ import annotations
 
+import json
 import sys
 
 import pytest
@@ -102,6 +103,21 @@ def test_ask_text_is_lines_and_tables_not_yaml():
     assert lines[12].split() == ["-1", "10.4B"]
     assert lines[-1] == "cases: 5.0C, 5.2A"
     assert not any(line.strip().startswith("- ") for line in lines)  # no YAML list items
+
+
+def test_ask_text_prints_retreat_paths_as_a_player_reads_them(repo_root, monkeypatch):
+    """A retreat's paths, a list of them or a table's ``path`` column, are hexes joined by ``→``
+    (they were Python lists, ``['0305', '0405']``, or ``0305,0405``); ``--json`` keeps the lists."""
+    assert render_answer({"unit": "r-2", "paths": [["0907"], ["0704", "0705"]]}).split("\n") == [
+        "unit: r-2", "paths:", "  0907", "  0704 → 0705"]
+    monkeypatch.chdir(repo_root)
+    args = ["ask", "docs/examples/retreat.yaml", "retreat", "s1", "--hexes", "2"]
+    text = CliRunner().invoke(main, args).output
+    rows = text.split("options: 7\n", 1)[1].splitlines()
+    assert rows[1].split()[:5] == ["0305", "→", "0405", "2", "0"]      # the best: toward supply (11.2C)
+    assert "[" not in text and "0305,0405" not in text
+    as_json = json.loads(CliRunner().invoke(main, [*args, "--json"]).output)
+    assert as_json["options"][0]["path"] == ["0305", "0405"]
 
 
 def test_ask_help_lists_the_questions_of_the_position_s_game(repo_root, monkeypatch):
