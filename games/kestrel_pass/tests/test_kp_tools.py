@@ -37,6 +37,12 @@ def test_lint_and_rules_check_are_clean():
     assert r.exit_code == 0 and "ok — game kestrel_pass" in r.output, r.output
     r = _run("rules", "check", "kestrel_pass")
     assert r.exit_code == 0 and "no errors" in r.output and "warning" not in r.output, r.output
+    # each quantity says what it holds (`combat_dice first 0 terms` for an `otherwise` line alone)
+    quantities = r.output.split("quantities (10):\n")[1].split("permissions")[0].splitlines()
+    rows = {q[0]: " ".join(q[2:-1]) for q in (line.split() for line in quantities)}
+    assert rows["combat_dice"] == "otherwise only"       # quantity combat_dice = first / otherwise 1d6
+    assert rows["attack_drm"] == "start only"            # quantity attack_drm = sum / start 0
+    assert rows["column_shift"] == "2 terms"             # KP8.3 and KP11.4, no start line
 
 
 def test_cases_are_all_done():
