@@ -180,3 +180,19 @@ def test_the_play_header_shows_no_ground_in_a_game_without_weather(kp):
     state = Game(kp, "meeting").new_initial_state(seed=1)
     assert kp.pack.vocabulary.grounds == ("dry",)
     assert position_header(state, "blue") == "Turn 1 · blue_turn / movement · blue to decide"
+
+
+@pytest.mark.case("KP11.1")
+def test_KP11_1_ask_victory_reads_each_track_as_play_does(kp):
+    """`ask victory` reads every track as the rules and play read it (``state.track``): a scenario
+    start's unset engineers are 0 a side (it showed `engineers: —`); at play's first prompt turn 1
+    has started and KP11.1's `when turn starts` lines have added 1 a side, which the same answer
+    shows there."""
+    from casebook.core.game import Game
+    from casebook.tools.cmd_ask import answer_ctx
+
+    r = _run("ask", SCENARIO, "victory")
+    assert r.exit_code == 0 and "  engineers: blue 0, red 0" in r.output.splitlines(), r.output
+    state = Game(kp, "meeting").new_initial_state(seed=1)
+    tracks = answer_ctx(state.ctx(), "victory", [], {})["tracks"]
+    assert tracks == {"blue_vp": 0, "red_vp": 0, "engineers": {"blue": 1, "red": 1}}
