@@ -167,6 +167,22 @@ def test_play_twice_into_one_folder(mini_pack, tmp_path):
     assert (tmp_path / "out-2" / "trace.jsonl").is_file()
 
 
+def test_every_file_a_play_writes_is_named_by_the_readme_and_its_last_line(mini_pack, tmp_path, repo_root):
+    """``final.yaml.trace.jsonl`` is written on purpose (the save's trace, linked by its SHA-256:
+    ``--load`` goes on with it and ``undo`` reaches back into it); the README's list of a play's
+    outputs left it out (session-9 fresh-user trial), and so did the 'Wrote …' line."""
+    players = {"german": ("bot", "greedy"), "soviet": ("bot", "random")}
+    said: list[str] = []
+    run_play(_game(mini_pack), "skirmish", players, seed=3, out=tmp_path, echo=said.append, progress=False)
+    written = sorted(p.name for p in tmp_path.iterdir() if p.suffix != ".svg")
+    assert written == ["final.yaml", "final.yaml.trace.jsonl", "trace.jsonl"]
+    assert (tmp_path / "final.yaml.trace.jsonl").read_bytes() == (tmp_path / "trace.jsonl").read_bytes()
+    assert said[-1] == (f"Wrote {tmp_path / 'trace.jsonl'}, {tmp_path / 'final.yaml'} (with its trace beside it, "
+                        "final.yaml.trace.jsonl) and the turn maps.")
+    install = (repo_root / "README.md").read_text(encoding="utf-8").split("### Play yourself")[0]
+    assert all(f"`{name}`" in install for name in [*written, "turn-NN.svg"])
+
+
 # ---------------------------------------------------------------- the progress bar
 
 def test_the_progress_bar_is_down_while_a_human_decides(mini_pack, tmp_path, monkeypatch):

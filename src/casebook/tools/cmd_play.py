@@ -285,13 +285,14 @@ def _resume(game_id: Any, scenario: str | None, load: str,
 def _write_outputs(state: Any, out: Path, name: str, echo: Any) -> None:
     """trace.jsonl, final.yaml (a position ``--load`` continues, with its trace beside it as
     final.yaml.trace.jsonl) and the last turn's map."""
-    from casebook.tools.saves import write_save
+    from casebook.tools.saves import trace_path_of, write_save
 
     state.trace.write(out / "trace.jsonl")
     write_save(state, out / "final.yaml")  # with final.yaml.trace.jsonl, linked by its digest
     title = f"{name}: final position" if state.is_terminal() else f"{name}: turn {state.data.turn} (unfinished)"
     write_turn_map(state, out / f"turn-{state.data.turn:02d}.svg", title)
-    echo(f"Wrote {out / 'trace.jsonl'}, {out / 'final.yaml'} and the turn maps.")
+    echo(f"Wrote {out / 'trace.jsonl'}, {out / 'final.yaml'} (with its trace beside it, "
+         f"{trace_path_of(out / 'final.yaml').name}) and the turn maps.")
 
 
 def _undo(initial: Any, state: Any, side: str, echo: Any, humans: frozenset[str] | set[str] = frozenset()) -> Any:
