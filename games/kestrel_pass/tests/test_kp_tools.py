@@ -202,12 +202,18 @@ def test_KP11_1_ask_victory_reads_each_track_as_play_does(kp):
 def test_KP4_1B_why_attack_in_the_movement_step_names_the_combat_phase(tmp_path):
     """`why attack …` asked in Blue's movement phase says where attacks are made — the combat step,
     KP4.1B — before any other refusal (it said only "b-1 is not adjacent to 0904", or "not among
-    the legal actions of the movement step"); `why move …` there keeps the move's own refusal."""
+    the legal actions of the movement step"), and so does the refusal of the attack typed there;
+    `why move …` there keeps the move's own refusal."""
     r = CliRunner().invoke(main, ["play", "kestrel_pass", "--player", "blue=human", "--player", "red=greedy",
                                   "--out", str(tmp_path / "o"), "--quiet"],
-                           input="why attack hex=0904 with=b-1\nwhy move stack=0204 path=0304,0404,0504,0604\nquit\n")
+                           input="why attack hex=0904 with=b-1\nwhy move stack=0204 path=0304,0404,0504,0604\n"
+                                 "attack hex=0904 with=b-1\nquit\n")
     assert r.exit_code == 0, r.output
     assert ("blue> attack is made in the combat step (Combat phase, KP4.1B), not in the movement step (KP4.1A); "
             "b-1 is not adjacent to 0904 (cases KP4.1B, KP4.1A, KP8.1)") in r.output
     move = r.output.split("blue> ")[2]
     assert "is made in" not in move and "KP4.1B" not in move
+    typed = r.output.split("blue> ")[3].splitlines()     # typed, refused: the step under the refusal
+    assert typed[:2] == ["refused: illegal action 'blue: attack hex=0904 with=b-1': b-1 is not adjacent to 0904 (KP8.1)",
+                         "  attack is made in the combat step (Combat phase, KP4.1B), not in the movement step (KP4.1A) "
+                         "(cases KP4.1B, KP4.1A)"]

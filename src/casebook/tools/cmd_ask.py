@@ -26,7 +26,7 @@ import click
 from casebook.core.errors import QuestionError
 
 __all__ = ["ask", "ask_position", "answer_ctx", "UnknownQuestionError", "QuestionUsageError", "deciding_lines",
-           "why_not_lines", "render_text", "questions_of", "installed_games"]
+           "why_not_lines", "step_note", "render_text", "questions_of", "installed_games"]
 
 
 def _csv(value: str | None) -> list[str] | None:
@@ -183,7 +183,7 @@ def why_not_lines(state: Any, action: Any) -> tuple[tuple[str, ...], str, list[d
     if not cases:
         return cases, reason, []
     found = [ln for ln in lines if set(ln["cases"]).intersection(cases)]
-    note = _step_note(state, action)
+    note = step_note(state, action)
     if note is not None:  # an attack in a movement step: where it is made, and the case saying so
         generic = reason.startswith("not among the legal actions")
         cases = tuple(dict.fromkeys([*note[0], *([] if generic else cases)]))
@@ -191,7 +191,7 @@ def why_not_lines(state: Any, action: Any) -> tuple[tuple[str, ...], str, list[d
     return cases, reason, found
 
 
-def _step_note(state: Any, action: Any) -> tuple[tuple[str, ...], str] | None:
+def step_note(state: Any, action: Any) -> tuple[tuple[str, ...], str] | None:
     """For an action of a kind the current step offers no one (neither listed nor a template's),
     made by a rules area only in its own steps (its module's ``ACTIONS`` and ``STEPS``): the cases
     of the steps of the sequence where it is made (those of the current phase when it has one)

@@ -168,6 +168,7 @@ def run_play(game_id: Any, scenario: str | None, players: dict[str, tuple[str, s
             except IllegalActionError as exc:
                 if getattr(actor, "interactive", False):
                     echo(f"refused: {exc}")
+                    _echo_step_note(state, action, echo)
                     continue
                 raise
             flush()
@@ -280,6 +281,16 @@ def _resume(game_id: Any, scenario: str | None, load: str,
         state.history = [parse_action(e.data["action"]) for e in trace if e.kind == "action"]
         initial = initial_state(game, trace[0], humans=humans)
     return game, state, initial, dict(pos.players or {})
+
+
+def _echo_step_note(state: Any, action: Any, echo: Any) -> None:
+    """Under a refused typed action made only in other steps (an attack in a movement step), the
+    step it is made in and its case, as ``why`` says (:func:`casebook.tools.cmd_ask.step_note`)."""
+    from casebook.tools.cmd_ask import step_note
+
+    note = step_note(state, action)
+    if note is not None:
+        echo(f"  {note[1]} (cases {', '.join(note[0])})")
 
 
 def _write_outputs(state: Any, out: Path, name: str, echo: Any) -> None:
