@@ -217,3 +217,22 @@ def test_KP4_1B_why_attack_in_the_movement_step_names_the_combat_phase(tmp_path)
     assert typed[:2] == ["refused: illegal action 'blue: attack hex=0904 with=b-1': b-1 is not adjacent to 0904 (KP8.1)",
                          "  attack is made in the combat step (Combat phase, KP4.1B), not in the movement step (KP4.1A) "
                          "(cases KP4.1B, KP4.1A)"]
+
+
+@pytest.mark.case("KP4.1B")
+def test_KP4_1B_ask_why_of_a_position_answers_as_the_prompt_does():
+    """`casebook ask POSITION why ACTION` is the prompt's `why` of a position (it was "no rules
+    plugin answers 'why'"): on the scenario start, as play begins it (Blue's movement), an attack
+    names the combat step (KP4.1B); a legal move is legal; no action is a usage error (exit 2)."""
+    r = _run("ask", SCENARIO, "why", "attack hex=0904 with=b-1", "--json")
+    assert r.exit_code == 0, r.output
+    answer = json.loads(r.output)
+    assert (answer["phase"], answer["step"], answer["deciding"], answer["legal"]) == ("blue_turn", "movement", "blue", False)
+    assert answer["reason"] == ("attack is made in the combat step (Combat phase, KP4.1B), not in the movement step "
+                                "(KP4.1A); b-1 is not adjacent to 0904")
+    assert answer["cases"] == ["KP4.1B", "KP4.1A", "KP8.1"]
+    move = json.loads(_run("ask", SCENARIO, "why", "move", "stack=0204", "path=0304", "--json").output)
+    assert (move["action"], move["legal"], move["cases"]) == ("blue: move path=0304 stack=0204", True, [])
+    bare = _run("ask", SCENARIO, "why")
+    assert bare.exit_code == 2 and bare.output.startswith("usage: why ACTION")
+    assert "\n  why ACTION\n" in _run("ask", SCENARIO, "--help").output + "\n"

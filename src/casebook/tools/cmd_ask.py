@@ -286,6 +286,7 @@ class _AskCommand(click.Command):
         installed game id or a pack folder — or of every installed game."""
         from casebook.core.errors import CasebookError
         from casebook.script.engine import load_engine
+        from casebook.tools.ask_why import USAGE
 
         argv = [a for a in ctx.meta.get("ask.argv", []) if not a.startswith("-")]
         sections: list[tuple[str, dict[str, str]]] = []
@@ -294,18 +295,18 @@ class _AskCommand(click.Command):
             if named is not None and Path(named).is_file():
                 pos, engine = _position_engine(named)
                 sections.append((f"Questions of {engine.pack.manifest.get('name', pos.game)} ({pos.game})",
-                                 questions_of(engine)))
+                                 questions_of(engine) | {"why": USAGE}))
             elif named is not None and (named in installed_games() or (Path(named) / "game.yaml").is_file()):
                 engine = load_engine(named)
                 game = engine.pack.id
                 sections.append((f"Questions of {engine.pack.manifest.get('name', game)} ({game})",
-                                 questions_of(engine)))
+                                 questions_of(engine) | {"why": USAGE}))
             else:
                 for game in installed_games():
                     engine = load_engine(game)
                     sections.append((f"Questions of {engine.pack.manifest.get('name', game)} ({game}; "
                                      "name a position of it, or the game, before --help for its questions "
-                                     "alone)", questions_of(engine)))
+                                     "alone)", questions_of(engine) | {"why": USAGE}))
         except CasebookError as exc:
             sections.append((f"(its game could not be loaded: {str(exc).splitlines()[0]})", {}))
         return sections
@@ -366,7 +367,13 @@ def ask(position: str, question: str, args: tuple[str, ...], as_: str | None, fo
     if path is not None:
         options["path"] = _csv(path)
     try:
-        answer, engine = _ask_position(position, question, list(args), options, pack)
+        if question == "why":  # the play prompt's why, of a position (casebook.tools.ask_why)
+            from casebook.tools.ask_why import why_answer
+
+            pos, engine = _position_engine(position, pack)
+            answer = why_answer(pos, engine, list(args))
+        else:
+            answer, engine = _ask_position(position, question, list(args), options, pack)
     except UnknownQuestionError as exc:  # a question no plugin answers is a usage error (exit 2)
         raise click.UsageError(str(exc)) from None
     except QuestionError as exc:  # a question asked wrongly (its arguments, a side it needs): exit 2
