@@ -53,6 +53,7 @@ def why_answer(pos: Any, engine: Any, args: list[str]) -> dict[str, Any]:
     except ValueError:
         asked = text  # malformed: why_not_lines says what is wrong with it
     cases, reason, lines = why_not_lines(state, asked)
-    return {"action": format_action(asked) if not isinstance(asked, str) else asked,
-            "turn": state.data.turn, "phase": state.data.phase, "step": state.data.step, "deciding": decider,
-            "legal": reason == "legal", "reason": reason, "cases": list(cases), "lines": lines}
+    out = {"action": format_action(asked) if not isinstance(asked, str) else asked,
+           "turn": state.data.turn, "phase": state.data.phase, "step": state.data.step, "deciding": decider,
+           "legal": reason == "legal", "reason": reason, "cases": list(cases)}
+    return out | ({"lines": lines} if lines else {})  # as every answer: lines only when some decided it
