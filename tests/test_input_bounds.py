@@ -39,7 +39,7 @@ def _ask(*args):
 def test_10_0D_ask_attack_roll_must_be_one_two_dice_can_show(roll):
     """10.0D: the attacker rolls two dice — a roll is 2 to 12 (``--roll 99`` was read off the CRT)."""
     res = _ask(ATTACK, "attack", "0304", "--with", "g1,g2", "--roll", roll)
-    assert res.exit_code == 1 and f"--roll {roll}: the combat dice (2 × d6, by 10.0D) roll 2-12" in res.output
+    assert res.exit_code == 2 and f"--roll {roll}: the combat dice (2 × d6, by 10.0D) roll 2-12" in res.output  # usage
 
 
 @pytest.mark.case("10.0D")
@@ -74,7 +74,7 @@ def test_0_7_2_1B_ask_income_roll_must_be_one_the_ip_die_can_show(roll):
     """0.7.2.1B / 1.0C: one die is rolled for the IPs (quantity ip_dice of initiative.rules) —
     a roll is 1 to 6 (``--roll 99`` was added to the income)."""
     res = _ask(INCOME, "income", "german", "--roll", roll)
-    assert res.exit_code == 1
+    assert res.exit_code == 2  # a usage error of `ask` (README, "Commands")
     assert f"--roll {roll}: the IP dice (1 × d6, by 0.7.2.1B) roll 1-6" in res.output
     assert "Traceback" not in res.output and len(res.output.strip().splitlines()) == 1
 

@@ -93,7 +93,8 @@ def test_a_misspelt_game_and_unit_get_a_did_you_mean(capsys):
     scenario = str(GAMES / "kestrel_pass" / "scenarios" / "meeting.yaml")
     with pytest.raises(SystemExit) as exc:
         main(["ask", scenario, "reach", "b-11"])
-    assert exc.value.code == 1 and "no unit 'b-11' on the map (did you mean 'b-1'?)" in capsys.readouterr().err
+    # a question asked wrongly is a usage error of `ask` (exit 2, README "Commands")
+    assert exc.value.code == 2 and "no unit 'b-11' on the map (did you mean 'b-1'?)" in capsys.readouterr().err
 
 
 def test_a_broken_sequence_or_manifest_is_reported_without_the_script_errors_it_causes(tmp_path):

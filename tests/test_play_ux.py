@@ -3,6 +3,7 @@ per game, the output folder of a play and the progress bar under a human's promp
 
 from __future__ import annotations
 
+import json
 import sys
 
 import pytest
@@ -104,6 +105,21 @@ def test_ask_text_is_lines_and_tables_not_yaml():
     assert not any(line.strip().startswith("- ") for line in lines)  # no YAML list items
 
 
+def test_ask_text_prints_retreat_paths_as_a_player_reads_them(repo_root, monkeypatch):
+    """A retreat's paths, a list of them or a table's ``path`` column, are hexes joined by ``→``
+    (they were Python lists, ``['0305', '0405']``, or ``0305,0405``); ``--json`` keeps the lists."""
+    assert render_answer({"unit": "r-2", "paths": [["0907"], ["0704", "0705"]]}).split("\n") == [
+        "unit: r-2", "paths:", "  0907", "  0704 → 0705"]
+    monkeypatch.chdir(repo_root)
+    args = ["ask", "docs/examples/retreat.yaml", "retreat", "s1", "--hexes", "2"]
+    text = CliRunner().invoke(main, args).output
+    rows = text.split("options: 7\n", 1)[1].splitlines()
+    assert rows[1].split()[:5] == ["0305", "→", "0405", "2", "0"]      # the best: toward supply (11.2C)
+    assert "[" not in text and "0305,0405" not in text
+    as_json = json.loads(CliRunner().invoke(main, [*args, "--json"]).output)
+    assert as_json["options"][0]["path"] == ["0305", "0405"]
+
+
 def test_ask_help_lists_the_questions_of_the_position_s_game(repo_root, monkeypatch):
     monkeypatch.chdir(repo_root)
     bfm = CliRunner().invoke(main, ["ask", BFM, "--help"])
@@ -149,6 +165,22 @@ def test_play_twice_into_one_folder(mini_pack, tmp_path):
     run_play(_game(mini_pack), "skirmish", players, seed=4, out=out, echo=lambda s: None, progress=False)
     assert sorted(p.name for p in out.iterdir()) == first  # untouched
     assert (tmp_path / "out-2" / "trace.jsonl").is_file()
+
+
+def test_every_file_a_play_writes_is_named_by_the_readme_and_its_last_line(mini_pack, tmp_path, repo_root):
+    """``final.yaml.trace.jsonl`` is written on purpose (the save's trace, linked by its SHA-256:
+    ``--load`` goes on with it and ``undo`` reaches back into it); the README's list of a play's
+    outputs left it out (session-9 fresh-user trial), and so did the 'Wrote …' line."""
+    players = {"german": ("bot", "greedy"), "soviet": ("bot", "random")}
+    said: list[str] = []
+    run_play(_game(mini_pack), "skirmish", players, seed=3, out=tmp_path, echo=said.append, progress=False)
+    written = sorted(p.name for p in tmp_path.iterdir() if p.suffix != ".svg")
+    assert written == ["final.yaml", "final.yaml.trace.jsonl", "trace.jsonl"]
+    assert (tmp_path / "final.yaml.trace.jsonl").read_bytes() == (tmp_path / "trace.jsonl").read_bytes()
+    assert said[-1] == (f"Wrote {tmp_path / 'trace.jsonl'}, {tmp_path / 'final.yaml'} (with its trace beside it, "
+                        "final.yaml.trace.jsonl) and the turn maps.")
+    install = (repo_root / "README.md").read_text(encoding="utf-8").split("### Play yourself")[0]
+    assert all(f"`{name}`" in install for name in [*written, "turn-NN.svg"])
 
 
 # ---------------------------------------------------------------- the progress bar

@@ -13,7 +13,7 @@ BFM = "games/battle_for_moscow/scenarios/campaign.yaml"
 @pytest.mark.case("BM8.4")
 def test_BM8_4_battle_for_moscow_combat_is_one_die_so_a_roll_is_1_to_6():
     res = run("ask", BFM, "attack", "0304", "--with", "g-ix,g-xl-pz", "--roll", "7")
-    assert res.exit_code == 1 and "--roll 7: the combat dice (1 × d6, by BM8.4) roll 1-6" in res.output
+    assert res.exit_code == 2 and "--roll 7: the combat dice (1 × d6, by BM8.4) roll 1-6" in res.output  # usage
     res = run("ask", BFM, "attack", "0304", "--with", "g-ix,g-xl-pz", "--roll", "6")
     assert res.exit_code == 0 and "result: roll 6, modified_roll 6, result DRL" in res.output
 

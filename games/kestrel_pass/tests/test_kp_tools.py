@@ -37,6 +37,12 @@ def test_lint_and_rules_check_are_clean():
     assert r.exit_code == 0 and "ok — game kestrel_pass" in r.output, r.output
     r = _run("rules", "check", "kestrel_pass")
     assert r.exit_code == 0 and "no errors" in r.output and "warning" not in r.output, r.output
+    # each quantity says what it holds (`combat_dice first 0 terms` for an `otherwise` line alone)
+    quantities = r.output.split("quantities (10):\n")[1].split("permissions")[0].splitlines()
+    rows = {q[0]: " ".join(q[2:-1]) for q in (line.split() for line in quantities)}
+    assert rows["combat_dice"] == "otherwise only"       # quantity combat_dice = first / otherwise 1d6
+    assert rows["attack_drm"] == "start only"            # quantity attack_drm = sum / start 0
+    assert rows["column_shift"] == "2 terms"             # KP8.3 and KP11.4, no start line
 
 
 def test_cases_are_all_done():
@@ -163,3 +169,89 @@ def test_kp8_refusals_and_zoc_facts_cite_no_moscow41_case(position):
     facts = zoc.casebook_facts(ctx, "b-4")
     cited = [c for r in refusals for c in r.cases] + facts["in_ezoc"]["cases"] + facts["zoc_retreat_blocked"]["cases"]
     assert cited and all(c.startswith("KP") for c in cited), cited
+
+def test_every_ask_usage_error_exits_2_with_its_one_line(tmp_path):
+    """A question asked wrongly is a usage error, exit 2 as the README's "Commands" says, like a
+    question no plugin answers: an `offer` on a scenario start that names no side exited 1
+    (session-9 fresh-user trial). A bad position file stays a content error, exit 1."""
+    r = _run("ask", SCENARIO, "offer", "dig_in", "hex=0204")
+    assert r.exit_code == 2, r.output
+    assert r.output.strip() == ("whose dig-in? the position has no phasing side yet: give the side, "
+                                "e.g. 'offer \"blue: dig_in hex=0204\"' (sides: blue, red)")
+    given = _run("ask", SCENARIO, "offer", "blue: dig_in hex=0204", "--json")
+    assert given.exit_code == 0 and json.loads(given.output)["offered"] is False
+    unit = _run("ask", SCENARIO, "reach", "x-9")
+    assert unit.exit_code == 2 and len(unit.output.strip().splitlines()) == 1 and "'x-9'" in unit.output
+    assert _run("ask", SCENARIO, "attack", "0906", "--with", "b-4", "--roll", "7").exit_code == 2
+    unknown = _run("ask", SCENARIO, "income", "blue")
+    assert unknown.exit_code == 2 and "no rules plugin of kestrel_pass answers 'income'" in unknown.output
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("kind: position\nformat: 1\ngame: kestrel_pass\nturn: [\n", encoding="utf-8")
+    assert _run("ask", broken, "victory").exit_code == 1
+
+
+def test_the_play_header_shows_no_ground_in_a_game_without_weather(kp):
+    """Kestrel Pass has one ground (dry) and no weather phase: its header names none (it showed
+    `ground dry`); Battle for Moscow's mud turns keep theirs (games/battle_for_moscow/tests)."""
+    from casebook.core.game import Game
+    from casebook.tools.human import position_header
+
+    state = Game(kp, "meeting").new_initial_state(seed=1)
+    assert kp.pack.vocabulary.grounds == ("dry",)
+    assert position_header(state, "blue") == "Turn 1 · blue_turn / movement · blue to decide"
+
+
+@pytest.mark.case("KP11.1")
+def test_KP11_1_ask_victory_reads_each_track_as_play_does(kp):
+    """`ask victory` reads every track as the rules and play read it (``state.track``): a scenario
+    start's unset engineers are 0 a side (it showed `engineers: —`); at play's first prompt turn 1
+    has started and KP11.1's `when turn starts` lines have added 1 a side, which the same answer
+    shows there."""
+    from casebook.core.game import Game
+    from casebook.tools.cmd_ask import answer_ctx
+
+    r = _run("ask", SCENARIO, "victory")
+    assert r.exit_code == 0 and "  engineers: blue 0, red 0" in r.output.splitlines(), r.output
+    state = Game(kp, "meeting").new_initial_state(seed=1)
+    tracks = answer_ctx(state.ctx(), "victory", [], {})["tracks"]
+    assert tracks == {"blue_vp": 0, "red_vp": 0, "engineers": {"blue": 1, "red": 1}}
+
+
+@pytest.mark.case("KP4.1B")
+def test_KP4_1B_why_attack_in_the_movement_step_names_the_combat_phase(tmp_path):
+    """`why attack …` asked in Blue's movement phase says where attacks are made — the combat step,
+    KP4.1B — before any other refusal (it said only "b-1 is not adjacent to 0904", or "not among
+    the legal actions of the movement step"), and so does the refusal of the attack typed there;
+    `why move …` there keeps the move's own refusal."""
+    r = CliRunner().invoke(main, ["play", "kestrel_pass", "--player", "blue=human", "--player", "red=greedy",
+                                  "--out", str(tmp_path / "o"), "--quiet"],
+                           input="why attack hex=0904 with=b-1\nwhy move stack=0204 path=0304,0404,0504,0604\n"
+                                 "attack hex=0904 with=b-1\nquit\n")
+    assert r.exit_code == 0, r.output
+    assert ("blue> attack is made in the combat step (Combat phase, KP4.1B), not in the movement step (KP4.1A); "
+            "b-1 is not adjacent to 0904 (cases KP4.1B, KP4.1A, KP8.1)") in r.output
+    move = r.output.split("blue> ")[2]
+    assert "is made in" not in move and "KP4.1B" not in move
+    typed = r.output.split("blue> ")[3].splitlines()     # typed, refused: the step under the refusal
+    assert typed[:2] == ["refused: illegal action 'blue: attack hex=0904 with=b-1': b-1 is not adjacent to 0904 (KP8.1)",
+                         "  attack is made in the combat step (Combat phase, KP4.1B), not in the movement step (KP4.1A) "
+                         "(cases KP4.1B, KP4.1A)"]
+
+
+@pytest.mark.case("KP4.1B")
+def test_KP4_1B_ask_why_of_a_position_answers_as_the_prompt_does():
+    """`casebook ask POSITION why ACTION` is the prompt's `why` of a position (it was "no rules
+    plugin answers 'why'"): on the scenario start, as play begins it (Blue's movement), an attack
+    names the combat step (KP4.1B); a legal move is legal; no action is a usage error (exit 2)."""
+    r = _run("ask", SCENARIO, "why", "attack hex=0904 with=b-1", "--json")
+    assert r.exit_code == 0, r.output
+    answer = json.loads(r.output)
+    assert (answer["phase"], answer["step"], answer["deciding"], answer["legal"]) == ("blue_turn", "movement", "blue", False)
+    assert answer["reason"] == ("attack is made in the combat step (Combat phase, KP4.1B), not in the movement step "
+                                "(KP4.1A); b-1 is not adjacent to 0904")
+    assert answer["cases"] == ["KP4.1B", "KP4.1A", "KP8.1"]
+    move = json.loads(_run("ask", SCENARIO, "why", "move", "stack=0204", "path=0304", "--json").output)
+    assert (move["action"], move["legal"], move["cases"]) == ("blue: move path=0304 stack=0204", True, [])
+    bare = _run("ask", SCENARIO, "why")
+    assert bare.exit_code == 2 and bare.output.startswith("usage: why ACTION")
+    assert "\n  why ACTION\n" in _run("ask", SCENARIO, "--help").output + "\n"

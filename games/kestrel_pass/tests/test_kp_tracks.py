@@ -98,7 +98,8 @@ def test_KP10_ask_victory_shows_the_tracks_and_the_lines(tmp_path):
     r = CliRunner().invoke(main, ["ask", str(pos), "victory", "--pack", str(PACK), "--json"])
     assert r.exit_code == 0, r.output
     answer = json.loads(r.output)
-    assert answer["tracks"] == {"blue_vp": 8, "red_vp": 0, "engineers": {}}   # engineers: KP11.1, unset
+    # engineers: KP11.1, unset: 0 a side, as the rules read it (it was `{}`)
+    assert answer["tracks"] == {"blue_vp": 8, "red_vp": 0, "engineers": {"blue": 0, "red": 0}}
     got = [(ln["source"], ln["cases"], ln["fires"], ln["amount"]) for ln in answer["step_lines"]]
     assert got == [("victory.rules:11", ["KP10.1", "KP10.3"], True, 2),
                    ("victory.rules:14", ["KP10.1", "KP10.3"], False, None),

@@ -52,7 +52,7 @@ from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import parse_hex
 from casebook.core.hooks import Refusal, hookimpl
 
-__all__ = ["STATE_SCHEMA", "REQUIRES", "STEPS", "QUESTIONS", "HELP_RULES", "HELP_OPTIONS", "assess", "attack_answer", "resolve",
+__all__ = ["STATE_SCHEMA", "REQUIRES", "STEPS", "ACTIONS", "QUESTIONS", "HELP_RULES", "HELP_OPTIONS", "assess", "attack_answer", "resolve",
            "defender_support_policy", "raise_actions"]  # assess, attack_answer, resolve: from ._combat_resolve
 #: What a pack must hold for this area (src/casebook/content/requires.py): the CRT and the strength
 #: and DRM quantities (dice, column shifts, IP costs and the Combat Modifiers Chart are optional).
@@ -68,6 +68,9 @@ HELP_OPTIONS = {"attack": {"[--support A,D]": "ip_cost", "[--overrun]": "overrun
 _STEPS = {"combat": "attack", "reaction_attacks": "reaction"}
 #: The sequence steps this area acts in (content/requires.py checks each step has an actor).
 STEPS = tuple(_STEPS)
+#: The action kinds this area offers only in its STEPS: a `why` of one elsewhere names those
+#: steps and their cases (casebook.tools.cmd_ask.why_not_lines).
+ACTIONS = ("attack",)
 
 
 def defender_support_policy(ctx: Any, attackers: Sequence[str], hex_: str) -> int:

@@ -39,7 +39,7 @@ from ._movement_walk import path_refusal
 from ._zoc_cites import effect_cases, line_cases
 from .search import breadth_first, cheapest_paths, path_to
 
-__all__ = ["STATE_SCHEMA", "REQUIRES", "STEPS", "QUESTIONS", "is_movement_step", "reach", "rail_reach", "in_ezoc",
+__all__ = ["STATE_SCHEMA", "REQUIRES", "STEPS", "ACTIONS", "QUESTIONS", "is_movement_step", "reach", "rail_reach", "in_ezoc",
            "overstack_check", "legal_moves", "stack_for", "slowest_ma", "path_hexes"]
 #: What the pack must hold for this area (src/casebook/content/requires.py).
 REQUIRES = {"quantities": ["ma", "max_hexes", "move_cost", "stacking_limit"]}
@@ -58,6 +58,8 @@ def is_movement_step(step: str | None) -> bool:
 #: The sequence steps this area moves units in: ``movement`` and every ``*_movement`` (a
 #: predicate; content/requires.py checks each step of the sequence has an actor).
 STEPS = is_movement_step
+#: The action kinds this area offers only in its STEPS (a `why` of one elsewhere names them).
+ACTIONS = ("move",)
 
 
 def _steps(ctx: Any) -> tuple[str, ...]:

@@ -114,6 +114,16 @@ def casebook_game_result(ctx: Any) -> dict[str, Any] | None:
             "cases": list(dict.fromkeys([*line_cases(ctx, ("end_of_game",)), *v["cases"]]))}
 
 
+def _track_value(ctx: Any, name: str, levels: tuple[Any, ...], keys: tuple[str, ...]) -> Any:
+    """Track ``name`` as the rules and play read it (``state.track``: 0 where unset), nested by
+    each declared key (``side``: the game's sides) — a scenario start's unset ``engineers`` is
+    ``{blue: 0, red: 0}``, not none."""
+    if not levels:
+        return ctx.state.track(name, *keys)
+    names = ctx.pack.vocabulary.side_ids if levels[0] == "side" else levels[0]
+    return {k: _track_value(ctx, name, levels[1:], (*keys, k)) for k in names}
+
+
 def track_lines(ctx: Any) -> dict[str, Any]:
     """The game's tracks and its ``when step ends`` rule lines, for ``ask … victory``: ``{"tracks":
     {track: value (an int, or nested by its keys)}, "step_lines": [{"source", "cases", "text",
@@ -121,7 +131,8 @@ def track_lines(ctx: Any) -> dict[str, Any]:
     ended now (``phase``/``step`` of the position; a scenario not yet begun: the sequence's first
     step). Empty (``{}``) for a game with neither."""
     out: dict[str, Any] = {}
-    tracks = dict(ctx.state.tracks())
+    tracks = {name: _track_value(ctx, name, decl.keys, ())
+              for name, decl in ctx.pack.vocabulary.tracks.items()} or dict(ctx.state.tracks())
     if tracks:
         out["tracks"] = tracks
     phase, step = ctx.state.phase, ctx.state.step

@@ -3,7 +3,7 @@ at the play prompt): short lines, never raw YAML.
 
 - a scalar is ``key: value`` (``yes``/``no``, ``—`` for none);
 - a list of scalars is one line (a long list is cut with its count); a ``path`` is joined by ``→``
-  and a long one shown by both ends;
+  and a long one shown by both ends, as is each path of a list of them (``paths``: a retreat's);
 - a mapping of scalars (``hexes: {hex: MP}``) is one line of ``key value`` pairs;
 - a list of mappings is a table (a header and one aligned row per item), except DRM and script
   terms (``case``, ``value``, ``source``), one per line with the case's title and the rule-script
@@ -31,6 +31,8 @@ LONG = 16
 _PAD = "  "
 #: keys whose lists are paths of hexes (joined by →, long ones shown by both ends)
 _PATHS = frozenset({"path", "route_path", "line", "hexes_path"})
+#: keys whose lists are lists of paths (one path a line, each as a ``path``)
+_PATH_LISTS = frozenset({"paths"})
 
 
 def _scalar(v: Any) -> str:
@@ -68,6 +70,15 @@ def line_words(lines: Sequence[Mapping[str, Any]], pad: str = "") -> list[str]:
             for ln in lines]
 
 
+def _path_words(value: Any) -> str:
+    """A path of hexes as a player reads it: ``0101 → 0102`` (a long one by both ends)."""
+    items = [_scalar(v) for v in value]
+    if len(items) > LONG:  # both ends of a long path: where it starts and where it arrives
+        items = items[:LONG - 4] + ["…"] + items[-3:]
+    count = f" ({len(value)} hexes)" if len(value) > LONG else ""
+    return f"{' → '.join(items) or '—'}{count}"
+
+
 class _Writer:
     def __init__(self, titles: Mapping[str, str], rules_dir: Path | None) -> None:
         self.titles = titles
@@ -98,11 +109,13 @@ class _Writer:
             self.out.append(f"{pad}{key}:")
             self.mapping(value, depth + 1)
         elif isinstance(value, (list, tuple)) and all(_is_scalar(v) for v in value) and key in _PATHS:
-            items = [_scalar(v) for v in value]
-            if len(items) > LONG:  # both ends of a long path: where it starts and where it arrives
-                items = items[:LONG - 4] + ["…"] + items[-3:]
-            count = f" ({len(value)} hexes)" if len(value) > LONG else ""
-            self.out.append(f"{pad}{key}: {' → '.join(items) or '—'}{count}")
+            self.out.append(f"{pad}{key}: {_path_words(value)}")
+        elif (isinstance(value, (list, tuple)) and value and key in _PATH_LISTS
+              and all(isinstance(v, (list, tuple)) and all(_is_scalar(x) for x in v) for v in value)):
+            self.out.append(f"{pad}{key}:")
+            self.out.extend(f"{pad}{_PAD}{_path_words(v)}" for v in value[:LONG])
+            if len(value) > LONG:
+                self.out.append(f"{pad}{_PAD}… ({len(value)} in all)")
         elif isinstance(value, (list, tuple)) and all(_is_scalar(v) for v in value):
             shown = [_scalar(v) for v in value[:LONG]]
             self.out.append(f"{pad}{key}: {', '.join(shown) or '—'}{_cut(shown, len(value))}")
@@ -126,7 +139,7 @@ class _Writer:
         columns: list[str] = []
         for row in rows:
             columns += [k for k in row if k not in columns]
-        cells = [[self.cell(row.get(c)) for c in columns] for row in rows[:LONG * 2]]
+        cells = [[self.cell(row.get(c), c in _PATHS) for c in columns] for row in rows[:LONG * 2]]
         widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
         self.out.append(pad + _PAD + "  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip())
         for r in cells:
@@ -135,9 +148,11 @@ class _Writer:
             self.out.append(f"{pad}{_PAD}… ({len(rows)} in all)")
 
     @staticmethod
-    def cell(v: Any) -> str:
+    def cell(v: Any, path: bool = False) -> str:
         if _is_scalar(v):
             return _scalar(v)
+        if path and isinstance(v, (list, tuple)) and all(_is_scalar(x) for x in v):
+            return _path_words(v)
         if isinstance(v, Mapping):
             return " ".join(f"{k} {_scalar(x) if _is_scalar(x) else '…'}" for k, x in v.items()) or "—"
         items = [_scalar(x) if _is_scalar(x) else "…" for x in v[:6]]

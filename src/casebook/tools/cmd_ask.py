@@ -25,8 +25,8 @@ import click
 
 from casebook.core.errors import QuestionError
 
-__all__ = ["ask", "ask_position", "answer_ctx", "UnknownQuestionError", "deciding_lines", "why_not_lines", "render_text", "questions_of",
-           "installed_games"]
+__all__ = ["ask", "ask_position", "answer_ctx", "UnknownQuestionError", "QuestionUsageError", "deciding_lines",
+           "why_not_lines", "step_note", "render_text", "questions_of", "installed_games"]
 
 
 def _csv(value: str | None) -> list[str] | None:
@@ -131,6 +131,19 @@ class UnknownQuestionError(QuestionError):
     a one-line refusal at the play prompt."""
 
 
+class QuestionUsageError(click.ClickException):
+    """A question asked wrongly (a :class:`QuestionError`: a malformed or missing argument, an
+    unknown unit or side, a hex off the map, a die roll the dice cannot show, a side the position
+    cannot give): a usage error of ``casebook ask``, exit 2 as every command's usage error (the
+    README's "Commands"); its one-line message is printed as it is, as the play prompt shows it.
+    A bad position file stays a content error (exit 1)."""
+
+    exit_code = 2
+
+    def show(self, file: Any = None) -> None:
+        click.echo(self.format_message(), err=True)
+
+
 def _cited(value: Any, out: set[str], depth: int = 0) -> set[str]:
     """Every case id ``value`` (an answer) cites under a ``cases``/``case`` key, at any depth."""
     if depth > 12:
@@ -169,7 +182,52 @@ def why_not_lines(state: Any, action: Any) -> tuple[tuple[str, ...], str, list[d
         cases, reason = state.why_not(action)
     if not cases:
         return cases, reason, []
-    return cases, reason, [ln for ln in lines if set(ln["cases"]).intersection(cases)]
+    found = [ln for ln in lines if set(ln["cases"]).intersection(cases)]
+    note = step_note(state, action)
+    if note is not None:  # an attack in a movement step: where it is made, and the case saying so
+        generic = reason.startswith("not among the legal actions")
+        cases = tuple(dict.fromkeys([*note[0], *([] if generic else cases)]))
+        reason = note[1] if generic else f"{note[1]}; {reason}"
+    return cases, reason, found
+
+
+def step_note(state: Any, action: Any) -> tuple[tuple[str, ...], str] | None:
+    """For an action of a kind the current step offers no one (neither listed nor a template's),
+    made by a rules area only in its own steps (its module's ``ACTIONS`` and ``STEPS``): the cases
+    of the steps of the sequence where it is made (those of the current phase when it has one)
+    and the sentence naming them — "attack is made in the combat step (Combat phase, KP4.1B),
+    not in the movement step (KP4.1A)". None otherwise (the refusal stands as it is)."""
+    from casebook.core.actions import parse_action
+
+    if isinstance(action, str):
+        try:
+            action = parse_action(action, side=state.current_player())
+        except ValueError:
+            return None
+    if any(a.kind == action.kind for a in state.legal_actions()) or any(
+            t.kind == action.kind for t in state.action_templates()):
+        return None
+    engine = state.game.engine
+    owners = [getattr(m, "STEPS", ()) for m in engine.pm.modules.values() if action.kind in getattr(m, "ACTIONS", ())]
+    if not owners:
+        return None
+
+    def made_in(step_id: str) -> bool:
+        return any(o(step_id) if callable(o) else step_id in o for o in owners)
+
+    phase_id, step_id = state.data.phase, state.data.step
+    if step_id is None or made_in(step_id):
+        return None
+    phases = engine.sequence.phases
+    here = [p for p in phases if p.id == phase_id]
+    steps = [s for p in here for s in p.steps if made_in(s.id)] or [s for p in phases for s in p.steps if made_in(s.id)]
+    if not steps:
+        return None
+    now = next((s for p in here for s in p.steps if s.id == step_id), None)
+    where = " or ".join(dict.fromkeys(f"the {s.id} step ({s.name}, {s.case})" for s in steps))
+    cases = tuple(dict.fromkeys([*(s.case for s in steps), *([now.case] if now is not None else [])]))
+    return cases, (f"{action.kind} is made in {where}, not in the {step_id} step"
+                   + (f" ({now.case})" if now is not None else ""))
 
 
 def render_text(answer: dict[str, Any], engine: Any = None) -> str:
@@ -228,6 +286,7 @@ class _AskCommand(click.Command):
         installed game id or a pack folder — or of every installed game."""
         from casebook.core.errors import CasebookError
         from casebook.script.engine import load_engine
+        from casebook.tools.ask_why import USAGE
 
         argv = [a for a in ctx.meta.get("ask.argv", []) if not a.startswith("-")]
         sections: list[tuple[str, dict[str, str]]] = []
@@ -236,18 +295,18 @@ class _AskCommand(click.Command):
             if named is not None and Path(named).is_file():
                 pos, engine = _position_engine(named)
                 sections.append((f"Questions of {engine.pack.manifest.get('name', pos.game)} ({pos.game})",
-                                 questions_of(engine)))
+                                 questions_of(engine) | {"why": USAGE}))
             elif named is not None and (named in installed_games() or (Path(named) / "game.yaml").is_file()):
                 engine = load_engine(named)
                 game = engine.pack.id
                 sections.append((f"Questions of {engine.pack.manifest.get('name', game)} ({game})",
-                                 questions_of(engine)))
+                                 questions_of(engine) | {"why": USAGE}))
             else:
                 for game in installed_games():
                     engine = load_engine(game)
                     sections.append((f"Questions of {engine.pack.manifest.get('name', game)} ({game}; "
                                      "name a position of it, or the game, before --help for its questions "
-                                     "alone)", questions_of(engine)))
+                                     "alone)", questions_of(engine) | {"why": USAGE}))
         except CasebookError as exc:
             sections.append((f"(its game could not be loaded: {str(exc).splitlines()[0]})", {}))
         return sections
@@ -308,9 +367,17 @@ def ask(position: str, question: str, args: tuple[str, ...], as_: str | None, fo
     if path is not None:
         options["path"] = _csv(path)
     try:
-        answer, engine = _ask_position(position, question, list(args), options, pack)
+        if question == "why":  # the play prompt's why, of a position (casebook.tools.ask_why)
+            from casebook.tools.ask_why import why_answer
+
+            pos, engine = _position_engine(position, pack)
+            answer = why_answer(pos, engine, list(args))
+        else:
+            answer, engine = _ask_position(position, question, list(args), options, pack)
     except UnknownQuestionError as exc:  # a question no plugin answers is a usage error (exit 2)
         raise click.UsageError(str(exc)) from None
+    except QuestionError as exc:  # a question asked wrongly (its arguments, a side it needs): exit 2
+        raise QuestionUsageError(str(exc)) from None
     if as_json:
         click.echo(json.dumps(answer, ensure_ascii=False, sort_keys=False))
     else:

@@ -168,6 +168,7 @@ def run_play(game_id: Any, scenario: str | None, players: dict[str, tuple[str, s
             except IllegalActionError as exc:
                 if getattr(actor, "interactive", False):
                     echo(f"refused: {exc}")
+                    _echo_step_note(state, action, echo)
                     continue
                 raise
             flush()
@@ -282,16 +283,27 @@ def _resume(game_id: Any, scenario: str | None, load: str,
     return game, state, initial, dict(pos.players or {})
 
 
+def _echo_step_note(state: Any, action: Any, echo: Any) -> None:
+    """Under a refused typed action made only in other steps (an attack in a movement step), the
+    step it is made in and its case, as ``why`` says (:func:`casebook.tools.cmd_ask.step_note`)."""
+    from casebook.tools.cmd_ask import step_note
+
+    note = step_note(state, action)
+    if note is not None:
+        echo(f"  {note[1]} (cases {', '.join(note[0])})")
+
+
 def _write_outputs(state: Any, out: Path, name: str, echo: Any) -> None:
     """trace.jsonl, final.yaml (a position ``--load`` continues, with its trace beside it as
     final.yaml.trace.jsonl) and the last turn's map."""
-    from casebook.tools.saves import write_save
+    from casebook.tools.saves import trace_path_of, write_save
 
     state.trace.write(out / "trace.jsonl")
     write_save(state, out / "final.yaml")  # with final.yaml.trace.jsonl, linked by its digest
     title = f"{name}: final position" if state.is_terminal() else f"{name}: turn {state.data.turn} (unfinished)"
     write_turn_map(state, out / f"turn-{state.data.turn:02d}.svg", title)
-    echo(f"Wrote {out / 'trace.jsonl'}, {out / 'final.yaml'} and the turn maps.")
+    echo(f"Wrote {out / 'trace.jsonl'}, {out / 'final.yaml'} (with its trace beside it, "
+         f"{trace_path_of(out / 'final.yaml').name}) and the turn maps.")
 
 
 def _undo(initial: Any, state: Any, side: str, echo: Any, humans: frozenset[str] | set[str] = frozenset()) -> Any:

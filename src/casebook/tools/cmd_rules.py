@@ -12,6 +12,7 @@ permissions and the cases cited.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -20,6 +21,21 @@ from casebook.script import compile_pack, find_rule_pack
 from casebook.tools.cli import game_argument
 
 __all__ = ["rules"]
+
+
+def _lines_of(q: Any) -> str:
+    """What a compiled quantity holds, in the script's words: its terms (a group's members each),
+    its ``start``/``otherwise`` line, e.g. ``2 terms + start``, ``otherwise only`` (a quantity
+    whose value is that one line), ``no terms`` (it was ``0 terms`` for an ``otherwise`` alone)."""
+    n_terms = sum(max(len(t.members), 1) for t in q.terms)
+    base = ""
+    if q.base_code is not None:
+        word = q.base_code.text.split(maxsplit=1)[0] if q.base_code.text else ""
+        base = word if word in ("start", "otherwise") else "start"
+    terms = f"{n_terms} term{'s' if n_terms != 1 else ''}"
+    if not base:
+        return terms if n_terms else "no terms"
+    return f"{terms} + {base}" if n_terms else f"{base} only"
 
 
 @click.group("rules")
@@ -47,8 +63,7 @@ def check(ctx: click.Context, game_or_dir: str) -> None:
         click.echo(f"warning: {warning}")
     click.echo(f"quantities ({len(ruleset.quantities)}):")
     for name, q in ruleset.quantities.items():
-        n_terms = sum(max(len(t.members), 1) for t in q.terms)
-        click.echo(f"  {name:<20} {q.mode:<8} {n_terms:>2} terms  {q.code.source}")
+        click.echo(f"  {name:<20} {q.mode:<8} {_lines_of(q):<18} {q.code.source}")
     click.echo(f"permissions ({len(ruleset.permissions)}):")
     for action, p in ruleset.permissions.items():
         forbids = sum(1 for v, _, _ in p.lines if v == "forbid")

@@ -122,10 +122,17 @@ def _has_weather_phase(state: Any) -> bool:
     return any("weather" in p.id or any("weather" in s.id for s in p.steps) for p in sequence.phases)
 
 
+def _grounds(state: Any) -> tuple[str, ...]:
+    """The ground conditions the game's vocabulary names (none known: an empty tuple)."""
+    engine = getattr(getattr(state, "game", None), "engine", None)
+    return tuple(getattr(getattr(getattr(engine, "pack", None), "vocabulary", None), "grounds", ()) or ())
+
+
 def position_header(state: Any, side: str) -> str:
     """The line shown above the legal actions: turn, phase / step, who decides, then only what the
     game has: the IPs when the position has an ``ip`` track, the weather (temperature/ground) when
-    the sequence has a weather phase, else the ground alone when the position has one (mud)."""
+    the sequence has a weather phase, else the ground alone when the game's vocabulary has more
+    than one (Battle for Moscow's mud; Kestrel Pass, always dry, shows none)."""
     d = state.data
     parts = [f"Turn {d.turn}", f"{d.phase} / {d.step}", f"{side} to decide"]
     ips = d.to_dict().get("ip") or {}
@@ -134,7 +141,7 @@ def position_header(state: Any, side: str) -> str:
     weather = d.weather or {}
     if _has_weather_phase(state):
         parts.append(f"weather {weather.get('temperature', '?')}/{weather.get('ground', '?')}")
-    elif weather.get("ground"):
+    elif weather.get("ground") and len(_grounds(state)) > 1:
         parts.append(f"ground {weather['ground']}")
     return " · ".join(parts)
 

@@ -1,0 +1,59 @@
+"""``casebook ask POSITION why ACTION``: the play prompt's ``why`` asked of a position file.
+
+The position becomes the play ``play --load`` would resume (a save, or any position at a step:
+:meth:`casebook.core.game.Game.state_from_dict`), or — a scenario start, which has no step yet —
+the play ``casebook play`` begins from it (its setup and first turn start, the position's seed,
+else 1). ACTION, in notation (docs/actions.md; the side may be left out: the side deciding), is
+judged by :func:`casebook.tools.cmd_ask.why_not_lines`, the function of the prompt's ``why`` and
+of serve's refusals: legal, or the refusal with its cases and the rule-script lines that made
+it — and, for an action made only in other steps (an attack in a movement step), the step it is
+made in and that step's case (:func:`casebook.tools.cmd_ask.step_note`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from casebook.core.errors import QuestionError
+
+__all__ = ["USAGE", "why_answer"]
+
+#: The usage line of the question (``casebook ask POSITION --help`` lists it for every game).
+USAGE = ("why ACTION — whether ACTION (its notation, quoted: \"attack hex=0904 with=b-1\") is legal now, else "
+         "the refusal, its cases and rule lines, as play's why (a scenario start: as play begins it)")
+
+
+def why_answer(pos: Any, engine: Any, args: list[str]) -> dict[str, Any]:
+    """The answer to ``why ACTION`` (``args``: the notation, one word or several) about the
+    validated position ``pos`` of ``engine``'s game; QuestionError without an action."""
+    from casebook.content.position import position_to_dict
+    from casebook.core.actions import format_action, parse_action
+    from casebook.core.game import Game
+    from casebook.tools.cmd_ask import why_not_lines
+    from casebook.tools.human import complete_action
+
+    text = " ".join(args).strip()
+    if not text:
+        raise QuestionError(f"usage: {USAGE.split(' — ', 1)[0]} (e.g. 'why \"move stack=HEX path=HEX\"')")
+    scenarios = engine.pack.scenarios
+    info = getattr(pos, "scenario", None)
+    scenario = info.id if info is not None and info.id in scenarios else next(iter(scenarios), None)
+    if scenario is None:
+        raise QuestionError(f"why: the game {engine.pack.id!r} has no scenario to play the position in")
+    game = Game(engine, scenario)
+    data = position_to_dict(pos)
+    if data.get("step") is None:  # a scenario start: the play `casebook play` begins from it
+        seed = (data.get("rng") or {}).get("seed")
+        state = game.new_initial_state(seed=int(seed) if isinstance(seed, int) else 1)
+    else:
+        state = game.state_from_dict(data)
+    decider = state.current_player()
+    try:
+        asked: Any = complete_action(state, parse_action(text, side=decider))  # as the prompt's why
+    except ValueError:
+        asked = text  # malformed: why_not_lines says what is wrong with it
+    cases, reason, lines = why_not_lines(state, asked)
+    out = {"action": format_action(asked) if not isinstance(asked, str) else asked,
+           "turn": state.data.turn, "phase": state.data.phase, "step": state.data.step, "deciding": decider,
+           "legal": reason == "legal", "reason": reason, "cases": list(cases)}
+    return out | ({"lines": lines} if lines else {})  # as every answer: lines only when some decided it
