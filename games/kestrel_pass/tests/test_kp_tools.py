@@ -170,6 +170,7 @@ def test_kp8_refusals_and_zoc_facts_cite_no_moscow41_case(position):
     cited = [c for r in refusals for c in r.cases] + facts["in_ezoc"]["cases"] + facts["zoc_retreat_blocked"]["cases"]
     assert cited and all(c.startswith("KP") for c in cited), cited
 
+
 def test_every_ask_usage_error_exits_2_with_its_one_line(tmp_path):
     """A question asked wrongly is a usage error, exit 2 as the README's "Commands" says, like a
     question no plugin answers: an `offer` on a scenario start that names no side exited 1
