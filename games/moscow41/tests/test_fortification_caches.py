@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
+from casebook.areas import fieldworks as fw
+from casebook.areas import worksites as ws
 from casebook.core.actions import Action
 from casebook.core.game import Game
 from casebook.core.hexgrid import hex_label, parse_hex
-from casebook.areas import fieldworks as fw
-from casebook.areas import worksites as ws
 from casebook.games.moscow41.plugins import _fortification_build as build
 from casebook.script.engine import Engine
 

@@ -192,11 +192,12 @@ def printed_protecting(ctx: Any, w: Works, hex_: str) -> list[str]:
 
 def printed_facing(ctx: Any, hex_: str) -> tuple[str, ...]:
     """Hexes across whose hexside the map's faced hexside ``fortification`` protects ``hex_``
-    (sorted; destroyed or not), kept per board."""
-    kept = ctx.lasting("fieldworks.facing")
+    (sorted; destroyed or not), kept per state version (``ctx.memo``: no line's collection paused)."""
+    kept = ctx.memo.setdefault("fieldworks.facing", {})
     if hex_ not in kept:
         h = parse_hex(hex_)
-        kept[hex_] = tuple(sorted(hex_label(n) for n in ctx.board.neighbours(h) if ctx.board.side(h, n).fortification == h))
+        faced = [n for n in ctx.board.neighbours(h) if ctx.board.side(h, n).fortification == h]
+        kept[hex_] = tuple(sorted(hex_label(n) for n in faced))
     return kept[hex_]
 
 

@@ -223,13 +223,13 @@ def marker_kinds(ctx: Any, hex_: str) -> frozenset[str]:
 
 
 def _kind_allowed(ctx: Any, permission: str, kind: str, default: bool) -> bool:
-    """The game's ``permission`` for a marker kind (fact ``marker_kind``), kept per board;
-    ``default`` in a game without the permission."""
+    """The game's ``permission`` for a marker kind (fact ``marker_kind``), once per state version;
+    ``default`` in a game without the permission. Its lines are not an event's (not noted)."""
     if permission not in ctx.rules.permissions:
         return default
-    kept = ctx.lasting("worksites.marker_kind", permission)
+    kept = ctx.memo.setdefault(("worksites.marker_kind", permission), {})
     if kind not in kept:
-        kept[kind] = ctx.allowed(permission, {"marker_kind": kind})
+        kept[kind] = ctx.rules.allowed(permission, {"marker_kind": kind}, ctx.engine.script_tables, ctx.standard)
     return bool(kept[kind])
 
 
