@@ -542,3 +542,23 @@ def test_14_4D2_the_scatter_fatigue_is_the_scripts_forbid_line(m41, tmp_path):
     assert scatter_fatigue(_fort_ctx(m41, units, phasing="soviet")) == ["s-201ab"]
     house = edited(m41, tmp_path, "fortification.rules", "forbid scattered_unfatigued  by 14.4D2", "")
     assert scatter_fatigue(_fort_ctx(house, units, phasing="soviet")) == []
+
+
+@pytest.mark.case("14.1D")
+def test_14_1D_the_hexes_offered_without_a_unit_are_the_build_fort_lines(m41, tmp_path):
+    """Where a fortification may stand with no Soviet combat unit (towns, cities, within two
+    hexes of Moscow, 14.1D) is the `build_fort` line's, not a number in Python: the line widened
+    to three hexes, the printed candidates gain exactly the hexes three from Moscow off towns."""
+    from casebook.areas import worksites as ws
+    from casebook.core.game import Game
+    from casebook.games.moscow41.plugins._fortification_build import SITES
+
+    state = Game(m41, "october-blitz").new_initial_state(seed=1)
+    two = ws.printed_candidates(state.ctx(), SITES)
+    wide = edited(m41, tmp_path, "fortification.rules", "moscow_distance <= 2) and not combat_unit_present",
+                  "moscow_distance <= 3) and not combat_unit_present")
+    ctx = wide.ctx(state.data.clone())
+    three = ws.printed_candidates(ctx, SITES)
+    added = three - two
+    assert two < three and len(added) >= 6
+    assert {ws.board_facts(ctx, SITES, h)["moscow_distance"] for h in added} == {3}
