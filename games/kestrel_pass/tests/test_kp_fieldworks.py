@@ -178,3 +178,26 @@ def test_KP11_2_ask_offer_on_a_scenario_start_asks_for_the_side_in_one_line():
     assert "'offer \"blue: dig-in hex=0204\"'" in r.output
     ok = CliRunner().invoke(cli, ["ask", scenario, "offer", "blue: dig-in hex=0204"])
     assert ok.exit_code == 0 and "action: blue: dig-in hex=0204" in ok.output
+
+
+@pytest.mark.case("KP11.4")
+def test_KP11_4_the_combat_area_reads_a_fieldwork_marker_by_the_marker_fortifies_line(position, tmp_path):
+    """The shared combat area names no marker: a fortification marker in the defender's hex is
+    `defender_fortified` by the line `permit marker_fortifies by KP11.4` (combat.rules: every
+    marker kind of the game, its only one, fortifies); in a copy without that line it is not."""
+    import shutil
+
+    from casebook.areas._combat_odds import gather
+    from casebook.script.engine import Engine
+
+    units = [("b-1", "0404", None), ("r-1", "0504", None)]
+    ctx = _ctx(position, units=units, markers=("0504",), step="combat")
+    assert gather(ctx, ["b-1"], "0504").drm_facts["defender_fortified"] is True
+    assert gather(_ctx(position, units=units, step="combat"), ["b-1"], "0504").drm_facts["defender_fortified"] is False
+    shutil.copytree(RULES.parent, tmp_path / "kp", ignore=shutil.ignore_patterns("golden"))
+    script = tmp_path / "kp" / "rules" / "combat.rules"
+    line = "permit marker_fortifies by KP11.4\n"
+    assert script.read_text(encoding="utf-8").count(line) == 1
+    script.write_text(script.read_text(encoding="utf-8").replace(line, ""), encoding="utf-8")
+    bare = Engine.load(tmp_path / "kp").ctx(ctx.state.clone())
+    assert gather(bare, ["b-1"], "0504").drm_facts["defender_fortified"] is False

@@ -14,7 +14,7 @@ from casebook.content.cases import implements
 from casebook.core.actions import Action
 from casebook.core.hooks import Refusal
 
-__all__ = ["WORKS", "printed_protecting", "fortification_info", "attack_facts", "destroy_entered",
+__all__ = ["WORKS", "fortification_info", "attack_facts", "destroy_entered",
            "note_acted", "hedgehog_refusals", "apply_hedgehog", "hedgehog_actions", "movement_refusals",
            "scatter_fatigue"]
 
@@ -46,13 +46,6 @@ WORKS = fw.Works(
             "lost": ("fp-lost", "fortification.expire_moscow_fps"),
             "destroyed": ("fortification-destroyed", "fortification.destroy_entered"),
             "formation": ("hedgehog", "fortification.apply_hedgehog")})
-
-
-@implements("14.2A")
-def printed_protecting(ctx: Any, hex_: str) -> list[str]:
-    """Hexes across whose hexside a printed fortification protects ``hex_`` (14.2A), none once a
-    Fortification Destroyed marker stands there (14.3B)."""
-    return fw.printed_protecting(ctx, WORKS, hex_)
 
 
 @implements("14.0", "14.2A", "14.2B", "14.2D")

@@ -120,16 +120,9 @@ def fortification_answer(ctx: Any, hex_: str, attackers: list[str] | None = None
     "printed_from", "destroyed"}, "build": {"cost", "allowed", "refused": [{"reason", "cases"}]},
     "attack": {...} (with attackers), "fp": {"normal", "moscow"}, "cases"}``. Raises
     QuestionError for a hex off the map."""
-    try:
-        facts = build.hex_facts(ctx, hex_)
-    except (ValueError, TypeError):
-        raise QuestionError(f"{hex_!r} is not a hex of the map") from None
-    verdict = ctx.permission("build_fort", facts)
-    refused = [{"reason": ln.text, "cases": list(ln.cases)} for ln in verdict.lines
-               if ln.fired and ln.kind == "forbid" and not ln.overridden]  # one a permit overrides refuses nothing
-    out = {"hex": hex_, "fortification": fx.fortification_info(ctx, hex_),
-           "build": {"cost": ctx.value("fort_cost", facts), "allowed": bool(verdict.value), "refused": refused},
-           "fp": {"normal": ctx.state.track("fp", "normal"), "moscow": ctx.state.track("fp", "moscow")},
+    built = build.build_answer(ctx, hex_)  # first: QuestionError for a label that is no hex
+    out = {"hex": hex_, "fortification": fx.fortification_info(ctx, hex_), "build": built,
+           "fp": {k: ctx.state.track("fp", k) for k in build.FP_KINDS},
            "cases": ["14.1B", "14.1C", "14.1D", "14.1E", "14.2A", "14.2B"]}
     if attackers:
         missing = [a for a in attackers if not ctx.state.has_unit(a)]

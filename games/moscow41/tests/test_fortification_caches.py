@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from casebook.areas import fieldworks as fw
+from casebook.areas import worksites as ws
 from casebook.core.actions import Action
 from casebook.core.game import Game
 from casebook.core.hexgrid import hex_label, parse_hex
@@ -52,8 +54,8 @@ def test_kept_printed_facts_of_every_hex_equal_the_maps(m41, blitz):
     for h in m41.board.hexes():
         label = hex_label(h)
         want = _plain_board_facts(m41.board, label)
-        assert build._board_facts(ctx, label) == want
-        assert build._board_facts(ctx, label) == want  # kept
+        assert ws.board_facts(ctx, build.SITES, label) == want
+        assert ws.board_facts(ctx, build.SITES, label) == want  # kept
         towns += want["hex_town"] or want["hex_city"]
         roads += want["hex_road"]
         near += want["moscow_distance"] <= 2
@@ -66,27 +68,27 @@ def test_candidates_follow_the_soviet_units_and_keep_the_printed_hexes(m41, blit
     anew: after a Soviet unit moves to a hex off every town and the ring, it is a candidate and
     its old hex (if not printed) no longer is."""
     ctx = blitz.ctx()
-    assert build._candidates(ctx) == _plain_candidates(ctx)
+    assert ws.candidates(ctx, build.SITES) == _plain_candidates(ctx)
     unit = next(u for u in blitz.data.units if u.get("side") == "soviet" and u.get("hex")
-                and u["hex"] not in build._printed_candidates(ctx))
+                and u["hex"] not in ws.printed_candidates(ctx, build.SITES))
     target = next(hex_label(h) for h in m41.board.hexes()
                   if hex_label(h) not in _plain_candidates(ctx))
     blitz.data.move_unit(unit["id"], target)
     moved = blitz.ctx()
-    got = build._candidates(moved)
+    got = ws.candidates(moved, build.SITES)
     assert got == _plain_candidates(moved) and target in got
 
 
 @pytest.mark.case("14.1G", "14.3B")
 def test_marker_index_follows_every_marker_change(blitz):
     ctx = blitz.ctx()
-    assert not build.has_marker(ctx, "fortification", "0505")
+    assert not fw.has_marker(ctx, "fortification", "0505")
     blitz.data.add_marker("fortification", "0505")
     ctx = blitz.ctx()
-    assert build.has_marker(ctx, "fortification", "0505")
-    assert not build.has_marker(ctx, "fort-destroyed", "0505")
+    assert fw.has_marker(ctx, "fortification", "0505")
+    assert not fw.has_marker(ctx, "fort-destroyed", "0505")
     blitz.data.remove_marker("fortification", "0505")
-    assert not build.has_marker(blitz.ctx(), "fortification", "0505")
+    assert not fw.has_marker(blitz.ctx(), "fortification", "0505")
 
 
 @pytest.mark.case("14.1B", "14.1C", "14.1D", "14.1E")
@@ -108,7 +110,7 @@ def test_build_listing_of_a_warm_engine_equals_the_plain_definition_on_a_fresh_o
     cold = _fresh(m41).ctx(st.clone())
     hexes = _plain_candidates(cold)
     empty = [h for h in hexes if not any(u.get("side") == "soviet" for u in cold.state.units_at(h))]
-    supplied = build.probe_supply(cold, empty)
+    supplied = ws.probe_supply(cold, build.SITES, empty)
     want = []
     for h in hexes:
         here = [u["id"] for u in cold.state.units_at(h) if u.get("side") == "soviet"]

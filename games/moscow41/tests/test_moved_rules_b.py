@@ -205,6 +205,41 @@ def test_14_2B_a_marker_protects_from_any_direction_by_the_permit_line(m41, tmp_
     assert attack_facts(_fort_ctx(faced, units), "0505", ["g-6id"])["fortified"]["value"] is False
 
 
+def _across(ctx, hex_: str, attackers: list[str]) -> list[bool]:
+    """``across_fortification`` of each attacker as the shared combat area gathers it."""
+    from casebook.areas._combat_odds import gather
+
+    return [a["across_fortification"] for a in gather(ctx, attackers, hex_).drm_facts["attackers"]]
+
+
+@pytest.mark.case("14.2B")
+def test_14_2B_the_combat_area_reads_a_marker_as_fortifying_by_the_marker_fortifies_line(m41, tmp_path):
+    """The combat area names no marker: a Fortification marker protects 0505 from 0504 and 0506
+    (14.2B) by the line `permit marker_fortifies ... when marker_kind is fortification`; without
+    it, neither attacker attacks across a fortification."""
+    units = ("units:\n  - {counter: g-6id, hex: '0504'}\n  - {counter: g-26id, hex: '0506'}\n"
+             "  - {counter: s-133rd, hex: '0505'}\nmarkers:\n  - {kind: fortification, hex: '0505'}")
+    assert _across(_fort_ctx(m41, units), "0505", ["g-6id", "g-26id"]) == [True, True]
+    bare = edited(m41, tmp_path, "fortification.rules",
+                  "permit marker_fortifies  by 14.2B  when marker_kind is fortification", "")
+    assert _across(_fort_ctx(bare, units), "0505", ["g-6id", "g-26id"]) == [False, False]
+
+
+@pytest.mark.case("14.2A", "14.3B")
+def test_14_3B_a_destroyed_marker_ends_the_printed_fortification_in_combat_by_its_line(m41, tmp_path):
+    """The printed fortification of 0305 faces 0304 only (14.2A); a Fortification Destroyed marker
+    there ends it (14.3B) by the line `forbid printed_fortification_stands`; without the line the
+    printed fortification still protects."""
+    units = ("units:\n  - {counter: g-6id, hex: '0304'}\n  - {counter: g-26id, hex: '0306'}\n"
+             "  - {counter: s-133rd, hex: '0305'}")
+    destroyed = units + "\nmarkers:\n  - {kind: fort-destroyed, hex: '0305'}"
+    assert _across(_fort_ctx(m41, units), "0305", ["g-6id", "g-26id"]) == [True, False]
+    assert _across(_fort_ctx(m41, destroyed), "0305", ["g-6id", "g-26id"]) == [False, False]
+    standing = edited(m41, tmp_path, "fortification.rules",
+                      'forbid printed_fortification_stands  by 14.3B  when marker_kind is "fort-destroyed"', "")
+    assert _across(_fort_ctx(standing, destroyed), "0305", ["g-6id", "g-26id"]) == [True, False]
+
+
 @pytest.mark.case("14.3A")
 def test_14_3A_which_entries_destroy_a_fortification_is_the_scripts(m41, tmp_path):
     from casebook.core.actions import Action
@@ -509,3 +544,23 @@ def test_14_4D2_the_scatter_fatigue_is_the_scripts_forbid_line(m41, tmp_path):
     assert scatter_fatigue(_fort_ctx(m41, units, phasing="soviet")) == ["s-201ab"]
     house = edited(m41, tmp_path, "fortification.rules", "forbid scattered_unfatigued  by 14.4D2", "")
     assert scatter_fatigue(_fort_ctx(house, units, phasing="soviet")) == []
+
+
+@pytest.mark.case("14.1D")
+def test_14_1D_the_hexes_offered_without_a_unit_are_the_build_fort_lines(m41, tmp_path):
+    """Where a fortification may stand with no Soviet combat unit (towns, cities, within two
+    hexes of Moscow, 14.1D) is the `build_fort` line's, not a number in Python: the line widened
+    to three hexes, the printed candidates gain exactly the hexes three from Moscow off towns."""
+    from casebook.areas import worksites as ws
+    from casebook.core.game import Game
+    from casebook.games.moscow41.plugins._fortification_build import SITES
+
+    state = Game(m41, "october-blitz").new_initial_state(seed=1)
+    two = ws.printed_candidates(state.ctx(), SITES)
+    wide = edited(m41, tmp_path, "fortification.rules", "moscow_distance <= 2) and not combat_unit_present",
+                  "moscow_distance <= 3) and not combat_unit_present")
+    ctx = wide.ctx(state.data.clone())
+    three = ws.printed_candidates(ctx, SITES)
+    added = three - two
+    assert two < three and len(added) >= 6
+    assert {ws.board_facts(ctx, SITES, h)["moscow_distance"] for h in added} == {3}

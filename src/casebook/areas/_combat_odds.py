@@ -19,6 +19,8 @@ from casebook.content.cases import implements
 from casebook.core.dice import SIDES
 from casebook.core.hexgrid import parse_hex
 
+from . import worksites
+
 __all__ = ["CombatFacts", "gather", "odds_column", "shifted_column", "outcomes", "distribution", "crt_result",
            "supplied", "in_command", "is_hq", "unit_flags", "whole_division", "as_json_number", "fired_cases"]
 
@@ -113,20 +115,15 @@ def _setting_facts(ctx: Any) -> dict[str, Any]:
     return dict(found)
 
 
-def _fortification_marker(ctx: Any, hex_: str) -> bool:
-    return any(m.get("kind") == "fortification" and m.get("hex") == hex_ for m in ctx.state.markers)
-
-
 def _across(ctx: Any, from_hex: str, to_hex: str) -> tuple[bool, bool]:
-    """(across a river, across a fortification protecting ``to_hex``) for an attack from
-    ``from_hex`` into ``to_hex`` (10.4.7, 10.4.8, 14.2A-B)."""
+    """(across a river, across works protecting ``to_hex``) for an attack from ``from_hex`` into
+    ``to_hex`` (e.g. Moscow '41 10.4.7, 10.4.8, 14.2A-B; the works are the game's lines,
+    ``worksites.protected``)."""
     a, b = parse_hex(from_hex), parse_hex(to_hex)
     if ctx.board.grid.distance(a, b) != 1:
         return False, False  # not adjacent: refused by 10.1B, no hexside to cross
     side = ctx.board.side(a, b)
-    destroyed = any(m.get("kind") == "fort-destroyed" and m.get("hex") == to_hex for m in ctx.state.markers)
-    printed = side.fortification == b and not destroyed
-    return bool(side.river or side.major_river), bool(printed or _fortification_marker(ctx, to_hex))
+    return bool(side.river or side.major_river), worksites.protected(ctx, to_hex, from_hex)
 
 
 @implements("10.4B")
@@ -147,14 +144,13 @@ def terrain_drm(ctx: Any, hex_: str) -> int:
 def defender_hex_facts(ctx: Any, hex_: str) -> dict[str, Any]:
     """Facts about the defender's hex for games that shift columns by terrain (e.g. BM8.3A-C):
     ``defender_terrain`` (the hex terrain id), ``defender_in_SET`` for each of the vocabulary's
-    ``hex_sets`` and ``defender_fortified`` (a fortification marker in the hex, or a printed faced
-    fortification on any of its hexsides protecting it)."""
+    ``hex_sets`` and ``defender_fortified`` (works protect the hex from some direction: a marker
+    the game's ``marker_fortifies`` lines allow, or a printed faced work; ``worksites.protected``)."""
     h = parse_hex(hex_)
     info = ctx.board.hex(h)
-    printed = any(ctx.board.side(h, n).fortification == h for n in ctx.board.neighbours(h))
     return {"defender_terrain": info.terrain,
             **{f"defender_in_{name}": h in ctx.board.hex_set(name) for name in ctx.pack.vocabulary.hex_sets},
-            "defender_fortified": bool(printed or _fortification_marker(ctx, hex_))}
+            "defender_fortified": worksites.protected(ctx, hex_)}
 
 
 def _overstacked(ctx: Any, hex_: str) -> bool:

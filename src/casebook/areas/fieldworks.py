@@ -8,8 +8,8 @@ or track of a game and holds no case id (the game's configuration and rule lines
 - Points (:func:`collect_points`, :func:`expire_points`): each of the track's ``point_kinds``
   gains the quantity ``income`` (fact ``kind_fact``: the kind); what the permission ``save``
   forbids keeping is lost at the end of the step.
-- Works (:func:`has_marker`, :func:`printed_protecting`, :func:`work_info`,
-  :func:`attack_facts`, :func:`destroy_entered`): a ``marker`` protects its hex from every
+- Works (:func:`has_marker`, :func:`printed_protecting` / :func:`printed_facing`,
+  :func:`work_info`, :func:`attack_facts`, :func:`destroy_entered`): a ``marker`` protects its hex from every
   direction, a printed work (the map's faced hexside ``fortification``) only across its
   hexside, until a ``destroyed_marker`` stands there; the permissions ``protects``,
   ``helps_attacker``, ``destroy`` and the quantity ``destroyed`` decide.
@@ -36,7 +36,7 @@ from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal
 
 __all__ = ["Works", "data", "save", "has_marker", "collect_points", "expire_points", "payment", "build_work", "printed_protecting",
-           "work_info", "attack_facts", "entered_hexes", "destroy_entered", "note_acted", "acted",
+           "printed_facing", "work_info", "attack_facts", "entered_hexes", "destroy_entered", "note_acted", "acted",
            "action_units", "formation_stack", "formation_refusals", "apply_formation", "formation_offers",
            "formation_facts", "move_refusals", "forbidding"]
 
@@ -187,10 +187,18 @@ def build_work(ctx: Any, w: Works, action: Action, explained: Any, paid: Mapping
 def printed_protecting(ctx: Any, w: Works, hex_: str) -> list[str]:
     """Hexes across whose hexside a printed work protects ``hex_`` (the map's faced hexside
     ``fortification``), none once a ``destroyed_marker`` stands in ``hex_``."""
-    if has_marker(ctx, w.destroyed_marker, hex_):
-        return []
-    h = parse_hex(hex_)
-    return sorted(hex_label(n) for n in ctx.board.neighbours(h) if ctx.board.side(h, n).fortification == h)
+    return [] if has_marker(ctx, w.destroyed_marker, hex_) else list(printed_facing(ctx, hex_))
+
+
+def printed_facing(ctx: Any, hex_: str) -> tuple[str, ...]:
+    """Hexes across whose hexside the map's faced hexside ``fortification`` protects ``hex_``
+    (sorted; destroyed or not), kept per state version (``ctx.memo``: no line's collection paused)."""
+    kept = ctx.memo.setdefault("fieldworks.facing", {})
+    if hex_ not in kept:
+        h = parse_hex(hex_)
+        faced = [n for n in ctx.board.neighbours(h) if ctx.board.side(h, n).fortification == h]
+        kept[hex_] = tuple(sorted(hex_label(n) for n in faced))
+    return kept[hex_]
 
 
 def work_info(ctx: Any, w: Works, hex_: str) -> dict[str, Any]:

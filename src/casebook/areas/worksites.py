@@ -1,0 +1,246 @@
+"""Shared rules area ``worksites``: where a side may build works (the ``fieldworks`` markers, paid
+with its points) and where works protect a hex in combat. A library the game's plugin (and the
+``combat`` area) calls; it names no side, marker, fact or step of a game and holds no case id:
+the game's :class:`Sites` and rule lines give them (e.g. Moscow '41's fortifications, 14.1-14.3).
+
+- The facts of a hex for the build lines (:func:`hex_facts`): the names come from
+  :attr:`Sites.facts` — ``city`` / ``town`` (its town's kind is / is not ``city_kind``), ``road``
+  (a hexside of the hex carries one of ``road_kinds``), ``supplied`` (a unit of the builder side
+  there, else the ``reinforcement`` area's supply ``probe`` placed there, can trace supply),
+  ``enemy_zoc`` (``casebook_zoc`` answers a ZOC there against the builder side),
+  ``unit_present`` (a combat unit of the builder side: its class not in ``non_combat``),
+  ``built`` (the work's marker stands there); ``distances``: fact -> hexes to the nearest hex of
+  that map hex set; ``side``: the builder side. The printed ones are kept per board.
+- The build (:func:`refusals`, :func:`offers`, :func:`apply`, :func:`answer`): the action is legal
+  in the builder side's ``step`` where the permission ``permission`` allows it and the points pay
+  the quantity ``cost`` (kinds in ``pay_order``, a kind of ``pay_permits`` only where its
+  permission allows); where the permission ``pinned`` forbids, the builder may not move this
+  turn. Candidate hexes: those of the builder side's units, and those the permission allows
+  with only the printed facts (no unit there, supplied, no enemy ZOC, not built on), per board.
+- Protection in combat (:func:`protected`, asked by the ``combat`` area): a marker whose kind
+  the permission ``marker_fortifies`` allows (fact ``marker_kind``) protects its hex from every
+  direction; the map's printed faced work (``fieldworks.printed_facing``) across its hexside,
+  while every marker in the hex is one the permission ``printed_fortification_stands`` allows.
+  A game without these lines has no such protection.
+
+Public API: :class:`Sites` and the functions of ``__all__``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from casebook.core.actions import Action
+from casebook.core.errors import QuestionError
+from casebook.core.hexgrid import hex_label, parse_hex
+from casebook.core.hooks import Refusal
+
+from . import fieldworks as fw
+from .reinforcement import probe as q
+
+__all__ = ["Sites", "combat_units", "board_facts", "hex_facts", "probe_supply", "candidates", "printed_candidates",
+           "refusals", "offers", "apply", "answer", "marker_kinds", "protected"]
+
+
+@dataclass(frozen=True)
+class Sites:
+    """A game's build of works: ``works`` (the ``fieldworks`` names: the points' track and kinds,
+    the work's marker), ``side`` (who builds), ``step`` (the sequence step it builds in),
+    ``action`` (the action kind, ``hex=H [unit=U]``), ``permission`` / ``cost`` (the build's
+    permission and cost quantity), ``pinned`` (a permission: forbidden, the builder may not
+    move this turn), ``pay_order`` / ``pay_permits`` (see ``fieldworks.payment``), ``probe``
+    (plain unit data: the supply probe of an empty hex), ``non_combat`` (unit classes that are
+    no combat units), ``facts`` (role -> fact name, roles in the module docstring),
+    ``city_kind``, ``road_kinds`` (hexside features), ``distances`` (fact -> hex set);
+    ``cases`` / ``texts``: refusal name (``step``, ``hex``, ``unit``, ``cost``) -> the cases it
+    cites / its message (``{hex}``, ``{unit}``, ``{cost}`` filled in)."""
+
+    works: fw.Works
+    side: str
+    step: str
+    action: str
+    permission: str
+    cost: str
+    pinned: str
+    pay_order: tuple[str, ...]
+    pay_permits: Mapping[str, str]
+    probe: Mapping[str, Any]
+    non_combat: tuple[str, ...]
+    facts: Mapping[str, str]
+    city_kind: str
+    road_kinds: tuple[str, ...]
+    distances: Mapping[str, str] = field(default_factory=dict)
+    cases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    texts: Mapping[str, str] = field(default_factory=dict)
+
+
+def combat_units(ctx: Any, s: Sites, hex_: str) -> list[str]:
+    """Combat units of the builder side in ``hex_`` (class not in ``non_combat``), stack order."""
+    return [u["id"] for u in ctx.state.units_at(hex_) if u.get("side") == s.side and u.get("class") not in s.non_combat]
+
+
+def probe_supply(ctx: Any, s: Sites, hexes: list[str]) -> dict[str, bool]:
+    """Whether the ``probe`` unit could trace supply from each of ``hexes`` (empty of the builder
+    side's units), all probes asked together (``casebook.areas.reinforcement.probe``)."""
+    return q.probe_supply(ctx, hexes, s.probe)
+
+
+def _supplied(ctx: Any, s: Sites, hex_: str) -> bool:
+    here = [u["id"] for u in ctx.state.units_at(hex_) if u.get("side") == s.side]
+    return q.supplied(ctx, here[0]) if here else probe_supply(ctx, s, [hex_])[hex_]
+
+
+def _enemy_zoc(ctx: Any, s: Sites, hex_: str) -> bool:
+    answer = ctx.hook.casebook_zoc(ctx=ctx, hex=hex_, side=s.side)
+    return answer is not None and answer.get("kind", "none") != "none"
+
+
+def board_facts(ctx: Any, s: Sites, hex_: str) -> dict[str, Any]:
+    """The printed facts of ``hex_`` (``side``, ``city``, ``town``, ``road``, ``distances``), kept
+    per board (``ctx.lasting``); ValueError/TypeError for a label that is no hex, KeyError for a
+    hex off the map (as the board answers)."""
+    cache = ctx.lasting("worksites.board_facts", s.side, s.facts["city"])
+    found = cache.get(hex_)
+    if found is None:
+        h = parse_hex(hex_)
+        town = ctx.board.hex(h).town or {}
+        road = any(getattr(ctx.board.side(h, n), kind) for n in ctx.board.neighbours(h) for kind in s.road_kinds)
+        found = {"side": s.side, s.facts["city"]: town.get("kind") == s.city_kind,
+                 s.facts["town"]: bool(town) and town.get("kind") != s.city_kind, s.facts["road"]: road}
+        for fact, hex_set in s.distances.items():
+            found[fact] = min((ctx.board.grid.distance(h, m) for m in ctx.board.hex_set(hex_set)), default=999)
+        cache[hex_] = found
+    return found
+
+
+def hex_facts(ctx: Any, s: Sites, hex_: str, supplied: bool | None = None) -> dict[str, Any]:
+    """The facts of the build lines for ``hex_``: :func:`board_facts` and ``supplied``,
+    ``enemy_zoc``, ``unit_present``, ``built``. ``supplied`` given: taken as the supply fact
+    instead of asking (a pre-check)."""
+    f = s.facts
+    return {**board_facts(ctx, s, hex_),
+            f["supplied"]: _supplied(ctx, s, hex_) if supplied is None else supplied,
+            f["enemy_zoc"]: _enemy_zoc(ctx, s, hex_),
+            f["unit_present"]: bool(combat_units(ctx, s, hex_)),
+            f["built"]: fw.has_marker(ctx, s.works.marker, hex_)}
+
+
+def _payment(ctx: Any, s: Sites, facts: Mapping[str, Any], cost: int) -> dict[str, int] | None:
+    return fw.payment(ctx, s.works, s.pay_order, s.pay_permits, facts, cost)
+
+
+def refusals(ctx: Any, s: Sites, action: Action) -> list[Refusal]:
+    """Why the build ``hex=H [unit=U]`` is illegal: not the builder side's ``step`` (text
+    ``step``), H no hex (``hex``), the permission's forbid lines, U not a combat unit of the side
+    in H (``unit``), or the points short of the cost (``cost``, asked only if nothing else is)."""
+    if ctx.state.step != s.step or ctx.state.phasing != action.side:
+        return [Refusal(s.texts["step"], s.cases["step"])]
+    hex_ = action.get("hex")
+    try:
+        facts = hex_facts(ctx, s, hex_)
+    except (ValueError, TypeError):
+        return [Refusal(s.texts["hex"].format(hex=repr(hex_)), s.cases["hex"])]
+    out = fw.forbidding(ctx, s.permission, {**facts, "side": action.side})
+    unit = action.get("unit")
+    if unit is not None and unit not in combat_units(ctx, s, hex_):
+        out.append(Refusal(s.texts["unit"].format(unit=unit, hex=hex_), s.cases["unit"]))
+    cost = ctx.value(s.cost, facts)
+    if not out and _payment(ctx, s, facts, cost) is None:
+        out.append(Refusal(s.texts["cost"].format(hex=hex_, cost=cost), s.cases["cost"]))
+    return out
+
+
+def printed_candidates(ctx: Any, s: Sites) -> frozenset[str]:
+    """The hexes the permission allows with only their printed facts (no unit there, supplied,
+    no enemy ZOC, not built on): asked once per board and kept."""
+    cache = ctx.lasting("worksites.candidates", s.side, s.permission)
+    if "printed" not in cache:
+        f = s.facts
+        assumed = {f["supplied"]: True, f["enemy_zoc"]: False, f["unit_present"]: False, f["built"]: False}
+        cache["printed"] = frozenset(label for label in map(hex_label, ctx.board.hexes())
+                                     if ctx.allowed(s.permission, {**board_facts(ctx, s, label), **assumed}))
+    return cache["printed"]
+
+
+def candidates(ctx: Any, s: Sites) -> list[str]:
+    """Hexes worth asking about, sorted: the builder side's units' and :func:`printed_candidates`."""
+    out = {u["hex"] for u in ctx.state.units if u.get("side") == s.side and "hex" in u}
+    return sorted(out | printed_candidates(ctx, s))
+
+
+def offers(ctx: Any, s: Sites, side: str) -> list[Action]:
+    """Every legal build now (none without points). Hexes are first checked as if in supply;
+    supply (the costly question) is asked only of those that pass, all probes at once."""
+    w = s.works
+    if side != s.side or not any(ctx.state.track(w.track, k) for k in w.point_kinds) \
+            or ctx.state.step != s.step or ctx.state.phasing != side:
+        return []
+    maybe = []
+    for hex_ in candidates(ctx, s):
+        facts = hex_facts(ctx, s, hex_, supplied=True)
+        if ctx.allowed(s.permission, facts) and _payment(ctx, s, facts, ctx.value(s.cost, facts)):
+            maybe.append(hex_)
+    probe_supply(ctx, s, [h for h in maybe if not any(u.get("side") == side for u in ctx.state.units_at(h))])
+    return [Action.make(s.action, side, hex=h) for h in maybe if _supplied(ctx, s, h)]
+
+
+def apply(ctx: Any, s: Sites, action: Action) -> dict[str, Any]:
+    """Pay the cost (``pay_order``) and place the work's marker in H; where ``pinned`` forbids,
+    the combat unit U (default: the first in H) may not move this turn (``fieldworks.build_work``)."""
+    hex_ = action.get("hex")
+    facts = hex_facts(ctx, s, hex_)
+    explained = ctx.quantity(s.cost, facts)
+    paid = _payment(ctx, s, facts, explained.value)
+    builder = (action.get("unit") or combat_units(ctx, s, hex_)[0]) if not ctx.allowed(s.pinned, facts) else None
+    return fw.build_work(ctx, s.works, action, explained, paid or {}, builder)
+
+
+def answer(ctx: Any, s: Sites, hex_: str) -> dict[str, Any]:
+    """What building in ``hex_`` costs and whether it may be: ``{"cost", "allowed", "refused":
+    [{"reason", "cases"}]}`` (the forbid lines no permit overrides). QuestionError (text
+    ``hex``) for a label that is no hex."""
+    try:
+        facts = hex_facts(ctx, s, hex_)
+    except (ValueError, TypeError):
+        raise QuestionError(s.texts["hex"].format(hex=repr(hex_))) from None
+    verdict = ctx.permission(s.permission, facts)
+    refused = [{"reason": ln.text, "cases": list(ln.cases)} for ln in verdict.lines
+               if ln.fired and ln.kind == "forbid" and not ln.overridden]
+    return {"cost": ctx.value(s.cost, facts), "allowed": bool(verdict.value), "refused": refused}
+
+
+def marker_kinds(ctx: Any, hex_: str) -> frozenset[str]:
+    """The kinds of the markers in ``hex_`` (indexed once per state version)."""
+    found = ctx.memo.get("worksites.marker_kinds")
+    if found is None:
+        kinds: dict[Any, set[str]] = {}
+        for m in ctx.state.markers:
+            kinds.setdefault(m.get("hex"), set()).add(m.get("kind"))
+        found = ctx.memo["worksites.marker_kinds"] = {h: frozenset(k) for h, k in kinds.items()}
+    return found.get(hex_, frozenset())
+
+
+def _kind_allowed(ctx: Any, permission: str, kind: str, default: bool) -> bool:
+    """The game's ``permission`` for a marker kind (fact ``marker_kind``), once per state version;
+    ``default`` in a game without the permission. Its lines are not an event's (not noted)."""
+    if permission not in ctx.rules.permissions:
+        return default
+    kept = ctx.memo.setdefault(("worksites.marker_kind", permission), {})
+    if kind not in kept:
+        kept[kind] = ctx.rules.allowed(permission, {"marker_kind": kind}, ctx.engine.script_tables, ctx.standard)
+    return bool(kept[kind])
+
+
+def protected(ctx: Any, hex_: str, from_hex: str | None = None) -> bool:
+    """Whether works protect ``hex_`` against an attack from the adjacent ``from_hex`` (None:
+    from any direction): a marker ``marker_fortifies`` allows, or a printed faced work whose
+    hexside faces ``from_hex`` while ``printed_fortification_stands`` allows every marker there."""
+    kinds = marker_kinds(ctx, hex_)
+    if any(_kind_allowed(ctx, "marker_fortifies", k, False) for k in kinds):
+        return True
+    facing = fw.printed_facing(ctx, hex_)
+    if not facing or not all(_kind_allowed(ctx, "printed_fortification_stands", k, True) for k in kinds):
+        return False
+    return from_hex in facing if from_hex is not None else True
