@@ -66,7 +66,7 @@ CASE_IN_TEXT = re.compile(r"(?<![\w.])(?:[A-Z]{1,3})?\d+(?:\.\d+)+[A-Z]?(?![\w.]
 #: Files that still hold literal case ids, each with the reason it is allowed for now: _combat_odds.py
 #: was edited by another change of the same session (fortification markers, 14.2A); its literals
 #: (10.0A-E, 10.2, 10.3A-C, 10.4*, 10.6A, 10.7C, BM8.2A-B) move to the game's area_cases next.
-PENDING = {"_combat_odds.py"}
+PENDING: set[str] = set()
 
 
 def _docstring_nodes(tree: ast.AST) -> set[int]:

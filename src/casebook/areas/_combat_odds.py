@@ -15,7 +15,6 @@ from fractions import Fraction
 from itertools import product
 from typing import Any
 
-from casebook.content.cases import implements
 from casebook.core.dice import SIDES
 from casebook.core.hexgrid import parse_hex
 
@@ -126,7 +125,6 @@ def _across(ctx: Any, from_hex: str, to_hex: str) -> tuple[bool, bool]:
     return bool(side.river or side.major_river), worksites.protected(ctx, to_hex, from_hex)
 
 
-@implements("10.4B")
 def terrain_drm(ctx: Any, hex_: str) -> int:
     """10.4B: the Combat Modifiers Chart's DRM for the terrain the defender occupies — the
     row ``terrain_<town kind or terrain id>`` of the ``combat_modifiers`` records (a town's kind
@@ -174,8 +172,6 @@ def _stack_records(ctx: Any, units: Sequence[Mapping[str, Any]]) -> list[dict[st
     return [{"class": u.get("class"), "strength": int(u.get("strength") or 0), **unit_flags(ctx, u)} for u in units]
 
 
-@implements("10.0A", "10.3A", "10.3B", "10.3C", "10.2", "10.4A", "10.4B", "10.4.1A", "10.4.1B",
-            "10.4.3", "10.4.4", "10.4.5A", "10.4.6", "10.4.7", "10.4.8", "10.6A", "10.7C")
 def gather(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, int] | None = None,
            overrun: bool = False) -> CombatFacts:
     """The facts of an attack by ``attackers`` (unit ids) on the stack in ``hex_``.
@@ -235,7 +231,6 @@ def _ratio(label: str) -> Fraction:
     return Fraction(int(a), int(d))
 
 
-@implements("10.0B", "BM8.2A", "BM8.2B")
 def odds_column(ctx: Any, attack: Fraction, defense: Fraction) -> tuple[int, str]:
     """The CRT column index and label for ``attack`` : ``defense`` strength points, rounded in
     the defender's favour: the highest column whose ratio the odds reach. Odds below the first
@@ -285,13 +280,13 @@ def dice_lines(ctx: Any) -> list[dict[str, Any]]:
 def procedure_cases(ctx: Any, default: Sequence[str]) -> list[str]:
     """The cases a resolved combat cites: those of ``default`` (the caller's procedure cases, e.g.
     10.0A-E) the game's case index holds, or, for a game that numbers none of them (its own
-    rulebook), the cases heading its ``combat_strength``, ``combat_dice`` and ``column_shift``
-    quantities (e.g. BM8.2A, BM8.4, BM8.3)."""
+    rulebook), the cases heading its ``combat_strength`` and ``combat_dice`` quantities (e.g.
+    BM8.2A, BM8.4; a column shift's cases are cited only where a shift fired, by the caller)."""
     known = [c for c in default if c in ctx.pack.cases]
     if known:
         return known
     out: list[str] = []
-    for name in ("combat_strength", "combat_dice", "column_shift"):
+    for name in ("combat_strength", "combat_dice"):
         if rules_define(ctx, name):
             out += [c for c in ctx.rules.quantities[name].code.cases if c not in out]
     return out
@@ -340,7 +335,6 @@ def shifted_column(ctx: Any, index: int, shift: int) -> tuple[int, str]:
     return j, columns[j]
 
 
-@implements("10.0D", "10.0E")
 def crt_result(ctx: Any, column: str, roll: int, drm: int) -> str:
     """The CRT cell for the ``roll`` modified by the net ``drm`` (10.0D-E); a modified roll
     beyond the table's rows reads the nearest row. A cell with selectable readings (records

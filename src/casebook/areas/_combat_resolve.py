@@ -96,7 +96,8 @@ def resolve(ctx: Any, attackers: Sequence[str], hex_: str, kind: str, support: M
         rec["attacked_phase"] = sorted(set(rec["attacked_phase"]) | set(attackers))
     save(ctx, rec)
     out = {k: v for k, v in a.items() if k != "facts"}
-    fired = fired_cases(ctx, f)
+    shifted = [c for t in a.get("shifts", ()) if t["value"] for c in t["case"].split(", ")]  # shifts that moved the column
+    fired = list(dict.fromkeys([*fired_cases(ctx, f), *shifted]))
     out.update(hex=hex_, kind=kind, attacker_side=f.attacker_side, defender_side=f.defender_side,
                odds=a["column"], support=sup, roll=roll, modified_roll=roll + a["drm"]["net"], result=result,
                **noted, cases=list(dict.fromkeys([*_procedure(ctx, "resolved"), *fired])))
@@ -151,7 +152,7 @@ def attack_answer(ctx: Any, hex_: str, attackers: Sequence[str], support: Sequen
     out["cases"] = sorted(set(_procedure(ctx, "answer"))
                           | set(dice_cases(ctx))
                           | {c for t in a["drm"]["terms"] for c in t["case"].split(", ")}
-                          | {c for t in a.get("shifts", ()) for c in t["case"].split(", ")}
+                          | {c for t in a.get("shifts", ()) if t["value"] for c in t["case"].split(", ")}
                           | set(fired_cases(ctx, a["facts"]))
                           | {c for r in refusals for c in r.cases})
     return out
