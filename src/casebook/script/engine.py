@@ -41,7 +41,7 @@ from casebook.core.sequence import Sequence
 from casebook.core.state import GameState
 from casebook.core.trace import Trace
 
-from .ctx import Ctx
+from .ctx import Ctx, Lasting
 from .explain import line_entry
 
 __all__ = ["Engine", "Ctx", "load_engine", "state_from_position"]  # Ctx: re-exported (docs/plugins.md names it here)
@@ -237,7 +237,7 @@ class Engine:
         lasting = self._lasting
         cache = lasting.get(key)
         if cache is None:
-            cache = lasting[key] = {}
+            cache = lasting[key] = Lasting()
             while len(lasting) > _LASTING_KEYS:
                 lasting.popitem(last=False)  # the least recently used: e.g. an old weather's tables
         else:
