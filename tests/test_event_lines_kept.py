@@ -108,3 +108,25 @@ def test_a_block_apart_names_no_line_and_ends_the_pause_set_inside_it():
     assert ctx.event_lines == {}
     ctx.value("stacking_limit", {"side": "german"})
     assert ctx.event_lines  # collected again after the block
+
+
+def test_9_2A_a_moves_cost_lines_read_through_a_cache_are_printed_by_explain(tmp_path):
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from casebook.tools.cli import cli
+
+    state = played_blitz(45)
+    move = next(e for e in state.trace if e.kind == "move")
+    path = tmp_path / "blitz.jsonl"
+    path.write_text(state.trace.dumps())
+    pack = Path(__file__).resolve().parents[1] / "games" / "moscow41"
+    shown = CliRunner().invoke(cli, ["explain", str(path), str(move.seq), "--pack", str(pack)])
+    assert shown.exit_code == 0, shown.output
+    rules = (pack / "rules" / "movement.rules").read_text().splitlines()
+    for ln in move.data["lines"]:
+        assert ln["source"] in shown.output
+    cost = next(ln["source"] for ln in move.data["lines"] if "9.2A" in ln["cases"] and ln["source"].startswith("movement"))
+    text = rules[int(cost.split(":")[1]) - 1].split("  by")[0].strip()
+    assert text.startswith("lookup tec(") and text in shown.output  # the Terrain Effects Chart's line
