@@ -22,7 +22,7 @@ import json
 from casebook.script import ctx as ctx_module
 from tests.conftest import played_blitz
 
-_ACTIONS = 60
+_ACTIONS = 45
 
 
 def _play(actions: int, cold: bool) -> str:
