@@ -241,9 +241,9 @@ class Ctx:
         answer names the same lines whatever the cache held. A value computed while nothing
         collected is computed once more the first time it is read collecting (then kept)."""
         engine = self.engine
-        cache: Any = depends_on if isinstance(depends_on, Lasting) else engine.lasting(self.board, depends_on)
+        cache: Any = depends_on if depends_on.__class__ is Lasting else engine.lasting(self.board, depends_on)  # type: ignore[arg-type]
         outer_rec, outer_ev = engine._recording[0], self.event_lines
-        if outer_rec is None and outer_ev is None:  # the fast path: play's look-ahead, bots
+        if outer_ev is None and outer_rec is None:  # the fast path: play's look-ahead, bots
             found = cache.get(key, _MISSING)
             if found is _MISSING:
                 found = cache[key] = compute()
