@@ -58,7 +58,7 @@ def record(ctx: Any) -> dict[str, Any]:
 def noted_flags(ctx: Any) -> dict[str, tuple[str, ...]]:
     """The unit flags a combat roll notes units for: FLAG -> the cases of the game's
     ``note_FLAG`` lines, in script order (none: the game notes nothing; :mod:`._combat_notes`)."""
-    kept_flags = ctx.lasting("combat.noted_flags")
+    kept_flags = ctx.lasting("combat.noted_flags", pause=False)  # cases read: no line fires
     if "flags" not in kept_flags:
         kept_flags["flags"] = {a[len("note_"):]: tuple(dict.fromkeys(c for _, rc, _ in code.lines for c in rc.cases))
                                for a, code in ctx.rules.permissions.items() if a.startswith("note_")}
@@ -237,10 +237,8 @@ def reaction_cost(ctx: Any, side: str, attackers: Sequence[str]) -> int:
 def support_cost(ctx: Any, side: str, drm: int) -> int:
     """IPs for ``drm`` DRMs of combat support (10.4.2A: script ``ip_cost``), kept per engine:
     the rule scripts and tables do not change during play."""
-    kept_costs = ctx.lasting("combat.support_cost")
-    if (side, drm) not in kept_costs:
-        kept_costs[side, drm] = ctx.value("ip_cost", {"ip_use": "combat_support", "side": side, "support_drm": drm})
-    return kept_costs[side, drm]
+    return ctx.kept(("combat.support_cost",), (side, drm), lambda: ctx.value(  # type: ignore[no-any-return]
+        "ip_cost", {"ip_use": "combat_support", "side": side, "support_drm": drm}))
 
 
 def support_allowed(ctx: Any, units: Sequence[str], attacking: bool, overrun: bool = False,

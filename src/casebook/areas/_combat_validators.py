@@ -36,7 +36,7 @@ def cited(ctx: Any, key: str) -> tuple[str, ...]:
 def _others(ctx: Any) -> Any:
     """``casebook_validate_action`` of every plugin but this one (kept per plugin manager)."""
     pm = ctx.engine.pm
-    kept = ctx.lasting("combat.other-validators", id(pm))
+    kept = ctx.lasting("combat.other-validators", id(pm), pause=False)  # a hook caller: no line
     caller = kept.get("caller")
     if caller is None:
         mine = [p for p in (pm.get_plugin(PLUGIN),) if p is not None]

@@ -181,7 +181,7 @@ def _other_validators(ctx: Any, setup: ResultsSetup) -> Any:
     """``casebook_validate_action`` of every plugin but the game's results plugin (whose own
     check lists these options), kept per plugin manager."""
     pm = ctx.engine.pm
-    kept = ctx.lasting("results.other-validators", id(pm))
+    kept = ctx.lasting("results.other-validators", id(pm), pause=False)  # a hook caller: no line
     if "caller" not in kept:
         mine = [p for p in (pm.get_plugin(setup.plugin),) if p is not None]
         kept["caller"] = pm.subset_hook_caller("casebook_validate_action", remove_plugins=mine)

@@ -34,7 +34,7 @@ def line_cases(ctx: Any, actions: tuple[str, ...], verdict: str | None = None) -
     """The cases of every ``verdict`` line (``permit``/``forbid``; None: both) of ``actions``, in
     the order of ``actions`` then script order, without repeats (the compiled scripts: kept per
     board and rules)."""
-    cache = ctx.lasting("zoc.line_cases", id(ctx.rules))
+    cache = ctx.lasting("zoc.line_cases", id(ctx.rules), pause=False)  # cases read: no line fires
     key = (actions, verdict)
     found = cache.get(key)
     if found is None:
@@ -80,8 +80,5 @@ def effect_cases(ctx: Any, kind: str) -> tuple[str, ...]:
     lines of permission ``move_on_in_ezoc`` that fire for fact ``zoc_kind``."""
     if "move_on_in_ezoc" not in ctx.rules.permissions:
         return ()
-    cache = ctx.lasting("zoc.effect_cases", id(ctx.rules))
-    found = cache.get(kind)
-    if found is None:
-        found = cache[kind] = tuple(ctx.permission("move_on_in_ezoc", {"zoc_kind": kind}).cases)
-    return found
+    return ctx.kept(("zoc.effect_cases", id(ctx.rules)), kind,
+                    lambda: tuple(ctx.permission("move_on_in_ezoc", {"zoc_kind": kind}).cases))

@@ -87,12 +87,7 @@ def exerts_zoc(ctx: Any, unit: Mapping[str, Any]) -> tuple[bool, tuple[str, ...]
     of the ``exert_zoc`` and ``exert_zoc_on_ground`` script lines (kept per unit fields and
     conditions; e.g. Moscow '41: every unit but HQs and remnants, 7.1A, 11.3D, none in Arctic
     turns, 7.1C, 4.6A, 0.2.3.1)."""
-    cache = ctx.lasting("zoc.exerts", conditions(ctx))
-    key = _fields(unit)
-    found = cache.get(key)
-    if found is None:
-        found = cache[key] = _exerts_zoc(ctx, unit)
-    return found
+    return ctx.kept(("zoc.exerts", conditions(ctx)), _fields(unit), lambda: _exerts_zoc(ctx, unit))
 
 
 def _exerts_zoc(ctx: Any, unit: Mapping[str, Any]) -> tuple[bool, tuple[str, ...]]:
@@ -110,7 +105,7 @@ def _road_or_town(ctx: Any, target: Any, source: Any) -> bool:
     """7.1B: is ``target`` a town, city, road or trail hex (as reached from ``source``)?
     Board geometry and one setting: kept once per board."""
     mode = ctx.state.setting("mud_zoc_roads", "road_in_hex")
-    cache = ctx.lasting("zoc.road_or_town", mode)
+    cache = ctx.lasting("zoc.road_or_town", mode, pause=False)
     key = (target, source)
     found = cache.get(key)
     if found is None:
@@ -136,11 +131,7 @@ def zoc_reach(ctx: Any, unit: Mapping[str, Any]) -> list[str]:
     changes by (hex, unit fields, conditions)."""
     if not unit.get("hex"):
         return []
-    cache = ctx.lasting("zoc.reach", conditions(ctx))
-    key = (unit["hex"], _fields(unit))
-    found = cache.get(key)
-    if found is None:
-        found = cache[key] = tuple(_zoc_reach(ctx, unit))
+    found = ctx.kept(("zoc.reach", conditions(ctx)), (unit["hex"], _fields(unit)), lambda: tuple(_zoc_reach(ctx, unit)))
     return list(found)
 
 
@@ -204,24 +195,25 @@ def zoc_map(ctx: Any, side: str) -> dict[str, tuple[str, ...]]:
     if cached is not None:
         return cached
     mkey = map_key(ctx, side)
-    maps = ctx.lasting("zoc.maps")
-    result = maps.get(mkey)
-    if result is None:
-        found: dict[str, list[str]] = {}
-        for u in ctx.state.units:
-            if u.get("side") == side or not u.get("hex"):
-                continue
-            for h in zoc_reach(ctx, u):
-                found.setdefault(h, []).append(u["id"])
-        for h, sid, _ in zoc_sources(ctx, side):  # a hex that is a ZOC itself (16.3A, 15.3B)
-            if ctx.board.contains(parse_hex(h)):
-                found.setdefault(h, []).append(sid)
-        result = {h: tuple(sorted(ids)) for h, ids in found.items()}
-        maps[mkey] = result
-        while len(maps) > _MAPS_KEPT:
-            maps.pop(next(iter(maps)))
+    result = ctx.kept(("zoc.maps",), mkey, lambda: _zoc_map(ctx, side))
+    maps = ctx.lasting("zoc.maps", pause=False)  # bounded: the oldest maps go
+    while len(maps) > _MAPS_KEPT:
+        maps.pop(next(iter(maps)))
     ctx.memo[key] = result
     return result
+
+
+def _zoc_map(ctx: Any, side: str) -> dict[str, tuple[str, ...]]:
+    found: dict[str, list[str]] = {}
+    for u in ctx.state.units:
+        if u.get("side") == side or not u.get("hex"):
+            continue
+        for h in zoc_reach(ctx, u):
+            found.setdefault(h, []).append(u["id"])
+    for h, sid, _ in zoc_sources(ctx, side):  # a hex that is a ZOC itself (16.3A, 15.3B)
+        if ctx.board.contains(parse_hex(h)):
+            found.setdefault(h, []).append(sid)
+    return {h: tuple(sorted(ids)) for h, ids in found.items()}
 
 
 def exerted_by(ctx: Any, hex_: str, side: str) -> tuple[str, ...]:
@@ -280,16 +272,17 @@ def chart_kind(ctx: Any, row: str) -> tuple[str, tuple[str, ...]]:
     """How a moving unit of chart row ``row`` treats an EZOC now: ``"locking"``, ``"fluid"`` or
     ``"none"`` (7.0B-C), from ``zoc_chart`` (its Arctic column is ``none`` for every row after
     errata 0.2.3.1), with the cases: the column's and the cell's provenance."""
-    cache = ctx.lasting("zoc.kind", *weather_facts(ctx).values())  # the column: weather only
-    found = cache.get(row)
-    if found is None:
-        column, cases = chart_column(ctx)
-        table = ctx.table("zoc_chart")
-        kind = table.lookup(unit=row, weather=column)
-        cell_cases = (_cases_of(table.provenance_of(unit=row, weather=column))
-                      + _errata_cases(ctx, table.id, ["cells", row, column]))
-        found = cache[row] = (kind, tuple(dict.fromkeys((*cases, *cell_cases))))
-    return found
+    return ctx.kept(("zoc.kind", *weather_facts(ctx).values()), row,  # the column: weather only
+                    lambda: _chart_kind(ctx, row))
+
+
+def _chart_kind(ctx: Any, row: str) -> tuple[str, tuple[str, ...]]:
+    column, cases = chart_column(ctx)
+    table = ctx.table("zoc_chart")
+    kind = table.lookup(unit=row, weather=column)
+    cell_cases = (_cases_of(table.provenance_of(unit=row, weather=column))
+                  + _errata_cases(ctx, table.id, ["cells", row, column]))
+    return kind, tuple(dict.fromkeys((*cases, *cell_cases)))
 
 
 def most_restrictive(kinds: Any) -> str:

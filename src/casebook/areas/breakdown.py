@@ -73,20 +73,18 @@ def _is_piece(ctx: Any, u: Mapping[str, Any], kept: dict[Any, Any] | None = None
     """Permission ``breakdown_piece`` for the unit's side, class and size (kept per board;
     ``kept``: that cache, read once by a caller asking of many units)."""
     if kept is None:
-        kept = ctx.lasting("breakdown.piece")
+        kept = ctx.lasting("breakdown.piece", pause=False)  # read through kept
     key = (u.get("side"), u.get("class"), u.get("size") or "none")
-    if key not in kept:
-        kept[key] = ctx.allowed("breakdown_piece", {"side": key[0], "unit_class": key[1], "unit_size": key[2]})
-    return bool(kept[key])
+    return bool(ctx.kept(kept, key, lambda: ctx.allowed(
+        "breakdown_piece", {"side": key[0], "unit_class": key[1], "unit_size": key[2]})))
 
 
 def piece_pool(ctx: Any) -> list[str]:
     """The piece counters of the counter mix not on the map, in id order (any piece serves any
     broken-down unit)."""
-    cache = ctx.lasting("breakdown.regiments")
-    if "ids" not in cache:
-        cache["ids"] = sorted(cid for cid, c in ctx.pack.counters.items() if _is_piece(ctx, c))
-    return [cid for cid in cache["ids"] if not ctx.state.has_unit(cid)]
+    ids = ctx.kept(("breakdown.regiments",), "ids",
+                   lambda: sorted(cid for cid, c in ctx.pack.counters.items() if _is_piece(ctx, c)))
+    return [cid for cid in ids if not ctx.state.has_unit(cid)]
 
 
 def divisions_available(ctx: Any) -> list[str]:
@@ -235,16 +233,15 @@ def casebook_legal_actions(ctx: Any, phase: str, step: str) -> list[Action]:
     of the first two or three activated pieces of a hex into the first broken-down unit."""
     side = ctx.state.phasing
     out = []
-    kept = ctx.lasting("breakdown.piece")
+    kept = ctx.lasting("breakdown.piece", pause=False)  # read through kept
     verdicts: dict[tuple[Any, ...], bool] = {}  # a unit's facts -> legal: the verdict of units alike
     for u in ctx.state.units:
         if not u.get("activated") or u.get("side") != side:  # most units are not activated
             continue
         key = (side, u.get("class"), u.get("size") or "none")  # _is_piece's key, read once
-        piece = kept.get(key)
-        if piece is None:
-            piece = _is_piece(ctx, u, kept)
-        if not piece:
+        # the kept verdict read directly where no event's lines are collected (the listing's hot path)
+        piece = kept.get(key) if ctx.event_lines is None else None
+        if not (_is_piece(ctx, u, kept) if piece is None else piece):
             key += (u.get("losses", 0),)  # with "activated": the facts of _unit_facts
             legal = verdicts.get(key)
             if legal is None:

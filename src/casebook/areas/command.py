@@ -80,30 +80,22 @@ class CommandPaths:
         """The ``hq_activate_unit`` verdict for ``unit`` and an HQ (mechanized or not), kept per
         engine: a rule script is a pure function of its facts."""
         own = self.unit_facts(unit)
-        cache = ctx.lasting(f"{self.name}.hq_activate_unit")
         key = (tuple(sorted(own.items())), hq_mechanized, unit.get("class"))
-        found = cache.get(key)
-        if found is None:
-            found = cache[key] = bool(ctx.permission("hq_activate_unit", {
-                **own, "hq_mechanized": hq_mechanized, "unit_class": unit.get("class")}).value)
-        return found
+        return ctx.kept((f"{self.name}.hq_activate_unit",), key, lambda: bool(ctx.permission("hq_activate_unit", {
+            **own, "hq_mechanized": hq_mechanized, "unit_class": unit.get("class")}).value))
 
     def path_hexes(self, ctx: Any, hq: Mapping[str, Any]) -> int:
         """How many hexes a command path of ``hq`` may run: ``command_path_hexes`` for its
         current radius, kept per engine by the radius."""
         radius = int(hq.get("radius") or 0)
-        cache = ctx.lasting(f"{self.name}.path_hexes")
-        if radius not in cache:
-            cache[radius] = int(ctx.value("command_path_hexes", {"command_radius": radius}))
-        return int(cache[radius])
+        return int(ctx.kept((f"{self.name}.path_hexes",), radius,
+                            lambda: int(ctx.value("command_path_hexes", {"command_radius": radius}))))
 
     def support_limit(self, ctx: Any, hq: Mapping[str, Any]) -> Any:
         """The ``hq_support_limit`` of ``hq``, kept per engine by its facts."""
-        cache = ctx.lasting(f"{self.name}.hq_support_limit")
         key = (hq["side"], int(hq.get("limit") or 0), int(hq.get("radius") or 0))
-        if key not in cache:
-            cache[key] = ctx.value("hq_support_limit", {"side": key[0], "command_limit": key[1], "command_radius": key[2]})
-        return cache[key]
+        return ctx.kept((f"{self.name}.hq_support_limit",), key, lambda: ctx.value(
+            "hq_support_limit", {"side": key[0], "command_limit": key[1], "command_radius": key[2]}))
 
     def blocked(self, ctx: Any, side: str) -> dict[Hex, str]:
         """Hex -> reason for every hex a command path of ``side`` cannot pass: enemy-occupied, or
@@ -119,8 +111,11 @@ class CommandPaths:
 
     def reach(self, ctx: Any, hq: Mapping[str, Any]) -> dict[Hex, list[Hex]]:
         """Shortest unblocked hex paths from ``hq`` up to its path length (one breadth-first search
-        per HQ hex, length and :meth:`key`)."""
-        return self._reach(ctx, hq["side"], parse_hex(hq["hex"]), self.path_hexes(ctx, hq))
+        per HQ hex, length and :meth:`key`; in play worked out apart, as :meth:`answer`)."""
+        if getattr(ctx, "event_lines", None) is None:
+            return self._reach(ctx, hq["side"], parse_hex(hq["hex"]), self.path_hexes(ctx, hq))
+        with ctx.apart():
+            return self._reach(ctx, hq["side"], parse_hex(hq["hex"]), self.path_hexes(ctx, hq))
 
     def _reach(self, ctx: Any, side: str, start: Hex, radius: int) -> dict[Hex, list[Hex]]:
         store = self.store(ctx, side)
@@ -158,7 +153,15 @@ class CommandPaths:
     def answer(self, ctx: Any, uid: str) -> dict[str, Any]:
         """Whether ``uid`` is in command: ``{"unit", "in_command": bool, "hqs": [:meth:`entry`,
         nearest first], "cases"}``. A unit that need not trace (``trace_command_path``
-        forbidden) is in command and lists no HQ. KeyError if not on the map."""
+        forbidden) is in command and lists no HQ. KeyError if not on the map. In play worked
+        out :meth:`apart <casebook.script.ctx.Ctx.apart>` (its maps serve many events: their
+        lines are no one event's; ``casebook ask command`` names them)."""
+        if getattr(ctx, "event_lines", None) is None:
+            return self._answer(ctx, uid)
+        with ctx.apart():
+            return self._answer(ctx, uid)
+
+    def _answer(self, ctx: Any, uid: str) -> dict[str, Any]:
         unit = ctx.state.unit(uid)
         store = self.store(ctx, unit["side"])
         key = ("answer", uid)

@@ -217,11 +217,7 @@ def slowest_ma(ctx: Any, units: Sequence[Mapping[str, Any]],
     best: tuple[int, str, Any] | None = None
     for u in units:
         facts = facts_of(u)
-        kept = ctx.lasting("movement.ma")  # asked after facts_of: a lasting value notes no lines
-        key = tuple(facts.items())
-        q = kept.get(key)
-        if q is None:
-            q = kept[key] = ctx.quantity("ma", facts)
+        q = ctx.kept(("movement.ma",), tuple(facts.items()), lambda: ctx.quantity("ma", facts))  # noqa: B023
         if best is None or q.value < best[0]:
             best = (int(q.value), u.get("id") or u.get("counter"), q)
     if best is None:

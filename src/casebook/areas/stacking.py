@@ -69,27 +69,25 @@ def _fired_forbids(verdict: Any) -> list[Any]:
 
 def unit_points(ctx: Any, unit: Mapping[str, Any]) -> tuple[int, tuple[str, ...]]:
     """``(points, cases)`` of one unit: quantity ``stacking_points`` of its side, class and size."""
-    return _points(ctx, ctx.lasting("stacking.points"), unit)
+    return _points(ctx, ctx.lasting("stacking.points", pause=False), unit)
 
 
 def _points(ctx: Any, kept: dict[Any, Any], unit: Mapping[str, Any]) -> tuple[int, tuple[str, ...]]:
     """:func:`unit_points` from ``kept`` (the lasting cache: the lines read these three facts
     only), computed on a miss."""
     key = (unit.get("side"), unit.get("class"), unit.get("size", "none"))
-    found = kept.get(key)
-    if found is None:
+
+    def compute() -> tuple[int, tuple[str, ...]]:
         q = ctx.quantity("stacking_points", {"side": key[0], "unit_class": key[1], "unit_size": key[2]})
-        found = kept[key] = (int(q.value), tuple(q.cases))
-    return found
+        return int(q.value), tuple(q.cases)
+    return ctx.kept(kept, key, compute)
 
 
 def _limit(ctx: Any, side: str) -> tuple[int, tuple[str, ...]]:
-    kept = ctx.lasting("stacking.limit")  # the lines read the side only
-    found = kept.get(side)
-    if found is None:
+    def compute() -> tuple[int, tuple[str, ...]]:
         q = ctx.quantity("stacking_limit", {"side": side})
-        found = kept[side] = (int(q.value), tuple(q.cases))
-    return found
+        return int(q.value), tuple(q.cases)
+    return ctx.kept(("stacking.limit",), side, compute)  # the lines read the side only
 
 
 def _records(ctx: Any, hex_: str, units: Sequence[Any] | None) -> list[Mapping[str, Any]]:
@@ -120,7 +118,7 @@ def stacking_answer(ctx: Any, hex_: str, units: Sequence[Any] | None = None, *,
     permit lines. Raises QuestionError for a bad or off-map hex or an unknown unit id.
     ``copy=False`` (this area's own reads) returns the kept answer itself: read-only.
     """
-    on_map = ctx.lasting("stacking.on_map")
+    on_map = ctx.lasting("stacking.on_map", pause=False)  # the board's
     if not isinstance(hex_, str) or hex_ not in on_map:
         try:
             if not ctx.board.contains(parse_hex(hex_)):
@@ -134,12 +132,10 @@ def stacking_answer(ctx: Any, hex_: str, units: Sequence[Any] | None = None, *,
     fields = tuple((u.get("id"), u.get("counter"), u.get("side"), u.get("class"), u.get("size"),
                     u.get("activated")) for u in recs)
     key = (hex_, fields, None if recs else ctx.state.phasing)
-    kept = ctx.lasting("stacking.answers")
-    found = kept.get(key)
-    if found is None:
-        found = kept[key] = _answer(ctx, hex_, recs)
-        while len(kept) > _ANSWERS_KEPT:
-            kept.pop(next(iter(kept)))
+    kept = ctx.lasting("stacking.answers", pause=False)  # read through kept
+    found = ctx.kept(kept, key, lambda: _answer(ctx, hex_, recs))
+    while len(kept) > _ANSWERS_KEPT:
+        kept.pop(next(iter(kept)))
     if not copy:
         return found
     return {**found, "units": [dict(r) for r in found["units"]], "must_leave": list(found["must_leave"]),
@@ -148,7 +144,7 @@ def stacking_answer(ctx: Any, hex_: str, units: Sequence[Any] | None = None, *,
 
 def _answer(ctx: Any, hex_: str, recs: list[Mapping[str, Any]]) -> dict[str, Any]:
     sides = list(dict.fromkeys(u.get("side") for u in recs)) or [ctx.state.phasing or ctx.pack.vocabulary.side_ids[0]]
-    kept = ctx.lasting("stacking.points")
+    kept = ctx.lasting("stacking.points", pause=False)  # read through kept
     what = tuple(ctx.rules.quantities["stacking_points"].code.cases)
     over_cases = (*line_cases(ctx, ("check_stacking",), "forbid"), *line_cases(ctx, ("end_move_overstacked",), "permit"))
     best: dict[str, Any] | None = None
@@ -267,24 +263,21 @@ def retreat_refusals(ctx: Any, action: Any) -> list[Refusal]:
 def _fatigue_effect(ctx: Any, unit: Mapping[str, Any]) -> tuple[str, tuple[str, ...]]:
     """``(effect, cases)`` of quantity ``overstack_fatigue_effect`` for one unit (kept: the
     lines read its side, class and fatigue only); the cases of the line that decided."""
-    kept = ctx.lasting("stacking.fatigue_effect")
     key = (unit.get("side"), unit.get("class"), bool(unit.get("fatigued")))
-    found = kept.get(key)
-    if found is None:
+
+    def compute() -> tuple[str, tuple[str, ...]]:
         e = ctx.quantity("overstack_fatigue_effect", {"side": key[0], "unit_class": key[1], "fatigued": key[2]})
         fired = [c for ln in ctx.fired_lines(e) for c in ln["cases"]]
-        found = kept[key] = (str(e.value), tuple(dict.fromkeys(fired)))
-    return found
+        return str(e.value), tuple(dict.fromkeys(fired))
+    return ctx.kept(("stacking.fatigue_effect",), key, compute)
 
 
 def _must_correct(ctx: Any) -> tuple[bool, tuple[str, ...]]:
     """Whether an overstack found must be recorded for correction (``remain_overstacked``
     forbidden), and the cases the record cites (kept per rules)."""
-    kept = ctx.lasting("stacking.correct", id(ctx.rules))
-    if "found" not in kept:
-        kept["found"] = (not ctx.allowed("remain_overstacked", {}),
-                         (*line_cases(ctx, ("check_stacking",)), *line_cases(ctx, ("remain_overstacked",))))
-    return kept["found"]
+    return ctx.kept(("stacking.correct", id(ctx.rules)), "found", lambda: (
+        not ctx.allowed("remain_overstacked", {}),
+        (*line_cases(ctx, ("check_stacking",)), *line_cases(ctx, ("remain_overstacked",)))))
 
 
 def overstack_check(ctx: Any, step: str) -> list[dict[str, Any]]:

@@ -46,7 +46,7 @@ def source_cases(ctx: Any, kind: str) -> tuple[str, ...]:
     ``kind``: the ``forbid`` lines that fire for it for some side of the vocabulary (entered or
     not), in script order — read without noting them (a source is cited by the answers that use
     it, not by the event that happens to build the map); kept per board and rules."""
-    cache = ctx.lasting("supply.source-cases", id(ctx.rules))
+    cache = ctx.lasting("supply.source-cases", id(ctx.rules), pause=False)  # read without noting
     found = cache.get(kind)
     if found is None:
         out: list[str] = []
@@ -105,7 +105,7 @@ class SupplyPaths:
 
     def side_key(self, ctx: Any, side: str) -> tuple[Any, ...]:
         """Everything ``side``'s maps depend on (see the module docstring)."""
-        cache = ctx.lasting(f"{self.name}.cities")
+        cache = ctx.lasting(f"{self.name}.cities", pause=False)  # the board's
         if "cities" not in cache:
             cache["cities"] = [hex_label(h) for h, t in ctx.board.towns().items() if t.get("kind") == "city"]
         control = tuple(ctx.state.control(h) for h in cache["cities"])
@@ -143,7 +143,7 @@ class SupplyPaths:
         for edge in dict.fromkeys(s.edge for s in ctx.pack.vocabulary.sides if s.edge):
             cases = kind_ok(f"{edge}_edge")
             if cases is not None:
-                cache = ctx.lasting(f"{self.name}.edge", edge)
+                cache = ctx.lasting(f"{self.name}.edge", edge, pause=False)  # the board's
                 if "hexes" not in cache:
                     cache["hexes"] = ctx.board.edge_hexes(edge)
                 for h in cache["hexes"]:

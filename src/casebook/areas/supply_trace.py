@@ -307,7 +307,19 @@ def answer(cfg: SupplyPaths, ctx: Any, uid: str, may_use_hq: Callable[[], bool],
     "road" | "rail" | "hq" | None, "path": [Hex from the unit to the source], "mp", "hq": HQ id
     or None, "source": (usable, why, cases) of the source reached or None, "blocked": {Hex:
     (reason, cases)} (what stops the unit's own path; unsupplied only)}``. An HQ's radius
-    (:func:`by_hq`) is tried only when the unit's own trace fails and ``may_use_hq()``."""
+    (:func:`by_hq`) is tried only when the unit's own trace fails and ``may_use_hq()``.
+
+    In play (a context collecting an event's lines) the answer is worked out :meth:`apart
+    <casebook.script.ctx.Ctx.apart>`: its maps are kept across many events (``ctx.lasting``), so
+    their lines are no one event's; ``casebook ask supply`` names them."""
+    if getattr(ctx, "event_lines", None) is None:
+        return _answer(cfg, ctx, uid, may_use_hq, compose)
+    with ctx.apart():
+        return _answer(cfg, ctx, uid, may_use_hq, compose)
+
+
+def _answer(cfg: SupplyPaths, ctx: Any, uid: str, may_use_hq: Callable[[], bool],
+            compose: Callable[[dict[str, Any]], dict[str, Any]]) -> dict[str, Any]:
     side = ctx.state.unit(uid)["side"]
     store = cfg.store(ctx, side)
     key = ("answer", uid)

@@ -55,7 +55,7 @@ def _kept(ctx: Any, name: str) -> dict[Any, Any]:
         bridges = ctx.state.setting("road_bridges", "bridged")
         deps = {"terrain_costs.cell": weather(ctx), "terrain_costs.ways": (bridges,),
                 "terrain_costs.step": (*weather(ctx), bridges)}[name]
-        found = memo[("terrain_costs.kept", name)] = ctx.lasting(name, *deps)
+        found = memo[("terrain_costs.kept", name)] = ctx.lasting(name, *deps, pause=False)  # read through kept
     return found
 
 
@@ -79,20 +79,20 @@ def cell_cost(ctx: Any, cls: str, terrain: str, feature: str | None, *, fluid: b
     game's ``move_cost``; None where ``tec_prohibited`` lists the terrain or the feature for
     the row in the column in force."""
     key = (cls, terrain, feature, fluid, overrun)
-    memo = _kept(ctx, "terrain_costs.cell")
-    if key in memo:
-        return memo[key]
+    return ctx.kept(_kept(ctx, "terrain_costs.cell"), key,  # type: ignore[no-any-return]
+                    lambda: _cell_cost(ctx, cls, terrain, feature, fluid, overrun))
+
+
+def _cell_cost(ctx: Any, cls: str, terrain: str, feature: str | None, fluid: bool, overrun: bool) -> int | None:
     temperature, ground = weather(ctx)
     column = _column(ctx)
     bad = _prohibited(ctx)
     if (terrain, cls, column) in bad or (feature is not None and (feature, cls, column) in bad):
-        memo[key] = None
         return None
     facts = {"ground": ground, "temperature": temperature, "hex_terrain": terrain,
              "hexside_feature": feature or "none", "move_class": cls,
              "fluid_ezoc_to_ezoc": fluid, "overrun": overrun}
-    memo[key] = int(ctx.value("move_cost", facts))
-    return memo[key]
+    return int(ctx.value("move_cost", facts))
 
 
 def entry_ways(ctx: Any, a: str, b: str) -> list[tuple[str, str | None, str]]:
@@ -126,10 +126,12 @@ def step_cost(ctx: Any, classes: frozenset[str], a: str, b: str, *, fluid: bool 
     """``(mp, via, feature)``: the cheapest way for a stack of chart rows ``classes`` to enter
     ``b`` from adjacent ``a``, each way costing what its slowest row pays; mp None (via
     ``"prohibited"``) where every way is prohibited to some row."""
-    key = (classes, a, b, fluid, overrun)
-    memo = _kept(ctx, "terrain_costs.step")
-    if key in memo:
-        return memo[key]
+    return ctx.kept(_kept(ctx, "terrain_costs.step"), (classes, a, b, fluid, overrun),  # type: ignore[no-any-return]
+                    lambda: _step_cost(ctx, classes, a, b, fluid, overrun))
+
+
+def _step_cost(ctx: Any, classes: frozenset[str], a: str, b: str, fluid: bool,
+               overrun: bool) -> tuple[int | None, str, str | None]:
     best: tuple[int | None, str, str | None] = (None, "prohibited", None)
     for terrain, feature, via in entry_ways(ctx, a, b):
         costs = [cell_cost(ctx, c, terrain, feature, fluid=fluid, overrun=overrun) for c in sorted(classes)]
@@ -138,7 +140,6 @@ def step_cost(ctx: Any, classes: frozenset[str], a: str, b: str, *, fluid: bool 
         mp = max(costs)
         if best[0] is None or mp < best[0]:
             best = (mp, via, feature)
-    memo[key] = best
     return best
 
 
@@ -146,17 +147,19 @@ def step_table(ctx: Any, classes: frozenset[str]) -> dict[str, tuple[tuple[str, 
     """For a stack of chart rows ``classes``: hex label -> ``((neighbour, mp, mp from one enemy
     ZOC hex to another when fluid), ...)`` in label order — :func:`step_cost` of every hexside,
     filled hex by hex and kept for the weather and settings it depends on (a path search reads
-    it as a table). Read it with :func:`table_row`."""
+    it as a table). Read it with :func:`table_row`: its rows' lines are no event's (an event
+    names the costs it uses, :func:`step_cost`)."""
     return ctx.lasting("terrain_costs.table", *weather(ctx), ctx.state.setting("road_bridges", "bridged"),
-                       classes)
+                       classes, pause=False)
 
 
 def table_row(ctx: Any, table: dict[str, Any], classes: frozenset[str], a: str) -> tuple[Any, ...]:
     """The row of :func:`step_table` for hex ``a`` (filled on first use)."""
     row = table.get(a)
     if row is None:
-        row = table[a] = tuple((b, step_cost(ctx, classes, a, b)[0], step_cost(ctx, classes, a, b, fluid=True)[0])
-                               for b in ctx.board.label_neighbours(a))
+        with ctx.apart():
+            row = table[a] = tuple((b, step_cost(ctx, classes, a, b)[0], step_cost(ctx, classes, a, b, fluid=True)[0])
+                                   for b in ctx.board.label_neighbours(a))
     return row
 
 
@@ -182,7 +185,7 @@ def ezoc_map(ctx: Any, side: str) -> tuple[Mapping[str, frozenset[str]] | None, 
         if ans is None:
             found = (None, None)
         else:
-            kept = ctx.lasting("terrain_costs.ezoc_maps")
+            kept = ctx.lasting("terrain_costs.ezoc_maps", pause=False)  # a conversion: no line
             zmap = kept.get(ans["key"])
             if zmap is None:
                 zmap = kept[ans["key"]] = {h: frozenset(ids) for h, ids in ans["exerted_by"].items() if ids}
@@ -251,11 +254,13 @@ def kept_search(ctx: Any, side: str, key: tuple[Any, ...],
         zmap = _EzocByHex(ctx, side)
         kept = ctx.memo.setdefault("terrain_costs.search", {})
     else:
-        kept = ctx.lasting("terrain_costs.search", *weather(ctx), ctx.state.setting("road_bridges", "bridged"))
+        kept = ctx.lasting("terrain_costs.search", *weather(ctx), ctx.state.setting("road_bridges", "bridged"),
+                           pause=False)
         key = (*key, enemy, zkey)
     found = kept.get(key)
     if found is None:
-        found = kept[key] = search(zmap, enemy)
+        with ctx.apart():  # a search over every hex in reach: no event's lines
+            found = kept[key] = search(zmap, enemy)
         while len(kept) > limit:
             kept.pop(next(iter(kept)))
     return found

@@ -117,13 +117,11 @@ def _kept_answer(ctx: Any, hex_: str, side: str) -> dict[str, Any]:
     who = exerted_by(ctx, hex_, side) if isinstance(hex_, str) else None
     if who is None:
         return _zoc_answer(ctx, hex_, side)
-    kept = ctx.lasting("zoc.answers", conditions(ctx))
+    kept = ctx.lasting("zoc.answers", conditions(ctx), pause=False)  # read through kept
     key = (hex_, side, who, friendly_combat_unit_in(ctx, hex_, side))
-    found = kept.get(key)
-    if found is None:
-        found = kept[key] = _zoc_answer(ctx, hex_, side)
-        while len(kept) > _ANSWERS_KEPT:
-            kept.pop(next(iter(kept)))
+    found = ctx.kept(kept, key, lambda: _zoc_answer(ctx, hex_, side))
+    while len(kept) > _ANSWERS_KEPT:
+        kept.pop(next(iter(kept)))
     return found
 
 
@@ -235,18 +233,21 @@ def casebook_zoc_sources(ctx: Any, side: str) -> list[dict[str, Any]]:
     side): ``[{"hex", "id": "KIND@HEX", "cases"}]``; none in a game without such lines."""
     if "marker_zoc" not in ctx.rules.permissions:
         return []
-    kept = ctx.lasting("zoc.marker_zoc")  # the verdict depends on the kind and side only
+    kept = ctx.lasting("zoc.marker_zoc", pause=False)  # the verdict depends on the kind and side only
     out = []
     for m in ctx.state.markers:
         kind, hex_ = m.get("kind"), m.get("hex")
         if not hex_:
             continue
-        if (kind, side) not in kept:
-            verdict = ctx.permission("marker_zoc", {"marker_kind": kind, "side": side})
-            kept[kind, side] = list(verdict.cases) if verdict.value else None
-        if kept[kind, side] is not None:
-            out.append({"hex": hex_, "id": f"{kind}@{hex_}", "cases": list(kept[kind, side])})
+        cases = ctx.kept(kept, (kind, side), lambda: _marker_zoc(ctx, kind, side))  # noqa: B023
+        if cases is not None:
+            out.append({"hex": hex_, "id": f"{kind}@{hex_}", "cases": list(cases)})
     return out
+
+
+def _marker_zoc(ctx: Any, kind: Any, side: str) -> list[str] | None:
+    verdict = ctx.permission("marker_zoc", {"marker_kind": kind, "side": side})
+    return list(verdict.cases) if verdict.value else None
 
 
 @hookimpl

@@ -11,9 +11,10 @@ and ``ctx.lasting`` (kept across changes, keyed by what the caller names).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from casebook.content.pack import Pack
 from casebook.core.board import Board
@@ -25,7 +26,21 @@ from .explain import line_entry
 if TYPE_CHECKING:
     from .engine import Engine
 
-__all__ = ["Ctx"]
+__all__ = ["Ctx", "Lasting"]
+
+_T = TypeVar("_T")
+_MISSING = object()
+
+
+class Lasting(dict):
+    """A lasting cache (:meth:`Ctx.lasting`): key -> value, and in :attr:`lines` key -> the
+    rule-script line entries that fired while the value was computed (:meth:`Ctx.kept`)."""
+
+    __slots__ = ("lines",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: dict[Any, tuple[dict[str, Any], ...]] = {}
 
 
 @dataclass(eq=False)
@@ -184,18 +199,93 @@ class Ctx:
             self.event_lines.clear()
             self.__dict__["_paused"] = False
 
-    def lasting(self, *depends_on: Any) -> dict[Any, Any]:
+    @contextmanager
+    def apart(self) -> Iterator[None]:
+        """A block whose lines are not the next event's: a board-wide search or table filled
+        for many events (a reach over every hex), whose values an event does not all use — the
+        event names the lines of what it uses, read again through :meth:`kept`. (The lines still
+        go to a :meth:`Engine.recording_lines` answer.)"""
+        mine = self.__dict__
+        paused, own = mine.get("_paused"), mine.get("_own")
+        # a memo of its own (kept between blocks): a map the block makes never hides the lines
+        # of that map from an event that reads it later
+        mine["_paused"], mine["_own"] = True, mine.get("_apart_own")
+        try:
+            yield
+        finally:
+            mine["_apart_own"] = mine.get("_own")
+            mine["_paused"], mine["_own"] = paused, own
+
+    def lasting(self, *depends_on: Any, pause: bool = True) -> dict[Any, Any]:
         """A cache kept across state changes for values that depend only on the board and on
         ``depends_on`` — name everything else the values depend on, e.g.
         ``ctx.lasting("movement.cell", temperature, ground)``. Use :attr:`memo` for anything
         that depends on where the units are.
 
-        In an ``event_lines`` context the lines that fire from here to the next event are not
-        collected: a lasting value is computed once for many events and is not one event's
-        (whether it was computed now or found must not change what an event names)."""
-        if self.event_lines is not None:
+        A value computed from rule-script lines goes through :meth:`kept`, which keeps its lines
+        with it. Read directly, in an ``event_lines`` context the lines that fire from here to
+        the next event are not collected (whether a value was computed now or found must not
+        change what an event names) — unless ``pause=False`` says that no script line is evaluated
+        for these values but through :meth:`kept` or in an :meth:`apart` block (or none at all:
+        board geometry, the cases a line cites)."""
+        if pause and self.event_lines is not None:
             self.__dict__["_paused"] = True
         return self.engine.lasting(self.board, depends_on)
+
+    def kept(self, depends_on: tuple[Any, ...] | Lasting, key: Any, compute: Callable[[], _T]) -> _T:
+        """The value of ``key`` in the lasting cache ``ctx.lasting(*depends_on)`` (or the lasting
+        cache ``depends_on`` itself, found with ``pause=False``), made by
+        ``compute()`` on a miss — with its lines: while lines are collected (an ``event_lines``
+        context, :meth:`Engine.recording_lines`), the script lines that fired in ``compute`` are
+        kept beside the value and noted again at every read, hit or miss, so an event or an
+        answer names the same lines whatever the cache held. A value computed while nothing
+        collected is computed once more the first time it is read collecting (then kept)."""
+        engine = self.engine
+        cache: Any = depends_on if depends_on.__class__ is Lasting else engine.lasting(self.board, depends_on)  # type: ignore[arg-type]
+        outer_rec, outer_ev = engine._recording[0], self.event_lines
+        if outer_ev is None and outer_rec is None:  # the fast path: play's look-ahead, bots
+            found = cache.get(key, _MISSING)
+            if found is _MISSING:
+                found = cache[key] = compute()
+            return found
+        fired = cache.lines.get(key)
+        if fired is not None:
+            found = cache.get(key, _MISSING)
+            if found is not _MISSING:
+                self._replay(fired)
+                return found
+        frame: dict[str, dict[str, Any]] = {}
+        mine = self.__dict__
+        paused, own = mine.get("_paused"), mine.get("_own")
+        self.event_lines = frame if outer_ev is not None else None
+        if outer_rec is not None:
+            engine._recording[0] = frame
+        # computed afresh: no line lost to what this context's memo already held
+        mine["_paused"], mine["_own"] = False, None
+        try:
+            found = compute()
+        finally:
+            self.event_lines = outer_ev
+            engine._recording[0] = outer_rec
+            mine["_paused"], mine["_own"] = paused, own
+        cache[key] = found
+        lines = cache.lines
+        if len(lines) > 2 * len(cache) + 64:  # the values' own bound evicted some: theirs go
+            for gone in [k for k in lines if k not in cache]:
+                del lines[gone]
+        lines[key] = fired = tuple(frame.values())
+        self._replay(fired)
+        return found
+
+    def _replay(self, fired: tuple[dict[str, Any], ...]) -> None:
+        """Note kept line entries again: for the recording, and for the next event unless paused."""
+        rec = self.engine._recording[0]
+        ev = None if self.__dict__.get("_paused") else self.event_lines
+        for entry in fired:
+            if rec is not None and entry["source"] not in rec:
+                rec[entry["source"]] = dict(entry)
+            if ev is not None and entry["source"] not in ev:
+                ev[entry["source"]] = entry
 
     def changed(self) -> None:
         """Announce a change: the memo follows the state's version, which every state method

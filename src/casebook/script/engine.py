@@ -15,7 +15,9 @@ An :class:`Engine` is loaded once per pack (``Engine.load("mini")``, a game id o
 - ``ctx.memo`` — a cache for derived maps (ZOC, supply) keyed by the state's version, so it is
   shared by every context on the same content and never outlives a change;
   ``ctx.lasting(name, *depends_on)`` — a cache that survives changes, for values that depend
-  only on the board and what the caller names (terrain costs under a weather).
+  only on the board and what the caller names (terrain costs under a weather); ``ctx.kept`` reads
+  and fills it keeping each value's rule-script lines, ``ctx.apart()`` runs a search whose lines
+  are no event's (docs/rule-language.md, "Which lines an event names").
 
 The kernel names no game: which plugins and scripts run is the manifest's choice.
 """
@@ -27,7 +29,7 @@ from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, wraps
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +43,7 @@ from casebook.core.sequence import Sequence
 from casebook.core.state import GameState
 from casebook.core.trace import Trace
 
-from .ctx import Ctx
+from .ctx import Ctx, Lasting
 from .explain import line_entry
 
 __all__ = ["Engine", "Ctx", "load_engine", "state_from_position"]  # Ctx: re-exported (docs/plugins.md names it here)
@@ -237,7 +239,7 @@ class Engine:
         lasting = self._lasting
         cache = lasting.get(key)
         if cache is None:
-            cache = lasting[key] = {}
+            cache = lasting[key] = Lasting()
             while len(lasting) > _LASTING_KEYS:
                 lasting.popitem(last=False)  # the least recently used: e.g. an old weather's tables
         else:
@@ -287,6 +289,7 @@ class Engine:
         pm = make_plugin_manager(pack.manifest.get("plugins") or [],
                                  file=str(pack.dir / "game.yaml"), extra=dict(extra_plugins or {}))
         sequence = sequence_from_dict(pack.sequence, file=str(pack.dir / pack.manifest["sequence"]))
+        lines_per_function(pm)
         return cls(pack, board, rules, pm, sequence)
 
     @property
@@ -324,6 +327,40 @@ class Engine:
         if not state.declared:
             self.declare(state)
         return Ctx(self, state, self.board_for(state), trace, {} if event_lines else None)
+
+
+#: The hooks the driver of play calls with a context collecting an event's lines.
+_DRIVER_HOOKS = ("casebook_setup", "casebook_step_start", "casebook_step_end", "casebook_turn_end",
+                 "casebook_apply_action", "casebook_after_action", "casebook_game_result", "casebook_decider")
+
+
+def lines_per_function(pm: CasebookPluginManager) -> None:
+    """Let each plugin function of the driver's hooks (:data:`_DRIVER_HOOKS`) collect its events'
+    lines afresh: the lines another plugin's function fired in the same hook call (asking
+    whether its step has come, judging offers it then did not make) are never this one's
+    (:meth:`Ctx.begin_lines`; a hook asked from inside a plugin function collects on)."""
+    for name in _DRIVER_HOOKS:
+        caller = getattr(pm.hook, name, None)
+        for impl in caller.get_hookimpls() if caller is not None else ():
+            if "ctx" in impl.argnames and not getattr(impl.function, "_lines_fresh", False):
+                impl.function = _fresh_lines(impl.function, impl.argnames.index("ctx"))
+
+
+def _fresh_lines(fn: Any, at: int) -> Any:
+    @wraps(fn)
+    def run(*args: Any) -> Any:
+        ctx = args[at]
+        mine = getattr(ctx, "__dict__", {})
+        depth = mine.get("_in_driver_hook", 0)
+        if not depth and getattr(ctx, "event_lines", None) is not None:
+            ctx.begin_lines()
+        mine["_in_driver_hook"] = depth + 1
+        try:
+            return fn(*args)
+        finally:
+            mine["_in_driver_hook"] = depth
+    run._lines_fresh = True  # type: ignore[attr-defined]
+    return run
 
 
 @lru_cache(maxsize=8)
