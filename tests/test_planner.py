@@ -420,3 +420,23 @@ def test_planner_keeps_its_last_unit_on_the_capital_under_threat(blitz):
     plain = CAPITAL.replace('0606', '0808').replace('{id: m, kind: enter, when: instant, hexes: ["0909"]}, ', "")
     control = _state(blitz, units, "movement", plain, size=18, phasing="soviet")
     assert PlannerBot("soviet", 1).choose(control).get("stack") == "0909"
+
+
+def test_planner_brings_a_garrison_nearer_to_an_open_capital_it_cannot_reach_this_step(blitz):
+    """The Soviet stack 6 hexes from the open capital hex, two hexes of move: it closes in (by
+    GUARD_APPROACH a hex) where, without the enter condition, it goes for the town 0606."""
+    from casebook.tools.planner_eval import GUARD_APPROACH
+    units = _inf("soviet", "s1", "0903", 6, True) + _armor("german", "g1", "0917", 8)
+    state = _state(blitz, units, "movement", CAPITAL, size=18, phasing="soviet")
+    bot = PlannerBot("soviet", 1)
+    view = build_view(state, "soviet", bot.goals(state))
+    assert view.open_guard == {"0909": 1.0} and view.guard_near == {"0909": view.distance("0903", "0909")}
+    assert not any(a.kind == "move" and a.get("path")[-1] == "0909" for a in state.legal_actions())
+    choice = bot.choose(state)
+    assert view.distance(choice.get("path")[-1], "0909") < view.distance("0903", "0909")
+    mover = [Mover("0903", 6.0, False, ("0903", choice.get("path")[-1]))]
+    assert plan_value(view, mover, [choice.get("path")[-1]]) - plan_value(view, mover, ["0903"]) >= GUARD_APPROACH
+    plain = CAPITAL.replace('{id: m, kind: enter, when: instant, hexes: ["0909"]}, ', "")
+    control = _state(blitz, units, "movement", plain, size=18, phasing="soviet")
+    away = PlannerBot("soviet", 1).choose(control).get("path")[-1]
+    assert view.distance(away, "0909") >= view.distance("0903", "0909")

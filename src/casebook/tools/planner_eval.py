@@ -41,7 +41,8 @@ from casebook.tools.bots_guard import pressure
 from casebook.tools.planner_goals import HOLD_WEIGHT, Goals
 
 __all__ = ["View", "Mover", "W", "build_view", "plan_value", "strength", "THREAT_RADIUS", "BREACH", "FAR", "GUARD_RADIUS",
-           "GRAB", "GRAB_RADIUS", "grab", "grabbers", "opened", "pocketed", "GUARD_FILL"]
+           "GRAB", "GRAB_RADIUS", "grab", "grabbers", "opened", "pocketed", "GUARD_FILL",
+           "GUARD_APPROACH"]
 
 #: Hexes within which an enemy combat unit threatens an objective (threat 1 when adjacent).
 THREAT_RADIUS = 12
@@ -68,6 +69,9 @@ GRAB_RADIUS = 6
 #: its reach, :func:`casebook.tools.bots_guard.pressure`): above any other term of a plan (session
 #: 10: a panzer unit entered an empty Moscow hex on Turn 4 in every German win of session 9).
 GUARD_FILL = 60.0
+#: What each hex a stack's move brings it nearer to an open guard hex than the nearest own combat
+#: stack was gains, times the pressure: a garrison on its way when none can enter this step.
+GUARD_APPROACH = 2.0
 
 
 def _cube_of(grid: Any, label: str) -> tuple[int, int]:
@@ -121,6 +125,8 @@ class View:
     memo: dict[str, float] = field(default_factory=dict)
     #: guard hex with no own combat unit on it -> the enemy's pressure on it (0..1, > 0 only)
     open_guard: dict[str, float] = field(default_factory=dict)
+    #: open guard hex -> hexes from it to the nearest own combat stack of the position
+    guard_near: dict[str, int] = field(default_factory=dict)
 
     def neighbours(self, label: str) -> tuple[str, ...]:
         return self.board.label_neighbours(label)
@@ -243,6 +249,7 @@ def build_view(state: Any, side: str, goals: Goals) -> View:
         view.menace[g] = sum(s for e, s in enemy.items() if view.distance(g, e) <= GUARD_RADIUS)
         if g not in own and (p := pressure(state, side, g)) > 0:
             view.open_guard[g] = p
+            view.guard_near[g] = min((view.distance(g, h) for h in own), default=99)
     for h, w in view.goals.targets(side).items():  # the main objectives held: what threatens them
         if w >= HOLD_WEIGHT and control.get(h) == side:
             view.hold_menace[h] = sum(s for e, s in enemy.items() if view.distance(h, e) <= 3)
@@ -312,6 +319,11 @@ def plan_value(view: View, movers: Sequence[Mover], dests: Sequence[str]) -> flo
     for g, p in view.open_guard.items():  # an open guard hex under threat: a garrison first
         if g in own:
             total += GUARD_FILL * p
+        else:  # or on its way: the stack moved nearest to it, against the nearest now
+            base = view.guard_near.get(g, 99)
+            best = min((view.distance(d, g) for m, d in zip(movers, dests) if m.strength and d != m.origin),
+                       default=base)
+            total += GUARD_APPROACH * p * max(0, base - best)
     attackers: dict[str, float] = {}
     seen: dict[str, int] = {}
     for m, d in zip(movers, dests):
