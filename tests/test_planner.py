@@ -26,7 +26,7 @@ def bfm():
     return Game.load("battle_for_moscow", "campaign")
 
 
-def _state(game, units: str, step: str, scenario: str = "", size: int = 8, ip: int = 0):
+def _state(game, units: str, step: str, scenario: str = "", size: int = 8, ip: int = 0, phasing: str = "german"):
     text = f"""
 kind: position
 format: 1
@@ -39,9 +39,9 @@ map:
   towns: {{"0606": {{name: Testgrad, kind: town, ip: 1}}, "0101": {{name: Rearburg, kind: town, ip: 1}}}}
 turn: 3
 weather: {{temperature: warm, ground: dry}}
-phase: first_player
+phase: {"first_player" if phasing == "german" else "second_player"}
 step: {step}
-phasing: german
+phasing: {phasing}
 first_player: german
 ip: {{german: {ip}, soviet: 0}}
 units:
@@ -374,3 +374,69 @@ def test_grab_wakes_a_stack_near_an_objective_not_held(blitz):
     assert grab(view, "1132") == pytest.approx(GRAB * (1 - (3 - 1) / GRAB_RADIUS))
     assert grabbers(moved, view) == 1
     assert grab(view, "1308") == 0.0                     # Smolensk: German-held, no objective near
+
+
+# ------------------------------------------------------------------ guards (session 10)
+
+CAPITAL = ("scenario: {id: test, name: Test, first_turn: 1, last_turn: 4, victory: {german: "
+           '[{id: m, kind: enter, when: instant, hexes: ["0909"]}, '
+           '{id: t, kind: control_count, when: end, hexes: ["0606"], at_least: 1}]}}')
+
+
+def test_planner_sends_a_unit_into_the_open_capital_when_the_enemy_is_within_reach(blitz):
+    """A hex whose entry wins for the enemy (as Moscow, 18.1.3B), empty: a Soviet stack that can
+    reach it goes there once an enemy combat unit is within its reach (REACH_TURNS x its MA),
+    and not while the enemy is far; the Soviet stack's other pull, the town 0606, is held by neither."""
+    from casebook.tools.bots_guard import REACH_MIN, reach
+    from casebook.tools.planner_eval import GUARD_FILL
+    near = _inf("soviet", "s1", "0907", 6, True) + _armor("german", "g1", "0901", 8)   # 8 hexes off
+    state = _state(blitz, near, "movement", CAPITAL, size=18, phasing="soviet")
+    bot = PlannerBot("soviet", 1)
+    view = build_view(state, "soviet", bot.goals(state))
+    assert view.distance("0901", "0909") <= reach({"ma": 8}) and view.open_guard == {"0909": 1.0}
+    assert any(a.kind == "move" and a.get("path")[-1] == "0909" for a in state.legal_actions())
+    choice = bot.choose(state)
+    assert choice.kind == "move" and choice.get("path")[-1] == "0909"
+    moved = [Mover("0907", 6.0, False, ("0907", "0909"))]
+    assert plan_value(view, moved, ["0909"]) - plan_value(view, moved, ["0907"]) >= GUARD_FILL - 10
+    plain = CAPITAL.replace('{id: m, kind: enter, when: instant, hexes: ["0909"]}, ', "")
+    control = _state(blitz, near, "movement", plain, size=18, phasing="soviet")
+    assert (PlannerBot("soviet", 1).choose(control).get("path") or ("",))[-1] != "0909"
+    # the German unit far away (beyond its reach by REACH_MIN hexes and more): no pressure, no call
+    far = _inf("soviet", "s1", "0707", 6, True) + _inf("german", "g1", "0932", 6)
+    state = _state(blitz, far, "movement", CAPITAL, size=34, phasing="soviet")
+    view = build_view(state, "soviet", bot.goals(state))
+    assert view.distance("0932", "0909") - REACH_MIN >= REACH_MIN and view.open_guard == {}
+
+
+def test_planner_keeps_its_last_unit_on_the_capital_under_threat(blitz):
+    """The Soviet stack stands on the hex whose entry wins for the enemy, the town 0606 is empty
+    and unheld next to it: the planner takes no move of that stack (it never empties the hex); the
+    same position without the enter condition sends it to the town."""
+    units = _inf("soviet", "s1", "0909", 6, True) + _armor("german", "g1", "0901", 8)
+    state = _state(blitz, units, "movement", CAPITAL.replace('0606', '0808'), size=18, phasing="soviet")
+    assert any(a.kind == "move" and a.get("stack") == "0909" for a in state.legal_actions())
+    assert PlannerBot("soviet", 1).choose(state).get("stack") != "0909"
+    plain = CAPITAL.replace('0606', '0808').replace('{id: m, kind: enter, when: instant, hexes: ["0909"]}, ', "")
+    control = _state(blitz, units, "movement", plain, size=18, phasing="soviet")
+    assert PlannerBot("soviet", 1).choose(control).get("stack") == "0909"
+
+
+def test_planner_brings_a_garrison_nearer_to_an_open_capital_it_cannot_reach_this_step(blitz):
+    """The Soviet stack 6 hexes from the open capital hex, two hexes of move: it closes in (by
+    GUARD_APPROACH a hex) where, without the enter condition, it goes for the town 0606."""
+    from casebook.tools.planner_eval import GUARD_APPROACH
+    units = _inf("soviet", "s1", "0903", 6, True) + _armor("german", "g1", "0917", 8)
+    state = _state(blitz, units, "movement", CAPITAL, size=18, phasing="soviet")
+    bot = PlannerBot("soviet", 1)
+    view = build_view(state, "soviet", bot.goals(state))
+    assert view.open_guard == {"0909": 1.0} and view.guard_near == {"0909": view.distance("0903", "0909")}
+    assert not any(a.kind == "move" and a.get("path")[-1] == "0909" for a in state.legal_actions())
+    choice = bot.choose(state)
+    assert view.distance(choice.get("path")[-1], "0909") < view.distance("0903", "0909")
+    mover = [Mover("0903", 6.0, False, ("0903", choice.get("path")[-1]))]
+    assert plan_value(view, mover, [choice.get("path")[-1]]) - plan_value(view, mover, ["0903"]) >= GUARD_APPROACH
+    plain = CAPITAL.replace('{id: m, kind: enter, when: instant, hexes: ["0909"]}, ', "")
+    control = _state(blitz, units, "movement", plain, size=18, phasing="soviet")
+    away = PlannerBot("soviet", 1).choose(control).get("path")[-1]
+    assert view.distance(away, "0909") >= view.distance("0903", "0909")

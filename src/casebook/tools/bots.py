@@ -6,7 +6,10 @@
   answer, moves by how much closer they bring a stack to an objective it does not hold — towns by
   their IP value, Moscow hexes —, activations by the stacks they wake, retreats by the losses they
   avoid), and the best is played; ties break by the legal-action order, so the bot is
-  deterministic. :func:`score` rates a whole position the same way, for reports and tests.
+  deterministic. It **guards** its side's automatic-loss hexes (:mod:`casebook.tools.bots_guard`:
+  hexes whose entry wins at once for the enemy, from the scenario's victory block): it never
+  marches their last combat unit away, and sends a unit into one left empty when an enemy unit is
+  within reach. :func:`score` rates a whole position the same way, for reports and tests.
 
 Bots use only the public game API; they know no rule beyond what :func:`score` reads from the
 state and the pack.
@@ -19,6 +22,7 @@ from typing import Any, Protocol
 
 from casebook.core.actions import Action
 from casebook.core.hexgrid import hex_label, parse_hex
+from casebook.tools.bots_guard import GUARD_LEAVE, GUARD_SEND, empties, fills, guard_call, guard_hexes, open_guards
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "make_bot", "score", "BOT_KINDS"]
 
@@ -179,10 +183,15 @@ def action_value(state: Any, ctx: Any, action: Action) -> float:
     """How much ``action`` seems to help its side (a heuristic, not a rule): attacks by their odds
     and DRM, moves by how much closer they bring the stack to an objective it does not hold,
     activations by how many stacks they wake (overstacked ones first, 6.2F), losses avoided,
-    advances and recoveries taken, paratroop drops and partisans placed near objectives."""
+    advances and recoveries taken, paratroop drops and partisans placed near objectives; an
+    action that empties a guard hex is worth ``GUARD_LEAVE`` (never played while anything else is
+    legal), a move or reinforcement that garrisons an open, threatened one ``GUARD_SEND`` more, an activation
+    ``GUARD_CALL`` more per stack it wakes that can reach one (:mod:`casebook.tools.bots_guard`)."""
     side, kind = action.side, action.kind
     if kind == "pass":
         return 0.0
+    if kind in ("move", "rail-move", "overrun", "advance") and empties(state, action):
+        return GUARD_LEAVE
     if kind == "attack":
         return _attack_value(ctx, action)
     if kind in ("move", "rail-move"):
@@ -192,12 +201,18 @@ def action_value(state: Any, ctx: Any, action: Action) -> float:
             return 0.0
         gain = _nearest_objective(state, side, origin) - _nearest_objective(state, side, dest)
         # 6.2F: an overstack must be corrected at the earliest instant
-        return 1.5 * gain - 0.25 + (3.0 if _overstacked(state, ctx, origin) else 0.0)
+        return (1.5 * gain - 0.25 + (3.0 if _overstacked(state, ctx, origin) else 0.0)
+                + (GUARD_SEND if fills(state, action) else 0.0))
     if kind == "activate-hq":
         stacks = action.get("stacks") or ()
-        return 1.0 + len(stacks) + 2.0 * sum(_overstacked(state, ctx, h) for h in stacks)
+        return (1.0 + len(stacks) + 2.0 * sum(_overstacked(state, ctx, h) for h in stacks)
+                + guard_call(state, side, stacks))
     if kind in ("activate-stack", "react"):
-        return 0.5 + (2.0 if _overstacked(state, ctx, action.get("stack")) else 0.0)
+        stack = action.get("stack")
+        if stack in guard_hexes(state, side) and not _overstacked(state, ctx, stack):
+            return -0.1  # the garrison it would wake stays where it is
+        return (0.5 + (2.0 if _overstacked(state, ctx, stack) else 0.0)
+                + guard_call(state, side, (stack,) if stack else ()))
     if kind == "drop":  # above an ordinary placement (1.0): paratroops are worth dropping (15.1)
         where = action.get("hex")
         return 1.2 - 0.01 * min(_nearest_objective(state, side, where), 20) if where else 1.0
@@ -210,6 +225,8 @@ def action_value(state: Any, ctx: Any, action: Action) -> float:
         return 0.5 if action.get("path") else 0.0
     if kind == "negate-fatigue":
         return 0.5 if action.get("negate") and state.data.track("ip", side) >= 6 else -0.5
+    if kind == "place-reinforcement" and action.get("hex") in open_guards(state, side):
+        return 1.0 + GUARD_SEND  # a reinforcement entering an open, threatened guard hex garrisons it
     if kind in ("recover", "place-reinforcement", "assign-rp", "rebuild", "build-fort", "raise-guards"):
         return 1.0
     if kind == "overrun":

@@ -1,17 +1,18 @@
 """``bot:planner`` — a planning bot that plans whole movement steps and reads the pack's victory data.
 
-At a step where stacks move (any legal action with a ``stack`` and a ``path`` or ``to``), the bot
-searches a plan for *every* stack that may move now (:mod:`casebook.tools.planner_search`, scored
-by :mod:`casebook.tools.planner_eval` on objectives and guard hexes read from the scenario's
-victory block, :mod:`casebook.tools.planner_goals`), plays the plan's most valuable move, and plans
-again at the next decision (starting from the plan it had). Overruns are played only at odds where
-they pay, against the best move. In combat it concentrates: every legal attack is assessed by the
-rules' own ``attack`` answer (odds, DRM, the support a ``support=N`` buys) and the best one that
-pays is made, else it passes. HQ activations go to stacks near the enemy and the objectives,
-retreats and advances by the losses and the objectives, reinforcements to the threatened
-objectives; anything else as :func:`casebook.tools.bots.action_value` does. Game-neutral, seeded
-and deterministic (the search's random numbers come from the seed and the decision's place in the
-game), so a bot rebuilt from :meth:`PlannerBot.state_dict` plays on exactly as before.
+At a step where stacks move (any legal action with a ``stack`` and a ``path`` or ``to``), the bot searches a
+plan for *every* stack that may move now (:mod:`casebook.tools.planner_search`, scored by
+:mod:`casebook.tools.planner_eval` on objectives and guard hexes read from the scenario's victory block,
+:mod:`casebook.tools.planner_goals`), plays the plan's most valuable move, and plans again at the next
+decision (starting from the plan it had). Overruns are played only at odds where they pay, against the best
+move. In combat it concentrates: every legal attack is assessed by the rules' own ``attack`` answer (odds,
+DRM, the support a ``support=N`` buys) and the best one that pays is made, else it passes. It **guards** its
+automatic-loss hexes (:mod:`casebook.tools.bots_guard`): never emptied, and garrisoned when open under threat
+(``planner_eval.GUARD_FILL``). HQ activations go to stacks near the enemy and the objectives, retreats and
+advances by the losses and the objectives, reinforcements to the threatened objectives; anything else as
+:func:`casebook.tools.bots.action_value` does. Game-neutral, seeded and deterministic (the search's random
+numbers come from the seed and the decision's place in the game), so a bot rebuilt from
+:meth:`PlannerBot.state_dict` plays on exactly as before.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 
 from casebook.core.actions import Action
 from casebook.tools.bots import action_value
+from casebook.tools.bots_guard import empties, guard_hexes
 from casebook.tools.planner_combat import IP_COST, expected_value, odds_value, spare_ips, support_options
 from casebook.tools.planner_eval import Mover, View, build_view, grab, grabbers, plan_value, pocketed, strength
 from casebook.tools.planner_goals import HOLD_WEIGHT, Goals, goals_for
@@ -34,7 +36,6 @@ DEFAULT_SECONDS = 5.0
 _MOVES = ("move", "rail-move")
 #: The action giving the stack just moved a second MP allotment (force march), where a game has it.
 _MARCH = "force-march"
-
 
 #: Expected value an attack must beat (overruns cost MP and risk the panzers: more).
 ATTACK_MARGIN = 0.3
@@ -167,6 +168,7 @@ class PlannerBot:
         self.last_nodes = 0
         if len(actions) == 1:
             return actions[0]
+        actions = [a for a in actions if not empties(state, a)] or actions  # a guard hex is never emptied
         if len(self._answers) > 2048:
             self._answers.clear()
         goals = self.goals(state)
@@ -222,14 +224,14 @@ class PlannerBot:
             end = path[-1]
             pull = 2.0 * view.goals.targets(self.side).get(path[0], 0.0) / HOLD_WEIGHT
             return 0.5 + pull + view.advance_pull(end) - 0.3 * (view.enemy_next_to(end) > 0)
-        # place-reinforcement: where the objectives are threatened
+        # place-reinforcement: near threatened objectives (action_value: +GUARD_SEND on an open guard hex)
         where = action.get("hex")
         if not where:
             return 1.0
         need = max((view.threat.get(h, 0.0) * w / HOLD_WEIGHT / (1 + view.distance(where, h))
                     for h, w in {**view.goals.hold, **dict.fromkeys(view.goals.guard(self.side), 4 * HOLD_WEIGHT)}
                     .items()), default=0.0)
-        return 1.0 + need - 0.5 * (view.enemy_next_to(where) > 0)
+        return action_value(state, ctx, action) + need - 0.5 * (view.enemy_next_to(where) > 0)
 
     def _move(self, state: Any, actions: list[Action], goals: Goals) -> Action:
         view = build_view(state, self.side, goals)
@@ -284,17 +286,15 @@ class PlannerBot:
             return passes[0]
         return max(actions, key=lambda a: action_value(state, ctx, a))
 
-
     def _force_march_pays(self, state: Any, view: View, action: Action) -> bool:
-        """Whether the stack just moved gains enough from a second MP allotment (the rules'
-        ``force-march`` action, peeked): its best destination then, alone in the plan, against
-        staying where it is, must be worth more than FORCE_MARCH_COST plus
-        FORCE_MARCH_PER_STRENGTH per 5 strength (the fatigue risk grows with what it puts at
-        stake). A stack next to the enemy does not force march: it has arrived; nor one whose
-        move covered fewer than FORCE_MARCH_MIN_PATH hexes (it went where the plan wanted)."""
+        """Whether the stack just moved gains enough from a second MP allotment (the rules' ``force-march``
+        action, peeked): its best destination then, alone in the plan, against staying where it is, must be
+        worth more than FORCE_MARCH_COST plus FORCE_MARCH_PER_STRENGTH per 5 strength (the fatigue risk grows
+        with what it puts at stake). A stack next to the enemy does not force march: it has arrived; nor one
+        whose move covered fewer than FORCE_MARCH_MIN_PATH hexes (it went where the plan wanted)."""
         origin = str(action.get("stack") or "")
-        if not origin or view.enemy_next_to(origin) > 0:
-            return False
+        if not origin or view.enemy_next_to(origin) > 0 or origin in guard_hexes(state, self.side):
+            return False  # arrived: next to the enemy, or on a guard hex it keeps
         last = state.history[-1] if state.history else None
         path = (last.get("path") or ()) if last is not None and last.kind in _MOVES else ()
         if len(path) < FORCE_MARCH_MIN_PATH or path[-1] != origin:

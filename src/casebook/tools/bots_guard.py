@@ -1,0 +1,177 @@
+"""Guards: both bots keep a garrison on the hexes whose entry by an enemy unit loses them the game.
+
+A *guard hex* of a side is a hex the scenario's victory block makes a strike hex of another side
+(a condition won at once by entering it: ``when: instant`` or ``kind: enter``), read by
+:func:`casebook.tools.planner_goals.goals_for` — no game, side or town is named here. Two rules of
+play, shared by ``bot:greedy`` (:mod:`casebook.tools.bots`) and ``bot:planner``
+(:mod:`casebook.tools.planner`):
+
+- **keep**: an action that would take the last own combat unit out of a guard hex (a move or
+  rail move of the stack standing there, an overrun from it, an advance after combat that leaves
+  it) is not played (:func:`empties`); a garrison is never marched away, whatever the threat
+  (an enemy stack may ride a rail line into the hex from farther than any radius: the Blitz's
+  greedy Germans lost Smolensk that way on Turn 1 in 40 games of 40, BALANCE.md session 9);
+- **send**: a guard hex with no own combat unit on it, *threatened* — an enemy combat unit within
+  its reach (:func:`reach`: ``REACH_TURNS`` times its printed MA, at least ``REACH_MIN`` hexes) —
+  draws the nearest own stack that can enter it (:func:`fills`, :func:`open_guards`), and the
+  activation that wakes such a stack (:func:`guard_call`).
+
+Everything here is a heuristic for bots, not a rule: the rules decide what is legal and who wins.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from casebook.core.actions import Action
+from casebook.core.hexgrid import parse_hex
+from casebook.tools.planner_goals import goals_for
+
+__all__ = ["guard_hexes", "reach", "pressure", "open_guards", "empties", "fills", "guard_call",
+           "REACH_TURNS", "REACH_MIN", "GUARD_SEND", "GUARD_CALL", "GUARD_LEAVE"]
+
+#: An enemy combat unit threatens a guard hex within REACH_TURNS times its printed MA (a turn's
+#: move and a force march, or two turns' march) ...
+REACH_TURNS = 2
+#: ... and at least REACH_MIN hexes (the planner's GUARD_RADIUS: two turns' march of a foot unit).
+REACH_MIN = 10
+#: What the greedy bot adds to a move that puts a combat unit into an open, threatened guard hex
+#: (any other action of its one-step values is worth less than 12).
+GUARD_SEND = 50.0
+#: What an activation adds for each stack it wakes that can reach an open, threatened guard hex.
+GUARD_CALL = 20.0
+#: The value of an action that empties a guard hex (below ``pass``, 0: it is never chosen while
+#: anything else is legal).
+GUARD_LEAVE = -50.0
+_MOVES = ("move", "rail-move", "overrun")
+
+
+def guard_hexes(state: Any, side: str) -> frozenset[str]:
+    """The hexes ``side`` must keep the enemy out of: the other sides' strike hexes of the
+    scenario's victory block (cached per board, scenario and side; the scenario is kept with its
+    entry, so its id is not reused while the entry lives)."""
+    cache = state.game.__dict__.setdefault("_bot_guards", {})
+    board = state.game.engine.board_for(state.data)
+    scenario = state.data.scenario
+    key = (id(board), id(scenario), side)
+    found = cache.get(key)
+    if found is None:
+        if len(cache) > 64:
+            cache.clear()
+        goals = goals_for(scenario, board, state.data.sides)
+        found = cache[key] = (goals.guard(side), scenario)
+    hexes: frozenset[str] = found[0]
+    return hexes
+
+
+def _combat(u: dict[str, Any]) -> bool:
+    return u.get("class") != "hq"
+
+
+def _ma(u: dict[str, Any]) -> int:
+    try:
+        return int(u.get("ma") or 0)
+    except (TypeError, ValueError):
+        return 0
+
+
+def reach(unit: dict[str, Any]) -> int:
+    """Hexes within which ``unit`` threatens a guard hex: ``REACH_TURNS`` × its printed MA,
+    at least ``REACH_MIN``."""
+    return max(REACH_MIN, REACH_TURNS * _ma(unit))
+
+
+def _distance(state: Any, a: str, b: str) -> int:
+    grid = state.game.engine.board_for(state.data).grid
+    return int(grid.distance(parse_hex(a), parse_hex(b)))
+
+
+def pressure(state: Any, side: str, label: str) -> float:
+    """0..1: how near the enemy of ``side`` is to ``label``: 1 when an enemy combat unit is within
+    its :func:`reach`, tapering to 0 at ``REACH_MIN`` hexes beyond it (cached per version)."""
+    cache = state.__dict__.setdefault("_bot_pressure", {})
+    key = (state.data.version, side, label)
+    if key not in cache:
+        if len(cache) > 256:
+            cache.clear()
+        beyond = min((_distance(state, label, u["hex"]) - reach(u) for u in state.data.units
+                      if u.get("hex") and u.get("side") != side and _combat(u)), default=None)
+        cache[key] = 0.0 if beyond is None else max(0.0, min(1.0, 1.0 - beyond / REACH_MIN))
+    value: float = cache[key]
+    return value
+
+
+def _held(state: Any, side: str, label: str) -> bool:
+    return any(u.get("side") == side and _combat(u) for u in state.data.units_at(label))
+
+
+def open_guards(state: Any, side: str) -> dict[str, float]:
+    """Guard hex -> :func:`pressure`, for the guard hexes of ``side`` with no own combat unit on
+    them and an enemy combat unit within reach (pressure 1; cached per version)."""
+    cache = state.__dict__.setdefault("_bot_open_guards", {})
+    key = (state.data.version, side)
+    found: dict[str, float] | None = cache.get(key)
+    if found is None:
+        cache.clear()
+        found = cache[key] = {g: p for g in sorted(guard_hexes(state, side))
+                              if not _held(state, side, g) and (p := pressure(state, side, g)) >= 1.0}
+    return found
+
+
+def empties(state: Any, action: Action) -> str | None:
+    """The guard hex of the action's side that ``action`` leaves with no own combat unit (it held
+    one before), else None: a move, rail move or overrun of the stack standing on it (the moving
+    units are the action's ``units`` if it names them, else the whole stack), or an advance after
+    combat (peeked: the advancing units are not named by the action)."""
+    side, kind = action.side, action.kind
+    guards = guard_hexes(state, side)
+    if not guards:
+        return None
+    if kind in _MOVES:
+        origin = action.get("stack")
+        if origin not in guards:
+            return None
+        named = set(action.get("units") or ())
+        here = [u for u in state.data.units_at(origin) if u.get("side") == side and _combat(u)]
+        stay = [u for u in here if named and u["id"] not in named]
+        return str(origin) if here and not stay else None
+    if kind == "advance" and action.get("path"):
+        held = [g for g in sorted(guards) if _held(state, side, g)]
+        if not held:
+            return None
+        try:
+            after = state.peek(action)
+        except Exception:  # not applicable as listed: no judgement
+            return None
+        return next((g for g in held if not _held(after, side, g)), None)
+    return None
+
+
+def fills(state: Any, action: Action) -> str | None:
+    """The open, threatened guard hex (:func:`open_guards`) a move or rail move of ``action``
+    ends in with a combat unit, else None."""
+    if action.kind not in ("move", "rail-move"):
+        return None
+    path = action.get("path") or (action.get("to"),)
+    dest, origin = path[-1], action.get("stack")
+    if not dest or not origin or dest not in open_guards(state, action.side):
+        return None
+    named = set(action.get("units") or ())
+    moving = [u for u in state.data.units_at(origin) if u.get("side") == action.side and _combat(u)
+              and (not named or u["id"] in named)]
+    return str(dest) if moving else None
+
+
+def guard_call(state: Any, side: str, stacks: Any) -> float:
+    """``GUARD_CALL`` for each own stack in ``stacks`` (hex labels) with a combat unit whose
+    printed MA reaches an open, threatened guard hex: waking it sends the garrison."""
+    guards = open_guards(state, side)
+    if not guards:
+        return 0.0
+    total = 0.0
+    for label in stacks or ():
+        combat = [u for u in state.data.units_at(label) if u.get("side") == side and _combat(u)]
+        ma = max((_ma(u) for u in combat), default=0)
+        if combat and any(_distance(state, label, g) <= ma for g in guards):
+            total += GUARD_CALL
+    return total
