@@ -16,17 +16,15 @@ from casebook.core.actions import Action
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal
 
-from ._fortification_effects import WORKS
+from ._fortification_effects import works
 
-__all__ = ["FP_KINDS", "collect_fps", "expire_moscow_fps", "hex_facts", "build_refusals",
+__all__ = ["collect_fps", "expire_moscow_fps", "hex_facts", "build_refusals",
            "build_actions", "apply_build", "combat_units", "has_marker"]
 
 _PROBE = {"id": "_fortification_probe", "side": "soviet", "class": "infantry", "size": "division",
           "strength": 1, "ma": 4}
 
 has_marker = fw.has_marker
-#: The kinds of Soviet FPs (14.1F-H; the rule scripts' ``fp_kind`` enum), in record order.
-FP_KINDS = WORKS.point_kinds
 
 
 @implements("14.1A")
@@ -34,13 +32,13 @@ def collect_fps(ctx: Any) -> dict[str, int]:
     """The Soviet FPs of this turn (quantity ``fp_income``, 14.1H), received in the Soviet
     Reinforcement Step (14.1A), added to those the scripts let be saved (``save_fp``: normal
     FPs, 14.1F; Moscow FPs are not, 14.1G). Returns the totals."""
-    return fw.collect_points(ctx, WORKS)
+    return fw.collect_points(ctx, works(ctx))
 
 
 def expire_moscow_fps(ctx: Any) -> int:
     """Unused FPs the scripts do not let be saved (Moscow FPs, 14.1G) are lost at the end of the
     Soviet Reinforcement Step. Returns the number lost."""
-    return fw.expire_points(ctx, WORKS)
+    return fw.expire_points(ctx, works(ctx))
 
 
 def combat_units(ctx: Any, hex_: str, side: str = "soviet") -> list[str]:
@@ -100,7 +98,7 @@ def hex_facts(ctx: Any, hex_: str, supplied: bool | None = None) -> dict[str, An
 def _payment(ctx: Any, facts: Mapping[str, Any], cost: int) -> dict[str, int] | None:
     """Moscow FPs first where they may be used (they are lost at the end of the step anyway,
     14.1G), then normal FPs; None if there are not enough."""
-    return fw.payment(ctx, WORKS, ("moscow", "normal"), {"moscow": "spend_moscow_fp"}, facts, cost)
+    return fw.payment(ctx, works(ctx), ("moscow", "normal"), {"moscow": "spend_moscow_fp"}, facts, cost)
 
 
 @implements("14.1A", "14.1B", "14.1C", "14.1D", "14.1E", "14.1G")
@@ -170,4 +168,4 @@ def apply_build(ctx: Any, action: Action) -> dict[str, Any]:
     paid = _payment(ctx, facts, explained.value)
     pinned = not ctx.allowed("builder_moves", facts)  # 14.1D in fortification.rules
     builder = (action.get("unit") or combat_units(ctx, hex_)[0]) if pinned else None
-    return fw.build_work(ctx, WORKS, action, explained, paid or {}, builder)
+    return fw.build_work(ctx, works(ctx), action, explained, paid or {}, builder)

@@ -31,6 +31,7 @@ from casebook.core.hooks import Refusal, hookimpl
 from casebook.games.moscow41.plugins import _movement_actions as actions
 from casebook.games.moscow41.plugins import _movement_costs as costs
 from casebook.games.moscow41.plugins import _movement_questions as questions
+from casebook.games.moscow41.plugins._area_config import MovementCites
 from casebook.games.moscow41.plugins._movement_apply import finish_overrun, results_pending
 from casebook.games.moscow41.plugins._movement_legal import destinations, legal_actions
 from casebook.games.moscow41.plugins._movement_paths import Mover, check_path, reach
@@ -45,13 +46,16 @@ from casebook.games.moscow41.plugins._movement_state import (
 )
 from casebook.script import AskedFacts
 
-__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "reach_answer", "move_answer", "stack_for", "rail_attack_allowed"]
+__all__ = ["REQUIRES", "CONFIG", "STATE_SCHEMA", "QUESTIONS", "reach_answer", "move_answer", "stack_for", "rail_attack_allowed"]
 
 #: What the pack must hold for this plugin (src/casebook/content/requires.py; checked by ``casebook lint``).
 REQUIRES = {
     "tables": ["tec_prohibited", "zoc_chart"],
     "quantities": ["force_march_drm", "ip_cost", "ma", "move_cost", "rail_capacity", "tec_column", "zoc_column"],
 }
+#: The configs it reads (src/casebook/content/packconfig.py): config/movement.yaml, the cases
+#: the movement searches and the force march roll cite.
+CONFIG = {"movement": MovementCites}
 
 #: question -> usage line, for `casebook ask` (see docs/ask/reach.md, docs/ask/move.md)
 QUESTIONS: dict[str, str] = {

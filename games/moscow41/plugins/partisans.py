@@ -25,6 +25,7 @@ from typing_extensions import TypedDict
 
 from casebook.areas import unit_points
 from casebook.content.cases import implements
+from casebook.content.packconfig import build_config, pack_config
 from casebook.core.actions import Action
 from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import parse_hex
@@ -32,7 +33,7 @@ from casebook.core.hooks import Refusal, hookimpl
 
 from ._area_config import phasing
 
-__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "MARKER", "TALLY", "markers", "enemy_distance",
+__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "MARKER", "CONFIG", "tally", "markers", "enemy_distance",
            "remove_markers_entered", "casebook_legal_actions", "casebook_validate_action",
            "casebook_apply_action", "casebook_after_action", "casebook_step_end",
            "partisans_answer", "casebook_answer"]
@@ -54,15 +55,19 @@ RECOVERY_STEP = "recovery"
 MOVEMENT_KINDS = frozenset({"move", "force-march", "rail-move", "react-move"})
 
 
-#: Moscow '41's names for the shared area ``unit_points``: the Soviets remove remnants in their
-#: Recovery Step (16.1A-B; those out of supply too, 16.1B and 5.5B-C) for Partisan points.
-TALLY = unit_points.Tally(
-    plugin=PLUGIN, side="soviet", unit_class="remnant", step=RECOVERY_STEP, action="disband-remnant",
-    track="partisans", points="partisan_points_gained", count_fact="remnants_disbanded",
-    cases_disband=("16.1A", "16.1B"), cases_unsupplied=("16.1B", "5.5B"),
-    disbanded=("remnant-disbanded", "partisans.disband"),
-    unsupplied=("remnants-oos-removed", "partisans.remove_oos_remnants"),
-    awarded=("partisan-points", "partisans.award_points"))
+#: The configs it reads (src/casebook/content/packconfig.py): config/unit_points.yaml, Moscow '41's
+#: names for the shared area ``unit_points`` (the Soviets remove remnants in their Recovery Step for
+#: Partisan points, 16.1A-B; those out of supply too, 16.1B and 5.5B-C).
+CONFIG = {"unit_points": unit_points.TALLY_CONFIG}
+
+
+def _tally(config: Any) -> unit_points.Tally:
+    return build_config(unit_points.Tally, config)
+
+
+def tally(ctx: Any) -> unit_points.Tally:
+    """The pack's ``config/unit_points.yaml`` as the shared area reads it."""
+    return pack_config(ctx.pack, "unit_points", unit_points.TALLY_CONFIG, _tally)
 
 
 def markers(ctx: Any) -> list[str]:
@@ -92,13 +97,14 @@ def remove_markers_entered(ctx: Any, action: Any) -> list[str]:
 def casebook_legal_actions(ctx: Any, phase: str, step: str) -> list[Action]:
     """Soviet Recovery Step: ``disband-remnant`` per remnant (``place-partisan`` is a declared
     action: the ``declared_actions`` plugin lists it)."""
-    return unit_points.offers(ctx, TALLY, phasing(ctx, phase), step)
+    return unit_points.offers(ctx, tally(ctx), phasing(ctx, phase), step)
 
 
 @hookimpl
 def casebook_validate_action(ctx: Any, action: Any) -> list[Refusal]:
     """Refuse a ``disband-remnant`` of anything but a Soviet remnant in the Recovery Step (16.1B)."""
-    why = unit_points.refusal(ctx, TALLY, action) if action.kind == TALLY.action else None
+    t = tally(ctx)
+    why = unit_points.refusal(ctx, t, action) if action.kind == t.action else None
     return [Refusal(why[0], why[1], PLUGIN)] if why else []
 
 
@@ -106,7 +112,8 @@ def casebook_validate_action(ctx: Any, action: Any) -> list[Refusal]:
 @implements("16.1A", "16.1B")
 def casebook_apply_action(ctx: Any, action: Any) -> Any:
     """Apply ``disband-remnant`` (16.1A-B: counted for partisan points)."""
-    return unit_points.disband(ctx, TALLY, str(action.get("unit"))) if action.kind == TALLY.action else None
+    t = tally(ctx)
+    return unit_points.disband(ctx, t, str(action.get("unit"))) if action.kind == t.action else None
 
 
 @hookimpl
@@ -127,9 +134,10 @@ def casebook_step_end(ctx: Any, phase: str, step: str) -> None:
     if step != RECOVERY_STEP:
         return
     side = phasing(ctx, phase)
-    if side == TALLY.side:
-        unit_points.remove_unsupplied(ctx, TALLY)
-        unit_points.award_points(ctx, TALLY)
+    t = tally(ctx)
+    if side == t.side:
+        unit_points.remove_unsupplied(ctx, t)
+        unit_points.award_points(ctx, t)
     if side is not None:
         unit_points.remove_unkept(ctx, MARKER, side, ("partisan-removed", "partisans.remove_all_markers"))
 
