@@ -42,7 +42,7 @@ from casebook.content.schema_base import CASE_ID, Model
 from casebook.core.errors import ContentError, Problem
 
 __all__ = ["CitedCase", "Cases", "config_model", "build_config", "read_config", "pack_config", "config_problems",
-           "declared_configs"]
+           "declared_configs", "config_citations"]
 
 _ENVELOPE = {"kind": "config", "format": 1}
 #: (id(pack), name, id(model), id(build)) -> (pack, value): each config once per loaded pack
@@ -220,3 +220,43 @@ def config_problems(pack: Any) -> list[Problem]:
             out.append(_manifest_problem(pack, ("config", name), f"no listed plugin reads configuration {name!r}"
                                          f"{did_you_mean(name, sorted(seen))}"))
     return out
+
+
+def config_citations(pack_dir: Any, warnings: list[str]) -> dict[str, list[str]]:
+    """case -> ``config:<file>`` for each config file the manifest in ``pack_dir`` names that
+    cites the case (``casebook cases`` reports them as ``cited_by``). A citation, not an
+    implementation: the procedure citing the case is Python, so it never makes a case implemented,
+    nor a Python-only case anything else. Unreadable files are added to ``warnings``."""
+    from pathlib import Path
+
+    from casebook.content.confine import confined_path
+    from casebook.content.yamlio import load_yaml
+
+    root = Path(pack_dir)
+    try:
+        manifest = load_yaml(root / "game.yaml").data
+    except ContentError:
+        return {}
+    out: dict[str, list[str]] = {}
+    files = manifest.get("config") if isinstance(manifest, dict) else None
+    for rel in (files or {}).values():
+        path, _ = confined_path(root, rel)
+        try:
+            data = load_yaml(path).data if path is not None else None
+        except ContentError as exc:  # report, keep counting the rest
+            warnings.append(f"config {rel} not counted: {exc}".splitlines()[0])
+            continue
+        for case in dict.fromkeys(_case_strings(data)):
+            out.setdefault(case, []).append(f"config:{rel}")
+    return out
+
+
+def _case_strings(node: Any) -> list[str]:
+    """Every string of ``node`` (nested mappings and lists) that is a case id."""
+    import re
+
+    if isinstance(node, dict):
+        return [c for v in node.values() for c in _case_strings(v)]
+    if isinstance(node, list):
+        return [c for v in node for c in _case_strings(v)]
+    return [node] if isinstance(node, str) and re.fullmatch(CASE_ID, node) else []
