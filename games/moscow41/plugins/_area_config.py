@@ -16,17 +16,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from casebook.areas._movement_reach import ReachStops, WalkCites
+from casebook.areas._movement_reach import MovementCites
 from casebook.areas.command import CommandPaths
-from casebook.areas.force_march import FatigueCites
 from casebook.areas.supply_paths import SUPPLY_CONFIG, SupplyPaths
 from casebook.areas.terrain_costs import weather
-from casebook.content.packconfig import build_config, pack_config
-from casebook.content.schema_base import Model
+from casebook.content.packconfig import config_reader
 from casebook.core.hexgrid import Hex
 
 __all__ = ["NON_COMBAT", "FIELDS", "phasing", "is_combat", "is_panzer", "move_class", "tec_cost", "supply_paths", "COMMAND",
-           "MovementCites", "movement_cites"]
+           "movement_cites"]
 
 #: Classes that are not combat units: HQs (0.5.4) and remnants (11.3D).
 NON_COMBAT = frozenset({"hq", "remnant"})
@@ -92,34 +90,15 @@ def tec_cost(ctx: Any, unit: Mapping[str, Any], a: Hex, b: Hex) -> int | None:
     return None if cost >= 99 else cost
 
 
-def _supply(config: Any) -> SupplyPaths:
-    return build_config(SupplyPaths, config, name="supply", fields=FIELDS, opens=is_combat, row=move_class,
-                        fallback=tec_cost)
-
-
-def supply_paths(ctx: Any) -> SupplyPaths:
-    """The supply area as Moscow '41 configures it: the reasons of ``config/supply.yaml`` and the
-    functions above (plugin data ``supply``: the Entry Areas entered, 5.1B)."""
-    return pack_config(ctx.pack, "supply", SUPPLY_CONFIG, _supply)  # type: ignore[no-any-return]
-
+#: The supply area as Moscow '41 configures it: the reasons of config/supply.yaml and the functions
+#: above (plugin data ``supply``: the Entry Areas entered, 5.1B)
+supply_paths = config_reader("supply", SUPPLY_CONFIG, SupplyPaths, name="supply", fields=FIELDS, opens=is_combat,
+                             row=move_class, fallback=tec_cost)
 
 #: The command area as Moscow '41 configures it (8.0-8.4).
 COMMAND = CommandPaths(fields=FIELDS, opens=is_combat, unit_facts=lambda u: {"panzer_division": is_panzer(u)})
 
 
-class MovementCites(Model):
-    """The cases the shared movement searches cite (``config/movement.yaml``): each verdict of a
-    path walked (``walk``), a move's forced stop (``stops``), the force march roll (``fatigue``)."""
-
-    walk: WalkCites
-    stops: ReachStops
-    fatigue: FatigueCites
-
-
-def _movement(config: MovementCites) -> dict[str, dict[str, Any]]:
-    return {k: getattr(config, k).model_dump(exclude={"provenance"}) for k in ("walk", "stops", "fatigue")}
-
-
-def movement_cites(ctx: Any) -> Mapping[str, Mapping[str, Any]]:
-    """``{"walk", "stops", "fatigue"}``: the pack's ``config/movement.yaml`` as the areas read it."""
-    return pack_config(ctx.pack, "movement", MovementCites, _movement)  # type: ignore[no-any-return]
+#: ``movement_cites(ctx)``: config/movement.yaml, the cases of the movement searches (``walk``,
+#: ``stops``, ``fatigue``)
+movement_cites = config_reader("movement", MovementCites)

@@ -11,7 +11,7 @@ from typing import Any
 
 from casebook.areas import fieldworks as fw
 from casebook.content.cases import implements
-from casebook.content.packconfig import build_config, pack_config
+from casebook.content.packconfig import config_reader
 from casebook.core.actions import Action
 from casebook.core.hooks import Refusal
 
@@ -19,18 +19,10 @@ __all__ = ["CONFIG", "works", "printed_protecting", "fortification_info", "attac
            "note_acted", "hedgehog_refusals", "apply_hedgehog", "hedgehog_actions", "movement_refusals",
            "scatter_fatigue"]
 
-#: the shared area's configuration: games/moscow41/config/fieldworks.yaml (the manifest's ``config:``)
+#: Moscow '41's FP pools, markers, hedgehog formation, the cases and messages they cite: the
+#: pack's config/fieldworks.yaml (the manifest's ``config:``), read once per loaded pack
 CONFIG = {"fieldworks": fw.WORKS_CONFIG}
-
-
-def _works(config: Any) -> fw.Works:
-    return build_config(fw.Works, config)
-
-
-def works(ctx: Any) -> fw.Works:
-    """Moscow '41's FP pools, markers, hedgehog formation, the cases and messages they cite: the
-    pack's ``config/fieldworks.yaml`` (read once per loaded pack)."""
-    return pack_config(ctx.pack, "fieldworks", fw.WORKS_CONFIG, _works)
+works = config_reader("fieldworks", fw.WORKS_CONFIG, fw.Works)
 
 
 @implements("14.2A")

@@ -148,5 +148,5 @@ def fatigue_roll(ctx: Any, units: list[str], supplied: Mapping[str, bool]) -> di
     ``{"roll", "drm", "modified", "fatigued": bool, "effects", "cases"}``."""
     temperature, ground = weather(ctx)
     facts = {"ground": ground, "temperature": temperature, "supplied": all(supplied.get(u, True) for u in units)}
-    return force_march.fatigue_roll(ctx, units, facts, fails_at=1, cites=movement_cites(ctx)["fatigue"],
+    return force_march.fatigue_roll(ctx, units, facts, fails_at=1, cites=movement_cites(ctx).fatigue,
                                     source="movement.fatigue_roll")

@@ -21,7 +21,7 @@ from pydantic import ConfigDict, Field
 from typing_extensions import TypedDict
 
 from casebook.areas import terrain_costs as terrain
-from casebook.areas._movement_reach import case_order
+from casebook.areas._movement_reach import MovementCites, case_order
 from casebook.areas.movement import path_hexes, stack_for
 from casebook.areas.moving_stack import mark_moved
 from casebook.areas.rail import capacity_left, rail_templates
@@ -31,7 +31,6 @@ from casebook.core.hooks import Refusal, hookimpl
 from casebook.games.moscow41.plugins import _movement_actions as actions
 from casebook.games.moscow41.plugins import _movement_costs as costs
 from casebook.games.moscow41.plugins import _movement_questions as questions
-from casebook.games.moscow41.plugins._area_config import MovementCites
 from casebook.games.moscow41.plugins._movement_apply import finish_overrun, results_pending
 from casebook.games.moscow41.plugins._movement_legal import destinations, legal_actions
 from casebook.games.moscow41.plugins._movement_paths import Mover, check_path, reach

@@ -25,7 +25,7 @@ from typing_extensions import TypedDict
 
 from casebook.areas import unit_points
 from casebook.content.cases import implements
-from casebook.content.packconfig import build_config, pack_config
+from casebook.content.packconfig import config_reader
 from casebook.core.actions import Action
 from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import parse_hex
@@ -56,18 +56,9 @@ MOVEMENT_KINDS = frozenset({"move", "force-march", "rail-move", "react-move"})
 
 
 #: The configs it reads (src/casebook/content/packconfig.py): config/unit_points.yaml, Moscow '41's
-#: names for the shared area ``unit_points`` (the Soviets remove remnants in their Recovery Step for
-#: Partisan points, 16.1A-B; those out of supply too, 16.1B and 5.5B-C).
+#: names for the shared area ``unit_points`` (remnants given up for Partisan points, 16.1A-B).
 CONFIG = {"unit_points": unit_points.TALLY_CONFIG}
-
-
-def _tally(config: Any) -> unit_points.Tally:
-    return build_config(unit_points.Tally, config)
-
-
-def tally(ctx: Any) -> unit_points.Tally:
-    """The pack's ``config/unit_points.yaml`` as the shared area reads it."""
-    return pack_config(ctx.pack, "unit_points", unit_points.TALLY_CONFIG, _tally)
+tally = config_reader("unit_points", unit_points.TALLY_CONFIG, unit_points.Tally)
 
 
 def markers(ctx: Any) -> list[str]:

@@ -30,7 +30,7 @@ from casebook.areas._results_stages import (
     validate_choice,
 )
 from casebook.content.cases import implements
-from casebook.content.packconfig import build_config, pack_config
+from casebook.content.packconfig import config_reader
 from casebook.core.errors import QuestionError
 from casebook.core.hooks import hookimpl
 
@@ -47,15 +47,7 @@ _KINDS = ("negate-fatigue", "take-losses", "retreat", "advance")
 #: The configs it reads (src/casebook/content/packconfig.py): config/results.yaml, the cases of
 #: the steps no results.rules line states and the hedgehog that lets a stack ignore an R (14.4C).
 CONFIG = {"results": RESULTS_CONFIG}
-
-
-def _setup(config: Any) -> ResultsSetup:
-    return build_config(ResultsSetup, config)
-
-
-def setup(ctx: Any) -> ResultsSetup:
-    """The results procedure as the pack configures it (``config/results.yaml``)."""
-    return pack_config(ctx.pack, "results", RESULTS_CONFIG, _setup)
+setup = config_reader("results", RESULTS_CONFIG, ResultsSetup)
 
 
 @implements("11.0A", "11.0B")

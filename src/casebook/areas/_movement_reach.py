@@ -20,17 +20,20 @@ from dataclasses import dataclass
 from heapq import heappop, heappush
 from typing import Any
 
-from casebook.content.packconfig import Cases, CitedCase
+from casebook.content.packconfig import Cases, CitedCase, Cites
 from casebook.content.schema_base import Model
 
-__all__ = ["Row", "zoc_reach", "Step", "Enter", "zoc_step", "zoc_walk", "case_order", "WalkCites", "ReachStops"]
+from .force_march import FatigueCites
+
+__all__ = ["Row", "zoc_reach", "Step", "Enter", "zoc_step", "zoc_walk", "case_order", "WalkCites", "ReachStops",
+           "MovementCites"]
 
 #: hex label -> ``(neighbour, MP cost or None when prohibited, MP cost from one enemy-ZOC hex to
 #: another for a fluid ZOC or None)`` for each neighbour, in label order
 Row = Callable[[str], Iterable[tuple[str, int | None, int | None]]]
 
 
-class WalkCites(Model):
+class WalkCites(Cites):
     """The cases each verdict of :func:`zoc_step` and :func:`zoc_walk` cites, as a game configures
     them (:mod:`casebook.content.packconfig`): a path's hexes (``path``), a hex skipped
     (``adjacent``), an enemy hex (``enemy``), beyond ``max_hexes``, from one EZOC hex to another
@@ -51,12 +54,22 @@ class WalkCites(Model):
     all_mp: Cases
 
 
-class ReachStops(Model):
+class ReachStops(Cites):
     """What a :func:`zoc_reach` answer's ``"stop"`` cites when a move must end in a hex."""
 
     all_mp: CitedCase
     max_hexes: CitedCase
     ezoc: CitedCase
+
+
+class MovementCites(Model):
+    """A game's cases of the movement searches (a config file, :mod:`casebook.content.packconfig`):
+    each verdict of a path walked (``walk``), a move's forced stop (``stops``), the force march
+    roll (``fatigue``, :func:`casebook.areas.force_march.fatigue_roll`)."""
+
+    walk: WalkCites
+    stops: ReachStops
+    fatigue: FatigueCites
 
 
 def zoc_reach(start: str, row: Row, zmap: Any, enemy: frozenset[str], *, budget: int,

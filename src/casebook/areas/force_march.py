@@ -19,8 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from casebook.content.packconfig import Cases
-from casebook.content.schema_base import Model
+from casebook.content.packconfig import Cases, Cites
 from casebook.core.dice import roll
 from casebook.core.trace import Trace
 
@@ -29,7 +28,7 @@ from ._results_losses import decided
 __all__ = ["fatigue_roll", "FatigueCites"]
 
 
-class FatigueCites(Model):
+class FatigueCites(Cites):
     """The cases :func:`fatigue_roll` cites, as a game configures them
     (:mod:`casebook.content.packconfig`): the roll, its result (with the modifier's), a loss."""
 

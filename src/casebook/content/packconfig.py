@@ -41,8 +41,8 @@ from pydantic import AfterValidator, Strict, ValidationError, ValidationInfo, cr
 from casebook.content.schema_base import CASE_ID, Model
 from casebook.core.errors import ContentError, Problem
 
-__all__ = ["CitedCase", "Cases", "config_model", "build_config", "read_config", "pack_config", "config_problems",
-           "declared_configs", "config_citations"]
+__all__ = ["CitedCase", "Cases", "Cites", "Message", "messages", "config_model", "build_config", "read_config",
+           "pack_config", "config_reader", "config_problems", "declared_configs", "config_citations"]
 
 _ENVELOPE = {"kind": "config", "format": 1}
 #: (id(pack), name, id(model), id(build)) -> (pack, value): each config once per loaded pack
@@ -67,6 +67,39 @@ def _check_cited(text: str, info: ValidationInfo) -> str:
 CitedCase = Annotated[str, AfterValidator(_check_cited)]
 #: The cases one verdict, event or refusal cites: a YAML list of :data:`CitedCase`, held as a tuple.
 Cases = Annotated[tuple[CitedCase, ...], Strict(False)]
+
+
+class Cites(Model):
+    """A model of cases by key that an area reads as a mapping (``cites["enemy"]``)."""
+
+    def __getitem__(self, key: str) -> Any:
+        return getattr(self, key)
+
+
+class Message(Model):
+    """A refusal's or event's ``text`` (``{name}`` fields filled in by the plugin) and ``cases``."""
+
+    text: str
+    cases: Cases
+
+    def format(self, **fields: Any) -> str:
+        """The text with ``fields`` filled in."""
+        return self.text.format(**fields)
+
+
+def messages(*keys: str) -> Any:
+    """The type of a config's messages: a mapping of exactly ``keys`` (what the plugin says) to a
+    :class:`Message` each; a missing or unknown key is an error (with a did-you-mean)."""
+    def check(value: dict[str, Message]) -> dict[str, Message]:
+        from casebook.content.schema import did_you_mean
+
+        wrong = [f"unknown message {k!r}{did_you_mean(k, keys)}" for k in value if k not in keys]
+        wrong += [f"missing message {k!r}" for k in keys if k not in value]
+        if wrong:
+            raise ValueError("; ".join(wrong))
+        return value
+
+    return Annotated[dict[str, Message], AfterValidator(check)]
 
 
 def _yaml_type(tp: Any) -> Any:
@@ -184,6 +217,22 @@ def pack_config(pack: Any, name: str, model: type[Model], build: Callable[[Any],
     while len(_CACHE) > 64:
         _CACHE.pop(next(iter(_CACHE)))
     return value
+
+
+def config_reader(name: str, model: type[Model], cls: type | None = None, /, *,
+                  build: Callable[[Any], Any] | None = None, **python: Any) -> Callable[[Any], Any]:
+    """A plugin's reader of its config ``name``: ``read(ctx)`` is :func:`pack_config` of
+    ``ctx.pack`` — validated by ``model``, then ``build(instance)`` or an instance of dataclass
+    ``cls`` with the ``python`` fields (:func:`build_config`) when given — once per loaded pack."""
+    if build is None and cls is not None:
+        def build(config: Any) -> Any:
+            return build_config(cls, config, **python)
+
+    def read(ctx: Any) -> Any:
+        return pack_config(ctx.pack, name, model, build)
+
+    read.__doc__ = f"The pack's configuration {name!r} (the file its manifest's ``config:`` names)."
+    return read
 
 
 def declared_configs(plugins: Any) -> list[tuple[int, str, str, type[Model]]]:
