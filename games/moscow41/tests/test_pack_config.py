@@ -79,8 +79,7 @@ def test_9_0A_a_modder_changes_the_cases_a_skipped_hex_cites(m41, tmp_path):
     """The cases of a path's verdicts are config/movement.yaml's ``walk``: the shared walk cites them."""
     def skipped(engine: Engine) -> list[str]:
         eng = _movement_fixtures.engine_with(engine, fake=_movement_fixtures.FakeAreas())
-        ctx = make_ctx(eng, _movement_fixtures.position_text(
-            '- {id: g1, side: german, class: infantry, size: division, strength: 7, ma: 4, hex: "0202"}'))
+        ctx = make_ctx(eng, _movement_fixtures.position_text(G1))
         ans = mv.move_answer(ctx, "g1", ["0201", "0401"])
         assert not ans["legal"] and ans["stops_at"] == "0201"
         return list(ans["refused"]["cases"])
@@ -127,3 +126,50 @@ def test_a_config_nothing_reads_or_a_missing_file_is_an_error(tmp_path):
     assert "config: no configuration 'results': a listed plugin reads it" in out
     manifest.write_text(text.replace("config/results.yaml", "config/../../results.yaml"), encoding="utf-8")
     assert "config.results: a path may not leave its folder ('..')" in "\n".join(lint(pack))
+
+
+G1 = '- {id: g1, side: german, class: infantry, size: division, strength: 7, ma: 4, hex: "0202"}'
+
+
+def edit(pack: Path, file: str, old: str, new: str) -> None:
+    path = pack / "config" / file
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, f"{file}: {old!r} not found once"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_each_config_file_is_what_its_plugin_reads(m41, tmp_path):
+    """One edit per config file on a copy of the pack: the command and paratroop refusals change
+    (message and cases), and each other file's reader returns the edited names and cases."""
+    from casebook.games.moscow41.plugins import _area_config, _command_steps, paratroops, partisans, results
+
+    pack = copied(tmp_path, "command.yaml", ('not_command_step: {text: "{kind} is taken in the {want} step, not {step}", '
+                                             'cases: ["0.7.3.1"]}',
+                                             'not_command_step: {text: "activate in the Command Step", cases: ["0.7.3.1", "2.0"]}'),
+                  doc=False)
+    edit(pack, "paratroops.yaml", 'step_cases: ["15.1B"]', 'step_cases: ["15.1B", "15.1C"]')
+    edit(pack, "results.yaml", 'ezoc: ["11.2B", "7.5A"]', 'ezoc: ["11.2B"]')
+    edit(pack, "supply.yaml", '["enemy unit", ["5.4A", "5.2A"]]', '["an enemy unit", ["5.4A"]]')
+    edit(pack, "unit_points.yaml", 'cases_unsupplied: ["16.1B", "5.5B"]', 'cases_unsupplied: ["16.1B", "5.5C"]')
+    edit(pack, "movement.yaml", 'roll: ["9.6C"]', 'roll: ["9.6C", "9.6B"]')
+    copy = Engine.load(pack)
+
+    def said(engine: Engine) -> list[tuple[str, tuple[str, ...]]]:
+        ctx = make_ctx(engine, _movement_fixtures.position_text(G1))
+        stack = _command_steps.refusals(ctx, Action.make("activate-stack", "german", stack="0202"))
+        drop = [r for r in paratroops.casebook_validate_action(ctx, Action.make("drop", "soviet", unit="g1", hex="0303"))
+                if "Step" in r.reason]
+        return [(r.reason, tuple(r.cases)) for r in (stack[0], drop[0])]
+
+    assert said(m41) == [("activate-stack is taken in the command step, not movement", ("0.7.3.1",)),
+                         ("paratroops drop in the Replacement and Reinforcement Step", ("15.1B",))]
+    assert said(copy) == [("activate in the Command Step", ("0.7.3.1", "2.0")),
+                          ("paratroops drop in the Replacement and Reinforcement Step", ("15.1B", "15.1C"))]
+    ctx = make_ctx(copy, _movement_fixtures.position_text(G1))
+    assert results.setup(ctx).cites["ezoc"] == ("11.2B",)
+    assert _area_config.supply_paths(ctx).reasons[0] == ("an enemy unit", ("5.4A",))
+    assert partisans.tally(ctx).cases_unsupplied == ("16.1B", "5.5C")
+    assert _area_config.movement_cites(ctx).fatigue["roll"] == ("9.6C", "9.6B")
+    installed = make_ctx(m41, _movement_fixtures.position_text(G1))
+    assert results.setup(installed).cites["ezoc"] == ("11.2B", "7.5A")
+    assert _area_config.supply_paths(installed).reasons[0] == ("enemy unit", ("5.4A", "5.2A"))

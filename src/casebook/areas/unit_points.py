@@ -52,6 +52,14 @@ class Tally:
     disbanded: tuple[str, str]
     unsupplied: tuple[str, str]
     awarded: tuple[str, str]
+    #: the markers the side places and what removes them (:func:`remove_entered`,
+    #: :func:`remove_unkept`): the marker kind, the action kinds whose units remove one they
+    #: enter (others count as ``other``), the cases and the ``(kind, source)`` of those events
+    marker: str = ""
+    entering_kinds: frozenset[str] = frozenset()
+    entered_cases: tuple[CitedCase, ...] = ()
+    entered: tuple[str, str] = ("", "")
+    unkept: tuple[str, str] = ("", "")
 
 
 #: The strict model of a game's ``Tally`` as YAML (a config file, :mod:`casebook.content.packconfig`).
