@@ -19,20 +19,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any
 
-from pydantic import ConfigDict, Field, Strict
+from pydantic import ConfigDict, Field
 from typing_extensions import TypedDict
 
 from casebook.areas import airdrop
 from casebook.areas.reinforcement import due_turn
 from casebook.content.cases import implements
-from casebook.content.packconfig import Cases, config_reader
+from casebook.content.packconfig import config_reader
 from casebook.core.actions import Action
 from casebook.core.errors import QuestionError
 from casebook.core.hooks import Refusal, hookimpl
 
 from ._area_config import phasing
 
-__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "CONFIG", "config", "drop_config", "lose_step", "take_off_schedule",
+__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "CONFIG", "drop_config", "lose_step", "take_off_schedule",
            "casebook_legal_actions", "casebook_validate_action", "casebook_apply_action",
            "casebook_step_start", "casebook_supply", "casebook_zoc_sources", "drop_answer", "casebook_answer"]
 
@@ -89,23 +89,10 @@ def take_off_schedule(ctx: Any, uid: str) -> None:
         st.set_plugin_data("reinforcement", rec)
 
 
-class DropConfig(airdrop.AIRDROP_CONFIG):  # type: ignore[misc, valid-type]
-    """Moscow '41's airdrop (config/paratroops.yaml): the names the shared area reads, the step of
-    a drop and its refusal elsewhere (15.1B), the action kinds by which a unit acts (15.3B) and
-    those that attack a hex (15.3C)."""
-
-    step: str
-    step_refusal: str
-    step_cases: Cases
-    acting_kinds: Annotated[frozenset[str], Strict(False)]
-    attack_kinds: Annotated[frozenset[str], Strict(False)]
-
-
-#: The configs it reads (src/casebook/content/packconfig.py): config/paratroops.yaml.
-CONFIG = {"paratroops": DropConfig}
-config = config_reader("paratroops", DropConfig)
-#: ``drop_config(ctx)``: the shared area's ``Airdrop`` with Moscow '41's names and functions
-drop_config = config_reader("paratroops", DropConfig, airdrop.Airdrop, due=lambda ctx, row: due_turn(
+#: The configs it reads (src/casebook/content/packconfig.py): config/paratroops.yaml, the shared
+#: area's ``Airdrop`` with Moscow '41's names (``drop_config(ctx)``) and the functions above.
+CONFIG = {"paratroops": airdrop.AIRDROP_CONFIG}
+drop_config = config_reader("paratroops", airdrop.AIRDROP_CONFIG, airdrop.Airdrop, due=lambda ctx, row: due_turn(
     ctx, "reinforcements", dict(row)), lose_step=lose_step, on_drop=take_off_schedule)
 
 
@@ -114,7 +101,7 @@ def casebook_legal_actions(ctx: Any, phase: str, step: str) -> list[Action]:
     """In the phasing side's Replacement and Reinforcement Step: one ``drop`` per eligible unit of
     the side and target hex, unless a unit was already dropped this turn (15.1C)."""
     side = phasing(ctx, phase)
-    if step != config(ctx).step or side is None or str(ctx.state.turn) in airdrop.data(ctx, drop_config(ctx))["drops"]:
+    if step != drop_config(ctx).step or side is None or str(ctx.state.turn) in airdrop.data(ctx, drop_config(ctx))["drops"]:
         return []
     units = airdrop.eligible_units(ctx, drop_config(ctx), side)
     if not units:
@@ -126,11 +113,11 @@ def casebook_legal_actions(ctx: Any, phase: str, step: str) -> list[Action]:
 def casebook_validate_action(ctx: Any, action: Any) -> list[Refusal]:
     """Refuse an illegal drop (the ``paratroop_drop`` lines) or step, and any action a scattered
     paratroop forbids (15.3B-C)."""
-    cfg = config(ctx)
+    cfg = drop_config(ctx)
     acting = airdrop.action_units(ctx, action) if action.kind in cfg.acting_kinds else []
     hexes = list(action.values_of(*_HEX_ARGS)) if action.kind in cfg.acting_kinds else []
     out = [Refusal(why, cases, source=PLUGIN) for why, cases in
-           airdrop.scatter_refusals(ctx, drop_config(ctx), action, acting, hexes, action.kind in cfg.attack_kinds)]
+           airdrop.scatter_refusals(ctx, cfg, action, acting, hexes, action.kind in cfg.attack_kinds)]
     if action.kind == "drop":
         if ctx.state.step != cfg.step:
             out.append(Refusal(cfg.step_refusal, cfg.step_cases, source=PLUGIN))

@@ -36,7 +36,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from casebook.content.packconfig import config_model
+from casebook.content.packconfig import CitedCase, config_model
 from casebook.core.actions import Action
 from casebook.core.dice import roll
 from casebook.core.hexgrid import hex_label, parse_hex, to_cube
@@ -72,6 +72,14 @@ class Airdrop:
     due: Callable[[Any, Mapping[str, Any]], int]
     lose_step: Callable[[Any, str], str]
     on_drop: Callable[[Any, str], None] = lambda ctx, unit: None
+    #: what the game's plugin checks around the area's calls: the step of a drop and the refusal
+    #: (message, cases) of a drop in another; the action kinds by which a unit acts, and those of
+    #: them that attack a hex (what :func:`scatter_refusals` is asked about)
+    step: str = ""
+    step_refusal: str = ""
+    step_cases: tuple[CitedCase, ...] = ()
+    acting_kinds: frozenset[str] = frozenset()
+    attack_kinds: frozenset[str] = frozenset()
 
 
 #: The fields a game gives in Python (functions); the strict model of the rest as YAML (a config
