@@ -121,7 +121,9 @@ def test_cli_reports_every_leaf_rule_and_errata_case(tmp_path) -> None:
     if TSV.is_file():
         assert ids == _tsv_leaf_rules()
     row = next(r for r in data["cases"] if r["case"] == "9.6C")
-    assert set(row) == {"case", "title", "implemented_by", "implemented_in", "tested_by", "status"}
+    assert set(row) == {"case", "title", "implemented_by", "implemented_in", "tested_by", "status", "cited_by"}
+    # the force march roll's cases are a config file's (a citation: it implements nothing)
+    assert row["cited_by"] == ["config:config/movement.yaml"] and not any("config" in s for s in row["implemented_by"])
     assert "tests.fake_plugin.force_march" in row["implemented_by"]
     rows = {r["case"]: r for r in data["cases"]}
     # 9.2B: the move_cost script line and the TEC charts it looks up, besides the plugin

@@ -16,11 +16,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from casebook.areas._movement_reach import MovementCites
 from casebook.areas.command import CommandPaths
-from casebook.areas.supply_paths import SupplyPaths
+from casebook.areas.supply_paths import SUPPLY_CONFIG, SupplyPaths
+from casebook.areas.terrain_costs import weather
+from casebook.content.packconfig import config_reader
 from casebook.core.hexgrid import Hex
 
-__all__ = ["NON_COMBAT", "FIELDS", "phasing", "is_combat", "is_panzer", "move_class", "tec_cost", "SUPPLY", "COMMAND"]
+__all__ = ["NON_COMBAT", "FIELDS", "phasing", "is_combat", "is_panzer", "move_class", "tec_cost", "supply_paths", "COMMAND",
+           "movement_cites"]
 
 #: Classes that are not combat units: HQs (0.5.4) and remnants (11.3D).
 NON_COMBAT = frozenset({"hq", "remnant"})
@@ -79,22 +83,22 @@ def tec_cost(ctx: Any, unit: Mapping[str, Any], a: Hex, b: Hex) -> int | None:
             if getattr(side, f):
                 feature = f
                 break
-    temperature, ground = SUPPLY.weather(ctx)
+    temperature, ground = weather(ctx)
     cost = ctx.value("move_cost", {
         "hex_terrain": terrain, "move_class": move_class(ctx, unit), "hexside_feature": feature,
         "ground": ground, "temperature": temperature, "fluid_ezoc_to_ezoc": False, "overrun": False})
     return None if cost >= 99 else cost
 
 
-#: The supply area as Moscow '41 configures it (plugin data ``supply``: the Entry Areas entered, 5.1B).
-SUPPLY = SupplyPaths(
-    name="supply",
-    fields=FIELDS,
-    opens=is_combat,
-    reasons=(("enemy unit", ("5.4A", "5.2A")), ("enemy ZOC without a friendly non-remnant combat unit", ("5.4B", "7.4"))),
-    row=move_class,
-    fallback=tec_cost,
-)
+#: The supply area as Moscow '41 configures it: the reasons of config/supply.yaml and the functions
+#: above (plugin data ``supply``: the Entry Areas entered, 5.1B)
+supply_paths = config_reader("supply", SUPPLY_CONFIG, SupplyPaths, name="supply", fields=FIELDS, opens=is_combat,
+                             row=move_class, fallback=tec_cost)
 
 #: The command area as Moscow '41 configures it (8.0-8.4).
 COMMAND = CommandPaths(fields=FIELDS, opens=is_combat, unit_facts=lambda u: {"panzer_division": is_panzer(u)})
+
+
+#: ``movement_cites(ctx)``: config/movement.yaml, the cases of the movement searches (``walk``,
+#: ``stops``, ``fatigue``)
+movement_cites = config_reader("movement", MovementCites)

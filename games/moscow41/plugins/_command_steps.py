@@ -10,22 +10,35 @@ Actions (notation of ``casebook.core.actions``)::
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from casebook.areas import activation as act
 from casebook.content.cases import implements
+from casebook.content.packconfig import Cases, config_reader, messages
+from casebook.content.schema_base import Model
 from casebook.core.actions import Action
 from casebook.core.hooks import Refusal
 from casebook.core.templates import ActionTemplate
 from casebook.games.moscow41.plugins._area_config import COMMAND
 from casebook.games.moscow41.plugins._rule_refusals import refusals as rule_refusals
 
-__all__ = ["legal", "templates", "refusals", "apply"]
+__all__ = ["CommandConfig", "config", "legal", "templates", "refusals", "apply"]
 
 _SRC = "command"
-#: The cases each action's trace event and result cite.
-_APPLY_CASES = {"recover": ("2.5A", "0.7.3.8A"), "activate-hq": ("2.1A", "2.1B", "0.7.3.1B", "8.4A"),
-                "activate-stack": ("2.2A", "2.2B", "0.7.3.1C", "9.4D")}
+
+
+class CommandConfig(Model):
+    """config/command.yaml: the cases each action's event and result cite (``apply``), those of
+    the choice of an HQ's stacks (``choose_stacks``) and the refusals of :func:`refusals`."""
+
+    apply: dict[Literal["recover", "activate-hq", "activate-stack"], Cases]
+    choose_stacks: Cases
+    refusals: messages("not_command_step", "not_recovery_step", "not_phasing", "done", "no_hq",  # type: ignore[valid-type]
+                       "hq_activated", "hq_cost", "hq_cost_stacks", "not_eligible", "twice", "over_limit",
+                       "no_stack", "stack_cost", "cannot_recover", "recover_cost")
+
+
+config = config_reader("command", CommandConfig)
 
 
 @implements("0.7.3.1A", "0.7.3.1C", "0.7.3.8A", "2.1A", "2.2B", "8.2A")
@@ -46,63 +59,64 @@ def templates(ctx: Any, step: str, side: str) -> list[ActionTemplate]:
     limit, nearest first), a template whose ``stacks`` are any of the HQ's eligible stacks, none
     or some, up to its limit (8.3.1A German Command Limit; 8.3.2A Soviet: all). :func:`refusals`
     names the cases of a filling that is not legal."""
-    return act.templates(COMMAND, ctx, step, side, ("0.7.3.1B", "8.3.1A", "8.3.2A"))
+    return act.templates(COMMAND, ctx, step, side, config(ctx).choose_stacks)
 
 
 def refusals(ctx: Any, action: Action) -> list[Refusal]:
-    """Why ``action`` (one of this plugin's kinds) is illegal now; [] if legal."""
-    side, st = action.side, ctx.state
+    """Why ``action`` (one of this plugin's kinds) is illegal now; [] if legal (the messages and
+    cases of config/command.yaml)."""
+    side, st, says = action.side, ctx.state, config(ctx).refusals
     out: list[Refusal] = []
-    bad = lambda reason, *cases: out.append(Refusal(reason, tuple(cases), _SRC))  # noqa: E731
+
+    def bad(key: str, **fields: Any) -> None:
+        out.append(Refusal(says[key].format(**fields), says[key].cases, _SRC))
+
     want = "recovery" if action.kind == "recover" else "command"
     if st.step != want:
-        bad(f"{action.kind} is taken in the {want} step, not {st.step}", "0.7.3.1" if want == "command" else "0.7.3.8A")
+        bad(f"not_{want}_step", kind=action.kind, want=want, step=st.step)
     if st.phasing is not None and side != act.step_side(COMMAND, ctx):
-        bad(f"only the phasing side ({st.phasing}) acts in this step", "0.7.3.1A")
+        bad("not_phasing", phasing=st.phasing)
     if action.kind in ("activate-hq", "activate-stack") and act.done(COMMAND, ctx):
-        bad("one HQ or one stack is activated per Command Step", "2.1A", "2.2A", "0.7.3.6")
+        bad("done")
     if action.kind == "activate-hq":
         hid = action.get("hq")
         if not isinstance(hid, str) or not st.has_unit(hid) or st.unit(hid).get("class") != "hq" \
                 or st.unit(hid).get("side") != side or not st.unit(hid).get("hex"):
-            bad(f"no {side} HQ {hid!r} on the map", "2.1A")
+            bad("no_hq", side=side, hq=hid)
             return out
         hq = st.unit(hid)
         out += rule_refusals(ctx, "activate_hq", {"activated": bool(hq.get("activated"))},
-                             f"HQ {hid} is already activated", _SRC)
+                             says["hq_activated"].format(hq=hid), _SRC)
         stacks = list(action.get("stacks", ()) or ())
         per_stack = act.stack_ip(COMMAND, ctx) * len(stacks)  # 8.4A (none as printed)
         cost = act.hq_cost(ctx, hq) + per_stack
         if cost > st.track("ip", side):
-            bad(f"activating {hid} costs {cost} IPs, {side} has {st.track('ip', side)}", "2.1A", "2.0",
-                *(("8.4A",) if per_stack else ()))
+            bad("hq_cost_stacks" if per_stack else "hq_cost", hq=hid, cost=cost, side=side, ip=st.track("ip", side))
         eligible = act.hq_stacks(COMMAND, ctx, hq)
         for h in stacks:
             if h not in eligible:
-                bad(f"no unit in {h} that {hid} can activate (command radius, 2.2C, already activated)",
-                    "0.7.3.1B", "8.0A", "8.1A", "2.2C", "2.0")
+                bad("not_eligible", hex=h, hq=hid)
         if len(set(stacks)) != len(stacks):
-            bad("a stack is named twice", "0.7.3.1B")
+            bad("twice")
         limit = act.hq_limit(ctx, hq, len(eligible))
         if len(stacks) > limit:
-            bad(f"{hid} activates at most {limit} stacks, {len(stacks)} named", "8.3.1A", "0.2.4.7")
+            bad("over_limit", hq=hid, limit=limit, named=len(stacks))
     elif action.kind == "activate-stack":
         h = action.get("stack")
         if h not in act.single_stacks(COMMAND, ctx, side):
-            bad(f"no unactivated {side} unit in supply in {h!r}", "2.2A", "5.7A", "2.0")
+            bad("no_stack", side=side, hex=h)
         cost = ctx.value("ip_cost", {"ip_use": "activate_stack"})
         if cost > st.track("ip", side):
-            bad(f"activating a stack costs {cost} IP, {side} has {st.track('ip', side)}", "2.2B")
+            bad("stack_cost", cost=cost, side=side, ip=st.track("ip", side))
     elif action.kind == "recover":
         ok = act.recoverable(COMMAND, ctx, side).get(action.get("stack"), [])
         units = list(action.get("units", ()) or ok)
         for uid in units:
             if uid not in ok:
-                bad(f"{uid} cannot recover in {action.get('stack')}: not fatigued, OOS or out of command",
-                    "2.5A", "2.5B")
+                bad("cannot_recover", unit=uid, hex=action.get("stack"))
         cost = act.recover_cost(ctx, len(units))
         if cost > st.track("ip", side):
-            bad(f"recovering {len(units)} units costs {cost} IPs, {side} has {st.track('ip', side)}", "2.5A")
+            bad("recover_cost", units=len(units), cost=cost, side=side, ip=st.track("ip", side))
     return out
 
 
@@ -111,4 +125,4 @@ def apply(ctx: Any, action: Action) -> dict[str, Any]:
     """Apply a validated action: spend the IPs, flip the HQ to its active side (2.1B), mark the
     units activated (one IP for the HQ covers all its stacks, 8.4A), a single stack also with a
     Reserve marker (0.7.3.1C, 9.4D), or flip fatigued units back (2.5A, 0.7.3.8A)."""
-    return act.apply(COMMAND, ctx, action, _APPLY_CASES)
+    return act.apply(COMMAND, ctx, action, config(ctx).apply)

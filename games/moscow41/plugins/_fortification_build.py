@@ -9,6 +9,7 @@ turn it had a fortification built in its hex (14.1D: it cannot move or attack th
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from casebook.areas import fieldworks as fw
@@ -17,16 +18,16 @@ from casebook.content.cases import implements
 from casebook.core.actions import Action
 from casebook.core.hooks import Refusal
 
-from ._fortification_effects import WORKS
+from ._fortification_effects import works
 
-__all__ = ["SITES", "FP_KINDS", "collect_fps", "expire_moscow_fps", "hex_facts", "build_refusals",
+__all__ = ["SITES", "sites", "collect_fps", "expire_moscow_fps", "hex_facts", "build_refusals",
            "build_actions", "apply_build", "build_answer"]
 
 #: Who builds where with which facts (the facts `fort_cost`, `build_fort`, `spend_moscow_fp` and
 #: `builder_moves` read), the supply probe of an empty hex (14.1C: a Soviet infantry division
 #: placed there is asked) and the cases and messages of the refusals.
 SITES = ws.Sites(
-    works=WORKS, side="soviet", step="replacement_reinforcement", action="build-fort", permission="build_fort",
+    works=None, side="soviet", step="replacement_reinforcement", action="build-fort", permission="build_fort",
     cost="fort_cost", pinned="builder_moves", pay_order=("moscow", "normal"), pay_permits={"moscow": "spend_moscow_fp"},
     probe={"id": "_fortification_probe", "side": "soviet", "class": "infantry", "size": "division", "strength": 1,
            "ma": 4},
@@ -38,8 +39,16 @@ SITES = ws.Sites(
     texts={"step": "fortifications are placed in the Soviet Reinforcement Step", "hex": "{hex} is not a hex of the map",
            "unit": "{unit} is not a Soviet combat unit in {hex}", "cost": "a fortification in {hex} costs {cost} FPs"})
 
-#: The kinds of Soviet FPs (14.1F-H; the rule scripts' ``fp_kind`` enum), in record order.
-FP_KINDS = WORKS.point_kinds
+_BY_WORKS: dict[int, ws.Sites] = {}
+
+
+def sites(ctx: Any) -> ws.Sites:
+    """:data:`SITES` with the ``fieldworks`` names of the loaded pack (config/fieldworks.yaml)."""
+    w = works(ctx)
+    found = _BY_WORKS.get(id(w))
+    if found is None or found.works is not w:
+        found = _BY_WORKS[id(w)] = replace(SITES, works=w)
+    return found
 
 
 @implements("14.1A")
@@ -47,13 +56,13 @@ def collect_fps(ctx: Any) -> dict[str, int]:
     """The Soviet FPs of this turn (quantity ``fp_income``, 14.1H), received in the Soviet
     Reinforcement Step (14.1A), added to those the scripts let be saved (``save_fp``: normal
     FPs, 14.1F; Moscow FPs are not, 14.1G). Returns the totals."""
-    return fw.collect_points(ctx, WORKS)
+    return fw.collect_points(ctx, works(ctx))
 
 
 def expire_moscow_fps(ctx: Any) -> int:
     """Unused FPs the scripts do not let be saved (Moscow FPs, 14.1G) are lost at the end of the
     Soviet Reinforcement Step. Returns the number lost."""
-    return fw.expire_points(ctx, WORKS)
+    return fw.expire_points(ctx, works(ctx))
 
 
 @implements("14.1B", "14.1C", "14.1D", "14.1E")
@@ -61,7 +70,7 @@ def hex_facts(ctx: Any, hex_: str, supplied: bool | None = None) -> dict[str, An
     """The facts of ``fort_cost`` / ``build_fort`` / ``spend_moscow_fp`` for ``hex_``: city,
     town, road or trail (any hexside of the hex), hexes to Moscow, supply (14.1C), German ZOC
     (14.1E), a Soviet combat unit present (14.1D), a Fortification marker there (14.1G)."""
-    return ws.hex_facts(ctx, SITES, hex_, supplied)
+    return ws.hex_facts(ctx, sites(ctx), hex_, supplied)
 
 
 @implements("14.1A", "14.1B", "14.1C", "14.1D", "14.1E", "14.1G")
@@ -69,12 +78,12 @@ def build_refusals(ctx: Any, action: Action) -> list[Refusal]:
     """Why ``build-fort hex=H [unit=U]`` is illegal: not the Soviet Reinforcement Step (14.1A),
     the ``build_fort`` permission (14.1C-E, 14.1G), U not a Soviet combat unit in H (14.1D), or
     FPs short of ``fort_cost`` (14.1B; Moscow FPs only within two hexes of Moscow, 14.1G)."""
-    return ws.refusals(ctx, SITES, action)
+    return ws.refusals(ctx, sites(ctx), action)
 
 
 def build_actions(ctx: Any, side: str) -> list[Action]:
     """Every legal ``build-fort`` now (none without FPs)."""
-    return ws.offers(ctx, SITES, side)
+    return ws.offers(ctx, sites(ctx), side)
 
 
 @implements("14.1A", "14.1B", "14.1D")
@@ -83,10 +92,10 @@ def apply_build(ctx: Any, action: Action) -> dict[str, Any]:
     marker in H. Outside cities, towns and the Moscow ring, the combat unit U (default: the first
     in the hex) may not move or attack this turn (14.1D, the line ``forbid builder_moves``).
     Returns ``{"hex", "cost", "paid", "unit", "cases"}``."""
-    return ws.apply(ctx, SITES, action)
+    return ws.apply(ctx, sites(ctx), action)
 
 
 def build_answer(ctx: Any, hex_: str) -> dict[str, Any]:
     """What a fortification in ``hex_`` costs and whether it may be built (14.1B-E): ``{"cost",
     "allowed", "refused"}``; QuestionError for a label that is no hex."""
-    return ws.answer(ctx, SITES, hex_)
+    return ws.answer(ctx, sites(ctx), hex_)

@@ -16,6 +16,8 @@ from casebook.areas._movement_reach import Step, zoc_reach, zoc_step, zoc_walk
 from casebook.areas.terrain_costs import enemy_hexes, kept_search, step_cost, step_table, table_row, zoc_lookup
 from casebook.content.cases import implements
 
+from ._area_config import movement_cites
+
 __all__ = ["Mover", "Step", "step", "reach", "search", "check_path", "neighbours"]
 
 
@@ -42,14 +44,6 @@ def neighbours(ctx: Any, hex_: str) -> tuple[str, ...]:
     return ctx.board.label_neighbours(hex_)
 
 
-#: the cases each verdict of the shared walk cites (areas._movement_reach.zoc_step): contiguous
-#: hexes (9.0A), no enemy hex but by overrun (9.5A), one hex unactivated (9.8B), locking EZOCs
-#: (7.2), fluid ones (7.3), the MPs (9.1A) and the first hex for all of them (9.2C)
-_CITES = {"path": ("9.0A",), "adjacent": ("9.0A",), "enemy": ("9.0A", "9.5A"), "max_hexes": ("9.8B",),
-          "ezoc_to_ezoc": ("7.2",), "ezoc_stop": ("7.2",), "prohibited": ("9.2A", "9.2C"),
-          "short": ("9.1A", "9.2C"), "fluid": ("7.3",), "locking": ("7.2",), "all_mp": ("9.2C",)}
-
-
 @implements("9.0A", "9.1A", "9.2C", "7.2", "7.3")
 def step(ctx: Any, m: Mover, a: str, b: str, spent: int, hexes: int, zmap: Any = None) -> Step:
     """May stack ``m``, in ``a`` after ``spent`` MP and ``hexes`` hexes, enter ``b``? The shared
@@ -66,7 +60,7 @@ def step(ctx: Any, m: Mover, a: str, b: str, spent: int, hexes: int, zmap: Any =
                     zmap=zoc_lookup(ctx, m.side) if zmap is None else zmap, enemy=enemy_hexes(ctx, m.side),
                     budget=m.budget, max_hexes=m.max_hexes, zoc=m.zoc,
                     same_only=ctx.state.setting("locking_ezoc_to_ezoc", "any") == "same_unit",
-                    fresh=m.fresh, at_start=m.at_start, cites=_CITES)
+                    fresh=m.fresh, at_start=m.at_start, cites=movement_cites(ctx).walk)
 
 
 @implements("9.0A", "9.1A", "9.2C", "7.2", "7.3", "9.8B")
@@ -82,10 +76,6 @@ def reach(ctx: Any, m: Mover) -> dict[str, dict[str, Any]]:
     return kept_search(ctx, m.side, (m, same_only), lambda zmap, enemy: search(ctx, m, zmap, enemy, same_only))
 
 
-#: what a reach answer's ``"stop"`` says when the move must end in a hex (the shared search's keys)
-_STOPS = {"all_mp": "9.2C", "max_hexes": "9.8B", "ezoc": "7.2"}
-
-
 @implements("9.0A", "9.1A", "9.2C", "7.2", "7.3", "9.8B")
 def search(ctx: Any, m: Mover, zmap: Any, enemy: frozenset[str], same_only: bool) -> dict[str, dict[str, Any]]:
     """The Dijkstra of :func:`reach` (uncached): :func:`step`'s verdicts from tables, the same
@@ -96,7 +86,7 @@ def search(ctx: Any, m: Mover, zmap: Any, enemy: frozenset[str], same_only: bool
     table = step_table(ctx, classes)
     return zoc_reach(m.start, lambda a: table.get(a) or table_row(ctx, table, classes, a), zmap, enemy,
                      budget=m.budget, max_hexes=m.max_hexes, zoc=m.zoc, same_only=same_only, fresh=m.fresh,
-                     at_start=m.at_start, stops=_STOPS)
+                     at_start=m.at_start, stops=movement_cites(ctx).stops)
 
 
 def check_path(ctx: Any, m: Mover, path: list[str]) -> dict[str, Any]:
@@ -106,4 +96,4 @@ def check_path(ctx: Any, m: Mover, path: list[str]) -> dict[str, Any]:
     path also has ``"refused": {"hex", "reason", "cases"}`` (where and why it stops: 9.8B, 9.2C, 7.2)."""
     zmap = zoc_lookup(ctx, m.side)
     return zoc_walk(m.start, path, lambda a, b, spent, hexes: step(ctx, m, a, b, spent, hexes, zmap),
-                    budget=m.budget, max_hexes=m.max_hexes, cites=_CITES)
+                    budget=m.budget, max_hexes=m.max_hexes, cites=movement_cites(ctx).walk)

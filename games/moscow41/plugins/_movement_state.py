@@ -18,6 +18,7 @@ from typing import Any
 from casebook.areas import force_march, moving_stack
 from casebook.areas.terrain_costs import weather, zoc_treatment
 from casebook.content.cases import implements
+from casebook.games.moscow41.plugins._area_config import movement_cites
 from casebook.games.moscow41.plugins._movement_costs import is_supplied, move_class, movement_allowance
 from casebook.games.moscow41.plugins._movement_paths import Mover
 from casebook.games.moscow41.plugins._rule_refusals import memo_allowed
@@ -137,11 +138,6 @@ def replace_units(ctx: Any, old: str, new: Sequence[str], mp_cost: int = 0) -> N
     moving_stack.replace_unit(ctx, PLUGIN, ("moved", "react", "railed"), old, new, mp_cost, flags=("supplied",))
 
 
-#: the cases the force march fatigue roll cites (9.6C), its result (applied at once, 9.6F) and a
-#: loss it inflicts (9.6D)
-_FATIGUE_CITES = {"roll": ("9.6C",), "result": ("9.6C", "9.6F"), "loss": ("9.6D",)}
-
-
 @implements("9.6C", "9.6D", "9.6E", "9.6F", "9.6B")
 def fatigue_roll(ctx: Any, units: list[str], supplied: Mapping[str, bool]) -> dict[str, Any]:
     """The force march fatigue roll (9.6C), the shared :func:`casebook.areas.force_march.fatigue_roll`:
@@ -152,5 +148,5 @@ def fatigue_roll(ctx: Any, units: list[str], supplied: Mapping[str, bool]) -> di
     ``{"roll", "drm", "modified", "fatigued": bool, "effects", "cases"}``."""
     temperature, ground = weather(ctx)
     facts = {"ground": ground, "temperature": temperature, "supplied": all(supplied.get(u, True) for u in units)}
-    return force_march.fatigue_roll(ctx, units, facts, fails_at=1, cites=_FATIGUE_CITES,
+    return force_march.fatigue_roll(ctx, units, facts, fails_at=1, cites=movement_cites(ctx).fatigue,
                                     source="movement.fatigue_roll")

@@ -27,10 +27,12 @@ from casebook.games.moscow41.plugins import _command_steps as steps
 from casebook.games.moscow41.plugins._area_config import COMMAND
 from casebook.games.moscow41.plugins._rule_refusals import memo_allowed
 
-__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "command_answer", "clear_activation", "activated_by"]
+__all__ = ["REQUIRES", "CONFIG", "STATE_SCHEMA", "QUESTIONS", "command_answer", "clear_activation", "activated_by"]
 
 #: What the pack must hold for this plugin (src/casebook/content/requires.py; checked by ``casebook lint``).
 REQUIRES = {"quantities": ["hq_activation_limit", "hq_support_limit", "ip_cost"]}
+#: The configs it reads (src/casebook/content/packconfig.py): config/command.yaml.
+CONFIG = {"command": steps.CommandConfig}
 
 #: question -> usage line, for `casebook ask` (see docs/ask/command.md)
 QUESTIONS: dict[str, str] = {"command": "command UNIT — is the unit in command, of which HQs (8.0-8.4)"}

@@ -31,10 +31,12 @@ from casebook.core.state import HEX_RE
 from . import _fortification_build as build
 from . import _fortification_effects as fx
 
-__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "fortification_answer", "unit_facts"]
+__all__ = ["REQUIRES", "CONFIG", "STATE_SCHEMA", "QUESTIONS", "fortification_answer", "unit_facts"]
 
 #: What the pack must hold for this plugin (src/casebook/content/requires.py; checked by ``casebook lint``).
 REQUIRES = {"quantities": ["fort_cost", "fp_income"]}
+#: The configs it reads (src/casebook/content/packconfig.py): config/fieldworks.yaml.
+CONFIG = fx.CONFIG
 
 #: question -> usage line, for `casebook ask` (see docs/ask.md)
 QUESTIONS: dict[str, str] = {
@@ -98,7 +100,7 @@ def unit_facts(ctx: Any, uid: str) -> dict[str, Any]:
     """Facts of a unit: ``hedgehog`` (in hedgehog formation: -1 DRM when attacked, 14.4C, and
     halved when attacking, 14.4D, both in ``combat.rules``) and ``hedgehog_ignores_retreat`` (it
     may ignore R results, 14.4C)."""
-    return fw.formation_facts(ctx, fx.WORKS, uid, ("hedgehog", "hedgehog_ignores_retreat"))
+    return fw.formation_facts(ctx, fx.works(ctx), uid, ("hedgehog", "hedgehog_ignores_retreat"))
 
 
 @hookimpl
@@ -122,7 +124,7 @@ def fortification_answer(ctx: Any, hex_: str, attackers: list[str] | None = None
     QuestionError for a hex off the map."""
     built = build.build_answer(ctx, hex_)  # first: QuestionError for a label that is no hex
     out = {"hex": hex_, "fortification": fx.fortification_info(ctx, hex_), "build": built,
-           "fp": {k: ctx.state.track("fp", k) for k in build.FP_KINDS},
+           "fp": {k: ctx.state.track("fp", k) for k in fx.works(ctx).point_kinds},
            "cases": ["14.1B", "14.1C", "14.1D", "14.1E", "14.2A", "14.2B"]}
     if attackers:
         missing = [a for a in attackers if not ctx.state.has_unit(a)]

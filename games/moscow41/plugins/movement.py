@@ -21,7 +21,7 @@ from pydantic import ConfigDict, Field
 from typing_extensions import TypedDict
 
 from casebook.areas import terrain_costs as terrain
-from casebook.areas._movement_reach import case_order
+from casebook.areas._movement_reach import MovementCites, case_order
 from casebook.areas.movement import path_hexes, stack_for
 from casebook.areas.moving_stack import mark_moved
 from casebook.areas.rail import capacity_left, rail_templates
@@ -45,13 +45,16 @@ from casebook.games.moscow41.plugins._movement_state import (
 )
 from casebook.script import AskedFacts
 
-__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "reach_answer", "move_answer", "stack_for", "rail_attack_allowed"]
+__all__ = ["REQUIRES", "CONFIG", "STATE_SCHEMA", "QUESTIONS", "reach_answer", "move_answer", "stack_for", "rail_attack_allowed"]
 
 #: What the pack must hold for this plugin (src/casebook/content/requires.py; checked by ``casebook lint``).
 REQUIRES = {
     "tables": ["tec_prohibited", "zoc_chart"],
     "quantities": ["force_march_drm", "ip_cost", "ma", "move_cost", "rail_capacity", "tec_column", "zoc_column"],
 }
+#: The configs it reads (src/casebook/content/packconfig.py): config/movement.yaml, the cases
+#: the movement searches and the force march roll cite.
+CONFIG = {"movement": MovementCites}
 
 #: question -> usage line, for `casebook ask` (see docs/ask/reach.md, docs/ask/move.md)
 QUESTIONS: dict[str, str] = {

@@ -3,12 +3,13 @@
 Action ``soviet: drop unit=s-201ab hex=2540`` in the Soviet Replacement and Reinforcement Step
 (15.1B: a paratroop reinforcement either enters normally or waits off the map to be dropped).
 The procedure is the shared area ``airdrop`` (src/casebook/areas/airdrop.py) configured here with
-Moscow '41's names (:data:`AIRDROP`): the asterisked rows of ``tables/reinforcements.yaml``
-(``drop: true``, 15.1A), the ``paratroop_drop`` lines and the quantities of
-``games/moscow41/rules/paratroops.rules`` (15.0-15.4), the ``scatter`` marker and the
-``scattered`` unit flag. What stays here: when the area acts (the step, the Soviet turn's start,
-15.3A), which actions are acting or attacking (15.3B-C), the loss steps of 11.3C a scatter costs
-(15.3C), taking a dropped unit off the schedule (15.1B), and the ``drop`` question.
+Moscow '41's names (``config/paratroops.yaml``, :func:`drop_config`): the asterisked rows of
+``tables/reinforcements.yaml`` (``drop: true``, 15.1A), the ``paratroop_drop`` lines and the
+quantities of ``games/moscow41/rules/paratroops.rules`` (15.0-15.4), the ``scatter`` marker and
+the ``scattered`` unit flag; the config also names the step of a drop and which actions are acting
+or attacking (15.3B-C). What stays here: when the area acts (the Soviet turn's start, 15.3A), the
+loss steps of 11.3C a scatter costs (15.3C), taking a dropped unit off the schedule (15.1B), and
+the ``drop`` question.
 
 A scattered unit's automatic fatigue (14.4D2) is set by the fortification plugin after the action.
 """
@@ -24,13 +25,14 @@ from typing_extensions import TypedDict
 from casebook.areas import airdrop
 from casebook.areas.reinforcement import due_turn
 from casebook.content.cases import implements
+from casebook.content.packconfig import config_reader
 from casebook.core.actions import Action
 from casebook.core.errors import QuestionError
 from casebook.core.hooks import Refusal, hookimpl
 
 from ._area_config import phasing
 
-__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "AIRDROP", "lose_step", "take_off_schedule",
+__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "CONFIG", "drop_config", "lose_step", "take_off_schedule",
            "casebook_legal_actions", "casebook_validate_action", "casebook_apply_action",
            "casebook_step_start", "casebook_supply", "casebook_zoc_sources", "drop_answer", "casebook_answer"]
 
@@ -44,11 +46,6 @@ QUESTIONS: dict[str, str] = {
 }
 
 PLUGIN = "paratroops"
-REINFORCEMENT_STEP = "replacement_reinforcement"
-#: kinds by which a unit moves, attacks or reacts (15.3B); those of them that attack a hex (15.3C)
-ACTING_KINDS = frozenset({"move", "force-march", "rail-move", "react-move", "react", "attack",
-                          "overrun", "advance", "retreat"})
-ATTACK_KINDS = frozenset({"attack", "overrun"})
 _HEX_ARGS = ("hex", "to", "into", "path", "hexes")
 
 
@@ -92,11 +89,11 @@ def take_off_schedule(ctx: Any, uid: str) -> None:
         st.set_plugin_data("reinforcement", rec)
 
 
-#: Moscow '41's airdrop: the names the shared area reads.
-AIRDROP = airdrop.Airdrop(
-    plugin=PLUGIN, table="reinforcements", flag="drop", permission="paratroop_drop", noun="paratroop",
-    flag_name="scattered", marker="scatter", due=lambda ctx, row: due_turn(ctx, "reinforcements", dict(row)),
-    lose_step=lose_step, on_drop=take_off_schedule)
+#: The configs it reads (src/casebook/content/packconfig.py): config/paratroops.yaml, the shared
+#: area's ``Airdrop`` with Moscow '41's names (``drop_config(ctx)``) and the functions above.
+CONFIG = {"paratroops": airdrop.AIRDROP_CONFIG}
+drop_config = config_reader("paratroops", airdrop.AIRDROP_CONFIG, airdrop.Airdrop, due=lambda ctx, row: due_turn(
+    ctx, "reinforcements", dict(row)), lose_step=lose_step, on_drop=take_off_schedule)
 
 
 @hookimpl
@@ -104,26 +101,27 @@ def casebook_legal_actions(ctx: Any, phase: str, step: str) -> list[Action]:
     """In the phasing side's Replacement and Reinforcement Step: one ``drop`` per eligible unit of
     the side and target hex, unless a unit was already dropped this turn (15.1C)."""
     side = phasing(ctx, phase)
-    if step != REINFORCEMENT_STEP or side is None or str(ctx.state.turn) in airdrop.data(ctx, AIRDROP)["drops"]:
+    if step != drop_config(ctx).step or side is None or str(ctx.state.turn) in airdrop.data(ctx, drop_config(ctx))["drops"]:
         return []
-    units = airdrop.eligible_units(ctx, AIRDROP, side)
+    units = airdrop.eligible_units(ctx, drop_config(ctx), side)
     if not units:
         return []
-    return [Action.make("drop", side, unit=u, hex=h) for u in units for h in airdrop.drop_targets(ctx, AIRDROP, side)]
+    return [Action.make("drop", side, unit=u, hex=h) for u in units for h in airdrop.drop_targets(ctx, drop_config(ctx), side)]
 
 
 @hookimpl
 def casebook_validate_action(ctx: Any, action: Any) -> list[Refusal]:
     """Refuse an illegal drop (the ``paratroop_drop`` lines) or step, and any action a scattered
     paratroop forbids (15.3B-C)."""
-    acting = airdrop.action_units(ctx, action) if action.kind in ACTING_KINDS else []
-    hexes = list(action.values_of(*_HEX_ARGS)) if action.kind in ACTING_KINDS else []
+    cfg = drop_config(ctx)
+    acting = airdrop.action_units(ctx, action) if action.kind in cfg.acting_kinds else []
+    hexes = list(action.values_of(*_HEX_ARGS)) if action.kind in cfg.acting_kinds else []
     out = [Refusal(why, cases, source=PLUGIN) for why, cases in
-           airdrop.scatter_refusals(ctx, AIRDROP, action, acting, hexes, action.kind in ATTACK_KINDS)]
+           airdrop.scatter_refusals(ctx, cfg, action, acting, hexes, action.kind in cfg.attack_kinds)]
     if action.kind == "drop":
-        if ctx.state.step != REINFORCEMENT_STEP:
-            out.append(Refusal("paratroops drop in the Replacement and Reinforcement Step", ("15.1B",), source=PLUGIN))
-        ok, cases, _ = airdrop.drop_verdict(ctx, AIRDROP, action.side, str(action.get("unit", "")),
+        if ctx.state.step != cfg.step:
+            out.append(Refusal(cfg.step_refusal, cfg.step_cases, source=PLUGIN))
+        ok, cases, _ = airdrop.drop_verdict(ctx, drop_config(ctx), action.side, str(action.get("unit", "")),
                                             str(action.get("hex", "")))
         if not ok:
             out.append(Refusal(f"{action.get('unit')} cannot be dropped on {action.get('hex')}", cases, source=PLUGIN))
@@ -135,26 +133,26 @@ def casebook_apply_action(ctx: Any, action: Any) -> Any:
     """Apply a ``drop`` (15.2)."""
     if action.kind != "drop":
         return None
-    return airdrop.apply_drop(ctx, AIRDROP, str(action.get("unit")), str(action.get("hex")))
+    return airdrop.apply_drop(ctx, drop_config(ctx), str(action.get("unit")), str(action.get("hex")))
 
 
 @hookimpl
 def casebook_step_start(ctx: Any, phase: str, step: str) -> None:
     """At the beginning of the Soviet turn (its IP Collection Step) lift last turn's scatter (15.3A)."""
     if step == "ip_collection" and phasing(ctx, phase) == "soviet":
-        airdrop.lift_scatter(ctx, AIRDROP, "soviet")
+        airdrop.lift_scatter(ctx, drop_config(ctx), "soviet")
 
 
 @hookimpl(tryfirst=True)
 def casebook_supply(ctx: Any, unit: str) -> dict[str, Any] | None:
     """15.4A: in supply on the drop turn; None otherwise (the supply plugin answers)."""
-    return airdrop.drop_supply(ctx, AIRDROP, unit)
+    return airdrop.drop_supply(ctx, drop_config(ctx), unit)
 
 
 @hookimpl
 def casebook_zoc_sources(ctx: Any, side: str) -> list[dict[str, Any]]:
     """The own-hex ZOC of scattered paratroops against ``side`` (15.3B), read by the ZOC map."""
-    return airdrop.scattered_zoc(ctx, AIRDROP, side)
+    return airdrop.scattered_zoc(ctx, drop_config(ctx), side)
 
 
 @implements("15.1A", "15.1B", "15.1C", "15.1D", "15.2")
@@ -165,7 +163,7 @@ def drop_answer(ctx: Any, unit: str | None = None, hex_: str | None = None) -> d
     (15.2), "cases"}``. ``offered`` and ``verdict`` are play's: its legal actions and every
     validator of the ``drop`` action."""
     offered = casebook_legal_actions(ctx, ctx.state.phase or "", ctx.state.step or "")
-    out = airdrop.drop_answer(ctx, AIRDROP, "soviet", offered, unit, hex_)
+    out = airdrop.drop_answer(ctx, drop_config(ctx), "soviet", offered, unit, hex_)
     verdict = out.pop("verdict", None)
     out.update(on_target="a roll of 6 (rule drop_outcome); any other roll scatters (15.2, 15.3)",
                cases=["15.1A", "15.1B", "15.1C", "15.1D", "15.2"])

@@ -25,6 +25,7 @@ from typing_extensions import TypedDict
 
 from casebook.areas import unit_points
 from casebook.content.cases import implements
+from casebook.content.packconfig import config_reader
 from casebook.core.actions import Action
 from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import parse_hex
@@ -32,7 +33,7 @@ from casebook.core.hooks import Refusal, hookimpl
 
 from ._area_config import phasing
 
-__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "MARKER", "TALLY", "markers", "enemy_distance",
+__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "CONFIG", "tally", "markers", "enemy_distance",
            "remove_markers_entered", "casebook_legal_actions", "casebook_validate_action",
            "casebook_apply_action", "casebook_after_action", "casebook_step_end",
            "partisans_answer", "casebook_answer"]
@@ -46,28 +47,20 @@ QUESTIONS: dict[str, str] = {
                  "marker may be placed now (16.1-16.3)",
 }
 PLUGIN = "partisans"
-MARKER = "partisan"
 #: the distance of ``partisan_enemy_distance`` when there is no enemy unit (facts.yaml)
 FAR = 999
-RECOVERY_STEP = "recovery"
-#: German movement actions (16.3B)
-MOVEMENT_KINDS = frozenset({"move", "force-march", "rail-move", "react-move"})
 
 
-#: Moscow '41's names for the shared area ``unit_points``: the Soviets remove remnants in their
-#: Recovery Step (16.1A-B; those out of supply too, 16.1B and 5.5B-C) for Partisan points.
-TALLY = unit_points.Tally(
-    plugin=PLUGIN, side="soviet", unit_class="remnant", step=RECOVERY_STEP, action="disband-remnant",
-    track="partisans", points="partisan_points_gained", count_fact="remnants_disbanded",
-    cases_disband=("16.1A", "16.1B"), cases_unsupplied=("16.1B", "5.5B"),
-    disbanded=("remnant-disbanded", "partisans.disband"),
-    unsupplied=("remnants-oos-removed", "partisans.remove_oos_remnants"),
-    awarded=("partisan-points", "partisans.award_points"))
+#: The configs it reads (src/casebook/content/packconfig.py): config/unit_points.yaml, Moscow '41's
+#: names for the shared area ``unit_points`` (remnants given up for Partisan points, 16.1A-B; the
+#: Partisan markers and what removes them, 16.3B-D).
+CONFIG = {"unit_points": unit_points.TALLY_CONFIG}
+tally = config_reader("unit_points", unit_points.TALLY_CONFIG, unit_points.Tally)
 
 
 def markers(ctx: Any) -> list[str]:
     """Hexes of the Partisan markers in play (16.1D)."""
-    return unit_points.markers(ctx, MARKER)
+    return unit_points.markers(ctx, tally(ctx).marker)
 
 
 @implements("16.2")
@@ -83,22 +76,23 @@ def remove_markers_entered(ctx: Any, action: Any) -> list[str]:
     """16.3B: after an action, the ``unit enters hex`` triggers of partisans.rules (a German
     movement action removes the marker of a hex a German unit enters) for every marker hex the
     action's units entered; a removed marker is gone (16.3D). Returns the hexes cleared."""
-    kind = action.kind if action.kind in MOVEMENT_KINDS or action.kind == "overrun" else "other"
-    return unit_points.remove_entered(ctx, MARKER, action, kind, ("16.3B", "16.3D"),
-                                      ("partisan-removed", "partisans.remove_markers_entered"))
+    t = tally(ctx)
+    kind = action.kind if action.kind in t.entering_kinds else "other"
+    return unit_points.remove_entered(ctx, t.marker, action, kind, t.entered_cases, t.entered)
 
 
 @hookimpl
 def casebook_legal_actions(ctx: Any, phase: str, step: str) -> list[Action]:
     """Soviet Recovery Step: ``disband-remnant`` per remnant (``place-partisan`` is a declared
     action: the ``declared_actions`` plugin lists it)."""
-    return unit_points.offers(ctx, TALLY, phasing(ctx, phase), step)
+    return unit_points.offers(ctx, tally(ctx), phasing(ctx, phase), step)
 
 
 @hookimpl
 def casebook_validate_action(ctx: Any, action: Any) -> list[Refusal]:
     """Refuse a ``disband-remnant`` of anything but a Soviet remnant in the Recovery Step (16.1B)."""
-    why = unit_points.refusal(ctx, TALLY, action) if action.kind == TALLY.action else None
+    t = tally(ctx)
+    why = unit_points.refusal(ctx, t, action) if action.kind == t.action else None
     return [Refusal(why[0], why[1], PLUGIN)] if why else []
 
 
@@ -106,7 +100,8 @@ def casebook_validate_action(ctx: Any, action: Any) -> list[Refusal]:
 @implements("16.1A", "16.1B")
 def casebook_apply_action(ctx: Any, action: Any) -> Any:
     """Apply ``disband-remnant`` (16.1A-B: counted for partisan points)."""
-    return unit_points.disband(ctx, TALLY, str(action.get("unit"))) if action.kind == TALLY.action else None
+    t = tally(ctx)
+    return unit_points.disband(ctx, t, str(action.get("unit"))) if action.kind == t.action else None
 
 
 @hookimpl
@@ -124,14 +119,15 @@ def casebook_step_end(ctx: Any, phase: str, step: str) -> None:
     removed marker must be bought again, 16.3D). Runs before the supply plugin's OOS marking
     (tryfirst), so OOS remnants and voluntary disbandments count together (5.5C: "these can be
     combined")."""
-    if step != RECOVERY_STEP:
+    t = tally(ctx)
+    if step != t.step:
         return
     side = phasing(ctx, phase)
-    if side == TALLY.side:
-        unit_points.remove_unsupplied(ctx, TALLY)
-        unit_points.award_points(ctx, TALLY)
+    if side == t.side:
+        unit_points.remove_unsupplied(ctx, t)
+        unit_points.award_points(ctx, t)
     if side is not None:
-        unit_points.remove_unkept(ctx, MARKER, side, ("partisan-removed", "partisans.remove_all_markers"))
+        unit_points.remove_unkept(ctx, t.marker, side, t.unkept)
 
 
 @implements("16.1C", "16.1D", "16.2", "16.3A")
@@ -140,7 +136,7 @@ def partisans_answer(ctx: Any, hex_: str | None = None) -> dict[str, Any]:
     16.3A], "placeable": [hexes play offers a ``place-partisan`` for now], "verdict": {"hex",
     "allowed", "enemy_distance", "refusals"} (with HEX), "cases"}`` — ``placeable`` and ``verdict``
     are play's: its legal actions and every validator of the ``place-partisan`` action."""
-    out = unit_points.marker_answer(ctx, MARKER, "partisans", "place-partisan", "soviet", hex_)
+    out = unit_points.marker_answer(ctx, tally(ctx).marker, "partisans", "place-partisan", "soviet", hex_)
     verdict = out.pop("verdict", None)
     out["cases"] = ["16.1C", "16.1D", "16.2", "16.3A"]
     if verdict is not None:

@@ -4,7 +4,7 @@ It wraps ``casebook_combat`` (the `combat` plugin rolls and reads the CRT; this 
 the cell) with the shared results procedure (``casebook.areas._results_stages``: fatigue and
 its negation for 1 IP, 11.1; attacker losses, the defender's choice of retreat and/or losses,
 11.0B, 11.2; remnants, 11.3; HQs in combat, 10.6; the advance after combat, 11.4), configured
-by :data:`SETUP`: the cases of its steps that no line of results.rules states, and the hedgehog
+by :func:`setup` (``config/results.yaml``): the cases of its steps that no line of results.rules states, and the hedgehog
 that ignores an R (14.4C). What a result does is read from the rule scripts (results.rules,
 initiative.rules). Inside a combat step and in an overrun (9.5A) the deciding side chooses
 (actions ``negate-fatigue``, ``take-losses``, ``retreat``, ``advance``, held pending in
@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from casebook.areas._results_losses import apply_loss
-from casebook.areas._results_retreat import ResultsSetup, retreat_question
+from casebook.areas._results_retreat import RESULTS_CONFIG, ResultsSetup, retreat_question
 from casebook.areas._results_stages import (
     STATE_SCHEMA,
     apply_choice,
@@ -30,10 +30,11 @@ from casebook.areas._results_stages import (
     validate_choice,
 )
 from casebook.content.cases import implements
+from casebook.content.packconfig import config_reader
 from casebook.core.errors import QuestionError
 from casebook.core.hooks import hookimpl
 
-__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "SETUP", "retreat_answer", "apply_outcome", "parse_result"]
+__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "CONFIG", "setup", "retreat_answer", "apply_outcome", "parse_result"]
 
 #: What the pack must hold for this plugin (src/casebook/content/requires.py; checked by ``casebook lint``).
 REQUIRES = {"quantities": ["ip_cost"]}
@@ -43,18 +44,10 @@ QUESTIONS = {"retreat": "retreat UNIT --hexes N [--path HEX,…] — the legal r
 _PLUGIN = "results"
 _KINDS = ("negate-fatigue", "take-losses", "retreat", "advance")
 
-#: The results procedure as Moscow '41 configures it: the cases of the steps no results.rules
-#: line states (a retreat step refused: 11.2A-D, 7.5A, 9.2A; the effects and choices of a
-#: result: 11.0B, 11.1, 11.3A, 11.4B-D, 10.6; all of it applied before the next combat: 10.0F;
-#: the rest the area reads from the lines) and the hedgehog (unit flag or marker) that lets a
-#: stack ignore an R (14.4C).
-SETUP = ResultsSetup(plugin=_PLUGIN, hold_marks=("hedgehog",), cites={
-    "revisit": ("11.2A", "11.2D"), "enemy": ("11.2B",), "ezoc": ("11.2B", "7.5A"), "terrain": ("11.2B", "9.2A"),
-    "retreat_hq": ("10.6B",), "hq_alone": ("10.6A",),
-    "fatigue_negated": ("11.1A", "11.1B"), "fatigue_target": ("11.0B",), "fatigue_template": ("11.0B", "11.1C"),
-    "loss_order": ("11.0B",), "loss_eliminated": ("11.3A",), "loss_hq_last": ("10.6B",),
-    "advance_stacking": ("11.4B",), "advance_path": ("11.4B", "11.4C", "11.4D"),
-    "results": ("10.0F",), "no_choice": ("10.0F",)})
+#: The configs it reads (src/casebook/content/packconfig.py): config/results.yaml, the cases of
+#: the steps no results.rules line states and the hedgehog that lets a stack ignore an R (14.4C).
+CONFIG = {"results": RESULTS_CONFIG}
+setup = config_reader("results", RESULTS_CONFIG, ResultsSetup)
 
 
 @implements("11.0A", "11.0B")
@@ -86,7 +79,7 @@ def apply_outcome(ctx: Any, outcome: dict[str, Any], interactive: bool) -> dict[
     before any other combat (10.0F); decisions are left pending when ``interactive``
     (``outcome["pending"]`` is then True)."""
     record = start_stages(ctx, outcome, parse_result(outcome["result"]))
-    return run_stages(ctx, SETUP, record, interactive, outcome)
+    return run_stages(ctx, setup(ctx), record, interactive, outcome)
 
 
 @hookimpl(wrapper=True)
@@ -107,7 +100,7 @@ def casebook_decider(ctx, phase, step):
 
 @hookimpl
 def casebook_legal_actions(ctx, phase, step):
-    return choices(ctx, SETUP)
+    return choices(ctx, setup(ctx))
 
 
 @implements("10.0F")
@@ -116,37 +109,37 @@ def only_result_choices(ctx, phase, step):
     """10.0F "Immediately apply the results of the combat": while a result awaits a player's
     choice (an overrun's in the Movement Step too), its choices are the only legal actions."""
     lists = yield
-    return [choices(ctx, SETUP)] if decider_side(ctx) else lists
+    return [choices(ctx, setup(ctx))] if decider_side(ctx) else lists
 
 
 @hookimpl(wrapper=True, specname="casebook_action_templates")
 def only_result_templates(ctx, phase, step):
     """10.0F: while a result awaits a choice, only its templates are offered."""
     lists = yield
-    return [choice_templates_now(ctx, SETUP)] if decider_side(ctx) else lists
+    return [choice_templates_now(ctx, setup(ctx))] if decider_side(ctx) else lists
 
 
 @hookimpl
 def casebook_validate_action(ctx, action):
-    return validate_choice(ctx, SETUP, action)
+    return validate_choice(ctx, setup(ctx), action)
 
 
 @hookimpl
 def casebook_action_templates(ctx, phase, step):
     """Who takes the F or the losses, who advances and where (``_results_choices``)."""
-    return choice_templates_now(ctx, SETUP)
+    return choice_templates_now(ctx, setup(ctx))
 
 
 @hookimpl
 def casebook_apply_action(ctx, action):
     if action.kind not in _KINDS:
         return None
-    return apply_choice(ctx, SETUP, action)
+    return apply_choice(ctx, setup(ctx), action)
 
 
 def retreat_answer(ctx: Any, uid: str, hexes: int, path: list[str] | None = None) -> dict[str, Any]:
     """``retreat UNIT --hexes N [--path …]`` (the shared ``retreat_question``: 11.2, 7.5)."""
-    return retreat_question(ctx, SETUP, uid, hexes, path)
+    return retreat_question(ctx, setup(ctx), uid, hexes, path)
 
 
 @hookimpl

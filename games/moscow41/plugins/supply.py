@@ -21,18 +21,21 @@ from pydantic import ConfigDict
 from typing_extensions import TypedDict
 
 from casebook.areas import supply_trace as trace_
+from casebook.areas.supply_paths import SUPPLY_CONFIG
 from casebook.content.cases import implements
 from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import hookimpl
-from casebook.games.moscow41.plugins._area_config import SUPPLY, is_panzer
+from casebook.games.moscow41.plugins._area_config import is_panzer, supply_paths
 from casebook.games.moscow41.plugins._rule_refusals import memo_allowed
 from casebook.games.moscow41.plugins._supply_recovery import mark_oos
 
-__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "supply_answer", "in_supply", "oos_effects", "record_entry"]
+__all__ = ["REQUIRES", "CONFIG", "STATE_SCHEMA", "QUESTIONS", "supply_answer", "in_supply", "oos_effects", "record_entry"]
 
 #: What the pack must hold for this plugin (src/casebook/content/requires.py; checked by ``casebook lint``).
 REQUIRES = {"quantities": ["move_cost", "supply_path_mp"]}
+#: The configs it reads (src/casebook/content/packconfig.py): config/supply.yaml, what a blocked hex shows.
+CONFIG = {"supply": SUPPLY_CONFIG}
 
 #: question -> usage line, for `casebook ask` (see docs/ask/supply.md)
 QUESTIONS: dict[str, str] = {"supply": "supply UNIT — is the unit in supply now, by which route (5.0-5.7)"}
@@ -96,7 +99,7 @@ def supply_answer(ctx: Any, uid: str) -> dict[str, Any]:
             answer["effects"] = oos_effects(side)
         return answer
 
-    return trace_.answer(SUPPLY, ctx, uid, may_use_hq, compose)
+    return trace_.answer(supply_paths(ctx), ctx, uid, may_use_hq, compose)
 
 
 def in_supply(ctx: Any, uid: str) -> bool:

@@ -99,7 +99,7 @@ def test_11_2B_shortfall_losses_line_sets_the_losses_of_a_short_retreat(m41, tmp
     def short(engine):
         ctx = results_ctx(engine, units)
         FAKE.zoc["soviet"] = around | {"0306", "0205", "0405"}
-        return [(o["path"], o["losses"]) for o in retreat_options(ctx, results.SETUP, ["s1"], "0304", "soviet", 2, ["g1"])]
+        return [(o["path"], o["losses"]) for o in retreat_options(ctx, results.setup(ctx), ["s1"], "0304", "soviet", 2, ["g1"])]
     assert short(m41) == [(["0305"], 1)]
     eng = edited(tmp_path, "results.rules", "  start hexes_short  by 11.2B, 7.5B\n", "  start hexes_short * 2  by 11.2B, 7.5B\n")
     assert short(eng) == [(["0305"], 2)]
@@ -124,7 +124,8 @@ def test_7_5B_a_retreat_short_for_ezocs_takes_the_shortfall_lines_losses(m41, tm
     def short(engine):
         ctx = results_ctx(engine, units)
         FAKE.zoc["soviet"] = ezocs
-        return ctx, [(o["path"], o["losses"], o["cases"]) for o in retreat_options(ctx, results.SETUP, ["s1"], "0304", "soviet", 2, ["g1"])]
+        found = retreat_options(ctx, results.setup(ctx), ["s1"], "0304", "soviet", 2, ["g1"])
+        return ctx, [(o["path"], o["losses"], o["cases"]) for o in found]
     ctx, options = short(m41)
     assert options == [(["0305"], 1, ["11.2B", "11.2C", "7.5B"])]
     [line] = [ln for ln in ctx.quantity("retreat_shortfall_losses", {"hexes_short": 1}).lines if ln.fired]
@@ -186,7 +187,10 @@ def test_11_2C_retreat_rank_lines_order_the_retreats(m41, tmp_path):
     print; with the supply term's sign turned, away from it (west) first — and the bots take the
     first."""
     units = g("g1", "0303") + g("g2", "0403") + s("s1", "0304")
-    best = lambda engine: retreat_options(results_ctx(engine, units), results.SETUP, ["s1"], "0304", "soviet", 2, ["g1", "g2"])[0]
+    def best(engine):
+        ctx = results_ctx(engine, units)
+        return retreat_options(ctx, results.setup(ctx), ["s1"], "0304", "soviet", 2, ["g1", "g2"])[0]
+
     east = best(m41)
     assert east["toward_supply"] and not east["ends_adjacent_to_attacker"] and east["path"][-1][:2] > "03"
     eng = edited(tmp_path, "results.rules", "  supply_distance * 100  by 11.2C\n", "  supply_distance * -100  by 11.2C\n")

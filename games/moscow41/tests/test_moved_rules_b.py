@@ -380,10 +380,10 @@ def test_15_3A_the_scatter_lasts_the_scripts_turns(m41, tmp_path):
 @pytest.mark.case("15.4A")
 def test_15_4A_the_airdrop_supplies_for_the_scripts_turns(m41, tmp_path):
     from casebook.areas.airdrop import drop_supply as area_drop_supply
-    from casebook.games.moscow41.plugins.paratroops import AIRDROP
+    from casebook.games.moscow41.plugins.paratroops import drop_config
 
     def drop_supply(c, unit):
-        return area_drop_supply(c, AIRDROP, unit)
+        return area_drop_supply(c, drop_config(c), unit)
 
     def supplied_next_turn(engine):
         ctx = _dropped(engine)

@@ -16,19 +16,17 @@ from casebook.games.moscow41.plugins import paratroops
 from games.moscow41.tests._fakes_vp import FAKE, fake_engine
 from tests.conftest import make_ctx
 
-AIRDROP = paratroops.AIRDROP
-
 
 def eligible_units(c):
-    return airdrop.eligible_units(c, AIRDROP)
+    return airdrop.eligible_units(c, paratroops.drop_config(c))
 
 
 def drop_verdict(c, side, unit, hex_):
-    return airdrop.drop_verdict(c, AIRDROP, side, unit, hex_)
+    return airdrop.drop_verdict(c, paratroops.drop_config(c), side, unit, hex_)
 
 
 def lift_scatter(c):
-    return airdrop.lift_scatter(c, AIRDROP, "soviet")
+    return airdrop.lift_scatter(c, paratroops.drop_config(c), "soviet")
 
 
 INF = "class: infantry, size: division, strength: 6, ma: 4"

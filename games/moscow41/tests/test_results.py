@@ -149,12 +149,12 @@ def test_11_2B_retreat_refuses_ezoc_unless_friendly_occupied_and_a_loss_per_hex_
     ctx = pos(g("g1", "0303") + s("s1", "0304") + s("s2", "0305"))
     around = {"0303", "0305", "0203", "0204", "0403", "0404"}
     FAKE.zoc["soviet"] = set(around) | {"0306", "0205", "0405"}
-    opts = retreat_options(ctx, results.SETUP, ["s1"], "0304", "soviet", 2, ["g1"])
+    opts = retreat_options(ctx, results.setup(ctx), ["s1"], "0304", "soviet", 2, ["g1"])
     # 0305 is in an EZOC but held by a friendly division: the only way out; beyond it, EZOC again
     assert [o["path"] for o in opts] == [["0305"]] and opts[0]["losses"] == 1
     FAKE.zoc["soviet"] = set(around)
     ctx2 = pos(g("g1", "0303") + s("s1", "0304") + s("s2", "0305", "class: remnant, strength: 1, ma: 4"))
-    none = retreat_options(ctx2, results.SETUP, ["s1"], "0304", "soviet", 1, ["g1"])
+    none = retreat_options(ctx2, results.setup(ctx2), ["s1"], "0304", "soviet", 1, ["g1"])
     assert none == [{"path": [], "hexes": 0, "losses": 1, "toward_supply": False,
                      "ends_adjacent_to_attacker": True, "cases": ["11.2B", "11.2C", "7.5B"]}]  # a remnant does not cover (7.5A)
     settle(ctx2, "-/R")
@@ -164,7 +164,7 @@ def test_11_2B_retreat_refuses_ezoc_unless_friendly_occupied_and_a_loss_per_hex_
 @pytest.mark.case("11.2C", "11.2D")
 def test_11_2C_retreat_toward_supply_not_next_to_the_attackers(pos):
     ctx = pos(g("g1", "0303") + g("g2", "0403") + s("s1", "0304"))
-    opts = retreat_options(ctx, results.SETUP, ["s1"], "0304", "soviet", 2, ["g1", "g2"])
+    opts = retreat_options(ctx, results.setup(ctx), ["s1"], "0304", "soviet", 2, ["g1", "g2"])
     best = opts[0]
     assert best["toward_supply"] and not best["ends_adjacent_to_attacker"] and best["hexes"] == 2
     assert best["path"][-1][:2] > "03"  # east, toward the Soviet supply edge (5.1C)

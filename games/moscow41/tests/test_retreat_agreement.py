@@ -44,7 +44,7 @@ FULL = [("d1", G_DIV, "0304"), ("r1", G_REG, "0304"), ("g1", G_DIV, "0303")]
 @pytest.mark.case("6.2F", "11.2B")
 def test_6_2F_no_retreat_into_an_overstack_while_another_route_is_open(position):
     ctx = position(pos(FULL))
-    paths = [o["path"] for o in retreat_options(ctx, results.SETUP, ["g1"], "0303", "german", 1)]
+    paths = [o["path"] for o in retreat_options(ctx, results.setup(ctx), ["g1"], "0303", "german", 1)]
     assert ["0304"] not in paths and ["0302"] in paths
     asked = results.retreat_answer(ctx, "g1", 1)
     assert [o["path"] for o in asked["options"]] == paths
@@ -54,6 +54,6 @@ def test_6_2F_no_retreat_into_an_overstack_while_another_route_is_open(position)
 def test_6_2F_the_overstack_is_the_only_route_left(position):
     ring = [(f"s{i}", S_DIV, h) for i, h in enumerate(["0202", "0203", "0302", "0402", "0403"])]
     ctx = position(pos(FULL + ring))
-    paths = [o["path"] for o in retreat_options(ctx, results.SETUP, ["g1"], "0303", "german", 1)]
+    paths = [o["path"] for o in retreat_options(ctx, results.setup(ctx), ["g1"], "0303", "german", 1)]
     assert paths == [["0304"]]
     assert [o["path"] for o in results.retreat_answer(ctx, "g1", 1)["options"]] == [["0304"]]

@@ -163,9 +163,9 @@ def test_kept_step_costs_are_the_movement_hooks_answers(m41, weather):
             rows[u["class"]] = u
     assert {"infantry", "armor", "cavalry", "hq"} <= set(rows)
     from casebook.areas import supply_trace as paths
-    from casebook.games.moscow41.plugins._area_config import SUPPLY
+    from casebook.games.moscow41.plugins._area_config import supply_paths
     for cls, unit in rows.items():
-        costs, ask = paths.step_costs(SUPPLY, ctx, unit), paths.asker(SUPPLY, ctx, unit["id"])
+        costs, ask = paths.step_costs(supply_paths(ctx), ctx, unit), paths.asker(supply_paths(ctx), ctx, unit["id"])
         prohibited = 0
         for (a, b) in index.step_kind:
             answer = ctx.hook.casebook_move_cost(ctx=ctx, units=[unit["id"]], from_hex=hex_label(index.hexes[a]),
@@ -198,9 +198,9 @@ def test_a_move_far_from_the_soviet_paths_reuses_their_searches_and_a_near_one_d
     # westmost such unit; the security divisions at Smolensk sit on the Soviet line network)
     from casebook.areas import supply_trace as paths
     from casebook.core.hexgrid import parse_hex
-    from casebook.games.moscow41.plugins._area_config import SUPPLY
+    from casebook.games.moscow41.plugins._area_config import supply_paths
 
-    lines = {hex_label(h) for h in paths.line_supplied(SUPPLY, ctx, "soviet")}
+    lines = {hex_label(h) for h in paths.line_supplied(supply_paths(ctx), ctx, "soviet")}
 
     def far(u):
         around = {hex_label(n) for n in m41.board.neighbours(parse_hex(u["hex"]))} | {u["hex"]}
@@ -217,7 +217,7 @@ def test_a_move_far_from_the_soviet_paths_reuses_their_searches_and_a_near_one_d
     cold = _fresh(m41).ctx(state.data)
     assert _supply_of(cold, "soviet") == after
     # now onto an empty hex of the Soviet line network: that search must be made anew
-    near = next(hex_label(h) for h in sorted(paths.line_supplied(SUPPLY, moved, "soviet"))
+    near = next(hex_label(h) for h in sorted(paths.line_supplied(supply_paths(moved), moved, "soviet"))
                 if not state.data.units_at(hex_label(h)))
     state.data.move_unit(rear["id"], near)
     moved = state.ctx()
@@ -233,21 +233,21 @@ def test_rows_with_equal_costs_share_one_search_and_it_is_each_units_own(m41):
     October Blitz setup, infantry, cavalry and HQs; armour and mechanized): for every unit on the
     map, the shared search gives the distance and path a search with its own row gives."""
     from casebook.areas import supply_trace as paths
-    from casebook.games.moscow41.plugins._area_config import SUPPLY, move_class
+    from casebook.games.moscow41.plugins._area_config import move_class, supply_paths
     state = Game(m41, "october-blitz").new_initial_state(seed=1)
     ctx = state.ctx()
-    rows = {move_class(ctx, u): paths.search_row(SUPPLY, ctx, u["id"]) for u in state.data.units if u.get("hex")}
+    rows = {move_class(ctx, u): paths.search_row(supply_paths(ctx), ctx, u["id"]) for u in state.data.units if u.get("hex")}
     assert rows["infantry"] == rows["cavalry"] and rows["armor"] == rows["mechanized"]
     assert rows["infantry"] != rows["armor"]  # armour pays more in forest (9.2A)
     index = index_.board_index(ctx)
     for u in state.data.units:
         if not u.get("hex"):
             continue
-        closed, targets, _ = paths.index_sets(SUPPLY, ctx, u["side"])
-        costs, ask = paths.step_costs(SUPPLY, ctx, u), paths.asker(SUPPLY, ctx, u["id"])
+        closed, targets, _ = paths.index_sets(supply_paths(ctx), ctx, u["side"])
+        costs, ask = paths.step_costs(supply_paths(ctx), ctx, u), paths.asker(supply_paths(ctx), ctx, u["id"])
         own = search.multi_source_dijkstra(targets, 8, lambda x: costs.into(x, ask), closed)  # noqa: B023 - called at once, inside the loop
-        shared = paths.reverse_map(SUPPLY, ctx, u["side"], u["id"], 8)
-        here = index.index[SUPPLY.unit_hex(ctx, u["id"])]
+        shared = paths.reverse_map(supply_paths(ctx), ctx, u["side"], u["id"], 8)
+        here = index.index[supply_paths(ctx).unit_hex(ctx, u["id"])]
         assert own[0].get(here) == shared[0].get(here), u["id"]
         if here in own[0]:
             assert search.walk_back(own[1], here) == search.walk_back(shared[1], here)

@@ -20,11 +20,56 @@ from dataclasses import dataclass
 from heapq import heappop, heappush
 from typing import Any
 
-__all__ = ["Row", "zoc_reach", "Step", "Enter", "zoc_step", "zoc_walk", "case_order"]
+from casebook.content.packconfig import Cases, CitedCase, Cites
+from casebook.content.schema_base import Model
+
+from .force_march import FatigueCites
+
+__all__ = ["Row", "zoc_reach", "Step", "Enter", "zoc_step", "zoc_walk", "case_order", "WalkCites", "ReachStops",
+           "MovementCites"]
 
 #: hex label -> ``(neighbour, MP cost or None when prohibited, MP cost from one enemy-ZOC hex to
 #: another for a fluid ZOC or None)`` for each neighbour, in label order
 Row = Callable[[str], Iterable[tuple[str, int | None, int | None]]]
+
+
+class WalkCites(Cites):
+    """The cases each verdict of :func:`zoc_step` and :func:`zoc_walk` cites, as a game configures
+    them (:mod:`casebook.content.packconfig`): a path's hexes (``path``), a hex skipped
+    (``adjacent``), an enemy hex (``enemy``), beyond ``max_hexes``, from one EZOC hex to another
+    (``ezoc_to_ezoc``), on after entering one (``ezoc_stop``), a prohibited hex (``prohibited``),
+    too few MPs (``short``), the fluid and locking costs (``fluid``, ``locking``), the first hex
+    entered by spending all MPs (``all_mp``)."""
+
+    path: Cases
+    adjacent: Cases
+    enemy: Cases
+    max_hexes: Cases
+    ezoc_to_ezoc: Cases
+    ezoc_stop: Cases
+    prohibited: Cases
+    short: Cases
+    fluid: Cases
+    locking: Cases
+    all_mp: Cases
+
+
+class ReachStops(Cites):
+    """What a :func:`zoc_reach` answer's ``"stop"`` cites when a move must end in a hex."""
+
+    all_mp: CitedCase
+    max_hexes: CitedCase
+    ezoc: CitedCase
+
+
+class MovementCites(Model):
+    """A game's cases of the movement searches (a config file, :mod:`casebook.content.packconfig`):
+    each verdict of a path walked (``walk``), a move's forced stop (``stops``), the force march
+    roll (``fatigue``, :func:`casebook.areas.force_march.fatigue_roll`)."""
+
+    walk: WalkCites
+    stops: ReachStops
+    fatigue: FatigueCites
 
 
 def zoc_reach(start: str, row: Row, zmap: Any, enemy: frozenset[str], *, budget: int,

@@ -28,6 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from casebook.content.packconfig import CitedCase, config_model
 from casebook.core.actions import Action
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal
@@ -35,7 +36,7 @@ from casebook.core.hooks import Refusal
 from ._zoc_map import is_combat_unit
 from .retreat import paths_up_to, retreat_judge, side_edge
 
-__all__ = ["ResultsSetup", "retreat_options", "path_refusals", "advance_paths", "refused_path", "supply_target",
+__all__ = ["ResultsSetup", "RESULTS_CONFIG", "retreat_options", "path_refusals", "advance_paths", "refused_path", "supply_target",
            "in_ezoc", "enemy_occupied", "shortfall_losses", "quantity_cases", "permission_cases", "memo_allowed",
            "LINE_CITES",
            "MAX_PATHS", "retreat_question"]
@@ -51,7 +52,7 @@ class ResultsSetup:
     ``hold_marks``: unit flags or marker kinds that let a stack ignore a forced retreat."""
 
     plugin: str
-    cites: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    cites: Mapping[str, tuple[CitedCase, ...]] = field(default_factory=dict)
     hold_marks: tuple[str, ...] = ()
 
     def cases(self, key: str, ctx: Any = None) -> tuple[str, ...]:
@@ -63,6 +64,10 @@ class ResultsSetup:
         for kind, name in LINE_CITES.get(key, ()):
             out += permission_cases(ctx, name) if kind == "lines" else quantity_cases(ctx, name)[0]
         return tuple(dict.fromkeys(out))
+
+
+#: The strict model of a game's ``ResultsSetup`` as YAML (a config file, :mod:`casebook.content.packconfig`).
+RESULTS_CONFIG = config_model(ResultsSetup)
 
 
 #: The cites a game's lines give (unless its ``cites`` name them): ``lines`` of a permission,

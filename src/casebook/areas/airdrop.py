@@ -36,6 +36,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from casebook.content.packconfig import CitedCase, config_model
 from casebook.core.actions import Action
 from casebook.core.dice import roll
 from casebook.core.hexgrid import hex_label, parse_hex, to_cube
@@ -44,7 +45,7 @@ from casebook.script.spatial import distance_field, grid_cubes
 
 from ._zoc_cites import line_cases
 
-__all__ = ["Airdrop", "FAR", "data", "eligible_units", "supplied_hexes", "drop_facts", "drop_verdict",
+__all__ = ["Airdrop", "AIRDROP_PYTHON", "AIRDROP_CONFIG", "FAR", "data", "eligible_units", "supplied_hexes", "drop_facts", "drop_verdict",
            "drop_targets", "unit_record", "apply_drop", "lift_scatter", "drop_supply", "scattered_in",
            "action_units", "scatter_refusals", "scattered_zoc", "drop_answer"]
 
@@ -71,6 +72,20 @@ class Airdrop:
     due: Callable[[Any, Mapping[str, Any]], int]
     lose_step: Callable[[Any, str], str]
     on_drop: Callable[[Any, str], None] = lambda ctx, unit: None
+    #: what the game's plugin checks around the area's calls: the step of a drop and the refusal
+    #: (message, cases) of a drop in another; the action kinds by which a unit acts, and those of
+    #: them that attack a hex (what :func:`scatter_refusals` is asked about)
+    step: str = ""
+    step_refusal: str = ""
+    step_cases: tuple[CitedCase, ...] = ()
+    acting_kinds: frozenset[str] = frozenset()
+    attack_kinds: frozenset[str] = frozenset()
+
+
+#: The fields a game gives in Python (functions); the strict model of the rest as YAML (a config
+#: file, :mod:`casebook.content.packconfig`).
+AIRDROP_PYTHON = ("due", "lose_step", "on_drop")
+AIRDROP_CONFIG = config_model(Airdrop, python=AIRDROP_PYTHON)
 
 
 def _uid(u: Mapping[str, Any]) -> str:

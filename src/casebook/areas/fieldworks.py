@@ -31,12 +31,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from casebook.content.packconfig import CitedCase, config_model
 from casebook.core.actions import Action
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal
 
-__all__ = ["Works", "data", "save", "has_marker", "collect_points", "expire_points", "payment", "build_work", "printed_protecting",
-           "printed_facing", "work_info", "attack_facts", "entered_hexes", "destroy_entered", "note_acted", "acted",
+__all__ = ["Works", "WORKS_CONFIG", "data", "save", "has_marker", "collect_points", "expire_points", "payment",
+           "build_work", "printed_protecting", "printed_facing", "work_info", "attack_facts", "entered_hexes",
+           "destroy_entered", "note_acted", "acted",
            "action_units", "formation_stack", "formation_refusals", "apply_formation", "formation_offers",
            "formation_facts", "move_refusals", "forbidding"]
 
@@ -81,9 +83,13 @@ class Works:
     attack_kinds: tuple[str, ...]
     march_kind: str
     advance_kind: str
-    cases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    cases: Mapping[str, tuple[CitedCase, ...]] = field(default_factory=dict)
     texts: Mapping[str, str] = field(default_factory=dict)
     events: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+
+
+#: The strict model of a game's ``Works`` as YAML (a config file, :mod:`casebook.content.packconfig`).
+WORKS_CONFIG = config_model(Works)
 
 
 def data(ctx: Any, w: Works) -> dict[str, Any]:

@@ -19,12 +19,22 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from casebook.content.packconfig import Cases, Cites
 from casebook.core.dice import roll
 from casebook.core.trace import Trace
 
 from ._results_losses import decided
 
-__all__ = ["fatigue_roll"]
+__all__ = ["fatigue_roll", "FatigueCites"]
+
+
+class FatigueCites(Cites):
+    """The cases :func:`fatigue_roll` cites, as a game configures them
+    (:mod:`casebook.content.packconfig`): the roll, its result (with the modifier's), a loss."""
+
+    roll: Cases
+    result: Cases
+    loss: Cases
 
 #: A ``force_march_fatigue`` value -> the word of the trace's ``effects``.
 _EFFECT_WORD = {"fatigue": "fatigued"}

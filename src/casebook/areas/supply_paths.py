@@ -29,16 +29,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from casebook.content.packconfig import CitedCase, config_model
 from casebook.core.hexgrid import Hex, hex_label, parse_hex
 
 from . import _supply_search as index_
 from . import supply as area
 from .search import path_within
 
-__all__ = ["SupplyPaths", "source_cases"]
+__all__ = ["SupplyPaths", "SUPPLY_CONFIG", "SUPPLY_PYTHON", "source_cases"]
 
 #: ``(reason, cases)`` of a hex a path cannot pass.
-Reason = tuple[str, tuple[str, ...]]
+Reason = tuple[str, tuple[CitedCase, ...]]
 
 
 def source_cases(ctx: Any, kind: str) -> tuple[str, ...]:
@@ -224,3 +225,10 @@ class SupplyPaths:
         if not unit.get("hex"):
             raise KeyError(f"unit {uid!r} is not on a map hex")
         return parse_hex(unit["hex"])
+
+
+#: What a game gives in Python (functions, and what the caches depend on); the rest is data.
+SUPPLY_PYTHON = ("name", "fields", "opens", "row", "fallback", "keep")
+#: The strict model of a ``SupplyPaths``'s data as YAML (a config file, :mod:`casebook.content.packconfig`):
+#: the reasons a blocked hex shows and the permissions that may let a path pass.
+SUPPLY_CONFIG = config_model(SupplyPaths, python=SUPPLY_PYTHON)

@@ -22,10 +22,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from casebook.content.packconfig import CitedCase, config_model
 from casebook.core.actions import Action
 from casebook.script.effects import unit_entered
 
-__all__ = ["Tally", "markers", "offers", "refusal", "disband", "remove_unsupplied", "award_points",
+__all__ = ["Tally", "TALLY_CONFIG", "markers", "offers", "refusal", "disband", "remove_unsupplied", "award_points",
            "remove_entered", "remove_unkept", "marker_answer"]
 
 
@@ -46,11 +47,23 @@ class Tally:
     track: str
     points: str
     count_fact: str
-    cases_disband: tuple[str, ...]
-    cases_unsupplied: tuple[str, ...]
+    cases_disband: tuple[CitedCase, ...]
+    cases_unsupplied: tuple[CitedCase, ...]
     disbanded: tuple[str, str]
     unsupplied: tuple[str, str]
     awarded: tuple[str, str]
+    #: the markers the side places and what removes them (:func:`remove_entered`,
+    #: :func:`remove_unkept`): the marker kind, the action kinds whose units remove one they
+    #: enter (others count as ``other``), the cases and the ``(kind, source)`` of those events
+    marker: str = ""
+    entering_kinds: frozenset[str] = frozenset()
+    entered_cases: tuple[CitedCase, ...] = ()
+    entered: tuple[str, str] = ("", "")
+    unkept: tuple[str, str] = ("", "")
+
+
+#: The strict model of a game's ``Tally`` as YAML (a config file, :mod:`casebook.content.packconfig`).
+TALLY_CONFIG = config_model(Tally)
 
 
 def _uid(u: Any) -> str:

@@ -1,7 +1,7 @@
 """The confinement policy: every path a pack, position or trace names stays inside its folder.
 
 A downloaded pack is untrusted input (SECURITY.md). Every file name it gives — the manifest's
-``cases:``, ``map:``, ``tables:``, ``scenarios:``, ``errata:``, ``rules:`` …, an erratum's
+``cases:``, ``map:``, ``tables:``, ``scenarios:``, ``errata:``, ``rules:``, ``config:`` …, an erratum's
 ``file:`` — goes through :func:`confined_path` (or :func:`relpath_problem` for the name alone):
 
 - the name is relative, with ``/`` separators: no leading ``/``, no drive (``C:``), no ``\\``,

@@ -104,6 +104,9 @@ def pack_requirement_problems(pack: Any, rules: Any) -> list[Problem]:
                                locate, has_scripts=has_scripts)
     out += unlisted_plugin_problems(pack, locate)
     out += step_problems(pack, rules)
+    from casebook.content.packconfig import config_problems
+
+    out += config_problems(pack)  # the configs the listed plugins read (casebook.content.packconfig)
     return out + (track_bound_problems(pack.vocabulary.tracks, rules, locate) if has_scripts else [])
 
 

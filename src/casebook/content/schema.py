@@ -83,6 +83,9 @@ _EXPECTED = {
     "model_type": "a mapping",
     "model_attributes_type": "a mapping",
     "list_type": "a list",
+    "tuple_type": "a list",
+    "frozen_set_type": "a list",
+    "set_type": "a list",
     "none_required": "null",
 }
 

@@ -148,6 +148,8 @@ class GameFile(_File):
     plugins: list[PluginName] = []
     rules_dir: str | None = None
     rules: list[RelPath] = []
+    #: a plugin's or area's configuration file by name (:mod:`casebook.content.packconfig`)
+    config: dict[Slug, RelPath] = {}
     vocabulary: VocabularyBlock
     #: area -> step -> cases the shared area cites for that step (src/casebook/areas/_game_cases.py)
     area_cases: dict[Slug, dict[Slug, list[CaseId]]] = {}

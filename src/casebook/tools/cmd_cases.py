@@ -16,6 +16,9 @@ which tests test it, and its status:
 3. errata overlay patches of the pack (``errata:<file>``), each citing its case, and the
    sequence of play's phases, steps and loops (``sequence:<file>``: the kernel's machine runs them).
 
+*Cited by* (``cited_by``): the pack's config files naming the case (``config:<file>``,
+:func:`casebook.content.packconfig.config_citations`); a citation implements nothing.
+
 *Tested by* comes from a static scan of the tests folder (:func:`casebook.content.cases.scan_tests`):
 ``@pytest.mark.case(...)`` marks and test names like ``test_9_6C_...``. Nothing is run.
 Problems found on the way (a plugin that fails to import, scripts that do not compile, marks
@@ -355,8 +358,12 @@ def gather_report(game: str, tests_dir: Path | None, warnings: list[str], own_te
     if unknown_impl:
         warnings.append(f"implemented cases not in the {game} index: {', '.join(unknown_impl)}")
     report = coverage(index, implemented, tested)
+    from casebook.content.packconfig import config_citations
+
+    cited = config_citations(_pack_dir(game), warnings)
     for row in report["cases"]:
         row["implemented_in"] = implemented_in(row["implemented_by"])
+        row["cited_by"] = cited.get(row["case"], [])
     report["summary"]["python_only"] = sum(1 for r in report["cases"] if r["implemented_in"] == ["python"])
     return report
 
@@ -393,5 +400,7 @@ def cases(game: str, as_json: bool, tests_dir: Path | None, only: str | None, pa
             click.echo(f"{'':<{width}}    implemented by: {', '.join(r['implemented_by'])}")
         if r["tested_by"]:
             click.echo(f"{'':<{width}}    tested by: {', '.join(r['tested_by'])}")
+        if r["cited_by"]:
+            click.echo(f"{'':<{width}}    cited by: {', '.join(r['cited_by'])}")
     click.echo(f"implemented {s['implemented']}/{s['total']}, tested {s['tested']}/{s['total']}, "
                f"done {s['done']}/{s['total']}, python-only {s['python_only']}/{s['total']}")
