@@ -54,8 +54,8 @@ def test_kept_printed_facts_of_every_hex_equal_the_maps(m41, blitz):
     for h in m41.board.hexes():
         label = hex_label(h)
         want = _plain_board_facts(m41.board, label)
-        assert ws.board_facts(ctx, build.SITES, label) == want
-        assert ws.board_facts(ctx, build.SITES, label) == want  # kept
+        assert ws.board_facts(ctx, build.sites(ctx), label) == want
+        assert ws.board_facts(ctx, build.sites(ctx), label) == want  # kept
         towns += want["hex_town"] or want["hex_city"]
         roads += want["hex_road"]
         near += want["moscow_distance"] <= 2
@@ -68,14 +68,14 @@ def test_candidates_follow_the_soviet_units_and_keep_the_printed_hexes(m41, blit
     anew: after a Soviet unit moves to a hex off every town and the ring, it is a candidate and
     its old hex (if not printed) no longer is."""
     ctx = blitz.ctx()
-    assert ws.candidates(ctx, build.SITES) == _plain_candidates(ctx)
+    assert ws.candidates(ctx, build.sites(ctx)) == _plain_candidates(ctx)
     unit = next(u for u in blitz.data.units if u.get("side") == "soviet" and u.get("hex")
-                and u["hex"] not in ws.printed_candidates(ctx, build.SITES))
+                and u["hex"] not in ws.printed_candidates(ctx, build.sites(ctx)))
     target = next(hex_label(h) for h in m41.board.hexes()
                   if hex_label(h) not in _plain_candidates(ctx))
     blitz.data.move_unit(unit["id"], target)
     moved = blitz.ctx()
-    got = ws.candidates(moved, build.SITES)
+    got = ws.candidates(moved, build.sites(moved))
     assert got == _plain_candidates(moved) and target in got
 
 
@@ -110,7 +110,7 @@ def test_build_listing_of_a_warm_engine_equals_the_plain_definition_on_a_fresh_o
     cold = _fresh(m41).ctx(st.clone())
     hexes = _plain_candidates(cold)
     empty = [h for h in hexes if not any(u.get("side") == "soviet" for u in cold.state.units_at(h))]
-    supplied = ws.probe_supply(cold, build.SITES, empty)
+    supplied = ws.probe_supply(cold, build.sites(cold), empty)
     want = []
     for h in hexes:
         here = [u["id"] for u in cold.state.units_at(h) if u.get("side") == "soviet"]

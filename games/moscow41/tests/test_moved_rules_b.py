@@ -553,14 +553,14 @@ def test_14_1D_the_hexes_offered_without_a_unit_are_the_build_fort_lines(m41, tm
     to three hexes, the printed candidates gain exactly the hexes three from Moscow off towns."""
     from casebook.areas import worksites as ws
     from casebook.core.game import Game
-    from casebook.games.moscow41.plugins._fortification_build import SITES
+    from casebook.games.moscow41.plugins._fortification_build import sites
 
     state = Game(m41, "october-blitz").new_initial_state(seed=1)
-    two = ws.printed_candidates(state.ctx(), SITES)
+    two = ws.printed_candidates(state.ctx(), sites(state.ctx()))
     wide = edited(m41, tmp_path, "fortification.rules", "moscow_distance <= 2) and not combat_unit_present",
                   "moscow_distance <= 3) and not combat_unit_present")
     ctx = wide.ctx(state.data.clone())
-    three = ws.printed_candidates(ctx, SITES)
+    three = ws.printed_candidates(ctx, sites(ctx))
     added = three - two
     assert two < three and len(added) >= 6
-    assert {ws.board_facts(ctx, SITES, h)["moscow_distance"] for h in added} == {3}
+    assert {ws.board_facts(ctx, sites(ctx), h)["moscow_distance"] for h in added} == {3}
