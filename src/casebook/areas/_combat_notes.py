@@ -18,6 +18,7 @@ nothing and its combat results carry no ``FLAG_noted``.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from casebook.areas._combat_odds import CombatFacts, supplied
@@ -92,7 +93,7 @@ def raise_actions(ctx: Any, step: str) -> list[Action] | None:
             side = ctx.state.unit(uid)["side"]
             if ctx.state.track("ip", side) < ctx.value("ip_cost", {"ip_use": flag, "side": side}):
                 continue
-            facts = AskedFacts({"step": step, "side": side}, {"supplied": lambda uid=uid: supplied(ctx, uid)})
+            facts = AskedFacts({"step": step, "side": side}, {"supplied": partial(supplied, ctx, uid)})
             if ctx.permission(f"raise_{flag}", facts).value:
                 out.append(Action.make(f"raise-{flag}", side, unit=uid))
     return out

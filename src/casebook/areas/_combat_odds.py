@@ -33,9 +33,10 @@ def is_hq(unit: Mapping[str, Any]) -> bool:
 
 def _marker_kinds(ctx: Any) -> dict[Any, set[str]]:
     """hex -> the kinds of the markers in it (once per state version)."""
-    found = ctx.memo.get("combat.marker_kinds")
+    found: dict[str, set[str]] | None = ctx.memo.get("combat.marker_kinds")
     if found is None:
-        found = ctx.memo["combat.marker_kinds"] = {}
+        found = {}
+        ctx.memo["combat.marker_kinds"] = found
         for m in ctx.state.markers:
             found.setdefault(m.get("hex"), set()).add(m.get("kind"))
     return found

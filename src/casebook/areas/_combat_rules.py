@@ -237,7 +237,7 @@ def reaction_cost(ctx: Any, side: str, attackers: Sequence[str]) -> int:
 def support_cost(ctx: Any, side: str, drm: int) -> int:
     """IPs for ``drm`` DRMs of combat support (10.4.2A: script ``ip_cost``), kept per engine:
     the rule scripts and tables do not change during play."""
-    return ctx.kept(("combat.support_cost",), (side, drm), lambda: ctx.value(  # type: ignore[no-any-return]
+    return ctx.kept(("combat.support_cost",), (side, drm), lambda: ctx.value(
         "ip_cost", {"ip_use": "combat_support", "side": side, "support_drm": drm}))
 
 

@@ -227,7 +227,8 @@ def zoc_walk(start: str, path: Sequence[str], step: Callable[[str, str, int, int
     ``"refused": {"hex", "reason", "cases"}`` (where and why it stops). ``cites["path"]`` is
     cited by every walk; after a terminal hex the next is refused citing ``max_hexes``,
     ``all_mp`` or ``ezoc_stop``. Cases sorted by :func:`case_order`."""
-    spent, here, steps, cases = 0, start, [], list(cites["path"])
+    spent, here, cases = 0, start, list(cites["path"])
+    steps: list[dict[str, Any]] = []
     terminal: Step | None = None
     spent_all = False
     for i, b in enumerate(path):

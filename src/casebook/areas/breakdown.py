@@ -238,7 +238,7 @@ def casebook_legal_actions(ctx: Any, phase: str, step: str) -> list[Action]:
     for u in ctx.state.units:
         if not u.get("activated") or u.get("side") != side:  # most units are not activated
             continue
-        key = (side, u.get("class"), u.get("size") or "none")  # _is_piece's key, read once
+        key: tuple[Any, ...] = (side, u.get("class"), u.get("size") or "none")  # _is_piece's key, read once
         # the kept verdict read directly where no event's lines are collected (the listing's hot path)
         piece = kept.get(key) if ctx.event_lines is None else None
         if not (_is_piece(ctx, u, kept) if piece is None else piece):

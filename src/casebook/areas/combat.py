@@ -244,9 +244,9 @@ def casebook_apply_action(ctx, action):
     flag = raise_flag(ctx, action.kind)
     if flag is not None:
         return apply_raise(ctx, action, flag)
-    if action.kind == "support":
-        pending = _pending(ctx)
-        return _resolve_pending(ctx, pending, int(action.get("ips", 0)))
+    waiting = _pending(ctx) if action.kind == "support" else None
+    if waiting is not None:
+        return _resolve_pending(ctx, waiting, int(action.get("ips", 0)))
     return None
 
 
@@ -285,7 +285,7 @@ class _PendingAttack(TypedDict):
     defender_side: str
 
 
-class STATE_SCHEMA(TypedDict, total=False, extra_items=list[str]):  # noqa: N801  (read by core/savecheck.py)
+class STATE_SCHEMA(TypedDict, total=False, extra_items=list[str]):  # type: ignore[call-arg]  # noqa: N801  (PEP 728: mypy does not know extra_items yet; read by core/savecheck.py)
     """``plugin_state.combat``: this phase's attacks and defences (10.1), an attack awaiting the
     defender's support (``pending``), and one list of noted unit ids per flag a game's
     ``note_FLAG`` lines note units for (:mod:`._combat_notes`; key: the flag; any other key

@@ -219,7 +219,7 @@ def slowest_ma(ctx: Any, units: Sequence[Mapping[str, Any]],
         facts = facts_of(u)
         q = ctx.kept(("movement.ma",), tuple(facts.items()), lambda: ctx.quantity("ma", facts))  # noqa: B023
         if best is None or q.value < best[0]:
-            best = (int(q.value), u.get("id") or u.get("counter"), q)
+            best = (int(q.value), str(u.get("id") or u.get("counter")), q)
     if best is None:
         raise ValueError("slowest_ma needs at least one unit")
     ma, uid, q = best

@@ -248,7 +248,7 @@ def withdraw_due(ctx: Any, side: str) -> list[dict[str, Any]]:
     rows = [dict(r) for r in rec.get("owed", []) if r["side"] == side]
     rows += [dict(r) for r in scheduled(ctx, "withdrawals", ctx.state.turn, side)]
     owed = [r for r in rec.get("owed", []) if r["side"] != side]
-    done = []
+    done: list[dict[str, Any]] = []
     for row in rows:
         found = withdrawal_candidates(ctx, row)
         if not found:

@@ -285,7 +285,7 @@ def casebook_validate_action(ctx, action):
     rec = _pending(ctx)
     stage = rec["stages"][0] if rec else None
     what, cases = _awaits(ctx, action.kind)
-    if stage is None or _STAGE_CHOICE.get(stage["kind"]) != action.kind:
+    if rec is None or stage is None or _STAGE_CHOICE.get(stage["kind"]) != action.kind:
         return [Refusal(f"no combat result awaits {what} now", cases, PLUGIN)]
     if action in options(ctx, rec, stage):
         return []
@@ -308,9 +308,8 @@ def casebook_validate_retreat(ctx, action):
 
 @hookimpl
 def casebook_apply_action(ctx, action):
-    if action.kind not in _CHOICES or _pending(ctx) is None:
-        return None
-    return run(ctx, _pending(ctx), True, action)
+    rec = _pending(ctx) if action.kind in _CHOICES else None
+    return None if rec is None else run(ctx, rec, True, action)
 
 
 @hookimpl

@@ -179,7 +179,7 @@ def _buckets(sources: list[int], cutoff: int, neighbours: Callable[[int], Sequen
                 if u not in seen or vu < seen[u]:
                     if vu < d:
                         raise TypeError("negative step cost")
-                    buckets[vu].append(u)  # TypeError unless a whole number
+                    buckets[vu].append(u)  # type: ignore[call-overload]  # TypeError unless a whole number
                     seen[u] = vu
                     pred[u] = v
     return dist, pred

@@ -143,14 +143,15 @@ def stacking_answer(ctx: Any, hex_: str, units: Sequence[Any] | None = None, *,
 
 
 def _answer(ctx: Any, hex_: str, recs: list[Mapping[str, Any]]) -> dict[str, Any]:
-    sides = list(dict.fromkeys(u.get("side") for u in recs)) or [ctx.state.phasing or ctx.pack.vocabulary.side_ids[0]]
+    sides: list[str] = list(dict.fromkeys(str(u.get("side")) for u in recs)) or [ctx.state.phasing or ctx.pack.vocabulary.side_ids[0]]
     kept = ctx.lasting("stacking.points", pause=False)  # read through kept
     what = tuple(ctx.rules.quantities["stacking_points"].code.cases)
     over_cases = (*line_cases(ctx, ("check_stacking",), "forbid"), *line_cases(ctx, ("end_move_overstacked",), "permit"))
     best: dict[str, Any] | None = None
     for side in sides:
         mine = [u for u in recs if u.get("side") == side]
-        rows, cases = [], []
+        rows: list[dict[str, Any]] = []
+        cases: list[str] = []
         for u in mine:
             pts, pc = _points(ctx, kept, u)
             rows.append({"id": u.get("id"), "points": pts})

@@ -61,9 +61,10 @@ def lru_get(cache: dict[Any, Any], key: Any, keep: int) -> tuple[dict[Any, Any],
 def units_by_hex(ctx: Any) -> dict[Hex, list[Mapping[str, Any]]]:
     """Hex -> the units in it, in state order (once per state version, ``ctx.memo``)."""
     key = ("supply", "units_by_hex")
-    found = ctx.memo.get(key)
+    found: dict[Hex, list[Mapping[str, Any]]] | None = ctx.memo.get(key)
     if found is None:
-        found = ctx.memo[key] = {}
+        found = {}
+        ctx.memo[key] = found
         for u in ctx.state.units:
             if u.get("hex"):
                 found.setdefault(parse_hex(u["hex"]), []).append(u)
@@ -139,7 +140,7 @@ def path_blocks(ctx: Any, side: str, *, through_enemy: str, through_ezoc: str,
     out: dict[Hex, Any] = {} if allowed(ctx, through_enemy, {}) else dict.fromkeys(occupied, reasons[0])
     verdicts: dict[bool, bool] = {}  # friendly -> allowed: the same facts give the same verdict
     for h in ezocs:
-        units = by_hex.get(h)
+        units = by_hex.get(h) or []
         friendly = bool(units) and any(u.get("side") == side and opens(u) for u in units)
         passable = verdicts.get(friendly)
         if passable is None:

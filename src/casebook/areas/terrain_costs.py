@@ -79,7 +79,7 @@ def cell_cost(ctx: Any, cls: str, terrain: str, feature: str | None, *, fluid: b
     game's ``move_cost``; None where ``tec_prohibited`` lists the terrain or the feature for
     the row in the column in force."""
     key = (cls, terrain, feature, fluid, overrun)
-    return ctx.kept(_kept(ctx, "terrain_costs.cell"), key,  # type: ignore[no-any-return]
+    return ctx.kept(_kept(ctx, "terrain_costs.cell"), key,
                     lambda: _cell_cost(ctx, cls, terrain, feature, fluid, overrun))
 
 
@@ -126,7 +126,7 @@ def step_cost(ctx: Any, classes: frozenset[str], a: str, b: str, *, fluid: bool 
     """``(mp, via, feature)``: the cheapest way for a stack of chart rows ``classes`` to enter
     ``b`` from adjacent ``a``, each way costing what its slowest row pays; mp None (via
     ``"prohibited"``) where every way is prohibited to some row."""
-    return ctx.kept(_kept(ctx, "terrain_costs.step"), (classes, a, b, fluid, overrun),  # type: ignore[no-any-return]
+    return ctx.kept(_kept(ctx, "terrain_costs.step"), (classes, a, b, fluid, overrun),
                     lambda: _step_cost(ctx, classes, a, b, fluid, overrun))
 
 
@@ -135,9 +135,10 @@ def _step_cost(ctx: Any, classes: frozenset[str], a: str, b: str, fluid: bool,
     best: tuple[int | None, str, str | None] = (None, "prohibited", None)
     for terrain, feature, via in entry_ways(ctx, a, b):
         costs = [cell_cost(ctx, c, terrain, feature, fluid=fluid, overrun=overrun) for c in sorted(classes)]
-        if any(c is None for c in costs):
+        known = [c for c in costs if c is not None]
+        if len(known) < len(costs):
             continue
-        mp = max(costs)
+        mp = max(known)
         if best[0] is None or mp < best[0]:
             best = (mp, via, feature)
     return best
@@ -229,7 +230,7 @@ class _EzocByHex(dict):
         super().__init__()
         self._ctx, self._side = ctx, side
 
-    def get(self, hex_: str, default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, hex_: str, default: Any = None) -> Any:
         if hex_ not in self:
             self[hex_] = ezoc(self._ctx, hex_, self._side)
         return dict.get(self, hex_) or default

@@ -50,6 +50,8 @@ def explain_event(path: Path, seq: int, pack: Path | None = None,
         from casebook.tools.saves import trace_pack, trace_pack_warning
 
         chosen = pack if pack is not None or game is None else trace_pack(path, str(game))
+        if chosen is None:
+            raise click.UsageError("no pack: name one with --pack")
         pack_dir = find_pack(chosen)
         other = (load_yaml(pack_dir / "game.yaml").data or {}).get("id")
         if game is not None and other != game:
