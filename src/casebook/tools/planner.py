@@ -17,7 +17,6 @@ numbers come from the seed and the decision's place in the game), so a bot rebui
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from casebook.core.actions import Action
@@ -297,7 +296,7 @@ class PlannerBot:
         if not origin or view.enemy_next_to(origin) > 0 or origin in guard_hexes(state, self.side):
             return False  # arrived: next to the enemy, or on a guard hex it keeps
         last = state.history[-1] if state.history else None
-        path: Sequence[str] = (last.get("path") or ()) if last is not None and last.kind in _MOVES else ()
+        path: tuple[str, ...] | list[str] = (last.get("path") or ()) if last is not None and last.kind in _MOVES else ()
         if len(path) < FORCE_MARCH_MIN_PATH or path[-1] != origin:
             return False
         units = [u for u in state.data.units_at(origin) if u.get("side") == self.side]
