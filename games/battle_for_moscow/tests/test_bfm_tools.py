@@ -38,11 +38,13 @@ def test_render_draws_the_bfm_map_with_its_own_legend(repo_root, tmp_path):
 
 
 def test_ask_attack_cites_bfm_cases(repo_root):
+    """The attack's answer cites Battle for Moscow's own cases: the odds (BM8.2A) and the die
+    (BM8.4); no column shift moved 3:1, so no BM8.3 (a shift's case is cited where one fired)."""
     r = _run(repo_root, "ask", SCENARIO, "attack", "0304", "--with", "g-ix,g-xl-pz", "--json")
     assert r.exit_code == 0, r.output
     a = json.loads(r.output)
     assert (a["attack_strength"], a["defense_strength"], a["column"]) == (15, 4, "3:1")
-    assert a["cases"] == ["BM8.2A", "BM8.3", "BM8.4"] and len(a["outcomes"]) == 6
+    assert a["cases"] == ["BM8.2A", "BM8.4"] and len(a["outcomes"]) == 6
 
 
 def test_lint_and_rules_check_pass(repo_root):
