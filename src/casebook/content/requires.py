@@ -104,6 +104,9 @@ def pack_requirement_problems(pack: Any, rules: Any) -> list[Problem]:
                                locate, has_scripts=has_scripts)
     out += unlisted_plugin_problems(pack, locate)
     out += step_problems(pack, rules)
+    from casebook.content.areablocks import area_block_problems
+
+    out += area_block_problems(pack, locate)  # area_cases: / area_procedures: (casebook.content.areablocks)
     from casebook.content.packconfig import config_problems
 
     out += config_problems(pack)  # the configs the listed plugins read (casebook.content.packconfig)
