@@ -194,3 +194,18 @@ def test_14_4C_a_misspelt_text_key_or_unknown_placeholder_is_located(tmp_path):
            "has {units}); placeholder {unit} is not filled in (this text has {units}) (did you mean 'units'?)" in out
     with pytest.raises(ContentError, match="unknown key 'stak'"):
         Engine.load(pack)
+
+
+@pytest.mark.case("2.1A")
+def test_2_1A_a_command_refusal_with_a_misspelt_key_or_unfilled_placeholder_is_located(tmp_path):
+    """config/command.yaml's ``refusals:`` has exactly the keys the plugin says, each text using only
+    the fields it fills (``done`` fills none): both are located lint errors."""
+    pack = copied(tmp_path, "command.yaml", ("  done: {", "  dnoe: {"),
+                  ('twice: {text: "a stack is named twice"', 'twice: {text: "a stack {hex} is named twice"'), doc=False)
+    text = (pack / "config" / "command.yaml").read_text(encoding="utf-8").splitlines()
+    line = {key: next(i for i, ln in enumerate(text, 1) if ln.startswith(key)) for key in ("  dnoe:", "  twice:")}
+    out = lint(pack)
+    where = str(pack / "config" / "command.yaml")
+    assert f"{where}:{line['  dnoe:']}:3: refusals.dnoe: unknown key 'dnoe' (did you mean 'done'?)" in out
+    assert f"{where}:{line['  twice:']}:3: refusals.twice: placeholder {{hex}} is not filled in (this text has none)" in out
+    assert out[-1].endswith(": 3 errors")  # and `done` missing

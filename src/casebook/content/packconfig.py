@@ -44,7 +44,7 @@ from pydantic import AfterValidator, Field, Strict, ValidationError, ValidationI
 from casebook.content.schema_base import CASE_ID, Model
 from casebook.core.errors import ContentError, Problem
 
-__all__ = ["CitedCase", "Cases", "Cites", "Message", "messages", "Texts", "texts", "placeholders", "config_model",
+__all__ = ["CitedCase", "Cases", "Cites", "Message", "Messages", "messages", "Texts", "texts", "placeholders", "config_model",
            "build_config", "read_config", "pack_config", "config_reader", "config_problems", "declared_configs",
            "config_citations"]
 
@@ -91,19 +91,28 @@ class Message(Model):
         return self.text.format(**fields)
 
 
-def messages(*keys: str) -> Any:
+class Messages(Model):
+    """The messages of a plugin by key (:func:`messages`), read as a mapping (``says["done"]``)."""
+
+    def __getitem__(self, key: str) -> Message:
+        found: Message = getattr(self, key)
+        return found
+
+
+def messages(*keys: str, fills: Mapping[str, tuple[str, ...]] | None = None) -> Any:
     """The type of a config's messages: a mapping of exactly ``keys`` (what the plugin says) to a
-    :class:`Message` each; a missing or unknown key is an error (with a did-you-mean)."""
-    def check(value: dict[str, Message]) -> dict[str, Message]:
-        from casebook.content.schema import did_you_mean
+    :class:`Message` each; a missing or unknown key is an error at its line (with a did-you-mean).
+    With ``fills`` (key -> the ``{fields}`` the plugin fills in; a key not listed fills none),
+    a placeholder of a text the plugin does not fill is an error too."""
+    def check(key: str) -> Callable[[Message], Message]:
+        def one(message: Message) -> Message:
+            if fills is not None:
+                _fills(tuple(fills.get(key, ())))(message.text)
+            return message
+        return one
 
-        wrong = [f"unknown message {k!r}{did_you_mean(k, keys)}" for k in value if k not in keys]
-        wrong += [f"missing message {k!r}" for k in keys if k not in value]
-        if wrong:
-            raise ValueError("; ".join(wrong))
-        return value
-
-    return Annotated[dict[str, Message], AfterValidator(check)]
+    fields: dict[str, Any] = {key: (Annotated[Message, AfterValidator(check(key))], ...) for key in keys}
+    return create_model("Messages", __base__=Messages, **fields)
 
 
 def placeholders(text: str) -> list[str]:
