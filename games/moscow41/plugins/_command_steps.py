@@ -27,15 +27,22 @@ __all__ = ["CommandConfig", "config", "legal", "templates", "refusals", "apply"]
 _SRC = "command"
 
 
+_STEP, _COST = ("kind", "want", "step"), ("cost", "side", "ip")
+#: Each refusal of :func:`refusals` -> the ``{fields}`` its text fills in (lint checks the texts).
+_FILLS = {"not_command_step": _STEP, "not_recovery_step": _STEP, "not_phasing": ("phasing",), "done": (),
+          "no_hq": ("side", "hq"), "hq_activated": ("hq",), "hq_cost": ("hq", *_COST), "hq_cost_stacks": ("hq", *_COST),
+          "not_eligible": ("hex", "hq"), "twice": (), "over_limit": ("hq", "limit", "named"),
+          "no_stack": ("side", "hex"), "stack_cost": _COST, "cannot_recover": ("unit", "hex"),
+          "recover_cost": ("units", *_COST)}
+
+
 class CommandConfig(Model):
     """config/command.yaml: the cases each action's event and result cite (``apply``), those of
     the choice of an HQ's stacks (``choose_stacks``) and the refusals of :func:`refusals`."""
 
     apply: dict[Literal["recover", "activate-hq", "activate-stack"], Cases]
     choose_stacks: Cases
-    refusals: messages("not_command_step", "not_recovery_step", "not_phasing", "done", "no_hq",  # type: ignore[valid-type]
-                       "hq_activated", "hq_cost", "hq_cost_stacks", "not_eligible", "twice", "over_limit",
-                       "no_stack", "stack_cost", "cannot_recover", "recover_cost")
+    refusals: messages(*_FILLS, fills=_FILLS)  # type: ignore[valid-type]
 
 
 config = config_reader("command", CommandConfig)

@@ -22,12 +22,14 @@ from casebook.areas import weather_effects as area
 from casebook.content.cases import implements
 from casebook.core.hooks import hookimpl
 
-__all__ = ["REQUIRES", "TABLES", "STATE_SCHEMA", "weather_effects", "casebook_weather_effects"]
+__all__ = ["REQUIRES", "TABLES", "TABLE_CHECKS", "STATE_SCHEMA", "weather_effects", "casebook_weather_effects"]
 
 #: The records table of the report (tables/weather_effects.yaml; read by ``casebook cases`` too).
 TABLES = ("weather_effects",)
 #: What the pack must hold for this plugin (src/casebook/content/requires.py; checked by ``casebook lint``).
 REQUIRES = {"tables": list(TABLES)}
+#: What ``casebook lint`` checks of each row (src/casebook/content/requires.py): its quantity and labels.
+TABLE_CHECKS = {TABLES[0]: area.row_problems}
 
 
 @implements("4.0", "4.3A")

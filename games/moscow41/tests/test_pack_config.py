@@ -173,3 +173,39 @@ def test_each_config_file_is_what_its_plugin_reads(m41, tmp_path):
     installed = make_ctx(m41, _movement_fixtures.position_text(G1))
     assert results.setup(installed).cites["ezoc"] == ("11.2B", "7.5A")
     assert _area_config.supply_paths(installed).reasons[0] == ("enemy unit", ("5.4A", "5.2A"))
+
+
+@pytest.mark.case("14.4C")
+def test_14_4C_a_misspelt_text_key_or_unknown_placeholder_is_located(tmp_path):
+    """config/fieldworks.yaml's ``texts:`` has exactly the keys the area says (areas/fieldworks.py
+    ``TEXTS``), each using only the placeholders it fills: a misspelt key or an unknown placeholder
+    is a located lint error, not a refusal blaming the player at play time."""
+    pack = copied(tmp_path, "fieldworks.yaml", ('  stack: "no', '  stak: "no'),
+                  ('  pinned: "in hedgehog formation, cannot move: {units}"',
+                   '  pinned: "{nosuch} cannot move: {unit}"'), doc=False)
+    text = (pack / "config" / "fieldworks.yaml").read_text(encoding="utf-8").splitlines()
+    line = {key: next(i for i, ln in enumerate(text, 1) if ln.startswith(key)) for key in ("texts:", "  stak:",
+                                                                                             "  pinned:")}
+    out = lint(pack)
+    where = str(pack / "config" / "fieldworks.yaml")
+    assert f"{where}:{line['  stak:']}:3: texts.stak: unknown key 'stak' (did you mean 'stack'?)" in out
+    assert f"{where}:{line['texts:']}:1: texts: missing required key 'stack'" in out
+    assert f"{where}:{line['  pinned:']}:3: texts.pinned: placeholder {{nosuch}} is not filled in (this text " \
+           "has {units}); placeholder {unit} is not filled in (this text has {units}) (did you mean 'units'?)" in out
+    with pytest.raises(ContentError, match="unknown key 'stak'"):
+        Engine.load(pack)
+
+
+@pytest.mark.case("2.1A")
+def test_2_1A_a_command_refusal_with_a_misspelt_key_or_unfilled_placeholder_is_located(tmp_path):
+    """config/command.yaml's ``refusals:`` has exactly the keys the plugin says, each text using only
+    the fields it fills (``done`` fills none): both are located lint errors."""
+    pack = copied(tmp_path, "command.yaml", ("  done: {", "  dnoe: {"),
+                  ('twice: {text: "a stack is named twice"', 'twice: {text: "a stack {hex} is named twice"'), doc=False)
+    text = (pack / "config" / "command.yaml").read_text(encoding="utf-8").splitlines()
+    line = {key: next(i for i, ln in enumerate(text, 1) if ln.startswith(key)) for key in ("  dnoe:", "  twice:")}
+    out = lint(pack)
+    where = str(pack / "config" / "command.yaml")
+    assert f"{where}:{line['  dnoe:']}:3: refusals.dnoe: unknown key 'dnoe' (did you mean 'done'?)" in out
+    assert f"{where}:{line['  twice:']}:3: refusals.twice: placeholder {{hex}} is not filled in (this text has none)" in out
+    assert out[-1].endswith(": 3 errors")  # and `done` missing

@@ -45,6 +45,7 @@ from casebook.areas._combat_odds import (
 from casebook.areas._combat_resolve import assess, attack_answer, resolve
 from casebook.areas._combat_rules import PLUGIN, attack_refusals, reaction_cost, record, save, support_allowed
 from casebook.areas._combat_validators import cited
+from casebook.areas._game_cases import STEP_KEYS
 from casebook.areas.help import usage_line
 from casebook.core.actions import Action
 from casebook.core.dice import SIDES
@@ -53,10 +54,12 @@ from casebook.core.hexgrid import parse_hex
 from casebook.core.hooks import Refusal, hookimpl
 
 __all__ = ["STATE_SCHEMA", "REQUIRES", "STEPS", "ACTIONS", "QUESTIONS", "HELP_RULES", "HELP_OPTIONS", "assess", "attack_answer", "resolve",
-           "defender_support_policy", "raise_actions"]  # assess, attack_answer, resolve: from ._combat_resolve
+           "AREA_CASES", "defender_support_policy", "raise_actions"]  # assess, attack_answer, resolve: from ._combat_resolve
 #: What a pack must hold for this area (src/casebook/content/requires.py): the CRT and the strength
 #: and DRM quantities (dice, column shifts, IP costs and the Combat Modifiers Chart are optional).
 REQUIRES = {"tables": ["crt"], "quantities": ["combat_strength", "attack_drm", "combat_dice"]}
+#: the steps it asks the manifest's ``area_cases: combat:`` for (``casebook lint`` checks the block)
+AREA_CASES = STEP_KEYS["combat"]
 
 QUESTIONS = {"attack": "attack HEX --with UNIT,UNIT… [--support A,D] [--overrun] [--roll N] — odds, "
                        "column, DRM terms and every outcome of an attack ({cases})"}

@@ -31,16 +31,21 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from casebook.content.packconfig import CitedCase, config_model
+from casebook.content.packconfig import CitedCase, config_model, texts
 from casebook.core.actions import Action
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal
 
 __all__ = ["Works", "WORKS_CONFIG", "data", "save", "has_marker", "collect_points", "expire_points", "payment",
-           "build_work", "printed_protecting", "printed_facing", "work_info", "attack_facts", "entered_hexes",
+           "TEXTS", "build_work", "printed_protecting", "printed_facing", "work_info", "attack_facts", "entered_hexes",
            "destroy_entered", "note_acted", "acted",
            "action_units", "formation_stack", "formation_refusals", "apply_formation", "formation_offers",
            "formation_facts", "move_refusals", "forbidding"]
+
+
+#: Refusal name -> the ``{fields}`` its text fills in: exactly a config's ``texts:`` (lint checks).
+TEXTS = {"steps": (), "stack": ("what", "hex"), "in_formation": (), "not_in_formation": (),
+         "pinned": ("units",), "spent": ("units",), "builder": ("units",)}
 
 
 @dataclass(frozen=True)
@@ -54,8 +59,7 @@ class Works:
     ``remove_steps``, permissions ``formation`` and ``move_after_formation`` (its fact
     ``left_fact``: the unit left the formation); actions:
     ``move_kinds``, ``attack_kinds``, ``march_kind``, ``advance_kind``; ``cases``: event or
-    refusal name -> the cases it cites; ``texts``: refusal name -> its message (``{units}``,
-    ``{hex}``, ``{what}`` filled in); ``events``: event name -> (kind, source)."""
+    refusal name -> the cases it cites; ``texts``: :data:`TEXTS`; ``events``: event -> (kind, source)."""
 
     plugin: str
     track: str
@@ -84,7 +88,7 @@ class Works:
     march_kind: str
     advance_kind: str
     cases: Mapping[str, tuple[CitedCase, ...]] = field(default_factory=dict)
-    texts: Mapping[str, str] = field(default_factory=dict)
+    texts: texts(TEXTS) = field(default_factory=dict)  # type: ignore[valid-type]
     events: Mapping[str, tuple[str, str]] = field(default_factory=dict)
 
 

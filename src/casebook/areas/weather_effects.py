@@ -25,7 +25,9 @@ Each row of the table (in the order the effects are listed):
   question for a variant case; when its value differs, ``variant_label`` (with ``{variant}``) is
   appended to the effect's text and the value is given under ``variant_key``.
 
-Public API: :func:`effects_of`, :func:`report`. Each effect is ``{"effect": text, "value",
+Public API: :func:`effects_of`, :func:`report`, :func:`row_problems` (what ``casebook lint``
+checks of each row: its ``ask`` one of the compiled rules, its labels' placeholders ones the
+area fills in; a plugin reading the table declares ``TABLE_CHECKS = {table: row_problems}``). Each effect is ``{"effect": text, "value",
 "cases"}`` (and a variant's key); a row whose question needs a fact the table does not give, or
 names a quantity the rules lack, gives ``{"effect": "<ask>: not computed (…)", "value": None,
 "cases": []}`` rather than failing the whole answer.
@@ -40,7 +42,7 @@ from typing import Any
 
 from casebook.script.values import MissingFactError
 
-__all__ = ["REPORTS", "effects_of", "report"]
+__all__ = ["REPORTS", "effects_of", "report", "label_fields", "row_problems"]
 
 #: The ways a row of the table is read (its field ``report``; see the module docstring).
 REPORTS = ("statement", "factor", "value", "forbidden", "each_term", "nonzero", "changed")
@@ -56,6 +58,44 @@ def _label(template: str, **values: Any) -> str:
         v = values[m.group(1)]
         return f"{v:+d}" if m.group(2) else str(v)
     return _FIELD.sub(one, template)
+
+
+def label_fields(row: Mapping[str, Any], key: str = "label") -> tuple[str, ...]:
+    """The placeholders the area fills in the row's ``label`` (or ``variant_label``)."""
+    side = ("side",) if row.get("per_side") else ()
+    if key == "variant_label":
+        return ("variant", "ground", "temperature", *side)
+    if row.get("report") == "statement":
+        return ("ground", "temperature")
+    value = () if row.get("report") == "forbidden" else ("value",)  # a refusal has no value
+    return (*value, "ground", "temperature", *side)
+
+
+def row_problems(row: Mapping[str, Any], rules: Any) -> list[tuple[str, str]]:
+    """``(field, message)`` for each thing of ``row`` the area cannot do under the compiled
+    ``rules``: an ``ask`` that is no quantity (no permission, for ``forbidden``) of the rules, a
+    placeholder of a label the area does not fill (or a brace it would print as is)."""
+    from casebook.content.schema import did_you_mean
+
+    out: list[tuple[str, str]] = []
+    name, how = row.get("ask"), row.get("report")
+    if how != "statement" and isinstance(name, str) and rules is not None:
+        kind = "permission" if how == "forbidden" else "quantity"
+        have = sorted(rules.permissions if how == "forbidden" else rules.quantities)
+        if name not in have:
+            out.append(("ask", f"the rules have no {kind} {name!r}{did_you_mean(name, have)}"))
+    for key in ("label", "variant_label"):
+        text = row.get(key)
+        if not isinstance(text, str):
+            continue
+        fills = label_fields(row, key)
+        for braced in re.findall(r"\{[^{}]*\}", text):
+            m = _FIELD.fullmatch(braced)
+            if m is None or m.group(1) not in fills:
+                named = m.group(1) if m else braced.strip("{}")
+                out.append((key, f"placeholder {braced} is not filled in (this {key} has "
+                                 f"{', '.join('{' + f + '}' for f in fills)}){did_you_mean(named, fills)}"))
+    return out
 
 
 def _fired_terms(e: Any) -> list[Any]:

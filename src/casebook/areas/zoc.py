@@ -30,7 +30,7 @@ from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import hookimpl
 from casebook.core.state import HEX_RE
 
-from ._game_cases import given_or
+from ._game_cases import STEP_KEYS, given_or
 from ._zoc_cites import blocks, combine_cases, definition_cases, effect_cases, map_cases
 from ._zoc_map import (
     chart_kind,
@@ -49,11 +49,13 @@ from ._zoc_map import (
 from ._zoc_moves import locking_refusals, moving_units, retreat_allowed_into, retreat_cases, retreat_refusals
 from .help import usage_line
 
-__all__ = ["STATE_SCHEMA", "REQUIRES", "STEPS", "QUESTIONS", "HELP_RULES", "casebook_zoc_sources", "zoc_answer",
+__all__ = ["STATE_SCHEMA", "REQUIRES", "AREA_CASES", "STEPS", "QUESTIONS", "HELP_RULES", "casebook_zoc_sources", "zoc_answer",
            "zoc_for_unit", "retreat_blocked_by_zoc", "casebook_zoc", "casebook_zoc_map", "casebook_answer",
            "casebook_validate_action", "casebook_facts"]
 #: What a pack must hold for this area (src/casebook/content/requires.py; checked by ``casebook lint``).
 REQUIRES = {"tables": ["zoc_chart"], "quantities": ["zoc_column"]}
+#: the steps it asks the manifest's ``area_cases: zoc:`` for (``casebook lint`` checks the block)
+AREA_CASES = STEP_KEYS["zoc"]
 #: The sequence steps this area acts in (none of its own: it answers the others; content/requires.py).
 STEPS: tuple[str, ...] = ()
 

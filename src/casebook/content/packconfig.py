@@ -14,6 +14,9 @@ key) that the plugin reading it declares as a module attribute, ``CONFIG = {"fie
 derived from the area's own dataclass (:func:`config_model`: its data fields, a list for a tuple;
 the fields holding functions stay Python and are passed to :func:`build_config`). Case ids are
 typed :data:`CitedCase`: a case of the pack's index (``did you mean``).
+An area's texts are typed :func:`texts` (key -> the ``{fields}`` the area fills in): exactly
+those keys, each text using only those placeholders, so a misspelt key or placeholder is a
+located content error, never a refusal at play time.
 
 The file is read under the one YAML policy (:mod:`casebook.content.yamlio`: no tags, anchors or
 duplicate keys, bounded size), its name confined to the pack folder (:mod:`.confine`).
@@ -36,13 +39,14 @@ import typing
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, Strict, ValidationError, ValidationInfo, create_model
+from pydantic import AfterValidator, Field, Strict, ValidationError, ValidationInfo, create_model
 
 from casebook.content.schema_base import CASE_ID, Model
 from casebook.core.errors import ContentError, Problem
 
-__all__ = ["CitedCase", "Cases", "Cites", "Message", "messages", "config_model", "build_config", "read_config",
-           "pack_config", "config_reader", "config_problems", "declared_configs", "config_citations"]
+__all__ = ["CitedCase", "Cases", "Cites", "Message", "Messages", "messages", "Texts", "texts", "placeholders", "config_model",
+           "build_config", "read_config", "pack_config", "config_reader", "config_problems", "declared_configs",
+           "config_citations"]
 
 _ENVELOPE = {"kind": "config", "format": 1}
 #: (id(pack), name, id(model), id(build)) -> (pack, value): each config once per loaded pack
@@ -87,19 +91,74 @@ class Message(Model):
         return self.text.format(**fields)
 
 
-def messages(*keys: str) -> Any:
+class Messages(Model):
+    """The messages of a plugin by key (:func:`messages`), read as a mapping (``says["done"]``)."""
+
+    def __getitem__(self, key: str) -> Message:
+        found: Message = getattr(self, key)
+        return found
+
+
+def messages(*keys: str, fills: Mapping[str, tuple[str, ...]] | None = None) -> Any:
     """The type of a config's messages: a mapping of exactly ``keys`` (what the plugin says) to a
-    :class:`Message` each; a missing or unknown key is an error (with a did-you-mean)."""
-    def check(value: dict[str, Message]) -> dict[str, Message]:
+    :class:`Message` each; a missing or unknown key is an error at its line (with a did-you-mean).
+    With ``fills`` (key -> the ``{fields}`` the plugin fills in; a key not listed fills none),
+    a placeholder of a text the plugin does not fill is an error too."""
+    def check(key: str) -> Callable[[Message], Message]:
+        def one(message: Message) -> Message:
+            if fills is not None:
+                _fills(tuple(fills.get(key, ())))(message.text)
+            return message
+        return one
+
+    fields: dict[str, Any] = {key: (Annotated[Message, AfterValidator(check(key))], ...) for key in keys}
+    return create_model("Messages", __base__=Messages, **fields)
+
+
+def placeholders(text: str) -> list[str]:
+    """The names of the ``{name}`` fields of ``text`` (``str.format``'s), in order; ``ValueError``
+    when the text is not a valid format string (an unmatched brace)."""
+    import re
+    import string
+
+    return [re.split(r"[.\[!:]", name, maxsplit=1)[0] for _, name, _, _ in string.Formatter().parse(text)
+            if name is not None]
+
+
+def _fills(fills: tuple[str, ...]) -> Callable[[str], str]:
+    """A check that a text's ``{name}`` placeholders are among ``fills``."""
+    def check(text: str) -> str:
         from casebook.content.schema import did_you_mean
 
-        wrong = [f"unknown message {k!r}{did_you_mean(k, keys)}" for k in value if k not in keys]
-        wrong += [f"missing message {k!r}" for k in keys if k not in value]
+        wrong = []
+        for name in dict.fromkeys(placeholders(text)):  # a stray brace: ValueError, reported as is
+            if name not in fills:
+                known = ", ".join("{" + f + "}" for f in fills) or "none"
+                wrong.append(f"placeholder {{{name}}} is not filled in (this text has {known})"
+                             f"{did_you_mean(name, fills)}")
         if wrong:
             raise ValueError("; ".join(wrong))
-        return value
+        return text
 
-    return Annotated[dict[str, Message], AfterValidator(check)]
+    return check
+
+
+class Texts(Model):
+    """The texts of an area by key (:func:`texts`), read as a mapping (``texts["pinned"]``)."""
+
+    def __getitem__(self, key: str) -> str:
+        return str(getattr(self, key))
+
+
+def texts(spec: Mapping[str, tuple[str, ...]], name: str = "Texts") -> Any:
+    """The type of a config's texts: a mapping of exactly the keys of ``spec`` (what the area
+    says) to a string each, whose ``{name}`` placeholders are among ``spec[key]`` (the fields the
+    area fills in). A missing or unknown key (with a did-you-mean) or a placeholder the area does
+    not fill is an error at its own line, also when the whole mapping is missing."""
+    fields: dict[str, Any] = {key: (Annotated[str, AfterValidator(_fills(tuple(fills)))], ...)
+                              for key, fills in spec.items()}
+    model: type[Texts] = create_model(name, __base__=Texts, **fields)
+    return Annotated[model, Field(validate_default=True)]
 
 
 def _yaml_type(tp: Any) -> Any:

@@ -24,7 +24,7 @@ from typing import Any
 from casebook.core.errors import Problem
 
 __all__ = ["requirements_of", "requirement_problems", "pack_requirement_problems", "track_bound_problems",
-           "unlisted_plugin_problems", "step_problems",
+           "unlisted_plugin_problems", "step_problems", "table_check_problems",
            "victory_schemas", "victory_problems"]
 
 Locate = Callable[[tuple], tuple[str, int, int]]
@@ -104,6 +104,10 @@ def pack_requirement_problems(pack: Any, rules: Any) -> list[Problem]:
                                locate, has_scripts=has_scripts)
     out += unlisted_plugin_problems(pack, locate)
     out += step_problems(pack, rules)
+    from casebook.content.areablocks import area_block_problems
+
+    out += area_block_problems(pack, locate)  # area_cases: / area_procedures: (casebook.content.areablocks)
+    out += table_check_problems(pack, rules)
     from casebook.content.packconfig import config_problems
 
     out += config_problems(pack)  # the configs the listed plugins read (casebook.content.packconfig)
@@ -130,6 +134,33 @@ def unlisted_plugin_problems(pack: Any, locate: Locate) -> list[Problem]:
             file, line, col = locate(("plugins",))
             out.append(Problem(file, line, col, "plugins", f"the pack has table {table!r}, which only the shared area(s) "
                                f"{', '.join(names)} read: list one under plugins: (or drop the table)"))
+    return out
+
+
+def table_check_problems(pack: Any, rules: Any) -> list[Problem]:
+    """What a listed plugin's ``TABLE_CHECKS`` (records table id -> ``check(row, rules)`` giving
+    ``(field, message)`` pairs) find in the rows of the pack's table, located at
+    ``rows.N.field`` of the table's file: e.g. a weather-effects row asking a quantity the rule
+    scripts lack, or a label placeholder the area does not fill."""
+    from casebook.content.loader import display_path
+    from casebook.content.yamlio import read_yaml
+
+    checks: dict[str, Any] = {}
+    for plugin in pack.manifest.get("plugins") or ():
+        checks.update(getattr(_module(plugin), "TABLE_CHECKS", None) or {})
+    out: list[Problem] = []
+    for rel in pack.manifest.get("tables") or () if checks else ():
+        path = pack.dir / str(rel)
+        doc, _ = read_yaml(path, file=display_path(path)) if path.is_file() else (None, [])
+        data: Any = doc.data if doc is not None else None
+        check = checks.get(str(data.get("id"))) if isinstance(data, dict) else None
+        if check is None or doc is None:
+            continue
+        for i, row in enumerate(data.get("rows") or ()):
+            for field, message in check(row, rules) if isinstance(row, dict) else ():
+                kp = ("rows", i, field)
+                line, col = doc.where(kp)
+                out.append(Problem(doc.file, line, col, ".".join(map(str, kp)), message))
     return out
 
 

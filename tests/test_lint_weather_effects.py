@@ -1,0 +1,58 @@
+"""A row of Moscow '41's tables/weather_effects.yaml (read by src/casebook/areas/weather_effects.py)
+asking a quantity the rule scripts lack, or with a label placeholder the area does not fill, passed
+lint in a fresh-user trial and then printed ``mahh: not computed`` and a literal ``{valu}``; now lint
+locates each at its row's field with a did-you-mean and ``Engine.load`` refuses the pack."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from casebook.areas import weather_effects
+from casebook.core.errors import ContentError
+from casebook.script.engine import Engine
+from casebook.tools.cli import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.case("4.0")
+def test_4_0_a_weather_effect_asking_no_quantity_or_with_an_unfilled_label_is_located(tmp_path):
+    pack = tmp_path / "moscow41"
+    shutil.copytree(ROOT / "games" / "moscow41", pack, ignore=shutil.ignore_patterns("golden", "tests"))
+    table = pack / "tables" / "weather_effects.yaml"
+    text = table.read_text(encoding="utf-8")
+    old = '{report: value, ask: tec_column, label: "TEC column {value}"}'
+    assert text.count(old) == 1
+    table.write_text(text.replace(old, '{report: value, ask: mahh, label: "TEC column {valu}"}')
+                     .replace('label: "no unit possesses a ZOC"', 'label: "no unit possesses a ZOC ({value})"'),
+                     encoding="utf-8")
+    lines = table.read_text(encoding="utf-8").splitlines()
+    row = next(i for i, ln in enumerate(lines, 1) if "ask: mahh" in ln)
+    zoc = next(i for i, ln in enumerate(lines, 1) if "possesses a ZOC" in ln)
+    result = CliRunner().invoke(cli, ["lint", str(pack)])
+    assert result.exit_code == 1, result.output
+    out = result.output.splitlines()
+    assert f"{table}:{row}:21: rows.4.ask: the rules have no quantity 'mahh' (did you mean 'ma'?)" in out
+    assert f"{table}:{row}:32: rows.4.label: placeholder {{valu}} is not filled in (this label has {{value}}, " \
+           "{ground}, {temperature}) (did you mean 'value'?)" in out
+    # a forbidden row has no value to fill in
+    assert f"{table}:{zoc}:6: rows.6.label: placeholder {{value}} is not filled in (this label has {{ground}}, " \
+           "{temperature})" in out
+    assert out[-1].endswith(": 3 errors")
+    with pytest.raises(ContentError, match="no quantity 'mahh'"):
+        Engine.load(pack)
+
+
+def test_every_row_of_the_shipped_table_passes():
+    """The check is not vacuous on the pack: each shipped row names a quantity or permission of
+    the compiled rules and fills every placeholder it uses."""
+    engine = Engine.load(ROOT / "games" / "moscow41")
+    rows = engine.pack.records["weather_effects"]
+    assert len(rows) > 5
+    assert [p for row in rows for p in weather_effects.row_problems(row, engine.rules)] == []
+    assert weather_effects.row_problems({"report": "forbidden", "ask": "ma", "label": "x"}, engine.rules) == \
+        [("ask", "the rules have no permission 'ma'")]
