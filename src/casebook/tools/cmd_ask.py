@@ -115,9 +115,7 @@ def installed_games() -> list[str]:
 
 def answer_ctx(ctx: Any, question: str, args: list[str], options: dict[str, Any]) -> dict[str, Any]:
     """Answer ``question`` on a context (a position bound to its engine); QuestionError if no
-    plugin answers it (the message lists the questions the game's plugins answer), or if an
-    option is one the question does not take (its usage line names none such: Kestrel Pass's
-    ``attack`` and ``--support``) or ``--path`` names a hex off the map (docs/ask.md)."""
+    plugin answers it (the message lists them), or for a wrong option (:func:`_check_options`)."""
     _check_options(ctx, question, options)
     with ctx.engine.recording_lines() as lines:
         answer = ctx.hook.casebook_answer(ctx=ctx, question=question, args=list(args), options=options)
@@ -131,21 +129,15 @@ def answer_ctx(ctx: Any, question: str, args: list[str], options: dict[str, Any]
 
 
 def _check_options(ctx: Any, question: str, options: Mapping[str, Any]) -> None:
-    """QuestionError for an option ``question`` does not take — its usage line (the one ``ask
-    --help`` shows for the game) names no such option — or a ``--path`` hex off the map."""
-    usage = questions_of(ctx.engine).get(question)
-    if usage is not None:
-        head = usage.split(" — ", 1)[0]
-        for key in options:
-            if not re.search(re.escape(f"--{key}") + r"(?![\w-])", head):
-                name = ctx.pack.manifest.get("name", ctx.pack.id)
-                raise QuestionError(f"--{key}: {name}'s {question} takes no --{key} (usage: {head})")
+    """QuestionError for an option its usage line (as ``ask --help`` shows it) does not name, e.g.
+    Kestrel Pass's ``attack --support``, or a ``--path`` hex off the map (docs/ask.md)."""
+    head = questions_of(ctx.engine).get(question, "").split(" — ", 1)[0]
+    for key in options if head else ():
+        if not re.search(re.escape(f"--{key}") + r"(?![\w-])", head):
+            raise QuestionError(f"--{key}: {ctx.pack.manifest.get('name', ctx.pack.id)}'s {question} "
+                                f"takes no --{key} (usage: {head})")
     for h in options.get("path") or ():
-        try:
-            on_map = ctx.board.contains(parse_hex(str(h)))
-        except ValueError:
-            on_map = False
-        if not on_map:
+        if not (re.fullmatch(r"[0-9]{4}", str(h)) and ctx.board.contains(parse_hex(str(h)))):
             raise QuestionError(f"--path: {h!r} is not a hex of the map")
 
 
