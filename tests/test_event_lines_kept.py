@@ -130,3 +130,30 @@ def test_9_2A_a_moves_cost_lines_read_through_a_cache_are_printed_by_explain(tmp
     cost = next(ln["source"] for ln in move.data["lines"] if "9.2A" in ln["cases"] and ln["source"].startswith("movement"))
     text = rules[int(cost.split(":")[1]) - 1].split("  by")[0].strip()
     assert text.startswith("lookup tec(") and text in shown.output  # the Terrain Effects Chart's line
+
+
+def test_10_3B_a_combat_event_names_its_strength_shift_and_dice_lines(tmp_path):
+    """The fresh-user trial: the Blitz attack on 1314 ("column 3:1 shifted +1" by s-144rd's Loss
+    marker, 10.3B) named only the dice line (combat.rules:84, 10.0D). It names every line that
+    decided it, as `ask attack` does: both stacks' strengths (10.3A, the HQ's +1 of 6.1/10.6A),
+    the Loss-marker shift (10.3B-C) and the dice (10.0D) — and `explain` prints them."""
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from casebook.tools.cli import cli
+
+    state = played_blitz(30)
+    combat = next(e for e in state.trace if e.kind == "combat" and e.data["hex"] == "1314")
+    assert combat.data["column_shift"] == 1 and combat.data["basic_column"] == "2:1"
+    cases = {c for ln in combat.data["lines"] for c in ln["cases"]}
+    assert {"10.3A", "6.1", "10.6A", "10.3B", "10.3C", "10.0D"} <= cases, combat.data["lines"]
+    pack = Path(__file__).resolve().parents[1] / "games" / "moscow41"
+    rules = (pack / "rules" / "combat.rules").read_text().splitlines()
+    shift = next(ln["source"] for ln in combat.data["lines"] if "10.3B" in ln["cases"])
+    assert rules[int(shift.split(":")[1]) - 1].strip().startswith("highest(losses of defenders)")
+    path = tmp_path / "blitz.jsonl"
+    path.write_text(state.trace.dumps())
+    shown = CliRunner().invoke(cli, ["explain", str(path), str(combat.seq), "--pack", str(pack)])
+    assert shown.exit_code == 0, shown.output
+    assert "highest(losses of defenders)" in shown.output and "start total(strength of units)" in shown.output

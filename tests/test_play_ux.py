@@ -261,6 +261,25 @@ def test_ask_moscow41_help_keeps_its_own_options(repo_root, monkeypatch):
         assert present in options, present
 
 
+@pytest.mark.parametrize("game, scenario", [("kestrel_pass", "meeting"), ("battle_for_moscow", "campaign"),
+                                            ("moscow41", "october-blitz")])
+def test_ask_game_help_s_why_example_is_an_action_of_that_game(repo_root, monkeypatch, game, scenario):
+    """The fresh-user trial: `ask GAME --help` quoted Kestrel Pass's `attack hex=0904 with=b-1`
+    as the `why` example of every game. Each game's example is an action of its own: asked of its
+    scenario's start, `why` finds it legal (a Kestrel Pass unit in Moscow '41 would be refused)."""
+    import re
+
+    monkeypatch.chdir(repo_root)
+    out = CliRunner().invoke(main, ["ask", game, "--help"])
+    assert out.exit_code == 0, out.output
+    found = re.search(r'quoted: "([^"]+)"', " ".join(out.output.split()))
+    assert found, out.output
+    asked = CliRunner().invoke(main, ["ask", f"games/{game}/scenarios/{scenario}.yaml", "why", found[1], "--json"])
+    assert asked.exit_code == 0, asked.output
+    answer = json.loads(asked.output)
+    assert answer["legal"] is True, answer
+
+
 def test_ask_help_without_a_position_lists_the_installed_games():
     out = CliRunner().invoke(main, ["ask", "--help"])
     assert out.exit_code == 0, out.output

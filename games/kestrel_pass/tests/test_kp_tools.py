@@ -256,3 +256,13 @@ def test_KP4_1B_ask_why_of_a_position_answers_as_the_prompt_does():
     bare = _run("ask", SCENARIO, "why")
     assert bare.exit_code == 2 and bare.output.startswith("usage: why ACTION")
     assert "\n  why ACTION\n" in _run("ask", SCENARIO, "--help").output + "\n"
+
+
+def test_KP8_ask_attack_with_support_is_a_usage_error_naming_why():
+    """Kestrel Pass has no combat support (its help's attack: ``attack HEX --with UNIT,UNIT…
+    [--roll N]``): ``--support`` was accepted silently; it is a usage error (exit 2) saying so."""
+    r = _run("ask", SCENARIO, "attack", "0904", "--with", "b-1", "--support", "1,0")
+    assert r.exit_code == 2, r.output
+    assert r.output.strip() == ("--support: Kestrel Pass's attack takes no --support "
+                                "(usage: attack HEX --with UNIT,UNIT… [--roll N])"), r.output
+    assert _run("ask", SCENARIO, "attack", "0904", "--with", "b-1").exit_code == 0

@@ -92,3 +92,18 @@ def test_11_2B_ask_retreat_path_on_the_command_line(repo_root):
     no = CliRunner().invoke(ask, [example, "retreat", "s1", "--hexes", "1", "--path", "0404", "--json"])
     given = json.loads(no.output)["given"]
     assert given["legal"] is False and given["refusals"][0]["cases"] == ["11.2B", "7.5A"]
+
+
+@pytest.mark.case("11.2B")
+def test_11_2B_ask_retreat_path_off_the_map_is_a_usage_error_and_the_path_shown_once(repo_root):
+    # the fresh-user trial: `--path 1214,1999` (a hex off the map) answered with exit 0 and a refusal;
+    # docs/ask.md: "a hex off the map … is a usage error: one line saying what was expected, exit 2"
+    from click.testing import CliRunner
+
+    from casebook.tools.cmd_ask import ask
+    example = str(repo_root / "docs/examples/retreat.yaml")
+    off = CliRunner().invoke(ask, [example, "retreat", "s1", "--hexes", "2", "--path", "0305,0399"])
+    assert off.exit_code == 2 and off.output.strip() == "--path: '0399' is not a hex of the map", off.output
+    text = CliRunner().invoke(ask, [example, "retreat", "s1", "--hexes", "2", "--path", "0305,0405"]).output
+    given = text.split("given:\n", 1)[1].split("cases:", 1)[0]
+    assert given.count("path: 0305 → 0405") == 1, text  # once under given (the trial saw it twice)

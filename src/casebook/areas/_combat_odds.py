@@ -272,10 +272,17 @@ def dice_cases(ctx: Any) -> list[str]:
     return list(ctx.quantity("combat_dice", {}).cases)
 
 
-def dice_lines(ctx: Any) -> list[dict[str, Any]]:
-    """The ``combat_dice`` line that decided the dice, ``[{"source", "cases"}]`` (a trace
-    event's ``lines``)."""
-    return list(ctx.fired_lines(ctx.quantity("combat_dice", {})))
+def combat_lines(ctx: Any, f: CombatFacts) -> list[dict[str, Any]]:
+    """The rule-script lines that decided one combat, ``[{"source", "cases"}]`` (a trace event's
+    ``lines``): each stack's ``combat_strength`` lines, the ``loss_shift`` and ``column_shift``
+    lines that fired (e.g. 10.3B, BM8.3), the ``attack_drm`` terms and bounds, and the
+    ``combat_dice`` line — the quantities :func:`assess <casebook.areas.combat.assess>` read,
+    explained for the same facts (docs/rule-language.md, "Which lines an event names")."""
+    explained = [ctx.quantity("combat_strength", facts) for facts in f.strength_facts]
+    explained += [ctx.quantity(name, f.drm_facts) for name in ("loss_shift", "column_shift", "attack_drm")
+                  if rules_define(ctx, name)]
+    explained.append(ctx.quantity("combat_dice", {}))
+    return list({ln["source"]: ln for ln in ctx.fired_lines(*explained)}.values())
 
 
 def procedure_cases(ctx: Any, default: Sequence[str]) -> list[str]:

@@ -16,9 +16,9 @@ from casebook.areas._combat_odds import (
     below_table,
     column_shift,
     combat_dice,
+    combat_lines,
     crt_result,
     dice_cases,
-    dice_lines,
     fired_cases,
     gather,
     odds_column,
@@ -103,10 +103,11 @@ def resolve(ctx: Any, attackers: Sequence[str], hex_: str, kind: str, support: M
                **noted, cases=list(dict.fromkeys([*_procedure(ctx, "resolved"), *fired])))
     if not rules_define(ctx, "ip_cost"):
         del out["support"]       # no IPs, no combat support (a game without ip_cost)
-    ctx.record("combat", list(dict.fromkeys([*_procedure(ctx, "combat_event"), *fired])),
-               {k: v for k, v in out.items() if k != "drm"}
-               | {"drm": a["drm"]["net"], "terms": a["drm"].get("terms", []), "lines": dice_lines(ctx)},
-               source="combat.resolve", side=f.attacker_side)
+    if ctx.trace is not None:  # the event names the lines of its strengths, shifts, DRM terms and dice
+        ctx.record("combat", list(dict.fromkeys([*_procedure(ctx, "combat_event"), *fired])),
+                   {k: v for k, v in out.items() if k != "drm"}
+                   | {"drm": a["drm"]["net"], "terms": a["drm"].get("terms", []), "lines": combat_lines(ctx, f)},
+                   source="combat.resolve", side=f.attacker_side)
     return out
 
 

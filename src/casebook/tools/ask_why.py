@@ -16,11 +16,30 @@ from typing import Any
 
 from casebook.core.errors import QuestionError
 
-__all__ = ["USAGE", "why_answer"]
+__all__ = ["USAGE", "usage", "why_answer"]
 
-#: The usage line of the question (``casebook ask POSITION --help`` lists it for every game).
-USAGE = ("why ACTION — whether ACTION (its notation, quoted: \"attack hex=0904 with=b-1\") is legal now, else "
+#: The usage line of the question, ``{example}`` an action's notation (:func:`usage` fills in one
+#: of the game's own; ``casebook ask POSITION --help`` lists it for every game).
+USAGE = ("why ACTION — whether ACTION (its notation, quoted: \"{example}\") is legal now, else "
          "the refusal, its cases and rule lines, as play's why (a scenario start: as play begins it)")
+
+
+def usage(engine: Any) -> str:
+    """:data:`USAGE` with an example of ``engine``'s game: the shortest notation (side left out)
+    of the legal actions of its first scenario as play begins it (seed 1) — e.g. Kestrel Pass's
+    ``move stack=0204 path=0104``; ``ACTION`` for a game without a scenario or a legal action."""
+    from casebook.core.actions import format_action
+    from casebook.core.game import Game
+
+    example = "ACTION"
+    scenario = next(iter(engine.pack.scenarios), None)
+    if scenario is not None:
+        state = Game(engine, scenario).new_initial_state(seed=1)
+        actions = [format_action(a).split(": ", 1)[-1] for a in state.legal_actions()]
+        named = [a for a in actions if "=" in a]  # an action with arguments shows the notation
+        if named or actions:
+            example = min(named or actions, key=lambda a: (len(a), a))
+    return USAGE.format(example=example)
 
 
 def why_answer(pos: Any, engine: Any, args: list[str]) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from typing import Any
 import click
 
 from casebook.core.errors import QuestionError
+from casebook.core.hexgrid import parse_hex
 
 __all__ = ["ask", "ask_position", "answer_ctx", "UnknownQuestionError", "QuestionUsageError", "deciding_lines",
            "why_not_lines", "step_note", "render_text", "questions_of", "installed_games"]
@@ -114,7 +115,8 @@ def installed_games() -> list[str]:
 
 def answer_ctx(ctx: Any, question: str, args: list[str], options: dict[str, Any]) -> dict[str, Any]:
     """Answer ``question`` on a context (a position bound to its engine); QuestionError if no
-    plugin answers it (the message lists the questions the game's plugins answer)."""
+    plugin answers it (the message lists them), or for a wrong option (:func:`_check_options`)."""
+    _check_options(ctx, question, options)
     with ctx.engine.recording_lines() as lines:
         answer = ctx.hook.casebook_answer(ctx=ctx, question=question, args=list(args), options=options)
     if isinstance(answer, dict) and lines and "lines" not in answer:
@@ -124,6 +126,19 @@ def answer_ctx(ctx: Any, question: str, args: list[str], options: dict[str, Any]
         listing = "\n".join(f"  {usage}" for usage in known.values()) or "  (none: no plugin answers questions)"
         raise UnknownQuestionError(f"no rules plugin of {ctx.pack.id} answers {question!r}; questions:\n{listing}")
     return answer
+
+
+def _check_options(ctx: Any, question: str, options: Mapping[str, Any]) -> None:
+    """QuestionError for an option its usage line (as ``ask --help`` shows it) does not name, e.g.
+    Kestrel Pass's ``attack --support``, or a ``--path`` hex off the map (docs/ask.md)."""
+    head = questions_of(ctx.engine).get(question, "").split(" — ", 1)[0]
+    for key in options if head else ():
+        if not re.search(re.escape(f"--{key}") + r"(?![\w-])", head):
+            raise QuestionError(f"--{key}: {ctx.pack.manifest.get('name', ctx.pack.id)}'s {question} "
+                                f"takes no --{key} (usage: {head})")
+    for h in options.get("path") or ():
+        if not (re.fullmatch(r"[0-9]{4}", str(h)) and ctx.board.contains(parse_hex(str(h)))):
+            raise QuestionError(f"--path: {h!r} is not a hex of the map")
 
 
 class UnknownQuestionError(QuestionError):
@@ -286,7 +301,7 @@ class _AskCommand(click.Command):
         installed game id or a pack folder — or of every installed game."""
         from casebook.core.errors import CasebookError
         from casebook.script.engine import load_engine
-        from casebook.tools.ask_why import USAGE
+        from casebook.tools.ask_why import usage
 
         argv = [a for a in ctx.meta.get("ask.argv", []) if not a.startswith("-")]
         sections: list[tuple[str, dict[str, str]]] = []
@@ -295,18 +310,18 @@ class _AskCommand(click.Command):
             if named is not None and Path(named).is_file():
                 pos, engine = _position_engine(named)
                 sections.append((f"Questions of {engine.pack.manifest.get('name', pos.game)} ({pos.game})",
-                                 questions_of(engine) | {"why": USAGE}))
+                                 questions_of(engine) | {"why": usage(engine)}))
             elif named is not None and (named in installed_games() or (Path(named) / "game.yaml").is_file()):
                 engine = load_engine(named)
                 game = engine.pack.id
                 sections.append((f"Questions of {engine.pack.manifest.get('name', game)} ({game})",
-                                 questions_of(engine) | {"why": USAGE}))
+                                 questions_of(engine) | {"why": usage(engine)}))
             else:
                 for game in installed_games():
                     engine = load_engine(game)
                     sections.append((f"Questions of {engine.pack.manifest.get('name', game)} ({game}; "
                                      "name a position of it, or the game, before --help for its questions "
-                                     "alone)", questions_of(engine) | {"why": USAGE}))
+                                     "alone)", questions_of(engine) | {"why": usage(engine)}))
         except CasebookError as exc:
             sections.append((f"(its game could not be loaded: {str(exc).splitlines()[0]})", {}))
         return sections
