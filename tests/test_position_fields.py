@@ -37,26 +37,29 @@ def _without(tmp_path: Path, source: str, *keys: str) -> Path:
 
 def test_a_position_without_phasing_is_refused_naming_the_file_and_the_field_ask_and_play_load(tmp_path):
     """Issue #18: a hand-edited Moscow '41 position (the Soviet Replacement Step of Turn 10) without
-    `phasing` and `first_player` ended in a raw quoted KeyError text ("'fact `phasing_side` was not
-    given (combat.rules:58:77)'"): the 10.7A Guards lines read the phasing side. Now `ask` and
-    `play --load` say which file lacks which field and what to add, exit 1."""
-    edited = _without(tmp_path, "docs/examples/reinforcements-turn10.yaml", "phasing", "first_player")
+    `phasing` ended in a raw quoted KeyError text ("'fact `phasing_side` was not given
+    (combat.rules:58:77)'"): the 10.7A Guards lines read the phasing side. Now `ask` and
+    `play --load` say which file lacks which field and what to add, exit 1; without `first_player`
+    as well, the position check refuses it first (tests/test_position_first_player.py)."""
+    edited = _without(tmp_path, "docs/examples/reinforcements-turn10.yaml", "phasing")
     code, out = run("ask", edited, "partisans")
     first = out.strip().splitlines()[0]
     assert code == 1 and first.startswith(f"{edited}:3:1: phasing: not given, but the rules read it"), out
     assert "fact `phasing_side`, combat.rules:" in first and "add `phasing: SIDE` (SIDE: german, soviet)" in first
     assert "'" not in first.split("rules read it")[0] and "Traceback" not in out
-    code, out = run("play", "--load", edited, "--player", "german=bot:greedy", "--player", "soviet=bot:greedy",
+    # without `first_player` as well, the position check refuses it first, at `phase:` (13:1)
+    both = _without(tmp_path, "docs/examples/reinforcements-turn10.yaml", "phasing", "first_player")
+    code, out = run("play", "--load", both, "--player", "german=bot:greedy", "--player", "soviet=bot:greedy",
                     "--quiet", "--out", tmp_path / "out")
-    assert code == 1 and out.strip().splitlines()[-2].startswith(f"{edited}:3:1: phasing: not given"), out
+    assert code == 1 and out.strip().splitlines()[-2].startswith(f"{both}:13:1: first_player: not given"), out
     assert "Traceback" not in out
     from casebook.tools.cmd_serve import build_session
     from casebook.tools.web.session import ServeError
 
     with pytest.raises(ServeError) as refused:
-        build_session("moscow41", None, {"soviet": "bot:greedy", "german": "bot:greedy"}, load=str(edited),
+        build_session("moscow41", None, {"soviet": "bot:greedy", "german": "bot:greedy"}, load=str(both),
                       root=tmp_path)
-    assert refused.value.message.startswith(f"{edited}:3:1: phasing: not given, but the rules read it")
+    assert f"{both}:13:1: first_player: not given, but phase 'first_initiative'" in refused.value.message
     # the same position with its phasing side given is answered
     code, out = run("ask", ROOT / "docs/examples/reinforcements-turn10.yaml", "partisans")
     assert code == 0, out

@@ -60,9 +60,26 @@ def destinations(ctx: Any, m: Any) -> dict[str, dict[str, Any]]:
 
 def _moves(ctx: Any, side: str, hex_: str, m: Any, units: list[str] | None = None) -> list[Action]:
     """A ``move`` per destination; ``units`` names the movers when the hex also holds the stack
-    being moved, so the action cannot be read as that stack's continuation (9.1D)."""
-    return [Action.make("move", side, stack=hex_, path=r["path"], units=units)
-            for r in destinations(ctx, m).values()]
+    being moved, so the action cannot be read as that stack's continuation (9.1D). Only those
+    every validator accepts (:func:`_validated`: a unit in hedgehog formation cannot move, 14.4C)."""
+    return _validated(ctx, [Action.make("move", side, stack=hex_, path=r["path"], units=units)
+                            for r in destinations(ctx, m).values()], list(m.units))
+
+
+def _validated(ctx: Any, actions: list[Action], movers: list[str] | None = None) -> list[Action]:
+    """``actions`` (the moves of one stack) less those a validator refuses, asked with their
+    ``movers`` named (the units the move takes, not every unit in the hex) — the other areas'
+    refusals of the movers (14.4C: a unit in hedgehog formation cannot move; 14.4A-B: one that
+    removed its marker only force marches; 14.1D: a builder stays), as ``why`` judges a typed
+    move. Those refusals concern the movers, not the path (this area's :func:`reach` walked it):
+    the first action is asked, and each of the others only when it is refused."""
+    def refused(a: Action) -> bool:
+        asked = a if movers is None or a.get("units") else Action.make(a.kind, a.side, **dict(a.args), units=movers)
+        return any(ctx.hook.casebook_validate_action(ctx=ctx, action=asked))
+
+    if not actions or not refused(actions[0]):
+        return actions
+    return [a for a in actions[1:] if not refused(a)]
 
 
 @implements("9.5A", "15.3C")
@@ -128,7 +145,7 @@ def legal_actions(ctx: Any, step: str) -> list[Action]:
                 stacks.setdefault(u["hex"], []).append(u["id"])
         for h in sorted(stacks):
             a = Action.make("react", side, stack=h)
-            if not check(ctx, a):
+            if not check(ctx, a) and _validated(ctx, [a]):
                 out.append(a)
     out.append(Action.make("pass", side))
     return out
@@ -140,8 +157,8 @@ def rail_moves(ctx: Any, side: str, hex_: str, units: list[str], d: dict[str, An
     :func:`casebook.areas.rail.rail_moves`): to each railhead its rail path reaches (9.9I), the
     whole stack or as many combat units as the rail capacity left this phase (9.9A-D; HQs do not
     count, 9.9E) and the railhead's stacking (6.2B: never ending overstacked) allow."""
-    return rail.rail_moves(ctx, side, hex_, units, rail.capacity_left(ctx, d["rail_units"]),
-                           lambda dst, us: _may_end(ctx, dst, us))
+    return _validated(ctx, rail.rail_moves(ctx, side, hex_, units, rail.capacity_left(ctx, d["rail_units"]),
+                                           lambda dst, us: _may_end(ctx, dst, us)))
 
 
 def _rail_hq_blocks(d: dict[str, Any], step: str, ctx: Any, units: list[str]) -> bool:

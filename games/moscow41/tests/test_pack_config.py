@@ -61,16 +61,31 @@ def refusals(engine: Engine) -> list[tuple[str, tuple[str, ...]]]:
     return [(r.reason, tuple(r.cases)) for r in F.casebook_validate_action(ctx, move)]
 
 
+def why_move(tmp_path: Path, pack: Path | None = None) -> str:
+    """``casebook ask POSITION why 'german: move stack=0303 path=0304'`` of the hedgehog, as a
+    player asks it (``--pack`` a copied pack)."""
+    position = tmp_path / "hedgehog.yaml"
+    position.write_text(HEDGEHOG, encoding="utf-8")
+    args = ["ask", str(position), "why", "german: move stack=0303 path=0304"]
+    result = CliRunner().invoke(cli, args + (["--pack", str(pack)] if pack else []))
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
 @pytest.mark.case("14.4C")
 def test_14_4C_a_modder_changes_the_hedgehog_refusal_in_config_yaml(m41, tmp_path):
     """Recipe 26: the message and the cases of the refusal of a hedgehog's move are
-    config/fieldworks.yaml's ``texts.pinned`` and ``cases.unit``."""
+    config/fieldworks.yaml's ``texts.pinned`` and ``cases.unit`` — the plugin's answer and
+    ``why german: move stack=…`` on the command line alike."""
     assert refusals(m41) == [("in hedgehog formation, cannot move: g-6id", ("14.4C",))]
+    assert "reason: in hedgehog formation, cannot move: g-6id\ncases: 14.4C\n" in why_move(tmp_path)
     pack = copied(tmp_path, "fieldworks.yaml",
                   ('  unit: ["14.4C"]\n', '  unit: ["14.4C", "14.4A"]\n'),
                   ('  pinned: "in hedgehog formation, cannot move: {units}"\n',
                    '  pinned: "dug in as a hedgehog until the Movement Step: {units}"\n'))
     assert refusals(Engine.load(pack)) == [("dug in as a hedgehog until the Movement Step: g-6id", ("14.4C", "14.4A"))]
+    assert ("reason: dug in as a hedgehog until the Movement Step: g-6id\ncases: 14.4C, 14.4A\n"
+            in why_move(tmp_path, pack))
     assert refusals(m41) == [("in hedgehog formation, cannot move: g-6id", ("14.4C",))]  # each pack its own
 
 

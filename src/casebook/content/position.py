@@ -248,6 +248,18 @@ def _raw_semantic(data: dict[str, Any], pack: Any, locate: Locate) -> list[Probl
     return out
 
 
+def _first_player(pos: Position, pack: Any, locate: Locate) -> tuple[Position, list[Problem]]:
+    """``pos`` with the ``first_player`` its ``phasing`` gives (:func:`first_player_of`), or the
+    problem of a phase that needs one no field names."""
+    from casebook.content.savecheck import first_player_of, first_player_problems
+
+    fields = {k: v for k in ("phase", "phasing", "first_player") if (v := getattr(pos, k)) is not None}
+    first = first_player_of(fields, pack)
+    if first is not None:
+        return pos.model_copy(update={"first_player": first}), []
+    return pos, first_player_problems(fields, pack, locate)
+
+
 Extra = Callable[[dict[str, Any], Locate], list[Problem]]
 
 
@@ -275,6 +287,8 @@ def _validate(doc: YamlDoc, data: Any, pack: Any, locate: Locate,
             out += victory_problems(scenario.get("victory"), pack.manifest.get("plugins") or (), locate)
     if pos is not None:
         out += _semantic(pos, resolved, pack, locate)
+        pos, probs = _first_player(pos, pack, locate)
+        out += probs
     else:  # the schema failed: still list what the raw data shows (every problem at once)
         out += [p for p in _raw_semantic(resolved, pack, locate) if p not in out]
     if extra is not None:

@@ -32,7 +32,7 @@ from casebook.core.errors import Problem
 
 __all__ = ["save_problems", "rng_problems", "turn_problems", "TRACE_SLOT", "TraceLink", "DriverRecord", "trace_digest",
             "StandingRecord", "plugin_state_problems", "state_schema", "state_slots", "is_save", "load_save",
-           "Locate", "RNG_MAX"]
+           "Locate", "RNG_MAX", "first_player_of", "first_player_problems"]
 
 Locate = Callable[[tuple], tuple[str, int, int]]
 #: Largest PCG32 state (64 bits).
@@ -186,6 +186,7 @@ def save_problems(data: Mapping[str, Any], engine: Any, locate: Locate) -> list[
     the RNG, the tracks' bounds, each plugin's stored state, units without ``id`` or ``side``."""
     out = rng_problems(data.get("rng"), locate)
     out += turn_problems(data, engine.pack, locate)
+    out += first_player_problems(data, engine.pack, locate)
     from casebook.content.schema_position import Position
 
     vocab = engine.pack.vocabulary
@@ -201,6 +202,42 @@ def save_problems(data: Mapping[str, Any], engine: Any, locate: Locate) -> list[
                                 "(load the file with casebook.content.position.load_position, which expands "
                                 "counter: references from the pack's counter mix)"))
     return out
+
+
+def _needs_first(data: Mapping[str, Any], pack: Any) -> tuple[str, str] | None:
+    """(phase id, ``first`` or ``second``) when the position's ``phase`` is played by the first or
+    second player and ``first_player`` is not given (a position without a phase is not asked: it
+    starts where its scenario does)."""
+    phases = [ph for ph in ((getattr(pack, "sequence", None) or {}).get("phases") or []) if isinstance(ph, Mapping)]
+    if not phases or data.get("first_player") is not None or data.get("phase") is None:
+        return None
+    phase = next((ph for ph in phases if ph.get("id") == data["phase"]), None)
+    side = (phase or {}).get("side")
+    return (str(phase["id"]), side) if phase is not None and side in ("first", "second") else None
+
+
+def first_player_of(data: Mapping[str, Any], pack: Any) -> str | None:
+    """The first player a position's phase needs and does not name: its ``phasing`` side in a
+    phase of the first player, the other side in one of the second; None if not needed or
+    ``phasing`` is not given."""
+    needs, sides = _needs_first(data, pack), list(getattr(getattr(pack, "vocabulary", None), "side_ids", ()))
+    phasing = data.get("phasing")
+    if needs is None or phasing not in sides or len(sides) != 2:
+        return None
+    return str(phasing) if needs[1] == "first" else next(s for s in sides if s != phasing)
+
+
+def first_player_problems(data: Mapping[str, Any], pack: Any, locate: Locate) -> list[Problem]:
+    """A phase played by the first (second) player whose first player neither ``first_player``
+    nor ``phasing`` gives: the problem of ``first_player``, located at ``phase:`` (a play would
+    stop at the phase's end, not knowing whose phase comes next)."""
+    needs = _needs_first(data, pack)
+    if needs is None or first_player_of(data, pack) is not None:
+        return []
+    sides = ", ".join(getattr(pack.vocabulary, "side_ids", ()))
+    file, line, col = locate(("phase",))
+    return [Problem(file, line, col, "first_player", f"not given, but phase {needs[0]!r} is played by the "
+                    f"{needs[1]} player: add `first_player: SIDE` (or the phase's `phasing: SIDE`; SIDE: {sides})")]
 
 
 def turn_problems(data: Mapping[str, Any], pack: Any, locate: Locate) -> list[Problem]:

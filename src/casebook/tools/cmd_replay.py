@@ -19,7 +19,7 @@ from typing import Any
 
 import click
 
-from casebook.core.errors import CasebookError, IllegalActionError
+from casebook.core.errors import CasebookError, IllegalActionError, PositionError
 
 __all__ = ["replay", "replay_trace", "read_cut", "read_whole", "cut_message", "save_point", "END_EVENT"]
 
@@ -68,7 +68,13 @@ def replay_trace(path: Path, pack: Path | None = None, partial: bool = False) ->
     tune_gc()  # src/casebook/tools/runtime.py
     from casebook.tools.saves import initial_state
 
-    state = initial_state(game, recorded[0])  # the scenario's setup, or the position a play --load began from
+    try:
+        state = initial_state(game, recorded[0])  # the scenario's setup, or the position a play --load began from
+    except PositionError as exc:  # the position the setup event holds: located at the trace's line 1
+        from dataclasses import replace
+
+        raise PositionError([replace(p, file=shown, line=1, column=0, key=f"position.{p.key}".rstrip("."))
+                             for p in exc.problems]) from None
     checked = 0
 
     def first_difference() -> str | None:
