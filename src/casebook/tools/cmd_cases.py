@@ -36,8 +36,9 @@ from typing import Any
 
 import click
 
-from casebook.content.cases import CASE_ID, REGISTRY, STATUSES, CaseIndex, coverage, scan_tests
+from casebook.content.cases import REGISTRY, STATUSES, CaseIndex, coverage, scan_tests
 from casebook.core.errors import CasebookError
+from casebook.tools.case_data import data_cases, table_cases
 from casebook.tools.cli import game_argument
 
 __all__ = ["cases", "pack_of", "gather_implemented", "gather_report", "default_tests_dir", "implemented_in", "SOURCE_KINDS"]
@@ -124,7 +125,7 @@ def _script_cases(game: str, warnings: list[str]) -> dict[str, list[str]]:
         return {}
     out: dict[str, list[str]] = {}
     read = rules.tables_read | _plugin_tables(pack.pack_dir)
-    for case, tables in _table_cases(pack.pack_dir, read, warnings).items():
+    for case, tables in table_cases(pack.pack_dir, list(_manifest(pack.pack_dir).get("tables") or []), read, warnings).items():
         out.setdefault(case, []).extend(tables)
     parts = [(f"rules:{n}", RuleSet({n: q}, {}, rules.schema)) for n, q in rules.quantities.items()]
     parts += [(f"rules:{a}", RuleSet({}, {a: p}, rules.schema)) for a, p in rules.permissions.items()]
@@ -150,112 +151,6 @@ def _plugin_tables(pack_dir: Path) -> frozenset[str]:
     return frozenset(out)
 
 
-def _table_cases(pack_dir: Path, read: frozenset[str], warnings: list[str]) -> dict[str, list[str]]:
-    """case -> ``table:<id>`` for every table some rule-script line looks up or a plugin declares
-    it reads, by the cases its values cite as printed (``rulebook: <case>`` or ``errata: <case>``
-    provenance; a ``reconstructed:`` value implements no case) and the case ids a record lists
-    in its ``cases`` field (a row of ``crt_results`` names the cases the result applies)."""
-    from casebook.content.yamlio import load_yaml
-
-    out: dict[str, list[str]] = {}
-    for rel in _manifest(pack_dir).get("tables") or []:
-        try:
-            data = load_yaml(pack_dir / str(rel)).data
-        except Exception as exc:  # report, keep counting the rest
-            warnings.append(f"table {rel} not counted: {exc}".splitlines()[0])
-            continue
-        if not isinstance(data, dict) or str(data.get("id")) not in read:
-            continue
-        found = _printed_cases(data) + [str(c) for row in data.get("rows") or () if isinstance(row, dict)
-                                        for c in (row.get("cases") or ()) if isinstance(row.get("cases"), list)]
-        for case in dict.fromkeys(c for c in found if CASE_ID.match(c)):
-            out.setdefault(case, []).append(f"table:{data['id']}")
-    return out
-
-
-def _printed_cases(node: Any) -> list[str]:
-    """The case ids of every ``rulebook:`` / ``errata:`` provenance string anywhere in ``node``."""
-    if isinstance(node, list):
-        return [c for v in node for c in _printed_cases(v)]
-    if not isinstance(node, dict):
-        return []
-    found: list[str] = []
-    for k, v in node.items():
-        if k == "provenance" and isinstance(v, str):
-            kind, _, rest = v.partition(":")
-            if kind.strip() in ("rulebook", "errata"):
-                found.extend(t.strip(",;()") for t in rest.split())
-        else:
-            found.extend(_printed_cases(v))
-    return found
-
-
-def _errata_cases(game: str, warnings: list[str]) -> dict[str, list[str]]:
-    """case -> ``errata:<file>`` for every errata overlay patch of the pack citing that case
-    (errata are implemented as data: patches applied on load); ``sequence:<file>`` for the
-    sequence of play; ``area:<area>.<function>`` for the cases the manifest's
-    ``area_procedures:`` says a shared area's Python implements (kind python)."""
-    from casebook.content.loader import load_pack
-
-    try:
-        pack = load_pack(game)
-    except CasebookError as exc:
-        warnings.append(f"errata not counted: {exc}".splitlines()[0])
-        return {}
-    out: dict[str, list[str]] = {}
-    seq_file = f"sequence:{pack.manifest.get('sequence', 'sequence.yaml')}"
-    for phase in pack.sequence.get("phases") or []:   # the sequence of play is data (0.7)
-        for item in [phase, *(phase.get("steps") or []), *(phase.get("loops") or [])]:
-            case = str(item.get("case", ""))
-            if case and seq_file not in out.get(case, []):
-                out.setdefault(case, []).append(seq_file)
-    for area, functions in (pack.manifest.get("area_procedures") or {}).items():
-        for function, ids in functions.items():   # a shared area's Python, for this game's cases
-            for case in ids:
-                out.setdefault(str(case), []).append(f"area:{area}.{function}")
-    for path, _, patch in pack.errata:
-        source = f"errata:{Path(path).name}"
-        case = str(patch.get("case", ""))
-        if case and source not in out.get(case, []):
-            out.setdefault(case, []).append(source)
-    for sid, path in pack.scenarios.items():  # a set-up is data: the scenario's cited cases
-        for case in _scenario_cases(Path(path), warnings):
-            source = f"scenario:{sid}"
-            if source not in out.get(case, []):
-                out.setdefault(case, []).append(source)
-    return out
-
-
-def _scenario_cases(path: Path, warnings: list[str]) -> list[str]:
-    """Case ids a scenario document cites: its ``provenance`` text (``rulebook BM3.4A, BM3.4B``)
-    and the ``case`` fields anywhere in it (victory conditions and the like)."""
-    from casebook.content.yamlio import load_yaml
-
-    try:
-        data = load_yaml(path).data
-    except Exception as exc:  # report, keep counting the rest
-        warnings.append(f"scenario {path.name} not counted: {exc}".splitlines()[0])
-        return []
-    found: list[str] = []
-
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            for k, v in node.items():
-                if k == "case" and isinstance(v, str):
-                    found.append(v)
-                else:
-                    walk(v)
-        elif isinstance(node, list):
-            for v in node:
-                walk(v)
-
-    walk(data)
-    if isinstance(data, dict) and isinstance(data.get("provenance"), str):
-        tokens = (t.strip(",;:()") for t in data["provenance"].split())
-        found += [t for t in tokens if t and ("." in t or t[0].isalpha())]  # not years or counts
-    return [c for c in dict.fromkeys(found) if CASE_ID.match(c)]
-
-
 def _prefix(case: str) -> str:
     """The game prefix of a case id (``BM`` of ``BM8.3``; empty for ``10.4.5C``)."""
     return case[:len(case) - len(case.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ"))]
@@ -266,7 +161,7 @@ def gather_implemented(game: str, warnings: list[str]) -> dict[str, list[str]]:
     errata overlay patches)."""
     _import_plugins(_manifest(_pack_dir(game)), warnings)
     found = REGISTRY.by_case()
-    for extra in (_script_cases(game, warnings), _errata_cases(game, warnings)):
+    for extra in (_script_cases(game, warnings), data_cases(game, warnings)):
         for case, sources in extra.items():
             found.setdefault(case, []).extend(sources)
     return found
