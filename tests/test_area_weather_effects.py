@@ -1,6 +1,6 @@
 """The shared area ``weather_effects``: the effects report is what the game's records table says
 to ask and how to word it — edited on a copy of the Moscow '41 pack, the answer changes and still
-cites the rule lines that fired; a row naming nothing the rules know is reported, not fatal."""
+cites the rule lines that fired; a row naming nothing the rules know refuses the pack, located."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 
 from casebook.areas import weather_effects as area
 from casebook.content.schema_tables import check_type
+from casebook.core.errors import ContentError
 from casebook.core.state import GameState
 from casebook.core.trace import Trace
 from casebook.script.engine import Engine
@@ -25,20 +26,24 @@ def _ctx(engine: Engine, temperature: str, ground: str):
     return engine.ctx(state, Trace())
 
 
-@pytest.fixture(scope="module")
-def edited(tmp_path_factory):
-    """A copy of the Moscow '41 pack whose effects table words the MP cost differently, drops the
-    MA row and asks a quantity no script defines."""
+def _copy(tmp_path_factory, edits: tuple[tuple[str, str], ...]) -> Path:
+    """A copy of the Moscow '41 pack with ``edits`` (old, new) made to its effects table."""
     pack = tmp_path_factory.mktemp("we") / "moscow41"
     shutil.copytree(ROOT / "games" / "moscow41", pack, ignore=shutil.ignore_patterns("golden", "tests"))
     path = pack / TABLE
     text = path.read_text(encoding="utf-8")
-    for old, new in (('label: "{value:+d} MP to all terrain costs"', 'label: "{value:+d} MP per hex entered"'),
-                     ('  - {report: factor, ask: ma, ', '  - {report: factor, ask: no_such_quantity, ')):
+    for old, new in edits:
         assert text.count(old) == 1, old
         text = text.replace(old, new)
     path.write_text(text, encoding="utf-8")
-    return Engine.load(pack)
+    return pack
+
+
+@pytest.fixture(scope="module")
+def edited(tmp_path_factory):
+    """A copy of the Moscow '41 pack whose effects table words the MP cost differently."""
+    return Engine.load(_copy(tmp_path_factory, (('label: "{value:+d} MP to all terrain costs"',
+                                                 'label: "{value:+d} MP per hex entered"'),)))
 
 
 def test_4_6A_an_edited_label_words_the_effect_and_the_line_still_cites_its_case(edited):
@@ -47,11 +52,14 @@ def test_4_6A_an_edited_label_words_the_effect_and_the_line_still_cites_its_case
     assert mp == [{"effect": "+1 MP per hex entered", "value": 1, "cases": ["4.6A"]}]
 
 
-def test_4_3D_a_row_naming_an_unknown_quantity_is_not_computed_and_the_others_stand(edited):
+def test_4_3D_a_row_naming_an_unknown_quantity_refuses_the_pack_located(tmp_path_factory, edited):
+    """A row asking a quantity no script defines is a content error of the pack, located at the
+    row (lint's check, the same at load); the other rows of the shipped table stand."""
+    pack = _copy(tmp_path_factory, (("  - {report: factor, ask: ma, ", "  - {report: factor, ask: no_such_quantity, "),))
+    with pytest.raises(ContentError) as refused:
+        Engine.load(pack)
+    assert "weather_effects.yaml:" in str(refused.value) and "the rules have no quantity 'no_such_quantity'" in str(refused.value)
     effects = area.effects_of(_ctx(edited, "warm", "mud"), "weather_effects", "warm", "mud")
-    missing = [e for e in effects if e["effect"].startswith("no_such_quantity: not computed")]
-    assert len(missing) == 1 and missing[0]["value"] is None and missing[0]["cases"] == []
-    assert not any(e["effect"].startswith("MAs x") for e in effects)  # the MA row is gone with it
     assert {"effect": "TEC column mud", "value": "mud", "cases": ["4.3E", "3.1B", "4.3A"]} in effects
 
 
