@@ -107,7 +107,8 @@ def pack_requirement_problems(pack: Any, rules: Any) -> list[Problem]:
     from casebook.content.areablocks import area_block_problems
 
     out += area_block_problems(pack, locate)  # area_cases: / area_procedures: (casebook.content.areablocks)
-    out += table_check_problems(pack, rules)
+    if has_scripts:  # without scripts every row would repeat the one error at `plugins:`
+        out += table_check_problems(pack, rules)
     from casebook.content.packconfig import config_problems
 
     out += config_problems(pack)  # the configs the listed plugins read (casebook.content.packconfig)
