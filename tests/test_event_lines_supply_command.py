@@ -83,13 +83,17 @@ def test_8_1A_an_hq_activation_names_its_command_path_and_supply_lines(blitz_eve
     assert rule_line("command.rules", "forbid trace_command_through_enemy") in named
     # the IP spent on each stack (5.7A: only a unit in supply receives IPs) read its supply
     assert supply_path_mp_line() in named
+    # the EZOC hexes no command path passes (7.4, 8.1B): Soviet ZOCs lie next to the German front
+    assert rule_line("zoc.rules", "forbid trace_command_through_ezoc") in named
     for uid in activation.data["units"]:
         answer = answer_ctx(before.ctx(), "command", [uid], {})
         assert answer["in_command"]
         # the activation traces its HQ's paths (the command area's path), not whether the unit
-        # must trace one at all (trace_command_path): every other line ask command names is named
-        asked = [ln["source"] for ln in answer["lines"] if not ln["text"].lstrip().startswith(
-            ("permit trace_command_path", "forbid trace_command_path"))]
+        # must trace one at all (trace_command_path): every other command.rules line ask command
+        # names is named (ask also names the ZOC answers' own verdicts of the hexes the EZOC map
+        # asked, e.g. blocks_supply: that map is worked out apart in play)
+        asked = [ln["source"] for ln in answer["lines"] if ln["source"].startswith("command.rules:")
+                 and not ln["text"].lstrip().startswith(("permit trace_command_path", "forbid trace_command_path"))]
         assert asked and set(asked) <= set(named), (uid, asked, named)
 
 

@@ -67,9 +67,7 @@ class CommandPaths:
 
     def store(self, ctx: Any, side: str) -> dict[Any, Any]:
         """The cache of ``side``'s command maps for the current :meth:`key`."""
-        store = ctx.memo.get((self.name, "store", side))
-        return store if store is not None else area.side_maps(
-            ctx, side, f"{self.name}.maps", lambda: self.key(ctx, side), self.keep, self.name)
+        return area.side_maps(ctx, side, f"{self.name}.maps", lambda: self.key(ctx, side), self.keep, self.name)
 
     def hqs(self, ctx: Any, side: str) -> list[Mapping[str, Any]]:
         """The HQs of ``side`` on the map, by id (once per state version)."""

@@ -125,13 +125,18 @@ def enemy_blocks(ctx: Any, side: str, cache: str, keep: int, fallback_key: Any =
     own moves reuse them; without a ZOC map, by ``fallback_key`` (None: made anew). With
     ``per_hex`` each hex near an enemy unit is asked of ``casebook_zoc`` (the same verdicts as
     the map's, with that answer's rule lines noted in an ``ask`` answer) instead of the map at once.
-    Kept with the ZOC lines that made them (``ctx.kept``), noted again at every read."""
-    answer = ctx.hook.casebook_zoc_map(ctx=ctx, side=side)
-    key = (side, answer["key"]) if answer is not None else None if fallback_key is None else (side, fallback_key)
-    if key is None:
-        return _blocks(ctx, side, answer, per_hex)
-    entry, _ = lru_get(ctx.lasting(cache, pause=False), key, keep, Lasting)  # values only through kept
-    return ctx.kept(entry, "blocks", lambda: _blocks(ctx, side, answer, per_hex))
+    Worked out :meth:`apart <casebook.script.ctx.Ctx.apart>`: every hex next to an enemy unit,
+    a board-wide map whose ZOC lines no one event owes (the path-block verdicts that read it,
+    :func:`path_blocks`, are kept with their lines by the callers)."""
+    with ctx.apart():
+        answer = ctx.hook.casebook_zoc_map(ctx=ctx, side=side)
+        key = (side, answer["key"]) if answer is not None else None if fallback_key is None else (side, fallback_key)
+        if key is None:
+            return _blocks(ctx, side, answer, per_hex)
+        kept, found = lru_get(ctx.lasting(cache), key, keep)
+        if not found:
+            kept["blocks"] = _blocks(ctx, side, answer, per_hex)
+        return kept["blocks"]
 
 
 def _blocks(ctx: Any, side: str, answer: Mapping[str, Any] | None, per_hex: bool) -> tuple[list[Hex], list[Hex]]:
@@ -191,13 +196,21 @@ def zoc_sources(ctx: Any, side: str) -> tuple[tuple[str, str], ...]:
 def side_maps(ctx: Any, side: str, name: str, key: Callable[[], Any], keep: int, memo: str) -> dict[Any, Any]:
     """The cache of ``side``'s maps under ``ctx.lasting(name)`` for the key ``key()`` gives (what
     the maps depend on), the last ``keep`` keys kept; found once per state version under
-    ``ctx.memo[(memo, "store", side)]`` without computing the key again. The store is a
+    ``(memo, "store", side)`` of the state version's memo without computing the key again. The store is a
     :class:`~casebook.script.ctx.Lasting`: put its maps in with ``ctx.kept(store, key, compute)``
     (or compute them in an ``apart`` block), so each read notes the lines that made them."""
     mkey = (memo, "store", side)
-    store = ctx.memo.get(mkey)
+    # the state version's shared memo, not an event context's own: finding a store notes no line
+    # (its values go through kept), and a kept value's frame would otherwise work the key out again
+    shared = ctx.engine.memo_for(ctx.state)
+    store = shared.get(mkey)
     if store is None:
-        store = ctx.memo[mkey] = lru_get(ctx.lasting(name, pause=False), key(), keep, Lasting)[0]
+        if ctx.event_lines is None:
+            found = key()
+        else:
+            with ctx.apart():  # a cache key: the lines of what it reads are no event's
+                found = key()
+        store = shared[mkey] = lru_get(ctx.lasting(name, pause=False), found, keep, Lasting)[0]
     return store
 
 

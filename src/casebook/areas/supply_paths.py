@@ -118,9 +118,7 @@ class SupplyPaths:
     def store(self, ctx: Any, side: str) -> dict[Any, Any]:
         """The cache of ``side``'s maps for the current :meth:`side_key` (the state version's
         memo first: asked hundreds of times per answer set)."""
-        store = ctx.memo.get((self.name, "store", side))
-        return store if store is not None else area.side_maps(
-            ctx, side, f"{self.name}.maps", lambda: self.side_key(ctx, side), self.keep, self.name)
+        return area.side_maps(ctx, side, f"{self.name}.maps", lambda: self.side_key(ctx, side), self.keep, self.name)
 
     # -- the maps ---------------------------------------------------------------------------
     def blocked(self, ctx: Any, side: str) -> dict[Hex, Reason]:
