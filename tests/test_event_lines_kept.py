@@ -6,7 +6,8 @@ names the same lines whatever the caches held when it was recorded.
 - the Blitz (greedy, seed 1) played cold (every lasting cache and memo of the engine emptied
   before each action is applied) and played again warm (the caches as the first play and the
   bots' look-aheads left them) records the same trace, lines and all — and a move names the ``move_cost`` lines
-  (movement.rules) that priced its path, found through the terrain-cost caches;
+  (movement.rules) that priced its path, found through the terrain-cost caches, and the supply
+  lines of its units' supply (supply.rules), an HQ activation its command path lines (command.rules);
 - the same two plays with ``kept`` reading its cache without noting the kept lines again (the
   old behaviour, less the pause) record different lines: the test can fail;
 - ``kept`` computes once per key, and a value first computed where nothing collected lines is
@@ -61,10 +62,16 @@ def test_an_events_lines_are_the_same_with_a_cold_and_a_warm_lasting_cache():
     # 9.2A: the terrain cost of the path's hexes, read through terrain_costs' lasting caches
     assert all(any(ln["source"].startswith("movement.rules:") and "9.2A" in ln["cases"]
                    for ln in m["data"]["lines"]) for m in moves)
+    # 5.2B-C, 8.1A: the supply and command answers' lines, read through their side stores
+    from tests.test_event_lines_supply_command import rule_line, supply_path_mp_line
+    assert all(supply_path_mp_line() in [ln["source"] for ln in m["data"]["lines"]] for m in moves)
+    hqs = [json.loads(e) for e in cold.splitlines() if json.loads(e)["kind"] == "activate-hq"]
+    assert hqs and all(rule_line("command.rules", "otherwise command_radius") in
+                       [ln["source"] for ln in h["data"]["lines"]] for h in hqs)
 
 
 def test_without_noting_the_kept_lines_again_a_warm_cache_changes_what_events_name(monkeypatch):
-    def kept_silent(self, depends_on, key, compute):  # reads the cache, notes nothing found there
+    def kept_silent(self, depends_on, key, compute, cited=None):  # reads the cache, notes nothing found there
         cache = depends_on if isinstance(depends_on, ctx_module.Lasting) else \
             self.engine.lasting(self.board, depends_on)
         if key not in cache:

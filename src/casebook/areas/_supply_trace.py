@@ -5,7 +5,7 @@ the caller gives what its rules say (usable sources, closed hexes, targets, step
 On top of the store, the searches here are kept by what they *read* (``ctx.lasting``) and reused
 unchanged when a placement leaves every hex they read as it was:
 
-- :func:`line_search` / :func:`line_hexes` / :func:`line_path` — the line hexes (``supply.line_network``)
+- :func:`line_search` / :func:`line_path` — the line hexes (``supply.line_network``)
   from which an unbroken line leads to a usable source: one breadth-first search per side;
 - :func:`backward_map` — MPs from every hex to the nearest target (usable source or line hex):
   one backward multi-source Dijkstra per side and movement-cost row;
@@ -26,7 +26,7 @@ from casebook.areas import search
 from casebook.areas.supply import line_network, lru_get
 from casebook.core.hexgrid import Hex
 
-__all__ = ["RUNS_KEPT", "kept_run", "untouched", "line_search", "line_hexes", "line_path", "backward_map",
+__all__ = ["RUNS_KEPT", "kept_run", "untouched", "line_search", "line_path", "backward_map",
            "blocked_met"]
 
 #: How many searches per side (line) or per side and row (backward maps) are kept for reuse.
@@ -55,13 +55,12 @@ def line_search(ctx: Any, side: str, store: dict[Any, Any], usable: set[Hex],
                 closed: frozenset[int]) -> tuple[dict[int, int], dict[int, int]]:
     """The line network of ``side`` from its ``usable`` sources through no ``closed`` hex: the hop
     count from the nearest usable source to each line hex reached and the hex each was reached
-    from (board indices); kept in ``store`` (``"line"``, ``"line-stamp"``, ``"line-derived"``).
+    from (board indices); the caller keeps it (``ctx.kept``: the ``supply_line`` lines that made
+    the network are kept with it); ``store`` gets ``"line-stamp"`` and ``"line-derived"``.
 
     The search reads the closed status of the hexes it reaches and of their line neighbours only;
     the last results per side are kept (``ctx.lasting``) with those hexes, and one is reused,
     unchanged, when the sources are the same and no hex it read changed status."""
-    if "line" in store:
-        return store["line"]
     adj, _ = line_network(ctx, side)
     ix = index_.board_index(ctx).index
     starts = tuple(i for i in (ix[h] for h in sorted(usable)) if any(n not in closed for n in adj.get(i, ())))
@@ -74,22 +73,11 @@ def line_search(ctx: Any, side: str, store: dict[Any, Any], usable: set[Hex],
         return {"starts": starts, "closed": closed, "read": frozenset(read), "result": (dist, pred),
                 "stamp": next(_STAMPS), "derived": {}}
 
-    found = kept_run(ctx.lasting("supply.line-runs").setdefault(side, {}), (starts, closed),
+    found = kept_run(ctx.lasting("supply.line-runs", pause=False).setdefault(side, {}), (starts, closed),
                      lambda run: run["starts"] == starts and untouched(run["closed"] ^ closed, run["read"]), make)
-    store["line"], store["line-stamp"], store["line-derived"] = found["result"], found["stamp"], found["derived"]
-    return store["line"]
-
-
-def line_hexes(ctx: Any, side: str, store: dict[Any, Any], usable: set[Hex], closed: frozenset[int]) -> set[Hex]:
-    """The line hexes :func:`line_search` reaches (kept with the search, reused with it)."""
-    if "line-set" not in store:
-        dist = line_search(ctx, side, store, usable, closed)[0]
-        derived = store["line-derived"]
-        if "line-set" not in derived:
-            hexes = index_.board_index(ctx).hexes
-            derived["line-set"] = {hexes[i] for i in dist}
-        store["line-set"] = derived["line-set"]
-    return store["line-set"]
+    store["line-stamp"], store["line-derived"] = found["stamp"], found["derived"]
+    result: tuple[dict[int, int], dict[int, int]] = found["result"]
+    return result
 
 
 def line_path(ctx: Any, side: str, pred: Mapping[int, int], h: Hex) -> tuple[list[Hex], bool]:

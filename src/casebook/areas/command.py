@@ -17,8 +17,12 @@ scripts. It holds no case id and names no side: every number, verdict and citati
 A game makes one :class:`CommandPaths` (its HQ class, its unit facts, which friendly units lift
 an EZOC) and asks it. Its maps are kept per *key* — every unit's configured fields, the weather,
 the settings and the hexes that are a ZOC by themselves — in ``ctx.lasting`` (the last ``keep``),
-so a change that moves nothing (an activation, IPs, a new step) keeps them. Hexes are
-:class:`~casebook.core.hexgrid.Hex`; HQs and units are the state's unit mappings.
+so a change that moves nothing (an activation, IPs, a new step) keeps them. Each map and answer
+goes into that store through ``ctx.kept``: an answer keeps the lines that decided it (those citing
+a case it cites, as ``casebook ask command`` names them: the ``trace_command_path``,
+``command_path_hexes`` and path-block lines) and every read notes them again, so an event that
+reads a unit's command (an activation, a stack refused) names them whatever the store held.
+Hexes are :class:`~casebook.core.hexgrid.Hex`; HQs and units are the state's unit mappings.
 """
 
 from __future__ import annotations
@@ -63,9 +67,7 @@ class CommandPaths:
 
     def store(self, ctx: Any, side: str) -> dict[Any, Any]:
         """The cache of ``side``'s command maps for the current :meth:`key`."""
-        store = ctx.memo.get((self.name, "store", side))
-        return store if store is not None else area.side_maps(
-            ctx, side, f"{self.name}.maps", lambda: self.key(ctx, side), self.keep, self.name)
+        return area.side_maps(ctx, side, f"{self.name}.maps", lambda: self.key(ctx, side), self.keep, self.name)
 
     def hqs(self, ctx: Any, side: str) -> list[Mapping[str, Any]]:
         """The HQs of ``side`` on the map, by id (once per state version)."""
@@ -101,29 +103,19 @@ class CommandPaths:
         """Hex -> reason for every hex a command path of ``side`` cannot pass: enemy-occupied, or
         in an EZOC without a friendly unit that ``opens`` it, unless the lines allow (enemy hexes
         first, then EZOC hexes, each in hex order; the ZOC asked hex by hex)."""
-        store = self.store(ctx, side)
-        if "blocked" not in store:
-            store["blocked"] = area.path_blocks(
-                ctx, side, through_enemy="trace_command_through_enemy", through_ezoc="trace_command_through_ezoc",
-                opens=self.opens, reasons=("enemy unit", "enemy ZOC"), cache=f"{self.name}.enemy-blocks",
-                keep=self.keep, per_hex=True)
-        return store["blocked"]
+        return ctx.kept(self.store(ctx, side), "blocked", lambda: area.path_blocks(
+            ctx, side, through_enemy="trace_command_through_enemy", through_ezoc="trace_command_through_ezoc",
+            opens=self.opens, reasons=("enemy unit", "enemy ZOC"), cache=f"{self.name}.enemy-blocks",
+            keep=self.keep, per_hex=True))
 
     def reach(self, ctx: Any, hq: Mapping[str, Any]) -> dict[Hex, list[Hex]]:
         """Shortest unblocked hex paths from ``hq`` up to its path length (one breadth-first search
-        per HQ hex, length and :meth:`key`; in play worked out apart, as :meth:`answer`)."""
-        if getattr(ctx, "event_lines", None) is None:
-            return self._reach(ctx, hq["side"], parse_hex(hq["hex"]), self.path_hexes(ctx, hq))
-        with ctx.apart():
-            return self._reach(ctx, hq["side"], parse_hex(hq["hex"]), self.path_hexes(ctx, hq))
+        per HQ hex, length and :meth:`key`, kept with the lines of the blocks it read)."""
+        return self._reach(ctx, hq["side"], parse_hex(hq["hex"]), self.path_hexes(ctx, hq))
 
     def _reach(self, ctx: Any, side: str, start: Hex, radius: int) -> dict[Hex, list[Hex]]:
-        store = self.store(ctx, side)
-        key = ("reach", start, radius)
-        found = store.get(key)
-        if found is None:
-            found = store[key] = area.radius_reach(ctx, start, radius, self.blocked(ctx, side))
-        return found
+        return ctx.kept(self.store(ctx, side), ("reach", start, radius),
+                        lambda: area.radius_reach(ctx, start, radius, self.blocked(ctx, side)))
 
     def path(self, ctx: Any, hq: Mapping[str, Any], target: Hex) -> list[Hex] | None:
         """The shortest command path from ``hq`` to ``target`` if it is at most
@@ -139,34 +131,26 @@ class CommandPaths:
 
     def _traced(self, ctx: Any, unit: Mapping[str, Any]) -> tuple[bool, list[str]]:
         """``trace_command_path`` for ``unit``: (must trace, the cases of the deciding lines),
-        once per state version; its lines are noted for an answer being recorded (``ask``), not
-        for a play event (a command answer is asked in passing, by whatever event needs it)."""
+        once per state version; its lines are noted (kept with the answer that asks it)."""
         facts = {**self.unit_facts(unit), "unit_class": unit.get("class", "infantry")}
         key = (self.name, "traced", tuple(sorted(facts.items())))
         found = ctx.memo.get(key)
         if found is None:
-            e = ctx.rules.permission("trace_command_path", facts, ctx.engine.script_tables, ctx.standard)
-            ctx.engine.note_lines(e)
+            e = ctx.permission("trace_command_path", facts)
             found = ctx.memo[key] = (bool(e.value), list(e.cases))
         return found
 
     def answer(self, ctx: Any, uid: str) -> dict[str, Any]:
         """Whether ``uid`` is in command: ``{"unit", "in_command": bool, "hqs": [:meth:`entry`,
         nearest first], "cases"}``. A unit that need not trace (``trace_command_path``
-        forbidden) is in command and lists no HQ. KeyError if not on the map. In play worked
-        out :meth:`apart <casebook.script.ctx.Ctx.apart>` (its maps serve many events: their
-        lines are no one event's; ``casebook ask command`` names them)."""
-        if getattr(ctx, "event_lines", None) is None:
-            return self._answer(ctx, uid)
-        with ctx.apart():
-            return self._answer(ctx, uid)
-
-    def _answer(self, ctx: Any, uid: str) -> dict[str, Any]:
+        forbidden) is in command and lists no HQ. KeyError if not on the map. Kept in the side
+        store with the lines citing a case it cites (:func:`~casebook.areas.supply.cited`)."""
         unit = ctx.state.unit(uid)
-        store = self.store(ctx, unit["side"])
-        key = ("answer", uid)
-        if key in store:
-            return store[key]
+        return ctx.kept(self.store(ctx, unit["side"]), ("answer", uid), lambda: self._answer(ctx, unit),
+                        cited=area.cited)
+
+    def _answer(self, ctx: Any, unit: Mapping[str, Any]) -> dict[str, Any]:
+        uid = unit["id"]
         must, cases = self._traced(ctx, unit)
         if not must:
             answer = {"unit": uid, "in_command": True, "hqs": [], "cases": cases}
@@ -184,7 +168,6 @@ class CommandPaths:
                     hqs.append(self.entry(ctx, hq, unit, len(path) - 1))
             hqs.sort(key=lambda e: (e["distance"], e["hq"]))
             answer = {"unit": uid, "in_command": bool(hqs), "hqs": hqs, "cases": cases}
-        store[key] = answer
         return answer
 
     def _hq_hexes(self, ctx: Any, side: str) -> list[tuple[Mapping[str, Any], Hex, int]]:

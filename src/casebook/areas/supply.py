@@ -18,11 +18,12 @@ Hexes are :class:`~casebook.core.hexgrid.Hex` at this module's edges, board indi
 MPs are integers; the length of a path in MPs or hexes is a rule-script quantity the caller reads.
 
 - :func:`lru_get` — a small most-recently-used cache of dicts (the maps kept across states);
+- :func:`cited` — every case an answer cites (what its kept lines are filtered by);
 - :func:`units_by_hex` — hex -> the units in it (once per state version);
 - :func:`ezoc`, :func:`enemy_blocks` — EZOC hexes and enemy-occupied hexes against a side;
 - :func:`path_blocks` — the hexes a path cannot pass, by the game's two permission names;
 - :func:`placement`, :func:`zoc_sources`, :func:`side_maps` — what a side's maps depend on, and
-  the cache of its maps per such key;
+  the cache of its maps per such key (a ``Lasting``: its maps go in through ``ctx.kept``);
 - :func:`line_kinds`, :func:`line_network` — the line network a side's supply follows;
 - :func:`radius_reach` — shortest unblocked hex paths from an HQ up to its radius.
 
@@ -37,25 +38,47 @@ from typing import Any
 from casebook.areas import _supply_search as index_
 from casebook.areas.search import paths_within
 from casebook.core.hexgrid import Hex, hex_label, parse_hex
+from casebook.script.ctx import Lasting
 
-__all__ = ["LINE_KINDS", "lru_get", "allowed", "units_by_hex", "ezoc", "enemy_blocks", "path_blocks", "placement",
+__all__ = ["LINE_KINDS", "lru_get", "cited", "allowed", "units_by_hex", "ezoc", "enemy_blocks", "path_blocks", "placement",
            "zoc_sources", "side_maps", "line_kinds", "line_network", "radius_reach"]
 
 #: The kinds of line on a map hexside a supply path may follow (asked of ``supply_line``).
 LINE_KINDS = ("road", "trail", "rail")
 
 
-def lru_get(cache: dict[Any, Any], key: Any, keep: int) -> tuple[dict[Any, Any], bool]:
-    """The dict under ``key`` in ``cache`` (made if absent), moved to the young end; the oldest
-    keys beyond ``keep`` are dropped. Returns ``(value, found)``."""
+def lru_get(cache: dict[Any, Any], key: Any, keep: int,
+            make: Callable[[], dict[Any, Any]] = dict) -> tuple[dict[Any, Any], bool]:
+    """The dict under ``key`` in ``cache`` (made by ``make`` if absent, e.g. a
+    :class:`~casebook.script.ctx.Lasting` whose values go through ``ctx.kept``), moved to the
+    young end; the oldest keys beyond ``keep`` are dropped. Returns ``(value, found)``."""
     value = cache.pop(key, None)
     found = value is not None
     if value is None:
-        value = {}
+        value = make()
     cache[key] = value
     while len(cache) > keep:
         cache.pop(next(iter(cache)))
     return value, found
+
+
+def cited(value: Any, depth: int = 0) -> set[str]:
+    """Every case id ``value`` (an answer) cites under a ``cases`` key, at any depth: the lines an
+    answer keeps with it (``ctx.kept(…, cited=cited)``) are those citing one of them, as
+    ``casebook ask`` keeps an answer's lines."""
+    out: set[str] = set()
+    if depth > 12:
+        return out
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "cases" and isinstance(item, (list, tuple)):
+                out.update(c for c in item if isinstance(c, str))
+            else:
+                out |= cited(item, depth + 1)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            out |= cited(item, depth + 1)
+    return out
 
 
 def units_by_hex(ctx: Any) -> dict[Hex, list[Mapping[str, Any]]]:
@@ -101,15 +124,19 @@ def enemy_blocks(ctx: Any, side: str, cache: str, keep: int, fallback_key: Any =
     (``casebook_zoc_map``: it names every enemy unit, the weather and the settings), so a side's
     own moves reuse them; without a ZOC map, by ``fallback_key`` (None: made anew). With
     ``per_hex`` each hex near an enemy unit is asked of ``casebook_zoc`` (the same verdicts as
-    the map's, with that answer's rule lines noted in an ``ask`` answer) instead of the map at once."""
-    answer = ctx.hook.casebook_zoc_map(ctx=ctx, side=side)
-    key = (side, answer["key"]) if answer is not None else None if fallback_key is None else (side, fallback_key)
-    if key is None:
-        return _blocks(ctx, side, answer, per_hex)
-    kept, found = lru_get(ctx.lasting(cache), key, keep)
-    if not found:
-        kept["blocks"] = _blocks(ctx, side, answer, per_hex)
-    return kept["blocks"]
+    the map's, with that answer's rule lines noted in an ``ask`` answer) instead of the map at once.
+    Worked out :meth:`apart <casebook.script.ctx.Ctx.apart>`: every hex next to an enemy unit,
+    a board-wide map whose ZOC lines no one event owes (the path-block verdicts that read it,
+    :func:`path_blocks`, are kept with their lines by the callers)."""
+    with ctx.apart():
+        answer = ctx.hook.casebook_zoc_map(ctx=ctx, side=side)
+        key = (side, answer["key"]) if answer is not None else None if fallback_key is None else (side, fallback_key)
+        if key is None:
+            return _blocks(ctx, side, answer, per_hex)
+        kept, found = lru_get(ctx.lasting(cache), key, keep)
+        if not found:
+            kept["blocks"] = _blocks(ctx, side, answer, per_hex)
+        return kept["blocks"]
 
 
 def _blocks(ctx: Any, side: str, answer: Mapping[str, Any] | None, per_hex: bool) -> tuple[list[Hex], list[Hex]]:
@@ -169,11 +196,21 @@ def zoc_sources(ctx: Any, side: str) -> tuple[tuple[str, str], ...]:
 def side_maps(ctx: Any, side: str, name: str, key: Callable[[], Any], keep: int, memo: str) -> dict[Any, Any]:
     """The cache of ``side``'s maps under ``ctx.lasting(name)`` for the key ``key()`` gives (what
     the maps depend on), the last ``keep`` keys kept; found once per state version under
-    ``ctx.memo[(memo, "store", side)]`` without computing the key again."""
+    ``(memo, "store", side)`` of the state version's memo without computing the key again. The store is a
+    :class:`~casebook.script.ctx.Lasting`: put its maps in with ``ctx.kept(store, key, compute)``
+    (or compute them in an ``apart`` block), so each read notes the lines that made them."""
     mkey = (memo, "store", side)
-    store = ctx.memo.get(mkey)
+    # the state version's shared memo, not an event context's own: finding a store notes no line
+    # (its values go through kept), and a kept value's frame would otherwise work the key out again
+    shared = ctx.engine.memo_for(ctx.state)
+    store = shared.get(mkey)
     if store is None:
-        store = ctx.memo[mkey] = lru_get(ctx.lasting(name), key(), keep)[0]
+        if ctx.event_lines is None:
+            found = key()
+        else:
+            with ctx.apart():  # a cache key: the lines of what it reads are no event's
+                found = key()
+        store = shared[mkey] = lru_get(ctx.lasting(name, pause=False), found, keep, Lasting)[0]
     return store
 
 
@@ -186,7 +223,7 @@ def line_kinds(ctx: Any, side: str) -> tuple[str, ...]:
 def _line_edges(ctx: Any, kinds: tuple[str, ...]) -> list[tuple[Hex, Hex, bool]]:
     """The hexsides a line of ``kinds`` crosses, in board order, each with whether only a rail
     crosses it (once per board)."""
-    cache = ctx.lasting("supply.line-edges", kinds)
+    cache = ctx.lasting("supply.line-edges", kinds, pause=False)  # board geometry
     if "edges" not in cache:
         cache["edges"] = [(a, b, not (data.get("road") or data.get("trail")))
                           for a, b, data in ctx.board.edge_items() if any(data.get(k) for k in kinds)]
@@ -204,7 +241,7 @@ def line_network(ctx: Any, side: str) -> tuple[dict[int, list[int]], dict[tuple[
         return found
     kinds = line_kinds(ctx, side)
     off_hexside = allowed(ctx, "supply_line_off_hexside", {})
-    cache = ctx.lasting("supply.line-adj", kinds, off_hexside)
+    cache = ctx.lasting("supply.line-adj", kinds, off_hexside, pause=False)  # board geometry
     if "adj" not in cache:
         index = index_.board_index(ctx)
         ix = index.index
@@ -231,12 +268,12 @@ def radius_reach(ctx: Any, start: Hex, radius: int, blocked: Mapping[Hex, Any]) 
     hex (``casebook.areas.search.paths_within``; the ends may be blocked). Kept (``ctx.lasting``) by the blocked
     hexes within the radius — the only ones the search reads — so a move elsewhere on the map
     reuses it; give the answer to ``search.path_within`` for one target."""
-    disks = ctx.lasting("supply.hq-disks")
+    disks = ctx.lasting("supply.hq-disks", pause=False)  # board geometry, no line evaluated
     disk = disks.get((start, radius))
     if disk is None:
         disk = disks[(start, radius)] = tuple(paths_within(ctx.board, start, radius))
     shut = frozenset(h for h in disk if h in blocked)
-    kept, found = lru_get(ctx.lasting("supply.hq-reach"), (start, radius, shut), 512)
+    kept, found = lru_get(ctx.lasting("supply.hq-reach", pause=False), (start, radius, shut), 512)
     if not found:
         kept["paths"] = paths_within(ctx.board, start, radius, shut)
     return kept["paths"]

@@ -19,8 +19,10 @@ A side's maps are kept per *side key* — everything they depend on: where every
 what it is (the configured fields), the weather, the settings, the Entry Areas entered (the plugin
 data ``entered`` of the configured name), who controls the cities and the hexes that are a ZOC by
 themselves — in ``ctx.lasting`` (the last ``keep`` keys): an activation, an IP, a marker or a new
-step keeps them; any move, loss or weather change makes a new key. Hexes are
-:class:`~casebook.core.hexgrid.Hex`.
+step keeps them; any move, loss or weather change makes a new key. Each map goes into the store
+through ``ctx.kept``: the rule-script lines that made it (the source, path-block and ZOC verdicts)
+are kept beside it and noted again at every read, so an event that reads a unit's supply names
+the same lines whatever the store held. Hexes are :class:`~casebook.core.hexgrid.Hex`.
 """
 
 from __future__ import annotations
@@ -116,21 +118,16 @@ class SupplyPaths:
     def store(self, ctx: Any, side: str) -> dict[Any, Any]:
         """The cache of ``side``'s maps for the current :meth:`side_key` (the state version's
         memo first: asked hundreds of times per answer set)."""
-        store = ctx.memo.get((self.name, "store", side))
-        return store if store is not None else area.side_maps(
-            ctx, side, f"{self.name}.maps", lambda: self.side_key(ctx, side), self.keep, self.name)
+        return area.side_maps(ctx, side, f"{self.name}.maps", lambda: self.side_key(ctx, side), self.keep, self.name)
 
     # -- the maps ---------------------------------------------------------------------------
     def blocked(self, ctx: Any, side: str) -> dict[Hex, Reason]:
         """Hex -> (reason, cases) for every hex a path of ``side`` cannot pass: enemy-occupied,
         or in an EZOC without a friendly unit that ``opens`` it (unless the lines allow)."""
-        store = self.store(ctx, side)
-        if "blocked" not in store:
-            store["blocked"] = area.path_blocks(
-                ctx, side, through_enemy=self.through_enemy, through_ezoc=self.through_ezoc, opens=self.opens,
-                reasons=self.reasons, cache=f"{self.name}.enemy-blocks", keep=16,
-                fallback_key=(area.placement(ctx, self.fields), self.weather(ctx)))
-        return store["blocked"]
+        return ctx.kept(self.store(ctx, side), "blocked", lambda: area.path_blocks(
+            ctx, side, through_enemy=self.through_enemy, through_ezoc=self.through_ezoc, opens=self.opens,
+            reasons=self.reasons, cache=f"{self.name}.enemy-blocks", keep=16,
+            fallback_key=(area.placement(ctx, self.fields), self.weather(ctx))))
 
     def _candidates(self, ctx: Any, side: str) -> dict[Hex, Reason]:
         """Hex -> (why, cases) for every hex the ``supply_source`` lines make a source of ``side``:
@@ -166,9 +163,9 @@ class SupplyPaths:
         """Hex -> (usable, why, cases) for every supply source of ``side``; an unusable one (the
         ``use_supply_source`` lines: occupied by an enemy unit, or unoccupied in an EZOC) adds
         the cases of the lines that forbid it."""
-        store = self.store(ctx, side)
-        if "sources" in store:
-            return store["sources"]
+        return ctx.kept(self.store(ctx, side), "sources", lambda: self._sources(ctx, side))
+
+    def _sources(self, ctx: Any, side: str) -> dict[Hex, tuple[bool, str, tuple[str, ...]]]:
         by_hex = area.units_by_hex(ctx)
         ezocs = set(area.enemy_blocks(ctx, side, f"{self.name}.enemy-blocks", 16,
                                       (area.placement(ctx, self.fields), self.weather(ctx)))[1])
@@ -183,41 +180,33 @@ class SupplyPaths:
                 bad = "occupied by an enemy unit" if enemy else "unoccupied and in an enemy ZOC"
                 forbids = ctx.rules.permission("use_supply_source", facts, ctx.engine.script_tables, ctx.standard).cases
                 out[h] = (False, f"{why}: {bad}", (*cases, *forbids))
-        store["sources"] = out
         return out
 
     def usable(self, ctx: Any, side: str) -> set[Hex]:
         """The usable supply sources of ``side``."""
-        store = self.store(ctx, side)
-        if "usable" not in store:
-            store["usable"] = {h for h, (ok, _, _) in self.sources(ctx, side).items() if ok}
-        return store["usable"]
+        return ctx.kept(self.store(ctx, side), "usable",
+                        lambda: {h for h, (ok, _, _) in self.sources(ctx, side).items() if ok})
 
     def unusable(self, ctx: Any, side: str) -> dict[Hex, Reason]:
         """The unusable supply sources of ``side`` with why."""
-        store = self.store(ctx, side)
-        if "unusable" not in store:
-            store["unusable"] = {h: (why, cases) for h, (ok, why, cases) in self.sources(ctx, side).items() if not ok}
-        return store["unusable"]
+        return ctx.kept(self.store(ctx, side), "unusable", lambda: {
+            h: (why, cases) for h, (ok, why, cases) in self.sources(ctx, side).items() if not ok})
 
     def closed(self, ctx: Any, side: str) -> frozenset[int]:
         """Board indices of the blocked hexes a path may end in but not pass: all but usable sources."""
-        store = self.store(ctx, side)
-        if "closed" not in store:
+        def make() -> frozenset[int]:
             ix = index_.board_index(ctx).index
             open_sources = self.usable(ctx, side)
-            store["closed"] = frozenset(ix[h] for h in self.blocked(ctx, side) if h not in open_sources)
-        return store["closed"]
+            return frozenset(ix[h] for h in self.blocked(ctx, side) if h not in open_sources)
+        return ctx.kept(self.store(ctx, side), "closed", make)
 
     def radius_path(self, ctx: Any, side: str, start: Hex, target: Hex, radius: int) -> list[Hex] | None:
         """The shortest path of hexes from ``start`` (an HQ) to ``target`` of at most ``radius``
         hexes (the target's hex counts, the start's does not) through no blocked hex but its two
         ends; None if there is none. Terrain and weather do not count."""
-        store = self.store(ctx, side)
-        key = ("hq-reach", start, radius)
-        if key not in store:
-            store[key] = area.radius_reach(ctx, start, radius, self.blocked(ctx, side))
-        return path_within(ctx.board, store[key], target, radius)
+        reach = ctx.kept(self.store(ctx, side), ("hq-reach", start, radius),
+                         lambda: area.radius_reach(ctx, start, radius, self.blocked(ctx, side)))
+        return path_within(ctx.board, reach, target, radius)
 
     def unit_hex(self, ctx: Any, uid: str) -> Hex:
         """The hex of unit ``uid``; KeyError if it is not on the map or has no hex."""

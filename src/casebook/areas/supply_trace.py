@@ -18,8 +18,13 @@ case (the lines the game's scripts hold decide, ``areas/supply.py`` names them).
 - :func:`blocked_met` — what stops an unsupplied unit's path.
 
 A step's MP is the movement cost hook's (``casebook_move_cost``, mode ``supply``), else the
-configuration's ``fallback``. Hexes are :class:`~casebook.core.hexgrid.Hex` at the edges, board
-indices inside; the kept searches themselves are ``areas/_supply_trace.py``'s.
+configuration's ``fallback``. Every map of a side store and every answer goes into the store
+through ``ctx.kept`` (an answer keeps the lines citing a case it cites, as ``casebook ask``
+does), so an event that reads a unit's supply names the lines that decided it, cold or warm;
+only the searches over step costs (the backward maps, a row's costs, what stops a path) run
+``apart``: they ask the movement cost of every hex they settle, lines no one answer owes. Hexes are
+:class:`~casebook.core.hexgrid.Hex` at the edges, board indices inside; the kept searches
+themselves are ``areas/_supply_trace.py``'s.
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ from casebook.core.hexgrid import Hex, hex_label, parse_hex
 from . import _supply_search as index_
 from . import _supply_trace as trace_area
 from . import search
-from .supply import lru_get
+from .supply import cited, lru_get
 from .supply_paths import SupplyPaths
 
 __all__ = ["ANSWERS_KEPT", "answer", "path_mp", "own_trace", "supplied_hqs", "by_hq", "full_path", "line_supplied",
@@ -49,18 +54,24 @@ ANSWERS_KEPT = 4096
 def _line_graph(cfg: SupplyPaths, ctx: Any, side: str) -> tuple[dict[int, int], dict[int, int]]:
     """The line network of ``side`` from its usable sources through no blocked hex but usable
     sources: the shared ``line_search`` (hop counts and predecessors, board indices)."""
-    store = cfg.store(ctx, side)
-    found = store.get("line")  # kept in the store: asked once per unit answer
-    return found if found is not None else trace_area.line_search(ctx, side, store, cfg.usable(ctx, side),
-                                                                  cfg.closed(ctx, side))
+    store = cfg.store(ctx, side)  # kept in the store with the lines of the sources and blocks it read
+    return ctx.kept(store, "line", lambda: trace_area.line_search(ctx, side, store, cfg.usable(ctx, side),
+                                                                  cfg.closed(ctx, side)))
 
 
 def line_supplied(cfg: SupplyPaths, ctx: Any, side: str) -> set[Hex]:
     """Line hexes from which an unbroken line leads to a usable source."""
     store = cfg.store(ctx, side)
-    found = store.get("line-set")
-    return found if found is not None else trace_area.line_hexes(ctx, side, store, cfg.usable(ctx, side),
-                                                                 cfg.closed(ctx, side))
+
+    def make() -> set[Hex]:  # kept with the line search (reused with it)
+        dist = _line_graph(cfg, ctx, side)[0]
+        derived = store["line-derived"]
+        if "line-set" not in derived:
+            hexes = index_.board_index(ctx).hexes
+            derived["line-set"] = {hexes[i] for i in dist}
+        found: set[Hex] = derived["line-set"]
+        return found
+    return ctx.kept(store, "line-set", make)
 
 
 def line_path(cfg: SupplyPaths, ctx: Any, side: str, h: Hex) -> tuple[list[Hex], bool]:
@@ -72,7 +83,8 @@ def line_path(cfg: SupplyPaths, ctx: Any, side: str, h: Hex) -> tuple[list[Hex],
 def step_costs(cfg: SupplyPaths, ctx: Any, unit: Mapping[str, Any]) -> index_.StepCosts:
     """The step costs of units moving like ``unit`` under the weather and settings in force:
     terrain, hexside, weather and the movement-cost row only, so they are kept across states."""
-    cache = ctx.lasting(f"{cfg.name}.steps", cfg.row(ctx, unit), *cfg.weather(ctx), *cfg.settings(ctx))
+    # filled only inside the searches run apart (and _row's recording): no line is noted here
+    cache = ctx.lasting(f"{cfg.name}.steps", cfg.row(ctx, unit), *cfg.weather(ctx), *cfg.settings(ctx), pause=False)
     costs = cache.get("costs")
     if costs is None:
         costs = cache["costs"] = index_.StepCosts(index_.board_index(ctx))
@@ -99,10 +111,15 @@ def search_row(cfg: SupplyPaths, ctx: Any, uid: str) -> str:
     cls = cfg.row(ctx, unit)
     rows = ctx.memo.get((cfg.name, "rows"))
     if rows is None:
-        rows = ctx.memo[(cfg.name, "rows")] = ctx.lasting(f"{cfg.name}.rows", *cfg.weather(ctx), *cfg.settings(ctx))
+        rows = ctx.memo[(cfg.name, "rows")] = ctx.lasting(f"{cfg.name}.rows", *cfg.weather(ctx), *cfg.settings(ctx),
+                                                          pause=False)  # costs asked apart
     found = rows.get(cls)
     if found is None:
-        row = _row(cfg, ctx, uid, unit, cls)
+        if ctx.event_lines is None:
+            row = _row(cfg, ctx, uid, unit, cls)
+        else:  # the cost of every kind of step on the board: lines no one event owes
+            with ctx.apart():
+                row = _row(cfg, ctx, uid, unit, cls)
         found = rows[cls] = rows.setdefault(row, cls)
     return found
 
@@ -152,8 +169,10 @@ def index_sets(cfg: SupplyPaths, ctx: Any, side: str) -> tuple[frozenset[int], t
     but not pass (all but usable sources), and the usable sources and line hexes in the order
     networkx would take them (iteration order of the set ``usable | line``)."""
     store = cfg.store(ctx, side)
-    if "index-sets" not in store:
+
+    def make() -> tuple[frozenset[int], tuple[int, ...], frozenset[int]]:
         line = line_supplied(cfg, ctx, side)
+        _line_graph(cfg, ctx, side)
         by_usable = store["line-derived"].setdefault("targets", {})
         key = _usable_key(cfg, ctx, side)
         found = by_usable.get(key)
@@ -161,15 +180,12 @@ def index_sets(cfg: SupplyPaths, ctx: Any, side: str) -> tuple[frozenset[int], t
             ix = index_.board_index(ctx).index
             targets = tuple(ix[h] for h in cfg.usable(ctx, side) | line)
             found = by_usable[key] = (targets, frozenset(targets))
-        store["index-sets"] = (cfg.closed(ctx, side), *found)
-    return store["index-sets"]
+        return (cfg.closed(ctx, side), *found)
+    return ctx.kept(store, "index-sets", make)
 
 
 def _usable_key(cfg: SupplyPaths, ctx: Any, side: str) -> frozenset[Hex]:
-    store = cfg.store(ctx, side)
-    if "usable-key" not in store:
-        store["usable-key"] = frozenset(cfg.usable(ctx, side))
-    return store["usable-key"]
+    return ctx.kept(cfg.store(ctx, side), "usable-key", lambda: frozenset(cfg.usable(ctx, side)))
 
 
 def reverse_map(cfg: SupplyPaths, ctx: Any, side: str, uid: str, limit: int) -> tuple[dict[int, float], dict[int, int]]:
@@ -180,20 +196,24 @@ def reverse_map(cfg: SupplyPaths, ctx: Any, side: str, uid: str, limit: int) -> 
     reused, unchanged, when the targets are the same and no hex it settled changed status."""
     store = cfg.store(ctx, side)
     cls = search_row(cfg, ctx, uid)
-    key = ("reverse", cls, limit)
-    if key not in store:
-        closed, targets, _ = index_sets(cfg, ctx, side)
-        kept, _ = lru_get(ctx.lasting(f"{cfg.name}.reverse"), (side, cls, cfg.weather(ctx), cfg.settings(ctx), limit), 8)
-        store[key] = trace_area.backward_map(kept, targets, closed, limit,
-                                             step_costs(cfg, ctx, ctx.state.unit(uid)), asker(cfg, ctx, uid))
-    return store[key]
+
+    def make() -> tuple[dict[int, float], dict[int, int]]:
+        closed, targets, _ = index_sets(cfg, ctx, side)  # their lines kept with the map
+        # apart: a Dijkstra over the whole board asks the movement cost of every hex it settles
+        with ctx.apart():
+            kept, _ = lru_get(ctx.lasting(f"{cfg.name}.reverse"),
+                              (side, cls, cfg.weather(ctx), cfg.settings(ctx), limit), 8)
+            return trace_area.backward_map(kept, targets, closed, limit,
+                                           step_costs(cfg, ctx, ctx.state.unit(uid)), asker(cfg, ctx, uid))
+    return ctx.kept(store, ("reverse", cls, limit), make)
 
 
 def kept_answers(cfg: SupplyPaths, ctx: Any, uid: str, limit: int) -> tuple[dict[Any, Any], tuple[Any, ...]] | None:
     """Where to keep the answer of a unit whose own trace reaches a source or line hex, and its
     key: ``(answers, key)``; None when its own trace fails. Such an answer depends only on the
     unit, its path (board indices) and MPs, the line search (by stamp) and the usable sources,
-    so it is kept (``ctx.lasting``, the last :data:`ANSWERS_KEPT`) under exactly these."""
+    so it is kept (``ctx.lasting``, the last :data:`ANSWERS_KEPT`) under exactly these — without
+    the lines that made it: :func:`answer` reads and fills it only where no lines are collected."""
     side = ctx.state.unit(uid)["side"]
     store = cfg.store(ctx, side)
     dist, pred = reverse_map(cfg, ctx, side, uid, limit)
@@ -236,9 +256,10 @@ def blocked_met(cfg: SupplyPaths, ctx: Any, uid: str, limit: int) -> dict[Hex, t
     start = cfg.unit_hex(ctx, uid)
     key = (side, index_.board_index(ctx).index[start], search_row(cfg, ctx, uid), cfg.weather(ctx), cfg.settings(ctx),
            limit)
-    return trace_area.blocked_met(ctx, key, start, limit, step_costs(cfg, ctx, ctx.state.unit(uid)),
-                                  asker(cfg, ctx, uid), cfg.blocked(ctx, side), closed, targets,
-                                  cfg.unusable(ctx, side))
+    block, unusable = cfg.blocked(ctx, side), cfg.unusable(ctx, side)  # their lines noted for the answer
+    with ctx.apart():  # a search over step costs: the movement cost lines of each hex it reaches are no answer's
+        return trace_area.blocked_met(ctx, key, start, limit, step_costs(cfg, ctx, ctx.state.unit(uid)),
+                                      asker(cfg, ctx, uid), block, closed, targets, unusable)
 
 
 def path_mp(cfg: SupplyPaths, ctx: Any) -> int:
@@ -253,26 +274,22 @@ def path_mp(cfg: SupplyPaths, ctx: Any) -> int:
 def own_trace(cfg: SupplyPaths, ctx: Any, uid: str) -> dict[str, Any]:
     """A unit's supply without HQs (:func:`trace_mp` of :func:`path_mp` MPs, nothing said of what
     stops it), once per side store: an HQ never traces through another HQ."""
-    store = cfg.store(ctx, ctx.state.unit(uid)["side"])
-    key = ("trace", uid)
-    if key not in store:
-        store[key] = trace_mp(cfg, ctx, uid, path_mp(cfg, ctx), why=False)
-    return store[key]
+    return ctx.kept(cfg.store(ctx, ctx.state.unit(uid)["side"]), ("trace", uid),
+                    lambda: trace_mp(cfg, ctx, uid, path_mp(cfg, ctx), why=False))
 
 
 def supplied_hqs(cfg: SupplyPaths, ctx: Any, side: str) -> list[tuple[str, Hex, int, dict[str, Any]]]:
     """``side``'s HQs on the map in supply on their own, by id: ``(id, hex, radius, trace)``
     (the unit field ``radius``; once per side store)."""
-    store = cfg.store(ctx, side)
-    if "supplied-hqs" not in store:
+    def make() -> list[tuple[str, Hex, int, dict[str, Any]]]:
         out = []
         for hq in sorted((u for u in ctx.state.units if u.get("side") == side and u.get("class") == cfg.hq_class
                           and u.get("hex")), key=lambda u: u["id"]):
             trace = own_trace(cfg, ctx, hq["id"])
             if trace["target"] is not None:
                 out.append((hq["id"], parse_hex(hq["hex"]), int(hq.get("radius") or 0), trace))
-        store["supplied-hqs"] = out
-    return store["supplied-hqs"]
+        return out
+    return ctx.kept(cfg.store(ctx, side), "supplied-hqs", make)
 
 
 def by_hq(cfg: SupplyPaths, ctx: Any, uid: str) -> tuple[str, list[Hex], dict[str, Any]] | None:
@@ -309,26 +326,22 @@ def answer(cfg: SupplyPaths, ctx: Any, uid: str, may_use_hq: Callable[[], bool],
     (reason, cases)} (what stops the unit's own path; unsupplied only)}``. An HQ's radius
     (:func:`by_hq`) is tried only when the unit's own trace fails and ``may_use_hq()``.
 
-    In play (a context collecting an event's lines) the answer is worked out :meth:`apart
-    <casebook.script.ctx.Ctx.apart>`: its maps are kept across many events (``ctx.lasting``), so
-    their lines are no one event's; ``casebook ask supply`` names them."""
-    if getattr(ctx, "event_lines", None) is None:
-        return _answer(cfg, ctx, uid, may_use_hq, compose)
-    with ctx.apart():
-        return _answer(cfg, ctx, uid, may_use_hq, compose)
-
-
-def _answer(cfg: SupplyPaths, ctx: Any, uid: str, may_use_hq: Callable[[], bool],
-            compose: Callable[[dict[str, Any]], dict[str, Any]]) -> dict[str, Any]:
+    Kept in the side store through ``ctx.kept`` with the lines that decided it — those citing a
+    case it cites (:func:`~casebook.areas.supply.cited`), as ``casebook ask supply`` names — so an
+    event that reads it in play (a move's MA, an IP refused, an OOS marker) names them too,
+    whatever the caches held."""
     side = ctx.state.unit(uid)["side"]
-    store = cfg.store(ctx, side)
-    key = ("answer", uid)
-    if key in store:
-        return store[key]
-    slot = kept_answers(cfg, ctx, uid, path_mp(cfg, ctx))
+    return ctx.kept(cfg.store(ctx, side), ("answer", uid), lambda: _answer(cfg, ctx, uid, side, may_use_hq, compose),
+                    cited=cited)
+
+
+def _answer(cfg: SupplyPaths, ctx: Any, uid: str, side: str, may_use_hq: Callable[[], bool],
+            compose: Callable[[dict[str, Any]], dict[str, Any]]) -> dict[str, Any]:
+    # the answers kept across stores hold no lines: read and filled only where none are collected
+    fast = ctx.event_lines is None and not ctx.engine.recording
+    slot = kept_answers(cfg, ctx, uid, path_mp(cfg, ctx)) if fast else None
     if slot is not None and slot[1] in slot[0]:
-        store[key] = slot[0][slot[1]]
-        return store[key]
+        return slot[0][slot[1]]
     trace = own_trace(cfg, ctx, uid)
     found: dict[str, Any] = {"in_supply": False, "route": None, "path": [], "mp": None, "hq": None,
                              "source": None, "blocked": {}}
@@ -343,7 +356,7 @@ def _answer(cfg: SupplyPaths, ctx: Any, uid: str, may_use_hq: Callable[[], bool]
             found.update(in_supply=True, route="hq", path=list(reversed(hq[1])) + hq_path[1:], hq=hq[0])
     if not found["in_supply"]:  # a unit in supply through an HQ's radius needs no "why not" of its own path
         found["blocked"] = blocked_met(cfg, ctx, uid, path_mp(cfg, ctx))
-    made = store[key] = compose(found)
+    made = compose(found)
     if slot is not None:
         kept, kept_key = slot
         kept[kept_key] = made

@@ -11,7 +11,7 @@ and ``ctx.lasting`` (kept across changes, keyed by what the caller names).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -232,14 +232,17 @@ class Ctx:
             self.__dict__["_paused"] = True
         return self.engine.lasting(self.board, depends_on)
 
-    def kept(self, depends_on: tuple[Any, ...] | Lasting, key: Any, compute: Callable[[], _T]) -> _T:
+    def kept(self, depends_on: tuple[Any, ...] | Lasting, key: Any, compute: Callable[[], _T],
+             cited: Callable[[_T], Collection[str]] | None = None) -> _T:
         """The value of ``key`` in the lasting cache ``ctx.lasting(*depends_on)`` (or the lasting
         cache ``depends_on`` itself, found with ``pause=False``), made by
         ``compute()`` on a miss — with its lines: while lines are collected (an ``event_lines``
         context, :meth:`Engine.recording_lines`), the script lines that fired in ``compute`` are
         kept beside the value and noted again at every read, hit or miss, so an event or an
         answer names the same lines whatever the cache held. A value computed while nothing
-        collected is computed once more the first time it is read collecting (then kept)."""
+        collected is computed once more the first time it is read collecting (then kept).
+        ``cited``: the lines kept are only those citing a case ``cited(value)`` gives (an answer
+        keeps the lines that decided what it cites, as ``casebook ask`` filters its lines)."""
         engine = self.engine
         cache: Any = depends_on if depends_on.__class__ is Lasting else engine.lasting(self.board, depends_on)  # type: ignore[arg-type]
         outer_rec, outer_ev = engine._recording[0], self.event_lines
@@ -273,7 +276,11 @@ class Ctx:
         if len(lines) > 2 * len(cache) + 64:  # the values' own bound evicted some: theirs go
             for gone in [k for k in lines if k not in cache]:
                 del lines[gone]
-        lines[key] = fired = tuple(frame.values())
+        if cited is None:
+            lines[key] = fired = tuple(frame.values())
+        else:
+            cases = set(cited(found))
+            lines[key] = fired = tuple(e for e in frame.values() if cases.intersection(e["cases"]))
         self._replay(fired)
         return found
 
