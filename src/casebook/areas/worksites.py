@@ -31,7 +31,7 @@ Public API: :class:`Sites` and the functions of ``__all__``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -265,7 +265,7 @@ def attacks_across(ctx: Any, from_hex: str, to_hex: str) -> bool:
     return protected(ctx, to_hex, from_hex)
 
 
-def attack_facts(ctx: Any, w: fw.Works, hex_: str, attackers: Any) -> dict[str, Any]:
+def attack_facts(ctx: Any, w: fw.Works, hex_: str, attackers: Iterable[str]) -> dict[str, Any]:
     """Facts of an attack on ``hex_``, as the ``combat`` area judges them (:func:`attacks_across`):
     ``across_fortification`` per attacker, ``fortified`` (any of them) and ``attackers_fortified``
     (permission ``helps_attacker``), citing the Works' ``cases`` (``across``, ``fortified``, ``helps``)."""
