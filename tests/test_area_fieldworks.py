@@ -12,7 +12,7 @@ from casebook.areas import fieldworks as fw
 WORKS = fw.Works(
     plugin="digging", track="spades", point_kinds=("plain", "gold"), kind_fact="spade_kind", income="spade_income",
     save="keep_spades", points_side="blue", marker="trench", destroyed_marker="trench-gone", builder_side="blue",
-    protects="trench_protects", helps_attacker="trench_helps", destroy="fill_trench", destroyed="trench_result",
+    helps_attacker="trench_helps", destroy="fill_trench", destroyed="trench_result",
     formation_side="red", formation_flag="square", formation_marker="square", form_steps=("move",),
     remove_steps=("move",), formation="form_square", move_after_formation="move_after_square", left_fact="left",
     move_kinds=("move",), attack_kinds=("attack",), march_kind="march", advance_kind="advance",

@@ -27,13 +27,13 @@ def test_the_supply_area_names_no_game():
 def test_radius_reach_gives_the_paths_of_a_search_with_every_blocked_hex():
     """radius_reach reads only the blocked hexes within the radius: for every HQ of the October
     Blitz set-up its paths equal search.paths_within's with the whole blocked map."""
-    from casebook.games.moscow41.plugins._area_config import COMMAND
+    from casebook.games.moscow41.plugins._area_config import command_paths
     ctx = Game.load("moscow41", "october-blitz").new_initial_state(1).ctx()
     hqs = [u for u in ctx.state.units if u.get("class") == "hq" and u.get("hex")]
     assert len(hqs) > 10
     for hq in hqs:
         start, radius = parse_hex(hq["hex"]), int(hq["radius"])
-        blocked = COMMAND.blocked(ctx, hq["side"])
+        blocked = command_paths(ctx).blocked(ctx, hq["side"])
         assert area.radius_reach(ctx, start, radius, blocked) == paths_within(ctx.board, start, radius, blocked)
 
 

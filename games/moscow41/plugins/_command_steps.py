@@ -19,7 +19,7 @@ from casebook.content.schema_base import Model
 from casebook.core.actions import Action
 from casebook.core.hooks import Refusal
 from casebook.core.templates import ActionTemplate
-from casebook.games.moscow41.plugins._area_config import COMMAND
+from casebook.games.moscow41.plugins._area_config import command_paths
 from casebook.games.moscow41.plugins._rule_refusals import refusals as rule_refusals
 
 __all__ = ["CommandConfig", "config", "legal", "templates", "refusals", "apply"]
@@ -56,7 +56,7 @@ def legal(ctx: Any, step: str, side: str) -> list[Action]:
     HQ; 2.2A: a single stack); in the Recovery Step one ``recover`` per hex; always ``pass``.
     What an HQ activates is judged now, when it is activated (8.2A: the command area's
     ``hq_stacks`` on the position asked about)."""
-    return act.legal(COMMAND, ctx, step, side)
+    return act.legal(command_paths(ctx), ctx, step, side)
 
 
 @implements("0.7.3.1B", "8.3.1A", "8.3.2A")
@@ -66,7 +66,7 @@ def templates(ctx: Any, step: str, side: str) -> list[ActionTemplate]:
     limit, nearest first), a template whose ``stacks`` are any of the HQ's eligible stacks, none
     or some, up to its limit (8.3.1A German Command Limit; 8.3.2A Soviet: all). :func:`refusals`
     names the cases of a filling that is not legal."""
-    return act.templates(COMMAND, ctx, step, side, config(ctx).choose_stacks)
+    return act.templates(command_paths(ctx), ctx, step, side, config(ctx).choose_stacks)
 
 
 def refusals(ctx: Any, action: Action) -> list[Refusal]:
@@ -81,9 +81,9 @@ def refusals(ctx: Any, action: Action) -> list[Refusal]:
     want = "recovery" if action.kind == "recover" else "command"
     if st.step != want:
         bad(f"not_{want}_step", kind=action.kind, want=want, step=st.step)
-    if st.phasing is not None and side != act.step_side(COMMAND, ctx):
+    if st.phasing is not None and side != act.step_side(command_paths(ctx), ctx):
         bad("not_phasing", phasing=st.phasing)
-    if action.kind in ("activate-hq", "activate-stack") and act.done(COMMAND, ctx):
+    if action.kind in ("activate-hq", "activate-stack") and act.done(command_paths(ctx), ctx):
         bad("done")
     if action.kind == "activate-hq":
         hid = action.get("hq")
@@ -95,11 +95,11 @@ def refusals(ctx: Any, action: Action) -> list[Refusal]:
         out += rule_refusals(ctx, "activate_hq", {"activated": bool(hq.get("activated"))},
                              says["hq_activated"].format(hq=hid), _SRC)
         stacks = list(action.get("stacks", ()) or ())
-        per_stack = act.stack_ip(COMMAND, ctx) * len(stacks)  # 8.4A (none as printed)
+        per_stack = act.stack_ip(command_paths(ctx), ctx) * len(stacks)  # 8.4A (none as printed)
         cost = act.hq_cost(ctx, hq) + per_stack
         if cost > st.track("ip", side):
             bad("hq_cost_stacks" if per_stack else "hq_cost", hq=hid, cost=cost, side=side, ip=st.track("ip", side))
-        eligible = act.hq_stacks(COMMAND, ctx, hq)
+        eligible = act.hq_stacks(command_paths(ctx), ctx, hq)
         for h in stacks:
             if h not in eligible:
                 bad("not_eligible", hex=h, hq=hid)
@@ -110,13 +110,13 @@ def refusals(ctx: Any, action: Action) -> list[Refusal]:
             bad("over_limit", hq=hid, limit=limit, named=len(stacks))
     elif action.kind == "activate-stack":
         h = action.get("stack")
-        if h not in act.single_stacks(COMMAND, ctx, side):
+        if h not in act.single_stacks(command_paths(ctx), ctx, side):
             bad("no_stack", side=side, hex=h)
         cost = ctx.value("ip_cost", {"ip_use": "activate_stack"})
         if cost > st.track("ip", side):
             bad("stack_cost", cost=cost, side=side, ip=st.track("ip", side))
     elif action.kind == "recover":
-        ok = act.recoverable(COMMAND, ctx, side).get(action.get("stack"), [])
+        ok = act.recoverable(command_paths(ctx), ctx, side).get(action.get("stack"), [])
         units = list(action.get("units", ()) or ok)
         for uid in units:
             if uid not in ok:
@@ -132,4 +132,4 @@ def apply(ctx: Any, action: Action) -> dict[str, Any]:
     """Apply a validated action: spend the IPs, flip the HQ to its active side (2.1B), mark the
     units activated (one IP for the HQ covers all its stacks, 8.4A), a single stack also with a
     Reserve marker (0.7.3.1C, 9.4D), or flip fatigued units back (2.5A, 0.7.3.8A)."""
-    return act.apply(COMMAND, ctx, action, config(ctx).apply)
+    return act.apply(command_paths(ctx), ctx, action, config(ctx).apply)

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from casebook.areas import fieldworks as fw
+from casebook.areas import worksites
 from casebook.content.cases import implements
 from casebook.content.packconfig import config_reader
 from casebook.core.actions import Action
@@ -34,9 +35,10 @@ def fortification_info(ctx: Any, hex_: str) -> dict[str, Any]:
 
 @implements("14.2C")
 def attack_facts(ctx: Any, hex_: str, attackers: Iterable[str]) -> dict[str, Any]:
-    """``across_fortification`` per attacker (14.2A-B), ``fortified`` (+1 strength, -1 DRM in
-    combat.rules, 14.2C), ``attackers_fortified`` (never, 14.2E)."""
-    return fw.attack_facts(ctx, works(ctx), hex_, attackers)
+    """``across_fortification`` per attacker (14.2A-B: the lines ``marker_fortifies`` and
+    ``printed_fortifies`` the combat area asks, one code path), ``fortified`` (+1 strength, -1 DRM
+    in combat.rules, 14.2C), ``attackers_fortified`` (never, 14.2E)."""
+    return worksites.attack_facts(ctx, works(ctx), hex_, attackers)
 
 
 def destroy_entered(ctx: Any, action: Action) -> list[dict[str, Any]]:

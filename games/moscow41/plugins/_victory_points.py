@@ -7,6 +7,8 @@ Readings (docs/ask/vp.md):
 - "controlled" is ``state.control`` (1.1B, kept by the control owner); "can trace a supply line
   to the hex" (17.1) is the supply plugin's ``casebook_supply`` for a friendly unit in the hex,
   else for a probe unit of the side put in the hex on a scratch copy of the state;
+- a combat unit is one zoc.rules' ``counts_as_combat_unit`` lines allow (not an HQ, 0.5.4, nor
+  a remnant, 11.3D: ``_area_config.non_combat``);
 - a Moscow hex is "taken" (17.2) once a German combat unit stands in it or the Germans control
   it; the hexes are remembered in ``plugin_data("victory")["moscow_taken"]``;
 - losses (17.3) are the ``removed`` records with reason ``eliminated`` whose unit is neither
@@ -25,12 +27,12 @@ from casebook.areas.scenario_victory import held_values, points_verdict, taken_h
 from casebook.content.cases import implements
 from casebook.core.hexgrid import hex_label
 
-__all__ = ["PLUGIN", "NON_COMBAT", "PROBE", "town_ips", "moscow_taken",
+from ._area_config import non_combat
+
+__all__ = ["PLUGIN", "PROBE", "town_ips", "moscow_taken",
            "moscow_hexes", "losses", "side_facts", "vp_answer"]
 
 PLUGIN = "victory"
-#: unit classes that are not combat units (11.3D remnants; HQs command, they do not fight)
-NON_COMBAT = frozenset({"hq", "remnant"})
 #: the unit put in a town to ask whether a side can trace supply to it (17.1), when none of its is there
 PROBE = {"id": "_victory-supply-probe", "class": "infantry", "size": "division", "strength": 1, "ma": 4}
 
@@ -52,7 +54,7 @@ def moscow_taken(ctx: Any) -> list[str]:
     """The Moscow hexes the Germans have taken so far (17.2: counted once each, even if lost
     later): those remembered in plugin_data plus any now held by a German combat unit or
     German-controlled."""
-    return taken_hexes(ctx, PLUGIN, "moscow_taken", moscow_hexes(ctx), "german", NON_COMBAT)
+    return taken_hexes(ctx, PLUGIN, "moscow_taken", moscow_hexes(ctx), "german", non_combat(ctx))
 
 
 @implements("17.3A", "17.3B")
@@ -91,7 +93,7 @@ def side_facts(ctx: Any, side: str) -> tuple[dict[str, Any], dict[str, Any]]:
     and supplies, 17.1; the Moscow hexes taken, 17.2; the enemy units eliminated, 17.3) and what
     the ``vp`` answer shows beside the points: ``({facts}, {"towns", "moscow_taken", "losses"})``;
     the points are the shared area's (:func:`casebook.areas.scenario_victory.side_points`)."""
-    ips, towns = held_values(ctx, side, town_ips(ctx), PROBE, NON_COMBAT)  # 17.1: controlled and supplied
+    ips, towns = held_values(ctx, side, town_ips(ctx), PROBE, non_combat(ctx))  # 17.1: controlled and supplied
     lost = losses(ctx)
     taken = moscow_taken(ctx)
     facts = {"town_ips": ips, "moscow_hexes_taken": len(taken),

@@ -24,7 +24,7 @@ from casebook.content.cases import implements
 from casebook.core.errors import QuestionError
 from casebook.core.hooks import hookimpl
 from casebook.games.moscow41.plugins import _command_steps as steps
-from casebook.games.moscow41.plugins._area_config import COMMAND
+from casebook.games.moscow41.plugins._area_config import command_paths
 from casebook.games.moscow41.plugins._rule_refusals import memo_allowed
 
 __all__ = ["REQUIRES", "CONFIG", "STATE_SCHEMA", "QUESTIONS", "command_answer", "clear_activation", "activated_by"]
@@ -46,7 +46,7 @@ def clear_activation(ctx: Any) -> list[str]:
     back (0.7.3.8B; 2.0: until then an activated unit cannot be used again): the activation
     area's. Activation is a marker on the unit, not a position: a unit that left its HQ's radius
     stays activated and may still overrun and attack (8.2B-C). Returns the unit ids cleared."""
-    return act.clear_activation(COMMAND, ctx)
+    return act.clear_activation(command_paths(ctx), ctx)
 
 
 @hookimpl
@@ -63,9 +63,9 @@ def casebook_decider(ctx: Any, phase: str, step: str) -> str | None:
     Command Step has its activation, nobody (the step ends)."""
     if step not in ("command", "recovery"):
         return None
-    if step == "command" and act.done(COMMAND, ctx):
+    if step == "command" and act.done(command_paths(ctx), ctx):
         return "none"
-    return act.step_side(COMMAND, ctx) if ctx.state.phasing else "none"
+    return act.step_side(command_paths(ctx), ctx) if ctx.state.phasing else "none"
 
 
 @hookimpl
@@ -73,7 +73,7 @@ def casebook_legal_actions(ctx: Any, phase: str, step: str) -> list[Any]:
     side = ctx.state.phasing
     if step not in ("command", "recovery") or not side:
         return []
-    if step == "command" and act.done(COMMAND, ctx):
+    if step == "command" and act.done(command_paths(ctx), ctx):
         return []
     return steps.legal(ctx, step, side)
 
@@ -82,7 +82,7 @@ def casebook_legal_actions(ctx: Any, phase: str, step: str) -> list[Any]:
 def casebook_action_templates(ctx: Any, phase: str, step: str) -> list[Any]:
     """The Command Step's choice of stacks for each activatable HQ (0.7.3.1B)."""
     side = ctx.state.phasing
-    if step != "command" or not side or act.done(COMMAND, ctx):
+    if step != "command" or not side or act.done(command_paths(ctx), ctx):
         return []
     return steps.templates(ctx, step, side)
 
@@ -113,13 +113,13 @@ def command_answer(ctx: Any, uid: str) -> dict[str, Any]:
     """Whether ``uid`` is in command, of which HQs (the command area's answer: 8.0-8.1, 8.3.1B,
     8.3.2B; an HQ is always in command, 8.1C, 8.0B; a panzer regiment is in command of any German
     HQ, 2.2D, but only a mechanized one can activate it, 2.2C). KeyError if not on the map."""
-    return COMMAND.answer(ctx, uid)
+    return command_paths(ctx).answer(ctx, uid)
 
 
 def activated_by(ctx: Any, unit: str) -> str | None:
     """The HQ whose activation activated ``unit`` this turn (10.4.2B "the activating HQ"), or
     None (not activated, or activated on its own: 2.2A, 2.4)."""
-    return act.activated_by(COMMAND, ctx, unit)
+    return act.activated_by(command_paths(ctx), ctx, unit)
 
 
 @hookimpl

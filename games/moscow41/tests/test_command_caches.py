@@ -36,7 +36,7 @@ def _plain_hq_stacks(ctx, hq):
     out = {}
     hexes = sorted({u["hex"] for u in ctx.state.units if u.get("side") == hq["side"] and u.get("hex")})
     for hex_ in hexes:
-        path = cp.COMMAND.path(ctx, hq, parse_hex(hex_))
+        path = cp.command_paths(ctx).path(ctx, hq, parse_hex(hex_))
         if path is None:
             continue
         ids = [u["id"] for u in ctx.state.units_at(hex_)
@@ -53,14 +53,14 @@ def _plain_listing(ctx, side):
     """The Command Step actions by the plain definition (2.1A, 2.2A-B, 8.3): supply asked of
     every HQ and every unactivated unit."""
     ip, out = ctx.state.track("ip", side), []
-    for hq in cp.COMMAND.hqs(ctx, side):
+    for hq in cp.command_paths(ctx).hqs(ctx, side):
         if hq.get("activated") or act.hq_cost(ctx, hq) > ip:
             continue
         stacks = _plain_hq_stacks(ctx, hq)
         out.append(Action.make("activate-hq", side, hq=hq["id"],
                                stacks=stacks[:act.hq_limit(ctx, hq, len(stacks))] or None))
     if ctx.value("ip_cost", {"ip_use": "activate_stack"}) <= ip:
-        out += [Action.make("activate-stack", side, stack=h) for h in act.single_stacks(cp.COMMAND, ctx, side)]
+        out += [Action.make("activate-stack", side, stack=h) for h in act.single_stacks(cp.command_paths(ctx), ctx, side)]
     return out + [Action.make("pass", side)]
 
 
@@ -149,7 +149,7 @@ def _plain_answer(ctx, uid):
     hqs = []
     for hq in sorted((u for u in ctx.state.units if u.get("side") == unit["side"] and u.get("class") == "hq"
                       and u.get("hex")), key=lambda u: u["id"]):
-        path = cp.COMMAND.path(ctx, hq, parse_hex(unit["hex"]))
+        path = cp.command_paths(ctx).path(ctx, hq, parse_hex(unit["hex"]))
         if path is None:
             continue
         facts = {"panzer_division": cp.is_panzer(unit), "hq_mechanized": bool(hq.get("mechanized")),
@@ -194,9 +194,9 @@ def test_enemy_blocks_kept_by_the_zoc_map_key_serve_a_sides_own_moves(m41):
     from casebook.areas.supply import enemy_blocks
 
     def blocks(c):  # what command_blocked reads (the shared area's enemy blocks, command's cache)
-        return enemy_blocks(c, "soviet", "command.enemy-blocks", cp.COMMAND.keep, per_hex=True)
+        return enemy_blocks(c, "soviet", "command.enemy-blocks", cp.command_paths(c).keep, per_hex=True)
     before = blocks(ctx)
-    blocked = cp.COMMAND.blocked(ctx, "soviet")
+    blocked = cp.command_paths(ctx).blocked(ctx, "soviet")
     ezoc = [h for h, why in blocked.items() if why == "enemy ZOC"]
     assert ezoc
     mover = next(u for u in state.data.units if u.get("hex") and u["side"] == "soviet"
@@ -204,7 +204,7 @@ def test_enemy_blocks_kept_by_the_zoc_map_key_serve_a_sides_own_moves(m41):
     state.data.move_unit(mover["id"], hex_label(ezoc[0]))
     moved = state.ctx()
     assert blocks(moved) is before                      # kept, not remade
-    got = cp.COMMAND.blocked(moved, "soviet")
+    got = cp.command_paths(moved).blocked(moved, "soviet")
     assert ezoc[0] not in got                                               # 7.4: opened
     assert got == _plain_blocked(_fresh(m41).ctx(state.data), "soviet")
 
@@ -231,7 +231,7 @@ def test_kept_command_answers_equal_plain_ones_over_a_played_prefix(m41):
         clone.touch()
         cold = fresh.ctx(clone)
         for side in ("german", "soviet"):
-            assert cp.COMMAND.blocked(warm, side) == _plain_blocked(cold, side)
+            assert cp.command_paths(warm).blocked(warm, side) == _plain_blocked(cold, side)
         for unit in state.data.units:
             if unit.get("hex"):
                 got = warm.hook.casebook_command(ctx=warm, unit=unit["id"])

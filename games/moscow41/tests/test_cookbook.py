@@ -163,3 +163,12 @@ def test_recipe_16_rules_check_refuses_a_fact_the_callers_never_give(tmp_path):
     assert shown.endswith("supply.rules:8:19: supply_path_mp: `side` is never given to quantity `supply_path_mp`: "
                           "its callers give no facts and the standard facts (facts.yaml `inputs:`)")
     assert "games/moscow41/rules/supply.rules:8:19: supply_path_mp: `side` is never given" in DOC
+
+
+@pytest.mark.case("11.3D")
+def test_recipe_27_remnants_count_as_combat_units(tmp_path):
+    line = "forbid counts_as_combat_unit by 11.3D  when unit_class is remnant"
+    assert line in DOC
+    rules = cooked(tmp_path, "zoc.rules", ("replace", line + "\n", ""))
+    assert rules.allowed("counts_as_combat_unit", {"unit_class": "remnant"}) is True
+    assert rules.allowed("counts_as_combat_unit", {"unit_class": "hq"}) is False

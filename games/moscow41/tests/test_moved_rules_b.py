@@ -193,16 +193,49 @@ def test_14_1H_the_fps_of_a_turn_and_what_is_saved_are_script_lines(m41, tmp_pat
     assert turn5(saved) == ({"normal": 4, "moscow": 3}, 0)
 
 
-@pytest.mark.case("14.2B")
-def test_14_2B_a_marker_protects_from_any_direction_by_the_permit_line(m41, tmp_path):
-    from casebook.games.moscow41.plugins._fortification_effects import attack_facts
+def _asked_and_played(ctx, hex_: str, attackers: list[str]) -> tuple[dict, list[bool], bool]:
+    """What `ask fortification HEX --with ATTACKERS` answers (``across_fortification`` per
+    attacker), what the combat area gathers for the same attack (each attacker's
+    ``across_fortification``), and its ``defender_fortified``."""
+    from casebook.areas._combat_odds import gather
+    from casebook.games.moscow41.plugins.fortification import fortification_answer
 
-    units = ("units:\n  - {counter: g-6id, hex: '0504'}\n  - {counter: s-133rd, hex: '0505'}\n"
-             "markers:\n  - {kind: fortification, hex: '0505'}")
-    assert attack_facts(_fort_ctx(m41, units), "0505", ["g-6id"])["fortified"]["value"] is True
-    faced = edited(m41, tmp_path, "fortification.rules",
-                   "permit fortification_protects  by 14.2B over 14.2A  when fort_marker", "")
-    assert attack_facts(_fort_ctx(faced, units), "0505", ["g-6id"])["fortified"]["value"] is False
+    asked = fortification_answer(ctx, hex_, attackers)["attack"]["across_fortification"]
+    facts = gather(ctx, attackers, hex_).drm_facts
+    return asked, [a["across_fortification"] for a in facts["attackers"]], facts["defender_fortified"]
+
+
+@pytest.mark.case("14.2B")
+def test_14_2B_one_line_decides_a_marker_for_the_ask_answer_and_for_combat(m41, tmp_path):
+    """14.2B is stated once: `permit marker_fortifies ... when marker_kind is fortification`. A
+    Fortification marker in 0505 (no printed work) protects it from 0504 and 0506 alike, in the
+    `ask fortification` answer and in combat; with the line deleted, in neither."""
+    units = ("units:\n  - {counter: g-6id, hex: '0504'}\n  - {counter: g-26id, hex: '0506'}\n"
+             "  - {counter: s-133rd, hex: '0505'}\nmarkers:\n  - {kind: fortification, hex: '0505'}")
+    both = ["g-6id", "g-26id"]
+    assert _asked_and_played(_fort_ctx(m41, units), "0505", both) == (
+        {"g-6id": True, "g-26id": True}, [True, True], True)
+    bare = edited(m41, tmp_path, "fortification.rules",
+                  "permit marker_fortifies  by 14.2B  when marker_kind is fortification", "")
+    assert _asked_and_played(_fort_ctx(bare, units), "0505", both) == (
+        {"g-6id": False, "g-26id": False}, [False, False], False)
+
+
+@pytest.mark.case("14.2A")
+def test_14_2A_one_line_decides_the_printed_facing_for_the_ask_answer_and_for_combat(m41, tmp_path):
+    """14.2A is stated once: `forbid printed_fortifies by 14.2A when not across_printed_hexside`.
+    The printed fortification of 0305 faces 0304 (FORT_MAP): it protects against g-6id attacking
+    from 0304, not g-26id from 0306, in the answer and in combat; with the line deleted (a
+    modder's all-round printed works) against both, in both."""
+    units = ("units:\n  - {counter: g-6id, hex: '0304'}\n  - {counter: g-26id, hex: '0306'}\n"
+             "  - {counter: s-133rd, hex: '0305'}")
+    both = ["g-6id", "g-26id"]
+    assert _asked_and_played(_fort_ctx(m41, units), "0305", both) == (
+        {"g-6id": True, "g-26id": False}, [True, False], True)
+    round_ = edited(m41, tmp_path, "fortification.rules",
+                    "forbid printed_fortifies  by 14.2A  when not across_printed_hexside", "")
+    assert _asked_and_played(_fort_ctx(round_, units), "0305", both) == (
+        {"g-6id": True, "g-26id": True}, [True, True], True)
 
 
 def _across(ctx, hex_: str, attackers: list[str]) -> list[bool]:

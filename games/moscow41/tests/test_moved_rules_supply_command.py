@@ -80,13 +80,13 @@ def test_0_7_3_1B_hq_activate_unit_line_keeps_hqs_out_of_an_activation(m41, tmp_
     to g-hq1 is not among the stacks g-hq1 activates (0.7.3.1B: stacks of combat units); without
     the line it is."""
     from casebook.areas import activation as act
-    from casebook.games.moscow41.plugins._area_config import COMMAND
+    from casebook.games.moscow41.plugins._area_config import command_paths
     units = "\n".join([HQ % ("g-hq1", "0404", ""), HQ % ("g-hq2", "0405", ""), inf("g1", "0505")])
     ctx = supply_ctx(m41, units, step="command")
-    assert act.hq_stacks(COMMAND, ctx, ctx.state.unit("g-hq1")) == {"0505": ["g1"]}
+    assert act.hq_stacks(command_paths(ctx), ctx, ctx.state.unit("g-hq1")) == {"0505": ["g1"]}
     eng = edited(tmp_path, "command.rules", "forbid hq_activate_unit  by 0.7.3.1B  when unit_class is hq\n", "")
     ctx = supply_ctx(eng, units, step="command")
-    stacks = act.hq_stacks(COMMAND, ctx, ctx.state.unit("g-hq1"))
+    stacks = act.hq_stacks(command_paths(ctx), ctx, ctx.state.unit("g-hq1"))
     assert stacks["0405"] == ["g-hq2"] and stacks["0505"] == ["g1"]
 
 
@@ -153,3 +153,51 @@ def test_5_1B_an_entry_area_cites_the_supply_source_lines_of_its_kind(m41):
     ctx = supply_ctx(m41, inf("g1", "0505"))
     assert [source_cases(ctx, k) for k in ("west_edge", "entry_area", "east_edge", "friendly_city")] == [
         ("5.1A",), ("5.1B",), ("5.1C",), ("5.1C",)]
+
+
+# -- zoc.rules read by the Python of supply, command and victory (#15 (d)) -----------------------------
+REMNANT = '- {id: %s, side: soviet, class: remnant, size: brigade, strength: 1, ma: 4, hex: "%s"}'
+
+
+@pytest.mark.case("11.3D", "0.5.4")
+def test_11_3D_a_modders_counts_as_combat_unit_line_reaches_supply_command_and_victory(m41, tmp_path):
+    """Moscow '41's Python asks zoc.rules' `counts_as_combat_unit` (0.5.4, 11.3D), never a list of
+    its own: a Soviet remnant in 0506, in the ZOC of g1 (0505), does not lift that EZOC for Soviet
+    supply or command paths (11.3D: not a combat unit; 5.4B, 8.1B), and victory's combat units
+    (17.1, 17.2) leave out HQs and remnants. A modder who deletes the 11.3D line makes remnants
+    combat units: both paths pass 0506 and victory counts remnants — no Python edited."""
+    from casebook.core.hexgrid import parse_hex
+    from casebook.games.moscow41.plugins._area_config import command_paths, is_combat, non_combat, supply_paths
+
+    units = "\n".join([inf("g1", "0505"), REMNANT % ("s-r1", "0506")])
+
+    def read(engine):
+        ctx = supply_ctx(engine, units)
+        h = parse_hex("0506")
+        return (non_combat(ctx), is_combat(ctx, ctx.state.unit("s-r1")),
+                h in supply_paths(ctx).blocked(ctx, "soviet"), h in command_paths(ctx).blocked(ctx, "soviet"))
+
+    assert read(m41) == (frozenset({"hq", "remnant"}), False, True, True)
+    eng = edited(tmp_path, "zoc.rules", "forbid counts_as_combat_unit by 11.3D  when unit_class is remnant\n", "")
+    assert read(eng) == (frozenset({"hq"}), True, False, False)
+
+
+@pytest.mark.case("9.2A")
+def test_9_2A_a_modders_chart_row_line_reaches_the_tec_row_of_supply_and_movement(m41, tmp_path):
+    """The TEC row a unit moves and traces supply on is zoc.rules' quantity `chart_row` (7.0C,
+    9.2A): an HQ marked mechanized uses the mechanized row (interpretation hq-movement-class);
+    with that line deleted it uses its own row, in `move_class` and the supply area's `row` alike."""
+    from casebook.games.moscow41.plugins._area_config import move_class, supply_paths
+
+    units = HQ % ("g-hq", "0404", ", mechanized: true")
+
+    def rows(engine):
+        ctx = supply_ctx(engine, units)
+        hq = ctx.state.unit("g-hq")
+        return move_class(ctx, hq), supply_paths(ctx).row(ctx, hq)
+
+    assert rows(m41) == ("mechanized", "mechanized")
+    eng = edited(tmp_path, "zoc.rules",
+                 "  mechanized  by 9.2A  when unit_class is hq and unit_mechanized and hq_movement_class is by_mechanized\n",
+                 "")
+    assert rows(eng) == ("hq", "hq")

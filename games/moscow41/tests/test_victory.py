@@ -15,7 +15,8 @@ from casebook.areas.scenario_victory import hex_supplied, level_for
 from casebook.areas.scenario_victory import side_points as area_side_points
 from casebook.core.actions import Action
 from casebook.games.moscow41.plugins import victory
-from casebook.games.moscow41.plugins._victory_points import NON_COMBAT, PROBE, losses, side_facts
+from casebook.games.moscow41.plugins._area_config import non_combat
+from casebook.games.moscow41.plugins._victory_points import PROBE, losses, side_facts
 from games.moscow41.tests._fakes_vp import FAKE, fake_engine
 from tests.conftest import make_ctx
 
@@ -76,7 +77,7 @@ def test_17_1_twice_the_ip_value_of_towns_controlled_and_supplied(ctx):
 def test_17_1_a_town_without_a_supply_line_scores_nothing(ctx):
     c = ctx(pos())
     FAKE.unsupplied.add("0303")              # no supply line to Townsk (probe unit there)
-    assert hex_supplied(c, "0303", "german", PROBE, NON_COMBAT) is False
+    assert hex_supplied(c, "0303", "german", PROBE, non_combat(c)) is False
     assert side_points(c, "german")["vp"] == 2 * 2
     FAKE.unsupplied.clear()
     c = ctx(pos(units=f'  - {{id: g1, {G_INF}, hex: "0505"}}'))

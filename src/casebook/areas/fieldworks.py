@@ -9,10 +9,10 @@ or track of a game and holds no case id (the game's configuration and rule lines
   gains the quantity ``income`` (fact ``kind_fact``: the kind); what the permission ``save``
   forbids keeping is lost at the end of the step.
 - Works (:func:`has_marker`, :func:`printed_protecting` / :func:`printed_facing`,
-  :func:`work_info`, :func:`attack_facts`, :func:`destroy_entered`): a ``marker`` protects its hex from every
-  direction, a printed work (the map's faced hexside ``fortification``) only across its
-  hexside, until a ``destroyed_marker`` stands there; the permissions ``protects``,
-  ``helps_attacker``, ``destroy`` and the quantity ``destroyed`` decide.
+  :func:`work_info`, :func:`destroy_entered`): a ``marker`` stands in its hex, a printed work
+  (the map's faced hexside ``fortification``) until a ``destroyed_marker`` stands there; the
+  permission ``destroy`` and the quantity ``destroyed`` decide their destruction. Whether they
+  protect in an attack is ``casebook.areas.worksites`` (the combat area's lines; ``helps_attacker``).
 - Formation (:func:`formation_refusals`, :func:`apply_formation`, :func:`formation_offers`,
   :func:`formation_facts`): an activated stack of ``formation_side`` that has not moved or
   attacked (permission ``formation``) takes the ``formation_flag`` and a ``formation_marker``;
@@ -37,7 +37,7 @@ from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal
 
 __all__ = ["Works", "WORKS_CONFIG", "data", "save", "has_marker", "collect_points", "expire_points", "payment",
-           "TEXTS", "build_work", "printed_protecting", "printed_facing", "work_info", "attack_facts", "entered_hexes",
+           "TEXTS", "build_work", "printed_protecting", "printed_facing", "work_info", "entered_hexes",
            "destroy_entered", "note_acted", "acted",
            "action_units", "formation_stack", "formation_refusals", "apply_formation", "formation_offers",
            "formation_facts", "move_refusals", "forbidding"]
@@ -53,7 +53,7 @@ class Works:
     """A game's names. ``plugin`` (its plugin-data key); points: ``track``, ``point_kinds``,
     ``kind_fact``, ``income`` (quantity), ``save`` (permission), ``points_side``; works:
     ``marker``, ``destroyed_marker``, ``builder_side`` (whose units in a hex keep it from
-    destruction), the permissions ``protects``, ``helps_attacker``, ``destroy`` and quantity
+    destruction), the permissions ``helps_attacker``, ``destroy`` and quantity
     ``destroyed`` (``removed`` or another value: a ``destroyed_marker`` is placed); formation:
     ``formation_side``, ``formation_flag``, ``formation_marker``, ``form_steps`` /
     ``remove_steps``, permissions ``formation`` and ``move_after_formation`` (its fact
@@ -71,7 +71,6 @@ class Works:
     marker: str
     destroyed_marker: str
     builder_side: str
-    protects: str
     helps_attacker: str
     destroy: str
     destroyed: str
@@ -215,19 +214,6 @@ def work_info(ctx: Any, w: Works, hex_: str) -> dict[str, Any]:
     """What protects ``hex_``: ``{"marker": bool, "printed_from": [hexes], "destroyed": bool}``."""
     return {"marker": has_marker(ctx, w.marker, hex_), "printed_from": printed_protecting(ctx, w, hex_),
             "destroyed": has_marker(ctx, w.destroyed_marker, hex_)}
-
-
-def attack_facts(ctx: Any, w: Works, hex_: str, attackers: Iterable[str]) -> dict[str, Any]:
-    """Facts of an attack on ``hex_``: ``across_fortification`` per attacker (permission
-    ``protects``: facts ``fort_marker``, ``across_printed_hexside``), ``fortified`` (any of
-    them) and ``attackers_fortified`` (permission ``helps_attacker``), citing ``cases``."""
-    info = work_info(ctx, w, hex_)
-    across = {a: ctx.allowed(w.protects, {"fort_marker": info["marker"],
-                                          "across_printed_hexside": ctx.state.unit(a).get("hex") in info["printed_from"]})
-              for a in attackers}
-    return {"across_fortification": {"value": across, "cases": list(w.cases["across"])},
-            "fortified": {"value": any(across.values()), "cases": list(w.cases["fortified"])},
-            "attackers_fortified": {"value": ctx.allowed(w.helps_attacker, {}), "cases": list(w.cases["helps"])}}
 
 
 def entered_hexes(action: Action) -> list[str]:

@@ -17,18 +17,21 @@ the game's :class:`Sites` and rule lines give them (e.g. Moscow '41's fortificat
   permission allows); where the permission ``pinned`` forbids, the builder may not move this
   turn. Candidate hexes: those of the builder side's units, and those the permission allows
   with only the printed facts (no unit there, supplied, no enemy ZOC, not built on), per board.
-- Protection in combat (:func:`protected`, asked by the ``combat`` area): a marker whose kind
-  the permission ``marker_fortifies`` allows (fact ``marker_kind``) protects its hex from every
-  direction; the map's printed faced work (``fieldworks.printed_facing``) across its hexside,
-  while every marker in the hex is one the permission ``printed_fortification_stands`` allows.
-  A game without these lines has no such protection.
+- Protection in combat (:func:`protected`, :func:`attacks_across`, asked by the ``combat`` area
+  and by :func:`attack_facts`, the game's answer: one code path): a marker whose kind the
+  permission ``marker_fortifies`` allows (fact ``marker_kind``) protects its hex from every
+  direction; the map's printed faced work (``fieldworks.printed_facing``) where the permission
+  ``printed_fortifies`` allows (fact ``across_printed_hexside``: the attack crosses its faced
+  hexside; a game without the permission: from every direction), while every marker in the hex is one
+  the permission ``printed_fortification_stands`` allows. A game without the marker lines has no
+  marker protection.
 
 Public API: :class:`Sites` and the functions of ``__all__``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,7 +44,8 @@ from . import fieldworks as fw
 from .reinforcement import probe as q
 
 __all__ = ["Sites", "combat_units", "board_facts", "hex_facts", "probe_supply", "candidates", "printed_candidates",
-           "refusals", "offers", "apply", "answer", "marker_kinds", "protected"]
+           "refusals", "offers", "apply", "answer", "marker_kinds", "protected", "attacks_across",
+           "attack_facts"]
 
 
 @dataclass(frozen=True)
@@ -222,25 +226,51 @@ def marker_kinds(ctx: Any, hex_: str) -> frozenset[str]:
     return found.get(hex_, frozenset())
 
 
-def _kind_allowed(ctx: Any, permission: str, kind: str, default: bool) -> bool:
-    """The game's ``permission`` for a marker kind (fact ``marker_kind``), once per state version;
-    ``default`` in a game without the permission. Its lines are not an event's (not noted)."""
+def _line_allowed(ctx: Any, permission: str, fact: str, value: Any, default: bool) -> bool:
+    """The game's ``permission`` for one value of one fact (``marker_kind``, ``across_printed_hexside``),
+    once per state version; ``default`` in a game without the permission. Its lines are not an
+    event's (not noted)."""
     if permission not in ctx.rules.permissions:
         return default
-    kept = ctx.memo.setdefault(("worksites.marker_kind", permission), {})
-    if kind not in kept:
-        kept[kind] = ctx.rules.allowed(permission, {"marker_kind": kind}, ctx.engine.script_tables, ctx.standard)
-    return bool(kept[kind])
+    kept = ctx.memo.setdefault(("worksites.line", permission), {})
+    if value not in kept:
+        kept[value] = ctx.rules.allowed(permission, {fact: value}, ctx.engine.script_tables, ctx.standard)
+    return bool(kept[value])
+
+
+def _kind_allowed(ctx: Any, permission: str, kind: str, default: bool) -> bool:
+    return _line_allowed(ctx, permission, "marker_kind", kind, default)
 
 
 def protected(ctx: Any, hex_: str, from_hex: str | None = None) -> bool:
     """Whether works protect ``hex_`` against an attack from the adjacent ``from_hex`` (None:
-    from any direction): a marker ``marker_fortifies`` allows, or a printed faced work whose
-    hexside faces ``from_hex`` while ``printed_fortification_stands`` allows every marker there."""
+    from some direction): a marker ``marker_fortifies`` allows, or a printed faced work that
+    ``printed_fortifies`` allows (``across_printed_hexside``: ``from_hex`` is across its faced
+    hexside; always, for None) while ``printed_fortification_stands`` allows every marker there."""
     kinds = marker_kinds(ctx, hex_)
     if any(_kind_allowed(ctx, "marker_fortifies", k, False) for k in kinds):
         return True
     facing = fw.printed_facing(ctx, hex_)
     if not facing or not all(_kind_allowed(ctx, "printed_fortification_stands", k, True) for k in kinds):
         return False
-    return from_hex in facing if from_hex is not None else True
+    across = from_hex is None or from_hex in facing
+    return _line_allowed(ctx, "printed_fortifies", "across_printed_hexside", across, True)
+
+
+def attacks_across(ctx: Any, from_hex: str, to_hex: str) -> bool:
+    """Whether an attack from ``from_hex`` into ``to_hex`` is against works protecting ``to_hex``
+    (:func:`protected`; False unless the hexes are adjacent: no hexside is crossed)."""
+    if ctx.board.grid.distance(parse_hex(from_hex), parse_hex(to_hex)) != 1:
+        return False
+    return protected(ctx, to_hex, from_hex)
+
+
+def attack_facts(ctx: Any, w: fw.Works, hex_: str, attackers: Iterable[str]) -> dict[str, Any]:
+    """Facts of an attack on ``hex_``, as the ``combat`` area judges them (:func:`attacks_across`):
+    ``across_fortification`` per attacker, ``fortified`` (any of them) and ``attackers_fortified``
+    (permission ``helps_attacker``), citing the Works' ``cases`` (``across``, ``fortified``, ``helps``)."""
+    at = {a: ctx.state.unit(a).get("hex") for a in attackers}
+    across = {a: bool(h) and attacks_across(ctx, h, hex_) for a, h in at.items()}
+    return {"across_fortification": {"value": across, "cases": list(w.cases["across"])},
+            "fortified": {"value": any(across.values()), "cases": list(w.cases["fortified"])},
+            "attackers_fortified": {"value": ctx.allowed(w.helps_attacker, {}), "cases": list(w.cases["helps"])}}
