@@ -16,15 +16,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from casebook.areas._movement_reach import MovementCites
 from casebook.areas.command import CommandPaths
 from casebook.areas.supply_paths import SUPPLY_CONFIG, SupplyPaths
 from casebook.areas.terrain_costs import weather
 from casebook.content.packconfig import config_reader
 from casebook.core.hexgrid import Hex
 
-__all__ = ["NON_COMBAT", "FIELDS", "phasing", "is_combat", "is_panzer", "move_class", "tec_cost", "supply_paths", "COMMAND",
-           "movement_cites"]
+__all__ = ["NON_COMBAT", "FIELDS", "phasing", "is_combat", "is_panzer", "move_class", "tec_cost", "supply_paths", "COMMAND"]
 
 #: Classes that are not combat units: HQs (0.5.4) and remnants (11.3D).
 NON_COMBAT = frozenset({"hq", "remnant"})
@@ -97,8 +95,3 @@ supply_paths = config_reader("supply", SUPPLY_CONFIG, SupplyPaths, name="supply"
 
 #: The command area as Moscow '41 configures it (8.0-8.4).
 COMMAND = CommandPaths(fields=FIELDS, opens=is_combat, unit_facts=lambda u: {"panzer_division": is_panzer(u)})
-
-
-#: ``movement_cites(ctx)``: config/movement.yaml, the cases of the movement searches (``walk``,
-#: ``stops``, ``fatigue``)
-movement_cites = config_reader("movement", MovementCites)

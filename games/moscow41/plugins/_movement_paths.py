@@ -16,7 +16,7 @@ from casebook.areas._movement_reach import Step, zoc_reach, zoc_step, zoc_walk
 from casebook.areas.terrain_costs import enemy_hexes, kept_search, step_cost, step_table, table_row, zoc_lookup
 from casebook.content.cases import implements
 
-from ._area_config import movement_cites
+from ._movement_config import movement_config
 
 __all__ = ["Mover", "Step", "step", "reach", "search", "check_path", "neighbours"]
 
@@ -60,7 +60,7 @@ def step(ctx: Any, m: Mover, a: str, b: str, spent: int, hexes: int, zmap: Any =
                     zmap=zoc_lookup(ctx, m.side) if zmap is None else zmap, enemy=enemy_hexes(ctx, m.side),
                     budget=m.budget, max_hexes=m.max_hexes, zoc=m.zoc,
                     same_only=ctx.state.setting("locking_ezoc_to_ezoc", "any") == "same_unit",
-                    fresh=m.fresh, at_start=m.at_start, cites=movement_cites(ctx).walk)
+                    fresh=m.fresh, at_start=m.at_start, cites=movement_config(ctx).walk)
 
 
 @implements("9.0A", "9.1A", "9.2C", "7.2", "7.3", "9.8B")
@@ -86,7 +86,7 @@ def search(ctx: Any, m: Mover, zmap: Any, enemy: frozenset[str], same_only: bool
     table = step_table(ctx, classes)
     return zoc_reach(m.start, lambda a: table.get(a) or table_row(ctx, table, classes, a), zmap, enemy,
                      budget=m.budget, max_hexes=m.max_hexes, zoc=m.zoc, same_only=same_only, fresh=m.fresh,
-                     at_start=m.at_start, stops=movement_cites(ctx).stops)
+                     at_start=m.at_start, stops=movement_config(ctx).stops)
 
 
 def check_path(ctx: Any, m: Mover, path: list[str]) -> dict[str, Any]:
@@ -96,4 +96,4 @@ def check_path(ctx: Any, m: Mover, path: list[str]) -> dict[str, Any]:
     path also has ``"refused": {"hex", "reason", "cases"}`` (where and why it stops: 9.8B, 9.2C, 7.2)."""
     zmap = zoc_lookup(ctx, m.side)
     return zoc_walk(m.start, path, lambda a, b, spent, hexes: step(ctx, m, a, b, spent, hexes, zmap),
-                    budget=m.budget, max_hexes=m.max_hexes, cites=movement_cites(ctx).walk)
+                    budget=m.budget, max_hexes=m.max_hexes, cites=movement_config(ctx).walk)

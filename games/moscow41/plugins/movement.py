@@ -21,7 +21,7 @@ from pydantic import ConfigDict, Field
 from typing_extensions import TypedDict
 
 from casebook.areas import terrain_costs as terrain
-from casebook.areas._movement_reach import MovementCites, case_order
+from casebook.areas._movement_reach import case_order
 from casebook.areas.movement import path_hexes, stack_for
 from casebook.areas.moving_stack import mark_moved
 from casebook.areas.rail import capacity_left, rail_templates
@@ -32,6 +32,7 @@ from casebook.games.moscow41.plugins import _movement_actions as actions
 from casebook.games.moscow41.plugins import _movement_costs as costs
 from casebook.games.moscow41.plugins import _movement_questions as questions
 from casebook.games.moscow41.plugins._movement_apply import finish_overrun, results_pending
+from casebook.games.moscow41.plugins._movement_config import MovementConfig, movement_config
 from casebook.games.moscow41.plugins._movement_legal import destinations, legal_actions
 from casebook.games.moscow41.plugins._movement_paths import Mover, check_path, reach
 from casebook.games.moscow41.plugins._movement_state import (
@@ -53,8 +54,8 @@ REQUIRES = {
     "quantities": ["force_march_drm", "ip_cost", "ma", "move_cost", "rail_capacity", "tec_column", "zoc_column"],
 }
 #: The configs it reads (src/casebook/content/packconfig.py): config/movement.yaml, the cases
-#: the movement searches and the force march roll cite.
-CONFIG = {"movement": MovementCites}
+#: the movement searches and the force march roll cite, the plugin's refusals and events.
+CONFIG = {"movement": MovementConfig}
 
 #: question -> usage line, for `casebook ask` (see docs/ask/reach.md, docs/ask/move.md)
 QUESTIONS: dict[str, str] = {
@@ -159,8 +160,8 @@ def _rail_attack_refusals(ctx: Any, action: Any) -> list[Refusal]:
     bad = [u for u in ((ids,) if isinstance(ids, str) else ids) if not rail_attack_allowed(ctx, u)]
     if not bad:
         return []
-    return [Refusal(f"{', '.join(bad)} moved by rail into an EZOC and is not in command there: it cannot "
-                    f"attack this phase", ("9.9K",), "movement")]
+    says = movement_config(ctx).refusals["rail_attack"]
+    return [Refusal(says.format(units=", ".join(bad)), says.cases, "movement")]
 
 
 @hookimpl
@@ -214,8 +215,8 @@ def casebook_action_templates(ctx: Any, phase: str, step: str) -> list[Any]:
 def casebook_validate_action(ctx: Any, action: Any) -> list[Any]:
     """The movement actions' checks; for an ``attack``, 9.9K (units railed into an EZOC)."""
     if action.kind in actions.KINDS and results_pending(ctx):
-        return [Refusal("a combat result awaits its decisions: they come before any other action",
-                        ("10.0F", "9.5B"), "movement")]
+        says = movement_config(ctx).refusals["pending_result"]
+        return [Refusal(says.text, says.cases, "movement")]
     return actions.check(ctx, action) + _rail_attack_refusals(ctx, action)
 
 
