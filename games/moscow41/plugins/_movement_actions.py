@@ -23,9 +23,8 @@ from casebook.content.cases import implements
 from casebook.core.errors import IllegalActionError
 from casebook.core.hooks import Refusal
 from casebook.games.moscow41.plugins._movement_apply import APPLY
-from casebook.games.moscow41.plugins._movement_config import movement_config
 from casebook.games.moscow41.plugins._movement_costs import is_supplied, move_class
-from casebook.games.moscow41.plugins._movement_paths import check_path, neighbours
+from casebook.games.moscow41.plugins._movement_paths import check_path, movement_config, neighbours
 from casebook.games.moscow41.plugins._movement_state import (
     MODE,
     STEPS,
@@ -39,14 +38,14 @@ from casebook.games.moscow41.plugins._movement_state import (
 from casebook.games.moscow41.plugins._rule_refusals import refusals
 from casebook.script import AskedFacts
 
-__all__ = ["KINDS", "check", "apply", "in_command", "react_units", "react_cost", "foot_facts",
+__all__ = ["KINDS", "refused", "check", "apply", "in_command", "react_units", "react_cost", "foot_facts",
            "individually_activated"]
 
 KINDS = frozenset({"move", "overrun", "force-march", "rail-move", "react"})
 _SRC = "movement"
 
 
-def _r(ctx: Any, key: str, **fields: Any) -> list[Refusal]:
+def refused(ctx: Any, key: str, **fields: Any) -> list[Refusal]:
     """The refusal ``key`` of config/movement.yaml (``refusals``: its text and cases)."""
     says = movement_config(ctx).refusals[key]
     return [Refusal(says.format(**fields), says.cases, source=_SRC)]
@@ -78,10 +77,10 @@ def _stack(ctx: Any, action: Any, d: dict[str, Any], step: str) -> tuple[list[st
     here = stacks.get(hex_, [])
     units = given or here
     if not units:
-        return [], False, _r(ctx, "no_unit", side=action.side, hex=hex_)
+        return [], False, refused(ctx, "no_unit", side=action.side, hex=hex_)
     bad = [u for u in units if u not in here]
     if bad:
-        return [], False, _r(ctx, "not_with_stack", units=", ".join(bad), hex=hex_)
+        return [], False, refused(ctx, "not_with_stack", units=", ".join(bad), hex=hex_)
     return units, False, []
 
 
@@ -106,11 +105,11 @@ def _check_move(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[Ref
                 return bad
     path = list(action.get("path") or ())
     if not path:
-        return _r(ctx, "no_path")
+        return refused(ctx, "no_path")
     if cont:
         cur = d["current"]
         if cur["stopped"] or cur["spent_all"]:
-            return _r(ctx, "ended_spent" if cur["spent_all"] else "ended_stopped", hex=cur["hex"])
+            return refused(ctx, "ended_spent" if cur["spent_all"] else "ended_stopped", hex=cur["hex"])
         m = current_mover(ctx, cur, units)
     else:
         if step == "movement":
@@ -141,13 +140,13 @@ def _check_overrun(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[
         return _forbid(ctx, "overrun_attempt", {"movement_step": step, "spent_all_mp": False, "overrun_cost": 0,
                                                 "mp_left": 0}, "overrun_step")
     if target not in neighbours(ctx, here) or target not in enemy_hexes(ctx, action.side):
-        return _r(ctx, "not_adjacent_enemy", target=target, hex=here)
+        return refused(ctx, "not_adjacent_enemy", target=target, hex=here)
     cur = d["current"] if cont else None
     classes = frozenset(move_class(ctx, ctx.state.unit(u)) for u in units)
     cost = step_cost(ctx, classes, here, target, overrun=True)[0]
     spent_all = bool(cur and cur["spent_all"])
     if cost is None and not spent_all:
-        return _r(ctx, "tec_prohibits", target=target)
+        return refused(ctx, "tec_prohibits", target=target)
     left = (cur["budget"] - cur["spent"]) if cur else mover(ctx, units, here, MODE[step])[0].budget
     return _forbid(ctx, "overrun_attempt", {"movement_step": step, "spent_all_mp": spent_all,
                                             "overrun_cost": int(cost or 0), "mp_left": int(left)},
@@ -162,7 +161,7 @@ def _check_force_march(ctx: Any, action: Any, d: dict[str, Any], step: str) -> l
         "after_own_move": after, "force_marched": bool(cur) and cur["allotment"] != 1,
         "stopped": bool(cur and cur["stopped"]), "spent_all_mp": bool(cur and cur["spent_all"])}, "force_march")
     if bad or not cur:
-        return bad or _r(ctx, "no_force_march")
+        return bad or refused(ctx, "no_force_march")
     for u in cur["units"]:
         v = ctx.permission("force_march", {
             "reaction": cur["mode"] == "reaction", "unactivated": cur["mode"] == "unactivated",
@@ -191,12 +190,12 @@ def _check_rail(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[Ref
     counted = rail.counted(ctx, units)  # 9.9E: HQs do not count
     left = rail.capacity_left(ctx, d["rail_units"])  # 9.9A-D
     if counted > left:
-        return _r(ctx, "rail_capacity", left=left, counted=counted)
+        return refused(ctx, "rail_capacity", left=left, counted=counted)
     dests, why = rail.railhead_reach(ctx, action.side, action.get("stack"))  # 9.9I
     if why:
-        return _r(ctx, "rail_blocked", why=why)
+        return refused(ctx, "rail_blocked", why=why)
     if action.get("to") not in dests:
-        return _r(ctx, "no_rail_path", stack=action.get("stack"), to=action.get("to"))
+        return refused(ctx, "no_rail_path", stack=action.get("stack"), to=action.get("to"))
     return []
 
 
@@ -223,7 +222,7 @@ def _check_react(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[Re
     here = react_units(ctx, action, d, given=False)
     units = react_units(ctx, action, d)
     if not units or any(u not in here for u in units):
-        return _r(ctx, "no_react_unit", side=action.side, hex=hex_)
+        return refused(ctx, "no_react_unit", side=action.side, hex=hex_)
     for u in units:
         # supply and command asked only if a rule line reads them (2.4A: command of a supplied unit)
         v = ctx.permission("reaction_move", AskedFacts(
@@ -233,7 +232,7 @@ def _check_react(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[Re
             return _verdict(ctx, v, "react_unit", unit=u)
     cost = react_cost(ctx, action.side, units)
     if ctx.state.track("ip", action.side) < cost:
-        return _r(ctx, "react_cost", cost=cost, ip=ctx.state.track("ip", action.side))
+        return refused(ctx, "react_cost", cost=cost, ip=ctx.state.track("ip", action.side))
     return []
 
 
@@ -247,7 +246,7 @@ def check(ctx: Any, action: Any) -> list[Refusal]:
         return []
     step = ctx.state.step
     if step not in STEPS or decider(ctx, step) != action.side:
-        return _r(ctx, "not_step", kind=action.kind, side=action.side, step=step)
+        return refused(ctx, "not_step", kind=action.kind, side=action.side, step=step)
     return _CHECKS[action.kind](ctx, action, data(ctx), step)
 
 

@@ -15,9 +15,8 @@ from casebook.areas.results import awaiting as results_pending  # 10.0F: a resul
 from casebook.areas.terrain_costs import enemy_hexes, ezoc, step_cost, zoc_treatment
 from casebook.content.cases import implements
 from casebook.core.errors import IllegalActionError
-from casebook.games.moscow41.plugins._movement_config import movement_config
 from casebook.games.moscow41.plugins._movement_costs import is_supplied, move_class
-from casebook.games.moscow41.plugins._movement_paths import check_path
+from casebook.games.moscow41.plugins._movement_paths import check_path, movement_config
 from casebook.games.moscow41.plugins._movement_state import (
     MODE,
     current_mover,
@@ -31,8 +30,7 @@ from casebook.games.moscow41.plugins._movement_state import (
 __all__ = ["APPLY", "after_overrun", "finish_overrun", "results_pending"]
 
 
-def _cases(ctx: Any, event: str) -> list[str]:
-    """The cases of ``event`` (config/movement.yaml's ``events``)."""
+def _cases(ctx: Any, event: str) -> list[str]:  # config/movement.yaml's ``events``
     return list(movement_config(ctx).events[event])
 
 
@@ -68,8 +66,7 @@ def _move(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[str, Any]
     dest = res["stops_at"]
     _place(ctx, units, dest)
     last = res["steps"][-1] if res["steps"] else None
-    # the last hex entered a locking EZOC (its step cites the walk's ``locking`` cases): movement ends
-    locked = set(movement_config(ctx).walk["locking"])
+    locked = set(movement_config(ctx).walk["locking"])  # the last hex entered a locking EZOC: movement ends
     cur.update(hex=dest, spent=cur["spent"] + res["mp_spent"], hexes=cur["hexes"] + len(res["steps"]),
                spent_all=bool(res["spent_all"]),
                stopped=bool(last and locked & set(last["cases"])))
@@ -187,9 +184,8 @@ def _force_march(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[st
     ma = movement_allowance(ctx, cur["units"], "force-march", supplied=cur["supplied"])
     forfeited = cur["budget"] - cur["spent"]
     cur.update(allotment=2, budget=ma["ma"], spent=0, stopped=False, spent_all=False)
-    cases = _cases(ctx, "force_march")
-    ctx.record("force-march", cases, {"units": cur["units"], "ma": ma["ma"], "forfeited": forfeited},
-               source="movement.force_march", side=action.side)
+    ctx.record("force-march", cases := _cases(ctx, "force_march"), {"units": cur["units"], "ma": ma["ma"],
+               "forfeited": forfeited}, source="movement.force_march", side=action.side)
     save(ctx, d)
     return {"units": cur["units"], "ma": ma["ma"], "forfeited": forfeited, "cases": cases}
 

@@ -5,6 +5,9 @@ Private helper of :mod:`casebook.games.moscow41.plugins.movement`. Hexes are pri
 A :class:`Mover` is a stack about to move with its budget; :func:`step` is the one rule for
 entering the next hex, used by :func:`reach` (every destination, canonical cheapest path) and
 :func:`check_path` (a given path, hex by hex, saying where and why it stops).
+
+:func:`movement_config`: config/movement.yaml, the searches' cases and the plugin's refusals, texts
+and event cases (what each key means: the file's comments; the ``{fields}`` each fills: below).
 """
 
 from __future__ import annotations
@@ -12,13 +15,38 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from casebook.areas._movement_reach import Step, zoc_reach, zoc_step, zoc_walk
+from pydantic import create_model
+
+from casebook.areas._movement_reach import MovementCites, Step, zoc_reach, zoc_step, zoc_walk
 from casebook.areas.terrain_costs import enemy_hexes, kept_search, step_cost, step_table, table_row, zoc_lookup
 from casebook.content.cases import implements
+from casebook.content.packconfig import Cases, Cites, config_reader, messages, reasons, texts
 
-from ._movement_config import movement_config
+__all__ = ["REFUSALS", "FORBIDDEN", "VERDICTS", "EVENTS", "MovementConfig", "movement_config", "Mover", "Step", "step",
+           "reach", "search", "check_path", "neighbours"]
 
-__all__ = ["Mover", "Step", "step", "reach", "search", "check_path", "neighbours"]
+REFUSALS = {"not_step": ("kind", "side", "step"), "no_unit": ("side", "hex"), "not_with_stack": ("units", "hex"),
+            "no_path": (), "ended_spent": ("hex",), "ended_stopped": ("hex",), "not_adjacent_enemy": ("target", "hex"),
+            "tec_prohibits": ("target",), "no_force_march": (), "rail_capacity": ("left", "counted"),
+            "rail_blocked": ("why",), "no_rail_path": ("stack", "to"), "no_react_unit": ("side", "hex"),
+            "react_cost": ("cost", "ip"), "rail_attack": ("units",), "pending_result": (), "no_combat": ()}
+FORBIDDEN = {"reserve": ("unit",), "foot": (), "overrun_step": (), "overrun": ("target", "cost", "terrain", "left"),
+             "force_march": (), "rail": (), "react_step": ()}
+VERDICTS = {"overrun_unit": ("unit",), "force_march_unit": (), "react_unit": ("unit",)}
+EVENTS = ("drop_off", "reserve", "overrun_pending", "overrun_advanced", "overrun_stopped", "force_march", "rail",
+          "rail_hq", "react", "react_result", "react_marked")
+
+
+class MovementConfig(MovementCites):
+    """config/movement.yaml: the searches' cases and the plugin's refusals and events."""
+
+    refusals: messages(*REFUSALS, fills=REFUSALS)  # type: ignore[valid-type]
+    forbidden: reasons(FORBIDDEN)  # type: ignore[valid-type]
+    verdicts: texts(VERDICTS)  # type: ignore[valid-type]
+    events: create_model("MovementEvents", __base__=Cites, **dict.fromkeys(EVENTS, (Cases, ...)))  # type: ignore[valid-type]
+
+
+movement_config = config_reader("movement", MovementConfig)
 
 
 @dataclass(frozen=True)

@@ -18,9 +18,8 @@ from typing import Any
 from casebook.areas import force_march, moving_stack
 from casebook.areas.terrain_costs import weather, zoc_treatment
 from casebook.content.cases import implements
-from casebook.games.moscow41.plugins._movement_config import movement_config
 from casebook.games.moscow41.plugins._movement_costs import is_supplied, move_class, movement_allowance
-from casebook.games.moscow41.plugins._movement_paths import Mover
+from casebook.games.moscow41.plugins._movement_paths import Mover, movement_config
 from casebook.games.moscow41.plugins._rule_refusals import memo_allowed
 
 __all__ = [

@@ -32,9 +32,8 @@ from casebook.games.moscow41.plugins import _movement_actions as actions
 from casebook.games.moscow41.plugins import _movement_costs as costs
 from casebook.games.moscow41.plugins import _movement_questions as questions
 from casebook.games.moscow41.plugins._movement_apply import finish_overrun, results_pending
-from casebook.games.moscow41.plugins._movement_config import MovementConfig, movement_config
 from casebook.games.moscow41.plugins._movement_legal import destinations, legal_actions
-from casebook.games.moscow41.plugins._movement_paths import Mover, check_path, reach
+from casebook.games.moscow41.plugins._movement_paths import MovementConfig, Mover, check_path, reach
 from casebook.games.moscow41.plugins._movement_state import (
     STEPS,
     data,
@@ -160,8 +159,7 @@ def _rail_attack_refusals(ctx: Any, action: Any) -> list[Refusal]:
     bad = [u for u in ((ids,) if isinstance(ids, str) else ids) if not rail_attack_allowed(ctx, u)]
     if not bad:
         return []
-    says = movement_config(ctx).refusals["rail_attack"]
-    return [Refusal(says.format(units=", ".join(bad)), says.cases, "movement")]
+    return actions.refused(ctx, "rail_attack", units=", ".join(bad))
 
 
 @hookimpl
@@ -215,8 +213,7 @@ def casebook_action_templates(ctx: Any, phase: str, step: str) -> list[Any]:
 def casebook_validate_action(ctx: Any, action: Any) -> list[Any]:
     """The movement actions' checks; for an ``attack``, 9.9K (units railed into an EZOC)."""
     if action.kind in actions.KINDS and results_pending(ctx):
-        says = movement_config(ctx).refusals["pending_result"]
-        return [Refusal(says.text, says.cases, "movement")]
+        return actions.refused(ctx, "pending_result")
     return actions.check(ctx, action) + _rail_attack_refusals(ctx, action)
 
 

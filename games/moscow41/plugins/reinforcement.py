@@ -48,11 +48,9 @@ QUESTIONS: dict[str, str] = {
 #: is the rule script's quantity ``reinforcement_step`` (12.0E, rules/reinforcement.rules).
 STEP = "replacement_reinforcement"
 _KINDS = ("assign-rp", "rebuild", "place-reinforcement")
-#: The configs it reads (src/casebook/content/packconfig.py): config/replacements.yaml, Moscow
-#: '41's names for the shared ``replacements`` area (12.2 RPs, 12.3 rebuilding around remnants) and
-#: the cases of its events and refusals.
+#: The configs it reads (src/casebook/content/packconfig.py): config/replacements.yaml, the names and
+#: cases of the shared ``replacements`` area (12.2 RPs, 12.3 rebuilding), read by ``replacements(ctx)``.
 CONFIG = {"replacements": rp.REPLACEMENTS_CONFIG}
-#: ``replacements(ctx)``: the loaded pack's :class:`~casebook.areas.replacements.Replacements`.
 replacements = config_reader("replacements", rp.REPLACEMENTS_CONFIG, rp.Replacements)
 
 
