@@ -108,8 +108,7 @@ def casebook_legal_actions(ctx: Any, phase: str, step: str) -> list[Action]:
     out: list[Action] = []
     # 0.7.2.2A before B: the rule scripts' assign_rp / rebuild lines refuse RPs once a
     # reinforcement is placed (fact reinforcements_placed), so none is listed then
-    r = replacements(ctx)
-    out += rp.assign_actions(ctx, r, side) + rp.rebuild_actions(ctx, r, side)
+    out += rp.assign_actions(ctx, r := replacements(ctx), side) + rp.rebuild_actions(ctx, r, side)
     for e in q.data(ctx).get("available", []):
         out += [Action.make("place-reinforcement", side, unit=e["unit"], hex=h)
                 for h in entry.entry_hexes(ctx, e, side)]
@@ -181,8 +180,7 @@ def apply_place(ctx: Any, action: Action) -> dict[str, Any]:
 def casebook_apply_action(ctx: Any, action: Action) -> Any:
     if action.kind == "place-reinforcement":
         return apply_place(ctx, action)
-    r = replacements(ctx)
-    if action.kind == r.assign:
+    if action.kind == (r := replacements(ctx)).assign:
         return rp.apply_assign(ctx, r, action)
     if action.kind == r.rebuild:
         return rp.apply_rebuild(ctx, r, action)

@@ -18,7 +18,7 @@ from casebook.games.moscow41.plugins import movement as mv
 from casebook.games.moscow41.plugins import reinforcement as R
 from casebook.script.engine import Engine
 from games.moscow41.tests import _fakes, _movement_fixtures
-from games.moscow41.tests.test_pack_config import copied, lint
+from games.moscow41.tests.test_pack_config import copied, edit, lint
 from tests.conftest import make_ctx
 
 RP = """kind: position
@@ -94,8 +94,9 @@ G2 = """- {id: g1, side: german, class: infantry, size: division, strength: 7, m
 - {id: g2, side: german, class: infantry, size: division, strength: 7, ma: 4, hex: "0205", activated: true}"""
 
 
-def force_march(engine: Engine) -> tuple[list[tuple[str, tuple[str, ...]]], list[str]]:
-    """The refusal of g1's force march after g2 moved (0.7.3.2B), and the event of g2's own."""
+def force_march(engine: Engine) -> tuple[list[tuple[str, tuple[str, ...]]], list[str], list[str]]:
+    """The refusal of g1's force march after g2 moved (0.7.3.2B), the event of g2's own and the
+    cases of g1's move event."""
     eng = _movement_fixtures.engine_with(engine, fake=_movement_fixtures.FakeAreas())
     ctx = make_ctx(eng, _movement_fixtures.position_text(G2), trace=True)
     for text in ("german: move stack=0202 path=0201", "german: move stack=0205 path=0206"):
@@ -104,26 +105,28 @@ def force_march(engine: Engine) -> tuple[list[tuple[str, tuple[str, ...]]], list
                mv.casebook_validate_action(ctx, _movement_fixtures.act("german: force-march stack=0201"))]
     mv.casebook_apply_action(ctx, _movement_fixtures.act("german: force-march stack=0206"))
     event = next(e for e in ctx.trace if e.kind == "force-march")
-    return refused, list(event.cases)
+    return refused, list(event.cases), list(next(e for e in ctx.trace if e.kind == "move").cases)
 
 
 @pytest.mark.case("0.7.3.2B", "9.6A")
 def test_0_7_3_2B_a_modder_changes_a_movement_refusal_and_an_event_in_movement_yaml(m41, tmp_path):
     """config/movement.yaml: the text a forbid line of ``declare_force_march`` citing 0.7.3.2B
     picks (``forbidden.force_march``; the line's cases are cited) and the cases of the
-    force-march event (``events.force_march``)."""
-    refused, cases = force_march(m41)
+    force-march event (``events.force_march``); what a hex entered at its TEC cost cites
+    (``answers.cost``) is in the move event."""
+    refused, cases, moved = force_march(m41)
     assert refused == [("a force march is declared right after the stack's normal movement, before any other unit "
                         "moves", ("9.6A", "0.7.3.2B"))]
-    assert cases == ["9.6A", "9.6B"]
+    assert cases == ["9.6A", "9.6B"] and moved == ["9.0A", "9.2A"]
     pack = copied(tmp_path, "movement.yaml",
                   ('    "0.7.3.2B": "a force march is declared right after',
                    '    "0.7.3.2B": "too late: another stack has moved since; a force march is declared right after'),
                   ('  force_march: ["9.6A", "9.6B"]', '  force_march: ["9.6A"]'))
-    refused, cases = force_march(Engine.load(pack))
+    edit(pack, "movement.yaml", '  cost: ["9.2A"]', '  cost: ["9.2A", "9.1A"]')
+    refused, cases, moved = force_march(Engine.load(pack))
     assert refused == [("too late: another stack has moved since; a force march is declared right after the "
                         "stack's normal movement, before any other unit moves", ("9.6A", "0.7.3.2B"))]
-    assert cases == ["9.6A"]
+    assert cases == ["9.6A"] and moved == ["9.0A", "9.1A", "9.2A"]
 
 
 def located(pack: Path, file: str, *keys: str) -> tuple[list[str], str, dict[str, int]]:
