@@ -51,7 +51,7 @@ def test_12_3B_a_rebuild_event_carries_its_lines_and_explain_prints_their_text(m
     monkeypatch.chdir(repo_root)
     from casebook.areas import replacements as rp
     from casebook.core.actions import Action
-    from casebook.games.moscow41.plugins.reinforcement import REPLACEMENTS
+    from casebook.games.moscow41.plugins.reinforcement import replacements
 
     ctx = make_ctx(m41, json.dumps({
         "kind": "position", "format": 1, "game": "moscow41", "turn": 10, "phase": "first_initiative",
@@ -59,7 +59,7 @@ def test_12_3B_a_rebuild_event_carries_its_lines_and_explain_prints_their_text(m
         "weather": {"temperature": "warm", "ground": "dry"}, "rp": {"soviet": {"infantry": 5}},
         "units": [{"id": "s-rem-01", "side": "soviet", "class": "remnant", "strength": 1, "ma": 4, "hex": "0520"}],
     }, indent=1), trace=True)
-    rp.apply_rebuild(ctx, REPLACEMENTS, Action.make("rebuild", "soviet", unit="s-rem-01", into="s-108rd"))
+    rp.apply_rebuild(ctx, replacements(ctx), Action.make("rebuild", "soviet", unit="s-rem-01", into="s-108rd"))
     event = next(e for e in ctx.trace if e.kind == "rebuild")
     sources = [ln["source"] for ln in event.data["lines"]]
     assert [ln["cases"] for ln in event.data["lines"]] == [["12.3B"], ["12.3B"]]

@@ -17,7 +17,6 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from casebook.areas._movement_reach import MovementCites
 from casebook.areas._zoc_map import chart_row, is_combat_unit
 from casebook.areas.command import CommandPaths
 from casebook.areas.supply_paths import SUPPLY_CONFIG, SupplyPaths
@@ -26,7 +25,7 @@ from casebook.content.packconfig import config_reader
 from casebook.core.hexgrid import Hex
 
 __all__ = ["non_combat", "FIELDS", "phasing", "is_combat", "is_panzer", "move_class", "tec_cost", "supply_paths",
-           "command_paths", "movement_cites"]
+           "command_paths"]
 
 #: The unit fields supply and command answers depend on (and the ZOC and movement cost hooks read).
 FIELDS = ("id", "hex", "side", "class", "size", "mechanized", "radius", "limit", "division")
@@ -132,7 +131,3 @@ def command_paths(ctx: Any) -> CommandPaths:
         found = memo["m41.command_paths"] = dataclasses.replace(_COMMAND, opens=_opens(ctx))
     return found
 
-
-#: ``movement_cites(ctx)``: config/movement.yaml, the cases of the movement searches (``walk``,
-#: ``stops``, ``fatigue``)
-movement_cites = config_reader("movement", MovementCites)

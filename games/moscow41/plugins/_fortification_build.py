@@ -1,7 +1,7 @@
 """Building fortifications with FPs (14.1) for ``games/moscow41/plugins/fortification.py``:
-Moscow '41's names for the shared area ``worksites`` (:data:`SITES`). The numbers and verdicts
-are the lines of ``games/moscow41/rules/fortification.rules``; the procedures are
-``casebook.areas.worksites`` and ``casebook.areas.fieldworks``.
+Moscow '41's names for the shared area ``worksites`` (config/worksites.yaml, :func:`sites`). The
+numbers and verdicts are the lines of ``games/moscow41/rules/fortification.rules``; the
+procedures are ``casebook.areas.worksites`` and ``casebook.areas.fieldworks``.
 
 The plugin's record (``state.plugin_data("fortification")``) keeps ``builders``: unit -> the
 turn it had a fortification built in its hex (14.1D: it cannot move or attack that turn).
@@ -9,46 +9,35 @@ turn it had a fortification built in its hex (14.1D: it cannot move or attack th
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from casebook.areas import fieldworks as fw
 from casebook.areas import worksites as ws
 from casebook.content.cases import implements
+from casebook.content.packconfig import build_config, config_reader
 from casebook.core.actions import Action
 from casebook.core.hooks import Refusal
 
 from ._fortification_effects import works
 
-__all__ = ["SITES", "sites", "collect_fps", "expire_moscow_fps", "hex_facts", "build_refusals",
+__all__ = ["site_config", "sites", "collect_fps", "expire_moscow_fps", "hex_facts", "build_refusals",
            "build_actions", "apply_build", "build_answer"]
 
-#: Who builds where with which facts (the facts `fort_cost`, `build_fort`, `spend_moscow_fp` and
-#: `builder_moves` read), the supply probe of an empty hex (14.1C: a Soviet infantry division
-#: placed there is asked) and the cases and messages of the refusals.
-SITES = ws.Sites(
-    works=None, side="soviet", step="replacement_reinforcement", action="build-fort", permission="build_fort",
-    cost="fort_cost", pinned="builder_moves", pay_order=("moscow", "normal"), pay_permits={"moscow": "spend_moscow_fp"},
-    probe={"id": "_fortification_probe", "side": "soviet", "class": "infantry", "size": "division", "strength": 1,
-           "ma": 4},
-    non_combat=("hq", "remnant"),  # 11.3D: HQs and remnants are no combat units
-    facts={"city": "hex_city", "town": "hex_town", "road": "hex_road", "supplied": "hex_supplied",
-           "enemy_zoc": "in_german_zoc", "unit_present": "combat_unit_present", "built": "already_fortified"},
-    city_kind="city", road_kinds=("road", "trail"), distances={"moscow_distance": "moscow"},
-    cases={"step": ("14.1A",), "hex": ("14.1A",), "unit": ("14.1D",), "cost": ("14.1B", "14.1G")},
-    texts={"step": "fortifications are placed in the Soviet Reinforcement Step", "hex": "{hex} is not a hex of the map",
-           "unit": "{unit} is not a Soviet combat unit in {hex}", "cost": "a fortification in {hex} costs {cost} FPs"})
-
-_BY_WORKS: dict[int, ws.Sites] = {}
+#: config/worksites.yaml: who builds where with which facts (those `fort_cost`, `build_fort`,
+#: `spend_moscow_fp` and `builder_moves` read), the supply probe of an empty hex (14.1C) and the
+#: cases and messages of the refusals.
+site_config = config_reader("worksites", ws.SITES_CONFIG)
+_BY_PACK: dict[tuple[int, int], tuple[Any, fw.Works, ws.Sites]] = {}
 
 
 def sites(ctx: Any) -> ws.Sites:
-    """:data:`SITES` with the ``fieldworks`` names of the loaded pack (config/fieldworks.yaml)."""
-    w = works(ctx)
-    found = _BY_WORKS.get(id(w))
-    if found is None or found.works is not w:
-        found = _BY_WORKS[id(w)] = replace(SITES, works=w)
-    return found
+    """The loaded pack's ``worksites`` names with its ``fieldworks`` names (config/worksites.yaml,
+    config/fieldworks.yaml)."""
+    cfg, w = site_config(ctx), works(ctx)
+    found = _BY_PACK.get((id(cfg), id(w)))
+    if found is None or found[0] is not cfg or found[1] is not w:
+        found = _BY_PACK[(id(cfg), id(w))] = (cfg, w, build_config(ws.Sites, cfg, works=w))
+    return found[2]
 
 
 @implements("14.1A")

@@ -24,7 +24,7 @@ from casebook.core.errors import IllegalActionError
 from casebook.core.hooks import Refusal
 from casebook.games.moscow41.plugins._movement_apply import APPLY
 from casebook.games.moscow41.plugins._movement_costs import is_supplied, move_class
-from casebook.games.moscow41.plugins._movement_paths import check_path, neighbours
+from casebook.games.moscow41.plugins._movement_paths import check_path, movement_config, neighbours
 from casebook.games.moscow41.plugins._movement_state import (
     MODE,
     STEPS,
@@ -38,15 +38,31 @@ from casebook.games.moscow41.plugins._movement_state import (
 from casebook.games.moscow41.plugins._rule_refusals import refusals
 from casebook.script import AskedFacts
 
-__all__ = ["KINDS", "check", "apply", "in_command", "react_units", "react_cost", "foot_facts",
+__all__ = ["KINDS", "refused", "check", "apply", "in_command", "react_units", "react_cost", "foot_facts",
            "individually_activated"]
 
 KINDS = frozenset({"move", "overrun", "force-march", "rail-move", "react"})
 _SRC = "movement"
 
 
-def _r(reason: str, *cases: str) -> list[Refusal]:
-    return [Refusal(reason, tuple(cases), source=_SRC)]
+def refused(ctx: Any, key: str, **fields: Any) -> list[Refusal]:
+    """The refusal ``key`` of config/movement.yaml (``refusals``: its text and cases)."""
+    says = movement_config(ctx).refusals[key]
+    return [Refusal(says.format(**fields), says.cases, source=_SRC)]
+
+
+def _forbid(ctx: Any, permission: str, facts: dict[str, Any], key: str, **fields: Any) -> list[Refusal]:
+    """The refusal of the ``permission`` lines that forbid, worded by config/movement.yaml's
+    ``forbidden[key]`` (a text, or case -> text)."""
+    reason = movement_config(ctx).forbidden[key]
+    text = reason.format(**fields) if isinstance(reason, str) else {c: t.format(**fields) for c, t in reason.items()}
+    return refusals(ctx, permission, facts, text, _SRC)
+
+
+def _verdict(ctx: Any, verdict: Any, key: str, **fields: Any) -> list[Refusal]:
+    """A refused permission ``verdict``: config/movement.yaml's ``verdicts[key]``, the fired lines' cases."""
+    text = movement_config(ctx).verdicts[key].format(**fields)
+    return [Refusal(text, tuple(c for ln in verdict.lines if ln.fired for c in ln.cases), source=_SRC)]
 
 
 def _stack(ctx: Any, action: Any, d: dict[str, Any], step: str) -> tuple[list[str], bool, list[Refusal]]:
@@ -61,13 +77,10 @@ def _stack(ctx: Any, action: Any, d: dict[str, Any], step: str) -> tuple[list[st
     here = stacks.get(hex_, [])
     units = given or here
     if not units:
-        return [], False, _r(f"no unit of {action.side} in {hex_} may move now "
-                             f"(activated units move, 9.4A; each once, 9.1D)", "9.4A", "9.1D")
+        return [], False, refused(ctx, "no_unit", side=action.side, hex=hex_)
     bad = [u for u in units if u not in here]
     if bad:
-        return [], False, _r(f"{', '.join(bad)} cannot move with the stack in {hex_}: a stack cannot "
-                             f"pick up units (9.1D) and only eligible units move (9.4A, 9.8A)",
-                             "9.1D", "9.4A", "9.8A")
+        return [], False, refused(ctx, "not_with_stack", units=", ".join(bad), hex=hex_)
     return units, False, []
 
 
@@ -86,25 +99,22 @@ def _check_move(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[Ref
         return bad
     if action.get("reserve"):  # 9.4D (movement.rules, mark_reserve_on_move): only an individually activated stack
         for u in units:
-            bad = refusals(ctx, "mark_reserve_on_move", {"individually_activated": individually_activated(ctx, u)},
-                           f"{u} was activated by an HQ: only an individually activated stack is marked Reserve", _SRC)
+            bad = _forbid(ctx, "mark_reserve_on_move", {"individually_activated": individually_activated(ctx, u)},
+                          "reserve", unit=u)
             if bad:
                 return bad
     path = list(action.get("path") or ())
     if not path:
-        return _r("a move needs a path of at least one hex", "9.0A")
+        return refused(ctx, "no_path")
     if cont:
         cur = d["current"]
         if cur["stopped"] or cur["spent_all"]:
-            return _r(f"the stack in {cur['hex']} has ended its movement",
-                      *(("9.2C",) if cur["spent_all"] else ("7.2", "9.5D")))
+            return refused(ctx, "ended_spent" if cur["spent_all"] else "ended_stopped", hex=cur["hex"])
         m = current_mover(ctx, cur, units)
     else:
         if step == "movement":
             for u in units:
-                bad = refusals(ctx, "move_on_foot", foot_facts(ctx, d, u),
-                               "an HQ moved by rail this Command Step: the units it activated may only "
-                               "use rail movement", _SRC)
+                bad = _forbid(ctx, "move_on_foot", foot_facts(ctx, d, u), "foot")
                 if bad:
                     return bad
         m, _ = mover(ctx, units, action.get("stack"), MODE[step])
@@ -125,51 +135,40 @@ def _check_overrun(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[
         v = ctx.permission("overrun", {"reaction": step == "reaction_movement",
                                        "unit_class": ctx.state.unit(u).get("class", "infantry")})
         if not v.value:
-            cases = [c for ln in v.lines if ln.fired for c in ln.cases]
-            return _r(f"{u} may not overrun (only moving armor and mechanized units, never in a "
-                      f"reaction)", *cases)
+            return _verdict(ctx, v, "overrun_unit", unit=u)
     if step != "movement":  # 0.7.3.2A, 9.8B: the overrun_attempt lines (the MPs are not asked)
-        return refusals(ctx, "overrun_attempt", {"movement_step": step, "spent_all_mp": False,
-                                                 "overrun_cost": 0, "mp_left": 0},
-                        "overruns are made by units moving in the Movement Step", _SRC)
+        return _forbid(ctx, "overrun_attempt", {"movement_step": step, "spent_all_mp": False, "overrun_cost": 0,
+                                                "mp_left": 0}, "overrun_step")
     if target not in neighbours(ctx, here) or target not in enemy_hexes(ctx, action.side):
-        return _r(f"{target} is not an enemy-occupied hex adjacent to {here}", "9.5A")
+        return refused(ctx, "not_adjacent_enemy", target=target, hex=here)
     cur = d["current"] if cont else None
     classes = frozenset(move_class(ctx, ctx.state.unit(u)) for u in units)
     cost = step_cost(ctx, classes, here, target, overrun=True)[0]
     spent_all = bool(cur and cur["spent_all"])
     if cost is None and not spent_all:
-        return _r(f"the TEC prohibits entering {target}", "9.2A", "9.5A")
+        return refused(ctx, "tec_prohibits", target=target)
     left = (cur["budget"] - cur["spent"]) if cur else mover(ctx, units, here, MODE[step])[0].budget
-    return refusals(ctx, "overrun_attempt", {"movement_step": step, "spent_all_mp": spent_all,
-                                             "overrun_cost": int(cost or 0), "mp_left": int(left)},
-                    {"9.2C": "the stack spent all its MPs",
-                     "9.5C": f"an overrun of {target} costs {cost} MP (terrain +{ctx.value('overrun_mp', {})}), "
-                             f"{left} left",
-                     "9.8B": "overruns are made by units moving in the Movement Step"}, _SRC)
+    return _forbid(ctx, "overrun_attempt", {"movement_step": step, "spent_all_mp": spent_all,
+                                            "overrun_cost": int(cost or 0), "mp_left": int(left)},
+                   "overrun", target=target, cost=cost, terrain=ctx.value("overrun_mp", {}), left=left)
 
 
 @implements("9.6A", "9.2C", "9.7", "9.8B", "9.9J")
 def _check_force_march(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[Refusal]:
     cur = d.get("current")
     after = bool(cur) and cur["hex"] == action.get("stack") and not (cur["hexes"] == 0 and cur["allotment"] == 1)
-    bad = refusals(ctx, "declare_force_march", {
+    bad = _forbid(ctx, "declare_force_march", {
         "after_own_move": after, "force_marched": bool(cur) and cur["allotment"] != 1,
-        "stopped": bool(cur and cur["stopped"]), "spent_all_mp": bool(cur and cur["spent_all"])},
-        {"0.7.3.2B": "a force march is declared right after the stack's normal movement, before any "
-                     "other unit moves",
-         "9.5D": "the stack stopped in an EZOC or after an overrun",
-         "9.6A": "the stack already force marched"}, _SRC)
+        "stopped": bool(cur and cur["stopped"]), "spent_all_mp": bool(cur and cur["spent_all"])}, "force_march")
     if bad or not cur:
-        return bad or _r("no stack has moved to force march", "9.6A")
+        return bad or refused(ctx, "no_force_march")
     for u in cur["units"]:
         v = ctx.permission("force_march", {
             "reaction": cur["mode"] == "reaction", "unactivated": cur["mode"] == "unactivated",
             "moved_by_rail": bool(cur.get("rail")), "spent_all_mp": bool(cur["spent_all"]),
             "unit_class": ctx.state.unit(u).get("class", "infantry")})
         if not v.value:
-            cases = [c for ln in v.lines if ln.fired for c in ln.cases]
-            return _r("this stack may not force march", *cases)
+            return _verdict(ctx, v, "force_march_unit")
     return []
 
 
@@ -182,9 +181,7 @@ def foot_facts(ctx: Any, d: dict[str, Any], unit: str) -> dict[str, Any]:
 
 @implements("9.9A", "9.9B", "9.9C", "9.9D", "9.9E", "9.9F", "9.9H", "9.9I")
 def _check_rail(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[Refusal]:
-    bad = refusals(ctx, "rail_move", {"side": action.side, "movement_step": step},
-                   {"9.9F": "rail movement happens in the Movement or Unactivated Movement Step",
-                    "9.9A": "only the Soviets move by rail"}, _SRC)
+    bad = _forbid(ctx, "rail_move", {"side": action.side, "movement_step": step}, "rail")
     if bad:
         return bad
     units, _cont, bad = _stack(ctx, action, d, step)
@@ -193,14 +190,12 @@ def _check_rail(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[Ref
     counted = rail.counted(ctx, units)  # 9.9E: HQs do not count
     left = rail.capacity_left(ctx, d["rail_units"])  # 9.9A-D
     if counted > left:
-        return _r(f"rail capacity: {left} more combat unit(s) this turn, {counted} asked "
-                  f"(HQs do not count)", "9.9A", "9.9B", "9.9C", "9.9D", "9.9E")
+        return refused(ctx, "rail_capacity", left=left, counted=counted)
     dests, why = rail.railhead_reach(ctx, action.side, action.get("stack"))  # 9.9I
     if why:
-        return _r(why, "9.9I")
+        return refused(ctx, "rail_blocked", why=why)
     if action.get("to") not in dests:
-        return _r(f"no rail path from {action.get('stack')} to the railhead {action.get('to')} free of "
-                  f"enemy units and EZOCs", "9.9I")
+        return refused(ctx, "no_rail_path", stack=action.get("stack"), to=action.get("to"))
     return []
 
 
@@ -220,27 +215,24 @@ def react_cost(ctx: Any, side: str, units: list[str]) -> int:
 
 @implements("2.4A", "2.4B", "9.4C", "9.8C", "0.7.3.4A")
 def _check_react(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[Refusal]:
-    bad = refusals(ctx, "react_in_step", {"movement_step": step},
-                   "reaction movement is activated only in the Reaction Movement Step; never in "
-                   "the Unactivated Movement Step", _SRC)
+    bad = _forbid(ctx, "react_in_step", {"movement_step": step}, "react_step")
     if bad:
         return bad
     hex_ = action.get("stack")
     here = react_units(ctx, action, d, given=False)
     units = react_units(ctx, action, d)
     if not units or any(u not in here for u in units):
-        return _r(f"no unactivated unit of {action.side} in {hex_} to activate for reaction", "2.0", "2.4A")
+        return refused(ctx, "no_react_unit", side=action.side, hex=hex_)
     for u in units:
         # supply and command asked only if a rule line reads them (2.4A: command of a supplied unit)
         v = ctx.permission("reaction_move", AskedFacts(
             {"turn": ctx.state.turn, "side": action.side},
             {"supplied": lambda u=u: is_supplied(ctx, u), "in_command": lambda u=u: in_command(ctx, u)}))
         if not v.value:
-            cases = [c for ln in v.lines if ln.fired for c in ln.cases]
-            return _r(f"{u} may not react (supply and command, 2.4A; Soviets not on Turn 1, 2.4B)", *cases)
+            return _verdict(ctx, v, "react_unit", unit=u)
     cost = react_cost(ctx, action.side, units)
     if ctx.state.track("ip", action.side) < cost:
-        return _r(f"a reaction activation costs {cost} IP, {ctx.state.track('ip', action.side)} left", "2.4A", "9.4C")
+        return refused(ctx, "react_cost", cost=cost, ip=ctx.state.track("ip", action.side))
     return []
 
 
@@ -254,8 +246,7 @@ def check(ctx: Any, action: Any) -> list[Refusal]:
         return []
     step = ctx.state.step
     if step not in STEPS or decider(ctx, step) != action.side:
-        return _r(f"{action.kind} is not an action of {action.side} in step {step}",
-                  "0.7.3.2A", "0.7.3.4A", "0.7.3.7")
+        return refused(ctx, "not_step", kind=action.kind, side=action.side, step=step)
     return _CHECKS[action.kind](ctx, action, data(ctx), step)
 
 

@@ -16,7 +16,7 @@ from casebook.areas.terrain_costs import enemy_hexes, ezoc, step_cost, zoc_treat
 from casebook.content.cases import implements
 from casebook.core.errors import IllegalActionError
 from casebook.games.moscow41.plugins._movement_costs import is_supplied, move_class
-from casebook.games.moscow41.plugins._movement_paths import check_path
+from casebook.games.moscow41.plugins._movement_paths import check_path, movement_config
 from casebook.games.moscow41.plugins._movement_state import (
     MODE,
     current_mover,
@@ -28,6 +28,10 @@ from casebook.games.moscow41.plugins._movement_state import (
 )
 
 __all__ = ["APPLY", "after_overrun", "finish_overrun", "results_pending"]
+
+
+def _cases(ctx: Any, event: str) -> list[str]:  # config/movement.yaml's ``events``
+    return list(movement_config(ctx).events[event])
 
 
 def _place(ctx: Any, units: list[str], hex_: str) -> None:
@@ -52,7 +56,7 @@ def _move(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[str, Any]
             if not ctx.allowed("move_after_drop_off", {}):
                 mark_moved(d, dropped)
             cur["units"] = units
-            ctx.record("drop-off", ["9.1E"], {"units": dropped, "hex": hex_}, source="movement.move",
+            ctx.record("drop-off", _cases(ctx, "drop_off"), {"units": dropped, "hex": hex_}, source="movement.move",
                        side=action.side)
     else:
         units = given or [u["id"] for u in ctx.state.units_at(hex_) if u["id"] in _eligible(ctx, step, action.side, d, hex_)]
@@ -62,16 +66,17 @@ def _move(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[str, Any]
     dest = res["stops_at"]
     _place(ctx, units, dest)
     last = res["steps"][-1] if res["steps"] else None
+    locked = set(movement_config(ctx).walk["locking"])  # the last hex entered a locking EZOC: movement ends
     cur.update(hex=dest, spent=cur["spent"] + res["mp_spent"], hexes=cur["hexes"] + len(res["steps"]),
                spent_all=bool(res["spent_all"]),
-               stopped=bool(last and "7.2" in last["cases"]))
+               stopped=bool(last and locked & set(last["cases"])))
     ctx.record("move", res["cases"], {"units": units, "from": hex_, "path": list(action.get("path")),
                                       "mp_spent": res["mp_spent"], "mp_left": cur["budget"] - cur["spent"]},
                source="movement.move", side=action.side)
     if action.get("reserve"):
         for u in units:
             ctx.state.update_unit(u, reserve=True)
-        ctx.record("reserve", ["9.4D"], {"units": units}, source="movement.move", side=action.side)
+        ctx.record("reserve", _cases(ctx, "reserve"), {"units": units}, source="movement.move", side=action.side)
     if cur["mode"] == "unactivated":
         finish_current(ctx, d)
     save(ctx, d)
@@ -102,7 +107,8 @@ def _overrun(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[str, A
     save(ctx, d)
     result = ctx.hook.casebook_combat(ctx=ctx, attackers=units, hex=target, kind="overrun", support=None)
     if result is None:
-        raise IllegalActionError(str(action), ["9.5A"], "no combat plugin resolves overruns")
+        says = movement_config(ctx).refusals["no_combat"]
+        raise IllegalActionError(str(action), list(says.cases), says.text)
     ctx.changed()
     if result.get("pending"):  # the result awaits the players' choices (11.0B-11.2): finished after them
         cur["overrun"] = {"side": action.side, "start": hex_, "hex": target, "mp": int(cost or 0),
@@ -110,7 +116,7 @@ def _overrun(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[str, A
                           "combat": {k: result.get(k) for k in ("odds", "roll", "result")}}
         save(ctx, d)
         return {"units": units, "hex": target, "mp": cost, "pending": "combat results", "combat": result,
-                "cases": ["9.5A", "10.0F"]}
+                "cases": _cases(ctx, "overrun_pending")}
     out = after_overrun(ctx, action.side, d, hex_, target, cost, classes,
                         {k: result.get(k) for k in ("odds", "roll", "result")})
     return {"units": out["units"], "hex": target, "mp": cost, "advanced": out["advanced"], "combat": result,
@@ -140,7 +146,7 @@ def after_overrun(ctx: Any, side: str, d: dict[str, Any], hex_: str, target: str
                    spent=cur["spent"] + int(ctx.value("overrun_advance_mp", {})))
     else:
         cur["stopped"] = True
-    cases = ["9.5A", "9.5B"] if advanced else ["9.5A", "9.5D"]
+    cases = _cases(ctx, "overrun_advanced" if advanced else "overrun_stopped")
     ctx.record("overrun", cases, {"units": alive, "hex": target, "mp": cost, "advanced": advanced,
                                   "combat": combat},
                source="movement.overrun", side=side)
@@ -178,11 +184,10 @@ def _force_march(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[st
     ma = movement_allowance(ctx, cur["units"], "force-march", supplied=cur["supplied"])
     forfeited = cur["budget"] - cur["spent"]
     cur.update(allotment=2, budget=ma["ma"], spent=0, stopped=False, spent_all=False)
-    ctx.record("force-march", ["9.6A", "9.6B"], {"units": cur["units"], "ma": ma["ma"],
-                                                 "forfeited": forfeited},
-               source="movement.force_march", side=action.side)
+    ctx.record("force-march", cases := _cases(ctx, "force_march"), {"units": cur["units"], "ma": ma["ma"],
+               "forfeited": forfeited}, source="movement.force_march", side=action.side)
     save(ctx, d)
-    return {"units": cur["units"], "ma": ma["ma"], "forfeited": forfeited, "cases": ["9.6A", "9.6B"]}
+    return {"units": cur["units"], "ma": ma["ma"], "forfeited": forfeited, "cases": cases}
 
 
 @implements("9.9E", "9.9G", "9.9J", "9.9K")
@@ -203,7 +208,7 @@ def _rail(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[str, Any]
     mark_moved(d, units)
     if step == "movement" and counted < len(units):
         d["rail_hq"] = True
-    cases = ["9.9I", "9.9J"] + (["9.9E"] if counted < len(units) else [])
+    cases = _cases(ctx, "rail") + (_cases(ctx, "rail_hq") if counted < len(units) else [])
     ctx.record("rail-move", cases, {"units": units, "from": hex_, "to": dest, "path": path,
                                     "capacity_used": d["rail_units"]},
                source="movement.rail", side=action.side)
@@ -227,10 +232,11 @@ def _react(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[str, Any
         for u in units:
             ctx.state.update_unit(u, activated=True)
     d["react"] = sorted(set(d["react"]) | set(units))
-    ctx.record("react", ["2.4A", "0.7.3.4A", *(["0.7.3.4B"] if marked else [])],
-               {"units": units, "hex": hex_, "ip": cost}, source="movement.react", side=action.side)
+    added = _cases(ctx, "react_marked") if marked else []
+    ctx.record("react", _cases(ctx, "react") + added, {"units": units, "hex": hex_, "ip": cost},
+               source="movement.react", side=action.side)
     save(ctx, d)
-    return {"units": units, "ip": cost, "cases": ["2.4A", *(["0.7.3.4B"] if marked else [])]}
+    return {"units": units, "ip": cost, "cases": _cases(ctx, "react_result") + added}
 
 
 APPLY = {"move": _move, "overrun": _overrun, "force-march": _force_march, "rail-move": _rail,

@@ -5,20 +5,49 @@ Private helper of :mod:`casebook.games.moscow41.plugins.movement`. Hexes are pri
 A :class:`Mover` is a stack about to move with its budget; :func:`step` is the one rule for
 entering the next hex, used by :func:`reach` (every destination, canonical cheapest path) and
 :func:`check_path` (a given path, hex by hex, saying where and why it stops).
-"""
+
+:func:`movement_config`: config/movement.yaml, the searches' and the plugin's cases and texts (what
+each key means: the file's comments; the ``{fields}`` each text fills: below)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from casebook.areas._movement_reach import Step, zoc_reach, zoc_step, zoc_walk
+from pydantic import create_model
+
+from casebook.areas._movement_reach import MovementCites, Step, zoc_reach, zoc_step, zoc_walk
 from casebook.areas.terrain_costs import enemy_hexes, kept_search, step_cost, step_table, table_row, zoc_lookup
 from casebook.content.cases import implements
+from casebook.content.packconfig import Cases, Cites, config_reader, messages, reasons, texts
 
-from ._area_config import movement_cites
+__all__ = ["REFUSALS", "FORBIDDEN", "VERDICTS", "EVENTS", "ANSWERS", "MovementConfig", "movement_config", "Mover", "Step", "step",
+           "reach", "search", "check_path", "neighbours"]
 
-__all__ = ["Mover", "Step", "step", "reach", "search", "check_path", "neighbours"]
+REFUSALS = {"not_step": ("kind", "side", "step"), "no_unit": ("side", "hex"), "not_with_stack": ("units", "hex"),
+            "no_path": (), "ended_spent": ("hex",), "ended_stopped": ("hex",), "not_adjacent_enemy": ("target", "hex"),
+            "tec_prohibits": ("target",), "no_force_march": (), "rail_capacity": ("left", "counted"),
+            "rail_blocked": ("why",), "no_rail_path": ("stack", "to"), "no_react_unit": ("side", "hex"),
+            "react_cost": ("cost", "ip"), "rail_attack": ("units",), "pending_result": (), "no_combat": ()}
+FORBIDDEN = {"reserve": ("unit",), "foot": (), "overrun_step": (), "overrun": ("target", "cost", "terrain", "left"),
+             "force_march": (), "rail": (), "react_step": ()}
+VERDICTS = {"overrun_unit": ("unit",), "force_march_unit": (), "react_unit": ("unit",)}
+EVENTS = ("drop_off", "reserve", "overrun_pending", "overrun_advanced", "overrun_stopped", "force_march", "rail",
+          "rail_hq", "react", "react_result", "react_marked")
+ANSWERS = ("cost", "hexside", "reach", "pass_only", "fluid", "rail_choice", "moved_by_rail", "rail_attack")
+
+
+class MovementConfig(MovementCites):
+    """config/movement.yaml: the searches' cases and the plugin's refusals and events."""
+
+    refusals: messages(*REFUSALS, fills=REFUSALS)  # type: ignore[valid-type]
+    forbidden: reasons(FORBIDDEN)  # type: ignore[valid-type]
+    verdicts: texts(VERDICTS)  # type: ignore[valid-type]
+    events: create_model("MovementEvents", __base__=Cites, **dict.fromkeys(EVENTS, (Cases, ...)))  # type: ignore[valid-type]
+    answers: create_model("MovementAnswers", __base__=Cites, **dict.fromkeys(ANSWERS, (Cases, ...)))  # type: ignore[valid-type]
+
+
+movement_config = config_reader("movement", MovementConfig)
 
 
 @dataclass(frozen=True)
@@ -52,15 +81,17 @@ def step(ctx: Any, m: Mover, a: str, b: str, spent: int, hexes: int, zmap: Any =
     ``max_hexes`` (9.8B); locking ZOCs (7.2; interpretation locking-ezoc-to-ezoc), fluid ones +1
     MP from EZOC to EZOC (7.3); the TEC cost must fit the MPs left (9.1A) unless it is the first
     hex of an allotment, entered by spending all MPs (9.2C)."""
+    says = movement_config(ctx)
+
     def enter(x: str, y: str, fluid: bool) -> tuple[int | None, tuple[str, ...]]:
         cost, _via, feature = step_cost(ctx, m.classes, x, y, fluid=fluid)
-        return cost, ("9.2A", "9.2B") if feature else ("9.2A",)
+        return cost, says.answers["cost"] + (says.answers["hexside"] if feature else ())
 
     return zoc_step(a, b, spent, hexes, near=neighbours(ctx, a), enter=enter,
                     zmap=zoc_lookup(ctx, m.side) if zmap is None else zmap, enemy=enemy_hexes(ctx, m.side),
                     budget=m.budget, max_hexes=m.max_hexes, zoc=m.zoc,
                     same_only=ctx.state.setting("locking_ezoc_to_ezoc", "any") == "same_unit",
-                    fresh=m.fresh, at_start=m.at_start, cites=movement_cites(ctx).walk)
+                    fresh=m.fresh, at_start=m.at_start, cites=says.walk)
 
 
 @implements("9.0A", "9.1A", "9.2C", "7.2", "7.3", "9.8B")
@@ -86,7 +117,7 @@ def search(ctx: Any, m: Mover, zmap: Any, enemy: frozenset[str], same_only: bool
     table = step_table(ctx, classes)
     return zoc_reach(m.start, lambda a: table.get(a) or table_row(ctx, table, classes, a), zmap, enemy,
                      budget=m.budget, max_hexes=m.max_hexes, zoc=m.zoc, same_only=same_only, fresh=m.fresh,
-                     at_start=m.at_start, stops=movement_cites(ctx).stops)
+                     at_start=m.at_start, stops=movement_config(ctx).stops)
 
 
 def check_path(ctx: Any, m: Mover, path: list[str]) -> dict[str, Any]:
@@ -96,4 +127,4 @@ def check_path(ctx: Any, m: Mover, path: list[str]) -> dict[str, Any]:
     path also has ``"refused": {"hex", "reason", "cases"}`` (where and why it stops: 9.8B, 9.2C, 7.2)."""
     zmap = zoc_lookup(ctx, m.side)
     return zoc_walk(m.start, path, lambda a, b, spent, hexes: step(ctx, m, a, b, spent, hexes, zmap),
-                    budget=m.budget, max_hexes=m.max_hexes, cites=movement_cites(ctx).walk)
+                    budget=m.budget, max_hexes=m.max_hexes, cites=movement_config(ctx).walk)

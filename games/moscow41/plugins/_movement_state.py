@@ -18,9 +18,8 @@ from typing import Any
 from casebook.areas import force_march, moving_stack
 from casebook.areas.terrain_costs import weather, zoc_treatment
 from casebook.content.cases import implements
-from casebook.games.moscow41.plugins._area_config import movement_cites
 from casebook.games.moscow41.plugins._movement_costs import is_supplied, move_class, movement_allowance
-from casebook.games.moscow41.plugins._movement_paths import Mover
+from casebook.games.moscow41.plugins._movement_paths import Mover, movement_config
 from casebook.games.moscow41.plugins._rule_refusals import memo_allowed
 
 __all__ = [
@@ -148,5 +147,5 @@ def fatigue_roll(ctx: Any, units: list[str], supplied: Mapping[str, bool]) -> di
     ``{"roll", "drm", "modified", "fatigued": bool, "effects", "cases"}``."""
     temperature, ground = weather(ctx)
     facts = {"ground": ground, "temperature": temperature, "supplied": all(supplied.get(u, True) for u in units)}
-    return force_march.fatigue_roll(ctx, units, facts, fails_at=1, cites=movement_cites(ctx).fatigue,
+    return force_march.fatigue_roll(ctx, units, facts, fails_at=1, cites=movement_config(ctx).fatigue,
                                     source="movement.fatigue_roll")

@@ -22,6 +22,7 @@ from pydantic import ConfigDict, Field
 from typing_extensions import TypedDict
 
 from casebook.areas import fieldworks as fw
+from casebook.areas import worksites as ws
 from casebook.content.cases import implements
 from casebook.core.actions import Action
 from casebook.core.errors import QuestionError
@@ -35,8 +36,8 @@ __all__ = ["REQUIRES", "CONFIG", "STATE_SCHEMA", "QUESTIONS", "fortification_ans
 
 #: What the pack must hold for this plugin (src/casebook/content/requires.py; checked by ``casebook lint``).
 REQUIRES = {"quantities": ["fort_cost", "fp_income"]}
-#: The configs it reads (src/casebook/content/packconfig.py): config/fieldworks.yaml.
-CONFIG = fx.CONFIG
+#: The configs it reads (src/casebook/content/packconfig.py): config/fieldworks.yaml, worksites.yaml.
+CONFIG = {**fx.CONFIG, "worksites": ws.SITES_CONFIG}
 
 #: question -> usage line, for `casebook ask` (see docs/ask.md)
 QUESTIONS: dict[str, str] = {

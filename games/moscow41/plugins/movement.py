@@ -21,7 +21,7 @@ from pydantic import ConfigDict, Field
 from typing_extensions import TypedDict
 
 from casebook.areas import terrain_costs as terrain
-from casebook.areas._movement_reach import MovementCites, case_order
+from casebook.areas._movement_reach import case_order
 from casebook.areas.movement import path_hexes, stack_for
 from casebook.areas.moving_stack import mark_moved
 from casebook.areas.rail import capacity_left, rail_templates
@@ -33,7 +33,7 @@ from casebook.games.moscow41.plugins import _movement_costs as costs
 from casebook.games.moscow41.plugins import _movement_questions as questions
 from casebook.games.moscow41.plugins._movement_apply import finish_overrun, results_pending
 from casebook.games.moscow41.plugins._movement_legal import destinations, legal_actions
-from casebook.games.moscow41.plugins._movement_paths import Mover, check_path, reach
+from casebook.games.moscow41.plugins._movement_paths import MovementConfig, Mover, check_path, movement_config, reach
 from casebook.games.moscow41.plugins._movement_state import (
     STEPS,
     data,
@@ -53,8 +53,8 @@ REQUIRES = {
     "quantities": ["force_march_drm", "ip_cost", "ma", "move_cost", "rail_capacity", "tec_column", "zoc_column"],
 }
 #: The configs it reads (src/casebook/content/packconfig.py): config/movement.yaml, the cases
-#: the movement searches and the force march roll cite.
-CONFIG = {"movement": MovementCites}
+#: the movement searches and the force march roll cite, the plugin's refusals and events.
+CONFIG = {"movement": MovementConfig}
 
 #: question -> usage line, for `casebook ask` (see docs/ask/reach.md, docs/ask/move.md)
 QUESTIONS: dict[str, str] = {
@@ -86,14 +86,15 @@ def reach_answer(ctx: Any, stack: str, mode: str = "stack") -> dict[str, Any]:
     m, ma = _mover(ctx, stack, mode)
     r = reach(ctx, m)
     ends = destinations(ctx, m)
-    cases = set(ma["cases"]) | {"9.0A", "9.2A"}
+    says = movement_config(ctx).answers
+    cases = set(ma["cases"]) | set(says["reach"])
     stops = {h: v["stop"] for h, v in ends.items() if v["stop"]}
     cases |= set(stops.values())
     passing = {h: v["mp"] for h, v in r.items() if h not in ends}
     if passing:
-        cases.add("6.2B")
+        cases |= set(says["pass_only"])
     if m.zoc == "fluid" and any(terrain.ezoc(ctx, h, m.side) for h in r):
-        cases.add("7.3")
+        cases |= set(says["fluid"])
     return {"stack": m.start, "units": list(m.units), "mode": mode, "ma": ma["ma"], "zoc": m.zoc,
             "hexes": {h: v["mp"] for h, v in ends.items()}, "stops": stops, "pass_only": passing,
             "cases": sorted(cases, key=case_order)}
@@ -132,8 +133,9 @@ def casebook_facts(ctx: Any, subject: Any) -> dict[str, Any] | None:
     march) and ``rail_attack_allowed`` (9.9K: it may attack this phase if in command there)."""
     if not isinstance(subject, str) or subject not in data(ctx)["railed"]:
         return None
-    return {"moved_by_rail": {"value": True, "cases": ["9.9J"]},
-            "rail_attack_allowed": {"value": rail_attack_allowed(ctx, subject), "cases": ["9.9K"]}}
+    cites = movement_config(ctx).answers
+    return {"moved_by_rail": {"value": True, "cases": list(cites["moved_by_rail"])},
+            "rail_attack_allowed": {"value": rail_attack_allowed(ctx, subject), "cases": list(cites["rail_attack"])}}
 
 
 @implements("9.9K")
@@ -159,8 +161,7 @@ def _rail_attack_refusals(ctx: Any, action: Any) -> list[Refusal]:
     bad = [u for u in ((ids,) if isinstance(ids, str) else ids) if not rail_attack_allowed(ctx, u)]
     if not bad:
         return []
-    return [Refusal(f"{', '.join(bad)} moved by rail into an EZOC and is not in command there: it cannot "
-                    f"attack this phase", ("9.9K",), "movement")]
+    return actions.refused(ctx, "rail_attack", units=", ".join(bad))
 
 
 @hookimpl
@@ -207,15 +208,14 @@ def casebook_action_templates(ctx: Any, phase: str, step: str) -> list[Any]:
     if not any(a.kind == "rail-move" for a in listed):
         return []
     limit = f"at most {capacity_left(ctx, data(ctx)['rail_units'])} combat unit(s), HQs free"  # 9.9A-E
-    return rail_templates(ctx, listed, limit, ("9.9A", "9.9E", "9.9I"))
+    return rail_templates(ctx, listed, limit, movement_config(ctx).answers["rail_choice"])
 
 
 @hookimpl
 def casebook_validate_action(ctx: Any, action: Any) -> list[Any]:
     """The movement actions' checks; for an ``attack``, 9.9K (units railed into an EZOC)."""
     if action.kind in actions.KINDS and results_pending(ctx):
-        return [Refusal("a combat result awaits its decisions: they come before any other action",
-                        ("10.0F", "9.5B"), "movement")]
+        return actions.refused(ctx, "pending_result")
     return actions.check(ctx, action) + _rail_attack_refusals(ctx, action)
 
 

@@ -24,11 +24,12 @@ from casebook.areas import reinforcement as entry
 from casebook.areas import replacements as rp
 from casebook.areas.reinforcement import probe as q
 from casebook.content.cases import implements
+from casebook.content.packconfig import config_reader
 from casebook.core.actions import Action
 from casebook.core.errors import QuestionError
 from casebook.core.hooks import Refusal, hookimpl
 
-__all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "STEP", "REPLACEMENTS", "reinforcement_step", "reinforcements_answer",
+__all__ = ["REQUIRES", "CONFIG", "STATE_SCHEMA", "QUESTIONS", "STEP", "replacements", "reinforcement_step", "reinforcements_answer",
            "place_refusals", "apply_place", "arrived_this_turn"]
 
 #: What the pack must hold for this plugin (src/casebook/content/requires.py; checked by ``casebook lint``).
@@ -47,22 +48,10 @@ QUESTIONS: dict[str, str] = {
 #: is the rule script's quantity ``reinforcement_step`` (12.0E, rules/reinforcement.rules).
 STEP = "replacement_reinforcement"
 _KINDS = ("assign-rp", "rebuild", "place-reinforcement")
-#: Moscow '41's names for the shared ``replacements`` area (12.2 Replacement Points, 12.3 rebuilding
-#: around remnants): the RP track (its kinds, infantry and armor, are the track's declaration,
-#: 12.0C, 12.2A), the Turn Track's RPs (12.2A), a Soviet remnant (11.3D) and infantry RPs (12.3B),
-#: a Guards counter and a counter marked for withdrawal (12.3B, 12.4D: facts of ``rebuild_as``),
-#: and the cases of the events and refusals the area cannot take from a line.
-REPLACEMENTS = rp.Replacements(
-    track="rp", schedule="turn_track", assign="assign-rp", rebuild="rebuild", remnant_class="remnant",
-    rebuild_kind="infantry", counter_facts={"counter_guards": "guards", "withdraw_marked": "withdraw"},
-    points="RPs", track_title="Replacement Track",
-    cases={"collected": ("12.2A", "12.2C"), "replaced": ("12.2E",), "from_remnant": ("12.2H",),
-           "rebuilt": ("12.3B", "12.3C"), "no_unit": ("12.2D",), "rebuild_no_unit": ("12.3A",),
-           "not_remnant": ("12.2H",), "kind": ("12.2A",), "empty": ("12.2A", "12.2C"),
-           "not_rebuildable": ("12.3B",), "rebuild_cost": ("12.3B",)},
-    events={"collected": ("rp-collected", "reinforcement.collect_rps"),
-            "replaced": ("replacement", "reinforcement.apply_rp"),
-            "rebuilt": ("rebuild", "reinforcement.apply_rebuild")})
+#: The configs it reads (src/casebook/content/packconfig.py): config/replacements.yaml, the names and
+#: cases of the shared ``replacements`` area (12.2 RPs, 12.3 rebuilding), read by ``replacements(ctx)``.
+CONFIG = {"replacements": rp.REPLACEMENTS_CONFIG}
+replacements = config_reader("replacements", rp.REPLACEMENTS_CONFIG, rp.Replacements)
 
 
 def reinforcement_step(ctx: Any) -> str:
@@ -87,7 +76,7 @@ def casebook_step_start(ctx: Any, phase: str, step: str) -> None:
     rec = q.data(ctx)
     rec.update(available=[], placed=False, at=f"{ctx.state.turn}:{side}")
     q.set_data(ctx, rec)
-    rp.collect(ctx, REPLACEMENTS, side)
+    rp.collect(ctx, replacements(ctx), side)
     entry.withdraw_due(ctx, side)
     available, delayed = entry.gather_due(ctx, side)
     # a unit already on the map (a division rebuilt from its remnant, 12.2, before its scheduled
@@ -119,7 +108,7 @@ def casebook_legal_actions(ctx: Any, phase: str, step: str) -> list[Action]:
     out: list[Action] = []
     # 0.7.2.2A before B: the rule scripts' assign_rp / rebuild lines refuse RPs once a
     # reinforcement is placed (fact reinforcements_placed), so none is listed then
-    out += rp.assign_actions(ctx, REPLACEMENTS, side) + rp.rebuild_actions(ctx, REPLACEMENTS, side)
+    out += rp.assign_actions(ctx, r := replacements(ctx), side) + rp.rebuild_actions(ctx, r, side)
     for e in q.data(ctx).get("available", []):
         out += [Action.make("place-reinforcement", side, unit=e["unit"], hex=h)
                 for h in entry.entry_hexes(ctx, e, side)]
@@ -164,9 +153,8 @@ def casebook_validate_action(ctx: Any, action: Action) -> list[Refusal]:
                         f"Reinforcement Step", ("0.7.2.2", "12.0E"))]
     if action.kind == "place-reinforcement":
         return place_refusals(ctx, action)
-    if action.kind == REPLACEMENTS.assign:
-        return rp.assign_refusals(ctx, REPLACEMENTS, action)
-    return rp.rebuild_refusals(ctx, REPLACEMENTS, action)
+    r = replacements(ctx)
+    return rp.assign_refusals(ctx, r, action) if action.kind == r.assign else rp.rebuild_refusals(ctx, r, action)
 
 
 @implements("12.1F", "0.7.2.2B")
@@ -192,10 +180,10 @@ def apply_place(ctx: Any, action: Action) -> dict[str, Any]:
 def casebook_apply_action(ctx: Any, action: Action) -> Any:
     if action.kind == "place-reinforcement":
         return apply_place(ctx, action)
-    if action.kind == REPLACEMENTS.assign:
-        return rp.apply_assign(ctx, REPLACEMENTS, action)
-    if action.kind == REPLACEMENTS.rebuild:
-        return rp.apply_rebuild(ctx, REPLACEMENTS, action)
+    if action.kind == (r := replacements(ctx)).assign:
+        return rp.apply_assign(ctx, r, action)
+    if action.kind == r.rebuild:
+        return rp.apply_rebuild(ctx, r, action)
     return None
 
 
@@ -256,9 +244,10 @@ def reinforcements_answer(ctx: Any, side: str | None = None) -> dict[str, Any]:
     available = [{"unit": e["unit"], **({"areas": e["areas"]} if "areas" in e else {"railhead": True}),
                   "hexes": entry.entry_hexes(look, e, side)} for e in entries]
     pending = [dict(p) for p in ctx.state.pending if q.unit_side(ctx, p["unit"]) == side]
-    return {"side": side, "rp": {k: ctx.state.track("rp", side, k) for k in rp.kinds(ctx, REPLACEMENTS)},
+    r = replacements(ctx)
+    return {"side": side, "rp": {k: ctx.state.track("rp", side, k) for k in rp.kinds(ctx, r)},
             "rp_limit": ctx.value("rp_limit", {}), "available": available, "pending": pending,
-            "rebuild": rp.rebuild_choices(ctx, REPLACEMENTS, side) if side == "soviet" else [],
+            "rebuild": rp.rebuild_choices(ctx, r, side) if side == "soviet" else [],
             "cases": ["12.1A", "12.1C", "12.2A", "12.2C", "12.3B"]}
 
 

@@ -83,29 +83,31 @@ def _ctx(engine: Engine, text: str):
 def test_12_2G_an_rp_keeps_the_fatigue_until_the_script_line_goes(m41, tmp_path):
     from casebook.areas.replacements import apply_assign
     from casebook.core.actions import Action
-    from casebook.games.moscow41.plugins.reinforcement import REPLACEMENTS
+    from casebook.games.moscow41.plugins.reinforcement import replacements
 
     unit = ("units:\n  - {counter: s-133rd, hex: '0309', losses: 1, fatigued: true}\n"
             "rp: {soviet: {infantry: 1, armor: 0}, german: {infantry: 0, armor: 0}}\n")
     assign = Action.make("assign-rp", "soviet", unit="s-133rd", rp="infantry")
     ctx = _ctx(m41, unit)
-    apply_assign(ctx, REPLACEMENTS, assign)
+    apply_assign(ctx, replacements(ctx), assign)
     assert ctx.state.unit("s-133rd").get("fatigued") is True and not ctx.state.unit("s-133rd").get("losses")
     house = edited(m41, tmp_path, "reinforcement.rules", "forbid replacement_removes_fatigue  by 12.2G", "")
     ctx = _ctx(house, unit)
-    apply_assign(ctx, REPLACEMENTS, assign)
+    apply_assign(ctx, replacements(ctx), assign)
     assert not ctx.state.unit("s-133rd").get("fatigued")
 
 
 @pytest.mark.case("12.4D")
 def test_12_4D_an_asterisked_division_is_rebuilt_once_the_script_line_goes(m41, tmp_path):
     from casebook.areas.replacements import rebuildable
-    from casebook.games.moscow41.plugins.reinforcement import REPLACEMENTS
+    from casebook.games.moscow41.plugins.reinforcement import replacements
 
     marked = {**m41.pack.counters["s-133rd"], "withdraw": 22}
-    assert rebuildable(_ctx(m41, ""), REPLACEMENTS, marked, "soviet") is False
+    ctx = _ctx(m41, "")
+    assert rebuildable(ctx, replacements(ctx), marked, "soviet") is False
     house = edited(m41, tmp_path, "reinforcement.rules", "forbid rebuild_as  by 12.4D  when withdraw_marked", "")
-    assert rebuildable(_ctx(house, ""), REPLACEMENTS, marked, "soviet") is True
+    ctx = _ctx(house, "")
+    assert rebuildable(ctx, replacements(ctx), marked, "soviet") is True
 
 
 # ---- initiative (0.7.2.1A, 0.7.2.1B, 1.2, 4.1A) --------------------------------------------------

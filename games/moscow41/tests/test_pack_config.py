@@ -157,6 +157,7 @@ def test_each_config_file_is_what_its_plugin_reads(m41, tmp_path):
     """One edit per config file on a copy of the pack: the command and paratroop refusals change
     (message and cases), and each other file's reader returns the edited names and cases."""
     from casebook.games.moscow41.plugins import _area_config, _command_steps, paratroops, partisans, results
+    from casebook.games.moscow41.plugins._movement_paths import movement_config
 
     pack = copied(tmp_path, "command.yaml", ('not_command_step: {text: "{kind} is taken in the {want} step, not {step}", '
                                              'cases: ["0.7.3.1"]}',
@@ -184,7 +185,7 @@ def test_each_config_file_is_what_its_plugin_reads(m41, tmp_path):
     assert results.setup(ctx).cites["ezoc"] == ("11.2B",)
     assert _area_config.supply_paths(ctx).reasons[0] == ("an enemy unit", ("5.4A",))
     assert partisans.tally(ctx).cases_unsupplied == ("16.1B", "5.5C")
-    assert _area_config.movement_cites(ctx).fatigue["roll"] == ("9.6C", "9.6B")
+    assert movement_config(ctx).fatigue["roll"] == ("9.6C", "9.6B")
     installed = make_ctx(m41, _movement_fixtures.position_text(G1))
     assert results.setup(installed).cites["ezoc"] == ("11.2B", "7.5A")
     assert _area_config.supply_paths(installed).reasons[0] == ("enemy unit", ("5.4A", "5.2A"))

@@ -334,14 +334,14 @@ def test_12_3C_rebuilt_unit_enters_at_a_friendly_railhead(pos):
 @pytest.mark.case("12.4D")
 def test_12_4D_units_to_be_withdrawn_are_not_rebuilt(m41):
     from casebook.areas.replacements import rebuildable
-    from casebook.games.moscow41.plugins.reinforcement import REPLACEMENTS
+    from casebook.games.moscow41.plugins.reinforcement import replacements
 
     ctx = m41.ctx(GameState.from_dict({"game": "moscow41", "turn": 5}))
     rd = dict(m41.pack.counters["s-133rd"])
-    assert rebuildable(ctx, REPLACEMENTS, rd, "soviet") is True
-    assert rebuildable(ctx, REPLACEMENTS, {**rd, "withdraw": 22}, "soviet") is False   # marked with an asterisk
-    assert rebuildable(ctx, REPLACEMENTS, {**rd, "strength": 7}, "soviet") is False    # 12.3B: a 6-strength division
-    assert rebuildable(ctx, REPLACEMENTS, {**rd, "guards": True}, "soviet") is False   # 12.3B: Guards are not normal
+    assert rebuildable(ctx, replacements(ctx), rd, "soviet") is True
+    assert rebuildable(ctx, replacements(ctx), {**rd, "withdraw": 22}, "soviet") is False   # marked with an asterisk
+    assert rebuildable(ctx, replacements(ctx), {**rd, "strength": 7}, "soviet") is False    # 12.3B: a 6-strength division
+    assert rebuildable(ctx, replacements(ctx), {**rd, "guards": True}, "soviet") is False   # 12.3B: Guards are not normal
 
 
 def test_ask_reinforcements_snapshot(m41, repo_root, snapshot):

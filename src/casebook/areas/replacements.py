@@ -4,7 +4,8 @@ track up to a limit; a friendly remnant stacked with a unit used instead of a po
 eliminated earlier rebuilt around a remnant for points, returning some turns later. Every
 number and verdict is a line of the game's rule scripts (e.g. Moscow '41's
 ``rules/reinforcement.rules``), the names and the cases of events and refusals are those of the
-:class:`Replacements` the game passes (e.g. Moscow '41's ``reinforcement.REPLACEMENTS``).
+:class:`Replacements` the game passes (e.g. Moscow '41's, read from its config file
+``config/replacements.yaml`` by the strict model :data:`REPLACEMENTS_CONFIG`).
 
 What the area asks of the game, by name:
 
@@ -26,7 +27,8 @@ What the area asks of the game, by name:
 Actions (the game's kinds ``assign`` and ``rebuild``): ``<assign> unit=U <track>=KIND``,
 ``<assign> unit=U from=REMNANT``, ``<rebuild> unit=REMNANT into=UNIT``.
 
-Public API: :class:`Replacements`, :func:`kinds`, :func:`collect`, :func:`assign_facts`,
+Public API: :class:`Replacements` (its YAML model :data:`REPLACEMENTS_CONFIG`, the cases and
+events :class:`ReplacementCases`, :class:`ReplacementEvents`), :func:`kinds`, :func:`collect`, :func:`assign_facts`,
 :func:`assign_refusals`, :func:`assign_actions`, :func:`apply_assign`, :func:`rebuildable`,
 :func:`rebuild_choices`, :func:`rebuild_refusals`, :func:`rebuild_actions`,
 :func:`apply_rebuild`.
@@ -36,8 +38,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
+from pydantic import Strict
+
+from casebook.content.packconfig import Cases, Cites, config_model
 from casebook.core.actions import Action
 from casebook.core.dice import roll
 from casebook.core.hooks import Refusal
@@ -46,21 +51,50 @@ from casebook.core.trace import Trace
 from . import _reinforcement_probe as q
 from ._zoc_cites import line_cases
 
-__all__ = ["Replacements", "kinds", "collect", "assign_facts", "assign_refusals", "assign_actions", "apply_assign",
+__all__ = ["Replacements", "ReplacementCases", "ReplacementEvents", "REPLACEMENTS_CONFIG",
+           "kinds", "collect", "assign_facts", "assign_refusals", "assign_actions", "apply_assign",
            "rebuildable", "rebuild_choices", "rebuild_refusals", "rebuild_actions", "apply_rebuild"]
 
 
-@dataclass(frozen=True)
+class ReplacementCases(Cites):
+    """The cases each event and refusal of the area cites, as a game configures them: events
+    ``collected``, ``replaced`` (``from_remnant`` added for a remnant used), ``rebuilt``; refusals
+    ``no_unit``, ``rebuild_no_unit``, ``not_remnant``, ``kind``, ``empty``, ``not_rebuildable``,
+    ``rebuild_cost`` (exactly these keys: a misspelt one is a located content error)."""
+
+    collected: Cases
+    replaced: Cases
+    from_remnant: Cases
+    rebuilt: Cases
+    no_unit: Cases
+    rebuild_no_unit: Cases
+    not_remnant: Cases
+    kind: Cases
+    empty: Cases
+    not_rebuildable: Cases
+    rebuild_cost: Cases
+
+
+#: An event's ``[kind, source]`` (a YAML list of two names).
+Event = Annotated[tuple[str, str], Strict(False)]
+
+
+class ReplacementEvents(Cites):
+    """Each event's trace kind and source: ``collected``, ``replaced``, ``rebuilt``."""
+
+    collected: Event
+    replaced: Event
+    rebuilt: Event
+
+
+@dataclass(frozen=True, kw_only=True)
 class Replacements:
     """A game's names for the area. ``track``: the points' track; ``schedule``: the records of
     new points per turn; ``assign`` / ``rebuild``: the action kinds; ``remnant_class``: the unit
     class of a remnant; ``rebuild_kind``: the kind of points a rebuild spends; ``counter_facts``:
     fact of ``rebuild_as`` -> counter field (given as a bool); ``points`` / ``track_title``: how
-    refusals name the points and the track. ``cases``: the cases each event and refusal cites —
-    keys ``collected``, ``replaced``, ``from_remnant`` (added for a remnant used), ``rebuilt``,
-    ``no_unit``, ``rebuild_no_unit``, ``not_remnant``, ``kind``, ``empty``, ``not_rebuildable``,
-    ``rebuild_cost``; ``events``: key (``collected``, ``replaced``, ``rebuilt``) -> (event kind,
-    source)."""
+    refusals name the points and the track. ``cases``: the cases each event and refusal cites
+    (:class:`ReplacementCases`); ``events``: key -> (event kind, source) (:class:`ReplacementEvents`)."""
 
     track: str
     schedule: str
@@ -71,8 +105,12 @@ class Replacements:
     counter_facts: Mapping[str, str] = field(default_factory=dict)
     points: str = "points"
     track_title: str = "track"
-    cases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    events: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    cases: ReplacementCases
+    events: ReplacementEvents
+
+
+#: The strict model of a game's ``Replacements`` as YAML (a config file, :mod:`casebook.content.packconfig`).
+REPLACEMENTS_CONFIG = config_model(Replacements)
 
 
 def kinds(ctx: Any, r: Replacements) -> tuple[str, ...]:

@@ -26,7 +26,9 @@ the game's :class:`Sites` and rule lines give them (e.g. Moscow '41's fortificat
   the permission ``printed_fortification_stands`` allows. A game without the marker lines has no
   marker protection.
 
-Public API: :class:`Sites` and the functions of ``__all__``.
+Public API: :class:`Sites` (its YAML model :data:`SITES_CONFIG`, a game's config file: its
+``facts``, ``cases`` and ``texts`` have exactly the keys :class:`SiteFacts`, :class:`SiteCases`
+and :data:`TEXTS` name) and the functions of ``__all__``.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from casebook.content.packconfig import Cases, Cites, config_model, texts
 from casebook.core.actions import Action
 from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label, parse_hex
@@ -43,12 +46,39 @@ from casebook.core.hooks import Refusal
 from . import fieldworks as fw
 from .reinforcement import probe as q
 
-__all__ = ["Sites", "combat_units", "board_facts", "hex_facts", "probe_supply", "candidates", "printed_candidates",
+__all__ = ["Sites", "SiteFacts", "SiteCases", "TEXTS", "SITES_CONFIG",
+           "combat_units", "board_facts", "hex_facts", "probe_supply", "candidates", "printed_candidates",
            "refusals", "offers", "apply", "answer", "marker_kinds", "protected", "attacks_across",
            "attack_facts"]
 
 
-@dataclass(frozen=True)
+class SiteFacts(Cites):
+    """Role -> the name of the fact of the build lines (the roles of the module docstring)."""
+
+    city: str
+    town: str
+    road: str
+    supplied: str
+    enemy_zoc: str
+    unit_present: str
+    built: str
+
+
+class SiteCases(Cites):
+    """Refusal -> the cases it cites: not the builder's step (``step``), no hex of the map
+    (``hex``), the builder named not a combat unit there (``unit``), too few points (``cost``)."""
+
+    step: Cases
+    hex: Cases
+    unit: Cases
+    cost: Cases
+
+
+#: Refusal -> the ``{fields}`` its text fills in: exactly a config's ``texts:`` (lint checks).
+TEXTS = {"step": (), "hex": ("hex",), "unit": ("unit", "hex"), "cost": ("hex", "cost")}
+
+
+@dataclass(frozen=True, kw_only=True)
 class Sites:
     """A game's build of works: ``works`` (the ``fieldworks`` names: the points' track and kinds,
     the work's marker), ``side`` (who builds), ``step`` (the sequence step it builds in),
@@ -59,7 +89,7 @@ class Sites:
     no combat units), ``facts`` (role -> fact name, roles in the module docstring),
     ``city_kind``, ``road_kinds`` (hexside features), ``distances`` (fact -> hex set);
     ``cases`` / ``texts``: refusal name (``step``, ``hex``, ``unit``, ``cost``) -> the cases it
-    cites / its message (``{hex}``, ``{unit}``, ``{cost}`` filled in)."""
+    cites (:class:`SiteCases`) / its message (:data:`TEXTS`: ``{hex}``, ``{unit}``, ``{cost}``)."""
 
     works: fw.Works
     side: str
@@ -72,12 +102,17 @@ class Sites:
     pay_permits: Mapping[str, str]
     probe: Mapping[str, Any]
     non_combat: tuple[str, ...]
-    facts: Mapping[str, str]
+    facts: SiteFacts
     city_kind: str
     road_kinds: tuple[str, ...]
     distances: Mapping[str, str] = field(default_factory=dict)
-    cases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    texts: Mapping[str, str] = field(default_factory=dict)
+    cases: SiteCases
+    texts: texts(TEXTS)  # type: ignore[valid-type]
+
+
+#: The strict model of a game's ``Sites`` as YAML (a config file, :mod:`casebook.content.packconfig`):
+#: every field but ``works`` (the game's ``fieldworks`` names, read from their own file).
+SITES_CONFIG = config_model(Sites, python=("works",))
 
 
 def combat_units(ctx: Any, s: Sites, hex_: str) -> list[str]:

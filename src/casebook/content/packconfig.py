@@ -39,12 +39,12 @@ import typing
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, Field, Strict, ValidationError, ValidationInfo, create_model
+from pydantic import AfterValidator, Discriminator, Field, Strict, Tag, ValidationError, ValidationInfo, create_model
 
 from casebook.content.schema_base import CASE_ID, Model
 from casebook.core.errors import ContentError, Problem
 
-__all__ = ["CitedCase", "Cases", "Cites", "Message", "Messages", "messages", "Texts", "texts", "placeholders", "config_model",
+__all__ = ["CitedCase", "Cases", "Cites", "Message", "Messages", "messages", "Texts", "texts", "reasons", "placeholders", "config_model",
            "build_config", "read_config", "pack_config", "config_reader", "config_problems", "declared_configs",
            "config_citations"]
 
@@ -158,6 +158,22 @@ def texts(spec: Mapping[str, tuple[str, ...]], name: str = "Texts") -> Any:
     fields: dict[str, Any] = {key: (Annotated[str, AfterValidator(_fills(tuple(fills)))], ...)
                               for key, fills in spec.items()}
     model: type[Texts] = create_model(name, __base__=Texts, **fields)
+    return Annotated[model, Field(validate_default=True)]
+
+
+def reasons(spec: Mapping[str, tuple[str, ...]], name: str = "Reasons") -> Any:
+    """The type of a config's reasons for refusals the rule lines decide (the ``reason`` of
+    ``refusals`` in a plugin: the lines' cases are cited): exactly the keys of ``spec``, each a
+    text or a mapping case -> text (the text of the first case the deciding line cites), every
+    text's placeholders among ``spec[key]``. Read as a mapping (``reasons["overrun"]``)."""
+    def one(fills: tuple[str, ...]) -> Any:
+        text = Annotated[str, AfterValidator(_fills(fills))]
+        # a text, or the mapping: only the branch of the value's own shape reports its errors
+        return Annotated[Annotated[text, Tag("text")] | Annotated[dict[CitedCase, text], Tag("cases")],
+                         Discriminator(lambda v: "text" if isinstance(v, str) else "cases")]
+
+    fields: dict[str, Any] = {key: (one(tuple(fills)), ...) for key, fills in spec.items()}
+    model: type[Cites] = create_model(name, __base__=Cites, **fields)
     return Annotated[model, Field(validate_default=True)]
 
 
