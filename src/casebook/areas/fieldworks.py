@@ -40,7 +40,7 @@ __all__ = ["Works", "WORKS_CONFIG", "data", "save", "has_marker", "collect_point
            "TEXTS", "build_work", "printed_protecting", "printed_facing", "work_info", "attack_facts", "entered_hexes",
            "destroy_entered", "note_acted", "acted",
            "action_units", "formation_stack", "formation_refusals", "apply_formation", "formation_offers",
-           "formation_facts", "move_refusals", "forbidding"]
+           "formation_facts", "march_facts", "march_offers", "move_refusals", "forbidding"]
 
 
 #: Refusal name -> the ``{fields}`` its text fills in: exactly a config's ``texts:`` (lint checks).
@@ -281,9 +281,12 @@ def action_units(ctx: Any, action: Action) -> list[str]:
 
 
 def note_acted(ctx: Any, w: Works, action: Action) -> None:
-    """Remember the units that moved or attacked in this player phase (record ``acted``)."""
+    """Remember the units that moved or attacked in this player phase (record ``acted``); a
+    stack that left the formation may force march until another acts (records ``marchable``,
+    then ``marched``: see :func:`march_facts`)."""
     if action.kind not in (*w.move_kinds, *w.attack_kinds, w.march_kind):
         return
+    _note_march(ctx, w, action)
     units = list(action.get("with") or ()) if action.kind in w.attack_kinds else list(action.get("units") or ())
     if not units and action.kind in w.move_kinds:
         path = action.get("path") or (action.get("to"),)
@@ -292,6 +295,19 @@ def note_acted(ctx: Any, w: Works, action: Action) -> None:
         rec = data(ctx, w)
         rec.setdefault("acted", {}).update({u: _now(ctx) for u in units})
         save(ctx, w, rec)
+
+
+def _note_march(ctx: Any, w: Works, action: Action) -> None:
+    """After a move, attack or force march: the stack that left the formation force marched
+    (its units move to the record ``marched``), or another acted first (it no longer may)."""
+    rec = data(ctx, w)
+    if not rec.get("marchable"):
+        return
+    open_ = _left_now(ctx, w, rec["marchable"], "marchable")
+    if action.kind == w.march_kind and open_ and set(open_) <= set(action_units(ctx, action)):
+        rec.setdefault("marched", {}).update({u: _now(ctx) for u in open_})
+    del rec["marchable"]
+    save(ctx, w, rec)
 
 
 def acted(ctx: Any, w: Works, units: Iterable[str]) -> bool:
@@ -325,7 +341,16 @@ def formation_refusals(ctx: Any, w: Works, action: Action) -> list[Refusal]:
         what = w.texts["in_formation"] if remove else w.texts["not_in_formation"]
         return [Refusal(w.texts["stack"].format(what=what, hex=hex_), w.cases["form"])]
     return forbidding(ctx, w.formation, {"side": action.side, "activated": True,
-                                         "moved_or_attacked": acted(ctx, w, units)})
+                                         "moved_or_attacked": acted(ctx, w, units),
+                                         w.left_fact: bool(_left_now(ctx, w, units))})
+
+
+def _left_now(ctx: Any, w: Works, units: Iterable[str], key: str = "unhedged") -> list[str]:
+    """Those of ``units`` the record ``key`` notes in this player phase (``unhedged``: they left
+    the formation; ``marchable``: they did and nothing moved since; ``marched``: they then
+    force marched)."""
+    now, rec = _now(ctx), data(ctx, w).get(key, {})
+    return [u for u in units if rec.get(u) == now]
 
 
 def apply_formation(ctx: Any, w: Works, action: Action) -> dict[str, Any]:
@@ -341,6 +366,7 @@ def apply_formation(ctx: Any, w: Works, action: Action) -> dict[str, Any]:
         if has_marker(ctx, w.formation_marker, hex_):
             ctx.state.remove_marker(w.formation_marker, hex_)
         rec.setdefault("unhedged", {}).update({u: _now(ctx) for u in units})
+        rec["marchable"] = {u: _now(ctx) for u in units}  # its move just completed: it may force march
     elif not has_marker(ctx, w.formation_marker, hex_):
         ctx.state.add_marker(w.formation_marker, hex_)
     save(ctx, w, rec)
@@ -367,7 +393,16 @@ def formation_offers(ctx: Any, w: Works, action: str) -> list[Action]:
                 a = Action.make(action, w.formation_side, stack=hex_, remove=True if remove else None)
                 if not formation_refusals(ctx, w, a):
                     out.append(a)
-    return out
+    return out + march_offers(ctx, w)
+
+
+def march_offers(ctx: Any, w: Works) -> list[Action]:
+    """The force march (``march_kind``) of the stack that just left the formation, if no
+    validator refuses it (see :func:`march_facts`)."""
+    rec = data(ctx, w).get("marchable", {})
+    hexes = sorted({ctx.state.unit(u)["hex"] for u in _left_now(ctx, w, rec, "marchable") if ctx.state.has_unit(u)})
+    actions = [Action.make(w.march_kind, w.formation_side, stack=h) for h in hexes]
+    return [a for a in actions if not any(ctx.hook.casebook_validate_action(ctx=ctx, action=a))]
 
 
 def formation_facts(ctx: Any, w: Works, uid: str, names: Iterable[str]) -> dict[str, Any]:
@@ -376,6 +411,13 @@ def formation_facts(ctx: Any, w: Works, uid: str, names: Iterable[str]) -> dict[
     u = ctx.state.unit(uid)
     flagged = bool(u.get(w.formation_flag)) or has_marker(ctx, w.formation_marker, u.get("hex"))
     return {name: {"value": flagged, "cases": list(w.cases["unit"])} for name in names}
+
+
+def march_facts(ctx: Any, w: Works, uid: str) -> dict[str, Any]:
+    """The fact ``left_fact`` of unit ``uid``: it left the formation in this player phase and
+    no unit moved, attacked or left a formation since (the movement that may now force march),
+    citing ``cases["removed"]``."""
+    return {w.left_fact: {"value": bool(_left_now(ctx, w, (uid,), "marchable")), "cases": list(w.cases["removed"])}}
 
 
 def move_refusals(ctx: Any, w: Works, action: Action) -> list[Refusal]:
@@ -395,8 +437,8 @@ def move_refusals(ctx: Any, w: Works, action: Action) -> list[Refusal]:
     if action.kind in (*w.move_kinds, w.march_kind):
         left = [u for u, when in rec.get("unhedged", {}).items() if when == _now(ctx) and u in units]
         if left:
-            verdict = ctx.permission(w.move_after_formation, {w.left_fact: True,
-                                                              "forced_march": action.kind == w.march_kind})
+            marching = action.kind == w.march_kind or len(_left_now(ctx, w, left, "marched")) == len(left)
+            verdict = ctx.permission(w.move_after_formation, {w.left_fact: True, "forced_march": marching})
             if not verdict.value:
                 out.append(Refusal(w.texts["spent"].format(units=", ".join(left)),
                                    tuple(verdict.cases) or w.cases["form"]))
