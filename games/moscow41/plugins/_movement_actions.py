@@ -39,7 +39,7 @@ from casebook.games.moscow41.plugins._rule_refusals import refusals
 from casebook.script import AskedFacts
 
 __all__ = ["KINDS", "check", "apply", "in_command", "react_units", "react_cost", "foot_facts",
-           "individually_activated", "unhedged_stack"]
+           "individually_activated", "unhedged_stack", "movers"]
 
 KINDS = frozenset({"move", "overrun", "force-march", "rail-move", "react"})
 _SRC = "movement"
@@ -69,6 +69,23 @@ def _stack(ctx: Any, action: Any, d: dict[str, Any], step: str) -> tuple[list[st
                              f"pick up units (9.1D) and only eligible units move (9.4A, 9.8A)",
                              "9.1D", "9.4A", "9.8A")
     return units, False, []
+
+
+def movers(ctx: Any, action: Any) -> list[str] | None:
+    """The units a movement ``action`` moves now (``casebook_movers``): its ``units=``, else the
+    stack being moved or the units of its hex that may move (9.1D, 9.4A, 9.8A), those activated
+    for a reaction (0.7.3.4A); None for another kind or outside its step."""
+    step = ctx.state.step
+    if action.kind not in KINDS or step not in STEPS or decider(ctx, step) != action.side:
+        return None
+    d = data(ctx)
+    if action.kind == "react":
+        return react_units(ctx, action, d)
+    cur = d.get("current")
+    if action.kind == "force-march":
+        return list(cur["units"]) if cur and cur["hex"] == action.get("stack") else unhedged_stack(ctx, action, d, step)
+    units, _cont, bad = _stack(ctx, action, d, step)
+    return [] if bad else units
 
 
 def individually_activated(ctx: Any, uid: str) -> bool:
