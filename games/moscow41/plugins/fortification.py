@@ -21,7 +21,7 @@ from typing import Annotated, Any
 from pydantic import ConfigDict, Field
 from typing_extensions import TypedDict
 
-from casebook.areas import fieldworks as fw
+from casebook.areas import formation
 from casebook.content.cases import implements
 from casebook.core.actions import Action
 from casebook.core.errors import QuestionError
@@ -102,7 +102,8 @@ def unit_facts(ctx: Any, uid: str) -> dict[str, Any]:
     may ignore R results, 14.4C) and ``removed_hedgehog`` (it has just removed its marker and
     nothing moved since: the movement plugin lets it declare a force march, 14.4B)."""
     w = fx.works(ctx)
-    return {**fw.formation_facts(ctx, w, uid, ("hedgehog", "hedgehog_ignores_retreat")), **fw.march_facts(ctx, w, uid)}
+    return {**formation.formation_facts(ctx, w, uid, ("hedgehog", "hedgehog_ignores_retreat")),
+            **formation.march_facts(ctx, w, uid)}
 
 
 @hookimpl
