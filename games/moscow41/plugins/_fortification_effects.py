@@ -1,7 +1,8 @@
 """Moscow '41's names for the shared area ``fieldworks`` (FPs, fortifications 14.0-14.3,
 hedgehogs 14.4) and the automatic fatigue of a scattered paratroop (14.4D2), for
 ``games/moscow41/plugins/fortification.py``. The numbers and verdicts are the lines of
-``games/moscow41/rules/fortification.rules``; the procedures are ``casebook.areas.fieldworks``.
+``games/moscow41/rules/fortification.rules``; the procedures are ``casebook.areas.fieldworks``
+(points, works) and ``casebook.areas.formation`` (hedgehogs).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from casebook.areas import fieldworks as fw
-from casebook.areas import worksites
+from casebook.areas import formation, worksites
 from casebook.content.cases import implements
 from casebook.content.packconfig import config_reader
 from casebook.core.actions import Action
@@ -48,24 +49,24 @@ def destroy_entered(ctx: Any, action: Action) -> list[dict[str, Any]]:
 
 def note_acted(ctx: Any, action: Action) -> None:
     """Remember the units that moved or attacked in this player phase (for 14.4A)."""
-    fw.note_acted(ctx, works(ctx), action)
+    formation.note_acted(ctx, works(ctx), action)
 
 
 @implements("14.4A", "14.4B")
 def hedgehog_refusals(ctx: Any, action: Action) -> list[Refusal]:
     """Why ``hedgehog stack=H [remove=true]`` is illegal (14.4A; removal in the Movement Step)."""
-    return fw.formation_refusals(ctx, works(ctx), action)
+    return formation.formation_refusals(ctx, works(ctx), action)
 
 
 @implements("14.4A", "14.4B")
 def apply_hedgehog(ctx: Any, action: Action) -> dict[str, Any]:
     """Form or remove a hedgehog (flag and Hedgehog marker, 14.4A-B)."""
-    return fw.apply_formation(ctx, works(ctx), action)
+    return formation.apply_formation(ctx, works(ctx), action)
 
 
 def hedgehog_actions(ctx: Any, step: str) -> list[Action]:
     """Every ``hedgehog`` action :func:`hedgehog_refusals` accepts now."""
-    return fw.formation_offers(ctx, works(ctx), "hedgehog")
+    return formation.formation_offers(ctx, works(ctx), "hedgehog")
 
 
 @implements("14.4C", "14.1D")
@@ -73,7 +74,7 @@ def movement_refusals(ctx: Any, action: Action) -> list[Refusal]:
     """A unit in hedgehog formation cannot move (14.4C); one that removed its Hedgehog marker
     has spent its MPs but may force march (14.4A-B); a unit whose hex was fortified this turn
     outside a city, town or the Moscow ring may neither move nor attack (14.1D)."""
-    return fw.move_refusals(ctx, works(ctx), action)
+    return formation.move_refusals(ctx, works(ctx), action)
 
 
 def scatter_fatigue(ctx: Any) -> list[str]:

@@ -39,7 +39,7 @@ from casebook.games.moscow41.plugins._rule_refusals import refusals
 from casebook.script import AskedFacts
 
 __all__ = ["KINDS", "refused", "check", "apply", "in_command", "react_units", "react_cost", "foot_facts",
-           "individually_activated"]
+           "individually_activated", "unhedged_stack", "movers"]
 
 KINDS = frozenset({"move", "overrun", "force-march", "rail-move", "react"})
 _SRC = "movement"
@@ -82,6 +82,23 @@ def _stack(ctx: Any, action: Any, d: dict[str, Any], step: str) -> tuple[list[st
     if bad:
         return [], False, refused(ctx, "not_with_stack", units=", ".join(bad), hex=hex_)
     return units, False, []
+
+
+def movers(ctx: Any, action: Any) -> list[str] | None:
+    """The units a movement ``action`` moves now (``casebook_movers``): its ``units=``, else the
+    stack being moved or the units of its hex that may move (9.1D, 9.4A, 9.8A), those activated
+    for a reaction (0.7.3.4A); None for another kind or outside its step."""
+    step = ctx.state.step
+    if action.kind not in KINDS or step not in STEPS or decider(ctx, step) != action.side:
+        return None
+    d = data(ctx)
+    if action.kind == "react":
+        return react_units(ctx, action, d)
+    cur = d.get("current")
+    if action.kind == "force-march":
+        return list(cur["units"]) if cur and cur["hex"] == action.get("stack") else unhedged_stack(ctx, action, d, step)
+    units, _cont, bad = _stack(ctx, action, d, step)
+    return [] if bad else units
 
 
 def individually_activated(ctx: Any, uid: str) -> bool:
@@ -153,12 +170,26 @@ def _check_overrun(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[
                    "overrun", target=target, cost=cost, terrain=ctx.value("overrun_mp", {}), left=left)
 
 
-@implements("9.6A", "9.2C", "9.7", "9.8B", "9.9J")
+def unhedged_stack(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[str]:
+    """14.4B: the units of the stack ``action`` names if every one has just removed its Hedgehog
+    marker (spending all its MPs, 14.4A) and nothing moved since (the fortification plugin's fact
+    ``removed_hedgehog``); else []."""
+    units = eligible_stacks(ctx, step, action.side, d).get(action.get("stack"), [])
+    left = [u for u in units if any((part or {}).get("removed_hedgehog", {}).get("value")
+                                    for part in ctx.hook.casebook_facts(ctx=ctx, subject=u))]
+    return units if units and left == units else []
+
+
+@implements("9.6A", "9.2C", "9.7", "9.8B", "9.9J", "14.4B")
 def _check_force_march(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[Refusal]:
     cur = d.get("current")
     after = bool(cur) and cur["hex"] == action.get("stack") and not (cur["hexes"] == 0 and cur["allotment"] == 1)
+    unhedged = [] if after else unhedged_stack(ctx, action, d, step)
+    if unhedged:  # 14.4B: that stack declares, not the one moved before it
+        cur = {"units": unhedged, "allotment": 1, "stopped": False, "spent_all": False, "mode": MODE[step]}
     bad = _forbid(ctx, "declare_force_march", {
-        "after_own_move": after, "force_marched": bool(cur) and cur["allotment"] != 1,
+        "after_own_move": after, "removed_hedgehog": bool(unhedged),
+        "force_marched": bool(cur) and cur["allotment"] != 1,
         "stopped": bool(cur and cur["stopped"]), "spent_all_mp": bool(cur and cur["spent_all"])}, "force_march")
     if bad or not cur:
         return bad or refused(ctx, "no_force_march")

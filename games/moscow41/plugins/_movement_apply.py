@@ -170,13 +170,17 @@ def finish_overrun(ctx: Any) -> dict[str, Any] | None:
     return after_overrun(ctx, p["side"], d, p["start"], p["hex"], p["mp"], frozenset(p["classes"]), p["combat"])
 
 
-@implements("9.6A", "9.6B")
+@implements("9.6A", "9.6B", "14.4B")
 def _force_march(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[str, Any]:
     """A second allotment of MPs equal to the first (9.6A; MPs left from the first are lost),
     with the supply the move began with (9.6B); the fatigue roll follows when the force march
     ends (9.6C, in :func:`finish_current`)."""
+    from casebook.games.moscow41.plugins._movement_actions import unhedged_stack
     from casebook.games.moscow41.plugins._movement_costs import movement_allowance
-    cur = d["current"]
+    cur = d.get("current")
+    if not (cur and cur["hex"] == action.get("stack")):  # 14.4B: all its MPs went to remove its Hedgehog marker
+        cur = start_current(ctx, d, unhedged_stack(ctx, action, d, step), action.get("stack"), MODE[step])
+        cur["spent"] = cur["budget"]
     # 9.6B (movement.rules, rejudge_supply_on_force_march): the supply the move began with
     kept = None if ctx.allowed("rejudge_supply_on_force_march", {}) else cur["supplied"]
     if kept is None:

@@ -21,7 +21,7 @@ from typing import Annotated, Any
 from pydantic import ConfigDict, Field
 from typing_extensions import TypedDict
 
-from casebook.areas import fieldworks as fw
+from casebook.areas import formation
 from casebook.areas import worksites as ws
 from casebook.content.cases import implements
 from casebook.core.actions import Action
@@ -100,8 +100,11 @@ def casebook_after_action(ctx: Any, action: Action, result: Any) -> None:
 def unit_facts(ctx: Any, uid: str) -> dict[str, Any]:
     """Facts of a unit: ``hedgehog`` (in hedgehog formation: -1 DRM when attacked, 14.4C, and
     halved when attacking, 14.4D, both in ``combat.rules``) and ``hedgehog_ignores_retreat`` (it
-    may ignore R results, 14.4C)."""
-    return fw.formation_facts(ctx, fx.works(ctx), uid, ("hedgehog", "hedgehog_ignores_retreat"))
+    may ignore R results, 14.4C) and ``removed_hedgehog`` (it has just removed its marker and
+    nothing moved since: the movement plugin lets it declare a force march, 14.4B)."""
+    w = fx.works(ctx)
+    return {**formation.formation_facts(ctx, w, uid, ("hedgehog", "hedgehog_ignores_retreat")),
+            **formation.march_facts(ctx, w, uid)}
 
 
 @hookimpl
@@ -147,10 +150,12 @@ def casebook_answer(ctx: Any, question: str, args: Any, options: Any) -> Any:
 class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/content/savecheck.py)
     """``plugin_state.fortification``: unit -> the turn it had a fortification built (14.1D),
     unit -> the "turn:phase" it moved or attacked (``acted``) or left a hedgehog
-    (``unhedged``), the scattered paratroops already fatigued (14.4D2)."""
+    (``unhedged``) and may force march (``marchable``) or did (``marched``, 14.4B), the scattered paratroops already fatigued (14.4D2)."""
 
     __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
     builders: dict[str, Annotated[int, Field(ge=1)]]
     acted: dict[str, str]
     unhedged: dict[str, str]
+    marchable: dict[str, str]
+    marched: dict[str, str]
     scatter_fatigued: list[str]

@@ -220,6 +220,11 @@ def casebook_validate_action(ctx: Any, action: Any) -> list[Any]:
 
 
 @hookimpl
+def casebook_movers(ctx: Any, action: Any) -> list[str] | None:
+    return actions.movers(ctx, action)
+
+
+@hookimpl
 def casebook_after_action(ctx: Any, action: Any, result: Any) -> None:
     """9.5B-D: an overrun whose result waited for the players' choices goes on after the last."""
     finish_overrun(ctx)

@@ -159,13 +159,16 @@ def casebook_zoc_sources(ctx: Any, side: str) -> list[dict[str, Any]]:
 def drop_answer(ctx: Any, unit: str | None = None, hex_: str | None = None) -> dict[str, Any]:
     """``drop [UNIT] [HEX]``: ``{"eligible": [units that may drop now (15.1A-B)], "dropped_this_turn":
     unit or None (15.1C), "targets": [hexes, 15.1D], "offered": [drop actions play lists now],
-    "verdict": {"unit", "hex", "allowed", "refusals"} (with UNIT and HEX), "on_target": "a 6"
-    (15.2), "cases"}``. ``offered`` and ``verdict`` are play's: its legal actions and every
-    validator of the ``drop`` action."""
+    "verdict": {"unit", "hex", "allowed", "refusals"} (with UNIT and HEX), "on_target": "a roll of
+    6 …" (15.2: the rolls the ``drop_outcome`` lines put on target), "cases"}``. ``offered`` and
+    ``verdict`` are play's: its legal actions and every validator of the ``drop`` action."""
     offered = casebook_legal_actions(ctx, ctx.state.phase or "", ctx.state.step or "")
     out = airdrop.drop_answer(ctx, drop_config(ctx), "soviet", offered, unit, hex_)
     verdict = out.pop("verdict", None)
-    out.update(on_target="a roll of 6 (rule drop_outcome); any other roll scatters (15.2, 15.3)",
+    rolls = [str(r) for r in airdrop.on_target_rolls(ctx)]  # 15.2: the drop_outcome lines decide
+    either = f"a roll of {rolls[0]}" if len(rolls) == 1 else f"a roll of {', '.join(rolls[:-1])} or {rolls[-1]}" \
+        if rolls else "no roll"
+    out.update(on_target=f"{either} (rule drop_outcome); any other roll scatters (15.2, 15.3)",
                cases=["15.1A", "15.1B", "15.1C", "15.1D", "15.2"])
     if verdict is not None:
         out["verdict"] = verdict

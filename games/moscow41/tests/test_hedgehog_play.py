@@ -59,3 +59,58 @@ def test_14_4A_removing_the_marker_spends_every_mp_no_move_listed(state):
     assert not [str(a) for a in state.legal_actions() if a.kind == "move"]
     cases, reason = state.why_not("german: move stack=0303 path=0304")
     assert cases == ("14.4A",) and reason.startswith("spent all MPs removing the Hedgehog marker: g-6id")
+
+
+def _events(state, kind):
+    return [e for e in state.trace._events if e.kind == kind]
+
+
+@pytest.mark.case("14.4A")
+def test_14_4A_a_stack_that_removed_its_marker_does_not_form_again_in_that_activation(state):
+    """14.4A: it remains in formation "until it is activated again and expends all its MPs to
+    remove the marker"; a unit that forms "cannot have moved" in the activation. Having spent all
+    its MPs on the removal, the stack is not offered (nor allowed) a new hedgehog at once."""
+    state.apply("german: hedgehog stack=0303 remove=true")
+    assert [str(a) for a in state.legal_actions() if a.kind == "hedgehog"] == []
+    cases, reason = state.why_not("german: hedgehog stack=0303")
+    assert cases == ("14.4A",) and "removed_hedgehog" in reason
+    before = state.to_dict()
+    with pytest.raises(IllegalActionError) as err:
+        state.apply("german: hedgehog stack=0303")
+    assert "14.4A" in err.value.cases and state.to_dict() == before
+
+
+@pytest.mark.case("14.4B")
+def test_14_4B_a_stack_that_removed_its_marker_is_offered_the_force_march(state):
+    """14.4B: "A unit can force march in the same activation that it removes a Hedgehog marker":
+    the force march is listed, applies a second allotment equal to the first (9.6A: g-6id's
+    printed MA 4 in dry weather, nothing forfeited — the removal spent the first), the stack then
+    moves, and the fatigue roll follows its move (9.6C)."""
+    state.apply("german: hedgehog stack=0303 remove=true")
+    assert "german: force-march stack=0303" in [str(a) for a in state.legal_actions()]
+    state.apply("german: force-march stack=0303")
+    (march,) = _events(state, "force-march")
+    assert (march.data["units"], march.data["ma"], march.data["forfeited"]) == (["g-6id"], 4, 0)
+    assert "german: move path=0304 stack=0303" in [str(a) for a in state.legal_actions()]
+    assert state.why_not("german: force-march stack=0303")[0] == ("9.6A",)  # once (9.6A)
+    state.apply("german: move stack=0303 path=0304")
+    assert state.data.unit("g-6id")["hex"] == "0304"
+    state.apply("german: pass")
+    (roll,) = _events(state, "force-march-fatigue")
+    assert roll.data["units"] == ["g-6id"] and "9.6C" in roll.cases
+
+
+@pytest.mark.case("14.4B", "9.6A")
+def test_14_4B_the_force_march_is_declared_before_any_other_unit_moves(m41):
+    """9.6A: a force march is announced "before moving any other unit": once another stack has
+    moved after the removal, the stack out of hedgehog may no longer force march."""
+    game = Game(m41, next(iter(m41.pack.scenarios)))
+    text = START.replace("activated: true}", "activated: true, hedgehog: true}") + \
+        "  - {counter: g-26id, hex: '0505', activated: true}\nmarkers:\n  - {kind: hedgehog, hex: '0303'}\n"
+    st = game.state_from_dict(position_to_dict(load_position(text.replace("step: command", "step: movement"),
+                                                             pack=m41.pack)))
+    st.apply("german: hedgehog stack=0303 remove=true")
+    st.apply("german: move stack=0505 path=0504")
+    assert "german: force-march stack=0303" not in [str(a) for a in st.legal_actions()]
+    cases, _ = st.why_not("german: force-march stack=0303")
+    assert "9.6A" in cases and "14.4B" not in cases

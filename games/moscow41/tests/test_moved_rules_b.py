@@ -335,7 +335,7 @@ def test_6_2C_a_move_may_end_overstacked_to_overrun_by_the_permit_line(m41, tmp_
     from casebook.areas.stacking import end_hex_refusals
     from casebook.core.actions import Action
 
-    units = "units:\n  - {counter: g-6id, hex: '0303'}\n  - {counter: g-26id, hex: '0304'}\n"
+    units = "units:\n  - {counter: g-6id, hex: '0303'}\n  - {counter: g-26id, hex: '0304', activated: true}\n"
     move = Action.make("move", "german", stack="0304", path=["0303"], overrun="0302")
     assert end_hex_refusals(_fort_ctx(m41, units), move) == []
     strict = edited(m41, tmp_path, "stacking.rules", "permit end_move_overstacked  by 6.2C over 6.2B  when overrun", "")

@@ -210,3 +210,21 @@ def test_drop_is_offered_in_the_soviet_reinforcement_step(ctx):
     assert drop("s-201ab", "1601") in actions and drop("s-201ab", "1701") not in actions
     assert drop("s-250ar", "0808") not in actions
     assert paratroops.casebook_legal_actions(c, "second_player", "movement") == []
+
+
+@pytest.mark.case("15.2")
+def test_15_2_the_drop_answer_names_the_on_target_rolls_of_the_lines(m41, tmp_path):
+    """15.2 "On a 6, the drop succeeds": ``ask drop`` says so from the drop_outcome lines, and
+    after docs/modding.md's recipe 3 (on target on a 5 or 6) — or a line no roll meets — it says
+    what those lines decide."""
+    from games.moscow41.tests.test_moved_rules_b import edited
+
+    def said(engine):
+        return paratroops.drop_answer(make_ctx(engine, pos()))["on_target"]
+
+    six = "  on_target            by 15.2  when drop_roll = 6"
+    assert said(m41) == "a roll of 6 (rule drop_outcome); any other roll scatters (15.2, 15.3)"
+    recipe3 = edited(m41, tmp_path / "r3", "paratroops.rules", six, "  on_target            by 15.2  when drop_roll >= 5")
+    assert said(recipe3) == "a roll of 5 or 6 (rule drop_outcome); any other roll scatters (15.2, 15.3)"
+    never = edited(m41, tmp_path / "never", "paratroops.rules", six, "  on_target            by 15.2  when drop_roll > 6")
+    assert said(never).startswith("no roll (rule drop_outcome)")

@@ -23,7 +23,7 @@ QUERY_ONLY = {
     "attackers_fortified": "14.2E (no bonus attacking out of a fortification) is applied by the combat "
                            "area's own DRM facts (defender_hex_facts reads only the defender's hex)",
     # hedgehog_ignores_retreat (14.4C, applied by the results area from the unit's hedgehog flag) is
-    # published by casebook.areas.fieldworks.formation_facts under a name the plugin passes in (not a
+    # published by casebook.areas.formation.formation_facts under a name the plugin passes in (not a
     # dict literal this scan can see): since session 9 it is outside this check.
     "zoc_retreat_blocked": "7.5B is applied by the results area's retreat options (losses for hexes "
                            "not retreated), which ask casebook_zoc hex by hex",

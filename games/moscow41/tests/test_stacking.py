@@ -98,11 +98,25 @@ def test_6_2A_stacking_is_not_checked_while_passing_through(position):
 
 @pytest.mark.case("6.2B")
 def test_6_2B_a_move_cannot_end_overstacked(position):
-    ctx = position(pos(("d1", G_DIV, "0303"), ("r1", G_REG, "0303"), ("d2", G_DIV, "0302")))
+    ctx = position(pos(("d1", G_DIV, "0303"), ("r1", G_REG, "0303"), ("d2", G_DIV, "0302", ", activated: true")))
     refused = stacking.casebook_validate_action(ctx, Action.make("move", "german", stack="0302", path=("0303",)))
     assert len(refused) == 1 and refused[0].cases[0] == "6.2B" and "7 stacking points" in refused[0].reason
-    r2 = position(pos(("d1", G_DIV, "0303"), ("r2", G_REG, "0302")))
+    r2 = position(pos(("d1", G_DIV, "0303"), ("r2", G_REG, "0302", ", activated: true")))
     assert stacking.casebook_validate_action(r2, Action.make("move", "german", stack="0302", path=("0303",))) == []
+
+
+@pytest.mark.case("6.2B")
+def test_6_2B_an_unlisted_move_is_judged_by_the_units_it_moves(position):
+    """A typed ``move stack=0302`` without ``units=`` moves only the units that may move (9.4A:
+    the activated division d2, not the unactivated regiment r9 beside it): in 0303 it joins the
+    regiment r1, 3 + 1 = 4 points against the German limit 4 (6.0A) — not overstacked, so not
+    refused by 6.2B, though 3 + 1 + 1 would be."""
+    ctx = position(pos(("r1", G_REG, "0303"), ("d2", G_DIV, "0302", ", activated: true"), ("r9", G_REG, "0302")))
+    move = Action.make("move", "german", stack="0302", path=("0303",))
+    assert stacking.casebook_validate_action(ctx, move) == []
+    with_all = Action.make("move", "german", stack="0302", path=("0303",), units=("d2", "r9"))
+    (refused,) = stacking.casebook_validate_action(ctx, with_all)
+    assert refused.cases[0] == "6.2B" and "5 stacking points against a limit of 4" in refused.reason
 
 
 @pytest.mark.case("6.2C")

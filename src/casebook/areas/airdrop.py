@@ -47,7 +47,7 @@ from ._zoc_cites import line_cases
 
 __all__ = ["Airdrop", "AIRDROP_PYTHON", "AIRDROP_CONFIG", "FAR", "data", "eligible_units", "supplied_hexes", "drop_facts", "drop_verdict",
            "drop_targets", "unit_record", "apply_drop", "lift_scatter", "drop_supply", "scattered_in",
-           "action_units", "scatter_refusals", "scattered_zoc", "drop_answer"]
+           "action_units", "scatter_refusals", "scattered_zoc", "drop_answer", "on_target_rolls"]
 
 #: the distance fact when no unit of the side in supply exists (the game declares it in facts.yaml)
 FAR = 999
@@ -364,3 +364,10 @@ def drop_answer(ctx: Any, cfg: Airdrop, side: str, offered: list[Any], unit: str
         out["verdict"] = {"unit": unit, "hex": hex_, "allowed": not refusals and action in offered,
                           "refusals": refusals}
     return out
+
+
+def on_target_rolls(ctx: Any) -> list[int]:
+    """The rolls of the ``drop_dice`` (six-sided) on which ``drop_outcome`` is not ``scattered``,
+    read from the lines (a modder's die or threshold changes them)."""
+    dice = int(ctx.value("drop_dice", {}))
+    return [r for r in range(dice, 6 * dice + 1) if ctx.value("drop_outcome", {"drop_roll": r}) != "scattered"]

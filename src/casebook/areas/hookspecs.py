@@ -150,6 +150,16 @@ class MovementSpecs:
         Fires: any time.
         """
 
+    @hookspec(firstresult=True)
+    def casebook_movers(self, ctx: Any, action: Any) -> Sequence[str] | None:
+        """The ids of the units a movement ``action`` (an :class:`~casebook.core.actions.Action`)
+        moves now: its ``units=`` or, when it names none, those the movement rules take (the
+        stack being moved, the units of its hex that may move); [] when none may.
+
+        Return: firstresult (the movement plugin answers; None: not a kind it moves, or not now).
+        Fires: any time (the stacking area judges the end hex of a move by its movers).
+        """
+
     @hookspec
     def casebook_units_replaced(self, ctx: Any, old: str, new: Sequence[str], mp_cost: int) -> None:
         """Units ``new`` took the place of unit ``old`` on the map (a unit broken down, the shared

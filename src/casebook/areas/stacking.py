@@ -174,15 +174,19 @@ def _moving(ctx: Any, action: Any, start: str | None) -> list[Mapping[str, Any]]
     ids = action.get("units") or action.get("unit")
     if isinstance(ids, str):
         ids = (ids,)
-    if ids:
+    if not ids:  # the movement plugin's movers (casebook_movers), not every unit in the hex
+        ids = ctx.hook.casebook_movers(ctx=ctx, action=action)
+    if ids is not None:
         return [ctx.state.unit(i) for i in ids if ctx.state.has_unit(i)]
     return [u for u in ctx.state.units_at(start)] if start else []
 
 
 def end_hex_refusals(ctx: Any, action: Any) -> list[Refusal]:
-    """A move may not end overstacked: only the last hex of the ``path`` (or ``to``) counts;
-    permission ``end_move_overstacked`` (facts ``hex_overstacked``, ``overrun``: the action's
-    ``overrun`` argument). The refusal cites the lines that decided."""
+    """A move may not end overstacked: only the last hex of the ``path`` (or ``to``) counts,
+    with the units the move takes (its ``units=``, else the movement plugin's
+    ``casebook_movers``, else every unit of its side in the start hex); permission
+    ``end_move_overstacked`` (facts ``hex_overstacked``, ``overrun``: the action's ``overrun``
+    argument). The refusal cites the lines that decided."""
     path = action.get("path") or action.get("to")
     overrun = bool(action.get("overrun"))
     if not path or ctx.allowed("end_move_overstacked", {"hex_overstacked": True, "overrun": overrun}):
