@@ -115,12 +115,11 @@ def help_text(state: Any, side: str) -> str:
 
 def _has_weather_phase(state: Any) -> bool:
     """Whether the game's sequence of play has a weather phase or step (Moscow '41 does; Battle
-    for Moscow's mud comes from its Turn Record instead)."""
-    engine = getattr(getattr(state, "game", None), "engine", None)
-    sequence = getattr(engine, "sequence", None)
-    if sequence is None:
-        return False
-    return any("weather" in p.id or any("weather" in s.id for s in p.steps) for p in sequence.phases)
+    for Moscow's mud comes from its Turn Record instead): :func:`casebook.content.savecheck.weather_phase`."""
+    from casebook.content.savecheck import weather_phase
+
+    pack = getattr(getattr(getattr(state, "game", None), "engine", None), "pack", None)
+    return pack is not None and weather_phase(pack) is not None
 
 
 def _grounds(state: Any) -> tuple[str, ...]:
