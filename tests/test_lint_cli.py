@@ -102,7 +102,8 @@ def test_provenance_counts_the_config_files_the_manifest_names(copy):
                                         "reconstructed": 0, "untagged": 1}
     (copy / "config" / "bare.yaml").write_text('kind: config\nformat: 1\nprovenance: "reconstructed: x"\nflag: h\n')
     table = _run("provenance", "mini")
-    assert table.exit_code == 0 and table.output.splitlines()[-1].split() == ["total", "53", "7", "199", "0"]  # +2: the manifest's two config: paths
+    # +2 reconstructed: the manifest's two config: paths
+    assert table.exit_code == 0 and table.output.splitlines()[-1].split() == ["total", "53", "7", "199", "0"]
 
 
 def test_provenance_of_moscow41_lists_each_config_file():
