@@ -298,9 +298,9 @@ def _steps(phase: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 
 def weather_phase(pack: Any) -> tuple[int, int, Mapping[str, Any]] | None:
     """Where the game's sequence of play sets the turn's weather: (phase index, index of the step
-    that ends it, the phase or step) for the first phase whose id names weather (its last step:
-    Moscow '41's Weather Phase, 0.7.1), else the first step whose id does; None in a game without
-    one (Battle for Moscow's mud comes from its Turn Record, Kestrel Pass has none)."""
+    that ends it, the phase or step) for the first phase whose id names weather (its last step),
+    else the first step whose id does; None in a game without one (a game whose ground comes
+    from its turn record, or that has no weather)."""
     for i, phase in enumerate(_phases(pack)):
         steps = _steps(phase)
         if "weather" in str(phase.get("id")):

@@ -38,7 +38,7 @@ def config_infos(pack_dir: Path) -> tuple[FileInfo, ...]:
     for rel in (files.values() if isinstance(files, dict) else ()):
         path = confined_path(pack_dir, rel)[0] if isinstance(rel, str) else None
         doc, problems = read_yaml(path) if path is not None and path.is_file() else (None, [])
-        if doc is not None and not problems:
+        if path is not None and doc is not None and not problems:
             out.append(FileInfo(path, "config", count_provenance(doc.data).as_dict()))
     return tuple(out)
 
