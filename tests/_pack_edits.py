@@ -1,5 +1,6 @@
 """Helpers of the lint tests that edit a copy of a shipped pack (tests/test_lint_*.py): copy a
-game's folder, replace one text in a file, find a line, lint and expect errors."""
+game's folder (and edit it: :func:`copy_edited`), replace one text in a file, find a line, lint
+and expect errors."""
 
 from __future__ import annotations
 
@@ -17,6 +18,21 @@ def copy_pack(tmp_path: Path, game: str = "kestrel_pass") -> Path:
     """A copy of ``game``'s folder at ``tmp_path/my-game`` (its golden traces left out)."""
     pack = tmp_path / "my-game"
     shutil.copytree(GAMES / game, pack, ignore=shutil.ignore_patterns("golden", "__pycache__"))
+    return pack
+
+
+def copy_edited(root: Path, file: str | None = None, *edits: tuple[str, str], game: str = "moscow41") -> Path:
+    """A copy of ``game``'s folder at ``root/GAME`` (its golden traces and tests left out) with
+    each ``(old, new)`` of ``edits`` made in its ``file`` (``old`` must be there exactly once)."""
+    pack = root / game
+    shutil.copytree(GAMES / game, pack, ignore=shutil.ignore_patterns("golden", "tests", "__pycache__"))
+    if file is not None:
+        path = pack / file
+        text = path.read_text(encoding="utf-8")
+        for old, new in edits:
+            assert text.count(old) == 1, old
+            text = text.replace(old, new)
+        path.write_text(text, encoding="utf-8")
     return pack
 
 

@@ -17,6 +17,33 @@ def mini_pack() -> Path:
     return PACKS / "mini"
 
 
+#: The fresh-user trial's Moscow '41 position (session 10): g-6id, activated, alone in 0303 of a
+#: 6 x 6 clear map, in a step of the German first player's phase of Turn 5 (:func:`m41_position`).
+#: Past the Weather Phase a position gives the turn's weather (0.7.1): dry, which changes nothing (4.1A).
+M41_POSITION = """kind: position
+format: 1
+game: moscow41
+map:
+  layout: flat-top-even-q
+  size: {{columns: 6, rows: 6}}
+  terrain: {{default: clear}}
+turn: 5
+phase: first_player
+step: {step}
+{sides}weather: {{temperature: warm, ground: dry}}
+units:
+  - {{counter: g-6id, hex: '0303', activated: true{flags}}}
+"""
+
+
+def m41_position(step: str, *, hedgehog: bool = False, phasing: str | None = "german",
+                 first_player: str | None = None) -> str:
+    """:data:`M41_POSITION` in ``step``, g-6id in hedgehog formation (14.4A) when ``hedgehog``, with
+    the ``phasing`` and ``first_player`` lines given (None: left out)."""
+    sides = "".join(f"{key}: {side}\n" for key, side in (("phasing", phasing), ("first_player", first_player)) if side)
+    return M41_POSITION.format(step=step, sides=sides, flags=", hedgehog: true" if hedgehog else "")
+
+
 def make_ctx(engine, text: str, trace: bool = False):
     """A :class:`Ctx` for a position given as YAML text (inline map or the pack's map)."""
     from casebook.content.position import load_position

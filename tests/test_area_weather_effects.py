@@ -4,7 +4,6 @@ cites the rule lines that fired; a row naming nothing the rules know refuses the
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -15,8 +14,8 @@ from casebook.core.errors import ContentError
 from casebook.core.state import GameState
 from casebook.core.trace import Trace
 from casebook.script.engine import Engine
+from tests._pack_edits import copy_edited
 
-ROOT = Path(__file__).resolve().parents[1]
 TABLE = "tables/weather_effects.yaml"
 
 
@@ -28,15 +27,7 @@ def _ctx(engine: Engine, temperature: str, ground: str):
 
 def _copy(tmp_path_factory, edits: tuple[tuple[str, str], ...]) -> Path:
     """A copy of the Moscow '41 pack with ``edits`` (old, new) made to its effects table."""
-    pack = tmp_path_factory.mktemp("we") / "moscow41"
-    shutil.copytree(ROOT / "games" / "moscow41", pack, ignore=shutil.ignore_patterns("golden", "tests"))
-    path = pack / TABLE
-    text = path.read_text(encoding="utf-8")
-    for old, new in edits:
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    path.write_text(text, encoding="utf-8")
-    return pack
+    return copy_edited(tmp_path_factory.mktemp("we"), TABLE, *edits)
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,6 @@ is refused by ``Engine.load`` as every content error is. The areas' step keys ar
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -18,21 +17,14 @@ from casebook.areas import _game_cases
 from casebook.core.errors import ContentError
 from casebook.script.engine import Engine
 from casebook.tools.cli import cli
+from tests._pack_edits import copy_edited
 
 ROOT = Path(__file__).resolve().parents[1]
 AREAS = ROOT / "src" / "casebook" / "areas"
 
 
 def copied(tmp_path: Path, *edits: tuple[str, str]) -> Path:
-    pack = tmp_path / "moscow41"
-    shutil.copytree(ROOT / "games" / "moscow41", pack, ignore=shutil.ignore_patterns("golden", "tests"))
-    manifest = pack / "game.yaml"
-    text = manifest.read_text(encoding="utf-8")
-    for old, new in edits:
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    manifest.write_text(text, encoding="utf-8")
-    return pack
+    return copy_edited(tmp_path, "game.yaml", *edits)
 
 
 def lint(pack: Path) -> list[str]:

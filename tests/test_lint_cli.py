@@ -81,3 +81,37 @@ def test_provenance_untagged_exits_1(copy):
     assert out.exit_code == 1
     row = next(line for line in out.output.splitlines() if line.startswith("map.yaml"))
     assert row.split() == ["map.yaml", "map", "0", "0", "0", "22"]
+
+
+def test_provenance_counts_the_config_files_the_manifest_names(copy):
+    """`casebook provenance` left out the manifest's `config:` files (Moscow '41's config/*.yaml):
+    each is a row of kind `config`, its values counted by their provenance as a table's are — the
+    file's, or a mapping's own — and a value without any is untagged (exit 1)."""
+    (copy / "config").mkdir()
+    (copy / "config" / "steps.yaml").write_text(
+        'kind: config\nformat: 1\nprovenance: "reconstructed: casebook\'s names"\nstep: movement\n'
+        'cases: {provenance: "rulebook: 9.0A", walk: ["9.0A", "9.2C"]}\n', encoding="utf-8")
+    (copy / "config" / "bare.yaml").write_text("kind: config\nformat: 1\nflag: hedgehog\n", encoding="utf-8")
+    _set_line(copy / "game.yaml", 17, "rules: []", "rules: []\nconfig: {steps: config/steps.yaml, bare: config/bare.yaml}")
+    out = _run("provenance", "mini", "--json")
+    assert out.exit_code == 1, out.output
+    rows = {f["file"]: f for f in json.loads(out.output)["files"]}
+    assert rows["config/steps.yaml"] == {"file": "config/steps.yaml", "kind": "config", "rulebook": 2, "errata": 0,
+                                         "reconstructed": 1, "untagged": 0}
+    assert rows["config/bare.yaml"] == {"file": "config/bare.yaml", "kind": "config", "rulebook": 0, "errata": 0,
+                                        "reconstructed": 0, "untagged": 1}
+    (copy / "config" / "bare.yaml").write_text('kind: config\nformat: 1\nprovenance: "reconstructed: x"\nflag: h\n')
+    table = _run("provenance", "mini")
+    # +2 reconstructed: the manifest's two config: paths
+    assert table.exit_code == 0 and table.output.splitlines()[-1].split() == ["total", "53", "7", "199", "0"]
+
+
+def test_provenance_of_moscow41_lists_each_config_file():
+    from casebook.content.loader import find_pack, load_pack
+
+    out = _run("provenance", "moscow41", "--json")
+    assert out.exit_code == 0, out.output
+    rows = [f for f in json.loads(out.output)["files"] if f["kind"] == "config"]
+    config = load_pack(find_pack("moscow41")).manifest["config"]
+    assert [r["file"] for r in rows] == list(config.values()) and len(rows) >= 7
+    assert all(r["reconstructed"] > 0 and r["untagged"] == 0 for r in rows)

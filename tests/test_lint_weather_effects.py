@@ -5,7 +5,6 @@ locates each at its row's field with a did-you-mean and ``Engine.load`` refuses 
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -15,21 +14,18 @@ from casebook.areas import weather_effects
 from casebook.core.errors import ContentError
 from casebook.script.engine import Engine
 from casebook.tools.cli import cli
+from tests._pack_edits import copy_edited
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.case("4.0")
 def test_4_0_a_weather_effect_asking_no_quantity_or_with_an_unfilled_label_is_located(tmp_path):
-    pack = tmp_path / "moscow41"
-    shutil.copytree(ROOT / "games" / "moscow41", pack, ignore=shutil.ignore_patterns("golden", "tests"))
+    pack = copy_edited(tmp_path, "tables/weather_effects.yaml",
+                       ('{report: value, ask: tec_column, label: "TEC column {value}"}',
+                        '{report: value, ask: mahh, label: "TEC column {valu}"}'),
+                       ('label: "no unit possesses a ZOC"', 'label: "no unit possesses a ZOC ({value})"'))
     table = pack / "tables" / "weather_effects.yaml"
-    text = table.read_text(encoding="utf-8")
-    old = '{report: value, ask: tec_column, label: "TEC column {value}"}'
-    assert text.count(old) == 1
-    table.write_text(text.replace(old, '{report: value, ask: mahh, label: "TEC column {valu}"}')
-                     .replace('label: "no unit possesses a ZOC"', 'label: "no unit possesses a ZOC ({value})"'),
-                     encoding="utf-8")
     lines = table.read_text(encoding="utf-8").splitlines()
     row = next(i for i, ln in enumerate(lines, 1) if "ask: mahh" in ln)
     zoc = next(i for i, ln in enumerate(lines, 1) if "possesses a ZOC" in ln)

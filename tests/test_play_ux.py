@@ -280,6 +280,28 @@ def test_ask_game_help_s_why_example_is_an_action_of_that_game(repo_root, monkey
     assert answer["legal"] is True, answer
 
 
+def test_ask_help_sets_up_no_scenario_for_its_why_example(repo_root, monkeypatch):
+    """`ask GAME --help` set up each game's first scenario to pick its `why` example (~9 s on a
+    loaded machine); the example is the manifest's `examples: {why: …}` (checked legal above), so
+    the help plays nothing: here a scenario set up would fail it."""
+    import re
+
+    from casebook.core.game import Game
+
+    def refuse(*_a, **_k):
+        raise AssertionError("ask --help set up a scenario")
+
+    monkeypatch.setattr(Game, "new_initial_state", refuse)
+    monkeypatch.chdir(repo_root)
+    for game in ("kestrel_pass", "battle_for_moscow", "moscow41"):
+        out = CliRunner().invoke(main, ["ask", game, "--help"])
+        assert out.exit_code == 0, out.output
+        from casebook.content.loader import load_pack
+
+        example = load_pack(game).manifest["examples"]["why"]
+        assert re.search(r'quoted: "([^"]+)"', " ".join(out.output.split()))[1] == example
+
+
 def test_ask_help_without_a_position_lists_the_installed_games():
     out = CliRunner().invoke(main, ["ask", "--help"])
     assert out.exit_code == 0, out.output

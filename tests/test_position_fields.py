@@ -47,11 +47,12 @@ def test_a_position_without_phasing_is_refused_naming_the_file_and_the_field_ask
     assert code == 1 and first.startswith(f"{edited}:3:1: phasing: not given, but the rules read it"), out
     assert "fact `phasing_side`, combat.rules:" in first and "add `phasing: SIDE` (SIDE: german, soviet)" in first
     assert "'" not in first.split("rules read it")[0] and "Traceback" not in out
-    # without `first_player` as well, the position check refuses it first, at `phase:` (13:1)
+    # without `first_player` as well, the position check refuses it first, at `phase:`
     both = _without(tmp_path, "docs/examples/reinforcements-turn10.yaml", "phasing", "first_player")
+    at = next(i for i, ln in enumerate(both.read_text().splitlines(), 1) if ln.startswith("phase:"))
     code, out = run("play", "--load", both, "--player", "german=bot:greedy", "--player", "soviet=bot:greedy",
                     "--quiet", "--out", tmp_path / "out")
-    assert code == 1 and out.strip().splitlines()[-2].startswith(f"{both}:13:1: first_player: not given"), out
+    assert code == 1 and out.strip().splitlines()[-2].startswith(f"{both}:{at}:1: first_player: not given"), out
     assert "Traceback" not in out
     from casebook.tools.cmd_serve import build_session
     from casebook.tools.web.session import ServeError
@@ -59,7 +60,7 @@ def test_a_position_without_phasing_is_refused_naming_the_file_and_the_field_ask
     with pytest.raises(ServeError) as refused:
         build_session("moscow41", None, {"soviet": "bot:greedy", "german": "bot:greedy"}, load=str(both),
                       root=tmp_path)
-    assert f"{both}:13:1: first_player: not given, but phase 'first_initiative'" in refused.value.message
+    assert f"{both}:{at}:1: first_player: not given, but phase 'first_initiative'" in refused.value.message
     # the same position with its phasing side given is answered
     code, out = run("ask", ROOT / "docs/examples/reinforcements-turn10.yaml", "partisans")
     assert code == 0, out

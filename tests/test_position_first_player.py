@@ -13,23 +13,11 @@ import pytest
 from casebook.content.loader import installed_games, load_pack
 from casebook.content.position import load_position, position_to_dict
 from casebook.core.errors import PositionError
+from tests.conftest import m41_position
 from tests.test_position_fields import run
 
-START = """kind: position
-format: 1
-game: moscow41
-map:
-  layout: flat-top-even-q
-  size: {columns: 6, rows: 6}
-  terrain: {default: clear}
-turn: 5
-phase: first_player
-step: combat
-phasing: german
-units:
-  - {counter: g-6id, hex: '0303', activated: true, hedgehog: true}
-"""
-NEITHER = START.replace("phasing: german\n", "")
+START = m41_position("combat", hedgehog=True)
+NEITHER = m41_position("combat", hedgehog=True, phasing=None)
 MESSAGE = ("first_player: not given, but phase 'first_player' is played by the first player: add "
            "`first_player: SIDE` (or the phase's `phasing: SIDE`; SIDE: german, soviet)")
 

@@ -23,11 +23,33 @@ def test_state_shows_header_units_and_the_legal_actions_of_the_game_api(session)
     assert (header["turn"], header["last_turn"], header["phase"], header["step"]) == (1, 7, "german_turn",
                                                                                        "panzer_movement")
     assert (header["decider"], header["decider_kind"]) == ("german", "human")
-    assert header["weather"] == {"temperature": "warm", "ground": "dry"}
+    assert (header["weather"], header["weather_text"]) == ({"ground": "dry"}, "ground dry")  # BM: mud turns only
     assert body["legal"] == [str(a) for a in session.state.legal_actions()]
     assert "german: move path=0102 stack=0201" in body["legal"]
     assert {u["id"]: u["hex"] for u in body["units"]}["g-lvi-pz"] == "0201"
     assert body["sides"] == ["german", "soviet"] and body["human"] is True
+
+
+@pytest.mark.parametrize(("game", "scenario", "side"), [("kestrel_pass", "meeting", "blue"),
+                                                         ("battle_for_moscow", "campaign", "german"),
+                                                         ("moscow41", "october-blitz", "german")])
+def test_header_shows_the_weather_as_plays_header_does(game, scenario, side, tmp_path):
+    """One path for the weather of ``play``'s prompt and ``serve``'s header: Kestrel Pass, a game
+    without weather, shows none (it showed `weather warm/dry`), Battle for Moscow its ground, Moscow
+    '41 its temperature and ground."""
+    from casebook.core.game import Game
+    from casebook.tools.human import position_header
+
+    session = new_session(Game.load(game, scenario), {side: "human"}, tmp_path)
+    header = client_for(session).get("/api/state").json()["header"]
+    line = position_header(session.state, side)
+    if header["weather_text"]:
+        assert line.endswith(" · " + header["weather_text"])
+    else:
+        assert "weather" not in line and "ground" not in line
+    expected = {"kestrel_pass": {}, "battle_for_moscow": {"ground": "dry"},
+                "moscow41": {k: session.state.data.weather[k] for k in ("temperature", "ground")}}[game]
+    assert header["weather"] == expected
 
 
 def test_board_has_every_hex_of_the_map_with_its_centre(session):

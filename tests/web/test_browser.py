@@ -137,12 +137,24 @@ def test_step_a_trace_with_the_vcr_buttons(bfm_game, tmp_path, served, page):
     page.screenshot(path=str(ARTIFACTS / "bfm-watch.png"))
 
 
+def test_kestrel_pass_page_shows_no_weather(tmp_path, served, page):
+    """Kestrel Pass has no weather: its header names none (it showed `weather warm/dry`), as play's."""
+    from casebook.core.game import Game
+
+    session = new_session(Game.load("kestrel_pass", "meeting"), {"blue": "human", "red": "bot:greedy"}, tmp_path)
+    _open(page, served(session))
+    assert "blue to decide (human)" in page.inner_text("#h-decider")
+    assert page.inner_text("#h-weather").strip() == ""
+
+
 def test_moscow41_page_highlights_the_reach_of_ask(tmp_path, served, page):
     from casebook.core.game import Game
 
     session = new_session(Game.load("moscow41", "october-blitz"), HUMAN_GERMAN, tmp_path)
     _open(page, served(session))
-    assert "IP" in page.inner_text("#h-tracks") and "weather" in page.inner_text("#h-weather")
+    w = session.state.data.weather
+    assert "IP" in page.inner_text("#h-tracks")
+    assert page.inner_text("#h-weather") == f"weather {w['temperature']}/{w['ground']}"
     page.locator(".ctr[data-hex='0116']").last.click()
     page.wait_for_selector("#hl polygon[data-hex]")
     here = [u["id"] for u in session.state.data.units_at("0116")]

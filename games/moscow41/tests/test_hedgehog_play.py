@@ -10,22 +10,9 @@ import pytest
 from casebook.content.position import load_position, position_to_dict
 from casebook.core.errors import IllegalActionError
 from casebook.core.game import Game
+from tests.conftest import m41_position
 
-START = """kind: position
-format: 1
-game: moscow41
-map:
-  layout: flat-top-even-q
-  size: {columns: 6, rows: 6}
-  terrain: {default: clear}
-turn: 5
-phase: first_player
-step: command
-phasing: german
-first_player: german
-units:
-  - {counter: g-6id, hex: '0303', activated: true}
-"""
+START = m41_position("command", first_player="german")
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ lines must appear in docs/modding.md (recipe 26)."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -19,40 +18,20 @@ from casebook.games.moscow41.plugins import movement as mv
 from casebook.script.engine import Engine
 from casebook.tools.cli import cli
 from games.moscow41.tests import _fakes, _movement_fixtures
-from tests.conftest import make_ctx
+from tests._pack_edits import copy_edited
+from tests.conftest import m41_position, make_ctx
 
 ROOT = Path(__file__).resolve().parents[3]
 DOC = (ROOT / "docs" / "modding.md").read_text(encoding="utf-8")
-HEDGEHOG = """kind: position
-format: 1
-game: moscow41
-map:
-  layout: flat-top-even-q
-  size: {columns: 6, rows: 6}
-  terrain: {default: clear}
-turn: 5
-phase: first_player
-step: movement
-phasing: german
-units:
-  - {counter: g-6id, hex: '0303', activated: true, hedgehog: true}
-"""
+HEDGEHOG = m41_position("movement", hedgehog=True)
 
 
 def copied(tmp_path: Path, file: str, *edits: tuple[str, str], doc: bool = True) -> Path:
     """A copy of the pack with ``config/<file>`` edited (each ``(old, new)`` once); each ``new``
     line is in docs/modding.md when ``doc``."""
-    pack = tmp_path / "moscow41"
-    shutil.copytree(ROOT / "games" / "moscow41", pack, ignore=shutil.ignore_patterns("golden", "tests"))
-    path = pack / "config" / file
-    text = path.read_text(encoding="utf-8")
-    for old, new in edits:
-        assert text.count(old) == 1, f"{file}: {old!r} not found once"
-        if doc:
-            assert new.strip() in DOC, f"recipe line not in docs/modding.md: {new.strip()}"
-        text = text.replace(old, new)
-    path.write_text(text, encoding="utf-8")
-    return pack
+    for _, new in edits if doc else ():
+        assert new.strip() in DOC, f"recipe line not in docs/modding.md: {new.strip()}"
+    return copy_edited(tmp_path, f"config/{file}", *edits)
 
 
 def refusals(engine: Engine) -> list[tuple[str, tuple[str, ...]]]:

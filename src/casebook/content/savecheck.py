@@ -32,7 +32,7 @@ from casebook.core.errors import Problem
 
 __all__ = ["save_problems", "rng_problems", "turn_problems", "TRACE_SLOT", "TraceLink", "DriverRecord", "trace_digest",
             "StandingRecord", "plugin_state_problems", "state_schema", "state_slots", "is_save", "load_save",
-           "Locate", "RNG_MAX", "first_player_of", "first_player_problems"]
+           "Locate", "RNG_MAX", "first_player_of", "first_player_problems", "weather_phase", "weather_problems"]
 
 Locate = Callable[[tuple], tuple[str, int, int]]
 #: Largest PCG32 state (64 bits).
@@ -284,4 +284,62 @@ def load_save(path_or_text: Any, engine: Any) -> Any:
     through here."""
     from casebook.content.position import load_position
 
-    return load_position(path_or_text, pack=engine.pack, extra=lambda data, locate: save_problems(data, engine, locate))
+    return load_position(path_or_text, pack=engine.pack, extra=lambda data, locate: save_problems(data, engine, locate)
+                         + weather_problems(data, engine.pack, locate))
+
+
+def _phases(pack: Any) -> list[Mapping[str, Any]]:
+    return [ph for ph in ((getattr(pack, "sequence", None) or {}).get("phases") or []) if isinstance(ph, Mapping)]
+
+
+def _steps(phase: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    return [st for st in phase.get("steps") or [] if isinstance(st, Mapping)]
+
+
+def weather_phase(pack: Any) -> tuple[int, int, Mapping[str, Any]] | None:
+    """Where the game's sequence of play sets the turn's weather: (phase index, index of the step
+    that ends it, the phase or step) for the first phase whose id names weather (its last step),
+    else the first step whose id does; None in a game without one (a game whose ground comes
+    from its turn record, or that has no weather)."""
+    for i, phase in enumerate(_phases(pack)):
+        steps = _steps(phase)
+        if "weather" in str(phase.get("id")):
+            return i, len(steps) - 1, phase
+        for j, step in enumerate(steps):
+            if "weather" in str(step.get("id")):
+                return i, j, step
+    return None
+
+
+def weather_problems(data: Mapping[str, Any], pack: Any, locate: Locate) -> list[Problem]:
+    """A position resumed past its turn's weather phase (:func:`weather_phase`) without the weather
+    that phase set (each of ``temperature``/``ground`` the game's vocabulary names): the weather
+    stays in force the whole turn and the play goes on reading it, so the position is refused,
+    located at ``weather:`` (or ``phase:`` when there is none), naming what to add. A position
+    without a phase starts where its scenario does and is not asked."""
+    found, phase = weather_phase(pack), data.get("phase")
+    if found is None or not isinstance(phase, str):
+        return []
+    at_phase, at_step, where = found
+    phases = _phases(pack)
+    here = next((i for i, ph in enumerate(phases) if ph.get("id") == phase), None)
+    if here is None or here < at_phase:
+        return []
+    if here == at_phase:
+        steps = [st.get("id") for st in _steps(phases[here])]
+        step = data.get("step")
+        if step not in steps or steps.index(step) <= at_step:
+            return []
+    vocab = pack.vocabulary
+    named = [(k, tuple(v)) for k, v in (("temperature", vocab.temperatures), ("ground", vocab.grounds)) if v]
+    weather = data.get("weather")
+    lacking = [k for k, _ in named if not isinstance(weather, Mapping) or weather.get(k) is None]
+    if not lacking:
+        return []
+    shape = ", ".join(f"{k}: …" for k, _ in named)
+    allowed = "; ".join(f"{k}: {', '.join(v)}" for k, v in named)
+    file, line, col = locate(("weather",) if isinstance(weather, Mapping) else ("phase",))
+    what = f"{where.get('name') or where.get('id')} ({where.get('case')})" if where.get("case") else \
+        str(where.get("name") or where.get("id"))
+    return [Problem(file, line, col, "weather", f"{', '.join(lacking)} not given, but phase {phase!r} comes after "
+                    f"the {what}, which sets the turn's weather: add `weather: {{{shape}}}` ({allowed})")]

@@ -142,6 +142,8 @@ class GameFile(_File):
     counters: RelPath
     tables: list[RelPath] = []
     scenarios: dict[Slug, RelPath] = {}
+    #: question -> the example of it `casebook ask GAME --help` quotes (``why``: an action's notation)
+    examples: dict[Slug, str] = {}
     errata: list[RelPath] = []
     interpretations: RelPath | None = None
     gazetteer: RelPath | None = None

@@ -25,21 +25,12 @@ USAGE = ("why ACTION — whether ACTION (its notation, quoted: \"{example}\") is
 
 
 def usage(engine: Any) -> str:
-    """:data:`USAGE` with an example of ``engine``'s game: the shortest notation (side left out)
-    of the legal actions of its first scenario as play begins it (seed 1) — e.g. Kestrel Pass's
-    ``move stack=0204 path=0104``; ``ACTION`` for a game without a scenario or a legal action."""
-    from casebook.core.actions import format_action
-    from casebook.core.game import Game
-
-    example = "ACTION"
-    scenario = next(iter(engine.pack.scenarios), None)
-    if scenario is not None:
-        state = Game(engine, scenario).new_initial_state(seed=1)
-        actions = [format_action(a).split(": ", 1)[-1] for a in state.legal_actions()]
-        named = [a for a in actions if "=" in a]  # an action with arguments shows the notation
-        if named or actions:
-            example = min(named or actions, key=lambda a: (len(a), a))
-    return USAGE.format(example=example)
+    """:data:`USAGE` with the example of ``engine``'s game: its manifest's ``examples: {why: …}``
+    (an action legal at its first scenario's start as play begins it, e.g. Kestrel Pass's ``move
+    path=0104 stack=0105``; tests/test_play_ux.py asks it of that start), read from data so that
+    ``--help`` sets up no scenario; ``ACTION`` for a game that gives none."""
+    example = (engine.pack.manifest.get("examples") or {}).get("why")
+    return USAGE.format(example=example if isinstance(example, str) and example.strip() else "ACTION")
 
 
 def why_answer(pos: Any, engine: Any, args: list[str]) -> dict[str, Any]:

@@ -86,6 +86,7 @@ def run_play(game_id: Any, scenario: str | None, players: dict[str, tuple[str, s
     from casebook.tools.account import Narrator
     from casebook.tools.bots import make_bot
     from casebook.tools.human import UNDO, HumanPlayer
+    from casebook.tools.play_output import game_over_lines
     from casebook.tools.runtime import tune_gc
 
     if load:
@@ -105,6 +106,10 @@ def run_play(game_id: Any, scenario: str | None, players: dict[str, tuple[str, s
                                  param_hint="--player")
     for side in state.data.sides:
         players.setdefault(side, parse_player(DEFAULT_PLAYER))
+    if load and state.is_terminal():  # a finished game: said so, nothing played or written (play_output)
+        for line in game_over_lines(state, load, Narrator.for_engine(game.engine)):
+            echo(line)
+        return state
     for s in (state, initial):
         if s is not None:
             s.data.set_players({side: _player_text(k, n) for side, (k, n) in players.items()})
@@ -123,14 +128,15 @@ def run_play(game_id: Any, scenario: str | None, players: dict[str, tuple[str, s
     shown = 0
     turn = None
     narrator = Narrator.for_engine(game.engine)
+    loaded = len(state.trace)  # a loaded trace's turns were mapped as they ended (not by the final position)
 
     def flush() -> None:
         nonlocal shown, turn
         events = list(state.trace)[shown:]
         for line in narrator.lines(events):
             echo(line)
-        for event in events:
-            if turn is not None and event.turn != turn and out is not None:
+        for i, event in enumerate(events, shown):
+            if turn is not None and event.turn != turn and out is not None and i >= loaded:
                 write_turn_map(state, out / f"turn-{turn:02d}.svg", f"{name}: end of turn {turn}")
             turn = event.turn
         shown = len(state.trace)
@@ -196,10 +202,10 @@ def _summary(state: Any, narrator: Any, echo: Any) -> None:
     """The last turn's summary and the result (if the game has one), before the files are written."""
     for line in narrator.summary():
         echo(line)
-    result = state.result()
-    if result is not None:
-        winner = result.get("winner") or "nobody"
-        echo(f"\nResult: {winner} — {result.get('level')} ({result.get('reason', '')})")
+    from casebook.tools.play_output import result_line
+
+    if (result := state.result()) is not None:
+        echo("\n" + result_line(result))
 
 
 class PlayInterrupted(Exception):

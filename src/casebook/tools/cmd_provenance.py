@@ -2,23 +2,45 @@
 
 Counts every scalar value of every file by its effective provenance (docs/content-format.md):
 ``rulebook`` (stated in the rulebook text), ``errata``, ``reconstructed`` (authored here) and
-``untagged`` (no provenance: an error). Exit 1 when any value is untagged.
+``untagged`` (no provenance: an error). Exit 1 when any value is untagged. The files are those
+the manifest names (tables, errata, scenarios, …) and its ``config:`` files (kind ``config``:
+the names, texts and cited cases of the pack's areas and plugins), each counted the same way.
 """
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import click
 
 from casebook.content.loader import find_pack, scan_pack
-from casebook.content.provenance import SOURCES
+from casebook.content.pack import FileInfo
+from casebook.content.provenance import SOURCES, count_provenance
 from casebook.tools.cli import game_argument
 
-__all__ = ["provenance"]
+__all__ = ["provenance", "config_infos"]
 
 _COLUMNS = (*SOURCES, "untagged")
+
+
+def config_infos(pack_dir: Path) -> tuple[FileInfo, ...]:
+    """Provenance counts of the readable ``config:`` files of the manifest at ``pack_dir``
+    (confined to the pack folder, read under the YAML policy; an unreadable one is the load's
+    problem, reported as for any file), in the manifest's order."""
+    from casebook.content.confine import confined_path
+    from casebook.content.yamlio import read_yaml
+
+    manifest, _ = read_yaml(pack_dir / "game.yaml")
+    files = manifest.data.get("config") if manifest is not None and isinstance(manifest.data, dict) else None
+    out = []
+    for rel in (files.values() if isinstance(files, dict) else ()):
+        path = confined_path(pack_dir, rel)[0] if isinstance(rel, str) else None
+        doc, problems = read_yaml(path) if path is not None and path.is_file() else (None, [])
+        if path is not None and doc is not None and not problems:
+            out.append(FileInfo(path, "config", count_provenance(doc.data).as_dict()))
+    return tuple(out)
 
 
 @click.command("provenance")
@@ -28,7 +50,7 @@ _COLUMNS = (*SOURCES, "untagged")
 def provenance(ctx: click.Context, game_or_dir: str, as_json: bool) -> None:
     """Count rulebook / errata / reconstructed / untagged values per file of GAME_OR_DIR."""
     pack_dir = find_pack(game_or_dir)
-    infos = scan_pack(pack_dir)
+    infos = scan_pack(pack_dir) + config_infos(pack_dir)
     rows: list[dict[str, Any]] = []
     for info in infos:
         try:

@@ -27,7 +27,8 @@ from typing import Any
 from casebook.core.actions import Action, format_action, parse_action
 from casebook.core.errors import CasebookError
 
-__all__ = ["HumanPlayer", "UNDO", "complete_action", "help_text", "parse_ask_words", "position_header"]
+__all__ = ["HumanPlayer", "UNDO", "complete_action", "header_weather", "help_text", "parse_ask_words",
+           "position_header", "weather_text"]
 
 #: Returned by :meth:`HumanPlayer.choose` when the player asks to take back a decision.
 UNDO = Action.make("undo", "chance")
@@ -114,12 +115,11 @@ def help_text(state: Any, side: str) -> str:
 
 def _has_weather_phase(state: Any) -> bool:
     """Whether the game's sequence of play has a weather phase or step (Moscow '41 does; Battle
-    for Moscow's mud comes from its Turn Record instead)."""
-    engine = getattr(getattr(state, "game", None), "engine", None)
-    sequence = getattr(engine, "sequence", None)
-    if sequence is None:
-        return False
-    return any("weather" in p.id or any("weather" in s.id for s in p.steps) for p in sequence.phases)
+    for Moscow's mud comes from its Turn Record instead): :func:`casebook.content.savecheck.weather_phase`."""
+    from casebook.content.savecheck import weather_phase
+
+    pack = getattr(getattr(getattr(state, "game", None), "engine", None), "pack", None)
+    return pack is not None and weather_phase(pack) is not None
 
 
 def _grounds(state: Any) -> tuple[str, ...]:
@@ -128,21 +128,39 @@ def _grounds(state: Any) -> tuple[str, ...]:
     return tuple(getattr(getattr(getattr(engine, "pack", None), "vocabulary", None), "grounds", ()) or ())
 
 
+def header_weather(state: Any) -> dict[str, str]:
+    """What of the weather a header shows — one path for ``play``'s prompt and ``serve``'s page:
+    temperature and ground when the game's sequence has a weather phase (Moscow '41), the ground
+    alone when the game's vocabulary has more than one (Battle for Moscow's mud), else nothing
+    (Kestrel Pass, always dry)."""
+    weather = state.data.weather or {}
+    if _has_weather_phase(state):
+        return {"temperature": str(weather.get("temperature", "?")), "ground": str(weather.get("ground", "?"))}
+    if weather.get("ground") and len(_grounds(state)) > 1:
+        return {"ground": str(weather["ground"])}
+    return {}
+
+
+def weather_text(shown: dict[str, str]) -> str:
+    """The header's words for :func:`header_weather`'s answer: ``weather warm/dry``, ``ground
+    mud`` or ``""``."""
+    if "temperature" in shown:
+        return f"weather {shown['temperature']}/{shown['ground']}"
+    return f"ground {shown['ground']}" if "ground" in shown else ""
+
+
 def position_header(state: Any, side: str) -> str:
     """The line shown above the legal actions: turn, phase / step, who decides, then only what the
-    game has: the IPs when the position has an ``ip`` track, the weather (temperature/ground) when
-    the sequence has a weather phase, else the ground alone when the game's vocabulary has more
-    than one (Battle for Moscow's mud; Kestrel Pass, always dry, shows none)."""
+    game has: the IPs when the position has an ``ip`` track, the weather as
+    :func:`header_weather` shows it."""
     d = state.data
     parts = [f"Turn {d.turn}", f"{d.phase} / {d.step}", f"{side} to decide"]
     ips = d.to_dict().get("ip") or {}
     if ips:
         parts.append(" ".join(["IPs"] + [f"{s} {d.track('ip', s)}" for s in d.sides]))
-    weather = d.weather or {}
-    if _has_weather_phase(state):
-        parts.append(f"weather {weather.get('temperature', '?')}/{weather.get('ground', '?')}")
-    elif weather.get("ground") and len(_grounds(state)) > 1:
-        parts.append(f"ground {weather['ground']}")
+    weather = weather_text(header_weather(state))
+    if weather:
+        parts.append(weather)
     return " · ".join(parts)
 
 

@@ -8,6 +8,11 @@ otherwise — it holds an earlier game — the play goes to the next free ``out-
 and says so, unless ``--overwrite`` is given: then the earlier game's files (only the files a
 play writes; nothing else in the folder) are deleted first.
 
+**A finished game loaded** (``--load`` of a save whose game is over) is not played again:
+:func:`game_over_lines` says it is over — the trace's game-over event (who won, the level, the
+reason and its cases) and the result — and nothing is written (it rewrote the whole account, the
+trace and every turn's map, ~5 MB for a Campaign, each map drawn from the final position).
+
 **The progress bar.** :class:`ProgressBar` is a transient rich bar on stderr (turns done out of
 the scenario's last turn) while bots decide, and only then: it is taken down before a human's
 decision, so the prompt and the list of actions are never drawn over, and put back when the
@@ -22,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["PLAY_FILES", "is_play_file", "prepare_out", "ProgressBar"]
+__all__ = ["PLAY_FILES", "is_play_file", "prepare_out", "ProgressBar", "result_line", "game_over_lines"]
 
 #: The files a play writes (turn maps match ``turn-NN.svg``).
 PLAY_FILES = ("trace.jsonl", "final.yaml", "final.yaml.trace.jsonl")
@@ -63,6 +68,24 @@ def prepare_out(out: Path, load: str | None = None, overwrite: bool = False,
     fresh.mkdir(parents=True, exist_ok=True)
     echo(f"{out}/ holds an earlier game: this one is written to {fresh}/ (--overwrite replaces it instead)")
     return fresh
+
+
+def result_line(result: Any) -> str:
+    """The account's last line: ``Result: WINNER — LEVEL (REASON)`` (``nobody`` for a draw)."""
+    return f"Result: {result.get('winner') or 'nobody'} — {result.get('level')} ({result.get('reason', '')})"
+
+
+def game_over_lines(state: Any, load: str | Path, narrator: Any) -> list[str]:
+    """What ``play --load`` says of a save whose game is over (the module docstring): the game-over
+    event of its trace as the account shows it (with its cases), the result, and that nothing is
+    played or written."""
+    over = [e for e in state.trace if e.kind == "game-over"]
+    lines = [f"{load}: this game is over — nothing is left to play, nothing is written."]
+    lines += [ln.lstrip("\n") for ln in narrator.lines(over[-1:])]
+    result = state.result()
+    if result is not None:
+        lines.append(result_line(result))
+    return lines
 
 
 class ProgressBar:

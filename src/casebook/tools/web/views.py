@@ -3,7 +3,7 @@
 Nothing here decides anything: the views read a :class:`~casebook.core.play.State` and its pack.
 They name no game: sides come from the position (``GameState.sides``), tracks are the position
 format's track fields that hold something (``ip``, ``rp``, ``fp``, ``partisans``), the weather is
-whatever the position's ``weather`` holds, case titles come from the pack's case index and rule
+what ``play``'s header shows of it (none in a game without weather), case titles come from the pack's case index and rule
 lines from its rule scripts.
 """
 
@@ -17,6 +17,7 @@ from typing import Any
 from casebook.core.grid import Grid
 from casebook.core.hexgrid import hex_label
 from casebook.tools import sheet
+from casebook.tools.human import header_weather, weather_text
 
 __all__ = ["annotate", "case_title", "colours", "board_view", "header_view", "units_view", "event_view",
            "rule_line", "snapshot", "TRACKS"]
@@ -79,17 +80,19 @@ def units_view(data: Any) -> list[dict[str, Any]]:
 
 def header_view(state: Any, players: Mapping[str, str] | None = None) -> dict[str, Any]:
     """Turn (and the scenario's last), phase and step, who decides (and whether a person or a bot),
-    weather, the non-empty tracks, and the result once the game is over."""
+    the weather where the game has it (``weather`` and its words ``weather_text``: the same as
+    ``play``'s header, :func:`casebook.tools.human.header_weather`), the non-empty tracks, and the
+    result once the game is over."""
     d = state.data
     tracks = {}
     for key, value in d.tracks().items():  # every track the game declares (its vocabulary)
         if value:
             tracks[TRACKS.get(key, key)] = value
-    weather = {k: v for k, v in (d.weather or {}).items() if k != "provenance"}
+    weather = header_weather(state)
     side = state.current_player()
     return {"turn": d.turn, "last_turn": state.game.last_turn, "phase": d.phase, "step": d.step,
             "decider": side, "decider_kind": (players or {}).get(side) if side else None,
-            "weather": weather, "tracks": tracks, "result": state.result()}
+            "weather": weather, "weather_text": weather_text(weather), "tracks": tracks, "result": state.result()}
 
 
 @functools.lru_cache(maxsize=64)

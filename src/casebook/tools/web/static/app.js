@@ -152,7 +152,7 @@ function renderHeader(h) {
   $("h-turn").textContent = `Turn ${h.turn}${h.last_turn ? " / " + h.last_turn : ""}`;
   $("h-step").textContent = `${h.phase || ""} / ${h.step || ""}`;
   $("h-decider").textContent = h.decider ? `${h.decider} to decide (${h.decider_kind})` : "game over";
-  $("h-weather").textContent = Object.keys(h.weather).length ? "weather " + Object.values(h.weather).join("/") : "";
+  $("h-weather").textContent = h.weather_text || "";
   $("h-tracks").textContent = Object.entries(h.tracks).map(([k, v]) => `${k} ${typeof v === "object" ? fmtTrack(v) : v}`).join(" · ");
   const res = $("h-result");
   res.textContent = h.result ? `${h.result.winner || "nobody"} — ${h.result.level}: ${h.result.reason || ""}` : "";
