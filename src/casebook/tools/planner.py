@@ -365,17 +365,17 @@ def _lead(view: View, label: str) -> float:
 
 def _rear_short(view: View) -> float:
     """0..1: how far the worst-kept guard hex (whose entry wins for the enemy) under threat is from a
-    garrison and ring as strong as half the enemy strength within three hexes (1: unheld, or
-    nothing near it). The spearheads wait while the rear is open (cached on the view)."""
+    garrison and ring as strong as it needs against the enemy within reach (``View.guard_need``;
+    1: unheld, or nothing near it). The spearheads wait while the rear is open (cached on the view)."""
     cached = view.memo.get("rear")
     if cached is not None:
         return cached
     worst = 0.0
-    for h, menace in view.menace.items():
-        if view.threat.get(h, 0.0) <= 0 or menace <= 0:
+    for h, want in view.guard_need.items():
+        if view.threat.get(h, 0.0) <= 0:
             continue
         ring = view.own.get(h, 0.0) + sum(view.own.get(n, 0.0) for n in view.neighbours(h))
-        worst = max(worst, min(1.0, max(0.0, 0.5 * menace - ring) / 5.0 + (h not in view.own)))
+        worst = max(worst, min(1.0, max(0.0, want - ring) / 5.0 + (h not in view.own)))
     view.memo["rear"] = worst
     return worst
 
@@ -391,9 +391,9 @@ def _priority(view: View, label: str) -> float:
         if t <= 0 or not s:
             continue
         d = view.distance(label, h)
-        if h in view.menace and d <= 8:  # a guard hex: short of a garrison half the menace?
+        if h in view.menace and d <= 8:  # a guard hex: short of what the threat asks?
             ring = view.own.get(h, 0.0) + sum(view.own.get(n, 0.0) for n in view.neighbours(h))
-            short = min(1.0, max(0.0, 0.5 * view.menace[h] - ring) / 5.0 + (h not in view.own))
+            short = min(1.0, max(0.0, view.guard_need.get(h, 0.0) - ring) / 5.0 + (h not in view.own))
             value += 24.0 * t * short / (1 + d)
         elif h not in view.own and d <= 4:
             value += 2.0 * t * view.goals.hold.get(h, 0.0) / HOLD_WEIGHT
