@@ -63,9 +63,9 @@ GUARD_LEAVE = -50.0
 #: 18 IPs of support, e.g. the October Blitz's Smolensk on Turn 2 of seed 9).
 GUARD_SHARE = 0.2
 #: What the greedy bot adds to a move or a reinforcement per strength point it brings into a short
-#: guard hex or its ring, up to the shortfall (a 10-point division: 10; an open hex's GUARD_SEND
-#: stays above it).
-GUARD_BOLSTER = 1.0
+#: guard hex or its ring, up to the shortfall (a 10-point division: 20, above its other one-step
+#: values; an open hex's GUARD_SEND stays above it).
+GUARD_BOLSTER = 2.0
 _MOVES = ("move", "rail-move", "overrun")
 
 
@@ -262,7 +262,8 @@ def short_guards(state: Any, side: str) -> dict[str, float]:
 def bolsters(state: Any, action: Action) -> float:
     """The strength a move, rail move or reinforcement placement brings from outside into a
     short guard hex or a hex next to it (:func:`short_guards`), up to its shortfall (the most
-    over the guard hexes it serves), else 0."""
+    over the guard hexes it serves), else 0. A reinforcement not yet on the map is read from the
+    pack's counter of its id."""
     kind = action.kind
     if kind not in ("move", "rail-move", "place-reinforcement"):
         return 0.0
@@ -271,8 +272,10 @@ def bolsters(state: Any, action: Action) -> float:
         return 0.0
     if kind == "place-reinforcement":
         dest, origin = action.get("hex"), None
-        ids = {action.get("unit"), *(action.get("units") or ())}
+        ids = {action.get("unit"), *(action.get("units") or ())} - {None}
         units = [u for u in state.data.units if u.get("id") in ids]
+        counters = getattr(getattr(state.game.engine, "pack", None), "counters", None) or {}
+        units += [counters[i] for i in sorted(ids - {u.get("id") for u in units}) if i in counters]
     else:
         dest, origin = (action.get("path") or (action.get("to"),))[-1], action.get("stack")
         named = set(action.get("units") or ())

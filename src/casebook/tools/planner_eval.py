@@ -72,13 +72,15 @@ GRAB_RADIUS = 6
 #: 10: a panzer unit entered an empty Moscow hex on Turn 4 in every German win of session 9).
 GUARD_FILL = 60.0
 #: What each hex a stack's move brings it nearer to an open guard hex than the nearest own combat
-#: stack was gains, times the pressure: a garrison on its way when none can enter this step.
+#: stack was gains, times the pressure: a garrison on its way when none can enter this step. For a
+#: guard hex short of its need (GUARD_HOLD), each hex a stack within GUARD_RADIUS of it moves nearer
+#: gains as much per 5 strength points up to the shortfall (and a hex farther costs as much).
 GUARD_APPROACH = 2.0
 #: What each own strength point in a guard hex or next to it is worth, up to what the hex needs
 #: against the enemy strength within reach of it (:func:`casebook.tools.bots_guard.need`): the
 #: nearest stacks gather there until the need is met (session 11: a one-unit garrison fell to
 #: bypassed armies in 14 of 40 October Blitz games, BALANCE.md session 10).
-GUARD_HOLD = 1.0
+GUARD_HOLD = 3.0
 
 
 def _cube_of(grid: Any, label: str) -> tuple[int, int]:
@@ -332,6 +334,16 @@ def plan_value(view: View, movers: Sequence[Mover], dests: Sequence[str]) -> flo
         for g, want in view.guard_need.items():
             area = sum(own.get(h, 0.0) for h in (g, *view.neighbours(g)) if h not in crowded)
             total += GUARD_HOLD * min(area, want)
+            lack = want - sum(view.own.get(h, 0.0) for h in (g, *view.neighbours(g)))
+            sent = 0.0
+            for m, d in zip(movers, dests):  # short: stacks within GUARD_RADIUS close in (up to the
+                if lack <= 0 or not m.strength or m.hq_only or d == m.origin:  # shortfall), none marches off
+                    continue
+                if view.distance(m.origin, g) <= GUARD_RADIUS:
+                    gain = view.distance(m.origin, g) - view.distance(d, g)
+                    part = min(m.strength, lack - sent) if gain > 0 else min(m.strength, lack)
+                    sent += part if gain > 0 else 0.0
+                    total += GUARD_APPROACH * gain * max(0.0, part) / 5.0
     for g, p in view.open_guard.items():  # an open guard hex under threat: a garrison first
         if g in own:
             total += GUARD_FILL * p
