@@ -13,13 +13,13 @@ from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.tools.bots import action_value, make_bot
 from casebook.tools.bots_guard import (
     GUARD_BOLSTER,
-    GUARD_SHARE,
     GUARD_LEAVE,
+    GUARD_SHARE,
     REACH_MIN,
     REACH_TURNS,
+    bolsters,
     empties,
     fills,
-    bolsters,
     guard_hexes,
     held,
     need,
