@@ -236,3 +236,19 @@ def test_greedy_bolsters_smolensk_against_an_army_next_to_it(blitz):
     assert bolsters(state, place) == min(printed, lack)
     assert action_value(state, state.ctx(), place) == 1.0 + GUARD_BOLSTER * min(printed, lack)
     assert action_value(control, control.ctx(), place) == 1.0
+
+
+def test_the_guard_module_names_no_game_but_in_marked_examples():
+    """bots_guard is shared by every game's bots: like the shared areas
+    (tests/test_areas_name_no_game.py) it names no side, game or town but in a line marked as an
+    example; its guard hexes come from the victory block alone."""
+    import re
+    from pathlib import Path
+
+    import casebook.tools.bots_guard as module
+
+    names = re.compile(r"german|soviet|moscow|smolensk|partisan|hedgehog|panzer", re.IGNORECASE)
+    example = re.compile(r"for example|e\.g\.", re.IGNORECASE)
+    lines = Path(module.__file__).read_text(encoding="utf-8").splitlines()
+    assert [line for line in lines if names.search(line) and not example.search(line)] == []
+    assert any(names.search(line) for line in lines)  # the check has something to look at: the examples

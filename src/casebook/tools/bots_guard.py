@@ -9,9 +9,9 @@ play, shared by ``bot:greedy`` (:mod:`casebook.tools.bots`) and ``bot:planner``
 - **keep**: an action that would take the last own combat unit out of a guard hex (a move or
   rail move of the stack standing there, an overrun from it, an advance after combat that leaves
   it) is not played (:func:`empties`); a garrison is never marched away, whatever the threat
-  (an enemy stack may ride a rail line into the hex from farther than any radius: e.g. the
-  October Blitz's greedy Germans lost Smolensk that way on Turn 1 in 40 games of 40, BALANCE.md
-  session 9);
+  (an enemy stack may ride a rail line into the hex from farther than any radius;
+  e.g. the October Blitz's greedy Germans lost Smolensk that way on Turn 1 in 40 of 40 games,
+  BALANCE.md session 9);
 - **send**: a guard hex with no own combat unit on it, *threatened* — an enemy combat unit within
   its reach (:func:`reach`: ``REACH_TURNS`` times its printed MA, at least ``REACH_MIN`` hexes) —
   draws the nearest own stack that can enter it (:func:`fills`, :func:`open_guards`), and the
