@@ -26,6 +26,7 @@ from casebook.tools.bots_guard import (
     GUARD_BOLSTER,
     GUARD_LEAVE,
     GUARD_SEND,
+    advance_weakens,
     bolsters,
     empties,
     fills,
@@ -236,8 +237,8 @@ def action_value(state: Any, ctx: Any, action: Action) -> float:
         return 0.8 - 0.05 * min(_nearest_objective(state, side, where), 20) if where else 0.3
     if kind == "retreat":
         return 1.0 - 2.0 * int(action.get("losses") or 0)
-    if kind == "advance":
-        return 0.5 if action.get("path") else 0.0
+    if kind == "advance":  # not out of a guard hex's ring below its need
+        return 0.5 - GUARD_BOLSTER * advance_weakens(state, action) if action.get("path") else 0.0
     if kind == "negate-fatigue":
         return 0.5 if action.get("negate") and state.data.track("ip", side) >= 6 else -0.5
     if kind == "place-reinforcement" and action.get("hex") in open_guards(state, side):

@@ -25,7 +25,8 @@ play, shared by ``bot:greedy`` (:mod:`casebook.tools.bots`) and ``bot:planner``
   reinforcement that adds strength to it or its ring from outside is worth ``GUARD_BOLSTER`` per
   strength point it covers of the shortfall (:func:`bolsters`), so the nearest stacks are sent
   until the need is met, and no more: the front is not stripped for a hex already held; a move
-  that takes strength out of the hex and its ring below the need costs as much (:func:`weakens`).
+  that takes strength out of the hex and its ring below the need costs as much (:func:`weakens`;
+  an advance after combat: :func:`advance_weakens`).
 
 Everything here is a heuristic for bots, not a rule: the rules decide what is legal and who wins.
 """
@@ -39,7 +40,7 @@ from casebook.core.hexgrid import parse_hex
 from casebook.tools.planner_goals import goals_for
 
 __all__ = ["guard_hexes", "reach", "pressure", "open_guards", "empties", "fills", "guard_call",
-           "threat", "need", "held", "short_guards", "bolsters", "weakens", "strength",
+           "threat", "need", "held", "short_guards", "bolsters", "weakens", "strength", "advance_weakens",
            "REACH_TURNS", "REACH_MIN", "GUARD_SEND", "GUARD_CALL", "GUARD_LEAVE", "GUARD_SHARE",
            "GUARD_BOLSTER"]
 
@@ -311,6 +312,27 @@ def weakens(state: Any, action: Action) -> float:
         if origin not in area or dest in area:
             continue
         want = need(state, action.side, g)
+        if want > 0:
+            worst = max(worst, min(power, max(0.0, want - (held(state, action.side, g) - power))))
+    return worst
+
+
+def advance_weakens(state: Any, action: Action) -> float:
+    """The strength an advance after combat takes out of a guard hex and the hexes next to it
+    below what the hex needs (the advancing units are the action's ``with``), else 0."""
+    path = action.get("path") or ()
+    if action.kind != "advance" or not path:
+        return 0.0
+    guards = guard_hexes(state, action.side)
+    named = set(action.get("with") or ())
+    if not guards or not named:
+        return 0.0
+    moving = [u for u in state.data.units if u.get("id") in named and u.get("hex") and _combat(u)]
+    worst = 0.0
+    for g in sorted(guards):
+        area = {g, *_ring(state, g)}
+        power = sum(strength(u) for u in moving if u["hex"] in area)
+        want = need(state, action.side, g) if power > 0 and path[-1] not in area else 0.0
         if want > 0:
             worst = max(worst, min(power, max(0.0, want - (held(state, action.side, g) - power))))
     return worst

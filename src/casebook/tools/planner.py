@@ -21,7 +21,7 @@ from typing import Any
 
 from casebook.core.actions import Action
 from casebook.tools.bots import action_value
-from casebook.tools.bots_guard import empties, guard_hexes
+from casebook.tools.bots_guard import advance_weakens, empties, guard_hexes
 from casebook.tools.planner_combat import IP_COST, expected_value, odds_value, spare_ips, support_options
 from casebook.tools.planner_eval import Mover, View, build_view, grab, grabbers, plan_value, pocketed, strength
 from casebook.tools.planner_goals import HOLD_WEIGHT, Goals, goals_for
@@ -219,8 +219,8 @@ class PlannerBot:
             return value
         if kind == "advance":
             path = action.get("path") or ()
-            if not path:
-                return 0.0
+            if not path or advance_weakens(state, action) > 0:  # never out of a guard hex's ring below
+                return -1.0 if path else 0.0                    # its need: staying (0) is worth more
             end = path[-1]
             pull = 2.0 * view.goals.targets(self.side).get(path[0], 0.0) / HOLD_WEIGHT
             return 0.5 + pull + view.advance_pull(end) - 0.3 * (view.enemy_next_to(end) > 0)

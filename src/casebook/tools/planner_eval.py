@@ -79,7 +79,9 @@ GUARD_APPROACH = 2.0
 #: What each own strength point in a guard hex or next to it is worth, up to what the hex needs
 #: against the enemy strength within reach of it (:func:`casebook.tools.bots_guard.need`): the
 #: nearest stacks gather there until the need is met (session 11: a one-unit garrison fell to
-#: bypassed armies in 14 of 40 October Blitz games, BALANCE.md session 10).
+#: bypassed armies in 14 of 40 October Blitz games, BALANCE.md session 10). A hex a stack enters
+#: overstacked, or stays in overstacked, counts nothing (an overstack loses steps at the end of
+#: the step: a second division kept in an overstacked guard hex was eliminated, seed 5).
 GUARD_HOLD = 3.0
 
 
@@ -330,7 +332,7 @@ def plan_value(view: View, movers: Sequence[Mover], dests: Sequence[str]) -> flo
             ring = sum(own.get(n, 0.0) for n in view.neighbours(g))
             total += 4 * HOLD_WEIGHT * W["screen"] * t * min(1.0, ring / max(3.0, menace))
     if view.guard_need:  # strength in and next to a guard hex, up to what the threat asks
-        crowded = {d for m, d in zip(movers, dests) if d in m.crowded}
+        crowded = {d for m, d in zip(movers, dests) if d in m.crowded or (m.overstacked and d == m.origin)}
         for g, want in view.guard_need.items():
             area = sum(own.get(h, 0.0) for h in (g, *view.neighbours(g)) if h not in crowded)
             total += GUARD_HOLD * min(area, want)
