@@ -252,3 +252,38 @@ def test_the_guard_module_names_no_game_but_in_marked_examples():
     lines = Path(module.__file__).read_text(encoding="utf-8").splitlines()
     assert [line for line in lines if names.search(line) and not example.search(line)] == []
     assert any(names.search(line) for line in lines)  # the check has something to look at: the examples
+
+
+def test_an_advance_out_of_a_short_guard_ring_is_declined_and_an_overstack_there_counts_nothing(blitz):
+    """Seed 5 of the session-11 row: a panzer stack next to Smolensk advanced away after combat on
+    Turn 3, and a second division kept in an overstacked Smolensk was eliminated by 6.2E. An advance
+    out of the ring of a short guard hex costs the greedy bot GUARD_BOLSTER a point of the need it
+    opens and is declined by the planner; a stack staying overstacked on the guard hex adds nothing
+    to the planner's GUARD_HOLD term."""
+    from casebook.core.actions import Action
+    from casebook.tools.bots_guard import advance_weakens
+    from casebook.tools.planner import PlannerBot
+    from casebook.tools.planner_eval import GUARD_HOLD, Mover, W, build_view, plan_value
+
+    data = _threatened(blitz).data.to_dict()
+    next(u for u in data["units"] if u["id"] == "g-339id")["hex"] = "1208"   # next to Smolensk
+    state = blitz.state_from_dict(data)
+    division = next(u for u in state.data.units if u["id"] == "g-339id")
+    away = Action.make("advance", "german", path=("1208", "1109"), **{"with": ("g-339id",)})
+    along = Action.make("advance", "german", path=("1208", "1309"), **{"with": ("g-339id",)})
+    lack_after = need(state, "german", SMOLENSK) - (held(state, "german", SMOLENSK) - division["strength"])
+    assert advance_weakens(state, away) == min(division["strength"], lack_after) > 0
+    assert advance_weakens(state, along) == 0.0                # 1309 is next to Smolensk too
+    assert action_value(state, state.ctx(), away) == 0.5 - GUARD_BOLSTER * advance_weakens(state, away)
+    bot = PlannerBot("german", 1)
+    view = build_view(state, "german", bot.goals(state))
+    assert bot._other(state, state.ctx(), view, away) == -1.0 < bot._other(state, state.ctx(), view, along)
+    control = blitz.state_from_dict({**data, "scenario": {**data["scenario"], "victory": {
+        **data["scenario"]["victory"], "soviet": [c for c in data["scenario"]["victory"]["soviet"]
+                                                  if c.get("case") != "18.1.3D"]}}})
+    assert advance_weakens(control, away) == 0.0 and action_value(control, control.ctx(), away) == 0.5
+    # the garrison's stack on Smolensk, overstacked and staying: its strength is not counted
+    ok = Mover(SMOLENSK, 4.0, False, (SMOLENSK, "1309"))
+    over = Mover(SMOLENSK, 4.0, False, (SMOLENSK, "1309"), overstacked=True)
+    assert (plan_value(view, [ok], [SMOLENSK]) - plan_value(view, [over], [SMOLENSK])
+            == pytest.approx(GUARD_HOLD * 4.0 + W["overstack"]))
