@@ -440,3 +440,31 @@ def test_planner_brings_a_garrison_nearer_to_an_open_capital_it_cannot_reach_thi
     control = _state(blitz, units, "movement", plain, size=18, phasing="soviet")
     away = PlannerBot("soviet", 1).choose(control).get("path")[-1]
     assert view.distance(away, "0909") >= view.distance("0903", "0909")
+
+
+def test_planner_sends_a_second_stack_next_to_a_guard_hex_short_of_the_threat(blitz):
+    """Session 11: one unit is not a garrison against an army. The capital hex holds 6; German
+    stacks of 60 stand within their reach of it: it needs GUARD_SHARE of 60 in it and next to it,
+    so the second Soviet stack goes next to it (GUARD_HOLD a point up to the need) rather than to the
+    town 0606; with the Germans beyond reach it takes the town."""
+    from casebook.tools.bots_guard import GUARD_SHARE, held, need
+    from casebook.tools.planner_eval import GUARD_HOLD
+    army = _armor("german", "g1", "0915", 20) + _armor("german", "g2", "0916", 20) + _armor("german", "g3", "0917", 20)
+    mine = _inf("soviet", "s1", "0909", 6) + _inf("soviet", "s2", "0707", 6, True)
+    state = _state(blitz, mine + army, "movement", CAPITAL, size=18, phasing="soviet")
+    assert need(state, "soviet", "0909") == pytest.approx(GUARD_SHARE * 60) and held(state, "soviet", "0909") == 6
+    bot = PlannerBot("soviet", 1)
+    choice = bot.choose(state)
+    ring = set(state.game.engine.board_for(state.data).label_neighbours("0909"))
+    view = build_view(state, "soviet", bot.goals(state))
+    assert view.guard_need == {"0909": pytest.approx(GUARD_SHARE * 60)}
+    end = choice.get("path")[-1]
+    assert choice.get("stack") == "0707" and end in ring
+    mover = [Mover("0707", 6.0, False, ("0707", end, "0606"))]
+    assert plan_value(view, mover, [end]) - plan_value(view, mover, ["0707"]) >= GUARD_HOLD * 6
+    state.apply(choice)
+    assert held(state, "soviet", "0909") >= GUARD_SHARE * 60      # the need met: 12 against 60
+    far = army.replace('"0915"', '"0932"').replace('"0916"', '"0933"').replace('"0917"', '"0934"')
+    control = _state(blitz, mine + far, "movement", CAPITAL, size=34, phasing="soviet")
+    assert need(control, "soviet", "0909") == 0.0
+    assert PlannerBot("soviet", 1).choose(control).get("path")[-1] == "0606"

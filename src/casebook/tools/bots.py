@@ -22,7 +22,19 @@ from typing import Any, Protocol
 
 from casebook.core.actions import Action
 from casebook.core.hexgrid import hex_label, parse_hex
-from casebook.tools.bots_guard import GUARD_LEAVE, GUARD_SEND, empties, fills, guard_call, guard_hexes, open_guards
+from casebook.tools.bots_guard import (
+    GUARD_BOLSTER,
+    GUARD_LEAVE,
+    GUARD_SEND,
+    advance_weakens,
+    bolsters,
+    empties,
+    fills,
+    guard_call,
+    guard_hexes,
+    open_guards,
+    weakens,
+)
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "make_bot", "score", "BOT_KINDS"]
 
@@ -186,7 +198,10 @@ def action_value(state: Any, ctx: Any, action: Action) -> float:
     advances and recoveries taken, paratroop drops and partisans placed near objectives; an
     action that empties a guard hex is worth ``GUARD_LEAVE`` (never played while anything else is
     legal), a move or reinforcement that garrisons an open, threatened one ``GUARD_SEND`` more, an activation
-    ``GUARD_CALL`` more per stack it wakes that can reach one (:mod:`casebook.tools.bots_guard`)."""
+    ``GUARD_CALL`` more per stack it wakes that can reach one; a move or reinforcement that brings
+    strength into a guard hex short of what the threat asks, or next to it, ``GUARD_BOLSTER`` more per
+    point of the shortfall it covers, and a move that takes strength out below it as much less
+    (:mod:`casebook.tools.bots_guard`)."""
     side, kind = action.side, action.kind
     if kind == "pass":
         return 0.0
@@ -202,7 +217,8 @@ def action_value(state: Any, ctx: Any, action: Action) -> float:
         gain = _nearest_objective(state, side, origin) - _nearest_objective(state, side, dest)
         # 6.2F: an overstack must be corrected at the earliest instant
         return (1.5 * gain - 0.25 + (3.0 if _overstacked(state, ctx, origin) else 0.0)
-                + (GUARD_SEND if fills(state, action) else 0.0))
+                + (GUARD_SEND if fills(state, action) else 0.0)
+                + GUARD_BOLSTER * (bolsters(state, action) - weakens(state, action)))
     if kind == "activate-hq":
         stacks = action.get("stacks") or ()
         return (1.0 + len(stacks) + 2.0 * sum(_overstacked(state, ctx, h) for h in stacks)
@@ -221,12 +237,14 @@ def action_value(state: Any, ctx: Any, action: Action) -> float:
         return 0.8 - 0.05 * min(_nearest_objective(state, side, where), 20) if where else 0.3
     if kind == "retreat":
         return 1.0 - 2.0 * int(action.get("losses") or 0)
-    if kind == "advance":
-        return 0.5 if action.get("path") else 0.0
+    if kind == "advance":  # not out of a guard hex's ring below its need
+        return 0.5 - GUARD_BOLSTER * advance_weakens(state, action) if action.get("path") else 0.0
     if kind == "negate-fatigue":
         return 0.5 if action.get("negate") and state.data.track("ip", side) >= 6 else -0.5
     if kind == "place-reinforcement" and action.get("hex") in open_guards(state, side):
-        return 1.0 + GUARD_SEND  # a reinforcement entering an open, threatened guard hex garrisons it
+        return 1.0 + GUARD_SEND + GUARD_BOLSTER * bolsters(state, action)  # it garrisons an open guard hex
+    if kind == "place-reinforcement":  # into a short guard hex or next to it: per point of the shortfall
+        return 1.0 + GUARD_BOLSTER * bolsters(state, action)
     if kind in ("recover", "place-reinforcement", "assign-rp", "rebuild", "build-fort", "raise-guards"):
         return 1.0
     if kind == "overrun":

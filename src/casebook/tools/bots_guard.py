@@ -9,12 +9,24 @@ play, shared by ``bot:greedy`` (:mod:`casebook.tools.bots`) and ``bot:planner``
 - **keep**: an action that would take the last own combat unit out of a guard hex (a move or
   rail move of the stack standing there, an overrun from it, an advance after combat that leaves
   it) is not played (:func:`empties`); a garrison is never marched away, whatever the threat
-  (an enemy stack may ride a rail line into the hex from farther than any radius: the Blitz's
-  greedy Germans lost Smolensk that way on Turn 1 in 40 games of 40, BALANCE.md session 9);
+  (an enemy stack may ride a rail line into the hex from farther than any radius;
+  e.g. the October Blitz's greedy Germans lost Smolensk that way on Turn 1 in 40 of 40 games,
+  BALANCE.md session 9);
 - **send**: a guard hex with no own combat unit on it, *threatened* — an enemy combat unit within
   its reach (:func:`reach`: ``REACH_TURNS`` times its printed MA, at least ``REACH_MIN`` hexes) —
   draws the nearest own stack that can enter it (:func:`fills`, :func:`open_guards`), and the
-  activation that wakes such a stack (:func:`guard_call`).
+  activation that wakes such a stack (:func:`guard_call`);
+- **weigh** (session 11): one unit is not a garrison against an army. A guard hex's *threat*
+  (:func:`threat`) is the enemy combat strength within reach of it (each unit by its
+  :func:`reach`, as the pressure counts them): what could march up and attack it within the
+  horizon. It *needs* ``GUARD_SHARE`` of that (:func:`need`) in the hex and the hexes next to it
+  (:func:`held`: a second stack next to it screens the approach and blocks a hex an attacker
+  would stand in); a guard hex held by less is *short* (:func:`short_guards`), and a move or a
+  reinforcement that adds strength to it or its ring from outside is worth ``GUARD_BOLSTER`` per
+  strength point it covers of the shortfall (:func:`bolsters`), so the nearest stacks are sent
+  until the need is met, and no more: the front is not stripped for a hex already held; a move
+  that takes strength out of the hex and its ring below the need costs as much (:func:`weakens`;
+  an advance after combat: :func:`advance_weakens`).
 
 Everything here is a heuristic for bots, not a rule: the rules decide what is legal and who wins.
 """
@@ -28,7 +40,9 @@ from casebook.core.hexgrid import parse_hex
 from casebook.tools.planner_goals import goals_for
 
 __all__ = ["guard_hexes", "reach", "pressure", "open_guards", "empties", "fills", "guard_call",
-           "REACH_TURNS", "REACH_MIN", "GUARD_SEND", "GUARD_CALL", "GUARD_LEAVE"]
+           "threat", "need", "held", "short_guards", "bolsters", "weakens", "strength", "advance_weakens",
+           "REACH_TURNS", "REACH_MIN", "GUARD_SEND", "GUARD_CALL", "GUARD_LEAVE", "GUARD_SHARE",
+           "GUARD_BOLSTER"]
 
 #: An enemy combat unit threatens a guard hex within REACH_TURNS times its printed MA (a turn's
 #: move and a force march, or two turns' march) ...
@@ -43,6 +57,16 @@ GUARD_CALL = 20.0
 #: The value of an action that empties a guard hex (below ``pass``, 0: it is never chosen while
 #: anything else is legal).
 GUARD_LEAVE = -50.0
+#: The share of the threat (the enemy strength within reach) a guard hex needs in itself and the
+#: hexes next to it: an attacker bringing all of it would attack at 5 to 1 — never all of it fits
+#: next to the hex, and a screen in the ring blocks hexes an attacker must stand in. A bot
+#: heuristic (session 11: a 4-point garrison with nothing next to it fell to 22 points with
+#: 18 IPs of support, e.g. the October Blitz's Smolensk on Turn 2 of seed 9).
+GUARD_SHARE = 0.2
+#: What the greedy bot adds to a move or a reinforcement per strength point it brings into a short
+#: guard hex or its ring, up to the shortfall (a 10-point division: 20, above its other one-step
+#: values; an open hex's GUARD_SEND stays above it).
+GUARD_BOLSTER = 2.0
 _MOVES = ("move", "rail-move", "overrun")
 
 
@@ -73,6 +97,14 @@ def _ma(u: dict[str, Any]) -> int:
         return int(u.get("ma") or 0)
     except (TypeError, ValueError):
         return 0
+
+
+def strength(u: dict[str, Any]) -> float:
+    """A unit's combat strength for the bots: printed strength less 0.5 per step lost (>= 0)."""
+    try:
+        return max(0.0, float(u.get("strength") or 0) - 0.5 * int(u.get("losses") or 0))
+    except (TypeError, ValueError):
+        return 0.0
 
 
 def reach(unit: dict[str, Any]) -> int:
@@ -175,3 +207,132 @@ def guard_call(state: Any, side: str, stacks: Any) -> float:
         if combat and any(_distance(state, label, g) <= ma for g in guards):
             total += GUARD_CALL
     return total
+
+
+def threat(state: Any, side: str, label: str) -> float:
+    """The enemy combat strength that can reach ``label`` within the horizon: the sum of the
+    :func:`strength` of every enemy combat unit within its :func:`reach` of it (cached per
+    version)."""
+    cache = state.__dict__.setdefault("_bot_threat", {})
+    key = (state.data.version, side, label)
+    found = cache.get(key)
+    if found is None:
+        if len(cache) > 256:
+            cache.clear()
+        found = cache[key] = sum(strength(u) for u in state.data.units
+                                 if u.get("hex") and u.get("side") != side and _combat(u)
+                                 and _distance(state, label, u["hex"]) <= reach(u))
+    value: float = found
+    return value
+
+
+def need(state: Any, side: str, label: str) -> float:
+    """The strength ``side`` wants in guard hex ``label`` and next to it: ``GUARD_SHARE`` of
+    the :func:`threat` (0 with no enemy combat unit within reach)."""
+    return GUARD_SHARE * threat(state, side, label)
+
+
+def _ring(state: Any, label: str) -> tuple[str, ...]:
+    return tuple(state.game.engine.board_for(state.data).label_neighbours(label))
+
+
+def held(state: Any, side: str, label: str) -> float:
+    """The own combat strength in ``label`` and the hexes next to it."""
+    hexes = {label, *_ring(state, label)}
+    return sum(strength(u) for u in state.data.units
+               if u.get("hex") in hexes and u.get("side") == side and _combat(u))
+
+
+def short_guards(state: Any, side: str) -> dict[str, float]:
+    """Guard hex -> how much strength it lacks (:func:`need` less :func:`held`), for the guard
+    hexes of ``side`` held by less than they need (cached per version)."""
+    cache = state.__dict__.setdefault("_bot_short_guards", {})
+    key = (state.data.version, side)
+    found: dict[str, float] | None = cache.get(key)
+    if found is None:
+        cache.clear()
+        found = {}
+        for g in sorted(guard_hexes(state, side)):
+            want = need(state, side, g)
+            if want > 0 and (lack := want - held(state, side, g)) > 0:
+                found[g] = lack
+        cache[key] = found
+    return found
+
+
+def bolsters(state: Any, action: Action) -> float:
+    """The strength a move, rail move or reinforcement placement brings from outside into a
+    short guard hex or a hex next to it (:func:`short_guards`), up to its shortfall (the most
+    over the guard hexes it serves), else 0. A reinforcement not yet on the map is read from the
+    pack's counter of its id."""
+    kind = action.kind
+    if kind not in ("move", "rail-move", "place-reinforcement"):
+        return 0.0
+    short = short_guards(state, action.side)
+    if not short:
+        return 0.0
+    if kind == "place-reinforcement":
+        dest, origin = action.get("hex"), None
+        ids = {action.get("unit"), *(action.get("units") or ())} - {None}
+        units = [u for u in state.data.units if u.get("id") in ids]
+        counters = getattr(getattr(state.game.engine, "pack", None), "counters", None) or {}
+        units += [counters[i] for i in sorted(ids - {u.get("id") for u in units}) if i in counters]
+    else:
+        dest, origin = (action.get("path") or (action.get("to"),))[-1], action.get("stack")
+        named = set(action.get("units") or ())
+        units = [u for u in state.data.units_at(origin or "") if u.get("side") == action.side
+                 and (not named or u["id"] in named)]
+    power = sum(strength(u) for u in units if _combat(u))
+    if not dest or power <= 0:
+        return 0.0
+    best = 0.0
+    for g, lack in short.items():
+        area = {g, *_ring(state, g)}
+        if dest in area and origin not in area:
+            best = max(best, min(power, lack))
+    return best
+
+
+def weakens(state: Any, action: Action) -> float:
+    """The strength a move or rail move takes out of a guard hex and the hexes next to it below
+    what the hex needs (:func:`need`; the most over the guard hexes it leaves), else 0."""
+    if action.kind not in ("move", "rail-move"):
+        return 0.0
+    origin = action.get("stack")
+    dest = (action.get("path") or (action.get("to"),))[-1]
+    guards = guard_hexes(state, action.side)
+    if not origin or not dest or not guards:
+        return 0.0
+    named = set(action.get("units") or ())
+    power = sum(strength(u) for u in state.data.units_at(origin) if u.get("side") == action.side
+                and _combat(u) and (not named or u["id"] in named))
+    worst = 0.0
+    for g in sorted(guards):
+        area = {g, *_ring(state, g)}
+        if origin not in area or dest in area:
+            continue
+        want = need(state, action.side, g)
+        if want > 0:
+            worst = max(worst, min(power, max(0.0, want - (held(state, action.side, g) - power))))
+    return worst
+
+
+def advance_weakens(state: Any, action: Action) -> float:
+    """The strength an advance after combat takes out of a guard hex and the hexes next to it
+    below what the hex needs (the advancing units are the action's ``with``), else 0."""
+    path = action.get("path") or ()
+    if action.kind != "advance" or not path:
+        return 0.0
+    guards = guard_hexes(state, action.side)
+    named = set(action.get("with") or ())
+    if not guards or not named:
+        return 0.0
+    moving = [u for u in state.data.units if u.get("id") in named and u.get("hex") and _combat(u)]
+    worst = 0.0
+    for g in sorted(guards):
+        area = {g, *_ring(state, g)}
+        power = sum(strength(u) for u in moving if u["hex"] in area)
+        want = need(state, action.side, g) if power > 0 and path[-1] not in area else 0.0
+        if want > 0:
+            worst = max(worst, min(power, max(0.0, want - (held(state, action.side, g) - power))))
+    return worst

@@ -21,7 +21,7 @@ from typing import Any
 
 from casebook.core.actions import Action
 from casebook.tools.bots import action_value
-from casebook.tools.bots_guard import empties, guard_hexes
+from casebook.tools.bots_guard import advance_weakens, empties, guard_hexes
 from casebook.tools.planner_combat import IP_COST, expected_value, odds_value, spare_ips, support_options
 from casebook.tools.planner_eval import Mover, View, build_view, grab, grabbers, plan_value, pocketed, strength
 from casebook.tools.planner_goals import HOLD_WEIGHT, Goals, goals_for
@@ -219,8 +219,8 @@ class PlannerBot:
             return value
         if kind == "advance":
             path = action.get("path") or ()
-            if not path:
-                return 0.0
+            if not path or advance_weakens(state, action) > 0:  # never out of a guard hex's ring below
+                return -1.0 if path else 0.0                    # its need: staying (0) is worth more
             end = path[-1]
             pull = 2.0 * view.goals.targets(self.side).get(path[0], 0.0) / HOLD_WEIGHT
             return 0.5 + pull + view.advance_pull(end) - 0.3 * (view.enemy_next_to(end) > 0)
@@ -365,17 +365,17 @@ def _lead(view: View, label: str) -> float:
 
 def _rear_short(view: View) -> float:
     """0..1: how far the worst-kept guard hex (whose entry wins for the enemy) under threat is from a
-    garrison and ring as strong as half the enemy strength within three hexes (1: unheld, or
-    nothing near it). The spearheads wait while the rear is open (cached on the view)."""
+    garrison and ring as strong as it needs against the enemy within reach (``View.guard_need``;
+    1: unheld, or nothing near it). The spearheads wait while the rear is open (cached on the view)."""
     cached = view.memo.get("rear")
     if cached is not None:
         return cached
     worst = 0.0
-    for h, menace in view.menace.items():
-        if view.threat.get(h, 0.0) <= 0 or menace <= 0:
+    for h, want in view.guard_need.items():
+        if view.threat.get(h, 0.0) <= 0:
             continue
         ring = view.own.get(h, 0.0) + sum(view.own.get(n, 0.0) for n in view.neighbours(h))
-        worst = max(worst, min(1.0, max(0.0, 0.5 * menace - ring) / 5.0 + (h not in view.own)))
+        worst = max(worst, min(1.0, max(0.0, want - ring) / 5.0 + (h not in view.own)))
     view.memo["rear"] = worst
     return worst
 
@@ -391,9 +391,9 @@ def _priority(view: View, label: str) -> float:
         if t <= 0 or not s:
             continue
         d = view.distance(label, h)
-        if h in view.menace and d <= 8:  # a guard hex: short of a garrison half the menace?
+        if h in view.menace and d <= 8:  # a guard hex: short of what the threat asks?
             ring = view.own.get(h, 0.0) + sum(view.own.get(n, 0.0) for n in view.neighbours(h))
-            short = min(1.0, max(0.0, 0.5 * view.menace[h] - ring) / 5.0 + (h not in view.own))
+            short = min(1.0, max(0.0, view.guard_need.get(h, 0.0) - ring) / 5.0 + (h not in view.own))
             value += 24.0 * t * short / (1 + d)
         elif h not in view.own and d <= 4:
             value += 2.0 * t * view.goals.hold.get(h, 0.0) / HOLD_WEIGHT

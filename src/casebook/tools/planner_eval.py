@@ -12,6 +12,8 @@ try hundreds of plans per decision. Its terms (all heuristics, weights in ``W``)
 - **guard**: an own combat stack on (or next to) a hex whose entry wins at once for the enemy,
   by the threat to it (how close the nearest enemy combat unit is) and as strong as the enemy
   strength within ``GUARD_RADIUS`` (10) hexes asks; attacks on enemy stacks that near count triple;
+  each own strength point in it or next to it is worth ``GUARD_HOLD`` up to what it needs against
+  the enemy strength within reach (:func:`casebook.tools.bots_guard.need`);
 - **attack set-up**: own strength gathered next to an enemy hex against its strength, paid from
   about 1.5 to 1 up (concentration), more on objectives and on the weak points of the enemy line
   (:attr:`View.breach`: the hexes an attack there would open, free of any other enemy stack's
@@ -37,12 +39,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from casebook.core.hexgrid import parse_hex, to_cube
-from casebook.tools.bots_guard import pressure
+from casebook.tools.bots_guard import need, pressure
 from casebook.tools.planner_goals import HOLD_WEIGHT, Goals
 
 __all__ = ["View", "Mover", "W", "build_view", "plan_value", "strength", "THREAT_RADIUS", "BREACH", "FAR", "GUARD_RADIUS",
            "GRAB", "GRAB_RADIUS", "grab", "grabbers", "opened", "pocketed", "GUARD_FILL",
-           "GUARD_APPROACH"]
+           "GUARD_APPROACH", "GUARD_HOLD"]
 
 #: Hexes within which an enemy combat unit threatens an objective (threat 1 when adjacent).
 THREAT_RADIUS = 12
@@ -70,8 +72,17 @@ GRAB_RADIUS = 6
 #: 10: a panzer unit entered an empty Moscow hex on Turn 4 in every German win of session 9).
 GUARD_FILL = 60.0
 #: What each hex a stack's move brings it nearer to an open guard hex than the nearest own combat
-#: stack was gains, times the pressure: a garrison on its way when none can enter this step.
+#: stack was gains, times the pressure: a garrison on its way when none can enter this step. For a
+#: guard hex short of its need (GUARD_HOLD), each hex a stack within GUARD_RADIUS of it moves nearer
+#: gains as much per 5 strength points up to the shortfall (and a hex farther costs as much).
 GUARD_APPROACH = 2.0
+#: What each own strength point in a guard hex or next to it is worth, up to what the hex needs
+#: against the enemy strength within reach of it (:func:`casebook.tools.bots_guard.need`): the
+#: nearest stacks gather there until the need is met (session 11: a one-unit garrison fell to
+#: bypassed armies in 14 of 40 October Blitz games, BALANCE.md session 10). A hex a stack enters
+#: overstacked, or stays in overstacked, counts nothing (an overstack loses steps at the end of
+#: the step: a second division kept in an overstacked guard hex was eliminated, seed 5).
+GUARD_HOLD = 3.0
 
 
 def _cube_of(grid: Any, label: str) -> tuple[int, int]:
@@ -127,6 +138,8 @@ class View:
     open_guard: dict[str, float] = field(default_factory=dict)
     #: open guard hex -> hexes from it to the nearest own combat stack of the position
     guard_near: dict[str, int] = field(default_factory=dict)
+    #: guard hex -> the own strength it needs in it and next to it (> 0 only: an enemy within reach)
+    guard_need: dict[str, float] = field(default_factory=dict)
 
     def neighbours(self, label: str) -> tuple[str, ...]:
         return self.board.label_neighbours(label)
@@ -247,6 +260,8 @@ def build_view(state: Any, side: str, goals: Goals) -> View:
     view.targets = {h: w for h, w in goals.targets(side).items() if control.get(h) != side}
     for g in goals.guard(side):
         view.menace[g] = sum(s for e, s in enemy.items() if view.distance(g, e) <= GUARD_RADIUS)
+        if (want := need(state, side, g)) > 0:
+            view.guard_need[g] = want
         if g not in own and (p := pressure(state, side, g)) > 0:
             view.open_guard[g] = p
             view.guard_near[g] = min((view.distance(g, h) for h in own), default=99)
@@ -316,6 +331,21 @@ def plan_value(view: View, movers: Sequence[Mover], dests: Sequence[str]) -> flo
         if t > 0:
             ring = sum(own.get(n, 0.0) for n in view.neighbours(g))
             total += 4 * HOLD_WEIGHT * W["screen"] * t * min(1.0, ring / max(3.0, menace))
+    if view.guard_need:  # strength in and next to a guard hex, up to what the threat asks
+        crowded = {d for m, d in zip(movers, dests) if d in m.crowded or (m.overstacked and d == m.origin)}
+        for g, want in view.guard_need.items():
+            area = sum(own.get(h, 0.0) for h in (g, *view.neighbours(g)) if h not in crowded)
+            total += GUARD_HOLD * min(area, want)
+            lack = want - sum(view.own.get(h, 0.0) for h in (g, *view.neighbours(g)))
+            sent = 0.0
+            for m, d in zip(movers, dests):  # short: stacks within GUARD_RADIUS close in (up to the
+                if lack <= 0 or not m.strength or m.hq_only or d == m.origin:  # shortfall), none marches off
+                    continue
+                if view.distance(m.origin, g) <= GUARD_RADIUS:
+                    gain = view.distance(m.origin, g) - view.distance(d, g)
+                    part = min(m.strength, lack - sent) if gain > 0 else min(m.strength, lack)
+                    sent += part if gain > 0 else 0.0
+                    total += GUARD_APPROACH * gain * max(0.0, part) / 5.0
     for g, p in view.open_guard.items():  # an open guard hex under threat: a garrison first
         if g in own:
             total += GUARD_FILL * p
