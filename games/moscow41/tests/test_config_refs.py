@@ -51,3 +51,32 @@ def test_14_1A_a_misspelt_step_fact_or_track_of_a_config_is_located_all_at_once(
 def test_the_shipped_packs_configs_name_only_what_they_have(game):
     result = CliRunner().invoke(cli, ["lint", str(ROOT / "games" / game)])
     assert result.exit_code == 0, result.output
+
+
+@pytest.mark.case("5.4B")
+def test_5_4B_a_misspelt_permission_class_step_fact_or_marker_of_the_other_configs_is_located(tmp_path):
+    """The same check on the other areas' configs: config/supply.yaml's ``hq_class`` and
+    ``through_ezoc`` (the permission a supply path through an EZOC asks, 5.4B),
+    config/unit_points.yaml's ``step`` and ``count_fact``, config/paratroops.yaml's ``marker``,
+    config/fieldworks.yaml's ``form_steps`` item."""
+    pack = copy_edited(tmp_path, "config/supply.yaml", ("hq_class: hq\n", "hq_class: hqq\n"),
+                       ("through_ezoc: trace_supply_through_ezoc\n", "through_ezoc: trace_supply_thru_ezoc\n"))
+    cfg = pack / "config"
+    edit(cfg / "unit_points.yaml", "step: recovery\n", "step: recovry\n")
+    edit(cfg / "unit_points.yaml", "count_fact: remnants_disbanded\n", "count_fact: remnant_disbanded\n")
+    edit(cfg / "paratroops.yaml", "marker: scatter ", "marker: scater ")
+    edit(cfg / "fieldworks.yaml", "form_steps: [command, movement]", "form_steps: [command, movment]")
+    out = lint_errors(pack)
+    assert (f"{_at(cfg / 'supply.yaml', 'hq_class:')}: hq_class: the pack has no unit class "
+            "(vocabulary unit_classes:) 'hqq' (did you mean 'hq'?)") in out
+    assert (f"{_at(cfg / 'supply.yaml', 'through_ezoc:')}: through_ezoc: the pack has no rule-script permission "
+            "'trace_supply_thru_ezoc' (did you mean 'trace_supply_through_ezoc'?)") in out
+    assert (f"{_at(cfg / 'unit_points.yaml', 'step: recovry')}: step: the pack has no sequence step 'recovry' "
+            "(did you mean 'recovery'?)") in out
+    assert (f"{_at(cfg / 'unit_points.yaml', 'count_fact:')}: count_fact: the pack has no rule-script fact "
+            "(rules/facts.yaml) 'remnant_disbanded' (did you mean 'remnants_disbanded'?)") in out
+    assert (f"{_at(cfg / 'paratroops.yaml', 'marker: scater')}: marker: the pack has no marker kind "
+            "(vocabulary markers:) 'scater' (did you mean 'scatter'?)") in out
+    assert (f"{_at(cfg / 'fieldworks.yaml', 'movment')}: form_steps.1: the pack has no sequence step 'movment' "
+            "(did you mean 'movement'?)") in out
+    assert out.splitlines()[-1].endswith(": 6 errors")
