@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from casebook.content.packconfig import CitedCase, config_model
+from casebook.content.packrefs import MarkerRef, PermissionRef, StepRef
 from casebook.core.actions import Action
 from casebook.core.dice import roll
 from casebook.core.hexgrid import hex_label, parse_hex, to_cube
@@ -65,17 +66,17 @@ class Airdrop:
     plugin: str
     table: str
     flag: str
-    permission: str
+    permission: PermissionRef
     noun: str
     flag_name: str
-    marker: str
+    marker: MarkerRef
     due: Callable[[Any, Mapping[str, Any]], int]
     lose_step: Callable[[Any, str], str]
     on_drop: Callable[[Any, str], None] = lambda ctx, unit: None
     #: what the game's plugin checks around the area's calls: the step of a drop and the refusal
     #: (message, cases) of a drop in another; the action kinds by which a unit acts, and those of
     #: them that attack a hex (what :func:`scatter_refusals` is asked about)
-    step: str = ""
+    step: StepRef = ""
     step_refusal: str = ""
     step_cases: tuple[CitedCase, ...] = ()
     acting_kinds: frozenset[str] = frozenset()

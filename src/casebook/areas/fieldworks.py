@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from casebook.content.packconfig import CitedCase, config_model, texts
+from casebook.content.packrefs import FactRef, MarkerRef, PermissionRef, QuantityRef, SideRef, StepRef, TrackRef
 from casebook.core.actions import Action
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal
@@ -56,23 +57,23 @@ class Works:
     refusal name -> the cases it cites; ``texts``: :data:`TEXTS`; ``events``: event -> (kind, source)."""
 
     plugin: str
-    track: str
+    track: TrackRef
     point_kinds: tuple[str, ...]
-    kind_fact: str
-    income: str
-    save: str
-    points_side: str
-    marker: str
-    destroyed_marker: str
-    builder_side: str
+    kind_fact: FactRef
+    income: QuantityRef
+    save: PermissionRef
+    points_side: SideRef
+    marker: MarkerRef
+    destroyed_marker: MarkerRef
+    builder_side: SideRef
     helps_attacker: str
     destroy: str
     destroyed: str
-    formation_side: str
+    formation_side: SideRef
     formation_flag: str
-    formation_marker: str
-    form_steps: tuple[str, ...]
-    remove_steps: tuple[str, ...]
+    formation_marker: MarkerRef
+    form_steps: tuple[StepRef, ...]
+    remove_steps: tuple[StepRef, ...]
     formation: str
     move_after_formation: str
     left_fact: str

@@ -43,6 +43,7 @@ from typing import Annotated, Any
 from pydantic import Strict
 
 from casebook.content.packconfig import Cases, Cites, config_model
+from casebook.content.packrefs import ClassRef, FactRef, TrackRef
 from casebook.core.actions import Action
 from casebook.core.dice import roll
 from casebook.core.hooks import Refusal
@@ -96,13 +97,13 @@ class Replacements:
     refusals name the points and the track. ``cases``: the cases each event and refusal cites
     (:class:`ReplacementCases`); ``events``: key -> (event kind, source) (:class:`ReplacementEvents`)."""
 
-    track: str
+    track: TrackRef
     schedule: str
     assign: str
     rebuild: str
-    remnant_class: str
+    remnant_class: ClassRef
     rebuild_kind: str
-    counter_facts: Mapping[str, str] = field(default_factory=dict)
+    counter_facts: Mapping[FactRef, str] = field(default_factory=dict)
     points: str = "points"
     track_title: str = "track"
     cases: ReplacementCases

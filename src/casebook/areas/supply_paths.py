@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from casebook.content.packconfig import CitedCase, config_model
+from casebook.content.packrefs import ClassRef, PermissionRef
 from casebook.core.hexgrid import Hex, hex_label, parse_hex
 
 from . import _supply_search as index_
@@ -82,9 +83,9 @@ class SupplyPaths:
     reasons: tuple[Reason, Reason]
     row: Callable[[Any, Mapping[str, Any]], str]
     fallback: Callable[[Any, Mapping[str, Any], Hex, Hex], float | None]
-    hq_class: str = "hq"
-    through_enemy: str = "trace_supply_through_enemy"
-    through_ezoc: str = "trace_supply_through_ezoc"
+    hq_class: ClassRef = "hq"
+    through_enemy: PermissionRef = "trace_supply_through_enemy"
+    through_ezoc: PermissionRef = "trace_supply_through_ezoc"
     keep: int = 48
     _cities: dict[int, list[str]] = field(default_factory=dict, compare=False, repr=False)
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from casebook.content.packconfig import CitedCase, config_model
+from casebook.content.packrefs import ClassRef, FactRef, MarkerRef, QuantityRef, SideRef, StepRef, TrackRef
 from casebook.core.actions import Action
 from casebook.script.effects import unit_entered
 
@@ -40,13 +41,13 @@ class Tally:
     removals (``unsupplied``) and of the points (``awarded``)."""
 
     plugin: str
-    side: str
-    unit_class: str
-    step: str
+    side: SideRef
+    unit_class: ClassRef
+    step: StepRef
     action: str
-    track: str
-    points: str
-    count_fact: str
+    track: TrackRef
+    points: QuantityRef
+    count_fact: FactRef
     cases_disband: tuple[CitedCase, ...]
     cases_unsupplied: tuple[CitedCase, ...]
     disbanded: tuple[str, str]
@@ -55,7 +56,7 @@ class Tally:
     #: the markers the side places and what removes them (:func:`remove_entered`,
     #: :func:`remove_unkept`): the marker kind, the action kinds whose units remove one they
     #: enter (others count as ``other``), the cases and the ``(kind, source)`` of those events
-    marker: str = ""
+    marker: MarkerRef = ""
     entering_kinds: frozenset[str] = frozenset()
     entered_cases: tuple[CitedCase, ...] = ()
     entered: tuple[str, str] = ("", "")

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from casebook.content.packconfig import Cases, Cites, config_model, texts
+from casebook.content.packrefs import ClassRef, FactRef, PermissionRef, QuantityRef, SideRef, StepRef
 from casebook.core.actions import Action
 from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label, parse_hex
@@ -55,13 +56,13 @@ __all__ = ["Sites", "SiteFacts", "SiteCases", "TEXTS", "SITES_CONFIG",
 class SiteFacts(Cites):
     """Role -> the name of the fact of the build lines (the roles of the module docstring)."""
 
-    city: str
-    town: str
-    road: str
-    supplied: str
-    enemy_zoc: str
-    unit_present: str
-    built: str
+    city: FactRef
+    town: FactRef
+    road: FactRef
+    supplied: FactRef
+    enemy_zoc: FactRef
+    unit_present: FactRef
+    built: FactRef
 
 
 class SiteCases(Cites):
@@ -92,16 +93,16 @@ class Sites:
     cites (:class:`SiteCases`) / its message (:data:`TEXTS`: ``{hex}``, ``{unit}``, ``{cost}``)."""
 
     works: fw.Works
-    side: str
-    step: str
+    side: SideRef
+    step: StepRef
     action: str
-    permission: str
-    cost: str
-    pinned: str
+    permission: PermissionRef
+    cost: QuantityRef
+    pinned: PermissionRef
     pay_order: tuple[str, ...]
-    pay_permits: Mapping[str, str]
+    pay_permits: Mapping[str, PermissionRef]
     probe: Mapping[str, Any]
-    non_combat: tuple[str, ...]
+    non_combat: tuple[ClassRef, ...]
     facts: SiteFacts
     city_kind: str
     road_kinds: tuple[str, ...]

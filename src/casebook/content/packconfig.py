@@ -241,9 +241,11 @@ def _manifest_problem(pack: Any, key: tuple, message: str) -> Problem:
     return doc.problem(key, message, value=len(key) > 1)
 
 
-def read_config(pack: Any, name: str, model: type[Model]) -> tuple[Any, list[Problem]]:
+def read_config(pack: Any, name: str, model: type[Model],
+                refs: Mapping[str, frozenset[str]] | None = None) -> tuple[Any, list[Problem]]:
     """``(instance or None, problems)``: the config ``name`` of ``pack`` (a loaded
-    :class:`~casebook.content.pack.Pack`) validated by ``model``; every problem at once."""
+    :class:`~casebook.content.pack.Pack`) validated by ``model``; every problem at once. With
+    ``refs`` (:func:`casebook.content.packrefs.pack_refs`) its reference-typed values are resolved."""
     from casebook.content.confine import confined_path
     from casebook.content.loader import display_path
     from casebook.content.schema import convert_errors, describe, doc_locator
@@ -271,7 +273,7 @@ def read_config(pack: Any, name: str, model: type[Model]) -> tuple[Any, list[Pro
             problems.append(Problem(file, line, col, key, f"expected {key}: {want}, got {describe(data.get(key))}"))
     body = {k: v for k, v in data.items() if k not in _ENVELOPE}
     try:
-        instance = model.model_validate(body, context={"cases": frozenset(pack.cases)})
+        instance = model.model_validate(body, context={"cases": frozenset(pack.cases), "refs": refs})
     except ValidationError as exc:
         return None, problems + convert_errors(exc, model, body, locate)
     return (None if problems else instance), problems
@@ -325,9 +327,13 @@ def declared_configs(plugins: Any) -> list[tuple[int, str, str, type[Model]]]:
     return out
 
 
-def config_problems(pack: Any) -> list[Problem]:
-    """Every problem of the configs the pack's listed plugins read (each file once), and a
+def config_problems(pack: Any, rules: Any = None) -> list[Problem]:
+    """Every problem of the configs the pack's listed plugins read (each file once; a value naming
+    a step, fact, track … the pack or its compiled ``rules`` lacks: :mod:`.packrefs`), and a
     ``config:`` entry no listed plugin reads (a misspelt name would otherwise do nothing)."""
+    from casebook.content.packrefs import pack_refs
+
+    refs = pack_refs(pack, rules)
     declared = declared_configs(pack.manifest.get("plugins") or ())
     out: list[Problem] = []
     seen: set[str] = set()
@@ -335,7 +341,7 @@ def config_problems(pack: Any) -> list[Problem]:
         if name in seen:
             continue
         seen.add(name)
-        _, problems = read_config(pack, name, model)
+        _, problems = read_config(pack, name, model, refs)
         out += problems
     from casebook.content.schema import did_you_mean
 

@@ -111,7 +111,7 @@ def pack_requirement_problems(pack: Any, rules: Any) -> list[Problem]:
         out += table_check_problems(pack, rules)
     from casebook.content.packconfig import config_problems
 
-    out += config_problems(pack)  # the configs the listed plugins read (casebook.content.packconfig)
+    out += config_problems(pack, rules)  # the configs the listed plugins read (casebook.content.packconfig)
     return out + (track_bound_problems(pack.vocabulary.tracks, rules, locate) if has_scripts else [])
 
 
