@@ -141,7 +141,9 @@ def test_9_2A_a_moves_cost_lines_read_through_a_cache_are_printed_by_explain(tmp
 
 def test_10_3B_a_combat_event_names_its_strength_shift_and_dice_lines(tmp_path):
     """The fresh-user trial: the Blitz attack on 1314 ("column 3:1 shifted +1" by s-144rd's Loss
-    marker, 10.3B) named only the dice line (combat.rules:84, 10.0D). It names every line that
+    marker, 10.3B) named only the dice line (combat.rules:84, 10.0D). Since session 11's guard
+    (the greedy German moves the 183rd next to Smolensk on action 21) the Blitz's first attack is
+    on 1214: s-229rd's Loss marker shifts 3:2 to 2:1 (10.3B), g-ix (an HQ) adds its +1. It names every line that
     decided it, as `ask attack` does: both stacks' strengths (10.3A, the HQ's +1 of 6.1/10.6A),
     the Loss-marker shift (10.3B-C) and the dice (10.0D) — and `explain` prints them."""
     from pathlib import Path
@@ -151,8 +153,8 @@ def test_10_3B_a_combat_event_names_its_strength_shift_and_dice_lines(tmp_path):
     from casebook.tools.cli import cli
 
     state = played_blitz(30)
-    combat = next(e for e in state.trace if e.kind == "combat" and e.data["hex"] == "1314")
-    assert combat.data["column_shift"] == 1 and combat.data["basic_column"] == "2:1"
+    combat = next(e for e in state.trace if e.kind == "combat" and e.data["hex"] == "1214")
+    assert combat.data["column_shift"] == 1 and combat.data["basic_column"] == "3:2"
     cases = {c for ln in combat.data["lines"] for c in ln["cases"]}
     assert {"10.3A", "6.1", "10.6A", "10.3B", "10.3C", "10.0D"} <= cases, combat.data["lines"]
     pack = Path(__file__).resolve().parents[1] / "games" / "moscow41"
