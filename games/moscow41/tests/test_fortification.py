@@ -310,3 +310,19 @@ def test_ask_fortification_snapshot(m41, repo_root, snapshot):
                                                     pack=m41.pack)))
     assert F.fortification_answer(ctx, "0305", ["g-6id", "g-26id"]) == snapshot
     assert F.fortification_answer(ctx, "0603") == snapshot
+
+
+@pytest.mark.case("14.1D")
+def test_14_1D_ask_reach_and_move_refuse_the_builder_this_turn(pos):
+    """The unit that had a fortification built in its hex outside a city or town may not move this
+    turn (14.1D): ``ask reach`` / ``ask move`` answer play's verdict (``mover_refusals``)."""
+    from casebook.games.moscow41.plugins import movement as mv
+
+    ctx = pos("units:\n  - {counter: s-133rd, hex: '0102'}", fp="{normal: 9}")
+    assert mv.reach_answer(ctx, "s-133rd")["hexes"]                          # before: it reaches hexes
+    F.casebook_apply_action(ctx, fort("0102"))
+    reach = mv.reach_answer(ctx, "s-133rd")
+    assert reach["hexes"] == {} and [r["cases"] for r in reach["refused"]] == [["14.1D"]]
+    move = mv.move_answer(ctx, "s-133rd", ["0103"])
+    assert move["legal"] is False and move["refused"]["cases"] == ["14.1D"]
+    assert cases(ctx, Action.make("move", "soviet", stack="0102", path=["0103"])) == {"14.1D"}
