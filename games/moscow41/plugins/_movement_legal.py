@@ -25,7 +25,7 @@ from casebook.games.moscow41.plugins._movement_state import (
 )
 from casebook.games.moscow41.plugins._rule_refusals import memo_allowed
 
-__all__ = ["legal_actions", "destinations", "rail_moves"]
+__all__ = ["legal_actions", "destinations", "rail_moves", "mover_refusals"]
 
 
 def _overstacked(ctx: Any, hex_: str, units: list[str]) -> bool:
@@ -74,12 +74,27 @@ def _validated(ctx: Any, actions: list[Action], movers: list[str] | None = None)
     move. Those refusals concern the movers, not the path (this area's :func:`reach` walked it):
     the first action is asked, and each of the others only when it is refused."""
     def refused(a: Action) -> bool:
-        asked = a if movers is None or a.get("units") else Action.make(a.kind, a.side, **dict(a.args), units=movers)
-        return any(ctx.hook.casebook_validate_action(ctx=ctx, action=asked))
+        return any(ctx.hook.casebook_validate_action(ctx=ctx, action=_asked(a, movers)))
 
     if not actions or not refused(actions[0]):
         return actions
     return [a for a in actions[1:] if not refused(a)]
+
+
+def _asked(a: Action, movers: list[str] | None) -> Action:
+    """``a`` with its ``movers`` named (the units the move takes, not every unit in the hex)."""
+    return a if movers is None or a.get("units") else Action.make(a.kind, a.side, **dict(a.args), units=movers)
+
+
+def mover_refusals(ctx: Any, m: Any, path: list[str]) -> list[Any]:
+    """What the other areas refuse the movers of stack ``m`` moving along ``path`` (14.4C: a unit
+    in hedgehog formation cannot move; 14.4A-B; 14.1D: a builder stays): every validator's
+    refusals of the ``move`` play would take, less this area's own :func:`check` (the path, the
+    step, the MPs: ``ask reach`` / ``move`` answer those themselves, in any step). The same
+    question :func:`_validated` asks of the moves play lists."""
+    a = _asked(Action.make("move", m.side, stack=m.start, path=list(path)), list(m.units))
+    own = check(ctx, a)
+    return [r for rs in ctx.hook.casebook_validate_action(ctx=ctx, action=a) for r in (rs or ()) if r not in own]
 
 
 @implements("9.5A", "15.3C")

@@ -32,7 +32,7 @@ from casebook.games.moscow41.plugins import _movement_actions as actions
 from casebook.games.moscow41.plugins import _movement_costs as costs
 from casebook.games.moscow41.plugins import _movement_questions as questions
 from casebook.games.moscow41.plugins._movement_apply import finish_overrun, results_pending
-from casebook.games.moscow41.plugins._movement_legal import destinations, legal_actions
+from casebook.games.moscow41.plugins._movement_legal import destinations, legal_actions, mover_refusals
 from casebook.games.moscow41.plugins._movement_paths import MovementConfig, Mover, check_path, movement_config, reach
 from casebook.games.moscow41.plugins._movement_state import (
     STEPS,
@@ -82,12 +82,21 @@ def reach_answer(ctx: Any, stack: str, mode: str = "stack") -> dict[str, Any]:
     a move in this allotment (the destinations play offers as ``move`` actions:
     :func:`~casebook.games.moscow41.plugins._movement_legal.destinations`), with the MP spent on the cheapest
     path; ``stops`` marks hexes where movement must end (7.2 locking EZOC, 9.2C all MPs spent,
-    9.8B one hex); ``pass_only`` the hexes it may enter but not end in, overstacked (6.2B)."""
+    9.8B one hex); ``pass_only`` the hexes it may enter but not end in, overstacked (6.2B). When
+    another area refuses the movers any move (14.4C hedgehog, 14.1D builder: :func:`mover_refusals`,
+    as play's listed moves), nothing is reachable and ``refused`` lists ``{"reason", "cases"}``."""
     m, ma = _mover(ctx, stack, mode)
     r = reach(ctx, m)
     ends = destinations(ctx, m)
     says = movement_config(ctx).answers
     cases = set(ma["cases"]) | set(says["reach"])
+    refused = mover_refusals(ctx, m, next(iter(ends.values()))["path"]) if ends else []
+    if refused:
+        cases |= {c for x in refused for c in x.cases}
+        return {"stack": m.start, "units": list(m.units), "mode": mode, "ma": ma["ma"], "zoc": m.zoc,
+                "hexes": {}, "stops": {}, "pass_only": {},
+                "refused": [{"reason": x.reason, "cases": list(x.cases)} for x in refused],
+                "cases": sorted(cases, key=case_order)}
     stops = {h: v["stop"] for h, v in ends.items() if v["stop"]}
     cases |= set(stops.values())
     passing = {h: v["mp"] for h, v in r.items() if h not in ends}
@@ -103,13 +112,19 @@ def reach_answer(ctx: Any, stack: str, mode: str = "stack") -> dict[str, Any]:
 def move_answer(ctx: Any, stack: str, path: Sequence[str], mode: str = "stack") -> dict[str, Any]:
     """``move STACK HEX …``: ``{"stack", "units", "ma", "legal", "mp_spent", "mp_left",
     "stops_at", "steps": [{"hex", "cost", "cases"}], "cases"}`` (+ ``"refused": {"hex",
-    "reason", "cases"}`` when illegal: where and why, e.g. 7.2)."""
+    "reason", "cases"}`` when illegal: where and why, e.g. 7.2; at the start hex when another area
+    refuses the movers, 14.4C, 14.1D: :func:`mover_refusals`, play's verdict)."""
     if not path:
         raise QuestionError("usage: move STACK HEX HEX …")
     m, ma = _mover(ctx, stack, mode)
     path = path_hexes(ctx, m.start, path)
     res = check_path(ctx, m, path)
     res.pop("spent_all", None)
+    refused = mover_refusals(ctx, m, list(path)) if res.get("legal") else []
+    if refused:  # another area refuses the movers (14.4C, 14.1D), as play's `why` does
+        res = {**res, "legal": False, "refused": {"hex": m.start, "reason": "; ".join(x.reason for x in refused),
+                                                   "cases": sorted({c for x in refused for c in x.cases})},
+               "cases": list(res["cases"]) + [c for x in refused for c in x.cases]}
     out = {"stack": m.start, "units": list(m.units), "mode": mode, "ma": ma["ma"], **res}
     out["cases"] = sorted(set(res["cases"]) | set(ma["cases"]), key=case_order)
     return out

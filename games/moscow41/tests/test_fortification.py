@@ -101,6 +101,22 @@ def test_14_1B_cost_by_placement(pos):
     assert cost == {"0505": 1, "0806": 1, "0603": 2, "0202": 2, "0102": 3, "0805": 3}
 
 
+@pytest.mark.case("14.1B")
+def test_14_1B_ask_fortification_allowed_agrees_with_play_when_fps_are_short(pos):
+    # a town costs 2 FPs (14.1B): with 1 FP, ask answers play's verdict (the build-fort refusals)
+    ctx = pos(turn=14, fp="{normal: 1, moscow: 0}")
+    built = F.fortification_answer(ctx, "0603")["build"]
+    play = [(r.reason, list(r.cases)) for r in F.casebook_validate_action(ctx, fort("0603"))]
+    assert built["cost"] == 2 and built["allowed"] is False
+    assert [(r["reason"], r["cases"]) for r in built["refused"]] == play
+    assert play == [("a fortification in 0603 costs 2 FPs", ["14.1B", "14.1G"])]
+    ctx = pos(turn=14, fp="{normal: 2, moscow: 0}")                      # enough: both say yes
+    assert F.fortification_answer(ctx, "0603")["build"] == {"cost": 2, "allowed": True, "refused": []}
+    assert F.casebook_validate_action(ctx, fort("0603")) == []
+    ctx = pos(turn=14, step="command", phase="first_player", fp="{normal: 2}")  # not the step (14.1A)
+    assert [r["cases"] for r in F.fortification_answer(ctx, "0603")["build"]["refused"]] == [["14.1A"]]
+
+
 @pytest.mark.case("14.1C")
 def test_14_1C_placed_in_a_hex_in_supply(pos):
     ctx = pos(fp="{normal: 3}")
@@ -294,3 +310,19 @@ def test_ask_fortification_snapshot(m41, repo_root, snapshot):
                                                     pack=m41.pack)))
     assert F.fortification_answer(ctx, "0305", ["g-6id", "g-26id"]) == snapshot
     assert F.fortification_answer(ctx, "0603") == snapshot
+
+
+@pytest.mark.case("14.1D")
+def test_14_1D_ask_reach_and_move_refuse_the_builder_this_turn(pos):
+    """The unit that had a fortification built in its hex outside a city or town may not move this
+    turn (14.1D): ``ask reach`` / ``ask move`` answer play's verdict (``mover_refusals``)."""
+    from casebook.games.moscow41.plugins import movement as mv
+
+    ctx = pos("units:\n  - {counter: s-133rd, hex: '0102'}", fp="{normal: 9}")
+    assert mv.reach_answer(ctx, "s-133rd")["hexes"]                          # before: it reaches hexes
+    F.casebook_apply_action(ctx, fort("0102"))
+    reach = mv.reach_answer(ctx, "s-133rd")
+    assert reach["hexes"] == {} and [r["cases"] for r in reach["refused"]] == [["14.1D"]]
+    move = mv.move_answer(ctx, "s-133rd", ["0103"])
+    assert move["legal"] is False and move["refused"]["cases"] == ["14.1D"]
+    assert cases(ctx, Action.make("move", "soviet", stack="0102", path=["0103"])) == {"14.1D"}

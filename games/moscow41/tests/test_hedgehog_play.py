@@ -101,3 +101,29 @@ def test_14_4B_the_force_march_is_declared_before_any_other_unit_moves(m41):
     assert "german: force-march stack=0303" not in [str(a) for a in st.legal_actions()]
     cases, _ = st.why_not("german: force-march stack=0303")
     assert "9.6A" in cases and "14.4B" not in cases
+
+
+@pytest.mark.case("14.4C")
+def test_14_4C_ask_move_and_reach_refuse_a_hedgehog_stack(state, m41):
+    """``ask move`` / ``ask reach`` give play's verdict (the validators of the listed moves,
+    ``mover_refusals``): a unit in hedgehog formation cannot move (14.4C), so the move is refused
+    citing 14.4C and nothing is reachable, with the reason. Control: the same unit without the
+    marker reaches hexes and may move to 0304."""
+    from casebook.games.moscow41.plugins import movement as mv
+
+    ctx = state.ctx()
+    why = ("in hedgehog formation, cannot move: g-6id", ["14.4C"])
+    move = mv.move_answer(ctx, "g-6id", ["0304"])
+    assert move["legal"] is False and "14.4C" in move["cases"]
+    assert (move["refused"]["hex"], move["refused"]["reason"], move["refused"]["cases"]) == ("0303", *why)
+    assert state.why_not("german: move stack=0303 path=0304") == (("14.4C",), why[0])
+    reach = mv.reach_answer(ctx, "g-6id")
+    assert (reach["hexes"], reach["stops"], reach["pass_only"]) == ({}, {}, {})
+    assert [(r["reason"], r["cases"]) for r in reach["refused"]] == [why] and "14.4C" in reach["cases"]
+    game = Game(m41, next(iter(m41.pack.scenarios)))
+    free = game.state_from_dict(position_to_dict(load_position(START.replace("step: command", "step: movement"),
+                                                               pack=m41.pack)))
+    ctx = free.ctx()
+    assert mv.move_answer(ctx, "g-6id", ["0304"])["legal"] is True
+    reach = mv.reach_answer(ctx, "g-6id")
+    assert reach["hexes"]["0304"] == 1 and "refused" not in reach

@@ -238,17 +238,17 @@ def apply(ctx: Any, s: Sites, action: Action) -> dict[str, Any]:
 
 
 def answer(ctx: Any, s: Sites, hex_: str) -> dict[str, Any]:
-    """What building in ``hex_`` costs and whether it may be: ``{"cost", "allowed", "refused":
-    [{"reason", "cases"}]}`` (the forbid lines no permit overrides). QuestionError (text
-    ``hex``) for a label that is no hex."""
+    """What building in ``hex_`` costs and whether it may be built now: ``{"cost", "allowed",
+    "refused": [{"reason", "cases"}]}`` — play's verdict on ``ACTION hex=H`` (:func:`refusals`:
+    the step, the forbid lines no permit overrides, the points short of the cost; one code path).
+    QuestionError (text ``hex``) for a label that is no hex."""
     try:
         facts = hex_facts(ctx, s, hex_)
     except (ValueError, TypeError):
         raise QuestionError(s.texts["hex"].format(hex=repr(hex_))) from None
-    verdict = ctx.permission(s.permission, facts)
-    refused = [{"reason": ln.text, "cases": list(ln.cases)} for ln in verdict.lines
-               if ln.fired and ln.kind == "forbid" and not ln.overridden]
-    return {"cost": ctx.value(s.cost, facts), "allowed": bool(verdict.value), "refused": refused}
+    refused = [{"reason": r.reason, "cases": list(r.cases)}
+               for r in refusals(ctx, s, Action.make(s.action, s.side, hex=hex_))]
+    return {"cost": ctx.value(s.cost, facts), "allowed": not refused, "refused": refused}
 
 
 def marker_kinds(ctx: Any, hex_: str) -> frozenset[str]:
