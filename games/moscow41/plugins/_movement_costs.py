@@ -36,12 +36,13 @@ def units_of(ctx: Any, ids: Sequence[str]) -> list[Mapping[str, Any]]:
 
 def is_supplied(ctx: Any, uid: str) -> bool:
     """Whether ``uid`` traces supply at this instant (5.6A): the supply plugin's answer, else the
-    absence of an OOS marker."""
-    key = ("movement.supplied", uid)
-    if key not in ctx.memo:
+    absence of an OOS marker. Kept per state version with its lines (``ctx.memo_kept``): every
+    event of the version that reads it names the supply lines behind it."""
+    def compute() -> bool:
         ans = ctx.hook.casebook_supply(ctx=ctx, unit=uid)
-        ctx.memo[key] = bool(ans["in_supply"]) if ans is not None else not ctx.state.unit(uid).get("oos")
-    return ctx.memo[key]
+        return bool(ans["in_supply"]) if ans is not None else not ctx.state.unit(uid).get("oos")
+
+    return bool(ctx.memo_kept(("movement.supplied", uid), compute))
 
 
 @implements("9.2A", "9.2B", "4.6A")

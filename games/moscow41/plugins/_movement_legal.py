@@ -30,17 +30,16 @@ __all__ = ["legal_actions", "destinations", "rail_moves", "mover_refusals"]
 
 def _overstacked(ctx: Any, hex_: str, units: list[str]) -> bool:
     """6.2B: a move may not end overstacked (the stacking plugin's verdict; False without one).
-    Kept for the state version: every stack's destinations ask about the same occupied hexes."""
-    memo = ctx.memo
-    key = ("movement.overstacked", hex_, tuple(units))
-    found = memo.get(key)
-    if found is None:
+    Kept for the state version with its lines (``ctx.memo_kept``): every stack's destinations
+    ask about the same occupied hexes."""
+    def compute() -> bool:
         # the units already there (not the movers themselves) plus the movers: an overstacked
         # stack may not end its move overstacked in an empty hex either
         here = [u["id"] for u in ctx.state.units_at(hex_) if u["id"] not in units]
         ans = ctx.hook.casebook_stacking(ctx=ctx, hex=hex_, units=here + list(units))
-        found = memo[key] = bool(ans and ans.get("overstacked"))
-    return found
+        return bool(ans and ans.get("overstacked"))
+
+    return bool(ctx.memo_kept(("movement.overstacked", hex_, tuple(units)), compute))
 
 
 def _may_end(ctx: Any, hex_: str, units: list[str]) -> bool:

@@ -59,12 +59,8 @@ def decider(ctx: Any, step: str) -> str | None:
     phasing = ctx.state.phasing
     if step not in STEPS or phasing is None:
         return None
-    key = ("movement.decider", step, phasing)
-    found = ctx.memo.get(key)
-    if found is None:
-        found = ctx.memo[key] = str(ctx.value("movement_side", {
-            "movement_step": step, "non_phasing_side": ctx.state.other_side(phasing)}))
-    return found
+    return str(ctx.memo_kept(("movement.decider", step, phasing), lambda: str(ctx.value("movement_side", {
+        "movement_step": step, "non_phasing_side": ctx.state.other_side(phasing)}))))
 
 
 @implements("9.4A", "9.4B", "9.8A", "9.7")

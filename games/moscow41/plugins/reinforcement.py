@@ -208,11 +208,9 @@ def casebook_command(ctx: Any, unit: str) -> Any:
     answer = yield
     if answer is None or answer.get("in_command"):
         return answer
-    found = ctx.memo.get(("reinforcement", "arrived"))
-    if found is None:  # plugin data is copied on each read: once per state version
-        found = ctx.memo[("reinforcement", "arrived")] = (dict(q.data(ctx).get("arrived") or {}),
-                                                           int(ctx.value("arrival_command_turns", {})))
-    arrived, turns = found
+    # plugin data is copied on each read: once per state version, the line with it (memo_kept)
+    arrived, turns = ctx.memo_kept(("reinforcement", "arrived"), lambda: (
+        dict(q.data(ctx).get("arrived") or {}), int(ctx.value("arrival_command_turns", {}))))
     when = arrived.get(unit)
     if when is None or not 0 <= ctx.state.turn - when < turns:  # 12.1F in reinforcement.rules
         return answer

@@ -66,9 +66,7 @@ def loss_effect(ctx: Any, unit: Mapping[str, Any], losses: int | None = None,
     lines, kept per state version by the facts."""
     facts = loss_facts(ctx, unit, losses, replacement_free)
     key = ("results.combat_loss", tuple(facts.values()))
-    found = ctx.memo.get(key)
-    if found is None:
-        found = ctx.memo[key] = decided(ctx, "combat_loss", facts)
+    found = ctx.memo_kept(key, lambda: decided(ctx, "combat_loss", facts))  # its lines noted at every read
     return str(found[0]), list(found[1])
 
 

@@ -112,13 +112,10 @@ def permission_cases(ctx: Any, action: str) -> tuple[str, ...]:
 
 
 def memo_allowed(ctx: Any, action: str, facts: Mapping[str, Any]) -> bool:
-    """:meth:`ctx.allowed`, kept per state version by the facts given."""
+    """:meth:`ctx.allowed`, kept per state version by the facts given, with the deciding lines
+    (``ctx.memo_kept``: every event of the version that reads the verdict names them)."""
     key = ("rules.allowed", action, tuple(sorted(facts.items())))
-    memo = ctx.memo
-    found = memo.get(key)
-    if found is None:
-        found = memo[key] = ctx.allowed(action, facts)
-    return bool(found)
+    return bool(ctx.memo_kept(key, lambda: ctx.allowed(action, facts)))
 
 
 def enemy_occupied(ctx: Any, hex_: str, side: str) -> bool:
@@ -206,10 +203,7 @@ def _rank(ctx: Any, adjacent: bool, supply_distance: int, away: int) -> int:
     """The game's quantity ``retreat_rank`` of a retreat (lowest first), kept per state version."""
     facts = {"ends_adjacent_to_attacker": adjacent, "supply_distance": supply_distance, "hexes_from_start": away}
     key = ("results.retreat_rank", adjacent, supply_distance, away)
-    found = ctx.memo.get(key)
-    if found is None:
-        found = ctx.memo[key] = int(ctx.value("retreat_rank", facts))
-    return int(found)
+    return int(ctx.memo_kept(key, lambda: int(ctx.value("retreat_rank", facts))))
 
 
 def shortfall_losses(ctx: Any, hexes_short: int) -> int:

@@ -42,11 +42,9 @@ __all__ = ["step_side", "stack_ip", "stack_marker", "supplied", "stack_units", "
 
 
 def _kept(cfg: CommandPaths, ctx: Any, quantity: str) -> Any:
-    """The script quantity ``quantity`` (no facts), asked once per state version (``ctx.memo``)."""
-    key = (cfg.name, quantity)
-    if key not in ctx.memo:
-        ctx.memo[key] = ctx.value(quantity, {})
-    return ctx.memo[key]
+    """The script quantity ``quantity`` (no facts), asked once per state version, its lines
+    noted at every read (``ctx.memo_kept``)."""
+    return ctx.memo_kept((cfg.name, quantity), lambda: ctx.value(quantity, {}))
 
 
 def step_side(cfg: CommandPaths, ctx: Any) -> str:

@@ -134,11 +134,12 @@ class CommandPaths:
         once per state version; its lines are noted (kept with the answer that asks it)."""
         facts = {**self.unit_facts(unit), "unit_class": unit.get("class", "infantry")}
         key = (self.name, "traced", tuple(sorted(facts.items())))
-        found = ctx.memo.get(key)
-        if found is None:
+
+        def compute() -> tuple[bool, list[str]]:
             e = ctx.permission("trace_command_path", facts)
-            found = ctx.memo[key] = (bool(e.value), list(e.cases))
-        return found
+            return bool(e.value), list(e.cases)
+
+        return ctx.memo_kept(key, compute)
 
     def answer(self, ctx: Any, uid: str) -> dict[str, Any]:
         """Whether ``uid`` is in command: ``{"unit", "in_command": bool, "hqs": [:meth:`entry`,

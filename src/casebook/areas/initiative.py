@@ -81,9 +81,11 @@ def town_values(ctx: Any) -> dict[str, dict[str, Any]]:
     """Hex label -> ``{"town", "ip"}`` for every hex that earns points: the rows of records
     ``initiative_chart`` on the pack's map (each with the value the map prints, if any), the
     towns of a position's own map; each hex's points are quantity ``town_ip``. Hexes worth 0 are
-    left out."""
-    if "initiative.towns" in ctx.memo:
-        return dict(ctx.memo["initiative.towns"])
+    left out. Kept per state version with its ``town_ip`` lines (``ctx.memo_kept``)."""
+    return dict(ctx.memo_kept("initiative.towns", lambda: _town_values(ctx)))
+
+
+def _town_values(ctx: Any) -> dict[str, dict[str, Any]]:
     own = bool(ctx.state.map)
     towns = _printed(ctx)
     if not own:
@@ -94,8 +96,7 @@ def town_values(ctx: Any) -> dict[str, dict[str, Any]]:
         ip = int(ctx.value("town_ip", {"hex": h, "map_town_ip": printed, "position_map": own}))
         if ip:
             out[h] = {"town": name, "ip": ip}
-    ctx.memo["initiative.towns"] = out
-    return dict(out)
+    return out
 
 
 def town_ip_lines(ctx: Any, hex_: str) -> list[dict[str, Any]]:

@@ -234,16 +234,16 @@ def rebuildable(ctx: Any, r: Replacements, counter: Mapping[str, Any] | None, si
 def rebuild_choices(ctx: Any, r: Replacements, side: str) -> list[str]:
     """Eliminated units of ``side`` that can be rebuilt now (:func:`rebuildable`), not on the map
     and not already pending; sorted."""
-    key = ("replacements", r.track, "rebuild-choices", side)
-    found = ctx.memo.get(key)  # once per state version: every rebuild verdict of a listing asks
-    if found is None:
+    def compute() -> list[str]:
         st = ctx.state
         pending = {p["unit"] for p in st.pending}
-        found = ctx.memo[key] = sorted({row["unit"] for row in st.removed
-                                        if row.get("reason") == "eliminated" and row["unit"] not in pending
-                                        and not st.has_unit(row["unit"])
-                                        and rebuildable(ctx, r, ctx.pack.counters.get(row["unit"]), side)})
-    return list(found)
+        return sorted({row["unit"] for row in st.removed
+                       if row.get("reason") == "eliminated" and row["unit"] not in pending
+                       and not st.has_unit(row["unit"])
+                       and rebuildable(ctx, r, ctx.pack.counters.get(row["unit"]), side)})
+
+    # once per state version (every rebuild verdict of a listing asks), its lines at every read
+    return list(ctx.memo_kept(("replacements", r.track, "rebuild-choices", side), compute))
 
 
 def rebuild_refusals(ctx: Any, r: Replacements, action: Action) -> list[Refusal]:

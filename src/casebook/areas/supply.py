@@ -95,12 +95,10 @@ def units_by_hex(ctx: Any) -> dict[Hex, list[Mapping[str, Any]]]:
 
 
 def allowed(ctx: Any, action: str, facts: Mapping[str, Any]) -> bool:
-    """``ctx.allowed``, kept per state version by the facts (the key the game plugins share)."""
+    """``ctx.allowed``, kept per state version by the facts (the key the game plugins share) with
+    its deciding lines (``ctx.memo_kept``: every event of the version that reads it names them)."""
     key = ("rules.allowed", action, tuple(sorted(facts.items())))
-    found = ctx.memo.get(key)
-    if found is None:
-        found = ctx.memo[key] = ctx.allowed(action, facts)
-    return bool(found)
+    return bool(ctx.memo_kept(key, lambda: ctx.allowed(action, facts)))
 
 
 def ezoc(ctx: Any, h: Hex, side: str) -> bool:

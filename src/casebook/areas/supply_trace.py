@@ -265,10 +265,7 @@ def blocked_met(cfg: SupplyPaths, ctx: Any, uid: str, limit: int) -> dict[Hex, t
 def path_mp(cfg: SupplyPaths, ctx: Any) -> int:
     """The rule-script quantity ``supply_path_mp``: how many MPs the cross-country part of a
     supply path may cost, once per state version."""
-    found = ctx.memo.get((cfg.name, "path_mp"))
-    if found is None:
-        found = ctx.memo[(cfg.name, "path_mp")] = ctx.value("supply_path_mp", {})
-    return found
+    return ctx.memo_kept((cfg.name, "path_mp"), lambda: ctx.value("supply_path_mp", {}))  # lines at every read
 
 
 def own_trace(cfg: SupplyPaths, ctx: Any, uid: str) -> dict[str, Any]:

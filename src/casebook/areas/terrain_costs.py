@@ -60,10 +60,8 @@ def _kept(ctx: Any, name: str) -> dict[Any, Any]:
 
 
 def _column(ctx: Any) -> str:
-    key = "terrain_costs.tec_column"
-    if key not in ctx.memo:
-        ctx.memo[key] = ctx.value("tec_column", {"ground": weather(ctx)[1]})
-    return ctx.memo[key]
+    # per state version, the line noted at every read
+    return ctx.memo_kept("terrain_costs.tec_column", lambda: ctx.value("tec_column", {"ground": weather(ctx)[1]}))
 
 
 def _prohibited(ctx: Any) -> frozenset[tuple[str, str, str]]:

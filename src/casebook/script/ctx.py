@@ -30,6 +30,7 @@ __all__ = ["Ctx", "Lasting"]
 
 _T = TypeVar("_T")
 _MISSING = object()
+_MEMO_KEPT = ("ctx.memo_kept",)  # the key of :meth:`Ctx.memo_lasting`'s cache in ctx.memo
 
 
 class Lasting(dict):
@@ -283,6 +284,29 @@ class Ctx:
             lines[key] = fired = tuple(e for e in frame.values() if cases.intersection(e["cases"]))
         self._replay(fired)
         return found
+
+    def memo_lasting(self) -> Lasting:
+        """The :class:`Lasting` kept in :attr:`memo` (per state version) for :meth:`kept`:
+        ``ctx.kept(ctx.memo_lasting(), key, compute)`` keeps a value for the state's current
+        content with its lines, noted again at every read (:meth:`memo_kept`)."""
+        memo = self.memo
+        found = memo.get(_MEMO_KEPT)
+        if found is None:
+            found = memo[_MEMO_KEPT] = Lasting()
+        return found
+
+    def memo_kept(self, key: Any, compute: Callable[[], _T]) -> _T:
+        """The value of ``key`` kept per state version, made by ``compute()`` on a miss: in
+        :attr:`memo` on the fast path (nothing collects lines: play's look-ahead, bots), else
+        through :meth:`kept` in :meth:`memo_lasting`, so every event of the version that reads
+        it names the lines that made it, not only the first."""
+        if self.event_lines is None and self.engine._recording[0] is None:
+            memo = self.memo
+            found = memo.get(key, _MISSING)
+            if found is _MISSING:
+                found = memo[key] = compute()
+            return found
+        return self.kept(self.memo_lasting(), key, compute)
 
     def _replay(self, fired: tuple[dict[str, Any], ...]) -> None:
         """Note kept line entries again: for the recording, and for the next event unless paused."""
