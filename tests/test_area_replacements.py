@@ -37,6 +37,18 @@ def test_12_2C_collect_adds_the_turns_row_up_to_the_limit_line_and_records_the_c
     assert (event.source, list(event.cases), event.data["limit"]) == ("digging.collect", ["X1"], 10)
 
 
+def test_12_2C_the_collected_event_names_the_points_not_the_turn_tracks_provenance(m41):
+    """Turn 13's German cell of the Turn Track carries its provenance (tables/turn_track.yaml); the
+    event said ``new: {provenance: reconstructed: …, infantry: 1, armor: 0}`` (play --load of
+    docs/examples/income-turn13.yaml)."""
+    state = GameState.from_dict({"game": "moscow41", "turn": 13, "phase": "first_initiative",
+                                 "step": "replacement_reinforcement", "phasing": "german",
+                                 "rp": {"german": {"infantry": 0, "armor": 0}}, "units": []})
+    ctx = m41.ctx(state, Trace())
+    assert rp.collect(ctx, NAMES, "german") == {"infantry": 1, "armor": 0}
+    assert next(e for e in ctx.trace if e.kind == "spades-in").data["new"] == {"infantry": 1, "armor": 0}
+
+
 def test_12_2A_refusal_and_event_carry_the_callers_words_and_cases(m41):
     unit = {"id": "g-1", "side": "german", "class": "infantry", "hex": "0309", "losses": 1}
     ctx = _ctx(m41, {"german": {"infantry": 1, "armor": 0}}, [unit])

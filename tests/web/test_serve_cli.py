@@ -40,3 +40,27 @@ def test_serve_refuses_an_unknown_side_and_a_save_outside_the_served_folder(tmp_
     assert kind.exit_code == 2 and "expected one of human, bot:random, bot:greedy, bot:planner" in kind.output
     outside = runner.invoke(cli, ["serve", "battle_for_moscow", "--load", "/etc/hostname", "--root", str(tmp_path)])
     assert outside.exit_code == 1 and "/etc/hostname: outside the served folders" in outside.output
+
+
+def _kestrel_save(tmp_path):
+    """A Kestrel Pass save (its trace beside it) that recorded bots on both sides."""
+    from casebook.core.game import Game
+    from casebook.tools.saves import write_save
+
+    state = Game.load("kestrel_pass", "meeting").new_initial_state(1)
+    state.data.set_players({"blue": "bot:greedy", "red": "bot:random"})
+    write_save(state, tmp_path / "kp.yaml")
+    return tmp_path / "kp.yaml"
+
+
+def test_serve_load_takes_the_game_and_players_from_the_save_as_play_load_does(tmp_path):
+    from casebook.tools.cmd_serve import build_session
+
+    save = _kestrel_save(tmp_path)
+    session = build_session(None, None, {}, load="kp.yaml", root=tmp_path)  # no GAME: the save's
+    assert (session.game.engine.pack.id, session.game.scenario) == ("kestrel_pass", "meeting")
+    assert session.players == {"blue": "bot:greedy", "red": "bot:random"}  # as the save recorded
+    named = build_session(None, None, {"red": "human"}, load=str(save), root=tmp_path)
+    assert named.players == {"blue": "bot:greedy", "red": "human"}  # --player overrides a side
+    wrong = CliRunner().invoke(cli, ["serve", "moscow41", "--load", str(save), "--root", str(tmp_path)])
+    assert wrong.exit_code == 2 and "is a save of 'kestrel_pass', not of 'moscow41'" in wrong.output

@@ -66,7 +66,10 @@ def test_human_header_shows_only_what_the_game_has(bfm, m41):
     d, w = m.data, m.data.weather or {}
     assert position_header(m, "german") == (
         f"Turn {d.turn} · {d.phase} / {d.step} · german to decide · "
-        f"IPs german {d.track('ip', 'german')} soviet {d.track('ip', 'soviet')} · "
+        f"IP german {d.track('ip', 'german')}, soviet {d.track('ip', 'soviet')} · "
+        f"RP german infantry {d.track('rp', 'german', 'infantry')}, armor {d.track('rp', 'german', 'armor')}, "
+        f"soviet infantry {d.track('rp', 'soviet', 'infantry')}, armor {d.track('rp', 'soviet', 'armor')} · "
+        f"FP normal {d.track('fp', 'normal')}, moscow {d.track('fp', 'moscow')} · "
         f"weather {w.get('temperature', '?')}/{w.get('ground', '?')}")
 
 

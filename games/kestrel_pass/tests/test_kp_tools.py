@@ -199,7 +199,11 @@ def test_the_play_header_shows_no_ground_in_a_game_without_weather(kp):
 
     state = Game(kp, "meeting").new_initial_state(seed=1)
     assert kp.pack.vocabulary.grounds == ("dry",)
-    assert position_header(state, "blue") == "Turn 1 · blue_turn / movement · blue to decide"
+    assert position_header(state, "blue") == "Turn 1 · blue_turn / movement · blue to decide · engineers blue 1, red 1"
+    # the tracks are serve's: play's header showed no engineers where the page did (tools/human.py header_tracks)
+    from casebook.tools.web.views import header_view
+
+    assert header_view(state)["tracks"] == {"engineers": {"blue": 1, "red": 1}}
 
 
 @pytest.mark.case("KP11.1")

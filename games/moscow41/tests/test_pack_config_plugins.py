@@ -1,4 +1,4 @@
-"""Recipe 27 of docs/modding.md: the configuration Moscow '41's reinforcement, fortification and
+"""Recipe 28 of docs/modding.md: the configuration Moscow '41's reinforcement, fortification and
 movement plugins once wrote in Python is config files — config/replacements.yaml (12.2-12.3),
 config/worksites.yaml (14.1) and the refusals, rule-line texts and event cases of
 config/movement.yaml (9.x). Each is edited on a copy of the pack and the refusal or event changes

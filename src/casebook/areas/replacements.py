@@ -137,7 +137,9 @@ def collect(ctx: Any, r: Replacements, side: str) -> dict[str, int]:
     new = (rows[0].get(side) or {}).get(r.track, {}) if rows else {}
     limit = ctx.value("rp_limit", {})
     out = {}
-    for kind in kinds(ctx, r):
+    named = kinds(ctx, r)
+    new = {k: v for k, v in new.items() if k in named}  # the points, never the cell's provenance
+    for kind in named:
         have = ctx.state.track(r.track, side, kind)
         target = max(have, min(have + int(new.get(kind, 0)), limit))
         ctx.state.add_track(r.track, target - have, side, kind)

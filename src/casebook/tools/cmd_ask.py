@@ -46,14 +46,13 @@ def _position_engine(position: str, pack: str | None = None) -> tuple[Any, Any]:
     ``plugin_state`` or ``rng.state``) is read on the pack ``play --load`` would resume it on
     (:func:`casebook.tools.saves.save_pack`: the folder it names) and checked whole as
     ``play --load`` checks it (:func:`casebook.content.savecheck.load_save`): a corrupt save is
-    refused, every problem at once."""
+    refused, every problem at once; any position past its Weather Phase without weather as well."""
     from casebook.content.confine import is_game_id
     from casebook.content.position import load_position, pack_dir_near
-    from casebook.content.savecheck import is_save, load_save
+    from casebook.content.savecheck import is_save, load_save, weather_problems
     from casebook.content.yamlio import read_yaml
     from casebook.script.engine import load_engine
 
-    # the pack the position belongs to (a copied pack above the file), as load_position uses
     here = Path(position) if "\n" not in position and Path(position).is_file() else None
     doc, _ = read_yaml(here, text=None) if here is not None else read_yaml("<position>", text=position)
     raw = doc.data if doc is not None else None
@@ -68,10 +67,11 @@ def _position_engine(position: str, pack: str | None = None) -> tuple[Any, Any]:
         return load_save(position, engine), engine
     if pack is not None:
         engine = load_engine(pack)
-        pos = load_position(position, pack=engine.pack)
+        pos = load_position(position, pack=engine.pack, extra=lambda d, at: weather_problems(d, engine.pack, at))
         return pos, _engine_of_game(engine, pos.game, pack)
     pos = load_position(position)  # not a save (or unreadable: load_position says why)
-    return pos, load_engine(pack_dir_near(pos.game, here) or pos.game)
+    game = load_engine(pack_dir_near(pos.game, here) or pos.game)  # a copied pack above the file, as load_position
+    return load_position(position, pack=game.pack, extra=lambda d, at: weather_problems(d, game.pack, at)), game
 
 
 def _engine_of_game(engine: Any, game: Any, pack: str | None) -> Any:

@@ -235,40 +235,12 @@ def _resume(game_id: Any, scenario: str | None, load: str,
     be those named on the command line (if any); it is checked whole (every problem at once:
     the schema, the map, the RNG, the tracks' bounds, each plugin's record); its trace
     ``LOAD.trace.jsonl``, when present, is continued and its actions can be undone."""
-    from casebook.content.confine import is_game_id
     from casebook.content.position import position_to_dict
     from casebook.content.savecheck import load_save
-    from casebook.content.yamlio import load_yaml
     from casebook.core.actions import parse_action
-    from casebook.core.errors import shown_path
-    from casebook.core.game import Game
-    from casebook.tools.saves import resume_trace
+    from casebook.tools.saves import game_of_save, resume_trace
 
-    shown = shown_path(load)
-    raw = load_yaml(load).data
-    saved_game = raw.get("game") if isinstance(raw, dict) else None
-    if not is_game_id(saved_game):
-        raise click.UsageError(f"{shown}: game: must be a game id (a pack folder is given as GAME), got {saved_game!r}")
-    folder = isinstance(game_id, (str, Path)) and Path(game_id).is_dir()
-    if game_id is not None and not folder and str(game_id) != saved_game:
-        raise click.UsageError(f"{shown} is a save of {saved_game!r}, not of {game_id!r}")
-    info = raw.get("scenario") if isinstance(raw.get("scenario"), dict) else {}
-    saved_scenario = info.get("id")
-    if scenario is not None and saved_scenario is not None and scenario != saved_scenario:
-        raise click.UsageError(f"{shown} is a save of scenario {saved_scenario!r}, not {scenario!r}")
-    from casebook.script.engine import load_engine
-    from casebook.tools.saves import save_pack
-
-    chosen_pack, warning = save_pack(raw, load, game_id if folder else None)  # the pack it was played on
-    if warning:
-        click.echo(warning, err=True)
-    engine = load_engine(chosen_pack)
-    chosen = saved_scenario or scenario or next(iter(engine.pack.scenarios), "")
-    if chosen not in engine.pack.scenarios:
-        raise click.UsageError(f"{shown}: the game {engine.pack.id!r} has no scenario {chosen!r}")
-    game = Game(engine, chosen)
-    if game.engine.pack.id != saved_game:
-        raise click.UsageError(f"{shown} is a save of {saved_game!r}, the pack {shown_path(game_id)} is {game.engine.pack.id!r}")
+    game = game_of_save(game_id, scenario, load)  # the save's game and scenario (serve --load's too)
     pos = load_save(load, game.engine)
     trace, data = resume_trace(load, position_to_dict(pos))  # the trace beside it is its own (tools/saves.py)
     players = players or {}  # sides named on the command line: (kind, arg)

@@ -8,8 +8,10 @@ against the legal actions and applied with ``State.apply``), answers the questio
 
 Players: ``--player SIDE=KIND`` (repeatable; KIND ``human``, ``bot:greedy``, ``bot:random`` or ``bot:planner``);
 with none given the game's first side is ``human`` and the others ``bot:greedy``; a side not named
-is ``bot:greedy``. Files the page names (save, load, a trace) must lie inside ``--root`` (default:
-the current folder) or the game's pack folder, and so must ``--load`` and ``--trace``.
+is ``bot:greedy``. With ``--load`` the game and scenario are the save's (GAME may be left out) and a
+side not named plays as the save recorded, as ``play --load`` does. Files the page names (save,
+load, a trace) must lie inside ``--root`` (default: the current folder) or the game's pack folder,
+and so must ``--load`` and ``--trace``.
 """
 
 from __future__ import annotations
@@ -40,38 +42,68 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def build_session(game: str, scenario: str | None, players: dict[str, str], seed: int = 1,
+def build_session(game: str | None, scenario: str | None, players: dict[str, str], seed: int = 1,
                   load: str | None = None, root: Path | None = None) -> Any:
-    """A :class:`~casebook.tools.web.session.Session` of GAME's SCENARIO (default: the first the
-    manifest lists) or of the save ``load``; ``players`` side -> kind (sides not named: see the
-    module docstring). Raises ServeError for a bad save or a path outside the served folders."""
+    """A :class:`~casebook.tools.web.session.Session` of GAME's SCENARIO (default: moscow41, the
+    first scenario the manifest lists) or of the save ``load`` (its game and scenario, which GAME
+    and SCENARIO, if given, must be, and its recorded players unless ``players`` names them, as
+    ``play --load``: tools/saves.py ``game_of_save``); ``players`` side -> kind (sides not named:
+    see the module docstring). Raises ServeError for a bad save or a path outside the served folders."""
     from casebook.core.game import Game
     from casebook.tools.runtime import tune_gc
-    from casebook.tools.web.session import Session, confine, load_state
+    from casebook.tools.web.session import ServeError, Session, confine, load_state
 
     root = (root or Path.cwd()).resolve()
-    first = Game.load(game, scenario or "") if scenario else None
-    if first is None:
+    saved: dict[str, str] = {}
+    if load is not None:  # the save's game, scenario and players, as play --load takes them
+        from casebook.script.engine import load_engine
+        from casebook.tools.saves import game_of_save
+
+        # inside --root or the pack folder of the game named, never opened otherwise
+        where = confine(load, [root, *([Path(load_engine(game).pack.dir)] if game else [])])
+        if not where.is_file():
+            raise ServeError(f"{load}: no such file (or not a file)")
+        first = game_of_save(game, scenario, where)
+        saved = _saved_players(where)
+    elif scenario:
+        first = Game.load(game or "moscow41", scenario)
+    else:
         from casebook.script.engine import load_engine
 
-        engine = load_engine(game)
+        engine = load_engine(game or "moscow41")
         first = Game(engine, next(iter(engine.pack.scenarios)))
     sides = list(first.engine.pack.vocabulary.side_ids)  # the players are known before the first settling
     unknown = sorted(set(players) - set(sides))
     if unknown:
-        raise click.BadParameter(f"{game} has no side {', '.join(unknown)} (sides: {', '.join(sides)})",
+        raise click.BadParameter(f"{first.engine.pack.id} has no side {', '.join(unknown)} (sides: {', '.join(sides)})",
                                  param_hint="--player")
-    kinds = {side: players.get(side, "bot:greedy") for side in sides}
-    if not players and sides:
+    kinds = {side: players.get(side) or saved.get(side) or "bot:greedy" for side in sides}
+    if not players and not saved and sides:
         kinds[sides[0]] = "human"
     humans = [side for side, kind in kinds.items() if kind == "human"]
-    if load:  # a template-only first decision of a human side is asked, not settled (core/game.py)
-        path = confine(load, [root, Path(first.engine.pack.dir)])
-        state = load_state(first, path, humans)
+    if load is not None:  # a template-only first decision of a human side is asked, not settled (core/game.py)
+        state = load_state(first, where, humans)
     else:
         state = first.new_initial_state(seed, humans=humans)
     tune_gc()
     return Session(state, kinds, seed=seed, roots=[root])
+
+
+def _saved_players(path: Path) -> dict[str, str]:
+    """The players the save at ``path`` recorded (side -> kind), those serve knows; the save
+    itself is checked whole by :func:`~casebook.tools.web.session.load_state`."""
+    from casebook.content.yamlio import load_yaml
+    from casebook.tools.web.session import parse_player_kind
+
+    raw = load_yaml(path).data
+    recorded = raw.get("players") if isinstance(raw, dict) else None
+    out: dict[str, str] = {}
+    for side, text in (recorded.items() if isinstance(recorded, dict) else ()):
+        try:
+            out[str(side)] = parse_player_kind(str(text))
+        except ValueError:
+            continue
+    return out
 
 
 def serve_in_thread(app: Any, host: str = "127.0.0.1", port: int = 0) -> tuple[Any, threading.Thread, str]:
@@ -106,7 +138,7 @@ def _players(values: tuple[str, ...]) -> dict[str, str]:
 
 
 @click.command("serve")
-@click.argument("game", default="moscow41", callback=game_argument)
+@click.argument("game", required=False, default=None, callback=game_argument)
 @click.argument("scenario", required=False, default=None)
 @click.option("--player", "player", multiple=True, metavar="SIDE=KIND",
               help="Who plays a side: human, bot:greedy, bot:random, bot:planner (repeatable).")
@@ -118,9 +150,10 @@ def _players(values: tuple[str, ...]) -> dict[str, str]:
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind (loopback by default).")
 @click.option("--port", type=int, default=0, help="Port to bind (default: a free one).")
 @click.option("--open", "open_", is_flag=True, help="Open the page in the default browser.")
-def serve(game: str, scenario: str | None, player: tuple[str, ...], seed: int, load: str | None,
+def serve(game: str | None, scenario: str | None, player: tuple[str, ...], seed: int, load: str | None,
           trace: str | None, root: Path | None, host: str, port: int, open_: bool) -> None:
-    """Serve GAME's SCENARIO in a browser: play (against bots or hot-seat), watch a trace, ask."""
+    """Serve GAME's SCENARIO in a browser: play (against bots or hot-seat), watch a trace, ask.
+    GAME defaults to moscow41, or with --load to the save's game."""
     import uvicorn
 
     from casebook.tools.web.app import make_app

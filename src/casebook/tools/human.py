@@ -20,15 +20,18 @@ from __future__ import annotations
 
 import json
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from casebook.core.actions import Action, format_action, parse_action
 from casebook.core.errors import CasebookError
 
-__all__ = ["HumanPlayer", "UNDO", "complete_action", "header_weather", "help_text", "parse_ask_words",
-           "position_header", "weather_text"]
+__all__ = ["HumanPlayer", "UNDO", "complete_action", "header_weather", "header_tracks", "help_text",
+           "parse_ask_words", "position_header", "tracks_text", "weather_text", "TRACKS"]
+
+#: Header labels of some tracks (others show under their name); every non-empty track is shown.
+TRACKS = {"ip": "IP", "rp": "RP", "fp": "FP", "partisans": "Partisans"}
 
 #: Returned by :meth:`HumanPlayer.choose` when the player asks to take back a decision.
 UNDO = Action.make("undo", "chance")
@@ -149,15 +152,30 @@ def weather_text(shown: dict[str, str]) -> str:
     return f"ground {shown['ground']}" if "ground" in shown else ""
 
 
+def header_tracks(state: Any) -> dict[str, Any]:
+    """The tracks a header shows — one path for ``play``'s prompt and ``serve``'s page: every
+    non-empty track the game declares (its vocabulary), under its :data:`TRACKS` label."""
+    return {TRACKS.get(key, key): value for key, value in state.data.tracks().items() if value}
+
+
+def tracks_text(tracks: Mapping[str, Any]) -> str:
+    """The header's words for :func:`header_tracks`'s answer, as the page writes them:
+    ``IP german 10, soviet 12 · engineers blue 3, red 1``."""
+    def words(v: Any) -> str:
+        return ", ".join(f"{k} {words(x)}" for k, x in v.items()) if isinstance(v, Mapping) else str(v)
+
+    return " · ".join(f"{label} {words(value)}" for label, value in tracks.items())
+
+
 def position_header(state: Any, side: str) -> str:
     """The line shown above the legal actions: turn, phase / step, who decides, then only what the
-    game has: the IPs when the position has an ``ip`` track, the weather as
+    game has: its tracks as :func:`header_tracks` shows them (serve's header too), the weather as
     :func:`header_weather` shows it."""
     d = state.data
     parts = [f"Turn {d.turn}", f"{d.phase} / {d.step}", f"{side} to decide"]
-    ips = d.to_dict().get("ip") or {}
-    if ips:
-        parts.append(" ".join(["IPs"] + [f"{s} {d.track('ip', s)}" for s in d.sides]))
+    tracks = tracks_text(header_tracks(state))
+    if tracks:
+        parts.append(tracks)
     weather = weather_text(header_weather(state))
     if weather:
         parts.append(weather)

@@ -14,6 +14,8 @@ A save also names the pack it was played on (``plugin_state.pack``: the game id,
 and a SHA-256 of its content, :func:`pack_identity`), so a save of a copied or edited pack folder
 resumes on that folder, not silently on the installed game (:func:`save_pack`, used by
 ``play --load`` and ``ask``); resumed on a pack whose content differs, the command says so.
+:func:`game_of_save` is the one reading of which game and scenario a save resumes, for
+``play --load`` and ``serve --load`` alike.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from typing import Any
 from casebook.core.errors import PositionError, Problem, shown_path
 
 __all__ = ["write_save", "resume_trace", "trace_path_of", "pack_identity", "save_pack", "saves_beside",
-           "trace_pack", "trace_pack_warning", "start_trace", "initial_state", "missing_field", "PACK_SLOT",
+           "trace_pack", "trace_pack_warning", "game_of_save", "start_trace", "initial_state", "missing_field", "PACK_SLOT",
            "START_FIELD"]
 
 #: The field of a ``setup`` event that holds the position a play began from when it did not begin
@@ -149,6 +151,42 @@ def save_pack(raw: Any, save: str | Path, named: str | Path | None = None) -> tu
         return choice, (f"warning: {Path(save).name} was played on the pack in {folder} (content "
                         f"{str(recorded['sha256'])[:12]}…); {now['folder']} differs now ({now['sha256'][:12]}…)")
     return choice, None
+
+
+def game_of_save(game_id: Any, scenario: str | None, load: str | Path) -> Any:
+    """The :class:`~casebook.core.game.Game` the save at ``load`` resumes on: the game and
+    scenario it records (``game_id`` and ``scenario``, when given on the command line, must be
+    those; a pack folder given as ``game_id`` is used), on the pack :func:`save_pack` chooses.
+    A mismatch is a :class:`click.UsageError` (exit 2) naming the save."""
+    import click
+
+    from casebook.content.confine import is_game_id
+    from casebook.content.yamlio import load_yaml
+    from casebook.core.game import Game
+    from casebook.script.engine import load_engine
+
+    shown = shown_path(load)
+    raw = load_yaml(load).data
+    saved_game = raw.get("game") if isinstance(raw, dict) else None
+    if not is_game_id(saved_game):
+        raise click.UsageError(f"{shown}: game: must be a game id (a pack folder is given as GAME), got {saved_game!r}")
+    folder = isinstance(game_id, (str, Path)) and Path(game_id).is_dir()
+    if game_id is not None and not folder and str(game_id) != saved_game:
+        raise click.UsageError(f"{shown} is a save of {saved_game!r}, not of {game_id!r}")
+    info = raw.get("scenario") if isinstance(raw.get("scenario"), dict) else {}
+    saved_scenario = info.get("id")
+    if scenario is not None and saved_scenario is not None and scenario != saved_scenario:
+        raise click.UsageError(f"{shown} is a save of scenario {saved_scenario!r}, not {scenario!r}")
+    chosen_pack, warning = save_pack(raw, load, game_id if folder else None)  # the pack it was played on
+    if warning:
+        click.echo(warning, err=True)
+    engine = load_engine(chosen_pack)
+    chosen = saved_scenario or scenario or next(iter(engine.pack.scenarios), "")
+    if chosen not in engine.pack.scenarios:
+        raise click.UsageError(f"{shown}: the game {engine.pack.id!r} has no scenario {chosen!r}")
+    if engine.pack.id != saved_game:
+        raise click.UsageError(f"{shown} is a save of {saved_game!r}, the pack {shown_path(game_id)} is {engine.pack.id!r}")
+    return Game(engine, chosen)
 
 
 def saves_beside(trace: Path) -> list[Path]:

@@ -17,13 +17,11 @@ from typing import Any
 from casebook.core.grid import Grid
 from casebook.core.hexgrid import hex_label
 from casebook.tools import sheet
-from casebook.tools.human import header_weather, weather_text
+from casebook.tools.human import TRACKS, header_tracks, header_weather, weather_text
 
 __all__ = ["annotate", "case_title", "colours", "board_view", "header_view", "units_view", "event_view",
            "rule_line", "snapshot", "TRACKS"]
 
-#: Header labels of some tracks (others show under their name); every non-empty track is shown.
-TRACKS = {"ip": "IP", "rp": "RP", "fp": "FP", "partisans": "Partisans"}
 _PALETTE = [("#a8b3ba", "#1f2a30"), ("#d99a6c", "#3b1a0c"), ("#9fc58f", "#16320f"), ("#c7a6d9", "#2d1538")]
 
 
@@ -84,10 +82,7 @@ def header_view(state: Any, players: Mapping[str, str] | None = None) -> dict[st
     ``play``'s header, :func:`casebook.tools.human.header_weather`), the non-empty tracks, and the
     result once the game is over."""
     d = state.data
-    tracks = {}
-    for key, value in d.tracks().items():  # every track the game declares (its vocabulary)
-        if value:
-            tracks[TRACKS.get(key, key)] = value
+    tracks = header_tracks(state)  # play's header shows the same (tools/human.py)
     weather = header_weather(state)
     side = state.current_player()
     return {"turn": d.turn, "last_turn": state.game.last_turn, "phase": d.phase, "step": d.step,
