@@ -72,18 +72,18 @@ _MOVES = ("move", "rail-move", "overrun")
 
 def guard_hexes(state: Any, side: str) -> frozenset[str]:
     """The hexes ``side`` must keep the enemy out of: the other sides' strike hexes of the
-    scenario's victory block (cached per board, scenario and side; the scenario is kept with its
-    entry, so its id is not reused while the entry lives)."""
+    scenario's victory block (cached per board, position and side — the position is kept with its
+    entry, so its id is not reused while the entry lives; ``state.data.scenario`` is a deep copy,
+    read only on a miss: keyed by the copy's id, as before session 11's end, the cache never hit)."""
     cache = state.game.__dict__.setdefault("_bot_guards", {})
     board = state.game.engine.board_for(state.data)
-    scenario = state.data.scenario
-    key = (id(board), id(scenario), side)
+    key = (id(board), id(state.data), side)
     found = cache.get(key)
     if found is None:
         if len(cache) > 64:
             cache.clear()
-        goals = goals_for(scenario, board, state.data.sides)
-        found = cache[key] = (goals.guard(side), scenario)
+        goals = goals_for(state.data.scenario, board, state.data.sides)
+        found = cache[key] = (goals.guard(side), state.data)
     hexes: frozenset[str] = found[0]
     return hexes
 
