@@ -111,7 +111,9 @@ def pack_requirement_problems(pack: Any, rules: Any) -> list[Problem]:
         out += table_check_problems(pack, rules)
     from casebook.content.packconfig import config_problems
 
-    out += config_problems(pack, rules)  # the configs the listed plugins read (casebook.content.packconfig)
+    # the configs the listed plugins read (casebook.content.packconfig); without scripts their fact,
+    # permission and quantity names are not checked (each would repeat the one error at `plugins:`)
+    out += config_problems(pack, rules if has_scripts else None)
     return out + (track_bound_problems(pack.vocabulary.tracks, rules, locate) if has_scripts else [])
 
 
