@@ -118,6 +118,21 @@ def _distance(state: Any, a: str, b: str) -> int:
     return int(grid.distance(parse_hex(a), parse_hex(b)))
 
 
+def _enemies_beyond_reach(state: Any, side: str, label: str) -> list[tuple[int, dict[str, Any]]]:
+    """(hexes beyond its :func:`reach` — negative when within it, the unit) for every enemy combat
+    unit of ``side`` on the map, as seen from ``label``: what :func:`pressure` and :func:`threat`
+    both read (cached per version)."""
+    cache = state.__dict__.setdefault("_bot_enemy_reach", {})
+    key = (state.data.version, side, label)
+    found: list[tuple[int, dict[str, Any]]] | None = cache.get(key)
+    if found is None:
+        if len(cache) > 256:
+            cache.clear()
+        found = cache[key] = [(_distance(state, label, u["hex"]) - reach(u), u) for u in state.data.units
+                              if u.get("hex") and u.get("side") != side and _combat(u)]
+    return found
+
+
 def pressure(state: Any, side: str, label: str) -> float:
     """0..1: how near the enemy of ``side`` is to ``label``: 1 when an enemy combat unit is within
     its :func:`reach`, tapering to 0 at ``REACH_MIN`` hexes beyond it (cached per version)."""
@@ -126,8 +141,7 @@ def pressure(state: Any, side: str, label: str) -> float:
     if key not in cache:
         if len(cache) > 256:
             cache.clear()
-        beyond = min((_distance(state, label, u["hex"]) - reach(u) for u in state.data.units
-                      if u.get("hex") and u.get("side") != side and _combat(u)), default=None)
+        beyond = min((b for b, _ in _enemies_beyond_reach(state, side, label)), default=None)
         cache[key] = 0.0 if beyond is None else max(0.0, min(1.0, 1.0 - beyond / REACH_MIN))
     value: float = cache[key]
     return value
@@ -219,9 +233,7 @@ def threat(state: Any, side: str, label: str) -> float:
     if found is None:
         if len(cache) > 256:
             cache.clear()
-        found = cache[key] = sum(strength(u) for u in state.data.units
-                                 if u.get("hex") and u.get("side") != side and _combat(u)
-                                 and _distance(state, label, u["hex"]) <= reach(u))
+        found = cache[key] = sum(strength(u) for b, u in _enemies_beyond_reach(state, side, label) if b <= 0)
     value: float = found
     return value
 
