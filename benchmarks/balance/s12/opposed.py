@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from reach import NON_COMBAT, NO_TOWN, Reacher, empty_start, first_turn, show, unit_reach  # noqa: E402
+from reach import NO_TOWN, NON_COMBAT, Reacher, empty_start, first_turn, show, unit_reach  # noqa: E402
 
 from casebook.core.hexgrid import distance, parse_hex  # noqa: E402
 
@@ -88,7 +88,7 @@ def race(pack: str, towns: dict[str, str], weathers: list[str]) -> None:
     print(f"  ({rc.searches} reach searches)")
 
 
-def attacks(pack: str, towns: dict[str, str], weather: str) -> None:
+def attacks(pack: str, towns: dict[str, str], weather: str, strength: bool = True) -> None:
     print("\n4. The engine's attack answer: the 11th Panzer's three regiments (one adjacent hex) on a rifle "
           "division alone in the town (every other Soviet unit gone; ground dry):")
     for worn in (False, True):
@@ -115,6 +115,8 @@ def attacks(pack: str, towns: dict[str, str], weather: str) -> None:
                   f"-> column {a['column']} (basic {a['basic_column']}), DRM {a['drm']['net']:+d} [{terms}]; "
                   f"defender result 2+ (two hexes or two losses, 11.0B): {float(p[_two_plus]):.2f}; "
                   f"R/FR only (one hex back, 11.2): {float(p[_retreat_only]):.2f}")
+    if not strength:
+        return
     game, data, _ = empty_start(pack)
     ctx = game.engine.ctx(data)
     rc = Reacher(game, data)

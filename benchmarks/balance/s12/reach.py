@@ -28,8 +28,8 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from casebook.core.hexgrid import distance, parse_hex
 from casebook.areas.terrain_costs import zoc_treatment
+from casebook.core.hexgrid import distance, parse_hex
 from casebook.games.moscow41.plugins._movement_costs import move_class, movement_allowance
 from casebook.games.moscow41.plugins._movement_paths import Mover, reach
 from casebook.tools.batch import load_game
@@ -167,8 +167,8 @@ def main() -> None:
                 best = min(v[n] for v in turns.values())
                 who = sorted(u for u, v in turns.items() if v[n] == best)
                 by4 = sum(1 for v in turns.values() if v[n] <= len(grounds))
-                print(f"  {n:16s} {show(best):>2s}  ({by4} units by Turn {len(grounds)}; "
-                      f"first: {', '.join(who[:4])}{' …' if len(who) > 4 else ''})")
+                first = f"; first: {', '.join(who[:4])}{' …' if len(who) > 4 else ''}" if best != NO_TOWN else ""
+                print(f"  {n:16s} {show(best):>2s}  ({by4} units by Turn {len(grounds)}{first})")
             print(f"three towns taken by Turn: {show(anyone)} (any units, control by passage, 1.1B); "
                   f"held by three units standing in them: {show(distinct)}")
             print(f"hexes short of each town at the end of Turn {len(grounds)}: " + ", ".join(
