@@ -17,11 +17,12 @@ import sys
 from collections import defaultdict
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "s11"))
-from reach import NON_COMBAT, Reacher, empty_start, first_turn, three_towns, unit_reach  # noqa: E402
+from reach import NON_COMBAT, Reacher, empty_start, first_turn, three_towns, turn_step  # noqa: E402
 from weather_odds import load, next_ground  # noqa: E402
 
 PACK = HERE.parents[2] / "games" / "moscow41"
@@ -60,11 +61,21 @@ def main() -> None:
     rc = Reacher(game, data)
     units = [dict(u) for u in data.units if u.get("side") == "german" and u.get("hex") and u.get("class") not in NON_COMBAT]
     verdict: dict[tuple[tuple[str, ...], str], bool] = {}
+    states: dict[tuple[str, tuple[str, ...], str], Any] = {}  # (unit, ground prefix, mode) -> turn_step state
+
+    def per_turn(u: dict[str, Any], hist: tuple[str, ...], mode: str) -> list[frozenset[str]]:
+        out = []
+        for t in range(1, len(hist) + 1):
+            key = (u["id"], hist[:t], mode)
+            if key not in states:
+                states[key] = turn_step(rc, u, states.get((u["id"], hist[:t - 1], mode)), hist[t - 1], mode)
+            out.append(states[key][0])
+        return out
 
     def ok(hist: tuple[str, ...], mode: str) -> bool:
         if (hist, mode) not in verdict:
             turns = {u["id"]: {n: first_turn(per, h) for n, h in towns.items()}
-                     for u in units for per in [unit_reach(rc, u, list(hist), mode)]}
+                     for u in units for per in [per_turn(u, hist, mode)]}
             verdict[(hist, mode)] = three_towns(turns, towns, 4)[0] <= 4
         return verdict[(hist, mode)]
 

@@ -83,28 +83,37 @@ class Reacher:
 
 def unit_reach(rc: Reacher, unit: dict[str, Any], grounds: list[str], mode: str) -> list[frozenset[str]]:
     """The hexes the unit can stand in by the end of each turn (index 0: Turn 1)."""
-    have: frozenset[str] = frozenset({unit["hex"]})
-    new, last_budget, out = have, None, []
+    state: Any = None
+    out = []
     for ground in grounds:
-        ctx = rc.ctx(ground)
-        classes = frozenset({move_class(ctx, unit)})
-        m = Mover((unit["id"],), unit["side"], unit["hex"], classes, zoc_treatment(ctx, classes), 0)
-        b = rc.budget(ctx, unit["id"], "stack")
-        starts = new if last_budget is not None and b <= last_budget else have
-        got: set[str] = set(have)
-        for h in starts:
-            ends, go_on = rc.hexes(ctx, ground, m, h, b)
-            got |= ends
-            if mode != "ma":  # 9.6A: a second allotment equal to the first, 9.2C: not after spending all
-                for x in go_on:
-                    got |= rc.hexes(ctx, ground, m, x, b, at_start=False)[0]
-        if mode == "ma+fm+react":  # 0.7.3.4A, 9.7: the reaction move in the Soviet phase, half the MA
-            rb = rc.budget(ctx, unit["id"], "reaction")
-            for h in list(got):
-                got |= rc.hexes(ctx, ground, m, h, rb)[0]
-        new, have, last_budget = frozenset(got) - have, frozenset(got), b
-        out.append(have)
+        state = turn_step(rc, unit, state, ground, mode)
+        out.append(state[0])
     return out
+
+
+def turn_step(rc: Reacher, unit: dict[str, Any], state: Any, ground: str, mode: str) -> Any:
+    """One turn of movement on ``ground`` from ``state`` = (hexes the unit can stand in, those new last
+    turn, last turn's MA) or None at the start; returns the next state."""
+    have, new, last_budget = state or (frozenset({unit["hex"]}), frozenset({unit["hex"]}), None)
+    ctx = rc.ctx(ground)
+    classes = frozenset({move_class(ctx, unit)})
+    m = Mover((unit["id"],), unit["side"], unit["hex"], classes, zoc_treatment(ctx, classes), 0)
+    b = rc.budget(ctx, unit["id"], "stack")
+    starts = new if last_budget is not None and b <= last_budget else have
+    got: set[str] = set(have)
+    march: set[str] = set()
+    for h in starts:
+        ends, go_on = rc.hexes(ctx, ground, m, h, b)
+        got |= ends
+        march |= go_on
+    if mode != "ma":  # 9.6A: a second allotment equal to the first, 9.2C: not after spending all
+        for x in march:
+            got |= rc.hexes(ctx, ground, m, x, b, at_start=False)[0]
+    if mode == "ma+fm+react":  # 0.7.3.4A, 9.7: the reaction move in the Soviet phase, half the MA
+        rb = rc.budget(ctx, unit["id"], "reaction")
+        for h in list(got):
+            got |= rc.hexes(ctx, ground, m, h, rb)[0]
+    return frozenset(got), frozenset(got) - have, b
 
 
 def first_turn(per_turn: list[frozenset[str]], hex_: str) -> int:
