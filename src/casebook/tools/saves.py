@@ -20,6 +20,7 @@ resumes on that folder, not silently on the installed game (:func:`save_pack`, u
 
 from __future__ import annotations
 
+import errno
 import re
 
 from pathlib import Path
@@ -63,6 +64,8 @@ def write_save(state: Any, path: Path) -> Path:
         slots[PACK_SLOT] = pack
         data["plugin_state"] = slots
         tmp_save.write_text(dump_save(data), encoding="utf-8")
+        if path.is_dir():
+            raise IsADirectoryError(errno.EISDIR, "it is a folder", str(path))
         tmp_trace.replace(trace_path)
         tmp_save.replace(path)
     finally:
