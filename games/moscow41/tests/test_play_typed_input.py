@@ -54,8 +54,8 @@ def test_0_7_3_1_an_unknown_action_kind_says_did_you_mean_and_the_kinds_offered_
 
 
 def test_a_known_kind_of_another_step_keeps_the_rules_refusal_with_its_case(blitz):
-    from casebook.tools.typed import typed_problem
     from casebook.core.actions import parse_action
+    from casebook.tools.typed import typed_problem
 
     state = blitz.new_initial_state(1)
     assert typed_problem(state, parse_action("build-fort hex=1010", side="german")) is None
@@ -132,3 +132,21 @@ def test_serve_refuses_the_same_inputs_and_changes_nothing(movement, tmp_path):
     off = client.post("/api/choose", json={"stack": move.get("stack"), "hex": "9999"}).json()
     assert off["actions"] == [] and off["reason"] == "path=9999: hex 9999 is not on the map (hexes 0108..4053)"
     assert session.state.to_dict() == before and len(session.state.trace) == events
+
+
+@pytest.mark.case("10.3A")
+def test_10_3A_an_attacker_named_twice_keeps_the_rules_refusal_with_its_case(movement):
+    from casebook.core.actions import parse_action
+    from casebook.tools.bots import make_bot
+    from casebook.tools.typed import typed_problem
+
+    state = movement.clone()
+    bots = {side: make_bot("greedy", side, 1) for side in state.data.sides}
+    while not any(a.kind == "attack" for a in state.legal_actions()):
+        state.apply(bots[state.current_player()].choose(state))
+    attack = next(a for a in state.legal_actions() if a.kind == "attack")
+    unit = attack.values_of("with")[0]
+    typed = parse_action(f"attack hex={attack.get('hex')} with={unit},{unit} support=0", side=attack.side)
+    assert typed_problem(state, typed) is None  # the rules say it, with their case
+    assert state.why_not(typed) == (("10.3A",), f"{unit} named more than once: the attacker announces each "
+                                                f"attacking unit once")

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import errno
 import re
-
 from pathlib import Path
 from typing import Any
 

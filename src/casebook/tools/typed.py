@@ -145,5 +145,14 @@ def _text(action: Action, name: str) -> str:
 
 def typed_problem(state: Any, action: Action) -> str | None:
     """What is wrong with the typed ``action`` as input (an unknown kind, a hex off the map, an
-    unknown or repeated unit), or None: the rules judge it then."""
-    return unknown_kind(state, action) or bad_hexes(state, action) or bad_units(state, action)
+    unknown or repeated unit), or None: the rules judge it then. An action the rules hold legal
+    is never refused for a hex or a unit they know (a remnant's id, say) — but a unit named twice
+    is (they would count it twice), unless the rules' own refusal already says so with its
+    cases (10.3A: an attacker named twice)."""
+    problem = unknown_kind(state, action) or bad_hexes(state, action) or bad_units(state, action)
+    if problem is None or problem.startswith("unknown action"):
+        return problem
+    reason = state.why_not(action)[1]
+    if "twice" in problem:
+        return None if re.search(r"twice|more than once", reason) else problem
+    return None if reason == "legal" else problem
