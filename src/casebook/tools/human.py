@@ -11,9 +11,14 @@ path=2033``; the side may be left out), or a command:
 - ``why ACTION`` — the cases that forbid ACTION now (or "legal");
 - ``ask QUESTION ARGS… [--with U,U] [--as MODE] [--roll N] …`` — as ``casebook ask``;
 - ``map [FILE]`` — write the SVG map of the position (default ``map.svg``);
-- ``save FILE`` — write the position to FILE (and its trace to FILE.trace.jsonl);
+- ``save FILE`` — write the position to FILE (and its trace to FILE.trace.jsonl; a path that
+  cannot be written is named and nothing is written);
 - ``undo`` — take back your last decision (the game is replayed up to it);
 - ``help``, ``quit``.
+
+A typed action is checked as input first (:func:`typed_action`, :mod:`casebook.tools.typed`):
+an unknown kind, a hex off the map, a unit unknown or named twice, an empty argument is refused
+naming what is wrong, and nothing is applied.
 """
 
 from __future__ import annotations
