@@ -174,6 +174,19 @@ def _walk(data: Any, loc: Iterable[Any]) -> tuple[tuple, bool]:
     return tuple(path), False
 
 
+def _missing_item(model: type[BaseModel], loc: tuple, value: list | tuple) -> str:
+    """``[rebuild] has 1 item, 2 expected (item 2 is missing)``: a fixed-length list written short
+    (its expected length from the field's tuple type, when the model says it)."""
+    parent = _unwrap(_model_at(model, loc[:-2]) or model)
+    field = _field_type(parent, loc[-2]) if isinstance(parent, type) and issubclass(parent, BaseModel) else None
+    items = typing.get_args(_unwrap(field)) if field is not None else ()
+    size = len(items) if typing.get_origin(_unwrap(field)) is tuple and Ellipsis not in items else None
+    shown = "[" + ", ".join(str(v) for v in value) + "]"
+    expected = f", {size} expected" if size else ""
+    return (f"{shown} has {len(value)} item{'s' if len(value) != 1 else ''}{expected} "
+            f"(item {loc[-1] + 1} is missing)")
+
+
 def _message(err: Any, model: type[BaseModel], loc: tuple) -> str:
     kind = err["type"]
     value = err.get("input")
@@ -187,6 +200,8 @@ def _message(err: Any, model: type[BaseModel], loc: tuple) -> str:
                 f"unknown key {loc[-1]!r}, or a unit flag: expected true or false, got {describe(value)}"
     if kind in _EXPECTED:
         return f"expected {_EXPECTED[kind]}, got {describe(value)}"
+    if kind == "missing" and isinstance(loc[-1], int) and isinstance(value, (list, tuple)):
+        return _missing_item(model, loc, value)  # a pair such as [event kind, source] cut short
     if kind == "missing":
         return f"missing required key {loc[-1]!r}"
     if kind == "extra_forbidden":

@@ -11,9 +11,14 @@ path=2033``; the side may be left out), or a command:
 - ``why ACTION`` — the cases that forbid ACTION now (or "legal");
 - ``ask QUESTION ARGS… [--with U,U] [--as MODE] [--roll N] …`` — as ``casebook ask``;
 - ``map [FILE]`` — write the SVG map of the position (default ``map.svg``);
-- ``save FILE`` — write the position to FILE (and its trace to FILE.trace.jsonl);
+- ``save FILE`` — write the position to FILE (and its trace to FILE.trace.jsonl; a path that
+  cannot be written is named and nothing is written);
 - ``undo`` — take back your last decision (the game is replayed up to it);
 - ``help``, ``quit``.
+
+A typed action is checked as input first (:func:`typed_action`, :mod:`casebook.tools.typed`):
+an unknown kind, a hex off the map, a unit unknown or named twice, an empty argument is refused
+naming what is wrong, and nothing is applied.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from typing import Any
 from casebook.core.actions import Action, format_action, parse_action
 from casebook.core.errors import CasebookError
 
-__all__ = ["HumanPlayer", "UNDO", "complete_action", "header_weather", "header_tracks", "help_text",
+__all__ = ["HumanPlayer", "UNDO", "complete_action", "typed_action", "header_weather", "header_tracks", "help_text",
            "parse_ask_words", "position_header", "tracks_text", "weather_text", "TRACKS"]
 
 #: Header labels of some tracks (others show under their name); every non-empty track is shown.
@@ -85,6 +90,19 @@ def complete_action(state: Any, action: Action) -> Action:
     found = [a for a in legal if a.kind == action.kind and a.side == action.side
              and len(a.args) > len(given) and all(dict(a.args).get(k, object()) == v for k, v in given.items())]
     return found[0] if len(found) == 1 else action
+
+
+def typed_action(state: Any, text: str, side: str) -> tuple[Action, str | None]:
+    """The action typed as ``text`` (completed by :func:`complete_action`) and what is wrong with
+    it as input — an empty argument, an unknown kind, a hex off the map, an unknown or repeated
+    unit (:mod:`casebook.tools.typed`) — or None. ValueError on text that is no action."""
+    from casebook.tools.typed import empty_argument, typed_problem
+
+    empty = empty_argument(text)
+    if empty is not None:
+        raise ValueError(empty)
+    action = complete_action(state, parse_action(text, side=side))
+    return action, typed_problem(state, action)
 
 
 def help_text(state: Any, side: str) -> str:
@@ -236,9 +254,15 @@ class HumanPlayer:
                     from casebook.tools.cmd_ask import why_not_lines
 
                     try:
-                        asked: Action | str = complete_action(state, parse_action(rest, side=self.side))
+                        asked: Action | str
+                        asked, problem = typed_action(state, rest, self.side)
                     except ValueError:
-                        asked = rest  # malformed: why_not says what is wrong with it
+                        from casebook.tools.typed import empty_argument
+
+                        asked, problem = rest, empty_argument(rest)  # else why_not says what is wrong
+                    if problem is not None:
+                        self.echo(problem)
+                        continue
                     cases, reason, lines = why_not_lines(state, asked)
                     self.echo(f"{reason}" + (f" (cases {', '.join(cases)})" if cases else ""))
                     for text in line_words(lines, "  "):  # the rule-script lines that refused it
@@ -261,10 +285,13 @@ class HumanPlayer:
                         continue
                     return actions[n - 1]
                 else:
-                    return complete_action(state, parse_action(line, side=self.side))
+                    action, problem = typed_action(state, line, self.side)
+                    if problem is None:
+                        return action
+                    self.echo(f"refused: {problem}")  # the input itself is wrong: nothing is applied
             except (CasebookError, ValueError, KeyError) as exc:
                 self.echo(f"error: {exc}")
-            except OSError as exc:  # a bad path for map or save: say so, play on
+            except OSError as exc:  # a bad path for map: say so, play on
                 self.echo(f"error: cannot write {exc.filename or ''}: {exc.strerror or exc}")
 
     def _ask(self, state: Any, words: list[str]) -> None:
@@ -281,5 +308,9 @@ class HumanPlayer:
         if not target:
             raise ValueError("usage: save FILE")
         path = Path(target)
-        write_save(state, path)  # and FILE.trace.jsonl, linked by its digest
+        try:
+            write_save(state, path)  # and FILE.trace.jsonl, linked by its digest
+        except OSError as exc:  # the save's own path, whichever of its two files failed; play on
+            self.echo(f"error: cannot save to {path}: {exc.strerror or exc} — nothing was written; the game goes on")
+            return
         self.echo(f"saved {path} (continue with: casebook play --load {path} --player {self.side}=human)")

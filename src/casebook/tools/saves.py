@@ -20,6 +20,8 @@ resumes on that folder, not silently on the installed game (:func:`save_pack`, u
 
 from __future__ import annotations
 
+import errno
+import re
 from pathlib import Path
 from typing import Any
 
@@ -51,13 +53,26 @@ def write_save(state: Any, path: Path) -> Path:
     from casebook.content.savecheck import TRACE_SLOT, trace_digest
 
     trace_path = trace_path_of(path)
-    state.trace.write(trace_path)
+    tmp_trace, tmp_save = (p.with_name(p.name + ".part") for p in (trace_path, path))
     data = state.to_dict()
     slots = dict(data.get("plugin_state") or {})
-    slots[TRACE_SLOT] = {"sha256": trace_digest(trace_path.read_bytes())}
-    slots[PACK_SLOT] = pack_identity(state.game.engine.pack)
-    data["plugin_state"] = slots
-    path.write_text(dump_save(data), encoding="utf-8")
+    pack = pack_identity(state.game.engine.pack)  # before anything is written (into the pack's folder, maybe)
+    try:  # both files written aside, then put in place: a path that cannot be written leaves nothing
+        state.trace.write(tmp_trace)
+        slots[TRACE_SLOT] = {"sha256": trace_digest(tmp_trace.read_bytes())}
+        slots[PACK_SLOT] = pack
+        data["plugin_state"] = slots
+        tmp_save.write_text(dump_save(data), encoding="utf-8")
+        if path.is_dir():
+            raise IsADirectoryError(errno.EISDIR, "it is a folder", str(path))
+        tmp_trace.replace(trace_path)
+        tmp_save.replace(path)
+    finally:
+        for tmp in (tmp_trace, tmp_save):
+            try:
+                tmp.unlink(missing_ok=True)
+            except OSError:
+                pass  # its folder is not one (the error being raised says so)
     return trace_path
 
 
@@ -107,7 +122,9 @@ def resume_trace(save: str | Path, position: dict[str, Any]) -> tuple[Any, dict[
 def pack_identity(pack: Any) -> dict[str, str]:
     """``{"id", "folder", "sha256"}`` of a loaded pack: its game id, its folder (absolute) and a
     SHA-256 over the relative path and bytes of every file of the folder and its rules folder
-    (golden traces and bytecode left out: they are not content)."""
+    (golden traces and bytecode left out: they are not content; nor is what a play writes there,
+    :func:`_played_file` — a save, a trace, a map — so saving into a copied pack's folder, or
+    playing with it as the working folder, leaves its hash as it was)."""
     import hashlib
 
     from casebook.content.packcache import _tree_files
@@ -119,8 +136,19 @@ def pack_identity(pack: Any) -> dict[str, str]:
             rel = f.relative_to(root)
             if rel.parts and rel.parts[0] in _NOT_CONTENT:
                 continue
-            h.update(str(rel).encode() + b"\0" + f.read_bytes() + b"\0")
+            data = f.read_bytes()
+            if not _played_file(f, data):
+                h.update(str(rel).encode() + b"\0" + data + b"\0")
     return {"id": str(pack.id), "folder": str(folder), "sha256": h.hexdigest()}
+
+
+def _played_file(path: Path, data: bytes) -> bool:
+    """Whether a file in a pack's folder is one a play writes, not content: a trace (``*.jsonl``),
+    a map (``*.svg``), a save being written (``*.part``), or a save (a YAML position with its
+    ``trace_seq``, which no content file has)."""
+    if path.suffix in (".jsonl", ".svg", ".part"):
+        return True
+    return path.suffix in (".yaml", ".yml") and re.search(rb"(?m)^trace_seq:", data) is not None
 
 
 def save_pack(raw: Any, save: str | Path, named: str | Path | None = None) -> tuple[str | Path, str | None]:

@@ -22,6 +22,7 @@ from casebook.core.actions import Action, parse_action
 from casebook.core.errors import CasebookError, IllegalActionError
 from casebook.tools.bots import BOT_KINDS
 from casebook.tools.cmd_ask import why_not_lines
+from casebook.tools.typed import bad_hexes, bad_units, empty_argument, typed_problem
 
 __all__ = ["ServeError", "Session", "confine", "parse_player_kind", "PLAYER_KINDS"]
 
@@ -37,7 +38,9 @@ class ServeError(Exception):
     MAX_MESSAGE = 500
 
     def __init__(self, message: str, cases: Sequence[str] = (), status: int = 400,
-                 lines: Sequence[Mapping[str, Any]] = ()) -> None:
+                 lines: Sequence[Mapping[str, Any]] = (), errors: Sequence[str] = ()) -> None:
+        #: every line of a many-line error (``message`` is its first): the page may shorten them
+        self.errors = [str(e)[:self.MAX_MESSAGE] for e in errors] if len(errors) > 1 else []
         if len(message) > self.MAX_MESSAGE:
             message = message[:self.MAX_MESSAGE] + f"… ({len(message)} characters)"
         super().__init__(message)
@@ -51,6 +54,8 @@ class ServeError(Exception):
         """``{"error": message, "cases": [...], "lines": [...]}``, the JSON body of the refusal
         (``lines``: the rule-script lines that refused it, as ``why`` gives them; only when some did)."""
         out: dict[str, Any] = {"error": self.message, "cases": list(self.cases)}
+        if self.errors:
+            out["errors"] = self.errors
         if self.lines:
             out["lines"] = self.lines
         return out
@@ -130,7 +135,7 @@ class Session:
             try:
                 return answer_ctx(self.state.ctx(), question, [str(a) for a in args], dict(options))
             except (CasebookError, ValueError, KeyError) as exc:
-                raise ServeError(f"{question}: {_one_line(exc)}") from None
+                raise ServeError(f"{question}: {_one_line(exc)}", errors=_all_lines(exc)) from None
 
     def reach(self, stack: str, mode: str | None = None) -> dict[str, Any]:
         """``ask reach STACK [--as MODE]`` plus ``legal``: the hexes a legal action of this stack
@@ -144,7 +149,8 @@ class Session:
         """``{"legal", "cases", "reason"}`` for the action ``text`` now (the ``why`` of ``play``)."""
         with self.lock:
             action = self._parse(text)
-            cases, reason, lines = why_not_lines(self.state, action)
+            problem = typed_problem(self.state, action)  # the input itself is wrong (tools/typed.py)
+            cases, reason, lines = ((), problem, []) if problem else why_not_lines(self.state, action)
             return {"action": str(action), "legal": reason == "legal", "cases": list(cases), "reason": reason,
                     "lines": lines}
 
@@ -155,6 +161,9 @@ class Session:
         try:
             from casebook.tools.human import complete_action
 
+            empty = empty_argument(text)
+            if empty is not None:
+                raise ValueError(empty)
             return complete_action(self.state, parse_action(text.strip(), side=self.decider()))
         except ValueError as exc:
             message = _one_line(exc)
@@ -216,9 +225,11 @@ class Session:
             return self._refusal(Action.make("attack", side, hex=hex_, **{"with": sorted(want)}))
 
     def _refusal(self, probe: Action) -> dict[str, Any]:
-        """No legal action matched: the rules' refusal of ``probe``, the plain action the page meant."""
+        """No legal action matched: the rules' refusal of ``probe``, the plain action the page meant
+        (a hex off the map or a unit the game lacks is said as such: tools/typed.py)."""
         try:
-            cases, reason, lines = why_not_lines(self.state, probe)
+            problem = bad_hexes(self.state, probe) or bad_units(self.state, probe)
+            cases, reason, lines = ((), problem, []) if problem else why_not_lines(self.state, probe)
         except (CasebookError, ValueError, KeyError) as exc:
             raise ServeError(f"{probe}: {_one_line(exc)}") from None
         return {"actions": [], "cases": list(cases), "reason": reason, "tried": str(probe), "lines": lines}
@@ -240,6 +251,9 @@ class Session:
             action = self._parse(text)
             if action.side != side:
                 raise ServeError(f"{action.side} does not decide now: {side} does", status=409)
+            problem = typed_problem(self.state, action)
+            if problem:
+                raise ServeError(f"illegal {action}: {problem}", status=409)
             try:
                 result = self.state.apply(action)
             except IllegalActionError as exc:
@@ -362,12 +376,16 @@ def _initial_of(state: Any, humans: frozenset[str] = frozenset()) -> Any:
     return initial_state(state.game, trace[0], humans=humans)
 
 
+def _all_lines(exc: BaseException) -> list[str]:
+    """Every line of an error's text (a many-line one goes whole into the JSON's ``errors``)."""
+    return [ln.strip() for ln in str(exc.args[0] if len(exc.args) == 1 else exc).splitlines() if ln.strip()]
+
+
 def _one_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    lines = [ln for ln in text.splitlines() if ln.strip()]
+    lines = _all_lines(exc)
     if not lines:
         return type(exc).__name__
-    return lines[0] if len(lines) == 1 else f"{lines[0]} (+{len(lines) - 1} more lines)"
+    return lines[0] if len(lines) == 1 else f"{lines[0]} (+{len(lines) - 1} more lines, in errors)"
 
 
 def _plain(value: Any) -> Any:
