@@ -4,7 +4,7 @@ play or ``ask`` changes — so the line is what the plugin reads, not a dead cop
 number. The engine shares the installed pack, board and plugins; only the scripts are the copy's.
 The fortification cases are in test_moved_rules_fortification.py, the reinforcement and
 replacement cases in test_moved_rules_reinforcement.py (both use :func:`edited` and the
-:func:`_fort_ctx` position of this file)."""
+:func:`_fort_ctx` and :func:`_entry_ctx` positions of this file)."""
 
 from __future__ import annotations
 
@@ -105,7 +105,7 @@ def test_0_7_2_1B_the_collection_rolls_the_scripts_dice(m41, tmp_path):
                        "otherwise 2d6  by 0.7.2.1B, 1.0C")) == [2]
 
 
-# ---- the position of the fortification, stacking and partisan tests (test_moved_rules_fortification.py) ----
+# ---- the position of this file's tests and of test_moved_rules_fortification.py -----------------------
 
 FORT_MAP = """
 map:
@@ -286,3 +286,30 @@ def test_17_3C_what_counts_as_a_loss_is_the_scripts_count_as_loss(m41, tmp_path)
     house = edited(m41, tmp_path, "victory.rules", 'when removal_reason is not "eliminated" or back_in_play',
                    "when back_in_play")
     assert losses(make_ctx(house, pos(body, control="{}")))["army_hqs"] == ["s-22a", "s-29a"]
+
+
+# ---- the position of test_moved_rules_reinforcement.py's entry and withdrawal tests (12.1B-12.4C) ------
+
+def _entry_ctx(engine: Engine, extra: str, turn: int = 10, phasing: str = "soviet"):
+    from tests.conftest import make_ctx
+
+    return make_ctx(engine, f"""
+kind: position
+format: 1
+game: moscow41
+map:
+  layout: flat-top-even-q
+  size: {{columns: 8, rows: 8}}
+  terrain: {{default: clear}}
+  towns: {{"0505": {{name: Railgrad, kind: city, ip: 2}}, "0603": {{name: Depot, kind: town, ip: 1}}}}
+  railheads: ["0505", "0603"]
+  entry_areas: {{A: ["0401", "0501"], B: ["0101", "0102"]}}
+turn: {turn}
+phase: first_initiative
+step: replacement_reinforcement
+phasing: {phasing}
+first_player: {phasing}
+ip: {{german: 10, soviet: 10}}
+control: {{"0505": soviet, "0603": soviet}}
+{extra}
+""", trace=True)

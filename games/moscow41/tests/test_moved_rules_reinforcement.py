@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from casebook.script.engine import Engine
-from games.moscow41.tests.test_moved_rules_b import edited
+from games.moscow41.tests.test_moved_rules_b import _entry_ctx, edited
 
 # ---- replacements and rebuilding (12.2G, 12.3B, 12.4D) ------------------------------------------
 
@@ -52,31 +52,6 @@ def test_12_4D_an_asterisked_division_is_rebuilt_once_the_script_line_goes(m41, 
 
 
 # ---- reinforcement entry and withdrawal (12.1B, 12.1D, 12.4C) ------------------------------------
-
-def _entry_ctx(engine: Engine, extra: str, turn: int = 10, phasing: str = "soviet"):
-    from tests.conftest import make_ctx
-
-    return make_ctx(engine, f"""
-kind: position
-format: 1
-game: moscow41
-map:
-  layout: flat-top-even-q
-  size: {{columns: 8, rows: 8}}
-  terrain: {{default: clear}}
-  towns: {{"0505": {{name: Railgrad, kind: city, ip: 2}}, "0603": {{name: Depot, kind: town, ip: 1}}}}
-  railheads: ["0505", "0603"]
-  entry_areas: {{A: ["0401", "0501"], B: ["0101", "0102"]}}
-turn: {turn}
-phase: first_initiative
-step: replacement_reinforcement
-phasing: {phasing}
-first_player: {phasing}
-ip: {{german: 10, soviet: 10}}
-control: {{"0505": soviet, "0603": soviet}}
-{extra}
-""", trace=True)
-
 
 @pytest.mark.case("12.1B")
 def test_12_1B_a_blocked_reinforcement_waits_the_scripts_turns(m41, tmp_path):
