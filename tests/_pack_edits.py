@@ -1,14 +1,17 @@
-"""Helpers of the lint tests that edit a copy of a shipped pack (tests/test_lint_*.py): copy a
-game's folder (and edit it: :func:`copy_edited`), replace one text in a file, find a line, lint
+"""Helpers of the tests that edit a copy of a shipped pack (tests/test_lint_*.py, the moved-rules
+tests of games/moscow41/tests): copy a game's folder (and edit it: :func:`copy_edited`; and load
+it: :func:`engine_edited`, :func:`rules_edited`), replace one text in a file, find a line, lint
 and expect errors."""
 
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 from click.testing import CliRunner
 
+from casebook.script.engine import Engine, load_engine
 from casebook.tools.cli import cli
 
 GAMES = Path(__file__).resolve().parent.parent / "games"
@@ -36,6 +39,23 @@ def copy_edited(root: Path, file: str | None = None, *edits: tuple[str, str], ga
     return pack
 
 
+def engine_edited(root: Path, file: str, *edits: tuple[str, str], game: str = "moscow41") -> Engine:
+    """Copy ``game``'s pack, edit its ``file`` (a config or rules file: :func:`copy_edited`), load it."""
+    return load_engine(copy_edited(root, file, *edits, game=game))
+
+
+def rules_edited(engine: Engine, root: Path, file: str, *edits: tuple[str, str], **extra: Any) -> Engine:
+    """``engine`` (a shipped game's) with the rule scripts of a copy of its pack whose
+    ``rules/<file>`` has ``edits`` made (:func:`copy_edited`): its pack, board and sequence are
+    ``engine``'s; ``extra``: plugins registered after the manifest's (test fakes)."""
+    from casebook.content.plugins import make_plugin_manager
+    from casebook.script import compile_pack, find_rule_pack
+
+    rules = compile_pack(find_rule_pack(copy_edited(root, f"rules/{file}", *edits, game=engine.pack.id)))
+    pm = make_plugin_manager(engine.pack.manifest.get("plugins") or [], extra=extra) if extra else engine.pm
+    return Engine(engine.pack, engine.board, rules, pm, engine.sequence)
+
+
 def edit(path: Path, old: str, new: str) -> None:
     """Replace the first ``old`` in ``path`` by ``new`` (``old`` must be there)."""
     text = path.read_text(encoding="utf-8")
@@ -53,3 +73,18 @@ def lint_errors(pack: Path) -> str:
     out = CliRunner().invoke(cli, ["lint", str(pack)])
     assert out.exit_code == 1, out.output
     return out.output
+
+
+def located_and_refused(pack: Path, expected: list[str], refusal: str) -> None:
+    """``casebook lint PACK`` reports exactly the errors ``expected`` (each a whole output line,
+    at least two), and ``Engine.load`` refuses the pack with an error matching ``refusal``."""
+    import pytest
+
+    from casebook.core.errors import ContentError
+
+    out = lint_errors(pack).splitlines()
+    for line in expected:
+        assert line in out, (line, out)
+    assert out[-1].endswith(f": {len(expected)} errors"), out[-1]
+    with pytest.raises(ContentError, match=refusal):
+        Engine.load(pack)

@@ -11,13 +11,10 @@ import re
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from casebook.areas import _game_cases
-from casebook.core.errors import ContentError
-from casebook.script.engine import Engine
-from casebook.tools.cli import cli
-from tests._pack_edits import copy_edited
+from tests._pack_edits import copy_edited, lint_errors, located_and_refused
+from tests._pack_edits import line_of as line_in
 
 ROOT = Path(__file__).resolve().parents[1]
 AREAS = ROOT / "src" / "casebook" / "areas"
@@ -28,32 +25,26 @@ def copied(tmp_path: Path, *edits: tuple[str, str]) -> Path:
 
 
 def lint(pack: Path) -> list[str]:
-    result = CliRunner().invoke(cli, ["lint", str(pack)])
-    assert result.exit_code == 1, result.output
-    return result.output.splitlines()
+    return lint_errors(pack).splitlines()
 
 
 def line_of(pack: Path, text: str) -> int:
-    return next(i for i, ln in enumerate((pack / "game.yaml").read_text(encoding="utf-8").splitlines(), 1)
-                if text in ln)
+    return line_in(pack / "game.yaml", text)
 
 
 @pytest.mark.case("10.3A")
 def test_10_3A_a_misspelt_step_an_unknown_case_and_function_are_located(tmp_path):
     pack = copied(tmp_path, ('    no_target: ["10.3A"]', '    no_targt: ["10.3Q"]'),
                   ("    support_options: [", "    suport_options: ["))
-    out = lint(pack)
     where = str(pack / "game.yaml")
     step, fn = line_of(pack, "no_targt:"), line_of(pack, "suport_options:")
-    assert f"{where}:{step}:5: area_cases.combat.no_targt: area 'combat' asks for no such step 'no_targt' " \
-           "(did you mean 'no_target'?)" in out
-    assert f"{where}:{step}:16: area_cases.combat.no_targt.0: case '10.3Q' is not in the pack's case index " \
-           "(did you mean '10.3'?)" in out
-    assert f"{where}:{fn}:5: area_procedures.combat.suport_options: area 'combat' has no such function " \
-           "'suport_options' (did you mean 'support_options'?)" in out
-    assert out[-1].endswith(": 3 errors")
-    with pytest.raises(ContentError, match="asks for no such step 'no_targt'"):
-        Engine.load(pack)
+    located_and_refused(pack, [
+        f"{where}:{step}:5: area_cases.combat.no_targt: area 'combat' asks for no such step 'no_targt' "
+        "(did you mean 'no_target'?)",
+        f"{where}:{step}:16: area_cases.combat.no_targt.0: case '10.3Q' is not in the pack's case index "
+        "(did you mean '10.3'?)",
+        f"{where}:{fn}:5: area_procedures.combat.suport_options: area 'combat' has no such function "
+        "'suport_options' (did you mean 'support_options'?)"], "asks for no such step 'no_targt'")
 
 
 def test_an_area_the_plugins_do_not_load_is_located(tmp_path):

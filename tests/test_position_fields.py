@@ -3,28 +3,13 @@ line naming the file, the field and what to add, exit 1 — in `ask`, `play --lo
 
 from __future__ import annotations
 
-import contextlib
-import io
 from pathlib import Path
 
 import pytest
 
-from casebook.tools.cli import main
+from tests.security._secutil import run
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def run(*args: object) -> tuple[int, str]:
-    """``casebook ARGS`` in-process: (exit code, stdout + stderr); a traceback escapes."""
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-        try:
-            main([str(a) for a in args])
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-        else:  # pragma: no cover - main always exits
-            code = 0
-    return code, out.getvalue()
 
 
 def _without(tmp_path: Path, source: str, *keys: str) -> Path:

@@ -9,7 +9,7 @@ import io
 from casebook.tools.cli import main
 
 
-def run(*args: str) -> tuple[int, str]:
+def run(*args: object) -> tuple[int, str]:
     """``casebook ARGS`` in-process: (exit code, stdout + stderr). Any exception other than the
     command's own exit escapes, so a traceback fails the test."""
     out = io.StringIO()

@@ -5,9 +5,8 @@ changes the answer; no Python is touched."""
 
 from __future__ import annotations
 
-import shutil
-
-from games.moscow41.tests.test_moved_rules_b import ROOT, edited
+from games.moscow41.tests.test_moved_rules_b import edited
+from tests._pack_edits import engine_edited
 from tests.conftest import make_ctx
 
 UNITS = """kind: position
@@ -42,17 +41,9 @@ def test_10_3A_an_attack_on_an_empty_hex_cites_the_manifests_area_cases(m41, tmp
     the manifest's ``area_cases: combat: no_target`` gives (10.3A); a copy of the pack that gives
     another case cites that one."""
     from casebook.areas._combat_rules import attack_refusals
-    from casebook.script.engine import load_engine
-
     (refused,) = attack_refusals(make_ctx(m41, UNITS), "german", "0616", ["g-6id"], "attack")
     assert refused.cases == ("10.3A",) and refused.reason == "no enemy unit in hex 0616 to attack"
-    pack = tmp_path / "moscow41"
-    shutil.copytree(ROOT / "games" / "moscow41", pack, ignore=shutil.ignore_patterns("golden", "tests"))
-    manifest = pack / "game.yaml"
-    text = manifest.read_text(encoding="utf-8")
-    assert text.count('no_target: ["10.3A"]') == 1
-    manifest.write_text(text.replace('no_target: ["10.3A"]', 'no_target: ["10.1A"]'), encoding="utf-8")
-    other = load_engine(str(pack))
+    other = engine_edited(tmp_path, "game.yaml", ('no_target: ["10.3A"]', 'no_target: ["10.1A"]'))
     (refused,) = attack_refusals(make_ctx(other, UNITS),
                                  "german", "0616", ["g-6id"], "attack")
     assert refused.cases == ("10.1A",)

@@ -67,16 +67,18 @@ def test_5_4B_a_misspelt_permission_class_step_fact_or_marker_of_the_other_confi
     edit(cfg / "paratroops.yaml", "marker: scatter ", "marker: scater ")
     edit(cfg / "fieldworks.yaml", "form_steps: [command, movement]", "form_steps: [command, movment]")
     out = lint_errors(pack)
-    assert (f"{_at(cfg / 'supply.yaml', 'hq_class:')}: hq_class: the pack has no unit class "
-            "(vocabulary unit_classes:) 'hqq' (did you mean 'hq'?)") in out
-    assert (f"{_at(cfg / 'supply.yaml', 'through_ezoc:')}: through_ezoc: the pack has no rule-script permission "
-            "'trace_supply_thru_ezoc' (did you mean 'trace_supply_through_ezoc'?)") in out
-    assert (f"{_at(cfg / 'unit_points.yaml', 'step: recovry')}: step: the pack has no sequence step 'recovry' "
-            "(did you mean 'recovery'?)") in out
-    assert (f"{_at(cfg / 'unit_points.yaml', 'count_fact:')}: count_fact: the pack has no rule-script fact "
-            "(rules/facts.yaml) 'remnant_disbanded' (did you mean 'remnants_disbanded'?)") in out
-    assert (f"{_at(cfg / 'paratroops.yaml', 'marker: scater')}: marker: the pack has no marker kind "
-            "(vocabulary markers:) 'scater' (did you mean 'scatter'?)") in out
-    assert (f"{_at(cfg / 'fieldworks.yaml', 'movment')}: form_steps.1: the pack has no sequence step 'movment' "
-            "(did you mean 'movement'?)") in out
+    for file, text, message in (
+            ("supply.yaml", "hq_class:", "hq_class: the pack has no unit class (vocabulary unit_classes:) 'hqq' "
+                                         "(did you mean 'hq'?)"),
+            ("supply.yaml", "through_ezoc:", "through_ezoc: the pack has no rule-script permission "
+                                             "'trace_supply_thru_ezoc' (did you mean 'trace_supply_through_ezoc'?)"),
+            ("unit_points.yaml", "step: recovry", "step: the pack has no sequence step 'recovry' "
+                                                  "(did you mean 'recovery'?)"),
+            ("unit_points.yaml", "count_fact:", "count_fact: the pack has no rule-script fact (rules/facts.yaml) "
+                                                "'remnant_disbanded' (did you mean 'remnants_disbanded'?)"),
+            ("paratroops.yaml", "marker: scater", "marker: the pack has no marker kind (vocabulary markers:) 'scater' "
+                                                  "(did you mean 'scatter'?)"),
+            ("fieldworks.yaml", "movment", "form_steps.1: the pack has no sequence step 'movment' "
+                                           "(did you mean 'movement'?)")):
+        assert f"{_at(cfg / file, text)}: {message}" in out, (file, text)
     assert out.splitlines()[-1].endswith(": 6 errors")

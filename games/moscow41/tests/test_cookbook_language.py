@@ -5,13 +5,13 @@ the test checks the changed answer and the line it cites."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
 from casebook.script.engine import Engine, load_engine
 from games.moscow41.tests.test_cookbook import DOC, ROOT, cooked
+from tests._pack_edits import copy_edited
 from tests.conftest import make_ctx
 
 POSITION = """
@@ -116,10 +116,7 @@ def test_recipe_21_soviet_support_at_two_ips_a_drm(tmp_path):
     old = '{action: "combat_support", side: "soviet", ip: 3,'
     new = '{action: "combat_support", side: "soviet", ip: 2,'
     assert new in DOC
-    shutil.copytree(ROOT / "games" / "moscow41", tmp_path / "moscow41", ignore=shutil.ignore_patterns("golden"))
-    chart = tmp_path / "moscow41" / "tables" / "ip_costs.yaml"
-    chart.write_text(chart.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
-    engine = Engine.load(tmp_path / "moscow41")
+    engine = Engine.load(copy_edited(tmp_path, "tables/ip_costs.yaml", (old, new)))
     e = engine.rules.explain("ip_cost", {"ip_use": "combat_support", "side": "soviet", "support_drm": 3},
                              engine.script_tables)
     assert e.value == 6                                                   # 3 DRMs at 2 IPs (9 in print)

@@ -4,15 +4,14 @@ read the line, so a modder changes the rule without Python."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
 from casebook.games.moscow41.plugins import movement as mv
-from casebook.script.engine import load_engine
 from games.moscow41.tests._movement_fixtures import FakeAreas, act, engine_with, position_text
 from games.moscow41.tests.test_movement import inf
+from tests._pack_edits import engine_edited
 from tests.conftest import make_ctx
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -21,14 +20,8 @@ PZ = '- {id: %s, side: german, class: armor, size: regiment, strength: 4, ma: 8,
 
 def edited(tmp_path: Path, file: str, old: str, new: str):
     """The Moscow '41 engine of a copy of the pack whose ``rules/<file>`` has ``old`` (found
-    exactly once) replaced by ``new``."""
-    pack = tmp_path / "moscow41"
-    shutil.copytree(ROOT / "games" / "moscow41", pack, ignore=shutil.ignore_patterns("golden"))
-    script = pack / "rules" / file
-    text = script.read_text(encoding="utf-8")
-    assert text.count(old) == 1, f"{file}: {old!r} not found once"
-    script.write_text(text.replace(old, new), encoding="utf-8")
-    return load_engine(pack)
+    exactly once) replaced by ``new`` (:func:`tests._pack_edits.engine_edited`)."""
+    return engine_edited(tmp_path, f"rules/{file}", (old, new))
 
 
 def movement_ctx(engine, units: str, **kw):

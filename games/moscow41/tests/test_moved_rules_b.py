@@ -1,19 +1,21 @@
 """Rules moved from Moscow '41 Python into rule scripts (issue #15, part B): for a sample of the
 moved cases, a copy of the pack's scripts with one line edited is compiled into an engine and
 play or ``ask`` changes — so the line is what the plugin reads, not a dead copy of a Python
-number. The engine shares the installed pack, board and plugins; only the scripts are the copy's."""
+number. The engine shares the installed pack, board and plugins; only the scripts are the copy's.
+The fortification cases are in test_moved_rules_fortification.py, the reinforcement and
+replacement cases in test_moved_rules_reinforcement.py (both use :func:`edited` and the
+:func:`_fort_ctx` and :func:`_entry_ctx` positions of this file)."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
 from casebook.core.state import GameState
 from casebook.core.trace import Trace
-from casebook.script import compile_pack, find_rule_pack
 from casebook.script.engine import Engine
+from tests._pack_edits import rules_edited
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -21,20 +23,8 @@ ROOT = Path(__file__).resolve().parents[3]
 def edited(m41, tmp_path: Path, file: str, old: str, new: str, **extra: object) -> Engine:
     """The Moscow '41 engine with ``games/moscow41/rules/<file>``'s line ``old`` (present once)
     replaced by ``new`` in a copy of the pack's scripts (``extra``: plugins registered last, the
-    fakes of ``games/moscow41/tests/_fakes.py``)."""
-    pack = tmp_path / "moscow41"
-    shutil.copytree(ROOT / "games" / "moscow41", pack, ignore=shutil.ignore_patterns("golden"))
-    script = pack / "rules" / file
-    text = script.read_text(encoding="utf-8")
-    assert text.count(old) == 1, f"{file}: {old!r} not found once"
-    script.write_text(text.replace(old, new), encoding="utf-8")
-    rules = compile_pack(find_rule_pack(pack))
-    pm = m41.pm
-    if extra:
-        from casebook.content.plugins import make_plugin_manager
-
-        pm = make_plugin_manager(m41.pack.manifest.get("plugins") or [], extra=extra)
-    return Engine(m41.pack, m41.board, rules, pm, m41.sequence)
+    fakes of ``games/moscow41/tests/_fakes.py``; :func:`tests._pack_edits.rules_edited`)."""
+    return rules_edited(m41, tmp_path, file, (old, new), **extra)
 
 
 def weather_ctx(engine: Engine, turn: int = 2, temperature: str = "cold", ground: str = "dry"):
@@ -67,47 +57,6 @@ def test_0_7_1_2B_the_matrix_is_cross_indexed_with_the_temperature_by_the_script
     cold = edited(m41, tmp_path, "weather.rules", "precipitation_box, temperature: temperature)",
                   'precipitation_box, temperature: "cold")')
     assert roll_ground(weather_ctx(cold, temperature="warm"), die=6)["table_ground"] == "snow"
-
-
-# ---- replacements and rebuilding (12.2G, 12.3B, 12.4D) ------------------------------------------
-
-def _ctx(engine: Engine, text: str):
-    from tests.conftest import make_ctx
-
-    return make_ctx(engine, "kind: position\nformat: 1\ngame: moscow41\nturn: 5\n"
-                            "weather: {temperature: warm, ground: dry}\n"
-                            "phase: first_initiative\nstep: replacement_reinforcement\nphasing: soviet\n" + text)
-
-
-@pytest.mark.case("12.2G")
-def test_12_2G_an_rp_keeps_the_fatigue_until_the_script_line_goes(m41, tmp_path):
-    from casebook.areas.replacements import apply_assign
-    from casebook.core.actions import Action
-    from casebook.games.moscow41.plugins.reinforcement import replacements
-
-    unit = ("units:\n  - {counter: s-133rd, hex: '0309', losses: 1, fatigued: true}\n"
-            "rp: {soviet: {infantry: 1, armor: 0}, german: {infantry: 0, armor: 0}}\n")
-    assign = Action.make("assign-rp", "soviet", unit="s-133rd", rp="infantry")
-    ctx = _ctx(m41, unit)
-    apply_assign(ctx, replacements(ctx), assign)
-    assert ctx.state.unit("s-133rd").get("fatigued") is True and not ctx.state.unit("s-133rd").get("losses")
-    house = edited(m41, tmp_path, "reinforcement.rules", "forbid replacement_removes_fatigue  by 12.2G", "")
-    ctx = _ctx(house, unit)
-    apply_assign(ctx, replacements(ctx), assign)
-    assert not ctx.state.unit("s-133rd").get("fatigued")
-
-
-@pytest.mark.case("12.4D")
-def test_12_4D_an_asterisked_division_is_rebuilt_once_the_script_line_goes(m41, tmp_path):
-    from casebook.areas.replacements import rebuildable
-    from casebook.games.moscow41.plugins.reinforcement import replacements
-
-    marked = {**m41.pack.counters["s-133rd"], "withdraw": 22}
-    ctx = _ctx(m41, "")
-    assert rebuildable(ctx, replacements(ctx), marked, "soviet") is False
-    house = edited(m41, tmp_path, "reinforcement.rules", "forbid rebuild_as  by 12.4D  when withdraw_marked", "")
-    ctx = _ctx(house, "")
-    assert rebuildable(ctx, replacements(ctx), marked, "soviet") is True
 
 
 # ---- initiative (0.7.2.1A, 0.7.2.1B, 1.2, 4.1A) --------------------------------------------------
@@ -156,7 +105,7 @@ def test_0_7_2_1B_the_collection_rolls_the_scripts_dice(m41, tmp_path):
                        "otherwise 2d6  by 0.7.2.1B, 1.0C")) == [2]
 
 
-# ---- fortification (14.1H, 14.1F, 14.2B, 14.3A, 14.4B) -------------------------------------------
+# ---- the position of this file's tests and of test_moved_rules_fortification.py -----------------------
 
 FORT_MAP = """
 map:
@@ -174,138 +123,6 @@ def _fort_ctx(engine: Engine, extra: str, turn: int = 5, phase: str = "first_pla
 
     return make_ctx(engine, f"kind: position\nformat: 1\ngame: moscow41\n{FORT_MAP}\nturn: {turn}\n"
                             f"phase: {phase}\nstep: {step}\nphasing: {phasing}\nfp: {fp}\n{extra}", trace=True)
-
-
-@pytest.mark.case("14.1H", "14.1F")
-def test_14_1H_the_fps_of_a_turn_and_what_is_saved_are_script_lines(m41, tmp_path):
-    from casebook.games.moscow41.plugins._fortification_build import collect_fps, expire_moscow_fps
-
-    def turn5(engine):
-        ctx = _fort_ctx(engine, "", phase="first_initiative", step="replacement_reinforcement",
-                        phasing="soviet", fp="{normal: 1, moscow: 1}")
-        got = collect_fps(ctx)
-        return got, expire_moscow_fps(ctx)
-
-    assert turn5(m41) == ({"normal": 4, "moscow": 2}, 2)   # 1 saved + 3; Moscow FPs not saved, then lost
-    more = edited(m41, tmp_path, "fortification.rules", "  3 by 14.1H  when fp_kind is normal",
-                  "  5 by 14.1H  when fp_kind is normal")
-    assert turn5(more)[0]["normal"] == 6
-    saved = edited(m41, tmp_path / "b", "fortification.rules",
-                   "forbid save_fp  by 14.1F, 14.1G  when fp_kind is moscow", "")
-    assert turn5(saved) == ({"normal": 4, "moscow": 3}, 0)
-
-
-def _asked_and_played(ctx, hex_: str, attackers: list[str]) -> tuple[dict, list[bool], bool]:
-    """What `ask fortification HEX --with ATTACKERS` answers (``across_fortification`` per
-    attacker), what the combat area gathers for the same attack (each attacker's
-    ``across_fortification``), and its ``defender_fortified``."""
-    from casebook.areas._combat_odds import gather
-    from casebook.games.moscow41.plugins.fortification import fortification_answer
-
-    asked = fortification_answer(ctx, hex_, attackers)["attack"]["across_fortification"]
-    facts = gather(ctx, attackers, hex_).drm_facts
-    return asked, [a["across_fortification"] for a in facts["attackers"]], facts["defender_fortified"]
-
-
-@pytest.mark.case("14.2B")
-def test_14_2B_one_line_decides_a_marker_for_the_ask_answer_and_for_combat(m41, tmp_path):
-    """14.2B is stated once: `permit marker_fortifies ... when marker_kind is fortification`. A
-    Fortification marker in 0505 (no printed work) protects it from 0504 and 0506 alike, in the
-    `ask fortification` answer and in combat; with the line deleted, in neither."""
-    units = ("units:\n  - {counter: g-6id, hex: '0504'}\n  - {counter: g-26id, hex: '0506'}\n"
-             "  - {counter: s-133rd, hex: '0505'}\nmarkers:\n  - {kind: fortification, hex: '0505'}")
-    both = ["g-6id", "g-26id"]
-    assert _asked_and_played(_fort_ctx(m41, units), "0505", both) == (
-        {"g-6id": True, "g-26id": True}, [True, True], True)
-    bare = edited(m41, tmp_path, "fortification.rules",
-                  "permit marker_fortifies  by 14.2B  when marker_kind is fortification", "")
-    assert _asked_and_played(_fort_ctx(bare, units), "0505", both) == (
-        {"g-6id": False, "g-26id": False}, [False, False], False)
-
-
-@pytest.mark.case("14.2A")
-def test_14_2A_one_line_decides_the_printed_facing_for_the_ask_answer_and_for_combat(m41, tmp_path):
-    """14.2A is stated once: `forbid printed_fortifies by 14.2A when not across_printed_hexside`.
-    The printed fortification of 0305 faces 0304 (FORT_MAP): it protects against g-6id attacking
-    from 0304, not g-26id from 0306, in the answer and in combat; with the line deleted (a
-    modder's all-round printed works) against both, in both."""
-    units = ("units:\n  - {counter: g-6id, hex: '0304'}\n  - {counter: g-26id, hex: '0306'}\n"
-             "  - {counter: s-133rd, hex: '0305'}")
-    both = ["g-6id", "g-26id"]
-    assert _asked_and_played(_fort_ctx(m41, units), "0305", both) == (
-        {"g-6id": True, "g-26id": False}, [True, False], True)
-    round_ = edited(m41, tmp_path, "fortification.rules",
-                    "forbid printed_fortifies  by 14.2A  when not across_printed_hexside", "")
-    assert _asked_and_played(_fort_ctx(round_, units), "0305", both) == (
-        {"g-6id": True, "g-26id": True}, [True, True], True)
-
-
-def _across(ctx, hex_: str, attackers: list[str]) -> list[bool]:
-    """``across_fortification`` of each attacker as the shared combat area gathers it."""
-    from casebook.areas._combat_odds import gather
-
-    return [a["across_fortification"] for a in gather(ctx, attackers, hex_).drm_facts["attackers"]]
-
-
-@pytest.mark.case("14.2B")
-def test_14_2B_the_combat_area_reads_a_marker_as_fortifying_by_the_marker_fortifies_line(m41, tmp_path):
-    """The combat area names no marker: a Fortification marker protects 0505 from 0504 and 0506
-    (14.2B) by the line `permit marker_fortifies ... when marker_kind is fortification`; without
-    it, neither attacker attacks across a fortification."""
-    units = ("units:\n  - {counter: g-6id, hex: '0504'}\n  - {counter: g-26id, hex: '0506'}\n"
-             "  - {counter: s-133rd, hex: '0505'}\nmarkers:\n  - {kind: fortification, hex: '0505'}")
-    assert _across(_fort_ctx(m41, units), "0505", ["g-6id", "g-26id"]) == [True, True]
-    bare = edited(m41, tmp_path, "fortification.rules",
-                  "permit marker_fortifies  by 14.2B  when marker_kind is fortification", "")
-    assert _across(_fort_ctx(bare, units), "0505", ["g-6id", "g-26id"]) == [False, False]
-
-
-@pytest.mark.case("14.2A", "14.3B")
-def test_14_3B_a_destroyed_marker_ends_the_printed_fortification_in_combat_by_its_line(m41, tmp_path):
-    """The printed fortification of 0305 faces 0304 only (14.2A); a Fortification Destroyed marker
-    there ends it (14.3B) by the line `forbid printed_fortification_stands`; without the line the
-    printed fortification still protects."""
-    units = ("units:\n  - {counter: g-6id, hex: '0304'}\n  - {counter: g-26id, hex: '0306'}\n"
-             "  - {counter: s-133rd, hex: '0305'}")
-    destroyed = units + "\nmarkers:\n  - {kind: fort-destroyed, hex: '0305'}"
-    assert _across(_fort_ctx(m41, units), "0305", ["g-6id", "g-26id"]) == [True, False]
-    assert _across(_fort_ctx(m41, destroyed), "0305", ["g-6id", "g-26id"]) == [False, False]
-    standing = edited(m41, tmp_path, "fortification.rules",
-                      'forbid printed_fortification_stands  by 14.3B  when marker_kind is "fort-destroyed"', "")
-    assert _across(_fort_ctx(standing, destroyed), "0305", ["g-6id", "g-26id"]) == [True, False]
-
-
-@pytest.mark.case("14.3A")
-def test_14_3A_which_entries_destroy_a_fortification_is_the_scripts(m41, tmp_path):
-    from casebook.core.actions import Action
-    from casebook.games.moscow41.plugins._fortification_effects import destroy_entered
-
-    units = "units:\n  - {counter: g-6id, hex: '0505'}\nmarkers:\n  - {kind: fortification, hex: '0505'}"
-    move = Action.make("move", "german", stack="0504", path=["0505"])
-    assert destroy_entered(_fort_ctx(m41, units), move) == [{"hex": "0505", "kind": "marker"}]
-    only_advances = edited(m41, tmp_path, "fortification.rules",
-                           "when fort_destroyed_by is advance and not advance_after_combat",
-                           "when not advance_after_combat")
-    assert destroy_entered(_fort_ctx(only_advances, units), move) == []
-
-
-@pytest.mark.case("14.4B")
-def test_14_4B_a_stack_out_of_hedgehog_may_force_march_by_the_permit_line(m41, tmp_path):
-    from casebook.core.actions import Action
-    from casebook.games.moscow41.plugins._fortification_effects import movement_refusals
-
-    units = "units:\n  - {counter: g-6id, hex: '0303', activated: true}\n"
-    march = Action.make("force-march", "german", units=["g-6id"])
-
-    def refusals(engine):
-        ctx = _fort_ctx(engine, units)
-        ctx.state.set_plugin_data("fortification", {"unhedged": {"g-6id": f"{ctx.state.turn}:{ctx.state.phase}"}})
-        return [r.cases for r in movement_refusals(ctx, march)]
-
-    assert refusals(m41) == []
-    strict = edited(m41, tmp_path, "fortification.rules",
-                    "permit move_after_hedgehog  by 14.4B over 14.4A  when forced_march", "")
-    assert refusals(strict) == [("14.4A",)]
 
 
 # ---- stacking (6.2A, 6.2C, 6.2E) -----------------------------------------------------------------
@@ -471,7 +288,7 @@ def test_17_3C_what_counts_as_a_loss_is_the_scripts_count_as_loss(m41, tmp_path)
     assert losses(make_ctx(house, pos(body, control="{}")))["army_hqs"] == ["s-22a", "s-29a"]
 
 
-# ---- reinforcement entry and withdrawal (12.1B, 12.1D, 12.4C) ------------------------------------
+# ---- the position of test_moved_rules_reinforcement.py's entry and withdrawal tests (12.1B-12.4C) ------
 
 def _entry_ctx(engine: Engine, extra: str, turn: int = 10, phasing: str = "soviet"):
     from tests.conftest import make_ctx
@@ -496,106 +313,3 @@ ip: {{german: 10, soviet: 10}}
 control: {{"0505": soviet, "0603": soviet}}
 {extra}
 """, trace=True)
-
-
-@pytest.mark.case("12.1B")
-def test_12_1B_a_blocked_reinforcement_waits_the_scripts_turns(m41, tmp_path):
-    from casebook.games.moscow41.plugins import reinforcement as R
-    from games.moscow41.tests._fakes import FakeAreas
-
-    blockers = "units:\n  - {counter: s-133rd, hex: '0401'}\n  - {counter: s-174rd, hex: '0501'}"
-
-    def pending(engine):
-        ctx = _entry_ctx(engine, blockers, turn=4, phasing="german")
-        R.casebook_step_start(ctx, "first_initiative", "replacement_reinforcement")
-        return [dict(p) for p in ctx.state.pending if p["unit"] == "g-31id"]
-
-    fake = FakeAreas()
-    plain = edited(m41, tmp_path / "a", "reinforcement.rules", "# 12.1F: a", "# 12.1F: a", fake=fake)
-    assert pending(plain) == [{"unit": "g-31id", "turn": 5, "area": "A"}]
-    two = edited(m41, tmp_path / "b", "reinforcement.rules", "  otherwise 1  by 12.1B\n", "  otherwise 2  by 12.1B\n",
-                 fake=fake)
-    assert pending(two) == [{"unit": "g-31id", "turn": 6, "area": "A"}]
-
-
-@pytest.mark.case("12.1D")
-def test_12_1D_entry_into_an_enemy_hex_is_the_scripts_forbid_line(m41, tmp_path):
-    from casebook.areas.reinforcement import placeable
-
-    text = "units:\n  - {counter: g-102id, hex: '0603'}\n"
-    assert placeable(_entry_ctx(m41, text), "0603", "soviet", railhead=False) is False
-    assert placeable(_entry_ctx(m41, text), "0505", "soviet", railhead=False) is True
-    house = edited(m41, tmp_path, "reinforcement.rules",
-                   "forbid place_reinforcement  by 12.1D         when enemy_occupied", "")
-    assert placeable(_entry_ctx(house, text), "0603", "soviet", railhead=False) is True
-
-
-@pytest.mark.case("12.4C")
-def test_12_4C_a_withdrawal_costs_the_scripts_ips(m41, tmp_path):
-    from casebook.areas.reinforcement import withdraw_due
-    from games.moscow41.tests._fakes import FakeAreas
-
-    row = {"unit": "s-133rd", "type": "rifle division", "strength": 6, "side": "soviet", "turn": 10}
-    unit = "units:\n  - {counter: s-133rd, hex: '0303'}\n"
-
-    def ips_after(engine):
-        ctx = _entry_ctx(engine, unit + f"plugin_state: {{reinforcement: {{owed: [{_flow(row)}]}}}}")
-        done = withdraw_due(ctx, "soviet")
-        assert [d["unit"] for d in done] == ["s-133rd"]
-        return ctx.state.track("ip", "soviet")
-
-    fake = FakeAreas()
-    assert ips_after(edited(m41, tmp_path / "a", "reinforcement.rules", "# 12.1F: a", "# 12.1F: a", fake=fake)) == 10
-    costly = edited(m41, tmp_path / "b", "reinforcement.rules", "  otherwise 0  by 12.4C", "  otherwise 1  by 12.4C",
-                    fake=fake)
-    assert ips_after(costly) == 9
-
-
-def _flow(row: dict) -> str:
-    return "{" + ", ".join(f"{k}: {v!r}" if isinstance(v, str) else f"{k}: {v}" for k, v in row.items()) + "}"
-
-
-@pytest.mark.case("12.4A")
-def test_12_4A_which_units_may_substitute_is_the_scripts(m41, tmp_path):
-    from casebook.areas.reinforcement import withdrawal_candidates
-    from games.moscow41.tests._fakes import FakeAreas
-
-    units = ("units:\n  - {id: s-weak, side: soviet, class: infantry, size: division, strength: 5, "
-             "type: rifle division, hex: '0303'}\n")
-    row = {"unit": "s-absent", "type": "rifle division", "strength": 6, "side": "soviet"}
-    fake = FakeAreas()
-    plain = edited(m41, tmp_path / "a", "reinforcement.rules", "# 12.1F: a", "# 12.1F: a", fake=fake)
-    assert withdrawal_candidates(_entry_ctx(plain, units), row) == []        # 5 < 6: no substitute
-    weaker = edited(m41, tmp_path / "b", "reinforcement.rules", "when not same_type or strength_difference < 0",
-                    "when not same_type or strength_difference < -1", fake=fake)
-    assert withdrawal_candidates(_entry_ctx(weaker, units), row) == ["s-weak"]
-
-
-@pytest.mark.case("14.4D2")
-def test_14_4D2_the_scatter_fatigue_is_the_scripts_forbid_line(m41, tmp_path):
-    from casebook.games.moscow41.plugins._fortification_effects import scatter_fatigue
-
-    units = "units:\n  - {counter: s-201ab, hex: '0505', scattered: true}\n"
-    assert scatter_fatigue(_fort_ctx(m41, units, phasing="soviet")) == ["s-201ab"]
-    house = edited(m41, tmp_path, "fortification.rules", "forbid scattered_unfatigued  by 14.4D2", "")
-    assert scatter_fatigue(_fort_ctx(house, units, phasing="soviet")) == []
-
-
-@pytest.mark.case("14.1D")
-def test_14_1D_the_hexes_offered_without_a_unit_are_the_build_fort_lines(m41, tmp_path):
-    """Where a fortification may stand with no Soviet combat unit (towns, cities, within two
-    hexes of Moscow, 14.1D) is the `build_fort` line's, not a number in Python: the line widened
-    to three hexes, the printed candidates gain exactly the hexes three from Moscow off towns."""
-    from casebook.areas import worksites as ws
-    from casebook.core.game import Game
-    from casebook.games.moscow41.plugins._fortification_build import sites
-
-    state = Game(m41, "october-blitz").new_initial_state(seed=1)
-    two = ws.printed_candidates(state.ctx(), sites(state.ctx()))
-    wide = edited(m41, tmp_path, "fortification.rules", "moscow_distance <= 2) and not combat_unit_present",
-                  "moscow_distance <= 3) and not combat_unit_present")
-    ctx = wide.ctx(state.data.clone())
-    three = ws.printed_candidates(ctx, sites(ctx))
-    added = three - two
-    assert two < three and len(added) >= 6
-    assert {ws.board_facts(ctx, sites(ctx), h)["moscow_distance"] for h in added} == {3}

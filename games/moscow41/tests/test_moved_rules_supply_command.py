@@ -164,10 +164,13 @@ def test_11_3D_a_modders_counts_as_combat_unit_line_reaches_supply_command_and_v
     """Moscow '41's Python asks zoc.rules' `counts_as_combat_unit` (0.5.4, 11.3D), never a list of
     its own: a Soviet remnant in 0506, in the ZOC of g1 (0505), does not lift that EZOC for Soviet
     supply or command paths (11.3D: not a combat unit; 5.4B, 8.1B), and victory's combat units
-    (17.1, 17.2) leave out HQs and remnants. A modder who deletes the 11.3D line makes remnants
-    combat units: both paths pass 0506 and victory counts remnants — no Python edited."""
+    (17.1, 17.2) and a fortification's builder (14.1D) leave out HQs and remnants. A modder who
+    deletes the 11.3D line makes remnants combat units: both paths pass 0506, victory counts
+    remnants and a remnant may build — no Python edited."""
+    from casebook.areas.worksites import combat_units
     from casebook.core.hexgrid import parse_hex
     from casebook.games.moscow41.plugins._area_config import command_paths, is_combat, non_combat, supply_paths
+    from casebook.games.moscow41.plugins._fortification_build import sites
 
     units = "\n".join([inf("g1", "0505"), REMNANT % ("s-r1", "0506")])
 
@@ -175,11 +178,12 @@ def test_11_3D_a_modders_counts_as_combat_unit_line_reaches_supply_command_and_v
         ctx = supply_ctx(engine, units)
         h = parse_hex("0506")
         return (non_combat(ctx), is_combat(ctx, ctx.state.unit("s-r1")),
-                h in supply_paths(ctx).blocked(ctx, "soviet"), h in command_paths(ctx).blocked(ctx, "soviet"))
+                h in supply_paths(ctx).blocked(ctx, "soviet"), h in command_paths(ctx).blocked(ctx, "soviet"),
+                combat_units(ctx, sites(ctx), "0506"))
 
-    assert read(m41) == (frozenset({"hq", "remnant"}), False, True, True)
+    assert read(m41) == (frozenset({"hq", "remnant"}), False, True, True, [])
     eng = edited(tmp_path, "zoc.rules", "forbid counts_as_combat_unit by 11.3D  when unit_class is remnant\n", "")
-    assert read(eng) == (frozenset({"hq"}), True, False, False)
+    assert read(eng) == (frozenset({"hq"}), True, False, False, ["s-r1"])
 
 
 @pytest.mark.case("9.2A")

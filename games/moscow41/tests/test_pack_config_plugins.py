@@ -157,13 +157,13 @@ def test_replacements_yaml_problems_are_located_all_at_once(tmp_path):
 
 def test_worksites_yaml_problems_are_located_all_at_once(tmp_path):
     pack = copied(tmp_path, "worksites.yaml", ("city_kind: city", "city_kin: city"),
-                  ("non_combat: [hq, remnant]", "non_combat: hq"),
+                  ("road_kinds: [road, trail]", "road_kinds: road"),
                   ('  unit: ["14.1D"]', '  unit: ["14.1Q"]'),
                   ('  unit: "{unit} is not', '  unit: "{units} is not'), doc=False)
-    out, where, line = located(pack, "worksites.yaml", "city_kin:", "non_combat:", '  unit: ["', '  unit: "')
+    out, where, line = located(pack, "worksites.yaml", "city_kin:", "road_kinds:", '  unit: ["', '  unit: "')
     cited, text = line['  unit: ["'], line['  unit: "']
     assert f"{where}:{line['city_kin:']}:1: city_kin: unknown key 'city_kin' (did you mean 'city_kind'?)" in out
-    assert f"{where}:{line['non_combat:']}:1: non_combat: expected a list, got 'hq'" in out
+    assert f"{where}:{line['road_kinds:']}:1: road_kinds: expected a list, got 'road'" in out
     assert any(o.startswith(f"{where}:{cited}:10: cases.unit.0: case '14.1Q' is not in the pack's "
                             "case index") for o in out), out
     assert any(o.startswith(f"{where}:{text}:3: texts.unit: placeholder {{units}} is not filled in")

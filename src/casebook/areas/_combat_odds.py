@@ -118,12 +118,12 @@ def _setting_facts(ctx: Any) -> dict[str, Any]:
 def _across(ctx: Any, from_hex: str, to_hex: str) -> tuple[bool, bool]:
     """(across a river, across works protecting ``to_hex``) for an attack from ``from_hex`` into
     ``to_hex`` (e.g. Moscow '41 10.4.7, 10.4.8, 14.2A-B; the works are the game's lines,
-    ``worksites.protected``)."""
+    ``worksites.attacks_across``: the one reading of the game's answer too)."""
     a, b = parse_hex(from_hex), parse_hex(to_hex)
     if ctx.board.grid.distance(a, b) != 1:
         return False, False  # not adjacent: refused by 10.1B, no hexside to cross
     side = ctx.board.side(a, b)
-    return bool(side.river or side.major_river), worksites.protected(ctx, to_hex, from_hex)
+    return bool(side.river or side.major_river), worksites.attacks_across(ctx, from_hex, to_hex)
 
 
 def terrain_drm(ctx: Any, hex_: str) -> int:

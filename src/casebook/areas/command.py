@@ -61,9 +61,8 @@ class CommandPaths:
 
     def key(self, ctx: Any, side: str) -> tuple[Any, ...]:
         """Everything ``side``'s command paths and answers depend on."""
-        w = ctx.state.weather or {}
-        return (side, area.placement(ctx, self.fields), w.get("temperature", "warm"), w.get("ground", "dry"),
-                tuple(ctx.state.setting(n) for n in sorted(ctx.engine.setting_defaults)), area.zoc_sources(ctx, side))
+        return (side, area.placement(ctx, self.fields), area.weather(ctx), area.settings(ctx),
+                area.zoc_sources(ctx, side))
 
     def store(self, ctx: Any, side: str) -> dict[Any, Any]:
         """The cache of ``side``'s command maps for the current :meth:`key`."""
@@ -71,12 +70,9 @@ class CommandPaths:
 
     def hqs(self, ctx: Any, side: str) -> list[Mapping[str, Any]]:
         """The HQs of ``side`` on the map, by id (once per state version)."""
-        key = (self.name, "hqs", side)
-        found = ctx.memo.get(key)
-        if found is None:
-            found = ctx.memo[key] = sorted((u for u in ctx.state.units if u.get("side") == side
-                                            and u.get("class") == self.hq_class and u.get("hex")), key=lambda u: u["id"])
-        return list(found)
+        return list(area.per_version(ctx, (self.name, "hqs", side), lambda: sorted(
+            (u for u in ctx.state.units if u.get("side") == side and u.get("class") == self.hq_class and u.get("hex")),
+            key=lambda u: u["id"])))
 
     def may_activate(self, ctx: Any, unit: Mapping[str, Any], hq_mechanized: bool) -> bool:
         """The ``hq_activate_unit`` verdict for ``unit`` and an HQ (mechanized or not), kept per
@@ -173,8 +169,5 @@ class CommandPaths:
 
     def _hq_hexes(self, ctx: Any, side: str) -> list[tuple[Mapping[str, Any], Hex, int]]:
         """``(HQ, its hex, its path length)`` for every HQ of ``side`` by id (once per version)."""
-        key = (self.name, "hq-hexes", side)
-        found = ctx.memo.get(key)
-        if found is None:
-            found = ctx.memo[key] = [(hq, parse_hex(hq["hex"]), self.path_hexes(ctx, hq)) for hq in self.hqs(ctx, side)]
-        return found
+        return area.per_version(ctx, (self.name, "hq-hexes", side), lambda: [
+            (hq, parse_hex(hq["hex"]), self.path_hexes(ctx, hq)) for hq in self.hqs(ctx, side)])

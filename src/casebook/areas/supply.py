@@ -33,7 +33,7 @@ The board index, step costs and searches: ``areas/_supply_search.py`` and ``area
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from casebook.areas import _supply_search as index_
 from casebook.areas.search import paths_within
@@ -41,7 +41,9 @@ from casebook.core.hexgrid import Hex, hex_label, parse_hex
 from casebook.script.ctx import Lasting
 
 __all__ = ["LINE_KINDS", "lru_get", "cited", "allowed", "units_by_hex", "ezoc", "enemy_blocks", "path_blocks", "placement",
-           "zoc_sources", "side_maps", "line_kinds", "line_network", "radius_reach"]
+           "per_version", "weather", "settings", "zoc_sources", "side_maps", "line_kinds", "line_network", "radius_reach"]
+
+_T = TypeVar("_T")
 
 #: The kinds of line on a map hexside a supply path may follow (asked of ``supply_line``).
 LINE_KINDS = ("road", "trail", "rail")
@@ -173,6 +175,33 @@ def path_blocks(ctx: Any, side: str, *, through_enemy: str, through_ezoc: str,
         if not passable:
             out[h] = reasons[1]
     return out
+
+
+def per_version(ctx: Any, key: Any, make: Callable[[], _T]) -> _T:
+    """The value of ``key`` in the state version's memo (``ctx.memo``), made by ``make()`` on a
+    miss: a derived value that notes no rule line (else ``ctx.memo_kept``)."""
+    memo = ctx.memo
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = make()
+    return found
+
+
+def weather(ctx: Any) -> tuple[str, str]:
+    """``(temperature, ground)`` in force; Warm/Dry before the first Weather Phase (what the
+    supply and command maps depend on)."""
+    w = ctx.state.weather or {}
+    return w.get("temperature", "warm"), w.get("ground", "dry")
+
+
+def settings(ctx: Any) -> tuple[Any, ...]:
+    """Every setting (interpretation) in force, by name, once per state version (what the supply
+    and command maps depend on)."""
+    memo = ctx.memo  # inlined per_version: asked at every step of a supply trace
+    found = memo.get(("supply", "settings"))
+    if found is None:
+        found = memo[("supply", "settings")] = tuple(ctx.state.setting(n) for n in sorted(ctx.engine.setting_defaults))
+    return found
 
 
 def placement(ctx: Any, fields: tuple[str, ...]) -> tuple[tuple[Any, ...], ...]:

@@ -89,19 +89,11 @@ class SupplyPaths:
     keep: int = 48
     _cities: dict[int, list[str]] = field(default_factory=dict, compare=False, repr=False)
 
-    # -- what the maps depend on ------------------------------------------------------------
-    def weather(self, ctx: Any) -> tuple[str, str]:
-        """``(temperature, ground)`` in force; Warm/Dry before the first Weather Phase."""
-        w = ctx.state.weather or {}
-        return w.get("temperature", "warm"), w.get("ground", "dry")
-
-    def settings(self, ctx: Any) -> tuple[Any, ...]:
-        """Every setting (interpretation) in force, by name (once per state version)."""
-        found = ctx.memo.get((self.name, "settings"))
-        if found is None:
-            found = ctx.memo[(self.name, "settings")] = tuple(
-                ctx.state.setting(n) for n in sorted(ctx.engine.setting_defaults))
-        return found
+    # -- what the maps depend on (the command paths' too: ``areas/supply.py``) --------------
+    #: ``(temperature, ground)`` in force (:func:`casebook.areas.supply.weather`)
+    weather = staticmethod(area.weather)
+    #: every setting in force, once per state version (:func:`casebook.areas.supply.settings`)
+    settings = staticmethod(area.settings)
 
     def entered(self, ctx: Any) -> tuple[str, ...]:
         """The Entry Areas recorded as entered (plugin data ``entered``)."""

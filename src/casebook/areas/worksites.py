@@ -8,7 +8,8 @@ the game's :class:`Sites` and rule lines give them (e.g. Moscow '41's fortificat
   (a hexside of the hex carries one of ``road_kinds``), ``supplied`` (a unit of the builder side
   there, else the ``reinforcement`` area's supply ``probe`` placed there, can trace supply),
   ``enemy_zoc`` (``casebook_zoc`` answers a ZOC there against the builder side),
-  ``unit_present`` (a combat unit of the builder side: its class not in ``non_combat``),
+  ``unit_present`` (a combat unit of the builder side: the game's ``counts_as_combat_unit``
+  lines, ``zoc`` area's ``is_combat_unit``),
   ``built`` (the work's marker stands there); ``distances``: fact -> hexes to the nearest hex of
   that map hex set; ``side``: the builder side. The printed ones are kept per board.
 - The build (:func:`refusals`, :func:`offers`, :func:`apply`, :func:`answer`): the action is legal
@@ -38,13 +39,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from casebook.content.packconfig import Cases, Cites, config_model, texts
-from casebook.content.packrefs import ClassRef, FactRef, PermissionRef, QuantityRef, SideRef, StepRef
+from casebook.content.packrefs import FactRef, PermissionRef, QuantityRef, SideRef, StepRef
 from casebook.core.actions import Action
 from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal
 
 from . import fieldworks as fw
+from ._zoc_map import is_combat_unit
 from .reinforcement import probe as q
 
 __all__ = ["Sites", "SiteFacts", "SiteCases", "TEXTS", "SITES_CONFIG",
@@ -86,8 +88,7 @@ class Sites:
     ``action`` (the action kind, ``hex=H [unit=U]``), ``permission`` / ``cost`` (the build's
     permission and cost quantity), ``pinned`` (a permission: forbidden, the builder may not
     move this turn), ``pay_order`` / ``pay_permits`` (see ``fieldworks.payment``), ``probe``
-    (plain unit data: the supply probe of an empty hex), ``non_combat`` (unit classes that are
-    no combat units), ``facts`` (role -> fact name, roles in the module docstring),
+    (plain unit data: the supply probe of an empty hex), ``facts`` (role -> fact name, roles in the module docstring),
     ``city_kind``, ``road_kinds`` (hexside features), ``distances`` (fact -> hex set);
     ``cases`` / ``texts``: refusal name (``step``, ``hex``, ``unit``, ``cost``) -> the cases it
     cites (:class:`SiteCases`) / its message (:data:`TEXTS`: ``{hex}``, ``{unit}``, ``{cost}``)."""
@@ -102,7 +103,6 @@ class Sites:
     pay_order: tuple[str, ...]
     pay_permits: Mapping[str, PermissionRef]
     probe: Mapping[str, Any]
-    non_combat: tuple[ClassRef, ...]
     facts: SiteFacts
     city_kind: str
     road_kinds: tuple[str, ...]
@@ -117,8 +117,9 @@ SITES_CONFIG = config_model(Sites, python=("works",))
 
 
 def combat_units(ctx: Any, s: Sites, hex_: str) -> list[str]:
-    """Combat units of the builder side in ``hex_`` (class not in ``non_combat``), stack order."""
-    return [u["id"] for u in ctx.state.units_at(hex_) if u.get("side") == s.side and u.get("class") not in s.non_combat]
+    """Combat units of the builder side in ``hex_`` (the game's ``counts_as_combat_unit`` lines,
+    :func:`~._zoc_map.is_combat_unit`: the one reading of every area), stack order."""
+    return [u["id"] for u in ctx.state.units_at(hex_) if u.get("side") == s.side and is_combat_unit(ctx, u)]
 
 
 def probe_supply(ctx: Any, s: Sites, hexes: list[str]) -> dict[str, bool]:

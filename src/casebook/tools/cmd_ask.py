@@ -23,7 +23,7 @@ from typing import Any
 
 import click
 
-from casebook.core.errors import QuestionError
+from casebook.core.errors import ContentError, QuestionError
 from casebook.core.hexgrid import parse_hex
 
 __all__ = ["ask", "ask_position", "answer_ctx", "UnknownQuestionError", "QuestionUsageError", "deciding_lines",
@@ -69,9 +69,15 @@ def _position_engine(position: str, pack: str | None = None) -> tuple[Any, Any]:
         engine = load_engine(pack)
         pos = load_position(position, pack=engine.pack, extra=lambda d, at: weather_problems(d, engine.pack, at))
         return pos, _engine_of_game(engine, pos.game, pack)
-    pos = load_position(position)  # not a save (or unreadable: load_position says why)
-    game = load_engine(pack_dir_near(pos.game, here) or pos.game)  # a copied pack above the file, as load_position
-    return load_position(position, pack=game.pack, extra=lambda d, at: weather_problems(d, game.pack, at)), game
+    try:  # the game the file names: a copied pack above the file, as load_position finds it
+        engine = load_engine(pack_dir_near(game, here) or game) if isinstance(game, str) and is_game_id(game) else None
+    except ContentError:
+        engine = None
+    if engine is None:  # unreadable, no game id, or no pack of it: load_position says why
+        pos = load_position(position)
+        engine = load_engine(pack_dir_near(pos.game, here) or pos.game)
+    # read and checked once, with its weather (every problem at once, as with --pack)
+    return load_position(position, pack=engine.pack, extra=lambda d, at: weather_problems(d, engine.pack, at)), engine
 
 
 def _engine_of_game(engine: Any, game: Any, pack: str | None) -> Any:
@@ -359,28 +365,13 @@ def ask(position: str, question: str, args: tuple[str, ...], as_: str | None, fo
     # cycle collector would only walk the loaded modules, pack and board again and again (about a
     # sixth of a warm ``ask``'s CPU, benchmarks/bench_cli.py)
     gc.disable()
-    options: dict[str, Any] = {}
-    if as_ is not None:
-        options["as"] = as_
-    if for_ is not None:
-        options["for"] = for_
-    if with_ is not None:
-        options["with"] = _csv(with_)
-    if support is not None:
-        parts = _csv(support) or []
-        try:
-            options["support"] = [int(p) for p in parts]
-        except ValueError:
-            raise click.BadParameter(f"expected two IP numbers 'A,D', got {support!r}",
-                                     param_hint="--support") from None
-    if overrun:
-        options["overrun"] = True
-    if roll is not None:
-        options["roll"] = roll
-    if hexes is not None:
-        options["hexes"] = hexes
-    if path is not None:
-        options["path"] = _csv(path)
+    try:
+        ips = None if support is None else [int(p) for p in _csv(support) or []]
+    except ValueError:
+        raise click.BadParameter(f"expected two IP numbers 'A,D', got {support!r}", param_hint="--support") from None
+    given = (("as", as_), ("for", for_), ("with", _csv(with_)), ("support", ips), ("overrun", True if overrun else None),
+             ("roll", roll), ("hexes", hexes), ("path", _csv(path)))
+    options: dict[str, Any] = {key: value for key, value in given if value is not None}
     try:
         if question == "why":  # the play prompt's why, of a position (casebook.tools.ask_why)
             from casebook.tools.ask_why import why_answer
