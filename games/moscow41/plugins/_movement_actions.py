@@ -95,8 +95,9 @@ def movers(ctx: Any, action: Any) -> list[str] | None:
     if action.kind == "react":
         return react_units(ctx, action, d)
     cur = d.get("current")
-    if action.kind == "force-march":
-        return list(cur["units"]) if cur and cur["hex"] == action.get("stack") else unhedged_stack(ctx, action, d, step)
+    if action.kind == "force-march":  # 14.4B: the stack that just removed its marker there, else the one moved
+        unhedged = unhedged_stack(ctx, action, d, step)
+        return unhedged or (list(cur["units"]) if cur and cur["hex"] == action.get("stack") else [])
     units, _cont, bad = _stack(ctx, action, d, step)
     return [] if bad else units
 
@@ -183,8 +184,9 @@ def unhedged_stack(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[
 @implements("9.6A", "9.2C", "9.7", "9.8B", "9.9J", "14.4B")
 def _check_force_march(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[Refusal]:
     cur = d.get("current")
-    after = bool(cur) and cur["hex"] == action.get("stack") and not (cur["hexes"] == 0 and cur["allotment"] == 1)
-    unhedged = [] if after else unhedged_stack(ctx, action, d, step)
+    unhedged = unhedged_stack(ctx, action, d, step)  # 14.4B: it removed its marker after any move there
+    after = not unhedged and bool(cur) and cur["hex"] == action.get("stack") and not (
+        cur["hexes"] == 0 and cur["allotment"] == 1)
     if unhedged:  # 14.4B: that stack declares, not the one moved before it
         cur = {"units": unhedged, "allotment": 1, "stopped": False, "spent_all": False, "mode": MODE[step]}
     bad = _forbid(ctx, "declare_force_march", {

@@ -178,8 +178,9 @@ def _force_march(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[st
     from casebook.games.moscow41.plugins._movement_actions import unhedged_stack
     from casebook.games.moscow41.plugins._movement_costs import movement_allowance
     cur = d.get("current")
-    if not (cur and cur["hex"] == action.get("stack")):  # 14.4B: all its MPs went to remove its Hedgehog marker
-        cur = start_current(ctx, d, unhedged_stack(ctx, action, d, step), action.get("stack"), MODE[step])
+    unhedged = unhedged_stack(ctx, action, d, step)  # 14.4B: all its MPs went to remove its Hedgehog marker,
+    if unhedged or not (cur and cur["hex"] == action.get("stack")):  # after any stack that moved there
+        cur = start_current(ctx, d, unhedged, action.get("stack"), MODE[step])
         cur["spent"] = cur["budget"]
     # 9.6B (movement.rules, rejudge_supply_on_force_march): the supply the move began with
     kept = None if ctx.allowed("rejudge_supply_on_force_march", {}) else cur["supplied"]
