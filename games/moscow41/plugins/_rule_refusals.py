@@ -40,5 +40,5 @@ def refusals(ctx: Any, action: str, facts: Mapping[str, Any], reason: str | Mapp
     else:
         first = set(fired[0].cases) if fired else set()
         picked = next((text for case, text in reason.items() if case in first), None)
-        text = picked or (ctx.rules.forbid_reason(fired[0]) if fired else action)
+        text = picked or (ctx.rules.forbid_reason(fired[0], action) if fired else action)
     return [Refusal(text, cases, source=source)]

@@ -110,7 +110,7 @@ def phase_stamp(ctx: Any) -> str:
 def forbidding(ctx: Any, permission: str, facts: Mapping[str, Any]) -> list[Refusal]:
     """A refusal per ``forbid`` line of ``permission`` that fired and no permit overrides."""
     verdict = ctx.permission(permission, facts)
-    return [Refusal(ctx.rules.forbid_reason(ln), tuple(ln.cases), source=ln.source)
+    return [Refusal(ctx.rules.forbid_reason(ln, permission), tuple(ln.cases), source=ln.source)
             for ln in verdict.lines if ln.fired and ln.kind == "forbid" and not ln.overridden]
 
 

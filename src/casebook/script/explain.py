@@ -159,16 +159,18 @@ def _gist(text: str) -> str:
     return text.strip()
 
 
-def forbid_reason(line: Line, schema: Any = None) -> str:
+def forbid_reason(line: Line, schema: Any = None, action: str = "") -> str:
     """The reason a refusal gives for the ``forbid`` line ``line`` that decided it, readable
     without the script: what the action does and what each fact its condition reads means (the
     descriptions of ``schema``, the game's facts.yaml, without their trailing cases), the cases,
-    the condition as written and the line's ``file:line``. E.g. ``put an activated German stack
+    the condition as written and the line's ``file:line``; ``action``: the permission, when the
+    line does not name it. E.g. ``put an activated German stack
     into hedgehog formation: forbidden by 14.4A when formed_hedgehog — formed_hedgehog: the stack
     … [games/moscow41/rules/fortification.rules:74]``."""
     text = line.text.strip()
     words = text.split()
-    action = words[1] if len(words) > 1 and words[0] == "forbid" else ""
+    if not action and len(words) > 1 and words[0] == "forbid" and words[1] != "by":
+        action = words[1]  # else the caller names it (a declared action's own lines name none)
     actions: Mapping[str, Any] = getattr(schema, "actions", None) or {}
     facts: Mapping[str, Any] = getattr(schema, "facts", None) or {}
     what = _gist(str(actions.get(action) or "")) or action or text

@@ -166,13 +166,13 @@ class RuleSet:
         if not verdict.value:
             fired = [ln for ln in verdict.lines if ln.fired and ln.kind == "forbid" and not ln.overridden]
             cases = [c for ln in fired for c in ln.cases]
-            raise IllegalActionError(notation or action, cases, "; ".join(self.forbid_reason(ln) for ln in fired))
+            raise IllegalActionError(notation or action, cases, "; ".join(self.forbid_reason(ln, action) for ln in fired))
         return verdict
 
-    def forbid_reason(self, line: Any) -> str:
+    def forbid_reason(self, line: Any, action: str = "") -> str:
         """The readable reason of a refusal the forbid ``line`` decided, naming its ``file:line``
         (:func:`casebook.script.explain.forbid_reason`, with this game's facts declaration)."""
-        return forbid_reason(line, self.schema)
+        return forbid_reason(line, self.schema, action)
 
     def cases_cited(self) -> tuple[str, ...]:
         """Every case id any compiled line cites, sorted, without repeats."""
