@@ -175,11 +175,12 @@ def _force_march(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[st
     """A second allotment of MPs equal to the first (9.6A; MPs left from the first are lost),
     with the supply the move began with (9.6B); the fatigue roll follows when the force march
     ends (9.6C, in :func:`finish_current`)."""
-    from casebook.games.moscow41.plugins._movement_actions import unhedged_stack
+    from casebook.games.moscow41.plugins._movement_actions import unhedged_after
     from casebook.games.moscow41.plugins._movement_costs import movement_allowance
     cur = d.get("current")
-    unhedged = unhedged_stack(ctx, action, d, step)  # 14.4B: all its MPs went to remove its Hedgehog marker,
-    if unhedged or not (cur and cur["hex"] == action.get("stack")):  # after any stack that moved there
+    there = bool(cur and cur["hex"] == action.get("stack"))
+    unhedged = unhedged_after(ctx, action, d, step, there)  # 14.4B: all its MPs went to remove its Hedgehog
+    if unhedged or not there:  # marker, after any stack that moved there
         cur = start_current(ctx, d, unhedged, action.get("stack"), MODE[step])
         cur["spent"] = cur["budget"]
     # 9.6B (movement.rules, rejudge_supply_on_force_march): the supply the move began with
