@@ -54,6 +54,12 @@ def test_14_4A_a_hedgehog_is_not_removed_in_the_activation_that_formed_it(state,
     assert err.value.cases == ("14.4A",) and state.to_dict() == before
     assert state.data.unit("g-6id")["hedgehog"] is True
     assert "german: hedgehog remove=true stack=0303" in [str(a) for a in formed_before.legal_actions()]
+    from casebook.content.savecheck import plugin_state_problems  # a save keeps the record (STATE_SCHEMA)
+
+    kept = state.to_dict()["plugin_state"]
+    assert kept["fortification"]["formed"] == {"g-6id": "5:first_player"}
+    assert plugin_state_problems({"fortification": kept["fortification"]}, ("fortification",),
+                                 lambda kp: ("save", 0, 0)) == []
 
 
 @pytest.mark.case("14.4C")
