@@ -102,7 +102,7 @@ def formation_refusals(ctx: Any, w: Works, action: Action) -> list[Refusal]:
     """Why ``<formation> stack=H [remove=true]`` is illegal: not the phasing side in a
     ``form_steps`` (``remove_steps``) step (text ``steps``), no such stack (text ``stack``), or
     the permission ``formation`` (facts ``side``, ``activated``: every unit of the side in the
-    hex is, ``moved_or_attacked``,
+    hex is — to leave: every unit in the formation there —, ``moved_or_attacked``,
     ``left_fact`` and, named, ``formed_fact``: true only when leaving a formation taken in this
     player phase — the activation that formed it)."""
     hex_, remove = action.get("stack"), bool(action.get("remove"))
@@ -112,8 +112,9 @@ def formation_refusals(ctx: Any, w: Works, action: Action) -> list[Refusal]:
     if not units:
         what = w.texts["in_formation"] if remove else w.texts["not_in_formation"]
         return [Refusal(w.texts["stack"].format(what=what, hex=hex_), w.cases["form"])]
-    whole = [u for u in ctx.state.units_at(hex_) if u.get("side") == w.formation_side]
-    facts = {"side": action.side, "activated": all(u.get("activated") for u in whole),  # the stack, not a part
+    whole = [u for u in ctx.state.units_at(hex_)  # the stack forming (or in) the formation, not a part
+             if u.get("side") == w.formation_side and (not remove or u.get(w.formation_flag))]
+    facts = {"side": action.side, "activated": all(u.get("activated") for u in whole),
              "moved_or_attacked": acted(ctx, w, units),
              w.left_fact: bool(_left_now(ctx, w, units))}
     if w.formed_fact:
