@@ -30,7 +30,7 @@ def refusals(ctx: Any, action: str, facts: Mapping[str, Any], reason: str | Mapp
     """``[]`` when the scripts allow ``action`` for ``facts``; else one :class:`Refusal` citing
     the cases of the deciding forbid lines. ``reason``: the message, or case -> message (the
     first key, in order, that the first deciding line cites picks it; a line a modder added,
-    citing none of them, is quoted with its ``file:line``)."""
+    citing none of them, reads in words with its ``file:line``: ``RuleSet.forbid_reason``)."""
     if ctx.allowed(action, facts):
         return []
     fired = fired_forbids(ctx.permission(action, facts))
