@@ -115,3 +115,19 @@ def test_provenance_of_moscow41_lists_each_config_file():
     config = load_pack(find_pack("moscow41")).manifest["config"]
     assert [r["file"] for r in rows] == list(config.values()) and len(rows) >= 7
     assert all(r["reconstructed"] > 0 and r["untagged"] == 0 for r in rows)
+
+
+@pytest.mark.parametrize("game", ["moscow41", "kestrel_pass"])
+def test_lint_counts_the_files_and_values_provenance_counts(game):
+    """`casebook lint`'s summary left out the manifest's `config:` files (Moscow '41: 30 files,
+    13,160 values against provenance's 39 files, 13,549): it now counts the files and values
+    `casebook provenance` counts, config files included."""
+    import re
+
+    rows = json.loads(_run("provenance", game, "--json").output)
+    out = _run("lint", game)
+    assert out.exit_code == 0, out.output
+    found = re.search(r"ok — game \w+, (\d+) files, (\d+) values,", out.output)
+    assert found, out.output
+    assert int(found[1]) == len(rows["files"]) and int(found[2]) == sum(rows["totals"].values())
+    assert any(f["kind"] == "config" for f in rows["files"]) or game != "moscow41"

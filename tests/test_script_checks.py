@@ -4,12 +4,18 @@ not override (the precedence of src/casebook/script/quantities.py: the forbid wi
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from click.testing import CliRunner
 
+from casebook.core.errors import ScriptSyntaxError
 from casebook.script import compile_scripts, facts_from_mapping
 from casebook.script.checks import UNKNOWN, satisfiable
 from casebook.script.values import Env
 from casebook.tools.cli import cli
+
+ROOT = Path(__file__).resolve().parent.parent
 
 SCHEMA = facts_from_mapping({
     "kind": "facts", "format": 1,
@@ -88,3 +94,21 @@ def test_the_installed_packs_have_no_line_warnings():
     for game in ("moscow41", "battle_for_moscow"):
         rules = compile_pack(find_rule_pack(game))
         assert [str(w) for w in rules.warnings if "are not declared" not in w.message] == []
+
+
+@pytest.mark.case("5.7A", "5.7E")
+def test_5_7A_5_7E_rules_check_is_clean_for_every_installed_game():
+    """`rules check` warns of nothing in the installed games: ``receive_ip`` / ``receive_rp``
+    (supply.rules, 5.7A, 5.7E, 8.4C) declare what their callers give, so a line reading a fact
+    no caller gives is now refused where it is written instead of passing unchecked."""
+    for game in ("moscow41", "battle_for_moscow", "kestrel_pass"):
+        result = CliRunner().invoke(cli, ["rules", "check", game])
+        assert result.exit_code == 0, result.output
+        assert result.output.splitlines()[0].endswith("compiled, no errors"), result.output
+        assert "warning" not in result.output
+    from tests.test_script_inputs import m41_rules
+
+    text = (ROOT / "games/moscow41/rules/supply.rules").read_text(encoding="utf-8")
+    with pytest.raises(ScriptSyntaxError) as err:
+        m41_rules(supply=text + "forbid receive_rp  by 5.7E  when hex_city\n")
+    assert "hex_city" in str(err.value) and "receive_rp" in str(err.value)

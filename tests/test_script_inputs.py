@@ -115,8 +115,8 @@ def test_moscow41_and_bfm_declare_the_inputs_of_every_evaluated_quantity_and_per
     for game in ("moscow41", "battle_for_moscow"):
         rules = compile_pack(find_rule_pack(game))
         undeclared = [w for w in rules.warnings if "are not declared" in w.message]
-        # receive_ip / receive_rp: lines no plugin evaluates yet (5.7A, 5.7E are cited from supply)
-        assert [w.key for w in undeclared] == (["receive_ip", "receive_rp"] if game == "moscow41" else [])
+        # receive_ip / receive_rp (5.7A, 5.7E): declared too (their callers: the supply and command tests)
+        assert [w.key for w in undeclared] == []
 
 
 def test_games_give_every_quantity_only_its_declared_inputs(monkeypatch):

@@ -39,7 +39,7 @@ from casebook.games.moscow41.plugins._rule_refusals import refusals
 from casebook.script import AskedFacts
 
 __all__ = ["KINDS", "refused", "check", "apply", "in_command", "react_units", "react_cost", "foot_facts",
-           "individually_activated", "unhedged_stack", "movers"]
+           "individually_activated", "unhedged_stack", "unhedged_after", "movers"]
 
 KINDS = frozenset({"move", "overrun", "force-march", "rail-move", "react"})
 _SRC = "movement"
@@ -95,8 +95,9 @@ def movers(ctx: Any, action: Any) -> list[str] | None:
     if action.kind == "react":
         return react_units(ctx, action, d)
     cur = d.get("current")
-    if action.kind == "force-march":
-        return list(cur["units"]) if cur and cur["hex"] == action.get("stack") else unhedged_stack(ctx, action, d, step)
+    if action.kind == "force-march":  # 14.4B: the stack that just removed its marker there, else the one moved
+        moved = list(cur["units"]) if cur and cur["hex"] == action.get("stack") else []
+        return unhedged_after(ctx, action, d, step, bool(moved)) or moved
     units, _cont, bad = _stack(ctx, action, d, step)
     return [] if bad else units
 
@@ -170,6 +171,16 @@ def _check_overrun(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[
                    "overrun", target=target, cost=cost, terrain=ctx.value("overrun_mp", {}), left=left)
 
 
+def unhedged_after(ctx: Any, action: Any, d: dict[str, Any], step: str, moved_there: bool) -> list[str]:
+    """:func:`unhedged_stack`; when a stack has just moved into the hex (``moved_there``) the
+    search is kept out of the event's lines (``ctx.apart``): a force march of the stack moved
+    names only its own lines, as before any removal was looked for."""
+    if not moved_there:
+        return unhedged_stack(ctx, action, d, step)
+    with ctx.apart():
+        return unhedged_stack(ctx, action, d, step)
+
+
 def unhedged_stack(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[str]:
     """14.4B: the units of the stack ``action`` names if every one has just removed its Hedgehog
     marker (spending all its MPs, 14.4A) and nothing moved since (the fortification plugin's fact
@@ -183,8 +194,9 @@ def unhedged_stack(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[
 @implements("9.6A", "9.2C", "9.7", "9.8B", "9.9J", "14.4B")
 def _check_force_march(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[Refusal]:
     cur = d.get("current")
-    after = bool(cur) and cur["hex"] == action.get("stack") and not (cur["hexes"] == 0 and cur["allotment"] == 1)
-    unhedged = [] if after else unhedged_stack(ctx, action, d, step)
+    there = bool(cur) and cur["hex"] == action.get("stack")
+    unhedged = unhedged_after(ctx, action, d, step, there)  # 14.4B: it removed its marker after any move there
+    after = not unhedged and there and not (cur["hexes"] == 0 and cur["allotment"] == 1)
     if unhedged:  # 14.4B: that stack declares, not the one moved before it
         cur = {"units": unhedged, "allotment": 1, "stopped": False, "spent_all": False, "mode": MODE[step]}
     bad = _forbid(ctx, "declare_force_march", {

@@ -175,11 +175,13 @@ def _force_march(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[st
     """A second allotment of MPs equal to the first (9.6A; MPs left from the first are lost),
     with the supply the move began with (9.6B); the fatigue roll follows when the force march
     ends (9.6C, in :func:`finish_current`)."""
-    from casebook.games.moscow41.plugins._movement_actions import unhedged_stack
+    from casebook.games.moscow41.plugins._movement_actions import unhedged_after
     from casebook.games.moscow41.plugins._movement_costs import movement_allowance
     cur = d.get("current")
-    if not (cur and cur["hex"] == action.get("stack")):  # 14.4B: all its MPs went to remove its Hedgehog marker
-        cur = start_current(ctx, d, unhedged_stack(ctx, action, d, step), action.get("stack"), MODE[step])
+    there = bool(cur and cur["hex"] == action.get("stack"))
+    unhedged = unhedged_after(ctx, action, d, step, there)  # 14.4B: all its MPs went to remove its Hedgehog
+    if unhedged or not there:  # marker, after any stack that moved there
+        cur = start_current(ctx, d, unhedged, action.get("stack"), MODE[step])
         cur["spent"] = cur["budget"]
     # 9.6B (movement.rules, rejudge_supply_on_force_march): the supply the move began with
     kept = None if ctx.allowed("rejudge_supply_on_force_march", {}) else cur["supplied"]

@@ -30,7 +30,7 @@ def refusals(ctx: Any, action: str, facts: Mapping[str, Any], reason: str | Mapp
     """``[]`` when the scripts allow ``action`` for ``facts``; else one :class:`Refusal` citing
     the cases of the deciding forbid lines. ``reason``: the message, or case -> message (the
     first key, in order, that the first deciding line cites picks it; a line a modder added,
-    citing none of them, is quoted with its ``file:line``)."""
+    citing none of them, reads in words with its ``file:line``: ``RuleSet.forbid_reason``)."""
     if ctx.allowed(action, facts):
         return []
     fired = fired_forbids(ctx.permission(action, facts))
@@ -40,5 +40,5 @@ def refusals(ctx: Any, action: str, facts: Mapping[str, Any], reason: str | Mapp
     else:
         first = set(fired[0].cases) if fired else set()
         picked = next((text for case, text in reason.items() if case in first), None)
-        text = picked or (f"forbidden: {fired[0].text.strip()} [{fired[0].source}]" if fired else action)
+        text = picked or (ctx.rules.forbid_reason(fired[0], action) if fired else action)
     return [Refusal(text, cases, source=source)]

@@ -149,12 +149,13 @@ def casebook_answer(ctx: Any, question: str, args: Any, options: Any) -> Any:
 
 class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/content/savecheck.py)
     """``plugin_state.fortification``: unit -> the turn it had a fortification built (14.1D),
-    unit -> the "turn:phase" it moved or attacked (``acted``) or left a hedgehog
+    unit -> the "turn:phase" it moved or attacked (``acted``), formed a hedgehog (``formed``, 14.4A) or left one
     (``unhedged``) and may force march (``marchable``) or did (``marched``, 14.4B), the scattered paratroops already fatigued (14.4D2)."""
 
     __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
     builders: dict[str, Annotated[int, Field(ge=1)]]
     acted: dict[str, str]
+    formed: dict[str, str]
     unhedged: dict[str, str]
     marchable: dict[str, str]
     marched: dict[str, str]

@@ -171,7 +171,8 @@ def test_13_0B_the_steps_of_a_breakdown_are_a_line(m41, tmp_path):
     combat = pos(m41, DIV, step="combat")
     assert cases(combat, breakdown()) == {"13.0B"} and B.casebook_legal_actions(combat, "first_player", "combat") == []
     (refusal,) = B.casebook_validate_action(combat, breakdown())
-    assert refusal.reason.startswith("forbidden: forbid breakdown  by 13.0B")
+    assert refusal.reason.startswith("break a German infantry division down into regiments: forbidden by 13.0B when ")
+    assert refusal.reason.endswith("breakdown.rules:" + refusal.source.rsplit(":", 1)[1] + "]")
     assert cases(pos(m41, DIV, phasing="soviet"), breakdown()) == {"13.0B"}   # not the phasing player
     eng = edited(tmp_path, "breakdown.rules", "step not in [command, movement]", "step not in [command, movement, combat]")
     assert breakdown() in B.casebook_legal_actions(pos(eng, DIV, step="combat"), "first_player", "combat")

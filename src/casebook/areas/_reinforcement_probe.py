@@ -83,7 +83,7 @@ def probe_supply(ctx: Any, hexes: list[str], probe: Mapping[str, Any]) -> dict[s
 def refusals(ctx: Any, action: str, facts: Mapping[str, Any]) -> list[Refusal]:
     """One :class:`Refusal` per rule-script ``forbid`` line on ``action`` that fires."""
     verdict = ctx.permission(action, facts)
-    return [Refusal(f"forbidden: {line.text}", tuple(line.cases), source=line.source)
+    return [Refusal(ctx.rules.forbid_reason(line, action), tuple(line.cases), source=line.source)
             for line in verdict.lines if line.fired and line.kind == "forbid" and not line.overridden]
 
 

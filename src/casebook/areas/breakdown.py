@@ -96,7 +96,7 @@ def _refuse(ctx: Any, action_name: str, facts: Mapping[str, Any]) -> list[Refusa
     if ctx.allowed(action_name, facts):
         return []
     verdict = ctx.permission(action_name, facts)
-    return [Refusal(f"forbidden: {ln.text}", tuple(ln.cases), source=ln.source)
+    return [Refusal(ctx.rules.forbid_reason(ln, action_name), tuple(ln.cases), source=ln.source)
             for ln in verdict.lines if ln.fired and ln.kind == "forbid" and not ln.overridden]
 
 

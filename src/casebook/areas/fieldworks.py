@@ -52,7 +52,8 @@ class Works:
     ``destroyed`` (``removed`` or another value: a ``destroyed_marker`` is placed); formation:
     ``formation_side``, ``formation_flag``, ``formation_marker``, ``form_steps`` /
     ``remove_steps``, permissions ``formation`` and ``move_after_formation`` (its fact
-    ``left_fact``: the unit left the formation); actions:
+    ``left_fact``: the unit left the formation; ``formed_fact``, if named: the stack took the
+    formation in this player phase, given to ``formation`` when it is asked to leave it); actions:
     ``move_kinds``, ``attack_kinds``, ``march_kind``, ``advance_kind``; ``cases``: event or
     refusal name -> the cases it cites; ``texts``: :data:`TEXTS`; ``events``: event -> (kind, source)."""
 
@@ -81,6 +82,7 @@ class Works:
     attack_kinds: tuple[str, ...]
     march_kind: str
     advance_kind: str
+    formed_fact: str = ""
     cases: Mapping[str, tuple[CitedCase, ...]] = field(default_factory=dict)
     texts: texts(TEXTS) = field(default_factory=dict)  # type: ignore[valid-type]
     events: Mapping[str, tuple[str, str]] = field(default_factory=dict)
@@ -108,7 +110,7 @@ def phase_stamp(ctx: Any) -> str:
 def forbidding(ctx: Any, permission: str, facts: Mapping[str, Any]) -> list[Refusal]:
     """A refusal per ``forbid`` line of ``permission`` that fired and no permit overrides."""
     verdict = ctx.permission(permission, facts)
-    return [Refusal(f"forbidden: {ln.text}", tuple(ln.cases), source=ln.source)
+    return [Refusal(ctx.rules.forbid_reason(ln, permission), tuple(ln.cases), source=ln.source)
             for ln in verdict.lines if ln.fired and ln.kind == "forbid" and not ln.overridden]
 
 

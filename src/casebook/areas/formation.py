@@ -7,15 +7,17 @@ game's configuration and rule lines give them).
 - :func:`formation_refusals`, :func:`apply_formation`, :func:`formation_offers`,
   :func:`formation_facts`: an activated stack of ``formation_side`` that has not moved or
   attacked (permission ``formation``, facts ``side``, ``activated``, ``moved_or_attacked`` and
-  ``left_fact``: it left the formation in this player phase) takes the ``formation_flag`` and a
+  ``left_fact``: it left the formation in this player phase; ``formed_fact``, when it leaves:
+  it took the formation in this player phase) takes the ``formation_flag`` and a
   ``formation_marker``; a flagged unit cannot move, one that left the formation is asked the
   permission ``move_after_formation`` (:func:`move_refusals`, which also pins a unit that had a
   work built in its hex this turn, ``builders``).
 - :func:`march_facts`, :func:`march_offers`: the stack that left the formation may force march
   (``march_kind``) right after, until another unit moves, attacks or leaves a formation.
 
-Record (``plugin_data(<plugin>)``): ``acted`` / ``unhedged`` / ``marchable`` / ``marched`` (unit
--> "turn:phase" it moved or attacked / left the formation / may force march / force marched);
+Record (``plugin_data(<plugin>)``): ``acted`` / ``formed`` / ``unhedged`` / ``marchable`` /
+``marched`` (unit -> "turn:phase" it moved or attacked / took the formation / left it / may force
+march / force marched);
 ``builders`` is the works' (:func:`casebook.areas.fieldworks.build_work`). Public API: the
 functions of ``__all__``.
 """
@@ -55,6 +57,9 @@ def note_acted(ctx: Any, w: Works, action: Action) -> None:
     if not units and action.kind in w.move_kinds:
         path = action.get("path") or (action.get("to"),)
         units = [u["id"] for u in ctx.state.units_at(path[-1]) if u.get("side") == action.side] if path[-1] else []
+        mv = ctx.state.plugin_data("movement") or {}  # the stack that moved, not those it joined
+        moving = set(mv.get("moved", [])) | set((mv.get("current") or {}).get("units", []))
+        units = [u for u in units if u in moving] if moving else units
     if units:
         rec = data(ctx, w)
         rec.setdefault("acted", {}).update({u: phase_stamp(ctx) for u in units})
@@ -96,7 +101,10 @@ def formation_stack(ctx: Any, w: Works, hex_: str, flagged: bool) -> list[str]:
 def formation_refusals(ctx: Any, w: Works, action: Action) -> list[Refusal]:
     """Why ``<formation> stack=H [remove=true]`` is illegal: not the phasing side in a
     ``form_steps`` (``remove_steps``) step (text ``steps``), no such stack (text ``stack``), or
-    the permission ``formation`` (facts ``side``, ``activated``, ``moved_or_attacked``)."""
+    the permission ``formation`` (facts ``side``, ``activated``: every unit of the side in the
+    hex is — to leave: every unit in the formation there —, ``moved_or_attacked``,
+    ``left_fact`` and, named, ``formed_fact``: true only when leaving a formation taken in this
+    player phase — the activation that formed it)."""
     hex_, remove = action.get("stack"), bool(action.get("remove"))
     if ctx.state.phasing != action.side or ctx.state.step not in (w.remove_steps if remove else w.form_steps):
         return [Refusal(w.texts["steps"], w.cases["form"])]
@@ -104,15 +112,20 @@ def formation_refusals(ctx: Any, w: Works, action: Action) -> list[Refusal]:
     if not units:
         what = w.texts["in_formation"] if remove else w.texts["not_in_formation"]
         return [Refusal(w.texts["stack"].format(what=what, hex=hex_), w.cases["form"])]
-    return forbidding(ctx, w.formation, {"side": action.side, "activated": True,
-                                         "moved_or_attacked": acted(ctx, w, units),
-                                         w.left_fact: bool(_left_now(ctx, w, units))})
+    whole = [u for u in ctx.state.units_at(hex_)  # the stack forming (or in) the formation, not a part
+             if u.get("side") == w.formation_side and (not remove or u.get(w.formation_flag))]
+    facts = {"side": action.side, "activated": all(u.get("activated") for u in whole),
+             "moved_or_attacked": acted(ctx, w, units),
+             w.left_fact: bool(_left_now(ctx, w, units))}
+    if w.formed_fact:
+        facts[w.formed_fact] = remove and bool(_left_now(ctx, w, units, "formed"))
+    return forbidding(ctx, w.formation, facts)
 
 
 def _left_now(ctx: Any, w: Works, units: Iterable[str], key: str = "unhedged") -> list[str]:
     """Those of ``units`` the record ``key`` notes in this player phase (``unhedged``: they left
     the formation; ``marchable``: they did and nothing moved since; ``marched``: they then
-    force marched)."""
+    force marched; ``formed``: they took the formation)."""
     now, rec = phase_stamp(ctx), data(ctx, w).get(key, {})
     return [u for u in units if rec.get(u) == now]
 
@@ -131,8 +144,12 @@ def apply_formation(ctx: Any, w: Works, action: Action) -> dict[str, Any]:
             ctx.state.remove_marker(w.formation_marker, hex_)
         rec.setdefault("unhedged", {}).update({u: phase_stamp(ctx) for u in units})
         rec["marchable"] = {u: phase_stamp(ctx) for u in units}  # its move just completed: it may force march
-    elif not has_marker(ctx, w.formation_marker, hex_):
-        ctx.state.add_marker(w.formation_marker, hex_)
+    else:
+        if not has_marker(ctx, w.formation_marker, hex_):
+            ctx.state.add_marker(w.formation_marker, hex_)
+        if w.formed_fact:  # it leaves the formation only in a later activation
+            now = phase_stamp(ctx)  # earlier phases' entries are dropped: they no longer matter
+            rec["formed"] = {**{u: t for u, t in rec.get("formed", {}).items() if t == now}, **dict.fromkeys(units, now)}
     save(ctx, w, rec)
     out = {"stack": hex_, "units": units, "formed": not remove}
     cases = w.cases["removed" if remove else "form"]

@@ -217,9 +217,8 @@ def refusals(ctx: Any, offer: Any, action: Action) -> list[Refusal]:
     if not verdict.value:
         fired = [ln for ln in verdict.lines if ln.fired and ln.kind == "forbid" and not ln.overridden]
         unmet = [f"{ln.text} [{ln.source}]" for ln in fired if ln.text.startswith("require ")]
-        forbid = [f"{ln.text} [{ln.source}]" for ln in fired if not ln.text.startswith("require ")]
-        reason = "; ".join([*(["forbidden: " + "; ".join(forbid)] if forbid else []),
-                            *(["not met: " + "; ".join(unmet)] if unmet else [])])
+        forbid = [ctx.rules.forbid_reason(ln, offer.action) for ln in fired if not ln.text.startswith("require ")]
+        reason = "; ".join([*forbid, *(["not met: " + "; ".join(unmet)] if unmet else [])])
         out.append(Refusal(reason, tuple(verdict.cases), PLUGIN))
     elif action.side != _side(ctx, offer):
         _note(ctx, where)

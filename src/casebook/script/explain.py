@@ -8,11 +8,13 @@ each with its cases and ``file:line``. Both are frozen and turn into plain data 
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["Line", "Explanation", "plain", "line_entry"]
+__all__ = ["Line", "Explanation", "plain", "line_entry", "forbid_reason"]
 
 
 def plain(value: Any) -> Any:
@@ -142,3 +144,40 @@ def line_entry(line: Any) -> dict[str, Any]:
     continued line's trailing backslash shown as " …")."""
     text = line.text[:-1].rstrip() + " …" if line.text.endswith("\\") else line.text
     return {"source": line.source, "cases": list(line.cases), "text": text}
+
+
+#: a description's trailing cases ``(14.4A)`` / ``(7.0D, 7.1B)`` or remark ``— asked by …``
+_TAIL = re.compile(r"\s*(?:—[^—]*|\([^()]*\d[^()]*\))\s*$")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _gist(text: str) -> str:
+    """A facts.yaml description without its trailing cases or remarks (the line cites its own)."""
+    prev = None
+    while prev != text:
+        prev, text = text, _TAIL.sub("", text)
+    return text.strip()
+
+
+def forbid_reason(line: Line, schema: Any = None, action: str = "") -> str:
+    """The reason a refusal gives for the ``forbid`` line ``line`` that decided it, readable
+    without the script: what the action does and what each fact its condition reads means (the
+    descriptions of ``schema``, the game's facts.yaml, without their trailing cases), the cases,
+    the condition as written and the line's ``file:line``; ``action``: the permission, when the
+    line does not name it. E.g. ``put an activated German stack
+    into hedgehog formation: forbidden by 14.4A when formed_hedgehog — formed_hedgehog: the stack
+    … [games/moscow41/rules/fortification.rules:74]``."""
+    text = line.text.strip()
+    words = text.split()
+    if not action and len(words) > 1 and words[0] == "forbid" and words[1] != "by":
+        action = words[1]  # else the caller names it (a declared action's own lines name none)
+    actions: Mapping[str, Any] = getattr(schema, "actions", None) or {}
+    facts: Mapping[str, Any] = getattr(schema, "facts", None) or {}
+    what = _gist(str(actions.get(action) or "")) or action or text
+    cond = text.split(" when ", 1)[1].strip() if " when " in text else ""
+    read = [n for n in dict.fromkeys(_NAME.findall(cond)) if n in facts and str(getattr(facts[n], "description", ""))]
+    meaning = "; ".join(f"{n}: {_gist(facts[n].description)}" for n in read)
+    out = f"{what}: forbidden by {', '.join(line.cases)}"
+    out += f" when {cond}" if cond else ""
+    out += f" — {meaning}" if meaning else ""
+    return f"{out} [{line.source}]"

@@ -16,7 +16,7 @@ from typing import Any
 
 from casebook.core.errors import IllegalActionError, Problem
 
-from .explain import Explanation
+from .explain import Explanation, forbid_reason
 from .facts import FactSchema
 from .offers import CostCode, OfferCode
 from .quantities import PermissionCode, QuantityCode
@@ -166,9 +166,13 @@ class RuleSet:
         if not verdict.value:
             fired = [ln for ln in verdict.lines if ln.fired and ln.kind == "forbid" and not ln.overridden]
             cases = [c for ln in fired for c in ln.cases]
-            where = "; ".join(f"{ln.text} [{ln.source}]" for ln in fired)
-            raise IllegalActionError(notation or action, cases, f"forbidden: {where}")
+            raise IllegalActionError(notation or action, cases, "; ".join(self.forbid_reason(ln, action) for ln in fired))
         return verdict
+
+    def forbid_reason(self, line: Any, action: str = "") -> str:
+        """The readable reason of a refusal the forbid ``line`` decided, naming its ``file:line``
+        (:func:`casebook.script.explain.forbid_reason`, with this game's facts declaration)."""
+        return forbid_reason(line, self.schema, action)
 
     def cases_cited(self) -> tuple[str, ...]:
         """Every case id any compiled line cites, sorted, without repeats."""

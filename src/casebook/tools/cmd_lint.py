@@ -4,7 +4,8 @@ Loads the pack (:func:`casebook.content.loader.load_pack`): every file against i
 errata overlays, the cross-file checks and every scenario position (its victory block against the
 schema its victory plugin declares); compiles the game's rule scripts (as ``casebook rules check``
 does) and checks that the tables, quantities and permissions each listed plugin requires are there
-(:mod:`casebook.content.requires`). Exit 0 with a one-line summary, or exit 1 with every
+(:mod:`casebook.content.requires`). Exit 0 with a one-line summary (its files and values are
+those ``casebook provenance`` counts: the manifest's files and its ``config:`` files), or exit 1 with every
 problem as ``file:line:col: key.path: message`` and a count line.
 """
 
@@ -35,9 +36,12 @@ def lint(ctx: click.Context, pack_dir: str) -> None:
             click.echo("(rule scripts not checked: they are compiled against the files above; fix those first)")
         click.echo(f"{display_path_or(pack_dir)}: {n} error{'s' if n != 1 else ''}")
         ctx.exit(1)
-    n_values = sum(sum(f.counts.values()) for f in pack.files)
+    from casebook.tools.cmd_provenance import config_infos
+
+    files = (*pack.files, *config_infos(pack.dir))  # as `casebook provenance` counts them
+    n_values = sum(sum(f.counts.values()) for f in files)
     click.echo(
-        f"{display_path(pack.dir)}: ok — game {pack.id}, {len(pack.files)} files, {n_values} values, "
+        f"{display_path(pack.dir)}: ok — game {pack.id}, {len(files)} files, {n_values} values, "
         f"{len(pack.counters)} counters, {len(pack.tables) + len(pack.records)} tables, "
         f"{len(pack.scenarios)} scenario(s), {len(pack.errata)} errata patch(es) applied, "
         f"{len(rules.quantities)} rule quantities and {len(rules.permissions)} permissions compiled"
