@@ -221,7 +221,7 @@ def action_value(state: Any, ctx: Any, action: Action) -> float:
     side, kind = action.side, action.kind
     if kind == "pass":
         return 0.0
-    if kind in ("move", "rail-move", "overrun", "advance") and empties(state, action):
+    if kind in ("move", "rail-move", "overrun", "advance", "retreat") and empties(state, action):
         return GUARD_LEAVE
     if kind == "attack":
         return _attack_value(ctx, action)
