@@ -4,7 +4,7 @@
 - :class:`GreedyBot` — a one-step heuristic: each legal action gets a value from
   :func:`action_value` (attacks by their odds column and DRM from the rules' own ``attack``
   answer, moves by how much closer they bring a stack to an objective it does not hold — towns by
-  their IP value, Moscow hexes —, activations by the stacks they wake, retreats by the losses they
+  their IP value, the hexes the victory block makes decisive —, activations by the stacks they wake, retreats by the losses they
   avoid), and the best is played; ties break by the legal-action order, so the bot is
   deterministic. It **guards** its side's automatic-loss hexes (:mod:`casebook.tools.bots_guard`:
   hexes whose entry wins at once for the enemy, from the scenario's victory block): it never
@@ -35,6 +35,7 @@ from casebook.tools.bots_guard import (
     open_guards,
     weakens,
 )
+from casebook.tools.planner_goals import HOLD_WEIGHT, goals_for
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "make_bot", "score", "BOT_KINDS"]
 
@@ -72,15 +73,30 @@ def _strength(unit: dict[str, Any]) -> float:
     return max(0.0, float(unit.get("strength") or 0) - 0.5 * losses)
 
 
+#: What the greedy bot adds to the value of holding a hex the victory block makes decisive on its
+#: own: a hex whose entry wins at once (any side's strike hex) or a capital hex the block scores.
+KEY_HEX = 5.0
+
+
+def _key_hexes(state: Any, board: Any) -> frozenset[str]:
+    """The hexes the scenario's victory block makes decisive on their own, read as the planner
+    reads them (:func:`casebook.tools.planner_goals.goals_for`): every side's strike hexes, and the
+    map's capital hexes that the block names as control objectives (per hex or by target)."""
+    goals = goals_for(state.data.scenario, board, state.data.sides)
+    strike = frozenset(h for hexes in goals.strike.values() for h in hexes)
+    return strike | frozenset(h for h in goals.capital if goals.hold.get(h, 0.0) >= HOLD_WEIGHT)
+
+
 def _objectives(state: Any) -> dict[str, float]:
-    """Hex label -> value of holding it: a town's IP value, +5 for a Moscow hex (cached per game)."""
+    """Hex label -> value of holding it: a town's IP value, +``KEY_HEX`` for a hex the victory
+    block makes decisive (:func:`_key_hexes`; cached per board and scenario)."""
     cache = state.game.__dict__.setdefault("_bot_objectives", {})
     board = state.game.engine.board_for(state.data)
-    key = id(board)
+    key = (id(board), repr(state.data.scenario.get("victory")) if state.data.scenario else None)
     if key not in cache:
         values = {hex_label(h): float(t.get("ip") or 1) for h, t in board.towns().items()}
-        for h in board.hex_set("moscow"):
-            values[hex_label(h)] = values.get(hex_label(h), 1.0) + 5.0
+        for label in sorted(_key_hexes(state, board)):
+            values[label] = values.get(label, 1.0) + KEY_HEX
         cache[key] = values
     return cache[key]
 
@@ -205,7 +221,7 @@ def action_value(state: Any, ctx: Any, action: Action) -> float:
     side, kind = action.side, action.kind
     if kind == "pass":
         return 0.0
-    if kind in ("move", "rail-move", "overrun", "advance") and empties(state, action):
+    if kind in ("move", "rail-move", "overrun", "advance", "retreat") and empties(state, action):
         return GUARD_LEAVE
     if kind == "attack":
         return _attack_value(ctx, action)

@@ -1,32 +1,21 @@
 """Guards: both bots keep a garrison on the hexes whose entry by an enemy unit loses them the game.
 
-A *guard hex* of a side is a hex the scenario's victory block makes a strike hex of another side
-(a condition won at once by entering it: ``when: instant`` or ``kind: enter``), read by
-:func:`casebook.tools.planner_goals.goals_for` — no game, side or town is named here. Two rules of
-play, shared by ``bot:greedy`` (:mod:`casebook.tools.bots`) and ``bot:planner``
-(:mod:`casebook.tools.planner`):
+A *guard hex* of a side is another side's strike hex of the scenario's victory block (``when:
+instant`` or ``kind: enter``), read by :func:`casebook.tools.planner_goals.goals_for` — no game,
+side or town is named here. Shared by ``bot:greedy`` and ``bot:planner`` (docs/planner.md, "Guards"):
 
-- **keep**: an action that would take the last own combat unit out of a guard hex (a move or
-  rail move of the stack standing there, an overrun from it, an advance after combat that leaves
-  it) is not played (:func:`empties`); a garrison is never marched away, whatever the threat
-  (an enemy stack may ride a rail line into the hex from farther than any radius;
-  e.g. the October Blitz's greedy Germans lost Smolensk that way on Turn 1 in 40 of 40 games,
-  BALANCE.md session 9);
-- **send**: a guard hex with no own combat unit on it, *threatened* — an enemy combat unit within
-  its reach (:func:`reach`: ``REACH_TURNS`` times its printed MA, at least ``REACH_MIN`` hexes) —
-  draws the nearest own stack that can enter it (:func:`fills`, :func:`open_guards`), and the
-  activation that wakes such a stack (:func:`guard_call`);
-- **weigh** (session 11): one unit is not a garrison against an army. A guard hex's *threat*
-  (:func:`threat`) is the enemy combat strength within reach of it (each unit by its
-  :func:`reach`, as the pressure counts them): what could march up and attack it within the
-  horizon. It *needs* ``GUARD_SHARE`` of that (:func:`need`) in the hex and the hexes next to it
-  (:func:`held`: a second stack next to it screens the approach and blocks a hex an attacker
-  would stand in); a guard hex held by less is *short* (:func:`short_guards`), and a move or a
-  reinforcement that adds strength to it or its ring from outside is worth ``GUARD_BOLSTER`` per
-  strength point it covers of the shortfall (:func:`bolsters`), so the nearest stacks are sent
-  until the need is met, and no more: the front is not stripped for a hex already held; a move
-  that takes strength out of the hex and its ring below the need costs as much (:func:`weakens`;
-  an advance after combat: :func:`advance_weakens`).
+- **keep**: an action that would take the last own combat unit out of a guard hex (a move, rail
+  move or overrun of its stack, an advance after combat or a retreat that leaves it) is not played
+  (:func:`empties`), whatever the threat;
+- **send**: a guard hex with no own combat unit, *threatened* (an enemy combat unit within its
+  :func:`reach`), draws the nearest own stack (:func:`fills`, :func:`open_guards`, :func:`guard_call`);
+- **weigh**: a guard hex *needs* ``GUARD_SHARE`` of the enemy strength that meets it first
+  (:func:`facing`, within reach and no farther from it than from the nearest guard hex but one;
+  :func:`need`) in the hex and the hexes next to it (:func:`held`), and ``GUARD_CORE`` of it in
+  the hex itself while an attacker can stand next to it (:func:`core_need`, :func:`garrison`);
+  moves and reinforcements that bring strength in are worth ``GUARD_BOLSTER`` per point of the
+  shortfall (:func:`short_guards`, :func:`bolsters`), ones that take it out as much less
+  (:func:`weakens`, :func:`advance_weakens`): nothing beyond the need, so the front is not stripped.
 
 Everything here is a heuristic for bots, not a rule: the rules decide what is legal and who wins.
 """
@@ -39,10 +28,10 @@ from casebook.core.actions import Action
 from casebook.core.hexgrid import parse_hex
 from casebook.tools.planner_goals import goals_for
 
-__all__ = ["guard_hexes", "reach", "pressure", "open_guards", "empties", "fills", "guard_call",
-           "threat", "need", "held", "short_guards", "bolsters", "weakens", "strength", "advance_weakens",
-           "REACH_TURNS", "REACH_MIN", "GUARD_SEND", "GUARD_CALL", "GUARD_LEAVE", "GUARD_SHARE",
-           "GUARD_BOLSTER"]
+__all__ = ["guard_hexes", "reach", "pressure", "open_guards", "empties", "fills", "guard_call", "threat", "need",
+           "held", "core_need", "facing", "garrison", "exposed", "short_guards", "bolsters", "weakens", "strength",
+           "advance_weakens", "REACH_TURNS", "REACH_MIN", "GUARD_SEND", "GUARD_CALL", "GUARD_LEAVE", "GUARD_SHARE",
+           "GUARD_BOLSTER", "GUARD_CORE"]
 
 #: An enemy combat unit threatens a guard hex within REACH_TURNS times its printed MA (a turn's
 #: move and a force march, or two turns' march) ...
@@ -57,24 +46,24 @@ GUARD_CALL = 20.0
 #: The value of an action that empties a guard hex (below ``pass``, 0: it is never chosen while
 #: anything else is legal).
 GUARD_LEAVE = -50.0
-#: The share of the threat (the enemy strength within reach) a guard hex needs in itself and the
-#: hexes next to it: an attacker bringing all of it would attack at 5 to 1 — never all of it fits
-#: next to the hex, and a screen in the ring blocks hexes an attacker must stand in. A bot
-#: heuristic (session 11: a 4-point garrison with nothing next to it fell to 22 points with
-#: 18 IPs of support, e.g. the October Blitz's Smolensk on Turn 2 of seed 9).
+#: The share of the threat a guard hex needs in itself and the hexes next to it (an attacker bringing
+#: all of it attacks at 5 to 1; a screen in the ring blocks hexes it must stand in). Session 11: a lone
+#: 4-point garrison fell to 22 points with 18 IPs of support (e.g. the Blitz's Smolensk, seed 9).
 GUARD_SHARE = 0.2
 #: What the greedy bot adds to a move or a reinforcement per strength point it brings into a short
 #: guard hex or its ring, up to the shortfall (a 10-point division: 20, above its other one-step
 #: values; an open hex's GUARD_SEND stays above it).
 GUARD_BOLSTER = 2.0
+#: The share of the threat a guard hex needs *in itself* while an attacker can stand next to it: its
+#: ring may be other guard hexes' garrisons, and an attack needs one free hex next to it (session 12,
+#: e.g. the Blitz: a panzer stack attacked the Moscow hex facing it, 2 points with 12 in the ring).
+GUARD_CORE = 0.2
 _MOVES = ("move", "rail-move", "overrun")
 
 
 def guard_hexes(state: Any, side: str) -> frozenset[str]:
-    """The hexes ``side`` must keep the enemy out of: the other sides' strike hexes of the
-    scenario's victory block (cached per board, position and side — the position is kept with its
-    entry, so its id is not reused while the entry lives; ``state.data.scenario`` is a deep copy,
-    read only on a miss: keyed by the copy's id, as before session 11's end, the cache never hit)."""
+    """The hexes ``side`` must keep the enemy out of: the other sides' strike hexes of the victory
+    block (cached per board, position — kept with its entry, so its id is not reused — and side)."""
     cache = state.game.__dict__.setdefault("_bot_guards", {})
     board = state.game.engine.board_for(state.data)
     key = (id(board), id(state.data), side)
@@ -167,8 +156,10 @@ def open_guards(state: Any, side: str) -> dict[str, float]:
 def empties(state: Any, action: Action) -> str | None:
     """The guard hex of the action's side that ``action`` leaves with no own combat unit (it held
     one before), else None: a move, rail move or overrun of the stack standing on it (the moving
-    units are the action's ``units`` if it names them, else the whole stack), or an advance after
-    combat (peeked: the advancing units are not named by the action)."""
+    units are the action's ``units`` if it names them, else the whole stack), an advance after
+    combat, a retreat out of it or losses that eliminate its garrison (peeked). A retreat lets the
+    attacker in: the defender takes the losses and stays where the rules offer that (session 12,
+    e.g. the Blitz's greedy Soviets left a Moscow hex after an overrun at 3:2, seed 7)."""
     side, kind = action.side, action.kind
     guards = guard_hexes(state, side)
     if not guards:
@@ -181,9 +172,10 @@ def empties(state: Any, action: Action) -> str | None:
         here = [u for u in state.data.units_at(origin) if u.get("side") == side and _combat(u)]
         stay = [u for u in here if named and u["id"] not in named]
         return str(origin) if here and not stay else None
-    if kind == "advance" and action.get("path"):
+    if (kind == "advance" and action.get("path")) or kind == "retreat":
         held = [g for g in sorted(guards) if _held(state, side, g)]
-        if not held:
+        path = action.get("path") or ()
+        if not held or (path and all(_distance(state, path[0], g) > 1 for g in held)):
             return None
         try:
             after = state.peek(action)
@@ -240,8 +232,9 @@ def threat(state: Any, side: str, label: str) -> float:
 
 def need(state: Any, side: str, label: str) -> float:
     """The strength ``side`` wants in guard hex ``label`` and next to it: ``GUARD_SHARE`` of
-    the :func:`threat` (0 with no enemy combat unit within reach)."""
-    return GUARD_SHARE * threat(state, side, label)
+    the threat that meets it first (:func:`facing`; with one guard hex, all the :func:`threat`;
+    0 with no enemy combat unit within reach)."""
+    return GUARD_SHARE * facing(state, side, label)
 
 
 def _ring(state: Any, label: str) -> tuple[str, ...]:
@@ -251,25 +244,74 @@ def _ring(state: Any, label: str) -> tuple[str, ...]:
 def held(state: Any, side: str, label: str) -> float:
     """The own combat strength in ``label`` and the hexes next to it."""
     hexes = {label, *_ring(state, label)}
-    return sum(strength(u) for u in state.data.units
-               if u.get("hex") in hexes and u.get("side") == side and _combat(u))
+    return sum(strength(u) for u in state.data.units if u.get("hex") in hexes and u.get("side") == side and _combat(u))
 
 
-def short_guards(state: Any, side: str) -> dict[str, float]:
-    """Guard hex -> how much strength it lacks (:func:`need` less :func:`held`), for the guard
-    hexes of ``side`` held by less than they need (cached per version)."""
-    cache = state.__dict__.setdefault("_bot_short_guards", {})
+def garrison(state: Any, side: str, label: str) -> float:
+    """The own combat strength in ``label`` itself."""
+    return sum(strength(u) for u in state.data.units_at(label) if u.get("side") == side and _combat(u))
+
+
+def exposed(state: Any, side: str, label: str) -> int:
+    """How many hexes next to guard hex ``label`` an attacker could stand in: neither a guard hex
+    of ``side`` nor holding an own combat unit."""
+    guards = guard_hexes(state, side)
+    return sum(1 for n in _ring(state, label) if n not in guards and not _held(state, side, n))
+
+
+def facing(state: Any, side: str, label: str) -> float:
+    """The part of the :func:`threat` to guard hex ``label`` that meets it first: the strength of
+    the enemy units within reach of it that stand no more than one hex farther from it than from
+    the nearest guard hex of ``side`` (cached per version)."""
+    cache = state.__dict__.setdefault("_bot_facing", {})
     key = (state.data.version, side)
     found: dict[str, float] | None = cache.get(key)
+    if found is None:
+        cache.clear()
+        guards = sorted(guard_hexes(state, side))
+        rows = {g: _enemies_beyond_reach(state, side, g) for g in guards}
+        first: dict[str, int] = {}
+        for g in guards:
+            for b, u in rows[g]:
+                first[u["id"]] = min(first.get(u["id"], 99), b + reach(u))
+        found = cache[key] = {g: sum(strength(u) for b, u in rows[g]
+                                     if b <= 0 and b + reach(u) <= first[u["id"]] + 1) for g in guards}
+    return found.get(label, 0.0)
+
+
+def core_need(state: Any, side: str, label: str) -> float:
+    """The strength ``side`` wants in guard hex ``label`` itself: ``GUARD_CORE`` of the threat
+    that meets it first (:func:`facing`) while an attacker can stand next to it (:func:`exposed`)."""
+    want = GUARD_CORE * facing(state, side, label)
+    return want if want > 0 and exposed(state, side, label) > 0 else 0.0
+
+
+def _lacks(state: Any, side: str) -> dict[str, tuple[float, float]]:
+    """Guard hex -> (what its hex and ring lack of :func:`need`, what the hex itself lacks of
+    :func:`core_need`), for the guard hexes of ``side`` short of either (cached per version)."""
+    cache = state.__dict__.setdefault("_bot_short_guards", {})
+    key = (state.data.version, side)
+    found: dict[str, tuple[float, float]] | None = cache.get(key)
     if found is None:
         cache.clear()
         found = {}
         for g in sorted(guard_hexes(state, side)):
             want = need(state, side, g)
-            if want > 0 and (lack := want - held(state, side, g)) > 0:
-                found[g] = lack
+            if want <= 0:
+                continue
+            area = max(0.0, want - held(state, side, g))
+            core = max(0.0, core_need(state, side, g) - garrison(state, side, g))
+            if area > 0 or core > 0:
+                found[g] = (area, core)
         cache[key] = found
     return found
+
+
+def short_guards(state: Any, side: str) -> dict[str, float]:
+    """Guard hex -> how much strength it lacks — the most of :func:`need` less :func:`held` (the
+    hex and its ring) and :func:`core_need` less :func:`garrison` (the hex itself) —, for the
+    guard hexes of ``side`` short of either."""
+    return {g: max(area, core) for g, (area, core) in _lacks(state, side).items()}
 
 
 def bolsters(state: Any, action: Action) -> float:
@@ -280,7 +322,7 @@ def bolsters(state: Any, action: Action) -> float:
     kind = action.kind
     if kind not in ("move", "rail-move", "place-reinforcement"):
         return 0.0
-    short = short_guards(state, action.side)
+    short = _lacks(state, action.side)
     if not short:
         return 0.0
     if kind == "place-reinforcement":
@@ -298,10 +340,13 @@ def bolsters(state: Any, action: Action) -> float:
     if not dest or power <= 0:
         return 0.0
     best = 0.0
-    for g, lack in short.items():
+    for g, (ring_lack, core_lack) in short.items():
         area = {g, *_ring(state, g)}
+        lack = max(ring_lack, core_lack) if dest == g else ring_lack  # only the hex fills its core
         if dest in area and origin not in area:
             best = max(best, min(power, lack))
+        elif dest == g and origin != g:  # from the ring into the hex: its own garrison
+            best = max(best, min(power, core_lack))
     return best
 
 
@@ -320,6 +365,8 @@ def weakens(state: Any, action: Action) -> float:
                 and _combat(u) and (not named or u["id"] in named))
     worst = 0.0
     for g in sorted(guards):
+        if origin == g and dest != g and (core := core_need(state, action.side, g)) > 0:
+            worst = max(worst, min(power, max(0.0, core - (garrison(state, action.side, g) - power))))
         area = {g, *_ring(state, g)}
         if origin not in area or dest in area:
             continue
@@ -344,6 +391,9 @@ def advance_weakens(state: Any, action: Action) -> float:
     for g in sorted(guards):
         area = {g, *_ring(state, g)}
         power = sum(strength(u) for u in moving if u["hex"] in area)
+        out = sum(strength(u) for u in moving if u["hex"] == g)
+        if out > 0 and path[-1] != g and (core := core_need(state, action.side, g)) > 0:
+            worst = max(worst, min(out, max(0.0, core - (garrison(state, action.side, g) - out))))
         want = need(state, action.side, g) if power > 0 and path[-1] not in area else 0.0
         if want > 0:
             worst = max(worst, min(power, max(0.0, want - (held(state, action.side, g) - power))))
