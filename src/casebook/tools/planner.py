@@ -105,8 +105,8 @@ def attack_value(state: Any, ctx: Any, action: Action, goals: Goals, cache: dict
     overrun = action.kind == "overrun"
     ips = int(action.get("support") or 0)
     n_with = len(action.get("with") or ())
-    weight = (1.0 + 2.0 * goals.hold.get(hex_, 0.0) / HOLD_WEIGHT + 4.0 * (hex_ in goals.strike.get(action.side, ()))
-              if view is None else 1.0 + 2.0 * min(2.0, view.aims.get(hex_, 0.0) / HOLD_WEIGHT))  # off an objective
+    stake = goals.hold if view is None else view.stake  # a defender pushed off an objective hands it over
+    weight = 1.0 + 2.0 * stake.get(hex_, 0.0) / HOLD_WEIGHT + 4.0 * (hex_ in goals.strike.get(action.side, ()))
     if view is not None and hex_ in view.enemy:
         weight += BREACH_ATTACK * min(3, view.breach.get(hex_, 0))
         if pocketed(view.own, view.enemy, view.neighbours, hex_):

@@ -7,10 +7,11 @@ per decision from the position (units by hex, control), without naming a game, a
   of the deciding side are played for *as a set*: the N objectives cheapest to hold (:func:`cost`:
   held ones first, then by hexes from the nearest own combat stack of some strength, plus the enemy
   strength on and next to each — a defended town costs more), re-chosen at every decision. Each
-  chosen objective not held is worth ``COUNT_TOP`` × ``HOLD_WEIGHT`` to the advance, the attacks on
-  its defenders and the advance after combat into it, and a held one as much to its garrison; the
-  others of the condition keep ``SPARE`` × ``HOLD_WEIGHT``, below a main objective (no spearhead or
-  grab calls for them). A plan that takes chosen objectives is paid by :func:`count_value`: the
+  chosen objective not held is worth ``COUNT_TOP`` × ``HOLD_WEIGHT`` to the advance and the advance
+  after combat into it, and a held one as much to its garrison; its defenders weigh ``STAKE`` ×
+  ``HOLD_WEIGHT`` in the attacks on them and their set-up (a hold hex: 1); the others of the
+  condition keep ``SPARE`` × ``HOLD_WEIGHT``, below a main objective (no spearhead or grab calls
+  for them). A plan that takes chosen objectives is paid by :func:`count_value`: the
   k-th of N is worth ``k / N`` × ``COUNT_TOP`` × ``HOLD_WEIGHT``, rising as k approaches N (the
   N-th wins the game, as a strike hex does), so a plan completes the set rather than spreads;
 - **strike hexes** (whose entry wins at once) are chased at their full weight only when an own
@@ -31,7 +32,7 @@ from typing import Any
 
 from casebook.tools.planner_goals import HOLD_WEIGHT, Goals
 
-__all__ = ["CountAim", "aims_for", "cost", "count_value", "taken_by_count", "COUNT_TOP", "SPARE", "STRIKE_TURNS", "STRIKE_FAR",
+__all__ = ["CountAim", "aims_for", "cost", "count_value", "taken_by_count", "COUNT_TOP", "SPARE", "STAKE", "STRIKE_TURNS", "STRIKE_FAR",
            "CHOOSER_STRENGTH", "DEFENCE_PER_HEX"]
 
 #: The N-th objective of a count condition (the one that wins) is worth this many HOLD_WEIGHTs,
@@ -39,6 +40,9 @@ __all__ = ["CountAim", "aims_for", "cost", "count_value", "taken_by_count", "COU
 COUNT_TOP = 4.0
 #: The objectives of a count condition beyond the N chosen keep this share of HOLD_WEIGHT.
 SPARE = 0.5
+#: What a chosen objective's defenders weigh in an attack (HOLD_WEIGHTs; a hold hex: 1): their
+#: losses count 1 + 2 x STAKE times in the attack's expected result, as a strike hex's (5).
+STAKE = 2.0
 #: A strike hex keeps its full weight only within this many turns' march of an own combat unit.
 STRIKE_TURNS = 2
 #: ... and is worth this many HOLD_WEIGHTs farther off.
@@ -85,12 +89,16 @@ def _reachable(view: Any, label: str, pace: int, turns_left: int | None) -> bool
     return any(view.distance(label, h) <= pace * turns for h in view.own)
 
 
-def aims_for(view: Any, goals: Goals, pace: int, turns_left: int | None) -> tuple[dict[str, float], list[CountAim]]:
-    """The side's objective weights this decision (``goals.targets`` re-weighed as the module says)
-    and its count conditions' choices. ``pace`` is the side's largest printed MA, ``turns_left``
-    the turns left in the scenario (None: unknown)."""
+def aims_for(view: Any, goals: Goals, pace: int,
+             turns_left: int | None) -> tuple[dict[str, float], dict[str, float], list[CountAim]]:
+    """The side's objective weights this decision (``goals.targets`` re-weighed as the module says),
+    its *stakes* — the hold weights an attack on a hex's defenders reads (``goals.hold``; a chosen
+    objective of a count condition ``STAKE`` × ``HOLD_WEIGHT``, the others ``SPARE`` × it) — and its
+    count conditions' choices. ``pace`` is the side's largest printed MA, ``turns_left`` the turns
+    left in the scenario (None: unknown)."""
     side = view.side
     aims = goals.targets(side)
+    stake = dict(goals.hold)
     for h in goals.strike.get(side, ()):
         if not _reachable(view, h, pace, turns_left):
             aims[h] = max(goals.hold.get(h, 0.0), STRIKE_FAR * HOLD_WEIGHT)
@@ -102,12 +110,13 @@ def aims_for(view: Any, goals: Goals, pace: int, turns_left: int | None) -> tupl
         chosen = tuple(ranked[:c.at_least])
         held = sum(1 for h in chosen if view.control.get(h) == side)
         for h in c.hexes:
+            stake[h] = SPARE * HOLD_WEIGHT
             if h not in goals.strike.get(side, ()):
                 aims[h] = SPARE * HOLD_WEIGHT
         for h in chosen:
-            aims[h] = HOLD_WEIGHT * COUNT_TOP
+            aims[h], stake[h] = HOLD_WEIGHT * COUNT_TOP, HOLD_WEIGHT * STAKE
         counts.append(CountAim(chosen, held, c.at_least, c.hexes))
-    return aims, counts
+    return aims, stake, counts
 
 
 def count_value(counts: list[CountAim], control: Mapping[str, str | None], side: str,

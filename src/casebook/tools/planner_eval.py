@@ -143,6 +143,7 @@ class View:
     guard_need: dict[str, float] = field(default_factory=dict)
     #: objective -> its weight this decision (planner_aims: count sets, strike hexes in reach)
     aims: dict[str, float] = field(default_factory=dict)
+    stake: dict[str, float] = field(default_factory=dict)  # hex -> hold weight its defenders' losses read
     counts: list[CountAim] = field(default_factory=list)
 
     def neighbours(self, label: str) -> tuple[str, ...]:
@@ -257,7 +258,7 @@ def build_view(state: Any, side: str, goals: Goals) -> View:
     left = None if last is None or data.turn is None else max(1, int(last) - int(data.turn) + 1)
     if pace and left is not None:
         view.horizon = max(1, pace) * left
-    view.aims, view.counts = aims_for(view, goals, pace, left)
+    view.aims, view.stake, view.counts = aims_for(view, goals, pace, left)
     view.breach = {e: opened(enemy, board.label_neighbours, e) for e in enemy}
     enemy_hexes = list(enemy)
     for h in marks:
@@ -387,7 +388,7 @@ def plan_value(view: View, movers: Sequence[Mover], dests: Sequence[str]) -> flo
     for e, s in attackers.items():
         ratio = s / max(view.enemy[e], 0.5)
         if ratio >= 1.5:
-            bonus = (1.0 + min(2.0, view.aims.get(e, 0.0) / HOLD_WEIGHT) + 2.0 * _near_guard(view, e)
+            bonus = (1.0 + view.stake.get(e, 0.0) / HOLD_WEIGHT + 2.0 * _near_guard(view, e)
                      + BREACH * min(3, view.breach.get(e, 0)))
             total += W["attack"] * min(ratio - 1.5, 2.5) * bonus * min(view.enemy[e], 10.0) / 5.0
     total -= W["crowd"] * sum(n - 1 for n in seen.values() if n > 1)
