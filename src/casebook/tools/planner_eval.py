@@ -40,7 +40,7 @@ from typing import Any
 
 from casebook.core.hexgrid import parse_hex, to_cube
 from casebook.tools.bots_guard import need, pressure
-from casebook.tools.planner_aims import CountAim, aims_for, count_value, taken_by_count
+from casebook.tools.planner_aims import CountAim, aims_for, count_value, pulls, taken_by_count
 from casebook.tools.planner_goals import HOLD_WEIGHT, Goals
 
 __all__ = ["View", "Mover", "W", "build_view", "plan_value", "strength", "THREAT_RADIUS", "BREACH", "FAR", "GUARD_RADIUS",
@@ -264,7 +264,7 @@ def build_view(state: Any, side: str, goals: Goals) -> View:
     for h in marks:
         d = min((view.distance(h, e) for e in enemy_hexes), default=99)
         view.threat[h] = max(0.0, 1.0 - (d - 1) / THREAT_RADIUS)
-    view.targets = {h: w for h, w in view.aims.items() if control.get(h) != side}
+    view.targets = {h: w for h, w in pulls(view.aims, view.counts).items() if control.get(h) != side}
     for g in goals.guard(side):
         view.menace[g] = sum(s for e, s in enemy.items() if view.distance(g, e) <= GUARD_RADIUS)
         if (want := need(state, side, g)) > 0:
