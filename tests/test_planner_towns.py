@@ -14,7 +14,7 @@ from casebook.content.position import load_position, position_to_dict
 from casebook.core.game import Game
 from casebook.core.hexgrid import hex_label
 from casebook.tools.planner import PlannerBot
-from casebook.tools.planner_aims import COUNT_TOP, SPARE, STRIKE_FAR, STRIKE_TURNS, cost
+from casebook.tools.planner_aims import COUNT_PULL, COUNT_TOP, SPARE, STRIKE_FAR, STRIKE_TURNS, cost
 from casebook.tools.planner_eval import build_view, strength
 from casebook.tools.planner_goals import HOLD_WEIGHT, CountGoal, capital_hexes, goals_for
 
@@ -63,6 +63,7 @@ def test_18_1_3A_the_blitz_germans_choose_the_three_most_reachable_towns(blitz):
     assert max(dist[h] for h in aim.chosen) <= min(dist[h] for h in FIVE if h not in aim.chosen)
     for h in FIVE:  # the chosen pull as the winning objective, the others less than a main objective
         assert view.aims[h] == (COUNT_TOP * HOLD_WEIGHT if h in aim.chosen else SPARE * HOLD_WEIGHT)
+        assert view.targets[h] == (COUNT_PULL * HOLD_WEIGHT if h in aim.chosen else SPARE * HOLD_WEIGHT)
     # the Moscow hexes (18.1.3B) lie beyond two turns' march of every German unit: a small pull
     assert view.horizon is not None and view.horizon % 4 == 0
     pace = view.horizon // 4                                         # Turn 1 of 4
