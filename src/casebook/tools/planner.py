@@ -105,8 +105,8 @@ def attack_value(state: Any, ctx: Any, action: Action, goals: Goals, cache: dict
     overrun = action.kind == "overrun"
     ips = int(action.get("support") or 0)
     n_with = len(action.get("with") or ())
-    # a defender pushed off an objective hands it over: its steps count more there
-    weight = 1.0 + 2.0 * goals.hold.get(hex_, 0.0) / HOLD_WEIGHT + 4.0 * (hex_ in goals.strike.get(action.side, ()))
+    stake = goals.hold if view is None else view.stake  # a defender pushed off an objective hands it over
+    weight = 1.0 + 2.0 * stake.get(hex_, 0.0) / HOLD_WEIGHT + 4.0 * (hex_ in goals.strike.get(action.side, ()))
     if view is not None and hex_ in view.enemy:
         weight += BREACH_ATTACK * min(3, view.breach.get(hex_, 0))
         if pocketed(view.own, view.enemy, view.neighbours, hex_):
@@ -222,7 +222,7 @@ class PlannerBot:
             if not path or advance_weakens(state, action) > 0:  # never out of a guard hex's ring below
                 return -1.0 if path else 0.0                    # its need: staying (0) is worth more
             end = path[-1]
-            pull = 2.0 * view.goals.targets(self.side).get(path[0], 0.0) / HOLD_WEIGHT
+            pull = 2.0 * view.aims.get(path[0], 0.0) / HOLD_WEIGHT
             return 0.5 + pull + view.advance_pull(end) - 0.3 * (view.enemy_next_to(end) > 0)
         # place-reinforcement: near threatened objectives (action_value: +GUARD_SEND on an open guard hex)
         where = action.get("hex")

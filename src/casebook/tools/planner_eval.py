@@ -40,6 +40,7 @@ from typing import Any
 
 from casebook.core.hexgrid import parse_hex, to_cube
 from casebook.tools.bots_guard import need, pressure
+from casebook.tools.planner_aims import CountAim, aims_for, count_value, pulls, taken_by_count
 from casebook.tools.planner_goals import HOLD_WEIGHT, Goals
 
 __all__ = ["View", "Mover", "W", "build_view", "plan_value", "strength", "THREAT_RADIUS", "BREACH", "FAR", "GUARD_RADIUS",
@@ -140,6 +141,10 @@ class View:
     guard_near: dict[str, int] = field(default_factory=dict)
     #: guard hex -> the own strength it needs in it and next to it (> 0 only: an enemy within reach)
     guard_need: dict[str, float] = field(default_factory=dict)
+    #: objective -> its weight this decision (planner_aims: count sets, strike hexes in reach)
+    aims: dict[str, float] = field(default_factory=dict)
+    stake: dict[str, float] = field(default_factory=dict)  # hex -> hold weight its defenders' losses read
+    counts: list[CountAim] = field(default_factory=list)
 
     def neighbours(self, label: str) -> tuple[str, ...]:
         return self.board.label_neighbours(label)
@@ -250,14 +255,16 @@ def build_view(state: Any, side: str, goals: Goals) -> View:
     control = {h: data.control(h) for h in marks}
     view = View(side, goals, board, own, enemy, control)
     last = getattr(state.game, "last_turn", None)
-    if pace and last is not None and data.turn is not None:
-        view.horizon = max(1, pace) * max(1, int(last) - int(data.turn) + 1)
+    left = None if last is None or data.turn is None else max(1, int(last) - int(data.turn) + 1)
+    if pace and left is not None:
+        view.horizon = max(1, pace) * left
+    view.aims, view.stake, view.counts = aims_for(view, goals, pace, left)
     view.breach = {e: opened(enemy, board.label_neighbours, e) for e in enemy}
     enemy_hexes = list(enemy)
     for h in marks:
         d = min((view.distance(h, e) for e in enemy_hexes), default=99)
         view.threat[h] = max(0.0, 1.0 - (d - 1) / THREAT_RADIUS)
-    view.targets = {h: w for h, w in goals.targets(side).items() if control.get(h) != side}
+    view.targets = {h: w for h, w in pulls(view.aims, view.counts).items() if control.get(h) != side}
     for g in goals.guard(side):
         view.menace[g] = sum(s for e, s in enemy.items() if view.distance(g, e) <= GUARD_RADIUS)
         if (want := need(state, side, g)) > 0:
@@ -265,7 +272,7 @@ def build_view(state: Any, side: str, goals: Goals) -> View:
         if g not in own and (p := pressure(state, side, g)) > 0:
             view.open_guard[g] = p
             view.guard_near[g] = min((view.distance(g, h) for h in own), default=99)
-    for h, w in view.goals.targets(side).items():  # the main objectives held: what threatens them
+    for h, w in view.aims.items():  # the main objectives held: what threatens them
         if w >= HOLD_WEIGHT and control.get(h) == side:
             view.hold_menace[h] = sum(s for e, s in enemy.items() if view.distance(h, e) <= 3)
     return view
@@ -284,7 +291,7 @@ def grab(view: View, label: str) -> float:
         for t, w in view.targets.items():
             d = view.distance(label, t)
             if w >= HOLD_WEIGHT and d <= GRAB_RADIUS:
-                best = max(best, w / HOLD_WEIGHT * (1.0 - (max(d, 1) - 1) / GRAB_RADIUS))
+                best = max(best, min(1.0, w / HOLD_WEIGHT) * (1.0 - (max(d, 1) - 1) / GRAB_RADIUS))
         v = view.memo[key] = GRAB * best
     return v
 
@@ -310,11 +317,14 @@ def plan_value(view: View, movers: Sequence[Mover], dests: Sequence[str]) -> flo
                 del own[m.origin]
             own[d] = own.get(d, 0.0) + m.strength
     goals, side, total = view.goals, view.side, 0.0
-    for h, w in goals.targets(side).items():
+    counted = taken_by_count(view.counts, view.control, side) if view.counts else frozenset()
+    if counted:  # the chosen objectives of a count condition, as a set (planner_aims)
+        total += W["take"] * count_value(view.counts, view.control, side, own)
+    for h, w in view.aims.items():
         if h in own:
             taking = view.control.get(h) != side
             if taking:
-                total += w * W["take"]
+                total += 0.0 if h in counted else w * W["take"]
             else:  # a garrison, worth more as strong as half the enemy strength within three hexes
                 need = view.hold_menace.get(h)
                 depth = 1.0 if need is None else 1.0 + 2.0 * min(1.0, own[h] / max(1.0, 0.5 * need))
@@ -323,7 +333,7 @@ def plan_value(view: View, movers: Sequence[Mover], dests: Sequence[str]) -> flo
         t = view.threat.get(h, 0.0)
         if t > 0 and menace > 0:
             ring = sum(own.get(n, 0.0) for n in view.neighbours(h))
-            total += goals.hold.get(h, HOLD_WEIGHT) * W["ring"] * t * min(1.0, ring / max(3.0, menace))
+            total += view.aims.get(h, HOLD_WEIGHT) * W["ring"] * t * min(1.0, ring / max(3.0, menace))
     for g in goals.guard(side):
         t, menace = view.threat.get(g, 0.0), view.menace.get(g, 0.0)
         if g in own:  # a garrison, as strong as half the enemy strength within three hexes
@@ -378,7 +388,7 @@ def plan_value(view: View, movers: Sequence[Mover], dests: Sequence[str]) -> flo
     for e, s in attackers.items():
         ratio = s / max(view.enemy[e], 0.5)
         if ratio >= 1.5:
-            bonus = (1.0 + view.goals.hold.get(e, 0.0) / HOLD_WEIGHT + 2.0 * _near_guard(view, e)
+            bonus = (1.0 + view.stake.get(e, 0.0) / HOLD_WEIGHT + 2.0 * _near_guard(view, e)
                      + BREACH * min(3, view.breach.get(e, 0)))
             total += W["attack"] * min(ratio - 1.5, 2.5) * bonus * min(view.enemy[e], 10.0) / 5.0
     total -= W["crowd"] * sum(n - 1 for n in seen.values() if n > 1)

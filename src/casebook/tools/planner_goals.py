@@ -4,10 +4,13 @@
 :class:`Goals`, without naming a game, a side or a town:
 
 - **hold** — hexes whose control decides the game (``hexes:`` lists, a ``town:`` by name, a
-  ``target:`` of ``moscow``/the map's capital hexes, points per town from ``vp_per_ip`` terms,
-  points per capital hex), with a weight: what holding (or denying) each is worth. Control
-  objectives are shared: the side that must take a hex and the side that must keep it both want
-  to stand on it;
+  ``target:`` naming one of the map's hex sets — or ``capital``, the map's capital hexes —, points
+  per town from ``vp_per_ip`` terms, points per capital hex), with a weight: what holding (or
+  denying) each is worth. Control objectives are shared: the side that must take a hex and the
+  side that must keep it both want to stand on it;
+- **counts** — a condition won by holding ``at_least`` N of its hexes ("three of these five"):
+  the side whose condition it is plays for the N most reachable of them as a set
+  (:mod:`casebook.tools.planner_aims`);
 - **strike** — per side, hexes whose mere entry wins at once (``when: instant`` or ``kind:
   enter``): that side wants to reach them, the other to guard them;
 - every town of the map as a small background objective (by its ``ip`` value where the map has
@@ -25,12 +28,22 @@ from typing import Any
 
 from casebook.core.hexgrid import hex_label
 
-__all__ = ["Goals", "goals_for", "HOLD_WEIGHT", "TOWN_WEIGHT"]
+__all__ = ["Goals", "CountGoal", "goals_for", "capital_hexes", "HOLD_WEIGHT", "TOWN_WEIGHT"]
 
 #: Weight of a hex a control condition names (a town of "three of these five").
 HOLD_WEIGHT = 6.0
 #: Weight of an ordinary town per IP (or per town where the map prints no IPs).
 TOWN_WEIGHT = 0.5
+
+
+@dataclass(frozen=True)
+class CountGoal:
+    """A condition won by holding ``at_least`` of ``hexes`` (in the victory block's order); ``side``
+    is whose condition it is (None: a condition outside any side's key, anyone's)."""
+
+    side: str | None
+    hexes: tuple[str, ...]
+    at_least: int
 
 
 @dataclass(frozen=True)
@@ -42,6 +55,7 @@ class Goals:
     strike: Mapping[str, frozenset[str]]
     sides: tuple[str, ...]
     capital: frozenset[str] = field(default_factory=frozenset)
+    counts: tuple[CountGoal, ...] = ()
 
     def guard(self, side: str) -> frozenset[str]:
         """The hexes ``side`` must keep the enemy out of: the other sides' strike hexes."""
@@ -60,25 +74,49 @@ def _town_hexes(board: Any, name: str) -> list[str]:
     return [hex_label(h) for h, t in board.towns().items() if str(t.get("name", "")).lower() == name.lower()]
 
 
+def capital_hexes(board: Any) -> frozenset[str]:
+    """The map's capital hexes: its hex set ``capital`` where it declares one, else its only hex set
+    (a map that declares one named set of hexes, as a capital's), else none."""
+    sets: Mapping[str, Any] = getattr(board, "hex_sets", None) or {}
+    if "capital" in sets:
+        chosen = board.hex_set("capital")
+    elif len(sets) == 1:
+        chosen = board.hex_set(next(iter(sets)))
+    else:
+        chosen = frozenset()
+    return frozenset(hex_label(h) for h in chosen)
+
+
+def _target_hexes(board: Any, target: str) -> list[str]:
+    """The hexes a condition's ``target`` names: the map's hex set of that name, or for
+    ``capital`` the map's capital hexes (:func:`capital_hexes`); none otherwise (``town``...)."""
+    sets: Mapping[str, Any] = getattr(board, "hex_sets", None) or {}
+    if target in sets:
+        return [hex_label(h) for h in sorted(board.hex_set(target))]
+    if target.lower() == "capital":
+        return sorted(capital_hexes(board))
+    return []
+
+
 def _condition_hexes(board: Any, cond: Mapping[str, Any]) -> list[str]:
-    """The hexes one victory condition names: ``hexes``, ``town`` (by name), ``target``
-    (``moscow``/``capital``: the map's capital hexes)."""
+    """The hexes one victory condition names: ``hexes``, ``town`` (by name), ``target`` (a hex set
+    of the map by name, or ``capital``)."""
     found: list[str] = [str(h) for h in cond.get("hexes") or () if isinstance(h, (str, int))]
     if cond.get("town"):
         found += _town_hexes(board, str(cond["town"]))
-    if str(cond.get("target", "")).lower() in ("moscow", "capital"):
-        found += [hex_label(h) for h in sorted(board.hex_set("moscow"))]
+    if cond.get("target"):
+        found += _target_hexes(board, str(cond["target"]))
     return found
 
 
 def _walk(board: Any, node: Any, owner: str | None, sides: tuple[str, ...],
-          hold: dict[str, float], strike: dict[str, set[str]]) -> None:
+          hold: dict[str, float], strike: dict[str, set[str]], counts: list[CountGoal]) -> None:
     """Collect objectives from a victory block, recursively (conditions under a side's key
     belong to that side; anything else to both)."""
     if isinstance(node, Mapping):
         for side in sides:
             if side in node:
-                _walk(board, node[side], side, sides, hold, strike)
+                _walk(board, node[side], side, sides, hold, strike, counts)
         instant = node.get("when") == "instant" or node.get("kind") == "enter"
         hexes = _condition_hexes(board, node)
         if hexes and instant:
@@ -87,21 +125,23 @@ def _walk(board: Any, node: Any, owner: str | None, sides: tuple[str, ...],
         elif hexes:
             for h in hexes:
                 hold[h] = max(hold.get(h, 0.0), HOLD_WEIGHT)
+            n = node.get("at_least")
+            if isinstance(n, int) and not isinstance(n, bool) and 0 < n < len(set(hexes)):
+                counts.append(CountGoal(owner, tuple(dict.fromkeys(hexes)), n))
         if node.get("vp_per_ip"):  # points for every town by its IPs
             per = float(node["vp_per_ip"])
             for h, t in board.towns().items():
                 label = hex_label(h)
                 hold[label] = max(hold.get(label, 0.0), per * float(t.get("ip") or 1))
         if node.get("vp_per_hex"):  # points per capital hex
-            for h in board.hex_set("moscow"):
-                label = hex_label(h)
+            for label in sorted(capital_hexes(board)):
                 hold[label] = max(hold.get(label, 0.0), float(node["vp_per_hex"]) * 2.0)
         for key, value in node.items():
             if key not in sides and isinstance(value, (Mapping, list)):
-                _walk(board, value, owner, sides, hold, strike)
+                _walk(board, value, owner, sides, hold, strike, counts)
     elif isinstance(node, list):
         for item in node:
-            _walk(board, item, owner, sides, hold, strike)
+            _walk(board, item, owner, sides, hold, strike, counts)
 
 
 def goals_for(scenario: Mapping[str, Any] | None, board: Any, sides: Iterable[str]) -> Goals:
@@ -111,14 +151,16 @@ def goals_for(scenario: Mapping[str, Any] | None, board: Any, sides: Iterable[st
     sides = tuple(sides)
     hold: dict[str, float] = {}
     strike: dict[str, set[str]] = {}
+    counts: list[CountGoal] = []
+    capital = capital_hexes(board)
     victory = (scenario or {}).get("victory")
     if victory:
-        _walk(board, victory, None, sides, hold, strike)
+        _walk(board, victory, None, sides, hold, strike, counts)
     else:
-        for h in board.hex_set("moscow"):
-            hold[hex_label(h)] = HOLD_WEIGHT
+        for label in capital:
+            hold[label] = HOLD_WEIGHT
     for h, t in board.towns().items():
         label = hex_label(h)
         hold.setdefault(label, TOWN_WEIGHT * float(t.get("ip") or 1))
-    capital = frozenset(hex_label(h) for h in board.hex_set("moscow"))
-    return Goals(hold=hold, strike={s: frozenset(v) for s, v in strike.items()}, sides=sides, capital=capital)
+    return Goals(hold=hold, strike={s: frozenset(v) for s, v in strike.items()}, sides=sides, capital=capital,
+                 counts=tuple(counts))
