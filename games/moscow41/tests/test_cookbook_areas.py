@@ -271,3 +271,15 @@ def test_recipe_36_a_new_terrain_type_hills(tmp_path):
     v = ctx.permission("place_partisan", {**facts_of, "hex": "0511"})
     assert not v.value and where in [ln.source.rsplit("/", 1)[-1] for ln in v.lines if ln.fired]
     assert ctx.allowed("place_partisan", {**facts_of, "hex": "0512"})      # clear, farther from g1 (0505)
+
+
+def test_the_recipe_index_lists_every_recipe_once_by_area():
+    import re
+
+    headings = [int(n) for n in re.findall(r"^## (\d+)\. ", DOC, flags=re.M)]
+    assert headings == list(range(1, 37))
+    rows = re.findall(r"^\| (?!Area|---)(.+?) \| (.+?) \|$", DOC, flags=re.M)
+    listed = [int(n) for _, numbers in rows for n in re.findall(r"\d+", re.sub(r"\(.*?\)", "", numbers))]
+    listed += [int(n) for _, numbers in rows for n in re.findall(r"Battle for Moscow: (\d+)", numbers)]
+    assert sorted(set(listed)) == headings                     # every recipe has an area
+    assert {"Stacking (6.0)", "Errata (0.2.3)", "Victory: the towns of a scenario (18.1.3A)"} <= {a for a, _ in rows}
