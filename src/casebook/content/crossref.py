@@ -11,7 +11,10 @@ The conventions checked (docs/content-format.md, "Records tables"):
 - the result codes of the CRT (table ``crt``: its ``values:`` and every cell) each have a row of
   the records table ``crt_results`` (keyed by ``result``), and each row is a code of the CRT;
 - a rule-script fact (``rules/facts.yaml``) named ``side`` or ``…_side`` of type ``enum`` lists
-  sides of the vocabulary, at the top level or as a field of a records fact.
+  sides of the vocabulary, at the top level or as a field of a records fact;
+- every terrain id of the map is a value of the ``terrain`` enum of the ``map_hexes`` records
+  fact, if ``rules/facts.yaml`` declares one (a line ``when terrain(hex) is hills`` is refused
+  for a terrain the enum lacks, while play would still meet it on the map).
 
 Each problem is at its ``file:line:column`` with a "did you mean".
 """
@@ -146,19 +149,46 @@ def _crt_results(st: Any, pack: Any, located: Callable[[Path], Locate]) -> list[
     return out
 
 
-def _fact_sides(pack: Any) -> list[Problem]:
-    """The side enums of the pack's ``rules/facts.yaml`` against the vocabulary."""
+def _facts_doc(pack: Any) -> Any:
+    """The pack's ``rules/facts.yaml`` read (a YAML document with ``facts:``), or None."""
     from casebook.content.confine import inside
     from casebook.content.loader import display_path
     from casebook.content.yamlio import read_yaml
 
-    sides = list(pack.vocabulary.side_ids)
     path = pack.rules_dir / "facts.yaml"
-    if not sides or not path.is_file() or not inside(pack.rules_dir, path):
-        return []
+    if not path.is_file() or not inside(pack.rules_dir, path):
+        return None
     doc, probs = read_yaml(path, file=display_path(path))
     if doc is None or probs or not isinstance(doc.data, dict) or not isinstance(doc.data.get("facts"), dict):
-        return []  # the rule-script loader reports it
+        return None  # the rule-script loader reports it
+    return doc
+
+
+def _map_fact_terrain(st: Any, pack: Any, doc: Any, located: Callable[[Path], Locate]) -> list[Problem]:
+    """Every terrain id of the map against the ``terrain`` enum of the ``map_hexes`` fact."""
+    decl = doc.data["facts"].get("map_hexes")
+    field = ((decl.get("fields") or {}) if isinstance(decl, dict) else {}).get("terrain")
+    map_path = pack.dir / str(pack.manifest.get("map", "map.yaml"))
+    board = st.data.get(map_path)
+    terrain = board.get("terrain") if isinstance(board, dict) else None
+    if not isinstance(field, dict) or field.get("type") != "enum" or not isinstance(terrain, dict):
+        return []
+    allowed = [str(v) for v in field.get("values") or []]
+    line, col = doc.where(("facts", "map_hexes", "fields", "terrain", "values"))
+    out: list[Problem] = []
+    for label, tid in terrain.items():
+        if label != "provenance" and isinstance(tid, str) and tid not in allowed:
+            out.append(_p(located(map_path), ("terrain", label),
+                          f"terrain {tid!r} is not a value of the fact map_hexes.terrain "
+                          f"({', '.join(allowed)}) at {doc.file}:{line}:{col}: add it there"))
+    return out
+
+
+def _fact_sides(pack: Any, doc: Any) -> list[Problem]:
+    """The side enums of the pack's ``rules/facts.yaml`` against the vocabulary."""
+    sides = list(pack.vocabulary.side_ids)
+    if not sides:
+        return []
 
     def locate(kp: tuple) -> tuple[str, int, int]:
         line, col = doc.where(kp)
@@ -190,5 +220,7 @@ def crossref_problems(st: Any, pack: Any, located: Callable[[Path], Locate]) -> 
     for path, data in _records(st, pack):
         out += _record_rows(path, data, pack, located(path), hexes)
     out += _crt_results(st, pack, located)
-    out += _fact_sides(pack)
+    doc = _facts_doc(pack)
+    if doc is not None:
+        out += _fact_sides(pack, doc) + _map_fact_terrain(st, pack, doc, located)
     return out
