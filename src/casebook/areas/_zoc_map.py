@@ -190,16 +190,17 @@ def zoc_map(ctx: Any, side: str) -> dict[str, tuple[str, ...]]:
     enemy unit's own ZOC (7.0E): every enemy unit is counted wherever it stands, even in a hex
     of ``side``'s ZOC. Kept by :func:`map_key`
     (treat the result as read-only: it is shared)."""
-    key = ("zoc.map", side)
-    cached = ctx.memo.get(key)
-    if cached is not None:
-        return cached
-    mkey = map_key(ctx, side)
-    result = ctx.kept(("zoc.maps",), mkey, lambda: _zoc_map(ctx, side))
+    # per state version, with its lines (``ctx.memo_kept``): every event that reads it names them
+    return ctx.memo_kept(("zoc.map", side), lambda: _kept_map(ctx, side))
+
+
+def _kept_map(ctx: Any, side: str) -> dict[str, tuple[str, ...]]:
+    """:func:`_zoc_map` kept across state changes by its :func:`map_key` (the last
+    :data:`_MAPS_KEPT` maps)."""
+    result = ctx.kept(("zoc.maps",), map_key(ctx, side), lambda: _zoc_map(ctx, side))
     maps = ctx.lasting("zoc.maps", pause=False)  # bounded: the oldest maps go
     while len(maps) > _MAPS_KEPT:
         maps.pop(next(iter(maps)))
-    ctx.memo[key] = result
     return result
 
 
