@@ -116,3 +116,110 @@ def test_7_0A_a_zoc_answer_does_not_outlive_the_after_action_hook(position, coll
     assert uid not in answer["exerted_by"]
     if collecting:
         assert ctx.record("test-again") is not None
+
+
+_REMNANT_IN_EZOC = """kind: position
+format: 1
+game: moscow41
+map:
+  layout: flat-top-even-q
+  size: {columns: 6, rows: 6}
+  terrain: {default: clear}
+weather: {temperature: warm, ground: dry}
+phasing: german
+units:
+  - {id: r1, side: soviet, class: remnant, strength: 1, ma: 4, hex: "0403"}
+  - {id: g1, side: german, class: infantry, size: division, strength: 7, ma: 4, hex: "0303"}
+"""
+
+
+@pytest.mark.case("11.3D", "7.4", "7.5A")
+def test_11_3D_a_zoc_answer_for_a_remnant_names_the_line_that_it_is_no_combat_unit(tmp_path):
+    """A Soviet remnant alone in a German ZOC (zoc-basics' map): the answer cites 11.3D, and the
+    EZOC blocks supply, command and retreats there (7.4, 7.5A) because a remnant is no combat unit
+    — zoc.rules' ``forbid counts_as_combat_unit by 11.3D`` decided it and the answer names it."""
+    from casebook.tools.cmd_ask import ask_position
+
+    path = tmp_path / "remnant.yaml"
+    path.write_text(_REMNANT_IN_EZOC)
+    answer = ask_position(str(path), "zoc", ["0403"], {"for": "r1"})
+    assert answer["friendly_combat_unit"] is False and answer["blocks_supply"] and answer["blocks_retreat"]
+    assert "11.3D" in answer["cases"]
+    assert rule_line("zoc.rules", "forbid counts_as_combat_unit by 11.3D") in [ln["source"] for ln in answer["lines"]]
+
+
+# ---- a listing of the whole side names no line: an event names the lines of what it is about ----
+
+@pytest.fixture(scope="module")
+def played_trace():
+    """The Blitz (greedy, seed 1) after 60 actions, and its trace events."""
+    import json
+
+    state = played_blitz(60)
+    return state, [json.loads(e) for e in state.trace.dumps().splitlines()]
+
+
+def _sources(event) -> list[str]:
+    return [ln["source"] for ln in (event.get("data") or {}).get("lines", ())]
+
+
+@pytest.mark.case("2.2E", "2.1A")
+def test_2_2E_an_hq_activation_names_the_motorized_line_only_when_it_takes_a_motorized_division(played_trace):
+    """command.rules' ``permit hq_activate_unit by 2.2E`` (any German HQ activates the motorized
+    divisions) fires for every mechanized unit of the side the activation's listing passed over:
+    an ``activate-hq`` names it only when it takes a mechanized unit (before: whenever the
+    listing met one, and airdrop supply's 15.4A line for units never dropped)."""
+    state, events = played_trace
+    motorized = rule_line("command.rules", "permit hq_activate_unit  by 2.2E")
+    # a motorized division: mechanized, not a regiment of a panzer division (2.2C: those are not
+    # the 2.2E line's: ``not panzer_division``)
+    motor = {u["id"] for u in [*state.data.units, *state.data.removed]
+             if u.get("class") == "mechanized" and not u.get("division")}
+    activations = [e for e in events if e["kind"] == "activate-hq"]
+    takes = [bool(motor.intersection(e["data"]["units"])) for e in activations]
+    assert any(takes) and not all(takes)  # both kinds of activation are checked
+    assert [motorized in _sources(e) for e in activations] == takes
+
+
+@pytest.mark.case("15.4A")
+def test_15_4A_no_event_names_the_airdrop_supply_turns_before_any_drop(played_trace):
+    """paratroops.rules' ``airdrop_supply_turns`` (15.4A: a dropped paratroop is in supply the turn
+    it lands) decides the supply of a dropped unit only: before any drop no event names it (before:
+    every supply question read it, so every activation and move named it)."""
+    state, events = played_trace
+    assert not (state.data.plugin_data("paratroops") or {}).get("dropped")
+    turns = rule_line("paratroops.rules", "otherwise 1  by 15.4A")
+    assert any(e["kind"] == "move" for e in events)
+    assert not [e["seq"] for e in events if turns in _sources(e)]
+
+
+@pytest.mark.case("9.4A")
+def test_9_4A_a_move_names_no_start_move_line_of_units_in_other_hexes():
+    """A German stack of activated units asked for its movers in the Movement Step, while other
+    German units are not activated (the ``forbid start_move by 9.4A`` line refuses them): the event
+    names no start_move line — the whole side's listing names none, the stack's own units decided
+    nothing against; the listing still finds the other units refused."""
+    from casebook.core.game import Game
+    from casebook.core.actions import Action
+    from casebook.games.moscow41.plugins._movement_actions import movers
+    from casebook.games.moscow41.plugins._movement_state import data, eligible_stacks
+    from casebook.tools.bots import make_bot
+
+    game = Game.load("moscow41", "october-blitz")
+    state = game.new_initial_state(1)
+    bots = {s: make_bot("greedy", s, 1) for s in ("german", "soviet")}
+    while not (state.data.step == "movement" and state.current_player() == "german"):
+        state.apply(bots[state.current_player()].choose(state))
+    ctx = game.engine.ctx(state.data, Trace(), event_lines=True)
+    d = data(ctx)
+    stacks = eligible_stacks(ctx, "movement", "german", d)
+    listing = ctx.record("test-listing")
+    assert listing is not None and "lines" not in listing.data
+    german = [u for u in state.data.units if u.get("side") == "german" and u.get("hex")]
+    assert any(not u.get("activated") for u in german)  # units the 9.4A line refuses
+    hex_ = next(h for h, ids in stacks.items()
+                if {u["id"] for u in state.data.units_at(h) if u.get("side") == "german"} == set(ids))
+    assert movers(ctx, Action.make("move", "german", stack=hex_, path=[hex_]))
+    event = ctx.record("test-movers")
+    assert event is not None
+    assert rule_line("movement.rules", "forbid start_move by 9.4A") not in _sources({"data": event.data})

@@ -314,5 +314,13 @@ def is_combat_unit(ctx: Any, unit: Mapping[str, Any]) -> bool:
 
 
 def friendly_combat_unit_in(ctx: Any, hex_: str, side: str) -> bool:
-    """Whether a combat unit of ``side`` (:func:`is_combat_unit`) is in ``hex_`` (e.g. 7.4, 7.5A)."""
-    return any(u.get("side") == side and is_combat_unit(ctx, u) for u in ctx.state.units_at(hex_))
+    """Whether a combat unit of ``side`` (:func:`is_combat_unit`) is in ``hex_`` (e.g. 7.4, 7.5A).
+    None, while units of ``side`` are there: the ``counts_as_combat_unit`` lines that decided for
+    each are noted for the event or answer (e.g. Moscow '41 11.3D: a remnant is none)."""
+    units = [u for u in ctx.state.units_at(hex_) if u.get("side") == side]
+    if any(is_combat_unit(ctx, u) for u in units):
+        return True
+    if units and "counts_as_combat_unit" in ctx.rules.permissions:
+        for cls in dict.fromkeys(u.get("class") for u in units):
+            ctx.allowed("counts_as_combat_unit", {"unit_class": cls})
+    return False
