@@ -199,8 +199,8 @@ def test_9_4A_a_move_names_no_start_move_line_of_units_in_other_hexes():
     German units are not activated (the ``forbid start_move by 9.4A`` line refuses them): the event
     names no start_move line — the whole side's listing names none, the stack's own units decided
     nothing against; the listing still finds the other units refused."""
-    from casebook.core.game import Game
     from casebook.core.actions import Action
+    from casebook.core.game import Game
     from casebook.games.moscow41.plugins._movement_actions import movers
     from casebook.games.moscow41.plugins._movement_state import data, eligible_stacks
     from casebook.tools.bots import make_bot
@@ -216,7 +216,8 @@ def test_9_4A_a_move_names_no_start_move_line_of_units_in_other_hexes():
     listing = ctx.record("test-listing")
     assert listing is not None and "lines" not in listing.data
     german = [u for u in state.data.units if u.get("side") == "german" and u.get("hex")]
-    assert any(not u.get("activated") for u in german)  # units the 9.4A line refuses
+    idle = {u["id"] for u in german if not u.get("activated")}
+    assert idle and not idle.intersection(i for ids in stacks.values() for i in ids)  # 9.4A refuses them
     hex_ = next(h for h, ids in stacks.items()
                 if {u["id"] for u in state.data.units_at(h) if u.get("side") == "german"} == set(ids))
     assert movers(ctx, Action.make("move", "german", stack=hex_, path=[hex_]))
