@@ -73,8 +73,7 @@ def _stack(ctx: Any, action: Any, d: dict[str, Any], step: str) -> tuple[list[st
     if cur and cur["hex"] == hex_ and (not given or set(given) <= set(cur["units"])) and \
             action.kind in ("move", "overrun"):
         return (given or list(cur["units"])), True, []
-    stacks = eligible_stacks(ctx, step, action.side, d)
-    here = stacks.get(hex_, [])
+    here = eligible_stacks(ctx, step, action.side, d, hex_, given).get(hex_, [])
     units = given or here
     if not units:
         return [], False, refused(ctx, "no_unit", side=action.side, hex=hex_)
@@ -185,7 +184,8 @@ def unhedged_stack(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[
     """14.4B: the units of the stack ``action`` names if every one has just removed its Hedgehog
     marker (spending all its MPs, 14.4A) and nothing moved since (the fortification plugin's fact
     ``removed_hedgehog``); else []."""
-    units = eligible_stacks(ctx, step, action.side, d).get(action.get("stack"), [])
+    hex_ = action.get("stack")
+    units = eligible_stacks(ctx, step, action.side, d, hex_).get(hex_, []) if hex_ else []
     left = [u for u in units if any((part or {}).get("removed_hedgehog", {}).get("value")
                                     for part in ctx.hook.casebook_facts(ctx=ctx, subject=u))]
     return units if units and left == units else []

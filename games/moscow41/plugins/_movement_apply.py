@@ -85,7 +85,7 @@ def _move(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[str, Any]
 
 
 def _eligible(ctx: Any, step: str, side: str, d: dict[str, Any], hex_: str) -> list[str]:
-    return eligible_stacks(ctx, step, side, d).get(hex_, [])
+    return eligible_stacks(ctx, step, side, d, hex_).get(hex_, [])
 
 
 @implements("9.5A", "9.5B", "9.5C", "9.5D", "9.5E")

@@ -64,17 +64,29 @@ def decider(ctx: Any, step: str) -> str | None:
 
 
 @implements("9.4A", "9.4B", "9.8A", "9.7")
-def eligible_stacks(ctx: Any, step: str, side: str, d: Mapping[str, Any]) -> dict[str, list[str]]:
+def eligible_stacks(ctx: Any, step: str, side: str, d: Mapping[str, Any], hex_: str | None = None,
+                    only: Sequence[str] = ()) -> dict[str, list[str]]:
     """Hex -> ids of ``side``'s units that may start a move now in ``step``, label order: those
     the ``start_move`` lines of movement.rules allow (activated units in Movement, 9.4A; units
     activated for reaction in Reaction Movement, 0.7.3.4A; never-activated units in Unactivated
-    Movement, 9.8A; none that already moved this phase, 9.1D), less the stack being moved."""
+    Movement, 9.8A; none that already moved this phase, 9.1D), less the stack being moved.
+    ``hex_``: that hex alone (its units ``only``, if given), naming the lines that decided for
+    them (an action's stack); else the whole side, naming none (an event names the lines of the
+    units it is about)."""
+    if hex_ is None:
+        with ctx.apart():
+            return _eligible(ctx, step, side, d, ctx.state.units)
+    units = ctx.state.units_at(hex_)
+    return _eligible(ctx, step, side, d, [u for u in units if uid(u) in only] if only else units)
+
+
+def _eligible(ctx: Any, step: str, side: str, d: Mapping[str, Any], units: Any) -> dict[str, list[str]]:
     moved = set(d["moved"])
     busy = set((d.get("current") or {}).get("units", ()))
     react = set(d["react"])
     out: dict[str, list[str]] = {}
     verdicts: dict[tuple[bool, bool, bool], bool] = {}  # the facts -> the verdict, 8 at most
-    for u in ctx.state.units:
+    for u in units:
         i = uid(u)
         if u.get("side") != side or not u.get("hex") or i in busy:
             continue

@@ -190,16 +190,17 @@ def zoc_map(ctx: Any, side: str) -> dict[str, tuple[str, ...]]:
     enemy unit's own ZOC (7.0E): every enemy unit is counted wherever it stands, even in a hex
     of ``side``'s ZOC. Kept by :func:`map_key`
     (treat the result as read-only: it is shared)."""
-    key = ("zoc.map", side)
-    cached = ctx.memo.get(key)
-    if cached is not None:
-        return cached
-    mkey = map_key(ctx, side)
-    result = ctx.kept(("zoc.maps",), mkey, lambda: _zoc_map(ctx, side))
+    # per state version, with its lines (``ctx.memo_kept``): every event that reads it names them
+    return ctx.memo_kept(("zoc.map", side), lambda: _kept_map(ctx, side))
+
+
+def _kept_map(ctx: Any, side: str) -> dict[str, tuple[str, ...]]:
+    """:func:`_zoc_map` kept across state changes by its :func:`map_key` (the last
+    :data:`_MAPS_KEPT` maps)."""
+    result = ctx.kept(("zoc.maps",), map_key(ctx, side), lambda: _zoc_map(ctx, side))
     maps = ctx.lasting("zoc.maps", pause=False)  # bounded: the oldest maps go
     while len(maps) > _MAPS_KEPT:
         maps.pop(next(iter(maps)))
-    ctx.memo[key] = result
     return result
 
 
@@ -313,5 +314,13 @@ def is_combat_unit(ctx: Any, unit: Mapping[str, Any]) -> bool:
 
 
 def friendly_combat_unit_in(ctx: Any, hex_: str, side: str) -> bool:
-    """Whether a combat unit of ``side`` (:func:`is_combat_unit`) is in ``hex_`` (e.g. 7.4, 7.5A)."""
-    return any(u.get("side") == side and is_combat_unit(ctx, u) for u in ctx.state.units_at(hex_))
+    """Whether a combat unit of ``side`` (:func:`is_combat_unit`) is in ``hex_`` (e.g. 7.4, 7.5A).
+    None, while units of ``side`` are there: the ``counts_as_combat_unit`` lines that decided for
+    each are noted for the event or answer (e.g. Moscow '41 11.3D: a remnant is none)."""
+    units = [u for u in ctx.state.units_at(hex_) if u.get("side") == side]
+    if any(is_combat_unit(ctx, u) for u in units):
+        return True
+    if units and "counts_as_combat_unit" in ctx.rules.permissions:
+        for cls in dict.fromkeys(u.get("class") for u in units):
+            ctx.allowed("counts_as_combat_unit", {"unit_class": cls})
+    return False

@@ -100,16 +100,19 @@ def side_stacks(cfg: CommandPaths, ctx: Any, side: str, hqs: bool = False) -> di
 def eligible(cfg: CommandPaths, ctx: Any, side: str, hq_mechanized: bool) -> list[tuple[str, Any, list[str]]]:
     """``(hex label, Hex, unit ids)`` for every hex of ``side`` holding units an HQ (mechanized
     or not) may activate (not yet activated; the ``hq_activate_unit`` lines), in label order;
-    once per state version."""
+    once per state version. A listing of the whole side: it names no line (the activation names
+    the lines of the units it takes, :func:`apply`)."""
     key = (cfg.name, "eligible", side, hq_mechanized)
-    found: list[tuple[str, Any, list[str]]] | None = ctx.memo.get(key)
+    memo = ctx.memo
+    found: list[tuple[str, Any, list[str]]] | None = memo.get(key)
     if found is None:
         found = []
-        for hex_, units in side_stacks(cfg, ctx, side, hqs=True).items():
-            ids = [u["id"] for u in units if cfg.may_activate(ctx, u, hq_mechanized)]
-            if ids:
-                found.append((hex_, parse_hex(hex_), ids))
-        ctx.memo[key] = found
+        with ctx.apart():
+            for hex_, units in side_stacks(cfg, ctx, side, hqs=True).items():
+                ids = [u["id"] for u in units if cfg.may_activate(ctx, u, hq_mechanized)]
+                if ids:
+                    found.append((hex_, parse_hex(hex_), ids))
+        memo[key] = found
     return found
 
 
@@ -307,6 +310,10 @@ def apply(cfg: CommandPaths, ctx: Any, action: Action, cases: Mapping[str, Seque
         cost = hq_cost(ctx, hq) + stack_ip(cfg, ctx) * len(action.get("stacks", ()) or ())
         eligible = hq_stacks(cfg, ctx, hq)
         units = [uid for h in action.get("stacks", ()) for uid in eligible[h]]
+        stacks = side_stacks(cfg, ctx, side, hqs=True)  # the lines that decided for the stacks
+        for h in action.get("stacks", ()) or ():          # taken (the listing names none)
+            for u in stacks.get(h, ()):
+                cfg.may_activate(ctx, u, bool(hq.get("mechanized")))
         st.add_track("ip", -cost, side)
         st.update_unit(hq["id"], activated=True)
         for uid in units:

@@ -280,13 +280,14 @@ def lift_scatter(ctx: Any, cfg: Airdrop, side: str) -> list[dict[str, Any]]:
 def drop_supply(ctx: Any, cfg: Airdrop, unit: str) -> dict[str, Any] | None:
     """A unit within ``airdrop_supply_turns`` of its drop is in supply whatever its path (route
     ``"airdrop"``); otherwise None (the game's supply rules answer)."""
-    found = ctx.memo.get((cfg.plugin, "dropped"))
-    if found is None:  # read once per state version: asked for every supply question
-        found = ctx.memo[(cfg.plugin, "dropped")] = (data(ctx, cfg)["dropped"],
-                                                      int(ctx.value("airdrop_supply_turns", {})))
-    dropped, turns = found
+    dropped = ctx.memo.get((cfg.plugin, "dropped"))
+    if dropped is None:  # read once per state version: asked for every supply question
+        dropped = ctx.memo[(cfg.plugin, "dropped")] = data(ctx, cfg)["dropped"]
     when = dropped.get(unit)
-    if when is None or not 0 <= ctx.state.turn - when < turns or not ctx.state.has_unit(unit):
+    if when is None:  # never dropped: no line decided (the turns are named for a dropped unit only)
+        return None
+    turns = ctx.memo_kept((cfg.plugin, "turns"), lambda: int(ctx.value("airdrop_supply_turns", {})))
+    if not 0 <= ctx.state.turn - when < turns or not ctx.state.has_unit(unit):
         return None
     return {"unit": unit, "in_supply": True, "route": "airdrop", "path": [], "mp": 0,
             "cases": _cases(ctx, "airdrop_supply_turns"), "blocked": []}

@@ -175,24 +175,22 @@ def ezoc_map(ctx: Any, side: str) -> tuple[Mapping[str, frozenset[str]] | None, 
     """``(hex -> enemy unit ids, key)``: every enemy ZOC against ``side`` at once, from the ZOC
     area's ``casebook_zoc_map``, with the key it names (equal keys, equal maps: path searches
     are kept by it); ``(None, None)`` without a ZOC area (then :func:`ezoc` asks hex by hex).
-    Memo per state version; the converted map is kept by its key."""
-    memo = ctx.memo
-    mkey = ("terrain_costs.ezoc_map", side)
-    found = memo.get(mkey)
-    if found is None:
-        ans = ctx.hook.casebook_zoc_map(ctx=ctx, side=side)
-        if ans is None:
-            found = (None, None)
-        else:
-            kept = ctx.lasting("terrain_costs.ezoc_maps", pause=False)  # a conversion: no line
-            zmap = kept.get(ans["key"])
-            if zmap is None:
-                zmap = kept[ans["key"]] = {h: frozenset(ids) for h, ids in ans["exerted_by"].items() if ids}
-                while len(kept) > 64:
-                    kept.pop(next(iter(kept)))
-            found = (zmap, ans["key"])
-        memo[mkey] = found
-    return found
+    Per state version with the map's lines (``ctx.memo_kept``: every event that reads it names
+    them); the converted map is kept by its key."""
+    return ctx.memo_kept(("terrain_costs.ezoc_map", side), lambda: _ezoc_map(ctx, side))
+
+
+def _ezoc_map(ctx: Any, side: str) -> tuple[Mapping[str, frozenset[str]] | None, Any]:
+    ans = ctx.hook.casebook_zoc_map(ctx=ctx, side=side)
+    if ans is None:
+        return None, None
+    kept = ctx.lasting("terrain_costs.ezoc_maps", pause=False)  # a conversion: no line
+    zmap = kept.get(ans["key"])
+    if zmap is None:
+        zmap = kept[ans["key"]] = {h: frozenset(ids) for h, ids in ans["exerted_by"].items() if ids}
+        while len(kept) > 64:
+            kept.pop(next(iter(kept)))
+    return zmap, ans["key"]
 
 
 def ezoc(ctx: Any, hex_: str, side: str) -> frozenset[str]:
@@ -202,23 +200,21 @@ def ezoc(ctx: Any, hex_: str, side: str) -> frozenset[str]:
     zmap = ezoc_map(ctx, side)[0]
     if zmap is not None:
         return zmap.get(hex_, _NO_EZOC)
-    key = ("terrain_costs.ezoc", hex_, side)
-    memo = ctx.memo
-    if key in memo:
-        return memo[key]
+    # per state version with its lines (``ctx.memo_kept``)
+    return ctx.memo_kept(("terrain_costs.ezoc", hex_, side), lambda: _ezoc(ctx, hex_, side))
+
+
+def _ezoc(ctx: Any, hex_: str, side: str) -> frozenset[str]:
     ans = ctx.hook.casebook_zoc(ctx=ctx, hex=hex_, side=side)
     if ans is not None:
-        out = frozenset(ans.get("exerted_by") or ())
-    else:
-        temperature = weather(ctx)[0]
-        near = {hex_label(n) for n in ctx.board.neighbours(parse_hex(hex_))}
-        out = frozenset(
-            u.get("id") or u.get("counter") for u in ctx.state.units
-            if u.get("side") != side and u.get("hex") in near
-            and ctx.permission("exert_zoc", {"temperature": temperature,
-                                             "unit_class": u.get("class", "infantry")}).value)
-    memo[key] = out
-    return out
+        return frozenset(ans.get("exerted_by") or ())
+    temperature = weather(ctx)[0]
+    near = {hex_label(n) for n in ctx.board.neighbours(parse_hex(hex_))}
+    return frozenset(
+        u.get("id") or u.get("counter") for u in ctx.state.units
+        if u.get("side") != side and u.get("hex") in near
+        and ctx.permission("exert_zoc", {"temperature": temperature,
+                                         "unit_class": u.get("class", "infantry")}).value)
 
 
 class _EzocByHex(dict):

@@ -100,11 +100,8 @@ def zoc_answer(ctx: Any, hex_: str, side: str) -> dict[str, Any]:
     7.5A: the game's ``trace_*_through_ezoc`` and ``retreat_into_ezoc`` lines). Raises
     QuestionError for a bad hex label or off-map hex.
     """
-    key = ("zoc.answer", hex_, side)
-    memo = ctx.memo
-    a = memo.get(key)
-    if a is None:
-        a = memo[key] = _kept_answer(ctx, hex_, side)
+    # per state version, with its lines: every event of the version that reads it names them
+    a = ctx.memo_kept(("zoc.answer", hex_, side), lambda: _kept_answer(ctx, hex_, side))
     return {**a, "exerted_by": list(a["exerted_by"]), "by_class": dict(a["by_class"]),
             "cases": list(a["cases"])}
 
@@ -303,9 +300,15 @@ def casebook_facts(ctx: Any, subject: Any) -> dict[str, Any] | None:
 
 @hookimpl
 def casebook_after_action(ctx: Any, action: Any, result: Any) -> None:
-    """Drop the cached ZOC maps: units moved (the kernel may not call ``ctx.changed``)."""
-    for key in [k for k in ctx.memo if isinstance(k, tuple) and str(k[0]).startswith("zoc.")]:
-        del ctx.memo[key]
+    """Drop the cached ZOC maps and answers: units moved (the kernel may not call
+    ``ctx.changed``) — the memo's own entries and those kept with their lines
+    (``ctx.memo_kept``: a kept entry never outlives the memo's)."""
+    kept = ctx.memo_lasting()
+    for store in (ctx.memo, kept):
+        for key in [k for k in store if isinstance(k, tuple) and str(k[0]).startswith("zoc.")]:
+            del store[key]
+    for key in [k for k in kept.lines if k not in kept]:
+        del kept.lines[key]
 
 
 class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/content/savecheck.py)
