@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Collection, Mapping
 from fractions import Fraction
+from typing import Any
 
 from casebook.core.errors import Problem
 
@@ -29,11 +30,13 @@ from .values import (
     NUM,
     STR,
     Compiled,
+    EvaluationError,
     MissingFactError,
     _const,
     _fused_op,
     _norm,
     _numeric,
+    located,
     round_value,
 )
 
@@ -196,8 +199,14 @@ class ExprCompiler(SpatialTerms, TableRows, CollectionTerms):
         fa, fb = a.fn, b.fn
         if b.is_const:
             k = b.const
+            if node.op == "/" and k == 0:
+                self.error(getattr(node.right, "loc", node.loc), "division by zero: the divisor is always 0")
+                return _const(0, NUM)
             return Compiled(lambda e, r: op(fa(e, r), k), NUM, uses=a.uses)
-        return Compiled(lambda e, r: op(fa(e, r), fb(e, r)), NUM, uses=a.uses | b.uses)
+        fn = lambda e, r: op(fa(e, r), fb(e, r))  # noqa: E731
+        if node.op == "/":  # x / 0 is a located run-time error (docs/rule-language.md "Amounts")
+            fn = located(fn, node.loc, self.owner[1])
+        return Compiled(fn, NUM, uses=a.uses | b.uses)
 
     def _rounded(self, node: A.Rounded, record, expect) -> Compiled:
         c = self.number(node.expr, record)
@@ -227,7 +236,7 @@ class ExprCompiler(SpatialTerms, TableRows, CollectionTerms):
                         return -(-v // d)
                     return (2 * v + d) // (2 * d)
                 return round_value(Fraction(v) / d, mode)
-            return Compiled(rounded_by, NUM, uses=a.uses | b.uses)
+            return Compiled(located(rounded_by, node.loc, self.owner[1]), NUM, uses=a.uses | b.uses)
         if not isinstance(b.const, int) or b.const == 0:
             return None
         fa, k = a.fn, b.const
@@ -259,24 +268,59 @@ class ExprCompiler(SpatialTerms, TableRows, CollectionTerms):
         uses = frozenset().union(*(a.uses for a in args))
         return Compiled(lambda e, r: fn(f(e, r) for f in fs), NUM, uses=uses)
 
+    def _names_value(self, node: A.Expr, record: FactType | None) -> bool:
+        """Whether ``node`` is a name of a fact, quantity or field (read, not a literal value)."""
+        return isinstance(node, A.Name) and (node.id in self.schema.facts or node.id in self.quantities
+                                             or (record is not None and node.id in record.fields))
+
     def _lookup(self, node: A.Lookup, record, expect) -> Compiled:
-        if self.tables is not None and node.table not in self.tables:
-            self.error(node.loc, f"unknown table `{node.table}`" + self.suggest(node.table, self.tables),
-                       len(node.table))
-        coords = tuple((k, self.compile(v, record)) for k, v in node.coords)
-        table = node.table
+        """``lookup <table>(<dim>: <value>, …)``: every dim of the table, once, each constant value
+        one of the dim's (checked here, as ``table <id>[…]`` is); a value read at run time that
+        the table does not have is a located :class:`EvaluationError`."""
+        table, loc = node.table, node.loc
+        shapes = self.tables if isinstance(self.tables, Mapping) else {}
+        if self.tables is not None and table not in self.tables:
+            self.error(loc, f"unknown table `{table}`" + self.suggest(table, self.tables), len(table))
+        shape = shapes.get(table)
+        dims: Mapping[str, Any] = {}
+        if isinstance(shape, Mapping):
+            dims = shape.get("dims") or {}
+            if shape.get("kind") == "records":
+                self.error(loc, f"`{table}` is a records table: read a field with `table {table}[…].<field>`",
+                           len(table))
+                shape = None
+        coords: list[tuple[str, Compiled]] = []
+        for key, value in node.coords:
+            want = None
+            if shape is not None and key not in dims:
+                self.error(getattr(value, "loc", loc), f"table `{table}` has no coordinate `{key}` (it takes: "
+                           f"{', '.join(dims)})" + self.suggest(key, dims))
+            elif shape is not None and not self._names_value(value, record):
+                want = FactType("enum", tuple(str(v) for v in dims[key]))
+            if key in {k for k, _ in coords}:
+                self.error(getattr(value, "loc", loc), f"coordinate `{key}` of table `{table}` is given twice")
+            coords.append((key, self.compile(value, record, expect=want)))
+        missing = [d for d in dims if d not in {k for k, _ in coords}] if shape is not None else []
+        if missing:
+            self.error(loc, f"table `{table}` takes coordinates {', '.join(dims)}: also give "
+                       f"{', '.join(missing)}", len(table))
         self.looked_up.add(table)
         fs = tuple((k, c.fn) for k, c in coords)
         uses = frozenset().union(*(c.uses for _, c in coords))
+        name = self.owner[1]
 
         def look(e, r):
             try:
                 t = e.tables[table]
             except KeyError:
-                raise MissingFactError(f"table `{table}` was not given ({node.loc})") from None
-            return t.lookup(**{k: f(e, r) for k, f in fs})
+                raise MissingFactError(f"table `{table}` was not given ({loc})") from None
+            try:
+                return t.lookup(**{k: f(e, r) for k, f in fs})
+            except MissingFactError:
+                raise
+            except KeyError as exc:
+                raise EvaluationError(f"{loc}: evaluating `{name}`: {exc.args[0] if exc.args else exc}") from None
         return Compiled(look, ANY, uses=uses)
-
 
     # -- conditions ----------------------------------------------------------------------------
     def _compare(self, node: A.Compare, record, expect) -> Compiled:
