@@ -80,3 +80,25 @@ def test_5_2B_a_division_by_zero_at_run_time_is_one_located_line(tmp_path):
         engine.rules.value("supply_path_mp", {"ground": "mud", "turn": 3}, engine.script_tables)
     assert str(exc.value) == "supply.rules:7:3: evaluating `supply_path_mp`: division by zero"
     assert engine.rules.value("supply_path_mp", {"ground": "dry", "turn": 3}, engine.script_tables) == 8
+
+
+def _errors(src: str) -> list[str]:
+    from casebook.core.errors import ScriptSyntaxError
+    from casebook.script import compile_scripts, find_rule_pack, load_facts
+
+    pack = find_rule_pack("moscow41")
+    with pytest.raises(ScriptSyntaxError) as exc:
+        compile_scripts([("x.rules", src)], load_facts(pack.facts), None)
+    return [f"{p.line}:{p.column}: {p.message}" for p in exc.value.problems]
+
+
+def test_distance_with_one_argument_names_the_function_and_its_signature():
+    errs = _errors("forbid move by 1.1 when distance(hex) > 1\n")
+    assert len(errs) == 1 and errs[0].startswith("1:37: syntax error: unexpected `)`; `distance` takes two hexes: "
+                                                 "`distance(<hex>, <hex>)`"), errs
+
+
+def test_min_and_max_of_one_amount_are_refused():
+    assert _errors("quantity q = sum\n  min(4) by 1.1\n  max(turn) by 1.1\n") == [
+        "2:3: `min` takes two or more amounts: `min(a, b, …)`",
+        "3:3: `max` takes two or more amounts: `max(a, b, …)`"]

@@ -263,6 +263,8 @@ class ExprCompiler(SpatialTerms, TableRows, CollectionTerms):
                        len(node.fn))
             return _const(0, NUM)
         args = [self.number(a, record) for a in node.args]
+        if len(args) < 2:
+            self.error(node.loc, f"`{node.fn}` takes two or more amounts: `{node.fn}(a, b, …)`", len(node.fn))
         fn = fns[node.fn]
         fs = tuple(a.fn for a in args)
         uses = frozenset().union(*(a.uses for a in args))
