@@ -102,3 +102,32 @@ def test_min_and_max_of_one_amount_are_refused():
     assert _errors("quantity q = sum\n  min(4) by 1.1\n  max(turn) by 1.1\n") == [
         "2:3: `min` takes two or more amounts: `min(a, b, …)`",
         "3:3: `max` takes two or more amounts: `max(a, b, …)`"]
+
+
+def _pack_edited(tmp_path: Path, old: str, new: str) -> Path:
+    pack = tmp_path / "moscow41"
+    shutil.copytree(ROOT / "games" / "moscow41", pack, ignore=shutil.ignore_patterns("golden", "tests"))
+    path = pack / "rules" / "victory.rules"
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return pack
+
+
+@pytest.mark.case("18.1.3D")
+def test_18_1_3D_a_misspelt_town_name_is_refused_with_a_did_you_mean(tmp_path):
+    """18.1.3D: the Soviets win automatically when a combat unit enters Smolensk: a typo in the
+    town's name would silently stop the win; the map knows its towns."""
+    code, lines = _check(_pack_edited(tmp_path, 'town_name(hex) is "Smolensk"', 'town_name(hex) is "Smolesnk"'))
+    assert code == 1
+    assert any(ln.endswith('victory.rules:32:74: action_ends: "Smolesnk" is not a value `town_name(…)` takes '
+                           "(the pack's: 41 values); did you mean `Smolensk`?") for ln in lines), lines
+
+
+@pytest.mark.case("18.2.4B")
+def test_18_2_4B_a_misspelt_scenario_id_is_refused_with_a_did_you_mean(tmp_path):
+    code, lines = _check(_pack_edited(tmp_path, 'scenario_id is "campaign"', 'scenario_id is "campagin"'))
+    assert code == 1
+    assert any(ln.endswith('victory.rules:20:54: reaction_step: "campagin" is not a value `scenario_id` takes '
+                           "(the pack's: \"campaign\", \"october-blitz\"); did you mean `campaign`?")
+               for ln in lines), lines

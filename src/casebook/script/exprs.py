@@ -18,6 +18,7 @@ from casebook.core.errors import Problem
 
 from . import ast as A
 from .aggregates import CollectionTerms
+from .checks import literal_problems
 from .facts import FactSchema, FactType
 from .parser import caret_context
 from .spatial import SpatialTerms
@@ -66,6 +67,7 @@ class ExprCompiler(SpatialTerms, TableRows, CollectionTerms):
         self.reads: list[tuple[tuple[str, str], str, A.Loc]] = []
         #: what is being compiled: ``("quantity", name)`` or ``("permission", action)``
         self.owner: tuple[str, str] = ("", "")
+        self.domains: Mapping[str, Collection[str]] = {}  # checks.literal_problems: values a fact takes
 
     # -- problems ------------------------------------------------------------------------------
     def error(self, loc: A.Loc, message: str, width: int = 1) -> None:
@@ -270,15 +272,9 @@ class ExprCompiler(SpatialTerms, TableRows, CollectionTerms):
         uses = frozenset().union(*(a.uses for a in args))
         return Compiled(lambda e, r: fn(f(e, r) for f in fs), NUM, uses=uses)
 
-    def _names_value(self, node: A.Expr, record: FactType | None) -> bool:
-        """Whether ``node`` is a name of a fact, quantity or field (read, not a literal value)."""
-        return isinstance(node, A.Name) and (node.id in self.schema.facts or node.id in self.quantities
-                                             or (record is not None and node.id in record.fields))
-
     def _lookup(self, node: A.Lookup, record, expect) -> Compiled:
-        """``lookup <table>(<dim>: <value>, …)``: every dim of the table, once, each constant value
-        one of the dim's (checked here, as ``table <id>[…]`` is); a value read at run time that
-        the table does not have is a located :class:`EvaluationError`."""
+        """``lookup <table>(<dim>: <value>, …)``: every dim once, constant values the dim's (as
+        ``table <id>[…]``); a run-time value not in the table: a located :class:`EvaluationError`."""
         table, loc = node.table, node.loc
         shapes = self.tables if isinstance(self.tables, Mapping) else {}
         if self.tables is not None and table not in self.tables:
@@ -288,8 +284,7 @@ class ExprCompiler(SpatialTerms, TableRows, CollectionTerms):
         if isinstance(shape, Mapping):
             dims = shape.get("dims") or {}
             if shape.get("kind") == "records":
-                self.error(loc, f"`{table}` is a records table: read a field with `table {table}[…].<field>`",
-                           len(table))
+                self.error(loc, f"`{table}` is a records table: use `table {table}[…].<field>`", len(table))
                 shape = None
         coords: list[tuple[str, Compiled]] = []
         for key, value in node.coords:
@@ -297,7 +292,8 @@ class ExprCompiler(SpatialTerms, TableRows, CollectionTerms):
             if shape is not None and key not in dims:
                 self.error(getattr(value, "loc", loc), f"table `{table}` has no coordinate `{key}` (it takes: "
                            f"{', '.join(dims)})" + self.suggest(key, dims))
-            elif shape is not None and not self._names_value(value, record):
+            elif shape is not None and not (isinstance(value, A.Name) and (  # a fact read: not a literal
+                    value.id in self.schema.facts or value.id in self.quantities or value.id in getattr(record, "fields", ()))):
                 want = FactType("enum", tuple(str(v) for v in dims[key]))
             if key in {k for k, _ in coords}:
                 self.error(getattr(value, "loc", loc), f"coordinate `{key}` of table `{table}` is given twice")
@@ -347,6 +343,8 @@ class ExprCompiler(SpatialTerms, TableRows, CollectionTerms):
             self.error(left.loc, "a collection cannot be compared; use any/all/no")
         b = self.compile(right, record, expect=a.type)
         self._compatible(a.type, b.type, right.loc)
+        for loc_, message in literal_problems(left, (right,), self.domains):
+            self.error(loc_, message)
         fa, fb = a.fn, b.fn
         if b.is_const:
             k = b.const
@@ -369,6 +367,8 @@ class ExprCompiler(SpatialTerms, TableRows, CollectionTerms):
         items = [self.compile(i, record, expect=a.type) for i in node.items]
         for i, c in zip(node.items, items):
             self._compatible(a.type, c.type, i.loc)
+        for loc_, message in literal_problems(node.left, node.items, self.domains):
+            self.error(loc_, message)
         fa = a.fn
         uses = a.uses.union(*(c.uses for c in items))
         if all(c.is_const for c in items):
