@@ -131,3 +131,14 @@ def test_18_2_4B_a_misspelt_scenario_id_is_refused_with_a_did_you_mean(tmp_path)
     assert any(ln.endswith('victory.rules:20:54: reaction_step: "campagin" is not a value `scenario_id` takes '
                            "(the pack's: \"campaign\", \"october-blitz\"); did you mean `campaign`?")
                for ln in lines), lines
+
+
+@pytest.mark.case("3.0C")
+def test_3_0C_a_lookup_value_read_at_run_time_outside_the_table_is_one_located_line(m41):
+    """3.0C: the precipitation roll adds the Temperature box's modifier; a temperature the box does
+    not have is a located error naming the line and the quantity (was an unlocated KeyError)."""
+    facts = {"temperature": "tepid", "weather_die": 3, "turn_ground_drm": 0}
+    with pytest.raises(EvaluationError) as exc:
+        m41.rules.value("precipitation_roll", facts, m41.script_tables)
+    assert str(exc.value) == ("weather.rules:13:10: evaluating `precipitation_roll`: table temperature_box: "
+                              "temperature='tepid' is not one of ['warm', 'cold', 'arctic']")
