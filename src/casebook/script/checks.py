@@ -30,7 +30,7 @@ from .parser import caret_context
 from .quantities import PermissionCode, QuantityCode, RuleCode
 from .values import Env
 
-__all__ = ["check_inputs", "lint_rules", "satisfiable", "BUDGET", "UNKNOWN"]
+__all__ = ["check_inputs", "lint_rules", "literal_problems", "satisfiable", "BUDGET", "UNKNOWN"]
 
 #: Most evaluations one satisfiability question may take before giving no verdict.
 BUDGET = 4096
@@ -98,6 +98,23 @@ def check_inputs(schema: FactSchema, reads: Sequence[tuple[Owner, str, A.Loc]], 
                                        "and the standard facts (facts.yaml `inputs:`)"
                                        + _suggest(fact, given), len(fact)))
     return errors, warnings
+
+
+def literal_problems(left: A.Expr, rights: Sequence[A.Expr],
+                     domains: Mapping[str, Collection[str]]) -> list[tuple[A.Loc, str]]:
+    """A quoted value compared with a fact or function whose values the pack knows (``domains``:
+    ``scenario_id`` -> the manifest's scenarios, ``town_name`` -> the map's towns) that is none of
+    them: ``(where, message)`` each, with a did-you-mean."""
+    key = left.id if isinstance(left, A.Name) else left.fn if isinstance(left, A.Call) else None
+    known = domains.get(key) if key is not None else None
+    if known is None:
+        return []
+    shown = "`" + str(key) + ("(…)`" if isinstance(left, A.Call) else "`")
+    values = sorted(f'"{v}"' for v in known if v)
+    listed = ", ".join(values) if len(values) <= 8 else f"{len(values)} values"
+    return [(r.loc, f"\"{r.value}\" is not a value {shown} takes (the pack's: {listed})"
+             + _suggest(r.value, known))
+            for r in rights if isinstance(r, A.Str) and r.value not in known]
 
 
 class _Branch(Exception):

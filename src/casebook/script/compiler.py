@@ -51,6 +51,7 @@ class _Builder:
             if isinstance(s, A.Quantity):
                 self.qtypes.setdefault(s.name, self._value_type(s, report=False))
         self.ex = ExprCompiler(schema, self.qtypes, tables, self.lines)
+        self.ex.domains = (world or {}).get("domains") or {}
 
     def _value_type(self, q: A.Quantity, report: bool = True) -> FactType:
         if q.value_of is None:

@@ -12,11 +12,13 @@ from __future__ import annotations
 import difflib
 from collections.abc import Collection, Mapping
 from fractions import Fraction
+from typing import Any
 
 from casebook.core.errors import Problem
 
 from . import ast as A
 from .aggregates import CollectionTerms
+from .checks import literal_problems
 from .facts import FactSchema, FactType
 from .parser import caret_context
 from .spatial import SpatialTerms
@@ -29,11 +31,13 @@ from .values import (
     NUM,
     STR,
     Compiled,
+    EvaluationError,
     MissingFactError,
     _const,
     _fused_op,
     _norm,
     _numeric,
+    located,
     round_value,
 )
 
@@ -63,6 +67,7 @@ class ExprCompiler(SpatialTerms, TableRows, CollectionTerms):
         self.reads: list[tuple[tuple[str, str], str, A.Loc]] = []
         #: what is being compiled: ``("quantity", name)`` or ``("permission", action)``
         self.owner: tuple[str, str] = ("", "")
+        self.domains: Mapping[str, Collection[str]] = {}  # checks.literal_problems: values a fact takes
 
     # -- problems ------------------------------------------------------------------------------
     def error(self, loc: A.Loc, message: str, width: int = 1) -> None:
@@ -196,8 +201,14 @@ class ExprCompiler(SpatialTerms, TableRows, CollectionTerms):
         fa, fb = a.fn, b.fn
         if b.is_const:
             k = b.const
+            if node.op == "/" and k == 0:
+                self.error(getattr(node.right, "loc", node.loc), "division by zero: the divisor is always 0")
+                return _const(0, NUM)
             return Compiled(lambda e, r: op(fa(e, r), k), NUM, uses=a.uses)
-        return Compiled(lambda e, r: op(fa(e, r), fb(e, r)), NUM, uses=a.uses | b.uses)
+        fn = lambda e, r: op(fa(e, r), fb(e, r))  # noqa: E731
+        if node.op == "/":  # x / 0 is a located run-time error (docs/rule-language.md "Amounts")
+            fn = located(fn, node.loc, self.owner[1])
+        return Compiled(fn, NUM, uses=a.uses | b.uses)
 
     def _rounded(self, node: A.Rounded, record, expect) -> Compiled:
         c = self.number(node.expr, record)
@@ -227,7 +238,7 @@ class ExprCompiler(SpatialTerms, TableRows, CollectionTerms):
                         return -(-v // d)
                     return (2 * v + d) // (2 * d)
                 return round_value(Fraction(v) / d, mode)
-            return Compiled(rounded_by, NUM, uses=a.uses | b.uses)
+            return Compiled(located(rounded_by, node.loc, self.owner[1]), NUM, uses=a.uses | b.uses)
         if not isinstance(b.const, int) or b.const == 0:
             return None
         fa, k = a.fn, b.const
@@ -254,29 +265,60 @@ class ExprCompiler(SpatialTerms, TableRows, CollectionTerms):
                        len(node.fn))
             return _const(0, NUM)
         args = [self.number(a, record) for a in node.args]
+        if len(args) < 2:
+            self.error(node.loc, f"`{node.fn}` takes two or more amounts: `{node.fn}(a, b, …)`", len(node.fn))
         fn = fns[node.fn]
         fs = tuple(a.fn for a in args)
         uses = frozenset().union(*(a.uses for a in args))
         return Compiled(lambda e, r: fn(f(e, r) for f in fs), NUM, uses=uses)
 
     def _lookup(self, node: A.Lookup, record, expect) -> Compiled:
-        if self.tables is not None and node.table not in self.tables:
-            self.error(node.loc, f"unknown table `{node.table}`" + self.suggest(node.table, self.tables),
-                       len(node.table))
-        coords = tuple((k, self.compile(v, record)) for k, v in node.coords)
-        table = node.table
+        """``lookup <table>(<dim>: <value>, …)``: every dim once, constant values the dim's (as
+        ``table <id>[…]``); a run-time value not in the table: a located :class:`EvaluationError`."""
+        table, loc = node.table, node.loc
+        shapes = self.tables if isinstance(self.tables, Mapping) else {}
+        if self.tables is not None and table not in self.tables:
+            self.error(loc, f"unknown table `{table}`" + self.suggest(table, self.tables), len(table))
+        shape = shapes.get(table)
+        dims: Mapping[str, Any] = {}
+        if isinstance(shape, Mapping):
+            dims = shape.get("dims") or {}
+            if shape.get("kind") == "records":
+                self.error(loc, f"`{table}` is a records table: use `table {table}[…].<field>`", len(table))
+                shape = None
+        coords: list[tuple[str, Compiled]] = []
+        for key, value in node.coords:
+            want = None
+            if shape is not None and key not in dims:
+                self.error(getattr(value, "loc", loc), f"table `{table}` has no coordinate `{key}` (it takes: "
+                           f"{', '.join(dims)})" + self.suggest(key, dims))
+            elif shape is not None and not (isinstance(value, A.Name) and (  # a fact read: not a literal
+                    value.id in self.schema.facts or value.id in self.quantities or value.id in getattr(record, "fields", ()))):
+                want = FactType("enum", tuple(str(v) for v in dims[key]))
+            if key in {k for k, _ in coords}:
+                self.error(getattr(value, "loc", loc), f"coordinate `{key}` of table `{table}` is given twice")
+            coords.append((key, self.compile(value, record, expect=want)))
+        missing = [d for d in dims if d not in {k for k, _ in coords}] if shape is not None else []
+        if missing:
+            self.error(loc, f"table `{table}` takes coordinates {', '.join(dims)}: also give "
+                       f"{', '.join(missing)}", len(table))
         self.looked_up.add(table)
         fs = tuple((k, c.fn) for k, c in coords)
         uses = frozenset().union(*(c.uses for _, c in coords))
+        name = self.owner[1]
 
         def look(e, r):
             try:
                 t = e.tables[table]
             except KeyError:
-                raise MissingFactError(f"table `{table}` was not given ({node.loc})") from None
-            return t.lookup(**{k: f(e, r) for k, f in fs})
+                raise MissingFactError(f"table `{table}` was not given ({loc})") from None
+            try:
+                return t.lookup(**{k: f(e, r) for k, f in fs})
+            except MissingFactError:
+                raise
+            except KeyError as exc:
+                raise EvaluationError(f"{loc}: evaluating `{name}`: {exc.args[0] if exc.args else exc}") from None
         return Compiled(look, ANY, uses=uses)
-
 
     # -- conditions ----------------------------------------------------------------------------
     def _compare(self, node: A.Compare, record, expect) -> Compiled:
@@ -301,6 +343,8 @@ class ExprCompiler(SpatialTerms, TableRows, CollectionTerms):
             self.error(left.loc, "a collection cannot be compared; use any/all/no")
         b = self.compile(right, record, expect=a.type)
         self._compatible(a.type, b.type, right.loc)
+        for loc_, message in literal_problems(left, (right,), self.domains):
+            self.error(loc_, message)
         fa, fb = a.fn, b.fn
         if b.is_const:
             k = b.const
@@ -323,6 +367,8 @@ class ExprCompiler(SpatialTerms, TableRows, CollectionTerms):
         items = [self.compile(i, record, expect=a.type) for i in node.items]
         for i, c in zip(node.items, items):
             self._compatible(a.type, c.type, i.loc)
+        for loc_, message in literal_problems(node.left, node.items, self.domains):
+            self.error(loc_, message)
         fa = a.fn
         uses = a.uses.union(*(c.uses for c in items))
         if all(c.is_const for c in items):

@@ -65,7 +65,8 @@ def read_manifest(pack_dir: Path) -> dict[str, Any]:
     data = _load(manifest)
     if not isinstance(data, dict):
         raise ContentError([Problem(str(manifest), 1, 1, "", "expected a mapping (kind: game)")])
-    return {k: data[k] for k in ("id", "rules_dir", "rules", "cases", "tables", "vocabulary", "sequence")
+    return {k: data[k] for k in ("id", "rules_dir", "rules", "cases", "tables", "vocabulary", "sequence", "map",
+                                 "scenarios")
             if k in data}
 
 
@@ -153,7 +154,18 @@ def _world(pack: Path, man: Mapping[str, Any], problems: list[Problem]) -> dict[
             problems.append(Problem(str(pack / "game.yaml"), 0, 0, "sequence", why))
         elif seq is not None and seq.is_file():
             seq_data = _load(seq)
-    return world_of(man, seq_data)
+    world = world_of(man, seq_data)
+    mp, why = confined_path(pack, man["map"]) if isinstance(man.get("map"), str) else (None, None)
+    if mp is not None and why is None and mp.is_file():
+        world["domains"] = {**world.get("domains", {}), "town_name": _town_names(_load(mp))}
+    return world
+
+
+def _town_names(map_data: Any) -> tuple[str, ...]:
+    """The names of the map's towns, and ``""`` (``town_name`` of a hex without a town)."""
+    towns = map_data.get("towns") if isinstance(map_data, Mapping) else None
+    return ("", *sorted({str(t["name"]) for t in (towns.values() if isinstance(towns, Mapping) else ())
+                         if isinstance(t, Mapping) and "name" in t}))
 
 
 def sequence_world(pack_dir: Path) -> dict[str, Any]:
@@ -171,6 +183,8 @@ def world_of(manifest: Mapping[str, Any], sequence: Any) -> dict[str, Any]:
     the manifest's vocabulary, ``phases`` and ``steps`` (ids, in order) of the sequence data; a
     malformed or missing part is left out (the content loader reports it)."""
     world: dict[str, Any] = {}
+    if isinstance(manifest.get("scenarios"), Mapping):  # ``""``: a position of no scenario
+        world["domains"] = {"scenario_id": ("", *map(str, manifest["scenarios"]))}
     vocab = manifest.get("vocabulary")
     if isinstance(vocab, Mapping):
         if isinstance(vocab.get("sides"), Mapping):
@@ -243,6 +257,8 @@ def compile_loaded_pack(pack: Any) -> Any:
         rule_pack = find_rule_pack(pack.dir)
         return compile_pack(rule_pack, relative_to=rule_pack.rules_dir)
     world = world_of(pack.manifest, pack.sequence)  # what trigger lines name: sides, tracks, steps
+    if pack.map:
+        world["domains"] = {**world.get("domains", {}), "town_name": _town_names(pack.map)}
     schema = with_sequence_facts(cached_file_value("facts", facts, lambda: load_facts(facts)), world)
     cases = frozenset(pack.cases) if pack.manifest.get("cases") else None
     tables: Any = None

@@ -62,6 +62,11 @@ _EXAMPLES: dict[str, list[str]] = {
     "a `most severe` group must be closed by `end`": [
         "quantity q = sum\n  most severe by 1.1\n  +1 by 1.1\n",
     ],
+    "`distance` takes two hexes: `distance(<hex>, <hex>)` (or `distance to nearest(<units> …)`)": [
+        "quantity q = sum\n  +2 by 1.1 when distance(x) > 1\n",
+        "quantity q = sum\n  distance(x) by 1.1\n",
+        "forbid move by 1.1 when distance(x) > 1\n",
+    ],
     "a list of values is written in brackets: `[mud, drying]`": [
         "quantity q = sum\n  +2 by 1.1 when x in mud\n",
         "quantity q = sum\n  +2 by 1.1 when x in (mud)\n",

@@ -17,7 +17,7 @@ from casebook.core.errors import CasebookError
 
 from .facts import FactType
 
-__all__ = ["Compiled", "Env", "Fn", "round_value", "MissingFactError", "NUM", "BOOL", "STR", "ANY"]
+__all__ = ["Compiled", "Env", "Fn", "round_value", "MissingFactError", "EvaluationError", "located", "NUM", "BOOL", "STR", "ANY"]
 
 NUM = FactType("num")
 BOOL = FactType("bool")
@@ -38,6 +38,22 @@ class MissingFactError(CasebookError, KeyError):
 
     def __str__(self) -> str:  # the message itself, not KeyError's quoted repr
         return str(self.args[0]) if self.args else ""
+
+
+class EvaluationError(CasebookError):
+    """A line that cannot be evaluated in this situation (a division by zero, a table cell its
+    coordinates do not name): one line, ``file:line:column: evaluating `name`: what``."""
+
+
+def located(fn: Fn, loc: Any, name: str) -> Fn:
+    """``fn``, with a division by zero or a table lookup outside the table raised as an
+    :class:`EvaluationError` at ``loc`` naming quantity or action ``name``."""
+    def checked(e: Any, r: Any) -> Any:
+        try:
+            return fn(e, r)
+        except ZeroDivisionError:
+            raise EvaluationError(f"{loc}: evaluating `{name}`: division by zero") from None
+    return checked
 
 
 class Env:
