@@ -112,3 +112,38 @@ def test_14_4C_a_rebuilt_division_is_in_hedgehog_only_where_its_regiments_were(m
     B.casebook_apply_action(ctx, Action.make("recombine", "german", units=here, into="g-26id"))
     assert (ctx.state.unit("g-6id")["hex"], ctx.state.unit("g-6id").get("hedgehog")) == ("0505", None)
     assert (ctx.state.unit("g-26id")["hex"], ctx.state.unit("g-26id").get("hedgehog")) == ("0303", True)
+
+
+def _defended(pos, result):  # noqa: F811
+    """s1 (0303) attacks g1 in hedgehog formation (flag and marker) in 0304: ``result`` applied,
+    the German owner deciding."""
+    ctx = pos(g("g1", "0304", hedgehog=True) + s("s1", "0303"), ip="{german: 0, soviet: 0}")
+    ctx.state.add_marker("hedgehog", "0304")
+    interactive(ctx, result, ("s1",))
+    return ctx
+
+
+def _retreats(ctx):
+    return [a for a in results.casebook_legal_actions(ctx, "first_player", "combat") if a.kind == "retreat"]
+
+
+@pytest.mark.case("14.4C", "11.2A")
+def test_14_4C_a_hedgehog_that_takes_a_retreat_leaves_hedgehog_formation(pos):  # noqa: F811
+    """14.4C: the hedgehog "can ignore all R results" but "cannot move until the marker is
+    removed". On a 2 (11.2A: the owner may retreat instead of losing steps) g1 takes a one-hex
+    retreat: it is no longer in hedgehog formation (flag cleared, marker off 0304), the retreat
+    citing 14.4C (the `retreat_keeps_hold` line of fortification.rules) — not, as the golden trace
+    campaign-random-seed3 had g-110id (2812 -> 2712, turn 3), a pinned unit in another hex with
+    the marker left behind. Control: g1 taking both steps as losses stays in hedgehog."""
+    ctx = _defended(pos, "-/2")
+    moved = next(a for a in _retreats(ctx) if a.get("path") and len(a.get("path")) == 1)
+    ctx.hook.casebook_apply_action(ctx=ctx, action=moved)
+    assert ctx.state.unit("g1")["hex"] == moved.get("path")[0] != "0304" and not ctx.state.unit("g1").get("hedgehog")
+    assert not [m for m in ctx.state.markers if m.get("kind") == "hedgehog"]
+    (retreat,) = [e for e in ctx.state.plugin_data("results")["effects"] if e.get("effect") == "retreat"]
+    assert retreat["cases"] == ["11.2A", "11.2B", "14.4C"]  # the effect the combat-results event names
+    held = _defended(pos, "-/2")
+    stay = next(a for a in _retreats(held) if not a.get("path"))
+    held.hook.casebook_apply_action(ctx=held, action=stay)
+    assert (held.state.unit("g1")["hex"], held.state.unit("g1").get("hedgehog")) == ("0304", True)
+    assert [m["hex"] for m in held.state.markers if m.get("kind") == "hedgehog"] == ["0304"]

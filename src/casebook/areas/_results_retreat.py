@@ -38,7 +38,7 @@ from .retreat import paths_up_to, retreat_judge, side_edge
 
 __all__ = ["ResultsSetup", "RESULTS_CONFIG", "retreat_options", "path_refusals", "advance_paths", "refused_path", "supply_target",
            "in_ezoc", "enemy_occupied", "shortfall_losses", "quantity_cases", "permission_cases", "memo_allowed",
-           "may_advance", "LINE_CITES",
+           "may_advance", "leave_hold", "LINE_CITES",
            "MAX_PATHS", "retreat_question"]
 
 
@@ -293,6 +293,24 @@ def may_advance(ctx: Any, setup: ResultsSetup, uid: str) -> bool:
     u = ctx.state.unit(uid)
     held = {m["kind"] for m in ctx.state.markers if m.get("hex") == u.get("hex")}
     return memo_allowed(ctx, "advance_unit", {k: bool(u.get(k)) or k in held for k in setup.hold_marks})
+
+
+def leave_hold(ctx: Any, setup: ResultsSetup, units: list[str], left: str) -> list[str]:
+    """The stack ``units`` retreated out of ``left`` while holding (a flag of ``setup.hold_marks``
+    on a unit, or its marker in ``left``): unless permission ``retreat_keeps_hold`` allows it, the
+    flags are cleared and the markers removed from ``left``. Returns the cases of that
+    permission's lines when the hold was left (else [])."""
+    held = [k for k in setup.hold_marks if any(ctx.state.unit(u).get(k) for u in units)
+            or any(m.get("kind") == k and m.get("hex") == left for m in ctx.state.markers)]
+    if not held or ctx.allowed("retreat_keeps_hold", {}):
+        return []
+    for k in held:
+        for u in units:
+            if ctx.state.unit(u).get(k):
+                ctx.state.update_unit(u, **{k: None})
+        if any(m.get("kind") == k and m.get("hex") == left for m in ctx.state.markers):
+            ctx.state.remove_marker(k, left)
+    return list(permission_cases(ctx, "retreat_keeps_hold"))
 
 
 def advance_paths(ctx: Any, side: str, vacated: str, hexes: int, eliminated: bool) -> list[list[str]]:
