@@ -67,6 +67,28 @@ def test_18_1_3D_the_shared_records_equal_a_contexts_own_records_before_and_afte
     assert len(engine._std_cache) <= KEPT
 
 
+def test_18_1_3D_every_writer_of_the_shared_cache_keeps_it_within_its_bound():
+    """The engine's shared cache holds at most ``KEPT`` entries whoever writes it: the records of
+    the standard collections and the hexes ``distance to nearest`` matches (spatial), asked over
+    more than ``KEPT`` state versions of real play (before: one nearest entry per question and
+    version, never dropped — 9 > 8 after other tests had asked partisan and paratroop lines).
+    The nearest answers equal those of a context without the shared cache."""
+    state = played_blitz(0)
+    engine = state.game.engine
+    rules = compile_scripts([("t.rules", "quantity t = first by 16.2\n"
+                                         "  otherwise distance to nearest(map_units having enemy from hex)  by 16.2\n")],
+                            M41.schema)
+    bots = {s: make_bot("greedy", s, 1) for s in ("german", "soviet")}
+    for _ in range(2 * KEPT):
+        std = state.ctx().standard
+        own = StandardFacts(state.data, engine.setting_defaults, engine.board_for(state.data), engine.derived_facts)
+        for hex_, side in (("0303", "german"), ("1010", "soviet"), ("2020", "german")):
+            facts = {"hex": hex_, "side": side}
+            assert rules.value("t", facts, engine.script_tables, std) == rules.value("t", facts, engine.script_tables, own)
+        assert len(engine._std_cache) <= KEPT
+        state.apply(bots[state.current_player()].choose(state))
+
+
 def test_a_context_collecting_lines_gives_the_explained_verdicts_and_lines_when_it_skips_the_explanation():
     state = played_blitz(40)  # into the first German Movement Step: stacks, supply and ZOC asked
     engine = state.game.engine

@@ -32,7 +32,7 @@ from casebook.core.hooks import Refusal
 from casebook.core.templates import ActionTemplate
 
 from ._results_losses import apply_loss, distribute_losses, is_hq, steps_left
-from ._results_retreat import ResultsSetup, advance_paths, path_refusals, shortfall_losses
+from ._results_retreat import ResultsSetup, advance_paths, may_advance, path_refusals, shortfall_losses
 
 __all__ = ["templates", "refusals", "allocate_losses", "fatigue_choice", "stack_fits"]
 
@@ -189,6 +189,9 @@ def refusals(ctx: Any, setup: ResultsSetup, rec: Mapping[str, Any], stage: Mappi
         attackers = _alive(ctx, c["attackers"])
         if not movers or any(m not in attackers for m in movers) or len(set(movers)) != len(movers):
             bad(f"with must name attacking units of this combat, each once: {','.join(attackers)}", "advance_with")
+        held = [m for m in movers or () if m in attackers and not may_advance(ctx, setup, m)]
+        if held:
+            bad(f"{','.join(held)} cannot advance: a line of advance_unit forbids it", "advance_unit")
         paths = advance_paths(ctx, c["attacker_side"], c["hex"], rec.get("retreated", 0), stage["eliminated"])
         if path not in paths:
             longest = max(len(p) for p in paths)

@@ -38,7 +38,7 @@ from .retreat import paths_up_to, retreat_judge, side_edge
 
 __all__ = ["ResultsSetup", "RESULTS_CONFIG", "retreat_options", "path_refusals", "advance_paths", "refused_path", "supply_target",
            "in_ezoc", "enemy_occupied", "shortfall_losses", "quantity_cases", "permission_cases", "memo_allowed",
-           "LINE_CITES",
+           "may_advance", "leave_hold", "LINE_CITES",
            "MAX_PATHS", "retreat_question"]
 
 
@@ -49,7 +49,8 @@ class ResultsSetup:
     ``cites``, the cases of the procedure's steps no rule line states, by key (``revisit``,
     ``enemy``, ``ezoc``, ``terrain``: a refused retreat step; ``retreat_path``: a path's
     hexes; the keys the stages and choices read, see :mod:`casebook.areas._results_stages`);
-    ``hold_marks``: unit flags or marker kinds that let a stack ignore a forced retreat."""
+    ``hold_marks``: unit flags or marker kinds that let a stack ignore a forced retreat (each
+    also a fact of permission ``advance_unit``, :func:`may_advance`)."""
 
     plugin: str
     cites: Mapping[str, tuple[CitedCase, ...]] = field(default_factory=dict)
@@ -81,6 +82,7 @@ LINE_CITES: dict[str, tuple[tuple[str, str], ...]] = {
     "retreat": (("lines", "choose_retreat_length"), ("heading", "retreat_shortfall_losses")),
     "advance": (("lines", "advance_from_combat"), ("heading", "advance_hexes")),
     "advance_with": (("lines", "advance_from_combat"),),
+    "advance_unit": (("lines", "advance_unit"),),
     "listed_retreat": (("heading", "retreat_shortfall_losses"), ("heading", "retreat_rank")),
 }
 MAX_PATHS = 3  # choices offered per retreat length / advance length (a bound on the action list)
@@ -283,6 +285,32 @@ def path_refusals(ctx: Any, setup: ResultsSetup, units: Sequence[str], start: st
         return bad(f"the stack can retreat {best} hexes (e.g. {','.join(options[0]['path'])}): it must retreat "
                    "as far as possible", quantity_cases(ctx, "retreat_shortfall_losses")[1])
     return []
+
+
+def may_advance(ctx: Any, setup: ResultsSetup, uid: str) -> bool:
+    """Whether attacking unit ``uid`` may advance after combat: permission ``advance_unit``, facts
+    each of ``setup.hold_marks`` (the unit carries the flag or its hex holds the marker)."""
+    u = ctx.state.unit(uid)
+    held = {m["kind"] for m in ctx.state.markers if m.get("hex") == u.get("hex")}
+    return memo_allowed(ctx, "advance_unit", {k: bool(u.get(k)) or k in held for k in setup.hold_marks})
+
+
+def leave_hold(ctx: Any, setup: ResultsSetup, units: list[str], left: str) -> list[str]:
+    """The stack ``units`` retreated out of ``left`` while holding (a flag of ``setup.hold_marks``
+    on a unit, or its marker in ``left``): unless permission ``retreat_keeps_hold`` allows it, the
+    flags are cleared and the markers removed from ``left``. Returns the cases of that
+    permission's lines when the hold was left (else [])."""
+    held = [k for k in setup.hold_marks if any(ctx.state.unit(u).get(k) for u in units)
+            or any(m.get("kind") == k and m.get("hex") == left for m in ctx.state.markers)]
+    if not held or ctx.allowed("retreat_keeps_hold", {}):
+        return []
+    for k in held:
+        for u in units:
+            if ctx.state.unit(u).get(k):
+                ctx.state.update_unit(u, **{k: None})
+        if any(m.get("kind") == k and m.get("hex") == left for m in ctx.state.markers):
+            ctx.state.remove_marker(k, left)
+    return list(permission_cases(ctx, "retreat_keeps_hold"))
 
 
 def advance_paths(ctx: Any, side: str, vacated: str, hexes: int, eliminated: bool) -> list[list[str]]:

@@ -38,7 +38,7 @@ from ._results_choices import allocate_losses, fatigue_choice, stack_fits
 from ._results_choices import refusals as choice_refusals
 from ._results_choices import templates as choice_templates
 from ._results_losses import distribute_losses, fatigue_unit, is_hq, steps_left
-from ._results_retreat import MAX_PATHS, ResultsSetup, advance_paths, retreat_options
+from ._results_retreat import MAX_PATHS, ResultsSetup, advance_paths, leave_hold, may_advance, retreat_options
 
 __all__ = ["start_stages", "run_stages", "choices", "choice_templates_now", "refusals_now", "apply_choice",
            "decider_side", "policy", "validate_choice", "MAX_PATHS", "STATE_KEY", "STATE_SCHEMA"]
@@ -146,7 +146,7 @@ def _options(ctx: Any, setup: ResultsSetup, rec: Mapping[str, Any], stage: Mappi
             out.append(Action.make("retreat", side, losses=0, hold=True))  # the stack ignores the retreat
         return list(dict.fromkeys(out))
     if stage["type"] == "advance":
-        movers = _alive(ctx, c["attackers"])
+        movers = [u for u in _alive(ctx, c["attackers"]) if may_advance(ctx, setup, u)]
         out = [Action.make("advance", side, hold=True)]
         paths = advance_paths(ctx, side, c["hex"], rec.get("retreated", 0), stage["eliminated"])
         longest = max(len(p) for p in paths)
@@ -229,6 +229,7 @@ def _apply(ctx: Any, setup: ResultsSetup, rec: dict[str, Any], stage: dict[str, 
                 ctx.state.move_unit(u["id"], path[-1])
             rec["retreated"] = len(path)
             hq = list(setup.cases("retreat_hq")) if any(is_hq(u) for u in survivors) else []
+            hq += leave_hold(ctx, setup, [u["id"] for u in survivors], c["hex"])  # no hold kept on a retreat
             effects.append({"effect": "retreat", "units": [u["id"] for u in survivors], "path": path,
                             "cases": [*setup.cases("retreat", ctx), *hq]})
     elif stage["type"] == "advance" and action is not None and not action.get("hold"):

@@ -26,8 +26,10 @@ Every verdict, number and citation is a line of the game (``games/<game>/rules/*
   recombination's, cited by every recombine refusal of this area and the event) and permission
   ``recombine_sheds_fatigue`` (forbidden: the rebuilt unit is fatigued).
 
-The format's status flags (``fatigued``, ``oos``, ``activated``, ``reserve``) pass from a
-broken-down unit to its pieces; back, a flag every piece has passes to the rebuilt unit.
+The status flags (the format's ``fatigued``, ``oos``, ``activated``, ``reserve`` and the
+vocabulary's ``unit_flags`` a unit carries that its counter does not print, e.g. a formation
+flag) pass from a broken-down unit to its pieces, which take its place in its hex; back, a flag
+every piece has passes to the rebuilt unit. The unit waiting off the map keeps none of them.
 A unit broken down during a move hands on its MPs through the ``casebook_units_replaced`` hook
 (the movement plugin's bookkeeping). Public API: :func:`piece_pool`, :func:`divisions_available`,
 :func:`breakdown_refusals`, :func:`apply_breakdown`, :func:`recombine_refusals`,
@@ -67,6 +69,12 @@ def _data(ctx: Any) -> dict[str, Any]:
 def _header(ctx: Any, quantity: str) -> tuple[str, ...]:
     """The cases of quantity ``quantity``'s header (``quantity x = first by CASES``)."""
     return tuple(ctx.rules.quantities[quantity].code.cases)
+
+
+def _status(ctx: Any, u: Mapping[str, Any]) -> list[str]:
+    """The status flags unit ``u`` carries: the format's and the vocabulary's not printed on its counter."""
+    printed = ctx.pack.counters.get(u.get("id"), {})
+    return [k for k in (*UNIT_FLAGS, *ctx.pack.vocabulary.unit_flags) if u.get(k) and not printed.get(k)]
 
 
 def _is_piece(ctx: Any, u: Mapping[str, Any], kept: dict[Any, Any] | None = None) -> bool:
@@ -151,14 +159,14 @@ def apply_breakdown(ctx: Any, action: Action) -> dict[str, Any]:
     for rid in regiments:
         c = ctx.pack.counters[rid]
         unit = {"id": rid, **{k: c[k] for k in counter_fields(ctx.pack.vocabulary) if k in c and k != "id"}, "hex": div["hex"]}
-        unit.update({k: div[k] for k in UNIT_FLAGS if div.get(k)})
+        unit.update({k: div[k] for k in _status(ctx, div)})
         if losses:
             unit["losses"] = losses
         st.add_unit(unit)
     e_mp = ctx.quantity("breakdown_mp_cost", facts)
     ctx.hook.casebook_units_replaced(ctx=ctx, old=uid, new=list(regiments), mp_cost=int(e_mp.value))
     rec = _data(ctx)
-    rec.setdefault("divisions", {})[uid] = {k: v for k, v in div.items() if k not in ("hex", "losses", *UNIT_FLAGS)}
+    rec.setdefault("divisions", {})[uid] = {k: v for k, v in div.items() if k not in ("hex", "losses", *UNIT_FLAGS, *_status(ctx, div))}
     st.set_plugin_data(PLUGIN, rec)
     ctx.changed()
     cases = _header(ctx, "breakdown_regiments")
@@ -212,7 +220,7 @@ def apply_recombine(ctx: Any, action: Action) -> dict[str, Any]:
         st.remove_unit(r, "rebuilding")
     rec = _data(ctx)
     div = {**rec["divisions"].pop(div_id), "hex": regs[0]["hex"]}
-    div.update({k: True for k in UNIT_FLAGS if all(r.get(k) for r in regs)})
+    div.update({k: True for k in _status(ctx, regs[0]) if all(k in _status(ctx, r) for r in regs)})
     if fatigued:
         div["fatigued"] = True
     if losses:

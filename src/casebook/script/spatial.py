@@ -33,6 +33,7 @@ from casebook.core.hexgrid import Hex, parse_hex, to_cube
 
 from . import ast as A
 from .facts import FactType
+from .standard import keep
 
 __all__ = ["FAR", "FIELD_AFTER", "SpatialTerms", "distance_field", "grid_cubes", "hex_facts"]
 
@@ -213,11 +214,15 @@ class SpatialTerms:
 
         def matching(e: Any, r: Any, grid: Any) -> tuple[list[int], list[tuple[int, int]], list[Any]]:
             key: Any = None
-            cache = getattr(e.std, "cache", None)
-            if cache is not None:
+            shared = getattr(e.std, "cache", None)  # one entry per state version in it (keep: bounded)
+            cache: dict[Any, Any] | None = None
+            if shared is not None:
+                version = ("nearest", e.std.version)
+                cache = shared.get(version)
+                if cache is None:
+                    cache = keep(shared, version, {})
                 try:
-                    key = (ident, e.std.version, tuple(e.facts.get(f) for f in keyed),
-                           _side_of(e) if relative else None)
+                    key = (ident, tuple(e.facts.get(f) for f in keyed), _side_of(e) if relative else None)
                     hit = cache.get(key)
                     if hit is not None:
                         return hit

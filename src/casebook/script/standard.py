@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Protocol
 
 __all__ = ["ENGINE_FACTS", "POSITION_FIELDS", "ENGINE_COLLECTIONS", "KEPT", "STANDARD_PROVIDERS", "StandardFacts",
-           "setting_defaults"]
+           "setting_defaults", "keep"]
 
 #: The facts ``provider: engine`` may name, with what each is (the game's facts.yaml gives types).
 ENGINE_FACTS: Mapping[str, str] = {
@@ -70,8 +70,17 @@ class _State(Protocol):
 
 _ABSENT = object()
 
-#: The collections' records kept per cache (a few state versions' worth).
+#: The entries kept per cache (a few state versions' worth): every writer goes through :func:`keep`.
 KEPT = 8
+
+
+def keep(cache: dict[Any, Any], key: Any, value: Any) -> Any:
+    """Put ``value`` under ``key`` in a shared cache (:attr:`StandardFacts.cache`), the oldest
+    entries going while more than :data:`KEPT` are held (versions only grow); returns ``value``."""
+    cache[key] = value
+    while len(cache) > KEPT:
+        del cache[next(iter(cache))]
+    return value
 
 
 class StandardFacts(Mapping[str, Any]):
@@ -129,11 +138,7 @@ class StandardFacts(Mapping[str, Any]):
                 out.append({f: rec.get(f, d) for f, d in fields})
         else:
             raise KeyError(name)
-        cache = self.cache
-        cache[key] = out
-        if len(cache) > KEPT:  # the oldest entry goes (versions only grow)
-            del cache[next(iter(cache))]
-        return out
+        return keep(self.cache, key, out)
 
     def unit_views(self) -> Any:
         """The position's units as read-only views (``map_units``' records are those with a
