@@ -154,6 +154,7 @@ def test_recipe_33_no_zoc_into_open_ground_in_mud(tmp_path):
     assert ask(EXAMPLES / "zoc-basics.yaml", "zoc", "0303", pack=pack)["exerted_by"] == ["s1"]   # Dry: as printed
     where = f"zoc.rules:{line_of(pack / 'rules' / 'zoc.rules', forbid)}"
     assert where == "zoc.rules:12" and where in DOC
+    assert _sources(after)[where] == forbid and where not in _sources(before)      # ask zoc names the stopping line
     rules = compile_pack(find_rule_pack(pack))
     v = rules.permission("zoc_into_hex", {"unit_class": "infantry", "road_or_town_hex": False},
                          standard={"ground": "mud"})
