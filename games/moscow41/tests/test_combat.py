@@ -362,3 +362,15 @@ units:
     assert in_forest.value == in_clear.value - 1
     fired = [line for line in in_forest.lines if "10.4B" in line.cases and line.fired]
     assert fired and fired[0].amount == -1
+
+
+@pytest.mark.case("10.4B")
+def test_10_4B_the_drm_lines_are_told_the_defender_hex_terrain_and_town(pos):
+    from casebook.areas._combat_odds import gather
+
+    ctx = pos(g("g1", "0303", activated=True) + s("s1", "0304") + s("s2", "0404"),
+              extra='  towns: {"0404": {name: Testgrad, kind: city, ip: 1}}')
+    clear, city = gather(ctx, ["g1"], "0304").drm_facts, gather(ctx, ["g1"], "0404").drm_facts
+    assert (clear["defender_terrain"], clear["defender_town"], clear["defender_terrain_drm"]) == ("clear", "none", 0)
+    # a city replaces the hex terrain on the Combat Modifiers Chart (terrain_city: -2)
+    assert (city["defender_terrain"], city["defender_town"], city["defender_terrain_drm"]) == ("clear", "city", -2)

@@ -1,5 +1,5 @@
 """The modder's cookbook, recipes 29-36 (docs/modding.md): stacking, reaction cost, a CRT cell, a
-terrain DRM in a weather, ZOC by ground, victory towns, an erratum, a new terrain type. Each is
+DRM for a terrain and weather, ZOC by ground, victory towns, an erratum, a new terrain type. Each is
 applied to a copy of the Moscow '41 pack (tables, scripts, scenario, errata, map — no Python), and
 the test checks the changed answer (`casebook ask … --pack COPY` where a question shows it, as a
 player would see it) and the line it cites; every edit made here is text of docs/modding.md."""
@@ -109,9 +109,10 @@ def test_recipe_31_a_crt_cell_1_1_roll_8_only_retreats(tmp_path):
 
 
 @pytest.mark.case("10.4B", "4.3H")
-def test_recipe_32_a_terrain_drm_in_mud(tmp_path):
+def test_recipe_32_a_drm_for_forest_in_mud(tmp_path):
     anchor = "  defender_terrain_drm by 10.4B  when defender_terrain_drm != 0\n"
-    new = "  -1 by 10.4B, 4.3H  when defender_terrain_drm != 0 and ground in [mud, drying]"
+    new = ("  -1 by 10.4B, 4.3H  when defender_terrain is forest and defender_town is none"
+           " and ground in [mud, drying]")
     _in_doc(anchor, new)
     pack = copy_edited(tmp_path, "rules/combat.rules", (anchor, anchor + new + "\n"))
     where = f"combat.rules:{line_of(pack / 'rules' / 'combat.rules', new.strip())}"
@@ -124,6 +125,14 @@ def test_recipe_32_a_terrain_drm_in_mud(tmp_path):
     assert ("10.4B, 4.3H", -1, where) in terms and ("10.4B", -1, "combat.rules:15") in terms    # the new one, forest's
     assert after["drm"]["raw"] == before["drm"]["raw"] - 1 == -2                          # -2 mud -1 forest +2 armor -1
     assert _sources(after)[where] == new.strip()
+    # a swamp: the same -1 on the Combat Modifiers Chart (10.4B), but not forest: as printed
+    (tmp_path / "swamp").mkdir()
+    swamp = position(tmp_path / "swamp", "attack.yaml", '"0304": forest', '"0304": swamp')
+    swamp.write_text(swamp.read_text(encoding="utf-8").replace("ground: dry", "ground: mud"), encoding="utf-8")
+    in_swamp, printed = ask(swamp, *q, pack=pack), ask(swamp, *q)
+    assert ("10.4B", -1, "combat.rules:15") in [(t["case"], t["value"], t["source"]) for t in in_swamp["drm"]["terms"]]
+    assert where not in [t["source"] for t in in_swamp["drm"]["terms"]]
+    assert in_swamp["drm"]["raw"] == printed["drm"]["raw"] == before["drm"]["raw"] == -1
     dry = ask(EXAMPLES / "attack.yaml", *q, pack=pack)                                   # a Dry turn: as printed
     assert where not in [t["source"] for t in dry["drm"]["terms"]]
     assert dry["drm"]["raw"] == ask(EXAMPLES / "attack.yaml", *q)["drm"]["raw"]
@@ -145,6 +154,7 @@ def test_recipe_33_no_zoc_into_open_ground_in_mud(tmp_path):
     assert ask(EXAMPLES / "zoc-basics.yaml", "zoc", "0303", pack=pack)["exerted_by"] == ["s1"]   # Dry: as printed
     where = f"zoc.rules:{line_of(pack / 'rules' / 'zoc.rules', forbid)}"
     assert where == "zoc.rules:12" and where in DOC
+    assert _sources(after)[where] == forbid and where not in _sources(before)      # ask zoc names the stopping line
     rules = compile_pack(find_rule_pack(pack))
     v = rules.permission("zoc_into_hex", {"unit_class": "infantry", "road_or_town_hex": False},
                          standard={"ground": "mud"})
@@ -240,7 +250,7 @@ def test_recipe_36_a_new_terrain_type_hills(tmp_path):
     assert errors.exit_code == 1 and "map.yaml:12:3: terrain.0116: terrain 'hills' is not a row of table 'tec'" in errors.output
     assert (f"map.yaml:12:3: terrain.0116: terrain 'hills' is not a value of the fact map_hexes.terrain "
             f"(clear, forest, swamp) at {facts}:{at}: add it there") in errors.output
-    assert "rules/facts.yaml:375:29: add it there" in DOC and at == "375:29"
+    assert "rules/facts.yaml:378:29: add it there" in DOC and at == "378:29"
     # 2. the TEC's row: only the enum is left
     edit(pack / "tables" / "tec.yaml", dim, dim.replace('"trail"]', '"trail", "hills"]'))
     tec = pack / "tables" / "tec.yaml"

@@ -253,3 +253,25 @@ def test_ask_zoc_json(args, options, snapshot, position):
     ctx = position((ROOT / "docs/examples/zoc-basics.yaml").read_text())
     answer = ctx.hook.casebook_answer(ctx=ctx, question="zoc", args=args, options=options)
     assert json.loads(json.dumps(answer)) == snapshot
+
+
+@pytest.mark.case("7.1B")
+def test_7_1B_ask_zoc_names_the_forbid_line_that_keeps_a_zoc_out():
+    from click.testing import CliRunner
+
+    from casebook.tools.cli import cli
+
+    def ask(example: str) -> dict:
+        out = CliRunner().invoke(cli, ["ask", str(ROOT / "docs" / "examples" / example), "zoc", "0103", "soviet", "--json"])
+        assert out.exit_code == 0, out.output
+        return json.loads(out.output)
+
+    rules = (ROOT / "games" / "moscow41" / "rules" / "zoc.rules").read_text(encoding="utf-8").splitlines()
+    forbid = next(i for i, line in enumerate(rules, 1) if line.startswith("forbid zoc_into_hex by 7.1B"))
+    mud, dry = ask("zoc-mud.yaml"), ask("zoc-basics.yaml")   # g2, armor in 0203: in Mud its ZOC stops short of 0103
+    assert mud["exerted_by"] == [] and dry["exerted_by"] == ["g2"]
+    cited = {ln["source"]: ln["text"] for ln in mud["lines"]}
+    assert cited[f"zoc.rules:{forbid}"] == rules[forbid - 1]
+    assert "zoc.rules:20" in cited                                                  # the exert_zoc permit (7.1A)
+    assert "7.1B" in mud["cases"] and "7.1B" not in dry["cases"]
+    assert f"zoc.rules:{forbid}" not in [ln["source"] for ln in dry["lines"]]

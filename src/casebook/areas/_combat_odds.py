@@ -141,13 +141,16 @@ def terrain_drm(ctx: Any, hex_: str) -> int:
 
 
 def defender_hex_facts(ctx: Any, hex_: str) -> dict[str, Any]:
-    """Facts about the defender's hex for games that shift columns by terrain (e.g. BM8.3A-C):
-    ``defender_terrain`` (the hex terrain id), ``defender_in_SET`` for each of the vocabulary's
-    ``hex_sets`` and ``defender_fortified`` (works protect the hex from some direction: a marker
-    the game's ``marker_fortifies`` lines allow, or a printed faced work; ``worksites.protected``)."""
+    """Facts about the defender's hex for games that shift columns or add DRMs by terrain
+    (e.g. BM8.3A-C, Moscow '41 10.4B): ``defender_terrain`` (the hex terrain id), ``defender_town``
+    (the kind of its town or city, ``none`` without one), ``defender_in_SET`` for each of the
+    vocabulary's ``hex_sets`` and ``defender_fortified`` (works protect the hex from some
+    direction: a marker the game's ``marker_fortifies`` lines allow, or a printed faced work;
+    ``worksites.protected``)."""
     h = parse_hex(hex_)
     info = ctx.board.hex(h)
-    return {"defender_terrain": info.terrain,
+    town = (info.town or {}).get("kind") or "none"
+    return {"defender_terrain": info.terrain, "defender_town": str(town),
             **{f"defender_in_{name}": h in ctx.board.hex_set(name) for name in ctx.pack.vocabulary.hex_sets},
             "defender_fortified": worksites.protected(ctx, hex_)}
 

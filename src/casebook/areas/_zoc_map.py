@@ -24,7 +24,7 @@ from ._game_cases import given_or
 
 __all__ = [
     "KIND_ORDER", "UNIT_FIELDS", "map_key", "conditions", "weather_facts", "exerts_zoc",
-    "zoc_reach", "zoc_sources", "source_cases", "zoc_map", "exerted_by",
+    "zoc_reach", "stopped_cases", "zoc_sources", "source_cases", "zoc_map", "exerted_by",
     "chart_row", "chart_column", "chart_kind", "most_restrictive", "unit_kind",
     "is_combat_unit", "friendly_combat_unit_in",
 ]
@@ -145,6 +145,26 @@ def _zoc_reach(ctx: Any, unit: Mapping[str, Any]) -> list[str]:
         if ctx.allowed("zoc_into_hex", facts):
             out.append(hex_label(n))
     return out
+
+
+def stopped_cases(ctx: Any, hex_: str, side: str) -> tuple[str, ...]:
+    """The cases of the lines that keep an adjacent enemy unit's ZOC out of ``hex_`` (a unit
+    with a ZOC, :func:`exerts_zoc`, whose ``zoc_into_hex`` is forbidden into it; e.g. Moscow
+    '41 7.1B: armor in Mud), for the answer to ``ask zoc``: the verdicts that decided, so the
+    forbid line is named beside the ``exert_zoc`` permit. Empty where nothing is stopped."""
+    perm = ctx.rules.permissions.get("zoc_into_hex")
+    if perm is None or not any(v == "forbid" for v, _, _ in perm.lines):
+        return ()
+    target = parse_hex(hex_)
+    out: list[str] = []
+    for n in ctx.board.neighbours(target):
+        for unit in ctx.state.units_at(hex_label(n)):
+            if unit.get("side") == side or not exerts_zoc(ctx, unit)[0]:
+                continue
+            verdict = ctx.permission("zoc_into_hex", _facts(ctx, unit, road_or_town_hex=_road_or_town(ctx, target, n)))
+            if not verdict.value:
+                out += verdict.cases
+    return tuple(dict.fromkeys(out))
 
 
 def zoc_sources(ctx: Any, side: str) -> tuple[tuple[str, str, tuple[str, ...]], ...]:

@@ -42,6 +42,7 @@ from ._zoc_map import (
     map_key,
     most_restrictive,
     source_cases,
+    stopped_cases,
     unit_kind,
     zoc_map,
     zoc_sources,
@@ -259,9 +260,13 @@ def casebook_answer(ctx: Any, question: str, args: Any, options: Mapping[str, An
     if len(args) not in (1, 2):
         raise QuestionError("usage: " + usage_line(ctx.rules, QUESTIONS["zoc"], HELP_RULES["zoc"]))
     if options.get("for"):
-        return zoc_for_unit(ctx, args[0], options["for"])
-    side = args[1] if len(args) == 2 else (ctx.state.phasing or ctx.pack.vocabulary.side_ids[0])
-    return zoc_answer(ctx, args[0], _side_of(ctx, side))
+        answer = zoc_for_unit(ctx, args[0], options["for"])
+    else:
+        side = args[1] if len(args) == 2 else (ctx.state.phasing or ctx.pack.vocabulary.side_ids[0])
+        answer = zoc_answer(ctx, args[0], _side_of(ctx, side))
+    # the lines that keep a neighbour's ZOC out of the hex decided the answer too (e.g. 7.1B)
+    answer["cases"] = list(dict.fromkeys([*answer["cases"], *stopped_cases(ctx, args[0], answer["side"])]))
+    return answer
 
 
 @hookimpl

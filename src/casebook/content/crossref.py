@@ -16,6 +16,10 @@ The conventions checked (docs/content-format.md, "Records tables"):
   fact, if ``rules/facts.yaml`` declares one (a line ``when terrain(hex) is hills`` is refused
   for a terrain the enum lacks, while play would still meet it on the map).
 
+:func:`map_terrain_problems` checks a position's inline ``map:`` the same way when the position
+is loaded (and against the rows of the Terrain Effects Chart and its kin, as lint checks the
+pack's map: :func:`casebook.content.schema_pack.check_cross_file`).
+
 Each problem is at its ``file:line:column`` with a "did you mean".
 """
 
@@ -28,7 +32,7 @@ from typing import Any
 from casebook.content.schema import did_you_mean
 from casebook.core.errors import Problem
 
-__all__ = ["crossref_problems", "SIDE_WORDS"]
+__all__ = ["crossref_problems", "map_terrain_problems", "SIDE_WORDS"]
 
 Locate = Callable[[tuple], tuple[str, int, int]]
 #: The words a table's ``side`` field may hold besides a side id.
@@ -166,11 +170,17 @@ def _facts_doc(pack: Any) -> Any:
 
 def _map_fact_terrain(st: Any, pack: Any, doc: Any, located: Callable[[Path], Locate]) -> list[Problem]:
     """Every terrain id of the map against the ``terrain`` enum of the ``map_hexes`` fact."""
-    decl = doc.data["facts"].get("map_hexes")
-    field = ((decl.get("fields") or {}) if isinstance(decl, dict) else {}).get("terrain")
     map_path = pack.dir / str(pack.manifest.get("map", "map.yaml"))
     board = st.data.get(map_path)
     terrain = board.get("terrain") if isinstance(board, dict) else None
+    return _enum_terrain(doc, terrain, located(map_path), ("terrain",))
+
+
+def _enum_terrain(doc: Any, terrain: Any, locate: Locate, base: tuple) -> list[Problem]:
+    """The terrain ids of a map's ``terrain:`` mapping (key path ``base``) that the ``terrain``
+    enum of the ``map_hexes`` fact of facts.yaml ``doc`` lacks (none if it declares no enum)."""
+    decl = doc.data["facts"].get("map_hexes")
+    field = ((decl.get("fields") or {}) if isinstance(decl, dict) else {}).get("terrain")
     if not isinstance(field, dict) or field.get("type") != "enum" or not isinstance(terrain, dict):
         return []
     allowed = [str(v) for v in field.get("values") or []]
@@ -178,10 +188,31 @@ def _map_fact_terrain(st: Any, pack: Any, doc: Any, located: Callable[[Path], Lo
     out: list[Problem] = []
     for label, tid in terrain.items():
         if label != "provenance" and isinstance(tid, str) and tid not in allowed:
-            out.append(_p(located(map_path), ("terrain", label),
+            out.append(_p(locate, (*base, label),
                           f"terrain {tid!r} is not a value of the fact map_hexes.terrain "
                           f"({', '.join(allowed)}) at {doc.file}:{line}:{col}: add it there"))
     return out
+
+
+def map_terrain_problems(pack: Any, terrain: Any, locate: Locate, base: tuple = ("map", "terrain")) -> list[Problem]:
+    """The problems of a position's inline map ``terrain:`` mapping (``default`` and label ->
+    terrain id, at key path ``base``) against ``pack``: a terrain id that is not a row of each of
+    the pack's tables indexed by ``terrain`` (the Terrain Effects Chart: play would fail on it,
+    unlocated) or not a value of the ``map_hexes.terrain`` enum of its facts.yaml (rule lines
+    could not name it). Empty for a map without terrain ids."""
+    if not isinstance(terrain, dict):
+        return []
+    out: list[Problem] = []
+    for table in sorted(pack.tables.values(), key=lambda t: t.id):
+        known = sorted(str(v) for name, values in table.dims if name == "terrain" for v in values)
+        if not known:
+            continue
+        for label, tid in terrain.items():
+            if label != "provenance" and isinstance(tid, str) and tid not in known:
+                out.append(_p(locate, (*base, label), f"terrain {tid!r} is not a row of table {table.id!r} "
+                              f"({', '.join(known)}){did_you_mean(tid, known)}"))
+    doc = _facts_doc(pack)
+    return out + (_enum_terrain(doc, terrain, locate, base) if doc is not None else [])
 
 
 def _fact_sides(pack: Any, doc: Any) -> list[Problem]:

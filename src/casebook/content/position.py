@@ -117,6 +117,10 @@ def _semantic(pos: Position, data: dict[str, Any], pack: Any, locate: Locate) ->
         seen.setdefault(u.id, i)
     if pos.map is not None:
         board = _board(data["map"], ("map",), locate, out)
+        if pack is not None:  # a terrain the TEC or the facts lack, at its line (as lint: crossref.py)
+            from casebook.content.crossref import map_terrain_problems
+
+            out += map_terrain_problems(pack, data["map"].get("terrain"), locate)
     elif pack is not None and pack.map:
         from casebook.content.packcache import pack_board
 
