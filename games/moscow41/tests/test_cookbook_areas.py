@@ -250,7 +250,7 @@ def test_recipe_36_a_new_terrain_type_hills(tmp_path):
     assert errors.exit_code == 1 and "map.yaml:12:3: terrain.0116: terrain 'hills' is not a row of table 'tec'" in errors.output
     assert (f"map.yaml:12:3: terrain.0116: terrain 'hills' is not a value of the fact map_hexes.terrain "
             f"(clear, forest, swamp) at {facts}:{at}: add it there") in errors.output
-    assert "rules/facts.yaml:378:29: add it there" in DOC and at == "378:29"
+    assert f"rules/facts.yaml:{at}: add it there" in DOC  # the doc quotes the line as it is
     # 2. the TEC's row: only the enum is left
     edit(pack / "tables" / "tec.yaml", dim, dim.replace('"trail"]', '"trail", "hills"]'))
     tec = pack / "tables" / "tec.yaml"
