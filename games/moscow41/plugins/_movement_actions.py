@@ -69,6 +69,9 @@ def _stack(ctx: Any, action: Any, d: dict[str, Any], step: str) -> tuple[list[st
     """``(units, continuing, refusals)`` for the ``stack``/``units`` arguments."""
     hex_ = action.get("stack")
     given = list(action.get("units") or ())
+    twice = [u for i, u in enumerate(given) if u in given[:i]]
+    if twice:  # a unit moves once in its stack (9.1C) and counts once for stacking (6.2B)
+        return [], False, refused(ctx, "unit_twice", unit=twice[0])
     cur = d.get("current")
     if cur and cur["hex"] == hex_ and (not given or set(given) <= set(cur["units"])) and \
             action.kind in ("move", "overrun"):

@@ -147,6 +147,8 @@ def after_overrun(ctx: Any, side: str, d: dict[str, Any], hex_: str, target: str
     else:
         cur["stopped"] = True
     cases = _cases(ctx, "overrun_advanced" if advanced else "overrun_stopped")
+    # 9.5A: read again (kept) so the event names the lines of its MP cost: the TEC's, overrun_mp's
+    step_cost(ctx, classes, hex_, target, overrun=True), ctx.value("overrun_mp", {})
     ctx.record("overrun", cases, {"units": alive, "hex": target, "mp": cost, "advanced": advanced,
                                   "combat": combat},
                source="movement.overrun", side=side)

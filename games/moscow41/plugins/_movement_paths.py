@@ -25,6 +25,7 @@ __all__ = ["REFUSALS", "FORBIDDEN", "VERDICTS", "EVENTS", "ANSWERS", "MovementCo
            "reach", "search", "check_path", "neighbours"]
 
 REFUSALS = {"not_step": ("kind", "side", "step"), "no_unit": ("side", "hex"), "not_with_stack": ("units", "hex"),
+            "unit_twice": ("unit",),
             "no_path": (), "ended_spent": ("hex",), "ended_stopped": ("hex",), "not_adjacent_enemy": ("target", "hex"),
             "tec_prohibits": ("target",), "no_force_march": (), "rail_capacity": ("left", "counted"),
             "rail_blocked": ("why",), "no_rail_path": ("stack", "to"), "no_react_unit": ("side", "hex"),

@@ -71,4 +71,5 @@ def overrun_answer(ctx: Any, hex_: str, units: list[str], target: str) -> dict[s
             "mp_cost": cost, "mp_left": left,
             "advance": f"if {target} is vacated the stack must advance into it at no MP cost, then may "
                        f"move on and overrun again with the MPs left (9.5B, 9.5C)",
-            "cases": sorted({"9.5A", "9.5B", "9.5C", *(c for r in refusals for c in r["cases"])})}
+            # 9.2A-B: the TEC cost of the hex (and hexside) entered, the cost's first term
+            "cases": sorted({"9.2A", "9.2B", "9.5A", "9.5B", "9.5C", *(c for r in refusals for c in r["cases"])})}

@@ -226,6 +226,12 @@ def casebook_facts(ctx: Any, subject: Any) -> dict[str, Any] | None:
     return {"reinforcement_in_command": {"value": arrived_this_turn(ctx, subject), "cases": ["12.1F"]}}
 
 
+def _due(ctx: Any, row: dict[str, Any] | None) -> dict[str, Any]:
+    """A scheduled reinforcement's due turn (12.0B: quantity ``reinforcement_turn``, its line
+    fired so the answer names it); nothing for a unit not on the schedule (a rebuilt unit)."""
+    return {} if row is None else {"due": entry.due_turn(ctx, "reinforcements", row), "cases": ["12.0B"]}
+
+
 def reinforcements_answer(ctx: Any, side: str | None = None) -> dict[str, Any]:
     """``casebook ask reinforcements [SIDE]``: ``{"side", "rp": {kind: n}, "rp_limit",
     "available": [{"unit", "areas"|"railhead", "hexes"}], "pending": [...], "rebuild":
@@ -239,8 +245,9 @@ def reinforcements_answer(ctx: Any, side: str | None = None) -> dict[str, Any]:
         entries = entry.gather_due(look, side)[0]
     else:
         entries = rec.get("available", [])
+    rows = {r.get("unit"): r for r in ctx.records("reinforcements")}
     available = [{"unit": e["unit"], **({"areas": e["areas"]} if "areas" in e else {"railhead": True}),
-                  "hexes": entry.entry_hexes(look, e, side)} for e in entries]
+                  "hexes": entry.entry_hexes(look, e, side), **_due(ctx, rows.get(e["unit"]))} for e in entries]
     pending = [dict(p) for p in ctx.state.pending if q.unit_side(ctx, p["unit"]) == side]
     r = replacements(ctx)
     return {"side": side, "rp": {k: ctx.state.track("rp", side, k) for k in rp.kinds(ctx, r)},

@@ -110,7 +110,8 @@ def start_stages(ctx: Any, outcome: Mapping[str, Any], parsed: Mapping[str, Mapp
                       "number": d["number"], "hq_alone": False})
     return {"combat": {k: outcome[k] for k in ("hex", "attackers", "defenders", "attacker_side",
                                                  "defender_side", "kind", "result")},
-            "queue": queue, "effects": [], "retreated": 0}
+            "queue": queue, "effects": [], "retreated": 0,  # the facts of retreat_hexes, named at the end
+            **({"retreat_by": [d["number"], d["retreat"]]} if d["retreat"] or d["number"] else {})}
 
 
 def _holds(ctx: Any, setup: ResultsSetup, units: list[str]) -> bool:
@@ -278,6 +279,8 @@ def run_stages(ctx: Any, setup: ResultsSetup, rec: dict[str, Any], interactive: 
         _apply(ctx, setup, rec, stage, policy(ctx, setup, rec, stage) if needs else None)
         rec["queue"].pop(0)
     ctx.state.set_plugin_data(STATE_KEY, None)
+    if by := rec.get("retreat_by"):  # the event names the lines of its retreat length (11.0B)
+        ctx.value("retreat_hexes", {"result_number": by[0], "result_retreat": by[1]})
     ctx.record("combat-results", list(setup.cases("results")), {"combat": rec["combat"], "effects": rec["effects"]},
                source=f"{setup.plugin}.run_stages")
     out = dict(outcome or rec["combat"])
@@ -392,5 +395,6 @@ class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook
     queue: list[_Stage]
     effects: list[dict[str, Any]]
     retreated: Annotated[int, Field(ge=0)]
+    retreat_by: list[int | bool]
     advance_done: bool
     cleared: bool

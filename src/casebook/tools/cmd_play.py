@@ -174,6 +174,7 @@ def run_play(game_id: Any, scenario: str | None, players: dict[str, tuple[str, s
             except IllegalActionError as exc:
                 if getattr(actor, "interactive", False):
                     echo(f"refused: {exc}")
+                    _echo_refusal_lines(state, action, echo)
                     _echo_step_note(state, action, echo)
                     continue
                 raise
@@ -259,6 +260,16 @@ def _resume(game_id: Any, scenario: str | None, load: str,
         state.history = [parse_action(e.data["action"]) for e in trace if e.kind == "action"]
         initial = initial_state(game, trace[0], humans=humans)
     return game, state, initial, dict(pos.players or {})
+
+
+def _echo_refusal_lines(state: Any, action: Any, echo: Any) -> None:
+    """Under a refused typed action, the ``file:line`` of each rule-script line that refused it
+    (short: ``why`` prints their text), as ``ask`` names an answer's lines."""
+    from casebook.tools.cmd_ask import why_not_lines
+
+    lines = why_not_lines(state, action)[2]
+    if lines:
+        echo("  lines: " + ", ".join(dict.fromkeys(str(ln["source"]) for ln in lines)) + " (why … prints them)")
 
 
 def _echo_step_note(state: Any, action: Any, echo: Any) -> None:
