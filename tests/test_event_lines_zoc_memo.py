@@ -19,6 +19,7 @@ import pytest
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.trace import Trace
 from tests.conftest import played_blitz
+from tests.test_event_lines_memo import _two_events
 from tests.test_event_lines_supply_command import rule_line
 
 
@@ -44,21 +45,6 @@ def _ezoc_hex(state) -> tuple[str, str]:
                 return u["id"], label
     raise AssertionError("no Soviet unit with an empty hex beside it")
 
-
-def _two_events(position, read):
-    """The lines of two events recorded by one play context in one state version, each after
-    ``read(ctx)``; the version must not change between them."""
-    state = position.clone()
-    ctx = state.game.engine.ctx(state.data, Trace(), event_lines=True)
-    version = ctx.state._version
-    read(ctx)
-    first = ctx.record("test-first")
-    read(ctx)
-    second = ctx.record("test-second")
-    assert ctx.state._version == version
-    assert first is not None and second is not None
-    return ([ln["source"] for ln in first.data.get("lines", ())],
-            [ln["source"] for ln in second.data.get("lines", ())])
 
 
 @pytest.mark.case("7.0A", "7.1A")
