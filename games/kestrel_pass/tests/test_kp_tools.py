@@ -238,7 +238,8 @@ def test_KP4_1B_why_attack_in_the_movement_step_names_the_combat_phase(tmp_path)
     move = r.output.split("blue> ")[2]
     assert "is made in" not in move and "KP4.1B" not in move
     typed = r.output.split("blue> ")[3].splitlines()     # typed, refused: the step under the refusal
-    assert typed[:2] == ["refused: illegal action 'blue: attack hex=0904 with=b-1': b-1 is not adjacent to 0904 (KP8.1)",
+    assert typed[:3] == ["refused: illegal action 'blue: attack hex=0904 with=b-1': b-1 is not adjacent to 0904 (KP8.1)",
+                         "  lines: combat.rules:4 (why … prints them)",   # the refusal's own lines (session 12)
                          "  attack is made in the combat step (Combat phase, KP4.1B), not in the movement step (KP4.1A) "
                          "(cases KP4.1B, KP4.1A)"]
 

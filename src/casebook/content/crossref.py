@@ -173,6 +173,8 @@ def _map_fact_terrain(st: Any, pack: Any, doc: Any, located: Callable[[Path], Lo
     map_path = pack.dir / str(pack.manifest.get("map", "map.yaml"))
     board = st.data.get(map_path)
     terrain = board.get("terrain") if isinstance(board, dict) else None
+    if not isinstance(terrain, dict) or map_path not in st.docs:
+        return []  # no map read (missing or broken: the loader reports it)
     return _enum_terrain(doc, terrain, located(map_path), ("terrain",))
 
 
