@@ -119,6 +119,19 @@ def test_6_2B_an_unlisted_move_is_judged_by_the_units_it_moves(position):
     assert refused.cases[0] == "6.2B" and "5 stacking points against a limit of 4" in refused.reason
 
 
+@pytest.mark.case("6.0A", "6.2B")
+def test_6_0A_a_unit_named_twice_counts_once(position):
+    """A division and a regiment are within the German limit (6.0A: 3 + 1 of 4 points); naming
+    the regiment twice — in the units asked about (`casebook_stacking`, the offer paths) or in a
+    move's `units=` (6.2B's end-hex check) — must not count it twice (3 + 1 + 1 would overstack)."""
+    ctx = position(pos(("d1", G_DIV, "0303"), ("r1", G_REG, "0302", ", activated: true")))
+    twice = stacking.casebook_stacking(ctx, "0303", ["d1", "r1", "r1"])
+    assert (twice["points"], twice["limit"], twice["overstacked"]) == (4, 4, False)
+    assert [u["id"] for u in twice["units"]] == ["d1", "r1"]
+    move = Action.make("move", "german", stack="0302", path=("0303",), units=("r1", "r1"))
+    assert stacking.casebook_validate_action(ctx, move) == []
+
+
 @pytest.mark.case("6.2C")
 def test_6_2C_may_overstack_to_overrun_and_unactivated_units_must_leave(position):
     ctx = position(pos(("d1", G_DIV, "0303"), ("r1", G_REG, "0303", ", activated: true"),

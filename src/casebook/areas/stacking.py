@@ -93,13 +93,15 @@ def _limit(ctx: Any, side: str) -> tuple[int, tuple[str, ...]]:
 def _records(ctx: Any, hex_: str, units: Sequence[Any] | None) -> list[Mapping[str, Any]]:
     if units is None:
         return list(ctx.state.units_at(hex_))
-    out = []
+    out, seen = [], set()
     for u in units:
         if isinstance(u, str):
             if not ctx.state.has_unit(u):
                 raise QuestionError(f"no unit {u!r} on the map")
             u = ctx.state.unit(u)
-        out.append(u)
+        if u.get("id") is None or u.get("id") not in seen:  # a unit named twice counts once
+            seen.add(u.get("id"))
+            out.append(u)
     return out
 
 
@@ -176,8 +178,8 @@ def _moving(ctx: Any, action: Any, start: str | None) -> list[Mapping[str, Any]]
         ids = (ids,)
     if not ids:  # the movement plugin's movers (casebook_movers), not every unit in the hex
         ids = ctx.hook.casebook_movers(ctx=ctx, action=action)
-    if ids is not None:
-        return [ctx.state.unit(i) for i in ids if ctx.state.has_unit(i)]
+    if ids is not None:  # a unit named twice moves (and counts) once
+        return [ctx.state.unit(i) for i in dict.fromkeys(ids) if ctx.state.has_unit(i)]
     return [u for u in ctx.state.units_at(start)] if start else []
 
 
