@@ -56,3 +56,31 @@ def test_9_2A_a_tec_row_that_is_not_a_map_terrain_and_a_bad_default_are_refused_
     assert all(f"{p.file}:{p.line}" == at.rsplit(":", 1)[0] for p in refused.value.problems)
     # the example itself (clear and forest) loads
     assert load_position(ATTACK).map is not None
+
+
+@pytest.mark.case("9.2A")
+def test_9_2A_a_position_load_reads_no_facts_file_for_the_map_terrain_enum(tmp_path, monkeypatch):
+    """The ``map_hexes.terrain`` enum an inline map is checked against is the pack's compiled facts
+    declaration (read once per pack: script/pack.py ``pack_facts``), not facts.yaml read again at
+    every position load; the refusal is the same, located in facts.yaml as before."""
+    from casebook.content.loader import load_pack
+    from casebook.content.position import PositionError, load_position
+
+    pack = load_pack("moscow41")
+    path, at = _edited(tmp_path, '"0304": forest', '"0304": hills')
+    with pytest.raises(PositionError) as first:
+        load_position(path, pack=pack)
+    read: list[str] = []
+    for name in ("read_bytes", "read_text", "open"):
+        real = getattr(Path, name)
+
+        def spy(self, *args, _real=real, **kwargs):
+            read.append(str(self))
+            return _real(self, *args, **kwargs)
+        monkeypatch.setattr(Path, name, spy)
+    with pytest.raises(PositionError) as again:
+        load_position(path, pack=pack)
+    assert [str(p) for p in again.value.problems] == [str(p) for p in first.value.problems]
+    assert any(p.key == "map.terrain.0304" and "is not a value of the fact map_hexes.terrain (clear, forest, swamp) "
+               "at games/moscow41/rules/facts.yaml:" in p.message for p in again.value.problems)
+    assert str(path) in read and not [f for f in read if f.endswith("facts.yaml")], read

@@ -266,8 +266,14 @@ def test_recipe_36_a_new_terrain_type_hills(tmp_path):
     check = CliRunner().invoke(cli, ["rules", "check", str(pack)])
     assert check.exit_code == 1 and (
         "partisans.rules:38:54: place_partisan: unknown value `hills`: expected one of clear, forest, swamp") in check.output
-    # 3. the enum: lint passes, the line compiles, a move into hills costs the TEC's 2 MPs
+    # 3. the enums: with map_hexes' alone, lint names defender_terrain's (they must agree); with
+    # both, lint passes, the line compiles, a move into hills costs the TEC's 2 MPs
     edit(facts, "      terrain: {type: enum, values: [clear, forest, swamp]}", enum)
+    errors = CliRunner().invoke(cli, ["lint", str(pack)])
+    assert errors.exit_code == 1 and "facts.defender_terrain.values: lacks 'hills'" in errors.output
+    defender = "  defender_terrain: {type: enum, values: [clear, forest, swamp, hills],"
+    _in_doc(defender)
+    edit(facts, defender.replace(", hills]", "]"), defender)
     ok = CliRunner().invoke(cli, ["lint", str(pack)])
     assert ok.exit_code == 0, ok.output
     hills = position(tmp_path, "reach-move.yaml", '"0303": forest', '"0303": hills')

@@ -14,7 +14,11 @@ The conventions checked (docs/content-format.md, "Records tables"):
   sides of the vocabulary, at the top level or as a field of a records fact;
 - every terrain id of the map is a value of the ``terrain`` enum of the ``map_hexes`` records
   fact, if ``rules/facts.yaml`` declares one (a line ``when terrain(hex) is hills`` is refused
-  for a terrain the enum lacks, while play would still meet it on the map).
+  for a terrain the enum lacks, while play would still meet it on the map);
+- every other enum fact named ``terrain`` or ``…_terrain`` (``defender_terrain``, top level or a
+  field of a records fact) lists the values of that ``map_hexes.terrain`` enum, no more and no
+  fewer (a terrain added to the map's enum alone could not be named by a combat line:
+  docs/modding.md, recipes 32 and 36).
 
 :func:`map_terrain_problems` checks a position's inline ``map:`` the same way when the position
 is loaded (and against the rows of the Terrain Effects Chart and its kin, as lint checks the
@@ -30,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from casebook.content.schema import did_you_mean
-from casebook.core.errors import Problem
+from casebook.core.errors import ContentError, Problem
 
 __all__ = ["crossref_problems", "map_terrain_problems", "SIDE_WORDS"]
 
@@ -173,26 +177,54 @@ def _map_fact_terrain(st: Any, pack: Any, doc: Any, located: Callable[[Path], Lo
     map_path = pack.dir / str(pack.manifest.get("map", "map.yaml"))
     board = st.data.get(map_path)
     terrain = board.get("terrain") if isinstance(board, dict) else None
-    if not isinstance(terrain, dict) or map_path not in st.docs:
-        return []  # no map read (missing or broken: the loader reports it)
-    return _enum_terrain(doc, terrain, located(map_path), ("terrain",))
+    enum = _doc_terrain_enum(doc)
+    if not isinstance(terrain, dict) or map_path not in st.docs or enum is None:
+        return []  # no map read (missing or broken: the loader reports it), or no enum declared
+    return _enum_terrain(enum, terrain, located(map_path), ("terrain",))
 
 
-def _enum_terrain(doc: Any, terrain: Any, locate: Locate, base: tuple) -> list[Problem]:
-    """The terrain ids of a map's ``terrain:`` mapping (key path ``base``) that the ``terrain``
-    enum of the ``map_hexes`` fact of facts.yaml ``doc`` lacks (none if it declares no enum)."""
+def _doc_terrain_enum(doc: Any) -> tuple[list[str], str] | None:
+    """The values of the ``terrain`` enum of the ``map_hexes`` fact of facts.yaml ``doc`` and
+    where they are written (``file:line:column``); None if it declares no such enum."""
     decl = doc.data["facts"].get("map_hexes")
     field = ((decl.get("fields") or {}) if isinstance(decl, dict) else {}).get("terrain")
-    if not isinstance(field, dict) or field.get("type") != "enum" or not isinstance(terrain, dict):
-        return []
-    allowed = [str(v) for v in field.get("values") or []]
+    if not isinstance(field, dict) or field.get("type") != "enum":
+        return None
     line, col = doc.where(("facts", "map_hexes", "fields", "terrain", "values"))
+    return [str(v) for v in field.get("values") or []], f"{doc.file}:{line}:{col}"
+
+
+def _schema_terrain_enum(pack: Any) -> tuple[list[str], str] | None:
+    """As :func:`_doc_terrain_enum`, from the pack's compiled facts declaration
+    (:func:`casebook.script.pack.pack_facts`: read once per pack, not per position); None if
+    the pack declares no such enum or its declaration does not load (the rule scripts' loader
+    reports that)."""
+    from casebook.content.loader import display_path
+    from casebook.script.pack import pack_facts
+
+    try:
+        schema = pack_facts(pack)
+    except ContentError:
+        return None
+    decl = schema.facts.get("map_hexes") if schema is not None else None
+    field = decl.fields.get("terrain") if decl is not None else None
+    if field is None or field.kind != "enum":
+        return None
+    line, col = field.values_at
+    return list(field.values), f"{display_path(pack.rules_dir / 'facts.yaml')}:{line}:{col}"
+
+
+def _enum_terrain(enum: tuple[list[str], str], terrain: Mapping[str, Any], locate: Locate,
+                  base: tuple) -> list[Problem]:
+    """The terrain ids of a map's ``terrain:`` mapping (key path ``base``) that the ``terrain``
+    enum of the ``map_hexes`` fact (its values and where they are written) lacks."""
+    allowed, at = enum
     out: list[Problem] = []
     for label, tid in terrain.items():
         if label != "provenance" and isinstance(tid, str) and tid not in allowed:
             out.append(_p(locate, (*base, label),
                           f"terrain {tid!r} is not a value of the fact map_hexes.terrain "
-                          f"({', '.join(allowed)}) at {doc.file}:{line}:{col}: add it there"))
+                          f"({', '.join(allowed)}) at {at}: add it there"))
     return out
 
 
@@ -201,7 +233,8 @@ def map_terrain_problems(pack: Any, terrain: Any, locate: Locate, base: tuple = 
     terrain id, at key path ``base``) against ``pack``: a terrain id that is not a row of each of
     the pack's tables indexed by ``terrain`` (the Terrain Effects Chart: play would fail on it,
     unlocated) or not a value of the ``map_hexes.terrain`` enum of its facts.yaml (rule lines
-    could not name it). Empty for a map without terrain ids."""
+    could not name it; the enum is the pack's compiled declaration, no file is read for it).
+    Empty for a map without terrain ids."""
     if not isinstance(terrain, dict):
         return []
     out: list[Problem] = []
@@ -213,8 +246,48 @@ def map_terrain_problems(pack: Any, terrain: Any, locate: Locate, base: tuple = 
             if label != "provenance" and isinstance(tid, str) and tid not in known:
                 out.append(_p(locate, (*base, label), f"terrain {tid!r} is not a row of table {table.id!r} "
                               f"({', '.join(known)}){did_you_mean(tid, known)}"))
-    doc = _facts_doc(pack)
-    return out + (_enum_terrain(doc, terrain, locate, base) if doc is not None else [])
+    enum = _schema_terrain_enum(pack)
+    return out + (_enum_terrain(enum, terrain, locate, base) if enum is not None else [])
+
+
+def _terrain_enums(doc: Any) -> list[Problem]:
+    """The enum facts named ``terrain`` or ``…_terrain`` of facts.yaml ``doc`` (top level or a
+    records field) against the ``terrain`` enum of ``map_hexes``: a value it lacks (at the
+    value, with a did-you-mean), a value of it left out (at the enum's ``values:``)."""
+    enum = _doc_terrain_enum(doc)
+    if enum is None:
+        return []
+    allowed, at = enum
+    own = ("facts", "map_hexes", "fields", "terrain")
+
+    def locate(kp: tuple) -> tuple[str, int, int]:
+        line, col = doc.where(kp)
+        return doc.file, line, col
+
+    out: list[Problem] = []
+
+    def check(decls: Mapping[str, Any], base: tuple) -> None:
+        for name, decl in decls.items():
+            if not isinstance(decl, dict):
+                continue
+            kp = (*base, name)
+            if kp != own and (name == "terrain" or str(name).endswith("_terrain")) and decl.get("type") == "enum" \
+                    and isinstance(decl.get("values"), list):
+                values = [str(v) for v in decl["values"]]
+                for j, value in enumerate(values):
+                    if value not in allowed:
+                        out.append(_p(locate, (*kp, "values", j), f"{value!r} is not a terrain of the fact "
+                                      f"map_hexes.terrain ({', '.join(allowed)}) at {at}{did_you_mean(value, allowed)}"))
+                missing = [v for v in allowed if v not in values]
+                if missing:
+                    out.append(_p(locate, (*kp, "values"), f"lacks {', '.join(map(repr, missing))} of the fact "
+                                  f"map_hexes.terrain ({', '.join(allowed)}) at {at}: an enum of a terrain "
+                                  "lists every terrain of the map (add it here too)"))
+            if isinstance(decl.get("fields"), dict):
+                check(decl["fields"], (*kp, "fields"))
+
+    check(doc.data["facts"], ("facts",))
+    return out
 
 
 def _fact_sides(pack: Any, doc: Any) -> list[Problem]:
@@ -255,5 +328,5 @@ def crossref_problems(st: Any, pack: Any, located: Callable[[Path], Locate]) -> 
     out += _crt_results(st, pack, located)
     doc = _facts_doc(pack)
     if doc is not None:
-        out += _fact_sides(pack, doc) + _map_fact_terrain(st, pack, doc, located)
+        out += _fact_sides(pack, doc) + _terrain_enums(doc) + _map_fact_terrain(st, pack, doc, located)
     return out

@@ -66,6 +66,9 @@ class FactType:
     keys: tuple[str, ...] = ()
     #: where ``of:`` is written in facts.yaml (line, column; 0 unknown), for the check of the track
     of_at: tuple[int, int] = field(default=(0, 0), compare=False)
+    #: where an enum's ``values:`` is written in facts.yaml (line, column; 0 unknown), for the
+    #: messages that name the enum (a map terrain it lacks: :mod:`casebook.content.crossref`)
+    values_at: tuple[int, int] = field(default=(0, 0), compare=False)
 
     @property
     def standard(self) -> bool:
@@ -205,7 +208,8 @@ def _type(node: Any, where: str, file: str, problems: list[Problem], parent: Any
     return FactType(kind, values, fields, str(each) if each else None, str(node.get("description", "")),
                     default, has_default, provider, str(of) if isinstance(of, str) else "",
                     tuple(str(k) for k in keys) if isinstance(keys, list) else (),
-                    _pos(node, "of") if "of" in node else (0, 0))
+                    _pos(node, "of") if "of" in node else (0, 0),
+                    values_at=_pos(node, "values") if "values" in node else (0, 0))
 
 
 def facts_from_mapping(data: Any, file: str) -> FactSchema:

@@ -25,7 +25,11 @@ from .ruleset import RuleSet
 from .tablerows import table_shape
 
 __all__ = ["RulePack", "read_manifest", "find_rule_pack", "compile_pack", "compile_loaded_pack", "world_of",
-           "sequence_world", "with_sequence_facts"]
+           "sequence_world", "with_sequence_facts", "pack_facts"]
+
+#: id(pack) -> (the loaded pack, its facts declaration or None): :func:`pack_facts`, read once per pack
+_FACTS: dict[int, tuple[Any, Any]] = {}
+_FACTS_KEPT = 16
 
 
 @dataclass(frozen=True)
@@ -242,14 +246,30 @@ def compile_pack(pack: RulePack, relative_to: str | Path | None = None) -> RuleS
                          world=pack.world or None)
 
 
+def pack_facts(pack: Any) -> Any:
+    """The facts declaration (a :class:`~casebook.script.facts.FactSchema`) of a loaded pack's
+    ``rules/facts.yaml``, or None when it has none: read once per pack object (through the
+    compiled-pack cache), by its compile or by the first position loaded on it, and kept — a
+    later load reads no file for it. Raises :class:`ContentError` for a bad declaration."""
+    hit = _FACTS.get(id(pack))
+    if hit is not None and hit[0] is pack:
+        return hit[1]
+    from casebook.content.packcache import cached_file_value
+
+    path = pack.rules_dir / "facts.yaml"
+    schema = cached_file_value("facts", path, lambda: load_facts(path)) if path.is_file() else None
+    _FACTS[id(pack)] = (pack, schema)
+    while len(_FACTS) > _FACTS_KEPT:
+        _FACTS.pop(next(iter(_FACTS)))
+    return schema
+
+
 def compile_loaded_pack(pack: Any) -> Any:
     """The compiled rule scripts (a :class:`casebook.script.RuleSet`) of a loaded pack (a
     :class:`casebook.content.pack.Pack`): the script files, case ids and table ids are
     the pack's own (no second reading of its YAML), the facts declaration comes through the
     compiled-pack cache (:mod:`casebook.content.packcache`). A pack whose manifest lists no
     scripts, or names a script that is missing, goes through ``find_rule_pack`` (its messages)."""
-    from casebook.content.packcache import cached_file_value
-
     files = pack.rule_files if "rules" in pack.manifest else tuple(sorted(pack.rules_dir.glob("*.rules")))
     facts = pack.rules_dir / "facts.yaml"
     if (not files or not all(f.is_file() for f in files) or not facts.is_file()
@@ -259,7 +279,7 @@ def compile_loaded_pack(pack: Any) -> Any:
     world = world_of(pack.manifest, pack.sequence)  # what trigger lines name: sides, tracks, steps
     if pack.map:
         world["domains"] = {**world.get("domains", {}), "town_name": _town_names(pack.map)}
-    schema = with_sequence_facts(cached_file_value("facts", facts, lambda: load_facts(facts)), world)
+    schema = with_sequence_facts(pack_facts(pack), world)
     cases = frozenset(pack.cases) if pack.manifest.get("cases") else None
     tables: Any = None
     if pack.manifest.get("tables"):  # ids with their shapes: `table <id>[…]` terms are checked against them
