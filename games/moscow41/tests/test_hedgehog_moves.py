@@ -147,3 +147,24 @@ def test_14_4C_a_hedgehog_that_takes_a_retreat_leaves_hedgehog_formation(pos):  
     held.hook.casebook_apply_action(ctx=held, action=stay)
     assert (held.state.unit("g1")["hex"], held.state.unit("g1").get("hedgehog")) == ("0304", True)
     assert [m["hex"] for m in held.state.markers if m.get("kind") == "hedgehog"] == ["0304"]
+
+
+@pytest.mark.case("14.4A", "14.4C", "14.4D")
+def test_14_4C_a_unit_that_joins_a_hedgehog_fights_under_its_marker_and_may_move_on(pos):  # noqa: F811
+    """Interpretation hedgehog-joined (the text is silent on a unit joining a marked stack): g2,
+    moved into 0303 under g1's Hedgehog marker, did not enter the formation (14.4A: it moved), so
+    14.4C does not pin it — a move out is not refused — but under the marker it fights as the
+    hedgehog stack: its facts ``hedgehog`` and ``hedgehog_ignores_retreat`` hold (14.4C-D)."""
+    from casebook.games.moscow41.plugins import fortification
+
+    ctx = pos(g("g1", "0303", hedgehog=True) + g("g2", "0303", activated=True) + s("s1", "0305"))
+    ctx.state.add_marker("hedgehog", "0303")
+    reading = ctx.pack.interpretations["hedgehog-joined"]
+    assert {"14.4A", "14.4C"} <= set(reading["cases"]) and "may move on" in reading["reading"]
+    joined, formed = fortification.unit_facts(ctx, "g2"), fortification.unit_facts(ctx, "g1")
+    assert joined["hedgehog"]["value"] is formed["hedgehog"]["value"] is True
+    assert joined["hedgehog_ignores_retreat"]["value"] is True and joined["hedgehog"]["cases"] == ["14.4C"]
+    out = Action.make("move", "german", stack="0303", path=("0304",), units=("g2",))
+    assert not [r for r in fortification.casebook_validate_action(ctx, out) if "14.4C" in r.cases]
+    pinned = Action.make("move", "german", stack="0303", path=("0304",), units=("g1",))
+    assert [r for r in fortification.casebook_validate_action(ctx, pinned) if "14.4C" in r.cases]
