@@ -136,6 +136,20 @@ def three_towns(turns: dict[str, dict[str, int]], towns: dict[str, str], last: i
     return anyone, distinct
 
 
+def towns_reached(rc: Reacher, units: list[dict[str, Any]], towns: dict[str, str], grounds: list[str], mode: str,
+                  layout: Any) -> tuple[dict[str, dict[str, int]], dict[str, int]]:
+    """Unit id -> town -> the first turn it reaches the town (:func:`first_turn`), and town -> the
+    fewest hexes any unit ends short of it after the last turn (``NO_TOWN`` without units)."""
+    turns: dict[str, dict[str, int]] = {}
+    short = dict.fromkeys(towns, NO_TOWN)
+    for u in units:
+        per = unit_reach(rc, u, grounds, mode)
+        turns[u["id"]] = {n: first_turn(per, h) for n, h in towns.items()}
+        for n, h in towns.items():
+            short[n] = min(short[n], min(distance(parse_hex(x), parse_hex(h), layout) for x in per[-1]))
+    return turns, short
+
+
 def show(n: int) -> str:
     return "-" if n == NO_TOWN else str(n)
 
@@ -162,13 +176,7 @@ def main() -> None:
     for weather in a.weather:
         grounds = weather.split(",")
         for mode in a.modes:
-            turns: dict[str, dict[str, int]] = {}
-            short = dict.fromkeys(towns, NO_TOWN)
-            for u in units:
-                per = unit_reach(rc, u, grounds, mode)
-                turns[u["id"]] = {n: first_turn(per, h) for n, h in towns.items()}
-                for n, h in towns.items():
-                    short[n] = min(short[n], min(distance(parse_hex(x), parse_hex(h), layout) for x in per[-1]))
+            turns, short = towns_reached(rc, units, towns, grounds, mode, layout)
             anyone, distinct = three_towns(turns, towns, len(grounds))
             print(f"\n== ground {weather} (Turns 1-{len(grounds)}), moves: {mode}")
             print("fewest turns to each town, best unit (and how many units can by Turn 4):")

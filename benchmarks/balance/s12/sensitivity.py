@@ -20,9 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from opposed import attacks  # noqa: E402
-from reach import NON_COMBAT, Reacher, empty_start, first_turn, show, three_towns, unit_reach  # noqa: E402
-
-from casebook.core.hexgrid import distance, parse_hex  # noqa: E402
+from reach import NON_COMBAT, Reacher, empty_start, show, three_towns, towns_reached  # noqa: E402
 
 PACK = Path(__file__).resolve().parents[3] / "games" / "moscow41"
 GERMAN_FAST = re.compile(r'(side: "german", class: "(?:armor|mechanized)",[^}]*?ma: )8\b')
@@ -59,13 +57,8 @@ def measure(pack: str, grounds: list[str], mode: str, clear: str | None = "sovie
     game, data, towns = empty_start(pack, clear=clear)
     layout = game.engine.ctx(data).board.grid.layout
     rc = Reacher(game, data)
-    turns, short = {}, dict.fromkeys(towns, 99)
     units = [dict(u) for u in data.units if u.get("side") == "german" and u.get("hex") and u.get("class") not in NON_COMBAT]
-    for u in units:
-        per = unit_reach(rc, u, grounds, mode)
-        turns[u["id"]] = {n: first_turn(per, h) for n, h in towns.items()}
-        for n, h in towns.items():
-            short[n] = min(short[n], min(distance(parse_hex(x), parse_hex(h), layout) for x in per[-1]))
+    turns, short = towns_reached(rc, units, towns, grounds, mode, layout)
     anyone, distinct = three_towns(turns, towns, len(grounds))
     return anyone, distinct, sorted(short.values())[2]
 

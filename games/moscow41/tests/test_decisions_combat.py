@@ -10,43 +10,7 @@ import pytest
 
 from casebook.areas import combat
 from casebook.core.actions import parse_action
-from games.moscow41.tests._fakes import engine_with
-from games.moscow41.tests.test_combat import FAKE, g, s, terms
-from tests.conftest import make_ctx
-
-
-@pytest.fixture(scope="module")
-def engine(m41):
-    return engine_with(m41, fake_combat=FAKE)
-
-
-@pytest.fixture
-def pos(engine):
-    FAKE.reset()
-
-    def make(units: str, step: str = "combat", phasing: str = "german", ip: str = "{german: 10, soviet: 9}",
-             extra: str = "", weather: str = "{temperature: warm, ground: dry}", turn: int = 3):
-        text = f"""
-kind: position
-format: 1
-game: moscow41
-map:
-  layout: flat-top-even-q
-  size: {{columns: 8, rows: 8}}
-  terrain: {{default: clear}}
-{extra}
-turn: {turn}
-weather: {weather}
-phase: first_player
-step: {step}
-phasing: {phasing}
-first_player: {phasing}
-ip: {ip}
-units:
-{units}
-"""
-        return make_ctx(engine, text, trace=True)
-    return make
+from games.moscow41.tests.test_combat import FAKE, engine, g, pos, s, terms  # noqa: F401 (fixtures)
 
 
 def refused(ctx, text):
@@ -63,7 +27,7 @@ def templates(ctx):
 
 
 @pytest.mark.case("10.4.2A", "2.3A")
-def test_10_4_2A_three_soviet_ips_buy_one_drm_and_any_amount_may_be_spent(pos):
+def test_10_4_2A_three_soviet_ips_buy_one_drm_and_any_amount_may_be_spent(pos):  # noqa: F811
     # 10.4.2A: "Each 2 IPs spent by the Germans and 3 IPs spent by the Soviets applies a DRM of 1"
     ctx = pos(s("s1", "0303", activated=True) + g("g1", "0304"), phasing="soviet",
               ip="{german: 0, soviet: 9}")
@@ -85,7 +49,7 @@ def test_10_4_2A_three_soviet_ips_buy_one_drm_and_any_amount_may_be_spent(pos):
 
 
 @pytest.mark.case("10.4.2A", "2.3C")
-def test_10_4_2A_the_defender_chooses_its_support_amount(pos):
+def test_10_4_2A_the_defender_chooses_its_support_amount(pos):  # noqa: F811
     ctx = pos(g("g1", "0303", activated=True) + s("s1", "0304"), ip="{german: 10, soviet: 9}")
     attack = [a for a in listed(ctx) if a.kind == "attack" and a.get("support") == 0][0]
     ctx.hook.casebook_apply_action(ctx=ctx, action=attack)

@@ -11,44 +11,9 @@ import pytest
 
 from casebook.core.actions import Action, parse_action
 from casebook.games.moscow41.plugins import results
-from games.moscow41.tests._fakes import engine_with
-from games.moscow41.tests.test_results import FAKE, g, outcome, s
-from tests.conftest import make_ctx
+from games.moscow41.tests.test_results import FAKE, engine, g, outcome, pos, s  # noqa: F401 (fixtures)
 
 HQ = "class: hq, ma: 4, radius: 3"
-
-
-@pytest.fixture(scope="module")
-def engine(m41):
-    return engine_with(m41, fake_combat=FAKE)
-
-
-@pytest.fixture
-def pos(engine):
-    FAKE.reset()
-
-    def make(units: str, ip: str = "{german: 5, soviet: 5}", extra: str = ""):
-        text = f"""
-kind: position
-format: 1
-game: moscow41
-map:
-  layout: flat-top-even-q
-  size: {{columns: 8, rows: 8}}
-  terrain: {{default: clear}}
-{extra}
-turn: 3
-weather: {{temperature: warm, ground: dry}}
-phase: first_player
-step: combat
-phasing: german
-first_player: german
-ip: {ip}
-units:
-{units}
-"""
-        return make_ctx(engine, text, trace=True)
-    return make
 
 
 def refused(ctx, text):
@@ -67,7 +32,7 @@ def interactive(ctx, result, attackers=("g1",)):
 
 
 @pytest.mark.case("11.0B")
-def test_11_0B_the_attacker_chooses_the_one_unit_that_takes_the_F(pos):
+def test_11_0B_the_attacker_chooses_the_one_unit_that_takes_the_F(pos):  # noqa: F811
     # 11.0B: "F  Fatigue: One unit of the attacking force is fatigued."
     ctx = pos(g("g1", "0303") + g("g2", "0403", strength=4) + s("s1", "0304", strength=30))
     out = interactive(ctx, "F/-", ("g1", "g2"))
@@ -82,7 +47,7 @@ def test_11_0B_the_attacker_chooses_the_one_unit_that_takes_the_F(pos):
 
 
 @pytest.mark.case("11.0B", "11.3C")
-def test_11_0B_the_defender_names_the_units_that_take_the_losses(pos):
+def test_11_0B_the_defender_names_the_units_that_take_the_losses(pos):  # noqa: F811
     # -/2 with no retreat: two losses, on s2 twice: its 1-Loss marker, then a remnant (11.3C)
     ctx = pos(g("g1", "0303", strength=30) + s("s1", "0304") + s("s2", "0304"))
     interactive(ctx, "-/2")
@@ -100,7 +65,7 @@ def test_11_0B_the_defender_names_the_units_that_take_the_losses(pos):
 
 
 @pytest.mark.case("10.6B")
-def test_10_6B_an_hq_is_named_for_a_loss_only_after_its_combat_units(pos):
+def test_10_6B_an_hq_is_named_for_a_loss_only_after_its_combat_units(pos):  # noqa: F811
     ctx = pos(g("g1", "0303", strength=30) + s("s1", "0304") + s("s-hq", "0304", HQ))
     interactive(ctx, "-/2")
     assert refused(ctx, "soviet: retreat losses=2 units=s-hq") == ["10.6B"]
@@ -109,7 +74,7 @@ def test_10_6B_an_hq_is_named_for_a_loss_only_after_its_combat_units(pos):
 
 
 @pytest.mark.case("11.4A", "11.4C")
-def test_11_4A_the_attacker_chooses_which_units_advance(pos):
+def test_11_4A_the_attacker_chooses_which_units_advance(pos):  # noqa: F811
     # 11.4A: "the attacking units can advance after combat" — any of them, not all or nothing
     ctx = pos(g("g1", "0303") + g("g2", "0403") + s("s1", "0304"), ip="{german: 0, soviet: 0}")
     interactive(ctx, "-/R", ("g1", "g2"))
@@ -131,7 +96,7 @@ def test_11_4A_the_attacker_chooses_which_units_advance(pos):
 
 
 @pytest.mark.case("11.0B", "11.3B")
-def test_11_0B_the_attacker_names_the_units_that_take_its_losses(pos):
+def test_11_0B_the_attacker_names_the_units_that_take_its_losses(pos):  # noqa: F811
     # 11.0B: "The attacking force must suffer the listed number of combat losses."
     ctx = pos(g("g1", "0303") + g("g2", "0403", strength=4) + s("s1", "0304", strength=30))
     out = interactive(ctx, "1/-", ("g1", "g2"))
@@ -153,7 +118,7 @@ def test_11_0B_the_attacker_names_the_units_that_take_its_losses(pos):
 
 
 @pytest.mark.case("11.0B")
-def test_11_0B_without_ips_to_negate_the_attacker_still_chooses_who_takes_the_F(pos):
+def test_11_0B_without_ips_to_negate_the_attacker_still_chooses_who_takes_the_F(pos):  # noqa: F811
     ctx = pos(g("g1", "0303") + g("g2", "0403", strength=4) + s("s1", "0304", strength=30),
               ip="{german: 0, soviet: 0}")
     out = interactive(ctx, "F/-", ("g1", "g2"))
@@ -166,7 +131,7 @@ def test_11_0B_without_ips_to_negate_the_attacker_still_chooses_who_takes_the_F(
 
 
 @pytest.mark.case("11.0B", "11.2B")
-def test_11_0B_a_defender_that_cannot_retreat_still_chooses_who_takes_the_losses(pos):
+def test_11_0B_a_defender_that_cannot_retreat_still_chooses_who_takes_the_losses(pos):  # noqa: F811
     # every hex around 0304 but the attacker's is in a German ZOC: no retreat, the loss is taken (11.2B)
     ctx = pos(g("g1", "0303", strength=30) + s("s1", "0304") + s("s2", "0304", strength=4))
     FAKE.zoc["soviet"] = {"0305", "0203", "0204", "0403", "0404"}
