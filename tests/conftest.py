@@ -44,6 +44,32 @@ def m41_position(step: str, *, hedgehog: bool = False, phasing: str | None = "ge
     return M41_POSITION.format(step=step, sides=sides, flags=", hedgehog: true" if hedgehog else "")
 
 
+def m41_inline(units: str, *, step: str = "combat", ip: str = "{german: 5, soviet: 5}", phasing: str = "german",
+               weather: str = "{temperature: warm, ground: dry}", turn: int = 3, extra: str = "") -> str:
+    """A Moscow '41 position as YAML text on an inline 8 x 8 clear map (flat-top-even-q: 0304
+    touches 0303, 0305, 0203, 0204, 0403, 0404), the first player's phase in ``step``, ``phasing``
+    also the first player; ``units``: the YAML lines of the units; ``extra``: top-level lines."""
+    return f"""
+kind: position
+format: 1
+game: moscow41
+map:
+  layout: flat-top-even-q
+  size: {{columns: 8, rows: 8}}
+  terrain: {{default: clear}}
+{extra}
+turn: {turn}
+weather: {weather}
+phase: first_player
+step: {step}
+phasing: {phasing}
+first_player: {phasing}
+ip: {ip}
+units:
+{units}
+"""
+
+
 def make_ctx(engine, text: str, trace: bool = False):
     """A :class:`Ctx` for a position given as YAML text (inline map or the pack's map)."""
     from casebook.content.position import load_position

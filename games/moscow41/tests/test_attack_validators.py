@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.conftest import m41_inline
+
 DIV = "side: german, class: infantry, size: division, strength: 7, ma: 4, activated: true"
 ARM = "side: german, class: armor, size: regiment, strength: 4, ma: 8, activated: true"
 SOV = "side: soviet, class: infantry, size: division, strength: 6, ma: 4"
@@ -24,23 +26,7 @@ PARA = "side: soviet, class: paratroop, size: brigade, strength: 2, ma: 4, scatt
 
 def pos(units, step="combat"):
     lines = "".join(f'  - {{id: {uid}, {kind}, hex: "{h}"}}\n' for uid, kind, h in units)
-    return f"""
-kind: position
-format: 1
-game: moscow41
-map:
-  layout: flat-top-even-q
-  size: {{columns: 8, rows: 8}}
-  terrain: {{default: clear}}
-turn: 3
-weather: {{temperature: warm, ground: dry}}
-phase: first_player
-step: {step}
-phasing: german
-first_player: german
-ip: {{german: 10, soviet: 10}}
-units:
-{lines}"""
+    return m41_inline(lines, step=step, ip="{german: 10, soviet: 10}")
 
 
 def attacks(ctx):

@@ -18,7 +18,7 @@ from casebook.areas._combat_odds import odds_column, shifted_column
 from casebook.core.actions import Action
 from games.moscow41.tests._fakes import FakeAreasWithStacking as FakeAreas
 from games.moscow41.tests._fakes import engine_with
-from tests.conftest import make_ctx
+from tests.conftest import m41_inline, make_ctx
 
 INF = "class: infantry, size: division, strength: 7, ma: 4"
 SINF = "class: infantry, size: division, strength: 6, ma: 4"
@@ -40,25 +40,7 @@ def pos(engine):
 
     def make(units: str, step: str = "combat", phasing: str = "german", ip: str = "{german: 10, soviet: 9}",
              extra: str = "", weather: str = "{temperature: warm, ground: dry}", turn: int = 3):
-        text = f"""
-kind: position
-format: 1
-game: moscow41
-map:
-  layout: flat-top-even-q
-  size: {{columns: 8, rows: 8}}
-  terrain: {{default: clear}}
-{extra}
-turn: {turn}
-weather: {weather}
-phase: first_player
-step: {step}
-phasing: {phasing}
-first_player: {phasing}
-ip: {ip}
-units:
-{units}
-"""
+        text = m41_inline(units, step=step, phasing=phasing, ip=ip, extra=extra, weather=weather, turn=turn)
         return make_ctx(engine, text, trace=True)
     return make
 

@@ -14,6 +14,7 @@ import yaml
 from casebook.areas import combat
 from casebook.core.errors import IllegalActionError
 from casebook.core.game import Game
+from tests.conftest import m41_inline
 
 INF = "class: infantry, size: division, strength: 7, ma: 4"
 SINF = "class: infantry, size: division, strength: 6, ma: 4"
@@ -29,23 +30,7 @@ def unit(side: str, uid: str, hex_: str, kind: str, extra: str = "") -> str:
 
 
 def play(game, units: str, step: str = "combat", ip: str = "{german: 0, soviet: 0}"):
-    text = f"""
-kind: position
-format: 1
-game: moscow41
-map:
-  layout: flat-top-even-q
-  size: {{columns: 8, rows: 8}}
-  terrain: {{default: clear}}
-turn: 3
-weather: {{temperature: warm, ground: dry}}
-phase: first_player
-step: {step}
-phasing: german
-first_player: german
-ip: {ip}
-units:
-{units}"""
+    text = m41_inline(units, step=step, ip=ip)
     return game.state_from_dict(yaml.safe_load(text))
 
 

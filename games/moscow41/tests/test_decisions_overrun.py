@@ -17,6 +17,7 @@ import yaml
 
 from casebook.core.errors import IllegalActionError
 from casebook.core.game import Game
+from tests.conftest import m41_inline
 
 ARM = "class: armor, size: regiment, strength: 4, ma: 8"
 SINF = "class: infantry, size: division, strength: 6, ma: 4"
@@ -29,27 +30,11 @@ def game():
 
 
 def overrun(game, faces):
-    text = f"""
-kind: position
-format: 1
-game: moscow41
-map:
-  layout: flat-top-even-q
-  size: {{columns: 8, rows: 8}}
-  terrain: {{default: clear}}
-turn: 3
-weather: {{temperature: warm, ground: dry}}
-phase: first_player
-step: movement
-phasing: german
-first_player: german
-ip: {{german: 5, soviet: 0}}
-units:
-  - {{id: a1, side: german, {ARM}, hex: "0303", activated: true}}
+    text = m41_inline(f"""  - {{id: a1, side: german, {ARM}, hex: "0303", activated: true}}
   - {{id: a2, side: german, {ARM}, hex: "0303", activated: true}}
   - {{id: s1, side: soviet, {SINF}, hex: "0304"}}
   - {{id: s2, side: soviet, {BRIG}, hex: "0304"}}
-"""
+""", step="movement", ip="{german: 5, soviet: 0}")
     state = game.state_from_dict(yaml.safe_load(text))
     state.data.set_rng_fixed(list(faces))
     state.apply("german: overrun stack=0303 hex=0304")

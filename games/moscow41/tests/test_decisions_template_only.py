@@ -13,6 +13,7 @@ import yaml
 
 from casebook.core.errors import IllegalActionError
 from casebook.core.game import Game
+from tests.conftest import m41_inline
 
 INF = "class: infantry, size: division, strength: 7, ma: 4"
 SINF = "class: infantry, size: division, strength: 6, ma: 4"
@@ -29,23 +30,7 @@ def unit(side: str, uid: str, hex_: str, kind: str, extra: str = "") -> str:
 
 
 def position(units: str, step: str) -> dict:
-    return yaml.safe_load(f"""
-kind: position
-format: 1
-game: moscow41
-map:
-  layout: flat-top-even-q
-  size: {{columns: 8, rows: 8}}
-  terrain: {{default: clear}}
-turn: 3
-weather: {{temperature: warm, ground: dry}}
-phase: first_player
-step: {step}
-phasing: german
-first_player: german
-ip: {{german: 0, soviet: 5}}
-units:
-{units}""")
+    return yaml.safe_load(m41_inline(units, step=step, ip="{german: 0, soviet: 5}"))
 
 
 # g1 (activated, 0304) is touched by s1 (0303) and s2 (0305); s1 cannot trace a command path

@@ -18,7 +18,7 @@ from games.moscow41.tests.test_moved_rules import edited
 from games.moscow41.tests.test_results import g, outcome, s
 from games.moscow41.tests.test_stacking import G_DIV, G_REG
 from games.moscow41.tests.test_stacking import pos as stacking_position
-from tests.conftest import make_ctx
+from tests.conftest import m41_inline, make_ctx
 
 FAKE = FakeAreas()
 
@@ -26,25 +26,7 @@ FAKE = FakeAreas()
 def results_ctx(engine, units: str):
     """A Combat Step position on the results tests' 8x8 map, with the fake combat areas."""
     FAKE.reset()
-    text = f"""
-kind: position
-format: 1
-game: moscow41
-map:
-  layout: flat-top-even-q
-  size: {{columns: 8, rows: 8}}
-  terrain: {{default: clear}}
-turn: 3
-weather: {{temperature: warm, ground: dry}}
-phase: first_player
-step: combat
-phasing: german
-first_player: german
-ip: {{german: 5, soviet: 5}}
-units:
-{units}
-"""
-    return make_ctx(engine_with(engine, fake_combat=FAKE), text, trace=True)
+    return make_ctx(engine_with(engine, fake_combat=FAKE), m41_inline(units), trace=True)
 
 
 @pytest.mark.case("11.4C")

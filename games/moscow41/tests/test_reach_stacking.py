@@ -10,29 +10,15 @@ from __future__ import annotations
 
 import pytest
 
+from tests.conftest import m41_inline
+
 G = "side: german, class: infantry, size: division, strength: 7, ma: 4"
 R = "side: german, class: armor, size: regiment, strength: 4, ma: 8"
 
-TEXT = f"""
-kind: position
-format: 1
-game: moscow41
-map:
-  layout: flat-top-even-q
-  size: {{columns: 8, rows: 8}}
-  terrain: {{default: clear}}
-turn: 3
-weather: {{temperature: warm, ground: dry}}
-phase: first_player
-step: movement
-phasing: german
-first_player: german
-ip: {{german: 10, soviet: 10}}
-units:
-  - {{id: d1, {G}, hex: "0304"}}
+TEXT = m41_inline(f"""  - {{id: d1, {G}, hex: "0304"}}
   - {{id: r1, {R}, hex: "0304"}}
   - {{id: g1, {G}, hex: "0303", activated: true}}
-"""
+""", step="movement", ip="{german: 10, soviet: 10}")
 
 
 @pytest.mark.case("6.2B")

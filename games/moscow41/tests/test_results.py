@@ -18,7 +18,7 @@ from casebook.games.moscow41.plugins import results
 from casebook.games.moscow41.plugins.results import parse_result
 from games.moscow41.tests._fakes import FakeAreasWithStacking as FakeAreas
 from games.moscow41.tests._fakes import engine_with
-from tests.conftest import make_ctx
+from tests.conftest import m41_inline, make_ctx
 
 INF = "class: infantry, size: division, strength: 7, ma: 4"
 SINF = "class: infantry, size: division, strength: 6, ma: 4"
@@ -36,26 +36,7 @@ def pos(engine):
     FAKE.reset()
 
     def make(units: str, ip: str = "{german: 5, soviet: 5}", extra: str = ""):
-        text = f"""
-kind: position
-format: 1
-game: moscow41
-map:
-  layout: flat-top-even-q
-  size: {{columns: 8, rows: 8}}
-  terrain: {{default: clear}}
-{extra}
-turn: 3
-weather: {{temperature: warm, ground: dry}}
-phase: first_player
-step: combat
-phasing: german
-first_player: german
-ip: {ip}
-units:
-{units}
-"""
-        return make_ctx(engine, text, trace=True)
+        return make_ctx(engine, m41_inline(units, ip=ip, extra=extra), trace=True)
     return make
 
 
