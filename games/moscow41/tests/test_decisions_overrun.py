@@ -16,7 +16,7 @@ import pytest
 import yaml
 
 from casebook.core.errors import IllegalActionError
-from casebook.core.game import Game
+from games.moscow41.tests.test_decisions_attackers import game  # noqa: F401 (the game fixture)
 from tests.conftest import m41_inline
 
 ARM = "class: armor, size: regiment, strength: 4, ma: 8"
@@ -24,12 +24,7 @@ SINF = "class: infantry, size: division, strength: 6, ma: 4"
 BRIG = "class: infantry, size: brigade, strength: 2, ma: 4"
 
 
-@pytest.fixture(scope="module")
-def game():
-    return Game.load("moscow41", "october-blitz")
-
-
-def overrun(game, faces):
+def overrun(game, faces):  # noqa: F811
     text = m41_inline(f"""  - {{id: a1, side: german, {ARM}, hex: "0303", activated: true}}
   - {{id: a2, side: german, {ARM}, hex: "0303", activated: true}}
   - {{id: s1, side: soviet, {SINF}, hex: "0304"}}
@@ -47,7 +42,7 @@ def kinds(state):
 
 
 @pytest.mark.case("9.5A", "9.5B", "11.0B", "11.2A")
-def test_9_5A_an_overrun_result_is_chosen_as_a_normal_combats(game):
+def test_9_5A_an_overrun_result_is_chosen_as_a_normal_combats(game):  # noqa: F811
     state, combat = overrun(game, [3, 3])                      # 6 + 2 = 8 on 1:1: F/R
     assert (combat["column"], combat["modified_roll"], combat["result"]) == ("1:1", 8, "F/R")
     assert combat["support"]["attacker"] == 0                   # 9.5A: no combat support for the attacker
@@ -83,7 +78,7 @@ def test_9_5A_an_overrun_result_is_chosen_as_a_normal_combats(game):
 
 
 @pytest.mark.case("9.5D", "11.0B")
-def test_9_5D_the_attacker_names_its_loss_and_the_stack_stops(game):
+def test_9_5D_the_attacker_names_its_loss_and_the_stack_stops(game):  # noqa: F811
     state, combat = overrun(game, [1, 1])                      # 2 + 2 = 4 on 1:1: 1/F
     assert combat["result"] == "1/F"
     # 11.0B "#: The attacking force must suffer the listed number of combat losses"

@@ -12,21 +12,10 @@ import pytest
 import yaml
 
 from casebook.core.errors import IllegalActionError
-from casebook.core.game import Game
+from games.moscow41.tests.test_decisions_attackers import INF, SINF, game, unit  # noqa: F401 (the game fixture)
 from tests.conftest import m41_inline
 
-INF = "class: infantry, size: division, strength: 7, ma: 4"
-SINF = "class: infantry, size: division, strength: 6, ma: 4"
 HQ = "class: hq, ma: 4, radius: 3"
-
-
-@pytest.fixture(scope="module")
-def game():
-    return Game.load("moscow41", "october-blitz")
-
-
-def unit(side: str, uid: str, hex_: str, kind: str, extra: str = "") -> str:
-    return f'  - {{id: {uid}, side: {side}, {kind}, hex: "{hex_}"{", " + extra if extra else ""}}}\n'
 
 
 def position(units: str, step: str) -> dict:
@@ -41,7 +30,7 @@ REACTION = (unit("german", "g1", "0304", INF, "activated: true") + unit("soviet"
 
 
 @pytest.mark.case("10.5B", "10.3A", "2.4A")
-def test_10_5B_a_template_only_reaction_attack_is_offered_to_a_human(game):
+def test_10_5B_a_template_only_reaction_attack_is_offered_to_a_human(game):  # noqa: F811
     bots = game.state_from_dict(position(REACTION, "reaction_attacks"))
     assert bots.data.step != "reaction_attacks"          # bots: settled by itself, as before
     [skipped] = [e for e in bots.trace if e.kind == "auto-pass"][:1]
@@ -67,7 +56,7 @@ def test_10_5B_a_template_only_reaction_attack_is_offered_to_a_human(game):
 
 
 @pytest.mark.case("10.5B")
-def test_10_5B_a_human_may_still_pass_the_template_only_step(game):
+def test_10_5B_a_human_may_still_pass_the_template_only_step(game):  # noqa: F811
     state = game.state_from_dict(position(REACTION, "reaction_attacks"), humans=["soviet"])
     state.apply("soviet: pass")
     assert state.data.step != "reaction_attacks" and not [e for e in state.trace if e.kind == "combat"]
@@ -75,7 +64,7 @@ def test_10_5B_a_human_may_still_pass_the_template_only_step(game):
 
 
 @pytest.mark.case("10.5B")
-def test_10_5B_humans_carry_over_to_clones_and_steps_without_a_template_settle(game):
+def test_10_5B_humans_carry_over_to_clones_and_steps_without_a_template_settle(game):  # noqa: F811
     # s1 and s2 out of reach (0301, 0307): no enemy hex is touched, no attack template, the
     # step settles by itself for a human too
     far = REACTION.replace('"0305"', '"0307"').replace('"0303"', '"0301"')
