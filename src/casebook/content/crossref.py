@@ -250,6 +250,28 @@ def map_terrain_problems(pack: Any, terrain: Any, locate: Locate, base: tuple = 
     return out + (_enum_terrain(enum, terrain, locate, base) if enum is not None else [])
 
 
+def _enum_decls(doc: Any, suffix: str) -> Iterator[tuple[tuple, list[Any]]]:
+    """(key path, values) of every enum declaration of facts.yaml ``doc`` named ``suffix`` or
+    ``…_<suffix>``, at the top level or as a field of a records fact."""
+    def walk(decls: Mapping[str, Any], base: tuple) -> Iterator[tuple[tuple, list[Any]]]:
+        for name, decl in decls.items():
+            if not isinstance(decl, dict):
+                continue
+            if (name == suffix or str(name).endswith(f"_{suffix}")) and decl.get("type") == "enum":
+                values = decl.get("values")
+                yield (*base, name), values if isinstance(values, list) else []
+            if isinstance(decl.get("fields"), dict):
+                yield from walk(decl["fields"], (*base, name, "fields"))
+    return walk(doc.data["facts"], ("facts",))
+
+
+def _doc_locate(doc: Any) -> Locate:
+    def locate(kp: tuple) -> tuple[str, int, int]:
+        line, col = doc.where(kp)
+        return doc.file, line, col
+    return locate
+
+
 def _terrain_enums(doc: Any) -> list[Problem]:
     """The enum facts named ``terrain`` or ``…_terrain`` of facts.yaml ``doc`` (top level or a
     records field) against the ``terrain`` enum of ``map_hexes``: a value it lacks (at the
@@ -258,35 +280,21 @@ def _terrain_enums(doc: Any) -> list[Problem]:
     if enum is None:
         return []
     allowed, at = enum
-    own = ("facts", "map_hexes", "fields", "terrain")
-
-    def locate(kp: tuple) -> tuple[str, int, int]:
-        line, col = doc.where(kp)
-        return doc.file, line, col
-
+    locate = _doc_locate(doc)
     out: list[Problem] = []
-
-    def check(decls: Mapping[str, Any], base: tuple) -> None:
-        for name, decl in decls.items():
-            if not isinstance(decl, dict):
-                continue
-            kp = (*base, name)
-            if kp != own and (name == "terrain" or str(name).endswith("_terrain")) and decl.get("type") == "enum" \
-                    and isinstance(decl.get("values"), list):
-                values = [str(v) for v in decl["values"]]
-                for j, value in enumerate(values):
-                    if value not in allowed:
-                        out.append(_p(locate, (*kp, "values", j), f"{value!r} is not a terrain of the fact "
-                                      f"map_hexes.terrain ({', '.join(allowed)}) at {at}{did_you_mean(value, allowed)}"))
-                missing = [v for v in allowed if v not in values]
-                if missing:
-                    out.append(_p(locate, (*kp, "values"), f"lacks {', '.join(map(repr, missing))} of the fact "
-                                  f"map_hexes.terrain ({', '.join(allowed)}) at {at}: an enum of a terrain "
-                                  "lists every terrain of the map (add it here too)"))
-            if isinstance(decl.get("fields"), dict):
-                check(decl["fields"], (*kp, "fields"))
-
-    check(doc.data["facts"], ("facts",))
+    for kp, raw in _enum_decls(doc, "terrain"):
+        if kp == ("facts", "map_hexes", "fields", "terrain"):
+            continue  # the map's own enum
+        values = [str(v) for v in raw]
+        for j, value in enumerate(values):
+            if value not in allowed:
+                out.append(_p(locate, (*kp, "values", j), f"{value!r} is not a terrain of the fact "
+                              f"map_hexes.terrain ({', '.join(allowed)}) at {at}{did_you_mean(value, allowed)}"))
+        missing = [v for v in allowed if v not in values]
+        if missing:
+            out.append(_p(locate, (*kp, "values"), f"lacks {', '.join(map(repr, missing))} of the fact "
+                          f"map_hexes.terrain ({', '.join(allowed)}) at {at}: an enum of a terrain "
+                          "lists every terrain of the map (add it here too)"))
     return out
 
 
@@ -295,26 +303,13 @@ def _fact_sides(pack: Any, doc: Any) -> list[Problem]:
     sides = list(pack.vocabulary.side_ids)
     if not sides:
         return []
-
-    def locate(kp: tuple) -> tuple[str, int, int]:
-        line, col = doc.where(kp)
-        return doc.file, line, col
-
+    locate = _doc_locate(doc)
     out: list[Problem] = []
-
-    def check(decls: Mapping[str, Any], base: tuple) -> None:
-        for name, decl in decls.items():
-            if not isinstance(decl, dict):
-                continue
-            if (name == "side" or str(name).endswith("_side")) and decl.get("type") == "enum":
-                for j, value in enumerate(decl.get("values") or []):
-                    msg = _one_of(value, sides, "a side of the vocabulary")
-                    if msg:
-                        out.append(_p(locate, (*base, name, "values", j), msg))
-            if isinstance(decl.get("fields"), dict):
-                check(decl["fields"], (*base, name, "fields"))
-
-    check(doc.data["facts"], ("facts",))
+    for kp, values in _enum_decls(doc, "side"):
+        for j, value in enumerate(values):
+            msg = _one_of(value, sides, "a side of the vocabulary")
+            if msg:
+                out.append(_p(locate, (*kp, "values", j), msg))
     return out
 
 
