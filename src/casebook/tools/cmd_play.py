@@ -264,16 +264,13 @@ def _resume(game_id: Any, scenario: str | None, load: str,
 def _echo_refusal(state: Any, action: Any, exc: Exception, echo: Any) -> None:
     """A refused typed action: the refusal (for an action made only in other steps — an attack in
     a movement step — the step it is made in and its case first, as ``why`` says it:
-    :func:`casebook.tools.cmd_ask.why_not_lines`), then the ``file:line`` of each rule-script
+    :func:`casebook.tools.ask_why.refusal`), then the ``file:line`` of each rule-script
     line that refused it (short: ``why`` prints their text), as ``ask`` names an answer's lines."""
     from casebook.core.actions import format_action
-    from casebook.tools.cmd_ask import step_note, why_not_lines
+    from casebook.tools.ask_why import refusal
 
-    cases, reason, lines = why_not_lines(state, action)
-    if step_note(state, action) is not None:
-        echo(f"refused: illegal action {format_action(action)!r}: {reason} ({', '.join(cases)})")
-    else:
-        echo(f"refused: {exc}")
+    cases, reason, lines = refusal(state, action, exc)
+    echo(f"refused: illegal action {format_action(action)!r}: {reason} ({', '.join(cases) or 'no case'})")
     if lines:
         echo("  lines: " + ", ".join(dict.fromkeys(str(ln["source"]) for ln in lines)) + " (why … prints them)")
 
