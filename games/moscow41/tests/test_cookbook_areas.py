@@ -199,6 +199,7 @@ patches:
 
 @pytest.mark.case("0.2.3.3B")
 def test_recipe_35_record_an_erratum(tmp_path):
+    from casebook.core.errors import ContentError
     from casebook.script.engine import Engine
 
     _in_doc(*ERRATUM.splitlines(), "  - errata/312rd.yaml")
@@ -226,6 +227,12 @@ def test_recipe_35_record_an_erratum(tmp_path):
     edit(mine / "errata" / "312rd.yaml", "{unit: s-312rd}", "{unit: s-312r}")
     out = CliRunner().invoke(cli, ["lint", str(mine)])
     assert out.exit_code == 1 and "312rd.yaml:5:" in out.output, out.output
+    # one line: the selector as written and the closest units (it printed {'unit': 's-312r'})
+    said = "selector {unit: s-312r} matches no item; did you mean unit: s-312rd"
+    [problem] = [ln for ln in out.output.splitlines() if "312rd.yaml:5:" in ln]
+    assert said in problem and "'" not in problem and said in DOC
+    with pytest.raises(ContentError):  # nothing is loaded
+        Engine.load(mine)
 
 
 @pytest.mark.case("9.2A", "16.2")
