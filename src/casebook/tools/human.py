@@ -18,7 +18,8 @@ path=2033``; the side may be left out), or a command:
 
 A typed action is checked as input first (:func:`typed_action`, :mod:`casebook.tools.typed`):
 an unknown kind, a hex off the map, a unit unknown or named twice, an empty argument is refused
-naming what is wrong, and nothing is applied.
+naming what is wrong, and nothing is applied. After a refusal (of the input, or of the rules when
+the action is applied) the prompt says :data:`HINT` instead of the position and its actions again.
 """
 
 from __future__ import annotations
