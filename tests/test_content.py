@@ -104,7 +104,7 @@ def test_plugin_names_are_never_paths(copy):
 def test_patch_that_does_not_resolve(copy):
     _edit(copy / "errata/counters.yaml", "{id: s-252rd}", "{id: s-999rd}")
     (error,) = _errors(copy)
-    assert error.startswith("mini/errata/counters.yaml:7:") and "matches 0 items" in error
+    assert error.startswith("mini/errata/counters.yaml:7:") and "selector {id: s-999rd} matches no item" in error
 
 
 def test_patched_value_errors_point_at_the_patch(copy):

@@ -33,7 +33,7 @@ def test_account_numbers_events_and_tells_a_decision_once():
               _ev(2, "move", cases=["9.0A"], units=["g1"], path=["0304"], mp_spent=1),
               _ev(3, "action", cases=["0.7.3.2"], action="german: pass")]
     text = "\n".join(Narrator().lines(events))
-    assert "#2" in text and "german: move: units g1; path 0304; mp_spent 1  [9.0A]" in text
+    assert "#2" in text and "german: move: units: g1; path: 0304; mp_spent: 1  [9.0A]" in text
     assert "move path=0304 stack=0303" not in text  # the decision is told by its move event
     assert "#3" in text and "german: pass  [0.7.3.2]" in text  # nothing else tells of a pass
     assert "#1 " not in text

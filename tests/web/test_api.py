@@ -100,7 +100,7 @@ def test_an_illegal_move_is_refused_with_the_rules_cases_and_changes_nothing(ses
     (b"{not json", 400, "malformed JSON"),
     (b"[1, 2]", 400, "JSON object"),
     (b'{"action": 7}', 400, "action: a non-empty string"),
-    (b'{"action": "german: teleport stack=0201"}', 409, "illegal"),
+    (b'{"action": "german: teleport stack=0201"}', 409, "refused (german): unknown action teleport"),
     (b'{"action": "soviet: pass"}', 409, "soviet does not decide now: german does"),
     (b'{"action": "german move"}', 400, "german move"),
 ])

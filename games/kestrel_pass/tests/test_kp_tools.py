@@ -237,11 +237,12 @@ def test_KP4_1B_why_attack_in_the_movement_step_names_the_combat_phase(tmp_path)
             "b-1 is not adjacent to 0904 (cases KP4.1B, KP4.1A, KP8.1)") in r.output
     move = r.output.split("blue> ")[2]
     assert "is made in" not in move and "KP4.1B" not in move
-    typed = r.output.split("blue> ")[3].splitlines()     # typed, refused: the step under the refusal
-    assert typed[:3] == ["refused: illegal action 'blue: attack hex=0904 with=b-1': b-1 is not adjacent to 0904 (KP8.1)",
+    typed = r.output.split("blue> ")[3].splitlines()     # typed, refused: the step first, as `why` says it
+    assert typed[:3] == ["refused: illegal action 'blue: attack hex=0904 with=b-1': attack is made in the combat step "
+                         "(Combat phase, KP4.1B), not in the movement step (KP4.1A); b-1 is not adjacent to 0904 "
+                         "(KP4.1B, KP4.1A, KP8.1)",
                          "  lines: combat.rules:4 (why … prints them)",   # the refusal's own lines (session 12)
-                         "  attack is made in the combat step (Combat phase, KP4.1B), not in the movement step (KP4.1A) "
-                         "(cases KP4.1B, KP4.1A)"]
+                         "  (type `help` for the commands, `list` to see the actions again)"]
 
 
 @pytest.mark.case("KP4.1B")

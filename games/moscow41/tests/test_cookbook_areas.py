@@ -88,6 +88,18 @@ def test_recipe_30_a_reaction_costs_two_ips_a_stack(tmp_path):
     where = f"initiative.rules:{line_of(pack / 'rules' / 'initiative.rules', reaction)}"
     assert e.value == 2 and where == "initiative.rules:48" and where in DOC
     assert where in [ln.source.rsplit("/", 1)[-1] for ln in e.lines if ln.fired]
+    # the recipe's command: the Soviet s1's reaction attack on 0303 with one IP
+    _in_doc("`step: reaction_attacks` and `ip: {german: 10, soviet: 1}`", "`legal: no`", "`legal: yes`",
+            "`casebook ask POSITION attack 0303 --with s1 --pack", "`soviet has 1 IPs, the attack needs 2`")
+    react = position(tmp_path, "attack.yaml", "step: combat\nphasing: german\nfirst_player: german\n"
+                     "ip: {german: 10, soviet: 6}", "step: reaction_attacks\nphasing: german\nfirst_player: german\n"
+                     "ip: {german: 10, soviet: 1}")
+    runs = [CliRunner().invoke(cli, ["ask", str(react), "attack", "0303", "--with", "s1", *more])
+            for more in ([], ["--pack", str(pack)])]
+    assert [r.exit_code for r in runs] == [0, 0], [r.output for r in runs]
+    printed, mine = (r.output.splitlines() for r in runs)
+    assert "kind: reaction" in printed and "legal: yes" in printed
+    assert "legal: no" in mine and any(ln.strip().startswith("soviet has 1 IPs, the attack needs 2") for ln in mine)
 
 
 @pytest.mark.case("10.0D", "11.0B")
@@ -187,6 +199,15 @@ def test_recipe_34_the_october_blitz_is_won_with_two_towns(tmp_path):
     assert (after["winner"], after["cases"], after["condition"]) == ("german", ["18.1.3A"], "three-towns")
     assert after["reason"] == "german controls 2 of 3733, 2733, 2032, 1435, 0833: 3733, 2733"
     assert (before["winner"], before["cases"]) == ("soviet", ["18.1.3C"])
+    # the recipe's command: `ask … vp` lists what each condition needs
+    line = "three-towns   18.1.3A  end      at least {} of 3733, 2733, 2032, 1435, 0833"
+    _in_doc("`casebook ask\n~/packs/moscow41/scenarios/october-blitz.yaml vp --pack ~/packs/moscow41`",
+            f"`{line.format(2)}`", "(in print `at least 3 of …`)")
+    runs = [CliRunner().invoke(cli, ["ask", str(p / "scenarios" / "october-blitz.yaml"), "vp", "--pack", str(p)])
+            for p in (ROOT / "games" / "moscow41", pack)]
+    assert [r.exit_code for r in runs] == [0, 0], [r.output for r in runs]
+    assert [[ln.strip() for ln in r.output.splitlines() if "three-towns" in ln] for r in runs] == [
+        [line.format(3)], [line.format(2)]]
 
 
 ERRATUM = """kind: errata
@@ -199,6 +220,7 @@ patches:
 
 @pytest.mark.case("0.2.3.3B")
 def test_recipe_35_record_an_erratum(tmp_path):
+    from casebook.core.errors import ContentError
     from casebook.script.engine import Engine
 
     _in_doc(*ERRATUM.splitlines(), "  - errata/312rd.yaml")
@@ -226,6 +248,12 @@ def test_recipe_35_record_an_erratum(tmp_path):
     edit(mine / "errata" / "312rd.yaml", "{unit: s-312rd}", "{unit: s-312r}")
     out = CliRunner().invoke(cli, ["lint", str(mine)])
     assert out.exit_code == 1 and "312rd.yaml:5:" in out.output, out.output
+    # one line: the selector as written and the closest units (it printed {'unit': 's-312r'})
+    said = "selector {unit: s-312r} matches no item; did you mean unit: s-312rd"
+    [problem] = [ln for ln in out.output.splitlines() if "312rd.yaml:5:" in ln]
+    assert said in problem and "'" not in problem and said in DOC
+    with pytest.raises(ContentError):  # nothing is loaded
+        Engine.load(mine)
 
 
 @pytest.mark.case("9.2A", "16.2")

@@ -112,7 +112,7 @@ def test_an_unknown_unit_or_an_empty_list_is_said_as_such(movement):
     head = f"move stack={move.get('stack')} path={path}"
     said, chosen, unchanged = _prompt(movement, "german", f"{head} units={unit}x", f"{head} units=")
     assert said[0] == f"refused: units={unit}x: {unit}x is not a unit of this game; did you mean {unit}?"
-    assert said[1] == "error: units= is empty: name at least one unit after it, or leave units= out"
+    assert said[1] == "refused: units= is empty: name at least one unit after it, or leave units= out"
     assert chosen is None and unchanged
 
 

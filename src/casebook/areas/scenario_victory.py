@@ -236,10 +236,23 @@ def conditions_answer(ctx: Any, note: str) -> dict[str, Any]:
     phasing = ctx.state.phasing or sides(ctx)[0]
     lines = ctx.engine.rules.explain_event("action_ends", {"side": phasing, "action_kind": "move"},
                                            ctx.engine.script_tables, ctx.standard)
-    return {"scenario_conditions": {side: [{"id": c.get("id"), "case": c.get("case"), "when": c.get("when")}
+    return {"scenario_conditions": {side: [{"id": c.get("id"), "case": c.get("case"), "when": c.get("when"),
+                                            "needs": _needs(c)}
                                            for c in block.get(side) or [] if isinstance(c, Mapping)]
                                     for side in sides(ctx)},
             "note": note, "script_conditions": [line for line in lines if line["effect"] == "end_game"]}
+
+
+def _needs(cond: Mapping[str, Any]) -> str:
+    """What a condition asks, in words read from its data: ``at least 3 of 3733, 2733, …`` for a
+    ``control_count``, ``a combat unit enters Smolensk`` for an ``enter``; ``""`` for another kind."""
+    if cond.get("kind") == "control_count":
+        hexes = [str(h) for h in cond.get("hexes") or []]
+        return f"at least {cond.get('at_least', len(hexes))} of {', '.join(hexes)}"
+    if cond.get("kind") == "enter":
+        target = cond.get("town") or cond.get("target")
+        return f"a{' combat' if cond.get('unit') == 'combat' else ''} unit enters {target}"
+    return ""
 
 
 def hex_supplied(ctx: Any, hex_: str, side: str, probe: Mapping[str, Any], non_combat: frozenset[str]) -> bool | None:

@@ -10,6 +10,7 @@ returns the key path whose values now carry ``errata: <case>``.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -118,6 +119,21 @@ class PatchError(ValueError):
         super().__init__(message)
 
 
+def _selector_problem(selector: dict[Any, Any], items: list[Any], hits: int) -> str:
+    """One line for a ``{field: value}`` selector that picks no item or several: the selector as
+    written in YAML, and for none the closest values of its fields (``did you mean s-312rd?``)."""
+    words = "{" + ", ".join(f"{k}: {v}" for k, v in selector.items()) + "}"
+    if hits:
+        return f"selector {words} matches {hits} items: it must pick exactly one (add a field)"
+    close = []
+    for key, value in selector.items():
+        if not any(isinstance(item, dict) and item.get(key) == value for item in items):
+            known = sorted({str(item[key]) for item in items if isinstance(item, dict) and key in item})
+            found = difflib.get_close_matches(str(value), known, n=3)
+            close += [f"{key}: {', '.join(found)}"] if found else []
+    return f"selector {words} matches no item" + (f"; did you mean {'; '.join(close)}?" if close else "")
+
+
 def resolve_path(data: Any, path: list[Any]) -> tuple[Any, tuple]:
     """Follow a patch path (keys, list indices, ``{field: value}`` selectors) through ``data``.
 
@@ -133,11 +149,12 @@ def resolve_path(data: Any, path: list[Any]) -> tuple[Any, tuple]:
             hits = [j for j, item in enumerate(node)
                     if isinstance(item, dict) and all(item.get(k) == v for k, v in el.items())]
             if len(hits) != 1:
-                raise PatchError(i, f"selector {el} matches {len(hits)} items, expected exactly 1")
+                raise PatchError(i, _selector_problem(el, node, len(hits)))
             node, concrete = node[hits[0]], concrete + (hits[0],)
         elif isinstance(node, dict):
             if el not in node:
-                raise PatchError(i, f"no key {el!r} here")
+                close = difflib.get_close_matches(str(el), [str(k) for k in node], n=3)
+                raise PatchError(i, f"no key {el} here" + (f"; did you mean {', '.join(close)}?" if close else ""))
             node, concrete = node[el], concrete + (el,)
         elif isinstance(node, list) and isinstance(el, int) and not isinstance(el, bool):
             if not -len(node) <= el < len(node):

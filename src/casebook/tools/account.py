@@ -23,7 +23,8 @@ from typing import Any
 
 from casebook.core.trace import Event
 
-__all__ = ["Narrator", "narrate", "narrate_all", "QUIET_KINDS", "REPEATED_NOTICES", "term_words"]
+__all__ = ["Narrator", "combat_losses", "data_words", "effect_words", "narrate", "narrate_all", "QUIET_KINDS",
+           "REPEATED_NOTICES", "term_words"]
 
 #: Event kinds left out of the account (bookkeeping).
 QUIET_KINDS = frozenset({"advance", "auto-pass", "setup"})
@@ -32,28 +33,70 @@ REPEATED_NOTICES = frozenset({"overstacked"})
 #: decision kind -> event kinds that tell what the decision did (then the decision's own line goes)
 _TOLD_BY = {"attack": ("combat",), "overrun": ("combat", "overrun"), "activate-stack": ("activate-stack",)}
 
+#: event kinds that record one unit's loss by themselves (the unit's side is the event's) -> words
+_UNIT_LOSS_KINDS = {"eliminated": "eliminated", "step-loss": "step loss"}
+
 _SKIP_KEYS = frozenset({"terms", "explanation", "lines", "path_steps", "outcomes", "transitions",
                         "combat", "support", "cases"})
 
 
 def _value(v: Any, depth: int = 0) -> str:
-    """A compact rendering: lists comma-joined (long ones cut with a count), mappings as
-    ``key value`` pairs in parentheses, nested ones summarised."""
+    """A compact rendering in words: yes/no for a flag, lists comma-joined (long ones cut with a
+    count), an effect as :func:`effect_words` says it, other mappings as ``key: value`` pairs in
+    parentheses — never a Python or JSON form."""
+    if isinstance(v, bool):
+        return "yes" if v else "no"
     if isinstance(v, (list, tuple)):
+        if v and all(isinstance(x, Mapping) and x.get("effect") for x in v):
+            return effect_words(v)
         items = [_value(x, depth + 1) for x in v[:8]]
         more = f", … ({len(v)} in all)" if len(v) > 8 else ""
         return ", ".join(items) + more
-    if isinstance(v, dict):
-        if depth > 1:
-            return "{…}"
-        inner = " ".join(f"{k} {_value(x, depth + 1)}" for k, x in v.items()
-                         if k not in _SKIP_KEYS and x not in (None, "", [], {}))
+    if isinstance(v, Mapping):
+        if v.get("effect"):
+            return effect_words([v])
+        inner = "; ".join(f"{k}: {_value(x, depth + 1)}" for k, x in v.items()
+                          if k not in _SKIP_KEYS and x not in (None, "", [], {}))
         return f"({inner})"
     return str(v)
 
 
+def effect_words(effects: Iterable[Mapping[str, Any]]) -> str:
+    """Effects (a combat's results) in words, a unit's effects together: ``unit s-243rd: fatigued,
+    1-loss · retreat (units s-229rd; path 1115)`` (a loss that replaced the unit names its
+    replacement, ``remnant, replaced by s-rem-02``; a loss inside an effect is said in
+    parentheses, ``loss (1-loss)``)."""
+    said: list[tuple[Any, list[str]]] = []
+    for e in effects:
+        unit = e.get("unit")
+        words = _one_effect(e)
+        if unit is not None and said and said[-1][0] == unit:
+            said[-1][1].append(words)
+        else:
+            said.append((unit, [words]))
+    return " · ".join((f"unit {unit}: " if unit is not None else "") + ", ".join(words) for unit, words in said)
+
+
+def _one_effect(e: Mapping[str, Any]) -> str:
+    text = str(e.get("effect"))
+    inner = e.get("loss")
+    if isinstance(inner, Mapping):
+        text += f" ({_one_effect(inner)})"
+    if e.get("remnant"):
+        text += f", replaced by {e['remnant']}"
+    rest = "; ".join(f"{k} {_value(x, 2)}" for k, x in e.items()
+                     if k not in ("unit", "effect", "loss", "remnant", "cases") and x not in (None, "", [], {}))
+    return text + (f" ({rest})" if rest else "")
+
+
 def _summary(data: Mapping[str, Any]) -> str:
-    return "; ".join(f"{k} {_value(v)}" for k, v in data.items() if k not in _SKIP_KEYS and v not in (None, "", [], {}))
+    return "; ".join(f"{k}: {_value(v)}" for k, v in data.items() if k not in _SKIP_KEYS and v not in (None, "", [], {}))
+
+
+def data_words(data: Mapping[str, Any]) -> list[str]:
+    """Every field of an event's data in words, one ``key: value`` a line (``explain``): flags
+    as yes/no, effects as :func:`effect_words` says them, never a Python or JSON form."""
+    return [f"{k}: {_value(v)}" for k, v in data.items() if v not in (None, "", [], {})]
 
 
 def _signed(n: Any) -> str:
@@ -237,6 +280,12 @@ class Narrator:
         elif event.kind == "combat-loss" and event.side:
             loss = f"{event.data.get('unit')} {event.data.get('effect', 'loss')}"
             _add_or_remove(self._losses.setdefault(event.side, []), loss, undo)
+        elif event.kind in _UNIT_LOSS_KINDS and event.side:  # a step lost or a unit eliminated on its own
+            loss = f"{event.data.get('unit')} {_UNIT_LOSS_KINDS[event.kind]}"
+            _add_or_remove(self._losses.setdefault(event.side, []), loss, undo)
+        elif event.kind == "combat-results":  # the losses among a combat's effects (attack or overrun)
+            for side, loss in combat_losses(event.data):
+                _add_or_remove(self._losses.setdefault(side, []), loss, undo)
         elif event.kind == "control":
             _add_or_remove(self._control, f"{event.data.get('hex')} to {event.data.get('side')}", undo)
 
@@ -273,6 +322,29 @@ class Narrator:
             out.append(f"    control: {', '.join(self._control)}")
         self._tally, self._losses, self._notices, self._control = {}, {}, {}, []
         return out
+
+
+def combat_losses(data: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(side, ``unit effect``) of each loss among a ``combat-results`` event's effects: a loss
+    marker (``1-loss``), an elimination, a replacement by a weaker counter (an effect naming its
+    ``remnant``), a loss inside another effect (a fatigue result taken as a loss). The side is
+    the combat's attacker or defender side the unit (or the unit it replaced) fought on."""
+    combat = data.get("combat") or {}
+    side_of = {str(u): str(combat.get("attacker_side")) for u in combat.get("attackers") or []}
+    side_of |= {str(u): str(combat.get("defender_side")) for u in combat.get("defenders") or []}
+    out: list[tuple[str, str]] = []
+    for effect in data.get("effects") or []:
+        if not isinstance(effect, Mapping) or effect.get("unit") is None:
+            continue
+        inner = effect.get("loss")
+        loss: Mapping[str, Any] = inner if isinstance(inner, Mapping) else effect
+        name = str(loss.get("effect"))
+        unit = str(effect["unit"])
+        if loss.get("remnant"):
+            side_of.setdefault(str(loss["remnant"]), side_of.get(unit, ""))
+        if (name == "eliminated" or name.endswith("-loss") or "remnant" in loss) and side_of.get(unit):
+            out.append((side_of[unit], f"{unit} {name}"))
+    return out
 
 
 def _add_or_remove(items: list[str], item: str, remove: bool) -> None:

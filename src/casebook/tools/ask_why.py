@@ -16,12 +16,26 @@ from typing import Any
 
 from casebook.core.errors import QuestionError
 
-__all__ = ["USAGE", "usage", "why_answer"]
+__all__ = ["USAGE", "refusal", "usage", "why_answer"]
 
 #: The usage line of the question, ``{example}`` an action's notation (:func:`usage` fills in one
 #: of the game's own; ``casebook ask POSITION --help`` lists it for every game).
 USAGE = ("why ACTION — whether ACTION (its notation, quoted: \"{example}\") is legal now, else "
          "the refusal, its cases and rule lines, as play's why (a scenario start: as play begins it)")
+
+
+def refusal(state: Any, action: Any, exc: Any) -> tuple[tuple[str, ...], str, list[dict[str, Any]]]:
+    """``(cases, reason, lines)`` of an action the rules refused when applied (``exc``, an
+    :class:`~casebook.core.errors.IllegalActionError`), as the play prompt and serve say it: the
+    refusal's own reason and cases — or, for an action made only in other steps (an attack in a
+    movement step), the step it is made in and its case first, as ``why`` says it — and the
+    rule-script lines that refused it (:func:`casebook.tools.cmd_ask.why_not_lines`)."""
+    from casebook.tools.cmd_ask import step_note, why_not_lines
+
+    cases, reason, lines = why_not_lines(state, action)
+    if step_note(state, action) is None:
+        cases, reason = exc.cases, exc.reason
+    return tuple(cases), reason, lines
 
 
 def usage(engine: Any) -> str:

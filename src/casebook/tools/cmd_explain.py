@@ -133,6 +133,8 @@ def explain(trace: Path, seq: int, as_json: bool, pack: Path | None) -> None:
         source = str(term.get("source", ""))
         text = term.get("text") or line_text(source, out.get("rules_dir"))
         click.echo(f"    {shown:>6}  {cases:<14} {source}  {text}{fired}")
+    from casebook.tools.account import data_words
+
     data = {k: v for k, v in out["data"].items() if k not in ("terms", "lines")}
-    if data:
-        click.echo("  data: " + json.dumps(data, ensure_ascii=False))
+    for n, words in enumerate(data_words(data)):  # in words (--json gives the data as it is)
+        click.echo(("  data: " if n == 0 else "        ") + words)

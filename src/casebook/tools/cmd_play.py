@@ -173,9 +173,8 @@ def run_play(game_id: Any, scenario: str | None, players: dict[str, tuple[str, s
                 state.apply(action)
             except IllegalActionError as exc:
                 if getattr(actor, "interactive", False):
-                    echo(f"refused: {exc}")
-                    _echo_refusal_lines(state, action, echo)
-                    _echo_step_note(state, action, echo)
+                    _echo_refusal(state, action, exc, echo)
+                    actor.refused()  # the prompt comes back with a hint, not the whole menu again
                     continue
                 raise
             flush()
@@ -262,24 +261,18 @@ def _resume(game_id: Any, scenario: str | None, load: str,
     return game, state, initial, dict(pos.players or {})
 
 
-def _echo_refusal_lines(state: Any, action: Any, echo: Any) -> None:
-    """Under a refused typed action, the ``file:line`` of each rule-script line that refused it
-    (short: ``why`` prints their text), as ``ask`` names an answer's lines."""
-    from casebook.tools.cmd_ask import why_not_lines
+def _echo_refusal(state: Any, action: Any, exc: Exception, echo: Any) -> None:
+    """A refused typed action: the refusal (for an action made only in other steps — an attack in
+    a movement step — the step it is made in and its case first, as ``why`` says it:
+    :func:`casebook.tools.ask_why.refusal`), then the ``file:line`` of each rule-script
+    line that refused it (short: ``why`` prints their text), as ``ask`` names an answer's lines."""
+    from casebook.core.actions import format_action
+    from casebook.tools.ask_why import refusal
 
-    lines = why_not_lines(state, action)[2]
+    cases, reason, lines = refusal(state, action, exc)
+    echo(f"refused: illegal action {format_action(action)!r}: {reason} ({', '.join(cases) or 'no case'})")
     if lines:
         echo("  lines: " + ", ".join(dict.fromkeys(str(ln["source"]) for ln in lines)) + " (why … prints them)")
-
-
-def _echo_step_note(state: Any, action: Any, echo: Any) -> None:
-    """Under a refused typed action made only in other steps (an attack in a movement step), the
-    step it is made in and its case, as ``why`` says (:func:`casebook.tools.cmd_ask.step_note`)."""
-    from casebook.tools.cmd_ask import step_note
-
-    note = step_note(state, action)
-    if note is not None:
-        echo(f"  {note[1]} (cases {', '.join(note[0])})")
 
 
 def _write_outputs(state: Any, out: Path, name: str, echo: Any) -> None:

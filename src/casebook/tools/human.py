@@ -18,7 +18,8 @@ path=2033``; the side may be left out), or a command:
 
 A typed action is checked as input first (:func:`typed_action`, :mod:`casebook.tools.typed`):
 an unknown kind, a hex off the map, a unit unknown or named twice, an empty argument is refused
-naming what is wrong, and nothing is applied.
+naming what is wrong, and nothing is applied. After a refusal (of the input, or of the rules when
+the action is applied) the prompt says :data:`HINT` instead of the position and its actions again.
 """
 
 from __future__ import annotations
@@ -31,8 +32,9 @@ from typing import Any
 
 from casebook.core.actions import Action, format_action, parse_action
 from casebook.core.errors import CasebookError
+from casebook.tools.typed import empty_argument
 
-__all__ = ["HumanPlayer", "UNDO", "complete_action", "typed_action", "header_weather", "header_tracks", "help_text",
+__all__ = ["HINT", "HumanPlayer", "UNDO", "complete_action", "typed_action", "header_weather", "header_tracks", "help_text",
            "parse_ask_words", "position_header", "tracks_text", "weather_text", "TRACKS"]
 
 #: Header labels of some tracks (others show under their name); every non-empty track is shown.
@@ -41,6 +43,8 @@ TRACKS = {"ip": "IP", "rp": "RP", "fp": "FP", "partisans": "Partisans"}
 #: Returned by :meth:`HumanPlayer.choose` when the player asks to take back a decision.
 UNDO = Action.make("undo", "chance")
 _SHOWN = 30
+#: Said under a refusal at the prompt (instead of the position and its actions again).
+HINT = "  (type `help` for the commands, `list` to see the actions again)"
 _SHOWN_TEMPLATES = 8
 
 
@@ -96,7 +100,7 @@ def typed_action(state: Any, text: str, side: str) -> tuple[Action, str | None]:
     """The action typed as ``text`` (completed by :func:`complete_action`) and what is wrong with
     it as input — an empty argument, an unknown kind, a hex off the map, an unknown or repeated
     unit (:mod:`casebook.tools.typed`) — or None. ValueError on text that is no action."""
-    from casebook.tools.typed import empty_argument, typed_problem
+    from casebook.tools.typed import typed_problem
 
     empty = empty_argument(text)
     if empty is not None:
@@ -118,7 +122,8 @@ def help_text(state: Any, side: str) -> str:
     lines = [
         "At the prompt, type the number of a legal action or its notation, e.g.",
         f"  {example}",
-        "(the side may be left out; so may an argument every listed action like it gives alike), or a command:",
+        "(the side may be left out, and so may an argument when only one listed action matches the rest",
+        "of what you typed), or a command:",
         "- list — every legal action (the prompt shows the first 30) and every template;",
     ]
     if templates:
@@ -211,6 +216,7 @@ class HumanPlayer:
         self.game = game
         self.echo = echo
         self.read = read
+        self._refused = False
 
     def _show(self, state: Any, everything: bool = False) -> None:
         self.echo("\n" + position_header(state, self.side))
@@ -229,9 +235,18 @@ class HumanPlayer:
             if len(templates) > shown:
                 self.echo(f"       … {len(templates) - shown} more ('list' shows all)")
 
+    def refused(self) -> None:
+        """The action chosen was refused (the refusal is said): the next prompt shows a one-line
+        hint instead of the position and its actions again (``list`` shows them)."""
+        self._refused = True
+
     def choose(self, state: Any) -> Action | None:
         """The chosen legal action, :data:`UNDO`, or None to quit."""
-        self._show(state)
+        if self._refused:
+            self._refused = False
+            self.echo(HINT)
+        else:
+            self._show(state)
         while True:
             try:
                 line = self.read(f"{self.side}> ").strip()
@@ -257,8 +272,6 @@ class HumanPlayer:
                         asked: Action | str
                         asked, problem = typed_action(state, rest, self.side)
                     except ValueError:
-                        from casebook.tools.typed import empty_argument
-
                         asked, problem = rest, empty_argument(rest)  # else why_not says what is wrong
                     if problem is not None:
                         self.echo(problem)
@@ -284,11 +297,15 @@ class HumanPlayer:
                         self.echo(f"no action number {n}: choose 1–{len(actions)}")
                         continue
                     return actions[n - 1]
+                elif (empty := empty_argument(line)) is not None:  # ``units=``: refused as any bad input
+                    self.echo(f"refused: {empty}")
+                    self.echo(HINT)
                 else:
                     action, problem = typed_action(state, line, self.side)
                     if problem is None:
                         return action
                     self.echo(f"refused: {problem}")  # the input itself is wrong: nothing is applied
+                    self.echo(HINT)
             except (CasebookError, ValueError, KeyError) as exc:
                 self.echo(f"error: {exc}")
             except OSError as exc:  # a bad path for map: say so, play on

@@ -18,8 +18,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from casebook.core.actions import Action, parse_action
+from casebook.core.actions import Action, format_action, parse_action
 from casebook.core.errors import CasebookError, IllegalActionError
+from casebook.tools.ask_why import refusal
 from casebook.tools.bots import BOT_KINDS
 from casebook.tools.cmd_ask import why_not_lines
 from casebook.tools.typed import bad_hexes, bad_units, empty_argument, typed_problem
@@ -253,12 +254,12 @@ class Session:
                 raise ServeError(f"{action.side} does not decide now: {side} does", status=409)
             problem = typed_problem(self.state, action)
             if problem:
-                raise ServeError(f"illegal {action}: {problem}", status=409)
+                raise ServeError(f"refused ({side}): {problem}", status=409)
             try:
                 result = self.state.apply(action)
-            except IllegalActionError as exc:
-                lines = why_not_lines(self.state, action)[2]  # the refusal's rule lines, as `why` names them
-                raise ServeError(f"illegal {exc.action}: {exc.reason}", exc.cases, 409, lines) from None
+            except IllegalActionError as exc:  # said as the play prompt says it (the step first), with its lines
+                cases, reason, lines = refusal(self.state, action, exc)
+                raise ServeError(f"refused ({side}): {format_action(action).split(': ', 1)[-1]}: {reason}", cases, 409, lines) from None
             return {"applied": str(action), "result": _plain(result)}
 
     def bot(self, steps: int = 1) -> list[str]:

@@ -19,10 +19,14 @@ async function api(path, body) {
   const opts = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
   const r = await fetch(path, opts);
   const j = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
-  if (!r.ok) { const e = new Error(j.error || `HTTP ${r.status}`); e.cases = j.cases || []; e.status = r.status; throw e; }
+  if (!r.ok) { const e = new Error(j.error || `HTTP ${r.status}`); e.cases = j.cases || []; e.lines = j.lines || []; e.status = r.status; throw e; }
   return j;
 }
-function refused(e) { say(`${esc(e.message)}${e.cases && e.cases.length ? ` — cases ${casesHtml(e.cases)}` : ""}`); }
+// a refusal as the terminal says it: the reason, its cases, and the rule-script lines that refused it
+function refused(e) {
+  const lines = [...new Set((e.lines || []).map((ln) => ln.source))];
+  say(`${esc(e.message)}${e.cases && e.cases.length ? ` — cases ${casesHtml(e.cases)}` : ""}${lines.length ? ` — lines ${esc(lines.join(", "))}` : ""}`);
+}
 
 // ------------------------------------------------------------------ the map
 function el(name, attrs, parent) {
