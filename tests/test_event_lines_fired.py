@@ -1,7 +1,7 @@
 """Which lines fired (issue #15 deliverable 3; docs/rule-language.md, "Which lines fired"): a line
 is named by an event or an answer when its condition held *and* it made the value or verdict what
-it is — a term that adds 0, a start of 0, a line a `first` did not take, a permit a deciding forbid
-overrules are not — and each line is named once. The fast path (``Ctx.value``/``Ctx.allowed``,
+it is — a term that adds 0, a line a `first` did not take, a permit a deciding forbid overrules are
+not (a sum's start, its base, is, even at 0) — and each line is named once. The fast path (``Ctx.value``/``Ctx.allowed``,
 noting without an explanation) and the explained one (``Ctx.quantity``/``Ctx.permission``,
 ``Ctx.fired_lines``) name the same lines."""
 
@@ -107,13 +107,24 @@ def test_10_3B_a_loss_line_named_only_for_the_side_with_losses(m41):
 
 
 @pytest.mark.case("11.0B")
-def test_11_0B_a_retreat_length_names_its_start_only_when_it_is_not_0(m41):
-    """11.0B: "R" retreats 1 hex, a number that many. An "R" alone (number 0, +1) names the +1
-    line, not the start that adds nothing; a "2" names the start, not the +1 line."""
+def test_11_0B_a_retreat_length_names_its_start_and_the_R_line_only_for_an_R(m41):
+    """11.0B: "R" retreats 1 hex, a number that many. A sum's ``start`` is its base and is named
+    even at 0: an "R" alone (number 0, +1) names the start and the +1 line; a "2" the start only."""
     start = _line("combat.rules", "start result_number  by 11.0B")
     plus_r = _line("combat.rules", "+1 by 11.0B  when result_retreat")
-    assert _named(m41, "retreat_hexes", {"result_number": 0, "result_retreat": True}) == (1, [plus_r])
+    assert _named(m41, "retreat_hexes", {"result_number": 0, "result_retreat": True}) == (1, [start, plus_r])
     assert _named(m41, "retreat_hexes", {"result_number": 2, "result_retreat": False}) == (2, [start])
+
+
+@pytest.mark.case("16.1B")
+def test_16_1B_partisan_points_name_the_remnants_start_even_at_1(m41):
+    """16.1B: one Partisan Track point for every three remnants, fractions lost. One remnant: the
+    product's start (1, the base: named), × 1/3 and the round down (1/3 -> 0) are all named."""
+    start = _line("partisans.rules", "start remnants_disbanded")
+    third = _line("partisans.rules", "× ⅓")
+    down = _line("partisans.rules", "round down                by 16.1B")
+    assert _named(m41, "partisan_points_gained", {"remnants_disbanded": 1}) == (0, [start, third, down])
+    assert _named(m41, "partisan_points_gained", {"remnants_disbanded": 3}) == (1, [start, third])
 
 
 def _perm(lines: list[tuple[str, bool, bool]], value: bool) -> Explanation:

@@ -108,7 +108,8 @@ class Explanation:
         """The lines that decided the value, in line order (a most-severe group: its winning
         member) — the lines a trace event or an answer names (docs/rule-language.md, "Which lines
         fired"): a line fired when its condition held *and* it made the value what it is. A
-        ``sum``'s or ``product``'s start and terms that change it (not ``+0``, not ``× 1``); the
+        ``sum``'s or ``product``'s ``start`` (its base, even at 0) and the terms that change it (not
+        ``+0``, not ``× 1``); the
         one line whose value a ``first`` (its ``otherwise`` only when no other line fires), ``min``
         or ``max`` takes (the first, on a tie); a ``round`` line or bound that changed the value.
         A permission: a refusal's ``forbid`` lines that took effect (not one a permit overrides),
@@ -128,7 +129,7 @@ class Explanation:
                 continue
             won = next((m for m in line.members if m.won), line)
             if neutral is not None:
-                if line.amount != neutral:
+                if line.kind == "start" or line.amount != neutral:  # a start: the base, even at 0
                     values.append(won)
             elif taken is None or self.mode == "first" or (
                     line.amount < taken.amount if self.mode == "min" else line.amount > taken.amount):

@@ -205,7 +205,7 @@ class QuantityCode:
         neutral = {"sum": 0, "product": 1}.get(mode)
         acc: Any = self.base(env, None) if self.base is not None else neutral
         taken = self.base_code if self.base is not None else None  # first/min/max: the line taken
-        if neutral is not None and taken is not None and acc != neutral:
+        if neutral is not None and taken is not None:  # a sum's or product's start: its base, even at 0
             noted.append(taken)
         chosen = False
         for t in self.terms:  # (every term evaluated, as explain_in does)
