@@ -21,7 +21,7 @@ from casebook.core.board import Board
 from casebook.core.state import GameState
 from casebook.core.trace import Event, Trace
 
-from .explain import line_entry
+from .explain import line_entry, unique_lines
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -157,21 +157,16 @@ class Ctx:
         return effects
 
     def fired_lines(self, *explanations: Any) -> list[dict[str, Any]]:
-        """``[{"source": "x.rules:12", "cases": [...]}]``: every script line that fired in
-        ``explanations`` (a most-severe group: its winning member; a ``first`` quantity's
-        ``otherwise`` line only when no other line decided), for a trace event's ``lines``
-        (``casebook explain`` prints each line's text). Sources are relative to the game's rules
-        folder, as every rule line the engine names."""
-        out: list[dict[str, Any]] = []
+        """``[{"source": "x.rules:12", "cases": [...]}]``: every script line that decided one of
+        ``explanations`` (:meth:`Explanation.deciding <casebook.script.explain.Explanation.deciding>`:
+        a term adding 0 is none; a most-severe group: its winning member), each once in the order
+        first seen, for a trace event's ``lines`` (``casebook explain`` prints each line's text).
+        Sources are relative to the game's rules folder, as every rule line the engine names."""
+        out: dict[str, dict[str, Any]] = {}
         for e in explanations:
-            decided = e.mode == "first" and any(ln.fired for ln in e.lines if ln.kind in ("term", "group"))
-            for ln in e.lines:
-                if decided and ln.kind == "start":  # `otherwise`: a line of the `first` quantity decided
-                    continue
-                chosen = [m for m in ln.members if m.won] if ln.members else ([ln] if ln.fired else [])
-                for m in chosen:
-                    out.append({"source": m.source, "cases": list(m.cases)})
-        return out
+            for m in e.deciding():
+                out.setdefault(m.source, {"source": m.source, "cases": list(m.cases)})
+        return list(out.values())
 
     def record(self, kind: str, cases: Any = (), data: Mapping[str, Any] | None = None, *,
                source: str = "", side: str | None = None, lines: bool = True) -> Event | None:
@@ -185,6 +180,8 @@ class Ctx:
         if self.trace is None:
             return None
         payload = dict(data or {})
+        if isinstance(payload.get("lines"), list):  # a line named once (the order first seen)
+            payload["lines"] = unique_lines(payload["lines"])
         fired = self.event_lines
         if fired is not None:
             if lines and fired and "lines" not in payload:

@@ -170,22 +170,15 @@ class Engine:
                 seen.setdefault(entry["source"], dict(entry))
 
     def note_lines(self, explanation: Any, into: dict[str, dict[str, Any]] | None = None) -> None:
-        """Add the lines of ``explanation`` that decided its value to the lines being recorded
-        (:meth:`recording_lines`; or to ``into``, an event's lines): the terms and bounds that
-        fired (a most-severe group: its winner; a ``first`` quantity's ``otherwise`` only when
-        nothing else decided), the forbid lines that took effect and the permits that fired."""
+        """Add the lines of ``explanation`` that decided it (:meth:`Explanation.deciding
+        <casebook.script.explain.Explanation.deciding>`: a term that adds 0 or a permit a deciding
+        forbid overrules is none of them) to the lines being recorded (:meth:`recording_lines`; or
+        to ``into``, an event's lines), each once, in the order first seen."""
         seen = self._recording[0] if into is None else into
         if seen is None:
             return
-        decided = explanation.mode == "first" and any(
-            ln.fired for ln in explanation.lines if ln.kind in ("term", "group"))
-        for ln in explanation.lines:
-            if decided and ln.kind == "start":
-                continue
-            chosen = [m for m in ln.members if m.won] if ln.members else ([ln] if ln.fired else [])
-            for m in chosen:
-                if getattr(m, "overridden", False) or m.source in seen:
-                    continue
+        for m in explanation.deciding():
+            if m.source not in seen:
                 seen[m.source] = line_entry(m)
 
     def noting_into(self, event_lines: dict[str, dict[str, Any]] | None) -> list[dict[str, dict[str, Any]]]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["Line", "Explanation", "plain", "line_entry", "forbid_reason"]
+__all__ = ["Line", "Explanation", "plain", "line_entry", "unique_lines", "forbid_reason"]
 
 
 def plain(value: Any) -> Any:
@@ -104,6 +104,38 @@ class Explanation:
                             seen.setdefault(c, None)
         return tuple(seen)
 
+    def deciding(self) -> tuple[Line, ...]:
+        """The lines that decided the value, in line order (a most-severe group: its winning
+        member) — the lines a trace event or an answer names (docs/rule-language.md, "Which lines
+        fired"): a line fired when its condition held *and* it made the value what it is. A
+        ``sum``'s or ``product``'s ``start`` (its base, even at 0) and the terms that change it (not
+        ``+0``, not ``× 1``); the
+        one line whose value a ``first`` (its ``otherwise`` only when no other line fires), ``min``
+        or ``max`` takes (the first, on a tie); a ``round`` line or bound that changed the value.
+        A permission: a refusal's ``forbid`` lines that took effect (not one a permit overrides),
+        an allowed action's ``permit`` lines whose condition held."""
+        if self.kind == "permission":
+            want = "permit" if self.value else "forbid"
+            return tuple(ln for ln in self.lines if ln.kind == want and ln.fired and not ln.overridden)
+        neutral = {"sum": 0, "product": 1}.get(self.mode)
+        values: list[Line] = []
+        after: list[Line] = []
+        taken: Line | None = None
+        for line in self.lines:
+            if not line.fired:
+                continue
+            if line.kind not in ("start", "term", "group"):
+                after.append(line)  # a round line or bound that changed the value
+                continue
+            won = next((m for m in line.members if m.won), line)
+            if neutral is not None:
+                if line.kind == "start" or line.amount != neutral:  # a start: the base, even at 0
+                    values.append(won)
+            elif taken is None or self.mode == "first" or (
+                    line.amount < taken.amount if self.mode == "min" else line.amount > taken.amount):
+                taken = won
+        return tuple(values + ([taken] if taken is not None else []) + after)
+
     def fired(self) -> tuple[Line, ...]:
         """The lines that fired (for a group: the group line itself)."""
         return tuple(line for line in self.lines if line.fired)
@@ -144,6 +176,15 @@ def line_entry(line: Any) -> dict[str, Any]:
     continued line's trailing backslash shown as " …")."""
     text = line.text[:-1].rstrip() + " …" if line.text.endswith("\\") else line.text
     return {"source": line.source, "cases": list(line.cases), "text": text}
+
+
+def unique_lines(lines: Any) -> list[Any]:
+    """``lines`` (line entries ``{"source": "x.rules:12", …}``) with each source once, in the
+    order first seen: an answer or event names a line once however often it fired."""
+    seen: dict[Any, Any] = {}
+    for ln in lines:
+        seen.setdefault(ln.get("source") if isinstance(ln, Mapping) else id(ln), ln)
+    return list(seen.values())
 
 
 #: a description's trailing cases ``(14.4A)`` / ``(7.0D, 7.1B)`` or remark ``— asked by …``

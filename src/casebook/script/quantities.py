@@ -17,11 +17,12 @@ never silently cancelled by an old ``permit`` (``casebook rules check`` warns wh
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from .explain import Explanation, Line
+from .permissions import PermissionCode, overrides
 from .values import Env, Fn, _required, round_value
 
 __all__ = ["MISS", "TermCode", "BoundCode", "QuantityCode", "PermissionCode", "RuleCode", "overrides"]
@@ -197,38 +198,31 @@ class QuantityCode:
 
     def value_noting(self, env: Env, into: list[dict[str, Any]], entry: Callable[[RuleCode], dict[str, Any]]) -> Any:
         """:meth:`explain_in`'s value, noting into each dict of ``into`` (``source`` -> ``entry(line)``,
-        a dict's own lines left as they are) the lines ``Engine.note_lines`` takes from that
-        explanation, in the same order, without building it (speed only; the same lines are evaluated)."""
-        mode, noted, chosen = self.mode, [], False
-        acc: Any = self.base(env, None) if self.base is not None else {"sum": 0, "product": 1}.get(mode)
-        for t in self.terms:
-            if t.members:  # a most-severe group: its winner is noted (even after a `first` decided)
-                best: Any = None
-                for m in t.members:
-                    v = _amount(m, env)
-                    if v is not MISS and (best is None or v < best[1]):
-                        best = (m.code, v)
-                if best is None:
-                    continue
-                code, v = best
-                noted.append(code)
-                if mode == "first" and chosen:
-                    continue
-            else:
-                v = _amount(t, env)
-                if v is MISS or (mode == "first" and chosen):
-                    continue
-                noted.append(t.code)
-            if mode == "sum":
-                acc += v
-            elif mode == "product":
-                acc *= v
-            elif mode == "first":
-                acc, chosen = v, True
-            else:
-                acc = (min if mode == "min" else max)(acc, v)
-        if self.base is not None and not chosen:  # (a `first`'s `otherwise`: only when nothing decided)
-            noted.insert(0, self.base_code)
+        a dict's own lines left as they are) the lines that decided it, as
+        :meth:`Explanation.deciding` takes them from that explanation, in the same order, without
+        building it (speed only; the same lines are evaluated)."""
+        mode, noted = self.mode, []
+        neutral = {"sum": 0, "product": 1}.get(mode)
+        acc: Any = self.base(env, None) if self.base is not None else neutral
+        taken = self.base_code if self.base is not None else None  # first/min/max: the line taken
+        if neutral is not None and taken is not None:  # a sum's or product's start: its base, even at 0
+            noted.append(taken)
+        chosen = False
+        for t in self.terms:  # (every term evaluated, as explain_in does)
+            code, v = _winner(t, env)
+            if v is MISS or chosen:
+                continue
+            if mode == "first":  # the first line that fires decides (its `otherwise` only failing one)
+                acc, taken, chosen = v, code, True
+                continue
+            if neutral is not None:
+                acc = acc + v if mode == "sum" else acc * v
+                if v != neutral:  # a term that changes nothing (+0, × 1) decides nothing
+                    noted.append(code)
+            elif (v < acc) if mode == "min" else (v > acc):
+                acc, taken = v, code  # min/max: the line whose value is taken (the first, on a tie)
+        if neutral is None and taken is not None:
+            noted.append(taken)
         if self.rounding is not None:
             new = round_value(acc, self.rounding[0])
             if new != acc:
@@ -286,115 +280,20 @@ class QuantityCode:
         return Explanation(self.name, "quantity", self.mode, _norm(acc), tuple(lines))
 
 
-def _amount(t: TermCode, env: Env) -> Any:
-    """A term's amount when it fires, else MISS (a group: its most severe member's), as explained."""
+def _winner(t: TermCode, env: Env) -> tuple[RuleCode, Any]:
+    """A term's line and amount when it fires, else ``(its line, MISS)``; a most-severe group: its
+    most severe member's line and amount (the first, on a tie), as :meth:`TermCode.explain` picks."""
     if not t.members:
-        return t.amount(env, None) if t.cond is None or t.cond(env, None) else MISS  # type: ignore[misc]
-    best = MISS
+        fires = t.cond is None or t.cond(env, None)
+        return t.code, (t.amount(env, None) if fires else MISS)  # type: ignore[misc]
+    best: tuple[RuleCode, Any] = (t.code, MISS)
     for m in t.members:
-        v = _amount(m, env)
-        if v is not MISS and (best is MISS or v < best):
-            best = v
+        code, v = _winner(m, env)
+        if v is not MISS and (best[1] is MISS or v < best[1]):
+            best = (code, v)
     return best
 
 
 def _show(v: Any) -> str:
     v = _norm(v)
     return f"{v.numerator}/{v.denominator}" if isinstance(v, Fraction) else str(v)
-
-
-@dataclass(frozen=True)
-class PermissionCode:
-    """All ``forbid``/``permit`` lines of one action kind, in script order.
-
-    ``overridden_by[i]``: for forbid line ``i``, the indices of the permit lines that override it
-    (they cite one of its cases, by ``by`` or ``over``); empty for permit lines."""
-
-    action: str
-    lines: tuple[tuple[str, RuleCode, Fn | None], ...]  # (verdict, code, condition)
-    overridden_by: tuple[tuple[int, ...], ...] = field(default=(), compare=False)
-    #: (forbid condition, conditions of the permits overriding it), for :meth:`allowed_in`
-    _forbids: tuple[tuple[Fn | None, tuple[Fn | None, ...]], ...] = field(
-        default=(), init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        if len(self.overridden_by) != len(self.lines):
-            object.__setattr__(self, "overridden_by", overrides(self.lines))
-        forbids = tuple((cond, tuple(self.lines[j][2] for j in self.overridden_by[i]))
-                        for i, (verdict, _, cond) in enumerate(self.lines) if verdict == "forbid")
-        object.__setattr__(self, "_forbids", forbids)
-
-    def unless_clear_in(self, env: Env) -> Explanation | None:
-        """:meth:`explain_in`, or ``None`` when no line fires (the action is allowed and the
-        explanation would name no line). Every condition is evaluated either way."""
-        fired = [cond is None or bool(cond(env, None)) for _, _, cond in self.lines]
-        return self.explain_in(env, fired) if any(fired) else None
-
-    def allowed_in(self, env: Env) -> bool:
-        """Allowed: no forbid line fires unless a permit overriding it fires too (fast path)."""
-        for cond, by in self._forbids:
-            if cond is None or cond(env, None):
-                for c in by:
-                    if c is None or c(env, None):
-                        break
-                else:
-                    return False
-        return True
-
-    def allowed_noting(self, env: Env, into: list[dict[str, Any]], entry: Callable[[RuleCode], dict[str, Any]]) -> bool:
-        """:meth:`allowed_in`'s verdict, and into each dict of ``into`` (``source`` -> ``entry(line)``)
-        the lines :meth:`explain_in` would show as deciding — forbid lines that took effect, permits
-        that fired — in line order, the lines a dict already holds left as they are. A line's
-        condition is evaluated only while some dict lacks it: asked of many fact sets (a map's hexes),
-        the explanation costs once per line rather than once per fact set."""
-        fired: dict[int, bool] = {}
-
-        def fire(i: int) -> bool:
-            if i not in fired:
-                cond = self.lines[i][2]
-                fired[i] = cond is None or bool(cond(env, None))
-            return fired[i]
-
-        for i, (verdict, c, _) in enumerate(self.lines):
-            missing = [d for d in into if c.source not in d]
-            if not missing or not fire(i):
-                continue
-            if verdict == "forbid" and any(fire(j) for j in self.overridden_by[i]):
-                continue  # overridden: it forbids nothing
-            for d in missing:
-                d[c.source] = entry(c)
-        return self.allowed_in(env)
-
-    def explain_in(self, env: Env, fired: list[bool] | None = None) -> Explanation:
-        if fired is None:  # whether each line's condition holds (given: already evaluated)
-            fired = [cond is None or bool(cond(env, None)) for _, _, cond in self.lines]
-        out = []
-        allowed = True
-        used: set[int] = set()
-        for i, (verdict, c, _) in enumerate(self.lines):
-            note = ""
-            if verdict == "forbid" and fired[i]:
-                by = [j for j in self.overridden_by[i] if fired[j]]
-                if by:
-                    used.update(by)
-                    note = "overridden by " + ", ".join(self.lines[j][1].source for j in by)
-                else:
-                    allowed = False
-            out.append(Line(verdict, c.cases, c.source, c.text, fired[i], note=note, overridden=bool(note)))
-        for j in used:
-            out[j] = replace(out[j], note="an exception to " + ", ".join(
-                self.lines[i][1].source for i, js in enumerate(self.overridden_by) if j in js and fired[i]))
-        return Explanation(self.action, "permission", "permission", allowed, tuple(out))
-
-
-def overrides(lines: tuple[tuple[str, RuleCode, Fn | None], ...]) -> tuple[tuple[int, ...], ...]:
-    """For each line: if a forbid, the permit lines citing (``by`` or ``over``) one of its cases."""
-    out: list[tuple[int, ...]] = []
-    for verdict, code, _ in lines:
-        if verdict != "forbid":
-            out.append(())
-            continue
-        mine = set(code.cases)
-        out.append(tuple(j for j, (v, c, _) in enumerate(lines)
-                         if v == "permit" and mine & (set(c.cases) | set(c.over))))
-    return tuple(out)

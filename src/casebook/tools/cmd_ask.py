@@ -25,6 +25,7 @@ import click
 
 from casebook.core.errors import ContentError, QuestionError
 from casebook.core.hexgrid import parse_hex
+from casebook.script.explain import unique_lines
 
 __all__ = ["ask", "ask_position", "answer_ctx", "UnknownQuestionError", "QuestionUsageError", "deciding_lines",
            "why_not_lines", "step_note", "render_text", "questions_of", "installed_games"]
@@ -188,8 +189,8 @@ def deciding_lines(answer: Mapping[str, Any], lines: list[dict[str, Any]]) -> li
     cites no case keeps every line."""
     cited = _cited(answer, set())
     if not cited:
-        return lines
-    return [ln for ln in lines if cited.intersection(ln.get("cases") or ())]
+        return unique_lines(lines)
+    return unique_lines(ln for ln in lines if cited.intersection(ln.get("cases") or ()))
 
 
 def why_not_lines(state: Any, action: Any) -> tuple[tuple[str, ...], str, list[dict[str, Any]]]:
@@ -203,7 +204,7 @@ def why_not_lines(state: Any, action: Any) -> tuple[tuple[str, ...], str, list[d
         cases, reason = state.why_not(action)
     if not cases:
         return cases, reason, []
-    found = [ln for ln in lines if set(ln["cases"]).intersection(cases)]
+    found = unique_lines(ln for ln in lines if set(ln["cases"]).intersection(cases))
     note = step_note(state, action)
     if note is not None:  # an attack in a movement step: where it is made, and the case saying so
         generic = reason.startswith("not among the legal actions")
