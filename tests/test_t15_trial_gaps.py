@@ -3,7 +3,11 @@ drops the line's trailing comment (as the ``lines:`` block does)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from casebook.tools.account import term_words
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_10_4_1A_a_drm_terms_condition_drops_the_lines_trailing_comment(tmp_path):
@@ -14,3 +18,39 @@ def test_10_4_1A_a_drm_terms_condition_drops_the_lines_trailing_comment(tmp_path
     words = term_words({"case": "10.4.1A", "value": 1, "source": "combat.rules:2"},
                        {"10.4.1A": "Armor DRMs, A"}, tmp_path)
     assert words == " +1  10.4.1A Armor DRMs, A — count(attackers having class is infantry) >= 2"
+
+
+def _edited_meeting(tmp_path):
+    """A copy of Kestrel Pass's meeting scenario with r-1 moved next to b-1 (0205, beside 0204)
+    and blue's engineers track set to 3."""
+    text = (ROOT / "games/kestrel_pass/scenarios/meeting.yaml").read_text(encoding="utf-8")
+    assert '{counter: r-1, hex: "0904"}' in text
+    text = text.replace('{counter: r-1, hex: "0904"}', '{counter: r-1, hex: "0205"}') + "engineers: {blue: 3}\n"
+    path = tmp_path / "meeting-edited.yaml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def _why(position, action):
+    from casebook.tools.ask_why import why_answer
+    from casebook.tools.cmd_ask import _position_engine
+
+    pos, engine = _position_engine(position)  # as `casebook ask FILE why ACTION`
+    return why_answer(pos, engine, [action])
+
+
+def test_KP5_2_ask_why_on_an_edited_scenario_copy_sees_its_units(tmp_path):
+    from casebook.tools.cmd_ask import ask_position
+
+    copy = _edited_meeting(tmp_path)
+    assert ask_position(copy, "zoc", ["0204"], {})["exerted_by"] == ["r-1"]  # the copy's r-1, as zoc sees it
+    answer = _why(copy, "blue: move stack=0204 path=0205")
+    assert answer["legal"] is False and answer["cases"] == ["KP5.2"]
+    assert "0205 holds enemy units" in answer["reason"]
+
+
+def test_KP11_2_ask_why_on_an_edited_scenario_copy_reads_its_engineers(tmp_path):
+    answer = _why(_edited_meeting(tmp_path), "blue: dig-in hex=0204")
+    assert answer["legal"] is True  # the copy's 3 engineers, +1 at the turn's start (KP11.1), pay the 2 (KP11.2)
+    shipped = _why(str(ROOT / "games/kestrel_pass/scenarios/meeting.yaml"), "blue: dig-in hex=0204")
+    assert shipped["legal"] is False and "holds 1" in shipped["reason"]
