@@ -54,3 +54,30 @@ def test_KP11_2_ask_why_on_an_edited_scenario_copy_reads_its_engineers(tmp_path)
     assert answer["legal"] is True  # the copy's 3 engineers, +1 at the turn's start (KP11.1), pay the 2 (KP11.2)
     shipped = _why(str(ROOT / "games/kestrel_pass/scenarios/meeting.yaml"), "blue: dig-in hex=0204")
     assert shipped["legal"] is False and "holds 1" in shipped["reason"]
+
+
+def test_12_0A_cases_gives_the_reason_of_each_python_only_case():
+    from casebook.tools.cmd_cases import gather_report
+
+    warnings: list[str] = []
+    report = gather_report("moscow41", None, warnings)
+    only = {r["case"]: r.get("python_only_reason") for r in report["cases"] if r["implemented_in"] == ["python"]}
+    assert len(only) == report["summary"]["python_only"] == 35
+    assert all(only.values()), [c for c, why in only.items() if not why]
+    assert only["12.0A"].startswith("procedure: the reinforcement procedure as a whole")
+    assert not [w for w in warnings if "python_only" in w or "Python-only" in w]
+
+
+def test_12_0A_cases_prints_the_reason_in_text_and_json():
+    from click.testing import CliRunner
+
+    from casebook.tools.cli import cli
+
+    text = CliRunner().invoke(cli, ["cases", "moscow41", "--status", "done"]).output
+    block = text.split("\n12.0A ", 1)[1].split("\n12.", 1)[0]
+    assert "python-only: procedure: the reinforcement procedure as a whole" in block
+    import json
+
+    rows = json.loads(CliRunner().invoke(cli, ["cases", "moscow41", "--json"]).output)["cases"]
+    row = next(r for r in rows if r["case"] == "11.0A")
+    assert row["python_only_reason"] == "procedure: the CRT cell notation, the cells' parser"
