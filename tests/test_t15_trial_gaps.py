@@ -81,3 +81,46 @@ def test_12_0A_cases_prints_the_reason_in_text_and_json():
     rows = json.loads(CliRunner().invoke(cli, ["cases", "moscow41", "--json"]).output)["cases"]
     row = next(r for r in rows if r["case"] == "11.0A")
     assert row["python_only_reason"] == "procedure: the CRT cell notation, the cells' parser"
+
+
+def _script_errors(tmp_path, added: str) -> tuple[str, int]:
+    """The compile errors of a copy of Moscow '41 with ``added`` appended to initiative.rules, and
+    the number of the first added line."""
+    import shutil
+
+    import pytest
+
+    from casebook.core.errors import ScriptSyntaxError
+    from casebook.script import compile_pack, find_rule_pack
+
+    shutil.copytree(ROOT / "games" / "moscow41", tmp_path / "m", ignore=shutil.ignore_patterns("golden", "tests"))
+    script = tmp_path / "m" / "rules" / "initiative.rules"
+    text = script.read_text(encoding="utf-8")
+    first = text.count("\n") + 1 + (0 if text.endswith("\n") else 1)
+    script.write_text(text + ("" if text.endswith("\n") else "\n") + added, encoding="utf-8")
+    with pytest.raises(ScriptSyntaxError) as exc:
+        compile_pack(find_rule_pack(tmp_path / "m"))
+    return str(exc.value), first
+
+
+def test_0_2_2_6_a_row_field_typo_is_pointed_at_with_the_fields_listed(tmp_path):
+    errors, n = _script_errors(tmp_path, 'quantity x = first by 2.0\n'
+                                         '  otherwise table ip_costs[action: "guards_status"].ipp by 2.0\n'
+                                         'quantity y = first by 2.0\n'
+                                         '  otherwise table ip_costs[action: "guards_status"].cost by 2.0\n')
+    col = len('  otherwise table ip_costs[action: "guards_status"].') + 1  # the field, after the dot
+    ipp, cost = f"initiative.rules:{n + 1}:{col}:", f"initiative.rules:{n + 3}:{col}:"
+    assert ipp in errors and cost in errors, errors
+    assert "table `ip_costs` has no field `ipp` (it has: action, side, ip, per); did you mean `ip`?" in errors
+    assert "table `ip_costs` has no field `cost` (it has: action, side, ip, per)" in errors
+    assert "^^^^" in errors.split(cost, 1)[1].split("\n")[2]  # the caret is under `cost`, 4 wide
+
+
+def test_9_2A_a_lookup_coordinate_typo_is_pointed_at_the_key(tmp_path):
+    errors, n = _script_errors(tmp_path, "quantity x = first by 9.2A\n"
+                                         "  lookup tec(terain: hex_terrain, unit: move_class, column: tec_column) by 9.2A\n")
+    at = f"initiative.rules:{n + 1}:{len('  lookup tec(') + 1}:"
+    assert f"{at} x: table `tec` has no coordinate `terain`" in errors or \
+        (at in errors and "has no coordinate `terain`" in errors.split(at, 1)[1].split("\n")[0]), errors
+    line, caret = errors.split(at, 1)[1].split("\n")[1:3]
+    assert caret.index("^") == line.index("terain") and caret.strip() == "^^^^^^"
