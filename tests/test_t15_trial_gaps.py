@@ -124,3 +124,20 @@ def test_9_2A_a_lookup_coordinate_typo_is_pointed_at_the_key(tmp_path):
         (at in errors and "has no coordinate `terain`" in errors.split(at, 1)[1].split("\n")[0]), errors
     line, caret = errors.split(at, 1)[1].split("\n")[1:3]
     assert caret.index("^") == line.index("terain") and caret.strip() == "^^^^^^"
+
+
+def test_9_2A_a_syntax_error_hides_only_the_rest_of_its_statement(tmp_path):
+    errors, n = _script_errors(tmp_path, "quantity zz = first by 9.2A\n"
+                                         "  grund by 9.2A\n"
+                                         "  min(4) by 9.2A\n"
+                                         "  1 by 5.2Z\n"
+                                         "  2 by 9.2A when distance(hex) < 3\n"
+                                         "  grund by 9.2A\n"
+                                         "  otherwise 1 by 9.2A\n")
+    assert f"initiative.rules:{n + 1}:3: zz: unknown fact `grund`" in errors
+    assert f"initiative.rules:{n + 2}:3: zz: `min` takes two or more amounts" in errors
+    assert f"initiative.rules:{n + 3}:8: zz: unknown case `5.2Z`" in errors
+    assert f"initiative.rules:{n + 4}:30: syntax error" in errors
+    assert f"initiative.rules:{n + 5}:" not in errors  # the rest of the statement: hidden
+    assert "needs an `otherwise" not in errors  # its otherwise line is in the hidden rest
+    assert errors.rstrip().endswith("4 errors")
