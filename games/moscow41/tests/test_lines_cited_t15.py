@@ -55,3 +55,15 @@ def test_1_1A_ask_vp_names_the_town_ip_line_of_a_positions_own_map():
     answer = ask_position(str(GAMES.parent / "docs/examples/vp-endgame.yaml"), "vp", [], {})
     assert [t["ip"] for t in answer["soviet"]["towns"]] == [1, 3]  # the position's own map's towns
     assert _line("otherwise map_town_ip  by 1.1A") in _sources(answer["lines"])
+
+
+def test_0_7_2_1B_explain_prints_the_ip_dice_line_of_a_played_collection():
+    from click.testing import CliRunner
+
+    from casebook.tools.cli import cli
+
+    trace = GAMES / "moscow41/golden/october-blitz-greedy-seed1.jsonl"  # seq 10: the roll; 11: the collection
+    dice = f"{_line(DICE)}  {DICE}"
+    for seq, kind in (("10", "roll"), ("11", "ip-collection")):
+        out = CliRunner().invoke(cli, ["explain", str(trace), seq]).output
+        assert f"· {kind} ·" in out and dice in out, out
