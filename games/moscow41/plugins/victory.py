@@ -20,6 +20,7 @@ from pydantic import ConfigDict
 from typing_extensions import TypedDict
 
 from casebook.areas import scenario_victory as area
+from casebook.areas.initiative import town_cases
 from casebook.content.cases import implements
 from casebook.core.errors import QuestionError
 from casebook.core.hooks import Refusal, hookimpl
@@ -156,6 +157,8 @@ def casebook_answer(ctx: Any, question: str, args: Any, options: Any) -> Any:
     if args:
         raise QuestionError("usage: vp (no arguments)")
     answer = vp_answer(ctx)
+    hexes = [t["hex"] for v in answer.values() if isinstance(v, dict) and "towns" in v for t in v["towns"]]
+    answer["cases"] = list(dict.fromkeys([*answer["cases"], *town_cases(ctx, hexes)]))
     answer.update(area.conditions_answer(ctx, "this scenario is decided by the conditions above, not by the "
                                               "17.4 victory levels, which are shown for information"))
     result = area.stored_result(ctx, PLUGIN)

@@ -151,15 +151,18 @@ def test_recipe_23_a_partisan_marker_costs_two_points(tmp_path):
     from casebook.core.actions import Action
     from casebook.script import declared
 
-    old = "  cost partisan_marker_cost from track partisans  by 16.1C"
-    new = "  cost 2 from track partisans  by 16.1C"
-    cooked(tmp_path, "partisans.rules", ("replace", old, new))
+    # the block's cost line takes quantity partisan_marker_cost: the recipe edits that quantity
+    cost = "  cost partisan_marker_cost from track partisans  by 16.1C"
+    assert cost in (ROOT / "games/moscow41/rules/partisans.rules").read_text(encoding="utf-8")
+    cooked(tmp_path, "partisans.rules", ("replace", "  start 1  by 16.1C", "  start 2  by 16.1C"))
+    new = cost
     engine = Engine.load(tmp_path / "moscow41")
     ctx = make_ctx(engine, POSITION + "partisans: 1\n")
     step = ("second_initiative", "replacement_reinforcement")
     assert declared.casebook_legal_actions(ctx, *step) == []                        # 1 point: nothing offered
     [refusal] = declared.casebook_validate_action(ctx, Action.make("place-partisan", "soviet", hex="1515"))
     assert refusal.cases == ("16.1C",) and f"[{_line_of(tmp_path, 'partisans.rules', new.strip())}]" in refusal.reason
+    assert "costs 2 from track partisans, which holds 1" in refusal.reason
     ctx2 = make_ctx(engine, POSITION + "partisans: 2\n", trace=True)
     assert Action.make("place-partisan", "soviet", hex="1515") in declared.casebook_legal_actions(ctx2, *step)
     out = declared.casebook_apply_action(ctx2, Action.make("place-partisan", "soviet", hex="1515"))
@@ -195,3 +198,20 @@ def test_recipe_24_kestrel_pass_dig_in_only_facing_the_enemy(tmp_path):
 def _kp_line(tmp_path: Path, text: str) -> int:
     lines = (tmp_path / "kestrel_pass" / "rules" / "fieldworks.rules").read_text(encoding="utf-8").split("\n")
     return next(i for i, t in enumerate(lines, 1) if text in t)
+
+
+@pytest.mark.case("11.0B")
+def test_recipe_17_the_check_explain_names_the_retreat_length_line():
+    """Recipe 17's check: `casebook explain` of an R result's combat-results event names the
+    retreat_hexes line (combat.rules:47, as the recipe says) and shows the retreat's path."""
+    from click.testing import CliRunner
+
+    from casebook.tools.cli import cli
+
+    line = "  +1 by 11.0B  when result_retreat"
+    assert _line_of(ROOT / "games", "combat.rules", line.strip()) == "combat.rules:47"
+    assert "combat.rules:47  +2 by 11.0B  when result_retreat" in DOC
+    trace = ROOT / "games/moscow41/golden/october-blitz-greedy-seed1.jsonl"
+    out = CliRunner().invoke(cli, ["explain", str(trace), "30"]).output
+    assert "combat-results" in out and "combat.rules:47  +1 by 11.0B  when result_retreat" in out
+    assert '"effect": "retreat", "units": ["s-229rd"], "path": ["1115"]' in out  # one hex, as 11.0B prints

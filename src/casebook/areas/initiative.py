@@ -32,6 +32,7 @@ Public API: :func:`town_values`, :func:`towns_held`, :func:`update_control`,
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import Annotated, Any
 
@@ -46,7 +47,8 @@ from casebook.core.hooks import hookimpl
 from casebook.core.trace import Trace
 
 __all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "HELP_RULES", "PLUGIN", "sides", "town_values", "towns_held",
-           "update_control", "track_bonus", "town_ip_lines", "income", "collect_ips", "determine_first_player",
+           "update_control", "track_bonus", "town_ip_lines", "town_cases", "income", "collect_ips",
+           "determine_first_player",
            "end_phase", "casebook_setup", "casebook_after_action", "casebook_step_start", "casebook_answer"]
 
 #: What the pack must hold for this area (src/casebook/content/requires.py; checked by ``casebook lint``).
@@ -104,6 +106,12 @@ def town_ip_lines(ctx: Any, hex_: str) -> list[dict[str, Any]]:
     printed = _printed(ctx).get(hex_, (None, 0))[1]
     return ctx.fired_lines(ctx.quantity("town_ip", {"hex": hex_, "map_town_ip": printed,
                                                     "position_map": bool(ctx.state.map)}))
+
+
+def town_cases(ctx: Any, hexes: Sequence[str]) -> list[str]:
+    """The cases of the ``town_ip`` lines that decided the points of ``hexes`` (an answer that
+    shows each town's points cites them, so its ``lines`` name those lines)."""
+    return list(dict.fromkeys(c for h in hexes for ln in town_ip_lines(ctx, h) for c in ln["cases"]))
 
 
 def towns_held(ctx: Any, side: str) -> list[dict[str, Any]]:
@@ -215,6 +223,19 @@ def income(ctx: Any, side: str, roll: int | None = None) -> dict[str, Any]:
     }
 
 
+def _roll(ctx: Any, dice: int, lines: list[dict[str, Any]]) -> int:
+    """Roll ``dice`` for the collection: the ``roll`` event names the ``ip_dice`` lines that gave
+    the dice (``data.lines``; rolled into a scratch trace, then recorded with them)."""
+    cases = list(dict.fromkeys(c for ln in lines for c in ln["cases"]))
+    scratch = Trace()
+    die = roll_dice(ctx.state, dice, purpose="IP collection", cases=cases, trace=scratch,
+                    source=f"{PLUGIN}.collect_ips")
+    if ctx.trace is not None:
+        for event in scratch:
+            ctx.trace.append(replace(event, data={**event.data, "lines": lines}))
+    return die
+
+
 def collect_ips(ctx: Any, side: str | None = None, die: int | None = None) -> dict[str, Any]:
     """Collection for ``side`` (default: the phasing side): roll the dice of quantity ``ip_dice``
     (or use ``die``), put :func:`income`'s total on the track, set the base marker to quantity
@@ -222,12 +243,10 @@ def collect_ips(ctx: Any, side: str | None = None, die: int | None = None) -> di
     side = side or ctx.state.phasing
     if side is None:
         raise ValueError("points collection needs a phasing side")
+    e_dice = ctx.quantity("ip_dice", {})  # the roll and the collection cite the line that gave the dice
+    dice_lines = ctx.fired_lines(e_dice)
     if die is None:
-        e_dice = ctx.quantity("ip_dice", {})  # the roll cites the line that gave the dice
-        cases = list(dict.fromkeys(c for ln in ctx.fired_lines(e_dice) for c in ln["cases"]))
-        trace = ctx.trace if ctx.trace is not None else Trace()
-        die = roll_dice(ctx.state, int(e_dice.value), purpose="IP collection", cases=cases, trace=trace,
-                        source=f"{PLUGIN}.collect_ips")
+        die = _roll(ctx, int(e_dice.value), dice_lines)
     answer = income(ctx, side, die)
     ctx.state.add_track("ip", answer["total"] - ctx.state.track("ip", side), side)
     e_base = ctx.quantity("base_ip", {"town_ips": answer["towns"]})
@@ -241,7 +260,7 @@ def collect_ips(ctx: Any, side: str | None = None, die: int | None = None) -> di
                {**{k: answer[k] for k in ("towns", "track_bonus", "multiplier", "income", "previous",
                                           "roll", "total")},
                 "lines": [{"source": t["source"], "cases": list(t["cases"])} for t in answer["terms"]]
-                + town_lines + ctx.fired_lines(e_base)},
+                + dice_lines + town_lines + ctx.fired_lines(e_base)},
                source=f"{PLUGIN}.collect_ips", side=side)
     return answer
 
@@ -307,9 +326,11 @@ def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Mappi
             raise QuestionError(f"--roll {die!r}: the IP dice ({dice} × d{FACES}, by {cases}) roll "
                                 f"{dice}-{dice * FACES}")
     try:
-        return income(ctx, args[0], die)
+        answer = income(ctx, args[0], die)
     except (ValueError, KeyError) as exc:
         raise QuestionError(str(exc).strip("'\"")) from None
+    answer["cases"] = list(dict.fromkeys(answer["cases"] + town_cases(ctx, [t["hex"] for t in answer["held"]])))
+    return answer
 
 
 class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/content/savecheck.py)

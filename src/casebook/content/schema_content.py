@@ -157,6 +157,8 @@ class GameFile(_File):
     area_cases: dict[Slug, dict[Slug, list[CaseId]]] = {}
     #: area -> function -> cases its Python implements for this game (counted by `casebook cases`)
     area_procedures: dict[Slug, dict[Slug, list[CaseId]]] = {}
+    #: case -> why only Python implements it, no rule line (printed by `casebook cases`)
+    python_only: dict[CaseId, str] = {}
 
 
 # --- cases.yaml -------------------------------------------------------------------------------

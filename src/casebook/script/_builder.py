@@ -56,6 +56,13 @@ def _text(tok: Token) -> str:
     return str(tok)
 
 
+class _Word(str):
+    """A name read from a script that keeps its place (``loc``): a table coordinate's key or a
+    row's field, so an error about it points at it, not at the table (a plain ``str`` elsewhere)."""
+
+    loc: Loc
+
+
 @v_args(meta=True)
 class AstBuilder(Transformer):
     """Turns the lark parse tree of one script into a tuple of :data:`Statement` s; nothing else."""
@@ -323,8 +330,13 @@ class AstBuilder(Transformer):
         table, *coords = ch
         return Lookup(_text(table), tuple(c for c in coords if c is not None), self._tok(table))
 
+    def _word(self, tok: Token) -> str:
+        word = _Word(tok)
+        word.loc = self._tok(tok)
+        return word
+
     def coord(self, meta, ch):
-        return (_text(ch[0]), ch[1])
+        return (self._word(ch[0]), ch[1])
 
     def count(self, meta, ch):
         coll, within, where = ch
@@ -344,7 +356,7 @@ class AstBuilder(Transformer):
     def row(self, meta, ch):
         table, *coords, column = ch
         return Row(_text(table), tuple(c for c in coords if c is not None),
-                   _text(column) if column is not None else None, self._tok(table))
+                   self._word(column) if column is not None else None, self._tok(table))
 
     def total(self, meta, ch):
         field_, coll, where = ch

@@ -145,7 +145,7 @@ class _Builder:
                     cond = c.fn
                     uses.update(c.uses)
                 bounds.append(BoundCode(item.kind, self.code(item.cases, item.loc), lo, hi, cond))
-        if base is None and q.mode in ("min", "max", "first"):
+        if base is None and q.mode in ("min", "max", "first") and not getattr(q, "partial", False):
             ex.error(q.name_loc, f"a `{q.mode}` quantity needs an `otherwise <value> by <case>` line",
                      len(q.name))
         self.uses[q.name] = uses

@@ -290,13 +290,13 @@ class ExprCompiler(SpatialTerms, TableRows, CollectionTerms):
         for key, value in node.coords:
             want = None
             if shape is not None and key not in dims:
-                self.error(getattr(value, "loc", loc), f"table `{table}` has no coordinate `{key}` (it takes: "
-                           f"{', '.join(dims)})" + self.suggest(key, dims))
+                self.error(getattr(key, "loc", loc), f"table `{table}` has no coordinate `{key}` (it takes: "
+                           f"{', '.join(dims)})" + self.suggest(key, dims), len(key))
             elif shape is not None and not (isinstance(value, A.Name) and (  # a fact read: not a literal
                     value.id in self.schema.facts or value.id in self.quantities or value.id in getattr(record, "fields", ()))):
                 want = FactType("enum", tuple(str(v) for v in dims[key]))
             if key in {k for k, _ in coords}:
-                self.error(getattr(value, "loc", loc), f"coordinate `{key}` of table `{table}` is given twice")
+                self.error(getattr(key, "loc", loc), f"coordinate `{key}` of table `{table}` is given twice", len(key))
             coords.append((key, self.compile(value, record, expect=want)))
         missing = [d for d in dims if d not in {k for k, _ in coords}] if shape is not None else []
         if missing:

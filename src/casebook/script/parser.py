@@ -281,6 +281,7 @@ def parse_script(text: str, file: str) -> tuple[tuple[Statement, ...], list[Prob
             tree = parser().parse(chunk)
         except UnexpectedInput as err:
             problems.append(_syntax_problem(file, chunk, err, offset))
+            statements.extend(_before_error(file, chunk, offset, getattr(err, "line", 0)))
             continue
         except RecursionError:
             problems.append(Problem(file, offset + 1, 1, "", "a statement nested too deeply"))
@@ -299,6 +300,29 @@ def parse_script(text: str, file: str) -> tuple[tuple[Statement, ...], list[Prob
         except RecursionError:
             problems.append(Problem(file, offset + 1, 1, "", "a statement nested too deeply"))
     return tuple(statements), problems
+
+
+def _before_error(file: str, chunk: str, offset: int, line: Any) -> tuple[Statement, ...]:
+    """The statement of ``chunk`` cut before its syntax error at (chunk) ``line``, when that part
+    parses alone: compiled for its own errors only (each marked ``partial``: the checks of what the
+    rest of the statement may hold, an `otherwise` line, are skipped), so a syntax error hides the
+    rest of its statement, not the errors of its earlier lines. None when the error is on the
+    statement's first line or the part before it does not parse."""
+    from ._builder import AstBuilder
+
+    if not isinstance(line, int) or line <= 1:
+        return ()
+    head = "\n".join(chunk.split("\n")[: line - 1]) + "\n"
+    try:
+        tree = parser().parse(head)
+        if _depth(tree) > MAX_TREE_DEPTH:
+            return ()
+        found = tuple(AstBuilder(file, offset).transform(tree))
+    except Exception:  # the part before the error is no statement alone: left out, as before
+        return ()
+    for statement in found:
+        object.__setattr__(statement, "partial", True)
+    return found
 
 
 def parse_file(path: str | Path, display: str | None = None) -> tuple[Statement, ...]:

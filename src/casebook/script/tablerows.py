@@ -107,8 +107,8 @@ class TableRows:
         for key, value in node.coords:
             values: tuple[Any, ...] = ()
             if shape is not None and key not in names:
-                self.error(node.loc, f"table `{table}` has no field `{key}` (it has: {', '.join(names)})"  # type: ignore[attr-defined]
-                           + self.suggest(key, names))  # type: ignore[attr-defined]
+                self.error(getattr(key, "loc", node.loc), f"table `{table}` has no field `{key}` (it has: "  # type: ignore[attr-defined]
+                           f"{', '.join(names)})" + self.suggest(key, names), len(key))  # type: ignore[attr-defined]
             elif shape is not None:
                 if shape["kind"] == "records":
                     values = tuple(sorted({str(r[key]) for r in shape["rows"] if key in r}))
@@ -122,8 +122,8 @@ class TableRows:
             if column is None:
                 self.error(node.loc, f"say which field of `{table}` to read: `table {table}[…].<field>`")  # type: ignore[attr-defined]
             elif column not in names:
-                self.error(node.loc, f"table `{table}` has no field `{column}`"  # type: ignore[attr-defined]
-                           + self.suggest(column, names))  # type: ignore[attr-defined]
+                self.error(getattr(column, "loc", node.loc), f"table `{table}` has no field `{column}` (it has: "  # type: ignore[attr-defined]
+                           f"{', '.join(names)})" + self.suggest(column, names), len(column))  # type: ignore[attr-defined]
             else:
                 vtype = {"int": NUM, "str": STR}.get(names[column], ANY)
             if all(c.is_const for _, _, c in coords):

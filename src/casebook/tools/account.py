@@ -132,7 +132,7 @@ def _condition(source: str, rules_dir: Path | None) -> str:
             _SOURCES[key] = []
     lines = _SOURCES[key]
     n = int(line)
-    text = lines[n - 1] if 0 < n <= len(lines) else ""
+    text = (lines[n - 1] if 0 < n <= len(lines) else "").split("#")[0]  # a trailing comment is no condition
     _, sep, cond = text.partition(" when ")
     return " ".join(cond.split()) if sep else ""
 

@@ -66,7 +66,8 @@ def why_answer(pos: Any, engine: Any, args: list[str]) -> dict[str, Any]:
         raise QuestionError(f"why: the game {engine.pack.id!r} has no scenario to play the position in")
     game = Game(engine, scenario)
     data = position_to_dict(pos)
-    if data.get("step") is None:  # a scenario start: the play `casebook play` begins from it
+    if data.get("step") is None:  # a scenario start: the play `casebook play` begins from it,
+        game._position = pos  # the file's own (an edited copy's units, engineers…), not the pack's
         seed = (data.get("rng") or {}).get("seed")
         state = game.new_initial_state(seed=int(seed) if isinstance(seed, int) else 1)
     else:

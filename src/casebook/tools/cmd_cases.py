@@ -256,9 +256,16 @@ def gather_report(game: str, tests_dir: Path | None, warnings: list[str], own_te
     from casebook.content.packconfig import config_citations
 
     cited = config_citations(_pack_dir(game), warnings)
+    reasons = dict(_manifest(_pack_dir(game)).get("python_only") or {})
+    given = bool(reasons)  # a game that gives reasons gives one for each of its Python-only cases
     for row in report["cases"]:
         row["implemented_in"] = implemented_in(row["implemented_by"])
         row["cited_by"] = cited.get(row["case"], [])
+        if row["implemented_in"] == ["python"]:  # why no line states it: the manifest's python_only:
+            row["python_only_reason"] = reasons.pop(row["case"], None)
+            if row["python_only_reason"] is None and given:
+                warnings.append(f"{row['case']} is Python-only and the manifest's python_only: gives no reason")
+    warnings += [f"python_only: {case} is not Python-only (implemented in script or table)" for case in reasons]
     report["summary"]["python_only"] = sum(1 for r in report["cases"] if r["implemented_in"] == ["python"])
     return report
 
@@ -297,5 +304,7 @@ def cases(game: str, as_json: bool, tests_dir: Path | None, only: str | None, pa
             click.echo(f"{'':<{width}}    tested by: {', '.join(r['tested_by'])}")
         if r["cited_by"]:
             click.echo(f"{'':<{width}}    cited by: {', '.join(r['cited_by'])}")
+        if r.get("python_only_reason"):
+            click.echo(f"{'':<{width}}    python-only: {r['python_only_reason']}")
     click.echo(f"implemented {s['implemented']}/{s['total']}, tested {s['tested']}/{s['total']}, "
                f"done {s['done']}/{s['total']}, python-only {s['python_only']}/{s['total']}")
