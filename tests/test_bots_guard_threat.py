@@ -14,6 +14,7 @@ from casebook.tools.bots_guard import (
     GUARD_SHARE,
     REACH_MIN,
     bolsters,
+    exposed,
     guard_hexes,
     held,
     need,
@@ -155,7 +156,8 @@ def test_an_advance_out_of_a_short_guard_ring_is_declined_and_an_overstack_there
     Turn 3, and a second division kept in an overstacked Smolensk was eliminated by 6.2E. An advance
     out of the ring of a short guard hex costs the greedy bot GUARD_BOLSTER a point of the need it
     opens and is declined by the planner; a stack staying overstacked on the guard hex adds nothing
-    to the planner's GUARD_HOLD term."""
+    to the planner's GUARD_HOLD terms (the area's, and since session 13 the core's: the strength in
+    the hex itself, planner_guard)."""
     from casebook.core.actions import Action
     from casebook.tools.bots_guard import advance_weakens
     from casebook.tools.planner import PlannerBot
@@ -178,8 +180,10 @@ def test_an_advance_out_of_a_short_guard_ring_is_declined_and_an_overstack_there
         **data["scenario"]["victory"], "soviet": [c for c in data["scenario"]["victory"]["soviet"]
                                                   if c.get("case") != "18.1.3D"]}}})
     assert advance_weakens(control, away) == 0.0 and action_value(control, control.ctx(), away) == 0.5
-    # the garrison's stack on Smolensk, overstacked and staying: its strength is not counted
+    # the garrison's stack on Smolensk, overstacked and staying: its strength is not counted, in the
+    # area nor in the core (the hex's own need, more than 4 here: the ring is open)
+    assert view.guard_core[SMOLENSK] > 4.0 and exposed(state, "german", SMOLENSK) > 0
     ok = Mover(SMOLENSK, 4.0, False, (SMOLENSK, "1309"))
     over = Mover(SMOLENSK, 4.0, False, (SMOLENSK, "1309"), overstacked=True)
     assert (plan_value(view, [ok], [SMOLENSK]) - plan_value(view, [over], [SMOLENSK])
-            == pytest.approx(GUARD_HOLD * 4.0 + W["overstack"]))
+            == pytest.approx(2 * GUARD_HOLD * 4.0 + W["overstack"]))

@@ -392,8 +392,7 @@ def _priority(view: View, label: str) -> float:
             continue
         d = view.distance(label, h)
         if h in view.menace and d <= 8:  # a guard hex: short of what the threat asks?
-            ring = view.own.get(h, 0.0) + sum(view.own.get(n, 0.0) for n in view.neighbours(h))
-            short = min(1.0, max(0.0, view.guard_need.get(h, 0.0) - ring) / 5.0 + (h not in view.own))
+            short = min(1.0, view.guard_short.get(h, 0.0) / 5.0 + (h not in view.own))  # its ring or its core
             value += 24.0 * t * short / (1 + d)
         elif h not in view.own and d <= 4:
             value += 2.0 * t * view.goals.hold.get(h, 0.0) / HOLD_WEIGHT
