@@ -166,3 +166,60 @@ def test_18_1_3B_18_1_3D_greedy_objectives_read_the_decisive_hexes_from_the_vict
     assert _key_hexes(control, board) == {SMOLENSK}
     assert all(_objectives(control).get(m) == towns.get(m) for m in moscow)
     assert '"moscow"' not in Path(bots_module.__file__).read_text(encoding="utf-8")
+
+
+# ------------------------------------------------- remnants and HQs are no garrison (session 13)
+
+def _open_2242(game, remnant: bool = False, rifle: bool = False):
+    """``_moscow`` with 2242's tank brigade moved off to 2444 (2242 open, the panzers within reach),
+    and optionally a Soviet remnant (the pack's s-rem-01, 1 point) or the 133rd Rifle Division in 2242."""
+    data = _moscow(game).data.to_dict()
+    for u in data["units"]:
+        if u.get("id") == "s-127tb":
+            u["hex"] = "2444"
+        if rifle and u.get("id") == "s-133rd":
+            u["hex"] = "2242"
+    if remnant:
+        counter = game.engine.pack.counters["s-rem-01"]
+        data["units"].append({**counter, "counter": "s-rem-01", "hex": "2242", "losses": 0, "fatigued": False,
+                              "oos": False, "activated": False, "reserve": False})
+    return game.state_from_dict(data)
+
+
+@pytest.mark.case("11.3D")
+def test_11_3D_a_remnant_is_no_garrison_of_a_guard_hex(blitz):
+    """11.3D: a remnant does not count as a combat unit (the Blitz's victory block lists it in
+    ``non_combat``): a Moscow hex holding only a remnant stays open to the guard (the bots send a
+    garrison), counts no garrison strength, and a move that leaves only a remnant behind empties it."""
+    from casebook.core.actions import Action
+    from casebook.tools.bots_guard import open_guards
+    from casebook.tools.planner_goals import non_combat
+
+    assert {"hq", "remnant"} <= non_combat(blitz.new_initial_state(1).data.scenario)
+    state = _open_2242(blitz, remnant=True)
+    assert [u["class"] for u in state.data.units_at("2242")] == ["remnant"]
+    assert "2242" in open_guards(state, "soviet") and garrison(state, "soviet", "2242") == 0.0
+    rifle = _open_2242(blitz, rifle=True)  # the control: a rifle division there is a garrison
+    assert "2242" not in open_guards(rifle, "soviet") and garrison(rifle, "soviet", "2242") == 6.0
+    both = _open_2242(blitz, remnant=True, rifle=True)
+    leave = Action.make("move", "soviet", stack="2242", path=("2243",), units=("s-133rd",))
+    assert empties(both, leave) == "2242"   # the remnant staying behind keeps nothing
+    assert empties(rifle, Action.make("move", "soviet", stack="2242", path=("2243",), units=("s-133rd",))) == "2242"
+    stay = Action.make("move", "soviet", stack="2242", path=("2243",), units=("s-rem-01",))
+    assert empties(both, stay) is None      # the remnant leaves, the division stays
+
+
+def test_an_hq_placed_on_an_open_guard_hex_is_no_garrison_for_greedy(blitz):
+    """bot:greedy values a reinforcement placed on an open, threatened guard hex GUARD_SEND more
+    (it garrisons it): only when the unit placed is a combat unit — an HQ is none."""
+    from casebook.core.actions import Action
+    from casebook.tools.bots import action_value
+    from casebook.tools.bots_guard import GUARD_BOLSTER, GUARD_SEND, open_guards
+
+    state = _open_2242(blitz)
+    assert "2242" in open_guards(state, "soviet")
+    hq = Action.make("place-reinforcement", "soviet", unit="s-16a", hex="2242")
+    rifle = Action.make("place-reinforcement", "soviet", unit="s-133rd", hex="2242")
+    assert action_value(state, state.ctx(), hq) == 1.0
+    assert action_value(state, state.ctx(), rifle) == 1.0 + GUARD_SEND + GUARD_BOLSTER * bolsters(state, rifle)
+    assert bolsters(state, rifle) > 0
