@@ -11,7 +11,7 @@ hexes whose entry by an enemy unit wins the game for the enemy (``View.guard_nee
   hex next to it holds an own combat unit (or is another guard hex): no attacker can stand next
   to it. A hex's stacking limit caps its garrison, so closing the ring is often the only way.
   Before it the planner read only the area: a ring of 29 points on two of the three hexes next to
-  a 4-point garrison counted as kept, and a Soviet stack of 8 that marched into the third attacked
+  a 4-point garrison counted as kept, and an enemy stack of 8 that marched into the third attacked
   at 3:2 and took the hex on Turn 2 (e.g. the October Blitz's Smolensk, seed 2 of session 12);
 - **fill**: a plan that puts a combat unit on an open, threatened guard hex gains ``GUARD_FILL``
   times its pressure, and one that brings a stack nearer ``GUARD_APPROACH`` per hex.
