@@ -135,7 +135,8 @@ def test_18_1_3B_a_garrison_overrun_in_moscow_takes_the_losses_and_stays(blitz, 
     assert leave and stay and all(empties(state, a) == "2242" for a in leave)
     assert all(empties(state, a) is None for a in stay)
     choice = make_bot(kind, "soviet", 1).choose(state)
-    assert not choice.get("path") and garrison(state.peek(choice), "soviet", "2242") > 0
+    kept = [u for u in state.peek(choice).data.units_at("2242") if u["side"] == "soviet"]
+    assert not choice.get("path") and kept  # what stays may be a remnant (11.3C): no garrison, but it bars entry
     worn = _overrun(blitz, "s-112rd")
     assert all(empties(worn, a) == "2242" for a in worn.legal_actions())
     assert make_bot(kind, "soviet", 1).choose(worn).get("path")
@@ -190,7 +191,9 @@ def _open_2242(game, remnant: bool = False, rifle: bool = False):
 def test_11_3D_a_remnant_is_no_garrison_of_a_guard_hex(blitz):
     """11.3D: a remnant does not count as a combat unit (the Blitz's victory block lists it in
     ``non_combat``): a Moscow hex holding only a remnant stays open to the guard (the bots send a
-    garrison), counts no garrison strength, and a move that leaves only a remnant behind empties it."""
+    garrison) and counts no garrison strength; a move that leaves only a remnant behind opens it.
+    The keep rule (``empties``) still counts the remnant: it bars the enemy's entry, so a garrison
+    may take the losses that leave a remnant rather than retreat (test_18_1_3B_a_garrison_overrun…)."""
     from casebook.core.actions import Action
     from casebook.tools.bots_guard import open_guards
     from casebook.tools.planner_goals import non_combat
@@ -203,10 +206,9 @@ def test_11_3D_a_remnant_is_no_garrison_of_a_guard_hex(blitz):
     assert "2242" not in open_guards(rifle, "soviet") and garrison(rifle, "soviet", "2242") == 6.0
     both = _open_2242(blitz, remnant=True, rifle=True)
     leave = Action.make("move", "soviet", stack="2242", path=("2243",), units=("s-133rd",))
-    assert empties(both, leave) == "2242"   # the remnant staying behind keeps nothing
+    assert "2242" not in open_guards(both, "soviet") and garrison(both, "soviet", "2242") == 6.0
+    assert empties(both, leave) is None     # the keep rule: the remnant left behind bars the entry
     assert empties(rifle, Action.make("move", "soviet", stack="2242", path=("2243",), units=("s-133rd",))) == "2242"
-    stay = Action.make("move", "soviet", stack="2242", path=("2243",), units=("s-rem-01",))
-    assert empties(both, stay) is None      # the remnant leaves, the division stays
 
 
 def test_an_hq_placed_on_an_open_guard_hex_is_no_garrison_for_greedy(blitz):

@@ -77,8 +77,8 @@ def guard_hexes(state: Any, side: str) -> frozenset[str]:
     return hexes
 
 
-def _combat(state: Any, u: dict[str, Any]) -> bool:  # not an HQ, nor a class the victory block lists
-    return u.get("class") not in non_combat(state.data.scenario)
+def _combat(state: Any, u: dict[str, Any], keep: bool = False) -> bool:  # keep: what blocks entry, HQs aside
+    return u.get("class") not in (("hq",) if keep else non_combat(state.data.scenario))
 
 
 def _ma(u: dict[str, Any]) -> int:
@@ -136,8 +136,8 @@ def pressure(state: Any, side: str, label: str) -> float:
     return value
 
 
-def _held(state: Any, side: str, label: str) -> bool:
-    return any(u.get("side") == side and _combat(state, u) for u in state.data.units_at(label))
+def _held(state: Any, side: str, label: str, keep: bool = False) -> bool:
+    return any(u.get("side") == side and _combat(state, u, keep) for u in state.data.units_at(label))
 
 
 def open_guards(state: Any, side: str) -> dict[str, float]:
@@ -154,8 +154,8 @@ def open_guards(state: Any, side: str) -> dict[str, float]:
 
 
 def empties(state: Any, action: Action) -> str | None:
-    """The guard hex of the action's side that ``action`` leaves with no own combat unit (it held
-    one before), else None: a move, rail move or overrun of the stack standing on it (the moving
+    """The guard hex of the action's side that ``action`` leaves with no own unit but HQs (a remnant, no
+    garrison, still bars the entry), else None: a move, rail move or overrun of the stack on it (the moving
     units are the action's ``units`` if it names them, else the whole stack), an advance after
     combat, a retreat out of it or losses that eliminate its garrison (peeked). A retreat lets the
     attacker in: the defender takes the losses and stays where the rules offer that (session 12,
@@ -169,11 +169,11 @@ def empties(state: Any, action: Action) -> str | None:
         if origin not in guards:
             return None
         named = set(action.get("units") or ())
-        here = [u for u in state.data.units_at(origin) if u.get("side") == side and _combat(state, u)]
+        here = [u for u in state.data.units_at(origin) if u.get("side") == side and _combat(state, u, True)]
         stay = [u for u in here if named and u["id"] not in named]
         return str(origin) if here and not stay else None
     if (kind == "advance" and action.get("path")) or kind == "retreat":
-        held = [g for g in sorted(guards) if _held(state, side, g)]
+        held = [g for g in sorted(guards) if _held(state, side, g, True)]
         path = action.get("path") or ()
         if not held or (path and all(_distance(state, path[0], g) > 1 for g in held)):
             return None
@@ -181,7 +181,7 @@ def empties(state: Any, action: Action) -> str | None:
             after = state.peek(action)
         except Exception:  # not applicable as listed: no judgement
             return None
-        return next((g for g in held if not _held(after, side, g)), None)
+        return next((g for g in held if not _held(after, side, g, True)), None)
     return None
 
 

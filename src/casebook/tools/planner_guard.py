@@ -13,6 +13,9 @@ hexes whose entry by an enemy unit wins the game for the enemy (``View.guard_nee
   Before it the planner read only the area: a ring of 29 points on two of the three hexes next to
   a 4-point garrison counted as kept, and an enemy stack of 8 that marched into the third attacked
   at 3:2 and took the hex on Turn 2 (e.g. the October Blitz's Smolensk, seed 2 of session 12);
+- **rear** (:func:`rear_short`, moved from ``planner.py``): how far the worst-kept guard hex is from
+  its area need; the spearheads' ``LEAD`` waits while it is short (the core is not read there:
+  a hex's stacking limit may keep its core need out of reach for the whole game);
 - **fill**: a plan that puts a combat unit on an open, threatened guard hex gains ``GUARD_FILL``
   times its pressure, and one that brings a stack nearer ``GUARD_APPROACH`` per hex.
 
@@ -27,7 +30,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from casebook.tools.planner_eval import Mover, View
 
-__all__ = ["guard_value", "GUARD_RADIUS", "GUARD_FILL", "GUARD_APPROACH", "GUARD_HOLD"]
+__all__ = ["guard_value", "rear_short", "GUARD_RADIUS", "GUARD_FILL", "GUARD_APPROACH", "GUARD_HOLD"]
 
 #: Hexes within which enemy strength menaces a guard hex (a hex whose entry wins at once for the
 #: enemy): two turns' march of a foot unit and more. It was 3, then 6: deep drives left a one-division
@@ -89,3 +92,20 @@ def guard_value(view: View, movers: Sequence[Mover], dests: Sequence[str], own: 
                        default=base)
             total += GUARD_APPROACH * p * max(0, base - best)
     return total
+
+
+def rear_short(view: View) -> float:
+    """0..1: how far the worst-kept guard hex (whose entry wins for the enemy) under threat is from a
+    garrison and ring as strong as it needs against the enemy within reach (``View.guard_need``;
+    1: unheld, or nothing near it). The spearheads wait while the rear is open (cached on the view)."""
+    cached = view.memo.get("rear")
+    if cached is not None:
+        return cached
+    worst = 0.0
+    for h, want in view.guard_need.items():
+        if view.threat.get(h, 0.0) <= 0:
+            continue
+        ring = view.own.get(h, 0.0) + sum(view.own.get(n, 0.0) for n in view.neighbours(h))
+        worst = max(worst, min(1.0, max(0.0, want - ring) / 5.0 + (h not in view.own)))
+    view.memo["rear"] = worst
+    return worst
