@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import pytest
 
-from casebook.content.position import load_position, position_to_dict
 from casebook.core.game import Game
 from casebook.core.hexgrid import hex_label
 from casebook.tools.planner import PlannerBot
 from casebook.tools.planner_aims import COUNT_PULL, COUNT_TOP, SPARE, STRIKE_FAR, STRIKE_TURNS, cost
 from casebook.tools.planner_eval import build_view, strength
 from casebook.tools.planner_goals import HOLD_WEIGHT, CountGoal, capital_hexes, goals_for
+from tests._planner_positions import inf, state
 
 # rulebook: 18.1.3A — Kalinin, Volokolamsk, Mozhaisk, Maloyaroslavets, Kaluga (the scenario's hexes)
 FIVE = ("3733", "2733", "2032", "1435", "0833")
@@ -101,35 +101,11 @@ ALL_FIVE = COUNT.replace("at_least: 3", "at_least: 5")
 
 
 def _state(game, units: str, step: str, scenario: str = COUNT):
-    towns = ", ".join(f'"{h}": {{name: T{h}, kind: town, ip: 1}}' for h in FIVE_TOWNS)
-    text = f"""
-kind: position
-format: 1
-game: moscow41
-{scenario}
-map:
-  layout: flat-top-even-q
-  size: {{columns: 12, rows: 12}}
-  terrain: {{default: clear}}
-  towns: {{{towns}}}
-control: {{"0303": german}}
-turn: 3
-weather: {{temperature: warm, ground: dry}}
-phase: first_player
-step: {step}
-phasing: german
-first_player: german
-ip: {{german: 0, soviet: 0}}
-units:
-{units}
-"""
-    pos = load_position(text, pack=game.engine.pack)
-    return game.state_from_dict(position_to_dict(pos))
+    return state(game, units, step, scenario, size=12, towns={h: f"T{h}" for h in FIVE_TOWNS}, control='{"0303": german}')
 
 
 def _inf(side, uid, hex_, strength, activated=True):
-    return (f'  - {{id: {uid}, side: {side}, class: infantry, size: division, strength: {strength}, ma: 4, '
-            f'hex: "{hex_}", activated: {str(activated).lower()}}}\n')
+    return inf(side, uid, hex_, strength, activated)
 
 
 def _units(town_defender: int) -> str:

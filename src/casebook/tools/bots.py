@@ -35,7 +35,7 @@ from casebook.tools.bots_guard import (
     open_guards,
     weakens,
 )
-from casebook.tools.planner_goals import HOLD_WEIGHT, goals_for
+from casebook.tools.planner_goals import HOLD_WEIGHT, goals_for, non_combat
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "make_bot", "score", "BOT_KINDS"]
 
@@ -207,6 +207,15 @@ def _attack_value(ctx: Any, action: Action) -> float:
     return 4.0 * (odds - 2.0) - 0.2 * int(action.get("support") or 0)
 
 
+def _places_combat(state: Any, action: Action) -> bool:
+    """Whether a reinforcement placement puts a combat unit on the map (the victory block's
+    ``non_combat`` classes and HQs are none: an HQ placed on an open guard hex is no garrison)."""
+    ids = {action.get("unit"), *(action.get("units") or ())} - {None}
+    counters = getattr(getattr(state.game.engine, "pack", None), "counters", None) or {}
+    units = [u for u in state.data.units if u.get("id") in ids] + [counters[i] for i in sorted(ids) if i in counters]
+    return any(u.get("class") not in non_combat(state.data.scenario) for u in units)
+
+
 def action_value(state: Any, ctx: Any, action: Action) -> float:
     """How much ``action`` seems to help its side (a heuristic, not a rule): attacks by their odds
     and DRM, moves by how much closer they bring the stack to an objective it does not hold,
@@ -257,7 +266,7 @@ def action_value(state: Any, ctx: Any, action: Action) -> float:
         return 0.5 - GUARD_BOLSTER * advance_weakens(state, action) if action.get("path") else 0.0
     if kind == "negate-fatigue":
         return 0.5 if action.get("negate") and state.data.track("ip", side) >= 6 else -0.5
-    if kind == "place-reinforcement" and action.get("hex") in open_guards(state, side):
+    if kind == "place-reinforcement" and action.get("hex") in open_guards(state, side) and _places_combat(state, action):
         return 1.0 + GUARD_SEND + GUARD_BOLSTER * bolsters(state, action)  # it garrisons an open guard hex
     if kind == "place-reinforcement":  # into a short guard hex or next to it: per point of the shortfall
         return 1.0 + GUARD_BOLSTER * bolsters(state, action)

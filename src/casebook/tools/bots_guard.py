@@ -26,7 +26,7 @@ from typing import Any
 
 from casebook.core.actions import Action
 from casebook.core.hexgrid import parse_hex
-from casebook.tools.planner_goals import goals_for
+from casebook.tools.planner_goals import goals_for, non_combat
 
 __all__ = ["guard_hexes", "reach", "pressure", "open_guards", "empties", "fills", "guard_call", "threat", "need",
            "held", "core_need", "facing", "garrison", "exposed", "short_guards", "bolsters", "weakens", "strength",
@@ -77,8 +77,8 @@ def guard_hexes(state: Any, side: str) -> frozenset[str]:
     return hexes
 
 
-def _combat(u: dict[str, Any]) -> bool:
-    return u.get("class") != "hq"
+def _combat(state: Any, u: dict[str, Any], keep: bool = False) -> bool:  # keep: what blocks entry, HQs aside
+    return u.get("class") not in (("hq",) if keep else non_combat(state.data.scenario))
 
 
 def _ma(u: dict[str, Any]) -> int:
@@ -118,7 +118,7 @@ def _enemies_beyond_reach(state: Any, side: str, label: str) -> list[tuple[int, 
         if len(cache) > 256:
             cache.clear()
         found = cache[key] = [(_distance(state, label, u["hex"]) - reach(u), u) for u in state.data.units
-                              if u.get("hex") and u.get("side") != side and _combat(u)]
+                              if u.get("hex") and u.get("side") != side and _combat(state, u)]
     return found
 
 
@@ -136,8 +136,8 @@ def pressure(state: Any, side: str, label: str) -> float:
     return value
 
 
-def _held(state: Any, side: str, label: str) -> bool:
-    return any(u.get("side") == side and _combat(u) for u in state.data.units_at(label))
+def _held(state: Any, side: str, label: str, keep: bool = False) -> bool:
+    return any(u.get("side") == side and _combat(state, u, keep) for u in state.data.units_at(label))
 
 
 def open_guards(state: Any, side: str) -> dict[str, float]:
@@ -154,8 +154,8 @@ def open_guards(state: Any, side: str) -> dict[str, float]:
 
 
 def empties(state: Any, action: Action) -> str | None:
-    """The guard hex of the action's side that ``action`` leaves with no own combat unit (it held
-    one before), else None: a move, rail move or overrun of the stack standing on it (the moving
+    """The guard hex of the action's side that ``action`` leaves with no own unit but HQs (a remnant, no
+    garrison, still bars the entry), else None: a move, rail move or overrun of the stack on it (the moving
     units are the action's ``units`` if it names them, else the whole stack), an advance after
     combat, a retreat out of it or losses that eliminate its garrison (peeked). A retreat lets the
     attacker in: the defender takes the losses and stays where the rules offer that (session 12,
@@ -169,11 +169,11 @@ def empties(state: Any, action: Action) -> str | None:
         if origin not in guards:
             return None
         named = set(action.get("units") or ())
-        here = [u for u in state.data.units_at(origin) if u.get("side") == side and _combat(u)]
+        here = [u for u in state.data.units_at(origin) if u.get("side") == side and _combat(state, u, True)]
         stay = [u for u in here if named and u["id"] not in named]
         return str(origin) if here and not stay else None
     if (kind == "advance" and action.get("path")) or kind == "retreat":
-        held = [g for g in sorted(guards) if _held(state, side, g)]
+        held = [g for g in sorted(guards) if _held(state, side, g, True)]
         path = action.get("path") or ()
         if not held or (path and all(_distance(state, path[0], g) > 1 for g in held)):
             return None
@@ -181,7 +181,7 @@ def empties(state: Any, action: Action) -> str | None:
             after = state.peek(action)
         except Exception:  # not applicable as listed: no judgement
             return None
-        return next((g for g in held if not _held(after, side, g)), None)
+        return next((g for g in held if not _held(after, side, g, True)), None)
     return None
 
 
@@ -195,7 +195,7 @@ def fills(state: Any, action: Action) -> str | None:
     if not dest or not origin or dest not in open_guards(state, action.side):
         return None
     named = set(action.get("units") or ())
-    moving = [u for u in state.data.units_at(origin) if u.get("side") == action.side and _combat(u)
+    moving = [u for u in state.data.units_at(origin) if u.get("side") == action.side and _combat(state, u)
               and (not named or u["id"] in named)]
     return str(dest) if moving else None
 
@@ -208,7 +208,7 @@ def guard_call(state: Any, side: str, stacks: Any) -> float:
         return 0.0
     total = 0.0
     for label in stacks or ():
-        combat = [u for u in state.data.units_at(label) if u.get("side") == side and _combat(u)]
+        combat = [u for u in state.data.units_at(label) if u.get("side") == side and _combat(state, u)]
         ma = max((_ma(u) for u in combat), default=0)
         if combat and any(_distance(state, label, g) <= ma for g in guards):
             total += GUARD_CALL
@@ -244,12 +244,12 @@ def _ring(state: Any, label: str) -> tuple[str, ...]:
 def held(state: Any, side: str, label: str) -> float:
     """The own combat strength in ``label`` and the hexes next to it."""
     hexes = {label, *_ring(state, label)}
-    return sum(strength(u) for u in state.data.units if u.get("hex") in hexes and u.get("side") == side and _combat(u))
+    return sum(strength(u) for u in state.data.units if u.get("hex") in hexes and u.get("side") == side and _combat(state, u))
 
 
 def garrison(state: Any, side: str, label: str) -> float:
     """The own combat strength in ``label`` itself."""
-    return sum(strength(u) for u in state.data.units_at(label) if u.get("side") == side and _combat(u))
+    return sum(strength(u) for u in state.data.units_at(label) if u.get("side") == side and _combat(state, u))
 
 
 def exposed(state: Any, side: str, label: str) -> int:
@@ -336,7 +336,7 @@ def bolsters(state: Any, action: Action) -> float:
         named = set(action.get("units") or ())
         units = [u for u in state.data.units_at(origin or "") if u.get("side") == action.side
                  and (not named or u["id"] in named)]
-    power = sum(strength(u) for u in units if _combat(u))
+    power = sum(strength(u) for u in units if _combat(state, u))
     if not dest or power <= 0:
         return 0.0
     best = 0.0
@@ -362,7 +362,7 @@ def weakens(state: Any, action: Action) -> float:
         return 0.0
     named = set(action.get("units") or ())
     power = sum(strength(u) for u in state.data.units_at(origin) if u.get("side") == action.side
-                and _combat(u) and (not named or u["id"] in named))
+                and _combat(state, u) and (not named or u["id"] in named))
     worst = 0.0
     for g in sorted(guards):
         if origin == g and dest != g and (core := core_need(state, action.side, g)) > 0:
@@ -386,7 +386,7 @@ def advance_weakens(state: Any, action: Action) -> float:
     named = set(action.get("with") or ())
     if not guards or not named:
         return 0.0
-    moving = [u for u in state.data.units if u.get("id") in named and u.get("hex") and _combat(u)]
+    moving = [u for u in state.data.units if u.get("id") in named and u.get("hex") and _combat(state, u)]
     worst = 0.0
     for g in sorted(guards):
         area = {g, *_ring(state, g)}

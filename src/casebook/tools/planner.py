@@ -25,6 +25,7 @@ from casebook.tools.bots_guard import advance_weakens, empties, guard_hexes
 from casebook.tools.planner_combat import IP_COST, expected_value, odds_value, spare_ips, support_options
 from casebook.tools.planner_eval import Mover, View, build_view, grab, grabbers, plan_value, pocketed, strength
 from casebook.tools.planner_goals import HOLD_WEIGHT, Goals, goals_for
+from casebook.tools.planner_guard import rear_short
 from casebook.tools.planner_search import Budget, next_move, search_plan
 
 __all__ = ["PlannerBot", "DEFAULT_NODES", "DEFAULT_SECONDS", "attack_value"]
@@ -48,7 +49,7 @@ OVERSTACK_CALL = 8.0
 POCKET = 0.5
 BREACH_ATTACK = 0.15
 #: What a spearhead (a stack among the most advanced towards the objectives in reach) adds to the
-#: activation that wakes it; nothing while a guard hex is short of its garrison (:func:`_rear_short`;
+#: activation that wakes it; nothing while a guard hex is short of its garrison (:func:`~casebook.tools.planner_guard.rear_short`;
 #: docs/planner.md, session 8: per strength it outbid the guard calls and a guard hex fell).
 LEAD = 5.0
 #: A force march (a second MP allotment, a fatigue risk) is declared when the farther move gains
@@ -360,24 +361,7 @@ def _lead(view: View, label: str) -> float:
     if front is None:
         return 0.0
     behind = view.objective_distance(label) - front
-    return LEAD * max(0.0, 1.0 - behind / 4.0) * (1.0 - _rear_short(view))
-
-
-def _rear_short(view: View) -> float:
-    """0..1: how far the worst-kept guard hex (whose entry wins for the enemy) under threat is from a
-    garrison and ring as strong as it needs against the enemy within reach (``View.guard_need``;
-    1: unheld, or nothing near it). The spearheads wait while the rear is open (cached on the view)."""
-    cached = view.memo.get("rear")
-    if cached is not None:
-        return cached
-    worst = 0.0
-    for h, want in view.guard_need.items():
-        if view.threat.get(h, 0.0) <= 0:
-            continue
-        ring = view.own.get(h, 0.0) + sum(view.own.get(n, 0.0) for n in view.neighbours(h))
-        worst = max(worst, min(1.0, max(0.0, want - ring) / 5.0 + (h not in view.own)))
-    view.memo["rear"] = worst
-    return worst
+    return LEAD * max(0.0, 1.0 - behind / 4.0) * (1.0 - rear_short(view))
 
 
 def _priority(view: View, label: str) -> float:
@@ -392,8 +376,7 @@ def _priority(view: View, label: str) -> float:
             continue
         d = view.distance(label, h)
         if h in view.menace and d <= 8:  # a guard hex: short of what the threat asks?
-            ring = view.own.get(h, 0.0) + sum(view.own.get(n, 0.0) for n in view.neighbours(h))
-            short = min(1.0, max(0.0, view.guard_need.get(h, 0.0) - ring) / 5.0 + (h not in view.own))
+            short = min(1.0, view.guard_short.get(h, 0.0) / 5.0 + (h not in view.own))  # its ring or its core
             value += 24.0 * t * short / (1 + d)
         elif h not in view.own and d <= 4:
             value += 2.0 * t * view.goals.hold.get(h, 0.0) / HOLD_WEIGHT

@@ -39,9 +39,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from casebook.core.hexgrid import parse_hex, to_cube
-from casebook.tools.bots_guard import need, pressure
+from casebook.tools.bots_guard import GUARD_CORE, facing, need, pressure, short_guards
 from casebook.tools.planner_aims import CountAim, aims_for, count_value, pulls, taken_by_count
 from casebook.tools.planner_goals import HOLD_WEIGHT, Goals
+from casebook.tools.planner_guard import GUARD_APPROACH, GUARD_FILL, GUARD_HOLD, GUARD_RADIUS, guard_value
 
 __all__ = ["View", "Mover", "W", "build_view", "plan_value", "strength", "THREAT_RADIUS", "BREACH", "FAR", "GUARD_RADIUS",
            "GRAB", "GRAB_RADIUS", "grab", "grabbers", "opened", "pocketed", "GUARD_FILL",
@@ -53,11 +54,6 @@ THREAT_RADIUS = 12
 W: dict[str, float] = {"take": 1.0, "garrison": 0.35, "guard": 1.0, "screen": 0.3, "attack": 1.2,
                        "advance": 0.4, "exposure": 1.5, "hq_exposure": 6.0, "cohesion": 0.4, "crowd": 0.5,
                        "overstack": 4.0, "ring": 0.6}
-#: Hexes within which enemy strength menaces a guard hex (a hex whose entry wins at once for the
-#: enemy): two turns' march of a foot unit and more. It was 3, then 6: deep drives left a one-division
-#: garrison that a bypassed enemy army reached before any help (Blitz, session 8; on the true-scale
-#: map at 6 the guard lost 3 of 3 games, at 10 it held 3 of 3: BALANCE.md).
-GUARD_RADIUS = 10
 #: What each hex an attack would open (View.breach, at most 3) adds to the attack set-up term.
 BREACH = 0.25
 #: The share of its weight an objective keeps beyond the horizon (out of reach in the turns left).
@@ -67,23 +63,6 @@ FAR = 0.25
 #: empty, unheld objective for two turns, never activated, while the guard calls took every IP).
 GRAB = 40.0
 GRAB_RADIUS = 6
-#: What a plan that puts a combat unit on an open guard hex (no own combat unit on it, an enemy
-#: unit near: :attr:`View.open_guard`) gains, times the hex's pressure (1 with an enemy unit within
-#: its reach, :func:`casebook.tools.bots_guard.pressure`): above any other term of a plan (session
-#: 10: a panzer unit entered an empty Moscow hex on Turn 4 in every German win of session 9).
-GUARD_FILL = 60.0
-#: What each hex a stack's move brings it nearer to an open guard hex than the nearest own combat
-#: stack was gains, times the pressure: a garrison on its way when none can enter this step. For a
-#: guard hex short of its need (GUARD_HOLD), each hex a stack within GUARD_RADIUS of it moves nearer
-#: gains as much per 5 strength points up to the shortfall (and a hex farther costs as much).
-GUARD_APPROACH = 2.0
-#: What each own strength point in a guard hex or next to it is worth, up to what the hex needs
-#: against the enemy strength within reach of it (:func:`casebook.tools.bots_guard.need`): the
-#: nearest stacks gather there until the need is met (session 11: a one-unit garrison fell to
-#: bypassed armies in 14 of 40 October Blitz games, BALANCE.md session 10). A hex a stack enters
-#: overstacked, or stays in overstacked, counts nothing (an overstack loses steps at the end of
-#: the step: a second division kept in an overstacked guard hex was eliminated, seed 5).
-GUARD_HOLD = 3.0
 
 
 def _cube_of(grid: Any, label: str) -> tuple[int, int]:
@@ -141,6 +120,10 @@ class View:
     guard_near: dict[str, int] = field(default_factory=dict)
     #: guard hex -> the own strength it needs in it and next to it (> 0 only: an enemy within reach)
     guard_need: dict[str, float] = field(default_factory=dict)
+    #: guard hex -> the own strength it needs in itself, ring open or closed (bots_guard.core_need; > 0 only)
+    guard_core: dict[str, float] = field(default_factory=dict)
+    #: guard hex -> what it lacks of either (bots_guard.short_guards: 0 once no attacker can stand next to it)
+    guard_short: dict[str, float] = field(default_factory=dict)
     #: objective -> its weight this decision (planner_aims: count sets, strike hexes in reach)
     aims: dict[str, float] = field(default_factory=dict)
     stake: dict[str, float] = field(default_factory=dict)  # hex -> hold weight its defenders' losses read
@@ -265,10 +248,13 @@ def build_view(state: Any, side: str, goals: Goals) -> View:
         d = min((view.distance(h, e) for e in enemy_hexes), default=99)
         view.threat[h] = max(0.0, 1.0 - (d - 1) / THREAT_RADIUS)
     view.targets = {h: w for h, w in pulls(view.aims, view.counts).items() if control.get(h) != side}
+    view.guard_short = short_guards(state, side) if goals.guard(side) else {}
     for g in goals.guard(side):
         view.menace[g] = sum(s for e, s in enemy.items() if view.distance(g, e) <= GUARD_RADIUS)
         if (want := need(state, side, g)) > 0:
             view.guard_need[g] = want
+        if (core := GUARD_CORE * facing(state, side, g)) > 0:  # bots_guard.core_need, whether or not
+            view.guard_core[g] = core  # its ring is closed now: a plan may open it
         if g not in own and (p := pressure(state, side, g)) > 0:
             view.open_guard[g] = p
             view.guard_near[g] = min((view.distance(g, h) for h in own), default=99)
@@ -341,29 +327,7 @@ def plan_value(view: View, movers: Sequence[Mover], dests: Sequence[str]) -> flo
         if t > 0:
             ring = sum(own.get(n, 0.0) for n in view.neighbours(g))
             total += 4 * HOLD_WEIGHT * W["screen"] * t * min(1.0, ring / max(3.0, menace))
-    if view.guard_need:  # strength in and next to a guard hex, up to what the threat asks
-        crowded = {d for m, d in zip(movers, dests) if d in m.crowded or (m.overstacked and d == m.origin)}
-        for g, want in view.guard_need.items():
-            area = sum(own.get(h, 0.0) for h in (g, *view.neighbours(g)) if h not in crowded)
-            total += GUARD_HOLD * min(area, want)
-            lack = want - sum(view.own.get(h, 0.0) for h in (g, *view.neighbours(g)))
-            sent = 0.0
-            for m, d in zip(movers, dests):  # short: stacks within GUARD_RADIUS close in (up to the
-                if lack <= 0 or not m.strength or m.hq_only or d == m.origin:  # shortfall), none marches off
-                    continue
-                if view.distance(m.origin, g) <= GUARD_RADIUS:
-                    gain = view.distance(m.origin, g) - view.distance(d, g)
-                    part = min(m.strength, lack - sent) if gain > 0 else min(m.strength, lack)
-                    sent += part if gain > 0 else 0.0
-                    total += GUARD_APPROACH * gain * max(0.0, part) / 5.0
-    for g, p in view.open_guard.items():  # an open guard hex under threat: a garrison first
-        if g in own:
-            total += GUARD_FILL * p
-        else:  # or on its way: the stack moved nearest to it, against the nearest now
-            base = view.guard_near.get(g, 99)
-            best = min((view.distance(d, g) for m, d in zip(movers, dests) if m.strength and d != m.origin),
-                       default=base)
-            total += GUARD_APPROACH * p * max(0, base - best)
+    total += guard_value(view, movers, dests, own)
     attackers: dict[str, float] = {}
     seen: dict[str, int] = {}
     for m, d in zip(movers, dests):

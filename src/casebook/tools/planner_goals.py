@@ -28,7 +28,7 @@ from typing import Any
 
 from casebook.core.hexgrid import hex_label
 
-__all__ = ["Goals", "CountGoal", "goals_for", "capital_hexes", "HOLD_WEIGHT", "TOWN_WEIGHT"]
+__all__ = ["Goals", "CountGoal", "goals_for", "capital_hexes", "non_combat", "HOLD_WEIGHT", "TOWN_WEIGHT"]
 
 #: Weight of a hex a control condition names (a town of "three of these five").
 HOLD_WEIGHT = 6.0
@@ -164,3 +164,12 @@ def goals_for(scenario: Mapping[str, Any] | None, board: Any, sides: Iterable[st
         hold.setdefault(label, TOWN_WEIGHT * float(t.get("ip") or 1))
     return Goals(hold=hold, strike={s: frozenset(v) for s, v in strike.items()}, sides=sides, capital=capital,
                  counts=tuple(counts))
+
+
+def non_combat(scenario: Mapping[str, Any] | None) -> frozenset[str]:
+    """The unit classes that are no combat units, for the bots: HQs and the classes the scenario's
+    victory block names in ``non_combat`` (the rules' own list; e.g. Moscow '41's remnants, 11.3D:
+    a remnant does not count as a combat unit, so it is no garrison of a guard hex)."""
+    victory = (scenario or {}).get("victory")
+    named = victory.get("non_combat") if isinstance(victory, Mapping) else None
+    return frozenset({"hq", *(str(c) for c in named or ())})
