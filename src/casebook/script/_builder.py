@@ -47,6 +47,7 @@ from .ast import (
     Trigger,
     Unary,
     Within,
+    Word,
 )
 
 __all__ = ["AstBuilder"]
@@ -56,11 +57,7 @@ def _text(tok: Token) -> str:
     return str(tok)
 
 
-class _Word(str):
-    """A name read from a script that keeps its place (``loc``): a table coordinate's key or a
-    row's field, so an error about it points at it, not at the table (a plain ``str`` elsewhere)."""
-
-    loc: Loc
+_Word = Word  # a name that keeps its place (script/ast.py: Word, importable without lark)
 
 
 @v_args(meta=True)

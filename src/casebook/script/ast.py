@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 __all__ = [
-    "Loc", "Num", "Dice", "Str", "Bool", "Name", "Unary", "BinOp", "Rounded", "Call", "Lookup", "Row", "Count", "Within", "Nearest",
+    "Loc", "Word", "Num", "Dice", "Str", "Bool", "Name", "Unary", "BinOp", "Rounded", "Call", "Lookup", "Row", "Count", "Within", "Nearest",
     "Total", "Extreme", "Compare", "Is", "In", "Not", "BoolOp", "Quantified", "Expr", "CaseRef", "Term", "Group",
     "Base", "Rounding", "Bound", "Quantity", "Permission", "Trigger", "Statement",
     "Offer", "OfferCost", "OfferEffect", "OfferRule",
@@ -33,6 +33,14 @@ class Loc:
     def source(self) -> str:
         """``file:line`` — the form the explanation shows."""
         return f"{self.file}:{self.line}"
+
+
+class Word(str):
+    """A name read from a script that keeps its place (``loc``): a table coordinate's key or a
+    row's field, so an error about it points at it. Defined here, not beside the parser, so a
+    cached parse unpickles without importing lark (tests/test_ask_imports.py)."""
+
+    loc: Loc
 
 
 # ---- expressions ----------------------------------------------------------------------------
