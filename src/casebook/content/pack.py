@@ -98,6 +98,14 @@ class Pack:
         built once per loaded pack (rules read it at every evaluation)."""
         return vocabulary_of(self.manifest)
 
+    @cached_property
+    def table_lines(self) -> Any:
+        """The cited ``file:line`` of its table cells and records rows
+        (:class:`casebook.content.tablelines.TableLines`), read once per loaded pack."""
+        from casebook.content.tablelines import TableLines
+
+        return TableLines(self)
+
     def scenario(self, scenario_id: str) -> Any:
         """Load scenario ``scenario_id`` as a Position (raises KeyError if unknown)."""
         from casebook.content.position import load_position

@@ -127,6 +127,9 @@ def answer_ctx(ctx: Any, question: str, args: list[str], options: dict[str, Any]
         answer = ctx.hook.casebook_answer(ctx=ctx, question=question, args=list(args), options=options)
     if isinstance(answer, dict) and lines and "lines" not in answer:
         answer["lines"] = deciding_lines(answer, lines)  # the rule-script lines that decided it (file:line)
+    if isinstance(answer, dict) and "table_lines" in answer:  # then the table rows it read (file:line)
+        rows = [ln for ln in answer.pop("table_lines") if ln not in answer.get("lines", ())]
+        answer["lines"] = [*answer.get("lines", ()), *rows]
     if answer is None:
         known = questions_of(ctx.engine)
         listing = "\n".join(f"  {usage}" for usage in known.values()) or "  (none: no plugin answers questions)"
