@@ -267,7 +267,7 @@ def casebook_answer(ctx: Any, question: str, args: Any, options: Mapping[str, An
         answer = zoc_answer(ctx, args[0], _side_of(ctx, side))
     # the lines that keep a neighbour's ZOC out of the hex decided the answer too (e.g. 7.1B)
     answer["cases"] = list(dict.fromkeys([*answer["cases"], *stopped_cases(ctx, args[0], answer["side"])]))
-    if answer["exerted_by"]:  # the ZOC Chart cells read, in the column in force (file:line)
+    if answer["exerted_by"] and ctx.engine.recording:  # asked: the ZOC Chart cells read, in the column in force
         column = chart_column(ctx)[0]
         rows = [answer["row"]] if "row" in answer else list(answer["by_class"])
         found = [ctx.pack.table_lines.cell("zoc_chart", unit=row, weather=column) for row in rows]
