@@ -93,10 +93,11 @@ def test_7_0B_ask_zoc_cites_the_zoc_chart_cells():
     # the panzer regiment g2 (armor) treats the Soviet ZOC in 0304 as fluid on dry ground (7.0B)
     mine = ask(EXAMPLES / "zoc-basics.yaml", "zoc", "0304", "--for", "g2")
     armor = cell("armor", "dry")
-    assert mine["kind"] == "fluid" and list(table_lines(mine)) == [f"tables/zoc_chart.yaml:{armor}"]
+    assert mine["kind"] == "fluid" and list(table_lines(mine))[0] == f"tables/zoc_chart.yaml:{armor}"
+    assert set(table_lines(mine)) == {f"tables/zoc_chart.yaml:{cell(r, 'dry')}" for r in mine["by_class"]}
     line = table_lines(mine)[f"tables/zoc_chart.yaml:{armor}"]
     assert line["cases"] == ["7.0B"] and line["text"] == f'"armor": {text_of(chart, armor)}'
-    # without --for: every class's cell of the column in force; in Mud the mud column (7.0C)
+    # without --for the same cells (every class of by_class); in Mud the mud column (7.0C)
     every = ask(EXAMPLES / "zoc-basics.yaml", "zoc", "0304")
     assert set(table_lines(every)) == {f"tables/zoc_chart.yaml:{cell(r, 'dry')}" for r in every["by_class"]}
     mud = ask(EXAMPLES / "zoc-mud.yaml", "zoc", "0304")
@@ -146,7 +147,7 @@ def test_12_1A_ask_reinforcements_cites_the_schedule_rows():
     schedule = PACK / "tables" / "reinforcements.yaml"
     due = [e["unit"] for e in answer["available"] if e.get("due") == 10]
     assert due == ["s-82mrd", "s-239rd"]
-    rows = {"tables/reinforcements.yaml:%d" % line_of(schedule, 'unit: "%s"' % u) for u in due}
+    rows = {"tables/reinforcements.yaml:" + str(line_of(schedule, 'unit: "' + u + '"')) for u in due}
     cited = table_lines(answer)
     assert rows <= set(cited)
     assert all(cited[s]["text"] == text_of(schedule, int(s.split(":")[1])) and "turn: 10" in cited[s]["text"]
@@ -159,8 +160,34 @@ def test_12_1A_a_reinforcement_event_names_its_schedule_row(tmp_path):
     event = next(e for e in map(json.loads, golden.read_text(encoding="utf-8").splitlines())
                  if e["kind"] == "reinforcement")
     schedule = PACK / "tables" / "reinforcements.yaml"
-    row = line_of(schedule, 'unit: "%s"' % event["data"]["unit"])
+    row = line_of(schedule, 'unit: "' + event["data"]["unit"] + '"')
     assert {"source": f"tables/reinforcements.yaml:{row}", "cases": ["12.1A", "12.1C"]} in event["data"]["lines"]
     shown = CliRunner().invoke(cli, ["explain", str(golden), str(event["seq"]), "--pack", str(PACK)])
     assert shown.exit_code == 0, shown.output
     assert f"tables/reinforcements.yaml:{row}  {text_of(schedule, row)}" in shown.output
+
+
+@pytest.mark.case("9.2A", "9.2B")
+def test_9_2B_ask_move_cites_the_tec_cells_a_rule_line_looked_up():
+    # docs/examples/reach-move.yaml: g1 (infantry) enters clear 0203 across a river hexside:
+    # 1 MP for clear (tables/tec.yaml) + 1 MP for the river (tables/tec_hexside.yaml), Dry ground
+    answer = ask(EXAMPLES / "reach-move.yaml", "move", "g1", "0203", "0204", "0304")
+    assert answer["steps"][0] == {"hex": "0203", "cost": 2, "cases": ["9.2A", "9.2B"]}
+    cited = table_lines(answer)
+
+    def cell(file: str, terrain: str) -> str:
+        path = PACK / "tables" / file
+        lines = path.read_text(encoding="utf-8").splitlines()
+        start = line_of(path, f'  "{terrain}":')
+        at = next(i for i in range(start + 1, len(lines) + 1) if '"dry": {value: 1' in lines[i - 1])
+        assert lines[start].strip() == '"infantry":'       # the infantry row follows the terrain's key
+        return f"tables/{file}:{at}"
+
+    clear, river = cell("tec.yaml", "clear"), cell("tec_hexside.yaml", "river")
+    assert {clear, river} <= set(cited)
+    assert cited[clear]["text"].startswith('"clear": "infantry": "dry": {value: 1')
+    assert cited[river]["cases"] == ["9.2B"]
+    # the rule lines that looked them up come first
+    sources = [ln["source"] for ln in answer["lines"]]
+    lookup = line_of(PACK / "rules" / "movement.rules", "lookup tec(")
+    assert sources.index(f"movement.rules:{lookup}") < sources.index(clear)

@@ -269,7 +269,7 @@ def casebook_answer(ctx: Any, question: str, args: Any, options: Mapping[str, An
     answer["cases"] = list(dict.fromkeys([*answer["cases"], *stopped_cases(ctx, args[0], answer["side"])]))
     if answer["exerted_by"] and ctx.engine.recording:  # asked: the ZOC Chart cells read, in the column in force
         column = chart_column(ctx)[0]
-        rows = [answer["row"]] if "row" in answer else list(answer["by_class"])
+        rows = [*([answer["row"]] if "row" in answer else []), *answer["by_class"]]  # the unit's first
         found = [ctx.pack.table_lines.cell("zoc_chart", unit=row, weather=column) for row in rows]
         answer["table_lines"] = list({ln["source"]: ln for ln in found if ln is not None}.values())
     return answer

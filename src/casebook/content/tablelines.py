@@ -22,14 +22,15 @@ cited cell is kept, so asking again costs a dict lookup.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from casebook.content.schema_base import CASE_ID, cited_cases
 from casebook.content.yamlio import YamlDoc, read_yaml
 
-__all__ = ["TableLines", "line_text_at"]
+__all__ = ["TableLines", "line_text_at", "reading_tables"]
 
 _ID_LINE = re.compile(r"""^id:\s*["']?([^"'#\s]+)""", re.M)
 _CASE_IN_TEXT = re.compile(rf"(?<![\w.]){CASE_ID}(?![\w])")
@@ -220,4 +221,23 @@ def line_text_at(pack_dir: Path, rel: str, line: int) -> str:
         return ""
     return " ".join(lines[n - 1].strip() for n in [*dict.fromkeys(h for h in heads if h != line), line]
                     if 0 < n <= len(lines))
+
+
+@contextmanager
+def reading_tables() -> Iterator[list[tuple[str, tuple[tuple[str, Any], ...]]]]:
+    """Collect every chart cell read (:meth:`casebook.content.pack.Table.lookup`, a rule
+    script's ``lookup``/``table`` term included) while the block runs, as ``(table id,
+    coordinates)``; nested blocks share the outer list. One process-wide collector: ``ask``
+    answers one question at a time."""
+    from casebook.content.pack import Table
+
+    if Table.reads is not None:
+        yield Table.reads
+        return
+    reads: list[tuple[str, tuple[tuple[str, Any], ...]]] = []
+    Table.reads = reads
+    try:
+        yield reads
+    finally:
+        Table.reads = None
 
