@@ -22,7 +22,7 @@ cited cell is kept, so asking again costs a dict lookup.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -30,7 +30,7 @@ from typing import Any
 from casebook.content.schema_base import CASE_ID, cited_cases
 from casebook.content.yamlio import YamlDoc, read_yaml
 
-__all__ = ["TableLines", "line_text_at", "reading_tables"]
+__all__ = ["TableLines", "line_text_at", "reading_tables", "cite_tables"]
 
 _ID_LINE = re.compile(r"""^id:\s*["']?([^"'#\s]+)""", re.M)
 _CASE_IN_TEXT = re.compile(rf"(?<![\w.]){CASE_ID}(?![\w])")
@@ -240,4 +240,20 @@ def reading_tables() -> Iterator[list[tuple[str, tuple[tuple[str, Any], ...]]]]:
         yield reads
     finally:
         Table.reads = None
+
+
+def cite_tables(pack: Any, answer: dict[str, Any], reads: list[tuple[str, tuple[tuple[str, Any], ...]]],
+                deciding: Callable[[Any, list[dict[str, Any]]], list[dict[str, Any]]]) -> None:
+    """Append to ``answer["lines"]`` (after its rule lines) the table lines it names in
+    ``table_lines`` (an area's, removed) and those of the cells ``reads`` (:func:`reading_tables`)
+    of a table a deciding rule line looks up (its text holds ``lookup T(`` or ``table T[``), or
+    that ``deciding`` (``casebook.tools.cmd_ask.deciding_lines``) keeps: citing a case the answer cites."""
+    said = [ln.get("text", "") for ln in answer.get("lines", ())]
+    named = {t for t, _ in reads if any(f"lookup {t}(" in x or f"table {t}[" in x for x in said)}
+    read = [(t, pack.table_lines.cell(t, **dict(coords))) for t, coords in dict.fromkeys(reads)]
+    found = [*answer.pop("table_lines", ()), *[ln for t, ln in read if ln is not None and t in named],
+             *deciding(answer, [ln for t, ln in read if ln is not None and t not in named])]
+    rows = list({ln["source"]: ln for ln in found if ln not in answer.get("lines", ())}.values())
+    if rows:
+        answer["lines"] = [*answer.get("lines", ()), *rows]
 
