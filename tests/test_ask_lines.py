@@ -17,8 +17,13 @@ RULES = ROOT / "games" / "moscow41" / "rules"
 
 
 def _line(source: str) -> str:
-    """The text of ``file:line`` of the Moscow '41 rules, as the answer quotes it."""
+    """The text of ``file:line`` of the Moscow '41 rules, as the answer quotes it (a table line,
+    ``tables/tec.yaml:17``: of the pack folder's file, as content/tablelines.py quotes it)."""
     file, _, n = source.partition(":")
+    if file.endswith(".yaml"):
+        from casebook.content.tablelines import line_text_at
+
+        return line_text_at(RULES.parent, file, int(n))
     return (RULES / file).read_text(encoding="utf-8").split("\n")[int(n) - 1].split("#")[0].strip()
 
 

@@ -20,7 +20,7 @@ from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.tools.cmd_ask import _cited, answer_ctx, questions_of, why_not_lines
 from tests.conftest import played_blitz
 
-_SOURCE = re.compile(r"^[\w./-]+\.rules:\d+$")
+_SOURCE = re.compile(r"^[\w./-]+\.(rules|yaml):\d+$")  # a rule line, or a table row (content/tablelines.py)
 
 
 @pytest.fixture(scope="module")
@@ -57,10 +57,14 @@ def _raw(ctx, question, args, options) -> list[dict]:
 
 
 def _line_text(engine, source: str) -> str:
-    """The line's text as ``casebook explain`` reads it: the rules folder's file at that line."""
+    """The line's text as ``casebook explain`` reads it: the rules folder's file at that line
+    (a table line: the pack folder's file, its enclosing keys first)."""
     from casebook.content.loader import find_pack
+    from casebook.content.tablelines import line_text_at
 
     name, number = source.rsplit(":", 1)
+    if name.endswith(".yaml"):
+        return line_text_at(find_pack(engine.pack.id), name, int(number))
     path = find_pack(engine.pack.id) / "rules" / name
     return path.read_text().splitlines()[int(number) - 1]
 

@@ -253,7 +253,9 @@ def reinforcements_answer(ctx: Any, side: str | None = None) -> dict[str, Any]:
     return {"side": side, "rp": {k: ctx.state.track("rp", side, k) for k in rp.kinds(ctx, r)},
             "rp_limit": ctx.value("rp_limit", {}), "available": available, "pending": pending,
             "rebuild": rp.rebuild_choices(ctx, r, side) if side == "soviet" else [],
-            "cases": ["12.1A", "12.1C", "12.2A", "12.2C", "12.3B"]}
+            "cases": ["12.1A", "12.1C", "12.2A", "12.2C", "12.3B"],  # asked: the schedule rows read (file:line)
+            **({"table_lines": [ln for e in entries if e["unit"] in rows and (ln := ctx.pack.table_lines.row(
+                "reinforcements", rows[e["unit"]])) is not None]} if ctx.engine.recording else {})}
 
 
 @hookimpl

@@ -19,8 +19,9 @@ from casebook.core.dice import SIDES
 from casebook.core.hexgrid import parse_hex
 
 from . import worksites
+from ._combat_crt import crt_lines, crt_result
 
-__all__ = ["CombatFacts", "gather", "odds_column", "shifted_column", "outcomes", "distribution", "crt_result",
+__all__ = ["CombatFacts", "gather", "odds_column", "shifted_column", "outcomes", "distribution", "crt_result", "crt_lines",
            "supplied", "in_command", "is_hq", "unit_flags", "whole_division", "as_json_number", "fired_cases"]
 
 #: Counter classes the combat facts know (the ``class`` enum of facts.yaml).
@@ -344,20 +345,6 @@ def shifted_column(ctx: Any, index: int, shift: int) -> tuple[int, str]:
     columns = list(dict(ctx.table("crt").dims)["odds"])
     j = max(0, min(len(columns) - 1, index + shift))
     return j, columns[j]
-
-
-def crt_result(ctx: Any, column: str, roll: int, drm: int) -> str:
-    """The CRT cell for the ``roll`` modified by the net ``drm`` (10.0D-E); a modified roll
-    beyond the table's rows reads the nearest row. A cell with selectable readings (records
-    ``crt_readings``: setting, value, odds, roll, result) reads the one the position's setting
-    chooses (e.g. Battle for Moscow, interpretation crt-4-1-roll-3)."""
-    rows = [int(r) for r in dict(ctx.table("crt").dims)["roll"]]
-    modified = max(min(rows), min(max(rows), roll + drm))
-    for row in ctx.pack.records.get("crt_readings", ()):
-        if str(row["odds"]) == column and int(row["roll"]) == modified \
-                and ctx.state.setting(row["setting"]) == row["value"]:
-            return str(row["result"])
-    return str(ctx.table("crt").lookup(odds=column, roll=modified))
 
 
 def distribution(dice: int = 1) -> dict[int, Fraction]:

@@ -17,6 +17,7 @@ from casebook.areas._combat_odds import (
     column_shift,
     combat_dice,
     combat_lines,
+    crt_lines,
     crt_result,
     dice_cases,
     fired_cases,
@@ -104,9 +105,10 @@ def resolve(ctx: Any, attackers: Sequence[str], hex_: str, kind: str, support: M
     if not rules_define(ctx, "ip_cost"):
         del out["support"]       # no IPs, no combat support (a game without ip_cost)
     if ctx.trace is not None:  # the event names the lines of its strengths, shifts, DRM terms and dice
+        crt_row = _table_lines(crt_lines(ctx, a["column"], [roll], a["drm"]["net"]))  # and the CRT row read
         ctx.record("combat", list(dict.fromkeys([*_procedure(ctx, "combat_event"), *fired])),
                    {k: v for k, v in out.items() if k != "drm"}
-                   | {"drm": a["drm"]["net"], "terms": a["drm"].get("terms", []), "lines": combat_lines(ctx, f)},
+                   | {"drm": a["drm"]["net"], "terms": a["drm"].get("terms", []), "lines": [*combat_lines(ctx, f), *crt_row]},
                    source="combat.resolve", side=f.attacker_side)
     return out
 
@@ -150,6 +152,9 @@ def attack_answer(ctx: Any, hex_: str, attackers: Sequence[str], support: Sequen
             out["result"]["cases"] = list(dict.fromkeys(noting))
     if refusals and "attack" in ctx.rules.permissions:
         out = _not_legal(ctx, out, a["facts"])
+    if ctx.engine.recording:  # an ask answer: the CRT row(s) its outcomes and result were read from
+        rolls = [o["roll"] for o in out.get("outcomes", ())] + ([roll] if roll is not None else [])
+        out["table_lines"] = crt_lines(ctx, a["column"], rolls, a["drm"]["net"])
     out["cases"] = sorted(set(_procedure(ctx, "answer"))
                           | set(dice_cases(ctx))
                           | {c for t in a["drm"]["terms"] for c in t["case"].split(", ")}
@@ -157,6 +162,11 @@ def attack_answer(ctx: Any, hex_: str, attackers: Sequence[str], support: Sequen
                           | set(fired_cases(ctx, a["facts"]))
                           | {c for r in refusals for c in r.cases})
     return out
+
+
+def _table_lines(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Table lines as a trace event names its rule lines (source and cases; explain reads the text)."""
+    return [{"source": ln["source"], "cases": ln["cases"]} for ln in lines]
 
 
 def _procedure(ctx: Any, key: str) -> list[str]:

@@ -98,9 +98,12 @@ def scheduled(ctx: Any, schedule: str, turn: int, side: str) -> list[dict[str, A
 
 
 def schedule_lines(ctx: Any, schedule: str, row: dict[str, Any]) -> list[dict[str, Any]]:
-    """The lines that decided when ``row`` is due (for a trace event's ``lines``)."""
+    """The lines that decided when ``row`` is due (for a trace event's ``lines``): the rule lines,
+    then the schedule's row (its ``file:line``, or the erratum's that added or changed it)."""
     name = "reinforcement_turn" if schedule == "reinforcements" else "withdrawal_turn"
-    return ctx.fired_lines(ctx.quantity(name, {"schedule_turn": int(row["turn"]), "side": row["side"]}))
+    lines = ctx.fired_lines(ctx.quantity(name, {"schedule_turn": int(row["turn"]), "side": row["side"]}))
+    found = ctx.pack.table_lines.row(schedule, row)
+    return lines + ([{"source": found["source"], "cases": found["cases"]}] if found is not None else [])
 
 
 def gather_due(ctx: Any, side: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:

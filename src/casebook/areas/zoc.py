@@ -33,6 +33,7 @@ from casebook.core.state import HEX_RE
 from ._game_cases import STEP_KEYS, given_or
 from ._zoc_cites import blocks, combine_cases, definition_cases, effect_cases, map_cases
 from ._zoc_map import (
+    chart_column,
     chart_kind,
     chart_row,
     conditions,
@@ -266,6 +267,11 @@ def casebook_answer(ctx: Any, question: str, args: Any, options: Mapping[str, An
         answer = zoc_answer(ctx, args[0], _side_of(ctx, side))
     # the lines that keep a neighbour's ZOC out of the hex decided the answer too (e.g. 7.1B)
     answer["cases"] = list(dict.fromkeys([*answer["cases"], *stopped_cases(ctx, args[0], answer["side"])]))
+    if answer["exerted_by"] and ctx.engine.recording:  # asked: the ZOC Chart cells read, in the column in force
+        column = chart_column(ctx)[0]
+        rows = [*([answer["row"]] if "row" in answer else []), *answer["by_class"]]  # the unit's first
+        found = [ctx.pack.table_lines.cell("zoc_chart", unit=row, weather=column) for row in rows]
+        answer["table_lines"] = list({ln["source"]: ln for ln in found if ln is not None}.values())
     return answer
 
 

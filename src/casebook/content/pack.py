@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from casebook.content.schema_tables import cell_value
 from casebook.content.vocabulary import Vocabulary, vocabulary_of
@@ -37,6 +37,8 @@ class Table:
     value_type: str
     cells: Mapping[Any, Any] = field(repr=False)
     provenance: str | None = None
+    #: The cells read meanwhile, ``(table id, coordinates)``, while a ``reading_tables()`` block runs.
+    reads: ClassVar[list[tuple[str, tuple[tuple[str, Any], ...]]] | None] = None
 
     def _cell(self, coords: dict[str, Any]) -> Any:
         names = [n for n, _ in self.dims]
@@ -53,8 +55,11 @@ class Table:
     def lookup(self, **coords: Any) -> Any:
         """The cell at ``coords`` (one keyword per dim, e.g. ``lookup(odds="3:1", roll=4)``).
 
-        Raises KeyError naming the table and the bad coordinate.
+        Raises KeyError naming the table and the bad coordinate. While
+        :func:`casebook.content.tablelines.reading_tables` runs, the cell read is noted.
         """
+        if Table.reads is not None:
+            Table.reads.append((self.id, tuple(coords.items())))
         return cell_value(self._cell(coords))
 
     def provenance_of(self, **coords: Any) -> str | None:
@@ -97,6 +102,14 @@ class Pack:
         """The game's :class:`~casebook.content.vocabulary.Vocabulary` (sides, unit classes, …),
         built once per loaded pack (rules read it at every evaluation)."""
         return vocabulary_of(self.manifest)
+
+    @cached_property
+    def table_lines(self) -> Any:
+        """The cited ``file:line`` of its table cells and records rows
+        (:class:`casebook.content.tablelines.TableLines`), read once per loaded pack."""
+        from casebook.content.tablelines import TableLines
+
+        return TableLines(self)
 
     def scenario(self, scenario_id: str) -> Any:
         """Load scenario ``scenario_id`` as a Position (raises KeyError if unknown)."""

@@ -124,10 +124,14 @@ def answer_ctx(ctx: Any, question: str, args: list[str], options: dict[str, Any]
     """Answer ``question`` on a context (a position bound to its engine); QuestionError if no
     plugin answers it (the message lists them), or for a wrong option (:func:`_check_options`)."""
     _check_options(ctx, question, options)
-    with ctx.engine.recording_lines() as lines:
+    from casebook.content.tablelines import cite_tables, reading_tables
+
+    with ctx.engine.recording_lines() as lines, reading_tables() as reads:
         answer = ctx.hook.casebook_answer(ctx=ctx, question=question, args=list(args), options=options)
     if isinstance(answer, dict) and lines and "lines" not in answer:
         answer["lines"] = deciding_lines(answer, lines)  # the rule-script lines that decided it (file:line)
+    if isinstance(answer, dict) and ("table_lines" in answer or reads):  # then the table rows it read
+        cite_tables(ctx.pack, answer, reads, deciding_lines)
     if answer is None:
         known = questions_of(ctx.engine)
         listing = "\n".join(f"  {usage}" for usage in known.values()) or "  (none: no plugin answers questions)"

@@ -43,7 +43,7 @@ def explain_event(path: Path, seq: int, pack: Path | None = None,
     titles: dict[str, str] = {}
     if game is not None and not is_game_id(game):  # a game id, never a path (SECURITY.md)
         raise click.ClickException(f"{shown_path(path)}: the setup event's game must be a game id, got {game!r}")
-    rules_dir = None
+    rules_dir = pack_dir = None
     if game or pack is not None:
         from casebook.content.loader import find_pack, resolve_rules_dir
         from casebook.content.yamlio import load_yaml
@@ -67,6 +67,7 @@ def explain_event(path: Path, seq: int, pack: Path | None = None,
     out = event.to_dict()
     out["case_titles"] = titles
     out["rules_dir"] = None if rules_dir is None else str(rules_dir)
+    out["pack_dir"] = None if pack_dir is None else str(pack_dir)  # where its table lines live
     return out
 
 
@@ -84,13 +85,17 @@ def _terms(data: Any) -> list[dict[str, Any]]:
     return found
 
 
-def line_text(source: str, rules_dir: Path | str | None) -> str:
+def line_text(source: str, rules_dir: Path | str | None, pack_dir: Path | str | None = None) -> str:
     """The text of the rule-script line at ``source`` (``x.rules:12``, relative to the game's
-    ``rules_dir``), comment and surrounding blanks removed, continued lines (``\\``) joined.
-    Empty when the file or line is not found, or the name leads outside the rules folder."""
+    ``rules_dir``), comment and surrounding blanks removed, continued lines (``\\``) joined;
+    of a table line (``tables/crt.yaml:18``, relative to ``pack_dir``: the row or cell a number
+    was read from, or the erratum that set it) as :class:`~casebook.content.tablelines.TableLines`
+    gives it. Empty when the file or line is not found, or the name leads outside the folder."""
     from casebook.content.confine import confined_path
 
     path, _, line = source.rpartition(":")
+    if path.endswith(".yaml") and line.isdigit() and pack_dir is not None:
+        return _table_text(Path(pack_dir), path, int(line))
     if not path or not line.isdigit() or rules_dir is None:
         return ""
     f, why = confined_path(Path(rules_dir), path)
@@ -106,6 +111,17 @@ def line_text(source: str, rules_dir: Path | str | None) -> str:
                 text = text[:-1].rstrip() + " " + lines[n - 1].split("#")[0].strip()
             return text
     return ""
+
+
+def _table_text(pack_dir: Path, path: str, line: int) -> str:
+    """The text of line ``line`` of the pack file ``path`` as a table line cites it."""
+    from casebook.content.confine import confined_path
+    from casebook.content.tablelines import line_text_at
+
+    f, why = confined_path(pack_dir, path)
+    if f is None or why is not None or not f.is_file():
+        return ""
+    return line_text_at(pack_dir, path, line)
 
 
 @click.command("explain")
@@ -131,7 +147,7 @@ def explain(trace: Path, seq: int, as_json: bool, pack: Path | None) -> None:
         shown = "" if value is None else str(value)
         fired = "" if term.get("fired", True) else " (did not apply)"
         source = str(term.get("source", ""))
-        text = term.get("text") or line_text(source, out.get("rules_dir"))
+        text = term.get("text") or line_text(source, out.get("rules_dir"), out.get("pack_dir"))
         click.echo(f"    {shown:>6}  {cases:<14} {source}  {text}{fired}")
     from casebook.tools.account import data_words
 

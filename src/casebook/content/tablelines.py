@@ -1,0 +1,259 @@
+"""The ``file:line`` of a table row or cell a number was read from (issue #15, deliverable 3).
+
+A rule line that fired is cited as ``{"source": "combat.rules:15", "cases": [...], "text": ...}``;
+a value looked up in a chart (``kind: table``) or a records table (``kind: records``) is cited
+in the same shape, by :meth:`TableLines.cell` / :meth:`TableLines.row`::
+
+    {"source": "tables/crt.yaml:24", "cases": ["10.4.5C", "11.0B"], "text": '"3:2": {-2: "F1/-", …}'}
+
+- ``source`` is the file the value actually came from, relative to the pack folder, and the line
+  of the cell's key (a chart written one row per line, as a CRT, gives the row's line; a chart
+  written one cell per line, the cell's). When an errata overlay (the manifest's ``errata:``)
+  set that cell or added that row, the line is the patch's line in the erratum file.
+- ``cases`` are the file's own: the cell's or row's ``provenance`` (``rulebook: 7.0B``), else
+  the table's (a ``reconstructed:`` provenance cites the cases of the pack's case index its text
+  names), an erratum's ``case``.
+- ``text`` is the line as written (surrounding blanks removed).
+
+Lines are read once per loaded pack (:attr:`casebook.content.pack.Pack.table_lines`) and each
+cited cell is kept, so asking again costs a dict lookup.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from casebook.content.schema_base import CASE_ID, cited_cases
+from casebook.content.yamlio import YamlDoc, read_yaml
+
+__all__ = ["TableLines", "line_text_at", "reading_tables", "cite_tables"]
+
+_ID_LINE = re.compile(r"""^id:\s*["']?([^"'#\s]+)""", re.M)
+_CASE_IN_TEXT = re.compile(rf"(?<![\w.]){CASE_ID}(?![\w])")
+
+
+class TableLines:
+    """Finds and keeps the cited line of table cells and records rows of one loaded pack."""
+
+    def __init__(self, pack: Any) -> None:
+        self.pack = pack
+        self._files: dict[str, tuple[str, YamlDoc | None]] | None = None  # table id -> (rel, doc)
+        self._texts: dict[str, list[str]] = {}
+        self._kept: dict[tuple[Any, ...], dict[str, Any] | None] = {}
+        self._patches: dict[str, list[tuple[Path, int, Mapping[str, Any]]]] = {}
+
+    # ------------------------------------------------------------------------------ public
+    def cell(self, table_id: str, **coords: Any) -> dict[str, Any] | None:
+        """The line of the chart ``table_id`` cell at ``coords`` (one keyword per dim); None when
+        the pack has no such table or cell."""
+        key = ("cell", table_id, *coords.items())
+        if key not in self._kept:
+            self._kept[key] = self._cell(table_id, coords)
+        return self._kept[key]
+
+    def row(self, table_id: str, row: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The line of ``row`` (a row of the records table ``table_id``, as the pack holds it);
+        None when it is not one of its rows."""
+        rows = self.pack.records.get(table_id) or []
+        index = next((i for i, r in enumerate(rows) if r is row), None)
+        if index is None:
+            index = next((i for i, r in enumerate(rows) if r == row), None)
+        if index is None:
+            return None
+        key = ("row", table_id, index)
+        if key not in self._kept:
+            self._kept[key] = self._row(table_id, index, rows[index])
+        return self._kept[key]
+
+    # ------------------------------------------------------------------------------ lookups
+    def _cell(self, table_id: str, coords: Mapping[str, Any]) -> dict[str, Any] | None:
+        table = self.pack.tables.get(table_id)
+        if table is None:
+            return None
+        try:
+            values = [coords[name] for name, _ in table.dims]
+        except KeyError:
+            return None
+        path = ("cells", *values)
+        patched = self._patch(table_id, path)
+        if patched is not None:
+            return patched
+        rel, doc = self._source(table_id)
+        if doc is None:
+            return None
+        line, _ = doc.where(path)
+        node: Any = doc.data.get("cells") if isinstance(doc.data, dict) else None
+        for v in values:
+            node = node.get(v) if isinstance(node, dict) else None
+        own = node.get("provenance") if isinstance(node, dict) else None
+        heads = [doc.where(path[:k])[0] for k in range(2, len(path))]  # rows written on lines above
+        return self._entry(rel, line, self._cases(own if isinstance(own, str) else table.provenance),
+                           [h for h in dict.fromkeys(heads) if h != line])
+
+    def _row(self, table_id: str, index: int, row: Mapping[str, Any]) -> dict[str, Any] | None:
+        rel, doc = self._source(table_id)
+        if doc is None:
+            return None
+        rows = doc.data.get("rows") if isinstance(doc.data, dict) else None
+        original = rows if isinstance(rows, list) else []
+        for epath, i, patch in self._errata(rel):  # a row an erratum added or changed
+            if self._patched_row(patch, row):
+                return self._erratum(epath, i, patch)
+        at = next((j for j, r in enumerate(original) if r == row), None)
+        if at is None:
+            return None
+        line, _ = doc.where(("rows", at))
+        own = row.get("provenance")
+        prov = own if isinstance(own, str) else (doc.data.get("provenance") if isinstance(doc.data, dict) else None)
+        return self._entry(rel, line, self._cases(prov))
+
+    @staticmethod
+    def _patched_row(patch: Mapping[str, Any], row: Mapping[str, Any]) -> bool:
+        path = list(patch.get("path") or [])
+        if "add" in patch and path == ["rows"]:
+            return isinstance(patch["add"], dict) and all(row.get(k) == v for k, v in patch["add"].items())
+        if "set" in patch and len(path) >= 2 and path[0] == "rows" and isinstance(path[1], dict):
+            return all(row.get(k) == v for k, v in path[1].items())
+        return False
+
+    def _patch(self, table_id: str, path: tuple[Any, ...]) -> dict[str, Any] | None:
+        """The last erratum that set the cell at ``path`` (or a part of it, or all of it)."""
+        rel, _ = self._source(table_id)
+        for epath, i, patch in self._errata(rel):
+            if "set" not in patch:
+                continue
+            ppath = tuple(patch.get("path") or ())
+            n = min(len(ppath), len(path))
+            if ppath[:n] == path[:n] and n >= 2:
+                return self._erratum(epath, i, patch)
+        return None
+
+    def _targets(self, patch: Mapping[str, Any], rel: str) -> bool:
+        return bool(rel) and Path(str(patch.get("file", ""))).as_posix().lstrip("./") == rel
+
+    def _erratum(self, epath: Path, index: int, patch: Mapping[str, Any]) -> dict[str, Any] | None:
+        rel = self._rel(epath)
+        doc, _ = read_yaml(epath, file=rel)
+        if doc is None:
+            return None
+        op = next((k for k in ("set", "add", "remove") if k in patch), None)
+        line, _ = doc.where(("patches", index, op) if op else ("patches", index))
+        case = patch.get("case")
+        return self._entry(rel, line, [str(case)] if case else self._cases(doc.data.get("provenance")))
+
+    # ------------------------------------------------------------------------------ files
+    def _rel(self, path: Path) -> str:
+        try:
+            return Path(path).resolve().relative_to(Path(self.pack.dir).resolve()).as_posix()
+        except ValueError:
+            return Path(path).name
+
+    def _source(self, table_id: str) -> tuple[str, YamlDoc | None]:
+        """The file (relative to the pack folder) the manifest lists for ``table_id``, parsed
+        (only that file: the others' ``id:`` lines are matched in their text)."""
+        if self._files is None:
+            self._files = {}
+            for rel in self.pack.manifest.get("tables") or []:
+                path = Path(self.pack.dir) / str(rel)
+                try:
+                    found = _ID_LINE.search(path.read_text(encoding="utf-8"))
+                except (OSError, UnicodeDecodeError):
+                    continue
+                if found:
+                    self._files.setdefault(found.group(1), (self._rel(path), None))
+        rel, doc = self._files.get(table_id, ("", None))
+        if rel and doc is None:
+            doc, _ = read_yaml(Path(self.pack.dir) / rel, file=rel)
+            if doc is None or not isinstance(doc.data, dict) or str(doc.data.get("id")) != table_id:
+                return "", None
+            self._files[table_id] = (rel, doc)
+        return rel, doc
+
+    def _errata(self, rel: str) -> list[tuple[Path, int, Mapping[str, Any]]]:
+        """The errata patches of the pack that target the file ``rel``, last first (kept)."""
+        if rel not in self._patches:
+            self._patches[rel] = [e for e in reversed(self.pack.errata) if self._targets(e[2], rel)]
+        return self._patches[rel]
+
+    def _entry(self, rel: str, line: int, cases: list[str], heads: Sequence[int] = ()) -> dict[str, Any] | None:
+        """The line record; ``heads``: lines of the enclosing keys, put before the text
+        (``"infantry": "dry": "locking"`` for a chart written one cell a line)."""
+        if rel not in self._texts:
+            try:
+                self._texts[rel] = (Path(self.pack.dir) / rel).read_text(encoding="utf-8").split("\n")
+            except (OSError, UnicodeDecodeError):
+                self._texts[rel] = []
+        lines = self._texts[rel]
+        text = " ".join(lines[n - 1].strip() for n in [*heads, line] if 0 < n <= len(lines))
+        return {"source": f"{rel}:{line}", "cases": cases, "text": text}
+
+    def _cases(self, provenance: Any) -> list[str]:
+        """The cases a provenance cites; for a ``reconstructed:`` one, the case ids of the
+        pack's case index its text names."""
+        if not isinstance(provenance, str):
+            return []
+        found = cited_cases(provenance)
+        if found:
+            return found
+        return list(dict.fromkeys(m.group(0) for m in _CASE_IN_TEXT.finditer(provenance)
+                                  if m.group(0) in self.pack.cases))
+
+
+def line_text_at(pack_dir: Path, rel: str, line: int) -> str:
+    """The text a table line ``rel:line`` (relative to ``pack_dir``) is cited with: the line as
+    written, after the lines of its enclosing keys when it is a cell of a chart written one cell
+    a line (what ``casebook explain`` prints for a trace event's table line)."""
+    path = Path(pack_dir) / rel
+    doc, _ = read_yaml(path, file=rel)
+    heads: list[int] = []
+    if doc is not None:
+        found = [p for p, (n, _) in doc.positions.items() if n == line and p[:1] == ("cells",)]
+        if found:
+            deepest = max(found, key=len)
+            heads = [doc.where(deepest[:k])[0] for k in range(2, len(deepest))]
+    try:
+        lines = path.read_text(encoding="utf-8").split("\n")
+    except (OSError, UnicodeDecodeError):
+        return ""
+    return " ".join(lines[n - 1].strip() for n in [*dict.fromkeys(h for h in heads if h != line), line]
+                    if 0 < n <= len(lines))
+
+
+@contextmanager
+def reading_tables() -> Iterator[list[tuple[str, tuple[tuple[str, Any], ...]]]]:
+    """Collect every chart cell read (:meth:`casebook.content.pack.Table.lookup`, a rule
+    script's ``lookup``/``table`` term included) while the block runs, as ``(table id,
+    coordinates)``; nested blocks share the outer list. One process-wide collector: ``ask``
+    answers one question at a time."""
+    from casebook.content.pack import Table
+
+    if Table.reads is not None:
+        yield Table.reads
+        return
+    reads: list[tuple[str, tuple[tuple[str, Any], ...]]] = []
+    Table.reads = reads
+    try:
+        yield reads
+    finally:
+        Table.reads = None
+
+
+def cite_tables(pack: Any, answer: dict[str, Any], reads: list[tuple[str, tuple[tuple[str, Any], ...]]],
+                deciding: Callable[[Any, list[dict[str, Any]]], list[dict[str, Any]]]) -> None:
+    """Append to ``answer["lines"]`` (after its rule lines) the table lines it names in
+    ``table_lines`` (an area's, removed) and those of the cells ``reads`` (:func:`reading_tables`)
+    of a table a deciding rule line looks up (its text holds ``lookup T(`` or ``table T[``), or
+    that ``deciding`` (``casebook.tools.cmd_ask.deciding_lines``) keeps: citing a case the answer cites."""
+    said = [ln.get("text", "") for ln in answer.get("lines", ())]
+    named = {t for t, _ in reads if any(f"lookup {t}(" in x or f"table {t}[" in x for x in said)}
+    read = [(t, pack.table_lines.cell(t, **dict(coords))) for t, coords in dict.fromkeys(reads)]
+    found = [*answer.pop("table_lines", ()), *[ln for t, ln in read if ln is not None and t in named],
+             *deciding(answer, [ln for t, ln in read if ln is not None and t not in named])]
+    rows = list({ln["source"]: ln for ln in found if ln not in answer.get("lines", ())}.values())
+    if rows:
+        answer["lines"] = [*answer.get("lines", ()), *rows]
+
