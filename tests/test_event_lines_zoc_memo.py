@@ -58,10 +58,15 @@ def test_7_0A_two_events_of_one_version_reading_a_zoc_answer_both_name_its_lines
 
 
 @pytest.mark.case("7.0A", "7.1A")
-def test_7_0A_two_events_of_one_version_reading_the_move_zoc_map_both_name_its_lines(position):
-    from casebook.areas.terrain_costs import ezoc_map
+def test_7_0A_reading_the_whole_move_zoc_map_names_no_hexs_lines_and_the_hexes_read_name_theirs(position):
+    from casebook.areas.terrain_costs import ezoc_map, zoc_lines
 
+    # the whole map (a path search's) names no hex's lines: each event names those of the hexes it reads
     first, second = _two_events(position, lambda ctx: ezoc_map(ctx, "german"))
+    assert not _exert_lines() & set(first)
+    assert second == first
+    _, hex_ = _ezoc_hex(position)
+    first, second = _two_events(position, lambda ctx: (ezoc_map(ctx, "german"), zoc_lines(ctx, "german", (hex_,))))
     assert _exert_lines() <= set(first)
     assert second == first
 

@@ -17,7 +17,15 @@ from typing import Any
 from pydantic import create_model
 
 from casebook.areas._movement_reach import MovementCites, Step, zoc_reach, zoc_step, zoc_walk
-from casebook.areas.terrain_costs import enemy_hexes, kept_search, step_cost, step_table, table_row, zoc_lookup
+from casebook.areas.terrain_costs import (
+    enemy_hexes,
+    kept_search,
+    step_cost,
+    step_table,
+    table_row,
+    zoc_lines,
+    zoc_lookup,
+)
 from casebook.content.cases import implements
 from casebook.content.packconfig import Cases, Cites, config_reader, messages, reasons, texts
 
@@ -127,5 +135,6 @@ def check_path(ctx: Any, m: Mover, path: list[str]) -> dict[str, Any]:
     "mp_left", "stops_at", "spent_all", "steps": [{"hex", "cost", "cases"}], "cases"}``; an illegal
     path also has ``"refused": {"hex", "reason", "cases"}`` (where and why it stops: 9.8B, 9.2C, 7.2)."""
     zmap = zoc_lookup(ctx, m.side)
+    zoc_lines(ctx, m.side, (m.start, *path))  # the lines behind the EZOCs of the hexes walked (7.2, 7.3)
     return zoc_walk(m.start, path, lambda a, b, spent, hexes: step(ctx, m, a, b, spent, hexes, zmap),
                     budget=m.budget, max_hexes=m.max_hexes, cites=movement_config(ctx).walk)

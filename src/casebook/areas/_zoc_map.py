@@ -19,12 +19,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from casebook.core.hexgrid import hex_label, parse_hex
+from casebook.script.ctx import Lasting
 
-from ._game_cases import given_or
+from ._zoc_chart import KIND_ORDER, chart_column, chart_kind, chart_row, most_restrictive, unit_kind, weather_facts
 
 __all__ = [
     "KIND_ORDER", "UNIT_FIELDS", "map_key", "conditions", "weather_facts", "exerts_zoc",
-    "zoc_reach", "stopped_cases", "zoc_sources", "source_cases", "zoc_map", "exerted_by",
+    "zoc_reach", "stopped_cases", "zoc_sources", "source_cases", "zoc_map", "hex_lines", "exerted_by", "collecting",
     "chart_row", "chart_column", "chart_kind", "most_restrictive", "unit_kind",
     "is_combat_unit", "friendly_combat_unit_in",
 ]
@@ -36,22 +37,6 @@ _SETTINGS: tuple[tuple[str, str], ...] = (("no_zoc_scope", "arctic"), ("mud_zoc_
 #: How many ZOC maps (distinct placements) are kept across state changes.
 _MAPS_KEPT = 64
 
-#: ZOC kinds from least to most restrictive (7.0B: a locking ZOC stops a unit, a fluid one costs
-#: +1 MP EZOC to EZOC, none has no effect); the most restrictive wins (7.0F).
-KIND_ORDER: tuple[str, ...] = ("none", "fluid", "locking")
-
-
-def weather_facts(ctx: Any) -> dict[str, str]:
-    """``{"temperature", "ground"}`` in force (the Weather Display). A position without weather
-    (before the first Weather Phase) is read as Warm and Dry, the fixed weather of Turn 1
-    (e.g. Moscow '41 18.2.4A; interpretation blitz-turn1-weather): the first temperature and
-    ground of the game's vocabulary."""
-    w = ctx.state.weather or {}
-    if "temperature" in w and "ground" in w:
-        return {"temperature": w["temperature"], "ground": w["ground"]}
-    vocabulary = ctx.pack.vocabulary
-    return {"temperature": w.get("temperature", (*vocabulary.temperatures, "none")[0]),
-            "ground": w.get("ground", (*vocabulary.grounds, "none")[0])}
 
 
 def conditions(ctx: Any) -> tuple[str, ...]:
@@ -167,19 +152,40 @@ def stopped_cases(ctx: Any, hex_: str, side: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
+def collecting(ctx: Any) -> bool:
+    """Whether ``ctx`` collects lines (an event's or a recording answer's): else no line is kept."""
+    return ctx.event_lines is not None or ctx.engine._recording[0] is not None
+
+
+def _capture(ctx: Any, compute: Any) -> tuple[Any, tuple[dict[str, Any], ...] | None]:
+    """``(compute(), the lines that fired in it)`` without noting them for the event (None: nothing
+    collects); the caller keeps them with the value and notes those of the part an event reads."""
+    tmp = Lasting()
+    with ctx.apart():
+        value = ctx.kept(tmp, 0, compute)
+    return value, tmp.lines.get(0)
+
+
 def zoc_sources(ctx: Any, side: str) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
     """The hexes that are a ZOC against ``side`` by themselves, not projected by a unit into its
     neighbours: ``((hex, source id, cases), …)`` sorted, from the ``casebook_zoc_sources`` hook
     (e.g. Moscow '41: a Partisan marker's hex, 16.3A; a scattered paratroop's own hex, 15.3B). Once
-    per state version."""
+    per state version; read without lines (the map keeps each source's with its hex)."""
+    return _sources(ctx, side)[0]
+
+
+def _sources(ctx: Any, side: str) -> tuple[Any, dict[str, tuple[dict[str, Any], ...]] | None]:
     key = ("zoc.sources", side)
     memo = ctx.memo
     found = memo.get(key)
-    if found is None:
+    if found is None or (found[1] is None and collecting(ctx)):
         hook = getattr(ctx.hook, "casebook_zoc_sources", None)
-        lists = hook(ctx=ctx, side=side) if hook is not None else []
-        found = memo[key] = tuple(sorted(
+        lists, fired = _capture(ctx, lambda: hook(ctx=ctx, side=side)) if hook is not None else ([], ())
+        sources = tuple(sorted(
             (str(s["hex"]), str(s["id"]), tuple(s.get("cases") or ())) for lst in lists for s in (lst or ())))
+        per = None if fired is None else {  # a source's lines: those citing its cases
+            sid: tuple(e for e in fired if set(cases).intersection(e["cases"])) for _, sid, cases in sources}
+        found = memo[key] = (sources, per)
     return found
 
 
@@ -208,112 +214,84 @@ def zoc_map(ctx: Any, side: str) -> dict[str, tuple[str, ...]]:
     """The enemy ZOC affecting units of ``side``: hex label -> ids of the enemy units exerting a
     ZOC into it and of the :func:`zoc_sources` of the hex (sorted). EZOCs do not affect an
     enemy unit's own ZOC (7.0E): every enemy unit is counted wherever it stands, even in a hex
-    of ``side``'s ZOC. Kept by :func:`map_key`
-    (treat the result as read-only: it is shared)."""
-    # per state version, with its lines (``ctx.memo_kept``): every event that reads it names them
-    return ctx.memo_kept(("zoc.map", side), lambda: _kept_map(ctx, side))
+    of ``side``'s ZOC. Kept by :func:`map_key` (treat the result as read-only: it is shared).
+    Read without lines: :func:`exerted_by` names those of the hex it reads (:func:`hex_lines`)."""
+    return _map(ctx, side)[0]
 
 
-def _kept_map(ctx: Any, side: str) -> dict[str, tuple[str, ...]]:
+def hex_lines(ctx: Any, side: str) -> dict[str, tuple[dict[str, Any], ...]] | None:
+    """Hex label -> the lines that decided its ZOC against ``side``: those of every enemy unit
+    adjacent (whether it exerts a ZOC and into which hexes: ``exert_zoc``, ``zoc_into_hex``) and
+    of the :func:`zoc_sources` in it — the same whatever the caches held. None: nothing collects."""
+    return _map(ctx, side)[1]
+
+
+def _map(ctx: Any, side: str) -> tuple[dict[str, tuple[str, ...]], Any]:
+    key = ("zoc.map", side)
+    memo = ctx.memo
+    found = memo.get(key)
+    if found is None or (found[1] is None and collecting(ctx)):
+        found = memo[key] = _kept_map(ctx, side)
+    return found
+
+
+def _kept_map(ctx: Any, side: str) -> tuple[dict[str, tuple[str, ...]], Any]:
     """:func:`_zoc_map` kept across state changes by its :func:`map_key` (the last
-    :data:`_MAPS_KEPT` maps)."""
-    result = ctx.kept(("zoc.maps",), map_key(ctx, side), lambda: _zoc_map(ctx, side))
-    maps = ctx.lasting("zoc.maps", pause=False)  # bounded: the oldest maps go
-    while len(maps) > _MAPS_KEPT:
-        maps.pop(next(iter(maps)))
-    return result
+    :data:`_MAPS_KEPT` maps; one made while nothing collected is made again with its lines)."""
+    maps = ctx.lasting("zoc.maps", pause=False)  # lines kept hex by hex in the value
+    key = map_key(ctx, side)
+    found = maps.get(key)
+    if found is None or (found[1] is None and collecting(ctx)):
+        with ctx.apart():  # the board-wide map: an event names the lines of the hexes it reads
+            found = maps[key] = _zoc_map(ctx, side)
+        while len(maps) > _MAPS_KEPT:  # bounded: the oldest maps go
+            maps.pop(next(iter(maps)))
+    return found
 
 
-def _zoc_map(ctx: Any, side: str) -> dict[str, tuple[str, ...]]:
+def _zoc_map(ctx: Any, side: str) -> tuple[dict[str, tuple[str, ...]], Any]:
     found: dict[str, list[str]] = {}
+    lines: dict[str, dict[str, dict[str, Any]]] | None = {} if collecting(ctx) else None
+    reach_lines = ctx.lasting("zoc.reach", conditions(ctx), pause=False).lines  # zoc_reach's own
     for u in ctx.state.units:
         if u.get("side") == side or not u.get("hex"):
             continue
         for h in zoc_reach(ctx, u):
             found.setdefault(h, []).append(u["id"])
-    for h, sid, _ in zoc_sources(ctx, side):  # a hex that is a ZOC itself (16.3A, 15.3B)
+        if lines is not None:  # the unit's lines decided each adjacent hex, reached or not
+            fired = reach_lines.get((u["hex"], _fields(u)))
+            if fired is None:  # not kept with its lines: no lines for the map (made again)
+                lines = None
+                continue
+            for n in ctx.board.label_neighbours(u["hex"]):
+                _add(lines, n, fired)
+    sources, per = _sources(ctx, side)
+    if per is None:
+        lines = None
+    for h, sid, _ in sources:  # a hex that is a ZOC itself (16.3A, 15.3B)
         if ctx.board.contains(parse_hex(h)):
             found.setdefault(h, []).append(sid)
-    return {h: tuple(sorted(ids)) for h, ids in found.items()}
+            if lines is not None and per is not None:
+                _add(lines, h, per.get(sid, ()))
+    by_hex = None if lines is None else {h: tuple(d.values()) for h, d in lines.items() if d}
+    return {h: tuple(sorted(ids)) for h, ids in found.items()}, by_hex
+
+
+def _add(lines: dict[str, dict[str, dict[str, Any]]], hex_: str, fired: Any) -> None:
+    here = lines.setdefault(hex_, {})
+    for e in fired:
+        here.setdefault(e["source"], e)
 
 
 def exerted_by(ctx: Any, hex_: str, side: str) -> tuple[str, ...]:
-    """Ids of the enemy units exerting a ZOC into ``hex_`` against ``side`` (empty: no EZOC)."""
-    return zoc_map(ctx, side).get(hex_, ())
-
-
-def chart_row(ctx: Any, unit: Mapping[str, Any]) -> str:
-    """The ZOC Chart row of a unit: the game's ``chart_row`` quantity (facts ``unit_class``,
-    ``unit_mechanized``; e.g. Moscow '41: an HQ marked mechanized uses the mechanized row, 9.2A,
-    interpretation hq-movement-class), else its class (a unit without one: the vocabulary's
-    first class). Once per class, flag and state version."""
-    cls = unit.get("class") or (*ctx.pack.vocabulary.unit_classes, "none")[0]
-    if "chart_row" not in ctx.rules.quantities:
-        return str(cls)
-    key = ("zoc.row", cls, bool(unit.get("mechanized")))
-    memo = ctx.memo
-    found = memo.get(key)
-    if found is None:
-        engine = ctx.engine  # read as a fact of the unit: not cited (the chart's cell and column are)
-        found = memo[key] = str(engine.rules.value("chart_row", {"unit_class": cls, "unit_mechanized": key[2]},
-                                                   engine.script_tables, ctx.standard))
-    return found
-
-
-def chart_column(ctx: Any) -> tuple[str, tuple[str, ...]]:
-    """The ZOC Chart column in force and its cases: a column named for the temperature in force
-    whenever the chart has one (e.g. Moscow '41's Arctic column, 4.6A, 7.1C: the cases the game
-    gives as ``area_cases: zoc: temperature_column``, else the header of ``zoc_column``), else the
-    column of the ground condition (script ``zoc_column``: the cases of its header and of the
-    line that gave the column)."""
-    w = weather_facts(ctx)
-    header = ctx.rules.quantities["zoc_column"].code.cases   # `quantity zoc_column = first by …`
-    if w["temperature"] in dict(ctx.table("zoc_chart").dims).get("weather", ()):
-        return w["temperature"], given_or(ctx, "zoc", "temperature_column", lambda _: header)
-    q = ctx.quantity("zoc_column", w)
-    return str(q.value), tuple(dict.fromkeys((*header, *q.cases)))
-
-
-def _cases_of(provenance: str | None) -> tuple[str, ...]:
-    """The case ids a ``rulebook:``/``errata:`` provenance names (none for reconstructed)."""
-    if not provenance or not provenance.startswith(("rulebook:", "errata:")):
-        return ()
-    head = provenance.split(":", 1)[1]
-    return tuple(c.strip().split(" ")[0] for c in head.split(",") if c.strip())
-
-
-def _errata_cases(ctx: Any, table_id: str, path: list[str]) -> tuple[str, ...]:
-    """The cases of the errata patches that set this cell of table ``table_id`` (the loader
-    keeps a patched value's provenance beside the table, not in the cell)."""
-    return tuple(p["case"] for _, _, p in ctx.pack.errata
-                 if list(p.get("path") or []) == path and str(p.get("file", "")).endswith(f"/{table_id}.yaml"))
-
-
-def chart_kind(ctx: Any, row: str) -> tuple[str, tuple[str, ...]]:
-    """How a moving unit of chart row ``row`` treats an EZOC now: ``"locking"``, ``"fluid"`` or
-    ``"none"`` (7.0B-C), from ``zoc_chart`` (its Arctic column is ``none`` for every row after
-    errata 0.2.3.1), with the cases: the column's and the cell's provenance."""
-    return ctx.kept(("zoc.kind", *weather_facts(ctx).values()), row,  # the column: weather only
-                    lambda: _chart_kind(ctx, row))
-
-
-def _chart_kind(ctx: Any, row: str) -> tuple[str, tuple[str, ...]]:
-    column, cases = chart_column(ctx)
-    table = ctx.table("zoc_chart")
-    kind = table.lookup(unit=row, weather=column)
-    cell_cases = (_cases_of(table.provenance_of(unit=row, weather=column))
-                  + _errata_cases(ctx, table.id, ["cells", row, column]))
-    return kind, tuple(dict.fromkeys((*cases, *cell_cases)))
-
-
-def most_restrictive(kinds: Any) -> str:
-    """The most restrictive of ``kinds`` (7.0F: several ZOCs or units add nothing more)."""
-    return max(kinds, key=KIND_ORDER.index, default="none")
-
-
-def unit_kind(ctx: Any, unit: Mapping[str, Any]) -> tuple[str, tuple[str, ...]]:
-    """How ``unit`` (a record) treats an EZOC now (its chart row, :func:`chart_kind`)."""
-    return chart_kind(ctx, chart_row(ctx, unit))
+    """Ids of the enemy units exerting a ZOC into ``hex_`` against ``side`` (empty: no EZOC);
+    the lines that decided the hex (:func:`hex_lines`) are noted for the event."""
+    found, lines = _map(ctx, side)
+    if lines is not None:
+        fired = lines.get(hex_)
+        if fired:
+            ctx.note_lines(fired)
+    return found.get(hex_, ())
 
 
 def is_combat_unit(ctx: Any, unit: Mapping[str, Any]) -> bool:

@@ -31,7 +31,7 @@ from typing import Any
 from casebook.core.hexgrid import hex_label, parse_hex
 
 __all__ = ["FEATURE_ORDER", "weather", "entry_ways", "cell_cost", "step_cost", "step_table", "table_row",
-           "enemy_hexes", "ezoc_map", "ezoc", "zoc_lookup", "kept_search", "zoc_treatment"]
+           "enemy_hexes", "ezoc_map", "zoc_lines", "ezoc", "zoc_lookup", "kept_search", "zoc_treatment"]
 
 #: The board's hexside features a crossing cost is looked up for (core.board.FEATURES), the
 #: one charged last when a hexside has more than one.
@@ -177,20 +177,37 @@ def ezoc_map(ctx: Any, side: str) -> tuple[Mapping[str, frozenset[str]] | None, 
     are kept by it); ``(None, None)`` without a ZOC area (then :func:`ezoc` asks hex by hex).
     Per state version with the map's lines (``ctx.memo_kept``: every event that reads it names
     them); the converted map is kept by its key."""
+    return _ezoc_full(ctx, side)[:2]
+
+
+def _ezoc_full(ctx: Any, side: str) -> tuple[Any, Any, Any]:
+    """:func:`ezoc_map` and the map's lines hex by hex (None: nothing collects)."""
     return ctx.memo_kept(("terrain_costs.ezoc_map", side), lambda: _ezoc_map(ctx, side))
 
 
-def _ezoc_map(ctx: Any, side: str) -> tuple[Mapping[str, frozenset[str]] | None, Any]:
+def zoc_lines(ctx: Any, side: str, hexes: Any) -> None:
+    """Note for the event the lines that decided the enemy ZOC against ``side`` in each of
+    ``hexes`` (the ZOC area's map keeps them hex by hex): a move names those of the hexes it
+    reads, not the whole map's."""
+    lines = _ezoc_full(ctx, side)[2]
+    if lines:
+        for h in hexes:
+            fired = lines.get(h)
+            if fired:
+                ctx.note_lines(fired)
+
+
+def _ezoc_map(ctx: Any, side: str) -> tuple[Any, Any, Any]:
     ans = ctx.hook.casebook_zoc_map(ctx=ctx, side=side)
     if ans is None:
-        return None, None
+        return None, None, None
     kept = ctx.lasting("terrain_costs.ezoc_maps", pause=False)  # a conversion: no line
     zmap = kept.get(ans["key"])
     if zmap is None:
         zmap = kept[ans["key"]] = {h: frozenset(ids) for h, ids in ans["exerted_by"].items() if ids}
         while len(kept) > 64:
             kept.pop(next(iter(kept)))
-    return zmap, ans["key"]
+    return zmap, ans["key"], ans.get("lines")
 
 
 def ezoc(ctx: Any, hex_: str, side: str) -> frozenset[str]:
@@ -199,6 +216,7 @@ def ezoc(ctx: Any, hex_: str, side: str) -> frozenset[str]:
     ``exert_zoc`` permission allows."""
     zmap = ezoc_map(ctx, side)[0]
     if zmap is not None:
+        zoc_lines(ctx, side, (hex_,))
         return zmap.get(hex_, _NO_EZOC)
     # per state version with its lines (``ctx.memo_kept``)
     return ctx.memo_kept(("terrain_costs.ezoc", hex_, side), lambda: _ezoc(ctx, hex_, side))

@@ -40,6 +40,7 @@ from ._zoc_map import (
     exerted_by,
     exerts_zoc,
     friendly_combat_unit_in,
+    hex_lines,
     map_key,
     most_restrictive,
     source_cases,
@@ -132,7 +133,7 @@ def _zoc_answer(ctx: Any, hex_: str, side: str) -> dict[str, Any]:
             raise QuestionError(f"hex {hex_} is off the map ({ctx.board.grid.describe()})")
     except ValueError as exc:
         raise QuestionError(str(exc)) from None
-    who = list(exerted_by(ctx, hex_, side))
+    who = list(zoc_map(ctx, side).get(hex_, ()))  # the hex's lines: noted by the caller's exerted_by
     rows = [r for r in ctx.table("zoc_chart").dims[0][1]]
     by_class: dict[str, str] = {}
     cases: list[str] = list(definition_cases(ctx))
@@ -212,7 +213,8 @@ def casebook_zoc(ctx: Any, hex: str, side: str) -> dict[str, Any]:
 @hookimpl
 def casebook_zoc_map(ctx: Any, side: str) -> dict[str, Any]:
     """Every enemy ZOC affecting units of ``side``: ``{"key", "exerted_by": {hex: (ids)},
-    "cases"}`` — the map :func:`zoc_answer` reads (7.0A, 7.0D, 7.0E; who has a ZOC, 7.1A-C),
+    "cases", "lines": {hex: line entries} or None}`` (``lines``: what decided each hex, for the
+    events that read it: :func:`~._zoc_map.hex_lines`) — the map :func:`zoc_answer` reads (7.0A, 7.0D, 7.0E; who has a ZOC, 7.1A-C),
     read-only, and ``key`` (:func:`map_key`: the weather, settings and enemy units it is
     computed from)."""
     cases = list(map_cases(ctx))
@@ -223,7 +225,7 @@ def casebook_zoc_map(ctx: Any, side: str) -> dict[str, Any]:
     rows = ctx.table("zoc_chart").dims[0][1]
     kind = most_restrictive(chart_kind(ctx, row)[0] for row in rows)  # as zoc_answer's, 7.0B-C
     return {"key": map_key(ctx, side), "exerted_by": MappingProxyType(found), "cases": cases,
-            "kind": kind}
+            "kind": kind, "lines": hex_lines(ctx, side)}
 
 
 @hookimpl

@@ -305,6 +305,11 @@ class Ctx:
             return found
         return self.kept(self.memo_lasting(), key, compute)
 
+    def note_lines(self, fired: tuple[dict[str, Any], ...]) -> None:
+        """Note line entries kept with a value read outside :meth:`kept` (e.g. a board-wide map
+        that keeps each hex's lines: an event names those of the hexes it reads), as a hit does."""
+        self._replay(fired)
+
     def _replay(self, fired: tuple[dict[str, Any], ...]) -> None:
         """Note kept line entries again: for the recording, and for the next event unless paused."""
         rec = self.engine._recording[0]
