@@ -10,8 +10,7 @@ from casebook.core.game import Game
 from tests.web.conftest import client_for, new_session
 
 
-@pytest.mark.case("BM5.1A")
-def test_BM5_1A_a_refused_move_says_refused_the_side_the_action_the_reason_cases_and_lines(bfm_game, tmp_path):
+def test_a_refused_battle_for_moscow_move_says_refused_the_side_the_action_the_reason_cases_and_lines(bfm_game, tmp_path):
     session = new_session(bfm_game, {"german": "human", "soviet": "bot:greedy"}, tmp_path)
     before = session.state.to_dict()
     body = client_for(session).post("/api/apply", json={"action": "german: move stack=0201 path=0909"}).json()
