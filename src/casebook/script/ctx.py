@@ -114,16 +114,46 @@ class Ctx:
         facts (:attr:`standard`) fill in what ``facts`` does not give."""
         if self.engine._recording[0] is not None or self.event_lines is not None:  # its lines noted
             into = self.engine.noting_into(None if self.__dict__.get("_paused") else self.event_lines)
-            return self.engine.rules.value_noting(name, facts, into, line_entry, self.engine.script_tables,
-                                                  self.standard)
+            with self._rows_read():
+                return self.engine.rules.value_noting(name, facts, into, line_entry, self.engine.script_tables,
+                                                      self.standard)
         return self.engine.rules.value(name, facts, self.engine.script_tables, self.standard)
 
     def quantity(self, name: str, facts: Mapping[str, Any]) -> Any:
         """Rule-script quantity ``name`` for ``facts`` with its :class:`Explanation`
         (``.value``, and every line with cases and ``file:line``)."""
-        e = self.engine.rules.explain(name, facts, self.engine.script_tables, self.standard)
-        self._note(e)
+        with self._rows_read() as rows:
+            e = self.engine.rules.explain(name, facts, self.engine.script_tables, self.standard)
+            self._note(e)
+        if rows:  # the records rows its lines selected: for fired_lines
+            object.__setattr__(e, "_table_rows", rows)
         return e
+
+    @contextmanager
+    def _rows_read(self) -> Iterator[list[dict[str, Any]]]:
+        """The file:line of each records row a ``table T[…].field`` term selects in the block
+        (:data:`casebook.script.tablerows.ROW_READS`): noted for this context's next event (a
+        table line after its rule lines) and yielded; an outer collector (``ask``) gets the rows too."""
+        from casebook.script.tablerows import ROW_READS
+
+        outer = ROW_READS[0]
+        reads: list[tuple[str, Mapping[str, Any]]] = []
+        ROW_READS[0] = reads
+        found: list[dict[str, Any]] = []
+        try:
+            yield found
+        finally:
+            ROW_READS[0] = outer
+            if outer is not None:
+                outer.extend(reads)
+            for table, row in reads:
+                entry = self.engine.pack.table_lines.row(table, row)
+                if entry is not None and entry not in found:
+                    found.append(entry)
+            ev = None if self.__dict__.get("_paused") else self.event_lines
+            if ev is not None:
+                for entry in found:
+                    ev.setdefault(entry["source"], entry)
 
     def permission(self, action: str, facts: Mapping[str, Any]) -> Any:
         """Rule-script verdict on ``action`` for ``facts`` (allowed, and the cases deciding)."""
@@ -166,6 +196,9 @@ class Ctx:
         for e in explanations:
             for m in e.deciding():
                 out.setdefault(m.source, {"source": m.source, "cases": list(m.cases)})
+        for e in explanations:  # then the table rows its lines selected
+            for ln in getattr(e, "_table_rows", ()):
+                out.setdefault(ln["source"], {"source": ln["source"], "cases": list(ln["cases"])})
         return list(out.values())
 
     def record(self, kind: str, cases: Any = (), data: Mapping[str, Any] | None = None, *,
