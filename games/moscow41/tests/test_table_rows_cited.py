@@ -86,3 +86,54 @@ def test_1_1A_ask_income_cites_the_initiative_chart_rows_of_the_towns_held():
         assert line["text"] == text_of(CHART, row) and f"ip: {town['ip']}" in line["text"]
     rules = [s for s in (ln["source"] for ln in answer["lines"]) if ".rules:" in s]
     assert [ln["source"] for ln in answer["lines"]][: len(rules)] == rules   # the rule lines first
+
+
+WEATHER = PACK / "tables" / "weather_table.yaml"
+MATRIX = PACK / "tables" / "ground_condition_matrix.yaml"
+
+
+def _events(name: str, kind: str) -> list[dict]:
+    golden = PACK / "golden" / name
+    return [e for e in map(json.loads, golden.read_text(encoding="utf-8").splitlines()) if e["kind"] == kind]
+
+
+@pytest.mark.case("3.0B", "0.7.1.1B")
+def test_3_0B_a_temperature_event_names_the_weather_table_row_it_read():
+    event = _events("october-blitz-greedy-seed1.jsonl", "temperature")[0]
+    row = line_of(WEATHER, '"temperature": {')
+    assert f'{event["data"]["modified"]}: "{event["data"]["temperature"]}"' in text_of(WEATHER, row)
+    sources = [ln["source"] for ln in event["data"]["lines"]]
+    assert sources[-1] == f"tables/weather_table.yaml:{row}"      # after the rule lines
+
+
+@pytest.mark.case("3.0C", "3.0D")
+def test_3_0C_a_ground_event_names_the_precipitation_cell_and_the_matrix_cell():
+    event = _events("october-blitz-greedy-seed1.jsonl", "ground")[0]
+    sources = [ln["source"] for ln in event["data"]["lines"]]
+    precipitation = line_of(WEATHER, '"precipitation": {')
+    assert f"tables/weather_table.yaml:{precipitation}" in sources
+    assert any(s.startswith("tables/ground_condition_matrix.yaml:") for s in sources)
+    matrix = [int(s.split(":")[1]) for s in sources if s.startswith("tables/ground_condition_matrix.yaml:")]
+    assert event["data"]["table_ground"] in text_of(MATRIX, matrix[0])
+
+
+@pytest.mark.case("1.1A", "1.1C")
+def test_1_1A_an_ip_collection_event_names_an_initiative_chart_row():
+    event = _events("october-blitz-greedy-seed1.jsonl", "ip-collection")[0]
+    rows = [int(ln["source"].split(":")[1]) for ln in event["data"]["lines"]
+            if ln["source"].startswith("tables/initiative_chart.yaml:")]
+    assert rows and all(text_of(CHART, n).startswith("- {hex:") for n in rows)
+
+
+@pytest.mark.case("2.1A")
+def test_2_1A_an_activate_hq_event_names_only_the_ip_costs_row_its_deciding_line_selected():
+    rules = PACK / "rules" / "initiative.rules"
+    supplied = line_of(rules, 'table ip_costs[action: "activate_hq", per: "supplied HQ"]')
+    for event in _events("october-blitz-greedy-seed1.jsonl", "activate-hq"):
+        sources = [ln["source"] for ln in event["data"].get("lines", ())]
+        if f"initiative.rules:{supplied}" in sources:  # a supplied HQ: 1 IP
+            rows = [int(s.split(":")[1]) for s in sources if s.startswith("tables/ip_costs.yaml:")]
+            assert rows == [line_of(IP_COSTS, 'per: "supplied HQ"')]
+            break
+    else:
+        pytest.fail("no supplied HQ activated in the trace")
