@@ -43,6 +43,7 @@ from typing import Annotated, Any
 from pydantic import ConfigDict, Field
 from typing_extensions import TypedDict
 
+from casebook.content.tablelines import reading_tables
 from casebook.core.dice import roll
 from casebook.core.errors import QuestionError
 from casebook.core.hooks import hookimpl
@@ -152,14 +153,16 @@ def roll_temperature(ctx: Any, die: int | None = None) -> dict[str, Any]:
         die = _die(ctx, "temperature", "temperature_roll", f"{PLUGIN}.roll_temperature")
     row = turn_row(ctx)
     e = ctx.quantity("temperature_roll", {"weather_die": die, "turn_temperature_drm": row["temperature_drm"]})
-    e_table = ctx.quantity("temperature_result", {"table_roll": _on_table(ctx.table("weather_table"), "roll", e.value)})
+    with reading_tables() as reads:  # the Weather Table cell read: its file:line, after the rule lines
+        e_table = ctx.quantity("temperature_result", {"table_roll": _on_table(ctx.table("weather_table"), "roll", e.value)})
     e_marker = ctx.quantity("temperature_marker", {"new_temperature": e_table.value})
     temperature = e_marker.value
     ctx.state.set_weather(temperature=temperature)
     _store(ctx, temperature_roll=e.value)
     cases = _cited(ctx, e, e_table, e_marker)
     out = {"temperature": temperature, "die": die, "modified": e.value, "cases": cases, "fixed": False}
-    ctx.record("temperature", cases, {**out, "drm": row["temperature_drm"], "lines": ctx.fired_lines(e, e_table, e_marker)},
+    lines = ctx.fired_lines(e, e_table, e_marker) + _cells(ctx, reads)
+    ctx.record("temperature", cases, {**out, "drm": row["temperature_drm"], "lines": lines},
                source=f"{PLUGIN}.roll_temperature", side=None)
     return out
 
@@ -167,6 +170,12 @@ def roll_temperature(ctx: Any, die: int | None = None) -> dict[str, Any]:
 def _case_key(case: str) -> tuple[tuple[int, int | str], ...]:
     """Case-index order of a case id (``0.7.1.1A`` before ``3.0B``)."""
     return tuple((0, int(p)) if p.isdigit() else (1, p) for p in re.findall(r"\d+|[^\d.]+", case))
+
+
+def _cells(ctx: Any, reads: list[tuple[str, Any]]) -> list[dict[str, Any]]:
+    """The file:line of each chart cell in ``reads`` (:func:`reading_tables`), for an event's lines."""
+    found = [ctx.pack.table_lines.cell(t, **dict(c)) for t, c, *_ in reads if not isinstance(c, Mapping)]
+    return [{"source": ln["source"], "cases": list(ln["cases"])} for ln in found if ln is not None]
 
 
 def _cited(ctx: Any, *explanations: Any) -> list[str]:
@@ -194,8 +203,9 @@ def roll_ground(ctx: Any, die: int | None = None) -> dict[str, Any]:
     row = turn_row(ctx)
     e = ctx.quantity("precipitation_roll", {"weather_die": die, "turn_ground_drm": row["ground_drm"],
                                             "temperature": temperature})
-    e_precip = ctx.quantity("precipitation_result", {"table_roll": _on_table(ctx.table("weather_table"), "roll", e.value)})
-    e_matrix = ctx.quantity("matrix_ground", {"precipitation_box": e_precip.value, "temperature": temperature})
+    with reading_tables() as reads:  # the Weather Table and ground matrix cells read
+        e_precip = ctx.quantity("precipitation_result", {"table_roll": _on_table(ctx.table("weather_table"), "roll", e.value)})
+        e_matrix = ctx.quantity("matrix_ground", {"precipitation_box": e_precip.value, "temperature": temperature})
     table_ground, precipitation = e_matrix.value, e_precip.value == WET
     ground, lines, carried = table_ground, [], []  # no earlier turn with a ground: the matrix decides alone
     if previous is not None:
@@ -211,7 +221,8 @@ def roll_ground(ctx: Any, die: int | None = None) -> dict[str, Any]:
     _store(ctx, previous_ground=previous, precipitation=precipitation, table_ground=table_ground)
     out = {"ground": ground, "table_ground": table_ground, "precipitation": precipitation,
            "previous_ground": previous, "die": die, "modified": e.value, "cases": cases, "fixed": False}
-    ctx.record("ground", cases, {**out, "transitions": lines, "lines": ctx.fired_lines(e, e_precip, e_matrix, e_marker)},
+    fired = ctx.fired_lines(e, e_precip, e_matrix, e_marker) + _cells(ctx, reads)
+    ctx.record("ground", cases, {**out, "transitions": lines, "lines": fired},
                source=f"{PLUGIN}.roll_ground", side=None)
     return out
 

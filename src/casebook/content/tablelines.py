@@ -227,19 +227,22 @@ def line_text_at(pack_dir: Path, rel: str, line: int) -> str:
 def reading_tables() -> Iterator[list[tuple[str, tuple[tuple[str, Any], ...]]]]:
     """Collect every chart cell read (:meth:`casebook.content.pack.Table.lookup`, a rule
     script's ``lookup``/``table`` term included) while the block runs, as ``(table id,
-    coordinates)``; nested blocks share the outer list. One process-wide collector: ``ask``
+    coordinates)``, and every records row a ``table T[…].field`` term selected, as ``(table id,
+    row, "file.rules:line")``; nested blocks share the outer list. One process-wide collector: ``ask``
     answers one question at a time."""
     from casebook.content.pack import Table
+    from casebook.script.tablerows import ROW_READS
 
     if Table.reads is not None:
         yield Table.reads
         return
     reads: list[tuple[str, tuple[tuple[str, Any], ...]]] = []
     Table.reads = reads
+    ROW_READS[0] = reads  # type: ignore[assignment]  # a records row selected: (table id, row)
     try:
         yield reads
     finally:
-        Table.reads = None
+        Table.reads = ROW_READS[0] = None
 
 
 def cite_tables(pack: Any, answer: dict[str, Any], reads: list[tuple[str, tuple[tuple[str, Any], ...]]],
@@ -249,8 +252,10 @@ def cite_tables(pack: Any, answer: dict[str, Any], reads: list[tuple[str, tuple[
     of a table a deciding rule line looks up (its text holds ``lookup T(`` or ``table T[``), or
     that ``deciding`` (``casebook.tools.cmd_ask.deciding_lines``) keeps: citing a case the answer cites."""
     said = [ln.get("text", "") for ln in answer.get("lines", ())]
-    named = {t for t, _ in reads if any(f"lookup {t}(" in x or f"table {t}[" in x for x in said)}
-    read = [(t, pack.table_lines.cell(t, **dict(coords))) for t, coords in dict.fromkeys(reads)]
+    named = {t for t, *_ in reads if any(f"lookup {t}(" in x or f"table {t}[" in x for x in said)}
+    once = {(t, id(c) if isinstance(c, Mapping) else c): (t, c) for t, c, *_ in reads}.values()
+    read = [(t, pack.table_lines.row(t, c) if isinstance(c, Mapping) else pack.table_lines.cell(t, **dict(c)))
+            for t, c in once]
     found = [*answer.pop("table_lines", ()), *[ln for t, ln in read if ln is not None and t in named],
              *deciding(answer, [ln for t, ln in read if ln is not None and t not in named])]
     rows = list({ln["source"]: ln for ln in found if ln not in answer.get("lines", ())}.values())

@@ -114,16 +114,56 @@ class Ctx:
         facts (:attr:`standard`) fill in what ``facts`` does not give."""
         if self.engine._recording[0] is not None or self.event_lines is not None:  # its lines noted
             into = self.engine.noting_into(None if self.__dict__.get("_paused") else self.event_lines)
-            return self.engine.rules.value_noting(name, facts, into, line_entry, self.engine.script_tables,
-                                                  self.standard)
+            with self._rows_read():
+                return self.engine.rules.value_noting(name, facts, into, line_entry, self.engine.script_tables,
+                                                      self.standard)
         return self.engine.rules.value(name, facts, self.engine.script_tables, self.standard)
 
     def quantity(self, name: str, facts: Mapping[str, Any]) -> Any:
         """Rule-script quantity ``name`` for ``facts`` with its :class:`Explanation`
         (``.value``, and every line with cases and ``file:line``)."""
-        e = self.engine.rules.explain(name, facts, self.engine.script_tables, self.standard)
-        self._note(e)
+        made: list[Any] = []
+        with self._rows_read(made) as rows:
+            e = self.engine.rules.explain(name, facts, self.engine.script_tables, self.standard)
+            made.append(e)
+            self._note(e)
+        if rows:  # the records rows its lines selected: for fired_lines
+            object.__setattr__(e, "_table_rows", rows)
         return e
+
+    @contextmanager
+    def _rows_read(self, explanation: list[Any] | None = None) -> Iterator[list[dict[str, Any]]]:
+        """The file:line of each records row a ``table T[…].field`` term of a *deciding* line
+        selects in the block (:data:`casebook.script.tablerows.ROW_READS`): noted for this
+        context's next event (a table line after its rule lines) and yielded; an outer collector
+        (``ask``) gets those rows too. ``explanation``: a one-item list the block fills with the
+        :class:`Explanation` whose deciding lines are meant (else the lines noted meanwhile)."""
+        from casebook.script.tablerows import ROW_READS
+
+        outer = ROW_READS[0]
+        reads: list[tuple[str, Mapping[str, Any], str]] = []
+        ROW_READS[0] = reads
+        found: list[dict[str, Any]] = []
+        try:
+            yield found
+        finally:
+            ROW_READS[0] = outer
+            ev = None if self.__dict__.get("_paused") else self.event_lines
+            if explanation:
+                deciding = {m.source for m in explanation[0].deciding()}
+            else:
+                deciding = {*(ev or ()), *(self.engine._recording[0] or ())}
+            names = {s.rsplit("/", 1)[-1] for s in deciding}
+            kept = [r for r in reads if r[2] in names]
+            if outer is not None:
+                outer.extend(kept)
+            for table, row, _ in kept:
+                entry = self.engine.pack.table_lines.row(table, row)
+                if entry is not None and entry not in found:
+                    found.append(entry)
+            if ev is not None:
+                for entry in found:
+                    ev.setdefault(entry["source"], entry)
 
     def permission(self, action: str, facts: Mapping[str, Any]) -> Any:
         """Rule-script verdict on ``action`` for ``facts`` (allowed, and the cases deciding)."""
@@ -166,6 +206,9 @@ class Ctx:
         for e in explanations:
             for m in e.deciding():
                 out.setdefault(m.source, {"source": m.source, "cases": list(m.cases)})
+        for e in explanations:  # then the table rows its lines selected
+            for ln in getattr(e, "_table_rows", ()):
+                out.setdefault(ln["source"], {"source": ln["source"], "cases": list(ln["cases"])})
         return list(out.values())
 
     def record(self, kind: str, cases: Any = (), data: Mapping[str, Any] | None = None, *,

@@ -25,7 +25,12 @@ from typing import Any
 from . import ast as A
 from .facts import FactType
 
-__all__ = ["TableRows", "table_shape"]
+__all__ = ["TableRows", "table_shape", "ROW_READS"]
+
+#: The records rows a ``table T[…].field`` term selected, ``(table id, row, "file.rules:line")``, while a collector
+#: runs (``ROW_READS[0]`` a list: :func:`casebook.content.tablelines.reading_tables`, or
+#: :class:`casebook.script.ctx.Ctx` collecting an event's lines) — their file:line is cited.
+ROW_READS: list[list[tuple[str, Mapping[str, Any], str]] | None] = [None]
 
 _TYPES = {"int": "int", "bool": "bool", "str": "str"}
 
@@ -143,6 +148,7 @@ class TableRows:
         column = node.column
         loc = node.loc
         index = _Index(tuple(k for k, _ in fs))
+        where = f"{str(loc.file).replace(chr(92), '/').rsplit('/', 1)[-1]}:{loc.line}"
 
         def row(e: Any, r: Any) -> Any:
             try:
@@ -156,5 +162,7 @@ class TableRows:
             if len(found) != 1 or column is None or column not in found[0]:
                 raise MissingFactError(f"table `{table}`: [{_describe(keys)}] selects {len(found)} rows "
                                        f"({loc})")
+            if ROW_READS[0] is not None:  # the row, and the rule line that selected it
+                ROW_READS[0].append((table, found[0], where))
             return found[0][column]
         return Compiled(row, vtype, uses=uses)
