@@ -23,17 +23,12 @@ from casebook.tools.bots_guard import (
     short_guards,
     threat,
 )
-
-SMOLENSK = "1308"
+from tests.test_bots_guard_threat import SMOLENSK, _dest
 
 
 @pytest.fixture(scope="module")
 def blitz():
     return Game.load("moscow41", "october-blitz")
-
-
-def _dest(action):
-    return (action.get("path") or (action.get("to"),))[-1]
 
 
 # ------------------------------------------------- the Moscow hexes against a panzer stack (session 12)

@@ -10,9 +10,8 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from casebook.tools.cli import cli
+from games.moscow41.tests.test_table_lines import ask, table_lines, text_of
 from tests._pack_edits import copy_edited, line_of
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -22,20 +21,6 @@ IP_COSTS = PACK / "tables" / "ip_costs.yaml"
 CHART = PACK / "tables" / "initiative_chart.yaml"
 ATTACK = ("attack", "0304", "--with", "g1,g2", "--support", "2,0", "--roll", "8")
 
-
-def ask(position: Path, *question: str, pack: Path | None = None) -> dict:
-    args = ["ask", str(position), *question, "--json"] + (["--pack", str(pack)] if pack else [])
-    out = CliRunner().invoke(cli, args)
-    assert out.exit_code == 0, out.output
-    return json.loads(out.output)
-
-
-def text_of(path: Path, number: int) -> str:
-    return path.read_text(encoding="utf-8").splitlines()[number - 1].strip()
-
-
-def table_lines(answer: dict) -> dict[str, dict]:
-    return {ln["source"]: ln for ln in answer["lines"] if ".yaml:" in ln["source"]}
 
 
 @pytest.mark.case("10.4.2A")
