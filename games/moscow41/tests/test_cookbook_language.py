@@ -214,4 +214,4 @@ def test_recipe_17_the_check_explain_names_the_retreat_length_line():
     trace = ROOT / "games/moscow41/golden/october-blitz-greedy-seed1.jsonl"
     out = CliRunner().invoke(cli, ["explain", str(trace), "30"]).output
     assert "combat-results" in out and "combat.rules:47  +1 by 11.0B  when result_retreat" in out
-    assert '"effect": "retreat", "units": ["s-229rd"], "path": ["1115"]' in out  # one hex, as 11.0B prints
+    assert "retreat (units s-229rd; path 1115)" in out  # one hex, as 11.0B prints (explain prints words, polE)
