@@ -99,9 +99,11 @@ def refusals(ctx: Any, action: Action) -> list[Refusal]:
         cost = act.hq_cost(ctx, hq) + per_stack
         if cost > st.track("ip", side):
             bad("hq_cost_stacks" if per_stack else "hq_cost", hq=hid, cost=cost, side=side, ip=st.track("ip", side))
-        eligible = act.hq_stacks(command_paths(ctx), ctx, hq)
+        with ctx.apart(recorded=False):  # a listing: each refused stack names its own lines
+            eligible = act.hq_stacks(command_paths(ctx), ctx, hq)
         for h in stacks:
             if h not in eligible:
+                act.refused_stack(command_paths(ctx), ctx, hq, h)
                 bad("not_eligible", hex=h, hq=hid)
         if len(set(stacks)) != len(stacks):
             bad("twice")
@@ -110,16 +112,21 @@ def refusals(ctx: Any, action: Action) -> list[Refusal]:
             bad("over_limit", hq=hid, limit=limit, named=len(stacks))
     elif action.kind == "activate-stack":
         h = action.get("stack")
-        if h not in act.single_stacks(command_paths(ctx), ctx, side):
+        with ctx.apart(recorded=False):
+            listed = act.single_stacks(command_paths(ctx), ctx, side)
+        if h not in listed:
+            act.refused_single(command_paths(ctx), ctx, side, h)
             bad("no_stack", side=side, hex=h)
         cost = ctx.value("ip_cost", {"ip_use": "activate_stack"})
         if cost > st.track("ip", side):
             bad("stack_cost", cost=cost, side=side, ip=st.track("ip", side))
     elif action.kind == "recover":
-        ok = act.recoverable(command_paths(ctx), ctx, side).get(action.get("stack"), [])
+        with ctx.apart(recorded=False):
+            ok = act.recoverable(command_paths(ctx), ctx, side).get(action.get("stack"), [])
         units = list(action.get("units", ()) or ok)
         for uid in units:
             if uid not in ok:
+                act.refused_recovery(command_paths(ctx), ctx, uid)
                 bad("cannot_recover", unit=uid, hex=action.get("stack"))
         cost = act.recover_cost(ctx, len(units))
         if cost > st.track("ip", side):

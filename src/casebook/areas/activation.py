@@ -37,7 +37,8 @@ from .search import path_within
 from .supply import allowed
 
 __all__ = ["step_side", "stack_ip", "stack_marker", "supplied", "stack_units", "unit_hexes", "side_stacks",
-           "eligible", "hq_cost", "hq_stacks", "hq_limit", "single_stacks", "recoverable", "recover_cost", "done",
+           "eligible", "hq_cost", "hq_stacks", "hq_limit", "single_stacks", "recoverable", "recover_cost", "refused_stack",
+           "refused_single", "refused_recovery", "done",
            "affordable", "activate_stack_hexes", "clear_activation", "activated_by", "legal", "templates", "apply"]
 
 
@@ -183,6 +184,40 @@ def recover_cost(ctx: Any, n: int) -> int:
     return ctx.value("ip_cost", {"ip_use": "remove_fatigue", "recovering_divisions": n})
 
 
+def refused_stack(cfg: CommandPaths, ctx: Any, hq: Mapping[str, Any], hex_: str) -> None:
+    """Note the lines that kept ``hex_`` out of :func:`hq_stacks` (read apart, ``ctx.apart(recorded=
+    False)``) for a refusal: the ``hq_activate_unit`` verdicts of its units when the HQ may take
+    none of them; ``command_path_hexes`` when no command path reaches it, and the blocks the HQ's
+    paths met when it is no farther than that."""
+    mech, units = bool(hq.get("mechanized")), side_stacks(cfg, ctx, hq["side"], hqs=True).get(hex_, [])
+    h = parse_hex(hex_)
+    with ctx.apart(recorded=False):
+        taken = any(cfg.may_activate(ctx, u, mech) for u in units)
+        near = ctx.board.grid.distance(parse_hex(hq["hex"]), h) <= cfg.path_hexes(ctx, hq)
+        reached = near and cfg.path(ctx, hq, h) is not None
+    for u in units if not taken else ():
+        cfg.may_activate(ctx, u, mech)
+    if not reached:
+        cfg.path_hexes(ctx, hq)
+        if near:
+            cfg.reach(ctx, hq)
+
+
+def refused_single(cfg: CommandPaths, ctx: Any, side: str, hex_: str) -> None:
+    """Note the ``activate_stack`` verdicts of the units of ``hex_`` (not among
+    :func:`single_stacks`, read apart) for a refusal."""
+    for u in stack_units(cfg, ctx, side, hex_):
+        ctx.permission("activate_stack", {"supplied": supplied(ctx, u["id"])})
+
+
+def refused_recovery(cfg: CommandPaths, ctx: Any, uid: str) -> None:
+    """Note the ``remove_fatigue`` verdict of fatigued ``uid`` (not among :func:`recoverable`,
+    read apart) for a refusal."""
+    u = ctx.state.unit(uid) if ctx.state.has_unit(uid) else {}
+    if u.get("fatigued") and u.get("hex") and u.get("class") != cfg.hq_class:
+        ctx.permission("remove_fatigue", {"supplied": supplied(ctx, uid), "in_command": cfg.answer(ctx, uid)["in_command"]})
+
+
 def done(cfg: CommandPaths, ctx: Any) -> bool:
     """Whether this step's activation is made (plugin data ``done``)."""
     return bool((ctx.state.plugin_data(cfg.name) or {}).get("done"))
@@ -248,6 +283,11 @@ def legal(cfg: CommandPaths, ctx: Any, step: str, side: str) -> list[Action]:
     nearest first, up to its limit and the IPs left after ``hq_stack_ip_cost`` per stack) and one
     ``activate-stack`` per eligible hex, while nothing was activated in this step; in the recovery
     step (``cfg.recovery_step``) one ``recover`` per hex the side can pay for; always ``pass``."""
+    with ctx.apart(recorded=False):  # a listing: a refusal names the lines of what it refuses
+        return _legal(cfg, ctx, step, side)
+
+
+def _legal(cfg: CommandPaths, ctx: Any, step: str, side: str) -> list[Action]:
     out: list[Action] = []
     ip = ctx.state.track("ip", side)
     if step == cfg.command_step and not done(cfg, ctx):
@@ -274,8 +314,13 @@ def templates(cfg: CommandPaths, ctx: Any, step: str, side: str, cases: Sequence
     """The player's choice of stacks: for each listed ``activate-hq`` (which takes every eligible
     stack up to the limit, nearest first), a template whose ``stacks`` are any of the HQ's
     eligible stacks, none or some, up to its limit; each template cites ``cases`` (the game's)."""
+    with ctx.apart(recorded=False):  # a listing, as :func:`legal`
+        return _templates(cfg, ctx, step, side, cases)
+
+
+def _templates(cfg: CommandPaths, ctx: Any, step: str, side: str, cases: Sequence[str]) -> list[ActionTemplate]:
     out: list[ActionTemplate] = []
-    for action in legal(cfg, ctx, step, side) if step == cfg.command_step else ():
+    for action in _legal(cfg, ctx, step, side) if step == cfg.command_step else ():
         if action.kind != "activate-hq":
             continue
         hq = ctx.state.unit(action.get("hq"))

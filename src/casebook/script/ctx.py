@@ -241,11 +241,17 @@ class Ctx:
             self.__dict__["_paused"] = False
 
     @contextmanager
-    def apart(self) -> Iterator[None]:
+    def apart(self, recorded: bool = True) -> Iterator[None]:
         """A block whose lines are not the next event's: a board-wide search or table filled
         for many events (a reach over every hex), whose values an event does not all use — the
         event names the lines of what it uses, read again through :meth:`kept`. (The lines still
-        go to a :meth:`Engine.recording_lines` answer.)"""
+        go to a :meth:`Engine.recording_lines` answer; with ``recorded`` false not even there: a
+        listing a refusal or an answer reads, which then names the lines of the entries it is
+        about, evaluated again outside the block — ``Engine.lines_apart(add=False)``.)"""
+        if not recorded:
+            with self.engine.lines_apart(add=False), self.apart():
+                yield
+            return
         mine = self.__dict__
         paused, own = mine.get("_paused"), mine.get("_own")
         # a memo of its own (kept between blocks): a map the block makes never hides the lines

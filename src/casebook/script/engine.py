@@ -132,10 +132,11 @@ class Engine:
         return self._recording[0] is not None
 
     @contextmanager
-    def lines_apart(self) -> Iterator[dict[str, dict[str, Any]]]:
+    def lines_apart(self, add: bool = True) -> Iterator[dict[str, dict[str, Any]]]:
         """Inside :meth:`recording_lines`: run the block as a recording of its own — the derived-map
         caches empty (restored after), its lines collected in the dict yielded — then add those
-        lines to the recording, in their order (those it holds already left). A value made in the
+        lines to the recording, in their order (those it holds already left; none with ``add``
+        false: a listing no answer names, ``Ctx.apart(recorded=False)``). A value made in the
         block and kept elsewhere (a cache across processes) so keeps the lines that made it, to
         be noted again where it is reused (:meth:`note_entries`). Outside a recording: a plain
         block (the dict stays empty)."""
@@ -158,7 +159,7 @@ class Engine:
             self._recent[:] = saved[1]
             self._lasting.clear()
             self._lasting.update(saved[2])
-            for source, entry in mine.items():
+            for source, entry in mine.items() if add else ():
                 outer.setdefault(source, entry)
 
     def note_entries(self, entries: list[dict[str, Any]]) -> None:
