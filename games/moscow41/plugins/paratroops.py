@@ -162,7 +162,8 @@ def drop_answer(ctx: Any, unit: str | None = None, hex_: str | None = None) -> d
     "verdict": {"unit", "hex", "allowed", "refusals"} (with UNIT and HEX), "on_target": "a roll of
     6 …" (15.2: the rolls the ``drop_outcome`` lines put on target), "cases"}``. ``offered`` and
     ``verdict`` are play's: its legal actions and every validator of the ``drop`` action."""
-    offered = casebook_legal_actions(ctx, ctx.state.phase or "", ctx.state.step or "")
+    with ctx.apart(recorded=unit is None or hex_ is None):  # one drop asked: its verdict names the lines
+        offered = casebook_legal_actions(ctx, ctx.state.phase or "", ctx.state.step or "")
     out = airdrop.drop_answer(ctx, drop_config(ctx), "soviet", offered, unit, hex_)
     verdict = out.pop("verdict", None)
     rolls = [str(r) for r in airdrop.on_target_rolls(ctx)]  # 15.2: the drop_outcome lines decide

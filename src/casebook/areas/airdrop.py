@@ -355,10 +355,13 @@ def drop_answer(ctx: Any, cfg: Airdrop, side: str, offered: list[Any], unit: str
                 hex_: str | None = None) -> dict[str, Any]:
     """What ``side`` may drop now: ``{"eligible", "dropped_this_turn", "targets", "offered": [the
     actions play lists, ``offered``], "verdict": {"unit", "hex", "allowed", "refusals"} (with
-    ``unit`` and ``hex_``: every validator of the drop action, as play judges it)}``."""
-    out: dict[str, Any] = {
-        "eligible": eligible_units(ctx, cfg), "dropped_this_turn": data(ctx, cfg)["drops"].get(str(ctx.state.turn)),
-        "targets": drop_targets(ctx, cfg, side), "offered": [str(a) for a in offered]}
+    ``unit`` and ``hex_``: every validator of the drop action, as play judges it)}``. Asked about
+    one drop, the listings name no line (``ctx.apart(recorded=False)``): the verdict names those
+    that decided for ``hex_`` (``offered``, too, is then listed apart by the caller)."""
+    with ctx.apart(recorded=unit is None or hex_ is None):
+        out: dict[str, Any] = {
+            "eligible": eligible_units(ctx, cfg), "dropped_this_turn": data(ctx, cfg)["drops"].get(str(ctx.state.turn)),
+            "targets": drop_targets(ctx, cfg, side), "offered": [str(a) for a in offered]}
     if unit is not None and hex_ is not None:
         action = Action.make("drop", side, unit=unit, hex=hex_)
         refusals = [{"reason": r.reason, "cases": list(r.cases)}

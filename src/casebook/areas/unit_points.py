@@ -181,9 +181,12 @@ def remove_unkept(ctx: Any, kind: str, side: str, event: tuple[str, str]) -> lis
 def marker_answer(ctx: Any, kind: str, track: str, action_kind: str, side: str, hex_: str | None = None) -> dict[str, Any]:
     """What a side's track buys now: ``{"points": the track, "markers": [hexes of ``kind``],
     "placeable": [hexes play offers an ``action_kind`` for], "verdict": {"hex", "allowed",
-    "refusals"} (with ``hex_``: every validator of the action, as play judges it)}``."""
-    offered = [a for acts in ctx.hook.casebook_legal_actions(ctx=ctx, phase=ctx.state.phase or "",
-                                                             step=ctx.state.step or "") for a in acts or ()]
+    "refusals"} (with ``hex_``: every validator of the action, as play judges it)}``. Asked about
+    ``hex_``, the listing names no line (``ctx.apart(recorded=False)``): the verdict names those
+    that decided for ``hex_``."""
+    with ctx.apart(recorded=hex_ is None):
+        offered = [a for acts in ctx.hook.casebook_legal_actions(ctx=ctx, phase=ctx.state.phase or "",
+                                                                 step=ctx.state.step or "") for a in acts or ()]
     out: dict[str, Any] = {"points": ctx.state.track(track), "markers": markers(ctx, kind),
                            "placeable": [a.get("hex") for a in offered if a.kind == action_kind]}
     if hex_ is not None:
