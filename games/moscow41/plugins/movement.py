@@ -216,14 +216,15 @@ def casebook_action_templates(ctx: Any, phase: str, step: str) -> list[Any]:
     to three combat units by rail"): for each stack a listed ``rail-move`` starts from, a template
     whose ``units`` are any of its units (combat units up to the capacity left; HQs free, 9.9E)
     and ``to`` any railhead its rail path reaches (9.9I). The validators judge a filling (capacity,
-    rail path, 6.2B stacking at the railhead)."""
+    rail path, 6.2B stacking at the railhead). A listing: its lines are no refusal's."""
     if results_pending(ctx):
         return []
-    listed = legal_actions(ctx, step)
-    if not any(a.kind == "rail-move" for a in listed):
-        return []
-    limit = f"at most {capacity_left(ctx, data(ctx)['rail_units'])} combat unit(s), HQs free"  # 9.9A-E
-    return rail_templates(ctx, listed, limit, movement_config(ctx).answers["rail_choice"])
+    with ctx.apart(recorded=False):
+        listed = legal_actions(ctx, step)
+        if not any(a.kind == "rail-move" for a in listed):
+            return []
+        limit = f"at most {capacity_left(ctx, data(ctx)['rail_units'])} combat unit(s), HQs free"  # 9.9A-E
+        return rail_templates(ctx, listed, limit, movement_config(ctx).answers["rail_choice"])
 
 
 @hookimpl

@@ -133,13 +133,18 @@ def place_refusals(ctx: Any, action: Action) -> list[Refusal]:
                                       listed=hex_ in entry.listed_hexes(ctx, found[0]))
         if "12.1D" in verdict.cases:  # 12.1D in reinforcement.rules
             return [Refusal(f"{hex_} is enemy-occupied", ("12.1D",))]
-    if hex_ not in entry.entry_hexes(ctx, found[0], action.side):
+    with ctx.apart(recorded=False):  # a listing: the refusal names the verdict of hex_ alone
+        hexes = entry.entry_hexes(ctx, found[0], action.side)
+    if hex_ not in hexes:
         if "areas" in found[0]:  # 12.1A in reinforcement.rules: the listed area's hexes only
             verdict = entry.placement(ctx, str(hex_), action.side, railhead=False,
                                       listed=hex_ in entry.listed_hexes(ctx, found[0]))
             line = next((ln.source for ln in verdict.lines if ln.fired and ln.kind == "forbid"
                          and not ln.overridden and "12.1A" in ln.cases), "")
             return [Refusal(f"{hex_} is not in entry area {', '.join(found[0]['areas'])}", ("12.1A",), source=line)]
+        if hex_ in q.friendly_railheads(ctx, action.side):  # 12.1C's line refused it (hex_supplied)
+            entry.placement(ctx, str(hex_), action.side, railhead=True,
+                            supplied=entry.railhead_supply(ctx, found[0], [str(hex_)]).get(str(hex_), True))
         return [Refusal(f"{hex_} is not in a friendly railhead that can trace supply", ("12.1C",))]
     return []
 

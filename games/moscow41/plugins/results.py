@@ -126,8 +126,10 @@ def casebook_validate_action(ctx, action):
 
 @hookimpl
 def casebook_action_templates(ctx, phase, step):
-    """Who takes the F or the losses, who advances and where (``_results_choices``)."""
-    return choice_templates_now(ctx, setup(ctx))
+    """Who takes the F or the losses, who advances and where (``_results_choices``); a listing,
+    whose lines are no refusal's."""
+    with ctx.apart(recorded=False):
+        return choice_templates_now(ctx, setup(ctx))
 
 
 @hookimpl

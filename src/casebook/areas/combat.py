@@ -158,7 +158,12 @@ def casebook_legal_actions(ctx, phase, step):
 @hookimpl
 def casebook_action_templates(ctx, phase, step):
     """Which units join an attack (10.3A, 6.2D) and the amount of combat support, attacker's or
-    defender's (10.4.2A): _combat_listing."""
+    defender's (10.4.2A): _combat_listing. A listing: its lines are no refusal's (``ctx.apart``)."""
+    with ctx.apart(recorded=False):
+        return _templates(ctx, phase, step)
+
+
+def _templates(ctx, phase, step):
     listed = casebook_legal_actions(ctx, phase, step)
     pending = _pending(ctx)
     out = []
