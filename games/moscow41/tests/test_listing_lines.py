@@ -6,7 +6,8 @@ what it is about — the named stack, the asked hex — not those its listing me
 The October Blitz as it starts (Turn 1, the German Command Step): HQ g-vi (2911, infantry corps,
 radius 3, Command Limit 3) has 2911, 3011 and 3110 in command; 0116 is far off; 2712 (two hexes
 off, a command path of three) holds only 1st Panzer Division units; HQ g-ix has eight stacks in
-command. docs/examples/drop.yaml: the Soviet s1 in 1905 (the drop range, 15.1D), the city 0808;
+command; 2812 (two hexes off) is reached by no path of three (Soviet units in 2813 and 2912, their
+ZOC in 2811). docs/examples/drop.yaml: the Soviet s1 in 1905 (the drop range, 15.1D), the city 0808;
 docs/examples/partisans.yaml: a German unit five hexes from 0106, nine from 0110.
 """
 
@@ -14,8 +15,8 @@ from __future__ import annotations
 
 import pytest
 
-from casebook.core.game import Game
 from casebook.core.errors import IllegalActionError
+from casebook.core.game import Game
 from casebook.tools.cmd_ask import ask_position, why_not_lines
 from tests._pack_edits import GAMES, line_of
 
@@ -29,6 +30,8 @@ def _line(file: str, text: str) -> str:
 PANZER_2_2C = _line("command.rules", "forbid hq_activate_unit  by 2.2C")
 HQ_0_7_3_1B = _line("command.rules", "forbid hq_activate_unit  by 0.7.3.1B")
 RADIUS = _line("command.rules", "otherwise command_radius  by 8.1A, 0.2.4.8")
+ENEMY = _line("command.rules", "forbid trace_command_through_enemy")
+EZOC = _line("zoc.rules", "forbid trace_command_through_ezoc")
 LIMIT = _line("command.rules", "otherwise command_limit   by 8.3.1A, 0.2.4.7")
 DROP_RANGE = _line("paratroops.rules", "when drop_distance > 15")
 DROP_CITY = _line("paratroops.rules", "when town(target) is city")
@@ -69,6 +72,13 @@ def test_2_2C_a_panzer_stack_refused_to_an_infantry_hq_names_the_2_2C_line(blitz
     assert "2.2C" in cases
     assert lines == {PANZER_2_2C}  # in reach (a path of three): the radius did not refuse it
     assert HQ_0_7_3_1B not in lines
+
+
+@pytest.mark.case("8.1B")
+def test_8_1B_a_stack_in_radius_with_every_path_blocked_names_the_radius_and_the_blocks(blitz):
+    cases, lines = _refused(blitz, "activate-hq hq=g-vi stacks=2812")  # 2 hexes off; 2813, 2912 Soviet
+    assert "8.1B" in cases
+    assert lines == {RADIUS, ENEMY, EZOC}
 
 
 @pytest.mark.case("2.2C", "8.1A")
