@@ -17,7 +17,8 @@ An :class:`Engine` is loaded once per pack (``Engine.load("mini")``, a game id o
   ``ctx.lasting(name, *depends_on)`` — a cache that survives changes, for values that depend
   only on the board and what the caller names (terrain costs under a weather); ``ctx.kept`` reads
   and fills it keeping each value's rule-script lines, ``ctx.apart()`` runs a search whose lines
-  are no event's (docs/rule-language.md, "Which lines an event names").
+  are no event's (``ctx.apart(recorded=False)``: nor an answer's or a refusal's;
+  docs/rule-language.md, "Which lines an event names").
 
 The kernel names no game: which plugins and scripts run is the manifest's choice.
 """
