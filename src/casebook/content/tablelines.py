@@ -229,7 +229,8 @@ def reading_tables() -> Iterator[list[tuple[str, tuple[tuple[str, Any], ...]]]]:
     script's ``lookup``/``table`` term included) while the block runs, as ``(table id,
     coordinates)``, and every records row a ``table T[…].field`` term selected, as ``(table id,
     row, "file.rules:line")``; nested blocks share the outer list. One process-wide collector: ``ask``
-    answers one question at a time."""
+    answers one question at a time; a block :func:`reads_apart` (``Ctx.apart``, ``Ctx.kept``)
+    keeps its reads out of it."""
     from casebook.content.pack import Table
     from casebook.script.tablerows import ROW_READS
 
