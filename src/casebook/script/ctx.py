@@ -312,9 +312,13 @@ class Ctx:
             engine._recording[0] = frame
         # computed afresh: no line lost to what this context's memo already held
         mine["_paused"], mine["_own"] = False, None
+        reads = None
         try:
-            with reads_apart() as reads:  # the table cells it reads: kept with it, cited again
+            if Table.reads is None:  # no table cell collected (play): no block
                 found = compute()
+            else:
+                with reads_apart() as reads:  # the table cells it reads: kept with it, cited again
+                    found = compute()
         finally:
             self.event_lines = outer_ev
             engine._recording[0] = outer_rec
