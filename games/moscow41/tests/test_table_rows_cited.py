@@ -19,6 +19,9 @@ PACK = ROOT / "games" / "moscow41"
 EXAMPLES = ROOT / "docs" / "examples"
 IP_COSTS = PACK / "tables" / "ip_costs.yaml"
 CHART = PACK / "tables" / "initiative_chart.yaml"
+#: 1.3B's example (docs/examples/income-turn13.yaml): the towns the Germans hold on Turn 13 —
+#: Kalinin, Kaluga, Mozhaisk, Roslavl, Rzhev, Smolensk, Vyazma (12 IPs).
+HELD_13 = ("3733", "0833", "2032", "0212", "3023", "1308", "1722")
 ATTACK = ("attack", "0304", "--with", "g1,g2", "--support", "2,0", "--roll", "8")
 
 
@@ -69,6 +72,10 @@ def test_1_1A_ask_income_cites_the_initiative_chart_rows_of_the_towns_held():
         row = line_of(CHART, f"hex: '{town['hex']}'")
         line = cited[f"tables/initiative_chart.yaml:{row}"]
         assert line["text"] == text_of(CHART, row) and f"ip: {town['ip']}" in line["text"]
+    # only the rows of the towns counted: not Moscow's five hexes nor Tula, whose rows were read too
+    chart = {s for s in cited if s.startswith("tables/initiative_chart.yaml:")}
+    assert chart == {f"tables/initiative_chart.yaml:{line_of(CHART, f'hex: {h!r}')}" for h in HELD_13}
+    assert chart == {f"tables/initiative_chart.yaml:{n}" for n in (11, 12, 18, 19, 20, 21, 23)}
     rules = [s for s in (ln["source"] for ln in answer["lines"]) if ".rules:" in s]
     assert [ln["source"] for ln in answer["lines"]][: len(rules)] == rules   # the rule lines first
 
@@ -122,3 +129,38 @@ def test_2_1A_an_activate_hq_event_names_only_the_ip_costs_row_its_deciding_line
             break
     else:
         pytest.fail("no supplied HQ activated in the trace")
+
+
+@pytest.mark.case("1.1A", "1.0B", "1.3B")
+def test_1_1A_ask_income_lists_no_term_that_adds_0():
+    # the town IPs are multiplied (ip_multiplier_scope: all): ip_total's `ip_unmodified` term adds 0,
+    # so it did not fire (docs/rule-language.md, "Which lines an event names", rule 2)
+    answer = ask(EXAMPLES / "income-turn13.yaml", "income", "german", "--roll", "5")
+    unmodified = line_of(PACK / "rules" / "initiative.rules", "ip_unmodified  by 1.1A, 1.3B")
+    assert unmodified == 26
+    assert f"initiative.rules:{unmodified}" not in [t["source"] for t in answer["terms"]]
+    assert all(t["value"] != 0 for t in answer["terms"] if t["kind"] == "term")
+    assert answer["total"] == 31   # 1.3B's example: (12 + 17) x 2/3 = 19, + 5 + 7
+
+
+@pytest.mark.case("0.7.2.1A", "0.7.2.1B", "1.1A")
+def test_0_7_2_1A_an_ip_collection_event_names_the_chart_row_of_every_town_counted(m41):
+    from ruamel.yaml import YAML
+
+    from casebook.areas.initiative import collect_ips
+    from casebook.core.state import GameState
+    from casebook.core.trace import Trace
+
+    data = YAML(typ="safe", pure=True).load((EXAMPLES / "income-turn13.yaml").read_text(encoding="utf-8"))
+    data["control"]["0342"] = "soviet"           # Tula: a chart town the Germans do not hold
+    ctx = m41.ctx(GameState.from_dict(data), Trace(), event_lines=True)
+    collect_ips(ctx, "german", die=5)
+    event = next(e for e in ctx.trace if e.kind == "ip-collection")
+    sources = [ln["source"] for ln in event.data["lines"]]
+    chart = [s for s in sources if s.startswith("tables/initiative_chart.yaml:")]
+    assert sorted(chart) == sorted(f"tables/initiative_chart.yaml:{line_of(CHART, f'hex: {h!r}')}" for h in HELD_13)
+    assert sorted(int(s.rsplit(":", 1)[1]) for s in chart) == [11, 12, 18, 19, 20, 21, 23]
+    assert f"tables/initiative_chart.yaml:{line_of(CHART, 'hex: ' + repr('0342'))}" not in sources
+    assert len(sources) == len(set(sources))     # each line once
+    assert "initiative.rules:26" not in sources  # ip_unmodified adds 0: not named
+    assert "0.7.2.1B" in event.cases             # the step's roll (its ip_dice line: 0.7.2.1B, 1.0C)

@@ -39,6 +39,7 @@ from typing import Annotated, Any
 from pydantic import ConfigDict, Field
 from typing_extensions import TypedDict
 
+from casebook.content.tablelines import reads_apart
 from casebook.core.dice import SIDES as FACES
 from casebook.core.dice import roll as roll_dice
 from casebook.core.errors import QuestionError
@@ -83,8 +84,11 @@ def town_values(ctx: Any) -> dict[str, dict[str, Any]]:
     """Hex label -> ``{"town", "ip"}`` for every hex that earns points: the rows of records
     ``initiative_chart`` on the pack's map (each with the value the map prints, if any), the
     towns of a position's own map; each hex's points are quantity ``town_ip``. Hexes worth 0 are
-    left out. Kept per state version with its ``town_ip`` lines (``ctx.memo_kept``)."""
-    return dict(ctx.memo_kept("initiative.towns", lambda: _town_values(ctx)))
+    left out. Kept per state version with its ``town_ip`` lines (``ctx.memo_kept``); the chart rows
+    read for every hex are no answer's table lines (``reads_apart``): an answer or event cites the
+    rows of the hexes it counts (:func:`town_ip_lines`)."""
+    with reads_apart():
+        return dict(ctx.memo_kept("initiative.towns", lambda: _town_values(ctx)))
 
 
 def _town_values(ctx: Any) -> dict[str, dict[str, Any]]:
@@ -162,10 +166,13 @@ def track_bonus(ctx: Any, side: str, turn: int | None = None) -> int:
 
 
 def _terms(*explanations: Any) -> list[dict[str, Any]]:
+    """The lines that decided each of ``explanations`` (``Explanation.deciding``: a term adding 0
+    or × 1 is none; docs/rule-language.md, "Which lines an event names"), and each ``start``."""
     out = []
     for e in explanations:
+        named = {m.source for m in e.deciding()}
         for ln in e.lines:
-            if not ln.fired and ln.kind != "start":
+            if ln.kind != "start" and not (ln.source in named or any(m.source in named for m in ln.members)):
                 continue
             out.append({"case": ln.cases[0] if ln.cases else None, "cases": list(ln.cases),
                         "quantity": e.name, "kind": ln.kind, "value": _amount(ln.amount),
@@ -254,9 +261,10 @@ def collect_ips(ctx: Any, side: str | None = None, die: int | None = None) -> di
     data.setdefault("base_ip", {})[side] = e_base.value
     ctx.state.set_plugin_data(PLUGIN, data)
     ctx.changed()
-    town_lines = town_ip_lines(ctx, answer["held"][0]["hex"]) if answer["held"] else []
+    town_lines = [ln for t in answer["held"] for ln in town_ip_lines(ctx, t["hex"])]  # every town counted
     headers = [*ctx.rules.quantities["ip_total"].code.cases, *ctx.rules.quantities["base_ip"].code.cases]
-    ctx.record("ip-collection", answer["cases"] + headers,
+    rolled = [c for ln in dice_lines for c in ln["cases"]]  # the step's die roll (its ip_dice line's cases)
+    ctx.record("ip-collection", list(dict.fromkeys(answer["cases"] + rolled + headers)),
                {**{k: answer[k] for k in ("towns", "track_bonus", "multiplier", "income", "previous",
                                           "roll", "total")},
                 "lines": [{"source": t["source"], "cases": list(t["cases"])} for t in answer["terms"]]

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from casebook.content.packcache import board_table
+from casebook.content.tablelines import cite_again, reads_apart
 from casebook.core.hexgrid import Hex, hex_label, parse_hex
 
 from . import _supply_search as index_
@@ -128,21 +129,23 @@ def _row(cfg: SupplyPaths, ctx: Any, uid: str, unit: Mapping[str, Any], cls: str
     """The step costs of every kind of step for units moving like ``uid`` (row ``cls``). While an
     answer records its lines (``casebook ask``, ``why``: no play event collecting lines) the row
     is kept in the pack cache beside the board with the rule-script lines that made it
-    (``Engine.lines_apart``; noted again when reused), so a warm ``ask`` asks no movement cost.
+    (``Engine.lines_apart``; noted again when reused; the table cells it read too), so a warm ``ask``
+    asks no movement cost.
     Keyed by the pack, the row, the weather, the settings and the sources of the movement-cost
     code (the shared areas and the game's registered plugins)."""
     costs = step_costs(cfg, ctx, unit)
     if not ctx.engine.recording or ctx.event_lines is not None:
         return costs.row(asker(cfg, ctx, uid))
 
-    def build(_board: Any) -> tuple[tuple[float | None, ...], list[dict[str, Any]]]:
-        with ctx.engine.lines_apart() as lines:
+    def build(_board: Any) -> tuple[tuple[float | None, ...], list[dict[str, Any]], tuple[Any, ...]]:
+        with ctx.engine.lines_apart() as lines, reads_apart() as reads:
             made = index_.StepCosts(index_.board_index(ctx)).row(asker(cfg, ctx, uid))
-        return made, list(lines.values())
+        return made, list(lines.values()), tuple(reads or ())
 
-    made, lines = board_table(ctx.board, "steprow", build, _code_hash(ctx),
-                              repr((cls, cfg.weather(ctx), cfg.settings(ctx))))
+    made, lines, reads = board_table(ctx.board, "steprow", build, _code_hash(ctx),
+                                     repr((cls, cfg.weather(ctx), cfg.settings(ctx))))
     ctx.engine.note_entries(lines)
+    cite_again(reads)  # and the table cells it read, as its lines (content.tablelines.reads_apart)
     costs.preload(made)
     return made
 

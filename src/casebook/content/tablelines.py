@@ -30,7 +30,7 @@ from typing import Any
 from casebook.content.schema_base import CASE_ID, cited_cases
 from casebook.content.yamlio import YamlDoc, read_yaml
 
-__all__ = ["TableLines", "line_text_at", "reading_tables", "cite_tables"]
+__all__ = ["TableLines", "line_text_at", "reading_tables", "reads_apart", "cite_again", "cite_tables"]
 
 _ID_LINE = re.compile(r"""^id:\s*["']?([^"'#\s]+)""", re.M)
 _CASE_IN_TEXT = re.compile(rf"(?<![\w.]){CASE_ID}(?![\w])")
@@ -229,7 +229,8 @@ def reading_tables() -> Iterator[list[tuple[str, tuple[tuple[str, Any], ...]]]]:
     script's ``lookup``/``table`` term included) while the block runs, as ``(table id,
     coordinates)``, and every records row a ``table T[…].field`` term selected, as ``(table id,
     row, "file.rules:line")``; nested blocks share the outer list. One process-wide collector: ``ask``
-    answers one question at a time."""
+    answers one question at a time; a block :func:`reads_apart` (``Ctx.apart``, ``Ctx.kept``)
+    keeps its reads out of it."""
     from casebook.content.pack import Table
     from casebook.script.tablerows import ROW_READS
 
@@ -243,6 +244,43 @@ def reading_tables() -> Iterator[list[tuple[str, tuple[tuple[str, Any], ...]]]]:
         yield reads
     finally:
         Table.reads = ROW_READS[0] = None
+
+
+@contextmanager
+def reads_apart() -> Iterator[list[tuple[Any, ...]] | None]:
+    """Run the block with the chart cells and records rows it reads kept out of the running
+    :func:`reading_tables` collector and gathered in a list of their own, yielded (None when no
+    collector runs: nothing is gathered). The rules of rule lines (docs/rule-language.md, "Which
+    lines an event names"): ``Ctx.apart`` drops that list (a board-wide search's cells are no
+    answer's); ``Ctx.kept`` keeps it beside the value and gives it back at every read
+    (:func:`cite_again`), so a cold or a warm cache cites the same cells."""
+    from casebook.content.pack import Table
+    from casebook.script.tablerows import ROW_READS
+
+    outer = Table.reads
+    if outer is None:
+        yield None
+        return
+    rows = ROW_READS[0]
+    mine: list[tuple[Any, ...]] = []
+    Table.reads = mine
+    if rows is outer:  # the collector's own list (an evaluation's nested rows list stays)
+        ROW_READS[0] = mine
+    try:
+        yield mine
+    finally:
+        Table.reads = outer
+        if rows is outer:
+            ROW_READS[0] = rows
+
+
+def cite_again(reads: Sequence[tuple[Any, ...]] | None) -> None:
+    """Give the running :func:`reading_tables` collector the cells and rows a kept value read
+    when it was made (:func:`reads_apart`)."""
+    from casebook.content.pack import Table
+
+    if reads and Table.reads is not None:
+        Table.reads.extend(reads)
 
 
 def cite_tables(pack: Any, answer: dict[str, Any], reads: list[tuple[str, tuple[tuple[str, Any], ...]]],

@@ -16,7 +16,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from casebook.content.pack import Pack
+from casebook.content.pack import Pack, Table
+from casebook.content.tablelines import cite_again, reads_apart
 from casebook.core.board import Board
 from casebook.core.state import GameState
 from casebook.core.trace import Event, Trace
@@ -35,13 +36,15 @@ _MEMO_KEPT = ("ctx.memo_kept",)  # the key of :meth:`Ctx.memo_lasting`'s cache i
 
 class Lasting(dict):
     """A lasting cache (:meth:`Ctx.lasting`): key -> value, and in :attr:`lines` key -> the
-    rule-script line entries that fired while the value was computed (:meth:`Ctx.kept`)."""
+    rule-script line entries that fired while the value was computed (:meth:`Ctx.kept`), and in
+    :attr:`reads` key -> the table cells and rows it read while ``ask`` collected them."""
 
-    __slots__ = ("lines",)
+    __slots__ = ("lines", "reads")
 
     def __init__(self) -> None:
         super().__init__()
         self.lines: dict[Any, tuple[dict[str, Any], ...]] = {}
+        self.reads: dict[Any, tuple[Any, ...]] = {}
 
 
 @dataclass(eq=False)
@@ -247,7 +250,8 @@ class Ctx:
         event names the lines of what it uses, read again through :meth:`kept`. (The lines still
         go to a :meth:`Engine.recording_lines` answer; with ``recorded`` false not even there: a
         listing a refusal or an answer reads, which then names the lines of the entries it is
-        about, evaluated again outside the block — ``Engine.lines_apart(add=False)``.)"""
+        about, evaluated again outside the block — ``Engine.lines_apart(add=False)``. The table
+        cells it reads go to no answer's table lines: :func:`casebook.content.tablelines.reads_apart`.)"""
         if not recorded:
             with self.engine.lines_apart(add=False), self.apart():
                 yield
@@ -258,7 +262,8 @@ class Ctx:
         # of that map from an event that reads it later
         mine["_paused"], mine["_own"] = True, mine.get("_apart_own")
         try:
-            yield
+            with reads_apart():
+                yield
         finally:
             mine["_apart_own"] = mine.get("_own")
             mine["_paused"], mine["_own"] = paused, own
@@ -299,10 +304,11 @@ class Ctx:
                 found = cache[key] = compute()
             return found
         fired = cache.lines.get(key)
-        if fired is not None:
+        if fired is not None and (Table.reads is None or key in cache.reads):  # cells kept when ask collects them
             found = cache.get(key, _MISSING)
             if found is not _MISSING:
                 self._replay(fired)
+                cite_again(cache.reads.get(key))
                 return found
         frame: dict[str, dict[str, Any]] = {}
         mine = self.__dict__
@@ -312,8 +318,13 @@ class Ctx:
             engine._recording[0] = frame
         # computed afresh: no line lost to what this context's memo already held
         mine["_paused"], mine["_own"] = False, None
+        reads = None
         try:
-            found = compute()
+            if Table.reads is None:  # no table cell collected (play): no block
+                found = compute()
+            else:
+                with reads_apart() as reads:  # the table cells it reads: kept with it, cited again
+                    found = compute()
         finally:
             self.event_lines = outer_ev
             engine._recording[0] = outer_rec
@@ -329,6 +340,11 @@ class Ctx:
             cases = set(cited(found))
             lines[key] = fired = tuple(e for e in frame.values() if cases.intersection(e["cases"]))
         self._replay(fired)
+        if reads is not None:
+            cache.reads[key] = tuple(reads)
+            cite_again(reads)
+        for gone in [k for k in cache.reads if k not in cache] if len(cache.reads) > len(cache) + 64 else ():
+            del cache.reads[gone]
         return found
 
     def memo_lasting(self) -> Lasting:
