@@ -21,11 +21,11 @@ def events() -> list[list[dict]]:
             for p in sorted((PACK / "golden").glob("*.jsonl"))]
 
 
-@pytest.mark.case("KP8.5A", "KP8.5B", "KP8.5C", "KP8.5D", "KP8.5E", "KP8.5F", "KP8.4")
+@pytest.mark.case("KP8.5A", "KP8.5C", "KP8.5D", "KP8.5E", "KP8.4")
 def test_KP8_5_result_events_name_the_row_of_their_result():
     dice = line_of(PACK / "rules" / "combat.rules", "quantity combat_dice = first") + 1
     assert dice == 15                                     # "otherwise 1d6 by KP8.4", as shipped
-    applied = 0
+    applied: set[str] = set()
     for game in events():
         result = None
         for event in game:
@@ -36,5 +36,5 @@ def test_KP8_5_result_events_name_the_row_of_their_result():
             elif event["source"].startswith("area_results."):
                 row = line_of(RESULTS, f"{{result: {result},")
                 assert f"tables/crt_results.yaml:{row}" in [ln["source"] for ln in event["data"]["lines"]], event
-                applied += 1
-    assert applied >= 4                                   # step losses, eliminations, a retreat, advances
+                applied.add(result)
+    assert applied >= {"A1", "DR", "D1", "DE"}             # (NE applies nothing; no EX was rolled)
