@@ -31,9 +31,8 @@ from casebook.areas._combat_odds import (
 from casebook.areas._combat_rules import attack_refusals, record, save
 from casebook.areas._combat_validators import attack_action, cited, other_refusals, overrun_refusals
 from casebook.areas._game_cases import given
-from casebook.core.dice import roll as roll_dice
+from casebook.areas._roll_lines import dice_lines, roll_naming
 from casebook.core.errors import IllegalActionError, QuestionError
-from casebook.core.trace import Trace
 
 __all__ = ["assess", "resolve", "attack_answer"]
 
@@ -85,8 +84,8 @@ def resolve(ctx: Any, attackers: Sequence[str], hex_: str, kind: str, support: M
             ctx.state.add_track("ip", -sup[who], side)
     dice = combat_dice(ctx)
     if roll is None:
-        roll = roll_dice(ctx.state, dice, purpose="combat", cases=dice_cases(ctx),
-                         trace=ctx.trace if ctx.trace is not None else Trace(), source="combat.resolve")
+        roll = roll_naming(ctx, dice, dice_lines(ctx, "combat_dice"), purpose="combat", cases=dice_cases(ctx),
+                           source="combat.resolve")  # the roll event names the combat_dice line
     result = crt_result(ctx, a["column"], roll, a["drm"]["net"])
     rec = record(ctx)
     noted = note_on_roll(ctx, rec, f, roll)

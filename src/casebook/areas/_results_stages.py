@@ -25,20 +25,19 @@ A CRT cell reaches :func:`start_stages` parsed: ``{"attacker": {"fatigue", "retr
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any
-
-from pydantic import ConfigDict, Field
-from typing_extensions import TypedDict
+from typing import Any
 
 from casebook.core.actions import Action
 from casebook.core.errors import IllegalActionError
 from casebook.core.hooks import Refusal
 
+from ._combat_crt import crt_lines
 from ._results_choices import allocate_losses, fatigue_choice, stack_fits
 from ._results_choices import refusals as choice_refusals
 from ._results_choices import templates as choice_templates
 from ._results_losses import distribute_losses, fatigue_unit, is_hq, steps_left
 from ._results_retreat import MAX_PATHS, ResultsSetup, advance_paths, leave_hold, may_advance, retreat_options
+from ._results_schema import STATE_SCHEMA
 
 __all__ = ["start_stages", "run_stages", "choices", "choice_templates_now", "refusals_now", "apply_choice",
            "decider_side", "policy", "validate_choice", "MAX_PATHS", "STATE_KEY", "STATE_SCHEMA"]
@@ -111,7 +110,9 @@ def start_stages(ctx: Any, outcome: Mapping[str, Any], parsed: Mapping[str, Mapp
     return {"combat": {k: outcome[k] for k in ("hex", "attackers", "defenders", "attacker_side",
                                                  "defender_side", "kind", "result")},
             "queue": queue, "effects": [], "retreated": 0,  # the facts of retreat_hexes, named at the end
-            **({"retreat_by": [d["number"], d["retreat"]]} if d["retreat"] or d["number"] else {})}
+            **({"retreat_by": [d["number"], d["retreat"]]} if d["retreat"] or d["number"] else {}),
+            **({"crt": {"odds": str(outcome["odds"]), "roll": int(outcome["modified_roll"])}}  # the cell read
+               if outcome.get("odds") is not None and outcome.get("modified_roll") is not None else {})}
 
 
 def _holds(ctx: Any, setup: ResultsSetup, units: list[str]) -> bool:
@@ -281,6 +282,8 @@ def run_stages(ctx: Any, setup: ResultsSetup, rec: dict[str, Any], interactive: 
     ctx.state.set_plugin_data(STATE_KEY, None)
     if by := rec.get("retreat_by"):  # the event names the lines of its retreat length (11.0B)
         ctx.value("retreat_hexes", {"result_number": by[0], "result_retreat": by[1]})
+    if (crt := rec.get("crt")) and ctx.trace is not None:  # and the CRT row its result was read from
+        ctx.note_lines(tuple(crt_lines(ctx, crt["odds"], [crt["roll"]], 0)))
     ctx.record("combat-results", list(setup.cases("results")), {"combat": rec["combat"], "effects": rec["effects"]},
                source=f"{setup.plugin}.run_stages")
     out = dict(outcome or rec["combat"])
@@ -359,42 +362,3 @@ def validate_choice(ctx: Any, setup: ResultsSetup, action: Action) -> list[Refus
     cases = tuple(dict.fromkeys(c for k in _CHOICE_CITES[action.kind] for c in setup.cases(k, ctx)))
     return [Refusal(f"{action} is not one of the choices of the pending combat result: "
                     + "; ".join(str(a) for a in legal), cases, setup.plugin)]
-
-
-class _Combat(TypedDict, total=False):
-    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
-    hex: str
-    attackers: list[str]
-    defenders: list[str]
-    attacker_side: str
-    defender_side: str
-    kind: str
-    result: str
-
-
-class _Stage(TypedDict, total=False):
-    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
-    type: str
-    who: str
-    side: str
-    units: list[str]
-    n: Annotated[int, Field(ge=0)]
-    number: Annotated[int, Field(ge=0)]
-    forced: bool
-    hq_alone: bool
-    eliminated: bool
-    mandatory: bool
-
-
-class STATE_SCHEMA(TypedDict, total=False):  # noqa: N801  (read by src/casebook/content/savecheck.py)
-    """``plugin_state.results``: a combat result being applied, its stages still to run (the
-    first awaiting a player's choice), the effects so far."""
-
-    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
-    combat: _Combat
-    queue: list[_Stage]
-    effects: list[dict[str, Any]]
-    retreated: Annotated[int, Field(ge=0)]
-    retreat_by: list[int | bool]
-    advance_done: bool
-    cleared: bool

@@ -39,11 +39,10 @@ from typing import Any
 from casebook.content.packconfig import CitedCase, config_model
 from casebook.content.packrefs import MarkerRef, PermissionRef, StepRef
 from casebook.core.actions import Action
-from casebook.core.dice import roll
 from casebook.core.hexgrid import hex_label, parse_hex, to_cube
-from casebook.core.trace import Trace
 from casebook.script.spatial import distance_field, grid_cubes
 
+from ._roll_lines import dice_lines, roll_naming
 from ._zoc_cites import line_cases
 
 __all__ = ["Airdrop", "AIRDROP_PYTHON", "AIRDROP_CONFIG", "FAR", "data", "eligible_units", "supplied_hexes", "drop_facts", "drop_verdict",
@@ -216,9 +215,9 @@ def apply_drop(ctx: Any, cfg: Airdrop, unit: str, target: str) -> dict[str, Any]
     "hex", "roll", "result", "cases"}``."""
     st = ctx.state
     source = f"{cfg.plugin}.apply_drop"
-    trace = ctx.trace if ctx.trace is not None else Trace()
-    dice = int(ctx.value("drop_dice", {}))
-    die = roll(st, dice, purpose=f"{cfg.noun} drop", cases=_cases(ctx, "drop_dice"), trace=trace, source=source)
+    dice = int(ctx.value("drop_dice", {}))  # the roll event names the drop_dice line
+    die = roll_naming(ctx, dice, dice_lines(ctx, "drop_dice"), purpose=f"{cfg.noun} drop",
+                      cases=_cases(ctx, "drop_dice"), source=source)
     outcome = ctx.quantity("drop_outcome", {"drop_roll": die})
     cfg.on_drop(ctx, unit)
     rec = unit_record(ctx, unit, target)

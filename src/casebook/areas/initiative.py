@@ -32,7 +32,6 @@ Public API: :func:`town_values`, :func:`towns_held`, :func:`update_control`,
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from fractions import Fraction
 from typing import Annotated, Any
 
@@ -41,11 +40,11 @@ from typing_extensions import TypedDict
 
 from casebook.content.tablelines import reads_apart
 from casebook.core.dice import SIDES as FACES
-from casebook.core.dice import roll as roll_dice
 from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label
 from casebook.core.hooks import hookimpl
-from casebook.core.trace import Trace
+
+from ._roll_lines import roll_naming
 
 __all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "HELP_RULES", "PLUGIN", "sides", "town_values", "towns_held",
            "update_control", "track_bonus", "town_ip_lines", "town_cases", "income", "collect_ips",
@@ -234,13 +233,7 @@ def _roll(ctx: Any, dice: int, lines: list[dict[str, Any]]) -> int:
     """Roll ``dice`` for the collection: the ``roll`` event names the ``ip_dice`` lines that gave
     the dice (``data.lines``; rolled into a scratch trace, then recorded with them)."""
     cases = list(dict.fromkeys(c for ln in lines for c in ln["cases"]))
-    scratch = Trace()
-    die = roll_dice(ctx.state, dice, purpose="IP collection", cases=cases, trace=scratch,
-                    source=f"{PLUGIN}.collect_ips")
-    if ctx.trace is not None:
-        for event in scratch:
-            ctx.trace.append(replace(event, data={**event.data, "lines": lines}))
-    return die
+    return roll_naming(ctx, dice, lines, purpose="IP collection", cases=cases, source=f"{PLUGIN}.collect_ips")
 
 
 def collect_ips(ctx: Any, side: str | None = None, die: int | None = None) -> dict[str, Any]:

@@ -45,11 +45,10 @@ from pydantic import Strict
 from casebook.content.packconfig import Cases, Cites, config_model
 from casebook.content.packrefs import ClassRef, FactRef, TrackRef
 from casebook.core.actions import Action
-from casebook.core.dice import roll
 from casebook.core.hooks import Refusal
-from casebook.core.trace import Trace
 
 from . import _reinforcement_probe as q
+from ._roll_lines import roll_naming
 from ._zoc_cites import line_cases
 
 __all__ = ["Replacements", "ReplacementCases", "ReplacementEvents", "REPLACEMENTS_CONFIG",
@@ -288,9 +287,9 @@ def apply_rebuild(ctx: Any, r: Replacements, action: Action) -> dict[str, Any]:
     e_cost, e_dice = ctx.quantity("rebuild_rp_cost", {}), ctx.quantity("rebuild_delay_dice", {})
     st.add_track(r.track, -e_cost.value, side, r.rebuild_kind)
     kind, source = r.events["rebuilt"]
-    total = roll(st, int(e_dice.value), purpose="rebuild delay",
-                 cases=list(ctx.rules.quantities["rebuild_delay_dice"].code.cases), trace=ctx.trace or Trace(),
-                 source=source)
+    total = roll_naming(ctx, int(e_dice.value), ctx.fired_lines(e_dice) if ctx.trace is not None else [],
+                        purpose="rebuild delay", cases=list(ctx.rules.quantities["rebuild_delay_dice"].code.cases),
+                        source=source)  # the roll event names the rebuild_delay_dice line
     st.add_pending(action.get("into"), st.turn + total)
     ctx.changed()
     data = {"remnant": action.get("unit"), "division": action.get("into"), "roll": total,

@@ -36,7 +36,7 @@ from casebook.core.hooks import Refusal, hookimpl
 from ._zoc_cites import line_cases
 from .retreat import retreat_cases, retreat_paths, retreat_refusal
 
-__all__ = ["STATE_SCHEMA", "REQUIRES", "STEPS", "QUESTIONS", "TABLES", "result_row", "steps_of", "step_loss", "retreat_paths",
+__all__ = ["STATE_SCHEMA", "REQUIRES", "STEPS", "QUESTIONS", "TABLES", "result_row", "row_noted", "steps_of", "step_loss", "retreat_paths",
            "retreat_refusal", "options", "run", "start", "apply_result", "awaiting"]
 
 QUESTIONS = {"retreat": "retreat UNIT — the legal retreat paths of UNIT, best first, or why it would be eliminated"}
@@ -135,19 +135,32 @@ def options(ctx: Any, rec: Mapping[str, Any], stage: Mapping[str, Any]) -> list[
     return []
 
 
+def row_noted(ctx: Any, code: str) -> None:
+    """Note the ``crt_results`` row of result ``code`` — its ``file:line``, or the erratum's that
+    set or added it — for the next trace event (an event applying the result names the row that
+    says what it does) and for an ``ask`` answer being recorded."""
+    if ctx.trace is not None:
+        found = ctx.pack.table_lines.row("crt_results", result_row(ctx, code))
+        if found is not None:
+            ctx.note_lines((found,))
+
+
 def _apply_stage(ctx: Any, rec: dict[str, Any], stage: dict[str, Any], action: Action | None) -> bool:
-    """Apply one stage with the chosen ``action`` (None: nothing to choose); True when done."""
+    """Apply one stage with the chosen ``action`` (None: nothing to choose); True when done. Each
+    event it records names the ``crt_results`` row of the result (:func:`row_noted`)."""
     cases, kind = rec["cases"], stage["kind"]
     if kind == "eliminate":
         unit = stage["unit"]
         if ctx.state.unit(unit).get("hex"):
             rec["lost"] += _loss_value(ctx, unit)
             ctx.state.update_unit(unit, hex=None)
+            row_noted(ctx, rec["code"])
             ctx.record("eliminated", cases, {"unit": unit, "hex": rec["hex"]}, source=f"{PLUGIN}.apply",
                        side=rec["defender_side"])
         return True
     if kind == "defender_loss":
         if ctx.state.unit(stage["unit"]).get("hex"):
+            row_noted(ctx, rec["code"])
             rec["lost"] += step_loss(ctx, stage["unit"], cases)["lost"]
         return True
     if kind == "attacker_loss":
@@ -157,6 +170,7 @@ def _apply_stage(ctx: Any, rec: dict[str, Any], stage: dict[str, Any], action: A
                 return True
         if action is None:
             return True
+        row_noted(ctx, rec["code"])
         stage["owed"] = int(stage["owed"]) - step_loss(ctx, str(action.get("unit")), cases)["lost"]
         return stage["owed"] <= 0 or not _alive(ctx, rec["attackers"])
     if kind == "retreat":
@@ -166,6 +180,7 @@ def _apply_stage(ctx: Any, rec: dict[str, Any], stage: dict[str, Any], action: A
         start_hex = ctx.state.unit(unit)["hex"]
         if action is None:
             ctx.state.update_unit(unit, hex=None)
+            row_noted(ctx, rec["code"])
             ctx.record("eliminated", [*retreat_cases(ctx), *cases],
                        {"unit": unit, "hex": start_hex, "reason": "cannot retreat"},
                        source=f"{PLUGIN}.retreat", side=rec["defender_side"])
@@ -173,6 +188,7 @@ def _apply_stage(ctx: Any, rec: dict[str, Any], stage: dict[str, Any], action: A
         path = list(action.get("path"))
         ctx.state.move_unit(unit, path[-1])
         length = ctx.quantity("retreat_hexes", {"side": rec["defender_side"]}).cases
+        row_noted(ctx, rec["code"])
         ctx.record("retreat", list(dict.fromkeys([*length, *retreat_cases(ctx)])) + list(cases),
                    {"unit": unit, "from": start_hex, "path": path},
                    source=f"{PLUGIN}.retreat", side=rec["defender_side"])
@@ -181,6 +197,7 @@ def _apply_stage(ctx: Any, rec: dict[str, Any], stage: dict[str, Any], action: A
         mover = str(action.get("with")[0])
         start_hex = ctx.state.unit(mover)["hex"]
         ctx.state.move_unit(mover, rec["hex"])
+        row_noted(ctx, rec["code"])
         ctx.record("advance", list(line_cases(ctx, ("advance_after_combat",))),
                    {"unit": mover, "from": start_hex, "to": rec["hex"]},
                    source=f"{PLUGIN}.advance", side=rec["attacker_side"])
