@@ -191,9 +191,14 @@ class View:
         v = self._near.get(label)
         if v is None:
             reach = max(self.board.grid.columns, self.board.grid.rows)
-            v = max((self.within(label, t) * w / HOLD_WEIGHT * max(0, reach - self.distance(label, t))
-                     for t, w in self.targets.items()), default=0.0)
-            self._near[label] = v
+            h, (q, r), cube = self.horizon, self.cube(label), self.cube
+            values = []
+            for t, w in self.targets.items():  # within() and distance() inlined (a hot path)
+                tq, tr = cube(t)
+                dq, dr = q - tq, r - tr
+                d = abs(dq + dr) if (dq >= 0) == (dr >= 0) else max(abs(dq), abs(dr))
+                values.append((1.0 if h is None or d <= h else FAR) * w / HOLD_WEIGHT * max(0, reach - d))
+            v = self._near[label] = max(values, default=0.0)
         return v
 
 
@@ -266,6 +271,7 @@ def build_view(state: Any, side: str, goals: Goals) -> View:
     marks = set(goals.hold) | set(goals.guard(side)) | set(goals.strike.get(side, ()))
     control = {h: data.control(h) for h in marks}
     view = View(side, goals, board, own, enemy, control)
+    view._cube = board.__dict__.setdefault("_planner_cubes", {})  # a label's cube: the board's alone
     view.guards = goals.guard(side)
     last = getattr(state.game, "last_turn", None)
     left = None if last is None or data.turn is None else max(1, int(last) - int(data.turn) + 1)
