@@ -145,14 +145,8 @@ class View:
         """Hexes between labels ``a`` and ``b`` (the grid's distance, from cube coordinates kept
         per label: the evaluation's hot path)."""
         cube = self._cube
-        try:
-            aq, ar = cube[a]
-        except KeyError:
-            aq, ar = cube[a] = _cube_of(self.board.grid, a)
-        try:
-            bq, br = cube[b]
-        except KeyError:
-            bq, br = cube[b] = _cube_of(self.board.grid, b)
+        aq, ar = cube[a] if a in cube else self.cube(a)
+        bq, br = cube[b] if b in cube else self.cube(b)
         dq, dr = aq - bq, ar - br
         return abs(dq + dr) if (dq >= 0) == (dr >= 0) else max(abs(dq), abs(dr))
 
@@ -280,9 +274,15 @@ def build_view(state: Any, side: str, goals: Goals) -> View:
     view.aims, view.stake, view.counts = aims_for(view, goals, pace, left)
     view.breach = {e: opened(enemy, board.label_neighbours, e) for e in enemy}
     cubes = [(view.cube(e), s) for e, s in enemy.items()]  # the distances inlined: the view's hot loops
+    kept = board.__dict__.setdefault("_planner_nearest", {})  # hex -> hexes to the nearest enemy hex, kept
+    if len(kept) > 32:  # per board and enemy hexes: the same while the enemy stands still (a step's moves)
+        kept.clear()
+    nearest: dict[str, int] = kept.setdefault(frozenset(enemy), {})
     for h in marks:
-        q, r = view.cube(h)
-        d = min((_far(q - c[0], r - c[1]) for c, _ in cubes), default=99)
+        d = nearest.get(h)
+        if d is None:
+            q, r = view.cube(h)
+            d = nearest[h] = min((_far(q - c[0], r - c[1]) for c, _ in cubes), default=99)
         view.threat[h] = max(0.0, 1.0 - (d - 1) / THREAT_RADIUS)
     view.targets = {h: w for h, w in pulls(view.aims, view.counts).items() if control.get(h) != side}
     view.guard_short = short_guards(state, side) if goals.guard(side) else {}
