@@ -4,6 +4,9 @@ and the planner's own decisions and whole bot turns. Measured, never asserted.
     python benchmarks/bench_planner.py                 # both games, seed 1, a markdown table
     python benchmarks/bench_planner.py --turns 2 --nodes 400
     python benchmarks/bench_planner.py --side-turns 3 [--against planner]   # time per side-turn, whole games
+    python benchmarks/bench_planner.py --side-turns 3 --against planner --digest /tmp/after.txt
+        # ... and each game's trace SHA-256 (diff two such files: a speed change must leave them equal);
+        # every side-turn's figures go to stderr as they come
 
 Rows:
 
