@@ -4,6 +4,9 @@ and the planner's own decisions and whole bot turns. Measured, never asserted.
     python benchmarks/bench_planner.py                 # both games, seed 1, a markdown table
     python benchmarks/bench_planner.py --turns 2 --nodes 400
     python benchmarks/bench_planner.py --side-turns 3 [--against planner]   # time per side-turn, whole games
+    python benchmarks/bench_planner.py --side-turns 3 --against planner --digest /tmp/after.txt
+        # ... and each game's trace SHA-256 (diff two such files: a speed change must leave them equal);
+        # every side-turn's figures go to stderr as they come
 
 Rows:
 
@@ -21,8 +24,11 @@ The load average at the start is printed: figures taken on a busy machine are sl
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import os
 import statistics
+import sys
 import time
 from collections import defaultdict
 from typing import Any
@@ -73,10 +79,13 @@ def api_costs(seed: int = 1, decisions: int = 40) -> dict[str, float]:
 
 
 def bot_turns(game_id: str, scenario: str, side: str, turns: int, seed: int = 1,
-              nodes: int | None = None, others: str = "greedy") -> list[dict[str, Any]]:
+              nodes: int | None = None, others: str = "greedy",
+              digests: list[str] | None = None) -> list[dict[str, Any]]:
     """Per turn up to ``turns``: ``{"turn", "seconds", "cpu", "decisions", "nodes"}`` (wall and
     CPU seconds) of ``side``'s
-    planner (the other sides ``others``: greedy, or planner with the default budget)."""
+    planner (the other sides ``others``: greedy, or planner with the default budget). With
+    ``digests``, appends the game's line ``"game/side/seed: N actions SHA256"`` (the SHA-256 of its
+    actions and trace events), to check that a speed change left every decision as it was."""
     game = Game.load(game_id, scenario)
     state = game.new_initial_state(seed)
     bots: dict[str, Any] = {s: make_bot(others, s, seed) for s in state.data.sides}
@@ -93,10 +102,17 @@ def bot_turns(game_id: str, scenario: str, side: str, turns: int, seed: int = 1,
             row["decisions"] += 1
             row["nodes"] += bots[who].last_nodes
         state.apply(action)
+    if digests is not None:
+        h = hashlib.sha256()
+        for ev in state.trace:
+            data = ev.to_dict() if hasattr(ev, "to_dict") else ev
+            h.update(json.dumps(data, sort_keys=True, default=str).encode() + b"\n")
+        digests.append(f"{game_id}/{scenario}/{side}/{seed}: {len(state.trace)} events {h.hexdigest()}")
     return [{"turn": k, **v} for k, v in sorted(rows.items())]
 
 
-def side_turns(seeds: list[int], turns: int, others: str, nodes: int | None = None) -> list[dict[str, Any]]:
+def side_turns(seeds: list[int], turns: int, others: str, nodes: int | None = None,
+               digests: list[str] | None = None) -> list[dict[str, Any]]:
     """Per game and side: the planner's wall seconds per side-turn over ``seeds`` (whole games up
     to ``turns`` turns, the other side ``others``): ``{"game", "side", "turns", "median", "max",
     "over_10s", "cpu_median", "cpu_max"}`` (``turns`` counted, ``over_10s`` how many side-turns
@@ -105,7 +121,13 @@ def side_turns(seeds: list[int], turns: int, others: str, nodes: int | None = No
     rows = []
     for game_id, scenario in (("moscow41", "october-blitz"), ("battle_for_moscow", "campaign")):
         for side in ("german", "soviet"):
-            found = [r for seed in seeds for r in bot_turns(game_id, scenario, side, turns, seed, nodes, others)]
+            found = []
+            for seed in seeds:
+                for r in bot_turns(game_id, scenario, side, turns, seed, nodes, others, digests):
+                    found.append(r)
+                    print(f"{game_id} {side} seed {seed} turn {r['turn']}: wall {r['seconds']:.2f} s, "
+                          f"CPU {r['cpu']:.2f} s, {r['decisions']} decisions, {r['nodes']} nodes",
+                          file=sys.stderr, flush=True)
             times = [r["seconds"] for r in found]
             cpu = [r["cpu"] for r in found]
             rows.append({"game": f"{game_id} {scenario}", "side": side, "turns": len(times),
@@ -124,16 +146,22 @@ def main(argv: list[str] | None = None) -> None:
                         help="only the side-turn summary: whole games of seeds 1..SEEDS per game and side")
     parser.add_argument("--against", default="greedy", choices=("greedy", "planner"),
                         help="the other side's bot for --side-turns")
+    parser.add_argument("--digest", metavar="FILE",
+                        help="with --side-turns: write each game's SHA-256 of its trace to FILE (compare before/after)")
     args = parser.parse_args(argv)
     tune_gc()
     print(f"Machine: {os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f} at the start.\n")
     if args.side_turns:
         print(f"| game | planner side (other: {args.against}) | side-turns | wall median | wall max "
               "| over 10 s | CPU median | CPU max |\n|---|---|---|---|---|---|---|---|")
-        for r in side_turns(list(range(1, args.side_turns + 1)), 99, args.against, args.nodes):
+        digests: list[str] = []
+        for r in side_turns(list(range(1, args.side_turns + 1)), 99, args.against, args.nodes, digests):
             print(f"| {r['game']} | {r['side']} | {r['turns']} | {_ms(r['median'])} | {_ms(r['max'])} "
                   f"| {r['over_10s']} | {_ms(r['cpu_median'])} | {_ms(r['cpu_max'])} |")
         print(f"\nLoad average {os.getloadavg()[0]:.1f} at the end.")
+        if args.digest:
+            with open(args.digest, "w", encoding="utf-8") as f:
+                f.write("\n".join(digests) + "\n")
         return
     print("| figure | value |\n|---|---|")
     for name, value in api_costs(args.seed).items():

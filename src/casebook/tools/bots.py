@@ -35,7 +35,7 @@ from casebook.tools.bots_guard import (
     open_guards,
     weakens,
 )
-from casebook.tools.planner_goals import HOLD_WEIGHT, goals_for, non_combat
+from casebook.tools.planner_goals import HOLD_WEIGHT, goals_for, non_combat_of
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "make_bot", "score", "BOT_KINDS"]
 
@@ -213,7 +213,7 @@ def _places_combat(state: Any, action: Action) -> bool:
     ids = {action.get("unit"), *(action.get("units") or ())} - {None}
     counters = getattr(getattr(state.game.engine, "pack", None), "counters", None) or {}
     units = [u for u in state.data.units if u.get("id") in ids] + [counters[i] for i in sorted(ids) if i in counters]
-    return any(u.get("class") not in non_combat(state.data.scenario) for u in units)
+    return any(u.get("class") not in non_combat_of(state) for u in units)
 
 
 def action_value(state: Any, ctx: Any, action: Action) -> float:

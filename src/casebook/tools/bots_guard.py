@@ -26,7 +26,7 @@ from typing import Any
 
 from casebook.core.actions import Action
 from casebook.core.hexgrid import parse_hex
-from casebook.tools.planner_goals import goals_for, non_combat
+from casebook.tools.planner_goals import goals_for, non_combat_of
 
 __all__ = ["guard_hexes", "reach", "pressure", "open_guards", "empties", "fills", "guard_call", "threat", "need",
            "held", "core_need", "facing", "garrison", "exposed", "short_guards", "bolsters", "weakens", "strength",
@@ -78,7 +78,7 @@ def guard_hexes(state: Any, side: str) -> frozenset[str]:
 
 
 def _combat(state: Any, u: dict[str, Any], keep: bool = False) -> bool:  # keep: what blocks entry, HQs aside
-    return u.get("class") not in (("hq",) if keep else non_combat(state.data.scenario))
+    return u.get("class") not in (("hq",) if keep else non_combat_of(state))
 
 
 def _ma(u: dict[str, Any]) -> int:

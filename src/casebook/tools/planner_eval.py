@@ -70,6 +70,11 @@ def _cube_of(grid: Any, label: str) -> tuple[int, int]:
     return c.q, c.r
 
 
+def _far(dq: int, dr: int) -> int:
+    """Hexes between two cube positions ``dq``, ``dr`` apart (as :meth:`View.distance`)."""
+    return abs(dq + dr) if (dq >= 0) == (dr >= 0) else max(abs(dq), abs(dr))
+
+
 def strength(unit: Mapping[str, Any]) -> float:
     """A unit's combat strength for the bot: printed strength less 0.5 per step lost (>= 0)."""
     return max(0.0, float(unit.get("strength") or 0) - 0.5 * int(unit.get("losses") or 0))
@@ -112,6 +117,10 @@ class View:
     _own_near: dict[str, int] = field(default_factory=dict)
     _near: dict[str, float] = field(default_factory=dict)
     _near_front: dict[str, int | None] = field(default_factory=dict)
+    _next: dict[str, float] = field(default_factory=dict)
+    #: ``goals.guard(side)``, read once (plan_value reads it per plan)
+    guards: frozenset[str] = frozenset()
+    _around: dict[str, tuple[str, ...]] = field(default_factory=dict)
     #: per-decision values the bot derives from the view (e.g. the rear's shortfall)
     memo: dict[str, float] = field(default_factory=dict)
     #: guard hex with no own combat unit on it -> the enemy's pressure on it (0..1, > 0 only)
@@ -136,14 +145,17 @@ class View:
         """Hexes between labels ``a`` and ``b`` (the grid's distance, from cube coordinates kept
         per label: the evaluation's hot path)."""
         cube = self._cube
-        ca = cube.get(a)
-        if ca is None:
-            ca = cube[a] = _cube_of(self.board.grid, a)
-        cb = cube.get(b)
-        if cb is None:
-            cb = cube[b] = _cube_of(self.board.grid, b)
-        dq, dr = ca[0] - cb[0], ca[1] - cb[1]
-        return max(abs(dq), abs(dr), abs(dq + dr))
+        aq, ar = cube[a] if a in cube else self.cube(a)
+        bq, br = cube[b] if b in cube else self.cube(b)
+        dq, dr = aq - bq, ar - br
+        return abs(dq + dr) if (dq >= 0) == (dr >= 0) else max(abs(dq), abs(dr))
+
+    def cube(self, label: str) -> tuple[int, int]:
+        """``label``'s cube coordinates (q, r), kept per label."""
+        found = self._cube.get(label)
+        if found is None:
+            found = self._cube[label] = _cube_of(self.board.grid, label)
+        return found
 
     def nearest_own(self, label: str) -> int:
         """Hexes from ``label`` to the nearest own combat stack of the position (before the plan
@@ -154,7 +166,18 @@ class View:
         return d
 
     def enemy_next_to(self, label: str) -> float:
-        return sum(self.enemy.get(n, 0.0) for n in self.neighbours(label))
+        """The enemy strength next to ``label`` (kept per label: the view does not change)."""
+        found = self._next.get(label)
+        if found is None:
+            found = self._next[label] = sum(self.enemy.get(n, 0.0) for n in self.neighbours(label))
+        return found
+
+    def enemy_around(self, label: str) -> tuple[str, ...]:
+        """The enemy-held hexes next to ``label``, in neighbour order (kept per label)."""
+        found = self._around.get(label)
+        if found is None:
+            found = self._around[label] = tuple(n for n in self.neighbours(label) if n in self.enemy)
+        return found
 
     def advance_pull(self, label: str) -> float:
         """max over objectives not held of (weight / HOLD_WEIGHT) * (reach - distance), 0 beyond
@@ -162,9 +185,14 @@ class View:
         v = self._near.get(label)
         if v is None:
             reach = max(self.board.grid.columns, self.board.grid.rows)
-            v = max((self.within(label, t) * w / HOLD_WEIGHT * max(0, reach - self.distance(label, t))
-                     for t, w in self.targets.items()), default=0.0)
-            self._near[label] = v
+            h, (q, r), cube = self.horizon, self.cube(label), self.cube
+            values = []
+            for t, w in self.targets.items():  # within() and distance() inlined (a hot path)
+                tq, tr = cube(t)
+                dq, dr = q - tq, r - tr
+                d = abs(dq + dr) if (dq >= 0) == (dr >= 0) else max(abs(dq), abs(dr))
+                values.append((1.0 if h is None or d <= h else FAR) * w / HOLD_WEIGHT * max(0, reach - d))
+            v = self._near[label] = max(values, default=0.0)
         return v
 
 
@@ -237,20 +265,30 @@ def build_view(state: Any, side: str, goals: Goals) -> View:
     marks = set(goals.hold) | set(goals.guard(side)) | set(goals.strike.get(side, ()))
     control = {h: data.control(h) for h in marks}
     view = View(side, goals, board, own, enemy, control)
+    view._cube = board.__dict__.setdefault("_planner_cubes", {})  # a label's cube: the board's alone
+    view.guards = goals.guard(side)
     last = getattr(state.game, "last_turn", None)
     left = None if last is None or data.turn is None else max(1, int(last) - int(data.turn) + 1)
     if pace and left is not None:
         view.horizon = max(1, pace) * left
     view.aims, view.stake, view.counts = aims_for(view, goals, pace, left)
     view.breach = {e: opened(enemy, board.label_neighbours, e) for e in enemy}
-    enemy_hexes = list(enemy)
+    cubes = [(view.cube(e), s) for e, s in enemy.items()]  # the distances inlined: the view's hot loops
+    kept = board.__dict__.setdefault("_planner_nearest", {})  # hex -> hexes to the nearest enemy hex, kept
+    if len(kept) > 32:  # per board and enemy hexes: the same while the enemy stands still (a step's moves)
+        kept.clear()
+    nearest: dict[str, int] = kept.setdefault(frozenset(enemy), {})
     for h in marks:
-        d = min((view.distance(h, e) for e in enemy_hexes), default=99)
+        d = nearest.get(h)
+        if d is None:
+            q, r = view.cube(h)
+            d = nearest[h] = min((_far(q - c[0], r - c[1]) for c, _ in cubes), default=99)
         view.threat[h] = max(0.0, 1.0 - (d - 1) / THREAT_RADIUS)
     view.targets = {h: w for h, w in pulls(view.aims, view.counts).items() if control.get(h) != side}
     view.guard_short = short_guards(state, side) if goals.guard(side) else {}
     for g in goals.guard(side):
-        view.menace[g] = sum(s for e, s in enemy.items() if view.distance(g, e) <= GUARD_RADIUS)
+        q, r = view.cube(g)
+        view.menace[g] = sum(s for c, s in cubes if _far(q - c[0], r - c[1]) <= GUARD_RADIUS)
         if (want := need(state, side, g)) > 0:
             view.guard_need[g] = want
         if (core := GUARD_CORE * facing(state, side, g)) > 0:  # bots_guard.core_need, whether or not
@@ -302,7 +340,7 @@ def plan_value(view: View, movers: Sequence[Mover], dests: Sequence[str]) -> flo
             if own[m.origin] <= 1e-9:
                 del own[m.origin]
             own[d] = own.get(d, 0.0) + m.strength
-    goals, side, total = view.goals, view.side, 0.0
+    side, total = view.side, 0.0
     counted = taken_by_count(view.counts, view.control, side) if view.counts else frozenset()
     if counted:  # the chosen objectives of a count condition, as a set (planner_aims)
         total += W["take"] * count_value(view.counts, view.control, side, own)
@@ -320,7 +358,7 @@ def plan_value(view: View, movers: Sequence[Mover], dests: Sequence[str]) -> flo
         if t > 0 and menace > 0:
             ring = sum(own.get(n, 0.0) for n in view.neighbours(h))
             total += view.aims.get(h, HOLD_WEIGHT) * W["ring"] * t * min(1.0, ring / max(3.0, menace))
-    for g in goals.guard(side):
+    for g in view.guards:
         t, menace = view.threat.get(g, 0.0), view.menace.get(g, 0.0)
         if g in own:  # a garrison, as strong as half the enemy strength within three hexes
             total += 4 * HOLD_WEIGHT * W["guard"] * (0.2 + t) * min(1.0, own[g] / max(1.0, 0.5 * menace))
@@ -342,9 +380,8 @@ def plan_value(view: View, movers: Sequence[Mover], dests: Sequence[str]) -> flo
             continue
         norm = m.strength / 5.0
         total += W["advance"] * norm * view.advance_pull(d)
-        for n in view.neighbours(d):
-            if n in view.enemy:
-                attackers[n] = attackers.get(n, 0.0) + m.strength
+        for n in view.enemy_around(d):
+            attackers[n] = attackers.get(n, 0.0) + m.strength
         against = view.enemy_next_to(d)
         here = own.get(d, m.strength)
         if against >= 3.0 * max(here, 0.5):

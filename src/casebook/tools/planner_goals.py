@@ -28,7 +28,7 @@ from typing import Any
 
 from casebook.core.hexgrid import hex_label
 
-__all__ = ["Goals", "CountGoal", "goals_for", "capital_hexes", "non_combat", "HOLD_WEIGHT", "TOWN_WEIGHT"]
+__all__ = ["Goals", "CountGoal", "goals_for", "capital_hexes", "non_combat", "non_combat_of", "HOLD_WEIGHT", "TOWN_WEIGHT"]
 
 #: Weight of a hex a control condition names (a town of "three of these five").
 HOLD_WEIGHT = 6.0
@@ -173,3 +173,16 @@ def non_combat(scenario: Mapping[str, Any] | None) -> frozenset[str]:
     victory = (scenario or {}).get("victory")
     named = victory.get("non_combat") if isinstance(victory, Mapping) else None
     return frozenset({"hq", *(str(c) for c in named or ())})
+
+
+def non_combat_of(state: Any) -> frozenset[str]:
+    """:func:`non_combat` of ``state``'s scenario, read once per position version (``data.scenario``
+    is a deep copy at every read: per unit it was most of a planner turn, session 14)."""
+    cache = state.__dict__.setdefault("_bot_non_combat", {})
+    key = state.data.version
+    found: frozenset[str] | None = cache.get(key)
+    if found is None:
+        if len(cache) > 256:
+            cache.clear()
+        found = cache[key] = non_combat(state.data.scenario)
+    return found
