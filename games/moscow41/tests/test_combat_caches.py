@@ -209,8 +209,9 @@ COUNT = CountingAreas()
 def test_an_unaffordable_reaction_is_left_out_unasked_and_why_names_every_refusal(m41):
     """Two Soviet stacks next to an activated German division cost 2 IPs to activate (0.7.3.5A,
     one per stack); with 1 IP no reaction is offered and no supply or command question is asked,
-    while the refusals of that very attack name both s1 out of supply (2.4A) and the IPs (2.3A).
-    With 2 IPs and s1 in supply the same listing asks and offers the attack."""
+    while the refusals of that very attack name both s1 out of supply (2.4A) and the IPs (2.4A: the
+    reaction's cost, paid in the step of 0.7.3.5A). With 2 IPs and s1 in supply the same listing asks
+    and offers the attack; buying support on top of it, the IPs refusal adds 2.3A."""
     units = ('  - {id: g1, side: german, class: infantry, size: division, strength: 7, ma: 4, hex: "0304", activated: true}\n'
              '  - {id: s1, side: soviet, class: infantry, size: division, strength: 6, ma: 4, hex: "0303"}\n'
              '  - {id: s2, side: soviet, class: infantry, size: division, strength: 6, ma: 4, hex: "0305"}\n')
@@ -240,7 +241,7 @@ units:
     assert attack_actions(ctx, "soviet", "reaction") == []
     assert COUNT.asked == 0
     why = attack_refusals(ctx, "soviet", "0304", ["s1", "s2"], "reaction")
-    assert [r.cases for r in why] == [("2.4A",), ("0.7.3.5A", "2.3A")]
+    assert [r.cases for r in why] == [("2.4A",), ("2.4A", "0.7.3.5A")]
     assert why[1].reason == "soviet has 1 IPs, the attack needs 2"
     assert COUNT.asked > 0
     COUNT.reset()
@@ -248,6 +249,9 @@ units:
     assert attack_actions(ctx, "soviet", "reaction") == [
         Action.make("attack", "soviet", hex="0304", support=0, **{"with": ["s1", "s2"]})]
     assert COUNT.asked > 0
+    # the same attack buying a DRM of support: the IPs of the reaction (2.4A, 0.7.3.5A) and of the support (2.3A)
+    why = attack_refusals(ctx, "soviet", "0304", ["s1", "s2"], "reaction", support=1)
+    assert [(r.reason, r.cases) for r in why] == [("soviet has 2 IPs, the attack needs 3", ("2.4A", "0.7.3.5A", "2.3A"))]
 
 
 @pytest.mark.case("2.3B", "2.3C", "10.4.2B", "2.4A")
