@@ -34,7 +34,7 @@ from casebook.core.play import State
 from casebook.script.engine import Engine
 from casebook.tools.bots import make_bot
 from games.moscow41.tests._fakes import FakeAreasWithStacking, engine_with
-from tests.conftest import make_ctx
+from tests.conftest import m41_inline, make_ctx
 
 _KIND = {"combat": "attack", "reaction_attacks": "reaction"}
 
@@ -217,23 +217,8 @@ def test_an_unaffordable_reaction_is_left_out_unasked_and_why_names_every_refusa
              '  - {id: s2, side: soviet, class: infantry, size: division, strength: 6, ma: 4, hex: "0305"}\n')
 
     def position(ip):
-        return make_ctx(engine_with(m41, counting=COUNT), f"""
-kind: position
-format: 1
-game: moscow41
-map:
-  layout: flat-top-even-q
-  size: {{columns: 8, rows: 8}}
-  terrain: {{default: clear}}
-turn: 3
-weather: {{temperature: warm, ground: dry}}
-phase: first_player
-step: reaction_attacks
-phasing: german
-first_player: german
-ip: {{german: 0, soviet: {ip}}}
-units:
-{units}""")
+        return make_ctx(engine_with(m41, counting=COUNT),
+                        m41_inline(units, step="reaction_attacks", ip=f"{{german: 0, soviet: {ip}}}"))
 
     COUNT.reset()
     COUNT.unsupplied.add("s1")
