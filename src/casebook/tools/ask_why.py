@@ -93,7 +93,7 @@ def _passed_step(state: Any, data: dict[str, Any]) -> Any:
     first = next(iter(state.trace), None)
     if first is None or first.kind != "auto-pass" or first.data.get("step") != data.get("step"):
         return None
-    return first if (first.turn, first.phase) == (data.get("turn"), data.get("phase")) else None
+    return first if first.phase == data.get("phase") and data.get("turn", first.turn) == first.turn else None
 
 
 def _passed_answer(game: Any, data: dict[str, Any], passed: Any, text: str) -> dict[str, Any]:
