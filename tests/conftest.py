@@ -44,30 +44,31 @@ def m41_position(step: str, *, hedgehog: bool = False, phasing: str | None = "ge
     return M41_POSITION.format(step=step, sides=sides, flags=", hedgehog: true" if hedgehog else "")
 
 
-def m41_inline(units: str, *, step: str = "combat", ip: str = "{german: 5, soviet: 5}", phasing: str = "german",
-               weather: str = "{temperature: warm, ground: dry}", turn: int = 3, extra: str = "") -> str:
-    """A Moscow '41 position as YAML text on an inline 8 x 8 clear map (flat-top-even-q: 0304
-    touches 0303, 0305, 0203, 0204, 0403, 0404), the first player's phase in ``step``, ``phasing``
-    also the first player; ``units``: the YAML lines of the units; ``extra``: top-level lines."""
+def m41_inline(units: str | None, *, step: str | None = "combat", ip: str | None = "{german: 5, soviet: 5}",
+               phasing: str | None = "german", weather: str | None = "{temperature: warm, ground: dry}",
+               turn: int | None = 3, extra: str = "", size: str = "{columns: 8, rows: 8}",
+               terrain: str = "{default: clear}", map_extra: str = "", phase: str | None = "first_player",
+               first_player: str | None = "") -> str:
+    """A Moscow '41 position as YAML text on an inline map (8 x 8 clear by default; flat-top-even-q:
+    0304 touches 0303, 0305, 0203, 0204, 0403, 0404), by default the first player's phase in
+    ``step``, ``phasing`` also the first player; ``units``: the YAML lines of the units (None: no
+    ``units`` key); ``extra``: top-level lines; ``map_extra``: lines of the map block (``towns:``,
+    ``railheads:``, indented two spaces); ``size``, ``terrain``: the map's. A top-level value given
+    as None is left out (``first_player`` "": the phasing side)."""
+    top = (("turn", turn), ("weather", weather), ("phase", phase), ("step", step), ("phasing", phasing),
+           ("first_player", phasing if first_player == "" else first_player), ("ip", ip))
+    head = "".join(f"{key}: {value}\n" for key, value in top if value is not None)
+    body = "" if units is None else f"units:\n{units}\n"
     return f"""
 kind: position
 format: 1
 game: moscow41
 map:
   layout: flat-top-even-q
-  size: {{columns: 8, rows: 8}}
-  terrain: {{default: clear}}
-{extra}
-turn: {turn}
-weather: {weather}
-phase: first_player
-step: {step}
-phasing: {phasing}
-first_player: {phasing}
-ip: {ip}
-units:
-{units}
-"""
+  size: {size}
+  terrain: {terrain}
+{map_extra}{extra}
+{head}{body}"""
 
 
 def make_ctx(engine, text: str, trace: bool = False):

@@ -118,3 +118,30 @@ def test_an_unknown_player_kind_is_a_usage_error_of_player():
     r = CliRunner().invoke(cli, ["play", "kestrel_pass", "--player", "blue=robot"])
     assert r.exit_code == 2
     assert "Invalid value for --player: expected human or bot:random|bot:greedy|bot:planner, got 'robot'" in r.output
+
+
+@pytest.mark.case("9.1C")
+def test_9_1C_why_alone_explains_the_last_refusal_as_why_action_does(mini_pack, tmp_path, monkeypatch):
+    """`why` with no action printed "not an action: ''" (no refusal named): it asks `why` of the last
+    action refused at this decision — the rules' refusal of an applied action, or a typed input's
+    — and before any refusal says there is none."""
+    from casebook.tools import human
+
+    replies = iter(["why", "move stack=0303 path=0305", "why", "why move stack=0303 path=0305",
+                    "move stack=", "why", "quit"])
+
+    class Scripted(human.HumanPlayer):  # the play's own human player, reading the replies
+        def __init__(self, side, game, echo=print):
+            super().__init__(side, game, echo=echo, read=lambda prompt: next(replies))
+
+    monkeypatch.setattr(human, "HumanPlayer", Scripted)
+    said: list[str] = []
+    run_play(_game(mini_pack), "skirmish", {"german": ("human", ""), "soviet": ("bot", "random")},
+             seed=2, out=tmp_path, echo=said.append, progress=False)
+    asked = [ln for ln in said if ln.startswith("why ") or "(cases" in ln or "no action was refused" in ln
+             or ln.startswith("stack= is empty")]
+    because = "0305 holds an enemy unit (cases 9.1C)"
+    assert asked == ["no action was refused at this decision: type why ACTION to ask of one",
+                     "why german: move path=0305 stack=0303:", because, because,
+                     "why move stack=:", "stack= is empty: name at least one hex after it, or leave stack= out"]
+    assert any(ln.startswith("refused: illegal action 'german: move path=0305 stack=0303'") for ln in said)

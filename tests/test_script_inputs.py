@@ -57,7 +57,9 @@ def test_5_2B_a_supply_length_by_ground_works_from_script(m41):
     assert make_ctx(engine, position("mud")).value("supply_path_mp", {}) == 4
     assert make_ctx(engine, position("dry")).value("supply_path_mp", {}) == 8
     explained = make_ctx(engine, position("drying")).quantity("supply_path_mp", {})
-    assert explained.value == 4 and explained.cases == ("5.2B", "5.2C")
+    # the Mud line decided (5.2B); the `otherwise` (5.2B, 5.2C) is not named, nor its 5.2C cited
+    assert explained.value == 4 and explained.cases == ("5.2B",)
+    assert [ln.source.rsplit(":", 1)[-1] for ln in explained.deciding()] == ["4"]
 
 
 def test_5_2B_a_line_reading_a_fact_its_callers_never_give_is_refused():

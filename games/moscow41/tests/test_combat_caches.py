@@ -34,7 +34,7 @@ from casebook.core.play import State
 from casebook.script.engine import Engine
 from casebook.tools.bots import make_bot
 from games.moscow41.tests._fakes import FakeAreasWithStacking, engine_with
-from tests.conftest import make_ctx
+from tests.conftest import m41_inline, make_ctx
 
 _KIND = {"combat": "attack", "reaction_attacks": "reaction"}
 
@@ -209,30 +209,16 @@ COUNT = CountingAreas()
 def test_an_unaffordable_reaction_is_left_out_unasked_and_why_names_every_refusal(m41):
     """Two Soviet stacks next to an activated German division cost 2 IPs to activate (0.7.3.5A,
     one per stack); with 1 IP no reaction is offered and no supply or command question is asked,
-    while the refusals of that very attack name both s1 out of supply (2.4A) and the IPs (2.3A).
-    With 2 IPs and s1 in supply the same listing asks and offers the attack."""
+    while the refusals of that very attack name both s1 out of supply (2.4A) and the IPs (2.4A: the
+    reaction's cost, paid in the step of 0.7.3.5A). With 2 IPs and s1 in supply the same listing asks
+    and offers the attack; buying support on top of it, the IPs refusal adds 2.3A."""
     units = ('  - {id: g1, side: german, class: infantry, size: division, strength: 7, ma: 4, hex: "0304", activated: true}\n'
              '  - {id: s1, side: soviet, class: infantry, size: division, strength: 6, ma: 4, hex: "0303"}\n'
              '  - {id: s2, side: soviet, class: infantry, size: division, strength: 6, ma: 4, hex: "0305"}\n')
 
     def position(ip):
-        return make_ctx(engine_with(m41, counting=COUNT), f"""
-kind: position
-format: 1
-game: moscow41
-map:
-  layout: flat-top-even-q
-  size: {{columns: 8, rows: 8}}
-  terrain: {{default: clear}}
-turn: 3
-weather: {{temperature: warm, ground: dry}}
-phase: first_player
-step: reaction_attacks
-phasing: german
-first_player: german
-ip: {{german: 0, soviet: {ip}}}
-units:
-{units}""")
+        return make_ctx(engine_with(m41, counting=COUNT),
+                        m41_inline(units, step="reaction_attacks", ip=f"{{german: 0, soviet: {ip}}}"))
 
     COUNT.reset()
     COUNT.unsupplied.add("s1")
@@ -240,7 +226,7 @@ units:
     assert attack_actions(ctx, "soviet", "reaction") == []
     assert COUNT.asked == 0
     why = attack_refusals(ctx, "soviet", "0304", ["s1", "s2"], "reaction")
-    assert [r.cases for r in why] == [("2.4A",), ("0.7.3.5A", "2.3A")]
+    assert [r.cases for r in why] == [("2.4A",), ("2.4A", "0.7.3.5A")]
     assert why[1].reason == "soviet has 1 IPs, the attack needs 2"
     assert COUNT.asked > 0
     COUNT.reset()
@@ -248,6 +234,9 @@ units:
     assert attack_actions(ctx, "soviet", "reaction") == [
         Action.make("attack", "soviet", hex="0304", support=0, **{"with": ["s1", "s2"]})]
     assert COUNT.asked > 0
+    # the same attack buying a DRM of support: the IPs of the reaction (2.4A, 0.7.3.5A) and of the support (2.3A)
+    why = attack_refusals(ctx, "soviet", "0304", ["s1", "s2"], "reaction", support=1)
+    assert [(r.reason, r.cases) for r in why] == [("soviet has 2 IPs, the attack needs 3", ("2.4A", "0.7.3.5A", "2.3A"))]
 
 
 @pytest.mark.case("2.3B", "2.3C", "10.4.2B", "2.4A")

@@ -13,6 +13,7 @@ import pytest
 
 from casebook.areas import combat
 from casebook.areas._combat_listing import attack_actions
+from tests.conftest import m41_inline
 
 HQ = "side: german, class: hq, strength: 0, ma: 6, limit: 3"
 INF = "side: german, class: infantry, size: division, strength: 7, ma: 4"
@@ -21,29 +22,11 @@ SOV = "side: soviet, class: infantry, size: division, strength: 6, ma: 4"
 
 def pos(setting=None, activated_by="h1"):
     settings = f"settings: {{combat_support_hq: {setting}}}" if setting else ""
-    return f"""
-kind: position
-format: 1
-game: moscow41
-map:
-  layout: flat-top-even-q
-  size: {{columns: 10, rows: 3}}
-  terrain: {{default: clear}}
-turn: 3
-weather: {{temperature: warm, ground: dry}}
-phase: first_player
-step: combat
-phasing: german
-first_player: german
-ip: {{german: 10, soviet: 10}}
-{settings}
-plugin_state: {{command: {{activated_by: {{g1: {activated_by}}}}}}}
-units:
-  - {{id: h1, {HQ}, radius: 2, hex: "0103", activated: true}}
+    return m41_inline(f"""  - {{id: h1, {HQ}, radius: 2, hex: "0103", activated: true}}
   - {{id: h2, {HQ}, radius: 2, hex: "0403"}}
   - {{id: g1, {INF}, hex: "0503", activated: true}}
-  - {{id: s1, {SOV}, hex: "0603"}}
-"""
+  - {{id: s1, {SOV}, hex: "0603"}}""", size="{columns: 10, rows: 3}", ip="{german: 10, soviet: 10}",
+                      extra=f"{settings}\nplugin_state: {{command: {{activated_by: {{g1: {activated_by}}}}}}}")
 
 
 def supports(ctx):

@@ -90,7 +90,8 @@ def test_recipe_30_a_reaction_costs_two_ips_a_stack(tmp_path):
     assert where in [ln.source.rsplit("/", 1)[-1] for ln in e.lines if ln.fired]
     # the recipe's command: the Soviet s1's reaction attack on 0303 with one IP
     _in_doc("`step: reaction_attacks` and `ip: {german: 10, soviet: 1}`", "`legal: no`", "`legal: yes`",
-            "`casebook ask POSITION attack 0303 --with s1 --pack", "`soviet has 1 IPs, the attack needs 2`")
+            "`casebook ask POSITION attack 0303 --with s1 --pack", "`soviet has 1 IPs, the attack needs 2`",
+            "citing `2.4A,0.7.3.5A`")
     react = position(tmp_path, "attack.yaml", "step: combat\nphasing: german\nfirst_player: german\n"
                      "ip: {german: 10, soviet: 6}", "step: reaction_attacks\nphasing: german\nfirst_player: german\n"
                      "ip: {german: 10, soviet: 1}")
@@ -99,7 +100,10 @@ def test_recipe_30_a_reaction_costs_two_ips_a_stack(tmp_path):
     assert [r.exit_code for r in runs] == [0, 0], [r.output for r in runs]
     printed, mine = (r.output.splitlines() for r in runs)
     assert "kind: reaction" in printed and "legal: yes" in printed
-    assert "legal: no" in mine and any(ln.strip().startswith("soviet has 1 IPs, the attack needs 2") for ln in mine)
+    assert "legal: no" in mine
+    # the refusal cites the reaction's cost (2.4A, the rule the recipe changes) and its step (0.7.3.5A), not 2.3A
+    refusal = [ln.split() for ln in mine if ln.strip().startswith("soviet has 1 IPs, the attack needs 2")]
+    assert [r[-1] for r in refusal] == ["2.4A,0.7.3.5A"]
 
 
 @pytest.mark.case("10.0D", "11.0B")

@@ -291,25 +291,10 @@ def test_17_3C_what_counts_as_a_loss_is_the_scripts_count_as_loss(m41, tmp_path)
 # ---- the position of test_moved_rules_reinforcement.py's entry and withdrawal tests (12.1B-12.4C) ------
 
 def _entry_ctx(engine: Engine, extra: str, turn: int = 10, phasing: str = "soviet"):
-    from tests.conftest import make_ctx
+    from tests.conftest import m41_inline, make_ctx
 
-    return make_ctx(engine, f"""
-kind: position
-format: 1
-game: moscow41
-map:
-  layout: flat-top-even-q
-  size: {{columns: 8, rows: 8}}
-  terrain: {{default: clear}}
-  towns: {{"0505": {{name: Railgrad, kind: city, ip: 2}}, "0603": {{name: Depot, kind: town, ip: 1}}}}
-  railheads: ["0505", "0603"]
-  entry_areas: {{A: ["0401", "0501"], B: ["0101", "0102"]}}
-turn: {turn}
-phase: first_initiative
-step: replacement_reinforcement
-phasing: {phasing}
-first_player: {phasing}
-ip: {{german: 10, soviet: 10}}
-control: {{"0505": soviet, "0603": soviet}}
-{extra}
-""", trace=True)
+    return make_ctx(engine, m41_inline(
+        None, map_extra='  towns: {"0505": {name: Railgrad, kind: city, ip: 2}, "0603": {name: Depot, kind: town, ip: 1}}\n'
+        '  railheads: ["0505", "0603"]\n  entry_areas: {A: ["0401", "0501"], B: ["0101", "0102"]}\n', turn=turn,
+        weather=None, phase="first_initiative", step="replacement_reinforcement", phasing=phasing,
+        ip="{german: 10, soviet: 10}", extra=f'control: {{"0505": soviet, "0603": soviet}}\n{extra}'), trace=True)

@@ -12,7 +12,7 @@ from casebook.tools.cmd_ask import answer_ctx
 from games.moscow41.tests._fakes import FakeAreasWithStacking, engine_with
 from games.moscow41.tests.test_combat import g, s
 from games.moscow41.tests.test_moved_rules import edited
-from tests.conftest import make_ctx
+from tests.conftest import m41_inline, make_ctx
 
 FAKE = FakeAreasWithStacking()
 
@@ -21,25 +21,7 @@ def position(engine, units: str, step: str = "combat", phasing: str = "german", 
              ip: str = "{german: 10, soviet: 9}"):
     """A position on an 8x8 clear map, supply/command/ZOC of the fake (games/moscow41/tests/_fakes.py)."""
     FAKE.reset()
-    text = f"""
-kind: position
-format: 1
-game: moscow41
-map:
-  layout: flat-top-even-q
-  size: {{columns: 8, rows: 8}}
-  terrain: {{default: clear}}
-turn: 3
-weather: {{temperature: warm, ground: dry}}
-phase: first_player
-step: {step}
-phasing: {phasing}
-first_player: {phasing}
-ip: {ip}
-markers: {markers}
-units:
-{units}
-"""
+    text = m41_inline(units, step=step, phasing=phasing, ip=ip, extra=f"markers: {markers}")
     return make_ctx(engine_with(engine, fake_combat=FAKE), text, trace=True)
 
 

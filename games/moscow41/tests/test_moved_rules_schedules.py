@@ -16,7 +16,7 @@ from casebook.games.moscow41.plugins import reinforcement as R
 from games.moscow41.tests._fakes import engine_with
 from games.moscow41.tests.test_moved_rules_b import edited, weather_ctx
 from games.moscow41.tests.test_reinforcement import FAKE, STEP
-from tests.conftest import make_ctx
+from tests.conftest import m41_inline, make_ctx
 
 RULES = Path(__file__).resolve().parents[3] / "games" / "moscow41" / "rules"
 
@@ -169,27 +169,11 @@ def test_0_7_1_2C_the_ground_marker_goes_to_the_scripts_box(m41, tmp_path):
 
 # ---- 12.0B, 12.0D: which schedule rows are due ------------------------------------------------------
 def _schedule_position(turn: int, phasing: str, units: str = "") -> str:
-    return f"""
-kind: position
-format: 1
-game: moscow41
-map:
-  layout: flat-top-even-q
-  size: {{columns: 8, rows: 8}}
-  terrain: {{default: clear}}
-  towns: {{"0505": {{name: Railgrad, kind: city, ip: 2}}}}
-  railheads: ["0505"]
-  entry_areas: {{A: ["0401", "0501"], B: ["0101", "0102"]}}
-turn: {turn}
-phase: first_initiative
-step: {STEP}
-phasing: {phasing}
-first_player: {phasing}
-ip: {{german: 10, soviet: 10}}
-rp: {{german: {{infantry: 0, armor: 0}}, soviet: {{infantry: 0, armor: 0}}}}
-control: {{"0505": soviet}}
-{units}
-"""
+    return m41_inline(None, map_extra='  towns: {"0505": {name: Railgrad, kind: city, ip: 2}}\n  railheads: ["0505"]\n'
+                      '  entry_areas: {A: ["0401", "0501"], B: ["0101", "0102"]}\n', turn=turn, weather=None,
+                      phase="first_initiative", step=STEP, phasing=phasing, ip="{german: 10, soviet: 10}",
+                      extra='rp: {german: {infantry: 0, armor: 0}, soviet: {infantry: 0, armor: 0}}\n'
+                      f'control: {{"0505": soviet}}\n{units}')
 
 
 def _available(engine, turn: int, phasing: str) -> set[str]:

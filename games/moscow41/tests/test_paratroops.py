@@ -14,7 +14,7 @@ from casebook.areas import airdrop
 from casebook.core.actions import Action
 from casebook.games.moscow41.plugins import paratroops
 from games.moscow41.tests._fakes_vp import FAKE, fake_engine
-from tests.conftest import make_ctx
+from tests.conftest import m41_inline, make_ctx
 
 
 def eligible_units(c):
@@ -34,27 +34,10 @@ INF = "class: infantry, size: division, strength: 6, ma: 4"
 
 def pos(units: str = "", turn: int = 27, seed: int = 0, weather: str = "{temperature: cold, ground: frozen}",
         extra: str = "") -> str:
-    return f"""
-kind: position
-format: 1
-game: moscow41
-map:
-  layout: flat-top-even-q
-  size: {{columns: 20, rows: 20}}
-  terrain: {{default: clear}}
-  towns: {{"0808": {{name: Testgrad, kind: city, ip: 2}}, "0606": {{name: Dorf, kind: town, ip: 1}}}}
-turn: {turn}
-weather: {weather}
-phase: second_initiative
-step: replacement_reinforcement
-phasing: soviet
-first_player: german
-rng: {{seed: {seed}, state: null}}
-units:
-  - {{id: s1, side: soviet, {INF}, hex: "0101"}}
-{units}
-{extra}
-"""
+    return m41_inline(f'  - {{id: s1, side: soviet, {INF}, hex: "0101"}}\n{units}', size="{columns: 20, rows: 20}",
+                      map_extra='  towns: {"0808": {name: Testgrad, kind: city, ip: 2}, "0606": {name: Dorf, kind: town, ip: 1}}\n',
+                      turn=turn, weather=weather, phase="second_initiative", step="replacement_reinforcement",
+                      phasing="soviet", first_player="german", ip=None, extra=f"rng: {{seed: {seed}, state: null}}\n{extra}")
 
 
 @pytest.fixture

@@ -68,3 +68,37 @@ def test_16_3A_partisan_marker_blocks_a_german_retreat_and_ask_zoc_says_so(m41):
     # a German combat unit in the marker's hex opens it (7.4, 7.5A), as for any EZOC
     opened = make(m41, [G("g", "0601"), G("h", "0501")], markers=["0501"])
     assert retreat_refusals(opened, "german", ["0501"]) == []
+
+
+def _moved(m41, side: str, path: str) -> list[str]:
+    """The rule lines (``file:line``) of the move event of ``side``'s division from 0201 along ``path``
+    (clear, dry), a Partisan marker in 0401 and an enemy division far off in 1101."""
+    from casebook.content.position import load_position, position_to_dict
+    from casebook.core.game import Game
+
+    enemy = "soviet" if side == "german" else "german"
+    units = [{"id": "u", "side": side, "class": "infantry", "size": "division", "strength": 7, "ma": 4,
+              "hex": "0201", "activated": True},
+             {"id": "x", "side": enemy, "class": "infantry", "size": "division", "strength": 3, "ma": 4, "hex": "1101"}]
+    doc = {"kind": "position", "format": 1, "game": "moscow41",
+           "map": {"layout": "flat-top-even-q", "size": {"columns": 12, "rows": 1}, "terrain": {"default": "clear"}},
+           "turn": 3, "weather": {"temperature": "warm", "ground": "dry"}, "phase": "first_player",
+           "step": "movement", "phasing": side, "first_player": side, "ip": {"german": 10, "soviet": 10},
+           "units": units, "markers": [{"kind": "partisan", "hex": "0401"}]}
+    state = Game(m41, "october-blitz").state_from_dict(
+        position_to_dict(load_position(json.dumps(doc, indent=1), pack=m41.pack)))
+    state.apply(f"{side}: move stack=0201 path={path}")
+    (move,) = [e for e in state.trace if e.kind == "move"]
+    return [ln["source"] for ln in move.data["lines"]]
+
+
+@pytest.mark.case("16.3A", "7.0A")
+def test_16_3A_a_german_move_into_a_partisan_hex_names_the_permit_a_soviet_move_no_marker_zoc_line(m41):
+    """The marker's ZOC is a Soviet ZOC (16.3A): a German move into its hex names `permit marker_zoc`
+    (zoc.rules:43); a Soviet move through the same hex reads no ZOC of its own side's marker (a ZOC
+    hinders only the enemy, 7.0A), so it names neither that line nor `forbid marker_zoc` (zoc.rules:42)
+    — as it names no line about its own units' ZOCs."""
+    german = _moved(m41, "german", "0301,0401")
+    soviet = _moved(m41, "soviet", "0301,0401")
+    assert "zoc.rules:43" in german and "zoc.rules:42" not in german
+    assert not {"zoc.rules:42", "zoc.rules:43"} & set(soviet)

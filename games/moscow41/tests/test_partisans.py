@@ -19,7 +19,7 @@ from casebook.games.moscow41.plugins import partisans
 from casebook.script import compile_pack, declared, find_rule_pack
 from casebook.script.standard import StandardFacts
 from games.moscow41.tests._fakes_vp import FAKE, fake_engine
-from tests.conftest import make_ctx
+from tests.conftest import m41_inline, make_ctx
 
 INF = "class: infantry, size: division, strength: 6, ma: 4"
 REM = "side: soviet, class: remnant, strength: 1, ma: 4"
@@ -29,26 +29,9 @@ def pos(units: str = "", points: int = 2, markers: str = "[]", step: str = "repl
         phasing: str = "soviet") -> str:
     half = "second" if phasing == "soviet" else "first"
     phase = f"{half}_initiative" if step == "replacement_reinforcement" else f"{half}_player"
-    return f"""
-kind: position
-format: 1
-game: moscow41
-map:
-  layout: flat-top-even-q
-  size: {{columns: 12, rows: 12}}
-  terrain: {{default: clear}}
-turn: 6
-weather: {{temperature: cold, ground: frozen}}
-phase: {phase}
-step: {step}
-phasing: {phasing}
-first_player: german
-partisans: {points}
-markers: {markers}
-units:
-  - {{id: g1, side: german, {INF}, hex: "0101"}}
-{units}
-"""
+    return m41_inline(f'  - {{id: g1, side: german, {INF}, hex: "0101"}}\n{units}', size="{columns: 12, rows: 12}", turn=6,
+                      weather="{temperature: cold, ground: frozen}", phase=phase, step=step, phasing=phasing,
+                      first_player="german", ip=None, extra=f"partisans: {points}\nmarkers: {markers}")
 
 
 @pytest.fixture

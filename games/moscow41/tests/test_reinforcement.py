@@ -9,7 +9,7 @@ from casebook.core.dice import roll
 from casebook.core.state import GameState
 from casebook.games.moscow41.plugins import reinforcement as R
 from games.moscow41.tests._fakes import FakeAreas, engine_with
-from tests.conftest import make_ctx
+from tests.conftest import m41_inline, make_ctx
 
 FAKE = FakeAreas()
 STEP = "replacement_reinforcement"
@@ -26,28 +26,11 @@ def pos(engine):
 
     def build(extra: str = "", turn: int = 10, phasing: str = "soviet", rp: str = "") -> object:
         rp = rp or "{german: {infantry: 0, armor: 0}, soviet: {infantry: 0, armor: 0}}"
-        text = f"""
-kind: position
-format: 1
-game: moscow41
-map:
-  layout: flat-top-even-q
-  size: {{columns: 8, rows: 8}}
-  terrain: {{default: clear}}
-  towns: {{"0505": {{name: Railgrad, kind: city, ip: 2}}, "0603": {{name: Depot, kind: town, ip: 1}},
-          "0707": {{name: Lost, kind: town, ip: 1}}}}
-  railheads: ["0505", "0603", "0707"]
-  entry_areas: {{A: ["0401", "0501"], B: ["0101", "0102"]}}
-turn: {turn}
-phase: first_initiative
-step: {STEP}
-phasing: {phasing}
-first_player: {phasing}
-ip: {{german: 10, soviet: 10}}
-rp: {rp}
-control: {{"0505": soviet, "0603": soviet, "0707": german}}
-{extra}
-"""
+        text = m41_inline(None, map_extra='  towns: {"0505": {name: Railgrad, kind: city, ip: 2}, "0603": {name: Depot, '
+                          'kind: town, ip: 1}, "0707": {name: Lost, kind: town, ip: 1}}\n  railheads: ["0505", "0603", "0707"]\n'
+                          '  entry_areas: {A: ["0401", "0501"], B: ["0101", "0102"]}\n', turn=turn, weather=None,
+                          phase="first_initiative", step=STEP, phasing=phasing, ip="{german: 10, soviet: 10}",
+                          extra=f'rp: {rp}\ncontrol: {{"0505": soviet, "0603": soviet, "0707": german}}\n{extra}')
         return make_ctx(engine, text, trace=True)
 
     return build

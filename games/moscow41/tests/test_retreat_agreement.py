@@ -13,6 +13,7 @@ import pytest
 
 from casebook.areas._results_retreat import retreat_options
 from casebook.games.moscow41.plugins import results
+from tests.conftest import m41_inline
 
 G_DIV = "side: german, class: infantry, size: division, strength: 7, ma: 4"
 G_REG = "side: german, class: armor, size: regiment, strength: 4, ma: 8"
@@ -21,21 +22,7 @@ S_DIV = "side: soviet, class: infantry, size: division, strength: 6, ma: 4"
 
 def pos(units):
     lines = "".join(f'  - {{id: {uid}, {kind}, hex: "{h}"}}\n' for uid, kind, h in units)
-    return f"""
-kind: position
-format: 1
-game: moscow41
-map:
-  layout: flat-top-even-q
-  size: {{columns: 8, rows: 8}}
-  terrain: {{default: clear}}
-weather: {{temperature: warm, ground: dry}}
-phase: first_player
-step: combat
-phasing: soviet
-first_player: soviet
-units:
-{lines}"""
+    return m41_inline(lines, step="combat", phasing="soviet", turn=None, ip=None)
 
 
 FULL = [("d1", G_DIV, "0304"), ("r1", G_REG, "0304"), ("g1", G_DIV, "0303")]

@@ -9,6 +9,7 @@ import pytest
 
 from casebook.areas import stacking
 from casebook.core.actions import Action
+from tests.conftest import m41_inline
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -23,21 +24,7 @@ HQ = "side: german, class: hq, ma: 6, radius: 4, limit: 3"
 def pos(*units: tuple[str, str, str], extra: str = "") -> str:
     lines = "".join(f'  - {{id: {uid}, {kind}, hex: "{h}"{extra_u}}}\n'
                     for uid, kind, h, *rest in units for extra_u in [rest[0] if rest else ""])
-    return f"""
-kind: position
-format: 1
-game: moscow41
-map:
-  layout: flat-top-even-q
-  size: {{columns: 8, rows: 8}}
-  terrain: {{default: clear}}
-weather: {{temperature: warm, ground: dry}}
-phase: first_player
-step: movement
-phasing: german
-{extra}
-units:
-{lines}"""
+    return m41_inline(lines, step="movement", turn=None, ip=None, first_player=None, extra=extra)
 
 
 def over(ctx, hex_: str) -> tuple[int, int, bool]:

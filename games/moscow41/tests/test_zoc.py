@@ -14,25 +14,14 @@ import pytest
 from casebook.areas import zoc
 from casebook.areas._zoc_map import chart_kind, zoc_map
 from casebook.core.actions import Action
+from tests.conftest import m41_inline
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
 def pos(units: str, weather: str = "{temperature: warm, ground: dry}", extra: str = "") -> str:
-    return f"""
-kind: position
-format: 1
-game: moscow41
-map:
-  layout: flat-top-even-q
-  size: {{columns: 8, rows: 8}}
-  terrain: {{default: clear, "0204": forest}}
-{extra}
-weather: {weather}
-phasing: german
-units:
-{units}
-"""
+    return m41_inline(units, terrain='{default: clear, "0204": forest}', extra=extra, weather=weather, turn=None,
+                      phase=None, step=None, first_player=None, ip=None)
 
 
 INF = "class: infantry, size: division, strength: 6, ma: 4"

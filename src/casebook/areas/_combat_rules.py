@@ -376,7 +376,9 @@ def attack_refusals(ctx: Any, side: str, hex_: str, attackers: Sequence[str], ki
 
 
 def _ip_refusal(ctx: Any, side: str, cost: int, support: int) -> Refusal:
-    cases = given(ctx, PLUGIN, "ip_short_reaction" if cost else "ip_short") or ()
+    # the reaction activation's IPs (ip_short_reaction) and any combat support's (ip_short)
+    keys = ("ip_short_reaction",) * bool(cost) + ("ip_short",) * (support > 0 or not cost)
+    cases = tuple(dict.fromkeys(c for k in keys for c in given(ctx, PLUGIN, k) or ()))
     if not any(c in ctx.pack.cases for c in cases):  # a game without IPs: no combat support to buy
         return Refusal(f"{side} has no combat support to buy in this game (support={support})",
                        tuple(procedure_cases(ctx, [])), PLUGIN)

@@ -36,6 +36,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from casebook.areas import _supply_search as index_
+from casebook.areas._zoc_map import zoc_sources as _zoc_sources
 from casebook.areas.search import paths_within
 from casebook.core.hexgrid import Hex, hex_label, parse_hex
 from casebook.script.ctx import Lasting
@@ -214,10 +215,10 @@ def placement(ctx: Any, fields: tuple[str, ...]) -> tuple[tuple[Any, ...], ...]:
 
 
 def zoc_sources(ctx: Any, side: str) -> tuple[tuple[str, str], ...]:
-    """``(hex, source id)`` of every hex that is a ZOC against ``side`` by itself (the
-    ``casebook_zoc_sources`` hook), sorted."""
-    lists = ctx.hook.casebook_zoc_sources(ctx=ctx, side=side)
-    return tuple(sorted((str(s["hex"]), str(s["id"])) for lst in lists for s in (lst or ())))
+    """``(hex, source id)`` of every hex that is a ZOC against ``side`` by itself, sorted: the ZOC
+    area's :func:`~casebook.areas._zoc_map.zoc_sources` (the ``casebook_zoc_sources`` hook, once
+    per state version, read without lines) less its cases."""
+    return tuple((h, sid) for h, sid, _ in _zoc_sources(ctx, side))
 
 
 def side_maps(ctx: Any, side: str, name: str, key: Callable[[], Any], keep: int, memo: str) -> dict[Any, Any]:

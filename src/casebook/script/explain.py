@@ -81,8 +81,9 @@ class Explanation:
 
     ``kind`` is ``quantity`` or ``permission``; ``mode`` the combination (``sum``, ``product``,
     ``min``, ``max``, ``first``, or ``permission``); ``value`` the result (``int``, ``Fraction``,
-    ``str`` or, for a permission, ``bool`` allowed); ``cases`` the cases of the lines that fired,
-    in order, without repeats.
+    ``str`` or, for a permission, ``bool`` allowed); ``cases`` the cases of the lines that fired
+    (:meth:`deciding`: the lines an event or answer names — not a term adding 0 or multiplying by
+    1, not a ``first``'s ``otherwise`` when another line fired), in order, without repeats.
     """
 
     name: str
@@ -93,16 +94,9 @@ class Explanation:
 
     @property
     def cases(self) -> tuple[str, ...]:
-        seen: dict[str, None] = {}
-        for line in self.lines:
-            if line.fired:
-                for c in line.cases:
-                    seen.setdefault(c, None)
-                for m in line.members:
-                    if m.won:
-                        for c in m.cases:
-                            seen.setdefault(c, None)
-        return tuple(seen)
+        chosen = {id(line) for line in self.deciding()}  # in line order (a group: its winner's)
+        return tuple(dict.fromkeys(c for line in self.lines for ln in (line, *line.members) if id(ln) in chosen
+                                   for c in ln.cases))
 
     def deciding(self) -> tuple[Line, ...]:
         """The lines that decided the value, in line order (a most-severe group: its winning

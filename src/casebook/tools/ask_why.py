@@ -72,6 +72,9 @@ def why_answer(pos: Any, engine: Any, args: list[str]) -> dict[str, Any]:
         state = game.new_initial_state(seed=int(seed) if isinstance(seed, int) else 1)
     else:
         state = game.state_from_dict(data)
+        passed = _passed_step(state, data)
+        if passed is not None:  # play passed the step asked (its decider had nothing but pass)
+            return _passed_answer(game, data, passed, text)
     decider = state.current_player()
     try:
         asked: Any = complete_action(state, parse_action(text, side=decider))  # as the prompt's why
@@ -82,3 +85,44 @@ def why_answer(pos: Any, engine: Any, args: list[str]) -> dict[str, Any]:
            "turn": state.data.turn, "phase": state.data.phase, "step": state.data.step, "deciding": decider,
            "legal": reason == "legal", "reason": reason, "cases": list(cases)}
     return out | ({"lines": lines} if lines else {})  # as every answer: lines only when some decided it
+
+
+def _passed_step(state: Any, data: dict[str, Any]) -> Any:
+    """The ``auto-pass`` event of the position's own step when resuming it passed that step (its
+    decider had no legal action but pass, e.g. a Reaction step without the IPs), else None."""
+    first = next(iter(state.trace), None)
+    if first is None or first.kind != "auto-pass" or first.data.get("step") != data.get("step"):
+        return None
+    return first if first.phase == data.get("phase") and data.get("turn", first.turn) == first.turn else None
+
+
+def _passed_answer(game: Any, data: dict[str, Any], passed: Any, text: str) -> dict[str, Any]:
+    """``why`` about a step play passes (:func:`_passed_step`): ACTION judged in that step (the
+    position as the file holds it, the step's decider the one play passed for) — its refusal,
+    cases and lines, after the sentence saying that only a pass is legal there."""
+    from casebook.core.actions import format_action, parse_action
+    from casebook.core.play import State
+    from casebook.core.state import GameState
+    from casebook.core.trace import Trace
+    from casebook.tools.cmd_ask import why_not_lines
+
+    settings = {**game.setting_defaults(), **(data.get("settings") or {})}
+    held = State(game, game.engine.declare(GameState.from_dict({**data, "settings": settings})), Trace())
+    side, step = passed.side, passed.data["step"]
+    try:
+        asked: Any = parse_action(text, side=side)
+    except ValueError:
+        asked = text  # malformed: why_not_lines says what is wrong with it
+    only = f"{side} has no legal action in the {step} step but pass: play passes it"
+    lines: list[dict[str, Any]] = []
+    if not isinstance(asked, str) and asked.kind == "pass" and asked.side == side:
+        cases, reason = tuple(passed.cases), "legal"
+    else:
+        cases, reason, lines = why_not_lines(held, asked)
+        generic = reason.startswith("not among the legal actions")
+        cases = tuple(dict.fromkeys([*passed.cases, *cases]))
+        reason = only if generic else f"{only}; {reason}"
+    out = {"action": format_action(asked) if not isinstance(asked, str) else asked, "turn": passed.turn,
+           "phase": passed.phase, "step": step, "deciding": side, "legal": reason == "legal", "reason": reason,
+           "cases": list(cases)}
+    return out | ({"lines": lines} if lines else {})

@@ -174,7 +174,7 @@ def run_play(game_id: Any, scenario: str | None, players: dict[str, tuple[str, s
             except IllegalActionError as exc:
                 if getattr(actor, "interactive", False):
                     _echo_refusal(state, action, exc, echo)
-                    actor.refused()  # the prompt comes back with a hint, not the whole menu again
+                    actor.refused(action)  # the prompt comes back with a hint, not the whole menu again
                     continue
                 raise
             flush()

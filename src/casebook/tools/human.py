@@ -8,7 +8,8 @@ path=2033``; the side may be left out), or a command:
   own values: ``activate-hq hq=g-ix stacks=1308`` (the HQ takes only that stack), ``attack
   hex=1309 with=g-183id support=3``; ``pass until=loop`` passes every reaction step until the
   phasing player's Steps 1-5 loop ends;
-- ``why ACTION`` — the cases that forbid ACTION now (or "legal");
+- ``why ACTION`` — the cases that forbid ACTION now (or "legal"); ``why`` alone asks it of the
+  last action refused at this decision (or says none was);
 - ``ask QUESTION ARGS… [--with U,U] [--as MODE] [--roll N] …`` — as ``casebook ask``;
 - ``map [FILE]`` — write the SVG map of the position (default ``map.svg``);
 - ``save FILE`` — write the position to FILE (and its trace to FILE.trace.jsonl; a path that
@@ -129,7 +130,7 @@ def help_text(state: Any, side: str) -> str:
     if templates:
         lines.append(f"- a template, typed with your own values in place of <…>, e.g. {str(templates[0]).split(': ', 1)[-1]}")
     lines += [
-        "- why ACTION — the reason and the cases that forbid ACTION now (or \"legal\");",
+        "- why ACTION — the reason and the cases that forbid ACTION now (or \"legal\"); why alone: of the last refusal;",
         "- ask QUESTION ARGS… — as casebook ask; this game answers: " + (", ".join(sorted(questions)) or "nothing"),
         "- map [FILE] — write the SVG map of the position (default map.svg);",
         "- save FILE — write the position to FILE (and its trace to FILE.trace.jsonl);",
@@ -217,6 +218,7 @@ class HumanPlayer:
         self.echo = echo
         self.read = read
         self._refused = False
+        self._last: Action | str | None = None  # the action (or typed text) refused at this decision
 
     def _show(self, state: Any, everything: bool = False) -> None:
         self.echo("\n" + position_header(state, self.side))
@@ -235,10 +237,16 @@ class HumanPlayer:
             if len(templates) > shown:
                 self.echo(f"       … {len(templates) - shown} more ('list' shows all)")
 
-    def refused(self) -> None:
-        """The action chosen was refused (the refusal is said): the next prompt shows a one-line
-        hint instead of the position and its actions again (``list`` shows them)."""
+    def refused(self, action: Action | None = None) -> None:
+        """The action chosen (``action``) was refused (the refusal is said): the next prompt shows a
+        one-line hint instead of the position and its actions again (``list`` shows them), and
+        ``why`` alone explains that refusal."""
         self._refused = True
+        self._last = action if action is not None else self._last
+
+    def _chosen(self, action: Action | None) -> Action | None:
+        self._last = None  # a new decision: an earlier refusal is no longer the one to explain
+        return action
 
     def choose(self, state: Any) -> Action | None:
         """The chosen legal action, :data:`UNDO`, or None to quit."""
@@ -257,17 +265,23 @@ class HumanPlayer:
             word, _, rest = line.partition(" ")
             try:
                 if word in ("quit", "exit"):
-                    return None
+                    return self._chosen(None)
                 if word == "help":
                     self.echo(help_text(state, self.side))
                 elif word == "list":
                     self._show(state, everything=True)
                 elif word == "undo":
-                    return UNDO
+                    return self._chosen(UNDO)
                 elif word == "why":
                     from casebook.tools.ask_text import line_words
                     from casebook.tools.cmd_ask import why_not_lines
 
+                    if not rest.strip():  # why alone: the last refusal, as `why ACTION` says it
+                        if self._last is None:
+                            self.echo("no action was refused at this decision: type why ACTION to ask of one")
+                            continue
+                        rest = self._last if isinstance(self._last, str) else format_action(self._last)
+                        self.echo(f"why {rest}:")
                     try:
                         asked: Action | str
                         asked, problem = typed_action(state, rest, self.side)
@@ -296,14 +310,16 @@ class HumanPlayer:
                     if not 1 <= n <= len(actions):
                         self.echo(f"no action number {n}: choose 1–{len(actions)}")
                         continue
-                    return actions[n - 1]
+                    return self._chosen(actions[n - 1])
                 elif (empty := empty_argument(line)) is not None:  # ``units=``: refused as any bad input
+                    self._last = line
                     self.echo(f"refused: {empty}")
                     self.echo(HINT)
                 else:
                     action, problem = typed_action(state, line, self.side)
                     if problem is None:
-                        return action
+                        return self._chosen(action)
+                    self._last = line
                     self.echo(f"refused: {problem}")  # the input itself is wrong: nothing is applied
                     self.echo(HINT)
             except (CasebookError, ValueError, KeyError) as exc:
