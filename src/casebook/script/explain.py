@@ -83,7 +83,8 @@ class Explanation:
     ``min``, ``max``, ``first``, or ``permission``); ``value`` the result (``int``, ``Fraction``,
     ``str`` or, for a permission, ``bool`` allowed); ``cases`` the cases of the lines that fired
     (:meth:`deciding`: the lines an event or answer names — not a term adding 0 or multiplying by
-    1, not a ``first``'s ``otherwise`` when another line fired), in order, without repeats.
+    1, not a ``first``'s ``otherwise`` when another line fired; a most-severe group's own cases
+    beside its winner's), in order, without repeats.
     """
 
     name: str
@@ -94,8 +95,10 @@ class Explanation:
 
     @property
     def cases(self) -> tuple[str, ...]:
-        chosen = {id(line) for line in self.deciding()}  # in line order (a group: its winner's)
-        return tuple(dict.fromkeys(c for line in self.lines for ln in (line, *line.members) if id(ln) in chosen
+        chosen = {id(line) for line in self.deciding()}  # in line order
+        # a group's own case (4.6A "only the most severe applies") decided which member counts: kept before its winner's
+        return tuple(dict.fromkeys(c for line in self.lines for ln in (line, *line.members)
+                                   if id(ln) in chosen or (ln is line and any(id(m) in chosen for m in line.members))
                                    for c in ln.cases))
 
     def deciding(self) -> tuple[Line, ...]:
