@@ -101,6 +101,11 @@ def test_most_severe_group_takes_the_smallest_that_fires():
     assert group.kind == "group" and group.amount == -3
     assert [(m.cases, m.fired, m.won) for m in group.members] == [(("1.2",), True, False),
                                                                   (("1.3",), True, True)]
+    ex = rs.explain("q", {"flag": True, "n": 1})
+    # the group's own case (its "only the most severe applies") is cited before its winner's; the line named is the winner
+    assert ex.cases == ("1.0", "1.1", "1.3")
+    assert [ln.cases for ln in ex.deciding()] == [("1.0",), ("1.3",)]
+    assert rs.explain("q", {"flag": False, "n": 0}).cases == ("1.0",)   # no member fired: no group case
 
 
 def test_collections_any_all_no_count_total():
