@@ -51,7 +51,7 @@ from casebook.tools.bots_guard_reach import ring as _ring
 __all__ = ["guard_hexes", "reach", "pressure", "open_guards", "empties", "fills", "guard_call", "threat", "need",
            "held", "core_need", "facing", "garrison", "exposed", "short_guards", "bolsters", "weakens", "strength",
            "advance_weakens", "REACH_TURNS", "REACH_MIN", "GUARD_SEND", "GUARD_CALL", "GUARD_LEAVE", "GUARD_SHARE",
-           "GUARD_BOLSTER", "GUARD_CORE"]
+           "GUARD_BOLSTER", "GUARD_CORE", "crowds", "crowded_guards", "unstacks", "GUARD_CROWD"]
 
 #: What the greedy bot adds to a move that puts a combat unit into an open, threatened guard hex
 #: (any other action of its one-step values is worth less than 12).
@@ -73,6 +73,11 @@ GUARD_BOLSTER = 2.0
 #: ring may be other guard hexes' garrisons, and an attack needs one free hex next to it (session 12,
 #: e.g. the Blitz: a panzer stack attacked the Moscow hex facing it, 2 points with 12 in the ring).
 GUARD_CORE = 0.2
+#: What a retreat that ends in an own guard hex overstacked costs both bots (:func:`crowds`), beyond an
+#: ordinary overstack: any other path is worth more, two steps lost about as much. The overstack's
+#: fatigue at the end of each Movement Step (6.2E) eliminated the garrison with the unit that came
+#: in when nothing moved out (session 13, the Blitz's Smolensk, planner vs planner seed 5, Turn 4).
+GUARD_CROWD = 3.0
 _MOVES = ("move", "rail-move", "overrun")
 
 
@@ -264,3 +269,63 @@ def advance_weakens(state: Any, action: Action) -> float:
         if want > 0:
             worst = max(worst, min(power, max(0.0, want - (held(state, action.side, g) - power))))
     return worst
+
+
+def crowds(state: Any, action: Action) -> str | None:
+    """The own guard hex a retreat ends in overstacked (the game's stacking answer on the position
+    after it, peeked), else None; None in a game without a stacking answer."""
+    path = action.get("path") or ()
+    if action.kind != "retreat" or not path or path[-1] not in guard_hexes(state, action.side):
+        return None
+    end = str(path[-1])
+    try:
+        after = state.peek(action)
+        ctx = after.ctx()
+        answer = ctx.hook.casebook_stacking(ctx=ctx, hex=end, units=[u["id"] for u in after.data.units_at(end)])
+    except Exception:  # not applicable as listed, or a hex the stacking answer refuses: no judgement
+        return None
+    return end if answer and answer.get("overstacked") else None
+
+
+def _overstacked(state: Any, label: str, ids: list[str]) -> bool:
+    ctx = state.ctx()
+    try:
+        answer = ctx.hook.casebook_stacking(ctx=ctx, hex=label, units=ids)
+    except Exception:  # a hex or unit list the game's stacking answer refuses: no judgement
+        return False
+    return bool(answer and answer.get("overstacked"))
+
+
+def crowded_guards(state: Any, side: str) -> frozenset[str]:
+    """The guard hexes of ``side`` overstacked now with own units (the game's stacking answer; cached
+    per version): 6.2F-like, each must be cleared at the earliest instant — an overstack left to the
+    end of the Movement Step costs fatigue and then losses (6.2E), the garrison's as well."""
+    cache = state.__dict__.setdefault("_bot_crowded_guards", {})
+    key = (state.data.version, side)
+    found: frozenset[str] | None = cache.get(key)
+    if found is None:
+        cache.clear()
+        found = cache[key] = frozenset(
+            g for g in sorted(guard_hexes(state, side))
+            if (ids := [u["id"] for u in state.data.units_at(g) if u.get("side") == side])
+            and _overstacked(state, g, ids))
+    return found
+
+
+def unstacks(state: Any, action: Action) -> bool:
+    """Whether a move or rail move takes units out of an overstacked own guard hex
+    (:func:`crowded_guards`) leaving a combat unit there (not :func:`empties`) and ends where it is
+    not overstacked itself."""
+    origin = action.get("stack")
+    if action.kind not in ("move", "rail-move") or origin not in crowded_guards(state, action.side):
+        return False
+    dest = (action.get("path") or (action.get("to"),))[-1]
+    if not dest or empties(state, action):
+        return False
+    named = set(action.get("units") or ())
+    moving = [u["id"] for u in state.data.units_at(origin) if u.get("side") == action.side
+              and (not named or u["id"] in named)]
+    there = [u["id"] for u in state.data.units_at(dest) if u.get("side") == action.side]
+    return not _overstacked(state, str(origin), [u["id"] for u in state.data.units_at(origin)
+                                                if u.get("side") == action.side and u["id"] not in moving]) \
+        and not _overstacked(state, str(dest), there + moving)
