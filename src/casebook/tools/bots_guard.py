@@ -51,7 +51,7 @@ from casebook.tools.bots_guard_reach import ring as _ring
 __all__ = ["guard_hexes", "reach", "pressure", "open_guards", "empties", "fills", "guard_call", "threat", "need",
            "held", "core_need", "facing", "garrison", "exposed", "short_guards", "bolsters", "weakens", "strength",
            "advance_weakens", "REACH_TURNS", "REACH_MIN", "GUARD_SEND", "GUARD_CALL", "GUARD_LEAVE", "GUARD_SHARE",
-           "GUARD_BOLSTER", "GUARD_CORE", "crowds", "crowded_guards", "unstacks", "GUARD_CROWD"]
+           "GUARD_BOLSTER", "GUARD_CORE", "crowds", "crowded_guards", "unstacks", "GUARD_CROWD", "short_call"]
 
 #: What the greedy bot adds to a move that puts a combat unit into an open, threatened guard hex
 #: (any other action of its one-step values is worth less than 12).
@@ -76,7 +76,7 @@ GUARD_CORE = 0.2
 #: What a retreat that ends in an own guard hex overstacked costs both bots (:func:`crowds`), beyond an
 #: ordinary overstack: any other path is worth more, two steps lost about as much. The overstack's
 #: fatigue at the end of each Movement Step (6.2E) eliminated the garrison with the unit that came
-#: in when nothing moved out (session 13, the Blitz's Smolensk, planner vs planner seed 5, Turn 4).
+#: in when nothing moved out (session 13, e.g. the Blitz's Smolensk, planner vs planner seed 5, Turn 4).
 GUARD_CROWD = 3.0
 _MOVES = ("move", "rail-move", "overrun")
 
@@ -213,12 +213,41 @@ def bolsters(state: Any, action: Action) -> float:
     best = 0.0
     for g, (ring_lack, core_lack) in short.items():
         area = {g, *_ring(state, g)}
-        lack = max(ring_lack, core_lack) if dest == g else ring_lack  # only the hex fills its core
+        lack = max(ring_lack, core_lack) if dest == g else ring_lack  # only the hex fills its core ...
+        if dest != g and core_lack > 0 and dest in area and _closes(state, action.side, g, dest):
+            lack = max(lack, core_lack)  # ... or the last open hex next to it: no attacker stands there
         if dest in area and origin not in area:
             best = max(best, min(power, lack))
         elif dest == g and origin != g:  # from the ring into the hex: its own garrison
             best = max(best, min(power, core_lack))
     return best
+
+
+def _closes(state: Any, side: str, g: str, dest: str) -> bool:
+    """Whether an own combat unit entering ``dest`` closes the ring of guard hex ``g``: ``dest`` is
+    the last hex next to it an attacker could stand in (:func:`exposed`), so its core need goes."""
+    return exposed(state, side, g) == 1 and not _held(state, side, dest) and dest not in guard_hexes(state, side)
+
+
+def short_call(state: Any, side: str, stacks: Any) -> float:
+    """What an activation that wakes ``stacks`` (hex labels) is worth to the greedy bot for the guard
+    hexes short of their need (:func:`short_guards`): for each woken stack with combat units outside a
+    short guard hex's area whose printed MA reaches the area, ``GUARD_BOLSTER`` per strength point up
+    to the shortfall, at most ``GUARD_CALL`` in all (session 14: a greedy side woke other HQs while one
+    4-point division held its guard hex against two armies, e.g. the Blitz's Smolensk, seed 8)."""
+    short = _lacks(state, side)
+    if not short:
+        return 0.0
+    total = 0.0
+    for label in stacks or ():
+        combat = [u for u in state.data.units_at(label) if u.get("side") == side and _combat(state, u)]
+        power, ma = sum(strength(u) for u in combat), max((_ma(u) for u in combat), default=0)
+        best = 0.0
+        for g, (ring_lack, core_lack) in short.items():
+            if label != g and label not in _ring(state, g) and _distance(state, label, g) - 1 <= ma:
+                best = max(best, GUARD_BOLSTER * min(power, max(ring_lack, core_lack)))
+        total += best
+    return min(GUARD_CALL, total)
 
 
 def weakens(state: Any, action: Action) -> float:
