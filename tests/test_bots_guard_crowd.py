@@ -71,6 +71,7 @@ def test_greedy_calls_stacks_that_can_bolster_a_short_guard_hex_and_counts_the_r
     assert exposed(state, "german", "0909") == 1 and core_need(state, "german", "0909") == pytest.approx(10.0)
     assert short_call(state, "german", ["0913"]) == pytest.approx(min(GUARD_CALL, GUARD_BOLSTER * 6))
     assert short_call(state, "german", ["0921"]) == 0.0
+    assert short_call(state, "german", [None]) == 0.0  # an activation naming no stack (a reaction's pass)
     into = [a for a in state.legal_actions() if a.kind == "move" and a.get("stack") == "0913"
             and (a.get("path") or ("",))[-1] == "0910"]
     assert into and bolsters(state, into[0]) == pytest.approx(6.0)  # the core's 6 lacking, by closing the ring

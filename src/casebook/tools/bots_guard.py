@@ -239,9 +239,11 @@ def short_call(state: Any, side: str, stacks: Any) -> float:
     if not short:
         return 0.0
     total = 0.0
-    for label in stacks or ():
+    for label in [h for h in stacks or () if h]:
         combat = [u for u in state.data.units_at(label) if u.get("side") == side and _combat(state, u)]
         power, ma = sum(strength(u) for u in combat), max((_ma(u) for u in combat), default=0)
+        if not combat or power <= 0:
+            continue
         best = 0.0
         for g, (ring_lack, core_lack) in short.items():
             if label != g and label not in _ring(state, g) and _distance(state, label, g) - 1 <= ma:
