@@ -45,8 +45,25 @@ def test_18_1_3A_is_read_as_a_count_condition_and_18_1_3B_from_its_target(blitz)
     # 18.1.3B names its hexes by `target:`: the map's hex set of that name, not a name in the bot
     target = next(c["target"] for c in state.data.scenario["victory"]["german"] if c.get("kind") == "enter")
     named = frozenset(hex_label(h) for h in board.hex_set(target))
-    assert len(named) == 5 and goals.strike["german"] == named == capital_hexes(board) == goals.capital
+    victory = state.data.scenario["victory"]
+    assert len(named) == 5 and goals.strike["german"] == named == capital_hexes(board, victory) == goals.capital
     assert goals.strike["soviet"] == {"1308"}                        # 18.1.3D: Smolensk, by `town:`
+
+
+@pytest.mark.case("18.1.3A")
+def test_18_1_3A_capital_hexes_are_only_what_the_victory_block_names(blitz):
+    """The map's only hex set is no capital unless the victory block names it (session 14): the
+    three-towns count (``at_least``) and the Smolensk `town:` condition name none."""
+    state = blitz.new_initial_state(1)
+    board = blitz.engine.board_for(state.data)
+    victory = state.data.scenario["victory"]
+    assert len(board.hex_sets) == 1                                  # the map declares `moscow` only
+    assert capital_hexes(board) == frozenset()                       # no victory block: none guessed
+    german = [c for c in victory["german"] if c.get("kind") != "enter"]
+    assert capital_hexes(board, {"german": german, "soviet": victory["soviet"]}) == frozenset()
+    moscow = frozenset(hex_label(h) for h in board.hex_set("moscow"))
+    assert capital_hexes(board, {"moscow": {"vp_per_hex": 5}}) == moscow   # 17.2's key names the set
+    assert capital_hexes(board, {"hexes": ["1308"]}) == {"1308"}     # a hex that decides alone
 
 
 @pytest.mark.case("18.1.3A")

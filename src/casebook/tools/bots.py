@@ -24,15 +24,21 @@ from casebook.core.actions import Action
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.tools.bots_guard import (
     GUARD_BOLSTER,
+    GUARD_CALL,
+    GUARD_CROWD,
     GUARD_LEAVE,
     GUARD_SEND,
     advance_weakens,
     bolsters,
+    crowded_guards,
+    crowds,
     empties,
     fills,
     guard_call,
     guard_hexes,
     open_guards,
+    short_call,
+    unstacks,
     weakens,
 )
 from casebook.tools.planner_goals import HOLD_WEIGHT, goals_for, non_combat_of
@@ -149,6 +155,8 @@ class GreedyBot:
         best, best_value = actions[0], float("-inf")
         for action in actions:
             value = action_value(state, ctx, action)
+            if action.kind in ("activate-hq", "activate-stack", "react"):  # stacks that can bolster a short guard
+                value += short_call(state, self.side, action.get("stacks") or (action.get("stack"),))
             if value > best_value:
                 best, best_value = action, value
         return best
@@ -225,8 +233,11 @@ def action_value(state: Any, ctx: Any, action: Action) -> float:
     legal), a move or reinforcement that garrisons an open, threatened one ``GUARD_SEND`` more, an activation
     ``GUARD_CALL`` more per stack it wakes that can reach one; a move or reinforcement that brings
     strength into a guard hex short of what the threat asks, or next to it, ``GUARD_BOLSTER`` more per
-    point of the shortfall it covers, and a move that takes strength out below it as much less
-    (:mod:`casebook.tools.bots_guard`)."""
+    point of the shortfall it covers, and a move that takes strength out below it as much less;
+    an own guard hex overstacked is cleared first (6.2F): an activation that wakes its stack is
+    worth ``GUARD_SEND`` more, a move out of it that leaves a garrison ``GUARD_CALL`` more, and a
+    retreat into it ``GUARD_CROWD`` less (:mod:`casebook.tools.bots_guard`). :class:`GreedyBot` adds
+    :func:`~casebook.tools.bots_guard.short_call` to activations (stacks that can bolster a short guard)."""
     side, kind = action.side, action.kind
     if kind == "pass":
         return 0.0
@@ -242,26 +253,28 @@ def action_value(state: Any, ctx: Any, action: Action) -> float:
         gain = _nearest_objective(state, side, origin) - _nearest_objective(state, side, dest)
         # 6.2F: an overstack must be corrected at the earliest instant
         return (1.5 * gain - 0.25 + (3.0 if _overstacked(state, ctx, origin) else 0.0)
-                + (GUARD_SEND if fills(state, action) else 0.0)
+                + (GUARD_SEND if fills(state, action) else 0.0) + (GUARD_CALL if unstacks(state, action) else 0.0)
                 + GUARD_BOLSTER * (bolsters(state, action) - weakens(state, action)))
     if kind == "activate-hq":
         stacks = action.get("stacks") or ()
+        crowded = crowded_guards(state, side)  # 6.2F: an overstacked guard hex first (its garrison's losses)
         return (1.0 + len(stacks) + 2.0 * sum(_overstacked(state, ctx, h) for h in stacks)
-                + guard_call(state, side, stacks))
+                + guard_call(state, side, stacks) + GUARD_SEND * sum(h in crowded for h in stacks))
     if kind in ("activate-stack", "react"):
         stack = action.get("stack")
         if stack in guard_hexes(state, side) and not _overstacked(state, ctx, stack):
             return -0.1  # the garrison it would wake stays where it is
         return (0.5 + (2.0 if _overstacked(state, ctx, stack) else 0.0)
-                + guard_call(state, side, (stack,) if stack else ()))
+                + guard_call(state, side, (stack,) if stack else ())
+                + (GUARD_SEND if stack in crowded_guards(state, side) else 0.0))
     if kind == "drop":  # above an ordinary placement (1.0): paratroops are worth dropping (15.1)
         where = action.get("hex")
         return 1.2 - 0.01 * min(_nearest_objective(state, side, where), 20) if where else 1.0
     if kind == "place-partisan":
         where = action.get("hex")
         return 0.8 - 0.05 * min(_nearest_objective(state, side, where), 20) if where else 0.3
-    if kind == "retreat":
-        return 1.0 - 2.0 * int(action.get("losses") or 0)
+    if kind == "retreat":  # not into an own guard hex overstacked while another path is open (6.2E)
+        return 1.0 - 2.0 * int(action.get("losses") or 0) - (GUARD_CROWD if crowds(state, action) else 0.0)
     if kind == "advance":  # not out of a guard hex's ring below its need
         return 0.5 - GUARD_BOLSTER * advance_weakens(state, action) if action.get("path") else 0.0
     if kind == "negate-fatigue":

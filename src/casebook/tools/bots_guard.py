@@ -17,6 +17,9 @@ side or town is named here. Shared by ``bot:greedy`` and ``bot:planner`` (docs/p
   shortfall (:func:`short_guards`, :func:`bolsters`), ones that take it out as much less
   (:func:`weakens`, :func:`advance_weakens`): nothing beyond the need, so the front is not stripped.
 
+The guard hexes themselves and what stands within reach of them live in
+:mod:`casebook.tools.bots_guard_reach` (split out in session 14; re-exported here).
+
 Everything here is a heuristic for bots, not a rule: the rules decide what is legal and who wins.
 """
 
@@ -25,19 +28,31 @@ from __future__ import annotations
 from typing import Any
 
 from casebook.core.actions import Action
-from casebook.core.hexgrid import parse_hex
-from casebook.tools.planner_goals import goals_for, non_combat_of
+from casebook.tools.bots_guard_reach import (
+    REACH_MIN,
+    REACH_TURNS,
+    exposed,
+    facing,
+    garrison,
+    guard_hexes,
+    held,
+    open_guards,
+    pressure,
+    reach,
+    strength,
+    threat,
+)
+from casebook.tools.bots_guard_reach import combat_unit as _combat
+from casebook.tools.bots_guard_reach import hex_distance as _distance
+from casebook.tools.bots_guard_reach import holds as _held
+from casebook.tools.bots_guard_reach import printed_ma as _ma
+from casebook.tools.bots_guard_reach import ring as _ring
 
 __all__ = ["guard_hexes", "reach", "pressure", "open_guards", "empties", "fills", "guard_call", "threat", "need",
            "held", "core_need", "facing", "garrison", "exposed", "short_guards", "bolsters", "weakens", "strength",
            "advance_weakens", "REACH_TURNS", "REACH_MIN", "GUARD_SEND", "GUARD_CALL", "GUARD_LEAVE", "GUARD_SHARE",
-           "GUARD_BOLSTER", "GUARD_CORE"]
+           "GUARD_BOLSTER", "GUARD_CORE", "crowds", "crowded_guards", "unstacks", "GUARD_CROWD", "short_call"]
 
-#: An enemy combat unit threatens a guard hex within REACH_TURNS times its printed MA (a turn's
-#: move and a force march, or two turns' march) ...
-REACH_TURNS = 2
-#: ... and at least REACH_MIN hexes (the planner's GUARD_RADIUS: two turns' march of a foot unit).
-REACH_MIN = 10
 #: What the greedy bot adds to a move that puts a combat unit into an open, threatened guard hex
 #: (any other action of its one-step values is worth less than 12).
 GUARD_SEND = 50.0
@@ -58,99 +73,12 @@ GUARD_BOLSTER = 2.0
 #: ring may be other guard hexes' garrisons, and an attack needs one free hex next to it (session 12,
 #: e.g. the Blitz: a panzer stack attacked the Moscow hex facing it, 2 points with 12 in the ring).
 GUARD_CORE = 0.2
+#: What a retreat that ends in an own guard hex overstacked costs both bots (:func:`crowds`), beyond an
+#: ordinary overstack: any other path is worth more, two steps lost about as much. The overstack's
+#: fatigue at the end of each Movement Step (6.2E) eliminated the garrison with the unit that came
+#: in when nothing moved out (session 13, e.g. the Blitz's Smolensk, planner vs planner seed 5, Turn 4).
+GUARD_CROWD = 3.0
 _MOVES = ("move", "rail-move", "overrun")
-
-
-def guard_hexes(state: Any, side: str) -> frozenset[str]:
-    """The hexes ``side`` must keep the enemy out of: the other sides' strike hexes of the victory
-    block (cached per board, position — kept with its entry, so its id is not reused — and side)."""
-    cache = state.game.__dict__.setdefault("_bot_guards", {})
-    board = state.game.engine.board_for(state.data)
-    key = (id(board), id(state.data), side)
-    found = cache.get(key)
-    if found is None:
-        if len(cache) > 64:
-            cache.clear()
-        goals = goals_for(state.data.scenario, board, state.data.sides)
-        found = cache[key] = (goals.guard(side), state.data)
-    hexes: frozenset[str] = found[0]
-    return hexes
-
-
-def _combat(state: Any, u: dict[str, Any], keep: bool = False) -> bool:  # keep: what blocks entry, HQs aside
-    return u.get("class") not in (("hq",) if keep else non_combat_of(state))
-
-
-def _ma(u: dict[str, Any]) -> int:
-    try:
-        return int(u.get("ma") or 0)
-    except (TypeError, ValueError):
-        return 0
-
-
-def strength(u: dict[str, Any]) -> float:
-    """A unit's combat strength for the bots: printed strength less 0.5 per step lost (>= 0)."""
-    try:
-        return max(0.0, float(u.get("strength") or 0) - 0.5 * int(u.get("losses") or 0))
-    except (TypeError, ValueError):
-        return 0.0
-
-
-def reach(unit: dict[str, Any]) -> int:
-    """Hexes within which ``unit`` threatens a guard hex: ``REACH_TURNS`` × its printed MA,
-    at least ``REACH_MIN``."""
-    return max(REACH_MIN, REACH_TURNS * _ma(unit))
-
-
-def _distance(state: Any, a: str, b: str) -> int:
-    grid = state.game.engine.board_for(state.data).grid
-    return int(grid.distance(parse_hex(a), parse_hex(b)))
-
-
-def _enemies_beyond_reach(state: Any, side: str, label: str) -> list[tuple[int, dict[str, Any]]]:
-    """(hexes beyond its :func:`reach` — negative when within it, the unit) for every enemy combat
-    unit of ``side`` on the map, as seen from ``label``: what :func:`pressure` and :func:`threat`
-    both read (cached per version)."""
-    cache = state.__dict__.setdefault("_bot_enemy_reach", {})
-    key = (state.data.version, side, label)
-    found: list[tuple[int, dict[str, Any]]] | None = cache.get(key)
-    if found is None:
-        if len(cache) > 256:
-            cache.clear()
-        found = cache[key] = [(_distance(state, label, u["hex"]) - reach(u), u) for u in state.data.units
-                              if u.get("hex") and u.get("side") != side and _combat(state, u)]
-    return found
-
-
-def pressure(state: Any, side: str, label: str) -> float:
-    """0..1: how near the enemy of ``side`` is to ``label``: 1 when an enemy combat unit is within
-    its :func:`reach`, tapering to 0 at ``REACH_MIN`` hexes beyond it (cached per version)."""
-    cache = state.__dict__.setdefault("_bot_pressure", {})
-    key = (state.data.version, side, label)
-    if key not in cache:
-        if len(cache) > 256:
-            cache.clear()
-        beyond = min((b for b, _ in _enemies_beyond_reach(state, side, label)), default=None)
-        cache[key] = 0.0 if beyond is None else max(0.0, min(1.0, 1.0 - beyond / REACH_MIN))
-    value: float = cache[key]
-    return value
-
-
-def _held(state: Any, side: str, label: str, keep: bool = False) -> bool:
-    return any(u.get("side") == side and _combat(state, u, keep) for u in state.data.units_at(label))
-
-
-def open_guards(state: Any, side: str) -> dict[str, float]:
-    """Guard hex -> :func:`pressure`, for the guard hexes of ``side`` with no own combat unit on
-    them and an enemy combat unit within reach (pressure 1; cached per version)."""
-    cache = state.__dict__.setdefault("_bot_open_guards", {})
-    key = (state.data.version, side)
-    found: dict[str, float] | None = cache.get(key)
-    if found is None:
-        cache.clear()
-        found = cache[key] = {g: p for g in sorted(guard_hexes(state, side))
-                              if not _held(state, side, g) and (p := pressure(state, side, g)) >= 1.0}
-    return found
 
 
 def empties(state: Any, action: Action) -> str | None:
@@ -215,68 +143,11 @@ def guard_call(state: Any, side: str, stacks: Any) -> float:
     return total
 
 
-def threat(state: Any, side: str, label: str) -> float:
-    """The enemy combat strength that can reach ``label`` within the horizon: the sum of the
-    :func:`strength` of every enemy combat unit within its :func:`reach` of it (cached per
-    version)."""
-    cache = state.__dict__.setdefault("_bot_threat", {})
-    key = (state.data.version, side, label)
-    found = cache.get(key)
-    if found is None:
-        if len(cache) > 256:
-            cache.clear()
-        found = cache[key] = sum(strength(u) for b, u in _enemies_beyond_reach(state, side, label) if b <= 0)
-    value: float = found
-    return value
-
-
 def need(state: Any, side: str, label: str) -> float:
     """The strength ``side`` wants in guard hex ``label`` and next to it: ``GUARD_SHARE`` of
     the threat that meets it first (:func:`facing`; with one guard hex, all the :func:`threat`;
     0 with no enemy combat unit within reach)."""
     return GUARD_SHARE * facing(state, side, label)
-
-
-def _ring(state: Any, label: str) -> tuple[str, ...]:
-    return tuple(state.game.engine.board_for(state.data).label_neighbours(label))
-
-
-def held(state: Any, side: str, label: str) -> float:
-    """The own combat strength in ``label`` and the hexes next to it."""
-    hexes = {label, *_ring(state, label)}
-    return sum(strength(u) for u in state.data.units if u.get("hex") in hexes and u.get("side") == side and _combat(state, u))
-
-
-def garrison(state: Any, side: str, label: str) -> float:
-    """The own combat strength in ``label`` itself."""
-    return sum(strength(u) for u in state.data.units_at(label) if u.get("side") == side and _combat(state, u))
-
-
-def exposed(state: Any, side: str, label: str) -> int:
-    """How many hexes next to guard hex ``label`` an attacker could stand in: neither a guard hex
-    of ``side`` nor holding an own combat unit."""
-    guards = guard_hexes(state, side)
-    return sum(1 for n in _ring(state, label) if n not in guards and not _held(state, side, n))
-
-
-def facing(state: Any, side: str, label: str) -> float:
-    """The part of the :func:`threat` to guard hex ``label`` that meets it first: the strength of
-    the enemy units within reach of it that stand no more than one hex farther from it than from
-    the nearest guard hex of ``side`` (cached per version)."""
-    cache = state.__dict__.setdefault("_bot_facing", {})
-    key = (state.data.version, side)
-    found: dict[str, float] | None = cache.get(key)
-    if found is None:
-        cache.clear()
-        guards = sorted(guard_hexes(state, side))
-        rows = {g: _enemies_beyond_reach(state, side, g) for g in guards}
-        first: dict[str, int] = {}
-        for g in guards:
-            for b, u in rows[g]:
-                first[u["id"]] = min(first.get(u["id"], 99), b + reach(u))
-        found = cache[key] = {g: sum(strength(u) for b, u in rows[g]
-                                     if b <= 0 and b + reach(u) <= first[u["id"]] + 1) for g in guards}
-    return found.get(label, 0.0)
 
 
 def core_need(state: Any, side: str, label: str) -> float:
@@ -342,12 +213,43 @@ def bolsters(state: Any, action: Action) -> float:
     best = 0.0
     for g, (ring_lack, core_lack) in short.items():
         area = {g, *_ring(state, g)}
-        lack = max(ring_lack, core_lack) if dest == g else ring_lack  # only the hex fills its core
+        lack = max(ring_lack, core_lack) if dest == g else ring_lack  # only the hex fills its core ...
+        if dest != g and core_lack > 0 and dest in area and _closes(state, action.side, g, dest):
+            lack = max(lack, core_lack)  # ... or the last open hex next to it: no attacker stands there
         if dest in area and origin not in area:
             best = max(best, min(power, lack))
         elif dest == g and origin != g:  # from the ring into the hex: its own garrison
             best = max(best, min(power, core_lack))
     return best
+
+
+def _closes(state: Any, side: str, g: str, dest: str) -> bool:
+    """Whether an own combat unit entering ``dest`` closes the ring of guard hex ``g``: ``dest`` is
+    the last hex next to it an attacker could stand in (:func:`exposed`), so its core need goes."""
+    return exposed(state, side, g) == 1 and not _held(state, side, dest) and dest not in guard_hexes(state, side)
+
+
+def short_call(state: Any, side: str, stacks: Any) -> float:
+    """What an activation that wakes ``stacks`` (hex labels) is worth to the greedy bot for the guard
+    hexes short of their need (:func:`short_guards`): for each woken stack with combat units outside a
+    short guard hex's area whose printed MA reaches the area, ``GUARD_BOLSTER`` per strength point up
+    to the shortfall, at most ``GUARD_CALL`` in all (session 14: a greedy side woke other HQs while one
+    4-point division held its guard hex against two armies, e.g. the Blitz's Smolensk, seed 8)."""
+    short = _lacks(state, side)
+    if not short:
+        return 0.0
+    total = 0.0
+    for label in [h for h in stacks or () if h]:
+        combat = [u for u in state.data.units_at(label) if u.get("side") == side and _combat(state, u)]
+        power, ma = sum(strength(u) for u in combat), max((_ma(u) for u in combat), default=0)
+        if not combat or power <= 0:
+            continue
+        best = 0.0
+        for g, (ring_lack, core_lack) in short.items():
+            if label != g and label not in _ring(state, g) and _distance(state, label, g) - 1 <= ma:
+                best = max(best, GUARD_BOLSTER * min(power, max(ring_lack, core_lack)))
+        total += best
+    return min(GUARD_CALL, total)
 
 
 def weakens(state: Any, action: Action) -> float:
@@ -398,3 +300,63 @@ def advance_weakens(state: Any, action: Action) -> float:
         if want > 0:
             worst = max(worst, min(power, max(0.0, want - (held(state, action.side, g) - power))))
     return worst
+
+
+def crowds(state: Any, action: Action) -> str | None:
+    """The own guard hex a retreat ends in overstacked (the game's stacking answer on the position
+    after it, peeked), else None; None in a game without a stacking answer."""
+    path = action.get("path") or ()
+    if action.kind != "retreat" or not path or path[-1] not in guard_hexes(state, action.side):
+        return None
+    end = str(path[-1])
+    try:
+        after = state.peek(action)
+        ctx = after.ctx()
+        answer = ctx.hook.casebook_stacking(ctx=ctx, hex=end, units=[u["id"] for u in after.data.units_at(end)])
+    except Exception:  # not applicable as listed, or a hex the stacking answer refuses: no judgement
+        return None
+    return end if answer and answer.get("overstacked") else None
+
+
+def _overstacked(state: Any, label: str, ids: list[str]) -> bool:
+    ctx = state.ctx()
+    try:
+        answer = ctx.hook.casebook_stacking(ctx=ctx, hex=label, units=ids)
+    except Exception:  # a hex or unit list the game's stacking answer refuses: no judgement
+        return False
+    return bool(answer and answer.get("overstacked"))
+
+
+def crowded_guards(state: Any, side: str) -> frozenset[str]:
+    """The guard hexes of ``side`` overstacked now with own units (the game's stacking answer; cached
+    per version): 6.2F-like, each must be cleared at the earliest instant — an overstack left to the
+    end of the Movement Step costs fatigue and then losses (6.2E), the garrison's as well."""
+    cache = state.__dict__.setdefault("_bot_crowded_guards", {})
+    key = (state.data.version, side)
+    found: frozenset[str] | None = cache.get(key)
+    if found is None:
+        cache.clear()
+        found = cache[key] = frozenset(
+            g for g in sorted(guard_hexes(state, side))
+            if (ids := [u["id"] for u in state.data.units_at(g) if u.get("side") == side])
+            and _overstacked(state, g, ids))
+    return found
+
+
+def unstacks(state: Any, action: Action) -> bool:
+    """Whether a move or rail move takes units out of an overstacked own guard hex
+    (:func:`crowded_guards`) leaving a combat unit there (not :func:`empties`) and ends where it is
+    not overstacked itself."""
+    origin = action.get("stack")
+    if action.kind not in ("move", "rail-move") or origin not in crowded_guards(state, action.side):
+        return False
+    dest = (action.get("path") or (action.get("to"),))[-1]
+    if not dest or empties(state, action):
+        return False
+    named = set(action.get("units") or ())
+    moving = [u["id"] for u in state.data.units_at(origin) if u.get("side") == action.side
+              and (not named or u["id"] in named)]
+    there = [u["id"] for u in state.data.units_at(dest) if u.get("side") == action.side]
+    return not _overstacked(state, str(origin), [u["id"] for u in state.data.units_at(origin)
+                                                if u.get("side") == action.side and u["id"] not in moving]) \
+        and not _overstacked(state, str(dest), there + moving)

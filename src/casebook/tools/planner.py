@@ -21,10 +21,10 @@ from typing import Any
 
 from casebook.core.actions import Action
 from casebook.tools.bots import action_value
-from casebook.tools.bots_guard import advance_weakens, empties, guard_hexes
+from casebook.tools.bots_guard import GUARD_CROWD, advance_weakens, crowds, empties, guard_hexes, unstacks
 from casebook.tools.planner_combat import IP_COST, expected_value, odds_value, spare_ips, support_options
 from casebook.tools.planner_eval import Mover, View, build_view, grab, grabbers, plan_value, pocketed, strength
-from casebook.tools.planner_goals import HOLD_WEIGHT, Goals, goals_for
+from casebook.tools.planner_goals import HOLD_WEIGHT, Goals, goals_for, non_combat_of
 from casebook.tools.planner_guard import rear_short
 from casebook.tools.planner_search import Budget, next_move, search_plan
 
@@ -214,6 +214,7 @@ class PlannerBot:
             value = 1.0 - 2.5 * int(action.get("losses") or 0)
             if end and _overstacked_after(state, action, end):
                 value -= 2.0  # an overstack at the end of the step costs fatigue and losses
+                value -= GUARD_CROWD if crowds(state, action) else 0.0  # in a guard hex: its garrison too
             if end:
                 value -= 0.5 * sum(1 for n in view.neighbours(end) if n in view.enemy)
                 value += view.goals.hold.get(end, 0.0) / HOLD_WEIGHT
@@ -242,6 +243,9 @@ class PlannerBot:
         if marching is not None and any(a.kind in _MOVES and a.get("stack") == marching for a in actions):
             # a stack that declared a force march goes on at once (another stack's move would end it)
             actions = [a for a in actions if a.kind in _MOVES and a.get("stack") == marching]
+        clear = [a for a in actions if unstacks(state, a)]  # an overstacked guard hex first (6.2F-like)
+        if clear:
+            return max(clear, key=lambda a: action_value(state, state.ctx(), a))
         for a in actions:
             if a.kind in _MOVES and a.get("stack"):
                 path = a.get("path") or (a.get("to"),)
@@ -253,9 +257,10 @@ class PlannerBot:
                 others.append(a)
         movers = []
         ctx = state.ctx()
+        skip = non_combat_of(state)
         for origin in sorted(by_stack):
             units = [u for u in state.data.units_at(origin) if u.get("side") == self.side]
-            combat = [u for u in units if u.get("class") != "hq"]
+            combat = [u for u in units if u.get("class") not in skip]  # a remnant moves as an HQ does
             dests = (origin, *sorted(by_stack[origin]))
             ids = [u["id"] for u in units]
             crowded = frozenset(d for d in dests[1:] if _overstacked(state, ctx, d, ids))

@@ -41,7 +41,7 @@ from typing import Any
 from casebook.core.hexgrid import parse_hex, to_cube
 from casebook.tools.bots_guard import GUARD_CORE, facing, need, pressure, short_guards
 from casebook.tools.planner_aims import CountAim, aims_for, count_value, pulls, taken_by_count
-from casebook.tools.planner_goals import HOLD_WEIGHT, Goals
+from casebook.tools.planner_goals import HOLD_WEIGHT, Goals, non_combat
 from casebook.tools.planner_guard import GUARD_APPROACH, GUARD_FILL, GUARD_HOLD, GUARD_RADIUS, guard_value
 
 __all__ = ["View", "Mover", "W", "build_view", "plan_value", "strength", "THREAT_RADIUS", "BREACH", "FAR", "GUARD_RADIUS",
@@ -251,9 +251,10 @@ def build_view(state: Any, side: str, goals: Goals) -> View:
     own: dict[str, float] = {}
     enemy: dict[str, float] = {}
     pace = 0
-    for u in data.units:
+    skip = non_combat(data.scenario)  # HQs, and the classes the victory block names no combat unit (a
+    for u in data.units:              # remnant, 11.3D-like: no garrison, it closes no ring; session 14)
         where = u.get("hex")
-        if not where or u.get("class") == "hq":
+        if not where or u.get("class") in skip:
             continue
         if u.get("side") == side:
             try:

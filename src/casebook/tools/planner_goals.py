@@ -4,9 +4,9 @@
 :class:`Goals`, without naming a game, a side or a town:
 
 - **hold** — hexes whose control decides the game (``hexes:`` lists, a ``town:`` by name, a
-  ``target:`` naming one of the map's hex sets — or ``capital``, the map's capital hexes —, points
-  per town from ``vp_per_ip`` terms, points per capital hex), with a weight: what holding (or
-  denying) each is worth. Control objectives are shared: the side that must take a hex and the
+  ``target:`` naming one of the map's hex sets, points per town from ``vp_per_ip`` terms, points
+  per capital hex: :func:`capital_hexes`, the sets and hexes the victory block names), with a
+  weight: what holding (or denying) each is worth. Control objectives are shared: the side that must take a hex and the
   side that must keep it both want to stand on it;
 - **counts** — a condition won by holding ``at_least`` N of its hexes ("three of these five"):
   the side whose condition it is plays for the N most reachable of them as a set
@@ -74,33 +74,49 @@ def _town_hexes(board: Any, name: str) -> list[str]:
     return [hex_label(h) for h, t in board.towns().items() if str(t.get("name", "")).lower() == name.lower()]
 
 
-def capital_hexes(board: Any) -> frozenset[str]:
-    """The map's capital hexes: its hex set ``capital`` where it declares one, else its only hex set
-    (a map that declares one named set of hexes, as a capital's), else none."""
+def capital_hexes(board: Any, victory: Any = None) -> frozenset[str]:
+    """The capital hexes the victory block names: the map's hex sets a condition names by ``target:``
+    or holds its ``vp_per_hex`` under (``moscow: {vp_per_hex: 5}``), and the ``hexes:`` of its
+    conditions without ``at_least`` (a hex that decides alone, as Battle for Moscow's Moscow hex);
+    none without a victory block. No set is guessed from the map alone (session 14: the map's only
+    hex set was taken for the capital)."""
     sets: Mapping[str, Any] = getattr(board, "hex_sets", None) or {}
-    if "capital" in sets:
-        chosen = board.hex_set("capital")
-    elif len(sets) == 1:
-        chosen = board.hex_set(next(iter(sets)))
-    else:
-        chosen = frozenset()
-    return frozenset(hex_label(h) for h in chosen)
+    found: set[str] = set()
+
+    def named(name: Any) -> None:
+        if isinstance(name, str) and name in sets:
+            found.update(hex_label(h) for h in board.hex_set(name))
+
+    def walk(node: Any) -> None:
+        if isinstance(node, Mapping):
+            named(node.get("target"))
+            if node.get("at_least") is None:
+                found.update(str(h) for h in node.get("hexes") or () if isinstance(h, (str, int)))
+            for key, value in node.items():
+                if isinstance(value, Mapping) and value.get("vp_per_hex"):
+                    named(key)
+                if isinstance(value, (Mapping, list)):
+                    walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    walk(victory)
+    return frozenset(found)
 
 
 def _target_hexes(board: Any, target: str) -> list[str]:
-    """The hexes a condition's ``target`` names: the map's hex set of that name, or for
-    ``capital`` the map's capital hexes (:func:`capital_hexes`); none otherwise (``town``...)."""
+    """The hexes a condition's ``target`` names: the map's hex set of that name; none otherwise
+    (``town``...)."""
     sets: Mapping[str, Any] = getattr(board, "hex_sets", None) or {}
     if target in sets:
         return [hex_label(h) for h in sorted(board.hex_set(target))]
-    if target.lower() == "capital":
-        return sorted(capital_hexes(board))
     return []
 
 
 def _condition_hexes(board: Any, cond: Mapping[str, Any]) -> list[str]:
     """The hexes one victory condition names: ``hexes``, ``town`` (by name), ``target`` (a hex set
-    of the map by name, or ``capital``)."""
+    of the map by name)."""
     found: list[str] = [str(h) for h in cond.get("hexes") or () if isinstance(h, (str, int))]
     if cond.get("town"):
         found += _town_hexes(board, str(cond["town"]))
@@ -109,14 +125,14 @@ def _condition_hexes(board: Any, cond: Mapping[str, Any]) -> list[str]:
     return found
 
 
-def _walk(board: Any, node: Any, owner: str | None, sides: tuple[str, ...],
-          hold: dict[str, float], strike: dict[str, set[str]], counts: list[CountGoal]) -> None:
+def _walk(board: Any, node: Any, owner: str | None, sides: tuple[str, ...], hold: dict[str, float],
+          strike: dict[str, set[str]], counts: list[CountGoal], capital: frozenset[str]) -> None:
     """Collect objectives from a victory block, recursively (conditions under a side's key
     belong to that side; anything else to both)."""
     if isinstance(node, Mapping):
         for side in sides:
             if side in node:
-                _walk(board, node[side], side, sides, hold, strike, counts)
+                _walk(board, node[side], side, sides, hold, strike, counts, capital)
         instant = node.get("when") == "instant" or node.get("kind") == "enter"
         hexes = _condition_hexes(board, node)
         if hexes and instant:
@@ -134,31 +150,27 @@ def _walk(board: Any, node: Any, owner: str | None, sides: tuple[str, ...],
                 label = hex_label(h)
                 hold[label] = max(hold.get(label, 0.0), per * float(t.get("ip") or 1))
         if node.get("vp_per_hex"):  # points per capital hex
-            for label in sorted(capital_hexes(board)):
+            for label in sorted(capital):
                 hold[label] = max(hold.get(label, 0.0), float(node["vp_per_hex"]) * 2.0)
         for key, value in node.items():
             if key not in sides and isinstance(value, (Mapping, list)):
-                _walk(board, value, owner, sides, hold, strike, counts)
+                _walk(board, value, owner, sides, hold, strike, counts, capital)
     elif isinstance(node, list):
         for item in node:
-            _walk(board, item, owner, sides, hold, strike, counts)
+            _walk(board, item, owner, sides, hold, strike, counts, capital)
 
 
 def goals_for(scenario: Mapping[str, Any] | None, board: Any, sides: Iterable[str]) -> Goals:
     """The :class:`Goals` of a scenario (its position's ``scenario`` mapping, with ``victory``)
-    on ``board``; towns of the map are background objectives; with no victory block at all, the
-    capital hexes count as hold objectives too."""
+    on ``board``; towns of the map are background objectives (all there is without a victory block)."""
     sides = tuple(sides)
     hold: dict[str, float] = {}
     strike: dict[str, set[str]] = {}
     counts: list[CountGoal] = []
-    capital = capital_hexes(board)
     victory = (scenario or {}).get("victory")
+    capital = capital_hexes(board, victory)
     if victory:
-        _walk(board, victory, None, sides, hold, strike, counts)
-    else:
-        for label in capital:
-            hold[label] = HOLD_WEIGHT
+        _walk(board, victory, None, sides, hold, strike, counts, capital)
     for h, t in board.towns().items():
         label = hex_label(h)
         hold.setdefault(label, TOWN_WEIGHT * float(t.get("ip") or 1))
