@@ -124,6 +124,7 @@ def answer_ctx(ctx: Any, question: str, args: list[str], options: dict[str, Any]
     """Answer ``question`` on a context (a position bound to its engine); QuestionError if no
     plugin answers it (the message lists them), or for a wrong option (:func:`_check_options`)."""
     _check_options(ctx, question, options)
+    _check_hexes(ctx, question, list(args))
     from casebook.content.tablelines import cite_tables, reading_tables
 
     with ctx.engine.recording_lines() as lines, reading_tables() as reads:
@@ -150,6 +151,23 @@ def _check_options(ctx: Any, question: str, options: Mapping[str, Any]) -> None:
     for h in options.get("path") or ():
         if not (re.fullmatch(r"[0-9]{4}", str(h)) and ctx.board.contains(parse_hex(str(h)))):
             raise QuestionError(f"--path: {h!r} is not a hex of the map")
+
+
+def _check_hexes(ctx: Any, question: str, args: list[str]) -> None:
+    """QuestionError (exit 2) for an argument its usage line names ``HEX`` (or ``[HEX]``) that is
+    a hex label off the map (``partisans 9999``, ``drop UNIT 9999``: docs/ask.md), before any
+    plugin judges it. The usage line's positional words are matched to the arguments in order; a
+    repeated ``HEX …`` checks every remaining argument. A word not a hex label is the plugin's."""
+    head = questions_of(ctx.engine).get(question, "").split(" — ", 1)[0].split()
+    slots: list[str] = []
+    for w in (w for w in head[1:] if not w.startswith(("--", "[--"))):
+        if w == "…":  # the word before repeats (move STACK HEX HEX …)
+            slots.extend(slots[-1:] * len(args))
+            break
+        slots.append(w.strip("[]"))
+    for word, arg in zip(slots, args):
+        if word == "HEX" and re.fullmatch(r"[0-9]{4}", arg) and not ctx.board.contains(parse_hex(arg)):
+            raise QuestionError(f"hex {arg} is off the map ({ctx.board.grid.describe()})")
 
 
 class UnknownQuestionError(QuestionError):
