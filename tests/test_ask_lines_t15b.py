@@ -30,3 +30,27 @@ def test_5_2B_supply_on_a_map_with_no_rail_names_no_rail_forbid():
     assert _text("supply.rules:7") == "otherwise 8  by 5.2B, 5.2C"
     assert _text("supply.rules:50") == "forbid supply_line_off_hexside by 5.2D"
     assert not any("line_kind is rail" in ln["text"] for ln in answer["lines"])
+
+
+@pytest.mark.case("0.7.2.1B")
+def test_0_7_2_1B_ask_income_names_the_ip_dice_line_that_fired(tmp_path):
+    """A modder's ``2d6 by 0.7.2.1B when turn >= 2`` on ``ip_dice``: the collection's roll event
+    named it, ``ask income`` did not; now its answer (terms and lines) does, and the shipped
+    ``otherwise 1d6`` line when that is the one that gave the dice."""
+    from casebook.tools.cmd_ask import _ask_position
+    from tests._pack_edits import copy_edited
+
+    pack = copy_edited(tmp_path, "rules/initiative.rules", (
+        "quantity ip_dice = first by 0.7.2.1B\n",
+        "quantity ip_dice = first by 0.7.2.1B\n  2d6 by 0.7.2.1B  when turn >= 2\n"))
+    position = str(EXAMPLES / "income-turn13.yaml")
+    answer = _ask_position(position, "income", ["german"], {"roll": 10}, str(pack))[0]
+    dice = [(t["source"], t["text"]) for t in answer["terms"] if t["quantity"] == "ip_dice"]
+    assert dice == [("initiative.rules:81", "2d6 by 0.7.2.1B  when turn >= 2")]
+    assert answer["range"] == [19 + 7 + 2, 19 + 7 + 12] and answer["total"] == 19 + 10 + 7
+    lines = {ln["source"] for ln in answer["lines"] if ln["source"].startswith("initiative.rules:8")}
+    assert lines == {"initiative.rules:81"}
+    shipped = ask_position(position, "income", ["german"], {"roll": 5})
+    assert [t["source"] for t in shipped["terms"] if t["quantity"] == "ip_dice"] == ["initiative.rules:81"]
+    assert _text("initiative.rules:81") == "otherwise 1d6  by 0.7.2.1B, 1.0C"
+    assert "initiative.rules:81" in {ln["source"] for ln in shipped["lines"]}

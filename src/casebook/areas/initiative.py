@@ -206,8 +206,10 @@ def income(ctx: Any, side: str, roll: int | None = None) -> dict[str, Any]:
                  "ip_previous": previous, "ip_unmodified": unmodified}
         return ctx.quantity("ip_available", facts), ctx.quantity("ip_total", facts)
 
-    terms = _terms(e_new, e_unmodified, e_income)
-    dice = int(ctx.value("ip_dice", {}))
+    e_dice = ctx.quantity("ip_dice", {})  # the dice line (0.7.2.1B) behind the roll and the range
+    dice_terms = _terms(e_dice)  # the line that fired (a modder's `2d6 … when turn >= 2`), else the default
+    terms = _terms(e_new, e_unmodified, e_income) + ([t for t in dice_terms if t["kind"] != "start"] or dice_terms)
+    dice = int(e_dice.value)
     total = None
     if roll is not None:
         e_avail, e_total = total_for(roll)
