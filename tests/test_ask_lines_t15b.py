@@ -54,3 +54,23 @@ def test_0_7_2_1B_ask_income_names_the_ip_dice_line_that_fired(tmp_path):
     assert [t["source"] for t in shipped["terms"] if t["quantity"] == "ip_dice"] == ["initiative.rules:81"]
     assert _text("initiative.rules:81") == "otherwise 1d6  by 0.7.2.1B, 1.0C"
     assert "initiative.rules:81" in {ln["source"] for ln in shipped["lines"]}
+
+
+@pytest.mark.case("6.0A", "5.2B")
+@pytest.mark.parametrize("label, column, suggestion", [("6.0AB", 8, "6.0A"), ("5.2b", 8, "5.2B")])
+def test_6_0A_a_malformed_case_label_is_not_a_case_id_with_a_did_you_mean(tmp_path, label, column, suggestion):
+    """`4 by 6.0AB` said "syntax error: unexpected `.`" with no hint; it is located at the word,
+    caret under it, with the closest case of the index, as an unknown well-formed case is."""
+    from click.testing import CliRunner
+
+    from casebook.tools.cli import cli
+    from tests._pack_edits import copy_edited
+
+    pack = copy_edited(tmp_path, "rules/stacking.rules",
+                       ("  4 by 6.0A  when side is german", f"  4 by {label}  when side is german"))
+    out = CliRunner().invoke(cli, ["rules", "check", str(pack / "rules")])
+    assert out.exit_code == 1, out.output
+    first, src, caret = out.output.splitlines()[:3]
+    assert first == (f"{pack / 'rules'}/stacking.rules:15:{column}: not a case id: `{label}` — "
+                     f"did you mean `{suggestion}`?")
+    assert caret == " " * (4 + column - 1) + "^" * len(label) and src.strip().startswith(f"4 by {label}")
