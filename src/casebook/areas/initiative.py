@@ -206,10 +206,8 @@ def income(ctx: Any, side: str, roll: int | None = None) -> dict[str, Any]:
                  "ip_previous": previous, "ip_unmodified": unmodified}
         return ctx.quantity("ip_available", facts), ctx.quantity("ip_total", facts)
 
-    e_dice = ctx.quantity("ip_dice", {})  # the dice line (0.7.2.1B) behind the roll and the range
-    dice_terms = _terms(e_dice)  # the line that fired (a modder's `2d6 … when turn >= 2`), else the default
-    terms = _terms(e_new, e_unmodified, e_income) + ([t for t in dice_terms if t["kind"] != "start"] or dice_terms)
-    dice = int(e_dice.value)
+    terms = _terms(e_new, e_unmodified, e_income)
+    dice = int(ctx.value("ip_dice", {}))
     total = None
     if roll is not None:
         e_avail, e_total = total_for(roll)
@@ -331,7 +329,10 @@ def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Mappi
         answer = income(ctx, args[0], die)
     except (ValueError, KeyError) as exc:
         raise QuestionError(str(exc).strip("'\"")) from None
-    answer["cases"] = list(dict.fromkeys(answer["cases"] + town_cases(ctx, [t["hex"] for t in answer["held"]])))
+    dice = _terms(ctx.quantity("ip_dice", {}))  # the dice line behind the roll and the range (0.7.2.1B):
+    answer["terms"] += [t for t in dice if t["kind"] != "start"] or dice  # a modder's `2d6 … when turn >= 2`
+    answer["cases"] = list(dict.fromkeys(answer["cases"] + [c for t in answer["terms"] for c in t["cases"]]
+                                         + town_cases(ctx, [t["hex"] for t in answer["held"]])))
     return answer
 
 
