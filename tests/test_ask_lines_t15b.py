@@ -74,3 +74,20 @@ def test_6_0A_a_malformed_case_label_is_not_a_case_id_with_a_did_you_mean(tmp_pa
     assert first == (f"{pack / 'rules'}/stacking.rules:15:{column}: not a case id: `{label}` — "
                      f"did you mean `{suggestion}`?")
     assert caret == " " * (4 + column - 1) + "^" * len(label) and src.strip().startswith(f"4 by {label}")
+
+
+@pytest.mark.case("6.2B", "6.0B")
+def test_6_2B_a_move_refused_overstacked_names_the_limit_and_points_lines():
+    """`ask rail 0106` (docs/examples/rail.yaml): the rail move refused "0306 would hold 8
+    stacking points against a limit of 5" named the end_move_overstacked forbid only; now also the
+    lines of its numbers: the Soviet limit of 5 and the points of the units moved (a division 2,
+    an HQ 0) — not the German lines that did not fire."""
+    answer = ask_position(str(EXAMPLES / "rail.yaml"), "rail", ["0106"], {})
+    refusal = next(r for r in answer["refusals"] if "overstacked" in r["reason"])
+    assert refusal["reason"] == "a move cannot end overstacked: 0306 would hold 8 stacking points against a limit of 5"
+    stacking = {ln["source"] for ln in answer["lines"] if ln["source"].startswith("stacking.rules:")}
+    assert stacking == {"stacking.rules:9", "stacking.rules:10", "stacking.rules:14", "stacking.rules:26"}
+    assert _text("stacking.rules:14") == "otherwise 5  by 6.0B"
+    assert _text("stacking.rules:26").startswith("forbid end_move_overstacked  by 6.2B, 6.2A")
+    assert _text("stacking.rules:10").startswith("2 by 6.0B  when side is soviet")
+    assert _text("stacking.rules:9").startswith("0 by 6.1")
