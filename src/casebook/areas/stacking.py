@@ -204,8 +204,10 @@ def end_hex_refusals(ctx: Any, action: Any) -> list[Refusal]:
     if not answer["overstacked"]:
         return []
     verdict = ctx.permission("end_move_overstacked", {"hex_overstacked": True, "overrun": overrun})
+    numbers = [*_limit(ctx, action.side)[1], *(c for u in [*stay, *moving] for c in unit_points(ctx, u)[1])]
     return [Refusal(f"a move cannot end overstacked: {end} would hold {answer['points']} stacking "
-                    f"points against a limit of {answer['limit']}", tuple(verdict.cases), SOURCE)]
+                    f"points against a limit of {answer['limit']}",  # cited with the lines of its numbers
+                    tuple(dict.fromkeys([*verdict.cases, *numbers])), SOURCE)]
 
 
 def attack_refusals(ctx: Any, action: Any) -> list[Refusal]:

@@ -244,8 +244,12 @@ def side_maps(ctx: Any, side: str, name: str, key: Callable[[], Any], keep: int,
 
 def line_kinds(ctx: Any, side: str) -> tuple[str, ...]:
     """The kinds of line (:data:`LINE_KINDS`) a supply path of ``side`` may follow: those the
-    ``supply_line`` lines allow."""
-    return tuple(k for k in LINE_KINDS if allowed(ctx, "supply_line", {"side": side, "line_kind": k}))
+    ``supply_line`` lines allow, asked only of the kinds some hexside of the map carries (a line
+    forbidding rail on a map with no rail decides nothing, so no event names it)."""
+    drawn = ctx.lasting("supply.drawn-kinds", pause=False)  # board geometry
+    if "kinds" not in drawn:
+        drawn["kinds"] = tuple(k for k in LINE_KINDS if any(d.get(k) for _, _, d in ctx.board.edge_items()))
+    return tuple(k for k in drawn["kinds"] if allowed(ctx, "supply_line", {"side": side, "line_kind": k}))
 
 
 def _line_edges(ctx: Any, kinds: tuple[str, ...]) -> list[tuple[Hex, Hex, bool]]:

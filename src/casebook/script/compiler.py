@@ -45,13 +45,23 @@ class _Builder:
         for file, text in sources:
             stmts, probs = cached_parse_script(text, file)  # parse_script, cached (src/casebook/content/packcache.py)
             self.statements.extend(stmts)
-            self.problems.extend(probs)
+            self.problems.extend(self._case_hint(p) for p in probs)
         self.qtypes: dict[str, FactType] = {}
         for s in self.statements:
             if isinstance(s, A.Quantity):
                 self.qtypes.setdefault(s.name, self._value_type(s, report=False))
         self.ex = ExprCompiler(schema, self.qtypes, tables, self.lines)
         self.ex.domains = (world or {}).get("domains") or {}
+
+    def _case_hint(self, p: Problem) -> Problem:
+        """A parser's ``not a case id: `6.0AB``` with the closest case of the index (``6.0A``)."""
+        if not (self.cases and p.message.startswith("not a case id: ")):
+            return p
+        word = p.message.removeprefix("not a case id: `").rstrip("`")
+        same = [c for c in self.cases if c.upper() == word.upper()]  # 5.2b: 5.2B
+        head = sorted((c for c in self.cases if word.startswith(c)), key=len)[-1:]  # 6.0AB: 6.0A
+        hint = f"; did you mean `{(same or head)[0]}`?" if same or head else _suggest(word, self.cases)
+        return replace(p, message=p.message + " — " + hint[2:]) if hint else p
 
     def _value_type(self, q: A.Quantity, report: bool = True) -> FactType:
         if q.value_of is None:

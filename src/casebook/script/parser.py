@@ -192,7 +192,23 @@ def _syntax_problem(file: str, text: str, err: UnexpectedInput, offset: int = 0)
         message += f" (expected {_expected_words(expected, 6 if diagnosis else 12)})"
     src_lines = text.split("\n")
     src = src_lines[line - 1] if 0 < line <= len(src_lines) else ""
+    bad = _bad_case(src, column)
+    if bad is not None:  # `4 by 6.0AB`: the word after `by` is no case id (the compiler adds a did-you-mean)
+        return Problem(file, line + offset, bad[0], "", f"not a case id: `{bad[1]}`",
+                       caret_context(src, bad[0], len(bad[1])))
     return Problem(file, line + offset, column, "", message, caret_context(src, column))
+
+
+def _bad_case(src: str, column: int) -> tuple[int, str] | None:
+    """(column, word) when the syntax error at ``column`` of ``src`` falls in a word of a case
+    list (after ``by``/``over``, or a comma of one) that is not a case id (``6.0AB``, ``5.2b``)."""
+    code = src.split("#")[0]
+    for m in re.finditer(r"\b(?:by|over)\s+((?:[^\s,]+\s*,\s*)*[^\s,]+)", code):
+        for w in re.finditer(r"[^\s,]+", m.group(1)):
+            start = m.start(1) + w.start() + 1
+            if start <= column <= start + len(w.group()) and re.match(r"[A-Z]{0,2}\d", w.group()):
+                return start, w.group()
+    return None
 
 
 #: Limits of a rule script (SECURITY.md): characters of a file, of a line, and of a number

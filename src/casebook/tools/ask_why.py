@@ -7,7 +7,7 @@ else 1). ACTION, in notation (docs/actions.md; the side may be left out: the sid
 judged by :func:`casebook.tools.cmd_ask.why_not_lines`, the function of the prompt's ``why`` and
 of serve's refusals: legal, or the refusal with its cases and the rule-script lines that made
 it — and, for an action made only in other steps (an attack in a movement step), the step it is
-made in and that step's case (:func:`casebook.tools.cmd_ask.step_note`).
+made in and that step's case (:func:`step_note`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 
 from casebook.core.errors import QuestionError
 
-__all__ = ["USAGE", "refusal", "usage", "why_answer"]
+__all__ = ["USAGE", "refusal", "step_note", "usage", "why_answer"]
 
 #: The usage line of the question, ``{example}`` an action's notation (:func:`usage` fills in one
 #: of the game's own; ``casebook ask POSITION --help`` lists it for every game).
@@ -30,7 +30,7 @@ def refusal(state: Any, action: Any, exc: Any) -> tuple[tuple[str, ...], str, li
     refusal's own reason and cases — or, for an action made only in other steps (an attack in a
     movement step), the step it is made in and its case first, as ``why`` says it — and the
     rule-script lines that refused it (:func:`casebook.tools.cmd_ask.why_not_lines`)."""
-    from casebook.tools.cmd_ask import step_note, why_not_lines
+    from casebook.tools.cmd_ask import why_not_lines
 
     cases, reason, lines = why_not_lines(state, action)
     if step_note(state, action) is None:
@@ -126,3 +126,42 @@ def _passed_answer(game: Any, data: dict[str, Any], passed: Any, text: str) -> d
            "phase": passed.phase, "step": step, "deciding": side, "legal": reason == "legal", "reason": reason,
            "cases": list(cases)}
     return out | ({"lines": lines} if lines else {})
+
+
+def step_note(state: Any, action: Any) -> tuple[tuple[str, ...], str] | None:
+    """For an action of a kind the current step offers no one (neither listed nor a template's),
+    made by a rules area only in its own steps (its module's ``ACTIONS`` and ``STEPS``): the cases
+    of the steps of the sequence where it is made (those of the current phase when it has one)
+    and the sentence naming them — "attack is made in the combat step (Combat phase, KP4.1B),
+    not in the movement step (KP4.1A)". None otherwise (the refusal stands as it is)."""
+    from casebook.core.actions import parse_action
+
+    if isinstance(action, str):
+        try:
+            action = parse_action(action, side=state.current_player())
+        except ValueError:
+            return None
+    if any(a.kind == action.kind for a in state.legal_actions()) or any(
+            t.kind == action.kind for t in state.action_templates()):
+        return None
+    engine = state.game.engine
+    owners = [getattr(m, "STEPS", ()) for m in engine.pm.modules.values() if action.kind in getattr(m, "ACTIONS", ())]
+    if not owners:
+        return None
+
+    def made_in(step_id: str) -> bool:
+        return any(o(step_id) if callable(o) else step_id in o for o in owners)
+
+    phase_id, step_id = state.data.phase, state.data.step
+    if step_id is None or made_in(step_id):
+        return None
+    phases = engine.sequence.phases
+    here = [p for p in phases if p.id == phase_id]
+    steps = [s for p in here for s in p.steps if made_in(s.id)] or [s for p in phases for s in p.steps if made_in(s.id)]
+    if not steps:
+        return None
+    now = next((s for p in here for s in p.steps if s.id == step_id), None)
+    where = " or ".join(dict.fromkeys(f"the {s.id} step ({s.name}, {s.case})" for s in steps))
+    cases = tuple(dict.fromkeys([*(s.case for s in steps), *([now.case] if now is not None else [])]))
+    return cases, (f"{action.kind} is made in {where}, not in the {step_id} step"
+                   + (f" ({now.case})" if now is not None else ""))

@@ -28,7 +28,7 @@ from casebook.core.hexgrid import parse_hex
 from casebook.script.explain import unique_lines
 
 __all__ = ["ask", "ask_position", "answer_ctx", "UnknownQuestionError", "QuestionUsageError", "deciding_lines",
-           "why_not_lines", "step_note", "render_text", "questions_of", "installed_games"]
+           "why_not_lines", "render_text", "questions_of", "installed_games"]
 
 
 def _csv(value: str | None) -> list[str] | None:
@@ -124,6 +124,7 @@ def answer_ctx(ctx: Any, question: str, args: list[str], options: dict[str, Any]
     """Answer ``question`` on a context (a position bound to its engine); QuestionError if no
     plugin answers it (the message lists them), or for a wrong option (:func:`_check_options`)."""
     _check_options(ctx, question, options)
+    _check_hexes(ctx, question, list(args))
     from casebook.content.tablelines import cite_tables, reading_tables
 
     with ctx.engine.recording_lines() as lines, reading_tables() as reads:
@@ -150,6 +151,23 @@ def _check_options(ctx: Any, question: str, options: Mapping[str, Any]) -> None:
     for h in options.get("path") or ():
         if not (re.fullmatch(r"[0-9]{4}", str(h)) and ctx.board.contains(parse_hex(str(h)))):
             raise QuestionError(f"--path: {h!r} is not a hex of the map")
+
+
+def _check_hexes(ctx: Any, question: str, args: list[str]) -> None:
+    """QuestionError (exit 2) for an argument its usage line names ``HEX`` (or ``[HEX]``) that is
+    a hex label off the map (``partisans 9999``, ``drop UNIT 9999``: docs/ask.md), before any
+    plugin judges it. The usage line's positional words are matched to the arguments in order; a
+    repeated ``HEX …`` checks every remaining argument. A word not a hex label is the plugin's."""
+    head = questions_of(ctx.engine).get(question, "").split(" — ", 1)[0].split()
+    slots: list[str] = []
+    for w in (w for w in head[1:] if not w.startswith(("--", "[--"))):
+        if w == "…":  # the word before repeats (move STACK HEX HEX …)
+            slots.extend(slots[-1:] * len(args))
+            break
+        slots.append(w.strip("[]"))
+    for word, arg in zip(slots, args):
+        if word == "HEX" and re.fullmatch(r"[0-9]{4}", arg) and not ctx.board.contains(parse_hex(arg)):
+            raise QuestionError(f"hex {arg} is off the map ({ctx.board.grid.describe()})")
 
 
 class UnknownQuestionError(QuestionError):
@@ -208,6 +226,8 @@ def why_not_lines(state: Any, action: Any) -> tuple[tuple[str, ...], str, list[d
         cases, reason = state.why_not(action)
     if not cases:
         return cases, reason, []
+    from casebook.tools.ask_why import step_note
+
     found = unique_lines(ln for ln in lines if set(ln["cases"]).intersection(cases))
     note = step_note(state, action)
     if note is not None:  # an attack in a movement step: where it is made, and the case saying so
@@ -215,45 +235,6 @@ def why_not_lines(state: Any, action: Any) -> tuple[tuple[str, ...], str, list[d
         cases = tuple(dict.fromkeys([*note[0], *([] if generic else cases)]))
         reason = note[1] if generic else f"{note[1]}; {reason}"
     return cases, reason, found
-
-
-def step_note(state: Any, action: Any) -> tuple[tuple[str, ...], str] | None:
-    """For an action of a kind the current step offers no one (neither listed nor a template's),
-    made by a rules area only in its own steps (its module's ``ACTIONS`` and ``STEPS``): the cases
-    of the steps of the sequence where it is made (those of the current phase when it has one)
-    and the sentence naming them — "attack is made in the combat step (Combat phase, KP4.1B),
-    not in the movement step (KP4.1A)". None otherwise (the refusal stands as it is)."""
-    from casebook.core.actions import parse_action
-
-    if isinstance(action, str):
-        try:
-            action = parse_action(action, side=state.current_player())
-        except ValueError:
-            return None
-    if any(a.kind == action.kind for a in state.legal_actions()) or any(
-            t.kind == action.kind for t in state.action_templates()):
-        return None
-    engine = state.game.engine
-    owners = [getattr(m, "STEPS", ()) for m in engine.pm.modules.values() if action.kind in getattr(m, "ACTIONS", ())]
-    if not owners:
-        return None
-
-    def made_in(step_id: str) -> bool:
-        return any(o(step_id) if callable(o) else step_id in o for o in owners)
-
-    phase_id, step_id = state.data.phase, state.data.step
-    if step_id is None or made_in(step_id):
-        return None
-    phases = engine.sequence.phases
-    here = [p for p in phases if p.id == phase_id]
-    steps = [s for p in here for s in p.steps if made_in(s.id)] or [s for p in phases for s in p.steps if made_in(s.id)]
-    if not steps:
-        return None
-    now = next((s for p in here for s in p.steps if s.id == step_id), None)
-    where = " or ".join(dict.fromkeys(f"the {s.id} step ({s.name}, {s.case})" for s in steps))
-    cases = tuple(dict.fromkeys([*(s.case for s in steps), *([now.case] if now is not None else [])]))
-    return cases, (f"{action.kind} is made in {where}, not in the {step_id} step"
-                   + (f" ({now.case})" if now is not None else ""))
 
 
 def render_text(answer: dict[str, Any], engine: Any = None) -> str:
