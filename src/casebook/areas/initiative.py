@@ -330,8 +330,8 @@ def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Mappi
         answer = income(ctx, args[0], die)
     except (ValueError, KeyError) as exc:
         raise QuestionError(str(exc).strip("'\"")) from None
-    dice = _terms(ctx.quantity("ip_dice", {}))  # the dice line behind the roll and the range (0.7.2.1B):
-    answer["terms"] += [t for t in dice if t["kind"] != "start"] or dice  # a modder's `2d6 … when turn >= 2`
+    dice_terms = _terms(ctx.quantity("ip_dice", {}))  # the dice line behind the roll and the range (0.7.2.1B):
+    answer["terms"] += [t for t in dice_terms if t["kind"] != "start"] or dice_terms  # a modder's `2d6 … when turn >= 2`
     answer["cases"] = list(dict.fromkeys(answer["cases"] + [c for t in answer["terms"] for c in t["cases"]]
                                          + town_cases(ctx, [t["hex"] for t in answer["held"]])))
     return answer
