@@ -31,7 +31,8 @@ from typing_extensions import TypedDict
 from casebook.core.actions import Action
 from casebook.core.hooks import Refusal, hookimpl
 
-__all__ = ["STATE_SCHEMA", "STEPS", "QUESTIONS", "offers_of", "offered", "refusals", "carry_out", "casebook_legal_actions",
+__all__ = ["STATE_SCHEMA", "STEPS", "QUESTIONS", "offers_of", "offered", "refusals", "allowed_lines", "carry_out",
+           "casebook_legal_actions",
            "casebook_validate_action", "casebook_apply_action", "casebook_answer"]
 
 PLUGIN = "declared_actions"
@@ -232,6 +233,32 @@ def refusals(ctx: Any, offer: Any, action: Action) -> list[Refusal]:
     return out
 
 
+def allowed_lines(ctx: Any, action: Action) -> list[dict[str, Any]]:
+    """The lines that made a declared ``action`` allowed (none when it is refused or not a
+    declared action): its offer line, its cost lines (the numbers it charges; a cost by quantity
+    name notes that quantity's lines too), the ``require`` lines of its block that held and the
+    ``permit`` lines that allowed it (:meth:`Explanation.deciding
+    <casebook.script.explain.Explanation.deciding>`) — ``[{"source", "cases", "text"}]``, each
+    also noted in a running :meth:`casebook.script.engine.Engine.recording_lines`."""
+    offer = _offer(ctx, action.kind)
+    cand = None if offer is None else _candidate_of(ctx, offer, action)
+    if offer is None or cand is None or refusals(ctx, offer, action):
+        return []
+    facts = _facts(action.side, cand)
+    for cost in offer.costs:
+        _amount(ctx, cost, facts)
+    verdict = ctx.permission(offer.action, facts)
+    own = {r.code.source for r in offer.rules if r.verdict == "require"}
+    held = [ln for ln in verdict.lines if ln.source in own and not ln.fired]
+    out = [{"source": c.source, "cases": list(c.cases), "text": c.text} for c in [offer.code, *(c.code for c in offer.costs)]]
+    out += [{"source": ln.source, "cases": list(ln.cases), "text": ln.text} for ln in [*held, *verdict.deciding()]]
+    seen = ctx.engine._recording[0]
+    for line in out:
+        if seen is not None:
+            seen.setdefault(line["source"], line)
+    return out
+
+
 def carry_out(ctx: Any, offer: Any, action: Action) -> dict[str, Any]:
     """Apply the legal ``action`` of ``offer``: pay its costs, carry out its effects, record its
     event; returns the event's data."""
@@ -279,7 +306,7 @@ def _offer(ctx: Any, kind: str) -> Any:
 def casebook_answer(ctx: Any, question: str, args: Any, options: Any) -> Any:
     """``offer ACTION [ARG=VALUE]`` (or the whole notation, ``blue: dig-in hex=0204``): judged by
     :func:`refusals`, the code path of play and ``why``; the answer's ``lines`` (added by ``ask``)
-    are the lines of its refusals."""
+    are the lines of its refusals; offered, the lines that allowed it (:func:`allowed_lines`)."""
     if question != "offer":
         return None
     from casebook.core.actions import parse_action
@@ -301,9 +328,11 @@ def casebook_answer(ctx: Any, question: str, args: Any, options: Any) -> Any:
     except ValueError as exc:
         raise QuestionError(str(exc)) from None
     refused = refusals(ctx, offer, action)
+    held = [] if refused else allowed_lines(ctx, action)  # offered: the lines that allowed it, cited
     return {"action": str(action), "offered": not refused,
             "refusals": [{"reason": r.reason, "cases": list(r.cases)} for r in refused],
-            "cases": list(dict.fromkeys(c for r in refused for c in r.cases)) or list(offer.code.cases)}
+            "cases": list(dict.fromkeys(c for r in refused for c in r.cases))
+            or list(dict.fromkeys([*offer.code.cases, *(c for ln in held for c in ln["cases"])]))}
 
 
 @hookimpl

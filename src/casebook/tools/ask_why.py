@@ -7,16 +7,18 @@ else 1). ACTION, in notation (docs/actions.md; the side may be left out: the sid
 judged by :func:`casebook.tools.cmd_ask.why_not_lines`, the function of the prompt's ``why`` and
 of serve's refusals: legal, or the refusal with its cases and the rule-script lines that made
 it — and, for an action made only in other steps (an attack in a movement step), the step it is
-made in and that step's case (:func:`step_note`).
+made in and that step's case (:func:`step_note`). A legal action names the lines that made it
+allowed (:func:`allowed_lines`).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from casebook.core.errors import QuestionError
 
-__all__ = ["USAGE", "refusal", "step_note", "usage", "why_answer"]
+__all__ = ["USAGE", "allowed_lines", "refusal", "step_note", "usage", "why_answer"]
 
 #: The usage line of the question, ``{example}`` an action's notation (:func:`usage` fills in one
 #: of the game's own; ``casebook ask POSITION --help`` lists it for every game).
@@ -36,6 +38,36 @@ def refusal(state: Any, action: Any, exc: Any) -> tuple[tuple[str, ...], str, li
     if step_note(state, action) is None:
         cases, reason = exc.cases, exc.reason
     return tuple(cases), reason, lines
+
+
+def allowed_lines(state: Any, action: Any) -> list[dict[str, Any]]:
+    """The lines that made the legal ``action`` allowed, judged by play's validators (the code
+    path of play): a declared action's offer, cost, held ``require`` and deciding ``permit`` lines
+    (:func:`casebook.script.declared.allowed_lines`); of the other lines that fired, those of its
+    own rule — citing a case of its permission's lines (the rule-script lines naming the action)
+    or of theirs, or another case of the same rule (12.3B, its cost, beside 12.3A) — not those of
+    the board-wide searches met on the way (supply, command, ZOC)."""
+    from casebook.core.actions import parse_action
+    from casebook.script.declared import allowed_lines as declared_lines
+    from casebook.script.explain import unique_lines
+
+    if isinstance(action, str):  # the notation (legal: it parses), its side the one deciding
+        action = parse_action(action, side=state.current_player())
+    engine = state.game.engine
+    ctx = engine.ctx(state.data)
+    with engine.recording_lines() as lines:
+        engine.hook.casebook_validate_action(ctx=ctx, action=action)
+        declared = declared_lines(ctx, action)
+    permission = engine.rules.permissions.get(action.kind.replace("-", "_"))
+    own = {c for _, code, _ in (permission.lines if permission is not None else ()) for c in code.cases}
+    own |= {c for ln in declared for c in ln["cases"]}
+    rules = {_rule_of(c) for c in own}
+    return unique_lines([*declared, *(ln for ln in lines if rules.intersection(map(_rule_of, ln["cases"])))])
+
+
+def _rule_of(case: str) -> str:
+    """The rule a case is of: its id without the trailing capital letters (12.3B -> 12.3)."""
+    return re.sub(r"[A-Z]+$", "", case)
 
 
 def usage(engine: Any) -> str:

@@ -218,16 +218,17 @@ def deciding_lines(answer: Mapping[str, Any], lines: list[dict[str, Any]]) -> li
 def why_not_lines(state: Any, action: Any) -> tuple[tuple[str, ...], str, list[dict[str, Any]]]:
     """``state.why_not(action)`` (a :class:`casebook.core.play.State`; ``action`` an Action or its
     notation) with the rule-script lines that fired in the refusal: ``(cases, reason, lines)``,
-    lines ``[{"source": "x.rules:9", "cases": [...], "text": "forbid …"}]``; none when legal): of
-    the lines that fired while it was judged, those citing one of its cases (not, say, the
-    retreat or supply lines a ZOC search also fired)."""
+    lines ``[{"source": "x.rules:9", "cases": [...], "text": "forbid …"}]``): of the lines that
+    fired while it was judged, those citing one of its cases (not, say, the retreat or supply
+    lines a ZOC search also fired); legal, the lines that allowed it
+    (:func:`casebook.tools.ask_why.allowed_lines`)."""
     state.legal_actions()  # listed first: only the refusal's own lines are recorded
     with state.game.engine.recording_lines() as lines:
         cases, reason = state.why_not(action)
-    if not cases:
-        return cases, reason, []
-    from casebook.tools.ask_why import step_note
+    from casebook.tools.ask_why import allowed_lines, step_note
 
+    if not cases:  # legal: the lines that allowed it; else (a malformed notation) none
+        return cases, reason, allowed_lines(state, action) if reason == "legal" else []
     found = unique_lines(ln for ln in lines if set(ln["cases"]).intersection(cases))
     note = step_note(state, action)
     if note is not None:  # an attack in a movement step: where it is made, and the case saying so
