@@ -255,12 +255,29 @@ def reinforcements_answer(ctx: Any, side: str | None = None) -> dict[str, Any]:
                   "hexes": entry.entry_hexes(look, e, side), **_due(ctx, rows.get(e["unit"]))} for e in entries]
     pending = [dict(p) for p in ctx.state.pending if q.unit_side(ctx, p["unit"]) == side]
     r = replacements(ctx)
-    return {"side": side, "rp": {k: ctx.state.track("rp", side, k) for k in rp.kinds(ctx, r)},
+    points, received = _points(ctx, r, side, ahead=look is not ctx)
+    return {"side": side, "rp": points["total"], **received,
             "rp_limit": ctx.value("rp_limit", {}), "available": available, "pending": pending,
             "rebuild": rp.rebuild_choices(ctx, r, side) if side == "soviet" else [],
             "cases": ["12.1A", "12.1C", "12.2A", "12.2C", "12.3B"],  # asked: the schedule rows read (file:line)
             **({"table_lines": [ln for e in entries if e["unit"] in rows and (ln := ctx.pack.table_lines.row(
-                "reinforcements", rows[e["unit"]])) is not None]} if ctx.engine.recording else {})}
+                "reinforcements", rows[e["unit"]])) is not None] + ([ln] if points["row"] is not None and (
+                    ln := ctx.pack.table_lines.row(r.schedule, points["row"])) is not None else [])}
+               if ctx.engine.recording else {})}
+
+
+@implements("12.2A", "12.2C")
+def _points(ctx: Any, r: Any, side: str, ahead: bool) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The side's RPs when it decides in its step: before the step has run (``ahead``, the phasing
+    side in the step), its track plus the points the step's start adds (``rp.receipt``, what
+    :func:`casebook_step_start` collects); otherwise the track as it is."""
+    if not (ahead and side == ctx.state.phasing and ctx.state.step == reinforcement_step(ctx)):
+        return {"total": {k: ctx.state.track(r.track, side, k) for k in rp.kinds(ctx, r)}, "row": None}, {}
+    got = rp.receipt(ctx, r, side)
+    have = {k: ctx.state.track(r.track, side, k) for k in got["total"]}
+    words = ", ".join(f"{k} {have[k]} + {n - have[k]}" for k, n in got["total"].items())
+    return got, {"rp_received": {k: n - have[k] for k, n in got["total"].items()},
+                 "rp_when": f"after this step's receipt (12.2A, 12.2C): {words}"}
 
 
 @hookimpl

@@ -51,7 +51,7 @@ from . import _reinforcement_probe as q
 from ._roll_lines import roll_naming
 from ._zoc_cites import line_cases
 
-__all__ = ["Replacements", "ReplacementCases", "ReplacementEvents", "REPLACEMENTS_CONFIG",
+__all__ = ["receipt", "Replacements", "ReplacementCases", "ReplacementEvents", "REPLACEMENTS_CONFIG",
            "kinds", "collect", "assign_facts", "assign_refusals", "assign_actions", "apply_assign",
            "rebuildable", "rebuild_choices", "rebuild_refusals", "rebuild_actions", "apply_rebuild"]
 
@@ -128,10 +128,11 @@ def _record(ctx: Any, r: Replacements, key: str, cases: tuple[str, ...], data: d
         ctx.record(kind, cases, data, source=source, side=side)
 
 
-def collect(ctx: Any, r: Replacements, side: str) -> dict[str, int]:
-    """Add this turn's points of ``side`` from records ``r.schedule`` (the row of the turn,
-    ``<side>.<track>``), each kind kept up to quantity ``rp_limit`` (never lowered). Returns the
-    new totals per kind. Changes the state."""
+def receipt(ctx: Any, r: Replacements, side: str) -> dict[str, Any]:
+    """This turn's points of ``side`` as :func:`collect` adds them, changing nothing:
+    ``{"new": {kind: n}, "total": {kind: n}, "limit", "row"}`` — the points of records
+    ``r.schedule``'s row of the turn (``<side>.<track>``, ``row`` None without one), each
+    kind's total kept up to quantity ``rp_limit`` (never lowered)."""
     rows = [row for row in ctx.records(r.schedule) if row.get("turn") == ctx.state.turn]
     new = (rows[0].get(side) or {}).get(r.track, {}) if rows else {}
     limit = ctx.value("rp_limit", {})
@@ -140,11 +141,20 @@ def collect(ctx: Any, r: Replacements, side: str) -> dict[str, int]:
     new = {k: v for k, v in new.items() if k in named}  # the points, never the cell's provenance
     for kind in named:
         have = ctx.state.track(r.track, side, kind)
-        target = max(have, min(have + int(new.get(kind, 0)), limit))
-        ctx.state.add_track(r.track, target - have, side, kind)
-        out[kind] = target
+        out[kind] = max(have, min(have + int(new.get(kind, 0)), limit))
+    return {"new": dict(new), "total": out, "limit": limit, "row": rows[0] if rows else None}
+
+
+def collect(ctx: Any, r: Replacements, side: str) -> dict[str, int]:
+    """Add this turn's points of ``side`` (:func:`receipt`). Returns the new totals per kind.
+    Changes the state."""
+    got = receipt(ctx, r, side)
+    out = got["total"]
+    for kind, target in out.items():
+        ctx.state.add_track(r.track, target - ctx.state.track(r.track, side, kind), side, kind)
     ctx.changed()
-    _record(ctx, r, "collected", r.cases["collected"], {"side": side, "new": dict(new), "total": out, "limit": limit})
+    _record(ctx, r, "collected", r.cases["collected"], {"side": side, "new": got["new"], "total": out,
+                                                         "limit": got["limit"]})
     return out
 
 
