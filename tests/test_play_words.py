@@ -49,7 +49,7 @@ def test_account_prints_flags_and_effects_in_words():
     for raw in ("True", "False", "{…}", "{'", "'}"):
         assert raw not in text, raw
     assert "weather-fixed: step: temperature; temperature: warm; fixed: yes" in text
-    assert ("#1344  german: combat-results: effects: fatigue negated (side german; ips 1) · unit s-149rd: loss "
+    assert ("#1283  german: combat-results: effects: fatigue negated (side german; ips 1) · unit s-149rd: loss "
             "(remnant, replaced by s-rem-01) · unit s-148tb: loss (1-loss), remnant, replaced by s-rem-02") in text
 
 

@@ -156,8 +156,9 @@ def test_6_2C_a_move_may_end_overstacked_to_overrun_by_the_permit_line(m41, tmp_
     move = Action.make("move", "german", stack="0304", path=["0303"], overrun="0302")
     assert end_hex_refusals(_fort_ctx(m41, units), move) == []
     strict = edited(m41, tmp_path, "stacking.rules", "permit end_move_overstacked  by 6.2C over 6.2B  when overrun", "")
-    # the forbid's cases, then those of the limit's and the points' lines (6.0A/6.0B: the numbers it states)
-    assert [r.cases for r in end_hex_refusals(_fort_ctx(strict, units), move)] == [("6.2B", "6.2A", "6.0B", "6.0A")]
+    # the forbid's cases, then those of the limit's and the points' lines that decided (6.0A: the German limit and
+    # division points; the `first`'s otherwise, 6.0B, decided nothing here and is not cited — cases follow lines)
+    assert [r.cases for r in end_hex_refusals(_fort_ctx(strict, units), move)] == [("6.2B", "6.2A", "6.0A")]
 
 
 @pytest.mark.case("6.2D")
