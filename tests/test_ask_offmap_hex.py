@@ -33,3 +33,28 @@ def test_an_ask_hex_off_the_map_is_a_usage_error_exit_2(position, args, grid):
 def test_an_ask_hex_on_the_map_still_answers():
     out = CliRunner().invoke(main, ["ask", str(EXAMPLES / "partisans.yaml"), "partisans", "0909"])
     assert out.exit_code == 0 and "verdict:" in out.output, out.output
+
+
+BLITZ = Path(__file__).resolve().parent.parent / "games" / "moscow41" / "scenarios" / "october-blitz.yaml"
+
+
+@pytest.mark.parametrize("action, said", [
+    ("activate-hq hq=g-ix stacks=9999", "stacks=9999: hex 9999 is not on the map (hexes 0108..4053)"),
+    ("mvoe stack=1313", "unknown action mvoe; did you mean move? (offered now: activate-hq, activate-stack, pass)"),
+    ("activate-hq hq=g-zz stacks=2911", "hq=g-zz: g-zz is not a unit of this game"),
+])
+def test_ask_why_refuses_bad_input_in_the_play_prompts_words_exit_2(action, said):
+    # `why` checks the typed action as play's prompt does (tools/typed.typed_problem), before the rules judge it
+    out = CliRunner().invoke(main, ["ask", str(BLITZ), "why", action])
+    assert out.exit_code == 2, out.output
+    assert out.output.strip() == said
+
+
+@pytest.mark.parametrize("arg, said", [
+    ("hex=9999", "hex=9999: hex 9999 is not on the map (hexes 0101..1212)"),
+    ("hex=abc", "hex=abc: 'abc' is not a hex label (four digits, column then row)"),
+])
+def test_ask_offer_refuses_a_hex_argument_off_the_map_exit_2(arg, said):
+    out = CliRunner().invoke(main, ["ask", str(EXAMPLES / "partisans.yaml"), "offer", "place-partisan", arg])
+    assert out.exit_code == 2, out.output
+    assert out.output.strip() == said

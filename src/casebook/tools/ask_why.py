@@ -87,6 +87,7 @@ def why_answer(pos: Any, engine: Any, args: list[str]) -> dict[str, Any]:
     from casebook.core.game import Game
     from casebook.tools.cmd_ask import why_not_lines
     from casebook.tools.human import complete_action
+    from casebook.tools.typed import typed_problem
 
     text = " ".join(args).strip()
     if not text:
@@ -112,6 +113,9 @@ def why_answer(pos: Any, engine: Any, args: list[str]) -> dict[str, Any]:
         asked: Any = complete_action(state, parse_action(text, side=decider))  # as the prompt's why
     except ValueError:
         asked = text  # malformed: why_not_lines says what is wrong with it
+    problem = None if isinstance(asked, str) else typed_problem(state, asked)
+    if problem is not None:  # bad input, in the play prompt's words (an unknown kind, unit or hex): a usage error
+        raise QuestionError(problem)
     cases, reason, lines = why_not_lines(state, asked)
     out = {"action": format_action(asked) if not isinstance(asked, str) else asked,
            "turn": state.data.turn, "phase": state.data.phase, "step": state.data.step, "deciding": decider,
