@@ -58,3 +58,8 @@ def test_ask_offer_refuses_a_hex_argument_off_the_map_exit_2(arg, said):
     out = CliRunner().invoke(main, ["ask", str(EXAMPLES / "partisans.yaml"), "offer", "place-partisan", arg])
     assert out.exit_code == 2, out.output
     assert out.output.strip() == said
+
+
+def test_1_1A_ask_income_without_a_side_prints_its_usage_line_without_placeholders():
+    out = CliRunner().invoke(main, ["ask", str(EXAMPLES / "income-turn13.yaml"), "income"])
+    assert out.exit_code == 2 and out.output.strip() == "usage: income SIDE [--roll N]", out.output

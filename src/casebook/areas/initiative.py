@@ -318,7 +318,7 @@ def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Mappi
     if question != "income":
         return None
     if len(args) != 1:
-        raise QuestionError(f"usage: {QUESTIONS['income']}")
+        raise QuestionError(f"usage: {QUESTIONS['income'].split(' — ', 1)[0]}")
     die = (options or {}).get("roll")
     if die is not None:  # a roll the dice of quantity ip_dice can show
         dice = int(ctx.value("ip_dice", {}))
