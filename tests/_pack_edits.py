@@ -88,3 +88,20 @@ def located_and_refused(pack: Path, expected: list[str], refusal: str) -> None:
     assert out[-1].endswith(f": {len(expected)} errors"), out[-1]
     with pytest.raises(ContentError, match=refusal):
         Engine.load(pack)
+
+
+#: A test erratum (not the game's): the 1:1 column's modified roll 10 of Moscow '41's CRT reads -/R, not -/F1.
+CRT_CELL_ERRATUM = """kind: errata
+format: 1
+provenance: "errata: 11.0B"
+patches:
+  - {case: "11.0B", file: tables/crt.yaml, path: [cells, "1:1", 10], set: "-/R"}
+"""
+
+
+def crt_cell_errata_pack(root: Path) -> Path:
+    """A copy of Moscow '41 under ``root`` with :data:`CRT_CELL_ERRATUM` added as errata/crt-cell.yaml."""
+    pack = copy_edited(root, "game.yaml", ("  - errata/0.2.3.1.yaml\n", "  - errata/0.2.3.1.yaml\n  - errata/crt-cell.yaml\n"))
+    (pack / "errata" / "crt-cell.yaml").write_text(CRT_CELL_ERRATUM, encoding="utf-8")
+    return pack
+

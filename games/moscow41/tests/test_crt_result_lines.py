@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from casebook.core.game import Game
 from casebook.script.engine import load_engine
 from casebook.tools.cli import cli
-from tests._pack_edits import copy_edited, line_of
+from tests._pack_edits import crt_cell_errata_pack, line_of
 
 ROOT = Path(__file__).resolve().parents[3]
 PACK = ROOT / "games" / "moscow41"
@@ -52,21 +52,13 @@ def test_11_0B_a_combat_results_event_names_the_crt_row_of_its_result():
     assert pairs >= 20 and waited >= 10, (pairs, waited)
 
 
-ERRATUM = """kind: errata
-format: 1
-provenance: "errata: 11.0B"
-patches:
-  - {case: "11.0B", file: tables/crt.yaml, path: [cells, "1:1", 10], set: "-/R"}
-"""
-
 
 @pytest.mark.case("11.0B", "10.0E")
 def test_11_0B_a_result_an_erratum_set_names_the_erratum(tmp_path):
     # a test erratum (not the game's): the 1:1 column's modified roll 10 reads -/R, not -/F1.
     # docs/examples/attack.yaml: 11 against 6, 1:1 after 10.3B's shift, net DRM +2 with 2 IPs of
     # support; the dice are fixed at 4 + 4, so the modified roll is 10 (test_table_lines.py)
-    pack = copy_edited(tmp_path, "game.yaml", ("  - errata/0.2.3.1.yaml\n", "  - errata/0.2.3.1.yaml\n  - errata/crt-cell.yaml\n"))
-    (pack / "errata" / "crt-cell.yaml").write_text(ERRATUM, encoding="utf-8")
+    pack = crt_cell_errata_pack(tmp_path)
     data = yaml.safe_load((ROOT / "docs" / "examples" / "attack.yaml").read_text(encoding="utf-8"))
     data["rng"] = {"seed": 1, "state": None, "fixed": [4, 4]}
     state = Game(load_engine(pack), "october-blitz").state_from_dict(data)

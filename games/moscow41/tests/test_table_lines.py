@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from casebook.content.loader import load_pack
 from casebook.tools.cli import cli
-from tests._pack_edits import copy_edited, line_of
+from tests._pack_edits import crt_cell_errata_pack, line_of
 from tests.conftest import played_blitz
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -55,18 +55,10 @@ def test_10_0E_ask_attack_cites_the_crt_row_it_read():
     assert rules and answer["lines"][: len(rules)] == [ln for ln in answer["lines"] if ".rules:" in ln["source"]]
 
 
-ERRATUM = """kind: errata
-format: 1
-provenance: "errata: 11.0B"
-patches:
-  - {case: "11.0B", file: tables/crt.yaml, path: [cells, "1:1", 10], set: "-/R"}
-"""
-
 
 @pytest.mark.case("10.0E", "11.0B")
 def test_10_0E_a_crt_cell_an_erratum_sets_cites_the_erratum(tmp_path):
-    pack = copy_edited(tmp_path, "game.yaml", ("  - errata/0.2.3.1.yaml\n", "  - errata/0.2.3.1.yaml\n  - errata/crt-cell.yaml\n"))
-    (pack / "errata" / "crt-cell.yaml").write_text(ERRATUM, encoding="utf-8")
+    pack = crt_cell_errata_pack(tmp_path)
     answer = ask(EXAMPLES / "attack.yaml", "attack", "0304", "--with", "g1,g2", "--support", "2,0", "--roll", "8",
                  pack=pack)
     assert (answer["result"]["modified_roll"], answer["result"]["result"]) == (10, "-/R")
