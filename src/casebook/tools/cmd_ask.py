@@ -168,14 +168,12 @@ def _check_hexes(ctx: Any, question: str, args: list[str]) -> None:
     for word, arg in zip(slots, args):
         if word == "HEX" and re.fullmatch(r"[0-9]{4}", arg) and not ctx.board.contains(parse_hex(arg)):
             raise QuestionError(f"hex {arg} is off the map ({ctx.board.grid.describe()})")
-    from casebook.tools.typed import HEX_ARGS
+    from casebook.tools.typed import HEX_ARGS, bad_hex_values
 
     for name, value in (t.split("=", 1) for a in args if question == "offer" for t in a.split() if "=" in t):
-        for label in value.split(",") if name in HEX_ARGS else ():  # an offer's hex=… as play's prompt checks it
-            if not re.fullmatch(r"[0-9]{4}", label):
-                raise QuestionError(f"{name}={value}: {label!r} is not a hex label (four digits, column then row)")
-            if not ctx.board.contains(parse_hex(label)):
-                raise QuestionError(f"{name}={value}: hex {label} is not on the map ({ctx.board.grid.describe()})")
+        problem = bad_hex_values(ctx.board.grid, name, value.split(",")) if name in HEX_ARGS else None
+        if problem is not None:  # an offer's hex=… as play's prompt checks it
+            raise QuestionError(problem)
 
 
 class UnknownQuestionError(QuestionError):

@@ -29,7 +29,7 @@ from typing import Any
 
 from casebook.core.actions import Action
 
-__all__ = ["HEX_ARGS", "UNIT_ARGS", "bad_hexes", "bad_units", "empty_argument", "offered_kinds",
+__all__ = ["HEX_ARGS", "UNIT_ARGS", "bad_hex_values", "bad_hexes", "bad_units", "empty_argument", "offered_kinds",
            "typed_problem", "unknown_kind"]
 
 #: Arguments whose values are hexes (docs/actions.md: ``HEX``).
@@ -100,17 +100,26 @@ def unknown_kind(state: Any, action: Action) -> str | None:
 
 def bad_hexes(state: Any, action: Action) -> str | None:
     """The first hex argument that is not a hex label or not on the map, in words; else None."""
-    from casebook.core.hexgrid import parse_hex
-
     grid = state.game.engine.board_for(state.data).grid
     for name in HEX_ARGS:
-        for label in action.values_of(name):
-            try:
-                h = parse_hex(label)
-            except ValueError:
-                return f"{name}={_text(action, name)}: {label!r} is not a hex label (four digits, column then row)"
-            if not grid.contains(h):
-                return f"{name}={_text(action, name)}: hex {label} is not on the map ({grid.describe()})"
+        problem = bad_hex_values(grid, name, action.values_of(name))
+        if problem is not None:
+            return problem
+    return None
+
+
+def bad_hex_values(grid: Any, name: str, labels: list[str]) -> str | None:
+    """The first of ``labels`` (the values of hex argument ``name``) that is not a hex label or
+    not on ``grid``, in words ("hex=9999: hex 9999 is not on the map (hexes …)"); else None."""
+    from casebook.core.hexgrid import parse_hex
+
+    for label in labels:
+        try:
+            h = parse_hex(label)
+        except ValueError:
+            return f"{name}={','.join(labels)}: {label!r} is not a hex label (four digits, column then row)"
+        if not grid.contains(h):
+            return f"{name}={','.join(labels)}: hex {label} is not on the map ({grid.describe()})"
     return None
 
 
