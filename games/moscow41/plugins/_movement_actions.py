@@ -38,7 +38,7 @@ from casebook.games.moscow41.plugins._movement_state import (
 from casebook.games.moscow41.plugins._rule_refusals import refusals
 from casebook.script import AskedFacts
 
-__all__ = ["KINDS", "refused", "check", "apply", "in_command", "react_units", "react_cost", "foot_facts",
+__all__ = ["KINDS", "refused", "check", "apply", "move_mover", "in_command", "react_units", "react_cost", "foot_facts",
            "individually_activated", "unhedged_stack", "unhedged_after", "movers"]
 
 KINDS = frozenset({"move", "overrun", "force-march", "rail-move", "react"})
@@ -113,32 +113,40 @@ def individually_activated(ctx: Any, uid: str) -> bool:
 
 
 @implements("9.4A", "9.9G", "9.1C", "9.1E", "9.4D")
-def _check_move(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[Refusal]:
+def move_mover(ctx: Any, action: Any, d: dict[str, Any], step: str) -> tuple[Any, list[Refusal]]:
+    """``(mover, refusals)`` of a ``move`` in ``step``: the :class:`Mover` play walks its path
+    with (the stack being moved, with its MPs left, or a fresh one of the step's mode), or None
+    and the refusals of everything but the path (the stack, 9.4D reserve, 9.9G on foot, a move
+    that ended: 9.2C, 7.2). ``ask move`` walks a path with the same mover (play's verdict)."""
     units, cont, bad = _stack(ctx, action, d, step)
     if bad:
-        return bad
+        return None, bad
     if action.get("reserve"):  # 9.4D (movement.rules, mark_reserve_on_move): only an individually activated stack
         for u in units:
             bad = _forbid(ctx, "mark_reserve_on_move", {"individually_activated": individually_activated(ctx, u)},
                           "reserve", unit=u)
             if bad:
-                return bad
-    path = list(action.get("path") or ())
-    if not path:
-        return refused(ctx, "no_path")
+                return None, bad
+    if not action.get("path"):
+        return None, refused(ctx, "no_path")
     if cont:
         cur = d["current"]
         if cur["stopped"] or cur["spent_all"]:
-            return refused(ctx, "ended_spent" if cur["spent_all"] else "ended_stopped", hex=cur["hex"])
-        m = current_mover(ctx, cur, units)
-    else:
-        if step == "movement":
-            for u in units:
-                bad = _forbid(ctx, "move_on_foot", foot_facts(ctx, d, u), "foot")
-                if bad:
-                    return bad
-        m, _ = mover(ctx, units, action.get("stack"), MODE[step])
-    res = check_path(ctx, m, path)
+            return None, refused(ctx, "ended_spent" if cur["spent_all"] else "ended_stopped", hex=cur["hex"])
+        return current_mover(ctx, cur, units), []
+    if step == "movement":
+        for u in units:
+            bad = _forbid(ctx, "move_on_foot", foot_facts(ctx, d, u), "foot")
+            if bad:
+                return None, bad
+    return mover(ctx, units, action.get("stack"), MODE[step])[0], []
+
+
+def _check_move(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[Refusal]:
+    m, bad = move_mover(ctx, action, d, step)
+    if bad:
+        return bad
+    res = check_path(ctx, m, list(action.get("path")))
     if not res["legal"]:
         return [Refusal(f"{res['refused']['hex']}: {res['refused']['reason']}",
                         tuple(res["refused"]["cases"]), source=_SRC)]

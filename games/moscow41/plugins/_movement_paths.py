@@ -43,7 +43,7 @@ FORBIDDEN = {"reserve": ("unit",), "foot": (), "overrun_step": (), "overrun": ("
 VERDICTS = {"overrun_unit": ("unit",), "force_march_unit": (), "react_unit": ("unit",)}
 EVENTS = ("drop_off", "reserve", "overrun_pending", "overrun_advanced", "overrun_stopped", "force_march", "rail",
           "rail_hq", "react", "react_result", "react_marked")
-ANSWERS = ("cost", "hexside", "reach", "pass_only", "fluid", "rail_choice", "moved_by_rail", "rail_attack")
+ANSWERS = ("cost", "hexside", "reach", "pass_only", "fluid", "path_choice", "rail_choice", "moved_by_rail", "rail_attack")
 
 
 class MovementConfig(MovementCites):

@@ -23,9 +23,10 @@ from typing_extensions import TypedDict
 from casebook.areas import terrain_costs as terrain
 from casebook.areas._movement_reach import case_order
 from casebook.areas.movement import path_hexes, stack_for
-from casebook.areas.moving_stack import mark_moved
+from casebook.areas.moving_stack import mark_moved, path_templates
 from casebook.areas.rail import capacity_left, rail_templates
 from casebook.content.cases import implements
+from casebook.core.actions import Action
 from casebook.core.errors import QuestionError
 from casebook.core.hooks import Refusal, hookimpl
 from casebook.games.moscow41.plugins import _movement_actions as actions
@@ -35,6 +36,7 @@ from casebook.games.moscow41.plugins._movement_apply import finish_overrun, resu
 from casebook.games.moscow41.plugins._movement_legal import destinations, legal_actions, mover_refusals
 from casebook.games.moscow41.plugins._movement_paths import MovementConfig, Mover, check_path, movement_config, reach
 from casebook.games.moscow41.plugins._movement_state import (
+    MODE,
     STEPS,
     data,
     decider,
@@ -109,15 +111,21 @@ def reach_answer(ctx: Any, stack: str, mode: str = "stack") -> dict[str, Any]:
             "cases": sorted(cases, key=case_order)}
 
 
-def move_answer(ctx: Any, stack: str, path: Sequence[str], mode: str = "stack") -> dict[str, Any]:
+def move_answer(ctx: Any, stack: str, path: Sequence[str], mode: str | None = None) -> dict[str, Any]:
     """``move STACK HEX …``: ``{"stack", "units", "ma", "legal", "mp_spent", "mp_left",
     "stops_at", "steps": [{"hex", "cost", "cases"}], "cases"}`` (+ ``"refused": {"hex",
     "reason", "cases"}`` when illegal: where and why, e.g. 7.2; at the start hex when another area
-    refuses the movers, 14.4C, 14.1D: :func:`mover_refusals`, play's verdict)."""
+    refuses the movers, 14.4C, 14.1D). In a movement step of the stack's side, ``mode`` None or
+    the step's: play's verdict on ``move stack=… path=…`` (:func:`_played`: every validator, the
+    path walked with play's mover — the stack being moved with its MPs left); else the path as a
+    move of ``mode`` would walk it (default ``stack``), with :func:`mover_refusals`."""
     if not path:
         raise QuestionError("usage: move STACK HEX HEX …")
-    m, ma = _mover(ctx, stack, mode)
+    m, ma = _mover(ctx, stack, mode or _step_mode(ctx, stack))
     path = path_hexes(ctx, m.start, path)
+    played = _played(ctx, m, path, stack, mode)
+    if played is not None:
+        return played | {"ma": ma["ma"], "cases": sorted(set(played["cases"]) | set(ma["cases"]), key=case_order)}
     res = check_path(ctx, m, path)
     res.pop("spent_all", None)
     refused = mover_refusals(ctx, m, list(path)) if res.get("legal") else []
@@ -125,9 +133,40 @@ def move_answer(ctx: Any, stack: str, path: Sequence[str], mode: str = "stack") 
         res = {**res, "legal": False, "refused": {"hex": m.start, "reason": "; ".join(x.reason for x in refused),
                                                    "cases": sorted({c for x in refused for c in x.cases})},
                "cases": list(res["cases"]) + [c for x in refused for c in x.cases]}
-    out = {"stack": m.start, "units": list(m.units), "mode": mode, "ma": ma["ma"], **res}
+    out = {"stack": m.start, "units": list(m.units), "mode": mode or "stack", "ma": ma["ma"], **res}
     out["cases"] = sorted(set(res["cases"]) | set(ma["cases"]), key=case_order)
     return out
+
+
+def _step_mode(ctx: Any, stack: str) -> str:
+    """The mode of the movement step now for the side deciding it (``stack`` otherwise)."""
+    step = ctx.state.step
+    side = ctx.state.unit(stack_for(ctx, stack)[1][0]).get("side")
+    return MODE[step] if step in STEPS and decider(ctx, step) == side else "stack"
+
+
+def _played(ctx: Any, m: Mover, path: list[str], stack: str, mode: str | None) -> dict[str, Any] | None:
+    """Play's verdict on the move of ``m`` along ``path`` now (None outside a movement step of its
+    side, or asked ``--as`` another mode): ``legal`` when no validator refuses the action (play's
+    test, ``casebook_validate_action``); the steps walked by play's mover (:func:`~casebook.games.
+    moscow41.plugins._movement_actions.move_mover`); ``refused``: the path's, else every refusal
+    at the start hex. The whole stack's move names no ``units=`` (play's notation)."""
+    step = ctx.state.step
+    if step not in STEPS or decider(ctx, step) != m.side or mode not in (None, MODE[step]):
+        return None
+    args = {"units": list(m.units)} if ctx.state.has_unit(stack) else {}
+    action = Action.make("move", m.side, stack=m.start, path=list(path), **args)
+    refusals = [r for rs in ctx.hook.casebook_validate_action(ctx=ctx, action=action) for r in (rs or ())]
+    walker, _ = actions.move_mover(ctx, action, data(ctx), step)
+    res = check_path(ctx, walker or m, path)  # refused before the path: walked as a fresh move of the step
+    res.pop("spent_all", None)
+    res["legal"] = not refusals
+    if refusals:  # play's refusal: its reasons and cases, where the path stops (else at the start hex)
+        res["refused"] = {"hex": res.get("refused", {}).get("hex", m.start), "reason": "; ".join(r.reason for r in refusals),
+                          "cases": list(dict.fromkeys(c for r in refusals for c in r.cases))}
+    res["cases"] = [*res["cases"], *(c for r in refusals for c in r.cases)]
+    units = ctx.hook.casebook_movers(ctx=ctx, action=action) or list(m.units)
+    return {"stack": m.start, "units": list(units), "mode": MODE[step], **res}
 
 
 # -- query hooks ------------------------------------------------------------------------------
@@ -183,7 +222,7 @@ def _rail_attack_refusals(ctx: Any, action: Any) -> list[Refusal]:
 def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Mapping[str, Any]) -> Any:
     if question not in QUESTIONS:
         return None
-    mode = options.get("as") or "stack"
+    mode = options.get("as") or None
     arity = {"rail": 1, "overrun": 2, "reach": 1}.get(question)
     if (len(args) != arity) if arity else len(args) < 2:
         raise QuestionError("usage: " + QUESTIONS[question])
@@ -192,7 +231,7 @@ def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Mappi
     if question == "overrun":
         return questions.overrun_answer(ctx, *stack_for(ctx, args[0]), args[1])
     if question == "reach":
-        return reach_answer(ctx, args[0], mode)
+        return reach_answer(ctx, args[0], mode or "stack")
     return move_answer(ctx, args[0], list(args[1:]), mode)
 
 
@@ -210,9 +249,12 @@ def casebook_legal_actions(ctx: Any, phase: str, step: str) -> list[Any]:
 
 
 @hookimpl
-@implements("9.9A", "9.9E", "9.9I")
+@implements("9.0A", "9.9A", "9.9E", "9.9I")
 def casebook_action_templates(ctx: Any, phase: str, step: str) -> list[Any]:
-    """The player's choice of which units of a stack move by rail, and where (9.9A: "can move up
+    """The player's choice of a move's path (9.0A: "a path of contiguous hexes"; one ``move`` is
+    listed per destination, along its cheapest path): for each stack a listed ``move`` starts
+    from, a template whose ``path`` is any path, judged by the validators as a listed move is
+    (``ask … move`` answers with the same verdict). The choice of which units of a stack move by rail, and where (9.9A: "can move up
     to three combat units by rail"): for each stack a listed ``rail-move`` starts from, a template
     whose ``units`` are any of its units (combat units up to the capacity left; HQs free, 9.9E)
     and ``to`` any railhead its rail path reaches (9.9I). The validators judge a filling (capacity,
@@ -221,10 +263,12 @@ def casebook_action_templates(ctx: Any, phase: str, step: str) -> list[Any]:
         return []
     with ctx.apart(recorded=False):
         listed = legal_actions(ctx, step)
+        says = movement_config(ctx).answers
+        out = path_templates(listed, "H,H… the hexes entered in order: any path", says["path_choice"])  # 9.0A
         if not any(a.kind == "rail-move" for a in listed):
-            return []
+            return out
         limit = f"at most {capacity_left(ctx, data(ctx)['rail_units'])} combat unit(s), HQs free"  # 9.9A-E
-        return rail_templates(ctx, listed, limit, movement_config(ctx).answers["rail_choice"])
+        return out + rail_templates(ctx, listed, limit, says["rail_choice"])
 
 
 @hookimpl

@@ -15,7 +15,9 @@ The plugin data (plain data, the game's plugin name)::
 - :func:`begin` starts a new stack (the game ends the previous one first), :func:`end` takes the
   stack being moved off the books and counts its units as moved;
 - :func:`replace_unit` puts units in the place of one unit everywhere in the books (a unit
-  broken down into others while moving: they go on with its MPs left).
+  broken down into others while moving: they go on with its MPs left);
+- :func:`path_templates`: the player's choice of a move's path (one ``move`` is listed per
+  destination, along one path; any other path is a template's filling the validators judge).
 """
 
 from __future__ import annotations
@@ -23,7 +25,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["book", "save", "begin", "end", "mark_moved", "replace_unit"]
+from casebook.core.templates import ActionTemplate
+
+__all__ = ["book", "save", "begin", "end", "mark_moved", "replace_unit", "path_templates"]
 
 
 def book(ctx: Any, plugin: str, defaults: Mapping[str, Any]) -> dict[str, Any]:
@@ -98,3 +102,17 @@ def replace_unit(ctx: Any, plugin: str, lists: Sequence[str], old: str, new: Seq
         changed = True
     if changed:
         save(ctx, plugin, d)
+
+
+def path_templates(listed: Sequence[Any], hint: str, cases: Sequence[str]) -> list[ActionTemplate]:
+    """For each stack (and ``units=``) a listed ``move`` starts from, a template whose ``path`` is
+    any path (``hint``: the game's words), citing ``cases`` (the game's): play lists one move per
+    destination along one cheapest path, and accepts any other path no validator refuses — the
+    check a listed move passed (:meth:`casebook.core.play.State.why_not`)."""
+    out, seen = [], set()
+    for a in listed:
+        key = (a.get("stack"), a.get("units"))
+        if a.kind == "move" and key not in seen:
+            seen.add(key)
+            out.append(ActionTemplate.of(a, {"path": hint}, tuple(cases)))
+    return out
