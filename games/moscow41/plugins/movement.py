@@ -112,61 +112,33 @@ def reach_answer(ctx: Any, stack: str, mode: str = "stack") -> dict[str, Any]:
 
 
 def move_answer(ctx: Any, stack: str, path: Sequence[str], mode: str | None = None) -> dict[str, Any]:
-    """``move STACK HEX …``: ``{"stack", "units", "ma", "legal", "mp_spent", "mp_left",
+    """``move STACK HEX …``: ``{"stack", "units", "mode", "ma", "legal", "mp_spent", "mp_left",
     "stops_at", "steps": [{"hex", "cost", "cases"}], "cases"}`` (+ ``"refused": {"hex",
     "reason", "cases"}`` when illegal: where and why, e.g. 7.2; at the start hex when another area
-    refuses the movers, 14.4C, 14.1D). In a movement step of the stack's side, ``mode`` None or
-    the step's: play's verdict on ``move stack=… path=…`` (:func:`_played`: every validator, the
-    path walked with play's mover — the stack being moved with its MPs left); else the path as a
-    move of ``mode`` would walk it (default ``stack``), with :func:`mover_refusals`."""
+    refuses the movers, 14.4C, 14.1D). In a movement step of the stack's side (``mode`` None or
+    the step's): play's verdict on ``move stack=… path=…`` — every validator, the path walked by
+    play's mover (:func:`~casebook.games.moscow41.plugins._movement_actions.move_mover`: the
+    stack being moved with its MPs left); else the path as a move of ``mode`` (default ``stack``)
+    walks it, with the other areas' refusals of the movers (:func:`mover_refusals`)."""
     if not path:
         raise QuestionError("usage: move STACK HEX HEX …")
-    m, ma = _mover(ctx, stack, mode or _step_mode(ctx, stack))
+    units, step = stack_for(ctx, stack)[1], ctx.state.step
+    played = step in STEPS and mode in (None, MODE[step]) and decider(ctx, step) == ctx.state.unit(units[0]).get("side")
+    m, ma = _mover(ctx, stack, MODE[step] if played else mode or "stack")
     path = path_hexes(ctx, m.start, path)
-    played = _played(ctx, m, path, stack, mode)
-    if played is not None:
-        return played | {"ma": ma["ma"], "cases": sorted(set(played["cases"]) | set(ma["cases"]), key=case_order)}
-    res = check_path(ctx, m, path)
+    action = Action.make("move", m.side, stack=m.start, path=path, units=units if ctx.state.has_unit(stack) else None)
+    res = check_path(ctx, (actions.move_mover(ctx, action, data(ctx), step)[0] if played else None) or m, path)
     res.pop("spent_all", None)
-    refused = mover_refusals(ctx, m, list(path)) if res.get("legal") else []
-    if refused:  # another area refuses the movers (14.4C, 14.1D), as play's `why` does
-        res = {**res, "legal": False, "refused": {"hex": m.start, "reason": "; ".join(x.reason for x in refused),
-                                                   "cases": sorted({c for x in refused for c in x.cases})},
-               "cases": list(res["cases"]) + [c for x in refused for c in x.cases]}
-    out = {"stack": m.start, "units": list(m.units), "mode": mode or "stack", "ma": ma["ma"], **res}
-    out["cases"] = sorted(set(res["cases"]) | set(ma["cases"]), key=case_order)
-    return out
-
-
-def _step_mode(ctx: Any, stack: str) -> str:
-    """The mode of the movement step now for the side deciding it (``stack`` otherwise)."""
-    step = ctx.state.step
-    side = ctx.state.unit(stack_for(ctx, stack)[1][0]).get("side")
-    return MODE[step] if step in STEPS and decider(ctx, step) == side else "stack"
-
-
-def _played(ctx: Any, m: Mover, path: list[str], stack: str, mode: str | None) -> dict[str, Any] | None:
-    """Play's verdict on the move of ``m`` along ``path`` now (None outside a movement step of its
-    side, or asked ``--as`` another mode): ``legal`` when no validator refuses the action (play's
-    test, ``casebook_validate_action``); the steps walked by play's mover (:func:`~casebook.games.
-    moscow41.plugins._movement_actions.move_mover`); ``refused``: the path's, else every refusal
-    at the start hex. The whole stack's move names no ``units=`` (play's notation)."""
-    step = ctx.state.step
-    if step not in STEPS or decider(ctx, step) != m.side or mode not in (None, MODE[step]):
-        return None
-    args = {"units": list(m.units)} if ctx.state.has_unit(stack) else {}
-    action = Action.make("move", m.side, stack=m.start, path=list(path), **args)
-    refusals = [r for rs in ctx.hook.casebook_validate_action(ctx=ctx, action=action) for r in (rs or ())]
-    walker, _ = actions.move_mover(ctx, action, data(ctx), step)
-    res = check_path(ctx, walker or m, path)  # refused before the path: walked as a fresh move of the step
-    res.pop("spent_all", None)
-    res["legal"] = not refusals
-    if refusals:  # play's refusal: its reasons and cases, where the path stops (else at the start hex)
-        res["refused"] = {"hex": res.get("refused", {}).get("hex", m.start), "reason": "; ".join(r.reason for r in refusals),
-                          "cases": list(dict.fromkeys(c for r in refusals for c in r.cases))}
-    res["cases"] = [*res["cases"], *(c for r in refusals for c in r.cases)]
-    units = ctx.hook.casebook_movers(ctx=ctx, action=action) or list(m.units)
-    return {"stack": m.start, "units": list(units), "mode": MODE[step], **res}
+    refused = ([x for xs in ctx.hook.casebook_validate_action(ctx=ctx, action=action) for x in xs or ()] if played
+               else mover_refusals(ctx, m, path) if res["legal"] else [])
+    if refused:  # play's refusal: its reasons and cases, where the path stops (else at the start hex)
+        res |= {"legal": False, "refused": {"hex": res.get("refused", {}).get("hex", m.start),
+                                            "reason": "; ".join(x.reason for x in refused),
+                                            "cases": list(dict.fromkeys(c for x in refused for c in x.cases))}}
+    units = (ctx.hook.casebook_movers(ctx=ctx, action=action) if played else None) or list(m.units)
+    return {"stack": m.start, "units": list(units), "mode": MODE[step] if played else mode or "stack",
+            "ma": ma["ma"], **res, "cases": sorted({*res["cases"], *ma["cases"], *(c for x in refused for c in x.cases)},
+                                                   key=case_order)}
 
 
 # -- query hooks ------------------------------------------------------------------------------
@@ -277,6 +249,18 @@ def casebook_validate_action(ctx: Any, action: Any) -> list[Any]:
     if action.kind in actions.KINDS and results_pending(ctx):
         return actions.refused(ctx, "pending_result")
     return actions.check(ctx, action) + _rail_attack_refusals(ctx, action)
+
+
+@hookimpl
+@implements("9.1A", "9.2A", "9.2B")
+def casebook_move_cases(ctx: Any, action: Any) -> list[str] | None:
+    """A ``move``'s MA cases (9.1A …) and its path's as play walks it (9.2A-B, 7.2 …); None unwalkable now."""
+    step = ctx.state.step
+    walker = actions.move_mover(ctx, action, data(ctx), step)[0] if action.kind == "move" and step in STEPS else None
+    if walker is None:
+        return None
+    return [*costs.movement_allowance(ctx, list(walker.units), MODE[step])["cases"],
+            *check_path(ctx, walker, list(action.get("path")))["cases"]]
 
 
 @hookimpl

@@ -160,6 +160,16 @@ class MovementSpecs:
         Fires: any time (the stacking area judges the end hex of a move by its movers).
         """
 
+    @hookspec(firstresult=True)
+    def casebook_move_cases(self, ctx: Any, action: Any) -> Sequence[str] | None:
+        """The cases that decided the MPs of a movement ``action`` play would accept now: those of
+        its movers' MA and of each hex its path enters as play walks it (terrain, hexside, ZOC …)
+        — what ``ask … why`` of the legal action names the lines of.
+
+        Return: firstresult (the movement plugin answers; None: not a kind it walks, or not now).
+        Fires: any time (``ask … why``).
+        """
+
     @hookspec
     def casebook_units_replaced(self, ctx: Any, old: str, new: Sequence[str], mp_cost: int) -> None:
         """Units ``new`` took the place of unit ``old`` on the map (a unit broken down, the shared

@@ -45,8 +45,10 @@ def allowed_lines(state: Any, action: Any) -> list[dict[str, Any]]:
     path of play): a declared action's offer, cost, held ``require`` and deciding ``permit`` lines
     (:func:`casebook.script.declared.allowed_lines`); of the other lines that fired, those of its
     own rule — citing a case of its permission's lines (the rule-script lines naming the action)
-    or of theirs, or another case of the same rule (12.3B, its cost, beside 12.3A) — not those of
-    the board-wide searches met on the way (supply, command, ZOC)."""
+    or of theirs, or of a move's MA and path as play walks it (``casebook_move_cases``: 9.1A,
+    9.2A-B), or another case of the same rule (12.3B, its cost, beside 12.3A) — not those of the
+    board-wide searches met on the way (supply, command, ZOC, the weather)."""
+    from casebook.content.tablelines import cite_tables, reading_tables
     from casebook.core.actions import parse_action
     from casebook.script.declared import allowed_lines as declared_lines
     from casebook.script.explain import unique_lines
@@ -55,14 +57,17 @@ def allowed_lines(state: Any, action: Any) -> list[dict[str, Any]]:
         action = parse_action(action, side=state.current_player())
     engine = state.game.engine
     ctx = engine.ctx(state.data)
-    with engine.recording_lines() as lines:
+    with engine.recording_lines() as lines, reading_tables() as reads:
         engine.hook.casebook_validate_action(ctx=ctx, action=action)
         declared = declared_lines(ctx, action)
     permission = engine.rules.permissions.get(action.kind.replace("-", "_"))
     own = {c for _, code, _ in (permission.lines if permission is not None else ()) for c in code.cases}
     own |= {c for ln in declared for c in ln["cases"]}
+    own |= set(engine.hook.casebook_move_cases(ctx=ctx, action=action) or ())  # a move: its MA's, its path's
     rules = {_rule_of(c) for c in own}
-    return unique_lines([*declared, *(ln for ln in lines if rules.intersection(map(_rule_of, ln["cases"])))])
+    found = {"lines": unique_lines([*declared, *(ln for ln in lines if rules.intersection(map(_rule_of, ln["cases"])))])}
+    cite_tables(engine.pack, found, reads, lambda _answer, _lines: [])  # the cells its lines looked up (a TEC's)
+    return list(found["lines"])
 
 
 def _rule_of(case: str) -> str:
