@@ -115,24 +115,25 @@ def move_answer(ctx: Any, stack: str, path: Sequence[str], mode: str | None = No
     """``move STACK HEX …``: ``{"stack", "units", "mode", "ma", "legal", "mp_spent", "mp_left",
     "stops_at", "steps": [{"hex", "cost", "cases"}], "cases"}`` (+ ``"refused": {"hex",
     "reason", "cases"}`` when illegal: where and why, e.g. 7.2; at the start hex when another area
-    refuses the movers, 14.4C, 14.1D). In a movement step of the stack's side (``mode`` None or
-    the step's): play's verdict on ``move stack=… path=…`` — every validator, the path walked by
-    play's mover (:func:`~casebook.games.moscow41.plugins._movement_actions.move_mover`: the
-    stack being moved with its MPs left); else the path as a move of ``mode`` (default ``stack``)
-    walks it, with the other areas' refusals of the movers (:func:`mover_refusals`)."""
+    refuses the movers, 14.4C, 14.1D). ``mode`` None in a movement step of the stack's side:
+    play's verdict on ``move stack=… path=…`` — every validator, the path walked by play's mover
+    (:func:`~casebook.games.moscow41.plugins._movement_actions.move_mover`: the stack being moved
+    with its MPs left); else the path as a move of ``mode`` (default ``stack``) walks it, with
+    the other areas' refusals of the movers (:func:`mover_refusals`)."""
     if not path:
         raise QuestionError("usage: move STACK HEX HEX …")
     units, step = stack_for(ctx, stack)[1], ctx.state.step
-    played = step in STEPS and mode in (None, MODE[step]) and decider(ctx, step) == ctx.state.unit(units[0]).get("side")
+    played = mode is None and step in STEPS and decider(ctx, step) == ctx.state.unit(units[0]).get("side")
     m, ma = _mover(ctx, stack, MODE[step] if played else mode or "stack")
     path = path_hexes(ctx, m.start, path)
     action = Action.make("move", m.side, stack=m.start, path=path, units=units if ctx.state.has_unit(stack) else None)
-    res = check_path(ctx, (actions.move_mover(ctx, action, data(ctx), step)[0] if played else None) or m, path)
+    walker = actions.move_mover(ctx, action, data(ctx), step)[0] if played else m  # None: refused before the path
+    res = check_path(ctx, walker or m, path)
     res.pop("spent_all", None)
     refused = ([x for xs in ctx.hook.casebook_validate_action(ctx=ctx, action=action) for x in xs or ()] if played
                else mover_refusals(ctx, m, path) if res["legal"] else [])
     if refused:  # play's refusal: its reasons and cases, where the path stops (else at the start hex)
-        res |= {"legal": False, "refused": {"hex": res.get("refused", {}).get("hex", m.start),
+        res |= {"legal": False, "refused": {"hex": res.get("refused", {}).get("hex", m.start) if walker else m.start,
                                             "reason": "; ".join(x.reason for x in refused),
                                             "cases": list(dict.fromkeys(c for x in refused for c in x.cases))}}
     units = (ctx.hook.casebook_movers(ctx=ctx, action=action) if played else None) or list(m.units)

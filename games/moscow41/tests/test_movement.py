@@ -123,13 +123,13 @@ def test_9_2C_exact_mps_keep_force_march(pos):
 # -- 9.0, 9.1: paths and allowances ---------------------------------------------------------------
 @pytest.mark.case("9.0A")
 def test_9_0A_no_hex_can_be_skipped(pos):
-    ans = mv.move_answer(pos(inf("g1", "0202")), "g1", ["0201", "0401"])
+    ans = mv.move_answer(pos(inf("g1", "0202")), "g1", ["0201", "0401"], "stack")
     assert not ans["legal"] and ans["refused"]["cases"] == ["9.0A"] and ans["stops_at"] == "0201"
 
 
 @pytest.mark.case("9.1A")
 def test_9_1A_no_more_mps_than_it_has(pos):
-    ans = mv.move_answer(pos(inf("g1", "0202")), "g1", ["0201", "0301", "0401", "0501", "0601"])
+    ans = mv.move_answer(pos(inf("g1", "0202")), "g1", ["0201", "0301", "0401", "0501", "0601"], "stack")
     assert not ans["legal"] and ans["refused"]["hex"] == "0601" and "9.1A" in ans["refused"]["cases"]
     assert ans["mp_spent"] == 4 and ans["mp_left"] == 0
 
@@ -200,9 +200,9 @@ def test_9_1E_dropped_units_end_their_movement(pos):
 def test_7_2_locking_ezoc_to_ezoc_of_the_same_enemy_unit_refused(pos):
     ctx = pos(inf("g1", "0303") + "\n" + inf("s1", "0403", side="soviet"))
     # 0303 and 0304 are both next to s1 in 0403
-    ans = mv.move_answer(ctx, "g1", ["0304"])
+    ans = mv.move_answer(ctx, "g1", ["0304"], "stack")
     assert not ans["legal"] and ans["refused"]["cases"] == ["7.2"]
-    ok = mv.move_answer(ctx, "g1", ["0302"])  # leaving the EZOC at the start of the move
+    ok = mv.move_answer(ctx, "g1", ["0302"], "stack")  # leaving the EZOC at the start of the move
     assert ok["legal"]
     r = mv.reach_answer(ctx, "g1")
     assert "0403" not in r["hexes"] and r["hexes"]["0302"] == 1
@@ -213,7 +213,7 @@ def test_7_2_locking_ezoc_to_ezoc_of_the_same_enemy_unit_refused(pos):
 @pytest.mark.case("7.2")
 def test_7_2_entering_an_ezoc_stops_the_move(pos):
     ctx = pos(inf("g1", "0202") + "\n" + inf("s1", "0403", side="soviet"))
-    ans = mv.move_answer(ctx, "g1", ["0302", "0402", "0502"])
+    ans = mv.move_answer(ctx, "g1", ["0302", "0402", "0502"], "stack")
     assert not ans["legal"] and ans["stops_at"] == "0402" and ans["refused"]["cases"] == ["7.2"]
     assert mv.reach_answer(ctx, "g1")["stops"]["0402"] == "7.2"
 
@@ -307,7 +307,8 @@ def test_9_8C_no_reaction_in_the_unactivated_step(pos):
 
 # -- ask answers (snapshots) ---------------------------------------------------------------------------
 def test_reach_and_move_answers(pos, snapshot):
-    ctx = pos(inf("g1", "0202") + "\n" + inf("s1", "0505", side="soviet"))
+    # g1 activated: the move answers are play's verdict on the path (ask move without --as)
+    ctx = pos(inf("g1", "0202", extra=", activated: true") + "\n" + inf("s1", "0505", side="soviet"))
     assert mv.casebook_answer(ctx, "reach", ["0202"], {}) == snapshot
     assert mv.casebook_answer(ctx, "move", ["g1", "0203", "0204", "0304"], {}) == snapshot
     assert mv.casebook_answer(ctx, "move", ["g1", "0302", "0402", "0403", "0404", "0405"], {}) == snapshot

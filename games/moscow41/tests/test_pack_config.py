@@ -74,7 +74,7 @@ def test_9_0A_a_modder_changes_the_cases_a_skipped_hex_cites(m41, tmp_path):
     def skipped(engine: Engine) -> list[str]:
         eng = _movement_fixtures.engine_with(engine, fake=_movement_fixtures.FakeAreas())
         ctx = make_ctx(eng, _movement_fixtures.position_text(G1))
-        ans = mv.move_answer(ctx, "g1", ["0201", "0401"])
+        ans = mv.move_answer(ctx, "g1", ["0201", "0401"], "stack")
         assert not ans["legal"] and ans["stops_at"] == "0201"
         return list(ans["refused"]["cases"])
 
