@@ -227,8 +227,8 @@ def casebook_action_templates(ctx: Any, phase: str, step: str) -> list[Any]:
     """The player's choice of a move's path (9.0A: "a path of contiguous hexes"; one ``move`` is
     listed per destination, along its cheapest path): for each stack a listed ``move`` starts
     from, a template whose ``path`` is any path, judged by the validators as a listed move is
-    (``ask … move`` answers with the same verdict). The choice of which units of a stack move by rail, and where (9.9A: "can move up
-    to three combat units by rail"): for each stack a listed ``rail-move`` starts from, a template
+    (``ask … move`` answers with the same verdict). The choice of which units of a stack move by
+    rail, and where (9.9A: "can move up to three combat units by rail"): for each stack a listed ``rail-move`` starts from, a template
     whose ``units`` are any of its units (combat units up to the capacity left; HQs free, 9.9E)
     and ``to`` any railhead its rail path reaches (9.9I). The validators judge a filling (capacity,
     rail path, 6.2B stacking at the railhead). A listing: its lines are no refusal's."""
