@@ -97,6 +97,9 @@ def reach_answer(ctx: Any, stack: str, mode: str = "stack") -> dict[str, Any]:
                 "hexes": {}, "stops": {}, "pass_only": {},
                 "refused": [{"reason": x.reason, "cases": list(x.cases)} for x in refused],
                 "cases": sorted(cases, key=case_order)}
+    for v in ends.values():  # the TEC cells of each path listed (the search's own are read apart)
+        for a, b in zip((m.start, *v["path"]), v["path"]):
+            terrain.step_cost(ctx, m.classes, a, b)
     stops = {h: v["stop"] for h, v in ends.items() if v["stop"]}
     cases |= set(stops.values())
     passing = {h: v["mp"] for h, v in r.items() if h not in ends}

@@ -98,3 +98,24 @@ def test_9_2A_move_events_name_the_same_cells_as_ask_move(game):
         cell("tec.yaml", "clear", "armor"), cell("tec.yaml", "swamp", "armor")]
     # again, every cost now found in the engine's caches: the same cells
     assert event_cells(game, "german: move stack=0202 path=0303") == [cell("tec.yaml", "forest", "infantry")]
+
+
+@pytest.mark.case("9.1A", "9.2A")
+def test_9_1A_a_refused_step_cites_the_cell_of_the_hex_it_could_not_pay_for():
+    # p1: 1 + 3 (forest 0303) + 1 + 1 = 6 of 8 MP; swamp 0603 costs 4 (9.1A)
+    out = CliRunner().invoke(cli, ["ask", str(POSITION), "move", "p1", "0203", "0303", "0403", "0503", "0603", "--json"])
+    answer = json.loads(out.output)
+    assert answer["refused"]["hex"] == "0603" and answer["refused"]["cases"] == ["9.1A", "9.2C"]
+    assert [ln["source"] for ln in answer["lines"] if ln["source"].startswith("tables/")] == [
+        cell("tec.yaml", "clear", "armor"), cell("tec.yaml", "forest", "armor"), cell("tec.yaml", "swamp", "armor")]
+
+
+@pytest.mark.case("9.2A")
+def test_9_2A_ask_reach_cites_the_cells_of_the_cheapest_paths_it_lists():
+    # g1 (infantry, MA 4) reaches clear hexes and forest 0303 (by its own hexside, 2 MP); the
+    # swamp 0603 is out of reach: not cited, nor the road cell (no listed path takes the road)
+    out = CliRunner().invoke(cli, ["ask", str(POSITION), "reach", "g1", "--json"])
+    answer = json.loads(out.output)
+    assert answer["hexes"]["0303"] == 2 and "0603" not in answer["hexes"]
+    assert [ln["source"] for ln in answer["lines"] if ln["source"].startswith("tables/")] == [
+        cell("tec.yaml", "clear", "infantry"), cell("tec.yaml", "forest", "infantry")]
