@@ -21,6 +21,8 @@ What it reads of the game (its vocabulary):
 A stack's cost to enter a hex is that of its slowest row, by the cheapest way in: the hex's
 terrain, or a road or trail through the hexside crossed. Costs are cached per context
 (``ctx.memo``) and across changes by the weather and settings they depend on (``ctx.lasting``).
+A step's cost cites the chart cells of the way taken only (an ``ask`` answer's table lines, a
+play event's ``lines``), kept with it: not those of the ways it did not take.
 """
 
 from __future__ import annotations
