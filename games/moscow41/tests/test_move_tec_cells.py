@@ -119,3 +119,17 @@ def test_9_2A_ask_reach_cites_the_cells_of_the_cheapest_paths_it_lists():
     assert answer["hexes"]["0303"] == 2 and "0603" not in answer["hexes"]
     assert [ln["source"] for ln in answer["lines"] if ln["source"].startswith("tables/")] == [
         cell("tec.yaml", "clear", "infantry"), cell("tec.yaml", "forest", "infantry")]
+
+
+@pytest.mark.case("9.2A")
+def test_9_2A_explain_prints_the_tec_cell_a_move_event_names(game, tmp_path):
+    state = game.state_from_dict(position_to_dict(load_position(POSITION.read_text(encoding="utf-8"),
+                                                                pack=game.engine.pack)))
+    state.apply("german: move stack=0202 path=0303")
+    move = [e for e in state.trace if e.kind == "move"][-1]
+    trace = tmp_path / "trace.jsonl"
+    trace.write_text(state.trace.dumps(), encoding="utf-8")
+    shown = CliRunner().invoke(cli, ["explain", str(trace), str(move.seq), "--pack", str(TABLES.parent)])
+    assert shown.exit_code == 0, shown.output
+    forest = cell("tec.yaml", "forest", "infantry")
+    assert f'{forest}  "forest": "infantry": {{dry: 2, frozen: 2, mud: 2, snow: 3}}' in shown.output
