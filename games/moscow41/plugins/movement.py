@@ -86,7 +86,8 @@ def reach_answer(ctx: Any, stack: str, mode: str = "stack") -> dict[str, Any]:
     path; ``stops`` marks hexes where movement must end (7.2 locking EZOC, 9.2C all MPs spent,
     9.8B one hex); ``pass_only`` the hexes it may enter but not end in, overstacked (6.2B). When
     another area refuses the movers any move (14.4C hedgehog, 14.1D builder: :func:`mover_refusals`,
-    as play's listed moves), nothing is reachable and ``refused`` lists ``{"reason", "cases"}``."""
+    as play's listed moves), nothing is reachable and ``refused`` lists ``{"reason", "cases"}``.
+    Its lines name the TEC cells of each listed hex's cheapest path, not of the search's other hexes."""
     m, ma = _mover(ctx, stack, mode)
     r = reach(ctx, m)
     ends = destinations(ctx, m)
@@ -99,6 +100,9 @@ def reach_answer(ctx: Any, stack: str, mode: str = "stack") -> dict[str, Any]:
                 "hexes": {}, "stops": {}, "pass_only": {},
                 "refused": [{"reason": x.reason, "cases": list(x.cases)} for x in refused],
                 "cases": sorted(cases, key=case_order)}
+    for v in ends.values():  # the TEC cells of each path listed (the search's own are read apart)
+        for a, b in zip((m.start, *v["path"]), v["path"]):
+            terrain.step_cost(ctx, m.classes, a, b)
     stops = {h: v["stop"] for h, v in ends.items() if v["stop"]}
     cases |= set(stops.values())
     passing = {h: v["mp"] for h, v in r.items() if h not in ends}

@@ -30,6 +30,7 @@ from typing import Any
 from pydantic import ConfigDict
 from typing_extensions import TypedDict
 
+from casebook.content.tablelines import reads_apart
 from casebook.core.actions import Action
 from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label, parse_hex
@@ -216,7 +217,8 @@ def slowest_ma(ctx: Any, units: Sequence[Mapping[str, Any]],
     "amount", "cases", "source"}``."""
     best: tuple[int, str, Any] | None = None
     for u in units:
-        facts = facts_of(u)
+        with reads_apart():  # a fact's own search (its supply: ``ask supply`` cites its cells) cites no cell here
+            facts = facts_of(u)
         q = ctx.kept(("movement.ma",), tuple(facts.items()), lambda: ctx.quantity("ma", facts))  # noqa: B023
         if best is None or q.value < best[0]:
             best = (int(q.value), str(u.get("id") or u.get("counter")), q)

@@ -21,6 +21,8 @@ What it reads of the game (its vocabulary):
 A stack's cost to enter a hex is that of its slowest row, by the cheapest way in: the hex's
 terrain, or a road or trail through the hexside crossed. Costs are cached per context
 (``ctx.memo``) and across changes by the weather and settings they depend on (``ctx.lasting``).
+A step's cost cites the chart cells of the way taken only (an ``ask`` answer's table lines, a
+play event's ``lines``), kept with it: not those of the ways it did not take.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from casebook.content.tablelines import cells_read, cite_again, read_line
 from casebook.core.hexgrid import hex_label, parse_hex
 
 __all__ = ["FEATURE_ORDER", "weather", "entry_ways", "cell_cost", "step_cost", "step_table", "table_row",
@@ -131,15 +134,32 @@ def step_cost(ctx: Any, classes: frozenset[str], a: str, b: str, *, fluid: bool 
 def _step_cost(ctx: Any, classes: frozenset[str], a: str, b: str, fluid: bool,
                overrun: bool) -> tuple[int | None, str, str | None]:
     best: tuple[int | None, str, str | None] = (None, "prohibited", None)
+    taken: list[tuple[Any, ...]] | None = None
+    collect = ctx.event_lines is not None
     for terrain, feature, via in entry_ways(ctx, a, b):
-        costs = [cell_cost(ctx, c, terrain, feature, fluid=fluid, overrun=overrun) for c in sorted(classes)]
+        with cells_read(collect) as reads:  # each way's chart cells apart: only the way taken's are cited
+            costs = [cell_cost(ctx, c, terrain, feature, fluid=fluid, overrun=overrun) for c in sorted(classes)]
         known = [c for c in costs if c is not None]
         if len(known) < len(costs):
             continue
         mp = max(known)
         if best[0] is None or mp < best[0]:
-            best = (mp, via, feature)
+            best, taken = (mp, via, feature), reads
+    _cite_cells(ctx, taken)
     return best
+
+
+def _cite_cells(ctx: Any, reads: list[tuple[Any, ...]] | None) -> None:
+    """Cite the chart cells of the way a step takes (every row of the stack, the hex's or the
+    road's cell and the hexside's): to a running ``ask`` collector (``cite_again``), and as
+    lines of the next event (play: ``{"source": "tables/tec.yaml:29", "cases"}``). Noted inside
+    :func:`step_cost`'s ``ctx.kept``, they are kept with its value and named at every read."""
+    if not reads:
+        return
+    cite_again(reads)
+    if ctx.event_lines is not None:
+        found = (read_line(ctx.pack, r) for r in reads)  # each line once: noted by source
+        ctx.note_lines(tuple(ln for ln in found if ln is not None))
 
 
 def step_table(ctx: Any, classes: frozenset[str]) -> dict[str, tuple[tuple[str, int | None, int | None], ...]]:

@@ -30,7 +30,8 @@ from typing import Any
 from casebook.content.schema_base import CASE_ID, cited_cases
 from casebook.content.yamlio import YamlDoc, read_yaml
 
-__all__ = ["TableLines", "line_text_at", "reading_tables", "reads_apart", "cite_again", "cite_tables"]
+__all__ = ["TableLines", "line_text_at", "reading_tables", "reads_apart", "cells_read", "cite_again", "read_line",
+           "cite_tables"]
 
 _ID_LINE = re.compile(r"""^id:\s*["']?([^"'#\s]+)""", re.M)
 _CASE_IN_TEXT = re.compile(rf"(?<![\w.]){CASE_ID}(?![\w])")
@@ -274,6 +275,30 @@ def reads_apart() -> Iterator[list[tuple[Any, ...]] | None]:
             ROW_READS[0] = rows
 
 
+@contextmanager
+def cells_read(collect: bool = False) -> Iterator[list[tuple[Any, ...]] | None]:
+    """Run the block with the chart cells and records rows it reads gathered in a list of their
+    own, yielded, as :func:`reads_apart` (kept out of a running :func:`reading_tables`
+    collector; give them back with :func:`cite_again` if they decided the answer). With no
+    collector running: with ``collect`` (an event collects its lines: play, where no ``ask``
+    collects cells) a collector of the block's own is started, else nothing is gathered (None)."""
+    from casebook.content.pack import Table
+
+    if collect and Table.reads is None:
+        with reading_tables() as reads:
+            yield reads
+        return
+    with reads_apart() as reads:
+        yield reads
+
+
+def read_line(pack: Any, read: tuple[Any, ...]) -> dict[str, Any] | None:
+    """The line (:class:`TableLines`) of one read a collector gathered: ``(table id,
+    coordinates)`` a chart cell, ``(table id, row, …)`` a records row; None when not found."""
+    table, at = read[0], read[1]
+    return pack.table_lines.row(table, at) if isinstance(at, Mapping) else pack.table_lines.cell(table, **dict(at))
+
+
 def cite_again(reads: Sequence[tuple[Any, ...]] | None) -> None:
     """Give the running :func:`reading_tables` collector the cells and rows a kept value read
     when it was made (:func:`reads_apart`)."""
@@ -292,8 +317,7 @@ def cite_tables(pack: Any, answer: dict[str, Any], reads: list[tuple[str, tuple[
     said = [ln.get("text", "") for ln in answer.get("lines", ())]
     named = {t for t, *_ in reads if any(f"lookup {t}(" in x or f"table {t}[" in x for x in said)}
     once = {(t, id(c) if isinstance(c, Mapping) else c): (t, c) for t, c, *_ in reads}.values()
-    read = [(t, pack.table_lines.row(t, c) if isinstance(c, Mapping) else pack.table_lines.cell(t, **dict(c)))
-            for t, c in once]
+    read = [(t, read_line(pack, (t, c))) for t, c in once]
     found = [*answer.pop("table_lines", ()), *[ln for t, ln in read if ln is not None and t in named],
              *deciding(answer, [ln for t, ln in read if ln is not None and t not in named])]
     rows = list({ln["source"]: ln for ln in found if ln not in answer.get("lines", ())}.values())
