@@ -33,6 +33,7 @@ from casebook.core.actions import Action
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal
 
+from ._zoc_cites import closes
 from ._zoc_map import is_combat_unit
 from .retreat import paths_up_to, retreat_judge, side_edge
 
@@ -166,8 +167,10 @@ def _step_fault(ctx: Any, units: Sequence[str], start: str, side: str, here: str
         return "revisit"
     if enemy_occupied(ctx, nxt, side):
         return "enemy"
-    if in_ezoc(ctx, nxt, side) and not _friendly_combat_unit(ctx, nxt, side, units):
-        return "ezoc"
+    if in_ezoc(ctx, nxt, side):  # closed as the game's retreat_into_ezoc lines say (e.g. 7.5A), named
+        friendly = _friendly_combat_unit(ctx, nxt, side, units)
+        if closes(ctx, "blocks_retreat", friendly, otherwise=not friendly):
+            return "ezoc"
     if _prohibited(ctx, units, here, nxt):
         return "terrain"
     return None
