@@ -18,6 +18,8 @@ The lines are found by reading games/moscow41/rules/zoc.rules, not by number.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from casebook.areas import zoc
@@ -47,7 +49,7 @@ def _ctx(m41, units: str, event_lines: bool = True):
     return m41.ctx(state, Trace(), event_lines=event_lines)
 
 
-def _zoc_lines(sources) -> set[str]:
+def _zoc_lines(sources: Any) -> set[str]:
     return {s for s in sources if s.startswith("zoc.rules:")}
 
 
@@ -119,3 +121,30 @@ def test_5_4B_ask_supply_names_the_supply_line_and_ask_command_the_command_line_
             named[question] |= _zoc_lines(ln["source"] for ln in answer.get("lines", ()))
     assert SUPPLY in named["supply"] and not {COMMAND, RETREAT} & named["supply"]
     assert COMMAND in named["command"] and not {SUPPLY, RETREAT} & named["command"]
+
+
+@pytest.mark.case("7.5A")
+def test_7_5A_the_retreat_line_decides_a_retreat_step_a_house_rule_edit_changes_it(m41, tmp_path):
+    """The retreat steps read the ``retreat_into_ezoc`` lines, not Python: with the house rule
+    "no retreat into an EZOC, whoever is there" (the line's condition dropped), 0403 — in g1's ZOC,
+    held by the Soviet s2 — closes to s1's retreat and the zoc area refuses that retreat too."""
+    from casebook.areas._results_retreat import retreat_options
+    from casebook.core.actions import Action
+    from casebook.games.moscow41.plugins.results import setup
+    from tests._pack_edits import rules_edited
+
+    units = _unit("german", "g1", "0303") + _unit("soviet", "s1", "0304") + _unit("soviet", "s2", "0403")
+    line = "forbid retreat_into_ezoc          by 7.5A  when not friendly_combat_unit"
+    house = rules_edited(m41, tmp_path, "zoc.rules", (line, "forbid retreat_into_ezoc          by 7.5A"))
+    retreat = Action.make("retreat", "soviet", unit="s1", path=("0403",))
+    for engine, held_open in ((m41, True), (house, False)):
+        ctx = _ctx(engine, units)
+        paths = [o["path"] for o in retreat_options(ctx, setup(ctx), ["s1"], "0304", "soviet", 1, ["g1"])]
+        assert (["0403"] in paths) is held_open
+        assert (zoc.casebook_validate_action(ctx, retreat) == []) is held_open
+        if not held_open:
+            ctx = _ctx(engine, units)  # (an edited pack's lines are named by their full path)
+            [refusal] = zoc.casebook_validate_action(ctx, retreat)
+            event = ctx.record("test-read")
+            assert event is not None and "even with a friendly combat unit" in refusal.reason
+            assert any(ln["source"].endswith(f"/rules/{RETREAT}") for ln in event.data["lines"])

@@ -4,7 +4,8 @@ limit them (a helper of the shared results procedure, not a plugin; the whole-st
 
 A retreat of N hexes moves one stack hex by hex; a step is refused when it goes back to a hex
 already crossed, enters an enemy-occupied hex, enters an enemy ZOC (the ``casebook_zoc`` answer)
-where no friendly combat unit stands, or enters a hex the ``casebook_move_cost`` answer
+the ``retreat_into_ezoc`` lines close (fact ``friendly_combat_unit``; without such lines: where no
+friendly combat unit stands), or enters a hex the ``casebook_move_cost`` answer
 prohibits (mode ``retreat``); another area's refusal of the ``retreat`` action (e.g. stacking)
 refuses a path. The longest paths possible are kept. The game's lines read:
 

@@ -92,11 +92,13 @@ def retreat_cases(ctx: Any) -> tuple[str, ...]:
 
 
 def retreat_refusals(ctx: Any, side: str, path: Sequence[str]) -> list[Refusal]:
-    """The first hex of a retreat ``path`` that is an EZOC without a friendly combat unit refuses
-    the retreat (e.g. 7.5A; the unit takes losses instead, 7.5B/11.2B)."""
+    """The first hex of a retreat ``path`` that is an EZOC the game's lines close
+    (:func:`retreat_allowed_into`; e.g. 7.5A: without a friendly combat unit) refuses the retreat
+    (the unit takes losses instead, 7.5B/11.2B)."""
     for h in path:
         if not retreat_allowed_into(ctx, h, side):
+            held = " even with" if friendly_combat_unit_in(ctx, h, side) else " without"
             return [Refusal(f"a retreating unit cannot enter the EZOC in {h} (of "
-                            f"{', '.join(exerted_by(ctx, h, side))}) without a friendly combat "
+                            f"{', '.join(exerted_by(ctx, h, side))}){held} a friendly combat "
                             f"unit there", retreat_cases(ctx), SOURCE)]
     return []
