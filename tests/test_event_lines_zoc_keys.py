@@ -11,7 +11,9 @@ combat-results event whose retreat met an EZOC named the supply and command line
   lines that make the ZOC (7.0A, 7.1A), not the supply or command line;
 - ``ask zoc`` answers every key: it names all three; where a friendly combat unit stands in the
   hex (7.4, 7.5A) none of the three forbid lines fires, so none is named;
-- ``ask supply`` names the supply line only, ``ask command`` the command line only.
+- ``ask supply`` names the supply line only, ``ask command`` the command line only;
+- the retreat steps are the ``retreat_into_ezoc`` line's: a house rule dropping its condition
+  closes an EZOC hex a friendly combat unit holds, and the refusal names the edited line.
 
 The lines are found by reading games/moscow41/rules/zoc.rules, not by number.
 """
