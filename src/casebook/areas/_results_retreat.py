@@ -4,7 +4,8 @@ limit them (a helper of the shared results procedure, not a plugin; the whole-st
 
 A retreat of N hexes moves one stack hex by hex; a step is refused when it goes back to a hex
 already crossed, enters an enemy-occupied hex, enters an enemy ZOC (the ``casebook_zoc`` answer)
-where no friendly combat unit stands, or enters a hex the ``casebook_move_cost`` answer
+the ``retreat_into_ezoc`` lines close (fact ``friendly_combat_unit``; without such lines: where no
+friendly combat unit stands), or enters a hex the ``casebook_move_cost`` answer
 prohibits (mode ``retreat``); another area's refusal of the ``retreat`` action (e.g. stacking)
 refuses a path. The longest paths possible are kept. The game's lines read:
 
@@ -33,6 +34,7 @@ from casebook.core.actions import Action
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal
 
+from ._zoc_cites import closes
 from ._zoc_map import is_combat_unit
 from .retreat import paths_up_to, retreat_judge, side_edge
 
@@ -166,8 +168,10 @@ def _step_fault(ctx: Any, units: Sequence[str], start: str, side: str, here: str
         return "revisit"
     if enemy_occupied(ctx, nxt, side):
         return "enemy"
-    if in_ezoc(ctx, nxt, side) and not _friendly_combat_unit(ctx, nxt, side, units):
-        return "ezoc"
+    if in_ezoc(ctx, nxt, side):  # closed as the game's retreat_into_ezoc lines say (e.g. 7.5A), named
+        friendly = _friendly_combat_unit(ctx, nxt, side, units)
+        if closes(ctx, "blocks_retreat", friendly, otherwise=not friendly):
+            return "ezoc"
     if _prohibited(ctx, units, here, nxt):
         return "terrain"
     return None

@@ -9,7 +9,9 @@ The lines read (all optional; a game without a line simply has no such citation 
 - ``forbid add_zoc_effects``: several ZOCs add nothing (cited where an EZOC is);
 - ``forbid trace_supply_through_ezoc``, ``trace_command_through_ezoc``,
   ``trace_communication_through_ezoc``, ``retreat_into_ezoc`` (fact ``friendly_combat_unit``):
-  the ``blocks_supply``, ``blocks_command``, ``blocks_communication``, ``blocks_retreat`` keys;
+  the ``blocks_supply``, ``blocks_command``, ``blocks_communication``, ``blocks_retreat`` keys —
+  each key's lines named only by the reader of that key (:func:`closes`, :func:`answer_closes`:
+  a retreat names the retreat line, not the supply and command ones);
 - ``forbid``/``permit move_on_in_ezoc`` (fact ``zoc_kind``): the cases of what a locking, fluid
   or no ZOC means for a moving unit (``--for UNIT``).
 """
@@ -19,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = ["BLOCKS", "line_cases", "definition_cases", "map_cases", "combine_cases", "blocks",
-           "effect_cases"]
+           "closes", "answer_closes", "note_blocks", "effect_cases"]
 
 #: answer key -> the permission a rule script forbids (when it may not pass an EZOC hex)
 BLOCKS: tuple[tuple[str, str], ...] = (
@@ -67,12 +69,53 @@ def blocks(ctx: Any, exerted: bool, friendly: bool) -> tuple[dict[str, bool], tu
     """``({blocks_x: bool}, cases)`` for the paths the game's scripts close in an EZOC hex
     (:data:`BLOCKS`; only the keys the game has). ``exerted``: an EZOC is there; ``friendly``:
     a friendly non-remnant combat unit is in the hex (fact ``friendly_combat_unit``). The cases
-    are those of every line of the game's blocking permissions (cited where an EZOC is)."""
+    are those of every line of the game's blocking permissions (cited where an EZOC is). The
+    verdicts are read without noting their lines: a reader of one key names that key's lines
+    (:func:`answer_closes`; ``ask zoc``, which answers every key, :func:`note_blocks`)."""
+    engine = ctx.engine
     perms = ctx.rules.permissions
     facts = {"friendly_combat_unit": friendly}
-    found = {key: exerted and not ctx.allowed(action, facts)
+    found = {key: exerted and not engine.rules.allowed(action, facts, engine.script_tables, ctx.standard)
              for key, action in BLOCKS if action in perms}
     return found, line_cases(ctx, tuple(a for _, a in BLOCKS))
+
+
+_ACTIONS = dict(BLOCKS)
+
+
+def closes(ctx: Any, key: str, friendly: bool, otherwise: bool | None = None) -> bool | None:
+    """Whether the game's lines close path ``key`` (a key of :data:`BLOCKS`, e.g.
+    ``"blocks_retreat"``) in an EZOC hex where a friendly combat unit is (``friendly``) or not:
+    the verdict of that key's permission alone (e.g. Moscow '41 7.5A ``retreat_into_ezoc``),
+    noting only its deciding lines for the event or answer — kept per state version with them
+    under the key the supply and command areas' path verdicts use (``ctx.memo_kept``).
+    ``otherwise`` (default None): the answer when the game has no line of that permission."""
+    action = _ACTIONS[key]
+    if action not in ctx.rules.permissions:
+        return otherwise
+    facts = {"friendly_combat_unit": friendly}
+    memo_key = ("rules.allowed", action, tuple(facts.items()))
+    return not ctx.memo_kept(memo_key, lambda: bool(ctx.allowed(action, facts)))
+
+
+def answer_closes(ctx: Any, answer: Any, key: str) -> bool:
+    """Whether the EZOC of a ``casebook_zoc`` answer closes path ``key`` (e.g. ``"blocks_retreat"``):
+    no EZOC, open; the answer's ``friendly_combat_unit`` judged by :func:`closes` (naming that
+    key's lines only); else the answer's own ``key`` (a game without lines: closed)."""
+    if not answer or not answer.get("exerted_by"):
+        return False
+    default = bool(answer.get(key, True))
+    if "friendly_combat_unit" not in answer:
+        return default
+    return bool(closes(ctx, key, bool(answer["friendly_combat_unit"]), otherwise=default))
+
+
+def note_blocks(ctx: Any, answer: Any) -> None:
+    """Note the lines of every ``blocks_*`` key of a ``casebook_zoc`` answer (for ``ask zoc``,
+    which answers them all)."""
+    for key, _ in BLOCKS:
+        if key in answer:
+            answer_closes(ctx, answer, key)
 
 
 def effect_cases(ctx: Any, kind: str) -> tuple[str, ...]:

@@ -14,7 +14,7 @@ from typing import Any
 from casebook.core.hooks import Refusal
 
 from ._game_cases import given_or
-from ._zoc_cites import effect_cases, line_cases
+from ._zoc_cites import closes, effect_cases, line_cases
 from ._zoc_map import exerted_by, friendly_combat_unit_in, most_restrictive, unit_kind
 
 __all__ = ["moving_units", "stack_kind", "locking_refusals", "retreat_refusals",
@@ -75,9 +75,14 @@ def locking_refusals(ctx: Any, side: str, start: str, path: Sequence[str],
 
 
 def retreat_allowed_into(ctx: Any, hex_: str, side: str) -> bool:
-    """Whether a retreating unit of ``side`` may enter ``hex_`` as far as ZOCs go: not an EZOC,
-    unless a friendly combat unit (:func:`~._zoc_map.is_combat_unit`) is also in the hex (e.g. 7.5A)."""
-    return not exerted_by(ctx, hex_, side) or friendly_combat_unit_in(ctx, hex_, side)
+    """Whether a retreating unit of ``side`` may enter ``hex_`` as far as ZOCs go: not an EZOC, or
+    one the game's ``retreat_into_ezoc`` lines open for fact ``friendly_combat_unit`` (a friendly
+    combat unit, :func:`~._zoc_map.is_combat_unit`, is in the hex; e.g. Moscow '41 7.5A), naming
+    those lines only; a game without such lines: open where a friendly combat unit is."""
+    if not exerted_by(ctx, hex_, side):
+        return True
+    friendly = friendly_combat_unit_in(ctx, hex_, side)
+    return not closes(ctx, "blocks_retreat", friendly, otherwise=not friendly)
 
 
 def retreat_cases(ctx: Any) -> tuple[str, ...]:
@@ -87,11 +92,13 @@ def retreat_cases(ctx: Any) -> tuple[str, ...]:
 
 
 def retreat_refusals(ctx: Any, side: str, path: Sequence[str]) -> list[Refusal]:
-    """The first hex of a retreat ``path`` that is an EZOC without a friendly combat unit refuses
-    the retreat (e.g. 7.5A; the unit takes losses instead, 7.5B/11.2B)."""
+    """The first hex of a retreat ``path`` that is an EZOC the game's lines close
+    (:func:`retreat_allowed_into`; e.g. 7.5A: without a friendly combat unit) refuses the retreat
+    (the unit takes losses instead, 7.5B/11.2B)."""
     for h in path:
         if not retreat_allowed_into(ctx, h, side):
+            held = " even with" if friendly_combat_unit_in(ctx, h, side) else " without"
             return [Refusal(f"a retreating unit cannot enter the EZOC in {h} (of "
-                            f"{', '.join(exerted_by(ctx, h, side))}) without a friendly combat "
+                            f"{', '.join(exerted_by(ctx, h, side))}){held} a friendly combat "
                             f"unit there", retreat_cases(ctx), SOURCE)]
     return []

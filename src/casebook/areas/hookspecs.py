@@ -57,7 +57,10 @@ class ZocSpecs:
     @hookspec(firstresult=True)
     def casebook_zoc(self, ctx: Any, hex: str, side: str) -> dict[str, Any] | None:
         """The enemy ZOC in ``hex`` as it affects a unit of ``side``: ``{"hex", "exerted_by":
-        [unit ids], "kind": "locking"|"fluid"|"none", "cases"}``.
+        [unit ids], "kind": "locking"|"fluid"|"none", "cases"}`` (the ``zoc`` area adds
+        ``friendly_combat_unit`` and a ``blocks_*`` key per path the game's lines close; reading the
+        answer names none of those lines: a reader of one key reads it with
+        ``casebook.areas._zoc_cites.answer_closes``, which names that key's lines).
 
         Return: firstresult (the ZOC plugin answers).
         Fires: any time (movement, supply, retreat, rail, fortification placement ask it).

@@ -18,7 +18,7 @@ from typing import Any
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal
 
-from ._zoc_cites import line_cases
+from ._zoc_cites import answer_closes, line_cases
 from .search import Neighbours, exact_paths
 
 __all__ = ["retreat_cases", "retreat_paths", "retreat_refusal", "side_edge", "paths_up_to", "retreat_judge"]
@@ -28,9 +28,9 @@ PLUGIN = "area_results"
 
 def _blocked(ctx: Any, hex_: str, side: str) -> bool:
     """A retreat may not enter ``hex_``: an enemy ZOC there blocks retreats (the ``zoc`` area's
-    ``blocks_retreat``, from the game's ``retreat_into_ezoc`` lines)."""
-    answer = ctx.hook.casebook_zoc(ctx=ctx, hex=hex_, side=side) or {}
-    return bool(answer.get("blocks_retreat", bool(answer.get("exerted_by")))) if answer.get("exerted_by") else False
+    ``blocks_retreat``, from the game's ``retreat_into_ezoc`` lines: those lines named, not the
+    supply or command ones of the same answer)."""
+    return answer_closes(ctx, ctx.hook.casebook_zoc(ctx=ctx, hex=hex_, side=side), "blocks_retreat")
 
 
 def retreat_cases(ctx: Any) -> tuple[str, ...]:

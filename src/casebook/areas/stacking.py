@@ -44,7 +44,7 @@ from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal, hookimpl
 from casebook.core.state import HEX_RE
 
-from ._zoc_cites import line_cases
+from ._zoc_cites import answer_closes, line_cases
 
 __all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "unit_points", "stacking_answer", "end_hex_refusals",
            "attack_refusals", "retreat_refusals", "overstack_check", "casebook_stacking", "casebook_answer",
@@ -260,8 +260,7 @@ def retreat_refusals(ctx: Any, action: Any) -> list[Refusal]:
         label = hex_label(n)
         if label == path[0] or any(u.get("side") != action.side for u in ctx.state.units_at(label)):
             continue
-        zoc = ctx.hook.casebook_zoc(ctx=ctx, hex=label, side=action.side)
-        if zoc is not None and zoc.get("blocks_retreat"):
+        if answer_closes(ctx, ctx.hook.casebook_zoc(ctx=ctx, hex=label, side=action.side), "blocks_retreat"):
             continue
         if not stacking_answer(ctx, label, [*ctx.state.units_at(label), *units])["overstacked"]:
             return _retreat_refusal(ctx, True, "a retreat may end overstacked only when no other route is "

@@ -31,7 +31,7 @@ from casebook.core.hooks import hookimpl
 from casebook.core.state import HEX_RE
 
 from ._game_cases import STEP_KEYS, given_or
-from ._zoc_cites import blocks, combine_cases, definition_cases, effect_cases, map_cases
+from ._zoc_cites import blocks, combine_cases, definition_cases, effect_cases, map_cases, note_blocks
 from ._zoc_map import (
     chart_column,
     chart_kind,
@@ -267,6 +267,7 @@ def casebook_answer(ctx: Any, question: str, args: Any, options: Mapping[str, An
     else:
         side = args[1] if len(args) == 2 else (ctx.state.phasing or ctx.pack.vocabulary.side_ids[0])
         answer = zoc_answer(ctx, args[0], _side_of(ctx, side))
+    note_blocks(ctx, answer)  # every blocks_* key is answered: each key's lines (7.4, 7.5A)
     # the lines that keep a neighbour's ZOC out of the hex decided the answer too (e.g. 7.1B)
     answer["cases"] = list(dict.fromkeys([*answer["cases"], *stopped_cases(ctx, args[0], answer["side"])]))
     if answer["exerted_by"] and ctx.engine.recording:  # asked: the ZOC Chart cells read, in the column in force
