@@ -9,7 +9,8 @@ from typing import Any
 
 from ._game_cases import given_or
 
-__all__ = ["KIND_ORDER", "weather_facts", "chart_row", "chart_column", "chart_kind", "most_restrictive", "unit_kind"]
+__all__ = ["KIND_ORDER", "weather_facts", "chart_row", "chart_column", "chart_kind", "most_restrictive", "unit_kind",
+           "kind_in_effect"]
 
 #: ZOC kinds from least to most restrictive (7.0B: a locking ZOC stops a unit, a fluid one costs
 #: +1 MP EZOC to EZOC, none has no effect); the most restrictive wins (7.0F).
@@ -91,6 +92,27 @@ def _chart_kind(ctx: Any, row: str) -> tuple[str, tuple[str, ...]]:
     cell_cases = (_cases_of(table.provenance_of(unit=row, weather=column))
                   + _errata_cases(ctx, table.id, ["cells", row, column]))
     return kind, tuple(dict.fromkeys((*cases, *cell_cases)))
+
+
+def kind_in_effect(ctx: Any, kind: str) -> str:
+    """How an EZOC of chart kind ``kind`` (``"locking"``, ``"fluid"``, ``"none"``) binds a moving
+    unit by the game's lines of ``move_on_in_ezoc`` (fact ``zoc_kind``), so that editing those
+    lines changes play: forbidden — the unit stops on entering and never moves EZOC to EZOC
+    (``"locking"``, e.g. Moscow '41 7.2); permitted — a fluid kind keeps its +1 MP EZOC to EZOC
+    (7.3, a ``move_cost`` line), a permitted locking kind binds no more than ``"none"`` (7.0B). A
+    game without those lines: ``kind`` as charted. Read without noting lines (the cases are cited
+    by :func:`._zoc_cites.effect_cases`); once per kind and state version."""
+    rules = ctx.rules
+    if "move_on_in_ezoc" not in rules.permissions:
+        return kind
+    memo = ctx.memo
+    key = ("zoc.kind_in_effect", kind)
+    found = memo.get(key)
+    if found is None:
+        engine = ctx.engine
+        stops = not engine.rules.allowed("move_on_in_ezoc", {"zoc_kind": kind}, engine.script_tables, ctx.standard)
+        found = memo[key] = "locking" if stops else ("none" if kind == "locking" else kind)
+    return str(found)
 
 
 def most_restrictive(kinds: Any) -> str:

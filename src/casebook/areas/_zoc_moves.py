@@ -14,6 +14,7 @@ from typing import Any
 from casebook.core.hooks import Refusal
 
 from ._game_cases import given_or
+from ._zoc_chart import kind_in_effect
 from ._zoc_cites import closes, effect_cases, line_cases
 from ._zoc_map import exerted_by, friendly_combat_unit_in, most_restrictive, unit_kind
 
@@ -56,7 +57,7 @@ def locking_refusals(ctx: Any, side: str, start: str, path: Sequence[str],
     if not units or not path:
         return []
     kind, cases = stack_kind(ctx, units)
-    if kind != "locking":
+    if kind_in_effect(ctx, kind) != "locking":  # as the game's move_on_in_ezoc lines bind it
         return []
     same_only = ctx.state.setting("locking_ezoc_to_ezoc", "any") == "same_unit"
     cited = tuple(dict.fromkeys((*given_or(ctx, SOURCE, "locking", lambda c: effect_cases(c, "locking")), *cases)))

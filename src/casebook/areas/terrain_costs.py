@@ -33,6 +33,8 @@ from typing import Any
 from casebook.content.tablelines import cells_read, cite_again, read_line
 from casebook.core.hexgrid import hex_label, parse_hex
 
+from ._zoc_chart import kind_in_effect
+
 __all__ = ["FEATURE_ORDER", "weather", "entry_ways", "cell_cost", "step_cost", "step_table", "table_row",
            "enemy_hexes", "ezoc_map", "zoc_lines", "ezoc", "zoc_lookup", "kept_search", "zoc_treatment"]
 
@@ -301,9 +303,10 @@ def kept_search(ctx: Any, side: str, key: tuple[Any, ...],
 
 def zoc_treatment(ctx: Any, classes: frozenset[str]) -> str:
     """How enemy ZOCs affect a stack of chart rows ``classes``: the most restrictive of their
-    ``zoc_chart`` cells — ``locking``, ``fluid`` or ``none``."""
+    ``zoc_chart`` cells — ``locking``, ``fluid`` or ``none`` — as the game's ``move_on_in_ezoc``
+    lines make them bind (:func:`._zoc_chart.kind_in_effect`, e.g. Moscow '41 7.2, 7.3)."""
     temperature, ground = weather(ctx)
     column = "arctic" if temperature == "arctic" else ctx.value("zoc_column", {"ground": ground})
     chart = ctx.table("zoc_chart")
-    kinds = [str(chart.lookup(unit=c, weather=column)) for c in sorted(classes)]
+    kinds = [kind_in_effect(ctx, str(chart.lookup(unit=c, weather=column))) for c in sorted(classes)]
     return max(kinds, key=lambda k: _ZOC_RANK.get(k, 2)) if kinds else "none"

@@ -31,6 +31,7 @@ from casebook.core.hooks import hookimpl
 from casebook.core.state import HEX_RE
 
 from ._game_cases import STEP_KEYS, given_or
+from ._zoc_chart import kind_in_effect
 from ._zoc_cites import blocks, combine_cases, definition_cases, effect_cases, map_cases, note_blocks
 from ._zoc_map import (
     chart_column,
@@ -177,7 +178,7 @@ def zoc_for_unit(ctx: Any, hex_: str, unit_id: str) -> dict[str, Any]:
     unit = ctx.state.unit(unit_id)
     answer = zoc_answer(ctx, hex_, unit["side"])
     kind, kcases = unit_kind(ctx, unit) if answer["exerted_by"] else ("none", ())
-    effect = _EFFECTS[kind]
+    effect = _EFFECTS[kind_in_effect(ctx, kind)]  # as the game's move_on_in_ezoc lines bind it
     answer.update({"for": unit_id, "row": chart_row(ctx, unit), "kind": kind,
                    "must_stop_on_entering": effect["must_stop_on_entering"],
                    "ezoc_to_ezoc": effect["ezoc_to_ezoc"]})
