@@ -136,7 +136,9 @@ class SequenceMachine:
             raise PositionError([Problem("<position>", 0, 0, "phasing",
                                          f"phase {phase.id!r} is played by the {phase.side} player "
                                          f"({expected}), not {state.phasing}")])
-        state.set_sequence_position(phase.id, step, state.phasing if expected is None else expected)
+        phasing = state.phasing if expected is None else expected
+        if (state.phase, state.step, state.phasing) != (phase.id, step, phasing):  # a play of a copy keeps
+            state.set_sequence_position(phase.id, step, phasing)  # its version: a bot's peek, its caches
 
     @property
     def current(self) -> tuple[Phase, Step]:
