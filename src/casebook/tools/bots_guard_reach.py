@@ -75,7 +75,7 @@ def reach(unit: dict[str, Any]) -> int:
 
 
 #: (layout, label, label) -> distance in hexes: a pure function of the three (session 15: the
-#: guard reads asked ~45,000 distances in a profiled Soviet Blitz turn, each parsing both labels).
+#: guard reads asked ~45,000 distances in a profiled side-turn, each parsing both labels).
 _DISTANCES: dict[tuple[Any, str, str], int] = {}
 #: The numbers :func:`_enemies` gives (never reused in a process).
 _NUMBERS = itertools.count()
