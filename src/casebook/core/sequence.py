@@ -136,9 +136,7 @@ class SequenceMachine:
             raise PositionError([Problem("<position>", 0, 0, "phasing",
                                          f"phase {phase.id!r} is played by the {phase.side} player "
                                          f"({expected}), not {state.phasing}")])
-        phasing = state.phasing if expected is None else expected
-        if (state.phase, state.step, state.phasing) != (phase.id, step, phasing):  # a play of a copy keeps
-            state.set_sequence_position(phase.id, step, phasing)  # its version: a bot's peek, its caches
+        state.set_sequence_position(phase.id, step, state.phasing if expected is None else expected)
 
     @property
     def current(self) -> tuple[Phase, Step]:
