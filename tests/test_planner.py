@@ -54,11 +54,15 @@ def test_goals_of_battle_for_moscow_are_moscow_for_both_sides(bfm):
     assert goals.targets("german")["1103"] == goals.targets("soviet")["1103"] == HOLD_WEIGHT
 
 
-def test_search_plan_respects_its_node_budget_and_is_seeded(blitz):
+def _twelve_movers(blitz):
+    """The German view of the Blitz setup and twelve of its stacks, each free to step next door."""
     state = blitz.new_initial_state(1)
-    bot = PlannerBot("german", 1)
-    view = build_view(state, "german", bot.goals(state))
-    movers = [Mover(h, 6.0, False, (h, *view.neighbours(h))) for h in sorted(view.own)[:12]]
+    view = build_view(state, "german", PlannerBot("german", 1).goals(state))
+    return view, [Mover(h, 6.0, False, (h, *view.neighbours(h))) for h in sorted(view.own)[:12]]
+
+
+def test_search_plan_respects_its_node_budget_and_is_seeded(blitz):
+    view, movers = _twelve_movers(blitz)
     plans = []
     for nodes in (50, 200, 200):
         budget = Budget(nodes)
@@ -71,10 +75,7 @@ def test_search_plan_respects_its_node_budget_and_is_seeded(blitz):
 
 def test_search_plan_work_cap_is_a_count_and_ends_the_search_the_same_way(blitz):
     # the safety net of the budget: stacks evaluated, not seconds
-    state = blitz.new_initial_state(1)
-    bot = PlannerBot("german", 1)
-    view = build_view(state, "german", bot.goals(state))
-    movers = [Mover(h, 6.0, False, (h, *view.neighbours(h))) for h in sorted(view.own)[:12]]
+    view, movers = _twelve_movers(blitz)
     found = []
     for _ in range(2):
         budget = Budget(400, work=12 * 60)
