@@ -4,6 +4,9 @@ and the planner's own decisions and whole bot turns. Measured, never asserted.
     python benchmarks/bench_planner.py                 # both games, seed 1, a markdown table
     python benchmarks/bench_planner.py --turns 2 --nodes 400
     python benchmarks/bench_planner.py --side-turns 3 [--against planner]   # time per side-turn, whole games
+    python benchmarks/bench_planner.py --both-sides 2 --out /tmp/s2.json   # one seed, planner vs planner:
+        # every side-turn of both sides of both games in the same games (one process per seed runs in parallel);
+    python benchmarks/bench_planner.py --summarize /tmp/s1.json /tmp/s2.json /tmp/s3.json   # ... their table
     python benchmarks/bench_planner.py --side-turns 3 --against planner --digest /tmp/after.txt
         # ... and each game's trace SHA-256 (diff two such files: a speed change must leave them equal);
         # every side-turn's figures go to stderr as they come
@@ -103,12 +106,17 @@ def bot_turns(game_id: str, scenario: str, side: str, turns: int, seed: int = 1,
             row["nodes"] += bots[who].last_nodes
         state.apply(action)
     if digests is not None:
-        h = hashlib.sha256()
-        for ev in state.trace:
-            data = ev.to_dict() if hasattr(ev, "to_dict") else ev
-            h.update(json.dumps(data, sort_keys=True, default=str).encode() + b"\n")
-        digests.append(f"{game_id}/{scenario}/{side}/{seed}: {len(state.trace)} events {h.hexdigest()}")
+        digests.append(f"{game_id}/{scenario}/{side}/{seed}: {len(state.trace)} events {_digest(state)}")
     return [{"turn": k, **v} for k, v in sorted(rows.items())]
+
+
+def _digest(state: Any) -> str:
+    """The SHA-256 of a play's trace events (each as sorted JSON, a line)."""
+    h = hashlib.sha256()
+    for ev in state.trace:
+        data = ev.to_dict() if hasattr(ev, "to_dict") else ev
+        h.update(json.dumps(data, sort_keys=True, default=str).encode() + b"\n")
+    return h.hexdigest()
 
 
 def side_turns(seeds: list[int], turns: int, others: str, nodes: int | None = None,
@@ -137,6 +145,57 @@ def side_turns(seeds: list[int], turns: int, others: str, nodes: int | None = No
     return rows
 
 
+def both_sides(seed: int) -> dict[str, Any]:
+    """Planner against planner on ``seed`` in both games: ``{"seed", "load", "rows": [{"game", "side",
+    "turn", "seconds", "cpu", "decisions", "nodes", "slow", "capped"}], "digests"}`` — each side's wall and
+    CPU seconds per side-turn measured in the same game (half the games of :func:`side_turns`), the
+    bots' slow decisions (over their ``seconds``) and work-capped searches (0 where the bot has no such
+    count), the traces' SHA-256."""
+    out: dict[str, Any] = {"seed": seed, "load": [os.getloadavg()[0]], "rows": [], "digests": []}
+    for game_id, scenario in (("moscow41", "october-blitz"), ("battle_for_moscow", "campaign")):
+        state = Game.load(game_id, scenario).new_initial_state(seed)
+        bots = {s: PlannerBot(s, seed) for s in state.data.sides}
+        rows: dict[tuple[str, int], dict[str, Any]] = {}
+        while not state.is_terminal():
+            who, turn = state.current_player(), state.data.turn
+            t, c = time.perf_counter(), time.process_time()
+            action = bots[who].choose(state)
+            row = rows.setdefault((who, turn), {"game": f"{game_id} {scenario}", "side": who, "turn": turn,
+                                                "seconds": 0.0, "cpu": 0.0, "decisions": 0, "nodes": 0})
+            row["seconds"] += time.perf_counter() - t
+            row["cpu"] += time.process_time() - c
+            row["decisions"] += 1
+            row["nodes"] += bots[who].last_nodes
+            state.apply(action)
+        for (who, _), row in rows.items():
+            row["slow"], row["capped"] = getattr(bots[who], "slow", 0), getattr(bots[who], "capped", 0)
+        out["rows"] += list(rows.values())
+        out["digests"].append(f"{game_id}/{scenario}/{seed}: {len(state.trace)} events {_digest(state)}")
+    out["load"].append(os.getloadavg()[0])
+    return out
+
+
+def summarize(paths: list[str]) -> None:
+    """Print the side-turn table of :func:`both_sides` files (one per seed)."""
+    found = [json.load(open(p, encoding="utf-8")) for p in paths]
+    loads = [x for f in found for x in f["load"]]
+    print(f"Load average {min(loads):.1f}–{max(loads):.1f} over the runs.\n")
+    print("| game | planner side | side-turns | wall median | wall max | over 10 s | CPU median | CPU max "
+          "| CPU total | nodes | slow decisions | work-capped |\n|---|---|---|---|---|---|---|---|---|---|---|---|")
+    rows = [r for f in found for r in f["rows"]]
+    for key in dict.fromkeys((r["game"], r["side"]) for r in rows):
+        mine = [r for r in rows if (r["game"], r["side"]) == key]
+        wall, cpu = [r["seconds"] for r in mine], [r["cpu"] for r in mine]
+        slow = sum({(f["seed"], r["side"], r["game"]): r["slow"] for f in found for r in f["rows"]
+                    if (r["game"], r["side"]) == key}.values())
+        capped = sum({(f["seed"], r["side"], r["game"]): r["capped"] for f in found for r in f["rows"]
+                      if (r["game"], r["side"]) == key}.values())
+        print(f"| {key[0]} | {key[1]} | {len(mine)} | {_ms(statistics.median(wall))} | {_ms(max(wall))} "
+              f"| {sum(w > 10 for w in wall)} | {_ms(statistics.median(cpu))} | {_ms(max(cpu))} | {sum(cpu):.2f} s "
+              f"| {sum(r['nodes'] for r in mine)} | {slow} | {capped} |")
+    print("\n" + "\n".join(d for f in found for d in f["digests"]))
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=2)
@@ -148,8 +207,19 @@ def main(argv: list[str] | None = None) -> None:
                         help="the other side's bot for --side-turns")
     parser.add_argument("--digest", metavar="FILE",
                         help="with --side-turns: write each game's SHA-256 of its trace to FILE (compare before/after)")
+    parser.add_argument("--both-sides", type=int, default=0, metavar="SEED",
+                        help="planner against planner on SEED: both sides' side-turns, as JSON to --out")
+    parser.add_argument("--out", metavar="FILE", help="with --both-sides: the JSON file")
+    parser.add_argument("--summarize", nargs="+", metavar="FILE", help="the table of --both-sides files")
     args = parser.parse_args(argv)
     tune_gc()
+    if args.summarize:
+        summarize(args.summarize)
+        return
+    if args.both_sides:
+        with open(args.out or f"both-sides-{args.both_sides}.json", "w", encoding="utf-8") as f:
+            json.dump(both_sides(args.both_sides), f, indent=1)
+        return
     print(f"Machine: {os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f} at the start.\n")
     if args.side_turns:
         print(f"| game | planner side (other: {args.against}) | side-turns | wall median | wall max "

@@ -54,19 +54,63 @@ def test_goals_of_battle_for_moscow_are_moscow_for_both_sides(bfm):
     assert goals.targets("german")["1103"] == goals.targets("soviet")["1103"] == HOLD_WEIGHT
 
 
-def test_search_plan_respects_its_node_budget_and_is_seeded(blitz):
+def _twelve_movers(blitz):
+    """The German view of the Blitz setup and twelve of its stacks, each free to step next door."""
     state = blitz.new_initial_state(1)
-    bot = PlannerBot("german", 1)
-    view = build_view(state, "german", bot.goals(state))
-    movers = [Mover(h, 6.0, False, (h, *view.neighbours(h))) for h in sorted(view.own)[:12]]
+    view = build_view(state, "german", PlannerBot("german", 1).goals(state))
+    return view, [Mover(h, 6.0, False, (h, *view.neighbours(h))) for h in sorted(view.own)[:12]]
+
+
+def test_search_plan_respects_its_node_budget_and_is_seeded(blitz):
+    view, movers = _twelve_movers(blitz)
     plans = []
     for nodes in (50, 200, 200):
-        budget = Budget(nodes, seconds=60.0)
+        budget = Budget(nodes)
         plan, value = search_plan(view, movers, budget, seed="s")
         assert budget.used <= nodes
         assert value == pytest.approx(plan_value(view, movers, plan))
         plans.append((plan, value))
     assert plans[1] == plans[2]        # same seed, same budget: the same plan
+
+
+def test_search_plan_work_cap_is_a_count_and_ends_the_search_the_same_way(blitz):
+    # the safety net of the budget: stacks evaluated, not seconds
+    view, movers = _twelve_movers(blitz)
+    found = []
+    for _ in range(2):
+        budget = Budget(400, work=12 * 60)
+        found.append((search_plan(view, movers, budget, seed="s"), budget.used))
+        assert budget.capped and budget.spent >= 12 * 60 and budget.used == budget.spent // 12 < 400
+    assert found[0] == found[1]
+    budget = Budget(400)
+    search_plan(view, movers, budget, seed="s")
+    assert not budget.capped and budget.used == 400
+
+
+def test_planner_choices_are_the_same_under_any_wall_time(bfm, monkeypatch):
+    # a tiny wall budget and a clock that jumps an hour at every read against a normal bot: the
+    # node budget binds, so every choice and every node count are the same (#16: seeded and
+    # deterministic, whatever the machine's load)
+    import casebook.tools.planner as planner
+
+    def play(seconds):
+        state = bfm.new_initial_state(4)
+        bots = {s: PlannerBot(s, 4, nodes=60, seconds=seconds) for s in state.data.sides}
+        out = []
+        for _ in range(30):
+            bot = bots[state.current_player()]
+            action = bot.choose(state)
+            out.append((str(action), bot.last_nodes, bot.capped))
+            state.apply(action)
+        return out, sum(b.slow for b in bots.values())
+
+    normal, _ = play(3600.0)
+    ticks = iter(range(0, 10**9, 3600))
+    monkeypatch.setattr(planner.time, "perf_counter", lambda: float(next(ticks)))
+    rushed, slow = play(1e-9)
+    assert rushed == normal
+    assert slow == 30  # every decision counted as over its wall budget, none cut short
+    assert any(n > 0 for _, n, _ in normal)  # some decisions searched
 
 
 def test_planner_prefers_the_higher_odds_attack(blitz):

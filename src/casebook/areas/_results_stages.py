@@ -137,16 +137,11 @@ def _options(ctx: Any, setup: ResultsSetup, rec: Mapping[str, Any], stage: Mappi
     if stage["type"] == "attacker_losses":
         return [Action.make("take-losses", side)]  # the default order; a template names the units
     if stage["type"] == "defender":
-        units = _alive(ctx, c["defenders"])
-        out: list[Action] = []
-        lengths = [stage["n"]] if stage["forced"] else list(range(stage["n"], -1, -1))
-        for r in lengths:
-            for o in retreat_options(ctx, setup, units, c["hex"], side, r, c["attackers"])[:MAX_PATHS]:
-                losses = stage["n"] - r + o["losses"]
-                out.append(Action.make("retreat", side, path=o["path"] or None, losses=losses))
-        if stage["forced"] and not stage["hq_alone"] and stage.get("number", 0) == 0 and _holds(ctx, setup, units):
-            out.append(Action.make("retreat", side, losses=0, hold=True))  # the stack ignores the retreat
-        return list(dict.fromkeys(out))
+        if ctx.event_lines is None:  # a look-ahead or a query (no event's lines): once per version —
+            key = ("results.retreats", c["hex"], side, tuple(c["defenders"]), tuple(c["attackers"]),
+                   *(stage.get(k) for k in ("n", "forced", "number", "hq_alone")))  # a bot peeks at each
+            return list(ctx.memo_kept(key, lambda: _retreats(ctx, setup, c, stage, side)))  # listed one
+        return _retreats(ctx, setup, c, stage, side)
     if stage["type"] == "advance":
         movers = [u for u in _alive(ctx, c["attackers"]) if may_advance(ctx, setup, u)]
         out = [Action.make("advance", side, hold=True)]
@@ -158,6 +153,20 @@ def _options(ctx: Any, setup: ResultsSetup, rec: Mapping[str, Any], stage: Mappi
                 out.append(Action.make("advance", side, path=p, **{"with": fit}))
         return out
     return []
+
+
+def _retreats(ctx: Any, setup: ResultsSetup, c: Mapping[str, Any], stage: Mapping[str, Any], side: str) -> list[Action]:
+    """The retreat choices of a defender stage (:func:`_options`)."""
+    units = _alive(ctx, c["defenders"])
+    out: list[Action] = []
+    lengths = [stage["n"]] if stage["forced"] else list(range(stage["n"], -1, -1))
+    for r in lengths:
+        for o in retreat_options(ctx, setup, units, c["hex"], side, r, c["attackers"])[:MAX_PATHS]:
+            losses = stage["n"] - r + o["losses"]
+            out.append(Action.make("retreat", side, path=o["path"] or None, losses=losses))
+    if stage["forced"] and not stage["hq_alone"] and stage.get("number", 0) == 0 and _holds(ctx, setup, units):
+        out.append(Action.make("retreat", side, losses=0, hold=True))  # the stack ignores the retreat
+    return list(dict.fromkeys(out))
 
 
 def policy(ctx: Any, setup: ResultsSetup, rec: Mapping[str, Any], stage: Mapping[str, Any]) -> Action | None:

@@ -16,6 +16,7 @@ Heuristics for bots, not rules: the rules decide what is legal and who wins.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from casebook.core.hexgrid import parse_hex
@@ -73,24 +74,59 @@ def reach(unit: dict[str, Any]) -> int:
     return max(REACH_MIN, REACH_TURNS * printed_ma(unit))
 
 
+#: (layout, label, label) -> distance in hexes: a pure function of the three (session 15: the
+#: guard reads asked ~45,000 distances in a profiled side-turn, each parsing both labels).
+_DISTANCES: dict[tuple[Any, str, str], int] = {}
+#: The numbers :func:`_enemies` gives (never reused in a process).
+_NUMBERS = itertools.count()
+
+
 def hex_distance(state: Any, a: str, b: str) -> int:
     grid = state.game.engine.board_for(state.data).grid
-    return int(grid.distance(parse_hex(a), parse_hex(b)))
+    key = (grid.layout, a, b)
+    found = _DISTANCES.get(key)
+    if found is None:
+        if len(_DISTANCES) > 200_000:
+            _DISTANCES.clear()
+        found = _DISTANCES[key] = int(grid.distance(parse_hex(a), parse_hex(b)))
+    return found
+
+
+def _enemies(state: Any, side: str) -> tuple[int, list[dict[str, Any]]]:
+    """(a number naming the enemy combat units' (id, hex, reach, strength) — the same number for
+    the same facts, whatever the version —, those units) for ``side`` (once per version). The
+    enemy stands still while a side moves, so what is read of it is kept across its moves."""
+    cache = state.__dict__.setdefault("_bot_enemies", {})
+    key = (state.data.version, side)
+    found: tuple[int, list[dict[str, Any]]] | None = cache.get(key)
+    if found is None:
+        if len(cache) > 8:
+            cache.clear()
+        units = [u for u in state.data.units if u.get("hex") and u.get("side") != side and combat_unit(state, u)]
+        sigs = state.__dict__.setdefault("_bot_enemy_sigs", {})
+        if len(sigs) > 256:
+            sigs.clear()  # what is kept under an old number is never asked for again (numbers are not reused)
+        sig = (side, tuple((u.get("id"), u["hex"], reach(u), strength(u)) for u in units))
+        number = sigs.get(sig)
+        if number is None:
+            number = sigs[sig] = next(_NUMBERS)
+        found = cache[key] = (number, units)
+    return found
 
 
 def enemies_beyond_reach(state: Any, side: str, label: str) -> list[tuple[int, dict[str, Any]]]:
     """(hexes beyond its :func:`reach` — negative when within it, the unit) for every enemy combat
     unit of ``side`` on the map, as seen from ``label``: what :func:`pressure` and :func:`threat`
-    both read (cached per version)."""
+    both read (cached by the enemy units' places, reaches and strengths)."""
+    number, units = _enemies(state, side)
     cache = state.__dict__.setdefault("_bot_enemy_reach", {})
-    key = (state.data.version, side, label)
-    found: list[tuple[int, dict[str, Any]]] | None = cache.get(key)
+    key = (number, label)
+    found: list[int] | None = cache.get(key)
     if found is None:
-        if len(cache) > 256:
+        if len(cache) > 4096:
             cache.clear()
-        found = cache[key] = [(hex_distance(state, label, u["hex"]) - reach(u), u) for u in state.data.units
-                              if u.get("hex") and u.get("side") != side and combat_unit(state, u)]
-    return found
+        found = cache[key] = [hex_distance(state, label, u["hex"]) - reach(u) for u in units]
+    return list(zip(found, units))
 
 
 def pressure(state: Any, side: str, label: str) -> float:
@@ -164,13 +200,14 @@ def exposed(state: Any, side: str, label: str) -> int:
 def facing(state: Any, side: str, label: str) -> float:
     """The part of the :func:`threat` to guard hex ``label`` that meets it first: the strength of
     the enemy units within reach of it that stand no more than one hex farther from it than from
-    the nearest guard hex of ``side`` (cached per version)."""
+    the nearest guard hex of ``side`` (cached by the enemy units' facts, :func:`_enemies`)."""
     cache = state.__dict__.setdefault("_bot_facing", {})
-    key = (state.data.version, side)
+    guards = sorted(guard_hexes(state, side))
+    key = (_enemies(state, side)[0], tuple(guards))
     found: dict[str, float] | None = cache.get(key)
     if found is None:
-        cache.clear()
-        guards = sorted(guard_hexes(state, side))
+        if len(cache) > 256:
+            cache.clear()
         rows = {g: enemies_beyond_reach(state, side, g) for g in guards}
         first: dict[str, int] = {}
         for g in guards:

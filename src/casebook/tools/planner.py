@@ -17,6 +17,7 @@ numbers come from the seed and the decision's place in the game), so a bot rebui
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from casebook.core.actions import Action
@@ -30,9 +31,9 @@ from casebook.tools.planner_search import Budget, next_move, search_plan
 
 __all__ = ["PlannerBot", "DEFAULT_NODES", "DEFAULT_SECONDS", "attack_value"]
 
-#: Plan evaluations per decision (the deterministic budget).
+#: Plan evaluations per decision (the deterministic budget; the work cap of the search is its safety net).
 DEFAULT_NODES = 400
-#: Wall-clock safety cap per decision, seconds (never reached under normal load).
+#: A decision slower than this (wall seconds) is counted in :attr:`PlannerBot.slow`; never cuts a search.
 DEFAULT_SECONDS = 5.0
 _MOVES = ("move", "rail-move")
 #: The action giving the stack just moved a second MP allotment (force march), where a game has it.
@@ -124,8 +125,11 @@ def attack_value(state: Any, ctx: Any, action: Action, goals: Goals, cache: dict
 
 
 class PlannerBot:
-    """The planning bot (see the module docstring). ``nodes`` plan evaluations per decision,
-    ``seconds`` the wall-clock safety cap; :attr:`last_nodes` is what the last decision used."""
+    """The planning bot (see the module docstring). ``nodes`` plan evaluations per decision (with
+    the search's work cap, :data:`casebook.tools.planner_search.DEFAULT_WORK`: the whole budget,
+    counted, never timed); ``seconds`` a wall time per decision above which the decision is counted
+    in :attr:`slow` (it changes no choice). :attr:`last_nodes` is what the last decision used,
+    :attr:`capped` how many searches the work cap ended."""
 
     def __init__(self, side: str, seed: int = 0, nodes: int = DEFAULT_NODES,
                  seconds: float = DEFAULT_SECONDS) -> None:
@@ -133,7 +137,7 @@ class PlannerBot:
         self.seed = int(seed)
         self.nodes = int(nodes)
         self.seconds = float(seconds)
-        self.last_nodes = 0
+        self.last_nodes = self.slow = self.capped = 0
         self._goals: dict[int, Goals] = {}
         self._answers: dict[Any, Any] = {}
 
@@ -164,7 +168,14 @@ class PlannerBot:
         return f"planner:{self.side}:{self.seed}:{d.turn}:{d.phase}:{d.step}:{len(state.history)}"
 
     def choose(self, state: Any) -> Action:
-        """The action to play now (one of ``state.legal_actions()``)."""
+        """The action to play now (one of ``state.legal_actions()``): a function of the position,
+        the seed and the budget only (the wall time is measured, :attr:`slow`, never read)."""
+        started = time.perf_counter()
+        action = self._choose(state)
+        self.slow += time.perf_counter() - started > self.seconds
+        return action
+
+    def _choose(self, state: Any) -> Action:
         actions = state.legal_actions()
         self.last_nodes = 0
         if len(actions) == 1:
@@ -266,7 +277,7 @@ class PlannerBot:
             crowded = frozenset(d for d in dests[1:] if _overstacked(state, ctx, d, ids))
             movers.append(Mover(origin, sum(max(strength(u), 0.5) for u in combat), not combat, dests,
                                 _overstacked(state, ctx, origin, None), crowded))
-        budget = Budget(self.nodes, self.seconds)
+        budget = Budget(self.nodes)
         march = [a for a in others if a.kind == _MARCH]
         if march and self._force_march_pays(state, view, march[0]):
             self.last_nodes = 1
@@ -281,7 +292,7 @@ class PlannerBot:
                 v = attack_value(state, ctx, a, goals, self._answers, view)
                 if v > 0 and (best is None or v > best[0]):
                     best = (v, a)
-        self.last_nodes = budget.used
+        self.last_nodes, self.capped = budget.used, self.capped + budget.capped
         if pick is not None and (best is None or pick[1] >= best[0]):
             m = movers[pick[0]]
             return by_stack[m.origin][plan[pick[0]]]

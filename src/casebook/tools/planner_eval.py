@@ -369,6 +369,8 @@ def plan_value(view: View, movers: Sequence[Mover], dests: Sequence[str]) -> flo
     total += guard_value(view, movers, dests, own)
     attackers: dict[str, float] = {}
     seen: dict[str, int] = {}
+    w_advance, w_exposure, next_to, pull, around = (W["advance"], W["exposure"], view.enemy_next_to,  # once
+                                                    view.advance_pull, view.enemy_around)  # per plan
     for m, d in zip(movers, dests):
         seen[d] = seen.get(d, 0) + 1
         if (m.overstacked and d == m.origin) or d in m.crowded:
@@ -376,17 +378,17 @@ def plan_value(view: View, movers: Sequence[Mover], dests: Sequence[str]) -> flo
         if m.hq_only:
             near = view.nearest_own(d)
             total -= W["cohesion"] * max(0, near - 2)
-            if view.enemy_next_to(d) > 0:
+            if next_to(d) > 0:
                 total -= W["hq_exposure"]
             continue
         norm = m.strength / 5.0
-        total += W["advance"] * norm * view.advance_pull(d)
-        for n in view.enemy_around(d):
+        total += w_advance * norm * pull(d)
+        for n in around(d):
             attackers[n] = attackers.get(n, 0.0) + m.strength
-        against = view.enemy_next_to(d)
+        against = next_to(d)
         here = own.get(d, m.strength)
         if against >= 3.0 * max(here, 0.5):
-            total -= W["exposure"] * norm * min(3.0, against / max(here, 0.5) - 2.0)
+            total -= w_exposure * norm * min(3.0, against / max(here, 0.5) - 2.0)
     for e, s in attackers.items():
         ratio = s / max(view.enemy[e], 0.5)
         if ratio >= 1.5:

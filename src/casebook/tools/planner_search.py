@@ -4,55 +4,67 @@ A *plan* gives every stack that may move in the current step one destination (or
 it stays). :func:`search_plan` prunes each stack's destinations to the few best on their own,
 then evolves a small population of plans — mutating one or two stacks' destinations at a time —
 scored by :func:`casebook.tools.planner_eval.plan_value`, until the node budget (plan evaluations)
-or the wall-clock safety cap is spent. It is seeded: the same view, movers and seed give the same
-plan. :func:`next_move` picks which stack of the plan moves first: the one whose move is worth
-most against the same plan with that stack staying.
+or the work cap (stacks evaluated: a plan evaluation costs about one unit per stack) is spent. Both
+are counts, never the clock: the same view, movers, seed and budget give the same plan on any machine
+under any load (session 15; until then a wall-clock cap could cut a search short under load).
+:func:`next_move` picks which stack of the plan moves first: the one whose move is worth most against the same plan with that stack staying.
 """
 
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from casebook.tools.planner_eval import Mover, View, plan_value
 
-__all__ = ["Budget", "search_plan", "next_move", "KEEP_DESTS", "POPULATION"]
+__all__ = ["Budget", "search_plan", "next_move", "KEEP_DESTS", "POPULATION", "DEFAULT_WORK"]
 
 #: Destinations kept per stack after pruning (besides staying).
 KEEP_DESTS = 5
 #: Plans kept per generation.
 POPULATION = 8
+#: The work cap per decision: stacks evaluated (each plan evaluation counts the stacks it places).
+#: A safety net for a pack far larger than the shipped ones, never reached in them: an October Blitz
+#: decision plans for at most 20 stacks and spends at most 8,000 (session 15, seed 1, Turns 1–2); the
+#: cap binds before the 400 nodes only when more than 500 stacks may move at once.
+DEFAULT_WORK = 200_000
 
 
 @dataclass
 class Budget:
-    """A node budget (plan evaluations) with a wall-clock safety cap in seconds: the search stops
-    at whichever comes first; under normal load the nodes run out long before the cap, so the
-    cap never changes a choice (see docs/planner.md)."""
+    """A deterministic budget per decision: ``nodes`` plan evaluations, and ``work`` stacks
+    evaluated (the safety net for a pack with very many stacks; see :data:`DEFAULT_WORK`). The
+    search stops at whichever runs out first; no clock is read, so the choice never depends on
+    the machine or its load (docs/planner.md, "Budget"). ``capped`` tells whether the work cap
+    (not the nodes) ended the last search."""
 
     nodes: int
-    seconds: float
+    work: int = DEFAULT_WORK
     used: int = 0
-    started: float = 0.0
+    spent: int = 0
+    capped: bool = False
 
     def start(self) -> None:
-        self.used, self.started = 0, time.perf_counter()
+        self.used, self.spent, self.capped = 0, 0, False
 
-    def spend(self, n: int = 1) -> None:
+    def spend(self, n: int = 1, stacks: int = 0) -> None:
+        """Count ``n`` nodes that evaluated ``stacks`` stacks in all."""
         self.used += n
+        self.spent += stacks
 
     def left(self, reserve: int = 0) -> bool:
-        """More than ``reserve`` nodes remain and the cap is not reached (the clock is read every
-        32 nodes)."""
+        """More than ``reserve`` nodes remain and the work cap is not reached."""
         if self.used >= self.nodes - reserve:
             return False
-        return bool(self.used % 32) or time.perf_counter() - self.started < self.seconds
+        if self.spent >= self.work:
+            self.capped = True
+            return False
+        return True
 
 
 def _value(view: View, movers: Sequence[Mover], plan: tuple[str, ...], budget: Budget) -> float:
-    budget.spend()
+    budget.spend(1, len(movers))
     return plan_value(view, movers, plan)
 
 
@@ -121,7 +133,7 @@ def next_move(view: View, movers: Sequence[Mover], plan: tuple[str, ...], value:
         if d == m.origin:
             continue
         without = plan[:i] + (m.origin,) + plan[i + 1:]
-        budget.spend()
+        budget.spend(1, len(movers))
         gain = value - plan_value(view, movers, without)
         if gain > 1e-9 and (best is None or gain > best[1]):
             best = (i, gain)
