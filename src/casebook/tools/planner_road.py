@@ -1,0 +1,122 @@
+"""The planning bot's road openers: which enemy stacks bar the way to the objectives a count condition needs.
+
+A side playing for "N of these M hexes" (a :class:`~casebook.tools.planner_aims.CountAim`) needs its
+stacks on N objectives before the scenario ends; the enemy line between them is what stops the drive
+(session 12's reach study, ``benchmarks/balance/s12/REACH.md``: the October Blitz's panzers are stopped at
+the Mozhaisk Line towns, and an enemy zone of control ends a move). :func:`road_gains` reads, for each enemy
+stack within ``NEAR`` hexes of an own combat stack, how many *steps* nearer the own side's nearest strong
+stack would stand to a chosen objective it does not hold if that enemy hex were cleared (destroyed or
+retreated): the length of the shortest way over the map, where an enemy-held hex cannot be entered and a hex
+next to an enemy stack (its zone of control: a move ends there) costs ``ZOC_STEP`` steps, with and without
+that stack. :func:`open_roads` turns the gains into stakes: the defenders whose fall opens a road weigh up to
+``ROAD`` × ``HOLD_WEIGHT`` in the attacks on them and in the attack set-up (what ``View.stake`` feeds), so
+the bot attacks the hex that blocks the way, not only the weakest one, and the panzers can drive through at
+their next activation.
+
+Game-neutral: it reads the board's neighbours, the view's own and enemy strength per hex and the count
+aims; terrain costs are not read (a heuristic for a bot, not a rule: a road through a forest counts as
+clear). Deterministic (sorted hexes, no randomness). The distance fields are kept on the board per enemy
+position and objective (the enemy stands still through a side's movement step), so the cost is paid once
+per enemy position.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Mapping
+from typing import Any
+
+__all__ = ["road_gains", "open_roads", "wanted", "ROAD", "ROAD_FULL", "ZOC_STEP", "NEAR", "STRONG"]
+
+#: What a defender whose fall opens a road of ROAD_FULL steps or more weighs in the attacks on it
+#: (HOLD_WEIGHTs; a chosen objective's own defenders weigh STAKE, 2).
+ROAD = 1.5
+#: The gain (steps) at which a road opener weighs its full ROAD.
+ROAD_FULL = 4.0
+#: What entering a hex next to an enemy stack costs in steps (a move ends there: about half of a fast
+#: stack's turn).
+ZOC_STEP = 4
+#: Enemy stacks farther than this from every own combat stack are not judged (they cannot be attacked
+#: before the next activation).
+NEAR = 2
+#: The own stacks a road is measured from: at least this strength (as planner_aims' chooser).
+STRONG = 2.0
+#: Distance fields kept per board before the cache is cleared.
+_KEEP = 256
+
+
+def _field(target: str, enemy: frozenset[str], neighbours: Callable[[str], tuple[str, ...]]) -> dict[str, int]:
+    """Steps from every hex to ``target`` (Dijkstra backwards): entering a hex costs 1, ``ZOC_STEP`` when
+    it is next to an ``enemy`` hex; enemy hexes are never entered."""
+    zoc: dict[str, bool] = {}
+
+    def step(h: str) -> int:
+        z = zoc.get(h)
+        if z is None:
+            z = zoc[h] = any(n in enemy for n in neighbours(h))
+        return ZOC_STEP if z else 1
+
+    dist = {target: 0}
+    heap = [(0, target)]
+    while heap:
+        d, h = heapq.heappop(heap)
+        if d > dist.get(h, d):
+            continue
+        if h in enemy and h != target:
+            continue
+        into = d + step(h)  # the cost of entering h, paid by whoever stands next to it
+        for n in neighbours(h):
+            if n in enemy or into >= dist.get(n, into + 1):
+                continue
+            dist[n] = into
+            heapq.heappush(heap, (into, n))
+    return dist
+
+
+def _kept(board: Any, target: str, enemy: frozenset[str],
+          neighbours: Callable[[str], tuple[str, ...]]) -> dict[str, int]:
+    cache: dict[Any, dict[str, int]] = board.__dict__.setdefault("_planner_roads", {})
+    key = (target, enemy)
+    found = cache.get(key)
+    if found is None:
+        if len(cache) > _KEEP:
+            cache.clear()
+        found = cache[key] = _field(target, enemy, neighbours)
+    return found
+
+
+def road_gains(view: Any, targets: list[str]) -> dict[str, float]:
+    """Enemy hex -> the most steps (over ``targets``, the objectives wanted) by which clearing it brings the
+    nearest own stack of at least ``STRONG`` strength nearer: ``min over stacks of steps now`` less the same
+    with the hex cleared (0 entries left out). Only enemy hexes within ``NEAR`` of an own combat stack are
+    judged. ``view`` gives ``own``/``enemy`` (hex -> strength), ``board`` and ``distance``."""
+    own = [h for h, s in view.own.items() if s >= STRONG]
+    if not own or not targets or not view.enemy:
+        return {}
+    enemy = frozenset(view.enemy)
+    near = sorted(e for e in enemy if any(view.distance(e, h) <= NEAR for h in own))
+    neighbours = view.board.label_neighbours
+    gains: dict[str, float] = {}
+    for t in sorted(targets):
+        base = _kept(view.board, t, enemy, neighbours)
+        now = min((base.get(h, 999) for h in own), default=999)
+        for e in near:
+            cleared = _kept(view.board, t, enemy - {e}, neighbours)
+            then = min((cleared.get(h, 999) for h in own), default=999)
+            if then < now:
+                gains[e] = max(gains.get(e, 0.0), float(min(now, 999) - then))
+    return gains
+
+
+def open_roads(view: Any, stake: dict[str, float], targets: list[str], hold_weight: float) -> dict[str, float]:
+    """``stake`` with every road opener of :func:`road_gains` raised to at least ``ROAD`` × ``hold_weight``
+    × min(1, gain / ``ROAD_FULL``) (never lowered); returns the gains (enemy hex -> steps)."""
+    gains = road_gains(view, targets)
+    for e, g in gains.items():
+        stake[e] = max(stake.get(e, 0.0), ROAD * hold_weight * min(1.0, g / ROAD_FULL))
+    return gains
+
+
+def wanted(counts: list[Any], control: Mapping[str, str | None], side: str) -> list[str]:
+    """The chosen objectives of the side's count aims it does not hold yet (what a road must reach)."""
+    return sorted({h for c in counts for h in c.chosen if control.get(h) != side})
