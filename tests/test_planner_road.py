@@ -74,3 +74,21 @@ def test_a_zone_of_control_costs_zoc_step_on_the_way(blitz):
     assert steps["0106"] >= view.distance("0106", "1106")
     assert road_gains(view, ["1106"]) == {}  # g1 is too far from s1 to attack it (NEAR): not judged
     assert ZOC_STEP > 1
+
+
+def test_a_cleared_hex_re_prices_only_the_ways_it_shortens_as_a_new_field_would(blitz):
+    # the October Blitz's start (2 Oct 1941 front): for every Soviet stack within NEAR of a German one,
+    # the repaired field (base + the hexes whose way shortens) equals the field computed afresh without it
+    from casebook.tools.planner_road import NEAR, _field, _repair, wanted
+    state = blitz.new_initial_state(1)
+    view = build_view(state, "german", PlannerBot("german", 1).goals(state))
+    targets = wanted(view.counts, view.control, "german")
+    assert len(targets) == 3  # three of the five towns (18.1.3A)
+    enemy, nb = frozenset(view.enemy), view.board.label_neighbours
+    near = sorted(e for e in enemy if any(view.distance(e, h) <= NEAR for h in view.own))
+    assert len(near) > 10
+    for t in targets[:1]:
+        base = _field(t, enemy, nb)
+        for e in near:
+            fresh = _field(t, enemy - {e}, nb)
+            assert {**base, **_repair(base, t, enemy - {e}, e, nb)} == {**base, **fresh}, e

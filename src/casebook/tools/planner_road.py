@@ -17,7 +17,7 @@ Game-neutral: it reads the board's neighbours, the view's own and enemy strength
 aims; terrain costs are not read (a heuristic for a bot, not a rule: a road through a forest counts as
 clear). Deterministic (sorted hexes, no randomness). The distance fields are kept on the board per enemy
 position and objective (the enemy stands still through a side's movement step), so the cost is paid once
-per enemy position.
+per enemy position; each enemy hex's clearing re-prices only the hexes whose way it shortens (:func:`_repair`).
 """
 
 from __future__ import annotations
@@ -42,7 +42,9 @@ NEAR = 2
 #: The own stacks a road is measured from: at least this strength (as planner_aims' chooser).
 STRONG = 2.0
 #: Distance fields kept per board before the cache is cleared.
-_KEEP = 256
+_KEEP = 64
+#: The steps of a hex with no way to the objective.
+_FAR = 999
 
 
 def _field(target: str, enemy: frozenset[str], neighbours: Callable[[str], tuple[str, ...]]) -> dict[str, int]:
@@ -73,6 +75,48 @@ def _field(target: str, enemy: frozenset[str], neighbours: Callable[[str], tuple
     return dist
 
 
+def _repair(base: Mapping[str, int], target: str, rest: frozenset[str], cleared: str,
+            neighbours: Callable[[str], tuple[str, ...]]) -> dict[str, int]:
+    """The hexes whose steps to ``target`` fall once enemy hex ``cleared`` is gone (``rest``: the enemy
+    hexes left), from the field ``base`` of :func:`_field` with it: only the hexes next to a hex whose
+    cost changed (``cleared`` becomes enterable, its neighbours may leave every zone of control) are
+    re-priced, and only improvements spread (removing an enemy hex never lengthens a way). Equal to
+    ``_field(target, rest, …)`` where it differs from ``base``."""
+    zoc: dict[str, int] = {}
+
+    def step(h: str) -> int:
+        z = zoc.get(h)
+        if z is None:
+            z = zoc[h] = ZOC_STEP if any(n in rest for n in neighbours(h)) else 1
+        return z
+
+    better: dict[str, int] = {}
+
+    def now(h: str) -> int:
+        return better.get(h, base.get(h, _FAR))
+
+    changed = {cleared, *neighbours(cleared)}
+    heap: list[tuple[int, str]] = []
+    for u in sorted({n for c in changed for n in neighbours(c)} | changed):
+        if u == target or (u in rest):
+            continue
+        d = min((step(v) + now(v) for v in neighbours(u) if v not in rest or v == target), default=_FAR)
+        if d < now(u):
+            better[u] = d
+            heapq.heappush(heap, (d, u))
+    while heap:
+        d, h = heapq.heappop(heap)
+        if d > now(h):
+            continue
+        into = d + step(h)
+        for n in neighbours(h):
+            if n in rest or n == target or into >= now(n):
+                continue
+            better[n] = into
+            heapq.heappush(heap, (into, n))
+    return better
+
+
 def _kept(board: Any, target: str, enemy: frozenset[str],
           neighbours: Callable[[str], tuple[str, ...]]) -> dict[str, int]:
     cache: dict[Any, dict[str, int]] = board.__dict__.setdefault("_planner_roads", {})
@@ -88,23 +132,24 @@ def _kept(board: Any, target: str, enemy: frozenset[str],
 def road_gains(view: Any, targets: list[str]) -> dict[str, float]:
     """Enemy hex -> the most steps (over ``targets``, the objectives wanted) by which clearing it brings the
     nearest own stack of at least ``STRONG`` strength nearer: ``min over stacks of steps now`` less the same
-    with the hex cleared (0 entries left out). Only enemy hexes within ``NEAR`` of an own combat stack are
-    judged. ``view`` gives ``own``/``enemy`` (hex -> strength), ``board`` and ``distance``."""
+    with the hex cleared (0 entries left out; a way opened where there was none counts from ``_FAR``).
+    Only enemy hexes within ``NEAR`` of an own combat stack (not a target itself) are judged. ``view`` gives
+    ``own``/``enemy`` (hex -> strength), ``board`` and ``distance``."""
     own = [h for h, s in view.own.items() if s >= STRONG]
     if not own or not targets or not view.enemy:
         return {}
     enemy = frozenset(view.enemy)
-    near = sorted(e for e in enemy if any(view.distance(e, h) <= NEAR for h in own))
+    near = sorted(e for e in enemy if e not in targets and any(view.distance(e, h) <= NEAR for h in own))
     neighbours = view.board.label_neighbours
     gains: dict[str, float] = {}
     for t in sorted(targets):
         base = _kept(view.board, t, enemy, neighbours)
-        now = min((base.get(h, 999) for h in own), default=999)
+        now = min((base.get(h, _FAR) for h in own), default=_FAR)
         for e in near:
-            cleared = _kept(view.board, t, enemy - {e}, neighbours)
-            then = min((cleared.get(h, 999) for h in own), default=999)
+            better = _repair(base, t, enemy - {e}, e, neighbours)
+            then = min((better.get(h, base.get(h, _FAR)) for h in own), default=_FAR)
             if then < now:
-                gains[e] = max(gains.get(e, 0.0), float(min(now, 999) - then))
+                gains[e] = max(gains.get(e, 0.0), float(now - then))
     return gains
 
 
