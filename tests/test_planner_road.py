@@ -37,8 +37,8 @@ UNITS = (_inf("german", "g1", "0606", 6, True) + _inf("german", "g2", "0202", 6,
          + _inf("soviet", "s-off", "0302", 2) + LINE)
 
 
-@pytest.mark.case("7.2")
-def test_7_2_a_line_from_edge_to_edge_is_passed_only_through_a_cleared_hex(blitz):
+@pytest.mark.case("7.0D")
+def test_7_0D_a_line_from_edge_to_edge_is_passed_only_through_a_cleared_hex(blitz):
     state = _state(blitz, UNITS, "combat", BEYOND, size=12, towns=TOWNS)
     view = build_view(state, "german", PlannerBot("german", 1).goals(state))
     gains = road_gains(view, ["1106"])
@@ -50,8 +50,8 @@ def test_7_2_a_line_from_edge_to_edge_is_passed_only_through_a_cleared_hex(blitz
     assert view.breach["0302"] > view.breach["0706"] == 0
 
 
-@pytest.mark.case("7.2")
-def test_7_2_the_planner_attacks_the_hex_that_opens_the_road_to_the_objective(blitz):
+@pytest.mark.case("7.0D")
+def test_7_0D_the_planner_attacks_the_hex_that_opens_the_road_to_the_objective(blitz):
     state = _state(blitz, UNITS, "combat", BEYOND, size=12, towns=TOWNS)
     legal = [str(a) for a in state.legal_actions()]
     assert "german: attack hex=0302 support=0 with=g2" in legal
@@ -92,3 +92,18 @@ def test_a_cleared_hex_re_prices_only_the_ways_it_shortens_as_a_new_field_would(
         for e in near:
             fresh = _field(t, enemy - {e}, nb)
             assert {**base, **_repair(base, t, enemy - {e}, e, nb)} == {**base, **fresh}, e
+
+
+def test_a_detour_round_a_lone_stack_is_no_road_barred(blitz):
+    # tests/test_planner_towns.py's Turn-3 position: clearing the 2-point stack in 0805 saves g2 three steps
+    # to the town 0909 (going past it costs zone-of-control hexes) -- less than ROAD_MIN: it keeps its stake,
+    # and the 1:1 on the defender of the town the side needs still beats the 3:1 on it
+    from casebook.tools.planner_road import ROAD_MIN, wanted
+    from tests.test_planner_towns import _state as towns_state
+    from tests.test_planner_towns import _units
+    state = towns_state(blitz, _units(6), "combat")
+    view = build_view(state, "german", PlannerBot("german", 1).goals(state))
+    targets = wanted(view.counts, view.control, "german")
+    assert targets == ["0507", "0909"]
+    assert road_gains(view, targets) == {"0805": 3.0} and 3.0 < ROAD_MIN
+    assert view.stake.get("0805", 0.0) == 0.0

@@ -26,16 +26,20 @@ import heapq
 from collections.abc import Callable, Mapping
 from typing import Any
 
-__all__ = ["road_gains", "open_roads", "wanted", "ROAD", "ROAD_FULL", "ZOC_STEP", "NEAR", "STRONG"]
+__all__ = ["road_gains", "open_roads", "wanted", "ROAD", "ROAD_FULL", "ROAD_MIN", "ZOC_STEP", "NEAR", "STRONG"]
 
 #: What a defender whose fall opens a road of ROAD_FULL steps or more weighs in the attacks on it
 #: (HOLD_WEIGHTs; a chosen objective's own defenders weigh STAKE, 2).
 ROAD = 1.5
 #: The gain (steps) at which a road opener weighs its full ROAD.
-ROAD_FULL = 4.0
+ROAD_FULL = 8.0
 #: What entering a hex next to an enemy stack costs in steps (a move ends there: about half of a fast
 #: stack's turn).
 ZOC_STEP = 4
+#: A smaller gain is a detour round a stack (going past it costs a zone-of-control hex or two), not a
+#: road barred: it weighs nothing (a 3-step gain on a lone stack outbid a 1:1 attack on a town the side
+#: needs, tests/test_planner_towns.py).
+ROAD_MIN = ZOC_STEP
 #: Enemy stacks farther than this from every own combat stack are not judged (they cannot be attacked
 #: before the next activation).
 NEAR = 2
@@ -155,8 +159,9 @@ def road_gains(view: Any, targets: list[str]) -> dict[str, float]:
 
 def open_roads(view: Any, stake: dict[str, float], targets: list[str], hold_weight: float) -> dict[str, float]:
     """``stake`` with every road opener of :func:`road_gains` raised to at least ``ROAD`` × ``hold_weight``
-    × min(1, gain / ``ROAD_FULL``) (never lowered); returns the gains (enemy hex -> steps)."""
-    gains = road_gains(view, targets)
+    × min(1, gain / ``ROAD_FULL``) (never lowered) when the gain is at least ``ROAD_MIN``; returns those
+    gains (enemy hex -> steps)."""
+    gains = {e: g for e, g in road_gains(view, targets).items() if g >= ROAD_MIN}
     for e, g in gains.items():
         stake[e] = max(stake.get(e, 0.0), ROAD * hold_weight * min(1.0, g / ROAD_FULL))
     return gains
