@@ -45,8 +45,8 @@ ROAD_MIN = ZOC_STEP
 NEAR = 2
 #: The own stacks a road is measured from: at least this strength (as planner_aims' chooser).
 STRONG = 2.0
-#: Distance fields kept per board before the cache is cleared.
-_KEEP = 64
+#: Distance fields and repairs kept per board before the cache is cleared.
+_KEEP = 1024
 #: The steps of a hex with no way to the objective.
 _FAR = 999
 
@@ -133,6 +133,18 @@ def _kept(board: Any, target: str, enemy: frozenset[str],
     return found
 
 
+def _kept_repair(board: Any, base: Mapping[str, int], target: str, enemy: frozenset[str], cleared: str,
+                 neighbours: Callable[[str], tuple[str, ...]]) -> dict[str, int]:
+    cache: dict[Any, dict[str, int]] = board.__dict__.setdefault("_planner_roads", {})
+    key = (target, enemy, cleared)
+    found = cache.get(key)
+    if found is None:
+        if len(cache) > _KEEP:
+            cache.clear()
+        found = cache[key] = _repair(base, target, enemy - {cleared}, cleared, neighbours)
+    return found
+
+
 def road_gains(view: Any, targets: list[str]) -> dict[str, float]:
     """Enemy hex -> the most steps (over ``targets``, the objectives wanted) by which clearing it brings the
     nearest own stack of at least ``STRONG`` strength nearer: ``min over stacks of steps now`` less the same
@@ -150,7 +162,7 @@ def road_gains(view: Any, targets: list[str]) -> dict[str, float]:
         base = _kept(view.board, t, enemy, neighbours)
         now = min((base.get(h, _FAR) for h in own), default=_FAR)
         for e in near:
-            better = _repair(base, t, enemy - {e}, e, neighbours)
+            better = _kept_repair(view.board, base, t, enemy, e, neighbours)
             then = min((better.get(h, base.get(h, _FAR)) for h in own), default=_FAR)
             if then < now:
                 gains[e] = max(gains.get(e, 0.0), float(now - then))
