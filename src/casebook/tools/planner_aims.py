@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from casebook.tools.planner_goals import HOLD_WEIGHT, Goals
+from casebook.tools.planner_road import open_roads, wanted
 
 __all__ = ["CountAim", "aims_for", "pulls", "cost", "count_value", "taken_by_count", "COUNT_TOP", "COUNT_PULL",
            "SPARE", "STAKE", "STRIKE_TURNS", "STRIKE_FAR", "CHOOSER_STRENGTH", "DEFENCE_PER_HEX"]
@@ -128,6 +129,8 @@ def aims_for(view: Any, goals: Goals, pace: int,
         for h in chosen:
             aims[h], stake[h] = HOLD_WEIGHT * COUNT_TOP, HOLD_WEIGHT * STAKE
         counts.append(CountAim(chosen, held, c.at_least, c.hexes))
+    if counts:  # the defenders barring the way to the chosen objectives weigh as stakes (planner_road)
+        open_roads(view, stake, wanted(counts, view.control, side), HOLD_WEIGHT)
     return aims, stake, counts
 
 
