@@ -62,7 +62,8 @@ def allowed_lines(state: Any, action: Any) -> list[dict[str, Any]]:
     own = {c for _, code, _ in (permission.lines if permission is not None else ()) for c in code.cases}
     own |= {c for ln in declared for c in ln["cases"]}
     rules = {_rule_of(c) for c in own}
-    return unique_lines([*declared, *(ln for ln in lines if rules.intersection(map(_rule_of, ln["cases"])))])
+    own_lines = ({k: v for k, v in ln.items() if k != "via"} for ln in lines if rules.intersection(map(_rule_of, ln["cases"])))
+    return unique_lines([*declared, *own_lines])
 
 
 def _rule_of(case: str) -> str:
