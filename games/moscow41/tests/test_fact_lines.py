@@ -112,3 +112,22 @@ def test_5_2C_without_the_recipe_the_same_unit_is_supplied(tmp_path):
     position = tmp_path / "alone.yaml"
     position.write_text(EXAMPLE.read_text(encoding="utf-8").replace(GERMANS, ""), encoding="utf-8")
     assert _ask(position, "supply", "s-133rd")["in_supply"] is True
+
+
+@pytest.mark.case("12.1C")
+def test_12_1C_a_refused_railhead_names_the_supply_lines_of_its_probe(tmp_path):
+    """docs/examples/reinforcements-turn10.yaml with German divisions in 0502, 0403 and 0704: the
+    railhead 0603 cannot trace supply (its EZOCs, 5.4B, 7.4; the 8-MP path, 5.2C), 0505 can (a
+    friendly city, 5.1C). Placing s-174rd in 0603 is refused by 12.1C's line, reading
+    ``hex_supplied``: the refusal names the supply lines of the reinforcement's probe there."""
+    text = (ROOT / "docs" / "examples" / "reinforcements-turn10.yaml").read_text(encoding="utf-8")
+    remnant = '  - {counter: s-rem-01, hex: "0303"}\n'
+    assert remnant in text
+    germans = "".join(f'  - {{counter: {c}, hex: "{h}"}}\n' for c, h in (("g-6id", "0502"), ("g-26id", "0403"),
+                                                                          ("g-31id", "0704")))
+    position = tmp_path / "railheads.yaml"
+    position.write_text(text.replace(remnant, remnant + germans), encoding="utf-8")
+    answer = _ask(position, "why", "place-reinforcement unit=s-174rd hex=0603")
+    assert (answer["legal"], answer["cases"]) == (False, ["12.1C"])
+    assert _sources(answer) == ["zoc.rules:28", "supply.rules:7", "supply.rules:27", "reinforcement.rules:65"]
+    assert _ask(position, "why", "place-reinforcement unit=s-174rd hex=0505")["legal"] is True
