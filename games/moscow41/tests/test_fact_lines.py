@@ -131,3 +131,26 @@ def test_12_1C_a_refused_railhead_names_the_supply_lines_of_its_probe(tmp_path):
     assert (answer["legal"], answer["cases"]) == (False, ["12.1C"])
     assert _sources(answer) == ["zoc.rules:28", "supply.rules:7", "supply.rules:27", "reinforcement.rules:65"]
     assert _ask(position, "why", "place-reinforcement unit=s-174rd hex=0505")["legal"] is True
+
+
+@pytest.mark.case("2.4A")
+def test_2_4A_a_refused_reaction_names_the_supply_lines_of_its_asked_fact(tmp_path):
+    """The reaction's ``supplied`` and ``in_command`` are asked only when 2.4A's line reads them
+    (``AskedFacts``): the example's Soviet 133rd moved to 0102, out of supply (the enemy's
+    EZOCs, 8 MPs), may not react — the refusal names the lines of its supply answer (and 16.3A's
+    line: the Fortification marker in 0505 is no ZOC source), not those of command, which the
+    line did not read; s-174rd by its HQ in the east may."""
+    text = EXAMPLE.read_text(encoding="utf-8")
+    for old, new in (("phase: first_initiative", "phase: first_player"), ("step: replacement_reinforcement",
+                     "step: reaction_movement"), ("phasing: soviet", "phasing: german\nip: {german: 5, soviet: 5}"),
+                     ('{counter: s-133rd, hex: "0305"}', '{counter: s-133rd, hex: "0102"}\n'
+                      '  - {counter: s-174rd, hex: "0707"}\n  - {counter: s-22a, hex: "0708"}')):
+        assert old in text
+        text = text.replace(old, new)
+    position = tmp_path / "react.yaml"
+    position.write_text(text.replace("fp: {normal: 3, moscow: 2}\n", ""), encoding="utf-8")
+    answer = _ask(position, "why", "react stack=0102")
+    assert (answer["legal"], answer["cases"]) == (False, ["2.4A"])
+    assert _sources(answer) == ["zoc.rules:42", "supply.rules:7", "supply.rules:27", "zoc.rules:28",
+                                "initiative.rules:60"]
+    assert _ask(position, "why", "react stack=0707")["legal"] is True

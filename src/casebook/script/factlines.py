@@ -57,8 +57,9 @@ def lines_of(ctx: Any, compute: Callable[[], _T]) -> tuple[_T, tuple[dict[str, A
     ctx.event_lines, mine["_paused"] = frame, False
     try:
         value = compute()
-    finally:
-        engine._recording[0], ctx.event_lines, mine["_paused"] = outer_rec, outer_ev, paused
+    finally:  # a lasting cache read in the block pauses the event's collection after it, as without the block
+        stopped = outer_ev is not None and bool(mine.get("_paused"))
+        engine._recording[0], ctx.event_lines, mine["_paused"] = outer_rec, outer_ev, paused or stopped
     for source, entry in rec.items():
         outer_rec.setdefault(source, entry)
     for source, entry in frame.items() if outer_ev is not None and not paused else ():
