@@ -143,8 +143,9 @@ def place_refusals(ctx: Any, action: Action) -> list[Refusal]:
                          and not ln.overridden and "12.1A" in ln.cases), "")
             return [Refusal(f"{hex_} is not in entry area {', '.join(found[0]['areas'])}", ("12.1A",), source=line)]
         if hex_ in q.friendly_railheads(ctx, action.side):  # 12.1C's line refused it (hex_supplied)
-            entry.placement(ctx, str(hex_), action.side, railhead=True,
-                            supplied=entry.railhead_supply(ctx, found[0], [str(hex_)]).get(str(hex_), True))
+            ok = entry.railhead_supply(ctx, found[0], [str(hex_)]).get(str(hex_), True)
+            entry.placement(ctx, str(hex_), action.side, railhead=True, supplied=ok,  # with its supply lines
+                            supplied_lines=entry.railhead_lines(ctx, found[0], str(hex_)))
         return [Refusal(f"{hex_} is not in a friendly railhead that can trace supply", ("12.1C",))]
     return []
 

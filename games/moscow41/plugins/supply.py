@@ -92,6 +92,8 @@ def supply_answer(ctx: Any, uid: str) -> dict[str, Any]:
             cases += ["5.2D"] if found["route"] in ("road", "rail") else []
         else:
             cases += sorted({c for _, cs in found["blocked"].values() for c in cs})
+            length = found.get("length") or ()  # its length stopped it too: cite its line's case
+            cases += [] if set(length) & set(cases) else list(length)
         answer["cases"] = list(dict.fromkeys([*cases, "5.6A"]))
         answer["blocked"] = [{"hex": hex_label(h), "reason": r, "cases": list(c)}
                              for h, (r, c) in sorted(found["blocked"].items())]

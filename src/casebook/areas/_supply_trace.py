@@ -108,10 +108,11 @@ def backward_map(kept: dict[Any, Any], targets: tuple[int, ...], closed: frozens
 
 def blocked_met(ctx: Any, key: Any, start: Hex, limit: int, costs: index_.StepCosts, ask: index_.Ask,
                 block: Mapping[Hex, Any], closed: frozenset[int], targets: frozenset[int],
-                unusable: Mapping[Hex, Any]) -> dict[Hex, Any]:
+                unusable: Mapping[Hex, Any]) -> tuple[dict[Hex, Any], bool]:
     """What stops a unit's path from ``start``: the ``block`` entries of the closed hexes next to a
     hex a search of ``limit`` MPs reaches before a target (where a path would end), and the
-    ``unusable`` sources it reaches or touches.
+    ``unusable`` sources it reaches or touches; and whether the limit stopped it too (a hex the
+    search reached has an open neighbour it could enter but not within ``limit`` MPs).
 
     The search reads only the hexes it reaches and their neighbours; its result is kept
     (``ctx.lasting``, under ``key``) with what it read there and reused while that is unchanged."""
@@ -125,7 +126,7 @@ def blocked_met(ctx: Any, key: Any, start: Hex, limit: int, costs: index_.StepCo
 
     run = kept.get(key)
     if run is not None and seen(run["read"], run["met"]) == run["seen"]:
-        return run["found"]
+        return run["found"], run["cut"]
     adj = index.adj
     met: set[int] = set()
 
@@ -149,7 +150,9 @@ def blocked_met(ctx: Any, key: Any, start: Hex, limit: int, costs: index_.StepCo
     now = seen(read, met_hexes)
     found = {h: block[h] for h in met_hexes}
     found.update(now[3])
-    kept[key] = {"read": read, "met": met_hexes, "found": found, "seen": now}
+    cut = any(v not in reached and v not in closed and costs.cost(u, v, ask) is not None
+              for u in reached if u not in targets or u == begin for v in adj[u])
+    kept[key] = {"read": read, "met": met_hexes, "found": found, "seen": now, "cut": cut}
     while len(kept) > _MET_KEPT:
         kept.pop(next(iter(kept)))
-    return found
+    return found, cut

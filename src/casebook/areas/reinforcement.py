@@ -37,6 +37,7 @@ from pydantic import ConfigDict, Field
 from typing_extensions import TypedDict
 
 from casebook.core.hexgrid import parse_hex
+from casebook.script.factlines import FactLines
 
 from . import _reinforcement_probe as q
 from ._zoc_cites import line_cases
@@ -45,7 +46,7 @@ from ._zoc_cites import line_cases
 probe = q
 
 __all__ = ["STATE_SCHEMA", "probe", "arrived_within", "fallback_areas", "due_turn", "scheduled", "schedule_lines", "listed_hexes",
-           "gather_due", "entry_hexes", "railhead_supply", "placement", "placeable", "delay_unplaced",
+           "railhead_lines", "gather_due", "entry_hexes", "railhead_supply", "placement", "placeable", "delay_unplaced",
            "withdraw_due", "withdrawal_candidates"]
 
 
@@ -175,21 +176,30 @@ def railhead_supply(ctx: Any, entry: dict[str, Any], hexes: list[str]) -> dict[s
     return q.probe_supply(ctx, hexes, probe) if probe is not None and hexes else {}
 
 
+def railhead_lines(ctx: Any, entry: dict[str, Any], hex_: str) -> tuple[dict[str, Any], ...]:
+    """The lines that decided :func:`railhead_supply` for ``hex_`` (asked before while lines
+    were collected; else ``()``): the supply answer of the entry's probe there."""
+    unit = entry["unit"]
+    return q.probe_lines(ctx, hex_, q.counter_unit(ctx, unit)) if unit in ctx.pack.counters else ()
+
+
 def _placement_facts(ctx: Any, hex_: str, side: str, railhead: bool, supplied: bool | None,
-                     listed: bool) -> dict[str, Any]:
+                     listed: bool, lines: tuple[dict[str, Any], ...] = ()) -> dict[str, Any]:
     facts: dict[str, Any] = {"enemy_occupied": q.enemy_occupied(ctx, hex_, side), "railhead_entry": railhead,
                              "in_listed_area": listed}
     if supplied is not None:
         facts["hex_supplied"] = supplied
-    return facts
+    return FactLines(facts, {"hex_supplied": lines}) if lines else facts
 
 
 def placement(ctx: Any, hex_: str, side: str, *, railhead: bool, supplied: bool | None = None,
-              listed: bool = True) -> Any:
+              listed: bool = True, supplied_lines: tuple[dict[str, Any], ...] = ()) -> Any:
     """The rule scripts' verdict on ``side`` placing a reinforcement in ``hex_`` (permission
     ``place_reinforcement``: ``listed`` a hex of its listed entry area; ``supplied`` a railhead
-    it can trace supply from — given only for a railhead entry)."""
-    return ctx.permission("place_reinforcement", _placement_facts(ctx, hex_, side, railhead, supplied, listed))
+    it can trace supply from — given only for a railhead entry; ``supplied_lines``: the lines
+    that decided it, :func:`railhead_lines`, lent to a refusal by a line reading it)."""
+    facts = _placement_facts(ctx, hex_, side, railhead, supplied, listed, supplied_lines)
+    return ctx.permission("place_reinforcement", facts)
 
 
 def placeable(ctx: Any, hex_: str, side: str, *, railhead: bool, supplied: bool | None = None,

@@ -246,14 +246,15 @@ def trace_mp(cfg: SupplyPaths, ctx: Any, uid: str, limit: int, why: bool = True)
         return {"target": target, "kind": "source" if target in usable else "line",
                 "mp": dist[here], "path": path, "blocked": {}}
     return {"target": None, "kind": None, "mp": None, "path": [],
-            "blocked": blocked_met(cfg, ctx, uid, limit) if why else {}}
+            "blocked": blocked_met(cfg, ctx, uid, limit)[0] if why else {}}
 
 
-def blocked_met(cfg: SupplyPaths, ctx: Any, uid: str, limit: int) -> dict[Hex, tuple[str, tuple[str, ...]]]:
+def blocked_met(cfg: SupplyPaths, ctx: Any, uid: str, limit: int) -> tuple[dict[Hex, tuple[str, tuple[str, ...]]], bool]:
     """What stops unit ``uid``'s supply path: the blocked hexes next to a hex a search of
     ``limit`` MPs from the unit reaches before a source or line (where a path would end), and
     the unusable sources it reaches or touches (kept and reused while what it read is unchanged:
-    an unsupplied unit is asked about after every move)."""
+    an unsupplied unit is asked about after every move); and whether the ``limit`` stopped it
+    too (the search could go on beyond it)."""
     side = ctx.state.unit(uid)["side"]
     closed, _, targets = index_sets(cfg, ctx, side)
     start = cfg.unit_hex(ctx, uid)
@@ -268,7 +269,16 @@ def blocked_met(cfg: SupplyPaths, ctx: Any, uid: str, limit: int) -> dict[Hex, t
 def path_mp(cfg: SupplyPaths, ctx: Any) -> int:
     """The rule-script quantity ``supply_path_mp``: how many MPs the cross-country part of a
     supply path may cost, once per state version."""
-    return ctx.memo_kept((cfg.name, "path_mp"), lambda: ctx.value("supply_path_mp", {}))  # lines at every read
+    return path_mp_cases(cfg, ctx)[0]
+
+
+def path_mp_cases(cfg: SupplyPaths, ctx: Any) -> tuple[int, tuple[str, ...]]:
+    """:func:`path_mp` and the cases of the lines that decided it, once per state version (its
+    lines noted at every read)."""
+    def make() -> tuple[int, tuple[str, ...]]:
+        e = ctx.quantity("supply_path_mp", {})
+        return int(e.value), tuple(e.cases)
+    return ctx.memo_kept((cfg.name, "path_mp"), make)
 
 
 def own_trace(cfg: SupplyPaths, ctx: Any, uid: str) -> dict[str, Any]:
@@ -323,7 +333,9 @@ def answer(cfg: SupplyPaths, ctx: Any, uid: str, may_use_hq: Callable[[], bool],
     that traced it (:func:`kept_answers`). ``compose`` receives ``{"in_supply", "route": "mp" |
     "road" | "rail" | "hq" | None, "path": [Hex from the unit to the source], "mp", "hq": HQ id
     or None, "source": (usable, why, cases) of the source reached or None, "blocked": {Hex:
-    (reason, cases)} (what stops the unit's own path; unsupplied only)}``. An HQ's radius
+    (reason, cases)} (what stops the unit's own path; unsupplied only), "length": the cases of
+    the ``supply_path_mp`` lines (unsupplied, its own path stopped by that length too; else
+    absent)}`` — cite one, and the length's line is kept with the answer. An HQ's radius
     (:func:`by_hq`) is tried only when the unit's own trace fails and ``may_use_hq()``.
 
     Kept in the side store through ``ctx.kept`` with the lines that decided it — those citing a
@@ -355,7 +367,10 @@ def _answer(cfg: SupplyPaths, ctx: Any, uid: str, side: str, may_use_hq: Callabl
             hq_path, _ = full_path(cfg, ctx, side, hq[2])
             found.update(in_supply=True, route="hq", path=list(reversed(hq[1])) + hq_path[1:], hq=hq[0])
     if not found["in_supply"]:  # a unit in supply through an HQ's radius needs no "why not" of its own path
-        found["blocked"] = blocked_met(cfg, ctx, uid, path_mp(cfg, ctx))
+        limit, length = path_mp_cases(cfg, ctx)
+        found["blocked"], cut = blocked_met(cfg, ctx, uid, limit)
+        if cut:  # the length stopped its path too: its line decided the answer
+            found["length"] = length
     made = compose(found)
     if slot is not None:
         kept, kept_key = slot

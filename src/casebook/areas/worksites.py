@@ -44,6 +44,7 @@ from casebook.core.actions import Action
 from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal
+from casebook.script.factlines import FactLines, lines_of
 
 from . import fieldworks as fw
 from ._zoc_map import is_combat_unit
@@ -128,14 +129,25 @@ def probe_supply(ctx: Any, s: Sites, hexes: list[str]) -> dict[str, bool]:
     return q.probe_supply(ctx, hexes, s.probe)
 
 
-def _supplied(ctx: Any, s: Sites, hex_: str) -> bool:
+def _supplied(ctx: Any, s: Sites, hex_: str) -> tuple[bool, tuple[dict[str, Any], ...]]:
+    """Whether ``hex_`` is supplied for the builder, with the lines of the supply answer that
+    decided it (``()`` where none are collected)."""
     here = [u["id"] for u in ctx.state.units_at(hex_) if u.get("side") == s.side]
-    return q.supplied(ctx, here[0]) if here else probe_supply(ctx, s, [hex_])[hex_]
+    if here:
+        return q.supplied_lines(ctx, here[0])
+    return probe_supply(ctx, s, [hex_])[hex_], q.probe_lines(ctx, hex_, s.probe)
 
 
-def _enemy_zoc(ctx: Any, s: Sites, hex_: str) -> bool:
+def _enemy_zoc(ctx: Any, s: Sites, hex_: str) -> tuple[bool, tuple[dict[str, Any], ...]]:
+    """Whether ``hex_`` is in an enemy ZOC against the builder, with (while ``ask`` or a refusal
+    records lines) the lines that decided the hex's ZOC: the ZOC map's for the hex (who exerts a
+    ZOC into it), not those of what the ZOC blocks."""
     answer = ctx.hook.casebook_zoc(ctx=ctx, hex=hex_, side=s.side)
-    return answer is not None and answer.get("kind", "none") != "none"
+    found = answer is not None and answer.get("kind", "none") != "none"
+    if not ctx.engine.recording:
+        return found, ()
+    zoc_map = ctx.hook.casebook_zoc_map(ctx=ctx, side=s.side)
+    return found, tuple(((zoc_map or {}).get("lines") or {}).get(hex_) or ())
 
 
 def board_facts(ctx: Any, s: Sites, hex_: str) -> dict[str, Any]:
@@ -156,16 +168,19 @@ def board_facts(ctx: Any, s: Sites, hex_: str) -> dict[str, Any]:
     return found
 
 
-def hex_facts(ctx: Any, s: Sites, hex_: str, supplied: bool | None = None) -> dict[str, Any]:
+def hex_facts(ctx: Any, s: Sites, hex_: str, supplied: bool | None = None) -> FactLines:
     """The facts of the build lines for ``hex_``: :func:`board_facts` and ``supplied``,
-    ``enemy_zoc``, ``unit_present``, ``built``. ``supplied`` given: taken as the supply fact
-    instead of asking (a pre-check)."""
+    ``enemy_zoc``, ``unit_present``, ``built``, with the lines that computed the supply, ZOC
+    and combat-unit facts (:class:`~casebook.script.factlines.FactLines`: a refusal by a line
+    reading one names them). ``supplied`` given: taken as the supply fact instead of asking (a
+    pre-check)."""
     f = s.facts
-    return {**board_facts(ctx, s, hex_),
-            f["supplied"]: _supplied(ctx, s, hex_) if supplied is None else supplied,
-            f["enemy_zoc"]: _enemy_zoc(ctx, s, hex_),
-            f["unit_present"]: bool(combat_units(ctx, s, hex_)),
-            f["built"]: fw.has_marker(ctx, s.works.marker, hex_)}
+    found, supply_lines = _supplied(ctx, s, hex_) if supplied is None else (supplied, ())
+    zoc, zoc_lines = _enemy_zoc(ctx, s, hex_)
+    present, present_lines = lines_of(ctx, lambda: bool(combat_units(ctx, s, hex_)))
+    return FactLines({**board_facts(ctx, s, hex_), f["supplied"]: found, f["enemy_zoc"]: zoc,
+                      f["unit_present"]: present, f["built"]: fw.has_marker(ctx, s.works.marker, hex_)},
+                     {f["supplied"]: supply_lines, f["enemy_zoc"]: zoc_lines, f["unit_present"]: present_lines})
 
 
 def _payment(ctx: Any, s: Sites, facts: Mapping[str, Any], cost: int) -> dict[str, int] | None:
@@ -183,7 +198,7 @@ def refusals(ctx: Any, s: Sites, action: Action) -> list[Refusal]:
         facts = hex_facts(ctx, s, hex_)
     except (ValueError, TypeError):
         return [Refusal(s.texts["hex"].format(hex=repr(hex_)), s.cases["hex"])]
-    out = fw.forbidding(ctx, s.permission, {**facts, "side": action.side})
+    out = fw.forbidding(ctx, s.permission, facts.given(side=action.side))
     unit = action.get("unit")
     if unit is not None and unit not in combat_units(ctx, s, hex_):
         out.append(Refusal(s.texts["unit"].format(unit=unit, hex=hex_), s.cases["unit"]))
@@ -224,7 +239,7 @@ def offers(ctx: Any, s: Sites, side: str) -> list[Action]:
         if ctx.allowed(s.permission, facts) and _payment(ctx, s, facts, ctx.value(s.cost, facts)):
             maybe.append(hex_)
     probe_supply(ctx, s, [h for h in maybe if not any(u.get("side") == side for u in ctx.state.units_at(h))])
-    return [Action.make(s.action, side, hex=h) for h in maybe if _supplied(ctx, s, h)]
+    return [Action.make(s.action, side, hex=h) for h in maybe if _supplied(ctx, s, h)[0]]
 
 
 def apply(ctx: Any, s: Sites, action: Action) -> dict[str, Any]:

@@ -287,7 +287,15 @@ class _Builder:
             raise ScriptSyntaxError(problems)
         warnings += lint_rules(quantities, permissions, self.schema, self.lines)
         return RuleSet(quantities, permissions, self.schema, frozenset(self.ex.looked_up), tuple(warnings),
-                       {e: tuple(ts) for e, ts in triggers.items()}, tuple(offers))
+                       {e: tuple(ts) for e, ts in triggers.items()}, tuple(offers), _line_reads(self.ex.reads))
+
+
+def _line_reads(reads: Sequence[tuple[Any, str, A.Loc]]) -> dict[str, frozenset[str]]:
+    """``file:line`` -> the facts read on that line (from the checker's ``reads``)."""
+    out: dict[str, set[str]] = {}
+    for _, fact, loc in reads:
+        out.setdefault(loc.source(), set()).add(fact)
+    return {k: frozenset(v) for k, v in out.items()}
 
 
 def compile_scripts(sources: Sequence[tuple[str, str]], schema: FactSchema,

@@ -23,6 +23,7 @@ from casebook.core.state import GameState
 from casebook.core.trace import Event, Trace
 
 from .explain import line_entry, unique_lines
+from .factlines import borrow, borrowing
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -170,8 +171,11 @@ class Ctx:
 
     def permission(self, action: str, facts: Mapping[str, Any]) -> Any:
         """Rule-script verdict on ``action`` for ``facts`` (allowed, and the cases deciding)."""
+        lent = borrowing(self, facts)
         e = self.engine.rules.permission(action, facts, self.engine.script_tables, self.standard)
         self._note(e)
+        if lent:  # the lines that computed a fact a deciding line read
+            borrow(self, e, facts)
         return e
 
     def _note(self, e: Any) -> None:
@@ -185,6 +189,8 @@ class Ctx:
         engine = self.engine
         if engine._recording[0] is None and (self.event_lines is None or self.__dict__.get("_paused")):
             return bool(engine.rules.allowed(action, facts, engine.script_tables, self.standard))
+        if engine._recording[0] is not None and hasattr(facts, "lines"):  # its facts' lines lent
+            return bool(self.permission(action, facts).value)
         into = engine.noting_into(None if self.__dict__.get("_paused") else self.event_lines)
         # the deciding lines noted as :meth:`permission` notes them, each line explained once
         return bool(engine.rules.allowed_noting(action, facts, into, line_entry, engine.script_tables, self.standard))

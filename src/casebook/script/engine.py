@@ -105,10 +105,20 @@ class Engine:
         ask answer or a refusal: ``[{"source": "x.rules:12", "cases": [...], "text": "..."}]``
         in the order they first fired, each once. Every evaluation is explained meanwhile, and
         the derived-map caches start empty (restored after), so a cached number still names
-        the lines that made it."""
+        the lines that made it. Nested in another: the lines fired in the block (the caches as
+        they are), added to the outer block's too."""
         out: list[dict[str, Any]] = []
-        if self._recording[0] is not None:  # nested: the outer block collects
-            yield out
+        outer = self._recording[0]
+        if outer is not None:  # nested: its own lines, and the outer block's
+            mine: dict[str, dict[str, Any]] = {}
+            self._recording[0] = mine
+            try:
+                yield out
+            finally:
+                self._recording[0] = outer
+                for source, entry in mine.items():
+                    outer.setdefault(source, entry)
+                out.extend(mine.values())
             return
         saved = (OrderedDict(self._memos), list(self._recent), OrderedDict(self._lasting))
         self._memos.clear()

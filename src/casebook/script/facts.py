@@ -303,10 +303,17 @@ class AskedFacts(Mapping[str, Any]):
     def __init__(self, plain: Mapping[str, Any], asked: Mapping[str, Callable[[], Any]]) -> None:
         self._known = dict(plain)
         self._asked = dict(asked)
+        #: asked fact -> the rule-script lines that computed it, when :attr:`collect` was set
+        #: (:mod:`casebook.script.factlines`: a refusal by a line reading it names them)
+        self.lines: dict[str, tuple[dict[str, Any], ...]] = {}
+        self.collect: Callable[[Callable[[], Any]], tuple[Any, tuple[dict[str, Any], ...]]] | None = None
 
     def __getitem__(self, name: str) -> Any:
         if name not in self._known and name in self._asked:
-            self._known[name] = self._asked[name]()
+            if self.collect is None:
+                self._known[name] = self._asked[name]()
+            else:
+                self._known[name], self.lines[name] = self.collect(self._asked[name])
         return self._known[name]
 
     def __iter__(self) -> Iterator[str]:

@@ -49,6 +49,9 @@ class RuleSet:
     triggers: Mapping[str, tuple[TriggerCode, ...]] = field(default_factory=dict)
     #: the declared actions in script order (:mod:`casebook.script.offers`)
     offers: tuple[OfferCode, ...] = ()
+    #: ``file:line`` -> the facts that line reads (:mod:`casebook.script.factlines`: a refusal
+    #: borrows the lines that computed a fact its deciding line read)
+    line_reads: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
     def offer_cost(self, cost: CostCode, facts: Mapping[str, Any], tables: Mapping[str, Any] | None = None,
                    standard: Mapping[str, Any] | None = None) -> Any:

@@ -65,7 +65,8 @@ def allowed_lines(state: Any, action: Any) -> list[dict[str, Any]]:
     own |= {c for ln in declared for c in ln["cases"]}
     own |= set(engine.hook.casebook_move_cases(ctx=ctx, action=action) or ())  # a move: its MA's, its path's
     rules = {_rule_of(c) for c in own}
-    found = {"lines": unique_lines([*declared, *(ln for ln in lines if rules.intersection(map(_rule_of, ln["cases"])))])}
+    own_lines = ({k: v for k, v in ln.items() if k != "via"} for ln in lines if rules.intersection(map(_rule_of, ln["cases"])))
+    found = {"lines": unique_lines([*declared, *own_lines])}
     cite_tables(engine.pack, found, reads, lambda _answer, _lines: [])  # the cells its lines looked up (a TEC's)
     return list(found["lines"])
 

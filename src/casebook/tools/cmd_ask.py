@@ -25,7 +25,6 @@ import click
 
 from casebook.core.errors import ContentError, QuestionError
 from casebook.core.hexgrid import parse_hex
-from casebook.script.explain import unique_lines
 
 __all__ = ["ask", "ask_position", "answer_ctx", "UnknownQuestionError", "QuestionUsageError", "deciding_lines",
            "why_not_lines", "render_text", "questions_of", "installed_games"]
@@ -213,12 +212,15 @@ def _cited(value: Any, out: set[str], depth: int = 0) -> set[str]:
 def deciding_lines(answer: Mapping[str, Any], lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The lines of ``lines`` (every rule-script line that fired while ``answer`` was computed)
     that decided it: those citing a case the answer cites (an attack answer cites its DRM, odds
-    and CRT cases, not the ZOC or airdrop-supply lines its searches also fired). An answer that
-    cites no case keeps every line."""
+    and CRT cases, not the ZOC or airdrop-supply lines its searches also fired), and the lines
+    that computed a fact one of those read (:func:`casebook.script.factlines.kept_lines`). An
+    answer that cites no case keeps every line."""
+    from casebook.script.factlines import kept_lines
+
     cited = _cited(answer, set())
     if not cited:
-        return unique_lines(lines)
-    return unique_lines(ln for ln in lines if cited.intersection(ln.get("cases") or ()))
+        return kept_lines(lines, {c for ln in lines for c in ln.get("cases") or ()})
+    return kept_lines(lines, cited)  # and the lines of a fact a kept line read (its "via")
 
 
 def why_not_lines(state: Any, action: Any) -> tuple[tuple[str, ...], str, list[dict[str, Any]]]:
@@ -226,7 +228,8 @@ def why_not_lines(state: Any, action: Any) -> tuple[tuple[str, ...], str, list[d
     notation) with the rule-script lines that fired in the refusal: ``(cases, reason, lines)``,
     lines ``[{"source": "x.rules:9", "cases": [...], "text": "forbid …"}]``): of the lines that
     fired while it was judged, those citing one of its cases (not, say, the retreat or supply
-    lines a ZOC search also fired); legal, the lines that allowed it
+    lines a ZOC search also fired) and those that computed a fact a deciding line read (the
+    supply lines behind ``hex_supplied``: :mod:`casebook.script.factlines`); legal, the lines that allowed it
     (:func:`casebook.tools.ask_why.allowed_lines`)."""
     state.legal_actions()  # listed first: only the refusal's own lines are recorded
     with state.game.engine.recording_lines() as lines:
@@ -235,7 +238,9 @@ def why_not_lines(state: Any, action: Any) -> tuple[tuple[str, ...], str, list[d
 
     if not cases:  # legal: the lines that allowed it; else (a malformed notation) none
         return cases, reason, allowed_lines(state, action) if reason == "legal" else []
-    found = unique_lines(ln for ln in lines if set(ln["cases"]).intersection(cases))
+    from casebook.script.factlines import kept_lines
+
+    found = kept_lines(lines, cases)  # and the lines that computed a fact a deciding line read
     note = step_note(state, action)
     if note is not None:  # an attack in a movement step: where it is made, and the case saying so
         generic = reason.startswith("not among the legal actions")

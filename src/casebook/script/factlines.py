@@ -1,0 +1,108 @@
+"""Facts that carry the rule-script lines that computed them (issue #15 deliverable 3): a refusal
+whose deciding line reads such a fact names those lines too.
+
+A plugin computes a fact from other rule lines (Moscow '41's ``hex_supplied``: a supply answer
+made of the ``supply_path_mp`` and path-block lines) inside :func:`lines_of`, which returns the
+lines that fired meanwhile (still noted for the recording and the event as usual), and passes
+the facts as :class:`FactLines` (``lines``: fact -> those line entries). When
+:meth:`Ctx.permission <casebook.script.ctx.Ctx.permission>` evaluates them, :func:`borrow` marks
+the entries of each fact a *deciding* line reads (``RuleSet.line_reads``) with ``"via"``: that
+line's ``file:line``. ``casebook ask`` and a refusal keep a line citing one of their cases — and
+a line ``via`` a line they keep, whatever it cites (:func:`kept_lines`), so ``build-fort``
+refused by ``forbid build_fort by 14.1C when not hex_supplied`` names the supply lines that made
+the hex unsupplied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypeVar
+
+__all__ = ["FactLines", "lines_of", "borrowing", "borrow", "kept_lines"]
+
+_T = TypeVar("_T")
+
+
+class FactLines(dict):
+    """Facts (name -> value, a plain dict to the rule scripts) and in :attr:`lines` fact name ->
+    the line entries (``{"source", "cases", "text"}``) that computed its value."""
+
+    __slots__ = ("lines",)
+
+    def __init__(self, facts: Mapping[str, Any] | None = None,
+                 lines: Mapping[str, tuple[dict[str, Any], ...]] | None = None) -> None:
+        super().__init__(facts or {})
+        self.lines = {k: tuple(v) for k, v in (lines or {}).items() if v}
+
+    def given(self, **more: Any) -> FactLines:
+        """These facts with ``more`` set (their lines kept)."""
+        return FactLines({**self, **more}, self.lines)
+
+
+def lines_of(ctx: Any, compute: Callable[[], _T]) -> tuple[_T, tuple[dict[str, Any], ...]]:
+    """``(compute(), the line entries that fired in it)``, each noted for the running recording
+    and the context's next event as they would be without this block. The lines returned are
+    those an event would name (a search run ``apart`` names none: only what it kept for the
+    value read). Nothing collecting (the fast path): ``()``, at no cost."""
+    engine = ctx.engine
+    outer_rec, outer_ev = engine._recording[0], ctx.event_lines
+    if outer_rec is None and outer_ev is None:
+        return compute(), ()
+    frame: dict[str, dict[str, Any]] = {}
+    rec: dict[str, dict[str, Any]] = {}
+    mine = ctx.__dict__
+    paused = mine.get("_paused")
+    if outer_rec is not None:
+        engine._recording[0] = rec
+    ctx.event_lines, mine["_paused"] = frame, False
+    try:
+        value = compute()
+    finally:  # a lasting cache read in the block pauses the event's collection after it, as without the block
+        stopped = outer_ev is not None and bool(mine.get("_paused"))
+        engine._recording[0], ctx.event_lines, mine["_paused"] = outer_rec, outer_ev, paused or stopped
+    for source, entry in rec.items():
+        outer_rec.setdefault(source, entry)
+    for source, entry in frame.items() if outer_ev is not None and not paused else ():
+        outer_ev.setdefault(source, entry)
+    return value, tuple(frame.values())
+
+
+def borrowing(ctx: Any, facts: Mapping[str, Any]) -> bool:
+    """Whether a verdict on ``facts`` borrows its facts' lines now (a recording runs and the
+    facts carry lines: a :class:`FactLines`, or an ``AskedFacts`` whose questions are then asked
+    through :func:`lines_of`)."""
+    if ctx.engine._recording[0] is None or not hasattr(facts, "lines"):
+        return False
+    if hasattr(facts, "collect"):
+        facts.collect = lambda compute: lines_of(ctx, compute)
+    return True
+
+
+def borrow(ctx: Any, explanation: Any, facts: Mapping[str, Any]) -> None:
+    """Note the lines of each fact of ``facts`` (a :class:`FactLines`) that a deciding line of
+    ``explanation`` reads, each marked ``"via"`` that line, for the running recording (an
+    event, which keeps every line that fired, needs no mark)."""
+    own = getattr(facts, "lines", None)
+    rec = ctx.engine._recording[0]
+    if not own or rec is None:
+        return
+    reads = getattr(ctx.rules, "line_reads", {})
+    for m in explanation.deciding():
+        for fact in sorted(reads.get(m.source, ())):
+            for entry in own.get(fact, ()):
+                rec.setdefault(entry["source"], dict(entry)).setdefault("via", m.source)
+
+
+def kept_lines(lines: Iterable[dict[str, Any]], cases: Iterable[str]) -> list[dict[str, Any]]:
+    """Of ``lines`` (recorded entries, in order), those citing one of ``cases`` and those ``via``
+    a line kept (at any depth), each once, without the ``via`` mark."""
+    from .explain import unique_lines
+
+    lines, wanted = list(lines), set(cases)
+    kept = {ln["source"] for ln in lines if wanted.intersection(ln.get("cases") or ())}
+    grew = True
+    while grew:
+        more = {ln["source"] for ln in lines if ln.get("via") in kept} - kept
+        kept |= more
+        grew = bool(more)
+    return unique_lines({k: v for k, v in ln.items() if k != "via"} for ln in lines if ln["source"] in kept)
