@@ -46,7 +46,11 @@ def allowed_lines(state: Any, action: Any) -> list[dict[str, Any]]:
     (:func:`casebook.script.declared.allowed_lines`); of the other lines that fired, those of its
     own rule — citing a case of its permission's lines (the rule-script lines naming the action)
     or of theirs, or another case of the same rule (12.3B, its cost, beside 12.3A) — not those of
-    the board-wide searches met on the way (supply, command, ZOC)."""
+    the board-wide searches met on the way (supply, command, ZOC) — and after them the table
+    cells and rows a kept line looked up (``table ip_costs[…]``: the Initiative Point Chart row of
+    an HQ activation's cost, tables/ip_costs.yaml:11), as ``ask`` cites them
+    (:func:`casebook.content.tablelines.cite_tables`)."""
+    from casebook.content.tablelines import cite_tables, reading_tables
     from casebook.core.actions import parse_action
     from casebook.script.declared import allowed_lines as declared_lines
     from casebook.script.explain import unique_lines
@@ -55,14 +59,16 @@ def allowed_lines(state: Any, action: Any) -> list[dict[str, Any]]:
         action = parse_action(action, side=state.current_player())
     engine = state.game.engine
     ctx = engine.ctx(state.data)
-    with engine.recording_lines() as lines:
+    with engine.recording_lines() as lines, reading_tables() as reads:
         engine.hook.casebook_validate_action(ctx=ctx, action=action)
         declared = declared_lines(ctx, action)
     permission = engine.rules.permissions.get(action.kind.replace("-", "_"))
     own = {c for _, code, _ in (permission.lines if permission is not None else ()) for c in code.cases}
     own |= {c for ln in declared for c in ln["cases"]}
     rules = {_rule_of(c) for c in own}
-    return unique_lines([*declared, *(ln for ln in lines if rules.intersection(map(_rule_of, ln["cases"])))])
+    answer = {"lines": unique_lines([*declared, *(ln for ln in lines if rules.intersection(map(_rule_of, ln["cases"])))])}
+    cite_tables(engine.pack, answer, reads, lambda _answer, _lines: [])  # only the tables its lines look up
+    return list(answer["lines"])
 
 
 def _rule_of(case: str) -> str:
