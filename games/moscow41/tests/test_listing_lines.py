@@ -36,8 +36,9 @@ LIMIT = _line("command.rules", "otherwise command_limit   by 8.3.1A, 0.2.4.7")
 DROP_RANGE = _line("paratroops.rules", "when drop_distance > 15")
 DROP_CITY = _line("paratroops.rules", "when town(target) is city")
 DROP_ENEMY = _line("paratroops.rules", "from target) = 0")
-DROP_ROLL = {_line("paratroops.rules", "otherwise 1d6  by 15.2"), _line("paratroops.rules", "otherwise scattered"),
-             _line("paratroops.rules", "on_target            by 15.2")}
+# the dice (15.2) and the `first`'s branch that put a roll on target — not its `otherwise scattered`
+DROP_ROLL = {_line("paratroops.rules", "otherwise 1d6  by 15.2"), _line("paratroops.rules", "on_target            by 15.2")}
+DROP_SCATTERED = _line("paratroops.rules", "otherwise scattered")
 PARTISAN_NEAR = _line("partisans.rules", "forbid place_partisan by 16.2")
 PARTISAN_COST = _line("partisans.rules", "start 1  by 16.1C")
 PARTISAN_DISTANCE = _line("partisans.rules", "otherwise distance to nearest(map_units having enemy from hex)")
@@ -109,6 +110,15 @@ def test_15_1D_an_allowed_drop_names_no_forbid_line_of_other_hexes():
     allowed, lines = _drop("0909")
     assert allowed
     assert lines == DROP_ROLL  # the on-target roll (15.2); not 15.1D's range, city or enemy lines
+    assert DROP_ROLL == {"paratroops.rules:15", "paratroops.rules:19"} and DROP_SCATTERED == "paratroops.rules:18"
+
+
+@pytest.mark.case("15.2")
+def test_15_2_the_on_target_answer_names_the_first_s_deciding_branch_not_its_otherwise():
+    answer = ask_position(str(DOCS / "drop.yaml"), "drop", ["s-201ab", "0909"], {})
+    assert answer["on_target"].startswith("a roll of 6 (rule drop_outcome)")
+    lines = [ln["source"] for ln in answer["lines"]]
+    assert lines == ["paratroops.rules:15", "paratroops.rules:19"] and DROP_SCATTERED not in lines
 
 
 @pytest.mark.case("15.1D")

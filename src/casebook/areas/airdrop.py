@@ -372,6 +372,12 @@ def drop_answer(ctx: Any, cfg: Airdrop, side: str, offered: list[Any], unit: str
 
 def on_target_rolls(ctx: Any) -> list[int]:
     """The rolls of the ``drop_dice`` (six-sided) on which ``drop_outcome`` is not ``scattered``,
-    read from the lines (a modder's die or threshold changes them)."""
+    read from the lines (a modder's die or threshold changes them). An answer recording lines
+    names the ``drop_outcome`` line of the on-target rolls only (a ``first``'s deciding branch,
+    ``on_target … when drop_roll = 6``), not the ``otherwise scattered`` of the other rolls."""
     dice = int(ctx.value("drop_dice", {}))
-    return [r for r in range(dice, 6 * dice + 1) if ctx.value("drop_outcome", {"drop_roll": r}) != "scattered"]
+    with ctx.apart(recorded=False):  # every roll tried: a listing, not the answer's lines
+        rolls = [r for r in range(dice, 6 * dice + 1) if ctx.value("drop_outcome", {"drop_roll": r}) != "scattered"]
+    for r in rolls:  # the rolls on target, asked again: their deciding lines are the answer's
+        ctx.value("drop_outcome", {"drop_roll": r})
+    return rolls
