@@ -14,6 +14,7 @@ docs/examples/partisans.yaml: a German unit five hexes from 0106, nine from 0110
 from __future__ import annotations
 
 import pytest
+import yaml
 
 from casebook.core.errors import IllegalActionError
 from casebook.core.game import Game
@@ -151,3 +152,22 @@ def test_16_2_a_refused_partisan_hex_names_its_forbid_line():
     verdict, lines = _partisan("0106")
     assert not verdict["allowed"] and verdict["enemy_distance"] == 5
     assert lines == {PARTISAN_NEAR, PARTISAN_COST, PARTISAN_DISTANCE}
+
+
+@pytest.mark.case("15.1D")
+def test_15_1D_a_refused_drop_says_in_words_which_line_refused_it():
+    """A drop refusal is worded as every refusal by a rule line (``forbid_reason``: what the action
+    does, the case, the condition, what its facts mean, the file:line) — it said only "s-201ab
+    cannot be dropped on 0808" — in ``ask drop``'s verdict as in play's refusal."""
+    answer = ask_position(str(DOCS / "drop.yaml"), "drop", ["s-201ab", "0808"], {})
+    city = ("drop an asterisked Soviet paratroop reinforcement on a target hex: forbidden by 15.1D when "
+            f"town(target) is city — target: the hex an action is aimed at [{DROP_CITY}]")
+    assert answer["verdict"]["refusals"] == [{"reason": city, "cases": ["15.1D"]}]
+    state = Game.load("moscow41").state_from_dict(yaml.safe_load((DOCS / "drop.yaml").read_text(encoding="utf-8")))
+    played = state.clone()
+    with pytest.raises(IllegalActionError) as refused:
+        played.apply("soviet: drop unit=s-201ab hex=0101")  # 16 hexes from s1
+    assert refused.value.reason == (
+        "drop an asterisked Soviet paratroop reinforcement on a target hex: forbidden by 15.1D when drop_distance > 15"
+        " — drop_distance: hexes from the drop target to the nearest Soviet unit in supply, through any terrain and"
+        f" enemy units (15.1D); 999 when there is none [{DROP_RANGE}]")

@@ -47,7 +47,7 @@ from ._zoc_cites import line_cases
 
 __all__ = ["Airdrop", "AIRDROP_PYTHON", "AIRDROP_CONFIG", "FAR", "data", "eligible_units", "supplied_hexes", "drop_facts", "drop_verdict",
            "drop_targets", "unit_record", "apply_drop", "lift_scatter", "drop_supply", "scattered_in",
-           "action_units", "scatter_refusals", "scattered_zoc", "drop_answer", "on_target_rolls"]
+           "action_units", "scatter_refusals", "scattered_zoc", "drop_answer", "on_target_rolls", "drop_refusals"]
 
 #: the distance fact when no unit of the side in supply exists (the game declares it in facts.yaml)
 FAR = 999
@@ -177,6 +177,23 @@ def drop_verdict(ctx: Any, cfg: Airdrop, side: str, unit: str, target: str) -> t
         return False, line_cases(ctx, (cfg.permission,), "forbid")[-1:], {}
     verdict = ctx.permission(cfg.permission, facts)
     return bool(verdict.value), tuple(verdict.cases), facts
+
+
+def drop_refusals(ctx: Any, cfg: Airdrop, side: str, unit: str, target: str) -> list[tuple[str, tuple[str, ...], str]]:
+    """``(reason, cases, file:line)`` of each ``forbid`` line that refuses ``side`` dropping
+    ``unit`` on ``target`` now (none when allowed), worded as every refusal by a rule line
+    (:meth:`casebook.script.ruleset.RuleSet.forbid_reason`: what the action does, the cases, the
+    condition and what its facts mean, the line's ``file:line``) — 15.1D's "forbidden by 15.1D when
+    town(target) is city". A ``target`` off the map: ``"UNIT cannot be dropped on TARGET"`` with
+    :func:`drop_verdict`'s cases."""
+    ok, cases, facts = drop_verdict(ctx, cfg, side, unit, target)
+    if ok:
+        return []
+    if not facts:
+        return [(f"{unit} cannot be dropped on {target}", cases, "")]
+    verdict = ctx.permission(cfg.permission, facts)
+    return [(ctx.rules.forbid_reason(ln, cfg.permission), tuple(ln.cases), ln.source)
+            for ln in verdict.lines if ln.fired and ln.kind == "forbid" and not ln.overridden]
 
 
 def drop_targets(ctx: Any, cfg: Airdrop, side: str) -> list[str]:
