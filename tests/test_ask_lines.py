@@ -73,6 +73,7 @@ def test_8_3_1A_a_refusal_names_the_command_limit_line():
     assert cases == ("8.3.1A", "0.2.4.7")
     assert "otherwise command_limit   by 8.3.1A, 0.2.4.7" in [
         ln["text"] for ln in lines if ln["source"].startswith("command.rules:")]   # IX's limit of 3
-    # allowed (one stack): it names the line of the IPs it costs (2.1A), not the command-limit search
+    # allowed (one stack): it names the line of the IPs it costs (2.1A) and the Initiative Point
+    # Chart row that line read, not the command-limit search
     _, reason, lines = why_not_lines(state, "german: activate-hq hq=g-ix stacks=1313")
-    assert (reason, [ln["source"] for ln in lines]) == ("legal", ["initiative.rules:40"])
+    assert (reason, [ln["source"] for ln in lines]) == ("legal", ["initiative.rules:40", "tables/ip_costs.yaml:11"])
