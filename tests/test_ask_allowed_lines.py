@@ -74,3 +74,16 @@ def test_KP11_2_an_allowed_dig_in_names_its_offer_cost_and_held_require_lines_in
     why = _ask(str(pos), "why", "blue: dig-in hex=0204", "--pack", str(pack))
     assert (offer["offered"], why["legal"], offer["cases"], why["cases"]) == (False, False, ["KP11.2"], ["KP11.2"])
     assert _lines(offer) == [block[3]] and _lines(why) == [block[3]]
+
+
+@pytest.mark.case("2.1A")
+def test_2_1A_a_legal_hq_activation_names_its_cost_line_and_the_chart_row_it_read():
+    """The October Blitz start (German Command Step): g-vi, supplied, activates 2911, 3011, 3110;
+    its IP cost (1, the Initiative Point Chart's "supplied HQ" row, 2.1A) is named by the
+    `ip_cost` line that read it and by the chart row it read."""
+    answer = _ask(str(ROOT / "games" / "moscow41" / "scenarios" / "october-blitz.yaml"), "why",
+                  "german: activate-hq hq=g-vi stacks=2911,3011,3110")
+    assert answer["legal"] is True
+    assert [ln["source"] for ln in answer["lines"]] == ["initiative.rules:40", "tables/ip_costs.yaml:11"]
+    assert answer["lines"][1] == {"source": "tables/ip_costs.yaml:11", "cases": ["2.1A"], "text": (
+        '- {action: "activate_hq", side: "both", ip: 1, per: "supplied HQ", provenance: "rulebook: 2.1A"}')}

@@ -91,3 +91,21 @@ def test_6_2B_a_move_refused_overstacked_names_the_limit_and_points_lines():
     assert _text("stacking.rules:26").startswith("forbid end_move_overstacked  by 6.2B, 6.2A")
     assert _text("stacking.rules:10").startswith("2 by 6.0B  when side is soviet")
     assert _text("stacking.rules:9").startswith("0 by 6.1")
+
+
+@pytest.mark.case("8.1B")
+def test_8_1B_ask_command_with_no_enemy_on_the_map_names_no_through_enemy_forbid(tmp_path):
+    """command-hqs.yaml has no Soviet unit: the forbid on command paths through enemy units
+    (command.rules:35, 8.0A, 8.1B) blocks no hex and is not named; a Soviet unit added far off
+    (0101) is a hex it blocks, and the line is named again."""
+    def sources(path: Path) -> list[str]:
+        return [ln["source"] for ln in ask_position(str(path), "command", ["pz"], {})["lines"]]
+
+    assert _text("command.rules:35") == "forbid trace_command_through_enemy by 8.0A, 8.1B"
+    assert sources(EXAMPLES / "command-hqs.yaml") == [
+        "command.rules:55", "command.rules:58", "command.rules:31", "command.rules:17"]
+    text = (EXAMPLES / "command-hqs.yaml").read_text(encoding="utf-8")
+    enemy = tmp_path / "enemy.yaml"
+    enemy.write_text(text + '  - {id: s1, side: soviet, class: infantry, size: division, strength: 6, ma: 4, '
+                     'hex: "0101"}\n', encoding="utf-8")
+    assert "command.rules:35" in sources(enemy)

@@ -98,7 +98,7 @@ def test_ask_text_is_lines_and_tables_not_yaml():
     assert lines[5] == "blocked: 2"
     assert lines[6].split() == ["hex", "reason", "cases"]
     assert lines[7].split() == ["1502", "enemy", "unit", "5.4A"]
-    assert lines[8].split() == ["1503", "enemy", "ZOC", "5.4B,7.4"]
+    assert lines[8].split() == ["1503", "enemy", "ZOC", "5.4B,", "7.4"]
     assert lines[9:12] == ["drm:", "  net: -1", "  terms:"]
     assert lines[12].split() == ["-1", "10.4B"]
     assert lines[-1] == "cases: 5.0C, 5.2A"

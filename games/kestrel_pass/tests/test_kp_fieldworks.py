@@ -164,20 +164,31 @@ def test_KP11_2_an_add_effect_of_an_offer_moves_a_keyed_track_held_to_its_bounds
     assert out["added"] == [{"arg": "engineers", "keys": ["red"], "added": 1, "value": 2}]
 
 
-@pytest.mark.case("KP11.2")
-def test_KP11_2_ask_offer_on_a_scenario_start_asks_for_the_side_in_one_line():
-    """A scenario file has no phasing side yet: `ask … offer dig-in hex=0204` says to give the
-    side (it said "expected 'side: kind name=value …'"); with the side it answers (trial finding)."""
+@pytest.mark.case("KP11.1", "KP11.2")
+def test_KP11_1_ask_offer_and_why_on_a_scenario_start_judge_after_the_turn_start_trigger():
+    """A scenario file is judged as play begins it, by `offer` as by `why`: the meeting's setup and
+    Turn 1 start (KP11.1: `when turn starts: add 1 to track engineers of blue`), then Blue's
+    movement step — the engineers track holds 1, not the file's 0 (`offer` answered before the
+    trigger: "which holds 0", and "offered to the phasing player, and the position has none
+    yet"; `why` after it). No side given: the side deciding, as `why` takes it."""
+    import json
+
     from click.testing import CliRunner
 
     from casebook.tools.cli import cli
 
     scenario = str(Path(__file__).resolve().parents[1] / "scenarios" / "meeting.yaml")
-    r = CliRunner().invoke(cli, ["ask", scenario, "offer", "dig-in", "hex=0204"])
-    assert r.exit_code == 2 and "whose dig-in? the position has no phasing side yet" in r.output  # a usage error
-    assert "'offer \"blue: dig-in hex=0204\"'" in r.output
-    ok = CliRunner().invoke(cli, ["ask", scenario, "offer", "blue: dig-in hex=0204"])
-    assert ok.exit_code == 0 and "action: blue: dig-in hex=0204" in ok.output
+    refusal = {"reason": f"costs 2 from track engineers of blue, which holds 1 [{_line('cost 2 from track')}]",
+               "cases": ["KP11.2"]}
+    for asked in ("dig-in hex=0204", "blue: dig-in hex=0204"):
+        r = CliRunner().invoke(cli, ["ask", scenario, "offer", asked, "--json"])
+        assert r.exit_code == 0, r.output
+        offer = json.loads(r.output)
+        assert (offer["action"], offer["offered"], offer["refusals"]) == ("blue: dig-in hex=0204", False, [refusal])
+    r = CliRunner().invoke(cli, ["ask", scenario, "why", "dig-in hex=0204", "--json"])
+    why = json.loads(r.output)
+    assert (why["step"], why["legal"], why["reason"], why["cases"]) == ("movement", False, refusal["reason"], ["KP11.2"])
+    assert [ln["source"] for ln in offer["lines"]] == [ln["source"] for ln in why["lines"]] == [_line("cost 2 from track")]
 
 
 @pytest.mark.case("KP11.4")

@@ -173,13 +173,16 @@ def test_kp8_refusals_and_zoc_facts_cite_no_moscow41_case(position):
 
 def test_every_ask_usage_error_exits_2_with_its_one_line(tmp_path):
     """A question asked wrongly is a usage error, exit 2 as the README's "Commands" says, like a
-    question no plugin answers: an `offer` on a scenario start that names no side exited 1
-    (session-9 fresh-user trial). A bad position file stays a content error, exit 1."""
-    r = _run("ask", SCENARIO, "offer", "dig_in", "hex=0204")
+    question no plugin answers: an `offer` of an action the game does not declare (session-9
+    fresh-user trial: an offer's usage error exited 1). A bad position file stays a content
+    error, exit 1. (An `offer` on a scenario start that names no side is judged for the side
+    deciding as play begins it, as `why` is: test_kp_fieldworks.py.)"""
+    r = _run("ask", SCENARIO, "offer", "entrench", "hex=0204")
     assert r.exit_code == 2, r.output
-    assert r.output.strip() == ("whose dig-in? the position has no phasing side yet: give the side, "
-                                "e.g. 'offer \"blue: dig_in hex=0204\"' (sides: blue, red)")
-    given = _run("ask", SCENARIO, "offer", "blue: dig_in hex=0204", "--json")
+    assert r.output.strip() == ("usage: offer ACTION [ARG=VALUE] — a declared action (an `offer` block of the rule "
+                                "scripts): whether it is offered now, else each refusal with the rule line that "
+                                "makes it (the game's declared actions: dig-in)")
+    given = _run("ask", SCENARIO, "offer", "dig_in hex=0204", "--json")
     assert given.exit_code == 0 and json.loads(given.output)["offered"] is False
     unit = _run("ask", SCENARIO, "reach", "x-9")
     assert unit.exit_code == 2 and len(unit.output.strip().splitlines()) == 1 and "'x-9'" in unit.output

@@ -121,10 +121,8 @@ def casebook_validate_action(ctx: Any, action: Any) -> list[Refusal]:
     if action.kind == "drop":
         if ctx.state.step != cfg.step:
             out.append(Refusal(cfg.step_refusal, cfg.step_cases, source=PLUGIN))
-        ok, cases, _ = airdrop.drop_verdict(ctx, drop_config(ctx), action.side, str(action.get("unit", "")),
-                                            str(action.get("hex", "")))
-        if not ok:
-            out.append(Refusal(f"{action.get('unit')} cannot be dropped on {action.get('hex')}", cases, source=PLUGIN))
+        out += [Refusal(why, cases, source=line or PLUGIN) for why, cases, line in airdrop.drop_refusals(  # in words
+            ctx, drop_config(ctx), action.side, str(action.get("unit", "")), str(action.get("hex", "")))]
     return out
 
 

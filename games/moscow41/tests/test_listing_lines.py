@@ -14,6 +14,7 @@ docs/examples/partisans.yaml: a German unit five hexes from 0106, nine from 0110
 from __future__ import annotations
 
 import pytest
+import yaml
 
 from casebook.core.errors import IllegalActionError
 from casebook.core.game import Game
@@ -36,8 +37,9 @@ LIMIT = _line("command.rules", "otherwise command_limit   by 8.3.1A, 0.2.4.7")
 DROP_RANGE = _line("paratroops.rules", "when drop_distance > 15")
 DROP_CITY = _line("paratroops.rules", "when town(target) is city")
 DROP_ENEMY = _line("paratroops.rules", "from target) = 0")
-DROP_ROLL = {_line("paratroops.rules", "otherwise 1d6  by 15.2"), _line("paratroops.rules", "otherwise scattered"),
-             _line("paratroops.rules", "on_target            by 15.2")}
+# the dice (15.2) and the `first`'s branch that put a roll on target — not its `otherwise scattered`
+DROP_ROLL = {_line("paratroops.rules", "otherwise 1d6  by 15.2"), _line("paratroops.rules", "on_target            by 15.2")}
+DROP_SCATTERED = _line("paratroops.rules", "otherwise scattered")
 PARTISAN_NEAR = _line("partisans.rules", "forbid place_partisan by 16.2")
 PARTISAN_COST = _line("partisans.rules", "start 1  by 16.1C")
 PARTISAN_DISTANCE = _line("partisans.rules", "otherwise distance to nearest(map_units having enemy from hex)")
@@ -109,6 +111,15 @@ def test_15_1D_an_allowed_drop_names_no_forbid_line_of_other_hexes():
     allowed, lines = _drop("0909")
     assert allowed
     assert lines == DROP_ROLL  # the on-target roll (15.2); not 15.1D's range, city or enemy lines
+    assert DROP_ROLL == {"paratroops.rules:15", "paratroops.rules:19"} and DROP_SCATTERED == "paratroops.rules:18"
+
+
+@pytest.mark.case("15.2")
+def test_15_2_the_on_target_answer_names_the_first_s_deciding_branch_not_its_otherwise():
+    answer = ask_position(str(DOCS / "drop.yaml"), "drop", ["s-201ab", "0909"], {})
+    assert answer["on_target"].startswith("a roll of 6 (rule drop_outcome)")
+    lines = [ln["source"] for ln in answer["lines"]]
+    assert lines == ["paratroops.rules:15", "paratroops.rules:19"] and DROP_SCATTERED not in lines
 
 
 @pytest.mark.case("15.1D")
@@ -141,3 +152,22 @@ def test_16_2_a_refused_partisan_hex_names_its_forbid_line():
     verdict, lines = _partisan("0106")
     assert not verdict["allowed"] and verdict["enemy_distance"] == 5
     assert lines == {PARTISAN_NEAR, PARTISAN_COST, PARTISAN_DISTANCE}
+
+
+@pytest.mark.case("15.1D")
+def test_15_1D_a_refused_drop_says_in_words_which_line_refused_it():
+    """A drop refusal is worded as every refusal by a rule line (``forbid_reason``: what the action
+    does, the case, the condition, what its facts mean, the file:line) — it said only "s-201ab
+    cannot be dropped on 0808" — in ``ask drop``'s verdict as in play's refusal."""
+    answer = ask_position(str(DOCS / "drop.yaml"), "drop", ["s-201ab", "0808"], {})
+    city = ("drop an asterisked Soviet paratroop reinforcement on a target hex: forbidden by 15.1D when "
+            f"town(target) is city — target: the hex an action is aimed at [{DROP_CITY}]")
+    assert answer["verdict"]["refusals"] == [{"reason": city, "cases": ["15.1D"]}]
+    state = Game.load("moscow41").state_from_dict(yaml.safe_load((DOCS / "drop.yaml").read_text(encoding="utf-8")))
+    played = state.clone()
+    with pytest.raises(IllegalActionError) as refused:
+        played.apply("soviet: drop unit=s-201ab hex=0101")  # 16 hexes from s1
+    assert refused.value.reason == (
+        "drop an asterisked Soviet paratroop reinforcement on a target hex: forbidden by 15.1D when drop_distance > 15"
+        " — drop_distance: hexes from the drop target to the nearest Soviet unit in supply, through any terrain and"
+        f" enemy units (15.1D); 999 when there is none [{DROP_RANGE}]")

@@ -47,7 +47,7 @@ from ._zoc_cites import line_cases
 
 __all__ = ["Airdrop", "AIRDROP_PYTHON", "AIRDROP_CONFIG", "FAR", "data", "eligible_units", "supplied_hexes", "drop_facts", "drop_verdict",
            "drop_targets", "unit_record", "apply_drop", "lift_scatter", "drop_supply", "scattered_in",
-           "action_units", "scatter_refusals", "scattered_zoc", "drop_answer", "on_target_rolls"]
+           "action_units", "scatter_refusals", "scattered_zoc", "drop_answer", "on_target_rolls", "drop_refusals"]
 
 #: the distance fact when no unit of the side in supply exists (the game declares it in facts.yaml)
 FAR = 999
@@ -177,6 +177,23 @@ def drop_verdict(ctx: Any, cfg: Airdrop, side: str, unit: str, target: str) -> t
         return False, line_cases(ctx, (cfg.permission,), "forbid")[-1:], {}
     verdict = ctx.permission(cfg.permission, facts)
     return bool(verdict.value), tuple(verdict.cases), facts
+
+
+def drop_refusals(ctx: Any, cfg: Airdrop, side: str, unit: str, target: str) -> list[tuple[str, tuple[str, ...], str]]:
+    """``(reason, cases, file:line)`` of each ``forbid`` line that refuses ``side`` dropping
+    ``unit`` on ``target`` now (none when allowed), worded as every refusal by a rule line
+    (:meth:`casebook.script.ruleset.RuleSet.forbid_reason`: what the action does, the cases, the
+    condition and what its facts mean, the line's ``file:line``) — 15.1D's "forbidden by 15.1D when
+    town(target) is city". A ``target`` off the map: ``"UNIT cannot be dropped on TARGET"`` with
+    :func:`drop_verdict`'s cases."""
+    ok, cases, facts = drop_verdict(ctx, cfg, side, unit, target)
+    if ok:
+        return []
+    if not facts:
+        return [(f"{unit} cannot be dropped on {target}", cases, "")]
+    verdict = ctx.permission(cfg.permission, facts)
+    return [(ctx.rules.forbid_reason(ln, cfg.permission), tuple(ln.cases), ln.source)
+            for ln in verdict.lines if ln.fired and ln.kind == "forbid" and not ln.overridden]
 
 
 def drop_targets(ctx: Any, cfg: Airdrop, side: str) -> list[str]:
@@ -372,6 +389,12 @@ def drop_answer(ctx: Any, cfg: Airdrop, side: str, offered: list[Any], unit: str
 
 def on_target_rolls(ctx: Any) -> list[int]:
     """The rolls of the ``drop_dice`` (six-sided) on which ``drop_outcome`` is not ``scattered``,
-    read from the lines (a modder's die or threshold changes them)."""
+    read from the lines (a modder's die or threshold changes them). An answer recording lines
+    names the ``drop_outcome`` line of the on-target rolls only (a ``first``'s deciding branch,
+    ``on_target … when drop_roll = 6``), not the ``otherwise scattered`` of the other rolls."""
     dice = int(ctx.value("drop_dice", {}))
-    return [r for r in range(dice, 6 * dice + 1) if ctx.value("drop_outcome", {"drop_roll": r}) != "scattered"]
+    with ctx.apart(recorded=False):  # every roll tried: a listing, not the answer's lines
+        rolls = [r for r in range(dice, 6 * dice + 1) if ctx.value("drop_outcome", {"drop_roll": r}) != "scattered"]
+    for r in rolls:  # the rolls on target, asked again: their deciding lines are the answer's
+        ctx.value("drop_outcome", {"drop_roll": r})
+    return rolls

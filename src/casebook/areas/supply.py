@@ -165,7 +165,9 @@ def path_blocks(ctx: Any, side: str, *, through_enemy: str, through_ezoc: str,
     the EZOCs are :func:`enemy_blocks`'s (kept in ``cache``; ``per_hex`` as there)."""
     occupied, ezocs = enemy_blocks(ctx, side, cache, keep, fallback_key, per_hex)
     by_hex = units_by_hex(ctx)
-    out: dict[Hex, Any] = {} if allowed(ctx, through_enemy, {}) else dict.fromkeys(occupied, reasons[0])
+    # the through_enemy lines are asked only when an enemy unit stands somewhere: with none they
+    # decide nothing, and an answer names no line of theirs (an `ask command` with no enemy on the map)
+    out: dict[Hex, Any] = dict.fromkeys(occupied, reasons[0]) if occupied and not allowed(ctx, through_enemy, {}) else {}
     verdicts: dict[bool, bool] = {}  # friendly -> allowed: the same facts give the same verdict
     for h in ezocs:
         units = by_hex.get(h) or []

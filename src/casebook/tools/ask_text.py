@@ -156,7 +156,7 @@ class _Writer:
         if isinstance(v, Mapping):
             return " ".join(f"{k} {_scalar(x) if _is_scalar(x) else '…'}" for k, x in v.items()) or "—"
         items = [_scalar(x) if _is_scalar(x) else "…" for x in v[:6]]
-        return ",".join(items) + ("…" if len(v) > 6 else "") if items else "—"
+        return ", ".join(items) + ("…" if len(v) > 6 else "") if items else "—"
 
 
 def render_answer(answer: Mapping[str, Any], engine: Any = None) -> str:

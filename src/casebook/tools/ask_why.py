@@ -18,7 +18,7 @@ from typing import Any
 
 from casebook.core.errors import QuestionError
 
-__all__ = ["USAGE", "allowed_lines", "refusal", "step_note", "usage", "why_answer"]
+__all__ = ["USAGE", "allowed_lines", "held_state", "offer_state", "play_state", "refusal", "step_note", "usage", "why_answer"]
 
 #: The usage line of the question, ``{example}`` an action's notation (:func:`usage` fills in one
 #: of the game's own; ``casebook ask POSITION --help`` lists it for every game).
@@ -47,7 +47,10 @@ def allowed_lines(state: Any, action: Any) -> list[dict[str, Any]]:
     own rule — citing a case of its permission's lines (the rule-script lines naming the action)
     or of theirs, or of a move's MA and path as play walks it (``casebook_move_cases``: 9.1A,
     9.2A-B), or another case of the same rule (12.3B, its cost, beside 12.3A) — not those of the
-    board-wide searches met on the way (supply, command, ZOC, the weather)."""
+    board-wide searches met on the way (supply, command, ZOC, the weather) — and after them the
+    table cells and rows a kept line looked up (``table ip_costs[…]``: the Initiative Point Chart
+    row of an HQ activation's cost, tables/ip_costs.yaml:11; a move's TEC cells), as ``ask`` cites
+    them (:func:`casebook.content.tablelines.cite_tables`)."""
     from casebook.content.tablelines import cite_tables, reading_tables
     from casebook.core.actions import parse_action
     from casebook.script.declared import allowed_lines as declared_lines
@@ -85,19 +88,17 @@ def usage(engine: Any) -> str:
     return USAGE.format(example=example if isinstance(example, str) and example.strip() else "ACTION")
 
 
-def why_answer(pos: Any, engine: Any, args: list[str]) -> dict[str, Any]:
-    """The answer to ``why ACTION`` (``args``: the notation, one word or several) about the
-    validated position ``pos`` of ``engine``'s game; QuestionError without an action."""
+def play_state(pos: Any, engine: Any) -> tuple[Any, Any]:
+    """``(state, passed)``: the play of the validated position ``pos`` as play has it — a save or
+    a position at a step as ``play --load`` resumes it (:meth:`casebook.core.game.Game.state_from_dict`),
+    a scenario start as ``casebook play`` begins it (its setup and first turn start, turn-start
+    triggers included; the position's seed, else 1) — and ``passed``, the ``auto-pass`` event of
+    the position's own step when resuming passed it (:func:`_passed_step`), else None. The state
+    ``why`` and ``offer`` judge an action in (tools/cmd_ask.py); QuestionError when the game has no
+    scenario to play the position in."""
     from casebook.content.position import position_to_dict
-    from casebook.core.actions import format_action, parse_action
     from casebook.core.game import Game
-    from casebook.tools.cmd_ask import why_not_lines
-    from casebook.tools.human import complete_action
-    from casebook.tools.typed import typed_problem
 
-    text = " ".join(args).strip()
-    if not text:
-        raise QuestionError(f"usage: {USAGE.split(' — ', 1)[0]} (e.g. 'why \"move stack=HEX path=HEX\"')")
     scenarios = engine.pack.scenarios
     info = getattr(pos, "scenario", None)
     scenario = info.id if info is not None and info.id in scenarios else next(iter(scenarios), None)
@@ -108,12 +109,52 @@ def why_answer(pos: Any, engine: Any, args: list[str]) -> dict[str, Any]:
     if data.get("step") is None:  # a scenario start: the play `casebook play` begins from it,
         game._position = pos  # the file's own (an edited copy's units, engineers…), not the pack's
         seed = (data.get("rng") or {}).get("seed")
-        state = game.new_initial_state(seed=int(seed) if isinstance(seed, int) else 1)
-    else:
-        state = game.state_from_dict(data)
-        passed = _passed_step(state, data)
-        if passed is not None:  # play passed the step asked (its decider had nothing but pass)
-            return _passed_answer(game, data, passed, text)
+        return game.new_initial_state(seed=int(seed) if isinstance(seed, int) else 1), None
+    state = game.state_from_dict(data)
+    return state, _passed_step(state, data)
+
+
+def held_state(game: Any, data: dict[str, Any]) -> Any:
+    """The play of the position ``data`` held as the file has it (no step entered, nothing
+    passed): where ``why`` and ``offer`` judge an action at a step play passes."""
+    from casebook.core.play import State
+    from casebook.core.state import GameState
+    from casebook.core.trace import Trace
+
+    settings = {**game.setting_defaults(), **(data.get("settings") or {})}
+    return State(game, game.engine.declare(GameState.from_dict({**data, "settings": settings})), Trace())
+
+
+def offer_state(pos: Any, engine: Any) -> Any:
+    """The game state ``ask offer`` judges a declared action in: the one ``why`` judges it in
+    (:func:`play_state`: a scenario start after its setup and first turn start, so a turn-start
+    trigger's track points count, KP11.1) — the position as the file holds it when play passes
+    its step (:func:`held_state`), or when the game has no scenario to play it in."""
+    from casebook.content.position import position_to_dict
+    from casebook.script.engine import state_from_position
+
+    if not engine.pack.scenarios:
+        return state_from_position(pos)
+    state, passed = play_state(pos, engine)
+    return state.data if passed is None else held_state(state.game, position_to_dict(pos)).data
+
+
+def why_answer(pos: Any, engine: Any, args: list[str]) -> dict[str, Any]:
+    """The answer to ``why ACTION`` (``args``: the notation, one word or several) about the
+    validated position ``pos`` of ``engine``'s game, judged in :func:`play_state`; QuestionError
+    without an action."""
+    from casebook.content.position import position_to_dict
+    from casebook.core.actions import format_action, parse_action
+    from casebook.tools.cmd_ask import why_not_lines
+    from casebook.tools.human import complete_action
+    from casebook.tools.typed import typed_problem
+
+    text = " ".join(args).strip()
+    if not text:
+        raise QuestionError(f"usage: {USAGE.split(' — ', 1)[0]} (e.g. 'why \"move stack=HEX path=HEX\"')")
+    state, passed = play_state(pos, engine)
+    if passed is not None:  # play passed the step asked (its decider had nothing but pass)
+        return _passed_answer(state.game, position_to_dict(pos), passed, text)
     decider = state.current_player()
     try:
         asked: Any = complete_action(state, parse_action(text, side=decider))  # as the prompt's why
@@ -143,13 +184,9 @@ def _passed_answer(game: Any, data: dict[str, Any], passed: Any, text: str) -> d
     position as the file holds it, the step's decider the one play passed for) — its refusal,
     cases and lines, after the sentence saying that only a pass is legal there."""
     from casebook.core.actions import format_action, parse_action
-    from casebook.core.play import State
-    from casebook.core.state import GameState
-    from casebook.core.trace import Trace
     from casebook.tools.cmd_ask import why_not_lines
 
-    settings = {**game.setting_defaults(), **(data.get("settings") or {})}
-    held = State(game, game.engine.declare(GameState.from_dict({**data, "settings": settings})), Trace())
+    held = held_state(game, data)
     side, step = passed.side, passed.data["step"]
     try:
         asked: Any = parse_action(text, side=side)

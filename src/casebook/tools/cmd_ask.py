@@ -91,11 +91,13 @@ def _ask_position(position: str, question: str, args: list[str], options: dict[s
                   pack: str | None = None) -> tuple[dict[str, Any], Any]:
     from casebook.script.engine import state_from_position
     from casebook.script.values import MissingFactError
+    from casebook.tools.ask_why import offer_state
     from casebook.tools.saves import missing_field
 
     pos, engine = _position_engine(position, pack)
     try:
-        return answer_ctx(engine.ctx(state_from_position(pos)), question, args, options), engine
+        state = offer_state(pos, engine) if question == "offer" else state_from_position(pos)
+        return answer_ctx(engine.ctx(state), question, args, options), engine
     except MissingFactError as exc:  # a hand-edited position without a field the rules read
         found = missing_field(position, exc, engine.pack.vocabulary.side_ids)
         if found is None:

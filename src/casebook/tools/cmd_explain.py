@@ -9,13 +9,16 @@ and the text of that script line (from the event, else read from the rule script
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
 
-__all__ = ["explain", "explain_event", "line_text"]
+from casebook.content.schema_base import CASE_ID
+
+__all__ = ["changed_line", "explain", "explain_event", "line_text"]
 
 
 def explain_event(path: Path, seq: int, pack: Path | None = None,
@@ -56,7 +59,8 @@ def explain_event(path: Path, seq: int, pack: Path | None = None,
         other = (load_yaml(pack_dir / "game.yaml").data or {}).get("id")
         if game is not None and other != game:
             raise click.ClickException(f"{shown_path(pack_dir)} is a pack of {other!r}; the trace {shown_path(path)} is of {game!r}")
-        note = trace_pack_warning(path, str(game), chosen) if game is not None and pack is None else None
+        # a save beside the trace records the pack's hash: checked against a --pack folder too
+        note = trace_pack_warning(path, str(game), chosen) if game is not None else None
         if note and warn is not None:
             warn(note)
         index = CaseIndex.for_game(pack_dir)
@@ -68,6 +72,14 @@ def explain_event(path: Path, seq: int, pack: Path | None = None,
     out["case_titles"] = titles
     out["rules_dir"] = None if rules_dir is None else str(rules_dir)
     out["pack_dir"] = None if pack_dir is None else str(pack_dir)  # where its table lines live
+    changed = [why for t in _terms(out["data"]) if not t.get("text") and _LINE.match(str(t.get("source", "")))
+               for why in [changed_line(str(t["source"]), line_text(str(t["source"]), rules_dir, pack_dir),
+                                        t.get("cases") or t.get("case"))] if why]
+    out["changed_lines"] = list(dict.fromkeys(changed))
+    if out["changed_lines"] and warn is not None:
+        warn(f"warning: event {seq} of {shown_path(path)} names lines {shown_path(pack_dir or '.')} no longer holds "
+             f"as the trace recorded them ({'; '.join(out['changed_lines'])}): the pack changed since the game was "
+             f"played; the texts shown for them are today's lines, not the ones that fired")
     return out
 
 
@@ -113,6 +125,34 @@ def line_text(source: str, rules_dir: Path | str | None, pack_dir: Path | str | 
     return ""
 
 
+_LINE = re.compile(r".+\.(?:rules|yaml):\d+$")  # a rule-script or table line's source
+_BY = re.compile(r"\bby\s+(.*?)(?:\s+when\b.*)?$")
+_CASE = re.compile(rf"(?<![\w.]){CASE_ID}(?![\w])")
+
+
+def changed_line(source: str, text: str, cases: Any) -> str | None:
+    """Why the line ``source`` read now (``text``: :func:`line_text`) is not the line a trace
+    event recorded with ``cases`` (its ``cases`` list, or a term's ``case`` string), else None:
+    the file has no such line now, or the line cites other cases than the trace recorded (a rule
+    line's ``by`` cases, a table row's ``provenance``) — the pack changed since the game was
+    played and the line numbers moved. A trace records a line's place and cases, not its text
+    (nor the pack's hash): this is how ``explain`` tells a moved line (docs/rule-language.md,
+    "Which lines an event names"). A line whose text names no case is not judged."""
+    recorded = {c.strip() for c in ([cases] if isinstance(cases, str) else cases or ()) for c in str(c).split(",")}
+    recorded.discard("")
+    if not text:
+        return f"{source} holds no rule or table line now"
+    if source.rpartition(":")[0].endswith(".yaml"):
+        now = set(_CASE.findall(text.split("provenance:", 1)[1])) if "provenance:" in text else set()
+    else:
+        found = _BY.search(text)
+        now = set(_CASE.findall(found.group(1))) if found else set()
+    if not now or recorded <= now:
+        return None
+    return (f"{source} cites {', '.join(sorted(now))} now, the trace recorded "
+            f"{', '.join(sorted(recorded))}")
+
+
 def _table_text(pack_dir: Path, path: str, line: int) -> str:
     """The text of line ``line`` of the pack file ``path`` as a table line cites it."""
     from casebook.content.confine import confined_path
@@ -148,6 +188,8 @@ def explain(trace: Path, seq: int, as_json: bool, pack: Path | None) -> None:
         fired = "" if term.get("fired", True) else " (did not apply)"
         source = str(term.get("source", ""))
         text = term.get("text") or line_text(source, out.get("rules_dir"), out.get("pack_dir"))
+        if not term.get("text") and any(c.startswith(f"{source} ") for c in out["changed_lines"]):
+            text = f"{text} (changed since the trace)"
         click.echo(f"    {shown:>6}  {cases:<14} {source}  {text}{fired}")
     from casebook.tools.account import data_words
 
