@@ -129,7 +129,8 @@ def test_12_1C_a_refused_railhead_names_the_supply_lines_of_its_probe(tmp_path):
     position.write_text(text.replace(remnant, remnant + germans), encoding="utf-8")
     answer = _ask(position, "why", "place-reinforcement unit=s-174rd hex=0603")
     assert (answer["legal"], answer["cases"]) == (False, ["12.1C"])
-    assert _sources(answer) == ["zoc.rules:28", "supply.rules:7", "supply.rules:27", "reinforcement.rules:65"]
+    # in the order the probe read them: the length, the enemy-unit and EZOC blocks (read key by key)
+    assert _sources(answer) == ["supply.rules:7", "supply.rules:27", "zoc.rules:28", "reinforcement.rules:65"]
     assert _ask(position, "why", "place-reinforcement unit=s-174rd hex=0505")["legal"] is True
 
 
