@@ -58,6 +58,11 @@ def _position_engine(position: str, pack: str | None = None) -> tuple[Any, Any]:
     doc, _ = read_yaml(here, text=None) if here is not None else read_yaml("<position>", text=position)
     raw = doc.data if doc is not None else None
     game = raw.get("game") if isinstance(raw, dict) else None
+    if here is not None:
+        from casebook.tools.saves import truncated_save
+
+        if (cut := truncated_save(here, raw)) is not None:
+            raise cut
     if is_save(raw) and is_game_id(game):
         from casebook.tools.saves import save_pack
 
