@@ -140,6 +140,11 @@ def answer_ctx(ctx: Any, question: str, args: list[str], options: dict[str, Any]
         cite_tables(ctx.pack, answer, reads, deciding_lines)
     if answer is None:
         known = questions_of(ctx.engine)
+        import difflib
+
+        for meant in difflib.get_close_matches(question, list(known), n=1, cutoff=0.6):  # a typo: the one meant
+            raise UnknownQuestionError(f"no rules plugin of {ctx.pack.id} answers {question!r} (did you mean "
+                                       f"{meant!r}?); usage: {known[meant].split(' — ', 1)[0]}")
         listing = "\n".join(f"  {usage}" for usage in known.values()) or "  (none: no plugin answers questions)"
         raise UnknownQuestionError(f"no rules plugin of {ctx.pack.id} answers {question!r}; questions:\n{listing}")
     return answer
