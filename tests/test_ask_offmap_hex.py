@@ -79,3 +79,11 @@ def test_a_mistyped_unit_or_question_gets_a_did_you_mean_not_a_listing(args, sai
     out = CliRunner().invoke(main, ["ask", str(BLITZ), *args])
     assert out.exit_code == 2, out.output
     assert out.output.strip().splitlines()[-1] in (said, f"Error: {said}")
+
+
+@pytest.mark.case("9.5A")
+def test_9_5A_a_move_into_enemy_units_is_refused_naming_the_hex_once():
+    """It said "0404: 0404 is occupied by enemy units …" (the hex before a reason that names it)."""
+    out = CliRunner().invoke(main, ["ask", str(EXAMPLES / "overrun.yaml"), "why", "move stack=0403 path=0404"])
+    assert out.exit_code == 0, out.output
+    assert "\nreason: 0404 is occupied by enemy units (only an overrun attacks them)\ncases: 9.0A, 9.5A\n" in out.output
