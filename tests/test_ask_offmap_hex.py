@@ -23,6 +23,8 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
     ("drop.yaml", ["overrun", "0101", "9999"], "0101..2020"),
     ("drop.yaml", ["move", "0101", "0102", "9999"], "0101..2020"),
     ("drop.yaml", ["attack", "9999", "--with", "s-201ab"], "0101..2020"),
+    ("drop.yaml", ["reach", "9999"], "0101..2020"),  # a STACK given as a hex (areas/movement.py)
+    ("drop.yaml", ["move", "9999", "0102"], "0101..2020"),
 ])
 def test_an_ask_hex_off_the_map_is_a_usage_error_exit_2(position, args, grid):
     out = CliRunner().invoke(main, ["ask", str(EXAMPLES / position), *args])
@@ -63,3 +65,25 @@ def test_ask_offer_refuses_a_hex_argument_off_the_map_exit_2(arg, said):
 def test_1_1A_ask_income_without_a_side_prints_its_usage_line_without_placeholders():
     out = CliRunner().invoke(main, ["ask", str(EXAMPLES / "income-turn13.yaml"), "income"])
     assert out.exit_code == 2 and out.output.strip() == "usage: income SIDE [--roll N]", out.output
+
+
+BLITZ = Path(__file__).resolve().parent.parent / "games" / "moscow41" / "scenarios" / "october-blitz.yaml"
+
+
+@pytest.mark.parametrize("args, said", [
+    (["command", "g-lvi"], "command: no unit 'g-lvi' on the map (did you mean 'g-vi'?)"),
+    (["attak"], "no rules plugin of moscow41 answers 'attak' (did you mean 'attack'?); usage: attack HEX "
+                "--with UNIT,UNIT… [--support A,D] [--overrun] [--roll N]"),
+])
+def test_a_mistyped_unit_or_question_gets_a_did_you_mean_not_a_listing(args, said):
+    out = CliRunner().invoke(main, ["ask", str(BLITZ), *args])
+    assert out.exit_code == 2, out.output
+    assert out.output.strip().splitlines()[-1] in (said, f"Error: {said}")
+
+
+@pytest.mark.case("9.5A")
+def test_9_5A_a_move_into_enemy_units_is_refused_naming_the_hex_once():
+    """It said "0404: 0404 is occupied by enemy units …" (the hex before a reason that names it)."""
+    out = CliRunner().invoke(main, ["ask", str(EXAMPLES / "overrun.yaml"), "why", "move stack=0403 path=0404"])
+    assert out.exit_code == 0, out.output
+    assert "\nreason: 0404 is occupied by enemy units (only an overrun attacks them)\ncases: 9.0A, 9.5A\n" in out.output

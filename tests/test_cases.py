@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from casebook.content.cases import REGISTRY, CaseIndex, coverage, implements, register_cases, scan_tests
+from casebook.core.errors import shown_path
 from casebook.tools.cli import cli
 
 TSV = Path("/work/shared/rulebook/cases.tsv")
@@ -132,7 +133,8 @@ def test_cli_reports_every_leaf_rule_and_errata_case(tmp_path) -> None:
     assert rows["0.2.3.3A"]["implemented_in"] == ["errata"]
     assert data["summary"]["python_only"] == sum(1 for r in data["cases"] if r["implemented_in"] == ["python"])
     assert 0 < data["summary"]["python_only"] < 362
-    assert row["tested_by"] == ["test_a.py::test_force_march"] and row["status"] == "done"
+    # named by its path (outside the current folder: absolute), not relative to the --tests folder
+    assert row["tested_by"] == [f"{(tmp_path / 'test_a.py').resolve()}::test_force_march"] and row["status"] == "done"
     assert data["summary"]["total"] == 362 and data["summary"]["tested"] == 7   # 9.6C 9.5A 10.4.5C 1.0A 1.0B 0.7.3.6 14.4D2
 
 
@@ -146,7 +148,7 @@ def test_cli_text_ends_with_the_summary_line(tmp_path) -> None:
     assert "99.9Z" in result.stderr
     at = next(i for i, line in enumerate(lines) if line.startswith("10.4.5C "))
     assert lines[at].split()[1] in ("tested", "done")
-    assert "tested by: test_a.py::test_10_4_5C_clamp" in "\n".join(lines[at + 1:at + 3])
+    assert f"tested by: {(tmp_path / 'test_a.py').resolve()}::test_10_4_5C_clamp" in "\n".join(lines[at + 1:at + 3])
     assert sum(1 for line in lines if not line.startswith(" ")) == 362 + 1
 
 
@@ -180,10 +182,16 @@ def test_coverage_of_two_games_does_not_mix_their_cases():
     rows = {r["case"]: r for r in bfm["cases"]}
     assert all(c.startswith("BM") for c in rows)
     # its tests are its own folder's (games/battle_for_moscow/tests/), none of the engine's tests/
-    assert all(t.startswith("tests/test_bfm_") for r in rows.values() for t in r["tested_by"])
+    bfm_tests = Path(shown_path(tests_dir.parent / "games" / "battle_for_moscow" / "tests")).as_posix()
+    assert all(t.startswith(f"{bfm_tests}/test_bfm_") for r in rows.values() for t in r["tested_by"])
     assert rows["BM3.4A"]["implemented_by"] == ["scenario:campaign"]
     assert not [w for w in warnings if "unknown case" in w and " BM" not in w]
     m41_warnings: list[str] = []
     m41 = gather_report("moscow41", tests_dir, m41_warnings)
     assert m41["summary"]["done"] == m41["summary"]["total"] == 362
+    # every test named by its path from the current folder, wherever it lies (casebook cases showed
+    # games/moscow41/tests/test_initiative.py as tests/test_initiative.py and tests/test_mapfit.py bare)
+    named = {t.split("::")[0] for r in m41["cases"] for t in r["tested_by"]}
+    assert Path(shown_path(tests_dir / "test_mapfit.py")).as_posix() in named
+    assert Path(shown_path(tests_dir.parent / "games/moscow41/tests/test_initiative.py")).as_posix() in named
     assert not [w for w in m41_warnings if "BM" in w]

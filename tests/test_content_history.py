@@ -62,8 +62,8 @@ def test_1_3B_the_historical_19_november_line_gives_the_germans_12_town_ips(m41,
     control = {h: "german" for n in GERMAN_19_NOV for h in towns[n]}
     control |= {h: "soviet" for n in SOVIET_19_NOV for h in towns[n]}
     ctx = position_with_control(m41, control)
-    assert income(ctx, "german")["towns"] == 12        # 1.3B: "The Germans hold 12 ... on Turn 13"
-    assert income(ctx, "soviet")["towns"] == 7         # Moscow's 5 hexes and Tula
+    assert income(ctx, "german")["town_ips"] == 12        # 1.3B: "The Germans hold 12 ... on Turn 13"
+    assert income(ctx, "soviet")["town_ips"] == 7         # Moscow's 5 hexes and Tula
     assert income(ctx, "german", 5)["income"] == 19    # (12 + 17) x 2/3, as the example
 
 
@@ -72,7 +72,7 @@ def test_1_3B_the_historical_19_november_line_gives_the_germans_12_town_ips(m41,
 def test_1_1A_town_ips_at_the_start_leave_the_october_initiative_to_the_germans(m41, sid):
     ctx = scenario_ctx(m41, sid)
     german, soviet = income(ctx, "german", 1), income(ctx, "soviet", 1)
-    assert (german["towns"], soviet["towns"]) == (4, 15)   # Smolensk 3 + Roslavl 1 against the rest
+    assert (german["town_ips"], soviet["town_ips"]) == (4, 15)   # Smolensk 3 + Roslavl 1 against the rest
     assert (german["track_bonus"], soviet["track_bonus"]) == (22, 10)
     assert german["income"] > soviet["income"]           # 26 against 25 before the die
     assert soviet["income"] < 40                          # was 73 (63 + 10) with all 45 towns on the chart

@@ -101,3 +101,25 @@ def test_a_save_of_a_copied_pack_resumes_on_that_pack_and_says_when_it_changed(t
     assert "differs now" in res.output
     res = run("ask", save, "zoc", "0303", "--pack", repo_root / "games" / "moscow41")
     assert res.exit_code == 2 and "is a pack of 'moscow41', the position a position of 'battle_for_moscow'" in res.output
+
+
+def test_a_save_cut_at_a_line_boundary_is_refused_naming_what_is_missing(saved, tmp_path):
+    """Rule 7: a corrupt save is refused whole — a save cut short loaded silently (units gone,
+    RNG and players reset); its trace beside it only said the save's next event was 0."""
+    lines = saved.read_text().splitlines(keepends=True)
+    saved.write_text("".join(lines[:20]))  # cut in place: the trace sits beside it
+    want = f"{saved.name}: truncated save: no rng, trace_seq, players (a save written by play has them all; it cannot be read)"
+    for args in (("play", "--load", saved, "--out", tmp_path / "again", "--quiet"), ("ask", saved, "weather")):
+        res = run(*args)
+        assert res.exit_code == 1, res.output
+        assert want.replace(saved.name, str(saved)) in res.output and "the save's next is 0" not in res.output
+    assert not (tmp_path / "again").exists()
+    alone = tmp_path / "cut.yaml"  # no trace beside it, but a key only a play writes
+    alone.write_text("".join(line for line in lines if not line.startswith("players:")))
+    res = run("ask", alone, "weather")
+    assert res.exit_code == 1 and f"{alone}: truncated save: no players (" in res.output, res.output
+
+
+def test_a_position_file_without_the_keys_of_a_save_is_still_read(repo_root):
+    res = run("ask", repo_root / "docs/examples/attack.yaml", "weather")  # kind: position, no trace_seq/players
+    assert res.exit_code == 0 and "temperature: cold" in res.output, res.output

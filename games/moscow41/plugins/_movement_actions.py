@@ -148,7 +148,8 @@ def _check_move(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[Ref
         return bad
     res = check_path(ctx, m, list(action.get("path")))
     if not res["legal"]:
-        return [Refusal(f"{res['refused']['hex']}: {res['refused']['reason']}",
+        hex_, reason = res["refused"]["hex"], res["refused"]["reason"]  # the hex said once ("2413 is occupied…")
+        return [Refusal(reason if str(reason).startswith(str(hex_)) else f"{hex_}: {reason}",
                         tuple(res["refused"]["cases"]), source=_SRC)]
     return []
 

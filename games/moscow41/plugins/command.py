@@ -149,7 +149,10 @@ def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Any) 
     if len(args) != 1:
         raise QuestionError("usage: command UNIT")
     if not ctx.state.has_unit(args[0]) or not ctx.state.unit(args[0]).get("hex"):
-        raise QuestionError(f"command: no unit {args[0]!r} on the map")
+        from casebook.content.schema import did_you_mean  # as reach's and why's unknown units
+
+        raise QuestionError(f"command: no unit {args[0]!r} on the map"
+                            + did_you_mean(args[0], [u["id"] for u in ctx.state.units if u.get("hex")]))
     return casebook_command(ctx, args[0])
 
 

@@ -129,13 +129,22 @@ def fortification_answer(ctx: Any, hex_: str, attackers: list[str] | None = None
     built = build.build_answer(ctx, hex_)  # first: QuestionError for a label that is no hex
     out = {"hex": hex_, "fortification": fx.fortification_info(ctx, hex_), "build": built,
            "fp": {k: ctx.state.track("fp", k) for k in fx.works(ctx).point_kinds},
-           "cases": ["14.1B", "14.1C", "14.1D", "14.1E", "14.2A", "14.2B"]}
+           "cases": _deciding_cases(ctx, built, attackers)}
     if attackers:
         missing = [a for a in attackers if not ctx.state.has_unit(a)]
         if missing:
             raise QuestionError(f"no such units: {', '.join(missing)}")
         out["attack"] = {k: v["value"] for k, v in fx.attack_facts(ctx, hex_, attackers).items()}
     return out
+
+
+def _deciding_cases(ctx: Any, built: dict[str, Any], attackers: list[str] | None) -> list[str]:
+    """The cases of the lines that decided a fortification answer: the cost's (14.1B), the refusals'
+    (else every ``forbid build_fort`` line's, none of which fired), 14.2A-B for an attack."""
+    perm = ctx.engine.rules.permissions.get("build_fort")
+    build = [c for r in built["refused"] for c in r["cases"]] or [
+        c for _, code, _ in (perm.lines if perm is not None else ()) for c in code.cases]
+    return list(dict.fromkeys(["14.1B", *build, *(["14.2A", "14.2B"] if attackers else [])]))
 
 
 @hookimpl

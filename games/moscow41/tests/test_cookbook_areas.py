@@ -122,6 +122,10 @@ def test_recipe_31_a_crt_cell_1_1_roll_8_only_retreats(tmp_path):
     outcome = {o["roll"]: o["result"] for o in after["outcomes"]}
     assert outcome[7] == "-/R" and outcome[6] == "F/R"      # only the cell of modified roll 8 changed
     assert "10.0D" in after["cases"]
+    # the answer cites the row it read, as the recipe says (it said ask cites no table line)
+    _in_doc("under `lines:`, the row of the table it read: `tables/crt.yaml:18  10.4.5C, 11.0B")
+    [cited] = [ln for ln in after["lines"] if ln["source"] == "tables/crt.yaml:18"]
+    assert cited["cases"] == ["10.4.5C", "11.0B"] and '8: "-/R"' in cited["text"]
 
 
 @pytest.mark.case("10.4B", "4.3H")

@@ -326,3 +326,14 @@ def test_14_1D_ask_reach_and_move_refuse_the_builder_this_turn(pos):
     move = mv.move_answer(ctx, "s-133rd", ["0103"])
     assert move["legal"] is False and move["refused"]["cases"] == ["14.1D"]
     assert cases(ctx, Action.make("move", "soviet", stack="0102", path=["0103"])) == {"14.1D"}
+
+
+@pytest.mark.case("14.1G")
+def test_14_1G_ask_fortification_cites_the_cases_of_the_lines_that_decided(repo_root):
+    """A hex already fortified: the only refusal is 14.1G (fortification.rules:13), the cost 14.1B
+    (:6) — `cases:` named 14.1B-E and 14.2A-B, not the 14.1G that decided."""
+    from tests.test_input_bounds import run
+
+    res = run("ask", repo_root / "docs/examples/fortification-line.yaml", "fortification", "0505")
+    assert res.exit_code == 0, res.output
+    assert "\ncases: 14.1B, 14.1G\nlines:\n  fortification.rules:13  14.1G  forbid build_fort  by 14.1G" in res.output

@@ -87,14 +87,14 @@ def test_0_7_2_1A_phasing_player_collects_towns_plus_turn_track(quick):
     roll = next(e for e in ctx.trace if e.kind == "roll").data["total"]
     assert ctx.state.track("ip", "german") == 0                      # only the phasing player collects
     assert ctx.state.track("ip", "soviet") == 2 + 12 + roll          # Tula 2 + Turn 5 bonus 12 + die
-    assert income(ctx, "german", 1)["towns"] == 12
+    assert income(ctx, "german", 1)["town_ips"] == 12
 
 
 @pytest.mark.case("0.7.2.1B", "1.0B", "1.0C")
 def test_0_7_2_1B_weather_modifies_then_the_die_is_added_unmodified(quick):
     ctx = quick(pos(ground="mud", control=GERMAN_12))
     answer = income(ctx, "german", 5)
-    assert (answer["towns"], answer["track_bonus"], answer["multiplier"]) == (12, 20, "1/2")
+    assert (answer["town_ips"], answer["track_bonus"], answer["multiplier"]) == (12, 20, "1/2")
     assert answer["income"] == 16 and answer["total"] == 21  # (12 + 20) x 1/2 + 5; the 5 is not halved
     assert [t["case"] for t in answer["terms"] if t["kind"] == "term"][:4] == ["1.1A", "1.2", "4.3B", "1.0B"]
 
@@ -114,7 +114,7 @@ def test_1_1A_only_chart_towns_earn_their_chart_value(quick):
     ctx = quick(pos(control='{"2032": german, "1722": german, "2031": german}'))
     held = initiative.towns_held(ctx, "german")
     assert [(t["town"], t["ip"]) for t in held] == [("Vyazma", 2), ("Mozhaisk", 1)]  # 2031 is no town
-    assert income(ctx, "german")["towns"] == 3
+    assert income(ctx, "german")["town_ips"] == 3
 
 
 @pytest.mark.case("1.1B")
@@ -141,7 +141,7 @@ def test_control_also_set_at_setup(quick):
 @pytest.mark.case("1.1C")
 def test_1_1C_each_moscow_hex_controlled_separately(quick):
     ctx = quick(pos(control='{"2242": german, "2342": german, "2343": soviet, "2344": soviet, "2442": soviet}'))
-    assert (income(ctx, "german")["towns"], income(ctx, "soviet")["towns"]) == (2, 3)  # 1 IP a hex
+    assert (income(ctx, "german")["town_ips"], income(ctx, "soviet")["town_ips"]) == (2, 3)  # 1 IP a hex
 
 
 @pytest.mark.case("1.1D")
@@ -291,3 +291,17 @@ def test_0_7_2_1B_ask_income_roll_bound_follows_the_ip_dice_quantity(quick, monk
     assert initiative.casebook_answer(ctx, "income", ["german"], {"roll": 12})["roll"] == 12
     with pytest.raises(QuestionError, match=r"--roll 1: the IP dice \(2 × d6, by 0.7.2.1B\) roll 2-12"):
         initiative.casebook_answer(ctx, "income", ["german"], {"roll": 1})
+
+
+@pytest.mark.case("1.1A")
+def test_1_1A_ask_income_labels_the_town_ip_sum_town_ips_not_towns():
+    """The Germans hold Roslavl (1 IP) and Smolensk (3) at the Blitz's start: 4 IPs of 2 towns —
+    shown as `towns: 4`, a count it is not."""
+    from click.testing import CliRunner
+
+    from casebook.tools.cli import cli
+
+    blitz = Path(__file__).resolve().parent.parent / "scenarios" / "october-blitz.yaml"
+    out = CliRunner().invoke(cli, ["ask", str(blitz), "income", "german"])
+    assert out.exit_code == 0, out.output
+    assert out.output.splitlines()[:3] == ["side: german", "town_ips: 4", "held: 2"]

@@ -63,11 +63,11 @@ def test_1_1C_0_2_2_10_each_moscow_hex_is_its_own_row_of_the_chart(m41, tmp_path
     (a house rule), the same control earns 4 and 6; the collection's event names the line."""
     control = '{"2242": german, "2342": german, "2343": soviet, "2344": soviet, "2442": soviet}'
     ctx = make_ctx(m41, _moscow_position(control))
-    assert [initiative.income(ctx, s)["towns"] for s in ("german", "soviet")] == [2, 3]
+    assert [initiative.income(ctx, s)["town_ips"] for s in ("german", "soviet")] == [2, 3]
     doubled = edited(m41, tmp_path, "initiative.rules", CHART,
                      CHART.replace("].ip ", "].ip * 2 "))
     ctx = make_ctx(doubled, _moscow_position(control), trace=True)
-    assert [initiative.income(ctx, s)["towns"] for s in ("german", "soviet")] == [4, 6]
+    assert [initiative.income(ctx, s)["town_ips"] for s in ("german", "soviet")] == [4, 6]
     initiative.collect_ips(ctx, "german", die=1)
     [event] = [e for e in ctx.trace if e.kind == "ip-collection"]
     assert event.data["towns"] == 4
@@ -87,7 +87,7 @@ def test_0_2_2_10_the_chart_not_the_map_decides_a_towns_ips(tmp_path):
     def smolensk(pack: Path) -> int:
         ctx = make_ctx(load_engine(pack), _moscow_position('{"1308": german}'))
         assert initiative.town_values(ctx)["1308"]["town"] == "Smolensk"
-        return initiative.income(ctx, "german")["towns"]
+        return initiative.income(ctx, "german")["town_ips"]
 
     def copy(name: str, chart_line: bool) -> Path:  # load_engine caches per folder: one copy each
         pack = tmp_path / name

@@ -184,7 +184,7 @@ def income(ctx: Any, side: str, roll: int | None = None) -> dict[str, Any]:
     ``new_ips_collected`` / ``ips_unmodified``), through ``ip_income`` (the weather's multiplier),
     then the ``roll`` and the points already on the track (``ip_available``, ``ip_total``).
 
-    Returns ``{"side", "towns", "held": [{"hex", "town", "ip"}], "track_bonus", "multiplier"
+    Returns ``{"side", "town_ips" (the IPs of the hexes held, summed), "held": [{"hex", "town", "ip"}], "track_bonus", "multiplier"
     ("1/2"…), "income", "previous", "roll", "total", "range", "terms": [{"case", "cases",
     "quantity", "kind", "value", "source", "text"}], "cases"}``. Without ``roll``, ``total`` is
     None and ``range`` gives the totals for the lowest and highest roll of ``ip_dice``.
@@ -222,7 +222,7 @@ def income(ctx: Any, side: str, roll: int | None = None) -> dict[str, Any]:
                   if not (t["quantity"] == "ip_total" and t["text"].startswith("ip_available"))]
     cases = list(dict.fromkeys(c for t in terms for c in t["cases"]))
     return {
-        "side": side, "towns": towns, "held": held, "track_bonus": bonus,
+        "side": side, "town_ips": towns, "held": held, "track_bonus": bonus,
         "multiplier": _amount(multiplier), "income": e_income.value, "previous": previous,
         "roll": roll, "total": total, "range": [total_for(dice)[1].value, total_for(FACES * dice)[1].value],
         "terms": terms, "cases": cases,
@@ -249,7 +249,7 @@ def collect_ips(ctx: Any, side: str | None = None, die: int | None = None) -> di
         die = _roll(ctx, int(e_dice.value), dice_lines)
     answer = income(ctx, side, die)
     ctx.state.add_track("ip", answer["total"] - ctx.state.track("ip", side), side)
-    e_base = ctx.quantity("base_ip", {"town_ips": answer["towns"]})
+    e_base = ctx.quantity("base_ip", {"town_ips": answer["town_ips"]})
     data = ctx.state.plugin_data(PLUGIN) or {}
     data.setdefault("base_ip", {})[side] = e_base.value
     ctx.state.set_plugin_data(PLUGIN, data)
@@ -258,8 +258,8 @@ def collect_ips(ctx: Any, side: str | None = None, die: int | None = None) -> di
     headers = [*ctx.rules.quantities["ip_total"].code.cases, *ctx.rules.quantities["base_ip"].code.cases]
     rolled = [c for ln in dice_lines for c in ln["cases"]]  # the step's die roll (its ip_dice line's cases)
     ctx.record("ip-collection", list(dict.fromkeys(answer["cases"] + rolled + headers)),
-               {**{k: answer[k] for k in ("towns", "track_bonus", "multiplier", "income", "previous",
-                                          "roll", "total")},
+               {"towns": answer["town_ips"],  # the trace's key as before (golden traces unchanged)
+                **{k: answer[k] for k in ("track_bonus", "multiplier", "income", "previous", "roll", "total")},
                 "lines": [{"source": t["source"], "cases": list(t["cases"])} for t in answer["terms"]]
                 + dice_lines + town_lines + ctx.fired_lines(e_base)},
                source=f"{PLUGIN}.collect_ips", side=side)

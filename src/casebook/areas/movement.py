@@ -242,7 +242,7 @@ def stack_for(ctx: Any, stack: str) -> tuple[str, list[str]]:
     except ValueError:
         raise QuestionError(f"STACK must be a unit id or a hex label, got {stack!r}") from None
     if not ctx.board.contains(h):
-        raise QuestionError(f"hex {stack} is off the map")
+        raise QuestionError(f"hex {stack} is off the map ({ctx.board.grid.describe()})")
     units = [u.get("id") or u.get("counter") for u in ctx.state.units_at(stack)]
     if not units:
         raise QuestionError(f"no units in hex {stack}")
@@ -259,7 +259,7 @@ def path_hexes(ctx: Any, start: str, path: Sequence[str]) -> list[str]:
     for h in path:
         try:
             if not ctx.board.contains(parse_hex(h)):
-                raise QuestionError(f"hex {h} is off the map")
+                raise QuestionError(f"hex {h} is off the map ({ctx.board.grid.describe()})")
         except ValueError as exc:
             raise QuestionError(str(exc)) from None
     out = list(path)

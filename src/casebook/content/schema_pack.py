@@ -238,8 +238,10 @@ def check_cross_file(st: Any, pack: Any, named: list[tuple[Path, str | None, tup
             known = sorted({ep.name for ep in importlib.metadata.entry_points(group="casebook.plugins")})
             out.append(_p(gloc, ("plugins", i), f"plugin {name!r} is not registered (no entry point {name!r} in "
                           f"group casebook.plugins){did_you_mean(name, known)}"))
-    for i, rule in enumerate(pack.rule_files):
-        if not rule.is_file():
+    from casebook.content.confine import inside
+
+    for i, rule in enumerate(pack.rule_files):  # one leaving its folder is refused once (rules_dir_problems)
+        if not rule.is_file() and inside(pack.rules_dir, rule):
             out.append(_p(gloc, ("rules", i), f"rule file not found: {rule}"))
     from casebook.content.position import check_scenario
 

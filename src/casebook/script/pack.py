@@ -9,15 +9,16 @@ file there in name order, ``cases.yaml`` beside the manifest.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from casebook.content.confine import confined_path, inside
-from casebook.content.loader import installed_games, resolve_rules_dir, rules_dir_problems
-from casebook.content.yamlio import load_yaml
-from casebook.core.errors import ContentError, Problem
+from casebook.content.loader import display_path, installed_games, resolve_rules_dir, rules_dir_problems
+from casebook.content.yamlio import load_yaml, read_yaml
+from casebook.core.errors import ContentError, Problem, ScriptSyntaxError, shown_path
 
 from .compiler import compile_files
 from .facts import load_facts
@@ -104,7 +105,8 @@ def find_rule_pack(game_or_dir: str | Path) -> RulePack:
     else:
         rules_dir = resolve_rules_dir(pack, {"id": game, **man})
     problems: list[Problem] = []
-    problems += rules_dir_problems(pack, {"id": game, **man}, None) if man else []
+    doc = read_yaml(pack / "game.yaml", file=display_path(pack / "game.yaml"))[0] if man else None
+    problems += rules_dir_problems(pack, {"id": game, **man}, doc) if man else []  # located (game.yaml:L:C)
     if "rules" in man:
         rules = man["rules"] if isinstance(man["rules"], list) else []
         files = tuple(p for p in (confined_path(rules_dir, f)[0] for f in rules) if p is not None)
@@ -134,7 +136,8 @@ def find_rule_pack(game_or_dir: str | Path) -> RulePack:
         for i, t in enumerate(man["tables"] if isinstance(man["tables"], list) else []):
             tf, why = confined_path(pack, t)
             if tf is None:
-                problems.append(Problem(str(pack / "game.yaml"), 0, 0, f"tables.{i}", why or "refused path"))
+                problems.append(doc.problem(("tables", i), why or "refused path", value=True) if doc is not None
+                                else Problem(str(pack / "game.yaml"), 0, 0, f"tables.{i}", why or "refused path"))
             elif tf.is_file():
                 data = _load(tf)
                 if isinstance(data, dict) and "id" in data:
@@ -275,7 +278,8 @@ def compile_loaded_pack(pack: Any) -> Any:
     if (not files or not all(f.is_file() for f in files) or not facts.is_file()
             or (not pack.manifest.get("cases") and (pack.dir / "cases.yaml").is_file())):
         rule_pack = find_rule_pack(pack.dir)
-        return compile_pack(rule_pack, relative_to=rule_pack.rules_dir)
+        with _errors_named_in_full(rule_pack.rules_dir):
+            return compile_pack(rule_pack, relative_to=rule_pack.rules_dir)
     world = world_of(pack.manifest, pack.sequence)  # what trigger lines name: sides, tracks, steps
     if pack.map:
         world["domains"] = {**world.get("domains", {}), "town_name": _town_names(pack.map)}
@@ -289,4 +293,19 @@ def compile_loaded_pack(pack: Any) -> Any:
                                        "rows": rows}) for t, rows in pack.records.items()})
     # rule lines are named relative to the game's rules folder (``combat.rules:15``) in answers and
     # traces, whatever folder the game is installed or copied to
-    return compile_files(files, schema, cases, tables, relative_to=pack.rules_dir, world=world or None)
+    with _errors_named_in_full(pack.rules_dir):
+        return compile_files(files, schema, cases, tables, relative_to=pack.rules_dir, world=world or None)
+
+
+@contextmanager
+def _errors_named_in_full(rules_dir: Path) -> Iterator[None]:
+    """Re-raise a :class:`ScriptSyntaxError` of scripts named relative to ``rules_dir`` (as their
+    lines are in answers and traces) with each script named as ``rules check`` names it: its
+    path relative to the current folder, or absolute (:func:`shown_path`) — ``play`` and
+    ``ask --pack COPY`` printed ``combat.rules:7:26`` without the folder."""
+    try:
+        yield
+    except ScriptSyntaxError as exc:
+        raise ScriptSyntaxError([replace(p, file=shown_path(rules_dir / p.file))
+                                 if p.file and (rules_dir / p.file).is_file() else p for p in exc.problems],
+                                exc.summary) from None

@@ -57,6 +57,11 @@ def _position_engine(position: str, pack: str | None = None) -> tuple[Any, Any]:
     doc, _ = read_yaml(here, text=None) if here is not None else read_yaml("<position>", text=position)
     raw = doc.data if doc is not None else None
     game = raw.get("game") if isinstance(raw, dict) else None
+    if here is not None:
+        from casebook.tools.saves import truncated_save
+
+        if (cut := truncated_save(here, raw)) is not None:
+            raise cut
     if is_save(raw) and is_game_id(game):
         from casebook.tools.saves import save_pack
 
@@ -136,6 +141,11 @@ def answer_ctx(ctx: Any, question: str, args: list[str], options: dict[str, Any]
         cite_tables(ctx.pack, answer, reads, deciding_lines)
     if answer is None:
         known = questions_of(ctx.engine)
+        import difflib
+
+        for meant in difflib.get_close_matches(question, list(known), n=1, cutoff=0.6):  # a typo: the one meant
+            raise UnknownQuestionError(f"no rules plugin of {ctx.pack.id} answers {question!r} (did you mean "
+                                       f"{meant!r}?); usage: {known[meant].split(' — ', 1)[0]}")
         listing = "\n".join(f"  {usage}" for usage in known.values()) or "  (none: no plugin answers questions)"
         raise UnknownQuestionError(f"no rules plugin of {ctx.pack.id} answers {question!r}; questions:\n{listing}")
     return answer

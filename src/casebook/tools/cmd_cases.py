@@ -37,7 +37,7 @@ from typing import Any
 import click
 
 from casebook.content.cases import REGISTRY, STATUSES, CaseIndex, coverage, scan_tests
-from casebook.core.errors import CasebookError
+from casebook.core.errors import CasebookError, shown_path
 from casebook.tools.case_data import data_cases, table_cases
 from casebook.tools.cli import game_argument
 
@@ -243,10 +243,15 @@ def gather_report(game: str, tests_dir: Path | None, warnings: list[str], own_te
     prefixes = {_prefix(c.id) for c in index.leaves()}
     for folder in _test_folders(game, tests_dir, own_tests):
         scan = scan_tests(folder, index)
+
+        def named(test: str, folder: Path = folder) -> str:  # the file as the user finds it, not folder-relative
+            file, _, rest = test.partition("::")
+            return f"{Path(shown_path(folder / file)).as_posix()}::{rest}"
+
         for case, tests in scan.tested.items():
-            tested.setdefault(case, []).extend(t for t in tests if t not in tested.get(case, []))
+            tested.setdefault(case, []).extend(named(t) for t in tests if named(t) not in tested.get(case, []))
         # a case of another game (another id prefix: BM8.3 beside 10.4.5C) is not this game's concern
-        warnings += [f"{test}: marks unknown case {case}" for test, case in scan.unknown
+        warnings += [f"{named(test)}: marks unknown case {case}" for test, case in scan.unknown
                      if _prefix(case) in prefixes]
     prefixes = {_prefix(c.id) for c in index.leaves()}
     unknown_impl = sorted(c for c in implemented if c not in index and _prefix(c) in prefixes)

@@ -29,7 +29,7 @@ from casebook.core.errors import PositionError, Problem, shown_path
 
 __all__ = ["write_save", "resume_trace", "trace_path_of", "pack_identity", "save_pack", "saves_beside",
            "trace_pack", "trace_pack_warning", "game_of_save", "start_trace", "initial_state", "missing_field", "PACK_SLOT",
-           "START_FIELD"]
+           "START_FIELD", "SAVE_KEYS", "truncated_save"]
 
 #: The field of a ``setup`` event that holds the position a play began from when it did not begin
 #: from its scenario's setup (``play --load`` of a hand-made position, or of a save without its
@@ -37,6 +37,9 @@ __all__ = ["write_save", "resume_trace", "trace_path_of", "pack_identity", "save
 START_FIELD = "position"
 #: ``plugin_state`` slot of a save naming the pack it was played on (a kernel slot, savecheck.py).
 PACK_SLOT = "pack"
+#: The keys every save has (:func:`write_save`: a play's ``State.to_dict()``); a position file may
+#: leave them out, a save lacking one was cut short (rule 7: a corrupt save is refused whole).
+SAVE_KEYS = ("rng", "trace_seq", "players")
 _NOT_CONTENT = frozenset({"golden", "__pycache__"})
 
 
@@ -185,7 +188,8 @@ def game_of_save(game_id: Any, scenario: str | None, load: str | Path) -> Any:
     """The :class:`~casebook.core.game.Game` the save at ``load`` resumes on: the game and
     scenario it records (``game_id`` and ``scenario``, when given on the command line, must be
     those; a pack folder given as ``game_id`` is used), on the pack :func:`save_pack` chooses.
-    A mismatch is a :class:`click.UsageError` (exit 2) naming the save."""
+    A mismatch is a :class:`click.UsageError` (exit 2) naming the save; a save cut short, the
+    PositionError of :func:`truncated_save`."""
     import click
 
     from casebook.content.confine import is_game_id
@@ -195,6 +199,8 @@ def game_of_save(game_id: Any, scenario: str | None, load: str | Path) -> Any:
 
     shown = shown_path(load)
     raw = load_yaml(load).data
+    if (cut := truncated_save(load, raw)) is not None:
+        raise cut
     saved_game = raw.get("game") if isinstance(raw, dict) else None
     if not is_game_id(saved_game):
         raise click.UsageError(f"{shown}: game: must be a game id (a pack folder is given as GAME), got {saved_game!r}")
@@ -366,3 +372,23 @@ def missing_field(position: str | Path, exc: Exception, sides: Any = ()) -> Posi
     message = (f"not given, but the rules read it (fact `{fact}`{', ' + where if where else ''}): "
                f"add `{example}`{hint} to the position")
     return PositionError([doc.problem(path, message)])
+
+
+def truncated_save(position: str | Path, raw: Any) -> PositionError | None:
+    """The error for the file ``position`` (``raw``: its YAML data) when it is a save — a trace
+    beside it (:func:`trace_path_of`), or a key only a play writes (``trace_seq``, ``players``,
+    ``plugin_state.trace``) — without all of :data:`SAVE_KEYS` (cut short, e.g. at a line
+    boundary): one line naming what is missing. None for a complete save, a position file (kind
+    ``position`` without those marks may omit them) or text that is not a mapping."""
+    from casebook.content.savecheck import TRACE_SLOT
+
+    if not isinstance(raw, dict) or "\n" in str(position):
+        return None
+    slots = raw.get("plugin_state")
+    marked = (trace_path_of(position).is_file() or "trace_seq" in raw or "players" in raw
+              or (isinstance(slots, dict) and TRACE_SLOT in slots))
+    missing = [key for key in SAVE_KEYS if key not in raw]
+    if not marked or not missing:
+        return None
+    return PositionError([Problem(shown_path(position), 0, 0, "", f"truncated save: no {', '.join(missing)} "
+                                  "(a save written by play has them all; it cannot be read)")])
