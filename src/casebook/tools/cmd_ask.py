@@ -101,7 +101,9 @@ def _ask_position(position: str, question: str, args: list[str], options: dict[s
 
     pos, engine = _position_engine(position, pack)
     try:
-        state = offer_state(pos, engine) if question == "offer" else state_from_position(pos)
+        # offer, and reinforcements of a scenario start (its side and RPs as play begins it), in play's state
+        start = question == "reinforcements" and getattr(pos, "step", None) is None and engine.pack.scenarios
+        state = offer_state(pos, engine) if question == "offer" or start else state_from_position(pos)
         return answer_ctx(engine.ctx(state), question, args, options), engine
     except MissingFactError as exc:  # a hand-edited position without a field the rules read
         found = missing_field(position, exc, engine.pack.vocabulary.side_ids)
