@@ -18,7 +18,7 @@ from typing import Any
 
 from casebook.core.errors import QuestionError
 
-__all__ = ["USAGE", "allowed_lines", "held_state", "offer_state", "play_state", "refusal", "step_note", "usage", "why_answer"]
+__all__ = ["USAGE", "allowed_lines", "held_state", "offer_state", "play_state", "question_state", "refusal", "step_note", "usage", "why_answer"]
 
 #: The usage line of the question, ``{example}`` an action's notation (:func:`usage` fills in one
 #: of the game's own; ``casebook ask POSITION --help`` lists it for every game).
@@ -137,6 +137,16 @@ def offer_state(pos: Any, engine: Any) -> Any:
         return state_from_position(pos)
     state, passed = play_state(pos, engine)
     return state.data if passed is None else held_state(state.game, position_to_dict(pos)).data
+
+
+def question_state(pos: Any, engine: Any, question: str) -> Any:
+    """The game state ``ask QUESTION`` answers about the validated position ``pos``: ``offer``'s
+    (:func:`offer_state`), and so ``reinforcements`` of a scenario start (no step: its side and RPs
+    as ``casebook play`` begins it, 12.2A); every other question the position as the file has it."""
+    from casebook.script.engine import state_from_position
+
+    start = question == "reinforcements" and getattr(pos, "step", None) is None
+    return offer_state(pos, engine) if question == "offer" or start else state_from_position(pos)
 
 
 def why_answer(pos: Any, engine: Any, args: list[str]) -> dict[str, Any]:

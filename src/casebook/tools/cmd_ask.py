@@ -94,16 +94,13 @@ def _engine_of_game(engine: Any, game: Any, pack: str | None) -> Any:
 
 def _ask_position(position: str, question: str, args: list[str], options: dict[str, Any],
                   pack: str | None = None) -> tuple[dict[str, Any], Any]:
-    from casebook.script.engine import state_from_position
     from casebook.script.values import MissingFactError
-    from casebook.tools.ask_why import offer_state
+    from casebook.tools.ask_why import question_state
     from casebook.tools.saves import missing_field
 
     pos, engine = _position_engine(position, pack)
     try:
-        # offer, and reinforcements of a scenario start (its side and RPs as play begins it), in play's state
-        start = question == "reinforcements" and getattr(pos, "step", None) is None and engine.pack.scenarios
-        state = offer_state(pos, engine) if question == "offer" or start else state_from_position(pos)
+        state = question_state(pos, engine, question)
         return answer_ctx(engine.ctx(state), question, args, options), engine
     except MissingFactError as exc:  # a hand-edited position without a field the rules read
         found = missing_field(position, exc, engine.pack.vocabulary.side_ids)
