@@ -18,7 +18,8 @@ from typing import Any
 
 from casebook.core.errors import QuestionError
 
-__all__ = ["USAGE", "allowed_lines", "held_state", "offer_state", "play_state", "question_state", "refusal", "step_note", "usage", "why_answer"]
+__all__ = ["USAGE", "allowed_lines", "held_state", "offer_state", "play_state", "question_state",
+           "refusal", "step_note", "usage", "why_answer"]
 
 #: The usage line of the question, ``{example}`` an action's notation (:func:`usage` fills in one
 #: of the game's own; ``casebook ask POSITION --help`` lists it for every game).
