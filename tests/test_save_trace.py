@@ -114,10 +114,10 @@ def test_a_save_cut_at_a_line_boundary_is_refused_naming_what_is_missing(saved, 
         assert res.exit_code == 1, res.output
         assert want.replace(saved.name, str(saved)) in res.output and "the save's next is 0" not in res.output
     assert not (tmp_path / "again").exists()
-    alone = tmp_path / "cut.yaml"  # no trace beside it, but a key only a play writes
-    alone.write_text("".join(line for line in lines if not line.startswith("players:")))
+    alone = tmp_path / "cut.yaml"  # no trace beside it, but keys only a play writes (players)
+    alone.write_text("".join(line for line in lines if not line.startswith("trace_seq:")))
     res = run("ask", alone, "weather")
-    assert res.exit_code == 1 and f"{alone}: truncated save: no players (" in res.output, res.output
+    assert res.exit_code == 1 and f"{alone}: truncated save: no trace_seq (" in res.output, res.output
 
 
 def test_a_position_file_without_the_keys_of_a_save_is_still_read(repo_root):
