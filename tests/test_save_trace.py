@@ -108,7 +108,7 @@ def test_a_save_cut_at_a_line_boundary_is_refused_naming_what_is_missing(saved, 
     RNG and players reset); its trace beside it only said the save's next event was 0."""
     lines = saved.read_text().splitlines(keepends=True)
     saved.write_text("".join(lines[:20]))  # cut in place: the trace sits beside it
-    want = f"{saved.name}: truncated save: no rng, trace_seq, players (a save written by play has them all; it cannot be read)"
+    want = f"{saved.name}: truncated save: no rng, trace_seq (a save written by play has them all; it cannot be read)"
     for args in (("play", "--load", saved, "--out", tmp_path / "again", "--quiet"), ("ask", saved, "weather")):
         res = run(*args)
         assert res.exit_code == 1, res.output

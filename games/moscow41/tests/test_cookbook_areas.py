@@ -91,7 +91,7 @@ def test_recipe_30_a_reaction_costs_two_ips_a_stack(tmp_path):
     # the recipe's command: the Soviet s1's reaction attack on 0303 with one IP
     _in_doc("`step: reaction_attacks` and `ip: {german: 10, soviet: 1}`", "`legal: no`", "`legal: yes`",
             "`casebook ask POSITION attack 0303 --with s1 --pack", "`soviet has 1 IPs, the attack needs 2`",
-            "citing `2.4A,0.7.3.5A`")
+            "citing `2.4A, 0.7.3.5A`")
     react = position(tmp_path, "attack.yaml", "step: combat\nphasing: german\nfirst_player: german\n"
                      "ip: {german: 10, soviet: 6}", "step: reaction_attacks\nphasing: german\nfirst_player: german\n"
                      "ip: {german: 10, soviet: 1}")
@@ -103,7 +103,7 @@ def test_recipe_30_a_reaction_costs_two_ips_a_stack(tmp_path):
     assert "legal: no" in mine
     # the refusal cites the reaction's cost (2.4A, the rule the recipe changes) and its step (0.7.3.5A), not 2.3A
     refusal = [ln.split() for ln in mine if ln.strip().startswith("soviet has 1 IPs, the attack needs 2")]
-    assert [r[-1] for r in refusal] == ["2.4A,0.7.3.5A"]
+    assert [" ".join(r[-2:]) for r in refusal] == ["2.4A, 0.7.3.5A"]  # a cell's list: ", " (#15 item 6g)
 
 
 @pytest.mark.case("10.0D", "11.0B")

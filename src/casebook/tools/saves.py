@@ -39,7 +39,7 @@ START_FIELD = "position"
 PACK_SLOT = "pack"
 #: The keys every save has (:func:`write_save`: a play's ``State.to_dict()``); a position file may
 #: leave them out, a save lacking one was cut short (rule 7: a corrupt save is refused whole).
-SAVE_KEYS = ("rng", "trace_seq", "players")  # players: required of a save with its trace beside (play's own)
+SAVE_KEYS = ("rng", "trace_seq")  # not players: a state's own dump and the browser's saves have none
 _NOT_CONTENT = frozenset({"golden", "__pycache__"})
 
 
@@ -378,18 +378,18 @@ def truncated_save(position: str | Path, raw: Any) -> PositionError | None:
     """The error for the file ``position`` (``raw``: its YAML data) when it is a save — a trace
     beside it (:func:`trace_path_of`), or a key only a play writes (``trace_seq``, ``players``,
     ``plugin_state.trace``) — without all of :data:`SAVE_KEYS` (cut short, e.g. at a line
-    boundary; ``players`` only of a save with its trace beside: a state's own dump has none): one
-    line naming what is missing. None for a complete save, a position file (kind
-    ``position`` without those marks may omit them) or text that is not a mapping."""
+    boundary): one line naming what is missing. ``players`` is not required: a state's own dump
+    (``GameState.to_dict``) and the browser's saves have none. None for a complete save, a
+    position file (kind ``position`` without those marks may omit them) or text that is not a
+    mapping."""
     from casebook.content.savecheck import TRACE_SLOT
 
     if not isinstance(raw, dict) or "\n" in str(position):
         return None
     slots = raw.get("plugin_state")
-    beside = trace_path_of(position).is_file()
-    marked = beside or "trace_seq" in raw or "players" in raw or (isinstance(slots, dict) and TRACE_SLOT in slots)
-    # a state's own dump (GameState.to_dict, the API's) has no players: only play's save, its trace beside, must
-    missing = [key for key in SAVE_KEYS if key not in raw and (beside or key != "players")]
+    marked = (trace_path_of(position).is_file() or "trace_seq" in raw or "players" in raw
+              or (isinstance(slots, dict) and TRACE_SLOT in slots))
+    missing = [key for key in SAVE_KEYS if key not in raw]
     if not marked or not missing:
         return None
     return PositionError([Problem(shown_path(position), 0, 0, "", f"truncated save: no {', '.join(missing)} "
