@@ -340,9 +340,11 @@ def refusals_now(ctx: Any, setup: ResultsSetup, action: Action) -> list[Any] | N
 
 def apply_choice(ctx: Any, setup: ResultsSetup, action: Action) -> dict[str, Any]:
     """Apply a player's choice for the pending stage (listed, or a filled template that
-    :func:`refusals_now` accepts), then run on (interactive)."""
+    :func:`refusals_now` accepts), then run on (interactive). A choice the driver found listed
+    (``ctx.listed``, a peek) is not listed again."""
     found = _pending(ctx)
-    if not found or (action not in _options(ctx, setup, *found) and refusals_now(ctx, setup, action) != []):
+    if not found or (ctx.listed != action and action not in _options(ctx, setup, *found)
+                     and refusals_now(ctx, setup, action) != []):
         raise IllegalActionError(str(action), list(setup.cases("no_choice")), "no pending combat result offers this choice")
     rec = found[0]
     _apply(ctx, setup, rec, rec["queue"].pop(0), action)

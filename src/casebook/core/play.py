@@ -136,11 +136,13 @@ class State:
         """A copy of this play with the legal ``action`` applied but nothing after it settled
         (no automatic steps, no legal-action search): a cheap look-ahead for bots. Raises
         IllegalActionError like :meth:`apply`; this play is unchanged."""
-        if action not in self.legal_actions() and not self._accepts(action):
+        listed = action in self.legal_actions()
+        if not listed and not self._accepts(action):
             raise IllegalActionError(str(action), *self._why_not_safe(action))
         other = State(self.game, self.data.clone(), Trace(), self.history)
         other._decider, other.humans = self._decider, self.humans
         ctx = other._ctx(event_lines=False)  # a look-ahead: no lines collected, the shared caches used
+        ctx.listed = action if listed else None  # checked here: its owner need not list it again
         with other.data.transaction(other.trace):
             other._apply(ctx, action)
         return other

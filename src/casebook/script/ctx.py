@@ -59,6 +59,9 @@ class Ctx:
     #: ``None``, or ``{source: line}``: the script lines fired since the last event recorded
     #: (an ``event_lines`` context, :meth:`Engine.ctx`)
     event_lines: dict[str, dict[str, Any]] | None = None
+    #: ``None``, or the action the driver found among the position's listed legal actions
+    #: (:meth:`State.peek`): its owner may apply it without listing its choices again
+    listed: Any = None
 
     @property
     def memo(self) -> dict[Any, Any]:
