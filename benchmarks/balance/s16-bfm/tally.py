@@ -1,4 +1,8 @@
-import json, sys
+"""Print German and Soviet wins per batch record file (session 16 rows): python3 tally.py *.json"""
+
+import json
+import sys
+
 for f in sys.argv[1:]:
     d = json.load(open(f))
     for a in d['arms']:
