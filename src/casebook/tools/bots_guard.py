@@ -81,15 +81,17 @@ GUARD_CROWD = 3.0
 _MOVES = ("move", "rail-move", "overrun")
 
 
-def empties(state: Any, action: Action) -> str | None:
-    """The guard hex of the action's side that ``action`` leaves with no own unit but HQs (a remnant, no
-    garrison, still bars the entry), else None: a move, rail move or overrun of the stack on it (the moving
-    units are the action's ``units`` if it names them, else the whole stack), an advance after
+def empties(state: Any, action: Action, guards: frozenset[str] | None = None) -> str | None:
+    """The guard hex of the action's side (or of ``guards``, hex labels, when given: the planner's
+    held objectives, :meth:`~casebook.tools.planner_goals.Goals.keeps`) that ``action`` leaves with
+    no own unit but HQs (a remnant, no garrison, still bars the entry), else None: a move, rail move or
+    overrun of the stack on it (the moving units are the action's ``units`` if it names them, else the
+    whole stack), an advance after
     combat, a retreat out of it or losses that eliminate its garrison (peeked). A retreat lets the
     attacker in: the defender takes the losses and stays where the rules offer that (session 12,
     e.g. the Blitz's greedy Soviets left a Moscow hex after an overrun at 3:2, seed 7)."""
     side, kind = action.side, action.kind
-    guards = guard_hexes(state, side)
+    guards = guard_hexes(state, side) if guards is None else guards
     if not guards:
         return None
     if kind in _MOVES:

@@ -180,10 +180,10 @@ class PlannerBot:
         self.last_nodes = 0
         if len(actions) == 1:
             return actions[0]
-        actions = [a for a in actions if not empties(state, a)] or actions  # a guard hex is never emptied
+        goals = self.goals(state)  # a guard hex, or a held hex whose control decides the game, is never emptied
+        actions = [a for a in actions if not empties(state, a) and not empties(state, a, goals.keeps())] or actions
         if len(self._answers) > 2048:
             self._answers.clear()
-        goals = self.goals(state)
         if any((a.kind in _MOVES or a.kind == _MARCH) and a.get("stack") for a in actions):
             return self._move(state, actions, goals)
         ctx = state.ctx()

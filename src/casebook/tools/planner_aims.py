@@ -35,11 +35,15 @@ from casebook.tools.planner_goals import HOLD_WEIGHT, Goals
 from casebook.tools.planner_road import open_roads, wanted
 
 __all__ = ["CountAim", "aims_for", "pulls", "cost", "count_value", "taken_by_count", "COUNT_TOP", "COUNT_PULL",
-           "SPARE", "STAKE", "STRIKE_TURNS", "STRIKE_FAR", "CHOOSER_STRENGTH", "DEFENCE_PER_HEX"]
+           "SPARE", "STAKE", "LAST_TOP", "STRIKE_TURNS", "STRIKE_FAR", "CHOOSER_STRENGTH", "DEFENCE_PER_HEX"]
 
 #: The N-th objective of a count condition (the one that wins) is worth this many HOLD_WEIGHTs,
 #: as a strike hex is (Goals.targets: 4).
 COUNT_TOP = 4.0
+#: On the scenario's last turn a hex whose control alone decides the game (Goals.keeps) is worth this
+#: many HOLD_WEIGHTs, as a strike hex is: its garrison must outlast the enemy's last attacks (session 16:
+#: Battle for Moscow's German garrison of Moscow, one panzer corps at 6, fell at 3:1 on Turn 7, seed 9).
+LAST_TOP = 4.0
 #: The objectives of a count condition beyond the N chosen keep this share of HOLD_WEIGHT.
 SPARE = 0.5
 #: What a chosen objective not held weighs in the advance pull (HOLD_WEIGHTs): more than a hold hex
@@ -129,6 +133,9 @@ def aims_for(view: Any, goals: Goals, pace: int,
         for h in chosen:
             aims[h], stake[h] = HOLD_WEIGHT * COUNT_TOP, HOLD_WEIGHT * STAKE
         counts.append(CountAim(chosen, held, c.at_least, c.hexes))
+    if turns_left == 1:  # the last turn: a hex whose control alone decides the game at its end weighs
+        for h in goals.keeps():  # what a strike hex does, to take it, garrison it and attack its defenders
+            aims[h], stake[h] = max(aims.get(h, 0.0), LAST_TOP * HOLD_WEIGHT), max(stake.get(h, 0.0), STAKE * HOLD_WEIGHT)
     if counts:  # the defenders barring the way to the chosen objectives weigh as stakes (planner_road)
         open_roads(view, stake, wanted(counts, view.control, side), HOLD_WEIGHT)
     return aims, stake, counts

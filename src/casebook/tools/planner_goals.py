@@ -61,6 +61,13 @@ class Goals:
         """The hexes ``side`` must keep the enemy out of: the other sides' strike hexes."""
         return frozenset(h for s, hexes in self.strike.items() if s != side for h in hexes)
 
+    def keeps(self) -> frozenset[str]:
+        """The capital hexes no side's entry wins at once: hexes whose control alone decides the game
+        at its end (Battle for Moscow's Moscow, BM10.1: who last occupied it). A side standing on one
+        does not leave it empty (the planner's filter, :func:`casebook.tools.bots_guard.empties`):
+        the enemy walks in and takes it back (session 16: 10 of the 11 German planner's lost games)."""
+        return frozenset(h for h in self.capital if not any(h in hexes for hexes in self.strike.values()))
+
     def targets(self, side: str) -> dict[str, float]:
         """Hex label -> weight of every objective ``side`` plays for (hold and its own strike
         hexes, which are worth the game)."""
