@@ -28,7 +28,8 @@ TERRAIN_LINE = f"combat.rules:{line_of(PACK / 'rules' / 'combat.rules', 'table c
 
 
 def _row(terrain: str) -> str:
-    return "tables/combat_modifiers.yaml:%d" % line_of(CHART, 'id: "terrain_%s"' % terrain)
+    key = 'id: "terrain_' + terrain + '"'
+    return f"tables/combat_modifiers.yaml:{line_of(CHART, key)}"
 
 
 def _ask(tmp_path: Path, text: str, *extra: str) -> dict:
