@@ -87,3 +87,24 @@ def test_2_1A_a_legal_hq_activation_names_its_cost_line_and_the_chart_row_it_rea
     assert [ln["source"] for ln in answer["lines"]] == ["initiative.rules:40", "tables/ip_costs.yaml:11"]
     assert answer["lines"][1] == {"source": "tables/ip_costs.yaml:11", "cases": ["2.1A"], "text": (
         '- {action: "activate_hq", side: "both", ip: 1, per: "supplied HQ", provenance: "rulebook: 2.1A"}')}
+
+
+@pytest.mark.case("2.2B")
+def test_2_2B_a_legal_stack_activation_names_its_cost_line_and_the_chart_row_it_read():
+    """The October Blitz start (German Command Step): the stack in 2911 activated on its own costs
+    1 IP (2.2B, 9.4C: the Initiative Point Chart's "activate_stack" row), named by the `ip_cost`
+    line that read it and by the row — in `ask … why` as in play's prompt (one code path)."""
+    answer = _ask(str(ROOT / "games" / "moscow41" / "scenarios" / "october-blitz.yaml"), "why",
+                  "german: activate-stack stack=2911")
+    assert answer["legal"] is True
+    assert answer["lines"] == [
+        {"source": "initiative.rules:45", "cases": ["2.2B", "9.4C"],
+         "text": 'table ip_costs[action: "activate_stack"].ip  by 2.2B, 9.4C  when ip_use is activate_stack'},
+        {"source": "tables/ip_costs.yaml:14", "cases": ["2.2B", "9.4C"], "text": (
+            '- {action: "activate_stack", side: "both", ip: 1, per: "unit or stack", provenance: "rulebook: 2.2B, 9.4C"}')}]
+    from casebook.core.game import Game
+    from casebook.tools.cmd_ask import why_not_lines
+
+    state = Game.load("moscow41", "october-blitz").new_initial_state(1)
+    cases, reason, lines = why_not_lines(state, "german: activate-stack stack=2911")
+    assert (cases, reason, [ln["source"] for ln in lines]) == ((), "legal", ["initiative.rules:45", "tables/ip_costs.yaml:14"])

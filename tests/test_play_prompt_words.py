@@ -33,15 +33,16 @@ def test_0_7_3_3_an_attack_typed_in_a_movement_step_says_the_step_first_and_no_m
     assert out.count("unactivated_movement · german to decide") == 1  # shown once, not after the refusal
 
 
-@pytest.mark.case("2.2C")
-def test_2_2C_a_refused_activation_and_bad_input_say_the_hint_not_the_menu(tmp_path):
-    """Turn 1, the German Command Step: g-ix cannot activate 3809 (2.2C), an empty ``hq=`` and a
+@pytest.mark.case("8.1A")
+def test_8_1A_a_refused_activation_and_bad_input_say_the_hint_not_the_menu(tmp_path):
+    """Turn 1, the German Command Step: g-ix cannot activate 3809 (8.1A: beyond its radius), an empty ``hq=`` and a
     misspelt kind are refused as input — each says its refusal and the hint; the header and the
     templates are shown once."""
     out = _play(tmp_path, "activate-hq hq=g-ix stacks=3809\nactivate-hq hq= stacks=1213\nmvoe stack=0116\n")
     after = out.split("german> ", 1)[1].splitlines()
     assert after[0].startswith("refused: illegal action 'german: activate-hq hq=g-ix stacks=3809': ")
-    assert "2.2C" in after[0] and after[1].startswith("  lines: command.rules:") and after[2] == HINT
+    assert after[0].endswith("beyond the 3 hexes of its command radius (8.1A, 0.2.4.8)")
+    assert after[1].startswith("  lines: command.rules:31 ") and after[2] == HINT
     assert after[3:5] == ["german> refused: hq= is empty: name at least one unit after it, or leave hq= out", HINT]
     assert after[5].startswith("german> refused: unknown action mvoe; did you mean move?") and after[6] == HINT
     assert "error:" not in out and out.count("command · german to decide") == 1

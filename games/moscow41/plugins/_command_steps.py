@@ -27,13 +27,13 @@ __all__ = ["CommandConfig", "config", "legal", "templates", "refusals", "apply"]
 _SRC = "command"
 
 
-_STEP, _COST = ("kind", "want", "step"), ("cost", "side", "ip")
+_STEP, _COST, _HQ = ("kind", "want", "step"), ("cost", "side", "ip"), ("hex", "hq", "distance", "hexes")
 #: Each refusal of :func:`refusals` -> the ``{fields}`` its text fills in (lint checks the texts).
 _FILLS = {"not_command_step": _STEP, "not_recovery_step": _STEP, "not_phasing": ("phasing",), "done": (),
           "no_hq": ("side", "hq"), "hq_activated": ("hq",), "hq_cost": ("hq", *_COST), "hq_cost_stacks": ("hq", *_COST),
-          "not_eligible": ("hex", "hq"), "twice": (), "over_limit": ("hq", "limit", "named"),
-          "no_stack": ("side", "hex"), "stack_cost": _COST, "cannot_recover": ("unit", "hex"),
-          "recover_cost": ("units", *_COST)}
+          "hq_no_unit": _HQ, "hq_may_not": _HQ, "hq_out_of_radius": _HQ, "hq_path_blocked": _HQ, "twice": (),
+          "over_limit": ("hq", "limit", "named"), "no_stack": ("side", "hex"), "stack_cost": _COST,
+          "cannot_recover": ("unit", "hex"), "recover_cost": ("units", *_COST)}
 
 
 class CommandConfig(Model):
@@ -103,8 +103,7 @@ def refusals(ctx: Any, action: Action) -> list[Refusal]:
             eligible = act.hq_stacks(command_paths(ctx), ctx, hq)
         for h in stacks:
             if h not in eligible:
-                act.refused_stack(command_paths(ctx), ctx, hq, h)
-                bad("not_eligible", hex=h, hq=hid)
+                bad(**act.refused_stack(command_paths(ctx), ctx, hq, h), hex=h, hq=hid)
         if len(set(stacks)) != len(stacks):
             bad("twice")
         limit = act.hq_limit(ctx, hq, len(eligible))

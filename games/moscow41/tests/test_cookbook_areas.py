@@ -130,7 +130,7 @@ def test_recipe_31_a_crt_cell_1_1_roll_8_only_retreats(tmp_path):
 
 @pytest.mark.case("10.4B", "4.3H")
 def test_recipe_32_a_drm_for_forest_in_mud(tmp_path):
-    anchor = "  defender_terrain_drm by 10.4B  when defender_terrain_drm != 0\n"
+    anchor = "  table combat_modifiers[id: defender_terrain_row].drm  by 10.4B  when defender_terrain_drm != 0\n"
     new = ("  -1 by 10.4B, 4.3H  when defender_terrain is forest and defender_town is none"
            " and ground in [mud, drying]")
     _in_doc(anchor, new)

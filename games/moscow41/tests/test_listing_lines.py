@@ -64,14 +64,17 @@ def _refused(state, action: str) -> tuple[tuple[str, ...], set[str]]:
 @pytest.mark.case("8.1A", "0.7.3.1B")
 def test_8_1A_a_stack_out_of_the_hqs_radius_names_the_radius_not_other_stacks_verdicts(blitz):
     cases, lines = _refused(blitz, "activate-hq hq=g-vi stacks=0116")
-    assert "8.1A" in cases
+    assert cases == ("8.1A", "0.2.4.8")  # the radius line's cases: one reason, not the six possible ones
     assert lines == {RADIUS}  # the 2.2C / 0.7.3.1B forbids of the stacks g-vi passed over: none
+    assert why_not_lines(blitz.clone(), "activate-hq hq=g-vi stacks=0116")[1] == (
+        "0116 is 28 hexes from g-vi, beyond the 3 hexes of its command radius")
 
 
 @pytest.mark.case("2.2C")
 def test_2_2C_a_panzer_stack_refused_to_an_infantry_hq_names_the_2_2C_line(blitz):
     cases, lines = _refused(blitz, "activate-hq hq=g-vi stacks=2712")
-    assert "2.2C" in cases
+    assert cases == ("0.7.3.1B", "2.2C")
+    assert why_not_lines(blitz.clone(), "activate-hq hq=g-vi stacks=2712")[1] == "g-vi may activate no unit in 2712"
     assert lines == {PANZER_2_2C}  # in reach (a path of three): the radius did not refuse it
     assert HQ_0_7_3_1B not in lines
 
@@ -79,14 +82,25 @@ def test_2_2C_a_panzer_stack_refused_to_an_infantry_hq_names_the_2_2C_line(blitz
 @pytest.mark.case("8.1B")
 def test_8_1B_a_stack_in_radius_with_every_path_blocked_names_the_radius_and_the_blocks(blitz):
     cases, lines = _refused(blitz, "activate-hq hq=g-vi stacks=2812")  # 2 hexes off; 2813, 2912 Soviet
-    assert "8.1B" in cases
+    assert cases == ("8.0A", "8.1A", "8.1B", "7.4")
+    assert why_not_lines(blitz.clone(), "activate-hq hq=g-vi stacks=2812")[1] == (
+        "no command path of at most 3 hexes from g-vi to 2812: enemy units or their ZOCs block it")
     assert lines == {RADIUS, ENEMY, EZOC}
 
 
 @pytest.mark.case("2.2C", "8.1A")
 def test_2_2C_two_refused_stacks_name_each_ones_line(blitz):
-    _, lines = _refused(blitz, "activate-hq hq=g-vi stacks=2712,0116")
+    cases, lines = _refused(blitz, "activate-hq hq=g-vi stacks=2712,0116")
     assert lines == {PANZER_2_2C, RADIUS}
+    assert cases == ("0.7.3.1B", "2.2C", "8.1A", "0.2.4.8")  # each stack's one reason
+
+
+@pytest.mark.case("0.7.3.1B", "2.0")
+def test_0_7_3_1B_a_hex_without_an_unactivated_unit_is_refused_as_such_naming_no_line(blitz):
+    cases, lines = _refused(blitz, "activate-hq hq=g-vi stacks=3010")  # no German unit in 3010
+    assert (cases, lines) == (("0.7.3.1B", "2.0"), set())
+    assert why_not_lines(blitz.clone(), "activate-hq hq=g-vi stacks=3010")[1] == (
+        "no unactivated unit in 3010 for g-vi to activate")
 
 
 @pytest.mark.case("8.3.1A")

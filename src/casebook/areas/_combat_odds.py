@@ -127,18 +127,26 @@ def _across(ctx: Any, from_hex: str, to_hex: str) -> tuple[bool, bool]:
     return bool(side.river or side.major_river), worksites.attacks_across(ctx, from_hex, to_hex)
 
 
-def terrain_drm(ctx: Any, hex_: str) -> int:
-    """10.4B: the Combat Modifiers Chart's DRM for the terrain the defender occupies — the
-    row ``terrain_<town kind or terrain id>`` of the ``combat_modifiers`` records (a town's kind
-    replaces the hex terrain, as on the TEC); 0 when the chart has no row for it."""
+def terrain_facts(ctx: Any, hex_: str) -> dict[str, Any]:
+    """10.4B: the Combat Modifiers Chart's row for the terrain the defender occupies — the row
+    ``terrain_<town kind or terrain id>`` of the ``combat_modifiers`` records (a town's kind
+    replaces the hex terrain, as on the TEC): ``defender_terrain_drm`` (its DRM, 0 without a
+    row) and ``defender_terrain_row`` (its id, ``none`` without a row; a rule line reading the
+    row by it cites the row's ``file:line``). ``{"defender_terrain_drm": 0}`` in a game without
+    that chart (e.g. Battle for Moscow shifts columns)."""
     if "combat_modifiers" not in ctx.pack.records:
-        return 0  # a game without a Combat Modifiers Chart (e.g. Battle for Moscow shifts columns)
+        return {"defender_terrain_drm": 0}
     info = ctx.board.hex(parse_hex(hex_))
     terrain = info.town.get("kind") if info.town else info.terrain
     for row in ctx.records("combat_modifiers"):
         if row.get("id") == f"terrain_{terrain}":
-            return int(row.get("drm") or 0)
-    return 0
+            return {"defender_terrain_drm": int(row.get("drm") or 0), "defender_terrain_row": row["id"]}
+    return {"defender_terrain_drm": 0, "defender_terrain_row": "none"}
+
+
+def terrain_drm(ctx: Any, hex_: str) -> int:
+    """10.4B: the DRM of :func:`terrain_facts` (0 when the chart has no row for the terrain)."""
+    return int(terrain_facts(ctx, hex_)["defender_terrain_drm"])
 
 
 def defender_hex_facts(ctx: Any, hex_: str) -> dict[str, Any]:
@@ -157,7 +165,10 @@ def defender_hex_facts(ctx: Any, hex_: str) -> dict[str, Any]:
 
 
 def _overstacked(ctx: Any, hex_: str) -> bool:
-    answer = ctx.hook.casebook_stacking(ctx=ctx, hex=hex_, units=None)
+    """An attacker's hex is overstacked (the fact of 6.2D's DRM, e.g.), read apart: the stacking
+    lines that compute it are no attack answer's or combat event's (only the DRM line, if it fires)."""
+    with ctx.apart(recorded=False):
+        answer = ctx.hook.casebook_stacking(ctx=ctx, hex=hex_, units=None)
     return bool(answer and answer.get("overstacked"))
 
 
@@ -220,7 +231,7 @@ def gather(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, 
         "attacker_support_ips": 0 if overrun else int(sup.get("attacker", 0)),
         "defender_support_ips": int(sup.get("defender", 0)),
         "whole_division": whole_division(ctx, att),
-        "defender_terrain_drm": terrain_drm(ctx, hex_),
+        **terrain_facts(ctx, hex_),
         **defender_hex_facts(ctx, hex_),
         "attackers": att_records,
         "defenders": [{"class": u.get("class"), "losses": int(u.get("losses") or 0), **unit_flags(ctx, u)}

@@ -184,23 +184,27 @@ def recover_cost(ctx: Any, n: int) -> int:
     return ctx.value("ip_cost", {"ip_use": "remove_fatigue", "recovering_divisions": n})
 
 
-def refused_stack(cfg: CommandPaths, ctx: Any, hq: Mapping[str, Any], hex_: str) -> None:
-    """Note the lines that kept ``hex_`` out of :func:`hq_stacks` (read apart, ``ctx.apart(recorded=
-    False)``) for a refusal: the ``hq_activate_unit`` verdicts of its units when the HQ may take
-    none of them; ``command_path_hexes`` when no command path reaches it, and the blocks the HQ's
-    paths met when it is no farther than that."""
+def refused_stack(cfg: CommandPaths, ctx: Any, hq: Mapping[str, Any], hex_: str) -> dict[str, Any]:
+    """The one reason ``hex_`` is out of :func:`hq_stacks` (read apart, ``ctx.apart(recorded=
+    False)``), the first that holds in the order hq_stacks judges, its lines noted for a refusal:
+    ``{"key": …, "distance": hexes from the HQ, "hexes": its command path length}``, key
+    ``hq_no_unit`` (no unactivated unit there: 2.0), ``hq_may_not`` (the ``hq_activate_unit``
+    verdicts of its units, e.g. 2.2C), ``hq_out_of_radius`` (farther than ``command_path_hexes``:
+    that line, e.g. 8.1A) or ``hq_path_blocked`` (no nearer: that line and the blocks the HQ's
+    paths met, e.g. 8.1B)."""
     mech, units = bool(hq.get("mechanized")), side_stacks(cfg, ctx, hq["side"], hqs=True).get(hex_, [])
     h = parse_hex(hex_)
     with ctx.apart(recorded=False):
         taken = any(cfg.may_activate(ctx, u, mech) for u in units)
-        near = ctx.board.grid.distance(parse_hex(hq["hex"]), h) <= cfg.path_hexes(ctx, hq)
-        reached = near and cfg.path(ctx, hq, h) is not None
+        distance = ctx.board.grid.distance(parse_hex(hq["hex"]), h)
+        near = distance <= cfg.path_hexes(ctx, hq)
+    found = {"distance": distance, "hexes": cfg.path_hexes(ctx, hq) if taken else None}
     for u in units if not taken else ():
         cfg.may_activate(ctx, u, mech)
-    if not reached:
-        cfg.path_hexes(ctx, hq)
-        if near:
-            cfg.reach(ctx, hq)
+    if near and taken:
+        cfg.reach(ctx, hq)
+    return {**found, "key": "hq_no_unit" if not units else "hq_may_not" if not taken
+            else "hq_path_blocked" if near else "hq_out_of_radius"}
 
 
 def refused_single(cfg: CommandPaths, ctx: Any, side: str, hex_: str) -> None:
