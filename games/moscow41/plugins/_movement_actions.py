@@ -17,7 +17,8 @@ from __future__ import annotations
 from typing import Any
 
 from casebook.areas import rail
-from casebook.areas._reinforcement_probe import in_command  # casebook_command's verdict, True unanswered
+from casebook.areas._reinforcement_probe import in_command
+from casebook.areas._zoc_moves import locking_refusals  # casebook_command's verdict, True unanswered
 from casebook.areas.terrain_costs import enemy_hexes, step_cost
 from casebook.content.cases import implements
 from casebook.core.errors import IllegalActionError
@@ -146,8 +147,11 @@ def _check_move(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[Ref
     m, bad = move_mover(ctx, action, d, step)
     if bad:
         return bad
-    res = check_path(ctx, m, list(action.get("path")))
-    if not res["legal"]:
+    res, walk = check_path(ctx, m, list(action.get("path"))), movement_config(ctx).walk
+    if not res["legal"]:  # a 7.2 stop the zoc area refuses too is said once: by its refusal (the EZOCs' units)
+        if set(res["refused"]["cases"]) <= {*walk["ezoc_stop"], *walk["ezoc_to_ezoc"]} and locking_refusals(
+                ctx, m.side, m.start, list(action.get("path")), [ctx.state.unit(u) for u in m.units]):
+            return []
         hex_, reason = res["refused"]["hex"], res["refused"]["reason"]  # the hex said once ("2413 is occupied…")
         return [Refusal(reason if str(reason).startswith(str(hex_)) else f"{hex_}: {reason}",
                         tuple(res["refused"]["cases"]), source=_SRC)]

@@ -17,15 +17,7 @@ from typing import Any
 from pydantic import create_model
 
 from casebook.areas._movement_reach import MovementCites, Step, zoc_reach, zoc_step, zoc_walk
-from casebook.areas.terrain_costs import (
-    enemy_hexes,
-    kept_search,
-    step_cost,
-    step_table,
-    table_row,
-    zoc_lines,
-    zoc_lookup,
-)
+from casebook.areas.terrain_costs import enemy_hexes, fluid_binding, kept_search, step_cost, step_table, table_row, zoc_lines, zoc_lookup  # noqa: E501
 from casebook.content.cases import implements
 from casebook.content.packconfig import Cases, Cites, config_reader, messages, reasons, texts
 
@@ -94,7 +86,8 @@ def step(ctx: Any, m: Mover, a: str, b: str, spent: int, hexes: int, zmap: Any =
 
     def enter(x: str, y: str, fluid: bool) -> tuple[int | None, tuple[str, ...]]:
         cost, _via, feature = step_cost(ctx, m.classes, x, y, fluid=fluid)
-        return cost, says.answers["cost"] + (says.answers["hexside"] if feature else ())
+        return cost, (*says.answers["cost"], *(says.answers["hexside"] if feature else ()),
+                      *(fluid_binding(ctx, m.classes, m.side, x, y) if fluid else ()))  # 7.3: its lines
 
     return zoc_step(a, b, spent, hexes, near=neighbours(ctx, a), enter=enter,
                     zmap=zoc_lookup(ctx, m.side) if zmap is None else zmap, enemy=enemy_hexes(ctx, m.side),
