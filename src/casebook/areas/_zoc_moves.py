@@ -14,8 +14,7 @@ from typing import Any
 from casebook.core.hooks import Refusal
 
 from ._game_cases import given_or
-from ._zoc_chart import kind_in_effect
-from ._zoc_chart import chart_row
+from ._zoc_chart import chart_row, kind_in_effect
 from ._zoc_cites import closes, effect_cases, line_cases, note_binding
 from ._zoc_map import exerted_by, friendly_combat_unit_in, hex_lines, most_restrictive, unit_kind
 
