@@ -61,7 +61,7 @@ def test_zoc_walk_says_where_and_why_a_path_stops_with_the_games_cases():
     ok = _walk(["b", "c"])
     assert ok["legal"] and ok["mp_spent"] == 4 and ok["mp_left"] == 0 and ok["cases"] == ["COST", "P"]
     far = _walk(["b", "c", "d"])
-    assert far["refused"] == {"hex": "d", "reason": "2 MP needed to enter d, 0 left", "cases": ["MP"]} and far["stops_at"] == "c"
+    assert far["refused"] == {"hex": "d", "reason": "2 MP needed to enter d, 0 left", "cases": ["MP", "COST"]} and far["stops_at"] == "c"
     skip = _walk(["c"])
     assert skip["refused"]["cases"] == ["ADJ"] and not skip["legal"]
     locked = _walk(["b", "c"], zmap={"b": frozenset({"x"})})

@@ -18,6 +18,7 @@ from typing import Any
 
 from casebook.areas import rail
 from casebook.areas._reinforcement_probe import in_command  # casebook_command's verdict, True unanswered
+from casebook.areas._zoc_moves import locking_refusals
 from casebook.areas.terrain_costs import enemy_hexes, step_cost
 from casebook.content.cases import implements
 from casebook.core.errors import IllegalActionError
@@ -78,8 +79,12 @@ def _stack(ctx: Any, action: Any, d: dict[str, Any], step: str) -> tuple[list[st
         return (given or list(cur["units"])), True, []
     here = eligible_stacks(ctx, step, action.side, d, hex_, given).get(hex_, [])
     units = given or here
-    if not units:
-        return [], False, refused(ctx, "no_unit", side=action.side, hex=hex_)
+    if not units:  # the start_move lines that forbid the side's first unit there (9.4A, 9.1D …), else whose units move
+        u = next((uid(x) for x in ctx.state.units_at(hex_) if x.get("side") == action.side), "")
+        facts = {"movement_step": step, "activated": bool(u and ctx.state.unit(u).get("activated")), "reacting": u in d["react"],
+                 "moved_this_phase": u in d["moved"], "non_phasing_side": ctx.state.other_side(ctx.state.phasing)}
+        return [], False, (u and _forbid(ctx, "start_move", facts, "start", side=action.side, hex=hex_)) or [Refusal(
+            movement_config(ctx).refusals["no_unit"].format(side=action.side, hex=hex_), ctx.quantity("movement_side", facts).cases, _SRC)]
     bad = [u for u in units if u not in here]
     if bad:
         return [], False, refused(ctx, "not_with_stack", units=", ".join(bad), hex=hex_)
@@ -146,12 +151,13 @@ def _check_move(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[Ref
     m, bad = move_mover(ctx, action, d, step)
     if bad:
         return bad
-    res = check_path(ctx, m, list(action.get("path")))
-    if not res["legal"]:
-        hex_, reason = res["refused"]["hex"], res["refused"]["reason"]  # the hex said once ("2413 is occupied…")
-        return [Refusal(reason if str(reason).startswith(str(hex_)) else f"{hex_}: {reason}",
-                        tuple(res["refused"]["cases"]), source=_SRC)]
-    return []
+    res, walk = check_path(ctx, m, list(action.get("path"))), movement_config(ctx).walk
+    if res["legal"] or set(res["refused"]["cases"]) <= {*walk["ezoc_stop"], *walk["ezoc_to_ezoc"]} and locking_refusals(
+            ctx, m.side, m.start, list(action.get("path")), [ctx.state.unit(u) for u in m.units]):
+        return []  # legal, or a 7.2 stop the zoc area refuses too: said once, by its refusal (the EZOCs' units)
+    hex_, reason = res["refused"]["hex"], res["refused"]["reason"]  # the hex said once ("2413 is occupied…")
+    return [Refusal(reason if str(reason).startswith(str(hex_)) else f"{hex_}: {reason}",
+                    tuple(res["refused"]["cases"]), source=_SRC)]
 
 
 @implements("9.5A", "9.5C", "9.5D")

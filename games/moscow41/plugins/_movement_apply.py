@@ -68,8 +68,7 @@ def _move(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[str, Any]
     last = res["steps"][-1] if res["steps"] else None
     locked = set(movement_config(ctx).walk["locking"])  # the last hex entered a locking EZOC: movement ends
     cur.update(hex=dest, spent=cur["spent"] + res["mp_spent"], hexes=cur["hexes"] + len(res["steps"]),
-               spent_all=bool(res["spent_all"]),
-               stopped=bool(last and locked & set(last["cases"])))
+               spent_all=bool(res["spent_all"]), stopped=bool(last and locked & set(last["cases"])))
     ctx.record("move", res["cases"], {"units": units, "from": hex_, "path": list(action.get("path")),
                                       "mp_spent": res["mp_spent"], "mp_left": cur["budget"] - cur["spent"]},
                source="movement.move", side=action.side)
@@ -149,8 +148,7 @@ def after_overrun(ctx: Any, side: str, d: dict[str, Any], hex_: str, target: str
     cases = _cases(ctx, "overrun_advanced" if advanced else "overrun_stopped")
     # 9.5A: read again (kept) so the event names the lines of its MP cost: the TEC's, overrun_mp's
     step_cost(ctx, classes, hex_, target, overrun=True), ctx.value("overrun_mp", {})
-    ctx.record("overrun", cases, {"units": alive, "hex": target, "mp": cost, "advanced": advanced,
-                                  "combat": combat},
+    ctx.record("overrun", cases, {"units": alive, "hex": target, "mp": cost, "advanced": advanced, "combat": combat},
                source="movement.overrun", side=side)
     if not alive:
         finish_current(ctx, d)
@@ -218,8 +216,7 @@ def _rail(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[str, Any]
         d["rail_hq"] = True
     cases = _cases(ctx, "rail") + (_cases(ctx, "rail_hq") if counted < len(units) else [])
     ctx.record("rail-move", cases, {"units": units, "from": hex_, "to": dest, "path": path,
-                                    "capacity_used": d["rail_units"]},
-               source="movement.rail", side=action.side)
+                                    "capacity_used": d["rail_units"]}, source="movement.rail", side=action.side)
     save(ctx, d)
     return {"units": units, "to": dest, "path": path, "cases": cases}
 
@@ -247,5 +244,4 @@ def _react(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[str, Any
     return {"units": units, "ip": cost, "cases": _cases(ctx, "react_result") + added}
 
 
-APPLY = {"move": _move, "overrun": _overrun, "force-march": _force_march, "rail-move": _rail,
-         "react": _react}
+APPLY = {"move": _move, "overrun": _overrun, "force-march": _force_march, "rail-move": _rail, "react": _react}

@@ -178,5 +178,4 @@ def rail_moves(ctx: Any, side: str, hex_: str, units: list[str], d: dict[str, An
 def _rail_hq_blocks(d: dict[str, Any], step: str, ctx: Any, units: list[str]) -> bool:
     """9.9G: after an HQ moved by rail, the units it activated may only rail-move (the
     ``move_on_foot`` lines of movement.rules)."""
-    return step == "movement" and any(
-        not memo_allowed(ctx, "move_on_foot", foot_facts(ctx, d, u)) for u in units)
+    return step == "movement" and any(not memo_allowed(ctx, "move_on_foot", foot_facts(ctx, d, u)) for u in units)

@@ -19,6 +19,7 @@ from pydantic import create_model
 from casebook.areas._movement_reach import MovementCites, Step, zoc_reach, zoc_step, zoc_walk
 from casebook.areas.terrain_costs import (
     enemy_hexes,
+    fluid_binding,
     kept_search,
     step_cost,
     step_table,
@@ -32,14 +33,13 @@ from casebook.content.packconfig import Cases, Cites, config_reader, messages, r
 __all__ = ["REFUSALS", "FORBIDDEN", "VERDICTS", "EVENTS", "ANSWERS", "MovementConfig", "movement_config", "Mover", "Step", "step",
            "reach", "search", "check_path", "neighbours"]
 
-REFUSALS = {"not_step": ("kind", "side", "step"), "no_unit": ("side", "hex"), "not_with_stack": ("units", "hex"),
-            "unit_twice": ("unit",),
+REFUSALS = {"not_step": ("kind", "side", "step"), "no_unit": ("side", "hex"), "not_with_stack": ("units", "hex"), "unit_twice": ("unit",),
             "no_path": (), "ended_spent": ("hex",), "ended_stopped": ("hex",), "not_adjacent_enemy": ("target", "hex"),
             "tec_prohibits": ("target",), "no_force_march": (), "rail_capacity": ("left", "counted"),
             "rail_blocked": ("why",), "no_rail_path": ("stack", "to"), "no_react_unit": ("side", "hex"),
             "react_cost": ("cost", "ip"), "rail_attack": ("units",), "pending_result": (), "no_combat": ()}
-FORBIDDEN = {"reserve": ("unit",), "foot": (), "overrun_step": (), "overrun": ("target", "cost", "terrain", "left"),
-             "force_march": (), "rail": (), "react_step": ()}
+FORBIDDEN = {"reserve": ("unit",), "foot": (), "start": ("side", "hex"), "overrun_step": (),
+             "overrun": ("target", "cost", "terrain", "left"), "force_march": (), "rail": (), "react_step": ()}
 VERDICTS = {"overrun_unit": ("unit",), "force_march_unit": (), "react_unit": ("unit",)}
 EVENTS = ("drop_off", "reserve", "overrun_pending", "overrun_advanced", "overrun_stopped", "force_march", "rail",
           "rail_hq", "react", "react_result", "react_marked")
@@ -94,7 +94,8 @@ def step(ctx: Any, m: Mover, a: str, b: str, spent: int, hexes: int, zmap: Any =
 
     def enter(x: str, y: str, fluid: bool) -> tuple[int | None, tuple[str, ...]]:
         cost, _via, feature = step_cost(ctx, m.classes, x, y, fluid=fluid)
-        return cost, says.answers["cost"] + (says.answers["hexside"] if feature else ())
+        return cost, (*says.answers["cost"], *(says.answers["hexside"] if feature else ()),
+                      *(fluid_binding(ctx, m.classes, m.side, x, y) if fluid else ()))  # 7.3: its lines
 
     return zoc_step(a, b, spent, hexes, near=neighbours(ctx, a), enter=enter,
                     zmap=zoc_lookup(ctx, m.side) if zmap is None else zmap, enemy=enemy_hexes(ctx, m.side),

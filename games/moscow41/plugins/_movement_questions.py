@@ -42,8 +42,7 @@ def rail_answer(ctx: Any, hex_: str, units: list[str]) -> dict[str, Any]:
     whole = Action.make("rail-move", side, stack=hex_, to=next(iter(sorted(dests)), hex_), units=units)
     return {"stack": hex_, "units": units, "capacity_left": capacity_left(ctx, d["rail_units"]),
             "combat_units": counted(ctx, units), "railheads": {k: dests[k] for k in sorted(dests)}, "refused": why,
-            "offered": [str(a) for a in rail_moves(ctx, side, hex_, units, d)],
-            "refusals": _refusals(ctx, whole),
+            "offered": [str(a) for a in rail_moves(ctx, side, hex_, units, d)], "refusals": _refusals(ctx, whole),
             "cases": ["9.9A", "9.9B", "9.9C", "9.9D", "9.9E", "9.9I"]}
 
 

@@ -101,8 +101,7 @@ def reaction_refusal(ctx: Any, action: Any) -> str | None:
     if action.kind not in REACTION_KINDS and not in_reaction_step:
         return None
     scenario = ctx.state.scenario or {}
-    verdict = ctx.permission("reaction_step", {"scenario_id": str(scenario.get("id", "")),
-                                               "turn": ctx.state.turn})
+    verdict = ctx.permission("reaction_step", {"scenario_id": str(scenario.get("id", "")), "turn": ctx.state.turn})
     if verdict.value:
         return None
     return f"the Soviets cannot perform a Reaction Step on Turn {ctx.state.turn} of the Campaign Game"
@@ -133,8 +132,7 @@ def scenario_rules(ctx: Any) -> dict[str, Any]:
     }
     if ctx.state.turn == scenario.get("first_turn", 1) and ctx.state.setting("turn1_weather") == "fixed":
         w = ctx.state.weather or {}
-        facts["turn1_weather"] = {"value": {k: w.get(k) for k in ("temperature", "ground")},
-                                  "cases": ["18.2.4A"]}
+        facts["turn1_weather"] = {"value": {k: w.get(k) for k in ("temperature", "ground")}, "cases": ["18.2.4A"]}
     return facts
 
 

@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from casebook.content.position import load_position, position_to_dict
 from casebook.core.game import Game
 from casebook.tools.cli import cli
+from casebook.tools.cmd_ask import why_not_lines
 
 ROOT = Path(__file__).resolve().parents[3]
 TABLES = ROOT / "games" / "moscow41" / "tables"
@@ -105,9 +106,39 @@ def test_9_1A_a_refused_step_cites_the_cell_of_the_hex_it_could_not_pay_for():
     # p1: 1 + 3 (forest 0303) + 1 + 1 = 6 of 8 MP; swamp 0603 costs 4 (9.1A)
     out = CliRunner().invoke(cli, ["ask", str(POSITION), "move", "p1", "0203", "0303", "0403", "0503", "0603", "--json"])
     answer = json.loads(out.output)
-    assert answer["refused"]["hex"] == "0603" and answer["refused"]["cases"] == ["9.1A", "9.2C"]
+    assert answer["refused"]["hex"] == "0603" and answer["refused"]["cases"] == ["9.1A", "9.2C", "9.2A"]
     assert [ln["source"] for ln in answer["lines"] if ln["source"].startswith("tables/")] == [
         cell("tec.yaml", "clear", "armor"), cell("tec.yaml", "forest", "armor"), cell("tec.yaml", "swamp", "armor")]
+
+
+def _why(game, action: str) -> tuple[tuple[str, ...], list[str]]:
+    """``ask … why`` (and play's refusal, :func:`why_not_lines`): the cases and line sources."""
+    state = game.state_from_dict(position_to_dict(load_position(POSITION.read_text(encoding="utf-8"),
+                                                                pack=game.engine.pack)))
+    cases, _reason, lines = why_not_lines(state, action)
+    return cases, [ln["source"] for ln in lines]
+
+
+def _asked_lines(*args: str) -> list[str]:
+    out = CliRunner().invoke(cli, ["ask", str(POSITION), "move", *args, "--json"])
+    return [ln["source"] for ln in json.loads(out.output)["lines"]]
+
+
+@pytest.mark.case("9.1A", "9.2A", "9.2B")
+def test_9_1A_an_mp_shortage_names_the_ma_line_and_the_priced_steps_cells_in_ask_why_and_play(game):
+    # p1: 6 of 8 MP spent, swamp 0603 costs 4: the MA line, the lookup line, the cells of the four steps
+    cases, why = _why(game, "german: move stack=0104 path=0203,0303,0403,0503,0603")
+    assert cases == ("9.1A", "9.2C", "9.2A")
+    assert why == _asked_lines("p1", "0203", "0303", "0403", "0503", "0603") == [
+        "movement.rules:7", "movement.rules:19", cell("tec.yaml", "clear", "armor"),
+        cell("tec.yaml", "forest", "armor"), cell("tec.yaml", "swamp", "armor")]
+    # g1 (MA 4): across the river 0203 (2 MP), 0204, 0304, no MP left for 0404: the river crossed
+    # earlier decided it too (its lookup line and hexside cell), not only the MA line
+    cases, why = _why(game, "german: move stack=0202 path=0203,0204,0304,0404")
+    assert cases == ("9.1A", "9.2C", "9.2A", "9.2B")
+    assert why == _asked_lines("g1", "0203", "0204", "0304", "0404") == [
+        "movement.rules:7", "movement.rules:19", "movement.rules:20", cell("tec.yaml", "clear", "infantry"),
+        cell("tec_hexside.yaml", "river", "infantry")]
 
 
 @pytest.mark.case("9.2A")

@@ -173,7 +173,7 @@ def zoc_step(a: str, b: str, spent: int, hexes: int, *, near: Sequence[str], ent
 
     ``cites``: the game's cases, by key — ``adjacent``, ``enemy``, ``max_hexes``,
     ``ezoc_to_ezoc``, ``ezoc_stop`` (refusals), ``prohibited``, ``short`` (no cost or too
-    costly), ``fluid`` and ``locking`` (added to the cost's cases), ``all_mp``."""
+    costly; a step too costly cites its cost's cases after them), ``fluid`` and ``locking`` (added to the cost's cases), ``all_mp``."""
     if b not in near:
         return Step(False, None, f"{b} is not adjacent to {a}: no hex can be skipped", tuple(cites["adjacent"]))
     if b in enemy:
@@ -207,7 +207,8 @@ def zoc_step(a: str, b: str, spent: int, hexes: int, *, near: Sequence[str], ent
     if hexes == 0 and fresh:
         return Step(True, max(budget - spent, 0), f"enters {b} by spending all its MPs",
                     tuple(cases + list(cites["all_mp"])), terminal=True, spent_all=True)
-    return Step(False, None, f"{cost} MP needed to enter {b}, {budget - spent} left", tuple(cites["short"]))
+    return Step(False, None, f"{cost} MP needed to enter {b}, {budget - spent} left",  # the cost's cases too
+                tuple(dict.fromkeys((*cites["short"], *cost_cases))))
 
 
 def _limit(max_hexes: int) -> str:
@@ -224,7 +225,8 @@ def zoc_walk(start: str, path: Sequence[str], step: Callable[[str, str, int, int
     """Walk ``path`` (the hexes after ``start``) with ``step(a, b, spent, hexes)`` (e.g.
     :func:`zoc_step` bound to a stack): ``{"legal", "mp_spent", "mp_left", "stops_at",
     "spent_all", "steps": [{"hex", "cost", "cases"}], "cases"}``; an illegal path also has
-    ``"refused": {"hex", "reason", "cases"}`` (where and why it stops). ``cites["path"]`` is
+    ``"refused": {"hex", "reason", "cases"}`` (where and why it stops; too few MPs, ``short``:
+    with the cases of every step walked, whose MPs decided it). ``cites["path"]`` is
     cited by every walk; after a terminal hex the next is refused citing ``max_hexes``,
     ``all_mp`` or ``ezoc_stop``. Cases sorted by :func:`case_order`."""
     spent, here, cases = 0, start, list(cites["path"])
@@ -233,10 +235,12 @@ def zoc_walk(start: str, path: Sequence[str], step: Callable[[str, str, int, int
     spent_all = False
     for i, b in enumerate(path):
         s = _ended(here, terminal, i, max_hexes, cites) if terminal else step(here, b, spent, i)
-        if not s.ok:
+        if not s.ok:  # too few MPs left: every MP spent decided it too (the steps' cost cases)
+            short = s.cases[:len(cites["short"])] == tuple(cites["short"])
+            said = list(dict.fromkeys((*s.cases, *(c for st in steps for c in st["cases"] if short))))
             return {"legal": False, "mp_spent": spent, "mp_left": budget - spent, "stops_at": here,
                     "spent_all": spent_all, "steps": steps,
-                    "refused": {"hex": b, "reason": s.reason, "cases": list(s.cases)},
+                    "refused": {"hex": b, "reason": s.reason, "cases": said},
                     "cases": sorted(set(cases) | set(s.cases), key=case_order)}
         spent += s.cost or 0
         spent_all = s.spent_all

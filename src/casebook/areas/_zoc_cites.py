@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = ["BLOCKS", "line_cases", "definition_cases", "map_cases", "combine_cases", "blocks",
-           "closes", "answer_closes", "note_blocks", "effect_cases"]
+           "closes", "answer_closes", "note_blocks", "effect_cases", "note_binding"]
 
 #: answer key -> the permission a rule script forbids (when it may not pass an EZOC hex)
 BLOCKS: tuple[tuple[str, str], ...] = (
@@ -125,3 +125,29 @@ def effect_cases(ctx: Any, kind: str) -> tuple[str, ...]:
         return ()
     return ctx.kept(("zoc.effect_cases", id(ctx.rules)), kind,
                     lambda: tuple(ctx.permission("move_on_in_ezoc", {"zoc_kind": kind}).cases))
+
+
+def note_binding(ctx: Any, rows: Any, kind: str, lines: Any = ()) -> tuple[str, ...]:
+    """Note, for the answer or event an EZOC decided (a move refused by a locking EZOC, a fluid
+    EZOC-to-EZOC step charged), the lines that decided it and return their cases: the ZOC Chart
+    cells of those of the mover's chart ``rows`` that bind it as ``kind`` (all of them when none does;
+    ``tables/zoc_chart.yaml``, the column in force:
+    :func:`._zoc_chart.chart_column`, whose lines are noted too), the ``move_on_in_ezoc`` lines
+    that fire for ``kind`` (e.g. Moscow '41 zoc.rules:35, 7.2) and ``lines`` (line entries: those
+    that put the hexes met in an EZOC, e.g. the ``exert_zoc``/``zoc_into_hex`` lines of the
+    exerting units, :func:`._zoc_map.hex_lines`; their cases, and what a ZOC is,
+    :func:`definition_cases`, whether or not lines are collected)."""
+    from casebook.content.tablelines import cite_again
+
+    from ._zoc_chart import chart_column, chart_kind, kind_in_effect
+
+    column, cases = chart_column(ctx)
+    rows = [r for r in dict.fromkeys(rows) if kind_in_effect(ctx, chart_kind(ctx, r)[0]) == kind] or list(rows)
+    reads = tuple(("zoc_chart", (("unit", row), ("weather", column))) for row in rows)
+    cells = tuple(ln for ln in (ctx.pack.table_lines.cell("zoc_chart", unit=r, weather=column) for r in rows)
+                  if ln is not None)
+    cite_again(reads)  # a running ask collector cites them (cite_tables)
+    entries = (*cells, *lines)
+    ctx.note_lines(entries)  # and the event or the recording names them
+    return tuple(dict.fromkeys((*cases, *effect_cases(ctx, kind), *(c for e in cells for c in e["cases"]),
+                                *definition_cases(ctx), *(c for e in lines for c in e["cases"]))))

@@ -14,9 +14,9 @@ from typing import Any
 from casebook.core.hooks import Refusal
 
 from ._game_cases import given_or
-from ._zoc_chart import kind_in_effect
-from ._zoc_cites import closes, effect_cases, line_cases
-from ._zoc_map import exerted_by, friendly_combat_unit_in, most_restrictive, unit_kind
+from ._zoc_chart import chart_row, kind_in_effect
+from ._zoc_cites import closes, effect_cases, line_cases, note_binding
+from ._zoc_map import exerted_by, friendly_combat_unit_in, hex_lines, most_restrictive, unit_kind
 
 __all__ = ["moving_units", "stack_kind", "locking_refusals", "retreat_refusals",
            "retreat_allowed_into", "retreat_cases"]
@@ -60,19 +60,31 @@ def locking_refusals(ctx: Any, side: str, start: str, path: Sequence[str],
     if kind_in_effect(ctx, kind) != "locking":  # as the game's move_on_in_ezoc lines bind it
         return []
     same_only = ctx.state.setting("locking_ezoc_to_ezoc", "any") == "same_unit"
-    cited = tuple(dict.fromkeys((*given_or(ctx, SOURCE, "locking", lambda c: effect_cases(c, "locking")), *cases)))
     hexes = [start, *path]
     for i in range(1, len(hexes)):
         before, here = exerted_by(ctx, hexes[i - 1], side), exerted_by(ctx, hexes[i], side)
         if before and here and (not same_only or set(before) & set(here)):
             return [Refusal(f"a unit treating ZOCs as locking cannot move directly from one EZOC "
                             f"({hexes[i - 1]}, of {', '.join(before)}) to another ({hexes[i]}, of "
-                            f"{', '.join(here)})", cited, SOURCE)]
+                            f"{', '.join(here)})", _cited(ctx, units, cases, hexes[i - 1:i + 1], side), SOURCE)]
         if here and i < len(hexes) - 1:
             return [Refusal(f"a unit treating ZOCs as locking must stop on entering the EZOC in "
                             f"{hexes[i]} (of {', '.join(here)}); the path goes on to {hexes[i + 1]}",
-                            cited, SOURCE)]
+                            _cited(ctx, units, cases, hexes[i:i + 1], side), SOURCE)]
     return []
+
+
+def _cited(ctx: Any, units: Sequence[Mapping[str, Any]], cases: tuple[str, ...], hexes: Sequence[str],
+           side: str) -> tuple[str, ...]:
+    """The cases of a 7.2 refusal, its deciding lines noted (:func:`note_binding`): the locking
+    lines (the game's ``area_cases: zoc: locking``, else its ``move_on_in_ezoc`` lines), the ZOC
+    Chart cells of the movers' own rows (``cases``: those of the column and cells) and the lines
+    that put ``hexes`` (the EZOCs that stopped the move) in an EZOC of ``side``'s enemies."""
+    lines = hex_lines(ctx, side) or {}
+    rows = [chart_row(ctx, u) for u in units]
+    noted = note_binding(ctx, rows, "locking", tuple(e for h in hexes for e in lines.get(h, ())))
+    return tuple(dict.fromkeys((*given_or(ctx, SOURCE, "locking", lambda c: effect_cases(c, "locking")), *cases,
+                                *noted)))
 
 
 def retreat_allowed_into(ctx: Any, hex_: str, side: str) -> bool:

@@ -34,9 +34,11 @@ from casebook.content.tablelines import cells_read, cite_again, read_line
 from casebook.core.hexgrid import hex_label, parse_hex
 
 from ._zoc_chart import kind_in_effect
+from ._zoc_cites import note_binding
 
 __all__ = ["FEATURE_ORDER", "weather", "entry_ways", "cell_cost", "step_cost", "step_table", "table_row",
-           "enemy_hexes", "ezoc_map", "zoc_lines", "ezoc", "zoc_lookup", "kept_search", "zoc_treatment"]
+           "enemy_hexes", "ezoc_map", "zoc_lines", "ezoc", "zoc_lookup", "kept_search", "zoc_treatment",
+           "fluid_binding"]
 
 #: The board's hexside features a crossing cost is looked up for (core.board.FEATURES), the
 #: one charged last when a hexside has more than one.
@@ -310,3 +312,12 @@ def zoc_treatment(ctx: Any, classes: frozenset[str]) -> str:
     chart = ctx.table("zoc_chart")
     kinds = [kind_in_effect(ctx, str(chart.lookup(unit=c, weather=column))) for c in sorted(classes)]
     return max(kinds, key=lambda k: _ZOC_RANK.get(k, 2)) if kinds else "none"
+
+
+def fluid_binding(ctx: Any, classes: frozenset[str], side: str, a: str, b: str) -> tuple[str, ...]:
+    """The cases of a fluid EZOC-to-EZOC step ``a`` -> ``b`` of a stack of chart rows ``classes``
+    of ``side`` (e.g. Moscow '41 7.3: +1 MP), its deciding lines noted for the answer or event
+    (:func:`._zoc_cites.note_binding`): the ZOC Chart cells of its rows, the ``move_on_in_ezoc``
+    lines of a fluid ZOC and the lines that put ``a`` and ``b`` in an EZOC."""
+    lines = _ezoc_full(ctx, side)[2] or {}
+    return note_binding(ctx, sorted(classes), "fluid", tuple(e for h in (a, b) for e in lines.get(h, ())))

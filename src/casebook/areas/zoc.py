@@ -224,7 +224,8 @@ def casebook_zoc_map(ctx: Any, side: str) -> dict[str, Any]:
     if not found:
         cases += _no_zoc_cases(ctx)
     rows = ctx.table("zoc_chart").dims[0][1]
-    kind = most_restrictive(chart_kind(ctx, row)[0] for row in rows)  # as zoc_answer's, 7.0B-C
+    with ctx.apart(recorded=False):  # every row's cell: none decides a mover's answer (its own row's does)
+        kind = most_restrictive(chart_kind(ctx, row)[0] for row in rows)  # as zoc_answer's, 7.0B-C
     return {"key": map_key(ctx, side), "exerted_by": MappingProxyType(found), "cases": cases,
             "kind": kind, "lines": hex_lines(ctx, side)}
 

@@ -240,10 +240,13 @@ def why_not_lines(state: Any, action: Any) -> tuple[tuple[str, ...], str, list[d
     lines ``[{"source": "x.rules:9", "cases": [...], "text": "forbid …"}]``): of the lines that
     fired while it was judged, those citing one of its cases (not, say, the retreat or supply
     lines a ZOC search also fired) and those that computed a fact a deciding line read (the
-    supply lines behind ``hex_supplied``: :mod:`casebook.script.factlines`); legal, the lines that allowed it
+    supply lines behind ``hex_supplied``: :mod:`casebook.script.factlines`), then the table cells a
+    kept ``lookup T(…)`` line read (a refused step's TEC cells); legal, the lines that allowed it
     (:func:`casebook.tools.ask_why.allowed_lines`)."""
+    from casebook.content.tablelines import cite_tables, reading_tables
+
     state.legal_actions()  # listed first: only the refusal's own lines are recorded
-    with state.game.engine.recording_lines() as lines:
+    with state.game.engine.recording_lines() as lines, reading_tables() as reads:
         cases, reason = state.why_not(action)
     from casebook.tools.ask_why import allowed_lines, step_note
 
@@ -251,7 +254,9 @@ def why_not_lines(state: Any, action: Any) -> tuple[tuple[str, ...], str, list[d
         return cases, reason, allowed_lines(state, action) if reason == "legal" else []
     from casebook.script.factlines import kept_lines
 
-    found = kept_lines(lines, cases)  # and the lines that computed a fact a deciding line read
+    kept = {"lines": kept_lines(lines, cases)}  # and the lines that computed a fact a deciding line read
+    cite_tables(state.game.engine.pack, kept, reads, lambda _answer, _lines: [])  # the cells a kept `lookup` read
+    found = kept["lines"]
     note = step_note(state, action)
     if note is not None:  # an attack in a movement step: where it is made, and the case saying so
         generic = reason.startswith("not among the legal actions")
