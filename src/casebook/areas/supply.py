@@ -40,8 +40,9 @@ from casebook.areas._zoc_map import zoc_sources as _zoc_sources
 from casebook.areas.search import paths_within
 from casebook.core.hexgrid import Hex, hex_label, parse_hex
 from casebook.script.ctx import Lasting
+from casebook.script.factlines import lines_of
 
-__all__ = ["LINE_KINDS", "lru_get", "cited", "allowed", "units_by_hex", "ezoc", "enemy_blocks", "path_blocks", "placement",
+__all__ = ["LINE_KINDS", "lru_get", "cited", "supplied_lines", "allowed", "units_by_hex", "ezoc", "enemy_blocks", "path_blocks", "placement",
            "per_version", "weather", "settings", "zoc_sources", "side_maps", "line_kinds", "line_network", "radius_reach"]
 
 _T = TypeVar("_T")
@@ -82,6 +83,18 @@ def cited(value: Any, depth: int = 0) -> set[str]:
         for item in value:
             out |= cited(item, depth + 1)
     return out
+
+
+def supplied_lines(ctx: Any, uid: str) -> tuple[bool, tuple[dict[str, Any], ...]]:
+    """Whether unit ``uid`` can trace supply now (asks ``casebook_supply``; True when unanswered),
+    with the lines that decided the answer (those of the lines that fired meanwhile citing a case
+    the answer cites, as ``casebook ask supply`` names them; ``()`` where none are collected): a
+    fact a line reads names them (:mod:`casebook.script.factlines`; 14.1C, 12.1C, 5.7D e.g.)."""
+    answer, lines = lines_of(ctx, lambda: ctx.hook.casebook_supply(ctx=ctx, unit=uid))
+    if answer is None:
+        return True, ()
+    cases = cited(answer)
+    return bool(answer.get("in_supply", True)), tuple(ln for ln in lines if cases.intersection(ln["cases"]))
 
 
 def units_by_hex(ctx: Any) -> dict[Hex, list[Mapping[str, Any]]]:

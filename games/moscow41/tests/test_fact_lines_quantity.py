@@ -1,0 +1,95 @@
+"""A quantity's line that reads a computed fact names the lines that computed it (issue #15 item
+3; docs/rule-language.md, "Which lines an event names", rule 6): 5.7D's ``-2 … when any attacker
+has not supplied`` of ``attack_drm`` reads the attackers' ``supplied`` field, so ``ask attack``
+and play's ``combat`` event (one code path, ``_combat_odds.gather``) name the supply lines that
+left an attacker out of supply — the lines ``ask supply`` names of that unit — beside the DRM line
+(combat.rules:25), and only when that line fired: a supplied attacker's supply lines are never
+lent. file:line values are those of the shipped rules."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from casebook.core.game import Game
+from casebook.script.engine import load_engine
+from casebook.tools.cli import cli
+
+ROOT = Path(__file__).resolve().parents[3]
+ATTACK = ROOT / "docs" / "examples" / "attack.yaml"
+FORT = ROOT / "docs" / "examples" / "fortification-line.yaml"
+SUPPLY = ["supply.rules:7", "supply.rules:27", "zoc.rules:28"]   # length, enemy-unit and EZOC blocks
+
+
+def _ask(position: Path, *args: str) -> dict:
+    out = CliRunner().invoke(cli, ["ask", str(position), *args, "--json"])
+    assert out.exit_code == 0, out.output
+    return json.loads(out.output)
+
+
+def _sources(answer: dict) -> list[str]:
+    return [ln["source"] for ln in answer.get("lines", [])]
+
+
+@pytest.fixture(scope="module")
+def cut_off(tmp_path_factory) -> Path:
+    """docs/examples/attack.yaml with five Soviet 1-SP divisions in 0201-0205: g1 (0303) is cut
+    off from the west edge (enemy units 5.4A, their EZOCs 5.4B); g2 (0403) still traces 8 MPs."""
+    data = yaml.safe_load(ATTACK.read_text(encoding="utf-8"))
+    data["units"] += [{"id": f"sx{i}", "side": "soviet", "class": "infantry", "size": "division", "strength": 1,
+                       "ma": 4, "hex": h} for i, h in enumerate(["0201", "0202", "0203", "0204", "0205"])]
+    path = tmp_path_factory.mktemp("cut") / "cut.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return path
+
+
+@pytest.mark.case("5.7D", "10.4.5A")
+def test_5_7D_an_unsupplied_attackers_drm_names_its_supply_lines(cut_off):
+    assert _ask(cut_off, "supply", "g1")["in_supply"] is False
+    assert _sources(_ask(cut_off, "supply", "g1")) == SUPPLY
+    assert _ask(cut_off, "supply", "g2")["in_supply"] is True
+    answer = _ask(cut_off, "attack", "0304", "--with", "g1,g2")
+    assert {"case": "5.7D, 10.4.5A", "value": -2, "source": "combat.rules:25"} in answer["drm"]["terms"]
+    assert _sources(answer) == ["combat.rules:35", *SUPPLY, "combat.rules:67", "combat.rules:15",
+                                "combat.rules:16", "combat.rules:25", "combat.rules:84", "tables/crt.yaml:18"]
+
+
+@pytest.mark.case("5.7D")
+def test_5_7D_supplied_attackers_lend_no_supply_lines():
+    """docs/examples/attack.yaml: g1 and g2 trace supply (supply.rules:7 fires for both), the -2
+    does not apply, and the answer names no supply line."""
+    answer = _ask(ATTACK, "attack", "0304", "--with", "g1,g2")
+    assert all(t["source"] != "combat.rules:25" for t in answer["drm"]["terms"])
+    assert _sources(answer) == ["combat.rules:35", "combat.rules:67", "combat.rules:15", "combat.rules:16",
+                                "combat.rules:84", "tables/crt.yaml:18"]
+
+
+@pytest.mark.case("5.7D", "10.4.5A")
+def test_5_7D_the_soviet_133rd_in_the_fortification_line_example():
+    """The 133rd (0305, unsupplied in Mud between two German divisions) attacking 0304: its supply
+    lines (as ``ask supply s-133rd`` names them) beside the Mud DRM (4.3H) and 5.7D's."""
+    answer = _ask(FORT, "attack", "0304", "--with", "s-133rd")
+    assert _sources(_ask(FORT, "supply", "s-133rd")) == SUPPLY
+    assert _sources(answer) == ["combat.rules:35", *SUPPLY, "combat.rules:7", "combat.rules:25", "combat.rules:84",
+                                "tables/crt.yaml:17"]
+
+
+@pytest.mark.case("5.7D", "10.0E")
+def test_5_7D_the_combat_event_in_play_names_the_supply_lines_before_the_drm_line(cut_off):
+    """Play's ``combat`` event (rule 12: the same gather as ``ask attack``) names g1's supply lines
+    just before the line that read them; dice fixed at 4 + 4."""
+    data = yaml.safe_load(cut_off.read_text(encoding="utf-8"))
+    data["rng"] = {"seed": 1, "state": None, "fixed": [4, 4]}
+    state = Game(load_engine("moscow41"), "october-blitz").state_from_dict(data)
+    state.apply("german: attack hex=0304 with=g1,g2")
+    for _ in range(10):
+        if not state.trace.of_kind("combat"):
+            state.apply(state.legal_actions()[0])
+    combat = state.trace.of_kind("combat")[-1]
+    assert [ln["source"] for ln in combat.data["lines"]] == [
+        "combat.rules:35", "combat.rules:67", "combat.rules:15", "combat.rules:16", *SUPPLY, "combat.rules:25",
+        "combat.rules:84", "tables/crt.yaml:18"]
