@@ -42,8 +42,8 @@ from casebook.core.hexgrid import Hex, hex_label, parse_hex
 from casebook.script.ctx import Lasting
 from casebook.script.factlines import lines_of
 
-__all__ = ["LINE_KINDS", "lru_get", "cited", "supplied_lines", "allowed", "units_by_hex", "ezoc", "enemy_blocks", "path_blocks", "placement",
-           "per_version", "weather", "settings", "zoc_sources", "side_maps", "line_kinds", "line_network", "radius_reach"]
+__all__ = ["LINE_KINDS", "lru_get", "cited", "supplied_lines", "allowed", "units_by_hex", "ezoc", "enemy_blocks", "path_blocks",
+           "placement", "per_version", "weather", "settings", "zoc_sources", "side_maps", "line_kinds", "line_network", "radius_reach"]
 
 _T = TypeVar("_T")
 

@@ -287,7 +287,8 @@ class _Builder:
             raise ScriptSyntaxError(problems)
         warnings += lint_rules(quantities, permissions, self.schema, self.lines)
         return RuleSet(quantities, permissions, self.schema, frozenset(self.ex.looked_up), tuple(warnings),
-                       {e: tuple(ts) for e, ts in triggers.items()}, tuple(offers), _line_reads(self.ex.reads, self.ex.field_reads, self.schema))
+                       {e: tuple(ts) for e, ts in triggers.items()}, tuple(offers),
+                       _line_reads(self.ex.reads, self.ex.field_reads, self.schema))
 
 
 def _line_reads(reads: Sequence[tuple[Any, str, A.Loc]], field_reads: Sequence[tuple[Any, str, A.Loc]],

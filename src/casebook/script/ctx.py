@@ -133,8 +133,7 @@ class Ctx:
             self._note(e)
         if rows:  # the records rows its lines selected: for fired_lines
             object.__setattr__(e, "_table_rows", rows)
-        if getattr(facts, "lines", None):  # the lines that computed a fact a deciding line read: for fired_lines
-            object.__setattr__(e, "_lent", borrow(self, e, facts))
+        object.__setattr__(e, "_lent", borrow(self, e, facts))  # a read fact's lines (factlines): for fired_lines
         return e
 
     @contextmanager
@@ -201,8 +200,9 @@ class Ctx:
         """The effects of the rule scripts' triggers of ``event`` that fire for ``facts``
         (:meth:`casebook.script.RuleSet.fire`; carried out by :mod:`casebook.script.effects`)."""
         effects = self.engine.rules.fire(event, facts, self.engine.script_tables, self.standard)
-        for seen in (self.engine._recording[0], None if self.__dict__.get("_paused") else self.event_lines):
-            for e in effects if seen is not None else ():
+        seen_by = (self.engine._recording[0], None if self.__dict__.get("_paused") else self.event_lines)
+        for seen in (d for d in seen_by if d is not None):
+            for e in effects:
                 seen.setdefault(e["source"], {"source": e["source"], "cases": e["cases"], "text": e["text"]})
         return effects
 
