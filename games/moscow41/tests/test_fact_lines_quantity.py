@@ -93,3 +93,45 @@ def test_5_7D_the_combat_event_in_play_names_the_supply_lines_before_the_drm_lin
     assert [ln["source"] for ln in combat.data["lines"]] == [
         "combat.rules:35", "combat.rules:67", "combat.rules:15", "combat.rules:16", *SUPPLY, "combat.rules:25",
         "combat.rules:84", "tables/crt.yaml:18"]
+
+
+def _ctx(position: Path, event_lines: bool):
+    from casebook.content.position import load_position
+    from casebook.script.engine import state_from_position
+
+    engine = load_engine("moscow41")
+    return engine.ctx(state_from_position(load_position(position, pack=engine.pack)), event_lines=event_lines)
+
+
+@pytest.mark.case("14.1C")
+def test_14_1C_play_keeps_the_supply_probes_lines_as_ask_does():
+    """A supply probe's lines (0101 of the fortification-line example: no unit there, the probe
+    cannot trace supply) are kept in play's context too (it collects its events' lines), not only
+    while a recording runs: the ``hex_supplied`` fact carries the lines the refusal names."""
+    from casebook.games.moscow41.plugins._fortification_build import hex_facts
+
+    facts = hex_facts(_ctx(FORT, event_lines=True), "0101")
+    assert facts["hex_supplied"] is False
+    assert [ln["source"] for ln in facts.lines["hex_supplied"]] == SUPPLY
+    assert _sources(_ask(FORT, "why", "build-fort hex=0101"))[:3] == SUPPLY   # the same lines as ask's
+    quiet = hex_facts(_ctx(FORT, event_lines=False), "0101")                   # nothing collects: none
+    assert quiet["hex_supplied"] is False and "hex_supplied" not in quiet.lines
+
+
+@pytest.mark.case("12.1C")
+def test_12_1C_play_keeps_a_railheads_probe_lines(tmp_path):
+    """docs/examples/reinforcements-turn10.yaml with German divisions in 0502, 0403 and 0704: the
+    railhead 0603 cannot trace supply; in play's context the probe's lines are those the refusal
+    of placing s-174rd there names (test_fact_lines.py)."""
+    from casebook.areas import reinforcement as entry
+
+    text = (ROOT / "docs" / "examples" / "reinforcements-turn10.yaml").read_text(encoding="utf-8")
+    remnant = '  - {counter: s-rem-01, hex: "0303"}\n'
+    germans = "".join(f'  - {{counter: {c}, hex: "{h}"}}\n' for c, h in (("g-6id", "0502"), ("g-26id", "0403"),
+                                                                          ("g-31id", "0704")))
+    position = tmp_path / "railheads.yaml"
+    position.write_text(text.replace(remnant, remnant + germans), encoding="utf-8")
+    ctx = _ctx(position, event_lines=True)
+    item = {"unit": "s-174rd"}
+    assert entry.railhead_supply(ctx, item, ["0603"]) == {"0603": False}
+    assert [ln["source"] for ln in entry.railhead_lines(ctx, item, "0603")] == SUPPLY

@@ -77,7 +77,7 @@ def probe_supply(ctx: Any, hexes: list[str], probe: Mapping[str, Any]) -> dict[s
             trial = ctx.state.clone()
             for h in group:
                 trial.add_unit({**probe, "id": f"_probe_{h}", "hex": h})
-            tctx = ctx.engine.ctx(trial)
+            tctx = ctx.engine.ctx(trial, event_lines=ctx.event_lines is not None)  # play's too: its lines kept
             for h in group:  # the lines of each probe's answer, for a fact read by a refusal
                 memo[h], lines[h] = supplied_lines(tctx, f"_probe_{h}")
     return {h: memo[h] for h in hexes}
@@ -85,7 +85,8 @@ def probe_supply(ctx: Any, hexes: list[str], probe: Mapping[str, Any]) -> dict[s
 
 def probe_lines(ctx: Any, hex_: str, probe: Mapping[str, Any]) -> tuple[dict[str, Any], ...]:
     """The rule-script lines that decided :func:`probe_supply`'s answer for ``hex_`` (asked
-    before, while lines were collected: ``casebook ask``, a refusal); else ``()``."""
+    before, while lines were collected: ``casebook ask``, a refusal, or play's context, which
+    collects its events' lines); else ``()``."""
     kind = (probe.get("side"), probe.get("class"), bool(probe.get("mechanized")))
     return ctx.memo.get(("reinforcement.probe-lines", kind), {}).get(hex_, ())
 
