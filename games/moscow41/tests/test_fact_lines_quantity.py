@@ -8,31 +8,19 @@ lent. file:line values are those of the shipped rules."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 import yaml
-from click.testing import CliRunner
 
 from casebook.core.game import Game
 from casebook.script.engine import load_engine
-from casebook.tools.cli import cli
+from games.moscow41.tests.test_fact_lines import _ask, _sources
 
 ROOT = Path(__file__).resolve().parents[3]
 ATTACK = ROOT / "docs" / "examples" / "attack.yaml"
 FORT = ROOT / "docs" / "examples" / "fortification-line.yaml"
 SUPPLY = ["supply.rules:7", "zoc.rules:28", "supply.rules:27"]   # length, EZOC and enemy-unit blocks
-
-
-def _ask(position: Path, *args: str) -> dict:
-    out = CliRunner().invoke(cli, ["ask", str(position), *args, "--json"])
-    assert out.exit_code == 0, out.output
-    return json.loads(out.output)
-
-
-def _sources(answer: dict) -> list[str]:
-    return [ln["source"] for ln in answer.get("lines", [])]
 
 
 @pytest.fixture(scope="module")
