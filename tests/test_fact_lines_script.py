@@ -42,6 +42,8 @@ def ctx(m41):
 def test_the_rules_know_which_facts_each_line_reads(m41):
     assert m41.rules.line_reads["fortification.rules:10"] == frozenset({"hex_supplied"})
     assert m41.rules.line_reads["fortification.rules:12"] == frozenset({"in_german_zoc"})
+    # a field of a collection's records is read as `collection.field` (5.7D's -2: the attackers' supply)
+    assert m41.rules.line_reads["combat.rules:25"] == frozenset({"attackers", "attackers.supplied"})
 
 
 def test_a_nested_recording_returns_the_lines_of_its_block(ctx):

@@ -43,10 +43,11 @@ def test_14_1C_a_refused_fortification_names_the_supply_and_zoc_lines_of_its_hex
     8-MP path, 5.2B-C) and in a German ZOC (7.0A, 7.1A): before, only fortification.rules:10, 12."""
     answer = _ask(EXAMPLE, "why", "build-fort hex=0305")
     assert answer["cases"] == ["14.1C", "14.1E"]
-    assert _sources(answer) == ["supply.rules:7", "supply.rules:27", "zoc.rules:28", "zoc.rules:20", "zoc.rules:19",
+    # the length, the EZOC blocks, the through-enemy forbid (its search met the Germans in 0304, 0306)
+    assert _sources(answer) == ["supply.rules:7", "zoc.rules:28", "supply.rules:27", "zoc.rules:20", "zoc.rules:19",
                                 "fortification.rules:10", "fortification.rules:12"]
     supply = _ask(EXAMPLE, "supply", "s-133rd")   # the same supply lines as the unit's own answer
-    assert _sources(supply) == ["supply.rules:7", "supply.rules:27", "zoc.rules:28"]
+    assert _sources(supply) == ["supply.rules:7", "zoc.rules:28", "supply.rules:27"]
 
 
 @pytest.mark.case("14.1C", "14.1D")
@@ -56,8 +57,8 @@ def test_14_1C_an_empty_hex_names_the_lines_of_its_supply_probe():
     combat unit: no line decided that fact)."""
     answer = _ask(EXAMPLE, "why", "build-fort hex=0101")
     assert answer["cases"] == ["14.1C", "14.1D"]
-    assert _sources(answer) == ["supply.rules:7", "supply.rules:27", "zoc.rules:28",
-                                "fortification.rules:10", "fortification.rules:11"]
+    # the probe's search met EZOCs but no enemy-occupied hex: no through-enemy forbid (session 16)
+    assert _sources(answer) == ["supply.rules:7", "zoc.rules:28", "fortification.rules:10", "fortification.rules:11"]
 
 
 @pytest.mark.case("14.1C", "14.1E")
@@ -68,7 +69,7 @@ def test_14_1C_the_play_prompt_names_the_fact_lines_why_prints(tmp_path):
             "--out", str(tmp_path / "out"), "--quiet"]
     out = CliRunner().invoke(cli, args, input=f"{typed}\nwhy {typed}\nquit\n").output
     refusal = out.split("refused: ", 1)[1].splitlines()
-    assert refusal[1] == ("  lines: supply.rules:7, supply.rules:27, zoc.rules:28, zoc.rules:20, zoc.rules:19, "
+    assert refusal[1] == ("  lines: supply.rules:7, zoc.rules:28, supply.rules:27, zoc.rules:20, zoc.rules:19, "
                           "fortification.rules:10, fortification.rules:12 (why … prints them)"), refusal[:2]
 
 
@@ -129,8 +130,9 @@ def test_12_1C_a_refused_railhead_names_the_supply_lines_of_its_probe(tmp_path):
     position.write_text(text.replace(remnant, remnant + germans), encoding="utf-8")
     answer = _ask(position, "why", "place-reinforcement unit=s-174rd hex=0603")
     assert (answer["legal"], answer["cases"]) == (False, ["12.1C"])
-    # in the order the probe read them: the length, the enemy-unit and EZOC blocks (read key by key)
-    assert _sources(answer) == ["supply.rules:7", "supply.rules:27", "zoc.rules:28", "reinforcement.rules:65"]
+    # in the order the probe read them: the length, the EZOC blocks (read key by key), the enemy-unit
+    # block its search met (session 16: named after the search)
+    assert _sources(answer) == ["supply.rules:7", "zoc.rules:28", "supply.rules:27", "reinforcement.rules:65"]
     assert _ask(position, "why", "place-reinforcement unit=s-174rd hex=0505")["legal"] is True
 
 
@@ -152,6 +154,5 @@ def test_2_4A_a_refused_reaction_names_the_supply_lines_of_its_asked_fact(tmp_pa
     position.write_text(text.replace("fp: {normal: 3, moscow: 2}\n", ""), encoding="utf-8")
     answer = _ask(position, "why", "react stack=0102")
     assert (answer["legal"], answer["cases"]) == (False, ["2.4A"])
-    assert _sources(answer) == ["zoc.rules:42", "supply.rules:7", "supply.rules:27", "zoc.rules:28",
-                                "initiative.rules:60"]
+    assert _sources(answer) == ["zoc.rules:42", "supply.rules:7", "zoc.rules:28", "initiative.rules:60"]
     assert _ask(position, "why", "react stack=0707")["legal"] is True

@@ -17,9 +17,11 @@ from typing import Any
 
 from casebook.core.dice import SIDES
 from casebook.core.hexgrid import parse_hex
+from casebook.script.factlines import FactLines
 
 from . import worksites
 from ._combat_crt import crt_lines, crt_result
+from .supply import supplied_lines
 
 __all__ = ["CombatFacts", "gather", "odds_column", "shifted_column", "outcomes", "distribution", "crt_result", "crt_lines",
            "supplied", "in_command", "is_hq", "unit_flags", "whole_division", "as_json_number", "fired_cases"]
@@ -63,8 +65,7 @@ def unit_flags(ctx: Any, unit: Mapping[str, Any]) -> dict[str, bool]:
 def supplied(ctx: Any, uid: str) -> bool:
     """Supply at this instant (10.2), asked of ``casebook_supply``; in supply when no plugin
     answers (the supply area is optional for combat)."""
-    answer = ctx.hook.casebook_supply(ctx=ctx, unit=uid)
-    return True if answer is None else bool(answer.get("in_supply", True))
+    return supplied_lines(ctx, uid)[0]
 
 
 def in_command(ctx: Any, uid: str) -> bool:
@@ -215,18 +216,21 @@ def gather(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, 
         attack_strength += Fraction(ctx.value("combat_strength", strength_facts[-1]))
     att_records = []
     fortified = False
+    unsupplied: list[dict[str, Any]] = []  # the supply lines of the attackers out of supply (5.7D's -2 reads them)
     for u in att:
         river, fort = _across(ctx, u["hex"], hex_)
         fortified |= fort
+        ok, lines = supplied_lines(ctx, u["id"])
+        unsupplied += () if ok else lines
         att_records.append({"class": u.get("class"), "fatigued": bool(u.get("fatigued")),
-                            "supplied": supplied(ctx, u["id"]), "overstacked": _overstacked(ctx, u["hex"]),
+                            "supplied": ok, "overstacked": _overstacked(ctx, u["hex"]),
                             "across_river": river, "across_fortification": fort,
                             "losses": int(u.get("losses") or 0)})
     strength_facts.append({**weather, **settings, "units": _stack_records(ctx, dfd), "attacking": False,
                            "fortified": fortified})
     defense_strength = Fraction(ctx.value("combat_strength", strength_facts[-1]))
     sup = dict(support or {})
-    drm_facts = {
+    drm_facts = FactLines({
         **weather, "attacker_side": a_side, "defender_side": d_side,
         "attacker_support_ips": 0 if overrun else int(sup.get("attacker", 0)),
         "defender_support_ips": int(sup.get("defender", 0)),
@@ -236,7 +240,7 @@ def gather(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, 
         "attackers": att_records,
         "defenders": [{"class": u.get("class"), "losses": int(u.get("losses") or 0), **unit_flags(ctx, u)}
                       for u in dfd],
-    }
+    }, {"attackers.supplied": tuple({ln["source"]: ln for ln in unsupplied}.values())})
     loss_shift = int(ctx.value("loss_shift", drm_facts)) if rules_define(ctx, "loss_shift") else 0
     return CombatFacts(hex_, tuple(attackers), tuple(u["id"] for u in dfd), a_side, d_side,
                        attack_strength, defense_strength, drm_facts, loss_shift, tuple(strength_facts))

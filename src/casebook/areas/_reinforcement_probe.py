@@ -11,9 +11,8 @@ from typing import Any
 from casebook.content.schema_position import counter_fields
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal
-from casebook.script.factlines import lines_of
 
-from .supply import cited
+from .supply import supplied_lines
 
 __all__ = ["PLUGIN", "data", "set_data", "supplied", "supplied_lines", "in_command", "in_ezoc", "hex_supplied",
            "probe_supply", "probe_lines", "refusals", "counter_unit", "unit_side", "enemy_occupied", "friendly_railheads",
@@ -37,18 +36,6 @@ def supplied(ctx: Any, uid: str) -> bool:
     """Whether unit ``uid`` can trace supply (asks ``casebook_supply``; True when unanswered)."""
     answer = ctx.hook.casebook_supply(ctx=ctx, unit=uid)
     return True if answer is None else bool(answer.get("in_supply"))
-
-
-def supplied_lines(ctx: Any, uid: str) -> tuple[bool, tuple[dict[str, Any], ...]]:
-    """:func:`supplied`, with the lines that decided the answer (those of the lines that fired
-    meanwhile citing a case the answer cites, as ``casebook ask supply`` names them; ``()``
-    where none are collected): a fact a refusal's line reads names them
-    (:mod:`casebook.script.factlines`)."""
-    answer, lines = lines_of(ctx, lambda: ctx.hook.casebook_supply(ctx=ctx, unit=uid))
-    if answer is None:
-        return True, ()
-    cases = cited(answer)
-    return bool(answer.get("in_supply")), tuple(ln for ln in lines if cases.intersection(ln["cases"]))
 
 
 def in_command(ctx: Any, uid: str) -> bool:
@@ -90,7 +77,7 @@ def probe_supply(ctx: Any, hexes: list[str], probe: Mapping[str, Any]) -> dict[s
             trial = ctx.state.clone()
             for h in group:
                 trial.add_unit({**probe, "id": f"_probe_{h}", "hex": h})
-            tctx = ctx.engine.ctx(trial)
+            tctx = ctx.engine.ctx(trial, event_lines=ctx.event_lines is not None)  # play's too: its lines kept
             for h in group:  # the lines of each probe's answer, for a fact read by a refusal
                 memo[h], lines[h] = supplied_lines(tctx, f"_probe_{h}")
     return {h: memo[h] for h in hexes}
@@ -98,7 +85,8 @@ def probe_supply(ctx: Any, hexes: list[str], probe: Mapping[str, Any]) -> dict[s
 
 def probe_lines(ctx: Any, hex_: str, probe: Mapping[str, Any]) -> tuple[dict[str, Any], ...]:
     """The rule-script lines that decided :func:`probe_supply`'s answer for ``hex_`` (asked
-    before, while lines were collected: ``casebook ask``, a refusal); else ``()``."""
+    before, while lines were collected: ``casebook ask``, a refusal, or play's context, which
+    collects its events' lines); else ``()``."""
     kind = (probe.get("side"), probe.get("class"), bool(probe.get("mechanized")))
     return ctx.memo.get(("reinforcement.probe-lines", kind), {}).get(hex_, ())
 

@@ -110,8 +110,13 @@ class CommandPaths:
         return self._reach(ctx, hq["side"], parse_hex(hq["hex"]), self.path_hexes(ctx, hq))
 
     def _reach(self, ctx: Any, side: str, start: Hex, radius: int) -> dict[Hex, list[Hex]]:
-        return ctx.kept(self.store(ctx, side), ("reach", start, radius),
-                        lambda: area.radius_reach(ctx, start, radius, self.blocked(ctx, side)))
+        def make() -> dict[Hex, list[Hex]]:  # the through-enemy lines: an enemy-occupied hex in the radius searched
+            blocked, near = self.blocked(ctx, side), ctx.board.grid.distance
+            area.met_enemy(ctx, "trace_command_through_enemy",
+                           any(v == "enemy unit" and near(start, h) <= radius for h, v in blocked.items()))
+            return area.radius_reach(ctx, start, radius, blocked)
+
+        return ctx.kept(self.store(ctx, side), ("reach", start, radius), make)
 
     def path(self, ctx: Any, hq: Mapping[str, Any], target: Hex) -> list[Hex] | None:
         """The shortest command path from ``hq`` to ``target`` if it is at most

@@ -40,9 +40,11 @@ from casebook.areas._zoc_map import zoc_sources as _zoc_sources
 from casebook.areas.search import paths_within
 from casebook.core.hexgrid import Hex, hex_label, parse_hex
 from casebook.script.ctx import Lasting
+from casebook.script.factlines import lines_of
 
-__all__ = ["LINE_KINDS", "lru_get", "cited", "allowed", "units_by_hex", "ezoc", "enemy_blocks", "path_blocks", "placement",
-           "per_version", "weather", "settings", "zoc_sources", "side_maps", "line_kinds", "line_network", "radius_reach"]
+__all__ = ["LINE_KINDS", "lru_get", "cited", "supplied_lines", "met_enemy",
+           "allowed", "units_by_hex", "ezoc", "enemy_blocks", "path_blocks",
+           "placement", "per_version", "weather", "settings", "zoc_sources", "side_maps", "line_kinds", "line_network", "radius_reach"]
 
 _T = TypeVar("_T")
 
@@ -82,6 +84,18 @@ def cited(value: Any, depth: int = 0) -> set[str]:
         for item in value:
             out |= cited(item, depth + 1)
     return out
+
+
+def supplied_lines(ctx: Any, uid: str) -> tuple[bool, tuple[dict[str, Any], ...]]:
+    """Whether unit ``uid`` can trace supply now (asks ``casebook_supply``; True when unanswered),
+    with the lines that decided the answer (those of the lines that fired meanwhile citing a case
+    the answer cites, as ``casebook ask supply`` names them; ``()`` where none are collected): a
+    fact a line reads names them (:mod:`casebook.script.factlines`; 14.1C, 12.1C, 5.7D e.g.)."""
+    answer, lines = lines_of(ctx, lambda: ctx.hook.casebook_supply(ctx=ctx, unit=uid))
+    if answer is None:
+        return True, ()
+    cases = cited(answer)
+    return bool(answer.get("in_supply", True)), tuple(ln for ln in lines if cases.intersection(ln["cases"]))
 
 
 def units_by_hex(ctx: Any) -> dict[Hex, list[Mapping[str, Any]]]:
@@ -165,9 +179,11 @@ def path_blocks(ctx: Any, side: str, *, through_enemy: str, through_ezoc: str,
     the EZOCs are :func:`enemy_blocks`'s (kept in ``cache``; ``per_hex`` as there)."""
     occupied, ezocs = enemy_blocks(ctx, side, cache, keep, fallback_key, per_hex)
     by_hex = units_by_hex(ctx)
-    # the through_enemy lines are asked only when an enemy unit stands somewhere: with none they
-    # decide nothing, and an answer names no line of theirs (an `ask command` with no enemy on the map)
-    out: dict[Hex, Any] = dict.fromkeys(occupied, reasons[0]) if occupied and not allowed(ctx, through_enemy, {}) else {}
+    # the through_enemy lines are asked only when an enemy unit stands somewhere, and their lines are
+    # noted only where a path search meets an enemy-occupied hex (:func:`met_enemy`), not with this map
+    rules = ctx.engine.rules
+    shut = occupied and not rules.allowed(through_enemy, {}, ctx.engine.script_tables, ctx.standard)
+    out: dict[Hex, Any] = dict.fromkeys(occupied, reasons[0]) if shut else {}
     verdicts: dict[bool, bool] = {}  # friendly -> allowed: the same facts give the same verdict
     for h in ezocs:
         units = by_hex.get(h) or []
@@ -178,6 +194,13 @@ def path_blocks(ctx: Any, side: str, *, through_enemy: str, through_ezoc: str,
         if not passable:
             out[h] = reasons[1]
     return out
+
+
+def met_enemy(ctx: Any, through_enemy: str, met: bool) -> None:
+    """Note the ``through_enemy`` lines (they refused a path an enemy-occupied hex) when ``met``:
+    a path search met such a hex (:func:`path_blocks` notes none; an answer names them only then)."""
+    if met:
+        allowed(ctx, through_enemy, {})
 
 
 def per_version(ctx: Any, key: Any, make: Callable[[], _T]) -> _T:

@@ -41,7 +41,7 @@ from casebook.core.hexgrid import Hex, hex_label, parse_hex
 from . import _supply_search as index_
 from . import _supply_trace as trace_area
 from . import search
-from .supply import cited, lru_get
+from .supply import cited, lru_get, met_enemy
 from .supply_paths import SupplyPaths
 
 __all__ = ["ANSWERS_KEPT", "answer", "path_mp", "own_trace", "supplied_hqs", "by_hq", "full_path", "line_supplied",
@@ -371,6 +371,10 @@ def _answer(cfg: SupplyPaths, ctx: Any, uid: str, side: str, may_use_hq: Callabl
         found["blocked"], cut = blocked_met(cfg, ctx, uid, limit)
         if cut:  # the length stopped its path too: its line decided the answer
             found["length"] = length
+    block, enemy = cfg.blocked(ctx, side), cfg.reasons[0]  # the through-enemy lines: an enemy hex met or beside the path
+    met = [h for h in found["blocked"] if found["blocked"][h] == enemy] or \
+        [n for h in found["path"] for n in ctx.board.neighbours(h) if block.get(n) == enemy]
+    met_enemy(ctx, cfg.through_enemy, bool(met))
     made = compose(found)
     if slot is not None:
         kept, kept_key = slot

@@ -287,14 +287,22 @@ class _Builder:
             raise ScriptSyntaxError(problems)
         warnings += lint_rules(quantities, permissions, self.schema, self.lines)
         return RuleSet(quantities, permissions, self.schema, frozenset(self.ex.looked_up), tuple(warnings),
-                       {e: tuple(ts) for e, ts in triggers.items()}, tuple(offers), _line_reads(self.ex.reads))
+                       {e: tuple(ts) for e, ts in triggers.items()}, tuple(offers),
+                       _line_reads(self.ex.reads, self.ex.field_reads, self.schema))
 
 
-def _line_reads(reads: Sequence[tuple[Any, str, A.Loc]]) -> dict[str, frozenset[str]]:
-    """``file:line`` -> the facts read on that line (from the checker's ``reads``)."""
+def _line_reads(reads: Sequence[tuple[Any, str, A.Loc]], field_reads: Sequence[tuple[Any, str, A.Loc]],
+                schema: FactSchema) -> dict[str, frozenset[str]]:
+    """``file:line`` -> the facts read on that line (from the checker's ``reads``), and each field
+    of a collection's records it reads as ``collection.field`` (``attackers.supplied``: a fact's
+    lines given per field, :class:`~casebook.script.factlines.FactLines`)."""
     out: dict[str, set[str]] = {}
     for _, fact, loc in reads:
         out.setdefault(loc.source(), set()).add(fact)
+    named = {id(t): n for n, t in schema.facts.items() if t.kind == "records"}
+    for record, name, loc in field_reads:
+        if id(record) in named:
+            out.setdefault(loc.source(), set()).add(f"{named[id(record)]}.{name}")
     return {k: frozenset(v) for k, v in out.items()}
 
 

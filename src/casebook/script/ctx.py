@@ -136,6 +136,7 @@ class Ctx:
             self._note(e)
         if rows:  # the records rows its lines selected: for fired_lines
             object.__setattr__(e, "_table_rows", rows)
+        object.__setattr__(e, "_lent", borrow(self, e, facts))  # a read fact's lines (factlines): for fired_lines
         return e
 
     @contextmanager
@@ -202,10 +203,10 @@ class Ctx:
         """The effects of the rule scripts' triggers of ``event`` that fire for ``facts``
         (:meth:`casebook.script.RuleSet.fire`; carried out by :mod:`casebook.script.effects`)."""
         effects = self.engine.rules.fire(event, facts, self.engine.script_tables, self.standard)
-        for seen in (self.engine._recording[0], None if self.__dict__.get("_paused") else self.event_lines):
-            if seen is not None:
-                for e in effects:
-                    seen.setdefault(e["source"], {"source": e["source"], "cases": e["cases"], "text": e["text"]})
+        seen_by = (self.engine._recording[0], None if self.__dict__.get("_paused") else self.event_lines)
+        for seen in (d for d in seen_by if d is not None):
+            for e in effects:
+                seen.setdefault(e["source"], {"source": e["source"], "cases": e["cases"], "text": e["text"]})
         return effects
 
     def fired_lines(self, *explanations: Any) -> list[dict[str, Any]]:
@@ -216,7 +217,9 @@ class Ctx:
         Sources are relative to the game's rules folder, as every rule line the engine names."""
         out: dict[str, dict[str, Any]] = {}
         for e in explanations:
-            for m in e.deciding():
+            for m in e.deciding():  # each after the lines that computed a fact it read (``_lent``)
+                for ln in getattr(e, "_lent", {}).get(m.source, ()):
+                    out.setdefault(ln["source"], {"source": ln["source"], "cases": list(ln["cases"])})
                 out.setdefault(m.source, {"source": m.source, "cases": list(m.cases)})
         for e in explanations:  # then the table rows its lines selected
             for ln in getattr(e, "_table_rows", ()):

@@ -62,9 +62,9 @@ class ExprCompiler(SpatialTerms, TableRows, CollectionTerms):
         self.key = ""
         #: table ids named by a ``lookup`` anywhere in the scripts (``casebook cases`` counts them)
         self.looked_up: set[str] = set()
-        #: (quantity or action, fact, where) for every fact a line reads: checked against the
-        #: declared ``inputs`` of its callers
+        #: (quantity or action, fact, where) for every fact a line reads (checked against its callers' ``inputs``);
         self.reads: list[tuple[tuple[str, str], str, A.Loc]] = []
+        self.field_reads: list[tuple[FactType, str, A.Loc]] = []  # (record type, field, where): a record field read
         #: what is being compiled: ``("quantity", name)`` or ``("permission", action)``
         self.owner: tuple[str, str] = ("", "")
         self.domains: Mapping[str, Collection[str]] = {}  # checks.literal_problems: values a fact takes
@@ -130,8 +130,8 @@ class ExprCompiler(SpatialTerms, TableRows, CollectionTerms):
     def _name(self, node: A.Name, record: FactType | None, expect: FactType | None) -> Compiled:
         n = node.id
         if record is not None and n in record.fields:
-            t = _norm(record.fields[n])
-            return Compiled(lambda e, r: r[n], t, access=("field", n))
+            self.field_reads.append((record, n, node.loc))
+            return Compiled(lambda e, r: r[n], _norm(record.fields[n]), access=("field", n))
         relative = self.side_relative(n, record)
         if relative is not None:
             return relative

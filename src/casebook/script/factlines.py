@@ -78,19 +78,25 @@ def borrowing(ctx: Any, facts: Mapping[str, Any]) -> bool:
     return True
 
 
-def borrow(ctx: Any, explanation: Any, facts: Mapping[str, Any]) -> None:
-    """Note the lines of each fact of ``facts`` (a :class:`FactLines`) that a deciding line of
-    ``explanation`` reads, each marked ``"via"`` that line, for the running recording (an
-    event, which keeps every line that fired, needs no mark)."""
+def borrow(ctx: Any, explanation: Any, facts: Mapping[str, Any]) -> dict[str, tuple[dict[str, Any], ...]]:
+    """The lines of each fact of ``facts`` (a :class:`FactLines`) that a deciding line of
+    ``explanation`` reads (a field of a collection's records read as ``collection.field``), per
+    deciding line (``file:line`` -> entries; a term that added nothing lends none); for the
+    running recording each is noted marked ``"via"`` that line (an event, which keeps every line
+    that fired, needs no mark)."""
     own = getattr(facts, "lines", None)
+    if not own:
+        return {}
     rec = ctx.engine._recording[0]
-    if not own or rec is None:
-        return
     reads = getattr(ctx.rules, "line_reads", {})
+    lent: dict[str, tuple[dict[str, Any], ...]] = {}
     for m in explanation.deciding():
-        for fact in sorted(reads.get(m.source, ())):
-            for entry in own.get(fact, ()):
-                rec.setdefault(entry["source"], dict(entry)).setdefault("via", m.source)
+        entries = tuple(entry for fact in sorted(reads.get(m.source, ())) for entry in own.get(fact, ()))
+        if entries:
+            lent[m.source] = entries
+        for entry in entries if rec is not None else ():
+            rec.setdefault(entry["source"], dict(entry)).setdefault("via", m.source)
+    return lent
 
 
 def kept_lines(lines: Iterable[dict[str, Any]], cases: Iterable[str]) -> list[dict[str, Any]]:
