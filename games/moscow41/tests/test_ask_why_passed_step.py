@@ -16,6 +16,11 @@ from casebook.tools.cli import cli
 ROOT = Path(__file__).resolve().parents[3]
 LINE48 = {"source": "initiative.rules:48", "cases": ["2.4A"],
           "text": 'table ip_costs[action: "reaction"].ip  by 2.4A  when ip_use is reaction'}
+# the Initiative Point Chart row line 48 looks up, listed after it as ``ask`` lists a cell (session 16)
+ROW15 = {"source": "tables/ip_costs.yaml:15", "cases": ["2.4A", "2.2B"],
+         "text": '- {action: "reaction", side: "both", ip: 1, per: "stack, for a reaction move or a reaction attack, '
+                 'paid separately", provenance: "reconstructed: 2.4A gives no cost; taken as the 1 IP of 2.2B '
+                 '(interpretation reaction-cost)"}'}
 
 
 def _why(tmp_path: Path, step: str, action: str) -> dict:
@@ -37,7 +42,7 @@ def test_0_7_3_5A_why_at_a_reaction_attacks_step_with_no_ip_answers_about_that_s
     assert got["action"] == "soviet: attack hex=0303 support=0 with=s1"
     assert got["reason"] == ("soviet has no legal action in the reaction_attacks step but pass: play passes it; "
                              "soviet has 0 IPs, the attack needs 1")
-    assert got["cases"] == ["0.7.3.5", "2.4A", "0.7.3.5A"] and got["lines"] == [LINE48]
+    assert got["cases"] == ["0.7.3.5", "2.4A", "0.7.3.5A"] and got["lines"] == [LINE48, ROW15]
 
 
 @pytest.mark.case("0.7.3.4A", "2.4A")
@@ -46,6 +51,6 @@ def test_0_7_3_4A_why_at_a_reaction_movement_step_with_no_ip_answers_about_that_
     assert (got["step"], got["deciding"], got["legal"]) == ("reaction_movement", "soviet", False)
     assert got["reason"] == ("soviet has no legal action in the reaction_movement step but pass: play passes it; "
                              "a reaction activation costs 1 IP, 0 left")
-    assert got["cases"] == ["0.7.3.4", "2.4A", "9.4C"] and got["lines"] == [LINE48]
+    assert got["cases"] == ["0.7.3.4", "2.4A", "9.4C"] and got["lines"] == [LINE48, ROW15]
     passing = _why(tmp_path, "reaction_movement", "pass")
     assert (passing["step"], passing["action"], passing["legal"]) == ("reaction_movement", "soviet: pass", True)
