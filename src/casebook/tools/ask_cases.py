@@ -44,7 +44,7 @@ def cite_lines(answer: dict[str, Any]) -> None:
     """Add to ``answer["cases"]`` (a list of case ids, made if absent) each case a line of
     ``answer["lines"]`` cites that its top-level ``cases`` (the ``cases:`` a text answer shows)
     lack: an answer's cases include the case of every line it lists (a table cell or fact line that decided a number
-    cites its case; README "Cases and lines"). Shared by every question's answer."""
+    cites its case; README, "lines:" of every answer). Shared by every question's answer."""
     cited = set(answer.get("cases") or ())
     extra = [c for ln in answer.get("lines") or () for c in ln.get("cases") or () if c not in cited]
     if extra:
