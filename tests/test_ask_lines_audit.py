@@ -17,7 +17,8 @@ import re
 import pytest
 
 from casebook.core.hexgrid import hex_label, parse_hex
-from casebook.tools.cmd_ask import _cited, answer_ctx, questions_of, why_not_lines
+from casebook.tools.ask_cases import _cited
+from casebook.tools.cmd_ask import answer_ctx, questions_of, why_not_lines
 from tests.conftest import played_blitz
 
 _SOURCE = re.compile(r"^[\w./-]+\.(rules|yaml):\d+$")  # a rule line, or a table row (content/tablelines.py)

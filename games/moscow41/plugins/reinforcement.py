@@ -233,8 +233,7 @@ def casebook_facts(ctx: Any, subject: Any) -> dict[str, Any] | None:
 
 
 def _due(ctx: Any, row: dict[str, Any] | None) -> dict[str, Any]:
-    """A scheduled reinforcement's due turn (12.0B: quantity ``reinforcement_turn``, its line
-    fired so the answer names it); nothing for a unit not on the schedule (a rebuilt unit)."""
+    """A scheduled reinforcement's due turn (12.0B: quantity ``reinforcement_turn``, its line named); else nothing."""
     return {} if row is None else {"due": entry.due_turn(ctx, "reinforcements", row), "cases": ["12.0B"]}
 
 
@@ -259,6 +258,7 @@ def reinforcements_answer(ctx: Any, side: str | None = None) -> dict[str, Any]:
     points, received = _points(ctx, r, side, ahead=look is not ctx)
     return {"side": side, "rp": points["total"], **received,
             "rp_limit": ctx.value("rp_limit", {}), "available": available, "pending": pending,
+            **({"delayed": d} if (d := entry.delayed_rows(ctx, "reinforcements", ctx.state.turn, side)) else {}),
             "rebuild": rp.rebuild_choices(ctx, r, side) if side == "soviet" else [],
             "cases": ["12.1A", "12.1C", "12.2A", "12.2C", "12.3B"],  # asked: the schedule rows read (file:line)
             **({"table_lines": [ln for e in entries if e["unit"] in rows and (ln := ctx.pack.table_lines.row(

@@ -234,9 +234,11 @@ def test_an_unaffordable_reaction_is_left_out_unasked_and_why_names_every_refusa
     assert attack_actions(ctx, "soviet", "reaction") == [
         Action.make("attack", "soviet", hex="0304", support=0, **{"with": ["s1", "s2"]})]
     assert COUNT.asked > 0
-    # the same attack buying a DRM of support: the IPs of the reaction (2.4A, 0.7.3.5A) and of the support (2.3A)
+    # the same attack buying a DRM of support: the IPs of the reaction (2.4A, 0.7.3.5A) and of the support
+    # (2.3A), and the support's cost line (10.4.2A: initiative.rules, named by the refusal — session 16)
     why = attack_refusals(ctx, "soviet", "0304", ["s1", "s2"], "reaction", support=1)
-    assert [(r.reason, r.cases) for r in why] == [("soviet has 2 IPs, the attack needs 3", ("2.4A", "0.7.3.5A", "2.3A"))]
+    assert [(r.reason, r.cases) for r in why] == [
+        ("soviet has 2 IPs, the attack needs 3", ("2.4A", "0.7.3.5A", "2.3A", "10.4.2A"))]
 
 
 @pytest.mark.case("2.3B", "2.3C", "10.4.2B", "2.4A")

@@ -43,7 +43,8 @@ def test_5_7D_an_unsupplied_attackers_drm_names_its_supply_lines(cut_off):
     answer = _ask(cut_off, "attack", "0304", "--with", "g1,g2")
     assert {"case": "5.7D, 10.4.5A", "value": -2, "source": "combat.rules:25"} in answer["drm"]["terms"]
     assert _sources(answer) == ["combat.rules:35", *SUPPLY, "combat.rules:67", "combat.rules:15",
-                                "combat.rules:16", "combat.rules:25", "combat.rules:84", "tables/crt.yaml:18"]
+                                "combat.rules:16", "combat.rules:25", "combat.rules:84", "tables/crt.yaml:18",
+                                "tables/combat_modifiers.yaml:26"]  # the forest row of the terrain DRM (cite16)
 
 
 @pytest.mark.case("5.7D")
@@ -53,7 +54,8 @@ def test_5_7D_supplied_attackers_lend_no_supply_lines():
     answer = _ask(ATTACK, "attack", "0304", "--with", "g1,g2")
     assert all(t["source"] != "combat.rules:25" for t in answer["drm"]["terms"])
     assert _sources(answer) == ["combat.rules:35", "combat.rules:67", "combat.rules:15", "combat.rules:16",
-                                "combat.rules:84", "tables/crt.yaml:18"]
+                                "combat.rules:84", "tables/crt.yaml:18",
+                                "tables/combat_modifiers.yaml:26"]  # the forest row of the terrain DRM (cite16)
 
 
 @pytest.mark.case("5.7D", "10.4.5A")
@@ -80,7 +82,8 @@ def test_5_7D_the_combat_event_in_play_names_the_supply_lines_before_the_drm_lin
     combat = state.trace.of_kind("combat")[-1]
     assert [ln["source"] for ln in combat.data["lines"]] == [
         "combat.rules:35", "combat.rules:67", "combat.rules:15", "combat.rules:16", *SUPPLY, "combat.rules:25",
-        "combat.rules:84", "tables/crt.yaml:18"]
+        "combat.rules:84", "tables/combat_modifiers.yaml:26",
+                                "tables/crt.yaml:18"]  # the forest row of the terrain DRM (cite16)
 
 
 def _ctx(position: Path, event_lines: bool):

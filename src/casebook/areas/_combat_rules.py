@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations, islice, product
 from typing import Any
 
+from casebook.areas import _combat_odds as odds
 from casebook.areas._combat_odds import below_table, gather, in_command, is_hq, procedure_cases, rules_permit, supplied
 from casebook.areas._combat_support import attacker_in_command
 from casebook.areas._combat_validators import attack_action, cited, other_refusals
@@ -379,6 +380,9 @@ def _ip_refusal(ctx: Any, side: str, cost: int, support: int) -> Refusal:
     # the reaction activation's IPs (ip_short_reaction) and any combat support's (ip_short)
     keys = ("ip_short_reaction",) * bool(cost) + ("ip_short",) * (support > 0 or not cost)
     cases = tuple(dict.fromkeys(c for k in keys for c in given(ctx, PLUGIN, k) or ()))
+    if support > 0 and odds.rules_define(ctx, "ip_cost"):  # and the support's cost lines (10.4.2A), named as ask attack does
+        fired = ctx.fired_lines(ctx.quantity("ip_cost", {"ip_use": "combat_support", "side": side, "support_drm": 1}))
+        cases = tuple(dict.fromkeys([*cases, *(c for ln in fired for c in ln.get("cases") or ())]))
     if not any(c in ctx.pack.cases for c in cases):  # a game without IPs: no combat support to buy
         return Refusal(f"{side} has no combat support to buy in this game (support={support})",
                        tuple(procedure_cases(ctx, [])), PLUGIN)

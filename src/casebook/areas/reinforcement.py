@@ -45,9 +45,9 @@ from ._zoc_cites import line_cases
 #: The queries the area asks (supply, command, ZOC, the step's record), for the game's plugin.
 probe = q
 
-__all__ = ["STATE_SCHEMA", "probe", "arrived_within", "fallback_areas", "due_turn", "scheduled", "schedule_lines", "listed_hexes",
-           "railhead_lines", "gather_due", "entry_hexes", "railhead_supply", "placement", "placeable", "delay_unplaced",
-           "withdraw_due", "withdrawal_candidates"]
+__all__ = ["STATE_SCHEMA", "probe", "arrived_within", "fallback_areas", "due_turn", "delayed_rows", "scheduled",
+           "schedule_lines", "listed_hexes", "railhead_lines", "gather_due", "entry_hexes", "railhead_supply", "placement",
+           "placeable", "delay_unplaced", "withdraw_due", "withdrawal_candidates"]
 
 
 def _area_hexes(ctx: Any, area: str) -> list[str]:
@@ -96,6 +96,21 @@ def due_turn(ctx: Any, schedule: str, row: dict[str, Any]) -> int:
 def scheduled(ctx: Any, schedule: str, turn: int, side: str) -> list[dict[str, Any]]:
     """Rows of schedule ``schedule`` due on ``turn`` for ``side`` (:func:`due_turn`)."""
     return [r for r in ctx.records(schedule) if r.get("side") == side and due_turn(ctx, schedule, r) == turn]
+
+
+def delayed_rows(ctx: Any, schedule: str, turn: int, side: str) -> list[dict[str, Any]]:
+    """Rows of ``side`` listed for ``turn`` that a line of ``reinforcement_turn`` /
+    ``withdrawal_turn`` moves to another turn (:func:`due_turn`; e.g. a house rule's
+    ``schedule_turn + 1 by 12.0B``): ``[{"unit", "listed", "due", "cases"}]``, the quantity's
+    ``cases`` those of the quantity's lines that fired (an answer citing them names the lines)."""
+    name = "reinforcement_turn" if schedule == "reinforcements" else "withdrawal_turn"
+    out = []
+    for r in (r for r in ctx.records(schedule) if r.get("side") == side and int(r["turn"]) == turn):
+        fired = ctx.fired_lines(ctx.quantity(name, {"schedule_turn": turn, "side": side}))
+        if (due := due_turn(ctx, schedule, r)) != turn:
+            cases = dict.fromkeys(c for ln in fired for c in ln.get("cases") or ())
+            out.append({"unit": r.get("unit"), "listed": turn, "due": due, "cases": list(cases)})
+    return out
 
 
 def schedule_lines(ctx: Any, schedule: str, row: dict[str, Any]) -> list[dict[str, Any]]:

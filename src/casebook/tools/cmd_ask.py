@@ -25,6 +25,7 @@ import click
 
 from casebook.core.errors import ContentError, QuestionError
 from casebook.core.hexgrid import parse_hex
+from casebook.tools.ask_cases import cite_lines, deciding_lines
 
 __all__ = ["ask", "ask_position", "answer_ctx", "UnknownQuestionError", "QuestionUsageError", "deciding_lines",
            "why_not_lines", "render_text", "questions_of", "installed_games"]
@@ -138,6 +139,8 @@ def answer_ctx(ctx: Any, question: str, args: list[str], options: dict[str, Any]
         answer["lines"] = deciding_lines(answer, lines)  # the rule-script lines that decided it (file:line)
     if isinstance(answer, dict) and ("table_lines" in answer or reads):  # then the table rows it read
         cite_tables(ctx.pack, answer, reads, deciding_lines)
+    if isinstance(answer, dict):
+        cite_lines(answer)
     if answer is None:
         known = questions_of(ctx.engine)
         import difflib
@@ -204,36 +207,6 @@ class QuestionUsageError(click.ClickException):
         click.echo(self.format_message(), err=True)
 
 
-def _cited(value: Any, out: set[str], depth: int = 0) -> set[str]:
-    """Every case id ``value`` (an answer) cites under a ``cases``/``case`` key, at any depth."""
-    if depth > 12:
-        return out
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if key in ("cases", "case") and isinstance(item, (list, tuple, str)):
-                out.update([item] if isinstance(item, str) else [c for c in item if isinstance(c, str)])
-            elif key != "lines":
-                _cited(item, out, depth + 1)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            _cited(item, out, depth + 1)
-    return out
-
-
-def deciding_lines(answer: Mapping[str, Any], lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The lines of ``lines`` (every rule-script line that fired while ``answer`` was computed)
-    that decided it: those citing a case the answer cites (an attack answer cites its DRM, odds
-    and CRT cases, not the ZOC or airdrop-supply lines its searches also fired), and the lines
-    that computed a fact one of those read (:func:`casebook.script.factlines.kept_lines`). An
-    answer that cites no case keeps every line."""
-    from casebook.script.factlines import kept_lines
-
-    cited = _cited(answer, set())
-    if not cited:
-        return kept_lines(lines, {c for ln in lines for c in ln.get("cases") or ()})
-    return kept_lines(lines, cited)  # and the lines of a fact a kept line read (its "via")
-
-
 def why_not_lines(state: Any, action: Any) -> tuple[tuple[str, ...], str, list[dict[str, Any]]]:
     """``state.why_not(action)`` (a :class:`casebook.core.play.State`; ``action`` an Action or its
     notation) with the rule-script lines that fired in the refusal: ``(cases, reason, lines)``,
@@ -254,8 +227,9 @@ def why_not_lines(state: Any, action: Any) -> tuple[tuple[str, ...], str, list[d
         return cases, reason, allowed_lines(state, action) if reason == "legal" else []
     from casebook.script.factlines import kept_lines
 
-    kept = {"lines": kept_lines(lines, cases)}  # and the lines that computed a fact a deciding line read
-    cite_tables(state.game.engine.pack, kept, reads, lambda _answer, _lines: [])  # the cells a kept `lookup` read
+    found = kept_lines(lines, cases)  # and the lines that computed a fact a deciding line read
+    kept = {"lines": found, "cases": list(cases)}
+    cite_tables(state.game.engine.pack, kept, reads, deciding_lines)  # the table rows its lines looked up
     found = kept["lines"]
     note = step_note(state, action)
     if note is not None:  # an attack in a movement step: where it is made, and the case saying so
