@@ -309,7 +309,7 @@ def start_trace(position: dict[str, Any], game_id: str, scenario: str) -> tuple[
     seq = int(position.get("trace_seq") or 0)
     rng = position.get("rng")
     rng = rng if isinstance(rng, dict) else {}
-    start = {k: v for k, v in position.items() if k != "players"}  # who plays is not the position
+    start = {k: v for k, v in position.items() if k not in ("players", SAVE_MARK)}  # nor is who plays
     event = Event(seq=seq, turn=int(position.get("turn") or 1), phase=position.get("phase"),
                   step=position.get("step"), side=None, kind="setup", cases=(), source="driver",
                   data={"game": game_id, "scenario": scenario, "seed": int(rng.get("seed") or 0), START_FIELD: start})
