@@ -120,6 +120,32 @@ def test_a_save_cut_at_a_line_boundary_is_refused_naming_what_is_missing(saved, 
     assert res.exit_code == 1 and f"{alone}: truncated save: no trace_seq (" in res.output, res.output
 
 
+def test_a_save_cut_before_trace_seq_and_copied_alone_is_refused_by_its_mark(saved, tmp_path):
+    """Rule 7 (issue #15 session 16): every save begins with the mark ``save: 1``, so a save cut
+    before its last keys and copied without its trace — nothing else marks it a save — is refused
+    whole; it loaded as a position (its RNG and trace position reset)."""
+    lines = saved.read_text().splitlines(keepends=True)
+    assert lines[0] == "save: 1\n" and lines[1] == "kind: position\n"
+    units = next(i for i, line in enumerate(lines) if line.startswith("units:"))
+    alone = tmp_path / "copied.yaml"
+    alone.write_text("".join(lines[:units + 3]))  # cut among the units: no plugin_state, rng, trace_seq, players
+    res = run("ask", alone, "weather")
+    assert res.exit_code == 1 and f"{alone}: truncated save: no rng, trace_seq (" in res.output, res.output
+    res = run("play", "--load", alone, "--out", tmp_path / "again", "--quiet")
+    assert res.exit_code == 1 and f"{alone}: truncated save: no rng, trace_seq (" in res.output, res.output
+    assert not (tmp_path / "again").exists()
+
+
+def test_a_save_written_before_the_mark_still_loads(saved, tmp_path):
+    old = tmp_path / "old.yaml"  # a session-15 save: no `save: 1`, its trace beside it
+    old.write_text(saved.read_text().split("\n", 1)[1])
+    (tmp_path / "old.yaml.trace.jsonl").write_bytes(saved.with_name(saved.name + ".trace.jsonl").read_bytes())
+    _, state, initial, _ = _resume(None, None, str(old))
+    assert initial is not None and len(state.history) == 8
+    res = run("ask", old, "victory")
+    assert res.exit_code == 0 and "winner" in res.output, res.output
+
+
 def test_a_position_file_without_the_keys_of_a_save_is_still_read(repo_root):
     res = run("ask", repo_root / "docs/examples/attack.yaml", "weather")  # kind: position, no trace_seq/players
     assert res.exit_code == 0 and "temperature: cold" in res.output, res.output

@@ -338,3 +338,19 @@ def test_watch_opens_without_replaying_and_the_page_asks_without_a_404(session, 
     assert client.get("/api/watch/0").status_code == 200  # the start: nothing replayed yet
     refused = client.get(f"/api/watch/{summary['events'] - 1}")
     assert refused.status_code == 400 and "seq" in refused.json()["error"]
+
+
+def test_a_save_cut_short_is_refused_by_the_page_s_load_as_by_play_load(session, tmp_path):
+    """Rule 7 (issue #15 session 16): the page's load runs play --load's truncated-save check
+    (tools/save_faults.refuse_truncated) — it loaded a cut save as a position."""
+    client = client_for(session)
+    client.post("/api/save", json={"path": "good.yaml"})
+    lines = (tmp_path / "good.yaml").read_text(encoding="utf-8").splitlines(keepends=True)
+    assert lines[0] == "save: 1\n"  # every save begins with its mark
+    (tmp_path / "cut.yaml").write_text("".join(lines[:12]), encoding="utf-8")  # no trace beside it
+    before = session.state.to_dict()
+    r = client.post("/api/load", json={"path": "cut.yaml"})
+    assert r.status_code == 400, r.json()
+    assert "cut.yaml: truncated save: no rng, trace_seq (a save written by play has " \
+           "them all; it cannot be read)" in r.json()["error"]
+    assert session.state.to_dict() == before

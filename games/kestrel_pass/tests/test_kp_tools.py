@@ -211,18 +211,22 @@ def test_the_play_header_shows_no_ground_in_a_game_without_weather(kp):
 
 @pytest.mark.case("KP11.1")
 def test_KP11_1_ask_victory_reads_each_track_as_play_does(kp):
-    """`ask victory` reads every track as the rules and play read it (``state.track``): a scenario
-    start's unset engineers are 0 a side (it showed `engineers: —`); at play's first prompt turn 1
-    has started and KP11.1's `when turn starts` lines have added 1 a side, which the same answer
-    shows there."""
+    """`ask victory` reads every track as the rules and play read it (``state.track``): the
+    scenario file's unset engineers are 0 a side (it showed `engineers: —`); at play's first prompt
+    turn 1 has started and KP11.1's `when turn starts` lines have added 1 a side — and since
+    session 16 `ask` answers the scenario file as play begins it (tools/ask_why.question_state), so
+    it says 1 a side too (it said 0: the file as written)."""
     from casebook.core.game import Game
+    from casebook.script.engine import state_from_position
     from casebook.tools.cmd_ask import answer_ctx
 
-    r = _run("ask", SCENARIO, "victory")
-    assert r.exit_code == 0 and "  engineers: blue 0, red 0" in r.output.splitlines(), r.output
+    file = state_from_position(kp.pack.scenario("meeting"))
+    assert answer_ctx(kp.ctx(file), "victory", [], {})["tracks"]["engineers"] == {"blue": 0, "red": 0}
     state = Game(kp, "meeting").new_initial_state(seed=1)
     tracks = answer_ctx(state.ctx(), "victory", [], {})["tracks"]
     assert tracks == {"blue_vp": 0, "red_vp": 0, "engineers": {"blue": 1, "red": 1}}
+    r = _run("ask", SCENARIO, "victory")
+    assert r.exit_code == 0 and "  engineers: blue 1, red 1" in r.output.splitlines(), r.output
 
 
 @pytest.mark.case("KP4.1B")

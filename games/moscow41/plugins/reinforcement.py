@@ -271,10 +271,10 @@ def reinforcements_answer(ctx: Any, side: str | None = None) -> dict[str, Any]:
 def _points(ctx: Any, r: Any, side: str, ahead: bool) -> tuple[dict[str, Any], dict[str, Any]]:
     """The side's RPs when it decides in its step: before the step has run (``ahead``, the phasing
     side in the step), its track plus the points the step's start adds (``rp.receipt``, what
-    :func:`casebook_step_start` collects); otherwise the track as it is."""
-    if not (ahead and side == ctx.state.phasing and ctx.state.step == reinforcement_step(ctx)):
-        return {"total": {k: ctx.state.track(r.track, side, k) for k in rp.kinds(ctx, r)}, "row": None}, {}
+    :func:`casebook_step_start` collects); otherwise the track as it is (with the turn's row: after its step, collected)."""
     got = rp.receipt(ctx, r, side)
+    if not (ahead and side == ctx.state.phasing and ctx.state.step == reinforcement_step(ctx)):
+        return {"total": {k: ctx.state.track(r.track, side, k) for k in rp.kinds(ctx, r)}, "row": None if ahead else got["row"]}, {}
     have = {k: ctx.state.track(r.track, side, k) for k in got["total"]}
     words = ", ".join(f"{k} {have[k]} + {n - have[k]}" for k, n in got["total"].items())
     return got, {"rp_received": {k: n - have[k] for k, n in got["total"].items()},

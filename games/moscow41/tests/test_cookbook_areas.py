@@ -214,8 +214,11 @@ def test_recipe_34_the_october_blitz_is_won_with_two_towns(tmp_path):
     runs = [CliRunner().invoke(cli, ["ask", str(p / "scenarios" / "october-blitz.yaml"), "vp", "--pack", str(p)])
             for p in (ROOT / "games" / "moscow41", pack)]
     assert [r.exit_code for r in runs] == [0, 0], [r.output for r in runs]
-    assert [[ln.strip() for ln in r.output.splitlines() if "three-towns" in ln] for r in runs] == [
+    assert [[ln.strip() for ln in r.output.splitlines() if ln.strip().startswith("three-towns")] for r in runs] == [
         [line.format(3)], [line.format(2)]]
+    # and the condition's line as the copy has it (session 16: ask vp cites the scenario's lines)
+    assert [[ln.strip().endswith(f"at_least: {n}}}") for ln in r.output.splitlines()
+             if ln.strip().startswith(where)] for r, n in zip(runs, (3, 2))] == [[True], [True]]
 
 
 ERRATUM = """kind: errata

@@ -59,3 +59,21 @@ def test_12_2A_ask_reinforcements_and_why_read_the_rps_after_the_steps_receipt(t
     assert (answer["rp"]["infantry"] >= 3) is legal
     if not legal:
         assert "needs 3 infantry RPs" in why["reason"]
+
+
+@pytest.mark.case("12.2A")
+def test_12_2A_after_its_step_ask_reinforcements_names_the_turn_track_row_it_collected(tmp_path):
+    """Issue #15 (session 16): once the Soviet step of Turn 10 has run (``plugin_state.reinforcement.at``
+    says so), the track holds the row's RPs and the answer names that row beside its rule lines;
+    before, a row was named only ahead of the step."""
+    text = EXAMPLE.read_text(encoding="utf-8").replace(
+        "rp: {soviet: {infantry: 3, armor: 1}}", "rp: {soviet: {infantry: 5, armor: 2}}")
+    path = tmp_path / "after-step.yaml"
+    path.write_text(text + 'plugin_state: {reinforcement: {at: "10:soviet", available: [], placed: false}}\n',
+                    encoding="utf-8")
+    answer = ask(path, "reinforcements", "soviet")
+    assert answer["rp"] == {"infantry": 5, "armor": 2} and "rp_received" not in answer
+    assert turn_track_line() in [ln["source"] for ln in answer["lines"]]
+    assert "reinforcement.rules:21" in [ln["source"] for ln in answer["lines"]]  # the rp_limit line (12.2C)
+    other = ask(EXAMPLE, "reinforcements", "german")  # not the German step: no row collected, none named
+    assert turn_track_line() not in [ln["source"] for ln in other.get("lines", ())]

@@ -71,6 +71,7 @@ def test_18_1_3A_germans_win_holding_three_of_the_five_towns_at_the_end(scenario
     victory.casebook_turn_end(ctx, 4)
     result = victory.casebook_game_result(ctx)
     assert (result["winner"], result["cases"], result["condition"]) == ("german", ["18.1.3A"], "three-towns")
+    assert result["lines"] == [{"source": "scenarios/october-blitz.yaml:15", "cases": ["18.1.3A"]}]
 
 
 @pytest.mark.case("18.1.3C")
@@ -81,6 +82,12 @@ def test_18_1_3C_soviets_win_when_the_germans_hold_only_two(scenario):
     victory.casebook_turn_end(ctx, 4)
     result = victory.casebook_game_result(ctx)
     assert (result["winner"], result["cases"]) == ("soviet", ["18.1.3C"])
+    # the lines that decided it: the `otherwise` entry, then the German conditions judged and not met
+    # (issue #15: a game-over names the scenario file's lines; the driver's game-over repeats them)
+    assert result["lines"] == [{"source": "scenarios/october-blitz.yaml:18", "cases": ["18.1.3C"]},
+                               {"source": "scenarios/october-blitz.yaml:15", "cases": ["18.1.3A"]},
+                               {"source": "scenarios/october-blitz.yaml:16", "cases": ["18.1.3B"]}]
+    assert [e.data["lines"] for e in ctx.trace if e.kind == "victory"] == [result["lines"]]
 
 
 @pytest.mark.case("18.1.3A")
@@ -104,6 +111,7 @@ def test_18_1_3B_a_german_combat_unit_in_moscow_wins_at_once(scenario):
     result = victory.casebook_game_result(ctx)
     assert (result["winner"], result["level"], result["cases"]) == ("german", "automatic", ["18.1.3B"])
     assert "g-102id" in result["reason"]
+    assert result["lines"] == [{"source": "scenarios/october-blitz.yaml:16", "cases": ["18.1.3B"]}]
 
 
 @pytest.mark.case("18.1.3D")

@@ -22,28 +22,34 @@ printed terms of its own):
   the goal for a planning bot). ``when_setting`` names a setting whose value (``end`` /
   ``instant``) replaces ``when`` (an optional rule).
 
-A result is ``{"winner", "level", "reason", "cases", "condition"}`` (points add ``"vp"``); the
-game keeps it with :func:`store_result` in its plugin data.
+A result is ``{"winner", "level", "reason", "cases", "condition"}`` (points add ``"vp"``; a
+condition's result adds ``"lines"``: the scenario file's line of the condition met — of an
+``otherwise``, its line then those of the other sides' conditions judged and not met —
+:func:`condition_lines`); the game keeps it with :func:`store_result` in its plugin data.
 
 Public API: :func:`victory_block`, :func:`conditions`, :func:`target_hexes`, :func:`instant_result`,
 :func:`end_result`, :func:`side_points`, :func:`points_verdict`, :func:`level_for`, :func:`stored_result`,
-:func:`store_result`, :func:`conditions_answer`, :func:`hex_supplied`, :func:`held_values`,
+:func:`store_result`, :func:`conditions_answer`, :func:`condition_lines`, :func:`hex_supplied`, :func:`held_values`,
 :func:`taken_hexes`, :func:`remember_taken`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field
 
 from casebook.content.schema_base import CaseId, HexLabel, Model, Slug
+from casebook.content.tablelines import line_text_at
+from casebook.content.yamlio import YamlDoc, read_yaml
 from casebook.core.hexgrid import hex_label
 from casebook.script.explain import plain
 
 __all__ = ["Condition", "ConditionsBlock", "SideFacts", "victory_block", "sides", "conditions", "target_hexes",
-           "instant_result", "end_result", "side_points", "points_verdict", "level_for", "stored_result", "store_result",
+           "instant_result", "end_result", "condition_lines", "side_points", "points_verdict", "level_for", "stored_result", "store_result",
            "conditions_answer", "hex_supplied", "held_values", "taken_hexes", "remember_taken"]
 
 #: A game's facts of one side for the quantity ``victory_points``: ``(facts, detail)`` — the
@@ -135,9 +141,56 @@ def _met(ctx: Any, side: str, cond: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _result(side: str, level: str, why: str, cond: Mapping[str, Any]) -> dict[str, Any]:
-    return {"winner": side, "level": level, "reason": why,
-            "cases": [str(cond["case"])] if cond.get("case") else [], "condition": cond.get("id")}
+def _result(ctx: Any, side: str, level: str, why: str, cond: Mapping[str, Any],
+            unmet: Sequence[tuple[str, Mapping[str, Any]]] = ()) -> dict[str, Any]:
+    out = {"winner": side, "level": level, "reason": why,
+           "cases": [str(cond["case"])] if cond.get("case") else [], "condition": cond.get("id")}
+    lines = condition_lines(ctx, [(side, cond), *unmet])
+    return {**out, "lines": lines} if lines else out
+
+
+def condition_lines(ctx: Any, conds: Sequence[tuple[str, Mapping[str, Any]]],
+                    text: bool = False) -> list[dict[str, Any]]:
+    """The lines of the scenario's file (``pack.scenarios``) that hold ``conds`` (``(side,
+    condition)`` pairs), in order: ``[{"source": "scenarios/october-blitz.yaml:18", "cases": [the
+    entry's case]}]`` (with ``text``: also the line's ``text``, as an ``ask`` answer's table lines);
+    none for an entry the file does not hold as the state does (a position's own block)."""
+    found = _scenario_doc(ctx)
+    if found is None:
+        return []
+    rel, doc = found
+    block = ((doc.data.get("scenario") or {}).get("victory") or {}) if isinstance(doc.data, dict) else {}
+    out = []
+    for side, cond in conds:
+        entries = block.get(side) if isinstance(block, Mapping) else None
+        at = next((i for i, c in enumerate(entries or []) if isinstance(c, Mapping)
+                   and all(c.get(k) == cond.get(k) for k in ("id", "kind", "case"))), None)
+        if at is None:
+            continue
+        line = doc.where(("scenario", "victory", side, at))[0]
+        entry = {"source": f"{rel}:{line}", "cases": [str(cond["case"])] if cond.get("case") else []}
+        if text:
+            entry["text"] = line_text_at(Path(ctx.pack.dir), rel, line)
+        out.append(entry)
+    return out
+
+
+def _scenario_doc(ctx: Any) -> tuple[str, YamlDoc] | None:
+    """``(path relative to the pack folder, parsed file)`` of the state's scenario, or None."""
+    path = (getattr(ctx.pack, "scenarios", None) or {}).get(str((ctx.state.scenario or {}).get("id", "")))
+    if path is None:
+        return None
+    try:
+        rel = Path(path).resolve().relative_to(Path(ctx.pack.dir).resolve()).as_posix()
+        return rel, _parsed(str(path), Path(path).stat().st_mtime_ns)
+    except (OSError, ValueError):
+        return None
+
+
+@lru_cache(maxsize=16)
+def _parsed(path: str, mtime: int) -> YamlDoc:
+    doc, _ = read_yaml(Path(path))
+    return doc if doc is not None else YamlDoc(path, None)
 
 
 def instant_result(ctx: Any) -> dict[str, Any] | None:
@@ -145,7 +198,7 @@ def instant_result(ctx: Any) -> dict[str, Any] | None:
     for side, cond in conditions(ctx, "instant"):
         why = _met(ctx, side, cond)
         if why:
-            return _result(side, "automatic", why, cond)
+            return _result(ctx, side, "automatic", why, cond)
     return None
 
 
@@ -167,11 +220,12 @@ def end_result(ctx: Any, side_facts: SideFacts) -> dict[str, Any] | None:
     for side, cond in ends:
         why = _met(ctx, side, cond)
         if why:
-            return _result(side, "victory", why, cond)
-    for side, cond in ends:
+            return _result(ctx, side, "victory", why, cond)
+    for side, cond in ends:  # its line, then those of the other sides' conditions not met
         if cond.get("kind") == "otherwise":
             others = " and ".join(s for s in sides(ctx) if s != side)
-            return _result(side, "victory", f"the {others} conditions were not fulfilled", cond)
+            unmet = [(s, c) for s, c in ends if s != side and c.get("kind") != "otherwise"]
+            return _result(ctx, side, "victory", f"the {others} conditions were not fulfilled", cond, unmet)
     return None
 
 
@@ -216,31 +270,36 @@ def stored_result(ctx: Any, plugin: str) -> dict[str, Any] | None:
 
 
 def store_result(ctx: Any, plugin: str, result: Mapping[str, Any], source: str) -> None:
-    """Keep ``result`` in ``plugin``'s data (once) and record it as a ``victory`` event."""
+    """Keep ``result`` in ``plugin``'s data (once) and record it as a ``victory`` event; a result
+    without ``lines`` keeps the event's (the rule lines that fired computing it: a points
+    verdict's), so the driver's ``game-over`` names them too."""
     data = ctx.state.plugin_data(plugin) or {}
     if data.get("result"):
         return
-    data["result"] = dict(result)
+    event = ctx.record("victory", result.get("cases", ()), dict(result), source=source)
+    lines = event.data.get("lines") if event is not None and "lines" not in result else None
+    data["result"] = {**result, "lines": lines} if lines else dict(result)
     ctx.state.set_plugin_data(plugin, data)
-    ctx.record("victory", result.get("cases", ()), dict(result), source=source)
 
 
 def conditions_answer(ctx: Any, note: str) -> dict[str, Any]:
     """For a scenario decided by its own conditions (no ``kind: points``): ``{"scenario_conditions":
     {side: [{"id", "case", "when"}]}, "note": note, "script_conditions": [each ``when action ends
     … end the game`` line, with ``fires``: whether it would end the game after a move now]}``;
-    ``{}`` for a points scenario or none."""
+    ``{}`` for a points scenario or none. Its ``table_lines`` (``casebook ask`` cites them) are the
+    scenario file's line of each condition listed (:func:`condition_lines`)."""
     block = victory_block(ctx)
     if block is None or block.get("kind") == "points":
         return {}
     phasing = ctx.state.phasing or sides(ctx)[0]
     lines = ctx.engine.rules.explain_event("action_ends", {"side": phasing, "action_kind": "move"},
                                            ctx.engine.script_tables, ctx.standard)
+    listed = [(side, c) for side in sides(ctx) for c in block.get(side) or [] if isinstance(c, Mapping)]
     return {"scenario_conditions": {side: [{"id": c.get("id"), "case": c.get("case"), "when": c.get("when"),
-                                            "needs": _needs(c)}
-                                           for c in block.get(side) or [] if isinstance(c, Mapping)]
+                                            "needs": _needs(c)} for s, c in listed if s == side]
                                     for side in sides(ctx)},
-            "note": note, "script_conditions": [line for line in lines if line["effect"] == "end_game"]}
+            "note": note, "script_conditions": [line for line in lines if line["effect"] == "end_game"],
+            "table_lines": condition_lines(ctx, listed, text=True)}
 
 
 def _needs(cond: Mapping[str, Any]) -> str:

@@ -354,14 +354,14 @@ def load_position(path_or_text: str | Path, pack: Any = None, extra: Extra | Non
 
 def position_to_dict(pos: Position) -> dict[str, Any]:
     """Plain data of a position (defaults and nulls left out; units from a ``counter:`` keep
-    every field so they reload identically); ``kind``, ``format``, ``game`` first."""
+    every field so they reload identically); a save's mark ``save``, then ``kind``, ``format``, ``game`` first."""
     d = pos.model_dump(by_alias=True, exclude_none=True, exclude_defaults=True)
     if pos.units:
         d["units"] = [
             u.model_dump(by_alias=True, exclude_none=True, exclude_defaults=u.counter is None)
             for u in pos.units
         ]
-    head: dict[str, Any] = {k: d.pop(k) for k in ("kind", "format", "game", "provenance") if k in d}
+    head: dict[str, Any] = {k: d.pop(k) for k in ("save", "kind", "format", "game", "provenance") if k in d}
     # the tracks (extra keys) go after first_player, as a state writes them; empty ones are left out
     tracks = {k: d.pop(k) for k in list(d) if k not in Position.model_fields}
     at = list(Position.model_fields).index("units")

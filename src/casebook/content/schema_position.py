@@ -137,6 +137,9 @@ class Position(Model):
 
     model_config = ConfigDict(strict=True, extra="allow", frozen=True, populate_by_name=False)
 
+    #: the save format's mark, the first key of every save ``play`` and the browser write
+    #: (tools/saves.write_save): a save whose tail is lost is refused whole (``truncated save``)
+    save: Literal[1] | None = None
     kind: Literal["position"]
     format: Literal[1]
     game: Slug

@@ -22,7 +22,7 @@ cited cell is kept, so asking again costs a dict lookup.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Container, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -30,7 +30,7 @@ from typing import Any
 from casebook.content.schema_base import CASE_ID, cited_cases
 from casebook.content.yamlio import YamlDoc, read_yaml
 
-__all__ = ["TableLines", "line_text_at", "reading_tables", "reads_apart", "cells_read", "cite_again", "read_line",
+__all__ = ["TableLines", "line_text_at", "cited_at", "reading_tables", "reads_apart", "cells_read", "cite_again", "read_line",
            "cite_tables"]
 
 _ID_LINE = re.compile(r"""^id:\s*["']?([^"'#\s]+)""", re.M)
@@ -222,6 +222,42 @@ def line_text_at(pack_dir: Path, rel: str, line: int) -> str:
         return ""
     return " ".join(lines[n - 1].strip() for n in [*dict.fromkeys(h for h in heads if h != line), line]
                     if 0 < n <= len(lines))
+
+
+def cited_at(pack_dir: Path, rel: str, line: int, known: Container[str] = ()) -> list[str] | None:
+    """The cases the pack file ``rel`` (relative to ``pack_dir``) cites at ``line`` now, as
+    :class:`TableLines` cites a line — a chart cell's (its ``dims`` deep) or records row's own
+    ``provenance``, else the file's (a ``reconstructed:`` one: the ids of it in ``known``, the
+    pack's case index); an erratum's ``case``; a scenario's victory condition's ``case`` — or None
+    when no cell, row, erratum or condition is written at that line (a comment, a blank, a row head
+    whose cells follow, a header key). What ``casebook explain`` compares with the cases a trace
+    recorded for the line (``cmd_explain.changed_line``)."""
+    doc, _ = read_yaml(Path(pack_dir) / rel, file=rel)
+    data = doc.data if doc is not None else None
+    if doc is None or not isinstance(data, dict):
+        return None
+    depth = 1 + len(data.get("dims") or ()) if isinstance(data.get("dims"), list) else 2
+
+    def entry(p: tuple[Any, ...]) -> tuple[Any, ...] | None:  # the cell, row, patch or condition at p
+        if p[:2] == ("scenario", "victory"):
+            return p[:4] if len(p) >= 4 and isinstance(p[3], int) else None
+        if p[:1] == ("cells",):
+            return p[:depth] if len(p) >= depth else None
+        return p[:2] if len(p) >= 2 and p[0] in ("rows", "patches") and isinstance(p[1], int) else None
+
+    at = [e for p, (n, _) in doc.positions.items() if n == line and (e := entry(p)) is not None]
+    if not at:
+        return None
+    here: Any = data
+    for key in max(at, key=len):
+        here = here.get(key) if isinstance(here, dict) else here[key] if isinstance(here, list) else None
+    if isinstance(here, dict) and isinstance(here.get("case"), str) and at[0][0] != "cells":
+        return [here["case"]]
+    own = here.get("provenance") if isinstance(here, dict) else None
+    prov = own if isinstance(own, str) else data.get("provenance")
+    if not isinstance(prov, str):
+        return []
+    return cited_cases(prov) or list(dict.fromkeys(m.group(0) for m in _CASE_IN_TEXT.finditer(prov) if m.group(0) in known))
 
 
 @contextmanager

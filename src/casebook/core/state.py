@@ -29,7 +29,7 @@ from typing import Any, Protocol
 from casebook.core.errors import PositionError, Problem
 from casebook.core.state_changes import _VERSIONS, HEX_RE, StateChanges, _copy, _plain, _unit_key
 
-__all__ = ["GameState", "Journal", "TrackBound", "TOP_LEVEL_KEYS", "HEX_RE"]
+__all__ = ["GameState", "Journal", "TrackBound", "TOP_LEVEL_KEYS", "SAVE_MARK", "HEX_RE"]
 
 #: Keys of a position document, in the order :meth:`GameState.to_dict` writes them.
 TOP_LEVEL_KEYS: tuple[str, ...] = (
@@ -37,7 +37,10 @@ TOP_LEVEL_KEYS: tuple[str, ...] = (
     "phasing", "first_player", "units", "markers", "control",
     "pending", "removed", "settings", "plugin_state", "rng", "trace_seq", "players",
 )
-_FIXED = frozenset(TOP_LEVEL_KEYS)
+#: A save file's mark (its first key, written by the tools' saves): the file's, not the state's —
+#: read and dropped.
+SAVE_MARK = "save"
+_FIXED = frozenset((*TOP_LEVEL_KEYS, SAVE_MARK))
 #: Where the tracks go among :data:`TOP_LEVEL_KEYS` (after ``first_player``).
 _TRACKS_AT = TOP_LEVEL_KEYS.index("units")
 #: Keys written only when set (``None`` = absent).
@@ -135,7 +138,7 @@ class GameState(StateChanges):
             raise PositionError(problems)
         state = cls(d["game"])
         for key in d:
-            if d.get(key) is not None:
+            if d.get(key) is not None and key != SAVE_MARK:
                 value = d[key]
                 state._d[key] = _plain(value) if key in _RECORD_LISTS else copy.deepcopy(value)
         if tracks is not None or sides is not None:

@@ -142,11 +142,14 @@ def offer_state(pos: Any, engine: Any) -> Any:
 
 def question_state(pos: Any, engine: Any, question: str) -> Any:
     """The game state ``ask QUESTION`` answers about the validated position ``pos``: ``offer``'s
-    (:func:`offer_state`), and so ``reinforcements`` of a scenario start (no step: its side and RPs
-    as ``casebook play`` begins it, 12.2A); every other question the position as the file has it."""
+    (:func:`offer_state`), and so every question of a scenario start (a position with its
+    ``scenario:`` and no step — a scenario file — as ``casebook play`` begins it: its setup and
+    first turn start, the turn-start triggers applied, the first step's automatic work done) and
+    ``reinforcements`` of any position without a step (its side and RPs, 12.2A); a position at a
+    step, or a hand-made one without a scenario, as the file has it."""
     from casebook.script.engine import state_from_position
 
-    start = question == "reinforcements" and getattr(pos, "step", None) is None
+    start = getattr(pos, "step", None) is None and (question == "reinforcements" or pos.scenario is not None)
     return offer_state(pos, engine) if question == "offer" or start else state_from_position(pos)
 
 

@@ -59,7 +59,7 @@ def _position_engine(position: str, pack: str | None = None) -> tuple[Any, Any]:
     raw = doc.data if doc is not None else None
     game = raw.get("game") if isinstance(raw, dict) else None
     if here is not None:
-        from casebook.tools.saves import truncated_save
+        from casebook.tools.save_faults import truncated_save
 
         if (cut := truncated_save(here, raw)) is not None:
             raise cut
@@ -97,7 +97,7 @@ def _ask_position(position: str, question: str, args: list[str], options: dict[s
                   pack: str | None = None) -> tuple[dict[str, Any], Any]:
     from casebook.script.values import MissingFactError
     from casebook.tools.ask_why import question_state
-    from casebook.tools.saves import missing_field
+    from casebook.tools.save_faults import missing_field
 
     pos, engine = _position_engine(position, pack)
     try:

@@ -47,6 +47,7 @@ def explain_event(path: Path, seq: int, pack: Path | None = None,
     if game is not None and not is_game_id(game):  # a game id, never a path (SECURITY.md)
         raise click.ClickException(f"{shown_path(path)}: the setup event's game must be a game id, got {game!r}")
     rules_dir = pack_dir = None
+    index: Any = ()  # the case index of the pack (a table line's reconstructed provenance names its cases)
     if game or pack is not None:
         from casebook.content.loader import find_pack, resolve_rules_dir
         from casebook.content.yamlio import load_yaml
@@ -74,7 +75,7 @@ def explain_event(path: Path, seq: int, pack: Path | None = None,
     out["pack_dir"] = None if pack_dir is None else str(pack_dir)  # where its table lines live
     changed = [why for t in _terms(out["data"]) if not t.get("text") and _LINE.match(str(t.get("source", "")))
                for why in [changed_line(str(t["source"]), line_text(str(t["source"]), rules_dir, pack_dir),
-                                        t.get("cases") or t.get("case"))] if why]
+                                        t.get("cases") or t.get("case"), pack_dir, index)] if why]
     out["changed_lines"] = list(dict.fromkeys(changed))
     if out["changed_lines"] and warn is not None:
         warn(f"warning: event {seq} of {shown_path(path)} names lines {shown_path(pack_dir or '.')} no longer holds "
@@ -130,23 +131,39 @@ _BY = re.compile(r"\bby\s+(.*?)(?:\s+when\b.*)?$")
 _CASE = re.compile(rf"(?<![\w.]){CASE_ID}(?![\w])")
 
 
-def changed_line(source: str, text: str, cases: Any) -> str | None:
+def changed_line(source: str, text: str, cases: Any, pack_dir: Path | str | None = None,
+                 known: Any = ()) -> str | None:
     """Why the line ``source`` read now (``text``: :func:`line_text`) is not the line a trace
     event recorded with ``cases`` (its ``cases`` list, or a term's ``case`` string), else None:
     the file has no such line now, or the line cites other cases than the trace recorded (a rule
     line's ``by`` cases, a table row's ``provenance``) — the pack changed since the game was
     played and the line numbers moved. A trace records a line's place and cases, not its text
     (nor the pack's hash): this is how ``explain`` tells a moved line (docs/rule-language.md,
-    "Which lines an event names"). A line whose text names no case is not judged."""
+    "Which lines an event names"). A line whose text names no case is not judged — but a table
+    line, given ``pack_dir`` (the pack folder; ``known``: its case index), is judged by the cases the
+    file cites at the line as a table line is cited (a cell's or row's own provenance, else the
+    table's: :func:`~casebook.content.tablelines.cited_at`), which must be those recorded, and a
+    line that is no cell, row, erratum or condition now (a comment, a row head) holds none."""
     recorded = {c.strip() for c in ([cases] if isinstance(cases, str) else cases or ()) for c in str(c).split(",")}
     recorded.discard("")
     if not text:
         return f"{source} holds no rule or table line now"
-    if source.rpartition(":")[0].endswith(".yaml"):
+    path, _, number = source.rpartition(":")
+    if path.endswith(".yaml") and pack_dir is not None and number.isdigit():
+        from casebook.content.tablelines import cited_at
+
+        found = cited_at(Path(pack_dir), path, int(number), known)
+        if found is None:
+            return f"{source} holds no rule or table line now"
+        if set(found) != recorded:
+            return f"{source} cites {', '.join(sorted(found)) or 'no case'} now, the trace recorded " \
+                   f"{', '.join(sorted(recorded)) or 'no case'}"
+        return None
+    if path.endswith(".yaml"):
         now = set(_CASE.findall(text.split("provenance:", 1)[1])) if "provenance:" in text else set()
     else:
-        found = _BY.search(text)
-        now = set(_CASE.findall(found.group(1))) if found else set()
+        by = _BY.search(text)
+        now = set(_CASE.findall(by.group(1))) if by else set()
     if not now or recorded <= now:
         return None
     return (f"{source} cites {', '.join(sorted(now))} now, the trace recorded "

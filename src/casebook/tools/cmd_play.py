@@ -335,7 +335,7 @@ def play(game: str, scenario: str | None, player: tuple[str, ...], seed: int, ou
     October Blitz; bots on every side, seed 1)."""
     from casebook.content.loader import load_pack
     from casebook.script.values import MissingFactError
-    from casebook.tools.saves import missing_field
+    from casebook.tools.save_faults import missing_field
 
     players = parse_players(player)
     if load is None:

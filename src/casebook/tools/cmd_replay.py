@@ -180,6 +180,7 @@ def save_point(path: Path, state: Any) -> Path | None:
     trace and pack (tools/saves.py)."""
     from casebook.content.position import dump_save
     from casebook.content.yamlio import read_yaml
+    from casebook.core.state import SAVE_MARK
     from casebook.tools.saves import saves_beside
 
     text = None
@@ -189,7 +190,7 @@ def save_point(path: Path, state: Any) -> Path | None:
         doc, problems = read_yaml(candidate)
         if doc is None or problems or not isinstance(doc.data, dict):
             continue
-        saved = {k: v for k, v in doc.data.items() if k != "players"}
+        saved = {k: v for k, v in doc.data.items() if k not in ("players", SAVE_MARK)}  # the file's mark too
         if isinstance(saved.get("plugin_state"), dict):  # the save's links to its trace and pack
             saved["plugin_state"] = {k: v for k, v in saved["plugin_state"].items() if k not in LINKS}
         text = text if text is not None else dump_save({k: v for k, v in state.to_dict().items() if k != "players"})

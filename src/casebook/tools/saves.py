@@ -26,10 +26,11 @@ from pathlib import Path
 from typing import Any
 
 from casebook.core.errors import PositionError, Problem, shown_path
+from casebook.core.state import SAVE_MARK
 
 __all__ = ["write_save", "resume_trace", "trace_path_of", "pack_identity", "save_pack", "saves_beside",
-           "trace_pack", "trace_pack_warning", "game_of_save", "start_trace", "initial_state", "missing_field", "PACK_SLOT",
-           "START_FIELD", "SAVE_KEYS", "truncated_save"]
+           "trace_pack", "trace_pack_warning", "game_of_save", "start_trace", "initial_state", "PACK_SLOT",
+           "START_FIELD"]
 
 #: The field of a ``setup`` event that holds the position a play began from when it did not begin
 #: from its scenario's setup (``play --load`` of a hand-made position, or of a save without its
@@ -37,9 +38,6 @@ __all__ = ["write_save", "resume_trace", "trace_path_of", "pack_identity", "save
 START_FIELD = "position"
 #: ``plugin_state`` slot of a save naming the pack it was played on (a kernel slot, savecheck.py).
 PACK_SLOT = "pack"
-#: The keys every save has (:func:`write_save`: a play's ``State.to_dict()``); a position file may
-#: leave them out, a save lacking one was cut short (rule 7: a corrupt save is refused whole).
-SAVE_KEYS = ("rng", "trace_seq")  # not players: a state's own dump and the browser's saves have none
 _NOT_CONTENT = frozenset({"golden", "__pycache__"})
 
 
@@ -57,7 +55,7 @@ def write_save(state: Any, path: Path) -> Path:
 
     trace_path = trace_path_of(path)
     tmp_trace, tmp_save = (p.with_name(p.name + ".part") for p in (trace_path, path))
-    data = state.to_dict()
+    data = {SAVE_MARK: 1, **state.to_dict()}  # the mark first: a save cut anywhere is told
     slots = dict(data.get("plugin_state") or {})
     pack = pack_identity(state.game.engine.pack)  # before anything is written (into the pack's folder, maybe)
     try:  # both files written aside, then put in place: a path that cannot be written leaves nothing
@@ -189,18 +187,17 @@ def game_of_save(game_id: Any, scenario: str | None, load: str | Path) -> Any:
     scenario it records (``game_id`` and ``scenario``, when given on the command line, must be
     those; a pack folder given as ``game_id`` is used), on the pack :func:`save_pack` chooses.
     A mismatch is a :class:`click.UsageError` (exit 2) naming the save; a save cut short, the
-    PositionError of :func:`truncated_save`."""
+    PositionError of :func:`casebook.tools.save_faults.truncated_save`."""
     import click
 
     from casebook.content.confine import is_game_id
-    from casebook.content.yamlio import load_yaml
     from casebook.core.game import Game
     from casebook.script.engine import load_engine
 
     shown = shown_path(load)
-    raw = load_yaml(load).data
-    if (cut := truncated_save(load, raw)) is not None:
-        raise cut
+    from casebook.tools.save_faults import refuse_truncated
+
+    raw = refuse_truncated(load)
     saved_game = raw.get("game") if isinstance(raw, dict) else None
     if not is_game_id(saved_game):
         raise click.UsageError(f"{shown}: game: must be a game id (a pack folder is given as GAME), got {saved_game!r}")
@@ -312,7 +309,7 @@ def start_trace(position: dict[str, Any], game_id: str, scenario: str) -> tuple[
     seq = int(position.get("trace_seq") or 0)
     rng = position.get("rng")
     rng = rng if isinstance(rng, dict) else {}
-    start = {k: v for k, v in position.items() if k != "players"}  # who plays is not the position
+    start = {k: v for k, v in position.items() if k not in ("players", SAVE_MARK)}  # nor is who plays
     event = Event(seq=seq, turn=int(position.get("turn") or 1), phase=position.get("phase"),
                   step=position.get("step"), side=None, kind="setup", cases=(), source="driver",
                   data={"game": game_id, "scenario": scenario, "seed": int(rng.get("seed") or 0), START_FIELD: start})
@@ -331,66 +328,3 @@ def initial_state(game: Any, setup: Any, humans: Any = ()) -> Any:
         return game.state_from_dict({**held, "trace_seq": setup.seq + 1}, Trace([setup]), humans=humans)
     return game.new_initial_state(int(setup.data.get("seed") or 0), [int(r) for r in setup.data.get("rolls") or ()],
                                   humans=humans)
-
-
-def missing_field(position: str | Path, exc: Exception, sides: Any = ()) -> PositionError | None:
-    """The error to show when a rule read a standard fact (``exc``: a MissingFactError naming it)
-    that the position file ``position`` leaves out — e.g. ``phasing_side`` of a hand-edited
-    position without ``phasing``: one located line naming the file, the field and what to add
-    (``casebook.script.standard.POSITION_FIELDS``). None when ``exc`` is of another kind or the
-    file gives the field (the fact is absent for another reason: the original error stands)."""
-    from casebook.content.yamlio import read_yaml
-    from casebook.script.standard import POSITION_FIELDS
-
-    fact = getattr(exc, "fact", None)
-    if not isinstance(fact, str) or fact not in POSITION_FIELDS or "\n" in str(position) or not Path(position).is_file():
-        return None
-    doc, _ = read_yaml(Path(position))
-    raw = doc.data if doc is not None else None
-    if doc is None or not isinstance(raw, dict):
-        return None
-    key, example = POSITION_FIELDS[fact]
-    path: tuple[str, ...] = (key,)
-    if key == "weather" and isinstance(raw.get(key), dict):
-        path = (key, fact)
-        lacking = raw[key].get(fact) is None
-    else:
-        lacking = raw.get(key) is None
-    if not lacking:
-        return None
-    text = str(exc)
-    where = text[text.rfind("(") + 1:-1] if text.endswith(")") and "(" in text else ""
-    if not sides and isinstance(raw.get("game"), str):
-        try:
-            from casebook.content.loader import load_pack
-
-            sides = load_pack(raw["game"]).vocabulary.side_ids
-        except Exception:  # noqa: BLE001  (only the hint is lost)
-            sides = ()
-    names = ", ".join(str(s) for s in sides)
-    hint = f" (SIDE: {names})" if names and "SIDE" in example else ""
-    message = (f"not given, but the rules read it (fact `{fact}`{', ' + where if where else ''}): "
-               f"add `{example}`{hint} to the position")
-    return PositionError([doc.problem(path, message)])
-
-
-def truncated_save(position: str | Path, raw: Any) -> PositionError | None:
-    """The error for the file ``position`` (``raw``: its YAML data) when it is a save — a trace
-    beside it (:func:`trace_path_of`), or a key only a play writes (``trace_seq``, ``players``,
-    ``plugin_state.trace``) — without all of :data:`SAVE_KEYS` (cut short, e.g. at a line
-    boundary): one line naming what is missing. ``players`` is not required: a state's own dump
-    (``GameState.to_dict``) and the browser's saves have none. None for a complete save, a
-    position file (kind ``position`` without those marks may omit them) or text that is not a
-    mapping."""
-    from casebook.content.savecheck import TRACE_SLOT
-
-    if not isinstance(raw, dict) or "\n" in str(position):
-        return None
-    slots = raw.get("plugin_state")
-    marked = (trace_path_of(position).is_file() or "trace_seq" in raw or "players" in raw
-              or (isinstance(slots, dict) and TRACE_SLOT in slots))
-    missing = [key for key in SAVE_KEYS if key not in raw]
-    if not marked or not missing:
-        return None
-    return PositionError([Problem(shown_path(position), 0, 0, "", f"truncated save: no {', '.join(missing)} "
-                                  "(a save written by play has them all; it cannot be read)")])

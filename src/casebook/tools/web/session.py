@@ -334,11 +334,13 @@ def load_state(game: Any, path: Path, humans: Iterable[str] = ()) -> Any:
     position of this game."""
     from casebook.content.position import position_to_dict
     from casebook.content.savecheck import load_save
+    from casebook.tools.save_faults import missing_field, refuse_truncated
     from casebook.tools.saves import resume_trace
 
     if not path.is_file():
         raise ServeError(f"{path}: no such file (or not a file)")
     try:
+        refuse_truncated(path)  # play --load's check: a save cut short is refused whole
         pos = load_save(path, game.engine)  # checked whole as a save, as play --load and ask do
         if pos.game != game.engine.pack.id:
             raise ServeError(f"{path}: a position of {pos.game!r}, not of {game.engine.pack.id!r}")
@@ -359,8 +361,6 @@ def load_state(game: Any, path: Path, humans: Iterable[str] = ()) -> Any:
             state.history = [parse_action(e.data["action"]) for e in trace if e.kind == "action"]
         return state
     except (CasebookError, ValueError, KeyError) as exc:
-        from casebook.tools.saves import missing_field
-
         found = missing_field(path, exc)  # a hand-edited position without a field the rules read
         raise ServeError(str(found).splitlines()[0] if found else f"{path}: {_one_line(exc)}") from None
 

@@ -1,0 +1,38 @@
+"""Issue #15 (session 16): the October Blitz's victory conditions (18.1.3) are named by the lines
+of the scenario file that hold them — ``ask vp`` cites each condition it lists, a result (the
+``victory`` event and the driver's ``game-over``) the condition that decided it (an ``otherwise``:
+its line and those of the other side's conditions judged and not met:
+games/moscow41/tests/test_scenarios.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from casebook.tools.cmd_ask import ask_position
+from casebook.tools.cmd_explain import line_text
+from tests._pack_edits import GAMES
+
+BLITZ = GAMES / "moscow41" / "scenarios" / "october-blitz.yaml"
+
+
+@pytest.mark.case("18.1.3")
+def test_18_1_3_ask_vp_cites_the_scenario_lines_of_the_conditions_it_lists():
+    answer = ask_position(str(BLITZ), "vp", [], {})
+    scen = [(ln["source"], ln["cases"]) for ln in answer["lines"] if ln["source"].startswith("scenarios/")]
+    assert scen == [("scenarios/october-blitz.yaml:15", ["18.1.3A"]), ("scenarios/october-blitz.yaml:16", ["18.1.3B"]),
+                    ("scenarios/october-blitz.yaml:18", ["18.1.3C"]), ("scenarios/october-blitz.yaml:21", ["18.1.3D"])]
+    otherwise = next(ln for ln in answer["lines"] if ln["source"] == "scenarios/october-blitz.yaml:18")
+    assert otherwise["text"] == '- {id: "otherwise", case: "18.1.3C", kind: "otherwise", when: "end"}'
+    assert [c["id"] for c in answer["scenario_conditions"]["german"]] == ["three-towns", "enter-moscow"]
+
+
+@pytest.mark.case("18.1.3C")
+def test_18_1_3C_explain_reads_the_scenario_line_a_game_over_names():
+    text = line_text("scenarios/october-blitz.yaml:18", GAMES / "moscow41" / "rules", GAMES / "moscow41")
+    assert text == '- {id: "otherwise", case: "18.1.3C", kind: "otherwise", when: "end"}'
+
+
+def test_a_campaign_points_verdict_names_no_scenario_condition_line():
+    answer = ask_position(str(GAMES / "moscow41" / "scenarios" / "campaign.yaml"), "vp", [], {})
+    assert [ln for ln in answer["lines"] if ln["source"].startswith("scenarios/")] == []
+    assert "scenario_conditions" not in answer
