@@ -44,7 +44,8 @@ def test_ask_attack_cites_bfm_cases(repo_root):
     assert r.exit_code == 0, r.output
     a = json.loads(r.output)
     assert (a["attack_strength"], a["defense_strength"], a["column"]) == (15, 4, "3:1")
-    assert a["cases"] == ["BM8.2A", "BM8.4"] and len(a["outcomes"]) == 6
+    # BM8.5: the CRT row listed cites it (an answer holds its lines' cases, session 16)
+    assert a["cases"] == ["BM8.2A", "BM8.4", "BM8.5"] and len(a["outcomes"]) == 6
 
 
 def test_lint_and_rules_check_pass(repo_root):

@@ -104,7 +104,8 @@ def test_ask_answers_the_games_questions():
     reach = json.loads(_run("ask", SCENARIO, "reach", "b-4", "--json").output)
     assert reach["ma"] == 5 and reach["hexes"]["0101"]["mp"] == 4 and "KP5.1A" in reach["cases"]
     zoc = json.loads(_run("ask", SCENARIO, "zoc", "0906", "blue", "--json").output)
-    assert zoc["exerted_by"] == ["r-4", "r-5"] and zoc["cases"] == ["KP6.1", "KP6.2", "KP8.6B"]
+    assert zoc["exerted_by"] == ["r-4", "r-5"] and zoc["cases"] == ["KP6.1", "KP6.2", "KP8.6B", "KP6.3"]
+    # KP6.3: the ZOC Chart rows the answer lists cite it (an answer's cases hold its lines' cases, session 16)
     # without a side: the phasing side's, else the vocabulary's first side (it was 'german', refused here)
     assert json.loads(_run("ask", SCENARIO, "zoc", "0906", "--json").output) == zoc
     retreat = json.loads(_run("ask", SCENARIO, "retreat", "r-2", "--json").output)
