@@ -131,3 +131,19 @@ def test_lint_counts_the_files_and_values_provenance_counts(game):
     assert found, out.output
     assert int(found[1]) == len(rows["files"]) and int(found[2]) == sum(rows["totals"].values())
     assert any(f["kind"] == "config" for f in rows["files"]) or game != "moscow41"
+
+
+def test_lint_lists_a_counter_files_schema_and_vocabulary_errors_at_once(copy):
+    # session 16's fresh-user trial: the misspelt classes showed only after the strength was fixed
+    counters = copy / "counters.yaml"
+    _set_line(counters, 5, "strength: 7", "strength: ten")
+    _set_line(counters, 8, "class: infantry", "class: infantri")
+    _set_line(counters, 9, "class: cavalry", "class: 5")
+    out = _run("lint", "mini")
+    assert out.exit_code == 1
+    lines = out.output.splitlines()
+    assert [ln.split(": ", 2)[1] for ln in lines[:-1]] == ["units.0.strength", "units.3.class", "units.4.class"], lines
+    assert lines[0].endswith("expected an integer, got 'ten'")
+    assert lines[1].endswith("got 'infantri' (did you mean 'infantry'?)")
+    assert lines[2].endswith("expected a string, got 5")                 # said once, by the schema
+    assert lines[-1] == "mini: 3 errors"

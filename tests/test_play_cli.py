@@ -145,3 +145,19 @@ def test_9_1C_why_alone_explains_the_last_refusal_as_why_action_does(mini_pack, 
                      "why german: move path=0305 stack=0303:", because, because,
                      "why move stack=:", "stack= is empty: name at least one hex after it, or leave stack= out"]
     assert any(ln.startswith("refused: illegal action 'german: move path=0305 stack=0303'") for ln in said)
+
+
+def test_play_prints_the_last_turns_summary_before_the_game_over_line(tmp_path):
+    # session 16's fresh-user trial: "*** Game over" came before the "Turn 4 summary"
+    from click.testing import CliRunner
+
+    from casebook.tools.cli import cli
+
+    args = ["play", "kestrel_pass", "--player", "blue=bot:greedy", "--player", "red=bot:greedy", "--quiet",
+            "--out", str(tmp_path / "out")]
+    out = CliRunner().invoke(cli, args).output
+    lines = out.splitlines()
+    [over] = [i for i, ln in enumerate(lines) if "Game over: red wins (automatic victory)" in ln]
+    summaries = [i for i, ln in enumerate(lines) if ln.startswith("--- Turn ")]
+    assert summaries and max(summaries) < over, out                 # every summary before the end
+    assert lines[max(summaries)] == "--- Turn 3 summary" and out.count("--- Turn 3 summary") == 1

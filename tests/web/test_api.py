@@ -189,6 +189,15 @@ def test_ask_answers_with_case_titles_and_rule_lines(session):
     assert client.post("/api/ask", json={"question": "nonsense"}).status_code == 400
 
 
+def test_a_question_given_with_its_words_in_one_string_is_split_as_the_cli_splits_it(session):
+    # session 16's fresh-user trial: {"question": "supply g-20pz-21"} said no plugin answers that question
+    client = client_for(session)
+    whole = client.post("/api/ask", json={"question": "zoc 0302"})
+    assert whole.status_code == 200, whole.text
+    assert whole.json()["answer"] == client.post("/api/ask", json={"question": "zoc", "args": ["0302"]}).json()["answer"]
+    assert whole.json()["answer"]["hex"] == "0302"
+
+
 def test_a_game_played_through_the_page_replays_with_casebook_replay(session, tmp_path):
     from casebook.tools.cmd_replay import replay_trace
 

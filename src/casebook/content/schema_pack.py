@@ -114,11 +114,14 @@ def _collect(found: list[tuple[tuple, str]]) -> Any:
 
 
 def _vocabulary(manifest: Any, counters: Any, loc: Any) -> list[Problem]:
-    """The counter mix's sides, classes and sizes against the manifest's vocabulary."""
+    """The counter mix's sides, classes and sizes against the manifest's vocabulary (checked also
+    when the schema refused the file, so that every problem of it is listed at once)."""
     from casebook.content.vocabulary import vocabulary_of, vocabulary_problems
 
     out: list[Problem] = []
-    units = [(("units", i), u) for i, u in enumerate(counters.get("units") or []) if isinstance(u, dict)]
+    named = ("side", "class", "size")  # a value that is no string is the schema's problem, said once
+    units = [(("units", i), {k: v for k, v in u.items() if k not in named or isinstance(v, str)})
+             for i, u in enumerate(counters.get("units") or []) if isinstance(u, dict)]
     from casebook.content.schema_content import CounterUnit
 
     fields = {f.alias or name for name, f in CounterUnit.model_fields.items()}
@@ -199,13 +202,13 @@ def check_cross_file(st: Any, pack: Any, named: list[tuple[Path, str | None, tup
             out.append(_p(loc, counts.first_untagged or (),
                           f"untagged value: {counts.untagged} value(s) of this file have no provenance; "
                           "add `provenance:` at the top of the file or on their mapping"))
+        if kind == "counters" and isinstance(data, dict):  # with the schema's problems, if any: all at once
+            out += _unique(data.get("units"), "id", "counter id", loc, ("units",))
+            out += _vocabulary(pack.manifest, data, loc)
         if path not in st.valid:
             continue
         if kind == "sequence":
             out += _sequence(data, loc)
-        elif kind == "counters":
-            out += _unique(data.get("units"), "id", "counter id", loc, ("units",))
-            out += _vocabulary(pack.manifest, data, loc)
         elif kind == "interpretations":
             out += _unique(data.get("interpretations"), "id", "interpretation id", loc, ("interpretations",))
         elif kind == "map":

@@ -9,7 +9,8 @@ through the plugins' hooks (docs/plugins.md, "Hooks"):
 - a step whose decider is ``None``/``"none"``, or whose only legal action is ``pass``, ends by
   itself (the pass is recorded as automatic) — unless a human plays the decider (a side of
   :attr:`State.humans`) and a template offers it a real decision (an attack no listed group
-  makes, :meth:`State.action_templates`): then that side is asked; then ``casebook_step_end`` and the sequence
+  makes, :meth:`State.action_templates`): then that side is asked (its plain ``pass`` there is
+  recorded as the ``auto-pass`` a bot's play has, so replay agrees); then ``casebook_step_end`` and the sequence
   machine advances. A step ended without any action taken in it counts as *passed*: at the first
   step of a loop that ends the loop (0.7.3.6: the phasing player passes); after an action (an
   activation) play goes on to the next step;
@@ -265,6 +266,13 @@ class State:
 
     def _apply(self, ctx: Any, action: Action) -> Any:
         phase, step = self._machine.current
+        if action == Action.make("pass", action.side) and not any(a.kind != "pass" for a in self.legal_actions()):
+            # a human asked only for a template's sake (_offered) passes: the step ends as it would by
+            # itself for a bot, recorded the same, so play and replay (which knows no humans) agree
+            ctx.record("auto-pass", (step.case,), {"step": step.id, "acted": bool(self._driver().get("acted"))},
+                       source=DRIVER, side=action.side, lines=False)
+            self._end_step(ctx, passed=not self._driver().get("acted"))
+            return {"passed": step.id}
         ctx.record("action", (step.case,), {"action": str(action)}, source=DRIVER, side=action.side, lines=False)
         if action.kind == "pass":
             if action.get("until") == UNTIL:  # the standing pass (src/casebook/core/standing.py)

@@ -263,7 +263,7 @@ class ExprCompiler(SpatialTerms, TableRows, CollectionTerms):
             self.error(node.loc, f"unknown function `{node.fn}` (functions: min, max, terrain, town, "
                        "distance)" + self.suggest(node.fn, [*fns, "terrain", "town", "distance"]),
                        len(node.fn))
-            return _const(0, NUM)
+            return _const(None, ANY)  # unknown, as an unknown fact: what it is compared with is not reported again
         args = [self.number(a, record) for a in node.args]
         if len(args) < 2:
             self.error(node.loc, f"`{node.fn}` takes two or more amounts: `{node.fn}(a, b, …)`", len(node.fn))

@@ -226,6 +226,9 @@ class Narrator:
             self._count(event)
             if event.kind in QUIET_KINDS or self._repeated(event):
                 continue
+            if event.kind == "game-over" and (self._tally or self._losses):  # the last turn's summary first
+                out += self.summary()
+                self.turn = None  # summarized: nothing left to sum at the end
             if event.kind == "action" and self._told_later(event, batch[i + 1:]):
                 continue
             if event.kind == "roll" and self._roll_told(event, batch[i + 1:]):

@@ -235,11 +235,16 @@ def _resume(game_id: Any, scenario: str | None, load: str,
     be those named on the command line (if any); it is checked whole (every problem at once:
     the schema, the map, the RNG, the tracks' bounds, each plugin's record); its trace
     ``LOAD.trace.jsonl``, when present, is continued and its actions can be undone."""
-    from casebook.content.position import position_to_dict
+    from casebook.content.confine import is_game_id
+    from casebook.content.position import load_position, position_to_dict
     from casebook.content.savecheck import load_save
+    from casebook.content.yamlio import load_yaml
     from casebook.core.actions import parse_action
     from casebook.tools.saves import game_of_save, resume_trace
 
+    raw = load_yaml(load).data
+    if not (isinstance(raw, dict) and is_game_id(raw.get("game"))):  # an empty file, no game: ask's refusal
+        load_position(load)  # raises PositionError: every problem, located (exit 1)
     game = game_of_save(game_id, scenario, load)  # the save's game and scenario (serve --load's too)
     pos = load_save(load, game.engine)
     trace, data = resume_trace(load, position_to_dict(pos))  # the trace beside it is its own (tools/saves.py)

@@ -13,7 +13,8 @@ Routes (JSON bodies for POST):
 - ``GET /api/state`` the play now (:func:`~casebook.tools.web.views.snapshot`);
 - ``GET /api/board`` the map SVG and hex geometry; ``GET /api/questions`` the game's questions;
 - ``GET /api/reach?stack=S[&as=MODE]`` ``ask reach`` plus the hexes legal moves end in;
-- ``POST /api/ask {"question", "args": [...], "options": {...}}`` any ``ask`` question;
+- ``POST /api/ask {"question", "args": [...], "options": {...}}`` any ``ask`` question (or
+  ``{"question", "words": "…"}``, the words typed after it; a question with words in it is split so);
 - ``POST /api/why {"action"}``, ``POST /api/apply {"action"}`` an action in notation;
 - ``POST /api/choose {"stack", "hex"}`` the legal actions moving a stack into a hex (or why not);
 - ``POST /api/attack {"hex", "with": [...]}`` the legal attacks on a hex by these units (or why not);
@@ -121,6 +122,9 @@ def make_app(session: Session, watch: Watch | None = None, allowed_hosts: Sequen
 
     def ask(request: Request, body: dict[str, Any]) -> Any:
         question = _text(body, "question")
+        if len(question.split()) > 1 and "words" not in body and not body.get("args"):  # "supply g-20pz-21": as
+            question, _, words = question.strip().partition(" ")                    # the CLI's words
+            body = {**body, "words": words}
         args = body.get("args", [])
         options = body.get("options", {})
         if "words" in body:  # the words typed after the question, as at play's `ask` prompt
