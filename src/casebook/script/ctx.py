@@ -1,7 +1,6 @@
-"""The per-query context every hook receives: :class:`Ctx`, an
-:class:`~casebook.script.engine.Engine` bound to one :class:`~casebook.core.state.GameState` (and
-optionally a :class:`~casebook.core.trace.Trace`), made by :meth:`Engine.ctx
-<casebook.script.engine.Engine.ctx>`.
+"""The per-query context every hook receives: :class:`Ctx`, an :class:`~casebook.script.engine.Engine`
+bound to one :class:`~casebook.core.state.GameState` (and optionally a :class:`~casebook.core.trace.Trace`),
+made by :meth:`Engine.ctx <casebook.script.engine.Engine.ctx>`.
 
 Plugins compute through it (the list is in :mod:`casebook.script.engine`'s docstring): the state,
 board and pack, rule-script quantities and permissions with their explanations, the hooks of the
@@ -56,11 +55,9 @@ class Ctx:
     state: GameState
     board: Board
     trace: Trace | None = None
-    #: ``None``, or ``{source: line}``: the script lines fired since the last event recorded
-    #: (an ``event_lines`` context, :meth:`Engine.ctx`)
+    #: ``None``, or ``{source: line}``: the script lines fired since the last event (:meth:`Engine.ctx`)
     event_lines: dict[str, dict[str, Any]] | None = None
-    #: ``None``, or the action the driver found among the position's listed legal actions
-    #: (:meth:`State.peek`): its owner may apply it without listing its choices again
+    #: ``None``, or the action :meth:`State.peek` found listed: applied without listing its choices again
     listed: Any = None
 
     @property
