@@ -136,6 +136,23 @@ def test_a_save_cut_before_trace_seq_and_copied_alone_is_refused_by_its_mark(sav
     assert not (tmp_path / "again").exists()
 
 
+def test_a_save_cut_at_its_last_line_is_refused_not_resumed_without_its_players(saved, tmp_path):
+    """Rule 7 (a fresh user's trial, session 16): ``players`` was a save's last key and not required (the
+    browser's saves have none), so a save cut at its last line resumed with its human players made bots.
+    ``players`` is now written before ``rng`` and ``trace_seq``, the required last keys: every cut line is
+    refused, the last one too, with its trace beside it or not."""
+    lines = saved.read_text().splitlines(keepends=True)
+    keys = [line.split(":")[0] for line in lines if line[:1].isalpha()]
+    assert keys[-3:] == ["players", "rng", "trace_seq"]
+    cut = tmp_path / "cut.yaml"
+    cut.write_text("".join(lines[:-1]))  # the last line lost
+    (tmp_path / "cut.yaml.trace.jsonl").write_bytes(saved.with_name(saved.name + ".trace.jsonl").read_bytes())
+    for args in (("ask", cut, "weather"), ("play", "--load", cut, "--out", tmp_path / "again", "--quiet")):
+        res = run(*args)
+        assert res.exit_code == 1 and f"{cut}: truncated save: no trace_seq (" in res.output, res.output
+    assert not (tmp_path / "again").exists()
+
+
 def test_a_save_written_before_the_mark_still_loads(saved, tmp_path):
     old = tmp_path / "old.yaml"  # a session-15 save: no `save: 1`, its trace beside it
     old.write_text(saved.read_text().split("\n", 1)[1])

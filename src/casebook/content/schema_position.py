@@ -159,8 +159,9 @@ class Position(Model):
     settings: dict[str, Scalar] = {}
     #: plugin name -> that plugin's private plain data (e.g. a combat awaiting a decision)
     plugin_state: dict[str, Any] = {}
+    #: who plays each side (``human`` or ``bot:<kind>``), written by ``play``; the bot kinds are the
+    #: tools' (``play`` refuses an unknown one when it resumes the save); before
+    #: ``rng`` and ``trace_seq``, the save's required last keys, so a save cut at its last line is refused
+    players: dict[Side, PlayerName] | None = None
     rng: Rng | None = None
     trace_seq: int = Field(0, ge=0)
-    #: who plays each side (``human`` or ``bot:<kind>``), written by ``play``; the bot kinds are the
-    #: tools' (``play`` refuses an unknown one when it resumes the save)
-    players: dict[Side, PlayerName] | None = None
