@@ -52,6 +52,7 @@ def test_KP8_4_explain_of_a_shifted_rule_line_warns_and_marks_it(tmp_path):
     assert out["changed_lines"] == ["combat.rules:15 cites KP8.2C now, the trace recorded KP8.4"]
     assert "combat.rules:15  forbid attack by KP8.2C  when odds_below_table (changed since the trace)" in text
     assert err.startswith("warning: event 34 of ") and "combat.rules:15 cites KP8.2C now" in err
+    assert " names lines the pack in " in err and " no longer holds as the trace recorded them (" in err  # not "lines ."
     # two comment lines on top: line 15 is the comment `# KP8.4: one die, unmodified.`: no line
     out, text, err = _explain(tmp_path / "one", "# a house note\n" * 2)
     assert out["changed_lines"] == ["combat.rules:15 holds no rule or table line now"]

@@ -78,7 +78,7 @@ def explain_event(path: Path, seq: int, pack: Path | None = None,
                                         t.get("cases") or t.get("case"), pack_dir, index)] if why]
     out["changed_lines"] = list(dict.fromkeys(changed))
     if out["changed_lines"] and warn is not None:
-        warn(f"warning: event {seq} of {shown_path(path)} names lines {shown_path(pack_dir or '.')} no longer holds "
+        warn(f"warning: event {seq} of {shown_path(path)} names lines the pack{'' if pack_dir is None else ' in ' + shown_path(pack_dir)} no longer holds "
              f"as the trace recorded them ({'; '.join(out['changed_lines'])}): the pack changed since the game was "
              f"played; the texts shown for them are today's lines, not the ones that fired")
     return out
