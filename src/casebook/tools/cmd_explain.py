@@ -78,7 +78,8 @@ def explain_event(path: Path, seq: int, pack: Path | None = None,
                                         t.get("cases") or t.get("case"), pack_dir, index)] if why]
     out["changed_lines"] = list(dict.fromkeys(changed))
     if out["changed_lines"] and warn is not None:
-        warn(f"warning: event {seq} of {shown_path(path)} names lines the pack{'' if pack_dir is None else ' in ' + shown_path(pack_dir)} no longer holds "
+        where = "" if pack_dir is None else f" in {shown_path(pack_dir)}"
+        warn(f"warning: event {seq} of {shown_path(path)} names lines the pack{where} no longer holds "
              f"as the trace recorded them ({'; '.join(out['changed_lines'])}): the pack changed since the game was "
              f"played; the texts shown for them are today's lines, not the ones that fired")
     return out
