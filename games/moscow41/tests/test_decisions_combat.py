@@ -38,7 +38,8 @@ def test_10_4_2A_three_soviet_ips_buy_one_drm_and_any_amount_may_be_spent(pos): 
     assert "each 3 soviet IPs buy 1 DRM" in dict(tpl.free)["support"]
     assert tpl.matches(parse_action("soviet: attack hex=0304 with=s1 support=3"))
     assert refused(ctx, "soviet: attack hex=0304 with=s1 support=3") == []
-    assert refused(ctx, "soviet: attack hex=0304 with=s1 support=10") == ["2.3A"]   # 9 IPs held
+    # 9 IPs held; 10.4.2A: the support's cost (its cost lines are named with it since session 16)
+    assert refused(ctx, "soviet: attack hex=0304 with=s1 support=10") == ["2.3A", "10.4.2A"]
     assert refused(ctx, "soviet: attack hex=0304 with=s1 support=-1") == ["10.4.2A"]
     base = terms(combat.assess(ctx, ["s1"], "0304", {"attacker": 0}))
     for ips, drm in ((3, 1), (4, 1), (5, 1), (6, 2)):       # a remainder buys nothing (rounded down)
