@@ -1,13 +1,11 @@
 """Moscow '41 movement, part 2: path legality (9.0A, 9.1A, 9.2C, 7.2, 7.3, 9.8B), reach by
 Dijkstra over the board graph (the shared areas' ``zoc_reach``), and rail paths (9.9I).
 
-Private helper of :mod:`casebook.games.moscow41.plugins.movement`. Hexes are printed labels (``"0303"``).
-A :class:`Mover` is a stack about to move with its budget; :func:`step` is the one rule for
-entering the next hex, used by :func:`reach` (every destination, canonical cheapest path) and
-:func:`check_path` (a given path, hex by hex, saying where and why it stops).
-
-:func:`movement_config`: config/movement.yaml, the searches' and the plugin's cases and texts (what
-each key means: the file's comments; the ``{fields}`` each text fills: below)."""
+Private helper of :mod:`casebook.games.moscow41.plugins.movement`. Hexes are printed labels (``"0303"``). A
+:class:`Mover` is a stack about to move with its budget; :func:`step` is the one rule for entering the next hex,
+used by :func:`reach` (every destination, canonical cheapest path) and :func:`check_path` (a given path, hex by
+hex, saying where and why it stops). :func:`movement_config`: config/movement.yaml, the searches' and the
+plugin's cases and texts (what each key means: the file's comments; the ``{fields}`` each text fills: below)."""
 
 from __future__ import annotations
 
@@ -18,12 +16,14 @@ from pydantic import create_model
 
 from casebook.areas._movement_reach import MovementCites, Step, zoc_reach, zoc_step, zoc_walk
 from casebook.areas.terrain_costs import (
+    added_fluid_cost,
     enemy_hexes,
     fluid_binding,
     kept_search,
     step_cost,
     step_table,
     table_row,
+    zoc_effects,
     zoc_lines,
     zoc_lookup,
 )
@@ -88,12 +88,12 @@ def step(ctx: Any, m: Mover, a: str, b: str, spent: int, hexes: int, zmap: Any =
     :func:`~casebook.areas._movement_reach.zoc_step` with this game's costs and cases: contiguous
     hexes only (9.0A); never an enemy-occupied hex (only an overrun, 9.5A); not beyond
     ``max_hexes`` (9.8B); locking ZOCs (7.2; interpretation locking-ezoc-to-ezoc), fluid ones +1
-    MP from EZOC to EZOC (7.3); the TEC cost must fit the MPs left (9.1A) unless it is the first
-    hex of an allotment, entered by spending all MPs (9.2C)."""
+    MP from EZOC to EZOC (7.3; once however many enemy units exert a ZOC, 7.0F); the TEC cost must
+    fit the MPs left (9.1A) unless it is the first hex of an allotment, entered by spending all MPs (9.2C)."""
     says = movement_config(ctx)
 
     def enter(x: str, y: str, fluid: bool) -> tuple[int | None, tuple[str, ...]]:
-        cost, _via, feature = step_cost(ctx, m.classes, x, y, fluid=fluid)
+        cost, _via, feature = step_cost(ctx, m.classes, x, y, fluid=fluid and zoc_effects(ctx, m.side, y))
         return cost, (*says.answers["cost"], *(says.answers["hexside"] if feature else ()),
                       *(fluid_binding(ctx, m.classes, m.side, x, y) if fluid else ()))  # 7.3: its lines
 
@@ -127,7 +127,7 @@ def search(ctx: Any, m: Mover, zmap: Any, enemy: frozenset[str], same_only: bool
     table = step_table(ctx, classes)
     return zoc_reach(m.start, lambda a: table.get(a) or table_row(ctx, table, classes, a), zmap, enemy,
                      budget=m.budget, max_hexes=m.max_hexes, zoc=m.zoc, same_only=same_only, fresh=m.fresh,
-                     at_start=m.at_start, stops=movement_config(ctx).stops)
+                     at_start=m.at_start, stops=movement_config(ctx).stops, more=added_fluid_cost(ctx, classes))
 
 
 def check_path(ctx: Any, m: Mover, path: list[str]) -> dict[str, Any]:

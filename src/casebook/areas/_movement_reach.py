@@ -74,7 +74,8 @@ class MovementCites(Model):
 
 def zoc_reach(start: str, row: Row, zmap: Any, enemy: frozenset[str], *, budget: int,
               max_hexes: int | None, zoc: str, same_only: bool, fresh: bool, at_start: bool,
-              stops: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+              stops: Mapping[str, Any],
+              more: Callable[[str, str, frozenset[str]], int | None] | None = None) -> dict[str, dict[str, Any]]:
     """Every hex a stack in ``start`` can end its move in, by Dijkstra over MP spent (ties
     broken by label order, the first hex settled wins): label -> ``{"mp", "path", "spent_all",
     "stop"}`` with the cheapest path (start excluded); the start itself is not listed.
@@ -85,7 +86,8 @@ def zoc_reach(start: str, row: Row, zmap: Any, enemy: frozenset[str], *, budget:
     by spending all the MPs left; ``at_start``: the start of the stack's movement (a locking ZOC
     lets it leave). ``stops``: what ``"stop"`` says when a move must end in a hex — keys
     ``all_mp`` (all MPs spent), ``max_hexes`` and ``ezoc`` (a locking ZOC entered); None where
-    the stack may go on."""
+    the stack may go on. ``more``: for a fluid step into a hex where two or more enemy units exert a
+    ZOC, ``more(a, b, those units)`` is its MP instead of the row's fluid cost (None: the row's)."""
     locking, fluid_kind, zoc_on = zoc == "locking", zoc == "fluid", zoc != "none"
     best: dict[str, int] = {start: 0}
     nhex: dict[str, int] = {start: 0}
@@ -116,7 +118,7 @@ def zoc_reach(start: str, row: Row, zmap: Any, enemy: frozenset[str], *, budget:
                     if not same_only or za & zb:
                         continue  # never directly from one enemy ZOC to another
                 elif fluid_kind:
-                    cost = fluid_cost
+                    cost = fluid_cost if more is None or len(zb) < 2 else more(a, b, zb)
             if cost is None:
                 continue  # prohibited
             if spent + cost <= budget:

@@ -8,7 +8,8 @@ What it reads of the game (its vocabulary):
 
 - quantity ``move_cost`` with facts ``ground``, ``temperature``, ``hex_terrain`` (a town's kind
   replaces the hex's terrain), ``hexside_feature`` (``none`` or the board's hexside feature
-  crossed), ``move_class`` (the chart row), ``fluid_ezoc_to_ezoc`` and ``overrun``;
+  crossed), ``move_class`` (the chart row), ``fluid_ezoc_to_ezoc``, ``zoc_effects`` (how many
+  enemy ZOCs a fluid step EZOC to EZOC is charged for) and ``overrun``;
 - quantity ``tec_column`` (fact ``ground``): the chart column whose prohibited cells apply;
 - records table ``tec_prohibited`` (``feature``, ``unit``, ``column``): terrain or hexside
   features a chart row may not enter or cross in a column, whatever the MPs;
@@ -16,7 +17,9 @@ What it reads of the game (its vocabulary):
 - quantity ``zoc_column`` (fact ``ground``) and table ``zoc_chart`` (``unit``, ``weather``):
   the ZOC treatment of a chart row (``locking``, ``fluid`` or ``none``), the Arctic column
   whenever the temperature is ``arctic``;
-- permission ``exert_zoc`` (facts ``temperature``, ``unit_class``) where no ZOC area answers.
+- permission ``exert_zoc`` (facts ``temperature``, ``unit_class``) where no ZOC area answers;
+- permission ``add_zoc_effects`` (no facts): allowed, a fluid step EZOC to EZOC is charged once
+  per enemy unit exerting a ZOC into the hex entered; forbidden, once (e.g. Moscow '41 7.0F).
 
 A stack's cost to enter a hex is that of its slowest row, by the cheapest way in: the hex's
 terrain, or a road or trail through the hexside crossed. Costs are cached per context
@@ -38,7 +41,7 @@ from ._zoc_cites import note_binding
 
 __all__ = ["FEATURE_ORDER", "weather", "entry_ways", "cell_cost", "step_cost", "step_table", "table_row",
            "enemy_hexes", "ezoc_map", "zoc_lines", "ezoc", "zoc_lookup", "kept_search", "zoc_treatment",
-           "fluid_binding"]
+           "fluid_binding", "zoc_effects", "added_fluid_cost"]
 
 #: The board's hexside features a crossing cost is looked up for (core.board.FEATURES), the
 #: one charged last when a hexside has more than one.
@@ -78,17 +81,18 @@ def _prohibited(ctx: Any) -> frozenset[tuple[str, str, str]]:
     return ctx.memo[key]
 
 
-def cell_cost(ctx: Any, cls: str, terrain: str, feature: str | None, *, fluid: bool = False,
+def cell_cost(ctx: Any, cls: str, terrain: str, feature: str | None, *, fluid: bool | int = False,
               overrun: bool = False) -> int | None:
     """MP for chart row ``cls`` to enter ``terrain`` across hexside ``feature`` (or None): the
     game's ``move_cost``; None where ``tec_prohibited`` lists the terrain or the feature for
-    the row in the column in force."""
+    the row in the column in force. ``fluid``: a fluid step EZOC to EZOC charged for that many
+    enemy ZOCs (fact ``zoc_effects``; True: one, :func:`zoc_effects`)."""
     key = (cls, terrain, feature, fluid, overrun)
     return ctx.kept(_kept(ctx, "terrain_costs.cell"), key,
                     lambda: _cell_cost(ctx, cls, terrain, feature, fluid, overrun))
 
 
-def _cell_cost(ctx: Any, cls: str, terrain: str, feature: str | None, fluid: bool, overrun: bool) -> int | None:
+def _cell_cost(ctx: Any, cls: str, terrain: str, feature: str | None, fluid: bool | int, overrun: bool) -> int | None:
     temperature, ground = weather(ctx)
     column = _column(ctx)
     bad = _prohibited(ctx)
@@ -96,7 +100,7 @@ def _cell_cost(ctx: Any, cls: str, terrain: str, feature: str | None, fluid: boo
         return None
     facts = {"ground": ground, "temperature": temperature, "hex_terrain": terrain,
              "hexside_feature": feature or "none", "move_class": cls,
-             "fluid_ezoc_to_ezoc": fluid, "overrun": overrun}
+             "fluid_ezoc_to_ezoc": bool(fluid), "zoc_effects": int(fluid) or 1, "overrun": overrun}
     return int(ctx.value("move_cost", facts))
 
 
@@ -126,16 +130,16 @@ def entry_ways(ctx: Any, a: str, b: str) -> list[tuple[str, str | None, str]]:
     return out
 
 
-def step_cost(ctx: Any, classes: frozenset[str], a: str, b: str, *, fluid: bool = False,
+def step_cost(ctx: Any, classes: frozenset[str], a: str, b: str, *, fluid: bool | int = False,
               overrun: bool = False) -> tuple[int | None, str, str | None]:
     """``(mp, via, feature)``: the cheapest way for a stack of chart rows ``classes`` to enter
     ``b`` from adjacent ``a``, each way costing what its slowest row pays; mp None (via
-    ``"prohibited"``) where every way is prohibited to some row."""
+    ``"prohibited"``) where every way is prohibited to some row. ``fluid``: as :func:`cell_cost`'s."""
     return ctx.kept(_kept(ctx, "terrain_costs.step"), (classes, a, b, fluid, overrun),
                     lambda: _step_cost(ctx, classes, a, b, fluid, overrun))
 
 
-def _step_cost(ctx: Any, classes: frozenset[str], a: str, b: str, fluid: bool,
+def _step_cost(ctx: Any, classes: frozenset[str], a: str, b: str, fluid: bool | int,
                overrun: bool) -> tuple[int | None, str, str | None]:
     best: tuple[int | None, str, str | None] = (None, "prohibited", None)
     taken: list[tuple[Any, ...]] | None = None
@@ -318,6 +322,43 @@ def fluid_binding(ctx: Any, classes: frozenset[str], side: str, a: str, b: str) 
     """The cases of a fluid EZOC-to-EZOC step ``a`` -> ``b`` of a stack of chart rows ``classes``
     of ``side`` (e.g. Moscow '41 7.3: +1 MP), its deciding lines noted for the answer or event
     (:func:`._zoc_cites.note_binding`): the ZOC Chart cells of its rows, the ``move_on_in_ezoc``
-    lines of a fluid ZOC and the lines that put ``a`` and ``b`` in an EZOC."""
+    lines of a fluid ZOC and the lines that put ``a`` and ``b`` in an EZOC — and, where two or more
+    enemy units exert a ZOC into ``b``, the ``add_zoc_effects`` lines that said how many ZOCs the
+    step is charged for (:func:`zoc_effects`; e.g. Moscow '41 7.0F: one)."""
     lines = _ezoc_full(ctx, side)[2] or {}
-    return note_binding(ctx, sorted(classes), "fluid", tuple(e for h in (a, b) for e in lines.get(h, ())))
+    cases = note_binding(ctx, sorted(classes), "fluid", tuple(e for h in (a, b) for e in lines.get(h, ())))
+    if len(zoc_lookup(ctx, side).get(b) or ()) < 2:
+        return cases
+    return tuple(dict.fromkeys((*cases, *ctx.memo_kept(("terrain_costs.add_zoc_effects",), lambda: tuple(
+        ctx.permission("add_zoc_effects", {}).cases)))))
+
+
+def _adds(ctx: Any) -> bool:
+    """Whether the game's lines allow ``add_zoc_effects`` (read without noting lines: those are
+    noted by :func:`fluid_binding` where the verdict decided a cost); once per state version."""
+    memo = ctx.memo
+    found = memo.get("terrain_costs.adds")
+    if found is None:
+        engine = ctx.engine
+        found = memo["terrain_costs.adds"] = bool(engine.rules.allowed("add_zoc_effects", {}, engine.script_tables,
+                                                                       ctx.standard))
+    return found
+
+
+def zoc_effects(ctx: Any, side: str, b: str) -> int:
+    """How many enemy ZOCs a fluid step EZOC to EZOC of ``side`` into hex ``b`` is charged for (fact
+    ``zoc_effects`` of ``move_cost``): one where the game's lines forbid ``add_zoc_effects`` (e.g.
+    Moscow '41 7.0F: "Multiple ZOCs exerted on a unit have no additional effect") or fewer than two
+    enemy units exert a ZOC into ``b``, else one per such unit (a house rule deleting 7.0F's line)."""
+    n = len(zoc_lookup(ctx, side).get(b) or ())
+    return n if n > 1 and _adds(ctx) else 1
+
+
+def added_fluid_cost(ctx: Any, classes: frozenset[str]) -> Callable[[str, str, frozenset[str]], int | None] | None:
+    """For a reach search of a stack of chart rows ``classes``: None where several enemy ZOCs add
+    nothing (the game's lines forbid ``add_zoc_effects``: every fluid step EZOC to EZOC costs the
+    :func:`step_table`'s fluid MP), else ``(a, b, exerting units) -> MP`` of a fluid step into a hex
+    where two or more exert, charged once per unit (:func:`step_cost`; the search runs apart)."""
+    if not _adds(ctx):
+        return None
+    return lambda a, b, exerted: step_cost(ctx, classes, a, b, fluid=len(exerted))[0]
