@@ -44,6 +44,20 @@ def test_zoc_reach_spends_mps_stops_in_a_locking_zoc_and_enters_a_first_hex_with
     assert blocked == {}  # an enemy-occupied hex is never entered
 
 
+def test_zoc_reach_charges_a_fluid_step_the_games_cost_for_several_exerting_units():
+    rows = {h: [(n, 2, 3) for n in ns] for h, ns in GRAPH.items()}
+    common = dict(max_hexes=None, same_only=False, fresh=True, at_start=True, stops=STOPS, zoc="fluid", budget=9)
+    zmap = {"a": frozenset({"x"}), "b": frozenset({"x", "y"})}
+    once = zoc_reach("a", rows.__getitem__, zmap, frozenset(), **common)
+    assert once["b"]["mp"] == 3                                  # the row's fluid cost: no `more`
+    priced: list[tuple[str, str, frozenset[str]]] = []
+    per_unit = zoc_reach("a", rows.__getitem__, zmap, frozenset(), more=lambda a, b, z: priced.append((a, b, z)) or 4,
+                         **common)
+    assert per_unit["b"]["mp"] == 4 and priced == [("a", "b", frozenset({"x", "y"}))]
+    assert zoc_reach("a", rows.__getitem__, {"a": zmap["a"], "b": zmap["a"]}, frozenset(), more=lambda *_: 99,
+                     **common)["b"]["mp"] == 3                   # one unit exerts: `more` is not asked
+
+
 CITES = {"path": ("P",), "adjacent": ("ADJ",), "enemy": ("EN",), "max_hexes": ("ONE",), "ezoc_to_ezoc": ("Z2Z",),
          "ezoc_stop": ("ZS",), "prohibited": ("NO",), "short": ("MP",), "fluid": ("FL",), "locking": ("LK",),
          "all_mp": ("ALL",)}

@@ -49,12 +49,16 @@ EXERT = rule("zoc.rules", "permit exert_zoc ")
 INTO_HEX = rule("zoc.rules", "permit zoc_into_hex")
 LOCKING = rule("zoc.rules", "forbid move_on_in_ezoc")
 FLUID = rule("zoc.rules", "permit move_on_in_ezoc by 7.3")
-PLUS_ONE = rule("movement.rules", "  +1 by 7.3")
+PLUS_ONE = rule("movement.rules", "  +1 * zoc_effects by 7.3")
+ADDS = rule("zoc.rules", "forbid add_zoc_effects")
 
 
-def _state(tmp_path: Path, g1: str = "0202"):
-    """The example with g1 (infantry) in ``g1`` and MA 6: 0302 0402 0403 0404 costs 4 MP (clear)."""
+def _state(tmp_path: Path, g1: str = "0202", s2: str | None = None):
+    """The example with g1 (infantry) in ``g1`` and MA 6: 0302 0402 0403 0404 costs 4 MP (clear);
+    with ``s2``, a second Soviet rifle division there."""
     text = EXAMPLE.read_text(encoding="utf-8").replace('ma: 4, hex: "0202"', f'ma: 6, hex: "{g1}"')
+    if s2:
+        text += f'  - {{id: s2, side: soviet, class: infantry, size: division, strength: 6, ma: 4, hex: "{s2}"}}\n'
     path = tmp_path / f"ezoc-{g1}.yaml"
     path.write_text(text, encoding="utf-8")
     pos, engine = _position_engine(str(path))
@@ -119,3 +123,25 @@ def test_7_3_a_fluid_step_names_the_cell_the_fluid_line_and_the_plus_one_in_ask_
     move = [e for e in played.trace if e.kind == "move"][-1]
     sources = [ln["source"] for ln in move.data["lines"]]
     assert _zoc(sources) == _zoc(why) and {PLUS_ONE, FLUID, chart_cell("armor")} <= set(sources)
+    assert ADDS not in sources and "7.0F" not in answer["cases"]  # one unit exerts: 7.0F decided nothing
+
+
+@pytest.mark.case("7.0F", "7.3")
+def test_7_0F_a_fluid_step_into_a_hex_two_units_exert_into_costs_one_mp_naming_the_7_0F_line(tmp_path):
+    # s2 in 0604: s1 and s2 both exert a ZOC into 0504 ("Multiple ZOCs exerted on a unit have no
+    # additional effect"), so 0404 -> 0504 costs 1 + 1 as with s1 alone — and the 7.0F line decided it.
+    state = _state(tmp_path, s2="0604")
+    path = ["0204", "0304", "0404", "0504"]
+    answer = answer_ctx(state.game.engine.ctx(state.data), "move", ["0104", *path], {})
+    assert (answer["legal"], answer["mp_spent"], answer["steps"][-1]["cost"]) == (True, 5, 2)
+    assert "7.0F" in answer["steps"][-1]["cases"] and "7.0F" in answer["cases"]
+    action = Action.make("move", "german", stack="0104", path=path)
+    _cases, reason, lines = why_not_lines(state, action)
+    asked, why = [ln["source"] for ln in answer["lines"]], [ln["source"] for ln in lines]
+    assert reason == "legal" and asked == why and ADDS in why
+    played = state.clone()
+    played.apply(action)
+    move = [e for e in played.trace if e.kind == "move"][-1]
+    assert {ADDS, PLUS_ONE, FLUID} <= {ln["source"] for ln in move.data["lines"]}
+    # the step into 0404 (s1's ZOC only) and the steps outside any EZOC: no 7.0F
+    assert all("7.0F" not in st["cases"] for st in answer["steps"][:-1])
