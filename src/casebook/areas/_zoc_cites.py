@@ -6,7 +6,8 @@ The lines read (all optional; a game without a line simply has no such citation 
 
 - ``permit zoc_into_hex`` / ``permit exert_zoc``: what a ZOC is (cited by every answer);
 - ``permit exert_zoc_in_ezoc``: an enemy ZOC does not affect a unit's own (the ZOC map);
-- ``forbid add_zoc_effects``: several ZOCs add nothing (cited where an EZOC is);
+- ``forbid add_zoc_effects``: several ZOCs add nothing (cited where an EZOC is; what it decides,
+  a fluid step's cost, :func:`casebook.areas.terrain_costs.zoc_effects`);
 - ``forbid trace_supply_through_ezoc``, ``trace_command_through_ezoc``,
   ``trace_communication_through_ezoc``, ``retreat_into_ezoc`` (fact ``friendly_combat_unit``):
   the ``blocks_supply``, ``blocks_command``, ``blocks_communication``, ``blocks_retreat`` keys —
