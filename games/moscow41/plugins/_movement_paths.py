@@ -127,7 +127,7 @@ def search(ctx: Any, m: Mover, zmap: Any, enemy: frozenset[str], same_only: bool
     table = step_table(ctx, classes)
     return zoc_reach(m.start, lambda a: table.get(a) or table_row(ctx, table, classes, a), zmap, enemy,
                      budget=m.budget, max_hexes=m.max_hexes, zoc=m.zoc, same_only=same_only, fresh=m.fresh,
-                     at_start=m.at_start, stops=movement_config(ctx).stops, more=added_fluid_cost(ctx, classes))
+                     at_start=m.at_start, stops=movement_config(ctx).stops, more=added_fluid_cost(ctx, classes, m.zoc))
 
 
 def check_path(ctx: Any, m: Mover, path: list[str]) -> dict[str, Any]:

@@ -354,11 +354,13 @@ def zoc_effects(ctx: Any, side: str, b: str) -> int:
     return n if n > 1 and _adds(ctx) else 1
 
 
-def added_fluid_cost(ctx: Any, classes: frozenset[str]) -> Callable[[str, str, frozenset[str]], int | None] | None:
-    """For a reach search of a stack of chart rows ``classes``: None where several enemy ZOCs add
-    nothing (the game's lines forbid ``add_zoc_effects``: every fluid step EZOC to EZOC costs the
-    :func:`step_table`'s fluid MP), else ``(a, b, exerting units) -> MP`` of a fluid step into a hex
-    where two or more exert, charged once per unit (:func:`step_cost`; the search runs apart)."""
-    if not _adds(ctx):
+def added_fluid_cost(ctx: Any, classes: frozenset[str],
+                     zoc: str = "fluid") -> Callable[[str, str, frozenset[str]], int | None] | None:
+    """For a reach search of a stack of chart rows ``classes`` treating ZOCs as ``zoc``: None where
+    several enemy ZOCs add nothing (not ``"fluid"``, or the game's lines forbid ``add_zoc_effects``:
+    every fluid step EZOC to EZOC costs the :func:`step_table`'s fluid MP), else ``(a, b, exerting
+    units) -> MP`` of a fluid step into a hex where two or more exert, charged once per unit
+    (:func:`step_cost`; the search runs apart)."""
+    if zoc != "fluid" or not _adds(ctx):
         return None
     return lambda a, b, exerted: step_cost(ctx, classes, a, b, fluid=len(exerted))[0]
