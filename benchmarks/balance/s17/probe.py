@@ -78,13 +78,12 @@ def snapshot(state: Any, objectives: dict[str, str], layout: Any) -> dict[str, A
 def play(pack: str, scenario: str, seed: int, german: str, soviet: str, out: Path | None) -> None:
     game = load_game(pack, scenario)
     state = game.new_initial_state(seed)
-    bots = {"german": make_bot(german, "german", seed), "soviet": make_bot(soviet, "soviet", seed)}
-    layout = state.ctx().board.grid.layout
-    victory = game.engine.pack.scenario(game.scenario).scenario.victory
-    cond = [c for c in victory["german"] if c["kind"] == "control_count"][0]
-    objectives = dict(zip(cond["names"], cond["hexes"]))
-    town_hexes = set(cond["hexes"])
     board = state.ctx().board
+    layout = board.grid.layout
+    bots = {side: make_bot(kind, side, seed) for side, kind in (("german", german), ("soviet", soviet))}
+    count = next(c for c in game.engine.pack.scenario(game.scenario).scenario.victory["german"]
+                 if c["kind"] == "control_count")  # 18.1.3A
+    objectives, town_hexes = dict(zip(count["names"], count["hexes"])), set(count["hexes"])
     near_town = {n for t in town_hexes for n in board.label_neighbours(t)}
     half = (state.data.turn, state.data.phasing)
     counts: dict[str, Any] = {"fm": 0, "att": [0, 0, 0], "town_att": [], "ips": 0}
@@ -133,11 +132,10 @@ def play(pack: str, scenario: str, seed: int, german: str, soviet: str, out: Pat
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--pack", default="moscow41")
-    ap.add_argument("--scenario", default="october-blitz")
+    for flag, default in (("--pack", "moscow41"), ("--scenario", "october-blitz"), ("--german", "planner"),
+                          ("--soviet", "greedy")):
+        ap.add_argument(flag, default=default)
     ap.add_argument("--seed", type=int, nargs="+", default=[1])
-    ap.add_argument("--german", default="planner")
-    ap.add_argument("--soviet", default="greedy")
     ap.add_argument("--out", type=Path, default=None)
     a = ap.parse_args()
     for seed in a.seed:
