@@ -130,6 +130,7 @@ def test_10_4_4_fatigue_overstacking_and_supply_at_the_instant_of_combat(pos):
     a = combat.attack_answer(ctx, "0304", ["g1"])
     assert terms(a) == {"10.4.4": -1, "6.2D, 10.4.3": -1, "5.7D, 10.4.5A": -2} and a["drm"]["net"] == -4
     FAKE.unsupplied.clear()  # 10.2: restored to supply before its combat, no -2
+    ctx.changed()  # a test double's change the state cannot see: the facts kept for the version are stale
     assert "5.7D, 10.4.5A" not in terms(combat.attack_answer(ctx, "0304", ["g1"]))
 
 
@@ -356,3 +357,35 @@ def test_10_4B_the_drm_lines_are_told_the_defender_hex_terrain_and_town(pos):
     assert (clear["defender_terrain"], clear["defender_town"], clear["defender_terrain_drm"]) == ("clear", "none", 0)
     # a city replaces the hex terrain on the Combat Modifiers Chart (terrain_city: -2)
     assert (city["defender_terrain"], city["defender_town"], city["defender_terrain_drm"]) == ("clear", "city", -2)
+
+
+@pytest.mark.case("10.4.2A", "10.3A")
+def test_10_4_2A_each_support_amount_reads_the_facts_kept_for_the_state_version(position):
+    """The combat area keeps an attack's facts but its support per state version (the planner
+    weighs every support amount of an attack): each amount's facts equal a fresh engine's, only
+    the support IPs differ (the German buys 1 DRM per 2 IPs, 10.4.2A), an overrun is given none,
+    and a change of the position (a new version) is read afresh (10.3A: the new strength)."""
+    from casebook.areas._combat_odds import gather
+
+    text = """kind: position
+format: 1
+game: moscow41
+map: {layout: flat-top-even-q, size: {columns: 4, rows: 4}, terrain: {default: clear}}
+turn: 2
+weather: {temperature: warm, ground: dry}
+units:
+  - {id: g1, side: german, class: infantry, size: division, strength: 7, ma: 4, hex: "0202"}
+  - {id: s1, side: soviet, class: infantry, size: division, strength: 6, ma: 4, hex: "0203"}
+"""
+    ctx = position(text)
+    plain, four = gather(ctx, ["g1"], "0203"), gather(ctx, ["g1"], "0203", {"attacker": 4, "defender": 3})
+    fresh = gather(position(text), ["g1"], "0203", {"attacker": 4, "defender": 3})
+    assert (four.attack_strength, four.defense_strength) == (plain.attack_strength, plain.defense_strength) == (7, 6)
+    assert dict(four.drm_facts) == dict(fresh.drm_facts) and four.strength_facts == fresh.strength_facts
+    assert (four.drm_facts["attacker_support_ips"], four.drm_facts["defender_support_ips"]) == (4, 3)
+    assert (plain.drm_facts["attacker_support_ips"], plain.drm_facts["defender_support_ips"]) == (0, 0)
+    bought = ctx.quantity("attack_drm", gather(ctx, ["g1"], "0203", {"attacker": 4}).drm_facts).value
+    assert bought == ctx.quantity("attack_drm", plain.drm_facts).value + 2
+    assert gather(ctx, ["g1"], "0203", {"attacker": 4}, overrun=True).drm_facts["attacker_support_ips"] == 0
+    ctx.state.update_unit("s1", strength=3)  # a new version: nothing kept is read
+    assert gather(ctx, ["g1"], "0203", {"attacker": 4}).defense_strength == 3

@@ -197,7 +197,24 @@ def gather(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, 
     an HQ adds 1 per stack, in Moscow '41 for example; summed exactly before the ratio). Supply
     is judged now (10.2). Loss shifts: the game's ``loss_shift`` of the attackers' and
     defenders' records (each with its ``losses``; e.g. 10.3B-C). Raises KeyError for an unknown unit.
+    All but the support (10.4.2A: ``attacker_support_ips``, ``defender_support_ips``) and the loss
+    shift read from the facts are kept per state version with their lines (``ctx.memo_kept``): each
+    support amount a bot or the listing weighs reads the same strengths and supply.
     """
+    sup = dict(support or {})
+    base = ctx.memo_kept(("combat_odds.gather", hex_, tuple(attackers), bool(overrun)),
+                         lambda: _unsupported(ctx, attackers, hex_))
+    kept = base.drm_facts
+    assert isinstance(kept, FactLines)  # made by _unsupported
+    drm_facts = kept.given(attacker_support_ips=0 if overrun else int(sup.get("attacker", 0)),
+                                     defender_support_ips=int(sup.get("defender", 0)))
+    loss_shift = int(ctx.value("loss_shift", drm_facts)) if rules_define(ctx, "loss_shift") else 0
+    return CombatFacts(base.hex, base.attackers, base.defenders, base.attacker_side, base.defender_side,
+                       base.attack_strength, base.defense_strength, drm_facts, loss_shift, base.strength_facts)
+
+
+def _unsupported(ctx: Any, attackers: Sequence[str], hex_: str) -> CombatFacts:
+    """:func:`gather`'s facts with no support and no loss shift (what a support amount leaves as it is)."""
     state = ctx.state
     att = [state.unit(a) for a in attackers]
     dfd = [u for u in state.units_at(hex_)]
@@ -229,11 +246,9 @@ def gather(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, 
     strength_facts.append({**weather, **settings, "units": _stack_records(ctx, dfd), "attacking": False,
                            "fortified": fortified})
     defense_strength = Fraction(ctx.value("combat_strength", strength_facts[-1]))
-    sup = dict(support or {})
     drm_facts = FactLines({
         **weather, "attacker_side": a_side, "defender_side": d_side,
-        "attacker_support_ips": 0 if overrun else int(sup.get("attacker", 0)),
-        "defender_support_ips": int(sup.get("defender", 0)),
+        "attacker_support_ips": 0, "defender_support_ips": 0,
         "whole_division": whole_division(ctx, att),
         **terrain_facts(ctx, hex_),
         **defender_hex_facts(ctx, hex_),
@@ -241,9 +256,8 @@ def gather(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, 
         "defenders": [{"class": u.get("class"), "losses": int(u.get("losses") or 0), **unit_flags(ctx, u)}
                       for u in dfd],
     }, {"attackers.supplied": tuple({ln["source"]: ln for ln in unsupplied}.values())})
-    loss_shift = int(ctx.value("loss_shift", drm_facts)) if rules_define(ctx, "loss_shift") else 0
     return CombatFacts(hex_, tuple(attackers), tuple(u["id"] for u in dfd), a_side, d_side,
-                       attack_strength, defense_strength, drm_facts, loss_shift, tuple(strength_facts))
+                       attack_strength, defense_strength, drm_facts, 0, tuple(strength_facts))
 
 
 def _ratio(label: str) -> Fraction:

@@ -141,7 +141,9 @@ def attack_answer(ctx: Any, hex_: str, attackers: Sequence[str], support: Sequen
     out["kind"] = kind
     out["legal"] = not refusals
     out["refusals"] = [{"reason": r.reason, "cases": list(r.cases)} for r in refusals]
-    out["outcomes"] = [{k: v for k, v in o.items() if k != "p"} for o in outcomes(ctx, a["column"], a["drm"]["net"])]
+    column, net = a["column"], a["drm"]["net"]  # every roll's cell, kept per version: each support amount reads them
+    cells = ctx.memo_kept(("combat.outcomes", column, net), lambda: outcomes(ctx, column, net))
+    out["outcomes"] = [{k: v for k, v in o.items() if k != "p"} for o in cells]
     if roll is not None:
         out["result"] = {"roll": roll, "modified_roll": roll + a["drm"]["net"],
                          "result": crt_result(ctx, a["column"], roll, a["drm"]["net"]),
@@ -158,7 +160,8 @@ def attack_answer(ctx: Any, hex_: str, attackers: Sequence[str], support: Sequen
                           | set(dice_cases(ctx))
                           | {c for t in a["drm"]["terms"] for c in t["case"].split(", ")}
                           | {c for t in a.get("shifts", ()) if t["value"] for c in t["case"].split(", ")}
-                          | set(fired_cases(ctx, a["facts"]))
+                          | set(ctx.memo_kept(("combat.fired", hex_, tuple(attackers), overrun),  # strengths:
+                                              lambda: fired_cases(ctx, a["facts"])))  # no support read
                           | {c for r in refusals for c in r.cases})
     return out
 
