@@ -275,7 +275,8 @@ def collect_ips(ctx: Any, side: str | None = None, die: int | None = None) -> di
                {"towns": answer["town_ips"],  # the trace's key as before (golden traces unchanged)
                 **{k: answer[k] for k in ("track_bonus", "multiplier", "income", "previous", "roll", "total")},
                 "lines": [ln for t in answer["terms"] for ln in [{"source": t["source"], "cases": list(t["cases"])},
-                          *track_row_lines(ctx, side, [t] if t["kind"] == "term" else [])]]  # its row after the bonus
+                          *({"source": r["source"], "cases": r["cases"]}  # the Turn Track row after its bonus line
+                            for r in track_row_lines(ctx, side, [t] if t["kind"] == "term" else []))]]
                 + dice_lines + town_lines + ctx.fired_lines(e_base)},
                source=f"{PLUGIN}.collect_ips", side=side)
     return answer
