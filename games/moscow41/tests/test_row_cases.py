@@ -151,3 +151,17 @@ def test_9_2B_a_dry_reach_answer_cites_no_mud_case():
     assert sources(got) == ["movement.rules:7", "movement.rules:19", "tables/tec.yaml:17", "tables/tec.yaml:29"]
     assert [ln["cases"] for ln in got["lines"][2:]] == [["9.2B"], ["9.2A"]]
     assert "4.3E" not in got["cases"] and "4.3D" not in got["cases"]
+
+
+@pytest.mark.case("4.3E", "9.2A")
+def test_4_3E_explain_judges_a_tec_row_on_one_line_by_the_cell_the_trace_recorded():
+    # tables/tec.yaml:22 is clear armor's row, one line of four cells: Dry 9.2A, Mud 4.3E
+    known = {"9.2A", "4.3E", "4.3D"}
+    text = (PACK / "tables" / "tec.yaml").read_text(encoding="utf-8").split("\n")[21]
+    assert text.strip().startswith('"armor": {dry: 1, frozen: 1, mud: {value: 1, provenance:')
+    assert cited_at(PACK, "tables/tec.yaml", 22, known) == ["9.2A"]
+    assert cited_at(PACK, "tables/tec.yaml", 22, known, ["4.3E"]) == ["4.3E"]
+    assert changed_line("tables/tec.yaml:22", text, ["4.3E"], PACK, known) is None  # a Mud move's cell
+    assert changed_line("tables/tec.yaml:22", text, ["9.2A"], PACK, known) is None  # a Dry move's
+    assert changed_line("tables/tec.yaml:22", text, ["4.3E", "4.3D"], PACK, known) == (
+        "tables/tec.yaml:22 cites 9.2A now, the trace recorded 4.3D, 4.3E")  # before rows17: told apart

@@ -348,7 +348,8 @@ def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Mappi
         raise QuestionError(str(exc).strip("'\"")) from None
     dice_terms = _terms(ctx.quantity("ip_dice", {}))  # the dice line behind the roll and the range (0.7.2.1B):
     answer["terms"] += [t for t in dice_terms if t["kind"] != "start"] or dice_terms  # a modder's `2d6 … when turn >= 2`
-    answer["table_lines"] = track_row_lines(ctx, args[0], answer["terms"])  # the Turn Track row of the bonus (1.2)
+    if ctx.engine.recording:  # asked (cmd_ask.answer_ctx lists it after the rule lines): the Turn Track row (1.2)
+        answer["table_lines"] = track_row_lines(ctx, args[0], answer["terms"])
     answer["cases"] = list(dict.fromkeys(answer["cases"] + [c for t in answer["terms"] for c in t["cases"]]
                                          + town_cases(ctx, [t["hex"] for t in answer["held"]])))
     return answer

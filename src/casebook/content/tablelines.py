@@ -238,9 +238,10 @@ def cited_at(pack_dir: Path, rel: str, line: int, known: Container[str] = (),
     pack's case index); an erratum's ``case``; a scenario's victory condition's ``case`` — or None
     when no cell, row, erratum or condition is written at that line (a comment, a blank, a row head
     whose cells follow, a header key). What ``casebook explain`` compares with the cases a trace
-    recorded for the line (``cmd_explain.changed_line``). A row read for one field cites the
-    provenance nearest it (:meth:`TableLines.row`'s ``field``): when ``recorded`` is the cases of a
-    mapping's provenance nested in the row at ``line``, those are returned."""
+    recorded for the line (``cmd_explain.changed_line``). Several cells written on one line (a
+    row of a chart in one flow mapping: a TEC row's Dry cell cites 9.2A, its Mud cell 4.3E) and a
+    row read for one field (the provenance nearest it, :meth:`TableLines.row`'s ``field``) cite
+    different cases at one line: when ``recorded`` is what one of them cites, those are returned."""
     doc, _ = read_yaml(Path(pack_dir) / rel, file=rel)
     data = doc.data if doc is not None else None
     if doc is None or not isinstance(data, dict):
@@ -257,21 +258,25 @@ def cited_at(pack_dir: Path, rel: str, line: int, known: Container[str] = (),
     at = [e for p, (n, _) in doc.positions.items() if n == line and (e := entry(p)) is not None]
     if not at:
         return None
-    here: Any = data
-    for key in max(at, key=len):
-        here = here.get(key) if isinstance(here, dict) else here[key] if isinstance(here, list) else None
-    if isinstance(here, dict) and isinstance(here.get("case"), str) and at[0][0] != "cells":
-        return [here["case"]]
+
     def cases(prov: str) -> list[str]:
         return cited_cases(prov) or list(dict.fromkeys(m.group(0) for m in _CASE_IN_TEXT.finditer(prov) if m.group(0) in known))
 
-    nested = [v for k, v in _walk(here) if k == "provenance" and isinstance(v, str)] if at[0][0] == "rows" else []
-    field = next((found for prov in nested if recorded and set(found := cases(prov)) == set(recorded)), None)
-    if field is not None:
-        return field
-    own = here.get("provenance") if isinstance(here, dict) else None
-    prov = own if isinstance(own, str) else data.get("provenance")
-    return cases(prov) if isinstance(prov, str) else []
+    def cited(entry: tuple[Any, ...]) -> list[list[str]]:  # what the entry cites; then its fields' provenances
+        here: Any = data
+        for key in entry:
+            here = here.get(key) if isinstance(here, dict) else here[key] if isinstance(here, list) else None
+        if isinstance(here, dict) and isinstance(here.get("case"), str) and entry[0] != "cells":
+            return [[here["case"]]]
+        own = here.get("provenance") if isinstance(here, dict) else None
+        prov = own if isinstance(own, str) else data.get("provenance")
+        nested = [v for k, v in _walk(here) if k == "provenance" and isinstance(v, str)] if entry[0] == "rows" else []
+        return [cases(prov) if isinstance(prov, str) else [], *map(cases, nested)]
+
+    # a line of several cells (a chart row written on one line) or a row read for one field: the
+    # cases recorded, when one of them cites those; else the deepest entry's own
+    found = [c for e in sorted(dict.fromkeys(at), key=len, reverse=True) for c in cited(e)]
+    return next((c for c in found if recorded and set(c) == set(recorded)), found[0])
 
 
 def _walk(node: Any) -> Iterator[tuple[Any, Any]]:
