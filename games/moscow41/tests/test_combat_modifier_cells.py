@@ -66,6 +66,8 @@ def test_10_4B_a_city_replaces_the_hex_terrain_and_its_row_is_named(tmp_path):
     assert ("10.4B", -2, TERRAIN_LINE) in [(t["case"], t["value"], t["source"]) for t in answer["drm"]["terms"]]
     assert [s for s in _sources(answer) if s.startswith("tables/combat_modifiers")] == [_row("city")]
     assert _row("city") == "tables/combat_modifiers.yaml:29"   # not the forest's: the city replaces it
+    [row] = [ln for ln in answer["lines"] if ln["source"] == _row("city")]
+    assert row["cases"] == ["10.4B"] and "10.4B" in answer["cases"]  # its provenance names 10.4B (rows17)
 
 
 @pytest.mark.case("6.1", "10.6A", "6.2D")

@@ -163,4 +163,5 @@ def test_9_2A_explain_prints_the_tec_cell_a_move_event_names(game, tmp_path):
     shown = CliRunner().invoke(cli, ["explain", str(trace), str(move.seq), "--pack", str(TABLES.parent)])
     assert shown.exit_code == 0, shown.output
     forest = cell("tec.yaml", "forest", "infantry")
-    assert f'{forest}  "forest": "infantry": {{dry: 2, frozen: 2, mud: 2, snow: 3}}' in shown.output
+    assert f'{forest}  "forest": "infantry": {{dry: 2, frozen: 2, mud: {{value: 2, provenance: "reconstructed: the Dry value, ' \
+        f'4.3E (the Mud column is the Dry, Mud and Frozen Conditions value on the TEC)"}}, snow: 3}}' in shown.output

@@ -25,12 +25,13 @@ It acts in the sequence steps ``initiative_determination`` (the first player), `
 case in the game's sequence; the kernel advances the turn). It answers ``income SIDE``.
 
 Public API: :func:`town_values`, :func:`towns_held`, :func:`update_control`,
-:func:`track_bonus`, :func:`income`, :func:`collect_ips`, :func:`determine_first_player`,
+:func:`track_bonus`, :func:`track_row_lines`, :func:`income`, :func:`collect_ips`, :func:`determine_first_player`,
 :func:`end_phase`.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Annotated, Any
@@ -47,7 +48,7 @@ from casebook.core.hooks import hookimpl
 from ._roll_lines import roll_naming
 
 __all__ = ["REQUIRES", "STATE_SCHEMA", "QUESTIONS", "HELP_RULES", "PLUGIN", "sides", "town_values", "towns_held",
-           "update_control", "track_bonus", "town_ip_lines", "town_cases", "income", "collect_ips",
+           "update_control", "track_bonus", "track_row_lines", "town_ip_lines", "town_cases", "income", "collect_ips",
            "determine_first_player",
            "end_phase", "casebook_setup", "casebook_after_action", "casebook_step_start", "casebook_answer"]
 
@@ -57,6 +58,7 @@ REQUIRES = {"tables": ["initiative_chart", "turn_track"],
                            "ips_unmodified", "new_ips_collected", "town_ip"]}
 
 PLUGIN = "initiative"
+_READS_BONUS = re.compile(r"\btrack_bonus\b")  # a term line reading the Turn Track's bonus
 
 #: question -> usage line, for `casebook ask` (see docs/ask/income.md)
 QUESTIONS: dict[str, str] = {
@@ -164,6 +166,18 @@ def track_bonus(ctx: Any, side: str, turn: int | None = None) -> int:
     raise KeyError(f"the Turn Track (turn_track) has no row for turn {turn}")
 
 
+def track_row_lines(ctx: Any, side: str, terms: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The Turn Track row the bonus of ``side`` was read from (records ``turn_track``, the row of
+    the turn: ``{"source": "tables/turn_track.yaml:N", "cases", "text"}``, its cases those of the
+    provenance nearest ``<side>.ip``), when one of ``terms`` (:func:`income`'s) reads fact
+    ``track_bonus``; else none (a pack whose script adds no bonus)."""
+    if not any(_READS_BONUS.search(str(t.get("text", ""))) for t in terms):
+        return []
+    row = next((r for r in ctx.records("turn_track") if r.get("turn") == ctx.state.turn), None)
+    found = ctx.pack.table_lines.row("turn_track", row, (side, "ip")) if row is not None else None
+    return [found] if found is not None else []
+
+
 def _terms(*explanations: Any) -> list[dict[str, Any]]:
     """The lines that decided each of ``explanations`` (``Explanation.deciding``: a term adding 0
     or × 1 is none; docs/rule-language.md, "Which lines an event names"), and each ``start``."""
@@ -260,7 +274,9 @@ def collect_ips(ctx: Any, side: str | None = None, die: int | None = None) -> di
     ctx.record("ip-collection", list(dict.fromkeys(answer["cases"] + rolled + headers)),
                {"towns": answer["town_ips"],  # the trace's key as before (golden traces unchanged)
                 **{k: answer[k] for k in ("track_bonus", "multiplier", "income", "previous", "roll", "total")},
-                "lines": [{"source": t["source"], "cases": list(t["cases"])} for t in answer["terms"]]
+                "lines": [ln for t in answer["terms"] for ln in [{"source": t["source"], "cases": list(t["cases"])},
+                          *({"source": r["source"], "cases": r["cases"]}  # the Turn Track row after its bonus line
+                            for r in track_row_lines(ctx, side, [t] if t["kind"] == "term" else []))]]
                 + dice_lines + town_lines + ctx.fired_lines(e_base)},
                source=f"{PLUGIN}.collect_ips", side=side)
     return answer
@@ -332,6 +348,8 @@ def casebook_answer(ctx: Any, question: str, args: Sequence[str], options: Mappi
         raise QuestionError(str(exc).strip("'\"")) from None
     dice_terms = _terms(ctx.quantity("ip_dice", {}))  # the dice line behind the roll and the range (0.7.2.1B):
     answer["terms"] += [t for t in dice_terms if t["kind"] != "start"] or dice_terms  # a modder's `2d6 … when turn >= 2`
+    if ctx.engine.recording:  # asked (cmd_ask.answer_ctx lists it after the rule lines): the Turn Track row (1.2)
+        answer["table_lines"] = track_row_lines(ctx, args[0], answer["terms"])
     answer["cases"] = list(dict.fromkeys(answer["cases"] + [c for t in answer["terms"] for c in t["cases"]]
                                          + town_cases(ctx, [t["hex"] for t in answer["held"]])))
     return answer

@@ -22,7 +22,7 @@ cited cell is kept, so asking again costs a dict lookup.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Container, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Container, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -56,18 +56,21 @@ class TableLines:
             self._kept[key] = self._cell(table_id, coords)
         return self._kept[key]
 
-    def row(self, table_id: str, row: Mapping[str, Any]) -> dict[str, Any] | None:
+    def row(self, table_id: str, row: Mapping[str, Any], field: Sequence[str] = ()) -> dict[str, Any] | None:
         """The line of ``row`` (a row of the records table ``table_id``, as the pack holds it);
-        None when it is not one of its rows."""
+        None when it is not one of its rows. With ``field`` (the keys down to the one value read,
+        ``("german", "ip")``) the cases are those of the provenance nearest that value: of the
+        mapping under ``row`` holding it (Turn 13's ``german: {provenance: "rulebook: 1.3B", …}``),
+        else the row's, else the table's."""
         rows = self.pack.records.get(table_id) or []
         index = next((i for i, r in enumerate(rows) if r is row), None)
         if index is None:
             index = next((i for i, r in enumerate(rows) if r == row), None)
         if index is None:
             return None
-        key = ("row", table_id, index)
+        key = ("row", table_id, index, *field)
         if key not in self._kept:
-            self._kept[key] = self._row(table_id, index, rows[index])
+            self._kept[key] = self._row(table_id, index, rows[index], tuple(field))
         return self._kept[key]
 
     # ------------------------------------------------------------------------------ lookups
@@ -95,7 +98,7 @@ class TableLines:
         return self._entry(rel, line, self._cases(own if isinstance(own, str) else table.provenance),
                            [h for h in dict.fromkeys(heads) if h != line])
 
-    def _row(self, table_id: str, index: int, row: Mapping[str, Any]) -> dict[str, Any] | None:
+    def _row(self, table_id: str, index: int, row: Mapping[str, Any], field: tuple[str, ...] = ()) -> dict[str, Any] | None:
         rel, doc = self._source(table_id)
         if doc is None:
             return None
@@ -108,7 +111,10 @@ class TableLines:
         if at is None:
             return None
         line, _ = doc.where(("rows", at))
-        own = row.get("provenance")
+        own, node = row.get("provenance"), row  # type: Any, Any
+        for key in field:  # the provenance nearest the value read (its own, when a mapping)
+            node = node.get(key) if isinstance(node, Mapping) else None
+            own = node.get("provenance") if isinstance(node, Mapping) and isinstance(node.get("provenance"), str) else own
         prov = own if isinstance(own, str) else (doc.data.get("provenance") if isinstance(doc.data, dict) else None)
         return self._entry(rel, line, self._cases(prov))
 
@@ -224,14 +230,18 @@ def line_text_at(pack_dir: Path, rel: str, line: int) -> str:
                     if 0 < n <= len(lines))
 
 
-def cited_at(pack_dir: Path, rel: str, line: int, known: Container[str] = ()) -> list[str] | None:
+def cited_at(pack_dir: Path, rel: str, line: int, known: Container[str] = (),
+             recorded: Collection[str] = ()) -> list[str] | None:
     """The cases the pack file ``rel`` (relative to ``pack_dir``) cites at ``line`` now, as
     :class:`TableLines` cites a line — a chart cell's (its ``dims`` deep) or records row's own
     ``provenance``, else the file's (a ``reconstructed:`` one: the ids of it in ``known``, the
     pack's case index); an erratum's ``case``; a scenario's victory condition's ``case`` — or None
     when no cell, row, erratum or condition is written at that line (a comment, a blank, a row head
     whose cells follow, a header key). What ``casebook explain`` compares with the cases a trace
-    recorded for the line (``cmd_explain.changed_line``)."""
+    recorded for the line (``cmd_explain.changed_line``). Several cells written on one line (a
+    row of a chart in one flow mapping: a TEC row's Dry cell cites 9.2A, its Mud cell 4.3E) and a
+    row read for one field (the provenance nearest it, :meth:`TableLines.row`'s ``field``) cite
+    different cases at one line: when ``recorded`` is what one of them cites, those are returned."""
     doc, _ = read_yaml(Path(pack_dir) / rel, file=rel)
     data = doc.data if doc is not None else None
     if doc is None or not isinstance(data, dict):
@@ -248,16 +258,33 @@ def cited_at(pack_dir: Path, rel: str, line: int, known: Container[str] = ()) ->
     at = [e for p, (n, _) in doc.positions.items() if n == line and (e := entry(p)) is not None]
     if not at:
         return None
-    here: Any = data
-    for key in max(at, key=len):
-        here = here.get(key) if isinstance(here, dict) else here[key] if isinstance(here, list) else None
-    if isinstance(here, dict) and isinstance(here.get("case"), str) and at[0][0] != "cells":
-        return [here["case"]]
-    own = here.get("provenance") if isinstance(here, dict) else None
-    prov = own if isinstance(own, str) else data.get("provenance")
-    if not isinstance(prov, str):
-        return []
-    return cited_cases(prov) or list(dict.fromkeys(m.group(0) for m in _CASE_IN_TEXT.finditer(prov) if m.group(0) in known))
+
+    def cases(prov: str) -> list[str]:
+        return cited_cases(prov) or list(dict.fromkeys(m.group(0) for m in _CASE_IN_TEXT.finditer(prov) if m.group(0) in known))
+
+    def cited(entry: tuple[Any, ...]) -> list[list[str]]:  # what the entry cites; then its fields' provenances
+        here: Any = data
+        for key in entry:
+            here = here.get(key) if isinstance(here, dict) else here[key] if isinstance(here, list) else None
+        if isinstance(here, dict) and isinstance(here.get("case"), str) and entry[0] != "cells":
+            return [[here["case"]]]
+        own = here.get("provenance") if isinstance(here, dict) else None
+        prov = own if isinstance(own, str) else data.get("provenance")
+        nested = [v for k, v in _walk(here) if k == "provenance" and isinstance(v, str)] if entry[0] == "rows" else []
+        return [cases(prov) if isinstance(prov, str) else [], *map(cases, nested)]
+
+    # a line of several cells (a chart row written on one line) or a row read for one field: the
+    # cases recorded, when one of them cites those; else the deepest entry's own
+    found = [c for e in sorted(dict.fromkeys(at), key=len, reverse=True) for c in cited(e)]
+    return next((c for c in found if recorded and set(c) == set(recorded)), found[0])
+
+
+def _walk(node: Any) -> Iterator[tuple[Any, Any]]:
+    """Every ``(key, value)`` of the mappings nested in ``node`` (itself not included)."""
+    for value in node.values() if isinstance(node, dict) else ():
+        if isinstance(value, dict):
+            yield from value.items()
+            yield from _walk(value)
 
 
 @contextmanager

@@ -153,7 +153,7 @@ def changed_line(source: str, text: str, cases: Any, pack_dir: Path | str | None
     if path.endswith(".yaml") and pack_dir is not None and number.isdigit():
         from casebook.content.tablelines import cited_at
 
-        found = cited_at(Path(pack_dir), path, int(number), known)
+        found = cited_at(Path(pack_dir), path, int(number), known, recorded)
         if found is None:
             return f"{source} holds no rule or table line now"
         if set(found) != recorded:

@@ -203,8 +203,9 @@ def _chart(town_hexes: dict[Hex, dict[str, Any]]) -> dict[str, Any]:
         "id": "initiative_chart",
         "title": "Initiative Chart: IPs for controlling cities and towns (1.1A; the chart, not the map, "
                  "is authoritative, 0.2.2.10)",
-        "provenance": "reconstructed: the towns of gazetteer.yaml with ip above 0, at their ip (the reasons "
-                      "are the gazetteer's provenance and each town's source; docs/moscow41-pack.md)",
+        "provenance": "reconstructed: the towns of gazetteer.yaml with ip above 0, at their ip (1.1A: only the "
+                      "listed towns earn IPs, each its value; rebuilt at the scale of 1.3B's worked example; the "
+                      "reasons are the gazetteer's provenance and each town's source; docs/moscow41-pack.md)",
         "key": "hex",
         "fields": {"hex": "hex", "town": "str", "kind": "str", "ip": "int"},
         "rows": rows,
