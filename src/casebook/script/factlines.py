@@ -15,10 +15,11 @@ the hex unsupplied.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
-__all__ = ["FactLines", "lines_of", "borrowing", "borrow", "kept_lines"]
+__all__ = ["FactLines", "lines_of", "borrowing", "borrow", "kept_lines", "rule_of", "rule_lines"]
 
 _T = TypeVar("_T")
 
@@ -82,12 +83,13 @@ def borrow(ctx: Any, explanation: Any, facts: Mapping[str, Any]) -> dict[str, tu
     """The lines of each fact of ``facts`` (a :class:`FactLines`) that a deciding line of
     ``explanation`` reads (a field of a collection's records read as ``collection.field``), per
     deciding line (``file:line`` -> entries; a term that added nothing lends none); for the
-    running recording each is noted marked ``"via"`` that line (an event, which keeps every line
-    that fired, needs no mark)."""
+    running recording and the context's next event each is noted marked ``"via"`` that line (a
+    move event keeps the lines :func:`rule_lines` keeps, as ``why`` does)."""
     own = getattr(facts, "lines", None)
     if not own:
         return {}
     rec = ctx.engine._recording[0]
+    ev = None if ctx.__dict__.get("_paused") else ctx.event_lines
     reads = getattr(ctx.rules, "line_reads", {})
     lent: dict[str, tuple[dict[str, Any], ...]] = {}
     for m in explanation.deciding():
@@ -96,6 +98,8 @@ def borrow(ctx: Any, explanation: Any, facts: Mapping[str, Any]) -> dict[str, tu
             lent[m.source] = entries
         for entry in entries if rec is not None else ():
             rec.setdefault(entry["source"], dict(entry)).setdefault("via", m.source)
+        for entry in entries if ev is not None else ():  # a copy: a kept entry is shared by every read
+            ev[entry["source"]] = {"via": m.source, **ev.get(entry["source"], entry)}
     return lent
 
 
@@ -112,3 +116,17 @@ def kept_lines(lines: Iterable[dict[str, Any]], cases: Iterable[str]) -> list[di
         kept |= more
         grew = bool(more)
     return unique_lines({k: v for k, v in ln.items() if k != "via"} for ln in lines if ln["source"] in kept)
+
+
+def rule_of(case: str) -> str:
+    """The rule a case is of: its id without the trailing capital letters (12.3B -> 12.3)."""
+    return re.sub(r"[A-Z]+$", "", case)
+
+
+def rule_lines(lines: Iterable[dict[str, Any]], cases: Iterable[str]) -> list[dict[str, Any]]:
+    """:func:`kept_lines` by rule: of ``lines``, those citing a case of a rule of ``cases`` (9.2B
+    for 9.2A; 4.3E, 4.3F for 4.3D) and those ``via`` a line kept — the lines of a legal move
+    (``why``, play's ``move`` event: the MA's and the path's rules, and the supply lines an
+    unsupplied MA line read, 5.7B), not those of the searches met on the way (issue #15)."""
+    lines, rules = list(lines), {rule_of(c) for c in cases}
+    return kept_lines(lines, {c for ln in lines for c in ln.get("cases") or () if rule_of(c) in rules})
