@@ -32,6 +32,7 @@ from typing import Any
 
 from casebook.content.tablelines import cells_read, cite_again, read_line
 from casebook.core.hexgrid import hex_label, parse_hex
+from casebook.script.factlines import lend, lines_of
 
 from ._zoc_chart import kind_in_effect
 from ._zoc_cites import note_binding
@@ -90,14 +91,16 @@ def cell_cost(ctx: Any, cls: str, terrain: str, feature: str | None, *, fluid: b
 
 def _cell_cost(ctx: Any, cls: str, terrain: str, feature: str | None, fluid: bool, overrun: bool) -> int | None:
     temperature, ground = weather(ctx)
-    column = _column(ctx)
+    column, by = lines_of(ctx, lambda: _column(ctx))
     bad = _prohibited(ctx)
     if (terrain, cls, column) in bad or (feature is not None and (feature, cls, column) in bad):
         return None
     facts = {"ground": ground, "temperature": temperature, "hex_terrain": terrain,
              "hexside_feature": feature or "none", "move_class": cls,
              "fluid_ezoc_to_ezoc": fluid, "overrun": overrun}
-    return int(ctx.value("move_cost", facts))
+    cost, priced = lines_of(ctx, lambda: int(ctx.value("move_cost", facts)))
+    lend(ctx, by, priced)  # the TEC column's line decides through the cell's lookup line only (issue #15)
+    return cost
 
 
 def entry_ways(ctx: Any, a: str, b: str) -> list[tuple[str, str | None, str]]:

@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
-__all__ = ["FactLines", "lines_of", "borrowing", "borrow", "kept_lines", "rule_of", "rule_lines"]
+__all__ = ["FactLines", "lines_of", "borrowing", "borrow", "kept_lines", "lend", "rule_of", "rule_lines"]
 
 _T = TypeVar("_T")
 
@@ -105,17 +105,34 @@ def borrow(ctx: Any, explanation: Any, facts: Mapping[str, Any]) -> dict[str, tu
 
 def kept_lines(lines: Iterable[dict[str, Any]], cases: Iterable[str]) -> list[dict[str, Any]]:
     """Of ``lines`` (recorded entries, in order), those citing one of ``cases`` and those ``via``
-    a line kept (at any depth), each once, without the ``via`` mark."""
+    a line kept (at any depth), each once, without the ``via`` mark; a line ``via`` another of
+    ``lines`` is kept only through it (:func:`lend`)."""
     from .explain import unique_lines
 
     lines, wanted = list(lines), set(cases)
-    kept = {ln["source"] for ln in lines if wanted.intersection(ln.get("cases") or ())}
+    sources = {ln["source"] for ln in lines}
+    # a line lent to another (noted "via" it) decides only through it, whatever it cites: the TEC
+    # column's `otherwise dry by 4.1B` goes with the step cost that read it, not with 4.1B's ZOC column
+    kept = {ln["source"] for ln in lines if wanted.intersection(ln.get("cases") or ()) and ln.get("via") not in sources}
     grew = True
     while grew:
         more = {ln["source"] for ln in lines if ln.get("via") in kept} - kept
         kept |= more
         grew = bool(more)
     return unique_lines({k: v for k, v in ln.items() if k != "via"} for ln in lines if ln["source"] in kept)
+
+
+def lend(ctx: Any, lines: Iterable[dict[str, Any]], to: Iterable[dict[str, Any]]) -> None:
+    """Mark ``lines`` (the entries that computed a fact, :func:`lines_of`) ``"via"`` the first of
+    ``to`` (the lines of the value that read it) in the running recording and the context's next
+    event: they decide only through that line (:func:`kept_lines`) — the TEC column's line goes
+    with the step cost's ``lookup tec(…)`` line (areas/terrain_costs)."""
+    lines = list(lines)
+    first = next((t for t in to if all(t["source"] != e["source"] for e in lines)), None)
+    ev = None if ctx.__dict__.get("_paused") else ctx.event_lines
+    for into in (d for d in (ctx.engine._recording[0], ev) if d is not None and first is not None):
+        for entry in lines:  # a copy: a kept entry is shared by every read
+            into[entry["source"]] = {**into.get(entry["source"], entry), "via": first["source"]}
 
 
 def rule_of(case: str) -> str:
