@@ -124,10 +124,10 @@ def move_lines(ctx: Any, cases: Iterable[str]) -> dict[str, Any]:
     """``{"lines": […]}`` for the ``data`` of a legal move's event (``{}`` when play collects no
     lines, or none decided it): of the lines that fired since the context's last event, those
     :func:`casebook.script.factlines.rule_lines` keeps for the move's ``cases`` (the game's: its
-    MA's and its path's) — the rule lines ``ask … why`` names of the same move — then the table
-    cells they looked up (the TEC's). Not the lines of whose units move now, nor of a supply
+    MA's and its path's) — the rule lines ``ask … why`` names of the same move — then the chart
+    cells its steps read (the TEC's, noted ``"cell"`` by :mod:`casebook.areas.terrain_costs`). Not the lines of whose units move now, nor of a supply
     search an MA line did not read (issue #15, rule 12: ``ask move``, ``why`` and play agree)."""
     fired = list((ctx.event_lines or {}).values())
-    tables = [ln for ln in fired if ln["source"].startswith("tables/")]
-    kept = [*rule_lines([ln for ln in fired if ln not in tables], cases), *tables]
+    cells = [ln for ln in fired if ln.get("cell")]  # the steps' chart cells (areas/terrain_costs), last as why names them
+    kept = [*rule_lines([ln for ln in fired if not ln.get("cell")], cases), *cells]
     return {"lines": [{"source": ln["source"], "cases": list(ln["cases"])} for ln in kept]} if kept else {}

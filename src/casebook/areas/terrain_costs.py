@@ -165,8 +165,8 @@ def _cite_cells(ctx: Any, reads: list[tuple[Any, ...]] | None) -> None:
         return
     cite_again(reads)
     if ctx.event_lines is not None:
-        found = (read_line(ctx.pack, r) for r in reads)  # each line once: noted by source
-        ctx.note_lines(tuple(ln for ln in found if ln is not None))
+        found = (read_line(ctx.pack, r) for r in reads)  # each line once: noted by source, marked a cell
+        ctx.note_lines(tuple({**ln, "cell": True} for ln in found if ln is not None))  # (moving_stack.move_lines)
 
 
 def step_table(ctx: Any, classes: frozenset[str]) -> dict[str, tuple[tuple[str, int | None, int | None], ...]]:

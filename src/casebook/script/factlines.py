@@ -119,7 +119,7 @@ def kept_lines(lines: Iterable[dict[str, Any]], cases: Iterable[str]) -> list[di
         more = {ln["source"] for ln in lines if ln.get("via") in kept} - kept
         kept |= more
         grew = bool(more)
-    return unique_lines({k: v for k, v in ln.items() if k != "via"} for ln in lines if ln["source"] in kept)
+    return unique_lines({k: v for k, v in ln.items() if k not in ("via", "cell")} for ln in lines if ln["source"] in kept)
 
 
 def lend(ctx: Any, lines: Iterable[dict[str, Any]], to: Iterable[dict[str, Any]]) -> None:
