@@ -125,8 +125,9 @@ def move_lines(ctx: Any, cases: Iterable[str]) -> dict[str, Any]:
     lines, or none decided it): of the lines that fired since the context's last event, those
     :func:`casebook.script.factlines.rule_lines` keeps for the move's ``cases`` (the game's: its
     MA's and its path's) — the rule lines ``ask … why`` names of the same move — then the chart
-    cells its steps read (the TEC's, noted ``"cell"`` by :mod:`casebook.areas.terrain_costs`). Not the lines of whose units move now, nor of a supply
-    search an MA line did not read (issue #15, rule 12: ``ask move``, ``why`` and play agree)."""
+    cells its steps read (the TEC's, noted ``"cell"`` by :mod:`casebook.areas.terrain_costs`). Not
+    the lines of whose units move now, nor of a supply search an MA line did not read (issue #15,
+    rule 12: ``ask move``, ``why`` and play agree)."""
     fired = list((ctx.event_lines or {}).values())
     cells = [ln for ln in fired if ln.get("cell")]  # the steps' chart cells (areas/terrain_costs), last as why names them
     kept = [*rule_lines([ln for ln in fired if not ln.get("cell")], cases), *cells]

@@ -98,8 +98,9 @@ def borrow(ctx: Any, explanation: Any, facts: Mapping[str, Any]) -> dict[str, tu
             lent[m.source] = entries
         for entry in entries if rec is not None else ():
             rec.setdefault(entry["source"], dict(entry)).setdefault("via", m.source)
-        for entry in entries if ev is not None else ():  # a copy: a kept entry is shared by every read
-            ev[entry["source"]] = {"via": m.source, **ev.get(entry["source"], entry)}
+        for entry in entries:  # a copy for the event: a kept entry is shared by every read
+            if ev is not None:
+                ev[entry["source"]] = {"via": m.source, **ev.get(entry["source"], entry)}
     return lent
 
 
@@ -128,11 +129,11 @@ def lend(ctx: Any, lines: Iterable[dict[str, Any]], to: Iterable[dict[str, Any]]
     event: they decide only through that line (:func:`kept_lines`) — the TEC column's line goes
     with the step cost's ``lookup tec(…)`` line (areas/terrain_costs)."""
     lines = list(lines)
-    first = next((t for t in to if all(t["source"] != e["source"] for e in lines)), None)
+    first = next((t["source"] for t in to if all(t["source"] != e["source"] for e in lines)), None)
     ev = None if ctx.__dict__.get("_paused") else ctx.event_lines
     for into in (d for d in (ctx.engine._recording[0], ev) if d is not None and first is not None):
         for entry in lines:  # a copy: a kept entry is shared by every read
-            into[entry["source"]] = {**into.get(entry["source"], entry), "via": first["source"]}
+            into[entry["source"]] = {**into.get(entry["source"], entry), "via": first}
 
 
 def rule_of(case: str) -> str:
