@@ -63,13 +63,13 @@ def _move(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[str, Any]
         cur = start_current(ctx, d, units, hex_, MODE[step])
     m = current_mover(ctx, cur, units)
     res = check_path(ctx, m, list(action.get("path")))
+    ma = movement_allowance(ctx, units, cur["mode"])["cases"]  # the lines of its MA (at its start) and path, as why's
     dest = res["stops_at"]
     _place(ctx, units, dest)
     last = res["steps"][-1] if res["steps"] else None
     locked = set(movement_config(ctx).walk["locking"])  # the last hex entered a locking EZOC: movement ends
     cur.update(hex=dest, spent=cur["spent"] + res["mp_spent"], hexes=cur["hexes"] + len(res["steps"]),
                spent_all=bool(res["spent_all"]), stopped=bool(last and locked & set(last["cases"])))
-    ma = movement_allowance(ctx, units, cur["mode"])["cases"]  # the lines of its MA and path, as why names them
     ctx.record("move", res["cases"], {"units": units, "from": hex_, "path": list(action.get("path")), "mp_spent": res["mp_spent"],
                "mp_left": cur["budget"] - cur["spent"], **move_lines(ctx, [*ma, *res["cases"]])}, source="movement.move", side=action.side)
     if action.get("reserve"):
