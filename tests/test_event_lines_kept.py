@@ -62,9 +62,12 @@ def test_an_events_lines_are_the_same_with_a_cold_and_a_warm_lasting_cache():
     # 9.2A: the terrain cost of the path's hexes, read through terrain_costs' lasting caches
     assert all(any(ln["source"].startswith("movement.rules:") and "9.2A" in ln["cases"]
                    for ln in m["data"]["lines"]) for m in moves)
-    # 5.2B-C, 8.1A: the supply and command answers' lines, read through their side stores
+    # 5.2B-C, 8.1A: the supply and command answers' lines, read through their side stores — a
+    # move names its units' supply lines only where 5.7B's unsupplied MA line read them (session 17)
     from tests.test_event_lines_supply_command import rule_line, supply_path_mp_line
-    assert all(supply_path_mp_line() in [ln["source"] for ln in m["data"]["lines"]] for m in moves)
+    half = rule_line("movement.rules", "× ½  by 5.7B")
+    assert all((supply_path_mp_line() in [ln["source"] for ln in m["data"]["lines"]]) is
+               (half in [ln["source"] for ln in m["data"]["lines"]]) for m in moves)
     hqs = [json.loads(e) for e in cold.splitlines() if json.loads(e)["kind"] == "activate-hq"]
     assert hqs and all(rule_line("command.rules", "otherwise command_radius") in
                        [ln["source"] for ln in h["data"]["lines"]] for h in hqs)

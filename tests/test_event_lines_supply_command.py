@@ -59,19 +59,20 @@ def _sources(lines) -> list[str]:
     return [ln["source"] for ln in lines]
 
 
-@pytest.mark.case("5.2B", "5.2A", "5.7B")
-def test_5_2B_a_move_names_the_supply_lines_ask_supply_names_for_its_units(blitz_events):
+@pytest.mark.case("5.7B", "0.7.3.2A")
+def test_5_7B_a_supplied_stacks_move_names_no_supply_line_and_not_whose_units_move(blitz_events):
+    """A move's MA read its units' supply, but only 5.7B's ``× ½ when not supplied`` reads it:
+    supplied, the move names neither the supply search's lines nor ``movement_side`` (whose units
+    move now: a permission of the step, not of the move), as ``ask move`` and ``why`` (session 17;
+    games/moscow41/tests/test_move_lines_agree.py has an unsupplied stack's)."""
     move, before = blitz_events["move"]
     named = _sources(move.data["lines"])
-    # the 8-MP path length (5.2B-C) and the enemy-occupied hex no path passes (5.4A, 5.2A)
-    assert supply_path_mp_line() in named
-    assert rule_line("supply.rules", "forbid trace_supply_through_enemy") in named
-    entry = next(ln for ln in move.data["lines"] if ln["source"] == supply_path_mp_line())
-    assert {"5.2B", "5.2C"} <= set(entry["cases"])
-    for uid in move.data["units"]:  # each unit's supply at the move's start (its MA, 5.7B)
-        answer = answer_ctx(before.ctx(), "supply", [uid], {})
-        asked = [s for s in _sources(answer["lines"]) if s.startswith("supply.rules:")]
-        assert asked and set(asked) <= set(named), (uid, asked, named)
+    for uid in move.data["units"]:
+        assert answer_ctx(before.ctx(), "supply", [uid], {})["in_supply"], uid
+    assert rule_line("movement.rules", "× ½  by 5.7B") not in named
+    assert not [s for s in named if s.startswith("supply.rules:")], named
+    assert rule_line("movement.rules", "otherwise phasing_side") not in named
+    assert rule_line("movement.rules", "start printed_ma") in named  # the MA (9.1A) it moved with
 
 
 @pytest.mark.case("8.1A", "8.1B", "5.7A")
@@ -98,8 +99,8 @@ def test_8_1A_an_hq_activation_names_its_command_path_and_supply_lines(blitz_eve
 
 
 def test_without_the_kept_answer_lines_the_events_name_no_supply_line(monkeypatch):
-    """The same play with the supply answer worked out apart again (the old behaviour): the move
-    names no supply line, so the test above can fail."""
+    """The same play with the supply answer worked out apart again (the old behaviour): the HQ
+    activation names no supply line, so the test above can fail."""
     from casebook.areas import supply_trace
     from tests.conftest import played_blitz
 
@@ -113,5 +114,5 @@ def test_without_the_kept_answer_lines_the_events_name_no_supply_line(monkeypatc
 
     monkeypatch.setattr(supply_trace, "answer", apart)
     state = played_blitz(45)
-    move = next(e for e in state.trace if e.kind == "move")
-    assert supply_path_mp_line() not in _sources(move.data["lines"])
+    activation = next(e for e in state.trace if e.kind == "activate-hq")
+    assert supply_path_mp_line() not in _sources(activation.data["lines"])

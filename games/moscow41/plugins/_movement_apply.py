@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from casebook.areas.moving_stack import mark_moved
+from casebook.areas.moving_stack import mark_moved, move_lines
 from casebook.areas.rail import counted as rail_counted
 from casebook.areas.rail import railhead_reach
 from casebook.areas.results import awaiting as results_pending  # 10.0F: a result awaits a choice
 from casebook.areas.terrain_costs import enemy_hexes, ezoc, step_cost, zoc_treatment
 from casebook.content.cases import implements
 from casebook.core.errors import IllegalActionError
-from casebook.games.moscow41.plugins._movement_costs import is_supplied, move_class
+from casebook.games.moscow41.plugins._movement_costs import is_supplied, move_class, movement_allowance
 from casebook.games.moscow41.plugins._movement_paths import check_path, movement_config
 from casebook.games.moscow41.plugins._movement_state import (
     MODE,
@@ -63,15 +63,15 @@ def _move(ctx: Any, action: Any, d: dict[str, Any], step: str) -> dict[str, Any]
         cur = start_current(ctx, d, units, hex_, MODE[step])
     m = current_mover(ctx, cur, units)
     res = check_path(ctx, m, list(action.get("path")))
+    ma = movement_allowance(ctx, units, cur["mode"])["cases"]  # the lines of its MA (at its start) and path, as why's
     dest = res["stops_at"]
     _place(ctx, units, dest)
     last = res["steps"][-1] if res["steps"] else None
     locked = set(movement_config(ctx).walk["locking"])  # the last hex entered a locking EZOC: movement ends
     cur.update(hex=dest, spent=cur["spent"] + res["mp_spent"], hexes=cur["hexes"] + len(res["steps"]),
                spent_all=bool(res["spent_all"]), stopped=bool(last and locked & set(last["cases"])))
-    ctx.record("move", res["cases"], {"units": units, "from": hex_, "path": list(action.get("path")),
-                                      "mp_spent": res["mp_spent"], "mp_left": cur["budget"] - cur["spent"]},
-               source="movement.move", side=action.side)
+    ctx.record("move", res["cases"], {"units": units, "from": hex_, "path": list(action.get("path")), "mp_spent": res["mp_spent"],
+               "mp_left": cur["budget"] - cur["spent"], **move_lines(ctx, [*ma, *res["cases"]])}, source="movement.move", side=action.side)
     if action.get("reserve"):
         for u in units:
             ctx.state.update_unit(u, reserve=True)

@@ -17,6 +17,7 @@ from casebook.areas.movement import slowest_ma
 from casebook.areas.terrain_costs import entry_ways, step_cost, weather
 from casebook.content.cases import implements
 from casebook.core.errors import QuestionError
+from casebook.script.factlines import FactLines, lines_of
 
 __all__ = ["units_of", "move_class", "is_supplied", "move_cost", "movement_allowance"]
 
@@ -85,10 +86,11 @@ def movement_allowance(ctx: Any, units: Sequence[str], mode: str, *,
     """
     temperature, ground = weather(ctx)
 
-    def facts(u: Mapping[str, Any]) -> dict[str, Any]:
+    def facts(u: Mapping[str, Any]) -> FactLines:  # the supply's lines lent to 5.7B's line when it fires
         uid = u.get("id") or u.get("counter")
-        sup = supplied[uid] if supplied is not None and uid in supplied else is_supplied(ctx, uid)
-        return {"printed_ma": int(u.get("ma", 0)), "reaction": mode == "reaction", "ground": ground, "supplied": sup}
+        sup, lines = (supplied[uid], ()) if supplied is not None and uid in supplied else lines_of(ctx, lambda: is_supplied(ctx, uid))
+        return FactLines({"printed_ma": int(u.get("ma", 0)), "reaction": mode == "reaction", "ground": ground,
+                          "supplied": sup}, {"supplied": lines})
 
     ma, uid, q, terms = slowest_ma(ctx, units_of(ctx, units), facts)  # 9.1C: the slowest unit decides
     cases = list(q.cases)

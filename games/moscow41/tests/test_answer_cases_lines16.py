@@ -38,8 +38,10 @@ def lines_cases_cited(answer: dict) -> None:
 @pytest.mark.case("9.5A", "9.2A")
 def test_9_5A_an_overrun_answer_cites_the_case_of_its_tec_cell():
     got = ask(EXAMPLES / "overrun.yaml", "overrun", "r1", "0404")
-    assert sources(got) == ["movement.rules:19", "movement.rules:24", "movement.rules:111", "tables/tec.yaml:31"]
-    assert got["cases"] == ["9.2A", "9.2B", "9.5A", "9.5B", "9.5C"]  # the Dry cell's 9.2A (no Mud case: rows17)
+    # the TEC column's line (Dry, 4.1B) chose the cell: lent to the lookup line (session 17)
+    assert sources(got) == ["weather.rules:33", "movement.rules:19", "movement.rules:24", "movement.rules:111",
+                            "tables/tec.yaml:31"]
+    assert got["cases"] == ["9.2A", "9.2B", "9.5A", "9.5B", "9.5C", "4.1B"]  # the Dry cell's 9.2A (rows17)
     assert got["lines"][-1]["cases"] == ["9.2A"]
     lines_cases_cited(got)
 
@@ -47,8 +49,9 @@ def test_9_5A_an_overrun_answer_cites_the_case_of_its_tec_cell():
 @pytest.mark.case("9.2B", "9.2A")
 def test_9_2B_a_reach_answer_cites_the_cases_of_the_tec_cells_it_lists():
     got = ask(EXAMPLES / "reach-move.yaml", "reach", "g1")
-    assert sources(got) == ["movement.rules:7", "movement.rules:19", "tables/tec.yaml:17", "tables/tec.yaml:29"]
-    assert got["cases"] == ["7.2", "9.0A", "9.1A", "9.2A", "9.2B"]  # the Dry cells' 9.2B, 9.2A (rows17)
+    assert sources(got) == ["movement.rules:7", "weather.rules:33", "movement.rules:19", "tables/tec.yaml:17",
+                            "tables/tec.yaml:29"]
+    assert got["cases"] == ["7.2", "9.0A", "9.1A", "9.2A", "4.1B", "9.2B"]  # the Dry cells' 9.2B, 9.2A (rows17)
     lines_cases_cited(got)
 
 

@@ -121,16 +121,18 @@ def test_9_2B_a_legal_move_names_its_ma_and_tec_lines_in_why_not_the_searches(tm
         'terrain: {default: clear, "0303": forest, "0603": swamp}', "terrain: {default: clear}").replace(
         '    - {hexes: ["0302", "0303"], road: true}\n', ""), encoding="utf-8")
     state = _state(position)
-    # 9.1A the MA, 9.2A the terrain, 9.2B the river hexside and their TEC cells (clear, river)
+    # 9.1A the MA, the TEC column (4.1B: Dry, it chose the cells), 9.2A the terrain, 9.2B the
+    # river hexside and their TEC cells (clear, river)
     lines = _lines(state, "move stack=0202 path=0203")
-    assert lines[:3] == ["movement.rules:7", "movement.rules:19", "movement.rules:20"]
-    assert sorted(lines[3:]) == ["tables/tec.yaml:17", "tables/tec_hexside.yaml:17"]
-    # no river crossed: no hexside line; never the supply search's, the weather's or who moves
-    assert _lines(state, "move stack=0202 path=0302,0303") == ["movement.rules:7", "movement.rules:19",
-                                                               "tables/tec.yaml:17"]
+    assert lines[:4] == ["movement.rules:7", "weather.rules:33", "movement.rules:19", "movement.rules:20"]
+    assert sorted(lines[4:]) == ["tables/tec.yaml:17", "tables/tec_hexside.yaml:17"]
+    # no river crossed: no hexside line; never the supply search's (supplied), the ZOC column's
+    # or who moves (session 17, mv17)
+    assert _lines(state, "move stack=0202 path=0302,0303") == ["movement.rules:7", "weather.rules:33",
+                                                               "movement.rules:19", "tables/tec.yaml:17"]
     # a non-listed path is legal and names the same kind of lines
-    assert _lines(state, "move stack=0202 path=0203,0204,0304")[:3] == [
-        "movement.rules:7", "movement.rules:19", "movement.rules:20"]
+    assert _lines(state, "move stack=0202 path=0203,0204,0304")[:4] == [
+        "movement.rules:7", "weather.rules:33", "movement.rules:19", "movement.rules:20"]
 
 
 @pytest.mark.case("4.3D", "9.1A")

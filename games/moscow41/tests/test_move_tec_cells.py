@@ -126,18 +126,19 @@ def _asked_lines(*args: str) -> list[str]:
 
 @pytest.mark.case("9.1A", "9.2A", "9.2B")
 def test_9_1A_an_mp_shortage_names_the_ma_line_and_the_priced_steps_cells_in_ask_why_and_play(game):
-    # p1: 6 of 8 MP spent, swamp 0603 costs 4: the MA line, the lookup line, the cells of the four steps
+    # p1: 6 of 8 MP spent, swamp 0603 costs 4: the MA line, the TEC column's (Dry, 4.1B: it chose
+    # the cells; session 17), the lookup line, the cells of the four steps
     cases, why = _why(game, "german: move stack=0104 path=0203,0303,0403,0503,0603")
     assert cases == ("9.1A", "9.2C", "9.2A")
     assert why == _asked_lines("p1", "0203", "0303", "0403", "0503", "0603") == [
-        "movement.rules:7", "movement.rules:19", cell("tec.yaml", "clear", "armor"),
+        "movement.rules:7", "weather.rules:33", "movement.rules:19", cell("tec.yaml", "clear", "armor"),
         cell("tec.yaml", "forest", "armor"), cell("tec.yaml", "swamp", "armor")]
     # g1 (MA 4): across the river 0203 (2 MP), 0204, 0304, no MP left for 0404: the river crossed
     # earlier decided it too (its lookup line and hexside cell), not only the MA line
     cases, why = _why(game, "german: move stack=0202 path=0203,0204,0304,0404")
     assert cases == ("9.1A", "9.2C", "9.2A", "9.2B")
     assert why == _asked_lines("g1", "0203", "0204", "0304", "0404") == [
-        "movement.rules:7", "movement.rules:19", "movement.rules:20", cell("tec.yaml", "clear", "infantry"),
+        "movement.rules:7", "weather.rules:33", "movement.rules:19", "movement.rules:20", cell("tec.yaml", "clear", "infantry"),
         cell("tec_hexside.yaml", "river", "infantry")]
 
 

@@ -35,6 +35,7 @@ from casebook.core.actions import Action
 from casebook.core.errors import QuestionError
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal, hookimpl
+from casebook.script.factlines import borrow
 
 from ._movement_walk import path_refusal
 from ._zoc_cites import effect_cases, line_cases
@@ -214,17 +215,19 @@ def slowest_ma(ctx: Any, units: Sequence[Mapping[str, Any]],
     """``(ma, unit id, explanation, terms)`` of the slowest of ``units`` (records, at least one):
     the least quantity ``ma`` for ``facts_of(unit)`` (the first unit on ties), its explanation
     (kept across changes by the facts, read-only) and the lines that fired as ``{"text",
-    "amount", "cases", "source"}``."""
-    best: tuple[int, str, Any] | None = None
+    "amount", "cases", "source"}``. A fact ``facts_of`` gives with its lines (a
+    :class:`~casebook.script.factlines.FactLines`) lends them to the deciding line that read it."""
+    best: tuple[int, str, Any, Mapping[str, Any]] | None = None
     for u in units:
         with reads_apart():  # a fact's own search (its supply: ``ask supply`` cites its cells) cites no cell here
             facts = facts_of(u)
-        q = ctx.kept(("movement.ma",), tuple(facts.items()), lambda: ctx.quantity("ma", facts))  # noqa: B023
+        q = ctx.kept(("movement.ma",), tuple(facts.items()), lambda: ctx.quantity("ma", dict(facts)))  # noqa: B023
         if best is None or q.value < best[0]:
-            best = (int(q.value), str(u.get("id") or u.get("counter")), q)
+            best = (int(q.value), str(u.get("id") or u.get("counter")), q, facts)
     if best is None:
         raise ValueError("slowest_ma needs at least one unit")
-    ma, uid, q = best
+    ma, uid, q, facts = best
+    borrow(ctx, q, facts)  # the slowest unit's facts' lines its deciding lines read (its supply, 5.7B), "via" them
     return ma, uid, q, [{"text": ln.text.split("  by")[0].strip(), "amount": str(ln.amount),
                          "cases": list(ln.cases), "source": ln.source} for ln in q.lines if ln.fired]
 

@@ -17,7 +17,8 @@ The plugin data (plain data, the game's plugin name)::
 - :func:`replace_unit` puts units in the place of one unit everywhere in the books (a unit
   broken down into others while moving: they go on with its MPs left);
 - :func:`path_templates`: the player's choice of a move's path (one ``move`` is listed per
-  destination, along one path; any other path is a template's filling the validators judge).
+  destination, along one path; any other path is a template's filling the validators judge);
+- :func:`move_lines`: the lines a legal move's event names — those ``ask … why`` names of it.
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from casebook.core.templates import ActionTemplate
+from casebook.script.factlines import rule_lines
 
-__all__ = ["book", "save", "begin", "end", "mark_moved", "replace_unit", "path_templates"]
+__all__ = ["book", "save", "begin", "end", "mark_moved", "replace_unit", "path_templates", "move_lines"]
 
 
 def book(ctx: Any, plugin: str, defaults: Mapping[str, Any]) -> dict[str, Any]:
@@ -116,3 +118,17 @@ def path_templates(listed: Sequence[Any], hint: str, cases: Sequence[str]) -> li
             seen.add(key)
             out.append(ActionTemplate.of(a, {"path": hint}, tuple(cases)))
     return out
+
+
+def move_lines(ctx: Any, cases: Iterable[str]) -> dict[str, Any]:
+    """``{"lines": […]}`` for the ``data`` of a legal move's event (``{}`` when play collects no
+    lines, or none decided it): of the lines that fired since the context's last event, those
+    :func:`casebook.script.factlines.rule_lines` keeps for the move's ``cases`` (the game's: its
+    MA's and its path's) — the rule lines ``ask … why`` names of the same move — then the chart
+    cells its steps read (the TEC's, noted ``"cell"`` by :mod:`casebook.areas.terrain_costs`). Not
+    the lines of whose units move now, nor of a supply search an MA line did not read (issue #15,
+    rule 12: ``ask move``, ``why`` and play agree)."""
+    fired = list((ctx.event_lines or {}).values())
+    cells = [ln for ln in fired if ln.get("cell")]  # the steps' chart cells (areas/terrain_costs), last as why names them
+    kept = [*rule_lines([ln for ln in fired if not ln.get("cell")], cases), *cells]
+    return {"lines": [{"source": ln["source"], "cases": list(ln["cases"])} for ln in kept]} if kept else {}

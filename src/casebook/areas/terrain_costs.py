@@ -35,6 +35,7 @@ from typing import Any
 
 from casebook.content.tablelines import cells_read, cite_again, read_line
 from casebook.core.hexgrid import hex_label, parse_hex
+from casebook.script.factlines import lend, lines_of
 
 from ._zoc_chart import kind_in_effect
 from ._zoc_cites import note_binding
@@ -94,14 +95,16 @@ def cell_cost(ctx: Any, cls: str, terrain: str, feature: str | None, *, fluid: b
 
 def _cell_cost(ctx: Any, cls: str, terrain: str, feature: str | None, fluid: bool | int, overrun: bool) -> int | None:
     temperature, ground = weather(ctx)
-    column = _column(ctx)
+    column, by = lines_of(ctx, lambda: _column(ctx))
     bad = _prohibited(ctx)
     if (terrain, cls, column) in bad or (feature is not None and (feature, cls, column) in bad):
         return None
     facts = {"ground": ground, "temperature": temperature, "hex_terrain": terrain,
              "hexside_feature": feature or "none", "move_class": cls,
              "fluid_ezoc_to_ezoc": bool(fluid), "zoc_effects": int(fluid) or 1, "overrun": overrun}
-    return int(ctx.value("move_cost", facts))
+    cost, priced = lines_of(ctx, lambda: int(ctx.value("move_cost", facts)))
+    lend(ctx, by, priced)  # the TEC column's line decides through the cell's lookup line only (issue #15)
+    return cost
 
 
 def entry_ways(ctx: Any, a: str, b: str) -> list[tuple[str, str | None, str]]:
@@ -166,8 +169,8 @@ def _cite_cells(ctx: Any, reads: list[tuple[Any, ...]] | None) -> None:
         return
     cite_again(reads)
     if ctx.event_lines is not None:
-        found = (read_line(ctx.pack, r) for r in reads)  # each line once: noted by source
-        ctx.note_lines(tuple(ln for ln in found if ln is not None))
+        found = (read_line(ctx.pack, r) for r in reads)  # each line once: noted by source, marked a cell
+        ctx.note_lines(tuple({**ln, "cell": True} for ln in found if ln is not None))  # (moving_stack.move_lines)
 
 
 def step_table(ctx: Any, classes: frozenset[str]) -> dict[str, tuple[tuple[str, int | None, int | None], ...]]:

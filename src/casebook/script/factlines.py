@@ -15,10 +15,11 @@ the hex unsupplied.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
-__all__ = ["FactLines", "lines_of", "borrowing", "borrow", "kept_lines"]
+__all__ = ["FactLines", "lines_of", "borrowing", "borrow", "kept_lines", "lend", "rule_of", "rule_lines"]
 
 _T = TypeVar("_T")
 
@@ -82,12 +83,13 @@ def borrow(ctx: Any, explanation: Any, facts: Mapping[str, Any]) -> dict[str, tu
     """The lines of each fact of ``facts`` (a :class:`FactLines`) that a deciding line of
     ``explanation`` reads (a field of a collection's records read as ``collection.field``), per
     deciding line (``file:line`` -> entries; a term that added nothing lends none); for the
-    running recording each is noted marked ``"via"`` that line (an event, which keeps every line
-    that fired, needs no mark)."""
+    running recording and the context's next event each is noted marked ``"via"`` that line (a
+    move event keeps the lines :func:`rule_lines` keeps, as ``why`` does)."""
     own = getattr(facts, "lines", None)
     if not own:
         return {}
     rec = ctx.engine._recording[0]
+    ev = None if ctx.__dict__.get("_paused") else ctx.event_lines
     reads = getattr(ctx.rules, "line_reads", {})
     lent: dict[str, tuple[dict[str, Any], ...]] = {}
     for m in explanation.deciding():
@@ -96,19 +98,56 @@ def borrow(ctx: Any, explanation: Any, facts: Mapping[str, Any]) -> dict[str, tu
             lent[m.source] = entries
         for entry in entries if rec is not None else ():
             rec.setdefault(entry["source"], dict(entry)).setdefault("via", m.source)
+        for entry in entries:  # a copy for the event: a kept entry is shared by every read
+            if ev is not None:
+                ev[entry["source"]] = {"via": m.source, **ev.get(entry["source"], entry)}
     return lent
 
 
 def kept_lines(lines: Iterable[dict[str, Any]], cases: Iterable[str]) -> list[dict[str, Any]]:
     """Of ``lines`` (recorded entries, in order), those citing one of ``cases`` and those ``via``
-    a line kept (at any depth), each once, without the ``via`` mark."""
+    a line kept (at any depth), each once, without the ``via`` mark; a line ``via`` another of
+    ``lines`` is kept only through it (:func:`lend`)."""
     from .explain import unique_lines
 
     lines, wanted = list(lines), set(cases)
-    kept = {ln["source"] for ln in lines if wanted.intersection(ln.get("cases") or ())}
+    sources = {ln["source"] for ln in lines}
+    # a line lent to another (noted "via" it) decides only through it, whatever it cites: the TEC
+    # column's `otherwise dry by 4.1B` goes with the step cost that read it, not with 4.1B's ZOC column
+    # a chart cell a step read (noted "cell") is named by the table reads, in the order of the steps
+    # (cite_tables; moving_stack.move_lines), not by the cases it cites: 9.2A is a move's case too
+    kept = {ln["source"] for ln in lines if wanted.intersection(ln.get("cases") or ()) and ln.get("via") not in sources
+            and not ln.get("cell")}
     grew = True
     while grew:
         more = {ln["source"] for ln in lines if ln.get("via") in kept} - kept
         kept |= more
         grew = bool(more)
-    return unique_lines({k: v for k, v in ln.items() if k != "via"} for ln in lines if ln["source"] in kept)
+    return unique_lines({k: v for k, v in ln.items() if k not in ("via", "cell")} for ln in lines if ln["source"] in kept)
+
+
+def lend(ctx: Any, lines: Iterable[dict[str, Any]], to: Iterable[dict[str, Any]]) -> None:
+    """Mark ``lines`` (the entries that computed a fact, :func:`lines_of`) ``"via"`` the first of
+    ``to`` (the lines of the value that read it) in the running recording and the context's next
+    event: they decide only through that line (:func:`kept_lines`) — the TEC column's line goes
+    with the step cost's ``lookup tec(…)`` line (areas/terrain_costs)."""
+    lines = list(lines)
+    first = next((t["source"] for t in to if all(t["source"] != e["source"] for e in lines)), None)
+    ev = None if ctx.__dict__.get("_paused") else ctx.event_lines
+    for into in (d for d in (ctx.engine._recording[0], ev) if d is not None and first is not None):
+        for entry in lines:  # a copy: a kept entry is shared by every read
+            into[entry["source"]] = {**into.get(entry["source"], entry), "via": first}
+
+
+def rule_of(case: str) -> str:
+    """The rule a case is of: its id without the trailing capital letters (12.3B -> 12.3)."""
+    return re.sub(r"[A-Z]+$", "", case)
+
+
+def rule_lines(lines: Iterable[dict[str, Any]], cases: Iterable[str]) -> list[dict[str, Any]]:
+    """:func:`kept_lines` by rule: of ``lines``, those citing a case of a rule of ``cases`` (9.2B
+    for 9.2A; 4.3E, 4.3F for 4.3D) and those ``via`` a line kept — the lines of a legal move
+    (``why``, play's ``move`` event: the MA's and the path's rules, and the supply lines an
+    unsupplied MA line read, 5.7B), not those of the searches met on the way (issue #15)."""
+    lines, rules = list(lines), {rule_of(c) for c in cases}
+    return kept_lines(lines, {c for ln in lines for c in ln.get("cases") or () if rule_of(c) in rules})

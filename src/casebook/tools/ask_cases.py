@@ -31,9 +31,15 @@ def deciding_lines(answer: Mapping[str, Any], lines: list[dict[str, Any]]) -> li
     that decided it: those citing a case the answer cites (an attack answer cites its DRM, odds
     and CRT cases, not the ZOC or airdrop-supply lines its searches also fired), and the lines
     that computed a fact one of those read (:func:`casebook.script.factlines.kept_lines`). An
-    answer that cites no case keeps every line."""
+    answer that cites no case keeps every line. An answer that refuses (``"legal": false`` and
+    ``"refused": {"cases"}``: ``ask move``'s) is decided by its refusal: the lines of the refusal's
+    cases, as ``why`` and play's refusal name them (rule 12) — not the MA's of a path refused for
+    a hex not adjacent (9.0A)."""
     from casebook.script.factlines import kept_lines
 
+    refused = answer.get("refused")
+    if answer.get("legal") is False and isinstance(refused, Mapping) and refused.get("cases"):
+        return kept_lines(lines, refused["cases"])
     cited = _cited(answer, set())
     if not cited:
         return kept_lines(lines, {c for ln in lines for c in ln.get("cases") or ()})

@@ -13,7 +13,6 @@ allowed (:func:`allowed_lines`).
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from casebook.core.errors import QuestionError
@@ -47,7 +46,9 @@ def allowed_lines(state: Any, action: Any) -> list[dict[str, Any]]:
     (:func:`casebook.script.declared.allowed_lines`); of the other lines that fired, those of its
     own rule — citing a case of its permission's lines (the rule-script lines naming the action)
     or of theirs, or of a move's MA and path as play walks it (``casebook_move_cases``: 9.1A,
-    9.2A-B), or another case of the same rule (12.3B, its cost, beside 12.3A) — not those of the
+    9.2A-B), or another case of the same rule (12.3B, its cost, beside 12.3A), and those that
+    computed a fact a kept line read (:func:`casebook.script.factlines.rule_lines`; play's
+    ``move`` event keeps the same) — not those of the
     board-wide searches met on the way (supply, command, ZOC, the weather) — and after them the
     table cells and rows a kept line looked up (``table ip_costs[…]``: the Initiative Point Chart
     row of an HQ activation's cost, tables/ip_costs.yaml:11; a move's TEC cells), as ``ask`` cites
@@ -56,6 +57,7 @@ def allowed_lines(state: Any, action: Any) -> list[dict[str, Any]]:
     from casebook.core.actions import parse_action
     from casebook.script.declared import allowed_lines as declared_lines
     from casebook.script.explain import unique_lines
+    from casebook.script.factlines import rule_lines
 
     if isinstance(action, str):  # the notation (legal: it parses), its side the one deciding
         action = parse_action(action, side=state.current_player())
@@ -68,16 +70,10 @@ def allowed_lines(state: Any, action: Any) -> list[dict[str, Any]]:
     own = {c for _, code, _ in (permission.lines if permission is not None else ()) for c in code.cases}
     own |= {c for ln in declared for c in ln["cases"]}
     own |= set(engine.hook.casebook_move_cases(ctx=ctx, action=action) or ())  # a move: its MA's, its path's
-    rules = {_rule_of(c) for c in own}
-    own_lines = ({k: v for k, v in ln.items() if k != "via"} for ln in lines if rules.intersection(map(_rule_of, ln["cases"])))
+    own_lines = rule_lines(lines, own)  # and the lines of a fact a kept line read (an unsupplied MA's supply, 5.7B)
     found = {"lines": unique_lines([*declared, *own_lines])}
     cite_tables(engine.pack, found, reads, lambda _answer, _lines: [])  # the cells its lines looked up (a TEC's)
     return list(found["lines"])
-
-
-def _rule_of(case: str) -> str:
-    """The rule a case is of: its id without the trailing capital letters (12.3B -> 12.3)."""
-    return re.sub(r"[A-Z]+$", "", case)
 
 
 def usage(engine: Any) -> str:
