@@ -66,15 +66,16 @@ def replay_trace(path: Path, pack: Path | None = None, partial: bool = False) ->
     hint = "" if isinstance(chosen, Path) else _HINT
     game = Game.load(str(chosen), setup["scenario"])
     tune_gc()  # src/casebook/tools/runtime.py
-    from casebook.tools.saves import initial_state
+    from casebook.tools.saves import asked_passes, initial_state
 
-    try:
-        state = initial_state(game, recorded[0])  # the scenario's setup, or the position a play --load began from
+    try:  # the scenario's setup, or the position a play --load began from; its people asked as in play
+        state = initial_state(game, recorded[0], humans=setup.get("humans") or ())
     except PositionError as exc:  # the position the setup event holds: located at the trace's line 1
         from dataclasses import replace
 
         raise PositionError([replace(p, file=shown, line=1, column=0, key=f"position.{p.key}".rstrip("."))
                              for p in exc.problems]) from None
+    asked_passes(state, recorded)
     checked = 0
 
     def first_difference() -> str | None:
@@ -104,6 +105,7 @@ def replay_trace(path: Path, pack: Path | None = None, partial: bool = False) ->
         except (IllegalActionError, ValueError) as exc:
             refused = f"seq {event.seq}: the recorded action was refused on replay: {exc}{hint}"
             return False, first_difference() or refused
+        asked_passes(state, recorded)  # a person's pass where a template asked them (core/play.py)
     differs = first_difference()
     if differs:
         return False, differs
@@ -200,14 +202,19 @@ def save_point(path: Path, state: Any) -> Path | None:
 
 
 def _setup_problem(setup: dict) -> str | None:
-    """What is wrong with a setup event's data (game id, scenario id, seed), or None."""
+    """What is wrong with a setup event's data (game id, scenario id — or None, a hand-made
+    position's —, seed, the human sides), or None."""
     from casebook.content.confine import is_game_id
+    from casebook.tools.saves import START_FIELD
 
     if not is_game_id(setup.get("game")):
         return (f"setup: game must be a game id such as 'moscow41', got {setup.get('game')!r} "
                 "(a pack folder is given by --pack)")
-    if not isinstance(setup.get("scenario"), str):
+    if not isinstance(setup.get("scenario"), str) and not (setup.get("scenario") is None and START_FIELD in setup):
         return f"setup: scenario must be a scenario id, got {setup.get('scenario')!r}"
+    humans = setup.get("humans", [])
+    if not isinstance(humans, list) or not all(isinstance(s, str) for s in humans):
+        return f"setup: humans must be a list of the sides people played, got {humans!r}"
     seed = setup.get("seed")
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         return f"setup: seed must be an int >= 0, got {seed!r}"
