@@ -78,18 +78,25 @@ def replay_trace(path: Path, pack: Path | None = None, partial: bool = False) ->
     asked_passes(state, recorded)
     checked = 0
 
+    def hinted(message: str, upto: int, replayed: Any = None) -> str:
+        """``message`` and what tells that the pack changed since the game was played, judged on
+        the recorded events up to ``upto`` (``explain``'s warnings: cmd_explain.pack_hint)."""
+        from casebook.tools.cmd_explain import pack_hint
+
+        return "\n  ".join([message, *pack_hint(path, setup["game"], chosen, list(recorded)[:upto], replayed)])
+
     def first_difference() -> str | None:
         """The first event of the replay (so far) that differs from the recorded one."""
         nonlocal checked
         new = state.trace
         for i in range(checked, min(len(recorded), len(new))):
             if recorded[i] != new[i]:
-                return (f"seq {recorded[i].seq}: events differ{hint}\n  recorded: {recorded[i].to_json()}\n"
-                        f"  replayed: {new[i].to_json()}")
+                return hinted(f"seq {recorded[i].seq}: events differ{hint}\n  recorded: {recorded[i].to_json()}\n"
+                              f"  replayed: {new[i].to_json()}", i + 1, new[i])
         checked = min(len(recorded), len(new))
         return None
 
-    for event in recorded:
+    for at, event in enumerate(recorded):
         if event.kind != "action":
             continue
         differs = first_difference()
@@ -104,7 +111,7 @@ def replay_trace(path: Path, pack: Path | None = None, partial: bool = False) ->
             state.apply(parse_action(action))
         except (IllegalActionError, ValueError) as exc:
             refused = f"seq {event.seq}: the recorded action was refused on replay: {exc}{hint}"
-            return False, first_difference() or refused
+            return False, first_difference() or hinted(refused, at + 1)
         asked_passes(state, recorded)  # a person's pass where a template asked them (core/play.py)
     differs = first_difference()
     if differs:
