@@ -2,13 +2,15 @@
 
 The trace must start with the ``setup`` event of a play (it names the game, the scenario and the
 seed; a play ``--load``-ed from a position without a trace of its own — a hand-made one — also
-holds that position, and replay starts from it: tools/saves.start_trace). Every ``action`` event is applied again in order; the new trace
+holds that position, and replay starts from it: tools/saves.start_trace; the sides people played,
+``humans``, are asked as in play: tools/saves.asked_passes). Every ``action`` event is applied again in order; the new trace
 must equal the recorded one event by event. Exit 0 when identical; exit 1 at the first
 divergence, naming its sequence number and both versions of the event. A trace that stops before
 the game's end must stop where a save beside it stands (an interrupted play, a ``save``);
 otherwise it is incomplete (cut short, say) and refused, naming where it stops. ``--partial``
 accepts a trace cut anywhere — between events, in the middle of the game's automatic work, or in
-the middle of a line (the cut line is left out): it replays up to the last complete event.
+the middle of a line (the cut line is left out): it replays up to the last complete event. A
+divergence adds ``explain``'s hints that the pack changed (cmd_explain.pack_hint).
 """
 
 from __future__ import annotations
