@@ -82,3 +82,14 @@ def test_a_bot_only_setup_event_lists_no_humans_and_a_bad_list_is_refused(tmp_pa
     refused = CliRunner().invoke(main, ["replay", str(path)])
     assert refused.exit_code == 1
     assert "setup: humans must be a list of the sides people played, got 'red'" in refused.output
+
+
+@pytest.mark.case("0.7.3.5", "10.5B")
+def test_0_7_3_5_serve_watch_steps_through_a_human_template_attack(tmp_path):
+    from casebook.tools.web.watch import Watch
+
+    out = _play(tmp_path, f"{ATTACK}\nquit\n")
+    watch = Watch(out / "trace.jsonl")
+    last = watch.at(len(watch.events) - 1)        # replays every decision, comparing every event
+    assert last["decision"] == watch.summary()["decisions"]
+    assert watch.summary()["scenario"] == "october-blitz"   # scenario null: played on the first scenario's turns
