@@ -93,3 +93,20 @@ def test_0_7_3_5_serve_watch_steps_through_a_human_template_attack(tmp_path):
     last = watch.at(len(watch.events) - 1)        # replays every decision, comparing every event
     assert last["decision"] == watch.summary()["decisions"]
     assert watch.summary()["scenario"] == "october-blitz"   # scenario null: played on the first scenario's turns
+
+
+@pytest.mark.case("0.7.3.5", "10.5B")
+def test_0_7_3_5_undo_after_a_load_passes_the_asked_step_again(tmp_path):
+    # soviet (a person) passes the template-only step, saves at its next decision; loaded again,
+    # its next decision is taken back: the play is replayed from the start, the asked step passed
+    # as the trace has it (the loaded history holds only the trace's action events) — it said
+    # "illegal action 'german: pass': not among the legal actions of the reaction_attacks step"
+    save = tmp_path / "s.yaml"
+    _play(tmp_path, f"pass\nsave {save}\nquit\n")
+    again = CliRunner().invoke(main, ["play", "--load", str(save), "--player", "soviet=human", "--player",
+                                      "german=bot:greedy", "--out", str(tmp_path / "again"), "--quiet"],
+                               input="1\nundo\nquit\n")
+    assert again.exit_code == 0, again.output
+    assert "took back: soviet: activate-hq hq=s-hq stacks=0305" in again.output and "illegal" not in again.output
+    replayed = CliRunner().invoke(main, ["replay", str(tmp_path / "again" / "trace.jsonl")])
+    assert replayed.exit_code == 0, replayed.output

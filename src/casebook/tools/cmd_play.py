@@ -310,9 +310,9 @@ def _undo(initial: Any, state: Any, side: str, echo: Any, humans: frozenset[str]
         echo(f"cannot undo {state.history[last]}: {since[-1].side} decided since ({since[-1]}), and undo takes "
              f"back only {side}'s own decisions")
         return state
-    redo = initial.clone()
-    for action in state.history[len(initial.history):last]:
-        redo.apply(action)
+    from casebook.tools.saves import redo_history
+
+    redo = redo_history(initial, state.history[len(initial.history):last], state.trace)  # asked passes too
     echo(f"took back: {state.history[last]}")
     return redo
 

@@ -28,8 +28,8 @@ from typing import Any
 from casebook.core.errors import PositionError, Problem, shown_path
 from casebook.core.state import SAVE_MARK
 
-__all__ = ["write_save", "resume_trace", "trace_path_of", "pack_identity", "save_pack", "saves_beside", "with_humans", "asked_passes",
-           "trace_pack", "trace_pack_warning", "game_of_save", "start_trace", "initial_state", "PACK_SLOT",
+__all__ = ["write_save", "resume_trace", "trace_path_of", "pack_identity", "save_pack", "saves_beside", "with_humans",
+           "asked_passes", "redo_history", "trace_pack", "trace_pack_warning", "game_of_save", "start_trace", "initial_state", "PACK_SLOT",
            "START_FIELD"]
 
 #: The field of a ``setup`` event that holds the position a play began from when it did not begin
@@ -377,3 +377,21 @@ def initial_state(game: Any, setup: Any, humans: Any = ()) -> Any:
     listed = setup.data.get("humans")
     state.trace = with_humans(state.trace, [str(s) for s in listed] if isinstance(listed, list) else ())
     return state
+
+
+def redo_history(initial: Any, actions: Any, recorded: Any) -> Any:
+    """A clone of ``initial`` with ``actions`` (a play's ``history`` since it) applied again as
+    the trace ``recorded`` (the play's, ``initial``'s a prefix of it) has them — undo: a person's
+    pass where a template asked them (an ``auto-pass`` in the trace) is passed as recorded
+    (:func:`asked_passes`) whether or not the history holds it (a history rebuilt from a loaded
+    trace's ``action`` events does not), and a ``pass`` of the history is applied only where the
+    trace has it as an ``action``. Raises IllegalActionError as ``State.apply``."""
+    redo = initial.clone()
+    for action in actions:
+        asked_passes(redo, recorded)
+        nxt = recorded[len(redo.trace)] if len(redo.trace) < len(recorded) else None
+        if action.kind == "pass" and not (nxt is not None and nxt.kind == "action"
+                                          and nxt.data.get("action") == str(action)):
+            continue  # the asked pass, passed just now as the trace has it
+        redo.apply(action)
+    return redo

@@ -288,10 +288,9 @@ class Session:
             if not humans:
                 raise ServeError("nothing to undo: no human decision yet", status=409)
             last = humans[-1]
-            redo = self.initial.clone()
-            for action in history[:last]:
-                redo.apply(action)
-            self.state = redo
+            from casebook.tools.saves import redo_history
+
+            self.state = redo_history(self.initial, history[:last], self.state.trace)  # asked passes too
             return {"took_back": str(history[last]), "also": [str(a) for a in history[last + 1:]]}
 
     def save(self, name: str) -> dict[str, Any]:
