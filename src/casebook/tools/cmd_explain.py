@@ -123,11 +123,11 @@ def pack_hint(path: Path, game: str, chosen: str | Path, events: Any, replayed: 
     rules_dir = resolve_rules_dir(pack_dir, manifest if isinstance(manifest, dict) else {})
     index, seen, changed = CaseIndex.for_game(pack_dir), set(), list[str]()
     for event in events:
-        key = json.dumps([t for t in _terms(event.data) if not t.get("text")], sort_keys=True)
-        if key not in seen:  # an event naming the same lines as one judged already adds nothing
-            seen.add(key)
-            changed += [f"seq {event.seq}: {why}" for why in changed_lines(event.data, rules_dir, pack_dir, index)
-                        if not any(c.endswith(f": {why}") for c in changed)]
+        for term in _terms(event.data):
+            key = json.dumps([term.get("source"), term.get("cases") or term.get("case")])
+            if key not in seen:  # a line named again, with the same cases, was judged already
+                seen.add(key)
+                changed += [f"seq {event.seq}: {why}" for why in changed_lines({"lines": [term]}, rules_dir, pack_dir, index)]
     out += [f"hint: the trace {moved_lines(pack_dir, changed, most)}"] if changed else []
     moved = moved_to(events[-1], replayed) if replayed is not None and len(events) else []
     return out + ([f"hint: event {events[-1].seq}'s lines moved: {'; '.join(moved)}"] if moved else [])

@@ -85,7 +85,11 @@ def replay_trace(path: Path, pack: Path | None = None, partial: bool = False) ->
         the recorded events up to ``upto`` (``explain``'s warnings: cmd_explain.pack_hint)."""
         from casebook.tools.cmd_explain import pack_hint
 
-        return "\n  ".join([message, *pack_hint(path, setup["game"], chosen, list(recorded)[:upto], replayed)])
+        try:
+            notes = pack_hint(path, setup["game"], chosen, list(recorded)[:upto], replayed)
+        except (CasebookError, OSError, ValueError):  # the divergence is said all the same
+            notes = []
+        return "\n  ".join([message, *notes])
 
     def first_difference() -> str | None:
         """The first event of the replay (so far) that differs from the recorded one."""
