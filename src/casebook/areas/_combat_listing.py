@@ -133,12 +133,15 @@ def attacker_templates(ctx: Any, side: str, kind: str, listed: list[Action]) -> 
     ``listed`` attack on the hex (None when none is listed). A filling is judged by every
     validator of the ``attack`` action (``attack_refusals``: 10.1A-C, 10.3A, 10.6A, 0.7.3.5A, 2.3;
     stacking 6.2D; scatter 15.3B-C …), as ``ask attack --with`` is. None where the listing
-    already offers every group (a game whose scripts permit ``choose_attackers``)."""
+    already offers every group (a game whose scripts permit ``choose_attackers``), nor for a
+    reaction the side cannot pay for whoever joins it (:func:`_payable`, 0.7.3.5A, 2.3A)."""
     if kind == "attack" and rules_permit(ctx, "choose_attackers"):
         return []
     ips = rules_define(ctx, "ip_cost")
     out: list[ActionTemplate] = []
     for hex_, units in targets(ctx, side, kind).items():
+        if kind == "reaction" and ips and not _payable(ctx, side, units):
+            continue
         example = next((a for a in listed if a.kind == "attack" and a.get("hex") == hex_), None)
         free = {"with": (f"ID,… any of {','.join(units)}, each once{_by(ctx, 'attacker_twice')}; from an "
                          f"overstacked hex only units up to its stacking limit{_by(ctx, 'attackers_overstacked')}")}
@@ -150,3 +153,11 @@ def attacker_templates(ctx: Any, side: str, kind: str, listed: list[Action]) -> 
         else:
             out.append(ActionTemplate.of(example, free, cited(ctx, "attacker_template")))
     return out
+
+
+def _payable(ctx: Any, side: str, units: list[str]) -> bool:
+    """Some filling of a reaction attack of ``units`` is one ``side`` can pay for: its cheapest,
+    one unit alone (0.7.3.5A: the IPs per stack, or per unit), costs no more than the IPs it
+    holds, as the attack's refusal for IPs compares them (2.3A, ``attack_refusals``)."""
+    held = ctx.state.track("ip", side)
+    return any(reaction_cost(ctx, side, [u]) <= held for u in units)

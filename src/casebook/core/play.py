@@ -10,7 +10,8 @@ through the plugins' hooks (docs/plugins.md, "Hooks"):
   itself (the pass is recorded as automatic) — unless a human plays the decider (a side of
   :attr:`State.humans`) and a template offers it a real decision (an attack no listed group
   makes, :meth:`State.action_templates`): then that side is asked (its plain ``pass`` there is
-  recorded as the ``auto-pass`` a bot's play has, so replay agrees); then ``casebook_step_end`` and the sequence
+  recorded as the ``auto-pass`` a bot's play has; the setup event lists the human sides, so
+  replay asks them too); then ``casebook_step_end`` and the sequence
   machine advances. A step ended without any action taken in it counts as *passed*: at the first
   step of a loop that ends the loop (0.7.3.6: the phasing player passes); after an action (an
   activation) play goes on to the next step;
@@ -209,6 +210,8 @@ class State:
         setup = {"game": self.game.engine.pack.id, "scenario": self.game.scenario, "seed": self.data.rng.get("seed")}
         if self.data.rng.get("fixed"):
             setup["rolls"] = list(self.data.rng["fixed"])  # replay puts them back (src/casebook/core/dice.py)
+        if self.humans:  # replay asks them as play did (a template's action at a step bots pass)
+            setup["humans"] = sorted(self.humans)
         ctx.record("setup", (), setup, source=DRIVER, side=None, lines=False)
 
     def _gather(self) -> list[Action]:

@@ -18,7 +18,7 @@ import click
 
 from casebook.content.schema_base import CASE_ID
 
-__all__ = ["changed_line", "explain", "explain_event", "line_text"]
+__all__ = ["changed_line", "changed_lines", "explain", "explain_event", "line_text", "moved_lines", "moved_to", "pack_hint"]
 
 
 def explain_event(path: Path, seq: int, pack: Path | None = None,
@@ -73,16 +73,83 @@ def explain_event(path: Path, seq: int, pack: Path | None = None,
     out["case_titles"] = titles
     out["rules_dir"] = None if rules_dir is None else str(rules_dir)
     out["pack_dir"] = None if pack_dir is None else str(pack_dir)  # where its table lines live
-    changed = [why for t in _terms(out["data"]) if not t.get("text") and _LINE.match(str(t.get("source", "")))
-               for why in [changed_line(str(t["source"]), line_text(str(t["source"]), rules_dir, pack_dir),
-                                        t.get("cases") or t.get("case"), pack_dir, index)] if why]
-    out["changed_lines"] = list(dict.fromkeys(changed))
+    out["changed_lines"] = changed_lines(out["data"], rules_dir, pack_dir, index)
     if out["changed_lines"] and warn is not None:
-        where = "" if pack_dir is None else f" in {shown_path(pack_dir)}"
-        warn(f"warning: event {seq} of {shown_path(path)} names lines the pack{where} no longer holds "
-             f"as the trace recorded them ({'; '.join(out['changed_lines'])}): the pack changed since the game was "
-             f"played; the texts shown for them are today's lines, not the ones that fired")
+        warn(f"warning: event {seq} of {shown_path(path)} {moved_lines(pack_dir, out['changed_lines'])}; "
+             f"the texts shown for them are today's lines, not the ones that fired")
     return out
+
+
+def changed_lines(data: Any, rules_dir: Path | str | None, pack_dir: Path | str | None, index: Any = ()) -> list[str]:
+    """:func:`changed_line` for every rule or table line an event's ``data`` names (its ``lines``
+    and ``terms``, nested too) without the text: why each is not the line the trace recorded
+    (``explain``'s warning and ``replay``'s hint at a divergence, :func:`pack_hint`)."""
+    return list(dict.fromkeys(
+        why for t in _terms(data) if not t.get("text") and _LINE.match(str(t.get("source", "")))
+        for why in [changed_line(str(t["source"]), line_text(str(t["source"]), rules_dir, pack_dir),
+                                 t.get("cases") or t.get("case"), pack_dir, index)] if why))
+
+
+def moved_lines(pack_dir: Path | str | None, changed: list[str], most: int | None = None) -> str:
+    """"names lines the pack in DIR no longer holds as the trace recorded them (…): the pack
+    changed since the game was played" for the ``changed`` lines (:func:`changed_lines`; the
+    first ``most`` of them, then how many more)."""
+    from casebook.core.errors import shown_path
+
+    where = "" if pack_dir is None else f" in {shown_path(pack_dir)}"
+    shown = changed[:most] + ([f"and {len(changed) - most} more"] if most is not None and len(changed) > most else [])
+    return (f"names lines the pack{where} no longer holds as the trace recorded them ({'; '.join(shown)}): "
+            f"the pack changed since the game was played")
+
+
+def pack_hint(path: Path, game: str, chosen: str | Path, events: Any, replayed: Any = None, most: int = 4) -> list[str]:
+    """What ``replay`` adds to a divergence of the trace at ``path`` (of ``game``, replayed on the
+    pack ``chosen``: :func:`casebook.tools.saves.trace_pack`) — what ``explain`` warns of: the
+    save beside it records another pack's SHA-256 (:func:`~casebook.tools.saves.trace_pack_warning`),
+    and the lines ``events`` (the recorded events up to the divergence) name that the pack no longer
+    holds as recorded (:func:`changed_lines`; the first ``most``, then how many more); and, given
+    the ``replayed`` event that differs from the last of ``events``, the lines of its file that
+    cite the same cases at another place now (:func:`moved_to`). Empty when nothing tells the pack
+    changed."""
+    from casebook.content.cases import CaseIndex
+    from casebook.content.loader import find_pack, resolve_rules_dir
+    from casebook.content.yamlio import load_yaml
+    from casebook.tools.saves import trace_pack_warning
+
+    note = trace_pack_warning(path, game, chosen)
+    out = [note] if note and note.startswith("warning:") else []
+    pack_dir = find_pack(chosen)
+    manifest = load_yaml(pack_dir / "game.yaml").data
+    rules_dir = resolve_rules_dir(pack_dir, manifest if isinstance(manifest, dict) else {})
+    index, seen, changed = CaseIndex.for_game(pack_dir), set(), list[str]()
+    for event in events:
+        for term in _terms(event.data):
+            key = json.dumps([term.get("source"), term.get("cases") or term.get("case")])
+            if key not in seen:  # a line named again, with the same cases, was judged already
+                seen.add(key)
+                changed += [f"seq {event.seq}: {why}" for why in changed_lines({"lines": [term]}, rules_dir, pack_dir, index)]
+    out += [f"hint: the trace {moved_lines(pack_dir, changed, most)}"] if changed else []
+    moved = moved_to(events[-1], replayed) if replayed is not None and len(events) else []
+    return out + ([f"hint: event {events[-1].seq}'s lines moved: {'; '.join(moved)}"] if moved else [])
+
+
+def moved_to(recorded: Any, replayed: Any) -> list[str]:
+    """"combat.rules:15 (KP8.4) is combat.rules:19 now" for each rule or table line the
+    ``recorded`` event names that the ``replayed`` one (the same event, replayed on today's pack)
+    does not, where it names instead a line of the same file citing the same cases."""
+    def named(event: Any) -> list[tuple[str, tuple[str, ...]]]:
+        return [(str(t["source"]), tuple(t.get("cases") or [t.get("case")])) for t in _terms(event.data)
+                if _LINE.match(str(t.get("source", "")))]
+
+    old, new = named(recorded), named(replayed)
+    came = [n for n in new if n not in old]
+    out = []
+    for source, cases in (o for o in old if o not in new):
+        to = next((n for n in came if n[1] == cases and n[0].rpartition(":")[0] == source.rpartition(":")[0]), None)
+        if to is not None:
+            came.remove(to)
+            out.append(f"{source} ({', '.join(map(str, cases))}) is {to[0]} now")
+    return list(dict.fromkeys(out))
 
 
 def _terms(data: Any) -> list[dict[str, Any]]:

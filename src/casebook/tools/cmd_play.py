@@ -252,10 +252,12 @@ def _resume(game_id: Any, scenario: str | None, load: str,
     saved = {side: str(p) for side, p in (pos.players or {}).items() if side not in players}
     humans = [side for side, (kind, _) in players.items() if kind == "human"]
     humans += [side for side, p in saved.items() if p == "human"]
-    if not len(trace):  # a hand-made position or a save without its trace: record where the play starts
-        from casebook.tools.saves import start_trace
+    from casebook.tools.saves import start_trace, with_humans
 
-        trace, data = start_trace(data, game.engine.pack.id, game.scenario)
+    if not len(trace):  # a hand-made position or a save without its trace: record where the play starts
+        named = pos.scenario.id if pos.scenario is not None else scenario  # none: a hand-made position's
+        trace, data = start_trace(data, game.engine.pack.id, named, humans)
+    trace = with_humans(trace, humans)  # the sides people played, for replay
     state = game.state_from_dict(data, trace, humans=humans)
     initial = None
     if len(trace) and trace[0].kind == "setup":  # undo reaches back before the load
@@ -308,9 +310,9 @@ def _undo(initial: Any, state: Any, side: str, echo: Any, humans: frozenset[str]
         echo(f"cannot undo {state.history[last]}: {since[-1].side} decided since ({since[-1]}), and undo takes "
              f"back only {side}'s own decisions")
         return state
-    redo = initial.clone()
-    for action in state.history[len(initial.history):last]:
-        redo.apply(action)
+    from casebook.tools.saves import redo_history
+
+    redo = redo_history(initial, state.history[len(initial.history):last], state.trace)  # asked passes too
     echo(f"took back: {state.history[last]}")
     return redo
 

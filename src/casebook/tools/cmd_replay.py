@@ -2,13 +2,15 @@
 
 The trace must start with the ``setup`` event of a play (it names the game, the scenario and the
 seed; a play ``--load``-ed from a position without a trace of its own — a hand-made one — also
-holds that position, and replay starts from it: tools/saves.start_trace). Every ``action`` event is applied again in order; the new trace
+holds that position, and replay starts from it: tools/saves.start_trace; the sides people played,
+``humans``, are asked as in play: tools/saves.asked_passes). Every ``action`` event is applied again in order; the new trace
 must equal the recorded one event by event. Exit 0 when identical; exit 1 at the first
 divergence, naming its sequence number and both versions of the event. A trace that stops before
 the game's end must stop where a save beside it stands (an interrupted play, a ``save``);
 otherwise it is incomplete (cut short, say) and refused, naming where it stops. ``--partial``
 accepts a trace cut anywhere — between events, in the middle of the game's automatic work, or in
-the middle of a line (the cut line is left out): it replays up to the last complete event.
+the middle of a line (the cut line is left out): it replays up to the last complete event. A
+divergence adds ``explain``'s hints that the pack changed (cmd_explain.pack_hint).
 """
 
 from __future__ import annotations
@@ -66,16 +68,28 @@ def replay_trace(path: Path, pack: Path | None = None, partial: bool = False) ->
     hint = "" if isinstance(chosen, Path) else _HINT
     game = Game.load(str(chosen), setup["scenario"])
     tune_gc()  # src/casebook/tools/runtime.py
-    from casebook.tools.saves import initial_state
+    from casebook.tools.saves import asked_passes, initial_state
 
-    try:
-        state = initial_state(game, recorded[0])  # the scenario's setup, or the position a play --load began from
+    try:  # the scenario's setup, or the position a play --load began from; its people asked as in play
+        state = initial_state(game, recorded[0], humans=setup.get("humans") or ())
     except PositionError as exc:  # the position the setup event holds: located at the trace's line 1
         from dataclasses import replace
 
         raise PositionError([replace(p, file=shown, line=1, column=0, key=f"position.{p.key}".rstrip("."))
                              for p in exc.problems]) from None
+    asked_passes(state, recorded)
     checked = 0
+
+    def hinted(message: str, upto: int, replayed: Any = None) -> str:
+        """``message`` and what tells that the pack changed since the game was played, judged on
+        the recorded events up to ``upto`` (``explain``'s warnings: cmd_explain.pack_hint)."""
+        from casebook.tools.cmd_explain import pack_hint
+
+        try:
+            notes = pack_hint(path, setup["game"], chosen, list(recorded)[:upto], replayed)
+        except (CasebookError, OSError, ValueError):  # the divergence is said all the same
+            notes = []
+        return "\n  ".join([message, *notes])
 
     def first_difference() -> str | None:
         """The first event of the replay (so far) that differs from the recorded one."""
@@ -83,12 +97,12 @@ def replay_trace(path: Path, pack: Path | None = None, partial: bool = False) ->
         new = state.trace
         for i in range(checked, min(len(recorded), len(new))):
             if recorded[i] != new[i]:
-                return (f"seq {recorded[i].seq}: events differ{hint}\n  recorded: {recorded[i].to_json()}\n"
-                        f"  replayed: {new[i].to_json()}")
+                return hinted(f"seq {recorded[i].seq}: events differ{hint}\n  recorded: {recorded[i].to_json()}\n"
+                              f"  replayed: {new[i].to_json()}", i + 1, new[i])
         checked = min(len(recorded), len(new))
         return None
 
-    for event in recorded:
+    for at, event in enumerate(recorded):
         if event.kind != "action":
             continue
         differs = first_difference()
@@ -103,7 +117,8 @@ def replay_trace(path: Path, pack: Path | None = None, partial: bool = False) ->
             state.apply(parse_action(action))
         except (IllegalActionError, ValueError) as exc:
             refused = f"seq {event.seq}: the recorded action was refused on replay: {exc}{hint}"
-            return False, first_difference() or refused
+            return False, first_difference() or hinted(refused, at + 1)
+        asked_passes(state, recorded)  # a person's pass where a template asked them (core/play.py)
     differs = first_difference()
     if differs:
         return False, differs
@@ -200,14 +215,19 @@ def save_point(path: Path, state: Any) -> Path | None:
 
 
 def _setup_problem(setup: dict) -> str | None:
-    """What is wrong with a setup event's data (game id, scenario id, seed), or None."""
+    """What is wrong with a setup event's data (game id, scenario id — or None, a hand-made
+    position's —, seed, the human sides), or None."""
     from casebook.content.confine import is_game_id
+    from casebook.tools.saves import START_FIELD
 
     if not is_game_id(setup.get("game")):
         return (f"setup: game must be a game id such as 'moscow41', got {setup.get('game')!r} "
                 "(a pack folder is given by --pack)")
-    if not isinstance(setup.get("scenario"), str):
+    if not isinstance(setup.get("scenario"), str) and not (setup.get("scenario") is None and START_FIELD in setup):
         return f"setup: scenario must be a scenario id, got {setup.get('scenario')!r}"
+    humans = setup.get("humans", [])
+    if not isinstance(humans, list) or not all(isinstance(s, str) for s in humans):
+        return f"setup: humans must be a list of the sides people played, got {humans!r}"
     seed = setup.get("seed")
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         return f"setup: seed must be an int >= 0, got {seed!r}"

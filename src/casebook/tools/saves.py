@@ -28,8 +28,8 @@ from typing import Any
 from casebook.core.errors import PositionError, Problem, shown_path
 from casebook.core.state import SAVE_MARK
 
-__all__ = ["write_save", "resume_trace", "trace_path_of", "pack_identity", "save_pack", "saves_beside",
-           "trace_pack", "trace_pack_warning", "game_of_save", "start_trace", "initial_state", "PACK_SLOT",
+__all__ = ["write_save", "resume_trace", "trace_path_of", "pack_identity", "save_pack", "saves_beside", "with_humans",
+           "asked_passes", "redo_history", "trace_pack", "trace_pack_warning", "game_of_save", "start_trace", "initial_state", "PACK_SLOT",
            "START_FIELD"]
 
 #: The field of a ``setup`` event that holds the position a play began from when it did not begin
@@ -298,10 +298,13 @@ def trace_pack_warning(trace: Path, game: str, chosen: str | Path) -> str | None
     return None
 
 
-def start_trace(position: dict[str, Any], game_id: str, scenario: str) -> tuple[Any, dict[str, Any]]:
+def start_trace(position: dict[str, Any], game_id: str, scenario: str | None,
+                humans: Any = ()) -> tuple[Any, dict[str, Any]]:
     """(a trace holding one ``setup`` event, ``position`` numbered to follow it) for a play
     resumed from ``position`` (checked position data) without a trace of its own: the event names
-    the game, the scenario and the seed as a new game's does, and holds the whole position
+    the game, the scenario (None for a hand-made position that names none, played on the game's
+    first scenario's turns) and the seed as a new game's does, the ``humans`` sides (only when a
+    person plays one, as a new game's: :func:`asked_passes`), and holds the whole position
     (:data:`START_FIELD`), so that ``replay`` starts where the play did and undo reaches back to
     the load. Its seq is the position's ``trace_seq``; the position's next is one more."""
     from casebook.core.trace import Event, Trace
@@ -310,21 +313,85 @@ def start_trace(position: dict[str, Any], game_id: str, scenario: str) -> tuple[
     rng = position.get("rng")
     rng = rng if isinstance(rng, dict) else {}
     start = {k: v for k, v in position.items() if k not in ("players", SAVE_MARK)}  # nor is who plays
+    data = {"game": game_id, "scenario": scenario, "seed": int(rng.get("seed") or 0)}
     event = Event(seq=seq, turn=int(position.get("turn") or 1), phase=position.get("phase"),
                   step=position.get("step"), side=None, kind="setup", cases=(), source="driver",
-                  data={"game": game_id, "scenario": scenario, "seed": int(rng.get("seed") or 0), START_FIELD: start})
+                  data={**data, **({"humans": sorted(set(humans))} if humans else {}), START_FIELD: start})
     return Trace([event]), {**position, "trace_seq": seq + 1}
+
+
+def with_humans(trace: Any, humans: Any) -> Any:
+    """``trace`` (a resumed play's, starting with its ``setup`` event) whose setup event lists
+    every side of ``humans`` among its ``humans`` (the sides a person played at some point: a side
+    listed that a bot played is asked on replay and passes as the bot did, :func:`asked_passes`);
+    ``trace`` itself when it lists them already or has no setup event."""
+    from dataclasses import replace
+
+    from casebook.core.trace import Trace
+
+    if not len(trace) or trace[0].kind != "setup":
+        return trace
+    had = trace[0].data.get("humans")
+    had = [str(s) for s in had] if isinstance(had, list) else []
+    if set(humans) <= set(had):
+        return trace
+    keys = list(trace[0].data)
+    data = dict(trace[0].data)
+    data["humans"] = sorted({*had, *humans})  # after the seed and rolls, before a held position
+    order = [k for k in keys if k != START_FIELD and k != "humans"] + ["humans"] + [k for k in keys if k == START_FIELD]
+    return Trace([replace(trace[0], data={k: data[k] for k in order}), *list(trace)[1:]])
+
+
+def asked_passes(state: Any, recorded: Any) -> None:
+    """Apply to ``state`` (a replay of the trace ``recorded``, its events so far equal to the
+    recorded ones) the plain passes of a person asked at a step only for a template's sake
+    (core/play.py ``State._offered``): while it waits for a side at such a step — only ``pass``
+    listed — and the recorded event it is to make next is that side's ``auto-pass`` of the step
+    (how play records the person's pass, as a bot's play has it), the side passes. ``replay``,
+    ``serve``'s watch and undo use it after each recorded action."""
+    from casebook.core.actions import Action
+
+    while not state.is_terminal() and len(state.trace) < len(recorded):
+        nxt, side = recorded[len(state.trace)], state.current_player()
+        if (nxt.kind != "auto-pass" or nxt.side != side or nxt.data.get("standing")
+                or nxt.data.get("step") != state.data.step
+                or any(a.kind != "pass" for a in state.legal_actions())):
+            return
+        state.apply(Action.make("pass", side))
 
 
 def initial_state(game: Any, setup: Any, humans: Any = ()) -> Any:
     """The state a play's trace begins with, from its ``setup`` event ``setup``: the position it
     holds (:func:`start_trace`: the state resumed from it, its trace that one event), else the
-    scenario's setup with the event's seed and fixed rolls (a new game). Raises PositionError for
-    a held position that is not a valid one."""
+    scenario's setup with the event's seed and fixed rolls (a new game). ``humans``: the sides a
+    person plays now (``replay`` passes those the event lists, :func:`asked_passes`); the setup
+    event keeps listing the sides it listed (:func:`with_humans`). Raises PositionError for a held
+    position that is not a valid one."""
     from casebook.core.trace import Trace
 
     held = setup.data.get(START_FIELD)
     if isinstance(held, dict):
         return game.state_from_dict({**held, "trace_seq": setup.seq + 1}, Trace([setup]), humans=humans)
-    return game.new_initial_state(int(setup.data.get("seed") or 0), [int(r) for r in setup.data.get("rolls") or ()],
-                                  humans=humans)
+    state = game.new_initial_state(int(setup.data.get("seed") or 0), [int(r) for r in setup.data.get("rolls") or ()],
+                                   humans=humans)
+    listed = setup.data.get("humans")
+    state.trace = with_humans(state.trace, [str(s) for s in listed] if isinstance(listed, list) else ())
+    return state
+
+
+def redo_history(initial: Any, actions: Any, recorded: Any) -> Any:
+    """A clone of ``initial`` with ``actions`` (a play's ``history`` since it) applied again as
+    the trace ``recorded`` (the play's, ``initial``'s a prefix of it) has them — undo: a person's
+    pass where a template asked them (an ``auto-pass`` in the trace) is passed as recorded
+    (:func:`asked_passes`) whether or not the history holds it (a history rebuilt from a loaded
+    trace's ``action`` events does not), and a ``pass`` of the history is applied only where the
+    trace has it as an ``action``. Raises IllegalActionError as ``State.apply``."""
+    redo = initial.clone()
+    for action in actions:
+        asked_passes(redo, recorded)
+        nxt = recorded[len(redo.trace)] if len(redo.trace) < len(recorded) else None
+        if action.kind == "pass" and not (nxt is not None and nxt.kind == "action"
+                                          and nxt.data.get("action") == str(action)):
+            continue  # the asked pass, passed just now as the trace has it
+        redo.apply(action)
+    return redo

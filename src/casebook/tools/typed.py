@@ -12,7 +12,7 @@ the argument — never a rules refusal (those come from ``State.why_not`` with t
 - :func:`bad_hexes` — a hex argument (``hex``, ``stack``, ``stacks``, ``path``, ``to``) that is not
   a hex label or not on the map: "hex=9999: hex 9999 is not on the map (hexes 0108..4053)".
 - :func:`bad_units` — a unit argument (``unit``, ``units``, ``with``, ``hq``) naming a unit the
-  game does not have ("did you mean"), or a list naming one unit twice (it would be counted
+  game does not have ("did you mean" a unit of the position), or a list naming one unit twice (it would be counted
   twice: two stacking points, two strengths).
 
 :func:`typed_problem` runs the three on an action; None when the input is well formed. A refused
@@ -124,15 +124,15 @@ def bad_hex_values(grid: Any, name: str, labels: list[str]) -> str | None:
 
 
 def bad_units(state: Any, action: Action) -> str | None:
-    """A unit argument naming a unit the game does not have, or a list naming one twice; else None."""
+    """A unit argument naming a unit the game does not have (the suggestion: a unit of the
+    position, never a counter that is not in it), or a list naming one twice; else None."""
     data = state.data
     counters = state.game.engine.pack.counters
     for name in UNIT_ARGS:
         ids = action.values_of(name)
         for uid in ids:
             if not data.has_unit(uid) and uid not in counters:
-                known = [str(u["id"]) for u in data.units] + [c for c in counters if not data.has_unit(c)]
-                close = difflib.get_close_matches(uid, known, n=1, cutoff=0.6)
+                close = difflib.get_close_matches(uid, [str(u["id"]) for u in data.units], n=1, cutoff=0.6)
                 hint = f"; did you mean {close[0]}?" if close else ""
                 return f"{name}={_text(action, name)}: {_quote(uid)} is not a unit of this game{hint}"
         if name in _LISTS:

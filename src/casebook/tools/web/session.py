@@ -288,10 +288,9 @@ class Session:
             if not humans:
                 raise ServeError("nothing to undo: no human decision yet", status=409)
             last = humans[-1]
-            redo = self.initial.clone()
-            for action in history[:last]:
-                redo.apply(action)
-            self.state = redo
+            from casebook.tools.saves import redo_history
+
+            self.state = redo_history(self.initial, history[:last], self.state.trace)  # asked passes too
             return {"took_back": str(history[last]), "also": [str(a) for a in history[last + 1:]]}
 
     def save(self, name: str) -> dict[str, Any]:
@@ -335,8 +334,9 @@ def load_state(game: Any, path: Path, humans: Iterable[str] = ()) -> Any:
     from casebook.content.position import position_to_dict
     from casebook.content.savecheck import load_save
     from casebook.tools.save_faults import missing_field, refuse_truncated
-    from casebook.tools.saves import resume_trace
+    from casebook.tools.saves import resume_trace, start_trace, with_humans
 
+    humans = list(humans)
     if not path.is_file():
         raise ServeError(f"{path}: no such file (or not a file)")
     try:
@@ -351,9 +351,8 @@ def load_state(game: Any, path: Path, humans: Iterable[str] = ()) -> Any:
 
             game = Game(game.engine, other)
         if not len(trace):  # a hand-made position: its trace starts with it (tools/saves.start_trace)
-            from casebook.tools.saves import start_trace
-
-            trace, data = start_trace(data, game.engine.pack.id, game.scenario)
+            trace, data = start_trace(data, game.engine.pack.id, game.scenario if pos.scenario else None, humans)
+        trace = with_humans(trace, humans)  # the sides people played, for replay
         state = game.state_from_dict(data, trace, humans=humans)
         if len(trace) and trace[0].kind == "setup":  # undo reaches back before the load
             from casebook.core.actions import parse_action

@@ -43,12 +43,15 @@ class Watch:
         if game is not None and game.engine.pack.id != setup.get("game"):
             raise ServeError(f"{path}: a trace of {setup.get('game')!r}; this server plays {game.engine.pack.id!r} "
                              f"(serve that game to watch it)")
-        try:
+        from casebook.tools.saves import asked_passes, initial_state
+
+        try:  # as replay starts it: its seed and rolls, or the position it holds; its people asked
             if game is not None:
-                game = Game(game.engine, setup["scenario"])
+                game = Game(game.engine, setup["scenario"] or next(iter(game.engine.pack.scenarios), ""))
             else:
                 game = Game.load(setup["game"], setup["scenario"])
-            state = game.new_initial_state(int(setup["seed"]))
+            state = initial_state(game, recorded[0], humans=setup.get("humans") or ())
+            asked_passes(state, recorded)
         except (CasebookError, KeyError, ValueError, TypeError) as exc:
             raise ServeError(f"{path}: cannot start the game of its setup event: {exc}") from None
         self.path = path
@@ -67,6 +70,7 @@ class Watch:
         Opening a trace costs nothing; each step costs only the decisions not yet replayed."""
         from casebook.core.actions import parse_action
         from casebook.core.errors import CasebookError
+        from casebook.tools.saves import asked_passes
 
         state = self._state
         while len(self._positions) <= decision:
@@ -75,6 +79,7 @@ class Watch:
                 state.apply(parse_action(event.data["action"]))
             except (CasebookError, ValueError, KeyError) as exc:
                 raise ServeError(f"{self.path}: seq {event.seq}: the recorded action was refused on replay: {exc}") from None
+            asked_passes(state, self.events)  # a person's pass where a template asked them
             self._positions.append(self._position(state))
         upto = min(len(state.trace), len(self.events))
         for i in range(self._checked, upto):
