@@ -102,10 +102,28 @@ def test_16_3A_a_soviet_move_through_a_partisan_hex_names_no_marker_zoc_line(m41
     assert not {"zoc.rules:42", "zoc.rules:43"} & set(soviet)
 
 
-@pytest.mark.xfail(strict=True, reason="session 17 (mv17): a move event names the lines why names of it, and a legal "
-                   "7.2 stop in an EZOC names none of the EZOC's lines in ask move, why or play yet "
-                   "(docs/rule-language.md, 'Closed in session 17 (mv17)', Left)")
 @pytest.mark.case("16.3A", "7.2")
-def test_16_3A_a_german_move_stopping_in_a_partisan_hex_names_the_permit(m41):
+def test_16_3A_a_german_move_ending_in_a_partisan_hex_names_no_zoc_line_and_going_on_names_the_permit(m41):
+    """A legal German move whose path ends in the marker's hex: the 7.2 stop decided nothing of it
+    (the path ends there anyway), so its event names no ZOC line (session 17, mv17: a move names the
+    lines `why` names of it); going on from that hex is refused naming `permit marker_zoc`
+    (zoc.rules:43, 16.3A), the line that put the hex in a Soviet ZOC."""
+    from casebook.content.position import load_position, position_to_dict
+    from casebook.core.game import Game
+    from casebook.tools.cmd_ask import why_not_lines
+
     german = _moved(m41, "german", "0301,0401")
-    assert "zoc.rules:43" in german and "zoc.rules:42" not in german
+    assert not {"zoc.rules:42", "zoc.rules:43"} & set(german)
+    doc = {"kind": "position", "format": 1, "game": "moscow41",
+           "map": {"layout": "flat-top-even-q", "size": {"columns": 12, "rows": 1}, "terrain": {"default": "clear"}},
+           "turn": 3, "weather": {"temperature": "warm", "ground": "dry"}, "phase": "first_player",
+           "step": "movement", "phasing": "german", "first_player": "german", "ip": {"german": 10, "soviet": 10},
+           "units": [{"id": "u", "side": "german", "class": "infantry", "size": "division", "strength": 7, "ma": 4,
+                      "hex": "0201", "activated": True},
+                     {"id": "x", "side": "soviet", "class": "infantry", "size": "division", "strength": 3, "ma": 4,
+                      "hex": "1101"}],
+           "markers": [{"kind": "partisan", "hex": "0401"}]}
+    state = Game(m41, "october-blitz").state_from_dict(
+        position_to_dict(load_position(json.dumps(doc, indent=1), pack=m41.pack)))
+    cases, _reason, lines = why_not_lines(state, "german: move stack=0201 path=0301,0401,0501")
+    assert "7.2" in cases and "zoc.rules:43" in [ln["source"] for ln in lines]
