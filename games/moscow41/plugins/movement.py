@@ -47,7 +47,7 @@ from casebook.games.moscow41.plugins._movement_state import (
 )
 from casebook.script import AskedFacts
 
-__all__ = ["REQUIRES", "CONFIG", "ACTIONS", "STEPS", "STATE_SCHEMA", "QUESTIONS", "reach_answer", "move_answer", "stack_for", "rail_attack_allowed"]
+__all__ = ["REQUIRES", "CONFIG", "ACTIONS", "STATE_SCHEMA", "QUESTIONS", "reach_answer", "move_answer", "stack_for", "rail_attack_allowed"]
 
 #: What the pack must hold for this plugin (src/casebook/content/requires.py; checked by ``casebook lint``).
 REQUIRES = {"tables": ["tec_prohibited", "zoc_chart"],

@@ -43,7 +43,15 @@ from casebook.areas._combat_odds import (
     rules_define,
 )
 from casebook.areas._combat_resolve import assess, attack_answer, resolve
-from casebook.areas._combat_rules import PLUGIN, _unit_facts, attack_refusals, reaction_cost, record, save, support_allowed
+from casebook.areas._combat_rules import (
+    PLUGIN,
+    _unit_facts,
+    attack_refusals,
+    reaction_cost,
+    record,
+    save,
+    support_allowed,
+)
 from casebook.areas._combat_support import unsupported
 from casebook.areas._combat_validators import cited
 from casebook.areas._game_cases import STEP_KEYS
