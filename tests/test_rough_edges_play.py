@@ -97,6 +97,8 @@ def test_KP5_1_why_names_the_mp_the_path_costs_and_the_ma(kp_position):
         "b-1 cannot move along 0305,0306,0307,0308: the path costs 5 MP (0305 2, 0306 1, 0307 1, 0308 1), MA 4",
         ("KP5.1A", "KP5.1B"))]
     assert _refusal(ctx, "blue: move stack=0304 path=0306")[0][0].endswith("0306 is not adjacent to 0304")
+    assert _refusal(ctx, "blue: move stack=0304 path=0304,0305")[0][0].endswith(
+        "0304 is not adjacent to 0304 (list only the hexes entered, not the unit's own)")  # its own hex first
 
 
 @pytest.mark.case("KP5.2", "KP7")

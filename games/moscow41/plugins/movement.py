@@ -47,16 +47,15 @@ from casebook.games.moscow41.plugins._movement_state import (
 )
 from casebook.script import AskedFacts
 
-__all__ = ["REQUIRES", "CONFIG", "STATE_SCHEMA", "QUESTIONS", "reach_answer", "move_answer", "stack_for", "rail_attack_allowed"]
+__all__ = ["REQUIRES", "CONFIG", "ACTIONS", "STATE_SCHEMA", "QUESTIONS", "reach_answer", "move_answer", "stack_for", "rail_attack_allowed"]
 
 #: What the pack must hold for this plugin (src/casebook/content/requires.py; checked by ``casebook lint``).
-REQUIRES = {
-    "tables": ["tec_prohibited", "zoc_chart"],
-    "quantities": ["force_march_drm", "ip_cost", "ma", "move_cost", "rail_capacity", "tec_column", "zoc_column"],
-}
+REQUIRES = {"tables": ["tec_prohibited", "zoc_chart"],
+            "quantities": ["force_march_drm", "ip_cost", "ma", "move_cost", "rail_capacity", "tec_column", "zoc_column"]}
 #: The configs it reads (src/casebook/content/packconfig.py): config/movement.yaml, the cases
 #: the movement searches and the force march roll cite, the plugin's refusals and events.
 CONFIG = {"movement": MovementConfig}
+ACTIONS = tuple(sorted(actions.KINDS))  # made only in STEPS: `ask why` names those (tools/ask_why.py step_note)
 
 #: question -> usage line, for `casebook ask` (see docs/ask/reach.md, docs/ask/move.md)
 QUESTIONS: dict[str, str] = {

@@ -184,6 +184,22 @@ def test_10_4_2B_attacker_support_needs_supply_and_command(pos):
     assert not a["legal"] and a["refusals"][0]["cases"] == ["2.3B", "2.3C", "10.4.2B", "8.4B"]
 
 
+@pytest.mark.case("10.4.2B", "2.3B")
+def test_10_4_2B_support_refusal_names_each_unit_and_what_it_lacks(pos):
+    ctx = pos(g("g1", "0303", activated=True) + g("g2", "0305", activated=True) + g("g3", "0403", activated=True)
+              + s("s1", "0304"))
+    FAKE.out_of_command.add("g1")
+    FAKE.unsupplied.add("g2")
+    a = combat.attack_answer(ctx, "0304", ["g1", "g2", "g3"], support=(2, 0))
+    assert [r["reason"] for r in a["refusals"]] == [
+        "combat support needs every attacking unit in supply and in command: g1 not in command; g2 out of supply"]
+    FAKE.out_of_command.add("g2")  # both conditions of one unit; the same words by `why` (one path)
+    why = ctx.hook.casebook_validate_action(ctx=ctx, action=Action.make("attack", "german", hex="0304", support=2,
+                                                                         **{"with": ["g2"]}))
+    assert [r.reason for lst in why for r in lst] == [
+        "combat support needs every attacking unit in supply and in command: g2 out of supply and not in command"]
+
+
 # ---------------------------------------------------------------------------- 10.1: eligibility
 @pytest.mark.case("10.1A", "0.7.3.3A")
 def test_10_1A_only_activated_or_reserve_units_attack(pos):

@@ -66,6 +66,16 @@ def test_11_2B_a_typed_retreat_path_is_refused_by_the_retreat_rules(pos):
     assert ctx.state.unit("s1")["hex"] == "0304"                                  # nothing applied
 
 
+@pytest.mark.case("11.2A")
+def test_11_2A_a_path_starting_with_the_stacks_own_hex_says_to_list_only_the_hexes_entered(pos):
+    ctx = pos(g("g1", "0303", strength=30) + s("s1", "0304"))
+    interactive(ctx, "-/2")
+    refusals = ctx.hook.casebook_validate_action(ctx=ctx, action=parse_action("soviet: retreat path=0304,0404 losses=0"))
+    assert [(r.reason, r.cases) for rs in refusals for r in rs] == [(
+        "0304 is not adjacent to 0304: a retreat goes hex by hex (list only the hexes entered, not the stack's own)",
+        ("11.2A",))]
+
+
 @pytest.mark.case("11.2B", "7.5B")
 def test_11_2B_an_R_retreats_as_far_as_possible(pos):
     # 11.2B: "it must retreat as far as possible and then suffer one combat loss per hex it was unable

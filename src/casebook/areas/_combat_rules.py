@@ -9,7 +9,7 @@ from typing import Any
 
 from casebook.areas import _combat_odds as odds
 from casebook.areas._combat_odds import below_table, gather, in_command, is_hq, procedure_cases, rules_permit, supplied
-from casebook.areas._combat_support import attacker_in_command
+from casebook.areas._combat_support import attacker_in_command, unsupported
 from casebook.areas._combat_validators import attack_action, cited, other_refusals
 from casebook.areas._game_cases import given
 from casebook.core.hexgrid import parse_hex
@@ -368,9 +368,10 @@ def attack_refusals(ctx: Any, side: str, hex_: str, attackers: Sequence[str], ki
                     return out
     if support:
         verdict = support_allowed(ctx, attackers, True, kind == "overrun", cache)
-        if verdict is not None and not verdict.value:
-            cases = tuple(c for ln in verdict.lines if ln.fired and ln.kind == "forbid" for c in ln.cases)
-            out.append(Refusal("combat support needs every attacking unit in supply and in command", cases, PLUGIN))
+        if verdict is not None and not verdict.value:  # which units, and why (the facts the lines read)
+            whys, cases = unsupported(ctx, attackers, lambda u: _unit_facts(
+                ctx, u, {"overrun": kind == "overrun", "attacking": True}, "attacker"))
+            out.append(Refusal(f"combat support needs every attacking unit in supply and in command: {whys}", cases, PLUGIN))
     if cost + max(0, support) > ctx.state.track("ip", side):
         out.append(_ip_refusal(ctx, side, cost, support))
     return out

@@ -14,9 +14,13 @@ to any HQ, as for the defender.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Sequence
 from typing import Any
 
-__all__ = ["SETTING", "attacker_in_command", "defender_in_command"]
+from casebook.areas._combat_odds import is_hq
+
+__all__ = ["SETTING", "attacker_in_command", "defender_in_command", "unsupported"]
 
 SETTING = ("combat_support_hq", "activating")
 
@@ -46,3 +50,30 @@ def attacker_in_command(ctx: Any, uid: str) -> bool:
     if activating is not None:
         return activating in hqs
     return any(ctx.state.has_unit(h) and ctx.state.unit(h).get("activated") for h in hqs)
+
+
+#: a fact a ``combat_support`` forbid line reads -> (the value that refuses, what it says of the unit)
+_WHY = {"supplied": (False, "out of supply"), "in_command": (False, "not in command"),
+        "overrun": (True, "overrunning (no support in an overrun)")}
+
+
+def unsupported(ctx: Any, units: Sequence[str], facts_of: Callable[[str], Any]) -> tuple[str, tuple[str, ...]]:
+    """(which of ``units`` cannot receive combat support and why, the cases of the forbid lines
+    that refused them): ``"s-91rd out of supply; s-19a not in command"`` (10.4.2B, 2.3B-C). Each
+    unit's verdict is the script permission ``combat_support`` on ``facts_of(uid)`` (the facts
+    :func:`support_allowed` asks); its reason, the facts the lines that fired read, as read."""
+    whys: list[str] = []
+    cases: list[str] = []
+    for uid in units:
+        if is_hq(ctx.state.unit(uid)):
+            continue
+        facts = facts_of(uid)
+        verdict = ctx.permission("combat_support", facts)
+        if verdict.value:
+            continue
+        fired = [ln for ln in verdict.lines if ln.kind == "forbid" and ln.fired and not ln.overridden]
+        named = {w for ln in fired for w in re.findall(r"\w+", ln.text)}
+        said = [what for fact, (bad, what) in _WHY.items() if fact in named and bool(facts[fact]) == bad]
+        whys.append(f"{uid} {' and '.join(said) or 'refused'}")
+        cases += [c for ln in fired for c in ln.cases]
+    return "; ".join(whys), tuple(dict.fromkeys(cases))

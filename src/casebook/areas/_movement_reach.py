@@ -177,7 +177,8 @@ def zoc_step(a: str, b: str, spent: int, hexes: int, *, near: Sequence[str], ent
     ``ezoc_to_ezoc``, ``ezoc_stop`` (refusals), ``prohibited``, ``short`` (no cost or too
     costly; a step too costly cites its cost's cases after them), ``fluid`` and ``locking`` (added to the cost's cases), ``all_mp``."""
     if b not in near:
-        return Step(False, None, f"{b} is not adjacent to {a}: no hex can be skipped", tuple(cites["adjacent"]))
+        own = " (list only the hexes entered, not the stack's own)" * (a == b and hexes == 0)
+        return Step(False, None, f"{b} is not adjacent to {a}: no hex can be skipped{own}", tuple(cites["adjacent"]))
     if b in enemy:
         return Step(False, None, f"{b} is occupied by enemy units (only an overrun attacks them)",
                     tuple(cites["enemy"]))

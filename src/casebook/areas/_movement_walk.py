@@ -38,7 +38,8 @@ def path_refusal(ctx: Any, unit: Mapping[str, Any], path: Sequence[str], facts: 
     cost_cases: list[str] = []
     for there in path:
         if there not in {hex_label(n) for n in ctx.board.neighbours(parse_hex(here))}:
-            return f"{there} is not adjacent to {here}", tuple(ma.cases)
+            start_too = " (list only the hexes entered, not the unit's own)" * (there == here == start)
+            return f"{there} is not adjacent to {here}{start_too}", tuple(ma.cases)
         if no_enemy and enemy(there):
             return f"{there} holds enemy units", tuple(line_cases(ctx, ("enter_enemy_hex",)))
         cost = ctx.quantity("move_cost", {**facts, "hex_terrain": ctx.board.hex(parse_hex(there)).terrain})

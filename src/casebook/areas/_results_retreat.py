@@ -272,7 +272,8 @@ def path_refusals(ctx: Any, setup: ResultsSetup, units: Sequence[str], start: st
         if not on_map:
             return bad(f"{h!r} is not a hex of the map", setup.cases("retreat_path", ctx))
         if h not in {hex_label(n) for n in ctx.board.neighbours(parse_hex(here))}:
-            return bad(f"{h} is not adjacent to {here}: a retreat goes hex by hex", setup.cases("retreat_path", ctx))
+            start_too = " (list only the hexes entered, not the stack's own)" * (h == here == start)
+            return bad(f"{h} is not adjacent to {here}: a retreat goes hex by hex{start_too}", setup.cases("retreat_path", ctx))
         fault = _step_fault(ctx, units, start, side, here, h, walked)
         if fault is not None:
             return bad(f"{h}: {_FAULTS[fault]}", setup.cases(fault))

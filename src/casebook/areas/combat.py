@@ -43,7 +43,16 @@ from casebook.areas._combat_odds import (
     rules_define,
 )
 from casebook.areas._combat_resolve import assess, attack_answer, resolve
-from casebook.areas._combat_rules import PLUGIN, attack_refusals, reaction_cost, record, save, support_allowed
+from casebook.areas._combat_rules import (
+    PLUGIN,
+    _unit_facts,
+    attack_refusals,
+    reaction_cost,
+    record,
+    save,
+    support_allowed,
+)
+from casebook.areas._combat_support import unsupported
 from casebook.areas._combat_validators import cited
 from casebook.areas._game_cases import STEP_KEYS
 from casebook.areas.help import usage_line
@@ -204,7 +213,9 @@ def casebook_validate_action(ctx, action):
         if ips:
             verdict = support_allowed(ctx, [u["id"] for u in ctx.state.units_at(pending["hex"])], False)
             if verdict is not None and not verdict.value:
-                out.append(Refusal("the defenders must be in supply and in command to receive support",
+                whys, _ = unsupported(ctx, [u["id"] for u in ctx.state.units_at(pending["hex"])], lambda u: _unit_facts(
+                    ctx, u, {"overrun": False, "attacking": False}, "defender"))
+                out.append(Refusal(f"the defenders must be in supply and in command to receive support: {whys}",
                                    cited(ctx, "support_refused"), PLUGIN))
         return out
     return []

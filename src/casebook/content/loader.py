@@ -27,7 +27,7 @@ from casebook.content.schema_pack import check_cross_file, located
 from casebook.content.yamlio import YamlDoc, read_yaml
 from casebook.core.errors import ContentError, Problem
 
-__all__ = ["find_pack", "load_pack", "scan_pack", "plugin_registered", "installed_games", "display_path",
+__all__ = ["find_pack", "is_bare", "load_pack", "scan_pack", "plugin_registered", "installed_games", "display_path",
            "read_pack_file", "default_rules_dir", "resolve_rules_dir",
            "rules_dir_problems", "GAMES_GROUP", "PLUGINS_GROUP"]
 
@@ -117,9 +117,12 @@ def rules_dir_problems(pack_dir: Path, manifest: Mapping[str, Any], doc: YamlDoc
 
 def find_pack(game_or_dir: str | os.PathLike[str]) -> Path:
     """The directory of a pack: a directory holding ``game.yaml``, a ``game.yaml`` path, or the id
-    of an installed game (:func:`installed_games`). Raises ContentError if none is found."""
+    of an installed game (:func:`installed_games`). A bare id (a ``str`` with no path separator,
+    as a position's ``game:``) of an installed game is that game even if a folder of that name is
+    in the working directory (never read by accident); a folder there is named ``./moscow41`` or
+    as a ``Path`` (the CLI's GAME argument does so, with a note). Raises ContentError if none is found."""
     p = Path(game_or_dir)
-    if p.is_dir() and (p / "game.yaml").is_file():
+    if p.is_dir() and (p / "game.yaml").is_file() and not (is_bare(game_or_dir) and str(game_or_dir) in installed_games()):
         return p
     if p.is_file() and p.name == "game.yaml":
         return p.parent
@@ -132,6 +135,12 @@ def find_pack(game_or_dir: str | os.PathLike[str]) -> Path:
 
     raise ContentError([Problem(name, 0, 0, "", "no content pack here: expected a directory with game.yaml "
                                 f"or an installed game id (installed: {known}){did_you_mean(name, list(games))}")])
+
+
+def is_bare(game_or_dir: object) -> bool:
+    """Whether ``game_or_dir`` is a bare name (a ``str`` without a path separator): a game id
+    first (:func:`find_pack`), a folder only when no installed game has that id."""
+    return isinstance(game_or_dir, str) and not any(sep and sep in game_or_dir for sep in (os.sep, os.altsep, "/"))
 
 
 def plugin_registered(name: str) -> bool:

@@ -9,6 +9,7 @@ file there in name order, ``cases.yaml`` beside the manifest.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from casebook.content.confine import confined_path, inside
-from casebook.content.loader import display_path, installed_games, resolve_rules_dir, rules_dir_problems
+from casebook.content.loader import display_path, installed_games, is_bare, resolve_rules_dir, rules_dir_problems
 from casebook.content.yamlio import load_yaml, read_yaml
 from casebook.core.errors import ContentError, Problem, ScriptSyntaxError, shown_path
 
@@ -54,6 +55,9 @@ class RulePack:
     #: ``tracks`` (name -> its keys) of the manifest's vocabulary, ``phases`` and ``steps`` (ids
     #: of the sequence file, in order); a key is absent when the pack does not say
     world: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    #: problems of table files that would not read (their ids taken from the raw text): reported
+    #: with the scripts' own by :func:`compile_pack`, so a broken table hides no script error
+    load_problems: tuple[Problem, ...] = field(default=(), repr=False)
 
 
 def _load(path: Path) -> Any:
@@ -77,14 +81,14 @@ def read_manifest(pack_dir: Path) -> dict[str, Any]:
 
 def _pack_dir(game_or_dir: str | Path) -> Path:
     p = Path(game_or_dir)
-    if p.is_dir():
+    games = installed_games()
+    if p.is_dir() and not (is_bare(game_or_dir) and str(game_or_dir) in games):  # a bare id: the installed game
         if (p / "game.yaml").is_file() or (p / "cases.yaml").is_file():
             return p
         if (p / "facts.yaml").is_file() or any(p.glob("*.rules")):
             return p.resolve().parent  # a game's rules/ folder: the pack is the folder holding it
         raise ContentError([Problem(str(p), 0, 0, "", "not a content pack (no game.yaml or cases.yaml) "
                                     "nor a rules directory (no facts.yaml or *.rules)")])
-    games = installed_games()
     if str(game_or_dir) in games:
         return games[str(game_or_dir)]
     raise ContentError([Problem(str(game_or_dir), 0, 0, "", "no such game or directory (games: "
@@ -131,6 +135,7 @@ def find_rule_pack(game_or_dir: str | Path) -> RulePack:
                           if isinstance(c, dict) and "id" in c)
     tables = None
     shapes: dict[str, Any] = {}
+    broken: list[Problem] = []
     if man.get("tables"):
         ids = set()
         for i, t in enumerate(man["tables"] if isinstance(man["tables"], list) else []):
@@ -139,7 +144,12 @@ def find_rule_pack(game_or_dir: str | Path) -> RulePack:
                 problems.append(doc.problem(("tables", i), why or "refused path", value=True) if doc is not None
                                 else Problem(str(pack / "game.yaml"), 0, 0, f"tables.{i}", why or "refused path"))
             elif tf.is_file():
-                data = _load(tf)
+                try:
+                    data = _load(tf)
+                except ContentError as exc:  # the scripts are still checked; its id from the raw text
+                    broken += exc.problems
+                    found = re.search(r"^id:\s*['\"]?([\w-]+)", tf.read_text(encoding="utf-8", errors="replace"), re.M)
+                    data = {"id": found.group(1)} if found else None
                 if isinstance(data, dict) and "id" in data:
                     ids.add(str(data["id"]))
                     shape = table_shape(data)
@@ -149,7 +159,7 @@ def find_rule_pack(game_or_dir: str | Path) -> RulePack:
     world = _world(pack, man, problems)
     if problems:
         raise ContentError(problems)
-    return RulePack(game, pack, rules_dir, files, facts, cases, tables, shapes, world)
+    return RulePack(game, pack, rules_dir, files, facts, cases, tables, shapes, world, tuple(broken))
 
 
 def _world(pack: Path, man: Mapping[str, Any], problems: list[Problem]) -> dict[str, Any]:
@@ -227,9 +237,15 @@ def with_sequence_facts(schema: Any, world: Mapping[str, Any]) -> Any:
 def compile_pack(pack: RulePack, relative_to: str | Path | None = None) -> RuleSet:
     """Compile every script of ``pack`` against its facts, case index and tables.
 
-    Raises :class:`ContentError` (bad ``facts.yaml``) or :class:`ScriptSyntaxError` (all script
-    problems at once).
+    Raises :class:`ContentError` (bad ``facts.yaml``; a table that would not read, with every
+    script problem after it) or :class:`ScriptSyntaxError` (all script problems at once).
     """
+    if pack.load_problems:
+        try:
+            compile_pack(replace(pack, load_problems=()), relative_to)
+        except (ContentError, ScriptSyntaxError) as exc:
+            raise ContentError([*pack.load_problems, *exc.problems]) from None
+        raise ContentError(list(pack.load_problems))
     shown = None
     if relative_to is not None:
         try:

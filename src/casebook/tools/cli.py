@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import sys
 from pathlib import Path
 
@@ -63,12 +64,21 @@ def game_argument(ctx: click.Context, param: click.Parameter, value: str | None)
     """A click callback for a GAME (or PACK_DIR) argument: an installed game id or an existing
     path, else a usage error (exit 2, as every command's unknown argument) listing the installed
     games. What the path holds is the command's to check (a folder without ``game.yaml`` is a
-    content error of ``lint``, exit 1)."""
-    if value is None or Path(value).exists():
-        return value
-    from casebook.content.loader import installed_games
+    content error of ``lint``, exit 1). A folder in the working directory named as an installed
+    game id is read (returned as ``./ID``, so :func:`casebook.content.loader.find_pack` takes the
+    folder) with a ``note:`` on standard error naming it and the installed game's folder; a
+    default value is always the installed game (never a folder read by accident)."""
+    from casebook.content.loader import installed_games, is_bare
 
+    if value is None:
+        return value
     games = installed_games()
+    if Path(value).exists():
+        if is_bare(value) and value in games and ctx.get_parameter_source(param.name or "") != click.core.ParameterSource.DEFAULT:
+            click.echo(f"note: reading the folder ./{value} (in the working directory), not the installed game "
+                       f"{value} ({games[value]}); name that folder to read the installed one", err=True)
+            return f".{os.sep}{value}"
+        return value
     if value in games:
         return value
     from casebook.content.schema import did_you_mean

@@ -338,7 +338,7 @@ _EVERY_QUESTION = frozenset({"as_json", "pack"})
 @click.option("--hexes", type=int, help="Hexes of retreat (retreat; games that ask for them).")
 @click.option("--path", metavar="HEX,…", help="A retreat path to judge (retreat; games that ask for them).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--pack", type=click.Path(exists=True, file_okay=False), default=None,
+@click.option("--pack", type=click.Path(exists=True, file_okay=False, resolve_path=True), default=None,
               help="The pack folder to answer on (a copied or edited pack; default: the folder above "
                    "POSITION with its game, the folder a save names, else the installed game).")
 def ask(position: str, question: str, args: tuple[str, ...], as_: str | None, for_: str | None,

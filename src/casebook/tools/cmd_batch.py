@@ -177,7 +177,7 @@ def _print(title: str, summaries: list[tuple[str, dict[str, Any]]], changed: lis
               help="A side's bot: planner, greedy or random (default: planner on every side). Repeatable.")
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
               help="Override an interpretation setting for every game. Repeatable.")
-@click.option("--compare-pack", type=click.Path(exists=True, file_okay=False), default=None,
+@click.option("--compare-pack", type=click.Path(exists=True, file_okay=False, resolve_path=True), default=None,
               help="Also play the same seeds with this pack and compare.")
 @click.option("--compare-set", "compare_sets", multiple=True, metavar="NAME=VALUE",
               help="Also play the same seeds with this setting changed and compare. Repeatable.")

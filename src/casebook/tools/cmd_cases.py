@@ -282,7 +282,7 @@ def gather_report(game: str, tests_dir: Path | None, warnings: list[str], own_te
               default=None, help="Tests folder to scan, alone (default: the game's own tests/ and ./tests or the checkout's).")
 @click.option("--status", "only", type=click.Choice(STATUSES), default=None,
               help="List only the cases with this status (the summary still counts all).")
-@click.option("--pack", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
+@click.option("--pack", type=click.Path(exists=True, file_okay=False, resolve_path=True, path_type=Path), default=None,
               help="For a trace or position file: the pack folder it was played from (default: a pack "
                    "folder above it, the one a save beside it records, else the installed game).")
 def cases(game: str, as_json: bool, tests_dir: Path | None, only: str | None, pack: Path | None) -> None:

@@ -253,7 +253,7 @@ def _table_text(pack_dir: Path, path: str, line: int) -> str:
 @click.argument("trace", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.argument("seq", type=int)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--pack", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
+@click.option("--pack", type=click.Path(exists=True, file_okay=False, resolve_path=True, path_type=Path), default=None,
               help="The pack folder the game was played from (default: a pack folder above the trace, the one "
                    "a save beside it records, else the installed game the trace names).")
 def explain(trace: Path, seq: int, as_json: bool, pack: Path | None) -> None:

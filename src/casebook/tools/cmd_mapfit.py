@@ -15,7 +15,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from casebook.content.loader import find_pack
+from casebook.content.loader import find_pack, is_bare
 from casebook.content.yamlio import dump_yaml
 from casebook.core.hexgrid import hex_label
 from casebook.tools.cli import game_argument
@@ -91,7 +91,7 @@ def _report(build: MapBuild, console: Console) -> None:
 @click.option("--quiet", "-q", is_flag=True, help="Do not print the residual and placement tables.")
 def mapfit(game: str, check: bool, quiet: bool) -> int:
     """Fit the gazetteer to the printed hexes; print residuals and placements; write map.yaml."""
-    pack = Path(game) if Path(game).is_dir() else find_pack(game)
+    pack = Path(game) if Path(game).is_dir() and not is_bare(game) else find_pack(game)  # a bare id: installed
     build = generate(pack)
     console = Console(highlight=False)
     if not quiet:

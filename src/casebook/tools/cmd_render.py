@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from casebook.content.loader import find_pack
+from casebook.content.loader import find_pack, is_bare
 from casebook.content.yamlio import load_yaml
 from casebook.core.errors import ContentError, Problem
 from casebook.tools.cli import game_argument
@@ -22,7 +22,7 @@ __all__ = ["render", "map_and_units"]
 
 def _pack_dir(game: str) -> Path:
     p = Path(game)
-    if p.is_dir():
+    if p.is_dir() and not is_bare(game):  # a bare id is the installed game (the GAME argument says ./ID for a folder)
         return p
     return find_pack(game)
 

@@ -236,7 +236,7 @@ def _setup_problem(setup: dict) -> str | None:
 
 @click.command("replay")
 @click.argument("trace", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--pack", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
+@click.option("--pack", type=click.Path(exists=True, file_okay=False, resolve_path=True, path_type=Path), default=None,
               help="The pack folder the game was played from (default: the installed game).")
 @click.option("--partial", is_flag=True,
               help="Accept a trace cut short (no game end, no save beside it) that replays identically.")

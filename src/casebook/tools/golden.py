@@ -119,7 +119,7 @@ def first_difference(expected: str, actual: str, context: int = 0) -> str:
 @click.command("golden")
 @click.option("--write", is_flag=True, help="Regenerate the golden trace files (then review the diff).")
 @click.option("--only", default="", metavar="TEXT", help="Only the games whose name (GAME/FILE) contains TEXT.")
-@click.option("--pack", "pack_dir", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
+@click.option("--pack", "pack_dir", type=click.Path(exists=True, file_okay=False, resolve_path=True, path_type=Path), default=None,
               help="A pack folder's own playthroughs (traces in DIR/golden/) instead of the installed games'.")
 def golden(write: bool, only: str, pack_dir: Path | None) -> None:
     """Play the golden playthroughs and compare (or, with --write, regenerate) their traces."""

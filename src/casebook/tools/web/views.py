@@ -181,7 +181,17 @@ def snapshot(session: Any, recent: int = 40) -> dict[str, Any]:
 
 
 def _short(event: Any) -> str:
+    """An event in a few words for *Last events*: a roll's total (and faces, of more than one die)
+    and purpose, as the terminal's account says it; a move's (or retreat's) units, start and path."""
     data = event.data
+    faces = data.get("faces")
+    if event.kind == "roll" and "total" in data:
+        dice = f" ({'+'.join(map(str, faces))})" if isinstance(faces, list) and len(faces) > 1 else ""
+        return f"{data['total']}{dice} for {data.get('purpose', '?')}"
+    if isinstance(data.get("path"), list):
+        units = ", ".join(map(str, data.get("units") or ([data["unit"]] if "unit" in data else [])))
+        spent = f" ({data['mp_spent']} MP)" if "mp_spent" in data else ""
+        return f"{units} {data.get('from', '')} → {' → '.join(map(str, data['path'])) or '(stays)'}{spent}".strip()
     for key in ("action", "result", "reason", "step"):
         if key in data and isinstance(data[key], (str, int)):
             return f"{key}: {data[key]}"

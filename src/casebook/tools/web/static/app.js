@@ -379,7 +379,10 @@ function wire() {
   $("act-filter").addEventListener("input", () => render(ui.st));
   $("act-do").onclick = () => doAction($("act-text").value);
   $("act-why").onclick = async () => {
-    try { const r = await api("/api/why", { action: $("act-text").value }); say(r.legal ? `${esc(r.action)} is legal now` : `${esc(r.action)}: ${esc(r.reason)} — cases ${casesHtml(r.cases)}`, r.legal); } catch (e) { refused(e); }
+    try {  // a refusal in the words of a refused Do: reason, cases and the rule-script lines that decided it
+      const r = await api("/api/why", { action: $("act-text").value });
+      if (r.legal) say(`${esc(r.action)} is legal now`, true); else refused({ message: `${r.action}: ${r.reason}`, cases: r.cases, lines: r.lines });
+    } catch (e) { refused(e); }
   };
   $("undo").onclick = async () => { try { const r = await api("/api/undo", {}); say(`took back ${esc(r.took_back)}`, true); highlight({}); render(r.state); } catch (e) { refused(e); } };
   $("bot-step").onclick = async () => { try { const r = await api("/api/bot", { steps: 1 }); say(r.played.length ? `bot: ${esc(r.played[0])}` : "no bot decides now", true); render(r.state); } catch (e) { refused(e); } };
