@@ -8,11 +8,11 @@ decision (starting from the plan it had). Overruns are played only at odds where
 move. In combat it concentrates: every legal attack is assessed by the rules' own ``attack`` answer (odds,
 DRM, the support a ``support=N`` buys) and the best one that pays is made, else it passes. It **guards** its
 automatic-loss hexes (:mod:`casebook.tools.bots_guard`): never emptied, and garrisoned when open under threat
-(``planner_eval.GUARD_FILL``). HQ activations go to stacks near the enemy and the objectives (by that value,
-:mod:`casebook.tools.planner_command`), retreats and advances by the losses and the objectives, reinforcements
-to the threatened objectives; anything else as :func:`casebook.tools.bots.action_value` does. Game-neutral,
-seeded and deterministic (the search's random numbers come from the seed and the decision's place in the game),
-so a bot rebuilt from :meth:`PlannerBot.state_dict` plays on exactly as before.
+(``planner_eval.GUARD_FILL``). HQ activations go to stacks near the enemy and the objectives, retreats and
+advances by the losses and the objectives, reinforcements to the threatened objectives; anything else as
+:func:`casebook.tools.bots.action_value` does. Game-neutral, seeded and deterministic (the search's random
+numbers come from the seed and the decision's place in the game), so a bot rebuilt from
+:meth:`PlannerBot.state_dict` plays on exactly as before.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from casebook.core.actions import Action
 from casebook.tools.bots import action_value
 from casebook.tools.bots_guard import GUARD_CROWD, advance_weakens, crowds, empties, guard_hexes, unstacks
 from casebook.tools.planner_combat import IP_COST, expected_value, odds_value, spare_ips, support_options
-from casebook.tools.planner_command import chosen_stacks
 from casebook.tools.planner_eval import Mover, View, build_view, grab, grabbers, plan_value, pocketed, strength
 from casebook.tools.planner_goals import HOLD_WEIGHT, Goals, goals_for, non_combat_of
 from casebook.tools.planner_guard import rear_short
@@ -135,7 +134,8 @@ class PlannerBot:
     def __init__(self, side: str, seed: int = 0, nodes: int = DEFAULT_NODES,
                  seconds: float = DEFAULT_SECONDS) -> None:
         self.side = side
-        self.seed, self.nodes = int(seed), int(nodes)
+        self.seed = int(seed)
+        self.nodes = int(nodes)
         self.seconds = float(seconds)
         self.last_nodes = self.slow = self.capped = 0
         self._goals: dict[int, Goals] = {}
@@ -197,7 +197,6 @@ class PlannerBot:
                 return None if found is None else int(found[3])
             actions = [a for a in actions if a.kind != "attack"] + support_options(
                 attacks, max(0, spare_ips(state, self.side) - grabbers(state, view)), net)
-        actions += chosen_stacks(state, actions, lambda: view or build_view(state, self.side, goals), _priority)
         for action in actions:
             if action.kind in ("attack", "overrun"):
                 value = attack_value(state, ctx, action, goals, self._answers, view)
