@@ -350,9 +350,9 @@ def _adds(ctx: Any) -> bool:
 
 def zoc_effects(ctx: Any, side: str, b: str) -> int:
     """How many enemy ZOCs a fluid step EZOC to EZOC of ``side`` into hex ``b`` is charged for (fact
-    ``zoc_effects`` of ``move_cost``): one where the game's lines forbid ``add_zoc_effects`` (e.g.
-    Moscow '41 7.0F: "Multiple ZOCs exerted on a unit have no additional effect") or fewer than two
-    enemy units exert a ZOC into ``b``, else one per such unit (a house rule deleting 7.0F's line)."""
+    ``zoc_effects`` of ``move_cost``): one where the game's lines forbid ``add_zoc_effects`` or fewer
+    than two enemy units exert a ZOC into ``b``, else one per such unit — e.g. Moscow '41 7.0F:
+    "Multiple ZOCs exerted on a unit have no additional effect"; a house rule deleting that line adds."""
     n = len(zoc_lookup(ctx, side).get(b) or ())
     return n if n > 1 and _adds(ctx) else 1
 

@@ -119,7 +119,7 @@ def find_pack(game_or_dir: str | os.PathLike[str]) -> Path:
     """The directory of a pack: a directory holding ``game.yaml``, a ``game.yaml`` path, or the id
     of an installed game (:func:`installed_games`). A bare id (a ``str`` with no path separator,
     as a position's ``game:``) of an installed game is that game even if a folder of that name is
-    in the working directory (never read by accident); a folder there is named ``./moscow41`` or
+    in the working directory (never read by accident); a folder there is named ``./GAME`` or
     as a ``Path`` (the CLI's GAME argument does so, with a note). Raises ContentError if none is found."""
     p = Path(game_or_dir)
     if p.is_dir() and (p / "game.yaml").is_file() and not (is_bare(game_or_dir) and str(game_or_dir) in installed_games()):

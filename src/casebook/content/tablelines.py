@@ -59,9 +59,9 @@ class TableLines:
     def row(self, table_id: str, row: Mapping[str, Any], field: Sequence[str] = ()) -> dict[str, Any] | None:
         """The line of ``row`` (a row of the records table ``table_id``, as the pack holds it);
         None when it is not one of its rows. With ``field`` (the keys down to the one value read,
-        ``("german", "ip")``) the cases are those of the provenance nearest that value: of the
-        mapping under ``row`` holding it (Turn 13's ``german: {provenance: "rulebook: 1.3B", …}``),
-        else the row's, else the table's."""
+        e.g. ``(side, "ip")``) the cases are those of the provenance nearest that value: of the
+        mapping under ``row`` holding it (a side's ``{provenance: "rulebook: <case>", …}`` of one
+        turn of a Turn Track), else the row's, else the table's."""
         rows = self.pack.records.get(table_id) or []
         index = next((i for i, r in enumerate(rows) if r is row), None)
         if index is None:
