@@ -24,7 +24,7 @@ from casebook.content.cases import implements
 from casebook.core.errors import IllegalActionError
 from casebook.core.hooks import Refusal
 from casebook.games.moscow41.plugins._movement_apply import APPLY
-from casebook.games.moscow41.plugins._movement_costs import is_supplied, move_class
+from casebook.games.moscow41.plugins._movement_costs import is_supplied, move_class, movement_allowance
 from casebook.games.moscow41.plugins._movement_paths import check_path, movement_config, neighbours
 from casebook.games.moscow41.plugins._movement_state import (
     MODE,
@@ -155,9 +155,11 @@ def _check_move(ctx: Any, action: Any, d: dict[str, Any], step: str) -> list[Ref
     if res["legal"] or set(res["refused"]["cases"]) <= {*walk["ezoc_stop"], *walk["ezoc_to_ezoc"]} and locking_refusals(
             ctx, m.side, m.start, list(action.get("path")), [ctx.state.unit(u) for u in m.units]):
         return []  # legal, or a 7.2 stop the zoc area refuses too: said once, by its refusal (the EZOCs' units)
-    hex_, reason = res["refused"]["hex"], res["refused"]["reason"]  # the hex said once ("2413 is occupied…")
-    return [Refusal(reason if str(reason).startswith(str(hex_)) else f"{hex_}: {reason}",
-                    tuple(res["refused"]["cases"]), source=_SRC)]
+    hex_, reason, cases = res["refused"]["hex"], res["refused"]["reason"], tuple(res["refused"]["cases"])
+    if set(walk["short"]) <= set(cases):  # MPs short: the MA decided too (5.7B's halving, 4.3D's), as a move's event
+        cases += tuple(movement_allowance(ctx, list(m.units), MODE[step] if m.at_start else d["current"]["mode"])["cases"])
+    return [Refusal(reason if str(reason).startswith(str(hex_)) else f"{hex_}: {reason}",  # the hex said once
+                    tuple(dict.fromkeys(cases)), source=_SRC)]
 
 
 @implements("9.5A", "9.5C", "9.5D")

@@ -125,3 +125,18 @@ def test_7_2_an_ezoc_refusal_names_no_tec_column_line_in_ask_why_or_play(example
     asked, why, played = _three(example, "0202", ["0302", "0402", "0403", "0404", "0405"])
     assert asked == why == played == [ZOC_COLUMN, EXERT, INTO_HEX, chart_cell("infantry"), LOCKING]
     assert TEC_COLUMN not in asked
+
+
+@pytest.mark.case("5.7B", "9.1A")
+def test_5_7B_an_unsupplied_stack_short_of_mps_names_the_halving_and_its_supply_lines_in_all_three(cut_off):
+    """g1's MA 4 is halved to 2 out of supply: a third clear hex is refused for MPs (9.1A, 9.2C) — and
+    the halving decided it, so the refusal cites 5.7B and names `× ½ by 5.7B` and the supply lines it
+    read, in ask move, why and play's refusal alike (session 17: a fresh user found only the MA line)."""
+    state = _state(cut_off)
+    asked, why, played = _three(state, "0505", ["0605", "0705", "0805"])
+    supply_lines = [SUPPLY_LENGTH, rule("zoc.rules", "forbid trace_supply_through_ezoc")]
+    assert asked == why == played
+    assert asked[:4] == [*supply_lines, MA, HALF_OOS] and TERRAIN in asked
+    action = Action.make("move", state.current_player(), stack="0505", path=["0605", "0705", "0805"])
+    cases, reason, _lines = why_not_lines(state, action)
+    assert reason == "0805: 1 MP needed to enter 0805, 0 left" and "5.7B" in cases
