@@ -96,3 +96,17 @@ def test_10_4_2A_the_defenders_remainder_is_warned_in_the_combat_and_its_account
     text = "\n".join(Narrator().lines([event]))
     assert "warning: 5 soviet IPs of support: 2 of them buy no DRM (each 3 buy 1, a remainder none)  [10.4.2A]" in text
     assert "warnings" not in combat.attack_answer(ctx, "0304", ["g1"], (4, 3))   # whole DRMs: no warning
+
+
+@pytest.mark.case("10.4.2B", "2.3C")
+def test_10_4_2B_the_defenders_support_refusal_names_each_unit_and_what_it_lacks(pos):  # noqa: F811
+    ctx = pos(g("g1", "0303", activated=True) + s("s1", "0304") + s("s2", "0304"), ip="{german: 10, soviet: 9}")
+    attack = [a for a in listed(ctx) if a.kind == "attack" and a.get("support") == 0][0]
+    ctx.hook.casebook_apply_action(ctx=ctx, action=attack)
+    FAKE.unsupplied.add("s1")
+    FAKE.out_of_command.add("s2")   # a defender's path may be to any HQ (2.3C): the command area says none
+    why = ctx.hook.casebook_validate_action(ctx=ctx, action=parse_action("soviet: support ips=3"))
+    assert [(r.reason, r.cases) for rs in why for r in rs] == [
+        ("the defenders must be in supply and in command to receive support: s1 out of supply; s2 not in command",
+         ("2.3C", "10.4.2B"))]
+    assert refused(ctx, "soviet: support ips=0") == []       # no support asked: nothing to receive
