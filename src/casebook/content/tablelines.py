@@ -38,7 +38,8 @@ _CASE_IN_TEXT = re.compile(rf"(?<![\w.]){CASE_ID}(?![\w])")
 
 
 class TableLines:
-    """Finds and keeps the cited line of table cells and records rows of one loaded pack."""
+    """Finds and keeps the cited line of table cells and records rows of one loaded pack (and, for
+    an area citing another pack file, a scenario's victory entries: :meth:`doc`, :meth:`line`)."""
 
     def __init__(self, pack: Any) -> None:
         self.pack = pack
@@ -46,8 +47,20 @@ class TableLines:
         self._texts: dict[str, list[str]] = {}
         self._kept: dict[tuple[Any, ...], dict[str, Any] | None] = {}
         self._patches: dict[str, list[tuple[Path, int, Mapping[str, Any]]]] = {}
+        self._docs: dict[str, YamlDoc | None] = {}
 
     # ------------------------------------------------------------------------------ public
+    def doc(self, rel: str) -> YamlDoc | None:
+        """Pack file ``rel`` (relative to the pack folder) as written, no errata applied, parsed once
+        per loaded pack; None when it cannot be read."""
+        if rel not in self._docs:
+            self._docs[rel] = read_yaml(Path(self.pack.dir) / rel, file=rel)[0]
+        return self._docs[rel]
+
+    def line(self, rel: str, line: int, cases: list[str]) -> dict[str, Any]:
+        """``{"source": "REL:LINE", "cases": cases, "text": the line as written}`` (read once per pack)."""
+        return self._entry(rel, line, cases)
+
     def cell(self, table_id: str, **coords: Any) -> dict[str, Any] | None:
         """The line of the chart ``table_id`` cell at ``coords`` (one keyword per dim); None when
         the pack has no such table or cell."""
@@ -186,7 +199,7 @@ class TableLines:
             self._patches[rel] = [e for e in reversed(self.pack.errata) if self._targets(e[2], rel)]
         return self._patches[rel]
 
-    def _entry(self, rel: str, line: int, cases: list[str], heads: Sequence[int] = ()) -> dict[str, Any] | None:
+    def _entry(self, rel: str, line: int, cases: list[str], heads: Sequence[int] = ()) -> dict[str, Any]:
         """The line record; ``heads``: lines of the enclosing keys, put before the text
         (``"infantry": "dry": "locking"`` for a chart written one cell a line)."""
         if rel not in self._texts:
