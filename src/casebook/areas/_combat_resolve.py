@@ -70,8 +70,8 @@ def assess(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, 
 
 def _remainders(ctx: Any, f: Any, support: Mapping[str, int]) -> list[dict[str, Any]]:
     """A warning (``{"warning": text, "cases": […]}``) per side whose support IPs leave a remainder
-    that buys no DRM (10.4.2A: "Each 2 IPs spent by the Germans and 3 IPs spent by the Soviets
-    applies a DRM of 1"; the remainder is spent all the same): empty in a game without ``ip_cost``."""
+    that buys no DRM (the IPs per DRM: the game's ``ip_cost``; the remainder is spent all the same;
+    e.g. Moscow '41 10.4.2A: 2 German, 3 Soviet IPs a DRM): empty in a game without ``ip_cost``."""
     out: list[dict[str, Any]] = []
     for who, side in (("attacker", f.attacker_side), ("defender", f.defender_side)):
         ips = int(support.get(who, 0) or 0)
