@@ -103,3 +103,29 @@ def test_kept_lines_follows_via_at_any_depth_and_drops_the_mark():
     assert kept_lines(lines, ["1.1"]) == [{"source": "a.rules:1", "cases": ["9.9"]},
                                           {"source": "b.rules:2", "cases": ["8.8"]},
                                           {"source": "c.rules:3", "cases": ["1.1"]}]
+
+
+@pytest.mark.case("14.1C")
+def test_14_1C_borrow_and_lend_note_copies_marked_via_the_first_borrower_or_the_last_lender(ctx):
+    """``borrow`` and ``lend`` note a fact's entries by one helper: a copy each in the recording and
+    the next event (an entry noted already — shared, as a kept entry is by every read — is never
+    marked in place), the mark a borrower set kept, a lender's set anew."""
+    from casebook.script.factlines import lend
+
+    shared = dict(SUPPLY_LINE)
+    facts = FactLines(FACTS, {"hex_supplied": (shared,)})
+    ctx.event_lines = {}
+    with ctx.engine.recording_lines() as lines:
+        ctx.engine._recording[0]["supply.rules:7"] = shared    # noted before, the very entry the fact holds
+        ctx.event_lines["supply.rules:7"] = shared
+        assert ctx.permission("build_fort", facts).value is False
+        assert shared == SUPPLY_LINE                           # the fact's entry unmarked
+        assert ctx.engine._recording[0]["supply.rules:7"]["via"] == ctx.event_lines["supply.rules:7"]["via"] \
+            == "fortification.rules:10"
+        ctx.permission("build_fort", FactLines(FACTS, {"hex_supplied": (shared,)}))
+        lend(ctx, [shared], [{"source": "supply.rules:7"}, {"source": "movement.rules:9"}])
+        assert shared == SUPPLY_LINE
+        assert ctx.engine._recording[0]["supply.rules:7"]["via"] == ctx.event_lines["supply.rules:7"]["via"] \
+            == "movement.rules:9"                               # the lender's mark replaces the borrower's
+    assert [(ln["source"], ln.get("via")) for ln in lines] == [("supply.rules:7", "movement.rules:9"),
+                                                              ("fortification.rules:10", None)]

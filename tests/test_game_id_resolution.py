@@ -59,3 +59,16 @@ def test_no_note_when_no_installed_game_has_the_folders_name(tmp_path, monkeypat
     monkeypatch.chdir(tmp_path)
     r = CliRunner().invoke(cli, ["lint", "kp"])
     assert r.exit_code == 0 and "note:" not in r.output and r.output.startswith("kp: ok — game kestrel_pass"), r.output
+
+
+def test_ask_game_help_reads_a_folder_here_as_every_game_argument_does_and_says_so(shadowed):
+    """``ask GAME --help`` lists GAME's questions: a folder here named as an installed game is read
+    as by ``lint GAME`` (the folder, with the ``note:``), not the installed game silently."""
+    r = CliRunner().invoke(cli, ["ask", "kestrel_pass", "--help"])
+    installed = installed_games()["kestrel_pass"]
+    assert r.exit_code == 0, r.output
+    assert (f"note: reading the folder ./kestrel_pass (in the working directory), not the installed game "
+            f"kestrel_pass ({installed}); name that folder to read the installed one") in r.output
+    assert "(its game could not be loaded:" in r.output      # the broken folder, not the installed game
+    ok = CliRunner().invoke(cli, ["ask", str(installed), "--help"])
+    assert ok.exit_code == 0 and "note:" not in ok.output and "Questions of Kestrel Pass (kestrel_pass)" in ok.output

@@ -116,3 +116,26 @@ def test_the_check_finds_an_import_against_the_layering(tmp_path, module, source
     path.write_text(source, encoding="utf-8")
     found = violations({module: path}, tmp_path)
     assert [v.split(": ", 1)[1] for v in found] == [f"{module} imports {expected}"]
+
+
+def private_names(path: Path) -> list[str]:
+    """Every ``from M import _name`` of ``path`` whose ``_name`` is no module (a private module of a
+    package, like ``casebook.areas._combat_odds``, is a module's to import; a private function or
+    constant of another module is not): ``line: M._name``."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("casebook.areas"):
+            folder = ROOT / "src" / Path(*node.module.split("."))
+            out += [f"{node.lineno}: {node.module}.{a.name}" for a in node.names
+                    if a.name.startswith("_") and not (folder / f"{a.name}.py").is_file()]
+    return out
+
+
+def test_no_area_imports_another_modules_private_name(tmp_path) -> None:
+    """The shared areas use each other's public names (the combat area's defender support refusal
+    asks ``_combat_rules.support_refused``, not its private ``_unit_facts``)."""
+    found = {str(p.relative_to(ROOT)): private_names(p) for p in sorted((ROOT / "src/casebook/areas").glob("*.py"))}
+    assert {p: f for p, f in found.items() if f} == {}
+    bad = tmp_path / "m.py"
+    bad.write_text("from casebook.areas import _combat_odds\nfrom casebook.areas._combat_rules import _unit_facts\n")
+    assert private_names(bad) == ["2: casebook.areas._combat_rules._unit_facts"]

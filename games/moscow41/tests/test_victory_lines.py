@@ -36,3 +36,31 @@ def test_a_campaign_points_verdict_names_no_scenario_condition_line():
     answer = ask_position(str(GAMES / "moscow41" / "scenarios" / "campaign.yaml"), "vp", [], {})
     assert [ln for ln in answer["lines"] if ln["source"].startswith("scenarios/")] == []
     assert "scenario_conditions" not in answer
+
+
+@pytest.mark.case("18.1.3A", "18.1.3C")
+def test_18_1_3_condition_lines_are_those_of_the_loaded_pack_read_once(tmp_path):
+    """The scenario file is read once per loaded pack (``pack.table_lines``): an edit of the file on
+    disk after loading moves no line a game or answer of that pack names (the file was re-parsed
+    whenever its time stamp changed, and its text read again for every answer)."""
+    import os
+
+    from casebook.areas.scenario_victory import condition_lines, conditions
+    from casebook.core.trace import Trace
+    from casebook.script.engine import load_engine, state_from_position
+    from tests._pack_edits import copy_edited
+
+    pack = copy_edited(tmp_path)
+    engine = load_engine(pack)
+    ctx = engine.ctx(state_from_position(engine.pack.scenario("october-blitz")), Trace())
+    listed = conditions(ctx, "end")
+    first = condition_lines(ctx, listed, text=True)
+    assert [(ln["source"], ln["cases"]) for ln in first] == [("scenarios/october-blitz.yaml:15", ["18.1.3A"]),
+                                                             ("scenarios/october-blitz.yaml:18", ["18.1.3C"])]
+    assert first[1]["text"] == '- {id: "otherwise", case: "18.1.3C", kind: "otherwise", when: "end"}'
+    path = pack / "scenarios" / "october-blitz.yaml"
+    path.write_text("# a line added after loading\n" + path.read_text(encoding="utf-8"), encoding="utf-8")
+    later = path.stat().st_mtime_ns + 10**10
+    os.utime(path, ns=(later, later))
+    assert condition_lines(ctx, listed, text=True) == first
+    assert condition_lines(ctx, listed) == [{k: v for k, v in ln.items() if k != "text"} for ln in first]

@@ -28,7 +28,7 @@ from casebook.areas._combat_odds import (
     rules_define,
     shifted_column,
 )
-from casebook.areas._combat_rules import attack_refusals, record, save
+from casebook.areas._combat_rules import attack_refusals, record, save, support_cost
 from casebook.areas._combat_validators import attack_action, cited, other_refusals, overrun_refusals
 from casebook.areas._game_cases import given
 from casebook.areas._roll_lines import dice_lines, roll_naming
@@ -62,6 +62,26 @@ def assess(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, 
            "drm": {"raw": raw, "net": int(e.value), "terms": terms}}
     if rules_define(ctx, "column_shift"):
         out["shifts"] = shift_terms
+    warned = _remainders(ctx, f, {**(support or {}), **({"attacker": 0} if overrun else {})})  # 9.5A: none overrunning
+    if warned:
+        out["warnings"] = warned
+    return out
+
+
+def _remainders(ctx: Any, f: Any, support: Mapping[str, int]) -> list[dict[str, Any]]:
+    """A warning (``{"warning": text, "cases": […]}``) per side whose support IPs leave a remainder
+    that buys no DRM (the IPs per DRM: the game's ``ip_cost``; the remainder is spent all the same;
+    e.g. Moscow '41 10.4.2A: 2 German, 3 Soviet IPs a DRM): empty in a game without ``ip_cost``."""
+    out: list[dict[str, Any]] = []
+    for who, side in (("attacker", f.attacker_side), ("defender", f.defender_side)):
+        ips = int(support.get(who, 0) or 0)
+        if ips <= 0 or not rules_define(ctx, "ip_cost"):
+            continue
+        with ctx.apart(recorded=False):  # a warning: its cost lines are no line of the answer or event
+            per = support_cost(ctx, side, 1)
+        if per > 1 and ips % per:
+            out.append({"warning": f"{ips} {side} IPs of support: {ips % per} of them buy no DRM "
+                                   f"(each {per} buy 1, a remainder none)", "cases": list(cited(ctx, "support_amount"))})
     return out
 
 

@@ -16,7 +16,8 @@ from casebook.core.hexgrid import parse_hex
 from casebook.core.hooks import Refusal
 from casebook.script import AskedFacts
 
-__all__ = ["record", "save", "noted_flags", "again", "attack_refusals", "support_allowed", "support_cost", "max_support",
+__all__ = ["record", "save", "noted_flags", "again", "attack_refusals", "support_allowed", "support_refused", "support_cost",
+           "max_support",
            "reaction_cost", "eligible_attackers", "targets", "attack_groups", "attack_legal", "within_limit_groups",
            "per_version", "kept"]
 
@@ -261,6 +262,13 @@ def support_allowed(ctx: Any, units: Sequence[str], attacking: bool, overrun: bo
     return verdict
 
 
+def support_refused(ctx: Any, units: Sequence[str], attacking: bool, overrun: bool = False) -> tuple[str, tuple[str, ...]]:
+    """(Which of ``units`` may not receive combat support and why, the cases of the lines that refused
+    them): ``._combat_support.unsupported`` on the facts :func:`support_allowed` asks (10.4.2B, 2.3B-C)."""
+    return unsupported(ctx, units, lambda u: _unit_facts(ctx, u, {"overrun": overrun, "attacking": attacking},
+                                                         "attacker" if attacking else "defender"))
+
+
 def _reaction_verdict(ctx: Any, side: str, uid: str, cache: dict[Any, Any] | None) -> Any:
     """The verdict (permission ``reaction_attack``) on activating ``uid`` for a reaction attack
     (2.4A-B), kept in ``cache`` (see :func:`kept`)."""
@@ -369,8 +377,7 @@ def attack_refusals(ctx: Any, side: str, hex_: str, attackers: Sequence[str], ki
     if support:
         verdict = support_allowed(ctx, attackers, True, kind == "overrun", cache)
         if verdict is not None and not verdict.value:  # which units, and why (the facts the lines read)
-            whys, cases = unsupported(ctx, attackers, lambda u: _unit_facts(
-                ctx, u, {"overrun": kind == "overrun", "attacking": True}, "attacker"))
+            whys, cases = support_refused(ctx, attackers, True, kind == "overrun")
             out.append(Refusal(f"combat support needs every attacking unit in supply and in command: {whys}", cases, PLUGIN))
     if cost + max(0, support) > ctx.state.track("ip", side):
         out.append(_ip_refusal(ctx, side, cost, support))

@@ -45,14 +45,13 @@ from casebook.areas._combat_odds import (
 from casebook.areas._combat_resolve import assess, attack_answer, resolve
 from casebook.areas._combat_rules import (
     PLUGIN,
-    _unit_facts,
     attack_refusals,
     reaction_cost,
     record,
     save,
     support_allowed,
+    support_refused,
 )
-from casebook.areas._combat_support import unsupported
 from casebook.areas._combat_validators import cited
 from casebook.areas._game_cases import STEP_KEYS
 from casebook.areas.help import usage_line
@@ -213,8 +212,7 @@ def casebook_validate_action(ctx, action):
         if ips:
             verdict = support_allowed(ctx, [u["id"] for u in ctx.state.units_at(pending["hex"])], False)
             if verdict is not None and not verdict.value:
-                whys, _ = unsupported(ctx, [u["id"] for u in ctx.state.units_at(pending["hex"])], lambda u: _unit_facts(
-                    ctx, u, {"overrun": False, "attacking": False}, "defender"))
+                whys, _ = support_refused(ctx, [u["id"] for u in ctx.state.units_at(pending["hex"])], False)
                 out.append(Refusal(f"the defenders must be in supply and in command to receive support: {whys}",
                                    cited(ctx, "support_refused"), PLUGIN))
         return out

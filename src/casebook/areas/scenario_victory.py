@@ -36,15 +36,13 @@ Public API: :func:`victory_block`, :func:`conditions`, :func:`target_hexes`, :fu
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field
 
 from casebook.content.schema_base import CaseId, HexLabel, Model, Slug
-from casebook.content.tablelines import line_text_at
-from casebook.content.yamlio import YamlDoc, read_yaml
+from casebook.content.yamlio import YamlDoc
 from casebook.core.hexgrid import hex_label
 from casebook.script.explain import plain
 
@@ -167,30 +165,24 @@ def condition_lines(ctx: Any, conds: Sequence[tuple[str, Mapping[str, Any]]],
                    and all(c.get(k) == cond.get(k) for k in ("id", "kind", "case"))), None)
         if at is None:
             continue
-        line = doc.where(("scenario", "victory", side, at))[0]
-        entry = {"source": f"{rel}:{line}", "cases": [str(cond["case"])] if cond.get("case") else []}
-        if text:
-            entry["text"] = line_text_at(Path(ctx.pack.dir), rel, line)
-        out.append(entry)
+        entry = ctx.pack.table_lines.line(rel, doc.where(("scenario", "victory", side, at))[0],
+                                          [str(cond["case"])] if cond.get("case") else [])
+        out.append(entry if text else {k: v for k, v in entry.items() if k != "text"})
     return out
 
 
 def _scenario_doc(ctx: Any) -> tuple[str, YamlDoc] | None:
-    """``(path relative to the pack folder, parsed file)`` of the state's scenario, or None."""
+    """``(path relative to the pack folder, the file as written)`` of the state's scenario, read
+    once per loaded pack (``pack.table_lines``), or None."""
     path = (getattr(ctx.pack, "scenarios", None) or {}).get(str((ctx.state.scenario or {}).get("id", "")))
     if path is None:
         return None
     try:
         rel = Path(path).resolve().relative_to(Path(ctx.pack.dir).resolve()).as_posix()
-        return rel, _parsed(str(path), Path(path).stat().st_mtime_ns)
     except (OSError, ValueError):
         return None
-
-
-@lru_cache(maxsize=16)
-def _parsed(path: str, mtime: int) -> YamlDoc:
-    doc, _ = read_yaml(Path(path))
-    return doc if doc is not None else YamlDoc(path, None)
+    doc = ctx.pack.table_lines.doc(rel)
+    return None if doc is None else (rel, doc)
 
 
 def instant_result(ctx: Any) -> dict[str, Any] | None:

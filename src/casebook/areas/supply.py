@@ -181,8 +181,8 @@ def path_blocks(ctx: Any, side: str, *, through_enemy: str, through_ezoc: str,
     by_hex = units_by_hex(ctx)
     # the through_enemy lines are asked only when an enemy unit stands somewhere, and their lines are
     # noted only where a path search meets an enemy-occupied hex (:func:`met_enemy`), not with this map
-    rules = ctx.engine.rules
-    shut = occupied and not rules.allowed(through_enemy, {}, ctx.engine.script_tables, ctx.standard)
+    with ctx.apart(recorded=False):
+        shut = bool(occupied) and not ctx.allowed(through_enemy, {})
     out: dict[Hex, Any] = dict.fromkeys(occupied, reasons[0]) if shut else {}
     verdicts: dict[bool, bool] = {}  # friendly -> allowed: the same facts give the same verdict
     for h in ezocs:

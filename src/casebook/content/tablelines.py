@@ -38,7 +38,7 @@ _CASE_IN_TEXT = re.compile(rf"(?<![\w.]){CASE_ID}(?![\w])")
 
 
 class TableLines:
-    """Finds and keeps the cited line of table cells and records rows of one loaded pack."""
+    """Finds and keeps the cited line of table cells, records rows (and other pack files' lines) of one loaded pack."""
 
     def __init__(self, pack: Any) -> None:
         self.pack = pack
@@ -46,8 +46,15 @@ class TableLines:
         self._texts: dict[str, list[str]] = {}
         self._kept: dict[tuple[Any, ...], dict[str, Any] | None] = {}
         self._patches: dict[str, list[tuple[Path, int, Mapping[str, Any]]]] = {}
+        self._docs: dict[str, YamlDoc | None] = {}
 
     # ------------------------------------------------------------------------------ public
+    def doc(self, rel: str) -> YamlDoc | None:
+        """Pack file ``rel`` as written (no errata), parsed once per loaded pack; None if unreadable."""
+        if rel not in self._docs:
+            self._docs[rel] = read_yaml(Path(self.pack.dir) / rel, file=rel)[0]
+        return self._docs[rel]
+
     def cell(self, table_id: str, **coords: Any) -> dict[str, Any] | None:
         """The line of the chart ``table_id`` cell at ``coords`` (one keyword per dim); None when
         the pack has no such table or cell."""
@@ -95,7 +102,7 @@ class TableLines:
             node = node.get(v) if isinstance(node, dict) else None
         own = node.get("provenance") if isinstance(node, dict) else None
         heads = [doc.where(path[:k])[0] for k in range(2, len(path))]  # rows written on lines above
-        return self._entry(rel, line, self._cases(own if isinstance(own, str) else table.provenance),
+        return self.line(rel, line, self._cases(own if isinstance(own, str) else table.provenance),
                            [h for h in dict.fromkeys(heads) if h != line])
 
     def _row(self, table_id: str, index: int, row: Mapping[str, Any], field: tuple[str, ...] = ()) -> dict[str, Any] | None:
@@ -116,7 +123,7 @@ class TableLines:
             node = node.get(key) if isinstance(node, Mapping) else None
             own = node.get("provenance") if isinstance(node, Mapping) and isinstance(node.get("provenance"), str) else own
         prov = own if isinstance(own, str) else (doc.data.get("provenance") if isinstance(doc.data, dict) else None)
-        return self._entry(rel, line, self._cases(prov))
+        return self.line(rel, line, self._cases(prov))
 
     @staticmethod
     def _patched_row(patch: Mapping[str, Any], row: Mapping[str, Any]) -> bool:
@@ -150,7 +157,7 @@ class TableLines:
         op = next((k for k in ("set", "add", "remove") if k in patch), None)
         line, _ = doc.where(("patches", index, op) if op else ("patches", index))
         case = patch.get("case")
-        return self._entry(rel, line, [str(case)] if case else self._cases(doc.data.get("provenance")))
+        return self.line(rel, line, [str(case)] if case else self._cases(doc.data.get("provenance")))
 
     # ------------------------------------------------------------------------------ files
     def _rel(self, path: Path) -> str:
@@ -186,9 +193,10 @@ class TableLines:
             self._patches[rel] = [e for e in reversed(self.pack.errata) if self._targets(e[2], rel)]
         return self._patches[rel]
 
-    def _entry(self, rel: str, line: int, cases: list[str], heads: Sequence[int] = ()) -> dict[str, Any] | None:
-        """The line record; ``heads``: lines of the enclosing keys, put before the text
-        (``"infantry": "dry": "locking"`` for a chart written one cell a line)."""
+    def line(self, rel: str, line: int, cases: list[str], heads: Sequence[int] = ()) -> dict[str, Any]:
+        """``{"source": "REL:LINE", "cases": cases, "text": the line as written}`` (each file read once
+        per pack); ``heads``: lines of the enclosing keys, put before the text (``"infantry": "dry":
+        "locking"`` for a chart written one cell a line)."""
         if rel not in self._texts:
             try:
                 self._texts[rel] = (Path(self.pack.dir) / rel).read_text(encoding="utf-8").split("\n")

@@ -88,20 +88,25 @@ def borrow(ctx: Any, explanation: Any, facts: Mapping[str, Any]) -> dict[str, tu
     own = getattr(facts, "lines", None)
     if not own:
         return {}
-    rec = ctx.engine._recording[0]
-    ev = None if ctx.__dict__.get("_paused") else ctx.event_lines
     reads = getattr(ctx.rules, "line_reads", {})
     lent: dict[str, tuple[dict[str, Any], ...]] = {}
     for m in explanation.deciding():
         entries = tuple(entry for fact in sorted(reads.get(m.source, ())) for entry in own.get(fact, ()))
         if entries:
             lent[m.source] = entries
-        for entry in entries if rec is not None else ():
-            rec.setdefault(entry["source"], dict(entry)).setdefault("via", m.source)
-        for entry in entries:  # a copy for the event: a kept entry is shared by every read
-            if ev is not None:
-                ev[entry["source"]] = {"via": m.source, **ev.get(entry["source"], entry)}
+            _note_via(ctx, entries, m.source, again=False)
     return lent
+
+
+def _note_via(ctx: Any, entries: Iterable[dict[str, Any]], via: str, again: bool) -> None:
+    """Note ``entries`` for the running recording and the context's next event marked ``"via"``
+    line ``via`` (a copy each: a kept entry is shared by every read); one marked already keeps its
+    mark unless ``again`` (:func:`lend`: the value that read it decides)."""
+    ev = None if ctx.__dict__.get("_paused") else ctx.event_lines
+    for into in (d for d in (ctx.engine._recording[0], ev) if d is not None):
+        for entry in entries:
+            have = into.get(entry["source"], entry)
+            into[entry["source"]] = {**have, "via": via if again else have.get("via", via)}
 
 
 def kept_lines(lines: Iterable[dict[str, Any]], cases: Iterable[str]) -> list[dict[str, Any]]:
@@ -133,10 +138,8 @@ def lend(ctx: Any, lines: Iterable[dict[str, Any]], to: Iterable[dict[str, Any]]
     with the step cost's ``lookup tec(…)`` line (areas/terrain_costs)."""
     lines = list(lines)
     first = next((t["source"] for t in to if all(t["source"] != e["source"] for e in lines)), None)
-    ev = None if ctx.__dict__.get("_paused") else ctx.event_lines
-    for into in (d for d in (ctx.engine._recording[0], ev) if d is not None and first is not None):
-        for entry in lines:  # a copy: a kept entry is shared by every read
-            into[entry["source"]] = {**into.get(entry["source"], entry), "via": first}
+    if first is not None:
+        _note_via(ctx, lines, first, again=True)
 
 
 def rule_of(case: str) -> str:

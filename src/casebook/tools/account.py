@@ -184,6 +184,8 @@ def _line(event: Event, titles: Mapping[str, str] | None = None, rules_dir: Path
     line = f"  #{event.seq:<5} {text}{cases}"
     if event.kind == "combat":
         line += "".join(f"\n          DRM {term_words(t, titles, rules_dir)}" for t in data.get("terms") or [])
+        line += "".join(f"\n          warning: {w.get('warning')}  [{', '.join(w.get('cases') or ())}]"
+                        for w in data.get("warnings") or [])
     return line
 
 

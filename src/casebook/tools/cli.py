@@ -11,13 +11,14 @@ import importlib
 import importlib.util
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 import click
 
 from casebook.core.errors import CasebookError
 
-__all__ = ["main", "COMMANDS", "game_argument"]
+__all__ = ["main", "COMMANDS", "game_argument", "folder_here"]
 
 #: command name -> (module under casebook.tools, attribute, one-line help)
 COMMANDS: dict[str, tuple[str, str, str]] = {
@@ -68,16 +69,14 @@ def game_argument(ctx: click.Context, param: click.Parameter, value: str | None)
     game id is read (returned as ``./ID``, so :func:`casebook.content.loader.find_pack` takes the
     folder) with a ``note:`` on standard error naming it and the installed game's folder; a
     default value is always the installed game (never a folder read by accident)."""
-    from casebook.content.loader import installed_games, is_bare
+    from casebook.content.loader import installed_games
 
     if value is None:
         return value
     games = installed_games()
     if Path(value).exists():
-        if is_bare(value) and value in games and ctx.get_parameter_source(param.name or "") != click.core.ParameterSource.DEFAULT:
-            click.echo(f"note: reading the folder ./{value} (in the working directory), not the installed game "
-                       f"{value} ({games[value]}); name that folder to read the installed one", err=True)
-            return f".{os.sep}{value}"
+        if ctx.get_parameter_source(param.name or "") != click.core.ParameterSource.DEFAULT:
+            return folder_here(value, games)
         return value
     if value in games:
         return value
@@ -85,6 +84,23 @@ def game_argument(ctx: click.Context, param: click.Parameter, value: str | None)
 
     raise click.BadParameter(f"no game {value!r}: expected an installed game id "
                              f"({', '.join(games) or 'none installed'}) or a pack folder{did_you_mean(value, list(games))}")
+
+
+def folder_here(value: str, games: Mapping[str, Path] | None = None) -> str:
+    """How a GAME argument ``value`` is read (:func:`game_argument`; ``ask GAME --help``): a folder
+    (or file) in the working directory named as an installed game id is ``./ID``, with a ``note:``
+    on standard error naming it and the installed game's folder; any other ``value`` as it is.
+    ``games``: :func:`casebook.content.loader.installed_games` (read when None)."""
+    from casebook.content.loader import installed_games, is_bare
+
+    if not is_bare(value) or not Path(value).exists():
+        return value
+    games = installed_games() if games is None else games
+    if value not in games:
+        return value
+    click.echo(f"note: reading the folder ./{value} (in the working directory), not the installed game "
+               f"{value} ({games[value]}); name that folder to read the installed one", err=True)
+    return f".{os.sep}{value}"
 
 
 def _available(module_name: str) -> bool:

@@ -296,6 +296,7 @@ class _AskCommand(click.Command):
         from casebook.core.errors import CasebookError
         from casebook.script.engine import load_engine
         from casebook.tools.ask_why import usage
+        from casebook.tools.cli import folder_here
 
         argv = [a for a in ctx.meta.get("ask.argv", []) if not a.startswith("-")]
         sections: list[tuple[str, dict[str, str]]] = []
@@ -306,7 +307,7 @@ class _AskCommand(click.Command):
                 sections.append((f"Questions of {engine.pack.manifest.get('name', pos.game)} ({pos.game})",
                                  questions_of(engine) | {"why": usage(engine)}))
             elif named is not None and (named in installed_games() or (Path(named) / "game.yaml").is_file()):
-                engine = load_engine(named)
+                engine = load_engine(folder_here(named))  # a folder here named as a game id: as GAME reads it
                 game = engine.pack.id
                 sections.append((f"Questions of {engine.pack.manifest.get('name', game)} ({game})",
                                  questions_of(engine) | {"why": usage(engine)}))
