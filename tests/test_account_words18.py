@@ -8,9 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from casebook.core.trace import Event
 from casebook.tools.account import Narrator
+from casebook.tools.cli import cli as main
 
 RULES = Path("games/moscow41/rules")
 
@@ -37,3 +39,26 @@ def test_10_4_5C_the_account_line_shows_the_drm_limited_to_plus_4_with_its_case(
     below = Narrator(rules_dir=RULES).lines([_combat([2, 1], 3, 7)])[1]
     assert "roll 7, DRM +3 → 10: -/2" in below and "limited" not in below  # within the limit: as before
 
+
+
+def test_quit_with_nothing_done_since_the_summary_prints_no_empty_summary():
+    narrator = Narrator(rules_dir=RULES)
+    narrator.lines([_combat([2], 2, 7)])
+    assert narrator.summary()[0] == "--- Turn 3 summary"
+    assert narrator.summary() == []  # nothing since: no header
+    narrator.lines([Event(seq=30, turn=3, phase="first_player", step="combat", side="german", kind="advance")])
+    assert narrator.summary() == []  # only bookkeeping since
+
+
+def test_quit_at_once_after_loading_a_save_prints_no_turn_summary(tmp_path):
+    """``play --load`` of a save at the German's turn, then ``quit`` at once: no "--- Turn 1 summary"."""
+    save = tmp_path / "start.yaml"
+    args = ["play", "moscow41", "october-blitz", "--player", "german=human", "--player", "soviet=bot:greedy",
+            "--out", str(tmp_path / "out"), "--quiet"]
+    r = CliRunner().invoke(main, args, input=f"save {save}\nquit\n")
+    assert r.exit_code == 0, r.output
+    assert "summary" not in r.output
+    r = CliRunner().invoke(main, ["play", "--load", str(save), "--player", "german=human", "--out",
+                                  str(tmp_path / "out2"), "--quiet"], input="quit\n")
+    assert r.exit_code == 0, r.output
+    assert "Game left unfinished." in r.output and "summary" not in r.output

@@ -325,8 +325,9 @@ class Narrator:
 
     def summary(self) -> list[str]:
         """The summary of the turn narrated so far (and a fresh tally for the next one)."""
-        if self.turn is None:
-            return []
+        if self.turn is None or not (self._tally or self._losses or self._control):
+            self._notices = {}
+            return []  # nothing happened since the last summary (a quit): no empty header
         out = [f"--- Turn {self.turn} summary"]
         for side in sorted(set(self._tally) | set(self._losses)):
             tally = self._tally.get(side, Counter())
