@@ -161,7 +161,8 @@ def _combat_line(event: Event, rules_dir: Path | None = None) -> str:
     drm = d.get("drm")
     roll = f"roll {d.get('roll')}"
     terms = [t.get("value") for t in d.get("terms") or [] if isinstance(t, Mapping)]
-    raw = sum(terms) if terms and all(isinstance(v, (int, float)) for v in terms) else drm
+    numbers = [v for v in terms if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    raw = sum(numbers) if numbers and len(numbers) == len(terms) else drm
     if raw != drm and isinstance(drm, (int, float)):  # the total was limited after it was summed
         cases = ", ".join(dict.fromkeys(_bound_cases(d, rules_dir)))
         roll += f", DRM {_signed(raw)} limited to {_signed(drm)}{f' ({cases})' if cases else ''} → {d.get('modified_roll')}"
