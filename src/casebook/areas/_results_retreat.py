@@ -34,7 +34,7 @@ from casebook.core.actions import Action
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal
 
-from ._zoc_cites import closes
+from ._zoc_cites import closes, line_cases
 from ._zoc_map import is_combat_unit
 from .retreat import paths_up_to, retreat_judge, side_edge
 
@@ -343,7 +343,10 @@ def retreat_question(ctx: Any, setup: ResultsSetup, uid: str, hexes: int, path: 
     prompt (:func:`retreat_options`); ``offered`` marks the best :data:`MAX_PATHS` the prompt
     lists as actions. With ``path``, ``"given"`` judges that path as the prompt judges a typed
     ``retreat path=…`` (:func:`path_refusals`): ``{"path", "legal", "refusals": [{"reason",
-    "cases"}]}``. ``cases``: those of the lines of who retreats, the shortfall, the rank and
+    "cases"}]}``. A path ending overstacked (legal where no other route is open) says so:
+    ``"overstacks": "0305: 6 stacking points, limit 5"`` (``casebook_stacking``), its ``cases``
+    adding those of the stacking area's ``retreat_into_overstack`` and ``overstack_fatigue``
+    lines (e.g. 6.2F, 7.5A, 6.2E). ``cases``: those of the lines of who retreats, the shortfall, the rank and
     ``retreat_into_ezoc``. QuestionError for a unit not on the map."""
     from casebook.core.errors import QuestionError
 
@@ -359,6 +362,11 @@ def retreat_question(ctx: Any, setup: ResultsSetup, uid: str, hexes: int, path: 
     options = retreat_options(ctx, setup, stack, unit["hex"], unit["side"], hexes, adjacent)
     for i, o in enumerate(options):  # the retreat prompt offers the best few of each length
         o["offered"] = i < MAX_PATHS
+        over = ctx.hook.casebook_stacking(ctx=ctx, hex=o["path"][-1], units=[
+            *(u["id"] for u in ctx.state.units_at(o["path"][-1]) if u["id"] not in stack), *stack]) if o["path"] else None
+        if over and over.get("overstacked"):  # legal (6.2F-like lines), but the stack ends overstacked
+            o["overstacks"] = f"{over['hex']}: {over['points']} stacking points, limit {over['limit']}"
+            o["cases"] = list(dict.fromkeys([*o["cases"], *line_cases(ctx, ("retreat_into_overstack", "overstack_fatigue"))]))
     short_head, short_line = quantity_cases(ctx, "retreat_shortfall_losses")
     cases = [*permission_cases(ctx, "choose_retreat_length"), *short_head, *quantity_cases(ctx, "retreat_rank")[0],
              *permission_cases(ctx, "retreat_into_ezoc"), *short_line]
