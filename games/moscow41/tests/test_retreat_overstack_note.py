@@ -45,3 +45,27 @@ def test_6_2F_a_retreat_into_an_overstack_is_offered_and_says_it_overstacks(tmp_
     assert only["cases"] == ["11.2B", "11.2C", "6.2F", "7.5A", "6.2E"]
     within = _options(EXAMPLE, 2)  # 0204 → 0205 ends beside s2: two divisions, 4 points of 5
     assert ["0204", "0205"] in [o["path"] for o in within] and not any("overstacks" in o for o in within)
+
+
+@pytest.mark.case("6.2F", "6.2E")
+def test_6_2F_play_notes_a_listed_retreat_into_an_overstack(m41):
+    """The same hemmed division after a -/2 (11.0B: two hexes of retreat and/or losses), every hex
+    beyond 0305 in a German ZOC: it retreats into 0305 and takes a loss for the hex short (11.2B),
+    or takes the losses in place. The retreat play lists says it overstacks 0305
+    (``casebook_stacking_note``, which play's list of actions asks); the others say nothing."""
+    from casebook.games.moscow41.plugins import results
+    from games.moscow41.tests._fakes import FakeAreas, engine_with
+    from tests.conftest import m41_inline, make_ctx
+
+    fake = FakeAreas()  # supply and command as configured, ZOC as listed; the real stacking area
+    fake.zoc["soviet"] = {"0306", "0205", "0405", "0204", "0404", "0203", "0303", "0403"}
+    engine = engine_with(m41, fake_areas=fake)
+    units = "".join(line + "\n" for line in HEMMED.splitlines()[1:-1])
+    ctx = make_ctx(engine, m41_inline(units, ip="{german: 5, soviet: 5}"), trace=True)
+    results.apply_outcome(ctx, {"attackers": ["g1", "g2"], "defenders": ["s1"], "hex": "0304", "kind": "attack",
+                                "attacker_side": "german", "defender_side": "soviet", "result": "-/2"}, True)
+    offers = results.casebook_legal_actions(ctx, "first_player", "combat")
+    notes = [(str(a), ctx.hook.casebook_stacking_note(ctx=ctx, action=a)) for a in offers]
+    into = [n for a, n in notes if "path=0305" in a]
+    assert into == ["overstacks 0305: 6 stacking points, limit 5 (6.2F, 7.5A, 6.2E)"]
+    assert all(n is None for a, n in notes if "path=0305" not in a)  # the losses taken in place: no note

@@ -41,7 +41,7 @@ from .retreat import paths_up_to, retreat_judge, side_edge
 __all__ = ["ResultsSetup", "RESULTS_CONFIG", "retreat_options", "path_refusals", "advance_paths", "refused_path", "supply_target",
            "in_ezoc", "enemy_occupied", "shortfall_losses", "quantity_cases", "permission_cases", "memo_allowed",
            "may_advance", "leave_hold", "LINE_CITES",
-           "MAX_PATHS", "retreat_question"]
+           "MAX_PATHS", "retreat_question", "overstack_words"]
 
 
 @dataclass(frozen=True)
@@ -336,6 +336,18 @@ def advance_paths(ctx: Any, side: str, vacated: str, hexes: int, eliminated: boo
     return [[vacated, *p] for p in paths_up_to(vacated, _neighbours(ctx), enter, n - 1, stops)]
 
 
+def overstack_words(ctx: Any, units: Sequence[str], end: str) -> tuple[str, tuple[str, ...]] | None:
+    """``("0305: 6 stacking points, limit 5", cases)`` when ``units`` retreating into ``end`` would
+    leave it overstacked (``casebook_stacking``; the cases of the stacking area's
+    ``retreat_into_overstack`` and ``overstack_fatigue`` lines, e.g. 6.2F, 7.5A, 6.2E); else None."""
+    over = ctx.hook.casebook_stacking(ctx=ctx, hex=end, units=[
+        *(u["id"] for u in ctx.state.units_at(end) if u["id"] not in units), *units])
+    if not over or not over.get("overstacked") or "points" not in over:
+        return None
+    return (f"{end}: {over['points']} stacking points, limit {over['limit']}",
+            line_cases(ctx, ("retreat_into_overstack", "overstack_fatigue")))
+
+
 def retreat_question(ctx: Any, setup: ResultsSetup, uid: str, hexes: int, path: list[str] | None = None) -> dict[str, Any]:
     """``retreat UNIT --hexes N``: the unit's stack retreating N hexes — every legal path of the
     greatest length possible, best first, with the losses for hexes not retreated; the
@@ -362,11 +374,10 @@ def retreat_question(ctx: Any, setup: ResultsSetup, uid: str, hexes: int, path: 
     options = retreat_options(ctx, setup, stack, unit["hex"], unit["side"], hexes, adjacent)
     for i, o in enumerate(options):  # the retreat prompt offers the best few of each length
         o["offered"] = i < MAX_PATHS
-        over = ctx.hook.casebook_stacking(ctx=ctx, hex=o["path"][-1], units=[
-            *(u["id"] for u in ctx.state.units_at(o["path"][-1]) if u["id"] not in stack), *stack]) if o["path"] else None
-        if over and over.get("overstacked"):  # legal (6.2F-like lines), but the stack ends overstacked
-            o["overstacks"] = f"{over['hex']}: {over['points']} stacking points, limit {over['limit']}"
-            o["cases"] = list(dict.fromkeys([*o["cases"], *line_cases(ctx, ("retreat_into_overstack", "overstack_fatigue"))]))
+        over = overstack_words(ctx, stack, o["path"][-1]) if o["path"] else None
+        if over is not None:  # legal (6.2F-like lines), but the stack ends overstacked
+            o["overstacks"] = over[0]
+            o["cases"] = list(dict.fromkeys([*o["cases"], *over[1]]))
     short_head, short_line = quantity_cases(ctx, "retreat_shortfall_losses")
     cases = [*permission_cases(ctx, "choose_retreat_length"), *short_head, *quantity_cases(ctx, "retreat_rank")[0],
              *permission_cases(ctx, "retreat_into_ezoc"), *short_line]
