@@ -4,6 +4,8 @@ the combat step says first where attacks are made (the sequence's case); the hel
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from click.testing import CliRunner
 
@@ -54,3 +56,24 @@ def test_the_help_says_in_plain_words_which_arguments_may_be_left_out(tmp_path):
     assert ("(the side may be left out, and so may an argument when only one listed action matches the rest\n"
             "of what you typed), or a command:") in out
     assert "alike" not in out
+
+
+@pytest.mark.case("0.7.3.2", "0.7.3.3", "0.7.3.5")
+def test_0_7_3_2_an_attack_typed_in_an_activated_movement_step_names_the_step_in_play_why_and_ask(tmp_path):
+    """Session 18, a fresh user's report: after activating an HQ (0.7.3.1) the German Movement Step
+    (0.7.3.2) offers move, overrun, pass and hedgehog; an attack typed there was "unknown action
+    attack". It is refused — by play, by play's ``why`` and by ``casebook ask … why`` alike — naming
+    the steps attacks are made in (0.7.3.3, 0.7.3.5) and the step it was typed in."""
+    where = ("attack is made in the combat step (Step 3: Combat, 0.7.3.3) or the reaction_attacks step (Step 5: "
+             "Reaction Attacks, 0.7.3.5), not in the movement step (0.7.3.2)")
+    attack = "attack hex=0415 with=g-11pz-15"
+    save = tmp_path / "movement.yaml"
+    out = _play(tmp_path, f"activate-hq hq=g-xxxxvi-pz stacks=0316,0215,0315\n{attack}\nwhy {attack}\nsave {save}\n")
+    after = out.split(f"german> refused: illegal action 'german: {attack}': ", 1)[1].splitlines()
+    assert after[0] == f"{where} (0.7.3.3, 0.7.3.5, 0.7.3.2)" and after[1] == HINT
+    assert after[2] == f"german> {where} (cases 0.7.3.3, 0.7.3.5, 0.7.3.2)"
+    assert "unknown action" not in out
+    r = CliRunner().invoke(main, ["ask", str(save), "why", f"german: {attack}", "--json"])
+    assert r.exit_code == 0, r.output
+    answer = json.loads(r.output)
+    assert (answer["step"], answer["reason"], answer["cases"]) == ("movement", where, ["0.7.3.3", "0.7.3.5", "0.7.3.2"])

@@ -127,9 +127,10 @@ def test_a_usage_error_lists_the_games_sides():
 
 def test_why_of_a_bare_move_says_what_a_move_names_and_the_account_ends_before_the_files(tmp_path):
     """`why move` with no arguments answers what the action takes (it said 'no blue unit in None');
-    the last turn's summary is printed before 'Wrote …' (trial findings, #14)."""
+    the last turn's summary is printed before 'Wrote …' (trial findings, #14) — when a decision was
+    made since (session 18: a quit with nothing done prints no empty summary)."""
     r = CliRunner().invoke(main, ["play", "kestrel_pass", "--player", "blue=human", "--player", "red=greedy",
-                                  "--out", str(tmp_path / "o"), "--quiet"], input="why move\nquit\n")
+                                  "--out", str(tmp_path / "o"), "--quiet"], input="why move\n1\nquit\n")
     assert r.exit_code == 0, r.output
     assert "a move names the hex of the stack that moves: move stack=HEX path=HEX,HEX,…" in r.output
     assert "None" not in r.output

@@ -82,6 +82,11 @@ def test_18_1_3C_soviets_win_when_the_germans_hold_only_two(scenario):
     victory.casebook_turn_end(ctx, 4)
     result = victory.casebook_game_result(ctx)
     assert (result["winner"], result["cases"]) == ("soviet", ["18.1.3C"])
+    # how far the Germans fell short, read from the conditions' entries (session 18, a fresh user's report)
+    assert result["reason"] == (
+        "the german conditions were not fulfilled: german held 2 of the 3 towns needed — Kalinin 3733, Volokolamsk "
+        "2733 (not held: Mozhaisk 2032, Maloyaroslavets 1435, Kaluga 0833) (18.1.3A); no german combat unit "
+        "entered moscow (18.1.3B)")
     # the lines that decided it: the `otherwise` entry, then the German conditions judged and not met
     # (issue #15: a game-over names the scenario file's lines; the driver's game-over repeats them)
     assert result["lines"] == [{"source": "scenarios/october-blitz.yaml:18", "cases": ["18.1.3C"]},

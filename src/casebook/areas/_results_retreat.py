@@ -34,14 +34,14 @@ from casebook.core.actions import Action
 from casebook.core.hexgrid import hex_label, parse_hex
 from casebook.core.hooks import Refusal
 
-from ._zoc_cites import closes
+from ._zoc_cites import closes, line_cases
 from ._zoc_map import is_combat_unit
 from .retreat import paths_up_to, retreat_judge, side_edge
 
 __all__ = ["ResultsSetup", "RESULTS_CONFIG", "retreat_options", "path_refusals", "advance_paths", "refused_path", "supply_target",
            "in_ezoc", "enemy_occupied", "shortfall_losses", "quantity_cases", "permission_cases", "memo_allowed",
            "may_advance", "leave_hold", "LINE_CITES",
-           "MAX_PATHS", "retreat_question"]
+           "MAX_PATHS", "retreat_question", "overstack_words"]
 
 
 @dataclass(frozen=True)
@@ -336,6 +336,18 @@ def advance_paths(ctx: Any, side: str, vacated: str, hexes: int, eliminated: boo
     return [[vacated, *p] for p in paths_up_to(vacated, _neighbours(ctx), enter, n - 1, stops)]
 
 
+def overstack_words(ctx: Any, units: Sequence[str], end: str) -> tuple[str, tuple[str, ...]] | None:
+    """``("0305: 6 stacking points, limit 5", cases)`` when ``units`` retreating into ``end`` would
+    leave it overstacked (``casebook_stacking``; the cases of the stacking area's
+    ``retreat_into_overstack`` and ``overstack_fatigue`` lines, e.g. 6.2F, 7.5A, 6.2E); else None."""
+    over = ctx.hook.casebook_stacking(ctx=ctx, hex=end, units=[
+        *(u["id"] for u in ctx.state.units_at(end) if u["id"] not in units), *units])
+    if not over or not over.get("overstacked") or "points" not in over:
+        return None
+    return (f"{end}: {over['points']} stacking points, limit {over['limit']}",
+            line_cases(ctx, ("retreat_into_overstack", "overstack_fatigue")))
+
+
 def retreat_question(ctx: Any, setup: ResultsSetup, uid: str, hexes: int, path: list[str] | None = None) -> dict[str, Any]:
     """``retreat UNIT --hexes N``: the unit's stack retreating N hexes — every legal path of the
     greatest length possible, best first, with the losses for hexes not retreated; the
@@ -343,7 +355,10 @@ def retreat_question(ctx: Any, setup: ResultsSetup, uid: str, hexes: int, path: 
     prompt (:func:`retreat_options`); ``offered`` marks the best :data:`MAX_PATHS` the prompt
     lists as actions. With ``path``, ``"given"`` judges that path as the prompt judges a typed
     ``retreat path=…`` (:func:`path_refusals`): ``{"path", "legal", "refusals": [{"reason",
-    "cases"}]}``. ``cases``: those of the lines of who retreats, the shortfall, the rank and
+    "cases"}]}``. A path ending overstacked (legal where no other route is open) says so:
+    ``"overstacks": "0305: 6 stacking points, limit 5"`` (``casebook_stacking``), its ``cases``
+    adding those of the stacking area's ``retreat_into_overstack`` and ``overstack_fatigue``
+    lines (e.g. 6.2F, 7.5A, 6.2E). ``cases``: those of the lines of who retreats, the shortfall, the rank and
     ``retreat_into_ezoc``. QuestionError for a unit not on the map."""
     from casebook.core.errors import QuestionError
 
@@ -359,6 +374,10 @@ def retreat_question(ctx: Any, setup: ResultsSetup, uid: str, hexes: int, path: 
     options = retreat_options(ctx, setup, stack, unit["hex"], unit["side"], hexes, adjacent)
     for i, o in enumerate(options):  # the retreat prompt offers the best few of each length
         o["offered"] = i < MAX_PATHS
+        over = overstack_words(ctx, stack, o["path"][-1]) if o["path"] else None
+        if over is not None:  # legal (6.2F-like lines), but the stack ends overstacked
+            o["overstacks"] = over[0]
+            o["cases"] = list(dict.fromkeys([*o["cases"], *over[1]]))
     short_head, short_line = quantity_cases(ctx, "retreat_shortfall_losses")
     cases = [*permission_cases(ctx, "choose_retreat_length"), *short_head, *quantity_cases(ctx, "retreat_rank")[0],
              *permission_cases(ctx, "retreat_into_ezoc"), *short_line]

@@ -40,7 +40,7 @@ from ._results_retreat import MAX_PATHS, ResultsSetup, advance_paths, leave_hold
 from ._results_schema import STATE_SCHEMA
 
 __all__ = ["start_stages", "run_stages", "choices", "choice_templates_now", "refusals_now", "apply_choice",
-           "decider_side", "policy", "validate_choice", "MAX_PATHS", "STATE_KEY", "STATE_SCHEMA"]
+           "decider_side", "retreat_note", "policy", "validate_choice", "MAX_PATHS", "STATE_KEY", "STATE_SCHEMA"]
 
 #: The plugin_state key of the result being applied.
 STATE_KEY = "results"
@@ -305,6 +305,18 @@ def _pending(ctx: Any) -> tuple[dict[str, Any], dict[str, Any]] | None:
     if not rec or not rec.get("queue"):
         return None
     return rec, rec["queue"][0]
+
+
+def retreat_note(ctx: Any, action: Action) -> str | None:
+    """A listed ``retreat`` of the pending defender stage whose path ends overstacked, in words:
+    "overstacks 0305: 6 stacking points, limit 5 (6.2F, 7.5A, 6.2E)" (:func:`overstack_words`); else None."""
+    from ._results_retreat import overstack_words
+
+    found = _pending(ctx)
+    if found is None or action.kind != "retreat" or not action.get("path") or found[1].get("type") != "defender":
+        return None
+    over = overstack_words(ctx, _alive(ctx, found[0]["combat"]["defenders"]), action.get("path")[-1])
+    return None if over is None else f"overstacks {over[0]} ({', '.join(over[1])})"
 
 
 def decider_side(ctx: Any) -> str | None:

@@ -129,6 +129,16 @@ class StackingSpecs:
         Fires: any time; legality is judged at the end of a step.
         """
 
+    @hookspec(firstresult=True)
+    def casebook_stacking_note(self, ctx: Any, action: Any) -> str | None:
+        """A legal ``action`` that leaves a stack overstacked (a retreat into a friendly-occupied
+        hex where no other route is open), in words with its cases: ``"overstacks 0305: 6
+        stacking points, limit 5 (6.2F, 7.5A, 6.2E)"``; None otherwise.
+
+        Return: firstresult (the results area answers for a retreat).
+        Fires: when play lists the actions (it changes nothing).
+        """
+
 
 class MovementSpecs:
     """The movement area's hooks (the movement plugin answers): the MP cost of one hex entered and a stack's MA."""

@@ -217,8 +217,31 @@ def end_result(ctx: Any, side_facts: SideFacts) -> dict[str, Any] | None:
         if cond.get("kind") == "otherwise":
             others = " and ".join(s for s in sides(ctx) if s != side)
             unmet = [(s, c) for s, c in ends if s != side and c.get("kind") != "otherwise"]
-            return _result(ctx, side, "victory", f"the {others} conditions were not fulfilled", cond, unmet)
+            short = "; ".join(filter(None, (_short(ctx, s, c) for s, c in unmet)))
+            return _result(ctx, side, "victory", f"the {others} conditions were not fulfilled"
+                           + (f": {short}" if short else ""), cond, unmet)
     return None
+
+
+def _short(ctx: Any, side: str, cond: Mapping[str, Any]) -> str:
+    """How far a condition not met fell short, in words read from its entry: ``german held 1 of
+    the 3 towns needed — Kaluga 0833 (not held: Kalinin 3733, …) (18.1.3A)`` (towns when every
+    hex is one, else hexes), ``no german combat unit entered moscow (18.1.3B)``; "" for another kind."""
+    case = f" ({cond['case']})" if cond.get("case") else ""
+    if cond.get("kind") == "enter":
+        what = cond.get("town") if cond.get("target") == "town" else cond.get("target")
+        return f"no {side} {'combat ' if cond.get('unit') == 'combat' else ''}unit entered {what}{case}"
+    if cond.get("kind") != "control_count":
+        return ""
+    hexes = [str(h) for h in cond.get("hexes") or []]
+    names = [str(n) for n in cond.get("names") or []]
+    named = [f"{names[i]} {h}" if i < len(names) else h for i, h in enumerate(hexes)]
+    held = [n for h, n in zip(hexes, named, strict=True) if ctx.state.control(h) == side]
+    towns = {hex_label(h) for h in ctx.board.towns()}
+    noun = "towns" if hexes and all(h in towns for h in hexes) else "hexes"
+    rest = ", ".join(n for n in named if n not in held)
+    return (f"{side} held {len(held)} of the {cond.get('at_least', len(hexes))} {noun} needed"
+            + (f" — {', '.join(held)}" if held else "") + (f" (not held: {rest})" if rest else "") + case)
 
 
 def side_points(ctx: Any, side: str, side_facts: SideFacts) -> dict[str, Any]:

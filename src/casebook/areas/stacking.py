@@ -327,6 +327,14 @@ def overstack_check(ctx: Any, step: str) -> list[dict[str, Any]]:
 
 # ------------------------------------------------------------------------------------- hooks
 @hookimpl
+def casebook_stacking_note(ctx: Any, action: Any) -> str | None:
+    """A listed retreat into an overstack (:func:`casebook.areas._results_stages.retreat_note`)."""
+    from ._results_stages import retreat_note
+
+    return retreat_note(ctx, action)
+
+
+@hookimpl
 def casebook_stacking(ctx: Any, hex: str, units: Sequence[str] | None) -> dict[str, Any]:
     """Stacking in ``hex`` (:func:`stacking_answer`)."""
     return stacking_answer(ctx, hex, units)

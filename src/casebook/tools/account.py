@@ -121,6 +121,13 @@ def term_words(term: Mapping[str, Any], titles: Mapping[str, str] | None = None,
 
 
 def _condition(source: str, rules_dir: Path | None) -> str:
+    text = _rule_line(source, rules_dir).split("#")[0]  # a trailing comment is no condition
+    _, sep, cond = text.partition(" when ")
+    return " ".join(cond.split()) if sep else ""
+
+
+def _rule_line(source: str, rules_dir: Path | None) -> str:
+    """The text of the rule-script line ``file:line`` in ``rules_dir``; "" when it cannot be read."""
     file, _, line = source.rpartition(":")
     if not file or not line.isdigit() or rules_dir is None:
         return ""
@@ -132,12 +139,18 @@ def _condition(source: str, rules_dir: Path | None) -> str:
             _SOURCES[key] = []
     lines = _SOURCES[key]
     n = int(line)
-    text = (lines[n - 1] if 0 < n <= len(lines) else "").split("#")[0]  # a trailing comment is no condition
-    _, sep, cond = text.partition(" when ")
-    return " ".join(cond.split()) if sep else ""
+    return lines[n - 1] if 0 < n <= len(lines) else ""
 
 
-def _combat_line(event: Event) -> str:
+def _bound_cases(d: Mapping[str, Any], rules_dir: Path | None) -> list[str]:
+    """The cases of the bound that limited a combat's DRM (Moscow '41's ``clamp -4 to +4 by
+    10.4.5C``): those of the event's rule lines that read ``clamp``/``at least``/``at most``."""
+    return [str(c) for ln in d.get("lines") or [] if isinstance(ln, Mapping)
+            and _rule_line(str(ln.get("source", "")), rules_dir).lstrip().startswith(("clamp ", "at least ", "at most "))
+            for c in ln.get("cases") or []]
+
+
+def _combat_line(event: Event, rules_dir: Path | None = None) -> str:
     d = event.data
     att = ", ".join(d.get("attackers") or [])
     dfn = ", ".join(d.get("defenders") or [])
@@ -147,7 +160,13 @@ def _combat_line(event: Event) -> str:
     shift_text = f" shifted {_signed(shift)}" if shift else ""
     drm = d.get("drm")
     roll = f"roll {d.get('roll')}"
-    if drm not in (None, 0):
+    terms = [t.get("value") for t in d.get("terms") or [] if isinstance(t, Mapping)]
+    numbers = [v for v in terms if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    raw = sum(numbers) if numbers and len(numbers) == len(terms) else drm
+    if raw != drm and isinstance(drm, (int, float)):  # the total was limited after it was summed
+        cases = ", ".join(dict.fromkeys(_bound_cases(d, rules_dir)))
+        roll += f", DRM {_signed(raw)} limited to {_signed(drm)}{f' ({cases})' if cases else ''} → {d.get('modified_roll')}"
+    elif drm not in (None, 0):
         roll += f", DRM {_signed(drm)} → {d.get('modified_roll')}"
     return (f"{d.get('attacker_side') or event.side} {kind} {d.get('hex')} ({dfn}) with {att}: "
             f"{d.get('attack_strength')} to {d.get('defense_strength')}, column {odds}{shift_text}; "
@@ -174,7 +193,7 @@ def _line(event: Event, titles: Mapping[str, str] | None = None, rules_dir: Path
     elif event.kind == "roll":
         text = f"{who}rolls {data.get('total')} for {data.get('purpose', '?')}"
     elif event.kind == "combat":
-        text = _combat_line(event)
+        text = _combat_line(event, rules_dir)
     elif event.kind == "game-over":
         winner = data.get("winner") or "nobody"
         return f"\n*** #{event.seq} Game over: {winner} wins ({data.get('level')}) — {data.get('reason', '')}{cases}"
@@ -309,8 +328,9 @@ class Narrator:
 
     def summary(self) -> list[str]:
         """The summary of the turn narrated so far (and a fresh tally for the next one)."""
-        if self.turn is None:
-            return []
+        if self.turn is None or not (self._tally or self._losses or self._control):
+            self._notices = {}
+            return []  # nothing happened since the last summary (a quit): no empty header
         out = [f"--- Turn {self.turn} summary"]
         for side in sorted(set(self._tally) | set(self._losses)):
             tally = self._tally.get(side, Counter())

@@ -224,8 +224,11 @@ class HumanPlayer:
         self.echo("\n" + position_header(state, self.side))
         actions = state.legal_actions()
         limit = len(actions) if everything else _SHOWN
-        for i, a in enumerate(actions[:limit], 1):
-            self.echo(f"  {i:3d}. {a}")
+        engine = state.game.engine
+        ctx = engine.ctx(state.data)
+        for i, a in enumerate(actions[:limit], 1):  # with a note where it leaves a stack overstacked (6.2F, 6.2E)
+            note = engine.hook.casebook_stacking_note(ctx=ctx, action=a)
+            self.echo(f"  {i:3d}. {a}" + (f"  — {note}" if note else ""))
         if len(actions) > limit:
             self.echo(f"  … {len(actions) - limit} more ('list' shows all)")
         templates = state.action_templates() if hasattr(state, "action_templates") else []

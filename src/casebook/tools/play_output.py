@@ -10,7 +10,7 @@ play writes; nothing else in the folder) are deleted first.
 
 **A finished game loaded** (``--load`` of a save whose game is over) is not played again:
 :func:`game_over_lines` says it is over — the trace's game-over event (who won, the level, the
-reason and its cases) and the result — and nothing is written (it rewrote the whole account, the
+reason and its cases), the lines that decided it and the result — and nothing is written (it rewrote the whole account, the
 trace and every turn's map, ~5 MB for a Campaign, each map drawn from the final position).
 
 **The progress bar.** :class:`ProgressBar` is a transient rich bar on stderr (turns done out of
@@ -77,11 +77,21 @@ def result_line(result: Any) -> str:
 
 def game_over_lines(state: Any, load: str | Path, narrator: Any) -> list[str]:
     """What ``play --load`` says of a save whose game is over (the module docstring): the game-over
-    event of its trace as the account shows it (with its cases), the result, and that nothing is
-    played or written."""
+    event of its trace as the account shows it (with its cases), the lines that decided it (each
+    ``file:line``, its cases and text, as ``casebook explain`` prints them: a Blitz won
+    "otherwise" names ``scenarios/october-blitz.yaml:18`` and the German conditions' lines), the
+    result, and that nothing is played or written."""
+    from casebook.tools.cmd_explain import line_text
+
     over = [e for e in state.trace if e.kind == "game-over"]
     lines = [f"{load}: this game is over — nothing is left to play, nothing is written."]
     lines += [ln.lstrip("\n") for ln in narrator.lines(over[-1:])]
+    pack = state.game.engine.pack
+    decided = [ln for e in over[-1:] for ln in e.data.get("lines") or [] if isinstance(ln, dict)]
+    lines += ["  the lines that decided it:"] if decided else []
+    for ln in decided:  # as `casebook explain TRACE SEQ` prints them: file:line, cases, text
+        text = line_text(str(ln.get("source", "")), pack.rules_dir, pack.dir)
+        lines.append(f"    {ln.get('source')} ({', '.join(map(str, ln.get('cases') or []))})" + (f"  {text}" if text else ""))
     result = state.result()
     if result is not None:
         lines.append(result_line(result))

@@ -5,8 +5,9 @@ the argument — never a rules refusal (those come from ``State.why_not`` with t
 - :func:`empty_argument` — ``units=`` with nothing after it: "units= is empty".
 - :func:`unknown_kind` — a kind this game has no rule for: "unknown action mvoe; did you mean
   move? (offered now: …)". A kind is known when the current step offers it (a listed action or a
-  template) or a rules plugin's validator refuses it by its own words (``State.why_not`` says
-  more than the step's generic "not among the legal actions"); the suggestion is the closest
+  template), a rules plugin's validator refuses it by its own words (``State.why_not`` says
+  more than the step's generic "not among the legal actions") or a rules area makes it only in
+  other steps (an attack in a movement step: ``ask_why.step_note`` names them); the suggestion is the closest
   such kind one edit away (a transposition, a letter left out, added or changed), else the
   closest kind offered now.
 - :func:`bad_hexes` — a hex argument (``hex``, ``stack``, ``stacks``, ``path``, ``to``) that is not
@@ -83,8 +84,12 @@ def _validated(engine: Any, ctx: Any, probe: Action) -> bool:
 def unknown_kind(state: Any, action: Action) -> str | None:
     """"unknown action X; did you mean Y? (offered now: …)" when no rule of the game knows
     ``action``'s kind (module docstring); None when one does."""
+    from casebook.tools.ask_why import step_note
+
     offered = offered_kinds(state)
     if action.kind in offered or action.kind == "pass" or not _generic(state.why_not(action)[1]):
+        return None
+    if step_note(state, action) is not None:  # made only in other steps (an attack in a movement step)
         return None
     engine = state.game.engine
     ctx = engine.ctx(state.data)
