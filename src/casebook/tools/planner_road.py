@@ -16,8 +16,10 @@ their next activation.
 Game-neutral: it reads the board's neighbours, the view's own and enemy strength per hex and the count
 aims; terrain costs are not read (a heuristic for a bot, not a rule: a road through a forest counts as
 clear). Deterministic (sorted hexes, no randomness). The distance fields are kept on the board per enemy
-position and objective (the enemy stands still through a side's movement step), so the cost is paid once
-per enemy position; each enemy hex's clearing re-prices only the hexes whose way it shortens (:func:`_repair`).
+position and objective (:class:`_Position`: the enemy stands still through a side's movement step, and moves
+only by combat), so the cost is paid once per enemy position; each enemy hex's clearing re-prices only the
+hexes whose way it shortens (:func:`_repair`), and is not priced at all for an objective the nearest strong
+stack's way reaches in as many steps as hexes (no clearing can shorten a way below its hexes).
 """
 
 from __future__ import annotations
