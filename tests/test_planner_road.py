@@ -136,13 +136,13 @@ def test_the_gains_kept_per_enemy_position_equal_a_fresh_computation(blitz):
     views = [build_view(s, "german", PlannerBot("german", 1).goals(s)) for s in (line, moved, broken)]
     assert views[0].board is views[1].board is views[2].board and views[1].own != views[0].own
     kept = _position(views[0].board, frozenset(views[0].enemy))
-    fields = dict(kept.fields)
-    assert "1106" in fields and kept.repairs  # the line bars the way: repairs were needed
+    searches = dict(kept.searches)
+    assert "1106" in searches and kept.repairs  # the line bars the way: repairs were needed
     for v in views:
         assert road_gains(v, ["1106"]) == _fresh_gains(v, ["1106"])
     assert road_gains(views[0], ["1106"])["0706"] > ROAD_FULL
     assert road_gains(views[2], ["1106"]) != road_gains(views[0], ["1106"])  # a way through the gap at 0705
-    assert kept.fields == fields and kept.fields["1106"] is fields["1106"]  # the moved stack computed none
+    assert kept.searches == searches and kept.searches["1106"] is searches["1106"]  # the moved stack searched none
     assert _position(views[2].board, frozenset(views[2].enemy)) is not kept
     cache = views[0].board.__dict__["_planner_roads"]
     assert frozenset(views[0].enemy) in cache and len(cache) <= _KEEP
@@ -167,7 +167,11 @@ def test_no_clearing_is_priced_where_the_way_is_as_short_in_steps_as_in_hexes(bl
     kept = _position(view.board, frozenset(view.enemy))
     assert view.distance("0505", "0606") <= NEAR and view.distance("0606", "1106") == 5
     assert road_gains(view, ["1106"]) == {} == _fresh_gains(view, ["1106"])
-    assert kept.field("1106")["0606"] == 5 and kept.repairs == {}
+    assert kept.repairs == {}
+    # the field was searched only as far as g1 (5 steps): completed, it is the whole map's, and g1's 5 stand
+    searched = dict(kept.searches["1106"].done)
+    assert max(searched.values()) <= 5 and searched["0606"] == 5
+    assert len(kept.field("1106")) > len(searched) and kept.field("1106")["0606"] == 5
 
 
 def test_a_field_given_its_zone_of_control_hexes_equals_one_that_finds_them(blitz):

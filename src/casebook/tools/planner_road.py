@@ -76,30 +76,57 @@ def _zoc(enemy: frozenset[str], adj: _Table) -> frozenset[str]:
     return frozenset(n for e in enemy for n in adj[e])
 
 
+class _Search:
+    """Dijkstra backwards from ``target`` (entering a hex costs 1, ``ZOC_STEP`` when it is in ``zoc``, next
+    to an ``enemy`` hex; enemy hexes are never entered), run only as far as asked: :meth:`nearest` stops at
+    the first of the hexes asked for, :meth:`complete` runs to the end. ``done``: the hexes settled so far,
+    their steps final (each at most the steps of any hex not settled yet)."""
+
+    def __init__(self, target: str, enemy: frozenset[str], adj: _Table, zoc: frozenset[str]) -> None:
+        self.enemy, self.adj, self.zoc, self.target = enemy, adj, zoc, target
+        self.dist = dict.fromkeys(enemy, -1)  # never entered: no step count beats -1
+        self.dist[target] = 0
+        self.heap = [(0, target)]
+        self.done: dict[str, int] = {}
+
+    def _run(self, stop: frozenset[str]) -> int:
+        """Settle hexes until one of ``stop`` is settled (its steps) or none is left (``_FAR``)."""
+        dist, heap, done, adj, zoc = self.dist, self.heap, self.done, self.adj, self.zoc
+        pop, push, get = heapq.heappop, heapq.heappush, dist.get
+        while heap:
+            d, h = pop(heap)
+            if d > dist[h]:
+                continue
+            done[h] = d
+            into = d + (ZOC_STEP if h in zoc else 1)  # the cost of entering h, paid by whoever stands next to it
+            for n in adj[h]:
+                if into < get(n, _UNSEEN):
+                    dist[n] = into
+                    push(heap, (into, n))
+            if h in stop:
+                return d
+        return _FAR
+
+    def nearest(self, hexes: list[str]) -> int:
+        """The fewest steps from any of ``hexes`` to the target (``_FAR``: no way)."""
+        done = self.done
+        found = [done[h] for h in hexes if h in done]
+        return min(found) if found else self._run(frozenset(hexes))
+
+    def complete(self) -> dict[str, int]:
+        """Steps from every hex with a way to the target (the whole field)."""
+        if self.heap:
+            self._run(frozenset())
+        return self.done
+
+
 def _field(target: str, enemy: frozenset[str], neighbours: Callable[[str], tuple[str, ...]] | _Table,
            zoc: frozenset[str] | None = None) -> dict[str, int]:
-    """Steps from every hex to ``target`` (Dijkstra backwards): entering a hex costs 1, ``ZOC_STEP`` when
-    it is next to an ``enemy`` hex (``zoc``: those hexes, :func:`_zoc`, when known); enemy hexes are never
-    entered."""
+    """Steps from every hex to ``target`` (:class:`_Search` run to the end): entering a hex costs 1,
+    ``ZOC_STEP`` when it is next to an ``enemy`` hex (``zoc``: those hexes, :func:`_zoc`, when known); enemy
+    hexes are never entered."""
     adj = _table(neighbours)
-    zoc = _zoc(enemy, adj) if zoc is None else zoc
-    dist = dict.fromkeys(enemy, -1)  # never entered: no step count beats -1 (taken out at the end)
-    dist[target] = 0
-    heap = [(0, target)]
-    pop, push, get = heapq.heappop, heapq.heappush, dist.get
-    while heap:
-        d, h = pop(heap)
-        if d > dist[h]:
-            continue
-        into = d + (ZOC_STEP if h in zoc else 1)  # the cost of entering h, paid by whoever stands next to it
-        for n in adj[h]:
-            if into < get(n, _UNSEEN):
-                dist[n] = into
-                push(heap, (into, n))
-    for e in enemy:
-        if e != target:
-            del dist[e]
-    return dist
+    return _Search(target, enemy, adj, _zoc(enemy, adj) if zoc is None else zoc).complete()
 
 
 def _repair(base: Mapping[str, int], target: str, rest: frozenset[str], cleared: str,
@@ -147,15 +174,18 @@ class _Position:
     def __init__(self, enemy: frozenset[str], adj: _Table) -> None:
         self.enemy, self.adj = enemy, adj
         self.zoc = _zoc(enemy, adj)
-        self.fields: dict[str, dict[str, int]] = {}
+        self.searches: dict[str, _Search] = {}
         self.repairs: dict[tuple[str, str], dict[str, int]] = {}
         self.close: dict[str, frozenset[str]] = {}
 
-    def field(self, target: str) -> dict[str, int]:
-        found = self.fields.get(target)
+    def search(self, target: str) -> _Search:
+        found = self.searches.get(target)
         if found is None:
-            found = self.fields[target] = _field(target, self.enemy, self.adj, self.zoc)
+            found = self.searches[target] = _Search(target, self.enemy, self.adj, self.zoc)
         return found
+
+    def field(self, target: str) -> dict[str, int]:
+        return self.search(target).complete()
 
     def repair(self, target: str, cleared: str) -> dict[str, int]:
         found = self.repairs.get((target, cleared))
@@ -206,8 +236,7 @@ def road_gains(view: Any, targets: list[str]) -> dict[str, float]:
     owned = frozenset(own)
     gains: dict[str, float] = {}
     for t in sorted(targets):
-        base = kept.field(t)
-        now = min(base.get(h, _FAR) for h in own)
+        now = kept.search(t).nearest(own)  # the field searched only as far as the nearest own stack
         if now <= min(view.distance(h, t) for h in own):
             continue  # a way as short in steps as in hexes: no clearing shortens it (each step costs 1 at least)
         for e in near:
