@@ -19,7 +19,8 @@ clear). Deterministic (sorted hexes, no randomness). The distance fields are kep
 position and objective (:class:`_Position`: the enemy stands still through a side's movement step, and moves
 only by combat), so the cost is paid once per enemy position; each enemy hex's clearing re-prices only the
 hexes whose way it shortens (:func:`_repair`), and is not priced at all for an objective the nearest strong
-stack's way reaches in as many steps as hexes (no clearing can shorten a way below its hexes).
+stack's way reaches in as many steps as hexes (no clearing can shorten a way below its hexes); a field is
+searched only as far as the nearest strong stack until a clearing must be priced (:class:`_Search`).
 """
 
 from __future__ import annotations
