@@ -107,3 +107,82 @@ def test_a_detour_round_a_lone_stack_is_no_road_barred(blitz):
     assert targets == ["0507", "0909"]
     assert road_gains(view, targets) == {"0805": 3.0} and 3.0 < ROAD_MIN
     assert view.stake.get("0805", 0.0) == 0.0
+
+
+def _fresh_gains(view, targets):
+    """road_gains by its definition, nothing kept: a fresh field with and without each enemy hex within NEAR
+    of an own strong stack, per target."""
+    from casebook.tools.planner_road import _FAR, NEAR, STRONG, _field
+    own = [h for h, s in view.own.items() if s >= STRONG]
+    enemy, nb = frozenset(view.enemy), view.board.label_neighbours
+    near = sorted(e for e in enemy if e not in targets and any(view.distance(e, h) <= NEAR for h in own))
+    gains: dict[str, float] = {}
+    for t in sorted(targets):
+        now = min(_field(t, enemy, nb).get(h, _FAR) for h in own)
+        for e in near:
+            then = min(_field(t, enemy - {e}, nb).get(h, _FAR) for h in own)
+            if then < now:
+                gains[e] = max(gains.get(e, 0.0), float(now - then))
+    return gains
+
+
+def test_the_gains_kept_per_enemy_position_equal_a_fresh_computation(blitz):
+    # session 18: fields, repairs and nearness are kept per enemy position (planner_road._Position); a view
+    # whose own stacks moved reuses them, a new enemy position gets its own -- each equal to fresh fields
+    from casebook.tools.planner_road import _KEEP, _position
+    line = _state(blitz, UNITS, "combat", BEYOND, size=12, towns=TOWNS)
+    moved = _state(blitz, UNITS.replace('"0606"', '"0605"'), "combat", BEYOND, size=12, towns=TOWNS)
+    broken = _state(blitz, UNITS.replace(_inf("soviet", "s5", "0705", 2), ""), "combat", BEYOND, size=12, towns=TOWNS)
+    views = [build_view(s, "german", PlannerBot("german", 1).goals(s)) for s in (line, moved, broken)]
+    assert views[0].board is views[1].board is views[2].board and views[1].own != views[0].own
+    kept = _position(views[0].board, frozenset(views[0].enemy))
+    searches = dict(kept.searches)
+    assert "1106" in searches and kept.repairs  # the line bars the way: repairs were needed
+    for v in views:
+        assert road_gains(v, ["1106"]) == _fresh_gains(v, ["1106"])
+    assert road_gains(views[0], ["1106"])["0706"] > ROAD_FULL
+    assert road_gains(views[2], ["1106"]) != road_gains(views[0], ["1106"])  # a way through the gap at 0705
+    assert kept.searches == searches and kept.searches["1106"] is searches["1106"]  # the moved stack searched none
+    assert _position(views[2].board, frozenset(views[2].enemy)) is not kept
+    cache = views[0].board.__dict__["_planner_roads"]
+    assert frozenset(views[0].enemy) in cache and len(cache) <= _KEEP
+
+
+def test_the_gains_on_the_blitz_start_equal_a_fresh_computation(blitz):
+    from casebook.tools.planner_road import wanted
+    state = blitz.new_initial_state(1)
+    view = build_view(state, "german", PlannerBot("german", 1).goals(state))
+    targets = wanted(view.counts, view.control, "german")
+    assert road_gains(view, targets) == _fresh_gains(view, targets)
+
+
+def test_no_clearing_is_priced_where_the_way_is_as_short_in_steps_as_in_hexes(blitz):
+    # g1 in 0606 stands 5 hexes from the town 1106 and no enemy stack touches the straight way: 5 steps.
+    # The stack in 0505 behind it is within NEAR, but every step costs 1 at least, so clearing it cannot
+    # bring g1 nearer than the 5 hexes: no repair is computed, and the fresh computation agrees (no gain)
+    from casebook.tools.planner_road import NEAR, _position
+    units = _inf("german", "g1", "0606", 6, True) + _inf("soviet", "s1", "0505", 2)
+    state = _state(blitz, units, "combat", BEYOND, size=12, towns=TOWNS)
+    view = build_view(state, "german", PlannerBot("german", 1).goals(state))
+    kept = _position(view.board, frozenset(view.enemy))
+    assert view.distance("0505", "0606") <= NEAR and view.distance("0606", "1106") == 5
+    assert road_gains(view, ["1106"]) == {} == _fresh_gains(view, ["1106"])
+    assert kept.repairs == {}
+    # the field was searched only as far as g1 (5 steps): completed, it is the whole map's, and g1's 5 stand
+    searched = dict(kept.searches["1106"].done)
+    assert max(searched.values()) <= 5 and searched["0606"] == 5
+    assert len(kept.field("1106")) > len(searched) and kept.field("1106")["0606"] == 5
+
+
+def test_a_field_given_its_zone_of_control_hexes_equals_one_that_finds_them(blitz):
+    from casebook.tools.planner_road import _field, _repair, _Table, _zoc
+    state = blitz.new_initial_state(1)
+    view = build_view(state, "german", PlannerBot("german", 1).goals(state))
+    enemy, nb = frozenset(view.enemy), view.board.label_neighbours
+    table = _Table(nb)
+    zoc = _zoc(enemy, table)
+    assert zoc == {n for e in enemy for n in nb(e)}
+    base = _field("0833", enemy, nb)
+    assert _field("0833", enemy, table, zoc) == base
+    e = min(enemy)
+    assert _repair(base, "0833", enemy - {e}, e, table, _zoc(enemy - {e}, table)) == _repair(base, "0833", enemy - {e}, e, nb)
