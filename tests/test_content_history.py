@@ -213,3 +213,46 @@ def test_4_3E_the_mud_column_of_the_tec_repeats_the_dry_column():
             for unit, cols in rows.items():
                 assert val(cols, "mud") == val(cols, "dry"), (name, terrain, unit)
     assert load_yaml(PACK / "tables" / "tec_prohibited.yaml").data["rows"] == []
+
+
+# ------------------------------------------------------------------------------ the HQs' values
+#: the German corps on the map on 2 Oct 1941 and their divisions (shared/reference/moscow41-oob.md;
+#: a panzer division is its three regiments' ``division``, 0.2.4.1; "2 Pz?" counted with XXXX as the pack has it)
+CORPS_2_OCT = {
+    "g-xxiii": ("g-102id", "g-206id", "g-251id", "g-256id"), "g-vi": ("g-6id", "g-26id", "g-110id"),
+    "g-viii": ("g-8id", "g-28id", "g-87id"), "g-xxvii": ("g-86id", "g-161id", "g-162id", "g-255id"),
+    "g-xxxxi-pz": ("g-1pz", "g-36mot"), "g-lvi-pz": ("g-6pz", "g-7pz", "g-14mot", "g-129id"),
+    "g-v": ("g-5id", "g-35id", "g-106id"), "g-vii": ("g-7id", "g-23id", "g-197id", "g-267id"),
+    "g-ix": ("g-137id", "g-183id", "g-263id", "g-292id"), "g-xx": ("g-15id", "g-78id", "g-268id"),
+    "g-xxxx-pz": ("g-2pz", "g-10pz", "g-ssdr", "g-258id"), "g-xxxxvi-pz": ("g-5pz", "g-11pz", "g-252id"),
+    "g-lvii-pz": ("g-19pz", "g-20pz", "g-3mot"), "g-xii": ("g-34id", "g-98id"), "g-xiii": ("g-17id", "g-260id"),
+}
+
+
+@pytest.mark.case("8.3.1A", "0.2.4.7", "0.2.4.8", "2.2C", "6.0A")
+def test_8_3_1A_the_german_hq_values_have_their_own_provenance_from_the_order_of_battle():
+    """The rulebook prints the command rules (0.2.4.7-8, 8.3.1A, 2.2C) but not the counters' values:
+    each German HQ says how its limit, radius and MA were reconstructed, and the figures it names hold —
+    limit 3 the median corps (2-4 divisions, a panzer division one stack of three regiments, 6.0A), the
+    panzer corps' MA that of the armour it alone activates, every corps' divisions set up within 3 hexes."""
+    counters = {u["id"]: u for u in load_yaml(PACK / "counters.yaml").data["units"]}
+    hqs = [u for u in counters.values() if u["side"] == "german" and u["class"] == "hq"]
+    assert len(hqs) == 19
+    for hq in hqs:
+        prov = hq["provenance"]
+        assert prov.startswith("reconstructed: command limit 3 = the median") and "8.3.1A" in prov, hq["id"]
+        assert ("2.2C" in prov) == hq["mechanized"] and ("radius 4" in prov) == hq["mechanized"], hq["id"]
+    sizes = sorted(len(divs) for divs in CORPS_2_OCT.values())
+    panzer = sorted(len(divs) for hq, divs in CORPS_2_OCT.items() if counters[hq]["mechanized"])
+    assert (sizes[len(sizes) // 2], panzer[len(panzer) // 2]) == (3, 3) and panzer == [2, 3, 3, 4, 4]
+    assert {hq["limit"] for hq in hqs} == {3}
+    mobile = {u["ma"] for u in counters.values() if u["side"] == "german" and u["class"] in ("armor", "mechanized")}
+    assert {hq["ma"] for hq in hqs if hq["mechanized"]} == mobile == {8}
+    assert {hq["ma"] for hq in hqs if not hq["mechanized"]} == {counters["g-7id"]["ma"]} == {4}
+    assert {hq["radius"] for hq in hqs} == {3, 4}
+    setup = {u["counter"]: u["hex"] for u in load_yaml(PACK / "scenarios" / "october-blitz.yaml").data["units"]}
+    for hq, divs in CORPS_2_OCT.items():
+        members = [c for c, u in counters.items() if c in divs or u.get("division") in divs]
+        assert len(members) >= len(divs), hq
+        far = max(distance(parse_hex(setup[hq]), parse_hex(setup[c]), LAYOUT) for c in members)
+        assert far <= 3 <= counters[hq]["radius"], (hq, far)
