@@ -135,7 +135,7 @@ def test_the_areas_specify_their_own_hooks_and_every_manager_has_them() -> None:
     assert {"casebook_zoc", "casebook_zoc_map", "casebook_zoc_sources", "casebook_combat", "casebook_combat_loss",
             "casebook_supply", "casebook_command", "casebook_stacking", "casebook_move_cost",
             "casebook_movement_allowance", "casebook_move_cases", "casebook_movers", "casebook_units_replaced",
-            "casebook_weather_effects"} == names
+            "casebook_weather_effects", "casebook_stacking_note"} == names
     assert not names & LIFECYCLE
     pm = make_plugin_manager([])
     assert pm.hook.casebook_zoc(ctx=None, hex="0101", side="blue") is None

@@ -224,9 +224,9 @@ def end_result(ctx: Any, side_facts: SideFacts) -> dict[str, Any] | None:
 
 
 def _short(ctx: Any, side: str, cond: Mapping[str, Any]) -> str:
-    """How far a condition not met fell short, in words read from its entry: ``german held 1 of
-    the 3 towns needed — Kaluga 0833 (not held: Kalinin 3733, …) (18.1.3A)`` (towns when every
-    hex is one, else hexes), ``no german combat unit entered moscow (18.1.3B)``; "" for another kind."""
+    """How far a condition not met fell short, in words read from its entry (towns when every hex
+    is one, else hexes; "" for another kind), e.g. ``german held 1 of the 3 towns needed — Kaluga
+    0833 (not held: Kalinin 3733, …) (18.1.3A)``; e.g. ``no german combat unit entered moscow``."""
     case = f" ({cond['case']})" if cond.get("case") else ""
     if cond.get("kind") == "enter":
         what = cond.get("town") if cond.get("target") == "town" else cond.get("target")
