@@ -71,12 +71,13 @@ def test_10_4_2A_a_support_remainder_is_paid_and_the_player_is_warned(pos):  # n
               ip="{german: 0, soviet: 9}")
     for ips, left in ((0, 0), (1, 1), (3, 0), (4, 1), (5, 2), (6, 0)):
         answer = combat.attack_answer(ctx, "0304", ["s1"], (ips, 0))
-        expected = [{"warning": f"{ips} soviet IPs of support: {left} of them buy no DRM (each 3 buy 1, a remainder "
+        ip_word = "IP" if ips == 1 else "IPs"
+        expected = [{"warning": f"{ips} soviet {ip_word} of support: {left} of them buy no DRM (each 3 buy 1, a remainder "
                                 "none)", "cases": ["10.4.2A"]}] if left else []
         assert answer.get("warnings", []) == expected and answer["legal"]
     assert refused(ctx, "soviet: attack hex=0304 with=s1 support=1") == []    # a warning, no refusal
     out = combat.resolve(ctx, ["s1"], "0304", "attack", {"attacker": 1}, roll=7)
-    assert out["warnings"][0]["warning"].startswith("1 soviet IPs of support: 1 of them buy no DRM")
+    assert out["warnings"][0]["warning"].startswith("1 soviet IP of support: 1 of them buy no DRM")
     assert terms(out)["10.4.2A"] == 0 and ctx.state.track("ip", "soviet") == 8     # paid all the same
 
 

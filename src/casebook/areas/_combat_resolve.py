@@ -80,7 +80,7 @@ def _remainders(ctx: Any, f: Any, support: Mapping[str, int]) -> list[dict[str, 
         with ctx.apart(recorded=False):  # a warning: its cost lines are no line of the answer or event
             per = support_cost(ctx, side, 1)
         if per > 1 and ips % per:
-            out.append({"warning": f"{ips} {side} IPs of support: {ips % per} of them buy no DRM "
+            out.append({"warning": f"{ips} {side} IP{'' if ips == 1 else 's'} of support: {ips % per} of them buy no DRM "
                                    f"(each {per} buy 1, a remainder none)", "cases": list(cited(ctx, "support_amount"))})
     return out
 

@@ -112,7 +112,8 @@ def _path_templates(ctx: Any, setup: ResultsSetup, rec: Mapping[str, Any], stage
     if example is None:
         return []
     n = int(stage["n"])
-    how = f"exactly {n} hexes, or as far as possible" if stage["forced"] else f"up to {n} hexes, as you choose"
+    hexes = "1 hex" if n == 1 else f"{n} hexes"
+    how = f"exactly {hexes}, or as far as possible" if stage["forced"] else f"up to {hexes}, as you choose"
     free = {"path": (f"HEX,… a retreat path from {rec['combat']['hex']}, {how}{_paren(setup.cases('retreat_path', ctx))};"
                      " ask retreat lists them, best first"),
             "losses": f"{n} minus the hexes of the path{_paren(setup.cases('retreat_losses', ctx))}"}

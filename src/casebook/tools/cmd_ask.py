@@ -357,7 +357,10 @@ def ask(position: str, question: str, args: tuple[str, ...], as_: str | None, fo
     try:
         ips = None if support is None else [int(p) for p in _csv(support) or []]
     except ValueError:
-        raise click.BadParameter(f"expected two IP numbers 'A,D', got {support!r}", param_hint="--support") from None
+        ips = []
+    if ips is not None and (len(ips) != 2 or min(ips) < 0):  # as play's template: 0 or more (10.4.2A)
+        raise click.BadParameter(f"expected two IP numbers 'A,D', each a whole number 0 or more (10.4.2A), "
+                                 f"got {support!r}", param_hint="--support")
     given = (("as", as_), ("for", for_), ("with", _csv(with_)), ("support", ips), ("overrun", True if overrun else None),
              ("roll", roll), ("hexes", hexes), ("path", _csv(path)))
     options: dict[str, Any] = {key: value for key, value in given if value is not None}
