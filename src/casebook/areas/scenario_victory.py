@@ -319,8 +319,8 @@ def conditions_answer(ctx: Any, note: str) -> dict[str, Any]:
 
 def _needs(ctx: Any, cond: Mapping[str, Any]) -> str:
     """What a condition asks, in words read from its data: ``at least 3 of 3733, 2733, …`` for a
-    ``control_count``, ``a combat unit enters a Moscow hex (2242, …)`` for an ``enter``; ``""``
-    for another kind."""
+    ``control_count``, e.g. ``a combat unit enters a Moscow hex (2242, …)`` for an ``enter``;
+    ``""`` for another kind."""
     if cond.get("kind") == "control_count":
         hexes = [str(h) for h in cond.get("hexes") or []]
         return f"at least {cond.get('at_least', len(hexes))} of {', '.join(hexes)}"
@@ -331,7 +331,7 @@ def _needs(ctx: Any, cond: Mapping[str, Any]) -> str:
 
 def _target_words(ctx: Any, cond: Mapping[str, Any]) -> str:
     """An ``enter`` target as the map names it (its towns' names, not the hex set's key):
-    ``Smolensk 0520``, ``a Moscow hex (2242, 2342, …)`` (every hex a town of one name), else
+    e.g. ``Smolensk 1308``, e.g. ``a Moscow hex (2242, …)`` (every hex a town of one name), else
     the hexes ``any of 0101, 0102`` (labels; the key itself when the set is empty)."""
     hexes = target_hexes(ctx, cond)
     towns = {hex_label(h): t.get("name") for h, t in ctx.board.towns().items()}
