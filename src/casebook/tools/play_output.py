@@ -6,8 +6,9 @@ mixes two games: :func:`prepare_out` uses ``--out`` as it is when it holds no pl
 when the game continued with ``--load`` is the one saved there (``--load out/final.yaml``);
 otherwise — it holds an earlier game — the play goes to the next free ``out-2``, ``out-3``, …
 and says so (a save loaded from elsewhere, e.g. ``--load out-2/final.yaml`` with the default
-``--out``, too: the line names it and ``--out`` of its folder), unless ``--overwrite`` is given: then the earlier game's files (only the files a
-play writes; nothing else in the folder) are deleted first.
+``--out``, too: the line names it and ``--out`` of its folder), unless ``--overwrite`` is
+given: then the earlier game's files (only the files a play writes; nothing else in the folder)
+are deleted first.
 
 **A finished game loaded** (``--load`` of a save whose game is over) is not played again:
 :func:`game_over_lines` says it is over — the trace's game-over event (who won, the level, the
