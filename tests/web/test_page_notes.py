@@ -10,26 +10,14 @@ dice fixed to 5+5 (2:1, roll 10, DRM -1 → 9: -/2, 11.0B)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from games.moscow41.tests.test_retreat_overstack_note import EXAMPLE, HEMMED
 from tests.web.conftest import client_for
 
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLE = ROOT / "docs" / "examples" / "retreat.yaml"
-UNITS = """units:
-  - {id: g1, side: german, class: infantry, size: division, strength: 7, ma: 4, hex: "0303", activated: true}
-  - {id: g2, side: german, class: infantry, size: division, strength: 7, ma: 4, hex: "0403", activated: true}
-  - {id: g3, side: german, class: infantry, size: division, strength: 7, ma: 4, hex: "0203"}
-  - {id: g4, side: german, class: infantry, size: division, strength: 7, ma: 4, hex: "0404"}
-  - {id: g5, side: german, class: infantry, size: division, strength: 7, ma: 4, hex: "0204"}
-  - {id: s1, side: soviet, class: infantry, size: division, strength: 6, ma: 4, hex: "0304"}
-  - {id: s2, side: soviet, class: infantry, size: division, strength: 6, ma: 4, hex: "0305"}
-  - {id: s3, side: soviet, class: infantry, size: division, strength: 6, ma: 4, hex: "0305"}
-  - {id: shq, side: soviet, class: hq, ma: 4, radius: 3, limit: 3, mechanized: false, hex: "0307"}
-rng: {seed: 1, state: null, fixed: [5, 5]}
-"""
+# the hemmed division's position with a Soviet HQ (s1 in command: the defender may buy support) and dice 5+5
+UNITS = HEMMED.replace("rng: {seed: 1, state: null}", '  - {id: shq, side: soviet, class: hq, ma: 4, radius: 3, limit: 3, '
+                       'mechanized: false, hex: "0307"}\nrng: {seed: 1, state: null, fixed: [5, 5]}')
 WARNING = "4 soviet IPs of support: 1 of them buy no DRM (each 3 buy 1, a remainder none)  [10.4.2A]"
 INTO = "soviet: retreat losses=1 path=0305"
 NOTE = "overstacks 0305: 6 stacking points, limit 5 (6.2F, 7.5A, 6.2E)"
