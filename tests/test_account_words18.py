@@ -62,3 +62,22 @@ def test_quit_at_once_after_loading_a_save_prints_no_turn_summary(tmp_path):
                                   str(tmp_path / "out2"), "--quiet"], input="quit\n")
     assert r.exit_code == 0, r.output
     assert "Game left unfinished." in r.output and "summary" not in r.output
+
+
+def test_quit_at_once_after_loading_a_mid_turn_save_does_not_repeat_its_turn_summary(tmp_path):
+    """Session 18, a fresh user's report: ``play --load`` of a save made after a decision, then
+    ``quit`` at once, printed that turn's summary again (the one printed when the save was left).
+    Nothing was played since the load: no summary; a decision played after it: the turn's summary."""
+    save = tmp_path / "mid.yaml"
+    humans = ["--player", "german=human", "--player", "soviet=human", "--quiet"]
+    r = CliRunner().invoke(main, ["play", "moscow41", "october-blitz", *humans, "--out", str(tmp_path / "out")],
+                           input=f"pass\nsave {save}\nquit\n")
+    assert r.exit_code == 0, r.output
+    assert "--- Turn 1 summary\n    german: 1 pass" in r.output  # left mid-turn: the turn so far
+    load = ["play", "--load", str(save), *humans]
+    r = CliRunner().invoke(main, [*load, "--out", str(tmp_path / "out2")], input="quit\n")
+    assert r.exit_code == 0, r.output
+    assert "Game left unfinished." in r.output and "summary" not in r.output
+    r = CliRunner().invoke(main, [*load, "--out", str(tmp_path / "out3")], input="pass\nquit\n")
+    assert r.exit_code == 0, r.output
+    assert "--- Turn 1 summary\n    german: 2 pass" in r.output  # played on: the turn's summary, as ever

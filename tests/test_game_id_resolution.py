@@ -72,3 +72,21 @@ def test_ask_game_help_reads_a_folder_here_as_every_game_argument_does_and_says_
     assert "(its game could not be loaded:" in r.output      # the broken folder, not the installed game
     ok = CliRunner().invoke(cli, ["ask", str(installed), "--help"])
     assert ok.exit_code == 0 and "note:" not in ok.output and "Questions of Kestrel Pass (kestrel_pass)" in ok.output
+
+
+def test_a_folder_here_that_is_no_pack_does_not_shadow_the_installed_game(tmp_path, monkeypatch):
+    """Session 18, a fresh user's report: an empty ``./moscow41`` made ``ask moscow41 --help`` print
+    the generic help and ``lint moscow41`` answer "did you mean 'moscow41'?". A folder without
+    ``game.yaml`` is no pack: the bare id is the installed game, with a note saying why."""
+    (tmp_path / "kestrel_pass").mkdir()
+    monkeypatch.chdir(tmp_path)
+    installed = installed_games()["kestrel_pass"]
+    note = (f"note: ./kestrel_pass (in the working directory) is no pack (no game.yaml in it): reading the "
+            f"installed game kestrel_pass ({installed}); name the folder ./kestrel_pass to read it")
+    r = CliRunner().invoke(cli, ["lint", "kestrel_pass"])
+    assert r.exit_code == 0 and note in r.output and "did you mean" not in r.output, r.output
+    h = CliRunner().invoke(cli, ["ask", "kestrel_pass", "--help"])
+    assert h.exit_code == 0 and note in h.output and "Questions of Kestrel Pass (kestrel_pass)" in h.output, h.output
+    named = CliRunner().invoke(cli, ["lint", "./kestrel_pass"])  # named as a folder: the folder, and what it lacks
+    assert named.exit_code == 1 and "did you mean" not in named.output, named.output
+    assert "no game.yaml in the folder ./kestrel_pass: not a content pack" in named.output

@@ -17,7 +17,7 @@ from casebook.tools.play_output import game_over_lines
 
 REASON = ("the german conditions were not fulfilled: german held 0 of the 3 towns needed (not held: Kalinin 3733, "
           "Volokolamsk 2733, Mozhaisk 2032, Maloyaroslavets 1435, Kaluga 0833) (18.1.3A); no german combat unit "
-          "entered moscow (18.1.3B)")
+          "entered a Moscow hex (2242, 2342, 2343, 2344, 2442) (18.1.3B)")
 
 
 @pytest.mark.case("18.1.3C")

@@ -108,5 +108,5 @@ def test_a_broken_sequence_or_manifest_is_reported_without_the_script_errors_it_
     assert out.rstrip().endswith(": 2 errors")
     (pack / "game.yaml").unlink()
     out = _lint(pack)
-    assert "no content pack here" in out and "unknown fact" not in out
+    assert "no game.yaml in the folder" in out and "unknown fact" not in out
     assert out.rstrip().endswith(": 1 error")

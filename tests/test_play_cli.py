@@ -142,7 +142,7 @@ def test_9_1C_why_alone_explains_the_last_refusal_as_why_action_does(mini_pack, 
              or ln.startswith("stack= is empty")]
     because = "0305 holds an enemy unit (cases 9.1C)"
     assert asked == ["no action was refused at this decision: type why ACTION to ask of one",
-                     "why german: move path=0305 stack=0303:", because, because,
+                     "why german: move path=0305 stack=0303:", because, "why german: move path=0305 stack=0303:", because,
                      "why move stack=:", "stack= is empty: name at least one hex after it, or leave stack= out"]
     assert any(ln.startswith("refused: illegal action 'german: move path=0305 stack=0303'") for ln in said)
 
@@ -161,3 +161,16 @@ def test_play_prints_the_last_turns_summary_before_the_game_over_line(tmp_path):
     summaries = [i for i, ln in enumerate(lines) if ln.startswith("--- Turn ")]
     assert summaries and max(summaries) < over, out                 # every summary before the end
     assert lines[max(summaries)] == "--- Turn 3 summary" and out.count("--- Turn 3 summary") == 1
+
+
+def test_why_action_at_the_prompt_names_the_action_asked_of_as_ask_why_does(mini_pack):
+    """Session 18, a fresh user's report: play's ``why ACTION`` printed the refusal with no header,
+    where ``why`` alone prints ``why SIDE: …:`` and ``ask … why`` ``action: SIDE: …``. Every ``why``
+    names the action it judges (its side completed, its arguments in order) first."""
+    state = _game(mini_pack).new_initial_state(seed=2)
+    said: list[str] = []
+    replies = iter(["why move stack=0303 path=0305", "why move stack=9999", "1"])
+    HumanPlayer("german", "mini", echo=said.append, read=lambda prompt: next(replies)).choose(state)
+    at = said.index("why german: move path=0305 stack=0303:")
+    assert said[at + 1] == "0305 holds an enemy unit (cases 9.1C)"
+    assert "why move stack=9999:" in said  # a typed input it cannot read: named as typed

@@ -71,7 +71,7 @@ def test_0_7_3_2_an_attack_typed_in_an_activated_movement_step_names_the_step_in
     out = _play(tmp_path, f"activate-hq hq=g-xxxxvi-pz stacks=0316,0215,0315\n{attack}\nwhy {attack}\nsave {save}\n")
     after = out.split(f"german> refused: illegal action 'german: {attack}': ", 1)[1].splitlines()
     assert after[0] == f"{where} (0.7.3.3, 0.7.3.5, 0.7.3.2)" and after[1] == HINT
-    assert after[2] == f"german> {where} (cases 0.7.3.3, 0.7.3.5, 0.7.3.2)"
+    assert after[2] == f"german> why german: {attack}:" and after[3] == f"{where} (cases 0.7.3.3, 0.7.3.5, 0.7.3.2)"
     assert "unknown action" not in out
     r = CliRunner().invoke(main, ["ask", str(save), "why", f"german: {attack}", "--json"])
     assert r.exit_code == 0, r.output

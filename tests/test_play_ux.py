@@ -152,6 +152,13 @@ def test_a_second_play_never_mixes_its_files_with_an_earlier_game(tmp_path):
     assert prepare_out(out, echo=said.append) == tmp_path / "out-3"
     # continuing the game saved in out/ goes on there
     assert prepare_out(out, load=str(out / "final.yaml"), echo=said.append) == out
+    # a save from another folder (session 18: `--load out-2/final.yaml`) goes to a fresh folder, and
+    # the one line says where and how to go on beside the save instead
+    said.clear()
+    save = str(tmp_path / "out-2" / "final.yaml")
+    assert prepare_out(out, load=save, echo=said.append) == tmp_path / "out-3"
+    assert said == [f"{out}/ holds an earlier game: this one (continued from {save}) is written to {tmp_path / 'out-3'}/ "
+                    f"(--out {tmp_path / 'out-2'} goes on beside the save; --overwrite replaces {out}/'s game instead)"]
     # --overwrite deletes the earlier game's files, and only those
     assert prepare_out(out, overwrite=True, echo=said.append) == out
     assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]

@@ -38,3 +38,16 @@ def test_an_edit_of_the_pack_still_changes_its_hash(mini_pack, tmp_path):
     manifest = pack / "game.yaml"
     manifest.write_text(manifest.read_text(encoding="utf-8") + "\n# a modder's note\n", encoding="utf-8")
     assert pack_identity(load_pack(pack))["sha256"] != before
+
+
+def test_a_packs_tests_folder_is_not_content(mini_pack, tmp_path):
+    """Session 18, a fresh user's report: an edit to a file of the pack's ``tests/`` (games/moscow41/tests:
+    pytest modules, never loaded) made ``play --load`` warn that the pack had changed."""
+    pack = tmp_path / "mini"
+    shutil.copytree(mini_pack, pack)
+    (pack / "tests").mkdir(exist_ok=True)
+    (pack / "tests" / "test_x.py").write_text("def test_x():\n    assert 1 + 1 == 2\n", encoding="utf-8")
+    before = pack_identity(load_pack(pack))["sha256"]
+    (pack / "tests" / "test_x.py").write_text("def test_x():\n    assert 2 + 2 == 4\n", encoding="utf-8")
+    (pack / "tests" / "conftest.py").write_text("", encoding="utf-8")
+    assert pack_identity(load_pack(pack))["sha256"] == before

@@ -242,7 +242,8 @@ def test_KP4_1B_why_attack_in_the_movement_step_names_the_combat_phase(tmp_path)
                            input="why attack hex=0904 with=b-1\nwhy move stack=0204 path=0304,0404,0504,0604\n"
                                  "attack hex=0904 with=b-1\nquit\n")
     assert r.exit_code == 0, r.output
-    assert ("blue> attack is made in the combat step (Combat phase, KP4.1B), not in the movement step (KP4.1A); "
+    assert ("blue> why blue: attack hex=0904 with=b-1:\n"
+            "attack is made in the combat step (Combat phase, KP4.1B), not in the movement step (KP4.1A); "
             "b-1 is not adjacent to 0904 (cases KP4.1B, KP4.1A, KP8.1)") in r.output
     move = r.output.split("blue> ")[2]
     assert "is made in" not in move and "KP4.1B" not in move

@@ -86,7 +86,7 @@ def test_18_1_3C_soviets_win_when_the_germans_hold_only_two(scenario):
     assert result["reason"] == (
         "the german conditions were not fulfilled: german held 2 of the 3 towns needed — Kalinin 3733, Volokolamsk "
         "2733 (not held: Mozhaisk 2032, Maloyaroslavets 1435, Kaluga 0833) (18.1.3A); no german combat unit "
-        "entered moscow (18.1.3B)")
+        "entered a Moscow hex (2242, 2342, 2343, 2344, 2442) (18.1.3B)")
     # the lines that decided it: the `otherwise` entry, then the German conditions judged and not met
     # (issue #15: a game-over names the scenario file's lines; the driver's game-over repeats them)
     assert result["lines"] == [{"source": "scenarios/october-blitz.yaml:18", "cases": ["18.1.3C"]},

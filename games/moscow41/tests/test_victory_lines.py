@@ -64,3 +64,14 @@ def test_18_1_3_condition_lines_are_those_of_the_loaded_pack_read_once(tmp_path)
     os.utime(path, ns=(later, later))
     assert condition_lines(ctx, listed, text=True) == first
     assert condition_lines(ctx, listed) == [{k: v for k, v in ln.items() if k != "text"} for ln in first]
+
+
+@pytest.mark.case("18.1.3B", "18.1.3D")
+def test_18_1_3B_and_18_1_3D_an_enter_target_is_named_as_the_map_names_it():
+    """Session 18, a fresh user's report: "no german combat unit entered moscow" gave the hex set's key,
+    lowercase. 18.1.3B: "a German combat unit enters a Moscow hex" — the map's five Moscow hexes
+    (map.yaml ``moscow``, each a town named Moscow); 18.1.3D: "enters Smolensk" — one town hex."""
+    answer = ask_position(str(BLITZ), "vp", [], {})
+    needs = {c["id"]: c["needs"] for side in ("german", "soviet") for c in answer["scenario_conditions"][side]}
+    assert needs["enter-moscow"] == "a combat unit enters a Moscow hex (2242, 2342, 2343, 2344, 2442)"
+    assert needs["enter-smolensk"] == "a combat unit enters Smolensk 1308"

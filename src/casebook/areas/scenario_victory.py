@@ -226,11 +226,11 @@ def end_result(ctx: Any, side_facts: SideFacts) -> dict[str, Any] | None:
 def _short(ctx: Any, side: str, cond: Mapping[str, Any]) -> str:
     """How far a condition not met fell short, in words read from its entry (towns when every hex
     is one, else hexes; "" for another kind), e.g. ``german held 1 of the 3 towns needed — Kaluga
-    0833 (not held: Kalinin 3733, …) (18.1.3A)``; e.g. ``no german combat unit entered moscow``."""
+    0833 (not held: Kalinin 3733, …) (18.1.3A)``; e.g. ``no german combat unit entered a Moscow
+    hex (2242, 2342, 2343, 2344, 2442) (18.1.3B)``."""
     case = f" ({cond['case']})" if cond.get("case") else ""
     if cond.get("kind") == "enter":
-        what = cond.get("town") if cond.get("target") == "town" else cond.get("target")
-        return f"no {side} {'combat ' if cond.get('unit') == 'combat' else ''}unit entered {what}{case}"
+        return f"no {side} {'combat ' if cond.get('unit') == 'combat' else ''}unit entered {_target_words(ctx, cond)}{case}"
     if cond.get("kind") != "control_count":
         return ""
     hexes = [str(h) for h in cond.get("hexes") or []]
@@ -311,22 +311,34 @@ def conditions_answer(ctx: Any, note: str) -> dict[str, Any]:
                                            ctx.engine.script_tables, ctx.standard)
     listed = [(side, c) for side in sides(ctx) for c in block.get(side) or [] if isinstance(c, Mapping)]
     return {"scenario_conditions": {side: [{"id": c.get("id"), "case": c.get("case"), "when": c.get("when"),
-                                            "needs": _needs(c)} for s, c in listed if s == side]
+                                            "needs": _needs(ctx, c)} for s, c in listed if s == side]
                                     for side in sides(ctx)},
             "note": note, "script_conditions": [line for line in lines if line["effect"] == "end_game"],
             "table_lines": condition_lines(ctx, listed, text=True)}
 
 
-def _needs(cond: Mapping[str, Any]) -> str:
+def _needs(ctx: Any, cond: Mapping[str, Any]) -> str:
     """What a condition asks, in words read from its data: ``at least 3 of 3733, 2733, …`` for a
-    ``control_count``, ``a combat unit enters Smolensk`` for an ``enter``; ``""`` for another kind."""
+    ``control_count``, e.g. ``a combat unit enters a Moscow hex (2242, …)`` for an ``enter``;
+    ``""`` for another kind."""
     if cond.get("kind") == "control_count":
         hexes = [str(h) for h in cond.get("hexes") or []]
         return f"at least {cond.get('at_least', len(hexes))} of {', '.join(hexes)}"
     if cond.get("kind") == "enter":
-        target = cond.get("town") or cond.get("target")
-        return f"a{' combat' if cond.get('unit') == 'combat' else ''} unit enters {target}"
+        return f"a{' combat' if cond.get('unit') == 'combat' else ''} unit enters {_target_words(ctx, cond)}"
     return ""
+
+
+def _target_words(ctx: Any, cond: Mapping[str, Any]) -> str:
+    """An ``enter`` target as the map names it (its towns' names, not the hex set's key):
+    e.g. ``Smolensk 1308``, e.g. ``a Moscow hex (2242, …)`` (every hex a town of one name), else
+    the hexes ``any of 0101, 0102`` (labels; the key itself when the set is empty)."""
+    hexes = target_hexes(ctx, cond)
+    towns = {hex_label(h): t.get("name") for h, t in ctx.board.towns().items()}
+    names = {towns.get(h) for h in hexes}
+    if hexes and len(names) == 1 and None not in names:
+        return f"{names.pop()} {hexes[0]}" if len(hexes) == 1 else f"a {names.pop()} hex ({', '.join(hexes)})"
+    return f"any of {', '.join(hexes)}" if hexes else str(cond.get("town") or cond.get("target"))
 
 
 def hex_supplied(ctx: Any, hex_: str, side: str, probe: Mapping[str, Any], non_combat: frozenset[str]) -> bool | None:

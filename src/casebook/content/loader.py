@@ -131,6 +131,9 @@ def find_pack(game_or_dir: str | os.PathLike[str]) -> Path:
     if name in games:
         return games[name]
     known = ", ".join(games) or "none"
+    if p.is_dir():  # a folder, but no pack: say so (never "did you mean" the very name given)
+        raise ContentError([Problem(name, 0, 0, "", f"no game.yaml in the folder {name}: not a content pack "
+                                    f"(an installed game is named by its bare id: {known})")])
     from casebook.content.schema import did_you_mean
 
     raise ContentError([Problem(name, 0, 0, "", "no content pack here: expected a directory with game.yaml "

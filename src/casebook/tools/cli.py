@@ -65,7 +65,7 @@ def game_argument(ctx: click.Context, param: click.Parameter, value: str | None)
     """A click callback for a GAME (or PACK_DIR) argument: an installed game id or an existing
     path, else a usage error (exit 2, as every command's unknown argument) listing the installed
     games. What the path holds is the command's to check (a folder without ``game.yaml`` is a
-    content error of ``lint``, exit 1). A folder in the working directory named as an installed
+    content error of ``lint``, exit 1). A pack folder in the working directory named as an installed
     game id is read (returned as ``./ID``, so :func:`casebook.content.loader.find_pack` takes the
     folder) with a ``note:`` on standard error naming it and the installed game's folder; a
     default value is always the installed game (never a folder read by accident)."""
@@ -89,7 +89,9 @@ def game_argument(ctx: click.Context, param: click.Parameter, value: str | None)
 def folder_here(value: str, games: Mapping[str, Path] | None = None) -> str:
     """How a GAME argument ``value`` is read (:func:`game_argument`; ``ask GAME --help``): a folder
     (or file) in the working directory named as an installed game id is ``./ID``, with a ``note:``
-    on standard error naming it and the installed game's folder; any other ``value`` as it is.
+    on standard error naming it and the installed game's folder; one that is no pack (no
+    ``game.yaml`` in it) does not shadow the game: ``value`` is read as the installed game, with a
+    ``note:`` saying why. Any other ``value`` as it is.
     ``games``: :func:`casebook.content.loader.installed_games` (read when None)."""
     from casebook.content.loader import installed_games, is_bare
 
@@ -97,6 +99,10 @@ def folder_here(value: str, games: Mapping[str, Path] | None = None) -> str:
         return value
     games = installed_games() if games is None else games
     if value not in games:
+        return value
+    if not (Path(value) / "game.yaml").is_file():
+        click.echo(f"note: ./{value} (in the working directory) is no pack (no game.yaml in it): reading the "
+                   f"installed game {value} ({games[value]}); name the folder ./{value} to read it", err=True)
         return value
     click.echo(f"note: reading the folder ./{value} (in the working directory), not the installed game "
                f"{value} ({games[value]}); name that folder to read the installed one", err=True)

@@ -186,7 +186,7 @@ def run_play(game_id: Any, scenario: str | None, players: dict[str, tuple[str, s
     finally:
         signal.signal(signal.SIGTERM, previous)
         bar.stop()
-        if ended:
+        if ended and not (load and len(state.trace) == loaded):  # a save's turn, shown as loaded, not summed again
             _summary(state, narrator, echo)
         if out is not None:
             _write_outputs(state, out, name, echo)

@@ -284,12 +284,13 @@ class HumanPlayer:
                             self.echo("no action was refused at this decision: type why ACTION to ask of one")
                             continue
                         rest = self._last if isinstance(self._last, str) else format_action(self._last)
-                        self.echo(f"why {rest}:")
                     try:
                         asked: Action | str
                         asked, problem = typed_action(state, rest, self.side)
                     except ValueError:
                         asked, problem = rest, empty_argument(rest)  # else why_not says what is wrong
+                    # the action asked of, as `ask … why` names it (`action: SIDE: …`): typed or the last refused
+                    self.echo(f"why {format_action(asked) if problem is None and not isinstance(asked, str) else rest}:")
                     if problem is not None:
                         self.echo(problem)
                         continue

@@ -5,8 +5,10 @@
 mixes two games: :func:`prepare_out` uses ``--out`` as it is when it holds no play's files, or
 when the game continued with ``--load`` is the one saved there (``--load out/final.yaml``);
 otherwise — it holds an earlier game — the play goes to the next free ``out-2``, ``out-3``, …
-and says so, unless ``--overwrite`` is given: then the earlier game's files (only the files a
-play writes; nothing else in the folder) are deleted first.
+and says so (a save loaded from elsewhere, e.g. ``--load out-2/final.yaml`` with the default
+``--out``, too: the line names it and ``--out`` of its folder), unless ``--overwrite`` is
+given: then the earlier game's files (only the files a play writes; nothing else in the folder)
+are deleted first.
 
 **A finished game loaded** (``--load`` of a save whose game is over) is not played again:
 :func:`game_over_lines` says it is over — the trace's game-over event (who won, the level, the
@@ -66,6 +68,10 @@ def prepare_out(out: Path, load: str | None = None, overwrite: bool = False,
         n += 1
     fresh = Path(f"{out}-{n}")
     fresh.mkdir(parents=True, exist_ok=True)
+    if load is not None:  # a save from elsewhere (out-2/final.yaml, a `save` file): say how to go on in its folder
+        echo(f"{out}/ holds an earlier game: this one (continued from {load}) is written to {fresh}/ "
+             f"(--out {Path(load).parent} goes on beside the save; --overwrite replaces {out}/'s game instead)")
+        return fresh
     echo(f"{out}/ holds an earlier game: this one is written to {fresh}/ (--overwrite replaces it instead)")
     return fresh
 

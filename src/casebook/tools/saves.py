@@ -38,7 +38,7 @@ __all__ = ["write_save", "resume_trace", "trace_path_of", "pack_identity", "save
 START_FIELD = "position"
 #: ``plugin_state`` slot of a save naming the pack it was played on (a kernel slot, savecheck.py).
 PACK_SLOT = "pack"
-_NOT_CONTENT = frozenset({"golden", "__pycache__"})
+_NOT_CONTENT = frozenset({"golden", "__pycache__", "tests"})  # tests/: the pack's pytest modules, never loaded
 
 
 def trace_path_of(save: str | Path) -> Path:
@@ -123,9 +123,9 @@ def resume_trace(save: str | Path, position: dict[str, Any]) -> tuple[Any, dict[
 def pack_identity(pack: Any) -> dict[str, str]:
     """``{"id", "folder", "sha256"}`` of a loaded pack: its game id, its folder (absolute) and a
     SHA-256 over the relative path and bytes of every file of the folder and its rules folder
-    (golden traces and bytecode left out: they are not content; nor is what a play writes there,
-    :func:`_played_file` — a save, a trace, a map — so saving into a copied pack's folder, or
-    playing with it as the working folder, leaves its hash as it was)."""
+    (golden traces, the pack's ``tests/`` and bytecode left out: they are not content; nor is
+    what a play writes there, :func:`_played_file` — a save, a trace, a map — so saving into a
+    copied pack's folder, or playing with it as the working folder, leaves its hash as it was)."""
     import hashlib
 
     from casebook.content.packcache import _tree_files

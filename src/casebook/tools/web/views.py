@@ -19,8 +19,8 @@ from casebook.core.hexgrid import hex_label
 from casebook.tools import sheet
 from casebook.tools.human import TRACKS, header_tracks, header_weather, weather_text
 
-__all__ = ["annotate", "case_title", "colours", "board_view", "header_view", "units_view", "event_view",
-           "rule_line", "snapshot", "TRACKS"]
+__all__ = ["action_notes", "annotate", "case_title", "colours", "board_view", "header_view", "units_view",
+           "event_view", "rule_line", "snapshot", "TRACKS"]
 
 _PALETTE = [("#a8b3ba", "#1f2a30"), ("#d99a6c", "#3b1a0c"), ("#9fc58f", "#16320f"), ("#c7a6d9", "#2d1538")]
 
@@ -162,22 +162,36 @@ def case_title(pack: Any, case: str) -> str:
 
 def snapshot(session: Any, recent: int = 40) -> dict[str, Any]:
     """Everything the page shows of the play now: header, units, markers, sides and colours, the
-    players, the legal actions (when a person decides), the last ``recent`` trace events."""
+    players, the legal actions (when a person decides) with ``notes`` (action -> the note play's
+    list shows beside it: a retreat into an overstack, 6.2F), the last ``recent`` trace events
+    (each with the ``warnings`` the account prints under it: a support remainder, 10.4.2A)."""
     state = session.state
     pack = state.game.engine.pack
     human = session.human_decides()
     events = list(state.trace)[-recent:]
+    legal = state.legal_actions() if human else []
     return {
         "game": pack.id, "name": pack.manifest.get("name", pack.id), "scenario": state.game.scenario,
         "header": header_view(state, session.players), "units": units_view(state.data),
         "markers": [dict(m) for m in state.data.markers], "sides": list(state.data.sides),
         "colours": side_colours(state.game.engine.pack, state.data.sides), "players": dict(session.players), "human": human,
-        "legal": [str(a) for a in state.legal_actions()] if human else [],
+        "legal": [str(a) for a in legal], "notes": action_notes(state, legal),
         "history": len(state.history), "undoable": any(session.players.get(a.side) == "human"
                                                        for a in state.history[len(session.initial.history):]),
         "events": [{"seq": e.seq, "turn": e.turn, "side": e.side, "kind": e.kind, "cases": list(e.cases),
-                    "text": _short(e)} for e in events],
+                    "text": _short(e), "warnings": [f"{w.get('warning')}  [{', '.join(w.get('cases') or ())}]"
+                                                     for w in e.data.get("warnings") or []]} for e in events],
     }
+
+
+def action_notes(state: Any, actions: Any) -> dict[str, str]:
+    """Action text -> the note ``play`` prints beside it in its list (``casebook_stacking_note``:
+    a retreat whose path ends overstacked, "overstacks 0305: 6 stacking points, limit 5 (6.2F,
+    7.5A, 6.2E)"), for those of ``actions`` that have one."""
+    engine = state.game.engine
+    ctx = engine.ctx(state.data)
+    notes = {str(a): engine.hook.casebook_stacking_note(ctx=ctx, action=a) for a in actions}
+    return {a: n for a, n in notes.items() if n}
 
 
 def _short(event: Any) -> str:

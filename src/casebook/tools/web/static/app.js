@@ -176,12 +176,18 @@ function render(st) {
   const acts = $("actions"); acts.innerHTML = "";
   const f = $("act-filter").value.trim();
   const shown = st.legal.filter((a) => !f || a.includes(f));
-  for (const a of shown.slice(0, 400)) { const li = document.createElement("li"); li.textContent = a; li.dataset.action = a; acts.appendChild(li); }
+  for (const a of shown.slice(0, 400)) {  // with play's note beside it (a retreat into an overstack, 6.2F)
+    const li = document.createElement("li"); li.textContent = a; li.dataset.action = a;
+    const note = (st.notes || {})[a];
+    if (note) { const n = document.createElement("span"); n.className = "note"; n.dataset.action = a; n.textContent = ` — ${note}`; li.appendChild(n); }
+    acts.appendChild(li);
+  }
   $("act-count").textContent = st.human ? `(${shown.length} of ${st.legal.length})` : (st.header.decider ? "(a bot decides)" : "(the game is over)");
   const log = $("log"); log.innerHTML = "";
   for (const e of st.events.slice().reverse()) {
     const li = document.createElement("li"); li.value = e.seq;
-    li.innerHTML = `T${e.turn} ${esc(e.side || "")} <b>${esc(e.kind)}</b> ${esc(e.text)} ${casesHtml(e.cases)}`;
+    li.innerHTML = `T${e.turn} ${esc(e.side || "")} <b>${esc(e.kind)}</b> ${esc(e.text)} ${casesHtml(e.cases)}`
+      + (e.warnings || []).map((w) => `<div class="warning">warning: ${esc(w)}</div>`).join("");  // as the account's lines
     log.appendChild(li);
   }
   if (ui.sel) showSelection(ui.tab === "watch" && ui.watchAt ? ui.watchAt.units : undefined);
