@@ -7,9 +7,11 @@ of 18.1.3D) and every map town with ``ip`` > 0. :class:`Timeline` takes one snap
 when the turn marker has advanced past it (so the position the next turn's first decision sees;
 for the game's last turn, the final position): per place the controlling side (``None``:
 nobody), per side the units eliminated so far (``removed`` entries with reason ``eliminated``)
-and their strength points (each unit's ``strength`` field as last seen on the map: the printed
-strength, loss markers not subtracted), the ids eliminated in that turn, and the units on the
-map with the ``oos`` flag (out of supply).
+and their strength points (each unit's ``strength`` field as last seen on the map, else its
+counter's for a unit that entered and fell between two snapshots: the printed strength, loss
+markers not subtracted), the ids eliminated in that turn, and the units on the map with the
+``oos`` flag (out of supply). A division that breaks down into a remnant (reason
+``rebuilding``) is not counted; the remnant, when eliminated, is (11.3D).
 
 :func:`summarize_timelines` reads the records' timelines: per place, in how many games it
 changed hands (its controller at some turn's end differs from the start) and the median turn it
@@ -76,6 +78,9 @@ class Timeline:
         self.turn = state.data.turn
         self.turns: list[dict[str, Any]] = []
         self.seen: dict[str, tuple[str, int]] = {}
+        # a unit that entered and was eliminated between two snapshots (a reinforcement, a
+        # remnant): its counter's side and strength
+        self.counters = state.ctx().pack.counters
         self.counted = 0
         self.lost = {s: {"units": 0, "strength": 0} for s in self.sides}
         self._look(state)
@@ -106,7 +111,8 @@ class Timeline:
             if entry.get("reason") != "eliminated":
                 continue
             uid = str(entry.get("unit"))
-            side, strength = self.seen.get(uid, ("?", 0))
+            counter = self.counters.get(uid) or {}
+            side, strength = self.seen.get(uid) or (str(counter.get("side", "?")), int(counter.get("strength") or 0))
             self.lost.setdefault(side, {"units": 0, "strength": 0})
             self.lost[side]["units"] += 1
             self.lost[side]["strength"] += strength
