@@ -69,6 +69,7 @@ def test_eliminated_units_count_with_their_strength_and_withdrawn_ones_do_not():
     [snap] = timeline.data()["turns"]
     assert snap["eliminated"] == {"german": {"units": 0, "strength": 0}, "soviet": {"units": 2, "strength": 10}}
     assert snap["eliminated_ids"] == {"german": [], "soviet": ["s-50rd", "s-2mil"]}
+    assert snap["removed_ids"] == {"withdrawn": ["g-102id"]}
 
 
 def _tl(*firsts):

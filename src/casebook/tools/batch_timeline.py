@@ -11,7 +11,8 @@ and their strength points (each unit's ``strength`` field as last seen on the ma
 counter's for a unit that entered and fell between two snapshots: the printed strength, loss
 markers not subtracted), the ids eliminated in that turn, and the units on the map with the
 ``oos`` flag (out of supply). A division that breaks down into a remnant (reason
-``rebuilding``) is not counted; the remnant, when eliminated, is (11.3D).
+``rebuilding``) is not counted; the remnant, when eliminated, is (11.3D); ``removed_ids`` lists
+the ids taken off in that turn for another reason (reason -> ids: ``rebuilding``, ``withdrawn``).
 
 :func:`summarize_timelines` reads the records' timelines: per place, in how many games it
 changed hands (its controller at some turn's end differs from the start) and the median turn it
@@ -69,7 +70,7 @@ class Timeline:
     (an int compare), one snapshot per turn. :meth:`data` is the record's ``timeline``:
     ``{"places": [...], "start": {"control": {hex: side}}, "turns": [{"turn", "control",
     "eliminated": {side: {"units", "strength"}}, "eliminated_ids": {side: [ids this turn]},
-    "oos": {side: units}}, ...]}``."""
+    "removed_ids": {reason: [ids this turn]}, "oos": {side: units}}, ...]}``."""
 
     def __init__(self, state: Any) -> None:
         self.places = places(state)
@@ -106,11 +107,13 @@ class Timeline:
     def _snap(self, state: Any, turn: int) -> None:
         data = state.data
         new: dict[str, list[str]] = {s: [] for s in self.sides}
+        other: dict[str, list[str]] = {}
         removed = data.removed
         for entry in removed[self.counted:]:
-            if entry.get("reason") != "eliminated":
-                continue
             uid = str(entry.get("unit"))
+            if entry.get("reason") != "eliminated":
+                other.setdefault(str(entry.get("reason")), []).append(uid)
+                continue
             counter = self.counters.get(uid) or {}
             side, strength = self.seen.get(uid) or (str(counter.get("side", "?")), int(counter.get("strength") or 0))
             self.lost.setdefault(side, {"units": 0, "strength": 0})
@@ -124,7 +127,7 @@ class Timeline:
                 oos[str(u.get("side"))] = oos.get(str(u.get("side")), 0) + 1
         self.turns.append({"turn": turn, "control": {h: data.control(h) for h in self.hexes},
                            "eliminated": {s: dict(v) for s, v in self.lost.items()},
-                           "eliminated_ids": new, "oos": oos})
+                           "eliminated_ids": new, "removed_ids": other, "oos": oos})
         self._look(state)
 
     def data(self) -> dict[str, Any]:
