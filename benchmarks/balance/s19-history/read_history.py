@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from statistics import median
 
 #: place hex -> (name, history's turn or None: not taken in October-November, or a note)
@@ -40,6 +41,22 @@ ARMIES = {
     # the reference lists militia 2, 8, 29, 140, 18; the setup stacks 13 Mil in the same line
     "32nd": ["s-2mil", "s-8mil", "s-13mil", "s-18mil", "s-29mil", "s-140mil", "s-32a"],
 }
+
+
+def _sides() -> dict[str, tuple[str, int, str]]:
+    """Counter id -> (side, strength), from the pack: records written before the timeline looked
+    counters up give a unit that entered and fell between two snapshots the side ``?``."""
+    import yaml
+
+    pack = Path(__file__).resolve().parents[3] / "games" / "moscow41" / "counters.yaml"
+    units = yaml.safe_load(pack.read_text(encoding="utf-8"))["units"]
+    return {u["id"]: (u["side"], int(u.get("strength") or 0), u.get("class")) for u in units}
+
+
+def _lost(snaps: list[dict], side: str, sides: dict[str, tuple[str, int, str]]) -> list[str]:
+    """The ids of ``side``'s units eliminated in ``snaps`` (the ``?`` ones resolved)."""
+    ids = [u for t in snaps for u in t["eliminated_ids"].get(side, [])]
+    return ids + [u for t in snaps for u in t["eliminated_ids"].get("?", []) if sides.get(u, ("?",))[0] == side]
 
 
 def _upto(timeline: dict, turn: int) -> list[dict]:
@@ -72,25 +89,30 @@ def read(path: str, by: int = 4) -> None:
         label = f"{name} {hexes[0]}" if len(hexes) == 1 else f"{name} ({len(hexes)} hexes)"
         med = f"{median(firsts):g}" if firsts else "-"
         print(f"| {label} | {hist} | {start} | {len(firsts)}/{len(records)} | {med} | {end}/{len(records)} |")
-    lost, pocket, sp = [], [], []
-    per_army = {a: [] for a in ARMIES}
+    sides = _sides()
+    lost, pocket, broken, sp, german, oos, rems = [], [], [], [], [], [], []
+    per_army: dict[str, list[int]] = {a: [] for a in ARMIES}
     for r in records:
         snaps = _upto(r["timeline"], by)
-        ids = [u for t in snaps for u in t["eliminated_ids"].get("soviet", [])]
+        ids = _lost(snaps, "soviet", sides)
+        gone = ids + [u for t in snaps for u in t.get("removed_ids", {}).get("rebuilding", [])]
         lost.append(len(ids))
-        sp.append(snaps[-1]["eliminated"]["soviet"]["strength"] if snaps else 0)
+        rems.append(sum(sides.get(u, ("?", 0, ""))[2] == "remnant" for u in ids))
+        sp.append(sum(sides.get(u, ("?", 0, ""))[1] for u in ids))
         pocket.append(sum(u in ids for units in ARMIES.values() for u in units))
+        broken.append(sum(u in gone for units in ARMIES.values() for u in units))
         for army, units in ARMIES.items():
             per_army[army].append(sum(u in ids for u in units))
+        german.append(len(_lost(snaps, "german", sides)))
+        oos.append(snaps[-1]["oos"].get("soviet", 0) if snaps else 0)
     total = sum(len(u) for u in ARMIES.values())
     print(f"\nSoviet units eliminated by Turn {by}: median {median(lost):g} (min {min(lost)}, max {max(lost)}); "
-          f"strength points median {median(sp):g}")
-    print(f"of the 19th/20th/24th/32nd Armies' {total} on-map units: median {median(pocket):g} "
+          f"their printed strength points median {median(sp):g}; of them remnants (11.3D): median {median(rems):g}")
+    print(f"of the 19th/20th/24th/32nd Armies' {total} on-map units, eliminated: median {median(pocket):g} "
           f"(min {min(pocket)}, max {max(pocket)}); per army (median of its units): "
           + ", ".join(f"{a} {median(v):g}/{len(ARMIES[a])}" for a, v in per_army.items()))
-    german = [(_upto(r["timeline"], by) or [{"eliminated": {"german": {"units": 0}}}])[-1]["eliminated"]["german"]["units"]
-              for r in records]
-    oos = [(_upto(r["timeline"], by) or [{"oos": {}}])[-1]["oos"].get("soviet", 0) for r in records]
+    if any("removed_ids" in t for r in records for t in r["timeline"]["turns"]):
+        print(f"  eliminated or broken down into a remnant: median {median(broken):g} (min {min(broken)}, max {max(broken)})")
     print(f"German units eliminated by Turn {by}: median {median(german):g}; Soviet units out of supply at "
           f"Turn {by}'s end: median {median(oos):g} (min {min(oos)}, max {max(oos)})")
     wins = {}
