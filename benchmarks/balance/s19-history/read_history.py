@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from statistics import median
 
 #: place hex -> (name, history's turn or None: not taken in October-November, or a note)
@@ -46,11 +45,10 @@ ARMIES = {
 def _sides() -> dict[str, tuple[str, int, str]]:
     """Counter id -> (side, strength), from the pack: records written before the timeline looked
     counters up give a unit that entered and fell between two snapshots the side ``?``."""
-    import yaml
+    from casebook.tools.batch import load_game
 
-    pack = Path(__file__).resolve().parents[3] / "games" / "moscow41" / "counters.yaml"
-    units = yaml.safe_load(pack.read_text(encoding="utf-8"))["units"]
-    return {u["id"]: (u["side"], int(u.get("strength") or 0), u.get("class")) for u in units}
+    counters = load_game("moscow41", "october-blitz").engine.pack.counters  # errata's counters too
+    return {uid: (str(u.get("side")), int(u.get("strength") or 0), str(u.get("class"))) for uid, u in counters.items()}
 
 
 def _lost(snaps: list[dict], side: str, sides: dict[str, tuple[str, int, str]]) -> list[str]:
