@@ -29,7 +29,7 @@ HISTORY = {
     "2733": ("Volokolamsk", "7 (27 Oct)"),
     "0342": ("Tula", "never (holds)"),
     "2242": ("Moscow", "never"),
-    "1308": ("Smolensk", "German since Jul 1941 (never retaken)"),
+    "1308": ("Smolensk", "German at the setup; no Soviet retaking in the reference timeline"),
 }
 
 #: The Vyazma pocket's armies: their units in the October Blitz setup (reference OOB grouping).
