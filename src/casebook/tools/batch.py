@@ -62,7 +62,8 @@ class GameRecord:
     ``turns`` counts the turns played, ``actions`` the players' decisions, ``vps`` the victory
     points per side (None when not asked or the game has no ``vp`` answer), ``digest`` a SHA-256
     of the whole trace (equal digests: the same play, event for event). ``error`` is set when the
-    game raised (``where`` says at which point, ``detail`` holds the traceback)."""
+    game raised (``where`` says at which point, ``detail`` holds the traceback). ``timeline``:
+    per turn, who holds the victory places and the losses (:mod:`casebook.tools.batch_timeline`)."""
 
     game: str
     scenario: str
@@ -82,6 +83,7 @@ class GameRecord:
     error: str | None = None
     where: str = ""
     detail: str = ""
+    timeline: dict[str, Any] | None = None
     seconds: float = field(default=0.0, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
@@ -169,6 +171,7 @@ def _vp_answer(state: Any) -> Mapping[str, Any] | None:
 
 def play_one(spec: GameSpec) -> GameRecord:
     """Play ``spec`` to its end or its limit; never raises for a failing game (the record says)."""
+    from casebook.tools.batch_timeline import Timeline
     from casebook.tools.bots import make_bot
 
     start = time.perf_counter()
@@ -180,7 +183,7 @@ def play_one(spec: GameSpec) -> GameRecord:
         start = time.perf_counter()  # the play, not the (per-process, cached) loading
         state = game.new_initial_state(spec.seed)
         bots = {side: make_bot(kind, side, spec.seed) for side, kind in spec.bots}
-        stopped = None
+        stopped, timeline = None, Timeline(state)
         while not state.is_terminal():
             if spec.max_turns is not None and state.data.turn > spec.max_turns:
                 stopped = "max_turns"
@@ -193,9 +196,11 @@ def play_one(spec: GameSpec) -> GameRecord:
                 raise ValueError(f"no bot plays side {side!r} (bots: {', '.join(bots)})")
             state.apply(bots[side].choose(state))
             actions += 1
+            timeline.after(state)
             if spec.check is not None:
                 spec.check(state)
-        return _record(spec, base, state, actions, stopped, time.perf_counter() - start)
+        timeline.close(state, spec.max_turns)
+        return _record(spec, {**base, "timeline": timeline.data()}, state, actions, stopped, time.perf_counter() - start)
     except Exception as exc:  # a failing game is reported with its seed; the batch goes on
         where = ("loading" if state is None else
                  f"turn {state.data.turn}, {state.data.phase}/{state.data.step}, after {actions} actions")

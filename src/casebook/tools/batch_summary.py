@@ -16,6 +16,7 @@ from statistics import mean
 from typing import Any
 
 from casebook.tools.batch import GameRecord
+from casebook.tools.batch_timeline import summarize_timelines
 
 __all__ = ["summarize", "summary_rows", "compare_rows", "changed_seeds", "differing_traces", "Row", "outcome"]
 
@@ -50,7 +51,9 @@ def summarize(records: Sequence[GameRecord]) -> dict[str, Any]:
     """Plain data: ``games``, ``played`` (without error), ``over`` (ended by the rules),
     ``stopped`` (cut by a limit), ``errors`` (seeds), ``sides``, ``wins`` per side,
     ``outcomes`` (:func:`outcome` -> count), ``vp_mean`` per side, ``turns`` / ``actions`` /
-    ``seconds`` (mean, min, max) and ``actions_per_turn`` (mean)."""
+    ``seconds`` (mean, min, max), ``actions_per_turn`` (mean) and ``timeline`` (the places'
+    changes of hands and the median losses: :func:`~casebook.tools.batch_timeline.summarize_timelines`,
+    None without timelines)."""
     played = [r for r in records if not r.error]
     sides: dict[str, None] = {}
     for r in records:
@@ -74,6 +77,7 @@ def summarize(records: Sequence[GameRecord]) -> dict[str, Any]:
         "actions": _stats([r.actions for r in played]),
         "actions_per_turn": mean([r.actions / r.turns for r in played if r.turns]) if played else None,
         "seconds": _stats([r.seconds for r in played]),
+        "timeline": summarize_timelines([r.timeline for r in played]),
     }
 
 
@@ -104,8 +108,26 @@ def summary_rows(summary: dict[str, Any]) -> list[Row]:
             rows.append(Row(label, s["mean"], f"{s['mean']:{fmt}} ({s['min']:{span}}–{s['max']:{span}})"))
         if key == "actions" and summary["actions_per_turn"] is not None:
             rows.append(Row("actions per turn", summary["actions_per_turn"], f"{summary['actions_per_turn']:.1f}"))
+    rows.extend(_timeline_rows(summary.get("timeline")))
     errors = summary["errors"]
     rows.append(Row("errors", len(errors), f"{len(errors)}" + (f" (seeds {', '.join(map(str, errors))})" if errors else "")))
+    return rows
+
+
+def _timeline_rows(timeline: dict[str, Any] | None) -> list[Row]:
+    """Per place: the games where it changed hands and the median turn it first did; per side: the
+    median units (strength points) eliminated by the last turn."""
+    if not timeline:
+        return []
+    rows = []
+    for h, p in timeline["places"].items():
+        value, text = _rate(p["changed"], p["games"])
+        if p["first_turn_median"] is not None:
+            text += f", first at turn {p['first_turn_median']:g}"
+        rows.append(Row(f"{p['name']} {h} changed hands", value, text, "%"))
+    for side, lost in timeline["eliminated_median"].items():
+        rows.append(Row(f"median units eliminated {side}", lost["units"],
+                        f"{lost['units']:g} ({lost['strength']:g} SP)"))
     return rows
 
 
