@@ -26,7 +26,7 @@ from casebook.tools.bots_guard import GUARD_CROWD, advance_weakens, crowds, empt
 from casebook.tools.planner_combat import IP_COST, expected_value, odds_value, spare_ips, support_options
 from casebook.tools.planner_eval import Mover, View, build_view, grab, grabbers, plan_value, pocketed, strength
 from casebook.tools.planner_goals import HOLD_WEIGHT, Goals, goals_for, non_combat_of
-from casebook.tools.planner_guard import rear_short
+from casebook.tools.planner_guard import key_hq, rear_short, relief
 from casebook.tools.planner_search import Budget, next_move, search_plan
 
 __all__ = ["PlannerBot", "DEFAULT_NODES", "DEFAULT_SECONDS", "attack_value"]
@@ -276,7 +276,7 @@ class PlannerBot:
             ids = [u["id"] for u in units]
             crowded = frozenset(d for d in dests[1:] if _overstacked(state, ctx, d, ids))
             movers.append(Mover(origin, sum(max(strength(u), 0.5) for u in combat), not combat, dests,
-                                _overstacked(state, ctx, origin, None), crowded))
+                                _overstacked(state, ctx, origin, None), crowded, key_hq(units)))
         budget = Budget(self.nodes)
         march = [a for a in others if a.kind == _MARCH]
         if march and self._force_march_pays(state, view, march[0]):
@@ -391,8 +391,8 @@ def _priority(view: View, label: str) -> float:
         if t <= 0 or not s:
             continue
         d = view.distance(label, h)
-        if h in view.menace and d <= 8:  # a guard hex: short of what the threat asks?
-            short = min(1.0, view.guard_short.get(h, 0.0) / 5.0 + (h not in view.own))  # its ring or its core
+        if h in view.menace and d <= 8 and label not in view.keyed:  # a guard hex short (a key HQ relieved)?
+            short = min(1.0, (view.guard_short.get(h, 0.0) + relief(view, h)) / 5.0 + (h not in view.own))
             value += 24.0 * t * short / (1 + d)
         elif h not in view.own and d <= 4:
             value += 2.0 * t * view.goals.hold.get(h, 0.0) / HOLD_WEIGHT

@@ -9,7 +9,8 @@ try hundreds of plans per decision. Its terms (all heuristics, weights in ``W``)
   share of it when garrisoning it, growing with the enemy's threat to the hex;
 - **hold**: a main objective held (victory hexes) is worth more with a garrison as strong as half
   the enemy strength within three hexes, and with own stacks around it (a ring);
-- **guard**: an own combat stack on (or next to) a hex whose entry wins at once for the enemy,
+- **guard** (:func:`casebook.tools.planner_guard.guard_value`): an own combat stack on (or next
+  to) a hex whose entry wins at once for the enemy,
   by the threat to it (how close the nearest enemy combat unit is) and as strong as the enemy
   strength within ``GUARD_RADIUS`` (10) hexes asks; attacks on enemy stacks that near count triple;
   each own strength point in it or next to it is worth ``GUARD_HOLD`` up to what it needs against
@@ -42,7 +43,7 @@ from casebook.core.hexgrid import parse_hex, to_cube
 from casebook.tools.bots_guard import GUARD_CORE, facing, need, pressure, short_guards
 from casebook.tools.planner_aims import CountAim, aims_for, count_value, pulls, taken_by_count
 from casebook.tools.planner_goals import HOLD_WEIGHT, Goals, non_combat
-from casebook.tools.planner_guard import GUARD_APPROACH, GUARD_FILL, GUARD_HOLD, GUARD_RADIUS, guard_value
+from casebook.tools.planner_guard import GUARD_APPROACH, GUARD_FILL, GUARD_HOLD, GUARD_RADIUS, guard_value, key_hq
 
 __all__ = ["View", "Mover", "W", "build_view", "plan_value", "strength", "THREAT_RADIUS", "BREACH", "FAR", "GUARD_RADIUS",
            "GRAB", "GRAB_RADIUS", "grab", "grabbers", "opened", "pocketed", "GUARD_FILL",
@@ -93,6 +94,8 @@ class Mover:
     overstacked: bool = False
     #: destinations where it would be overstacked with the own units already there
     crowded: frozenset[str] = frozenset()
+    #: it carries an HQ that alone may activate some stacks (planner_guard.key_hq): guards at a cost
+    key_hq: bool = False
 
 
 @dataclass
@@ -131,6 +134,8 @@ class View:
     guard_need: dict[str, float] = field(default_factory=dict)
     #: guard hex -> the own strength it needs in itself, ring open or closed (bots_guard.core_need; > 0 only)
     guard_core: dict[str, float] = field(default_factory=dict)
+    #: own hexes whose stack carries a key HQ (planner_guard.key_hq): relieved in the guard (session 19)
+    keyed: set[str] = field(default_factory=set)
     #: guard hex -> what it lacks of either (bots_guard.short_guards: 0 once no attacker can stand next to it)
     guard_short: dict[str, float] = field(default_factory=dict)
     #: objective -> its weight this decision (planner_aims: count sets, strike hexes in reach)
@@ -287,6 +292,7 @@ def build_view(state: Any, side: str, goals: Goals) -> View:
         view.threat[h] = max(0.0, 1.0 - (d - 1) / THREAT_RADIUS)
     view.targets = {h: w for h, w in pulls(view.aims, view.counts).items() if control.get(h) != side}
     view.guard_short = short_guards(state, side) if goals.guard(side) else {}
+    view.keyed = {u["hex"] for u in data.units if u.get("hex") and u.get("side") == side and key_hq((u,))}
     for g in goals.guard(side):
         q, r = view.cube(g)
         view.menace[g] = sum(s for c, s in cubes if _far(q - c[0], r - c[1]) <= GUARD_RADIUS)
@@ -359,14 +365,7 @@ def plan_value(view: View, movers: Sequence[Mover], dests: Sequence[str]) -> flo
         if t > 0 and menace > 0:
             ring = sum(own.get(n, 0.0) for n in view.neighbours(h))
             total += view.aims.get(h, HOLD_WEIGHT) * W["ring"] * t * min(1.0, ring / max(3.0, menace))
-    for g in view.guards:
-        t, menace = view.threat.get(g, 0.0), view.menace.get(g, 0.0)
-        if g in own:  # a garrison, as strong as half the enemy strength within three hexes
-            total += 4 * HOLD_WEIGHT * W["guard"] * (0.2 + t) * min(1.0, own[g] / max(1.0, 0.5 * menace))
-        if t > 0:
-            ring = sum(own.get(n, 0.0) for n in view.neighbours(g))
-            total += 4 * HOLD_WEIGHT * W["screen"] * t * min(1.0, ring / max(3.0, menace))
-    total += guard_value(view, movers, dests, own)
+    total += guard_value(view, movers, dests, own, (W["guard"], W["screen"]))  # planner_guard
     attackers: dict[str, float] = {}
     seen: dict[str, int] = {}
     w_advance, w_exposure, next_to, pull, around = (W["advance"], W["exposure"], view.enemy_next_to,  # once

@@ -17,20 +17,32 @@ hexes whose entry by an enemy unit wins the game for the enemy (``View.guard_nee
   its area need; the spearheads' ``LEAD`` waits while it is short (the core is not read there:
   a hex's stacking limit may keep its core need out of reach for the whole game);
 - **fill**: a plan that puts a combat unit on an open, threatened guard hex gains ``GUARD_FILL``
-  times its pressure, and one that brings a stack nearer ``GUARD_APPROACH`` per hex.
+  times its pressure, and one that brings a stack nearer ``GUARD_APPROACH`` per hex;
+- **HQs at the front** (session 18, :func:`key_hq`): a stack that carries an HQ marked ``mechanized``
+  (the only HQs that may activate some stacks, e.g. Moscow '41's panzer divisions, 2.2C) counts
+  for the terms above where a plan puts it, as any stack, but a plan that leaves it in a guard hex
+  or next to one pays ``KEY_HQ_GUARD`` a strength point of it: a stack without such an HQ that
+  gives the guard as much is preferred, the HQ stack still guards when the need is worth more
+  (nothing else near), and leaves once the others meet the need. Before it two panzer corps HQs
+  rode on Turn 1 with their divisions to the October Blitz's Smolensk and stayed there to the
+  end; counting them where they stood (branch ``hq18``'s first try) kept them with the armour but
+  left the ring open: Smolensk fell in 5 of 20 planner games (BALANCE.md, sessions 17–18).
 
 Heuristics for a bot, not rules; this module names no game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from casebook.tools.planner_goals import HOLD_WEIGHT
 
 if TYPE_CHECKING:
     from casebook.tools.planner_eval import Mover, View
 
-__all__ = ["guard_value", "rear_short", "GUARD_RADIUS", "GUARD_FILL", "GUARD_APPROACH", "GUARD_HOLD"]
+__all__ = ["guard_value", "rear_short", "key_hq", "relief", "GUARD_RADIUS", "GUARD_FILL", "GUARD_APPROACH", "GUARD_HOLD",
+           "KEY_HQ_GUARD"]
 
 #: Hexes within which enemy strength menaces a guard hex (a hex whose entry wins at once for the
 #: enemy): two turns' march of a foot unit and more. It was 3, then 6: deep drives left a one-division
@@ -54,14 +66,53 @@ GUARD_APPROACH = 2.0
 #: overstacked, or stays in overstacked, counts nothing (an overstack loses steps at the end of
 #: the step: a second division kept in an overstacked guard hex was eliminated, seed 5).
 GUARD_HOLD = 3.0
+#: What a plan pays for each strength point of a stack carrying a key HQ (:func:`key_hq`) it leaves
+#: in a guard hex or next to one: two thirds of ``GUARD_HOLD``, so the stack still guards a short hex
+#: but another stack giving as much is preferred, and it leaves once the need is met (session 18).
+KEY_HQ_GUARD = 2.0
 
 
-def guard_value(view: View, movers: Sequence[Mover], dests: Sequence[str], own: dict[str, float]) -> float:
-    """The guard terms of the plan moving ``movers[i]`` to ``dests[i]``, ``own`` the own combat
-    strength per hex after it (see the module docstring)."""
-    if not (view.guard_core or view.guard_need or view.open_guard):
+def key_hq(units: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether ``units`` (a stack's) hold an HQ (class ``hq``) marked ``mechanized``: the HQ whose
+    activation the stacks only a mechanized HQ may activate need (the content format's field)."""
+    return any(u.get("class") == "hq" and u.get("mechanized") for u in units)
+
+
+def _key_cost(view: View, movers: Sequence[Mover], dests: Sequence[str]) -> float:
+    """``KEY_HQ_GUARD`` a strength point of each stack carrying a key HQ (:attr:`Mover.key_hq`)
+    that the plan leaves in a guard hex or next to one (see the module docstring)."""
+    if not any(m.key_hq for m in movers):
         return 0.0
-    total = 0.0
+    area = {h for g in view.guards for h in (g, *view.neighbours(g))}
+    return KEY_HQ_GUARD * sum(m.strength for m, d in zip(movers, dests) if m.key_hq and d in area)
+
+
+def relief(view: View, g: str) -> float:
+    """The own strength in guard hex ``g`` and next to it in stacks carrying a key HQ
+    (:attr:`View.keyed`, :func:`key_hq`): what other stacks should relieve, so the HQ can leave
+    (session 19). The guard's approach and the HQ activations' guard call read the need as short by it."""
+    return sum(view.own.get(h, 0.0) for h in (g, *view.neighbours(g)) if h in view.keyed)
+
+
+def guard_value(view: View, movers: Sequence[Mover], dests: Sequence[str], own: dict[str, float],
+                weights: tuple[float, float] | None = None) -> float:
+    """The guard terms of the plan moving ``movers[i]`` to ``dests[i]``, ``own`` the own combat
+    strength per hex after it (see the module docstring); with ``weights`` (``planner_eval.W``'s
+    ``guard`` and ``screen``) also a garrison as strong as half the enemy strength within
+    ``GUARD_RADIUS`` and a ring of own stacks, by the hex's threat."""
+    if not view.guards:
+        return 0.0
+    total = -_key_cost(view, movers, dests)
+    held, screen = weights or (0.0, 0.0)
+    for g in view.guards if weights else ():
+        t, menace = view.threat.get(g, 0.0), view.menace.get(g, 0.0)
+        if g in own:  # a garrison, as strong as half the enemy strength within three hexes
+            total += 4 * HOLD_WEIGHT * held * (0.2 + t) * min(1.0, own[g] / max(1.0, 0.5 * menace))
+        if t > 0:
+            ring = sum(own.get(n, 0.0) for n in view.neighbours(g))
+            total += 4 * HOLD_WEIGHT * screen * t * min(1.0, ring / max(3.0, menace))
+    if not (view.guard_core or view.guard_need or view.open_guard):
+        return total
     crowded = {d for m, d in zip(movers, dests) if d in m.crowded or (m.overstacked and d == m.origin)}
     for g, want in view.guard_core.items():  # strength in the guard hex itself, up to its core need,
         if g in crowded:  # or all of it when no hex next to it is left for an attacker to stand in
@@ -73,11 +124,11 @@ def guard_value(view: View, movers: Sequence[Mover], dests: Sequence[str], own: 
         for g, want in view.guard_need.items():
             area = sum(own.get(h, 0.0) for h in (g, *view.neighbours(g)) if h not in crowded)
             total += GUARD_HOLD * min(area, want)
-            lack = want - sum(view.own.get(h, 0.0) for h in (g, *view.neighbours(g)))
+            lack = want - sum(view.own.get(h, 0.0) for h in (g, *view.neighbours(g))) + relief(view, g)
             sent = 0.0
             for m, d in zip(movers, dests):  # short: stacks within GUARD_RADIUS close in (up to the
-                if lack <= 0 or not m.strength or m.hq_only or d == m.origin:  # shortfall), none marches off
-                    continue
+                if lack <= 0 or not m.strength or m.hq_only or m.key_hq or d == m.origin:  # shortfall, a
+                    continue  # key HQ's stack relieved, not sent), none marches off
                 if view.distance(m.origin, g) <= GUARD_RADIUS:
                     gain = view.distance(m.origin, g) - view.distance(d, g)
                     part = min(m.strength, lack - sent) if gain > 0 else min(m.strength, lack)
