@@ -18,6 +18,13 @@ def blitz(pack: str = "moscow41"):
     return Game.load(pack, "october-blitz").new_initial_state(1).ctx()
 
 
+def pocketed(ctx):
+    """``ctx`` with g-36mot moved into 2613 (the set-up hex before session 19), where the Soviet
+    units round it cut every supply path (5.4A-B)."""
+    ctx.state.move_unit("g-36mot", "2613")
+    return ctx
+
+
 def _line_step(ctx, a: str, b: str) -> bool:
     """Whether a road, trail or rail line crosses the hexside between hexes ``a`` and ``b``."""
     from casebook.core.hexgrid import parse_hex
@@ -57,18 +64,19 @@ def test_5_2D_supply_line_off_hexside_line_keeps_paths_on_the_line(tmp_path):
 
 @pytest.mark.case("5.6B")
 def test_5_6B_mark_oos_line_places_markers_only_in_the_recovery_step(tmp_path):
-    """supply's step-end hook reads `mark_oos`: g-36mot cannot trace supply in the October Blitz
-    set-up; the end of the Command Step leaves it unmarked (5.6B: markers only in the Recovery
-    Step), the end of the Recovery Step marks it OOS (5.5A); with the line naming the Command
-    Step, the marking happens there."""
+    """supply's step-end hook reads `mark_oos`: g-36mot moved from its October Blitz set-up hex
+    (2612) into 2613, between the 107th Tank, 250th and 251st Rifle Divisions, cannot trace supply;
+    the end of the Command Step leaves it unmarked (5.6B: markers only in the Recovery Step), the
+    end of the Recovery Step marks it OOS (5.5A); with the line naming the Command Step, the
+    marking happens there."""
     from casebook.games.moscow41.plugins import supply
     for step, marked in (("command", False), ("recovery", True)):
-        ctx = blitz()
+        ctx = pocketed(blitz())
         assert ctx.state.phasing == "german" and supply.in_supply(ctx, "g-36mot") is False
         supply.casebook_step_end(ctx=ctx, phase="first_player", step=step)
         assert bool(ctx.state.unit("g-36mot").get("oos")) is marked
     edited(tmp_path, "supply.rules", 'when ending_step is not "recovery"', 'when ending_step is not "command"')
-    ctx = blitz(str(tmp_path / "moscow41"))
+    ctx = pocketed(blitz(str(tmp_path / "moscow41")))
     supply.casebook_step_end(ctx=ctx, phase="first_player", step="command")
     assert ctx.state.unit("g-36mot").get("oos") is True
 
