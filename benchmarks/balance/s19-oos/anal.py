@@ -1,15 +1,18 @@
 """Replay a trace; just before the action whose step-end marks OOS (seq STOP), read every unit's supply
 of SIDE with the plugin's supply_answer (ask's code path) and classify why it fails."""
-import sys, json
+
+import sys
 from pathlib import Path
+
 from casebook.core.actions import parse_action
 from casebook.core.game import Game
-from casebook.tools.cmd_replay import read_cut
-from casebook.tools.saves import initial_state, asked_passes, write_save, trace_pack
 from casebook.core.hexgrid import hex_label, parse_hex
-import importlib
+from casebook.tools.cmd_replay import read_cut
+from casebook.tools.saves import asked_passes, initial_state, trace_pack, write_save
 
-trace = Path(sys.argv[1]); outdir = Path(sys.argv[2]); side = sys.argv[3]
+trace = Path(sys.argv[1])
+outdir = Path(sys.argv[2])
+side = sys.argv[3]
 stops = sorted(int(s) for s in sys.argv[4:])
 recorded, cut = read_cut(trace)
 setup = recorded[0].data
@@ -24,13 +27,20 @@ for s in stops:
     trigger[last] = s
 outdir.mkdir(parents=True, exist_ok=True)
 sup = None
+
+
 def lab(h):
-    try: return hex_label(h)
-    except Exception: return str(h)
+    try:
+        return hex_label(h)
+    except Exception:
+        return str(h)
+
+
 def analyse(s):
-    from casebook.games.moscow41.plugins.supply import supply_answer
-    from casebook.games.moscow41.plugins._area_config import supply_paths
     from casebook.areas import supply_trace as T
+    from casebook.games.moscow41.plugins._area_config import supply_paths
+    from casebook.games.moscow41.plugins.supply import supply_answer
+
     ctx = state.ctx()
     cfg = supply_paths(ctx)
     d = state.to_dict()
@@ -45,23 +55,36 @@ def analyse(s):
         if a["in_supply"]:
             continue
         start = parse_hex(u["hex"])
-        seen = {start}; todo = [start]; reach_src = reach_line = False
+        seen = {start}
+        todo = [start]
+        reach_src = reach_line = False
         while todo:
             h = todo.pop()
-            if h in usable: reach_src = True
-            if h in lines: reach_line = True
+            if h in usable:
+                reach_src = True
+            if h in lines:
+                reach_line = True
             for n in ctx.board.neighbours(h):
-                if n in seen or n in blocked: continue
-                seen.add(n); todo.append(n)
+                if n in seen or n in blocked:
+                    continue
+                seen.add(n)
+                todo.append(n)
         far = T.trace_mp(cfg, ctx, u["id"], 99, why=False)
         near_hq = sorted((ctx.board.grid.distance(hh[1], start), hid) for hid, hh in hqs.items())[:2]
-        if not reach_src and not reach_line: cls = "b:cut-off (no unblocked path to a line or the edge)"
-        else: cls = f"a:too far ({far.get('mp')} MP to a {far.get('kind')})"
+        if not reach_src and not reach_line:
+            cls = "b:cut-off (no unblocked path to a line or the edge)"
+        else:
+            cls = f"a:too far ({far.get('mp')} MP to a {far.get('kind')})"
         rows.append((u["id"], u["class"], u["hex"], len(seen), cls, near_hq))
-    print(f"== stop {s}: {side} OOS now {len(rows)} of {len(units)}; marked in trace: {marks.get(s).data.get('marked') if s in marks else None}; supplied HQs {sorted(hqs)}")
+    print(
+        f"== stop {s}: {side} OOS now {len(rows)} of {len(units)}; "
+        f"marked in trace: {marks.get(s).data.get('marked') if s in marks else None}; supplied HQs {sorted(hqs)}"
+    )
     for r in rows:
         print(*r)
     write_save(state, outdir / f"before-{s}.yaml")
+
+
 for i, ev in enumerate(actions):
     if i in trigger:
         analyse(trigger.pop(i))
