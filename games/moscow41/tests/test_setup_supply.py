@@ -64,3 +64,23 @@ def test_5_2C_the_22nd_army_traces_by_rail_to_kalinin(m41):
         assert "5.2D" in answer["cases"], uid
     andreapol = ctx.hook.casebook_supply(ctx=ctx, unit="s-256rd")
     assert andreapol["mp"] == 0                  # it stands on the railway (Andreapol)
+
+
+@pytest.mark.case("5.1A", "5.2B", "5.2D")
+def test_5_2B_the_warsaw_highway_leads_off_the_west_edge(m41):
+    """The Warsaw highway (geography.yaml: Roslavl-Krichev-Bobruisk) leaves the map by its west
+    edge: a German unit on its last hex (0109) traces by road straight to the edge hex 0108 (5.1A),
+    not back through Smolensk. Until session 19 the course ran Roslavl-Bobruisk and ended at 0109
+    one hexside short of the edge, so the whole southern road net hung on Smolensk's exit (1308):
+    in a planner game (seed 1, Turn 4) 18 German units were out of supply through it alone
+    (BALANCE.md, "Session 19: German supply")."""
+    pos = m41.pack.scenario("october-blitz")
+    units = list(pos.units)
+    at = next(i for i, u in enumerate(units) if u.side == "german" and u.class_ == "infantry")
+    units[at] = units[at].model_copy(update={"hex": "0109"})
+    ctx = m41.ctx(state_from_position(pos.model_copy(update={"units": units})), Trace())
+    answer = ctx.hook.casebook_supply(ctx=ctx, unit=units[at].id)
+    assert answer["in_supply"] is True
+    assert answer["route"] == "road"
+    assert answer["path"] == ["0109", "0108"]
+    assert "5.2D" in answer["cases"]
