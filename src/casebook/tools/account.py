@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from casebook.areas.combat_words import limit_words
 from casebook.core.trace import Event
 
 __all__ = ["Narrator", "combat_losses", "data_words", "effect_words", "narrate", "narrate_all", "QUIET_KINDS",
@@ -164,8 +165,7 @@ def _combat_line(event: Event, rules_dir: Path | None = None) -> str:
     numbers = [v for v in terms if isinstance(v, (int, float)) and not isinstance(v, bool)]
     raw = sum(numbers) if numbers and len(numbers) == len(terms) else drm
     if raw != drm and isinstance(drm, (int, float)):  # the total was limited after it was summed
-        cases = ", ".join(dict.fromkeys(_bound_cases(d, rules_dir)))
-        roll += f", DRM {_signed(raw)} limited to {_signed(drm)}{f' ({cases})' if cases else ''} → {d.get('modified_roll')}"
+        roll += f", {limit_words(raw, drm, tuple(dict.fromkeys(_bound_cases(d, rules_dir))))} → {d.get('modified_roll')}"
     elif drm not in (None, 0):
         roll += f", DRM {_signed(drm)} → {d.get('modified_roll')}"
     return (f"{d.get('attacker_side') or event.side} {kind} {d.get('hex')} ({dfn}) with {att}: "
