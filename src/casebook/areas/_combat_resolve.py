@@ -32,6 +32,7 @@ from casebook.areas._combat_rules import attack_refusals, record, save, support_
 from casebook.areas._combat_validators import attack_action, cited, other_refusals, overrun_refusals
 from casebook.areas._game_cases import given
 from casebook.areas._roll_lines import dice_lines, roll_naming
+from casebook.areas.combat_words import bound_cases, limit_words, wasted_drm
 from casebook.core.errors import IllegalActionError, QuestionError
 
 __all__ = ["assess", "resolve", "attack_answer"]
@@ -42,8 +43,10 @@ def assess(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, 
     """Everything about an attack before the dice: strengths (strength points), the ratio, the
     basic and shifted CRT column (the game's ``loss_shift``, e.g. 10.3B-C: each side's largest
     Loss marker shifts one column per step, attacker left, defender right), and the DRM of ``attack_drm`` with its terms (net
-    clamped once, 10.4.5C). A game whose scripts define ``column_shift`` (e.g. BM8.3)
-    adds its shifts, listed under ``shifts``. Raises KeyError for an unknown unit."""
+    clamped once, 10.4.5C; ``drm.limit`` says it when the limit changed the sum:
+    :func:`~.combat_words.limit_words`). A game whose scripts define ``column_shift`` (e.g. BM8.3)
+    adds its shifts, listed under ``shifts``; ``warnings``: support that buys no DRM, or none
+    that counts (:func:`_support_warnings`). Raises KeyError for an unknown unit."""
     f = gather(ctx, attackers, hex_, support, overrun)
     index, basic = odds_column(ctx, f.attack_strength, f.defense_strength)
     scripted, shift_terms = column_shift(ctx, f.drm_facts)
@@ -52,36 +55,48 @@ def assess(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, 
     e = ctx.quantity("attack_drm", f.drm_facts)
     terms = [{"case": ", ".join(ln.cases), "value": ln.amount, "source": ln.source.rsplit("/", 1)[-1]}
              for ln in e.lines if ln.fired and ln.kind in ("term", "group")]
-    raw = sum(t["value"] for t in terms)
+    raw, net, bound = sum(t["value"] for t in terms), int(e.value), bound_cases(e.lines)
     ratio = f.attack_strength / f.defense_strength if f.defense_strength else None
     out = {"facts": f, "attackers": list(f.attackers), "defenders": list(f.defenders),
            "attack_strength": as_json_number(f.attack_strength),
            "defense_strength": as_json_number(f.defense_strength),
            "ratio": None if ratio is None else f"{as_json_number(ratio)}", "basic_column": basic,
            "column": column, "column_shift": shift,
-           "drm": {"raw": raw, "net": int(e.value), "terms": terms}}
+           "drm": {"raw": raw, "net": net, **({"limit": limit_words(raw, net, bound)} if raw != net else {}),
+                   "terms": terms}}  # the limit (10.4.5C) in the account's words
     if rules_define(ctx, "column_shift"):
         out["shifts"] = shift_terms
-    warned = _remainders(ctx, f, {**(support or {}), **({"attacker": 0} if overrun else {})})  # 9.5A: none overrunning
+    sup = {**(support or {}), **({"attacker": 0} if overrun else {})}  # 9.5A: none overrunning
+    warned = _support_warnings(ctx, f, sup, (raw, net, bound))
     if warned:
         out["warnings"] = warned
     return out
 
 
-def _remainders(ctx: Any, f: Any, support: Mapping[str, int]) -> list[dict[str, Any]]:
+def _support_warnings(ctx: Any, f: Any, support: Mapping[str, int],
+                      limit: tuple[int, int, Sequence[str]]) -> list[dict[str, Any]]:
     """A warning (``{"warning": text, "cases": […]}``) per side whose support IPs leave a remainder
-    that buys no DRM (the IPs per DRM: the game's ``ip_cost``; the remainder is spent all the same;
-    e.g. Moscow '41 10.4.2A: 2 German, 3 Soviet IPs a DRM): empty in a game without ``ip_cost``."""
+    that buys no DRM (the IPs per DRM: the game's ``ip_cost``; e.g. Moscow '41 10.4.2A: 2 German,
+    3 Soviet IPs a DRM), and per side whose bought DRMs the limit takes away (``limit``: the raw
+    and net DRM and the bound's cases, 10.4.5C: :func:`~.combat_words.wasted_drm`). The IPs are
+    spent all the same (no case forbids paying more): a warning, no refusal. Empty in a game
+    without ``ip_cost``."""
     out: list[dict[str, Any]] = []
+    raw, net, bound = limit
     for who, side in (("attacker", f.attacker_side), ("defender", f.defender_side)):
         ips = int(support.get(who, 0) or 0)
         if ips <= 0 or not rules_define(ctx, "ip_cost"):
             continue
         with ctx.apart(recorded=False):  # a warning: its cost lines are no line of the answer or event
             per = support_cost(ctx, side, 1)
+        head = f"{ips} {side} IP{'' if ips == 1 else 's'} of support: "
         if per > 1 and ips % per:
-            out.append({"warning": f"{ips} {side} IP{'' if ips == 1 else 's'} of support: {ips % per} of them buy no DRM "
-                                   f"(each {per} buy 1, a remainder none)", "cases": list(cited(ctx, "support_amount"))})
+            out.append({"warning": head + f"{ips % per} of them buy no DRM (each {per} buy 1, a remainder none)",
+                        "cases": list(cited(ctx, "support_amount"))})
+        wasted = wasted_drm(who, ips // max(per, 1), raw, net) * max(per, 1)
+        if wasted:
+            out.append({"warning": head + f"{wasted} of them buy no DRM that counts: {limit_words(raw, net, bound)}",
+                        "cases": list(dict.fromkeys([*bound, *cited(ctx, "support_amount")]))})
     return out
 
 

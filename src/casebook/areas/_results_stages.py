@@ -187,8 +187,9 @@ def policy(ctx: Any, setup: ResultsSetup, rec: Mapping[str, Any], stage: Mapping
 def _needs_decision(ctx: Any, setup: ResultsSetup, rec: Mapping[str, Any], stage: Mapping[str, Any]) -> bool:
     """Whether the stage asks its side: fatigue it may negate or, for the attacker, a fatigue
     that may fall on more than one unit; attacker losses more than one unit could take; the
-    defender's retreat with more than one option or losses more than one unit could take; an
-    advance with a choice."""
+    defender's result whenever an option retreats (even a lone path: the side sees where it goes
+    and what it overstacks, the ``retreat`` action recording it), else losses more than one unit
+    could take; an advance with a choice."""
     attackers = [u for u in _alive(ctx, rec["combat"]["attackers"]) if not is_hq(ctx.state.unit(u))]
     if stage["type"] == "fatigue":
         return can_negate(ctx, stage["side"], _alive(ctx, stage["units"])) or (
@@ -198,6 +199,8 @@ def _needs_decision(ctx: Any, setup: ResultsSetup, rec: Mapping[str, Any], stage
     if stage["type"] not in ("defender", "advance"):
         return False
     options = _options(ctx, setup, rec, stage)
+    if stage["type"] == "defender" and any(a.get("path") for a in options):
+        return True  # a retreat is asked even when it is the lone option: the side sees where it goes
     if len(options) > 1 or stage["type"] == "advance" or stage.get("hq_alone"):
         return len(options) > 1
     defenders = [u for u in _alive(ctx, rec["combat"]["defenders"]) if not is_hq(ctx.state.unit(u))]

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from casebook.areas.combat_words import limit_words, signed
 from casebook.core.trace import Event
 
 __all__ = ["Narrator", "combat_losses", "data_words", "effect_words", "narrate", "narrate_all", "QUIET_KINDS",
@@ -99,10 +100,6 @@ def data_words(data: Mapping[str, Any]) -> list[str]:
     return [f"{k}: {_value(v)}" for k, v in data.items() if v not in (None, "", [], {})]
 
 
-def _signed(n: Any) -> str:
-    return f"+{n}" if isinstance(n, (int, float)) and n > 0 else str(n)
-
-
 _SOURCES: dict[tuple[str, str], list[str]] = {}  # (rules folder, script file) -> its lines
 
 
@@ -115,7 +112,7 @@ def term_words(term: Mapping[str, Any], titles: Mapping[str, str] | None = None,
     case = str(term.get("case") or "")
     value = term.get("value")
     title = (titles or {}).get(case, "")
-    words = f"{_signed(value):>3}  {case}" + (f" {title}" if title else "")
+    words = f"{signed(value):>3}  {case}" + (f" {title}" if title else "")
     cond = _condition(str(term.get("source") or ""), rules_dir)
     return words + (f" — {cond}" if cond else "")
 
@@ -157,17 +154,16 @@ def _combat_line(event: Event, rules_dir: Path | None = None) -> str:
     kind = "overruns" if d.get("kind") == "overrun" else "attacks"
     odds = d.get("column") or d.get("odds")
     shift = d.get("column_shift")
-    shift_text = f" shifted {_signed(shift)}" if shift else ""
+    shift_text = f" shifted {signed(shift)}" if shift else ""
     drm = d.get("drm")
     roll = f"roll {d.get('roll')}"
     terms = [t.get("value") for t in d.get("terms") or [] if isinstance(t, Mapping)]
     numbers = [v for v in terms if isinstance(v, (int, float)) and not isinstance(v, bool)]
     raw = sum(numbers) if numbers and len(numbers) == len(terms) else drm
     if raw != drm and isinstance(drm, (int, float)):  # the total was limited after it was summed
-        cases = ", ".join(dict.fromkeys(_bound_cases(d, rules_dir)))
-        roll += f", DRM {_signed(raw)} limited to {_signed(drm)}{f' ({cases})' if cases else ''} → {d.get('modified_roll')}"
+        roll += f", {limit_words(raw, drm, tuple(dict.fromkeys(_bound_cases(d, rules_dir))))} → {d.get('modified_roll')}"
     elif drm not in (None, 0):
-        roll += f", DRM {_signed(drm)} → {d.get('modified_roll')}"
+        roll += f", DRM {signed(drm)} → {d.get('modified_roll')}"
     return (f"{d.get('attacker_side') or event.side} {kind} {d.get('hex')} ({dfn}) with {att}: "
             f"{d.get('attack_strength')} to {d.get('defense_strength')}, column {odds}{shift_text}; "
             f"{roll}: {d.get('result')}")
