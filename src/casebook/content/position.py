@@ -132,12 +132,13 @@ def _semantic(pos: Position, data: dict[str, Any], pack: Any, locate: Locate) ->
         board = None
         out.append(_p(locate, (), "no map: give an inline map: or a game whose pack has one"))
     if board is not None:
+        from casebook.content.requires import victory_hexes
         from casebook.core.hexgrid import parse_hex
 
         grid = board.grid
 
         def on_map(label: str | None, kp: tuple) -> None:
-            if label is not None and not grid.contains(parse_hex(label)):
+            if label is not None and not (len(label) == 4 and label.isdigit() and grid.contains(parse_hex(label))):
                 out.append(_p(locate, kp, f"hex {label} is off the map ({grid.describe()})"))
 
         for i, u in enumerate(pos.units):
@@ -146,6 +147,8 @@ def _semantic(pos: Position, data: dict[str, Any], pack: Any, locate: Locate) ->
             on_map(m.hex, ("markers", i, "hex"))
         for label in pos.control:
             on_map(label, ("control", label))
+        for kp, label in victory_hexes((data.get("scenario") or {}).get("victory")):  # lint and load
+            on_map(label, kp)
     if pos.scenario is not None and pos.scenario.first_turn > pos.scenario.last_turn:
         out.append(_p(locate, ("scenario", "last_turn"),
                       f"last_turn {pos.scenario.last_turn} is before first_turn {pos.scenario.first_turn}"))

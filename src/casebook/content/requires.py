@@ -18,14 +18,14 @@ a pack without its rules or a table stops with that error instead of failing mid
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from casebook.core.errors import Problem
 
 __all__ = ["requirements_of", "requirement_problems", "pack_requirement_problems", "track_bound_problems",
            "unlisted_plugin_problems", "step_problems", "table_check_problems",
-           "victory_schemas", "victory_problems"]
+           "victory_schemas", "victory_problems", "victory_hexes"]
 
 Locate = Callable[[tuple], tuple[str, int, int]]
 _KINDS = ("tables", "quantities", "permissions")
@@ -261,3 +261,20 @@ def victory_problems(victory: Any, plugins: Iterable[str], locate: Locate,
             key = ".".join(base) + ("." + p.key if p.key else "")
             out.append(Problem(p.file, p.line, p.column, key, p.message))
     return out
+
+
+def victory_hexes(node: Any, base: tuple = ("scenario", "victory")) -> Iterator[tuple[tuple, str]]:
+    """``(key path, label)`` of every hex a scenario's ``victory`` block names: each string of a
+    ``hexes`` list and each ``hex`` string, at any depth (checked against the map by the position's
+    load and by lint, at their ``file:line:column``)."""
+    if isinstance(node, Mapping):
+        for key, value in node.items():
+            if key == "hexes" and isinstance(value, list):
+                yield from ((base + (key, i), h) for i, h in enumerate(value) if isinstance(h, str))
+            elif key == "hex" and isinstance(value, str):
+                yield base + (key,), value
+            else:
+                yield from victory_hexes(value, base + (key,))
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from victory_hexes(value, base + (i,))
