@@ -147,7 +147,7 @@ def _semantic(pos: Position, data: dict[str, Any], pack: Any, locate: Locate) ->
             on_map(m.hex, ("markers", i, "hex"))
         for label in pos.control:
             on_map(label, ("control", label))
-        for kp, label in victory_hexes((data.get("scenario") or {}).get("victory")):  # lint and load
+        for kp, label in victory_hexes(data.get("scenario")):  # lint and load
             on_map(label, kp)
     if pos.scenario is not None and pos.scenario.first_turn > pos.scenario.last_turn:
         out.append(_p(locate, ("scenario", "last_turn"),
@@ -226,6 +226,7 @@ def _raw_semantic(data: dict[str, Any], pack: Any, locate: Locate) -> list[Probl
     if isinstance(data.get("map"), dict):
         board = _board(data["map"], ("map",), locate, [])
     if board is not None:
+        from casebook.content.requires import victory_hexes
         from casebook.core.hexgrid import parse_hex
         from casebook.core.state import HEX_RE
 
@@ -239,8 +240,9 @@ def _raw_semantic(data: dict[str, Any], pack: Any, locate: Locate) -> list[Probl
                 if isinstance(item, dict):
                     on_map(item.get("hex"), (key, i, "hex"))
         control = data.get("control")
-        for label in control if isinstance(control, dict) else ():
-            on_map(label, ("control", label))
+        for kp, label in [*(((("control", c), c) for c in control) if isinstance(control, dict) else ()),
+                          *victory_hexes(data.get("scenario"))]:
+            on_map(label, kp)
     if pack is not None:
         phases = {ph.get("id"): ph for ph in pack.sequence.get("phases") or [] if isinstance(ph, dict)}
         phase, step = data.get("phase"), data.get("step")

@@ -263,10 +263,16 @@ def victory_problems(victory: Any, plugins: Iterable[str], locate: Locate,
     return out
 
 
-def victory_hexes(node: Any, base: tuple = ("scenario", "victory")) -> Iterator[tuple[tuple, str]]:
-    """``(key path, label)`` of every hex a scenario's ``victory`` block names: each string of a
-    ``hexes`` list and each ``hex`` string, at any depth (checked against the map by the position's
-    load and by lint, at their ``file:line:column``)."""
+def victory_hexes(scenario: Any) -> Iterator[tuple[tuple, str]]:
+    """``(key path, label)`` of every hex a position's ``scenario`` block names in its ``victory``:
+    each string of a ``hexes`` list and each ``hex`` string, at any depth (checked against the map
+    by the position's load and so by lint, each at its ``file:line:column``). Nothing for a
+    scenario that is not a mapping."""
+    if isinstance(scenario, Mapping):
+        yield from _hexes_in(scenario.get("victory"), ("scenario", "victory"))
+
+
+def _hexes_in(node: Any, base: tuple) -> Iterator[tuple[tuple, str]]:
     if isinstance(node, Mapping):
         for key, value in node.items():
             if key == "hexes" and isinstance(value, list):
@@ -274,7 +280,7 @@ def victory_hexes(node: Any, base: tuple = ("scenario", "victory")) -> Iterator[
             elif key == "hex" and isinstance(value, str):
                 yield base + (key,), value
             else:
-                yield from victory_hexes(value, base + (key,))
+                yield from _hexes_in(value, base + (key,))
     elif isinstance(node, list):
         for i, value in enumerate(node):
-            yield from victory_hexes(value, base + (i,))
+            yield from _hexes_in(value, base + (i,))
