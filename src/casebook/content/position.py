@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from casebook.content.confine import is_game_id
+from casebook.content.position_checks import counter_state_problems, victory_hexes
 from casebook.content.provenance import PatchError, apply_patch
 from casebook.content.schema import describe, did_you_mean, validate_model
 from casebook.content.schema_pack import undot
@@ -132,7 +133,6 @@ def _semantic(pos: Position, data: dict[str, Any], pack: Any, locate: Locate) ->
         board = None
         out.append(_p(locate, (), "no map: give an inline map: or a game whose pack has one"))
     if board is not None:
-        from casebook.content.requires import victory_hexes
         from casebook.core.hexgrid import parse_hex
 
         grid = board.grid
@@ -226,7 +226,6 @@ def _raw_semantic(data: dict[str, Any], pack: Any, locate: Locate) -> list[Probl
     if isinstance(data.get("map"), dict):
         board = _board(data["map"], ("map",), locate, [])
     if board is not None:
-        from casebook.content.requires import victory_hexes
         from casebook.core.hexgrid import parse_hex
         from casebook.core.state import HEX_RE
 
@@ -287,6 +286,7 @@ def _validate(doc: YamlDoc, data: Any, pack: Any, locate: Locate,
             and not any(p.key == s or p.key.startswith(s + ".") for s in skip)]
     if pack is not None:
         out += _vocabulary(resolved, pack, locate, (*skip, *inherited))
+        out += counter_state_problems(resolved.get("units"), pack, locate, skip)
         vocab = pack.vocabulary
         out += track_problems(resolved, vocab.tracks, vocab.side_ids, locate, fixed=Position.model_fields)
         scenario = resolved.get("scenario")

@@ -18,14 +18,14 @@ a pack without its rules or a table stops with that error instead of failing mid
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from casebook.core.errors import Problem
 
 __all__ = ["requirements_of", "requirement_problems", "pack_requirement_problems", "track_bound_problems",
            "unlisted_plugin_problems", "step_problems", "table_check_problems",
-           "victory_schemas", "victory_problems", "victory_hexes"]
+           "victory_schemas", "victory_problems"]
 
 Locate = Callable[[tuple], tuple[str, int, int]]
 _KINDS = ("tables", "quantities", "permissions")
@@ -262,25 +262,3 @@ def victory_problems(victory: Any, plugins: Iterable[str], locate: Locate,
             out.append(Problem(p.file, p.line, p.column, key, p.message))
     return out
 
-
-def victory_hexes(scenario: Any) -> Iterator[tuple[tuple, str]]:
-    """``(key path, label)`` of every hex a position's ``scenario`` block names in its ``victory``:
-    each string of a ``hexes`` list and each ``hex`` string, at any depth (checked against the map
-    by the position's load and so by lint, each at its ``file:line:column``). Nothing for a
-    scenario that is not a mapping."""
-    if isinstance(scenario, Mapping):
-        yield from _hexes_in(scenario.get("victory"), ("scenario", "victory"))
-
-
-def _hexes_in(node: Any, base: tuple) -> Iterator[tuple[tuple, str]]:
-    if isinstance(node, Mapping):
-        for key, value in node.items():
-            if key == "hexes" and isinstance(value, list):
-                yield from ((base + (key, i), h) for i, h in enumerate(value) if isinstance(h, str))
-            elif key == "hex" and isinstance(value, str):
-                yield base + (key,), value
-            else:
-                yield from _hexes_in(value, base + (key,))
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            yield from _hexes_in(value, base + (i,))
