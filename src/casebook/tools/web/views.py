@@ -16,8 +16,8 @@ from typing import Any
 
 from casebook.core.grid import Grid
 from casebook.core.hexgrid import hex_label
-from casebook.tools.account import QUIET_KINDS, Narrator, combat_line, drm_lines
 from casebook.tools import sheet
+from casebook.tools.account import QUIET_KINDS, Narrator, combat_line, drm_lines
 from casebook.tools.human import TRACKS, header_tracks, header_weather, weather_text
 
 __all__ = ["action_notes", "annotate", "case_title", "colours", "board_view", "header_view", "units_view",
