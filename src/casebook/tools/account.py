@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from casebook.core.trace import Event
+from casebook.tools.account_oos import OosTally
 
 __all__ = ["Narrator", "combat_line", "combat_losses", "data_words", "drm_lines", "effect_words", "narrate",
            "narrate_all", "QUIET_KINDS", "REPEATED_NOTICES", "term_words"]
@@ -234,6 +235,7 @@ class Narrator:
         self._tally: dict[str, Counter[str]] = {}
         self._losses: dict[str, list[str]] = {}
         self._control: list[str] = []
+        self.oos = OosTally()  # units out of supply, across turns (the summary's line)
 
     @classmethod
     def for_engine(cls, engine: Any) -> Narrator:
@@ -301,6 +303,7 @@ class Narrator:
     def _count(self, event: Event, undo: bool = False) -> None:
         """Add ``event`` to the turn's tally (or, ``undo``, take it out again)."""
         step = -1 if undo else 1
+        self.oos.see(event, undo)
         if event.kind == "action" and event.side:
             tally = self._tally.setdefault(event.side, Counter())
             tally[_decision_kind(event)] += step
@@ -352,6 +355,7 @@ class Narrator:
             out.append(text)
         if self._control:
             out.append(f"    control: {', '.join(self._control)}")
+        out += self.oos.lines()
         self._tally, self._losses, self._notices, self._control = {}, {}, {}, []
         return out
 
