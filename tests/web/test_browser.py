@@ -222,3 +222,15 @@ def test_10_4_2A_attack_with_two_legal_support_amounts_lets_the_player_choose(tm
     page.wait_for_function("document.getElementById('msg').innerText.includes('applied german: attack hex=0304')")
     assert [str(a) for a in session.state.history] == ["german: attack hex=0304 support=6 with=g1,g2"]
     assert page.inner_text("#atk-units") == "—"
+    page.click("#actions li[data-action='soviet: support ips=0']")  # Last events: the account's combat line
+    page.wait_for_function("document.getElementById('log').innerText.includes('german attacks 0304 (s1) with g1, g2')")
+    log = page.inner_text("#log")
+    assert "german attacks 0304 (s1) with g1, g2: 11 to 6, column 1:1 shifted -1; roll 7, DRM +4 → 11: -/FR" in log
+    from casebook.tools.account import Narrator, drm_lines
+
+    [combat] = [e for e in session.state.trace if e.kind == "combat"]
+    narrator = Narrator.for_engine(session.state.game.engine)
+    terms = [" ".join(t.split()) for t in drm_lines(combat.data, narrator.titles, narrator.rules_dir)]
+    assert page.eval_on_selector_all("#log .term", "ds => ds.map(d => d.innerText)") == terms
+    assert any("10.4.2A" in t for t in terms) and len(terms) == 3  # the German support DRM among them
+    assert "advance" not in log and "action: " not in log
