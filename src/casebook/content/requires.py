@@ -261,4 +261,3 @@ def victory_problems(victory: Any, plugins: Iterable[str], locate: Locate,
             key = ".".join(base) + ("." + p.key if p.key else "")
             out.append(Problem(p.file, p.line, p.column, key, p.message))
     return out
-
