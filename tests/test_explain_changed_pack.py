@@ -75,15 +75,15 @@ def _explain_m41(tmp_path: Path, seq: int, top: str) -> tuple[dict, str, str]:
 
 @pytest.mark.case("4.3E")
 def test_4_3E_explain_of_a_shifted_table_line_landing_on_half_a_cell_marks_it(tmp_path):
-    """Issue #15 (session 16): the Blitz's event 889 names ``tables/tec.yaml:19``, the clear Mud
+    """Issue #15 (session 16): the Blitz's event 898 (889 before session 19's regeneration) names ``tables/tec.yaml:19``, the clear Mud
     infantry cell citing its own provenance (4.3E). One line put on top: line 19 is the Frozen cell
     beside it (``"frozen": 1``), whose text names no case — it was printed unmarked; it cites the
     table's provenance (9.2A since session 17: the Mud cases are the Mud cells' own), not what the
     trace recorded."""
-    out, text, err = _explain_m41(tmp_path, 889, "# a house note\n")
+    out, text, err = _explain_m41(tmp_path, 898, "# a house note\n")
     assert "tables/tec.yaml:19 cites 9.2A now, the trace recorded 4.3E" in out["changed_lines"]
     assert '"clear": "infantry": "frozen": 1 (changed since the trace)' in text
-    assert err.startswith("warning: event 889 of ")
+    assert err.startswith("warning: event 898 of ")
 
 
 @pytest.mark.case("9.2B")

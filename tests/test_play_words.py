@@ -25,14 +25,14 @@ def _summary_of(path: Path, turn: int) -> list[str]:
 
 
 def test_turn_summary_counts_the_losses_of_combat_results():
-    """Turn 1 of the seed-3 Blitz: the German attack on 1214 (#426, s-229rd replaced by a remnant)
-    and the Soviet attack on 1411 (#1598, g-23id's fatigue taken as a loss) record their losses
-    only among the combat-results effects."""
+    """Turn 1 of the seed-3 Blitz: the German attack on 3111 (#474, F1/-: g-ir-10 fatigued and its
+    1-loss) and the Soviet attack on 0515 (#1211, 1/F: s-148tb's 1-loss) record their losses only
+    among the combat-results effects (golden traces regenerated in session 19: the setup moved)."""
     lines = _summary_of(BLITZ3, 1)
     soviet = next(ln for ln in lines if ln.strip().startswith("soviet:"))
     german = next(ln for ln in lines if ln.strip().startswith("german:"))
-    assert "losses: 1 (s-229rd remnant)" in soviet
-    assert "g-23id 1-loss" in german and "g-ir-07 1-loss" in german
+    assert "losses: 1 (s-148tb 1-loss)" in soviet
+    assert "losses: 1 (g-ir-10 1-loss)" in german
 
 
 def test_turn_summary_counts_step_losses_and_eliminations():
@@ -49,14 +49,14 @@ def test_account_prints_flags_and_effects_in_words():
     for raw in ("True", "False", "{…}", "{'", "'}"):
         assert raw not in text, raw
     assert "weather-fixed: step: temperature; temperature: warm; fixed: yes" in text
-    assert ("#1283  german: combat-results: effects: fatigue negated (side german; ips 1) · unit s-149rd: loss "
+    assert ("#1284  german: combat-results: effects: fatigue negated (side german; ips 1) · unit s-149rd: loss "
             "(remnant, replaced by s-rem-01) · unit s-148tb: loss (1-loss), remnant, replaced by s-rem-02") in text
 
 
 def test_explain_prints_the_data_in_words():
-    out = CliRunner().invoke(main, ["explain", str(BLITZ3), "1598"])
+    out = CliRunner().invoke(main, ["explain", str(BLITZ3), "2431"])
     assert out.exit_code == 0, out.output
-    assert "effects: unit g-vii: ignored · unit g-23id: loss (1-loss) · retreat (units g-vii, g-23id; path 1511)" \
-        in out.output
+    assert "combat: (hex: 3012; attackers: s-246rd, s-252rd, s-29a; defenders: g-26id;" in out.output
+    assert "effects: unit s-246rd: 1-loss · retreat (units g-26id; path 3113)" in out.output
     data = out.output[out.output.index("  data: "):]
     assert "{" not in data and "[" not in data and '"' not in data
