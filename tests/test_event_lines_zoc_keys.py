@@ -108,12 +108,14 @@ def test_7_4_ask_zoc_names_every_blocking_line_and_none_where_a_friendly_combat_
 
 @pytest.fixture(scope="module")
 def blitz():
-    return played_blitz(0)
+    # 120 greedy actions into Turn 1: since session 19 every unit starts in supply with no path
+    # meeting an enemy ZOC (test_setup_supply), so the first position names no supply line
+    return played_blitz(120)
 
 
 @pytest.mark.case("5.4B", "8.1B")
 def test_5_4B_ask_supply_names_the_supply_line_and_ask_command_the_command_line_only(blitz):
-    """The Blitz's first position, each German unit asked: a supply answer names no command or
+    """The Blitz 120 actions into Turn 1 (German stacks up to the Soviet line), each German unit asked: a supply answer names no command or
     retreat line (and some name the supply line: their paths meet Soviet ZOCs), a command answer
     no supply or retreat line (before: the supply line too, from the ZOC answers its map read)."""
     named = {"supply": set[str](), "command": set[str]()}
