@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from casebook.areas.combat_words import limit_words, signed
+from casebook.areas.combat_words import limit_words, shift_terms, signed
 from casebook.core.trace import Event
 
 __all__ = ["Narrator", "combat_losses", "data_words", "effect_words", "narrate", "narrate_all", "QUIET_KINDS",
@@ -107,14 +107,14 @@ def term_words(term: Mapping[str, Any], titles: Mapping[str, str] | None = None,
                rules_dir: Path | None = None) -> str:
     """One DRM (or rule-script) term in words: ``+2  10.4.1A Armor DRMs, A — any attacker has class
     in [armor, mechanized]``. ``term`` is a trace/answer term (``case``, ``value``, ``source``
-    ``file:line``); the title comes from the case index (``titles``: case id -> title), the
+    ``file:line``, and a column shift's ``from``: the units it comes from, said last); the title comes from the case index (``titles``: case id -> title), the
     condition from the script line at ``source`` in ``rules_dir`` when it can be read."""
     case = str(term.get("case") or "")
     value = term.get("value")
-    title = (titles or {}).get(case, "")
+    title = (titles or {}).get(case) or (titles or {}).get(case.split(", ")[0], "")  # several: the first's
     words = f"{signed(value):>3}  {case}" + (f" {title}" if title else "")
     cond = _condition(str(term.get("source") or ""), rules_dir)
-    return words + (f" — {cond}" if cond else "")
+    return words + (f" — {cond}" if cond else "") + (f": {term['from']}" if term.get("from") else "")
 
 
 def _condition(source: str, rules_dir: Path | None) -> str:
@@ -198,6 +198,8 @@ def _line(event: Event, titles: Mapping[str, str] | None = None, rules_dir: Path
         text = f"{who}{event.kind}" + (f": {summary}" if summary else "")
     line = f"  #{event.seq:<5} {text}{cases}"
     if event.kind == "combat":
+        line += "".join(f"\n          shift {term_words(t, titles, rules_dir)}"  # where the column shift comes from
+                        for t in shift_terms(data, lambda source: _rule_line(source, rules_dir)))
         line += "".join(f"\n          DRM {term_words(t, titles, rules_dir)}" for t in data.get("terms") or [])
         line += "".join(f"\n          warning: {w.get('warning')}  [{', '.join(w.get('cases') or ())}]"
                         for w in data.get("warnings") or [])

@@ -55,7 +55,7 @@ def _cut(items: list[str], total: int) -> str:
 
 def _is_term(item: Any) -> bool:
     return isinstance(item, Mapping) and "case" in item and "value" in item and set(item) <= {
-        "case", "value", "source", "text", "cases"}
+        "case", "value", "source", "text", "cases", "from"}
 
 
 def _are_lines(value: Any) -> bool:
