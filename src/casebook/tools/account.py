@@ -107,7 +107,8 @@ def term_words(term: Mapping[str, Any], titles: Mapping[str, str] | None = None,
                rules_dir: Path | None = None) -> str:
     """One DRM (or rule-script) term in words: ``+2  10.4.1A Armor DRMs, A — any attacker has class
     in [armor, mechanized]``. ``term`` is a trace/answer term (``case``, ``value``, ``source``
-    ``file:line``, and a column shift's ``from``: the units it comes from, said last); the title comes from the case index (``titles``: case id -> title), the
+    ``file:line``, and a column shift's ``from``: the units it comes from, said last); the title
+    comes from the case index (``titles``: case id -> title; of several cases, the first's), the
     condition from the script line at ``source`` in ``rules_dir`` when it can be read."""
     case = str(term.get("case") or "")
     value = term.get("value")
