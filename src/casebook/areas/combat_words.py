@@ -58,7 +58,7 @@ def shift_terms(data: Mapping[str, Any], rule_line: Callable[[str], str]) -> lis
     the text, "" when unknown). A lone line carries the whole shift; of two (both sides' markers)
     the event keeps only the net, so their values are left blank."""
     if data.get("shifts") is not None:
-        return [t for t in data["shifts"] if isinstance(t, Mapping) and t.get("value")]
+        return [dict(t) for t in data["shifts"] if isinstance(t, Mapping) and t.get("value")]
     found = [ln for ln in data.get("lines") or ()
              if isinstance(ln, Mapping) and _quantity(str(ln.get("source", "")), rule_line) == "loss_shift"]
     value = data.get("column_shift") if len(found) == 1 else ""
