@@ -23,16 +23,10 @@ from casebook.tools.account import Narrator, narrate_all, term_words
 from casebook.tools.cli import cli as main
 from games.moscow41.tests.test_cookbook import ROOT
 from games.moscow41.tests.test_decisions_attackers import game  # noqa: F401 (the game fixture)
+from games.moscow41.tests.test_support_beyond_limit import EXAMPLE, _ask
 
-EXAMPLE = ROOT / "docs" / "examples" / "attack.yaml"
 RULES = ROOT / "games" / "moscow41" / "rules"
 ATTACKER = " -1  10.3B Determining Odds, B — any attacker has losses > 0"
-
-
-def _ask(*args: str) -> str:
-    r = CliRunner().invoke(main, ["ask", str(EXAMPLE), "attack", "0304", "--with", "g1,g2", *args])
-    assert r.exit_code == 0, r.output
-    return r.output
 
 
 @pytest.mark.case("10.3B", "10.3C")
