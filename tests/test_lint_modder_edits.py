@@ -110,3 +110,24 @@ def test_a_broken_sequence_or_manifest_is_reported_without_the_script_errors_it_
     out = _lint(pack)
     assert "no game.yaml in the folder" in out and "unknown fact" not in out
     assert out.rstrip().endswith(": 1 error")
+
+
+@pytest.mark.case("18.1.3A")
+def test_18_1_3A_a_victory_town_off_the_map_fails_lint_with_the_other_errors(tmp_path):
+    """A fresh user's check (session 19): the first hex of the Blitz's ``three-towns`` (18.1.3A:
+    Kalinin 3733) set to 9999 passed lint. Every hex the victory block names is checked against the
+    map, at its file:line:column, beside the load's other errors (here a unit off the map too)."""
+    pack = _copy(tmp_path, "moscow41")
+    scenario = pack / "scenarios" / "october-blitz.yaml"
+    _edit(scenario, 'hexes: ["3733"', 'hexes: ["9999"')
+    _edit(scenario, '{counter: "g-102id", hex: "4009"}', '{counter: "g-102id", hex: "4099"}')
+    out = _lint(pack)
+    line = _line(scenario, '"9999"')
+    col = scenario.read_text(encoding="utf-8").splitlines()[line - 1].index('"9999"') + 1
+    assert (f"october-blitz.yaml:{line}:{col}: scenario.victory.german.0.hexes.0: hex 9999 is off the map "
+            "(hexes 0108..4053)") in out
+    assert f"october-blitz.yaml:{_line(scenario, '4099')}:" in out and "hex 4099 is off the map" in out
+    _edit(scenario, "\nturn: 1\n", '\nturn: "one"\n')  # a schema error: the raw data's checks find it too
+    out = _lint(pack)
+    assert f"october-blitz.yaml:{line}:{col}: scenario.victory.german.0.hexes.0: hex 9999 is off the map" in out
+    assert "turn: expected an integer, got 'one'" in out

@@ -187,3 +187,50 @@ def test_a_whole_battle_for_moscow_in_the_browser_against_the_bot(bfm_game, tmp_
     assert all(a.side == "german" for a in session.state.history if session.players[a.side] == "human")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "bfm-game-over.png"))
+
+
+@pytest.mark.case("10.4.2A")
+def test_10_4_2A_attack_with_two_legal_support_amounts_lets_the_player_choose(tmp_path, served, page):
+    """docs/examples/attack.yaml: g1 and g2 on s1 in 0304, the German HQ in command with 10 IPs, so play
+    lists the attack with support=0 and support=6 (10.4.2A). The Attack button keeps the selection and
+    offers those amounts (a fresh user's report, session 19: it cleared the panel and applied nothing),
+    then commits the one chosen."""
+    from pathlib import Path
+
+    from casebook.core.game import Game
+    from casebook.tools.web.session import Session, load_state
+
+    example = Path(__file__).resolve().parents[2] / "docs" / "examples" / "attack.yaml"
+    players = {"german": "human", "soviet": "human"}
+    state = load_state(Game.load("moscow41", "october-blitz"), example, humans=set(players))
+    session = Session(state, players, roots=[tmp_path])
+    _open(page, served(session))
+    page.uncheck("#auto")
+    for unit, where in (("g1", "0303"), ("g2", "0403")):
+        page.locator(f".ctr[data-hex='{where}']").last.click()
+        page.click(f"#sel button.pick[data-unit='{unit}']")
+    page.locator(".ctr[data-hex='0304']").last.click()
+    page.click("#set-def")
+    page.click("#atk-commit")
+    page.wait_for_selector("#atk-support-row:not([hidden])")
+    assert page.eval_on_selector_all("#atk-support option", "os => os.map(o => o.textContent)") == ["0", "6"]
+    assert page.inner_text("#atk-units") == "g1, g2" and page.inner_text("#atk-hex") == "0304"
+    assert "2 support amounts are legal (10.4.2A)" in page.inner_text("#msg")
+    assert session.state.history == []  # nothing applied yet
+    page.select_option("#atk-support", label="6")
+    page.click("#atk-commit")
+    page.wait_for_function("document.getElementById('msg').innerText.includes('applied german: attack hex=0304')")
+    assert [str(a) for a in session.state.history] == ["german: attack hex=0304 support=6 with=g1,g2"]
+    assert page.inner_text("#atk-units") == "—"
+    page.click("#actions li[data-action='soviet: support ips=0']")  # Last events: the account's combat line
+    page.wait_for_function("document.getElementById('log').innerText.includes('german attacks 0304 (s1) with g1, g2')")
+    log = page.inner_text("#log")
+    assert "german attacks 0304 (s1) with g1, g2: 11 to 6, column 1:1 shifted -1; roll 7, DRM +4 → 11: -/FR" in log
+    from casebook.tools.account import Narrator, drm_lines
+
+    [combat] = [e for e in session.state.trace if e.kind == "combat"]
+    narrator = Narrator.for_engine(session.state.game.engine)
+    terms = [" ".join(t.split()) for t in drm_lines(combat.data, narrator.titles, narrator.rules_dir)]
+    assert page.eval_on_selector_all("#log .term", "ds => ds.map(d => d.innerText)") == terms
+    assert any("10.4.2A" in t for t in terms) and len(terms) == 3  # the German support DRM among them
+    assert "advance" not in log and "action: " not in log

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from casebook.content.confine import is_game_id
+from casebook.content.position_checks import counter_state_problems, victory_hexes
 from casebook.content.provenance import PatchError, apply_patch
 from casebook.content.schema import describe, did_you_mean, validate_model
 from casebook.content.schema_pack import undot
@@ -137,7 +138,7 @@ def _semantic(pos: Position, data: dict[str, Any], pack: Any, locate: Locate) ->
         grid = board.grid
 
         def on_map(label: str | None, kp: tuple) -> None:
-            if label is not None and not grid.contains(parse_hex(label)):
+            if label is not None and not (len(label) == 4 and label.isdigit() and grid.contains(parse_hex(label))):
                 out.append(_p(locate, kp, f"hex {label} is off the map ({grid.describe()})"))
 
         for i, u in enumerate(pos.units):
@@ -146,6 +147,8 @@ def _semantic(pos: Position, data: dict[str, Any], pack: Any, locate: Locate) ->
             on_map(m.hex, ("markers", i, "hex"))
         for label in pos.control:
             on_map(label, ("control", label))
+        for kp, label in victory_hexes(data.get("scenario")):  # lint and load
+            on_map(label, kp)
     if pos.scenario is not None and pos.scenario.first_turn > pos.scenario.last_turn:
         out.append(_p(locate, ("scenario", "last_turn"),
                       f"last_turn {pos.scenario.last_turn} is before first_turn {pos.scenario.first_turn}"))
@@ -236,8 +239,9 @@ def _raw_semantic(data: dict[str, Any], pack: Any, locate: Locate) -> list[Probl
                 if isinstance(item, dict):
                     on_map(item.get("hex"), (key, i, "hex"))
         control = data.get("control")
-        for label in control if isinstance(control, dict) else ():
-            on_map(label, ("control", label))
+        for kp, label in [*(((("control", c), c) for c in control) if isinstance(control, dict) else ()),
+                          *victory_hexes(data.get("scenario"))]:
+            on_map(label, kp)
     if pack is not None:
         phases = {ph.get("id"): ph for ph in pack.sequence.get("phases") or [] if isinstance(ph, dict)}
         phase, step = data.get("phase"), data.get("step")
@@ -282,6 +286,7 @@ def _validate(doc: YamlDoc, data: Any, pack: Any, locate: Locate,
             and not any(p.key == s or p.key.startswith(s + ".") for s in skip)]
     if pack is not None:
         out += _vocabulary(resolved, pack, locate, (*skip, *inherited))
+        out += counter_state_problems(resolved.get("units"), pack, locate, skip)
         vocab = pack.vocabulary
         out += track_problems(resolved, vocab.tracks, vocab.side_ids, locate, fixed=Position.model_fields)
         scenario = resolved.get("scenario")

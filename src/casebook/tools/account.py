@@ -23,9 +23,10 @@ from typing import Any
 
 from casebook.areas.combat_words import limit_words, shift_terms, signed
 from casebook.core.trace import Event
+from casebook.tools.account_oos import OosTally
 
-__all__ = ["Narrator", "combat_losses", "data_words", "effect_words", "narrate", "narrate_all", "QUIET_KINDS",
-           "REPEATED_NOTICES", "term_words"]
+__all__ = ["Narrator", "combat_line", "combat_losses", "data_words", "drm_lines", "effect_words", "narrate",
+           "narrate_all", "QUIET_KINDS", "REPEATED_NOTICES", "term_words"]
 
 #: Event kinds left out of the account (bookkeeping).
 QUIET_KINDS = frozenset({"advance", "auto-pass", "setup"})
@@ -148,7 +149,9 @@ def _bound_cases(d: Mapping[str, Any], rules_dir: Path | None) -> list[str]:
             for c in ln.get("cases") or []]
 
 
-def _combat_line(event: Event, rules_dir: Path | None = None) -> str:
+def combat_line(event: Event, rules_dir: Path | None = None) -> str:
+    """A ``combat`` event in the account's words (the terminal's and the page's *Last events*):
+    ``german attacks 0415 (s-222rd) with …: 21 to 6, column 4:1 shifted +1; roll 7, DRM +3 → 10: -/3``."""
     d = event.data
     att = ", ".join(d.get("attackers") or [])
     dfn = ", ".join(d.get("defenders") or [])
@@ -190,7 +193,7 @@ def _line(event: Event, titles: Mapping[str, str] | None = None, rules_dir: Path
     elif event.kind == "roll":
         text = f"{who}rolls {data.get('total')} for {data.get('purpose', '?')}"
     elif event.kind == "combat":
-        text = _combat_line(event, rules_dir)
+        text = combat_line(event, rules_dir)
     elif event.kind == "game-over":
         winner = data.get("winner") or "nobody"
         return f"\n*** #{event.seq} Game over: {winner} wins ({data.get('level')}) — {data.get('reason', '')}{cases}"
@@ -199,12 +202,19 @@ def _line(event: Event, titles: Mapping[str, str] | None = None, rules_dir: Path
         text = f"{who}{event.kind}" + (f": {summary}" if summary else "")
     line = f"  #{event.seq:<5} {text}{cases}"
     if event.kind == "combat":
-        line += "".join(f"\n          shift {term_words(t, titles, rules_dir)}"  # where the column shift comes from
-                        for t in shift_terms(data, lambda source: _rule_line(source, rules_dir)))
-        line += "".join(f"\n          DRM {term_words(t, titles, rules_dir)}" for t in data.get("terms") or [])
+        line += "".join(f"\n          {w}" for w in drm_lines(data, titles, rules_dir))
         line += "".join(f"\n          warning: {w.get('warning')}  [{', '.join(w.get('cases') or ())}]"
                         for w in data.get("warnings") or [])
     return line
+
+
+def drm_lines(data: Mapping[str, Any], titles: Mapping[str, str] | None = None, rules_dir: Path | None = None) -> list[str]:
+    """The lines under a combat's account line: ``shift`` and each term its column shift comes from
+    (:func:`~casebook.areas.combat_words.shift_terms`, e.g. 10.3B-C), then ``DRM`` and each term of its
+    ``terms``, in words (:func:`term_words`)."""
+    shifts = shift_terms(data, lambda source: _rule_line(source, rules_dir))
+    return [*(f"shift {term_words(t, titles, rules_dir)}" for t in shifts),
+            *(f"DRM {term_words(t, titles, rules_dir)}" for t in data.get("terms") or [] if isinstance(t, Mapping))]
 
 
 def _decision_kind(event: Event) -> str:
@@ -226,6 +236,7 @@ class Narrator:
         self._tally: dict[str, Counter[str]] = {}
         self._losses: dict[str, list[str]] = {}
         self._control: list[str] = []
+        self.oos = OosTally()  # units out of supply, across turns (the summary's line)
 
     @classmethod
     def for_engine(cls, engine: Any) -> Narrator:
@@ -251,7 +262,7 @@ class Narrator:
                 self.turn = None  # summarized: nothing left to sum at the end
             if event.kind == "action" and self._told_later(event, batch[i + 1:]):
                 continue
-            if event.kind == "roll" and self._roll_told(event, batch[i + 1:]):
+            if event.kind == "roll" and self.roll_told(event, batch[i + 1:]):
                 continue
             out.append(_line(event, self.titles, self.rules_dir))
         return out
@@ -267,7 +278,7 @@ class Narrator:
         return False
 
     @staticmethod
-    def _roll_told(roll: Event, rest: list[Event]) -> bool:
+    def roll_told(roll: Event, rest: list[Event]) -> bool:
         """A combat roll is shown in its combat's line."""
         if roll.data.get("purpose") != "combat":
             return False
@@ -293,6 +304,7 @@ class Narrator:
     def _count(self, event: Event, undo: bool = False) -> None:
         """Add ``event`` to the turn's tally (or, ``undo``, take it out again)."""
         step = -1 if undo else 1
+        self.oos.see(event, undo)
         if event.kind == "action" and event.side:
             tally = self._tally.setdefault(event.side, Counter())
             tally[_decision_kind(event)] += step
@@ -344,6 +356,7 @@ class Narrator:
             out.append(text)
         if self._control:
             out.append(f"    control: {', '.join(self._control)}")
+        out += self.oos.lines()
         self._tally, self._losses, self._notices, self._control = {}, {}, {}, []
         return out
 

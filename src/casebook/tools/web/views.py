@@ -17,6 +17,7 @@ from typing import Any
 from casebook.core.grid import Grid
 from casebook.core.hexgrid import hex_label
 from casebook.tools import sheet
+from casebook.tools.account import QUIET_KINDS, Narrator, combat_line, drm_lines
 from casebook.tools.human import TRACKS, header_tracks, header_weather, weather_text
 
 __all__ = ["action_notes", "annotate", "case_title", "colours", "board_view", "header_view", "units_view",
@@ -168,7 +169,10 @@ def snapshot(session: Any, recent: int = 40) -> dict[str, Any]:
     state = session.state
     pack = state.game.engine.pack
     human = session.human_decides()
-    events = list(state.trace)[-recent:]
+    # as the account: no bookkeeping (QUIET_KINDS), a combat's roll told in its combat line
+    seen = [e for e in list(state.trace)[-3 * recent:] if e.kind not in QUIET_KINDS]
+    events = [e for i, e in enumerate(seen) if not (e.kind == "roll" and Narrator.roll_told(e, seen[i + 1:]))][-recent:]
+    titles = {cid: str(c.get("title", "")) for cid, c in pack.cases.items()} if any(e.kind == "combat" for e in events) else {}
     legal = state.legal_actions() if human else []
     return {
         "game": pack.id, "name": pack.manifest.get("name", pack.id), "scenario": state.game.scenario,
@@ -179,7 +183,8 @@ def snapshot(session: Any, recent: int = 40) -> dict[str, Any]:
         "history": len(state.history), "undoable": any(session.players.get(a.side) == "human"
                                                        for a in state.history[len(session.initial.history):]),
         "events": [{"seq": e.seq, "turn": e.turn, "side": e.side, "kind": e.kind, "cases": list(e.cases),
-                    "text": _short(e), "warnings": [f"{w.get('warning')}  [{', '.join(w.get('cases') or ())}]"
+                    "text": _short(e, pack.rules_dir), "lines": drm_lines(e.data, titles, pack.rules_dir) if e.kind == "combat" else [],
+                    "warnings": [f"{w.get('warning')}  [{', '.join(w.get('cases') or ())}]"
                                                      for w in e.data.get("warnings") or []]} for e in events],
     }
 
@@ -194,10 +199,15 @@ def action_notes(state: Any, actions: Any) -> dict[str, str]:
     return {a: n for a, n in notes.items() if n}
 
 
-def _short(event: Any) -> str:
+def _short(event: Any, rules_dir: Any = None) -> str:
     """An event in a few words for *Last events*: a roll's total (and faces, of more than one die)
-    and purpose, as the terminal's account says it; a move's (or retreat's) units, start and path."""
+    and purpose, as the terminal's account says it; a move's (or retreat's) units, start and path;
+    a combat as the account's line (:func:`casebook.tools.account.combat_line`); a decision as its text."""
     data = event.data
+    if event.kind == "combat":
+        return combat_line(event, rules_dir)
+    if event.kind == "action" and isinstance(data.get("action"), str):
+        return data["action"]
     faces = data.get("faces")
     if event.kind == "roll" and "total" in data:
         dice = f" ({'+'.join(map(str, faces))})" if isinstance(faces, list) and len(faces) > 1 else ""

@@ -187,6 +187,7 @@ function render(st) {
   for (const e of st.events.slice().reverse()) {
     const li = document.createElement("li"); li.value = e.seq;
     li.innerHTML = `T${e.turn} ${esc(e.side || "")} <b>${esc(e.kind)}</b> ${esc(e.text)} ${casesHtml(e.cases)}`
+      + (e.lines || []).map((w) => `<div class="term">${esc(w)}</div>`).join("")  // a combat's DRM terms, as the account's
       + (e.warnings || []).map((w) => `<div class="warning">warning: ${esc(w)}</div>`).join("");  // as the account's lines
     log.appendChild(li);
   }
@@ -281,6 +282,16 @@ async function runBots(animate) {
 function showAttack() {
   $("atk-units").textContent = ui.attackers.size ? [...ui.attackers].join(", ") : "—";
   $("atk-hex").textContent = ui.defender || "—";
+  const key = JSON.stringify([ui.defender, [...ui.attackers]]);
+  if (ui.supportFor !== key) fillSupport([]);
+}
+// the support amounts play lists for this attack (10.4.2A): one option per legal action, the action as its value
+function fillSupport(actions) {
+  const pick = $("atk-support"), was = pick.value;
+  pick.innerHTML = actions.map((a) => `<option value="${esc(a)}">${esc((a.match(/support=(\S+)/) || [, a])[1])}</option>`).join("");
+  if (actions.includes(was)) pick.value = was;
+  $("atk-support-row").hidden = actions.length < 2;
+  ui.supportFor = actions.length ? JSON.stringify([ui.defender, [...ui.attackers]]) : null;
 }
 
 async function previewAttack() {
@@ -297,6 +308,7 @@ async function previewAttack() {
       ${terms ? `<table class="t"><tr><th>case</th><th>DRM</th><th>rule</th><th>line</th></tr>${terms}</table>` : "<div>no DRM term applies</div>"}
       <table class="t" id="outcomes"><tr><th>roll</th><th>probability</th><th>result</th></tr>${outs}</table>${refs}
       <div>cases ${casesHtml(a.cases)}</div>`;
+    fillSupport(now.actions);
   } catch (e) { refused(e); }
 }
 
@@ -305,10 +317,13 @@ async function commitAttack() {
   try {
     const r = await api("/api/attack", { hex: ui.defender, with: [...ui.attackers] });
     if (!r.actions.length) return say(`${esc(r.tried)}: ${esc(r.reason)} — cases ${casesHtml(r.cases)}`);
-    const attack = r.actions;
+    const attack = r.actions, chosen = $("atk-support").value;
+    if (attack.length > 1 && !attack.includes(chosen)) {  // keep the selection: the player picks the support, then Attack
+      fillSupport(attack);
+      return say(`${attack.length} support amounts are legal (10.4.2A): choose one under "support" and press Attack`);
+    }
     ui.attackers.clear(); ui.defender = null; showAttack(); $("atk-out").innerHTML = "";
-    if (attack.length === 1) return doAction(attack[0]);
-    offerChoices(attack);
+    return doAction(attack.length === 1 ? attack[0] : chosen);
   } catch (e) { refused(e); }
 }
 
