@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from casebook.content.position import load_position, position_to_dict
-from casebook.tools.account import Narrator, narrate_all, term_words
+from casebook.tools.account import Narrator, drm_lines, narrate_all, term_words
 from casebook.tools.cli import cli as main
 from games.moscow41.tests.test_cookbook import ROOT
 from games.moscow41.tests.test_decisions_attackers import game  # noqa: F401 (the game fixture)
@@ -66,7 +66,11 @@ def test_10_3B_play_account_says_where_the_shift_comes_from(game):  # noqa: F811
     [event] = [e for e in state.trace if e.kind == "combat"]
     assert event.data["column_shift"] == -1 and "shifts" not in event.data
     told = "\n".join(narrate_all(list(state.trace), Narrator.for_engine(game.engine)))
-    assert "column 1:1 shifted -1;" in told and f"shift {ATTACKER.replace('10.3B', '10.3B, 10.3C')}" in told
+    shift = f"shift {ATTACKER.replace('10.3B', '10.3B, 10.3C')}"
+    assert "column 1:1 shifted -1;" in told and shift in told
+    # the browser's Last events reads the same lines (account.drm_lines: web19's one code path)
+    titles = {cid: str(c.get("title", "")) for cid, c in game.engine.pack.cases.items()}
+    assert drm_lines(event.data, titles, game.engine.pack.rules_dir)[0] == shift
 
 
 @pytest.mark.case("5.7D")
