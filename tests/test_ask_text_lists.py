@@ -29,3 +29,23 @@ def test_16_1C_an_offer_refused_out_of_its_step_cites_16_1C_16_2_with_a_space():
     assert r.exit_code == 0, r.output
     row = next(ln for ln in r.output.split("\n") if "is offered in the replacement_reinforcement step" in ln)
     assert row.rstrip().endswith("  16.1C, 16.2") and "16.1C,16.2" not in r.output
+
+
+@pytest.mark.case("9.2A", "9.1A")
+def test_9_2A_reach_text_lists_every_hex_by_mp_spent_the_farthest_first():
+    """Session 19's fresh user: ``ask reach 0413`` (LVII Pz Corps, MA 8) listed 16 of its hexes by id,
+    all in the rear. The text form gives every hex, one line per MP spent (9.2A), the most first;
+    ``--json`` is the answer itself, hexes by id."""
+    import json
+
+    r = CliRunner().invoke(cli, ["ask", str(BLITZ), "reach", "0413", "--json"])
+    hexes = json.loads(r.output)["hexes"]
+    text = CliRunner().invoke(cli, ["ask", str(BLITZ), "reach", "0413"]).output.split("\n")
+    head = text.index(f"hexes: {len(hexes)} in all, by MP spent (the farthest first):")
+    rows = []
+    for ln in text[head + 1:]:
+        if not ln.startswith("  "):  # the next key: the groups ended
+            break
+        rows.append(ln.strip().split(": "))
+    assert [int(mp) for mp, _ in rows] == sorted(set(hexes.values()), reverse=True) and rows[0][0] == "8"
+    assert {h: int(mp) for mp, listed in rows for h in listed.split(", ")} == hexes  # every one, none cut

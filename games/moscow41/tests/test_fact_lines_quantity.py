@@ -1,6 +1,6 @@
 """A quantity's line that reads a computed fact names the lines that computed it (issue #15 item
 3; docs/rule-language.md, "Which lines an event names", rule 6): 5.7D's ``-2 … when any attacker
-has not supplied`` of ``attack_drm`` reads the attackers' ``supplied`` field, so ``ask attack``
+is not supplied`` of ``attack_drm`` reads the attackers' ``supplied`` field, so ``ask attack``
 and play's ``combat`` event (one code path, ``_combat_odds.gather``) name the supply lines that
 left an attacker out of supply — the lines ``ask supply`` names of that unit — beside the DRM line
 (combat.rules:25), and only when that line fired: a supplied attacker's supply lines are never

@@ -35,7 +35,7 @@ from casebook.areas._roll_lines import dice_lines, roll_naming
 from casebook.areas.combat_words import bound_cases, limit_words, wasted_drm
 from casebook.core.errors import IllegalActionError, QuestionError
 
-__all__ = ["assess", "resolve", "attack_answer"]
+__all__ = ["assess", "resolve", "attack_answer", "shift_sources"]
 
 
 def assess(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, int] | None = None,
@@ -171,7 +171,10 @@ def attack_answer(ctx: Any, hex_: str, attackers: Sequence[str], support: Sequen
                 "refusals": [{"reason": r.reason, "cases": list(r.cases)} for r in refusals],
                 "cases": _procedure(ctx, "no_target")}
     a = assess(ctx, attackers, hex_, sup, overrun)
-    out = {k: v for k, v in a.items() if k not in ("facts", "basic_column")}
+    out = {k: v for k, v in a.items() if k not in ("facts", "basic_column", "shifts")}
+    if rules_define(ctx, "loss_shift") or rules_define(ctx, "column_shift"):  # where column_shift comes from
+        shifts = [*shift_sources(ctx, a["facts"]), *a.get("shifts", ())]
+        out = {**{k: v for k, v in out.items() if k != "drm"}, "shifts": shifts, "drm": out["drm"]}
     out["basic_column"] = a["basic_column"]
     out["kind"] = kind
     out["legal"] = not refusals
@@ -198,6 +201,26 @@ def attack_answer(ctx: Any, hex_: str, attackers: Sequence[str], support: Sequen
                           | set(ctx.memo_kept(("combat.fired", hex_, tuple(attackers), overrun),  # strengths:
                                               lambda: fired_cases(ctx, a["facts"])))  # no support read
                           | {c for r in refusals for c in r.cases})
+    return out
+
+
+def shift_sources(ctx: Any, f: Any) -> list[dict[str, Any]]:
+    """Where a Loss marker's column shift comes from: the terms of the game's ``loss_shift`` that
+    moved the column (e.g. Moscow '41 10.3B-C: the defenders' largest Loss marker to the right, the
+    attackers' to the left), each ``{"case", "value", "source", "from"}``, ``from`` naming the units
+    of that side with the largest ``losses`` (``"s-222rd (losses 1)"``); [] in a game without
+    ``loss_shift``. ``ask … attack`` lists them under ``shifts`` before a ``column_shift``'s terms
+    (e.g. BM8.3); the ``combat`` event names the same lines (``lines``), which the account words."""
+    if not rules_define(ctx, "loss_shift"):
+        return []
+    out: list[dict[str, Any]] = []
+    for ln in ctx.quantity("loss_shift", f.drm_facts).lines:
+        if ln.fired and ln.kind in ("term", "group") and ln.amount:  # right: defenders' markers, left: attackers'
+            units = [ctx.state.unit(u) for u in (f.defenders if ln.amount > 0 else f.attackers)]
+            most = max(int(u.get("losses") or 0) for u in units)
+            out.append({"case": ", ".join(ln.cases), "value": ln.amount, "source": ln.source.rsplit("/", 1)[-1],
+                        "from": ", ".join(f"{u['id']} (losses {most})" for u in units
+                                          if int(u.get("losses") or 0) == most)})
     return out
 
 

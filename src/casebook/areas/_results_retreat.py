@@ -351,7 +351,9 @@ def overstack_words(ctx: Any, units: Sequence[str], end: str) -> tuple[str, tupl
 def retreat_question(ctx: Any, setup: ResultsSetup, uid: str, hexes: int, path: list[str] | None = None) -> dict[str, Any]:
     """``retreat UNIT --hexes N``: the unit's stack retreating N hexes — every legal path of the
     greatest length possible, best first, with the losses for hexes not retreated; the
-    attackers are taken to be the adjacent enemy units. The paths are those of the retreat
+    attackers are the pending combat's when the unit is its defender (``attackers``, ``combat``:
+    its hex — in an overrun the overrunning stack alone, 9.5), else taken to be the adjacent enemy
+    units (``presumed_attackers``). The paths are those of the retreat
     prompt (:func:`retreat_options`); ``offered`` marks the best :data:`MAX_PATHS` the prompt
     lists as actions. With ``path``, ``"given"`` judges that path as the prompt judges a typed
     ``retreat path=…`` (:func:`path_refusals`): ``{"path", "legal", "refusals": [{"reason",
@@ -369,8 +371,11 @@ def retreat_question(ctx: Any, setup: ResultsSetup, uid: str, hexes: int, path: 
     if "hex" not in unit:
         raise QuestionError(f"retreat: unit {uid!r} is not on the map")
     stack = [u["id"] for u in ctx.state.units_at(unit["hex"]) if u.get("side") == unit["side"]]
-    adjacent = [u["id"] for n in ctx.board.neighbours(parse_hex(unit["hex"]))
-                for u in ctx.state.units_at(hex_label(n)) if u.get("side") != unit["side"]]
+    rec = ctx.state.plugin_data("results") or {}  # a combat result awaiting this stack's retreat (_results_stages)
+    combat = rec.get("combat") if rec.get("queue") and uid in (rec.get("combat") or {}).get("defenders", ()) else None
+    adjacent = list(combat["attackers"]) if combat else [
+        u["id"] for n in ctx.board.neighbours(parse_hex(unit["hex"]))
+        for u in ctx.state.units_at(hex_label(n)) if u.get("side") != unit["side"]]
     options = retreat_options(ctx, setup, stack, unit["hex"], unit["side"], hexes, adjacent)
     for i, o in enumerate(options):  # the retreat prompt offers the best few of each length
         o["offered"] = i < MAX_PATHS
@@ -382,7 +387,8 @@ def retreat_question(ctx: Any, setup: ResultsSetup, uid: str, hexes: int, path: 
     cases = [*permission_cases(ctx, "choose_retreat_length"), *short_head, *quantity_cases(ctx, "retreat_rank")[0],
              *permission_cases(ctx, "retreat_into_ezoc"), *short_line]
     out = {"unit": uid, "hex": unit["hex"], "stack": stack, "hexes": hexes,
-           "presumed_attackers": adjacent, "options": options,
+           **({"attackers": adjacent, "combat": combat["hex"]} if combat else {"presumed_attackers": adjacent}),
+           "options": options,
            "losses": options[0]["losses"] if options else hexes, "cases": list(dict.fromkeys(cases))}
     if path is not None:
         found = path_refusals(ctx, setup, stack, unit["hex"], unit["side"], path, hexes, adjacent)

@@ -10,10 +10,11 @@ one that changed the sum.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["BOUND_KINDS", "bound_cases", "limit_words", "signed", "wasted_drm"]
+__all__ = ["BOUND_KINDS", "bound_cases", "limit_words", "shift_terms", "signed", "wasted_drm"]
 
 #: The kinds of a quantity's bound lines (src/casebook/script/quantities.py).
 BOUND_KINDS = frozenset({"clamp", "at_least", "at_most"})
@@ -46,3 +47,30 @@ def wasted_drm(who: str, bought: int, raw: int, net: int) -> int:
     if (raw > net) == (who == "attacker"):
         return min(bought, abs(raw - net))
     return bought
+
+
+def shift_terms(data: Mapping[str, Any], rule_line: Callable[[str], str]) -> list[dict[str, Any]]:
+    """Where a ``combat`` event's ``column_shift`` comes from, as terms (``case``, ``value``,
+    ``source``) the account words as it words DRM terms: the event's ``shifts`` that moved the
+    column (a game's ``column_shift`` terms, e.g. BM8.3), else its rule ``lines`` that belong to the
+    quantity ``loss_shift`` (e.g. Moscow '41 10.3B-C, ``highest(losses of defenders)``), found by
+    reading upward from each line to its ``quantity`` head with ``rule_line`` (``"file:line"`` ->
+    the text, "" when unknown). A lone line carries the whole shift; of two (both sides' markers)
+    the event keeps only the net, so their values are left blank."""
+    if data.get("shifts") is not None:
+        return [dict(t) for t in data["shifts"] if isinstance(t, Mapping) and t.get("value")]
+    found = [ln for ln in data.get("lines") or ()
+             if isinstance(ln, Mapping) and _quantity(str(ln.get("source", "")), rule_line) == "loss_shift"]
+    value = data.get("column_shift") if len(found) == 1 else ""
+    return [{"case": ", ".join(ln.get("cases") or ()), "value": value, "source": ln["source"]} for ln in found]
+
+
+def _quantity(source: str, rule_line: Callable[[str], str]) -> str:
+    """The name of the ``quantity`` whose block holds the rule-script line ``file:line``; "" if none."""
+    file, _, line = source.rpartition(":")
+    for n in range(int(line) if line.isdigit() else 0, 0, -1):
+        text = rule_line(f"{file}:{n}")
+        head = re.match(r"quantity\s+(\w+)", text)
+        if head or (text[:1] not in ("", " ", "#")):  # a block's head, or a statement outside any block
+            return head.group(1) if head else ""
+    return ""

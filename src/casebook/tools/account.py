@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from casebook.areas.combat_words import limit_words, signed
+from casebook.areas.combat_words import limit_words, shift_terms, signed
 from casebook.core.trace import Event
 from casebook.tools.account_oos import OosTally
 
@@ -108,14 +108,15 @@ def term_words(term: Mapping[str, Any], titles: Mapping[str, str] | None = None,
                rules_dir: Path | None = None) -> str:
     """One DRM (or rule-script) term in words: ``+2  10.4.1A Armor DRMs, A — any attacker has class
     in [armor, mechanized]``. ``term`` is a trace/answer term (``case``, ``value``, ``source``
-    ``file:line``); the title comes from the case index (``titles``: case id -> title), the
+    ``file:line``, and a column shift's ``from``: the units it comes from, said last); the title
+    comes from the case index (``titles``: case id -> title; of several cases, the first's), the
     condition from the script line at ``source`` in ``rules_dir`` when it can be read."""
     case = str(term.get("case") or "")
     value = term.get("value")
-    title = (titles or {}).get(case, "")
+    title = (titles or {}).get(case) or (titles or {}).get(case.split(", ")[0], "")  # several: the first's
     words = f"{signed(value):>3}  {case}" + (f" {title}" if title else "")
     cond = _condition(str(term.get("source") or ""), rules_dir)
-    return words + (f" — {cond}" if cond else "")
+    return words + (f" — {cond}" if cond else "") + (f": {term['from']}" if term.get("from") else "")
 
 
 def _condition(source: str, rules_dir: Path | None) -> str:
@@ -208,8 +209,12 @@ def _line(event: Event, titles: Mapping[str, str] | None = None, rules_dir: Path
 
 
 def drm_lines(data: Mapping[str, Any], titles: Mapping[str, str] | None = None, rules_dir: Path | None = None) -> list[str]:
-    """The lines under a combat's account line: ``DRM`` and each term of its ``terms`` in words (:func:`term_words`)."""
-    return [f"DRM {term_words(t, titles, rules_dir)}" for t in data.get("terms") or [] if isinstance(t, Mapping)]
+    """The lines under a combat's account line: ``shift`` and each term its column shift comes from
+    (:func:`~casebook.areas.combat_words.shift_terms`, e.g. 10.3B-C), then ``DRM`` and each term of its
+    ``terms``, in words (:func:`term_words`)."""
+    shifts = shift_terms(data, lambda source: _rule_line(source, rules_dir))
+    return [*(f"shift {term_words(t, titles, rules_dir)}" for t in shifts),
+            *(f"DRM {term_words(t, titles, rules_dir)}" for t in data.get("terms") or [] if isinstance(t, Mapping))]
 
 
 def _decision_kind(event: Event) -> str:

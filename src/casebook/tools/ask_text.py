@@ -4,7 +4,9 @@ at the play prompt): short lines, never raw YAML.
 - a scalar is ``key: value`` (``yes``/``no``, ``—`` for none);
 - a list of scalars is one line (a long list is cut with its count); a ``path`` is joined by ``→``
   and a long one shown by both ends, as is each path of a list of them (``paths``: a retreat's);
-- a mapping of scalars (``hexes: {hex: MP}``) is one line of ``key value`` pairs;
+- a mapping of scalars (``hexes: {hex: MP}``) is one line of ``key value`` pairs; a long one of
+  hexes and MP spent (``reach``'s ``hexes`` and ``pass_only``) is given in full, one line per MP
+  amount, the most first (the farthest a stack reaches: session 19's user saw 16 rear hexes by id);
 - a list of mappings is a table (a header and one aligned row per item), except DRM and script
   terms (``case``, ``value``, ``source``), one per line with the case's title and the rule-script
   condition that gave it (:func:`casebook.tools.account.term_words`);
@@ -33,6 +35,12 @@ _PAD = "  "
 _PATHS = frozenset({"path", "route_path", "line", "hexes_path"})
 #: keys whose lists are lists of paths (one path a line, each as a ``path``)
 _PATH_LISTS = frozenset({"paths"})
+#: keys whose mappings are hex -> MP spent (``reach``): a long one in full, grouped by MP, most first
+_BY_AMOUNT = frozenset({"hexes", "pass_only"})
+
+
+def _is_amount(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
 def _scalar(v: Any) -> str:
@@ -55,7 +63,7 @@ def _cut(items: list[str], total: int) -> str:
 
 def _is_term(item: Any) -> bool:
     return isinstance(item, Mapping) and "case" in item and "value" in item and set(item) <= {
-        "case", "value", "source", "text", "cases"}
+        "case", "value", "source", "text", "cases", "from"}
 
 
 def _are_lines(value: Any) -> bool:
@@ -102,6 +110,10 @@ class _Writer:
         pad = _PAD * depth
         if _is_scalar(value):
             self.out.append(f"{pad}{key}: {_scalar(value)}")
+        elif key in _BY_AMOUNT and len(value) > LONG and all(_is_amount(v) for v in value.values()):
+            self.out.append(f"{pad}{key}: {len(value)} in all, by MP spent (the farthest first):")
+            for amount in sorted(set(value.values()), reverse=True):  # every hex, one line per amount
+                self.out.append(f"{pad}{_PAD}{amount}: {', '.join(str(k) for k, v in value.items() if v == amount)}")
         elif isinstance(value, Mapping) and all(_is_scalar(v) for v in value.values()):
             pairs = [f"{k} {_scalar(v)}" for k, v in list(value.items())[:LONG]]
             self.out.append(f"{pad}{key}: {', '.join(pairs) or '—'}{_cut(pairs, len(value))}")
