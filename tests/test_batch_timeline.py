@@ -51,7 +51,7 @@ def test_1_1B_the_turn1_timeline_reads_control_losses_and_oos_off_the_play(turn1
     changed = {h for h, side in control.items() if side != timeline["start"]["control"][h]}
     assert changed == {"0212"}
     assert snap["eliminated"] == {"german": {"units": 0, "strength": 0}, "soviet": {"units": 0, "strength": 0}}
-    assert snap["oos"] == {"german": 14, "soviet": 12}  # 5.5A
+    assert snap["oos"] == {"german": 19, "soviet": 5}  # 5.5A: the trace's oos-marking events #463 and #861
     rows = {r.label: r.text for r in summary_rows(summarize([turn1]))}
     assert rows["Roslavl 0212 changed hands"] == "1/1 (100%), first at turn 1"
     assert rows["Smolensk 1308 changed hands"] == "0/1 (0%)"

@@ -76,8 +76,8 @@ def assess(ctx: Any, attackers: Sequence[str], hex_: str, support: Mapping[str, 
 def _support_warnings(ctx: Any, f: Any, support: Mapping[str, int],
                       limit: tuple[int, int, Sequence[str]]) -> list[dict[str, Any]]:
     """A warning (``{"warning": text, "cases": […]}``) per side whose support IPs leave a remainder
-    that buys no DRM (the IPs per DRM: the game's ``ip_cost``; e.g. Moscow '41 10.4.2A: 2 German,
-    3 Soviet IPs a DRM), and per side whose bought DRMs the limit takes away (``limit``: the raw
+    that buys no DRM (the IPs per DRM: the game's ``ip_cost``; e.g. Moscow '41 10.4.2A:
+    2 IPs a DRM for one side, 3 for the other), and per side whose bought DRMs the limit takes away (``limit``: the raw
     and net DRM and the bound's cases, 10.4.5C: :func:`~.combat_words.wasted_drm`). The IPs are
     spent all the same (no case forbids paying more): a warning, no refusal. Empty in a game
     without ``ip_cost``."""

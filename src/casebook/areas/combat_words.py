@@ -2,8 +2,8 @@
 attack``'s ``drm.limit``, the support warnings of the answer and of the ``combat`` event) and the
 play's account (:mod:`casebook.tools.account`), so that both say the same thing.
 
-Moscow '41 10.4.5C: "The total adjusted DRM can never be greater than +4 or less than -4. This
-limit applies after calculations have been completed." — a game's limit is a bound line
+A game's DRM limit (e.g. Moscow '41 10.4.5C: "The total adjusted DRM can never be greater than +4
+or less than -4. This limit applies after calculations have been completed.") is a bound line
 (``clamp``/``at least``/``at most``) of its DRM quantity; :func:`bound_cases` finds the cases of the
 one that changed the sum.
 """
