@@ -81,9 +81,11 @@ def test_2_2C_a_panzer_stack_refused_to_an_infantry_hq_names_the_2_2C_line(blitz
 
 @pytest.mark.case("8.1B")
 def test_8_1B_a_stack_in_radius_with_every_path_blocked_names_the_radius_and_the_blocks(blitz):
-    cases, lines = _refused(blitz, "activate-hq hq=g-vi stacks=2812")  # 2 hexes off; 2813, 2912 Soviet
+    state = blitz.clone()  # 110 ID put back on 2812, its setup hex before session 19 (among the 162nd,
+    state.data.move_unit("g-110id", "2812")  # 242nd and 250th Rifle Divisions; it starts on 2811 now)
+    cases, lines = _refused(state, "activate-hq hq=g-vi stacks=2812")  # 2 hexes off; 2813, 2912 Soviet
     assert cases == ("8.0A", "8.1A", "8.1B", "7.4")
-    assert why_not_lines(blitz.clone(), "activate-hq hq=g-vi stacks=2812")[1] == (
+    assert why_not_lines(state.clone(), "activate-hq hq=g-vi stacks=2812")[1] == (
         "no command path of at most 3 hexes from g-vi to 2812: enemy units or their ZOCs block it")
     assert lines == {RADIUS, ENEMY, EZOC}
 
