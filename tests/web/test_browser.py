@@ -232,5 +232,6 @@ def test_10_4_2A_attack_with_two_legal_support_amounts_lets_the_player_choose(tm
     narrator = Narrator.for_engine(session.state.game.engine)
     terms = [" ".join(t.split()) for t in drm_lines(combat.data, narrator.titles, narrator.rules_dir)]
     assert page.eval_on_selector_all("#log .term", "ds => ds.map(d => d.innerText)") == terms
-    assert any("10.4.2A" in t for t in terms) and len(terms) == 3  # the German support DRM among them
+    assert terms[0].startswith("shift -1 10.3B, 10.3C")  # the column shift names its source (10.3B)
+    assert any("10.4.2A" in t for t in terms) and len(terms) == 4  # three DRMs, the German support among them
     assert "advance" not in log and "action: " not in log
