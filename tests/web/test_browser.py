@@ -53,7 +53,7 @@ def test_click_a_stack_see_its_reach_move_and_undo(bfm_game, tmp_path, served, p
     assert session.state.data.unit("g-lvi-pz")["hex"] == "0105"
     assert str(session.state.history[-1]) == "german: move path=0102,0103,0104,0105 stack=0201"
     assert "applied german: move" in page.inner_text("#msg")
-    assert "g-lvi-pz 0201 → 0102 → 0103 → 0104 → 0105" in page.inner_text("#log")  # Last events: where it went
+    assert "german: move: unit: g-lvi-pz; from: 0201; path: 0102, 0103, 0104, 0105" in page.inner_text("#log")  # where it went
     page.fill("#act-text", "german: move stack=0105 path=0106")
     page.click("#act-why")  # Why?: the refusal's reason, cases and the rule-script lines, as a refused Do says it
     page.wait_for_selector("#msg.err")

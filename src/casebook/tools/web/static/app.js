@@ -186,7 +186,8 @@ function render(st) {
   const log = $("log"); log.innerHTML = "";
   for (const e of st.events.slice().reverse()) {
     const li = document.createElement("li"); li.value = e.seq;
-    li.innerHTML = `T${e.turn} ${esc(e.side || "")} <b>${esc(e.kind)}</b> ${esc(e.text)} ${casesHtml(e.cases)}`
+    li.dataset.kind = e.kind;  // the account's line (its words name the side and the kind)
+    li.innerHTML = `T${e.turn} ${esc(e.text)} ${casesHtml(e.cases)}`
       + (e.lines || []).map((w) => `<div class="term">${esc(w)}</div>`).join("")  // a combat's DRM terms, as the account's
       + (e.warnings || []).map((w) => `<div class="warning">warning: ${esc(w)}</div>`).join("");  // as the account's lines
     log.appendChild(li);
