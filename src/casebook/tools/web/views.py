@@ -174,7 +174,7 @@ def snapshot(session: Any, recent: int = 40) -> dict[str, Any]:
     events = told(list(state.trace)[-3 * recent:], state.game.engine)[-recent:]  # as the account tells them
     legal = state.legal_actions() if human else []
     return {
-        "game": pack.id, "name": pack.manifest.get("name", pack.id), "scenario": state.game.scenario,
+        "game": pack.id, "name": pack.manifest.get("name", pack.id), "scenario": session.label,
         "header": header_view(state, session.players), "units": units_view(state.data),
         "markers": [dict(m) for m in state.data.markers], "sides": list(state.data.sides),
         "colours": side_colours(state.game.engine.pack, state.data.sides), "players": dict(session.players), "human": human,
