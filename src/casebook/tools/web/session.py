@@ -213,7 +213,8 @@ class Session:
             found = self._ends(stack).get(hex_, [])
             if found:
                 return {"actions": [str(a) for a in found]}
-            return self._refusal(Action.make("move", side, stack=self._stack_hex(stack), path=[hex_]))
+            mover = self._side_of(self._units_at(stack)) or side  # its own side's move: a pending decision says so
+            return self._refusal(Action.make("move", mover, stack=self._stack_hex(stack), path=[hex_]))
 
     def attack_choices(self, hex_: str, attackers: Sequence[str]) -> dict[str, Any]:
         """The legal attack actions on ``hex_`` by exactly ``attackers`` (unit ids) now, with the
@@ -227,7 +228,14 @@ class Session:
                                                                and set(self._units_at(a.get("stack", ""))) == want))]
             if found:
                 return {"actions": [str(a) for a in found]}
-            return self._refusal(Action.make("attack", side, hex=hex_, **{"with": sorted(want)}))
+            attacker = self._side_of(want) or side  # the attackers' side (10.0C): the decision it waits for
+            return self._refusal(Action.make("attack", attacker, hex=hex_, **{"with": sorted(want)}))
+
+    def _side_of(self, units: Iterable[str]) -> str | None:
+        """The one side of these units (ids), or None (none known, or of several sides)."""
+        data = self.state.data
+        sides = {data.unit(u).get("side") for u in units if data.has_unit(u)}
+        return sides.pop() if len(sides) == 1 else None
 
     def _refusal(self, probe: Action) -> dict[str, Any]:
         """No legal action matched: the rules' refusal of ``probe``, the plain action the page meant
@@ -254,8 +262,9 @@ class Session:
         with self.lock:
             side = self._require_human()
             action = self._parse(text)
-            if action.side != side:
-                raise ServeError(f"{action.side} does not decide now: {side} does", status=409)
+            if action.side != side:  # and what waits for that decision, in play's words (State.why_not)
+                cases, reason, lines = why_not_lines(self.state, action)
+                raise ServeError(f"{action.side} does not decide now: {side} does — {reason}", cases, 409, lines)
             problem = typed_problem(self.state, action)
             if problem:
                 raise ServeError(f"refused ({side}): {problem}", status=409)

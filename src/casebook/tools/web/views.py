@@ -22,7 +22,7 @@ from casebook.tools.account import Narrator
 from casebook.tools.human import TRACKS, header_tracks, header_weather, weather_text
 
 __all__ = ["action_notes", "annotate", "case_title", "colours", "board_view", "header_view", "units_view",
-           "event_view", "rule_line", "snapshot", "told", "TRACKS"]
+           "event_view", "rule_line", "snapshot", "told", "decision_view", "TRACKS"]
 
 _PALETTE = [("#a8b3ba", "#1f2a30"), ("#d99a6c", "#3b1a0c"), ("#9fc58f", "#16320f"), ("#c7a6d9", "#2d1538")]
 
@@ -165,7 +165,8 @@ def case_title(pack: Any, case: str) -> str:
 def snapshot(session: Any, recent: int = 40) -> dict[str, Any]:
     """Everything the page shows of the play now: header, units, markers, sides and colours, the
     players, the legal actions (when a person decides) with ``notes`` (action -> the note play's
-    list shows beside it: a retreat into an overstack, 6.2F), the last ``recent`` trace events
+    list shows beside it: a retreat into an overstack, 6.2F), the ``decision`` waited for
+    (:func:`decision_view`), the last ``recent`` trace events
     (those the terminal's account tells, in its words, :func:`told`: ``text`` its line, ``lines`` a
     combat's shift and DRM terms, ``warnings`` those it prints under it: a support remainder, 10.4.2A)."""
     state = session.state
@@ -178,7 +179,7 @@ def snapshot(session: Any, recent: int = 40) -> dict[str, Any]:
         "header": header_view(state, session.players), "units": units_view(state.data),
         "markers": [dict(m) for m in state.data.markers], "sides": list(state.data.sides),
         "colours": side_colours(state.game.engine.pack, state.data.sides), "players": dict(session.players), "human": human,
-        "legal": [str(a) for a in legal], "notes": action_notes(state, legal),
+        "legal": [str(a) for a in legal], "notes": action_notes(state, legal), "decision": decision_view(state),
         "history": len(state.history), "undoable": any(session.players.get(a.side) == "human"
                                                        for a in state.history[len(session.initial.history):]),
         "events": [{"seq": e.seq, "turn": e.turn, "side": e.side, "kind": e.kind, "cases": list(e.cases),
@@ -186,6 +187,14 @@ def snapshot(session: Any, recent: int = 40) -> dict[str, Any]:
                     "warnings": [w[len("warning: "):] for w in subs if w.startswith("warning: ")]}
                    for e, head, subs in events],
     }
+
+
+def decision_view(state: Any) -> dict[str, Any] | None:
+    """The decision the play waits for: ``{"side", "kinds"}`` (the kinds of its legal actions, in
+    play's order: ``["retreat"]`` after a combat, ``["support"]`` for a defender's support); None
+    when the game is over. The page tells it beside a side's action that must wait for it."""
+    side = state.current_player()
+    return {"side": side, "kinds": list(dict.fromkeys(a.kind for a in state.legal_actions()))} if side else None
 
 
 def action_notes(state: Any, actions: Any) -> dict[str, str]:
