@@ -161,8 +161,8 @@ def attack_answer(ctx: Any, hex_: str, attackers: Sequence[str], support: Sequen
     side = units[0]["side"]
     kind = "overrun" if overrun else ("reaction" if side != ctx.state.phasing and ctx.state.phasing else "attack")
     sup = {"attacker": int(support[0]) if support else 0, "defender": int(support[1]) if len(support) > 1 else 0}
-    refusals = (awaited(ctx) if kind != "overrun" else []) or attack_refusals(ctx, side, hex_, list(attackers),
-                                                                             kind, sup["attacker"])
+    refusals = (awaited(ctx) if kind != "overrun" else []) + attack_refusals(ctx, side, hex_, list(attackers),
+                                                                            kind, sup["attacker"])
     if kind == "overrun":  # 9.5A: the movement area's overrun action, as play judges it
         refusals += overrun_refusals(ctx, side, hex_, list(attackers))
     else:  # 6.2D, 15.3B-C, …: every other area's validator of the attack action, as in play
