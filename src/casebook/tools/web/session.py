@@ -218,7 +218,8 @@ class Session:
 
     def attack_choices(self, hex_: str, attackers: Sequence[str]) -> dict[str, Any]:
         """The legal attack actions on ``hex_`` by exactly ``attackers`` (unit ids) now, with the
-        refusal of such an attack when there is none."""
+        refusal of such an attack by the attackers' side when there is none (while the other side
+        decides, the decision it waits for: 10.0F)."""
         with self.lock:
             side = self._require_human()
             want = set(attackers)
@@ -228,7 +229,7 @@ class Session:
                                                                and set(self._units_at(a.get("stack", ""))) == want))]
             if found:
                 return {"actions": [str(a) for a in found]}
-            attacker = self._side_of(want) or side  # the attackers' side (10.0C): the decision it waits for
+            attacker = self._side_of(want) or side  # the attackers' side's: says the decision it waits for
             return self._refusal(Action.make("attack", attacker, hex=hex_, **{"with": sorted(want)}))
 
     def _side_of(self, units: Iterable[str]) -> str | None:
