@@ -53,7 +53,7 @@ def test_click_a_stack_see_its_reach_move_and_undo(bfm_game, tmp_path, served, p
     assert session.state.data.unit("g-lvi-pz")["hex"] == "0105"
     assert str(session.state.history[-1]) == "german: move path=0102,0103,0104,0105 stack=0201"
     assert "applied german: move" in page.inner_text("#msg")
-    assert "g-lvi-pz 0201 → 0102 → 0103 → 0104 → 0105" in page.inner_text("#log")  # Last events: where it went
+    assert "german: move: unit: g-lvi-pz; from: 0201; path: 0102, 0103, 0104, 0105" in page.inner_text("#log")  # where it went
     page.fill("#act-text", "german: move stack=0105 path=0106")
     page.click("#act-why")  # Why?: the refusal's reason, cases and the rule-script lines, as a refused Do says it
     page.wait_for_selector("#msg.err")
@@ -235,3 +235,34 @@ def test_10_4_2A_attack_with_two_legal_support_amounts_lets_the_player_choose(tm
     assert terms[0].startswith("shift -1 10.3B, 10.3C")  # the column shift names its source (10.3B)
     assert any("10.4.2A" in t for t in terms) and len(terms) == 4  # three DRMs, the German support among them
     assert "advance" not in log and "action: " not in log
+
+
+@pytest.mark.case("10.0F")
+def test_10_0F_no_attack_or_move_is_offered_while_the_other_side_decides(tmp_path, served, page):
+    """A fresh user's report (session 19): while the Soviets had to decide after a combat, the page let
+    the German player build an attack (and the server refused it with a wrong reason). Now the Attack
+    button is disabled and says whose decision it waits for; a move is not offered either; once the
+    combat's decisions are made the attack is offered again (10.0F)."""
+    from casebook.tools.web.session import Session
+    from games.moscow41.tests.test_attack_waits_10_0F import _state
+
+    session = Session(_state(tmp_path), {"german": "human", "soviet": "human"}, roots=[tmp_path])
+    _open(page, served(session))
+    page.uncheck("#auto")
+    page.click("#actions li[data-action='german: attack hex=0304 support=6 with=g1,g2']")
+    page.click("#actions li[data-action='soviet: support ips=0']")
+    page.wait_for_selector("#actions li[data-action^='soviet: negate-fatigue']")
+    page.locator(".ctr[data-hex='0206']").last.click()
+    page.click("#sel button.pick[data-unit='g3']")
+    assert page.inner_text("#atk-wait") == "german waits: soviet decides now (negate-fatigue)"
+    assert page.is_disabled("#atk-commit")
+    page.locator("#hits polygon[data-hex='0207']").click(force=True)  # a move of g3: not offered either
+    page.wait_for_function("document.getElementById('msg').innerText.includes('german waits')")
+    assert [str(a) for a in session.state.history] == ["german: attack hex=0304 support=6 with=g1,g2",
+                                                       "soviet: support ips=0"]
+    while session.state.current_player() == "soviet":  # the Soviet decisions of the combat's result
+        first = page.get_attribute("#actions li", "data-action")
+        page.click(f"#actions li[data-action='{first}']")
+        page.wait_for_function(f"!document.querySelector(\"#actions li[data-action='{first}']\")")
+    page.wait_for_function("!document.getElementById('atk-commit').disabled")
+    assert page.is_hidden("#atk-wait")

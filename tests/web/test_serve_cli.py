@@ -64,3 +64,27 @@ def test_serve_load_takes_the_game_and_players_from_the_save_as_play_load_does(t
     assert named.players == {"blue": "bot:greedy", "red": "human"}  # --player overrides a side
     wrong = CliRunner().invoke(cli, ["serve", "moscow41", "--load", str(save), "--root", str(tmp_path)])
     assert wrong.exit_code == 2 and "is a save of 'kestrel_pass', not of 'moscow41'" in wrong.output
+
+
+def test_serve_load_of_a_position_without_a_scenario_labels_it_by_its_file(tmp_path):
+    """A fresh user's report (session 19): ``serve --load`` of a hand-made position (no ``scenario:``,
+    docs/examples/attack.yaml) called it "October Blitz". The page, its map title and serve's first line
+    now say what the position says: no scenario, so ``position attack.yaml``; a save of a scenario keeps
+    its name (``meeting``)."""
+    import shutil
+    from pathlib import Path
+
+    from starlette.testclient import TestClient
+
+    from casebook.tools.cmd_serve import build_session
+    from casebook.tools.web.app import make_app
+
+    example = Path(__file__).resolve().parents[2] / "docs" / "examples" / "attack.yaml"
+    assert "scenario:" not in example.read_text(encoding="utf-8")
+    shutil.copy(example, tmp_path / "attack.yaml")
+    session = build_session(None, None, {"german": "human"}, load="attack.yaml", root=tmp_path)
+    assert session.label == "position attack.yaml"
+    client = TestClient(make_app(session))
+    assert client.get("/api/state").json()["scenario"] == "position attack.yaml"
+    assert "Moscow '41 — position attack.yaml" in client.get("/api/board").json()["svg"]
+    assert build_session(None, None, {}, load=str(_kestrel_save(tmp_path)), root=tmp_path).label == "meeting"

@@ -227,8 +227,10 @@ def test_10_1C_no_unit_attacks_or_is_attacked_twice_in_a_step(pos):
     assert result["result"] and result["attackers"] == ["g1", "g2"]  # no IP: no support was asked
     assert "reserve" not in ctx.state.unit("g2")             # 0.7.3.3A: Reserve marker removed
     again = combat.attack_answer(ctx, "0304", ["g3"])
-    assert {c for r in again["refusals"] for c in r["cases"]} == {"10.1C"}
-    assert combat.attack_answer(ctx, "0304", ["g1"])["refusals"][0]["cases"] == ["10.1C"]
+    # 10.1C, and first 10.0F: the first attack's result awaits its decisions (the ask answers as play refuses)
+    assert {c for r in again["refusals"] for c in r["cases"]} == {"10.0F", "10.1C"}
+    twice = [r["cases"] for r in combat.attack_answer(ctx, "0304", ["g1"])["refusals"]]
+    assert twice[0] == ["10.0F"] and set(map(tuple, twice[1:])) == {("10.1C",)}  # g1 attacked, 0304 attacked
 
 
 @pytest.mark.case("0.7.3.3B")

@@ -29,7 +29,7 @@ from casebook.areas._combat_odds import (
     shifted_column,
 )
 from casebook.areas._combat_rules import attack_refusals, record, save, support_cost
-from casebook.areas._combat_validators import attack_action, cited, other_refusals, overrun_refusals
+from casebook.areas._combat_validators import attack_action, awaited, cited, other_refusals, overrun_refusals
 from casebook.areas._game_cases import given
 from casebook.areas._roll_lines import dice_lines, roll_naming
 from casebook.areas.combat_words import bound_cases, limit_words, wasted_drm
@@ -161,7 +161,8 @@ def attack_answer(ctx: Any, hex_: str, attackers: Sequence[str], support: Sequen
     side = units[0]["side"]
     kind = "overrun" if overrun else ("reaction" if side != ctx.state.phasing and ctx.state.phasing else "attack")
     sup = {"attacker": int(support[0]) if support else 0, "defender": int(support[1]) if len(support) > 1 else 0}
-    refusals = attack_refusals(ctx, side, hex_, list(attackers), kind, sup["attacker"])
+    refusals = (awaited(ctx) if kind != "overrun" else []) + attack_refusals(ctx, side, hex_, list(attackers),
+                                                                            kind, sup["attacker"])
     if kind == "overrun":  # 9.5A: the movement area's overrun action, as play judges it
         refusals += overrun_refusals(ctx, side, hex_, list(attackers))
     else:  # 6.2D, 15.3B-C, …: every other area's validator of the attack action, as in play

@@ -21,7 +21,7 @@ from casebook.areas._game_cases import given_or
 from casebook.core.actions import Action
 from casebook.core.hooks import Refusal
 
-__all__ = ["PLUGIN", "cited", "other_refusals", "attack_action", "overrun_refusals"]
+__all__ = ["PLUGIN", "awaited", "cited", "other_refusals", "attack_action", "overrun_refusals"]
 
 PLUGIN = "combat"
 
@@ -31,6 +31,20 @@ def cited(ctx: Any, key: str) -> tuple[str, ...]:
     combat:``, e.g. Moscow '41 ``no_target: [10.3A]``), else those heading its combat quantities
     (:func:`~._combat_odds.procedure_cases`: a game with its own numbering)."""
     return given_or(ctx, PLUGIN, key, lambda c: procedure_cases(c, ()))
+
+
+def awaited(ctx: Any) -> list[Refusal]:
+    """The refusal of any attack while the combat before it is not over: its defender's support is
+    still to be announced (10.0C, ``support_awaited``), or a decision of its result is still to be
+    made (10.0F "Immediately apply the results of the combat, including any advance after combat,
+    before resolving any other combat": ``result_awaited``); [] when none waits. Play's validator
+    and ``ask attack`` both say it (one code path)."""
+    if (ctx.state.plugin_data(PLUGIN) or {}).get("pending"):
+        return [Refusal("a combat awaits the defender's support", cited(ctx, "support_awaited"), PLUGIN)]
+    if (ctx.state.plugin_data("results") or {}).get("queue"):
+        return [Refusal("a combat result awaits its decisions: they come before any other combat",
+                        cited(ctx, "result_awaited"), PLUGIN)]
+    return []
 
 
 def _others(ctx: Any) -> Any:

@@ -25,7 +25,7 @@ STEP_KEYS: dict[str, tuple[str, ...]] = {
     "combat": ("no_target", "no_attacker", "attacker_twice", "no_unit", "not_own_unit", "not_adjacent",
                "not_activated", "reaction_activated", "hq_alone", "reserve_alone", "reaction_refused",
                "ip_short", "ip_short_reaction", "overrun_stacks", "support_amount", "support_most",
-               "support_awaited", "no_support_awaited", "support_refused", "attackers_overstacked",
+               "support_awaited", "result_awaited", "no_support_awaited", "support_refused", "attackers_overstacked",
                "attacker_template", "attacker_support_template", "defender_support_template", "resolved",
                "combat_event", "answer"),
     "zoc": ("in_ezoc", "locking", "retreat_blocked", "temperature_column"),

@@ -52,7 +52,7 @@ from casebook.areas._combat_rules import (
     support_allowed,
     support_refused,
 )
-from casebook.areas._combat_validators import cited
+from casebook.areas._combat_validators import awaited, cited
 from casebook.areas._game_cases import STEP_KEYS
 from casebook.areas.help import usage_line
 from casebook.core.actions import Action
@@ -189,11 +189,9 @@ def casebook_validate_action(ctx, action):
     if amount and whole_ips(action.get(amount, 0)) is None:
         return [Refusal(f"{amount} must be a whole number of IPs, 0 or more", cited(ctx, "support_amount"), PLUGIN)]
     if action.kind == "attack":
-        if _pending(ctx):
-            return [Refusal("a combat awaits the defender's support", cited(ctx, "support_awaited"), PLUGIN)]
-        kind = _STEPS.get(ctx.state.step, "attack")
-        return attack_refusals(ctx, action.side, str(action.get("hex")), list(action.get("with") or ()),
-                               kind, int(action.get("support", 0)))
+        kind = _STEPS.get(ctx.state.step, "attack")  # 10.0C, 10.0F: the combat before it is not over, first
+        return awaited(ctx) + attack_refusals(ctx, action.side, str(action.get("hex")),
+                                              list(action.get("with") or ()), kind, int(action.get("support", 0)))
     flag = raise_flag(ctx, action.kind)
     if flag is not None:
         if action not in (raise_actions(ctx, ctx.state.step) or ()):

@@ -86,7 +86,7 @@ def build_session(game: str | None, scenario: str | None, players: dict[str, str
     else:
         state = first.new_initial_state(seed, humans=humans)
     tune_gc()
-    return Session(state, kinds, seed=seed, roots=[root])
+    return Session(state, kinds, seed=seed, roots=[root], loaded=where if load is not None else None)
 
 
 def _saved_players(path: Path) -> dict[str, str]:
@@ -177,7 +177,7 @@ def serve(game: str | None, scenario: str | None, player: tuple[str, ...], seed:
     sock = bind(host, port)
     url = f"http://{host if ':' not in host else '[' + host + ']'}:{sock.getsockname()[1]}/"
     sides = ", ".join(f"{s}={k}" for s, k in session.players.items())
-    click.echo(f"Casebook serves {session.game.engine.pack.id} {session.game.scenario} ({sides}) at {url}")
+    click.echo(f"Casebook serves {session.game.engine.pack.id} {session.label} ({sides}) at {url}")
     click.echo("Ctrl-C stops.")
     if open_:
         import webbrowser

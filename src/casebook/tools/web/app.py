@@ -100,11 +100,11 @@ def make_app(session: Session, watch: Watch | None = None, allowed_hosts: Sequen
     def board(request: Request, body: dict[str, Any]) -> Any:
         with session.lock:
             st = session.state
-            key = json.dumps([dict(m) for m in st.data.markers], sort_keys=True, default=str)
+            key = json.dumps([session.label, [dict(m) for m in st.data.markers]], sort_keys=True, default=str)
             cache = held["board"]
             if key not in cache:
                 pack = st.game.engine.pack
-                title = f"{pack.manifest.get('name', pack.id)} — {st.game.scenario}"
+                title = f"{pack.manifest.get('name', pack.id)} — {session.label}"
                 cache.clear()
                 cache[key] = board_view(st, title)
             return cache[key]

@@ -24,8 +24,9 @@ from casebook.tools.ask_why import refusal
 from casebook.tools.bots import BOT_KINDS
 from casebook.tools.cmd_ask import why_not_lines
 from casebook.tools.typed import bad_hexes, bad_units, empty_argument, typed_problem
+from casebook.tools.web.loading import initial_of, load_state, position_label
 
-__all__ = ["ServeError", "Session", "confine", "parse_player_kind", "PLAYER_KINDS"]
+__all__ = ["ServeError", "Session", "confine", "load_state", "parse_player_kind", "PLAYER_KINDS"]
 
 #: What may play a side: a person at the page, or one of the bots of casebook.tools.bots
 #: (every kind ``play`` and ``batch`` take: ``bot:random``, ``bot:greedy``, ``bot:planner``).
@@ -88,24 +89,27 @@ def confine(path: str | Path, roots: Iterable[Path]) -> Path:
 
 class Session:
     """A play in progress with its players. ``players`` maps every side to a kind of
-    :data:`PLAYER_KINDS`; ``roots`` are the folders the page may read and write in."""
+    :data:`PLAYER_KINDS`; ``roots`` are the folders the page may read and write in; ``loaded`` the
+    save it continues (its name labels a position that names no scenario, :attr:`label`)."""
 
     def __init__(self, state: Any, players: Mapping[str, str], seed: int = 1,
-                 roots: Sequence[Path] = ()) -> None:
+                 roots: Sequence[Path] = (), loaded: Path | None = None) -> None:
         self.lock = threading.RLock()
         self.seed = seed
         self.roots = [Path(r).resolve() for r in roots] or [Path.cwd().resolve()]
         self.roots.append(Path(state.game.engine.pack.dir).resolve())
         self.players = {side: parse_player_kind(players.get(side, "human")) for side in state.data.sides}
-        self._start(state)
+        self._start(state, loaded)
 
-    def _start(self, state: Any) -> None:
+    def _start(self, state: Any, loaded: Path | None = None) -> None:
         from casebook.tools.bots import make_bot
 
+        #: what the page calls the play: the scenario its position names, else ``position FILE``
+        self.label = position_label(state, loaded)
         humans = self.humans()
         state.humans = humans  # a template-only decision of theirs is asked (core/game.py), from now on
         self.state = state
-        self.initial = _initial_of(state, humans) or state.clone()
+        self.initial = initial_of(state, humans) or state.clone()
         self.bots = {side: make_bot(kind.split(":", 1)[1], side, self.seed)
                      for side, kind in self.players.items() if kind != "human"}
 
@@ -209,11 +213,13 @@ class Session:
             found = self._ends(stack).get(hex_, [])
             if found:
                 return {"actions": [str(a) for a in found]}
-            return self._refusal(Action.make("move", side, stack=self._stack_hex(stack), path=[hex_]))
+            mover = self._side_of(self._units_at(stack)) or side  # its own side's move: a pending decision says so
+            return self._refusal(Action.make("move", mover, stack=self._stack_hex(stack), path=[hex_]))
 
     def attack_choices(self, hex_: str, attackers: Sequence[str]) -> dict[str, Any]:
         """The legal attack actions on ``hex_`` by exactly ``attackers`` (unit ids) now, with the
-        refusal of such an attack when there is none."""
+        refusal of such an attack by the attackers' side when there is none (while the other side
+        decides, the decision it waits for: 10.0F)."""
         with self.lock:
             side = self._require_human()
             want = set(attackers)
@@ -223,7 +229,14 @@ class Session:
                                                                and set(self._units_at(a.get("stack", ""))) == want))]
             if found:
                 return {"actions": [str(a) for a in found]}
-            return self._refusal(Action.make("attack", side, hex=hex_, **{"with": sorted(want)}))
+            attacker = self._side_of(want) or side  # the attackers' side's: says the decision it waits for
+            return self._refusal(Action.make("attack", attacker, hex=hex_, **{"with": sorted(want)}))
+
+    def _side_of(self, units: Iterable[str]) -> str | None:
+        """The one side of these units (ids), or None (none known, or of several sides)."""
+        data = self.state.data
+        sides = {data.unit(u).get("side") for u in units if data.has_unit(u)}
+        return sides.pop() if len(sides) == 1 else None
 
     def _refusal(self, probe: Action) -> dict[str, Any]:
         """No legal action matched: the rules' refusal of ``probe``, the plain action the page meant
@@ -250,8 +263,9 @@ class Session:
         with self.lock:
             side = self._require_human()
             action = self._parse(text)
-            if action.side != side:
-                raise ServeError(f"{action.side} does not decide now: {side} does", status=409)
+            if action.side != side:  # and what waits for that decision, in play's words (State.why_not)
+                cases, reason, lines = why_not_lines(self.state, action)
+                raise ServeError(f"{action.side} does not decide now: {side} does — {reason}", cases, 409, lines)
             problem = typed_problem(self.state, action)
             if problem:
                 raise ServeError(f"refused ({side}): {problem}", status=409)
@@ -312,7 +326,7 @@ class Session:
         with self.lock:
             path = confine(name, self.roots)
             state = load_state(self.game, path, self.humans())  # its first decision settled knowing them
-            self._start(state)
+            self._start(state, path)
             return {"loaded": str(path)}
 
     def trace_text(self) -> str:
@@ -324,56 +338,6 @@ class Session:
             for event in self.state.trace:
                 buf.write(event.to_json() + "\n")
             return buf.getvalue()
-
-
-def load_state(game: Any, path: Path, humans: Iterable[str] = ()) -> Any:
-    """The play saved at ``path`` (with its trace ``path.trace.jsonl`` when present) resumed on
-    ``game``, ``humans`` the sides people play (settled knowing them: a template-only decision of
-    theirs is asked, core/game.py ``State.humans``); ServeError if the file is not a valid
-    position of this game."""
-    from casebook.content.position import position_to_dict
-    from casebook.content.savecheck import load_save
-    from casebook.tools.save_faults import missing_field, refuse_truncated
-    from casebook.tools.saves import resume_trace, start_trace, with_humans
-
-    humans = list(humans)
-    if not path.is_file():
-        raise ServeError(f"{path}: no such file (or not a file)")
-    try:
-        refuse_truncated(path)  # play --load's check: a save cut short is refused whole
-        pos = load_save(path, game.engine)  # checked whole as a save, as play --load and ask do
-        if pos.game != game.engine.pack.id:
-            raise ServeError(f"{path}: a position of {pos.game!r}, not of {game.engine.pack.id!r}")
-        trace, data = resume_trace(path, position_to_dict(pos))  # play --load's check of the trace
-        other = pos.scenario.id if pos.scenario is not None else game.scenario
-        if other != game.scenario and other in game.engine.pack.scenarios:
-            from casebook.core.game import Game
-
-            game = Game(game.engine, other)
-        if not len(trace):  # a hand-made position: its trace starts with it (tools/saves.start_trace)
-            trace, data = start_trace(data, game.engine.pack.id, game.scenario if pos.scenario else None, humans)
-        trace = with_humans(trace, humans)  # the sides people played, for replay
-        state = game.state_from_dict(data, trace, humans=humans)
-        if len(trace) and trace[0].kind == "setup":  # undo reaches back before the load
-            from casebook.core.actions import parse_action
-
-            state.history = [parse_action(e.data["action"]) for e in trace if e.kind == "action"]
-        return state
-    except (CasebookError, ValueError, KeyError) as exc:
-        found = missing_field(path, exc)  # a hand-edited position without a field the rules read
-        raise ServeError(str(found).splitlines()[0] if found else f"{path}: {_one_line(exc)}") from None
-
-
-def _initial_of(state: Any, humans: frozenset[str] = frozenset()) -> Any:
-    """The game's start that a resumed play's trace begins with (its setup event's seed and fixed
-    rolls), from which undo replays the history — or None for a play without one (a new game,
-    or a save without its trace): then undo stops at the load."""
-    from casebook.tools.saves import initial_state
-
-    trace = state.trace
-    if not state.history or not len(trace) or trace[0].kind != "setup":
-        return None
-    return initial_state(state.game, trace[0], humans=humans)
 
 
 def _all_lines(exc: BaseException) -> list[str]:

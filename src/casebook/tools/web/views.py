@@ -10,6 +10,7 @@ lines from its rule scripts.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -17,11 +18,11 @@ from typing import Any
 from casebook.core.grid import Grid
 from casebook.core.hexgrid import hex_label
 from casebook.tools import sheet
-from casebook.tools.account import QUIET_KINDS, Narrator, combat_line, drm_lines
+from casebook.tools.account import Narrator
 from casebook.tools.human import TRACKS, header_tracks, header_weather, weather_text
 
 __all__ = ["action_notes", "annotate", "case_title", "colours", "board_view", "header_view", "units_view",
-           "event_view", "rule_line", "snapshot", "TRACKS"]
+           "event_view", "rule_line", "snapshot", "told", "decision_view", "TRACKS"]
 
 _PALETTE = [("#a8b3ba", "#1f2a30"), ("#d99a6c", "#3b1a0c"), ("#9fc58f", "#16320f"), ("#c7a6d9", "#2d1538")]
 
@@ -164,29 +165,36 @@ def case_title(pack: Any, case: str) -> str:
 def snapshot(session: Any, recent: int = 40) -> dict[str, Any]:
     """Everything the page shows of the play now: header, units, markers, sides and colours, the
     players, the legal actions (when a person decides) with ``notes`` (action -> the note play's
-    list shows beside it: a retreat into an overstack, 6.2F), the last ``recent`` trace events
-    (each with the ``warnings`` the account prints under it: a support remainder, 10.4.2A)."""
+    list shows beside it: a retreat into an overstack, 6.2F), the ``decision`` waited for
+    (:func:`decision_view`), the last ``recent`` trace events
+    (those the terminal's account tells, in its words, :func:`told`: ``text`` its line, ``lines`` a
+    combat's shift and DRM terms, ``warnings`` those it prints under it: a support remainder, 10.4.2A)."""
     state = session.state
     pack = state.game.engine.pack
     human = session.human_decides()
-    # as the account: no bookkeeping (QUIET_KINDS), a combat's roll told in its combat line
-    seen = [e for e in list(state.trace)[-3 * recent:] if e.kind not in QUIET_KINDS]
-    events = [e for i, e in enumerate(seen) if not (e.kind == "roll" and Narrator.roll_told(e, seen[i + 1:]))][-recent:]
-    titles = {cid: str(c.get("title", "")) for cid, c in pack.cases.items()} if any(e.kind == "combat" for e in events) else {}
+    events = told(list(state.trace)[-3 * recent:], state.game.engine)[-recent:]  # as the account tells them
     legal = state.legal_actions() if human else []
     return {
-        "game": pack.id, "name": pack.manifest.get("name", pack.id), "scenario": state.game.scenario,
+        "game": pack.id, "name": pack.manifest.get("name", pack.id), "scenario": session.label,
         "header": header_view(state, session.players), "units": units_view(state.data),
         "markers": [dict(m) for m in state.data.markers], "sides": list(state.data.sides),
         "colours": side_colours(state.game.engine.pack, state.data.sides), "players": dict(session.players), "human": human,
-        "legal": [str(a) for a in legal], "notes": action_notes(state, legal),
+        "legal": [str(a) for a in legal], "notes": action_notes(state, legal), "decision": decision_view(state),
         "history": len(state.history), "undoable": any(session.players.get(a.side) == "human"
                                                        for a in state.history[len(session.initial.history):]),
         "events": [{"seq": e.seq, "turn": e.turn, "side": e.side, "kind": e.kind, "cases": list(e.cases),
-                    "text": _short(e, pack.rules_dir), "lines": drm_lines(e.data, titles, pack.rules_dir) if e.kind == "combat" else [],
-                    "warnings": [f"{w.get('warning')}  [{', '.join(w.get('cases') or ())}]"
-                                                     for w in e.data.get("warnings") or []]} for e in events],
+                    "text": head, "lines": [w for w in subs if not w.startswith("warning: ")],
+                    "warnings": [w[len("warning: "):] for w in subs if w.startswith("warning: ")]}
+                   for e, head, subs in events],
     }
+
+
+def decision_view(state: Any) -> dict[str, Any] | None:
+    """The decision the play waits for: ``{"side", "kinds"}`` (the kinds of its legal actions, in
+    play's order: ``["retreat"]`` after a combat, ``["support"]`` for a defender's support); None
+    when the game is over. The page tells it beside a side's action that must wait for it."""
+    side = state.current_player()
+    return {"side": side, "kinds": list(dict.fromkeys(a.kind for a in state.legal_actions()))} if side else None
 
 
 def action_notes(state: Any, actions: Any) -> dict[str, str]:
@@ -199,24 +207,25 @@ def action_notes(state: Any, actions: Any) -> dict[str, str]:
     return {a: n for a, n in notes.items() if n}
 
 
-def _short(event: Any, rules_dir: Any = None) -> str:
-    """An event in a few words for *Last events*: a roll's total (and faces, of more than one die)
-    and purpose, as the terminal's account says it; a move's (or retreat's) units, start and path;
-    a combat as the account's line (:func:`casebook.tools.account.combat_line`); a decision as its text."""
-    data = event.data
-    if event.kind == "combat":
-        return combat_line(event, rules_dir)
-    if event.kind == "action" and isinstance(data.get("action"), str):
-        return data["action"]
-    faces = data.get("faces")
-    if event.kind == "roll" and "total" in data:
-        dice = f" ({'+'.join(map(str, faces))})" if isinstance(faces, list) and len(faces) > 1 else ""
-        return f"{data['total']}{dice} for {data.get('purpose', '?')}"
-    if isinstance(data.get("path"), list):
-        units = ", ".join(map(str, data.get("units") or ([data["unit"]] if "unit" in data else [])))
-        spent = f" ({data['mp_spent']} MP)" if "mp_spent" in data else ""
-        return f"{units} {data.get('from', '')} → {' → '.join(map(str, data['path'])) or '(stays)'}{spent}".strip()
-    for key in ("action", "result", "reason", "step"):
-        if key in data and isinstance(data[key], (str, int)):
-            return f"{key}: {data[key]}"
-    return ", ".join(f"{k}={v}" for k, v in list(data.items())[:3] if isinstance(v, (str, int, bool)))
+def told(events: Any, engine: Any) -> list[tuple[Any, str, list[str]]]:
+    """``(event, line, lines under it)`` for each of ``events`` (trace order) the terminal's account
+    tells (:class:`casebook.tools.account.Narrator`, its one source of words): its line without the
+    ``#seq`` and the cases (the page shows them apart), and the lines under it (a combat's ``shift``
+    and ``DRM`` terms, ``warning: …``). Left out as the account leaves them out: bookkeeping, a
+    decision its effect tells (an attack's combat line), a roll its combat line tells."""
+    by_seq = {e.seq: e for e in events}
+    out = []
+    for line in Narrator.for_engine(engine).lines(events):
+        found = _NUMBERED.match(line)
+        event = by_seq.get(int(found.group(1))) if found else None
+        if found is None or event is None:
+            continue  # a turn header or summary line: the page's header shows the turn
+        head, *subs = found.group(2).split("\n")
+        cases = f"  [{', '.join(event.cases)}]"
+        out.append((event, head[: -len(cases)] if event.cases and head.endswith(cases) else head,
+                    [s.strip() for s in subs if s.strip()]))
+    return out
+
+
+#: An account line of one event: ``  #SEQ   text`` (``*** #SEQ Game over…`` at the end).
+_NUMBERED = re.compile(r"^\s*(?:\*\*\* )?#(\d+)\s+(.*)$", re.S)

@@ -186,12 +186,14 @@ function render(st) {
   const log = $("log"); log.innerHTML = "";
   for (const e of st.events.slice().reverse()) {
     const li = document.createElement("li"); li.value = e.seq;
-    li.innerHTML = `T${e.turn} ${esc(e.side || "")} <b>${esc(e.kind)}</b> ${esc(e.text)} ${casesHtml(e.cases)}`
+    li.dataset.kind = e.kind;  // the account's line (its words name the side and the kind)
+    li.innerHTML = `T${e.turn} ${esc(e.text)} ${casesHtml(e.cases)}`
       + (e.lines || []).map((w) => `<div class="term">${esc(w)}</div>`).join("")  // a combat's DRM terms, as the account's
       + (e.warnings || []).map((w) => `<div class="warning">warning: ${esc(w)}</div>`).join("");  // as the account's lines
     log.appendChild(li);
   }
   if (ui.sel) showSelection(ui.tab === "watch" && ui.watchAt ? ui.watchAt.units : undefined);
+  showAttack();  // a decision made or awaited: the Attack button follows
 }
 function fmtTrack(v) { return Object.entries(v).map(([k, x]) => `${k} ${typeof x === "object" ? fmtTrack(x) : x}`).join(", "); }
 
@@ -234,6 +236,8 @@ async function hexClicked(hex) {
   if (!ui.sel || !ui.st.human) { ui.sel = hex; ui.selUnit = null; drawUnits(ui.st.units, ui.st.colours); showSelection(); highlight({}); return; }
   const here = ui.st.units.filter((u) => u.hex === ui.sel);
   const stack = ui.selUnit || (here.length === 1 ? here[0].id : ui.sel);
+  const wait = waitsFor(ui.selUnit ? [ui.selUnit] : here.map((u) => u.id));
+  if (wait) return say(esc(wait));  // no move is offered while the other side decides
   try {
     const r = await api("/api/choose", { stack, hex });
     if (r.actions.length === 1) return doAction(r.actions[0]);
@@ -279,9 +283,19 @@ async function runBots(animate) {
 }
 
 // ------------------------------------------------------------------ attack
+// the side of these units waits while another side decides (a defender's support, a retreat after a
+// combat: 10.0C, 10.0F): the words saying whose decision it is, else "" (the server refuses the same)
+function waitsFor(ids) {
+  const d = ui.st && ui.st.decision; if (!d) return "";
+  const sides = new Set(ui.st.units.filter((u) => ids.includes(u.id)).map((u) => u.side));
+  if (sides.size !== 1 || sides.has(d.side)) return "";
+  return `${[...sides][0]} waits: ${d.side} decides now (${d.kinds.join(", ")})`;
+}
 function showAttack() {
   $("atk-units").textContent = ui.attackers.size ? [...ui.attackers].join(", ") : "—";
   $("atk-hex").textContent = ui.defender || "—";
+  const wait = waitsFor([...ui.attackers]);  // no attack is offered while the other side decides
+  $("atk-commit").disabled = Boolean(wait); $("atk-wait").textContent = wait; $("atk-wait").hidden = !wait;
   const key = JSON.stringify([ui.defender, [...ui.attackers]]);
   if (ui.supportFor !== key) fillSupport([]);
 }
