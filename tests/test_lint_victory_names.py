@@ -105,3 +105,27 @@ def test_a_hex_of_non_ascii_digits_is_refused_cleanly():
     assert [(p.key, p.message) for p in err.value.problems] == [
         ("units.0.hex", "expected a hex label of four digits like '0303', got '１２３４'"),
         ("control.２０３２", "key: expected a hex label of four digits like '0303', got '２０３２'")]
+
+
+@pytest.mark.case("18.1.3A", "18.1.3D")
+def test_18_1_3_victory_board_problems_each_at_its_key():
+    """The checks on data (no file): a name beside a hex that is no town is the modder's word; two
+    names swapped, ``target: town`` without ``town:``, a hex twice in a top-level ``hexes`` (Battle
+    for Moscow's shape) and a hex off the map are each one problem at its key."""
+    board = pack_board(load_pack(GAMES / "moscow41"))
+    assert "4009" not in {f"{h.col:02d}{h.row:02d}" for h in board.towns()}
+    scenario = {"victory": {
+        "hexes": ["2242", "9999", "2242"],
+        "german": [{"kind": "control_count", "hexes": ["2733", "3733", "4009"],
+                    "names": ["Kalinin", "Volokolamsk", "the Lama line"], "at_least": 2}],
+        "soviet": [{"kind": "enter", "target": "town"}]}}
+    said = [(p.key, p.message) for p in victory_board_problems(scenario, board, lambda kp: ("f", 1, 1))]
+    assert said == [
+        ("scenario.victory.hexes.1", "hex 9999 is off the map (hexes 0108..4053)"),
+        ("scenario.victory.hexes.2", "hex 2242 is listed twice in hexes (also hexes.0): each hex counts once"),
+        ("scenario.victory.german.0.names.0", "'Kalinin' is not the town at 2733 (hexes.0), 'Volokolamsk': names "
+         "follow the order of hexes"),
+        ("scenario.victory.german.0.names.1", "'Volokolamsk' is not the town at 3733 (hexes.1), 'Kalinin': names "
+         "follow the order of hexes"),
+        ("scenario.victory.soviet.0.town", "expected a town's name, got None; the map's towns: " + ", ".join(
+            sorted({t["name"] for t in board.towns().values()})))]

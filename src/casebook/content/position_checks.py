@@ -87,8 +87,8 @@ def victory_board_problems(scenario: Any, board: Any, locate: Locate) -> list[Pr
     - a hex listed twice in one ``hexes`` list ("3 of 5" met by one town twice, 18.1.3A);
     - an ``enter`` condition's ``target`` that is neither ``town`` nor a hex set of the map, its
       ``town`` no town of the map bears (18.1.3B, 18.1.3D: nothing could ever enter it);
-    - a ``names`` entry no town bears, or unlike the town at the same place of ``hexes`` (18.1.3A's
-      words for the towns).
+    - a ``names`` entry unlike the name of the town at the same place of ``hexes`` (18.1.3A's words
+      for the towns): a name no town bears, or another town's.
 
     Nothing for a scenario or block that is not a mapping (the schema's problems)."""
     import re
@@ -108,7 +108,7 @@ def victory_board_problems(scenario: Any, board: Any, locate: Locate) -> list[Pr
             add(kp, why)
         if kp[-2] == "hexes" and (first := seen.setdefault((*kp[:-1], label), kp[-1])) != kp[-1]:
             add(kp, f"hex {label} is listed twice in {kp[-2]} (also {kp[-2]}.{first}): each hex counts once")
-    towns = {hex_label(h): str(t.get("name")) for h, t in board.towns().items()}
+    towns = {hex_label(h): t["name"] for h, t in board.towns().items() if isinstance(t.get("name"), str)}
     names = sorted(set(towns.values()))
     known_towns = f"the map's towns: {', '.join(names)}" if names else "the map has no towns"
 
@@ -134,9 +134,9 @@ def victory_board_problems(scenario: Any, board: Any, locate: Locate) -> list[Pr
                 add(base + ("target",), f"unknown target {target!r}{did_you_mean(target, sets)}: expected 'town' "
                     f"(with town: a town's name) or a hex set of the map: {', '.join(map(repr, sets[1:])) or 'none'}")
             hexes, listed = (v if isinstance(v := cond.get(k), list) else [] for k in ("hexes", "names"))
-            for j, name in enumerate(listed):
+            for j, name in enumerate(listed):  # a name beside a hex that is no town is the modder's word
                 at = towns.get(hexes[j]) if j < len(hexes) and isinstance(hexes[j], str) else None
-                if not unknown_town(base + ("names", j), name) and at is not None and at != name:
+                if at is not None and at != name and not unknown_town(base + ("names", j), name):
                     add(base + ("names", j), f"{name!r} is not the town at {hexes[j]} (hexes.{j}), {at!r}: "
                         "names follow the order of hexes")
     return out
