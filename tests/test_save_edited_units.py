@@ -58,3 +58,22 @@ def test_a_unit_on_the_other_side_or_faster_than_its_counter_is_refused_a_weaker
     lines[n - 1] = text.replace("strength: 10", "strength: 7")  # a step loss: below the counter's is play
     edited.write_text("\n".join(lines) + "\n", encoding="utf-8")
     assert load_position(edited).units[0].strength == 7
+
+
+@pytest.mark.parametrize("value", ["0", "-1"])
+def test_a_unit_edited_to_no_strength_is_refused_naming_the_unit_and_the_key(save_text, tmp_path, value):
+    """``strength: 0`` (a unit with nothing left is eliminated, under ``removed:``) or ``-1`` loaded (a
+    fresh user's check, session 19): refused whole, once, naming the unit — not the schema's bare
+    "greater than or equal to 0" as well."""
+    n, text = _line(save_text, "g-102id")
+    lines = save_text.splitlines()
+    lines[n - 1] = text.replace("strength: 10", f"strength: {value}")
+    edited = tmp_path / "edited.yaml"
+    edited.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out = run("play", "--load", edited, "--quiet", "--out", tmp_path / "out")
+    assert code == 1, out
+    assert out.splitlines()[:2] == [
+        f"{edited}:{n}:{text.index('strength: 10') + 1}: units.0.strength: unit 'g-102id': strength {value} is below 1 "
+        "(its counter 'g-102id' prints 10): a unit with no strength left is eliminated, listed under removed: "
+        "(was the file edited?)", "1 error"]
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())  # nothing played

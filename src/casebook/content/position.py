@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from casebook.content.confine import is_game_id
-from casebook.content.position_checks import counter_state_problems, victory_hexes
+from casebook.content.position_checks import counter_state_problems, off_map, victory_board_problems
 from casebook.content.provenance import PatchError, apply_patch
 from casebook.content.schema import describe, did_you_mean, validate_model
 from casebook.content.schema_pack import undot
@@ -133,13 +133,11 @@ def _semantic(pos: Position, data: dict[str, Any], pack: Any, locate: Locate) ->
         board = None
         out.append(_p(locate, (), "no map: give an inline map: or a game whose pack has one"))
     if board is not None:
-        from casebook.core.hexgrid import parse_hex
-
         grid = board.grid
 
         def on_map(label: str | None, kp: tuple) -> None:
-            if label is not None and not (len(label) == 4 and label.isdigit() and grid.contains(parse_hex(label))):
-                out.append(_p(locate, kp, f"hex {label} is off the map ({grid.describe()})"))
+            if label is not None and (why := off_map(label, grid)) is not None:  # "１２３４": parse_hex's words
+                out.append(_p(locate, kp, why))
 
         for i, u in enumerate(pos.units):
             on_map(u.hex, ("units", i, "hex"))
@@ -147,8 +145,7 @@ def _semantic(pos: Position, data: dict[str, Any], pack: Any, locate: Locate) ->
             on_map(m.hex, ("markers", i, "hex"))
         for label in pos.control:
             on_map(label, ("control", label))
-        for kp, label in victory_hexes(data.get("scenario")):  # lint and load
-            on_map(label, kp)
+        out += victory_board_problems(data.get("scenario"), board, locate)  # lint and load
     if pos.scenario is not None and pos.scenario.first_turn > pos.scenario.last_turn:
         out.append(_p(locate, ("scenario", "last_turn"),
                       f"last_turn {pos.scenario.last_turn} is before first_turn {pos.scenario.first_turn}"))
@@ -239,9 +236,9 @@ def _raw_semantic(data: dict[str, Any], pack: Any, locate: Locate) -> list[Probl
                 if isinstance(item, dict):
                     on_map(item.get("hex"), (key, i, "hex"))
         control = data.get("control")
-        for kp, label in [*(((("control", c), c) for c in control) if isinstance(control, dict) else ()),
-                          *victory_hexes(data.get("scenario"))]:
-            on_map(label, kp)
+        for label in control if isinstance(control, dict) else ():
+            on_map(label, ("control", label))
+        out += victory_board_problems(data.get("scenario"), board, locate)
     if pack is not None:
         phases = {ph.get("id"): ph for ph in pack.sequence.get("phases") or [] if isinstance(ph, dict)}
         phase, step = data.get("phase"), data.get("step")
@@ -285,8 +282,9 @@ def _validate(doc: YamlDoc, data: Any, pack: Any, locate: Locate,
     out += [p for p in probs if p.key not in inherited
             and not any(p.key == s or p.key.startswith(s + ".") for s in skip)]
     if pack is not None:
-        out += _vocabulary(resolved, pack, locate, (*skip, *inherited))
-        out += counter_state_problems(resolved.get("units"), pack, locate, skip)
+        state = counter_state_problems(resolved.get("units"), pack, locate, skip)  # naming the unit, it replaces
+        out = [p for p in out if p.key not in {s.key for s in state}]  # the schema's bare problem at its key
+        out += _vocabulary(resolved, pack, locate, (*skip, *inherited)) + state
         vocab = pack.vocabulary
         out += track_problems(resolved, vocab.tracks, vocab.side_ids, locate, fixed=Position.model_fields)
         scenario = resolved.get("scenario")

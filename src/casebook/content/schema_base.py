@@ -89,7 +89,7 @@ def _hex_before(value: Any) -> Any:
 
 
 def _check_hex(text: str) -> str:
-    if not re.fullmatch(r"\d{4}", text):
+    if not re.fullmatch(r"[0-9]{4}", text):  # ASCII, as parse_hex: not "１２３４"
         raise ValueError(f"expected a hex label of four digits like '0303', got {text!r}")
     return text
 

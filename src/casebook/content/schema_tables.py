@@ -53,7 +53,7 @@ def check_type(spec: str, value: Any) -> str | None:
         "float": isinstance(value, (int, float)) and not isinstance(value, bool),
         "str": isinstance(value, str),
         "bool": isinstance(value, bool),
-        "hex": isinstance(value, str) and re.fullmatch(r"\d{4}", value) is not None,
+        "hex": isinstance(value, str) and re.fullmatch(r"[0-9]{4}", value) is not None,
         "facts": isinstance(value, dict) and all(isinstance(k, str) for k in value),
     }[spec]
     return None if ok else f"expected {_NAMES[spec]}, got {_show(value)}"

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 __all__ = ["StateChanges", "HEX_RE"]
 
 #: A printed hex label: column then row, two digits each (``"0303"``).
-HEX_RE = re.compile(r"^\d{4}$")
+HEX_RE = re.compile(r"[0-9]{4}\Z")  # ASCII digits only, as parse_hex (str.isdigit takes "１２３４")
 #: Version numbers: every state content gets a new one (:attr:`GameState.version`).
 _VERSIONS = itertools.count(1)
 
