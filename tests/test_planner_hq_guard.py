@@ -13,7 +13,7 @@ import pytest
 from casebook.core.game import Game
 from casebook.tools.planner import PlannerBot
 from casebook.tools.planner_eval import Mover, build_view, plan_value
-from casebook.tools.planner_guard import GUARD_APPROACH, GUARD_HOLD, KEY_HQ_GUARD, key_hq, relief
+from casebook.tools.planner_guard import GUARD_APPROACH, GUARD_HOLD, KEY_HQ_GUARD, RING_LACK, key_hq, open_ring, relief
 
 SMOLENSK = "1308"
 #: Blitz seed 1, Turn 1: the planner's activation of LVII Pz (with 20th Panzer in 0413, 5th Panzer in
@@ -61,7 +61,9 @@ def test_18_1_3D_infantry_relieves_a_mechanized_hq_stack_in_the_ring(activated):
     want = view.guard_need[SMOLENSK]
     view.own["1208"] = view.own.get("1208", 0.0) + want  # a key HQ's stack meets the whole need
     view.keyed = {"1208"}
-    assert relief(view, SMOLENSK) == pytest.approx(view.own["1208"])
+    # and a division's worth for each ring hex left open (session 20: 1309 and 1408)
+    assert relief(view, SMOLENSK) == pytest.approx(view.own["1208"] + RING_LACK * len(open_ring(view, SMOLENSK)))
+    assert open_ring(view, SMOLENSK) == ("1309", "1408")
     foot = Mover("1513", 4.0, False, ("1513", "1410"))  # a foot stack 6 hexes off marching 3 nearer
     assert view.distance("1513", SMOLENSK) == 6 and view.distance("1410", SMOLENSK) == 3
     assert want - sum(view.own.get(h, 0.0) for h in (SMOLENSK, *view.neighbours(SMOLENSK))) + relief(view, SMOLENSK) >= 4
