@@ -26,7 +26,11 @@ hexes whose entry by an enemy unit wins the game for the enemy (``View.guard_nee
   (nothing else near), and leaves once the others meet the need. Before it two panzer corps HQs
   rode on Turn 1 with their divisions to the October Blitz's Smolensk and stayed there to the
   end; counting them where they stood (branch ``hq18``'s first try) kept them with the armour but
-  left the ring open: Smolensk fell in 5 of 20 planner games (BALANCE.md, sessions 17–18).
+  left the ring open: Smolensk fell in 5 of 20 planner games (BALANCE.md, sessions 17–18);
+- **the relief's ring** (session 20, :func:`open_ring`): while the side has key HQs on the map, each
+  open hex next to a threatened guard hex is owed ``RING_LACK`` by the other stacks (:func:`relief`),
+  and each such hex a plan holds is worth ``GUARD_HOLD`` × ``RING_LACK``: the relieved guard met its
+  area need with one stack and left ring hexes open to the Soviet planner (Smolensk fell in 5 of 20).
 
 Heuristics for a bot, not rules; this module names no game.
 """
