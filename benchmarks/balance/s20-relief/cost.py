@@ -10,7 +10,7 @@ import time
 
 from casebook.core.game import Game
 from casebook.tools.planner import PlannerBot
-from casebook.tools.planner_eval import W, Mover, build_view
+from casebook.tools.planner_eval import Mover, W, build_view
 from casebook.tools.planner_guard import guard_value, relief
 
 st = Game.load("moscow41", "october-blitz").new_initial_state(1)
