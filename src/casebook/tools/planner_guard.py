@@ -26,7 +26,11 @@ hexes whose entry by an enemy unit wins the game for the enemy (``View.guard_nee
   (nothing else near), and leaves once the others meet the need. Before it two panzer corps HQs
   rode on Turn 1 with their divisions to the October Blitz's Smolensk and stayed there to the
   end; counting them where they stood (branch ``hq18``'s first try) kept them with the armour but
-  left the ring open: Smolensk fell in 5 of 20 planner games (BALANCE.md, sessions 17–18).
+  left the ring open: Smolensk fell in 5 of 20 planner games (BALANCE.md, sessions 17–18);
+- **the relief's ring** (session 20, :func:`open_ring`): while the side has key HQs on the map, each
+  open hex next to a threatened guard hex is owed ``RING_LACK`` by the other stacks (:func:`relief`),
+  and each such hex a plan holds is worth ``GUARD_HOLD`` × ``RING_LACK``: the relieved guard met its
+  area need with one stack and left ring hexes open to the Soviet planner (Smolensk fell in 5 of 20).
 
 Heuristics for a bot, not rules; this module names no game.
 """
@@ -41,8 +45,8 @@ from casebook.tools.planner_goals import HOLD_WEIGHT
 if TYPE_CHECKING:
     from casebook.tools.planner_eval import Mover, View
 
-__all__ = ["guard_value", "rear_short", "key_hq", "relief", "GUARD_RADIUS", "GUARD_FILL", "GUARD_APPROACH", "GUARD_HOLD",
-           "KEY_HQ_GUARD"]
+__all__ = ["guard_value", "rear_short", "key_hq", "relief", "open_ring", "GUARD_RADIUS", "GUARD_FILL", "GUARD_APPROACH",
+           "GUARD_HOLD", "KEY_HQ_GUARD", "RING_LACK"]
 
 #: Hexes within which enemy strength menaces a guard hex (a hex whose entry wins at once for the
 #: enemy): two turns' march of a foot unit and more. It was 3, then 6: deep drives left a one-division
@@ -70,6 +74,12 @@ GUARD_HOLD = 3.0
 #: in a guard hex or next to one: two thirds of ``GUARD_HOLD``, so the stack still guards a short hex
 #: but another stack giving as much is preferred, and it leaves once the need is met (session 18).
 KEY_HQ_GUARD = 2.0
+#: The strength each open hex next to a threatened guard hex asks of the relief (:func:`open_ring`,
+#: session 20): owed as a shortfall (the approach, the HQ activations' guard call) and, times
+#: ``GUARD_HOLD``, what a plan that puts a combat stack there gains. A division's worth: the Blitz's
+#: relieved guard met its area need with one panzer division in one of Smolensk's three ring hexes,
+#: and a 6-point Soviet stack walked through an open one (planner vs planner seed 4, Turn 2).
+RING_LACK = 6.0
 
 
 def key_hq(units: Sequence[Mapping[str, Any]]) -> bool:
@@ -87,11 +97,23 @@ def _key_cost(view: View, movers: Sequence[Mover], dests: Sequence[str]) -> floa
     return KEY_HQ_GUARD * sum(m.strength for m, d in zip(movers, dests) if m.key_hq and d in area)
 
 
+def open_ring(view: View, g: str) -> tuple[str, ...]:
+    """The hexes next to guard hex ``g`` that hold no own combat unit and are no guard hex, while
+    the side relieves key HQs (:attr:`View.keyed` not empty: it has one on the map) and the enemy can
+    reach ``g`` (:attr:`View.guard_need`); else ``()``. The relief must close the ring the key HQs'
+    stacks no longer close (session 20)."""
+    if not view.keyed or g not in view.guard_need:
+        return ()
+    return tuple(n for n in view.neighbours(g) if n not in view.own and n not in view.guards)
+
+
 def relief(view: View, g: str) -> float:
     """The own strength in guard hex ``g`` and next to it in stacks carrying a key HQ
     (:attr:`View.keyed`, :func:`key_hq`): what other stacks should relieve, so the HQ can leave
-    (session 19). The guard's approach and the HQ activations' guard call read the need as short by it."""
-    return sum(view.own.get(h, 0.0) for h in (g, *view.neighbours(g)) if h in view.keyed)
+    (session 19); and ``RING_LACK`` for each hex of its :func:`open_ring` (session 20). The guard's
+    approach and the HQ activations' guard call read the need as short by it."""
+    kept = sum(view.own.get(h, 0.0) for h in (g, *view.neighbours(g)) if h in view.keyed)
+    return kept + RING_LACK * len(open_ring(view, g))
 
 
 def guard_value(view: View, movers: Sequence[Mover], dests: Sequence[str], own: dict[str, float],
@@ -124,6 +146,9 @@ def guard_value(view: View, movers: Sequence[Mover], dests: Sequence[str], own: 
         for g, want in view.guard_need.items():
             area = sum(own.get(h, 0.0) for h in (g, *view.neighbours(g)) if h not in crowded)
             total += GUARD_HOLD * min(area, want)
+            if view.keyed:  # the relief's ring (session 20): each hex next to it held, RING_LACK's worth
+                total += GUARD_HOLD * RING_LACK * sum(1 for n in view.neighbours(g)
+                                                      if n in own and n not in crowded and n not in view.guards)
             lack = want - sum(view.own.get(h, 0.0) for h in (g, *view.neighbours(g))) + relief(view, g)
             sent = 0.0
             for m, d in zip(movers, dests):  # short: stacks within GUARD_RADIUS close in (up to the
