@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from casebook.content.confine import is_game_id
-from casebook.content.position_checks import counter_state_problems, victory_hexes
+from casebook.content.position_checks import counter_state_problems, scenario_problems, victory_hexes
 from casebook.content.provenance import PatchError, apply_patch
 from casebook.content.schema import describe, did_you_mean, validate_model
 from casebook.content.schema_pack import undot
@@ -289,11 +289,7 @@ def _validate(doc: YamlDoc, data: Any, pack: Any, locate: Locate,
         out += counter_state_problems(resolved.get("units"), pack, locate, skip)
         vocab = pack.vocabulary
         out += track_problems(resolved, vocab.tracks, vocab.side_ids, locate, fixed=Position.model_fields)
-        scenario = resolved.get("scenario")
-        if isinstance(scenario, dict):
-            from casebook.content.requires import victory_problems
-
-            out += victory_problems(scenario.get("victory"), pack.manifest.get("plugins") or (), locate)
+        out += scenario_problems(resolved.get("scenario"), pack, locate, resolved.get("map"))
     if pos is not None:
         out += _semantic(pos, resolved, pack, locate)
         pos, probs = _first_player(pos, pack, locate)

@@ -1,7 +1,10 @@
 """Checks of a position against its pack beyond the schema (:mod:`casebook.content.position` runs
 them on every load, so ``play --load``, ``serve``'s load, ``ask`` and ``lint`` refuse the same files):
 
-- :func:`victory_hexes`: the hexes a scenario's ``victory`` block names, each to be on the map;
+- :func:`victory_hexes`: the hexes a scenario's ``victory`` and ``bot_plan`` blocks name, each to be on the map;
+- :func:`scenario_problems`: the ``victory`` block against its plugins' schemas, and each ``bot_plan``
+  objective's ``side`` against the game's sides and ``town`` against the map's town in its hex
+  (casebook.content.schema_plan: a plan naming Vyazma on the wrong hex is refused, not followed);
 - :func:`counter_state_problems`: a unit that says it is a counter of the mix (``counter: ID``, as
   every save's unit does) cannot be stronger or faster than that counter, nor of another side
   (a remnant that replaced a unit carries its own counter) — a save
@@ -16,7 +19,7 @@ from typing import Any
 
 from casebook.core.errors import Problem
 
-__all__ = ["counter_state_problems", "victory_hexes"]
+__all__ = ["counter_state_problems", "victory_hexes", "scenario_problems"]
 
 Locate = Callable[[tuple], tuple[str, int, int]]
 #: Unit fields that can fall below the counter's printed value in play (a step loss) but never rise above it.
@@ -60,6 +63,44 @@ def victory_hexes(scenario: Any) -> Iterator[tuple[tuple, str]]:
     scenario that is not a mapping."""
     if isinstance(scenario, Mapping):
         yield from _hexes_in(scenario.get("victory"), ("scenario", "victory"))
+        yield from _hexes_in(scenario.get("bot_plan"), ("scenario", "bot_plan"))
+
+
+def scenario_problems(scenario: Any, pack: Any, locate: Locate, inline_map: Any = None) -> list[Problem]:
+    """Every problem of a position's ``scenario`` block against ``pack`` beyond the schema: its
+    ``victory`` block against the plugins' schemas (casebook.content.requires.victory_problems), and
+    each ``bot_plan`` objective naming a side the game lacks or a ``town`` that is not the map's town in
+    its ``hex`` (the towns of ``inline_map``, the position's ``map:``, else of the pack's map), each at its
+    ``file:line:column``. Nothing for a scenario that is not a mapping."""
+    from casebook.content.requires import victory_problems
+
+    if not isinstance(scenario, Mapping):
+        return []
+    out = victory_problems(scenario.get("victory"), pack.manifest.get("plugins") or (), locate)
+    plan = scenario.get("bot_plan")
+    objectives = plan.get("objectives") if isinstance(plan, Mapping) else None
+    board = inline_map if isinstance(inline_map, Mapping) else getattr(pack, "map", None)
+    towns = board.get("towns") if isinstance(board, Mapping) else None
+    towns = towns if isinstance(towns, Mapping) else {}
+    sides = pack.vocabulary.side_ids
+    for i, obj in enumerate(objectives if isinstance(objectives, list) else []):
+        if not isinstance(obj, Mapping):
+            continue
+        base = ("scenario", "bot_plan", "objectives", i)
+        side, town, label = obj.get("side"), obj.get("town"), obj.get("hex")
+        if isinstance(side, str) and sides and side not in sides:
+            file, line, col = locate(base + ("side",))
+            out.append(Problem(file, line, col, ".".join(map(str, base + ("side",))),
+                               f"unknown side {side!r} (sides: {', '.join(sides)})"))
+        if isinstance(town, str) and isinstance(label, str):
+            there = towns.get(label)
+            name = there.get("name") if isinstance(there, Mapping) else None
+            if str(name or "").lower() != town.lower():
+                file, line, col = locate(base + ("town",))
+                where = f"the map's town there is {name!r}" if name else "the map has no town there"
+                out.append(Problem(file, line, col, ".".join(map(str, base + ("town",))),
+                                   f"town {town!r} is not in hex {label}: {where}"))
+    return out
 
 
 def _hexes_in(node: Any, base: tuple) -> Iterator[tuple[tuple, str]]:
