@@ -1,6 +1,6 @@
 """A scenario's ``bot_plan:`` block (casebook.content.schema_plan): the October Blitz's German pincers
 meeting at Vyazma by Turn 2 (reconstructed from the historical commentary 19.0E, 19.0G) validate;
-a bad hex, a hex off the map, a town not in its hex, an unknown side, an unknown key and a rulebook
+a bad hex, a hex off the map, a town not in its hex, an unknown side or unit class, an unknown key and a rulebook
 provenance are refused by lint, each at its ``file:line:column``. Guidance for the bots, not a rule."""
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ def test_the_blitz_plan_loads_as_written():
     plan = pos.scenario.bot_plan
     assert plan is not None and plan.provenance.startswith("reconstructed:")
     (vyazma,) = plan.objectives
-    assert (vyazma.side, vyazma.hex, vyazma.town, vyazma.by_turn, vyazma.units) == ("german", "1722", "Vyazma", 2,
-                                                                                   "mechanized")
+    assert (vyazma.side, vyazma.hex, vyazma.town, vyazma.by_turn, vyazma.classes) == ("german", "1722", "Vyazma", 2,
+                                                                                     ["armor", "mechanized"])
 
 
 def test_a_plan_hex_off_the_map_a_bad_hex_and_a_town_elsewhere_fail_lint(tmp_path):
@@ -54,8 +54,10 @@ def test_an_unknown_key_an_unknown_side_and_a_rulebook_provenance_fail_lint(tmp_
     line = _line(scenario, '"finnish"')
     assert (f"october-blitz.yaml:{line}:{_col(scenario, 'side:')}: scenario.bot_plan.objectives.0.turn: "
             "unknown key 'turn' (did you mean 'by_turn'?)")  # at the objective's mapping in out
-    _edit(scenario, ", turn: 2,", ",")
-    out = _lint(pack)
+    _edit(scenario, ', turn: 2, weight: 2.0, classes: ["armor"', ', weight: 2.0, classes: ["armour"')
+    out, col = _lint(pack), _col(scenario, '"armour"')
+    assert (f"october-blitz.yaml:{line}:{col}: scenario.bot_plan.objectives.0.classes.0: "
+            "unknown unit class 'armour' (classes: infantry, cavalry, armor, mechanized, hq, remnant, ski, paratroop)") in out
     assert (f"october-blitz.yaml:{line}:{_col(scenario, 'side:')}: scenario.bot_plan.objectives.0.side: "
             "unknown side 'finnish' (sides: german, soviet)") in out
     _edit(scenario, 'provenance: "reconstructed: the rulebook\'s historical', 'provenance: "rulebook: 19.0E the rulebook\'s historical')

@@ -3,7 +3,7 @@ them on every load, so ``play --load``, ``serve``'s load, ``ask`` and ``lint`` r
 
 - :func:`victory_hexes`: the hexes a scenario's ``victory`` and ``bot_plan`` blocks name, each to be on the map;
 - :func:`scenario_problems`: the ``victory`` block against its plugins' schemas, and each ``bot_plan``
-  objective's ``side`` against the game's sides and ``town`` against the map's town in its hex
+  objective's ``side`` against the game's sides, ``classes`` against its unit classes and ``town`` against the map's town in its hex
   (casebook.content.schema_plan: a plan naming Vyazma on the wrong hex is refused, not followed);
 - :func:`counter_state_problems`: a unit that says it is a counter of the mix (``counter: ID``, as
   every save's unit does) cannot be stronger or faster than that counter, nor of another side
@@ -69,7 +69,7 @@ def victory_hexes(scenario: Any) -> Iterator[tuple[tuple, str]]:
 def scenario_problems(scenario: Any, pack: Any, locate: Locate, inline_map: Any = None) -> list[Problem]:
     """Every problem of a position's ``scenario`` block against ``pack`` beyond the schema: its
     ``victory`` block against the plugins' schemas (casebook.content.requires.victory_problems), and
-    each ``bot_plan`` objective naming a side the game lacks or a ``town`` that is not the map's town in
+    each ``bot_plan`` objective naming a side or a unit class the game lacks or a ``town`` that is not the map's town in
     its ``hex`` (the towns of ``inline_map``, the position's ``map:``, else of the pack's map), each at its
     ``file:line:column``. Nothing for a scenario that is not a mapping."""
     from casebook.content.requires import victory_problems
@@ -92,6 +92,12 @@ def scenario_problems(scenario: Any, pack: Any, locate: Locate, inline_map: Any 
             file, line, col = locate(base + ("side",))
             out.append(Problem(file, line, col, ".".join(map(str, base + ("side",))),
                                f"unknown side {side!r} (sides: {', '.join(sides)})"))
+        known = pack.vocabulary.unit_classes
+        for j, c in enumerate(obj.get("classes") if isinstance(obj.get("classes"), list) else []):
+            if isinstance(c, str) and known and c not in known:
+                file, line, col = locate(base + ("classes", j))
+                out.append(Problem(file, line, col, ".".join(map(str, base + ("classes", j))),
+                                   f"unknown unit class {c!r} (classes: {', '.join(known)})"))
         if isinstance(town, str) and isinstance(label, str):
             there = towns.get(label)
             name = there.get("name") if isinstance(there, Mapping) else None

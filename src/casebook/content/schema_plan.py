@@ -8,35 +8,33 @@ and its values are no rulebook values — each block carries a ``provenance`` (`
     bot_plan:
       provenance: "reconstructed: ..."
       objectives:
-        - {side: german, hex: "1722", town: "Vyazma", by_turn: 2, weight: 2.0, units: mechanized}
+        - {side: german, hex: "1722", town: "Vyazma", by_turn: 2, weight: 2.0, classes: [armor, mechanized]}
 
 ``hex`` is checked on the map and ``town`` (when given) against the map's town in that hex, ``side``
-against the game's sides, each at its ``file:line:column`` (casebook.content.position_checks), by the
-position's load and so by ``casebook lint``.
+against the game's sides and ``classes`` against its unit classes, each at its ``file:line:column``
+(casebook.content.position_checks), by the position's load and so by ``casebook lint``.
 """
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import Field, field_validator
 
-from casebook.content.schema_base import HexLabel, Model, Provenance, Side
+from casebook.content.schema_base import HexLabel, Model, Provenance, Side, UnitClass
 
 __all__ = ["PlanObjective", "BotPlan"]
 
 
 class PlanObjective(Model):
     """One hex ``side``'s spearheads drive for until the end of turn ``by_turn`` (turns, >= 1), at
-    ``weight`` (the planner's HOLD_WEIGHTs, > 0 and at most 4, a strike hex's); ``units`` says which
-    stacks it pulls: ``mechanized`` (those carrying a mechanized unit) or ``all``. ``town``: the map's
+    ``weight`` (the planner's HOLD_WEIGHTs, > 0 and at most 4, a strike hex's); ``classes``: the unit
+    classes it pulls (the game's vocabulary, e.g. a game's armour; absent: every combat unit). ``town``: the map's
     town in ``hex``, by name (a check on the hex); ``note``: why (free text)."""
 
     side: Side
     hex: HexLabel
     by_turn: int = Field(ge=1)
     weight: float = Field(gt=0, le=4)
-    units: Literal["mechanized", "all"] = "mechanized"
+    classes: list[UnitClass] | None = Field(None, min_length=1)
     town: str | None = None
     note: str | None = None
 
@@ -45,7 +43,7 @@ class BotPlan(Model):
     """A scenario's plan for the bots: its ``objectives`` (at least one) and its ``provenance``
     (required, ``reconstructed: <how>``: a plan is never a rulebook value; ValueError otherwise)."""
 
-    provenance: Provenance  # type: ignore[assignment]
+    provenance: Provenance
     objectives: list[PlanObjective] = Field(min_length=1)
 
     @field_validator("provenance")

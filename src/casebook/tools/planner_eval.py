@@ -43,8 +43,8 @@ from casebook.core.hexgrid import parse_hex, to_cube
 from casebook.tools.bots_guard import GUARD_CORE, facing, need, pressure, short_guards
 from casebook.tools.planner_aims import CountAim, aims_for, count_value, pulls, taken_by_count
 from casebook.tools.planner_goals import HOLD_WEIGHT, Goals, non_combat
-from casebook.tools.planner_plan import Plan, plan_for, plan_pull
 from casebook.tools.planner_guard import GUARD_APPROACH, GUARD_FILL, GUARD_HOLD, GUARD_RADIUS, guard_value, key_hq
+from casebook.tools.planner_plan import Plan, plan_for, plan_pull
 
 __all__ = ["View", "Mover", "W", "build_view", "plan_value", "strength", "THREAT_RADIUS", "BREACH", "FAR", "GUARD_RADIUS",
            "GRAB", "GRAB_RADIUS", "grab", "grabbers", "opened", "pocketed", "GUARD_FILL",

@@ -7,8 +7,8 @@ of a turn, each with a weight. It is guidance for the bot, never a rule: the rul
 
 - :func:`plan_aims` reads the block once per game into :class:`PlanAim`\\ s (``Goals.plan``);
 - :func:`plan_for` keeps, per decision, the objectives of the deciding side whose turn has not passed
-  and the own stacks they pull (:class:`Plan`: the strength of each own hex's mechanized combat units,
-  or of all its combat units for an objective of ``units: all``);
+  and the own stacks they pull (:class:`Plan`: per objective, the strength of each own hex's combat
+  units of the ``classes`` it names — e.g. the armour, the spearheads — or of all of them);
 - :func:`plan_pull` is the term the plan's evaluation adds (``planner_eval.plan_value``): for every
   stack a plan moves, ``PLAN_PULL`` × its pulled strength / 5 × the largest of ``weight`` × (the map's
   larger dimension − the hexes from its destination to the objective) — every hex nearer counts alike,
@@ -34,24 +34,21 @@ PLAN_PULL = 0.4
 @dataclass(frozen=True)
 class PlanAim:
     """One ``bot_plan`` objective: ``side`` drives for ``hex`` until the end of turn ``by_turn`` at
-    ``weight`` (HOLD_WEIGHTs), pulling its mechanized stacks only (``mechanized``) or all of them."""
+    ``weight`` (HOLD_WEIGHTs), pulling the units of ``classes`` (None: every combat unit)."""
 
     side: str
     hex: str
     by_turn: int
     weight: float
-    mechanized: bool = True
+    classes: frozenset[str] | None = None
 
 
 @dataclass(frozen=True)
 class Plan:
-    """The plan of one side at one decision: ``targets`` objective hex -> (weight, mechanized only),
-    ``mech`` and ``combat`` own hex -> the strength of its mechanized / all combat units, ``reach``
-    the map's larger dimension (hexes)."""
+    """The plan of one side at one decision: ``targets`` objective hex -> (weight, own hex -> the
+    strength of the units there it pulls), ``reach`` the map's larger dimension (hexes)."""
 
-    targets: Mapping[str, tuple[float, bool]]
-    mech: Mapping[str, float]
-    combat: Mapping[str, float]
+    targets: Mapping[str, tuple[float, Mapping[str, float]]]
     reach: int
 
 
@@ -61,32 +58,31 @@ def plan_aims(scenario: Mapping[str, Any] | None) -> tuple[PlanAim, ...]:
     plan = (scenario or {}).get("bot_plan")
     objectives = plan.get("objectives") if isinstance(plan, Mapping) else None
     return tuple(PlanAim(str(o["side"]), str(o["hex"]), int(o["by_turn"]), float(o["weight"]),
-                         o.get("units", "mechanized") != "all")
+                         frozenset(map(str, o["classes"])) if o.get("classes") else None)
                  for o in objectives or () if isinstance(o, Mapping))
 
 
 def plan_for(state: Any, side: str, aims: Sequence[PlanAim], skip: frozenset[str],
              strength: Callable[[Mapping[str, Any]], float]) -> Plan | None:
     """``side``'s :class:`Plan` in ``state`` (its turn ``state.data.turn``): the objectives of ``aims``
-    of that side whose ``by_turn`` has not passed, and the strength (``strength`` of each unit, at
-    least 0.5) of its combat units (classes not in ``skip``) per hex; None when none is left."""
+    of that side whose ``by_turn`` has not passed, each with the strength (``strength`` of each unit, at
+    least 0.5) of the combat units (classes not in ``skip``) of its ``classes`` per own hex; None when
+    no objective is left."""
     data = state.data
     turn = int(data.turn or 1)
-    targets = {a.hex: (a.weight, a.mechanized) for a in aims if a.side == side and turn <= a.by_turn}
-    if not targets:
+    live = [a for a in aims if a.side == side and turn <= a.by_turn]
+    if not live:
         return None
-    mech: dict[str, float] = {}
-    combat: dict[str, float] = {}
-    for u in data.units:
-        where = u.get("hex")
-        if not where or u.get("side") != side or u.get("class") in skip:
-            continue
-        s = max(strength(u), 0.5)
-        combat[where] = combat.get(where, 0.0) + s
-        if u.get("mechanized"):
-            mech[where] = mech.get(where, 0.0) + s
+    targets: dict[str, tuple[float, dict[str, float]]] = {}
+    for a in live:
+        pulled: dict[str, float] = {}
+        for u in data.units:
+            where, cls = u.get("hex"), u.get("class")
+            if where and u.get("side") == side and cls not in skip and (a.classes is None or cls in a.classes):
+                pulled[where] = pulled.get(where, 0.0) + max(strength(u), 0.5)
+        targets[a.hex] = (a.weight, pulled)
     grid = state.game.engine.board_for(data).grid
-    return Plan(targets, mech, combat, max(grid.columns, grid.rows))
+    return Plan(targets, max(grid.columns, grid.rows))
 
 
 def plan_pull(view: Any, movers: Sequence[Any], dests: Sequence[str]) -> float:
@@ -100,8 +96,8 @@ def plan_pull(view: Any, movers: Sequence[Any], dests: Sequence[str]) -> float:
         if m.hq_only:
             continue
         best = 0.0
-        for t, (w, mech_only) in plan.targets.items():
-            pulled = (plan.mech if mech_only else plan.combat).get(m.origin, 0.0)
+        for t, (w, by_hex) in plan.targets.items():
+            pulled = by_hex.get(m.origin, 0.0)
             if pulled:
                 best = max(best, pulled / 5.0 * w * max(0, plan.reach - view.distance(d, t)))
         total += PLAN_PULL * best
