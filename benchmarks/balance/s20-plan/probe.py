@@ -4,6 +4,7 @@ how many Soviet stacks and strength points are out of supply (the supply plugin'
 many Soviet units were eliminated.
 
     python benchmarks/balance/s20-plan/probe.py --seed 1 [--german planner] [--soviet greedy] [--turns 2]
+    PYTHONPATH=/work/main/src python …/probe.py --seed 1 --pack /work/main/games/moscow41   # main's code and pack
 
 One JSON line per half-turn end (``T1G``: after the German half of Turn 1). Plays as ``casebook batch`` does.
 """
@@ -60,8 +61,9 @@ def main() -> None:
     ap.add_argument("--soviet", default="greedy")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--turns", type=int, default=2)
+    ap.add_argument("--pack", default="moscow41", help="the pack (a folder: main's, for the before rows)")
     a = ap.parse_args()
-    game = load_game("moscow41", "october-blitz")
+    game = load_game(a.pack, "october-blitz")
     state = game.new_initial_state(a.seed)
     bots = {"german": make_bot(a.german, "german", a.seed), "soviet": make_bot(a.soviet, "soviet", a.seed)}
     half = (state.data.turn, state.data.phasing)

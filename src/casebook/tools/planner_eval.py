@@ -277,7 +277,7 @@ def build_view(state: Any, side: str, goals: Goals) -> View:
     if pace and left is not None:
         view.horizon = max(1, pace) * left
     view.aims, view.stake, view.counts = aims_for(view, goals, pace, left)
-    view.plan = plan_for(state, side, goals.plan, skip, strength) if goals.plan else None
+    view.plan = plan_for(state, view, goals.plan, skip, strength) if goals.plan else None
     view.breach = {e: opened(enemy, board.label_neighbours, e) for e in enemy}
     cubes = [(view.cube(e), s) for e, s in enemy.items()]  # the distances inlined: the view's hot loops
     kept = board.__dict__.setdefault("_planner_nearest", {})  # hex -> hexes to the nearest enemy hex, kept

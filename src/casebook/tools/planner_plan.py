@@ -62,13 +62,18 @@ def plan_aims(scenario: Mapping[str, Any] | None) -> tuple[PlanAim, ...]:
                  for o in objectives or () if isinstance(o, Mapping))
 
 
-def plan_for(state: Any, side: str, aims: Sequence[PlanAim], skip: frozenset[str],
+def plan_for(state: Any, view: Any, aims: Sequence[PlanAim], skip: frozenset[str],
              strength: Callable[[Mapping[str, Any]], float]) -> Plan | None:
-    """``side``'s :class:`Plan` in ``state`` (its turn ``state.data.turn``): the objectives of ``aims``
-    of that side whose ``by_turn`` has not passed, each with the strength (``strength`` of each unit, at
-    least 0.5) of the combat units (classes not in ``skip``) of its ``classes`` per own hex; None when
-    no objective is left."""
-    data = state.data
+    """``view.side``'s :class:`Plan` in ``state`` (its turn ``state.data.turn``): the objectives of
+    ``aims`` of that side whose ``by_turn`` has not passed, each with the strength (``strength`` of each
+    unit, at least 0.5) of the combat units (classes not in ``skip``) of its ``classes`` per own hex;
+    None when no objective is left. The enemy stacks barring the way to an objective the side does not
+    hold become road openers in ``view.stake`` (:func:`casebook.tools.planner_road.open_roads`, as for
+    a count condition's chosen towns): the attacks that open the spearheads' road weigh more."""
+    from casebook.tools.planner_goals import HOLD_WEIGHT
+    from casebook.tools.planner_road import open_roads
+
+    data, side = state.data, view.side
     turn = int(data.turn or 1)
     live = [a for a in aims if a.side == side and turn <= a.by_turn]
     if not live:
@@ -81,6 +86,7 @@ def plan_for(state: Any, side: str, aims: Sequence[PlanAim], skip: frozenset[str
             if where and u.get("side") == side and cls not in skip and (a.classes is None or cls in a.classes):
                 pulled[where] = pulled.get(where, 0.0) + max(strength(u), 0.5)
         targets[a.hex] = (a.weight, pulled)
+    open_roads(view, view.stake, sorted(t for t in targets if data.control(t) != side), HOLD_WEIGHT)
     grid = state.game.engine.board_for(data).grid
     return Plan(targets, max(grid.columns, grid.rows))
 
