@@ -6,29 +6,26 @@ many Soviet units were eliminated.
     python benchmarks/balance/s20-plan/probe.py --seed 1 [--german planner] [--soviet greedy] [--turns 2]
     PYTHONPATH=/work/main/src python …/probe.py --seed 1 --pack /work/main/games/moscow41   # main's code and pack
 
-One JSON line per half-turn end (``T1G``: after the German half of Turn 1). Plays as ``casebook batch`` does.
+One JSON line per half-turn end (``T1G``: after the German half of Turn 1), played by session 18's loop
+(``s18-pocket/reading.py``), as ``casebook batch`` plays.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
+import importlib.util
+import sys
+from pathlib import Path
 from typing import Any
 
 from casebook.core.hexgrid import distance, parse_hex
 from casebook.tools.batch import load_game
-from casebook.tools.bots import make_bot
 
-NON_COMBAT = ("hq", "remnant")  # 17.1, 11.3D
-SEEN: set[str] = set()
+_SPEC = importlib.util.spec_from_file_location("reading", Path(__file__).parents[1] / "s18-pocket" / "reading.py")
+assert _SPEC is not None and _SPEC.loader is not None
+reading = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(reading)  # session 18's probe: its game loop, NON_COMBAT, SEEN and _s
+NON_COMBAT, SEEN, _s = reading.NON_COMBAT, reading.SEEN, reading._s
 TARGET = "1722"
-
-
-def _s(u: Any) -> float:
-    try:
-        return float(u.get("strength") or 0)
-    except (TypeError, ValueError):
-        return 0.0
 
 
 def snapshot(state: Any) -> dict[str, Any]:
@@ -56,24 +53,13 @@ def snapshot(state: Any) -> dict[str, Any]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--german", default="planner")
-    ap.add_argument("--soviet", default="greedy")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--turns", type=int, default=2)
-    ap.add_argument("--pack", default="moscow41", help="the pack (a folder: main's, for the before rows)")
-    a = ap.parse_args()
-    game = load_game(a.pack, "october-blitz")
-    state = game.new_initial_state(a.seed)
-    bots = {"german": make_bot(a.german, "german", a.seed), "soviet": make_bot(a.soviet, "soviet", a.seed)}
-    half = (state.data.turn, state.data.phasing)
-    while not state.is_terminal():
-        if (state.data.turn, state.data.phasing) != half:
-            print(json.dumps({"seed": a.seed, "half": f"T{half[0]}{half[1][0].upper()}", **snapshot(state)}), flush=True)
-            half = (state.data.turn, state.data.phasing)
-            if half[0] > a.turns:
-                return
-        state.apply(bots[state.current_player()].choose(state))
+    """Session 18's game loop (``s18-pocket/reading.py``: the same bots and seed as ``casebook batch``) with
+    this probe's snapshot, the Soviet side greedy by default, two turns and ``--pack``."""
+    pack = next((sys.argv[i + 1] for i, a in enumerate(sys.argv[:-1]) if a == "--pack"), "moscow41")
+    args = [a for i, a in enumerate(sys.argv[1:], 1) if a != "--pack" and sys.argv[i - 1] != "--pack"]
+    sys.argv = [sys.argv[0], "--soviet", "greedy", "--turns", "2", *args]  # later options win
+    reading.snapshot, reading.load_game = snapshot, lambda _game, scenario: load_game(pack, scenario)
+    reading.main()
 
 
 if __name__ == "__main__":
