@@ -93,7 +93,8 @@ def scenario_problems(scenario: Any, pack: Any, locate: Locate, inline_map: Any 
             out.append(Problem(file, line, col, ".".join(map(str, base + ("side",))),
                                f"unknown side {side!r} (sides: {', '.join(sides)})"))
         known = pack.vocabulary.unit_classes
-        for j, c in enumerate(obj.get("classes") if isinstance(obj.get("classes"), list) else []):
+        classes = obj.get("classes")
+        for j, c in enumerate(classes if isinstance(classes, list) else []):
             if isinstance(c, str) and known and c not in known:
                 file, line, col = locate(base + ("classes", j))
                 out.append(Problem(file, line, col, ".".join(map(str, base + ("classes", j))),
