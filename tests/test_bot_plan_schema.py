@@ -54,7 +54,7 @@ def test_an_unknown_key_an_unknown_side_and_a_rulebook_provenance_fail_lint(tmp_
     line = _line(scenario, '"finnish"')
     assert (f"october-blitz.yaml:{line}:{_col(scenario, 'side:')}: scenario.bot_plan.objectives.0.turn: "
             "unknown key 'turn' (did you mean 'by_turn'?)")  # at the objective's mapping in out
-    _edit(scenario, ', turn: 2, weight: 2.0, classes: ["armor"', ', weight: 2.0, classes: ["armour"')
+    _edit(scenario, ', turn: 2, weight: 3.0, classes: ["armor"', ', weight: 3.0, classes: ["armour"')
     out, col = _lint(pack), _col(scenario, '"armour"')
     assert (f"october-blitz.yaml:{line}:{col}: scenario.bot_plan.objectives.0.classes.0: "
             "unknown unit class 'armour' (classes: infantry, cavalry, armor, mechanized, hq, remnant, ski, paratroop)") in out

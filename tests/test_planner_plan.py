@@ -90,5 +90,5 @@ def test_packs_without_a_plan_read_none():
         assert plan_aims(g.new_initial_state().data.scenario) == (), game
     blitz = Game.load("moscow41", "october-blitz")
     (vyazma,) = plan_aims(blitz.new_initial_state().data.scenario)
-    assert (vyazma.side, vyazma.hex, vyazma.by_turn, vyazma.weight) == ("german", "1722", 2, 2.0)
+    assert (vyazma.side, vyazma.hex, vyazma.by_turn, vyazma.weight) == ("german", "1722", 2, 3.0)
     assert vyazma.classes == {"armor", "mechanized"}
