@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from casebook.content.confine import is_game_id
-from casebook.content.position_checks import counter_state_problems, off_map, victory_board_problems
+from casebook.content.position_checks import counter_state_problems, off_map, scenario_problems, victory_board_problems
 from casebook.content.provenance import PatchError, apply_patch
 from casebook.content.schema import describe, did_you_mean, validate_model
 from casebook.content.schema_pack import undot
@@ -287,11 +287,7 @@ def _validate(doc: YamlDoc, data: Any, pack: Any, locate: Locate,
         out += _vocabulary(resolved, pack, locate, (*skip, *inherited)) + state
         vocab = pack.vocabulary
         out += track_problems(resolved, vocab.tracks, vocab.side_ids, locate, fixed=Position.model_fields)
-        scenario = resolved.get("scenario")
-        if isinstance(scenario, dict):
-            from casebook.content.requires import victory_problems
-
-            out += victory_problems(scenario.get("victory"), pack.manifest.get("plugins") or (), locate)
+        out += scenario_problems(resolved.get("scenario"), pack, locate, resolved.get("map"))
     if pos is not None:
         out += _semantic(pos, resolved, pack, locate)
         pos, probs = _first_player(pos, pack, locate)

@@ -1,11 +1,14 @@
 """Checks of a position against its pack beyond the schema (:mod:`casebook.content.position` runs
 them on every load, so ``play --load``, ``serve``'s load, ``ask`` and ``lint`` refuse the same files):
 
-- :func:`victory_hexes`: the hexes a scenario's ``victory`` block names, each to be on the map;
-- :func:`victory_board_problems`: that block against the map — a hex off it, a hex listed twice in one
+- :func:`victory_hexes`: the hexes a scenario's ``victory`` and ``bot_plan`` blocks name, each to be on the map;
+- :func:`victory_board_problems`: those hexes and the ``victory`` block against the map — a hex off it, a hex listed twice in one
   ``hexes`` list, an ``enter`` target or ``town`` the map lacks, a town's name unlike its hex's
   (a misspelt 18.1.3 town, with the map's names and a did-you-mean);
 - :func:`off_map`: why a label is no hex of the map (off it, or no label: ``"１２３４"``), or None;
+- :func:`scenario_problems`: the ``victory`` block against its plugins' schemas, and each ``bot_plan``
+  objective's ``side`` against the game's sides, ``classes`` against its unit classes and ``town`` against the map's town in its hex
+  (casebook.content.schema_plan: a plan naming Vyazma on the wrong hex is refused, not followed);
 - :func:`counter_state_problems`: a unit that says it is a counter of the mix (``counter: ID``, as
   every save's unit does) cannot be stronger or faster than that counter, nor of another side
   (a remnant that replaced a unit carries its own counter) — a save
@@ -21,7 +24,7 @@ from typing import Any
 from casebook.core.errors import Problem
 from casebook.core.hexgrid import hex_label, parse_hex
 
-__all__ = ["counter_state_problems", "victory_hexes", "victory_board_problems", "off_map"]
+__all__ = ["counter_state_problems", "victory_hexes", "victory_board_problems", "off_map", "scenario_problems"]
 
 Locate = Callable[[tuple], tuple[str, int, int]]
 #: Unit fields that can fall below the counter's printed value in play (a step loss) but never rise above it.
@@ -149,6 +152,51 @@ def victory_hexes(scenario: Any) -> Iterator[tuple[tuple, str]]:
     scenario that is not a mapping."""
     if isinstance(scenario, Mapping):
         yield from _hexes_in(scenario.get("victory"), ("scenario", "victory"))
+        yield from _hexes_in(scenario.get("bot_plan"), ("scenario", "bot_plan"))
+
+
+def scenario_problems(scenario: Any, pack: Any, locate: Locate, inline_map: Any = None) -> list[Problem]:
+    """Every problem of a position's ``scenario`` block against ``pack`` beyond the schema: its
+    ``victory`` block against the plugins' schemas (casebook.content.requires.victory_problems), and
+    each ``bot_plan`` objective naming a side or a unit class the game lacks or a ``town`` that is not the map's town in
+    its ``hex`` (the towns of ``inline_map``, the position's ``map:``, else of the pack's map), each at its
+    ``file:line:column``. Nothing for a scenario that is not a mapping."""
+    from casebook.content.requires import victory_problems
+
+    if not isinstance(scenario, Mapping):
+        return []
+    out = victory_problems(scenario.get("victory"), pack.manifest.get("plugins") or (), locate)
+    plan = scenario.get("bot_plan")
+    objectives = plan.get("objectives") if isinstance(plan, Mapping) else None
+    board = inline_map if isinstance(inline_map, Mapping) else getattr(pack, "map", None)
+    towns = board.get("towns") if isinstance(board, Mapping) else None
+    towns = towns if isinstance(towns, Mapping) else {}
+    sides = pack.vocabulary.side_ids
+    for i, obj in enumerate(objectives if isinstance(objectives, list) else []):
+        if not isinstance(obj, Mapping):
+            continue
+        base = ("scenario", "bot_plan", "objectives", i)
+        side, town, label = obj.get("side"), obj.get("town"), obj.get("hex")
+        if isinstance(side, str) and sides and side not in sides:
+            file, line, col = locate(base + ("side",))
+            out.append(Problem(file, line, col, ".".join(map(str, base + ("side",))),
+                               f"unknown side {side!r} (sides: {', '.join(sides)})"))
+        known = pack.vocabulary.unit_classes
+        classes = obj.get("classes")
+        for j, c in enumerate(classes if isinstance(classes, list) else []):
+            if isinstance(c, str) and known and c not in known:
+                file, line, col = locate(base + ("classes", j))
+                out.append(Problem(file, line, col, ".".join(map(str, base + ("classes", j))),
+                                   f"unknown unit class {c!r} (classes: {', '.join(known)})"))
+        if isinstance(town, str) and isinstance(label, str):
+            there = towns.get(label)
+            name = there.get("name") if isinstance(there, Mapping) else None
+            if str(name or "").lower() != town.lower():
+                file, line, col = locate(base + ("town",))
+                where = f"the map's town there is {name!r}" if name else "the map has no town there"
+                out.append(Problem(file, line, col, ".".join(map(str, base + ("town",))),
+                                   f"town {town!r} is not in hex {label}: {where}"))
+    return out
 
 
 def _hexes_in(node: Any, base: tuple) -> Iterator[tuple[tuple, str]]:

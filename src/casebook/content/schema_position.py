@@ -13,6 +13,7 @@ from pydantic import AfterValidator, ConfigDict, Field, field_validator
 
 from casebook.content.schema_base import HexLabel, Model, Scalar, Side, Slug, UnitClass, UnitSize
 from casebook.content.schema_content import MapBody
+from casebook.content.schema_plan import BotPlan
 
 __all__ = [
     "Position",
@@ -60,6 +61,8 @@ class ScenarioInfo(Model):
     last_turn: int = Field(ge=1)
     description: str | None = None
     victory: dict[str, Any] = {}
+    #: the scenario's plan for the bots (casebook.content.schema_plan): guidance, not a rule
+    bot_plan: BotPlan | None = None
 
 
 class Weather(Model):

@@ -44,6 +44,7 @@ from casebook.tools.bots_guard import GUARD_CORE, facing, need, pressure, short_
 from casebook.tools.planner_aims import CountAim, aims_for, count_value, pulls, taken_by_count
 from casebook.tools.planner_goals import HOLD_WEIGHT, Goals, non_combat
 from casebook.tools.planner_guard import GUARD_APPROACH, GUARD_FILL, GUARD_HOLD, GUARD_RADIUS, guard_value, key_hq
+from casebook.tools.planner_plan import Plan, plan_for, plan_pull
 
 __all__ = ["View", "Mover", "W", "build_view", "plan_value", "strength", "THREAT_RADIUS", "BREACH", "FAR", "GUARD_RADIUS",
            "GRAB", "GRAB_RADIUS", "grab", "grabbers", "opened", "pocketed", "GUARD_FILL",
@@ -112,10 +113,8 @@ class View:
     targets: dict[str, float] = field(default_factory=dict)  # objectives not held -> weight
     menace: dict[str, float] = field(default_factory=dict)   # guard hex -> enemy strength within GUARD_RADIUS
     hold_menace: dict[str, float] = field(default_factory=dict)  # main objective held -> the same
-    #: enemy hex -> hexes next to it that no other enemy stack touches: what clearing it opens
-    breach: dict[str, int] = field(default_factory=dict)
-    #: hexes the side can hope to advance in the turns left (None: no limit known)
-    horizon: int | None = None
+    breach: dict[str, int] = field(default_factory=dict)  # enemy hex -> hexes next to it no other enemy touches
+    horizon: int | None = None  # hexes the side can hope to advance in the turns left (None: no limit known)
     _cube: dict[str, tuple[int, int]] = field(default_factory=dict)
     _own_near: dict[str, int] = field(default_factory=dict)
     _near: dict[str, float] = field(default_factory=dict)
@@ -142,6 +141,7 @@ class View:
     aims: dict[str, float] = field(default_factory=dict)
     stake: dict[str, float] = field(default_factory=dict)  # hex -> hold weight its defenders' losses read
     counts: list[CountAim] = field(default_factory=list)
+    plan: Plan | None = None  # the scenario's bot_plan this decision (planner_plan; None: no block)
 
     def neighbours(self, label: str) -> tuple[str, ...]:
         return self.board.label_neighbours(label)
@@ -199,7 +199,6 @@ class View:
                 values.append((1.0 if h is None or d <= h else FAR) * w / HOLD_WEIGHT * max(0, reach - d))
             v = self._near[label] = max(values, default=0.0)
         return v
-
 
     def objective_distance(self, label: str) -> int:
         """Hexes from ``label`` to the nearest main objective not held (weight >= HOLD_WEIGHT)
@@ -278,6 +277,7 @@ def build_view(state: Any, side: str, goals: Goals) -> View:
     if pace and left is not None:
         view.horizon = max(1, pace) * left
     view.aims, view.stake, view.counts = aims_for(view, goals, pace, left)
+    view.plan = plan_for(state, view, goals.plan, skip, strength) if goals.plan else None
     view.breach = {e: opened(enemy, board.label_neighbours, e) for e in enemy}
     cubes = [(view.cube(e), s) for e, s in enemy.items()]  # the distances inlined: the view's hot loops
     kept = board.__dict__.setdefault("_planner_nearest", {})  # hex -> hexes to the nearest enemy hex, kept
@@ -365,7 +365,7 @@ def plan_value(view: View, movers: Sequence[Mover], dests: Sequence[str]) -> flo
         if t > 0 and menace > 0:
             ring = sum(own.get(n, 0.0) for n in view.neighbours(h))
             total += view.aims.get(h, HOLD_WEIGHT) * W["ring"] * t * min(1.0, ring / max(3.0, menace))
-    total += guard_value(view, movers, dests, own, (W["guard"], W["screen"]))  # planner_guard
+    total += guard_value(view, movers, dests, own, (W["guard"], W["screen"])) + plan_pull(view, movers, dests)
     attackers: dict[str, float] = {}
     seen: dict[str, int] = {}
     w_advance, w_exposure, next_to, pull, around = (W["advance"], W["exposure"], view.enemy_next_to,  # once

@@ -13,6 +13,7 @@
   (:mod:`casebook.tools.planner_aims`);
 - **strike** — per side, hexes whose mere entry wins at once (``when: instant`` or ``kind:
   enter``): that side wants to reach them, the other to guard them;
+- **plan** — the scenario's ``bot_plan`` objectives, when it has the block (:mod:`casebook.tools.planner_plan`);
 - every town of the map as a small background objective (by its ``ip`` value where the map has
   one), so a pack without a victory block still gives the bot something to play for.
 
@@ -27,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from casebook.core.hexgrid import hex_label
+from casebook.tools.planner_plan import PlanAim, plan_aims
 
 __all__ = ["Goals", "CountGoal", "goals_for", "capital_hexes", "non_combat", "non_combat_of", "HOLD_WEIGHT", "TOWN_WEIGHT"]
 
@@ -56,6 +58,8 @@ class Goals:
     sides: tuple[str, ...]
     capital: frozenset[str] = field(default_factory=frozenset)
     counts: tuple[CountGoal, ...] = ()
+    #: the scenario's ``bot_plan`` objectives (planner_plan; guidance, not a rule): () without the block
+    plan: tuple[PlanAim, ...] = ()
 
     def guard(self, side: str) -> frozenset[str]:
         """The hexes ``side`` must keep the enemy out of: the other sides' strike hexes."""
@@ -182,7 +186,7 @@ def goals_for(scenario: Mapping[str, Any] | None, board: Any, sides: Iterable[st
         label = hex_label(h)
         hold.setdefault(label, TOWN_WEIGHT * float(t.get("ip") or 1))
     return Goals(hold=hold, strike={s: frozenset(v) for s, v in strike.items()}, sides=sides, capital=capital,
-                 counts=tuple(counts))
+                 counts=tuple(counts), plan=plan_aims(scenario))
 
 
 def non_combat(scenario: Mapping[str, Any] | None) -> frozenset[str]:
