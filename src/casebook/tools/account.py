@@ -17,14 +17,14 @@ shown, the turn's tallies); :func:`narrate_all` is the account of a whole trace.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from casebook.areas.combat_words import limit_words, shift_terms, signed
 from casebook.core.trace import Event
 from casebook.tools.account_effects import combat_losses, decision_kind, effect_words, place_effects, value_words
-from casebook.tools.account_oos import OosTally
+from casebook.tools.account_oos import OosTally, leaving_kinds
 
 __all__ = ["Narrator", "combat_line", "combat_losses", "data_words", "drm_lines", "effect_words", "narrate",
            "narrate_all", "QUIET_KINDS", "REPEATED_NOTICES", "term_words"]
@@ -91,6 +91,26 @@ def _rule_line(source: str, rules_dir: Path | None) -> str:
     lines = _SOURCES[key]
     n = int(line)
     return lines[n - 1] if 0 < n <= len(lines) else ""
+
+
+_RULES: dict[str, Any] = {}  # rules folder -> the compiled rule scripts whose lines it holds (None: none)
+
+
+def _quantity_at(rules_dir: Path | None) -> Callable[[str], str | None]:
+    """``file:line`` -> the quantity whose line it is, as the compiled rule scripts of the game in
+    ``rules_dir`` say (its engine: :meth:`Narrator.for_engine`'s, else the one loaded for the folder
+    above it, cached per process); never a quantity for a folder that is no game's."""
+    key = str(rules_dir)
+    if rules_dir is not None and key not in _RULES:
+        from casebook.core.errors import ContentError, ScriptSyntaxError
+        from casebook.script.engine import load_engine
+
+        try:
+            _RULES[key] = load_engine(Path(rules_dir).parent).rules
+        except (ContentError, ScriptSyntaxError):  # a test's lone script, a folder of no game
+            _RULES[key] = None
+    rules = _RULES.get(key)
+    return rules.quantity_at if rules is not None else (lambda _source: None)
 
 
 def _bound_cases(d: Mapping[str, Any], rules_dir: Path | None) -> list[str]:
@@ -166,7 +186,7 @@ def drm_lines(data: Mapping[str, Any], titles: Mapping[str, str] | None = None, 
     """The lines under a combat's account line: ``shift`` and each term its column shift comes from
     (:func:`~casebook.areas.combat_words.shift_terms`, e.g. 10.3B-C), then ``DRM`` and each term of its
     ``terms``, in words (:func:`term_words`)."""
-    shifts = shift_terms(data, lambda source: _rule_line(source, rules_dir))
+    shifts = shift_terms(data, _quantity_at(rules_dir))
     return [*(f"shift {term_words(t, titles, rules_dir)}" for t in shifts),
             *(f"DRM {term_words(t, titles, rules_dir)}" for t in data.get("terms") or [] if isinstance(t, Mapping))]
 
@@ -187,10 +207,17 @@ class Narrator:
         self.oos = OosTally()  # units out of supply, across turns (the summary's line)
 
     @classmethod
-    def for_engine(cls, engine: Any) -> Narrator:
-        """A narrator with the case titles and rule scripts of a loaded engine."""
+    def for_engine(cls, engine: Any, start: Any = None) -> Narrator:
+        """A narrator with the case titles and rule scripts of a loaded engine; ``start``: the state
+        where the trace to narrate begins (its units already out of supply, :meth:`OosTally.start`)."""
         pack = engine.pack
-        return cls({cid: str(c.get("title", "")) for cid, c in pack.cases.items()}, pack.rules_dir)
+        narrator = cls({cid: str(c.get("title", "")) for cid, c in pack.cases.items()}, pack.rules_dir)
+        narrator.oos = OosTally(leaving_kinds(pack))
+        if _RULES.get(str(pack.rules_dir)) is None:
+            _RULES[str(pack.rules_dir)] = engine.rules
+        if start is not None:
+            narrator.oos.start(start.data.units)
+        return narrator
 
     def lines(self, events: Iterable[Event]) -> list[str]:
         """The account of ``events`` (in trace order), a turn summary and header at each new turn."""
@@ -258,7 +285,8 @@ class Narrator:
     def _count(self, event: Event, undo: bool = False) -> None:
         """Add ``event`` to the turn's tally (or, ``undo``, take it out again)."""
         step = -1 if undo else 1
-        self.oos.see(event, undo)
+        if not undo:  # forget takes the supply lists back whole
+            self.oos.see(event)
         if event.kind == "action" and event.side:
             tally = self._tally.setdefault(event.side, Counter())
             tally[decision_kind(event)] += step
@@ -281,7 +309,11 @@ class Narrator:
     def forget(self, events: Iterable[Event]) -> None:
         """Take events that were narrated but then undone (``undo`` in play) out of the running
         turn's summary, so it counts only the decisions that stand. Events of a turn whose summary
-        is already printed are left (that summary is history)."""
+        is already printed are left (that summary is history); the out-of-supply lists go back to
+        what they were before the first of them, whatever its turn."""
+        events = list(events)
+        for event in events:
+            self.oos.see(event, undo=True)
         for event in events:
             if event.turn == self.turn:
                 self._count(event, undo=True)
