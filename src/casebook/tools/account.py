@@ -5,8 +5,9 @@ A decision and what it did are one line: the ``move`` event of ``german: move st
 stands for both (the decision's own event is shown only when nothing else tells of it, as for a
 pass). A combat is one line (attackers, defenders, strengths, odds column, roll, DRM, result),
 followed by one line per DRM term with its case, the case's title and the rule-script condition
-that gave it. A notice that repeats unchanged step after step (``overstacked``) is shown once
-until it changes. At the end of each turn a summary line per side counts its decisions, attacks
+that gave it; its results are told under the combat or the decision they followed (a retreat under
+the defender's ``retreat``: :mod:`casebook.tools.account_effects`). A notice that repeats
+unchanged step after step (``overstacked``) is shown once until it changes. At the end of each turn a summary line per side counts its decisions, attacks
 and results, losses and control changes. Bookkeeping events (step advances, automatic passes)
 are left out. The account is a view of the trace; the trace is the record.
 
