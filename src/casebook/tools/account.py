@@ -7,8 +7,9 @@ pass). A combat is one line (attackers, defenders, strengths, odds column, roll,
 followed by one line per DRM term with its case, the case's title and the rule-script condition
 that gave it; its results are told under the combat or the decision they followed (a retreat under
 the defender's ``retreat``: :mod:`casebook.tools.account_effects`). A notice that repeats
-unchanged step after step (``overstacked``) is shown once until it changes. At the end of each turn a summary line per side counts its decisions, attacks
-and results, losses and control changes. Bookkeeping events (step advances, automatic passes)
+unchanged step after step (``overstacked``) is shown once until it changes. At the end of each
+turn a summary line per side counts its decisions, attacks and results, losses and control
+changes. Bookkeeping events (step advances, automatic passes)
 are left out. The account is a view of the trace; the trace is the record.
 
 :class:`Narrator` keeps what a running account needs between batches (the turn, the notices
