@@ -53,7 +53,7 @@ def test_1_1B_the_turn1_timeline_reads_control_losses_and_oos_off_the_play(turn1
     assert snap["eliminated"] == {"german": {"units": 0, "strength": 0}, "soviet": {"units": 0, "strength": 0}}
     assert snap["oos"] == {"german": 19, "soviet": 5}  # 5.5A: the trace's oos-marking events #463 and #861
     rows = {r.label: r.text for r in summary_rows(summarize([turn1]))}
-    assert rows["Roslavl 0212 changed hands"] == "1/1 (100%), first at turn 1"
+    assert rows["Roslavl 0212 changed hands"] == "1/1 (100%), taken by soviet 1, first at turn 1"
     assert rows["Smolensk 1308 changed hands"] == "0/1 (0%)"
     assert rows["median units eliminated soviet"] == "0 (0 SP)"
 
@@ -99,3 +99,29 @@ def test_the_json_records_carry_the_timeline(tmp_path):
     assert record["timeline"]["places"] == [] and [t["turn"] for t in record["timeline"]["turns"]] == [1, 2, 3]
     assert "winner" in record and "digest" in record  # the keys BALANCE.md's scripts read stay
     assert "median units eliminated blue" in result.output
+
+
+def test_the_printed_row_says_who_took_the_place():
+    """trial19b: the summary rows said a place changed hands but not who took it (the JSON's
+    ``taken_by``: who held it at its first change; ``None``: nobody)."""
+    from casebook.tools.batch_summary import _timeline_rows
+
+    taken, kept, emptied = _tl("german", "german"), _tl("soviet", "soviet"), _tl("soviet", None)
+    [row, _] = _timeline_rows(summarize_timelines([taken, taken, kept, emptied]))
+    assert (row.label, row.text) == ("A 0101 changed hands", "3/4 (75%), taken by german 2, nobody 1, first at turn 1")
+
+
+@pytest.mark.case("5.5A")
+def test_5_5A_the_timeline_start_counts_the_units_a_position_begins_out_of_supply():
+    from casebook.content.position import position_to_dict
+    from casebook.content.savecheck import load_save
+    from casebook.content.yamlio import load_yaml
+
+    path = "tests/positions/blitz-seed2-turn2-smolensk.yaml"
+    units = load_yaml(path).data["units"]
+    game = load_game("moscow41", "october-blitz")
+    state = game.state_from_dict(position_to_dict(load_save(path, game.engine)))
+    start = Timeline(state).data()["start"]
+    assert start["oos"] == {side: sum(1 for u in units if u.get("oos") and u["side"] == side)
+                            for side in ("german", "soviet")}
+    assert sum(start["oos"].values()) == 27  # the file's `oos: true` units

@@ -10,7 +10,6 @@ one that changed the sum.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -49,28 +48,18 @@ def wasted_drm(who: str, bought: int, raw: int, net: int) -> int:
     return bought
 
 
-def shift_terms(data: Mapping[str, Any], rule_line: Callable[[str], str]) -> list[dict[str, Any]]:
+def shift_terms(data: Mapping[str, Any], quantity_at: Callable[[str], str | None]) -> list[dict[str, Any]]:
     """Where a ``combat`` event's ``column_shift`` comes from, as terms (``case``, ``value``,
     ``source``) the account words as it words DRM terms: the event's ``shifts`` that moved the
     column (a game's ``column_shift`` terms, e.g. BM8.3), else its rule ``lines`` that belong to the
-    quantity ``loss_shift`` (e.g. Moscow '41 10.3B-C, ``highest(losses of defenders)``), found by
-    reading upward from each line to its ``quantity`` head with ``rule_line`` (``"file:line"`` ->
-    the text, "" when unknown). A lone line carries the whole shift; of two (both sides' markers)
-    the event keeps only the net, so their values are left blank."""
+    quantity ``loss_shift`` (e.g. Moscow '41 10.3B-C, ``highest(losses of defenders)``), as the
+    compiled rule scripts say (``quantity_at``: ``"file:line"`` -> the name of the quantity whose
+    line it is, None if none: :meth:`casebook.script.ruleset.RuleSet.quantity_at`). A lone line
+    carries the whole shift; of two (both sides' markers) the event keeps only the net, so their
+    values are left blank."""
     if data.get("shifts") is not None:
         return [dict(t) for t in data["shifts"] if isinstance(t, Mapping) and t.get("value")]
     found = [ln for ln in data.get("lines") or ()
-             if isinstance(ln, Mapping) and _quantity(str(ln.get("source", "")), rule_line) == "loss_shift"]
+             if isinstance(ln, Mapping) and quantity_at(str(ln.get("source", ""))) == "loss_shift"]
     value = data.get("column_shift") if len(found) == 1 else ""
     return [{"case": ", ".join(ln.get("cases") or ()), "value": value, "source": ln["source"]} for ln in found]
-
-
-def _quantity(source: str, rule_line: Callable[[str], str]) -> str:
-    """The name of the ``quantity`` whose block holds the rule-script line ``file:line``; "" if none."""
-    file, _, line = source.rpartition(":")
-    for n in range(int(line) if line.isdigit() else 0, 0, -1):
-        text = rule_line(f"{file}:{n}")
-        head = re.match(r"quantity\s+(\w+)", text)
-        if head or (text[:1] not in ("", " ", "#")):  # a block's head, or a statement outside any block
-            return head.group(1) if head else ""
-    return ""

@@ -141,6 +141,14 @@ class QuantityCode:
         def value_in(self, env: Env) -> Any:
             """The fast path (set per instance by ``__post_init__``)."""
 
+    def sources(self) -> tuple[str, ...]:
+        """The ``file:line`` of each of its lines: its head, base, terms (a group's members too),
+        rounding and bounds."""
+        terms = [m for t in self.terms for m in (t, *t.members)]
+        codes = [self.code, self.base_code, *(t.code for t in terms), self.rounding[1] if self.rounding else None,
+                 *(b.code for b in self.bounds)]
+        return tuple(dict.fromkeys(c.source for c in codes if c is not None))
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "value_in", self._make_fast())
 

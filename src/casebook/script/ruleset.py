@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from casebook.core.errors import IllegalActionError, Problem
@@ -79,6 +80,16 @@ class RuleSet:
     def _env(self, facts: Mapping[str, Any], tables: Mapping[str, Any] | None,
              standard: Mapping[str, Any] | None = None) -> Env:
         return Env(facts, tables, self, standard)
+
+    def quantity_at(self, source: str) -> str | None:
+        """The name of the quantity one of whose lines is at ``source`` (``file:line``, as trace
+        events and answers name lines, e.g. ``combat.rules:66`` -> ``loss_shift``); None when no
+        quantity's line is there (a permission's, a trigger's, no line)."""
+        return self._quantity_lines.get(source)
+
+    @cached_property
+    def _quantity_lines(self) -> dict[str, str]:
+        return {src: name for name, q in self.quantities.items() for src in q.sources()}
 
     def _get(self, name: str) -> QuantityCode:
         try:

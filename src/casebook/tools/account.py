@@ -5,9 +5,11 @@ A decision and what it did are one line: the ``move`` event of ``german: move st
 stands for both (the decision's own event is shown only when nothing else tells of it, as for a
 pass). A combat is one line (attackers, defenders, strengths, odds column, roll, DRM, result),
 followed by one line per DRM term with its case, the case's title and the rule-script condition
-that gave it. A notice that repeats unchanged step after step (``overstacked``) is shown once
-until it changes. At the end of each turn a summary line per side counts its decisions, attacks
-and results, losses and control changes. Bookkeeping events (step advances, automatic passes)
+that gave it; its results are told under the combat or the decision they followed (a retreat under
+the defender's ``retreat``: :mod:`casebook.tools.account_effects`). A notice that repeats
+unchanged step after step (``overstacked``) is shown once until it changes. At the end of each
+turn a summary line per side counts its decisions, attacks and results, losses and control
+changes. Bookkeeping events (step advances, automatic passes)
 are left out. The account is a view of the trace; the trace is the record.
 
 :class:`Narrator` keeps what a running account needs between batches (the turn, the notices
@@ -17,13 +19,14 @@ shown, the turn's tallies); :func:`narrate_all` is the account of a whole trace.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from casebook.areas.combat_words import limit_words, shift_terms, signed
 from casebook.core.trace import Event
-from casebook.tools.account_oos import OosTally
+from casebook.tools.account_effects import combat_losses, decision_kind, effect_words, place_effects, value_words
+from casebook.tools.account_oos import OosTally, leaving_kinds
 
 __all__ = ["Narrator", "combat_line", "combat_losses", "data_words", "drm_lines", "effect_words", "narrate",
            "narrate_all", "QUIET_KINDS", "REPEATED_NOTICES", "term_words"]
@@ -42,63 +45,14 @@ _SKIP_KEYS = frozenset({"terms", "explanation", "lines", "path_steps", "outcomes
                         "combat", "support", "cases"})
 
 
-def _value(v: Any, depth: int = 0) -> str:
-    """A compact rendering in words: yes/no for a flag, lists comma-joined (long ones cut with a
-    count), an effect as :func:`effect_words` says it, other mappings as ``key: value`` pairs in
-    parentheses — never a Python or JSON form."""
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, (list, tuple)):
-        if v and all(isinstance(x, Mapping) and x.get("effect") for x in v):
-            return effect_words(v)
-        items = [_value(x, depth + 1) for x in v[:8]]
-        more = f", … ({len(v)} in all)" if len(v) > 8 else ""
-        return ", ".join(items) + more
-    if isinstance(v, Mapping):
-        if v.get("effect"):
-            return effect_words([v])
-        inner = "; ".join(f"{k}: {_value(x, depth + 1)}" for k, x in v.items()
-                          if k not in _SKIP_KEYS and x not in (None, "", [], {}))
-        return f"({inner})"
-    return str(v)
-
-
-def effect_words(effects: Iterable[Mapping[str, Any]]) -> str:
-    """Effects (a combat's results) in words, a unit's effects together: ``unit s-243rd: fatigued,
-    1-loss · retreat (units s-229rd; path 1115)`` (a loss that replaced the unit names its
-    replacement, ``remnant, replaced by s-rem-02``; a loss inside an effect is said in
-    parentheses, ``loss (1-loss)``)."""
-    said: list[tuple[Any, list[str]]] = []
-    for e in effects:
-        unit = e.get("unit")
-        words = _one_effect(e)
-        if unit is not None and said and said[-1][0] == unit:
-            said[-1][1].append(words)
-        else:
-            said.append((unit, [words]))
-    return " · ".join((f"unit {unit}: " if unit is not None else "") + ", ".join(words) for unit, words in said)
-
-
-def _one_effect(e: Mapping[str, Any]) -> str:
-    text = str(e.get("effect"))
-    inner = e.get("loss")
-    if isinstance(inner, Mapping):
-        text += f" ({_one_effect(inner)})"
-    if e.get("remnant"):
-        text += f", replaced by {e['remnant']}"
-    rest = "; ".join(f"{k} {_value(x, 2)}" for k, x in e.items()
-                     if k not in ("unit", "effect", "loss", "remnant", "cases") and x not in (None, "", [], {}))
-    return text + (f" ({rest})" if rest else "")
-
-
 def _summary(data: Mapping[str, Any]) -> str:
-    return "; ".join(f"{k}: {_value(v)}" for k, v in data.items() if k not in _SKIP_KEYS and v not in (None, "", [], {}))
+    return "; ".join(f"{k}: {value_words(v)}" for k, v in data.items() if k not in _SKIP_KEYS and v not in (None, "", [], {}))
 
 
 def data_words(data: Mapping[str, Any]) -> list[str]:
     """Every field of an event's data in words, one ``key: value`` a line (``explain``): flags
     as yes/no, effects as :func:`effect_words` says them, never a Python or JSON form."""
-    return [f"{k}: {_value(v)}" for k, v in data.items() if v not in (None, "", [], {})]
+    return [f"{k}: {value_words(v)}" for k, v in data.items() if v not in (None, "", [], {})]
 
 
 _SOURCES: dict[tuple[str, str], list[str]] = {}  # (rules folder, script file) -> its lines
@@ -139,6 +93,26 @@ def _rule_line(source: str, rules_dir: Path | None) -> str:
     lines = _SOURCES[key]
     n = int(line)
     return lines[n - 1] if 0 < n <= len(lines) else ""
+
+
+_RULES: dict[str, Any] = {}  # rules folder -> the compiled rule scripts whose lines it holds (None: none)
+
+
+def _quantity_at(rules_dir: Path | None) -> Callable[[str], str | None]:
+    """``file:line`` -> the quantity whose line it is, as the compiled rule scripts of the game in
+    ``rules_dir`` say (its engine: :meth:`Narrator.for_engine`'s, else the one loaded for the folder
+    above it, cached per process); never a quantity for a folder that is no game's."""
+    key = str(rules_dir)
+    if rules_dir is not None and key not in _RULES:
+        from casebook.core.errors import ContentError, ScriptSyntaxError
+        from casebook.script.engine import load_engine
+
+        try:
+            _RULES[key] = load_engine(Path(rules_dir).parent).rules
+        except (ContentError, ScriptSyntaxError):  # a test's lone script, a folder of no game
+            _RULES[key] = None
+    rules = _RULES.get(key)
+    return rules.quantity_at if rules is not None else (lambda _source: None)
 
 
 def _bound_cases(d: Mapping[str, Any], rules_dir: Path | None) -> list[str]:
@@ -184,10 +158,12 @@ def narrate(event: Event, last_turn: int | None = None) -> list[str]:
     return lines
 
 
-def _line(event: Event, titles: Mapping[str, str] | None = None, rules_dir: Path | None = None) -> str:
+def _line(event: Event, titles: Mapping[str, str] | None = None, rules_dir: Path | None = None,
+          effects: list[Mapping[str, Any]] | None = None) -> str:
+    """``effects``: a ``combat-results`` event's effects not told at the decisions before it."""
     cases = f"  [{', '.join(event.cases)}]" if event.cases else ""
     who = f"{event.side}: " if event.side and event.kind != "action" else ""
-    data = event.data
+    data = event.data if effects is None else {**event.data, "effects": effects or "told above"}
     if event.kind == "action":
         text = f"{data.get('action', '')}"
     elif event.kind == "roll":
@@ -212,15 +188,9 @@ def drm_lines(data: Mapping[str, Any], titles: Mapping[str, str] | None = None, 
     """The lines under a combat's account line: ``shift`` and each term its column shift comes from
     (:func:`~casebook.areas.combat_words.shift_terms`, e.g. 10.3B-C), then ``DRM`` and each term of its
     ``terms``, in words (:func:`term_words`)."""
-    shifts = shift_terms(data, lambda source: _rule_line(source, rules_dir))
+    shifts = shift_terms(data, _quantity_at(rules_dir))
     return [*(f"shift {term_words(t, titles, rules_dir)}" for t in shifts),
             *(f"DRM {term_words(t, titles, rules_dir)}" for t in data.get("terms") or [] if isinstance(t, Mapping))]
-
-
-def _decision_kind(event: Event) -> str:
-    action = str(event.data.get("action", ""))
-    head = action.split(": ", 1)[-1]
-    return head.split(" ", 1)[0]
 
 
 class Narrator:
@@ -239,14 +209,22 @@ class Narrator:
         self.oos = OosTally()  # units out of supply, across turns (the summary's line)
 
     @classmethod
-    def for_engine(cls, engine: Any) -> Narrator:
-        """A narrator with the case titles and rule scripts of a loaded engine."""
+    def for_engine(cls, engine: Any, start: Any = None) -> Narrator:
+        """A narrator with the case titles and rule scripts of a loaded engine; ``start``: the state
+        where the trace to narrate begins (its units already out of supply, :meth:`OosTally.start`)."""
         pack = engine.pack
-        return cls({cid: str(c.get("title", "")) for cid, c in pack.cases.items()}, pack.rules_dir)
+        narrator = cls({cid: str(c.get("title", "")) for cid, c in pack.cases.items()}, pack.rules_dir)
+        narrator.oos = OosTally(leaving_kinds(pack))
+        if _RULES.get(str(pack.rules_dir)) is None:
+            _RULES[str(pack.rules_dir)] = engine.rules
+        if start is not None:
+            narrator.oos.start(start.data.units)
+        return narrator
 
     def lines(self, events: Iterable[Event]) -> list[str]:
         """The account of ``events`` (in trace order), a turn summary and header at each new turn."""
         batch = list(events)
+        placed = place_effects(batch)  # a combat's effects after the decisions they followed
         out: list[str] = []
         for i, event in enumerate(batch):
             if event.turn != self.turn:
@@ -255,20 +233,25 @@ class Narrator:
                 out.append(f"\n=== Turn {event.turn} ===")
                 self.turn = event.turn
             self._count(event)
-            if event.kind in QUIET_KINDS or self._repeated(event):
-                continue
-            if event.kind == "game-over" and (self._tally or self._losses):  # the last turn's summary first
-                out += self.summary()
-                self.turn = None  # summarized: nothing left to sum at the end
-            if event.kind == "action" and self._told_later(event, batch[i + 1:]):
-                continue
-            if event.kind == "roll" and self.roll_told(event, batch[i + 1:]):
-                continue
-            out.append(_line(event, self.titles, self.rules_dir))
+            out += [f"          {w}" for w in placed.before.get(event.seq, ())]
+            if self._shown(event, batch[i + 1:]):
+                if event.kind == "game-over" and (self._tally or self._losses):  # the last turn's summary first
+                    out += self.summary()
+                    self.turn = None  # summarized: nothing left to sum at the end
+                out.append(_line(event, self.titles, self.rules_dir, placed.remaining.get(event.seq)))
+            out += [f"          {w}" for w in placed.after.get(event.seq, ())]
         return out
 
+    def _shown(self, event: Event, rest: list[Event]) -> bool:
+        """Whether ``event`` has a line of its own (not bookkeeping, a repeat, or told by a later event)."""
+        if event.kind in QUIET_KINDS or self._repeated(event):
+            return False
+        if event.kind == "action" and self._told_later(event, rest):
+            return False
+        return not (event.kind == "roll" and self.roll_told(event, rest))
+
     def _told_later(self, action: Event, rest: list[Event]) -> bool:
-        kind = _decision_kind(action)
+        kind = decision_kind(action)
         told = _TOLD_BY.get(kind, (kind,))
         for later in rest:
             if later.kind == "action":
@@ -304,10 +287,11 @@ class Narrator:
     def _count(self, event: Event, undo: bool = False) -> None:
         """Add ``event`` to the turn's tally (or, ``undo``, take it out again)."""
         step = -1 if undo else 1
-        self.oos.see(event, undo)
+        if not undo:  # forget takes the supply lists back whole
+            self.oos.see(event)
         if event.kind == "action" and event.side:
             tally = self._tally.setdefault(event.side, Counter())
-            tally[_decision_kind(event)] += step
+            tally[decision_kind(event)] += step
         elif event.kind == "combat":
             side = str(event.data.get("attacker_side") or event.side)
             tally = self._tally.setdefault(side, Counter())
@@ -327,7 +311,11 @@ class Narrator:
     def forget(self, events: Iterable[Event]) -> None:
         """Take events that were narrated but then undone (``undo`` in play) out of the running
         turn's summary, so it counts only the decisions that stand. Events of a turn whose summary
-        is already printed are left (that summary is history)."""
+        is already printed are left (that summary is history); the out-of-supply lists go back to
+        what they were before the first of them, whatever its turn."""
+        events = list(events)
+        for event in events:
+            self.oos.see(event, undo=True)
         for event in events:
             if event.turn == self.turn:
                 self._count(event, undo=True)
@@ -359,29 +347,6 @@ class Narrator:
         out += self.oos.lines()
         self._tally, self._losses, self._notices, self._control = {}, {}, {}, []
         return out
-
-
-def combat_losses(data: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """(side, ``unit effect``) of each loss among a ``combat-results`` event's effects: a loss
-    marker (``1-loss``), an elimination, a replacement by a weaker counter (an effect naming its
-    ``remnant``), a loss inside another effect (a fatigue result taken as a loss). The side is
-    the combat's attacker or defender side the unit (or the unit it replaced) fought on."""
-    combat = data.get("combat") or {}
-    side_of = {str(u): str(combat.get("attacker_side")) for u in combat.get("attackers") or []}
-    side_of |= {str(u): str(combat.get("defender_side")) for u in combat.get("defenders") or []}
-    out: list[tuple[str, str]] = []
-    for effect in data.get("effects") or []:
-        if not isinstance(effect, Mapping) or effect.get("unit") is None:
-            continue
-        inner = effect.get("loss")
-        loss: Mapping[str, Any] = inner if isinstance(inner, Mapping) else effect
-        name = str(loss.get("effect"))
-        unit = str(effect["unit"])
-        if loss.get("remnant"):
-            side_of.setdefault(str(loss["remnant"]), side_of.get(unit, ""))
-        if (name == "eliminated" or name.endswith("-loss") or "remnant" in loss) and side_of.get(unit):
-            out.append((side_of[unit], f"{unit} {name}"))
-    return out
 
 
 def _add_or_remove(items: list[str], item: str, remove: bool) -> None:

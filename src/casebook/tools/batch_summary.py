@@ -115,13 +115,16 @@ def summary_rows(summary: dict[str, Any]) -> list[Row]:
 
 
 def _timeline_rows(timeline: dict[str, Any] | None) -> list[Row]:
-    """Per place: the games where it changed hands and the median turn it first did; per side: the
-    median units (strength points) eliminated by the last turn."""
+    """Per place: the games where it changed hands, who took it (in how many of them) and the median
+    turn it first did; per side: the median units (strength points) eliminated by the last turn."""
     if not timeline:
         return []
     rows = []
     for h, p in timeline["places"].items():
         value, text = _rate(p["changed"], p["games"])
+        if p.get("taken_by"):  # who held it at its first change (None: nobody)
+            text += ", taken by " + ", ".join(f"{'nobody' if side in (None, 'None') else side} {n}"
+                                              for side, n in sorted(p["taken_by"].items(), key=lambda kv: (-kv[1], str(kv[0]))))
         if p["first_turn_median"] is not None:
             text += f", first at turn {p['first_turn_median']:g}"
         rows.append(Row(f"{p['name']} {h} changed hands", value, text, "%"))

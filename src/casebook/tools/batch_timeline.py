@@ -10,8 +10,9 @@ nobody), per side the units eliminated so far (``removed`` entries with reason `
 and their strength points (each unit's ``strength`` field as last seen on the map, else its
 counter's for a unit that entered and fell between two snapshots: the printed strength, loss
 markers not subtracted), the ids eliminated in that turn, and the units on the map with the
-``oos`` flag (out of supply). A division that breaks down into a remnant (reason
-``rebuilding``) is not counted; the remnant, when eliminated, is (11.3D); ``removed_ids`` lists
+``oos`` flag (out of supply; at the start too: a position may begin with units out of supply;
+the account's turn summary names the same units, :mod:`casebook.tools.account_oos`). A division
+that breaks down into a remnant (reason ``rebuilding``) is not counted; the remnant, when eliminated, is (11.3D); ``removed_ids`` lists
 the ids taken off in that turn for another reason (reason -> ids: ``rebuilding``, ``withdrawn``).
 
 :func:`summarize_timelines` reads the records' timelines: per place, in how many games it
@@ -68,7 +69,7 @@ def places(state: Any) -> list[dict[str, Any]]:
 class Timeline:
     """One game's timeline, fed the state after every action (:meth:`after`); cheap between turns
     (an int compare), one snapshot per turn. :meth:`data` is the record's ``timeline``:
-    ``{"places": [...], "start": {"control": {hex: side}}, "turns": [{"turn", "control",
+    ``{"places": [...], "start": {"control": {hex: side}, "oos": {side: units}}, "turns": [{"turn", "control",
     "eliminated": {side: {"units", "strength"}}, "eliminated_ids": {side: [ids this turn]},
     "removed_ids": {reason: [ids this turn]}, "oos": {side: units}}, ...]}``."""
 
@@ -85,7 +86,7 @@ class Timeline:
         self.counted = 0
         self.lost = {s: {"units": 0, "strength": 0} for s in self.sides}
         self._look(state)
-        self.start = {"control": {h: state.data.control(h) for h in self.hexes}}
+        self.start = {"control": {h: state.data.control(h) for h in self.hexes}, "oos": self._oos(state.data)}
 
     def _look(self, state: Any) -> None:
         for u in state.data.units:
@@ -121,14 +122,18 @@ class Timeline:
             self.lost[side]["strength"] += strength
             new.setdefault(side, []).append(uid)
         self.counted = len(removed)
+        self.turns.append({"turn": turn, "control": {h: data.control(h) for h in self.hexes},
+                           "eliminated": {s: dict(v) for s, v in self.lost.items()},
+                           "eliminated_ids": new, "removed_ids": other, "oos": self._oos(data)})
+        self._look(state)
+
+    def _oos(self, data: Any) -> dict[str, int]:
+        """side -> its units on the map flagged ``oos`` (out of supply, 5.5A)."""
         oos = dict.fromkeys(self.sides, 0)
         for u in data.units:
             if u.get("oos"):
                 oos[str(u.get("side"))] = oos.get(str(u.get("side")), 0) + 1
-        self.turns.append({"turn": turn, "control": {h: data.control(h) for h in self.hexes},
-                           "eliminated": {s: dict(v) for s, v in self.lost.items()},
-                           "eliminated_ids": new, "removed_ids": other, "oos": oos})
-        self._look(state)
+        return oos
 
     def data(self) -> dict[str, Any]:
         return {"places": self.places, "start": self.start, "turns": self.turns}

@@ -114,6 +114,7 @@ def run_play(game_id: Any, scenario: str | None, players: dict[str, tuple[str, s
         if s is not None:
             s.data.set_players({side: _player_text(k, n) for side, (k, n) in players.items()})
     tune_gc()  # the loaded game lives as long as the session (src/casebook/tools/runtime.py)
+    start = initial or (None if load else state)  # where the trace begins, when known (for its OOS units)
     initial = initial or state.clone()
     actors: dict[str, Any] = {}
     for side, (kind, name) in players.items():
@@ -127,7 +128,7 @@ def run_play(game_id: Any, scenario: str | None, players: dict[str, tuple[str, s
     last = game.last_turn
     shown = 0
     turn = None
-    narrator = Narrator.for_engine(game.engine)
+    narrator = Narrator.for_engine(game.engine, start=start)
     loaded = len(state.trace)  # a loaded trace's turns were mapped as they ended (not by the final position)
 
     def flush() -> None:
