@@ -27,10 +27,8 @@ def main() -> None:
     for r in sorted(records, key=lambda r: r["seed"]):
         turns = r["timeline"]["turns"]
         el, oos = [], []
-        total = 0
-        for t in turns[:2]:
-            total += t["eliminated"]["soviet"]["units"]
-            el.append(total)
+        for t in turns[:2]:  # the timeline's eliminated count is the game's so far (batch_timeline)
+            el.append(t["eliminated"]["soviet"]["units"])
             oos.append(t["oos"]["soviet"])
         v, s = _first(turns, "1722", "german"), _first(turns, "1308", "soviet")
         wins += r["winner"] == "german"
