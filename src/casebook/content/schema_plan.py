@@ -8,7 +8,7 @@ and its values are no rulebook values — each block carries a ``provenance`` (`
     bot_plan:
       provenance: "reconstructed: ..."
       objectives:
-        - {side: german, hex: "1722", town: "Vyazma", by_turn: 2, weight: 2.0, classes: [armor, mechanized]}
+        - {side: red, hex: "0812", town: "Ford", by_turn: 2, weight: 2.0, classes: [armor]}
 
 ``hex`` is checked on the map and ``town`` (when given) against the map's town in that hex, ``side``
 against the game's sides and ``classes`` against its unit classes, each at its ``file:line:column``
